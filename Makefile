@@ -1,0 +1,126 @@
+# astray - build, test, run, install.
+#   make            build build/astray
+#   make test       every cmocka suite under ASan+UBSan, the level checks
+#   make run        play the campaign in levels/
+#   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
+#   make fuzz       libFuzzer on the level parser (clang; FUZZ_SECONDS=60)
+#   make install    PREFIX=/usr/local DESTDIR=
+# CFLAGS, LDFLAGS, CC, PREFIX and DESTDIR may be overridden.
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/astray
+MAPS ?= ../shared/maps/movingai
+FUZZ_SECONDS ?= 60
+
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+WARN = -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
+       -Wmissing-prototypes -Wwrite-strings -Wno-unused-function
+BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Isrc -MMD -MP \
+              -DASTRAY_DATADIR='"$(DATADIR)"'
+
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+VTERM_CFLAGS := $(shell $(PKG_CONFIG) --cflags vterm 2>/dev/null)
+VTERM_LIBS := $(shell $(PKG_CONFIG) --libs vterm 2>/dev/null || echo -lvterm)
+TCOD_LIBS := $(shell $(PKG_CONFIG) --libs libtcod 2>/dev/null)
+TCOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtcod 2>/dev/null)
+LIBS = $(CURSES_LIBS) -lm
+
+SRC := $(sort $(wildcard src/*.c))
+LIB_SRC := $(filter-out src/main.c,$(SRC))
+OBJ := $(SRC:src/%.c=build/obj/%.o)
+SAN_OBJ := $(SRC:src/%.c=build/san/%.o)
+SAN_LIB_OBJ := $(LIB_SRC:src/%.c=build/san/%.o)
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TESTS := $(TEST_SRC:tests/%.c=build/san/%)
+
+.PHONY: all test run bench fuzz install uninstall clean check-levels
+all: build/astray
+
+build/obj build/san:
+	@mkdir -p $@
+
+build/obj/ui_curses.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
+build/san/ui_curses.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
+
+build/obj/%.o: src/%.c | build/obj
+	$(CC) $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -c $< -o $@
+
+build/san/%.o: src/%.c | build/san
+	$(CC) $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+build/astray: $(OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(OBJ) $(LIBS) -o $@
+
+# The program built with the sanitizers, for the end-to-end tests.
+build/san/astray: $(SAN_OBJ)
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $(SAN_OBJ) $(LIBS) -o $@
+
+build/san/libastray.a: $(SAN_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+build/san/test_%.o: tests/test_%.c | build/san
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
+
+build/san/test_%: build/san/test_%.o build/san/libastray.a
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $< build/san/libastray.a $(CMOCKA_LIBS) $(VTERM_LIBS) -lutil $(LIBS) -o $@
+
+# Every suite runs from the top folder; a failing suite fails the target
+# after all of them have run, so one report shows every failure.
+test: build/astray build/san/astray $(TESTS)
+	@fail=0; for t in $(TESTS); do \
+		echo "== $$t"; \
+		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t || fail=1; \
+	done; \
+	echo "== astray check levels/*.lvl"; \
+	build/san/astray check levels/*.lvl || fail=1; \
+	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; \
+	echo "make test: all suites passed"
+
+run: build/astray
+	./build/astray
+
+# The core on the Moving AI scenarios; with libtcod installed, the same
+# scenarios through TCOD_path in the same run, and the ratio.
+bench: build/astray
+	./build/astray bench $(MAPS)/*.scen
+	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
+	@if [ -n "$(TCOD_LIBS)" ]; then \
+		$(MAKE) --no-print-directory build/bench_tcod && \
+		./build/bench_tcod $(MAPS)/*.scen; \
+	else echo "libtcod-dev not installed: skipping the libtcod comparison"; fi
+
+build/bench_tcod: tests/bench_tcod.c build/obj/movingai.o build/obj/grid.o build/obj/path.o
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
+
+FUZZ_CC ?= clang
+fuzz: build/fuzz_level
+	mkdir -p build/fuzz-work
+	./build/fuzz_level -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 \
+		build/fuzz-work tests/fuzz-corpus
+
+build/fuzz_level: tests/fuzz_level.c $(LIB_SRC) | build/obj
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) -g -O1 -fsanitize=fuzzer,address,undefined \
+		tests/fuzz_level.c $(filter-out src/ui_curses.c src/cmd_%.c,$(LIB_SRC)) -lm -o $@
+
+install: build/astray
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/levels
+	install -m 755 build/astray $(DESTDIR)$(BINDIR)/astray
+	install -m 644 levels/*.lvl levels/bestiary.txt $(DESTDIR)$(DATADIR)/levels/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/astray
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build
+
+-include $(wildcard build/obj/*.d build/san/*.d)

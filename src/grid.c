@@ -1,0 +1,208 @@
+/*
+ * grid.c - the shape of a map: cells, neighbours, step costs, heuristics and
+ * the hex screen layout.  It knows nothing of terrain names, games, files or
+ * curses: a cell is only an entering-cost multiplier (0 = blocked).  The
+ * search itself lives in path.c, which may use faster inlined versions of
+ * the neighbour rules here; tests hold the two to the same answers.
+ */
+#include "grid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const topology_names[] = {
+	[GRID_SQUARE4] = "square4",
+	[GRID_SQUARE8] = "square8",
+	[GRID_HEX] = "hex",
+};
+
+struct grid *grid_create(int w, int h, enum grid_topology topo)
+{
+	if (w <= 0 || h <= 0 || (long long)w * h > (1LL << 28))
+		return NULL;
+	struct grid *g = malloc(sizeof *g);
+	if (!g)
+		return NULL;
+	g->cost = calloc((size_t)w * (size_t)h, 1);
+	if (!g->cost) {
+		free(g);
+		return NULL;
+	}
+	g->w = w;
+	g->h = h;
+	g->topo = topo;
+	return g;
+}
+
+void grid_destroy(struct grid *g)
+{
+	if (!g)
+		return;
+	free(g->cost);
+	free(g);
+}
+
+const char *grid_topology_name(enum grid_topology topo)
+{
+	if ((unsigned)topo >= sizeof topology_names / sizeof topology_names[0])
+		return "unknown";
+	return topology_names[topo];
+}
+
+bool grid_topology_parse(const char *s, enum grid_topology *out)
+{
+	for (size_t i = 0; i < sizeof topology_names / sizeof topology_names[0]; i++) {
+		if (strcmp(s, topology_names[i]) == 0) {
+			*out = (enum grid_topology)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Orthogonal steps first, then diagonals: N, W, E, S, NW, NE, SW, SE. */
+static const int sq_dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
+static const int sq_dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+
+/* odd-r hex neighbours: W, E, NW, NE, SW, SE, for even and odd rows. */
+static const int hex_dx[2][6] = {
+	{ -1, 1, -1, 0, -1, 0 },
+	{ -1, 1, 0, 1, 0, 1 },
+};
+static const int hex_dy[6] = { 0, 0, -1, -1, 1, 1 };
+
+int grid_adjacent(const struct grid *g, int cell, struct grid_step out[])
+{
+	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
+	if (g->topo == GRID_HEX) {
+		for (int i = 0; i < 6; i++) {
+			int nx = x + hex_dx[y & 1][i], ny = y + hex_dy[i];
+			if (grid_in_bounds(g, nx, ny))
+				out[n++] = (struct grid_step){ grid_index(g, nx, ny), 1.0 };
+		}
+		return n;
+	}
+	int dirs = g->topo == GRID_SQUARE8 ? 8 : 4;
+	for (int i = 0; i < dirs; i++) {
+		int nx = x + sq_dx[i], ny = y + sq_dy[i];
+		if (grid_in_bounds(g, nx, ny))
+			out[n++] = (struct grid_step){ grid_index(g, nx, ny), i < 4 ? 1.0 : GRID_SQRT2 };
+	}
+	return n;
+}
+
+int grid_neighbours(const struct grid *g, int cell, bool corner_cutting, struct grid_step out[])
+{
+	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
+	if (g->topo == GRID_HEX) {
+		for (int i = 0; i < 6; i++) {
+			int nx = x + hex_dx[y & 1][i], ny = y + hex_dy[i];
+			if (grid_in_bounds(g, nx, ny) && g->cost[grid_index(g, nx, ny)])
+				out[n++] = (struct grid_step){ grid_index(g, nx, ny), 1.0 };
+		}
+		return n;
+	}
+	int dirs = g->topo == GRID_SQUARE8 ? 8 : 4;
+	for (int i = 0; i < dirs; i++) {
+		int nx = x + sq_dx[i], ny = y + sq_dy[i];
+		if (!grid_in_bounds(g, nx, ny) || !g->cost[grid_index(g, nx, ny)])
+			continue;
+		if (i >= 4 && !corner_cutting &&
+		    (!g->cost[grid_index(g, nx, y)] || !g->cost[grid_index(g, x, ny)]))
+			continue;
+		out[n++] = (struct grid_step){ grid_index(g, nx, ny), i < 4 ? 1.0 : GRID_SQRT2 };
+	}
+	return n;
+}
+
+bool grid_is_adjacent(const struct grid *g, int a, int b)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_adjacent(g, a, s);
+	for (int i = 0; i < n; i++)
+		if (s[i].cell == b)
+			return true;
+	return false;
+}
+
+static int iabs(int v) { return v < 0 ? -v : v; }
+
+double grid_heuristic(const struct grid *g, int a, int b)
+{
+	int ax = grid_x(g, a), ay = grid_y(g, a), bx = grid_x(g, b), by = grid_y(g, b);
+	switch (g->topo) {
+	case GRID_SQUARE4:
+		return iabs(ax - bx) + iabs(ay - by);
+	case GRID_SQUARE8: {
+		int dx = iabs(ax - bx), dy = iabs(ay - by);
+		int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+		return hi + (GRID_SQRT2 - 1.0) * lo;
+	}
+	case GRID_HEX:
+		break;
+	}
+	int dx = iabs((2 * ax + (ay & 1)) - (2 * bx + (by & 1))), dy = iabs(ay - by);
+	return dy + (dx > dy ? (dx - dy) / 2 : 0);
+}
+
+int grid_step_distance(const struct grid *g, int a, int b)
+{
+	int ax = grid_x(g, a), ay = grid_y(g, a), bx = grid_x(g, b), by = grid_y(g, b);
+	int dx = iabs(ax - bx), dy = iabs(ay - by);
+	if (g->topo == GRID_SQUARE8)
+		return dx > dy ? dx : dy;
+	return (int)grid_heuristic(g, a, b);
+}
+
+void grid_cell_to_screen(const struct grid *g, int x, int y, int *col, int *row)
+{
+	*col = g->topo == GRID_HEX ? 2 * x + (y & 1) : x;
+	*row = y;
+}
+
+int grid_screen_width(const struct grid *g)
+{
+	return g->topo == GRID_HEX ? 2 * g->w : g->w;
+}
+
+void grid_clamp(const struct grid *g, int *x, int *y)
+{
+	if (*x < 0)
+		*x = 0;
+	if (*x >= g->w)
+		*x = g->w - 1;
+	if (*y < 0)
+		*y = 0;
+	if (*y >= g->h)
+		*y = g->h - 1;
+}
+
+bool grid_screen_to_cell(const struct grid *g, int col, int row, int *x, int *y)
+{
+	bool exact = row >= 0 && row < g->h;
+	int r = row < 0 ? 0 : row >= g->h ? g->h - 1 : row;
+	if (g->topo != GRID_HEX) {
+		int cx = col;
+		exact = exact && cx >= 0 && cx < g->w;
+		grid_clamp(g, &cx, &r);
+		*x = cx;
+		*y = r;
+		return exact;
+	}
+	int parity = r & 1;
+	int first = parity, last = 2 * (g->w - 1) + parity; /* text columns of the row's cells */
+	int c = col;
+	if (c < first) {
+		c = first;
+		exact = false;
+	} else if (c > last) {
+		c = last;
+		exact = false;
+	} else if ((c & 1) != parity) {
+		c = c - 1 >= first ? c - 1 : c + 1;
+		exact = false;
+	}
+	*x = (c - parity) / 2;
+	*y = r;
+	return exact;
+}

@@ -1,0 +1,96 @@
+/* level.h - level files: parse from memory, validate, write back; Moving AI .map import. */
+#ifndef ASTRAY_LEVEL_H
+#define ASTRAY_LEVEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bestiary.h"
+#include "diag.h"
+#include "grid.h"
+
+#define LEVEL_MAX_SIDE 4096
+
+/* Terrain of a cell.  Items, monsters and the player start are not terrain. */
+enum tile {
+	TILE_VOID,
+	TILE_WALL,
+	TILE_FLOOR,
+	TILE_RUBBLE,
+	TILE_WATER,
+	TILE_DOOR,   /* closed door; the game opens it */
+	TILE_EXIT,   /* stairs down, on floor */
+	TILE_COUNT
+};
+
+/* The one table of terrain facts (DESIGN section 5). */
+struct tile_info {
+	char glyph;
+	const char *name;
+	uint8_t cost;        /* entering-cost multiplier, 0 = blocked */
+	bool blocks_sight;
+};
+const struct tile_info *tile_info(enum tile t);
+
+enum item_kind { ITEM_POTION, ITEM_GOLD };
+
+struct level_item {
+	enum item_kind kind;
+	int x, y;
+};
+
+struct level_monster {
+	char glyph;          /* bestiary kind */
+	int x, y;
+};
+
+struct level {
+	char *file;          /* where it was read from (for messages) */
+	char *name;
+	char *author;        /* may be NULL */
+	char *description;   /* may be NULL */
+	enum grid_topology topo;
+	int w, h;            /* in cells */
+	uint8_t *tiles;      /* w * h enum tile */
+	int player_x, player_y;
+	struct level_item *items;
+	int n_items;
+	struct level_monster *monsters;
+	int n_monsters;
+};
+
+/*
+ * Parses a level from memory.  `file` names it in messages.  `b` (may be
+ * NULL: then any letter is accepted) checks monster letters.  Every problem
+ * goes to diags with its line and column.  Returns the level, or NULL when
+ * there was any error.
+ */
+struct level *level_parse(const char *file, const char *text, size_t len,
+			  const struct bestiary *b, struct diag_list *diags);
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees); NULL on error, errno set. */
+char *level_read_file(const char *path, size_t *len);
+
+/*
+ * Loads a Moving AI .map (type octile) as a square8 level; the player, an
+ * exit and n_monsters monsters of kind `monster_glyph` are placed from
+ * `seed` in the largest region.  Shared with the bench loader.
+ */
+struct level *level_from_movingai(const char *file, const char *text, size_t len, uint64_t seed,
+				  int n_monsters, char monster_glyph, struct diag_list *diags);
+
+/* Writes the level in the .lvl format (NUL-terminated, caller frees). */
+char *level_write(const struct level *lv, size_t *len);
+
+/* A grid with the level's entering costs (doors passable).  Caller destroys it. */
+struct grid *level_grid(const struct level *lv);
+
+static inline enum tile level_tile(const struct level *lv, int x, int y)
+{
+	return (enum tile)lv->tiles[y * lv->w + x];
+}
+
+void level_destroy(struct level *lv); /* NULL does nothing */
+
+#endif

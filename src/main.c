@@ -1,0 +1,54 @@
+/*
+ * main.c - the command line: picks a subcommand from a table and hands it
+ * the rest of argv.  Only main and the cmd_* files print or choose exit codes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "play", cmd_play, "play the campaign in levels/, or one level or folder (the default)" },
+	{ "check", cmd_check, "validate level files: errors and warnings with file:line:col" },
+	{ "path", cmd_path, "print a level with the route between two cells drawn" },
+	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
+	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: astray [COMMAND] [ARGS...]\n\n"
+		     "A turn-based roguelike on square and hex maps, with a fast A* core.\n\n"
+		     "commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nWith no command, or with a level or folder, astray plays.\n"
+		     "`astray COMMAND --help` tells more.  `astray --version` prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2) {
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+		    strcmp(argv[1], "help") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+			printf("astray %s\n", ASTRAY_VERSION);
+			return 0;
+		}
+		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+			if (strcmp(argv[1], commands[i].name) == 0)
+				return commands[i].run(argc - 1, argv + 1);
+	}
+	/* No command word: everything is an argument of play. */
+	argv[0] = (char *)"play";
+	return cmd_play(argc, argv);
+}

@@ -1,0 +1,86 @@
+/* path.h - the A* core: a reusable search context, options, the obstacle-penalty fallback, statistics. */
+#ifndef ASTRAY_PATH_H
+#define ASTRAY_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid.h"
+
+struct path_ctx; /* opaque; sized once per grid, reused for every query */
+
+struct path_options {
+	double weight;        /* heuristic weight: 0 Dijkstra, 1 A* (default), > 1 weighted A* */
+	bool corner_cutting;  /* square8: allow diagonals past a blocked orthogonal cell */
+	bool fallback;        /* DESIGN section 4: route through blocked cells at penalty P, cut before the first */
+	double penalty;       /* fallback P per blocked cell; <= 0 means automatic (above any wall-free path) */
+	long budget;          /* maximum expansions; 0 = unlimited */
+	const uint16_t *extra;/* optional w*h extra cost for entering a cell (crowding); NULL = none */
+};
+
+/* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */
+struct path_options path_options_default(void);
+
+enum path_status {
+	PATH_FOUND,        /* the goal was reached: cells[] is an optimal (or weighted) path */
+	PATH_FALLBACK,     /* fallback: the goal was blocked or unreachable; cells[] walks to the cut point */
+	PATH_NO_ROUTE,     /* no route and no fallback: cells[] holds only the start */
+	PATH_BUDGET,       /* budget exceeded: cells[] is the best partial path toward the goal */
+	PATH_BAD_INPUT     /* start or goal outside the map, or start blocked without fallback */
+};
+
+struct path_result {
+	enum path_status status;
+	const int *cells;   /* cell indices from start to end inclusive; owned by the context, valid until its next query */
+	int len;            /* number of cells in cells[] (>= 1 unless status is PATH_BAD_INPUT) */
+	int end;            /* the last cell of the walk (cells[len - 1]) */
+	double cost;        /* cost of the walk from start to end */
+	int steps;          /* len - 1 */
+	long expanded;      /* nodes expanded by this query */
+	bool reached;       /* end == goal */
+	int blocked_crossed;/* fallback: blocked cells on the full hypothetical route (0 when reachable) */
+};
+
+/* A context for grid g (which must outlive it; its costs may change between
+ * queries, its size may not).  NULL on no memory. */
+struct path_ctx *path_create(const struct grid *g);
+void path_destroy(struct path_ctx *ctx); /* NULL does nothing */
+
+/* Bytes the context holds (for the 1024x1024 < 32 MiB target). */
+size_t path_memory(const struct path_ctx *ctx);
+
+/*
+ * Finds a route from start to goal (cell indices; a fallback goal outside
+ * the map is clamped by the caller with grid_clamp).  No allocation.  Ties
+ * between equal f go to larger g, always the same way.  Returns status.
+ */
+enum path_status path_find(struct path_ctx *ctx, int start, int goal,
+			   const struct path_options *opt, struct path_result *out);
+
+/*
+ * Dijkstra flood from `source` over every reachable cell, with the same
+ * movement rules (corner cutting, extra costs from opt; weight, fallback and
+ * budget are ignored).  With `reverse` the distances are those from each cell
+ * TO the source (entering costs counted on the way in), which is what many
+ * movers heading to one target need.  Stops early past `max_cost` (<= 0:
+ * no limit).  Returns the number of cells settled.  Distances are read with
+ * path_flood_distance until the next query on this context.
+ */
+long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt,
+		bool reverse, double max_cost);
+
+/* Distance of `cell` from the last flood; a negative value if not reached. */
+double path_flood_distance(const struct path_ctx *ctx, int cell);
+
+/*
+ * After a reverse flood: the neighbour of `cell` that goes downhill toward
+ * the source along an optimal route (ties broken the same way as the search),
+ * or -1 if none (cell unreached or already the source).
+ */
+int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_options *opt);
+
+/* Whether the last query or flood expanded `cell` (for `astray path --explored`). */
+bool path_was_expanded(const struct path_ctx *ctx, int cell);
+
+#endif
