@@ -1,0 +1,182 @@
+/* game.h - the rules and state of a game: turns, energy, combat, items, messages, RNG. */
+#ifndef ASTRAY_GAME_H
+#define ASTRAY_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bestiary.h"
+#include "grid.h"
+#include "level.h"
+#include "path.h"
+
+/* Eight compass directions; on hex maps N and S do not exist, and on
+ * square4 maps the diagonals do not (game_step_target says so). */
+enum dir { DIR_N, DIR_NE, DIR_E, DIR_SE, DIR_S, DIR_SW, DIR_W, DIR_NW, DIR_COUNT };
+
+/* What the player asks for: the UI and the scripted sim players make these;
+ * the game never sees keys or escape codes. */
+enum action_kind {
+	ACT_NONE,
+	ACT_MOVE,         /* dir: step, bump-attack, open a door */
+	ACT_WAIT,         /* pass one turn */
+	ACT_TRAVEL,       /* x, y: start travel there through the fallback (a click, or Enter on the cursor) */
+	ACT_TRAVEL_STEP,  /* take the next step of the current travel */
+	ACT_DESCEND       /* take the stairs when standing on an exit */
+};
+
+struct action {
+	enum action_kind kind;
+	enum dir dir;
+	int x, y;         /* cell for ACT_TRAVEL (already clamped by the caller or clamped here) */
+};
+
+/* What happened when the player acted. */
+enum act_result {
+	RESULT_NOTHING,   /* no time passed (bumped a wall, a direction with no meaning here...) */
+	RESULT_ACTED,     /* time passed */
+	RESULT_NEW_LEVEL, /* the player went down the stairs: a new level is loaded */
+	RESULT_WON,       /* left the last level */
+	RESULT_DIED
+};
+
+/* Why travel stopped (for the message and the tests). */
+enum travel_stop {
+	TRAVEL_NONE,      /* still travelling, or never started */
+	TRAVEL_ARRIVED,   /* reached the target or the cut point */
+	TRAVEL_MONSTER,   /* a new monster came into view */
+	TRAVEL_HURT,      /* the player was hurt */
+	TRAVEL_BLOCKED,   /* the next step was blocked (a monster stands there...) */
+	TRAVEL_INTERRUPTED/* the player pressed a key (the UI calls game_travel_cancel) */
+};
+
+#define GAME_MESSAGES 200   /* messages kept in the history */
+#define GAME_MESSAGE_LEN 160
+
+struct message {
+	int turn;
+	char text[GAME_MESSAGE_LEN];
+};
+
+/* A monster's mind: what the AI remembers between turns. */
+struct mind {
+	bool hunting;         /* has a target */
+	int target_x, target_y; /* where it last saw the player (or where it is fleeing to) */
+	int memory_left;      /* turns left before it gives up on an unseen target */
+	bool fleeing;
+	int next_repath;      /* turn at which the route is recomputed */
+	int *route;           /* cells of the current route, route[0] = its cell when planned */
+	int route_len, route_pos, route_cap;
+};
+
+struct monster {
+	const struct monster_kind *kind; /* points into the game's own bestiary copy */
+	int x, y;
+	int hp;
+	int energy;           /* acts when energy >= 100 */
+	bool alive;
+	bool seen;            /* in the player's view this turn */
+	struct mind mind;
+};
+
+struct player {
+	int x, y;
+	int hp, max_hp;
+	int damage;           /* melee damage per hit */
+	int energy;
+	int gold;
+	int kills;
+	int potions_drunk;
+};
+
+struct travel {
+	bool active;
+	int goal_x, goal_y;   /* where the player clicked (clamped) */
+	int *cells;           /* route to walk, cells[0] = start */
+	int len, pos, cap;
+	enum travel_stop stopped;
+};
+
+/* Counters for `astray sim` (the AI adds to them; nothing reads time for decisions). */
+struct ai_stats {
+	long searches;
+	long expanded;        /* total expansions */
+	long fallbacks;       /* searches that ended at a cut point */
+	long budget_hits;     /* searches that ran out of budget */
+	double search_us;     /* total microseconds in searches */
+	/* optional per-search hook for distributions (p95); NULL = none */
+	void (*on_search)(void *ud, long expanded, double us);
+	void *ud;
+};
+
+struct rng { uint64_t s[2]; };
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+int rng_range(struct rng *r, int lo, int hi); /* uniform in [lo, hi] */
+
+struct game {
+	/* campaign: borrowed levels, played in order */
+	const struct level *const *levels;
+	int n_levels;
+	int depth;              /* index of the current level */
+	struct bestiary bestiary; /* the game's own copy (after --set overrides) */
+
+	/* the current level, as play changes it */
+	struct grid *grid;      /* entering costs (doors passable) */
+	uint8_t *tiles;         /* w*h enum tile, doors opened in place (TILE_FLOOR after opening? see open[]) */
+	uint8_t *open;          /* w*h: 1 where a door stands open */
+	uint8_t *items;         /* w*h: 0 none, 1 + enum item_kind */
+	uint8_t *visible;       /* w*h: seen this turn */
+	uint8_t *remembered;    /* w*h: seen at some time */
+	int *occupant;          /* w*h: index into monsters[] or -1 */
+	struct monster *monsters;
+	int n_monsters;
+	struct path_ctx *path;  /* one search context for the level, reused */
+
+	struct player player;
+	struct travel travel;
+	int turn;
+	uint64_t seed;
+	struct rng rng;
+	bool over, won;
+	int sight_radius;       /* the player's */
+
+	struct message messages[GAME_MESSAGES]; /* ring buffer */
+	int n_messages;         /* total ever added; newest at (n_messages - 1) % GAME_MESSAGES */
+
+	struct ai_stats stats;
+	int last_hurt_turn;
+	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
+	long damage_taken;
+};
+
+/*
+ * Starts a game on levels[0] (borrowed: they must outlive the game) with a
+ * copy of the bestiary and an explicit seed.  NULL on no memory.
+ */
+struct game *game_create(const struct level *const *levels, int n_levels,
+			 const struct bestiary *b, uint64_t seed);
+void game_destroy(struct game *g); /* NULL does nothing */
+
+/* The player acts; monsters act until the player's next turn; FOV updated. */
+enum act_result game_act(struct game *g, const struct action *a);
+
+/* Stops travel (a key was pressed). */
+void game_travel_cancel(struct game *g);
+
+/* The cell one step in direction d from (x, y), or false when d has no
+ * meaning on this topology (N/S on hex, diagonals on square4). */
+bool game_step_target(const struct game *g, int x, int y, enum dir d, int *nx, int *ny);
+
+/* Message history: i = 0 is the newest; NULL past the end. */
+const struct message *game_message(const struct game *g, int i);
+void game_message_add(struct game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A short description of a cell for a right click ("a goblin", "rubble", "unexplored"). */
+void game_describe(const struct game *g, int x, int y, char *buf, size_t size);
+
+/* The current level (borrowed from the campaign). */
+const struct level *game_level(const struct game *g);
+
+#endif
