@@ -1,0 +1,68 @@
+/* stats.h - small statistics for `astray sim`: means, percentiles, t and Wilson intervals, paired differences. */
+#ifndef ASTRAY_STATS_H
+#define ASTRAY_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * A mean with its 95% confidence interval.  Values that are NaN are left
+ * out (a metric a game does not define, such as the turn of first contact
+ * in a game without contact); n counts the values used.
+ */
+struct stats_summary {
+	int n;            /* values used (NaN left out) */
+	double mean;      /* NaN when n == 0 */
+	double sd;        /* sample standard deviation (n - 1); NaN when n < 2 */
+	double lo, hi;    /* 95% interval; NaN when n < 2 (or n == 0 for rates) */
+	long successes;   /* rates only: values equal to 1 */
+};
+
+/* Cumulative distribution of the standard normal at x. */
+double stats_normal_cdf(double x);
+
+/* The standard normal quantile: x with P(Z <= x) = p, 0 < p < 1 (NaN otherwise). */
+double stats_normal_quantile(double p);
+
+/* Cumulative distribution of Student's t with df degrees of freedom (df >= 1) at t. */
+double stats_t_cdf(double t, long df);
+
+/* Student's t quantile: t with P(T <= t) = p for df >= 1 (NaN on bad input).
+ * stats_t_quantile(0.975, 9) = 2.2622. */
+double stats_t_quantile(double p, long df);
+
+/*
+ * Mean, sd and the t interval mean +/- t_{n-1,0.975} * sd / sqrt(n) of the
+ * n values in v (NaN values skipped).  Fills out and returns out->n.
+ */
+int stats_mean_ci(const double *v, size_t n, struct stats_summary *out);
+
+/*
+ * A rate: values 1 (success) and 0 (failure), NaN skipped; mean = the
+ * proportion, and lo/hi the 95% Wilson score interval, which stays inside
+ * [0, 1] and is sound for 0 or n successes.  sd as stats_mean_ci.
+ */
+int stats_rate_ci(const double *v, size_t n, struct stats_summary *out);
+
+/* The Wilson score interval for `successes` out of n with normal quantile z. */
+void stats_wilson(long successes, long n, double z, double *lo, double *hi);
+
+/*
+ * Paired comparison: the per-pair differences b[i] - a[i] (pairs where
+ * either is NaN skipped) summarised as stats_mean_ci does.  a_mean and
+ * b_mean (may be NULL) receive the means of a and b over the same pairs.
+ */
+int stats_paired(const double *a, const double *b, size_t n, struct stats_summary *diff,
+		 double *a_mean, double *b_mean);
+
+/* Whether an interval lies wholly on one side of 0: +1 above, -1 below, 0 it holds 0 (or is NaN). */
+int stats_interval_sign(double lo, double hi);
+
+/*
+ * The nearest-rank percentile (0 < q <= 100) of n values: the smallest
+ * value with at least q% of the values at or below it.  Sorts v in place.
+ * NaN when n == 0.
+ */
+double stats_percentile(double *v, size_t n, double q);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * test_stats.c - the statistics of `astray sim` against values from
+ * published tables and against cases worked by hand: t quantiles, the
+ * Wilson interval, means with t intervals, paired differences, percentiles.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* Two-sided 95% critical values of Student's t, from any printed table. */
+static void test_t_quantile_table(void **state)
+{
+	(void)state;
+	static const struct {
+		long df;
+		double t;
+	} table[] = {
+		{ 1, 12.7062 }, { 2, 4.3027 }, { 3, 3.1824 }, { 4, 2.7764 }, { 5, 2.5706 },
+		{ 9, 2.2622 }, { 10, 2.2281 }, { 19, 2.0930 }, { 29, 2.0452 }, { 30, 2.0423 },
+		{ 60, 2.0003 }, { 99, 1.9842 }, { 120, 1.9799 }, { 1000, 1.9623 },
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		NEAR(stats_t_quantile(0.975, table[i].df), table[i].t, 5e-4);
+	/* Very many degrees of freedom: the normal quantile. */
+	NEAR(stats_t_quantile(0.975, 1000000), 1.959966, 1e-5);
+	NEAR(stats_normal_quantile(0.975), 1.959964, 1e-6);
+	/* Other levels and symmetry. */
+	NEAR(stats_t_quantile(0.95, 9), 1.8331, 5e-4);
+	NEAR(stats_t_quantile(0.995, 9), 3.2498, 5e-4);
+	NEAR(stats_t_quantile(0.025, 9), -2.2622, 5e-4);
+	NEAR(stats_t_quantile(0.5, 7), 0.0, 1e-12);
+	assert_true(isnan(stats_t_quantile(0.975, 0)));
+	assert_true(isnan(stats_t_quantile(1.0, 5)));
+}
+
+static void test_t_cdf(void **state)
+{
+	(void)state;
+	/* df = 2 has a closed form: 1/2 + t / (2 sqrt(2 + t^2)). */
+	for (double t = -5; t <= 5; t += 0.5)
+		NEAR(stats_t_cdf(t, 2), 0.5 + t / (2 * sqrt(2 + t * t)), 1e-12);
+	/* df = 1 is Cauchy: 1/2 + atan(t) / pi. */
+	NEAR(stats_t_cdf(1.0, 1), 0.75, 1e-12);
+	NEAR(stats_t_cdf(2.2622, 9), 0.975, 1e-5);
+	NEAR(stats_normal_cdf(0.0), 0.5, 1e-15);
+}
+
+/* Wilson score intervals worked by hand with z = 1.959964. */
+static void test_wilson(void **state)
+{
+	(void)state;
+	double z = stats_normal_quantile(0.975), lo, hi;
+	stats_wilson(0, 10, z, &lo, &hi);
+	NEAR(lo, 0.0, 1e-12);
+	NEAR(hi, 0.277533, 1e-5);
+	stats_wilson(5, 10, z, &lo, &hi);
+	NEAR(lo, 0.236593, 1e-5);
+	NEAR(hi, 0.763407, 1e-5);
+	stats_wilson(8, 10, z, &lo, &hi);
+	NEAR(lo, 0.490162, 1e-5);
+	NEAR(hi, 0.943318, 1e-5);
+	stats_wilson(42, 100, z, &lo, &hi);
+	NEAR(lo, 0.327984, 1e-5);
+	NEAR(hi, 0.517935, 1e-5);
+	stats_wilson(10, 10, z, &lo, &hi);
+	NEAR(hi, 1.0, 1e-12);
+	stats_wilson(0, 0, z, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+}
+
+static void test_rate_ci(void **state)
+{
+	(void)state;
+	/* 8 successes out of 10, one game that does not count (NaN). */
+	double v[] = { 1, 1, 0, 1, 1, 1, NAN, 1, 0, 1, 1 };
+	struct stats_summary s;
+	assert_int_equal(stats_rate_ci(v, sizeof v / sizeof v[0], &s), 10);
+	assert_int_equal(s.successes, 8);
+	NEAR(s.mean, 0.8, 1e-12);
+	NEAR(s.lo, 0.490162, 1e-5);
+	NEAR(s.hi, 0.943318, 1e-5);
+}
+
+static void test_mean_ci(void **state)
+{
+	(void)state;
+	/* 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample sd sqrt(32/7). */
+	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct stats_summary s;
+	assert_int_equal(stats_mean_ci(v, 8, &s), 8);
+	NEAR(s.mean, 5.0, 1e-12);
+	NEAR(s.sd, sqrt(32.0 / 7.0), 1e-12);
+	double half = 2.364624 * sqrt(32.0 / 7.0) / sqrt(8.0); /* t_{7,0.975} */
+	NEAR(s.lo, 5.0 - half, 1e-5);
+	NEAR(s.hi, 5.0 + half, 1e-5);
+
+	/* One value: a mean, no spread, no interval. */
+	assert_int_equal(stats_mean_ci(v, 1, &s), 1);
+	NEAR(s.mean, 2.0, 0);
+	assert_true(isnan(s.sd) && isnan(s.lo) && isnan(s.hi));
+	/* Nothing: NaN. */
+	double none[] = { NAN, NAN };
+	assert_int_equal(stats_mean_ci(none, 2, &s), 0);
+	assert_true(isnan(s.mean));
+	/* All equal: a zero-width interval. */
+	double same[] = { 3, 3, 3 };
+	stats_mean_ci(same, 3, &s);
+	NEAR(s.lo, 3.0, 0);
+	NEAR(s.hi, 3.0, 0);
+}
+
+/*
+ * The --compare arithmetic on a constructed case.  A = 10 12 9 11 13,
+ * B = 12 15 10 14 15: differences 2 3 1 3 2, mean 2.2, sd sqrt(0.7),
+ * interval 2.2 +/- t_{4,0.975} (2.776445) * 0.836660 / sqrt 5
+ * = [1.161149, 3.238851]: it excludes 0, so B is really higher.
+ */
+static void test_paired(void **state)
+{
+	(void)state;
+	double a[] = { 10, 12, 9, 11, 13 };
+	double b[] = { 12, 15, 10, 14, 15 };
+	struct stats_summary d;
+	double am, bm;
+	assert_int_equal(stats_paired(a, b, 5, &d, &am, &bm), 5);
+	NEAR(am, 11.0, 1e-12);
+	NEAR(bm, 13.2, 1e-12);
+	NEAR(d.mean, 2.2, 1e-12);
+	NEAR(d.sd, sqrt(0.7), 1e-12);
+	NEAR(d.lo, 1.161149, 1e-5);
+	NEAR(d.hi, 3.238851, 1e-5);
+	assert_int_equal(stats_interval_sign(d.lo, d.hi), 1);
+
+	/* Pairs with a missing value are left out on both sides. */
+	double a2[] = { 10, NAN, 12, 9, 11, 13 };
+	double b2[] = { 12, 50, 15, 10, 14, 15 };
+	assert_int_equal(stats_paired(a2, b2, 6, &d, &am, &bm), 5);
+	NEAR(d.mean, 2.2, 1e-12);
+	NEAR(bm, 13.2, 1e-12);
+
+	/* Noise: differences -1 1 -1 1 hold 0. */
+	double a3[] = { 5, 5, 5, 5 }, b3[] = { 4, 6, 4, 6 };
+	stats_paired(a3, b3, 4, &d, NULL, NULL);
+	NEAR(d.mean, 0.0, 1e-12);
+	assert_int_equal(stats_interval_sign(d.lo, d.hi), 0);
+	assert_int_equal(stats_interval_sign(-3, -1), -1);
+	assert_int_equal(stats_interval_sign(NAN, NAN), 0);
+}
+
+static void test_percentile(void **state)
+{
+	(void)state;
+	/* Nearest rank: p95 of 1..20 is the 19th value, of 1..100 the 95th. */
+	double v[100];
+	for (int i = 0; i < 20; i++)
+		v[i] = 20 - i;
+	NEAR(stats_percentile(v, 20, 95), 19, 0);
+	NEAR(stats_percentile(v, 20, 50), 10, 0);
+	NEAR(stats_percentile(v, 20, 100), 20, 0);
+	for (int i = 0; i < 100; i++)
+		v[i] = (i * 37) % 100 + 1;
+	NEAR(stats_percentile(v, 100, 95), 95, 0);
+	NEAR(stats_percentile(v, 1, 95), v[0], 0);
+	assert_true(isnan(stats_percentile(v, 0, 95)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_t_quantile_table),
+		cmocka_unit_test(test_t_cdf),
+		cmocka_unit_test(test_wilson),
+		cmocka_unit_test(test_rate_ci),
+		cmocka_unit_test(test_mean_ci),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_percentile),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
