@@ -46,12 +46,35 @@ struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name);
  * writes a message naming the unknown kind, key or bad value into err. */
 bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen);
 
-/* The documented keys: name, default and effect, for --help and FORMAT.md. */
+/* How a key's value is read. */
+enum bestiary_key_type { BKEY_GLYPH, BKEY_NAME, BKEY_INT, BKEY_LONG, BKEY_DOUBLE };
+
+/* The documented keys: name, default and effect, for --help and FORMAT.md.
+ * Each row is also how the key is parsed: its type, where it goes in
+ * struct monster_kind, and its allowed range.  A new key is one new row. */
 struct bestiary_key_doc {
 	const char *key;
-	const char *def;
+	const char *def;     /* default, as written in the file; NULL = required */
 	const char *doc;
+	enum bestiary_key_type type;
+	size_t offset;       /* offsetof(struct monster_kind, field) */
+	double min, max;     /* allowed range of numeric values */
 };
 const struct bestiary_key_doc *bestiary_keys(int *count);
+
+/* Reads and parses a bestiary file.  A file that cannot be read is an
+ * error in diags naming it.  Returns true when there were no errors. */
+bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list *diags);
+
+/*
+ * Where the default bestiary is: `bestiary.txt` beside `near` (a level file
+ * or folder; may be NULL), else levels/bestiary.txt under the current
+ * folder, else the installed one (ASTRAY_DATADIR/levels/bestiary.txt).
+ * Writes the first that exists into buf and returns buf, or NULL.
+ */
+const char *bestiary_default_path(const char *near, char *buf, size_t size);
+
+/* bestiary_default_path + bestiary_load_file; an error in diags when none is found. */
+bool bestiary_load_default(const char *near, struct bestiary *out, struct diag_list *diags);
 
 #endif

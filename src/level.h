@@ -58,6 +58,7 @@ struct level {
 	int n_items;
 	struct level_monster *monsters;
 	int n_monsters;
+	int map_line;        /* file line of the map's first row (1-based); 0 when not from text */
 };
 
 /*
@@ -92,5 +93,36 @@ static inline enum tile level_tile(const struct level *lv, int x, int y)
 }
 
 void level_destroy(struct level *lv); /* NULL does nothing */
+
+/* The glyph of a tile in level files (also tile_info(t)->glyph). */
+char tile_glyph(enum tile t);
+
+/*
+ * Where cell (x, y) sits in the file the level came from: 1-based line and
+ * text column (hex cells at 2x + (y & 1) + 1).  Line is 0 when the level
+ * was not read from text.
+ */
+void level_cell_position(const struct level *lv, int x, int y, int *line, int *col);
+
+/*
+ * What a designer must know beyond parse errors (`astray check`): floor
+ * regions the player cannot reach (warning, size and one cell each), exits
+ * the player cannot reach (error), monsters that can never reach the player
+ * and items the player cannot reach (warnings), and a map larger than 80x24
+ * (note: it scrolls).  Connectivity follows the movement rules of the
+ * level's topology (square8 without corner cutting; doors passable).
+ * `b` (may be NULL) names monsters in messages.  Returns the number of errors added.
+ */
+int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_list *diags);
+
+/*
+ * Region labels of the passable cells under the level's movement rules:
+ * out[i] = region number (0, 1, ...) or -1 for a blocked cell, numbered in
+ * scan order.  Returns the number of regions, or -1 on no memory.
+ */
+int level_regions(const struct level *lv, int *out);
+
+/* Screen size of the map as the game draws it (hex: doubled columns). */
+int level_screen_width(const struct level *lv);
 
 #endif

@@ -1,0 +1,472 @@
+/*
+ * bestiary.c - monster kinds and their tuning knobs, read from a small text
+ * format (levels/bestiary.txt):
+ *
+ *     ; comment
+ *     kind: goblin        starts a kind; the name is the KIND of --set
+ *     glyph: g            its letter on maps (required)
+ *     hp: 8               any key of the table below; unset keys keep their default
+ *
+ * The table `keys` is the whole format: each row names a key, its type, the
+ * field of struct monster_kind it fills, its default, range and meaning, so
+ * a new knob is one row here and one field in bestiary.h.  The parser never
+ * prints: errors go to a diag_list with file:line:col.
+ */
+#include "bestiary.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ASTRAY_DATADIR
+#define ASTRAY_DATADIR "/usr/local/share/astray"
+#endif
+
+#define KEY(name, type, field, def, lo, hi, doc) \
+	{ name, def, doc, type, offsetof(struct monster_kind, field), lo, hi }
+
+static const struct bestiary_key_doc keys[] = {
+	KEY("kind", BKEY_NAME, name, NULL, 0, 0,
+	    "starts a new kind and names it (letters, digits, - and _, at most 31); the KIND of --set KIND.KEY=VALUE"),
+	KEY("glyph", BKEY_GLYPH, glyph, NULL, 0, 0,
+	    "the letter that stands for this kind on maps (a-z or A-Z, one kind per letter)"),
+	KEY("hp", BKEY_INT, hp, "5", 1, 10000, "hit points"),
+	KEY("damage", BKEY_INT, damage, "1", 0, 1000, "damage dealt by one hit"),
+	KEY("speed", BKEY_INT, speed, "100", 1, 1000,
+	    "energy gained per turn; 100 acts once a turn, 200 twice, 50 every other turn"),
+	KEY("sight", BKEY_INT, sight, "8", 0, 100,
+	    "sight radius in cells; 0 never sees the player and so never hunts"),
+	KEY("memory", BKEY_INT, memory, "10", 0, 100000,
+	    "turns it keeps hunting the player's last seen position after losing sight; 0 forgets at once"),
+	KEY("weight", BKEY_DOUBLE, weight, "1", 0, 100,
+	    "heuristic weight of its searches: 1 exact A*, above 1 faster and greedier, 0 Dijkstra"),
+	KEY("penalty", BKEY_DOUBLE, penalty, "0", 0, 1e9,
+	    "fallback penalty P per wall on the way; 0 = automatic (takes any detour); a small P gives up long detours and presses against the wall nearest its prey"),
+	KEY("crowd", BKEY_INT, crowd, "4", 0, 1000,
+	    "extra cost of entering a cell held by another monster; higher spreads a pack over other corridors"),
+	KEY("repath", BKEY_INT, repath, "1", 1, 1000,
+	    "recompute the route every N turns (and at once when it is blocked)"),
+	KEY("budget", BKEY_LONG, budget, "0", 0, 1e9,
+	    "maximum cells expanded per search, 0 = unlimited; past it the monster follows the best partial path"),
+	KEY("flee", BKEY_DOUBLE, flee, "0", 0, 1,
+	    "below this fraction of its hit points it runs away; 0 never flees"),
+};
+
+#define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
+
+const struct bestiary_key_doc *bestiary_keys(int *count)
+{
+	if (count)
+		*count = N_KEYS;
+	return keys;
+}
+
+static const struct bestiary_key_doc *find_key(const char *name, size_t len)
+{
+	for (int i = 0; i < N_KEYS; i++)
+		if (strlen(keys[i].key) == len && memcmp(keys[i].key, name, len) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+static bool is_letter(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool valid_name(const char *s, size_t n)
+{
+	if (n == 0 || n >= sizeof ((struct monster_kind *)0)->name)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!is_letter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '_')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Stores a numeric value (text s of length n) into the field of k that key
+ * describes.  On failure writes why into err and returns false.
+ */
+static bool set_number(struct monster_kind *k, const struct bestiary_key_doc *key, const char *s, size_t n,
+		       char *err, size_t errlen)
+{
+	char buf[64];
+	bool whole = key->type == BKEY_INT || key->type == BKEY_LONG;
+	if (n == 0 || n >= sizeof buf)
+		goto bad;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	char *end;
+	errno = 0;
+	if (whole) {
+		long v = strtol(buf, &end, 10);
+		if (*end || errno || v < key->min || v > key->max)
+			goto bad;
+		char *field = (char *)k + key->offset;
+		if (key->type == BKEY_INT) {
+			int iv = (int)v;
+			memcpy(field, &iv, sizeof iv);
+		} else {
+			memcpy(field, &v, sizeof v);
+		}
+		return true;
+	}
+	double d = strtod(buf, &end);
+	if (*end || errno || !isfinite(d) || d < key->min || d > key->max)
+		goto bad;
+	memcpy((char *)k + key->offset, &d, sizeof d);
+	return true;
+bad:
+	snprintf(err, errlen, "bad value '%.*s' for '%s': expected %s from %g to %g", (int)(n > 30 ? 30 : n), s,
+		 key->key, whole ? "a whole number" : "a number", key->min, key->max);
+	return false;
+}
+
+/* Every numeric key at its default. */
+static void kind_defaults(struct monster_kind *k)
+{
+	memset(k, 0, sizeof *k);
+	char err[128];
+	for (int i = 0; i < N_KEYS; i++)
+		if (keys[i].def && keys[i].type != BKEY_NAME && keys[i].type != BKEY_GLYPH)
+			set_number(k, &keys[i], keys[i].def, strlen(keys[i].def), err, sizeof err);
+}
+
+struct bparser {
+	const char *file;
+	struct diag_list *diags;
+	int errors;
+	struct bestiary *b;
+	int kind_line;           /* line of the current kind's "kind:", 0 = none */
+	int seen[sizeof keys / sizeof keys[0]]; /* line each key was given in the current kind */
+};
+
+static void berr(struct bparser *p, int line, int col, const char *msg)
+{
+	p->errors++;
+	if (p->errors <= 100)
+		diag_add(p->diags, DIAG_ERROR, p->file, line, col, "%s", msg);
+}
+
+static void finish_kind(struct bparser *p)
+{
+	if (!p->kind_line)
+		return;
+	struct monster_kind *k = &p->b->kinds[p->b->n - 1];
+	if (!k->glyph) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "kind '%s' has no 'glyph:' (the letter that shows it on maps)", k->name);
+		berr(p, p->kind_line, 1, msg);
+	}
+	p->kind_line = 0;
+}
+
+static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
+{
+	char msg[320];
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\t' || c < 0x20 || c >= 0x7f) {
+			snprintf(msg, sizeof msg, c == '\t' ? "tab character (use spaces)"
+							    : "byte 0x%02X (the bestiary is plain ASCII text)", c);
+			berr(p, line, (int)i + 1, msg);
+			return;
+		}
+	}
+	size_t i = 0;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == n || s[i] == ';')
+		return;
+	size_t ks = i;
+	while (i < n && s[i] != ':')
+		i++;
+	if (i == n) {
+		berr(p, line, (int)ks + 1, "expected 'key: value' (a kind starts with 'kind: NAME')");
+		return;
+	}
+	size_t ke = i;
+	while (ke > ks && s[ke - 1] == ' ')
+		ke--;
+	size_t v = i + 1;
+	while (v < n && s[v] == ' ')
+		v++;
+	size_t ve = v;
+	for (size_t j = v; j < n; j++) {
+		if (s[j] == ';' && (j == v || s[j - 1] == ' '))
+			break;
+		ve = j + 1;
+	}
+	while (ve > v && s[ve - 1] == ' ')
+		ve--;
+	const struct bestiary_key_doc *key = find_key(s + ks, ke - ks);
+	if (!key) {
+		char list[256];
+		size_t used = 0;
+		for (int k = 0; k < N_KEYS && used < sizeof list; k++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", keys[k].key);
+		snprintf(msg, sizeof msg, "unknown key '%.*s' (expected one of: %s)", (int)(ke - ks > 30 ? 30 : ke - ks),
+			 s + ks, list);
+		berr(p, line, (int)ks + 1, msg);
+		return;
+	}
+	int kidx = (int)(key - keys);
+	if (key->type == BKEY_NAME) {
+		finish_kind(p);
+		if (!valid_name(s + v, ve - v)) {
+			snprintf(msg, sizeof msg, "bad kind name '%.*s' (letters, digits, - and _, 1 to 31 of them)",
+				 (int)(ve - v > 40 ? 40 : ve - v), s + v);
+			berr(p, line, (int)v + 1, msg);
+		}
+		for (int k = 0; k < p->b->n; k++) {
+			if (strlen(p->b->kinds[k].name) == ve - v && memcmp(p->b->kinds[k].name, s + v, ve - v) == 0) {
+				snprintf(msg, sizeof msg, "kind '%s' is defined twice", p->b->kinds[k].name);
+				berr(p, line, (int)v + 1, msg);
+				break;
+			}
+		}
+		if (p->b->n == BESTIARY_MAX_KINDS) {
+			snprintf(msg, sizeof msg, "too many kinds (at most %d, one per letter)", BESTIARY_MAX_KINDS);
+			berr(p, line, (int)ks + 1, msg);
+			p->kind_line = 0;
+			return;
+		}
+		struct monster_kind *k = &p->b->kinds[p->b->n++];
+		kind_defaults(k);
+		size_t nl = ve - v < sizeof k->name - 1 ? ve - v : sizeof k->name - 1;
+		memcpy(k->name, s + v, nl);
+		k->name[nl] = '\0';
+		p->kind_line = line;
+		memset(p->seen, 0, sizeof p->seen);
+		return;
+	}
+	if (!p->kind_line) {
+		snprintf(msg, sizeof msg, "'%s' before any 'kind:' line (a kind starts with 'kind: NAME')", key->key);
+		berr(p, line, (int)ks + 1, msg);
+		return;
+	}
+	struct monster_kind *k = &p->b->kinds[p->b->n - 1];
+	if (p->seen[kidx]) {
+		snprintf(msg, sizeof msg, "repeated key '%s' in kind '%s' (first given on line %d)", key->key, k->name,
+			 p->seen[kidx]);
+		berr(p, line, (int)ks + 1, msg);
+		return;
+	}
+	p->seen[kidx] = line;
+	if (key->type == BKEY_GLYPH) {
+		if (ve - v != 1 || !is_letter(s[v])) {
+			snprintf(msg, sizeof msg, "bad glyph '%.*s': expected one letter, a-z or A-Z",
+				 (int)(ve - v > 20 ? 20 : ve - v), s + v);
+			berr(p, line, (int)v + 1, msg);
+			return;
+		}
+		for (int j = 0; j < p->b->n - 1; j++) {
+			if (p->b->kinds[j].glyph == s[v]) {
+				snprintf(msg, sizeof msg, "glyph '%c' is already used by kind '%s'", s[v], p->b->kinds[j].name);
+				berr(p, line, (int)v + 1, msg);
+				return;
+			}
+		}
+		k->glyph = s[v];
+		return;
+	}
+	char err[200];
+	if (!set_number(k, key, s + v, ve - v, err, sizeof err))
+		berr(p, line, (int)v + 1, err);
+}
+
+bool bestiary_parse(const char *file, const char *text, size_t len, struct bestiary *out,
+		    struct diag_list *diags)
+{
+	if (!diags) {
+		struct diag_list scratch = { 0 };
+		bool ok = bestiary_parse(file, text, len, out, &scratch);
+		diag_list_fini(&scratch);
+		return ok;
+	}
+	struct bparser p;
+	memset(&p, 0, sizeof p);
+	p.file = file ? file : "<bestiary>";
+	p.diags = diags;
+	p.b = out;
+	memset(out, 0, sizeof *out);
+	size_t pos = 0;
+	int line = 0;
+	while (text && pos < len) {
+		const char *s = text + pos;
+		const char *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		pos += n + (nl ? 1 : 0);
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		bestiary_line(&p, ++line, s, n);
+	}
+	finish_kind(&p);
+	if (out->n == 0 && !p.errors)
+		berr(&p, line ? line : 1, 1, "no monster kinds (a kind starts with 'kind: NAME')");
+	return p.errors == 0;
+}
+
+const struct monster_kind *bestiary_find_glyph(const struct bestiary *b, char glyph)
+{
+	if (!b)
+		return NULL;
+	for (int i = 0; i < b->n; i++)
+		if (b->kinds[i].glyph == glyph)
+			return &b->kinds[i];
+	return NULL;
+}
+
+struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name)
+{
+	if (!b || !name)
+		return NULL;
+	for (int i = 0; i < b->n; i++)
+		if (strcmp(b->kinds[i].name, name) == 0)
+			return &b->kinds[i];
+	return NULL;
+}
+
+bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen)
+{
+	const char *dot = strchr(assignment, '.');
+	const char *eq = strchr(assignment, '=');
+	if (!dot || !eq || eq < dot) {
+		snprintf(err, errlen, "bad --set '%s': expected KIND.KEY=VALUE, e.g. goblin.sight=6", assignment);
+		return false;
+	}
+	size_t kl = (size_t)(dot - assignment);
+	struct monster_kind *k = NULL;
+	for (int i = 0; i < b->n; i++)
+		if (strlen(b->kinds[i].name) == kl && memcmp(b->kinds[i].name, assignment, kl) == 0)
+			k = &b->kinds[i];
+	if (!k) {
+		char list[400];
+		size_t used = 0;
+		list[0] = '\0';
+		for (int i = 0; i < b->n && used < sizeof list; i++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", b->kinds[i].name);
+		snprintf(err, errlen, "unknown kind '%.*s' in --set (kinds: %s)", (int)(kl > 40 ? 40 : kl), assignment,
+			 b->n ? list : "none");
+		return false;
+	}
+	const char *key_s = dot + 1;
+	size_t keyl = (size_t)(eq - key_s);
+	const struct bestiary_key_doc *key = find_key(key_s, keyl);
+	if (!key || key->type == BKEY_NAME || key->type == BKEY_GLYPH) {
+		char list[256];
+		size_t used = 0;
+		list[0] = '\0';
+		for (int i = 0; i < N_KEYS && used < sizeof list; i++)
+			if (keys[i].type != BKEY_NAME && keys[i].type != BKEY_GLYPH)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+							 keys[i].key);
+		snprintf(err, errlen, "%s key '%.*s' in --set %s (keys: %s)", key ? "unsettable" : "unknown",
+			 (int)(keyl > 40 ? 40 : keyl), key_s, k->name, list);
+		return false;
+	}
+	const char *val = eq + 1;
+	return set_number(k, key, val, strlen(val), err, errlen);
+}
+
+/* Reads a whole file; NULL with errno on failure. */
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, used = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t k = fread(buf + used, 1, cap - used, f);
+		used += k;
+		if (used < cap) {
+			if (ferror(f)) {
+				free(buf);
+				buf = NULL;
+				errno = EIO;
+			}
+			break;
+		}
+		if (cap >= (size_t)1 << 24) {
+			free(buf);
+			buf = NULL;
+			errno = EFBIG;
+			break;
+		}
+		cap *= 2;
+		char *nb = realloc(buf, cap);
+		if (!nb)
+			free(buf);
+		buf = nb;
+	}
+	fclose(f);
+	*len = used;
+	return buf;
+}
+
+bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list *diags)
+{
+	size_t len = 0;
+	char *text = read_all(path, &len);
+	if (!text) {
+		memset(out, 0, sizeof *out);
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", strerror(errno));
+		return false;
+	}
+	bool ok = bestiary_parse(path, text, len, out, diags);
+	free(text);
+	return ok;
+}
+
+static bool readable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+const char *bestiary_default_path(const char *near, char *buf, size_t size)
+{
+	if (near && *near) {
+		struct stat st;
+		int k;
+		if (stat(near, &st) == 0 && S_ISDIR(st.st_mode)) {
+			k = snprintf(buf, size, "%s/bestiary.txt", near);
+		} else {
+			const char *slash = strrchr(near, '/');
+			if (slash)
+				k = snprintf(buf, size, "%.*s/bestiary.txt", (int)(slash - near), near);
+			else
+				k = snprintf(buf, size, "bestiary.txt");
+		}
+		if (k > 0 && (size_t)k < size && readable_file(buf))
+			return buf;
+	}
+	static const char *const places[] = { "levels/bestiary.txt", ASTRAY_DATADIR "/levels/bestiary.txt" };
+	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+		if (readable_file(places[i])) {
+			snprintf(buf, size, "%s", places[i]);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+bool bestiary_load_default(const char *near, struct bestiary *out, struct diag_list *diags)
+{
+	char path[4096];
+	if (!bestiary_default_path(near, path, sizeof path)) {
+		memset(out, 0, sizeof *out);
+		diag_add(diags, DIAG_ERROR, near ? near : "astray", 0, 0,
+			 "no bestiary.txt found (looked beside the level, in levels/ and in %s/levels/)", ASTRAY_DATADIR);
+		return false;
+	}
+	return bestiary_load_file(path, out, diags);
+}

@@ -1,0 +1,897 @@
+/*
+ * level.c - level files (DESIGN section 5): parse from memory with every
+ * mistake reported at its line and column, write back, import Moving AI
+ * maps, and the designer's analysis behind `astray check` (regions the
+ * player cannot reach).  It never prints and never exits: problems go to a
+ * diag_list and the caller decides what to show.  The search lives in
+ * path.c; the connectivity here is a plain flood over grid_neighbours.
+ */
+#include "level.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "movingai.h"
+
+/* Past this many errors in one file the parser stops adding them: one
+ * shifted block of a huge map must not bury the rest under a million lines. */
+#define LEVEL_MAX_ERRORS 100
+
+/* Largest file level_read_file accepts (a 4096x4096 map is 16 MiB). */
+#define LEVEL_MAX_FILE (64L << 20)
+
+static const struct tile_info tile_table[TILE_COUNT] = {
+	[TILE_VOID] = { ' ', "void", 0, true },
+	[TILE_WALL] = { '#', "wall", 0, true },
+	[TILE_FLOOR] = { '.', "floor", 1, false },
+	[TILE_RUBBLE] = { ',', "rubble", 2, false },
+	[TILE_WATER] = { '~', "shallow water", 3, false },
+	[TILE_DOOR] = { '+', "door", 1, true },
+	[TILE_EXIT] = { '>', "exit", 1, false },
+};
+
+const struct tile_info *tile_info(enum tile t)
+{
+	if ((unsigned)t >= TILE_COUNT)
+		t = TILE_VOID;
+	return &tile_table[t];
+}
+
+char tile_glyph(enum tile t)
+{
+	return tile_info(t)->glyph;
+}
+
+/* What a map character means.  Everything not listed is an error. */
+enum glyph_class {
+	G_BAD = 0,
+	G_TILE,     /* terrain only */
+	G_PLAYER,   /* '@' on floor */
+	G_POTION,   /* '!' on floor */
+	G_GOLD,     /* '$' on floor */
+	G_MONSTER,  /* a letter on floor */
+};
+
+struct glyph_entry {
+	unsigned char cls;  /* enum glyph_class */
+	unsigned char tile; /* enum tile under it */
+};
+
+static struct glyph_entry classify(unsigned char c)
+{
+	switch (c) {
+	case ' ': return (struct glyph_entry){ G_TILE, TILE_VOID };
+	case '#': return (struct glyph_entry){ G_TILE, TILE_WALL };
+	case '.': return (struct glyph_entry){ G_TILE, TILE_FLOOR };
+	case ',': return (struct glyph_entry){ G_TILE, TILE_RUBBLE };
+	case '~': return (struct glyph_entry){ G_TILE, TILE_WATER };
+	case '+': return (struct glyph_entry){ G_TILE, TILE_DOOR };
+	case '>': return (struct glyph_entry){ G_TILE, TILE_EXIT };
+	case '@': return (struct glyph_entry){ G_PLAYER, TILE_FLOOR };
+	case '!': return (struct glyph_entry){ G_POTION, TILE_FLOOR };
+	case '$': return (struct glyph_entry){ G_GOLD, TILE_FLOOR };
+	default: break;
+	}
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return (struct glyph_entry){ G_MONSTER, TILE_FLOOR };
+	return (struct glyph_entry){ G_BAD, TILE_VOID };
+}
+
+/* ---- the parser's state ------------------------------------------------ */
+
+struct parser {
+	const char *file;
+	struct diag_list *diags;
+	int errors;
+	bool stopped;        /* the error cap was hit */
+	bool oom;
+};
+
+static void perr(struct parser *p, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void perr(struct parser *p, int line, int col, const char *fmt, ...)
+{
+	p->errors++;
+	if (p->stopped)
+		return;
+	if (p->errors > LEVEL_MAX_ERRORS) {
+		p->stopped = true;
+		diag_add(p->diags, DIAG_ERROR, p->file, line, col,
+			 "too many errors (%d); stopping here", LEVEL_MAX_ERRORS);
+		return;
+	}
+	char msg[320];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!diag_add(p->diags, DIAG_ERROR, p->file, line, col, "%s", msg))
+		p->oom = true;
+}
+
+/* Walks the text one line at a time; the one place that counts lines. */
+struct cursor {
+	const char *text;
+	size_t len, pos;
+	int line;            /* number of the line last returned */
+};
+
+/* The next line without its newline (LF or CRLF).  False at the end. */
+static bool next_line(struct cursor *c, const char **start, size_t *n)
+{
+	if (c->pos >= c->len)
+		return false;
+	const char *s = c->text + c->pos;
+	const char *nl = memchr(s, '\n', c->len - c->pos);
+	size_t k = nl ? (size_t)(nl - s) : c->len - c->pos;
+	c->pos += k + (nl ? 1 : 0);
+	if (k > 0 && s[k - 1] == '\r')
+		k--;
+	*start = s;
+	*n = k;
+	c->line++;
+	return true;
+}
+
+/* A byte that is never allowed in a level file, wherever it is: reports it
+ * at (line, col) and returns false; true for an allowed byte. */
+static bool check_byte(struct parser *p, int line, int col, unsigned char c)
+{
+	if (c == '\t')
+		perr(p, line, col, "tab character (use spaces: a tab has no fixed width)");
+	else if (c == 0)
+		perr(p, line, col, "NUL byte (level files are plain ASCII text)");
+	else if (c >= 0x80)
+		perr(p, line, col, "non-ASCII byte 0x%02X (level files are plain ASCII text)", c);
+	else if (c < 0x20 || c == 0x7f)
+		perr(p, line, col, "control character 0x%02X (level files are plain ASCII text)", c);
+	else
+		return true;
+	return false;
+}
+
+/* Checks a header or comment line; reports its first bad byte only. */
+static bool check_bytes(struct parser *p, int line, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!check_byte(p, line, (int)i + 1, (unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ')
+			return false;
+	return true;
+}
+
+static char *dup_range(const char *s, size_t n)
+{
+	char *r = malloc(n + 1);
+	if (r) {
+		memcpy(r, s, n);
+		r[n] = '\0';
+	}
+	return r;
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+enum header_key { KEY_NAME, KEY_TOPOLOGY, KEY_AUTHOR, KEY_DESCRIPTION, KEY_COUNT };
+
+static const char *const header_keys[KEY_COUNT] = {
+	[KEY_NAME] = "name",
+	[KEY_TOPOLOGY] = "topology",
+	[KEY_AUTHOR] = "author",
+	[KEY_DESCRIPTION] = "description",
+};
+
+struct header {
+	int seen_line[KEY_COUNT];   /* line where each key was given, 0 = not yet */
+	char *value[KEY_COUNT];
+	bool topology_ok;
+	enum grid_topology topo;
+	int map_line;               /* line of "map:", 0 = none */
+	int last_line;
+};
+
+/* One header line (already byte-checked, not blank, not a comment). */
+static void header_line(struct parser *p, struct header *h, int line, const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && s[i] == ' ')
+		i++;
+	size_t key_start = i;
+	while (i < n && s[i] != ':')
+		i++;
+	if (i == n) {
+		perr(p, line, (int)key_start + 1,
+		     "expected 'key: value' (keys: name, topology, author, description) or 'map:'");
+		return;
+	}
+	size_t key_end = i;
+	while (key_end > key_start && s[key_end - 1] == ' ')
+		key_end--;
+	/* The value: after the colon, up to a comment ("; ..." after a space), trimmed. */
+	size_t v = i + 1;
+	while (v < n && s[v] == ' ')
+		v++;
+	size_t vend = v;
+	for (size_t j = v; j < n; j++) {
+		if (s[j] == ';' && (j == v || s[j - 1] == ' '))
+			break;
+		vend = j + 1;
+	}
+	while (vend > v && s[vend - 1] == ' ')
+		vend--;
+
+	size_t klen = key_end - key_start;
+	const char *key = s + key_start;
+	if (klen == 3 && memcmp(key, "map", 3) == 0) {
+		if (vend > v)
+			perr(p, line, (int)v + 1, "nothing may follow 'map:' on its line (the map starts on the next line)");
+		h->map_line = line;
+		return;
+	}
+	int k = 0;
+	while (k < KEY_COUNT && !(strlen(header_keys[k]) == klen && memcmp(header_keys[k], key, klen) == 0))
+		k++;
+	if (k == KEY_COUNT) {
+		perr(p, line, (int)key_start + 1,
+		     "unknown key '%.*s' (expected name, topology, author, description or map)",
+		     (int)(klen > 40 ? 40 : klen), key);
+		return;
+	}
+	if (h->seen_line[k]) {
+		perr(p, line, (int)key_start + 1, "repeated key '%s' (first given on line %d)",
+		     header_keys[k], h->seen_line[k]);
+		return;
+	}
+	h->seen_line[k] = line;
+	if (vend == v) {
+		perr(p, line, (int)key_end + 2 > (int)n ? (int)n + 1 : (int)key_end + 2,
+		     "'%s:' needs a value", header_keys[k]);
+		return;
+	}
+	if (k == KEY_TOPOLOGY) {
+		char buf[16];
+		size_t vl = vend - v;
+		if (vl < sizeof buf) {
+			memcpy(buf, s + v, vl);
+			buf[vl] = '\0';
+			h->topology_ok = grid_topology_parse(buf, &h->topo);
+		}
+		if (!h->topology_ok)
+			perr(p, line, (int)v + 1, "unknown topology '%.*s' (expected square4, square8 or hex)",
+			     (int)(vend - v > 40 ? 40 : vend - v), s + v);
+		return;
+	}
+	h->value[k] = dup_range(s + v, vend - v);
+	if (!h->value[k])
+		p->oom = true;
+}
+
+/* ---- map ------------------------------------------------------------- */
+
+struct row {
+	size_t off;   /* offset of the row's first byte in the text */
+	int len;      /* bytes, without the newline */
+	int line;     /* file line */
+};
+
+static const char *plural(long n) { return n == 1 ? "" : "s"; }
+
+/* "r rat, g goblin, ..." or "none" for the unknown-monster message. */
+static void known_monsters(const struct bestiary *b, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < b->n && used + 1 < size; i++) {
+		int k = snprintf(buf + used, size - used, "%s%c", i ? " " : "", b->kinds[i].glyph);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+	if (b->n == 0)
+		snprintf(buf, size, "none");
+}
+
+static bool push_monster(struct level *lv, int *cap, char glyph, int x, int y)
+{
+	if (lv->n_monsters == *cap) {
+		int nc = *cap ? 2 * *cap : 16;
+		struct level_monster *m = realloc(lv->monsters, (size_t)nc * sizeof *m);
+		if (!m)
+			return false;
+		lv->monsters = m;
+		*cap = nc;
+	}
+	lv->monsters[lv->n_monsters++] = (struct level_monster){ glyph, x, y };
+	return true;
+}
+
+static bool push_item(struct level *lv, int *cap, enum item_kind kind, int x, int y)
+{
+	if (lv->n_items == *cap) {
+		int nc = *cap ? 2 * *cap : 16;
+		struct level_item *m = realloc(lv->items, (size_t)nc * sizeof *m);
+		if (!m)
+			return false;
+		lv->items = m;
+		*cap = nc;
+	}
+	lv->items[lv->n_items++] = (struct level_item){ kind, x, y };
+	return true;
+}
+
+/* Fills lv->tiles and the lists from the rows; reports every bad character. */
+static void parse_cells(struct parser *p, struct level *lv, const char *text, const struct row *rows,
+			const struct bestiary *b)
+{
+	bool hex = lv->topo == GRID_HEX;
+	int mcap = 0, icap = 0;
+	int player_line = 0, player_col = 0, exits = 0;
+	for (int y = 0; y < lv->h && !p->oom; y++) {
+		const unsigned char *s = (const unsigned char *)text + rows[y].off;
+		int parity = y & 1;
+		bool parity_reported = false, byte_reported = false;
+		uint8_t *trow = lv->tiles + (size_t)y * (size_t)lv->w;
+		for (int c = 0; c < rows[y].len; c++) {
+			unsigned char ch = s[c];
+			int line = rows[y].line, col = c + 1;
+			if (ch == ' ')
+				continue;
+			if (ch == '\t' || ch == 0 || ch >= 0x80 || ch < 0x20 || ch == 0x7f) {
+				if (!byte_reported)
+					check_byte(p, line, col, ch);
+				byte_reported = true;
+				continue;
+			}
+			int x = c;
+			if (hex) {
+				if ((c & 1) != parity) {
+					if (!parity_reported) {
+						if (classify(ch).cls == G_BAD)
+							perr(p, line, col, "'%c' between hex cells (only spaces go between cells)", ch);
+						else
+							perr(p, line, col,
+							     "hex cell '%c' at the wrong column: map row %d is %s, so its cells sit at columns %s (is the row shifted by one?)",
+							     ch, y, parity ? "odd" : "even",
+							     parity ? "2, 4, 6, ..." : "1, 3, 5, ...");
+					}
+					parity_reported = true;
+					continue;
+				}
+				x = (c - parity) / 2;
+			}
+			if (x >= lv->w)
+				break; /* past the width limit, already reported */
+			struct glyph_entry g = classify(ch);
+			switch ((enum glyph_class)g.cls) {
+			case G_BAD:
+				perr(p, line, col, "unknown glyph '%c' (expected one of # . , ~ + @ > ! $, a space or a monster letter)", ch);
+				continue;
+			case G_TILE:
+				if (g.tile == TILE_EXIT)
+					exits++;
+				break;
+			case G_PLAYER:
+				if (player_line) {
+					perr(p, line, col, "a second player start '@' (the first is at line %d, column %d; a level has exactly one)",
+					     player_line, player_col);
+				} else {
+					player_line = line;
+					player_col = col;
+					lv->player_x = x;
+					lv->player_y = y;
+				}
+				break;
+			case G_POTION:
+			case G_GOLD:
+				if (!push_item(lv, &icap, g.cls == G_POTION ? ITEM_POTION : ITEM_GOLD, x, y))
+					p->oom = true;
+				break;
+			case G_MONSTER:
+				if (b && !bestiary_find_glyph(b, (char)ch)) {
+					char known[2 * BESTIARY_MAX_KINDS + 8];
+					known_monsters(b, known, sizeof known);
+					perr(p, line, col, "unknown monster '%c': no kind in the bestiary has this letter (known: %s)",
+					     ch, known);
+					continue;
+				}
+				if (!push_monster(lv, &mcap, (char)ch, x, y))
+					p->oom = true;
+				break;
+			}
+			trow[x] = g.tile;
+		}
+	}
+	if (!player_line)
+		perr(p, lv->map_line - 1, 1, "no player start: put exactly one '@' on the map");
+	if (!exits)
+		perr(p, lv->map_line - 1, 1, "no exit: put at least one '>' on the map");
+}
+
+/* Puts the diagnostics from index `from` on in file order (stable), so the
+ * "no player start" found at the end sits among the others by position. */
+static void sort_diags(struct diag_list *d, int from)
+{
+	for (int i = from + 1; i < d->n; i++) {
+		struct diag t = d->items[i];
+		int j = i;
+		while (j > from && (d->items[j - 1].line > t.line ||
+				    (d->items[j - 1].line == t.line && d->items[j - 1].col > t.col))) {
+			d->items[j] = d->items[j - 1];
+			j--;
+		}
+		d->items[j] = t;
+	}
+}
+
+void level_destroy(struct level *lv)
+{
+	if (!lv)
+		return;
+	free(lv->file);
+	free(lv->name);
+	free(lv->author);
+	free(lv->description);
+	free(lv->tiles);
+	free(lv->items);
+	free(lv->monsters);
+	free(lv);
+}
+
+struct level *level_parse(const char *file, const char *text, size_t len, const struct bestiary *b,
+			  struct diag_list *diags)
+{
+	struct diag_list scratch = { 0 };
+	if (!diags) {
+		struct level *lv0 = level_parse(file, text, len, b, &scratch);
+		diag_list_fini(&scratch);
+		return lv0;
+	}
+	struct parser p = { file ? file : "<level>", diags, 0, false, false };
+	int first_diag = diags->n;
+	struct header h = { 0 };
+	struct row *rows = NULL;
+	int nrows = 0, rcap = 0;
+	struct level *lv = NULL;
+
+	if (len == 0 || !text) {
+		perr(&p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
+		return NULL;
+	}
+
+	struct cursor cur = { text, len, 0, 0 };
+	const char *s;
+	size_t n;
+	bool magic_seen = false;
+	/* Header: the magic line, key: value lines and comments, up to "map:". */
+	while (!h.map_line && next_line(&cur, &s, &n)) {
+		int line = cur.line;
+		h.last_line = line;
+		if (!check_bytes(&p, line, s, n))
+			continue;
+		size_t i = 0;
+		while (i < n && s[i] == ' ')
+			i++;
+		if (i == n || s[i] == ';')
+			continue;
+		if (!magic_seen) {
+			magic_seen = true;
+			static const char magic[] = "astray-level";
+			size_t ml = sizeof magic - 1;
+			if (n - i >= ml && memcmp(s + i, magic, ml) == 0) {
+				size_t j = i + ml;
+				while (j < n && s[j] == ' ')
+					j++;
+				size_t vend = j;
+				while (vend < n && s[vend] != ' ' && s[vend] != ';')
+					vend++;
+				if (!(vend - j == 1 && s[j] == '1'))
+					perr(&p, line, (int)j + 1,
+					     "unsupported format version '%.*s' (this astray reads 'astray-level 1')",
+					     (int)(vend - j > 20 ? 20 : vend - j), s + j);
+				continue;
+			}
+			perr(&p, line, (int)i + 1, "expected 'astray-level 1' as the first line");
+			/* and read the line as a header line anyway */
+		}
+		header_line(&p, &h, line, s, n);
+	}
+
+	if (!magic_seen && !h.map_line)
+		perr(&p, 1, 1, "expected 'astray-level 1' as the first line (the file has only blank lines and comments)");
+	int end_line = h.last_line > 0 ? h.last_line : 1;
+	int pos_line = h.map_line ? h.map_line : end_line;
+	if (!h.seen_line[KEY_NAME])
+		perr(&p, pos_line, 1, "missing 'name:' in the header (every level has a name)");
+	if (!h.seen_line[KEY_TOPOLOGY])
+		perr(&p, pos_line, 1, "missing 'topology:' in the header (square4, square8 or hex)");
+	if (!h.map_line) {
+		perr(&p, end_line, 1, "no 'map:' line (the map follows a line 'map:' after the header)");
+		goto done;
+	}
+
+	/* Map rows: every line after "map:". */
+	while (next_line(&cur, &s, &n)) {
+		if (nrows == rcap) {
+			int nc = rcap ? 2 * rcap : 64;
+			struct row *r = realloc(rows, (size_t)nc * sizeof *r);
+			if (!r) {
+				p.oom = true;
+				goto done;
+			}
+			rows = r;
+			rcap = nc;
+		}
+		rows[nrows++] = (struct row){ (size_t)(s - text), n > INT32_MAX ? INT32_MAX : (int)n, cur.line };
+	}
+	while (nrows > 0 && is_blank(text + rows[nrows - 1].off, (size_t)rows[nrows - 1].len))
+		nrows--;
+	if (nrows == 0) {
+		perr(&p, h.map_line, 1, "the map is empty (draw it on the lines after 'map:')");
+		goto done;
+	}
+
+	enum grid_topology topo = h.topology_ok ? h.topo : GRID_SQUARE8;
+	bool hex = topo == GRID_HEX;
+	int height = nrows;
+	if (height > LEVEL_MAX_SIDE) {
+		perr(&p, rows[LEVEL_MAX_SIDE].line, 1, "the map has %d rows; at most %d are allowed",
+		     height, LEVEL_MAX_SIDE);
+		height = LEVEL_MAX_SIDE;
+	}
+	int width = 0;
+	bool wide_reported = false;
+	for (int y = 0; y < height; y++) {
+		int parity = hex ? (y & 1) : 0;
+		int cells = hex ? (rows[y].len > parity ? (rows[y].len - parity + 1) / 2 : 0) : rows[y].len;
+		if (cells > LEVEL_MAX_SIDE) {
+			if (!wide_reported)
+				perr(&p, rows[y].line, hex ? 2 * LEVEL_MAX_SIDE + parity + 1 : LEVEL_MAX_SIDE + 1,
+				     "the map is %d cells wide here; at most %d are allowed", cells, LEVEL_MAX_SIDE);
+			wide_reported = true;
+			cells = LEVEL_MAX_SIDE;
+		}
+		if (cells > width)
+			width = cells;
+	}
+	if (width == 0)
+		width = 1;
+
+	lv = calloc(1, sizeof *lv);
+	if (!lv) {
+		p.oom = true;
+		goto done;
+	}
+	lv->topo = topo;
+	lv->w = width;
+	lv->h = height;
+	lv->map_line = rows[0].line;
+	lv->player_x = lv->player_y = -1;
+	lv->tiles = calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
+	if (!lv->tiles) {
+		p.oom = true;
+		goto done;
+	}
+	parse_cells(&p, lv, text, rows, b);
+
+done:
+	if (diags && !p.stopped)
+		sort_diags(diags, first_diag);
+	if (p.oom && diags)
+		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+	free(rows);
+	if (p.errors || p.oom || !lv) {
+		for (int k = 0; k < KEY_COUNT; k++)
+			free(h.value[k]);
+		level_destroy(lv);
+		return NULL;
+	}
+	lv->file = strdup(p.file);
+	lv->name = h.value[KEY_NAME];
+	lv->author = h.value[KEY_AUTHOR];
+	lv->description = h.value[KEY_DESCRIPTION];
+	if (!lv->file) {
+		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+		level_destroy(lv);
+		return NULL;
+	}
+	return lv;
+}
+
+char *level_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, used = 0;
+	char *buf = malloc(cap + 1);
+	if (!buf) {
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		if (used == cap) {
+			if ((long)cap >= LEVEL_MAX_FILE) {
+				free(buf);
+				fclose(f);
+				errno = EFBIG;
+				return NULL;
+			}
+			cap *= 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t k = fread(buf + used, 1, cap - used, f);
+		used += k;
+		if (k == 0) {
+			if (ferror(f)) {
+				int e = errno ? errno : EIO;
+				free(buf);
+				fclose(f);
+				errno = e;
+				return NULL;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	buf[used] = '\0';
+	if (len)
+		*len = used;
+	return buf;
+}
+
+/* ---- writing --------------------------------------------------------- */
+
+int level_screen_width(const struct level *lv)
+{
+	return lv->topo == GRID_HEX ? 2 * lv->w : lv->w;
+}
+
+/* Appends a header value with control characters turned into spaces. */
+static size_t put_value(char *out, const char *key, const char *value)
+{
+	size_t n = 0;
+	size_t kl = strlen(key);
+	memcpy(out, key, kl);
+	n += kl;
+	out[n++] = ':';
+	out[n++] = ' ';
+	for (const char *v = value; *v; v++)
+		out[n++] = ((unsigned char)*v < 0x20 || (unsigned char)*v >= 0x7f) ? ' ' : *v;
+	out[n++] = '\n';
+	return n;
+}
+
+char *level_write(const struct level *lv, size_t *len)
+{
+	bool hex = lv->topo == GRID_HEX;
+	int sw = hex ? 2 * lv->w : lv->w;
+	size_t head = 64 + strlen(lv->name ? lv->name : "") + (lv->author ? strlen(lv->author) + 16 : 0) +
+		      (lv->description ? strlen(lv->description) + 16 : 0);
+	size_t total = head + (size_t)lv->h * ((size_t)sw + 1) + 1;
+	char *out = malloc(total);
+	char *canvas = malloc((size_t)sw * (size_t)lv->h);
+	if (!out || !canvas) {
+		free(out);
+		free(canvas);
+		return NULL;
+	}
+	size_t n = 0;
+	n += (size_t)sprintf(out + n, "astray-level 1\n");
+	n += put_value(out + n, "name", lv->name ? lv->name : "untitled");
+	n += put_value(out + n, "topology", grid_topology_name(lv->topo));
+	if (lv->author)
+		n += put_value(out + n, "author", lv->author);
+	if (lv->description)
+		n += put_value(out + n, "description", lv->description);
+	n += (size_t)sprintf(out + n, "map:\n");
+
+	memset(canvas, ' ', (size_t)sw * (size_t)lv->h);
+#define CANVAS(x, y) canvas[(size_t)(y) * (size_t)sw + (size_t)(hex ? 2 * (x) + ((y) & 1) : (x))]
+	for (int y = 0; y < lv->h; y++)
+		for (int x = 0; x < lv->w; x++)
+			CANVAS(x, y) = tile_glyph(level_tile(lv, x, y));
+	for (int i = 0; i < lv->n_items; i++)
+		CANVAS(lv->items[i].x, lv->items[i].y) = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+	for (int i = 0; i < lv->n_monsters; i++)
+		CANVAS(lv->monsters[i].x, lv->monsters[i].y) = lv->monsters[i].glyph;
+	if (lv->player_x >= 0 && lv->player_y >= 0)
+		CANVAS(lv->player_x, lv->player_y) = '@';
+#undef CANVAS
+
+	/* Rows without trailing spaces, except that the map keeps its width:
+	 * if no row reaches the last cell column, the first row is written full. */
+	int widest = 0;
+	int *lens = malloc((size_t)lv->h * sizeof *lens);
+	if (!lens) {
+		free(out);
+		free(canvas);
+		return NULL;
+	}
+	for (int y = 0; y < lv->h; y++) {
+		const char *r = canvas + (size_t)y * (size_t)sw;
+		int l = sw;
+		while (l > 0 && r[l - 1] == ' ')
+			l--;
+		lens[y] = l;
+		int cells = hex ? (l > (y & 1) ? (l - (y & 1) + 1) / 2 : 0) : l;
+		if (cells > widest)
+			widest = cells;
+	}
+	if (widest < lv->w)
+		lens[0] = hex ? 2 * (lv->w - 1) + 1 : lv->w;
+	for (int y = 0; y < lv->h; y++) {
+		memcpy(out + n, canvas + (size_t)y * (size_t)sw, (size_t)lens[y]);
+		n += (size_t)lens[y];
+		out[n++] = '\n';
+	}
+	out[n] = '\0';
+	free(lens);
+	free(canvas);
+	if (len)
+		*len = n;
+	return out;
+}
+
+/* ---- grids and regions ----------------------------------------------- */
+
+struct grid *level_grid(const struct level *lv)
+{
+	struct grid *g = grid_create(lv->w, lv->h, lv->topo);
+	if (!g)
+		return NULL;
+	size_t cells = (size_t)lv->w * (size_t)lv->h;
+	for (size_t i = 0; i < cells; i++)
+		g->cost[i] = tile_info((enum tile)lv->tiles[i])->cost;
+	return g;
+}
+
+void level_cell_position(const struct level *lv, int x, int y, int *line, int *col)
+{
+	*line = lv->map_line ? lv->map_line + y : 0;
+	*col = (lv->topo == GRID_HEX ? 2 * x + (y & 1) : x) + 1;
+}
+
+/* Labels the connected passable cells of g; out[i] = region or -1. */
+static int label_regions(const struct grid *g, int *out)
+{
+	int cells = g->w * g->h;
+	int *stack = malloc((size_t)cells * sizeof *stack);
+	if (!stack)
+		return -1;
+	for (int i = 0; i < cells; i++)
+		out[i] = -1;
+	int regions = 0;
+	for (int i = 0; i < cells; i++) {
+		if (out[i] >= 0 || !grid_passable(g, i))
+			continue;
+		int top = 0;
+		stack[top++] = i;
+		out[i] = regions;
+		while (top > 0) {
+			int c = stack[--top];
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			int k = grid_neighbours(g, c, false, nb);
+			for (int j = 0; j < k; j++) {
+				if (out[nb[j].cell] < 0) {
+					out[nb[j].cell] = regions;
+					stack[top++] = nb[j].cell;
+				}
+			}
+		}
+		regions++;
+	}
+	free(stack);
+	return regions;
+}
+
+int level_regions(const struct level *lv, int *out)
+{
+	struct grid *g = level_grid(lv);
+	if (!g)
+		return -1;
+	int r = label_regions(g, out);
+	grid_destroy(g);
+	return r;
+}
+
+static const char *monster_name(const struct bestiary *b, char glyph)
+{
+	const struct monster_kind *k = b ? bestiary_find_glyph(b, glyph) : NULL;
+	return k ? k->name : "monster";
+}
+
+int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_list *diags)
+{
+	const char *file = lv->file ? lv->file : "<level>";
+	int errors = 0;
+	int cells = lv->w * lv->h;
+	int *region = malloc((size_t)cells * sizeof *region);
+	int nreg = region ? level_regions(lv, region) : -1;
+	int *size = nreg >= 0 ? calloc((size_t)nreg + 1, sizeof *size) : NULL;
+	int *first = nreg >= 0 ? malloc(((size_t)nreg + 1) * sizeof *first) : NULL;
+	if (nreg < 0 || !size || !first) {
+		diag_add(diags, DIAG_ERROR, file, 0, 0, "out of memory");
+		free(region);
+		free(size);
+		free(first);
+		return 1;
+	}
+	for (int r = 0; r < nreg; r++)
+		first[r] = -1;
+	for (int i = 0; i < cells; i++) {
+		if (region[i] < 0)
+			continue;
+		size[region[i]]++;
+		if (first[region[i]] < 0)
+			first[region[i]] = i;
+	}
+	int line, col;
+	bool has_player = lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h;
+	int home = has_player ? region[lv->player_y * lv->w + lv->player_x] : -1;
+
+	for (int r = 0; r < nreg; r++) {
+		if (r == home)
+			continue;
+		int x = first[r] % lv->w, y = first[r] / lv->w;
+		level_cell_position(lv, x, y, &line, &col);
+		diag_add(diags, DIAG_WARNING, file, line, col,
+			 "region of %d cell%s unreachable from the player start (cell %d,%d is one of them)",
+			 size[r], plural(size[r]), x, y);
+	}
+	for (int i = 0; i < cells; i++) {
+		if (lv->tiles[i] != TILE_EXIT || region[i] == home)
+			continue;
+		int x = i % lv->w, y = i / lv->w;
+		level_cell_position(lv, x, y, &line, &col);
+		diag_add(diags, DIAG_ERROR, file, line, col,
+			 "exit '>' at %d,%d cannot be reached from the player start", x, y);
+		errors++;
+	}
+	for (int i = 0; i < lv->n_monsters; i++) {
+		const struct level_monster *m = &lv->monsters[i];
+		if (region[m->y * lv->w + m->x] == home)
+			continue;
+		level_cell_position(lv, m->x, m->y, &line, &col);
+		diag_add(diags, DIAG_WARNING, file, line, col,
+			 "%s '%c' at %d,%d can never reach the player (walled off in a region of %d cell%s)",
+			 monster_name(b, m->glyph), m->glyph, m->x, m->y, size[region[m->y * lv->w + m->x]],
+			 plural(size[region[m->y * lv->w + m->x]]));
+	}
+	for (int i = 0; i < lv->n_items; i++) {
+		const struct level_item *it = &lv->items[i];
+		if (region[it->y * lv->w + it->x] == home)
+			continue;
+		level_cell_position(lv, it->x, it->y, &line, &col);
+		diag_add(diags, DIAG_WARNING, file, line, col, "%s '%c' at %d,%d cannot be reached from the player start",
+			 it->kind == ITEM_POTION ? "potion" : "gold", it->kind == ITEM_POTION ? '!' : '$', it->x, it->y);
+	}
+	int sw = level_screen_width(lv);
+	if (sw > 80 || lv->h > 24) {
+		diag_add(diags, DIAG_NOTE, file, lv->map_line, lv->map_line ? 1 : 0,
+			 "the map is %dx%d cells (%d columns on screen), larger than 80x24: it will scroll",
+			 lv->w, lv->h, sw);
+	}
+	free(region);
+	free(size);
+	free(first);
+	return errors;
+}
