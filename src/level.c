@@ -895,3 +895,142 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 	free(first);
 	return errors;
 }
+
+/* ---- Moving AI import ------------------------------------------------ */
+
+/* splitmix64: a small, explicit-state generator for the seeded placement. */
+static uint64_t mix_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static int mix_below(uint64_t *state, int n)
+{
+	return (int)(mix_next(state) % (uint64_t)n);
+}
+
+/* Line number of the "map" line of a .map text (0 if none). */
+static int movingai_map_line(const char *text, size_t len)
+{
+	struct cursor c = { text, len, 0, 0 };
+	const char *s;
+	size_t n;
+	while (next_line(&c, &s, &n)) {
+		while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		if (n == 3 && memcmp(s, "map", 3) == 0)
+			return c.line;
+	}
+	return 0;
+}
+
+struct level *level_from_movingai(const char *file, const char *text, size_t len, uint64_t seed,
+				  int n_monsters, char monster_glyph, struct diag_list *diags)
+{
+	const char *fname = file ? file : "<map>";
+	char err[256];
+	struct grid *g = movingai_parse_map(text ? text : "", text ? len : 0, err, sizeof err);
+	if (!g) {
+		int line = 0, used = 0;
+		if (sscanf(err, "line %d: %n", &line, &used) == 1 && used > 0)
+			diag_add(diags, DIAG_ERROR, fname, line, 0, "%s", err + used);
+		else
+			diag_add(diags, DIAG_ERROR, fname, 0, 0, "%s", err);
+		return NULL;
+	}
+	if (g->w > LEVEL_MAX_SIDE || g->h > LEVEL_MAX_SIDE) {
+		diag_add(diags, DIAG_ERROR, fname, 0, 0, "the map is %dx%d; at most %dx%d is allowed", g->w, g->h,
+			 LEVEL_MAX_SIDE, LEVEL_MAX_SIDE);
+		grid_destroy(g);
+		return NULL;
+	}
+	int cells = g->w * g->h;
+	struct level *lv = calloc(1, sizeof *lv);
+	int *region = malloc((size_t)cells * sizeof *region);
+	int *members = malloc((size_t)cells * sizeof *members);
+	uint8_t *taken = calloc((size_t)cells, 1);
+	int nreg = region ? label_regions(g, region) : -1;
+	int *size = nreg > 0 ? calloc((size_t)nreg, sizeof *size) : NULL;
+	if (!lv || !region || !members || !taken || nreg < 0 || (nreg > 0 && !size)) {
+		diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");
+		goto fail;
+	}
+	lv->topo = GRID_SQUARE8;
+	lv->w = g->w;
+	lv->h = g->h;
+	lv->map_line = movingai_map_line(text, len) + 1;
+	lv->tiles = malloc((size_t)cells);
+	lv->file = strdup(fname);
+	const char *base = strrchr(fname, '/');
+	lv->name = strdup(base ? base + 1 : fname);
+	if (!lv->tiles || !lv->file || !lv->name) {
+		diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < cells; i++) {
+		lv->tiles[i] = g->cost[i] ? TILE_FLOOR : TILE_WALL;
+		if (region[i] >= 0)
+			size[region[i]]++;
+	}
+	int best = -1;
+	for (int r = 0; r < nreg; r++)
+		if (best < 0 || size[r] > size[best])
+			best = r;
+	if (best < 0 || size[best] < 2) {
+		diag_add(diags, DIAG_ERROR, fname, 0, 0,
+			 "no region of at least 2 passable cells to hold the player and an exit");
+		goto fail;
+	}
+	int nm = 0;
+	for (int i = 0; i < cells; i++)
+		if (region[i] == best)
+			members[nm++] = i;
+
+	uint64_t rng = seed;
+	int p = members[mix_below(&rng, nm)];
+	taken[p] = 1;
+	lv->player_x = p % g->w;
+	lv->player_y = p / g->w;
+	int e;
+	do
+		e = members[mix_below(&rng, nm)];
+	while (taken[e]);
+	taken[e] = 1;
+	lv->tiles[e] = TILE_EXIT;
+	if (n_monsters > nm - 2)
+		n_monsters = nm - 2;
+	if (n_monsters > 0) {
+		lv->monsters = malloc((size_t)n_monsters * sizeof *lv->monsters);
+		if (!lv->monsters) {
+			diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");
+			goto fail;
+		}
+		/* Draws with rejection while the region is mostly free, so the
+		 * placement depends only on the seed and the map. */
+		for (int i = 0; i < n_monsters; i++) {
+			int m;
+			do
+				m = members[mix_below(&rng, nm)];
+			while (taken[m]);
+			taken[m] = 1;
+			lv->monsters[lv->n_monsters++] = (struct level_monster){ monster_glyph, m % g->w, m / g->w };
+		}
+	}
+	grid_destroy(g);
+	free(region);
+	free(members);
+	free(taken);
+	free(size);
+	return lv;
+fail:
+	grid_destroy(g);
+	free(region);
+	free(members);
+	free(taken);
+	free(size);
+	level_destroy(lv);
+	return NULL;
+}
