@@ -17,6 +17,8 @@ struct path_options {
 	double penalty;       /* fallback P per blocked cell; <= 0 means automatic (above any wall-free path) */
 	long budget;          /* maximum expansions; 0 = unlimited */
 	const uint16_t *extra;/* optional w*h extra cost for entering a cell (crowding); NULL = none */
+	bool plain_astar;     /* never use jump point search (it is tried only for square8, weight 1,
+	                         no corner cutting, fallback, budget or extra; same costs, fewer expansions) */
 };
 
 /* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */
