@@ -183,18 +183,20 @@ static char *dup_range(const char *s, size_t n)
 
 /* ---- header ---------------------------------------------------------- */
 
-enum header_key { KEY_NAME, KEY_TOPOLOGY, KEY_AUTHOR, KEY_DESCRIPTION, KEY_COUNT };
+enum header_key { KEY_NAME, KEY_TOPOLOGY, KEY_AUTHOR, KEY_DESCRIPTION, KEY_SEALED, KEY_COUNT };
 
 static const char *const header_keys[KEY_COUNT] = {
 	[KEY_NAME] = "name",
 	[KEY_TOPOLOGY] = "topology",
 	[KEY_AUTHOR] = "author",
 	[KEY_DESCRIPTION] = "description",
+	[KEY_SEALED] = "sealed",
 };
 
 struct header {
 	int seen_line[KEY_COUNT];   /* line where each key was given, 0 = not yet */
 	char *value[KEY_COUNT];
+	int value_col[KEY_COUNT];   /* text column where each value starts */
 	bool topology_ok;
 	enum grid_topology topo;
 	int map_line;               /* line of "map:", 0 = none */
@@ -212,7 +214,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 		i++;
 	if (i == n) {
 		perr(p, line, (int)key_start + 1,
-		     "expected 'key: value' (keys: name, topology, author, description) or 'map:'");
+		     "expected 'key: value' (keys: name, topology, author, description, sealed) or 'map:'");
 		return;
 	}
 	size_t key_end = i;
@@ -244,7 +246,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 		k++;
 	if (k == KEY_COUNT) {
 		perr(p, line, (int)key_start + 1,
-		     "unknown key '%.*s' (expected name, topology, author, description or map)",
+		     "unknown key '%.*s' (expected name, topology, author, description, sealed or map)",
 		     (int)(klen > 40 ? 40 : klen), key);
 		return;
 	}
@@ -272,6 +274,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 			     (int)(vend - v > 40 ? 40 : vend - v), s + v);
 		return;
 	}
+	h->value_col[k] = (int)v + 1;
 	h->value[k] = dup_range(s + v, vend - v);
 	if (!h->value[k])
 		p->oom = true;
@@ -434,10 +437,58 @@ static void sort_diags(struct diag_list *d, int from)
 	}
 }
 
+/*
+ * The header's `sealed: X,Y X,Y ...`: one cell in each region the designer
+ * walled off on purpose (check then notes it instead of warning).
+ */
+static void parse_sealed(struct parser *p, struct level *lv, const char *v, int line, int col0)
+{
+	int cap = 0;
+	const char *s = v;
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		const char *tok = s;
+		while (*s && *s != ' ')
+			s++;
+		int col = col0 + (int)(tok - v), x, y, used = 0;
+		int tl = (int)(s - tok);
+		char buf[32];
+		if (tl >= (int)sizeof buf || (memcpy(buf, tok, (size_t)tl), buf[tl] = '\0',
+					      sscanf(buf, "%d,%d%n", &x, &y, &used) != 2) || used != tl) {
+			perr(p, line, col, "bad cell '%.*s' in 'sealed:' (expected X,Y cells like 12,4)", tl > 20 ? 20 : tl, tok);
+			continue;
+		}
+		if (x < 0 || y < 0 || x >= lv->w || y >= lv->h) {
+			perr(p, line, col, "sealed cell %d,%d is outside the map (%dx%d cells)", x, y, lv->w, lv->h);
+			continue;
+		}
+		if (tile_info(level_tile(lv, x, y))->cost == 0) {
+			perr(p, line, col, "sealed cell %d,%d is %s: name a cell you can stand on inside the sealed region",
+			     x, y, tile_info(level_tile(lv, x, y))->name);
+			continue;
+		}
+		if (lv->n_sealed == cap) {
+			int nc = cap ? 2 * cap : 4;
+			struct level_cell *c = realloc(lv->sealed, (size_t)nc * sizeof *c);
+			if (!c) {
+				p->oom = true;
+				return;
+			}
+			lv->sealed = c;
+			cap = nc;
+		}
+		lv->sealed[lv->n_sealed++] = (struct level_cell){ x, y };
+	}
+}
+
 void level_destroy(struct level *lv)
 {
 	if (!lv)
 		return;
+	free(lv->sealed);
 	free(lv->file);
 	free(lv->name);
 	free(lv->author);
@@ -583,6 +634,8 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 		goto done;
 	}
 	parse_cells(&p, lv, text, rows, b);
+	if (h.value[KEY_SEALED])
+		parse_sealed(&p, lv, h.value[KEY_SEALED], h.seen_line[KEY_SEALED], h.value_col[KEY_SEALED]);
 
 done:
 	if (diags && !p.stopped)
@@ -600,6 +653,7 @@ done:
 	lv->name = h.value[KEY_NAME];
 	lv->author = h.value[KEY_AUTHOR];
 	lv->description = h.value[KEY_DESCRIPTION];
+	free(h.value[KEY_SEALED]);
 	if (!lv->file) {
 		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
 		level_destroy(lv);
@@ -686,6 +740,7 @@ char *level_write(const struct level *lv, size_t *len)
 	int sw = hex ? 2 * lv->w : lv->w;
 	size_t head = 64 + strlen(lv->name ? lv->name : "") + (lv->author ? strlen(lv->author) + 16 : 0) +
 		      (lv->description ? strlen(lv->description) + 16 : 0);
+	head += (size_t)lv->n_sealed * 24 + 16;
 	size_t total = head + (size_t)lv->h * ((size_t)sw + 1) + 1;
 	char *out = malloc(total);
 	char *canvas = malloc((size_t)sw * (size_t)lv->h);
@@ -702,6 +757,12 @@ char *level_write(const struct level *lv, size_t *len)
 		n += put_value(out + n, "author", lv->author);
 	if (lv->description)
 		n += put_value(out + n, "description", lv->description);
+	if (lv->n_sealed > 0) {
+		n += (size_t)sprintf(out + n, "sealed:");
+		for (int i = 0; i < lv->n_sealed; i++)
+			n += (size_t)sprintf(out + n, " %d,%d", lv->sealed[i].x, lv->sealed[i].y);
+		out[n++] = '\n';
+	}
 	n += (size_t)sprintf(out + n, "map:\n");
 
 	memset(canvas, ' ', (size_t)sw * (size_t)lv->h);
@@ -848,8 +909,25 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 	bool has_player = lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h;
 	int home = has_player ? region[lv->player_y * lv->w + lv->player_x] : -1;
 
-	for (int r = 0; r < nreg; r++) {
+	/* Regions sealed on purpose: size[] is negated to mark them. */
+	for (int i = 0; i < lv->n_sealed; i++) {
+		const struct level_cell *c = &lv->sealed[i];
+		int r = (c->x < lv->w && c->y < lv->h) ? region[c->y * lv->w + c->x] : -1;
+		if (r < 0 || size[r] < 0)
+			continue;
+		level_cell_position(lv, c->x, c->y, &line, &col);
 		if (r == home)
+			diag_add(diags, DIAG_WARNING, file, line, col,
+				 "sealed cell %d,%d is not sealed: the player can reach it", c->x, c->y);
+		else {
+			diag_add(diags, DIAG_NOTE, file, line, col,
+				 "region of %d cell%s sealed on purpose (header 'sealed:'): its monsters and items stay out of reach",
+				 size[r], plural(size[r]));
+			size[r] = -size[r];
+		}
+	}
+	for (int r = 0; r < nreg; r++) {
+		if (r == home || size[r] < 0)
 			continue;
 		int x = first[r] % lv->w, y = first[r] / lv->w;
 		level_cell_position(lv, x, y, &line, &col);
@@ -868,17 +946,18 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 	}
 	for (int i = 0; i < lv->n_monsters; i++) {
 		const struct level_monster *m = &lv->monsters[i];
-		if (region[m->y * lv->w + m->x] == home)
+		int mr = region[m->y * lv->w + m->x];
+		if (mr < 0 || mr == home || size[mr] < 0)
 			continue;
 		level_cell_position(lv, m->x, m->y, &line, &col);
 		diag_add(diags, DIAG_WARNING, file, line, col,
 			 "%s '%c' at %d,%d can never reach the player (walled off in a region of %d cell%s)",
-			 monster_name(b, m->glyph), m->glyph, m->x, m->y, size[region[m->y * lv->w + m->x]],
-			 plural(size[region[m->y * lv->w + m->x]]));
+			 monster_name(b, m->glyph), m->glyph, m->x, m->y, size[mr], plural(size[mr]));
 	}
 	for (int i = 0; i < lv->n_items; i++) {
 		const struct level_item *it = &lv->items[i];
-		if (region[it->y * lv->w + it->x] == home)
+		int ir = region[it->y * lv->w + it->x];
+		if (ir < 0 || ir == home || size[ir] < 0)
 			continue;
 		level_cell_position(lv, it->x, it->y, &line, &col);
 		diag_add(diags, DIAG_WARNING, file, line, col, "%s '%c' at %d,%d cannot be reached from the player start",

@@ -40,6 +40,10 @@ struct level_item {
 	int x, y;
 };
 
+struct level_cell {
+	int x, y;
+};
+
 struct level_monster {
 	char glyph;          /* bestiary kind */
 	int x, y;
@@ -59,6 +63,8 @@ struct level {
 	struct level_monster *monsters;
 	int n_monsters;
 	int map_line;        /* file line of the map's first row (1-based); 0 when not from text */
+	struct level_cell *sealed; /* header `sealed:`: one cell of each region walled off on purpose */
+	int n_sealed;
 };
 
 /*
