@@ -1,0 +1,131 @@
+/*
+ * input.c - the curses-free half of the user interface: the table from keys
+ * to commands, the click state machine that makes both click forms act
+ * once, and the viewport maths that maps cells to screen positions and
+ * clicks back to cells.  It never draws and never reads the terminal;
+ * ui_curses.c feeds it and tests drive it directly.
+ */
+#include "input.h"
+
+struct key_binding {
+	int key;
+	enum input_command_kind kind;
+	enum dir dir;
+	int count;
+};
+
+/* One table for every key the game knows.  On hex maps the same keys
+ * mean the same compass directions (y u h l b n are the six hex steps);
+ * the UI reports the ones that have no meaning there. */
+static const struct key_binding bindings[] = {
+	/* vi keys */
+	{ 'k', INPUT_MOVE, DIR_N, 1 },  { 'j', INPUT_MOVE, DIR_S, 1 },
+	{ 'h', INPUT_MOVE, DIR_W, 1 },  { 'l', INPUT_MOVE, DIR_E, 1 },
+	{ 'y', INPUT_MOVE, DIR_NW, 1 }, { 'u', INPUT_MOVE, DIR_NE, 1 },
+	{ 'b', INPUT_MOVE, DIR_SW, 1 }, { 'n', INPUT_MOVE, DIR_SE, 1 },
+	/* shifted vi keys: eight cells at a time (the travel cursor) */
+	{ 'K', INPUT_MOVE, DIR_N, 8 },  { 'J', INPUT_MOVE, DIR_S, 8 },
+	{ 'H', INPUT_MOVE, DIR_W, 8 },  { 'L', INPUT_MOVE, DIR_E, 8 },
+	{ 'Y', INPUT_MOVE, DIR_NW, 8 }, { 'U', INPUT_MOVE, DIR_NE, 8 },
+	{ 'B', INPUT_MOVE, DIR_SW, 8 }, { 'N', INPUT_MOVE, DIR_SE, 8 },
+	/* arrows */
+	{ INPUT_UP, INPUT_MOVE, DIR_N, 1 },    { INPUT_DOWN, INPUT_MOVE, DIR_S, 1 },
+	{ INPUT_LEFT, INPUT_MOVE, DIR_W, 1 },  { INPUT_RIGHT, INPUT_MOVE, DIR_E, 1 },
+	/* the numpad, as keypad keys and as digits */
+	{ INPUT_A1, INPUT_MOVE, DIR_NW, 1 },   { INPUT_A3, INPUT_MOVE, DIR_NE, 1 },
+	{ INPUT_C1, INPUT_MOVE, DIR_SW, 1 },   { INPUT_C3, INPUT_MOVE, DIR_SE, 1 },
+	{ INPUT_HOME, INPUT_MOVE, DIR_NW, 1 }, { INPUT_PGUP, INPUT_MOVE, DIR_NE, 1 },
+	{ INPUT_END, INPUT_MOVE, DIR_SW, 1 },  { INPUT_PGDN, INPUT_MOVE, DIR_SE, 1 },
+	{ INPUT_B2, INPUT_WAIT, DIR_N, 0 },
+	{ '7', INPUT_MOVE, DIR_NW, 1 }, { '8', INPUT_MOVE, DIR_N, 1 }, { '9', INPUT_MOVE, DIR_NE, 1 },
+	{ '4', INPUT_MOVE, DIR_W, 1 },  { '5', INPUT_WAIT, DIR_N, 0 },  { '6', INPUT_MOVE, DIR_E, 1 },
+	{ '1', INPUT_MOVE, DIR_SW, 1 }, { '2', INPUT_MOVE, DIR_S, 1 },  { '3', INPUT_MOVE, DIR_SE, 1 },
+	/* everything else */
+	{ '.', INPUT_WAIT, DIR_N, 0 },  { 's', INPUT_WAIT, DIR_N, 0 },
+	{ '>', INPUT_DESCEND, DIR_N, 0 },
+	{ '?', INPUT_HELP, DIR_N, 0 },
+	{ 'P', INPUT_HISTORY, DIR_N, 0 }, { INPUT_CTRL('p'), INPUT_HISTORY, DIR_N, 0 },
+	{ 'q', INPUT_QUIT, DIR_N, 0 },  { 'Q', INPUT_QUIT, DIR_N, 0 },
+	{ '_', INPUT_CURSOR, DIR_N, 0 }, { 'x', INPUT_CURSOR, DIR_N, 0 },
+	{ 'r', INPUT_ROUTES, DIR_N, 0 },
+	{ '\n', INPUT_CONFIRM, DIR_N, 0 }, { '\r', INPUT_CONFIRM, DIR_N, 0 },
+	{ INPUT_ENTER, INPUT_CONFIRM, DIR_N, 0 },
+	{ INPUT_ESC, INPUT_CANCEL, DIR_N, 0 },
+	{ INPUT_CTRL('l'), INPUT_REDRAW, DIR_N, 0 },
+};
+
+struct input_command input_key(int key)
+{
+	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
+		if (bindings[i].key == key)
+			return (struct input_command){ bindings[i].kind, bindings[i].dir, bindings[i].count };
+	return (struct input_command){ INPUT_NONE, DIR_N, 0 };
+}
+
+bool input_is_vertical(enum dir d)
+{
+	return d == DIR_N || d == DIR_S;
+}
+
+bool input_click_event(struct input_click *c, enum input_button b, enum input_mouse_phase p)
+{
+	if ((int)b < 0 || b >= INPUT_BUTTONS)
+		return false;
+	switch (p) {
+	case INPUT_PRESSED:
+		c->pressed[b] = true;
+		return false;
+	case INPUT_RELEASED:
+		if (!c->pressed[b])
+			return false;
+		c->pressed[b] = false;
+		return true;
+	case INPUT_CLICKED:
+		c->pressed[b] = false;
+		return true;
+	}
+	return false;
+}
+
+void input_view_follow(int *origin, int pos, int map_size, int area_size)
+{
+	if (area_size <= 0)
+		return;
+	if (map_size <= area_size) {
+		*origin = -((area_size - map_size) / 2);
+		return;
+	}
+	int margin = area_size / 4;
+	if (*origin < 0 || pos < *origin + margin || pos >= *origin + area_size - margin)
+		*origin = pos - area_size / 2;
+	if (*origin > map_size - area_size)
+		*origin = map_size - area_size;
+	if (*origin < 0)
+		*origin = 0;
+}
+
+void input_view_update(struct input_view *v, const struct grid *g, int px, int py)
+{
+	int col, row;
+	grid_cell_to_screen(g, px, py, &col, &row);
+	input_view_follow(&v->col0, col, grid_screen_width(g), v->width);
+	input_view_follow(&v->row0, row, g->h, v->height);
+}
+
+bool input_cell_to_screen(const struct input_view *v, const struct grid *g, int x, int y,
+			  int *scol, int *srow)
+{
+	int col, row;
+	grid_cell_to_screen(g, x, y, &col, &row);
+	col -= v->col0;
+	row -= v->row0;
+	*scol = v->left + col;
+	*srow = v->top + row;
+	return col >= 0 && row >= 0 && col < v->width && row < v->height;
+}
+
+void input_screen_to_cell(const struct input_view *v, const struct grid *g, int scol, int srow,
+			  int *x, int *y)
+{
+	grid_screen_to_cell(g, scol - v->left + v->col0, srow - v->top + v->row0, x, y);
+}

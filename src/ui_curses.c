@@ -1,0 +1,939 @@
+/*
+ * ui_curses.c - the terminal front end and the only file that includes
+ * curses.  It draws every frame from the game state in one place
+ * (ui_draw), turns keys and mouse events into game actions through the
+ * curses-free tables of input.c, animates travel one step per turn with a
+ * short pause in which any key stops it, and always gives the terminal
+ * back (endwin) on quit, death, victory, a signal or a closed terminal.
+ * It reads the game through its public struct and changes it only through
+ * game_act and game_travel_cancel; rules live in game.c.
+ */
+#include "ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "game.h"
+#include "input.h"
+#include "level.h"
+
+/*
+ * The one mutable file-scope variable: the number of the last SIGINT,
+ * SIGTERM or SIGHUP.  A signal handler may only store to a volatile
+ * sig_atomic_t (C11 7.14.1.1), so it cannot live in struct ui; the main
+ * loop polls it (getch has a timeout) and leaves cleanly through endwin.
+ */
+static volatile sig_atomic_t ui_signal_caught;
+
+static void ui_on_signal(int signo)
+{
+	ui_signal_caught = signo;
+}
+
+#define UI_MESSAGE_ROWS 2   /* rows of messages above the map */
+#define UI_STATUS_ROWS 1    /* the status line below it */
+#define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
+#define UI_STALE_READS 20   /* unreadable-but-ready reads before the terminal counts as gone */
+
+enum ui_screen {
+	SCREEN_MAP,      /* play */
+	SCREEN_CURSOR,   /* the travel cursor */
+	SCREEN_HELP,
+	SCREEN_HISTORY,
+	SCREEN_QUIT,     /* "really quit?" */
+	SCREEN_END       /* died or won: the last look at the map */
+};
+
+enum colour {
+	COL_NONE, COL_WALL, COL_FLOOR, COL_RUBBLE, COL_WATER, COL_DOOR, COL_EXIT,
+	COL_POTION, COL_GOLD, COL_PLAYER, COL_MONSTER, COL_BOSS, COL_ROUTE, COL_MROUTE,
+	COL_TARGET, COL_REMEMBERED, COL_STATUS, COL_WARN, COL_OLD, COL_COUNT
+};
+
+/* The one colour table: foreground (-1 = the terminal's own), extra
+ * attributes in colour, and what stands in for the colour without it. */
+static const struct {
+	short fg;
+	attr_t colour_attr;
+	attr_t mono_attr;
+} palette[COL_COUNT] = {
+	[COL_NONE] = { -1, A_NORMAL, A_NORMAL },
+	[COL_WALL] = { COLOR_WHITE, A_NORMAL, A_NORMAL },
+	[COL_FLOOR] = { -1, A_NORMAL, A_NORMAL },
+	[COL_RUBBLE] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
+	[COL_WATER] = { COLOR_BLUE, A_BOLD, A_NORMAL },
+	[COL_DOOR] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
+	[COL_EXIT] = { COLOR_MAGENTA, A_BOLD, A_BOLD },
+	[COL_POTION] = { COLOR_MAGENTA, A_NORMAL, A_BOLD },
+	[COL_GOLD] = { COLOR_YELLOW, A_BOLD, A_BOLD },
+	[COL_PLAYER] = { COLOR_WHITE, A_BOLD, A_BOLD },
+	[COL_MONSTER] = { COLOR_RED, A_NORMAL, A_BOLD },
+	[COL_BOSS] = { COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE },
+	[COL_ROUTE] = { COLOR_CYAN, A_BOLD, A_BOLD },
+	[COL_MROUTE] = { COLOR_RED, A_NORMAL, A_NORMAL },
+	[COL_TARGET] = { COLOR_RED, A_REVERSE, A_REVERSE },
+	[COL_REMEMBERED] = { COLOR_BLUE, A_NORMAL, A_DIM },
+	[COL_STATUS] = { -1, A_REVERSE, A_REVERSE },
+	[COL_WARN] = { COLOR_RED, A_BOLD, A_BOLD | A_REVERSE },
+	[COL_OLD] = { -1, A_DIM, A_DIM },
+};
+
+struct ui {
+	struct game *g;
+	struct ui_options opt;
+	bool colour;             /* colours in use (else the mono attributes) */
+	enum ui_screen screen;
+	struct input_view view;  /* as drawn last: clicks are read through it */
+	bool routes;             /* draw the routes and targets of visible monsters */
+	int cursor_x, cursor_y;  /* the travel cursor, a cell */
+	int history_back;        /* history screen: lines scrolled back from the newest */
+	struct input_click click;
+	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
+	int msg_mark;            /* g->n_messages when the last action began: newer ones are new */
+	bool done;
+	enum ui_outcome outcome;
+	int stale_reads;
+};
+
+static attr_t ui_attr(const struct ui *u, enum colour c)
+{
+	if (u->colour)
+		return COLOR_PAIR(c) | palette[c].colour_attr;
+	return palette[c].mono_attr;
+}
+
+static void ui_colours_init(struct ui *u)
+{
+	const char *no_colour = getenv("NO_COLOR");
+	u->colour = has_colors() && !(no_colour && *no_colour);
+	if (!u->colour)
+		return;
+	if (start_color() == ERR) {
+		u->colour = false;
+		return;
+	}
+	use_default_colors();
+	for (int c = 1; c < COL_COUNT; c++)
+		init_pair((short)c, palette[c].fg, -1);
+}
+
+static void ui_notice(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ui_notice(struct ui *u, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(u->notice, sizeof u->notice, fmt, ap);
+	va_end(ap);
+}
+
+static bool ui_too_small(void)
+{
+	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
+}
+
+/* Lays out the map area for the current terminal size and scrolls the
+ * view to keep the player (or the travel cursor) in sight. */
+static void ui_layout(struct ui *u)
+{
+	const struct game *g = u->g;
+	u->view.top = UI_MESSAGE_ROWS;
+	u->view.left = 0;
+	u->view.width = COLS;
+	u->view.height = LINES - UI_MESSAGE_ROWS - UI_STATUS_ROWS;
+	if (u->screen == SCREEN_CURSOR)
+		input_view_update(&u->view, g->grid, u->cursor_x, u->cursor_y);
+	else
+		input_view_update(&u->view, g->grid, g->player.x, g->player.y);
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static const enum colour tile_colour[TILE_COUNT] = {
+	[TILE_VOID] = COL_NONE, [TILE_WALL] = COL_WALL, [TILE_FLOOR] = COL_FLOOR,
+	[TILE_RUBBLE] = COL_RUBBLE, [TILE_WATER] = COL_WATER, [TILE_DOOR] = COL_DOOR,
+	[TILE_EXIT] = COL_EXIT,
+};
+
+/* What cell (x, y) looks like now; false for a cell never seen. */
+static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
+{
+	const struct game *g = u->g;
+	int i = y * g->grid->w + x;
+	bool visible = g->visible[i] != 0;
+	if (!visible && !g->remembered[i])
+		return false;
+	if (x == g->player.x && y == g->player.y) {
+		*out = '@' | ui_attr(u, COL_PLAYER);
+		return true;
+	}
+	if (visible && g->occupant[i] >= 0) {
+		const struct monster *m = &g->monsters[g->occupant[i]];
+		if (m->alive) {
+			char c = m->kind->glyph;
+			*out = (chtype)(unsigned char)c |
+			       ui_attr(u, c >= 'A' && c <= 'Z' ? COL_BOSS : COL_MONSTER);
+			return true;
+		}
+	}
+	chtype ch;
+	enum colour col;
+	if (g->items[i]) {
+		bool gold = g->items[i] - 1 == ITEM_GOLD;
+		ch = gold ? '$' : '!';
+		col = gold ? COL_GOLD : COL_POTION;
+	} else {
+		enum tile t = (enum tile)g->tiles[i];
+		if (t >= TILE_COUNT)
+			t = TILE_VOID;
+		ch = (chtype)(unsigned char)tile_info(t)->glyph;
+		col = tile_colour[t];
+		if (g->open && g->open[i]) {
+			ch = '\'';
+			col = COL_DOOR;
+		}
+	}
+	*out = ch | ui_attr(u, visible ? col : COL_REMEMBERED);
+	return true;
+}
+
+static void ui_draw_at_cell(const struct ui *u, int x, int y, chtype ch)
+{
+	int col, row;
+	if (input_cell_to_screen(&u->view, u->g->grid, x, y, &col, &row))
+		mvaddch(row, col, ch);
+}
+
+/* A route cell keeps what stands on it; bare ground shows the route mark. */
+static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum colour col)
+{
+	const struct game *g = u->g;
+	int x = cell % g->grid->w, y = cell / g->grid->w;
+	if (x == g->player.x && y == g->player.y)
+		return;
+	if (g->visible[cell] && g->occupant[cell] >= 0)
+		return;
+	if (g->items[cell] && (g->visible[cell] || g->remembered[cell]))
+		return;
+	enum tile t = (enum tile)g->tiles[cell];
+	chtype ch = t == TILE_FLOOR || (!g->visible[cell] && !g->remembered[cell])
+			    ? mark
+			    : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;
+	ui_draw_at_cell(u, x, y, ch | ui_attr(u, col));
+}
+
+static void ui_draw_routes(const struct ui *u)
+{
+	const struct game *g = u->g;
+	int n = g->grid->w * g->grid->h;
+	if (u->routes) {
+		for (int k = 0; k < g->n_monsters; k++) {
+			const struct monster *m = &g->monsters[k];
+			if (!m->alive || !g->visible[m->y * g->grid->w + m->x])
+				continue;
+			const struct mind *mind = &m->mind;
+			for (int j = mind->route_pos + 1; mind->route && j < mind->route_len; j++)
+				if (mind->route[j] >= 0 && mind->route[j] < n)
+					ui_draw_route_cell(u, mind->route[j], ':', COL_MROUTE);
+		}
+		for (int k = 0; k < g->n_monsters; k++) {
+			const struct monster *m = &g->monsters[k];
+			if (!m->alive || !m->mind.hunting || !g->visible[m->y * g->grid->w + m->x])
+				continue;
+			int tx = m->mind.target_x, ty = m->mind.target_y;
+			if (!grid_in_bounds(g->grid, tx, ty))
+				continue;
+			chtype under;
+			if (!ui_cell_look(u, tx, ty, &under))
+				under = 'X';
+			ui_draw_at_cell(u, tx, ty, (under & A_CHARTEXT) | ui_attr(u, COL_TARGET));
+		}
+	}
+	const struct travel *t = &g->travel;
+	if (t->active && t->cells)
+		for (int j = t->pos + 1; j < t->len; j++)
+			if (t->cells[j] >= 0 && t->cells[j] < n)
+				ui_draw_route_cell(u, t->cells[j], '*', COL_ROUTE);
+}
+
+static void ui_draw_map(const struct ui *u)
+{
+	const struct game *g = u->g;
+	const struct grid *gr = g->grid;
+	bool hex = gr->topo == GRID_HEX;
+	for (int r = 0; r < u->view.height; r++) {
+		int y = u->view.row0 + r;
+		if (y < 0 || y >= gr->h)
+			continue;
+		int parity = hex ? (y & 1) : 0;
+		for (int c = 0; c < u->view.width; c++) {
+			int col = u->view.col0 + c;
+			int x;
+			if (hex) {
+				if (col < parity || ((col - parity) & 1))
+					continue;
+				x = (col - parity) / 2;
+			} else {
+				x = col;
+			}
+			if (x < 0 || x >= gr->w)
+				continue;
+			chtype ch;
+			if (ui_cell_look(u, x, y, &ch))
+				mvaddch(u->view.top + r, u->view.left + c, ch);
+		}
+	}
+	ui_draw_routes(u);
+	if (u->screen == SCREEN_CURSOR) {
+		int col, row;
+		if (input_cell_to_screen(&u->view, gr, u->cursor_x, u->cursor_y, &col, &row)) {
+			chtype ch;
+			if (!ui_cell_look(u, u->cursor_x, u->cursor_y, &ch))
+				ch = ' ';
+			mvaddch(row, col, (ch & A_CHARTEXT) | A_REVERSE);
+		}
+	}
+}
+
+static void ui_draw_line(int row, const char *text, attr_t attr)
+{
+	move(row, 0);
+	clrtoeol();
+	attron(attr);
+	mvaddnstr(row, 0, text, COLS);
+	attroff(attr);
+}
+
+static void ui_draw_messages(const struct ui *u)
+{
+	const struct game *g = u->g;
+	int rows = UI_MESSAGE_ROWS;
+	const char *prompt = NULL;
+	attr_t prompt_attr = A_BOLD;
+	switch (u->screen) {
+	case SCREEN_QUIT:
+		prompt = "Really quit? Nothing is saved. (y/n)";
+		prompt_attr = ui_attr(u, COL_WARN);
+		break;
+	case SCREEN_END:
+		prompt = g->won ? "You escaped with your life! Press Enter to leave."
+				: "You die... Press Enter to leave.";
+		prompt_attr = ui_attr(u, g->won ? COL_GOLD : COL_WARN);
+		break;
+	default:
+		if (u->notice[0])
+			prompt = u->notice;
+		break;
+	}
+	int row = rows - 1;
+	if (prompt) {
+		ui_draw_line(row--, prompt, prompt_attr);
+	}
+	int fresh = g->n_messages - u->msg_mark;
+	for (int i = 0; row >= 0; i++, row--) {
+		const struct message *m = game_message(g, i);
+		if (!m) {
+			move(row, 0);
+			clrtoeol();
+			continue;
+		}
+		ui_draw_line(row, m->text, i < fresh ? A_BOLD : ui_attr(u, COL_OLD));
+	}
+}
+
+static void ui_draw_status(const struct ui *u)
+{
+	const struct game *g = u->g;
+	const struct level *lv = game_level(g);
+	char left[256], right[96];
+	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d", g->player.hp,
+		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
+		 g->turn, g->player.gold);
+	const char *mode = "";
+	if (u->screen == SCREEN_CURSOR)
+		mode = "CURSOR: Enter travels, Esc cancels  ";
+	else if (g->travel.active)
+		mode = "TRAVEL: any key stops  ";
+	snprintf(right, sizeof right, "%s%s? help ", mode, u->routes ? "[routes] " : "");
+	int row = LINES - 1;
+	attr_t bar = ui_attr(u, COL_STATUS);
+	attron(bar);
+	move(row, 0);
+	for (int c = 0; c < COLS; c++)
+		addch(' ');
+	mvaddnstr(row, 0, left, COLS);
+	int rl = (int)strlen(right), ll = (int)strlen(left);
+	if (ll + rl < COLS)
+		mvaddstr(row, COLS - rl, right);
+	attroff(bar);
+	if (g->player.hp * 3 <= g->player.max_hp) {
+		/* low hit points stand out */
+		char hp[32];
+		snprintf(hp, sizeof hp, " HP %d/%d", g->player.hp, g->player.max_hp);
+		attr_t warn = ui_attr(u, COL_WARN);
+		attron(warn);
+		mvaddnstr(row, 0, hp, COLS);
+		attroff(warn);
+	}
+}
+
+static const char *const help_lines[] = {
+	"astray - keys",
+	"",
+	"  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)",
+	"              on hex maps: y u (up) h l (sideways) b n (down), numpad 7 9 4 6 1 3",
+	"  wait        .  5  s  numpad 5, or click on yourself",
+	"  stairs      >   (stand on the exit)",
+	"  travel      left click anywhere: walk there one step per turn, the route",
+	"              shown as *; a wall or an unreachable place walks as close as",
+	"              it can.  Any key stops travel.",
+	"              _ or x: a cursor; move it, Enter travels there, Esc cancels",
+	"              (shifted keys move the cursor 8 cells)",
+	"  describe    right click on a cell",
+	"  routes      r   show each visible monster's route (:) and target (reversed)",
+	"  history     P or Ctrl-P   the message history",
+	"  redraw      Ctrl-L",
+	"  quit        q or Q (asks first)",
+	"",
+	"  Walk into a monster to attack it, into a door to open it.",
+	"  ! heals, $ is gold (your score), > leads to the next level.",
+	"",
+	"Press any key to return.",
+};
+
+static void ui_draw_help(void)
+{
+	int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+	for (int i = 0; i < n && i < LINES; i++)
+		mvaddnstr(i, 0, help_lines[i], COLS);
+}
+
+static void ui_draw_history(const struct ui *u)
+{
+	const struct game *g = u->g;
+	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
+	ui_draw_line(0, "Message history: arrows/PgUp/PgDn scroll, any other key returns", A_BOLD);
+	int rows = LINES - 1;
+	for (int r = rows; r >= 1; r--) {
+		int i = u->history_back + (rows - r);
+		const struct message *m = i < total ? game_message(g, i) : NULL;
+		if (!m)
+			continue;
+		char line[GAME_MESSAGE_LEN + 16];
+		snprintf(line, sizeof line, "%5d  %s", m->turn, m->text);
+		mvaddnstr(r, 0, line, COLS);
+	}
+}
+
+static void ui_draw_too_small(void)
+{
+	char line[96];
+	const char *lines[3];
+	snprintf(line, sizeof line, "%dx%d", COLS, LINES);
+	lines[0] = "Terminal too small";
+	lines[1] = line;
+	lines[2] = "need 40x10";
+	for (int i = 0; i < 3 && i < LINES; i++) {
+		int len = (int)strlen(lines[i]);
+		int col = COLS > len ? (COLS - len) / 2 : 0;
+		int row = LINES > 3 ? (LINES - 3) / 2 + i : i;
+		mvaddnstr(row, col, lines[i], COLS);
+	}
+}
+
+/* One frame, from the state, in one place. */
+static void ui_draw(struct ui *u)
+{
+	erase();
+	if (ui_too_small()) {
+		ui_draw_too_small();
+	} else if (u->screen == SCREEN_HELP) {
+		ui_draw_help();
+	} else if (u->screen == SCREEN_HISTORY) {
+		ui_draw_history(u);
+	} else {
+		ui_layout(u);
+		ui_draw_map(u);
+		ui_draw_messages(u);
+		ui_draw_status(u);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- acting ----------------------------------------------------------- */
+
+static void ui_act(struct ui *u, struct action a)
+{
+	struct game *g = u->g;
+	u->msg_mark = g->n_messages;
+	enum act_result r = game_act(g, &a);
+	if (r == RESULT_NEW_LEVEL) {
+		u->view.col0 = u->view.row0 = -1; /* centre the new level */
+		u->screen = SCREEN_MAP;
+	}
+	if (r == RESULT_DIED || r == RESULT_WON || g->over) {
+		u->screen = SCREEN_END;
+		u->outcome = g->won ? UI_WON : UI_DIED;
+	}
+}
+
+/* A left click on a cell, or Enter on the cursor: the same thing. */
+static void ui_go_to(struct ui *u, int x, int y)
+{
+	struct game *g = u->g;
+	if (x == g->player.x && y == g->player.y) {
+		ui_act(u, (struct action){ .kind = ACT_WAIT });
+		return;
+	}
+	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
+}
+
+static void ui_describe(struct ui *u, int x, int y)
+{
+	char what[GAME_MESSAGE_LEN];
+	game_describe(u->g, x, y, what, sizeof what);
+	ui_notice(u, "%s (%d,%d)", what, x, y);
+}
+
+static void ui_no_direction(struct ui *u, enum dir d)
+{
+	if (u->g->grid->topo == GRID_HEX && input_is_vertical(d))
+		ui_notice(u, "No straight up or down on a hex map: use y u b n (numpad 7 9 1 3).");
+	else if (u->g->grid->topo == GRID_SQUARE4)
+		ui_notice(u, "No diagonal steps on this map: it is 4-connected.");
+	else
+		ui_notice(u, "You cannot go that way.");
+}
+
+static void ui_move(struct ui *u, enum dir d)
+{
+	struct game *g = u->g;
+	int nx, ny;
+	if (!game_step_target(g, g->player.x, g->player.y, d, &nx, &ny)) {
+		ui_no_direction(u, d);
+		return;
+	}
+	ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = d });
+}
+
+static void ui_cursor_move(struct ui *u, enum dir d, int count)
+{
+	const struct game *g = u->g;
+	for (int i = 0; i < count; i++) {
+		int nx, ny;
+		if (!game_step_target(g, u->cursor_x, u->cursor_y, d, &nx, &ny)) {
+			if (g->grid->topo != GRID_HEX || !input_is_vertical(d)) {
+				ui_no_direction(u, d);
+				return;
+			}
+			/* the cursor may go straight up or down a row on hex */
+			nx = u->cursor_x;
+			ny = u->cursor_y + (d == DIR_N ? -1 : 1);
+		}
+		if (!grid_in_bounds(g->grid, nx, ny))
+			break;
+		u->cursor_x = nx;
+		u->cursor_y = ny;
+	}
+	char what[GAME_MESSAGE_LEN];
+	game_describe(g, u->cursor_x, u->cursor_y, what, sizeof what);
+	ui_notice(u, "Travel to: %s (%d,%d)", what, u->cursor_x, u->cursor_y);
+}
+
+static void ui_key_map(struct ui *u, int key)
+{
+	struct input_command c = input_key(key);
+	switch (c.kind) {
+	case INPUT_MOVE:
+		ui_move(u, c.dir);
+		break;
+	case INPUT_WAIT:
+		ui_act(u, (struct action){ .kind = ACT_WAIT });
+		break;
+	case INPUT_DESCEND: {
+		const struct game *g = u->g;
+		int i = g->player.y * g->grid->w + g->player.x;
+		if (g->tiles[i] != TILE_EXIT)
+			ui_notice(u, "There are no stairs here.");
+		else
+			ui_act(u, (struct action){ .kind = ACT_DESCEND });
+		break;
+	}
+	case INPUT_HELP:
+		u->screen = SCREEN_HELP;
+		break;
+	case INPUT_HISTORY:
+		u->screen = SCREEN_HISTORY;
+		u->history_back = 0;
+		break;
+	case INPUT_QUIT:
+		u->screen = SCREEN_QUIT;
+		break;
+	case INPUT_CURSOR:
+		u->screen = SCREEN_CURSOR;
+		u->cursor_x = u->g->player.x;
+		u->cursor_y = u->g->player.y;
+		ui_cursor_move(u, DIR_N, 0);
+		break;
+	case INPUT_ROUTES:
+		u->routes = !u->routes;
+		ui_notice(u, u->routes ? "Monster routes (:) and targets shown; r hides them."
+				       : "Monster routes hidden.");
+		break;
+	case INPUT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case INPUT_CONFIRM:
+	case INPUT_CANCEL:
+		break;
+	case INPUT_NONE:
+		if (key > ' ' && key < 127)
+			ui_notice(u, "Unknown key '%c': press ? for help.", key);
+		break;
+	}
+}
+
+static void ui_key(struct ui *u, int key)
+{
+	struct input_command c = input_key(key);
+	switch (u->screen) {
+	case SCREEN_MAP:
+		ui_key_map(u, key);
+		break;
+	case SCREEN_CURSOR:
+		if (c.kind == INPUT_MOVE) {
+			ui_cursor_move(u, c.dir, c.count);
+		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CURSOR) {
+			u->screen = SCREEN_MAP;
+			u->notice[0] = '\0';
+			ui_go_to(u, u->cursor_x, u->cursor_y);
+		} else if (c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT) {
+			u->screen = SCREEN_MAP;
+			u->notice[0] = '\0';
+		} else {
+			ui_notice(u, "Move the cursor; Enter travels there, Esc cancels.");
+		}
+		break;
+	case SCREEN_HELP:
+		u->screen = SCREEN_MAP;
+		break;
+	case SCREEN_HISTORY: {
+		int page = LINES > 4 ? LINES - 3 : 1;
+		int total = u->g->n_messages < GAME_MESSAGES ? u->g->n_messages : GAME_MESSAGES;
+		int most = total - (LINES - 1) > 0 ? total - (LINES - 1) : 0;
+		if (key == INPUT_UP || key == 'k')
+			u->history_back++;
+		else if (key == INPUT_DOWN || key == 'j')
+			u->history_back--;
+		else if (key == INPUT_PGUP)
+			u->history_back += page;
+		else if (key == INPUT_PGDN)
+			u->history_back -= page;
+		else
+			u->screen = SCREEN_MAP;
+		if (u->history_back > most)
+			u->history_back = most;
+		if (u->history_back < 0)
+			u->history_back = 0;
+		break;
+	}
+	case SCREEN_QUIT:
+		if (key == 'y' || key == 'Y') {
+			u->outcome = UI_QUIT;
+			u->done = true;
+		} else {
+			u->screen = SCREEN_MAP;
+		}
+		break;
+	case SCREEN_END:
+		if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT ||
+		    key == ' ')
+			u->done = true;
+		break;
+	}
+}
+
+/* ---- curses input ----------------------------------------------------- */
+
+/* curses key codes to the names input.c knows; everything else passes. */
+static int ui_translate_key(int ch)
+{
+	static const struct {
+		int curses, input;
+	} keys[] = {
+		{ KEY_UP, INPUT_UP },      { KEY_DOWN, INPUT_DOWN },   { KEY_LEFT, INPUT_LEFT },
+		{ KEY_RIGHT, INPUT_RIGHT }, { KEY_HOME, INPUT_HOME },  { KEY_END, INPUT_END },
+		{ KEY_PPAGE, INPUT_PGUP }, { KEY_NPAGE, INPUT_PGDN }, { KEY_A1, INPUT_A1 },
+		{ KEY_A3, INPUT_A3 },      { KEY_B2, INPUT_B2 },       { KEY_C1, INPUT_C1 },
+		{ KEY_C3, INPUT_C3 },      { KEY_ENTER, INPUT_ENTER }, { KEY_BACKSPACE, INPUT_BACKSPACE },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (keys[i].curses == ch)
+			return keys[i].input;
+	return ch;
+}
+
+static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
+{
+	if (ui_too_small())
+		return;
+	int x, y;
+	switch (u->screen) {
+	case SCREEN_MAP:
+	case SCREEN_CURSOR:
+		input_screen_to_cell(&u->view, u->g->grid, scol, srow, &x, &y);
+		if (b == INPUT_BUTTON_RIGHT) {
+			ui_describe(u, x, y);
+			break;
+		}
+		u->screen = SCREEN_MAP;
+		u->notice[0] = '\0';
+		ui_go_to(u, x, y);
+		break;
+	case SCREEN_HELP:
+	case SCREEN_QUIT:
+		u->screen = SCREEN_MAP;
+		break;
+	case SCREEN_HISTORY:
+	case SCREEN_END:
+		break;
+	}
+}
+
+static void ui_mouse(struct ui *u)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	static const struct {
+		mmask_t mask;
+		enum input_button button;
+		enum input_mouse_phase phase;
+	} events[] = {
+		{ BUTTON1_PRESSED, INPUT_BUTTON_LEFT, INPUT_PRESSED },
+		{ BUTTON1_RELEASED, INPUT_BUTTON_LEFT, INPUT_RELEASED },
+		{ BUTTON1_CLICKED, INPUT_BUTTON_LEFT, INPUT_CLICKED },
+		{ BUTTON1_DOUBLE_CLICKED, INPUT_BUTTON_LEFT, INPUT_CLICKED },
+		{ BUTTON1_TRIPLE_CLICKED, INPUT_BUTTON_LEFT, INPUT_CLICKED },
+		{ BUTTON3_PRESSED, INPUT_BUTTON_RIGHT, INPUT_PRESSED },
+		{ BUTTON3_RELEASED, INPUT_BUTTON_RIGHT, INPUT_RELEASED },
+		{ BUTTON3_CLICKED, INPUT_BUTTON_RIGHT, INPUT_CLICKED },
+		{ BUTTON3_DOUBLE_CLICKED, INPUT_BUTTON_RIGHT, INPUT_CLICKED },
+		{ BUTTON3_TRIPLE_CLICKED, INPUT_BUTTON_RIGHT, INPUT_CLICKED },
+	};
+	if (u->screen == SCREEN_HISTORY) {
+		/* the wheel scrolls the history; it means nothing elsewhere */
+		if (ev.bstate & BUTTON4_PRESSED)
+			ui_key(u, INPUT_UP);
+		else if (ev.bstate & BUTTON5_PRESSED)
+			ui_key(u, INPUT_DOWN);
+		return;
+	}
+	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+		if (!(ev.bstate & events[i].mask))
+			continue;
+		/* a press stops travel at once; its release (or the click) then acts */
+		if (u->g->travel.active && events[i].button == INPUT_BUTTON_LEFT)
+			game_travel_cancel(u->g);
+		if (input_click_event(&u->click, events[i].button, events[i].phase))
+			ui_click(u, events[i].button, ev.x, ev.y);
+	}
+}
+
+/* Whether the terminal has gone away (hangup, closed pty): getch then
+ * keeps failing at once, so the loop must stop instead of spinning. */
+static bool ui_terminal_gone(struct ui *u)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	int r = poll(&p, 1, 0);
+	if (r < 0)
+		return errno != EINTR && errno != EAGAIN;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	if (r > 0 && (p.revents & POLLIN)) {
+		/* ready to read, yet getch read nothing: end of input */
+		if (++u->stale_reads >= UI_STALE_READS)
+			return true;
+	} else {
+		u->stale_reads = 0;
+	}
+	return false;
+}
+
+static void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
+{
+	memset(u, 0, sizeof *u);
+	u->g = g;
+	u->opt = *opt;
+	u->screen = SCREEN_MAP;
+	u->view.col0 = u->view.row0 = -1;
+	u->msg_mark = 0;
+	u->outcome = UI_QUIT;
+}
+
+static void ui_terminal_setup(struct ui *u)
+{
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	ui_colours_init(u);
+	if (u->opt.mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED |
+				  BUTTON3_RELEASED | BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+			  NULL);
+		mouseinterval(0);
+	}
+}
+
+static void ui_loop(struct ui *u)
+{
+	struct game *g = u->g;
+	while (!u->done) {
+		if (ui_signal_caught) {
+			u->outcome = UI_SIGNAL;
+			break;
+		}
+		ui_draw(u);
+		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_too_small();
+		timeout(travelling ? u->opt.step_delay_ms : UI_IDLE_TIMEOUT_MS);
+		int ch = getch();
+		if (ch == ERR) {
+			if (ui_signal_caught)
+				continue;
+			if (ui_terminal_gone(u)) {
+				u->outcome = UI_HANGUP;
+				break;
+			}
+			if (travelling)
+				ui_act(u, (struct action){ .kind = ACT_TRAVEL_STEP });
+			continue;
+		}
+		u->stale_reads = 0;
+		if (ch == KEY_RESIZE)
+			continue; /* the next frame is laid out for the new size */
+		if (ch == KEY_MOUSE) {
+			ui_mouse(u);
+			continue;
+		}
+		if (ui_too_small())
+			continue;
+		if (u->screen == SCREEN_MAP)
+			u->notice[0] = '\0';
+		if (g->travel.active) {
+			/* any key stops travel, and does nothing else */
+			game_travel_cancel(g);
+			continue;
+		}
+		ui_key(u, ui_translate_key(ch));
+	}
+}
+
+enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal_number,
+		       char *err, size_t errlen)
+{
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[3], sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ui_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch at once */
+	ui_signal_caught = 0;
+	/* installed before curses starts, so curses keeps its hands off them */
+	for (int i = 0; i < 3; i++)
+		sigaction(caught[i], &sa, &old[i]);
+
+	setlocale(LC_CTYPE, "");
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		const char *term = getenv("TERM");
+		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
+		for (int i = 0; i < 3; i++)
+			sigaction(caught[i], &old[i], NULL);
+		return UI_ERROR;
+	}
+	set_term(scr);
+	struct ui u;
+	ui_init(&u, g, opt);
+	ui_terminal_setup(&u);
+	ui_loop(&u);
+	if (opt->mouse)
+		mousemask(0, NULL);
+	curs_set(1);
+	endwin();
+	delscreen(scr);
+	for (int i = 0; i < 3; i++)
+		sigaction(caught[i], &old[i], NULL);
+	*signal_number = (int)ui_signal_caught;
+	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
+		u.outcome = UI_HANGUP;
+	return u.outcome;
+}
+
+/* ---- the key-press benchmark ----------------------------------------- */
+
+static double ui_cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+int ui_bench_keys(struct game *g, int n, double *samples_us, char *err, size_t errlen)
+{
+	static const char *const terms[] = { "xterm-256color", "xterm", "vt100" };
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	if (!out || !in) {
+		snprintf(err, errlen, "cannot open /dev/null");
+		if (out)
+			fclose(out);
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	SCREEN *scr = NULL;
+	for (size_t i = 0; !scr && i < sizeof terms / sizeof terms[0]; i++)
+		scr = newterm(terms[i], out, in);
+	if (!scr) {
+		snprintf(err, errlen, "no terminal description for xterm-256color, xterm or vt100");
+		fclose(out);
+		fclose(in);
+		return -1;
+	}
+	set_term(scr);
+	resize_term(24, 80);
+	struct ui u;
+	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
+	ui_init(&u, g, &opt);
+	ui_terminal_setup(&u);
+	ui_draw(&u);
+	/* to and fro, so the view, the field of view and every chaser change */
+	static const int keys[] = { 'h', 'h', 'l', 'l', '.', 'k', 'j' };
+	int done = 0;
+	for (int i = 0; i < n && !g->over; i++) {
+		int key = keys[i % (int)(sizeof keys / sizeof keys[0])];
+		double t0 = ui_cpu_us();
+		u.notice[0] = '\0';
+		ui_key(&u, key);
+		ui_draw(&u);
+		samples_us[done++] = ui_cpu_us() - t0;
+	}
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+	return done;
+}
