@@ -1,0 +1,196 @@
+/* test_input.c - the key table, the click state machine and the viewport maths, without a terminal. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "grid.h"
+#include "input.h"
+
+static void check_move(int key, enum dir d, int count)
+{
+	struct input_command c = input_key(key);
+	assert_int_equal(c.kind, INPUT_MOVE);
+	assert_int_equal(c.dir, d);
+	assert_int_equal(c.count, count);
+}
+
+static void test_vi_keys(void **state)
+{
+	(void)state;
+	check_move('h', DIR_W, 1);
+	check_move('j', DIR_S, 1);
+	check_move('k', DIR_N, 1);
+	check_move('l', DIR_E, 1);
+	check_move('y', DIR_NW, 1);
+	check_move('u', DIR_NE, 1);
+	check_move('b', DIR_SW, 1);
+	check_move('n', DIR_SE, 1);
+	check_move('L', DIR_E, 8);
+	check_move('B', DIR_SW, 8);
+}
+
+static void test_arrows_and_numpad(void **state)
+{
+	(void)state;
+	check_move(INPUT_UP, DIR_N, 1);
+	check_move(INPUT_DOWN, DIR_S, 1);
+	check_move(INPUT_LEFT, DIR_W, 1);
+	check_move(INPUT_RIGHT, DIR_E, 1);
+	check_move(INPUT_A1, DIR_NW, 1);
+	check_move(INPUT_A3, DIR_NE, 1);
+	check_move(INPUT_C1, DIR_SW, 1);
+	check_move(INPUT_C3, DIR_SE, 1);
+	check_move(INPUT_HOME, DIR_NW, 1);
+	check_move(INPUT_PGUP, DIR_NE, 1);
+	check_move(INPUT_END, DIR_SW, 1);
+	check_move(INPUT_PGDN, DIR_SE, 1);
+	static const enum dir digits[10] = { 0, DIR_SW, DIR_S, DIR_SE, DIR_W, 0, DIR_E, DIR_NW, DIR_N, DIR_NE };
+	for (int d = 1; d <= 9; d++) {
+		if (d == 5)
+			continue;
+		check_move('0' + d, digits[d], 1);
+	}
+	assert_int_equal(input_key('5').kind, INPUT_WAIT);
+	assert_int_equal(input_key(INPUT_B2).kind, INPUT_WAIT);
+	assert_int_equal(input_key('.').kind, INPUT_WAIT);
+}
+
+static void test_other_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(input_key('>').kind, INPUT_DESCEND);
+	assert_int_equal(input_key('?').kind, INPUT_HELP);
+	assert_int_equal(input_key('P').kind, INPUT_HISTORY);
+	assert_int_equal(input_key(INPUT_CTRL('p')).kind, INPUT_HISTORY);
+	assert_int_equal(input_key('q').kind, INPUT_QUIT);
+	assert_int_equal(input_key('Q').kind, INPUT_QUIT);
+	assert_int_equal(input_key('_').kind, INPUT_CURSOR);
+	assert_int_equal(input_key('x').kind, INPUT_CURSOR);
+	assert_int_equal(input_key('r').kind, INPUT_ROUTES);
+	assert_int_equal(input_key('\r').kind, INPUT_CONFIRM);
+	assert_int_equal(input_key(INPUT_ENTER).kind, INPUT_CONFIRM);
+	assert_int_equal(input_key(INPUT_ESC).kind, INPUT_CANCEL);
+	assert_int_equal(input_key('Z').kind, INPUT_NONE);
+	/* the keys that mean nothing on hex are exactly the vertical ones */
+	assert_true(input_is_vertical(input_key('k').dir));
+	assert_true(input_is_vertical(input_key('2').dir));
+	assert_true(input_is_vertical(input_key(INPUT_DOWN).dir));
+	assert_false(input_is_vertical(input_key('u').dir));
+	assert_false(input_is_vertical(input_key('h').dir));
+}
+
+static void test_click_forms_act_once(void **state)
+{
+	(void)state;
+	struct input_click c = { { false } };
+	/* CLICKED acts */
+	assert_true(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_CLICKED));
+	/* PRESSED then RELEASED acts once, on the release */
+	assert_false(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_PRESSED));
+	assert_true(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_RELEASED));
+	/* a lone RELEASED (its press went elsewhere) does nothing */
+	assert_false(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_RELEASED));
+	/* buttons are independent */
+	assert_false(input_click_event(&c, INPUT_BUTTON_RIGHT, INPUT_PRESSED));
+	assert_false(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_RELEASED));
+	assert_true(input_click_event(&c, INPUT_BUTTON_RIGHT, INPUT_RELEASED));
+	/* a CLICKED after a lone PRESSED acts once and clears it */
+	assert_false(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_PRESSED));
+	assert_true(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_CLICKED));
+	assert_false(input_click_event(&c, INPUT_BUTTON_LEFT, INPUT_RELEASED));
+}
+
+static void test_view_small_map_centred(void **state)
+{
+	(void)state;
+	int o = -1;
+	input_view_follow(&o, 3, 10, 40);
+	assert_int_equal(o, -15);
+	input_view_follow(&o, 9, 10, 40);
+	assert_int_equal(o, -15);
+}
+
+static void test_view_scrolls_and_clamps(void **state)
+{
+	(void)state;
+	int o = -1;
+	input_view_follow(&o, 5, 200, 80);
+	assert_int_equal(o, 0); /* near the left edge: clamped */
+	input_view_follow(&o, 50, 200, 80);
+	assert_int_equal(o, 0); /* inside the margins: no scroll */
+	input_view_follow(&o, 61, 200, 80);
+	assert_int_equal(o, 21); /* past three quarters: recentred */
+	input_view_follow(&o, 199, 200, 80);
+	assert_int_equal(o, 120); /* never past the far edge */
+	for (int p = 0; p < 200; p++) {
+		input_view_follow(&o, p, 200, 80);
+		assert_true(p >= o && p < o + 80);
+	}
+}
+
+static void test_click_to_cell_square(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(100, 50, GRID_SQUARE8);
+	assert_non_null(g);
+	struct input_view v = { .top = 2, .left = 0, .width = 80, .height = 21, .col0 = 10, .row0 = 5 };
+	int x, y, col, row;
+	input_screen_to_cell(&v, g, 7, 4, &x, &y);
+	assert_int_equal(x, 17);
+	assert_int_equal(y, 7);
+	assert_true(input_cell_to_screen(&v, g, 17, 7, &col, &row));
+	assert_int_equal(col, 7);
+	assert_int_equal(row, 4);
+	/* the message rows above the map go to the nearest row of the map shown */
+	input_screen_to_cell(&v, g, 0, 0, &x, &y);
+	assert_int_equal(x, 10);
+	assert_int_equal(y, 3);
+	assert_false(input_cell_to_screen(&v, g, 0, 0, &col, &row));
+	grid_destroy(g);
+}
+
+static void test_click_to_cell_hex(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(10, 6, GRID_HEX);
+	assert_non_null(g);
+	/* a centred map: its text column 0 is at screen column 5 */
+	struct input_view v = { .top = 2, .left = 0, .width = 30, .height = 10, .col0 = -5, .row0 = -2 };
+	int x, y, col, row;
+	assert_true(input_cell_to_screen(&v, g, 3, 1, &col, &row));
+	assert_int_equal(col, 5 + 7);
+	assert_int_equal(row, 2 + 2 + 1);
+	input_screen_to_cell(&v, g, col, row, &x, &y);
+	assert_int_equal(x, 3);
+	assert_int_equal(y, 1);
+	/* between two cells of row 1 (text column 8): a neighbouring cell */
+	input_screen_to_cell(&v, g, 5 + 8, row, &x, &y);
+	assert_int_equal(y, 1);
+	assert_true(x == 3 || x == 4);
+	/* far outside: clamped to the nearest cell */
+	input_screen_to_cell(&v, g, 200, 200, &x, &y);
+	assert_int_equal(x, 9);
+	assert_int_equal(y, 5);
+	input_screen_to_cell(&v, g, 0, 0, &x, &y);
+	assert_int_equal(x, 0);
+	assert_int_equal(y, 0);
+	grid_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vi_keys),
+		cmocka_unit_test(test_arrows_and_numpad),
+		cmocka_unit_test(test_other_keys),
+		cmocka_unit_test(test_click_forms_act_once),
+		cmocka_unit_test(test_view_small_map_centred),
+		cmocka_unit_test(test_view_scrolls_and_clamps),
+		cmocka_unit_test(test_click_to_cell_square),
+		cmocka_unit_test(test_click_to_cell_hex),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
