@@ -68,6 +68,11 @@ struct mind {
 	int next_repath;      /* turn at which the route is recomputed */
 	int *route;           /* cells of the current route, route[0] = its cell when planned */
 	int route_len, route_pos, route_cap;
+	/* added by ai.c */
+	int last_seen_turn;   /* game turn it last saw the player */
+	int route_goal;       /* the target cell the route was planned toward */
+	bool route_stuck;     /* the route ends short of route_goal (cut point, no route): wait there until the next repath */
+	int commit_until;     /* a detour around other monsters is kept until this turn */
 };
 
 struct monster {
@@ -78,6 +83,7 @@ struct monster {
 	bool alive;
 	bool seen;            /* in the player's view this turn */
 	struct mind mind;
+	bool was_seen;        /* in the player's view after the player's previous action */
 };
 
 struct player {
@@ -108,7 +114,24 @@ struct ai_stats {
 	/* optional per-search hook for distributions (p95); NULL = none */
 	void (*on_search)(void *ud, long expanded, double us);
 	void *ud;
+	/* added: the cost of the whole AI, for the scale figures */
+	long floods;          /* shared reverse floods (also counted in searches) */
+	double ai_us;         /* total microseconds of monster turns (AI and their moves) */
+	double last_ai_us;    /* microseconds of monster turns in the latest game_act */
 };
+
+/* How hunters share search work (ai.c; docs/ai.md).  AUTO floods once from
+ * the player when enough monsters need a route this turn; the other two
+ * force one method, so tests can check both choose equally good moves. */
+enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
+#define AI_SHARE_MIN 4      /* AUTO floods when at least this many hunters are due */
+#define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
+#define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
+
+#define PLAYER_HP 30
+#define PLAYER_DAMAGE 4
+#define PLAYER_SIGHT 8
+#define POTION_HEAL 12
 
 struct rng { uint64_t s[2]; };
 void rng_seed(struct rng *r, uint64_t seed);
@@ -149,6 +172,17 @@ struct game {
 	int last_hurt_turn;
 	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
 	long damage_taken;
+
+	/* added by the rules and the AI (after the pinned fields) */
+	uint8_t *opaque;        /* w*h: 1 where sight is blocked (walls, void, closed doors) */
+	uint16_t *crowd;        /* w*h: the crowd cost of cells held by monsters (path_options.extra) */
+	int crowd_value;        /* the crowd knob crowd[] is filled with now */
+	int *route_cells;       /* n_monsters * AI_ROUTE_MAX: the monsters' route buffers */
+	struct path_ctx *flood; /* context of the shared reverse flood toward the player */
+	int flood_goal;         /* cell the current flood was made from; -1 none */
+	int ai_due;             /* shareable hunters due to replan this turn (ai_turn_begin) */
+	enum ai_share ai_share; /* AI_SHARE_AUTO unless a test or a tuner forces a method */
+	int level_serial;       /* counts level loads */
 };
 
 /*
@@ -178,5 +212,23 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size);
 
 /* The current level (borrowed from the campaign). */
 const struct level *game_level(const struct game *g);
+
+/* The monster standing at (x, y), or NULL (dead monsters stand nowhere). */
+struct monster *game_monster_at(const struct game *g, int x, int y);
+
+/* Whether a mover may step from cell `from` to cell `to` (adjacent,
+ * passable, no corner cutting on square8).  Monsters and the player alike. */
+bool game_can_step(const struct game *g, int from, int to);
+
+/* A hash of the whole play state (positions, hit points, energy, items,
+ * doors, turn, rng, messages): equal states give equal hashes, for the
+ * determinism tests and sim's replay check. */
+uint64_t game_hash(const struct game *g);
+
+/* The moves of a monster (ai.c uses them; they keep occupant[] and crowd[]
+ * in step and spend its energy).  game_monster_move opens a closed door on
+ * the way in. */
+void game_monster_move(struct game *g, struct monster *m, int to);
+void game_monster_attack(struct game *g, struct monster *m);
 
 #endif

@@ -1,0 +1,717 @@
+/*
+ * game.c - the rules and the state of a game: levels of a campaign, turns
+ * and energy, the player's moves, melee, items, doors, stairs, travel along
+ * the fallback route, the message log and the state hash.
+ *
+ * It never prints, never includes curses and never exits: the UI and the
+ * scripted players of `sim` drive it with actions and read it back.  Monster
+ * decisions live in ai.c; this file only carries them out (moves, attacks)
+ * so the same rules bind monsters and the player.  Buffers are sized once
+ * per level; a turn allocates nothing.
+ *
+ * Time: every actor gains its speed in energy each game turn and acts while
+ * it has 100 or more.  A step costs 100 times the entering cost of the cell
+ * (floor 1, rubble 2, water 3), an attack or a wait costs 100.  The player
+ * has speed 100, so a move into water lets speed-100 monsters act three
+ * times.  The turn counter counts game turns.
+ */
+#include "game.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ai.h"
+#include "fov.h"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static int cell_of(const struct game *g, int x, int y) { return grid_index(g->grid, x, y); }
+
+static int player_cell(const struct game *g) { return cell_of(g, g->player.x, g->player.y); }
+
+const struct level *game_level(const struct game *g)
+{
+	return g->levels[g->depth];
+}
+
+struct monster *game_monster_at(const struct game *g, int x, int y)
+{
+	if (!grid_in_bounds(g->grid, x, y))
+		return NULL;
+	int i = g->occupant[cell_of(g, x, y)];
+	return i >= 0 ? &g->monsters[i] : NULL;
+}
+
+bool game_can_step(const struct game *g, int from, int to)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(g->grid, from, false, s);
+	for (int i = 0; i < n; i++)
+		if (s[i].cell == to)
+			return true;
+	return false;
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+void game_message_add(struct game *g, const char *fmt, ...)
+{
+	struct message *m = &g->messages[g->n_messages % GAME_MESSAGES];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->text, sizeof m->text, fmt, ap);
+	va_end(ap);
+	m->turn = g->turn;
+	g->n_messages++;
+}
+
+const struct message *game_message(const struct game *g, int i)
+{
+	if (i < 0 || i >= g->n_messages || i >= GAME_MESSAGES)
+		return NULL;
+	return &g->messages[(g->n_messages - 1 - i) % GAME_MESSAGES];
+}
+
+/* ---- the level ---------------------------------------------------------- */
+
+static void level_state_free(struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++)
+		ai_mind_fini(&g->monsters[i]);
+	free(g->monsters);
+	free(g->tiles);
+	free(g->open);
+	free(g->items);
+	free(g->visible);
+	free(g->remembered);
+	free(g->occupant);
+	free(g->opaque);
+	free(g->crowd);
+	free(g->route_cells);
+	free(g->travel.cells);
+	path_destroy(g->path);
+	path_destroy(g->flood);
+	grid_destroy(g->grid);
+	g->monsters = NULL;
+	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = NULL;
+	g->occupant = g->route_cells = g->travel.cells = NULL;
+	g->crowd = NULL;
+	g->path = g->flood = NULL;
+	g->grid = NULL;
+	g->n_monsters = 0;
+	memset(&g->travel, 0, sizeof g->travel);
+}
+
+static void fov_update(struct game *g)
+{
+	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	memset(g->visible, 0, n);
+	fov_compute(g->grid, g->opaque, g->player.x, g->player.y, g->sight_radius, g->visible);
+	/* only the radius' box can have changed */
+	int r = g->sight_radius + 1;
+	for (int y = g->player.y - r; y <= g->player.y + r; y++)
+		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++)
+			if (grid_in_bounds(g->grid, x, y) && g->visible[cell_of(g, x, y)])
+				g->remembered[cell_of(g, x, y)] = 1;
+	for (int i = 0; i < g->n_monsters; i++) {
+		struct monster *m = &g->monsters[i];
+		m->was_seen = m->seen;
+		m->seen = m->alive && g->visible[cell_of(g, m->x, m->y)];
+	}
+}
+
+/* Loads levels[depth] into the play state; false on no memory. */
+static bool level_load(struct game *g, int depth)
+{
+	level_state_free(g);
+	const struct level *lv = g->levels[depth];
+	g->depth = depth;
+	g->level_serial++;
+	g->grid = level_grid(lv);
+	if (!g->grid)
+		return false;
+	size_t n = (size_t)lv->w * (size_t)lv->h;
+	g->tiles = malloc(n);
+	g->open = calloc(n, 1);
+	g->items = calloc(n, 1);
+	g->visible = calloc(n, 1);
+	g->remembered = calloc(n, 1);
+	g->opaque = malloc(n);
+	g->occupant = malloc(n * sizeof *g->occupant);
+	g->crowd = calloc(n, sizeof *g->crowd);
+	g->travel.cells = malloc(n * sizeof *g->travel.cells);
+	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
+	g->route_cells = malloc(((size_t)lv->n_monsters + 1) * AI_ROUTE_MAX * sizeof *g->route_cells);
+	g->path = path_create(g->grid);
+	g->flood = path_create(g->grid);
+	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->opaque ||
+	    !g->occupant || !g->crowd || !g->travel.cells || !g->monsters || !g->route_cells ||
+	    !g->path || !g->flood)
+		return false;
+	g->travel.cap = (int)n;
+	memcpy(g->tiles, lv->tiles, n);
+	for (size_t i = 0; i < n; i++) {
+		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
+		g->occupant[i] = -1;
+	}
+	for (int i = 0; i < lv->n_items; i++) {
+		const struct level_item *it = &lv->items[i];
+		if (grid_in_bounds(g->grid, it->x, it->y))
+			g->items[cell_of(g, it->x, it->y)] = (uint8_t)(1 + it->kind);
+	}
+	g->player.x = lv->player_x;
+	g->player.y = lv->player_y;
+	g->player.energy = 100;
+	g->crowd_value = 0;
+	int pc = player_cell(g);
+	for (int i = 0; i < lv->n_monsters; i++) {
+		const struct level_monster *lm = &lv->monsters[i];
+		const struct monster_kind *k = bestiary_find_glyph(&g->bestiary, lm->glyph);
+		if (!k) {
+			game_message_add(g, "A monster '%c' unknown to the bestiary stays away.", lm->glyph);
+			continue;
+		}
+		if (!grid_in_bounds(g->grid, lm->x, lm->y))
+			continue;
+		int c = cell_of(g, lm->x, lm->y);
+		if (c == pc || g->occupant[c] >= 0 || !grid_passable(g->grid, c))
+			continue;
+		struct monster *m = &g->monsters[g->n_monsters];
+		m->kind = k;
+		m->x = lm->x;
+		m->y = lm->y;
+		m->hp = k->hp;
+		m->alive = true;
+		m->mind.route = g->route_cells + (size_t)g->n_monsters * AI_ROUTE_MAX;
+		m->mind.route_cap = AI_ROUTE_MAX;
+		g->occupant[c] = g->n_monsters;
+		g->n_monsters++;
+	}
+	ai_level_begin(g);
+	fov_update(g);
+	for (int i = 0; i < g->n_monsters; i++)
+		g->monsters[i].was_seen = g->monsters[i].seen;
+	return true;
+}
+
+struct game *game_create(const struct level *const *levels, int n_levels,
+			 const struct bestiary *b, uint64_t seed)
+{
+	if (!levels || n_levels <= 0)
+		return NULL;
+	struct game *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	g->levels = levels;
+	g->n_levels = n_levels;
+	if (b)
+		g->bestiary = *b;
+	g->seed = seed;
+	rng_seed(&g->rng, seed);
+	g->sight_radius = PLAYER_SIGHT;
+	g->player.hp = g->player.max_hp = PLAYER_HP;
+	g->player.damage = PLAYER_DAMAGE;
+	g->first_contact_turn = -1;
+	g->last_hurt_turn = -1;
+	g->flood_goal = -1;
+	g->ai_share = AI_SHARE_AUTO;
+	if (!level_load(g, 0)) {
+		game_destroy(g);
+		return NULL;
+	}
+	const struct level *lv = game_level(g);
+	game_message_add(g, "You enter %s (level 1 of %d). Find the stairs '>'.", lv->name ? lv->name : "the dungeon",
+			 n_levels);
+	return g;
+}
+
+void game_destroy(struct game *g)
+{
+	if (!g)
+		return;
+	level_state_free(g);
+	free(g);
+}
+
+/* ---- directions --------------------------------------------------------- */
+
+static const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int dir_dy[DIR_COUNT] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+
+bool game_step_target(const struct game *g, int x, int y, enum dir d, int *nx, int *ny)
+{
+	if ((unsigned)d >= DIR_COUNT)
+		return false;
+	switch (g->grid->topo) {
+	case GRID_SQUARE4:
+		if (d != DIR_N && d != DIR_E && d != DIR_S && d != DIR_W)
+			return false;
+		break;
+	case GRID_SQUARE8:
+		break;
+	case GRID_HEX:
+		if (d == DIR_N || d == DIR_S)
+			return false;
+		if (d == DIR_E || d == DIR_W) {
+			*nx = x + dir_dx[d];
+			*ny = y;
+			return true;
+		}
+		/* odd-r: the row above and below is shifted by half a hex */
+		*ny = y + dir_dy[d];
+		*nx = x + (dir_dx[d] > 0 ? (y & 1) : (y & 1) - 1);
+		return true;
+	}
+	*nx = x + dir_dx[d];
+	*ny = y + dir_dy[d];
+	return true;
+}
+
+/* ---- fighting ----------------------------------------------------------- */
+
+static int roll_damage(struct game *g, int damage)
+{
+	if (damage <= 0)
+		return 0;
+	return rng_range(&g->rng, (damage + 1) / 2, damage);
+}
+
+static void crowd_set(struct game *g, int cell, bool held)
+{
+	g->crowd[cell] = held ? (uint16_t)g->crowd_value : 0;
+}
+
+static void monster_dies(struct game *g, struct monster *m)
+{
+	int c = cell_of(g, m->x, m->y);
+	m->alive = false;
+	m->seen = false;
+	g->occupant[c] = -1;
+	crowd_set(g, c, false);
+	ai_mind_fini(m);
+}
+
+static void player_attacks(struct game *g, struct monster *m)
+{
+	int d = roll_damage(g, g->player.damage);
+	m->hp -= d;
+	if (m->hp <= 0) {
+		game_message_add(g, "You kill the %s.", m->kind->name);
+		g->player.kills++;
+		monster_dies(g, m);
+	} else {
+		game_message_add(g, "You hit the %s (%d damage, %d/%d hp left).", m->kind->name, d, m->hp,
+				 m->kind->hp);
+	}
+}
+
+void game_monster_attack(struct game *g, struct monster *m)
+{
+	m->energy -= 100;
+	if (g->first_contact_turn < 0)
+		g->first_contact_turn = g->turn;
+	int d = roll_damage(g, m->kind->damage);
+	if (d <= 0) {
+		game_message_add(g, "The %s misses you.", m->kind->name);
+		return;
+	}
+	g->player.hp -= d;
+	g->damage_taken += d;
+	g->last_hurt_turn = g->turn;
+	if (g->player.hp <= 0) {
+		g->player.hp = 0;
+		game_message_add(g, "The %s hits you (%d). You die on level %d with %d gold. (seed %llu)",
+				 m->kind->name, d, g->depth + 1, g->player.gold, (unsigned long long)g->seed);
+		g->over = true;
+		return;
+	}
+	game_message_add(g, "The %s hits you (%d damage).", m->kind->name, d);
+}
+
+/* Opens the closed door at `cell` (a mover walks into it). */
+static bool open_door(struct game *g, int cell)
+{
+	if (g->tiles[cell] != TILE_DOOR || g->open[cell])
+		return false;
+	g->open[cell] = 1;
+	g->opaque[cell] = 0;
+	return true;
+}
+
+static int enter_cost(const struct game *g, int cell)
+{
+	return 100 * (int)g->grid->cost[cell];
+}
+
+void game_monster_move(struct game *g, struct monster *m, int to)
+{
+	int from = cell_of(g, m->x, m->y);
+	int idx = g->occupant[from];
+	if (open_door(g, to) && (g->visible[to] || g->visible[from]))
+		game_message_add(g, "The %s opens a door.", m->kind->name);
+	g->occupant[from] = -1;
+	crowd_set(g, from, false);
+	g->occupant[to] = idx;
+	crowd_set(g, to, true);
+	m->x = grid_x(g->grid, to);
+	m->y = grid_y(g->grid, to);
+	m->energy -= enter_cost(g, to);
+	if (g->first_contact_turn < 0 && grid_is_adjacent(g->grid, to, player_cell(g)))
+		g->first_contact_turn = g->turn;
+}
+
+/* ---- the player --------------------------------------------------------- */
+
+/* Goes down the stairs: the next level, or victory after the last. */
+static enum act_result descend(struct game *g)
+{
+	if (g->depth + 1 >= g->n_levels) {
+		g->over = true;
+		g->won = true;
+		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kills "
+				    "in %d turns! (seed %llu)",
+				 g->player.gold, g->player.kills, g->turn, (unsigned long long)g->seed);
+		return RESULT_WON;
+	}
+	if (!level_load(g, g->depth + 1)) {
+		/* no memory for the next level: the game cannot go on */
+		g->over = true;
+		game_message_add(g, "Out of memory loading the next level.");
+		return RESULT_DIED;
+	}
+	const struct level *lv = game_level(g);
+	game_message_add(g, "You go down the stairs to level %d of %d: %s.", g->depth + 1, g->n_levels,
+			 lv->name ? lv->name : "");
+	return RESULT_NEW_LEVEL;
+}
+
+/*
+ * The player enters `to` (a legal, unoccupied step): opens a door on the
+ * way, drinks a potion when hurt, picks up gold, and goes down the stairs
+ * on stepping onto '>'.  Returns the energy it costs; *res says whether a
+ * level changed.
+ */
+static int player_enter(struct game *g, int to, enum act_result *res)
+{
+	*res = RESULT_ACTED;
+	if (open_door(g, to))
+		game_message_add(g, "You open the door.");
+	g->player.x = grid_x(g->grid, to);
+	g->player.y = grid_y(g->grid, to);
+	int cost = enter_cost(g, to);
+	if (g->items[to] == 1 + ITEM_POTION) {
+		if (g->player.hp < g->player.max_hp) {
+			int before = g->player.hp;
+			g->player.hp += POTION_HEAL;
+			if (g->player.hp > g->player.max_hp)
+				g->player.hp = g->player.max_hp;
+			g->player.potions_drunk++;
+			g->items[to] = 0;
+			game_message_add(g, "You drink a healing potion: +%d hp (%d/%d).", g->player.hp - before,
+					 g->player.hp, g->player.max_hp);
+		} else {
+			game_message_add(g, "A healing potion lies here; at full health you leave it for later.");
+		}
+	} else if (g->items[to] == 1 + ITEM_GOLD) {
+		int amount = rng_range(&g->rng, 10, 30);
+		g->player.gold += amount;
+		g->items[to] = 0;
+		game_message_add(g, "You pick up %d gold (%d in all).", amount, g->player.gold);
+	}
+	if (g->tiles[to] == TILE_EXIT)
+		*res = descend(g);
+	return cost;
+}
+
+static const char *const dir_names[DIR_COUNT] = { "north", "north-east", "east", "south-east",
+						  "south", "south-west", "west", "north-west" };
+
+/* ACT_MOVE: step, bump-attack, open a door.  Returns energy spent (0 = no time). */
+static int player_move(struct game *g, enum dir d, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	int nx, ny;
+	if (!game_step_target(g, g->player.x, g->player.y, d, &nx, &ny)) {
+		game_message_add(g, "There is no %s on a %s map.", (unsigned)d < DIR_COUNT ? dir_names[d] : "such direction",
+				 grid_topology_name(g->grid->topo));
+		return 0;
+	}
+	if (!grid_in_bounds(g->grid, nx, ny)) {
+		game_message_add(g, "The edge of the map.");
+		return 0;
+	}
+	int from = player_cell(g), to = cell_of(g, nx, ny);
+	if (!grid_passable(g->grid, to)) {
+		game_message_add(g, "There is %s in the way.",
+				 g->tiles[to] == TILE_VOID ? "nothing to stand on" : "a wall");
+		return 0;
+	}
+	if (!game_can_step(g, from, to)) {
+		game_message_add(g, "You cannot squeeze past the corner.");
+		return 0;
+	}
+	struct monster *m = game_monster_at(g, nx, ny);
+	if (m) {
+		player_attacks(g, m);
+		*res = RESULT_ACTED;
+		return 100;
+	}
+	return player_enter(g, to, res);
+}
+
+/* ---- travel ------------------------------------------------------------- */
+
+static void travel_stop(struct game *g, enum travel_stop why)
+{
+	g->travel.active = false;
+	g->travel.stopped = why;
+}
+
+void game_travel_cancel(struct game *g)
+{
+	if (g->travel.active)
+		travel_stop(g, TRAVEL_INTERRUPTED);
+}
+
+/* Takes the next step of the route; 0 when it cannot (and travel stops). */
+static int travel_step(struct game *g, enum act_result *res)
+{
+	struct travel *t = &g->travel;
+	*res = RESULT_NOTHING;
+	if (!t->active)
+		return 0;
+	if (t->pos + 1 >= t->len) {
+		travel_stop(g, TRAVEL_ARRIVED);
+		return 0;
+	}
+	int here = player_cell(g), next = t->cells[t->pos + 1];
+	if (t->cells[t->pos] != here || !game_can_step(g, here, next)) {
+		travel_stop(g, TRAVEL_BLOCKED);
+		game_message_add(g, "You stop: the way is no longer open.");
+		return 0;
+	}
+	if (g->occupant[next] >= 0) {
+		travel_stop(g, TRAVEL_BLOCKED);
+		game_message_add(g, "You stop: a %s is in the way.", g->monsters[g->occupant[next]].kind->name);
+		return 0;
+	}
+	t->pos++;
+	return player_enter(g, next, res);
+}
+
+/* ACT_TRAVEL: plans the route through the fallback and takes its first step. */
+static int travel_start(struct game *g, int x, int y, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	grid_clamp(g->grid, &x, &y);
+	struct travel *t = &g->travel;
+	t->active = false;
+	t->stopped = TRAVEL_NONE;
+	t->goal_x = x;
+	t->goal_y = y;
+	t->len = t->pos = 0;
+	int from = player_cell(g), goal = cell_of(g, x, y);
+	if (goal == from) {
+		*res = RESULT_ACTED;
+		t->stopped = TRAVEL_ARRIVED;
+		return 100; /* a click on the player waits a turn */
+	}
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result r;
+	enum path_status st = path_find(g->path, from, goal, &opt, &r);
+	if (st == PATH_BAD_INPUT || r.len < 1) {
+		game_message_add(g, "You cannot travel there.");
+		return 0;
+	}
+	if (r.len < 2) {
+		t->stopped = TRAVEL_BLOCKED;
+		game_message_add(g, "You cannot get any closer to there: a wall is in the way.");
+		return 0;
+	}
+	int len = r.len < t->cap ? r.len : t->cap;
+	memcpy(t->cells, r.cells, (size_t)len * sizeof *t->cells);
+	t->len = len;
+	t->active = true;
+	if (st == PATH_FALLBACK)
+		game_message_add(g, "You cannot reach that spot; you walk as close as you can.");
+	return travel_step(g, res);
+}
+
+/* ---- the turn loop ------------------------------------------------------ */
+
+/* Runs game turns until the player has energy to act again. */
+static void run_monsters(struct game *g)
+{
+	double t0 = now_us();
+	while (!g->over && g->player.energy < 100) {
+		g->turn++;
+		g->player.energy += 100;
+		for (int i = 0; i < g->n_monsters; i++)
+			if (g->monsters[i].alive)
+				g->monsters[i].energy += g->monsters[i].kind->speed;
+		ai_turn_begin(g);
+		for (int i = 0; i < g->n_monsters && !g->over; i++) {
+			struct monster *m = &g->monsters[i];
+			while (m->alive && m->energy >= 100 && !g->over) {
+				int before = m->energy;
+				ai_monster_turn(g, m);
+				if (m->energy >= before) /* every turn costs something: no endless loop */
+					m->energy = before - 100;
+			}
+		}
+	}
+	double us = now_us() - t0;
+	g->stats.ai_us += us;
+	g->stats.last_ai_us = us;
+}
+
+enum act_result game_act(struct game *g, const struct action *a)
+{
+	if (!g || !a || g->over)
+		return RESULT_NOTHING;
+	g->stats.last_ai_us = 0;
+	int hp0 = g->player.hp;
+	enum act_result res = RESULT_NOTHING;
+	int cost = 0;
+	bool travelling = false;
+	switch (a->kind) {
+	case ACT_NONE:
+		return RESULT_NOTHING;
+	case ACT_MOVE:
+		game_travel_cancel(g);
+		cost = player_move(g, a->dir, &res);
+		break;
+	case ACT_WAIT:
+		game_travel_cancel(g);
+		cost = 100;
+		res = RESULT_ACTED;
+		break;
+	case ACT_TRAVEL:
+		cost = travel_start(g, a->x, a->y, &res);
+		travelling = true;
+		break;
+	case ACT_TRAVEL_STEP:
+		cost = travel_step(g, &res);
+		travelling = true;
+		break;
+	case ACT_DESCEND:
+		game_travel_cancel(g);
+		if (g->tiles[player_cell(g)] != TILE_EXIT) {
+			game_message_add(g, "There are no stairs here.");
+			return RESULT_NOTHING;
+		}
+		res = descend(g);
+		break;
+	}
+	if (res == RESULT_NEW_LEVEL || res == RESULT_WON || g->over)
+		return g->over && !g->won ? RESULT_DIED : res;
+	if (cost <= 0)
+		return RESULT_NOTHING;
+	g->player.energy -= cost;
+	run_monsters(g);
+	fov_update(g);
+	if (g->over)
+		return RESULT_DIED;
+	struct travel *t = &g->travel;
+	if (travelling && t->active) {
+		const struct monster *newcomer = NULL;
+		for (int i = 0; i < g->n_monsters && !newcomer; i++)
+			if (g->monsters[i].seen && !g->monsters[i].was_seen)
+				newcomer = &g->monsters[i];
+		if (g->player.hp < hp0) {
+			travel_stop(g, TRAVEL_HURT);
+			game_message_add(g, "You stop: you are hurt.");
+		} else if (newcomer) {
+			travel_stop(g, TRAVEL_MONSTER);
+			game_message_add(g, "You stop: a %s comes into view.", newcomer->kind->name);
+		} else if (t->pos + 1 >= t->len) {
+			travel_stop(g, TRAVEL_ARRIVED);
+		}
+	}
+	return RESULT_ACTED;
+}
+
+/* ---- describing and hashing --------------------------------------------- */
+
+void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
+{
+	if (!grid_in_bounds(g->grid, x, y)) {
+		snprintf(buf, size, "outside the map");
+		return;
+	}
+	int c = cell_of(g, x, y);
+	if (x == g->player.x && y == g->player.y) {
+		snprintf(buf, size, "you (%d/%d hp, %d gold)", g->player.hp, g->player.max_hp, g->player.gold);
+		return;
+	}
+	if (!g->remembered[c]) {
+		snprintf(buf, size, "unexplored");
+		return;
+	}
+	const struct monster *m = game_monster_at(g, x, y);
+	if (m && g->visible[c]) {
+		snprintf(buf, size, "a %s (%d/%d hp%s)", m->kind->name, m->hp, m->kind->hp,
+			 m->mind.fleeing ? ", fleeing" : m->mind.hunting ? ", hunting you" : "");
+		return;
+	}
+	enum tile t = (enum tile)g->tiles[c];
+	const char *ground = t == TILE_DOOR ? (g->open[c] ? "an open door" : "a closed door")
+			   : t == TILE_EXIT ? "stairs down (step on them to descend)"
+					    : tile_info(t)->name;
+	const char *seen = g->visible[c] ? "" : " (remembered)";
+	if (g->items[c] == 1 + ITEM_POTION)
+		snprintf(buf, size, "a healing potion on %s%s", ground, seen);
+	else if (g->items[c] == 1 + ITEM_GOLD)
+		snprintf(buf, size, "gold on %s%s", ground, seen);
+	else
+		snprintf(buf, size, "%s%s", ground, seen);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t fnv_int(uint64_t h, long v) { return fnv(h, &v, sizeof v); }
+
+uint64_t game_hash(const struct game *g)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	const struct player *p = &g->player;
+	long pv[] = { g->depth, g->turn, g->over, g->won, p->x, p->y, p->hp, p->max_hp, p->energy,
+		      p->gold, p->kills, p->potions_drunk, g->n_messages, g->damage_taken,
+		      g->first_contact_turn };
+	for (size_t i = 0; i < sizeof pv / sizeof pv[0]; i++)
+		h = fnv_int(h, pv[i]);
+	h = fnv(h, g->rng.s, sizeof g->rng.s);
+	h = fnv(h, g->open, n);
+	h = fnv(h, g->items, n);
+	h = fnv(h, g->remembered, n);
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		long mv[] = { m->x, m->y, m->hp, m->energy, m->alive, m->mind.hunting, m->mind.fleeing,
+			      m->mind.target_x, m->mind.target_y };
+		for (size_t j = 0; j < sizeof mv / sizeof mv[0]; j++)
+			h = fnv_int(h, mv[j]);
+	}
+	for (int i = 0; i < GAME_MESSAGES && i < g->n_messages; i++)
+		h = fnv(h, game_message(g, i)->text, strlen(game_message(g, i)->text));
+	return h;
+}
