@@ -1,12 +1,304 @@
-/* cmd_path.c - `astray path`: placeholder until its issue lands; says so and fails. */
+/*
+ * cmd_path.c - `astray path`: a designer's preview of one search.  It loads
+ * a level, runs the same path_find the game and the monsters use, and
+ * prints the map as the game draws it (hex in its doubled layout) with the
+ * route, optionally the cells the search expanded, and one last line of
+ * figures for scripts.  Colour is ANSI escapes (no curses), only on a
+ * terminal and never with NO_COLOR set.
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "bestiary.h"
 #include "cmd.h"
+#include "level.h"
+#include "path.h"
+
+static void path_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: astray path LEVEL X,Y X,Y [--fallback] [--explored] [--weight W] [--corners]\n"
+		"                   [--bestiary FILE]\n"
+		"\n"
+		"Finds the route from the first cell to the second with the game's A* and prints\n"
+		"the map as the game draws it (hex maps in their doubled layout) with the route:\n"
+		"  S  the start          *  the cells between     E  where the walk ends\n"
+		"  X  the goal, when the walk does not reach it    :  a cell the search expanded\n"
+		"Cells are X,Y: column within the row and row, from 0 at the top left.\n"
+		"\n"
+		"options:\n"
+		"  --fallback   what a click does: through walls at a penalty, the walk cut just\n"
+		"               before the first wall; coordinates outside the map are clamped\n"
+		"               (without it they are an error)\n"
+		"  --explored   also mark every cell the search expanded\n"
+		"  --weight W   heuristic weight: 1 A* (default), above 1 weighted A*, 0 Dijkstra\n"
+		"  --corners    square8: allow diagonal steps past a wall corner\n"
+		"  --bestiary FILE  the bestiary for monster letters (default: beside the level,\n"
+		"               then levels/bestiary.txt)\n"
+		"\n"
+		"The last line is always exactly\n"
+		"  cost=C steps=N expanded=E reached=yes|no end=X,Y\n"
+		"with C printed as %%.3f: the cost of the walk from the start to `end`, where the\n"
+		"walk stops (for an unreachable goal with --fallback, the cut point), N its\n"
+		"steps and E the cells the search expanded.\n"
+		"Colour only when standard output is a terminal and NO_COLOR is not set.\n"
+		"\n"
+		"exit status: 0 the figures were printed, 1 a bad level or a cell outside the\n"
+		"map or on a wall without --fallback, 2 bad usage\n");
+}
+
+/* "X,Y" with optional minus signs; false when it is not exactly that. */
+static bool parse_cell(const char *s, int *x, int *y)
+{
+	char *end;
+	errno = 0;
+	long a = strtol(s, &end, 10);
+	if (end == s || *end != ',' || errno || a < -1000000 || a > 1000000)
+		return false;
+	const char *t = end + 1;
+	long b = strtol(t, &end, 10);
+	if (end == t || *end || errno || b < -1000000 || b > 1000000)
+		return false;
+	*x = (int)a;
+	*y = (int)b;
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* What each mark looks like in colour. */
+static const char *mark_colour(char c)
+{
+	switch (c) {
+	case 'S':
+	case 'E':
+		return "\033[1;32m";
+	case 'X':
+		return "\033[1;31m";
+	case '*':
+		return "\033[1;33m";
+	case ':':
+		return "\033[34m";
+	default:
+		return NULL;
+	}
+}
+
+struct path_args {
+	const char *level;
+	int sx, sy, gx, gy;
+	int ncells;
+	bool fallback, explored, corners;
+	double weight;
+	const char *bestiary;
+};
+
+/* Returns -1 when parsing went through, else the exit status. */
+static int parse_args(int argc, char **argv, struct path_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+			path_usage(stdout);
+			return 0;
+		} else if (strcmp(s, "--fallback") == 0) {
+			a->fallback = true;
+		} else if (strcmp(s, "--explored") == 0) {
+			a->explored = true;
+		} else if (strcmp(s, "--corners") == 0) {
+			a->corners = true;
+		} else if (strcmp(s, "--weight") == 0 || strncmp(s, "--weight=", 9) == 0) {
+			const char *v = s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			char *end;
+			a->weight = v ? strtod(v, &end) : -1;
+			if (!v || *end || end == v || !(a->weight >= 0 && a->weight <= 1000)) {
+				fprintf(stderr, "astray path: --weight takes a number from 0 to 1000\n");
+				return 2;
+			}
+		} else if (strcmp(s, "--bestiary") == 0 || strncmp(s, "--bestiary=", 11) == 0) {
+			a->bestiary = s[10] == '=' ? s + 11 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!a->bestiary) {
+				fprintf(stderr, "astray path: --bestiary needs a FILE\n");
+				return 2;
+			}
+		} else if (s[0] == '-' && !(s[1] >= '0' && s[1] <= '9')) {
+			fprintf(stderr, "astray path: unknown option '%s' (see astray path --help)\n", s);
+			return 2;
+		} else if (!a->level) {
+			a->level = s;
+		} else if (a->ncells < 2) {
+			int *x = a->ncells ? &a->gx : &a->sx, *y = a->ncells ? &a->gy : &a->sy;
+			if (!parse_cell(s, x, y)) {
+				fprintf(stderr, "astray path: '%s' is not a cell (expected X,Y, e.g. 3,4)\n", s);
+				return 2;
+			}
+			a->ncells++;
+		} else {
+			fprintf(stderr, "astray path: unexpected argument '%s'\n", s);
+			return 2;
+		}
+	}
+	if (!a->level || a->ncells < 2) {
+		fprintf(stderr, "astray path: expected LEVEL X,Y X,Y\n");
+		path_usage(stderr);
+		return 2;
+	}
+	return -1;
+}
+
+static void print_diags(const struct diag_list *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		char buf[700];
+		diag_format(&d->items[i], buf, sizeof buf);
+		fprintf(stderr, "%s\n", buf);
+	}
+}
+
+static struct level *load_level(const struct path_args *a)
+{
+	struct diag_list d = { 0 };
+	struct bestiary *b = malloc(sizeof *b);
+	bool have_b = false;
+	if (b) {
+		if (a->bestiary)
+			have_b = bestiary_load_file(a->bestiary, b, &d);
+		else {
+			char p[4096];
+			if (bestiary_default_path(a->level, p, sizeof p))
+				have_b = bestiary_load_file(p, b, &d);
+		}
+	}
+	struct level *lv = NULL;
+	size_t len = 0;
+	char *text = level_read_file(a->level, &len);
+	if (!text)
+		diag_add(&d, DIAG_ERROR, a->level, 0, 0, "cannot read: %s", strerror(errno));
+	else if (ends_with(a->level, ".map"))
+		lv = level_from_movingai(a->level, text, len, 1, 0, 'g', &d);
+	else if (!a->bestiary || have_b)
+		lv = level_parse(a->level, text, len, have_b ? b : NULL, &d);
+	print_diags(&d);
+	diag_list_fini(&d);
+	free(text);
+	free(b);
+	return lv;
+}
+
+/* Checks or clamps one cell; false (after a message) when it cannot be used. */
+static bool settle_cell(const struct grid *g, const char *what, bool fallback, int *x, int *y)
+{
+	if (grid_in_bounds(g, *x, *y))
+		return true;
+	if (!fallback) {
+		fprintf(stderr, "astray path: the %s %d,%d is outside the map (%dx%d cells: 0,0 to %d,%d); --fallback clamps it\n",
+			what, *x, *y, g->w, g->h, g->w - 1, g->h - 1);
+		return false;
+	}
+	grid_clamp(g, x, y);
+	return true;
+}
 
 int cmd_path(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "astray: 'path' is not in this build yet\n");
-	return 2;
+	struct path_args a;
+	memset(&a, 0, sizeof a);
+	a.weight = 1.0;
+	int status = parse_args(argc, argv, &a);
+	if (status >= 0)
+		return status;
+
+	struct level *lv = load_level(&a);
+	if (!lv)
+		return 1;
+	struct grid *g = level_grid(lv);
+	struct path_ctx *ctx = g ? path_create(g) : NULL;
+	char *canvas = NULL;
+	status = 1;
+	if (!ctx) {
+		fprintf(stderr, "astray path: out of memory\n");
+		goto out;
+	}
+	if (!settle_cell(g, "start", a.fallback, &a.sx, &a.sy) || !settle_cell(g, "goal", a.fallback, &a.gx, &a.gy))
+		goto out;
+	int start = grid_index(g, a.sx, a.sy), goal = grid_index(g, a.gx, a.gy);
+	if (!a.fallback && !grid_passable(g, start)) {
+		fprintf(stderr, "astray path: the start %d,%d is %s; --fallback routes from it anyway\n", a.sx, a.sy,
+			tile_info(level_tile(lv, a.sx, a.sy))->name);
+		goto out;
+	}
+	struct path_options opt = path_options_default();
+	opt.weight = a.weight;
+	opt.corner_cutting = a.corners;
+	opt.fallback = a.fallback;
+	struct path_result r;
+	enum path_status st = path_find(ctx, start, goal, &opt, &r);
+	if (st == PATH_BAD_INPUT || r.len < 1) {
+		fprintf(stderr, "astray path: the search refused these cells\n");
+		goto out;
+	}
+
+	/* The map as the game draws it, then the marks over it. */
+	int sw = grid_screen_width(g);
+	canvas = malloc((size_t)sw * (size_t)g->h);
+	if (!canvas) {
+		fprintf(stderr, "astray path: out of memory\n");
+		goto out;
+	}
+	memset(canvas, ' ', (size_t)sw * (size_t)g->h);
+#define AT(x, y) canvas[(size_t)(y) * (size_t)sw + (size_t)(g->topo == GRID_HEX ? 2 * (x) + ((y) & 1) : (x))]
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++)
+			AT(x, y) = tile_glyph(level_tile(lv, x, y));
+	for (int i = 0; i < lv->n_items; i++)
+		AT(lv->items[i].x, lv->items[i].y) = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+	for (int i = 0; i < lv->n_monsters; i++)
+		AT(lv->monsters[i].x, lv->monsters[i].y) = lv->monsters[i].glyph;
+	AT(lv->player_x, lv->player_y) = '@';
+	if (a.explored)
+		for (int c = 0; c < g->w * g->h; c++)
+			if (path_was_expanded(ctx, c))
+				AT(grid_x(g, c), grid_y(g, c)) = ':';
+	for (int i = 1; i + 1 < r.len; i++)
+		AT(grid_x(g, r.cells[i]), grid_y(g, r.cells[i])) = '*';
+	if (!r.reached)
+		AT(a.gx, a.gy) = 'X';
+	AT(grid_x(g, r.end), grid_y(g, r.end)) = 'E';
+	AT(a.sx, a.sy) = 'S';
+#undef AT
+
+	const char *nc = getenv("NO_COLOR");
+	bool colour = isatty(STDOUT_FILENO) && !(nc && *nc);
+	for (int y = 0; y < g->h; y++) {
+		const char *row = canvas + (size_t)y * (size_t)sw;
+		int n = sw;
+		while (n > 0 && row[n - 1] == ' ')
+			n--;
+		for (int i = 0; i < n; i++) {
+			const char *esc = colour ? mark_colour(row[i]) : NULL;
+			if (esc)
+				printf("%s%c\033[0m", esc, row[i]);
+			else
+				putchar(row[i]);
+		}
+		putchar('\n');
+	}
+	printf("S start, E end of the walk, * route%s%s\n", r.reached ? "" : ", X goal not reached",
+	       a.explored ? ", : expanded" : "");
+	printf("cost=%.3f steps=%d expanded=%ld reached=%s end=%d,%d\n", r.cost, r.steps, r.expanded,
+	       r.reached ? "yes" : "no", grid_x(g, r.end), grid_y(g, r.end));
+	status = 0;
+out:
+	free(canvas);
+	path_destroy(ctx);
+	grid_destroy(g);
+	level_destroy(lv);
+	return status;
 }
