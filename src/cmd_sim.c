@@ -1,12 +1,942 @@
-/* cmd_sim.c - `astray sim`: placeholder until its issue lands; says so and fails. */
+/*
+ * cmd_sim.c - `astray sim`: the command line of the headless simulation.
+ * It parses the options, loads the bestiary and the levels, runs the games
+ * through sim.c (which plays them and never prints), shows progress on a
+ * terminal, and writes the results as a table, CSV or JSON.  docs/sim.md
+ * describes every column; --help lists them from the same table.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "bestiary.h"
 #include "cmd.h"
+#include "diag.h"
+#include "level.h"
+#include "sim.h"
+#include "stats.h"
+
+enum sim_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+#define DEFAULT_GAMES 100
+#define DEFAULT_TURNS 1000
+#define DEFAULT_MAP_MONSTERS 10
+
+struct sim_args {
+	const char **levels;
+	int n_levels;
+	int games;
+	uint64_t seed;
+	struct sim_options opt;
+	enum sim_format format;
+	const char **sets;           /* --set, in order */
+	int n_sets;
+	const char *bestiary;        /* --bestiary FILE or NULL */
+	int monsters;                /* --monsters K, -1 when not given */
+	const char *monster_kind;    /* the KIND of --monsters K:KIND, or NULL */
+	const char *compare[2];      /* --compare A B, or NULL */
+	bool per_game;
+	bool no_time;
+};
+
+/* One level's games: [0] the run (or setting A), [1] setting B of --compare. */
+struct sim_level_run {
+	struct sim_level src;
+	struct level *parsed;        /* owned, for a .lvl */
+	char *text;                  /* owned file text */
+	int monsters;                /* at the start of its first game */
+	struct sim_game *games[2];
+};
+
+static void sim_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: astray sim LEVEL... [options]\n"
+		"\n"
+		"Plays headless games with a scripted player, using the same game code as\n"
+		"play, and reports how the monsters did with 95%% confidence intervals.\n"
+		"LEVEL is a .lvl file or a Moving AI .map (player, exit and monsters are then\n"
+		"placed from each game's seed).  Each level is played on its own: taking its\n"
+		"exit is an escape, there is no next level.\n"
+		"\n"
+		"options:\n"
+		"  --games N          games per level (default %d)\n"
+		"  --seed S           game i (0-based) uses seed S+i (default 1); the same\n"
+		"                     seeds on every level and for both sides of --compare\n"
+		"  --player P         the scripted player (default exit):\n"
+		"                       exit   walks the A* route to the nearest exit, attacking\n"
+		"                              a monster in the way; takes the stairs\n"
+		"                       flee   steps to the cell farthest from the nearest seen\n"
+		"                              monster (waits when none is seen); takes the stairs\n"
+		"                       idle   waits every turn\n"
+		"                       fight  walks to the nearest monster and attacks it\n"
+		"  --turns T          a game still going at turn T is out of turns (default %d)\n"
+		"  --format F         table (default), csv or json\n"
+		"  --per-game         one row per game as well (csv: instead of the summary)\n"
+		"  --no-time          leave out the wall-clock columns, so runs can be diffed\n"
+		"  --set KIND.KEY=VALUE  override a bestiary knob (repeatable)\n"
+		"  --bestiary FILE    the bestiary (default: beside the first level, levels/,\n"
+		"                     or the installed one)\n"
+		"  --monsters K[:KIND]  monsters placed on a .map (default %d of the first kind)\n"
+		"  --compare 'A' 'B'  run every game under settings A and under settings B (each a\n"
+		"                     list of KIND.KEY=VALUE separated by spaces or commas, on\n"
+		"                     top of --set) and report B-A with a paired 95%% interval\n"
+		"  --help             this text\n"
+		"\n"
+		"metrics (CSV columns and JSON keys; * = wall clock, differs run to run):\n",
+		DEFAULT_GAMES, DEFAULT_TURNS, DEFAULT_MAP_MONSTERS);
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		fprintf(out, "  %-20s %s%s%s\n", mi->name, mi->time ? "* " : "", mi->rate ? "rate: " : "",
+			mi->doc);
+	}
+	fprintf(out,
+		"\n"
+		"Rates get Wilson intervals, other means mean +/- t(n-1) sd/sqrt(n) over games;\n"
+		"p95 is the nearest-rank 95th percentile within a game, averaged over games.\n"
+		"AI time is the monsters' part of game_act (perception, searches, moves,\n"
+		"attacks) per game turn, as the game measures it; the player's move, FOV and\n"
+		"the scripted player's own route are not counted.\n"
+		"\n"
+		"CSV columns:\n"
+		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
+		"  per game: level,game,seed,outcome,monsters,<metrics>\n"
+		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
+		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* Arguments                                                           */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* The value of option `name` at argv[*i]: "--name=VALUE" or "--name VALUE".
+ * NULL when argv[*i] is another option; *missing when the value is absent. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "astray sim: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(astray sim --help tells more)\n");
+	return 2;
+}
+
+/* Returns -1 when parsed, else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, struct sim_args *a)
+{
+	a->games = DEFAULT_GAMES;
+	a->seed = 1;
+	a->opt.player = SIM_PLAYER_EXIT;
+	a->opt.max_turns = DEFAULT_TURNS;
+	a->monsters = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i], *v;
+		bool missing = false;
+		long n;
+		if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+			sim_usage(stdout);
+			return 0;
+		} else if (strcmp(s, "--per-game") == 0) {
+			a->per_game = true;
+		} else if (strcmp(s, "--no-time") == 0) {
+			a->no_time = true;
+		} else if ((v = option_value(argc, argv, &i, "--games", &missing))) {
+			if (!parse_long(v, 1, 100000000, &n))
+				return usage_error("--games wants a whole number from 1, not '%s'", v);
+			a->games = (int)n;
+		} else if ((v = option_value(argc, argv, &i, "--seed", &missing))) {
+			char *end;
+			errno = 0;
+			unsigned long long sv = strtoull(v, &end, 10);
+			if (errno || end == v || *end || *v == '-')
+				return usage_error("--seed wants a whole number from 0, not '%s'", v);
+			a->seed = (uint64_t)sv;
+		} else if ((v = option_value(argc, argv, &i, "--player", &missing))) {
+			if (!sim_player_parse(v, &a->opt.player))
+				return usage_error("unknown player '%s' (expected exit, flee, idle or fight)", v);
+		} else if ((v = option_value(argc, argv, &i, "--turns", &missing))) {
+			if (!parse_long(v, 1, 100000000, &n))
+				return usage_error("--turns wants a whole number from 1, not '%s'", v);
+			a->opt.max_turns = (int)n;
+		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
+			if (strcmp(v, "table") == 0)
+				a->format = FORMAT_TABLE;
+			else if (strcmp(v, "csv") == 0)
+				a->format = FORMAT_CSV;
+			else if (strcmp(v, "json") == 0)
+				a->format = FORMAT_JSON;
+			else
+				return usage_error("unknown format '%s' (expected table, csv or json)", v);
+		} else if ((v = option_value(argc, argv, &i, "--set", &missing))) {
+			a->sets[a->n_sets++] = v;
+		} else if ((v = option_value(argc, argv, &i, "--bestiary", &missing))) {
+			a->bestiary = v;
+		} else if ((v = option_value(argc, argv, &i, "--monsters", &missing))) {
+			const char *colon = strchr(v, ':');
+			char num[32];
+			size_t len = colon ? (size_t)(colon - v) : strlen(v);
+			if (len >= sizeof num)
+				len = sizeof num - 1;
+			memcpy(num, v, len);
+			num[len] = '\0';
+			if (!parse_long(num, 0, 1000000, &n) || (colon && !colon[1]))
+				return usage_error("--monsters wants K or K:KIND, not '%s'", v);
+			a->monsters = (int)n;
+			a->monster_kind = colon ? colon + 1 : NULL;
+		} else if (strcmp(s, "--compare") == 0) {
+			if (i + 2 >= argc)
+				return usage_error("--compare wants two settings: --compare 'A' 'B'");
+			a->compare[0] = argv[++i];
+			a->compare[1] = argv[++i];
+		} else if (missing) {
+			return usage_error("%s wants a value", s);
+		} else if (s[0] == '-' && s[1] != '\0') {
+			return usage_error("unknown option '%s'", s);
+		} else {
+			a->levels[a->n_levels++] = s;
+		}
+		if (missing)
+			return usage_error("%s wants a value", s);
+	}
+	if (a->n_levels == 0)
+		return usage_error("give at least one level (.lvl or Moving AI .map)");
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+
+static void print_diags(const struct diag_list *d, bool errors_only)
+{
+	char buf[1024];
+	for (int i = 0; i < d->n; i++) {
+		if (errors_only && d->items[i].severity != DIAG_ERROR)
+			continue;
+		diag_format(&d->items[i], buf, sizeof buf);
+		fprintf(stderr, "%s\n", buf);
+	}
+}
+
+static bool load_bestiary(const struct sim_args *a, struct bestiary *b)
+{
+	struct diag_list d = { 0 };
+	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &d)
+			      : bestiary_load_default(a->levels[0], b, &d);
+	print_diags(&d, false);
+	diag_list_fini(&d);
+	if (!ok)
+		return false;
+	for (int i = 0; i < a->n_sets; i++) {
+		char err[256];
+		if (!bestiary_set(b, a->sets[i], err, sizeof err)) {
+			fprintf(stderr, "astray sim: --set %s: %s\n", a->sets[i], err);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The glyph of --monsters K:KIND (a name or a letter), or the first kind. */
+static bool monster_glyph(const struct sim_args *a, struct bestiary *b, char *glyph)
+{
+	if (!a->monster_kind) {
+		if (b->n == 0) {
+			fprintf(stderr, "astray sim: the bestiary has no monster kinds\n");
+			return false;
+		}
+		*glyph = b->kinds[0].glyph;
+		return true;
+	}
+	const struct monster_kind *k = bestiary_find_name(b, a->monster_kind);
+	if (!k && strlen(a->monster_kind) == 1)
+		k = bestiary_find_glyph(b, a->monster_kind[0]);
+	if (!k) {
+		fprintf(stderr, "astray sim: --monsters: unknown monster kind '%s'\n", a->monster_kind);
+		return false;
+	}
+	*glyph = k->glyph;
+	return true;
+}
+
+static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
+		       struct sim_level_run *lr, const char *file)
+{
+	size_t len = 0;
+	struct diag_list d = { 0 };
+	lr->text = level_read_file(file, &len);
+	if (!lr->text) {
+		fprintf(stderr, "astray sim: %s: %s\n", file, strerror(errno));
+		return false;
+	}
+	lr->src.file = file;
+	if (ends_with(file, ".map")) {
+		lr->src.map_text = lr->text;
+		lr->src.map_len = len;
+		lr->src.map_monsters = a->monsters >= 0 ? a->monsters : DEFAULT_MAP_MONSTERS;
+		lr->src.map_glyph = glyph;
+		/* Load it once now so a bad map is reported before any game. */
+		struct level *probe = level_from_movingai(file, lr->text, len, sim_game_seed(a->seed, 0),
+							  lr->src.map_monsters, glyph, &d);
+		lr->monsters = probe ? probe->n_monsters : 0;
+		level_destroy(probe);
+		print_diags(&d, true);
+		bool ok = probe != NULL;
+		diag_list_fini(&d);
+		return ok;
+	}
+	lr->parsed = level_parse(file, lr->text, len, b, &d);
+	print_diags(&d, true);
+	diag_list_fini(&d);
+	if (!lr->parsed)
+		return false;
+	lr->src.fixed = lr->parsed;
+	lr->monsters = lr->parsed->n_monsters;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running, with progress on a terminal                                */
+
+struct progress {
+	bool tty;
+	double start, last;   /* ms */
+	bool shown;
+	long done, total;
+};
+
+static double clock_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Shown only after a second, on a terminal, at most ten times a second. */
+static void progress_step(struct progress *p)
+{
+	p->done++;
+	if (!p->tty)
+		return;
+	double now = clock_ms();
+	if (now - p->start < 1000.0 || (p->shown && now - p->last < 100.0 && p->done < p->total))
+		return;
+	double eta = (now - p->start) / (double)p->done * (double)(p->total - p->done) / 1e3;
+	fprintf(stderr, "\rastray sim: %ld/%ld games, %.0f s left   ", p->done, p->total, eta);
+	fflush(stderr);
+	p->shown = true;
+	p->last = now;
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%60s\r", "");
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+struct out_ctx {
+	const struct sim_args *a;
+	struct sim_level_run *runs;
+	int n_runs;
+	struct sim_game *all[2];    /* every level's games together, for "all" */
+	int n_all;
+	char settings[2][1024];     /* words for the header */
+};
+
+static bool shown(const struct out_ctx *o, int m)
+{
+	return !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
+}
+
+/* A number for CSV and JSON: shortest exact-enough form; NaN -> `nan_text`. */
+static void put_num(FILE *f, double v, const char *nan_text)
+{
+	if (isnan(v) || isinf(v))
+		fputs(nan_text, f);
+	else
+		fprintf(f, "%.10g", v);
+}
+
+static void csv_string(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Formats v with `dec` decimals ("-" for NaN); `sign` forces a + on positives. */
+static const char *fmt(char *buf, size_t size, double v, int dec, bool sign)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, sign ? "%+.*f" : "%.*f", dec, v);
+	return buf;
+}
+
+static const char *fmt_ci(char *buf, size_t size, double lo, double hi, int dec, bool sign)
+{
+	char l[64], h[64];
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "[%s, %s]", fmt(l, sizeof l, lo, dec, sign), fmt(h, sizeof h, hi, dec, sign));
+	return buf;
+}
+
+static void header_line(FILE *f, const struct out_ctx *o)
+{
+	const struct sim_args *a = o->a;
+	fprintf(f, "astray sim: player %s, %d game%s per level (seeds %llu..%llu), at most %d turns\n",
+		sim_player_name(a->opt.player), a->games, a->games == 1 ? "" : "s",
+		(unsigned long long)a->seed,
+		(unsigned long long)sim_game_seed(a->seed, a->games - 1), a->opt.max_turns);
+	if (a->compare[0]) {
+		fprintf(f, "compare (same seeds for both): A = %s\n", o->settings[0]);
+		fprintf(f, "                               B = %s\n", o->settings[1]);
+	} else {
+		fprintf(f, "settings: %s\n", o->settings[0]);
+	}
+}
+
+static void table_summary(FILE *f, const struct out_ctx *o, const char *title,
+			  const struct sim_game *g, int n)
+{
+	char m1[64], c1[160];
+	fprintf(f, "\n%s\n", title);
+	fprintf(f, "  %-26s %6s %12s  %-24s\n", "metric", "n", "mean", "95% CI");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct stats_summary s;
+		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+			continue;
+		char label[64];
+		snprintf(label, sizeof label, "%s%s", mi->label, mi->time ? " *" : "");
+		fprintf(f, "  %-26s %6d %12s  %-24s", label, s.n, fmt(m1, sizeof m1, s.mean, mi->decimals, false),
+			fmt_ci(c1, sizeof c1, s.lo, s.hi, mi->decimals, false));
+		if (mi->rate)
+			fprintf(f, " %ld of %d", s.successes, s.n);
+		fputc('\n', f);
+	}
+}
+
+static void table_per_game(FILE *f, const struct out_ctx *o, const struct sim_level_run *lr,
+			   const struct sim_game *g, int n)
+{
+	fprintf(f, "\n%s: games\n  %5s %20s %-12s %8s", lr->src.file, "game", "seed", "outcome", "monsters");
+	for (int m = SIM_M_TURNS; m < SIM_METRIC_COUNT; m++)
+		if (shown(o, m))
+			fprintf(f, " %*s", (int)strlen(sim_metric_info((enum sim_metric)m)->name),
+				sim_metric_info((enum sim_metric)m)->name);
+	fputc('\n', f);
+	for (int i = 0; i < n; i++) {
+		char b[64];
+		fprintf(f, "  %5d %20llu %-12s %8d", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters);
+		for (int m = SIM_M_TURNS; m < SIM_METRIC_COUNT; m++) {
+			if (!shown(o, m))
+				continue;
+			const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+			fprintf(f, " %*s", (int)strlen(mi->name), fmt(b, sizeof b, g[i].v[m], mi->decimals, false));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Metrics that get a verdict line whether or not the difference is clear. */
+static bool headline(int m)
+{
+	return m == SIM_M_KILLED || m == SIM_M_ESCAPED || m == SIM_M_DAMAGE ||
+	       m == SIM_M_FIRST_CONTACT || m == SIM_M_EXPANDED_MEAN || m == SIM_M_AI_MS_MEAN;
+}
+
+static void verdict_line(FILE *f, int m, const struct sim_paired *p)
+{
+	const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	int dec = mi->decimals;
+	char va[64], vb[64], d[64], ci[160];
+	fmt(va, sizeof va, p->a, dec, false);
+	fmt(vb, sizeof vb, p->b, dec, false);
+	fmt(d, sizeof d, p->diff.mean, dec, true);
+	fmt_ci(ci, sizeof ci, p->diff.lo, p->diff.hi, dec, true);
+	if (p->n < 2) {
+		fprintf(f, "  %s: too few paired games to tell (n = %d).\n", mi->label, p->n);
+	} else if (p->sign != 0) {
+		fprintf(f, "  %s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
+			p->sign > 0 ? "B" : "A", mi->higher, mi->label, va, vb, d, ci);
+	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
+		fprintf(f, "  No difference in %s: %s in every game under both.\n", mi->label, va);
+	} else {
+		fprintf(f, "  No clear difference in %s: %s (A) vs %s (B), difference B-A %s %s holds 0, could be noise.\n",
+			mi->label, va, vb, d, ci);
+	}
+}
+
+static const char *higher_side(const struct sim_paired *p)
+{
+	return p->sign > 0 ? "B higher" : p->sign < 0 ? "A higher" : "no clear difference";
+}
+
+static void table_compare(FILE *f, const struct out_ctx *o, const char *title,
+			  const struct sim_game *ga, const struct sim_game *gb, int n)
+{
+	struct sim_paired p[SIM_METRIC_COUNT];
+	fprintf(f, "\n%s\n", title);
+	fprintf(f, "  %-26s %6s %11s %11s %11s  %-26s %s\n", "metric", "n", "A", "B", "B-A",
+		"95% CI of B-A", "");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		char va[64], vb[64], d[64], ci[160], label[64];
+		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p[m]) < 0)
+			continue;
+		snprintf(label, sizeof label, "%s%s", mi->label, mi->time ? " *" : "");
+		fprintf(f, "  %-26s %6d %11s %11s %11s  %-26s %s\n", label, p[m].n,
+			fmt(va, sizeof va, p[m].a, mi->decimals, false),
+			fmt(vb, sizeof vb, p[m].b, mi->decimals, false),
+			fmt(d, sizeof d, p[m].diff.mean, mi->decimals, true),
+			fmt_ci(ci, sizeof ci, p[m].diff.lo, p[m].diff.hi, mi->decimals, true),
+			p[m].n >= 2 ? higher_side(&p[m]) : "");
+	}
+	fprintf(f, "  verdict:\n");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		if (headline(m) || (p[m].sign != 0 && p[m].n >= 2))
+			verdict_line(f, m, &p[m]);
+	}
+}
+
+static void print_table(FILE *f, const struct out_ctx *o)
+{
+	const struct sim_args *a = o->a;
+	char title[1200];
+	header_line(f, o);
+	for (int l = 0; l < o->n_runs; l++) {
+		const struct sim_level_run *lr = &o->runs[l];
+		snprintf(title, sizeof title, "%s (%d monster%s%s)", lr->src.file, lr->monsters,
+			 lr->monsters == 1 ? "" : "s", lr->src.fixed ? "" : " placed from each seed");
+		if (a->per_game && !a->compare[0])
+			table_per_game(f, o, lr, lr->games[0], a->games);
+		if (a->compare[0])
+			table_compare(f, o, title, lr->games[0], lr->games[1], a->games);
+		else
+			table_summary(f, o, title, lr->games[0], a->games);
+	}
+	if (o->n_runs > 1) {
+		snprintf(title, sizeof title, "all %d levels together (%d games)", o->n_runs, o->n_all);
+		if (a->compare[0])
+			table_compare(f, o, title, o->all[0], o->all[1], o->n_all);
+		else
+			table_summary(f, o, title, o->all[0], o->n_all);
+	}
+	if (!a->no_time)
+		fprintf(f, "\n* wall clock: differs from run to run (--no-time leaves it out)\n");
+}
+
+static void csv_summary_rows(FILE *f, const struct out_ctx *o, const char *level,
+			     const struct sim_game *g, int n)
+{
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct stats_summary s;
+		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+			continue;
+		csv_string(f, level);
+		fprintf(f, ",%s,%d,", mi->name, s.n);
+		put_num(f, s.mean, "");
+		fputc(',', f);
+		put_num(f, s.sd, "");
+		fputc(',', f);
+		put_num(f, s.lo, "");
+		fputc(',', f);
+		put_num(f, s.hi, "");
+		fputc(',', f);
+		if (mi->rate)
+			fprintf(f, "%ld", s.successes);
+		fprintf(f, ",%d\n", mi->time ? 1 : 0);
+	}
+}
+
+static void csv_compare_rows(FILE *f, const struct out_ctx *o, const char *level,
+			     const struct sim_game *ga, const struct sim_game *gb, int n)
+{
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct sim_paired p;
+		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p) < 0)
+			continue;
+		csv_string(f, level);
+		fprintf(f, ",%s,%d,", mi->name, p.n);
+		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+			put_num(f, v[k], "");
+			fputc(',', f);
+		}
+		fprintf(f, "%d,%s,%d\n", p.sign != 0, p.sign > 0 ? "B" : p.sign < 0 ? "A" : "",
+			mi->time ? 1 : 0);
+	}
+}
+
+static void csv_game_rows(FILE *f, const struct out_ctx *o, const char *level,
+			  const struct sim_game *g, int n)
+{
+	for (int i = 0; i < n; i++) {
+		csv_string(f, level);
+		fprintf(f, ",%d,%llu,%s,%d", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters);
+		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+			if (!shown(o, m))
+				continue;
+			fputc(',', f);
+			put_num(f, g[i].v[m], "");
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_csv(FILE *f, const struct out_ctx *o)
+{
+	const struct sim_args *a = o->a;
+	if (a->compare[0]) {
+		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
+		for (int l = 0; l < o->n_runs; l++)
+			csv_compare_rows(f, o, o->runs[l].src.file, o->runs[l].games[0],
+					 o->runs[l].games[1], a->games);
+		if (o->n_runs > 1)
+			csv_compare_rows(f, o, "all", o->all[0], o->all[1], o->n_all);
+	} else if (a->per_game) {
+		fprintf(f, "level,game,seed,outcome,monsters");
+		for (int m = 0; m < SIM_METRIC_COUNT; m++)
+			if (shown(o, m))
+				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
+		fputc('\n', f);
+		for (int l = 0; l < o->n_runs; l++)
+			csv_game_rows(f, o, o->runs[l].src.file, o->runs[l].games[0], a->games);
+	} else {
+		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
+		for (int l = 0; l < o->n_runs; l++)
+			csv_summary_rows(f, o, o->runs[l].src.file, o->runs[l].games[0], a->games);
+		if (o->n_runs > 1)
+			csv_summary_rows(f, o, "all", o->all[0], o->n_all);
+	}
+}
+
+static void json_summary(FILE *f, const struct out_ctx *o, const struct sim_game *g, int n)
+{
+	bool first = true;
+	fprintf(f, "{");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct stats_summary s;
+		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+			continue;
+		fprintf(f, "%s\n      \"%s\": {\"n\": %d, \"mean\": ", first ? "" : ",", mi->name, s.n);
+		put_num(f, s.mean, "null");
+		fprintf(f, ", \"sd\": ");
+		put_num(f, s.sd, "null");
+		fprintf(f, ", \"ci_lo\": ");
+		put_num(f, s.lo, "null");
+		fprintf(f, ", \"ci_hi\": ");
+		put_num(f, s.hi, "null");
+		if (mi->rate)
+			fprintf(f, ", \"successes\": %ld", s.successes);
+		fprintf(f, ", \"time\": %s}", mi->time ? "true" : "false");
+		first = false;
+	}
+	fprintf(f, "\n    }");
+}
+
+static void json_compare(FILE *f, const struct out_ctx *o, const struct sim_game *ga,
+			 const struct sim_game *gb, int n)
+{
+	bool first = true;
+	fprintf(f, "{");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct sim_paired p;
+		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p) < 0)
+			continue;
+		fprintf(f, "%s\n      \"%s\": {\"n\": %d", first ? "" : ",", mi->name, p.n);
+		const char *keys[] = { "a", "b", "diff", "sd", "ci_lo", "ci_hi" };
+		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+			fprintf(f, ", \"%s\": ", keys[k]);
+			put_num(f, v[k], "null");
+		}
+		fprintf(f, ", \"excludes_zero\": %s, \"higher\": %s, \"time\": %s}",
+			p.sign != 0 ? "true" : "false",
+			p.sign > 0 ? "\"B\"" : p.sign < 0 ? "\"A\"" : "null", mi->time ? "true" : "false");
+		first = false;
+	}
+	fprintf(f, "\n    }");
+}
+
+static void json_games(FILE *f, const struct out_ctx *o, const struct sim_game *g, int n)
+{
+	fprintf(f, "[");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s\n      {\"game\": %d, \"seed\": %llu, \"outcome\": \"%s\", \"monsters\": %d",
+			i ? "," : "", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters);
+		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+			if (!shown(o, m))
+				continue;
+			fprintf(f, ", \"%s\": ", sim_metric_info((enum sim_metric)m)->name);
+			put_num(f, g[i].v[m], "null");
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "\n    ]");
+}
+
+static void print_json(FILE *f, const struct out_ctx *o)
+{
+	const struct sim_args *a = o->a;
+	bool cmp = a->compare[0] != NULL;
+	fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
+		   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"time\": %s,\n",
+		sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
+		a->opt.max_turns, a->no_time ? "false" : "true");
+	fprintf(f, "  \"settings\": [");
+	for (int i = 0; i < a->n_sets; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_string(f, a->sets[i]);
+	}
+	fprintf(f, "],\n");
+	if (cmp) {
+		fprintf(f, "  \"compare\": {\"a\": ");
+		json_string(f, a->compare[0]);
+		fprintf(f, ", \"b\": ");
+		json_string(f, a->compare[1]);
+		fprintf(f, "},\n");
+	}
+	fprintf(f, "  \"levels\": [");
+	for (int l = 0; l < o->n_runs; l++) {
+		const struct sim_level_run *lr = &o->runs[l];
+		fprintf(f, "%s\n   {\"level\": ", l ? "," : "");
+		json_string(f, lr->src.file);
+		fprintf(f, ", \"monsters\": %d,\n    \"%s\": ", lr->monsters, cmp ? "compare" : "summary");
+		if (cmp)
+			json_compare(f, o, lr->games[0], lr->games[1], a->games);
+		else
+			json_summary(f, o, lr->games[0], a->games);
+		if (a->per_game) {
+			fprintf(f, ",\n    \"games%s\": ", cmp ? "_a" : "");
+			json_games(f, o, lr->games[0], a->games);
+			if (cmp) {
+				fprintf(f, ",\n    \"games_b\": ");
+				json_games(f, o, lr->games[1], a->games);
+			}
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n  ]");
+	if (o->n_runs > 1) {
+		fprintf(f, ",\n  \"all\": {\"games\": %d,\n    \"%s\": ", o->n_all, cmp ? "compare" : "summary");
+		if (cmp)
+			json_compare(f, o, o->all[0], o->all[1], o->n_all);
+		else
+			json_summary(f, o, o->all[0], o->n_all);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n}\n");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void describe_settings(char *buf, size_t size, const struct sim_args *a, const char *extra)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < a->n_sets && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", a->sets[i]);
+	if (extra && *extra && used < size)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", extra);
+	if (used == 0)
+		snprintf(buf, size, "the bestiary as read");
+}
+
+static int run(const struct sim_args *a)
+{
+	struct bestiary base, side[2];
+	int status = 1;
+	struct sim_level_run *runs = calloc((size_t)a->n_levels, sizeof *runs);
+	struct sim_runner *runner = sim_runner_create();
+	struct out_ctx o = { .a = a, .runs = runs, .n_runs = a->n_levels };
+	int sides = a->compare[0] ? 2 : 1;
+	char glyph = 0;
+	if (!runs || !runner) {
+		fprintf(stderr, "astray sim: out of memory\n");
+		goto done;
+	}
+	if (!load_bestiary(a, &base))
+		goto done;
+	for (int s = 0; s < sides; s++) {
+		char err[256];
+		side[s] = base;
+		const char *extra = a->compare[0] ? a->compare[s] : NULL;
+		if (extra && !sim_apply_settings(&side[s], extra, err, sizeof err)) {
+			fprintf(stderr, "astray sim: --compare %s: %s\n", s ? "B" : "A", err);
+			goto done;
+		}
+		describe_settings(o.settings[s], sizeof o.settings[s], a, extra);
+	}
+	bool any_map = false;
+	for (int l = 0; l < a->n_levels; l++)
+		any_map |= ends_with(a->levels[l], ".map");
+	if (a->monsters >= 0 && !any_map)
+		fprintf(stderr, "astray sim: note: --monsters applies to .map files; .lvl files keep their own monsters\n");
+	if (any_map && !monster_glyph(a, &base, &glyph))
+		goto done;
+	for (int l = 0; l < a->n_levels; l++)
+		if (!load_level(a, &base, glyph, &runs[l], a->levels[l]))
+			goto done;
+
+	size_t total = (size_t)a->n_levels * (size_t)a->games;
+	for (int s = 0; s < sides; s++) {
+		o.all[s] = calloc(total, sizeof *o.all[s]);
+		if (!o.all[s]) {
+			fprintf(stderr, "astray sim: out of memory\n");
+			goto done;
+		}
+	}
+	struct progress pr = { .tty = isatty(STDERR_FILENO) != 0, .start = clock_ms(),
+			       .total = (long)total * sides };
+	for (int l = 0; l < a->n_levels; l++) {
+		for (int s = 0; s < sides; s++)
+			runs[l].games[s] = o.all[s] + (size_t)l * (size_t)a->games;
+		for (int i = 0; i < a->games; i++) {
+			for (int s = 0; s < sides; s++) {
+				struct diag_list d = { 0 };
+				struct sim_game *g = &runs[l].games[s][i];
+				if (sim_run_game(runner, &runs[l].src, &side[s], sim_game_seed(a->seed, i),
+						 &a->opt, g, &d) != 0) {
+					progress_end(&pr);
+					print_diags(&d, true);
+					if (d.n == 0)
+						fprintf(stderr, "astray sim: %s: out of memory\n", a->levels[l]);
+					diag_list_fini(&d);
+					goto done;
+				}
+				diag_list_fini(&d);
+				g->level = l;
+				g->index = i;
+				progress_step(&pr);
+			}
+		}
+	}
+	progress_end(&pr);
+	o.n_all = (int)total;
+	if (a->format == FORMAT_CSV)
+		print_csv(stdout, &o);
+	else if (a->format == FORMAT_JSON)
+		print_json(stdout, &o);
+	else
+		print_table(stdout, &o);
+	status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+done:
+	for (int l = 0; runs && l < a->n_levels; l++) {
+		level_destroy(runs[l].parsed);
+		free(runs[l].text);
+	}
+	free(o.all[0]);
+	free(o.all[1]);
+	free(runs);
+	sim_runner_destroy(runner);
+	return status;
+}
 
 int cmd_sim(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "astray: 'sim' is not in this build yet\n");
-	return 2;
+	struct sim_args a = { 0 };
+	a.levels = calloc((size_t)argc + 1, sizeof *a.levels);
+	a.sets = calloc((size_t)argc + 1, sizeof *a.sets);
+	int status;
+	if (!a.levels || !a.sets) {
+		fprintf(stderr, "astray sim: out of memory\n");
+		status = 2;
+	} else {
+		status = parse_args(argc, argv, &a);
+		if (status < 0)
+			status = run(&a);
+	}
+	free(a.levels);
+	free(a.sets);
+	return status;
 }

@@ -1,0 +1,568 @@
+/*
+ * sim.c - the model side of `astray sim`: scripted players that make the
+ * same actions a person would (game_act, never a shortcut into the rules),
+ * one game played to its end, its metrics, and the summaries and paired
+ * comparisons over many games.  It never prints; cmd_sim.c parses the
+ * command line and writes the table, CSV or JSON.
+ *
+ * What is timed: only the monsters' part of each game_act, which the game
+ * measures itself around its monster loop (ai_stats.last_ai_us: every
+ * monster's perception, searches, moves and attacks).  The player's move,
+ * the field of view and the scripted player's own decision (its A* route,
+ * made before game_act) are not counted.  A call that covers k game turns
+ * (a slow step on rubble) counts as k turns of equal cost.  The time inside
+ * the monsters' searches alone is ai_stats.search_us.
+ */
+#include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "grid.h"
+#include "path.h"
+
+static const char *const player_names[SIM_PLAYER_COUNT] = { "exit", "flee", "idle", "fight" };
+static const char *const outcome_names[SIM_OUTCOME_COUNT] = { "escaped", "killed", "out_of_turns" };
+
+const char *sim_player_name(enum sim_player p)
+{
+	return (unsigned)p < SIM_PLAYER_COUNT ? player_names[p] : "?";
+}
+
+bool sim_player_parse(const char *s, enum sim_player *out)
+{
+	for (int i = 0; i < SIM_PLAYER_COUNT; i++)
+		if (strcmp(s, player_names[i]) == 0) {
+			*out = (enum sim_player)i;
+			return true;
+		}
+	return false;
+}
+
+const char *sim_outcome_name(enum sim_outcome o)
+{
+	return (unsigned)o < SIM_OUTCOME_COUNT ? outcome_names[o] : "?";
+}
+
+/* The one table of metrics: names, words, and how to read a difference. */
+static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
+	[SIM_M_ESCAPED] = { "escaped", "escaped", true, false, 3,
+		"the player escapes more often", "1 if the player took the exit" },
+	[SIM_M_KILLED] = { "killed", "killed", true, false, 3,
+		"catches the player more often", "1 if the monsters killed the player" },
+	[SIM_M_OUT_OF_TURNS] = { "out_of_turns", "out of turns", true, false, 3,
+		"runs out of turns more often", "1 if the turn limit came first" },
+	[SIM_M_TURNS] = { "turns", "turns", false, false, 1,
+		"makes games last longer", "game turns played" },
+	[SIM_M_DAMAGE] = { "damage", "damage taken", false, false, 2,
+		"deals more damage to the player", "hit points the player lost" },
+	[SIM_M_FIRST_CONTACT] = { "first_contact", "turn of first contact", false, false, 1,
+		"reaches the player later",
+		"turn a monster first attacked or stood next to the player (empty if never)" },
+	[SIM_M_KILLS] = { "kills", "monsters killed", false, false, 2,
+		"loses more monsters to the player", "monsters the player killed" },
+	[SIM_M_SEARCHES] = { "searches", "searches", false, false, 1,
+		"searches more", "A* searches the monsters ran" },
+	[SIM_M_EXPANDED_MEAN] = { "expanded_mean", "expansions/search mean", false, false, 1,
+		"expands more nodes per search", "mean nodes expanded per search (empty if no search)" },
+	[SIM_M_EXPANDED_P95] = { "expanded_p95", "expansions/search p95", false, false, 1,
+		"expands more nodes in its long searches",
+		"95th percentile (nearest rank) of nodes expanded per search" },
+	[SIM_M_FALLBACKS] = { "fallbacks", "fallbacks", false, false, 2,
+		"falls back more often", "searches that ended at a fallback cut point" },
+	[SIM_M_BUDGET_HITS] = { "budget_hits", "budget exhaustions", false, false, 2,
+		"runs out of search budget more often", "searches stopped by the expansion budget" },
+	[SIM_M_SEARCH_US_MEAN] = { "time_search_us_mean", "us/search mean", false, true, 2,
+		"takes longer per search", "mean microseconds per search" },
+	[SIM_M_SEARCH_US_P95] = { "time_search_us_p95", "us/search p95", false, true, 2,
+		"has slower long searches", "95th percentile of microseconds per search" },
+	[SIM_M_SEARCH_MS_TURN] = { "time_search_ms_turn", "search ms/turn", false, true, 4,
+		"spends more time searching per turn", "milliseconds of searching per game turn" },
+	[SIM_M_AI_MS_MEAN] = { "time_ai_ms_mean", "AI ms/turn mean", false, true, 4,
+		"costs more per turn",
+		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
+	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
+		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
+};
+
+const struct sim_metric_info *sim_metric_info(enum sim_metric m)
+{
+	return (unsigned)m < SIM_METRIC_COUNT ? &metrics[m] : NULL;
+}
+
+int sim_metric_find(const char *name)
+{
+	for (int i = 0; i < SIM_METRIC_COUNT; i++)
+		if (strcmp(metrics[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+uint64_t sim_game_seed(uint64_t base, int i)
+{
+	return base + (uint64_t)i;
+}
+
+/* A growable array of samples. */
+struct samples {
+	double *v;
+	size_t n, cap;
+	bool failed;          /* an append ran out of memory: the percentile is not given */
+};
+
+static void samples_push(struct samples *s, double x)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 1024;
+		double *v = realloc(s->v, cap * sizeof *v);
+		if (!v) {
+			s->failed = true;
+			return;
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = x;
+}
+
+struct sim_runner {
+	struct samples expanded;  /* per search */
+	struct samples us;        /* per search */
+	struct samples turn_ms;   /* per game turn */
+	int *route;               /* the scripted player's route */
+	int route_len, route_pos, route_cap;
+	int *exits;               /* exit cells of the current level */
+	int n_exits;
+};
+
+struct sim_runner *sim_runner_create(void)
+{
+	return calloc(1, sizeof(struct sim_runner));
+}
+
+void sim_runner_destroy(struct sim_runner *r)
+{
+	if (!r)
+		return;
+	free(r->expanded.v);
+	free(r->us.v);
+	free(r->turn_ms.v);
+	free(r->route);
+	free(r->exits);
+	free(r);
+}
+
+static void on_search(void *ud, long expanded, double us)
+{
+	struct sim_runner *r = ud;
+	samples_push(&r->expanded, (double)expanded);
+	samples_push(&r->us, us);
+}
+
+/* ------------------------------------------------------------------ */
+/* Scripted players                                                    */
+
+static int player_cell(const struct game *g)
+{
+	return grid_index(g->grid, g->player.x, g->player.y);
+}
+
+/* The direction that steps from the player's cell to the adjacent `cell`, or -1. */
+static int dir_to(const struct game *g, int cell)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		int nx, ny;
+		if (game_step_target(g, g->player.x, g->player.y, (enum dir)d, &nx, &ny) &&
+		    grid_in_bounds(g->grid, nx, ny) && grid_index(g->grid, nx, ny) == cell)
+			return d;
+	}
+	return -1;
+}
+
+static bool store_route(struct sim_runner *r, const struct path_result *res)
+{
+	if (res->len > r->route_cap) {
+		int *cells = realloc(r->route, (size_t)res->len * sizeof *cells);
+		if (!cells)
+			return false;
+		r->route = cells;
+		r->route_cap = res->len;
+	}
+	memcpy(r->route, res->cells, (size_t)res->len * sizeof *r->route);
+	r->route_len = res->len;
+	r->route_pos = 0;
+	return true;
+}
+
+/* At most this many exits (the nearest as the crow flies) get a search each. */
+#define SIM_EXIT_CANDIDATES 8
+
+/* The A* route to the cheapest exit, kept in r->route.  False: none. */
+static bool plan_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
+{
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	int from = player_cell(g);
+	int cand[SIM_EXIT_CANDIDATES], n_cand = 0;
+	double ch[SIM_EXIT_CANDIDATES];
+	for (int i = 0; i < r->n_exits; i++) {
+		int e = r->exits[i], j;
+		double h = grid_heuristic(g->grid, from, e);
+		if (n_cand < SIM_EXIT_CANDIDATES)
+			j = n_cand++;
+		else if (h < ch[SIM_EXIT_CANDIDATES - 1])
+			j = SIM_EXIT_CANDIDATES - 1;
+		else
+			continue;
+		for (; j > 0 && ch[j - 1] > h; j--) {
+			cand[j] = cand[j - 1];
+			ch[j] = ch[j - 1];
+		}
+		cand[j] = e;
+		ch[j] = h;
+	}
+	int best = -1;
+	double best_cost = 0;
+	bool best_reached = false;
+	for (int i = 0; i < n_cand; i++) {
+		struct path_result res;
+		if (path_find(ctx, from, cand[i], &opt, &res) == PATH_BAD_INPUT)
+			continue;
+		bool better = best < 0 || (res.reached && !best_reached) ||
+			      (res.reached == best_reached && res.cost < best_cost);
+		if (better) {
+			best = cand[i];
+			best_cost = res.cost;
+			best_reached = res.reached;
+		}
+	}
+	r->route_len = 0;
+	if (best < 0)
+		return false;
+	struct path_result res;
+	path_find(ctx, from, best, &opt, &res);
+	return store_route(r, &res) && r->route_len > 1;
+}
+
+static struct action act_wait(void)
+{
+	return (struct action){ .kind = ACT_WAIT };
+}
+
+static struct action act_move_to(const struct game *g, int cell)
+{
+	int d = dir_to(g, cell);
+	if (d < 0)
+		return act_wait();
+	return (struct action){ .kind = ACT_MOVE, .dir = (enum dir)d };
+}
+
+static struct action decide_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
+{
+	int here = player_cell(g);
+	/* Keep the route while the player is on it; plan again when pushed off. */
+	if (r->route_len > 0 && r->route_pos + 1 < r->route_len && r->route[r->route_pos + 1] == here)
+		r->route_pos++;
+	bool on_route = r->route_len > 1 && r->route[r->route_pos] == here &&
+			r->route_pos + 1 < r->route_len;
+	if (!on_route && !plan_exit(r, g, ctx))
+		return act_wait();
+	/* A monster on the next cell is attacked by the move (bump to attack). */
+	return act_move_to(g, r->route[r->route_pos + 1]);
+}
+
+/* Distance as the crow flies from a cell to the nearest seen monster (large if none). */
+static double nearest_seen(const struct game *g, int cell, double *sum)
+{
+	double best = 1e18;
+	*sum = 0;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || !m->seen)
+			continue;
+		double d = grid_heuristic(g->grid, cell, grid_index(g->grid, m->x, m->y));
+		*sum += d;
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+static struct action decide_flee(struct game *g)
+{
+	int here = player_cell(g);
+	double sum, best_sum;
+	double best = nearest_seen(g, here, &best_sum);
+	if (best >= 1e18)
+		return act_wait();
+	int best_cell = here;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		int nx, ny;
+		if (!game_step_target(g, g->player.x, g->player.y, (enum dir)d, &nx, &ny) ||
+		    !grid_in_bounds(g->grid, nx, ny))
+			continue;
+		int c = grid_index(g->grid, nx, ny);
+		if (!game_can_step(g, here, c) || g->occupant[c] >= 0)
+			continue;
+		double dist = nearest_seen(g, c, &sum);
+		/* Farther from the nearest; on a tie, farther from all of them. */
+		if (dist > best || (dist == best && sum > best_sum)) {
+			best = dist;
+			best_sum = sum;
+			best_cell = c;
+		}
+	}
+	return best_cell == here ? act_wait() : act_move_to(g, best_cell);
+}
+
+static struct action decide_fight(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
+{
+	int here = player_cell(g), target = -1;
+	double best = 0;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive)
+			continue;
+		int c = grid_index(g->grid, m->x, m->y);
+		double d = grid_heuristic(g->grid, here, c);
+		if (target < 0 || d < best) {
+			best = d;
+			target = c;
+		}
+	}
+	if (target < 0)
+		return act_wait();
+	if (grid_is_adjacent(g->grid, here, target)) {
+		struct action a = act_move_to(g, target);
+		if (a.kind == ACT_MOVE)
+			return a;
+	}
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result res;
+	if (path_find(ctx, here, target, &opt, &res) == PATH_BAD_INPUT || res.len < 2 ||
+	    !store_route(r, &res))
+		return act_wait();
+	return act_move_to(g, r->route[1]);
+}
+
+/* Exit and flee take the stairs when they stand on them; idle and fight stay. */
+static bool takes_stairs(enum sim_player p)
+{
+	return p == SIM_PLAYER_EXIT || p == SIM_PLAYER_FLEE;
+}
+
+static struct action decide(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
+			    enum sim_player p)
+{
+	switch (p) {
+	case SIM_PLAYER_EXIT:
+		return decide_exit(r, g, ctx);
+	case SIM_PLAYER_FLEE:
+		return decide_flee(g);
+	case SIM_PLAYER_FIGHT:
+		return decide_fight(r, g, ctx);
+	case SIM_PLAYER_IDLE:
+	case SIM_PLAYER_COUNT:
+		break;
+	}
+	return act_wait();
+}
+
+/* ------------------------------------------------------------------ */
+/* One game                                                            */
+
+static bool find_exits(struct sim_runner *r, const struct game *g)
+{
+	int cells = g->grid->w * g->grid->h, n = 0;
+	for (int i = 0; i < cells; i++)
+		n += g->tiles[i] == TILE_EXIT;
+	free(r->exits);
+	r->exits = malloc((size_t)(n ? n : 1) * sizeof *r->exits);
+	if (!r->exits)
+		return false;
+	r->n_exits = 0;
+	for (int i = 0; i < cells; i++)
+		if (g->tiles[i] == TILE_EXIT)
+			r->exits[r->n_exits++] = i;
+	return true;
+}
+
+static double percentile_or_nan(struct samples *s, double q)
+{
+	return s->failed ? NAN : stats_percentile(s->v, s->n, q);
+}
+
+static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome outcome,
+		    struct sim_game *out)
+{
+	const struct ai_stats *st = &g->stats;
+	double *v = out->v;
+	out->outcome = outcome;
+	v[SIM_M_ESCAPED] = outcome == SIM_ESCAPED;
+	v[SIM_M_KILLED] = outcome == SIM_KILLED;
+	v[SIM_M_OUT_OF_TURNS] = outcome == SIM_OUT_OF_TURNS;
+	v[SIM_M_TURNS] = g->turn;
+	v[SIM_M_DAMAGE] = (double)g->damage_taken;
+	v[SIM_M_FIRST_CONTACT] = g->first_contact_turn >= 0 ? g->first_contact_turn : NAN;
+	v[SIM_M_KILLS] = g->player.kills;
+	v[SIM_M_SEARCHES] = (double)st->searches;
+	v[SIM_M_FALLBACKS] = (double)st->fallbacks;
+	v[SIM_M_BUDGET_HITS] = (double)st->budget_hits;
+	bool any = st->searches > 0;
+	v[SIM_M_EXPANDED_MEAN] = any ? (double)st->expanded / (double)st->searches : NAN;
+	v[SIM_M_SEARCH_US_MEAN] = any ? st->search_us / (double)st->searches : NAN;
+	/* The hook may not have seen every search; a percentile needs them. */
+	v[SIM_M_EXPANDED_P95] = r->expanded.n > 0 ? percentile_or_nan(&r->expanded, 95) : NAN;
+	v[SIM_M_SEARCH_US_P95] = r->us.n > 0 ? percentile_or_nan(&r->us, 95) : NAN;
+	v[SIM_M_SEARCH_MS_TURN] = g->turn > 0 ? st->search_us / 1e3 / g->turn : NAN;
+	double total = 0;
+	for (size_t i = 0; i < r->turn_ms.n; i++)
+		total += r->turn_ms.v[i];
+	v[SIM_M_AI_MS_MEAN] = r->turn_ms.n > 0 ? total / (double)r->turn_ms.n : NAN;
+	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
+}
+
+/* Player actions allowed per turn of the limit before a game that makes no
+ * progress (every action refused) is called out of turns. */
+#define SIM_ACTIONS_PER_TURN 4
+
+static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
+			     const struct sim_options *opt)
+{
+	long actions = 0, max_actions = (long)opt->max_turns * SIM_ACTIONS_PER_TURN + 16;
+	while (g->turn < opt->max_turns && actions++ < max_actions) {
+		if (g->over)
+			return g->won ? SIM_ESCAPED : SIM_KILLED;
+		int here = player_cell(g);
+		bool on_exit = g->tiles[here] == TILE_EXIT;
+		struct action a;
+		if (on_exit && takes_stairs(opt->player))
+			a = (struct action){ .kind = ACT_DESCEND };
+		else
+			a = decide(r, g, ctx, opt->player);
+		int turn0 = g->turn;
+		enum act_result res = game_act(g, &a);
+		double spent = g->stats.last_ai_us / 1e3;
+		if (res == RESULT_NOTHING && a.kind != ACT_WAIT) {
+			/* A refused action costs no time; the player waits instead. */
+			struct action w = act_wait();
+			res = game_act(g, &w);
+			spent += g->stats.last_ai_us / 1e3;
+		}
+		int turns = g->turn - turn0;
+		for (int k = 0; k < turns; k++)
+			samples_push(&r->turn_ms, spent / turns);
+		if (res == RESULT_DIED || g->player.hp <= 0)
+			return SIM_KILLED;
+		if (res == RESULT_WON || res == RESULT_NEW_LEVEL)
+			return SIM_ESCAPED;
+		/* Standing on the stairs and told to descend is leaving the level,
+		 * whatever the rules answer for a single-level campaign. */
+		if (a.kind == ACT_DESCEND && on_exit)
+			return SIM_ESCAPED;
+		if (g->over)
+			return g->won ? SIM_ESCAPED : SIM_KILLED;
+	}
+	return SIM_OUT_OF_TURNS;
+}
+
+int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b,
+		 uint64_t seed, const struct sim_options *opt, struct sim_game *out,
+		 struct diag_list *diags)
+{
+	struct level *made = NULL;
+	const struct level *lv = src->fixed;
+	if (!lv) {
+		made = level_from_movingai(src->file, src->map_text, src->map_len, seed,
+					   src->map_monsters, src->map_glyph, diags);
+		if (!made)
+			return -1;
+		lv = made;
+	}
+	const struct level *const levels[1] = { lv };
+	struct game *g = game_create(levels, 1, b, seed);
+	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
+	int rc = -1;
+	if (!g || !ctx || !find_exits(r, g))
+		goto done;
+	r->expanded.n = r->us.n = r->turn_ms.n = 0;
+	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
+	r->route_len = r->route_pos = 0;
+	g->stats.on_search = on_search;
+	g->stats.ud = r;
+
+	memset(out, 0, sizeof *out);
+	out->seed = seed;
+	out->monsters = g->n_monsters;
+	enum sim_outcome outcome = play(r, g, ctx, opt);
+	collect(r, g, outcome, out);
+	rc = 0;
+done:
+	path_destroy(ctx);
+	game_destroy(g);
+	level_destroy(made);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Settings, summaries, comparisons                                    */
+
+bool sim_apply_settings(struct bestiary *b, const char *list, char *err, size_t errlen)
+{
+	const char *p = list;
+	char one[256];
+	for (;;) {
+		while (*p == ' ' || *p == ',' || *p == '\t')
+			p++;
+		if (!*p)
+			return true;
+		size_t n = strcspn(p, " ,\t");
+		if (n >= sizeof one) {
+			snprintf(err, errlen, "setting too long: %.40s...", p);
+			return false;
+		}
+		memcpy(one, p, n);
+		one[n] = '\0';
+		if (!bestiary_set(b, one, err, errlen))
+			return false;
+		p += n;
+	}
+}
+
+int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
+		  struct stats_summary *out)
+{
+	double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (int i = 0; i < n; i++)
+		v[i] = games[i].v[m];
+	int used = metrics[m].rate ? stats_rate_ci(v, (size_t)n, out)
+				   : stats_mean_ci(v, (size_t)n, out);
+	free(v);
+	return used;
+}
+
+int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,
+		       enum sim_metric m, struct sim_paired *out)
+{
+	size_t sz = (size_t)(n > 0 ? n : 1);
+	double *va = malloc(sz * sizeof *va), *vb = malloc(sz * sizeof *vb);
+	int rc = -1;
+	if (va && vb) {
+		for (int i = 0; i < n; i++) {
+			va[i] = a[i].v[m];
+			vb[i] = b[i].v[m];
+		}
+		rc = stats_paired(va, vb, (size_t)n, &out->diff, &out->a, &out->b);
+		out->n = out->diff.n;
+		out->sign = stats_interval_sign(out->diff.lo, out->diff.hi);
+	}
+	free(va);
+	free(vb);
+	return rc;
+}

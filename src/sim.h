@@ -1,0 +1,144 @@
+/* sim.h - headless games for AI tuning: scripted players, per-game metrics, summaries and paired comparisons. */
+#ifndef ASTRAY_SIM_H
+#define ASTRAY_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bestiary.h"
+#include "diag.h"
+#include "level.h"
+#include "stats.h"
+
+/* The scripted players.  Each turn they make an action as the UI would. */
+enum sim_player {
+	SIM_PLAYER_EXIT,   /* walks the A* route to the nearest exit, attacking what blocks it */
+	SIM_PLAYER_FLEE,   /* steps to the cell farthest from the nearest seen monster */
+	SIM_PLAYER_IDLE,   /* waits */
+	SIM_PLAYER_FIGHT,  /* walks to the nearest monster and attacks it */
+	SIM_PLAYER_COUNT
+};
+
+const char *sim_player_name(enum sim_player p);
+bool sim_player_parse(const char *s, enum sim_player *out); /* false if unknown */
+
+enum sim_outcome {
+	SIM_ESCAPED,       /* the player took the exit of the level */
+	SIM_KILLED,        /* the monsters killed the player */
+	SIM_OUT_OF_TURNS,  /* the turn limit came first */
+	SIM_OUTCOME_COUNT
+};
+
+const char *sim_outcome_name(enum sim_outcome o);
+
+/*
+ * The metrics of one game, in output order.  Rates are 1 or 0 per game;
+ * a value a game does not define (first contact without contact, figures
+ * per search without a search) is NaN and left out of its summary.
+ * Time metrics are wall-clock measurements: they differ from run to run,
+ * everything else replays exactly from the seed.
+ */
+enum sim_metric {
+	SIM_M_ESCAPED,
+	SIM_M_KILLED,
+	SIM_M_OUT_OF_TURNS,
+	SIM_M_TURNS,
+	SIM_M_DAMAGE,
+	SIM_M_FIRST_CONTACT,
+	SIM_M_KILLS,
+	SIM_M_SEARCHES,
+	SIM_M_EXPANDED_MEAN,
+	SIM_M_EXPANDED_P95,
+	SIM_M_FALLBACKS,
+	SIM_M_BUDGET_HITS,
+	SIM_M_SEARCH_US_MEAN,
+	SIM_M_SEARCH_US_P95,
+	SIM_M_SEARCH_MS_TURN,
+	SIM_M_AI_MS_MEAN,
+	SIM_M_AI_MS_P95,
+	SIM_METRIC_COUNT
+};
+
+struct sim_metric_info {
+	const char *name;    /* CSV column and JSON key: "killed", "time_ai_ms_mean" */
+	const char *label;   /* words for the table */
+	bool rate;           /* 1/0 per game: Wilson interval */
+	bool time;           /* wall clock: not reproducible, left out by --no-time */
+	int decimals;        /* digits after the point in the table */
+	const char *higher;  /* what a higher value means, for --compare ("catches the player more often") */
+	const char *doc;     /* one line for --help and docs/sim.md */
+};
+
+const struct sim_metric_info *sim_metric_info(enum sim_metric m);
+/* The metric with this name, or -1. */
+int sim_metric_find(const char *name);
+
+/* One game's result. */
+struct sim_game {
+	int level;           /* index of the level in the run */
+	int index;           /* game number on that level, 0-based */
+	uint64_t seed;       /* the game's seed (sim_game_seed) */
+	enum sim_outcome outcome;
+	int monsters;        /* monsters at the start */
+	double v[SIM_METRIC_COUNT]; /* NaN where undefined */
+};
+
+/* Game i of a run with base seed s plays with seed s + i, on every level
+ * and in both settings of --compare, so games pair up by seed. */
+uint64_t sim_game_seed(uint64_t base, int i);
+
+/* A level to simulate: a parsed .lvl, or a Moving AI .map whose player,
+ * exit and monsters are placed anew from each game's seed. */
+struct sim_level {
+	const char *file;           /* for messages */
+	const struct level *fixed;  /* a .lvl (borrowed), or NULL */
+	const char *map_text;       /* a .map's text (borrowed) when fixed is NULL */
+	size_t map_len;
+	int map_monsters;           /* monsters to place on a .map */
+	char map_glyph;             /* their kind */
+};
+
+struct sim_options {
+	enum sim_player player;
+	int max_turns;              /* a game that reaches this turn is out of turns */
+};
+
+/* Scratch reused from game to game (sample buffers).  NULL on no memory. */
+struct sim_runner *sim_runner_create(void);
+void sim_runner_destroy(struct sim_runner *r); /* NULL does nothing */
+
+/*
+ * Plays one headless game with the same game code as `play` (game_act on
+ * actions): level src, a copy of bestiary b, the given seed.  Fills out.
+ * Returns 0; -1 when the level could not be made (the reasons go to
+ * diags) or memory ran out (nothing in diags).
+ */
+int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b,
+		 uint64_t seed, const struct sim_options *opt, struct sim_game *out,
+		 struct diag_list *diags);
+
+/*
+ * Applies a settings list "KIND.KEY=VALUE KIND.KEY=VALUE" (separated by
+ * spaces or commas) to b with bestiary_set.  On the first bad one returns
+ * false with the reason in err; b may then hold the earlier ones.
+ */
+bool sim_apply_settings(struct bestiary *b, const char *list, char *err, size_t errlen);
+
+/* The summary of metric m over n games: Wilson for rates, t for the rest.
+ * Returns the number of games that define it, or -1 on no memory. */
+int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
+		  struct stats_summary *out);
+
+/* Metric m of setting A against setting B over n paired games (a[i] and b[i] share a seed). */
+struct sim_paired {
+	int n;               /* pairs where both define the metric */
+	double a, b;         /* means over those pairs */
+	struct stats_summary diff; /* of b - a: mean, sd and the paired t interval */
+	int sign;            /* +1 the interval lies above 0 (B higher), -1 below, 0 it holds 0 */
+};
+
+int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,
+		       enum sim_metric m, struct sim_paired *out);
+
+#endif
