@@ -79,6 +79,9 @@ static void sim_usage(FILE *out)
 		"  --format F         table (default), csv or json\n"
 		"  --per-game         one row per game as well (csv: instead of the summary)\n"
 		"  --no-time          leave out the wall-clock columns, so runs can be diffed\n"
+		"  --chase            every monster is told where the player is before each of\n"
+		"                     the player's actions, so all of them hunt (scale runs on\n"
+		"                     maps larger than any sight radius)\n"
 		"  --set KIND.KEY=VALUE  override a bestiary knob (repeatable)\n"
 		"  --bestiary FILE    the bestiary (default: beside the first level, levels/,\n"
 		"                     or the installed one)\n"
@@ -180,6 +183,8 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 			a->per_game = true;
 		} else if (strcmp(s, "--no-time") == 0) {
 			a->no_time = true;
+		} else if (strcmp(s, "--chase") == 0) {
+			a->opt.chase = true;
 		} else if ((v = option_value(argc, argv, &i, "--games", &missing))) {
 			if (!parse_long(v, 1, 100000000, &n))
 				return usage_error("--games wants a whole number from 1, not '%s'", v);
@@ -451,10 +456,11 @@ static const char *fmt_ci(char *buf, size_t size, double lo, double hi, int dec,
 static void header_line(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
-	fprintf(f, "astray sim: player %s, %d game%s per level (seeds %llu..%llu), at most %d turns\n",
+	fprintf(f, "astray sim: player %s, %d game%s per level (seeds %llu..%llu), at most %d turns%s\n",
 		sim_player_name(a->opt.player), a->games, a->games == 1 ? "" : "s",
 		(unsigned long long)a->seed,
-		(unsigned long long)sim_game_seed(a->seed, a->games - 1), a->opt.max_turns);
+		(unsigned long long)sim_game_seed(a->seed, a->games - 1), a->opt.max_turns,
+		a->opt.chase ? ", monsters told where the player is (--chase)" : "");
 	if (a->compare[0]) {
 		fprintf(f, "compare (same seeds for both): A = %s\n", o->settings[0]);
 		fprintf(f, "                               B = %s\n", o->settings[1]);
@@ -770,9 +776,9 @@ static void print_json(FILE *f, const struct out_ctx *o)
 	const struct sim_args *a = o->a;
 	bool cmp = a->compare[0] != NULL;
 	fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
-		   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"time\": %s,\n",
+		   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"chase\": %s,\n  \"time\": %s,\n",
 		sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
-		a->opt.max_turns, a->no_time ? "false" : "true");
+		a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
 	fprintf(f, "  \"settings\": [");
 	for (int i = 0; i < a->n_sets; i++) {
 		fprintf(f, "%s", i ? ", " : "");

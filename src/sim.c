@@ -426,6 +426,27 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
 }
 
+/*
+ * --chase: every living monster that is not running away is told where the
+ * player stands, as if it had just seen it, before each of the player's
+ * actions.  The scale runs need every monster hunting on a map far larger
+ * than any sight radius; the AI then decides as it would for a monster
+ * that sees the player (route, crowding, attack), only perception is set.
+ */
+static void tell_monsters(struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		struct monster *m = &g->monsters[i];
+		if (!m->alive || m->mind.fleeing)
+			continue;
+		m->mind.hunting = true;
+		m->mind.target_x = g->player.x;
+		m->mind.target_y = g->player.y;
+		m->mind.last_seen_turn = g->turn;
+		m->mind.memory_left = m->kind->memory;
+	}
+}
+
 /* Player actions allowed per turn of the limit before a game that makes no
  * progress (every action refused) is called out of turns. */
 #define SIM_ACTIONS_PER_TURN 4
@@ -437,6 +458,8 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 	while (g->turn < opt->max_turns && actions++ < max_actions) {
 		if (g->over)
 			return g->won ? SIM_ESCAPED : SIM_KILLED;
+		if (opt->chase)
+			tell_monsters(g);
 		int here = player_cell(g);
 		bool on_exit = g->tiles[here] == TILE_EXIT;
 		struct action a;

@@ -102,6 +102,7 @@ struct sim_level {
 struct sim_options {
 	enum sim_player player;
 	int max_turns;              /* a game that reaches this turn is out of turns */
+	bool chase;                 /* every monster is told where the player is before each action */
 };
 
 /* Scratch reused from game to game (sample buffers).  NULL on no memory. */
