@@ -466,7 +466,7 @@ static void parse_sealed(struct parser *p, struct level *lv, const char *v, int 
 			continue;
 		}
 		if (tile_info(level_tile(lv, x, y))->cost == 0) {
-			perr(p, line, col, "sealed cell %d,%d is %s: name a cell you can stand on inside the sealed region",
+			perr(p, line, col, "sealed cell %d,%d is blocked (%s): name a cell you can stand on inside the sealed region",
 			     x, y, tile_info(level_tile(lv, x, y))->name);
 			continue;
 		}
@@ -528,8 +528,14 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 	while (!h.map_line && next_line(&cur, &s, &n)) {
 		int line = cur.line;
 		h.last_line = line;
-		if (!check_bytes(&p, line, s, n))
-			continue;
+		if (line == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+			perr(&p, 1, 1, "UTF-8 byte-order mark at the start (save the file as plain ASCII, without a BOM)");
+			s += 3;
+			n -= 3;
+		}
+		/* A bad byte is reported and the line still read, so that one
+		 * tab does not also make its key look missing. */
+		check_bytes(&p, line, s, n);
 		size_t i = 0;
 		while (i < n && s[i] == ' ')
 			i++;
@@ -991,6 +997,14 @@ static int mix_below(uint64_t *state, int n)
 	return (int)(mix_next(state) % (uint64_t)n);
 }
 
+static int monster_order(const void *a, const void *b)
+{
+	const struct level_monster *p = a, *q = b;
+	if (p->y != q->y)
+		return p->y < q->y ? -1 : 1;
+	return (p->x > q->x) - (p->x < q->x);
+}
+
 /* Line number of the "map" line of a .map text (0 if none). */
 static int movingai_map_line(const char *text, size_t len)
 {
@@ -1098,6 +1112,9 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 			lv->monsters[lv->n_monsters++] = (struct level_monster){ monster_glyph, m % g->w, m / g->w };
 		}
 	}
+	/* In scan order, as level_parse lists them, so a written and re-read
+	 * level has its monsters in the same order. */
+	qsort(lv->monsters, (size_t)lv->n_monsters, sizeof *lv->monsters, monster_order);
 	grid_destroy(g);
 	free(region);
 	free(members);
