@@ -433,11 +433,15 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Formats v with `dec` decimals ("-" for NaN); `sign` forces a + on positives. */
+/* Formats v with `dec` decimals ("-" for NaN); `sign` forces a + on
+ * positives.  A value too small for those decimals keeps three significant
+ * digits, so a real but small difference never reads as 0. */
 static const char *fmt(char *buf, size_t size, double v, int dec, bool sign)
 {
 	if (isnan(v))
 		snprintf(buf, size, "-");
+	else if (v != 0 && fabs(v) < 0.5 * pow(10.0, -dec))
+		snprintf(buf, size, sign ? "%+.3g" : "%.3g", v);
 	else
 		snprintf(buf, size, sign ? "%+.*f" : "%.*f", dec, v);
 	return buf;
@@ -509,7 +513,11 @@ static void table_per_game(FILE *f, const struct out_ctx *o, const struct sim_le
 			if (!shown(o, m))
 				continue;
 			const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
-			fprintf(f, " %*s", (int)strlen(mi->name), fmt(b, sizeof b, g[i].v[m], mi->decimals, false));
+			if (isnan(g[i].v[m]))
+				snprintf(b, sizeof b, "-");
+			else
+				snprintf(b, sizeof b, "%.6g", g[i].v[m]);
+			fprintf(f, " %*s", (int)strlen(mi->name), b);
 		}
 		fputc('\n', f);
 	}

@@ -1,0 +1,613 @@
+/*
+ * test_sim.c - `astray sim`: the scripted players on small maps made in
+ * memory, the summaries and the --compare arithmetic on constructed games,
+ * and the real binary (ASTRAY_BIN) for replay, CSV columns, JSON and
+ * errors.  Binary tests skip when ASTRAY_BIN is not set; the JSON check
+ * with python3 skips when python3 is absent; the Moving AI test skips when
+ * ASTRAY_MAPS is absent.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "bestiary.h"
+#include "level.h"
+#include "sim.h"
+#include "stats.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static const char bestiary_text[] =
+	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nspeed: 100\nsight: 8\nmemory: 10\n"
+	"kind: rat\nglyph: r\nhp: 1\ndamage: 1\nspeed: 100\nsight: 6\nmemory: 5\n";
+
+static void load_bestiary(struct bestiary *b)
+{
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("test-bestiary", bestiary_text, strlen(bestiary_text), b, &d));
+	diag_list_fini(&d);
+}
+
+static struct level *make_level(const struct bestiary *b, const char *map, const char *topo)
+{
+	char text[4096];
+	snprintf(text, sizeof text, "astray-level 1\nname: sim test\ntopology: %s\nmap:\n%s", topo, map);
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("sim-test.lvl", text, strlen(text), b, &d);
+	for (int i = 0; i < d.n; i++) {
+		char buf[800];
+		diag_format(&d.items[i], buf, sizeof buf);
+		print_message("%s\n", buf);
+	}
+	diag_list_fini(&d);
+	assert_non_null(lv);
+	return lv;
+}
+
+static void play_one(const struct level *lv, const struct bestiary *b, enum sim_player p, int turns,
+		     uint64_t seed, struct sim_game *out)
+{
+	struct sim_runner *r = sim_runner_create();
+	assert_non_null(r);
+	struct sim_level src = { .file = "sim-test.lvl", .fixed = lv };
+	struct sim_options opt = { .player = p, .max_turns = turns };
+	struct diag_list d = { 0 };
+	assert_int_equal(sim_run_game(r, &src, b, seed, &opt, out, &d), 0);
+	diag_list_fini(&d);
+	sim_runner_destroy(r);
+}
+
+/* ---- the model -------------------------------------------------------- */
+
+static void test_metric_table(void **state)
+{
+	(void)state;
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		assert_non_null(mi->name);
+		assert_non_null(mi->higher);
+		assert_non_null(mi->doc);
+		assert_int_equal(sim_metric_find(mi->name), m);
+		/* Time columns are named so and only they are. */
+		assert_int_equal(mi->time, strncmp(mi->name, "time_", 5) == 0);
+		assert_int_equal(mi->rate, m <= SIM_M_OUT_OF_TURNS);
+	}
+	assert_int_equal(sim_metric_find("nosuch"), -1);
+	enum sim_player p;
+	assert_true(sim_player_parse("fight", &p));
+	assert_int_equal(p, SIM_PLAYER_FIGHT);
+	assert_false(sim_player_parse("dance", &p));
+	assert_int_equal(sim_game_seed(41, 3), 44);
+}
+
+static void test_apply_settings(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	char err[256];
+	load_bestiary(&b);
+	assert_true(sim_apply_settings(&b, "goblin.sight=6, goblin.memory=3,rat.speed=150", err, sizeof err));
+	const struct monster_kind *g = bestiary_find_glyph(&b, 'g');
+	assert_int_equal(g->sight, 6);
+	assert_int_equal(g->memory, 3);
+	assert_int_equal(bestiary_find_glyph(&b, 'r')->speed, 150);
+	assert_true(sim_apply_settings(&b, "  ", err, sizeof err));
+	assert_false(sim_apply_settings(&b, "troll.sight=1", err, sizeof err));
+	assert_non_null(strstr(err, "troll"));
+	assert_false(sim_apply_settings(&b, "goblin.sight=2 goblin.nosuch=1", err, sizeof err));
+	assert_non_null(strstr(err, "nosuch"));
+}
+
+static void set_games(struct sim_game *g, int n, enum sim_metric m, const double *v)
+{
+	for (int i = 0; i < n; i++) {
+		g[i].v[m] = v[i];
+		g[i].index = i;
+	}
+}
+
+/*
+ * --compare on constructed games: damage A = 10 12 9 11 13, B = 12 15 10
+ * 14 15; per-game differences 2 3 1 3 2: mean 2.2, sd sqrt(0.7) = 0.836660,
+ * t_{4,0.975} = 2.776445, half width 2.776445 * 0.836660 / sqrt 5 =
+ * 1.038851: [1.161149, 3.238851], above 0, so B is higher.  Killed A = 1 0
+ * 0 1 0, B = 1 1 0 1 0: differences 0 1 0 0 0, mean 0.2, sd sqrt(0.2),
+ * half width 2.776445 * 0.447214 / sqrt 5 = 0.555289: [-0.355289,
+ * 0.755289], which holds 0: noise.
+ */
+static void test_compare_constructed(void **state)
+{
+	(void)state;
+	struct sim_game a[5], b[5];
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	set_games(a, 5, SIM_M_DAMAGE, (const double[]){ 10, 12, 9, 11, 13 });
+	set_games(b, 5, SIM_M_DAMAGE, (const double[]){ 12, 15, 10, 14, 15 });
+	set_games(a, 5, SIM_M_KILLED, (const double[]){ 1, 0, 0, 1, 0 });
+	set_games(b, 5, SIM_M_KILLED, (const double[]){ 1, 1, 0, 1, 0 });
+	set_games(a, 5, SIM_M_FIRST_CONTACT, (const double[]){ 4, NAN, 6, 8, NAN });
+	set_games(b, 5, SIM_M_FIRST_CONTACT, (const double[]){ 3, 5, 5, NAN, NAN });
+
+	struct sim_paired p;
+	assert_int_equal(sim_compare_metric(a, b, 5, SIM_M_DAMAGE, &p), 5);
+	NEAR(p.a, 11.0, 1e-12);
+	NEAR(p.b, 13.2, 1e-12);
+	NEAR(p.diff.mean, 2.2, 1e-12);
+	NEAR(p.diff.sd, 0.836660, 1e-6);
+	NEAR(p.diff.lo, 1.161149, 1e-5);
+	NEAR(p.diff.hi, 3.238851, 1e-5);
+	assert_int_equal(p.sign, 1);
+
+	assert_int_equal(sim_compare_metric(a, b, 5, SIM_M_KILLED, &p), 5);
+	NEAR(p.a, 0.4, 1e-12);
+	NEAR(p.b, 0.6, 1e-12);
+	NEAR(p.diff.mean, 0.2, 1e-12);
+	NEAR(p.diff.lo, -0.355289, 1e-5);
+	NEAR(p.diff.hi, 0.755289, 1e-5);
+	assert_int_equal(p.sign, 0);
+
+	/* Only games where both sides made contact pair up: 4-3 and 6-5. */
+	assert_int_equal(sim_compare_metric(a, b, 5, SIM_M_FIRST_CONTACT, &p), 2);
+	NEAR(p.diff.mean, -1.0, 1e-12);
+	NEAR(p.diff.sd, 0.0, 1e-12);
+	assert_int_equal(p.sign, -1);
+
+	/* The summaries: Wilson for the rate, t for the mean. */
+	struct stats_summary s;
+	assert_int_equal(sim_summarize(b, 5, SIM_M_KILLED, &s), 5);
+	assert_int_equal(s.successes, 3);
+	double lo, hi;
+	stats_wilson(3, 5, stats_normal_quantile(0.975), &lo, &hi);
+	NEAR(s.lo, lo, 1e-12);
+	NEAR(s.hi, hi, 1e-12);
+	assert_int_equal(sim_summarize(a, 5, SIM_M_FIRST_CONTACT, &s), 3);
+	NEAR(s.mean, 6.0, 1e-12);
+	NEAR(s.lo, 6.0 - 4.302653 * 2.0 / sqrt(3.0), 1e-5);
+}
+
+/* The exit player walks the A* route and takes the stairs: 6 steps, the
+ * last of which leaves the level before the monsters' turn, so 5 turns. */
+static void test_exit_player_escapes(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	struct level *lv = make_level(&b,
+				      "#########\n"
+				      "#@.....>#\n"
+				      "#########\n", "square8");
+	struct sim_game g;
+	play_one(lv, &b, SIM_PLAYER_EXIT, 100, 1, &g);
+	assert_int_equal(g.outcome, SIM_ESCAPED);
+	NEAR(g.v[SIM_M_ESCAPED], 1, 0);
+	NEAR(g.v[SIM_M_KILLED], 0, 0);
+	NEAR(g.v[SIM_M_TURNS], 5, 0);
+	NEAR(g.v[SIM_M_DAMAGE], 0, 0);
+	assert_true(isnan(g.v[SIM_M_FIRST_CONTACT]));
+	assert_true(isnan(g.v[SIM_M_EXPANDED_MEAN]));
+	assert_int_equal(g.monsters, 0);
+	/* Around a wall on square4: 6 steps. */
+	level_destroy(lv);
+	lv = make_level(&b,
+			"#######\n"
+			"#@#..>#\n"
+			"#...#.#\n"
+			"#######\n", "square4");
+	play_one(lv, &b, SIM_PLAYER_EXIT, 100, 1, &g);
+	assert_int_equal(g.outcome, SIM_ESCAPED);
+	NEAR(g.v[SIM_M_TURNS], 5, 0);
+	level_destroy(lv);
+}
+
+/* A rat next to an idle player: contact at once, damage, a kill in the end. */
+static void test_idle_player_killed(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	struct level *lv = make_level(&b,
+				      "########\n"
+				      "#@g...>#\n"
+				      "########\n", "square8");
+	struct sim_game g;
+	play_one(lv, &b, SIM_PLAYER_IDLE, 500, 7, &g);
+	assert_int_equal(g.outcome, SIM_KILLED);
+	NEAR(g.v[SIM_M_KILLED], 1, 0);
+	assert_true(g.v[SIM_M_DAMAGE] > 0);
+	assert_false(isnan(g.v[SIM_M_FIRST_CONTACT]));
+	assert_true(g.v[SIM_M_FIRST_CONTACT] <= 1);
+	assert_true(g.v[SIM_M_TURNS] < 500);
+	assert_int_equal(g.monsters, 1);
+	/* Waiting with nothing around runs out of turns. */
+	level_destroy(lv);
+	lv = make_level(&b,
+			"########\n"
+			"#@....>#\n"
+			"########\n", "square8");
+	play_one(lv, &b, SIM_PLAYER_IDLE, 40, 7, &g);
+	assert_int_equal(g.outcome, SIM_OUT_OF_TURNS);
+	NEAR(g.v[SIM_M_TURNS], 40, 0);
+	level_destroy(lv);
+}
+
+/* The fight player walks to the rat and kills it (rat hp 1). */
+static void test_fight_player_kills(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	assert_true(sim_apply_settings(&b, "rat.sight=0", (char[64]){ 0 }, 64));
+	struct level *lv = make_level(&b,
+				      "###########\n"
+				      "#@......r>#\n"
+				      "###########\n", "square8");
+	struct sim_game g;
+	play_one(lv, &b, SIM_PLAYER_FIGHT, 60, 3, &g);
+	NEAR(g.v[SIM_M_KILLS], 1, 0);
+	/* fight stays on the level: it does not take the stairs */
+	assert_int_equal(g.outcome, SIM_OUT_OF_TURNS);
+	level_destroy(lv);
+}
+
+/* Same seed, same game: every metric but the time ones. */
+static void test_replay_same_seed(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	struct level *lv = make_level(&b,
+				      "##############\n"
+				      "#@...,,...#..#\n"
+				      "#.##.##.#.#.g#\n"
+				      "#....~~.r...>#\n"
+				      "#.##.##.#.#..#\n"
+				      "#....g.......#\n"
+				      "##############\n", "square8");
+	for (int p = 0; p < SIM_PLAYER_COUNT; p++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct sim_game g1, g2;
+			play_one(lv, &b, (enum sim_player)p, 200, seed, &g1);
+			play_one(lv, &b, (enum sim_player)p, 200, seed, &g2);
+			assert_int_equal(g1.outcome, g2.outcome);
+			for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+				if (sim_metric_info((enum sim_metric)m)->time)
+					continue;
+				assert_int_equal(isnan(g1.v[m]), isnan(g2.v[m]));
+				if (!isnan(g1.v[m]))
+					NEAR(g1.v[m], g2.v[m], 0);
+			}
+		}
+	}
+	level_destroy(lv);
+}
+
+/* The flee player ends farther from a chasing monster than an idle one. */
+static void test_flee_player_keeps_away(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	struct level *lv = make_level(&b,
+				      "##################\n"
+				      "#................#\n"
+				      "#.......@........#\n"
+				      "#................#\n"
+				      "#...g............#\n"
+				      "#...............>#\n"
+				      "##################\n", "square8");
+	struct sim_game flee, idle;
+	play_one(lv, &b, SIM_PLAYER_FLEE, 30, 5, &flee);
+	play_one(lv, &b, SIM_PLAYER_IDLE, 30, 5, &idle);
+	/* The idle player is reached first. */
+	assert_false(isnan(idle.v[SIM_M_FIRST_CONTACT]));
+	assert_true(isnan(flee.v[SIM_M_FIRST_CONTACT]) ||
+		    flee.v[SIM_M_FIRST_CONTACT] > idle.v[SIM_M_FIRST_CONTACT]);
+	level_destroy(lv);
+}
+
+/* A Moving AI map: monsters placed from the seed, --chase makes them hunt. */
+static void test_movingai_chase(void **state)
+{
+	(void)state;
+	const char *maps = getenv("ASTRAY_MAPS");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/random512-10-0.map", maps ? maps : "../shared/maps/movingai");
+	size_t len = 0;
+	char *text = level_read_file(path, &len);
+	if (!text) {
+		print_message("skipped: %s is absent\n", path);
+		skip();
+	}
+	struct bestiary b;
+	load_bestiary(&b);
+	struct sim_runner *r = sim_runner_create();
+	struct sim_level src = { .file = path, .map_text = text, .map_len = len, .map_monsters = 20,
+				 .map_glyph = 'g' };
+	struct sim_options opt = { .player = SIM_PLAYER_IDLE, .max_turns = 10, .chase = true };
+	struct sim_game g1, g2;
+	struct diag_list d = { 0 };
+	assert_int_equal(sim_run_game(r, &src, &b, 11, &opt, &g1, &d), 0);
+	assert_int_equal(sim_run_game(r, &src, &b, 11, &opt, &g2, &d), 0);
+	diag_list_fini(&d);
+	assert_int_equal(g1.monsters, 20);
+	assert_true(g1.v[SIM_M_SEARCHES] > 0);
+	assert_false(isnan(g1.v[SIM_M_AI_MS_MEAN]));
+	assert_true(g1.v[SIM_M_AI_MS_P95] >= 0);
+	NEAR(g1.v[SIM_M_EXPANDED_MEAN], g2.v[SIM_M_EXPANDED_MEAN], 0);
+	NEAR(g1.v[SIM_M_SEARCHES], g2.v[SIM_M_SEARCHES], 0);
+	sim_runner_destroy(r);
+	free(text);
+}
+
+/* ---- the binary -------------------------------------------------------- */
+
+struct run {
+	char *out;
+	int status;
+};
+
+/* Runs `astray sim ARGS` (a shell fragment) and captures stdout. */
+static struct run run_sim(const char *args)
+{
+	const char *bin = getenv("ASTRAY_BIN");
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "%s sim %s 2>/dev/null", bin, args);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	for (size_t k; (k = fread(buf + n, 1, cap - n - 1, p)) > 0;) {
+		n += k;
+		if (cap - n < 1024) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = '\0';
+	int st = pclose(p);
+	return (struct run){ buf, WIFEXITED(st) ? WEXITSTATUS(st) : -1 };
+}
+
+#define LEVEL "levels/02-the-chase.lvl"
+#define BIN_SKIP()                                                       \
+	do {                                                             \
+		if (!getenv("ASTRAY_BIN")) {                             \
+			print_message("skipped: ASTRAY_BIN is not set\n"); \
+			skip();                                          \
+		}                                                        \
+	} while (0)
+
+static void test_cli_same_seed_identical(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	static const char *const forms[] = {
+		LEVEL " --games 6 --seed 9 --player flee --no-time",
+		LEVEL " --games 6 --seed 9 --player exit --no-time --format csv --per-game",
+		LEVEL " --games 6 --seed 9 --player fight --no-time --format json --per-game",
+		LEVEL " --games 6 --seed 9 --no-time --compare 'goblin.sight=3' 'goblin.sight=9'",
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct run a = run_sim(forms[i]), b = run_sim(forms[i]);
+		assert_int_equal(a.status, 0);
+		assert_true(strlen(a.out) > 100);
+		assert_string_equal(a.out, b.out);
+		assert_null(strstr(a.out, "time_"));
+		assert_null(strstr(a.out, "ms/turn"));
+		free(a.out);
+		free(b.out);
+	}
+}
+
+/* Splits a CSV line (no quoted fields here) into fields; returns how many. */
+static int csv_fields(char *line, char **f, int max)
+{
+	int n = 0;
+	for (char *p = line;;) {
+		if (n < max)
+			f[n] = p;
+		n++;
+		char *c = strchr(p, ',');
+		if (!c)
+			break;
+		*c = '\0';
+		p = c + 1;
+	}
+	return n;
+}
+
+/* Every line has the header's number of fields; returns the line count. */
+static int csv_check(char *text, const char *header)
+{
+	char *save = NULL;
+	int lines = 0, cols = 0;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[64];
+		if (lines == 0) {
+			assert_string_equal(line, header);
+			char copy[1024];
+			snprintf(copy, sizeof copy, "%s", line);
+			cols = csv_fields(copy, f, 64);
+		} else {
+			assert_int_equal(csv_fields(line, f, 64), cols);
+		}
+		lines++;
+	}
+	return lines;
+}
+
+static void test_cli_csv_columns(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char header[2048];
+	/* The summary: one row per metric. */
+	struct run r = run_sim(LEVEL " --games 4 --format csv");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(csv_check(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"),
+			 1 + SIM_METRIC_COUNT);
+	free(r.out);
+
+	/* Per game: the documented columns, time columns last. */
+	int len = snprintf(header, sizeof header, "level,game,seed,outcome,monsters");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		len += snprintf(header + len, sizeof header - (size_t)len, ",%s",
+				sim_metric_info((enum sim_metric)m)->name);
+	r = run_sim(LEVEL " --games 5 --seed 3 --format csv --per-game");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(csv_check(r.out, header), 6);
+	free(r.out);
+
+	/* Without the time columns: the same text as --no-time gives. */
+	r = run_sim(LEVEL " --games 5 --seed 3 --format csv --per-game");
+	struct run nt = run_sim(LEVEL " --games 5 --seed 3 --format csv --per-game --no-time");
+	int first_time = -1;
+	for (int m = 0; m < SIM_METRIC_COUNT && first_time < 0; m++)
+		if (sim_metric_info((enum sim_metric)m)->time)
+			first_time = m;
+	char stripped[1 << 14] = "";
+	size_t used = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[64];
+		int n = csv_fields(line, f, 64);
+		int keep = 5 + first_time; /* the time columns come last */
+		assert_true(n > keep);
+		for (int k = 0; k < keep; k++)
+			used += (size_t)snprintf(stripped + used, sizeof stripped - used, "%s%s", k ? "," : "", f[k]);
+		used += (size_t)snprintf(stripped + used, sizeof stripped - used, "\n");
+	}
+	assert_string_equal(stripped, nt.out);
+	free(r.out);
+	free(nt.out);
+
+	/* --compare: one row per metric with the paired interval. */
+	r = run_sim(LEVEL " --games 5 --format csv --compare 'goblin.sight=3' 'goblin.sight=9'");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(csv_check(r.out, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time"),
+			 1 + SIM_METRIC_COUNT);
+	free(r.out);
+}
+
+static bool have_python(void)
+{
+	return system("command -v python3 >/dev/null 2>&1") == 0;
+}
+
+static void test_cli_json(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	static const char *const forms[] = {
+		LEVEL " --games 3 --format json --per-game",
+		LEVEL " " LEVEL " --games 3 --format json",
+		LEVEL " --games 3 --format json --per-game --compare 'goblin.sight=3' 'goblin.sight=9'",
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct run r = run_sim(forms[i]);
+		assert_int_equal(r.status, 0);
+		/* The structure, by hand. */
+		assert_int_equal(r.out[0], '{');
+		assert_non_null(strstr(r.out, "\"format\": \"astray-sim 1\""));
+		assert_non_null(strstr(r.out, "\"levels\": ["));
+		assert_non_null(strstr(r.out, i == 2 ? "\"compare\": {" : "\"summary\": {"));
+		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+			char key[64];
+			snprintf(key, sizeof key, "\"%s\": ", sim_metric_info((enum sim_metric)m)->name);
+			assert_non_null(strstr(r.out, key));
+		}
+		assert_null(strstr(r.out, "nan"));
+		if (i == 1)
+			assert_non_null(strstr(r.out, "\"all\": {"));
+		free(r.out);
+		/* And a real parser, when there is one. */
+		if (!have_python()) {
+			print_message("note: python3 absent, JSON checked by structure only\n");
+			continue;
+		}
+		char cmd[4096];
+		snprintf(cmd, sizeof cmd, "%s sim %s 2>/dev/null | python3 -m json.tool >/dev/null",
+			 getenv("ASTRAY_BIN"), forms[i]);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+static void test_cli_compare_table(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	struct run r = run_sim(LEVEL " --games 8 --player idle --chase "
+				     "--compare 'goblin.damage=1,rat.damage=1' 'goblin.damage=5 rat.damage=5'");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "95% CI of B-A"));
+	assert_non_null(strstr(r.out, "A = goblin.damage=1,rat.damage=1"));
+	/* Five times the damage: a real difference, stated plainly. */
+	assert_non_null(strstr(r.out, "B deals more damage to the player"));
+	assert_non_null(strstr(r.out, "excludes 0"));
+	free(r.out);
+}
+
+static void test_cli_errors_and_help(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	struct run r = run_sim("--help");
+	assert_int_equal(r.status, 0);
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		assert_non_null(strstr(r.out, sim_metric_info((enum sim_metric)m)->name));
+	assert_non_null(strstr(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"));
+	free(r.out);
+	static const struct {
+		const char *args;
+		int status;
+	} bad[] = {
+		{ "", 2 },
+		{ LEVEL " --games 0", 2 },
+		{ LEVEL " --player dance", 2 },
+		{ LEVEL " --format xml", 2 },
+		{ LEVEL " --frobnicate", 2 },
+		{ LEVEL " --compare 'goblin.sight=2'", 2 },
+		{ LEVEL " --set troll.sight=2", 1 },
+		{ LEVEL " --compare 'goblin.sight=2' 'goblin.nosuch=1'", 1 },
+		{ "no-such-level.lvl", 1 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		r = run_sim(bad[i].args);
+		if (r.status != bad[i].status)
+			print_message("astray sim %s: exit %d, expected %d\n", bad[i].args, r.status, bad[i].status);
+		assert_int_equal(r.status, bad[i].status);
+		assert_string_equal(r.out, "");
+		free(r.out);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_table),
+		cmocka_unit_test(test_apply_settings),
+		cmocka_unit_test(test_compare_constructed),
+		cmocka_unit_test(test_exit_player_escapes),
+		cmocka_unit_test(test_idle_player_killed),
+		cmocka_unit_test(test_fight_player_kills),
+		cmocka_unit_test(test_replay_same_seed),
+		cmocka_unit_test(test_flee_player_keeps_away),
+		cmocka_unit_test(test_movingai_chase),
+		cmocka_unit_test(test_cli_same_seed_identical),
+		cmocka_unit_test(test_cli_csv_columns),
+		cmocka_unit_test(test_cli_json),
+		cmocka_unit_test(test_cli_compare_table),
+		cmocka_unit_test(test_cli_errors_and_help),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
