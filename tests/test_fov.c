@@ -1,0 +1,149 @@
+/*
+ * test_fov.c - field of view on square and hex grids: symmetry on random
+ * maps, walls block but are seen, the radius, and agreement between
+ * fov_compute and fov_line_of_sight.  Doors are in test_game.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fov.h"
+#include "game.h"
+#include "grid.h"
+
+static struct grid *open_grid(int w, int h, enum grid_topology t, uint8_t **opaque)
+{
+	struct grid *g = grid_create(w, h, t);
+	assert_non_null(g);
+	memset(g->cost, 1, (size_t)w * h);
+	*opaque = calloc((size_t)w * h, 1);
+	assert_non_null(*opaque);
+	return g;
+}
+
+static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+
+/* On random maps a sees b exactly when b sees a, and fov_compute agrees with the line test. */
+static void test_symmetry_random(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 9);
+	for (int t = 0; t < 3; t++) {
+		for (int map = 0; map < 6; map++) {
+			uint8_t *op;
+			struct grid *g = open_grid(31, 23, topos[t], &op);
+			for (int i = 0; i < 31 * 23; i++)
+				op[i] = rng_range(&r, 0, 99) < 25;
+			uint8_t *vis = calloc(31 * 23, 1);
+			for (int k = 0; k < 40; k++) {
+				int ax = rng_range(&r, 0, 30), ay = rng_range(&r, 0, 22);
+				int radius = rng_range(&r, 1, 12);
+				memset(vis, 0, 31 * 23);
+				fov_compute(g, op, ax, ay, radius, vis);
+				assert_true(vis[grid_index(g, ax, ay)]);
+				for (int by = 0; by < 23; by++) {
+					for (int bx = 0; bx < 31; bx++) {
+						bool ab = fov_line_of_sight(g, op, ax, ay, bx, by, radius);
+						bool ba = fov_line_of_sight(g, op, bx, by, ax, ay, radius);
+						assert_int_equal(ab, ba);
+						assert_int_equal(ab, vis[grid_index(g, bx, by)] != 0);
+					}
+				}
+			}
+			free(vis);
+			free(op);
+			grid_destroy(g);
+		}
+	}
+}
+
+/* On an open map the view is the whole disc of the radius, no more. */
+static void test_radius(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 3; t++) {
+		uint8_t *op;
+		struct grid *g = open_grid(41, 41, topos[t], &op);
+		uint8_t *vis = calloc(41 * 41, 1);
+		fov_compute(g, op, 20, 20, 7, vis);
+		int o = grid_index(g, 20, 20);
+		for (int c = 0; c < 41 * 41; c++)
+			assert_int_equal(vis[c] != 0, grid_step_distance(g, o, c) <= 7);
+		memset(vis, 0, 41 * 41);
+		fov_compute(g, op, 20, 20, 0, vis);
+		for (int c = 0; c < 41 * 41; c++)
+			assert_int_equal(vis[c] != 0, c == o);
+		free(vis);
+		free(op);
+		grid_destroy(g);
+	}
+}
+
+/* A wall hides what is behind it; the wall itself is seen. */
+static void test_walls_block(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 3; t++) {
+		uint8_t *op;
+		struct grid *g = open_grid(21, 11, topos[t], &op);
+		/* a vertical wall at x = 10, rows 2..8 */
+		for (int y = 2; y <= 8; y++)
+			op[grid_index(g, 10, y)] = 1;
+		uint8_t *vis = calloc(21 * 11, 1);
+		fov_compute(g, op, 6, 5, 10, vis);
+		assert_true(vis[grid_index(g, 10, 5)]);  /* the wall */
+		assert_false(vis[grid_index(g, 11, 5)]); /* right behind it */
+		assert_false(vis[grid_index(g, 14, 5)]);
+		assert_false(fov_line_of_sight(g, op, 14, 5, 6, 5, 10));
+		assert_true(vis[grid_index(g, 9, 5)]);
+		/* around the end of the wall */
+		if (topos[t] != GRID_HEX)
+			assert_true(vis[grid_index(g, 10, 1)]);
+		assert_true(vis[grid_index(g, 8, 1)]);
+		/* a single pillar casts a shadow */
+		memset(op, 0, 21 * 11);
+		op[grid_index(g, 8, 5)] = 1;
+		assert_false(fov_line_of_sight(g, op, 6, 5, 10, 5, 10));
+		assert_true(fov_line_of_sight(g, op, 6, 5, 8, 5, 10));
+		assert_true(fov_line_of_sight(g, op, 6, 5, 7, 5, 10));
+		free(vis);
+		free(op);
+		grid_destroy(g);
+	}
+}
+
+/* A line passing exactly between two cells is blocked only when both are. */
+static void test_borders(void **state)
+{
+	(void)state;
+	uint8_t *op;
+	struct grid *g = open_grid(10, 10, GRID_SQUARE8, &op);
+	/* (2,2) -> (4,3): the sample at x = 3 is y = 2.5, between (3,2) and (3,3) */
+	op[grid_index(g, 3, 2)] = 1;
+	assert_true(fov_line_of_sight(g, op, 2, 2, 4, 3, 8));
+	assert_true(fov_line_of_sight(g, op, 4, 3, 2, 2, 8));
+	op[grid_index(g, 3, 3)] = 1;
+	assert_false(fov_line_of_sight(g, op, 2, 2, 4, 3, 8));
+	assert_false(fov_line_of_sight(g, op, 4, 3, 2, 2, 8));
+	/* outside the map: nothing */
+	assert_false(fov_line_of_sight(g, op, 2, 2, 40, 3, 80));
+	free(op);
+	grid_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_symmetry_random),
+		cmocka_unit_test(test_radius),
+		cmocka_unit_test(test_walls_block),
+		cmocka_unit_test(test_borders),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
