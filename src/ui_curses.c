@@ -359,20 +359,30 @@ static void ui_draw_status(const struct ui *u)
 		 g->turn, g->player.gold);
 	const char *mode = "";
 	if (u->screen == SCREEN_CURSOR)
-		mode = "CURSOR: Enter travels, Esc cancels  ";
-	else if (g->travel.active)
+		mode = "CURSOR: Enter=go Esc=back  ";
+	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over)
 		mode = "TRAVEL: any key stops  ";
+	/* the mode matters most, then the routes flag, then the help hint */
+	int ll = (int)strlen(left);
 	snprintf(right, sizeof right, "%s%s? help ", mode, u->routes ? "[routes] " : "");
+	if (ll + (int)strlen(right) >= COLS)
+		snprintf(right, sizeof right, "%s%s", mode, u->routes ? "[routes] " : "");
+	if (ll + (int)strlen(right) >= COLS)
+		snprintf(right, sizeof right, "%s", mode);
 	int row = LINES - 1;
 	attr_t bar = ui_attr(u, COL_STATUS);
 	attron(bar);
 	move(row, 0);
 	for (int c = 0; c < COLS; c++)
 		addch(' ');
-	mvaddnstr(row, 0, left, COLS);
-	int rl = (int)strlen(right), ll = (int)strlen(left);
-	if (ll + rl < COLS)
+	int rl = (int)strlen(right);
+	if (rl > 0 && rl < COLS) {
+		/* on a narrow screen the mode wins over the right end of the figures */
+		mvaddnstr(row, 0, left, ll + rl < COLS ? COLS : COLS - rl);
 		mvaddstr(row, COLS - rl, right);
+	} else {
+		mvaddnstr(row, 0, left, COLS);
+	}
 	attroff(bar);
 	if (g->player.hp * 3 <= g->player.max_hp) {
 		/* low hit points stand out */
@@ -389,7 +399,7 @@ static const char *const help_lines[] = {
 	"astray - keys",
 	"",
 	"  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)",
-	"              on hex maps: y u (up) h l (sideways) b n (down), numpad 7 9 4 6 1 3",
+	"              hex maps: y u up, h l sideways, b n down; numpad 7 9 4 6 1 3",
 	"  wait        .  5  s  numpad 5, or click on yourself",
 	"  stairs      >   (stand on the exit)",
 	"  travel      left click anywhere: walk there one step per turn, the route",

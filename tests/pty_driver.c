@@ -1,0 +1,353 @@
+/*
+ * pty_driver.c - the pseudo-terminal driver of the end-to-end tests:
+ * forkpty with the size set before exec, bytes in, output into libvterm,
+ * cells out.  It is #included by the test files (the Makefile builds each
+ * tests/test_*.c alone), so it needs _DEFAULT_SOURCE before any header.
+ */
+#include "pty_driver.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static long pty_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void pty_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int pty_on_prop(VTermProp prop, VTermValue *val, void *user)
+{
+	struct pty *p = user;
+	if (prop == VTERM_PROP_ALTSCREEN)
+		p->altscreen = val->boolean;
+	else if (prop == VTERM_PROP_CURSORVISIBLE)
+		p->cursor_visible = val->boolean;
+	return 1;
+}
+
+static const VTermScreenCallbacks pty_callbacks = {
+	.settermprop = pty_on_prop,
+};
+
+bool pty_start(struct pty *p, int rows, int cols, char *const argv[])
+{
+	memset(p, 0, sizeof *p);
+	p->pid = -1;
+	p->fd = -1;
+	p->rows = rows;
+	p->cols = cols;
+	p->cursor_visible = true;
+	p->vt = vterm_new(rows, cols);
+	if (!p->vt)
+		return false;
+	vterm_set_utf8(p->vt, 1);
+	p->screen = vterm_obtain_screen(p->vt);
+	vterm_screen_set_callbacks(p->screen, &pty_callbacks, p);
+	vterm_screen_enable_altscreen(p->screen, 1);
+	vterm_screen_reset(p->screen, 1);
+
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		/* the child: a clean environment for curses, then the program */
+		setenv("TERM", "xterm-256color", 1);
+		setenv("ESCDELAY", "25", 1);
+		unsetenv("LINES");
+		unsetenv("COLUMNS");
+		unsetenv("NO_COLOR");
+		execv(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	p->pid = pid;
+	p->fd = fd;
+	return true;
+}
+
+static void pty_log(struct pty *p, const char *buf, size_t n)
+{
+	if (p->log_len + n + 1 > p->log_cap) {
+		size_t cap = p->log_cap ? p->log_cap : 65536;
+		while (cap < p->log_len + n + 1)
+			cap *= 2;
+		char *l = realloc(p->log, cap);
+		if (!l)
+			return;
+		p->log = l;
+		p->log_cap = cap;
+	}
+	memcpy(p->log + p->log_len, buf, n);
+	p->log_len += n;
+	p->log[p->log_len] = '\0';
+}
+
+static void pty_reap(struct pty *p)
+{
+	if (p->exited || p->pid < 0)
+		return;
+	int st;
+	if (waitpid(p->pid, &st, WNOHANG) == p->pid) {
+		p->exited = true;
+		p->status = st;
+	}
+}
+
+/* Reads once, waiting up to ms; false when nothing more can come. */
+static bool pty_read_once(struct pty *p, int ms)
+{
+	if (p->fd < 0)
+		return false;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+	int r = poll(&pfd, 1, ms);
+	if (r <= 0)
+		return r == 0;
+	char buf[8192];
+	ssize_t n = read(p->fd, buf, sizeof buf);
+	if (n <= 0)
+		return false; /* EIO: the child closed its side */
+	pty_log(p, buf, (size_t)n);
+	vterm_input_write(p->vt, buf, (size_t)n);
+	/* answer what the program asked the terminal (device attributes...) */
+	char reply[256];
+	size_t m;
+	while ((m = vterm_output_read(p->vt, reply, sizeof reply)) > 0)
+		if (write(p->fd, reply, m) < 0)
+			break;
+	return true;
+}
+
+void pty_pump(struct pty *p, int ms)
+{
+	long end = pty_now_ms() + ms;
+	for (;;) {
+		long left = end - pty_now_ms();
+		if (!pty_read_once(p, left > 0 ? (int)(left < 20 ? left : 20) : 0)) {
+			pty_reap(p);
+			if (left <= 0)
+				return;
+			pty_sleep_ms(5);
+			continue;
+		}
+		pty_reap(p);
+		if (left <= 0)
+			return;
+	}
+}
+
+void pty_write(struct pty *p, const void *bytes, size_t n)
+{
+	const char *b = bytes;
+	while (n > 0 && p->fd >= 0) {
+		ssize_t w = write(p->fd, b, n);
+		if (w < 0) {
+			if (errno == EINTR || errno == EAGAIN) {
+				pty_pump(p, 1);
+				continue;
+			}
+			return;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+void pty_send(struct pty *p, const char *s)
+{
+	pty_write(p, s, strlen(s));
+}
+
+void pty_click(struct pty *p, int button, int col, int row, bool split)
+{
+	char press[48], release[48];
+	snprintf(press, sizeof press, "\033[<%d;%d;%dM", button, col + 1, row + 1);
+	snprintf(release, sizeof release, "\033[<%d;%d;%dm", button, col + 1, row + 1);
+	if (split) {
+		pty_send(p, press);
+		pty_pump(p, 60);
+		pty_send(p, release);
+	} else {
+		char both[96];
+		snprintf(both, sizeof both, "%s%s", press, release);
+		pty_send(p, both);
+	}
+}
+
+void pty_resize(struct pty *p, int rows, int cols)
+{
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	vterm_set_size(p->vt, rows, cols);
+	p->rows = rows;
+	p->cols = cols;
+	ioctl(p->fd, TIOCSWINSZ, &ws);
+}
+
+static size_t pty_put_utf8(uint32_t c, char *out)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | (c >> 6));
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | (c >> 12));
+		out[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (c >> 18));
+	out[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+uint32_t pty_char(struct pty *p, int row, int col)
+{
+	if (row < 0 || col < 0 || row >= p->rows || col >= p->cols)
+		return 0;
+	VTermScreenCell cell;
+	VTermPos pos = { .row = row, .col = col };
+	if (!vterm_screen_get_cell(p->screen, pos, &cell))
+		return 0;
+	return cell.chars[0];
+}
+
+void pty_row(struct pty *p, int row, char *buf, size_t size)
+{
+	size_t n = 0, keep = 0;
+	for (int c = 0; c < p->cols && n + 5 < size; c++) {
+		uint32_t ch = pty_char(p, row, c);
+		n += pty_put_utf8(ch ? ch : ' ', buf + n);
+		if (ch && ch != ' ')
+			keep = n;
+	}
+	buf[keep] = '\0';
+}
+
+bool pty_find(struct pty *p, const char *text, int *row, int *col)
+{
+	char line[1024];
+	for (int r = 0; r < p->rows; r++) {
+		pty_row(p, r, line, sizeof line);
+		const char *hit = strstr(line, text);
+		if (hit) {
+			if (row)
+				*row = r;
+			if (col)
+				*col = (int)(hit - line); /* right for ASCII rows */
+			return true;
+		}
+	}
+	return false;
+}
+
+bool pty_wait_text(struct pty *p, const char *text, int ms)
+{
+	long end = pty_now_ms() + ms;
+	for (;;) {
+		if (pty_find(p, text, NULL, NULL))
+			return true;
+		if (pty_now_ms() >= end || p->exited)
+			return pty_find(p, text, NULL, NULL);
+		pty_pump(p, 10);
+	}
+}
+
+bool pty_wait_gone(struct pty *p, const char *text, int ms)
+{
+	long end = pty_now_ms() + ms;
+	for (;;) {
+		if (!pty_find(p, text, NULL, NULL))
+			return true;
+		if (pty_now_ms() >= end)
+			return false;
+		pty_pump(p, 10);
+	}
+}
+
+bool pty_wait_char_at(struct pty *p, uint32_t ch, int row, int col, int ms)
+{
+	long end = pty_now_ms() + ms;
+	for (;;) {
+		if (pty_char(p, row, col) == ch)
+			return true;
+		if (pty_now_ms() >= end || p->exited)
+			return pty_char(p, row, col) == ch;
+		pty_pump(p, 10);
+	}
+}
+
+bool pty_wait_exit(struct pty *p, int ms)
+{
+	long end = pty_now_ms() + ms;
+	while (!p->exited) {
+		if (pty_now_ms() >= end)
+			return false;
+		pty_pump(p, 10);
+	}
+	/* what was written just before the exit */
+	while (pty_read_once(p, 0))
+		;
+	return true;
+}
+
+bool pty_log_has(const struct pty *p, const char *s)
+{
+	return p->log && strstr(p->log, s) != NULL;
+}
+
+void pty_dump(struct pty *p, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int r = 0; r < p->rows && n + 2 < size; r++) {
+		char line[1024];
+		pty_row(p, r, line, sizeof line);
+		int w = snprintf(buf + n, size - n, "%2d|%s\n", r, line);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
+void pty_close(struct pty *p)
+{
+	if (p->pid > 0 && !p->exited) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, &p->status, 0);
+		p->exited = true;
+	}
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	if (p->vt)
+		vterm_free(p->vt);
+	p->vt = NULL;
+	free(p->log);
+	p->log = NULL;
+}

@@ -1,0 +1,559 @@
+/*
+ * test_e2e.c - the real program ($ASTRAY_BIN, built with the sanitizers)
+ * played in a pseudo-terminal, as a player would: keys, both forms of a
+ * mouse click, resizes, a tiny terminal, Ctrl-C and SIGTERM.  The screen is
+ * read back through libvterm (pty_driver.c).  Positions are found on the
+ * screen (the '@'), never assumed, so the layout may change freely.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "pty_driver.c"
+
+#define E2E_WAIT 8000  /* ms: generous, the binary runs under ASan */
+#define SQUARE "tests/levels/e2e/square.lvl"
+#define HEX "tests/levels/e2e/hex.lvl"
+
+struct e2e {
+	struct pty p;
+	int ox, oy;        /* screen position of map text column 0, row 0 */
+	bool hex;
+};
+
+static const char *e2e_bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+static void e2e_fail_dump(struct e2e *e, const char *what)
+{
+	char buf[8192];
+	pty_dump(&e->p, buf, sizeof buf);
+	print_error("%s\n%s", what, buf);
+	fail();
+}
+
+/* Where the player's '@' is on the screen. */
+static bool e2e_player(struct e2e *e, int *col, int *row)
+{
+	for (int r = 0; r < e->p.rows; r++)
+		for (int c = 0; c < e->p.cols; c++)
+			if (pty_char(&e->p, r, c) == '@') {
+				*col = c;
+				*row = r;
+				return true;
+			}
+	return false;
+}
+
+/* Screen position of map cell (x, y). */
+static void e2e_cell(const struct e2e *e, int x, int y, int *col, int *row)
+{
+	*col = e->ox + (e->hex ? 2 * x + (y & 1) : x);
+	*row = e->oy + y;
+}
+
+static void e2e_wait_player_at(struct e2e *e, int x, int y)
+{
+	int col, row;
+	e2e_cell(e, x, y, &col, &row);
+	if (!pty_wait_char_at(&e->p, '@', row, col, E2E_WAIT)) {
+		char what[96];
+		snprintf(what, sizeof what, "the player never reached cell %d,%d", x, y);
+		e2e_fail_dump(e, what);
+	}
+}
+
+/* The turn counter of the status line. */
+static int e2e_turn(struct e2e *e)
+{
+	int row, col;
+	if (!pty_find(&e->p, "Turn ", &row, &col))
+		return -1;
+	char line[1024];
+	pty_row(&e->p, row, line, sizeof line);
+	return atoi(line + col + 5);
+}
+
+static bool e2e_wait_turn(struct e2e *e, int turn)
+{
+	for (int i = 0; i < E2E_WAIT / 10; i++) {
+		if (e2e_turn(e) == turn)
+			return true;
+		pty_pump(&e->p, 10);
+	}
+	return false;
+}
+
+/* Waits until travel is over (the status line no longer says TRAVEL). */
+static void e2e_wait_still(struct e2e *e)
+{
+	if (!pty_wait_gone(&e->p, "TRAVEL", E2E_WAIT))
+		e2e_fail_dump(e, "travel never stopped");
+	pty_pump(&e->p, 80);
+}
+
+/* Starts the game on a level; the player starts at (px, py). */
+static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows, int cols,
+		      const char *extra)
+{
+	memset(e, 0, sizeof *e);
+	e->hex = strstr(level, "hex") != NULL;
+	char *argv[8];
+	int n = 0;
+	argv[n++] = (char *)e2e_bin();
+	argv[n++] = (char *)"play";
+	argv[n++] = (char *)level;
+	argv[n++] = (char *)"--seed";
+	argv[n++] = (char *)"1";
+	if (extra)
+		argv[n++] = (char *)extra;
+	argv[n] = NULL;
+	assert_true(pty_start(&e->p, rows, cols, argv));
+	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		e2e_fail_dump(e, "the game did not start");
+	int col, row;
+	if (!e2e_player(e, &col, &row))
+		e2e_fail_dump(e, "no @ on the screen");
+	e->ox = col - (e->hex ? 2 * px + (py & 1) : px);
+	e->oy = row - py;
+}
+
+static void e2e_quit(struct e2e *e)
+{
+	pty_send(&e->p, "q");
+	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
+		e2e_fail_dump(e, "no quit question");
+	pty_send(&e->p, "y");
+	assert_true(pty_wait_exit(&e->p, E2E_WAIT));
+	assert_true(WIFEXITED(e->p.status));
+	assert_int_equal(WEXITSTATUS(e->p.status), 0);
+	assert_true(pty_log_has(&e->p, "seed=1 outcome=quit"));
+	pty_close(&e->p);
+}
+
+/* The terminal after the program: main screen, cursor shown, cooked mode. */
+static void e2e_check_restored(struct e2e *e)
+{
+	assert_true(pty_log_has(&e->p, "\033[?1049h"));  /* it did enter the alternate screen */
+	assert_false(e->p.altscreen);                    /* ...and left it */
+	assert_true(pty_log_has(&e->p, "\033[?1049l"));
+	assert_true(e->p.cursor_visible);
+	struct termios t;
+	if (tcgetattr(e->p.fd, &t) == 0) {
+		assert_true(t.c_lflag & ECHO);
+		assert_true(t.c_lflag & ICANON);
+	}
+}
+
+/* Each test gets a fresh driver; the teardown ends the program and frees
+ * everything even when an assertion jumped out of the test. */
+static int e2e_setup(void **state)
+{
+	struct e2e *e = calloc(1, sizeof *e);
+	if (!e)
+		return -1;
+	e->p.fd = -1;
+	e->p.pid = -1;
+	*state = e;
+	return 0;
+}
+
+static int e2e_teardown(void **state)
+{
+	struct e2e *e = *state;
+	if (e->p.vt)
+		pty_close(&e->p);
+	free(e);
+	return 0;
+}
+
+static void test_vi_keys_square(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	pty_send(&e->p, "l");
+	e2e_wait_player_at(e, 4, 2);
+	pty_send(&e->p, "j");
+	e2e_wait_player_at(e, 4, 3);
+	pty_send(&e->p, "n");
+	e2e_wait_player_at(e, 5, 4);
+	pty_send(&e->p, "y");
+	e2e_wait_player_at(e, 4, 3);
+	pty_send(&e->p, "h");
+	e2e_wait_player_at(e, 3, 3);
+	pty_send(&e->p, "k");
+	e2e_wait_player_at(e, 3, 2);
+	assert_true(e2e_wait_turn(e, 6));
+	e2e_quit(e);
+}
+
+static void test_arrows_and_numpad_square(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	/* keypad mode: the cursor keys send ESC O x (terminfo kcuf1 ...) */
+	pty_send(&e->p, "\033OC");
+	e2e_wait_player_at(e, 4, 2);
+	pty_send(&e->p, "\033OB");
+	e2e_wait_player_at(e, 4, 3);
+	pty_send(&e->p, "\033OD");
+	e2e_wait_player_at(e, 3, 3);
+	pty_send(&e->p, "\033OA");
+	e2e_wait_player_at(e, 3, 2);
+	pty_send(&e->p, "3"); /* numpad digits */
+	e2e_wait_player_at(e, 4, 3);
+	pty_send(&e->p, "7");
+	e2e_wait_player_at(e, 3, 2);
+	pty_send(&e->p, ".");
+	assert_true(e2e_wait_turn(e, 7));
+	e2e_quit(e);
+}
+
+static void test_click_floor_walks_there(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row;
+	e2e_cell(e, 8, 5, &col, &row);
+	pty_click(&e->p, 0, col, row, false);
+	e2e_wait_player_at(e, 8, 5);
+	e2e_wait_still(e);
+	e2e_wait_player_at(e, 8, 5);
+	assert_int_equal(e2e_turn(e), 5); /* one step per turn, octile: 5 steps */
+	e2e_quit(e);
+}
+
+static void test_click_wall_walks_to_cut_point(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row;
+	e2e_cell(e, 3, 7, &col, &row); /* the bottom wall, straight below */
+	pty_click(&e->p, 0, col, row, false);
+	e2e_wait_player_at(e, 3, 6);    /* the cell before the wall */
+	e2e_wait_still(e);
+	e2e_wait_player_at(e, 3, 6);
+	/* a click far outside the map goes to the nearest cell: the wall at 19,7 */
+	pty_click(&e->p, 0, e->p.cols - 1, e->p.rows - 2, false);
+	e2e_wait_player_at(e, 18, 6);
+	e2e_wait_still(e);
+	e2e_wait_player_at(e, 18, 6);
+	e2e_quit(e);
+}
+
+static void test_click_sealed_vault_stops_at_wall(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row;
+	e2e_cell(e, 13, 3, &col, &row); /* inside the vault (walls 11..15 x 2..4) */
+	pty_click(&e->p, 0, col, row, false);
+	/* it sets off, then stops next to the vault's wall */
+	int c0 = col, r0 = row;
+	e2e_cell(e, 3, 2, &c0, &r0);
+	for (int i = 0; i < E2E_WAIT / 10 && pty_char(&e->p, r0, c0) == '@'; i++)
+		pty_pump(&e->p, 10);
+	e2e_wait_still(e);
+	int pc, pr;
+	assert_true(e2e_player(e, &pc, &pr));
+	int x = pc - e->ox, y = pr - e->oy;
+	/* next to the vault: within one cell of its wall ring, outside it */
+	assert_true(x >= 10 && x <= 16 && y >= 1 && y <= 5);
+	assert_false(x >= 11 && x <= 15 && y >= 2 && y <= 4);
+	e2e_quit(e);
+}
+
+/* A click on the player waits one turn: the turn counter shows that each
+ * click form acts exactly once. */
+static void test_both_click_forms_act_once(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row;
+	e2e_cell(e, 3, 2, &col, &row);
+	pty_click(&e->p, 0, col, row, false); /* CLICKED */
+	assert_true(e2e_wait_turn(e, 1));
+	pty_pump(&e->p, 250);
+	assert_int_equal(e2e_turn(e), 1);
+	pty_click(&e->p, 0, col, row, true);  /* PRESSED, 60 ms, RELEASED */
+	assert_true(e2e_wait_turn(e, 2));
+	pty_pump(&e->p, 250);
+	assert_int_equal(e2e_turn(e), 2);
+	/* and travel by the split form: three steps, three turns */
+	e2e_cell(e, 6, 2, &col, &row);
+	pty_click(&e->p, 0, col, row, true);
+	e2e_wait_player_at(e, 6, 2);
+	e2e_wait_still(e);
+	assert_int_equal(e2e_turn(e), 5);
+	/* a right click describes and takes no time */
+	e2e_cell(e, 0, 0, &col, &row);
+	pty_click(&e->p, 2, col, row, false);
+	if (!pty_wait_text(&e->p, "wall", E2E_WAIT))
+		e2e_fail_dump(e, "a right click on a wall did not describe it");
+	assert_int_equal(e2e_turn(e), 5);
+	e2e_quit(e);
+}
+
+static void test_cursor_travel(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	pty_send(&e->p, "x");
+	if (!pty_wait_text(&e->p, "CURSOR", E2E_WAIT))
+		e2e_fail_dump(e, "no cursor mode");
+	pty_send(&e->p, "lllj");
+	pty_pump(&e->p, 100);
+	pty_send(&e->p, "\r");
+	e2e_wait_player_at(e, 6, 3);
+	e2e_wait_still(e);
+	assert_int_equal(e2e_turn(e), 3);
+	/* Esc leaves the cursor without acting */
+	pty_send(&e->p, "_l");
+	pty_pump(&e->p, 100);
+	pty_send(&e->p, "\033");
+	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
+		e2e_fail_dump(e, "Esc did not leave cursor mode");
+	assert_int_equal(e2e_turn(e), 3);
+	e2e_quit(e);
+}
+
+static void test_hex_keys_and_clicks(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, HEX, 3, 2, 24, 80, NULL);
+	pty_send(&e->p, "l");
+	e2e_wait_player_at(e, 4, 2);
+	pty_send(&e->p, "u"); /* up-right: row 1 is shifted right */
+	e2e_wait_player_at(e, 4, 1);
+	pty_send(&e->p, "b");
+	e2e_wait_player_at(e, 4, 2);
+	pty_send(&e->p, "n");
+	e2e_wait_player_at(e, 4, 3);
+	pty_send(&e->p, "y");
+	e2e_wait_player_at(e, 4, 2);
+	pty_send(&e->p, "h");
+	e2e_wait_player_at(e, 3, 2);
+	/* no straight up on hex: said, and no time passes */
+	pty_send(&e->p, "k");
+	if (!pty_wait_text(&e->p, "hex map", E2E_WAIT))
+		e2e_fail_dump(e, "k on hex said nothing");
+	assert_true(e2e_wait_turn(e, 6));
+	/* numpad 9 and 1 are the up-right and down-left steps */
+	pty_send(&e->p, "9");
+	e2e_wait_player_at(e, 3, 1);
+	pty_send(&e->p, "1");
+	e2e_wait_player_at(e, 3, 2);
+	/* a click on a floor cell walks there */
+	int col, row;
+	e2e_cell(e, 8, 4, &col, &row);
+	pty_click(&e->p, 0, col, row, false);
+	e2e_wait_player_at(e, 8, 4);
+	e2e_wait_still(e);
+	/* a click between two hex cells goes to one of them */
+	e2e_cell(e, 5, 2, &col, &row);
+	pty_click(&e->p, 0, col + 1, row, true);
+	pty_pump(&e->p, 200);
+	e2e_wait_still(e);
+	int pc, pr;
+	assert_true(e2e_player(e, &pc, &pr));
+	assert_int_equal(pr, row);
+	assert_true(pc == col || pc == col + 2);
+	e2e_quit(e);
+}
+
+static void test_resize_redraws(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	pty_resize(&e->p, 30, 100);
+	/* the status line moves to the new last row, the map is centred again */
+	for (int i = 0; i < E2E_WAIT / 10; i++) {
+		char line[1024];
+		pty_row(&e->p, 29, line, sizeof line);
+		if (strstr(line, "Turn 0"))
+			break;
+		pty_pump(&e->p, 10);
+	}
+	char line[1024];
+	pty_row(&e->p, 29, line, sizeof line);
+	if (!strstr(line, "Turn 0"))
+		e2e_fail_dump(e, "no redraw after the resize");
+	int col, row;
+	assert_true(e2e_player(e, &col, &row));
+	assert_int_equal(col, (100 - 20) / 2 + 3);
+	/* and it still plays */
+	e->ox = col - 3;
+	e->oy = row - 2;
+	pty_send(&e->p, "l");
+	e2e_wait_player_at(e, 4, 2);
+	e2e_quit(e);
+}
+
+static void test_tiny_terminal_notice(void **state)
+{
+	struct e2e *e = *state;
+	char *argv[] = { (char *)e2e_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
+			 (char *)"1", NULL };
+	assert_true(pty_start(&e->p, 6, 30, argv));
+	if (!pty_wait_text(&e->p, "too small", E2E_WAIT))
+		e2e_fail_dump(e, "no notice in a 30x6 terminal");
+	pty_send(&e->p, "l"); /* ignored while too small */
+	pty_resize(&e->p, 24, 80);
+	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		e2e_fail_dump(e, "the game did not come back when the terminal grew");
+	assert_false(pty_find(&e->p, "too small", NULL, NULL));
+	e2e_quit(e);
+}
+
+static void test_ctrl_c_restores_terminal(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	assert_true(e->p.altscreen);
+	assert_true(pty_log_has(&e->p, "\033[?1006;1000h")); /* SGR mouse reports on */
+	pty_send(&e->p, "\003");
+	if (!pty_wait_exit(&e->p, E2E_WAIT))
+		e2e_fail_dump(e, "Ctrl-C did not end the game");
+	e2e_check_restored(e);
+	assert_true(WIFEXITED(e->p.status));
+	assert_int_equal(WEXITSTATUS(e->p.status), 130);
+	assert_true(pty_log_has(&e->p, "seed=1 outcome=interrupted"));
+	pty_close(&e->p);
+}
+
+static void test_sigterm_during_travel_restores_terminal(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row;
+	e2e_cell(e, 17, 6, &col, &row);
+	pty_click(&e->p, 0, col, row, false);
+	if (!pty_wait_text(&e->p, "TRAVEL", E2E_WAIT))
+		e2e_fail_dump(e, "no travel");
+	kill(e->p.pid, SIGTERM);
+	if (!pty_wait_exit(&e->p, E2E_WAIT))
+		e2e_fail_dump(e, "SIGTERM did not end the game");
+	e2e_check_restored(e);
+	assert_true(WIFEXITED(e->p.status));
+	assert_int_equal(WEXITSTATUS(e->p.status), 128 + SIGTERM);
+	pty_close(&e->p);
+}
+
+static void test_quit_restores_terminal(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, HEX, 3, 2, 24, 80, NULL);
+	pty_send(&e->p, "q");
+	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
+		e2e_fail_dump(e, "no quit question");
+	pty_send(&e->p, "n"); /* anything but y goes back */
+	if (!pty_wait_gone(&e->p, "Really quit", E2E_WAIT))
+		e2e_fail_dump(e, "n did not cancel the quit");
+	pty_send(&e->p, "Q");
+	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
+		e2e_fail_dump(e, "no quit question");
+	pty_send(&e->p, "y");
+	assert_true(pty_wait_exit(&e->p, E2E_WAIT));
+	e2e_check_restored(e);
+	assert_int_equal(WEXITSTATUS(e->p.status), 0);
+	assert_true(pty_log_has(&e->p, "seed=1 outcome=quit"));
+	pty_close(&e->p);
+}
+
+static void test_help_lists_keys(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	pty_send(&e->p, "?");
+	if (!pty_wait_text(&e->p, "routes", E2E_WAIT))
+		e2e_fail_dump(e, "help does not list the routes key");
+	assert_true(pty_find(&e->p, "history", NULL, NULL));
+	pty_send(&e->p, " ");
+	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		e2e_fail_dump(e, "help did not return to the map");
+	pty_send(&e->p, "r");
+	if (!pty_wait_text(&e->p, "[routes]", E2E_WAIT))
+		e2e_fail_dump(e, "r did not toggle routes");
+	pty_send(&e->p, "P");
+	if (!pty_wait_text(&e->p, "Message history", E2E_WAIT))
+		e2e_fail_dump(e, "no message history");
+	pty_send(&e->p, "\033");
+	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		e2e_fail_dump(e, "history did not return to the map");
+	e2e_quit(e);
+}
+
+static void test_no_mouse_leaves_mouse_alone(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, "--no-mouse");
+	assert_false(pty_log_has(&e->p, "1000h"));
+	assert_false(pty_log_has(&e->p, "\033[?1006"));
+	e2e_quit(e);
+}
+
+static void test_bad_level_fails_before_curses(void **state)
+{
+	struct e2e *e = *state;
+	struct pty *p = &e->p;
+	char *argv[] = { (char *)e2e_bin(), (char *)"play", (char *)"tests/levels/e2e/no-such.lvl", NULL };
+	assert_true(pty_start(p, 24, 80, argv));
+	assert_true(pty_wait_exit(p, E2E_WAIT));
+	assert_int_equal(WEXITSTATUS(p->status), 1);
+	assert_false(pty_log_has(p, "\033[?1049h")); /* the screen never changed */
+	assert_true(pty_log_has(p, "no-such.lvl"));
+}
+
+/* Measures (does not assert) the CPU time of one key press with twenty
+ * monsters chasing on an 80x24 screen; the figure is printed. */
+static void test_bench_keys_figure(void **state)
+{
+	(void)state;
+	char cmd[512];
+	snprintf(cmd, sizeof cmd,
+		 "%s play tests/levels/e2e/chase20.lvl --seed 1 --set goblin.sight=40 --bench-keys 200",
+		 e2e_bin());
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	char line[512] = "";
+	bool seen = false;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "bench-keys:", 11) == 0) {
+			seen = true;
+			printf("  %s", line);
+		}
+	assert_int_equal(pclose(f), 0);
+	assert_true(seen);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_vi_keys_square, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_arrows_and_numpad_square, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_floor_walks_there, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_both_click_forms_act_once, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_cursor_travel, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_hex_keys_and_clicks, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_resize_redraws, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_tiny_terminal_notice, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_ctrl_c_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_sigterm_during_travel_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_quit_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_help_lists_keys, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_no_mouse_leaves_mouse_alone, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_level_fails_before_curses, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_bench_keys_figure, e2e_setup, e2e_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
