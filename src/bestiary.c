@@ -160,7 +160,7 @@ static void finish_kind(struct bparser *p)
 	if (!p->kind_line)
 		return;
 	struct monster_kind *k = &p->b->kinds[p->b->n - 1];
-	if (!k->glyph) {
+	if (!k->glyph && !p->seen[1]) { /* keys[1] is glyph; a bad one was reported already */
 		char msg[96];
 		snprintf(msg, sizeof msg, "kind '%s' has no 'glyph:' (the letter that shows it on maps)", k->name);
 		berr(p, p->kind_line, 1, msg);
@@ -294,6 +294,7 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 	struct bparser p;
 	memset(&p, 0, sizeof p);
 	p.file = file ? file : "<bestiary>";
+	int first_diag = diags->n;
 	p.diags = diags;
 	p.b = out;
 	memset(out, 0, sizeof *out);
@@ -309,6 +310,8 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 		bestiary_line(&p, ++line, s, n);
 	}
 	finish_kind(&p);
+	if (p.errors <= 100)
+		diag_sort(diags, first_diag);
 	if (out->n == 0 && !p.errors)
 		berr(&p, line ? line : 1, 1, "no monster kinds (a kind starts with 'kind: NAME')");
 	return p.errors == 0;

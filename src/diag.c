@@ -65,3 +65,17 @@ void diag_format(const struct diag *d, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%s: %s: %s", d->file, sev, d->msg);
 }
+
+void diag_sort(struct diag_list *l, int from)
+{
+	for (int i = from + 1; i < l->n; i++) {
+		struct diag t = l->items[i];
+		int j = i;
+		while (j > from && (l->items[j - 1].line > t.line ||
+				    (l->items[j - 1].line == t.line && l->items[j - 1].col > t.col))) {
+			l->items[j] = l->items[j - 1];
+			j--;
+		}
+		l->items[j] = t;
+	}
+}

@@ -28,5 +28,8 @@ bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int
 /* Formats d as `file:line:col: error: message` (no newline) into buf. */
 void diag_format(const struct diag *d, char *buf, size_t size);
 const char *diag_severity_name(enum diag_severity sev);
+/* Puts items[from..n) in order of line, then column (stable), so a problem
+ * found at the end of a pass sits among the others by position. */
+void diag_sort(struct diag_list *l, int from);
 
 #endif

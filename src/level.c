@@ -421,22 +421,6 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 		perr(p, lv->map_line - 1, 1, "no exit: put at least one '>' on the map");
 }
 
-/* Puts the diagnostics from index `from` on in file order (stable), so the
- * "no player start" found at the end sits among the others by position. */
-static void sort_diags(struct diag_list *d, int from)
-{
-	for (int i = from + 1; i < d->n; i++) {
-		struct diag t = d->items[i];
-		int j = i;
-		while (j > from && (d->items[j - 1].line > t.line ||
-				    (d->items[j - 1].line == t.line && d->items[j - 1].col > t.col))) {
-			d->items[j] = d->items[j - 1];
-			j--;
-		}
-		d->items[j] = t;
-	}
-}
-
 /*
  * The header's `sealed: X,Y X,Y ...`: one cell in each region the designer
  * walled off on purpose (check then notes it instead of warning).
@@ -645,7 +629,7 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 
 done:
 	if (diags && !p.stopped)
-		sort_diags(diags, first_diag);
+		diag_sort(diags, first_diag);
 	if (p.oom && diags)
 		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
 	free(rows);

@@ -1,0 +1,41 @@
+/*
+ * fuzz_level.c - libFuzzer target for the level and bestiary parsers: any
+ * bytes must give either a level or a list of errors, never a crash, a hang
+ * or a leak.  A level that parses is also analysed and written back, and
+ * the written text must parse again.  Inputs are capped (make fuzz passes
+ * -max_len) so one case stays fast.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "bestiary.h"
+#include "level.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct diag_list d = { 0 };
+	struct bestiary b;
+	bool have_b = bestiary_parse("fuzz.txt", text, size, &b, &d);
+	struct level *lv = level_parse("fuzz.lvl", text, size, have_b ? &b : NULL, &d);
+	if (lv) {
+		level_analyse(lv, NULL, &d);
+		size_t len;
+		char *out = level_write(lv, &len);
+		if (out) {
+			struct level *again = level_parse("again.lvl", out, len, NULL, &d);
+			if (!again)
+				abort(); /* what we write must read back */
+			level_destroy(again);
+			free(out);
+		}
+	}
+	level_destroy(lv);
+	struct level *m = level_from_movingai("fuzz.map", text, size, 1, 3, 'g', &d);
+	level_destroy(m);
+	diag_list_fini(&d);
+	return 0;
+}

@@ -1,0 +1,206 @@
+/*
+ * test_bestiary.c - the bestiary format: the shipped file, documented
+ * defaults, every key read from text, every error message with its position
+ * (tests/levels/bestiary/NAME.txt beside NAME.expect), and --set.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestiary.h"
+#include "level.h"
+
+static void test_shipped_bestiary(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
+	assert_int_equal(d.n, 0);
+	assert_true(b.n >= 5 && b.n <= 8);
+	static const char *const names[] = { "rat", "goblin", "orc", "zombie", "bat", "ogre" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct monster_kind *k = bestiary_find_name(&b, names[i]);
+		assert_non_null(k);
+		assert_ptr_equal(bestiary_find_glyph(&b, k->glyph), k);
+		assert_true(k->hp > 0 && k->sight > 0 && k->speed > 0 && k->repath >= 1);
+	}
+	/* distinct feel: the rat outruns the zombie, the ogre outlasts them all */
+	assert_true(bestiary_find_name(&b, "rat")->speed > bestiary_find_name(&b, "zombie")->speed);
+	assert_true(bestiary_find_name(&b, "ogre")->hp > bestiary_find_name(&b, "orc")->hp);
+	assert_null(bestiary_find_glyph(&b, '#'));
+	assert_null(bestiary_find_name(&b, "dragon"));
+	diag_list_fini(&d);
+}
+
+static void test_defaults_match_docs(void **state)
+{
+	(void)state;
+	static const char text[] = "kind: blob\nglyph: x\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("t", text, sizeof text - 1, &b, &d));
+	const struct monster_kind *k = &b.kinds[0];
+	assert_string_equal(k->name, "blob");
+	assert_int_equal(k->glyph, 'x');
+	assert_int_equal(k->hp, 5);
+	assert_int_equal(k->damage, 1);
+	assert_int_equal(k->speed, 100);
+	assert_int_equal(k->sight, 8);
+	assert_int_equal(k->memory, 10);
+	assert_true(k->weight == 1.0);
+	assert_true(k->penalty == 0.0);
+	assert_int_equal(k->crowd, 4);
+	assert_int_equal(k->repath, 1);
+	assert_int_equal(k->budget, 0);
+	assert_true(k->flee == 0.0);
+	/* every documented key has a doc line, and each default is in range */
+	int n;
+	const struct bestiary_key_doc *keys = bestiary_keys(&n);
+	assert_int_equal(n, 13);
+	for (int i = 0; i < n; i++) {
+		assert_true(strlen(keys[i].doc) > 5);
+		if (keys[i].def) {
+			double v = atof(keys[i].def);
+			assert_true(v >= keys[i].min && v <= keys[i].max);
+		}
+	}
+	diag_list_fini(&d);
+}
+
+static void test_every_key(void **state)
+{
+	(void)state;
+	static const char text[] = "; all of them\r\n"
+				   "kind: brute   ; a comment\r\n"
+				   "glyph: B\r\n"
+				   "hp: 40\r\ndamage: 7\r\nspeed: 90\r\nsight: 12\r\nmemory: 0\r\n"
+				   "weight: 1.5\r\npenalty: 6.5\r\ncrowd: 0\r\nrepath: 4\r\nbudget: 5000\r\nflee: 0.5\r\n"
+				   "\r\n  kind: wisp\r\n  glyph: w\r\n  sight: 0\r\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("t", text, sizeof text - 1, &b, &d));
+	assert_int_equal(b.n, 2);
+	const struct monster_kind *k = bestiary_find_glyph(&b, 'B');
+	assert_string_equal(k->name, "brute");
+	assert_int_equal(k->hp, 40);
+	assert_int_equal(k->damage, 7);
+	assert_int_equal(k->speed, 90);
+	assert_int_equal(k->sight, 12);
+	assert_int_equal(k->memory, 0);
+	assert_true(k->weight == 1.5);
+	assert_true(k->penalty == 6.5);
+	assert_int_equal(k->crowd, 0);
+	assert_int_equal(k->repath, 4);
+	assert_int_equal(k->budget, 5000);
+	assert_true(k->flee == 0.5);
+	assert_int_equal(bestiary_find_glyph(&b, 'w')->sight, 0);
+	assert_int_equal(bestiary_find_glyph(&b, 'w')->hp, 5);
+	diag_list_fini(&d);
+}
+
+static void test_error_fixtures(void **state)
+{
+	(void)state;
+	DIR *dir = opendir("tests/levels/bestiary");
+	assert_non_null(dir);
+	struct dirent *e;
+	int seen = 0;
+	while ((e = readdir(dir))) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".txt") != 0)
+			continue;
+		char path[512], expect_path[512];
+		snprintf(path, sizeof path, "tests/levels/bestiary/%s", e->d_name);
+		snprintf(expect_path, sizeof expect_path, "tests/levels/bestiary/%.*s.expect", (int)l - 4, e->d_name);
+		size_t elen;
+		char *expect = level_read_file(expect_path, &elen);
+		assert_non_null(expect);
+		struct bestiary b;
+		struct diag_list d = { 0 };
+		assert_false(bestiary_load_file(path, &b, &d));
+		char got[8192] = "";
+		size_t used = 0;
+		for (int i = 0; i < d.n; i++) {
+			char line[800];
+			diag_format(&d.items[i], line, sizeof line);
+			used += (size_t)snprintf(got + used, sizeof got - used, "%s\n", line);
+		}
+		if (strcmp(got, expect) != 0) {
+			print_error("%s:\n--- expected\n%s--- got\n%s", path, expect, got);
+			fail();
+		}
+		free(expect);
+		diag_list_fini(&d);
+		seen++;
+	}
+	closedir(dir);
+	assert_true(seen >= 10);
+}
+
+static void test_set(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_file("tests/levels/bestiary.txt", &b, &d));
+	char err[256];
+	assert_true(bestiary_set(&b, "goblin.sight=3", err, sizeof err));
+	assert_int_equal(bestiary_find_name(&b, "goblin")->sight, 3);
+	assert_true(bestiary_set(&b, "rat.penalty=2.5", err, sizeof err));
+	assert_true(bestiary_find_name(&b, "rat")->penalty == 2.5);
+	assert_true(bestiary_set(&b, "rat.budget=100", err, sizeof err));
+	assert_int_equal(bestiary_find_name(&b, "rat")->budget, 100);
+
+	assert_false(bestiary_set(&b, "gobln.sight=3", err, sizeof err));
+	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin)");
+	assert_false(bestiary_set(&b, "goblin.sigth=3", err, sizeof err));
+	assert_string_equal(err, "unknown key 'sigth' in --set goblin (keys: hp, damage, speed, sight, memory, weight, "
+				 "penalty, crowd, repath, budget, flee)");
+	assert_false(bestiary_set(&b, "goblin.glyph=x", err, sizeof err));
+	assert_non_null(strstr(err, "unsettable key 'glyph'"));
+	assert_false(bestiary_set(&b, "goblin.sight=-1", err, sizeof err));
+	assert_string_equal(err, "bad value '-1' for 'sight': expected a whole number from 0 to 100");
+	assert_false(bestiary_set(&b, "goblin.flee=", err, sizeof err));
+	assert_false(bestiary_set(&b, "goblin=3", err, sizeof err));
+	assert_string_equal(err, "bad --set 'goblin=3': expected KIND.KEY=VALUE, e.g. goblin.sight=6");
+	assert_int_equal(bestiary_find_name(&b, "goblin")->sight, 3); /* failures change nothing */
+	diag_list_fini(&d);
+}
+
+static void test_default_path(void **state)
+{
+	(void)state;
+	char buf[512];
+	assert_string_equal(bestiary_default_path("levels/01-first-steps.lvl", buf, sizeof buf), "levels/bestiary.txt");
+	assert_string_equal(bestiary_default_path("tests/levels/ok/hex.lvl", buf, sizeof buf), "levels/bestiary.txt");
+	assert_string_equal(bestiary_default_path("tests/levels", buf, sizeof buf), "tests/levels/bestiary.txt");
+	assert_string_equal(bestiary_default_path(NULL, buf, sizeof buf), "levels/bestiary.txt");
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_default("levels", &b, &d));
+	assert_false(bestiary_load_file("no/such/bestiary.txt", &b, &d));
+	assert_int_equal(d.errors, 1);
+	assert_non_null(strstr(d.items[0].msg, "cannot read the bestiary"));
+	diag_list_fini(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped_bestiary),
+		cmocka_unit_test(test_defaults_match_docs),
+		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_error_fixtures),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_default_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
