@@ -569,15 +569,9 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_WAIT:
 		ui_act(u, (struct action){ .kind = ACT_WAIT });
 		break;
-	case INPUT_DESCEND: {
-		const struct game *g = u->g;
-		int i = g->player.y * g->grid->w + g->player.x;
-		if (g->tiles[i] != TILE_EXIT)
-			ui_notice(u, "There are no stairs here.");
-		else
-			ui_act(u, (struct action){ .kind = ACT_DESCEND });
+	case INPUT_DESCEND:
+		ui_act(u, (struct action){ .kind = ACT_DESCEND });
 		break;
-	}
 	case INPUT_HELP:
 		u->screen = SCREEN_HELP;
 		break;

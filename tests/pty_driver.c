@@ -47,7 +47,7 @@ static const VTermScreenCallbacks pty_callbacks = {
 	.settermprop = pty_on_prop,
 };
 
-bool pty_start(struct pty *p, int rows, int cols, char *const argv[])
+static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], bool block_hup)
 {
 	memset(p, 0, sizeof *p);
 	p->pid = -1;
@@ -76,6 +76,12 @@ bool pty_start(struct pty *p, int rows, int cols, char *const argv[])
 		unsetenv("LINES");
 		unsetenv("COLUMNS");
 		unsetenv("NO_COLOR");
+		if (block_hup) {
+			sigset_t set;
+			sigemptyset(&set);
+			sigaddset(&set, SIGHUP);
+			sigprocmask(SIG_BLOCK, &set, NULL);
+		}
 		execv(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -83,6 +89,23 @@ bool pty_start(struct pty *p, int rows, int cols, char *const argv[])
 	p->pid = pid;
 	p->fd = fd;
 	return true;
+}
+
+bool pty_start(struct pty *p, int rows, int cols, char *const argv[])
+{
+	return pty_spawn(p, rows, cols, argv, false);
+}
+
+bool pty_start_hup_blocked(struct pty *p, int rows, int cols, char *const argv[])
+{
+	return pty_spawn(p, rows, cols, argv, true);
+}
+
+void pty_hangup(struct pty *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
 }
 
 static void pty_log(struct pty *p, const char *buf, size_t n)
@@ -308,6 +331,11 @@ bool pty_wait_exit(struct pty *p, int ms)
 	while (!p->exited) {
 		if (pty_now_ms() >= end)
 			return false;
+		if (p->fd < 0) {
+			pty_reap(p);
+			pty_sleep_ms(10);
+			continue;
+		}
 		pty_pump(p, 10);
 	}
 	/* what was written just before the exit */

@@ -33,6 +33,13 @@ struct pty {
  * TERM=xterm-256color and ESCDELAY=25.  False when it could not start. */
 bool pty_start(struct pty *p, int rows, int cols, char *const argv[]);
 
+/* The same with SIGHUP blocked in the program, so a closed terminal can
+ * only be noticed by reading from it (the no-spinning check). */
+bool pty_start_hup_blocked(struct pty *p, int rows, int cols, char *const argv[]);
+
+/* Closes the master side, as a terminal window does when it is closed. */
+void pty_hangup(struct pty *p);
+
 /* Kills the child if it still runs and frees everything. */
 void pty_close(struct pty *p);
 

@@ -446,6 +446,34 @@ static void test_sigterm_during_travel_restores_terminal(void **state)
 	pty_close(&e->p);
 }
 
+/* A closed terminal window: the program must end (not spin on failing
+ * reads), first through SIGHUP, then with SIGHUP blocked through the read. */
+static void e2e_hangup(struct e2e *e, bool block_hup)
+{
+	char *argv[] = { (char *)e2e_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
+			 (char *)"1", NULL };
+	if (block_hup)
+		assert_true(pty_start_hup_blocked(&e->p, 24, 80, argv));
+	else
+		assert_true(pty_start(&e->p, 24, 80, argv));
+	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		e2e_fail_dump(e, "the game did not start");
+	pty_hangup(&e->p);
+	assert_true(pty_wait_exit(&e->p, E2E_WAIT));
+	assert_true(WIFEXITED(e->p.status));
+	assert_int_equal(WEXITSTATUS(e->p.status), 129);
+}
+
+static void test_hangup_ends_the_game(void **state)
+{
+	e2e_hangup(*state, false);
+}
+
+static void test_closed_terminal_without_sighup(void **state)
+{
+	e2e_hangup(*state, true);
+}
+
 static void test_quit_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
@@ -549,6 +577,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tiny_terminal_notice, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_ctrl_c_restores_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_during_travel_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_hangup_ends_the_game, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_closed_terminal_without_sighup, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_quit_restores_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_help_lists_keys, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_no_mouse_leaves_mouse_alone, e2e_setup, e2e_teardown),
