@@ -5,12 +5,14 @@
  * terminal, and writes the results as a table, CSV or JSON.  docs/sim.md
  * describes every column; --help lists them from the same table.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,9 +62,10 @@ static void sim_usage(FILE *out)
 		"\n"
 		"Plays headless games with a scripted player, using the same game code as\n"
 		"play, and reports how the monsters did with 95%% confidence intervals.\n"
-		"LEVEL is a .lvl file or a Moving AI .map (player, exit and monsters are then\n"
-		"placed from each game's seed).  Each level is played on its own: taking its\n"
-		"exit is an escape, there is no next level.\n"
+		"LEVEL is a .lvl file, a folder (its .lvl files in name order) or a Moving AI\n"
+		".map (player, exit and monsters are then placed from each game's seed).\n"
+		"Each level is played on its own: taking its exit is an escape, there is no\n"
+		"next level.\n"
 		"\n"
 		"options:\n"
 		"  --games N          games per level (default %d)\n"
@@ -301,6 +304,76 @@ static bool monster_glyph(const struct sim_args *a, struct bestiary *b, char *gl
 	}
 	*glyph = k->glyph;
 	return true;
+}
+
+static int is_level_file(const struct dirent *e)
+{
+	return e->d_name[0] != '.' && ends_with(e->d_name, ".lvl");
+}
+
+/*
+ * The level files to run: each argument, a folder standing for its .lvl
+ * files in name order (the campaign order).  The names are owned by the
+ * array (free each, then the array).  NULL on error, already reported.
+ */
+static char **expand_levels(const struct sim_args *a, int *n_out)
+{
+	int n = 0, cap = a->n_levels + 8;
+	char **out = malloc((size_t)cap * sizeof *out);
+	bool ok = out != NULL;
+	for (int i = 0; ok && i < a->n_levels; i++) {
+		const char *arg = a->levels[i];
+		struct stat st;
+		struct dirent **names = NULL;
+		int k = 0;
+		bool dir = stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
+		if (dir) {
+			k = scandir(arg, &names, is_level_file, alphasort);
+			if (k <= 0) {
+				fprintf(stderr, "astray sim: %s: %s\n", arg, k < 0 ? strerror(errno) : "no .lvl files in this folder");
+				ok = false;
+				free(names);
+				break;
+			}
+		}
+		int add = dir ? k : 1;
+		if (n + add > cap) {
+			cap = 2 * (n + add);
+			char **grown = realloc(out, (size_t)cap * sizeof *out);
+			if (grown)
+				out = grown;
+			else
+				ok = false;
+		}
+		for (int j = 0; j < k; j++) {
+			if (ok) {
+				size_t len = strlen(arg) + strlen(names[j]->d_name) + 2;
+				char *path = malloc(len);
+				if (path) {
+					snprintf(path, len, "%s%s%s", arg, ends_with(arg, "/") ? "" : "/", names[j]->d_name);
+					out[n++] = path;
+				} else {
+					ok = false;
+				}
+			}
+			free(names[j]);
+		}
+		free(names);
+		if (ok && !dir) {
+			out[n] = strdup(arg);
+			ok = out[n++] != NULL;
+		}
+		if (!ok)
+			fprintf(stderr, "astray sim: out of memory\n");
+	}
+	if (!ok) {
+		for (int i = 0; out && i < n; i++)
+			free(out[i]);
+		free(out);
+		return NULL;
+	}
+	*n_out = n;
+	return out;
 }
 
 static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
@@ -849,10 +922,13 @@ static void describe_settings(char *buf, size_t size, const struct sim_args *a, 
 static int run(const struct sim_args *a)
 {
 	struct bestiary base, side[2];
-	int status = 1;
-	struct sim_level_run *runs = calloc((size_t)a->n_levels, sizeof *runs);
+	int status = 1, n_files = 0;
+	char **files = expand_levels(a, &n_files);
+	if (!files)
+		return 1;
+	struct sim_level_run *runs = calloc((size_t)n_files, sizeof *runs);
 	struct sim_runner *runner = sim_runner_create();
-	struct out_ctx o = { .a = a, .runs = runs, .n_runs = a->n_levels };
+	struct out_ctx o = { .a = a, .runs = runs, .n_runs = n_files };
 	int sides = a->compare[0] ? 2 : 1;
 	char glyph = 0;
 	if (!runs || !runner) {
@@ -872,17 +948,17 @@ static int run(const struct sim_args *a)
 		describe_settings(o.settings[s], sizeof o.settings[s], a, extra);
 	}
 	bool any_map = false;
-	for (int l = 0; l < a->n_levels; l++)
-		any_map |= ends_with(a->levels[l], ".map");
+	for (int l = 0; l < n_files; l++)
+		any_map |= ends_with(files[l], ".map");
 	if (a->monsters >= 0 && !any_map)
 		fprintf(stderr, "astray sim: note: --monsters applies to .map files; .lvl files keep their own monsters\n");
 	if (any_map && !monster_glyph(a, &base, &glyph))
 		goto done;
-	for (int l = 0; l < a->n_levels; l++)
-		if (!load_level(a, &base, glyph, &runs[l], a->levels[l]))
+	for (int l = 0; l < n_files; l++)
+		if (!load_level(a, &base, glyph, &runs[l], files[l]))
 			goto done;
 
-	size_t total = (size_t)a->n_levels * (size_t)a->games;
+	size_t total = (size_t)n_files * (size_t)a->games;
 	for (int s = 0; s < sides; s++) {
 		o.all[s] = calloc(total, sizeof *o.all[s]);
 		if (!o.all[s]) {
@@ -892,7 +968,7 @@ static int run(const struct sim_args *a)
 	}
 	struct progress pr = { .tty = isatty(STDERR_FILENO) != 0, .start = clock_ms(),
 			       .total = (long)total * sides };
-	for (int l = 0; l < a->n_levels; l++) {
+	for (int l = 0; l < n_files; l++) {
 		for (int s = 0; s < sides; s++)
 			runs[l].games[s] = o.all[s] + (size_t)l * (size_t)a->games;
 		for (int i = 0; i < a->games; i++) {
@@ -904,7 +980,7 @@ static int run(const struct sim_args *a)
 					progress_end(&pr);
 					print_diags(&d, true);
 					if (d.n == 0)
-						fprintf(stderr, "astray sim: %s: out of memory\n", a->levels[l]);
+						fprintf(stderr, "astray sim: %s: out of memory\n", files[l]);
 					diag_list_fini(&d);
 					goto done;
 				}
@@ -925,10 +1001,13 @@ static int run(const struct sim_args *a)
 		print_table(stdout, &o);
 	status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 done:
-	for (int l = 0; runs && l < a->n_levels; l++) {
+	for (int l = 0; runs && l < n_files; l++) {
 		level_destroy(runs[l].parsed);
 		free(runs[l].text);
 	}
+	for (int l = 0; l < n_files; l++)
+		free(files[l]);
+	free(files);
 	free(o.all[0]);
 	free(o.all[1]);
 	free(runs);

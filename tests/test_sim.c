@@ -499,6 +499,22 @@ static void test_cli_csv_columns(void **state)
 	free(r.out);
 }
 
+/* A folder stands for its .lvl files in name order, plus "all" rows. */
+static void test_cli_folder(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	struct run r = run_sim("levels --games 1 --format csv --no-time");
+	assert_int_equal(r.status, 0);
+	char *first = strstr(r.out, "\nlevels/01-");
+	char *second = strstr(r.out, "\nlevels/02-");
+	assert_non_null(first);
+	assert_non_null(second);
+	assert_true(first < second);
+	assert_non_null(strstr(r.out, "\nall,killed,"));
+	free(r.out);
+}
+
 static bool have_python(void)
 {
 	return system("command -v python3 >/dev/null 2>&1") == 0;
@@ -605,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_movingai_chase),
 		cmocka_unit_test(test_cli_same_seed_identical),
 		cmocka_unit_test(test_cli_csv_columns),
+		cmocka_unit_test(test_cli_folder),
 		cmocka_unit_test(test_cli_json),
 		cmocka_unit_test(test_cli_compare_table),
 		cmocka_unit_test(test_cli_errors_and_help),
