@@ -1,0 +1,174 @@
+/*
+ * test_check.c - `astray check`: the region analysis on square and hex
+ * maps (tests/levels/check/NAME.lvl beside the NAME.expect it must give),
+ * then the real binary (ASTRAY_BIN): exit status, --quiet, JSON lines, and
+ * the shipped campaign free of errors and warnings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "bestiary.h"
+#include "level.h"
+
+static const char *bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+static char *run(const char *args, int *status)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin(), args);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 4096, n = 0, k;
+	char *out = malloc(cap);
+	while ((k = fread(out + n, 1, cap - n - 1, p)) > 0) {
+		n += k;
+		if (n + 1 == cap)
+			out = realloc(out, cap *= 2);
+	}
+	out[n] = '\0';
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+static void test_analysis_fixtures(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_file("tests/levels/bestiary.txt", &b, &d));
+	DIR *dir = opendir("tests/levels/check");
+	assert_non_null(dir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(dir))) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".lvl") != 0)
+			continue;
+		char path[512], expect_path[512];
+		snprintf(path, sizeof path, "tests/levels/check/%s", e->d_name);
+		snprintf(expect_path, sizeof expect_path, "tests/levels/check/%.*s.expect", (int)l - 4, e->d_name);
+		size_t len, elen;
+		char *text = level_read_file(path, &len);
+		char *expect = level_read_file(expect_path, &elen);
+		assert_non_null(text);
+		assert_non_null(expect);
+		struct level *lv = level_parse(path, text, len, &b, &d);
+		assert_non_null(lv);
+		int errors = level_analyse(lv, &b, &d);
+		char got[8192] = "";
+		size_t used = 0;
+		for (int i = 0; i < d.n; i++) {
+			char line[800];
+			diag_format(&d.items[i], line, sizeof line);
+			used += (size_t)snprintf(got + used, sizeof got - used, "%s\n", line);
+		}
+		if (strcmp(got, expect) != 0) {
+			print_error("%s:\n--- expected\n%s--- got\n%s", path, expect, got);
+			fail();
+		}
+		assert_int_equal(errors, d.errors);
+		level_destroy(lv);
+		diag_list_fini(&d);
+		free(text);
+		free(expect);
+		n++;
+	}
+	closedir(dir);
+	assert_true(n >= 6);
+}
+
+static void test_regions(void **state)
+{
+	(void)state;
+	size_t len;
+	char *text = level_read_file("tests/levels/check/hex-regions.lvl", &len);
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("hex", text, len, NULL, &d);
+	assert_non_null(lv);
+	int *r = malloc((size_t)lv->w * (size_t)lv->h * sizeof *r);
+	assert_int_equal(level_regions(lv, r), 3);
+	assert_int_equal(r[0], -1);                                   /* a wall */
+	assert_int_equal(r[lv->player_y * lv->w + lv->player_x], 0); /* first in scan order */
+	free(r);
+	level_destroy(lv);
+	free(text);
+	diag_list_fini(&d);
+}
+
+static void test_binary(void **state)
+{
+	(void)state;
+	int st;
+	char *out = run("check levels/*.lvl", &st);
+	assert_int_equal(st, 0);
+	assert_null(strstr(out, "error:"));
+	assert_null(strstr(out, "warning:")); /* the campaign is clean */
+	assert_non_null(strstr(out, "it will scroll"));
+	free(out);
+
+	out = run("check --bestiary tests/levels/bestiary.txt tests/levels/check/square-exit.lvl", &st);
+	assert_int_equal(st, 1);
+	assert_string_equal(out, "tests/levels/check/square-exit.lvl:7:6: warning: region of 1 cell unreachable from the player start (cell 5,1 is one of them)\n"
+				 "tests/levels/check/square-exit.lvl:7:6: error: exit '>' at 5,1 cannot be reached from the player start\n"
+				 "checked 1 file: 1 error, 1 warning, 0 notes\n");
+	free(out);
+
+	out = run("check --quiet --bestiary tests/levels/bestiary.txt tests/levels/check/square-exit.lvl", &st);
+	assert_int_equal(st, 1);
+	assert_string_equal(out, "tests/levels/check/square-exit.lvl:7:6: error: exit '>' at 5,1 cannot be reached from the player start\n");
+	free(out);
+
+	out = run("check --quiet levels/01-first-steps.lvl", &st);
+	assert_int_equal(st, 0);
+	assert_string_equal(out, "");
+	free(out);
+
+	out = run("check --format json --bestiary tests/levels/bestiary.txt tests/levels/errors/unknown-topology.lvl", &st);
+	assert_int_equal(st, 1);
+	assert_string_equal(out, "{\"file\":\"tests/levels/errors/unknown-topology.lvl\",\"line\":3,\"col\":11,\"severity\":\"error\","
+				 "\"message\":\"unknown topology 'triangle' (expected square4, square8 or hex)\"}\n"
+				 "{\"summary\":{\"files\":1,\"errors\":1,\"warnings\":0,\"notes\":0}}\n");
+	free(out);
+
+	out = run("check levels/bestiary.txt tests/levels/bestiary/twice.txt", &st);
+	assert_int_equal(st, 1); /* bestiaries are checked too */
+	assert_non_null(strstr(out, "twice.txt:4:7: error: kind 'rat' is defined twice"));
+	free(out);
+
+	free(run("check no/such/file.lvl", &st));
+	assert_int_equal(st, 1);
+	free(run("check", &st));
+	assert_int_equal(st, 2);
+	free(run("check --format xml levels/01-first-steps.lvl", &st));
+	assert_int_equal(st, 2);
+	free(run("check --frobnicate levels/01-first-steps.lvl", &st));
+	assert_int_equal(st, 2);
+	out = run("check --help", &st);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "usage: astray check"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_analysis_fixtures),
+		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_binary),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,136 @@
+/*
+ * test_pathcmd.c - `astray path` as a designer runs it: the real binary
+ * (ASTRAY_BIN, the sanitized build in make test) against the golden files
+ * tests/golden/path-*.txt, whose first line is "args: ..." and the rest the
+ * exact output; then the error cases and their exit status.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "level.h"
+
+static const char *bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+/* Runs the command line; returns its stdout (caller frees) and exit status. */
+static char *run(const char *args, int *status)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "NO_COLOR=1 %s %s 2>/dev/null", bin(), args);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 4096, n = 0;
+	char *out = malloc(cap);
+	size_t k;
+	while ((k = fread(out + n, 1, cap - n - 1, p)) > 0) {
+		n += k;
+		if (n + 1 == cap)
+			out = realloc(out, cap *= 2);
+	}
+	out[n] = '\0';
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+static void test_goldens(void **state)
+{
+	(void)state;
+	DIR *d = opendir("tests/golden");
+	assert_non_null(d);
+	struct dirent *e;
+	int n = 0, hex = 0, fallback = 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "path-", 5) != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "tests/golden/%s", e->d_name);
+		size_t len;
+		char *golden = level_read_file(path, &len);
+		assert_non_null(golden);
+		assert_true(strncmp(golden, "args: ", 6) == 0);
+		char *nl = strchr(golden, '\n');
+		assert_non_null(nl);
+		*nl = '\0';
+		char args[1024];
+		snprintf(args, sizeof args, "path %s", golden + 6);
+		int status;
+		char *out = run(args, &status);
+		if (status != 0 || strcmp(out, nl + 1) != 0) {
+			print_error("%s (status %d):\n--- expected\n%s--- got\n%s", path, status, nl + 1, out);
+			fail();
+		}
+		/* the last line is exactly the figures */
+		char *last = out + strlen(out) - 1;
+		while (last > out && last[-1] != '\n')
+			last--;
+		double cost;
+		int steps, ex, ey, used = 0;
+		long expanded;
+		char reached[4];
+		assert_int_equal(sscanf(last, "cost=%lf steps=%d expanded=%ld reached=%3[a-z] end=%d,%d\n%n", &cost, &steps,
+					&expanded, reached, &ex, &ey, &used), 6);
+		assert_int_equal((size_t)used, strlen(last));
+		hex += strstr(golden, "hex") != NULL;
+		fallback += strstr(golden, "--fallback") != NULL;
+		free(out);
+		free(golden);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 10);
+	assert_true(hex >= 3);
+	assert_true(fallback >= 3);
+}
+
+static void test_errors_and_usage(void **state)
+{
+	(void)state;
+	int st;
+	char *out = run("path tests/levels/path/square.lvl 1,1 40,3", &st);
+	assert_int_equal(st, 1); /* outside the map without --fallback */
+	assert_string_equal(out, "");
+	free(out);
+	free(run("path tests/levels/path/square.lvl 0,0 3,3", &st));
+	assert_int_equal(st, 1); /* start on a wall */
+	free(run("path tests/levels/errors/no-exit.lvl 1,1 2,1", &st));
+	assert_int_equal(st, 1); /* a level with errors */
+	free(run("path tests/levels/path/square.lvl 1,1", &st));
+	assert_int_equal(st, 2);
+	free(run("path tests/levels/path/square.lvl 1,1 x,y", &st));
+	assert_int_equal(st, 2);
+	free(run("path tests/levels/path/square.lvl 1,1 2,2 --weight -1", &st));
+	assert_int_equal(st, 2);
+	free(run("path tests/levels/path/square.lvl 1,1 2,2 --bogus", &st));
+	assert_int_equal(st, 2);
+	out = run("path --help", &st);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "cost=C steps=N expanded=E reached=yes|no end=X,Y"));
+	free(out);
+	/* no escape codes when stdout is not a terminal */
+	out = run("path tests/levels/path/hex.lvl 1,1 11,4", &st);
+	assert_int_equal(st, 0);
+	assert_null(strchr(out, '\033'));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_goldens),
+		cmocka_unit_test(test_errors_and_usage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
