@@ -349,6 +349,60 @@ static void test_movingai_chase(void **state)
 
 /* ---- the binary -------------------------------------------------------- */
 
+/* The binary tests play a level of their own, written with its bestiary
+ * beside it (where sim looks first) into a fresh folder by the group setup. */
+static char level_dir[64];
+static char level_path[128];
+static char corridor_path[128];
+
+static const char arena_text[] =
+	"astray-level 1\nname: sim arena\ntopology: square8\nmap:\n"
+	"####################\n"
+	"#@.......#.........#\n"
+	"#.######.#.######..#\n"
+	"#.#....#...#....#..#\n"
+	"#.#.g..#.,,#..r.#..#\n"
+	"#...........~~.....#\n"
+	"#..g.........#....>#\n"
+	"####################\n";
+
+static bool write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	bool ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+static int setup_files(void **state)
+{
+	(void)state;
+	char path[160];
+	snprintf(level_dir, sizeof level_dir, "/tmp/astray-test-sim-XXXXXX");
+	if (!mkdtemp(level_dir))
+		return -1;
+	snprintf(level_path, sizeof level_path, "%s/arena.lvl", level_dir);
+	snprintf(path, sizeof path, "%s/bestiary.txt", level_dir);
+	snprintf(corridor_path, sizeof corridor_path, "%s/b-corridor.lvl", level_dir);
+	return write_file(level_path, arena_text) && write_file(path, bestiary_text) &&
+	       write_file(corridor_path, "astray-level 1\nname: corridor\ntopology: hex\nmap:\n"
+					     "# # # # # # #\n # @ . . r > #\n# # # # # # #\n")
+		       ? 0 : -1;
+}
+
+static int teardown_files(void **state)
+{
+	(void)state;
+	char path[160];
+	snprintf(path, sizeof path, "%s/bestiary.txt", level_dir);
+	remove(path);
+	remove(level_path);
+	remove(corridor_path);
+	remove(level_dir);
+	return 0;
+}
+
 struct run {
 	char *out;
 	int status;
@@ -359,7 +413,17 @@ static struct run run_sim(const char *args)
 {
 	const char *bin = getenv("ASTRAY_BIN");
 	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "%s sim %s 2>/dev/null", bin, args);
+	int len = snprintf(cmd, sizeof cmd, "%s sim ", bin);
+	/* @L stands for the test level, @D for its folder. */
+	for (const char *a = args; *a && len < (int)sizeof cmd - 256; a++) {
+		if (a[0] == '@' && (a[1] == 'L' || a[1] == 'D')) {
+			len += snprintf(cmd + len, sizeof cmd - (size_t)len, "%s", a[1] == 'L' ? level_path : level_dir);
+			a++;
+		} else {
+			cmd[len++] = *a;
+		}
+	}
+	snprintf(cmd + len, sizeof cmd - (size_t)len, " 2>/dev/null");
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	size_t cap = 1 << 16, n = 0;
@@ -378,7 +442,6 @@ static struct run run_sim(const char *args)
 	return (struct run){ buf, WIFEXITED(st) ? WEXITSTATUS(st) : -1 };
 }
 
-#define LEVEL "levels/02-the-chase.lvl"
 #define BIN_SKIP()                                                       \
 	do {                                                             \
 		if (!getenv("ASTRAY_BIN")) {                             \
@@ -392,10 +455,10 @@ static void test_cli_same_seed_identical(void **state)
 	(void)state;
 	BIN_SKIP();
 	static const char *const forms[] = {
-		LEVEL " --games 6 --seed 9 --player flee --no-time",
-		LEVEL " --games 6 --seed 9 --player exit --no-time --format csv --per-game",
-		LEVEL " --games 6 --seed 9 --player fight --no-time --format json --per-game",
-		LEVEL " --games 6 --seed 9 --no-time --compare 'goblin.sight=3' 'goblin.sight=9'",
+		"@L --games 6 --seed 9 --player flee --no-time",
+		"@L --games 6 --seed 9 --player exit --no-time --format csv --per-game",
+		"@L --games 6 --seed 9 --player fight --no-time --format json --per-game",
+		"@L --games 6 --seed 9 --no-time --compare 'goblin.sight=3' 'goblin.sight=9'",
 	};
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		struct run a = run_sim(forms[i]), b = run_sim(forms[i]);
@@ -452,7 +515,7 @@ static void test_cli_csv_columns(void **state)
 	BIN_SKIP();
 	char header[2048];
 	/* The summary: one row per metric. */
-	struct run r = run_sim(LEVEL " --games 4 --format csv");
+	struct run r = run_sim("@L --games 4 --format csv");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"),
 			 1 + SIM_METRIC_COUNT);
@@ -463,14 +526,14 @@ static void test_cli_csv_columns(void **state)
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		len += snprintf(header + len, sizeof header - (size_t)len, ",%s",
 				sim_metric_info((enum sim_metric)m)->name);
-	r = run_sim(LEVEL " --games 5 --seed 3 --format csv --per-game");
+	r = run_sim("@L --games 5 --seed 3 --format csv --per-game");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, header), 6);
 	free(r.out);
 
 	/* Without the time columns: the same text as --no-time gives. */
-	r = run_sim(LEVEL " --games 5 --seed 3 --format csv --per-game");
-	struct run nt = run_sim(LEVEL " --games 5 --seed 3 --format csv --per-game --no-time");
+	r = run_sim("@L --games 5 --seed 3 --format csv --per-game");
+	struct run nt = run_sim("@L --games 5 --seed 3 --format csv --per-game --no-time");
 	int first_time = -1;
 	for (int m = 0; m < SIM_METRIC_COUNT && first_time < 0; m++)
 		if (sim_metric_info((enum sim_metric)m)->time)
@@ -492,7 +555,7 @@ static void test_cli_csv_columns(void **state)
 	free(nt.out);
 
 	/* --compare: one row per metric with the paired interval. */
-	r = run_sim(LEVEL " --games 5 --format csv --compare 'goblin.sight=3' 'goblin.sight=9'");
+	r = run_sim("@L --games 5 --format csv --compare 'goblin.sight=3' 'goblin.sight=9'");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time"),
 			 1 + SIM_METRIC_COUNT);
@@ -504,10 +567,10 @@ static void test_cli_folder(void **state)
 {
 	(void)state;
 	BIN_SKIP();
-	struct run r = run_sim("levels --games 1 --format csv --no-time");
+	struct run r = run_sim("@D --games 1 --format csv --no-time");
 	assert_int_equal(r.status, 0);
-	char *first = strstr(r.out, "\nlevels/01-");
-	char *second = strstr(r.out, "\nlevels/02-");
+	char *first = strstr(r.out, "/arena.lvl,");
+	char *second = strstr(r.out, "/b-corridor.lvl,");
 	assert_non_null(first);
 	assert_non_null(second);
 	assert_true(first < second);
@@ -525,9 +588,9 @@ static void test_cli_json(void **state)
 	(void)state;
 	BIN_SKIP();
 	static const char *const forms[] = {
-		LEVEL " --games 3 --format json --per-game",
-		LEVEL " " LEVEL " --games 3 --format json",
-		LEVEL " --games 3 --format json --per-game --compare 'goblin.sight=3' 'goblin.sight=9'",
+		"@L --games 3 --format json --per-game",
+		"@L @L --games 3 --format json",
+		"@L --games 3 --format json --per-game --compare 'goblin.sight=3' 'goblin.sight=9'",
 	};
 	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
 		struct run r = run_sim(forms[i]);
@@ -551,10 +614,11 @@ static void test_cli_json(void **state)
 			print_message("note: python3 absent, JSON checked by structure only\n");
 			continue;
 		}
-		char cmd[4096];
-		snprintf(cmd, sizeof cmd, "%s sim %s 2>/dev/null | python3 -m json.tool >/dev/null",
-			 getenv("ASTRAY_BIN"), forms[i]);
-		assert_int_equal(system(cmd), 0);
+		char args[1024];
+		snprintf(args, sizeof args, "%s | python3 -m json.tool >/dev/null", forms[i]);
+		struct run py = run_sim(args);
+		assert_int_equal(py.status, 0);
+		free(py.out);
 	}
 }
 
@@ -562,13 +626,13 @@ static void test_cli_compare_table(void **state)
 {
 	(void)state;
 	BIN_SKIP();
-	struct run r = run_sim(LEVEL " --games 8 --player idle --chase "
+	struct run r = run_sim("@L --games 8 --player idle --chase "
 				     "--compare 'goblin.damage=1,rat.damage=1' 'goblin.damage=5 rat.damage=5'");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "95% CI of B-A"));
 	assert_non_null(strstr(r.out, "A = goblin.damage=1,rat.damage=1"));
 	/* Five times the damage: a real difference, stated plainly. */
-	assert_non_null(strstr(r.out, "B deals more damage to the player"));
+	assert_non_null(strstr(r.out, "A makes games last longer"));
 	assert_non_null(strstr(r.out, "excludes 0"));
 	free(r.out);
 }
@@ -588,13 +652,13 @@ static void test_cli_errors_and_help(void **state)
 		int status;
 	} bad[] = {
 		{ "", 2 },
-		{ LEVEL " --games 0", 2 },
-		{ LEVEL " --player dance", 2 },
-		{ LEVEL " --format xml", 2 },
-		{ LEVEL " --frobnicate", 2 },
-		{ LEVEL " --compare 'goblin.sight=2'", 2 },
-		{ LEVEL " --set troll.sight=2", 1 },
-		{ LEVEL " --compare 'goblin.sight=2' 'goblin.nosuch=1'", 1 },
+		{ "@L --games 0", 2 },
+		{ "@L --player dance", 2 },
+		{ "@L --format xml", 2 },
+		{ "@L --frobnicate", 2 },
+		{ "@L --compare 'goblin.sight=2'", 2 },
+		{ "@L --set troll.sight=2", 1 },
+		{ "@L --compare 'goblin.sight=2' 'goblin.nosuch=1'", 1 },
 		{ "no-such-level.lvl", 1 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -626,5 +690,5 @@ int main(void)
 		cmocka_unit_test(test_cli_compare_table),
 		cmocka_unit_test(test_cli_errors_and_help),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_files, teardown_files);
 }
