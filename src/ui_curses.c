@@ -400,6 +400,7 @@ static const char *const help_lines[] = {
 	"",
 	"  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)",
 	"              hex maps: y u up, h l sideways, b n down; numpad 7 9 4 6 1 3",
+	"  run         H J K L Y U B N   straight ahead until something is in the way",
 	"  wait        .  5  s  numpad 5, or click on yourself",
 	"  stairs      >   (stand on the exit)",
 	"  travel      left click anywhere: walk there one step per turn, the route",
@@ -491,6 +492,7 @@ static void ui_act(struct ui *u, struct action a)
 		u->screen = SCREEN_MAP;
 	}
 	if (r == RESULT_DIED || r == RESULT_WON || g->over) {
+		game_travel_cancel(g);
 		u->screen = SCREEN_END;
 		u->outcome = g->won ? UI_WON : UI_DIED;
 	}
@@ -535,6 +537,35 @@ static void ui_move(struct ui *u, enum dir d)
 	ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = d });
 }
 
+/* Shifted direction keys run: travel (interruptible like any travel) to the
+ * last open cell straight ahead, stopping short of walls and doors. */
+static void ui_run_dir(struct ui *u, enum dir d)
+{
+	struct game *g = u->g;
+	int x = g->player.x, y = g->player.y, nx, ny, steps = 0;
+	if (!game_step_target(g, x, y, d, &nx, &ny)) {
+		ui_no_direction(u, d);
+		return;
+	}
+	while (game_step_target(g, x, y, d, &nx, &ny) && grid_in_bounds(g->grid, nx, ny)) {
+		int i = ny * g->grid->w + nx;
+		if (!grid_passable(g->grid, i) || (g->tiles[i] == TILE_DOOR && !(g->open && g->open[i])))
+			break;
+		if (!game_can_step(g, y * g->grid->w + x, i))
+			break;
+		x = nx;
+		y = ny;
+		steps++;
+		if (g->tiles[i] == TILE_EXIT)
+			break;
+	}
+	if (steps == 0) {
+		ui_move(u, d); /* a bump: attack, open a door, or say what is there */
+		return;
+	}
+	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
+}
+
 static void ui_cursor_move(struct ui *u, enum dir d, int count)
 {
 	const struct game *g = u->g;
@@ -564,7 +595,10 @@ static void ui_key_map(struct ui *u, int key)
 	struct input_command c = input_key(key);
 	switch (c.kind) {
 	case INPUT_MOVE:
-		ui_move(u, c.dir);
+		if (c.count > 1)
+			ui_run_dir(u, c.dir);
+		else
+			ui_move(u, c.dir);
 		break;
 	case INPUT_WAIT:
 		ui_act(u, (struct action){ .kind = ACT_WAIT });
@@ -837,7 +871,7 @@ static void ui_loop(struct ui *u)
 			continue;
 		if (u->screen == SCREEN_MAP)
 			u->notice[0] = '\0';
-		if (g->travel.active) {
+		if (g->travel.active && u->screen == SCREEN_MAP) {
 			/* any key stops travel, and does nothing else */
 			game_travel_cancel(g);
 			continue;

@@ -101,19 +101,19 @@ static void e2e_wait_still(struct e2e *e)
 
 /* Starts the game on a level; the player starts at (px, py). */
 static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows, int cols,
-		      const char *extra)
+		      const char *const extra[])
 {
 	memset(e, 0, sizeof *e);
 	e->hex = strstr(level, "hex") != NULL;
-	char *argv[8];
+	char *argv[16];
 	int n = 0;
 	argv[n++] = (char *)e2e_bin();
 	argv[n++] = (char *)"play";
 	argv[n++] = (char *)level;
 	argv[n++] = (char *)"--seed";
 	argv[n++] = (char *)"1";
-	if (extra)
-		argv[n++] = (char *)extra;
+	for (int i = 0; extra && extra[i] && n < 15; i++)
+		argv[n++] = (char *)extra[i];
 	argv[n] = NULL;
 	assert_true(pty_start(&e->p, rows, cols, argv));
 	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
@@ -495,6 +495,74 @@ static void test_quit_restores_terminal(void **state)
 	pty_close(&e->p);
 }
 
+/* Leaves the end screen with Enter and checks the outcome line. */
+static void e2e_leave_end(struct e2e *e, const char *outcome)
+{
+	pty_send(&e->p, "\r");
+	if (!pty_wait_exit(&e->p, E2E_WAIT))
+		e2e_fail_dump(e, "Enter did not leave the end screen");
+	e2e_check_restored(e);
+	assert_int_equal(WEXITSTATUS(e->p.status), 0);
+	assert_true(pty_log_has(&e->p, outcome));
+}
+
+static void test_win_restores_terminal(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row;
+	e2e_cell(e, 1, 6, &col, &row); /* the exit: stepping on it leaves the last level */
+	pty_click(&e->p, 0, col, row, false);
+	if (!pty_wait_text(&e->p, "Press Enter", E2E_WAIT))
+		e2e_fail_dump(e, "no end screen after the last exit");
+	assert_false(pty_find(&e->p, "TRAVEL", NULL, NULL));
+	e2e_leave_end(e, "outcome=won");
+}
+
+static void test_death_restores_terminal(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
+		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+	for (int i = 0; i < 10 && !pty_find(&e->p, "Press Enter", NULL, NULL); i++) {
+		pty_send(&e->p, ".");
+		pty_wait_text(&e->p, "Press Enter", 300);
+	}
+	if (!pty_find(&e->p, "Press Enter", NULL, NULL))
+		e2e_fail_dump(e, "the player did not die");
+	pty_send(&e->p, "l"); /* a stray key does not leave the end screen */
+	pty_pump(&e->p, 150);
+	assert_false(e->p.exited);
+	e2e_leave_end(e, "outcome=died");
+}
+
+/* A map larger than the screen scrolls to keep the player in view. */
+static void test_big_map_scrolls(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "tests/levels/e2e/big.lvl", 2, 15, 24, 80,
+		  (const char *const[]){ "--delay", "1", NULL });
+	int col, row;
+	assert_true(e2e_player(e, &col, &row));
+	pty_click(&e->p, 0, 79, row, false); /* the right edge of the screen */
+	pty_wait_text(&e->p, "TRAVEL", E2E_WAIT);
+	e2e_wait_still(e);
+	int pc, pr;
+	if (!e2e_player(e, &pc, &pr))
+		e2e_fail_dump(e, "the player left the screen");
+	/* it walked to the cell shown at column 79, and the view followed */
+	assert_int_equal(pr, row);
+	assert_true(pc < 79 - 10);
+	/* shifted keys run: back to the left wall */
+	pty_send(&e->p, "H");
+	pty_wait_text(&e->p, "TRAVEL", E2E_WAIT);
+	e2e_wait_still(e);
+	assert_true(e2e_player(e, &pc, &pr));
+	assert_int_equal(pc, col - 1);
+	assert_int_equal(pr, row);
+	e2e_quit(e);
+}
+
 static void test_help_lists_keys(void **state)
 {
 	struct e2e *e = *state;
@@ -521,7 +589,7 @@ static void test_help_lists_keys(void **state)
 static void test_no_mouse_leaves_mouse_alone(void **state)
 {
 	struct e2e *e = *state;
-	e2e_start(e, SQUARE, 3, 2, 24, 80, "--no-mouse");
+	e2e_start(e, SQUARE, 3, 2, 24, 80, (const char *const[]){ "--no-mouse", NULL });
 	assert_false(pty_log_has(&e->p, "1000h"));
 	assert_false(pty_log_has(&e->p, "\033[?1006"));
 	e2e_quit(e);
@@ -580,6 +648,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hangup_ends_the_game, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_closed_terminal_without_sighup, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_quit_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_win_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_death_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_big_map_scrolls, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_help_lists_keys, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_no_mouse_leaves_mouse_alone, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_level_fails_before_curses, e2e_setup, e2e_teardown),
