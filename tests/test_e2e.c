@@ -607,6 +607,33 @@ static void test_bad_level_fails_before_curses(void **state)
 	assert_true(pty_log_has(p, "no-such.lvl"));
 }
 
+/* Runs a shell command; returns its exit status and what it wrote (both streams). */
+static int e2e_shell(const char *cmd, char *out, size_t size)
+{
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	size_t n = fread(out, 1, size - 1, f);
+	out[n] = '\0';
+	int st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_refuses_without_terminal(void **state)
+{
+	(void)state;
+	char cmd[512], out[4096];
+	snprintf(cmd, sizeof cmd, "%s play %s </dev/null 2>&1", e2e_bin(), SQUARE);
+	assert_int_equal(e2e_shell(cmd, out, sizeof out), 1);
+	assert_non_null(strstr(out, "needs a terminal"));
+	/* a bad --set is named, before anything starts */
+	snprintf(cmd, sizeof cmd, "%s play %s --set nosuch.hp=3 </dev/null 2>&1", e2e_bin(), SQUARE);
+	assert_int_equal(e2e_shell(cmd, out, sizeof out), 1);
+	assert_non_null(strstr(out, "nosuch"));
+	snprintf(cmd, sizeof cmd, "%s play --help", e2e_bin());
+	assert_int_equal(e2e_shell(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "--no-mouse"));
+}
+
 /* Measures (does not assert) the CPU time of one key press with twenty
  * monsters chasing on an 80x24 screen; the figure is printed. */
 static void test_bench_keys_figure(void **state)
@@ -654,6 +681,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_help_lists_keys, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_no_mouse_leaves_mouse_alone, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_level_fails_before_curses, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_refuses_without_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_bench_keys_figure, e2e_setup, e2e_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
