@@ -60,24 +60,39 @@ struct glyph_entry {
 	unsigned char tile; /* enum tile under it */
 };
 
+/* Every byte's meaning; a zero entry (G_BAD) is an error.  One lookup per
+ * map character keeps a 4096x4096 map fast to read. */
+#define M(c) [c] = { G_MONSTER, TILE_FLOOR }
+static const struct glyph_entry glyph_table[256] = {
+	[' '] = { G_TILE, TILE_VOID },
+	['#'] = { G_TILE, TILE_WALL },
+	['.'] = { G_TILE, TILE_FLOOR },
+	[','] = { G_TILE, TILE_RUBBLE },
+	['~'] = { G_TILE, TILE_WATER },
+	['+'] = { G_TILE, TILE_DOOR },
+	['>'] = { G_TILE, TILE_EXIT },
+	['@'] = { G_PLAYER, TILE_FLOOR },
+	['!'] = { G_POTION, TILE_FLOOR },
+	['$'] = { G_GOLD, TILE_FLOOR },
+	M('a'), M('b'), M('c'), M('d'),
+	M('e'), M('f'), M('g'), M('h'),
+	M('i'), M('j'), M('k'), M('l'),
+	M('m'), M('n'), M('o'), M('p'),
+	M('q'), M('r'), M('s'), M('t'),
+	M('u'), M('v'), M('w'), M('x'),
+	M('y'), M('z'), M('A'), M('B'),
+	M('C'), M('D'), M('E'), M('F'),
+	M('G'), M('H'), M('I'), M('J'),
+	M('K'), M('L'), M('M'), M('N'),
+	M('O'), M('P'), M('Q'), M('R'),
+	M('S'), M('T'), M('U'), M('V'),
+	M('W'), M('X'), M('Y'), M('Z'),
+};
+#undef M
+
 static struct glyph_entry classify(unsigned char c)
 {
-	switch (c) {
-	case ' ': return (struct glyph_entry){ G_TILE, TILE_VOID };
-	case '#': return (struct glyph_entry){ G_TILE, TILE_WALL };
-	case '.': return (struct glyph_entry){ G_TILE, TILE_FLOOR };
-	case ',': return (struct glyph_entry){ G_TILE, TILE_RUBBLE };
-	case '~': return (struct glyph_entry){ G_TILE, TILE_WATER };
-	case '+': return (struct glyph_entry){ G_TILE, TILE_DOOR };
-	case '>': return (struct glyph_entry){ G_TILE, TILE_EXIT };
-	case '@': return (struct glyph_entry){ G_PLAYER, TILE_FLOOR };
-	case '!': return (struct glyph_entry){ G_POTION, TILE_FLOOR };
-	case '$': return (struct glyph_entry){ G_GOLD, TILE_FLOOR };
-	default: break;
-	}
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-		return (struct glyph_entry){ G_MONSTER, TILE_FLOOR };
-	return (struct glyph_entry){ G_BAD, TILE_VOID };
+	return glyph_table[c];
 }
 
 /* ---- the parser's state ------------------------------------------------ */
@@ -345,8 +360,22 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 		int parity = y & 1;
 		bool parity_reported = false, byte_reported = false;
 		uint8_t *trow = lv->tiles + (size_t)y * (size_t)lv->w;
-		for (int c = 0; c < rows[y].len; c++) {
+		int row_len = rows[y].len;
+		if (!hex && row_len > lv->w)
+			row_len = lv->w;
+		for (int c = 0; c < row_len; c++) {
 			unsigned char ch = s[c];
+			/* the common case first: terrain in a cell's column */
+			if (!hex || (c & 1) == parity) {
+				struct glyph_entry fast = glyph_table[ch];
+				int fx = hex ? (c - parity) >> 1 : c;
+				if (fast.cls == G_TILE && fast.tile != TILE_EXIT && fx < lv->w) {
+					trow[fx] = fast.tile;
+					continue;
+				}
+			} else if (ch == ' ') {
+				continue;
+			}
 			int line = rows[y].line, col = c + 1;
 			if (ch == ' ')
 				continue;
