@@ -1127,7 +1127,8 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 	}
 	/* In scan order, as level_parse lists them, so a written and re-read
 	 * level has its monsters in the same order. */
-	qsort(lv->monsters, (size_t)lv->n_monsters, sizeof *lv->monsters, monster_order);
+	if (lv->n_monsters > 1)
+		qsort(lv->monsters, (size_t)lv->n_monsters, sizeof *lv->monsters, monster_order);
 	grid_destroy(g);
 	free(region);
 	free(members);

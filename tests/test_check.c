@@ -149,6 +149,13 @@ static void test_binary(void **state)
 	assert_non_null(strstr(out, "twice.txt:4:7: error: kind 'rat' is defined twice"));
 	free(out);
 
+	/* Moving AI maps: the player lands in the largest region, the pocket is reported */
+	out = run("check tests/levels/check/pocket.map", &st);
+	assert_int_equal(st, 0);
+	assert_string_equal(out, "tests/levels/check/pocket.map:6:5: warning: region of 2 cells unreachable from the player start (cell 4,1 is one of them)\n"
+				 "checked 1 file: 0 errors, 1 warning, 0 notes\n");
+	free(out);
+
 	free(run("check no/such/file.lvl", &st));
 	assert_int_equal(st, 1);
 	free(run("check", &st));
