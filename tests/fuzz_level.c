@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	level_destroy(lv);
-	struct level *m = level_from_movingai("fuzz.map", text, size, 1, 3, 'g', &d);
+	struct level *m = level_from_movingai("fuzz.map", text, size, size, (int)(size % 4), 'g', &d);
 	level_destroy(m);
 	diag_list_fini(&d);
 	return 0;
