@@ -378,7 +378,7 @@ static void ui_draw_status(const struct ui *u)
 	int rl = (int)strlen(right);
 	if (rl > 0 && rl < COLS) {
 		/* on a narrow screen the mode wins over the right end of the figures */
-		mvaddnstr(row, 0, left, ll + rl < COLS ? COLS : COLS - rl);
+		mvaddnstr(row, 0, left, ll + rl < COLS ? COLS : COLS - rl - 1);
 		mvaddstr(row, COLS - rl, right);
 	} else {
 		mvaddnstr(row, 0, left, COLS);
