@@ -66,6 +66,8 @@ static bool shareable(const struct monster_kind *k)
 
 static bool sees_player(const struct game *g, const struct monster *m)
 {
+	if (g->all_hunt)
+		return true;
 	int r = m->kind->sight;
 	return r > 0 && fov_line_of_sight(g->grid, g->opaque, m->x, m->y, g->player.x, g->player.y, r);
 }
@@ -90,10 +92,19 @@ static bool needs_plan(const struct game *g, const struct monster *m, int goal)
 	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
 	    mi->route[mi->route_pos] != monster_cell(g, m))
 		return true;
-	if (g->turn >= mi->next_repath && g->turn >= mi->commit_until)
-		return true;
 	/* used up: replan, unless it is waiting at a cut point for the same target */
-	return mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal);
+	if (mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal))
+		return true;
+	if (g->turn < mi->next_repath || g->turn < mi->commit_until)
+		return false;
+	/* Due by the schedule.  For an exact kind, a new plan toward the same
+	 * goal would cost what the rest of this route costs (a suffix of an
+	 * optimal route is optimal, and the fallback's order of blocked cells
+	 * then cost is kept by suffixes too), so the route is kept: this is
+	 * "keep routes while still valid", and it spares a search per turn to
+	 * every monster heading for a remembered place.  A crowd detour
+	 * (commit_until set) is not optimal in that sense and is replanned. */
+	return !(shareable(m->kind) && mi->route_goal == goal && mi->commit_until == 0);
 }
 
 void ai_turn_begin(struct game *g)

@@ -183,6 +183,7 @@ struct game {
 	int ai_due;             /* shareable hunters due to replan this turn (ai_turn_begin) */
 	enum ai_share ai_share; /* AI_SHARE_AUTO unless a test or a tuner forces a method */
 	int level_serial;       /* counts level loads */
+	bool all_hunt;          /* every monster knows where the player is, sight or not (the "chasing" scale runs) */
 };
 
 /*

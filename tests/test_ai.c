@@ -1,0 +1,543 @@
+/*
+ * test_ai.c - the monster AI and its knobs, each on a small map: sight 0
+ * never hunts, memory 0 forgets at once, a finite P presses against the
+ * wall where the automatic P takes the detour, a crowd cost sends a second
+ * monster down the other corridor, a budget yields a partial path, fleeing
+ * increases the distance, repath and weight change the work; the shared
+ * flood chooses moves as good as one search per monster on random maps;
+ * and the cost per turn at scale, printed (never asserted: time is noise).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "test_game_fixture.h"
+
+#include "ai.h"
+#include "fov.h"
+#include "path.h"
+
+static struct monster_kind *kind(struct game *g, const char *name)
+{
+	struct monster_kind *k = bestiary_find_name(&g->bestiary, name);
+	assert_non_null(k);
+	return k;
+}
+
+/* The monster knows where the player is, as if it had just seen it. */
+static void force_hunt(struct game *g, struct monster *m)
+{
+	m->mind.hunting = true;
+	m->mind.target_x = g->player.x;
+	m->mind.target_y = g->player.y;
+	m->mind.last_seen_turn = g->turn;
+	m->mind.memory_left = m->kind->memory;
+}
+
+static void test_sight_zero_never_hunts(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", "########\n#@..g..#\n#######>", 1);
+	kind(g, "goblin")->sight = 0;
+	struct monster *m = game_monster_at(g, 4, 1);
+	for (int i = 0; i < 5; i++)
+		act_wait(g);
+	assert_false(m->mind.hunting);
+	assert_int_equal(m->x, 4);
+	assert_int_equal(g->player.hp, PLAYER_HP);
+	assert_int_equal(g->stats.searches, 0);
+	/* with its sight back it hunts at once */
+	kind(g, "goblin")->sight = 8;
+	act_wait(g);
+	assert_true(m->mind.hunting);
+	assert_int_equal(m->x, 3);
+	fixture_fini(&f);
+}
+
+static const char memory_map[] =
+	"###########\n"
+	"#g.....@..#\n"
+	"#######.###\n"
+	"#######.###\n"
+	"##########>";
+
+static void test_memory(void **state)
+{
+	(void)state;
+	for (int memory = 0; memory <= 10; memory += 10) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square8", memory_map, 1);
+		kind(g, "goblin")->memory = memory;
+		struct monster *m = game_monster_at(g, 1, 1);
+		act_wait(g);
+		assert_true(m->mind.hunting);
+		assert_int_equal(m->x, 2);
+		act_move(g, DIR_S); /* out of its sight */
+		assert_false(fov_line_of_sight(g->grid, g->opaque, m->x, m->y, 7, 2, 8));
+		if (memory == 0) {
+			assert_false(m->mind.hunting); /* forgets at once */
+			assert_int_equal(m->x, 2);
+		} else {
+			assert_true(m->mind.hunting); /* heads for where it last saw the player */
+			assert_int_equal(m->x, 3);
+			assert_int_equal(m->mind.target_x, 7);
+			assert_int_equal(m->mind.target_y, 1);
+		}
+		fixture_fini(&f);
+	}
+}
+
+/* The player is behind one wall; the way round is long. */
+static const char detour_map[] =
+	"#####################\n"
+	"#.........@.........#\n"
+	"###################.#\n"
+	"#.........g.........#\n"
+	"####################>";
+
+static void test_penalty(void **state)
+{
+	(void)state;
+	for (int finite = 0; finite <= 1; finite++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square4", detour_map, 1);
+		g->player.hp = 1000;
+		struct monster_kind *k = kind(g, "goblin");
+		k->memory = 1000;
+		k->penalty = finite ? 2 : 0;
+		struct monster *m = game_monster_at(g, 10, 3);
+		assert_false(fov_line_of_sight(g->grid, g->opaque, 10, 3, 10, 1, 20));
+		force_hunt(g, m);
+		int max_x = m->x;
+		for (int i = 0; i < 25; i++) {
+			act_wait(g);
+			if (m->x > max_x)
+				max_x = m->x;
+		}
+		if (finite) {
+			/* gives up the detour: pressed against the wall below the player */
+			assert_int_equal(m->x, 10);
+			assert_int_equal(m->y, 3);
+			assert_true(g->stats.fallbacks >= 1);
+			assert_int_equal(g->player.hp, 1000);
+		} else {
+			/* takes the detour and reaches the player */
+			assert_int_equal(max_x, 19);
+			assert_int_equal(m->y, 1);
+			assert_true(g->player.hp < 1000);
+			assert_int_equal(g->stats.fallbacks, 0);
+		}
+		fixture_fini(&f);
+	}
+}
+
+/* A slug blocks the short corridor: with a crowd cost the goblin behind it
+ * goes round by the other corridor; with none it waits behind. */
+static const char corridors_map[] =
+	"###########\n"
+	"#..@......#\n"
+	"#.#######.#\n"
+	"#s#######.#\n"
+	"#g........#\n"
+	"##########>";
+
+static void test_crowd(void **state)
+{
+	(void)state;
+	for (int crowd = 0; crowd <= 20; crowd += 20) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square4", corridors_map, 1);
+		g->player.hp = 1000;
+		kind(g, "goblin")->crowd = crowd;
+		kind(g, "goblin")->memory = 1000;
+		kind(g, "slug")->sight = 0; /* it stays where it is */
+		struct monster *m = game_monster_at(g, 1, 4);
+		force_hunt(g, m);
+		int max_x = m->x;
+		for (int i = 0; i < 14; i++) {
+			act_wait(g);
+			if (m->x > max_x)
+				max_x = m->x;
+		}
+		if (crowd) {
+			assert_int_equal(max_x, 9); /* the other corridor */
+			assert_true(m->y <= 2);
+		} else {
+			assert_int_equal(m->x, 1); /* waits behind the slug */
+			assert_int_equal(m->y, 4);
+		}
+		fixture_fini(&f);
+	}
+}
+
+static void test_budget_partial_path(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "##############################\n"
+				      "#@...........................#\n"
+				      "#..........######............#\n"
+				      "#...............#............#\n"
+				      "#...............#...........g#\n"
+				      "#############################>", 1);
+	g->player.hp = 1000;
+	kind(g, "goblin")->budget = 6;
+	struct monster *m = game_monster_at(g, 28, 4);
+	force_hunt(g, m);
+	int pc = grid_index(g->grid, 1, 1);
+	double h0 = grid_heuristic(g->grid, grid_index(g->grid, m->x, m->y), pc);
+	act_wait(g);
+	assert_true(g->stats.budget_hits >= 1);
+	assert_true(g->stats.expanded <= 6 * g->stats.searches + 1);
+	assert_int_equal(m->mind.route_goal, pc);
+	assert_true(m->mind.route_len > 1);
+	assert_true(m->mind.route[m->mind.route_len - 1] != pc); /* partial */
+	assert_true(grid_heuristic(g->grid, grid_index(g->grid, m->x, m->y), pc) < h0); /* and it moved on */
+	fixture_fini(&f);
+}
+
+static void test_flee(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "###############\n"
+				      "#.............#\n"
+				      "#....@.g......#\n"
+				      "#.............#\n"
+				      "##############>", 1);
+	kind(g, "goblin")->flee = 0.5;
+	struct monster *m = game_monster_at(g, 7, 2);
+	m->hp = 2;
+	int pc = grid_index(g->grid, 5, 2);
+	double d = grid_heuristic(g->grid, grid_index(g->grid, m->x, m->y), pc);
+	for (int i = 0; i < 4; i++) {
+		act_wait(g);
+		double now = grid_heuristic(g->grid, grid_index(g->grid, m->x, m->y), pc);
+		assert_true(now > d);
+		assert_true(m->mind.fleeing);
+		d = now;
+	}
+	assert_int_equal(g->player.hp, PLAYER_HP);
+	/* healthy again, it comes back */
+	m->hp = 6;
+	act_wait(g);
+	assert_false(m->mind.fleeing);
+	assert_true(grid_heuristic(g->grid, grid_index(g->grid, m->x, m->y), pc) < d);
+	fixture_fini(&f);
+}
+
+/* repath N: one search every N turns toward a moving player; a larger weight expands fewer cells. */
+static void test_repath_and_weight(void **state)
+{
+	(void)state;
+	long searches[2], expanded[2];
+	for (int i = 0; i < 2; i++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square8",
+					      "####################\n"
+					      "#.@................#\n"
+					      "#..................#\n"
+					      "#.................g#\n"
+					      "###################>", 1);
+		kind(g, "goblin")->repath = i == 0 ? 1 : 4;
+		g->ai_share = AI_SHARE_NEVER;
+		for (int t = 0; t < 12; t++)
+			act_move(g, t % 2 ? DIR_E : DIR_W);
+		searches[i] = g->stats.searches;
+		fixture_fini(&f);
+	}
+	assert_int_equal(searches[0], 12);
+	assert_true(searches[1] <= 4);
+	for (int i = 0; i < 2; i++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square8",
+					      "##############################\n"
+					      "#@...........................#\n"
+					      "#..........######............#\n"
+					      "#...............#............#\n"
+					      "#...............#...........g#\n"
+					      "#############################>", 1);
+		kind(g, "goblin")->weight = i == 0 ? 1.0 : 3.0;
+		force_hunt(g, game_monster_at(g, 28, 4));
+		act_wait(g);
+		expanded[i] = g->stats.expanded;
+		fixture_fini(&f);
+	}
+	assert_true(expanded[1] < expanded[0]);
+}
+
+/* ---- shared flood against one search per monster ------------------------ */
+
+/* A random level as text: walls, rubble and water, one player, one exit. */
+static char *random_level_text(struct rng *r, enum grid_topology topo, int w, int h, int walls)
+{
+	char *cells = malloc((size_t)w * h);
+	for (int i = 0; i < w * h; i++) {
+		int v = rng_range(r, 0, 99);
+		cells[i] = v < walls ? '#' : v < walls + 8 ? ',' : v < walls + 14 ? '~' : '.';
+	}
+	cells[rng_range(r, 0, w * h - 1)] = '@';
+	for (;;) {
+		int e = rng_range(r, 0, w * h - 1);
+		if (cells[e] != '@') {
+			cells[e] = '>';
+			break;
+		}
+	}
+	size_t cap = (size_t)(2 * w + 4) * h + 128;
+	char *text = malloc(cap);
+	size_t n = 0;
+	for (int y = 0; y < h; y++) {
+		if (topo == GRID_HEX && (y & 1))
+			text[n++] = ' ';
+		for (int x = 0; x < w; x++) {
+			if (topo == GRID_HEX && x > 0)
+				text[n++] = ' ';
+			text[n++] = cells[y * w + x];
+		}
+		text[n++] = '\n';
+	}
+	text[n] = 0;
+	free(cells);
+	return text;
+}
+
+/* The cost of one step from a to b (a legal move), as the search counts it. */
+static double step_cost(const struct grid *g, int a, int b)
+{
+	bool diagonal = g->topo == GRID_SQUARE8 && grid_x(g, a) != grid_x(g, b) && grid_y(g, a) != grid_y(g, b);
+	return (diagonal ? GRID_SQRT2 : 1.0) * g->cost[b];
+}
+
+/* Checks a monster's latest move: it waited (paying for a slow step), or
+ * took a step that starts an optimal route (distance drops by its cost). */
+static void check_optimal_move(const struct game *g, const struct path_ctx *ref, int from, int to)
+{
+	if (from == to)
+		return;
+	double df = path_flood_distance(ref, from), dt = path_flood_distance(ref, to);
+	assert_true(dt >= 0);
+	assert_true(fabs(df - (dt + step_cost(g->grid, from, to))) < 1e-9);
+}
+
+/*
+ * Shared and per-monster plans may differ between equally short routes
+ * (the flood's downhill tie order is not A*'s), and two equally short
+ * routes can take different numbers of turns (a diagonal and a water step
+ * cost alike but not the same time), so this compares COSTS, not cells or
+ * turns: one monster at a time (monsters cannot get in each other's way),
+ * the player waiting, and every move of either method must start an optimal
+ * route to the player (an independent reverse flood measures it), and both
+ * must end next to the player.  A monster that cannot reach the player
+ * searches on its own in both methods (fallback), so there the cells must
+ * be equal turn by turn.
+ */
+static void test_shared_equals_per_monster(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 2024);
+	static const char *const names[] = { "square4", "square8", "hex" };
+	int compared = 0, unreachable = 0, differed = 0;
+	long floods = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int map = 0; map < 5; map++) {
+			char *text = random_level_text(&r, (enum grid_topology)t, 24, 16, map < 3 ? 22 : 40);
+			struct bestiary b;
+			fixture_bestiary(&b, fixture_kinds);
+			struct level *lv = fixture_level(names[t], text, &b);
+			free(text);
+			/* start monsters on random free cells */
+			struct level_monster spots[8];
+			int n_spots = 0;
+			while (n_spots < 8) {
+				int x = rng_range(&r, 0, lv->w - 1), y = rng_range(&r, 0, lv->h - 1);
+				enum tile tl = level_tile(lv, x, y);
+				if ((tl == TILE_FLOOR || tl == TILE_RUBBLE || tl == TILE_WATER) &&
+				    !(x == lv->player_x && y == lv->player_y))
+					spots[n_spots++] = (struct level_monster){ 'g', x, y };
+			}
+			for (int s = 0; s < n_spots; s++) {
+				lv->monsters = &spots[s];
+				lv->n_monsters = 1;
+				const struct level *levels[1] = { lv };
+				struct game *ga = game_create(levels, 1, &b, 5), *gb = game_create(levels, 1, &b, 5);
+				ga->ai_share = AI_SHARE_ALWAYS;
+				gb->ai_share = AI_SHARE_NEVER;
+				ga->player.hp = gb->player.hp = 100000;
+				kind(ga, "goblin")->memory = kind(gb, "goblin")->memory = 100000;
+				struct monster *ma = &ga->monsters[0], *mb = &gb->monsters[0];
+				force_hunt(ga, ma);
+				force_hunt(gb, mb);
+				struct path_ctx *ref = path_create(ga->grid);
+				struct path_options opt = path_options_default();
+				int pc = grid_index(ga->grid, ga->player.x, ga->player.y);
+				path_flood(ref, pc, &opt, true, 0);
+				bool reach = path_flood_distance(ref, grid_index(ga->grid, ma->x, ma->y)) >= 0;
+				bool diverged = false;
+				for (int turn = 0; turn < 120; turn++) {
+					int a0 = grid_index(ga->grid, ma->x, ma->y), b0 = grid_index(gb->grid, mb->x, mb->y);
+					act_wait(ga);
+					act_wait(gb);
+					int a1 = grid_index(ga->grid, ma->x, ma->y), b1 = grid_index(gb->grid, mb->x, mb->y);
+					if (reach) {
+						check_optimal_move(ga, ref, a0, a1);
+						check_optimal_move(gb, ref, b0, b1);
+						diverged |= a1 != b1;
+					} else {
+						assert_int_equal(a1, b1);
+					}
+					compared++;
+				}
+				if (reach) {
+					assert_true(grid_is_adjacent(ga->grid, grid_index(ga->grid, ma->x, ma->y), pc));
+					assert_true(grid_is_adjacent(gb->grid, grid_index(gb->grid, mb->x, mb->y), pc));
+					floods += ga->stats.floods;
+				}
+				unreachable += !reach;
+				differed += diverged;
+				assert_int_equal(gb->stats.floods, 0);
+				path_destroy(ref);
+				game_destroy(ga);
+				game_destroy(gb);
+			}
+			lv->monsters = NULL;
+			lv->n_monsters = 0;
+			level_destroy(lv);
+		}
+	}
+	assert_true(floods > 0);
+	print_message("shared vs per-monster: %d monster-turns compared, %d monsters unreachable, "
+		      "%d took a different but equally short route\n", compared, unreachable, differed);
+}
+
+/* ---- cost at scale, printed -------------------------------------------- */
+
+static double cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Runs `turns` random-walk turns with every monster hunting; prints AI ms per turn. */
+static void scale_run(const char *label, struct level *lv, const struct bestiary *b, int turns)
+{
+	const struct level *levels[1] = { lv };
+	struct game *g = game_create(levels, 1, b, 77);
+	assert_non_null(g);
+	g->player.hp = g->player.max_hp = 1 << 30;
+	kind(g, "goblin")->memory = 1 << 20;
+	g->all_hunt = true; /* chasing: all of them know where the player is */
+	struct rng r;
+	rng_seed(&r, 3);
+	double *ms = calloc((size_t)turns, sizeof *ms), sum = 0, cpu = 0;
+	int n = 0;
+	for (int t = 0; t < turns; t++) {
+		double c0 = cpu_us();
+		enum act_result res = RESULT_NOTHING;
+		for (int tries = 0; tries < 8 && res == RESULT_NOTHING; tries++)
+			res = act_move(g, (enum dir)rng_range(&r, 0, 7));
+		if (res == RESULT_NOTHING)
+			act_wait(g);
+		cpu += cpu_us() - c0;
+		ms[n] = g->stats.last_ai_us / 1000.0;
+		sum += ms[n++];
+	}
+	qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+	print_message("%-34s monsters=%4d turns=%d ai_ms_mean=%.3f ai_ms_p95=%.3f act_cpu_ms_mean=%.3f "
+		      "searches=%ld floods=%ld\n",
+		      label, g->n_monsters, n, sum / n, ms[(int)(0.95 * (n - 1))], cpu / n / 1000.0,
+		      g->stats.searches, g->stats.floods);
+	free(ms);
+	game_destroy(g);
+}
+
+static void test_scale_printed(void **state)
+{
+	(void)state;
+	const char *dir = getenv("ASTRAY_MAPS");
+	if (!dir)
+		dir = "../shared/maps/movingai";
+	static const char *const maps[] = { "random512-10-0.map", "8room_000.map" };
+	bool full_run = getenv("ASTRAY_SCALE") != NULL;
+	struct bestiary b;
+	fixture_bestiary(&b, fixture_kinds);
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, maps[i]);
+		size_t len;
+		char *text = level_read_file(path, &len);
+		if (!text) {
+			print_message("skipped: %s not found (set ASTRAY_MAPS)\n", path);
+			continue;
+		}
+		/* The full run (1,000 monsters) is for an optimised build:
+		 * ASTRAY_SCALE=1.  The sanitiser suite runs a short one. */
+		bool full = getenv("ASTRAY_SCALE") != NULL;
+		static const int counts[] = { 10, 100, 1000 };
+		for (int c = 0; c < (full ? 3 : 2); c++) {
+			struct diag_list d = { 0 };
+			struct level *lv = level_from_movingai(path, text, len, 42, counts[c], 'g', &d);
+			diag_list_fini(&d);
+			assert_non_null(lv);
+			scale_run(maps[i], lv, &b, full ? 100 : 5);
+			level_destroy(lv);
+		}
+		free(text);
+	}
+	/* one key press on an 80x24 level with 20 monsters chasing */
+	struct rng r;
+	rng_seed(&r, 8);
+	char *map = malloc(81 * 24 + 1);
+	size_t n = 0;
+	for (int y = 0; y < 24; y++) {
+		for (int x = 0; x < 80; x++) {
+			bool edge = x == 0 || y == 0 || x == 79 || y == 23;
+			char ch = edge ? '#' : (x % 10 == 5 && y % 6 != 3) ? '#' : '.';
+			if (!edge && ch == '.' && rng_range(&r, 0, 99) < 4)
+				ch = '#';
+			map[n++] = ch;
+		}
+		map[n++] = '\n';
+	}
+	map[n - 1] = 0;
+	map[1 * 81 + 1] = '@';
+	map[22 * 81 + 78] = '>';
+	for (int k = 0; k < 20; k++)
+		map[(2 + (k % 10) * 2) * 81 + 40 + (k / 10) * 30 + (k % 3)] = 'g';
+	struct level *lv = fixture_level("square8", map, &b);
+	free(map);
+	scale_run("80x24 level, key presses", lv, &b, full_run ? 500 : 50);
+	level_destroy(lv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sight_zero_never_hunts),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_penalty),
+		cmocka_unit_test(test_crowd),
+		cmocka_unit_test(test_budget_partial_path),
+		cmocka_unit_test(test_flee),
+		cmocka_unit_test(test_repath_and_weight),
+		cmocka_unit_test(test_shared_equals_per_monster),
+		cmocka_unit_test(test_scale_printed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
