@@ -1,0 +1,237 @@
+/* test_grid.c - topologies: neighbours, corner rule, screen layout, heuristics. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "grid.h"
+#include "path.h"
+
+static struct grid *open_grid(int w, int h, enum grid_topology t)
+{
+	struct grid *g = grid_create(w, h, t);
+	assert_non_null(g);
+	memset(g->cost, 1, (size_t)w * (size_t)h);
+	return g;
+}
+
+static bool has_step(const struct grid_step *s, int n, int cell, double step)
+{
+	for (int i = 0; i < n; i++)
+		if (s[i].cell == cell && s[i].step == step)
+			return true;
+	return false;
+}
+
+static void test_square4_neighbours(void **state)
+{
+	(void)state;
+	struct grid *g = open_grid(5, 4, GRID_SQUARE4);
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(g, grid_index(g, 2, 2), false, s);
+	assert_int_equal(n, 4);
+	assert_true(has_step(s, n, grid_index(g, 2, 1), 1.0));
+	assert_true(has_step(s, n, grid_index(g, 1, 2), 1.0));
+	assert_true(has_step(s, n, grid_index(g, 3, 2), 1.0));
+	assert_true(has_step(s, n, grid_index(g, 2, 3), 1.0));
+	/* corners and edges */
+	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 0), false, s), 2);
+	assert_int_equal(grid_neighbours(g, grid_index(g, 4, 3), false, s), 2);
+	assert_int_equal(grid_neighbours(g, grid_index(g, 2, 0), false, s), 3);
+	/* blocked cells are left out of neighbours, kept by grid_adjacent */
+	g->cost[grid_index(g, 2, 1)] = 0;
+	assert_int_equal(grid_neighbours(g, grid_index(g, 2, 2), false, s), 3);
+	assert_int_equal(grid_adjacent(g, grid_index(g, 2, 2), s), 4);
+	grid_destroy(g);
+}
+
+static void test_square8_neighbours_and_corners(void **state)
+{
+	(void)state;
+	struct grid *g = open_grid(5, 5, GRID_SQUARE8);
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int c = grid_index(g, 2, 2);
+	int n = grid_neighbours(g, c, false, s);
+	assert_int_equal(n, 8);
+	assert_true(has_step(s, n, grid_index(g, 1, 1), GRID_SQRT2));
+	assert_true(has_step(s, n, grid_index(g, 3, 3), GRID_SQRT2));
+	assert_true(has_step(s, n, grid_index(g, 3, 2), 1.0));
+	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 0), false, s), 3);
+	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 2), false, s), 5);
+	/* Blocking north removes N, NW and NE without corner cutting: one
+	 * blocked orthogonal cell is enough (the Moving AI rule). */
+	g->cost[grid_index(g, 2, 1)] = 0;
+	n = grid_neighbours(g, c, false, s);
+	assert_int_equal(n, 5);
+	assert_false(has_step(s, n, grid_index(g, 1, 1), GRID_SQRT2));
+	assert_false(has_step(s, n, grid_index(g, 3, 1), GRID_SQRT2));
+	assert_true(has_step(s, n, grid_index(g, 1, 3), GRID_SQRT2));
+	/* corner cutting allowed: only the blocked cell itself goes */
+	n = grid_neighbours(g, c, true, s);
+	assert_int_equal(n, 7);
+	assert_true(has_step(s, n, grid_index(g, 1, 1), GRID_SQRT2));
+	grid_destroy(g);
+}
+
+static void test_hex_neighbours_parity(void **state)
+{
+	(void)state;
+	struct grid *g = open_grid(6, 5, GRID_HEX);
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	/* even row 2: NW (1,1) NE (2,1) W (1,2) E (3,2) SW (1,3) SE (2,3) */
+	int n = grid_neighbours(g, grid_index(g, 2, 2), false, s);
+	assert_int_equal(n, 6);
+	int even[6][2] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 2 }, { 1, 3 }, { 2, 3 } };
+	for (int i = 0; i < 6; i++)
+		assert_true(has_step(s, n, grid_index(g, even[i][0], even[i][1]), 1.0));
+	/* odd row 1: NW (2,0) NE (3,0) W (1,1) E (3,1) SW (2,2) SE (3,2) */
+	n = grid_neighbours(g, grid_index(g, 2, 1), false, s);
+	assert_int_equal(n, 6);
+	int odd[6][2] = { { 2, 0 }, { 3, 0 }, { 1, 1 }, { 3, 1 }, { 2, 2 }, { 3, 2 } };
+	for (int i = 0; i < 6; i++)
+		assert_true(has_step(s, n, grid_index(g, odd[i][0], odd[i][1]), 1.0));
+	/* edges: even row at x=0 loses W, NW, SW; odd row at the right edge loses E, NE, SE */
+	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 2), false, s), 3);
+	assert_int_equal(grid_neighbours(g, grid_index(g, 5, 1), false, s), 3);
+	/* odd row at x=0 keeps its NW/SW (which sit at x=0) */
+	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 1), false, s), 5);
+	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 0), false, s), 2);
+	/* every neighbour relation is symmetric and sits at hex distance 1 */
+	for (int a = 0; a < g->w * g->h; a++) {
+		n = grid_adjacent(g, a, s);
+		for (int i = 0; i < n; i++) {
+			assert_true(grid_is_adjacent(g, s[i].cell, a));
+			assert_true(grid_heuristic(g, a, s[i].cell) == 1.0);
+		}
+	}
+	grid_destroy(g);
+}
+
+static void test_screen_round_trip(void **state)
+{
+	(void)state;
+	enum grid_topology topo[3] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+	for (int t = 0; t < 3; t++) {
+		struct grid *g = open_grid(7, 6, topo[t]);
+		for (int y = 0; y < g->h; y++) {
+			for (int x = 0; x < g->w; x++) {
+				int col, row, bx, by;
+				grid_cell_to_screen(g, x, y, &col, &row);
+				assert_int_equal(row, y);
+				assert_int_equal(col, topo[t] == GRID_HEX ? 2 * x + (y & 1) : x);
+				assert_true(grid_screen_to_cell(g, col, row, &bx, &by));
+				assert_int_equal(bx, x);
+				assert_int_equal(by, y);
+			}
+		}
+		assert_int_equal(grid_screen_width(g), topo[t] == GRID_HEX ? 14 : 7);
+		grid_destroy(g);
+	}
+	struct grid *g = open_grid(7, 6, GRID_HEX);
+	int x, y;
+	/* wrong parity: the cell on the left, or on the right at the left edge */
+	assert_false(grid_screen_to_cell(g, 5, 2, &x, &y));
+	assert_int_equal(x, 2);
+	assert_int_equal(y, 2);
+	assert_false(grid_screen_to_cell(g, 0, 1, &x, &y));
+	assert_int_equal(x, 0);
+	assert_int_equal(y, 1);
+	/* outside: clamped */
+	assert_false(grid_screen_to_cell(g, 40, -3, &x, &y));
+	assert_int_equal(x, 6);
+	assert_int_equal(y, 0);
+	assert_false(grid_screen_to_cell(g, -5, 9, &x, &y));
+	assert_int_equal(x, 0);
+	assert_int_equal(y, 5);
+	x = -4;
+	y = 99;
+	grid_clamp(g, &x, &y);
+	assert_int_equal(x, 0);
+	assert_int_equal(y, 5);
+	grid_destroy(g);
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Heuristics against Dijkstra distances: exact on an empty map, and on
+ * maps with walls and terrain admissible (never above) and consistent
+ * (never drops by more than a step's plain cost). */
+static void test_heuristics_vs_dijkstra(void **state)
+{
+	(void)state;
+	enum grid_topology topo[3] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+	uint32_t seed = 12345;
+	for (int t = 0; t < 3; t++) {
+		for (int round = 0; round < 40; round++) {
+			int w = 4 + (int)(rnd(&seed) % 6), h = 4 + (int)(rnd(&seed) % 6);
+			struct grid *g = open_grid(w, h, topo[t]);
+			bool empty = round == 0;
+			if (!empty)
+				for (int i = 0; i < w * h; i++) {
+					uint32_t r = rnd(&seed) % 10;
+					g->cost[i] = r < 2 ? 0 : r < 7 ? 1 : (uint8_t)(r - 5);
+				}
+			struct path_ctx *ctx = path_create(g);
+			assert_non_null(ctx);
+			struct path_options opt = path_options_default();
+			for (int goal = 0; goal < w * h; goal++) {
+				if (!g->cost[goal])
+					continue;
+				/* reverse flood: distance from every cell to goal */
+				path_flood(ctx, goal, &opt, true, 0.0);
+				for (int a = 0; a < w * h; a++) {
+					double d = path_flood_distance(ctx, a);
+					double ha = grid_heuristic(g, a, goal);
+					if (d >= 0) {
+						assert_true(ha <= d + 1e-9);
+						if (empty)
+							assert_true(ha > d - 1e-9);
+					}
+					struct grid_step s[GRID_MAX_NEIGHBOURS];
+					int n = grid_adjacent(g, a, s);
+					for (int i = 0; i < n; i++)
+						assert_true(ha <= s[i].step + grid_heuristic(g, s[i].cell, goal) + 1e-9);
+				}
+			}
+			path_destroy(ctx);
+			grid_destroy(g);
+		}
+	}
+}
+
+static void test_topology_names(void **state)
+{
+	(void)state;
+	enum grid_topology t;
+	assert_true(grid_topology_parse("hex", &t));
+	assert_int_equal(t, GRID_HEX);
+	assert_true(grid_topology_parse("square4", &t));
+	assert_int_equal(t, GRID_SQUARE4);
+	assert_false(grid_topology_parse("square6", &t));
+	assert_string_equal(grid_topology_name(GRID_SQUARE8), "square8");
+	assert_null(grid_create(0, 5, GRID_HEX));
+	grid_destroy(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_square4_neighbours),
+		cmocka_unit_test(test_square8_neighbours_and_corners),
+		cmocka_unit_test(test_hex_neighbours_parity),
+		cmocka_unit_test(test_screen_round_trip),
+		cmocka_unit_test(test_heuristics_vs_dijkstra),
+		cmocka_unit_test(test_topology_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
