@@ -273,19 +273,27 @@ static inline bool closed(const struct path_ctx *ctx, int cell)
 	return live(ctx, cell) && ctx->node[cell].pos == POS_CLOSED;
 }
 
-/* The previous cell on the route to `cell`: its neighbour for A* and floods;
- * for jump point search, the first expanded cell back along the line (an
- * expanded cell met before the recorded parent is just as good: its g is
- * final and it lies on a free, optimal line to `cell`). */
+/*
+ * The previous cell on the route to `cell`: its neighbour for A* and floods.
+ * Jump point search records only the direction back to the parent jump
+ * point, so the parent is the first expanded cell back along that line
+ * whose g plus the line's length gives exactly g(cell), computed as the
+ * search computed it (the recorded parent always qualifies; an earlier one
+ * is as good, and g strictly falls along the chain, so it cannot loop).
+ */
 static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 {
 	int d = ctx->node[cell].dir;
 	if (d == DIR_NONE)
 		return -1;
 	int p = step_cell(ctx, cell, d);
-	if (jps)
-		while (!closed(ctx, p))
-			p = step_cell(ctx, p, d);
+	if (jps) {
+		const double g = ctx->node[cell].g;
+		for (int k = 1;; k++, p = step_cell(ctx, p, d))
+			if (closed(ctx, p) &&
+			    ctx->node[p].g + (d < 4 ? (double)k : GRID_SQRT2 * k) == g)
+				break;
+	}
 	return p;
 }
 
