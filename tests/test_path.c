@@ -1,0 +1,623 @@
+/* test_path.c - the A* core against an independent Dijkstra, and the fallback rules. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "grid.h"
+#include "path.h"
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Builds a grid from rows of text: '#' blocked, '.' 1, ',' 2, '~' 3.
+ * Hex rows are given one character per cell too. */
+static struct grid *grid_from(enum grid_topology t, const char *const *rows, int h)
+{
+	int w = (int)strlen(rows[0]);
+	struct grid *g = grid_create(w, h, t);
+	assert_non_null(g);
+	for (int y = 0; y < h; y++) {
+		assert_int_equal((int)strlen(rows[y]), w);
+		for (int x = 0; x < w; x++) {
+			char c = rows[y][x];
+			g->cost[grid_index(g, x, y)] = c == '.' ? 1 : c == ',' ? 2 : c == '~' ? 3 : 0;
+		}
+	}
+	return g;
+}
+
+/* Plain O(n^2) Dijkstra over grid_neighbours: the reference. dist[] gets
+ * the cost from src of every cell (-1 unreached). */
+static void ref_dijkstra(const struct grid *g, int src, bool cc, double *dist)
+{
+	int n = g->w * g->h;
+	bool *done = calloc((size_t)n, 1);
+	assert_non_null(done);
+	for (int i = 0; i < n; i++)
+		dist[i] = -1;
+	dist[src] = 0;
+	for (;;) {
+		int u = -1;
+		for (int i = 0; i < n; i++)
+			if (!done[i] && dist[i] >= 0 && (u < 0 || dist[i] < dist[u]))
+				u = i;
+		if (u < 0)
+			break;
+		done[u] = true;
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int k = grid_neighbours(g, u, cc, s);
+		for (int i = 0; i < k; i++) {
+			double nd = dist[u] + s[i].step * g->cost[s[i].cell];
+			if (dist[s[i].cell] < 0 || nd < dist[s[i].cell] - 1e-12)
+				dist[s[i].cell] = nd;
+		}
+	}
+	free(done);
+}
+
+/* The walk is legal, starts at start, and its step costs add up to r->cost. */
+static void check_walk(const struct grid *g, const struct path_result *r, int start, bool cc)
+{
+	assert_true(r->len >= 1);
+	assert_int_equal(r->cells[0], start);
+	assert_int_equal(r->end, r->cells[r->len - 1]);
+	assert_int_equal(r->steps, r->len - 1);
+	double sum = 0;
+	for (int i = 1; i < r->len; i++) {
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int k = grid_neighbours(g, r->cells[i - 1], cc, s), j;
+		for (j = 0; j < k; j++)
+			if (s[j].cell == r->cells[i])
+				break;
+		assert_true(j < k);
+		sum += s[j].step * g->cost[r->cells[i]];
+	}
+	assert_true(fabs(sum - r->cost) < 1e-9);
+}
+
+static struct grid *random_grid(uint32_t *seed, enum grid_topology t, bool terrain, int wall_pct)
+{
+	int w = 3 + (int)(rnd(seed) % 10), h = 3 + (int)(rnd(seed) % 10);
+	struct grid *g = grid_create(w, h, t);
+	assert_non_null(g);
+	for (int i = 0; i < w * h; i++) {
+		int r = (int)(rnd(seed) % 100);
+		g->cost[i] = r < wall_pct ? 0 : !terrain ? 1 : (uint8_t)(1 + rnd(seed) % 3);
+	}
+	return g;
+}
+
+/* A* (and JPS, and weighted A* within its bound) against the reference on
+ * 1000 random maps per topology. */
+static void run_random(enum grid_topology t, uint32_t seed, bool terrain)
+{
+	int checked = 0, reached = 0;
+	for (int m = 0; m < 1000; m++) {
+		struct grid *g = random_grid(&seed, t, terrain, 25);
+		int n = g->w * g->h;
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		double *dist = malloc((size_t)n * sizeof *dist);
+		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+		g->cost[start] = 1;
+		bool cc = t == GRID_SQUARE8 && m % 7 == 3;
+		ref_dijkstra(g, start, cc, dist);
+		struct path_options opt = path_options_default();
+		opt.corner_cutting = cc;
+		struct path_result r;
+		enum path_status st = path_find(ctx, start, goal, &opt, &r);
+		if (dist[goal] < 0) {
+			assert_int_equal(st, PATH_NO_ROUTE);
+			assert_int_equal(r.len, 1);
+			assert_false(r.reached);
+		} else {
+			assert_int_equal(st, PATH_FOUND);
+			assert_true(r.reached);
+			assert_true(fabs(r.cost - dist[goal]) < 1e-9);
+			check_walk(g, &r, start, cc);
+			reached++;
+			/* plain A* and Dijkstra agree */
+			opt.plain_astar = true;
+			path_find(ctx, start, goal, &opt, &r);
+			assert_true(fabs(r.cost - dist[goal]) < 1e-9);
+			opt.weight = 0;
+			path_find(ctx, start, goal, &opt, &r);
+			assert_true(fabs(r.cost - dist[goal]) < 1e-9);
+			/* weighted A* stays within its bound */
+			opt.weight = 2.5;
+			path_find(ctx, start, goal, &opt, &r);
+			assert_true(r.reached);
+			assert_true(r.cost <= 2.5 * dist[goal] + 1e-9);
+			check_walk(g, &r, start, cc);
+			/* the fallback on a reachable goal is exactly optimal */
+			opt = path_options_default();
+			opt.corner_cutting = cc;
+			opt.fallback = true;
+			path_find(ctx, start, goal, &opt, &r);
+			assert_int_equal(r.status, PATH_FOUND);
+			assert_true(fabs(r.cost - dist[goal]) < 1e-9);
+			assert_int_equal(r.blocked_crossed, 0);
+		}
+		checked++;
+		free(dist);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	assert_int_equal(checked, 1000);
+	assert_true(reached > 300); /* the maps are not all disconnected */
+}
+
+static void test_random_square4(void **state) { (void)state; run_random(GRID_SQUARE4, 1, true); }
+static void test_random_square8(void **state) { (void)state; run_random(GRID_SQUARE8, 2, true); }
+static void test_random_hex(void **state) { (void)state; run_random(GRID_HEX, 3, true); }
+/* uniform cost: the jump point search path */
+static void test_random_square8_uniform(void **state) { (void)state; run_random(GRID_SQUARE8, 4, false); }
+
+/* Lexicographic reference for the fallback: fewest blocked cells entered
+ * (the start excepted), then least travel.  Steps into or out of a blocked
+ * cell ignore corners and cost the plain step (no terrain multiplier). */
+static void ref_fallback(const struct grid *g, int src, bool cc, int *count, double *travel)
+{
+	int n = g->w * g->h;
+	bool *done = calloc((size_t)n, 1);
+	for (int i = 0; i < n; i++)
+		count[i] = -1;
+	count[src] = 0;
+	travel[src] = 0;
+	for (;;) {
+		int u = -1;
+		for (int i = 0; i < n; i++)
+			if (!done[i] && count[i] >= 0 &&
+			    (u < 0 || count[i] < count[u] || (count[i] == count[u] && travel[i] < travel[u])))
+				u = i;
+		if (u < 0)
+			break;
+		done[u] = true;
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int k = grid_adjacent(g, u, s);
+		for (int i = 0; i < k; i++) {
+			int v = s[i].cell;
+			bool ub = g->cost[u] == 0, vb = g->cost[v] == 0;
+			if (!ub && !vb && g->topo == GRID_SQUARE8 && !cc && s[i].step > 1.0) {
+				struct grid_step t[GRID_MAX_NEIGHBOURS];
+				int kk = grid_neighbours(g, u, false, t), j;
+				for (j = 0; j < kk && t[j].cell != v; j++)
+					;
+				if (j == kk)
+					continue;
+			}
+			int nc = count[u] + (vb ? 1 : 0);
+			double nt = travel[u] + s[i].step * (vb ? 1 : g->cost[v]);
+			if (count[v] < 0 || nc < count[v] || (nc == count[v] && nt < travel[v] - 1e-12)) {
+				count[v] = nc;
+				travel[v] = nt;
+			}
+		}
+	}
+	free(done);
+}
+
+static void run_fallback_random(enum grid_topology t, uint32_t seed)
+{
+	for (int m = 0; m < 300; m++) {
+		struct grid *g = random_grid(&seed, t, true, 45);
+		int n = g->w * g->h;
+		struct path_ctx *ctx = path_create(g);
+		int *count = malloc((size_t)n * sizeof *count);
+		double *travel = malloc((size_t)n * sizeof *travel), *dist = malloc((size_t)n * sizeof *dist);
+		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+		g->cost[start] = 1;
+		ref_fallback(g, start, false, count, travel);
+		ref_dijkstra(g, start, false, dist);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		struct path_result r;
+		path_find(ctx, start, goal, &opt, &r);
+		assert_int_equal(r.blocked_crossed, count[goal]);
+		/* the walk never enters a blocked cell and is an optimal walk to its end */
+		check_walk(g, &r, start, false);
+		for (int i = 1; i < r.len; i++)
+			assert_true(g->cost[r.cells[i]] != 0);
+		assert_true(fabs(r.cost - dist[r.end]) < 1e-9);
+		if (count[goal] == 0) {
+			assert_int_equal(r.status, PATH_FOUND);
+			assert_true(r.reached);
+		} else {
+			assert_int_equal(r.status, PATH_FALLBACK);
+			assert_false(r.reached);
+		}
+		free(count);
+		free(travel);
+		free(dist);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+}
+
+static void test_fallback_random_square8(void **state) { (void)state; run_fallback_random(GRID_SQUARE8, 11); }
+static void test_fallback_random_square4(void **state) { (void)state; run_fallback_random(GRID_SQUARE4, 12); }
+static void test_fallback_random_hex(void **state) { (void)state; run_fallback_random(GRID_HEX, 13); }
+
+static void assert_cells(const struct grid *g, const struct path_result *r, const int (*xy)[2], int n)
+{
+	assert_int_equal(r->len, n);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(r->cells[i], grid_index(g, xy[i][0], xy[i][1]));
+}
+
+/* Row 1: floor, a wall at x=7, a sealed room x=8..10; walls all round. */
+static const char *const corridor[] = {
+	"############",
+	"#......#...#",
+	"############",
+};
+
+static void fallback_exact(enum grid_topology t)
+{
+	struct grid *g = grid_from(t, corridor, 3);
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result r;
+	static const int walk[6][2] = { { 1, 1 }, { 2, 1 }, { 3, 1 }, { 4, 1 }, { 5, 1 }, { 6, 1 } };
+
+	/* reachable goal: the optimal path, status FOUND */
+	assert_int_equal(path_find(ctx, grid_index(g, 1, 1), grid_index(g, 5, 1), &opt, &r), PATH_FOUND);
+	assert_cells(g, &r, walk, 5);
+	assert_true(r.reached);
+	assert_true(r.cost == 4.0);
+
+	/* sealed vault: goal (9,1) behind the wall at (7,1); the walk stops at (6,1) */
+	assert_int_equal(path_find(ctx, grid_index(g, 1, 1), grid_index(g, 9, 1), &opt, &r), PATH_FALLBACK);
+	assert_cells(g, &r, walk, 6);
+	assert_false(r.reached);
+	assert_int_equal(r.blocked_crossed, 1);
+	assert_true(r.cost == 5.0);
+
+	/* a click on a wall: the goal (7,1) itself is the wall */
+	assert_int_equal(path_find(ctx, grid_index(g, 1, 1), grid_index(g, 7, 1), &opt, &r), PATH_FALLBACK);
+	assert_cells(g, &r, walk, 6);
+	assert_int_equal(r.blocked_crossed, 1);
+
+	/* a goal outside the map, clamped by the caller: (30, 1) -> (11, 1),
+	 * the east wall: two blocked cells (7,1) and (11,1) */
+	int gx = 30, gy = 1;
+	grid_clamp(g, &gx, &gy);
+	assert_int_equal(gx, 11);
+	path_find(ctx, grid_index(g, 1, 1), grid_index(g, gx, gy), &opt, &r);
+	assert_int_equal(r.status, PATH_FALLBACK);
+	assert_cells(g, &r, walk, 6);
+	assert_int_equal(r.blocked_crossed, 2);
+
+	/* empty walk: from inside the vault (8,1) toward (2,1): the first step is the wall */
+	assert_int_equal(path_find(ctx, grid_index(g, 8, 1), grid_index(g, 2, 1), &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.cells[0], grid_index(g, 8, 1));
+	assert_int_equal(r.steps, 0);
+	assert_true(r.cost == 0.0);
+	assert_int_equal(r.blocked_crossed, 1);
+
+	/* without fallback the same goals are refused */
+	opt.fallback = false;
+	assert_int_equal(path_find(ctx, grid_index(g, 1, 1), grid_index(g, 9, 1), &opt, &r), PATH_NO_ROUTE);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(path_find(ctx, grid_index(g, 1, 1), grid_index(g, 7, 1), &opt, &r), PATH_NO_ROUTE);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+static void test_fallback_exact_square8(void **state) { (void)state; fallback_exact(GRID_SQUARE8); }
+static void test_fallback_exact_square4(void **state) { (void)state; fallback_exact(GRID_SQUARE4); }
+static void test_fallback_exact_hex(void **state) { (void)state; fallback_exact(GRID_HEX); }
+
+/* Steps between two passable cells keep the corner rule in the fallback:
+ * the squeeze between (1,1) and (2,2) is not a route, so the route crosses
+ * a wall, and the walk stops before it.  With corner cutting it is taken. */
+static void test_fallback_corner_rule(void **state)
+{
+	(void)state;
+	static const char *const rows[] = {
+		"####",
+		"#.##",
+		"##.#",
+		"####",
+	};
+	struct grid *g = grid_from(GRID_SQUARE8, rows, 4);
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	struct path_result r;
+	int a = grid_index(g, 1, 1), b = grid_index(g, 2, 2);
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_NO_ROUTE);
+	opt.fallback = true;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.blocked_crossed, 1);
+	opt.corner_cutting = true;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
+	assert_int_equal(r.len, 2);
+	assert_true(r.cost == GRID_SQRT2);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+/* A finite P is a knob: a detour longer than P goes "through" the wall,
+ * yet the walk still stops before it. */
+static void test_fallback_finite_penalty(void **state)
+{
+	(void)state;
+	static const char *const rows[] = {
+		"#######",
+		"#..#..#",
+		"#.###.#",
+		"#.....#",
+		"#######",
+	};
+	struct grid *g = grid_from(GRID_SQUARE4, rows, 5);
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result r;
+	int a = grid_index(g, 2, 1), b = grid_index(g, 4, 1);
+	/* automatic P: the detour (10 steps) */
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
+	assert_true(r.cost == 10.0);
+	/* P = 1: through the wall at (3,1) costs 2 + 1 < 10 */
+	opt.penalty = 1.0;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.blocked_crossed, 1);
+	/* P = 20: the detour again */
+	opt.penalty = 20.0;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
+	assert_true(r.cost == 10.0);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+static void test_simple_cases(void **state)
+{
+	(void)state;
+	static const char *const rows[] = {
+		"......",
+		".####.",
+		".#..#.",
+		".####.",
+		"......",
+	};
+	struct grid *g = grid_from(GRID_SQUARE8, rows, 5);
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	struct path_result r;
+	/* start == goal */
+	assert_int_equal(path_find(ctx, 0, 0, &opt, &r), PATH_FOUND);
+	assert_int_equal(r.len, 1);
+	assert_true(r.reached);
+	assert_true(r.cost == 0.0);
+	/* goal blocked */
+	assert_int_equal(path_find(ctx, 0, grid_index(g, 1, 1), &opt, &r), PATH_NO_ROUTE);
+	assert_false(r.reached);
+	/* no route: the enclosed room */
+	assert_int_equal(path_find(ctx, 0, grid_index(g, 2, 2), &opt, &r), PATH_NO_ROUTE);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.cells[0], 0);
+	assert_true(r.expanded > 0);
+	/* bad input */
+	assert_int_equal(path_find(ctx, -1, 0, &opt, &r), PATH_BAD_INPUT);
+	assert_int_equal(path_find(ctx, 0, 30, &opt, &r), PATH_BAD_INPUT);
+	assert_int_equal(path_find(ctx, grid_index(g, 1, 1), 0, &opt, &r), PATH_BAD_INPUT);
+	/* around the ring: (0,0) -> (5,4) costs 4 + 4 sqrt 2 ... or 9 orthogonal; the ring allows 5 + 4 */
+	assert_int_equal(path_find(ctx, 0, grid_index(g, 5, 4), &opt, &r), PATH_FOUND);
+	check_walk(g, &r, 0, false);
+	assert_true(fabs(r.cost - 9.0) < 1e-9);
+	assert_true(path_was_expanded(ctx, 0));
+	assert_false(path_was_expanded(ctx, grid_index(g, 2, 2)));
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+static void test_budget(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(20, 20, GRID_SQUARE8);
+	memset(g->cost, 1, 400);
+	for (int y = 0; y < 15; y++)
+		g->cost[grid_index(g, 10, y)] = 0;
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	opt.budget = 25;
+	struct path_result r;
+	int start = grid_index(g, 2, 2), goal = grid_index(g, 18, 2);
+	assert_int_equal(path_find(ctx, start, goal, &opt, &r), PATH_BUDGET);
+	assert_int_equal(r.expanded, 25);
+	assert_false(r.reached);
+	check_walk(g, &r, start, false);
+	/* the end is the expanded cell nearest the goal by h */
+	int expanded = 0;
+	for (int c = 0; c < 400; c++) {
+		if (!path_was_expanded(ctx, c))
+			continue;
+		expanded++;
+		assert_true(grid_heuristic(g, r.end, goal) <= grid_heuristic(g, c, goal));
+	}
+	assert_int_equal(expanded, 25);
+	/* a big enough budget reaches the goal */
+	opt.budget = 100000;
+	assert_int_equal(path_find(ctx, start, goal, &opt, &r), PATH_FOUND);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	uint32_t seed = 99;
+	enum grid_topology topo[3] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+	for (int m = 0; m < 60; m++) {
+		struct grid *g = random_grid(&seed, topo[m % 3], m % 2 == 0, 20);
+		int n = g->w * g->h;
+		struct path_ctx *c1 = path_create(g), *c2 = path_create(g);
+		int s = (int)(rnd(&seed) % (unsigned)n), t = (int)(rnd(&seed) % (unsigned)n);
+		g->cost[s] = 1;
+		g->cost[t] = 1;
+		struct path_options opt = path_options_default();
+		opt.fallback = m % 4 == 1;
+		struct path_result a, b;
+		path_find(c1, s, t, &opt, &a);
+		int *keep = malloc((size_t)a.len * sizeof *keep);
+		memcpy(keep, a.cells, (size_t)a.len * sizeof *keep);
+		int len = a.len;
+		path_find(c1, t, s, &opt, &b); /* something else in between */
+		path_find(c1, s, t, &opt, &a);
+		path_find(c2, s, t, &opt, &b);
+		assert_int_equal(a.len, len);
+		assert_int_equal(b.len, len);
+		assert_memory_equal(a.cells, keep, (size_t)len * sizeof *keep);
+		assert_memory_equal(b.cells, keep, (size_t)len * sizeof *keep);
+		free(keep);
+		path_destroy(c1);
+		path_destroy(c2);
+		grid_destroy(g);
+	}
+}
+
+/* Floods against the reference, both ways, and flood_next walks downhill. */
+static void test_flood(void **state)
+{
+	(void)state;
+	uint32_t seed = 7;
+	enum grid_topology topo[3] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+	for (int m = 0; m < 90; m++) {
+		struct grid *g = random_grid(&seed, topo[m % 3], true, 20);
+		int n = g->w * g->h;
+		struct path_ctx *ctx = path_create(g);
+		double *dist = malloc((size_t)n * sizeof *dist), *back = malloc((size_t)n * sizeof *back);
+		int src = (int)(rnd(&seed) % (unsigned)n);
+		g->cost[src] = 1;
+		struct path_options opt = path_options_default();
+		ref_dijkstra(g, src, false, dist);
+		long settled = path_flood(ctx, src, &opt, false, 0.0);
+		long reached = 0;
+		for (int c = 0; c < n; c++) {
+			if (dist[c] >= 0)
+				reached++;
+			double d = path_flood_distance(ctx, c);
+			assert_true(dist[c] < 0 ? d < 0 : fabs(d - dist[c]) < 1e-9);
+		}
+		assert_int_equal(settled, reached);
+		/* reverse: distance from each cell to src */
+		for (int c = 0; c < n; c++) {
+			back[c] = -1;
+			if (g->cost[c]) {
+				ref_dijkstra(g, c, false, dist);
+				back[c] = dist[src];
+			}
+		}
+		path_flood(ctx, src, &opt, true, 0.0);
+		for (int c = 0; c < n; c++) {
+			double d = path_flood_distance(ctx, c);
+			assert_true(back[c] < 0 ? d < 0 : fabs(d - back[c]) < 1e-9);
+			if (d <= 0)
+				continue;
+			/* following next from c reaches src paying exactly d */
+			double paid = 0;
+			int at = c, guard = 0;
+			while (at != src) {
+				int nx = path_flood_next(ctx, at, &opt);
+				assert_true(nx >= 0);
+				assert_true(grid_is_adjacent(g, at, nx));
+				struct grid_step s[GRID_MAX_NEIGHBOURS];
+				int k = grid_neighbours(g, at, false, s), j;
+				for (j = 0; j < k && s[j].cell != nx; j++)
+					;
+				assert_true(j < k);
+				paid += s[j].step * g->cost[nx];
+				at = nx;
+				assert_true(++guard <= n);
+			}
+			assert_true(fabs(paid - d) < 1e-9);
+		}
+		assert_int_equal(path_flood_next(ctx, src, &opt), -1);
+		/* a cost limit settles only the cells within it */
+		path_flood(ctx, src, &opt, false, 2.0);
+		for (int c = 0; c < n; c++)
+			assert_true(path_flood_distance(ctx, c) <= 2.0);
+		free(dist);
+		free(back);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+}
+
+static void test_extra_costs(void **state)
+{
+	(void)state;
+	static const char *const rows[] = {
+		".....",
+		".....",
+		".....",
+	};
+	struct grid *g = grid_from(GRID_SQUARE4, rows, 3);
+	struct path_ctx *ctx = path_create(g);
+	uint16_t extra[15] = { 0 };
+	extra[grid_index(g, 2, 1)] = 10; /* a crowd in the middle */
+	struct path_options opt = path_options_default();
+	struct path_result r;
+	path_find(ctx, grid_index(g, 0, 1), grid_index(g, 4, 1), &opt, &r);
+	assert_true(r.cost == 4.0);
+	opt.extra = extra;
+	path_find(ctx, grid_index(g, 0, 1), grid_index(g, 4, 1), &opt, &r);
+	assert_true(r.cost == 6.0); /* around the crowd */
+	for (int i = 0; i < r.len; i++)
+		assert_int_not_equal(r.cells[i], grid_index(g, 2, 1));
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+static void test_memory(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(1024, 1024, GRID_SQUARE8);
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	assert_true(path_memory(ctx) < 32u * 1024u * 1024u);
+	assert_true(path_memory(ctx) > 1024u * 1024u * 16u); /* it does hold every cell */
+	path_destroy(ctx);
+	path_destroy(NULL);
+	grid_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_square4),
+		cmocka_unit_test(test_random_square8),
+		cmocka_unit_test(test_random_hex),
+		cmocka_unit_test(test_random_square8_uniform),
+		cmocka_unit_test(test_fallback_random_square8),
+		cmocka_unit_test(test_fallback_random_square4),
+		cmocka_unit_test(test_fallback_random_hex),
+		cmocka_unit_test(test_fallback_exact_square8),
+		cmocka_unit_test(test_fallback_exact_square4),
+		cmocka_unit_test(test_fallback_exact_hex),
+		cmocka_unit_test(test_fallback_corner_rule),
+		cmocka_unit_test(test_fallback_finite_penalty),
+		cmocka_unit_test(test_simple_cases),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_extra_costs),
+		cmocka_unit_test(test_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
