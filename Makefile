@@ -93,6 +93,8 @@ run: build/astray
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
+	./build/astray bench --mode astar --every 4 $(MAPS)/*.scen
+	./build/astray bench --mode fallback --every 20 $(MAPS)/*.scen
 	@if [ -n "$(TCOD_LIBS)" ]; then \
 		$(MAKE) --no-print-directory build/bench_tcod && \
 		./build/bench_tcod $(MAPS)/*.scen; \

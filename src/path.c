@@ -389,10 +389,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				break;
 			/* Next fallback layer: its cells become the heap at once. */
 			int m = ctx->pending_len;
-			for (int i = 0; i < m; i++) {
-				int c = ctx->heap[ctx->cap - 1 - i].cell;
-				ctx->heap[i].cell = c;
-			}
+			/* Slots cap-m .. cap-1 down to 0 .. m-1; the source is never
+			 * below the destination, so copying upward is safe. */
+			for (int i = 0; i < m; i++)
+				ctx->heap[i].cell = ctx->heap[ctx->cap - m + i].cell;
 			for (int i = 0; i < m; i++) {
 				int c = ctx->heap[i].cell;
 				double h = heuristic(topo, c % w, c / w, s.gx, s.gy);
@@ -427,7 +427,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				return PATH_BUDGET;
 			}
 		}
-		if (topo == GRID_SQUARE8 && !s.fallback && ux > 0 && uy > 0 && ux < w - 1 &&
+		if (topo == GRID_SQUARE8 && cost[u] && ux > 0 && uy > 0 && ux < w - 1 &&
 		    uy < hgt - 1) {
 			/* Interior square8 cell: the legal moves as a bit mask. */
 			const uint8_t *c = cost + u;
@@ -435,9 +435,37 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				     (unsigned)(c[1] != 0) << 2 | (unsigned)(c[w] != 0) << 3 |
 				     (unsigned)(c[-w - 1] != 0) << 4 | (unsigned)(c[-w + 1] != 0) << 5 |
 				     (unsigned)(c[w - 1] != 0) << 6 | (unsigned)(c[w + 1] != 0) << 7;
+			/* Into blocked cells (fallback): every direction, no corner rule. */
+			unsigned mb = s.fallback ? ~m & 0xffu : 0;
 			if (!s.corner_cutting) {
 				unsigned n = m & 1, wb = (m >> 1) & 1, e = (m >> 2) & 1, so = (m >> 3) & 1;
 				m &= 0x0fu | (n & wb) << 4 | (n & e) << 5 | (so & wb) << 6 | (so & e) << 7;
+			}
+			while (mb) {
+				const int i = __builtin_ctz(mb);
+				mb &= mb - 1;
+				const int v = u + sq_dy[i] * w + sq_dx[i];
+				const double ng = ug + (i >= 4 ? GRID_SQRT2 : 1.0) + s.penalty;
+				struct node *nv = &node[v];
+				if (nv->stamp != gen) {
+					nv->stamp = gen;
+					nv->g = ng;
+					nv->dir = sq_opp[i];
+					if (s.layered)
+						pending_add(ctx, v);
+					else
+						heap_push(ctx, v, ng + s.weight * heuristic(topo, ux + sq_dx[i],
+							  uy + sq_dy[i], s.gx, s.gy), ng);
+					continue;
+				}
+				const int pos = nv->pos;
+				if (pos == POS_CLOSED || (s.layered && pos >= 0) || !(ng < nv->g))
+					continue;
+				nv->g = ng;
+				nv->dir = sq_opp[i];
+				if (pos >= 0)
+					heap_decrease(ctx, v, ng + s.weight * heuristic(topo, ux + sq_dx[i],
+						      uy + sq_dy[i], s.gx, s.gy), ng);
 			}
 			while (m) {
 				const int i = __builtin_ctz(m);
