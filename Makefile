@@ -48,6 +48,17 @@ all: build/astray
 build/obj build/san:
 	@mkdir -p $@
 
+# The objects that embed DATADIR are rebuilt when it changes, so
+# `make install PREFIX=/usr` after a plain `make` finds its levels.
+build/obj/datadir.stamp: FORCE | build/obj
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+build/san/datadir.stamp: FORCE | build/san
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+build/obj/cmd_play.o build/obj/bestiary.o: build/obj/datadir.stamp
+build/san/cmd_play.o build/san/bestiary.o: build/san/datadir.stamp
+.PHONY: FORCE
+FORCE:
+
 build/obj/ui_curses.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
 build/san/ui_curses.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
 

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 
@@ -47,6 +48,19 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 			if (strcmp(argv[1], commands[i].name) == 0)
 				return commands[i].run(argc - 1, argv + 1);
+	}
+	/* A bare word that is neither a command nor a file is most likely a
+	 * mistyped command: say so rather than "no such file". */
+	if (argc >= 2 && argv[1][0] != '-' && !strchr(argv[1], '/') && !strchr(argv[1], '.')) {
+		struct stat st;
+		if (stat(argv[1], &st) != 0) {
+			fprintf(stderr, "astray: '%s' is neither a command nor a level file or folder\n"
+					"commands:", argv[1]);
+			for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+				fprintf(stderr, " %s", commands[i].name);
+			fprintf(stderr, " (astray --help tells more)\n");
+			return 2;
+		}
 	}
 	/* No command word: everything is an argument of play. */
 	argv[0] = (char *)"play";
