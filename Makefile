@@ -7,6 +7,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 # CFLAGS, LDFLAGS, CC, PREFIX and DESTDIR may be overridden.
 
+SHELL := /bin/bash
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
@@ -87,14 +88,23 @@ build/san/test_%: build/san/test_%.o build/san/libastray.a
 # Every suite runs from the top folder; a failing suite fails the target
 # after all of them have run, so one report shows every failure.
 test: build/astray build/san/astray $(TESTS)
-	@fail=0; for t in $(TESTS); do \
+	@fail=0; log=build/test.log; : > $$log; for t in $(TESTS); do \
 		echo "== $$t"; \
-		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t || fail=1; \
+		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t 2>&1 \
+			| tee $$log.one; \
+		if [ $${PIPESTATUS[0]} -ne 0 ]; then fail=1; \
+			grep -q '^\[  FAILED  \] [0-9]* test' $$log.one || \
+				echo "[  FAILED  ] 1 test(s): $$t stopped before its summary" >> $$log.one; \
+		fi; \
+		cat $$log.one >> $$log; \
 	done; \
 	echo "== astray check levels/*.lvl"; \
-	build/san/astray check levels/*.lvl || fail=1; \
-	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; \
-	echo "make test: all suites passed"
+	if build/san/astray check levels/*.lvl; then echo "[  PASSED  ] 1 test(s)." >> $$log; \
+	else fail=1; echo "[  FAILED  ] 1 test(s)" >> $$log; fi; \
+	awk '/^\[  PASSED  \] [0-9]+ test/ { p += $$4 } /^\[  FAILED  \] [0-9]+ test/ { f += $$4 } \
+	     /^\[  SKIPPED \] [0-9]+ test/ { s += $$4 } \
+	     END { printf "make test: %d passed, %d failed, %d skipped\n", p, f, s }' $$log; \
+	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi
 
 run: build/astray
 	./build/astray
