@@ -138,21 +138,52 @@ static void count_search(struct game *g, long expanded, double us)
 		g->stats.on_search(g->stats.ud, expanded, us);
 }
 
-/* Makes the reverse flood from the player's cell current, if sharing is
- * allowed and worth it; false when the monster must search on its own. */
-static bool flood_ready(struct game *g)
+/* Whether monster m will want the shared flood from cell pc this turn: an
+ * exact kind hunting the player's own cell (or about to, seeing it). */
+static bool wants_flood(const struct game *g, const struct monster *m, int pc)
+{
+	if (!m->alive || m->mind.fleeing || !shareable(m->kind))
+		return false;
+	if (m->mind.hunting && grid_index(g->grid, m->mind.target_x, m->mind.target_y) == pc)
+		return true;
+	return sees_player(g, m);
+}
+
+/*
+ * Makes the reverse flood from the player's cell current, if sharing is
+ * allowed and worth it, and settles the cell `here`; false when the monster
+ * must search on its own.  A new flood runs only until every monster that
+ * wants it stands on a settled cell (the flood is exact at every cell it
+ * settles, whatever is left unsettled); a monster found later on an
+ * unsettled cell resumes it.  One flood serves every exact kind alike:
+ * their plans have no knob the flood depends on.
+ */
+static bool flood_reach(struct game *g, int here)
 {
 	int pc = player_cell(g);
-	if (g->flood_goal == pc)
-		return true;
-	if (g->ai_share == AI_SHARE_NEVER || (g->ai_share == AI_SHARE_AUTO && g->ai_due < AI_SHARE_MIN))
-		return false;
-	struct path_options opt = path_options_default();
-	double t0 = clock_us();
-	long settled = path_flood(g->flood, pc, &opt, true, 0);
-	count_search(g, settled, clock_us() - t0);
-	g->stats.floods++;
-	g->flood_goal = pc;
+	if (g->flood_goal != pc) {
+		if (g->ai_share == AI_SHARE_NEVER || (g->ai_share == AI_SHARE_AUTO && g->ai_due < AI_SHARE_MIN))
+			return false;
+		struct flood_options opt = flood_options_default();
+		opt.reverse = true;
+		double t0 = clock_us();
+		flood_begin(g->flood, pc, &opt);
+		for (int i = 0; i < g->n_monsters; i++) {
+			const struct monster *m = &g->monsters[i];
+			if (wants_flood(g, m, pc)) {
+				int c = monster_cell(g, m);
+				flood_settle(g->flood, &c, 1);
+			}
+		}
+		flood_settle(g->flood, &here, 1);
+		count_search(g, flood_settled_count(g->flood), clock_us() - t0);
+		g->stats.floods++;
+		g->flood_goal = pc;
+	} else if (!flood_settled(g->flood, here) && !flood_finished(g->flood)) {
+		double t0 = clock_us();
+		long settled = flood_settle(g->flood, &here, 1);
+		count_search(g, settled, clock_us() - t0);
+	}
 	return true;
 }
 
@@ -184,11 +215,10 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 	mi->route_pos = 0;
 	mi->route_stuck = false;
 
-	if (!crowd && shareable(k) && goal == player_cell(g) && flood_ready(g) &&
-	    path_flood_distance(g->flood, here) >= 0) {
+	if (!crowd && shareable(k) && goal == player_cell(g) && flood_reach(g, here) &&
+	    flood_settled(g->flood, here)) {
 		/* Only the steps it can take before its next replan are read:
 		 * a monster acts at most ceil(speed / 100) times a turn. */
-		struct path_options opt = path_options_default();
 		int per_turn = (k->speed + 99) / 100;
 		long want = (long)(mi->next_repath - g->turn) * (per_turn > 0 ? per_turn : 1) + 1;
 		if (want > mi->route_cap - 1)
@@ -196,7 +226,7 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 		int len = 0, c = here;
 		mi->route[len++] = c;
 		while (len <= want && c != goal) {
-			c = path_flood_next(g->flood, c, &opt);
+			c = flood_next(g->flood, c);
 			if (c < 0)
 				break;
 			mi->route[len++] = c;

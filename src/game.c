@@ -100,13 +100,14 @@ static void level_state_free(struct game *g)
 	free(g->route_cells);
 	free(g->travel.cells);
 	path_destroy(g->path);
-	path_destroy(g->flood);
+	flood_destroy(g->flood);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = NULL;
 	g->occupant = g->route_cells = g->travel.cells = NULL;
 	g->crowd = NULL;
-	g->path = g->flood = NULL;
+	g->path = NULL;
+	g->flood = NULL;
 	g->grid = NULL;
 	g->n_monsters = 0;
 	memset(&g->travel, 0, sizeof g->travel);
@@ -153,7 +154,7 @@ static bool level_load(struct game *g, int depth)
 	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
 	g->route_cells = malloc(((size_t)lv->n_monsters + 1) * AI_ROUTE_MAX * sizeof *g->route_cells);
 	g->path = path_create(g->grid);
-	g->flood = path_create(g->grid);
+	g->flood = flood_create(g->grid);
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->opaque ||
 	    !g->occupant || !g->crowd || !g->travel.cells || !g->monsters || !g->route_cells ||
 	    !g->path || !g->flood)

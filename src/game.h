@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bestiary.h"
+#include "flood.h"
 #include "grid.h"
 #include "level.h"
 #include "path.h"
@@ -178,7 +179,7 @@ struct game {
 	uint16_t *crowd;        /* w*h: the crowd cost of cells held by monsters (path_options.extra) */
 	int crowd_value;        /* the crowd knob crowd[] is filled with now */
 	int *route_cells;       /* n_monsters * AI_ROUTE_MAX: the monsters' route buffers */
-	struct path_ctx *flood; /* context of the shared reverse flood toward the player */
+	struct flood_ctx *flood;/* context of the shared reverse flood toward the player (flood.h) */
 	int flood_goal;         /* cell the current flood was made from; -1 none */
 	int ai_due;             /* shareable hunters due to replan this turn (ai_turn_begin) */
 	enum ai_share ai_share; /* AI_SHARE_AUTO unless a test or a tuner forces a method */

@@ -1,0 +1,435 @@
+/*
+ * flood.c - exact Dijkstra floods over grids with few distinct edge costs
+ * (flood.h explains the method, the tie rule and the movement rules).
+ *
+ * Layout of the context:
+ *   dist[], stamp[], state[]  one entry per cell; stamp[c] == gen means the
+ *                             cell was reached by the current flood, and
+ *                             then state[c] is the index of the FIFO holding
+ *                             its live entry, or SETTLED;
+ *   fifo[]                    one FIFO per queue index (2 * multiplier +
+ *                             diagonal; index 0 holds only the source), each
+ *                             a chain of fixed-size blocks from one pool;
+ *   active[]                  indices of the non-empty FIFOs, ascending.
+ *
+ * A cell's key is dist[] itself: a cell is appended to FIFO q only when its
+ * tentative distance improves and q is not the FIFO it already sits in, so
+ * an entry is live exactly when state[cell] == q, and stale entries are
+ * dropped when they reach a head.  A cell never enters the same FIFO twice
+ * (a later key in one FIFO is never smaller), so a cell has at most one
+ * entry per kind of edge entering it, at most GRID_MAX_NEIGHBOURS; the pool
+ * holds that many entries per cell plus a partly filled block per FIFO, so
+ * it never runs out.  Blocks freed at the head are reused, so a flood only
+ * ever touches about as many blocks as its frontier needs.
+ */
+#include "flood.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QUEUES 512             /* 2 * (255 + 1): multiplier 1..255, orthogonal or diagonal */
+#define BLOCK 256              /* entries per pool block */
+#define SETTLED UINT16_MAX     /* state[] of a settled cell */
+#define TIE_REL 1e-11          /* flood_next: relative tolerance between equally good neighbours */
+
+struct fifo {
+	int32_t head_blk, head_pos; /* head_blk < 0: empty */
+	int32_t tail_blk, tail_pos;
+};
+
+struct flood_ctx {
+	const struct grid *grid;
+	int n;
+	double *dist;        /* tentative, then final, distance */
+	uint32_t *tag;       /* gen << 16 | state: reached by the current flood when the
+	                        high half is gen; state is the FIFO index holding the
+	                        cell's live entry, or SETTLED */
+	uint32_t gen;        /* 1..65535 */
+
+	int32_t *pool;       /* n_blocks * BLOCK cells */
+	double *pool_key;    /* their keys, so that choosing a head reads no cell */
+	int32_t *blk_next;   /* chain of blocks within a FIFO, or of free blocks */
+	int32_t n_blocks, used_blocks, free_blk;
+	struct fifo fifo[QUEUES];
+	uint16_t active[QUEUES];
+	double head_key[QUEUES]; /* key of each non-empty FIFO's head entry */
+	int n_active;
+	double edge[QUEUES]; /* cost of an edge of each queue index */
+
+	int source;          /* -1: no flood */
+	bool reverse, corner_cutting, finished;
+	double max_dist;
+	long settled;
+};
+
+/* Neighbour offsets in grid_neighbours order: square (first 4 orthogonal,
+ * then the diagonals) and odd-r hex for even and odd rows. */
+static const int8_t sq_off_x[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
+static const int8_t sq_off_y[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+static const int8_t hx_off_x[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
+static const int8_t hx_off_y[6] = { 0, 0, -1, -1, 1, 1 };
+
+struct flood_options flood_options_default(void)
+{
+	return (struct flood_options){ .reverse = false, .corner_cutting = false, .max_dist = 0.0 };
+}
+
+struct flood_ctx *flood_create(const struct grid *g)
+{
+	if (!g || g->w <= 0 || g->h <= 0 || (long long)g->w * g->h > INT32_MAX / (2 * GRID_MAX_NEIGHBOURS))
+		return NULL;
+	struct flood_ctx *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	f->grid = g;
+	f->n = g->w * g->h;
+	long long entries = (long long)GRID_MAX_NEIGHBOURS * f->n + 1;
+	f->n_blocks = (int32_t)((entries + BLOCK - 1) / BLOCK + QUEUES + 1);
+	f->dist = malloc((size_t)f->n * sizeof *f->dist);
+	f->tag = calloc((size_t)f->n, sizeof *f->tag);
+	/* malloc, not calloc: the pool is reserved for the worst case, and a
+	 * flood writes only the blocks its frontier needs. */
+	f->pool = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool);
+	f->pool_key = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool_key);
+	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
+	if (!f->dist || !f->tag || !f->pool || !f->pool_key || !f->blk_next) {
+		flood_destroy(f);
+		return NULL;
+	}
+	for (int q = 0; q < QUEUES; q++) {
+		double mult = (double)(q >> 1);
+		f->edge[q] = (q & 1) ? GRID_SQRT2 * mult : mult;
+		f->fifo[q].head_blk = -1;
+	}
+	f->source = -1;
+	f->finished = true;
+	return f;
+}
+
+void flood_destroy(struct flood_ctx *f)
+{
+	if (!f)
+		return;
+	free(f->dist);
+	free(f->tag);
+	free(f->pool);
+	free(f->pool_key);
+	free(f->blk_next);
+	free(f);
+}
+
+size_t flood_memory(const struct flood_ctx *f)
+{
+	if (!f)
+		return 0;
+	return sizeof *f + (size_t)f->n * (sizeof *f->dist + sizeof *f->tag) +
+	       (size_t)f->n_blocks * (BLOCK * (sizeof *f->pool + sizeof *f->pool_key) + sizeof *f->blk_next);
+}
+
+/* ---- the FIFOs ---------------------------------------------------------- */
+
+static int32_t block_take(struct flood_ctx *f)
+{
+	int32_t b = f->free_blk;
+	if (b >= 0) {
+		f->free_blk = f->blk_next[b];
+		return b;
+	}
+	return f->used_blocks++; /* bounded by n_blocks (see the top of the file) */
+}
+
+static void block_give(struct flood_ctx *f, int32_t b)
+{
+	f->blk_next[b] = f->free_blk;
+	f->free_blk = b;
+}
+
+static void activate(struct flood_ctx *f, uint16_t q)
+{
+	int i = f->n_active++;
+	while (i > 0 && f->active[i - 1] > q) {
+		f->active[i] = f->active[i - 1];
+		i--;
+	}
+	f->active[i] = q;
+}
+
+static void push(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
+{
+	struct fifo *Q = &f->fifo[q];
+	if (Q->head_blk < 0) {
+		int32_t b = block_take(f);
+		Q->head_blk = Q->tail_blk = b;
+		Q->head_pos = Q->tail_pos = 0;
+		f->head_key[q] = key;
+		activate(f, q);
+	} else if (Q->tail_pos == BLOCK) {
+		int32_t b = block_take(f);
+		f->blk_next[Q->tail_blk] = b;
+		Q->tail_blk = b;
+		Q->tail_pos = 0;
+	}
+	size_t at = (size_t)Q->tail_blk * BLOCK + (size_t)Q->tail_pos++;
+	f->pool[at] = cell;
+	f->pool_key[at] = key;
+}
+
+/*
+ * Removes and returns the live entry with the smallest key (the lowest
+ * FIFO index on equal keys), or -1 when nothing is left or the next key is
+ * past max_dist.  Only the chosen head's cell is read: the keys of the
+ * heads are kept apart, and a stale entry (its cell settled, or moved to a
+ * better FIFO) is dropped when chosen.
+ */
+static int32_t pop_min(struct flood_ctx *f)
+{
+	for (;;) {
+		if (f->n_active == 0)
+			return -1;
+		int best_i = 0;
+		double best_key = f->head_key[f->active[0]];
+		for (int i = 1; i < f->n_active; i++) {
+			double k = f->head_key[f->active[i]];
+			if (k < best_key) {
+				best_key = k;
+				best_i = i;
+			}
+		}
+		if (f->max_dist > 0 && best_key > f->max_dist)
+			return -1;
+		uint16_t q = f->active[best_i];
+		struct fifo *Q = &f->fifo[q];
+		int32_t c = f->pool[(size_t)Q->head_blk * BLOCK + (size_t)Q->head_pos];
+		Q->head_pos++;
+		if (Q->head_blk == Q->tail_blk && Q->head_pos == Q->tail_pos) {
+			block_give(f, Q->head_blk);
+			Q->head_blk = -1;
+			f->n_active--;
+			memmove(&f->active[best_i], &f->active[best_i + 1],
+				(size_t)(f->n_active - best_i) * sizeof f->active[0]);
+		} else {
+			if (Q->head_pos == BLOCK) {
+				int32_t next = f->blk_next[Q->head_blk];
+				block_give(f, Q->head_blk);
+				Q->head_blk = next;
+				Q->head_pos = 0;
+			}
+			f->head_key[q] = f->pool_key[(size_t)Q->head_blk * BLOCK + (size_t)Q->head_pos];
+		}
+		if (f->tag[c] == (f->gen << 16 | q))
+			return c;
+	}
+}
+
+/* ---- the flood ---------------------------------------------------------- */
+
+static void new_generation(struct flood_ctx *f)
+{
+	if (++f->gen > 0xFFFF) {
+		memset(f->tag, 0, (size_t)f->n * sizeof *f->tag);
+		f->gen = 1;
+	}
+}
+
+bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *opt)
+{
+	struct flood_options defaults = flood_options_default();
+	if (!opt)
+		opt = &defaults;
+	if (!f)
+		return false;
+	new_generation(f);
+	for (int i = 0; i < f->n_active; i++)
+		f->fifo[f->active[i]].head_blk = -1;
+	f->n_active = 0;
+	f->used_blocks = 0;
+	f->free_blk = -1;
+	f->settled = 0;
+	f->source = -1;
+	f->finished = true;
+	if (source < 0 || source >= f->n)
+		return false;
+	f->source = source;
+	f->reverse = opt->reverse;
+	f->corner_cutting = opt->corner_cutting;
+	f->max_dist = opt->max_dist;
+	f->finished = false;
+	f->dist[source] = 0.0;
+	f->tag[source] = f->gen << 16;
+	push(f, 0, source, 0.0);
+	return true;
+}
+
+/* Offers v the key `key` through FIFO q. */
+static inline void relax(struct flood_ctx *f, int32_t v, uint16_t q, double key)
+{
+	const uint32_t t = f->tag[v], mark = f->gen << 16;
+	if ((t & 0xFFFF0000u) != mark) {
+		f->tag[v] = mark | q;
+		f->dist[v] = key;
+		push(f, q, v, key);
+	} else if ((t & 0xFFFFu) != SETTLED && key < f->dist[v]) {
+		f->dist[v] = key;
+		if ((t & 0xFFFFu) != q) {
+			f->tag[v] = mark | q;
+			push(f, q, v, key);
+		}
+	}
+}
+
+/*
+ * Square grids: the bit mask of the moves out of (x, y), bit i for the
+ * neighbour sq_off[i], with the corner rule applied.  A move between two
+ * cells is legal both ways or neither, so forward and reverse share it.
+ */
+static unsigned square_moves(const struct grid *g, int x, int y, bool square8, bool cut)
+{
+	const int w = g->w, h = g->h;
+	const uint8_t *cost = g->cost;
+	unsigned m = 0;
+	if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+		const uint8_t *c = cost + y * w + x;
+		m = (c[-w] ? 1u : 0u) | (c[-1] ? 2u : 0u) | (c[1] ? 4u : 0u) | (c[w] ? 8u : 0u);
+		if (square8)
+			m |= (c[-w - 1] ? 16u : 0u) | (c[-w + 1] ? 32u : 0u) | (c[w - 1] ? 64u : 0u) |
+			     (c[w + 1] ? 128u : 0u);
+	} else {
+		for (int i = 0; i < (square8 ? 8 : 4); i++) {
+			int nx = x + sq_off_x[i], ny = y + sq_off_y[i];
+			if ((unsigned)nx < (unsigned)w && (unsigned)ny < (unsigned)h && cost[ny * w + nx])
+				m |= 1u << i;
+		}
+	}
+	if (square8 && !cut) {
+		/* NW needs N and W, NE needs N and E, SW needs S and W, SE needs S and E */
+		unsigned n = m & 1u, wv = (m >> 1) & 1u, e = (m >> 2) & 1u, s = (m >> 3) & 1u;
+		unsigned ok = 0xFu | ((n & wv) << 4) | ((n & e) << 5) | ((s & wv) << 6) | ((s & e) << 7);
+		m &= ok;
+	}
+	return m;
+}
+
+/* Settles one cell and relaxes the edges out of it (into it, reverse). */
+static void settle_one(struct flood_ctx *f, int32_t u)
+{
+	const struct grid *g = f->grid;
+	const uint8_t *cost = g->cost;
+	const int w = g->w;
+	const int uy = u / w, ux = u - uy * w;
+	const double du = f->dist[u];
+	const bool reverse = f->reverse;
+	/* Reverse: a mover steps v -> u and pays for entering u (a blocked
+	 * source counts as floor). */
+	const unsigned mu = cost[u] ? cost[u] : 1u;
+	f->tag[u] = f->gen << 16 | SETTLED;
+	f->settled++;
+	if (g->topo != GRID_HEX) {
+		unsigned m = square_moves(g, ux, uy, g->topo == GRID_SQUARE8, f->corner_cutting);
+		while (m) {
+			const int i = __builtin_ctz(m);
+			m &= m - 1;
+			const int32_t v = u + sq_off_y[i] * w + sq_off_x[i];
+			const uint16_t q = (uint16_t)(2u * (reverse ? mu : cost[v]) + (i >= 4 ? 1u : 0u));
+			relax(f, v, q, du + f->edge[q]);
+		}
+		return;
+	}
+	const int8_t *ox = hx_off_x[uy & 1];
+	for (int i = 0; i < 6; i++) {
+		const int vx = ux + ox[i], vy = uy + hx_off_y[i];
+		if ((unsigned)vx >= (unsigned)w || (unsigned)vy >= (unsigned)g->h)
+			continue;
+		const int32_t v = vy * w + vx;
+		if (!cost[v])
+			continue;
+		const uint16_t q = (uint16_t)(2u * (reverse ? mu : cost[v]));
+		relax(f, v, q, du + f->edge[q]);
+	}
+}
+
+bool flood_settled(const struct flood_ctx *f, int cell)
+{
+	return f && f->source >= 0 && cell >= 0 && cell < f->n && f->tag[cell] == (f->gen << 16 | SETTLED);
+}
+long flood_settle(struct flood_ctx *f, const int *targets, int n)
+{
+	if (!f || f->source < 0)
+		return 0;
+	long before = f->settled;
+	int t = 0;
+	while (!f->finished) {
+		if (n > 0) {
+			while (t < n && (targets[t] < 0 || targets[t] >= f->n || flood_settled(f, targets[t])))
+				t++;
+			if (t == n)
+				break;
+		}
+		int32_t u = pop_min(f);
+		if (u < 0) {
+			f->finished = true;
+			break;
+		}
+		settle_one(f, u);
+	}
+	return f->settled - before;
+}
+
+long flood_run(struct flood_ctx *f, int source, const struct flood_options *opt,
+	       const int *targets, int n)
+{
+	if (!flood_begin(f, source, opt))
+		return -1;
+	return flood_settle(f, targets, n);
+}
+
+bool flood_finished(const struct flood_ctx *f)
+{
+	return !f || f->finished;
+}
+
+int flood_source(const struct flood_ctx *f)
+{
+	return f ? f->source : -1;
+}
+
+long flood_settled_count(const struct flood_ctx *f)
+{
+	return f ? f->settled : 0;
+}
+
+double flood_distance(const struct flood_ctx *f, int cell)
+{
+	return flood_settled(f, cell) ? f->dist[cell] : -1.0;
+}
+
+int flood_next(const struct flood_ctx *f, int cell)
+{
+	if (!flood_settled(f, cell) || cell == f->source)
+		return -1;
+	const struct grid *g = f->grid;
+	const uint8_t *cost = g->cost;
+	const double d = f->dist[cell];
+	const double limit = d + TIE_REL * (1.0 + d);
+	const int x = grid_x(g, cell), y = grid_y(g, cell);
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	/* every adjacent cell, so that a blocked source is found too */
+	int n = grid_adjacent(g, cell, s);
+	for (int i = 0; i < n; i++) {
+		int b = s[i].cell;
+		if (!flood_settled(f, b))
+			continue;
+		if (b != f->source && !cost[b])
+			continue;
+		int bx = grid_x(g, b), by = grid_y(g, b);
+		bool diag = g->topo == GRID_SQUARE8 && bx != x && by != y;
+		if (diag && !f->corner_cutting && (!cost[grid_index(g, bx, y)] || !cost[grid_index(g, x, by)]))
+			continue;
+		/* reverse: the mover enters b; forward: the route entered cell from b */
+		unsigned m = f->reverse ? (cost[b] ? cost[b] : 1u) : cost[cell];
+		double via = f->dist[b] + f->edge[2u * m + (diag ? 1u : 0u)];
+		if (via <= limit)
+			return b;
+	}
+	return -1;
+}

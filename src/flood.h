@@ -1,0 +1,100 @@
+/* flood.h - exact Dijkstra floods over a grid whose edge costs take few distinct values. */
+#ifndef ASTRAY_FLOOD_H
+#define ASTRAY_FLOOD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grid.h"
+
+/*
+ * A multi-queue Dijkstra.  An edge costs its plain step (1, or sqrt 2 for a
+ * square8 diagonal) times the multiplier of the cell entered (1..255), so a
+ * grid has few distinct edge costs (floor, rubble, water: six on square8).
+ * Each distinct cost c gets a FIFO; a cell reached from u through an edge of
+ * cost c is appended to FIFO(c) with key d(u) + c.  Cells are settled in
+ * order of d(u), so every FIFO stays sorted by key, the next cell is the
+ * smallest head among the few non-empty FIFOs, and every operation is O(1)
+ * amortised.  The distances are exact shortest-path costs, computed with
+ * the same double additions as a heap-based Dijkstra.
+ *
+ * Tie rule: between heads of equal key, the FIFO with the lowest index
+ * (index = 2 * multiplier + diagonal; the source alone is index 0), and
+ * within a FIFO first in, first out.  The order of cells within one
+ * settling step follows grid_neighbours.  The same query gives the same
+ * order of settling on every run.
+ *
+ * Movement rules are those of grid_neighbours and path.c: blocked cells
+ * (multiplier 0) are never entered; a square8 diagonal needs both
+ * orthogonal cells it passes to be passable unless corner cutting is set.
+ * The source may be blocked (a closed door, say): it is then left as if it
+ * were floor.
+ *
+ * A flood is resumable: flood_begin starts it, flood_settle runs it until
+ * given cells are settled (or to the end), and a later flood_settle carries
+ * on where the previous one stopped.  No allocation after flood_create.
+ */
+
+struct flood_ctx; /* opaque; sized once per grid */
+
+struct flood_options {
+	bool reverse;        /* distances TO the source (a mover pays for the cells it enters on the way) */
+	bool corner_cutting; /* square8: allow diagonals past a blocked orthogonal cell */
+	double max_dist;     /* cells farther than this are never settled; <= 0: no limit */
+};
+
+/* Defaults: forward, no corner cutting, no limit. */
+struct flood_options flood_options_default(void);
+
+/* A context for grid g, which must outlive it (its costs may change
+ * between floods, its size may not).  NULL on bad grid or no memory. */
+struct flood_ctx *flood_create(const struct grid *g);
+void flood_destroy(struct flood_ctx *f); /* NULL does nothing */
+
+/* Bytes the context reserves (the FIFO pool is sized for the worst case;
+ * the pages a flood never reaches are never touched). */
+size_t flood_memory(const struct flood_ctx *f);
+
+/* Starts a flood from `source` (a cell index), forgetting the previous one.
+ * Nothing is settled yet.  False (and no flood) if source is outside the map. */
+bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *opt);
+
+/*
+ * Carries the current flood on until every cell of targets[0..n) is settled
+ * (a target that cannot be reached, or lies past max_dist, runs the flood to
+ * its end), or with n == 0 until the end.  Returns the cells settled by this
+ * call.  Cells outside the map in targets are ignored.
+ */
+long flood_settle(struct flood_ctx *f, const int *targets, int n);
+
+/* flood_begin then flood_settle; -1 if source is outside the map. */
+long flood_run(struct flood_ctx *f, int source, const struct flood_options *opt,
+	       const int *targets, int n);
+
+/* Whether nothing is left to settle (the flood reached its end or max_dist). */
+bool flood_finished(const struct flood_ctx *f);
+
+/* The source of the current flood; -1 if none. */
+int flood_source(const struct flood_ctx *f);
+
+/* Total cells settled by the current flood. */
+long flood_settled_count(const struct flood_ctx *f);
+
+/* Whether `cell` is settled (its distance is final). */
+bool flood_settled(const struct flood_ctx *f, int cell);
+
+/* The exact distance of a settled cell (to the source when reverse, from
+ * it otherwise); a negative value if the cell is not settled (yet). */
+double flood_distance(const struct flood_ctx *f, int cell);
+
+/*
+ * The neighbour of a settled `cell` that lies on an optimal route between
+ * it and the source: reverse, the cell a mover at `cell` steps to, going
+ * downhill toward the source; forward, the cell before `cell` on an optimal
+ * route from the source (walk it back to get the route).  Among neighbours
+ * that are equally good (within 1e-9 relative), the first in grid_neighbours
+ * order.  -1 if `cell` is the source, not settled, or outside the map.
+ */
+int flood_next(const struct flood_ctx *f, int cell);
+
+#endif

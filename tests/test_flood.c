@@ -1,0 +1,441 @@
+/*
+ * test_flood.c - the multi-queue flood against path_flood (the heap-based
+ * Dijkstra of the A* core) on random maps of every topology with mixed
+ * terrain, forward and reverse, with and without corner cutting; early
+ * stops (targets, max_dist) and resuming; determinism; and flood_next
+ * always stepping onto an optimal route.  The speed against path_flood on
+ * a 512x512 Moving AI map is printed, never asserted.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "flood.h"
+#include "grid.h"
+#include "movingai.h"
+#include "path.h"
+
+#define MAPS_PER_TOPOLOGY 320
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static int rnd_range(uint32_t *s, int lo, int hi)
+{
+	return lo + (int)(rnd(s) % (uint32_t)(hi - lo + 1));
+}
+
+/* A random grid: walls at a random density, rubble and water, and now and
+ * then an unusual multiplier (7, 40, 255) so more than three kinds of edge
+ * cost meet. */
+static struct grid *random_grid(uint32_t *s, enum grid_topology t)
+{
+	int w = rnd_range(s, 1, 40), h = rnd_range(s, 1, 30);
+	struct grid *g = grid_create(w, h, t);
+	assert_non_null(g);
+	int walls = rnd_range(s, 0, 45);
+	bool odd = rnd_range(s, 0, 3) == 0;
+	for (int i = 0; i < w * h; i++) {
+		int v = rnd_range(s, 0, 99);
+		uint8_t c = v < walls ? 0 : v < walls + 10 ? 2 : v < walls + 18 ? 3 : 1;
+		if (odd && c && rnd_range(s, 0, 19) == 0) {
+			static const uint8_t rare[] = { 7, 40, 255 };
+			c = rare[rnd_range(s, 0, 2)];
+		}
+		g->cost[i] = c;
+	}
+	return g;
+}
+
+/* The cost of a legal step a -> b as a mover pays it. */
+static double step_cost(const struct grid *g, int a, int b)
+{
+	bool diag = g->topo == GRID_SQUARE8 && grid_x(g, a) != grid_x(g, b) && grid_y(g, a) != grid_y(g, b);
+	unsigned m = g->cost[b] ? g->cost[b] : 1u;
+	return (diag ? GRID_SQRT2 : 1.0) * m;
+}
+
+static bool legal_step(const struct grid *g, int a, int b, bool corner_cutting)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(g, a, corner_cutting, s);
+	for (int i = 0; i < n; i++)
+		if (s[i].cell == b)
+			return true;
+	return false;
+}
+
+/* flood_next from every settled cell: a legal step between settled cells
+ * whose cost accounts exactly for the difference, and the chain of them
+ * reaches the source. */
+static void check_next(const struct grid *g, const struct flood_ctx *f, bool reverse, bool cut, int source)
+{
+	int n = g->w * g->h;
+	for (int c = 0; c < n; c++) {
+		int nx = flood_next(f, c);
+		if (!flood_settled(f, c) || c == source) {
+			assert_int_equal(nx, -1);
+			continue;
+		}
+		assert_true(nx >= 0);
+		assert_true(flood_settled(f, nx));
+		double dc = flood_distance(f, c), dn = flood_distance(f, nx);
+		if (reverse) {
+			/* the mover at c steps to nx (a blocked source counts as floor) */
+			assert_true(nx == source ? grid_is_adjacent(g, c, nx) : legal_step(g, c, nx, cut));
+			assert_true(fabs(dc - (dn + step_cost(g, c, nx))) <= 1e-9 * (1 + dc));
+		} else {
+			/* the route from the source entered c from nx */
+			assert_true(nx == source ? grid_is_adjacent(g, nx, c) : legal_step(g, nx, c, cut));
+			assert_true(fabs(dc - (dn + step_cost(g, nx, c))) <= 1e-9 * (1 + dc));
+		}
+		assert_true(dn < dc);
+	}
+	/* a walk along flood_next from the farthest cell ends at the source */
+	int far = source;
+	for (int c = 0; c < n; c++)
+		if (flood_settled(f, c) && flood_distance(f, c) > flood_distance(f, far))
+			far = c;
+	int steps = 0;
+	for (int c = far; c != source; c = flood_next(f, c)) {
+		assert_true(c >= 0);
+		assert_true(++steps <= n);
+	}
+}
+
+static void compare_with_path(const struct grid *g, struct flood_ctx *f, struct path_ctx *p,
+			      int source, bool reverse, bool cut, long *cells)
+{
+	struct path_options po = path_options_default();
+	po.corner_cutting = cut;
+	struct flood_options fo = flood_options_default();
+	fo.reverse = reverse;
+	fo.corner_cutting = cut;
+	long ps = path_flood(p, source, &po, reverse, 0);
+	long fs = flood_run(f, source, &fo, NULL, 0);
+	assert_int_equal(ps, fs);
+	assert_true(flood_finished(f));
+	assert_int_equal(flood_source(f), source);
+	for (int c = 0; c < g->w * g->h; c++) {
+		double a = path_flood_distance(p, c), b = flood_distance(f, c);
+		assert_int_equal(a >= 0, b >= 0);
+		assert_int_equal(b >= 0, flood_settled(f, c));
+		if (a >= 0)
+			assert_true(fabs(a - b) <= 1e-9);
+	}
+	*cells += fs;
+	check_next(g, f, reverse, cut, source);
+}
+
+static void test_equals_path_flood(void **state)
+{
+	(void)state;
+	uint32_t s = 0x9e3779b9u;
+	long cells = 0;
+	int runs = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < MAPS_PER_TOPOLOGY; m++) {
+			struct grid *g = random_grid(&s, (enum grid_topology)t);
+			struct flood_ctx *f = flood_create(g);
+			struct path_ctx *p = path_create(g);
+			assert_non_null(f);
+			assert_non_null(p);
+			int n = g->w * g->h;
+			for (int k = 0; k < 3; k++) {
+				/* a random source, blocked now and then (a closed door) */
+				int source = rnd_range(&s, 0, n - 1);
+				for (int rev = 0; rev < 2; rev++) {
+					compare_with_path(g, f, p, source, rev, false, &cells);
+					runs++;
+					if (t == GRID_SQUARE8) {
+						compare_with_path(g, f, p, source, rev, true, &cells);
+						runs++;
+					}
+				}
+			}
+			path_destroy(p);
+			flood_destroy(f);
+			grid_destroy(g);
+		}
+	}
+	print_message("flood = path_flood: %d floods on %d maps per topology, %ld cells settled\n",
+		      runs, MAPS_PER_TOPOLOGY, cells);
+}
+
+/* The corner rule on a fixed map: the diagonal past a wall corner is not
+ * taken unless corner cutting is asked for. */
+static void test_corner_rule(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(3, 3, GRID_SQUARE8);
+	static const char rows[] = ".#."
+				   "..."
+				   "...";
+	for (int i = 0; i < 9; i++)
+		g->cost[i] = rows[i] == '#' ? 0 : 1;
+	struct flood_ctx *f = flood_create(g);
+	struct flood_options o = flood_options_default();
+	for (int rev = 0; rev < 2; rev++) {
+		o.reverse = rev;
+		o.corner_cutting = false;
+		flood_run(f, grid_index(g, 0, 0), &o, NULL, 0);
+		/* (0,0) -> (1,1) and (1,1) -> (2,0) pass the wall at (1,0): not allowed */
+		assert_true(fabs(flood_distance(f, grid_index(g, 1, 1)) - 2.0) < 1e-12);
+		assert_true(fabs(flood_distance(f, grid_index(g, 2, 0)) - 4.0) < 1e-12);
+		o.corner_cutting = true;
+		flood_run(f, grid_index(g, 0, 0), &o, NULL, 0);
+		assert_true(fabs(flood_distance(f, grid_index(g, 1, 1)) - GRID_SQRT2) < 1e-12);
+		assert_true(fabs(flood_distance(f, grid_index(g, 2, 0)) - 2 * GRID_SQRT2) < 1e-12);
+		assert_int_equal(flood_distance(f, grid_index(g, 1, 0)) < 0, true); /* walls are never entered */
+	}
+	flood_destroy(f);
+	grid_destroy(g);
+}
+
+/* Entering costs: reverse counts the cells entered on the way TO the
+ * source, forward those entered on the way FROM it. */
+static void test_reverse_and_forward_costs(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(3, 1, GRID_SQUARE4);
+	g->cost[0] = 1;
+	g->cost[1] = 3;
+	g->cost[2] = 2;
+	struct flood_ctx *f = flood_create(g);
+	struct flood_options o = flood_options_default();
+	flood_run(f, 0, &o, NULL, 0);
+	assert_true(flood_distance(f, 2) == 5.0); /* enters 1 (3) and 2 (2) */
+	assert_int_equal(flood_next(f, 2), 1);
+	o.reverse = true;
+	flood_run(f, 0, &o, NULL, 0);
+	assert_true(flood_distance(f, 2) == 4.0); /* a mover at 2 enters 1 (3) and 0 (1) */
+	assert_int_equal(flood_next(f, 2), 1);
+	assert_int_equal(flood_next(f, 1), 0);
+	assert_int_equal(flood_next(f, 0), -1);
+	assert_true(flood_distance(f, -1) < 0);
+	assert_true(flood_distance(f, 3) < 0);
+	assert_int_equal(flood_next(f, 7), -1);
+	assert_int_equal(flood_run(f, 3, &o, NULL, 0), -1); /* outside the map */
+	assert_int_equal(flood_source(f), -1);
+	assert_true(flood_distance(f, 0) < 0);
+	flood_destroy(f);
+	grid_destroy(g);
+}
+
+/* Early stops: with targets, the flood stops once they are all settled,
+ * their distances are already exact, and resuming gives the full flood;
+ * with max_dist, exactly the cells within it are settled. */
+static void test_early_stop(void **state)
+{
+	(void)state;
+	uint32_t s = 12345;
+	int stopped_early = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 120; m++) {
+			struct grid *g = random_grid(&s, (enum grid_topology)t);
+			int n = g->w * g->h;
+			struct flood_ctx *f = flood_create(g), *full = flood_create(g);
+			struct path_ctx *p = path_create(g);
+			struct flood_options o = flood_options_default();
+			o.reverse = rnd_range(&s, 0, 1);
+			int source = rnd_range(&s, 0, n - 1);
+			long all = flood_run(full, source, &o, NULL, 0);
+
+			int targets[4];
+			int nt = rnd_range(&s, 1, 4);
+			for (int i = 0; i < nt; i++)
+				targets[i] = rnd_range(&s, 0, n - 1);
+			long part = flood_run(f, source, &o, targets, nt);
+			assert_true(part <= all);
+			for (int i = 0; i < nt; i++) {
+				bool reach = flood_settled(full, targets[i]);
+				assert_int_equal(flood_settled(f, targets[i]), reach);
+				if (reach)
+					assert_true(flood_distance(f, targets[i]) == flood_distance(full, targets[i]));
+			}
+			for (int c = 0; c < n; c++)
+				if (flood_settled(f, c))
+					assert_true(flood_distance(f, c) == flood_distance(full, c));
+			stopped_early += part < all;
+			if (part < all)
+				assert_false(flood_finished(f));
+			/* resume one target at a time, then to the end */
+			long more = 0;
+			for (int c = 0; c < n; c += 7)
+				more += flood_settle(f, &c, 1);
+			more += flood_settle(f, NULL, 0);
+			assert_int_equal(part + more, all);
+			assert_int_equal(flood_settled_count(f), all);
+			for (int c = 0; c < n; c++) {
+				assert_int_equal(flood_settled(f, c), flood_settled(full, c));
+				assert_int_equal(flood_next(f, c), flood_next(full, c));
+			}
+
+			/* max_dist against path_flood's max_cost */
+			double md = rnd_range(&s, 1, 30) + 0.5;
+			o.max_dist = md;
+			struct path_options po = path_options_default();
+			long a = path_flood(p, source, &po, o.reverse, md);
+			long b = flood_run(f, source, &o, NULL, 0);
+			assert_int_equal(a, b);
+			assert_true(flood_finished(f));
+			for (int c = 0; c < n; c++) {
+				double d = flood_distance(f, c);
+				assert_int_equal(d >= 0, path_flood_distance(p, c) >= 0);
+				assert_int_equal(d >= 0, flood_settled(full, c) && flood_distance(full, c) <= md);
+			}
+			path_destroy(p);
+			flood_destroy(f);
+			flood_destroy(full);
+			grid_destroy(g);
+		}
+	}
+	assert_true(stopped_early > 100);
+}
+
+/* The same query gives the same flood: the same cells settled at every
+ * early stop, and the same flood_next, on two contexts and on a reused one
+ * after other floods. */
+static void test_determinism(void **state)
+{
+	(void)state;
+	uint32_t s = 777;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 40; m++) {
+			struct grid *g = random_grid(&s, (enum grid_topology)t);
+			int n = g->w * g->h;
+			struct flood_ctx *a = flood_create(g), *b = flood_create(g);
+			struct flood_options o = flood_options_default();
+			o.reverse = m & 1;
+			int source = rnd_range(&s, 0, n - 1), other = rnd_range(&s, 0, n - 1);
+			flood_run(b, other, &o, NULL, 0); /* b carries an older flood */
+			for (int c = 0; c < n; c += 3) {
+				long la = flood_run(a, source, &o, &c, 1);
+				long lb = flood_run(b, source, &o, &c, 1);
+				assert_int_equal(la, lb);
+				for (int k = 0; k < n; k++) {
+					assert_int_equal(flood_settled(a, k), flood_settled(b, k));
+					assert_int_equal(flood_next(a, k), flood_next(b, k));
+				}
+			}
+			flood_destroy(a);
+			flood_destroy(b);
+			grid_destroy(g);
+		}
+	}
+}
+
+/* A long corridor of alternating costs keeps many FIFOs busy at once and
+ * fills pool blocks end to end. */
+static void test_large_and_memory(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(300, 200, GRID_SQUARE8);
+	uint32_t s = 99;
+	for (int i = 0; i < 300 * 200; i++)
+		g->cost[i] = (uint8_t)(rnd_range(&s, 0, 9) == 0 ? 0 : rnd_range(&s, 1, 6));
+	struct flood_ctx *f = flood_create(g);
+	struct path_ctx *p = path_create(g);
+	assert_true(flood_memory(f) > (size_t)300 * 200 * 14);
+	struct path_options po = path_options_default();
+	struct flood_options fo = flood_options_default();
+	for (int rev = 0; rev < 2; rev++) {
+		fo.reverse = rev;
+		for (int k = 0; k < 3; k++) {
+			int src = rnd_range(&s, 0, 300 * 200 - 1);
+			assert_int_equal(path_flood(p, src, &po, rev, 0), flood_run(f, src, &fo, NULL, 0));
+			for (int c = 0; c < 300 * 200; c++) {
+				double a = path_flood_distance(p, c), b = flood_distance(f, c);
+				assert_int_equal(a >= 0, b >= 0);
+				if (a >= 0)
+					assert_true(fabs(a - b) <= 1e-9);
+			}
+			check_next(g, f, rev, false, src);
+		}
+	}
+	assert_null(flood_create(NULL));
+	flood_destroy(NULL);
+	assert_int_equal(flood_memory(NULL), 0);
+	path_destroy(p);
+	flood_destroy(f);
+	grid_destroy(g);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* The speed on a 512x512 Moving AI map, printed (time is noise: never asserted). */
+static void test_speed_printed(void **state)
+{
+	(void)state;
+	const char *dir = getenv("ASTRAY_MAPS");
+	if (!dir)
+		dir = "../shared/maps/movingai";
+	char path[1024];
+	snprintf(path, sizeof path, "%s/random512-10-0.map", dir);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		print_message("skipped: %s not found (set ASTRAY_MAPS)\n", path);
+		return;
+	}
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof text, fp);
+	fclose(fp);
+	char err[256];
+	struct grid *g = movingai_parse_map(text, len, err, sizeof err);
+	if (!g) {
+		print_message("skipped: %s: %s\n", path, err);
+		return;
+	}
+	int source = -1;
+	for (int c = g->w * g->h / 2; c < g->w * g->h && source < 0; c++)
+		if (g->cost[c])
+			source = c;
+	struct flood_ctx *f = flood_create(g);
+	struct path_ctx *p = path_create(g);
+	struct path_options po = path_options_default();
+	struct flood_options fo = flood_options_default();
+	fo.reverse = true;
+	double t0 = now_us();
+	long a = path_flood(p, source, &po, true, 0);
+	double t1 = now_us();
+	long b = flood_run(f, source, &fo, NULL, 0);
+	double t2 = now_us();
+	assert_int_equal(a, b);
+	print_message("random512-10-0 reverse flood, %ld cells: path_flood %.1f ms, flood %.1f ms "
+		      "(sanitiser build: read ratios, not times)\n", a, (t1 - t0) / 1e3, (t2 - t1) / 1e3);
+	path_destroy(p);
+	flood_destroy(f);
+	grid_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_equals_path_flood),
+		cmocka_unit_test(test_corner_rule),
+		cmocka_unit_test(test_reverse_and_forward_costs),
+		cmocka_unit_test(test_early_stop),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_large_and_memory),
+		cmocka_unit_test(test_speed_printed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
