@@ -11,9 +11,15 @@
  * (so JPS never changes a result's cost, only how fast it is found).
  *
  * Decisions this file makes (docs/core.md repeats them):
- * - Priority: lowest f = g + weight * h; equal f goes to the larger g; a
- *   remaining tie is settled by the heap's fixed sequence of operations, so
- *   one query gives one path on every run.
+ * - Searches count cost in 64-bit fixed point: 1 is 2^shift and sqrt 2 is
+ *   sqrt 2 * 2^shift rounded, with shift chosen per query as large as the
+ *   map's worst route allows (32 for plain maps).  Every cost is then an
+ *   exact integer combination of the two, so equal routes tie exactly and
+ *   sums do not depend on their order.  The cost reported is summed again
+ *   in double along the route, from the start, as the steps were taken.
+ * - Priority: lowest f = g + weight * h; equal f goes to the larger g (the
+ *   smaller h, which is the same thing); then the lower cell index.  So one
+ *   query gives one path on every run, whatever the queue's history.
  * - Fallback with automatic P is lexicographic: fewest blocked cells first,
  *   then least travel (the limit of "P above any wall-free path", without
  *   the rounding a huge P would bring).  The search runs in layers: every
@@ -35,35 +41,44 @@
 #define POS_CLOSED (-1)
 /* pos <= POS_PENDING0: waiting for the next fallback layer at index POS_PENDING0 - pos */
 #define POS_PENDING0 (-2)
+#define POS_STACK INT32_MIN /* open, on the tie stack */
 #define DIR_NONE 255
 #define HEAP_D 4 /* children per heap node */
 
 /* 16 bytes per cell: everything a neighbour test touches is on one line. */
 struct node {
-	double g;        /* cost from the start (travel only in lexicographic fallback) */
-	int32_t pos;     /* heap index, POS_CLOSED, or a pending-layer slot */
+	union {
+		int64_t g;   /* searches: fixed-point cost from the start (travel only in lexicographic fallback) */
+		double gd;   /* floods: cost in double */
+	};
+	int32_t pos;     /* heap index, POS_CLOSED, POS_STACK, or a pending-layer slot */
 	uint16_t stamp;  /* the record is live when stamp == ctx->gen */
 	uint8_t dir;     /* direction (grid.c order) from this cell toward its parent; DIR_NONE at the start */
 	uint8_t unused;
 };
 
-/* A heap entry: f, and g at single precision for the tie rule. */
-struct hent {
-	double f;
-	float g;
-	int32_t cell;
-};
+/*
+ * A queue entry is one 128-bit key compared as an unsigned integer: f in
+ * the high half (a non-negative fixed-point integer, or for floods the IEEE
+ * bits of a non-negative double, which order the same way), then h shifted
+ * to 32 bits (for equal f a smaller h is a larger g), then the cell.  One
+ * integer compare settles the whole tie rule.
+ */
+__extension__ typedef unsigned __int128 qkey;
 
 struct path_ctx {
 	const struct grid *grid;
 	int w, h, n;
 	struct node *node;     /* n records */
-	struct hent *heap;     /* cap entries; also the pending layer (from the end) and the result cells */
+	qkey *heap;            /* cap entries: the heap from the front; the tie stack or the
+	                          pending layer from the end; afterwards the result cells */
 	int cap;
 	int heap_len;
 	int pending_len;
+	int stack_len;         /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
 	uint16_t gen;
 	int flood_source;      /* -1 when the last query was not a flood */
+	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 };
 
 struct path_options path_options_default(void)
@@ -106,6 +121,8 @@ struct path_ctx *path_create(const struct grid *g)
 	}
 	ctx->gen = 0;
 	ctx->flood_source = -1;
+	ctx->s1 = 1;
+	ctx->s2 = 1;
 	return ctx;
 }
 
@@ -136,36 +153,49 @@ static void new_generation(struct path_ctx *ctx)
 	}
 	ctx->heap_len = 0;
 	ctx->pending_len = 0;
+	ctx->stack_len = 0;
 	ctx->flood_source = -1;
 }
 
-/* ---- the priority queue: a 4-ary heap with decrease-key ---- */
+/* ---- the priority queue: a 4-ary heap with decrease-key, and a tie stack ---- */
 
-/* Does a come out before b?  Lower f, then larger g. */
-static inline bool before(const struct hent *a, const struct hent *b)
+static inline qkey make_key(uint64_t f, uint32_t h, int cell)
 {
-	return a->f < b->f || (a->f == b->f && a->g > b->g);
+	return (qkey)f << 64 | (qkey)((uint64_t)h << 32 | (uint32_t)cell);
 }
 
-static inline void sift_up(struct path_ctx *ctx, int i, struct hent e)
+static inline qkey double_key(double f, int cell)
 {
-	struct hent *heap = ctx->heap;
+	uint64_t fb;
+	memcpy(&fb, &f, sizeof fb);
+	return make_key(fb, 0, cell);
+}
+
+static inline int key_cell(qkey k) { return (int)(uint32_t)k; }
+static inline uint64_t key_f(qkey k) { return (uint64_t)(k >> 64); }
+
+/* No f has these bits: disables the tie stack. */
+#define NO_TIE_F UINT64_MAX
+
+static inline void sift_up(struct path_ctx *ctx, int i, qkey e)
+{
+	qkey *heap = ctx->heap;
 	struct node *node = ctx->node;
 	while (i > 0) {
 		int p = (i - 1) / HEAP_D;
-		if (!before(&e, &heap[p]))
+		if (!(e < heap[p]))
 			break;
 		heap[i] = heap[p];
-		node[heap[i].cell].pos = i;
+		node[key_cell(heap[i])].pos = i;
 		i = p;
 	}
 	heap[i] = e;
-	node[e.cell].pos = i;
+	node[key_cell(e)].pos = i;
 }
 
-static inline void sift_down(struct path_ctx *ctx, int i, struct hent e)
+static inline void sift_down(struct path_ctx *ctx, int i, qkey e)
 {
-	struct hent *heap = ctx->heap;
+	qkey *heap = ctx->heap;
 	struct node *node = ctx->node;
 	const int len = ctx->heap_len;
 	for (;;) {
@@ -173,45 +203,79 @@ static inline void sift_down(struct path_ctx *ctx, int i, struct hent e)
 		if (c >= len)
 			break;
 		int m;
+		qkey km;
 		if (c + 3 < len) {
-			int a = before(&heap[c + 1], &heap[c]) ? c + 1 : c;
-			int b = before(&heap[c + 3], &heap[c + 2]) ? c + 3 : c + 2;
-			m = before(&heap[b], &heap[a]) ? b : a;
+			const qkey k0 = heap[c], k1 = heap[c + 1], k2 = heap[c + 2], k3 = heap[c + 3];
+			const bool b01 = k1 < k0, b23 = k3 < k2;
+			const int a = c + b01, b = c + 2 + b23;
+			const qkey ka = b01 ? k1 : k0, kb = b23 ? k3 : k2;
+			const bool bab = kb < ka;
+			m = bab ? b : a;
+			km = bab ? kb : ka;
 		} else {
 			m = c;
+			km = heap[c];
 			for (int k = c + 1; k < len; k++)
-				if (before(&heap[k], &heap[m]))
+				if (heap[k] < km) {
 					m = k;
+					km = heap[k];
+				}
 		}
-		if (!before(&heap[m], &e))
+		if (!(km < e))
 			break;
-		heap[i] = heap[m];
-		node[heap[i].cell].pos = i;
+		heap[i] = km;
+		node[key_cell(km)].pos = i;
 		i = m;
 	}
 	heap[i] = e;
-	node[e.cell].pos = i;
+	node[key_cell(e)].pos = i;
 }
 
-static inline void heap_push(struct path_ctx *ctx, int cell, double f, double g)
+/*
+ * The tie stack: a successor whose f equals the f just popped, and whose
+ * key beats the stack's top, goes on the stack instead of the heap.  The
+ * stack stays sorted (each entry beats the ones below it), so the queue's
+ * minimum is the better of the stack top and the heap top: the order is
+ * exactly the heap's, only cheaper.  With a consistent heuristic (weight 0
+ * or 1; fixed point makes it exactly consistent) no stacked entry can
+ * improve, so the stack needs no decrease-key; should one improve anyway
+ * its g and parent change in place.
+ */
+static inline void queue_push(struct path_ctx *ctx, qkey k, uint64_t tie_f)
 {
-	struct hent e = { f, (float)g, cell };
-	sift_up(ctx, ctx->heap_len++, e);
+	if (key_f(k) == tie_f && (ctx->stack_len == 0 || k < ctx->heap[ctx->cap - ctx->stack_len])) {
+		ctx->stack_len++;
+		ctx->heap[ctx->cap - ctx->stack_len] = k;
+		ctx->node[key_cell(k)].pos = POS_STACK;
+		return;
+	}
+	sift_up(ctx, ctx->heap_len++, k);
 }
 
-static inline void heap_decrease(struct path_ctx *ctx, int cell, double f, double g)
+/* The least key of the stack and the heap, left in place (one must be non-empty). */
+static inline qkey queue_peek(const struct path_ctx *ctx)
 {
-	struct hent e = { f, (float)g, cell };
-	sift_up(ctx, ctx->node[cell].pos, e);
+	if (ctx->stack_len > 0 &&
+	    (ctx->heap_len == 0 || ctx->heap[ctx->cap - ctx->stack_len] < ctx->heap[0]))
+		return ctx->heap[ctx->cap - ctx->stack_len];
+	return ctx->heap[0];
 }
 
-static inline int heap_pop(struct path_ctx *ctx)
+/* Removes and returns the least key of the stack and the heap (one must be non-empty). */
+static inline qkey queue_pop(struct path_ctx *ctx)
 {
-	int top = ctx->heap[0].cell;
-	ctx->heap_len--;
-	if (ctx->heap_len > 0)
-		sift_down(ctx, 0, ctx->heap[ctx->heap_len]);
-	ctx->node[top].pos = POS_CLOSED;
+	qkey top;
+	if (ctx->stack_len > 0 &&
+	    (ctx->heap_len == 0 || ctx->heap[ctx->cap - ctx->stack_len] < ctx->heap[0])) {
+		top = ctx->heap[ctx->cap - ctx->stack_len];
+		ctx->stack_len--;
+	} else {
+		top = ctx->heap[0];
+		ctx->heap_len--;
+		if (ctx->heap_len > 0)
+			sift_down(ctx, 0, ctx->heap[ctx->heap_len]);
+	}
+	ctx->node[key_cell(top)].pos = POS_CLOSED;
 	return top;
 }
 
@@ -220,7 +284,7 @@ static inline int heap_pop(struct path_ctx *ctx)
 static inline void pending_add(struct path_ctx *ctx, int cell)
 {
 	int slot = ctx->pending_len++;
-	ctx->heap[ctx->cap - 1 - slot].cell = cell;
+	ctx->heap[ctx->cap - 1 - slot] = (qkey)(uint32_t)cell;
 	ctx->node[cell].pos = POS_PENDING0 - slot;
 }
 
@@ -238,20 +302,23 @@ static const uint8_t hx_opp[6] = { 1, 0, 5, 4, 3, 2 };
 static inline int iabs(int v) { return v < 0 ? -v : v; }
 static inline int sgn(int v) { return (v > 0) - (v < 0); }
 
-static inline double heuristic(enum grid_topology topo, int x, int y, int gx, int gy)
+/* The heuristic in fixed point (s1 = 1, s2 = sqrt 2). */
+static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, int gy, int64_t s1,
+				int64_t s2)
 {
 	switch (topo) {
 	case GRID_SQUARE4:
-		return (double)(iabs(x - gx) + iabs(y - gy));
+		return (int64_t)(iabs(x - gx) + iabs(y - gy)) * s1;
 	case GRID_SQUARE8: {
 		int dx = iabs(x - gx), dy = iabs(y - gy);
-		return dx < dy ? dy + (GRID_SQRT2 - 1.0) * dx : dx + (GRID_SQRT2 - 1.0) * dy;
+		int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+		return (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 	}
 	case GRID_HEX:
 		break;
 	}
 	int dx = iabs((2 * x + (y & 1)) - (2 * gx + (gy & 1))), dy = iabs(y - gy);
-	return (double)(dy + (dx > dy ? (dx - dy) / 2 : 0));
+	return (int64_t)(dy + (dx > dy ? (dx - dy) / 2 : 0)) * s1;
 }
 
 /* The cell one step from `cell` in direction d (known to be in the map). */
@@ -277,9 +344,9 @@ static inline bool closed(const struct path_ctx *ctx, int cell)
  * The previous cell on the route to `cell`: its neighbour for A* and floods.
  * Jump point search records only the direction back to the parent jump
  * point, so the parent is the first expanded cell back along that line
- * whose g plus the line's length gives exactly g(cell), computed as the
- * search computed it (the recorded parent always qualifies; an earlier one
- * is as good, and g strictly falls along the chain, so it cannot loop).
+ * whose g plus the line's length gives exactly g(cell) (the recorded parent
+ * always qualifies; an earlier one is as good, and g strictly falls along
+ * the chain, so it cannot loop).
  */
 static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 {
@@ -288,10 +355,9 @@ static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 		return -1;
 	int p = step_cell(ctx, cell, d);
 	if (jps) {
-		const double g = ctx->node[cell].g;
-		for (int k = 1;; k++, p = step_cell(ctx, p, d))
-			if (closed(ctx, p) &&
-			    ctx->node[p].g + (d < 4 ? (double)k : GRID_SQRT2 * k) == g)
+		const int64_t g = ctx->node[cell].g, step = d < 4 ? ctx->s1 : ctx->s2;
+		for (int64_t k = 1;; k++, p = step_cell(ctx, p, d))
+			if (closed(ctx, p) && ctx->node[p].g + k * step == g)
 				break;
 	}
 	return p;
@@ -315,10 +381,36 @@ static void single_cell_result(struct path_ctx *ctx, int start, int goal, enum p
 	out->blocked_crossed = 0;
 }
 
+/* The cost of cells[0..len-1] in double, summed from the start as the
+ * search's rules charge each step (step * terrain (+ extra), or step + P
+ * into a blocked cell). */
+static double route_cost(const struct path_ctx *ctx, const int *cells, int len, double penalty,
+			 const uint16_t *extra)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w;
+	double g = 0.0;
+	for (int i = 1; i < len; i++) {
+		const int a = cells[i - 1], v = cells[i];
+		double step = 1.0;
+		if (ctx->grid->topo == GRID_SQUARE8 && a % w != v % w && a / w != v / w)
+			step = GRID_SQRT2;
+		if (cost[v]) {
+			g = g + step * (double)cost[v];
+			if (extra)
+				g += (double)extra[v];
+		} else {
+			g = g + step + penalty;
+		}
+	}
+	return g;
+}
+
 /* Writes the route ending at `end` into the result buffer, cut before the
  * first blocked cell after the start when `cut` is set. */
 static void build_result(struct path_ctx *ctx, int start, int goal, int end, bool cut,
-			 enum path_status status, long expanded, struct path_result *out)
+			 enum path_status status, long expanded, double penalty,
+			 const uint16_t *extra, struct path_result *out)
 {
 	const uint8_t *cost = ctx->grid->cost;
 	int *cells = (int *)(void *)ctx->heap;
@@ -340,7 +432,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 	out->cells = cells;
 	out->len = len;
 	out->end = cells[len - 1];
-	out->cost = ctx->node[out->end].g;
+	out->cost = route_cost(ctx, cells, len, penalty, extra);
 	out->steps = len - 1;
 	out->expanded = expanded;
 	out->reached = out->end == goal;
@@ -351,14 +443,71 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 
 /* ---- the general search ---- */
 
+enum wmode { W_DIJKSTRA, W_ASTAR, W_WEIGHTED };
+
 struct search {
 	int start, goal, gx, gy;
+	enum wmode wmode;
 	double weight;
-	double penalty;        /* finite P, or 0 in lexicographic mode */
+	int64_t s1, s2;        /* fixed-point 1 and sqrt 2 */
+	int hshift;            /* h >> hshift fits the key's 32 bits */
+	int64_t penalty;       /* finite P in fixed point, or 0 in lexicographic mode */
+	int extra_shift;       /* extra[v] << extra_shift is its fixed-point cost */
 	bool fallback, layered, corner_cutting;
 	long budget;
 	const uint16_t *extra;
 };
+
+/* weight * h in fixed point. */
+static inline int64_t weighted(const struct search *s, int64_t h)
+{
+	if (s->wmode == W_ASTAR)
+		return h;
+	if (s->wmode == W_DIJKSTRA)
+		return 0;
+	return (int64_t)(s->weight * (double)h);
+}
+
+/* The queue key of `cell` with cost g and heuristic h. */
+static inline qkey search_key(const struct search *s, int cell, int64_t g, int64_t h)
+{
+	return make_key((uint64_t)(g + weighted(s, h)),
+			s->wmode == W_DIJKSTRA ? 0 : (uint32_t)((uint64_t)h >> s->hshift), cell);
+}
+
+/*
+ * Chooses the fixed point: the largest shift (at most 32) such that no
+ * route on the map, nor f on it, can reach 2^61.  Plain maps up to about
+ * 2000 x 2000 get 32 bits of fraction (sqrt 2 off by under 2^-33 a step).
+ */
+static void choose_scale(const struct path_ctx *ctx, const struct path_options *opt,
+			 struct search *s)
+{
+	const double penalty = opt->fallback && opt->penalty > 0 ? opt->penalty : 0.0;
+	const double weight = s->weight > 1.0 ? s->weight : 1.0;
+	const double side = (double)ctx->w + (double)ctx->h;
+	const double bound = (double)ctx->n * (255.0 * GRID_SQRT2 + (opt->extra ? 65535.0 : 0.0) +
+					       penalty + 2.0) +
+			     weight * 2.0 * side + 1.0;
+	const double limit = 2305843009213693952.0; /* 2^61 */
+	int shift = 32;
+	double scaled = bound * 4294967296.0;
+	while (shift > 0 && scaled > limit) {
+		shift--;
+		scaled *= 0.5;
+	}
+	s->s1 = (int64_t)1 << shift;
+	s->s2 = (int64_t)(GRID_SQRT2 * (double)s->s1 + 0.5);
+	s->extra_shift = shift;
+	s->penalty = s->layered ? 0 : (int64_t)(penalty * (double)s->s1 + 0.5);
+	/* Largest h: below 2 * (w + h) steps. */
+	double hmax = 2.0 * side * (double)s->s1;
+	s->hshift = 0;
+	while (hmax >= 4294967296.0) {
+		s->hshift++;
+		hmax *= 0.5;
+	}
+}
 
 /*
  * The A* loop, specialised per topology by the constant `topo` (the
@@ -376,15 +525,21 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const uint16_t gen = ctx->gen;
 	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int64_t s1 = s.s1, s2 = s.s2;
+	const bool use_stack = !s.layered && s.wmode != W_WEIGHTED;
+	const bool need_h = s.wmode != W_DIJKSTRA;
+	const int off[8] = { -w, -1, 1, w, -w - 1, -w + 1, w - 1, w + 1 };
+	const int64_t stepc[8] = { s1, s1, s1, s1, s2, s2, s2, s2 };
 	long expanded = 0;
+	uint64_t last_f = 0;
 	int best = s.start;
-	double best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy), best_g = 0.0;
+	int64_t best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy, s1, s2), best_g = 0;
 
-	node[s.start] = (struct node){ 0.0, 0, gen, DIR_NONE, 0 };
-	heap_push(ctx, s.start, s.weight * best_h, 0.0);
+	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	sift_up(ctx, ctx->heap_len++, search_key(&s, s.start, 0, best_h));
 
 	for (;;) {
-		if (ctx->heap_len == 0) {
+		if (ctx->heap_len == 0 && ctx->stack_len == 0) {
 			if (ctx->pending_len == 0)
 				break;
 			/* Next fallback layer: its cells become the heap at once. */
@@ -392,11 +547,11 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			/* Slots cap-m .. cap-1 down to 0 .. m-1; the source is never
 			 * below the destination, so copying upward is safe. */
 			for (int i = 0; i < m; i++)
-				ctx->heap[i].cell = ctx->heap[ctx->cap - m + i].cell;
+				ctx->heap[i] = ctx->heap[ctx->cap - m + i];
 			for (int i = 0; i < m; i++) {
-				int c = ctx->heap[i].cell;
-				double h = heuristic(topo, c % w, c / w, s.gx, s.gy);
-				ctx->heap[i] = (struct hent){ node[c].g + s.weight * h, (float)node[c].g, c };
+				int c = key_cell(ctx->heap[i]);
+				int64_t h = heuristic(topo, c % w, c / w, s.gx, s.gy, s1, s2);
+				ctx->heap[i] = search_key(&s, c, node[c].g, h);
 				node[c].pos = i;
 			}
 			ctx->heap_len = m;
@@ -405,7 +560,19 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				sift_down(ctx, i, ctx->heap[i]);
 			continue;
 		}
-		const int u = heap_pop(ctx);
+		/* Weighted A* may stop once the goal holds a g no larger than the
+		 * f last popped: that f is at most weight * optimal, so the bound
+		 * holds, and the goal's own expansion is saved. */
+		if (s.wmode == W_WEIGHTED && node[s.goal].stamp == gen && node[s.goal].pos >= 0 &&
+		    (uint64_t)node[s.goal].g <= last_f) {
+			*end = s.goal;
+			*expanded_out = expanded;
+			return PATH_FOUND;
+		}
+		const qkey uk = queue_pop(ctx);
+		const int u = key_cell(uk);
+		const uint64_t tie_f = use_stack ? key_f(uk) : NO_TIE_F;
+		last_f = key_f(uk);
 		expanded++;
 		if (u == s.goal) {
 			*end = u;
@@ -413,9 +580,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		const int uy = u / w, ux = u - uy * w;
-		const double ug = node[u].g;
+		const int64_t ug = node[u].g;
 		if (s.budget > 0) {
-			double uh = heuristic(topo, ux, uy, s.gx, s.gy);
+			int64_t uh = heuristic(topo, ux, uy, s.gx, s.gy, s1, s2);
 			if (uh < best_h || (uh == best_h && ug < best_g)) {
 				best = u;
 				best_h = uh;
@@ -444,8 +611,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			while (mb) {
 				const int i = __builtin_ctz(mb);
 				mb &= mb - 1;
-				const int v = u + sq_dy[i] * w + sq_dx[i];
-				const double ng = ug + (i >= 4 ? GRID_SQRT2 : 1.0) + s.penalty;
+				const int v = u + off[i];
+				const int64_t ng = ug + stepc[i] + s.penalty;
 				struct node *nv = &node[v];
 				if (nv->stamp != gen) {
 					nv->stamp = gen;
@@ -454,8 +621,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					if (s.layered)
 						pending_add(ctx, v);
 					else
-						heap_push(ctx, v, ng + s.weight * heuristic(topo, ux + sq_dx[i],
-							  uy + sq_dy[i], s.gx, s.gy), ng);
+						queue_push(ctx, search_key(&s, v, ng,
+							   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx,
+								     s.gy, s1, s2)), tie_f);
 					continue;
 				}
 				const int pos = nv->pos;
@@ -464,27 +632,37 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->g = ng;
 				nv->dir = sq_opp[i];
 				if (pos >= 0)
-					heap_decrease(ctx, v, ng + s.weight * heuristic(topo, ux + sq_dx[i],
-						      uy + sq_dy[i], s.gx, s.gy), ng);
+					sift_up(ctx, pos, search_key(&s, v, ng,
+						heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx, s.gy, s1, s2)));
 			}
+			/* Passable neighbours: the heuristic's terms from the goal
+			 * distance of u, one step away in each axis. */
+			const int dxu = ux - s.gx, dyu = uy - s.gy;
 			while (m) {
 				const int i = __builtin_ctz(m);
 				m &= m - 1;
-				const int nx = ux + sq_dx[i], ny = uy + sq_dy[i];
-				const int v = u + sq_dy[i] * w + sq_dx[i];
-				double ng = ug + (i >= 4 ? GRID_SQRT2 : 1.0) * (double)cost[v];
+				const int v = u + off[i];
+				int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
 				if (s.extra)
-					ng += (double)s.extra[v];
+					ng += (int64_t)s.extra[v] << s.extra_shift;
 				struct node *nv = &node[v];
-				if (nv->stamp != gen) {
+				const bool fresh = nv->stamp != gen;
+				if (!fresh && !(nv->pos != POS_CLOSED && ng < nv->g))
+					continue;
+				int64_t hv = 0;
+				if (need_h) {
+					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+					hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
+				}
+				const qkey k = search_key(&s, v, ng, hv);
+				nv->g = ng;
+				nv->dir = sq_opp[i];
+				if (fresh) {
 					nv->stamp = gen;
-					nv->g = ng;
-					nv->dir = sq_opp[i];
-					heap_push(ctx, v, ng + s.weight * heuristic(topo, nx, ny, s.gx, s.gy), ng);
-				} else if (nv->pos >= 0 && ng < nv->g) {
-					nv->g = ng;
-					nv->dir = sq_opp[i];
-					heap_decrease(ctx, v, ng + s.weight * heuristic(topo, nx, ny, s.gx, s.gy), ng);
+					queue_push(ctx, k, tie_f);
+				} else if (nv->pos >= 0) {
+					sift_up(ctx, nv->pos, k);
 				}
 			}
 			continue;
@@ -492,29 +670,29 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		const bool u_open = cost[u] != 0;
 		for (int i = 0; i < dirs; i++) {
 			int nx, ny;
-			double step;
+			int64_t step;
 			if (topo == GRID_HEX) {
 				nx = ux + hx_dx[uy & 1][i];
 				ny = uy + hx_dy[i];
-				step = 1.0;
+				step = s1;
 			} else {
 				nx = ux + sq_dx[i];
 				ny = uy + sq_dy[i];
-				step = (topo == GRID_SQUARE8 && i >= 4) ? GRID_SQRT2 : 1.0;
+				step = (topo == GRID_SQUARE8 && i >= 4) ? s2 : s1;
 			}
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 				continue;
 			const int v = ny * w + nx;
 			const unsigned cv = cost[v];
-			double ng;
+			int64_t ng;
 			const bool v_blocked = cv == 0;
 			if (!v_blocked) {
 				if (topo == GRID_SQUARE8 && i >= 4 && u_open && !s.corner_cutting &&
 				    (!cost[uy * w + nx] || !cost[ny * w + ux]))
 					continue;
-				ng = ug + step * (double)cv;
+				ng = ug + step * (int64_t)cv;
 				if (s.extra)
-					ng += (double)s.extra[v];
+					ng += (int64_t)s.extra[v] << s.extra_shift;
 			} else {
 				if (!s.fallback)
 					continue;
@@ -528,7 +706,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				if (v_blocked && s.layered)
 					pending_add(ctx, v);
 				else
-					heap_push(ctx, v, ng + s.weight * heuristic(topo, nx, ny, s.gx, s.gy), ng);
+					queue_push(ctx, search_key(&s, v, ng, need_h ?
+						   heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0), tie_f);
 				continue;
 			}
 			const int pos = nv->pos;
@@ -540,8 +719,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->g = ng;
 				nv->dir = opp[i];
 				if (pos >= 0)
-					heap_decrease(ctx, v, ng + s.weight * heuristic(topo, nx, ny, s.gx, s.gy),
-						      ng);
+					sift_up(ctx, pos, search_key(&s, v, ng, need_h ?
+						heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0));
 			}
 		}
 	}
@@ -583,6 +762,7 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 struct jps {
 	const uint8_t *cost;
 	int w, h, goal, gx, gy;
+	int64_t s1, s2;
 };
 
 static inline bool jfree(const struct jps *j, int x, int y)
@@ -658,25 +838,29 @@ static int jump_d(const struct jps *j, int x, int y, int dx, int dy)
 }
 
 /* The jump point search proper.  Returns PATH_FOUND or PATH_NO_ROUTE. */
-static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, long *expanded_out)
+static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
+				   long *expanded_out)
 {
 	const int w = ctx->w;
-	const struct jps j = { ctx->grid->cost, w, ctx->h, goal, goal % w, goal / w };
+	const struct jps j = { ctx->grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2 };
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
 	long expanded = 0;
 
-	node[start] = (struct node){ 0.0, 0, gen, DIR_NONE, 0 };
-	heap_push(ctx, start, heuristic(GRID_SQUARE8, start % w, start / w, j.gx, j.gy), 0.0);
-	while (ctx->heap_len > 0) {
-		const int u = heap_pop(ctx);
+	node[start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	sift_up(ctx, ctx->heap_len++,
+		search_key(s, start, 0, heuristic(GRID_SQUARE8, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
+	while (ctx->heap_len > 0 || ctx->stack_len > 0) {
+		const qkey uk = queue_pop(ctx);
+		const int u = key_cell(uk);
+		const uint64_t tie_f = key_f(uk);
 		expanded++;
 		if (u == goal) {
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
 		const int uy = u / w, ux = u - uy * w;
-		const double ug = node[u].g;
+		const int64_t ug = node[u].g;
 		/* Directions to try: bit i is direction i of sq_dx/sq_dy. */
 		unsigned dirs;
 		if (node[u].dir == DIR_NONE) {
@@ -714,20 +898,22 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, lo
 				continue;
 			const int vy = v / w, vx = v - vy * w;
 			const int k = iabs(vx - ux) > iabs(vy - uy) ? iabs(vx - ux) : iabs(vy - uy);
-			const double ng = ug + (i < 4 ? (double)k : GRID_SQRT2 * k);
+			const int64_t ng = ug + (int64_t)k * (i < 4 ? j.s1 : j.s2);
+			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE8, vx, vy, j.gx, j.gy, j.s1, j.s2));
 			struct node *nv = &node[v];
 			if (nv->stamp != gen) {
 				nv->stamp = gen;
 				nv->g = ng;
 				nv->dir = sq_opp[i];
-				heap_push(ctx, v, ng + heuristic(GRID_SQUARE8, vx, vy, j.gx, j.gy), ng);
+				queue_push(ctx, key, tie_f);
 				continue;
 			}
 			if (nv->pos == POS_CLOSED || !(ng < nv->g))
 				continue;
 			nv->g = ng;
 			nv->dir = sq_opp[i];
-			heap_decrease(ctx, v, ng + heuristic(GRID_SQUARE8, vx, vy, j.gx, j.gy), ng);
+			if (nv->pos >= 0)
+				sift_up(ctx, nv->pos, key);
 		}
 	}
 	*expanded_out = expanded;
@@ -768,7 +954,7 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 	out->cells = cells;
 	out->len = len;
 	out->end = goal;
-	out->cost = ctx->node[goal].g;
+	out->cost = route_cost(ctx, cells, len, 0.0, NULL);
 	out->steps = len - 1;
 	out->expanded = expanded;
 	out->reached = true;
@@ -802,7 +988,7 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		return PATH_BAD_INPUT;
 	}
 	if (start == goal) {
-		ctx->node[start] = (struct node){ 0.0, POS_CLOSED, ctx->gen, DIR_NONE, 0 };
+		ctx->node[start] = (struct node){ .g = 0, .pos = POS_CLOSED, .stamp = ctx->gen, .dir = DIR_NONE };
 		single_cell_result(ctx, start, goal, PATH_FOUND, out);
 		return PATH_FOUND;
 	}
@@ -811,9 +997,25 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		return PATH_NO_ROUTE;
 	}
 
+	const double weight = opt->weight < 0 ? 0.0 : opt->weight;
+	struct search s = {
+		.start = start, .goal = goal, .gx = goal % ctx->w, .gy = goal / ctx->w,
+		.wmode = weight == 1.0 ? W_ASTAR : weight == 0.0 ? W_DIJKSTRA : W_WEIGHTED,
+		.weight = weight,
+		.fallback = opt->fallback,
+		.layered = opt->fallback && !(opt->penalty > 0),
+		.corner_cutting = opt->corner_cutting,
+		.budget = opt->budget,
+		.extra = opt->extra,
+	};
+	choose_scale(ctx, opt, &s);
+	ctx->s1 = s.s1;
+	ctx->s2 = s.s2;
+	const double penalty = opt->fallback && opt->penalty > 0 ? opt->penalty : 0.0;
+
 	long expanded = 0;
 	if (use_jps(ctx, opt)) {
-		enum path_status st = jps_search(ctx, start, goal, &expanded);
+		enum path_status st = jps_search(ctx, start, goal, &s, &expanded);
 		if (st == PATH_NO_ROUTE) {
 			single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
 			out->expanded = expanded;
@@ -824,16 +1026,6 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		new_generation(ctx);
 	}
 
-	struct search s = {
-		.start = start, .goal = goal, .gx = goal % ctx->w, .gy = goal / ctx->w,
-		.weight = opt->weight < 0 ? 0.0 : opt->weight,
-		.penalty = opt->penalty > 0 ? opt->penalty : 0.0,
-		.fallback = opt->fallback,
-		.layered = opt->fallback && !(opt->penalty > 0),
-		.corner_cutting = opt->corner_cutting,
-		.budget = opt->budget,
-		.extra = opt->extra,
-	};
 	int end = start;
 	long more = 0;
 	enum path_status st = astar(ctx, &s, &end, &more);
@@ -844,7 +1036,7 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		out->expanded = expanded;
 		return PATH_NO_ROUTE;
 	}
-	build_result(ctx, start, goal, end, opt->fallback, st, expanded, out);
+	build_result(ctx, start, goal, end, opt->fallback, st, expanded, penalty, opt->extra, out);
 	return out->status;
 }
 
@@ -870,16 +1062,16 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 	long settled = 0;
 
 	ctx->flood_source = source;
-	node[source] = (struct node){ 0.0, 0, gen, DIR_NONE, 0 };
-	heap_push(ctx, source, 0.0, 0.0);
-	while (ctx->heap_len > 0) {
-		const int u = ctx->heap[0].cell;
-		if (max_cost > 0 && node[u].g > max_cost)
+	node[source] = (struct node){ .gd = 0.0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	sift_up(ctx, ctx->heap_len++, double_key(0.0, source));
+	while (ctx->heap_len > 0 || ctx->stack_len > 0) {
+		const int u = key_cell(queue_peek(ctx));
+		if (max_cost > 0 && node[u].gd > max_cost)
 			break;
-		heap_pop(ctx);
+		const uint64_t tie_f = key_f(queue_pop(ctx));
 		settled++;
 		const int uy = u / w, ux = u - uy * w;
-		const double ug = node[u].g;
+		const double ug = node[u].gd;
 		/* Reverse: the mover walks v -> u and pays for entering u (a
 		 * blocked source, such as a closed door, counts as floor). */
 		const unsigned cu = cost[u] ? cost[u] : 1;
@@ -909,13 +1101,14 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 			struct node *nv = &node[v];
 			if (nv->stamp != gen) {
 				nv->stamp = gen;
-				nv->g = ng;
+				nv->gd = ng;
 				nv->dir = opp[i];
-				heap_push(ctx, v, ng, ng);
-			} else if (nv->pos >= 0 && ng < nv->g) {
-				nv->g = ng;
+				queue_push(ctx, double_key(ng, v), tie_f);
+			} else if ((nv->pos >= 0 || nv->pos == POS_STACK) && ng < nv->gd) {
+				nv->gd = ng;
 				nv->dir = opp[i];
-				heap_decrease(ctx, v, ng, ng);
+				if (nv->pos >= 0)
+					sift_up(ctx, nv->pos, double_key(ng, v));
 			}
 		}
 	}
@@ -926,7 +1119,7 @@ double path_flood_distance(const struct path_ctx *ctx, int cell)
 {
 	if (!ctx || ctx->flood_source < 0 || cell < 0 || cell >= ctx->n || !closed(ctx, cell))
 		return -1.0;
-	return ctx->node[cell].g;
+	return ctx->node[cell].gd;
 }
 
 int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_options *opt)
