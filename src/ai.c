@@ -235,6 +235,25 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 		return;
 	}
 
+	if (crowd && shareable(k) && goal == player_cell(g) && g->ai_share != AI_SHARE_NEVER &&
+	    g->flood_goal == goal && flood_settled(g->flood, here)) {
+		/* Rule 4 for an exact kind while the shared flood is current: the
+		 * same optimal route under crowd costs that path_find would give
+		 * (the goal is reachable, so the fallback plays no part), found
+		 * by an A* whose heuristic is the flood's exact crowd-free
+		 * distance, so it looks at little more than the detour. */
+		crowd_fill(g, k->crowd);
+		double cost;
+		long expanded;
+		double t0 = clock_us();
+		int len = flood_route(g->flood, here, g->crowd, mi->route, mi->route_cap, &cost, &expanded);
+		count_search(g, expanded, clock_us() - t0);
+		if (len >= 1) {
+			mi->route_len = len < mi->route_cap ? len : mi->route_cap;
+			return;
+		}
+	}
+
 	struct path_options opt = path_options_default();
 	opt.weight = k->weight;
 	opt.fallback = true;

@@ -61,6 +61,14 @@ struct flood_ctx {
 	bool reverse, corner_cutting, finished;
 	double max_dist;
 	long settled;
+
+	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
+	 * indexed binary heap, all sized once */
+	double *ag, *af;
+	int32_t *aparent, *apos, *aheap;
+	uint32_t *astamp;
+	uint32_t agen;
+	int aheap_len;
 };
 
 /* Neighbour offsets in grid_neighbours order: square (first 4 orthogonal,
@@ -93,7 +101,14 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->pool = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool);
 	f->pool_key = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool_key);
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
-	if (!f->dist || !f->tag || !f->pool || !f->pool_key || !f->blk_next) {
+	f->ag = malloc((size_t)f->n * sizeof *f->ag);
+	f->af = malloc((size_t)f->n * sizeof *f->af);
+	f->aparent = malloc((size_t)f->n * sizeof *f->aparent);
+	f->apos = malloc((size_t)f->n * sizeof *f->apos);
+	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
+	f->astamp = calloc((size_t)f->n, sizeof *f->astamp);
+	if (!f->dist || !f->tag || !f->pool || !f->pool_key || !f->blk_next || !f->ag || !f->af ||
+	    !f->aparent || !f->apos || !f->aheap || !f->astamp) {
 		flood_destroy(f);
 		return NULL;
 	}
@@ -116,6 +131,12 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->pool);
 	free(f->pool_key);
 	free(f->blk_next);
+	free(f->ag);
+	free(f->af);
+	free(f->aparent);
+	free(f->apos);
+	free(f->aheap);
+	free(f->astamp);
 	free(f);
 }
 
@@ -123,7 +144,9 @@ size_t flood_memory(const struct flood_ctx *f)
 {
 	if (!f)
 		return 0;
-	return sizeof *f + (size_t)f->n * (sizeof *f->dist + sizeof *f->tag) +
+	return sizeof *f +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->ag + sizeof *f->af +
+			       sizeof *f->aparent + sizeof *f->apos + sizeof *f->aheap + sizeof *f->astamp) +
 	       (size_t)f->n_blocks * (BLOCK * (sizeof *f->pool + sizeof *f->pool_key) + sizeof *f->blk_next);
 }
 
@@ -432,4 +455,180 @@ int flood_next(const struct flood_ctx *f, int cell)
 			return b;
 	}
 	return -1;
+}
+
+/* ---- routes with extra costs, guided by the flood ----------------------- */
+
+/* Heap order of flood_route: smaller f, then larger g, then smaller cell. */
+static bool a_before(const struct flood_ctx *f, int32_t a, int32_t b)
+{
+	if (f->af[a] != f->af[b])
+		return f->af[a] < f->af[b];
+	if (f->ag[a] != f->ag[b])
+		return f->ag[a] > f->ag[b];
+	return a < b;
+}
+
+static void a_up(struct flood_ctx *f, int i)
+{
+	int32_t c = f->aheap[i];
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!a_before(f, c, f->aheap[p]))
+			break;
+		f->aheap[i] = f->aheap[p];
+		f->apos[f->aheap[i]] = i;
+		i = p;
+	}
+	f->aheap[i] = c;
+	f->apos[c] = i;
+}
+
+static int32_t a_pop(struct flood_ctx *f)
+{
+	int32_t top = f->aheap[0];
+	int32_t c = f->aheap[--f->aheap_len];
+	int i = 0, n = f->aheap_len;
+	while (n > 0) {
+		int l = 2 * i + 1;
+		if (l >= n)
+			break;
+		int m = l + 1 < n && a_before(f, f->aheap[l + 1], f->aheap[l]) ? l + 1 : l;
+		if (!a_before(f, f->aheap[m], c))
+			break;
+		f->aheap[i] = f->aheap[m];
+		f->apos[f->aheap[i]] = i;
+		i = m;
+	}
+	if (n > 0) {
+		f->aheap[i] = c;
+		f->apos[c] = i;
+	}
+	return top;
+}
+
+/* A lower bound of the distance to the source of a cell the flood has not
+ * settled: the smallest key still queued (every unsettled cell is at least
+ * that far); negative when the flood is over, so the cell cannot reach it. */
+static double unsettled_bound(const struct flood_ctx *f)
+{
+	if (f->finished)
+		return f->max_dist > 0 ? f->max_dist : -1.0;
+	double lo = -1.0;
+	for (int i = 0; i < f->n_active; i++) {
+		double k = f->head_key[f->active[i]];
+		if (lo < 0 || k < lo)
+			lo = k;
+	}
+	return lo;
+}
+
+int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
+		double *cost, long *expanded)
+{
+	if (expanded)
+		*expanded = 0;
+	if (!f || !f->reverse || !flood_settled(f, start))
+		return -1;
+	const struct grid *g = f->grid;
+	const uint8_t *gc = g->cost;
+	const int w = g->w, h = g->h, goal = f->source;
+	const double lo = unsettled_bound(f);
+	const bool square = g->topo != GRID_HEX;
+	if (++f->agen > 0x7FFFFFFFu) {
+		memset(f->astamp, 0, (size_t)f->n * sizeof *f->astamp);
+		f->agen = 1;
+	}
+	const uint32_t open = f->agen << 1, closed = open | 1u;
+	long exp = 0;
+	f->aheap_len = 0;
+	f->ag[start] = 0.0;
+	f->af[start] = f->dist[start];
+	f->aparent[start] = -1;
+	f->astamp[start] = open;
+	f->aheap[f->aheap_len++] = start;
+	f->apos[start] = 0;
+	bool found = false;
+	while (f->aheap_len > 0) {
+		const int32_t u = a_pop(f);
+		f->astamp[u] = closed;
+		exp++;
+		if (u == goal) {
+			found = true;
+			break;
+		}
+		const int uy = u / w, ux = u - uy * w;
+		unsigned moves;
+		const int8_t *ox, *oy;
+		if (square) {
+			moves = square_moves(g, ux, uy, g->topo == GRID_SQUARE8, f->corner_cutting);
+			ox = sq_off_x;
+			oy = sq_off_y;
+		} else {
+			moves = 0;
+			ox = hx_off_x[uy & 1];
+			oy = hx_off_y;
+			for (int i = 0; i < 6; i++) {
+				int vx = ux + ox[i], vy = uy + oy[i];
+				if ((unsigned)vx < (unsigned)w && (unsigned)vy < (unsigned)h && gc[vy * w + vx])
+					moves |= 1u << i;
+			}
+		}
+		if (!gc[goal] && u != goal) {
+			/* a blocked source (floor to the flood) may be entered too */
+			const int dirs = square ? (g->topo == GRID_SQUARE8 ? 8 : 4) : 6;
+			for (int i = 0; i < dirs; i++) {
+				const int vx = ux + ox[i], vy = uy + oy[i];
+				if ((unsigned)vx >= (unsigned)w || (unsigned)vy >= (unsigned)h || vy * w + vx != goal)
+					continue;
+				if (square && i >= 4 && !f->corner_cutting && (!gc[uy * w + vx] || !gc[vy * w + ux]))
+					continue;
+				moves |= 1u << i;
+			}
+		}
+		while (moves) {
+			const int i = __builtin_ctz(moves);
+			moves &= moves - 1;
+			const int32_t v = (uy + oy[i]) * w + ux + ox[i];
+			if (f->astamp[v] == closed)
+				continue;
+			double hv;
+			if (flood_settled(f, v))
+				hv = f->dist[v];
+			else if (lo < 0)
+				continue; /* cannot reach the source */
+			else
+				hv = lo;
+			const unsigned m = gc[v] ? gc[v] : 1u;
+			const double gv = f->ag[u] + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
+					  (extra ? (double)extra[v] : 0.0);
+			if (f->astamp[v] != open) {
+				f->astamp[v] = open;
+				f->ag[v] = gv;
+				f->af[v] = gv + hv;
+				f->aparent[v] = u;
+				f->aheap[f->aheap_len] = v;
+				a_up(f, f->aheap_len++);
+			} else if (gv < f->ag[v]) {
+				f->ag[v] = gv;
+				f->af[v] = gv + hv;
+				f->aparent[v] = u;
+				a_up(f, f->apos[v]);
+			}
+		}
+	}
+	if (expanded)
+		*expanded = exp;
+	if (!found)
+		return -1;
+	int len = 0;
+	for (int32_t c = goal; c >= 0; c = f->aparent[c])
+		len++;
+	int i = len;
+	for (int32_t c = goal; c >= 0; c = f->aparent[c])
+		if (--i < cap)
+			out[i] = c;
+	if (cost)
+		*cost = f->ag[goal];
+	return len;
 }

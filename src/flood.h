@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "grid.h"
 
@@ -96,5 +97,20 @@ double flood_distance(const struct flood_ctx *f, int cell);
  * order.  -1 if `cell` is the source, not settled, or outside the map.
  */
 int flood_next(const struct flood_ctx *f, int cell);
+
+/*
+ * After a reverse flood: an optimal route from a settled `start` to the
+ * source when entering each cell v also costs extra[v] (crowding; NULL:
+ * none), by A* with the flood's distances as the heuristic - exact where
+ * the flood has settled, a lower bound elsewhere, and consistent, so the
+ * route is optimal and the search stays near the flood's optimal routes.
+ * Movement rules as the flood's.  Ties: smaller f, then larger g, then
+ * smaller cell index.  Writes the first `cap` cells (start first) to out[],
+ * the route's cost to *cost, the cells expanded to *expanded (each may be
+ * NULL), and returns the route's full length in cells; -1 if there is no
+ * reverse flood, start is not settled, or (with a max_dist) no route.
+ */
+int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
+		double *cost, long *expanded);
 
 #endif

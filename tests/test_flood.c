@@ -374,6 +374,88 @@ static void test_large_and_memory(void **state)
 	grid_destroy(g);
 }
 
+/* flood_route against path_find with the same extra costs: equal cost, a
+ * legal route from start to the source whose steps add up to that cost,
+ * from a full flood and from one stopped as soon as start was settled. */
+static void test_route_with_extra(void **state)
+{
+	(void)state;
+	uint32_t s = 4242;
+	int routes = 0;
+	long exp_route = 0, exp_astar = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 150; m++) {
+			struct grid *g = random_grid(&s, (enum grid_topology)t);
+			int n = g->w * g->h;
+			uint16_t *extra = calloc((size_t)n, sizeof *extra);
+			int *out = malloc((size_t)n * sizeof *out);
+			int k = rnd_range(&s, 1, 9), dens = rnd_range(&s, 0, 40);
+			for (int c = 0; c < n; c++)
+				extra[c] = rnd_range(&s, 0, 99) < dens ? (uint16_t)k : 0;
+			int source = rnd_range(&s, 0, n - 1);
+			if (!g->cost[source])
+				g->cost[source] = 1;
+			bool cut = t == GRID_SQUARE8 && (m & 1);
+			struct flood_ctx *f = flood_create(g), *early = flood_create(g);
+			struct path_ctx *p = path_create(g);
+			struct flood_options o = flood_options_default();
+			o.reverse = true;
+			o.corner_cutting = cut;
+			flood_run(f, source, &o, NULL, 0);
+			struct path_options po = path_options_default();
+			po.extra = extra;
+			po.corner_cutting = cut;
+			for (int q = 0; q < 6; q++) {
+				int start = rnd_range(&s, 0, n - 1);
+				if (!flood_settled(f, start)) {
+					assert_int_equal(flood_route(f, start, extra, out, n, NULL, NULL), -1);
+					continue;
+				}
+				double cost = -1;
+				long e = 0;
+				int len = flood_route(f, start, extra, out, n, &cost, &e);
+				struct path_result r;
+				assert_int_equal(path_find(p, start, source, &po, &r), PATH_FOUND);
+				assert_true(fabs(cost - r.cost) <= 1e-9 * (1 + r.cost));
+				assert_true(len >= 1);
+				assert_int_equal(out[0], start);
+				assert_int_equal(out[len - 1], source);
+				double sum = 0;
+				for (int i = 1; i < len; i++) {
+					assert_true(legal_step(g, out[i - 1], out[i], cut));
+					sum += step_cost(g, out[i - 1], out[i]) + extra[out[i]];
+				}
+				assert_true(fabs(sum - cost) <= 1e-9 * (1 + cost));
+				/* the same route from a flood stopped at start, and a capped copy */
+				flood_run(early, source, &o, &start, 1);
+				double cost2 = -1;
+				int *out2 = malloc((size_t)n * sizeof *out2);
+				int cap = len > 2 ? len / 2 : 1;
+				int len2 = flood_route(early, start, extra, out2, cap, &cost2, NULL);
+				assert_true(fabs(cost2 - cost) <= 1e-9 * (1 + cost));
+				assert_true(len2 >= 1);
+				assert_int_equal(out2[0], start);
+				free(out2);
+				routes++;
+				exp_route += e;
+				exp_astar += r.expanded;
+			}
+			o.reverse = false;
+			flood_run(f, source, &o, NULL, 0);
+			assert_int_equal(flood_route(f, source, extra, out, n, NULL, NULL), -1); /* forward */
+			path_destroy(p);
+			flood_destroy(f);
+			flood_destroy(early);
+			free(extra);
+			free(out);
+			grid_destroy(g);
+		}
+	}
+	assert_true(routes > 500);
+	print_message("flood_route = path_find with extra costs: %d routes, %ld cells expanded (A*: %ld)\n",
+		      routes, exp_route, exp_astar);
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -435,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_early_stop),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_large_and_memory),
+		cmocka_unit_test(test_route_with_extra),
 		cmocka_unit_test(test_speed_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
