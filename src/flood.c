@@ -38,6 +38,19 @@ struct fifo {
 	int32_t tail_blk, tail_pos;
 };
 
+/* flood_route's A*: a cell's record, and a heap entry carrying its keys. */
+struct a_node {
+	double g;
+	int32_t parent;
+	int32_t pos;    /* index in the heap while open */
+	uint32_t stamp; /* agen << 1 (open) or agen << 1 | 1 (closed) */
+};
+
+struct a_entry {
+	double f, g;
+	int32_t cell;
+};
+
 struct flood_ctx {
 	const struct grid *grid;
 	int n;
@@ -64,9 +77,8 @@ struct flood_ctx {
 
 	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
 	 * indexed binary heap, all sized once */
-	double *ag, *af;
-	int32_t *aparent, *apos, *aheap;
-	uint32_t *astamp;
+	struct a_node *anode;
+	struct a_entry *aheap;
 	uint32_t agen;
 	int aheap_len;
 };
@@ -101,14 +113,9 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->pool = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool);
 	f->pool_key = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool_key);
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
-	f->ag = malloc((size_t)f->n * sizeof *f->ag);
-	f->af = malloc((size_t)f->n * sizeof *f->af);
-	f->aparent = malloc((size_t)f->n * sizeof *f->aparent);
-	f->apos = malloc((size_t)f->n * sizeof *f->apos);
+	f->anode = calloc((size_t)f->n, sizeof *f->anode);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
-	f->astamp = calloc((size_t)f->n, sizeof *f->astamp);
-	if (!f->dist || !f->tag || !f->pool || !f->pool_key || !f->blk_next || !f->ag || !f->af ||
-	    !f->aparent || !f->apos || !f->aheap || !f->astamp) {
+	if (!f->dist || !f->tag || !f->pool || !f->pool_key || !f->blk_next || !f->anode || !f->aheap) {
 		flood_destroy(f);
 		return NULL;
 	}
@@ -131,12 +138,8 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->pool);
 	free(f->pool_key);
 	free(f->blk_next);
-	free(f->ag);
-	free(f->af);
-	free(f->aparent);
-	free(f->apos);
+	free(f->anode);
 	free(f->aheap);
-	free(f->astamp);
 	free(f);
 }
 
@@ -145,8 +148,7 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->ag + sizeof *f->af +
-			       sizeof *f->aparent + sizeof *f->apos + sizeof *f->aheap + sizeof *f->astamp) +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap) +
 	       (size_t)f->n_blocks * (BLOCK * (sizeof *f->pool + sizeof *f->pool_key) + sizeof *f->blk_next);
 }
 
@@ -460,50 +462,49 @@ int flood_next(const struct flood_ctx *f, int cell)
 /* ---- routes with extra costs, guided by the flood ----------------------- */
 
 /* Heap order of flood_route: smaller f, then larger g, then smaller cell. */
-static bool a_before(const struct flood_ctx *f, int32_t a, int32_t b)
+static inline bool a_before(const struct a_entry *a, const struct a_entry *b)
 {
-	if (f->af[a] != f->af[b])
-		return f->af[a] < f->af[b];
-	if (f->ag[a] != f->ag[b])
-		return f->ag[a] > f->ag[b];
-	return a < b;
+	if (a->f != b->f)
+		return a->f < b->f;
+	if (a->g != b->g)
+		return a->g > b->g;
+	return a->cell < b->cell;
 }
 
-static void a_up(struct flood_ctx *f, int i)
+static void a_up(struct flood_ctx *f, int i, struct a_entry e)
 {
-	int32_t c = f->aheap[i];
 	while (i > 0) {
 		int p = (i - 1) / 2;
-		if (!a_before(f, c, f->aheap[p]))
+		if (!a_before(&e, &f->aheap[p]))
 			break;
 		f->aheap[i] = f->aheap[p];
-		f->apos[f->aheap[i]] = i;
+		f->anode[f->aheap[i].cell].pos = i;
 		i = p;
 	}
-	f->aheap[i] = c;
-	f->apos[c] = i;
+	f->aheap[i] = e;
+	f->anode[e.cell].pos = i;
 }
 
 static int32_t a_pop(struct flood_ctx *f)
 {
-	int32_t top = f->aheap[0];
-	int32_t c = f->aheap[--f->aheap_len];
+	int32_t top = f->aheap[0].cell;
+	struct a_entry e = f->aheap[--f->aheap_len];
 	int i = 0, n = f->aheap_len;
-	while (n > 0) {
+	if (n == 0)
+		return top;
+	for (;;) {
 		int l = 2 * i + 1;
 		if (l >= n)
 			break;
-		int m = l + 1 < n && a_before(f, f->aheap[l + 1], f->aheap[l]) ? l + 1 : l;
-		if (!a_before(f, f->aheap[m], c))
+		int m = l + 1 < n && a_before(&f->aheap[l + 1], &f->aheap[l]) ? l + 1 : l;
+		if (!a_before(&f->aheap[m], &e))
 			break;
 		f->aheap[i] = f->aheap[m];
-		f->apos[f->aheap[i]] = i;
+		f->anode[f->aheap[i].cell].pos = i;
 		i = m;
 	}
-	if (n > 0) {
-		f->aheap[i] = c;
-		f->apos[c] = i;
-	}
+	f->aheap[i] = e;
+	f->anode[e.cell].pos = i;
 	return top;
 }
 
@@ -536,27 +537,26 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const double lo = unsettled_bound(f);
 	const bool square = g->topo != GRID_HEX;
 	if (++f->agen > 0x7FFFFFFFu) {
-		memset(f->astamp, 0, (size_t)f->n * sizeof *f->astamp);
+		for (int c = 0; c < f->n; c++)
+			f->anode[c].stamp = 0;
 		f->agen = 1;
 	}
 	const uint32_t open = f->agen << 1, closed = open | 1u;
+	struct a_node *an = f->anode;
 	long exp = 0;
 	f->aheap_len = 0;
-	f->ag[start] = 0.0;
-	f->af[start] = f->dist[start];
-	f->aparent[start] = -1;
-	f->astamp[start] = open;
-	f->aheap[f->aheap_len++] = start;
-	f->apos[start] = 0;
+	an[start] = (struct a_node){ .g = 0.0, .parent = -1, .pos = 0, .stamp = open };
+	f->aheap[f->aheap_len++] = (struct a_entry){ f->dist[start], 0.0, start };
 	bool found = false;
 	while (f->aheap_len > 0) {
 		const int32_t u = a_pop(f);
-		f->astamp[u] = closed;
+		an[u].stamp = closed;
 		exp++;
 		if (u == goal) {
 			found = true;
 			break;
 		}
+		const double gu = an[u].g;
 		const int uy = u / w, ux = u - uy * w;
 		unsigned moves;
 		const int8_t *ox, *oy;
@@ -590,7 +590,8 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			const int i = __builtin_ctz(moves);
 			moves &= moves - 1;
 			const int32_t v = (uy + oy[i]) * w + ux + ox[i];
-			if (f->astamp[v] == closed)
+			struct a_node *nv = &an[v];
+			if (nv->stamp == closed)
 				continue;
 			double hv;
 			if (flood_settled(f, v))
@@ -600,20 +601,17 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			else
 				hv = lo;
 			const unsigned m = gc[v] ? gc[v] : 1u;
-			const double gv = f->ag[u] + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
+			const double gv = gu + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
 					  (extra ? (double)extra[v] : 0.0);
-			if (f->astamp[v] != open) {
-				f->astamp[v] = open;
-				f->ag[v] = gv;
-				f->af[v] = gv + hv;
-				f->aparent[v] = u;
-				f->aheap[f->aheap_len] = v;
-				a_up(f, f->aheap_len++);
-			} else if (gv < f->ag[v]) {
-				f->ag[v] = gv;
-				f->af[v] = gv + hv;
-				f->aparent[v] = u;
-				a_up(f, f->apos[v]);
+			if (nv->stamp != open) {
+				nv->stamp = open;
+				nv->g = gv;
+				nv->parent = u;
+				a_up(f, f->aheap_len++, (struct a_entry){ gv + hv, gv, v });
+			} else if (gv < nv->g) {
+				nv->g = gv;
+				nv->parent = u;
+				a_up(f, nv->pos, (struct a_entry){ gv + hv, gv, v });
 			}
 		}
 	}
@@ -622,13 +620,13 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	if (!found)
 		return -1;
 	int len = 0;
-	for (int32_t c = goal; c >= 0; c = f->aparent[c])
+	for (int32_t c = goal; c >= 0; c = an[c].parent)
 		len++;
 	int i = len;
-	for (int32_t c = goal; c >= 0; c = f->aparent[c])
+	for (int32_t c = goal; c >= 0; c = an[c].parent)
 		if (--i < cap)
 			out[i] = c;
 	if (cost)
-		*cost = f->ag[goal];
+		*cost = an[goal].g;
 	return len;
 }
