@@ -150,29 +150,38 @@ static const char corridors_map[] =
 static void test_crowd(void **state)
 {
 	(void)state;
-	for (int crowd = 0; crowd <= 20; crowd += 20) {
-		struct fixture f;
-		struct game *g = fixture_game(&f, "square4", corridors_map, 1);
-		g->player.hp = 1000;
-		kind(g, "goblin")->crowd = crowd;
-		kind(g, "goblin")->memory = 1000;
-		kind(g, "slug")->sight = 0; /* it stays where it is */
-		struct monster *m = game_monster_at(g, 1, 4);
-		force_hunt(g, m);
-		int max_x = m->x;
-		for (int i = 0; i < 14; i++) {
-			act_wait(g);
-			if (m->x > max_x)
-				max_x = m->x;
+	/* the same with the crowd replan made by the shared flood's route
+	 * search (ALWAYS) and by path_find (NEVER) */
+	for (int share = 0; share < 2; share++) {
+		for (int crowd = 0; crowd <= 20; crowd += 20) {
+			struct fixture f;
+			struct game *g = fixture_game(&f, "square4", corridors_map, 1);
+			g->ai_share = share ? AI_SHARE_NEVER : AI_SHARE_ALWAYS;
+			g->player.hp = 1000;
+			kind(g, "goblin")->crowd = crowd;
+			kind(g, "goblin")->memory = 1000;
+			kind(g, "slug")->sight = 0; /* it stays where it is */
+			struct monster *m = game_monster_at(g, 1, 4);
+			force_hunt(g, m);
+			int max_x = m->x;
+			for (int i = 0; i < 14; i++) {
+				act_wait(g);
+				if (m->x > max_x)
+					max_x = m->x;
+			}
+			if (crowd) {
+				assert_int_equal(max_x, 9); /* the other corridor */
+				assert_true(m->y <= 2);
+			} else {
+				assert_int_equal(m->x, 1); /* waits behind the slug */
+				assert_int_equal(m->y, 4);
+			}
+			if (share)
+				assert_int_equal(g->stats.floods, 0);
+			else
+				assert_true(g->stats.floods > 0);
+			fixture_fini(&f);
 		}
-		if (crowd) {
-			assert_int_equal(max_x, 9); /* the other corridor */
-			assert_true(m->y <= 2);
-		} else {
-			assert_int_equal(m->x, 1); /* waits behind the slug */
-			assert_int_equal(m->y, 4);
-		}
-		fixture_fini(&f);
 	}
 }
 
