@@ -84,6 +84,7 @@ void ai_level_begin(struct game *g)
 {
 	g->flood_goal = -1;
 	g->ai_due = 0;
+	g->ai_goal = -1;
 }
 
 static bool needs_plan(const struct game *g, const struct monster *m, int goal)
@@ -107,26 +108,50 @@ static bool needs_plan(const struct game *g, const struct monster *m, int goal)
 	return !(shareable(m->kind) && mi->route_goal == goal && mi->commit_until == 0);
 }
 
+/* The goal monster m will plan toward this turn if it may use a shared
+ * flood (an exact kind, hunting or seeing the player), else -1. */
+static int shared_goal(const struct game *g, const struct monster *m, int pc)
+{
+	if (!m->alive || m->mind.fleeing || !shareable(m->kind))
+		return -1;
+	if (m->mind.hunting && grid_index(g->grid, m->mind.target_x, m->mind.target_y) == pc)
+		return pc;
+	if (sees_player(g, m))
+		return pc;
+	return m->mind.hunting ? grid_index(g->grid, m->mind.target_x, m->mind.target_y) : -1;
+}
+
 void ai_turn_begin(struct game *g)
 {
-	/* Counts the monsters that will want a shared plan this turn; only
-	 * decides whether to flood, so an estimate is enough. */
-	int due = 0, pc = player_cell(g);
-	if (g->flood_goal == pc || g->ai_share != AI_SHARE_AUTO) {
-		g->ai_due = 0;
+	/* Picks the goal a flood may serve this turn and counts the monsters
+	 * due to plan toward it; only decides whether to flood, so an estimate
+	 * is enough.  Two candidates: the player's cell, and the first other
+	 * goal met (monsters told where the player was, or remembering it,
+	 * share that cell); the player's cell wins when both reach the count. */
+	int pc = player_cell(g), other = -1, due_pc = 0, due_other = 0;
+	g->ai_due = 0;
+	g->ai_goal = -1;
+	if (g->ai_share != AI_SHARE_AUTO)
 		return;
-	}
-	for (int i = 0; i < g->n_monsters && due < AI_SHARE_MIN; i++) {
+	for (int i = 0; i < g->n_monsters && due_pc < AI_SHARE_MIN && due_other < AI_SHARE_MIN; i++) {
 		const struct monster *m = &g->monsters[i];
-		if (!m->alive || m->mind.fleeing || !shareable(m->kind))
+		int goal = shared_goal(g, m, pc);
+		if (goal < 0)
 			continue;
-		bool aims_here = m->mind.hunting && grid_index(g->grid, m->mind.target_x, m->mind.target_y) == pc;
-		if (!(aims_here || sees_player(g, m)))
+		if (goal != pc && other < 0)
+			other = goal;
+		if (goal != pc && goal != other)
 			continue;
-		if (!m->mind.hunting || needs_plan(g, m, pc) || sees_player(g, m))
-			due++;
+		if (m->mind.hunting && !needs_plan(g, m, goal) && !(goal == pc && sees_player(g, m)))
+			continue;
+		if (goal == pc)
+			due_pc++;
+		else
+			due_other++;
 	}
-	g->ai_due = due;
+	bool pick_pc = due_pc >= AI_SHARE_MIN || due_pc >= due_other;
+	g->ai_goal = pick_pc ? pc : other;
+	g->ai_due = pick_pc ? due_pc : due_other;
 }
 
 static void count_search(struct game *g, long expanded, double us)
@@ -138,39 +163,29 @@ static void count_search(struct game *g, long expanded, double us)
 		g->stats.on_search(g->stats.ud, expanded, us);
 }
 
-/* Whether monster m will want the shared flood from cell pc this turn: an
- * exact kind hunting the player's own cell (or about to, seeing it). */
-static bool wants_flood(const struct game *g, const struct monster *m, int pc)
-{
-	if (!m->alive || m->mind.fleeing || !shareable(m->kind))
-		return false;
-	if (m->mind.hunting && grid_index(g->grid, m->mind.target_x, m->mind.target_y) == pc)
-		return true;
-	return sees_player(g, m);
-}
-
 /*
- * Makes the reverse flood from the player's cell current, if sharing is
- * allowed and worth it, and settles the cell `here`; false when the monster
- * must search on its own.  A new flood runs only until every monster that
- * wants it stands on a settled cell (the flood is exact at every cell it
- * settles, whatever is left unsettled); a monster found later on an
- * unsettled cell resumes it.  One flood serves every exact kind alike:
+ * Makes the reverse flood from `goal` current, if sharing is allowed and
+ * worth it, and settles the cell `here`; false when the monster must search
+ * on its own.  A new flood runs only until every monster that will plan
+ * toward the same goal stands on a settled cell (the flood is exact at
+ * every cell it settles, whatever is left unsettled); a monster found later
+ * on an unsettled cell resumes it.  One flood serves every exact kind alike:
  * their plans have no knob the flood depends on.
  */
-static bool flood_reach(struct game *g, int here)
+static bool flood_reach(struct game *g, int goal, int here)
 {
-	int pc = player_cell(g);
-	if (g->flood_goal != pc) {
-		if (g->ai_share == AI_SHARE_NEVER || (g->ai_share == AI_SHARE_AUTO && g->ai_due < AI_SHARE_MIN))
+	if (g->flood_goal != goal) {
+		if (g->ai_share == AI_SHARE_NEVER ||
+		    (g->ai_share == AI_SHARE_AUTO && (goal != g->ai_goal || g->ai_due < AI_SHARE_MIN)))
 			return false;
 		struct flood_options opt = flood_options_default();
 		opt.reverse = true;
+		int pc = player_cell(g);
 		double t0 = clock_us();
-		flood_begin(g->flood, pc, &opt);
+		flood_begin(g->flood, goal, &opt);
 		for (int i = 0; i < g->n_monsters; i++) {
 			const struct monster *m = &g->monsters[i];
-			if (wants_flood(g, m, pc)) {
+			if (shared_goal(g, m, pc) == goal) {
 				int c = monster_cell(g, m);
 				flood_settle(g->flood, &c, 1);
 			}
@@ -178,7 +193,7 @@ static bool flood_reach(struct game *g, int here)
 		flood_settle(g->flood, &here, 1);
 		count_search(g, flood_settled_count(g->flood), clock_us() - t0);
 		g->stats.floods++;
-		g->flood_goal = pc;
+		g->flood_goal = goal;
 	} else if (!flood_settled(g->flood, here) && !flood_finished(g->flood)) {
 		double t0 = clock_us();
 		long settled = flood_settle(g->flood, &here, 1);
@@ -215,7 +230,7 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 	mi->route_pos = 0;
 	mi->route_stuck = false;
 
-	if (!crowd && shareable(k) && goal == player_cell(g) && flood_reach(g, here) &&
+	if (!crowd && shareable(k) && flood_reach(g, goal, here) &&
 	    flood_settled(g->flood, here)) {
 		/* Only the steps it can take before its next replan are read:
 		 * a monster acts at most ceil(speed / 100) times a turn. */
@@ -235,13 +250,15 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 		return;
 	}
 
-	if (crowd && shareable(k) && goal == player_cell(g) && g->ai_share != AI_SHARE_NEVER &&
-	    g->flood_goal == goal && flood_settled(g->flood, here)) {
-		/* Rule 4 for an exact kind while the shared flood is current: the
-		 * same optimal route under crowd costs that path_find would give
-		 * (the goal is reachable, so the fallback plays no part), found
-		 * by an A* whose heuristic is the flood's exact crowd-free
-		 * distance, so it looks at little more than the detour. */
+	if (crowd && shareable(k) && flood_reach(g, goal, here) &&
+	    flood_settled(g->flood, here)) {
+		/* Rule 4 for an exact kind when the shared flood serves (it is
+		 * made here if this is the first plan toward the player's new
+		 * cell, as for a monster still on a crowd detour): the same
+		 * optimal route under crowd costs that path_find would give (the
+		 * goal is reachable, so the fallback plays no part), found by an
+		 * A* whose heuristic is the flood's exact crowd-free distance, so
+		 * it looks at little more than the detour. */
 		crowd_fill(g, k->crowd);
 		double cost;
 		long expanded;

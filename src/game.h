@@ -182,6 +182,7 @@ struct game {
 	struct flood_ctx *flood;/* context of the shared reverse flood toward the player (flood.h) */
 	int flood_goal;         /* cell the current flood was made from; -1 none */
 	int ai_due;             /* shareable hunters due to replan this turn (ai_turn_begin) */
+	int ai_goal;            /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
 	enum ai_share ai_share; /* AI_SHARE_AUTO unless a test or a tuner forces a method */
 	int level_serial;       /* counts level loads */
 	bool all_hunt;          /* every monster knows where the player is, sight or not (the "chasing" scale runs) */
