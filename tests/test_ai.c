@@ -428,6 +428,96 @@ static void test_shared_equals_per_monster(void **state)
 		      "%d took a different but equally short route\n", compared, unreachable, differed);
 }
 
+/*
+ * The shared flood also serves a goal that is not the player's cell (a
+ * place the monster was told of, or remembers): blind monsters (sight 0)
+ * hunting a random cell, one at a time, with the flood (ALWAYS) and with
+ * their own searches (NEVER); every move starts an optimal route to that
+ * cell, and both arrive there (or stand biting the player, when it is in
+ * the way).
+ */
+static void test_shared_remembered_goal(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 99);
+	static const char *const names[] = { "square4", "square8", "hex" };
+	int arrived = 0;
+	long floods = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int map = 0; map < 4; map++) {
+			char *text = random_level_text(&r, (enum grid_topology)t, 20, 14, 25);
+			struct bestiary b;
+			fixture_bestiary(&b, fixture_kinds);
+			struct level *lv = fixture_level(names[t], text, &b);
+			free(text);
+			for (int s = 0; s < 4; s++) {
+				int cell[2];
+				for (int k = 0; k < 2; k++) {
+					for (;;) {
+						int x = rng_range(&r, 0, lv->w - 1), y = rng_range(&r, 0, lv->h - 1);
+						enum tile tl = level_tile(lv, x, y);
+						if ((tl == TILE_FLOOR || tl == TILE_RUBBLE || tl == TILE_WATER) &&
+						    !(x == lv->player_x && y == lv->player_y)) {
+							cell[k] = y * lv->w + x;
+							break;
+						}
+					}
+				}
+				struct level_monster spot = { 'g', cell[0] % lv->w, cell[0] / lv->w };
+				lv->monsters = &spot;
+				lv->n_monsters = 1;
+				const struct level *levels[1] = { lv };
+				struct game *ga = game_create(levels, 1, &b, 5), *gb = game_create(levels, 1, &b, 5);
+				struct game *gs[2] = { ga, gb };
+				ga->ai_share = AI_SHARE_ALWAYS;
+				gb->ai_share = AI_SHARE_NEVER;
+				struct path_ctx *ref = path_create(ga->grid);
+				struct path_options opt = path_options_default();
+				path_flood(ref, cell[1], &opt, true, 0);
+				bool reach = path_flood_distance(ref, cell[0]) >= 0 && cell[0] != cell[1];
+				for (int k = 0; k < 2; k++) {
+					struct game *g = gs[k];
+					g->player.hp = 100000;
+					kind(g, "goblin")->memory = 100000;
+					kind(g, "goblin")->sight = 0;
+					struct monster *m = &g->monsters[0];
+					m->mind.hunting = true;
+					m->mind.target_x = cell[1] % g->grid->w;
+					m->mind.target_y = cell[1] / g->grid->w;
+					m->mind.last_seen_turn = g->turn;
+					m->mind.memory_left = 100000;
+					for (int turn = 0; turn < 400 && m->mind.hunting && reach; turn++) {
+						int a0 = grid_index(g->grid, m->x, m->y);
+						act_wait(g);
+						int a1 = grid_index(g->grid, m->x, m->y);
+						check_optimal_move(g, ref, a0, a1);
+						if (a1 == cell[1]) {
+							arrived++;
+							break;
+						}
+					}
+					/* it arrives, unless the player stands in its way (then it bites) */
+					int at = grid_index(g->grid, m->x, m->y);
+					if (reach && at != cell[1])
+						assert_true(grid_is_adjacent(g->grid, at, grid_index(g->grid, g->player.x, g->player.y)));
+				}
+				if (reach)
+					floods += ga->stats.floods;
+				assert_int_equal(gb->stats.floods, 0);
+				path_destroy(ref);
+				game_destroy(ga);
+				game_destroy(gb);
+			}
+			lv->monsters = NULL;
+			lv->n_monsters = 0;
+			level_destroy(lv);
+		}
+	}
+	assert_true(floods > 0);
+	assert_true(arrived > 20);
+}
+
 /* ---- cost at scale, printed -------------------------------------------- */
 
 static double cpu_us(void)
@@ -546,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_flee),
 		cmocka_unit_test(test_repath_and_weight),
 		cmocka_unit_test(test_shared_equals_per_monster),
+		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_scale_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
