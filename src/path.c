@@ -39,9 +39,14 @@
 #include <string.h>
 
 #define POS_CLOSED (-1)
-/* pos <= POS_PENDING0: waiting for the next fallback layer at index POS_PENDING0 - pos */
+/* POS_STACK < pos <= POS_PENDING0: waiting for the next fallback layer; the
+ * pending cells form a list, and POS_PENDING0 - pos - 1 is the next one (-1: none) */
 #define POS_PENDING0 (-2)
 #define POS_STACK INT32_MIN /* open, on the tie stack */
+/* POS_STACK < pos <= POS_DEFERRED0: a fallback layer's cell set aside (see
+ * astar_loop); POS_DEFERRED0 - pos - 1 is the next one (-1: none) */
+#define POS_DEFERRED0 (-(1 << 30))
+#define MAX_CELLS ((1 << 30) - 8) /* keeps the two lists' codes apart */
 #define DIR_NONE 255
 #define HEAP_D 4 /* children per heap node */
 
@@ -70,11 +75,13 @@ struct path_ctx {
 	const struct grid *grid;
 	int w, h, n;
 	struct node *node;     /* n records */
-	qkey *heap;            /* cap entries: the heap from the front; the tie stack or the
-	                          pending layer from the end; afterwards the result cells */
+	qkey *heap;            /* cap entries: the heap from the front, the tie stack from
+	                          the end; afterwards the result cells */
 	int cap;
 	int heap_len;
-	int pending_len;
+	int pending_len;       /* cells waiting for the next fallback layer ... */
+	int pending_head;      /* ... a list through their pos, from this cell (-1: empty) */
+	int deferred_head;     /* the current layer's cells set aside, a list the same way */
 	int stack_len;         /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
 	uint16_t gen;
 	int flood_source;      /* -1 when the last query was not a flood */
@@ -108,6 +115,10 @@ struct path_ctx *path_create(const struct grid *g)
 	if (!ctx)
 		return NULL;
 	size_t n = (size_t)g->w * (size_t)g->h;
+	if (n > (size_t)MAX_CELLS) {
+		free(ctx);
+		return NULL;
+	}
 	ctx->grid = g;
 	ctx->w = g->w;
 	ctx->h = g->h;
@@ -153,6 +164,8 @@ static void new_generation(struct path_ctx *ctx)
 	}
 	ctx->heap_len = 0;
 	ctx->pending_len = 0;
+	ctx->pending_head = -1;
+	ctx->deferred_head = -1;
 	ctx->stack_len = 0;
 	ctx->flood_source = -1;
 }
@@ -279,14 +292,17 @@ static inline qkey queue_pop(struct path_ctx *ctx)
 	return top;
 }
 
-/* The pending layer lives at the far end of the heap array, growing down:
- * heap cells and pending cells are distinct open cells, so both fit. */
+/* The pending layer is a list threaded through the cells' pos fields, so
+ * it takes no queue space (its order does not matter: keys are unique). */
 static inline void pending_add(struct path_ctx *ctx, int cell)
 {
-	int slot = ctx->pending_len++;
-	ctx->heap[ctx->cap - 1 - slot] = (qkey)(uint32_t)cell;
-	ctx->node[cell].pos = POS_PENDING0 - slot;
+	ctx->pending_len++;
+	ctx->node[cell].pos = POS_PENDING0 - (ctx->pending_head + 1);
+	ctx->pending_head = cell;
 }
+
+static inline bool is_pending(int32_t pos) { return pos <= POS_PENDING0 && pos > POS_DEFERRED0; }
+static inline bool is_deferred(int32_t pos) { return pos <= POS_DEFERRED0 && pos != POS_STACK; }
 
 /* ---- topology tables ---- */
 
@@ -526,7 +542,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
 	const int64_t s1 = s.s1, s2 = s.s2;
-	const bool use_stack = !s.layered && s.wmode != W_WEIGHTED;
+	const bool use_stack = s.wmode != W_WEIGHTED;
 	const bool need_h = s.wmode != W_DIJKSTRA;
 	const int off[8] = { -w, -1, 1, w, -w - 1, -w + 1, w - 1, w + 1 };
 	const int64_t stepc[8] = { s1, s1, s1, s1, s2, s2, s2, s2 };
@@ -540,22 +556,79 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 	for (;;) {
 		if (ctx->heap_len == 0 && ctx->stack_len == 0) {
+			if (ctx->deferred_head != -1) {
+				/* The layer's set-aside cells: their g is final (see below), and
+				 * all that expanding them can do is offer the blocked cells
+				 * around them to the next layer.  The order does not change any
+				 * g, only which of two equal parents a pending cell keeps. */
+				for (int c = ctx->deferred_head; c != -1;) {
+					const int next = POS_DEFERRED0 - node[c].pos - 1;
+					const int cy = c / w, cx = c - cy * w;
+					node[c].pos = POS_CLOSED;
+					expanded++;
+					for (int i = 0; i < dirs; i++) {
+						const int nx = cx + (topo == GRID_HEX ? hx_dx[cy & 1][i] : sq_dx[i]);
+						const int ny = cy + (topo == GRID_HEX ? hx_dy[i] : sq_dy[i]);
+						if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+							continue;
+						const int v = ny * w + nx;
+						if (cost[v])
+							continue;
+						const int64_t ng = node[c].g +
+							(topo == GRID_SQUARE8 && i >= 4 ? s2 : s1);
+						struct node *nv = &node[v];
+						if (nv->stamp != gen) {
+							nv->stamp = gen;
+							nv->g = ng;
+							nv->dir = opp[i];
+							pending_add(ctx, v);
+						} else if (is_pending(nv->pos) && ng < nv->g) {
+							nv->g = ng;
+							nv->dir = opp[i];
+						}
+					}
+					c = next;
+				}
+				ctx->deferred_head = -1;
+				continue;
+			}
 			if (ctx->pending_len == 0)
 				break;
-			/* Next fallback layer: its cells become the heap at once. */
-			int m = ctx->pending_len;
-			/* Slots cap-m .. cap-1 down to 0 .. m-1; the source is never
-			 * below the destination, so copying upward is safe. */
-			for (int i = 0; i < m; i++)
-				ctx->heap[i] = ctx->heap[ctx->cap - m + i];
-			for (int i = 0; i < m; i++) {
-				int c = key_cell(ctx->heap[i]);
-				int64_t h = heuristic(topo, c % w, c / w, s.gx, s.gy, s1, s2);
-				ctx->heap[i] = search_key(&s, c, node[c].g, h);
-				node[c].pos = i;
+			/*
+			 * Next fallback layer.  A pending cell's g is final: a route
+			 * reaching it within this layer crosses no blocked cell before
+			 * it, so it came from the layers before, all settled.  A pending
+			 * cell whose passable neighbours are all expanded already (and
+			 * that is not the goal) can lead nowhere new in this layer, so
+			 * without a budget it is set aside instead of queued; the rest
+			 * become the heap at once.
+			 */
+			int m = 0;
+			for (int c = ctx->pending_head; c != -1;) {
+				const int next = POS_PENDING0 - node[c].pos - 1;
+				const int cy = c / w, cx = c - cy * w;
+				bool useful = c == s.goal || s.budget > 0;
+				for (int i = 0; i < dirs && !useful; i++) {
+					const int nx = cx + (topo == GRID_HEX ? hx_dx[cy & 1][i] : sq_dx[i]);
+					const int ny = cy + (topo == GRID_HEX ? hx_dy[i] : sq_dy[i]);
+					if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+						continue;
+					const int v = ny * w + nx;
+					useful = cost[v] && (node[v].stamp != gen || node[v].pos != POS_CLOSED);
+				}
+				if (useful) {
+					int64_t h = heuristic(topo, cx, cy, s.gx, s.gy, s1, s2);
+					ctx->heap[m] = search_key(&s, c, node[c].g, h);
+					node[c].pos = m++;
+				} else {
+					node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
+					ctx->deferred_head = c;
+				}
+				c = next;
 			}
 			ctx->heap_len = m;
 			ctx->pending_len = 0;
+			ctx->pending_head = -1;
 			for (int i = (m - 2) / HEAP_D; i >= 0; i--)
 				sift_down(ctx, i, ctx->heap[i]);
 			continue;
@@ -627,7 +700,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					continue;
 				}
 				const int pos = nv->pos;
-				if (pos == POS_CLOSED || (s.layered && pos >= 0) || !(ng < nv->g))
+				if (pos == POS_CLOSED || (s.layered && (pos >= 0 || is_deferred(pos))) ||
+				    !(ng < nv->g))
 					continue;
 				nv->g = ng;
 				nv->dir = sq_opp[i];
@@ -713,7 +787,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			const int pos = nv->pos;
 			if (pos == POS_CLOSED)
 				continue;
-			if (v_blocked && s.layered && pos >= 0)
+			if (v_blocked && s.layered && (pos >= 0 || is_deferred(pos)))
 				continue; /* already in this layer: fewer blocked cells */
 			if (ng < nv->g) {
 				nv->g = ng;
