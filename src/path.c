@@ -851,12 +851,22 @@ static inline bool jfree(const struct jps *j, int x, int y)
  * free (without corner cutting that side cell, and the diagonal past it,
  * can only be reached well through this cell).
  */
-static int jump_h(const struct jps *j, int x, int y, int dx)
+static inline __attribute__((always_inline)) int jump_h(const struct jps *j, int x, int y, int dx)
 {
 	const uint8_t *row = j->cost + (size_t)y * (size_t)j->w;
 	const uint8_t *up = y > 0 ? row - j->w : NULL;
 	const uint8_t *dn = y + 1 < j->h ? row + j->w : NULL;
 	const int goal_x = j->gy == y ? j->gx : -1;
+	if (up && dn) {
+		/* An inner row: both neighbour rows exist. */
+		for (;;) {
+			x += dx;
+			if ((unsigned)x >= (unsigned)j->w || !row[x])
+				return -1;
+			if (x == goal_x || (up[x] && !up[x - dx]) || (dn[x] && !dn[x - dx]))
+				return y * j->w + x;
+		}
+	}
 	for (;;) {
 		x += dx;
 		if ((unsigned)x >= (unsigned)j->w || !row[x])
@@ -871,7 +881,7 @@ static int jump_h(const struct jps *j, int x, int y, int dx)
 }
 
 /* Straight jump along (0, dy), the same rule turned a quarter. */
-static int jump_v(const struct jps *j, int x, int y, int dy)
+static inline __attribute__((always_inline)) int jump_v(const struct jps *j, int x, int y, int dy)
 {
 	const int w = j->w;
 	const uint8_t *cost = j->cost;
@@ -879,6 +889,18 @@ static int jump_v(const struct jps *j, int x, int y, int dy)
 	const int goal_y = j->gx == x ? j->gy : -1;
 	const int stride = dy * w;
 	int c = y * w + x;
+	if (has_l && has_r) {
+		/* An inner column: both neighbour columns exist. */
+		for (;;) {
+			y += dy;
+			c += stride;
+			if ((unsigned)y >= (unsigned)j->h || !cost[c])
+				return -1;
+			if (y == goal_y || (cost[c - 1] && !cost[c - 1 - stride]) ||
+			    (cost[c + 1] && !cost[c + 1 - stride]))
+				return c;
+		}
+	}
 	for (;;) {
 		y += dy;
 		c += stride;
@@ -935,33 +957,59 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		}
 		const int uy = u / w, ux = u - uy * w;
 		const int64_t ug = node[u].g;
-		/* Directions to try: bit i is direction i of sq_dx/sq_dy. */
+		/* The passable neighbours as a bit mask (bit i: direction i of
+		 * sq_dx/sq_dy), then the first steps that are legal at all. */
+		const uint8_t *c = j.cost + u;
+		unsigned raw;
+		if (ux > 0 && uy > 0 && ux < w - 1 && uy < j.h - 1) {
+			raw = (unsigned)(c[-w] != 0) | (unsigned)(c[-1] != 0) << 1 |
+			      (unsigned)(c[1] != 0) << 2 | (unsigned)(c[w] != 0) << 3 |
+			      (unsigned)(c[-w - 1] != 0) << 4 | (unsigned)(c[-w + 1] != 0) << 5 |
+			      (unsigned)(c[w - 1] != 0) << 6 | (unsigned)(c[w + 1] != 0) << 7;
+		} else {
+			raw = 0;
+			for (int i = 0; i < 8; i++)
+				raw |= (unsigned)jfree(&j, ux + sq_dx[i], uy + sq_dy[i]) << i;
+		}
+		const unsigned bn = raw & 1, bw = (raw >> 1) & 1, be = (raw >> 2) & 1, bs = (raw >> 3) & 1;
+		const unsigned legal = raw & (0x0fu | (bn & bw) << 4 | (bn & be) << 5 | (bs & bw) << 6 |
+					     (bs & be) << 7);
+		/* Directions to try: the natural ones for the arrival, plus those
+		 * a forced neighbour opens (N 0, W 1, E 2, S 3, NW 4, NE 5, SW 6, SE 7). */
 		unsigned dirs;
 		if (node[u].dir == DIR_NONE) {
 			dirs = 0xff;
 		} else {
-			int arrive = sq_opp[node[u].dir];
-			int dx = sq_dx[arrive], dy = sq_dy[arrive];
-			if (dx != 0 && dy != 0) {
+			const int arrive = sq_opp[node[u].dir];
+			switch (arrive) {
+			case 0: /* north */
+				dirs = 1u << 0 | ((raw >> 1 & 1) && !(raw >> 6 & 1) ? 1u << 1 | 1u << 4 : 0) |
+				       ((raw >> 2 & 1) && !(raw >> 7 & 1) ? 1u << 2 | 1u << 5 : 0);
+				break;
+			case 3: /* south */
+				dirs = 1u << 3 | ((raw >> 1 & 1) && !(raw >> 4 & 1) ? 1u << 1 | 1u << 6 : 0) |
+				       ((raw >> 2 & 1) && !(raw >> 5 & 1) ? 1u << 2 | 1u << 7 : 0);
+				break;
+			case 1: /* west */
+				dirs = 1u << 1 | ((raw & 1) && !(raw >> 5 & 1) ? 1u << 0 | 1u << 4 : 0) |
+				       ((raw >> 3 & 1) && !(raw >> 7 & 1) ? 1u << 3 | 1u << 6 : 0);
+				break;
+			case 2: /* east */
+				dirs = 1u << 2 | ((raw & 1) && !(raw >> 4 & 1) ? 1u << 0 | 1u << 5 : 0) |
+				       ((raw >> 3 & 1) && !(raw >> 6 & 1) ? 1u << 3 | 1u << 7 : 0);
+				break;
+			default: {
 				/* diagonal arrival: the two straights and the diagonal */
+				const int dx = sq_dx[arrive], dy = sq_dy[arrive];
 				dirs = (1u << (dx < 0 ? 1 : 2)) | (1u << (dy < 0 ? 0 : 3)) | (1u << arrive);
-			} else if (dx != 0) {
-				dirs = 1u << arrive;
-				if (jfree(&j, ux, uy - 1) && !jfree(&j, ux - dx, uy - 1))
-					dirs |= 1u << 0 | 1u << (dx < 0 ? 4 : 5);
-				if (jfree(&j, ux, uy + 1) && !jfree(&j, ux - dx, uy + 1))
-					dirs |= 1u << 3 | 1u << (dx < 0 ? 6 : 7);
-			} else {
-				dirs = 1u << arrive;
-				if (jfree(&j, ux - 1, uy) && !jfree(&j, ux - 1, uy - dy))
-					dirs |= 1u << 1 | 1u << (dy < 0 ? 4 : 6);
-				if (jfree(&j, ux + 1, uy) && !jfree(&j, ux + 1, uy - dy))
-					dirs |= 1u << 2 | 1u << (dy < 0 ? 5 : 7);
+				break;
+			}
 			}
 		}
-		for (int i = 0; i < 8; i++) {
-			if (!(dirs & (1u << i)))
-				continue;
+		dirs &= legal;
+		while (dirs) {
+			const int i = __builtin_ctz(dirs);
+			dirs &= dirs - 1;
 			const int dx = sq_dx[i], dy = sq_dy[i];
 			int v;
 			if (i < 4)
