@@ -32,7 +32,8 @@
  * and it is the same rule in both methods.  Between equally short routes
  * the flood and A* may pick different cells (their tie orders differ); the
  * tests compare the cost of the routes, not the cells.  Whether to flood
- * depends on how many monsters are due (AI_SHARE_MIN), never on time.
+ * depends on how many monsters are due (AI_SHARE_MIN, and one per
+ * AI_SHARE_CELLS passable cells), never on time.
  */
 #include "ai.h"
 
@@ -85,6 +86,14 @@ void ai_level_begin(struct game *g)
 	g->flood_goal = -1;
 	g->ai_due = 0;
 	g->ai_goal = -1;
+	/* A flood may settle every passable cell, one search per monster only
+	 * what its route needs: on a large level the flood pays when many
+	 * hunters share it (a count of cells and monsters, never a time). */
+	long passable = 0;
+	for (int c = 0; c < g->grid->w * g->grid->h; c++)
+		passable += g->grid->cost[c] != 0;
+	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
+	g->ai_share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
 }
 
 static bool needs_plan(const struct game *g, const struct monster *m, int goal)
@@ -133,7 +142,8 @@ void ai_turn_begin(struct game *g)
 	g->ai_goal = -1;
 	if (g->ai_share != AI_SHARE_AUTO)
 		return;
-	for (int i = 0; i < g->n_monsters && due_pc < AI_SHARE_MIN && due_other < AI_SHARE_MIN; i++) {
+	int need = g->ai_share_need > AI_SHARE_MIN ? g->ai_share_need : AI_SHARE_MIN;
+	for (int i = 0; i < g->n_monsters && due_pc < need && due_other < need; i++) {
 		const struct monster *m = &g->monsters[i];
 		int goal = shared_goal(g, m, pc);
 		if (goal < 0)
@@ -149,7 +159,7 @@ void ai_turn_begin(struct game *g)
 		else
 			due_other++;
 	}
-	bool pick_pc = due_pc >= AI_SHARE_MIN || due_pc >= due_other;
+	bool pick_pc = due_pc >= need || due_pc >= due_other;
 	g->ai_goal = pick_pc ? pc : other;
 	g->ai_due = pick_pc ? due_pc : due_other;
 }
@@ -176,7 +186,7 @@ static bool flood_reach(struct game *g, int goal, int here)
 {
 	if (g->flood_goal != goal) {
 		if (g->ai_share == AI_SHARE_NEVER ||
-		    (g->ai_share == AI_SHARE_AUTO && (goal != g->ai_goal || g->ai_due < AI_SHARE_MIN)))
+		    (g->ai_share == AI_SHARE_AUTO && (goal != g->ai_goal || g->ai_due < g->ai_share_need)))
 			return false;
 		struct flood_options opt = flood_options_default();
 		opt.reverse = true;

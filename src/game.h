@@ -126,6 +126,7 @@ struct ai_stats {
  * force one method, so tests can check both choose equally good moves. */
 enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_SHARE_MIN 4      /* AUTO floods when at least this many hunters are due */
+#define AI_SHARE_CELLS 8192 /* ... and at least one per this many passable cells (a flood may settle them all) */
 #define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
 #define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
 
@@ -183,6 +184,7 @@ struct game {
 	int flood_goal;         /* cell the current flood was made from; -1 none */
 	int ai_due;             /* shareable hunters due to replan this turn (ai_turn_begin) */
 	int ai_goal;            /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
+	int ai_share_need;      /* hunters due before AUTO floods on this level (ai_level_begin) */
 	enum ai_share ai_share; /* AI_SHARE_AUTO unless a test or a tuner forces a method */
 	int level_serial;       /* counts level loads */
 	bool all_hunt;          /* every monster knows where the player is, sight or not (the "chasing" scale runs) */
