@@ -74,6 +74,7 @@ struct flood_ctx {
 	bool reverse, corner_cutting, finished;
 	double max_dist;
 	long settled;
+	int32_t delta[8];    /* square grids: index offset of each neighbour */
 
 	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
 	 * indexed binary heap, all sized once */
@@ -124,6 +125,8 @@ struct flood_ctx *flood_create(const struct grid *g)
 		f->edge[q] = (q & 1) ? GRID_SQRT2 * mult : mult;
 		f->fifo[q].head_blk = -1;
 	}
+	for (int i = 0; i < 8; i++)
+		f->delta[i] = sq_off_y[i] * g->w + sq_off_x[i];
 	f->source = -1;
 	f->finished = true;
 	return f;
@@ -350,13 +353,38 @@ static void settle_one(struct flood_ctx *f, int32_t u)
 	f->tag[u] = f->gen << 16 | SETTLED;
 	f->settled++;
 	if (g->topo != GRID_HEX) {
-		unsigned m = square_moves(g, ux, uy, g->topo == GRID_SQUARE8, f->corner_cutting);
-		while (m) {
-			const int i = __builtin_ctz(m);
-			m &= m - 1;
-			const int32_t v = u + sq_off_y[i] * w + sq_off_x[i];
-			const uint16_t q = (uint16_t)(2u * (reverse ? mu : cost[v]) + (i >= 4 ? 1u : 0u));
-			relax(f, v, q, du + f->edge[q]);
+		const unsigned m = square_moves(g, ux, uy, g->topo == GRID_SQUARE8, f->corner_cutting);
+		const int32_t *delta = f->delta;
+		unsigned mo = m & 0xFu, md = m >> 4; /* orthogonal, then diagonal moves */
+		if (reverse) {
+			/* every move into u costs the same: one key per kind of step */
+			const uint16_t qo = (uint16_t)(2u * mu), qd = (uint16_t)(qo + 1u);
+			const double ko = du + f->edge[qo], kd = du + f->edge[qd];
+			while (mo) {
+				const int i = __builtin_ctz(mo);
+				mo &= mo - 1;
+				relax(f, u + delta[i], qo, ko);
+			}
+			while (md) {
+				const int i = __builtin_ctz(md);
+				md &= md - 1;
+				relax(f, u + delta[4 + i], qd, kd);
+			}
+		} else {
+			while (mo) {
+				const int i = __builtin_ctz(mo);
+				mo &= mo - 1;
+				const int32_t v = u + delta[i];
+				const uint16_t q = (uint16_t)(2u * cost[v]);
+				relax(f, v, q, du + f->edge[q]);
+			}
+			while (md) {
+				const int i = __builtin_ctz(md);
+				md &= md - 1;
+				const int32_t v = u + delta[4 + i];
+				const uint16_t q = (uint16_t)(2u * cost[v] + 1u);
+				relax(f, v, q, du + f->edge[q]);
+			}
 		}
 		return;
 	}
