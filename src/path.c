@@ -86,6 +86,7 @@ struct path_ctx {
 	uint16_t gen;
 	int flood_source;      /* -1 when the last query was not a flood */
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
+	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
 };
 
 struct path_options path_options_default(void)
@@ -134,6 +135,7 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->flood_source = -1;
 	ctx->s1 = 1;
 	ctx->s2 = 1;
+	ctx->row_magic = UINT64_MAX / (uint64_t)ctx->w + 1;
 	return ctx;
 }
 
@@ -316,6 +318,18 @@ static const int hx_dy[6] = { 0, 0, -1, -1, 1, 1 };
 static const uint8_t hx_opp[6] = { 1, 0, 5, 4, 3, 2 };
 
 static inline int iabs(int v) { return v < 0 ? -v : v; }
+
+/*
+ * cell / w without a division: with magic = ceil(2^64 / w) the error of
+ * cell * magic / 2^64 is cell * (magic * w - 2^64) / (w * 2^64) < 1 / w,
+ * since cell < 2^31 and magic * w - 2^64 < w < 2^31; so the floor is exact.
+ */
+static inline int cell_row(const struct path_ctx *ctx, int cell)
+{
+	if (ctx->w == 1)
+		return cell;
+	return (int)(((qkey)(uint64_t)cell * ctx->row_magic) >> 64);
+}
 static inline int sgn(int v) { return (v > 0) - (v < 0); }
 
 /* The heuristic in fixed point (s1 = 1, s2 = sqrt 2). */
@@ -563,7 +577,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				 * g, only which of two equal parents a pending cell keeps. */
 				for (int c = ctx->deferred_head; c != -1;) {
 					const int next = POS_DEFERRED0 - node[c].pos - 1;
-					const int cy = c / w, cx = c - cy * w;
+					const int cy = cell_row(ctx, c), cx = c - cy * w;
 					node[c].pos = POS_CLOSED;
 					expanded++;
 					for (int i = 0; i < dirs; i++) {
@@ -652,7 +666,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
-		const int uy = u / w, ux = u - uy * w;
+		const int uy = cell_row(ctx, u), ux = u - uy * w;
 		const int64_t ug = node[u].g;
 		if (s.budget > 0) {
 			int64_t uh = heuristic(topo, ux, uy, s.gx, s.gy, s1, s2);
@@ -955,7 +969,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
-		const int uy = u / w, ux = u - uy * w;
+		const int uy = cell_row(ctx, u), ux = u - uy * w;
 		const int64_t ug = node[u].g;
 		/* The passable neighbours as a bit mask (bit i: direction i of
 		 * sq_dx/sq_dy), then the first steps that are legal at all. */
@@ -1018,7 +1032,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 				v = jump_d(&j, ux, uy, dx, dy);
 			if (v < 0)
 				continue;
-			const int vy = v / w, vx = v - vy * w;
+			const int vy = cell_row(ctx, v), vx = v - vy * w;
 			const int k = iabs(vx - ux) > iabs(vy - uy) ? iabs(vx - ux) : iabs(vy - uy);
 			const int64_t ng = ug + (int64_t)k * (i < 4 ? j.s1 : j.s2);
 			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE8, vx, vy, j.gx, j.gy, j.s1, j.s2));
