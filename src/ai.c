@@ -19,21 +19,24 @@
  *      if the step is still held, it waits.
  *
  * Sharing work (issue 5, scale): a plan of step 3 for a monster with the
- * exact knobs (weight 1, automatic P, no budget) whose target is the
- * player's cell is an optimal route to that cell, the same for every such
- * monster.  Instead of one A* each, one reverse Dijkstra flood from the
- * player (path_flood, reverse) serves them all: each follows
- * path_flood_next downhill, which is an optimal route.  The flood stays
- * valid while the player stands on the same cell (the grid's costs never
- * change: doors are passable in it, only their opacity changes).  A monster
- * the flood does not reach cannot reach the player, and searches alone
- * (fallback).  Crowd costs depend on who asks, so step 4 is always a search
- * of its own; keeping step 3 free of them is what makes sharing possible,
- * and it is the same rule in both methods.  Between equally short routes
- * the flood and A* may pick different cells (their tie orders differ); the
- * tests compare the cost of the routes, not the cells.  Whether to flood
- * depends on how many monsters are due (AI_SHARE_MIN, and one per
- * AI_SHARE_CELLS passable cells), never on time.
+ * exact knobs (weight 1, automatic P, no budget) is an optimal route to its
+ * target cell, the same for every such monster heading there (most often
+ * the player's cell).  Instead of one A* each, one reverse Dijkstra flood
+ * from that cell (flood.c, a multi-queue Dijkstra) serves them all: each
+ * follows flood_next downhill, which is an optimal route.  The flood stays
+ * valid while the goal stays (the grid's costs never change: doors are
+ * passable in it, only their opacity changes), and is run only until every
+ * monster heading there is settled.  A monster the flood does not reach
+ * cannot reach the goal, and searches alone (fallback).  Crowd costs
+ * depend on who asks, so step 4 is a search of its own; while a flood
+ * serves the goal it is flood_route, an A* whose heuristic is the flood's
+ * exact distance (same cost as path_find, far fewer expansions).  Keeping
+ * step 3 free of crowd costs is what makes sharing possible, and it is the
+ * same rule in both methods.  Between equally short routes the flood and
+ * A* may pick different cells (their tie orders differ); the tests compare
+ * the cost of the routes, not the cells.  Whether to flood depends on how
+ * many monsters are due and on the size of the level (AI_SHARE_MIN,
+ * AI_SHARE_CELLS), never on time.
  */
 #include "ai.h"
 
