@@ -61,7 +61,6 @@ struct flood_ctx {
 	uint32_t gen;        /* 1..65535 */
 
 	int32_t *pool;       /* n_blocks * BLOCK cells */
-	double *pool_key;    /* their keys, so that choosing a head reads no cell */
 	int32_t *blk_next;   /* chain of blocks within a FIFO, or of free blocks */
 	int32_t n_blocks, used_blocks, free_blk;
 	struct fifo fifo[QUEUES];
@@ -112,11 +111,10 @@ struct flood_ctx *flood_create(const struct grid *g)
 	/* malloc, not calloc: the pool is reserved for the worst case, and a
 	 * flood writes only the blocks its frontier needs. */
 	f->pool = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool);
-	f->pool_key = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool_key);
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
 	f->anode = calloc((size_t)f->n, sizeof *f->anode);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
-	if (!f->dist || !f->tag || !f->pool || !f->pool_key || !f->blk_next || !f->anode || !f->aheap) {
+	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->aheap) {
 		flood_destroy(f);
 		return NULL;
 	}
@@ -139,7 +137,6 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->dist);
 	free(f->tag);
 	free(f->pool);
-	free(f->pool_key);
 	free(f->blk_next);
 	free(f->anode);
 	free(f->aheap);
@@ -152,7 +149,7 @@ size_t flood_memory(const struct flood_ctx *f)
 		return 0;
 	return sizeof *f +
 	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap) +
-	       (size_t)f->n_blocks * (BLOCK * (sizeof *f->pool + sizeof *f->pool_key) + sizeof *f->blk_next);
+	       (size_t)f->n_blocks * (BLOCK * sizeof *f->pool + sizeof *f->blk_next);
 }
 
 /* ---- the FIFOs ---------------------------------------------------------- */
@@ -198,9 +195,7 @@ static void push(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
 		Q->tail_blk = b;
 		Q->tail_pos = 0;
 	}
-	size_t at = (size_t)Q->tail_blk * BLOCK + (size_t)Q->tail_pos++;
-	f->pool[at] = cell;
-	f->pool_key[at] = key;
+	f->pool[(size_t)Q->tail_blk * BLOCK + (size_t)Q->tail_pos++] = cell;
 }
 
 /*
@@ -243,7 +238,7 @@ static int32_t pop_min(struct flood_ctx *f)
 				Q->head_blk = next;
 				Q->head_pos = 0;
 			}
-			f->head_key[q] = f->pool_key[(size_t)Q->head_blk * BLOCK + (size_t)Q->head_pos];
+			f->head_key[q] = f->dist[f->pool[(size_t)Q->head_blk * BLOCK + (size_t)Q->head_pos]];
 		}
 		if (f->tag[c] == (f->gen << 16 | q))
 			return c;

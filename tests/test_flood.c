@@ -502,7 +502,8 @@ static void test_speed_printed(void **state)
 	double t2 = now_us();
 	assert_int_equal(a, b);
 	print_message("random512-10-0 reverse flood, %ld cells: path_flood %.1f ms, flood %.1f ms "
-		      "(sanitiser build: read ratios, not times)\n", a, (t1 - t0) / 1e3, (t2 - t1) / 1e3);
+		      "(sanitiser build: read ratios, not times); flood context %.1f MiB reserved\n", a,
+		      (t1 - t0) / 1e3, (t2 - t1) / 1e3, (double)flood_memory(f) / (1 << 20));
 	path_destroy(p);
 	flood_destroy(f);
 	grid_destroy(g);
