@@ -584,6 +584,96 @@ static void test_extra_costs(void **state)
 	grid_destroy(g);
 }
 
+/*
+ * Fixed-point costs make equal routes tie exactly, so on an open map the
+ * tie rule (equal f -> larger g) walks straight to the goal: each expansion
+ * is a cell of the route.  Also the row of a cell on narrow maps (1 and 3
+ * wide), where the context computes it by a multiply.
+ */
+static void test_exact_ties(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(40, 30, GRID_SQUARE8);
+	for (int i = 0; i < 40 * 30; i++)
+		g->cost[i] = 1;
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	const int q[][4] = { { 0, 0, 39, 29 }, { 3, 27, 35, 2 }, { 20, 0, 20, 29 }, { 39, 5, 0, 11 } };
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+		struct path_result r;
+		assert_int_equal(path_find(ctx, grid_index(g, q[i][0], q[i][1]), grid_index(g, q[i][2], q[i][3]),
+					   &opt, &r), PATH_FOUND);
+		assert_int_equal(r.expanded, r.steps + 1);
+		int dx = abs(q[i][0] - q[i][2]), dy = abs(q[i][1] - q[i][3]);
+		int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+		assert_true(fabs(r.cost - ((hi - lo) + lo * GRID_SQRT2)) < 1e-9);
+	}
+	path_destroy(ctx);
+	grid_destroy(g);
+
+	for (int w = 1; w <= 3; w += 2) {
+		g = grid_create(w, 50, GRID_SQUARE4);
+		for (int i = 0; i < w * 50; i++)
+			g->cost[i] = 1;
+		ctx = path_create(g);
+		struct path_result r;
+		assert_int_equal(path_find(ctx, 0, w * 50 - 1, NULL, &r), PATH_FOUND);
+		assert_int_equal(r.steps, 49 + (w - 1));
+		for (int i = 1; i < r.len; i++)
+			assert_true(grid_is_adjacent(g, r.cells[i - 1], r.cells[i]));
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+}
+
+/*
+ * Sealed goals in an open field of pillars: at each layer change most
+ * blocked cells (the pillars) can lead nowhere new and are set aside; the
+ * result must still match the reference lexicographic search, through one
+ * ring of walls and through two.
+ */
+static void test_fallback_sealed_layers(void **state)
+{
+	(void)state;
+	for (int rings = 1; rings <= 2; rings++) {
+		struct grid *g = grid_create(21, 21, GRID_SQUARE8);
+		int n = 21 * 21;
+		for (int y = 0; y < 21; y++)
+			for (int x = 0; x < 21; x++) {
+				bool pillar = x % 3 == 1 && y % 3 == 1;
+				int d = abs(x - 15) > abs(y - 15) ? abs(x - 15) : abs(y - 15);
+				bool ring = d >= 1 && d <= rings;
+				g->cost[grid_index(g, x, y)] = pillar || ring ? 0 : 1;
+			}
+		int start = grid_index(g, 0, 0), goal = grid_index(g, 15, 15);
+		int *count = malloc((size_t)n * sizeof *count);
+		double *travel = malloc((size_t)n * sizeof *travel), *dist = malloc((size_t)n * sizeof *dist);
+		ref_fallback(g, start, false, count, travel);
+		ref_dijkstra(g, start, false, dist);
+		struct path_ctx *ctx = path_create(g);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		struct path_result r;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &r), PATH_FALLBACK);
+		assert_int_equal(count[goal], rings);
+		assert_int_equal(r.blocked_crossed, rings);
+		check_walk(g, &r, start, false);
+		assert_true(fabs(r.cost - dist[r.end]) < 1e-9);
+		for (int i = 1; i < r.len; i++)
+			assert_true(g->cost[r.cells[i]] != 0);
+		/* the walk ends beside the outer ring */
+		int ex = r.end % 21, ey = r.end / 21;
+		int d = abs(ex - 15) > abs(ey - 15) ? abs(ex - 15) : abs(ey - 15);
+		assert_int_equal(d, rings + 1);
+		free(count);
+		free(travel);
+		free(dist);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+}
+
 static void test_memory(void **state)
 {
 	(void)state;
@@ -617,6 +707,8 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_extra_costs),
+		cmocka_unit_test(test_exact_ties),
+		cmocka_unit_test(test_fallback_sealed_layers),
 		cmocka_unit_test(test_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
