@@ -65,7 +65,8 @@ struct flood_ctx {
 	int32_t n_blocks, used_blocks, free_blk;
 	struct fifo fifo[QUEUES];
 	uint16_t active[QUEUES];
-	double head_key[QUEUES]; /* key of each non-empty FIFO's head entry */
+	double head_key[QUEUES]; /* key of each non-empty FIFO's head: dist[] of its cell when it
+	                            became the head - its entry's key if live, no more if stale */
 	int n_active;
 	double edge[QUEUES]; /* cost of an edge of each queue index */
 
@@ -201,9 +202,10 @@ static void push(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
 /*
  * Removes and returns the live entry with the smallest key (the lowest
  * FIFO index on equal keys), or -1 when nothing is left or the next key is
- * past max_dist.  Only the chosen head's cell is read: the keys of the
- * heads are kept apart, and a stale entry (its cell settled, or moved to a
- * better FIFO) is dropped when chosen.
+ * past max_dist.  The heads' keys are cached in head_key[]; a stale head
+ * (its cell settled, or moved to a better FIFO) has a cached key no larger
+ * than its entry's, so it may be chosen before live ones: it is dropped
+ * then, and live entries are still taken in key order.
  */
 static int32_t pop_min(struct flood_ctx *f)
 {
