@@ -964,6 +964,8 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		const qkey uk = queue_pop(ctx);
 		const int u = key_cell(uk);
 		const uint64_t tie_f = key_f(uk);
+		if (ctx->heap_len > 0) /* the likely next jump point: fetch its record meanwhile */
+			__builtin_prefetch(&node[key_cell(ctx->heap[0])]);
 		expanded++;
 		if (u == goal) {
 			*expanded_out = expanded;
@@ -1021,6 +1023,10 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 			}
 		}
 		dirs &= legal;
+		/* All the jumps first, each successor's record prefetched: jump
+		 * points lie apart, so their records are mostly cache misses, and
+		 * this overlaps them with the remaining jumps. */
+		int succ[8], sdir[8], ns = 0;
 		while (dirs) {
 			const int i = __builtin_ctz(dirs);
 			dirs &= dirs - 1;
@@ -1032,6 +1038,12 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 				v = jump_d(&j, ux, uy, dx, dy);
 			if (v < 0)
 				continue;
+			__builtin_prefetch(&node[v], 1);
+			succ[ns] = v;
+			sdir[ns++] = i;
+		}
+		for (int t = 0; t < ns; t++) {
+			const int v = succ[t], i = sdir[t];
 			const int vy = cell_row(ctx, v), vx = v - vy * w;
 			const int k = iabs(vx - ux) > iabs(vy - uy) ? iabs(vx - ux) : iabs(vy - uy);
 			const int64_t ng = ug + (int64_t)k * (i < 4 ? j.s1 : j.s2);
