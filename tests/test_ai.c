@@ -243,7 +243,7 @@ static void test_flee(void **state)
 	fixture_fini(&f);
 }
 
-/* repath N: one search every N turns toward a moving player; a larger weight expands fewer cells. */
+/* repath N: one search every N turns toward a moving player; a larger weight expands\n * fewer cells where the heuristic underestimates (terrain in the way). */
 static void test_repath_and_weight(void **state)
 {
 	(void)state;
@@ -269,10 +269,10 @@ static void test_repath_and_weight(void **state)
 		struct fixture f;
 		struct game *g = fixture_game(&f, "square8",
 					      "##############################\n"
-					      "#@...........................#\n"
-					      "#..........######............#\n"
-					      "#...............#............#\n"
-					      "#...............#...........g#\n"
+					      "#@.........~~~~~~............#\n"
+					      "#..........~~~~~~............#\n"
+					      "#..........~~~~~~............#\n"
+					      "#..........~~~~~~...........g#\n"
 					      "#############################>", 1);
 		kind(g, "goblin")->weight = i == 0 ? 1.0 : 3.0;
 		force_hunt(g, game_monster_at(g, 28, 4));
@@ -280,7 +280,10 @@ static void test_repath_and_weight(void **state)
 		expanded[i] = g->stats.expanded;
 		fixture_fini(&f);
 	}
-	assert_true(expanded[1] < expanded[0]);
+	/* The water band makes the heuristic underestimate by up to 12, so exact
+	 * A* widens its search before crossing; weight 3 heads through. */
+	print_message("weight 1 expanded %ld, weight 3 expanded %ld\n", expanded[0], expanded[1]);
+	assert_true(2 * expanded[1] <= expanded[0]);
 }
 
 /* ---- shared flood against one search per monster ------------------------ */
