@@ -79,6 +79,9 @@ build/san/astray: $(SAN_OBJ)
 build/san/libastray.a: $(SAN_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# Kept (not deleted as intermediates), so make test's summary is its last line.
+.SECONDARY: $(TEST_SRC:tests/%.c=build/san/%.o)
+
 build/san/test_%.o: tests/test_%.c | build/san
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
 
