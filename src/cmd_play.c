@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bestiary.h"
+#include "cli.h"
 #include "cmd.h"
 #include "diag.h"
 #include "game.h"
@@ -102,30 +103,6 @@ static void play_usage(FILE *out)
 		ASTRAY_DATADIR, PLAY_DEFAULT_MAP_MONSTERS, PLAY_DEFAULT_DELAY_MS);
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-static bool parse_seed(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (*s == '-')
-		return false;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end)
-		return false;
-	*out = (uint64_t)v;
-	return true;
-}
-
 /* Returns -1 to go on, or an exit status (help printed, or a bad argument). */
 static int parse_args(int argc, char **argv, struct play_args *a)
 {
@@ -156,7 +133,7 @@ static int parse_args(int argc, char **argv, struct play_args *a)
 		}
 		i++;
 		if (strcmp(arg, "--seed") == 0) {
-			if (!parse_seed(val, &a->seed)) {
+			if (!cli_parse_seed(val, &a->seed)) {
 				fprintf(stderr, "astray play: --seed '%s': expected a number\n", val);
 				return 1;
 			}
@@ -166,19 +143,19 @@ static int parse_args(int argc, char **argv, struct play_args *a)
 		} else if (strcmp(arg, "--set") == 0) {
 			a->sets[a->n_sets++] = val;
 		} else if (strcmp(arg, "--monsters") == 0) {
-			if (!parse_int(val, 0, 100000, &n)) {
+			if (!cli_parse_long(val, 0, 100000, &n)) {
 				fprintf(stderr, "astray play: --monsters '%s': expected 0 to 100000\n", val);
 				return 1;
 			}
 			a->map_monsters = (int)n;
 		} else if (strcmp(arg, "--delay") == 0) {
-			if (!parse_int(val, 0, 1000, &n)) {
+			if (!cli_parse_long(val, 0, 1000, &n)) {
 				fprintf(stderr, "astray play: --delay '%s': expected 0 to 1000 ms\n", val);
 				return 1;
 			}
 			a->delay_ms = (int)n;
 		} else if (strcmp(arg, "--bench-keys") == 0) {
-			if (!parse_int(val, 1, 1000000, &n)) {
+			if (!cli_parse_long(val, 1, 1000000, &n)) {
 				fprintf(stderr, "astray play: --bench-keys '%s': expected 1 to 1000000\n", val);
 				return 1;
 			}

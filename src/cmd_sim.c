@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bestiary.h"
+#include "cli.h"
 #include "cmd.h"
 #include "diag.h"
 #include "level.h"
@@ -125,17 +126,6 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* The value of option `name` at argv[*i]: "--name=VALUE" or "--name VALUE".
  * NULL when argv[*i] is another option; *missing when the value is absent. */
 static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
@@ -189,21 +179,17 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		} else if (strcmp(s, "--chase") == 0) {
 			a->opt.chase = true;
 		} else if ((v = option_value(argc, argv, &i, "--games", &missing))) {
-			if (!parse_long(v, 1, 100000000, &n))
+			if (!cli_parse_long(v, 1, 100000000, &n))
 				return usage_error("--games wants a whole number from 1, not '%s'", v);
 			a->games = (int)n;
 		} else if ((v = option_value(argc, argv, &i, "--seed", &missing))) {
-			char *end;
-			errno = 0;
-			unsigned long long sv = strtoull(v, &end, 10);
-			if (errno || end == v || *end || *v == '-')
+			if (!cli_parse_seed(v, &a->seed))
 				return usage_error("--seed wants a whole number from 0, not '%s'", v);
-			a->seed = (uint64_t)sv;
 		} else if ((v = option_value(argc, argv, &i, "--player", &missing))) {
 			if (!sim_player_parse(v, &a->opt.player))
 				return usage_error("unknown player '%s' (expected exit, flee, idle or fight)", v);
 		} else if ((v = option_value(argc, argv, &i, "--turns", &missing))) {
-			if (!parse_long(v, 1, 100000000, &n))
+			if (!cli_parse_long(v, 1, 100000000, &n))
 				return usage_error("--turns wants a whole number from 1, not '%s'", v);
 			a->opt.max_turns = (int)n;
 		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
@@ -227,7 +213,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 				len = sizeof num - 1;
 			memcpy(num, v, len);
 			num[len] = '\0';
-			if (!parse_long(num, 0, 1000000, &n) || (colon && !colon[1]))
+			if (!cli_parse_long(num, 0, 1000000, &n) || (colon && !colon[1]))
 				return usage_error("--monsters wants K or K:KIND, not '%s'", v);
 			a->monsters = (int)n;
 			a->monster_kind = colon ? colon + 1 : NULL;
