@@ -14,34 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "bestiary.h"
 #include "level.h"
-
-static const char *bin(void)
-{
-	const char *b = getenv("ASTRAY_BIN");
-	return b && *b ? b : "build/san/astray";
-}
+#include "run_capture.h"
 
 static char *run(const char *args, int *status)
 {
 	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin(), args);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 4096, n = 0, k;
-	char *out = malloc(cap);
-	while ((k = fread(out + n, 1, cap - n - 1, p)) > 0) {
-		n += k;
-		if (n + 1 == cap)
-			out = realloc(out, cap *= 2);
-	}
-	out[n] = '\0';
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return out;
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", test_bin(), args);
+	return run_capture(cmd, status);
 }
 
 static void test_analysis_fixtures(void **state)

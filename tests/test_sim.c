@@ -22,6 +22,7 @@
 #include "level.h"
 #include "sim.h"
 #include "stats.h"
+#include "run_capture.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
@@ -427,22 +428,9 @@ static struct run run_sim(const char *args)
 		}
 	}
 	snprintf(cmd + len, sizeof cmd - (size_t)len, " 2>/dev/null");
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	assert_non_null(buf);
-	for (size_t k; (k = fread(buf + n, 1, cap - n - 1, p)) > 0;) {
-		n += k;
-		if (cap - n < 1024) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[n] = '\0';
-	int st = pclose(p);
-	return (struct run){ buf, WIFEXITED(st) ? WEXITSTATUS(st) : -1 };
+	struct run r;
+	r.out = run_capture(cmd, &r.status);
+	return r;
 }
 
 #define BIN_SKIP()                                                       \
