@@ -510,6 +510,22 @@ static int travel_step(struct game *g, enum act_result *res)
 	return player_enter(g, next, res);
 }
 
+enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len)
+{
+	*cells = NULL;
+	*len = 0;
+	grid_clamp(g->grid, &x, &y);
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result r;
+	enum path_status st = path_find(g->path, player_cell(g), cell_of(g, x, y), &opt, &r);
+	if (st != PATH_BAD_INPUT && r.len >= 1) {
+		*cells = r.cells;
+		*len = r.len;
+	}
+	return st;
+}
+
 /* ACT_TRAVEL: plans the route through the fallback and takes its first step. */
 static int travel_start(struct game *g, int x, int y, enum act_result *res)
 {
@@ -521,27 +537,25 @@ static int travel_start(struct game *g, int x, int y, enum act_result *res)
 	t->goal_x = x;
 	t->goal_y = y;
 	t->len = t->pos = 0;
-	int from = player_cell(g), goal = cell_of(g, x, y);
-	if (goal == from) {
+	if (cell_of(g, x, y) == player_cell(g)) {
 		*res = RESULT_ACTED;
 		t->stopped = TRAVEL_ARRIVED;
 		return 100; /* a click on the player waits a turn */
 	}
-	struct path_options opt = path_options_default();
-	opt.fallback = true;
-	struct path_result r;
-	enum path_status st = path_find(g->path, from, goal, &opt, &r);
-	if (st == PATH_BAD_INPUT || r.len < 1) {
+	const int *cells;
+	int n;
+	enum path_status st = game_travel_plan(g, x, y, &cells, &n);
+	if (n < 1) {
 		game_message_add(g, "You cannot travel there.");
 		return 0;
 	}
-	if (r.len < 2) {
+	if (n < 2) {
 		t->stopped = TRAVEL_BLOCKED;
 		game_message_add(g, "You cannot get any closer to there: a wall is in the way.");
 		return 0;
 	}
-	int len = r.len < t->cap ? r.len : t->cap;
-	memcpy(t->cells, r.cells, (size_t)len * sizeof *t->cells);
+	int len = n < t->cap ? n : t->cap;
+	memcpy(t->cells, cells, (size_t)len * sizeof *t->cells);
 	t->len = len;
 	t->active = true;
 	if (st == PATH_FALLBACK)

@@ -201,6 +201,15 @@ void game_destroy(struct game *g); /* NULL does nothing */
 /* The player acts; monsters act until the player's next turn; FOV updated. */
 enum act_result game_act(struct game *g, const struct action *a);
 
+/*
+ * The route a click on (x, y) would travel now (through the fallback, the
+ * same search as ACT_TRAVEL), without acting: *cells (owned by the game,
+ * valid until its next search) from the player's cell, *len cells (0 when
+ * there is no route at all).  Returns the search's status: PATH_FOUND when
+ * the route reaches (x, y), PATH_FALLBACK when it only gets as close as it can.
+ */
+enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len);
+
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
 

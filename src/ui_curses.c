@@ -95,6 +95,8 @@ struct ui {
 	struct input_view view;  /* as drawn last: clicks are read through it */
 	bool routes;             /* draw the routes and targets of visible monsters */
 	int cursor_x, cursor_y;  /* the travel cursor, a cell */
+	int *preview;            /* cursor screen: the route Enter would travel ... */
+	int preview_len, preview_cap; /* ... its cells (0: none), and the room allocated */
 	int history_back;        /* history screen: lines scrolled back from the newest */
 	struct input_click click;
 	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
@@ -293,6 +295,10 @@ static void ui_draw_map(const struct ui *u)
 	}
 	ui_draw_routes(u);
 	if (u->screen == SCREEN_CURSOR) {
+		const int n = gr->w * gr->h;
+		for (int j = 1; j < u->preview_len; j++)
+			if (u->preview[j] >= 0 && u->preview[j] < n)
+				ui_draw_route_cell(u, u->preview[j], '*', COL_ROUTE);
 		int col, row;
 		if (input_cell_to_screen(&u->view, gr, u->cursor_x, u->cursor_y, &col, &row)) {
 			chtype ch;
@@ -406,7 +412,8 @@ static const char *const help_lines[] = {
 	"  travel      left click anywhere: walk there one step per turn, the route",
 	"              shown as *; a wall or an unreachable place walks as close as",
 	"              it can.  Any key stops travel.",
-	"              _ or x: a cursor; move it, Enter travels there, Esc cancels",
+	"              _ or x: a cursor; move it (its route shows, with the steps),",
+	"              Enter travels there, Esc cancels",
 	"              (shifted keys move the cursor 8 cells)",
 	"  describe    right click on a cell",
 	"  routes      r   show each visible monster's route (:) and target (reversed)",
@@ -566,6 +573,45 @@ static void ui_run_dir(struct ui *u, enum dir d)
 	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
 }
 
+/* Plans the route Enter would travel from the cursor, keeps it for drawing,
+ * and says where it leads. */
+static void ui_cursor_preview(struct ui *u)
+{
+	struct game *g = u->g;
+	char what[GAME_MESSAGE_LEN];
+	game_describe(g, u->cursor_x, u->cursor_y, what, sizeof what);
+	u->preview_len = 0;
+	if (u->cursor_x == g->player.x && u->cursor_y == g->player.y) {
+		ui_notice(u, "Travel to: %s (%d,%d); Enter waits a turn", what, u->cursor_x,
+			  u->cursor_y);
+		return;
+	}
+	const int *cells;
+	int len;
+	enum path_status st = game_travel_plan(g, u->cursor_x, u->cursor_y, &cells, &len);
+	if (len > u->preview_cap) {
+		int *grown = realloc(u->preview, (size_t)len * sizeof *grown);
+		if (grown) {
+			u->preview = grown;
+			u->preview_cap = len;
+		}
+	}
+	if (len <= u->preview_cap && len > 0) {
+		memcpy(u->preview, cells, (size_t)len * sizeof *cells);
+		u->preview_len = len;
+	}
+	int steps = len - 1;
+	if (len < 2)
+		ui_notice(u, "Travel to: %s (%d,%d); no way closer from here", what, u->cursor_x,
+			  u->cursor_y);
+	else if (st == PATH_FOUND)
+		ui_notice(u, "Travel to: %s (%d,%d); %d step%s", what, u->cursor_x, u->cursor_y,
+			  steps, steps == 1 ? "" : "s");
+	else
+		ui_notice(u, "Travel to: %s (%d,%d); out of reach, %d step%s to the closest point",
+			  what, u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
+}
+
 static void ui_cursor_move(struct ui *u, enum dir d, int count)
 {
 	const struct game *g = u->g;
@@ -585,9 +631,7 @@ static void ui_cursor_move(struct ui *u, enum dir d, int count)
 		u->cursor_x = nx;
 		u->cursor_y = ny;
 	}
-	char what[GAME_MESSAGE_LEN];
-	game_describe(g, u->cursor_x, u->cursor_y, what, sizeof what);
-	ui_notice(u, "Travel to: %s (%d,%d)", what, u->cursor_x, u->cursor_y);
+	ui_cursor_preview(u);
 }
 
 static void ui_key_map(struct ui *u, int key)
@@ -908,6 +952,7 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	ui_init(&u, g, opt);
 	ui_terminal_setup(&u);
 	ui_loop(&u);
+	free(u.preview);
 	if (opt->mouse)
 		mousemask(0, NULL);
 	curs_set(1);
@@ -969,6 +1014,7 @@ int ui_bench_keys(struct game *g, int n, double *samples_us, char *err, size_t e
 		ui_draw(&u);
 		samples_us[done++] = ui_cpu_us() - t0;
 	}
+	free(u.preview);
 	endwin();
 	delscreen(scr);
 	fclose(out);

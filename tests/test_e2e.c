@@ -309,7 +309,19 @@ static void test_cursor_travel(void **state)
 	if (!pty_wait_text(&e->p, "CURSOR", E2E_WAIT))
 		e2e_fail_dump(e, "no cursor mode");
 	pty_send(&e->p, "lllj");
-	pty_pump(&e->p, 100);
+	/* the route Enter would take shows before it is taken: 3 steps, the two
+	 * cells between drawn as route marks */
+	if (!pty_wait_text(&e->p, "(6,3); 3 steps", E2E_WAIT))
+		e2e_fail_dump(e, "the cursor did not preview the route");
+	int marks = 0;
+	for (int x = 4; x <= 5; x++)
+		for (int y = 2; y <= 3; y++) {
+			int col, row;
+			e2e_cell(e, x, y, &col, &row);
+			marks += pty_char(&e->p, row, col) == '*';
+		}
+	if (marks != 2)
+		e2e_fail_dump(e, "the previewed route is not two marks between player and cursor");
 	pty_send(&e->p, "\r");
 	e2e_wait_player_at(e, 6, 3);
 	e2e_wait_still(e);
@@ -317,6 +329,17 @@ static void test_cursor_travel(void **state)
 	/* Esc leaves the cursor without acting */
 	pty_send(&e->p, "_l");
 	pty_pump(&e->p, 100);
+	pty_send(&e->p, "\033");
+	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
+		e2e_fail_dump(e, "Esc did not leave cursor mode");
+	assert_int_equal(e2e_turn(e), 3);
+	/* into the sealed vault: the preview says how close travel gets */
+	pty_send(&e->p, "_llllllljj");
+	if (!pty_wait_text(&e->p, "(13,5); 7 steps", E2E_WAIT))
+		e2e_fail_dump(e, "no preview below the vault");
+	pty_send(&e->p, "kk");
+	if (!pty_wait_text(&e->p, "(13,3); out of reach", E2E_WAIT))
+		e2e_fail_dump(e, "the preview of the sealed vault does not say it is out of reach");
 	pty_send(&e->p, "\033");
 	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
 		e2e_fail_dump(e, "Esc did not leave cursor mode");

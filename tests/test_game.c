@@ -311,6 +311,19 @@ static void test_travel_cut_point(void **state)
 	int goal = grid_index(g->grid, 6, 4);
 	assert_int_equal(path_find(ref, grid_index(g->grid, 1, 1), goal, &opt, &r), PATH_FALLBACK);
 	int cut = r.end;
+	/* the cursor's preview: the same walk, and planning it changes nothing */
+	{
+		uint64_t before = game_hash(g);
+		const int *cells;
+		int len;
+		assert_int_equal(game_travel_plan(g, 6, 4, &cells, &len), PATH_FALLBACK);
+		assert_int_equal(len, r.len);
+		assert_int_equal(cells[0], grid_index(g->grid, 1, 1));
+		assert_int_equal(cells[len - 1], cut);
+		assert_true(game_hash(g) == before);
+		assert_int_equal(game_travel_plan(g, 3, 4, &cells, &len), PATH_FOUND);
+		assert_int_equal(cells[len - 1], grid_index(g->grid, 3, 4));
+	}
 	travel_all(g, 6, 4);
 	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
 	assert_int_equal(grid_index(g->grid, g->player.x, g->player.y), cut);
