@@ -630,6 +630,36 @@ static void test_bad_level_fails_before_curses(void **state)
 	assert_true(pty_log_has(p, "no-such.lvl"));
 }
 
+/* `astray path` colours its marks on a terminal, and never with NO_COLOR. */
+static void test_path_colours_on_a_terminal(void **state)
+{
+	struct e2e *e = *state;
+	struct pty *p = &e->p;
+	char *argv[] = { (char *)e2e_bin(), (char *)"path", (char *)SQUARE, (char *)"3,2",
+			 (char *)"13,3", (char *)"--fallback", NULL };
+	/* the driver clears NO_COLOR in the child; env(1) sets it again below */
+	assert_true(pty_start(p, 24, 80, argv));
+	assert_true(pty_wait_exit(p, E2E_WAIT));
+	assert_int_equal(WEXITSTATUS(p->status), 0);
+	assert_true(pty_log_has(p, "\033[1;32mS\033[0m"));   /* start, green */
+	assert_true(pty_log_has(p, "\033[1;33m*\033[0m"));   /* route, yellow */
+	assert_true(pty_log_has(p, "\033[1;31mX\033[0m"));   /* the sealed goal, red */
+	assert_true(pty_wait_text(p, "reached=no", E2E_WAIT)); /* the text reads the same */
+	pty_close(p);
+
+	memset(p, 0, sizeof *p);
+	p->fd = -1;
+	p->pid = -1;
+	char *argv_nc[] = { (char *)"/usr/bin/env", (char *)"NO_COLOR=1", (char *)e2e_bin(),
+			    (char *)"path", (char *)SQUARE, (char *)"3,2", (char *)"13,3",
+			    (char *)"--fallback", NULL };
+	assert_true(pty_start(p, 24, 80, argv_nc));
+	assert_true(pty_wait_exit(p, E2E_WAIT));
+	assert_int_equal(WEXITSTATUS(p->status), 0);
+	assert_false(pty_log_has(p, "\033["));
+	assert_true(pty_wait_text(p, "reached=no", E2E_WAIT));
+}
+
 /* Runs a shell command; returns its exit status and what it wrote (both streams). */
 static int e2e_shell(const char *cmd, char *out, size_t size)
 {
@@ -690,6 +720,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_both_click_forms_act_once, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_travel, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_path_colours_on_a_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_hex_keys_and_clicks, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_resize_redraws, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_tiny_terminal_notice, e2e_setup, e2e_teardown),
