@@ -124,7 +124,8 @@ bench: build/astray
 		./build/bench_tcod $(MAPS)/*.scen; \
 	else echo "libtcod-dev not installed: skipping the libtcod comparison"; fi
 
-build/bench_tcod: tests/bench_tcod.c build/obj/movingai.o build/obj/grid.o build/obj/path.o
+build/bench_tcod: tests/bench_tcod.c build/obj/movingai.o build/obj/grid.o build/obj/path.o \
+		  build/obj/prune.o
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
 
 FUZZ_CC ?= clang

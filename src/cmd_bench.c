@@ -14,9 +14,11 @@
 #include "grid.h"
 #include "movingai.h"
 #include "path.h"
+#include "prune.h"
 
 enum bench_mode {
-	MODE_AUTO,     /* path_find as a caller gets it (jump point search where it applies) */
+	MODE_AUTO,     /* dead ends pruned once per map, then path_find (jump point search
+	                  where it applies) on the core */
 	MODE_ASTAR,    /* plain A* everywhere */
 	MODE_DIJKSTRA, /* weight 0 */
 	MODE_FALLBACK  /* fallback on: reachable goals, then sealed goals vs a flood */
@@ -32,7 +34,8 @@ static void bench_usage(FILE *out)
 		"\n"
 		"Runs the A* core on Moving AI scenario files (.scen), each with the .map\n"
 		"of the same name beside it, checks every cost and times the searches\n"
-		"alone (not the loading).  Prints one line per file, then one final line:\n"
+		"alone (not the loading).  Prints one line per file (and in auto mode\n"
+		"the total preparation time), then one final line:\n"
 		"  total scenarios=N mismatches=M mean_us=X median_us=Y p95_us=Z\n"
 		"        mean_expanded=E ns_per_expansion=K\n"
 		"and exits 1 if any scenario mismatches (2 on a usage or file error).\n"
@@ -43,9 +46,14 @@ static void bench_usage(FILE *out)
 		"                 square4: the files' optimal lengths are for square8, so\n"
 		"                 each cost is checked against astray's own Dijkstra\n"
 		"                 (weight 0) on the same query instead; equal within 1e-9.\n"
-		"  --mode M       auto (default): path_find as callers get it; on uniform\n"
-		"                 square8 that is jump point search, whose expansions are\n"
-		"                 jump points (each one scans a run of cells).\n"
+		"  --mode M       auto (default): each map is prepared once (prune.c):\n"
+		"                 dead ends are peeled into trees hanging off the map's\n"
+		"                 core; a query walks the trees and runs path_find on the\n"
+		"                 core alone, which on uniform square8 is jump point search\n"
+		"                 (its expansions are jump points, and each tree step\n"
+		"                 counts one).  Each file's line ends with prep_ms=P\n"
+		"                 peeled=C: the preparation time (not in the search\n"
+		"                 times) and the cells peeled.\n"
 		"                 astar: plain A* for every query (expansions are cells).\n"
 		"                 dijkstra: weight 0.\n"
 		"                 fallback: the obstacle-penalty fallback on; the reachable\n"
@@ -122,6 +130,7 @@ struct totals {
 	long expanded;
 	double fb_ns, flood_ns;  /* fallback mode: sealed goals */
 	long fb_runs;
+	double prep_ns;          /* auto mode: preparing the maps */
 };
 
 static bool push_time(struct totals *t, double us)
@@ -212,6 +221,23 @@ static int bench_file(const char *scen_path, int every, enum grid_topology topo,
 		return 2;
 	}
 
+	/* Auto mode prepares the map once (prune.c); the preparation is timed
+	 * and reported apart from the searches. */
+	struct prune *pr = NULL;
+	double prep_ns = 0.0;
+	if (mode == MODE_AUTO) {
+		double t0 = now_ns();
+		pr = prune_create(g, false);
+		prep_ns = now_ns() - t0;
+		if (!pr) {
+			fprintf(stderr, "astray bench: out of memory for %s\n", map_path);
+			path_destroy(ctx);
+			grid_destroy(g);
+			free(sc);
+			return 2;
+		}
+	}
+
 	struct path_options opt = path_options_default();
 	if (mode == MODE_ASTAR)
 		opt.plain_astar = true;
@@ -230,6 +256,7 @@ static int bench_file(const char *scen_path, int every, enum grid_topology topo,
 		if (s->map_w != g->w || s->map_h != g->h || strcmp(s->map, sc[0].map) != 0) {
 			fprintf(stderr, "astray bench: %s: scenario %d names a %dx%d map %s, not %s\n",
 				scen_path, i + 1, s->map_w, s->map_h, s->map, sc[0].map);
+			prune_destroy(pr);
 			path_destroy(ctx);
 			grid_destroy(g);
 			free(sc);
@@ -238,7 +265,10 @@ static int bench_file(const char *scen_path, int every, enum grid_topology topo,
 		int start = grid_index(g, s->sx, s->sy), goal = grid_index(g, s->gx, s->gy);
 		struct path_result r;
 		double t0 = now_ns();
-		path_find(ctx, start, goal, &opt, &r);
+		if (pr)
+			prune_find(pr, start, goal, &opt, &r);
+		else
+			path_find(ctx, start, goal, &opt, &r);
 		double dt = now_ns() - t0;
 		double expect = s->optimal;
 		bool ok;
@@ -271,6 +301,7 @@ static int bench_file(const char *scen_path, int every, enum grid_topology topo,
 		expanded += r.expanded;
 		if (!push_time(tot, dt / 1000.0)) {
 			fprintf(stderr, "astray bench: out of memory\n");
+			prune_destroy(pr);
 			path_destroy(ctx);
 			grid_destroy(g);
 			free(sc);
@@ -306,16 +337,21 @@ static int bench_file(const char *scen_path, int every, enum grid_topology topo,
 	}
 	qsort(tot->us + first, (size_t)(tot->n - first), sizeof *tot->us, cmp_double);
 	printf("%s scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
-	       "mean_expanded=%.1f ns_per_expansion=%.1f\n",
+	       "mean_expanded=%.1f ns_per_expansion=%.1f",
 	       sc[0].map, runs, bad, runs ? ns / 1000.0 / (double)runs : 0.0,
 	       percentile(tot->us + first, tot->n - first, 0.5),
 	       percentile(tot->us + first, tot->n - first, 0.95),
 	       runs ? (double)expanded / (double)runs : 0.0,
 	       expanded ? ns / (double)expanded : 0.0);
+	if (pr)
+		printf(" prep_ms=%.2f peeled=%d", prep_ns / 1e6, prune_peeled(pr));
+	printf("\n");
 	fflush(stdout);
 	tot->mismatches += bad;
 	tot->ns += ns;
 	tot->expanded += expanded;
+	tot->prep_ns += prep_ns;
+	prune_destroy(pr);
 	path_destroy(ctx);
 	grid_destroy(g);
 	free(sc);
@@ -403,6 +439,9 @@ int cmd_bench(int argc, char **argv)
 		       tot.fb_runs, tot.fb_runs ? tot.fb_ns / 1000.0 / (double)tot.fb_runs : 0.0,
 		       tot.fb_runs ? tot.flood_ns / 1000.0 / (double)tot.fb_runs : 0.0,
 		       tot.flood_ns > 0 ? tot.fb_ns / tot.flood_ns : 0.0);
+	if (mode == MODE_AUTO)
+		printf("prepared files=%d prep_ms=%.2f (not in the times below)\n", nfiles,
+		       tot.prep_ns / 1e6);
 	qsort(tot.us, (size_t)tot.n, sizeof *tot.us, cmp_double);
 	printf("total scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
 	       "mean_expanded=%.1f ns_per_expansion=%.1f\n",

@@ -1,0 +1,331 @@
+/*
+ * prune.c - dead-end pruning for maps that never change.  It peels the
+ * trees that hang off the 2-core of the move graph once, then answers a
+ * query by walking trees and searching the core alone.  It owns the
+ * peeling and the splicing of routes; the search itself is path.c's, run
+ * on a private copy of the map with every peeled cell blocked.  It knows
+ * nothing of games or files.
+ *
+ * Why the core copy is exact: an optimal route between two core cells never
+ * enters a hanging tree (it would have to leave through the cell it came
+ * in by), and blocking the peeled cells removes no move between core cells.
+ * On square8 without corner cutting a diagonal a-b needs both orthogonal
+ * cells c, d free; then a, b, c, d are pairwise adjacent, so each keeps
+ * three neighbours among them and none of the four is ever peeled.  With
+ * corner cutting, on square4 and on hex, a move depends on its two cells
+ * only.  The move graph is symmetric under every rule, so "degree" is
+ * well defined.
+ */
+#include "prune.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct prune {
+	int w, h, n;             /* size of the map in cells */
+	enum grid_topology topo;
+	bool corner_cutting;     /* the move rule the trees were peeled under */
+	uint8_t *cost;           /* n: the original multipliers (0 = blocked) */
+	int *parent;             /* n: next cell toward the root; -1 for a root or blocked */
+	int *root;               /* n: root of the cell's tree; -1 blocked */
+	int *depth;              /* n: steps to the root; -1 blocked */
+	int *comp;               /* n: connected component number; -1 blocked */
+	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
+	int peeled;              /* passable cells outside the core */
+	struct grid *core;       /* the map with every peeled cell blocked */
+	struct path_ctx *ctx;    /* search context on `core` */
+};
+
+void prune_destroy(struct prune *p)
+{
+	if (!p)
+		return;
+	path_destroy(p->ctx);
+	grid_destroy(p->core);
+	free(p->cost);
+	free(p->parent);
+	free(p->root);
+	free(p->depth);
+	free(p->comp);
+	free(p->cells);
+	free(p);
+}
+
+/* Peels cells of degree <= 1 until none is left; fills parent[] (and
+ * root[] with 0 for peeled cells, 1 for core cells, -1 for blocked) and
+ * writes the peeling order to order[], returning its length.  deg[] is
+ * scratch of n ints. */
+static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int *removed = p->root; /* 1 while in the graph, 0 once peeled, -1 blocked */
+	int head = 0, tail = 0;
+	for (int c = 0; c < p->n; c++) {
+		p->parent[c] = -1;
+		if (!p->cost[c]) {
+			removed[c] = -1;
+			deg[c] = 0;
+			continue;
+		}
+		removed[c] = 1;
+		deg[c] = grid_neighbours(g, c, p->corner_cutting, s);
+		if (deg[c] <= 1)
+			order[tail++] = c;
+	}
+	/* A cell enters the queue once: at the start with degree <= 1, or
+	 * when its degree falls from 2 to 1. */
+	while (head < tail) {
+		const int c = order[head++];
+		removed[c] = 0;
+		int k = grid_neighbours(g, c, p->corner_cutting, s);
+		for (int i = 0; i < k; i++) {
+			const int v = s[i].cell;
+			if (removed[v] != 1)
+				continue;
+			p->parent[c] = v; /* the one neighbour left, if any */
+			if (--deg[v] == 1)
+				order[tail++] = v;
+		}
+	}
+	return tail;
+}
+
+/* Numbers the connected components of the move graph into comp[],
+ * breadth first; queue[] is scratch of n ints. */
+static void label_components(struct prune *p, const struct grid *g, int *queue)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int next = 0;
+	for (int c = 0; c < p->n; c++)
+		p->comp[c] = -1;
+	for (int c = 0; c < p->n; c++) {
+		if (!p->cost[c] || p->comp[c] >= 0)
+			continue;
+		int head = 0, tail = 0;
+		p->comp[c] = next;
+		queue[tail++] = c;
+		while (head < tail) {
+			const int u = queue[head++];
+			int k = grid_neighbours(g, u, p->corner_cutting, s);
+			for (int i = 0; i < k; i++) {
+				if (p->comp[s[i].cell] < 0) {
+					p->comp[s[i].cell] = next;
+					queue[tail++] = s[i].cell;
+				}
+			}
+		}
+		next++;
+	}
+}
+
+struct prune *prune_create(const struct grid *g, bool corner_cutting)
+{
+	if (!g || g->w <= 0 || g->h <= 0)
+		return NULL;
+	struct prune *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->w = g->w;
+	p->h = g->h;
+	p->n = g->w * g->h;
+	p->topo = g->topo;
+	p->corner_cutting = g->topo == GRID_SQUARE8 && corner_cutting;
+	const size_t n = (size_t)p->n;
+	p->cost = malloc(n);
+	p->parent = malloc(n * sizeof *p->parent);
+	p->root = malloc(n * sizeof *p->root);
+	p->depth = malloc(n * sizeof *p->depth);
+	p->comp = malloc(n * sizeof *p->comp);
+	p->cells = malloc(n * sizeof *p->cells);
+	p->core = grid_create(g->w, g->h, g->topo);
+	if (!p->cost || !p->parent || !p->root || !p->depth || !p->comp || !p->cells || !p->core) {
+		prune_destroy(p);
+		return NULL;
+	}
+	memcpy(p->cost, g->cost, n);
+
+	/* depth[] serves as the degree scratch and cells[] as the order. */
+	int *order = p->cells;
+	int norder = peel(p, g, p->depth, order);
+	p->peeled = norder;
+
+	/* Roots and depths: a parent is peeled after its children, so in
+	 * reverse peeling order every parent is done before its children. */
+	for (int c = 0; c < p->n; c++) {
+		if (p->root[c] == 1) { /* core */
+			p->root[c] = c;
+			p->depth[c] = 0;
+		} else if (p->root[c] < 0) {
+			p->depth[c] = -1;
+		}
+	}
+	for (int i = norder - 1; i >= 0; i--) {
+		const int c = order[i], up = p->parent[c];
+		if (up < 0) {
+			p->root[c] = c;
+			p->depth[c] = 0;
+		} else {
+			p->root[c] = p->root[up];
+			p->depth[c] = p->depth[up] + 1;
+		}
+	}
+	/* The core copy: every peeled cell blocked (a tree's last cell too). */
+	memcpy(p->core->cost, p->cost, n);
+	for (int i = 0; i < norder; i++)
+		p->core->cost[order[i]] = 0;
+	label_components(p, g, p->cells); /* the order is no longer needed */
+	p->ctx = path_create(p->core);
+	if (!p->ctx) {
+		prune_destroy(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void single_cell(struct prune *p, int start, enum path_status st, struct path_result *out)
+{
+	p->cells[0] = start;
+	out->status = st;
+	out->cells = p->cells;
+	out->len = 1;
+	out->end = start;
+	out->cost = 0.0;
+	out->steps = 0;
+	out->expanded = 0;
+	out->reached = st == PATH_FOUND;
+	out->blocked_crossed = 0;
+}
+
+/* Cost of cells[0..len-1] summed from the start, as path.c charges it. */
+static double route_cost(const struct prune *p, const int *cells, int len)
+{
+	const int w = p->w;
+	const bool square8 = p->topo == GRID_SQUARE8;
+	double g = 0.0;
+	for (int i = 1; i < len; i++) {
+		const int a = cells[i - 1], v = cells[i];
+		double step = 1.0;
+		if (square8 && a % w != v % w && a / w != v / w)
+			step = GRID_SQRT2;
+		g = g + step * (double)p->cost[v];
+	}
+	return g;
+}
+
+/* The unique route inside one tree: up from both ends to their lowest
+ * common ancestor.  Returns the number of cells written. */
+static int tree_route(struct prune *p, int start, int goal, long *walked)
+{
+	const int *parent = p->parent, *depth = p->depth;
+	int a = start, b = goal, up_a = 0, up_b = 0;
+	while (depth[a] > depth[b]) {
+		a = parent[a];
+		up_a++;
+	}
+	while (depth[b] > depth[a]) {
+		b = parent[b];
+		up_b++;
+	}
+	while (a != b) {
+		a = parent[a];
+		b = parent[b];
+		up_a++;
+		up_b++;
+	}
+	const int len = up_a + up_b + 1;
+	int c = start;
+	for (int i = 0; i <= up_a; i++, c = parent[c])
+		p->cells[i] = c;
+	c = goal;
+	for (int i = len - 1; i > up_a; i--, c = parent[c])
+		p->cells[i] = c;
+	*walked = up_a + up_b;
+	return len;
+}
+
+enum path_status prune_find(struct prune *p, int start, int goal, const struct path_options *opt,
+			    struct path_result *out)
+{
+	struct path_options defaults = path_options_default();
+	if (!opt)
+		opt = &defaults;
+	memset(out, 0, sizeof *out);
+	const bool cc = p && p->topo == GRID_SQUARE8 && opt->corner_cutting;
+	if (!p || start < 0 || goal < 0 || start >= p->n || goal >= p->n || opt->fallback ||
+	    opt->budget > 0 || opt->extra || cc != p->corner_cutting || !p->cost[start]) {
+		out->status = PATH_BAD_INPUT;
+		return PATH_BAD_INPUT;
+	}
+	if (start == goal) {
+		single_cell(p, start, PATH_FOUND, out);
+		return PATH_FOUND;
+	}
+	if (!p->cost[goal] || p->comp[start] != p->comp[goal]) {
+		single_cell(p, start, PATH_NO_ROUTE, out);
+		return PATH_NO_ROUTE;
+	}
+	const int rs = p->root[start], rg = p->root[goal];
+	long expanded = 0;
+	int len;
+	if (rs == rg) {
+		len = tree_route(p, start, goal, &expanded);
+	} else {
+		/* Different roots in one component: both are core cells. */
+		struct path_result core;
+		path_find(p->ctx, rs, rg, opt, &core);
+		if (core.status != PATH_FOUND) {
+			single_cell(p, start, PATH_NO_ROUTE, out);
+			out->expanded = core.expanded;
+			return PATH_NO_ROUTE;
+		}
+		const int ds = p->depth[start], dg = p->depth[goal];
+		int c = start;
+		for (int i = 0; i < ds; i++, c = p->parent[c])
+			p->cells[i] = c;
+		memcpy(p->cells + ds, core.cells, (size_t)core.len * sizeof *p->cells);
+		len = ds + core.len + dg;
+		c = goal;
+		for (int i = len - 1; i >= len - dg; i--, c = p->parent[c])
+			p->cells[i] = c;
+		expanded = core.expanded + ds + dg;
+	}
+	out->status = PATH_FOUND;
+	out->cells = p->cells;
+	out->len = len;
+	out->end = goal;
+	out->cost = route_cost(p, p->cells, len);
+	out->steps = len - 1;
+	out->expanded = expanded;
+	out->reached = true;
+	out->blocked_crossed = 0;
+	return PATH_FOUND;
+}
+
+int prune_root(const struct prune *p, int cell)
+{
+	return p && cell >= 0 && cell < p->n ? p->root[cell] : -1;
+}
+
+int prune_depth(const struct prune *p, int cell)
+{
+	return p && cell >= 0 && cell < p->n ? p->depth[cell] : -1;
+}
+
+int prune_component(const struct prune *p, int cell)
+{
+	return p && cell >= 0 && cell < p->n ? p->comp[cell] : -1;
+}
+
+int prune_peeled(const struct prune *p)
+{
+	return p ? p->peeled : 0;
+}
+
+size_t prune_memory(const struct prune *p)
+{
+	if (!p)
+		return 0;
+	const size_t n = (size_t)p->n;
+	return sizeof *p + n + 5 * n * sizeof(int) + n + path_memory(p->ctx);
+}

@@ -1,0 +1,58 @@
+/* prune.h - dead-end (tree) pruning: an exact speed-up prepared once per static map. */
+#ifndef ASTRAY_PRUNE_H
+#define ASTRAY_PRUNE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grid.h"
+#include "path.h"
+
+/*
+ * A prepared map.  prune_create peels every passable cell that has at most
+ * one neighbour left (repeatedly), which leaves the 2-core of the move
+ * graph.  Each peeled cell hangs in a tree below a root: the core cell its
+ * tree hangs from, or, when a whole component is a tree, the last cell
+ * peeled.  A query between cells of one tree walks the tree; any other
+ * query walks up to the start's root, searches the core alone with
+ * path_find (on a private copy of the map in which every peeled cell is
+ * blocked) and walks down from the goal's root.  The answers are exact:
+ * a tree hanging from root r meets the rest of the map only at r.
+ *
+ * The map is copied at creation and never read again, so this is only for
+ * maps that do not change (the Moving AI benchmarks), not for the game,
+ * whose doors change its grids.  No allocation after prune_create.
+ */
+struct prune; /* opaque */
+
+/* Prepares grid g for searches with or without corner cutting (square8;
+ * ignored on the other topologies).  g is not kept.  NULL on no memory. */
+struct prune *prune_create(const struct grid *g, bool corner_cutting);
+void prune_destroy(struct prune *p); /* NULL does nothing */
+
+/*
+ * Finds a route like path_find, with the same result fields and the same
+ * costs (entering cell v costs step * terrain(v), summed from the start).
+ * opt may be NULL (A*); its weight and plain_astar apply to the core search.
+ * Fallback, budget, extra costs, or a corner_cutting other than the one
+ * given to prune_create are not served: PATH_BAD_INPUT.  `expanded` counts
+ * the core search's expansions plus one per tree step walked.  out->cells
+ * is owned by p and valid until its next query.
+ */
+enum path_status prune_find(struct prune *p, int start, int goal, const struct path_options *opt,
+			    struct path_result *out);
+
+/* The preparation, for tests and reports: a passable cell's root (itself
+ * for a core cell or a tree's last cell), its steps to the root, its
+ * component number; -1 for a blocked or out-of-range cell. */
+int prune_root(const struct prune *p, int cell);
+int prune_depth(const struct prune *p, int cell);
+int prune_component(const struct prune *p, int cell);
+
+/* Number of passable cells peeled (not in the core). */
+int prune_peeled(const struct prune *p);
+
+/* Bytes held, including the core search context. */
+size_t prune_memory(const struct prune *p);
+
+#endif

@@ -1,0 +1,582 @@
+/* test_prune.c - dead-end pruning against path_find on random maps, and the peeled trees themselves. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "grid.h"
+#include "path.h"
+#include "prune.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN_STATS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN_STATS 1
+#endif
+#endif
+#ifdef HAVE_ASAN_STATS
+/* The sanitizer runtime's allocator statistics (its allocator_interface.h,
+ * which not every toolchain installs). */
+size_t __sanitizer_get_current_allocated_bytes(void);
+size_t __sanitizer_get_heap_size(void);
+size_t __sanitizer_get_free_bytes(void);
+#endif
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static int rnd_below(uint32_t *s, int n) { return (int)(rnd(s) % (uint32_t)n); }
+
+static const enum grid_topology topologies[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+
+/* Builds a grid from rows of text: '#' blocked, '.' 1, ',' 2, '~' 3. */
+static struct grid *grid_from(enum grid_topology t, const char *const *rows, int h)
+{
+	int w = (int)strlen(rows[0]);
+	struct grid *g = grid_create(w, h, t);
+	assert_non_null(g);
+	for (int y = 0; y < h; y++) {
+		assert_int_equal((int)strlen(rows[y]), w);
+		for (int x = 0; x < w; x++) {
+			char c = rows[y][x];
+			g->cost[grid_index(g, x, y)] = c == '.' ? 1 : c == ',' ? 2 : c == '~' ? 3 : 0;
+		}
+	}
+	return g;
+}
+
+/* Moves counted twice (once from each end) among the 3 x 3 box around
+ * cell c: opening or closing c changes no move outside it (a move into c,
+ * or a diagonal past c, joins two cells of the box). */
+static int box_moves(const struct grid *g, int c, bool cc)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int cx = grid_x(g, c), cy = grid_y(g, c), m = 0;
+	for (int y = cy - 1; y <= cy + 1; y++) {
+		for (int x = cx - 1; x <= cx + 1; x++) {
+			if (!grid_in_bounds(g, x, y) || !g->cost[grid_index(g, x, y)])
+				continue;
+			int k = grid_neighbours(g, grid_index(g, x, y), cc, s);
+			for (int i = 0; i < k; i++) {
+				int vx = grid_x(g, s[i].cell), vy = grid_y(g, s[i].cell);
+				if (vx >= cx - 1 && vx <= cx + 1 && vy >= cy - 1 && vy <= cy + 1)
+					m++;
+			}
+		}
+	}
+	return m;
+}
+
+/* Grows a forest on an all-blocked grid: up to `seeds` isolated cells, then
+ * cells that add exactly one move each, so the move graph stays a forest
+ * with one tree per seed that took.  Returns the number of trees. */
+static int grow_forest(struct grid *g, uint32_t *rng, int seeds, bool cc)
+{
+	int n = g->w * g->h, trees = 0;
+	for (int t = 0; t < seeds * 4 && trees < seeds; t++) {
+		int c = rnd_below(rng, n);
+		if (g->cost[c])
+			continue;
+		int before = box_moves(g, c, cc);
+		g->cost[c] = 1;
+		if (box_moves(g, c, cc) == before)
+			trees++;
+		else
+			g->cost[c] = 0;
+	}
+	for (int t = 0; t < n * 12; t++) {
+		int c = rnd_below(rng, n);
+		if (g->cost[c])
+			continue;
+		int before = box_moves(g, c, cc);
+		g->cost[c] = 1;
+		if (box_moves(g, c, cc) != before + 2)
+			g->cost[c] = 0;
+	}
+	return trees;
+}
+
+/* Components of the move graph, numbered in comp[] (-1 blocked); returns the count. */
+static int count_components(const struct grid *g, bool cc, int *comp)
+{
+	int n = g->w * g->h, next = 0;
+	int *queue = malloc((size_t)n * sizeof *queue);
+	assert_non_null(queue);
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	for (int c = 0; c < n; c++)
+		comp[c] = -1;
+	for (int c = 0; c < n; c++) {
+		if (!g->cost[c] || comp[c] >= 0)
+			continue;
+		int head = 0, tail = 0;
+		comp[c] = next;
+		queue[tail++] = c;
+		while (head < tail) {
+			int u = queue[head++], k = grid_neighbours(g, u, cc, s);
+			for (int i = 0; i < k; i++)
+				if (comp[s[i].cell] < 0) {
+					comp[s[i].cell] = next;
+					queue[tail++] = s[i].cell;
+				}
+		}
+		next++;
+	}
+	free(queue);
+	return next;
+}
+
+/* Checks that r is a legal walk from start to goal whose cost, summed
+ * here, is the reported one. */
+static void check_walk(const struct grid *g, bool cc, int start, int goal, const struct path_result *r)
+{
+	assert_true(r->len >= 1);
+	assert_int_equal(r->cells[0], start);
+	assert_int_equal(r->cells[r->len - 1], goal);
+	assert_int_equal(r->end, goal);
+	assert_int_equal(r->steps, r->len - 1);
+	double sum = 0.0;
+	for (int i = 1; i < r->len; i++) {
+		int a = r->cells[i - 1], b = r->cells[i];
+		assert_true(grid_is_adjacent(g, a, b));
+		assert_true(grid_passable(g, b));
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int k = grid_neighbours(g, a, cc, s), j = 0;
+		while (j < k && s[j].cell != b)
+			j++;
+		assert_true(j < k); /* a move the rules allow (corners included) */
+		sum += s[j].step * (double)g->cost[b];
+	}
+	assert_true(fabs(sum - r->cost) <= 1e-9 * (1.0 + sum));
+}
+
+/* ---- hand-made maps ---- */
+
+static const char *const ring_tail[] = {
+	"#######",
+	"#.....#",
+	"#.###.#",
+	"#.....#",
+	"###.###",
+	"###.###",
+	"#######",
+};
+
+static void test_ring_with_tail(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 2; t++) {
+		struct grid *g = grid_from(topologies[t], ring_tail, 7);
+		struct prune *p = prune_create(g, false);
+		assert_non_null(p);
+		int hub = grid_index(g, 3, 3), mid = grid_index(g, 3, 4), tip = grid_index(g, 3, 5);
+		assert_int_equal(prune_peeled(p), 2);
+		assert_int_equal(prune_root(p, tip), hub);
+		assert_int_equal(prune_root(p, mid), hub);
+		assert_int_equal(prune_depth(p, tip), 2);
+		assert_int_equal(prune_depth(p, mid), 1);
+		assert_int_equal(prune_root(p, hub), hub);
+		assert_int_equal(prune_depth(p, hub), 0);
+		assert_int_equal(prune_root(p, grid_index(g, 1, 1)), grid_index(g, 1, 1));
+		assert_int_equal(prune_root(p, 0), -1);
+		assert_int_equal(prune_depth(p, 0), -1);
+
+		/* Tip to the far corner: down the tail, then round the ring. */
+		struct path_result r;
+		int far = grid_index(g, 1, 1);
+		assert_int_equal(prune_find(p, tip, far, NULL, &r), PATH_FOUND);
+		check_walk(g, false, tip, far, &r);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		struct path_result ref;
+		path_find(ctx, tip, far, NULL, &ref);
+		assert_true(fabs(ref.cost - r.cost) < 1e-9);
+		assert_int_equal(r.len, 7); /* 2 in the tail, 4 on the ring (diagonals are cut by walls) */
+		path_destroy(ctx);
+		prune_destroy(p);
+
+		/* With corner cutting on square8 the tail's top cell sees three
+		 * ring cells, so only the tip hangs. */
+		if (topologies[t] == GRID_SQUARE8) {
+			p = prune_create(g, true);
+			assert_non_null(p);
+			assert_int_equal(prune_peeled(p), 1);
+			assert_int_equal(prune_root(p, tip), mid);
+			prune_destroy(p);
+		}
+		grid_destroy(g);
+	}
+}
+
+static void test_options_not_served(void **state)
+{
+	(void)state;
+	struct grid *g = grid_from(GRID_SQUARE8, ring_tail, 7);
+	struct prune *p = prune_create(g, false);
+	assert_non_null(p);
+	struct path_result r;
+	int a = grid_index(g, 1, 1), b = grid_index(g, 3, 5);
+	struct path_options o = path_options_default();
+	o.fallback = true;
+	assert_int_equal(prune_find(p, a, b, &o, &r), PATH_BAD_INPUT);
+	o = path_options_default();
+	o.budget = 10;
+	assert_int_equal(prune_find(p, a, b, &o, &r), PATH_BAD_INPUT);
+	o = path_options_default();
+	o.corner_cutting = true;
+	assert_int_equal(prune_find(p, a, b, &o, &r), PATH_BAD_INPUT);
+	assert_int_equal(prune_find(p, 0, b, NULL, &r), PATH_BAD_INPUT);  /* start blocked */
+	assert_int_equal(prune_find(p, a, -1, NULL, &r), PATH_BAD_INPUT);
+	assert_int_equal(prune_find(p, a, 49, NULL, &r), PATH_BAD_INPUT); /* past the end */
+	assert_int_equal(prune_find(p, a, 0, NULL, &r), PATH_NO_ROUTE);   /* goal blocked */
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.cells[0], a);
+	assert_false(r.reached);
+	assert_int_equal(prune_find(p, a, a, NULL, &r), PATH_FOUND);
+	assert_int_equal(r.len, 1);
+	assert_true(r.reached);
+	assert_true(r.cost == 0.0);
+	prune_destroy(p);
+	grid_destroy(g);
+}
+
+/* ---- forests: one root per component ---- */
+
+static void test_perfect_maze_one_root_per_component(void **state)
+{
+	(void)state;
+	uint32_t rng = 0x9e3779b9u;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 60; m++) {
+			int w = 4 + rnd_below(&rng, 20), h = 4 + rnd_below(&rng, 20);
+			bool cc = topologies[t] == GRID_SQUARE8 && m % 4 == 3;
+			struct grid *g = grid_create(w, h, topologies[t]);
+			assert_non_null(g);
+			int trees = grow_forest(g, &rng, 1 + m % 3, cc);
+			int n = w * h, passable = 0;
+			int *comp = malloc((size_t)n * sizeof *comp);
+			assert_non_null(comp);
+			assert_int_equal(count_components(g, cc, comp), trees);
+			struct prune *p = prune_create(g, cc);
+			assert_non_null(p);
+			int roots = 0;
+			int *root_of_comp = malloc((size_t)trees * sizeof *root_of_comp);
+			assert_non_null(root_of_comp);
+			for (int i = 0; i < trees; i++)
+				root_of_comp[i] = -1;
+			for (int c = 0; c < n; c++) {
+				if (!g->cost[c]) {
+					assert_int_equal(prune_root(p, c), -1);
+					continue;
+				}
+				passable++;
+				int r = prune_root(p, c);
+				assert_true(r >= 0);
+				assert_int_equal(comp[r], comp[c]);
+				assert_int_equal(prune_component(p, r), prune_component(p, c));
+				if (r == c) {
+					roots++;
+					assert_int_equal(prune_depth(p, c), 0);
+				}
+				if (root_of_comp[comp[c]] < 0)
+					root_of_comp[comp[c]] = r;
+				assert_int_equal(root_of_comp[comp[c]], r); /* one root per tree */
+			}
+			assert_int_equal(roots, trees);
+			assert_int_equal(prune_peeled(p), passable); /* no core at all */
+			free(root_of_comp);
+			free(comp);
+			prune_destroy(p);
+			grid_destroy(g);
+		}
+	}
+}
+
+/* ---- random maps: every answer against path_find ---- */
+
+struct coverage {
+	long same_tree, different_roots, core_to_core, no_route, start_is_goal, found;
+};
+
+/* A random map with dead ends: a forest plus random openings (cycles,
+ * pockets), or random walls at 30-45 %; terrain 1..3, or all 1. */
+static void random_map(struct grid *g, uint32_t *rng, int kind, bool cc)
+{
+	int n = g->w * g->h;
+	memset(g->cost, 0, (size_t)n);
+	if (kind % 2 == 0) {
+		grow_forest(g, rng, 1 + rnd_below(rng, 3), cc);
+		int extra = rnd_below(rng, n / 6 + 1);
+		for (int i = 0; i < extra; i++)
+			g->cost[rnd_below(rng, n)] = 1;
+	} else {
+		int wall = 30 + rnd_below(rng, 16);
+		for (int c = 0; c < n; c++)
+			g->cost[c] = rnd_below(rng, 100) >= wall;
+	}
+	if (kind % 3 != 0)
+		for (int c = 0; c < n; c++)
+			if (g->cost[c])
+				g->cost[c] = (uint8_t)(1 + rnd_below(rng, 3));
+}
+
+/* A random passable cell for which want(cell) holds, or -1. */
+static int pick(const struct grid *g, const struct prune *p, uint32_t *rng, int kind, int other)
+{
+	int n = g->w * g->h, from = rnd_below(rng, n);
+	for (int k = 0; k < n; k++) {
+		int c = (from + k) % n;
+		if (!g->cost[c])
+			continue;
+		bool core = prune_depth(p, c) == 0 && prune_root(p, c) == c;
+		switch (kind) {
+		case 0: /* any */
+			return c;
+		case 1: /* same tree as other, not other */
+			if (c != other && prune_root(p, c) == prune_root(p, other))
+				return c;
+			break;
+		case 2: /* peeled, another root, same component */
+			if (prune_depth(p, c) > 0 && prune_root(p, c) != prune_root(p, other) &&
+			    prune_component(p, c) == prune_component(p, other))
+				return c;
+			break;
+		case 3: /* a root */
+			if (core && c != other)
+				return c;
+			break;
+		default:
+			break;
+		}
+	}
+	return -1;
+}
+
+static void compare_one(const struct grid *g, struct prune *p, struct path_ctx *ctx,
+			const struct path_options *o, int s, int goal, struct coverage *cov)
+{
+	struct path_result a, b;
+	enum path_status sa = prune_find(p, s, goal, o, &a);
+	enum path_status sb = path_find(ctx, s, goal, o, &b);
+	assert_int_equal(sa, sb);
+	assert_int_equal(a.reached, b.reached);
+	if (sa == PATH_NO_ROUTE) {
+		cov->no_route++;
+		assert_int_equal(a.len, 1);
+		assert_int_equal(a.cells[0], s);
+		return;
+	}
+	assert_int_equal(sa, PATH_FOUND);
+	cov->found++;
+	if (s == goal)
+		cov->start_is_goal++;
+	else if (prune_root(p, s) == prune_root(p, goal))
+		cov->same_tree++;
+	else {
+		cov->different_roots++;
+		if (prune_depth(p, s) == 0 && prune_depth(p, goal) == 0)
+			cov->core_to_core++;
+	}
+	if (fabs(a.cost - b.cost) > 1e-9 * (1.0 + b.cost))
+		fail_msg("%s %dx%d %d -> %d: prune %.9f, path_find %.9f",
+			 grid_topology_name(g->topo), g->w, g->h, s, goal, a.cost, b.cost);
+	check_walk(g, o->corner_cutting, s, goal, &a);
+}
+
+static void test_random_maps_match_path_find(void **state)
+{
+	(void)state;
+	uint32_t rng = 12345;
+	for (int t = 0; t < 3; t++) {
+		struct coverage cov = { 0 };
+		long peeled = 0;
+		for (int m = 0; m < 1000; m++) {
+			int w = 3 + rnd_below(&rng, 18), h = 3 + rnd_below(&rng, 18);
+			bool cc = topologies[t] == GRID_SQUARE8 && m % 5 == 4;
+			struct grid *g = grid_create(w, h, topologies[t]);
+			assert_non_null(g);
+			random_map(g, &rng, m, cc);
+			struct prune *p = prune_create(g, cc);
+			struct path_ctx *ctx = path_create(g);
+			assert_non_null(p);
+			assert_non_null(ctx);
+			peeled += prune_peeled(p);
+			struct path_options o = path_options_default();
+			o.corner_cutting = cc;
+			o.weight = m % 2 ? 0.0 : 1.0;
+			for (int q = 0; q < 16; q++) {
+				int n = w * h, s = pick(g, p, &rng, 0, -1);
+				if (s < 0)
+					break;
+				int goal;
+				switch (q % 8) {
+				case 0: goal = rnd_below(&rng, n); break;   /* blocked or elsewhere too */
+				case 1: goal = s; break;
+				case 2: case 3: goal = pick(g, p, &rng, 1, s); break;
+				case 4: case 5: goal = pick(g, p, &rng, 2, s); break;
+				case 6: s = pick(g, p, &rng, 3, -1); goal = s < 0 ? -1 : pick(g, p, &rng, 3, s); break;
+				default: goal = pick(g, p, &rng, 0, -1); break;
+				}
+				if (s < 0 || goal < 0)
+					continue;
+				compare_one(g, p, ctx, &o, s, goal, &cov);
+			}
+			path_destroy(ctx);
+			prune_destroy(p);
+			grid_destroy(g);
+		}
+		print_message("%s: %ld found (%ld start=goal, %ld same tree, %ld across roots, %ld core to core), "
+			      "%ld no route, %ld cells peeled\n",
+			      grid_topology_name(topologies[t]), cov.found, cov.start_is_goal, cov.same_tree,
+			      cov.different_roots, cov.core_to_core, cov.no_route, peeled);
+		/* Every kind of query was asked, many times. */
+		assert_true(cov.start_is_goal >= 100);
+		assert_true(cov.same_tree >= 500);
+		assert_true(cov.different_roots >= 500);
+		assert_true(cov.core_to_core >= 100);
+		assert_true(cov.no_route >= 100);
+	}
+}
+
+/* A 2^k-cell perfect maze in the Moving AI shape (corridors one cell wide,
+ * square8 without corner cutting): every query is a tree walk. */
+static void test_corridor_maze_is_one_tree(void **state)
+{
+	(void)state;
+	enum { W = 41, H = 31 };
+	struct grid *g = grid_create(W, H, GRID_SQUARE8);
+	assert_non_null(g);
+	/* Depth-first carving on the odd cells, with an explicit stack. */
+	int *stack = malloc(sizeof(int) * W * H);
+	assert_non_null(stack);
+	uint32_t rng = 777;
+	int top = 0, start = grid_index(g, 1, 1);
+	g->cost[start] = 1;
+	stack[top++] = start;
+	while (top > 0) {
+		int c = stack[top - 1], x = grid_x(g, c), y = grid_y(g, c);
+		static const int dx[4] = { 2, -2, 0, 0 }, dy[4] = { 0, 0, 2, -2 };
+		int opts[4], k = 0;
+		for (int i = 0; i < 4; i++) {
+			int nx = x + dx[i], ny = y + dy[i];
+			if (nx > 0 && ny > 0 && nx < W - 1 && ny < H - 1 && !g->cost[grid_index(g, nx, ny)])
+				opts[k++] = i;
+		}
+		if (k == 0) {
+			top--;
+			continue;
+		}
+		int i = opts[rnd_below(&rng, k)];
+		g->cost[grid_index(g, x + dx[i] / 2, y + dy[i] / 2)] = 1;
+		g->cost[grid_index(g, x + dx[i], y + dy[i])] = 1;
+		stack[top++] = grid_index(g, x + dx[i], y + dy[i]);
+	}
+	free(stack);
+	struct prune *p = prune_create(g, false);
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(p);
+	assert_non_null(ctx);
+	int passable = 0, roots = 0;
+	for (int c = 0; c < W * H; c++) {
+		passable += g->cost[c] != 0;
+		roots += g->cost[c] && prune_root(p, c) == c;
+	}
+	assert_int_equal(roots, 1);
+	assert_int_equal(prune_peeled(p), passable);
+	struct coverage cov = { 0 };
+	for (int q = 0; q < 300; q++) {
+		int s = pick(g, p, &rng, 0, -1), goal = pick(g, p, &rng, 0, -1);
+		struct path_result r;
+		compare_one(g, p, ctx, &(struct path_options){ .weight = 1.0 }, s, goal, &cov);
+		prune_find(p, s, goal, NULL, &r);
+		/* A tree walk: one expansion per step, nothing searched. */
+		assert_int_equal(r.expanded, r.steps);
+	}
+	assert_int_equal(cov.different_roots, 0);
+	path_destroy(ctx);
+	prune_destroy(p);
+	grid_destroy(g);
+}
+
+/* ---- no allocation per query ---- */
+
+#ifdef HAVE_ASAN_STATS
+struct heap_stats {
+	size_t allocated, heap, free_bytes;
+};
+
+static struct heap_stats heap_now(void)
+{
+	return (struct heap_stats){ __sanitizer_get_current_allocated_bytes(),
+				    __sanitizer_get_heap_size(), __sanitizer_get_free_bytes() };
+}
+
+static bool heap_same(struct heap_stats a, struct heap_stats b)
+{
+	return a.allocated == b.allocated && a.heap == b.heap && a.free_bytes == b.free_bytes;
+}
+#endif
+
+static void test_no_allocation_per_query(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN_STATS
+	uint32_t rng = 4242;
+	struct grid *g = grid_create(40, 40, GRID_SQUARE8);
+	assert_non_null(g);
+	random_map(g, &rng, 0, false);
+	struct prune *p = prune_create(g, false);
+	assert_non_null(p);
+	int pairs[400][2];
+	for (int i = 0; i < 400; i++) {
+		pairs[i][0] = pick(g, p, &rng, 0, -1);
+		pairs[i][1] = i % 2 ? pick(g, p, &rng, 2, pairs[i][0]) : pick(g, p, &rng, 0, -1);
+		if (pairs[i][1] < 0)
+			pairs[i][1] = pairs[i][0];
+	}
+	/* The detector first: one malloc and free between two readings shows.
+	 * The statistics move on every malloc (free bytes drop, as a freed
+	 * block waits in the sanitizer's quarantine). */
+	struct heap_stats a = heap_now();
+	void *volatile probe = malloc(64);
+	free(probe);
+	struct heap_stats b = heap_now();
+	assert_false(heap_same(a, b));
+
+	struct path_result r;
+	long found = 0;
+	a = heap_now();
+	for (int i = 0; i < 400; i++)
+		found += prune_find(p, pairs[i][0], pairs[i][1], NULL, &r) == PATH_FOUND;
+	b = heap_now();
+	assert_true(heap_same(a, b));
+	assert_true(found > 100);
+	prune_destroy(p);
+	grid_destroy(g);
+#else
+	skip();
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_with_tail),
+		cmocka_unit_test(test_options_not_served),
+		cmocka_unit_test(test_perfect_maze_one_root_per_component),
+		cmocka_unit_test(test_random_maps_match_path_find),
+		cmocka_unit_test(test_corridor_maze_is_one_tree),
+		cmocka_unit_test(test_no_allocation_per_query),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
