@@ -24,6 +24,7 @@
  */
 #include "flood.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #define QUEUES 512             /* 2 * (255 + 1): multiplier 1..255, orthogonal or diagonal */
 #define BLOCK 256              /* entries per pool block */
 #define SETTLED UINT16_MAX     /* state[] of a settled cell */
+#define PREFETCH_AHEAD 8       /* pop_min: how far behind a FIFO's head to prefetch */
 #define TIE_REL 1e-11          /* flood_next: relative tolerance between equally good neighbours */
 
 struct fifo {
@@ -75,6 +77,9 @@ struct flood_ctx {
 	double max_dist;
 	long settled;
 	int32_t delta[8];    /* square grids: index offset of each neighbour */
+	uint8_t *moves;      /* square grids: square_moves of every cell, made from moves_cost */
+	uint8_t *moves_cost; /* the grid's costs when moves[] was made */
+	int moves_cut;       /* the corner rule moves[] was made with; -1: not made */
 
 	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
 	 * indexed binary heap, all sized once */
@@ -115,7 +120,11 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
 	f->anode = calloc((size_t)f->n, sizeof *f->anode);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
-	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->aheap) {
+	f->moves = malloc((size_t)f->n);
+	f->moves_cost = malloc((size_t)f->n);
+	f->moves_cut = -1;
+	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->aheap || !f->moves ||
+	    !f->moves_cost) {
 		flood_destroy(f);
 		return NULL;
 	}
@@ -141,6 +150,8 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->blk_next);
 	free(f->anode);
 	free(f->aheap);
+	free(f->moves);
+	free(f->moves_cost);
 	free(f);
 }
 
@@ -149,7 +160,7 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap) +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap + 2) +
 	       (size_t)f->n_blocks * (BLOCK * sizeof *f->pool + sizeof *f->blk_next);
 }
 
@@ -181,7 +192,8 @@ static void activate(struct flood_ctx *f, uint16_t q)
 	f->active[i] = q;
 }
 
-static void push(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
+/* push, when q is empty or its tail block is full. */
+static void push_slow(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
 {
 	struct fifo *Q = &f->fifo[q];
 	if (Q->head_blk < 0) {
@@ -190,13 +202,22 @@ static void push(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
 		Q->head_pos = Q->tail_pos = 0;
 		f->head_key[q] = key;
 		activate(f, q);
-	} else if (Q->tail_pos == BLOCK) {
+	} else {
 		int32_t b = block_take(f);
 		f->blk_next[Q->tail_blk] = b;
 		Q->tail_blk = b;
 		Q->tail_pos = 0;
 	}
 	f->pool[(size_t)Q->tail_blk * BLOCK + (size_t)Q->tail_pos++] = cell;
+}
+
+static inline void push(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
+{
+	struct fifo *Q = &f->fifo[q];
+	if (Q->head_blk >= 0 && Q->tail_pos < BLOCK)
+		f->pool[(size_t)Q->tail_blk * BLOCK + (size_t)Q->tail_pos++] = cell;
+	else
+		push_slow(f, q, cell, key);
 }
 
 /*
@@ -240,7 +261,17 @@ static int32_t pop_min(struct flood_ctx *f)
 				Q->head_blk = next;
 				Q->head_pos = 0;
 			}
-			f->head_key[q] = f->dist[f->pool[(size_t)Q->head_blk * BLOCK + (size_t)Q->head_pos]];
+			const int32_t *blk = f->pool + (size_t)Q->head_blk * BLOCK;
+			f->head_key[q] = f->dist[blk[Q->head_pos]];
+			/* the cells a few places behind the head are settled soon:
+			 * fetch their rows now, so that relaxing them finds them in cache */
+			const int ahead = Q->head_pos + PREFETCH_AHEAD;
+			if (ahead < BLOCK && (Q->head_blk != Q->tail_blk || ahead < Q->tail_pos)) {
+				const double *d = f->dist + blk[ahead];
+				__builtin_prefetch(d);
+				__builtin_prefetch(d - f->grid->w);
+				__builtin_prefetch(d + f->grid->w);
+			}
 		}
 		if (f->tag[c] == (f->gen << 16 | q))
 			return c;
@@ -248,6 +279,26 @@ static int32_t pop_min(struct flood_ctx *f)
 }
 
 /* ---- the flood ---------------------------------------------------------- */
+
+static unsigned square_moves(const struct grid *g, int x, int y, bool square8, bool cut);
+
+/* Square grids: makes moves[] for the grid's costs and corner rule, unless
+ * it was made for them already (a flood then reads one byte per cell
+ * instead of its neighbours' costs). */
+static void moves_refresh(struct flood_ctx *f, bool cut)
+{
+	const struct grid *g = f->grid;
+	if (g->topo == GRID_HEX)
+		return;
+	if (f->moves_cut == (int)cut && memcmp(f->moves_cost, g->cost, (size_t)f->n) == 0)
+		return;
+	memcpy(f->moves_cost, g->cost, (size_t)f->n);
+	f->moves_cut = (int)cut;
+	const bool square8 = g->topo == GRID_SQUARE8;
+	for (int y = 0, c = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++, c++)
+			f->moves[c] = (uint8_t)square_moves(g, x, y, square8, cut);
+}
 
 static void new_generation(struct flood_ctx *f)
 {
@@ -280,26 +331,28 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
 	f->corner_cutting = opt->corner_cutting;
 	f->max_dist = opt->max_dist;
 	f->finished = false;
+	moves_refresh(f, f->corner_cutting);
+	for (int c = 0; c < f->n; c++)
+		f->dist[c] = HUGE_VAL;
 	f->dist[source] = 0.0;
 	f->tag[source] = f->gen << 16;
 	push(f, 0, source, 0.0);
 	return true;
 }
 
-/* Offers v the key `key` through FIFO q. */
+/* Offers v the key `key` through FIFO q.  dist[] is +infinity on cells the
+ * flood has not reached, and a settled cell's distance is below any key
+ * offered now (keys grow by at least 1 per step), so one comparison tells
+ * whether the offer improves v; only then is its tag read. */
 static inline void relax(struct flood_ctx *f, int32_t v, uint16_t q, double key)
 {
+	if (!(key < f->dist[v]))
+		return;
+	f->dist[v] = key;
 	const uint32_t t = f->tag[v], mark = f->gen << 16;
-	if ((t & 0xFFFF0000u) != mark) {
+	if (t != (mark | q)) {
 		f->tag[v] = mark | q;
-		f->dist[v] = key;
 		push(f, q, v, key);
-	} else if ((t & 0xFFFFu) != SETTLED && key < f->dist[v]) {
-		f->dist[v] = key;
-		if ((t & 0xFFFFu) != q) {
-			f->tag[v] = mark | q;
-			push(f, q, v, key);
-		}
 	}
 }
 
@@ -336,12 +389,10 @@ static unsigned square_moves(const struct grid *g, int x, int y, bool square8, b
 }
 
 /* Settles one cell and relaxes the edges out of it (into it, reverse). */
-static void settle_one(struct flood_ctx *f, int32_t u)
+static inline void settle_one(struct flood_ctx *f, int32_t u)
 {
 	const struct grid *g = f->grid;
 	const uint8_t *cost = g->cost;
-	const int w = g->w;
-	const int uy = u / w, ux = u - uy * w;
 	const double du = f->dist[u];
 	const bool reverse = f->reverse;
 	/* Reverse: a mover steps v -> u and pays for entering u (a blocked
@@ -350,7 +401,7 @@ static void settle_one(struct flood_ctx *f, int32_t u)
 	f->tag[u] = f->gen << 16 | SETTLED;
 	f->settled++;
 	if (g->topo != GRID_HEX) {
-		const unsigned m = square_moves(g, ux, uy, g->topo == GRID_SQUARE8, f->corner_cutting);
+		const unsigned m = f->moves[u];
 		const int32_t *delta = f->delta;
 		unsigned mo = m & 0xFu, md = m >> 4; /* orthogonal, then diagonal moves */
 		if (reverse) {
@@ -385,6 +436,7 @@ static void settle_one(struct flood_ctx *f, int32_t u)
 		}
 		return;
 	}
+	const int w = g->w, uy = u / w, ux = u - uy * w;
 	const int8_t *ox = hx_off_x[uy & 1];
 	for (int i = 0; i < 6; i++) {
 		const int vx = ux + ox[i], vy = uy + hx_off_y[i];
@@ -586,7 +638,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		unsigned moves;
 		const int8_t *ox, *oy;
 		if (square) {
-			moves = square_moves(g, ux, uy, g->topo == GRID_SQUARE8, f->corner_cutting);
+			moves = f->moves[u];
 			ox = sq_off_x;
 			oy = sq_off_y;
 		} else {
