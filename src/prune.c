@@ -22,14 +22,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Together, so that a step up a tree reads one place. */
+struct prune_node {
+	int parent;              /* next cell toward the root; -1 for a root or blocked */
+	int depth;               /* steps to the root; -1 blocked */
+};
+
 struct prune {
 	int w, h, n;             /* size of the map in cells */
 	enum grid_topology topo;
 	bool corner_cutting;     /* the move rule the trees were peeled under */
 	uint8_t *cost;           /* n: the original multipliers (0 = blocked) */
-	int *parent;             /* n: next cell toward the root; -1 for a root or blocked */
+	struct prune_node *node; /* n: the trees, walked by every query */
 	int *root;               /* n: root of the cell's tree; -1 blocked */
-	int *depth;              /* n: steps to the root; -1 blocked */
 	int *comp;               /* n: connected component number; -1 blocked */
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
 	int peeled;              /* passable cells outside the core */
@@ -44,15 +49,14 @@ void prune_destroy(struct prune *p)
 	path_destroy(p->ctx);
 	grid_destroy(p->core);
 	free(p->cost);
-	free(p->parent);
+	free(p->node);
 	free(p->root);
-	free(p->depth);
 	free(p->comp);
 	free(p->cells);
 	free(p);
 }
 
-/* Peels cells of degree <= 1 until none is left; fills parent[] (and
+/* Peels cells of degree <= 1 until none is left; fills the parents (and
  * root[] with 0 for peeled cells, 1 for core cells, -1 for blocked) and
  * writes the peeling order to order[], returning its length.  deg[] is
  * scratch of n ints. */
@@ -62,7 +66,7 @@ static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
 	int *removed = p->root; /* 1 while in the graph, 0 once peeled, -1 blocked */
 	int head = 0, tail = 0;
 	for (int c = 0; c < p->n; c++) {
-		p->parent[c] = -1;
+		p->node[c].parent = -1;
 		if (!p->cost[c]) {
 			removed[c] = -1;
 			deg[c] = 0;
@@ -83,7 +87,7 @@ static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
 			const int v = s[i].cell;
 			if (removed[v] != 1)
 				continue;
-			p->parent[c] = v; /* the one neighbour left, if any */
+			p->node[c].parent = v; /* the one neighbour left, if any */
 			if (--deg[v] == 1)
 				order[tail++] = v;
 		}
@@ -133,21 +137,20 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->corner_cutting = g->topo == GRID_SQUARE8 && corner_cutting;
 	const size_t n = (size_t)p->n;
 	p->cost = malloc(n);
-	p->parent = malloc(n * sizeof *p->parent);
+	p->node = malloc(n * sizeof *p->node);
 	p->root = malloc(n * sizeof *p->root);
-	p->depth = malloc(n * sizeof *p->depth);
 	p->comp = malloc(n * sizeof *p->comp);
 	p->cells = malloc(n * sizeof *p->cells);
 	p->core = grid_create(g->w, g->h, g->topo);
-	if (!p->cost || !p->parent || !p->root || !p->depth || !p->comp || !p->cells || !p->core) {
+	if (!p->cost || !p->node || !p->root || !p->comp || !p->cells || !p->core) {
 		prune_destroy(p);
 		return NULL;
 	}
 	memcpy(p->cost, g->cost, n);
 
-	/* depth[] serves as the degree scratch and cells[] as the order. */
+	/* comp[] serves as the degree scratch and cells[] as the order. */
 	int *order = p->cells;
-	int norder = peel(p, g, p->depth, order);
+	int norder = peel(p, g, p->comp, order);
 	p->peeled = norder;
 
 	/* Roots and depths: a parent is peeled after its children, so in
@@ -155,19 +158,19 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	for (int c = 0; c < p->n; c++) {
 		if (p->root[c] == 1) { /* core */
 			p->root[c] = c;
-			p->depth[c] = 0;
+			p->node[c].depth = 0;
 		} else if (p->root[c] < 0) {
-			p->depth[c] = -1;
+			p->node[c].depth = -1;
 		}
 	}
 	for (int i = norder - 1; i >= 0; i--) {
-		const int c = order[i], up = p->parent[c];
+		const int c = order[i], up = p->node[c].parent;
 		if (up < 0) {
 			p->root[c] = c;
-			p->depth[c] = 0;
+			p->node[c].depth = 0;
 		} else {
 			p->root[c] = p->root[up];
-			p->depth[c] = p->depth[up] + 1;
+			p->node[c].depth = p->node[up].depth + 1;
 		}
 	}
 	/* The core copy: every peeled cell blocked (a tree's last cell too). */
@@ -201,47 +204,57 @@ static void single_cell(struct prune *p, int start, enum path_status st, struct 
 static double route_cost(const struct prune *p, const int *cells, int len)
 {
 	const int w = p->w;
-	const bool square8 = p->topo == GRID_SQUARE8;
+	const uint8_t *cost = p->cost;
 	double g = 0.0;
-	for (int i = 1; i < len; i++) {
-		const int a = cells[i - 1], v = cells[i];
-		double step = 1.0;
-		if (square8 && a % w != v % w && a / w != v / w)
-			step = GRID_SQRT2;
-		g = g + step * (double)p->cost[v];
+	if (p->topo != GRID_SQUARE8) {
+		for (int i = 1; i < len; i++)
+			g = g + (double)cost[cells[i]];
+	} else if (w >= 3) {
+		/* Between adjacent cells the index moves by 1, w or w +- 1,
+		 * four distinct amounts when w >= 3: a diagonal is w +- 1. */
+		for (int i = 1; i < len; i++) {
+			const int v = cells[i], d = v > cells[i - 1] ? v - cells[i - 1] : cells[i - 1] - v;
+			const double step = d == w - 1 || d == w + 1 ? GRID_SQRT2 : 1.0;
+			g = g + step * (double)cost[v];
+		}
+	} else {
+		for (int i = 1; i < len; i++) {
+			const int a = cells[i - 1], v = cells[i];
+			const double step = a % w != v % w && a / w != v / w ? GRID_SQRT2 : 1.0;
+			g = g + step * (double)cost[v];
+		}
 	}
 	return g;
 }
 
 /* The unique route inside one tree: up from both ends to their lowest
- * common ancestor.  Returns the number of cells written. */
+ * common ancestor, in one pass.  The start's side is written from the
+ * front of cells[], the goal's from the back, then moved up to join it
+ * (a route is simple, so the two never meet).  Returns the length. */
 static int tree_route(struct prune *p, int start, int goal, long *walked)
 {
-	const int *parent = p->parent, *depth = p->depth;
-	int a = start, b = goal, up_a = 0, up_b = 0;
-	while (depth[a] > depth[b]) {
-		a = parent[a];
-		up_a++;
+	const struct prune_node *node = p->node;
+	int *cells = p->cells;
+	int a = start, b = goal, i = 0, j = p->n;
+	int da = node[a].depth, db = node[b].depth;
+	for (; da > db; da--) {
+		cells[i++] = a;
+		a = node[a].parent;
 	}
-	while (depth[b] > depth[a]) {
-		b = parent[b];
-		up_b++;
+	for (; db > da; db--) {
+		cells[--j] = b;
+		b = node[b].parent;
 	}
 	while (a != b) {
-		a = parent[a];
-		b = parent[b];
-		up_a++;
-		up_b++;
+		cells[i++] = a;
+		cells[--j] = b;
+		a = node[a].parent;
+		b = node[b].parent;
 	}
-	const int len = up_a + up_b + 1;
-	int c = start;
-	for (int i = 0; i <= up_a; i++, c = parent[c])
-		p->cells[i] = c;
-	c = goal;
-	for (int i = len - 1; i > up_a; i--, c = parent[c])
-		p->cells[i] = c;
-	*walked = up_a + up_b;
-	return len;
+	cells[i++] = a; /* the lowest common ancestor */
+	memmove(cells + i, cells + j, (size_t)(p->n - j) * sizeof *cells);
+	*walked = i - 1 + p->n - j;
+	return i + p->n - j;
 }
 
 enum path_status prune_find(struct prune *p, int start, int goal, const struct path_options *opt,
@@ -279,14 +292,14 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 			out->expanded = core.expanded;
 			return PATH_NO_ROUTE;
 		}
-		const int ds = p->depth[start], dg = p->depth[goal];
+		const int ds = p->node[start].depth, dg = p->node[goal].depth;
 		int c = start;
-		for (int i = 0; i < ds; i++, c = p->parent[c])
+		for (int i = 0; i < ds; i++, c = p->node[c].parent)
 			p->cells[i] = c;
 		memcpy(p->cells + ds, core.cells, (size_t)core.len * sizeof *p->cells);
 		len = ds + core.len + dg;
 		c = goal;
-		for (int i = len - 1; i >= len - dg; i--, c = p->parent[c])
+		for (int i = len - 1; i >= len - dg; i--, c = p->node[c].parent)
 			p->cells[i] = c;
 		expanded = core.expanded + ds + dg;
 	}
@@ -309,7 +322,7 @@ int prune_root(const struct prune *p, int cell)
 
 int prune_depth(const struct prune *p, int cell)
 {
-	return p && cell >= 0 && cell < p->n ? p->depth[cell] : -1;
+	return p && cell >= 0 && cell < p->n ? p->node[cell].depth : -1;
 }
 
 int prune_component(const struct prune *p, int cell)
@@ -327,5 +340,5 @@ size_t prune_memory(const struct prune *p)
 	if (!p)
 		return 0;
 	const size_t n = (size_t)p->n;
-	return sizeof *p + n + 5 * n * sizeof(int) + n + path_memory(p->ctx);
+	return sizeof *p + n + n * sizeof *p->node + 3 * n * sizeof(int) + n + path_memory(p->ctx);
 }

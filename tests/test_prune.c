@@ -401,7 +401,7 @@ static void test_random_maps_match_path_find(void **state)
 		struct coverage cov = { 0 };
 		long peeled = 0;
 		for (int m = 0; m < 1000; m++) {
-			int w = 3 + rnd_below(&rng, 18), h = 3 + rnd_below(&rng, 18);
+			int w = 1 + rnd_below(&rng, 20), h = 1 + rnd_below(&rng, 20);
 			bool cc = topologies[t] == GRID_SQUARE8 && m % 5 == 4;
 			struct grid *g = grid_create(w, h, topologies[t]);
 			assert_non_null(g);
