@@ -56,13 +56,69 @@ void prune_destroy(struct prune *p)
 	free(p);
 }
 
+/*
+ * The move graph, read once from grid_neighbours: bit i of bits[c] is set
+ * when the move from c in direction i is allowed.  Direction i leads to
+ * c + off[r][i], r the row's parity on hex (0 on square grids).
+ */
+struct moves {
+	uint8_t *bits;                      /* n */
+	bool hex;
+	int off[2][GRID_MAX_NEIGHBOURS];    /* index offsets per direction */
+};
+
+/* The same rules as grid_neighbours (the tests hold prune to path_find's
+ * answers), row by row, without a call or a division per cell. */
+static bool moves_build(struct moves *m, const struct grid *g, bool corner_cutting)
+{
+	static const int sq_dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
+	static const int sq_dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+	static const int hx_dx[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
+	static const int hx_dy[6] = { 0, 0, -1, -1, 1, 1 };
+	const int w = g->w, h = g->h;
+	const uint8_t *cost = g->cost;
+	m->hex = g->topo == GRID_HEX;
+	const int dirs = m->hex ? 6 : g->topo == GRID_SQUARE8 ? 8 : 4;
+	const bool corners = g->topo == GRID_SQUARE8 && !corner_cutting;
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < GRID_MAX_NEIGHBOURS; i++)
+			m->off[r][i] = i >= dirs ? 0 : m->hex ? hx_dy[i] * w + hx_dx[r][i] : sq_dy[i] * w + sq_dx[i];
+	m->bits = malloc((size_t)w * (size_t)h);
+	if (!m->bits)
+		return false;
+	for (int y = 0, c = 0; y < h; y++) {
+		const int *dx = m->hex ? hx_dx[y & 1] : sq_dx, *dy = m->hex ? hx_dy : sq_dy;
+		for (int x = 0; x < w; x++, c++) {
+			unsigned bits = 0;
+			if (cost[c]) {
+				for (int i = 0; i < dirs; i++) {
+					const int nx = x + dx[i], ny = y + dy[i];
+					if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)h ||
+					    !cost[ny * w + nx])
+						continue;
+					/* square8 diagonals (i >= 4) pass two orthogonal cells */
+					if (corners && i >= 4 && (!cost[y * w + nx] || !cost[ny * w + x]))
+						continue;
+					bits |= 1u << i;
+				}
+			}
+			m->bits[c] = (uint8_t)bits;
+		}
+	}
+	return true;
+}
+
+static inline const int *moves_off(const struct moves *m, int c, int w)
+{
+	return m->off[m->hex ? (c / w) & 1 : 0];
+}
+
 /* Peels cells of degree <= 1 until none is left; fills the parents (and
  * root[] with 0 for peeled cells, 1 for core cells, -1 for blocked) and
  * writes the peeling order to order[], returning its length.  deg[] is
  * scratch of n ints. */
-static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
+static int peel(struct prune *p, const struct moves *m, int *deg, int *order)
 {
-	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int *removed = p->root; /* 1 while in the graph, 0 once peeled, -1 blocked */
 	int head = 0, tail = 0;
 	for (int c = 0; c < p->n; c++) {
@@ -73,7 +129,7 @@ static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
 			continue;
 		}
 		removed[c] = 1;
-		deg[c] = grid_neighbours(g, c, p->corner_cutting, s);
+		deg[c] = __builtin_popcount(m->bits[c]);
 		if (deg[c] <= 1)
 			order[tail++] = c;
 	}
@@ -81,10 +137,10 @@ static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
 	 * when its degree falls from 2 to 1. */
 	while (head < tail) {
 		const int c = order[head++];
+		const int *off = moves_off(m, c, p->w);
 		removed[c] = 0;
-		int k = grid_neighbours(g, c, p->corner_cutting, s);
-		for (int i = 0; i < k; i++) {
-			const int v = s[i].cell;
+		for (unsigned bits = m->bits[c]; bits; bits &= bits - 1) {
+			const int v = c + off[__builtin_ctz(bits)];
 			if (removed[v] != 1)
 				continue;
 			p->node[c].parent = v; /* the one neighbour left, if any */
@@ -97,9 +153,8 @@ static int peel(struct prune *p, const struct grid *g, int *deg, int *order)
 
 /* Numbers the connected components of the move graph into comp[],
  * breadth first; queue[] is scratch of n ints. */
-static void label_components(struct prune *p, const struct grid *g, int *queue)
+static void label_components(struct prune *p, const struct moves *m, int *queue)
 {
-	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int next = 0;
 	for (int c = 0; c < p->n; c++)
 		p->comp[c] = -1;
@@ -111,11 +166,12 @@ static void label_components(struct prune *p, const struct grid *g, int *queue)
 		queue[tail++] = c;
 		while (head < tail) {
 			const int u = queue[head++];
-			int k = grid_neighbours(g, u, p->corner_cutting, s);
-			for (int i = 0; i < k; i++) {
-				if (p->comp[s[i].cell] < 0) {
-					p->comp[s[i].cell] = next;
-					queue[tail++] = s[i].cell;
+			const int *off = moves_off(m, u, p->w);
+			for (unsigned bits = m->bits[u]; bits; bits &= bits - 1) {
+				const int v = u + off[__builtin_ctz(bits)];
+				if (p->comp[v] < 0) {
+					p->comp[v] = next;
+					queue[tail++] = v;
 				}
 			}
 		}
@@ -148,9 +204,14 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	}
 	memcpy(p->cost, g->cost, n);
 
+	struct moves m;
+	if (!moves_build(&m, g, p->corner_cutting)) {
+		prune_destroy(p);
+		return NULL;
+	}
 	/* comp[] serves as the degree scratch and cells[] as the order. */
 	int *order = p->cells;
-	int norder = peel(p, g, p->comp, order);
+	int norder = peel(p, &m, p->comp, order);
 	p->peeled = norder;
 
 	/* Roots and depths: a parent is peeled after its children, so in
@@ -177,7 +238,8 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	memcpy(p->core->cost, p->cost, n);
 	for (int i = 0; i < norder; i++)
 		p->core->cost[order[i]] = 0;
-	label_components(p, g, p->cells); /* the order is no longer needed */
+	label_components(p, &m, p->cells); /* the order is no longer needed */
+	free(m.bits);
 	p->ctx = path_create(p->core);
 	if (!p->ctx) {
 		prune_destroy(p);
