@@ -34,6 +34,7 @@
 #define SETTLED UINT16_MAX     /* state[] of a settled cell */
 #define PREFETCH_AHEAD 8       /* pop_min: how far behind a FIFO's head to prefetch */
 #define TIE_REL 1e-11          /* flood_next: relative tolerance between equally good neighbours */
+#define CROWD_CELLS 512        /* cells of flood_route's crowd-aware potential */
 
 struct fifo {
 	int32_t head_blk, head_pos; /* head_blk < 0: empty */
@@ -87,6 +88,24 @@ struct flood_ctx {
 	struct a_entry *aheap;
 	uint32_t agen;
 	int aheap_len;
+
+	/* flood_route's potential: a Dijkstra from the source under the crowd
+	 * costs, stopped after CROWD_CELLS cells (see crowd_make) */
+	uint64_t epoch;       /* flood_begin counts floods */
+	double *cd;           /* crowd distance of the cells in it */
+	uint32_t *cst;        /* cgen << 1: queued, | 1: settled */
+	uint32_t cgen;
+	int32_t *rcell;       /* the cells it settled, in order */
+	uint16_t *rx;         /* the extra cost each had then */
+	int nr;
+	struct a_entry *cheap; /* its heap (f unused) */
+	int cheap_len;
+	double cdelta;        /* lower bound of (crowd distance - flood distance) outside it */
+	bool c_valid;
+	uint64_t c_epoch;
+	long c_settled;
+	double c_lo;
+	const uint16_t *c_extra;
 };
 
 /* Neighbour offsets in grid_neighbours order: square (first 4 orthogonal,
@@ -123,6 +142,15 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->moves = malloc((size_t)f->n);
 	f->moves_cost = malloc((size_t)f->n);
 	f->moves_cut = -1;
+	f->cd = malloc((size_t)f->n * sizeof *f->cd);
+	f->cst = calloc((size_t)f->n, sizeof *f->cst);
+	f->rcell = malloc((size_t)CROWD_CELLS * sizeof *f->rcell);
+	f->rx = malloc((size_t)CROWD_CELLS * sizeof *f->rx);
+	f->cheap = malloc(((size_t)CROWD_CELLS * GRID_MAX_NEIGHBOURS + 1) * sizeof *f->cheap);
+	if (!f->cd || !f->cst || !f->rcell || !f->rx || !f->cheap) {
+		flood_destroy(f);
+		return NULL;
+	}
 	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->aheap || !f->moves ||
 	    !f->moves_cost) {
 		flood_destroy(f);
@@ -152,6 +180,11 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->aheap);
 	free(f->moves);
 	free(f->moves_cost);
+	free(f->cd);
+	free(f->cst);
+	free(f->rcell);
+	free(f->rx);
+	free(f->cheap);
 	free(f);
 }
 
@@ -160,7 +193,10 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap + 2) +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap + 2 +
+			       sizeof *f->cd + sizeof *f->cst) +
+	       (size_t)CROWD_CELLS * (sizeof *f->rcell + sizeof *f->rx + GRID_MAX_NEIGHBOURS * sizeof *f->cheap) +
+	       sizeof *f->cheap +
 	       (size_t)f->n_blocks * (BLOCK * sizeof *f->pool + sizeof *f->blk_next);
 }
 
@@ -316,6 +352,7 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
 	if (!f)
 		return false;
 	new_generation(f);
+	f->epoch++;
 	for (int i = 0; i < f->n_active; i++)
 		f->fifo[f->active[i]].head_blk = -1;
 	f->n_active = 0;
@@ -538,6 +575,170 @@ int flood_next(const struct flood_ctx *f, int cell)
 
 /* ---- routes with extra costs, guided by the flood ----------------------- */
 
+/* The cells a mover may step to from v (and, moves being symmetric, the
+ * cells that may step to v), with whether the step is a square8 diagonal. */
+static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GRID_MAX_NEIGHBOURS],
+			    bool diag[GRID_MAX_NEIGHBOURS])
+{
+	const struct grid *g = f->grid;
+	int k = 0;
+	if (g->topo != GRID_HEX) {
+		unsigned m = f->moves[v];
+		while (m) {
+			const int i = __builtin_ctz(m);
+			m &= m - 1;
+			out[k] = v + f->delta[i];
+			diag[k++] = i >= 4;
+		}
+		return k;
+	}
+	const int w = g->w, vy = v / w, vx = v - vy * w;
+	const int8_t *ox = hx_off_x[vy & 1];
+	for (int i = 0; i < 6; i++) {
+		const int nx = vx + ox[i], ny = vy + hx_off_y[i];
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)g->h || !g->cost[ny * w + nx])
+			continue;
+		out[k] = ny * w + nx;
+		diag[k++] = false;
+	}
+	return k;
+}
+
+/* The flood's distance of v, a lower bound where it has not settled v;
+ * negative when v cannot reach the source. */
+static inline double flood_h(const struct flood_ctx *f, int32_t v, double lo)
+{
+	return f->tag[v] == (f->gen << 16 | SETTLED) ? f->dist[v] : lo;
+}
+
+static inline bool c_before(const struct a_entry *a, const struct a_entry *b)
+{
+	return a->g != b->g ? a->g < b->g : a->cell < b->cell;
+}
+
+static void c_push(struct flood_ctx *f, double key, int32_t cell)
+{
+	int i = f->cheap_len++;
+	struct a_entry e = { 0.0, key, cell };
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!c_before(&e, &f->cheap[p]))
+			break;
+		f->cheap[i] = f->cheap[p];
+		i = p;
+	}
+	f->cheap[i] = e;
+}
+
+static struct a_entry c_pop(struct flood_ctx *f)
+{
+	struct a_entry top = f->cheap[0], e = f->cheap[--f->cheap_len];
+	int i = 0, n = f->cheap_len;
+	for (;;) {
+		int l = 2 * i + 1;
+		if (l >= n)
+			break;
+		int m = l + 1 < n && c_before(&f->cheap[l + 1], &f->cheap[l]) ? l + 1 : l;
+		if (!c_before(&f->cheap[m], &e))
+			break;
+		f->cheap[i] = f->cheap[m];
+		i = m;
+	}
+	if (n > 0)
+		f->cheap[i] = e;
+	return top;
+}
+
+/*
+ * flood_route's potential.  A Dijkstra from the source under the costs the
+ * route pays (step x multiplier + extra), stopped after CROWD_CELLS cells:
+ * the set R it settled, each with its exact crowd distance cd[].  Those
+ * distances depend only on the extra costs inside R (a key is made from
+ * the cell settled), so they stay lower bounds while no cell of R gets
+ * cheaper (crowd_valid).  A route from a cell outside R enters R at some
+ * cell b next to a cell outside; the part before b costs at least the
+ * difference of flood distances, so the whole costs at least
+ * h(v) + cdelta with cdelta = min over such b of cd(b) - h(b).  The
+ * potential min(cd, h + cdelta) (h + cdelta outside R) is then a minimum
+ * of two consistent lower bounds, so consistent, and it counts the crowd
+ * every route must cross near the source: an A* with it expands little
+ * more than its route where the plain flood distance would expand every
+ * cell with a smaller detour than the crowd around the goal.
+ */
+static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo)
+{
+	const uint8_t *gc = f->grid->cost;
+	if (++f->cgen > 0x7FFFFFFFu) {
+		memset(f->cst, 0, (size_t)f->n * sizeof *f->cst);
+		f->cgen = 1;
+	}
+	const uint32_t queued = f->cgen << 1, done = queued | 1u;
+	f->nr = 0;
+	f->cheap_len = 0;
+	f->cd[f->source] = 0.0;
+	f->cst[f->source] = queued;
+	c_push(f, 0.0, f->source);
+	int32_t nb[GRID_MAX_NEIGHBOURS];
+	bool dg[GRID_MAX_NEIGHBOURS];
+	while (f->cheap_len > 0 && f->nr < CROWD_CELLS) {
+		const struct a_entry e = c_pop(f);
+		const int32_t v = e.cell;
+		if (f->cst[v] == done || e.g > f->cd[v])
+			continue;
+		f->cst[v] = done;
+		const uint16_t xv = extra ? extra[v] : 0;
+		f->rcell[f->nr] = v;
+		f->rx[f->nr++] = xv;
+		const unsigned m = gc[v] ? gc[v] : 1u;
+		const int k = legal_neighbours(f, v, nb, dg);
+		for (int i = 0; i < k; i++) {
+			const int32_t u = nb[i];
+			if (f->cst[u] == done)
+				continue;
+			const double key = e.g + f->edge[2u * m + (dg[i] ? 1u : 0u)] + (double)xv;
+			if (f->cst[u] != queued || key < f->cd[u]) {
+				f->cst[u] = queued;
+				f->cd[u] = key;
+				c_push(f, key, u);
+			}
+		}
+	}
+	/* cdelta: over the cells of R a cell outside may step to */
+	double delta = HUGE_VAL;
+	for (int r = 0; r < f->nr; r++) {
+		const int32_t b = f->rcell[r];
+		const int k = legal_neighbours(f, b, nb, dg);
+		bool edge = false;
+		for (int i = 0; i < k && !edge; i++)
+			edge = f->cst[nb[i]] != done;
+		if (!edge)
+			continue;
+		const double hb = flood_h(f, b, lo);
+		if (hb >= 0 && f->cd[b] - hb < delta)
+			delta = f->cd[b] - hb;
+	}
+	f->cdelta = delta < 0 ? 0 : delta;
+	f->c_valid = true;
+	f->c_epoch = f->epoch;
+	f->c_settled = f->settled;
+	f->c_lo = lo;
+	f->c_extra = extra;
+}
+
+/* Whether the potential still holds: the same flood (no cell settled since,
+ * so the same h), the same extra array, and no cell of R cheaper now. */
+static bool crowd_valid(const struct flood_ctx *f, const uint16_t *extra, double lo)
+{
+	if (!f->c_valid || f->c_epoch != f->epoch || f->c_settled != f->settled || f->c_lo != lo ||
+	    f->c_extra != extra)
+		return false;
+	if (extra)
+		for (int r = 0; r < f->nr; r++)
+			if (extra[f->rcell[r]] < f->rx[r])
+				return false;
+	return true;
+}
+
 /* Heap order of flood_route: smaller f, then larger g, then smaller cell. */
 static inline bool a_before(const struct a_entry *a, const struct a_entry *b)
 {
@@ -613,6 +814,10 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const int w = g->w, h = g->h, goal = f->source;
 	const double lo = unsettled_bound(f);
 	const bool square = g->topo != GRID_HEX;
+	if (!crowd_valid(f, extra, lo))
+		crowd_make(f, extra, lo);
+	const uint32_t in_r = f->cgen << 1 | 1u;
+	const double delta = f->cdelta;
 	if (++f->agen > 0x7FFFFFFFu) {
 		for (int c = 0; c < f->n; c++)
 			f->anode[c].stamp = 0;
@@ -623,7 +828,12 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	long exp = 0;
 	f->aheap_len = 0;
 	an[start] = (struct a_node){ .g = 0.0, .parent = -1, .pos = 0, .stamp = open };
-	f->aheap[f->aheap_len++] = (struct a_entry){ f->dist[start], 0.0, start };
+	{
+		double h0 = f->dist[start] + delta;
+		if (f->cst[start] == in_r && f->cd[start] < h0)
+			h0 = f->cd[start];
+		f->aheap[f->aheap_len++] = (struct a_entry){ h0, 0.0, start };
+	}
 	bool found = false;
 	while (f->aheap_len > 0) {
 		const int32_t u = a_pop(f);
@@ -634,14 +844,14 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			break;
 		}
 		const double gu = an[u].g;
-		const int uy = u / w, ux = u - uy * w;
 		unsigned moves;
-		const int8_t *ox, *oy;
+		int uy = 0, ux = 0;
+		const int8_t *ox = sq_off_x, *oy = sq_off_y;
 		if (square) {
 			moves = f->moves[u];
-			ox = sq_off_x;
-			oy = sq_off_y;
 		} else {
+			uy = u / w;
+			ux = u - uy * w;
 			moves = 0;
 			ox = hx_off_x[uy & 1];
 			oy = hx_off_y;
@@ -653,6 +863,8 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		}
 		if (!gc[goal] && u != goal) {
 			/* a blocked source (floor to the flood) may be entered too */
+			uy = u / w;
+			ux = u - uy * w;
 			const int dirs = square ? (g->topo == GRID_SQUARE8 ? 8 : 4) : 6;
 			for (int i = 0; i < dirs; i++) {
 				const int vx = ux + ox[i], vy = uy + oy[i];
@@ -666,17 +878,20 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		while (moves) {
 			const int i = __builtin_ctz(moves);
 			moves &= moves - 1;
-			const int32_t v = (uy + oy[i]) * w + ux + ox[i];
+			const int32_t v = square ? u + f->delta[i] : (uy + oy[i]) * w + ux + ox[i];
 			struct a_node *nv = &an[v];
 			if (nv->stamp == closed)
 				continue;
-			double hv;
-			if (flood_settled(f, v))
-				hv = f->dist[v];
-			else if (lo < 0)
+			double hv = flood_h(f, v, lo);
+			if (hv < 0)
 				continue; /* cannot reach the source */
-			else
-				hv = lo;
+			hv += delta;
+			if (f->cst[v] == in_r) {
+				if (f->cd[v] < hv)
+					hv = f->cd[v];
+			} else if (delta == HUGE_VAL) {
+				continue; /* R holds every cell that reaches the source */
+			}
 			const unsigned m = gc[v] ? gc[v] : 1u;
 			const double gv = gu + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
 					  (extra ? (double)extra[v] : 0.0);

@@ -101,9 +101,14 @@ int flood_next(const struct flood_ctx *f, int cell);
 /*
  * After a reverse flood: an optimal route from a settled `start` to the
  * source when entering each cell v also costs extra[v] (crowding; NULL:
- * none), by A* with the flood's distances as the heuristic - exact where
- * the flood has settled, a lower bound elsewhere, and consistent, so the
- * route is optimal and the search stays near the flood's optimal routes.
+ * none), by A* whose heuristic is min(D(v), h(v) + delta): h the flood's
+ * distance (exact where the flood has settled, a lower bound elsewhere),
+ * D the exact distance with extra costs over a small region around the
+ * source (a Dijkstra of a few hundred cells, kept between calls while
+ * no cell of it gets cheaper), and delta the least extra any route from
+ * outside that region pays inside it (the crowd around the goal).  Both
+ * are consistent lower bounds, so the route is optimal; when nothing
+ * crowds the goal (delta 0) it is the plain flood-distance A*.
  * Movement rules as the flood's.  Ties: smaller f, then larger g, then
  * smaller cell index.  Writes the first `cap` cells (start first) to out[],
  * the route's cost to *cost, the cells expanded to *expanded (each may be

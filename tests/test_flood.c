@@ -456,6 +456,81 @@ static void test_route_with_extra(void **state)
 		      routes, exp_route, exp_astar);
 }
 
+/*
+ * flood_route keeps its crowd-aware potential between calls while the extra
+ * costs near the source only grow; monsters moving between calls (cells
+ * freed near the goal and elsewhere, cells taken) must never make a route
+ * dearer than path_find's with the costs of that moment.
+ */
+static void test_route_crowd_moves(void **state)
+{
+	(void)state;
+	uint32_t s = 777;
+	int routes = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 60; m++) {
+			struct grid *g = random_grid(&s, (enum grid_topology)t);
+			int n = g->w * g->h;
+			uint16_t *extra = calloc((size_t)n, sizeof *extra);
+			int *out = malloc((size_t)n * sizeof *out);
+			int source = rnd_range(&s, 0, n - 1);
+			if (!g->cost[source])
+				g->cost[source] = 1;
+			int k = rnd_range(&s, 1, 9);
+			/* a crowd packed around the goal, and some elsewhere */
+			for (int c = 0; c < n; c++) {
+				int d = grid_step_distance(g, c, source);
+				int p = d <= 3 ? 70 : 10;
+				if (c != source && rnd_range(&s, 0, 99) < p)
+					extra[c] = (uint16_t)k;
+			}
+			bool cut = t == GRID_SQUARE8 && (m & 1);
+			struct flood_ctx *f = flood_create(g);
+			struct path_ctx *p = path_create(g);
+			struct flood_options o = flood_options_default();
+			o.reverse = true;
+			o.corner_cutting = cut;
+			flood_run(f, source, &o, NULL, 0);
+			struct path_options po = path_options_default();
+			po.extra = extra;
+			po.corner_cutting = cut;
+			for (int q = 0; q < 40; q++) {
+				/* move a few "monsters": free some cells, take others */
+				for (int j = rnd_range(&s, 0, 3); j > 0; j--) {
+					int c = rnd_range(&s, 0, n - 1);
+					if (c != source)
+						extra[c] = extra[c] ? 0 : (uint16_t)k;
+				}
+				int start = rnd_range(&s, 0, n - 1);
+				if (!flood_settled(f, start) || start == source)
+					continue;
+				double cost = -1;
+				int len = flood_route(f, start, extra, out, n, &cost, NULL);
+				struct path_result r;
+				assert_int_equal(path_find(p, start, source, &po, &r), PATH_FOUND);
+				assert_true(fabs(cost - r.cost) <= 1e-9 * (1 + r.cost));
+				assert_true(len >= 2);
+				assert_int_equal(out[0], start);
+				assert_int_equal(out[len - 1], source);
+				double sum = 0;
+				for (int i = 1; i < len; i++) {
+					assert_true(legal_step(g, out[i - 1], out[i], cut));
+					sum += step_cost(g, out[i - 1], out[i]) + extra[out[i]];
+				}
+				assert_true(fabs(sum - cost) <= 1e-9 * (1 + cost));
+				routes++;
+			}
+			path_destroy(p);
+			flood_destroy(f);
+			free(extra);
+			free(out);
+			grid_destroy(g);
+		}
+	}
+	assert_true(routes > 1000);
+	print_message("flood_route with a crowd that moves between calls: %d routes = path_find\n", routes);
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -519,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_large_and_memory),
 		cmocka_unit_test(test_route_with_extra),
+		cmocka_unit_test(test_route_crowd_moves),
 		cmocka_unit_test(test_speed_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
