@@ -445,15 +445,39 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 			/* every move into u costs the same: one key per kind of step */
 			const uint16_t qo = (uint16_t)(2u * mu), qd = (uint16_t)(qo + 1u);
 			const double ko = du + f->edge[qo], kd = du + f->edge[qd];
+			/* without branches on the comparisons: the improved
+			 * neighbours are gathered, then pushed in the same order */
+			double *dist = f->dist;
+			int32_t got[8];
+			int n_o = 0, n_d = 0;
 			while (mo) {
 				const int i = __builtin_ctz(mo);
 				mo &= mo - 1;
-				relax(f, u + delta[i], qo, ko);
+				const int32_t v = u + delta[i];
+				const double dv = dist[v];
+				const bool better = ko < dv;
+				dist[v] = better ? ko : dv;
+				got[n_o] = v;
+				n_o += better;
 			}
 			while (md) {
 				const int i = __builtin_ctz(md);
 				md &= md - 1;
-				relax(f, u + delta[4 + i], qd, kd);
+				const int32_t v = u + delta[4 + i];
+				const double dv = dist[v];
+				const bool better = kd < dv;
+				dist[v] = better ? kd : dv;
+				got[4 + n_d] = v;
+				n_d += better;
+			}
+			const uint32_t mark = f->gen << 16;
+			for (int k = 0; k < n_o; k++) {
+				f->tag[got[k]] = mark | qo;
+				push(f, qo, got[k], ko);
+			}
+			for (int k = 0; k < n_d; k++) {
+				f->tag[got[4 + k]] = mark | qd;
+				push(f, qd, got[4 + k], kd);
 			}
 		} else {
 			while (mo) {
