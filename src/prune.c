@@ -22,18 +22,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Together, so that a step up a tree reads one place. */
-struct prune_node {
-	int parent;              /* next cell toward the root; -1 for a root or blocked */
-	int depth;               /* steps to the root; -1 blocked */
-};
+/* up[c] for a root or a blocked cell: no parent. */
+#define PRUNE_NO_PARENT 0xFF
 
 struct prune {
 	int w, h, n;             /* size of the map in cells */
 	enum grid_topology topo;
 	bool corner_cutting;     /* the move rule the trees were peeled under */
 	uint8_t *cost;           /* n: the original multipliers (0 = blocked) */
-	struct prune_node *node; /* n: the trees, walked by every query */
+	uint8_t *up;             /* n: direction of the parent (into off[][]), PRUNE_NO_PARENT
+	                            for a root or a blocked cell; one byte, as every tree
+	                            step of every query reads it */
+	int *depth;              /* n: steps to the root; -1 blocked */
+	bool hex;                /* the direction offsets depend on the row's parity */
+	int off[2][GRID_MAX_NEIGHBOURS]; /* index offset of each direction, per row parity */
 	int *root;               /* n: root of the cell's tree; -1 blocked */
 	int *comp;               /* n: connected component number; -1 blocked */
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
@@ -49,7 +51,8 @@ void prune_destroy(struct prune *p)
 	path_destroy(p->ctx);
 	grid_destroy(p->core);
 	free(p->cost);
-	free(p->node);
+	free(p->up);
+	free(p->depth);
 	free(p->root);
 	free(p->comp);
 	free(p->cells);
@@ -113,6 +116,12 @@ static inline const int *moves_off(const struct moves *m, int c, int w)
 	return m->off[m->hex ? (c / w) & 1 : 0];
 }
 
+/* The next cell up the tree from c (c must have a parent). */
+static inline int parent_of(const struct prune *p, int c)
+{
+	return c + p->off[p->hex ? (c / p->w) & 1 : 0][p->up[c]];
+}
+
 /* Peels cells of degree <= 1 until none is left; fills the parents (and
  * root[] with 0 for peeled cells, 1 for core cells, -1 for blocked) and
  * writes the peeling order to order[], returning its length.  deg[] is
@@ -122,7 +131,7 @@ static int peel(struct prune *p, const struct moves *m, int *deg, int *order)
 	int *removed = p->root; /* 1 while in the graph, 0 once peeled, -1 blocked */
 	int head = 0, tail = 0;
 	for (int c = 0; c < p->n; c++) {
-		p->node[c].parent = -1;
+		p->up[c] = PRUNE_NO_PARENT;
 		if (!p->cost[c]) {
 			removed[c] = -1;
 			deg[c] = 0;
@@ -140,10 +149,10 @@ static int peel(struct prune *p, const struct moves *m, int *deg, int *order)
 		const int *off = moves_off(m, c, p->w);
 		removed[c] = 0;
 		for (unsigned bits = m->bits[c]; bits; bits &= bits - 1) {
-			const int v = c + off[__builtin_ctz(bits)];
+			const int dir = __builtin_ctz(bits), v = c + off[dir];
 			if (removed[v] != 1)
 				continue;
-			p->node[c].parent = v; /* the one neighbour left, if any */
+			p->up[c] = (uint8_t)dir; /* the one neighbour left, if any */
 			if (--deg[v] == 1)
 				order[tail++] = v;
 		}
@@ -193,12 +202,13 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->corner_cutting = g->topo == GRID_SQUARE8 && corner_cutting;
 	const size_t n = (size_t)p->n;
 	p->cost = malloc(n);
-	p->node = malloc(n * sizeof *p->node);
+	p->up = malloc(n);
+	p->depth = malloc(n * sizeof *p->depth);
 	p->root = malloc(n * sizeof *p->root);
 	p->comp = malloc(n * sizeof *p->comp);
 	p->cells = malloc(n * sizeof *p->cells);
 	p->core = grid_create(g->w, g->h, g->topo);
-	if (!p->cost || !p->node || !p->root || !p->comp || !p->cells || !p->core) {
+	if (!p->cost || !p->up || !p->depth || !p->root || !p->comp || !p->cells || !p->core) {
 		prune_destroy(p);
 		return NULL;
 	}
@@ -209,6 +219,8 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		prune_destroy(p);
 		return NULL;
 	}
+	p->hex = m.hex;
+	memcpy(p->off, m.off, sizeof p->off);
 	/* comp[] serves as the degree scratch and cells[] as the order. */
 	int *order = p->cells;
 	int norder = peel(p, &m, p->comp, order);
@@ -219,19 +231,20 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	for (int c = 0; c < p->n; c++) {
 		if (p->root[c] == 1) { /* core */
 			p->root[c] = c;
-			p->node[c].depth = 0;
+			p->depth[c] = 0;
 		} else if (p->root[c] < 0) {
-			p->node[c].depth = -1;
+			p->depth[c] = -1;
 		}
 	}
 	for (int i = norder - 1; i >= 0; i--) {
-		const int c = order[i], up = p->node[c].parent;
-		if (up < 0) {
+		const int c = order[i];
+		if (p->up[c] == PRUNE_NO_PARENT) {
 			p->root[c] = c;
-			p->node[c].depth = 0;
+			p->depth[c] = 0;
 		} else {
+			const int up = parent_of(p, c);
 			p->root[c] = p->root[up];
-			p->node[c].depth = p->node[up].depth + 1;
+			p->depth[c] = p->depth[up] + 1;
 		}
 	}
 	/* The core copy: every peeled cell blocked (a tree's last cell too). */
@@ -295,23 +308,22 @@ static double route_cost(const struct prune *p, const int *cells, int len)
  * (a route is simple, so the two never meet).  Returns the length. */
 static int tree_route(struct prune *p, int start, int goal, long *walked)
 {
-	const struct prune_node *node = p->node;
 	int *cells = p->cells;
 	int a = start, b = goal, i = 0, j = p->n;
-	int da = node[a].depth, db = node[b].depth;
+	int da = p->depth[a], db = p->depth[b];
 	for (; da > db; da--) {
 		cells[i++] = a;
-		a = node[a].parent;
+		a = parent_of(p, a);
 	}
 	for (; db > da; db--) {
 		cells[--j] = b;
-		b = node[b].parent;
+		b = parent_of(p, b);
 	}
 	while (a != b) {
 		cells[i++] = a;
 		cells[--j] = b;
-		a = node[a].parent;
-		b = node[b].parent;
+		a = parent_of(p, a);
+		b = parent_of(p, b);
 	}
 	cells[i++] = a; /* the lowest common ancestor */
 	memmove(cells + i, cells + j, (size_t)(p->n - j) * sizeof *cells);
@@ -354,14 +366,14 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 			out->expanded = core.expanded;
 			return PATH_NO_ROUTE;
 		}
-		const int ds = p->node[start].depth, dg = p->node[goal].depth;
+		const int ds = p->depth[start], dg = p->depth[goal];
 		int c = start;
-		for (int i = 0; i < ds; i++, c = p->node[c].parent)
+		for (int i = 0; i < ds; i++, c = parent_of(p, c))
 			p->cells[i] = c;
 		memcpy(p->cells + ds, core.cells, (size_t)core.len * sizeof *p->cells);
 		len = ds + core.len + dg;
 		c = goal;
-		for (int i = len - 1; i >= len - dg; i--, c = p->node[c].parent)
+		for (int i = len - 1; i >= len - dg; i--, c = parent_of(p, c))
 			p->cells[i] = c;
 		expanded = core.expanded + ds + dg;
 	}
@@ -384,7 +396,7 @@ int prune_root(const struct prune *p, int cell)
 
 int prune_depth(const struct prune *p, int cell)
 {
-	return p && cell >= 0 && cell < p->n ? p->node[cell].depth : -1;
+	return p && cell >= 0 && cell < p->n ? p->depth[cell] : -1;
 }
 
 int prune_component(const struct prune *p, int cell)
@@ -402,5 +414,5 @@ size_t prune_memory(const struct prune *p)
 	if (!p)
 		return 0;
 	const size_t n = (size_t)p->n;
-	return sizeof *p + n + n * sizeof *p->node + 3 * n * sizeof(int) + n + path_memory(p->ctx);
+	return sizeof *p + 2 * n + 4 * n * sizeof(int) + n + path_memory(p->ctx);
 }
