@@ -545,10 +545,21 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
  * *end is the cell the route ends at, *expanded_out the expansions.
  */
 static inline __attribute__((always_inline)) enum path_status
-astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo, int *end,
-	   long *expanded_out)
+astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,
+	   const bool plain, int *end, long *expanded_out)
 {
-	const struct search s = *sp; /* a local copy: stores to nodes cannot alias it */
+	/* A local copy: stores to nodes cannot alias it.  With the constant
+	 * `plain` (plain A*: weight 1, no fallback, budget or extra costs) the
+	 * compiler drops every branch for those. */
+	struct search s = *sp;
+	if (plain) {
+		s.wmode = W_ASTAR;
+		s.fallback = false;
+		s.layered = false;
+		s.budget = 0;
+		s.extra = NULL;
+		s.penalty = 0;
+	}
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
@@ -665,6 +676,18 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*end = u;
 			*expanded_out = expanded;
 			return PATH_FOUND;
+		}
+		if (ctx->heap_len + ctx->stack_len > 0) {
+			/* The likely next cell: fetch its neighbours' records meanwhile. */
+			const int t = key_cell(queue_peek(ctx));
+			if (t > w && t < ctx->n - w - 1) {
+				__builtin_prefetch(&node[t - w - 1]);
+				__builtin_prefetch(&node[t - w + 1]);
+				__builtin_prefetch(&node[t - 1]);
+				__builtin_prefetch(&node[t + 1]);
+				__builtin_prefetch(&node[t + w - 1]);
+				__builtin_prefetch(&node[t + w + 1]);
+			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
 		const int64_t ug = node[u].g;
@@ -819,17 +842,29 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 static enum path_status astar_square4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE4, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE4, false, end, ex);
 }
 
 static enum path_status astar_square8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, false, end, ex);
+}
+
+static enum path_status astar_square8_plain(struct path_ctx *ctx, const struct search *s, int *end,
+					    long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE8, true, end, ex);
 }
 
 static enum path_status astar_hex(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_HEX, end, ex);
+	return astar_loop(ctx, s, GRID_HEX, false, end, ex);
+}
+
+/* Plain A*: weight 1 and nothing else that the general loop must test for. */
+static bool plain_search(const struct search *s)
+{
+	return s->wmode == W_ASTAR && !s->fallback && s->budget <= 0 && !s->extra;
 }
 
 static enum path_status astar(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
@@ -838,6 +873,8 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_SQUARE4:
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
+		if (plain_search(s))
+			return astar_square8_plain(ctx, s, end, ex);
 		return astar_square8(ctx, s, end, ex);
 	case GRID_HEX:
 		break;
