@@ -26,7 +26,9 @@
  * follows flood_next downhill, which is an optimal route.  The flood stays
  * valid while the goal stays (the grid's costs never change: doors are
  * passable in it, only their opacity changes), and is run only until every
- * monster heading there is settled.  A monster the flood does not reach
+ * monster heading there is settled (on a large level: to its end, and when
+ * the goal then steps to a neighbour the flood is shifted there, settling
+ * only the cells that got nearer: flood_shift).  A monster the flood does not reach
  * cannot reach the goal, and searches alone (fallback).  Crowd costs
  * depend on who asks, so step 4 is a search of its own; while a flood
  * serves the goal it is flood_route, an A* whose heuristic is the flood's
@@ -195,15 +197,26 @@ static bool flood_reach(struct game *g, int goal, int here)
 		opt.reverse = true;
 		int pc = player_cell(g);
 		double t0 = clock_us();
-		flood_begin(g->flood, goal, &opt);
-		for (int i = 0; i < g->n_monsters; i++) {
-			const struct monster *m = &g->monsters[i];
-			if (shared_goal(g, m, pc) == goal) {
-				int c = monster_cell(g, m);
-				flood_settle(g->flood, &c, 1);
+		/* On a large level (more than AI_SHARE_MIN * AI_SHARE_CELLS
+		 * passable cells) the flood is run to its end, so that when the
+		 * goal steps to a neighbour the next turn only the cells that
+		 * got nearer are settled again (flood_shift). */
+		const bool large = g->ai_share_need > AI_SHARE_MIN;
+		if (!(large && g->flood_goal >= 0 && flood_shift(g->flood, goal))) {
+			flood_begin(g->flood, goal, &opt);
+			if (large) {
+				flood_settle(g->flood, NULL, 0);
+			} else {
+				for (int i = 0; i < g->n_monsters; i++) {
+					const struct monster *m = &g->monsters[i];
+					if (shared_goal(g, m, pc) == goal) {
+						int c = monster_cell(g, m);
+						flood_settle(g->flood, &c, 1);
+					}
+				}
+				flood_settle(g->flood, &here, 1);
 			}
 		}
-		flood_settle(g->flood, &here, 1);
 		count_search(g, flood_settled_count(g->flood), clock_us() - t0);
 		g->stats.floods++;
 		g->flood_goal = goal;

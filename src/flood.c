@@ -317,19 +317,22 @@ static int32_t pop_min(struct flood_ctx *f)
 /* ---- the flood ---------------------------------------------------------- */
 
 static unsigned square_moves(const struct grid *g, int x, int y, bool square8, bool cut);
+static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GRID_MAX_NEIGHBOURS],
+			    bool diag[GRID_MAX_NEIGHBOURS]);
 
 /* Square grids: makes moves[] for the grid's costs and corner rule, unless
  * it was made for them already (a flood then reads one byte per cell
- * instead of its neighbours' costs). */
+ * instead of its neighbours' costs).  moves_cost keeps the costs on every
+ * topology: flood_shift checks against it that the grid is unchanged. */
 static void moves_refresh(struct flood_ctx *f, bool cut)
 {
 	const struct grid *g = f->grid;
-	if (g->topo == GRID_HEX)
-		return;
 	if (f->moves_cut == (int)cut && memcmp(f->moves_cost, g->cost, (size_t)f->n) == 0)
 		return;
 	memcpy(f->moves_cost, g->cost, (size_t)f->n);
 	f->moves_cut = (int)cut;
+	if (g->topo == GRID_HEX)
+		return;
 	const bool square8 = g->topo == GRID_SQUARE8;
 	for (int y = 0, c = 0; y < g->h; y++)
 		for (int x = 0; x < g->w; x++, c++)
@@ -344,13 +347,9 @@ static void new_generation(struct flood_ctx *f)
 	}
 }
 
-bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *opt)
+/* A new generation with empty FIFOs and no source. */
+static void queues_reset(struct flood_ctx *f)
 {
-	struct flood_options defaults = flood_options_default();
-	if (!opt)
-		opt = &defaults;
-	if (!f)
-		return false;
 	new_generation(f);
 	f->epoch++;
 	for (int i = 0; i < f->n_active; i++)
@@ -361,6 +360,16 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
 	f->settled = 0;
 	f->source = -1;
 	f->finished = true;
+}
+
+bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *opt)
+{
+	struct flood_options defaults = flood_options_default();
+	if (!opt)
+		opt = &defaults;
+	if (!f)
+		return false;
+	queues_reset(f);
 	if (source < 0 || source >= f->n)
 		return false;
 	f->source = source;
@@ -544,6 +553,60 @@ long flood_run(struct flood_ctx *f, int source, const struct flood_options *opt,
 	if (!flood_begin(f, source, opt))
 		return -1;
 	return flood_settle(f, targets, n);
+}
+
+/*
+ * flood_shift.  With d the old distances (to s) and c the cost of the step
+ * s -> t, every cell has a route through s costing d(v) + c, so d(v) + c
+ * bounds its new distance from above, and a cell whose new distance is
+ * smaller has an optimal route made only of such cells (if the cell after
+ * v on it kept d + c, so would v).  So a Dijkstra from t, with the old
+ * distances standing as the labels of the cells it has not reached, only
+ * reaches the cells that get nearer.  It counts in distance - c, so that
+ * an untouched cell's stored d(v) is its label as it stands, and one pass
+ * adds c back to every cell at the end.
+ */
+bool flood_shift(struct flood_ctx *f, int source)
+{
+	if (!f || f->source < 0 || !f->reverse || !f->finished || f->max_dist > 0 || source < 0 ||
+	    source >= f->n)
+		return false;
+	const struct grid *g = f->grid;
+	const int old = f->source;
+	if (source == old || !g->cost[old] || f->moves_cut != (int)f->corner_cutting ||
+	    memcmp(f->moves_cost, g->cost, (size_t)f->n) != 0)
+		return false;
+	int32_t nb[GRID_MAX_NEIGHBOURS];
+	bool dg[GRID_MAX_NEIGHBOURS];
+	const int k = legal_neighbours(f, source, nb, dg);
+	int i = 0;
+	while (i < k && nb[i] != old)
+		i++;
+	if (i == k)
+		return false;
+	const unsigned m = g->cost[source] ? g->cost[source] : 1u;
+	const double c = f->edge[2u * m + (dg[i] ? 1u : 0u)];
+	const bool cut = f->corner_cutting;
+	queues_reset(f);
+	f->source = source;
+	f->reverse = true;
+	f->corner_cutting = cut;
+	f->max_dist = 0.0;
+	f->finished = false;
+	f->dist[source] = -c;
+	f->tag[source] = f->gen << 16;
+	push(f, 0, source, -c);
+	for (int32_t u; (u = pop_min(f)) >= 0;)
+		settle_one(f, u);
+	const uint32_t done = f->gen << 16 | SETTLED;
+	for (int v = 0; v < f->n; v++) {
+		if (f->dist[v] < HUGE_VAL) {
+			f->dist[v] += c;
+			f->tag[v] = done;
+		}
+	}
+	f->finished = true;
+	return true;
 }
 
 bool flood_finished(const struct flood_ctx *f)

@@ -68,6 +68,21 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
  */
 long flood_settle(struct flood_ctx *f, const int *targets, int n);
 
+/*
+ * Moves the source of a finished reverse flood with no max_dist to
+ * `source`, a neighbour the old source may step to (an optimal route to
+ * the new source may go through the old one): the result is the finished
+ * flood from `source`, with the same distances as flood_run would give
+ * (within rounding: they are summed along other routes), but only the cells
+ * that got nearer are settled again (about half a map for one step of the
+ * source), and one pass over the map adds the step's cost to the others.
+ * False, and the flood untouched, when it does not apply (not finished,
+ * forward, limited, not a legal step, the old source blocked, or the grid's
+ * costs changed since); then flood anew.  flood_settled_count counts the
+ * cells the shift settled itself.
+ */
+bool flood_shift(struct flood_ctx *f, int source);
+
 /* flood_begin then flood_settle; -1 if source is outside the map. */
 long flood_run(struct flood_ctx *f, int source, const struct flood_options *opt,
 	       const int *targets, int n);

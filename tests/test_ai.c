@@ -521,6 +521,88 @@ static void test_shared_remembered_goal(void **state)
 	assert_true(arrived > 20);
 }
 
+/*
+ * A large level (more than AI_SHARE_MIN * AI_SHARE_CELLS passable cells),
+ * where the shared flood runs to its end and follows a moving player with
+ * flood_shift: one hunter at a time, the player stepping at random, and
+ * every move must start an optimal route to the player's new cell (an
+ * independent reverse flood measures it).  The floods must have settled
+ * fewer cells than whole floods would (the shifts happened).
+ */
+static void test_shared_moving_goal_large(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 77);
+	int moves = 0;
+	long settled = 0, floods = 0, whole = 0;
+	for (int run = 0; run < 3; run++) {
+		char *text = random_level_text(&r, GRID_SQUARE8, 250, 170, 12);
+		struct bestiary b;
+		fixture_bestiary(&b, fixture_kinds);
+		struct level *lv = fixture_level("square8", text, &b);
+		free(text);
+		struct level_monster spot;
+		for (;;) {
+			int x = rng_range(&r, 0, lv->w - 1), y = rng_range(&r, 0, lv->h - 1);
+			if (level_tile(lv, x, y) == TILE_FLOOR && abs(x - lv->player_x) + abs(y - lv->player_y) > 30) {
+				spot = (struct level_monster){ 'g', x, y };
+				break;
+			}
+		}
+		lv->monsters = &spot;
+		lv->n_monsters = 1;
+		const struct level *levels[1] = { lv };
+		struct game *g = game_create(levels, 1, &b, 9);
+		g->ai_share = AI_SHARE_ALWAYS;
+		g->all_hunt = true;
+		g->player.hp = 100000;
+		kind(g, "goblin")->memory = 100000;
+		assert_true(g->ai_share_need > AI_SHARE_MIN);
+		struct monster *m = &g->monsters[0];
+		force_hunt(g, m);
+		struct path_ctx *ref = path_create(g->grid);
+		struct path_options opt = path_options_default();
+		long passable = 0;
+		for (int c = 0; c < g->grid->w * g->grid->h; c++)
+			passable += g->grid->cost[c] != 0;
+		for (int turn = 0; turn < 40; turn++) {
+			int from = grid_index(g->grid, m->x, m->y);
+			/* a step onto floor (one turn: a slower one would let the
+			 * monster move several times), or a wait */
+			int t0 = g->turn;
+			for (int tries = 0; tries < 16 && g->turn == t0; tries++) {
+				enum dir d = (enum dir)rng_range(&r, 0, DIR_COUNT - 1);
+				int nx, ny;
+				if (game_step_target(g, g->player.x, g->player.y, d, &nx, &ny) &&
+				    grid_in_bounds(g->grid, nx, ny) && g->grid->cost[grid_index(g->grid, nx, ny)] == 1)
+					act_move(g, d);
+			}
+			if (g->turn == t0)
+				act_wait(g);
+			assert_int_equal(g->turn, t0 + 1);
+			int to = grid_index(g->grid, m->x, m->y);
+			int pc = grid_index(g->grid, g->player.x, g->player.y);
+			path_flood(ref, pc, &opt, true, 0);
+			check_optimal_move(g, ref, from, to);
+			moves += from != to;
+		}
+		settled += g->stats.expanded;
+		floods += g->stats.floods;
+		whole += g->stats.floods * passable;
+		path_destroy(ref);
+		game_destroy(g);
+		lv->monsters = NULL;
+		lv->n_monsters = 0;
+		level_destroy(lv);
+	}
+	assert_true(moves > 60);
+	assert_true(floods > 60);
+	assert_true(settled < whole);
+	print_message("shared flood on a large level, moving player: %d moves checked, %ld floods settled %ld cells "
+		      "(%ld for whole floods)\n", moves, floods, settled, whole);
+}
+
 /* ---- cost at scale, printed -------------------------------------------- */
 
 static double cpu_us(void)
@@ -640,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_repath_and_weight),
 		cmocka_unit_test(test_shared_equals_per_monster),
 		cmocka_unit_test(test_shared_remembered_goal),
+		cmocka_unit_test(test_shared_moving_goal_large),
 		cmocka_unit_test(test_scale_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -531,6 +531,96 @@ static void test_route_crowd_moves(void **state)
 	print_message("flood_route with a crowd that moves between calls: %d routes = path_find\n", routes);
 }
 
+/*
+ * flood_shift against a new flood from the new source: the same cells
+ * settled, the same distances (within rounding) and the same downhill
+ * steps, over chains of steps of the source on random maps with mixed
+ * terrain; and the cases it must refuse leave the flood as it was.
+ */
+static void test_shift(void **state)
+{
+	(void)state;
+	uint32_t s = 31337;
+	int shifts = 0, refused = 0;
+	long resettled = 0, full = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 80; m++) {
+			struct grid *g = random_grid(&s, (enum grid_topology)t);
+			int n = g->w * g->h;
+			struct flood_ctx *f = flood_create(g), *ref = flood_create(g);
+			assert_non_null(f);
+			assert_non_null(ref);
+			struct flood_options o = flood_options_default();
+			o.reverse = true;
+			o.corner_cutting = t == GRID_SQUARE8 && (m & 1);
+			int src = rnd_range(&s, 0, n - 1);
+			if (!g->cost[src])
+				g->cost[src] = 1;
+			int partial[1] = { rnd_range(&s, 0, n - 1) };
+			flood_run(f, src, &o, partial, 1);
+			if (!flood_finished(f)) {
+				assert_false(flood_shift(f, src)); /* not finished */
+				refused++;
+			}
+			flood_settle(f, NULL, 0);
+			for (int step = 0; step < 12; step++) {
+				struct grid_step nb[GRID_MAX_NEIGHBOURS];
+				int k = grid_neighbours(g, src, o.corner_cutting, nb);
+				if (k == 0)
+					break;
+				int to = nb[rnd_range(&s, 0, k - 1)].cell;
+				if (step == 5 && g->topo == GRID_SQUARE4) {
+					/* not a neighbour: refused, flood unchanged */
+					int far = rnd_range(&s, 0, n - 1);
+					if (!grid_is_adjacent(g, src, far) && far != src) {
+						double before = flood_distance(f, to);
+						assert_false(flood_shift(f, far));
+						assert_true(flood_distance(f, to) == before);
+						assert_int_equal(flood_source(f), src);
+						refused++;
+					}
+				}
+				assert_true(flood_shift(f, to));
+				shifts++;
+				resettled += flood_settled_count(f);
+				src = to;
+				full += flood_run(ref, src, &o, NULL, 0);
+				assert_true(flood_finished(f));
+				assert_int_equal(flood_source(f), src);
+				for (int c = 0; c < n; c++) {
+					assert_int_equal(flood_settled(f, c), flood_settled(ref, c));
+					if (!flood_settled(ref, c))
+						continue;
+					double a = flood_distance(f, c), b = flood_distance(ref, c);
+					assert_true(fabs(a - b) <= 1e-9 * (1 + b));
+					assert_int_equal(flood_next(f, c), flood_next(ref, c));
+				}
+			}
+			/* forward floods and a blocked old source are refused */
+			o.reverse = false;
+			flood_run(f, src, &o, NULL, 0);
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			if (grid_neighbours(g, src, o.corner_cutting, nb) > 0) {
+				assert_false(flood_shift(f, nb[0].cell));
+				refused++;
+				o.reverse = true;
+				uint8_t keep = g->cost[src];
+				g->cost[src] = 0;
+				flood_run(f, src, &o, NULL, 0);
+				assert_false(flood_shift(f, nb[0].cell));
+				g->cost[src] = keep;
+				refused++;
+			}
+			flood_destroy(f);
+			flood_destroy(ref);
+			grid_destroy(g);
+		}
+	}
+	assert_true(shifts > 1500);
+	print_message("flood_shift = flood_run: %d shifts (%ld cells settled again, %ld by new floods), %d refused\n",
+		      shifts, resettled, full, refused);
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -595,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_large_and_memory),
 		cmocka_unit_test(test_route_with_extra),
 		cmocka_unit_test(test_route_crowd_moves),
+		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_speed_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
