@@ -46,7 +46,6 @@ struct a_node {
 	double g;
 	int32_t parent;
 	int32_t pos;    /* index in the heap while open */
-	uint32_t stamp; /* agen << 1 (open) or agen << 1 | 1 (closed) */
 };
 
 struct a_entry {
@@ -85,6 +84,8 @@ struct flood_ctx {
 	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
 	 * indexed binary heap, all sized once */
 	struct a_node *anode;
+	uint32_t *astamp;     /* agen << 1 (open) or agen << 1 | 1 (closed); apart from anode[],
+	                         so that the test of a neighbour reads 4 bytes */
 	struct a_entry *aheap;
 	uint32_t agen;
 	int aheap_len;
@@ -138,6 +139,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->pool = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool);
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
 	f->anode = calloc((size_t)f->n, sizeof *f->anode);
+	f->astamp = calloc((size_t)f->n, sizeof *f->astamp);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
 	f->moves = malloc((size_t)f->n);
 	f->moves_cost = malloc((size_t)f->n);
@@ -151,7 +153,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		flood_destroy(f);
 		return NULL;
 	}
-	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->aheap || !f->moves ||
+	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->aheap || !f->moves ||
 	    !f->moves_cost) {
 		flood_destroy(f);
 		return NULL;
@@ -177,6 +179,7 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->pool);
 	free(f->blk_next);
 	free(f->anode);
+	free(f->astamp);
 	free(f->aheap);
 	free(f->moves);
 	free(f->moves_cost);
@@ -193,7 +196,7 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap + 2 +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->aheap + 2 +
 			       sizeof *f->cd + sizeof *f->cst) +
 	       (size_t)CROWD_CELLS * (sizeof *f->rcell + sizeof *f->rx + GRID_MAX_NEIGHBOURS * sizeof *f->cheap) +
 	       sizeof *f->cheap +
@@ -839,7 +842,7 @@ static inline bool a_before(const struct a_entry *a, const struct a_entry *b)
 static void a_up(struct flood_ctx *f, int i, struct a_entry e)
 {
 	while (i > 0) {
-		int p = (i - 1) / 2;
+		int p = (i - 1) / 4;
 		if (!a_before(&e, &f->aheap[p]))
 			break;
 		f->aheap[i] = f->aheap[p];
@@ -850,6 +853,8 @@ static void a_up(struct flood_ctx *f, int i, struct a_entry e)
 	f->anode[e.cell].pos = i;
 }
 
+/* The heap is 4-ary (shallower than binary; the order is the same total
+ * order, so the cell that comes out is the same). */
 static int32_t a_pop(struct flood_ctx *f)
 {
 	int32_t top = f->aheap[0].cell;
@@ -858,10 +863,13 @@ static int32_t a_pop(struct flood_ctx *f)
 	if (n == 0)
 		return top;
 	for (;;) {
-		int l = 2 * i + 1;
+		int l = 4 * i + 1;
 		if (l >= n)
 			break;
-		int m = l + 1 < n && a_before(&f->aheap[l + 1], &f->aheap[l]) ? l + 1 : l;
+		int m = l, end = l + 4 < n ? l + 4 : n;
+		for (int k = l + 1; k < end; k++)
+			if (a_before(&f->aheap[k], &f->aheap[m]))
+				m = k;
 		if (!a_before(&f->aheap[m], &e))
 			break;
 		f->aheap[i] = f->aheap[m];
@@ -907,14 +915,15 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const double delta = f->cdelta;
 	if (++f->agen > 0x7FFFFFFFu) {
 		for (int c = 0; c < f->n; c++)
-			f->anode[c].stamp = 0;
+			f->astamp[c] = 0;
 		f->agen = 1;
 	}
 	const uint32_t open = f->agen << 1, closed = open | 1u;
 	struct a_node *an = f->anode;
 	long exp = 0;
 	f->aheap_len = 0;
-	an[start] = (struct a_node){ .g = 0.0, .parent = -1, .pos = 0, .stamp = open };
+	an[start] = (struct a_node){ .g = 0.0, .parent = -1, .pos = 0 };
+	f->astamp[start] = open;
 	{
 		double h0 = f->dist[start] + delta;
 		if (f->cst[start] == in_r && f->cd[start] < h0)
@@ -924,7 +933,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	bool found = false;
 	while (f->aheap_len > 0) {
 		const int32_t u = a_pop(f);
-		an[u].stamp = closed;
+		f->astamp[u] = closed;
 		exp++;
 		if (u == goal) {
 			found = true;
@@ -966,9 +975,16 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			const int i = __builtin_ctz(moves);
 			moves &= moves - 1;
 			const int32_t v = square ? u + f->delta[i] : (uy + oy[i]) * w + ux + ox[i];
-			struct a_node *nv = &an[v];
-			if (nv->stamp == closed)
+			const uint32_t st = f->astamp[v];
+			if (st == closed)
 				continue;
+			const unsigned m = gc[v] ? gc[v] : 1u;
+			const double gv = gu + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
+					  (extra ? (double)extra[v] : 0.0);
+			struct a_node *nv = &an[v];
+			if (st == open && !(gv < nv->g))
+				continue;
+			/* the potential (an open cell passed these tests already) */
 			double hv = flood_h(f, v, lo);
 			if (hv < 0)
 				continue; /* cannot reach the source */
@@ -979,17 +995,12 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			} else if (delta == HUGE_VAL) {
 				continue; /* R holds every cell that reaches the source */
 			}
-			const unsigned m = gc[v] ? gc[v] : 1u;
-			const double gv = gu + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
-					  (extra ? (double)extra[v] : 0.0);
-			if (nv->stamp != open) {
-				nv->stamp = open;
-				nv->g = gv;
-				nv->parent = u;
+			nv->g = gv;
+			nv->parent = u;
+			if (st != open) {
+				f->astamp[v] = open;
 				a_up(f, f->aheap_len++, (struct a_entry){ gv + hv, gv, v });
-			} else if (gv < nv->g) {
-				nv->g = gv;
-				nv->parent = u;
+			} else {
 				a_up(f, nv->pos, (struct a_entry){ gv + hv, gv, v });
 			}
 		}
