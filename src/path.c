@@ -749,9 +749,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
-			while (m) {
-				const int i = __builtin_ctz(m);
-				m &= m - 1;
+#pragma GCC unroll 8
+			for (int i = 0; i < 8; i++) {
+				if (!(m >> i & 1))
+					continue;
 				const int v = u + off[i];
 				int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
 				if (s.extra)
