@@ -136,6 +136,7 @@ struct sim_runner {
 	int route_len, route_pos, route_cap;
 	int *exits;               /* exit cells of the current level */
 	int n_exits;
+	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
 };
 
 struct sim_runner *sim_runner_create(void)
@@ -152,6 +153,7 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->turn_ms.v);
 	free(r->route);
 	free(r->exits);
+	free(r->avoid);
 	free(r);
 }
 
@@ -333,8 +335,8 @@ static struct action decide_fight(struct sim_runner *r, struct game *g, struct p
 			target = c;
 		}
 	}
-	if (target < 0)
-		return act_wait();
+	if (target < 0) /* the level is cleared: leave it as exit does */
+		return decide_exit(r, g, ctx);
 	if (grid_is_adjacent(g->grid, here, target)) {
 		struct action a = act_move_to(g, target);
 		if (a.kind == ACT_MOVE)
@@ -342,17 +344,34 @@ static struct action decide_fight(struct sim_runner *r, struct game *g, struct p
 	}
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
+	/* Stepping onto the stairs leaves the level: the hunt goes round them
+	 * unless they are the only way. */
+	opt.extra = r->avoid;
 	struct path_result res;
 	if (path_find(ctx, here, target, &opt, &res) == PATH_BAD_INPUT || res.len < 2 ||
 	    !store_route(r, &res))
 		return act_wait();
-	return act_move_to(g, r->route[1]);
+	const int next = r->route[1];
+	/* A hunt is planned afresh each turn; the way out is planned when the
+	 * last monster falls, not taken from an old hunt. */
+	r->route_len = r->route_pos = 0;
+	return act_move_to(g, next);
 }
 
-/* Exit and flee take the stairs when they stand on them; idle and fight stay. */
-static bool takes_stairs(enum sim_player p)
+static bool any_monster_alive(const struct game *g)
 {
-	return p == SIM_PLAYER_EXIT || p == SIM_PLAYER_FLEE;
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive)
+			return true;
+	return false;
+}
+
+/* Exit and flee take the stairs when they stand on them; fight once no
+ * monster lives; idle stays. */
+static bool takes_stairs(enum sim_player p, const struct game *g)
+{
+	return p == SIM_PLAYER_EXIT || p == SIM_PLAYER_FLEE ||
+	       (p == SIM_PLAYER_FIGHT && !any_monster_alive(g));
 }
 
 static struct action decide(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
@@ -381,13 +400,17 @@ static bool find_exits(struct sim_runner *r, const struct game *g)
 	for (int i = 0; i < cells; i++)
 		n += g->tiles[i] == TILE_EXIT;
 	free(r->exits);
+	free(r->avoid);
 	r->exits = malloc((size_t)(n ? n : 1) * sizeof *r->exits);
-	if (!r->exits)
+	r->avoid = calloc((size_t)cells, sizeof *r->avoid);
+	if (!r->exits || !r->avoid)
 		return false;
 	r->n_exits = 0;
 	for (int i = 0; i < cells; i++)
-		if (g->tiles[i] == TILE_EXIT)
+		if (g->tiles[i] == TILE_EXIT) {
 			r->exits[r->n_exits++] = i;
+			r->avoid[i] = UINT16_MAX;
+		}
 	return true;
 }
 
@@ -463,7 +486,7 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		int here = player_cell(g);
 		bool on_exit = g->tiles[here] == TILE_EXIT;
 		struct action a;
-		if (on_exit && takes_stairs(opt->player))
+		if (on_exit && takes_stairs(opt->player, g))
 			a = (struct action){ .kind = ACT_DESCEND };
 		else
 			a = decide(r, g, ctx, opt->player);
