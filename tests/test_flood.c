@@ -374,6 +374,28 @@ static void test_large_and_memory(void **state)
 	grid_destroy(g);
 }
 
+/* A flood_route answer checked against path_find with the same extra
+ * costs: the same cost, from start to the source, legal steps that add up
+ * to the cost.  Returns path_find's expansions. */
+static long check_route(const struct grid *g, struct path_ctx *p, const struct path_options *po,
+			const uint16_t *extra, int start, int source, const int *out, int len,
+			double cost)
+{
+	struct path_result r;
+	assert_int_equal(path_find(p, start, source, po, &r), PATH_FOUND);
+	assert_true(fabs(cost - r.cost) <= 1e-9 * (1 + r.cost));
+	assert_true(len >= 1);
+	assert_int_equal(out[0], start);
+	assert_int_equal(out[len - 1], source);
+	double sum = 0;
+	for (int i = 1; i < len; i++) {
+		assert_true(legal_step(g, out[i - 1], out[i], po->corner_cutting));
+		sum += step_cost(g, out[i - 1], out[i]) + extra[out[i]];
+	}
+	assert_true(fabs(sum - cost) <= 1e-9 * (1 + cost));
+	return r.expanded;
+}
+
 /* flood_route against path_find with the same extra costs: equal cost, a
  * legal route from start to the source whose steps add up to that cost,
  * from a full flood and from one stopped as soon as start was settled. */
@@ -414,18 +436,7 @@ static void test_route_with_extra(void **state)
 				double cost = -1;
 				long e = 0;
 				int len = flood_route(f, start, extra, out, n, &cost, &e);
-				struct path_result r;
-				assert_int_equal(path_find(p, start, source, &po, &r), PATH_FOUND);
-				assert_true(fabs(cost - r.cost) <= 1e-9 * (1 + r.cost));
-				assert_true(len >= 1);
-				assert_int_equal(out[0], start);
-				assert_int_equal(out[len - 1], source);
-				double sum = 0;
-				for (int i = 1; i < len; i++) {
-					assert_true(legal_step(g, out[i - 1], out[i], cut));
-					sum += step_cost(g, out[i - 1], out[i]) + extra[out[i]];
-				}
-				assert_true(fabs(sum - cost) <= 1e-9 * (1 + cost));
+				const long astar = check_route(g, p, &po, extra, start, source, out, len, cost);
 				/* the same route from a flood stopped at start, and a capped copy */
 				flood_run(early, source, &o, &start, 1);
 				double cost2 = -1;
@@ -438,7 +449,7 @@ static void test_route_with_extra(void **state)
 				free(out2);
 				routes++;
 				exp_route += e;
-				exp_astar += r.expanded;
+				exp_astar += astar;
 			}
 			o.reverse = false;
 			flood_run(f, source, &o, NULL, 0);
@@ -506,18 +517,8 @@ static void test_route_crowd_moves(void **state)
 					continue;
 				double cost = -1;
 				int len = flood_route(f, start, extra, out, n, &cost, NULL);
-				struct path_result r;
-				assert_int_equal(path_find(p, start, source, &po, &r), PATH_FOUND);
-				assert_true(fabs(cost - r.cost) <= 1e-9 * (1 + r.cost));
 				assert_true(len >= 2);
-				assert_int_equal(out[0], start);
-				assert_int_equal(out[len - 1], source);
-				double sum = 0;
-				for (int i = 1; i < len; i++) {
-					assert_true(legal_step(g, out[i - 1], out[i], cut));
-					sum += step_cost(g, out[i - 1], out[i]) + extra[out[i]];
-				}
-				assert_true(fabs(sum - cost) <= 1e-9 * (1 + cost));
+				check_route(g, p, &po, extra, start, source, out, len, cost);
 				routes++;
 			}
 			path_destroy(p);
