@@ -12,6 +12,7 @@
 #include "grid.h"
 #include "path.h"
 #include "prune.h"
+#include "grid_text.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HAVE_ASAN_STATS 1
@@ -40,21 +41,6 @@ static int rnd_below(uint32_t *s, int n) { return (int)(rnd(s) % (uint32_t)n); }
 
 static const enum grid_topology topologies[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
 
-/* Builds a grid from rows of text: '#' blocked, '.' 1, ',' 2, '~' 3. */
-static struct grid *grid_from(enum grid_topology t, const char *const *rows, int h)
-{
-	int w = (int)strlen(rows[0]);
-	struct grid *g = grid_create(w, h, t);
-	assert_non_null(g);
-	for (int y = 0; y < h; y++) {
-		assert_int_equal((int)strlen(rows[y]), w);
-		for (int x = 0; x < w; x++) {
-			char c = rows[y][x];
-			g->cost[grid_index(g, x, y)] = c == '.' ? 1 : c == ',' ? 2 : c == '~' ? 3 : 0;
-		}
-	}
-	return g;
-}
 
 /* Moves counted twice (once from each end) among the 3 x 3 box around
  * cell c: opening or closing c changes no move outside it (a move into c,
