@@ -80,6 +80,8 @@ struct flood_ctx {
 	uint8_t *moves;      /* square grids: square_moves of every cell, made from moves_cost */
 	uint8_t *moves_cost; /* the grid's costs when moves[] was made */
 	int moves_cut;       /* the corner rule moves[] was made with; -1: not made */
+	unsigned uniform;    /* the multiplier of every passable cell when they all share
+	                        one (made with moves[]), else 0 */
 
 	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
 	 * indexed binary heap, all sized once */
@@ -334,6 +336,16 @@ static void moves_refresh(struct flood_ctx *f, bool cut)
 		return;
 	memcpy(f->moves_cost, g->cost, (size_t)f->n);
 	f->moves_cut = (int)cut;
+	f->uniform = 0;
+	for (int c = 0; c < f->n; c++) {
+		if (!g->cost[c] || g->cost[c] == f->uniform)
+			continue;
+		if (f->uniform) {
+			f->uniform = 0;
+			break;
+		}
+		f->uniform = g->cost[c];
+	}
 	if (g->topo == GRID_HEX)
 		return;
 	const bool square8 = g->topo == GRID_SQUARE8;
@@ -523,6 +535,112 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 	}
 }
 
+/*
+ * A whole flood on a square grid whose passable cells all cost the same
+ * (the Moving AI maps): every edge is one of two costs, so there are two
+ * FIFOs, orthogonal and diagonal steps.  A cell enters each at most once
+ * (see the top of the file), so each is a plain array over the pool, and
+ * the next cell is the smaller of the two live heads, the orthogonal one on
+ * a tie: the same order, keys and additions as pop_min and settle_one
+ * (forward and reverse are the same here), without their general queue
+ * bookkeeping.  Only with nothing but the source queued and no max_dist.
+ */
+static bool uniform_ready(const struct flood_ctx *f)
+{
+	return f->grid->topo != GRID_HEX && f->uniform && f->moves_cut == (int)f->corner_cutting &&
+	       !(f->max_dist > 0) && f->n_active == 1 && f->active[0] == 0 && f->settled == 0 &&
+	       f->grid->cost[f->source] == f->uniform;
+}
+
+static void run_uniform(struct flood_ctx *f)
+{
+	/* the block queues hold only the source: empty them, the arrays take the pool */
+	f->fifo[0].head_blk = -1;
+	f->n_active = 0;
+	f->used_blocks = 0;
+	f->free_blk = -1;
+	const uint16_t qo = (uint16_t)(2u * f->uniform), qd = (uint16_t)(qo + 1u);
+	const double eo = f->edge[qo], ed = f->edge[qd];
+	int32_t *const fo = f->pool, *const fd = f->pool + f->n;
+	double *const dist = f->dist;
+	uint32_t *const tag = f->tag;
+	const uint8_t *const moves = f->moves;
+	const int32_t *const delta = f->delta;
+	const int w = f->grid->w;
+	const uint32_t mark = f->gen << 16, live_o = mark | qo, live_d = mark | qd,
+		       done = mark | SETTLED;
+	int ho = 0, to = 0, hd = 0, td = 0;
+	long settled = 0;
+	for (int32_t u = f->source;;) {
+		const double du = dist[u];
+		tag[u] = done;
+		settled++;
+		const unsigned m = moves[u];
+		unsigned mo = m & 0xFu, md = m >> 4;
+		const double ko = du + eo, kd = du + ed;
+		/* improved neighbours gathered without branches, then queued in order */
+		int32_t got_o[4], got_d[4];
+		int n_o = 0, n_d = 0;
+		while (mo) {
+			const int i = __builtin_ctz(mo);
+			mo &= mo - 1;
+			const int32_t v = u + delta[i];
+			const double dv = dist[v];
+			const bool better = ko < dv;
+			dist[v] = better ? ko : dv;
+			got_o[n_o] = v;
+			n_o += better;
+		}
+		while (md) {
+			const int i = __builtin_ctz(md);
+			md &= md - 1;
+			const int32_t v = u + delta[4 + i];
+			const double dv = dist[v];
+			const bool better = kd < dv;
+			dist[v] = better ? kd : dv;
+			got_d[n_d] = v;
+			n_d += better;
+		}
+		for (int k = 0; k < n_o; k++) {
+			tag[got_o[k]] = live_o;
+			fo[to++] = got_o[k];
+		}
+		for (int k = 0; k < n_d; k++) {
+			tag[got_d[k]] = live_d;
+			fd[td++] = got_d[k];
+		}
+		/* the next cell: drop stale heads (settled, or moved to the other FIFO) */
+		while (ho < to && tag[fo[ho]] != live_o)
+			ho++;
+		while (hd < td && tag[fd[hd]] != live_d)
+			hd++;
+		if (ho == to) {
+			if (hd == td)
+				break;
+			u = fd[hd++];
+		} else if (hd == td || dist[fo[ho]] <= dist[fd[hd]]) {
+			u = fo[ho++];
+		} else {
+			u = fd[hd++];
+		}
+		/* cells a few places behind the heads are settled soon: fetch their rows */
+		if (ho + PREFETCH_AHEAD < to) {
+			const double *d = dist + fo[ho + PREFETCH_AHEAD];
+			__builtin_prefetch(d - w);
+			__builtin_prefetch(d);
+			__builtin_prefetch(d + w);
+		}
+		if (hd + PREFETCH_AHEAD < td) {
+			const double *d = dist + fd[hd + PREFETCH_AHEAD];
+			__builtin_prefetch(d - w);
+			__builtin_prefetch(d);
+			__builtin_prefetch(d + w);
+		}
+	}
+	f->settled += settled;
+	f->finished = true;
+}
+
 bool flood_settled(const struct flood_ctx *f, int cell)
 {
 	return f && f->source >= 0 && cell >= 0 && cell < f->n && f->tag[cell] == (f->gen << 16 | SETTLED);
@@ -532,6 +650,10 @@ long flood_settle(struct flood_ctx *f, const int *targets, int n)
 	if (!f || f->source < 0)
 		return 0;
 	long before = f->settled;
+	if (n == 0 && !f->finished && uniform_ready(f)) {
+		run_uniform(f);
+		return f->settled - before;
+	}
 	int t = 0;
 	while (!f->finished) {
 		if (n > 0) {
@@ -599,8 +721,11 @@ bool flood_shift(struct flood_ctx *f, int source)
 	f->dist[source] = -c;
 	f->tag[source] = f->gen << 16;
 	push(f, 0, source, -c);
-	for (int32_t u; (u = pop_min(f)) >= 0;)
-		settle_one(f, u);
+	if (uniform_ready(f))
+		run_uniform(f);
+	else
+		for (int32_t u; (u = pop_min(f)) >= 0;)
+			settle_one(f, u);
 	const uint32_t done = f->gen << 16 | SETTLED;
 	for (int v = 0; v < f->n; v++) {
 		if (f->dist[v] < HUGE_VAL) {

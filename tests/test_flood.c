@@ -622,6 +622,91 @@ static void test_shift(void **state)
 		      shifts, resettled, full, refused);
 }
 
+/*
+ * Grids whose passable cells all cost the same take the two-FIFO path of a
+ * whole flood (flood_run without targets, flood_shift).  A flood given a
+ * target it can never settle (a wall) runs the general path to its end:
+ * both must give the same distances bit for bit (the same additions), the
+ * same settled cells and the same downhill steps, and both must agree with
+ * path_flood; so must shifts on such grids.
+ */
+static void test_uniform_fast_path(void **state)
+{
+	(void)state;
+	uint32_t s = 2718;
+	int floods = 0, shifts = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 120; m++) {
+			int w = rnd_range(&s, 2, 40), h = rnd_range(&s, 1, 30), n = w * h;
+			struct grid *g = grid_create(w, h, (enum grid_topology)t);
+			assert_non_null(g);
+			const uint8_t mult = (m % 3) == 2 ? 3 : 1;
+			int walls = rnd_range(&s, 0, 40);
+			for (int c = 0; c < n; c++)
+				g->cost[c] = rnd_range(&s, 0, 99) < walls ? 0 : mult;
+			int wall = n - 1;
+			g->cost[wall] = 0;
+			int src = rnd_range(&s, 0, n - 2);
+			g->cost[src] = mult;
+			struct flood_ctx *fast = flood_create(g), *slow = flood_create(g);
+			struct path_ctx *p = path_create(g);
+			assert_non_null(fast);
+			assert_non_null(slow);
+			assert_non_null(p);
+			for (int rev = 0; rev < 2; rev++) {
+				for (int cut = 0; cut < (t == GRID_SQUARE8 ? 2 : 1); cut++) {
+					struct flood_options o = flood_options_default();
+					o.reverse = rev;
+					o.corner_cutting = cut;
+					long a = flood_run(fast, src, &o, NULL, 0);
+					long b = flood_run(slow, src, &o, &wall, 1);
+					assert_int_equal(a, b);
+					assert_true(flood_finished(slow));
+					for (int c = 0; c < n; c++) {
+						assert_int_equal(flood_settled(fast, c), flood_settled(slow, c));
+						assert_true(flood_distance(fast, c) == flood_distance(slow, c));
+						assert_int_equal(flood_next(fast, c), flood_next(slow, c));
+					}
+					long cells = 0;
+					compare_with_path(g, fast, p, src, rev, cut, &cells);
+					floods++;
+				}
+			}
+			/* shifts along a walk, against a general flood from each new source */
+			struct flood_options o = flood_options_default();
+			o.reverse = true;
+			flood_run(fast, src, &o, NULL, 0);
+			for (int step = 0; step < 8; step++) {
+				struct grid_step nb[GRID_MAX_NEIGHBOURS];
+				int k = grid_neighbours(g, src, false, nb);
+				if (k == 0)
+					break;
+				src = nb[rnd_range(&s, 0, k - 1)].cell;
+				if (src == wall)
+					break;
+				assert_true(flood_shift(fast, src));
+				flood_run(slow, src, &o, &wall, 1);
+				for (int c = 0; c < n; c++) {
+					assert_int_equal(flood_settled(fast, c), flood_settled(slow, c));
+					if (!flood_settled(slow, c))
+						continue;
+					double a = flood_distance(fast, c), b = flood_distance(slow, c);
+					assert_true(fabs(a - b) <= 1e-9 * (1 + b));
+					assert_int_equal(flood_next(fast, c), flood_next(slow, c));
+				}
+				shifts++;
+			}
+			path_destroy(p);
+			flood_destroy(fast);
+			flood_destroy(slow);
+			grid_destroy(g);
+		}
+	}
+	assert_true(floods > 800);
+	assert_true(shifts > 1000);
+	print_message("uniform-cost grids: %d whole floods = the general path, %d shifts\n", floods, shifts);
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -687,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_route_with_extra),
 		cmocka_unit_test(test_route_crowd_moves),
 		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_uniform_fast_path),
 		cmocka_unit_test(test_speed_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
