@@ -47,6 +47,12 @@
  * astar_loop); POS_DEFERRED0 - pos - 1 is the next one (-1: none) */
 #define POS_DEFERRED0 (-(1 << 30))
 #define MAX_CELLS ((1 << 30) - 8) /* keeps the two lists' codes apart */
+/* Plain A* only (no pending or deferred lists there): POS_RING0 - r for a
+ * cell waiting in slot r of the bucket ring (see struct ring). */
+#define POS_RING0 (-2)
+#define RING 64          /* buckets in the ring */
+#define RING_WBITS 3     /* a bucket spans 1/8 of a plain step in f */
+#define CHUNK 16         /* ints per pool chunk: a link, then 15 cells */
 #define DIR_NONE 255
 #define HEAP_D 4 /* children per heap node */
 
@@ -83,6 +89,8 @@ struct path_ctx {
 	int pending_head;      /* ... a list through their pos, from this cell (-1: empty) */
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
 	int stack_len;         /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
+	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
+	int pool_chunks;
 	uint16_t gen;
 	int flood_source;      /* -1 when the last query was not a flood */
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
@@ -127,7 +135,9 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->cap = heap_capacity(ctx->n);
 	ctx->node = calloc(n, sizeof *ctx->node);
 	ctx->heap = malloc((size_t)ctx->cap * sizeof *ctx->heap);
-	if (!ctx->node || !ctx->heap) {
+	ctx->pool_chunks = ctx->cap / 64 + 1;
+	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
+	if (!ctx->node || !ctx->heap || !ctx->pool) {
 		path_destroy(ctx);
 		return NULL;
 	}
@@ -145,6 +155,7 @@ void path_destroy(struct path_ctx *ctx)
 		return;
 	free(ctx->node);
 	free(ctx->heap);
+	free(ctx->pool);
 	free(ctx);
 }
 
@@ -152,7 +163,8 @@ size_t path_memory(const struct path_ctx *ctx)
 {
 	if (!ctx)
 		return 0;
-	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->cap * sizeof *ctx->heap;
+	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->cap * sizeof *ctx->heap +
+	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool;
 }
 
 /* A new generation: every record becomes stale at once. */
@@ -540,6 +552,159 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
 }
 
 /*
+ * Plain square8 A*'s bucket ring.  With a consistent heuristic no key
+ * pushed has an f below the f just popped, and none above it by more than
+ * two steps.  So the open cells are sorted into buckets of width W (a
+ * power of two, 1/8 of a plain step) by floor(f / W): only the lowest
+ * bucket, the current one, is a heap (with the tie stack); the others are
+ * unsorted lists in a ring of RING slots, and each becomes a heap (Floyd's
+ * heapify) when its turn comes.  Every key in the current bucket is below
+ * every key elsewhere, so the order is exactly the heap's, on heaps a
+ * small fraction of the size.
+ *
+ * The lists hold cell indices in chunks taken from ctx->pool (slot 0 of a
+ * chunk links the previous chunk of the same list).  A listed cell's pos
+ * is POS_RING0 - slot; when a cell improves into a lower bucket it is
+ * listed again and its pos changes, so the old entry is recognised as
+ * stale by pos and skipped.  Should a key fall outside the ring (large
+ * terrain multipliers) or the pool run out, every listed cell goes into
+ * the heap and the query goes on with the heap alone.
+ */
+struct ring {
+	int head[RING];      /* newest chunk of each slot's list, -1: empty */
+	int fill[RING];      /* cells in that chunk */
+	int free_chunk;      /* chunks given back, linked through slot 0 */
+	int next_chunk;      /* chunks never used start here */
+	uint64_t qcur;       /* the current bucket, floor(f / W) */
+	int wshift;          /* W = 2^wshift */
+	bool on;
+};
+
+static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const struct search *s,
+			     uint64_t f0)
+{
+	const int shift = __builtin_ctzll((uint64_t)s->s1);
+	rg->on = shift > RING_WBITS && ctx->pool_chunks > 0;
+	rg->wshift = shift - RING_WBITS;
+	rg->qcur = rg->on ? f0 >> rg->wshift : 0;
+	rg->free_chunk = -1;
+	rg->next_chunk = 0;
+	for (int r = 0; r < RING; r++)
+		rg->head[r] = -1;
+}
+
+/* Lists `cell` in slot r; false when the pool has no chunk left. */
+static inline bool ring_add(struct path_ctx *ctx, struct ring *rg, int r, int cell)
+{
+	int32_t *pool = ctx->pool;
+	int c = rg->head[r];
+	if (c < 0 || rg->fill[r] == CHUNK - 1) {
+		int nc = rg->free_chunk;
+		if (nc >= 0)
+			rg->free_chunk = pool[(size_t)nc * CHUNK];
+		else if (rg->next_chunk < ctx->pool_chunks)
+			nc = rg->next_chunk++;
+		else
+			return false;
+		pool[(size_t)nc * CHUNK] = c;
+		rg->head[r] = nc;
+		rg->fill[r] = 0;
+		c = nc;
+	}
+	pool[(size_t)c * CHUNK + 1 + rg->fill[r]++] = cell;
+	ctx->node[cell].pos = POS_RING0 - r;
+	return true;
+}
+
+/* The queue key of an open cell, from its record. */
+static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, int cell)
+{
+	const int y = cell_row(ctx, cell), x = cell - y * ctx->w;
+	return search_key(s, cell, ctx->node[cell].g,
+			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
+}
+
+/* Empties slot r: its live cells are appended to the heap (unordered) and
+ * its chunks given back. */
+static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
+{
+	int32_t *pool = ctx->pool;
+	struct node *node = ctx->node;
+	const int32_t code = POS_RING0 - r;
+	int m = ctx->heap_len;
+	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = CHUNK - 1) {
+		const int32_t *e = pool + (size_t)c * CHUNK;
+		for (int i = 1; i <= k; i++) {
+			const int cell = e[i];
+			if (node[cell].pos == code) {
+				ctx->heap[m] = open_key(ctx, s, cell);
+				node[cell].pos = m++;
+			}
+		}
+		const int next = e[0];
+		pool[(size_t)c * CHUNK] = rg->free_chunk;
+		rg->free_chunk = c;
+		c = next;
+	}
+	rg->head[r] = -1;
+	ctx->heap_len = m;
+}
+
+/* The current bucket is exhausted: the next non-empty one becomes the heap.
+ * False when every slot is empty. */
+static __attribute__((noinline)) bool ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
+{
+	const uint64_t q0 = rg->qcur;
+	for (int d = 1; d < RING && ctx->heap_len == 0; d++) {
+		const int r = (int)((q0 + (uint64_t)d) % RING);
+		if (rg->head[r] < 0)
+			continue;
+		rg->qcur = q0 + (uint64_t)d;
+		ring_drain(ctx, rg, s, r);
+	}
+	const int m = ctx->heap_len;
+	for (int i = m > 1 ? (m - 2) / HEAP_D : -1; i >= 0; i--)
+		sift_down(ctx, i, ctx->heap[i]);
+	return m > 0;
+}
+
+/* Gives up the ring: every listed cell goes into the heap. */
+static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ring *rg, const struct search *s)
+{
+	for (int r = 0; r < RING; r++) {
+		const int from = ctx->heap_len;
+		ring_drain(ctx, rg, s, r);
+		const int to = ctx->heap_len;
+		for (int i = from; i < to; i++)
+			sift_up(ctx, i, ctx->heap[i]);
+	}
+	rg->on = false;
+}
+
+/* Queues a key of plain A*: in the current bucket, the heap or the tie
+ * stack; in a later one, its list.  `listed` is the cell's pos when it is
+ * listed already (its g just improved), else POS_CLOSED; it moves only if
+ * its bucket changes. */
+static inline __attribute__((always_inline)) void ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
+			     uint64_t tie_f, int32_t listed)
+{
+	if (rg->on) {
+		const uint64_t q = key_f(k) >> rg->wshift;
+		if (q != rg->qcur) {
+			const int r = (int)(q % RING);
+			if (listed == POS_RING0 - r)
+				return;
+			if (q - rg->qcur < RING && ring_add(ctx, rg, r, key_cell(k)))
+				return;
+			ring_flush(ctx, rg, s);
+			if (listed != POS_CLOSED)
+				return; /* the flush queued it, with its new g */
+		}
+	}
+	queue_push(ctx, k, tie_f);
+}
+
+/*
  * The A* loop, specialised per topology by the constant `topo` (the
  * function is inlined into one caller per topology).  Returns the status;
  * *end is the cell the route ends at, *expanded_out the expansions.
@@ -578,9 +743,18 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
 	sift_up(ctx, ctx->heap_len++, search_key(&s, s.start, 0, best_h));
+	struct ring rg;
+	const bool ring = plain && topo == GRID_SQUARE8;
+	if (ring)
+		ring_init(ctx, &rg, &s, key_f(ctx->heap[0]));
 
 	for (;;) {
 		if (ctx->heap_len == 0 && ctx->stack_len == 0) {
+			if (ring) {
+				if (rg.on && ring_advance(ctx, &rg, &s))
+					continue;
+				break;
+			}
 			if (ctx->deferred_head != -1) {
 				/* The layer's set-aside cells: their g is final (see below), and
 				 * all that expanding them can do is offer the blocked cells
@@ -654,7 +828,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			ctx->heap_len = m;
 			ctx->pending_len = 0;
 			ctx->pending_head = -1;
-			for (int i = (m - 2) / HEAP_D; i >= 0; i--)
+			for (int i = m > 1 ? (m - 2) / HEAP_D : -1; i >= 0; i--)
 				sift_down(ctx, i, ctx->heap[i]);
 			continue;
 		}
@@ -772,9 +946,14 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->dir = sq_opp[i];
 				if (fresh) {
 					nv->stamp = gen;
-					queue_push(ctx, k, tie_f);
+					if (ring)
+						ring_push(ctx, &rg, &s, k, tie_f, POS_CLOSED);
+					else
+						queue_push(ctx, k, tie_f);
 				} else if (nv->pos >= 0) {
 					sift_up(ctx, nv->pos, k);
+				} else if (ring && nv->pos != POS_STACK) {
+					ring_push(ctx, &rg, &s, k, tie_f, nv->pos);
 				}
 			}
 			continue;
@@ -817,6 +996,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->dir = opp[i];
 				if (v_blocked && s.layered)
 					pending_add(ctx, v);
+				else if (ring)
+					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
+						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, POS_CLOSED);
 				else
 					queue_push(ctx, search_key(&s, v, ng, need_h ?
 						   heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0), tie_f);
@@ -833,6 +1015,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				if (pos >= 0)
 					sift_up(ctx, pos, search_key(&s, v, ng, need_h ?
 						heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0));
+				else if (ring && pos != POS_STACK)
+					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
+						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, pos);
 			}
 		}
 	}

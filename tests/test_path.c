@@ -674,6 +674,76 @@ static void test_fallback_sealed_layers(void **state)
 	}
 }
 
+/*
+ * Plain square8 A* keeps most open cells in a ring of buckets by f (see
+ * path.c); the general loop, where a zero extra cost sends the same query,
+ * keeps them all in one heap.  Both must expand the same cells in the same
+ * order, so routes and counts agree exactly.  Large terrain multipliers
+ * push f past the ring, and small maps run its chunk pool dry: either way
+ * the ring hands every cell to the heap and the query goes on there.
+ */
+static void test_plain_ring(void **state)
+{
+	(void)state;
+	uint32_t seed = 4242;
+	int found = 0;
+	for (int m = 0; m < 240; m++) {
+		const int kind = m % 4; /* uniform, terrain 1..3, spikes up to 255, small */
+		const int w = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
+		const int h = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
+		struct grid *g = grid_create(w, h, GRID_SQUARE8);
+		assert_non_null(g);
+		const int n = w * h;
+		for (int i = 0; i < n; i++) {
+			const int r = (int)(rnd(&seed) % 100);
+			uint8_t c = 1;
+			if (kind == 1 || kind == 3)
+				c = (uint8_t)(1 + rnd(&seed) % 3);
+			else if (kind == 2 && r % 6 == 0)
+				c = (uint8_t)(1 + rnd(&seed) % 255);
+			g->cost[i] = r < 25 ? 0 : c;
+		}
+		const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+		g->cost[start] = 1;
+		g->cost[goal] = 1;
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		uint16_t *zero = calloc((size_t)n, sizeof *zero);
+		int *cells = malloc((size_t)n * sizeof *cells);
+		bool *seen = malloc((size_t)n);
+		assert_true(zero && cells && seen);
+		struct path_options opt = path_options_default();
+		opt.plain_astar = true;
+		opt.corner_cutting = m % 5 == 2;
+		struct path_result a, b;
+		const enum path_status st = path_find(ctx, start, goal, &opt, &a);
+		memcpy(cells, a.cells, (size_t)a.len * sizeof *cells);
+		for (int i = 0; i < n; i++)
+			seen[i] = path_was_expanded(ctx, i);
+		opt.extra = zero;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &b), st);
+		assert_int_equal(b.len, a.len);
+		assert_memory_equal(b.cells, cells, (size_t)a.len * sizeof *cells);
+		assert_true(b.expanded == a.expanded);
+		assert_true(b.cost == a.cost);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
+		if (st == PATH_FOUND) {
+			found++;
+			opt.extra = NULL;
+			opt.weight = 0;
+			path_find(ctx, start, goal, &opt, &b);
+			assert_true(fabs(b.cost - a.cost) < 1e-9);
+		}
+		free(seen);
+		free(cells);
+		free(zero);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	assert_true(found > 100);
+}
+
 static void test_memory(void **state)
 {
 	(void)state;
@@ -709,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_extra_costs),
 		cmocka_unit_test(test_exact_ties),
 		cmocka_unit_test(test_fallback_sealed_layers),
+		cmocka_unit_test(test_plain_ring),
 		cmocka_unit_test(test_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
