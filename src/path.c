@@ -50,8 +50,8 @@
 /* Plain A* only (no pending or deferred lists there): POS_RING0 - r for a
  * cell waiting in slot r of the bucket ring (see struct ring). */
 #define POS_RING0 (-2)
-#define RING 64          /* buckets in the ring */
-#define RING_WBITS 3     /* a bucket spans 1/8 of a plain step in f */
+#define RING 128         /* buckets in the ring */
+#define RING_WBITS 4     /* a bucket spans 1/16 of a plain step in f */
 #define CHUNK 16         /* ints per pool chunk: a link, then 15 cells */
 #define DIR_NONE 255
 #define HEAP_D 4 /* children per heap node */
@@ -332,6 +332,60 @@ static const uint8_t hx_opp[6] = { 1, 0, 5, 4, 3, 2 };
 static inline int iabs(int v) { return v < 0 ? -v : v; }
 
 /*
+ * The passable cells around an interior square8 cell as 9 bits, column by
+ * column: bit 0 NW, 1 W, 2 SW, 3 N, 4 the cell, 5 S, 6 NE, 7 E, 8 SE.  Each
+ * row in one word (byte lanes 0, 1, 2 = columns x - 1, x, x + 1), the three
+ * bytes tested for non-zero at once, then shifts.  On a little-endian
+ * machine a row is one 4-byte load, within the grid for an interior cell:
+ * the row below is read from x - 2, so its lanes are 1, 2, 3.
+ */
+static inline unsigned sq8_around(const uint8_t *c, int w)
+{
+	uint32_t a, m, b;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&a, c - w - 1, sizeof a);
+	memcpy(&m, c - 1, sizeof m);
+	memcpy(&b, c + w - 2, sizeof b);
+	b >>= 8;
+#else
+	a = (uint32_t)c[-w - 1] | (uint32_t)c[-w] << 8 | (uint32_t)c[-w + 1] << 16;
+	m = (uint32_t)c[-1] | (uint32_t)c[0] << 8 | (uint32_t)c[1] << 16;
+	b = (uint32_t)c[w - 1] | (uint32_t)c[w] << 8 | (uint32_t)c[w + 1] << 16;
+#endif
+	const uint32_t lo7 = 0x7f7f7f7fu, hi = 0x80808080u;
+	a = (((a & lo7) + lo7) | a) & hi; /* each byte's top bit: non-zero */
+	m = (((m & lo7) + lo7) | m) & hi;
+	b = (((b & lo7) + lo7) | b) & hi;
+	/* rows to bits 0, 1, 2 of each lane */
+	const uint32_t x = (a >> 7 | m >> 6 | b >> 5) & 0x00070707u;
+	return (x & 7u) | (x >> 5 & 0x38u) | (x >> 10 & 0x1c0u);
+}
+
+/* sq8_around bits to moves in grid.c order (N, W, E, S, NW, NE, SW, SE):
+ * [0] without corner cutting (a diagonal needs both orthogonal cells), [1] with. */
+#define AB(i, k) (((i) >> (k)) & 1)
+#define MOVES_CC(i) (AB(i, 3) | AB(i, 1) << 1 | AB(i, 7) << 2 | AB(i, 5) << 3 | AB(i, 0) << 4 | \
+		     AB(i, 6) << 5 | AB(i, 2) << 6 | AB(i, 8) << 7)
+#define MOVES_NC(i) (MOVES_CC(i) & (0x0fu | (AB(i, 0) & AB(i, 3) & AB(i, 1)) << 4 |    \
+		     (AB(i, 6) & AB(i, 3) & AB(i, 7)) << 5 | (AB(i, 2) & AB(i, 5) & AB(i, 1)) << 6 | \
+		     (AB(i, 8) & AB(i, 5) & AB(i, 7)) << 7))
+#define X4(F, i) F(i), F((i) + 1), F((i) + 2), F((i) + 3)
+#define X16(F, i) X4(F, i), X4(F, (i) + 4), X4(F, (i) + 8), X4(F, (i) + 12)
+#define X64(F, i) X16(F, i), X16(F, (i) + 16), X16(F, (i) + 32), X16(F, (i) + 48)
+#define X256(F, i) X64(F, i), X64(F, (i) + 64), X64(F, (i) + 128), X64(F, (i) + 192)
+static const uint8_t sq8_moves[2][512] = {
+	{ X256(MOVES_NC, 0), X256(MOVES_NC, 256) },
+	{ X256(MOVES_CC, 0), X256(MOVES_CC, 256) },
+};
+#undef X256
+#undef X64
+#undef X16
+#undef X4
+#undef MOVES_NC
+#undef MOVES_CC
+#undef AB
+
+/*
  * cell / w without a division: with magic = ceil(2^64 / w) the error of
  * cell * magic / 2^64 is cell * (magic * w - 2^64) / (w * 2^64) < 1 / w,
  * since cell < 2^31 and magic * w - 2^64 < w < 2^31; so the floor is exact.
@@ -555,7 +609,7 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
  * Plain square8 A*'s bucket ring.  With a consistent heuristic no key
  * pushed has an f below the f just popped, and none above it by more than
  * two steps.  So the open cells are sorted into buckets of width W (a
- * power of two, 1/8 of a plain step) by floor(f / W): only the lowest
+ * power of two, 1/16 of a plain step) by floor(f / W): only the lowest
  * bucket, the current one, is a heap (with the tie stack); the others are
  * unsorted lists in a ring of RING slots, and each becomes a heap (Floyd's
  * heapify) when its turn comes.  Every key in the current bucket is below
@@ -650,17 +704,17 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 	ctx->heap_len = m;
 }
 
-/* The current bucket is exhausted: the next non-empty one becomes the heap.
- * False when every slot is empty. */
-static __attribute__((noinline)) bool ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
+/* The current bucket is exhausted: the next one with a live cell becomes
+ * the heap.  False when every slot is empty. */
+static inline __attribute__((always_inline)) bool
+ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 {
 	const uint64_t q0 = rg->qcur;
 	for (int d = 1; d < RING && ctx->heap_len == 0; d++) {
 		const int r = (int)((q0 + (uint64_t)d) % RING);
-		if (rg->head[r] < 0)
-			continue;
 		rg->qcur = q0 + (uint64_t)d;
-		ring_drain(ctx, rg, s, r);
+		if (rg->head[r] >= 0)
+			ring_drain(ctx, rg, s, r);
 	}
 	const int m = ctx->heap_len;
 	for (int i = m > 1 ? (m - 2) / HEAP_D : -1; i >= 0; i--)
@@ -669,7 +723,8 @@ static __attribute__((noinline)) bool ring_advance(struct path_ctx *ctx, struct 
 }
 
 /* Gives up the ring: every listed cell goes into the heap. */
-static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ring *rg, const struct search *s)
+static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ring *rg,
+						 const struct search *s)
 {
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->heap_len;
@@ -685,12 +740,13 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
  * stack; in a later one, its list.  `listed` is the cell's pos when it is
  * listed already (its g just improved), else POS_CLOSED; it moves only if
  * its bucket changes. */
-static inline __attribute__((always_inline)) void ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
-			     uint64_t tie_f, int32_t listed)
+static inline __attribute__((always_inline)) void
+ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k, uint64_t tie_f,
+	  int32_t listed)
 {
 	if (rg->on) {
 		const uint64_t q = key_f(k) >> rg->wshift;
-		if (q != rg->qcur) {
+		if (q > rg->qcur) {
 			const int r = (int)(q % RING);
 			if (listed == POS_RING0 - r)
 				return;
@@ -882,16 +938,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		    uy < hgt - 1) {
 			/* Interior square8 cell: the legal moves as a bit mask. */
 			const uint8_t *c = cost + u;
-			unsigned m = (unsigned)(c[-w] != 0) | (unsigned)(c[-1] != 0) << 1 |
-				     (unsigned)(c[1] != 0) << 2 | (unsigned)(c[w] != 0) << 3 |
-				     (unsigned)(c[-w - 1] != 0) << 4 | (unsigned)(c[-w + 1] != 0) << 5 |
-				     (unsigned)(c[w - 1] != 0) << 6 | (unsigned)(c[w + 1] != 0) << 7;
+			const unsigned around = sq8_around(c, w);
+			unsigned m = sq8_moves[s.corner_cutting][around];
 			/* Into blocked cells (fallback): every direction, no corner rule. */
-			unsigned mb = s.fallback ? ~m & 0xffu : 0;
-			if (!s.corner_cutting) {
-				unsigned n = m & 1, wb = (m >> 1) & 1, e = (m >> 2) & 1, so = (m >> 3) & 1;
-				m &= 0x0fu | (n & wb) << 4 | (n & e) << 5 | (so & wb) << 6 | (so & e) << 7;
-			}
+			unsigned mb = s.fallback ? ~(unsigned)sq8_moves[1][around] & 0xffu : 0;
 			while (mb) {
 				const int i = __builtin_ctz(mb);
 				mb &= mb - 1;
