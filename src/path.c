@@ -934,8 +934,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				return PATH_BUDGET;
 			}
 		}
-		if (topo == GRID_SQUARE8 && cost[u] && ux > 0 && uy > 0 && ux < w - 1 &&
-		    uy < hgt - 1) {
+		if (topo == GRID_SQUARE8 && cost[u] && (unsigned)(ux - 1) < (unsigned)(w - 2) &&
+		    (unsigned)(uy - 1) < (unsigned)(hgt - 2)) {
 			/* Interior square8 cell: the legal moves as a bit mask. */
 			const uint8_t *c = cost + u;
 			const unsigned around = sq8_around(c, w);
