@@ -50,8 +50,8 @@
 /* Plain A* only (no pending or deferred lists there): POS_RING0 - r for a
  * cell waiting in slot r of the bucket ring (see struct ring). */
 #define POS_RING0 (-2)
-#define RING 128         /* buckets in the ring */
-#define RING_WBITS 4     /* a bucket spans 1/16 of a plain step in f */
+#define RING 256         /* buckets in the ring */
+#define RING_WBITS 5     /* a bucket spans 1/32 of a plain step in f */
 #define CHUNK 16         /* ints per pool chunk: a link, then 15 cells */
 #define DIR_NONE 255
 #define HEAP_D 4 /* children per heap node */
@@ -607,9 +607,9 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
 
 /*
  * Plain square8 A*'s bucket ring.  With a consistent heuristic no key
- * pushed has an f below the f just popped, and none above it by more than
- * two steps.  So the open cells are sorted into buckets of width W (a
- * power of two, 1/16 of a plain step) by floor(f / W): only the lowest
+ * pushed has an f below the f just popped, nor above it by more than twice
+ * the step just taken.  So the open cells are sorted into buckets of width W (a
+ * power of two, 1/32 of a plain step) by floor(f / W): only the lowest
  * bucket, the current one, is a heap (with the tie stack); the others are
  * unsorted lists in a ring of RING slots, and each becomes a heap (Floyd's
  * heapify) when its turn comes.  Every key in the current bucket is below
