@@ -11,6 +11,7 @@
 
 #include "grid.h"
 #include "path.h"
+#include "grid_text.h"
 
 static uint32_t rnd(uint32_t *s)
 {
@@ -20,22 +21,6 @@ static uint32_t rnd(uint32_t *s)
 	return *s;
 }
 
-/* Builds a grid from rows of text: '#' blocked, '.' 1, ',' 2, '~' 3.
- * Hex rows are given one character per cell too. */
-static struct grid *grid_from(enum grid_topology t, const char *const *rows, int h)
-{
-	int w = (int)strlen(rows[0]);
-	struct grid *g = grid_create(w, h, t);
-	assert_non_null(g);
-	for (int y = 0; y < h; y++) {
-		assert_int_equal((int)strlen(rows[y]), w);
-		for (int x = 0; x < w; x++) {
-			char c = rows[y][x];
-			g->cost[grid_index(g, x, y)] = c == '.' ? 1 : c == ',' ? 2 : c == '~' ? 3 : 0;
-		}
-	}
-	return g;
-}
 
 /* Plain O(n^2) Dijkstra over grid_neighbours: the reference. dist[] gets
  * the cost from src of every cell (-1 unreached). */
