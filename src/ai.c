@@ -302,6 +302,14 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 	opt.fallback = true;
 	opt.penalty = k->penalty;
 	opt.budget = k->budget;
+	/* A goal in the monster's own region is reachable, and with automatic
+	 * P and no budget the fallback then gives the route a search without
+	 * it gives: leave it out, so that a uniform square8 map is answered
+	 * by jump point search (the same cost; between equally short routes
+	 * it may pick another, as the shared flood may). */
+	if (!(k->penalty > 0) && k->budget <= 0 && g->region[here] >= 0 &&
+	    g->region[here] == g->region[goal])
+		opt.fallback = false;
 	if (crowd) {
 		crowd_fill(g, k->crowd);
 		opt.extra = g->crowd;

@@ -97,6 +97,7 @@ static void level_state_free(struct game *g)
 	free(g->occupant);
 	free(g->opaque);
 	free(g->crowd);
+	free(g->region);
 	free(g->route_cells);
 	free(g->travel.cells);
 	path_destroy(g->path);
@@ -106,6 +107,7 @@ static void level_state_free(struct game *g)
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = NULL;
 	g->occupant = g->route_cells = g->travel.cells = NULL;
 	g->crowd = NULL;
+	g->region = NULL;
 	g->path = NULL;
 	g->flood = NULL;
 	g->grid = NULL;
@@ -150,14 +152,15 @@ static bool level_load(struct game *g, int depth)
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
 	g->crowd = calloc(n, sizeof *g->crowd);
+	g->region = malloc(n * sizeof *g->region);
 	g->travel.cells = malloc(n * sizeof *g->travel.cells);
 	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
 	g->route_cells = malloc(((size_t)lv->n_monsters + 1) * AI_ROUTE_MAX * sizeof *g->route_cells);
 	g->path = path_create(g->grid);
 	g->flood = flood_create(g->grid);
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->opaque ||
-	    !g->occupant || !g->crowd || !g->travel.cells || !g->monsters || !g->route_cells ||
-	    !g->path || !g->flood)
+	    !g->occupant || !g->crowd || !g->region || !g->travel.cells || !g->monsters ||
+	    !g->route_cells || !g->path || !g->flood || level_regions(lv, g->region) < 0)
 		return false;
 	g->travel.cap = (int)n;
 	memcpy(g->tiles, lv->tiles, n);

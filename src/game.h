@@ -178,6 +178,7 @@ struct game {
 	/* added by the rules and the AI (after the pinned fields) */
 	uint8_t *opaque;        /* w*h: 1 where sight is blocked (walls, void, closed doors) */
 	uint16_t *crowd;        /* w*h: the crowd cost of cells held by monsters (path_options.extra) */
+	int *region;            /* w*h: connected region of each passable cell (level_regions), -1 blocked */
 	int crowd_value;        /* the crowd knob crowd[] is filled with now */
 	int *route_cells;       /* n_monsters * AI_ROUTE_MAX: the monsters' route buffers */
 	struct flood_ctx *flood;/* context of the shared reverse flood toward the player (flood.h) */

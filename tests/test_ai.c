@@ -286,6 +286,47 @@ static void test_repath_and_weight(void **state)
 	assert_true(2 * expanded[1] <= expanded[0]);
 }
 
+/*
+ * A goal in the monster's own region is reachable: with automatic P and no
+ * budget its search leaves the fallback out (jump point search answers this
+ * uniform map), and expands what path_find without the fallback does; a
+ * finite P keeps the fallback.
+ */
+static void test_reachable_goal_skips_fallback(void **state)
+{
+	(void)state;
+	static const char map[] = "##############################\n"
+				  "#@...........#...............#\n"
+				  "#.......#.......#............#\n"
+				  "#...#.......#.......#........#\n"
+				  "#.......#.......#...........g#\n"
+				  "#############################>";
+	for (int c = 0; c < 2; c++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square8", map, 1);
+		g->ai_share = AI_SHARE_NEVER;
+		kind(g, "goblin")->penalty = c == 0 ? 0.0 : 3.0;
+		struct monster *m = game_monster_at(g, 28, 4);
+		assert_non_null(m);
+		force_hunt(g, m);
+		const int from = grid_index(g->grid, m->x, m->y);
+		const int to = grid_index(g->grid, g->player.x, g->player.y);
+		struct path_ctx *p = path_create(g->grid);
+		struct path_options o = path_options_default();
+		struct path_result plain, fb;
+		assert_int_equal(path_find(p, from, to, &o, &plain), PATH_FOUND);
+		o.fallback = true;
+		o.penalty = kind(g, "goblin")->penalty;
+		path_find(p, from, to, &o, &fb);
+		assert_true(fb.expanded != plain.expanded);
+		act_wait(g);
+		assert_int_equal(g->stats.searches, 1);
+		assert_int_equal(g->stats.expanded, c == 0 ? plain.expanded : fb.expanded);
+		path_destroy(p);
+		fixture_fini(&f);
+	}
+}
+
 /* ---- shared flood against one search per monster ------------------------ */
 
 /* A random level as text: walls, rubble and water, one player, one exit. */
@@ -720,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_budget_partial_path),
 		cmocka_unit_test(test_flee),
 		cmocka_unit_test(test_repath_and_weight),
+		cmocka_unit_test(test_reachable_goal_skips_fallback),
 		cmocka_unit_test(test_shared_equals_per_monster),
 		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_shared_moving_goal_large),
