@@ -449,6 +449,27 @@ static unsigned square_moves(const struct grid *g, int x, int y, bool square8, b
 	return m;
 }
 
+/* Lowers dist[] of the neighbours u + delta[i], i a bit of `mask`, to key
+ * where that improves them, without branches on the comparisons; the
+ * improved cells go to got[] in bit order.  Returns how many. */
+static inline __attribute__((always_inline)) int lower_neighbours(double *dist, int32_t u,
+								 const int32_t *delta, unsigned mask,
+								 double key, int32_t *got)
+{
+	int n = 0;
+	while (mask) {
+		const int i = __builtin_ctz(mask);
+		mask &= mask - 1;
+		const int32_t v = u + delta[i];
+		const double dv = dist[v];
+		const bool better = key < dv;
+		dist[v] = better ? key : dv;
+		got[n] = v;
+		n += better;
+	}
+	return n;
+}
+
 /* Settles one cell and relaxes the edges out of it (into it, reverse). */
 static inline void settle_one(struct flood_ctx *f, int32_t u)
 {
@@ -471,29 +492,9 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 			const double ko = du + f->edge[qo], kd = du + f->edge[qd];
 			/* without branches on the comparisons: the improved
 			 * neighbours are gathered, then pushed in the same order */
-			double *dist = f->dist;
 			int32_t got[8];
-			int n_o = 0, n_d = 0;
-			while (mo) {
-				const int i = __builtin_ctz(mo);
-				mo &= mo - 1;
-				const int32_t v = u + delta[i];
-				const double dv = dist[v];
-				const bool better = ko < dv;
-				dist[v] = better ? ko : dv;
-				got[n_o] = v;
-				n_o += better;
-			}
-			while (md) {
-				const int i = __builtin_ctz(md);
-				md &= md - 1;
-				const int32_t v = u + delta[4 + i];
-				const double dv = dist[v];
-				const bool better = kd < dv;
-				dist[v] = better ? kd : dv;
-				got[4 + n_d] = v;
-				n_d += better;
-			}
+			const int n_o = lower_neighbours(f->dist, u, delta, mo, ko, got);
+			const int n_d = lower_neighbours(f->dist, u, delta + 4, md, kd, got + 4);
 			const uint32_t mark = f->gen << 16;
 			for (int k = 0; k < n_o; k++) {
 				f->tag[got[k]] = mark | qo;
@@ -576,31 +577,12 @@ static void run_uniform(struct flood_ctx *f)
 		tag[u] = done;
 		settled++;
 		const unsigned m = moves[u];
-		unsigned mo = m & 0xFu, md = m >> 4;
+		const unsigned mo = m & 0xFu, md = m >> 4;
 		const double ko = du + eo, kd = du + ed;
 		/* improved neighbours gathered without branches, then queued in order */
 		int32_t got_o[4], got_d[4];
-		int n_o = 0, n_d = 0;
-		while (mo) {
-			const int i = __builtin_ctz(mo);
-			mo &= mo - 1;
-			const int32_t v = u + delta[i];
-			const double dv = dist[v];
-			const bool better = ko < dv;
-			dist[v] = better ? ko : dv;
-			got_o[n_o] = v;
-			n_o += better;
-		}
-		while (md) {
-			const int i = __builtin_ctz(md);
-			md &= md - 1;
-			const int32_t v = u + delta[4 + i];
-			const double dv = dist[v];
-			const bool better = kd < dv;
-			dist[v] = better ? kd : dv;
-			got_d[n_d] = v;
-			n_d += better;
-		}
+		const int n_o = lower_neighbours(dist, u, delta, mo, ko, got_o);
+		const int n_d = lower_neighbours(dist, u, delta + 4, md, kd, got_d);
 		for (int k = 0; k < n_o; k++) {
 			tag[got_o[k]] = live_o;
 			fo[to++] = got_o[k];
