@@ -160,7 +160,7 @@ static bool level_load(struct game *g, int depth)
 	g->flood = flood_create(g->grid);
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->opaque ||
 	    !g->occupant || !g->crowd || !g->region || !g->travel.cells || !g->monsters ||
-	    !g->route_cells || !g->path || !g->flood || level_regions(lv, g->region) < 0)
+	    !g->route_cells || !g->path || !g->flood || level_grid_regions(g->grid, g->region) < 0)
 		return false;
 	g->travel.cap = (int)n;
 	memcpy(g->tiles, lv->tiles, n);

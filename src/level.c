@@ -851,7 +851,7 @@ void level_cell_position(const struct level *lv, int x, int y, int *line, int *c
 }
 
 /* Labels the connected passable cells of g; out[i] = region or -1. */
-static int label_regions(const struct grid *g, int *out)
+int level_grid_regions(const struct grid *g, int *out)
 {
 	int cells = g->w * g->h;
 	int *stack = malloc((size_t)cells * sizeof *stack);
@@ -888,7 +888,7 @@ int level_regions(const struct level *lv, int *out)
 	struct grid *g = level_grid(lv);
 	if (!g)
 		return -1;
-	int r = label_regions(g, out);
+	int r = level_grid_regions(g, out);
 	grid_destroy(g);
 	return r;
 }
@@ -1058,7 +1058,7 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 	int *region = malloc((size_t)cells * sizeof *region);
 	int *members = malloc((size_t)cells * sizeof *members);
 	uint8_t *taken = calloc((size_t)cells, 1);
-	int nreg = region ? label_regions(g, region) : -1;
+	int nreg = region ? level_grid_regions(g, region) : -1;
 	int *size = nreg > 0 ? calloc((size_t)nreg, sizeof *size) : NULL;
 	if (!lv || !region || !members || !taken || nreg < 0 || (nreg > 0 && !size)) {
 		diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");

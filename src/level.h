@@ -127,6 +127,8 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
  * scan order.  Returns the number of regions, or -1 on no memory.
  */
 int level_regions(const struct level *lv, int *out);
+/* The same labels for a grid made by level_grid (no copy made). */
+int level_grid_regions(const struct grid *g, int *out);
 
 /* Screen size of the map as the game draws it (hex: doubled columns). */
 int level_screen_width(const struct level *lv);
