@@ -562,49 +562,85 @@ static void run_uniform(struct flood_ctx *f)
 	f->free_blk = -1;
 	const uint16_t qo = (uint16_t)(2u * f->uniform), qd = (uint16_t)(qo + 1u);
 	const double eo = f->edge[qo], ed = f->edge[qd];
-	int32_t *const fo = f->pool, *const fd = f->pool + f->n;
+	/* Each FIFO holds at most n entries plus a sentinel: cells, and beside
+	 * them the keys they were queued with.  Pool layout (int32 units, the
+	 * pool has more than 8n): cells o, cells d, keys o, keys d. */
+	const size_t slots = (size_t)f->n + 1;
+	int32_t *const fo = f->pool, *const fd = f->pool + slots;
+	double *const ko_at = (double *)(void *)(f->pool + 2 * slots), *const kd_at = ko_at + slots;
 	double *const dist = f->dist;
 	uint32_t *const tag = f->tag;
 	const uint8_t *const moves = f->moves;
-	const int32_t *const delta = f->delta;
 	const int w = f->grid->w;
-	const uint32_t mark = f->gen << 16, live_o = mark | qo, live_d = mark | qd,
-		       done = mark | SETTLED;
-	int ho = 0, to = 0, hd = 0, td = 0;
+	const uint32_t done = f->gen << 16 | SETTLED;
+	int32_t step[8];
+	memcpy(step, f->delta, sizeof step);
+	size_t ho = 0, to = 0, hd = 0, td = 0;
 	long settled = 0;
+	ko_at[0] = HUGE_VAL;
+	kd_at[0] = HUGE_VAL;
 	for (int32_t u = f->source;;) {
 		const double du = dist[u];
 		tag[u] = done;
 		settled++;
 		const unsigned m = moves[u];
-		const unsigned mo = m & 0xFu, md = m >> 4;
 		const double ko = du + eo, kd = du + ed;
-		/* improved neighbours gathered without branches, then queued in order */
-		int32_t got_o[4], got_d[4];
-		const int n_o = lower_neighbours(dist, u, delta, mo, ko, got_o);
-		const int n_d = lower_neighbours(dist, u, delta + 4, md, kd, got_d);
-		for (int k = 0; k < n_o; k++) {
-			tag[got_o[k]] = live_o;
-			fo[to++] = got_o[k];
+		/*
+		 * Every neighbour is tried without a branch: an illegal move
+		 * tries u itself, whose distance du is below any key offered
+		 * (so it is never improved).  The store is min(key, dist), and
+		 * the cell is written at the FIFO's tail, which advances only
+		 * when it improved: a cell is queued exactly as a test would
+		 * queue it, in the same order.
+		 */
+#pragma GCC unroll 4
+		for (int i = 0; i < 4; i++) {
+			const int32_t v = u + (step[i] & -(int32_t)(m >> i & 1u));
+			const double dv = dist[v];
+			const bool better = ko < dv;
+			dist[v] = better ? ko : dv;
+			fo[to] = v;
+			ko_at[to] = ko;
+			to += better;
 		}
-		for (int k = 0; k < n_d; k++) {
-			tag[got_d[k]] = live_d;
-			fd[td++] = got_d[k];
+#pragma GCC unroll 4
+		for (int i = 0; i < 4; i++) {
+			const int32_t v = u + (step[4 + i] & -(int32_t)(m >> (4 + i) & 1u));
+			const double dv = dist[v];
+			const bool better = kd < dv;
+			dist[v] = better ? kd : dv;
+			fd[td] = v;
+			kd_at[td] = kd;
+			td += better;
 		}
-		/* the next cell: drop stale heads (settled, or moved to the other FIFO) */
-		while (ho < to && tag[fo[ho]] != live_o)
-			ho++;
-		while (hd < td && tag[fd[hd]] != live_d)
-			hd++;
-		if (ho == to) {
-			if (hd == td)
+		ko_at[to] = HUGE_VAL; /* the sentinels: an empty FIFO's head key */
+		kd_at[td] = HUGE_VAL;
+		/*
+		 * The next cell: the smaller head key, the orthogonal FIFO on a
+		 * tie.  An entry is live while its cell's distance still equals
+		 * its key: a cell that improved since (into the other FIFO) has a
+		 * smaller one, and the entry that settles a cell is the only one
+		 * holding its final distance (a cell enters a FIFO only when its
+		 * distance strictly drops, and each FIFO's keys never decrease).
+		 * Stale heads are simply passed over; live ones come in the order
+		 * of the general queue.
+		 */
+		for (;;) {
+			const double ka = ko_at[ho], kb = kd_at[hd];
+			const bool take_o = ka <= kb;
+			const double k = take_o ? ka : kb;
+			if (k == HUGE_VAL) {
+				u = -1;
 				break;
-			u = fd[hd++];
-		} else if (hd == td || dist[fo[ho]] <= dist[fd[hd]]) {
-			u = fo[ho++];
-		} else {
-			u = fd[hd++];
+			}
+			u = take_o ? fo[ho] : fd[hd];
+			ho += take_o;
+			hd += !take_o;
+			if (dist[u] == k)
+				break;
 		}
+		if (u < 0)
+			break;
 		/* cells a few places behind the heads are settled soon: fetch their rows */
 		if (ho + PREFETCH_AHEAD < to) {
 			const double *d = dist + fo[ho + PREFETCH_AHEAD];
@@ -708,12 +744,15 @@ bool flood_shift(struct flood_ctx *f, int source)
 	else
 		for (int32_t u; (u = pop_min(f)) >= 0;)
 			settle_one(f, u);
+	/* without branches (an unreached cell's +infinity stays so), which
+	 * lets the compiler vectorise the pass */
 	const uint32_t done = f->gen << 16 | SETTLED;
+	double *const dist = f->dist;
+	uint32_t *const tag = f->tag;
 	for (int v = 0; v < f->n; v++) {
-		if (f->dist[v] < HUGE_VAL) {
-			f->dist[v] += c;
-			f->tag[v] = done;
-		}
+		const double d = dist[v];
+		dist[v] = d + c;
+		tag[v] = d < HUGE_VAL ? done : tag[v];
 	}
 	f->finished = true;
 	return true;
