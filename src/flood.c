@@ -74,6 +74,9 @@ struct flood_ctx {
 
 	int source;          /* -1: no flood */
 	bool reverse, corner_cutting, finished;
+	bool whole;          /* the flood ran to its end with no max_dist, so a
+	                        cell is settled exactly when dist[] is finite
+	                        (tag[] is then not kept up to date) */
 	double max_dist;
 	long settled;
 	int32_t delta[8];    /* square grids: index offset of each neighbour */
@@ -375,6 +378,7 @@ static void queues_reset(struct flood_ctx *f)
 	f->settled = 0;
 	f->source = -1;
 	f->finished = true;
+	f->whole = false;
 }
 
 bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *opt)
@@ -569,10 +573,8 @@ static void run_uniform(struct flood_ctx *f)
 	int32_t *const fo = f->pool, *const fd = f->pool + slots;
 	double *const ko_at = (double *)(void *)(f->pool + 2 * slots), *const kd_at = ko_at + slots;
 	double *const dist = f->dist;
-	uint32_t *const tag = f->tag;
 	const uint8_t *const moves = f->moves;
 	const int w = f->grid->w;
-	const uint32_t done = f->gen << 16 | SETTLED;
 	int32_t step[8];
 	memcpy(step, f->delta, sizeof step);
 	size_t ho = 0, to = 0, hd = 0, td = 0;
@@ -581,7 +583,6 @@ static void run_uniform(struct flood_ctx *f)
 	kd_at[0] = HUGE_VAL;
 	for (int32_t u = f->source;;) {
 		const double du = dist[u];
-		tag[u] = done;
 		settled++;
 		const unsigned m = moves[u];
 		const double ko = du + eo, kd = du + ed;
@@ -657,11 +658,17 @@ static void run_uniform(struct flood_ctx *f)
 	}
 	f->settled += settled;
 	f->finished = true;
+	f->whole = true; /* no tag was written: every reached cell is settled */
+}
+
+static inline bool is_settled(const struct flood_ctx *f, int32_t v)
+{
+	return f->whole ? f->dist[v] < HUGE_VAL : f->tag[v] == (f->gen << 16 | SETTLED);
 }
 
 bool flood_settled(const struct flood_ctx *f, int cell)
 {
-	return f && f->source >= 0 && cell >= 0 && cell < f->n && f->tag[cell] == (f->gen << 16 | SETTLED);
+	return f && f->source >= 0 && cell >= 0 && cell < f->n && is_settled(f, cell);
 }
 long flood_settle(struct flood_ctx *f, const int *targets, int n)
 {
@@ -744,17 +751,12 @@ bool flood_shift(struct flood_ctx *f, int source)
 	else
 		for (int32_t u; (u = pop_min(f)) >= 0;)
 			settle_one(f, u);
-	/* without branches (an unreached cell's +infinity stays so), which
-	 * lets the compiler vectorise the pass */
-	const uint32_t done = f->gen << 16 | SETTLED;
+	/* an unreached cell's +infinity stays so; every finite one is settled */
 	double *const dist = f->dist;
-	uint32_t *const tag = f->tag;
-	for (int v = 0; v < f->n; v++) {
-		const double d = dist[v];
-		dist[v] = d + c;
-		tag[v] = d < HUGE_VAL ? done : tag[v];
-	}
+	for (int v = 0; v < f->n; v++)
+		dist[v] += c;
 	f->finished = true;
+	f->whole = true;
 	return true;
 }
 
@@ -844,7 +846,7 @@ static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GR
  * negative when v cannot reach the source. */
 static inline double flood_h(const struct flood_ctx *f, int32_t v, double lo)
 {
-	return f->tag[v] == (f->gen << 16 | SETTLED) ? f->dist[v] : lo;
+	return is_settled(f, v) ? f->dist[v] : lo;
 }
 
 static inline bool c_before(const struct a_entry *a, const struct a_entry *b)
