@@ -92,6 +92,8 @@ struct flood_ctx {
 	uint32_t *astamp;     /* agen << 1 (open) or agen << 1 | 1 (closed); apart from anode[],
 	                         so that the test of a neighbour reads 4 bytes */
 	struct a_entry *aheap;
+	uint32_t *walked;     /* agen: a downhill walk of this flood_route call passed the
+	                         cell (and, as the call goes on, did not end clear) */
 	uint32_t agen;
 	int aheap_len;
 
@@ -145,6 +147,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
 	f->anode = calloc((size_t)f->n, sizeof *f->anode);
 	f->astamp = calloc((size_t)f->n, sizeof *f->astamp);
+	f->walked = calloc((size_t)f->n, sizeof *f->walked);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
 	f->moves = malloc((size_t)f->n);
 	f->moves_cost = malloc((size_t)f->n);
@@ -158,7 +161,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		flood_destroy(f);
 		return NULL;
 	}
-	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->aheap || !f->moves ||
+	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->walked || !f->aheap || !f->moves ||
 	    !f->moves_cost) {
 		flood_destroy(f);
 		return NULL;
@@ -185,6 +188,7 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->blk_next);
 	free(f->anode);
 	free(f->astamp);
+	free(f->walked);
 	free(f->aheap);
 	free(f->moves);
 	free(f->moves_cost);
@@ -201,7 +205,7 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->aheap + 2 +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->walked + sizeof *f->aheap + 2 +
 			       sizeof *f->cd + sizeof *f->cst) +
 	       (size_t)CROWD_CELLS * (sizeof *f->rcell + sizeof *f->rx + GRID_MAX_NEIGHBOURS * sizeof *f->cheap) +
 	       sizeof *f->cheap +
@@ -1045,6 +1049,39 @@ static double unsettled_bound(const struct flood_ctx *f)
 	return lo;
 }
 
+/*
+ * Whether the search may stop at u, just expanded: when u's potential is
+ * its flood distance itself and the flood's own route down from u enters
+ * no cell with an extra cost, that route costs exactly the potential, so
+ * g(u) plus it equals the f just popped, which no route can beat (the
+ * potential is consistent).  The walk follows flood_next, so the route
+ * given is the one flood_next would give from u.  Cells a walk passes are
+ * marked: meeting one again means that walk did not end clear (a clear
+ * one ends the search), so neither does this one.
+ */
+static bool clear_downhill(struct flood_ctx *f, int32_t u, const uint16_t *extra, double delta,
+			   uint32_t in_r)
+{
+	if (!is_settled(f, u))
+		return false;
+	const double du = f->dist[u];
+	double hu = delta == HUGE_VAL ? HUGE_VAL : du + delta;
+	if (f->cst[u] == in_r && f->cd[u] < hu)
+		hu = f->cd[u];
+	if (hu != du)
+		return false;
+	const uint32_t mark = f->agen;
+	for (int32_t c = u; c != f->source;) {
+		if (f->walked[c] == mark)
+			return false;
+		f->walked[c] = mark;
+		c = flood_next(f, c);
+		if (c < 0 || (extra && extra[c]))
+			return false;
+	}
+	return true;
+}
+
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
 		double *cost, long *expanded)
 {
@@ -1062,8 +1099,10 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const uint32_t in_r = f->cgen << 1 | 1u;
 	const double delta = f->cdelta;
 	if (++f->agen > 0x7FFFFFFFu) {
-		for (int c = 0; c < f->n; c++)
+		for (int c = 0; c < f->n; c++) {
 			f->astamp[c] = 0;
+			f->walked[c] = 0;
+		}
 		f->agen = 1;
 	}
 	const uint32_t open = f->agen << 1, closed = open | 1u;
@@ -1079,12 +1118,18 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		f->aheap[f->aheap_len++] = (struct a_entry){ h0, 0.0, start };
 	}
 	bool found = false;
+	int32_t end = goal; /* where the A* part of the route ends */
 	while (f->aheap_len > 0) {
 		const int32_t u = a_pop(f);
 		f->astamp[u] = closed;
 		exp++;
 		if (u == goal) {
 			found = true;
+			break;
+		}
+		if (clear_downhill(f, u, extra, delta, in_r)) {
+			found = true;
+			end = u;
 			break;
 		}
 		const double gu = an[u].g;
@@ -1158,13 +1203,20 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	if (!found)
 		return -1;
 	int len = 0;
-	for (int32_t c = goal; c >= 0; c = an[c].parent)
+	for (int32_t c = end; c >= 0; c = an[c].parent)
 		len++;
 	int i = len;
-	for (int32_t c = goal; c >= 0; c = an[c].parent)
+	for (int32_t c = end; c >= 0; c = an[c].parent)
 		if (--i < cap)
 			out[i] = c;
+	/* then down the flood from where the search stopped */
+	for (int32_t c = end; c != goal;) {
+		c = flood_next(f, c);
+		if (len < cap)
+			out[len] = c;
+		len++;
+	}
 	if (cost)
-		*cost = an[goal].g;
+		*cost = end == goal ? an[goal].g : an[end].g + f->dist[end];
 	return len;
 }
