@@ -53,6 +53,12 @@ struct a_entry {
 	int32_t cell;
 };
 
+/* flood_route's heap entry: one 128-bit key compared as an unsigned
+ * integer, the IEEE bits of f (non-negative, so they order as the values
+ * do), then the complement of g rounded to a float (larger g first), then
+ * the cell. */
+__extension__ typedef unsigned __int128 akey;
+
 struct flood_ctx {
 	const struct grid *grid;
 	int n;
@@ -91,7 +97,7 @@ struct flood_ctx {
 	struct a_node *anode;
 	uint32_t *astamp;     /* agen << 1 (open) or agen << 1 | 1 (closed); apart from anode[],
 	                         so that the test of a neighbour reads 4 bytes */
-	struct a_entry *aheap;
+	akey *aheap;
 	uint32_t *walked;     /* agen: a downhill walk of this flood_route call passed the
 	                         cell (and, as the call goes on, did not end clear) */
 	uint32_t agen;
@@ -792,6 +798,21 @@ int flood_next(const struct flood_ctx *f, int cell)
 	const uint8_t *cost = g->cost;
 	const double d = f->dist[cell];
 	const double limit = d + TIE_REL * (1.0 + d);
+	if (g->topo != GRID_HEX && cost[f->source] && f->moves_cut == (int)f->corner_cutting) {
+		/* square grid, passable source: the legal moves are moves[]
+		 * (made for this flood's costs and corner rule), bit i the
+		 * neighbour grid_adjacent lists i-th, so the same one is found */
+		for (unsigned m = f->moves[cell]; m; m &= m - 1) {
+			const int i = __builtin_ctz(m);
+			const int32_t b = cell + f->delta[i];
+			if (!is_settled(f, b))
+				continue;
+			const unsigned mult = f->reverse ? cost[b] : cost[cell];
+			if (f->dist[b] + f->edge[2u * mult + (i >= 4 ? 1u : 0u)] <= limit)
+				return b;
+		}
+		return -1;
+	}
 	const int x = grid_x(g, cell), y = grid_y(g, cell);
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	/* every adjacent cell, so that a blocked source is found too */
@@ -981,55 +1002,76 @@ static bool crowd_valid(const struct flood_ctx *f, const uint16_t *extra, double
 	return true;
 }
 
-/* Heap order of flood_route: smaller f, then larger g, then smaller cell. */
-static inline bool a_before(const struct a_entry *a, const struct a_entry *b)
+/* Heap order of flood_route: smaller f, then larger g (to a float's
+ * precision), then smaller cell. */
+static inline akey a_key(double fv, double gv, int32_t cell)
 {
-	if (a->f != b->f)
-		return a->f < b->f;
-	if (a->g != b->g)
-		return a->g > b->g;
-	return a->cell < b->cell;
+	uint64_t fb;
+	memcpy(&fb, &fv, sizeof fb);
+	const float gf = (float)gv;
+	uint32_t gb;
+	memcpy(&gb, &gf, sizeof gb);
+	return (akey)fb << 64 | (akey)((uint64_t)(UINT32_MAX - gb) << 32 | (uint32_t)cell);
 }
 
-static void a_up(struct flood_ctx *f, int i, struct a_entry e)
+static inline int32_t a_cell(akey k) { return (int32_t)(uint32_t)k; }
+
+static inline void a_up(struct flood_ctx *f, int i, akey e)
 {
+	akey *heap = f->aheap;
 	while (i > 0) {
-		int p = (i - 1) / 4;
-		if (!a_before(&e, &f->aheap[p]))
+		const int p = (i - 1) / 4;
+		if (!(e < heap[p]))
 			break;
-		f->aheap[i] = f->aheap[p];
-		f->anode[f->aheap[i].cell].pos = i;
+		heap[i] = heap[p];
+		f->anode[a_cell(heap[i])].pos = i;
 		i = p;
 	}
-	f->aheap[i] = e;
-	f->anode[e.cell].pos = i;
+	heap[i] = e;
+	f->anode[a_cell(e)].pos = i;
 }
 
-/* The heap is 4-ary (shallower than binary; the order is the same total
- * order, so the cell that comes out is the same). */
-static int32_t a_pop(struct flood_ctx *f)
+/* The heap is 4-ary (shallower than binary); the least of four children
+ * is found without branches when all four exist. */
+static inline int32_t a_pop(struct flood_ctx *f)
 {
-	int32_t top = f->aheap[0].cell;
-	struct a_entry e = f->aheap[--f->aheap_len];
-	int i = 0, n = f->aheap_len;
+	akey *heap = f->aheap;
+	const int32_t top = a_cell(heap[0]);
+	const akey e = heap[--f->aheap_len];
+	const int n = f->aheap_len;
 	if (n == 0)
 		return top;
+	int i = 0;
 	for (;;) {
-		int l = 4 * i + 1;
-		if (l >= n)
+		const int c = 4 * i + 1;
+		if (c >= n)
 			break;
-		int m = l, end = l + 4 < n ? l + 4 : n;
-		for (int k = l + 1; k < end; k++)
-			if (a_before(&f->aheap[k], &f->aheap[m]))
-				m = k;
-		if (!a_before(&f->aheap[m], &e))
+		int m;
+		akey km;
+		if (c + 3 < n) {
+			const akey k0 = heap[c], k1 = heap[c + 1], k2 = heap[c + 2], k3 = heap[c + 3];
+			const bool b01 = k1 < k0, b23 = k3 < k2;
+			const akey ka = b01 ? k1 : k0, kb = b23 ? k3 : k2;
+			const bool bab = kb < ka;
+			m = bab ? c + 2 + b23 : c + b01;
+			km = bab ? kb : ka;
+		} else {
+			m = c;
+			km = heap[c];
+			for (int k = c + 1; k < n; k++)
+				if (heap[k] < km) {
+					m = k;
+					km = heap[k];
+				}
+		}
+		if (!(km < e))
 			break;
-		f->aheap[i] = f->aheap[m];
-		f->anode[f->aheap[i].cell].pos = i;
+		heap[i] = km;
+		f->anode[a_cell(km)].pos = i;
 		i = m;
 	}
-	f->aheap[i] = e;
-	f->anode[e.cell].pos = i;
+	heap[i] = e;
+	f->anode[a_cell(e)].pos = i;
 	return top;
 }
 
@@ -1115,7 +1157,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		double h0 = f->dist[start] + delta;
 		if (f->cst[start] == in_r && f->cd[start] < h0)
 			h0 = f->cd[start];
-		f->aheap[f->aheap_len++] = (struct a_entry){ h0, 0.0, start };
+		f->aheap[f->aheap_len++] = a_key(h0, 0.0, start);
 	}
 	bool found = false;
 	int32_t end = goal; /* where the A* part of the route ends */
@@ -1192,9 +1234,9 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			nv->parent = u;
 			if (st != open) {
 				f->astamp[v] = open;
-				a_up(f, f->aheap_len++, (struct a_entry){ gv + hv, gv, v });
+				a_up(f, f->aheap_len++, a_key(gv + hv, gv, v));
 			} else {
-				a_up(f, nv->pos, (struct a_entry){ gv + hv, gv, v });
+				a_up(f, nv->pos, a_key(gv + hv, gv, v));
 			}
 		}
 	}

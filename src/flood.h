@@ -128,7 +128,7 @@ int flood_next(const struct flood_ctx *f, int cell);
  * from which the flood's own route (flood_next) enters no cell with an
  * extra cost: that route then costs exactly the potential, so the route is
  * already optimal, and its tail is the one flood_next gives.
- * Movement rules as the flood's.  Ties: smaller f, then larger g, then
+ * Movement rules as the flood's.  Ties: smaller f, then larger g (rounded to a float), then
  * smaller cell index.  Writes the first `cap` cells (start first) to out[],
  * the route's cost to *cost, the cells expanded to *expanded (each may be
  * NULL), and returns the route's full length in cells; -1 if there is no
