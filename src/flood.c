@@ -129,6 +129,8 @@ static const int8_t sq_off_y[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
 static const int8_t hx_off_x[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
 static const int8_t hx_off_y[6] = { 0, 0, -1, -1, 1, 1 };
 
+static void moves_refresh(struct flood_ctx *f, bool cut);
+
 struct flood_options flood_options_default(void)
 {
 	return (struct flood_options){ .reverse = false, .corner_cutting = false, .max_dist = 0.0 };
@@ -181,6 +183,23 @@ struct flood_ctx *flood_create(const struct grid *g)
 		f->delta[i] = sq_off_y[i] * g->w + sq_off_x[i];
 	f->source = -1;
 	f->finished = true;
+	/* Done now, when the level loads, rather than by the first flood and
+	 * the first flood_route (a monster's first turn): the moves of every
+	 * cell under the usual corner rule, and the first touch of the
+	 * memory they write (the distances, the part of the pool the uniform
+	 * flood takes, the route search's records), whose page faults would
+	 * otherwise land on that turn.  The zeroed arrays stay zero. */
+	for (int c = 0; c < f->n; c++)
+		f->dist[c] = HUGE_VAL;
+	const size_t n = (size_t)f->n, pool_len = (size_t)f->n_blocks * BLOCK,
+		     uniform_len = 6 * (n + 1);
+	memset(f->pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->pool);
+	memset(f->anode, 0, n * sizeof *f->anode);
+	memset(f->astamp, 0, n * sizeof *f->astamp);
+	memset(f->walked, 0, n * sizeof *f->walked);
+	memset(f->aheap, 0, n * sizeof *f->aheap);
+	memset(f->cst, 0, n * sizeof *f->cst);
+	moves_refresh(f, false);
 	return f;
 }
 
