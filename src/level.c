@@ -866,6 +866,25 @@ int level_grid_regions(const struct grid *g, int *out)
 		int top = 0;
 		stack[top++] = i;
 		out[i] = regions;
+		if (g->topo != GRID_HEX) {
+			/* Without corner cutting a diagonal step needs both cells
+			 * beside it open, so it never joins what orthogonal steps
+			 * do not: the four orthogonal neighbours are enough. */
+			const int w = g->w;
+			while (top > 0) {
+				const int c = stack[--top], x = c % w;
+				const int nb[4] = { c - w, x > 0 ? c - 1 : -1, x < w - 1 ? c + 1 : -1, c + w };
+				for (int j = 0; j < 4; j++) {
+					const int v = nb[j];
+					if (v >= 0 && v < cells && out[v] < 0 && g->cost[v]) {
+						out[v] = regions;
+						stack[top++] = v;
+					}
+				}
+			}
+			regions++;
+			continue;
+		}
 		while (top > 0) {
 			int c = stack[--top];
 			struct grid_step nb[GRID_MAX_NEIGHBOURS];

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "bestiary.h"
+#include "grid.h"
 #include "level.h"
 
 static char *read_text(const char *path, size_t *len)
@@ -474,9 +475,73 @@ static void test_null_diags_and_empty(void **state)
 	level_destroy(NULL);
 }
 
+/*
+ * level_grid_regions against a labelling made here from grid_neighbours
+ * (corner rule on, as the game moves): on random square4, square8 and hex
+ * grids the same region of every cell, numbered in order of each region's
+ * first cell.  Square grids take the four-neighbour path in level.c.
+ */
+static void test_grid_regions_match_neighbours(void **state)
+{
+	(void)state;
+	uint32_t seed = 77;
+	int grids = 0;
+	for (int t = 0; t < 3; t++) {
+		for (int m = 0; m < 200; m++) {
+			seed = seed * 1103515245u + 12345u;
+			const int w = 1 + (int)(seed >> 16) % 30;
+			seed = seed * 1103515245u + 12345u;
+			const int h = 1 + (int)(seed >> 16) % 20, n = w * h;
+			seed = seed * 1103515245u + 12345u;
+			const int walls = (int)(seed >> 16) % 70;
+			struct grid *g = grid_create(w, h, (enum grid_topology)t);
+			assert_non_null(g);
+			for (int c = 0; c < n; c++) {
+				seed = seed * 1103515245u + 12345u;
+				g->cost[c] = (int)(seed >> 16) % 100 < walls ? 0 : 1;
+			}
+			int *got = malloc((size_t)n * sizeof *got), *want = malloc((size_t)n * sizeof *want);
+			int *stack = malloc((size_t)n * sizeof *stack);
+			assert_non_null(got);
+			assert_non_null(want);
+			assert_non_null(stack);
+			int regions = 0;
+			for (int c = 0; c < n; c++)
+				want[c] = -1;
+			for (int c = 0; c < n; c++) {
+				if (want[c] >= 0 || !g->cost[c])
+					continue;
+				int top = 0;
+				stack[top++] = c;
+				want[c] = regions;
+				while (top > 0) {
+					struct grid_step nb[GRID_MAX_NEIGHBOURS];
+					int k = grid_neighbours(g, stack[--top], false, nb);
+					for (int j = 0; j < k; j++)
+						if (want[nb[j].cell] < 0) {
+							want[nb[j].cell] = regions;
+							stack[top++] = nb[j].cell;
+						}
+				}
+				regions++;
+			}
+			assert_int_equal(level_grid_regions(g, got), regions);
+			for (int c = 0; c < n; c++)
+				assert_int_equal(got[c], want[c]);
+			free(got);
+			free(want);
+			free(stack);
+			grid_destroy(g);
+			grids++;
+		}
+	}
+	print_message("level_grid_regions = a grid_neighbours labelling on %d random grids\n", grids);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grid_regions_match_neighbours),
 		cmocka_unit_test(test_error_fixtures),
 		cmocka_unit_test(test_ok_fixtures),
 		cmocka_unit_test(test_crlf_same_as_lf),
