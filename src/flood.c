@@ -35,6 +35,9 @@
 #define PREFETCH_AHEAD 8       /* pop_min: how far behind a FIFO's head to prefetch */
 #define TIE_REL 1e-11          /* flood_next: relative tolerance between equally good neighbours */
 #define CROWD_CELLS 512        /* cells of flood_route's crowd-aware potential */
+#define RRING 1024             /* flood_route: buckets in its ring */
+#define RSCALE 4.0             /* flood_route: buckets per unit of f */
+#define RCHUNK 16              /* flood_route: ints per list chunk (a link, then 15 cells) */
 
 struct fifo {
 	int32_t head_blk, head_pos; /* head_blk < 0: empty */
@@ -98,8 +101,14 @@ struct flood_ctx {
 	uint32_t *astamp;     /* agen << 1 (open) or agen << 1 | 1 (closed); apart from anode[],
 	                         so that the test of a neighbour reads 4 bytes */
 	akey *aheap;
-	uint32_t *walked;     /* agen: a downhill walk of this flood_route call passed the
-	                         cell (and, as the call goes on, did not end clear) */
+	/* flood_route's bucket ring (see route_push): per-slot lists of
+	 * cells in chunks from rpool */
+	int32_t *rpool;
+	int rpool_chunks;
+	int rhead[RRING], rfill[RRING];
+	int rfree, rnext;
+	uint64_t rq;          /* the current bucket, floor(f * RSCALE) */
+	bool ron;
 	uint32_t agen;
 	int aheap_len;
 
@@ -155,7 +164,8 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
 	f->anode = calloc((size_t)f->n, sizeof *f->anode);
 	f->astamp = calloc((size_t)f->n, sizeof *f->astamp);
-	f->walked = calloc((size_t)f->n, sizeof *f->walked);
+	f->rpool_chunks = f->n / 8 + 1;
+	f->rpool = malloc((size_t)f->rpool_chunks * RCHUNK * sizeof *f->rpool);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
 	f->moves = malloc((size_t)f->n);
 	f->moves_cost = malloc((size_t)f->n);
@@ -169,7 +179,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		flood_destroy(f);
 		return NULL;
 	}
-	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->walked || !f->aheap || !f->moves ||
+	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->rpool || !f->aheap || !f->moves ||
 	    !f->moves_cost) {
 		flood_destroy(f);
 		return NULL;
@@ -196,7 +206,6 @@ struct flood_ctx *flood_create(const struct grid *g)
 	memset(f->pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->pool);
 	memset(f->anode, 0, n * sizeof *f->anode);
 	memset(f->astamp, 0, n * sizeof *f->astamp);
-	memset(f->walked, 0, n * sizeof *f->walked);
 	memset(f->aheap, 0, n * sizeof *f->aheap);
 	memset(f->cst, 0, n * sizeof *f->cst);
 	moves_refresh(f, false);
@@ -213,7 +222,7 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->blk_next);
 	free(f->anode);
 	free(f->astamp);
-	free(f->walked);
+	free(f->rpool);
 	free(f->aheap);
 	free(f->moves);
 	free(f->moves_cost);
@@ -230,10 +239,10 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->walked + sizeof *f->aheap + 2 +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->aheap + 2 +
 			       sizeof *f->cd + sizeof *f->cst) +
 	       (size_t)CROWD_CELLS * (sizeof *f->rcell + sizeof *f->rx + GRID_MAX_NEIGHBOURS * sizeof *f->cheap) +
-	       sizeof *f->cheap +
+	       sizeof *f->cheap + (size_t)f->rpool_chunks * RCHUNK * sizeof *f->rpool +
 	       (size_t)f->n_blocks * (BLOCK * sizeof *f->pool + sizeof *f->blk_next);
 }
 
@@ -1035,6 +1044,14 @@ static inline akey a_key(double fv, double gv, int32_t cell)
 
 static inline int32_t a_cell(akey k) { return (int32_t)(uint32_t)k; }
 
+static inline double a_key_f(akey k)
+{
+	const uint64_t fb = (uint64_t)(k >> 64);
+	double fv;
+	memcpy(&fv, &fb, sizeof fv);
+	return fv;
+}
+
 static inline void a_up(struct flood_ctx *f, int i, akey e)
 {
 	akey *heap = f->aheap;
@@ -1050,17 +1067,12 @@ static inline void a_up(struct flood_ctx *f, int i, akey e)
 	f->anode[a_cell(e)].pos = i;
 }
 
-/* The heap is 4-ary (shallower than binary); the least of four children
- * is found without branches when all four exist. */
-static inline int32_t a_pop(struct flood_ctx *f)
+/* Sifts e down from slot i (the heap is 4-ary, shallower than binary; the
+ * least of four children is found without branches when all four exist). */
+static inline void a_down(struct flood_ctx *f, int i, akey e)
 {
 	akey *heap = f->aheap;
-	const int32_t top = a_cell(heap[0]);
-	const akey e = heap[--f->aheap_len];
 	const int n = f->aheap_len;
-	if (n == 0)
-		return top;
-	int i = 0;
 	for (;;) {
 		const int c = 4 * i + 1;
 		if (c >= n)
@@ -1091,7 +1103,154 @@ static inline int32_t a_pop(struct flood_ctx *f)
 	}
 	heap[i] = e;
 	f->anode[a_cell(e)].pos = i;
+}
+
+static inline int32_t a_pop(struct flood_ctx *f)
+{
+	const int32_t top = a_cell(f->aheap[0]);
+	const akey e = f->aheap[--f->aheap_len];
+	if (f->aheap_len > 0)
+		a_down(f, 0, e);
 	return top;
+}
+
+/*
+ * flood_route's queue is a bucket ring over f, as plain A*'s in path.c:
+ * f never drops below the f just popped (the potential is consistent), so
+ * the open cells are sorted into buckets of width 1 / RSCALE by
+ * floor(f * RSCALE); only the current bucket is a heap, the later ones are
+ * unsorted lists of cells in a ring of RRING slots, and a list becomes the
+ * heap (its keys made again from the cells' g, Floyd's heapify) when its
+ * turn comes.  Every key in the current bucket is below every key in a
+ * later one, so cells come out in exactly the heap's order, from heaps a
+ * small fraction of the size.  A listed cell's pos is -2 - slot; a cell
+ * whose g improves into another bucket is listed again (or goes to the
+ * heap), so its old entry no longer matches its pos and is skipped.  A key
+ * beyond the ring's reach, or a full pool, sends every listed cell to the
+ * heap, and the query goes on with the heap alone.
+ */
+static inline int r_code(int slot) { return -2 - slot; }
+
+static inline uint64_t r_bucket(double fv) { return (uint64_t)(fv * RSCALE); }
+
+/* flood_route's potential of v (see flood_route), or -1 when v is not to be queued. */
+static inline double route_h(const struct flood_ctx *f, int32_t v, double lo, double delta,
+			     uint32_t in_r)
+{
+	double hv = flood_h(f, v, lo);
+	if (hv < 0)
+		return -1.0; /* cannot reach the source */
+	hv += delta;
+	if (f->cst[v] == in_r) {
+		if (f->cd[v] < hv)
+			hv = f->cd[v];
+	} else if (delta == HUGE_VAL) {
+		return -1.0; /* R holds every cell that reaches the source */
+	}
+	return hv;
+}
+
+/* Lists v in slot r; false when the pool has no chunk left. */
+static bool r_list(struct flood_ctx *f, int r, int32_t v)
+{
+	int c = f->rhead[r];
+	if (c < 0 || f->rfill[r] == RCHUNK - 1) {
+		int nc = f->rfree;
+		if (nc >= 0)
+			f->rfree = f->rpool[(size_t)nc * RCHUNK];
+		else if (f->rnext < f->rpool_chunks)
+			nc = f->rnext++;
+		else
+			return false;
+		f->rpool[(size_t)nc * RCHUNK] = c;
+		f->rhead[r] = nc;
+		f->rfill[r] = 0;
+		c = nc;
+	}
+	f->rpool[(size_t)c * RCHUNK + 1 + f->rfill[r]++] = v;
+	f->anode[v].pos = r_code(r);
+	return true;
+}
+
+/* Appends slot r's live cells to the heap (unordered) and frees its chunks. */
+static void r_drain(struct flood_ctx *f, int r, double lo, double delta, uint32_t in_r)
+{
+	const int code = r_code(r);
+	int m = f->aheap_len;
+	for (int c = f->rhead[r], k = f->rfill[r]; c >= 0; k = RCHUNK - 1) {
+		const int32_t *e = f->rpool + (size_t)c * RCHUNK;
+		for (int i = 1; i <= k; i++) {
+			const int32_t v = e[i];
+			if (f->anode[v].pos != code)
+				continue;
+			const double gv = f->anode[v].g;
+			f->aheap[m] = a_key(gv + route_h(f, v, lo, delta, in_r), gv, v);
+			f->anode[v].pos = m++;
+		}
+		const int next = e[0];
+		f->rpool[(size_t)c * RCHUNK] = f->rfree;
+		f->rfree = c;
+		c = next;
+	}
+	f->rhead[r] = -1;
+	f->aheap_len = m;
+}
+
+static void a_heapify(struct flood_ctx *f)
+{
+	const int m = f->aheap_len;
+	for (int i = m > 1 ? (m - 2) / 4 : -1; i >= 0; i--)
+		a_down(f, i, f->aheap[i]);
+}
+
+/* The current bucket is used up: the next slot with a cell becomes the heap. */
+static bool r_advance(struct flood_ctx *f, double lo, double delta, uint32_t in_r)
+{
+	const uint64_t q0 = f->rq;
+	for (int d = 1; d < RRING && f->aheap_len == 0; d++) {
+		const int r = (int)((q0 + (uint64_t)d) % RRING);
+		f->rq = q0 + (uint64_t)d;
+		if (f->rhead[r] >= 0)
+			r_drain(f, r, lo, delta, in_r);
+	}
+	a_heapify(f);
+	return f->aheap_len > 0;
+}
+
+/* Gives up the ring: every listed cell goes to the heap. */
+static void r_flush(struct flood_ctx *f, double lo, double delta, uint32_t in_r)
+{
+	for (int r = 0; r < RRING; r++)
+		if (f->rhead[r] >= 0)
+			r_drain(f, r, lo, delta, in_r);
+	a_heapify(f);
+	f->ron = false;
+}
+
+/* Queues v (g and potential just set) with key k: in the current bucket,
+ * the heap; in a later one, its list.  `pos` is v's pos if it is open
+ * already (its g just improved), else INT32_MIN. */
+static inline void r_push(struct flood_ctx *f, int32_t v, double fv, akey k, int pos, double lo,
+			  double delta, uint32_t in_r)
+{
+	if (f->ron) {
+		const uint64_t q = r_bucket(fv);
+		if (q > f->rq) {
+			const int r = (int)(q % RRING);
+			if (pos == r_code(r))
+				return; /* still in the same list: its key is made when drained */
+			if (q - f->rq < RRING && r_list(f, r, v))
+				return;
+			r_flush(f, lo, delta, in_r);
+			if (pos != INT32_MIN)
+				return; /* the flush queued it, with its new g */
+			pos = INT32_MIN;
+		}
+	}
+	if (pos >= 0)
+		a_up(f, pos, k);
+	else
+		a_up(f, f->aheap_len++, k);
 }
 
 /* A lower bound of the distance to the source of a cell the flood has not
@@ -1108,39 +1267,6 @@ static double unsettled_bound(const struct flood_ctx *f)
 			lo = k;
 	}
 	return lo;
-}
-
-/*
- * Whether the search may stop at u, just expanded: when u's potential is
- * its flood distance itself and the flood's own route down from u enters
- * no cell with an extra cost, that route costs exactly the potential, so
- * g(u) plus it equals the f just popped, which no route can beat (the
- * potential is consistent).  The walk follows flood_next, so the route
- * given is the one flood_next would give from u.  Cells a walk passes are
- * marked: meeting one again means that walk did not end clear (a clear
- * one ends the search), so neither does this one.
- */
-static bool clear_downhill(struct flood_ctx *f, int32_t u, const uint16_t *extra, double delta,
-			   uint32_t in_r)
-{
-	if (!is_settled(f, u))
-		return false;
-	const double du = f->dist[u];
-	double hu = delta == HUGE_VAL ? HUGE_VAL : du + delta;
-	if (f->cst[u] == in_r && f->cd[u] < hu)
-		hu = f->cd[u];
-	if (hu != du)
-		return false;
-	const uint32_t mark = f->agen;
-	for (int32_t c = u; c != f->source;) {
-		if (f->walked[c] == mark)
-			return false;
-		f->walked[c] = mark;
-		c = flood_next(f, c);
-		if (c < 0 || (extra && extra[c]))
-			return false;
-	}
-	return true;
 }
 
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
@@ -1160,10 +1286,8 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const uint32_t in_r = f->cgen << 1 | 1u;
 	const double delta = f->cdelta;
 	if (++f->agen > 0x7FFFFFFFu) {
-		for (int c = 0; c < f->n; c++) {
+		for (int c = 0; c < f->n; c++)
 			f->astamp[c] = 0;
-			f->walked[c] = 0;
-		}
 		f->agen = 1;
 	}
 	const uint32_t open = f->agen << 1, closed = open | 1u;
@@ -1178,19 +1302,22 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			h0 = f->cd[start];
 		f->aheap[f->aheap_len++] = a_key(h0, 0.0, start);
 	}
+	/* the ring starts empty, its current bucket that of the start */
+	for (int r = 0; r < RRING; r++)
+		f->rhead[r] = -1;
+	f->rfree = -1;
+	f->rnext = 0;
+	f->ron = true;
+	f->rq = r_bucket(a_key_f(f->aheap[0]));
 	bool found = false;
-	int32_t end = goal; /* where the A* part of the route ends */
-	while (f->aheap_len > 0) {
+	for (;;) {
+		if (f->aheap_len == 0 && !(f->ron && r_advance(f, lo, delta, in_r)))
+			break;
 		const int32_t u = a_pop(f);
 		f->astamp[u] = closed;
 		exp++;
 		if (u == goal) {
 			found = true;
-			break;
-		}
-		if (clear_downhill(f, u, extra, delta, in_r)) {
-			found = true;
-			end = u;
 			break;
 		}
 		const double gu = an[u].g;
@@ -1239,23 +1366,17 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			if (st == open && !(gv < nv->g))
 				continue;
 			/* the potential (an open cell passed these tests already) */
-			double hv = flood_h(f, v, lo);
+			const double hv = route_h(f, v, lo, delta, in_r);
 			if (hv < 0)
-				continue; /* cannot reach the source */
-			hv += delta;
-			if (f->cst[v] == in_r) {
-				if (f->cd[v] < hv)
-					hv = f->cd[v];
-			} else if (delta == HUGE_VAL) {
-				continue; /* R holds every cell that reaches the source */
-			}
+				continue;
 			nv->g = gv;
 			nv->parent = u;
+			const double fv = gv + hv;
 			if (st != open) {
 				f->astamp[v] = open;
-				a_up(f, f->aheap_len++, a_key(gv + hv, gv, v));
+				r_push(f, v, fv, a_key(fv, gv, v), INT32_MIN, lo, delta, in_r);
 			} else {
-				a_up(f, nv->pos, a_key(gv + hv, gv, v));
+				r_push(f, v, fv, a_key(fv, gv, v), nv->pos, lo, delta, in_r);
 			}
 		}
 	}
@@ -1264,20 +1385,13 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	if (!found)
 		return -1;
 	int len = 0;
-	for (int32_t c = end; c >= 0; c = an[c].parent)
+	for (int32_t c = goal; c >= 0; c = an[c].parent)
 		len++;
 	int i = len;
-	for (int32_t c = end; c >= 0; c = an[c].parent)
+	for (int32_t c = goal; c >= 0; c = an[c].parent)
 		if (--i < cap)
 			out[i] = c;
-	/* then down the flood from where the search stopped */
-	for (int32_t c = end; c != goal;) {
-		c = flood_next(f, c);
-		if (len < cap)
-			out[len] = c;
-		len++;
-	}
 	if (cost)
-		*cost = end == goal ? an[goal].g : an[end].g + f->dist[end];
+		*cost = an[goal].g;
 	return len;
 }

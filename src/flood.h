@@ -123,11 +123,7 @@ int flood_next(const struct flood_ctx *f, int cell);
  * no cell of it gets cheaper), and delta the least extra any route from
  * outside that region pays inside it (the crowd around the goal).  Both
  * are consistent lower bounds, so the route is optimal; when nothing
- * crowds the goal (delta 0) it is the plain flood-distance A*.  The search
- * stops at the first expanded cell whose potential is its flood distance and
- * from which the flood's own route (flood_next) enters no cell with an
- * extra cost: that route then costs exactly the potential, so the route is
- * already optimal, and its tail is the one flood_next gives.
+ * crowds the goal (delta 0) it is the plain flood-distance A*.
  * Movement rules as the flood's.  Ties: smaller f, then larger g (rounded to a float), then
  * smaller cell index.  Writes the first `cap` cells (start first) to out[],
  * the route's cost to *cost, the cells expanded to *expanded (each may be
