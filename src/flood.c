@@ -36,6 +36,7 @@
 #define TIE_REL 1e-11          /* flood_next: relative tolerance between equally good neighbours */
 #define CROWD_CELLS 512        /* cells of flood_route's crowd-aware potential */
 #define RRING 1024             /* flood_route: buckets in its ring */
+#define PRETOUCH_CELLS (1 << 20) /* flood_create touches its arrays up to this size */
 #define RSCALE 4.0             /* flood_route: buckets per unit of f */
 #define RCHUNK 16              /* flood_route: ints per list chunk (a link, then 15 cells) */
 
@@ -198,16 +199,20 @@ struct flood_ctx *flood_create(const struct grid *g)
 	 * cell under the usual corner rule, and the first touch of the
 	 * memory they write (the distances, the part of the pool the uniform
 	 * flood takes, the route search's records), whose page faults would
-	 * otherwise land on that turn.  The zeroed arrays stay zero. */
-	for (int c = 0; c < f->n; c++)
-		f->dist[c] = HUGE_VAL;
-	const size_t n = (size_t)f->n, pool_len = (size_t)f->n_blocks * BLOCK,
-		     uniform_len = 6 * (n + 1);
-	memset(f->pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->pool);
-	memset(f->anode, 0, n * sizeof *f->anode);
-	memset(f->astamp, 0, n * sizeof *f->astamp);
-	memset(f->aheap, 0, n * sizeof *f->aheap);
-	memset(f->cst, 0, n * sizeof *f->cst);
+	 * otherwise land on that turn.  The zeroed arrays stay zero.  Only up
+	 * to PRETOUCH_CELLS cells (about 75 MiB): on a larger map the pages
+	 * are left to be touched where a search needs them. */
+	if (f->n <= PRETOUCH_CELLS) {
+		for (int c = 0; c < f->n; c++)
+			f->dist[c] = HUGE_VAL;
+		const size_t n = (size_t)f->n, pool_len = (size_t)f->n_blocks * BLOCK,
+			     uniform_len = 6 * (n + 1);
+		memset(f->pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->pool);
+		memset(f->anode, 0, n * sizeof *f->anode);
+		memset(f->astamp, 0, n * sizeof *f->astamp);
+		memset(f->aheap, 0, n * sizeof *f->aheap);
+		memset(f->cst, 0, n * sizeof *f->cst);
+	}
 	moves_refresh(f, false);
 	return f;
 }
