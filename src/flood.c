@@ -1321,6 +1321,20 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		const int32_t u = a_pop(f);
 		f->astamp[u] = closed;
 		exp++;
+		if (square && f->aheap_len > 0) {
+			/* the likely next cell: fetch its neighbours' records meanwhile */
+			const int32_t t = a_cell(f->aheap[0]);
+			if (t > w && t < f->n - w) {
+				__builtin_prefetch(&f->astamp[t - w]);
+				__builtin_prefetch(&f->astamp[t + w]);
+				__builtin_prefetch(&f->dist[t - w]);
+				__builtin_prefetch(&f->dist[t]);
+				__builtin_prefetch(&f->dist[t + w]);
+				__builtin_prefetch(&an[t - w]);
+				__builtin_prefetch(&an[t]);
+				__builtin_prefetch(&an[t + w]);
+			}
+		}
 		if (u == goal) {
 			found = true;
 			break;
