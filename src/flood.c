@@ -21,6 +21,11 @@
  * holds that many entries per cell plus a partly filled block per FIFO, so
  * it never runs out.  Blocks freed at the head are reused, so a flood only
  * ever touches about as many blocks as its frontier needs.
+ *
+ * Whole floods on uniform square grids (run_uniform) and shifts keep no
+ * stamps or states: their FIFOs are plain arrays whose entries carry their
+ * keys, and once such a flood has ended a cell is settled exactly when its
+ * distance is finite (`whole`).
  */
 #include "flood.h"
 
@@ -589,9 +594,10 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
  * FIFOs, orthogonal and diagonal steps.  A cell enters each at most once
  * (see the top of the file), so each is a plain array over the pool, and
  * the next cell is the smaller of the two live heads, the orthogonal one on
- * a tie: the same order, keys and additions as pop_min and settle_one
- * (forward and reverse are the same here), without their general queue
- * bookkeeping.  Only with nothing but the source queued and no max_dist.
+ * a tie: the same order of live entries, keys and additions as pop_min and
+ * settle_one (forward and reverse are the same here), so the same
+ * distances, without their general queue bookkeeping.  Only with nothing
+ * but the source queued and no max_dist.
  */
 static bool uniform_ready(const struct flood_ctx *f)
 {
