@@ -42,6 +42,12 @@
 #define CROWD_CELLS 512        /* cells of flood_route's crowd-aware potential */
 #define RRING 1024             /* flood_route: buckets in its ring */
 #define PRETOUCH_CELLS (1 << 20) /* flood_create touches its arrays up to this size */
+/* Compact distances (see run_compact): a + b sqrt 2 steps kept as
+ * a * 2^CBITS + b * cr in 32 bits. */
+#define CBITS 21
+#define CMASK ((1u << CBITS) - 1u)
+#define CNONE 0xFF000000u          /* a cell not reached */
+#define CLIMIT (1100u << CBITS)    /* the largest key whose order is kept exact */
 #define RSCALE 4.0             /* flood_route: buckets per unit of f */
 #define RCHUNK 16              /* flood_route: ints per list chunk (a link, then 15 cells) */
 
@@ -89,6 +95,11 @@ struct flood_ctx {
 
 	int source;          /* -1: no flood */
 	bool reverse, corner_cutting, finished;
+	uint32_t *cdist;     /* compact distances of a whole uniform flood (see run_compact) */
+	uint32_t cr, crinv;  /* sqrt 2 in the compact scale (odd), its inverse mod 2^CBITS */
+	double cmult;        /* the uniform multiplier the compact distances are scaled by */
+	bool compact;        /* the current flood's distances are cdist[], not dist[] */
+	bool compact_off;    /* this grid's floods outgrew CLIMIT: whole floods use dist[] */
 	bool whole;          /* the flood ran to its end with no max_dist, so a
 	                        cell is settled exactly when dist[] is finite
 	                        (tag[] is then not kept up to date) */
@@ -163,6 +174,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 	long long entries = (long long)GRID_MAX_NEIGHBOURS * f->n + 1;
 	f->n_blocks = (int32_t)((entries + BLOCK - 1) / BLOCK + QUEUES + 1);
 	f->dist = malloc((size_t)f->n * sizeof *f->dist);
+	f->cdist = malloc((size_t)f->n * sizeof *f->cdist);
 	f->tag = calloc((size_t)f->n, sizeof *f->tag);
 	/* malloc, not calloc: the pool is reserved for the worst case, and a
 	 * flood writes only the blocks its frontier needs. */
@@ -185,7 +197,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		flood_destroy(f);
 		return NULL;
 	}
-	if (!f->dist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->rpool || !f->aheap || !f->moves ||
+	if (!f->dist || !f->cdist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->rpool || !f->aheap || !f->moves ||
 	    !f->moves_cost) {
 		flood_destroy(f);
 		return NULL;
@@ -197,6 +209,10 @@ struct flood_ctx *flood_create(const struct grid *g)
 	}
 	for (int i = 0; i < 8; i++)
 		f->delta[i] = sq_off_y[i] * g->w + sq_off_x[i];
+	f->cr = (uint32_t)(GRID_SQRT2 * (double)(1u << CBITS) + 0.5) | 1u;
+	f->crinv = f->cr; /* Newton's iteration: each step doubles the bits that are right */
+	for (int i = 0; i < 5; i++)
+		f->crinv *= 2u - f->cr * f->crinv;
 	f->source = -1;
 	f->finished = true;
 	/* Done now, when the level loads, rather than by the first flood and
@@ -208,8 +224,10 @@ struct flood_ctx *flood_create(const struct grid *g)
 	 * to PRETOUCH_CELLS cells (about 75 MiB): on a larger map the pages
 	 * are left to be touched where a search needs them. */
 	if (f->n <= PRETOUCH_CELLS) {
-		for (int c = 0; c < f->n; c++)
+		for (int c = 0; c < f->n; c++) {
 			f->dist[c] = HUGE_VAL;
+			f->cdist[c] = CNONE;
+		}
 		const size_t n = (size_t)f->n, pool_len = (size_t)f->n_blocks * BLOCK,
 			     uniform_len = 6 * (n + 1);
 		memset(f->pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->pool);
@@ -227,6 +245,7 @@ void flood_destroy(struct flood_ctx *f)
 	if (!f)
 		return;
 	free(f->dist);
+	free(f->cdist);
 	free(f->tag);
 	free(f->pool);
 	free(f->blk_next);
@@ -249,7 +268,7 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->aheap + 2 +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->cdist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->aheap + 2 +
 			       sizeof *f->cd + sizeof *f->cst) +
 	       (size_t)CROWD_CELLS * (sizeof *f->rcell + sizeof *f->rx + GRID_MAX_NEIGHBOURS * sizeof *f->cheap) +
 	       sizeof *f->cheap + (size_t)f->rpool_chunks * RCHUNK * sizeof *f->rpool +
@@ -387,6 +406,7 @@ static void moves_refresh(struct flood_ctx *f, bool cut)
 		return;
 	memcpy(f->moves_cost, g->cost, (size_t)f->n);
 	f->moves_cut = (int)cut;
+	f->compact_off = false;
 	f->uniform = 0;
 	for (int c = 0; c < f->n; c++) {
 		if (!g->cost[c] || g->cost[c] == f->uniform)
@@ -444,6 +464,7 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
 	f->corner_cutting = opt->corner_cutting;
 	f->max_dist = opt->max_dist;
 	f->finished = false;
+	f->compact = false;
 	moves_refresh(f, f->corner_cutting);
 	for (int c = 0; c < f->n; c++)
 		f->dist[c] = HUGE_VAL;
@@ -710,9 +731,148 @@ static void run_uniform(struct flood_ctx *f)
 	f->whole = true; /* no tag was written: every reached cell is settled */
 }
 
+/*
+ * Whole floods on uniform square grids count in compact distances: a
+ * route of a orthogonal and b diagonal steps costs a + b sqrt 2 steps,
+ * kept as a * 2^CBITS + b * cr with cr an odd integer within 1 of
+ * sqrt 2 * 2^CBITS.  Half the memory of a double, so the flood's working
+ * set stays in cache, and exact:
+ *   - two routes of equal cost have the same a and b, so the same code;
+ *   - the codes order as the costs do while every b is below about 848:
+ *     the code's error is under |b1 - b2| / 2^CBITS, and two different
+ *     costs a1 + b1 sqrt 2 and a2 + b2 sqrt 2 differ by more than
+ *     0.34 / |b1 - b2| (how well sqrt 2 can be approached by fractions);
+ *     a key up to CLIMIT (1100 steps) keeps every b compared below 780;
+ *   - cr is odd, so b is the code times cr's inverse modulo 2^CBITS, and
+ *     a follows: the cost a + b sqrt 2 is made the same way for every
+ *     route of that cost.
+ * A flood or shift that meets a key past CLIMIT gives up and is made
+ * again in doubles (and so are the grid's later whole floods).
+ */
+static inline double cdecode(const struct flood_ctx *f, uint32_t code)
+{
+	const uint32_t b = ((code & CMASK) * f->crinv) & CMASK;
+	const uint32_t a = (code - b * f->cr) >> CBITS;
+	return f->cmult * ((double)a + (double)b * GRID_SQRT2);
+}
+
+/* The current flood's distance of v, +infinity where it has none. */
+static inline double dist_of(const struct flood_ctx *f, int32_t v)
+{
+	if (f->compact) {
+		const uint32_t code = f->cdist[v];
+		return code >= CNONE ? HUGE_VAL : cdecode(f, code);
+	}
+	return f->dist[v];
+}
+
 static inline bool is_settled(const struct flood_ctx *f, int32_t v)
 {
-	return f->whole ? f->dist[v] < HUGE_VAL : f->tag[v] == (f->gen << 16 | SETTLED);
+	if (f->whole)
+		return f->compact ? f->cdist[v] < CNONE : f->dist[v] < HUGE_VAL;
+	return f->tag[v] == (f->gen << 16 | SETTLED);
+}
+
+/*
+ * The whole uniform flood (as run_uniform) in compact distances, from
+ * `source`, whose cdist[] is set (0, or for a shift the old distances plus
+ * the step).  False, with cdist[] left unusable, when a key passes CLIMIT.
+ */
+static bool run_compact(struct flood_ctx *f, int32_t source)
+{
+	const size_t slots = (size_t)f->n + 1;
+	int32_t *const fo = f->pool, *const fd = f->pool + slots;
+	uint32_t *const ko_at = (uint32_t *)(void *)(f->pool + 2 * slots), *const kd_at = ko_at + slots;
+	uint32_t *const dist = f->cdist;
+	const uint8_t *const moves = f->moves;
+	const int w = f->grid->w;
+	const uint32_t eo = 1u << CBITS, ed = f->cr;
+	int32_t step[8];
+	memcpy(step, f->delta, sizeof step);
+	size_t ho = 0, to = 0, hd = 0, td = 0;
+	long settled = 0;
+	ko_at[0] = UINT32_MAX;
+	kd_at[0] = UINT32_MAX;
+	for (int32_t u = source;;) {
+		const uint32_t du = dist[u];
+		settled++;
+		const unsigned m = moves[u];
+		const uint32_t ko = du + eo, kd = du + ed;
+#pragma GCC unroll 4
+		for (int i = 0; i < 4; i++) {
+			const int32_t v = u + (step[i] & -(int32_t)(m >> i & 1u));
+			const uint32_t dv = dist[v];
+			const bool better = ko < dv;
+			dist[v] = better ? ko : dv;
+			fo[to] = v;
+			ko_at[to] = ko;
+			to += better;
+		}
+#pragma GCC unroll 4
+		for (int i = 0; i < 4; i++) {
+			const int32_t v = u + (step[4 + i] & -(int32_t)(m >> (4 + i) & 1u));
+			const uint32_t dv = dist[v];
+			const bool better = kd < dv;
+			dist[v] = better ? kd : dv;
+			fd[td] = v;
+			kd_at[td] = kd;
+			td += better;
+		}
+		ko_at[to] = UINT32_MAX;
+		kd_at[td] = UINT32_MAX;
+		for (;;) {
+			const uint32_t ka = ko_at[ho], kb = kd_at[hd];
+			const bool take_o = ka <= kb;
+			const uint32_t k = take_o ? ka : kb;
+			if (k == UINT32_MAX) {
+				u = -1;
+				break;
+			}
+			if (k > CLIMIT)
+				return false;
+			u = take_o ? fo[ho] : fd[hd];
+			ho += take_o;
+			hd += !take_o;
+			if (dist[u] == k)
+				break;
+		}
+		if (u < 0)
+			break;
+		if (ho + PREFETCH_AHEAD < to) {
+			const uint32_t *d = dist + fo[ho + PREFETCH_AHEAD];
+			__builtin_prefetch(d - w);
+			__builtin_prefetch(d);
+			__builtin_prefetch(d + w);
+		}
+		if (hd + PREFETCH_AHEAD < td) {
+			const uint32_t *d = dist + fd[hd + PREFETCH_AHEAD];
+			__builtin_prefetch(d - w);
+			__builtin_prefetch(d);
+			__builtin_prefetch(d + w);
+		}
+	}
+	f->settled += settled;
+	f->finished = true;
+	f->whole = true;
+	f->compact = true;
+	f->cmult = (double)f->uniform;
+	return true;
+}
+
+/* A whole uniform flood from the source flood_begin queued: compact when
+ * the grid allows it, else (or when it gives up) in doubles. */
+static void run_whole_uniform(struct flood_ctx *f)
+{
+	if (!f->compact_off) {
+		uint32_t *const cd = f->cdist;
+		for (int c = 0; c < f->n; c++)
+			cd[c] = CNONE;
+		cd[f->source] = 0;
+		if (run_compact(f, f->source))
+			return;
+		f->compact_off = true;
+	}
+	run_uniform(f);
 }
 
 bool flood_settled(const struct flood_ctx *f, int cell)
@@ -725,7 +885,7 @@ long flood_settle(struct flood_ctx *f, const int *targets, int n)
 		return 0;
 	long before = f->settled;
 	if (n == 0 && !f->finished && uniform_ready(f)) {
-		run_uniform(f);
+		run_whole_uniform(f);
 		return f->settled - before;
 	}
 	int t = 0;
@@ -786,6 +946,34 @@ bool flood_shift(struct flood_ctx *f, int source)
 	const unsigned m = g->cost[source] ? g->cost[source] : 1u;
 	const double c = f->edge[2u * m + (dg[i] ? 1u : 0u)];
 	const bool cut = f->corner_cutting;
+	if (f->compact) {
+		/* The same in compact distances, counting from 0 at the new
+		 * source: the step is added to the old distances first. */
+		const uint32_t cc = dg[i] ? f->cr : 1u << CBITS;
+		uint32_t *const cd = f->cdist;
+		for (int v = 0; v < f->n; v++) {
+			const uint32_t d = cd[v] + cc;
+			cd[v] = d < CNONE ? d : CNONE;
+		}
+		queues_reset(f);
+		f->source = source;
+		f->reverse = true;
+		f->corner_cutting = cut;
+		f->max_dist = 0.0;
+		f->finished = false;
+		f->compact = false;
+		cd[source] = 0;
+		f->fifo[0].head_blk = -1;
+		if (!run_compact(f, source)) {
+			/* past CLIMIT: a new flood in doubles */
+			f->compact_off = true;
+			struct flood_options o = flood_options_default();
+			o.reverse = true;
+			o.corner_cutting = cut;
+			flood_run(f, source, &o, NULL, 0);
+		}
+		return true;
+	}
 	queues_reset(f);
 	f->source = source;
 	f->reverse = true;
@@ -826,7 +1014,7 @@ long flood_settled_count(const struct flood_ctx *f)
 
 double flood_distance(const struct flood_ctx *f, int cell)
 {
-	return flood_settled(f, cell) ? f->dist[cell] : -1.0;
+	return flood_settled(f, cell) ? dist_of(f, cell) : -1.0;
 }
 
 int flood_next(const struct flood_ctx *f, int cell)
@@ -835,7 +1023,7 @@ int flood_next(const struct flood_ctx *f, int cell)
 		return -1;
 	const struct grid *g = f->grid;
 	const uint8_t *cost = g->cost;
-	const double d = f->dist[cell];
+	const double d = dist_of(f, cell);
 	const double limit = d + TIE_REL * (1.0 + d);
 	if (g->topo != GRID_HEX && cost[f->source] && f->moves_cut == (int)f->corner_cutting) {
 		/* square grid, passable source: the legal moves are moves[]
@@ -847,7 +1035,7 @@ int flood_next(const struct flood_ctx *f, int cell)
 			if (!is_settled(f, b))
 				continue;
 			const unsigned mult = f->reverse ? cost[b] : cost[cell];
-			if (f->dist[b] + f->edge[2u * mult + (i >= 4 ? 1u : 0u)] <= limit)
+			if (dist_of(f, b) + f->edge[2u * mult + (i >= 4 ? 1u : 0u)] <= limit)
 				return b;
 		}
 		return -1;
@@ -868,7 +1056,7 @@ int flood_next(const struct flood_ctx *f, int cell)
 			continue;
 		/* reverse: the mover enters b; forward: the route entered cell from b */
 		unsigned m = f->reverse ? (cost[b] ? cost[b] : 1u) : cost[cell];
-		double via = f->dist[b] + f->edge[2u * m + (diag ? 1u : 0u)];
+		double via = dist_of(f, b) + f->edge[2u * m + (diag ? 1u : 0u)];
 		if (via <= limit)
 			return b;
 	}
@@ -910,7 +1098,7 @@ static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GR
  * negative when v cannot reach the source. */
 static inline double flood_h(const struct flood_ctx *f, int32_t v, double lo)
 {
-	return is_settled(f, v) ? f->dist[v] : lo;
+	return is_settled(f, v) ? dist_of(f, v) : lo;
 }
 
 static inline bool c_before(const struct a_entry *a, const struct a_entry *b)
@@ -1308,7 +1496,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	an[start] = (struct a_node){ .g = 0.0, .parent = -1, .pos = 0 };
 	f->astamp[start] = open;
 	{
-		double h0 = f->dist[start] + delta;
+		double h0 = dist_of(f, start) + delta;
 		if (f->cst[start] == in_r && f->cd[start] < h0)
 			h0 = f->cd[start];
 		f->aheap[f->aheap_len++] = a_key(h0, 0.0, start);
@@ -1333,9 +1521,14 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			if (t > w && t < f->n - w) {
 				__builtin_prefetch(&f->astamp[t - w]);
 				__builtin_prefetch(&f->astamp[t + w]);
-				__builtin_prefetch(&f->dist[t - w]);
-				__builtin_prefetch(&f->dist[t]);
-				__builtin_prefetch(&f->dist[t + w]);
+				if (f->compact) {
+					__builtin_prefetch(&f->cdist[t - w]);
+					__builtin_prefetch(&f->cdist[t + w]);
+				} else {
+					__builtin_prefetch(&f->dist[t - w]);
+					__builtin_prefetch(&f->dist[t]);
+					__builtin_prefetch(&f->dist[t + w]);
+				}
 				__builtin_prefetch(&an[t - w]);
 				__builtin_prefetch(&an[t]);
 				__builtin_prefetch(&an[t + w]);

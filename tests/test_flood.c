@@ -624,11 +624,13 @@ static void test_shift(void **state)
 
 /*
  * Grids whose passable cells all cost the same take the two-FIFO path of a
- * whole flood (flood_run without targets, flood_shift).  A flood given a
- * target it can never settle (a wall) runs the general path to its end:
- * both must give the same distances bit for bit (the same additions), the
- * same settled cells and the same downhill steps, and both must agree with
- * path_flood; so must shifts on such grids.
+ * whole flood (flood_run without targets, flood_shift), in compact
+ * distances on square grids.  A flood given a target it can never settle
+ * (a wall) runs the general path to its end: both must give the same
+ * distances up to rounding (the compact path makes each as a + b sqrt 2,
+ * the general one adds steps), the same settled cells and the same
+ * downhill steps, and both must agree with path_flood; so must shifts on
+ * such grids.
  */
 static void test_uniform_fast_path(void **state)
 {
@@ -664,7 +666,8 @@ static void test_uniform_fast_path(void **state)
 					assert_true(flood_finished(slow));
 					for (int c = 0; c < n; c++) {
 						assert_int_equal(flood_settled(fast, c), flood_settled(slow, c));
-						assert_true(flood_distance(fast, c) == flood_distance(slow, c));
+						const double da = flood_distance(fast, c), db = flood_distance(slow, c);
+						assert_true(fabs(da - db) <= 1e-12 * (1 + db));
 						assert_int_equal(flood_next(fast, c), flood_next(slow, c));
 					}
 					long cells = 0;
@@ -705,6 +708,92 @@ static void test_uniform_fast_path(void **state)
 	assert_true(floods > 800);
 	assert_true(shifts > 1000);
 	print_message("uniform-cost grids: %d whole floods = the general path, %d shifts\n", floods, shifts);
+}
+
+/*
+ * Whole floods past the compact distances' reach (1,100 steps): winding
+ * corridors of about 1,000 to 1,350 cells.  The source starts 1,080 steps
+ * from the far end (or at the near end), walks 30 cells toward the near
+ * end and 30 back, so that floods and shifts start compact and cross the
+ * limit both ways.  Every distance, settled cell and downhill step must
+ * match a general-path flood from the same source.
+ */
+static void test_long_uniform_floods(void **state)
+{
+	(void)state;
+	int checked = 0;
+	for (int len = 1000; len <= 1300; len += 100) {
+		/* a serpentine: rows of 40 joined at alternate ends */
+		const int w = 41, rows = len / 40 + 1, h = 2 * rows - 1, n = w * h;
+		struct grid *g = grid_create(w, h, GRID_SQUARE8);
+		assert_non_null(g);
+		for (int c = 0; c < n; c++)
+			g->cost[c] = 0;
+		for (int r = 0, cells = 0; r < rows && cells < len; r++) {
+			for (int x = 0; x < 40 && cells < len; x++, cells++)
+				g->cost[(2 * r) * w + ((r & 1) ? 39 - x : x)] = 1;
+			if (r + 1 < rows && cells < len)
+				g->cost[(2 * r + 1) * w + ((r & 1) ? 0 : 39)] = 1;
+		}
+		g->cost[n - 1] = 0; /* the wall the general flood aims at */
+		struct flood_ctx *fast = flood_create(g), *slow = flood_create(g), *along = flood_create(g);
+		assert_non_null(fast);
+		assert_non_null(slow);
+		assert_non_null(along);
+		struct flood_options o = flood_options_default();
+		o.reverse = true;
+		const int wall = n - 1;
+		/* steps from the near end (cell 0) of every corridor cell */
+		flood_run(along, 0, &o, &wall, 1);
+		int src = 0;
+		double far = 0;
+		for (int c = 0; c < n; c++)
+			if (flood_settled(along, c) && flood_distance(along, c) > far)
+				far = flood_distance(along, c);
+		for (int c = 0; c < n; c++)
+			if (flood_settled(along, c) && fabs(flood_distance(along, c) - (far - 1080)) < 0.5)
+				src = c;
+		/* a whole flood from the near end: past the limit from 1,100 on */
+		struct flood_ctx *end = flood_create(g);
+		assert_non_null(end);
+		flood_run(end, 0, &o, NULL, 0);
+		for (int c = 0; c < n; c++) {
+			assert_int_equal(flood_settled(end, c), flood_settled(along, c));
+			const double da = flood_distance(end, c), db = flood_distance(along, c);
+			assert_true(fabs(da - db) <= 1e-9 * (1 + db));
+			assert_int_equal(flood_next(end, c), flood_next(along, c));
+		}
+		flood_destroy(end);
+		assert_true(flood_run(fast, src, &o, NULL, 0) > 0);
+		for (int step = 0; step < 60; step++) {
+			flood_run(slow, src, &o, &wall, 1);
+			for (int c = 0; c < n; c++) {
+				assert_int_equal(flood_settled(fast, c), flood_settled(slow, c));
+				const double da = flood_distance(fast, c), db = flood_distance(slow, c);
+				assert_true(fabs(da - db) <= 1e-9 * (1 + db));
+				assert_int_equal(flood_next(fast, c), flood_next(slow, c));
+			}
+			checked++;
+			/* one cell along the corridor: toward the near end, then back */
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			const int k = grid_neighbours(g, src, false, nb);
+			const double here = flood_distance(along, src);
+			int next = nb[0].cell;
+			for (int i = 0; i < k; i++) {
+				const double d = flood_distance(along, nb[i].cell);
+				if (step < 30 ? d < here : d > here)
+					next = nb[i].cell;
+			}
+			src = next;
+			assert_true(flood_shift(fast, src));
+		}
+		flood_destroy(fast);
+		flood_destroy(slow);
+		flood_destroy(along);
+		grid_destroy(g);
+	}
+	print_message("winding corridors of 1,000-1,350 cells: %d floods and shifts = the general path\n",
+		      checked);
 }
 
 static double now_us(void)
@@ -773,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_route_crowd_moves),
 		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_uniform_fast_path),
+		cmocka_unit_test(test_long_uniform_floods),
 		cmocka_unit_test(test_speed_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
