@@ -22,7 +22,7 @@
  * it never runs out.  Blocks freed at the head are reused, so a flood only
  * ever touches about as many blocks as its frontier needs.
  *
- * Whole floods on uniform square grids (run_uniform) and shifts keep no
+ * Whole floods on uniform square grids (uniform_loop) and shifts keep no
  * stamps or states: their FIFOs are plain arrays whose entries carry their
  * keys, and once such a flood has ended a cell is settled exactly when its
  * distance is finite (`whole`).
@@ -609,17 +609,10 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 	}
 }
 
-/*
- * A whole flood on a square grid whose passable cells all cost the same
- * (the Moving AI maps): every edge is one of two costs, so there are two
- * FIFOs, orthogonal and diagonal steps.  A cell enters each at most once
- * (see the top of the file), so each is a plain array over the pool, and
- * the next cell is the smaller of the two live heads, the orthogonal one on
- * a tie: the same order of live entries, keys and additions as pop_min and
- * settle_one (forward and reverse are the same here), so the same
- * distances, without their general queue bookkeeping.  Only with nothing
- * but the source queued and no max_dist.
- */
+/* Whether a whole flood may take uniform_loop (below): a square grid
+ * whose passable cells all cost the same (the Moving AI maps), moves made
+ * for this corner rule, nothing but the source queued and no max_dist.
+ * Forward and reverse are the same there. */
 static bool uniform_ready(const struct flood_ctx *f)
 {
 	return f->grid->topo != GRID_HEX && f->uniform && f->moves_cut == (int)f->corner_cutting &&
@@ -627,109 +620,6 @@ static bool uniform_ready(const struct flood_ctx *f)
 	       f->grid->cost[f->source] == f->uniform;
 }
 
-static void run_uniform(struct flood_ctx *f)
-{
-	/* the block queues hold only the source: empty them, the arrays take the pool */
-	f->fifo[0].head_blk = -1;
-	f->n_active = 0;
-	f->used_blocks = 0;
-	f->free_blk = -1;
-	const uint16_t qo = (uint16_t)(2u * f->uniform), qd = (uint16_t)(qo + 1u);
-	const double eo = f->edge[qo], ed = f->edge[qd];
-	/* Each FIFO holds at most n entries plus a sentinel: cells, and beside
-	 * them the keys they were queued with.  Pool layout (int32 units, the
-	 * pool has more than 8n): cells o, cells d, keys o, keys d. */
-	const size_t slots = (size_t)f->n + 1;
-	int32_t *const fo = f->pool, *const fd = f->pool + slots;
-	double *const ko_at = (double *)(void *)(f->pool + 2 * slots), *const kd_at = ko_at + slots;
-	double *const dist = f->dist;
-	const uint8_t *const moves = f->moves;
-	const int w = f->grid->w;
-	int32_t step[8];
-	memcpy(step, f->delta, sizeof step);
-	size_t ho = 0, to = 0, hd = 0, td = 0;
-	long settled = 0;
-	ko_at[0] = HUGE_VAL;
-	kd_at[0] = HUGE_VAL;
-	for (int32_t u = f->source;;) {
-		const double du = dist[u];
-		settled++;
-		const unsigned m = moves[u];
-		const double ko = du + eo, kd = du + ed;
-		/*
-		 * Every neighbour is tried without a branch: an illegal move
-		 * tries u itself, whose distance du is below any key offered
-		 * (so it is never improved).  The store is min(key, dist), and
-		 * the cell is written at the FIFO's tail, which advances only
-		 * when it improved: a cell is queued exactly as a test would
-		 * queue it, in the same order.
-		 */
-#pragma GCC unroll 4
-		for (int i = 0; i < 4; i++) {
-			const int32_t v = u + (step[i] & -(int32_t)(m >> i & 1u));
-			const double dv = dist[v];
-			const bool better = ko < dv;
-			dist[v] = better ? ko : dv;
-			fo[to] = v;
-			ko_at[to] = ko;
-			to += better;
-		}
-#pragma GCC unroll 4
-		for (int i = 0; i < 4; i++) {
-			const int32_t v = u + (step[4 + i] & -(int32_t)(m >> (4 + i) & 1u));
-			const double dv = dist[v];
-			const bool better = kd < dv;
-			dist[v] = better ? kd : dv;
-			fd[td] = v;
-			kd_at[td] = kd;
-			td += better;
-		}
-		ko_at[to] = HUGE_VAL; /* the sentinels: an empty FIFO's head key */
-		kd_at[td] = HUGE_VAL;
-		/*
-		 * The next cell: the smaller head key, the orthogonal FIFO on a
-		 * tie.  An entry is live while its cell's distance still equals
-		 * its key: a cell that improved since (into the other FIFO) has a
-		 * smaller one, and the entry that settles a cell is the only one
-		 * holding its final distance (a cell enters a FIFO only when its
-		 * distance strictly drops, and each FIFO's keys never decrease).
-		 * Stale heads are simply passed over; live ones come in the order
-		 * of the general queue.
-		 */
-		for (;;) {
-			const double ka = ko_at[ho], kb = kd_at[hd];
-			const bool take_o = ka <= kb;
-			const double k = take_o ? ka : kb;
-			if (k == HUGE_VAL) {
-				u = -1;
-				break;
-			}
-			u = take_o ? fo[ho] : fd[hd];
-			ho += take_o;
-			hd += !take_o;
-			if (dist[u] == k)
-				break;
-		}
-		if (u < 0)
-			break;
-		/* cells a few places behind the heads are settled soon: fetch their rows */
-		if (ho + PREFETCH_AHEAD < to) {
-			const double *d = dist + fo[ho + PREFETCH_AHEAD];
-			__builtin_prefetch(d - w);
-			__builtin_prefetch(d);
-			__builtin_prefetch(d + w);
-		}
-		if (hd + PREFETCH_AHEAD < td) {
-			const double *d = dist + fd[hd + PREFETCH_AHEAD];
-			__builtin_prefetch(d - w);
-			__builtin_prefetch(d);
-			__builtin_prefetch(d + w);
-		}
-	}
-	f->settled += settled;
-	f->finished = true;
-	f->whole = true; /* no tag was written: every reached cell is settled */
-}
 
 /*
  * Whole floods on uniform square grids count in compact distances: a
@@ -773,90 +663,178 @@ static inline bool is_settled(const struct flood_ctx *f, int32_t v)
 	return f->tag[v] == (f->gen << 16 | SETTLED);
 }
 
-/*
- * The whole uniform flood (as run_uniform) in compact distances, from
- * `source`, whose cdist[] is set (0, or for a shift the old distances plus
- * the step).  False, with cdist[] left unusable, when a key passes CLIMIT.
- */
-static bool run_compact(struct flood_ctx *f, int32_t source)
+/* Keys of the uniform loop: a compact code, or the IEEE bits of a
+ * non-negative double (which order as the values do). */
+static inline uint64_t dbits(double d)
 {
+	uint64_t b;
+	memcpy(&b, &d, sizeof b);
+	return b;
+}
+
+static inline double dval(uint64_t b)
+{
+	double d;
+	memcpy(&d, &b, sizeof d);
+	return d;
+}
+
+/*
+ * A whole flood on a square grid whose passable cells all cost the same
+ * (the Moving AI maps), from `source`, whose distance is set (0, or for a
+ * shift the old distances plus the step; all others the old distances or
+ * "none"), in compact distances (cdist[]) or in doubles (dist[]), as the
+ * constant `compact` says.  Every edge is one of two costs, so there are
+ * two FIFOs, orthogonal and diagonal steps, each a plain array over the
+ * pool (a cell enters each at most once: a later key in one FIFO is never
+ * smaller), each entry with the key it was queued with beside it.  The next
+ * cell is the smaller of the two heads, the orthogonal one on a tie; an
+ * entry is live while its cell's distance still equals its key (a cell
+ * enters a FIFO only when its distance strictly drops, and the entry that
+ * settles it is the only one holding its final distance), and stale heads
+ * are passed over.  The live entries come in the order of the general
+ * queue, with the same additions.  Compact: false, with cdist[] left
+ * unusable, when a key passes CLIMIT.
+ */
+static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx *f, int32_t source,
+							      const bool compact)
+{
+	/* the block queues hold at most the source: empty them, the arrays take the pool */
+	f->fifo[0].head_blk = -1;
+	f->n_active = 0;
+	f->used_blocks = 0;
+	f->free_blk = -1;
+	/* Pool layout (int32 units, the pool has more than 8n): cells o, cells
+	 * d, keys o, keys d (4 bytes a key compact, 8 in doubles). */
 	const size_t slots = (size_t)f->n + 1;
 	int32_t *const fo = f->pool, *const fd = f->pool + slots;
-	uint32_t *const ko_at = (uint32_t *)(void *)(f->pool + 2 * slots), *const kd_at = ko_at + slots;
-	uint32_t *const dist = f->cdist;
+	uint32_t *const co_at = (uint32_t *)(void *)(f->pool + 2 * slots), *const cd_at = co_at + slots;
+	double *const do_at = (double *)(void *)(f->pool + 2 * slots), *const dd_at = do_at + slots;
+	uint32_t *const cdist = f->cdist;
+	double *const ddist = f->dist;
 	const uint8_t *const moves = f->moves;
 	const int w = f->grid->w;
-	const uint32_t eo = 1u << CBITS, ed = f->cr;
+	const uint16_t qo = (uint16_t)(2u * f->uniform);
+	const uint64_t eo = compact ? 1u << CBITS : dbits(f->edge[qo]),
+		       ed = compact ? f->cr : dbits(f->edge[qo + 1u]);
+	const uint64_t empty = compact ? UINT32_MAX : dbits(HUGE_VAL);
+#define U_GET(v) (compact ? (uint64_t)cdist[v] : dbits(ddist[v]))
+#define U_ADD(k, e) (compact ? (k) + (e) : dbits(dval(k) + dval(e)))
 	int32_t step[8];
 	memcpy(step, f->delta, sizeof step);
 	size_t ho = 0, to = 0, hd = 0, td = 0;
 	long settled = 0;
-	ko_at[0] = UINT32_MAX;
-	kd_at[0] = UINT32_MAX;
+	if (compact) {
+		co_at[0] = UINT32_MAX;
+		cd_at[0] = UINT32_MAX;
+	} else {
+		do_at[0] = HUGE_VAL;
+		dd_at[0] = HUGE_VAL;
+	}
 	for (int32_t u = source;;) {
-		const uint32_t du = dist[u];
+		const uint64_t du = U_GET(u);
 		settled++;
 		const unsigned m = moves[u];
-		const uint32_t ko = du + eo, kd = du + ed;
+		/*
+		 * Every neighbour is tried without a branch: an illegal move
+		 * tries u itself, whose distance du is below any key offered
+		 * (so it is never improved).  The store is min(key, dist), and
+		 * the cell is written at the FIFO's tail, which advances only
+		 * when it improved: a cell is queued exactly as a test would
+		 * queue it, in the same order.
+		 */
+#pragma GCC unroll 2
+		for (int kind = 0; kind < 2; kind++) {
+			const uint64_t k = U_ADD(du, kind ? ed : eo);
+			int32_t *const cells = kind ? fd : fo;
+			size_t t = kind ? td : to;
 #pragma GCC unroll 4
-		for (int i = 0; i < 4; i++) {
-			const int32_t v = u + (step[i] & -(int32_t)(m >> i & 1u));
-			const uint32_t dv = dist[v];
-			const bool better = ko < dv;
-			dist[v] = better ? ko : dv;
-			fo[to] = v;
-			ko_at[to] = ko;
-			to += better;
+			for (int i = 0; i < 4; i++) {
+				const int j = 4 * kind + i;
+				const int32_t v = u + (step[j] & -(int32_t)(m >> j & 1u));
+				const uint64_t dv = U_GET(v);
+				const bool better = k < dv;
+				if (compact)
+					cdist[v] = (uint32_t)(better ? k : dv);
+				else
+					ddist[v] = dval(better ? k : dv);
+				cells[t] = v;
+				if (compact)
+					(kind ? cd_at : co_at)[t] = (uint32_t)k;
+				else
+					(kind ? dd_at : do_at)[t] = dval(k);
+				t += better;
+			}
+			if (compact)
+				(kind ? cd_at : co_at)[t] = UINT32_MAX; /* the sentinel: an empty FIFO's head key */
+			else
+				(kind ? dd_at : do_at)[t] = HUGE_VAL;
+			if (kind)
+				td = t;
+			else
+				to = t;
 		}
-#pragma GCC unroll 4
-		for (int i = 0; i < 4; i++) {
-			const int32_t v = u + (step[4 + i] & -(int32_t)(m >> (4 + i) & 1u));
-			const uint32_t dv = dist[v];
-			const bool better = kd < dv;
-			dist[v] = better ? kd : dv;
-			fd[td] = v;
-			kd_at[td] = kd;
-			td += better;
-		}
-		ko_at[to] = UINT32_MAX;
-		kd_at[td] = UINT32_MAX;
 		for (;;) {
-			const uint32_t ka = ko_at[ho], kb = kd_at[hd];
+			const uint64_t ka = compact ? co_at[ho] : dbits(do_at[ho]),
+				       kb = compact ? cd_at[hd] : dbits(dd_at[hd]);
 			const bool take_o = ka <= kb;
-			const uint32_t k = take_o ? ka : kb;
-			if (k == UINT32_MAX) {
+			const uint64_t k = take_o ? ka : kb;
+			if (k == empty) {
 				u = -1;
 				break;
 			}
-			if (k > CLIMIT)
+			if (compact && k > CLIMIT)
 				return false;
 			u = take_o ? fo[ho] : fd[hd];
 			ho += take_o;
 			hd += !take_o;
-			if (dist[u] == k)
+			if (U_GET(u) == k)
 				break;
 		}
 		if (u < 0)
 			break;
+		/* cells a few places behind the heads are settled soon: fetch their rows */
 		if (ho + PREFETCH_AHEAD < to) {
-			const uint32_t *d = dist + fo[ho + PREFETCH_AHEAD];
-			__builtin_prefetch(d - w);
-			__builtin_prefetch(d);
-			__builtin_prefetch(d + w);
+			const int32_t c = fo[ho + PREFETCH_AHEAD];
+			if (compact) {
+				__builtin_prefetch(cdist + c - w);
+				__builtin_prefetch(cdist + c + w);
+			} else {
+				__builtin_prefetch(ddist + c - w);
+				__builtin_prefetch(ddist + c);
+				__builtin_prefetch(ddist + c + w);
+			}
 		}
 		if (hd + PREFETCH_AHEAD < td) {
-			const uint32_t *d = dist + fd[hd + PREFETCH_AHEAD];
-			__builtin_prefetch(d - w);
-			__builtin_prefetch(d);
-			__builtin_prefetch(d + w);
+			const int32_t c = fd[hd + PREFETCH_AHEAD];
+			if (compact) {
+				__builtin_prefetch(cdist + c - w);
+				__builtin_prefetch(cdist + c + w);
+			} else {
+				__builtin_prefetch(ddist + c - w);
+				__builtin_prefetch(ddist + c);
+				__builtin_prefetch(ddist + c + w);
+			}
 		}
 	}
+#undef U_GET
+#undef U_ADD
 	f->settled += settled;
 	f->finished = true;
-	f->whole = true;
-	f->compact = true;
+	f->whole = true; /* no tag was written: every reached cell is settled */
+	f->compact = compact;
 	f->cmult = (double)f->uniform;
 	return true;
+}
+
+static bool run_compact(struct flood_ctx *f, int32_t source)
+{
+	return uniform_loop(f, source, true);
+}
+
+static void run_doubles(struct flood_ctx *f, int32_t source)
+{
+	(void)uniform_loop(f, source, false);
 }
 
 /* A whole uniform flood from the source flood_begin queued: compact when
@@ -872,7 +850,7 @@ static void run_whole_uniform(struct flood_ctx *f)
 			return;
 		f->compact_off = true;
 	}
-	run_uniform(f);
+	run_doubles(f, f->source);
 }
 
 bool flood_settled(const struct flood_ctx *f, int cell)
@@ -980,16 +958,22 @@ bool flood_shift(struct flood_ctx *f, int source)
 	f->corner_cutting = cut;
 	f->max_dist = 0.0;
 	f->finished = false;
-	f->dist[source] = -c;
+	double *const dist = f->dist;
+	if (g->topo != GRID_HEX && f->uniform && g->cost[source] == f->uniform) {
+		/* the uniform loop counts from 0: the step goes on first (an
+		 * unreached cell's +infinity stays so) */
+		for (int v = 0; v < f->n; v++)
+			dist[v] += c;
+		dist[source] = 0.0;
+		run_doubles(f, source);
+		return true;
+	}
+	dist[source] = -c;
 	f->tag[source] = f->gen << 16;
 	push(f, 0, source, -c);
-	if (uniform_ready(f))
-		run_uniform(f);
-	else
-		for (int32_t u; (u = pop_min(f)) >= 0;)
-			settle_one(f, u);
+	for (int32_t u; (u = pop_min(f)) >= 0;)
+		settle_one(f, u);
 	/* an unreached cell's +infinity stays so; every finite one is settled */
-	double *const dist = f->dist;
 	for (int v = 0; v < f->n; v++)
 		dist[v] += c;
 	f->finished = true;
