@@ -793,20 +793,14 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 		}
 		if (u < 0)
 			break;
-		/* cells a few places behind the heads are settled soon: fetch their rows */
-		if (ho + PREFETCH_AHEAD < to) {
-			const int32_t c = fo[ho + PREFETCH_AHEAD];
-			if (compact) {
-				__builtin_prefetch(cdist + c - w);
-				__builtin_prefetch(cdist + c + w);
-			} else {
-				__builtin_prefetch(ddist + c - w);
-				__builtin_prefetch(ddist + c);
-				__builtin_prefetch(ddist + c + w);
-			}
-		}
-		if (hd + PREFETCH_AHEAD < td) {
-			const int32_t c = fd[hd + PREFETCH_AHEAD];
+		/* cells a few places behind the heads are settled soon: fetch
+		 * their rows (one line holds a compact row's three cells) */
+		const int32_t soon[2] = { ho + PREFETCH_AHEAD < to ? fo[ho + PREFETCH_AHEAD] : -1,
+					  hd + PREFETCH_AHEAD < td ? fd[hd + PREFETCH_AHEAD] : -1 };
+		for (int q = 0; q < 2; q++) {
+			const int32_t c = soon[q];
+			if (c < 0)
+				continue;
 			if (compact) {
 				__builtin_prefetch(cdist + c - w);
 				__builtin_prefetch(cdist + c + w);
