@@ -61,9 +61,10 @@ struct node {
 	union {
 		int64_t g;   /* searches: fixed-point cost from the start (travel only in lexicographic fallback) */
 		double gd;   /* floods: cost in double */
+		uint64_t gw; /* plain A*: its generation and g in one word (see PK_LOW) */
 	};
 	int32_t pos;     /* heap index, POS_CLOSED, POS_STACK, or a pending-layer slot */
-	uint16_t stamp;  /* the record is live when stamp == ctx->gen */
+	uint16_t stamp;  /* the record is live when stamp == ctx->gen (plain A* keeps it too) */
 	uint8_t dir;     /* direction (grid.c order) from this cell toward its parent; DIR_NONE at the start */
 	uint8_t unused;
 };
@@ -76,6 +77,22 @@ struct node {
  * integer compare settles the whole tie rule.
  */
 __extension__ typedef unsigned __int128 qkey;
+
+/*
+ * Plain A*'s word: gw = (0x8000 | gen) << 48 | (PK_LOW - g), for g below
+ * 2^48.  Then "new cell, or a cost below its g" is one unsigned compare,
+ * pk(gen, ng) > gw: a word of this query compares as PK_LOW - g, and any
+ * other is smaller in its top half, since older plain words hold an older
+ * (smaller) generation and the other searches' g and the floods'
+ * non-negative doubles stay below 2^63 (top bit clear).  The generation
+ * therefore stays below 0x8000 (new_generation).
+ */
+#define PK_LOW ((UINT64_C(1) << 48) - 1)
+#define GEN_LIMIT 0x8000
+
+static inline uint64_t pk_code(uint16_t gen) { return (uint64_t)(GEN_LIMIT | gen) << 48; }
+static inline uint64_t pk(uint64_t code, int64_t g) { return code | (PK_LOW - (uint64_t)g); }
+static inline int64_t pk_g(uint64_t gw) { return (int64_t)(PK_LOW - (gw & PK_LOW)); }
 
 struct path_ctx {
 	const struct grid *grid;
@@ -171,9 +188,8 @@ size_t path_memory(const struct path_ctx *ctx)
 static void new_generation(struct path_ctx *ctx)
 {
 	ctx->gen++;
-	if (ctx->gen == 0) {
-		for (int i = 0; i < ctx->n; i++)
-			ctx->node[i].stamp = 0;
+	if (ctx->gen == GEN_LIMIT) {
+		memset(ctx->node, 0, (size_t)ctx->n * sizeof *ctx->node);
 		ctx->gen = 1;
 	}
 	ctx->heap_len = 0;
@@ -359,6 +375,17 @@ static inline unsigned sq8_around(const uint8_t *c, int w)
 	/* rows to bits 0, 1, 2 of each lane */
 	const uint32_t x = (a >> 7 | m >> 6 | b >> 5) & 0x00070707u;
 	return (x & 7u) | (x >> 5 & 0x38u) | (x >> 10 & 0x1c0u);
+}
+
+/* Whether no cell around an interior square8 cell costs more than 1 (the
+ * rows read as in sq8_around). */
+static inline bool sq8_unit(const uint8_t *c, int w)
+{
+	uint32_t a, m, b;
+	memcpy(&a, c - w - 1, sizeof a);
+	memcpy(&m, c - 1, sizeof m);
+	memcpy(&b, c + w - 2, sizeof b);
+	return (((a | m) & 0x00fefefeu) | (b & 0xfefefe00u)) == 0;
 }
 
 /* sq8_around bits to moves in grid.c order (N, W, E, S, NW, NE, SW, SE):
@@ -674,7 +701,7 @@ static inline bool ring_add(struct path_ctx *ctx, struct ring *rg, int r, int ce
 static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, int cell)
 {
 	const int y = cell_row(ctx, cell), x = cell - y * ctx->w;
-	return search_key(s, cell, ctx->node[cell].g,
+	return search_key(s, cell, pk_g(ctx->node[cell].gw),
 			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
@@ -797,10 +824,16 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	int best = s.start;
 	int64_t best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy, s1, s2), best_g = 0;
 
-	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->heap_len++, search_key(&s, s.start, 0, best_h));
 	struct ring rg;
 	const bool ring = plain && topo == GRID_SQUARE8;
+	/* Plain A*: the top half of this query's words, and the largest g
+	 * from which every step still fits the word's 48 bits. */
+	const uint64_t code = pk_code(gen);
+	const int64_t g_limit = (int64_t)PK_LOW - 255 * s2;
+	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	if (ring)
+		node[s.start].gw = pk(code, 0);
+	sift_up(ctx, ctx->heap_len++, search_key(&s, s.start, 0, best_h));
 	if (ring)
 		ring_init(ctx, &rg, &s, key_f(ctx->heap[0]));
 
@@ -920,7 +953,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
-		const int64_t ug = node[u].g;
+		const int64_t ug = ring ? pk_g(node[u].gw) : node[u].g;
+		if (ring && __builtin_expect(ug > g_limit, 0)) {
+			*end = u;
+			*expanded_out = expanded;
+			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
+		}
 		if (s.budget > 0) {
 			int64_t uh = heuristic(topo, ux, uy, s.gx, s.gy, s1, s2);
 			if (uh < best_h || (uh == best_h && ug < best_g)) {
@@ -973,6 +1011,60 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
+			if (ring) {
+				/*
+				 * Plain A*: first the neighbours to update, as a mask built
+				 * without a branch (one compare of words each), then only
+				 * those.  No closed test: the heuristic is exactly
+				 * consistent, so a closed cell's g is optimal and no step
+				 * lowers it.
+				 */
+				const uint64_t ku = pk(code, ug);
+				const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
+				const uint8_t *ca = c - w, *cb = c + w;
+				uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
+				if (sq8_unit(c, w)) {
+					kn = kw = ke = ks = ku - (uint64_t)s1;
+					knw = kne = ksw = kse = ku - (uint64_t)s2;
+				} else {
+					kn = ku - (uint64_t)s1 * ca[0];
+					kw = ku - (uint64_t)s1 * c[-1];
+					ke = ku - (uint64_t)s1 * c[1];
+					ks = ku - (uint64_t)s1 * cb[0];
+					knw = ku - (uint64_t)s2 * ca[-1];
+					kne = ku - (uint64_t)s2 * ca[1];
+					ksw = ku - (uint64_t)s2 * cb[-1];
+					kse = ku - (uint64_t)s2 * cb[1];
+				}
+				unsigned work = (unsigned)(kse > nb[1].gw);
+				work = work << 1 | (unsigned)(ksw > nb[-1].gw);
+				work = work << 1 | (unsigned)(kne > na[1].gw);
+				work = work << 1 | (unsigned)(knw > na[-1].gw);
+				work = work << 1 | (unsigned)(ks > nb[0].gw);
+				work = work << 1 | (unsigned)(ke > nu[1].gw);
+				work = work << 1 | (unsigned)(kw > nu[-1].gw);
+				work = work << 1 | (unsigned)(kn > na[0].gw);
+				work &= m;
+				while (work) {
+					const int i = __builtin_ctz(work);
+					work &= work - 1;
+					const int v = u + off[i];
+					const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
+					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+					const qkey k = search_key(&s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
+					struct node *nv = &node[v];
+					const int32_t listed = (nv->gw & ~PK_LOW) != code ? POS_CLOSED : nv->pos;
+					nv->gw = pk(code, ng);
+					nv->stamp = gen;
+					nv->dir = sq_opp[i];
+					if (__builtin_expect(listed >= 0, 0))
+						sift_up(ctx, listed, k);
+					else if (__builtin_expect(listed != POS_STACK, 1))
+						ring_push(ctx, &rg, &s, k, tie_f, listed);
+				}
+				continue;
+			}
 #pragma GCC unroll 8
 			for (int i = 0; i < 8; i++) {
 				if (!(m >> i & 1))
@@ -996,14 +1088,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->dir = sq_opp[i];
 				if (fresh) {
 					nv->stamp = gen;
-					if (ring)
-						ring_push(ctx, &rg, &s, k, tie_f, POS_CLOSED);
-					else
-						queue_push(ctx, k, tie_f);
+					queue_push(ctx, k, tie_f);
 				} else if (nv->pos >= 0) {
 					sift_up(ctx, nv->pos, k);
-				} else if (ring && nv->pos != POS_STACK) {
-					ring_push(ctx, &rg, &s, k, tie_f, nv->pos);
 				}
 			}
 			continue;
@@ -1040,9 +1127,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				ng = ug + step + s.penalty;
 			}
 			struct node *nv = &node[v];
-			if (nv->stamp != gen) {
+			if (ring ? (nv->gw & ~PK_LOW) != code : nv->stamp != gen) {
 				nv->stamp = gen;
-				nv->g = ng;
+				if (ring)
+					nv->gw = pk(code, ng);
+				else
+					nv->g = ng;
 				nv->dir = opp[i];
 				if (v_blocked && s.layered)
 					pending_add(ctx, v);
@@ -1059,8 +1149,11 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				continue;
 			if (v_blocked && s.layered && (pos >= 0 || is_deferred(pos)))
 				continue; /* already in this layer: fewer blocked cells */
-			if (ng < nv->g) {
-				nv->g = ng;
+			if (ring ? ng < pk_g(nv->gw) : ng < nv->g) {
+				if (ring)
+					nv->gw = pk(code, ng);
+				else
+					nv->g = ng;
 				nv->dir = opp[i];
 				if (pos >= 0)
 					sift_up(ctx, pos, search_key(&s, v, ng, need_h ?
@@ -1109,8 +1202,15 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_SQUARE4:
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
-		if (plain_search(s))
-			return astar_square8_plain(ctx, s, end, ex);
+		if (plain_search(s)) {
+			const enum path_status st = astar_square8_plain(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT)
+				return st;
+			/* A g too large for plain A*'s word: the same search again in
+			 * the general loop, which expands the same cells in the same
+			 * order (test_plain_ring holds the two to that). */
+			new_generation(ctx);
+		}
 		return astar_square8(ctx, s, end, ex);
 	case GRID_HEX:
 		break;

@@ -713,6 +713,17 @@ static void test_plain_ring(void **state)
 		assert_true(b.cost == a.cost);
 		for (int i = 0; i < n; i++)
 			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
+		/* Plain A* again on records the general loop, or a flood, left
+		 * behind: it must see them all as new. */
+		if (m % 2)
+			path_flood(ctx, goal, NULL, false, 0.0);
+		opt.extra = NULL;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &b), st);
+		assert_int_equal(b.len, a.len);
+		assert_memory_equal(b.cells, cells, (size_t)a.len * sizeof *cells);
+		assert_true(b.expanded == a.expanded);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
 		if (st == PATH_FOUND) {
 			found++;
 			opt.extra = NULL;
@@ -727,6 +738,89 @@ static void test_plain_ring(void **state)
 		grid_destroy(g);
 	}
 	assert_true(found > 100);
+}
+
+/*
+ * Plain A* packs g into 48 bits; a route dearer than that (400 cells of
+ * multiplier 255 at the finest scale) hands the query to the general loop,
+ * which must give the same answer as a query that starts there.
+ */
+static void test_plain_large_costs(void **state)
+{
+	(void)state;
+	const int w = 400, h = 4;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	for (int i = 0; i < w * h; i++)
+		g->cost[i] = 255;
+	for (int x = 0; x < w; x++)
+		g->cost[3 * w + x] = 0;
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	uint16_t *zero = calloc((size_t)(w * h), sizeof *zero);
+	assert_non_null(zero);
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_result a, b;
+	assert_int_equal(path_find(ctx, w + 0, w + w - 1, &opt, &a), PATH_FOUND);
+	const int len = a.len;
+	int *cells = malloc((size_t)len * sizeof *cells);
+	assert_non_null(cells);
+	memcpy(cells, a.cells, (size_t)len * sizeof *cells);
+	const long expanded = a.expanded;
+	const double cost = a.cost;
+	assert_true(fabs(cost - 255.0 * (w - 1)) < 1e-6);
+	opt.extra = zero;
+	assert_int_equal(path_find(ctx, w + 0, w + w - 1, &opt, &b), PATH_FOUND);
+	assert_int_equal(b.len, len);
+	assert_memory_equal(b.cells, cells, (size_t)len * sizeof *cells);
+	assert_true(b.expanded == expanded);
+	assert_true(b.cost == cost);
+	free(cells);
+	free(zero);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+/* Past the generation counter's wrap (records cleared once per 32767
+ * queries), plain A* between other queries keeps its answer. */
+static void test_generation_wrap(void **state)
+{
+	(void)state;
+	const int w = 7, h = 6;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	for (int i = 0; i < w * h; i++)
+		g->cost[i] = (uint8_t)(1 + i % 3);
+	g->cost[2 * w + 3] = 0;
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_options dij = path_options_default();
+	dij.weight = 0.0;
+	struct path_result r;
+	const int start = w + 1, goal = 4 * w + 5;
+	assert_int_equal(path_find(ctx, start, goal, &opt, &r), PATH_FOUND);
+	int cells[64];
+	const int len = r.len;
+	const long expanded = r.expanded;
+	assert_true(len <= 64);
+	memcpy(cells, r.cells, (size_t)len * sizeof *cells);
+	/* Other queries between (a wrap near query 32767), then plain A*
+	 * alone (a wrap near 65534, between two plain queries). */
+	for (int k = 0; k < 70000; k++) {
+		if (k < 35000 && k % 3 == 0)
+			path_flood(ctx, goal, NULL, false, 0.0);
+		else if (k < 35000 && k % 3 == 1)
+			path_find(ctx, goal, start, &dij, &r);
+		assert_int_equal(path_find(ctx, start, goal, &opt, &r), PATH_FOUND);
+		assert_int_equal(r.len, len);
+		assert_true(r.expanded == expanded);
+		assert_memory_equal(r.cells, cells, (size_t)len * sizeof *cells);
+	}
+	path_destroy(ctx);
+	grid_destroy(g);
 }
 
 static void test_memory(void **state)
@@ -765,6 +859,8 @@ int main(void)
 		cmocka_unit_test(test_exact_ties),
 		cmocka_unit_test(test_fallback_sealed_layers),
 		cmocka_unit_test(test_plain_ring),
+		cmocka_unit_test(test_plain_large_costs),
+		cmocka_unit_test(test_generation_wrap),
 		cmocka_unit_test(test_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
