@@ -659,6 +659,7 @@ struct ring {
 	uint64_t qcur;       /* the current bucket, floor(f / W) */
 	int wshift;          /* W = 2^wshift */
 	bool on;
+	bool run;            /* the current bucket is a run, not a heap (see ring_advance) */
 };
 
 static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const struct search *s,
@@ -668,6 +669,7 @@ static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const 
 	rg->on = shift > RING_WBITS && ctx->pool_chunks > 0;
 	rg->wshift = shift - RING_WBITS;
 	rg->qcur = rg->on ? f0 >> rg->wshift : 0;
+	rg->run = false;
 	rg->free_chunk = -1;
 	rg->next_chunk = 0;
 	for (int r = 0; r < RING; r++)
@@ -705,8 +707,8 @@ static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, 
 			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
-/* Empties slot r: its live cells are appended to the heap (unordered) and
- * its chunks given back. */
+/* Empties slot r: its live cells are appended to the heap, newest first
+ * (so not in heap order), and its chunks given back. */
 static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
 {
 	int32_t *pool = ctx->pool;
@@ -715,7 +717,7 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 	int m = ctx->heap_len;
 	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = CHUNK - 1) {
 		const int32_t *e = pool + (size_t)c * CHUNK;
-		for (int i = 1; i <= k; i++) {
+		for (int i = k; i >= 1; i--) {
 			const int cell = e[i];
 			if (node[cell].pos == code) {
 				ctx->heap[m] = open_key(ctx, s, cell);
@@ -731,8 +733,19 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 	ctx->heap_len = m;
 }
 
-/* The current bucket is exhausted: the next one with a live cell becomes
- * the heap.  False when every slot is empty. */
+/*
+ * The current bucket is exhausted: the next one with a live cell becomes
+ * the queue.  False when every slot is empty.  The bucket is sorted, as a
+ * run: its keys in heap[0 .. heap_len - 1] in falling order, the least
+ * last, so a pop just shortens the run.  Almost nothing but ties is pushed
+ * into the current bucket (they go on the tie stack), so the run seldom
+ * has to become a heap (ring_heap), and the run's cells may hold any
+ * non-negative pos, not their index.  The drain lists the cells newest
+ * first, nearly in falling order (a later push tends to be deeper, a
+ * lower key), so insertion sort has little to move; should it pass RUN_MOVES
+ * moves a key, the bucket becomes a heap instead.
+ */
+#define RUN_MOVES 32
 static inline __attribute__((always_inline)) bool
 ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 {
@@ -744,15 +757,81 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 			ring_drain(ctx, rg, s, r);
 	}
 	const int m = ctx->heap_len;
-	for (int i = m > 1 ? (m - 2) / HEAP_D : -1; i >= 0; i--)
-		sift_down(ctx, i, ctx->heap[i]);
+	qkey *a = ctx->heap;
+	long moves = (long)RUN_MOVES * m;
+	rg->run = true;
+	for (int i = 1; i < m; i++) {
+		const qkey x = a[i];
+		int j = i;
+		for (; j > 0 && a[j - 1] < x; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+		moves -= i - j;
+		if (moves < 0) {
+			rg->run = false;
+			break;
+		}
+	}
+	if (!rg->run) {
+		for (int i = 0; i < m; i++)
+			ctx->node[key_cell(a[i])].pos = i;
+		for (int i = (m - 2) / HEAP_D; i >= 0; i--)
+			sift_down(ctx, i, a[i]);
+	}
 	return m > 0;
+}
+
+/* The run becomes a heap: in rising order it is one. */
+static __attribute__((noinline)) void ring_heap(struct path_ctx *ctx, struct ring *rg)
+{
+	qkey *a = ctx->heap;
+	for (int i = 0, j = ctx->heap_len - 1; i < j; i++, j--) {
+		const qkey t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+	for (int i = 0; i < ctx->heap_len; i++)
+		ctx->node[key_cell(a[i])].pos = i;
+	rg->run = false;
+}
+
+/* The least key of the tie stack and the current bucket, left in place. */
+static inline qkey ring_peek(const struct path_ctx *ctx, const struct ring *rg)
+{
+	const qkey *a = ctx->heap;
+	if (ctx->stack_len > 0 &&
+	    (ctx->heap_len == 0 || a[ctx->cap - ctx->stack_len] < a[rg->run ? ctx->heap_len - 1 : 0]))
+		return a[ctx->cap - ctx->stack_len];
+	return a[rg->run ? ctx->heap_len - 1 : 0];
+}
+
+/* Removes and returns the least key of the tie stack and the current bucket. */
+static inline qkey ring_pop(struct path_ctx *ctx, struct ring *rg)
+{
+	qkey *a = ctx->heap;
+	qkey top;
+	if (ctx->stack_len > 0 &&
+	    (ctx->heap_len == 0 || a[ctx->cap - ctx->stack_len] < a[rg->run ? ctx->heap_len - 1 : 0])) {
+		top = a[ctx->cap - ctx->stack_len];
+		ctx->stack_len--;
+	} else if (rg->run) {
+		top = a[--ctx->heap_len];
+	} else {
+		top = a[0];
+		ctx->heap_len--;
+		if (ctx->heap_len > 0)
+			sift_down(ctx, 0, a[ctx->heap_len]);
+	}
+	ctx->node[key_cell(top)].pos = POS_CLOSED;
+	return top;
 }
 
 /* Gives up the ring: every listed cell goes into the heap. */
 static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ring *rg,
 						 const struct search *s)
 {
+	if (rg->run)
+		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->heap_len;
 		ring_drain(ctx, rg, s, r);
@@ -784,7 +863,15 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 				return; /* the flush queued it, with its new g */
 		}
 	}
-	queue_push(ctx, k, tie_f);
+	if (key_f(k) == tie_f && (ctx->stack_len == 0 || k < ctx->heap[ctx->cap - ctx->stack_len])) {
+		ctx->stack_len++;
+		ctx->heap[ctx->cap - ctx->stack_len] = k;
+		ctx->node[key_cell(k)].pos = POS_STACK;
+		return;
+	}
+	if (rg->run)
+		ring_heap(ctx, rg);
+	sift_up(ctx, ctx->heap_len++, k);
 }
 
 /*
@@ -930,7 +1017,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
-		const qkey uk = queue_pop(ctx);
+		const qkey uk = ring ? ring_pop(ctx, &rg) : queue_pop(ctx);
 		const int u = key_cell(uk);
 		const uint64_t tie_f = use_stack ? key_f(uk) : NO_TIE_F;
 		last_f = key_f(uk);
@@ -942,7 +1029,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		}
 		if (ctx->heap_len + ctx->stack_len > 0) {
 			/* The likely next cell: fetch its neighbours' records meanwhile. */
-			const int t = key_cell(queue_peek(ctx));
+			const int t = key_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx));
 			if (t > w && t < ctx->n - w - 1) {
 				__builtin_prefetch(&node[t - w - 1]);
 				__builtin_prefetch(&node[t - w + 1]);
@@ -1058,9 +1145,11 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					nv->gw = pk(code, ng);
 					nv->stamp = gen;
 					nv->dir = sq_opp[i];
-					if (__builtin_expect(listed >= 0, 0))
-						sift_up(ctx, listed, k);
-					else if (__builtin_expect(listed != POS_STACK, 1))
+					if (__builtin_expect(listed >= 0, 0)) {
+						if (rg.run)
+							ring_heap(ctx, &rg);
+						sift_up(ctx, nv->pos, k);
+					} else if (__builtin_expect(listed != POS_STACK, 1))
 						ring_push(ctx, &rg, &s, k, tie_f, listed);
 				}
 				continue;
@@ -1155,10 +1244,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				else
 					nv->g = ng;
 				nv->dir = opp[i];
-				if (pos >= 0)
-					sift_up(ctx, pos, search_key(&s, v, ng, need_h ?
+				if (pos >= 0) {
+					if (ring && rg.run)
+						ring_heap(ctx, &rg);
+					sift_up(ctx, nv->pos, search_key(&s, v, ng, need_h ?
 						heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0));
-				else if (ring && pos != POS_STACK)
+				} else if (ring && pos != POS_STACK)
 					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
 						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, pos);
 			}

@@ -741,6 +741,52 @@ static void test_plain_ring(void **state)
 }
 
 /*
+ * Large buckets: on an open map with a few scattered walls hundreds of
+ * open cells share one bucket, and a few buckets (two here) are too far
+ * from falling order for insertion sort (path.c, ring_advance), so they
+ * become heaps.  The answers must still be the general loop's.
+ */
+static void test_plain_big_buckets(void **state)
+{
+	(void)state;
+	uint32_t seed = 99;
+	const int w = 256, h = 256, n = w * h;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	for (int i = 0; i < n; i++)
+		g->cost[i] = rnd(&seed) % 100 < 3 ? 0 : 1;
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	uint16_t *zero = calloc((size_t)n, sizeof *zero);
+	int *cells = malloc((size_t)n * sizeof *cells);
+	assert_true(zero && cells);
+	for (int q = 0; q < 6; q++) {
+		const int start = (int)(rnd(&seed) % 16) * w + (int)(rnd(&seed) % 16);
+		const int goal = (h - 1 - (int)(rnd(&seed) % 16)) * w + w - 1 - (int)(rnd(&seed) % 16);
+		g->cost[start] = 1;
+		g->cost[goal] = 1;
+		struct path_options opt = path_options_default();
+		opt.plain_astar = true;
+		struct path_result a, b;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &a), PATH_FOUND);
+		const int len = a.len;
+		const long expanded = a.expanded;
+		const double cost = a.cost;
+		memcpy(cells, a.cells, (size_t)len * sizeof *cells);
+		opt.extra = zero;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &b), PATH_FOUND);
+		assert_int_equal(b.len, len);
+		assert_memory_equal(b.cells, cells, (size_t)len * sizeof *cells);
+		assert_true(b.expanded == expanded);
+		assert_true(b.cost == cost);
+	}
+	free(cells);
+	free(zero);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+/*
  * Plain A* packs g into 48 bits; a route dearer than that (400 cells of
  * multiplier 255 at the finest scale) hands the query to the general loop,
  * which must give the same answer as a query that starts there.
@@ -859,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_exact_ties),
 		cmocka_unit_test(test_fallback_sealed_layers),
 		cmocka_unit_test(test_plain_ring),
+		cmocka_unit_test(test_plain_big_buckets),
 		cmocka_unit_test(test_plain_large_costs),
 		cmocka_unit_test(test_generation_wrap),
 		cmocka_unit_test(test_memory),
