@@ -355,37 +355,46 @@ static inline int iabs(int v) { return v < 0 ? -v : v; }
  * machine a row is one 4-byte load, within the grid for an interior cell:
  * the row below is read from x - 2, so its lanes are 1, 2, 3.
  */
-static inline unsigned sq8_around(const uint8_t *c, int w)
+static inline void sq8_rows(const uint8_t *c, int w, uint32_t *a, uint32_t *m, uint32_t *b)
 {
-	uint32_t a, m, b;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(&a, c - w - 1, sizeof a);
-	memcpy(&m, c - 1, sizeof m);
-	memcpy(&b, c + w - 2, sizeof b);
-	b >>= 8;
+	memcpy(a, c - w - 1, sizeof *a);
+	memcpy(m, c - 1, sizeof *m);
+	memcpy(b, c + w - 2, sizeof *b);
+	*b >>= 8;
 #else
-	a = (uint32_t)c[-w - 1] | (uint32_t)c[-w] << 8 | (uint32_t)c[-w + 1] << 16;
-	m = (uint32_t)c[-1] | (uint32_t)c[0] << 8 | (uint32_t)c[1] << 16;
-	b = (uint32_t)c[w - 1] | (uint32_t)c[w] << 8 | (uint32_t)c[w + 1] << 16;
+	*a = (uint32_t)c[-w - 1] | (uint32_t)c[-w] << 8 | (uint32_t)c[-w + 1] << 16;
+	*m = (uint32_t)c[-1] | (uint32_t)c[0] << 8 | (uint32_t)c[1] << 16;
+	*b = (uint32_t)c[w - 1] | (uint32_t)c[w] << 8 | (uint32_t)c[w + 1] << 16;
 #endif
-	const uint32_t lo7 = 0x7f7f7f7fu, hi = 0x80808080u;
-	a = (((a & lo7) + lo7) | a) & hi; /* each byte's top bit: non-zero */
-	m = (((m & lo7) + lo7) | m) & hi;
-	b = (((b & lo7) + lo7) | b) & hi;
-	/* rows to bits 0, 1, 2 of each lane */
-	const uint32_t x = (a >> 7 | m >> 6 | b >> 5) & 0x00070707u;
+}
+
+/* Bit 0 of each byte lane: the byte is non-zero. */
+static inline uint32_t nonzero_lanes(uint32_t v)
+{
+	const uint32_t lo7 = 0x7f7f7f7fu;
+	return ((((v & lo7) + lo7) | v) & 0x80808080u) >> 7;
+}
+
+/* Three rows' lane bits (bit 0 of lanes 0, 1, 2) to the nine bits. */
+static inline unsigned sq8_pack(uint32_t a, uint32_t m, uint32_t b)
+{
+	const uint32_t x = (a | m << 1 | b << 2) & 0x00070707u;
 	return (x & 7u) | (x >> 5 & 0x38u) | (x >> 10 & 0x1c0u);
 }
 
-/* Whether no cell around an interior square8 cell costs more than 1 (the
- * rows read as in sq8_around). */
-static inline bool sq8_unit(const uint8_t *c, int w)
+/* No cell of the rows (lanes 0, 1, 2) costs more than 1: each byte is its
+ * own lane bit. */
+static inline bool sq8_unit_rows(uint32_t a, uint32_t m, uint32_t b)
+{
+	return ((a | m | b) & 0x00fefefeu) == 0;
+}
+
+static inline unsigned sq8_around(const uint8_t *c, int w)
 {
 	uint32_t a, m, b;
-	memcpy(&a, c - w - 1, sizeof a);
-	memcpy(&m, c - 1, sizeof m);
-	memcpy(&b, c + w - 2, sizeof b);
-	return (((a | m) & 0x00fefefeu) | (b & 0xfefefe00u)) == 0;
+	sq8_rows(c, w, &a, &m, &b);
+	return sq8_pack(nonzero_lanes(a), nonzero_lanes(m), nonzero_lanes(b));
 }
 
 /* sq8_around bits to moves in grid.c order (N, W, E, S, NW, NE, SW, SE):
@@ -1063,7 +1072,13 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		    (unsigned)(uy - 1) < (unsigned)(hgt - 2)) {
 			/* Interior square8 cell: the legal moves as a bit mask. */
 			const uint8_t *c = cost + u;
-			const unsigned around = sq8_around(c, w);
+			uint32_t ra, rm, rb;
+			sq8_rows(c, w, &ra, &rm, &rb);
+			/* Plain A* on a cell whose neighbours all cost 1 (or 0) skips
+			 * the non-zero tests and the multiplications. */
+			const bool unit = ring && sq8_unit_rows(ra, rm, rb);
+			const unsigned around = unit ? sq8_pack(ra, rm, rb)
+						     : sq8_pack(nonzero_lanes(ra), nonzero_lanes(rm), nonzero_lanes(rb));
 			unsigned m = sq8_moves[s.corner_cutting][around];
 			/* Into blocked cells (fallback): every direction, no corner rule. */
 			unsigned mb = s.fallback ? ~(unsigned)sq8_moves[1][around] & 0xffu : 0;
@@ -1110,7 +1125,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
 				const uint8_t *ca = c - w, *cb = c + w;
 				uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
-				if (sq8_unit(c, w)) {
+				if (unit) {
 					kn = kw = ke = ks = ku - (uint64_t)s1;
 					knw = kne = ksw = kse = ku - (uint64_t)s2;
 				} else {
