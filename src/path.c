@@ -1156,7 +1156,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
 					const qkey k = search_key(&s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
 					struct node *nv = &node[v];
-					const int32_t listed = (nv->gw & ~PK_LOW) != code ? POS_CLOSED : nv->pos;
+					/* POS_CLOSED (all bits set) for a new cell, else its pos,
+					 * without a branch */
+					const int32_t listed =
+						nv->pos | -(int32_t)((nv->gw & ~PK_LOW) != code);
 					nv->gw = pk(code, ng);
 					nv->stamp = gen;
 					nv->dir = sq_opp[i];
