@@ -750,9 +750,11 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
  * into the current bucket (they go on the tie stack), so the run seldom
  * has to become a heap (ring_heap), and the run's cells may hold any
  * non-negative pos, not their index.  The drain lists the cells newest
- * first, nearly in falling order (a later push tends to be deeper, a
- * lower key), so insertion sort has little to move; should it pass RUN_MOVES
- * moves a key, the bucket becomes a heap instead.
+ * first, which is much nearer falling order than random (measured: the
+ * inversions are 34% of the possible on 8room, 7% on AR0011SR, 8% on
+ * random512; a random order has 50%), so insertion sort has little to
+ * move; should it pass RUN_MOVES moves a key, the bucket becomes a heap
+ * instead.
  */
 #define RUN_MOVES 32
 static inline __attribute__((always_inline)) bool
