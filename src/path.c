@@ -774,9 +774,18 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 	for (int i = 1; i < m; i++) {
 		const qkey x = a[i];
 		int j = i;
-		for (; j > 0 && a[j - 1] < x; j--)
-			a[j] = a[j - 1];
-		a[j] = x;
+		if (a[i - 1] < x) {
+			/* x moves; when a[0] is not below it, a[0] ends the scan
+			 * and the loop needs no bound test */
+			if (a[0] < x) {
+				for (; j > 0; j--)
+					a[j] = a[j - 1];
+			} else {
+				for (; a[j - 1] < x; j--)
+					a[j] = a[j - 1];
+			}
+			a[j] = x;
+		}
 		moves -= i - j;
 		if (moves < 0) {
 			rg->run = false;
