@@ -646,11 +646,11 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
  * pushed has an f below the f just popped, nor above it by more than twice
  * the step just taken.  So the open cells are sorted into buckets of width W (a
  * power of two, 1/32 of a plain step) by floor(f / W): only the lowest
- * bucket, the current one, is a heap (with the tie stack); the others are
- * unsorted lists in a ring of RING slots, and each becomes a heap (Floyd's
- * heapify) when its turn comes.  Every key in the current bucket is below
- * every key elsewhere, so the order is exactly the heap's, on heaps a
- * small fraction of the size.
+ * bucket, the current one, is ordered (a sorted run or a heap, with the
+ * tie stack; see ring_advance); the others are unsorted lists in a ring of
+ * RING slots, ordered when their turn comes.  Every key in the current
+ * bucket is below every key elsewhere, so the order is exactly the
+ * heap's, on a small fraction of the keys.
  *
  * The lists hold cell indices in chunks taken from ctx->pool (slot 0 of a
  * chunk links the previous chunk of the same list).  A listed cell's pos
