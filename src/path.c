@@ -52,7 +52,7 @@
 #define POS_RING0 (-2)
 #define RING 256         /* buckets in the ring */
 #define RING_WBITS 5     /* a bucket spans 1/32 of a plain step in f */
-#define CHUNK 16         /* ints per pool chunk: a link, then 15 cells */
+#define CHUNK 32         /* ints per pool chunk: a link, then 31 cells */
 #define DIR_NONE 255
 #define HEAP_D 4 /* children per heap node */
 
@@ -152,7 +152,7 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->cap = heap_capacity(ctx->n);
 	ctx->node = calloc(n, sizeof *ctx->node);
 	ctx->heap = malloc((size_t)ctx->cap * sizeof *ctx->heap);
-	ctx->pool_chunks = ctx->cap / 64 + 1;
+	ctx->pool_chunks = ctx->cap / 128 + 1;
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
 	if (!ctx->node || !ctx->heap || !ctx->pool) {
 		path_destroy(ctx);
