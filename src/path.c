@@ -152,7 +152,10 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->cap = heap_capacity(ctx->n);
 	ctx->node = calloc(n, sizeof *ctx->node);
 	ctx->heap = malloc((size_t)ctx->cap * sizeof *ctx->heap);
-	ctx->pool_chunks = ctx->cap / 128 + 1;
+	/* About one byte per cell; on smaller maps as many chunks as with
+	 * chunks of 16 ints (up to RING / 2 more), since every bucket in use
+	 * holds one. */
+	ctx->pool_chunks = ctx->cap / 128 + 1 + (ctx->cap / 128 < RING / 2 ? ctx->cap / 128 : RING / 2);
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
 	if (!ctx->node || !ctx->heap || !ctx->pool) {
 		path_destroy(ctx);
