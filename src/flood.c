@@ -918,7 +918,14 @@ bool flood_shift(struct flood_ctx *f, int source)
 	const unsigned m = g->cost[source] ? g->cost[source] : 1u;
 	const double c = f->edge[2u * m + (dg[i] ? 1u : 0u)];
 	const bool cut = f->corner_cutting;
-	if (f->compact) {
+	const bool was_compact = f->compact;
+	queues_reset(f);
+	f->source = source;
+	f->reverse = true;
+	f->corner_cutting = cut;
+	f->max_dist = 0.0;
+	f->finished = false;
+	if (was_compact) {
 		/* The same in compact distances, counting from 0 at the new
 		 * source: the step is added to the old distances first. */
 		const uint32_t cc = dg[i] ? f->cr : 1u << CBITS;
@@ -927,15 +934,8 @@ bool flood_shift(struct flood_ctx *f, int source)
 			const uint32_t d = cd[v] + cc;
 			cd[v] = d < CNONE ? d : CNONE;
 		}
-		queues_reset(f);
-		f->source = source;
-		f->reverse = true;
-		f->corner_cutting = cut;
-		f->max_dist = 0.0;
-		f->finished = false;
 		f->compact = false;
 		cd[source] = 0;
-		f->fifo[0].head_blk = -1;
 		if (!run_compact(f, source)) {
 			/* past CLIMIT: a new flood in doubles */
 			f->compact_off = true;
@@ -946,12 +946,6 @@ bool flood_shift(struct flood_ctx *f, int source)
 		}
 		return true;
 	}
-	queues_reset(f);
-	f->source = source;
-	f->reverse = true;
-	f->corner_cutting = cut;
-	f->max_dist = 0.0;
-	f->finished = false;
 	double *const dist = f->dist;
 	if (g->topo != GRID_HEX && f->uniform && g->cost[source] == f->uniform) {
 		/* the uniform loop counts from 0: the step goes on first (an
