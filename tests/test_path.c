@@ -741,6 +741,33 @@ static void test_plain_ring(void **state)
 }
 
 /*
+ * Plain A* from start to goal against the general loop on the same query
+ * (an all-zero extra array sends it there): the same route, expansions and
+ * cost.  zero holds a zero per cell.
+ */
+static void check_plain_equals_general(struct path_ctx *ctx, int start, int goal,
+				       const uint16_t *zero)
+{
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_result a, b;
+	assert_int_equal(path_find(ctx, start, goal, &opt, &a), PATH_FOUND);
+	const int len = a.len;
+	const long expanded = a.expanded;
+	const double cost = a.cost;
+	int *cells = malloc((size_t)len * sizeof *cells);
+	assert_non_null(cells);
+	memcpy(cells, a.cells, (size_t)len * sizeof *cells);
+	opt.extra = zero;
+	assert_int_equal(path_find(ctx, start, goal, &opt, &b), PATH_FOUND);
+	assert_int_equal(b.len, len);
+	assert_memory_equal(b.cells, cells, (size_t)len * sizeof *cells);
+	assert_true(b.expanded == expanded);
+	assert_true(b.cost == cost);
+	free(cells);
+}
+
+/*
  * Large buckets: on an open map with a few scattered walls hundreds of
  * open cells share one bucket, and a few buckets (two here) are too far
  * from falling order for insertion sort (path.c, ring_advance), so they
@@ -758,29 +785,14 @@ static void test_plain_big_buckets(void **state)
 	struct path_ctx *ctx = path_create(g);
 	assert_non_null(ctx);
 	uint16_t *zero = calloc((size_t)n, sizeof *zero);
-	int *cells = malloc((size_t)n * sizeof *cells);
-	assert_true(zero && cells);
+	assert_non_null(zero);
 	for (int q = 0; q < 6; q++) {
 		const int start = (int)(rnd(&seed) % 16) * w + (int)(rnd(&seed) % 16);
 		const int goal = (h - 1 - (int)(rnd(&seed) % 16)) * w + w - 1 - (int)(rnd(&seed) % 16);
 		g->cost[start] = 1;
 		g->cost[goal] = 1;
-		struct path_options opt = path_options_default();
-		opt.plain_astar = true;
-		struct path_result a, b;
-		assert_int_equal(path_find(ctx, start, goal, &opt, &a), PATH_FOUND);
-		const int len = a.len;
-		const long expanded = a.expanded;
-		const double cost = a.cost;
-		memcpy(cells, a.cells, (size_t)len * sizeof *cells);
-		opt.extra = zero;
-		assert_int_equal(path_find(ctx, start, goal, &opt, &b), PATH_FOUND);
-		assert_int_equal(b.len, len);
-		assert_memory_equal(b.cells, cells, (size_t)len * sizeof *cells);
-		assert_true(b.expanded == expanded);
-		assert_true(b.cost == cost);
+		check_plain_equals_general(ctx, start, goal, zero);
 	}
-	free(cells);
 	free(zero);
 	path_destroy(ctx);
 	grid_destroy(g);
@@ -807,22 +819,10 @@ static void test_plain_large_costs(void **state)
 	assert_non_null(zero);
 	struct path_options opt = path_options_default();
 	opt.plain_astar = true;
-	struct path_result a, b;
+	struct path_result a;
 	assert_int_equal(path_find(ctx, w + 0, w + w - 1, &opt, &a), PATH_FOUND);
-	const int len = a.len;
-	int *cells = malloc((size_t)len * sizeof *cells);
-	assert_non_null(cells);
-	memcpy(cells, a.cells, (size_t)len * sizeof *cells);
-	const long expanded = a.expanded;
-	const double cost = a.cost;
-	assert_true(fabs(cost - 255.0 * (w - 1)) < 1e-6);
-	opt.extra = zero;
-	assert_int_equal(path_find(ctx, w + 0, w + w - 1, &opt, &b), PATH_FOUND);
-	assert_int_equal(b.len, len);
-	assert_memory_equal(b.cells, cells, (size_t)len * sizeof *cells);
-	assert_true(b.expanded == expanded);
-	assert_true(b.cost == cost);
-	free(cells);
+	assert_true(fabs(a.cost - 255.0 * (w - 1)) < 1e-6);
+	check_plain_equals_general(ctx, w + 0, w + w - 1, zero);
 	free(zero);
 	path_destroy(ctx);
 	grid_destroy(g);
