@@ -97,7 +97,6 @@ struct flood_ctx {
 	bool reverse, corner_cutting, finished;
 	uint32_t *cdist;     /* compact distances of a whole uniform flood (see run_compact) */
 	uint32_t cr, crinv;  /* sqrt 2 in the compact scale (odd), its inverse mod 2^CBITS */
-	double cmult;        /* the uniform multiplier the compact distances are scaled by */
 	bool compact;        /* the current flood's distances are cdist[], not dist[] */
 	bool compact_off;    /* this grid's floods outgrew CLIMIT: whole floods use dist[] */
 	bool whole;          /* the flood ran to its end with no max_dist, so a
@@ -643,7 +642,8 @@ static inline double cdecode(const struct flood_ctx *f, uint32_t code)
 {
 	const uint32_t b = ((code & CMASK) * f->crinv) & CMASK;
 	const uint32_t a = (code - b * f->cr) >> CBITS;
-	return f->cmult * ((double)a + (double)b * GRID_SQRT2);
+	/* compact floods run only on grids of one multiplier, f->uniform */
+	return (double)f->uniform * ((double)a + (double)b * GRID_SQRT2);
 }
 
 /* The current flood's distance of v, +infinity where it has none. */
@@ -817,7 +817,6 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 	f->finished = true;
 	f->whole = true; /* no tag was written: every reached cell is settled */
 	f->compact = compact;
-	f->cmult = (double)f->uniform;
 	return true;
 }
 
