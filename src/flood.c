@@ -56,12 +56,18 @@ struct fifo {
 	int32_t tail_blk, tail_pos;
 };
 
-/* flood_route's A*: a cell's record, and a heap entry carrying its keys. */
+/* flood_route's A*: a cell's record, everything the test of a neighbour
+ * reads on one line, and a heap entry carrying its keys. */
 struct a_node {
 	double g;
-	int32_t parent;
-	int32_t pos;    /* index in the heap while open */
+	int32_t pos;    /* index in the heap while open (see r_push for the other codes) */
+	uint32_t tag;   /* agen << 1 (open) or agen << 1 | 1 (closed), shifted left by
+	                   A_DIR_BITS, then the direction of the step from its parent
+	                   (A_NO_DIR at the start) */
 };
+#define A_DIR_BITS 4
+#define A_NO_DIR 15u
+#define A_GEN_LIMIT 0x7FFFFFFu /* agen << 1 | 1 fits beside the direction */
 
 struct a_entry {
 	double f, g;
@@ -111,11 +117,8 @@ struct flood_ctx {
 	unsigned uniform;    /* the multiplier of every passable cell when they all share
 	                        one (made with moves[]), else 0 */
 
-	/* flood_route's A*: g, parent, a stamp (gen << 1 | closed) and an
-	 * indexed binary heap, all sized once */
+	/* flood_route's A*: the cells' records and an indexed heap, sized once */
 	struct a_node *anode;
-	uint32_t *astamp;     /* agen << 1 (open) or agen << 1 | 1 (closed); apart from anode[],
-	                         so that the test of a neighbour reads 4 bytes */
 	akey *aheap;
 	/* flood_route's bucket ring (see route_push): per-slot lists of
 	 * cells in chunks from rpool */
@@ -127,6 +130,8 @@ struct flood_ctx {
 	bool ron;
 	uint32_t agen;
 	int aheap_len;
+	int astack_len;       /* the tie stack, aheap[n - astack_len .. n - 1] (see r_push) */
+	uint64_t atie;        /* the f bits of the key popped last */
 
 	/* flood_route's potential: a Dijkstra from the source under the crowd
 	 * costs, stopped after CROWD_CELLS cells (see crowd_make) */
@@ -140,6 +145,7 @@ struct flood_ctx {
 	struct a_entry *cheap; /* its heap (f unused) */
 	int cheap_len;
 	double cdelta;        /* lower bound of (crowd distance - flood distance) outside it */
+	int32_t rlo, rspan;   /* its cells lie in rlo .. rlo + rspan: a cell past them is not in it */
 	bool c_valid;
 	uint64_t c_epoch;
 	long c_settled;
@@ -180,7 +186,6 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->pool = malloc((size_t)f->n_blocks * BLOCK * sizeof *f->pool);
 	f->blk_next = malloc((size_t)f->n_blocks * sizeof *f->blk_next);
 	f->anode = calloc((size_t)f->n, sizeof *f->anode);
-	f->astamp = calloc((size_t)f->n, sizeof *f->astamp);
 	f->rpool_chunks = f->n / 8 + 1;
 	f->rpool = malloc((size_t)f->rpool_chunks * RCHUNK * sizeof *f->rpool);
 	f->aheap = malloc((size_t)f->n * sizeof *f->aheap);
@@ -196,7 +201,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		flood_destroy(f);
 		return NULL;
 	}
-	if (!f->dist || !f->cdist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->astamp || !f->rpool || !f->aheap || !f->moves ||
+	if (!f->dist || !f->cdist || !f->tag || !f->pool || !f->blk_next || !f->anode || !f->rpool || !f->aheap || !f->moves ||
 	    !f->moves_cost) {
 		flood_destroy(f);
 		return NULL;
@@ -231,7 +236,6 @@ struct flood_ctx *flood_create(const struct grid *g)
 			     uniform_len = 6 * (n + 1);
 		memset(f->pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->pool);
 		memset(f->anode, 0, n * sizeof *f->anode);
-		memset(f->astamp, 0, n * sizeof *f->astamp);
 		memset(f->aheap, 0, n * sizeof *f->aheap);
 		memset(f->cst, 0, n * sizeof *f->cst);
 	}
@@ -249,7 +253,6 @@ void flood_destroy(struct flood_ctx *f)
 	free(f->pool);
 	free(f->blk_next);
 	free(f->anode);
-	free(f->astamp);
 	free(f->rpool);
 	free(f->aheap);
 	free(f->moves);
@@ -267,7 +270,7 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist + sizeof *f->cdist + sizeof *f->tag + sizeof *f->anode + sizeof *f->astamp + sizeof *f->aheap + 2 +
+	       (size_t)f->n * (sizeof *f->dist + sizeof *f->cdist + sizeof *f->tag + sizeof *f->anode + sizeof *f->aheap + 2 +
 			       sizeof *f->cd + sizeof *f->cst) +
 	       (size_t)CROWD_CELLS * (sizeof *f->rcell + sizeof *f->rx + GRID_MAX_NEIGHBOURS * sizeof *f->cheap) +
 	       sizeof *f->cheap + (size_t)f->rpool_chunks * RCHUNK * sizeof *f->rpool +
@@ -1179,6 +1182,13 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo)
 			delta = f->cd[b] - hb;
 	}
 	f->cdelta = delta < 0 ? 0 : delta;
+	int32_t rmin = f->source, rmax = f->source;
+	for (int r = 0; r < f->nr; r++) {
+		rmin = f->rcell[r] < rmin ? f->rcell[r] : rmin;
+		rmax = f->rcell[r] > rmax ? f->rcell[r] : rmax;
+	}
+	f->rlo = rmin;
+	f->rspan = rmax - rmin;
 	f->c_valid = true;
 	f->c_epoch = f->epoch;
 	f->c_settled = f->settled;
@@ -1397,12 +1407,55 @@ static void r_flush(struct flood_ctx *f, double lo, double delta, uint32_t in_r)
 	f->ron = false;
 }
 
+/*
+ * The tie stack, as path.c's: a key whose f equals the f just popped, and
+ * which beats the stack's top, goes on the stack instead of the heap.
+ * The stack stays sorted (each entry beats the ones below it), so the
+ * queue's least key is the better of the stack's top and the heap's: the
+ * order is exactly the heap's, and most pushes and pops (the successors
+ * along a route whose f holds) cost O(1).  A stacked cell's pos is
+ * A_STACKED.  The potential is consistent, so a stacked cell should never
+ * improve; should rounding let one, it leaves the stack (a_unstack) and
+ * is queued anew.
+ */
+#define A_STACKED (-1)
+
+static inline akey *a_stack_top(struct flood_ctx *f) { return &f->aheap[f->n - f->astack_len]; }
+
+static __attribute__((noinline)) void a_unstack(struct flood_ctx *f, int32_t v)
+{
+	akey *const base = a_stack_top(f);
+	int i = 0;
+	while (a_cell(base[i]) != v)
+		i++;
+	for (; i > 0; i--)
+		base[i] = base[i - 1];
+	f->astack_len--;
+}
+
+/* Removes the least key of the tie stack and the heap; returns its cell. */
+static inline int32_t a_take(struct flood_ctx *f)
+{
+	if (f->astack_len > 0 && (f->aheap_len == 0 || *a_stack_top(f) < f->aheap[0])) {
+		const akey k = *a_stack_top(f);
+		f->astack_len--;
+		f->atie = (uint64_t)(k >> 64);
+		return a_cell(k);
+	}
+	f->atie = (uint64_t)(f->aheap[0] >> 64);
+	return a_pop(f);
+}
+
 /* Queues v (g and potential just set) with key k: in the current bucket,
- * the heap; in a later one, its list.  `pos` is v's pos if it is open
- * already (its g just improved), else INT32_MIN. */
+ * the tie stack or the heap; in a later one, its list.  `pos` is v's pos
+ * if it is open already (its g just improved), else INT32_MIN. */
 static inline void r_push(struct flood_ctx *f, int32_t v, double fv, akey k, int pos, double lo,
 			  double delta, uint32_t in_r)
 {
+	if (__builtin_expect(pos == A_STACKED, 0)) {
+		a_unstack(f, v);
+		pos = INT32_MIN;
+	}
 	if (f->ron) {
 		const uint64_t q = r_bucket(fv);
 		if (q > f->rq) {
@@ -1417,10 +1470,15 @@ static inline void r_push(struct flood_ctx *f, int32_t v, double fv, akey k, int
 			pos = INT32_MIN;
 		}
 	}
-	if (pos >= 0)
+	if (pos >= 0) {
 		a_up(f, pos, k);
-	else
+	} else if ((uint64_t)(k >> 64) == f->atie && (f->astack_len == 0 || k < *a_stack_top(f))) {
+		f->astack_len++;
+		*a_stack_top(f) = k;
+		f->anode[v].pos = A_STACKED;
+	} else {
 		a_up(f, f->aheap_len++, k);
+	}
 }
 
 /* A lower bound of the distance to the source of a cell the flood has not
@@ -1439,70 +1497,77 @@ static double unsettled_bound(const struct flood_ctx *f)
 	return lo;
 }
 
-int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
-		double *cost, long *expanded)
+/* The cell before v on flood_route's search tree; -1 at the start. */
+static int32_t a_parent(const struct flood_ctx *f, int32_t v)
 {
-	if (expanded)
-		*expanded = 0;
-	if (!f || !f->reverse || !flood_settled(f, start))
+	const unsigned d = f->anode[v].tag & A_NO_DIR;
+	if (d == A_NO_DIR)
 		return -1;
+	if (f->grid->topo != GRID_HEX)
+		return v - f->delta[d];
+	const int w = f->grid->w, vy = v / w, py = vy - hx_off_y[d];
+	return py * w + v - vy * w - hx_off_x[py & 1][d];
+}
+
+/*
+ * flood_route's A* loop, from the queue flood_route set up, specialised by
+ * the constant `mode`.  ROUTE_GENERAL serves every case.  The plain modes
+ * serve the usual one, a square grid, a whole flood (run to its end with
+ * no max_dist, so settled means a finite distance), a passable goal and
+ * an extra array, with its distances compact or in doubles: there every
+ * neighbour in moves[] is passable, no unsettled bound or blocked goal
+ * plays a part, and the tests are the general loop's with those cases
+ * taken out, so the two give the same keys in the same order, the same
+ * expansions and the same route.  True when the goal was reached; the
+ * expansions go to *exp_out.
+ */
+enum { ROUTE_GENERAL, ROUTE_PLAIN_COMPACT, ROUTE_PLAIN_DOUBLES };
+
+static inline __attribute__((always_inline)) bool
+route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, uint32_t in_r,
+	   long *exp_out, const int mode)
+{
+	const bool plain = mode != ROUTE_GENERAL, compact = mode == ROUTE_PLAIN_COMPACT;
 	const struct grid *g = f->grid;
 	const uint8_t *gc = g->cost;
 	const int w = g->w, h = g->h, goal = f->source;
-	const double lo = unsettled_bound(f);
-	const bool square = g->topo != GRID_HEX;
-	if (!crowd_valid(f, extra, lo))
-		crowd_make(f, extra, lo);
-	const uint32_t in_r = f->cgen << 1 | 1u;
-	const double delta = f->cdelta;
-	if (++f->agen > 0x7FFFFFFFu) {
-		for (int c = 0; c < f->n; c++)
-			f->astamp[c] = 0;
-		f->agen = 1;
-	}
+	const bool square = plain || g->topo != GRID_HEX;
 	const uint32_t open = f->agen << 1, closed = open | 1u;
 	struct a_node *an = f->anode;
+	const uint32_t *cdist = f->cdist, *cst = f->cst;
+	const double *dist = f->dist, *cd = f->cd;
+	const int32_t rlo = f->rlo;
+	const uint32_t rspan = (uint32_t)f->rspan;
+	const double eo = f->edge[2u * f->uniform], ed = f->edge[2u * f->uniform + 1u];
 	long exp = 0;
-	f->aheap_len = 0;
-	an[start] = (struct a_node){ .g = 0.0, .parent = -1, .pos = 0 };
-	f->astamp[start] = open;
-	{
-		double h0 = dist_of(f, start) + delta;
-		if (f->cst[start] == in_r && f->cd[start] < h0)
-			h0 = f->cd[start];
-		f->aheap[f->aheap_len++] = a_key(h0, 0.0, start);
-	}
-	/* the ring starts empty, its current bucket that of the start */
-	for (int r = 0; r < RRING; r++)
-		f->rhead[r] = -1;
-	f->rfree = -1;
-	f->rnext = 0;
-	f->ron = true;
-	f->rq = r_bucket(a_key_f(f->aheap[0]));
 	bool found = false;
 	for (;;) {
-		if (f->aheap_len == 0 && !(f->ron && r_advance(f, lo, delta, in_r)))
+		if (f->aheap_len == 0 && f->astack_len == 0 && !(f->ron && r_advance(f, lo, delta, in_r)))
 			break;
-		const int32_t u = a_pop(f);
-		f->astamp[u] = closed;
+		const int32_t u = a_take(f);
+		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
-		if (square && f->aheap_len > 0) {
+		if (square && (f->astack_len > 0 || f->aheap_len > 0)) {
 			/* the likely next cell: fetch its neighbours' records meanwhile */
-			const int32_t t = a_cell(f->aheap[0]);
+			const int32_t t = a_cell(f->astack_len > 0 ? *a_stack_top(f) : f->aheap[0]);
 			if (t > w && t < f->n - w) {
-				__builtin_prefetch(&f->astamp[t - w]);
-				__builtin_prefetch(&f->astamp[t + w]);
-				if (f->compact) {
-					__builtin_prefetch(&f->cdist[t - w]);
-					__builtin_prefetch(&f->cdist[t + w]);
+				if (plain ? compact : f->compact) {
+					__builtin_prefetch(&cdist[t - w]);
+					__builtin_prefetch(&cdist[t + w]);
 				} else {
-					__builtin_prefetch(&f->dist[t - w]);
-					__builtin_prefetch(&f->dist[t]);
-					__builtin_prefetch(&f->dist[t + w]);
+					__builtin_prefetch(&dist[t - w]);
+					__builtin_prefetch(&dist[t]);
+					__builtin_prefetch(&dist[t + w]);
 				}
 				__builtin_prefetch(&an[t - w]);
 				__builtin_prefetch(&an[t]);
 				__builtin_prefetch(&an[t + w]);
+				if (plain) {
+					__builtin_prefetch(&an[t - w + 1]);
+					__builtin_prefetch(&an[t + w + 1]);
+					__builtin_prefetch(&extra[t - w]);
+					__builtin_prefetch(&extra[t + w]);
+				}
 			}
 		}
 		if (u == goal) {
@@ -1527,7 +1592,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 					moves |= 1u << i;
 			}
 		}
-		if (!gc[goal] && u != goal) {
+		if (!plain && !gc[goal]) {
 			/* a blocked source (floor to the flood) may be entered too */
 			uy = u / w;
 			ux = u - uy * w;
@@ -1541,43 +1606,157 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 				moves |= 1u << i;
 			}
 		}
+		double gvs[8];
+		if (plain) {
+			/*
+			 * All eight neighbours are tested without a branch: an
+			 * illegal move tests u itself, closed, so never to be
+			 * worked on.  A neighbour is worked on when it is new, or
+			 * open with a larger g; v is passable (moves[] and a
+			 * passable goal), compact: of the one multiplier
+			 * f->uniform.  The rest of the loop then sees the same
+			 * cells, in the same order, as the general one.
+			 */
+			unsigned work = 0;
+#pragma GCC unroll 8
+			for (int i = 0; i < 8; i++) {
+				const int32_t v = u + (f->delta[i] & -(int32_t)(moves >> i & 1u));
+				const uint32_t st = an[v].tag >> A_DIR_BITS;
+				const double e = compact ? (i >= 4 ? ed : eo) : f->edge[2u * gc[v] + (i >= 4 ? 1u : 0u)];
+				const double gv = gu + e + (double)extra[v];
+				gvs[i] = gv;
+				work |= (unsigned)((st != closed) & ((st != open) | (gv < an[v].g))) << i;
+			}
+			moves = work;
+		}
 		while (moves) {
 			const int i = __builtin_ctz(moves);
 			moves &= moves - 1;
 			const int32_t v = square ? u + f->delta[i] : (uy + oy[i]) * w + ux + ox[i];
-			const uint32_t st = f->astamp[v];
-			if (st == closed)
-				continue;
-			const unsigned m = gc[v] ? gc[v] : 1u;
-			const double gv = gu + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
-					  (extra ? (double)extra[v] : 0.0);
+			const uint32_t st = an[v].tag >> A_DIR_BITS;
+			double gv;
 			struct a_node *nv = &an[v];
-			if (st == open && !(gv < nv->g))
-				continue;
+			if (plain) {
+				gv = gvs[i];
+			} else {
+				if (st == closed)
+					continue;
+				const unsigned m = gc[v] ? gc[v] : 1u;
+				gv = gu + f->edge[2u * m + (square && i >= 4 ? 1u : 0u)] +
+				     (extra ? (double)extra[v] : 0.0);
+				if (st == open && !(gv < nv->g))
+					continue;
+			}
 			/* the potential (an open cell passed these tests already) */
-			const double hv = route_h(f, v, lo, delta, in_r);
-			if (hv < 0)
-				continue;
+			double hv;
+			if (plain) {
+				/* route_h without the unsettled bound: no distance, no route */
+				double d;
+				if (compact) {
+					const uint32_t code = cdist[v];
+					if (code >= CNONE)
+						continue;
+					d = cdecode(f, code);
+				} else {
+					d = dist[v];
+					if (!(d < HUGE_VAL))
+						continue;
+				}
+				hv = d + delta;
+				if ((uint32_t)(v - rlo) <= rspan && cst[v] == in_r && cd[v] < hv)
+					hv = cd[v];
+				if (hv == HUGE_VAL)
+					continue; /* outside R when R holds every cell that reaches the source */
+			} else {
+				hv = route_h(f, v, lo, delta, in_r);
+				if (hv < 0)
+					continue;
+			}
 			nv->g = gv;
-			nv->parent = u;
+			nv->tag = open << A_DIR_BITS | (unsigned)i;
 			const double fv = gv + hv;
 			if (st != open) {
-				f->astamp[v] = open;
 				r_push(f, v, fv, a_key(fv, gv, v), INT32_MIN, lo, delta, in_r);
 			} else {
 				r_push(f, v, fv, a_key(fv, gv, v), nv->pos, lo, delta, in_r);
 			}
 		}
 	}
+	*exp_out = exp;
+	return found;
+}
+
+static __attribute__((noinline)) bool route_general(struct flood_ctx *f, const uint16_t *extra,
+						    double lo, double delta, uint32_t in_r, long *exp)
+{
+	return route_loop(f, extra, lo, delta, in_r, exp, ROUTE_GENERAL);
+}
+
+static __attribute__((noinline)) bool route_plain_compact(struct flood_ctx *f, const uint16_t *extra,
+							  double lo, double delta, uint32_t in_r, long *exp)
+{
+	return route_loop(f, extra, lo, delta, in_r, exp, ROUTE_PLAIN_COMPACT);
+}
+
+static __attribute__((noinline)) bool route_plain_doubles(struct flood_ctx *f, const uint16_t *extra,
+							  double lo, double delta, uint32_t in_r, long *exp)
+{
+	return route_loop(f, extra, lo, delta, in_r, exp, ROUTE_PLAIN_DOUBLES);
+}
+
+int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
+		double *cost, long *expanded)
+{
+	if (expanded)
+		*expanded = 0;
+	if (!f || !f->reverse || !flood_settled(f, start))
+		return -1;
+	const struct grid *g = f->grid;
+	const int goal = f->source;
+	const double lo = unsettled_bound(f);
+	if (!crowd_valid(f, extra, lo))
+		crowd_make(f, extra, lo);
+	const uint32_t in_r = f->cgen << 1 | 1u;
+	const double delta = f->cdelta;
+	if (++f->agen > A_GEN_LIMIT) {
+		for (int c = 0; c < f->n; c++)
+			f->anode[c].tag = 0;
+		f->agen = 1;
+	}
+	struct a_node *an = f->anode;
+	long exp = 0;
+	f->aheap_len = 0;
+	f->astack_len = 0;
+	f->atie = UINT64_MAX;
+	an[start] = (struct a_node){ .g = 0.0, .pos = 0, .tag = f->agen << 1 << A_DIR_BITS | A_NO_DIR };
+	{
+		double h0 = dist_of(f, start) + delta;
+		if (f->cst[start] == in_r && f->cd[start] < h0)
+			h0 = f->cd[start];
+		f->aheap[f->aheap_len++] = a_key(h0, 0.0, start);
+	}
+	/* the ring starts empty, its current bucket that of the start */
+	for (int r = 0; r < RRING; r++)
+		f->rhead[r] = -1;
+	f->rfree = -1;
+	f->rnext = 0;
+	f->ron = true;
+	f->rq = r_bucket(a_key_f(f->aheap[0]));
+	bool found;
+	if (g->topo != GRID_HEX && f->whole && f->finished && g->cost[goal] && extra)
+		found = f->compact ? route_plain_compact(f, extra, lo, delta, in_r, &exp)
+				   : route_plain_doubles(f, extra, lo, delta, in_r, &exp);
+	else
+		found = route_general(f, extra, lo, delta, in_r, &exp);
 	if (expanded)
 		*expanded = exp;
 	if (!found)
 		return -1;
 	int len = 0;
-	for (int32_t c = goal; c >= 0; c = an[c].parent)
+	for (int32_t c = goal; c >= 0; c = a_parent(f, c))
 		len++;
 	int i = len;
-	for (int32_t c = goal; c >= 0; c = an[c].parent)
+	for (int32_t c = goal; c >= 0; c = a_parent(f, c))
 		if (--i < cap)
 			out[i] = c;
 	if (cost)

@@ -532,6 +532,134 @@ static void test_route_crowd_moves(void **state)
 	print_message("flood_route with a crowd that moves between calls: %d routes = path_find\n", routes);
 }
 
+/* flood_route with an all-zero extra array (the plain loop on a whole
+ * flood of a square grid) against extra NULL (the general loop): the
+ * same route, cost and expansions; then with a crowd, against path_find. */
+static int check_plain_route(const struct grid *g, struct flood_ctx *f, struct path_ctx *p, bool cut,
+			     int source, int start, const uint16_t *zero, const uint16_t *extra)
+{
+	const int n = g->w * g->h;
+	int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+	assert_non_null(a);
+	assert_non_null(b);
+	double ca = -1, cb = -2;
+	long ea = -1, eb = -2;
+	const int la = flood_route(f, start, zero, a, n, &ca, &ea);
+	const int lb = flood_route(f, start, NULL, b, n, &cb, &eb);
+	assert_int_equal(la, lb);
+	assert_true(la >= 1);
+	assert_true(ca == cb);
+	assert_int_equal(ea, eb);
+	assert_memory_equal(a, b, (size_t)la * sizeof *a);
+	struct path_options po = path_options_default();
+	po.extra = extra;
+	po.corner_cutting = cut;
+	double cost = -1;
+	const int len = flood_route(f, start, extra, a, n, &cost, NULL);
+	check_route(g, p, &po, extra, start, source, a, len, cost);
+	free(a);
+	free(b);
+	return 1;
+}
+
+/* The plain route loop (uniform square grids, whole floods and shifts,
+ * compact distances and, on a serpentine past their reach, doubles). */
+static void test_route_plain(void **state)
+{
+	(void)state;
+	uint32_t s = 9090;
+	int routes = 0;
+	for (int m = 0; m < 240; m++) {
+		const enum grid_topology t = (m % 3) == 0 ? GRID_SQUARE4 : GRID_SQUARE8;
+		const bool cut = t == GRID_SQUARE8 && (m % 3) == 2;
+		int w = rnd_range(&s, 2, 40), h = rnd_range(&s, 2, 30), n = w * h;
+		struct grid *g = grid_create(w, h, t);
+		assert_non_null(g);
+		const uint8_t mult = (m % 4) == 3 ? 3 : 1;
+		int walls = rnd_range(&s, 0, 40);
+		for (int c = 0; c < n; c++)
+			g->cost[c] = rnd_range(&s, 0, 99) < walls ? 0 : mult;
+		int src = rnd_range(&s, 0, n - 1);
+		g->cost[src] = mult;
+		uint16_t *zero = calloc((size_t)n, sizeof *zero), *extra = calloc((size_t)n, sizeof *extra);
+		assert_non_null(zero);
+		assert_non_null(extra);
+		const int k = rnd_range(&s, 1, 9), dens = rnd_range(&s, 0, 50);
+		for (int c = 0; c < n; c++)
+			extra[c] = rnd_range(&s, 0, 99) < dens ? (uint16_t)k : 0;
+		struct flood_ctx *f = flood_create(g);
+		struct path_ctx *p = path_create(g);
+		assert_non_null(f);
+		assert_non_null(p);
+		struct flood_options o = flood_options_default();
+		o.reverse = true;
+		o.corner_cutting = cut;
+		flood_run(f, src, &o, NULL, 0);
+		for (int step = 0; step < 4; step++) {
+			for (int q = 0; q < 5; q++) {
+				const int start = rnd_range(&s, 0, n - 1);
+				if (flood_settled(f, start))
+					routes += check_plain_route(g, f, p, cut, src, start, zero, extra);
+			}
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			const int kn = grid_neighbours(g, src, cut, nb);
+			if (kn == 0)
+				break;
+			src = nb[rnd_range(&s, 0, kn - 1)].cell;
+			assert_true(flood_shift(f, src));
+		}
+		path_destroy(p);
+		flood_destroy(f);
+		free(zero);
+		free(extra);
+		grid_destroy(g);
+	}
+	/* a serpentine of 1,300 cells: a whole flood from its end goes past
+	 * the compact distances' reach and is made in doubles */
+	const int w = 41, rows = 33, h = 2 * rows - 1, n = w * h;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	for (int c = 0; c < n; c++)
+		g->cost[c] = 0;
+	for (int r = 0; r < rows; r++) {
+		for (int x = 0; x < 40; x++)
+			g->cost[(2 * r) * w + ((r & 1) ? 39 - x : x)] = 1;
+		if (r + 1 < rows)
+			g->cost[(2 * r + 1) * w + ((r & 1) ? 0 : 39)] = 1;
+	}
+	uint16_t *zero = calloc((size_t)n, sizeof *zero), *extra = calloc((size_t)n, sizeof *extra);
+	assert_non_null(zero);
+	assert_non_null(extra);
+	for (int c = 0; c < n; c++)
+		extra[c] = rnd_range(&s, 0, 99) < 20 ? 2 : 0;
+	struct flood_ctx *f = flood_create(g);
+	struct path_ctx *p = path_create(g);
+	assert_non_null(f);
+	assert_non_null(p);
+	struct flood_options o = flood_options_default();
+	o.reverse = true;
+	flood_run(f, 0, &o, NULL, 0);
+	int far = 0;
+	for (int c = 0; c < n; c++)
+		if (flood_settled(f, c) && flood_distance(f, c) > flood_distance(f, far))
+			far = c;
+	assert_true(flood_distance(f, far) > 1200);
+	for (int q = 0; q < 20; q++) {
+		int start = rnd_range(&s, 0, n - 1);
+		if (q == 0)
+			start = far;
+		if (flood_settled(f, start))
+			routes += check_plain_route(g, f, p, false, 0, start, zero, extra);
+	}
+	path_destroy(p);
+	flood_destroy(f);
+	free(zero);
+	free(extra);
+	grid_destroy(g);
+	assert_true(routes > 2000);
+	print_message("flood_route's plain loop = its general loop: %d routes\n", routes);
+}
+
 /*
  * flood_shift against a new flood from the new source: the same cells
  * settled, the same distances (within rounding) and the same downhill
@@ -863,6 +991,7 @@ int main(void)
 		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_uniform_fast_path),
 		cmocka_unit_test(test_long_uniform_floods),
+		cmocka_unit_test(test_route_plain),
 		cmocka_unit_test(test_speed_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
