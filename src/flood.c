@@ -59,7 +59,10 @@ struct fifo {
 /* flood_route's A*: a cell's record, everything the test of a neighbour
  * reads on one line, and a heap entry carrying its keys. */
 struct a_node {
-	double g;
+	union {
+		double g;    /* the cost from the start */
+		uint64_t gc; /* the same in compact units (route_fixed) */
+	};
 	int32_t pos;    /* index in the heap while open (see r_push for the other codes) */
 	uint32_t tag;   /* agen << 1 (open) or agen << 1 | 1 (closed), shifted left by
 	                   A_DIR_BITS, then the direction of the step from its parent
@@ -151,6 +154,7 @@ struct flood_ctx {
 	long c_settled;
 	double c_lo;
 	const uint16_t *c_extra;
+	bool c_codes;         /* cd[] and cdelta in compact units (route_fixed) */
 };
 
 /* Neighbour offsets in grid_neighbours order: square (first 4 orthogonal,
@@ -1127,9 +1131,13 @@ static struct a_entry c_pop(struct flood_ctx *f)
  * of two consistent lower bounds, so consistent, and it counts the crowd
  * every route must cross near the source: an A* with it expands little
  * more than its route where the plain flood distance would expand every
- * cell with a smaller detour than the crowd around the goal.
+ * cell with a smaller detour than the crowd around the goal.  With `codes`
+ * (for route_fixed: a compact flood, so one multiplier) every cost is in
+ * compact units: a step of the multiplier m is m 2^CBITS or m cr, an extra
+ * e is e 2^CBITS, h is m times the compact distance; the sums are
+ * integers below 2^53, so the doubles hold them exactly.
  */
-static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo)
+static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo, bool codes)
 {
 	const uint8_t *gc = f->grid->cost;
 	if (++f->cgen > 0x7FFFFFFFu) {
@@ -1159,7 +1167,10 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo)
 			const int32_t u = nb[i];
 			if (f->cst[u] == done)
 				continue;
-			const double key = e.g + f->edge[2u * m + (dg[i] ? 1u : 0u)] + (double)xv;
+			const double key =
+				codes ? e.g + (double)((uint64_t)m * (dg[i] ? f->cr : 1u << CBITS) +
+						       ((uint64_t)xv << CBITS))
+				      : e.g + f->edge[2u * m + (dg[i] ? 1u : 0u)] + (double)xv;
 			if (f->cst[u] != queued || key < f->cd[u]) {
 				f->cst[u] = queued;
 				f->cd[u] = key;
@@ -1177,7 +1188,8 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo)
 			edge = f->cst[nb[i]] != done;
 		if (!edge)
 			continue;
-		const double hb = flood_h(f, b, lo);
+		const double hb = !codes ? flood_h(f, b, lo)
+				  : f->cdist[b] < CNONE ? (double)((uint64_t)f->uniform * f->cdist[b]) : -1.0;
 		if (hb >= 0 && f->cd[b] - hb < delta)
 			delta = f->cd[b] - hb;
 	}
@@ -1194,14 +1206,15 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo)
 	f->c_settled = f->settled;
 	f->c_lo = lo;
 	f->c_extra = extra;
+	f->c_codes = codes;
 }
 
 /* Whether the potential still holds: the same flood (no cell settled since,
  * so the same h), the same extra array, and no cell of R cheaper now. */
-static bool crowd_valid(const struct flood_ctx *f, const uint16_t *extra, double lo)
+static bool crowd_valid(const struct flood_ctx *f, const uint16_t *extra, double lo, bool codes)
 {
 	if (!f->c_valid || f->c_epoch != f->epoch || f->c_settled != f->settled || f->c_lo != lo ||
-	    f->c_extra != extra)
+	    f->c_extra != extra || f->c_codes != codes)
 		return false;
 	if (extra)
 		for (int r = 0; r < f->nr; r++)
@@ -1313,6 +1326,19 @@ static inline int r_code(int slot) { return -2 - slot; }
 
 static inline uint64_t r_bucket(double fv) { return (uint64_t)(fv * RSCALE); }
 
+/* The same buckets for keys in compact units (route_fixed). */
+#define RSHIFT (CBITS - 2)
+
+/* What a key is made from: the potential's terms (see flood_route and
+ * crowd_make) and the units, doubles or compact (route_fixed). */
+struct rpot {
+	double lo, delta;
+	uint32_t in_r;
+	bool codes;
+	uint64_t cdelta;  /* codes: delta, UINT64_MAX when R holds every cell that reaches the source */
+	uint64_t mult;    /* codes: the one multiplier */
+};
+
 /* flood_route's potential of v (see flood_route), or -1 when v is not to be queued. */
 static inline double route_h(const struct flood_ctx *f, int32_t v, double lo, double delta,
 			     uint32_t in_r)
@@ -1331,7 +1357,7 @@ static inline double route_h(const struct flood_ctx *f, int32_t v, double lo, do
 }
 
 /* Lists v in slot r; false when the pool has no chunk left. */
-static bool r_list(struct flood_ctx *f, int r, int32_t v)
+static inline bool r_list(struct flood_ctx *f, int r, int32_t v)
 {
 	int c = f->rhead[r];
 	if (c < 0 || f->rfill[r] == RCHUNK - 1) {
@@ -1352,8 +1378,29 @@ static bool r_list(struct flood_ctx *f, int r, int32_t v)
 	return true;
 }
 
+/* route_fixed's potential of v in compact units (see route_h);
+ * UINT64_MAX when v is not to be queued. */
+static inline uint64_t route_hc(const struct flood_ctx *f, const struct rpot *p, int32_t v)
+{
+	const uint32_t code = f->cdist[v];
+	if (code >= CNONE)
+		return UINT64_MAX; /* cannot reach the source */
+	uint64_t h = p->cdelta == UINT64_MAX ? UINT64_MAX : p->mult * code + p->cdelta;
+	if ((uint32_t)(v - f->rlo) <= (uint32_t)f->rspan && f->cst[v] == p->in_r && (uint64_t)f->cd[v] < h)
+		h = (uint64_t)f->cd[v];
+	return h;
+}
+
+/* route_fixed's key: f, then the larger g (to 32 bits: g never passes f,
+ * and f passes CLIMIT only in keys never popped), then the smaller cell. */
+static inline akey a_key_codes(uint64_t fv, uint64_t gv, int32_t cell)
+{
+	const uint32_t g32 = gv > UINT32_MAX ? UINT32_MAX : (uint32_t)gv;
+	return (akey)fv << 64 | (akey)((uint64_t)(UINT32_MAX - g32) << 32 | (uint32_t)cell);
+}
+
 /* Appends slot r's live cells to the heap (unordered) and frees its chunks. */
-static void r_drain(struct flood_ctx *f, int r, double lo, double delta, uint32_t in_r)
+static void r_drain(struct flood_ctx *f, int r, const struct rpot *p)
 {
 	const int code = r_code(r);
 	int m = f->aheap_len;
@@ -1363,8 +1410,13 @@ static void r_drain(struct flood_ctx *f, int r, double lo, double delta, uint32_
 			const int32_t v = e[i];
 			if (f->anode[v].pos != code)
 				continue;
-			const double gv = f->anode[v].g;
-			f->aheap[m] = a_key(gv + route_h(f, v, lo, delta, in_r), gv, v);
+			if (p->codes) {
+				const uint64_t gv = f->anode[v].gc;
+				f->aheap[m] = a_key_codes(gv + route_hc(f, p, v), gv, v);
+			} else {
+				const double gv = f->anode[v].g;
+				f->aheap[m] = a_key(gv + route_h(f, v, p->lo, p->delta, p->in_r), gv, v);
+			}
 			f->anode[v].pos = m++;
 		}
 		const int next = e[0];
@@ -1384,25 +1436,25 @@ static void a_heapify(struct flood_ctx *f)
 }
 
 /* The current bucket is used up: the next slot with a cell becomes the heap. */
-static bool r_advance(struct flood_ctx *f, double lo, double delta, uint32_t in_r)
+static bool r_advance(struct flood_ctx *f, const struct rpot *p)
 {
 	const uint64_t q0 = f->rq;
 	for (int d = 1; d < RRING && f->aheap_len == 0; d++) {
 		const int r = (int)((q0 + (uint64_t)d) % RRING);
 		f->rq = q0 + (uint64_t)d;
 		if (f->rhead[r] >= 0)
-			r_drain(f, r, lo, delta, in_r);
+			r_drain(f, r, p);
 	}
 	a_heapify(f);
 	return f->aheap_len > 0;
 }
 
 /* Gives up the ring: every listed cell goes to the heap. */
-static void r_flush(struct flood_ctx *f, double lo, double delta, uint32_t in_r)
+static void r_flush(struct flood_ctx *f, const struct rpot *p)
 {
 	for (int r = 0; r < RRING; r++)
 		if (f->rhead[r] >= 0)
-			r_drain(f, r, lo, delta, in_r);
+			r_drain(f, r, p);
 	a_heapify(f);
 	f->ron = false;
 }
@@ -1446,25 +1498,25 @@ static inline int32_t a_take(struct flood_ctx *f)
 	return a_pop(f);
 }
 
-/* Queues v (g and potential just set) with key k: in the current bucket,
- * the tie stack or the heap; in a later one, its list.  `pos` is v's pos
- * if it is open already (its g just improved), else INT32_MIN. */
-static inline void r_push(struct flood_ctx *f, int32_t v, double fv, akey k, int pos, double lo,
-			  double delta, uint32_t in_r)
+/* Queues v (g and potential just set) with key k, of bucket q: in the
+ * current bucket, the tie stack or the heap; in a later one, its list.
+ * `pos` is v's pos if it is open already (its g just improved), else
+ * INT32_MIN. */
+static inline __attribute__((always_inline)) void
+r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct rpot *p)
 {
 	if (__builtin_expect(pos == A_STACKED, 0)) {
 		a_unstack(f, v);
 		pos = INT32_MIN;
 	}
 	if (f->ron) {
-		const uint64_t q = r_bucket(fv);
 		if (q > f->rq) {
 			const int r = (int)(q % RRING);
 			if (pos == r_code(r))
 				return; /* still in the same list: its key is made when drained */
 			if (q - f->rq < RRING && r_list(f, r, v))
 				return;
-			r_flush(f, lo, delta, in_r);
+			r_flush(f, p);
 			if (pos != INT32_MIN)
 				return; /* the flush queued it, with its new g */
 			pos = INT32_MIN;
@@ -1539,10 +1591,11 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 	const int32_t rlo = f->rlo;
 	const uint32_t rspan = (uint32_t)f->rspan;
 	const double eo = f->edge[2u * f->uniform], ed = f->edge[2u * f->uniform + 1u];
+	const struct rpot pot = { .lo = lo, .delta = delta, .in_r = in_r };
 	long exp = 0;
 	bool found = false;
 	for (;;) {
-		if (f->aheap_len == 0 && f->astack_len == 0 && !(f->ron && r_advance(f, lo, delta, in_r)))
+		if (f->aheap_len == 0 && f->astack_len == 0 && !(f->ron && r_advance(f, &pot)))
 			break;
 		const int32_t u = a_take(f);
 		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
@@ -1676,9 +1729,9 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 			nv->tag = open << A_DIR_BITS | (unsigned)i;
 			const double fv = gv + hv;
 			if (st != open) {
-				r_push(f, v, fv, a_key(fv, gv, v), INT32_MIN, lo, delta, in_r);
+				r_push(f, v, r_bucket(fv), a_key(fv, gv, v), INT32_MIN, &pot);
 			} else {
-				r_push(f, v, fv, a_key(fv, gv, v), nv->pos, lo, delta, in_r);
+				r_push(f, v, r_bucket(fv), a_key(fv, gv, v), nv->pos, &pot);
 			}
 		}
 	}
@@ -1704,6 +1757,115 @@ static __attribute__((noinline)) bool route_plain_doubles(struct flood_ctx *f, c
 	return route_loop(f, extra, lo, delta, in_r, exp, ROUTE_PLAIN_DOUBLES);
 }
 
+/*
+ * flood_route's loop in compact units, for the usual case (a whole compact
+ * flood of a square grid, a passable goal, an extra array): g, the
+ * potential and the keys are integers (see crowd_make), so the potential
+ * is exactly consistent, a closed cell can never improve, and the test of
+ * a neighbour is "new, or a smaller g" with no closed test, made for all
+ * eight without a branch.  Integer costs order as the real ones while they
+ * stay within CLIMIT (see the compact distances), so the search gives up
+ * (FIXED_GAVE_UP) when it would pop a key past it, and flood_route asks
+ * the loop in doubles instead.  Ties: smaller f, then larger g, then
+ * smaller cell, all exact.
+ */
+enum { FIXED_NO_ROUTE, FIXED_FOUND, FIXED_GAVE_UP };
+
+static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint16_t *extra,
+						 const struct rpot *p, long *exp_out)
+{
+	const int w = f->grid->w, goal = f->source;
+	const uint32_t agen = f->agen, open = agen << 1, closed = open | 1u;
+	struct a_node *an = f->anode;
+	const uint32_t *cdist = f->cdist;
+	const uint64_t eo = p->mult << CBITS, ed = p->mult * f->cr;
+	int32_t step[8];
+	memcpy(step, f->delta, sizeof step);
+	long exp = 0;
+	int res = FIXED_NO_ROUTE;
+	for (;;) {
+		if (f->aheap_len == 0 && f->astack_len == 0 && !(f->ron && r_advance(f, p)))
+			break;
+		const int32_t u = a_take(f);
+		if (f->atie > CLIMIT) {
+			res = FIXED_GAVE_UP;
+			break;
+		}
+		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
+		exp++;
+		if (f->astack_len > 0 || f->aheap_len > 0) {
+			/* the likely next cell: fetch its neighbours' records meanwhile */
+			const int32_t t = a_cell(f->astack_len > 0 ? *a_stack_top(f) : f->aheap[0]);
+			if (t > w && t < f->n - w) {
+				__builtin_prefetch(&cdist[t - w]);
+				__builtin_prefetch(&cdist[t + w]);
+				__builtin_prefetch(&an[t - w]);
+				__builtin_prefetch(&an[t - w + 1]);
+				__builtin_prefetch(&an[t]);
+				__builtin_prefetch(&an[t + w]);
+				__builtin_prefetch(&an[t + w + 1]);
+				__builtin_prefetch(&extra[t - w]);
+				__builtin_prefetch(&extra[t + w]);
+			}
+		}
+		if (u == goal) {
+			res = FIXED_FOUND;
+			break;
+		}
+		const uint64_t gu = an[u].gc;
+		const unsigned moves = f->moves[u];
+		/* an illegal move tests u itself: of this query, and not cheaper */
+		uint64_t gvs[8];
+		unsigned work = 0;
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++) {
+			const int32_t v = u + (step[i] & -(int32_t)(moves >> i & 1u));
+			const uint64_t gv = gu + (i >= 4 ? ed : eo) + ((uint64_t)extra[v] << CBITS);
+			gvs[i] = gv;
+			work |= (unsigned)(((an[v].tag >> A_DIR_BITS >> 1) != agen) | (gv < an[v].gc)) << i;
+		}
+		while (work) {
+			const int i = __builtin_ctz(work);
+			work &= work - 1;
+			const int32_t v = u + step[i];
+			const uint64_t h = route_hc(f, p, v);
+			if (h == UINT64_MAX)
+				continue;
+			struct a_node *nv = &an[v];
+			const bool was_open = nv->tag >> A_DIR_BITS == open;
+			const uint64_t gv = gvs[i], fv = gv + h;
+			nv->gc = gv;
+			nv->tag = open << A_DIR_BITS | (unsigned)i;
+			r_push(f, v, fv >> RSHIFT, a_key_codes(fv, gv, v), was_open ? nv->pos : INT32_MIN, p);
+		}
+	}
+	*exp_out = exp;
+	return res;
+}
+
+/* Empties the queue and the ring and starts a search from `start`, whose
+ * key is k0 in bucket q0. */
+static void route_start(struct flood_ctx *f, int32_t start, akey k0, uint64_t q0)
+{
+	if (++f->agen > A_GEN_LIMIT) {
+		for (int c = 0; c < f->n; c++)
+			f->anode[c].tag = 0;
+		f->agen = 1;
+	}
+	f->aheap_len = 0;
+	f->astack_len = 0;
+	f->atie = UINT64_MAX;
+	f->anode[start] = (struct a_node){ .gc = 0, .pos = 0, .tag = f->agen << 1 << A_DIR_BITS | A_NO_DIR };
+	f->aheap[f->aheap_len++] = k0;
+	/* the ring starts empty, its current bucket that of the start */
+	for (int r = 0; r < RRING; r++)
+		f->rhead[r] = -1;
+	f->rfree = -1;
+	f->rnext = 0;
+	f->ron = true;
+	f->rq = q0;
+}
+
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
 		double *cost, long *expanded)
 {
@@ -1714,40 +1876,42 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const struct grid *g = f->grid;
 	const int goal = f->source;
 	const double lo = unsettled_bound(f);
-	if (!crowd_valid(f, extra, lo))
-		crowd_make(f, extra, lo);
-	const uint32_t in_r = f->cgen << 1 | 1u;
-	const double delta = f->cdelta;
-	if (++f->agen > A_GEN_LIMIT) {
-		for (int c = 0; c < f->n; c++)
-			f->anode[c].tag = 0;
-		f->agen = 1;
-	}
-	struct a_node *an = f->anode;
+	const bool plain = g->topo != GRID_HEX && f->whole && f->finished && g->cost[goal] && extra;
 	long exp = 0;
-	f->aheap_len = 0;
-	f->astack_len = 0;
-	f->atie = UINT64_MAX;
-	an[start] = (struct a_node){ .g = 0.0, .pos = 0, .tag = f->agen << 1 << A_DIR_BITS | A_NO_DIR };
-	{
+	bool found = false, codes = false;
+	if (plain && f->compact) {
+		if (!crowd_valid(f, extra, lo, true))
+			crowd_make(f, extra, lo, true);
+		const struct rpot p = { .lo = lo,
+					.in_r = f->cgen << 1 | 1u,
+					.codes = true,
+					.cdelta = f->cdelta == HUGE_VAL ? UINT64_MAX : (uint64_t)f->cdelta,
+					.mult = f->uniform };
+		const uint64_t h0 = route_hc(f, &p, start);
+		route_start(f, start, a_key_codes(h0, 0, start), h0 >> RSHIFT);
+		const int r = route_fixed(f, extra, &p, &exp);
+		codes = r != FIXED_GAVE_UP;
+		found = r == FIXED_FOUND;
+	}
+	if (!codes) {
+		/* in doubles: not the usual case, or the route is too long for
+		 * compact units */
+		if (!crowd_valid(f, extra, lo, false))
+			crowd_make(f, extra, lo, false);
+		const uint32_t in_r = f->cgen << 1 | 1u;
+		const double delta = f->cdelta;
 		double h0 = dist_of(f, start) + delta;
 		if (f->cst[start] == in_r && f->cd[start] < h0)
 			h0 = f->cd[start];
-		f->aheap[f->aheap_len++] = a_key(h0, 0.0, start);
+		route_start(f, start, a_key(h0, 0.0, start), r_bucket(h0));
+		long more = 0;
+		if (plain)
+			found = f->compact ? route_plain_compact(f, extra, lo, delta, in_r, &more)
+					   : route_plain_doubles(f, extra, lo, delta, in_r, &more);
+		else
+			found = route_general(f, extra, lo, delta, in_r, &more);
+		exp += more;
 	}
-	/* the ring starts empty, its current bucket that of the start */
-	for (int r = 0; r < RRING; r++)
-		f->rhead[r] = -1;
-	f->rfree = -1;
-	f->rnext = 0;
-	f->ron = true;
-	f->rq = r_bucket(a_key_f(f->aheap[0]));
-	bool found;
-	if (g->topo != GRID_HEX && f->whole && f->finished && g->cost[goal] && extra)
-		found = f->compact ? route_plain_compact(f, extra, lo, delta, in_r, &exp)
-				   : route_plain_doubles(f, extra, lo, delta, in_r, &exp);
-	else
-		found = route_general(f, extra, lo, delta, in_r, &exp);
 	if (expanded)
 		*expanded = exp;
 	if (!found)
@@ -1759,7 +1923,15 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	for (int32_t c = goal; c >= 0; c = a_parent(f, c))
 		if (--i < cap)
 			out[i] = c;
-	if (cost)
-		*cost = an[goal].g;
+	if (cost) {
+		if (codes) {
+			/* a cost in compact units, A 2^CBITS + B cr, is A + B sqrt 2 */
+			const uint64_t gc = f->anode[goal].gc;
+			const uint64_t b = ((uint32_t)gc & CMASK) * (uint64_t)f->crinv & CMASK;
+			*cost = (double)((gc - b * f->cr) >> CBITS) + (double)b * GRID_SQRT2;
+		} else {
+			*cost = f->anode[goal].g;
+		}
+	}
 	return len;
 }

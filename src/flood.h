@@ -124,8 +124,10 @@ int flood_next(const struct flood_ctx *f, int cell);
  * outside that region pays inside it (the crowd around the goal).  Both
  * are consistent lower bounds, so the route is optimal; when nothing
  * crowds the goal (delta 0) it is the plain flood-distance A*.
- * Movement rules as the flood's.  Ties: smaller f, then larger g (rounded to a float), then
- * smaller cell index.  Writes the first `cap` cells (start first) to out[],
+ * Movement rules as the flood's.  Ties: smaller f, then larger g, then
+ * smaller cell index; on a whole compact flood (a uniform square grid)
+ * f and g are exact integers in compact units, elsewhere doubles (g
+ * rounded to a float for the tie).  Writes the first `cap` cells (start first) to out[],
  * the route's cost to *cost, the cells expanded to *expanded (each may be
  * NULL), and returns the route's full length in cells; -1 if there is no
  * reverse flood, start is not settled, or (with a max_dist) no route.
