@@ -83,6 +83,17 @@ struct a_entry {
  * the cell. */
 __extension__ typedef unsigned __int128 akey;
 
+/* The neighbours a cell of a uniform flood tries (see urow_make): entry
+ * words to add to its index, each delta[i] + (i << UDIR_SHIFT) or 0 (a try
+ * of the cell itself, which never improves it); orthogonal steps first. */
+#define UDIR_SHIFT 28 /* an entry word's direction bits; cells are below 2^27 (flood_create) */
+#define UCELL ((1u << UDIR_SHIFT) - 1u)
+struct urow {
+	uint32_t step[4]; /* 2 orthogonal steps, 2 diagonal */
+	uint32_t all;     /* nonzero: they do not fit, every legal move is tried */
+	uint32_t pad[3];  /* a row per 32 bytes */
+};
+
 struct flood_ctx {
 	const struct grid *grid;
 	int n;
@@ -114,6 +125,8 @@ struct flood_ctx {
 	double max_dist;
 	long settled;
 	int32_t delta[8];    /* square grids: index offset of each neighbour */
+	struct urow urow[8][256]; /* uniform_loop: the tries of a cell entered by step d
+	                             whose moves[] byte is m (see urow_make) */
 	uint8_t *moves;      /* square grids: square_moves of every cell, made from moves_cost */
 	uint8_t *moves_cost; /* the grid's costs when moves[] was made */
 	int moves_cut;       /* the corner rule moves[] was made with; -1: not made */
@@ -401,6 +414,74 @@ static unsigned square_moves(const struct grid *g, int x, int y, bool square8, b
 static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GRID_MAX_NEIGHBOURS],
 			    bool diag[GRID_MAX_NEIGHBOURS]);
 
+/* The direction of the step (dx, dy) on a square grid, -1 if none. */
+static int sq_dir(int dx, int dy)
+{
+	for (int k = 0; k < 8; k++)
+		if (sq_off_x[k] == dx && sq_off_y[k] == dy)
+			return k;
+	return -1;
+}
+
+/*
+ * Whether a uniform flood's cell u, settled through the step i from p
+ * (u = p + delta[i], d(u) = d(p) + |i|), may skip its move j to v, which
+ * it may make (bit j of m, u's moves), because v already holds at most
+ * d(u) + |j| then, so that the try could not improve it:
+ *   - v is p, or a neighbour p may step to: p tried v, or skipped it on
+ *     these same grounds, so v holds at most d(p) + |p v|, which is at
+ *     least 2 - sqrt 2 below d(u) + |j|;
+ *   - i and j are diagonals and v lies two orthogonal steps from p past
+ *     x, an orthogonal neighbour of u that is passable: d(x) <= d(p) + 1
+ *     < d(u), so x was settled before u and v holds at most d(p) + 2,
+ *     below d(p) + 2 sqrt 2.
+ * In a shift a cell that is not settled again keeps its old distance
+ * plus the step, and the old distances obey the same bounds.  Whether p
+ * may step to v is read from m: an orthogonal step needs v passable (it
+ * is); a diagonal one, square8 and, without corner cutting, its other
+ * orthogonal cell passable, which u's diagonal move to that cell tells
+ * (its other orthogonal cells are v and p, both passable).
+ */
+static bool urow_skips(int i, int j, unsigned m, bool square8, bool cut)
+{
+	const int rx = sq_off_x[i] + sq_off_x[j], ry = sq_off_y[i] + sq_off_y[j];
+	if (abs(rx) <= 1 && abs(ry) <= 1) {
+		if (rx == 0 || ry == 0)
+			return true;
+		if (!square8)
+			return false;
+		return cut || (m >> sq_dir(sq_off_x[j] - sq_off_x[i], sq_off_y[j] - sq_off_y[i]) & 1u);
+	}
+	if (i >= 4 && j >= 4 && (rx == 0 || ry == 0))
+		return m >> sq_dir(rx / 2 - sq_off_x[i], ry / 2 - sq_off_y[i]) & 1u;
+	return false;
+}
+
+/* urow[i][m]: the moves of m that urow_skips keeps for a cell entered by
+ * step i, in the order of the directions; when they outnumber the row's
+ * places (corner cutting past two blocked cells), the row says so. */
+static void urow_make(struct flood_ctx *f, bool square8, bool cut)
+{
+	for (int i = 0; i < 8; i++) {
+		for (unsigned m = 0; m < 256; m++) {
+			struct urow *r = &f->urow[i][m];
+			memset(r, 0, sizeof *r);
+			int no = 0, nd = 0;
+			for (int j = 0; j < 8; j++) {
+				if (!(m >> j & 1u) || urow_skips(i, j, m, square8, cut))
+					continue;
+				const uint32_t s = (uint32_t)f->delta[j] + ((uint32_t)j << UDIR_SHIFT);
+				if (j < 4 && no < 2)
+					r->step[no++] = s;
+				else if (j >= 4 && nd < 2)
+					r->step[2 + nd++] = s;
+				else
+					r->all = 1;
+			}
+		}
+	}
+}
+
 /* Square grids: makes moves[] for the grid's costs and corner rule, unless
  * it was made for them already (a flood then reads one byte per cell
  * instead of its neighbours' costs).  moves_cost keeps the costs on every
@@ -429,6 +510,7 @@ static void moves_refresh(struct flood_ctx *f, bool cut)
 	for (int y = 0, c = 0; y < g->h; y++)
 		for (int x = 0; x < g->w; x++, c++)
 			f->moves[c] = (uint8_t)square_moves(g, x, y, square8, cut);
+	urow_make(f, square8, cut);
 }
 
 static void new_generation(struct flood_ctx *f)
@@ -694,14 +776,22 @@ static inline double dval(uint64_t b)
  * constant `compact` says.  Every edge is one of two costs, so there are
  * two FIFOs, orthogonal and diagonal steps, each a plain array over the
  * pool (a cell enters each at most once: a later key in one FIFO is never
- * smaller), each entry with the key it was queued with beside it.  The next
- * cell is the smaller of the two heads, the orthogonal one on a tie; an
- * entry is live while its cell's distance still equals its key (a cell
+ * smaller), each entry with the key it was queued with beside it (compact:
+ * in one 64-bit word, the key above the cell, so one store queues it).  The
+ * next cell is the smaller of the two heads, the orthogonal one on a tie;
+ * an entry is live while its cell's distance still equals its key (a cell
  * enters a FIFO only when its distance strictly drops, and the entry that
  * settles it is the only one holding its final distance), and stale heads
  * are passed over.  The live entries come in the order of the general
  * queue, with the same additions.  Compact: false, with cdist[] left
  * unusable, when a key passes CLIMIT.
+ *
+ * An entry also carries the direction of the step that queued it, and a
+ * cell settled through that step tries only the neighbours its row of
+ * urow[] lists (see urow_make): the others are tries that cannot improve
+ * anything, so leaving them out changes no distance, no entry and no
+ * order.  In open ground a cell makes 4 tries (3 that may improve a cell,
+ * and one of itself) instead of 8.
  */
 static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx *f, int32_t source,
 							      const bool compact)
@@ -711,116 +801,145 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 	f->n_active = 0;
 	f->used_blocks = 0;
 	f->free_blk = -1;
-	/* Pool layout (int32 units, the pool has more than 8n): cells o, cells
-	 * d, keys o, keys d (4 bytes a key compact, 8 in doubles). */
+	/* Pool layout (int32 units, the pool has more than 8n).  Compact: the
+	 * entries o, then d, 64 bits each, reached through head and tail
+	 * pointers.  Doubles: cells o, cells d, keys o, keys d (8 bytes a
+	 * key), reached through head and tail indices. */
 	const size_t slots = (size_t)f->n + 1;
-	int32_t *const fo = f->pool, *const fd = f->pool + slots;
-	uint32_t *const co_at = (uint32_t *)(void *)(f->pool + 2 * slots), *const cd_at = co_at + slots;
+	uint64_t *const eo_at = (uint64_t *)(void *)f->pool, *const ed_at = eo_at + slots;
+	uint32_t *const fo = (uint32_t *)f->pool, *const fd = fo + slots;
 	double *const do_at = (double *)(void *)(f->pool + 2 * slots), *const dd_at = do_at + slots;
 	uint32_t *const cdist = f->cdist;
 	double *const ddist = f->dist;
 	const uint8_t *const moves = f->moves;
+	const struct urow(*const rows)[256] = (const struct urow(*)[256])f->urow;
 	const int w = f->grid->w;
 	const uint16_t qo = (uint16_t)(2u * f->uniform);
 	const uint64_t eo = compact ? 1u << CBITS : dbits(f->edge[qo]),
 		       ed = compact ? f->cr : dbits(f->edge[qo + 1u]);
-	const uint64_t empty = compact ? UINT32_MAX : dbits(HUGE_VAL);
+	/* compact: an entry whose key is past CLIMIT (the empty FIFO's too) */
+	const uint64_t past = (uint64_t)(CLIMIT + 1u) << 32;
+	uint64_t *ho_p = eo_at, *to_p = eo_at, *hd_p = ed_at, *td_p = ed_at;
+	size_t ho = 0, to = 0, hd = 0, td = 0;
 #define U_GET(v) (compact ? (uint64_t)cdist[v] : dbits(ddist[v]))
 #define U_ADD(k, e) (compact ? (k) + (e) : dbits(dval(k) + dval(e)))
-	int32_t step[8];
-	memcpy(step, f->delta, sizeof step);
-	size_t ho = 0, to = 0, hd = 0, td = 0;
-	long settled = 0;
-	if (compact) {
-		co_at[0] = UINT32_MAX;
-		cd_at[0] = UINT32_MAX;
-	} else {
-		do_at[0] = HUGE_VAL;
-		dd_at[0] = HUGE_VAL;
-	}
-	for (int32_t u = source;;) {
-		const uint64_t du = U_GET(u);
-		settled++;
-		const unsigned m = moves[u];
-		/*
-		 * Every neighbour is tried without a branch: an illegal move
-		 * tries u itself, whose distance du is below any key offered
-		 * (so it is never improved).  The store is min(key, dist), and
-		 * the cell is written at the FIFO's tail, which advances only
-		 * when it improved: a cell is queued exactly as a test would
-		 * queue it, in the same order.
-		 */
-#pragma GCC unroll 2
-		for (int kind = 0; kind < 2; kind++) {
-			const uint64_t k = U_ADD(du, kind ? ed : eo);
-			int32_t *const cells = kind ? fd : fo;
-			size_t t = kind ? td : to;
-#pragma GCC unroll 4
-			for (int i = 0; i < 4; i++) {
-				const int j = 4 * kind + i;
-				const int32_t v = u + (step[j] & -(int32_t)(m >> j & 1u));
-				const uint64_t dv = U_GET(v);
-				const bool better = k < dv;
-				if (compact)
-					cdist[v] = (uint32_t)(better ? k : dv);
+	/* Tries the neighbour whose entry word is vl (cell | direction <<
+	 * UDIR_SHIFT) with key k through FIFO `kind` (0: o, 1: d).  Without
+	 * a branch: the store is min(key, dist), and the entry is written at
+	 * the FIFO's tail, which advances only when the cell improved. */
+#define U_TRY(kind, vl, k)                                                             \
+	do {                                                                           \
+		const uint32_t v_ = (vl) & UCELL;                                      \
+		const uint64_t dv_ = U_GET(v_);                                        \
+		const bool better_ = (k) < dv_;                                        \
+		if (compact) {                                                         \
+			cdist[v_] = (uint32_t)(better_ ? (k) : dv_);                   \
+			*((kind) ? td_p : to_p) = (k) << 32 | (vl);                    \
+			*((kind) ? &td_p : &to_p) += better_;                          \
+		} else {                                                               \
+			ddist[v_] = dval(better_ ? (k) : dv_);                         \
+			((kind) ? fd : fo)[(kind) ? td : to] = (vl);                   \
+			((kind) ? dd_at : do_at)[(kind) ? td : to] = dval(k);          \
+			*((kind) ? &td : &to) += better_;                              \
+		}                                                                      \
+	} while (0)
+	/* the sentinel after a FIFO's tail: the key an empty FIFO's head shows */
+#define U_END(kind)                                                                    \
+	do {                                                                           \
+		if (compact)                                                           \
+			*((kind) ? td_p : to_p) = UINT64_MAX;                          \
+		else                                                                   \
+			((kind) ? dd_at : do_at)[(kind) ? td : to] = HUGE_VAL;         \
+	} while (0)
+	long stale = 0;
+	uint32_t u = (uint32_t)source;
+	uint64_t du = U_GET(u);
+	const struct urow *row = NULL; /* NULL: every legal move (the source) */
+	for (;;) {
+		const uint64_t ko = U_ADD(du, eo), kd = U_ADD(du, ed);
+		if (row && !row->all) {
+			U_TRY(0, u + row->step[0], ko);
+			U_TRY(0, u + row->step[1], ko);
+			U_TRY(1, u + row->step[2], kd);
+			U_TRY(1, u + row->step[3], kd);
+		} else {
+			/* an illegal move tries u itself, whose distance du is
+			 * below any key offered (so it is never improved) */
+			const unsigned m = moves[u];
+#pragma GCC unroll 8
+			for (unsigned j = 0; j < 8; j++) {
+				const uint32_t vl = u + ((uint32_t)f->delta[j] & -(m >> j & 1u)) + (j << UDIR_SHIFT);
+				if (j < 4)
+					U_TRY(0, vl, ko);
 				else
-					ddist[v] = dval(better ? k : dv);
-				cells[t] = v;
-				if (compact)
-					(kind ? cd_at : co_at)[t] = (uint32_t)k;
-				else
-					(kind ? dd_at : do_at)[t] = dval(k);
-				t += better;
+					U_TRY(1, vl, kd);
 			}
-			if (compact)
-				(kind ? cd_at : co_at)[t] = UINT32_MAX; /* the sentinel: an empty FIFO's head key */
-			else
-				(kind ? dd_at : do_at)[t] = HUGE_VAL;
-			if (kind)
-				td = t;
-			else
-				to = t;
 		}
+		U_END(0);
+		U_END(1);
+		uint32_t ul;
 		for (;;) {
-			const uint64_t ka = compact ? co_at[ho] : dbits(do_at[ho]),
-				       kb = compact ? cd_at[hd] : dbits(dd_at[hd]);
-			const bool take_o = ka <= kb;
-			const uint64_t k = take_o ? ka : kb;
-			if (k == empty) {
-				u = -1;
+			uint64_t k;
+			if (compact) {
+				const uint64_t a = *ho_p, b = *hd_p;
+				const bool take_o = a <= (b | UINT32_MAX);
+				const uint64_t e = take_o ? a : b;
+				if (e >= past) {
+					if (e == UINT64_MAX)
+						goto done;
+					return false;
+				}
+				ho_p += take_o;
+				hd_p += !take_o;
+				k = e >> 32;
+				ul = (uint32_t)e;
+			} else {
+				const uint64_t a = dbits(do_at[ho]), b = dbits(dd_at[hd]);
+				const bool take_o = a <= b;
+				k = take_o ? a : b;
+				if (k == dbits(HUGE_VAL))
+					goto done;
+				ul = take_o ? fo[ho] : fd[hd];
+				ho += take_o;
+				hd += !take_o;
+			}
+			u = ul & UCELL;
+			if (U_GET(u) == k) {
+				du = k;
 				break;
 			}
-			if (compact && k > CLIMIT)
-				return false;
-			u = take_o ? fo[ho] : fd[hd];
-			ho += take_o;
-			hd += !take_o;
-			if (U_GET(u) == k)
-				break;
+			stale++;
 		}
-		if (u < 0)
-			break;
-		/* cells a few places behind the heads are settled soon: fetch
-		 * their rows (one line holds a compact row's three cells) */
-		const int32_t soon[2] = { ho + PREFETCH_AHEAD < to ? fo[ho + PREFETCH_AHEAD] : -1,
-					  hd + PREFETCH_AHEAD < td ? fd[hd + PREFETCH_AHEAD] : -1 };
-		for (int q = 0; q < 2; q++) {
-			const int32_t c = soon[q];
-			if (c < 0)
-				continue;
-			if (compact) {
-				__builtin_prefetch(cdist + c - w);
-				__builtin_prefetch(cdist + c + w);
-			} else {
-				__builtin_prefetch(ddist + c - w);
-				__builtin_prefetch(ddist + c);
-				__builtin_prefetch(ddist + c + w);
+		row = &rows[ul >> UDIR_SHIFT][moves[u]];
+		/* Doubles: cells a few places behind the heads are settled
+		 * soon, fetch their rows.  (Compact distances take half the
+		 * room and stay in cache: there, fetching costs more than it
+		 * saves.) */
+		if (!compact) {
+			if (ho + PREFETCH_AHEAD < to) {
+				const double *const d = ddist + (fo[ho + PREFETCH_AHEAD] & UCELL);
+				__builtin_prefetch(d - w);
+				__builtin_prefetch(d);
+				__builtin_prefetch(d + w);
+			}
+			if (hd + PREFETCH_AHEAD < td) {
+				const double *const d = ddist + (fd[hd + PREFETCH_AHEAD] & UCELL);
+				__builtin_prefetch(d - w);
+				__builtin_prefetch(d);
+				__builtin_prefetch(d + w);
 			}
 		}
 	}
+done:
 #undef U_GET
 #undef U_ADD
-	f->settled += settled;
+#undef U_TRY
+#undef U_END
+	/* every entry was popped, and each live one settled a cell */
+	if (compact)
+		f->settled += 1 + (long)((to_p - eo_at) + (td_p - ed_at)) - stale;
+	else
+		f->settled += 1 + (long)(to + td) - stale;
 	f->finished = true;
 	f->whole = true; /* no tag was written: every reached cell is settled */
 	f->compact = compact;
