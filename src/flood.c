@@ -956,14 +956,56 @@ static void run_doubles(struct flood_ctx *f, int32_t source)
 	(void)uniform_loop(f, source, false);
 }
 
+/*
+ * Adds c to every compact distance cd[0 .. n), an unreached cell's CNONE
+ * (and any sum past it) staying CNONE.  In blocks of 8, which the compiler
+ * turns into vector code (at -O2 it leaves a loop of unknown length
+ * scalar: 3-4 cycles a cell here, a tenth of a shift).
+ */
+static void cadd_all(uint32_t *cd, int n, uint32_t c)
+{
+	int v = 0;
+	for (; v + 8 <= n; v += 8) {
+		for (int j = 0; j < 8; j++) {
+			const uint32_t d = cd[v + j] + c;
+			cd[v + j] = d < CNONE ? d : CNONE;
+		}
+	}
+	for (; v < n; v++) {
+		const uint32_t d = cd[v] + c;
+		cd[v] = d < CNONE ? d : CNONE;
+	}
+}
+
+/* Adds c to every distance d[0 .. n) (+infinity stays so), as cadd_all. */
+static void dadd_all(double *d, int n, double c)
+{
+	int v = 0;
+	for (; v + 8 <= n; v += 8)
+		for (int j = 0; j < 8; j++)
+			d[v + j] += c;
+	for (; v < n; v++)
+		d[v] += c;
+}
+
+/* Sets cd[0 .. n) to CNONE, as cadd_all. */
+static void cnone_all(uint32_t *cd, int n)
+{
+	int v = 0;
+	for (; v + 8 <= n; v += 8)
+		for (int j = 0; j < 8; j++)
+			cd[v + j] = CNONE;
+	for (; v < n; v++)
+		cd[v] = CNONE;
+}
+
 /* A whole uniform flood from the source flood_begin queued: compact when
  * the grid allows it, else (or when it gives up) in doubles. */
 static void run_whole_uniform(struct flood_ctx *f)
 {
 	if (!f->compact_off) {
 		uint32_t *const cd = f->cdist;
-		for (int c = 0; c < f->n; c++)
-			cd[c] = CNONE;
+		cnone_all(cd, f->n);
 		cd[f->source] = 0;
 		if (run_compact(f, f->source))
 			return;
@@ -1055,10 +1097,7 @@ bool flood_shift(struct flood_ctx *f, int source)
 		 * source: the step is added to the old distances first. */
 		const uint32_t cc = dg[i] ? f->cr : 1u << CBITS;
 		uint32_t *const cd = f->cdist;
-		for (int v = 0; v < f->n; v++) {
-			const uint32_t d = cd[v] + cc;
-			cd[v] = d < CNONE ? d : CNONE;
-		}
+		cadd_all(cd, f->n, cc);
 		f->compact = false;
 		cd[source] = 0;
 		if (!run_compact(f, source)) {
@@ -1075,8 +1114,7 @@ bool flood_shift(struct flood_ctx *f, int source)
 	if (g->topo != GRID_HEX && f->uniform && g->cost[source] == f->uniform) {
 		/* the uniform loop counts from 0: the step goes on first (an
 		 * unreached cell's +infinity stays so) */
-		for (int v = 0; v < f->n; v++)
-			dist[v] += c;
+		dadd_all(dist, f->n, c);
 		dist[source] = 0.0;
 		run_doubles(f, source);
 		return true;
@@ -1087,8 +1125,7 @@ bool flood_shift(struct flood_ctx *f, int source)
 	for (int32_t u; (u = pop_min(f)) >= 0;)
 		settle_one(f, u);
 	/* an unreached cell's +infinity stays so; every finite one is settled */
-	for (int v = 0; v < f->n; v++)
-		dist[v] += c;
+	dadd_all(dist, f->n, c);
 	f->finished = true;
 	f->whole = true;
 	return true;
