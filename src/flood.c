@@ -861,7 +861,15 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 			U_TRY(0, u + row->step[0], ko);
 			U_TRY(0, u + row->step[1], ko);
 			U_TRY(1, u + row->step[2], kd);
-			U_TRY(1, u + row->step[3], kd);
+			/* A cell entered by a diagonal has one diagonal try (no
+			 * corner cutting), one entered straight has two in open
+			 * ground: this branch follows the one in the pop that
+			 * chose the FIFO, so it is seldom mispredicted, and it
+			 * saves a quarter of the tries of 2 cells in 3.  (In
+			 * doubles, a maze's cells have no diagonal tries, and the
+			 * test did not pay.) */
+			if (!compact || row->step[3])
+				U_TRY(1, u + row->step[3], kd);
 		} else {
 			/* an illegal move tries u itself, whose distance du is
 			 * below any key offered (so it is never improved) */
