@@ -790,8 +790,8 @@ static inline double dval(uint64_t b)
  * cell settled through that step tries only the neighbours its row of
  * urow[] lists (see urow_make): the others are tries that cannot improve
  * anything, so leaving them out changes no distance, no entry and no
- * order.  In open ground a cell makes 4 tries (3 that may improve a cell,
- * and one of itself) instead of 8.
+ * order.  In open ground a cell makes 3 tries instead of 8 (compact; in
+ * doubles a cell entered by a diagonal adds a try of itself).
  */
 static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx *f, int32_t source,
 							      const bool compact)
