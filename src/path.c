@@ -665,7 +665,9 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
  */
 struct ring {
 	int head[RING];      /* newest chunk of each slot's list, -1: empty */
+	uint64_t used[RING / 64]; /* bit r: head[r] >= 0 */
 	int fill[RING];      /* cells in that chunk */
+	int last[RING];      /* the cell listed last in each slot (see astar_loop's prefetch) */
 	int free_chunk;      /* chunks given back, linked through slot 0 */
 	int next_chunk;      /* chunks never used start here */
 	uint64_t qcur;       /* the current bucket, floor(f / W) */
@@ -686,6 +688,37 @@ static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const 
 	rg->next_chunk = 0;
 	for (int r = 0; r < RING; r++)
 		rg->head[r] = -1;
+	memset(rg->used, 0, sizeof rg->used);
+}
+
+/*
+ * The next used slot after q's, as a distance in [1, RING); RING when
+ * every slot is empty.  By the bit map, a word at a time: on a maze the
+ * used slots lie dozens apart (each dead end step raises f by up to two
+ * plain steps, 64 buckets) and half the expansions end a bucket, so a
+ * scan of head[] slot by slot was a loop of dozens of turns per bucket.
+ * The last word is q's own, its bits below q's (q's own is clear: the
+ * current bucket's cells are never listed).
+ */
+static inline int ring_next(const struct ring *rg, uint64_t q)
+{
+	const int b = (int)((q + 1) % RING);
+	int i = b / 64;
+	uint64_t bits = rg->used[i] & (UINT64_MAX << (b % 64));
+	for (int k = 0; k < RING / 64; k++) {
+		if (bits) {
+			const int r = i * 64 + __builtin_ctzll(bits);
+			return (int)(((unsigned)r - (unsigned)(q % RING)) % RING);
+		}
+		i = (i + 1) % (RING / 64);
+		bits = rg->used[i];
+	}
+	bits = rg->used[i] & ~(UINT64_MAX << (b % 64));
+	if (bits) {
+		const int r = i * 64 + __builtin_ctzll(bits);
+		return (int)(((unsigned)r - (unsigned)(q % RING)) % RING);
+	}
+	return RING;
 }
 
 /* Lists `cell` in slot r; false when the pool has no chunk left. */
@@ -704,9 +737,11 @@ static inline bool ring_add(struct path_ctx *ctx, struct ring *rg, int r, int ce
 		pool[(size_t)nc * CHUNK] = c;
 		rg->head[r] = nc;
 		rg->fill[r] = 0;
+		rg->used[r / 64] |= UINT64_C(1) << (r % 64);
 		c = nc;
 	}
 	pool[(size_t)c * CHUNK + 1 + rg->fill[r]++] = cell;
+	rg->last[r] = cell;
 	ctx->node[cell].pos = POS_RING0 - r;
 	return true;
 }
@@ -742,6 +777,7 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 		c = next;
 	}
 	rg->head[r] = -1;
+	rg->used[r / 64] &= ~(UINT64_C(1) << (r % 64));
 	ctx->heap_len = m;
 }
 
@@ -763,12 +799,12 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 static inline __attribute__((always_inline)) bool
 ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 {
-	const uint64_t q0 = rg->qcur;
-	for (int d = 1; d < RING && ctx->heap_len == 0; d++) {
-		const int r = (int)((q0 + (uint64_t)d) % RING);
-		rg->qcur = q0 + (uint64_t)d;
-		if (rg->head[r] >= 0)
-			ring_drain(ctx, rg, s, r);
+	while (ctx->heap_len == 0) {
+		const int d = ring_next(rg, rg->qcur);
+		if (d == RING)
+			break;
+		rg->qcur += (uint64_t)d;
+		ring_drain(ctx, rg, s, (int)(rg->qcur % RING));
 	}
 	const int m = ctx->heap_len;
 	qkey *a = ctx->heap;
@@ -1060,6 +1096,23 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				__builtin_prefetch(&node[t + 1]);
 				__builtin_prefetch(&node[t + w - 1]);
 				__builtin_prefetch(&node[t + w + 1]);
+			}
+		} else if (ring && rg.on) {
+			/* The bucket is done: the next is the ring's next used slot
+			 * (unless u's successors fall below it), mostly one or two
+			 * cells anywhere in the map.  Fetch the records around the
+			 * one listed last meanwhile. */
+			const int d = ring_next(&rg, rg.qcur);
+			if (d < RING) {
+				const int t = rg.last[(rg.qcur + (uint64_t)d) % RING];
+				if (t > w && t < ctx->n - w - 1) {
+					__builtin_prefetch(&node[t - w - 1]);
+					__builtin_prefetch(&node[t - w + 1]);
+					__builtin_prefetch(&node[t - 1]);
+					__builtin_prefetch(&node[t + 1]);
+					__builtin_prefetch(&node[t + w - 1]);
+					__builtin_prefetch(&node[t + w + 1]);
+				}
 			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;

@@ -828,6 +828,111 @@ static void test_plain_large_costs(void **state)
 	grid_destroy(g);
 }
 
+/*
+ * A maze of one-cell corridors: along a dead end f climbs by up to two
+ * steps a cell, so the few open cells lie buckets apart and the search
+ * goes round the ring of buckets many times, finding each next used slot
+ * across empty ones (path.c, ring_next).  Plain A* must still match the
+ * general loop, also when the goal is walled off and the ring runs dry.
+ */
+static void test_plain_maze(void **state)
+{
+	(void)state;
+	uint32_t seed = 7;
+	const int k = 40, w = 2 * k + 1, h = 2 * k + 1, n = w * h;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	/* Depth-first carving from room (0, 0); rooms sit at odd coordinates. */
+	int *stack = malloc((size_t)(k * k) * sizeof *stack);
+	assert_non_null(stack);
+	int top = 0;
+	stack[top++] = 0;
+	g->cost[w + 1] = 1;
+	while (top > 0) {
+		const int room = stack[top - 1], rx = room % k, ry = room / k;
+		int next[4], count = 0;
+		const int dx[4] = { 0, -1, 1, 0 }, dy[4] = { -1, 0, 0, 1 };
+		for (int d = 0; d < 4; d++) {
+			const int nx = rx + dx[d], ny = ry + dy[d];
+			if (nx >= 0 && ny >= 0 && nx < k && ny < k && !g->cost[(2 * ny + 1) * w + 2 * nx + 1])
+				next[count++] = d;
+		}
+		if (count == 0) {
+			top--;
+			continue;
+		}
+		const int d = next[rnd(&seed) % (unsigned)count];
+		const int nx = rx + dx[d], ny = ry + dy[d];
+		g->cost[(2 * ry + 1 + dy[d]) * w + 2 * rx + 1 + dx[d]] = 1;
+		g->cost[(2 * ny + 1) * w + 2 * nx + 1] = 1;
+		stack[top++] = ny * k + nx;
+	}
+	free(stack);
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	uint16_t *zero = calloc((size_t)n, sizeof *zero);
+	assert_non_null(zero);
+	struct path_options dij = path_options_default();
+	dij.weight = 0.0;
+	for (int q = 0; q < 24; q++) {
+		const int start = (int)(2 * (rnd(&seed) % (unsigned)k) + 1) * w + (int)(2 * (rnd(&seed) % (unsigned)k) + 1);
+		const int goal = (int)(2 * (rnd(&seed) % (unsigned)k) + 1) * w + (int)(2 * (rnd(&seed) % (unsigned)k) + 1);
+		check_plain_equals_general(ctx, start, goal, zero);
+		struct path_options opt = path_options_default();
+		opt.plain_astar = true;
+		struct path_result a, b;
+		path_find(ctx, start, goal, &opt, &a);
+		const double cost = a.cost;
+		assert_int_equal(path_find(ctx, start, goal, &dij, &b), PATH_FOUND);
+		assert_true(fabs(b.cost - cost) < 1e-9);
+	}
+	/* A goal walled off (the corner, touching a room only diagonally):
+	 * the whole maze is expanded, and the ring runs dry. */
+	g->cost[0] = 1;
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_result a, b;
+	assert_int_equal(path_find(ctx, (h - 2) * w + w - 2, 0, &opt, &a), PATH_NO_ROUTE);
+	const long expanded = a.expanded;
+	assert_true(expanded > n / 3);
+	opt.extra = zero;
+	assert_int_equal(path_find(ctx, (h - 2) * w + w - 2, 0, &opt, &b), PATH_NO_ROUTE);
+	assert_true(b.expanded == expanded);
+	free(zero);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
+/*
+ * A corridor of multiplier 8 toward the goal: each step raises f by 7
+ * plain steps, 224 of the ring's 256 buckets, so the next used slot is
+ * often below the current one in the same word of the ring's bit map
+ * (path.c, ring_next, after it has gone round the other words).
+ */
+static void test_plain_far_buckets(void **state)
+{
+	(void)state;
+	const int w = 40, h = 3;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	for (int x = 1; x < w; x++)
+		g->cost[w + x] = 8; /* a step back west would leave the ring: no cell there */
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	uint16_t *zero = calloc((size_t)(w * h), sizeof *zero);
+	assert_non_null(zero);
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_result a;
+	assert_int_equal(path_find(ctx, w + 1, 2 * w - 2, &opt, &a), PATH_FOUND);
+	assert_true(fabs(a.cost - 8.0 * (w - 3)) < 1e-9);
+	assert_true(a.expanded == w - 2);
+	check_plain_equals_general(ctx, w + 1, 2 * w - 2, zero);
+	free(zero);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
 /* Past the generation counter's wrap (records cleared once per 32767
  * queries), plain A* between other queries keeps its answer. */
 static void test_generation_wrap(void **state)
@@ -907,6 +1012,8 @@ int main(void)
 		cmocka_unit_test(test_plain_ring),
 		cmocka_unit_test(test_plain_big_buckets),
 		cmocka_unit_test(test_plain_large_costs),
+		cmocka_unit_test(test_plain_maze),
+		cmocka_unit_test(test_plain_far_buckets),
 		cmocka_unit_test(test_generation_wrap),
 		cmocka_unit_test(test_memory),
 	};
