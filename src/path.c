@@ -100,12 +100,16 @@ struct path_ctx {
 	struct node *node;     /* n records */
 	qkey *heap;            /* cap entries: the heap from the front, the tie stack from
 	                          the end; afterwards the result cells */
-	int cap;
-	int heap_len;
+	/* The queue's sizes are long, not int: the loops store int32_t pos
+	 * and pool entries all the time, and by C's aliasing rules any of
+	 * those stores may change an int field, so the compiler must load
+	 * it again after each; a long it may keep in a register. */
+	long cap;
+	long heap_len;
 	int pending_len;       /* cells waiting for the next fallback layer ... */
 	int pending_head;      /* ... a list through their pos, from this cell (-1: empty) */
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
-	int stack_len;         /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
+	long stack_len;        /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
 	uint16_t gen;
