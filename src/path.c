@@ -937,6 +937,22 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 	sift_up(ctx, ctx->heap_len++, k);
 }
 
+/* Fetches the records of the three rows around cell t (an interior one),
+ * which an expansion of t is about to read. */
+static inline __attribute__((always_inline)) void prefetch_around(const struct path_ctx *ctx, int t)
+{
+	const int w = ctx->w;
+	if (t > w && t < ctx->n - w - 1) {
+		const struct node *node = ctx->node;
+		__builtin_prefetch(&node[t - w - 1]);
+		__builtin_prefetch(&node[t - w + 1]);
+		__builtin_prefetch(&node[t - 1]);
+		__builtin_prefetch(&node[t + 1]);
+		__builtin_prefetch(&node[t + w - 1]);
+		__builtin_prefetch(&node[t + w + 1]);
+	}
+}
+
 /*
  * The A* loop, specialised per topology by the constant `topo` (the
  * function is inlined into one caller per topology).  Returns the status;
@@ -1092,15 +1108,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		}
 		if (ctx->heap_len + ctx->stack_len > 0) {
 			/* The likely next cell: fetch its neighbours' records meanwhile. */
-			const int t = key_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx));
-			if (t > w && t < ctx->n - w - 1) {
-				__builtin_prefetch(&node[t - w - 1]);
-				__builtin_prefetch(&node[t - w + 1]);
-				__builtin_prefetch(&node[t - 1]);
-				__builtin_prefetch(&node[t + 1]);
-				__builtin_prefetch(&node[t + w - 1]);
-				__builtin_prefetch(&node[t + w + 1]);
-			}
+			prefetch_around(ctx, key_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
 		} else if (ring && rg.on) {
 			/* The bucket is done: the next is the ring's next used slot
 			 * (unless u's successors fall below it), mostly one or two
@@ -1108,15 +1116,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			 * one listed last meanwhile. */
 			const int d = ring_next(&rg, rg.qcur);
 			if (d < RING) {
-				const int t = rg.last[(rg.qcur + (uint64_t)d) % RING];
-				if (t > w && t < ctx->n - w - 1) {
-					__builtin_prefetch(&node[t - w - 1]);
-					__builtin_prefetch(&node[t - w + 1]);
-					__builtin_prefetch(&node[t - 1]);
-					__builtin_prefetch(&node[t + 1]);
-					__builtin_prefetch(&node[t + w - 1]);
-					__builtin_prefetch(&node[t + w + 1]);
-				}
+				prefetch_around(ctx, rg.last[(rg.qcur + (uint64_t)d) % RING]);
 			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
