@@ -60,6 +60,24 @@ static struct grid *random_grid(uint32_t *s, enum grid_topology t)
 	return g;
 }
 
+/* A winding corridor of `len` square8 cells: rows of 40 joined at
+ * alternate ends, walls between. */
+static struct grid *serpentine(int len)
+{
+	const int w = 41, rows = len / 40 + 1, h = 2 * rows - 1, n = w * h;
+	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	assert_non_null(g);
+	for (int c = 0; c < n; c++)
+		g->cost[c] = 0;
+	for (int r = 0, cells = 0; r < rows && cells < len; r++) {
+		for (int x = 0; x < 40 && cells < len; x++, cells++)
+			g->cost[(2 * r) * w + ((r & 1) ? 39 - x : x)] = 1;
+		if (r + 1 < rows && cells < len)
+			g->cost[(2 * r + 1) * w + ((r & 1) ? 0 : 39)] = 1;
+	}
+	return g;
+}
+
 /* The cost of a legal step a -> b as a mover pays it. */
 static double step_cost(const struct grid *g, int a, int b)
 {
@@ -612,17 +630,8 @@ static void test_route_plain(void **state)
 	}
 	/* a serpentine of 1,300 cells: a whole flood from its end goes past
 	 * the compact distances' reach and is made in doubles */
-	const int w = 41, rows = 33, h = 2 * rows - 1, n = w * h;
-	struct grid *g = grid_create(w, h, GRID_SQUARE8);
-	assert_non_null(g);
-	for (int c = 0; c < n; c++)
-		g->cost[c] = 0;
-	for (int r = 0; r < rows; r++) {
-		for (int x = 0; x < 40; x++)
-			g->cost[(2 * r) * w + ((r & 1) ? 39 - x : x)] = 1;
-		if (r + 1 < rows)
-			g->cost[(2 * r + 1) * w + ((r & 1) ? 0 : 39)] = 1;
-	}
+	struct grid *g = serpentine(1300);
+	const int n = g->w * g->h;
 	uint16_t *zero = calloc((size_t)n, sizeof *zero), *extra = calloc((size_t)n, sizeof *extra);
 	assert_non_null(zero);
 	assert_non_null(extra);
@@ -866,18 +875,8 @@ static void test_long_uniform_floods(void **state)
 	(void)state;
 	int checked = 0;
 	for (int len = 1000; len <= 1300; len += 100) {
-		/* a serpentine: rows of 40 joined at alternate ends */
-		const int w = 41, rows = len / 40 + 1, h = 2 * rows - 1, n = w * h;
-		struct grid *g = grid_create(w, h, GRID_SQUARE8);
-		assert_non_null(g);
-		for (int c = 0; c < n; c++)
-			g->cost[c] = 0;
-		for (int r = 0, cells = 0; r < rows && cells < len; r++) {
-			for (int x = 0; x < 40 && cells < len; x++, cells++)
-				g->cost[(2 * r) * w + ((r & 1) ? 39 - x : x)] = 1;
-			if (r + 1 < rows && cells < len)
-				g->cost[(2 * r + 1) * w + ((r & 1) ? 0 : 39)] = 1;
-		}
+		struct grid *g = serpentine(len);
+		const int w = g->w, n = w * g->h;
 		g->cost[n - 1] = 0; /* the wall the general flood aims at */
 		struct flood_ctx *fast = flood_create(g), *slow = flood_create(g), *along = flood_create(g);
 		assert_non_null(fast);
