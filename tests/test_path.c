@@ -767,6 +767,25 @@ static void check_plain_equals_general(struct path_ctx *ctx, int start, int goal
 	free(cells);
 }
 
+/* One plain A* query on g in a new context, held to the general loop by
+ * check_plain_equals_general; its cost and expansions. */
+static void plain_one(const struct grid *g, int start, int goal, double *cost, long *expanded)
+{
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	uint16_t *zero = calloc((size_t)(g->w * g->h), sizeof *zero);
+	assert_non_null(zero);
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_result a;
+	assert_int_equal(path_find(ctx, start, goal, &opt, &a), PATH_FOUND);
+	*cost = a.cost;
+	*expanded = a.expanded;
+	check_plain_equals_general(ctx, start, goal, zero);
+	free(zero);
+	path_destroy(ctx);
+}
+
 /*
  * Large buckets: on an open map with a few scattered walls hundreds of
  * open cells share one bucket, and a few buckets (two here) are too far
@@ -813,18 +832,10 @@ static void test_plain_large_costs(void **state)
 		g->cost[i] = 255;
 	for (int x = 0; x < w; x++)
 		g->cost[3 * w + x] = 0;
-	struct path_ctx *ctx = path_create(g);
-	assert_non_null(ctx);
-	uint16_t *zero = calloc((size_t)(w * h), sizeof *zero);
-	assert_non_null(zero);
-	struct path_options opt = path_options_default();
-	opt.plain_astar = true;
-	struct path_result a;
-	assert_int_equal(path_find(ctx, w + 0, w + w - 1, &opt, &a), PATH_FOUND);
-	assert_true(fabs(a.cost - 255.0 * (w - 1)) < 1e-6);
-	check_plain_equals_general(ctx, w + 0, w + w - 1, zero);
-	free(zero);
-	path_destroy(ctx);
+	double cost;
+	long expanded;
+	plain_one(g, w + 0, w + w - 1, &cost, &expanded);
+	assert_true(fabs(cost - 255.0 * (w - 1)) < 1e-6);
 	grid_destroy(g);
 }
 
@@ -917,19 +928,11 @@ static void test_plain_far_buckets(void **state)
 	assert_non_null(g);
 	for (int x = 1; x < w; x++)
 		g->cost[w + x] = 8; /* a step back west would leave the ring: no cell there */
-	struct path_ctx *ctx = path_create(g);
-	assert_non_null(ctx);
-	uint16_t *zero = calloc((size_t)(w * h), sizeof *zero);
-	assert_non_null(zero);
-	struct path_options opt = path_options_default();
-	opt.plain_astar = true;
-	struct path_result a;
-	assert_int_equal(path_find(ctx, w + 1, 2 * w - 2, &opt, &a), PATH_FOUND);
-	assert_true(fabs(a.cost - 8.0 * (w - 3)) < 1e-9);
-	assert_true(a.expanded == w - 2);
-	check_plain_equals_general(ctx, w + 1, 2 * w - 2, zero);
-	free(zero);
-	path_destroy(ctx);
+	double cost;
+	long expanded;
+	plain_one(g, w + 1, 2 * w - 2, &cost, &expanded);
+	assert_true(fabs(cost - 8.0 * (w - 3)) < 1e-9);
+	assert_true(expanded == w - 2);
 	grid_destroy(g);
 }
 
