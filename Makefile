@@ -22,7 +22,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 WARN = -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wwrite-strings -Wno-unused-function
-BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -Isrc -MMD -MP \
+BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -MMD -MP \
               -DASTRAY_DATADIR='"$(DATADIR)"'
 
 CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
@@ -35,58 +35,96 @@ TCOD_LIBS := $(shell $(PKG_CONFIG) --libs libtcod 2>/dev/null)
 TCOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtcod 2>/dev/null)
 LIBS = $(CURSES_LIBS) -lm
 
-SRC := $(sort $(wildcard src/*.c))
-LIB_SRC := $(filter-out src/main.c,$(SRC))
+# One folder per layer (DESIGN section 1).  Each layer compiles with only
+# the include paths it may use, so an include of a higher layer's header
+# is a compile error: core sees core; world sees core and world; ui sees
+# those and ui; cli sees all four.  Tests compile with their layer's paths.
+LAYERS := core world ui cli
+INC_core := -Isrc/core
+INC_world := $(INC_core) -Isrc/world
+INC_ui := $(INC_world) -Isrc/ui
+INC_cli := $(INC_ui) -Isrc/cli
+INC_e2e := -Itests/lib
+layer_of = $(firstword $(filter $(LAYERS) e2e,$(subst /, ,$(1))))
+
+CORE_SRC := $(sort $(wildcard src/core/*.c))
+WORLD_SRC := $(sort $(wildcard src/world/*.c))
+UI_SRC := $(sort $(wildcard src/ui/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+SRC := $(CORE_SRC) $(WORLD_SRC) $(UI_SRC) $(CLI_SRC)
 OBJ := $(SRC:src/%.c=build/obj/%.o)
 SAN_OBJ := $(SRC:src/%.c=build/san/%.o)
-SAN_LIB_OBJ := $(LIB_SRC:src/%.c=build/san/%.o)
-TEST_SRC := $(sort $(wildcard tests/test_*.c))
-TESTS := $(TEST_SRC:tests/%.c=build/san/%)
+# The sanitized layers as libraries, for the tests: a core test links
+# libcore.a alone (no curses, nothing of the game).
+SAN_LIB_core := build/san/libcore.a
+SAN_LIB_world := build/san/libworld.a $(SAN_LIB_core)
+SAN_LIB_ui := build/san/libui.a $(SAN_LIB_world)
+SAN_LIB_cli := build/san/libcli.a $(SAN_LIB_ui)
+SAN_LIB_e2e :=
+TESTLIB_SRC := $(sort $(wildcard tests/lib/*.c))
+TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
+TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
+TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test run bench fuzz install uninstall clean check-levels
+.PHONY: all test run bench fuzz install uninstall clean check-levels depcheck
 all: build/astray
-
-build/obj build/san:
-	@mkdir -p $@
 
 # The objects that embed DATADIR are rebuilt when it changes, so
 # `make install PREFIX=/usr` after a plain `make` finds its levels.
-build/obj/datadir.stamp: FORCE | build/obj
+build/obj/datadir.stamp build/san/datadir.stamp: FORCE
+	@mkdir -p $(@D)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-build/san/datadir.stamp: FORCE | build/san
-	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-build/obj/cmd_play.o build/obj/bestiary.o: build/obj/datadir.stamp
-build/san/cmd_play.o build/san/bestiary.o: build/san/datadir.stamp
+build/obj/cli/cmd_play.o build/obj/world/bestiary.o: build/obj/datadir.stamp
+build/san/cli/cmd_play.o build/san/world/bestiary.o: build/san/datadir.stamp
 .PHONY: FORCE
 FORCE:
 
-build/obj/ui_curses.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
-build/san/ui_curses.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
+# Only the ui layer sees the curses headers.
+build/obj/ui/%.o build/san/ui/%.o: EXTRA_CFLAGS = $(CURSES_CFLAGS)
 
-build/obj/%.o: src/%.c | build/obj
-	$(CC) $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -c $< -o $@
+build/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_$(call layer_of,$@)) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-build/san/%.o: src/%.c | build/san
-	$(CC) $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+build/san/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_$(call layer_of,$@)) $(EXTRA_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
 build/astray: $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) $(OBJ) $(LIBS) -o $@
+
+# The core as a library of its own, without curses or anything of the game.
+build/obj/libcore.a: $(CORE_SRC:src/%.c=build/obj/%.o)
+	rm -f $@ && ar rcs $@ $^
 
 # The program built with the sanitizers, for the end-to-end tests.
 build/san/astray: $(SAN_OBJ)
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $(SAN_OBJ) $(LIBS) -o $@
 
-build/san/libastray.a: $(SAN_LIB_OBJ)
+build/san/libcore.a: $(CORE_SRC:src/%.c=build/san/%.o)
+	rm -f $@ && ar rcs $@ $^
+build/san/libworld.a: $(WORLD_SRC:src/%.c=build/san/%.o)
+	rm -f $@ && ar rcs $@ $^
+build/san/libui.a: $(UI_SRC:src/%.c=build/san/%.o)
+	rm -f $@ && ar rcs $@ $^
+build/san/libcli.a: $(filter-out build/san/cli/main.o,$(CLI_SRC:src/%.c=build/san/%.o))
+	rm -f $@ && ar rcs $@ $^
+build/san/libtest.a: $(TESTLIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # Kept (not deleted as intermediates), so make test's summary is its last line.
-.SECONDARY: $(TEST_SRC:tests/%.c=build/san/%.o)
+.SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o)
 
-build/san/test_%.o: tests/test_%.c | build/san
-	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
+# A test compiles with its layer's include paths (tests/core/x.c sees only
+# the core) plus tests/lib, and links its layer's libraries and below.
+build/san/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_$(call layer_of,$@)) -Itests/lib $(SAN_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
 
-build/san/test_%: build/san/test_%.o build/san/libastray.a
-	$(CC) $(SAN_FLAGS) $(LDFLAGS) $< build/san/libastray.a $(CMOCKA_LIBS) $(VTERM_LIBS) -lutil $(LIBS) -o $@
+.SECONDEXPANSION:
+build/san/tests/%: build/san/tests/%.o build/san/libtest.a $$(SAN_LIB_$$(call layer_of,$$@))
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $< $(SAN_LIB_$(call layer_of,$@)) build/san/libtest.a $(CMOCKA_LIBS) \
+		$(if $(filter core,$(call layer_of,$@)),-lm,$(VTERM_LIBS) -lutil $(LIBS)) -o $@
 
 # Every suite runs from the top folder; a failing suite fails the target
 # after all of them have run, so one report shows every failure.
@@ -109,6 +147,10 @@ test: build/astray build/san/astray $(TESTS)
 	     END { printf "make test: %d passed, %d failed, %d skipped\n", p, f, s }' $$log; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi
 
+# Fails when two modules depend on each other in a circle (tools/depcheck).
+depcheck:
+	@tools/depcheck
+
 run: build/astray
 	./build/astray
 
@@ -124,9 +166,8 @@ bench: build/astray
 		./build/bench_tcod $(MAPS)/*.scen; \
 	else echo "libtcod-dev not installed: skipping the libtcod comparison"; fi
 
-build/bench_tcod: tests/bench_tcod.c build/obj/movingai.o build/obj/grid.o build/obj/path.o \
-		  build/obj/prune.o
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
+build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
+	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
 
 FUZZ_CC ?= clang
 fuzz: build/fuzz_level
@@ -134,9 +175,10 @@ fuzz: build/fuzz_level
 	./build/fuzz_level -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 \
 		build/fuzz-work tests/fuzz-corpus
 
-build/fuzz_level: tests/fuzz_level.c $(LIB_SRC) | build/obj
-	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) -g -O1 -fsanitize=fuzzer,address,undefined \
-		tests/fuzz_level.c $(filter-out src/ui_curses.c src/cmd_%.c,$(LIB_SRC)) -lm -o $@
+build/fuzz_level: tests/fuzz_level.c $(CORE_SRC) $(WORLD_SRC)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_world) -g -O1 -fsanitize=fuzzer,address,undefined \
+		tests/fuzz_level.c $(CORE_SRC) $(WORLD_SRC) -lm -o $@
 
 install: build/astray
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/levels
@@ -150,4 +192,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(wildcard build/obj/*.d build/san/*.d)
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -2,7 +2,7 @@
  * test_e2e.c - the real program ($ASTRAY_BIN, built with the sanitizers)
  * played in a pseudo-terminal, as a player would: keys, both forms of a
  * mouse click, resizes, a tiny terminal, Ctrl-C and SIGTERM.  The screen is
- * read back through libvterm (pty_driver.c).  Positions are found on the
+ * read back through libvterm (tests/lib/pty_driver.c).  Positions are found on the
  * screen (the '@'), never assumed, so the layout may change freely.
  */
 #define _DEFAULT_SOURCE
@@ -10,10 +10,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
-#include "pty_driver.c"
+#include "pty_driver.h"
 
 #define E2E_WAIT 8000  /* ms: generous, the binary runs under ASan */
 #define SQUARE "tests/levels/e2e/square.lvl"

@@ -1,9 +1,9 @@
 /*
  * pty_driver.c - the pseudo-terminal driver of the end-to-end tests:
  * forkpty with the size set before exec, bytes in, output into libvterm,
- * cells out.  It is #included by the test files (the Makefile builds each
- * tests/test_*.c alone), so it needs _DEFAULT_SOURCE before any header.
+ * cells out.  Compiled once into the tests' helper library.
  */
+#define _DEFAULT_SOURCE
 #include "pty_driver.h"
 
 #include <errno.h>
