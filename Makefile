@@ -18,7 +18,7 @@ FUZZ_SECONDS ?= 60
 
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS = -DASTRAY_CHECKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 WARN = -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes \
        -Wmissing-prototypes -Wwrite-strings -Wno-unused-function

@@ -60,23 +60,65 @@ bool grid_topology_parse(const char *s, enum grid_topology *out)
 	return false;
 }
 
-/* Orthogonal steps first, then diagonals: N, W, E, S, NW, NE, SW, SE. */
-static const int sq_dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
-static const int sq_dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
-
-/* odd-r hex neighbours: W, E, NW, NE, SW, SE, for even and odd rows. */
-static const int hex_dx[2][6] = {
-	{ -1, 1, -1, 0, -1, 0 },
-	{ -1, 1, 0, 1, 0, 1 },
+static const char *const dir_names[GRID_DIR_COUNT] = {
+	"north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"
 };
-static const int hex_dy[6] = { 0, 0, -1, -1, 1, 1 };
+
+const char *grid_dir_name(enum grid_dir d)
+{
+	return (unsigned)d < GRID_DIR_COUNT ? dir_names[d] : "nowhere";
+}
+
+/* Screen offsets of the eight directions, in columns and rows as drawn. */
+static const int8_t screen_dx[GRID_DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int8_t screen_dy[GRID_DIR_COUNT] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+
+bool grid_dir_offset(enum grid_topology topo, enum grid_dir d, int *dcol, int *drow)
+{
+	if ((unsigned)d >= GRID_DIR_COUNT)
+		return false;
+	int dx = screen_dx[d], dy = screen_dy[d];
+	switch (topo) {
+	case GRID_SQUARE4:
+		if (dx != 0 && dy != 0)
+			return false;
+		break;
+	case GRID_SQUARE8:
+		break;
+	case GRID_HEX:
+		if (dx == 0)
+			return false;   /* no N or S */
+		if (dy == 0)
+			dx *= 2;        /* E and W are two text columns away */
+		break;
+	}
+	*dcol = dx;
+	*drow = dy;
+	return true;
+}
+
+bool grid_dir_step(const struct grid *g, int x, int y, enum grid_dir d, int *nx, int *ny)
+{
+	int dc, dr;
+	if (!grid_dir_offset(g->topo, d, &dc, &dr))
+		return false;
+	if (g->topo == GRID_HEX) {
+		int col = 2 * x + (y & 1) + dc, row = y + dr;
+		*nx = (col - (row & 1)) / 2;
+		*ny = row;
+		return true;
+	}
+	*nx = x + dc;
+	*ny = y + dr;
+	return true;
+}
 
 int grid_adjacent(const struct grid *g, int cell, struct grid_step out[])
 {
 	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
 	if (g->topo == GRID_HEX) {
 		for (int i = 0; i < 6; i++) {
-			int nx = x + hex_dx[y & 1][i], ny = y + hex_dy[i];
+			int nx = x + GRID_HEX_DX[y & 1][i], ny = y + GRID_HEX_DY[i];
 			if (grid_in_bounds(g, nx, ny))
 				out[n++] = (struct grid_step){ grid_index(g, nx, ny), 1.0 };
 		}
@@ -84,7 +126,7 @@ int grid_adjacent(const struct grid *g, int cell, struct grid_step out[])
 	}
 	int dirs = g->topo == GRID_SQUARE8 ? 8 : 4;
 	for (int i = 0; i < dirs; i++) {
-		int nx = x + sq_dx[i], ny = y + sq_dy[i];
+		int nx = x + GRID_SQUARE_DX[i], ny = y + GRID_SQUARE_DY[i];
 		if (grid_in_bounds(g, nx, ny))
 			out[n++] = (struct grid_step){ grid_index(g, nx, ny), i < 4 ? 1.0 : GRID_SQRT2 };
 	}
@@ -96,7 +138,7 @@ int grid_neighbours(const struct grid *g, int cell, bool corner_cutting, struct 
 	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
 	if (g->topo == GRID_HEX) {
 		for (int i = 0; i < 6; i++) {
-			int nx = x + hex_dx[y & 1][i], ny = y + hex_dy[i];
+			int nx = x + GRID_HEX_DX[y & 1][i], ny = y + GRID_HEX_DY[i];
 			if (grid_in_bounds(g, nx, ny) && g->cost[grid_index(g, nx, ny)])
 				out[n++] = (struct grid_step){ grid_index(g, nx, ny), 1.0 };
 		}
@@ -104,7 +146,7 @@ int grid_neighbours(const struct grid *g, int cell, bool corner_cutting, struct 
 	}
 	int dirs = g->topo == GRID_SQUARE8 ? 8 : 4;
 	for (int i = 0; i < dirs; i++) {
-		int nx = x + sq_dx[i], ny = y + sq_dy[i];
+		int nx = x + GRID_SQUARE_DX[i], ny = y + GRID_SQUARE_DY[i];
 		if (!grid_in_bounds(g, nx, ny) || !g->cost[grid_index(g, nx, ny)])
 			continue;
 		if (i >= 4 && !corner_cutting &&

@@ -15,6 +15,62 @@ enum grid_topology {
 #define GRID_SQRT2 1.4142135623730951
 
 /*
+ * The one direction vocabulary of astray: the eight directions as seen on
+ * screen, in compass order.  Every layer (path, flood, fov, the rules, the
+ * keys, the UI) names a step by one of these.  A topology gives each its
+ * offset in text columns and rows (grid_dir_offset), or none: hex has no
+ * N or S.  The cell-coordinate tables below list, per topology, the
+ * neighbours in the fixed order every search expands them in (the order
+ * decides ties, DESIGN section 3), with the direction each row is.
+ */
+enum grid_dir {
+	GRID_N, GRID_NE, GRID_E, GRID_SE, GRID_S, GRID_SW, GRID_W, GRID_NW,
+	GRID_DIR_COUNT
+};
+
+/*
+ * Square grids, in expansion order: the four orthogonal steps, then the
+ * four diagonals (square4 uses the first four).  Offsets in cells.
+ */
+static const enum grid_dir GRID_SQUARE_DIRS[8] = {
+	GRID_N, GRID_W, GRID_E, GRID_S, GRID_NW, GRID_NE, GRID_SW, GRID_SE
+};
+static const int8_t GRID_SQUARE_DX[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
+static const int8_t GRID_SQUARE_DY[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+
+/*
+ * Hex grids (odd-r rows), in expansion order: W, E, NW, NE, SW, SE.  The
+ * column offset depends on the row's parity: GRID_HEX_DX[y & 1][i].
+ */
+static const enum grid_dir GRID_HEX_DIRS[6] = {
+	GRID_W, GRID_E, GRID_NW, GRID_NE, GRID_SW, GRID_SE
+};
+static const int8_t GRID_HEX_DX[2][6] = {
+	{ -1, 1, -1, 0, -1, 0 },
+	{ -1, 1, 0, 1, 0, 1 },
+};
+static const int8_t GRID_HEX_DY[6] = { 0, 0, -1, -1, 1, 1 };
+
+/* "north", "north-east", ... for messages. */
+const char *grid_dir_name(enum grid_dir d);
+
+/*
+ * The step in direction d on this topology, in text columns and rows as
+ * drawn (square: one column per cell; hex: doubled columns, E is +2).
+ * False when d is not a step of the topology (N and S on hex, the
+ * diagonals on square4).
+ */
+bool grid_dir_offset(enum grid_topology topo, enum grid_dir d, int *dcol, int *drow);
+
+/*
+ * The cell one step in direction d from (x, y): false when d is not a
+ * step of this topology.  The result may lie outside the map; the caller
+ * checks bounds.
+ */
+struct grid;
+bool grid_dir_step(const struct grid *g, int x, int y, enum grid_dir d, int *nx, int *ny);
+
+/*
  * A grid is a rectangle of cells with an entering-cost multiplier each:
  * 0 means blocked (wall, void), 1..255 multiplies the plain step cost of
  * entering the cell (floor 1, rubble 2, water 3: DESIGN section 3).

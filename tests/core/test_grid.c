@@ -223,6 +223,40 @@ static void test_topology_names(void **state)
 	grid_destroy(NULL);
 }
 
+/* The expansion-order tables and the direction vocabulary agree: row i
+ * of a topology's table is the step grid_dir_step takes for its direction,
+ * in every row parity, and the directions a topology lacks are refused. */
+static void test_direction_vocabulary(void **state)
+{
+	(void)state;
+	struct grid *sq = grid_create(9, 9, GRID_SQUARE8), *hx = grid_create(9, 9, GRID_HEX);
+	struct grid *s4 = grid_create(9, 9, GRID_SQUARE4);
+	assert_non_null(sq);
+	assert_non_null(hx);
+	assert_non_null(s4);
+	int nx, ny;
+	for (int i = 0; i < 8; i++) {
+		assert_true(grid_dir_step(sq, 4, 4, GRID_SQUARE_DIRS[i], &nx, &ny));
+		assert_int_equal(nx, 4 + GRID_SQUARE_DX[i]);
+		assert_int_equal(ny, 4 + GRID_SQUARE_DY[i]);
+		assert_int_equal(grid_dir_step(s4, 4, 4, GRID_SQUARE_DIRS[i], &nx, &ny), i < 4);
+	}
+	for (int y = 3; y <= 4; y++)
+		for (int i = 0; i < 6; i++) {
+			assert_true(grid_dir_step(hx, 4, y, GRID_HEX_DIRS[i], &nx, &ny));
+			assert_int_equal(nx, 4 + GRID_HEX_DX[y & 1][i]);
+			assert_int_equal(ny, y + GRID_HEX_DY[i]);
+			assert_true(grid_is_adjacent(hx, grid_index(hx, 4, y), grid_index(hx, nx, ny)));
+		}
+	assert_false(grid_dir_step(hx, 4, 4, GRID_N, &nx, &ny));
+	assert_false(grid_dir_step(hx, 4, 4, GRID_S, &nx, &ny));
+	assert_false(grid_dir_step(sq, 4, 4, GRID_DIR_COUNT, &nx, &ny));
+	assert_string_equal(grid_dir_name(GRID_SW), "south-west");
+	grid_destroy(sq);
+	grid_destroy(hx);
+	grid_destroy(s4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_screen_round_trip),
 		cmocka_unit_test(test_heuristics_vs_dijkstra),
 		cmocka_unit_test(test_topology_names),
+		cmocka_unit_test(test_direction_vocabulary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
