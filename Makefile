@@ -1,6 +1,7 @@
 # astray - build, test, run, install.
 #   make            build build/astray
-#   make test       every cmocka suite under ASan+UBSan, the level checks
+#   make test       every cmocka suite under ASan+UBSan, the level checks,
+#                   the sim seed catalogue (UPDATE=1 rewrites the goldens)
 #   make run        play the campaign in levels/
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make fuzz       libFuzzer on the level parser (clang; FUZZ_SECONDS=60)
@@ -15,6 +16,8 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/astray
 MAPS ?= ../shared/maps/movingai
 FUZZ_SECONDS ?= 60
+# make test UPDATE=1 rewrites the golden files (review them with git diff).
+UPDATE ?= 0
 
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
@@ -142,6 +145,9 @@ test: build/astray build/san/astray $(TESTS)
 	echo "== astray check levels/*.lvl"; \
 	if build/san/astray check levels/*.lvl; then echo "[  PASSED  ] 1 test(s)." >> $$log; \
 	else fail=1; echo "[  FAILED  ] 1 test(s)" >> $$log; fi; \
+	echo "== tools/golden-sim (the sim seed catalogue)"; \
+	ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) UPDATE=$(UPDATE) tools/golden-sim 2>&1 | tee $$log.one; \
+	[ $${PIPESTATUS[0]} -eq 0 ] || fail=1; cat $$log.one >> $$log; \
 	awk '/^\[  PASSED  \] [0-9]+ test/ { p += $$4 } /^\[  FAILED  \] [0-9]+ test/ { f += $$4 } \
 	     /^\[  SKIPPED \] [0-9]+ test/ { s += $$4 } \
 	     END { printf "make test: %d passed, %d failed, %d skipped\n", p, f, s }' $$log; \
