@@ -11,6 +11,7 @@
 #include "grid.h"
 #include "level.h"
 #include "path.h"
+#include "rng.h"
 
 /* Eight compass directions; on hex maps N and S do not exist, and on
  * square4 maps the diagonals do not (game_step_target says so). */
@@ -134,11 +135,6 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define PLAYER_DAMAGE 4
 #define PLAYER_SIGHT 8
 #define POTION_HEAL 12
-
-struct rng { uint64_t s[2]; };
-void rng_seed(struct rng *r, uint64_t seed);
-uint64_t rng_next(struct rng *r);
-int rng_range(struct rng *r, int lo, int hi); /* uniform in [lo, hi] */
 
 struct game {
 	/* campaign: borrowed levels, played in order */

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "fov.h"
-#include "game.h"
+#include "rng.h"
 #include "grid.h"
 
 static struct grid *open_grid(int w, int h, enum grid_topology t, uint8_t **opaque)
