@@ -247,40 +247,6 @@ void game_destroy(struct game *g)
 	free(g);
 }
 
-/* ---- directions --------------------------------------------------------- */
-
-static const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
-static const int dir_dy[DIR_COUNT] = { -1, -1, 0, 1, 1, 1, 0, -1 };
-
-bool game_step_target(const struct game *g, int x, int y, enum dir d, int *nx, int *ny)
-{
-	if ((unsigned)d >= DIR_COUNT)
-		return false;
-	switch (g->grid->topo) {
-	case GRID_SQUARE4:
-		if (d != DIR_N && d != DIR_E && d != DIR_S && d != DIR_W)
-			return false;
-		break;
-	case GRID_SQUARE8:
-		break;
-	case GRID_HEX:
-		if (d == DIR_N || d == DIR_S)
-			return false;
-		if (d == DIR_E || d == DIR_W) {
-			*nx = x + dir_dx[d];
-			*ny = y;
-			return true;
-		}
-		/* odd-r: the row above and below is shifted by half a hex */
-		*ny = y + dir_dy[d];
-		*nx = x + (dir_dx[d] > 0 ? (y & 1) : (y & 1) - 1);
-		return true;
-	}
-	*nx = x + dir_dx[d];
-	*ny = y + dir_dy[d];
-	return true;
-}
-
 /* ---- fighting ----------------------------------------------------------- */
 
 static int roll_damage(struct game *g, int damage)
@@ -437,16 +403,14 @@ static int player_enter(struct game *g, int to, enum act_result *res)
 	return cost;
 }
 
-static const char *const dir_names[DIR_COUNT] = { "north", "north-east", "east", "south-east",
-						  "south", "south-west", "west", "north-west" };
-
 /* ACT_MOVE: step, bump-attack, open a door.  Returns energy spent (0 = no time). */
-static int player_move(struct game *g, enum dir d, enum act_result *res)
+static int player_move(struct game *g, enum grid_dir d, enum act_result *res)
 {
 	*res = RESULT_NOTHING;
 	int nx, ny;
-	if (!game_step_target(g, g->player.x, g->player.y, d, &nx, &ny)) {
-		game_message_add(g, "There is no %s on a %s map.", (unsigned)d < DIR_COUNT ? dir_names[d] : "such direction",
+	if (!grid_dir_step(g->grid, g->player.x, g->player.y, d, &nx, &ny)) {
+		game_message_add(g, "There is no %s on a %s map.",
+				 (unsigned)d < GRID_DIR_COUNT ? grid_dir_name(d) : "such direction",
 				 grid_topology_name(g->grid->topo));
 		return 0;
 	}

@@ -13,15 +13,11 @@
 #include "path.h"
 #include "rng.h"
 
-/* Eight compass directions; on hex maps N and S do not exist, and on
- * square4 maps the diagonals do not (game_step_target says so). */
-enum dir { DIR_N, DIR_NE, DIR_E, DIR_SE, DIR_S, DIR_SW, DIR_W, DIR_NW, DIR_COUNT };
-
 /* What the player asks for: the UI and the scripted sim players make these;
  * the game never sees keys or escape codes. */
 enum action_kind {
 	ACT_NONE,
-	ACT_MOVE,         /* dir: step, bump-attack, open a door */
+	ACT_MOVE,         /* dir: step, bump-attack, open a door (grid_dir_step gives the cell) */
 	ACT_WAIT,         /* pass one turn */
 	ACT_TRAVEL,       /* x, y: start travel there through the fallback (a click, or Enter on the cursor) */
 	ACT_TRAVEL_STEP,  /* take the next step of the current travel */
@@ -30,7 +26,7 @@ enum action_kind {
 
 struct action {
 	enum action_kind kind;
-	enum dir dir;
+	enum grid_dir dir;
 	int x, y;         /* cell for ACT_TRAVEL (already clamped by the caller or clamped here) */
 };
 
@@ -209,10 +205,6 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
-
-/* The cell one step in direction d from (x, y), or false when d has no
- * meaning on this topology (N/S on hex, diagonals on square4). */
-bool game_step_target(const struct game *g, int x, int y, enum dir d, int *nx, int *ny);
 
 /* Message history: i = 0 is the newest; NULL past the end. */
 const struct message *game_message(const struct game *g, int i);

@@ -175,9 +175,9 @@ static int player_cell(const struct game *g)
 /* The direction that steps from the player's cell to the adjacent `cell`, or -1. */
 static int dir_to(const struct game *g, int cell)
 {
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
 		int nx, ny;
-		if (game_step_target(g, g->player.x, g->player.y, (enum dir)d, &nx, &ny) &&
+		if (grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) &&
 		    grid_in_bounds(g->grid, nx, ny) && grid_index(g->grid, nx, ny) == cell)
 			return d;
 	}
@@ -259,7 +259,7 @@ static struct action act_move_to(const struct game *g, int cell)
 	int d = dir_to(g, cell);
 	if (d < 0)
 		return act_wait();
-	return (struct action){ .kind = ACT_MOVE, .dir = (enum dir)d };
+	return (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d };
 }
 
 static struct action decide_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
@@ -301,9 +301,9 @@ static struct action decide_flee(struct game *g)
 	if (best >= 1e18)
 		return act_wait();
 	int best_cell = here;
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
 		int nx, ny;
-		if (!game_step_target(g, g->player.x, g->player.y, (enum dir)d, &nx, &ny) ||
+		if (!grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) ||
 		    !grid_in_bounds(g->grid, nx, ny))
 			continue;
 		int c = grid_index(g->grid, nx, ny);

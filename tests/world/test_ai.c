@@ -78,7 +78,7 @@ static void test_memory(void **state)
 		act_wait(g);
 		assert_true(m->mind.hunting);
 		assert_int_equal(m->x, 2);
-		act_move(g, DIR_S); /* out of its sight */
+		act_move(g, GRID_S); /* out of its sight */
 		assert_false(fov_line_of_sight(g->grid, g->opaque, m->x, m->y, 7, 2, 8));
 		if (memory == 0) {
 			assert_false(m->mind.hunting); /* forgets at once */
@@ -259,7 +259,7 @@ static void test_repath_and_weight(void **state)
 		kind(g, "goblin")->repath = i == 0 ? 1 : 4;
 		g->ai_share = AI_SHARE_NEVER;
 		for (int t = 0; t < 12; t++)
-			act_move(g, t % 2 ? DIR_E : DIR_W);
+			act_move(g, t % 2 ? GRID_E : GRID_W);
 		searches[i] = g->stats.searches;
 		fixture_fini(&f);
 	}
@@ -613,9 +613,9 @@ static void test_shared_moving_goal_large(void **state)
 			 * monster move several times), or a wait */
 			int t0 = g->turn;
 			for (int tries = 0; tries < 16 && g->turn == t0; tries++) {
-				enum dir d = (enum dir)rng_range(&r, 0, DIR_COUNT - 1);
+				enum grid_dir d = (enum grid_dir)rng_range(&r, 0, GRID_DIR_COUNT - 1);
 				int nx, ny;
-				if (game_step_target(g, g->player.x, g->player.y, d, &nx, &ny) &&
+				if (grid_dir_step(g->grid, g->player.x, g->player.y, d, &nx, &ny) &&
 				    grid_in_bounds(g->grid, nx, ny) && g->grid->cost[grid_index(g->grid, nx, ny)] == 1)
 					act_move(g, d);
 			}
@@ -676,7 +676,7 @@ static void scale_run(const char *label, struct level *lv, const struct bestiary
 		double c0 = cpu_us();
 		enum act_result res = RESULT_NOTHING;
 		for (int tries = 0; tries < 8 && res == RESULT_NOTHING; tries++)
-			res = act_move(g, (enum dir)rng_range(&r, 0, 7));
+			res = act_move(g, (enum grid_dir)rng_range(&r, 0, 7));
 		if (res == RESULT_NOTHING)
 			act_wait(g);
 		cpu += cpu_us() - c0;

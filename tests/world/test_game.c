@@ -51,15 +51,15 @@ static void test_energy_and_turn_order(void **state)
 			 "#@,~............g#\n"
 			 "#################>\n", 1);
 	struct monster *gob = game_monster_at(g, 16, 1);
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	assert_int_equal(g->turn, 2);
 	assert_int_equal(gob->x, 14);
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	assert_int_equal(g->turn, 5);
 	assert_int_equal(gob->x, 11);
 	/* a move with no meaning takes no time */
-	assert_int_equal(act_move(g, DIR_NE), RESULT_NOTHING);
-	assert_int_equal(act_move(g, DIR_N), RESULT_NOTHING);
+	assert_int_equal(act_move(g, GRID_NE), RESULT_NOTHING);
+	assert_int_equal(act_move(g, GRID_N), RESULT_NOTHING);
 	assert_int_equal(g->turn, 5);
 	fixture_fini(&f);
 }
@@ -73,7 +73,7 @@ static void test_combat(void **state)
 				      "#@d...#\n"
 				      "#.....#\n"
 				      "######>\n", 7);
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	assert_int_equal(g->player.kills, 1);
 	assert_null(game_monster_at(g, 2, 1));
 	assert_true(message_contains(g, "You kill the dummy"));
@@ -94,7 +94,7 @@ static void test_combat(void **state)
 	assert_int_equal(g->first_contact_turn, 1);
 	int hits = 0;
 	while (gob->alive && hits < 20) {
-		act_move(g, DIR_E);
+		act_move(g, GRID_E);
 		hits++;
 	}
 	assert_false(gob->alive);
@@ -112,18 +112,18 @@ static void test_potions_and_gold(void **state)
 				      "#@!$..#\n"
 				      "######>\n", 3);
 	int potion = grid_index(g->grid, 2, 1);
-	act_move(g, DIR_E);
+	act_move(g, GRID_E);
 	assert_int_equal(g->player.hp, PLAYER_HP);
 	assert_int_equal(g->items[potion], 1 + ITEM_POTION); /* full health: left for later */
 	assert_true(message_contains(g, "leave it"));
 	g->player.hp = 5;
-	act_move(g, DIR_W);
-	act_move(g, DIR_E);
+	act_move(g, GRID_W);
+	act_move(g, GRID_E);
 	assert_int_equal(g->player.hp, 5 + POTION_HEAL);
 	assert_int_equal(g->items[potion], 0);
 	assert_int_equal(g->player.potions_drunk, 1);
 	assert_true(message_contains(g, "You drink a healing potion"));
-	act_move(g, DIR_E);
+	act_move(g, GRID_E);
 	assert_true(g->player.gold >= 10 && g->player.gold <= 30);
 	assert_int_equal(g->items[grid_index(g->grid, 3, 1)], 0);
 	assert_true(message_contains(g, "gold"));
@@ -144,10 +144,10 @@ static void test_doors(void **state)
 	assert_true(g->visible[door]); /* the door itself is seen */
 	assert_false(g->visible[beyond]);
 	assert_false(gob->seen);
-	act_move(g, DIR_E);
+	act_move(g, GRID_E);
 	assert_false(gob->mind.hunting); /* it cannot see through the door */
 	assert_int_equal(gob->x, 7);
-	act_move(g, DIR_E); /* into the door: it opens and the player steps in */
+	act_move(g, GRID_E); /* into the door: it opens and the player steps in */
 	assert_int_equal(g->player.x, 3);
 	assert_true(g->open[door]);
 	assert_true(message_contains(g, "You open the door"));
@@ -157,7 +157,7 @@ static void test_doors(void **state)
 	char buf[128];
 	game_describe(g, 3, 1, buf, sizeof buf);
 	assert_string_equal(buf, "you (30/30 hp, 0 gold)");
-	act_move(g, DIR_W);
+	act_move(g, GRID_W);
 	game_describe(g, 3, 1, buf, sizeof buf);
 	assert_string_equal(buf, "an open door");
 	fixture_fini(&f);
@@ -175,19 +175,19 @@ static void test_exit_and_winning(void **state)
 	f.levels[1] = f.lv[1];
 	f.g = game_create(f.levels, 2, &f.b, 11);
 	struct game *g = f.g;
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	g->player.gold = 17;
-	assert_int_equal(act_move(g, DIR_E), RESULT_NEW_LEVEL);
+	assert_int_equal(act_move(g, GRID_E), RESULT_NEW_LEVEL);
 	assert_int_equal(g->depth, 1);
 	assert_int_equal(g->grid->topo, GRID_HEX);
 	assert_int_equal(g->player.x, 1);
 	assert_int_equal(g->player.y, 1);
 	assert_int_equal(g->player.gold, 17); /* the player carries on */
 	assert_true(message_contains(g, "stairs to level 2 of 2"));
-	assert_int_equal(act_move(g, DIR_N), RESULT_NOTHING); /* no north on hex */
+	assert_int_equal(act_move(g, GRID_N), RESULT_NOTHING); /* no north on hex */
 	assert_true(message_contains(g, "no north on a hex map"));
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
-	assert_int_equal(act_move(g, DIR_E), RESULT_WON);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_WON);
 	assert_true(g->over);
 	assert_true(g->won);
 	assert_true(message_contains(g, "win"));
@@ -379,31 +379,31 @@ static void test_hex_directions(void **state)
 				      "# . . @ . . #\n"
 				      " # . . . . . #\n"
 				      "# # # # # # >\n", 1);
-	static const enum dir six[] = { DIR_NE, DIR_E, DIR_SE, DIR_SW, DIR_W, DIR_NW };
+	static const enum grid_dir six[] = { GRID_NE, GRID_E, GRID_SE, GRID_SW, GRID_W, GRID_NW };
 	for (int y = 1; y <= 3; y++) {
 		for (int i = 0; i < 6; i++) {
 			int nx, ny;
-			assert_true(game_step_target(g, 3, y, six[i], &nx, &ny));
+			assert_true(grid_dir_step(g->grid, 3, y, six[i], &nx, &ny));
 			assert_true(grid_is_adjacent(g->grid, grid_index(g->grid, 3, y), grid_index(g->grid, nx, ny)));
 			for (int j = 0; j < i; j++) {
 				int ox, oy;
-				game_step_target(g, 3, y, six[j], &ox, &oy);
+				grid_dir_step(g->grid, 3, y, six[j], &ox, &oy);
 				assert_false(ox == nx && oy == ny);
 			}
 		}
 	}
 	int nx, ny;
-	assert_false(game_step_target(g, 3, 2, DIR_N, &nx, &ny));
-	assert_false(game_step_target(g, 3, 2, DIR_S, &nx, &ny));
+	assert_false(grid_dir_step(g->grid, 3, 2, GRID_N, &nx, &ny));
+	assert_false(grid_dir_step(g->grid, 3, 2, GRID_S, &nx, &ny));
 	/* screen sense: NE from an even row goes to the cell up and to the right on screen */
-	game_step_target(g, 3, 2, DIR_NE, &nx, &ny);
+	grid_dir_step(g->grid, 3, 2, GRID_NE, &nx, &ny);
 	int c0, r0, c1, r1;
 	grid_cell_to_screen(g->grid, 3, 2, &c0, &r0);
 	grid_cell_to_screen(g->grid, nx, ny, &c1, &r1);
 	assert_int_equal(c1 - c0, 1);
 	assert_int_equal(r1 - r0, -1);
-	assert_int_equal(act_move(g, DIR_NE), RESULT_ACTED);
-	assert_int_equal(act_move(g, DIR_SE), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_NE), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_SE), RESULT_ACTED);
 	assert_int_equal(g->player.x, 4);
 	assert_int_equal(g->player.y, 2);
 	fixture_fini(&f);
@@ -426,7 +426,7 @@ static uint64_t play_script(uint64_t game_seed, uint64_t script_seed, int acts)
 	for (int i = 0; i < acts && !g->over; i++) {
 		int k = rng_range(&script, 0, 9);
 		if (k < 6) {
-			act_move(g, (enum dir)rng_range(&script, 0, 7));
+			act_move(g, (enum grid_dir)rng_range(&script, 0, 7));
 		} else if (k < 7) {
 			act_wait(g);
 		} else if (k < 8) {
