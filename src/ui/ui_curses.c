@@ -968,6 +968,12 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 
 /* ---- the key-press benchmark ----------------------------------------- */
 
+/*
+ * CPU time of this process, not clock_us()'s wall clock: the benchmark
+ * measures what one key press costs the program (game_act, drawing,
+ * curses' output), and the wall clock would also count the time the
+ * shared machine gives to other processes.
+ */
 static double ui_cpu_us(void)
 {
 	struct timespec ts;

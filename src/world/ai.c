@@ -42,17 +42,9 @@
  */
 #include "ai.h"
 
-#include <time.h>
-
+#include "clock.h"
 #include "fov.h"
 #include "game.h"
-
-static double clock_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 static int monster_cell(const struct game *g, const struct monster *m)
 {

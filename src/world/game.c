@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ai.h"
+#include "clock.h"
 #include "fov.h"
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -53,13 +53,6 @@ bool game_can_step(const struct game *g, int from, int to)
 		if (s[i].cell == to)
 			return true;
 	return false;
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -535,7 +528,7 @@ static int travel_start(struct game *g, int x, int y, enum act_result *res)
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
-	double t0 = now_us();
+	double t0 = clock_us();
 	while (!g->over && g->player.energy < 100) {
 		g->turn++;
 		g->player.energy += 100;
@@ -553,7 +546,7 @@ static void run_monsters(struct game *g)
 			}
 		}
 	}
-	double us = now_us() - t0;
+	double us = clock_us() - t0;
 	g->stats.ai_us += us;
 	g->stats.last_ai_us = us;
 }
