@@ -422,7 +422,7 @@ static double percentile_or_nan(struct samples *s, double q)
 static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome outcome,
 		    struct sim_game *out)
 {
-	const struct ai_stats *st = &g->stats;
+	const struct ai_stats *st = &g->ai.stats;
 	double *v = out->v;
 	out->outcome = outcome;
 	v[SIM_M_ESCAPED] = outcome == SIM_ESCAPED;
@@ -460,13 +460,8 @@ static void tell_monsters(struct game *g)
 {
 	for (int i = 0; i < g->n_monsters; i++) {
 		struct monster *m = &g->monsters[i];
-		if (!m->alive || m->mind.fleeing)
-			continue;
-		m->mind.hunting = true;
-		m->mind.target_x = g->player.x;
-		m->mind.target_y = g->player.y;
-		m->mind.last_seen_turn = g->turn;
-		m->mind.memory_left = m->kind->memory;
+		if (m->alive && !m->mind.fleeing)
+			ai_mind_alert(&m->mind, m->kind, g->player.x, g->player.y, g->turn);
 	}
 }
 
@@ -492,12 +487,12 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 			a = decide(r, g, ctx, opt->player);
 		int turn0 = g->turn;
 		enum act_result res = game_act(g, &a);
-		double spent = g->stats.last_ai_us / 1e3;
+		double spent = g->ai.stats.last_ai_us / 1e3;
 		if (res == RESULT_NOTHING && a.kind != ACT_WAIT) {
 			/* A refused action costs no time; the player waits instead. */
 			struct action w = act_wait();
 			res = game_act(g, &w);
-			spent += g->stats.last_ai_us / 1e3;
+			spent += g->ai.stats.last_ai_us / 1e3;
 		}
 		int turns = g->turn - turn0;
 		for (int k = 0; k < turns; k++)
@@ -538,8 +533,8 @@ int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct
 	r->expanded.n = r->us.n = r->turn_ms.n = 0;
 	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
 	r->route_len = r->route_pos = 0;
-	g->stats.on_search = on_search;
-	g->stats.ud = r;
+	g->ai.stats.on_search = on_search;
+	g->ai.stats.ud = r;
 
 	memset(out, 0, sizeof *out);
 	out->seed = seed;

@@ -252,7 +252,7 @@ static void test_monster_approaches_optimally(void **state)
 	}
 	assert_true(turns < 50);
 	assert_true(total > 8);
-	assert_true(g->stats.searches >= 1);
+	assert_true(g->ai.stats.searches >= 1);
 	path_destroy(ref);
 	fixture_fini(&f);
 }
