@@ -128,7 +128,7 @@ build/san/tests/%: build/san/tests/%.o build/san/libtest.a $$(SAN_LIB_$$(call la
 
 # Every suite runs from the top folder; a failing suite fails the target
 # after all of them have run, so one report shows every failure.
-test: build/astray build/san/astray $(TESTS)
+test: depcheck build/astray build/san/astray $(TESTS)
 	@fail=0; log=build/test.log; : > $$log; for t in $(TESTS); do \
 		echo "== $$t"; \
 		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t 2>&1 \
