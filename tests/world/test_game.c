@@ -2,7 +2,9 @@
  * test_game.c - the rules without a terminal: energy and turn order,
  * combat, potions, gold, doors, stairs and winning, death, travel through
  * the fallback (cut points, monsters coming into view, getting hurt), hex
- * directions and determinism.  Levels and the bestiary come from strings.
+ * directions, determinism, and the invariants the test build checks (a
+ * broken state aborts the next game_act).  Levels and the bestiary come
+ * from strings.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +13,11 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_game_fixture.h"
 
@@ -478,6 +485,86 @@ static void test_messages_ring(void **state)
 	fixture_fini(&f);
 }
 
+/* ---- invariants ------------------------------------------------------- */
+
+/* Two dummies (sight 0: they only ever wait) beside the player. */
+static const char invariant_map[] = "#######\n"
+				    "#@.d.d#\n"
+				    "######>\n";
+
+static void corrupt_nothing(struct game *g) { (void)g; }
+
+/* Dummy 1 moved onto dummy 0's cell without the occupant map knowing. */
+static void corrupt_shared_cell(struct game *g)
+{
+	g->monsters[1].x = g->monsters[0].x;
+}
+
+/* Dummy 0 moved into the wall above it, occupant map and all. */
+static void corrupt_monster_in_wall(struct game *g)
+{
+	struct monster *m = &g->monsters[0];
+	g->occupant[grid_index(g->grid, m->x, m->y)] = -1;
+	m->y = 0;
+	g->occupant[grid_index(g->grid, m->x, m->y)] = 0;
+}
+
+static void corrupt_player_in_wall(struct game *g)
+{
+	g->player.y = 0;
+}
+
+static void corrupt_energy(struct game *g)
+{
+	g->monsters[0].energy = -1000000;
+}
+
+/* Runs corrupt(g) and one wait in a child process (the fixture's game,
+ * copied by fork); returns the child's wait status.  The child's stderr
+ * (the broken invariant's text) goes to /dev/null. */
+static int invariant_child(struct game *g, void (*corrupt)(struct game *))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		corrupt(g);
+		act_wait(g);
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* A state the rules must never reach aborts the next game_act in the
+ * test build (CHECK); the untouched state acts normally. */
+static void test_invariants_checked(void **state)
+{
+	(void)state;
+#ifndef ASTRAY_CHECKS
+	skip(); /* the test build defines ASTRAY_CHECKS; without it there are no checks */
+#endif
+	static void (*const broken[])(struct game *) = {
+		corrupt_shared_cell, corrupt_monster_in_wall, corrupt_player_in_wall, corrupt_energy,
+	};
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", invariant_map, 1);
+	assert_int_equal(g->n_monsters, 2);
+	int st = invariant_child(g, corrupt_nothing);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+		st = invariant_child(g, broken[i]);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), SIGABRT);
+	}
+	assert_int_equal(act_wait(g), RESULT_ACTED); /* the parent's game is untouched */
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_hex_directions),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_messages_ring),
+		cmocka_unit_test(test_invariants_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
