@@ -162,11 +162,11 @@ void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y
 
 /* ---- when to plan, and toward what --------------------------------------- */
 
-/* Whether the monster of kind k at `here` with mind mi must plan toward goal now. */
-static bool needs_plan(const struct ai_view *v, const struct monster_kind *k, int here,
-		       const struct mind *mi, int goal)
+/* Whether monster m, whose mind is mi (m->mind itself), must plan toward goal now. */
+static bool needs_plan(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
 {
-	if (mi->route_len == 0 || mi->route_pos >= mi->route_len || mi->route[mi->route_pos] != here)
+	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
+	    mi->route[mi->route_pos] != monster_cell(v, m))
 		return true;
 	/* used up: replan, unless it is waiting at a cut point for the same target */
 	if (mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal))
@@ -180,7 +180,7 @@ static bool needs_plan(const struct ai_view *v, const struct monster_kind *k, in
 	 * "keep routes while still valid", and it spares a search per turn to
 	 * every monster heading for a remembered place.  A crowd detour
 	 * (commit_until set) is not optimal in that sense and is replanned. */
-	return !(shareable(k) && mi->route_goal == goal && mi->commit_until == 0);
+	return !(shareable(m->kind) && mi->route_goal == goal && mi->commit_until == 0);
 }
 
 /* The goal monster m will plan toward this turn if it may use a shared
@@ -189,12 +189,11 @@ static int shared_goal(const struct ai *ai, const struct ai_view *v, const struc
 {
 	if (!m->alive || m->mind.fleeing || !shareable(m->kind))
 		return -1;
-	int target = grid_index(v->grid, m->mind.target_x, m->mind.target_y);
-	if (m->mind.hunting && target == pc)
+	if (m->mind.hunting && grid_index(v->grid, m->mind.target_x, m->mind.target_y) == pc)
 		return pc;
 	if (sees_player(ai, v, m))
 		return pc;
-	return m->mind.hunting ? target : -1;
+	return m->mind.hunting ? grid_index(v->grid, m->mind.target_x, m->mind.target_y) : -1;
 }
 
 void ai_turn_begin(struct ai *ai, const struct ai_view *v)
@@ -219,7 +218,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 			other = goal;
 		if (goal != pc && goal != other)
 			continue;
-		if (m->mind.hunting && !needs_plan(v, m->kind, monster_cell(v, m), &m->mind, goal) &&
+		if (m->mind.hunting && !needs_plan(v, m, &m->mind, goal) &&
 		    !(goal == pc && sees_player(ai, v, m)))
 			continue;
 		if (goal == pc)
@@ -428,7 +427,7 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 static int next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
 		     int goal)
 {
-	if (needs_plan(v, m->kind, monster_cell(v, m), mi, goal))
+	if (needs_plan(v, m, mi, goal))
 		plan(ai, v, m, mi, goal, false);
 	if (mi->route_pos + 1 >= mi->route_len)
 		return -1;
