@@ -4,10 +4,15 @@
  * the fallback route, the message log and the state hash.
  *
  * It never prints, never includes curses and never exits: the UI and the
- * scripted players of `sim` drive it with actions and read it back.  Monster
- * decisions live in ai.c; this file only carries them out (moves, attacks)
- * so the same rules bind monsters and the player.  Buffers are sized once
- * per level; a turn allocates nothing.
+ * scripted players of `sim` drive it with actions and read it back.  The AI
+ * decides and the rules act: for each monster action ai_decide (ai.c) reads
+ * a const struct ai_view of the game and returns wait, step or attack; this
+ * file carries it out (the move, the door, the attack, the messages) and
+ * charges the energy, so the same rules bind monsters and the player.  The
+ * AI's state is struct ai (ai.h), embedded here; the rules touch it only
+ * through ai.h.  In the test build CHECKs hold the play state sound after
+ * each monster action and each game_act (state_sound).  Buffers are sized
+ * once per level; a turn allocates nothing.
  *
  * Time: every actor gains its speed in energy each game turn and acts while
  * it has 100 or more.  A step costs 100 times the entering cost of the cell

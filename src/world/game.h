@@ -159,7 +159,8 @@ const struct level *game_level(const struct game *g);
 struct monster *game_monster_at(const struct game *g, int x, int y);
 
 /* Whether a mover may step from cell `from` to cell `to` (adjacent,
- * passable, no corner cutting on square8).  Monsters and the player alike. */
+ * passable, no corner cutting on square8).  The player's moves and travel
+ * obey it, and the rules hold every monster step the AI decides to it. */
 bool game_can_step(const struct game *g, int from, int to);
 
 /* A hash of the whole play state (positions, hit points, energy, items,

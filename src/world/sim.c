@@ -6,12 +6,14 @@
  * command line and writes the table, CSV or JSON.
  *
  * What is timed: only the monsters' part of each game_act, which the game
- * measures itself around its monster loop (ai_stats.last_ai_us: every
- * monster's perception, searches, moves and attacks).  The player's move,
+ * measures itself around its monster loop (g->ai.stats.last_ai_us: every
+ * monster's decision, with its perception and searches, and the moves and
+ * attacks that carry it out).  The player's move,
  * the field of view and the scripted player's own decision (its A* route,
  * made before game_act) are not counted.  A call that covers k game turns
  * (a slow step on rubble) counts as k turns of equal cost.  The time inside
- * the monsters' searches alone is ai_stats.search_us.
+ * the monsters' searches alone is g->ai.stats.search_us.  --chase tells the
+ * monsters where the player is through ai_mind_alert, the AI's own entry.
  */
 #include "sim.h"
 
