@@ -143,7 +143,7 @@ test:
 	@tools/deps test
 	@$(MAKE) --no-print-directory test-suites
 
-test-suites: build/astray build/san/astray $(TESTS)
+test-suites: depcheck build/astray build/san/astray $(TESTS)
 	@fail=0; log=build/test.log; : > $$log; for t in $(TESTS); do \
 		echo "== $$t"; \
 		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t 2>&1 \

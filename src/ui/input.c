@@ -7,10 +7,12 @@
  */
 #include "input.h"
 
+#include <stddef.h>
+
 struct key_binding {
 	int key;
 	enum input_command_kind kind;
-	enum dir dir;
+	enum grid_dir dir;
 	int count;
 };
 
@@ -19,39 +21,39 @@ struct key_binding {
  * the UI reports the ones that have no meaning there. */
 static const struct key_binding bindings[] = {
 	/* vi keys */
-	{ 'k', INPUT_MOVE, DIR_N, 1 },  { 'j', INPUT_MOVE, DIR_S, 1 },
-	{ 'h', INPUT_MOVE, DIR_W, 1 },  { 'l', INPUT_MOVE, DIR_E, 1 },
-	{ 'y', INPUT_MOVE, DIR_NW, 1 }, { 'u', INPUT_MOVE, DIR_NE, 1 },
-	{ 'b', INPUT_MOVE, DIR_SW, 1 }, { 'n', INPUT_MOVE, DIR_SE, 1 },
+	{ 'k', INPUT_MOVE, GRID_N, 1 },  { 'j', INPUT_MOVE, GRID_S, 1 },
+	{ 'h', INPUT_MOVE, GRID_W, 1 },  { 'l', INPUT_MOVE, GRID_E, 1 },
+	{ 'y', INPUT_MOVE, GRID_NW, 1 }, { 'u', INPUT_MOVE, GRID_NE, 1 },
+	{ 'b', INPUT_MOVE, GRID_SW, 1 }, { 'n', INPUT_MOVE, GRID_SE, 1 },
 	/* shifted vi keys: eight cells at a time (the travel cursor) */
-	{ 'K', INPUT_MOVE, DIR_N, 8 },  { 'J', INPUT_MOVE, DIR_S, 8 },
-	{ 'H', INPUT_MOVE, DIR_W, 8 },  { 'L', INPUT_MOVE, DIR_E, 8 },
-	{ 'Y', INPUT_MOVE, DIR_NW, 8 }, { 'U', INPUT_MOVE, DIR_NE, 8 },
-	{ 'B', INPUT_MOVE, DIR_SW, 8 }, { 'N', INPUT_MOVE, DIR_SE, 8 },
+	{ 'K', INPUT_MOVE, GRID_N, 8 },  { 'J', INPUT_MOVE, GRID_S, 8 },
+	{ 'H', INPUT_MOVE, GRID_W, 8 },  { 'L', INPUT_MOVE, GRID_E, 8 },
+	{ 'Y', INPUT_MOVE, GRID_NW, 8 }, { 'U', INPUT_MOVE, GRID_NE, 8 },
+	{ 'B', INPUT_MOVE, GRID_SW, 8 }, { 'N', INPUT_MOVE, GRID_SE, 8 },
 	/* arrows */
-	{ INPUT_UP, INPUT_MOVE, DIR_N, 1 },    { INPUT_DOWN, INPUT_MOVE, DIR_S, 1 },
-	{ INPUT_LEFT, INPUT_MOVE, DIR_W, 1 },  { INPUT_RIGHT, INPUT_MOVE, DIR_E, 1 },
+	{ INPUT_UP, INPUT_MOVE, GRID_N, 1 },    { INPUT_DOWN, INPUT_MOVE, GRID_S, 1 },
+	{ INPUT_LEFT, INPUT_MOVE, GRID_W, 1 },  { INPUT_RIGHT, INPUT_MOVE, GRID_E, 1 },
 	/* the numpad, as keypad keys and as digits */
-	{ INPUT_A1, INPUT_MOVE, DIR_NW, 1 },   { INPUT_A3, INPUT_MOVE, DIR_NE, 1 },
-	{ INPUT_C1, INPUT_MOVE, DIR_SW, 1 },   { INPUT_C3, INPUT_MOVE, DIR_SE, 1 },
-	{ INPUT_HOME, INPUT_MOVE, DIR_NW, 1 }, { INPUT_PGUP, INPUT_MOVE, DIR_NE, 1 },
-	{ INPUT_END, INPUT_MOVE, DIR_SW, 1 },  { INPUT_PGDN, INPUT_MOVE, DIR_SE, 1 },
-	{ INPUT_B2, INPUT_WAIT, DIR_N, 0 },
-	{ '7', INPUT_MOVE, DIR_NW, 1 }, { '8', INPUT_MOVE, DIR_N, 1 }, { '9', INPUT_MOVE, DIR_NE, 1 },
-	{ '4', INPUT_MOVE, DIR_W, 1 },  { '5', INPUT_WAIT, DIR_N, 0 },  { '6', INPUT_MOVE, DIR_E, 1 },
-	{ '1', INPUT_MOVE, DIR_SW, 1 }, { '2', INPUT_MOVE, DIR_S, 1 },  { '3', INPUT_MOVE, DIR_SE, 1 },
+	{ INPUT_A1, INPUT_MOVE, GRID_NW, 1 },   { INPUT_A3, INPUT_MOVE, GRID_NE, 1 },
+	{ INPUT_C1, INPUT_MOVE, GRID_SW, 1 },   { INPUT_C3, INPUT_MOVE, GRID_SE, 1 },
+	{ INPUT_HOME, INPUT_MOVE, GRID_NW, 1 }, { INPUT_PGUP, INPUT_MOVE, GRID_NE, 1 },
+	{ INPUT_END, INPUT_MOVE, GRID_SW, 1 },  { INPUT_PGDN, INPUT_MOVE, GRID_SE, 1 },
+	{ INPUT_B2, INPUT_WAIT, GRID_N, 0 },
+	{ '7', INPUT_MOVE, GRID_NW, 1 }, { '8', INPUT_MOVE, GRID_N, 1 }, { '9', INPUT_MOVE, GRID_NE, 1 },
+	{ '4', INPUT_MOVE, GRID_W, 1 },  { '5', INPUT_WAIT, GRID_N, 0 },  { '6', INPUT_MOVE, GRID_E, 1 },
+	{ '1', INPUT_MOVE, GRID_SW, 1 }, { '2', INPUT_MOVE, GRID_S, 1 },  { '3', INPUT_MOVE, GRID_SE, 1 },
 	/* everything else */
-	{ '.', INPUT_WAIT, DIR_N, 0 },  { 's', INPUT_WAIT, DIR_N, 0 },
-	{ '>', INPUT_DESCEND, DIR_N, 0 },
-	{ '?', INPUT_HELP, DIR_N, 0 },
-	{ 'P', INPUT_HISTORY, DIR_N, 0 }, { INPUT_CTRL('p'), INPUT_HISTORY, DIR_N, 0 },
-	{ 'q', INPUT_QUIT, DIR_N, 0 },  { 'Q', INPUT_QUIT, DIR_N, 0 },
-	{ '_', INPUT_CURSOR, DIR_N, 0 }, { 'x', INPUT_CURSOR, DIR_N, 0 },
-	{ 'r', INPUT_ROUTES, DIR_N, 0 },
-	{ '\n', INPUT_CONFIRM, DIR_N, 0 }, { '\r', INPUT_CONFIRM, DIR_N, 0 },
-	{ INPUT_ENTER, INPUT_CONFIRM, DIR_N, 0 },
-	{ INPUT_ESC, INPUT_CANCEL, DIR_N, 0 },
-	{ INPUT_CTRL('l'), INPUT_REDRAW, DIR_N, 0 },
+	{ '.', INPUT_WAIT, GRID_N, 0 },  { 's', INPUT_WAIT, GRID_N, 0 },
+	{ '>', INPUT_DESCEND, GRID_N, 0 },
+	{ '?', INPUT_HELP, GRID_N, 0 },
+	{ 'P', INPUT_HISTORY, GRID_N, 0 }, { INPUT_CTRL('p'), INPUT_HISTORY, GRID_N, 0 },
+	{ 'q', INPUT_QUIT, GRID_N, 0 },  { 'Q', INPUT_QUIT, GRID_N, 0 },
+	{ '_', INPUT_CURSOR, GRID_N, 0 }, { 'x', INPUT_CURSOR, GRID_N, 0 },
+	{ 'r', INPUT_ROUTES, GRID_N, 0 },
+	{ '\n', INPUT_CONFIRM, GRID_N, 0 }, { '\r', INPUT_CONFIRM, GRID_N, 0 },
+	{ INPUT_ENTER, INPUT_CONFIRM, GRID_N, 0 },
+	{ INPUT_ESC, INPUT_CANCEL, GRID_N, 0 },
+	{ INPUT_CTRL('l'), INPUT_REDRAW, GRID_N, 0 },
 };
 
 struct input_command input_key(int key)
@@ -59,12 +61,12 @@ struct input_command input_key(int key)
 	for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
 		if (bindings[i].key == key)
 			return (struct input_command){ bindings[i].kind, bindings[i].dir, bindings[i].count };
-	return (struct input_command){ INPUT_NONE, DIR_N, 0 };
+	return (struct input_command){ INPUT_NONE, GRID_N, 0 };
 }
 
-bool input_is_vertical(enum dir d)
+bool input_is_vertical(enum grid_dir d)
 {
-	return d == DIR_N || d == DIR_S;
+	return d == GRID_N || d == GRID_S;
 }
 
 bool input_click_event(struct input_click *c, enum input_button b, enum input_mouse_phase p)

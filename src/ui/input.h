@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 
-#include "game.h"
 #include "grid.h"
 
 /*
@@ -41,7 +40,7 @@ enum input_command_kind {
 
 struct input_command {
 	enum input_command_kind kind;
-	enum dir dir;        /* for INPUT_MOVE */
+	enum grid_dir dir;        /* for INPUT_MOVE */
 	int count;           /* for INPUT_MOVE: cells per press */
 };
 
@@ -50,7 +49,7 @@ struct input_command input_key(int key);
 
 /* Keys whose direction exists on square maps but not on hex maps (k j 8 2
  * and the up and down arrows): the UI names them in its message. */
-bool input_is_vertical(enum dir d);
+bool input_is_vertical(enum grid_dir d);
 
 /*
  * Mouse clicks: a terminal reports a click either as one CLICKED event or

@@ -523,7 +523,7 @@ static void ui_describe(struct ui *u, int x, int y)
 	ui_notice(u, "%s (%d,%d)", what, x, y);
 }
 
-static void ui_no_direction(struct ui *u, enum dir d)
+static void ui_no_direction(struct ui *u, enum grid_dir d)
 {
 	if (u->g->grid->topo == GRID_HEX && input_is_vertical(d))
 		ui_notice(u, "No straight up or down on a hex map: use y u b n (numpad 7 9 1 3).");
@@ -533,11 +533,11 @@ static void ui_no_direction(struct ui *u, enum dir d)
 		ui_notice(u, "You cannot go that way.");
 }
 
-static void ui_move(struct ui *u, enum dir d)
+static void ui_move(struct ui *u, enum grid_dir d)
 {
 	struct game *g = u->g;
 	int nx, ny;
-	if (!game_step_target(g, g->player.x, g->player.y, d, &nx, &ny)) {
+	if (!grid_dir_step(g->grid, g->player.x, g->player.y, d, &nx, &ny)) {
 		ui_no_direction(u, d);
 		return;
 	}
@@ -546,15 +546,15 @@ static void ui_move(struct ui *u, enum dir d)
 
 /* Shifted direction keys run: travel (interruptible like any travel) to the
  * last open cell straight ahead, stopping short of walls and doors. */
-static void ui_run_dir(struct ui *u, enum dir d)
+static void ui_run_dir(struct ui *u, enum grid_dir d)
 {
 	struct game *g = u->g;
 	int x = g->player.x, y = g->player.y, nx, ny, steps = 0;
-	if (!game_step_target(g, x, y, d, &nx, &ny)) {
+	if (!grid_dir_step(g->grid, x, y, d, &nx, &ny)) {
 		ui_no_direction(u, d);
 		return;
 	}
-	while (game_step_target(g, x, y, d, &nx, &ny) && grid_in_bounds(g->grid, nx, ny)) {
+	while (grid_dir_step(g->grid, x, y, d, &nx, &ny) && grid_in_bounds(g->grid, nx, ny)) {
 		int i = ny * g->grid->w + nx;
 		if (!grid_passable(g->grid, i) || (g->tiles[i] == TILE_DOOR && !(g->open && g->open[i])))
 			break;
@@ -612,19 +612,19 @@ static void ui_cursor_preview(struct ui *u)
 			  what, u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
 }
 
-static void ui_cursor_move(struct ui *u, enum dir d, int count)
+static void ui_cursor_move(struct ui *u, enum grid_dir d, int count)
 {
 	const struct game *g = u->g;
 	for (int i = 0; i < count; i++) {
 		int nx, ny;
-		if (!game_step_target(g, u->cursor_x, u->cursor_y, d, &nx, &ny)) {
+		if (!grid_dir_step(g->grid, u->cursor_x, u->cursor_y, d, &nx, &ny)) {
 			if (g->grid->topo != GRID_HEX || !input_is_vertical(d)) {
 				ui_no_direction(u, d);
 				return;
 			}
 			/* the cursor may go straight up or down a row on hex */
 			nx = u->cursor_x;
-			ny = u->cursor_y + (d == DIR_N ? -1 : 1);
+			ny = u->cursor_y + (d == GRID_N ? -1 : 1);
 		}
 		if (!grid_in_bounds(g->grid, nx, ny))
 			break;
@@ -664,7 +664,7 @@ static void ui_key_map(struct ui *u, int key)
 		u->screen = SCREEN_CURSOR;
 		u->cursor_x = u->g->player.x;
 		u->cursor_y = u->g->player.y;
-		ui_cursor_move(u, DIR_N, 0);
+		ui_cursor_move(u, GRID_N, 0);
 		break;
 	case INPUT_ROUTES:
 		u->routes = !u->routes;
@@ -968,6 +968,12 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 
 /* ---- the key-press benchmark ----------------------------------------- */
 
+/*
+ * CPU time of this process, not clock_us()'s wall clock: the benchmark
+ * measures what one key press costs the program (game_act, drawing,
+ * curses' output), and the wall clock would also count the time the
+ * shared machine gives to other processes.
+ */
 static double ui_cpu_us(void)
 {
 	struct timespec ts;

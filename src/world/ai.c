@@ -1,9 +1,13 @@
 /*
  * ai.c - monster minds: perceive the player, remember where it was, plan a
- * route with the A* core, step along it, attack, or run away; the tuning
- * knobs of the bestiary act here.  Moves and attacks are carried out by
- * game.c, so monsters obey the same rules as the player.  docs/ai.md
- * explains the knobs and the decisions below for tuners.
+ * route with the A* core, and decide to step along it, attack, run away or
+ * wait; the tuning knobs of the bestiary act here.  It reads the game only
+ * through the const struct ai_view and answers with a struct ai_decision:
+ * game.c carries the decision out (moves, doors, attacks, messages, energy),
+ * so monsters obey the same rules as the player, and this file never sees
+ * game.h.  It owns the AI's state (struct ai: floods, crowd costs, route
+ * buffers, counters, sharing policy) and each monster's struct mind.
+ * docs/ai.md explains the knobs and the decisions below for tuners.
  *
  * The decision rule of a hunting monster, whichever way it is computed:
  *   1. next to the player and seeing it: attack;
@@ -18,7 +22,7 @@
  *      if longer) so that it does not turn back as soon as the jam moves;
  *      if the step is still held, it waits.
  *
- * Sharing work (issue 5, scale): a plan of step 3 for a monster with the
+ * Sharing work: a plan of step 3 for a monster with the
  * exact knobs (weight 1, automatic P, no budget) is an optimal route to its
  * target cell, the same for every such monster heading there (most often
  * the player's cell).  Instead of one A* each, one reverse Dijkstra flood
@@ -42,26 +46,34 @@
  */
 #include "ai.h"
 
-#include <time.h>
+#include <stdlib.h>
 
+#include "clock.h"
 #include "fov.h"
-#include "game.h"
+#include "level.h"
 
-static double clock_us(void)
+/* ---- the view ----------------------------------------------------------- */
+
+static int monster_cell(const struct ai_view *v, const struct monster *m)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return grid_index(v->grid, m->x, m->y);
 }
 
-static int monster_cell(const struct game *g, const struct monster *m)
+static int player_cell(const struct ai_view *v)
 {
-	return grid_index(g->grid, m->x, m->y);
+	return grid_index(v->grid, v->player_x, v->player_y);
 }
 
-static int player_cell(const struct game *g)
+/* The movement rule of the game (grid_neighbours: adjacent, passable, no
+ * corner cutting on square8); the rules hold the same one (game_can_step). */
+static bool can_step(const struct grid *g, int from, int to)
 {
-	return grid_index(g->grid, g->player.x, g->player.y);
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(g, from, false, s);
+	for (int i = 0; i < n; i++)
+		if (s[i].cell == to)
+			return true;
+	return false;
 }
 
 /* A kind whose plan is the exact optimal route, the same for all. */
@@ -70,47 +82,96 @@ static bool shareable(const struct monster_kind *k)
 	return k->weight == 1.0 && k->penalty <= 0 && k->budget == 0;
 }
 
-static bool sees_player(const struct game *g, const struct monster *m)
+static bool sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m)
 {
-	if (g->all_hunt)
+	if (ai->all_hunt)
 		return true;
 	int r = m->kind->sight;
-	return r > 0 && fov_line_of_sight(g->grid, g->opaque, m->x, m->y, g->player.x, g->player.y, r);
+	return r > 0 && fov_line_of_sight(v->grid, v->opaque, m->x, m->y, v->player_x, v->player_y, r);
 }
 
-void ai_mind_fini(struct monster *m)
+/* ---- lifecycle ---------------------------------------------------------- */
+
+void ai_init(struct ai *ai)
 {
-	m->mind.route_len = 0;
-	m->mind.route_pos = 0;
-	m->mind.route_stuck = false;
-	m->mind.commit_until = 0;
+	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1 };
 }
 
-void ai_level_begin(struct game *g)
+bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path, int max_monsters)
 {
-	g->flood_goal = -1;
-	g->ai_due = 0;
-	g->ai_goal = -1;
+	size_t n = (size_t)grid->w * (size_t)grid->h;
+	ai->path = path;
+	ai->crowd = calloc(n, sizeof *ai->crowd);
+	ai->region = malloc(n * sizeof *ai->region);
+	ai->route_cells = malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
+	ai->flood = flood_create(grid);
+	ai->crowd_value = 0;
+	ai->flood_goal = -1;
+	ai->due = 0;
+	ai->goal = -1;
+	if (!ai->crowd || !ai->region || !ai->route_cells || !ai->flood ||
+	    level_grid_regions(grid, ai->region) < 0)
+		return false;
 	/* A flood may settle every passable cell, one search per monster only
 	 * what its route needs: on a large level the flood pays when many
 	 * hunters share it (a count of cells and monsters, never a time). */
 	long passable = 0;
-	for (int c = 0; c < g->grid->w * g->grid->h; c++)
-		passable += g->grid->cost[c] != 0;
+	for (size_t c = 0; c < n; c++)
+		passable += grid->cost[c] != 0;
 	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
-	g->ai_share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
+	ai->share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
+	return true;
 }
 
-static bool needs_plan(const struct game *g, const struct monster *m, int goal)
+void ai_level_fini(struct ai *ai)
 {
-	const struct mind *mi = &m->mind;
+	free(ai->crowd);
+	free(ai->region);
+	free(ai->route_cells);
+	flood_destroy(ai->flood);
+	ai->crowd = NULL;
+	ai->region = NULL;
+	ai->route_cells = NULL;
+	ai->flood = NULL;
+	ai->path = NULL;
+	ai->flood_goal = -1;
+}
+
+void ai_mind_init(struct ai *ai, struct mind *mind, int index)
+{
+	mind->route = ai->route_cells + (size_t)index * AI_ROUTE_MAX;
+	mind->route_cap = AI_ROUTE_MAX;
+}
+
+void ai_mind_fini(struct mind *mind)
+{
+	mind->route_len = 0;
+	mind->route_pos = 0;
+	mind->route_stuck = false;
+	mind->commit_until = 0;
+}
+
+void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y, int turn)
+{
+	mind->hunting = true;
+	mind->target_x = x;
+	mind->target_y = y;
+	mind->last_seen_turn = turn;
+	mind->memory_left = k->memory;
+}
+
+/* ---- when to plan, and toward what --------------------------------------- */
+
+/* Whether monster m, whose mind is mi (m->mind itself), must plan toward goal now. */
+static bool needs_plan(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
+{
 	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
-	    mi->route[mi->route_pos] != monster_cell(g, m))
+	    mi->route[mi->route_pos] != monster_cell(v, m))
 		return true;
 	/* used up: replan, unless it is waiting at a cut point for the same target */
 	if (mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal))
 		return true;
-	if (g->turn < mi->next_repath || g->turn < mi->commit_until)
+	if (v->turn < mi->next_repath || v->turn < mi->commit_until)
 		return false;
 	/* Due by the schedule.  For an exact kind, a new plan toward the same
 	 * goal would cost what the rest of this route costs (a suffix of an
@@ -124,40 +185,41 @@ static bool needs_plan(const struct game *g, const struct monster *m, int goal)
 
 /* The goal monster m will plan toward this turn if it may use a shared
  * flood (an exact kind, hunting or seeing the player), else -1. */
-static int shared_goal(const struct game *g, const struct monster *m, int pc)
+static int shared_goal(const struct ai *ai, const struct ai_view *v, const struct monster *m, int pc)
 {
 	if (!m->alive || m->mind.fleeing || !shareable(m->kind))
 		return -1;
-	if (m->mind.hunting && grid_index(g->grid, m->mind.target_x, m->mind.target_y) == pc)
+	if (m->mind.hunting && grid_index(v->grid, m->mind.target_x, m->mind.target_y) == pc)
 		return pc;
-	if (sees_player(g, m))
+	if (sees_player(ai, v, m))
 		return pc;
-	return m->mind.hunting ? grid_index(g->grid, m->mind.target_x, m->mind.target_y) : -1;
+	return m->mind.hunting ? grid_index(v->grid, m->mind.target_x, m->mind.target_y) : -1;
 }
 
-void ai_turn_begin(struct game *g)
+void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 {
 	/* Picks the goal a flood may serve this turn and counts the monsters
 	 * due to plan toward it; only decides whether to flood, so an estimate
 	 * is enough.  Two candidates: the player's cell, and the first other
 	 * goal met (monsters told where the player was, or remembering it,
 	 * share that cell); the player's cell wins when both reach the count. */
-	int pc = player_cell(g), other = -1, due_pc = 0, due_other = 0;
-	g->ai_due = 0;
-	g->ai_goal = -1;
-	if (g->ai_share != AI_SHARE_AUTO)
+	int pc = player_cell(v), other = -1, due_pc = 0, due_other = 0;
+	ai->due = 0;
+	ai->goal = -1;
+	if (ai->share != AI_SHARE_AUTO)
 		return;
-	int need = g->ai_share_need > AI_SHARE_MIN ? g->ai_share_need : AI_SHARE_MIN;
-	for (int i = 0; i < g->n_monsters && due_pc < need && due_other < need; i++) {
-		const struct monster *m = &g->monsters[i];
-		int goal = shared_goal(g, m, pc);
+	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
+	for (int i = 0; i < v->n_monsters && due_pc < need && due_other < need; i++) {
+		const struct monster *m = &v->monsters[i];
+		int goal = shared_goal(ai, v, m, pc);
 		if (goal < 0)
 			continue;
 		if (goal != pc && other < 0)
 			other = goal;
 		if (goal != pc && goal != other)
 			continue;
-		if (m->mind.hunting && !needs_plan(g, m, goal) && !(goal == pc && sees_player(g, m)))
+		if (m->mind.hunting && !needs_plan(v, m, &m->mind, goal) &&
+		    !(goal == pc && sees_player(ai, v, m)))
 			continue;
 		if (goal == pc)
 			due_pc++;
@@ -165,17 +227,53 @@ void ai_turn_begin(struct game *g)
 			due_other++;
 	}
 	bool pick_pc = due_pc >= need || due_pc >= due_other;
-	g->ai_goal = pick_pc ? pc : other;
-	g->ai_due = pick_pc ? due_pc : due_other;
+	ai->goal = pick_pc ? pc : other;
+	ai->due = pick_pc ? due_pc : due_other;
 }
 
-static void count_search(struct game *g, long expanded, double us)
+/* ---- searching ---------------------------------------------------------- */
+
+static void count_search(struct ai *ai, long expanded, double us)
 {
-	g->stats.searches++;
-	g->stats.expanded += expanded;
-	g->stats.search_us += us;
-	if (g->stats.on_search)
-		g->stats.on_search(g->stats.ud, expanded, us);
+	ai->stats.searches++;
+	ai->stats.expanded += expanded;
+	ai->stats.search_us += us;
+	if (ai->stats.on_search)
+		ai->stats.on_search(ai->stats.ud, expanded, us);
+}
+
+/* Runs a new flood from goal (ai->flood_goal is not goal): shifted from the
+ * old goal or run to its end on a large level, else settled only as far as
+ * every monster that will plan toward goal, and `here`. */
+static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int here)
+{
+	struct flood_options opt = flood_options_default();
+	opt.reverse = true;
+	int pc = player_cell(v);
+	double t0 = clock_us();
+	/* On a large level (more than AI_SHARE_MIN * AI_SHARE_CELLS passable
+	 * cells) the flood is run to its end, so that when the goal steps to
+	 * a neighbour the next turn only the cells that got nearer are settled
+	 * again (flood_shift). */
+	const bool large = ai->share_need > AI_SHARE_MIN;
+	if (!(large && ai->flood_goal >= 0 && flood_shift(ai->flood, goal))) {
+		flood_begin(ai->flood, goal, &opt);
+		if (large) {
+			flood_settle(ai->flood, NULL, 0);
+		} else {
+			for (int i = 0; i < v->n_monsters; i++) {
+				const struct monster *m = &v->monsters[i];
+				if (shared_goal(ai, v, m, pc) == goal) {
+					int c = monster_cell(v, m);
+					flood_settle(ai->flood, &c, 1);
+				}
+			}
+			flood_settle(ai->flood, &here, 1);
+		}
+	}
+	count_search(ai, flood_settled_count(ai->flood), clock_us() - t0);
+	ai->stats.floods++;
+	ai->flood_goal = goal;
 }
 
 /*
@@ -187,116 +285,83 @@ static void count_search(struct game *g, long expanded, double us)
  * on an unsettled cell resumes it.  One flood serves every exact kind alike:
  * their plans have no knob the flood depends on.
  */
-static bool flood_reach(struct game *g, int goal, int here)
+static bool flood_reach(struct ai *ai, const struct ai_view *v, int goal, int here)
 {
-	if (g->flood_goal != goal) {
-		if (g->ai_share == AI_SHARE_NEVER ||
-		    (g->ai_share == AI_SHARE_AUTO && (goal != g->ai_goal || g->ai_due < g->ai_share_need)))
+	if (ai->flood_goal != goal) {
+		if (ai->share == AI_SHARE_NEVER ||
+		    (ai->share == AI_SHARE_AUTO && (goal != ai->goal || ai->due < ai->share_need)))
 			return false;
-		struct flood_options opt = flood_options_default();
-		opt.reverse = true;
-		int pc = player_cell(g);
+		flood_make(ai, v, goal, here);
+	} else if (!flood_settled(ai->flood, here) && !flood_finished(ai->flood)) {
 		double t0 = clock_us();
-		/* On a large level (more than AI_SHARE_MIN * AI_SHARE_CELLS
-		 * passable cells) the flood is run to its end, so that when the
-		 * goal steps to a neighbour the next turn only the cells that
-		 * got nearer are settled again (flood_shift). */
-		const bool large = g->ai_share_need > AI_SHARE_MIN;
-		if (!(large && g->flood_goal >= 0 && flood_shift(g->flood, goal))) {
-			flood_begin(g->flood, goal, &opt);
-			if (large) {
-				flood_settle(g->flood, NULL, 0);
-			} else {
-				for (int i = 0; i < g->n_monsters; i++) {
-					const struct monster *m = &g->monsters[i];
-					if (shared_goal(g, m, pc) == goal) {
-						int c = monster_cell(g, m);
-						flood_settle(g->flood, &c, 1);
-					}
-				}
-				flood_settle(g->flood, &here, 1);
-			}
-		}
-		count_search(g, flood_settled_count(g->flood), clock_us() - t0);
-		g->stats.floods++;
-		g->flood_goal = goal;
-	} else if (!flood_settled(g->flood, here) && !flood_finished(g->flood)) {
-		double t0 = clock_us();
-		long settled = flood_settle(g->flood, &here, 1);
-		count_search(g, settled, clock_us() - t0);
+		long settled = flood_settle(ai->flood, &here, 1);
+		count_search(ai, settled, clock_us() - t0);
 	}
 	return true;
 }
 
 /* Fills crowd[] with this crowd knob (cells held by monsters). */
-static void crowd_fill(struct game *g, int value)
+static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 {
 	if (value > 65535)
 		value = 65535;
 	if (value < 0)
 		value = 0;
-	if (g->crowd_value == value)
+	if (ai->crowd_value == value)
 		return;
-	g->crowd_value = value;
-	for (int i = 0; i < g->n_monsters; i++)
-		if (g->monsters[i].alive)
-			g->crowd[monster_cell(g, &g->monsters[i])] = (uint16_t)value;
+	ai->crowd_value = value;
+	for (int i = 0; i < v->n_monsters; i++)
+		if (v->monsters[i].alive)
+			ai->crowd[monster_cell(v, &v->monsters[i])] = (uint16_t)value;
 }
 
-/* Plans a route from the monster's cell toward goal (rule 3, or rule 4 with crowd). */
-static void plan(struct game *g, struct monster *m, int goal, bool crowd)
+/* Rule 3 by the shared flood: the route downhill, only the steps the
+ * monster can take before its next replan (it acts at most
+ * ceil(speed / 100) times a turn). */
+static void plan_downhill(struct ai *ai, const struct ai_view *v, const struct monster_kind *k,
+			  struct mind *mi, int here, int goal)
 {
-	const struct monster_kind *k = m->kind;
-	struct mind *mi = &m->mind;
-	int here = monster_cell(g, m);
-	int every = k->repath > 1 ? k->repath : 1;
-	mi->next_repath = (g->turn / every + 1) * every;
-	mi->commit_until = crowd ? g->turn + (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) : 0;
-	mi->route_goal = goal;
-	mi->route_pos = 0;
-	mi->route_stuck = false;
-
-	if (!crowd && shareable(k) && flood_reach(g, goal, here) &&
-	    flood_settled(g->flood, here)) {
-		/* Only the steps it can take before its next replan are read:
-		 * a monster acts at most ceil(speed / 100) times a turn. */
-		int per_turn = (k->speed + 99) / 100;
-		long want = (long)(mi->next_repath - g->turn) * (per_turn > 0 ? per_turn : 1) + 1;
-		if (want > mi->route_cap - 1)
-			want = mi->route_cap - 1;
-		int len = 0, c = here;
+	int per_turn = (k->speed + 99) / 100;
+	long want = (long)(mi->next_repath - v->turn) * (per_turn > 0 ? per_turn : 1) + 1;
+	if (want > mi->route_cap - 1)
+		want = mi->route_cap - 1;
+	int len = 0, c = here;
+	mi->route[len++] = c;
+	while (len <= want && c != goal) {
+		c = flood_next(ai->flood, c);
+		if (c < 0)
+			break;
 		mi->route[len++] = c;
-		while (len <= want && c != goal) {
-			c = flood_next(g->flood, c);
-			if (c < 0)
-				break;
-			mi->route[len++] = c;
-		}
-		mi->route_len = len;
-		return;
 	}
+	mi->route_len = len;
+}
 
-	if (crowd && shareable(k) && flood_reach(g, goal, here) &&
-	    flood_settled(g->flood, here)) {
-		/* Rule 4 for an exact kind when the shared flood serves (it is
-		 * made here if this is the first plan toward the player's new
-		 * cell, as for a monster still on a crowd detour): the same
-		 * optimal route under crowd costs that path_find would give (the
-		 * goal is reachable, so the fallback plays no part), found by an
-		 * A* whose heuristic is the flood's exact crowd-free distance, so
-		 * it looks at little more than the detour. */
-		crowd_fill(g, k->crowd);
-		double cost;
-		long expanded;
-		double t0 = clock_us();
-		int len = flood_route(g->flood, here, g->crowd, mi->route, mi->route_cap, &cost, &expanded);
-		count_search(g, expanded, clock_us() - t0);
-		if (len >= 1) {
-			mi->route_len = len < mi->route_cap ? len : mi->route_cap;
-			return;
-		}
-	}
+/*
+ * Rule 4 for an exact kind when the shared flood serves: the same optimal
+ * route under crowd costs that path_find would give (the goal is
+ * reachable, so the fallback plays no part), found by an A* whose
+ * heuristic is the flood's exact crowd-free distance, so it looks at
+ * little more than the detour.  False when flood_route finds nothing.
+ */
+static bool plan_crowd_on_flood(struct ai *ai, const struct ai_view *v, const struct monster_kind *k,
+				struct mind *mi, int here)
+{
+	crowd_fill(ai, v, k->crowd);
+	double cost;
+	long expanded;
+	double t0 = clock_us();
+	int len = flood_route(ai->flood, here, ai->crowd, mi->route, mi->route_cap, &cost, &expanded);
+	count_search(ai, expanded, clock_us() - t0);
+	if (len < 1)
+		return false;
+	mi->route_len = len < mi->route_cap ? len : mi->route_cap;
+	return true;
+}
 
+/* Rules 3 and 4 by a search of the monster's own, with its knobs. */
+static void plan_search(struct ai *ai, const struct ai_view *v, const struct monster_kind *k,
+			struct mind *mi, int here, int goal, bool crowd)
+{
 	struct path_options opt = path_options_default();
 	opt.weight = k->weight;
 	opt.fallback = true;
@@ -307,21 +372,21 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 	 * it gives: leave it out, so that a uniform square8 map is answered
 	 * by jump point search (the same cost; between equally short routes
 	 * it may pick another, as the shared flood may). */
-	if (!(k->penalty > 0) && k->budget <= 0 && g->region[here] >= 0 &&
-	    g->region[here] == g->region[goal])
+	if (!(k->penalty > 0) && k->budget <= 0 && ai->region[here] >= 0 &&
+	    ai->region[here] == ai->region[goal])
 		opt.fallback = false;
 	if (crowd) {
-		crowd_fill(g, k->crowd);
-		opt.extra = g->crowd;
+		crowd_fill(ai, v, k->crowd);
+		opt.extra = ai->crowd;
 	}
 	struct path_result r;
 	double t0 = clock_us();
-	enum path_status st = path_find(g->path, here, goal, &opt, &r);
-	count_search(g, r.expanded, clock_us() - t0);
+	enum path_status st = path_find(ai->path, here, goal, &opt, &r);
+	count_search(ai, r.expanded, clock_us() - t0);
 	if (st == PATH_FALLBACK)
-		g->stats.fallbacks++;
+		ai->stats.fallbacks++;
 	if (st == PATH_BUDGET)
-		g->stats.budget_hits++;
+		ai->stats.budget_hits++;
 	if (st == PATH_BAD_INPUT || r.len < 1) {
 		mi->route[0] = here;
 		mi->route_len = 1;
@@ -335,104 +400,136 @@ static void plan(struct game *g, struct monster *m, int goal, bool crowd)
 	mi->route_stuck = len == r.len && (st == PATH_FALLBACK || st == PATH_NO_ROUTE);
 }
 
-/* The next cell of the route (rules 2-4), or -1 to wait. */
-static int next_step(struct game *g, struct monster *m, int goal)
+/* Plans a route from the monster's cell toward goal (rule 3, or rule 4 with crowd). */
+static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
+		 int goal, bool crowd)
 {
-	struct mind *mi = &m->mind;
-	if (needs_plan(g, m, goal))
-		plan(g, m, goal, false);
+	const struct monster_kind *k = m->kind;
+	int here = monster_cell(v, m);
+	int every = k->repath > 1 ? k->repath : 1;
+	mi->next_repath = (v->turn / every + 1) * every;
+	mi->commit_until = crowd ? v->turn + (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) : 0;
+	mi->route_goal = goal;
+	mi->route_pos = 0;
+	mi->route_stuck = false;
+
+	bool flood = shareable(k) && flood_reach(ai, v, goal, here) && flood_settled(ai->flood, here);
+	if (flood && !crowd) {
+		plan_downhill(ai, v, k, mi, here, goal);
+		return;
+	}
+	if (flood && crowd && plan_crowd_on_flood(ai, v, k, mi, here))
+		return;
+	plan_search(ai, v, k, mi, here, goal, crowd);
+}
+
+/* The next cell of the route (rules 2-4), or -1 to wait. */
+static int next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
+		     int goal)
+{
+	if (needs_plan(v, m, mi, goal))
+		plan(ai, v, m, mi, goal, false);
 	if (mi->route_pos + 1 >= mi->route_len)
 		return -1;
 	int next = mi->route[mi->route_pos + 1];
-	if (g->occupant[next] >= 0) {
+	if (v->occupant[next] >= 0) {
 		if (m->kind->crowd <= 0)
 			return -1;
-		plan(g, m, goal, true);
+		plan(ai, v, m, mi, goal, true);
 		if (mi->route_pos + 1 >= mi->route_len)
 			return -1;
 		next = mi->route[mi->route_pos + 1];
-		if (g->occupant[next] >= 0)
+		if (v->occupant[next] >= 0)
 			return -1;
 	}
 	return next;
 }
 
-static void forget(struct monster *m)
+/* ---- the decision ------------------------------------------------------- */
+
+static struct ai_decision decision_wait(void)
 {
-	m->mind.hunting = false;
-	ai_mind_fini(m);
+	return (struct ai_decision){ AI_WAIT, -1 };
 }
 
-/* Fleeing: the free neighbour farthest from the player, if farther than here. */
-static void flee(struct game *g, struct monster *m)
+static struct ai_decision decision_step(int cell)
 {
-	int here = monster_cell(g, m), pc = player_cell(g);
+	return (struct ai_decision){ AI_STEP, cell };
+}
+
+static struct ai_decision decision_attack(int cell)
+{
+	return (struct ai_decision){ AI_ATTACK, cell };
+}
+
+/* Fleeing: the free neighbour farthest from the player, if farther than
+ * here; cornered and adjacent, it bites; otherwise it waits. */
+static struct ai_decision flee(const struct ai_view *v, const struct monster *m, struct mind *mi)
+{
+	int here = monster_cell(v, m), pc = player_cell(v);
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
-	int n = grid_neighbours(g->grid, here, false, s);
-	double best = grid_heuristic(g->grid, here, pc);
+	int n = grid_neighbours(v->grid, here, false, s);
+	double best = grid_heuristic(v->grid, here, pc);
 	int to = -1;
 	for (int i = 0; i < n; i++) {
 		int c = s[i].cell;
-		if (c == pc || g->occupant[c] >= 0)
+		if (c == pc || v->occupant[c] >= 0)
 			continue;
-		double d = grid_heuristic(g->grid, c, pc);
+		double d = grid_heuristic(v->grid, c, pc);
 		if (d > best) {
 			best = d;
 			to = c;
 		}
 	}
-	ai_mind_fini(m);
+	ai_mind_fini(mi);
 	if (to >= 0)
-		game_monster_move(g, m, to);
-	else if (game_can_step(g, here, pc))
-		game_monster_attack(g, m); /* cornered: it bites */
-	else
-		m->energy -= 100;
+		return decision_step(to);
+	if (can_step(v->grid, here, pc))
+		return decision_attack(pc);
+	return decision_wait();
 }
 
-void ai_monster_turn(struct game *g, struct monster *m)
+/* Perceive and remember: sight sets the target, memory runs out unseen.
+ * Returns whether the monster sees the player. */
+static bool perceive(const struct ai *ai, const struct ai_view *v, const struct monster *m,
+		     struct mind *mi)
 {
-	const struct monster_kind *k = m->kind;
-	struct mind *mi = &m->mind;
-	int here = monster_cell(g, m), pc = player_cell(g);
-	bool sees = sees_player(g, m);
+	bool sees = sees_player(ai, v, m);
 	if (sees) {
-		mi->hunting = true;
-		mi->target_x = g->player.x;
-		mi->target_y = g->player.y;
-		mi->last_seen_turn = g->turn;
-		mi->memory_left = k->memory;
+		ai_mind_alert(mi, m->kind, v->player_x, v->player_y, v->turn);
 	} else if (mi->hunting) {
-		mi->memory_left = k->memory - (g->turn - mi->last_seen_turn);
-		if (mi->memory_left < 0 || grid_index(g->grid, mi->target_x, mi->target_y) == here)
-			forget(m);
+		mi->memory_left = m->kind->memory - (v->turn - mi->last_seen_turn);
+		if (mi->memory_left < 0 ||
+		    grid_index(v->grid, mi->target_x, mi->target_y) == monster_cell(v, m)) {
+			mi->hunting = false;
+			ai_mind_fini(mi);
+		}
 	}
+	return sees;
+}
 
+struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
+{
+	const struct monster *m = &v->monsters[self];
+	const struct monster_kind *k = m->kind;
+	int here = monster_cell(v, m), pc = player_cell(v);
+	bool sees = perceive(ai, v, m, mi);
 	if ((sees || mi->hunting) && k->flee > 0 && (double)m->hp < k->flee * (double)k->hp) {
 		mi->fleeing = true;
-		mi->target_x = g->player.x;
-		mi->target_y = g->player.y;
-		flee(g, m);
-		return;
+		mi->target_x = v->player_x;
+		mi->target_y = v->player_y;
+		return flee(v, m, mi);
 	}
 	mi->fleeing = false;
-	if (!mi->hunting) {
-		m->energy -= 100;
-		return;
-	}
-	if (sees && game_can_step(g, here, pc)) {
-		game_monster_attack(g, m);
-		return;
-	}
-	int next = next_step(g, m, grid_index(g->grid, mi->target_x, mi->target_y));
-	if (next < 0 || !game_can_step(g, here, next)) {
-		m->energy -= 100;
-		return;
-	}
-	if (next == pc) {
-		game_monster_attack(g, m);
-		return;
-	}
-	game_monster_move(g, m, next);
-	mi->route_pos++;
+	if (!mi->hunting)
+		return decision_wait();
+	if (sees && can_step(v->grid, here, pc))
+		return decision_attack(pc);
+	int next = next_step(ai, v, m, mi, grid_index(v->grid, mi->target_x, mi->target_y));
+	if (next < 0 || !can_step(v->grid, here, next))
+		return decision_wait();
+	if (next == pc)
+		return decision_attack(pc);
+	mi->route_pos++; /* the rules carry the step out before the next decision */
+	return decision_step(next);
 }

@@ -1,22 +1,171 @@
-/* ai.h - monster minds: perceive, remember, choose a target, step along a path, with tuning knobs. */
+/* ai.h - monster minds: what a monster remembers, the AI's own state, and the decision of one monster turn. */
 #ifndef ASTRAY_AI_H
 #define ASTRAY_AI_H
 
-struct game;
-struct monster;
+#include <stdbool.h>
+#include <stdint.h>
 
-/* One monster's turn: perceive, update its mind, then move, attack, wait or flee. */
-void ai_monster_turn(struct game *g, struct monster *m);
+#include "bestiary.h"
+#include "flood.h"
+#include "grid.h"
+#include "path.h"
 
-/* Frees what the mind holds (its route).  Routes live in the game's
- * per-level buffer, so this only forgets the route. */
-void ai_mind_fini(struct monster *m);
+/*
+ * The AI decides and the rules act: ai_decide reads the game through a
+ * read-only struct ai_view and returns a struct ai_decision (wait, step to
+ * a cell, attack the player); game.c carries it out (the move, the door,
+ * the attack, the messages) and charges the energy.  The AI writes only
+ * its own state: the acting monster's struct mind and the struct ai the
+ * game embeds.  It never includes game.h.
+ */
+
+/* A monster's mind: what the AI remembers between turns. */
+struct mind {
+	bool hunting;           /* has a target */
+	int target_x, target_y; /* where it last saw the player (or where it is fleeing from) */
+	int memory_left;        /* turns left before it gives up on an unseen target */
+	bool fleeing;
+	int next_repath;        /* turn at which the route is recomputed */
+	int *route;             /* cells of the current route, route[0] = its cell when planned (in struct ai's route_cells) */
+	int route_len, route_pos, route_cap;
+	int last_seen_turn;     /* game turn it last saw the player */
+	int route_goal;         /* the target cell the route was planned toward */
+	bool route_stuck;       /* the route ends short of route_goal (cut point, no route): wait there until the next repath */
+	int commit_until;       /* a detour around other monsters is kept until this turn */
+};
+
+/*
+ * A monster: the body, which only the rules (game.c) change, and the mind,
+ * which only the AI changes.  Declared here because the AI reads every
+ * monster's body and mind (to count the hunters that share a flood), and
+ * game.h includes this header, not the other way round.
+ */
+struct monster {
+	const struct monster_kind *kind; /* points into the game's own bestiary copy */
+	int x, y;
+	int hp;
+	int energy;             /* acts when energy >= 100 */
+	bool alive;
+	bool seen;              /* in the player's view this turn */
+	struct mind mind;
+	bool was_seen;          /* in the player's view after the player's previous action */
+};
+
+/* Counters for `astray sim` (nothing reads time for decisions). */
+struct ai_stats {
+	long searches;          /* A* searches, crowd replans on the flood, floods and their resumptions */
+	long expanded;          /* total expansions (a flood's: the cells it settled) */
+	long fallbacks;         /* searches that ended at a cut point */
+	long budget_hits;       /* searches that ran out of budget */
+	double search_us;       /* total microseconds in searches */
+	/* optional per-search hook for distributions (p95); NULL = none */
+	void (*on_search)(void *ud, long expanded, double us);
+	void *ud;
+	long floods;            /* shared reverse floods (also counted in searches) */
+	double ai_us;           /* total microseconds of monster turns (decisions and their moves; game.c measures) */
+	double last_ai_us;      /* microseconds of monster turns in the latest game_act */
+};
+
+/* How hunters share search work (ai.c; docs/ai.md).  AUTO floods once from
+ * the player when enough monsters need a route this turn; the other two
+ * force one method, so tests can check both choose equally good moves. */
+enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
+#define AI_SHARE_MIN 4      /* AUTO floods when at least this many hunters are due */
+#define AI_SHARE_CELLS 8192 /* ... and at least one per this many passable cells (a flood may settle them all) */
+#define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
+#define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
+
+/*
+ * The AI's state in a game (struct game embeds one).  The policy and the
+ * counters last the whole game; the buffers are made per level by
+ * ai_level_init and freed by ai_level_fini.
+ */
+struct ai {
+	/* the whole game */
+	enum ai_share share;    /* AI_SHARE_AUTO unless a test or a tuner forces a method */
+	bool all_hunt;          /* every monster knows where the player is, sight or not (the "chasing" scale runs) */
+	struct ai_stats stats;
+
+	/* the current level */
+	struct path_ctx *path;  /* borrowed: the level's one search context, shared with the player's travel */
+	struct flood_ctx *flood;/* context of the shared reverse flood toward the goal (flood.h) */
+	uint16_t *crowd;        /* w*h: the crowd cost of cells held by monsters (path_options.extra) */
+	int *region;            /* w*h: connected region of each passable cell (level_grid_regions), -1 blocked */
+	int *route_cells;       /* max_monsters * AI_ROUTE_MAX: the monsters' route buffers */
+	int crowd_value;        /* the crowd knob crowd[] is filled with now */
+	int flood_goal;         /* cell the current flood was made from; -1 none */
+	int due;                /* shareable hunters due to replan this turn (ai_turn_begin) */
+	int goal;               /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
+	int share_need;         /* hunters due before AUTO floods on this level (ai_level_init) */
+};
+
+/*
+ * What the AI may read of the game, all through const: the rules change
+ * it between two decisions (a move, an opened door), never during one.
+ */
+struct ai_view {
+	const struct grid *grid;        /* entering costs; doors passable */
+	const uint8_t *opaque;          /* w*h: 1 where sight is blocked */
+	const int *occupant;            /* w*h: index into monsters[] or -1 */
+	const struct monster *monsters; /* n_monsters bodies and minds */
+	int n_monsters;
+	int player_x, player_y;
+	int turn;                       /* the game turn */
+};
+
+/* What a monster does with one action.  The rules charge it: a step 100
+ * times the entering cost of the cell, an attack or a wait 100. */
+enum ai_act {
+	AI_WAIT,
+	AI_STEP,                /* enter `cell`: adjacent, legal and free (a closed door opens) */
+	AI_ATTACK               /* hit the player, who stands at `cell`, adjacent */
+};
+
+struct ai_decision {
+	enum ai_act act;
+	int cell;               /* AI_STEP: the cell entered; AI_ATTACK: the player's cell; AI_WAIT: -1 */
+};
+
+/* A new game's AI: automatic sharing, no counts, no level yet. */
+void ai_init(struct ai *ai);
+
+/*
+ * Makes the buffers of a level on `grid` (which must outlive them) for up
+ * to max_monsters monsters; `path` is the level's search context, borrowed.
+ * False on no memory (ai_level_fini then frees what was made).
+ */
+bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path, int max_monsters);
+
+/* Frees the level's buffers; the policy and the counters stay. */
+void ai_level_fini(struct ai *ai);
+
+/* Gives monster number `index` of the level its route buffer. */
+void ai_mind_init(struct ai *ai, struct mind *mind, int index);
+
+/* Forgets the route (the buffer stays with struct ai). */
+void ai_mind_fini(struct mind *mind);
+
+/* The monster of kind k learns that the player stands at (x, y) on `turn`,
+ * as if it had just seen it: it hunts toward that cell. */
+void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y, int turn);
 
 /* Once per game turn before any monster acts: counts the hunters that may
  * share a flood this turn (the choice depends on counts, never on time). */
-void ai_turn_begin(struct game *g);
+void ai_turn_begin(struct ai *ai, const struct ai_view *v);
 
-/* Forgets the shared flood (a new level, or the map changed). */
-void ai_level_begin(struct game *g);
+/*
+ * One action of monster v->monsters[self] (alive, with energy to act):
+ * perceive, update its mind (`mind`, which is v->monsters[self].mind),
+ * and choose.  The caller must carry the decision out before the next
+ * decision: a step the mind has already counted as taken.
+ */
+struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mind);
+
+/* The rules moved a monster off `cell` (held = false) or onto it (held =
+ * true): keeps the crowd costs in step with the occupants. */
+static inline void ai_cell_held(struct ai *ai, int cell, bool held)
+{
+	ai->crowd[cell] = held ? (uint16_t)ai->crowd_value : 0;
+}
 
 #endif

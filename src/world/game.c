@@ -4,10 +4,15 @@
  * the fallback route, the message log and the state hash.
  *
  * It never prints, never includes curses and never exits: the UI and the
- * scripted players of `sim` drive it with actions and read it back.  Monster
- * decisions live in ai.c; this file only carries them out (moves, attacks)
- * so the same rules bind monsters and the player.  Buffers are sized once
- * per level; a turn allocates nothing.
+ * scripted players of `sim` drive it with actions and read it back.  The AI
+ * decides and the rules act: for each monster action ai_decide (ai.c) reads
+ * a const struct ai_view of the game and returns wait, step or attack; this
+ * file carries it out (the move, the door, the attack, the messages) and
+ * charges the energy, so the same rules bind monsters and the player.  The
+ * AI's state is struct ai (ai.h), embedded here; the rules touch it only
+ * through ai.h.  In the test build CHECKs hold the play state sound after
+ * each monster action and each game_act (state_sound).  Buffers are sized
+ * once per level; a turn allocates nothing.
  *
  * Time: every actor gains its speed in energy each game turn and acts while
  * it has 100 or more.  A step costs 100 times the entering cost of the cell
@@ -21,9 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ai.h"
+#include "check.h"
+#include "clock.h"
 #include "fov.h"
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -55,13 +61,6 @@ bool game_can_step(const struct game *g, int from, int to)
 	return false;
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 /* ---- messages ----------------------------------------------------------- */
 
 void game_message_add(struct game *g, const char *fmt, ...)
@@ -87,7 +86,8 @@ const struct message *game_message(const struct game *g, int i)
 static void level_state_free(struct game *g)
 {
 	for (int i = 0; i < g->n_monsters; i++)
-		ai_mind_fini(&g->monsters[i]);
+		ai_mind_fini(&g->monsters[i].mind);
+	ai_level_fini(&g->ai);
 	free(g->monsters);
 	free(g->tiles);
 	free(g->open);
@@ -96,20 +96,13 @@ static void level_state_free(struct game *g)
 	free(g->remembered);
 	free(g->occupant);
 	free(g->opaque);
-	free(g->crowd);
-	free(g->region);
-	free(g->route_cells);
 	free(g->travel.cells);
 	path_destroy(g->path);
-	flood_destroy(g->flood);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = NULL;
-	g->occupant = g->route_cells = g->travel.cells = NULL;
-	g->crowd = NULL;
-	g->region = NULL;
+	g->occupant = g->travel.cells = NULL;
 	g->path = NULL;
-	g->flood = NULL;
 	g->grid = NULL;
 	g->n_monsters = 0;
 	memset(&g->travel, 0, sizeof g->travel);
@@ -151,16 +144,12 @@ static bool level_load(struct game *g, int depth)
 	g->remembered = calloc(n, 1);
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
-	g->crowd = calloc(n, sizeof *g->crowd);
-	g->region = malloc(n * sizeof *g->region);
 	g->travel.cells = malloc(n * sizeof *g->travel.cells);
 	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
-	g->route_cells = malloc(((size_t)lv->n_monsters + 1) * AI_ROUTE_MAX * sizeof *g->route_cells);
 	g->path = path_create(g->grid);
-	g->flood = flood_create(g->grid);
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->opaque ||
-	    !g->occupant || !g->crowd || !g->region || !g->travel.cells || !g->monsters ||
-	    !g->route_cells || !g->path || !g->flood || level_grid_regions(g->grid, g->region) < 0)
+	    !g->occupant || !g->travel.cells || !g->monsters || !g->path ||
+	    !ai_level_init(&g->ai, g->grid, g->path, lv->n_monsters))
 		return false;
 	g->travel.cap = (int)n;
 	memcpy(g->tiles, lv->tiles, n);
@@ -176,7 +165,6 @@ static bool level_load(struct game *g, int depth)
 	g->player.x = lv->player_x;
 	g->player.y = lv->player_y;
 	g->player.energy = 100;
-	g->crowd_value = 0;
 	int pc = player_cell(g);
 	for (int i = 0; i < lv->n_monsters; i++) {
 		const struct level_monster *lm = &lv->monsters[i];
@@ -196,12 +184,10 @@ static bool level_load(struct game *g, int depth)
 		m->y = lm->y;
 		m->hp = k->hp;
 		m->alive = true;
-		m->mind.route = g->route_cells + (size_t)g->n_monsters * AI_ROUTE_MAX;
-		m->mind.route_cap = AI_ROUTE_MAX;
+		ai_mind_init(&g->ai, &m->mind, g->n_monsters);
 		g->occupant[c] = g->n_monsters;
 		g->n_monsters++;
 	}
-	ai_level_begin(g);
 	fov_update(g);
 	for (int i = 0; i < g->n_monsters; i++)
 		g->monsters[i].was_seen = g->monsters[i].seen;
@@ -227,8 +213,7 @@ struct game *game_create(const struct level *const *levels, int n_levels,
 	g->player.damage = PLAYER_DAMAGE;
 	g->first_contact_turn = -1;
 	g->last_hurt_turn = -1;
-	g->flood_goal = -1;
-	g->ai_share = AI_SHARE_AUTO;
+	ai_init(&g->ai);
 	if (!level_load(g, 0)) {
 		game_destroy(g);
 		return NULL;
@@ -247,40 +232,6 @@ void game_destroy(struct game *g)
 	free(g);
 }
 
-/* ---- directions --------------------------------------------------------- */
-
-static const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
-static const int dir_dy[DIR_COUNT] = { -1, -1, 0, 1, 1, 1, 0, -1 };
-
-bool game_step_target(const struct game *g, int x, int y, enum dir d, int *nx, int *ny)
-{
-	if ((unsigned)d >= DIR_COUNT)
-		return false;
-	switch (g->grid->topo) {
-	case GRID_SQUARE4:
-		if (d != DIR_N && d != DIR_E && d != DIR_S && d != DIR_W)
-			return false;
-		break;
-	case GRID_SQUARE8:
-		break;
-	case GRID_HEX:
-		if (d == DIR_N || d == DIR_S)
-			return false;
-		if (d == DIR_E || d == DIR_W) {
-			*nx = x + dir_dx[d];
-			*ny = y;
-			return true;
-		}
-		/* odd-r: the row above and below is shifted by half a hex */
-		*ny = y + dir_dy[d];
-		*nx = x + (dir_dx[d] > 0 ? (y & 1) : (y & 1) - 1);
-		return true;
-	}
-	*nx = x + dir_dx[d];
-	*ny = y + dir_dy[d];
-	return true;
-}
-
 /* ---- fighting ----------------------------------------------------------- */
 
 static int roll_damage(struct game *g, int damage)
@@ -290,19 +241,14 @@ static int roll_damage(struct game *g, int damage)
 	return rng_range(&g->rng, (damage + 1) / 2, damage);
 }
 
-static void crowd_set(struct game *g, int cell, bool held)
-{
-	g->crowd[cell] = held ? (uint16_t)g->crowd_value : 0;
-}
-
 static void monster_dies(struct game *g, struct monster *m)
 {
 	int c = cell_of(g, m->x, m->y);
 	m->alive = false;
 	m->seen = false;
 	g->occupant[c] = -1;
-	crowd_set(g, c, false);
-	ai_mind_fini(m);
+	ai_cell_held(&g->ai, c, false);
+	ai_mind_fini(&m->mind);
 }
 
 static void player_attacks(struct game *g, struct monster *m)
@@ -319,9 +265,10 @@ static void player_attacks(struct game *g, struct monster *m)
 	}
 }
 
-void game_monster_attack(struct game *g, struct monster *m)
+/* A monster hits the player (adjacent); the caller charges the energy. */
+static void monster_attack(struct game *g, const struct monster *m)
 {
-	m->energy -= 100;
+	CHECK(grid_is_adjacent(g->grid, cell_of(g, m->x, m->y), player_cell(g)));
 	if (g->first_contact_turn < 0)
 		g->first_contact_turn = g->turn;
 	int d = roll_damage(g, m->kind->damage);
@@ -357,21 +304,45 @@ static int enter_cost(const struct game *g, int cell)
 	return 100 * (int)g->grid->cost[cell];
 }
 
-void game_monster_move(struct game *g, struct monster *m, int to)
+/* A monster enters `to` (a legal, free step), opening a closed door on
+ * the way in; returns the energy it costs. */
+static int monster_step(struct game *g, struct monster *m, int to)
 {
 	int from = cell_of(g, m->x, m->y);
 	int idx = g->occupant[from];
+	CHECK(g->occupant[to] < 0 && to != player_cell(g) && game_can_step(g, from, to));
 	if (open_door(g, to) && (g->visible[to] || g->visible[from]))
 		game_message_add(g, "The %s opens a door.", m->kind->name);
 	g->occupant[from] = -1;
-	crowd_set(g, from, false);
+	ai_cell_held(&g->ai, from, false);
 	g->occupant[to] = idx;
-	crowd_set(g, to, true);
+	ai_cell_held(&g->ai, to, true);
 	m->x = grid_x(g->grid, to);
 	m->y = grid_y(g->grid, to);
-	m->energy -= enter_cost(g, to);
 	if (g->first_contact_turn < 0 && grid_is_adjacent(g->grid, to, player_cell(g)))
 		g->first_contact_turn = g->turn;
+	return enter_cost(g, to);
+}
+
+/* Carries out monster i's decision and charges its energy: a step 100
+ * times the entering cost, an attack or a wait 100. */
+static void monster_act(struct game *g, int i, struct ai_decision d)
+{
+	struct monster *m = &g->monsters[i];
+	int cost = 100;
+	switch (d.act) {
+	case AI_STEP:
+		cost = monster_step(g, m, d.cell);
+		break;
+	case AI_ATTACK:
+		CHECK(d.cell == player_cell(g));
+		monster_attack(g, m);
+		break;
+	case AI_WAIT:
+		break;
+	}
+	CHECK(cost >= 100);
+	m->energy -= cost;
 }
 
 /* ---- the player --------------------------------------------------------- */
@@ -437,16 +408,14 @@ static int player_enter(struct game *g, int to, enum act_result *res)
 	return cost;
 }
 
-static const char *const dir_names[DIR_COUNT] = { "north", "north-east", "east", "south-east",
-						  "south", "south-west", "west", "north-west" };
-
 /* ACT_MOVE: step, bump-attack, open a door.  Returns energy spent (0 = no time). */
-static int player_move(struct game *g, enum dir d, enum act_result *res)
+static int player_move(struct game *g, enum grid_dir d, enum act_result *res)
 {
 	*res = RESULT_NOTHING;
 	int nx, ny;
-	if (!game_step_target(g, g->player.x, g->player.y, d, &nx, &ny)) {
-		game_message_add(g, "There is no %s on a %s map.", (unsigned)d < DIR_COUNT ? dir_names[d] : "such direction",
+	if (!grid_dir_step(g->grid, g->player.x, g->player.y, d, &nx, &ny)) {
+		game_message_add(g, "There is no %s on a %s map.",
+				 (unsigned)d < GRID_DIR_COUNT ? grid_dir_name(d) : "such direction",
 				 grid_topology_name(g->grid->topo));
 		return 0;
 	}
@@ -568,37 +537,80 @@ static int travel_start(struct game *g, int x, int y, enum act_result *res)
 
 /* ---- the turn loop ------------------------------------------------------ */
 
+/* What the AI may read of the game now (ai.h): const, and valid for the
+ * monster turns of this game turn (the player does not move in them). */
+static struct ai_view ai_view_of(const struct game *g)
+{
+	return (struct ai_view){
+		.grid = g->grid,
+		.opaque = g->opaque,
+		.occupant = g->occupant,
+		.monsters = g->monsters,
+		.n_monsters = g->n_monsters,
+		.player_x = g->player.x,
+		.player_y = g->player.y,
+		.turn = g->turn,
+	};
+}
+
+/* ---- invariants (CHECK: the test build only) ----------------------------- */
+
+/* Monster i stands where the occupant map says, on a passable cell that is
+ * not the player's; a dead one is in the map no more; its energy is within
+ * what acting from 100 or more can leave (a step costs at most 100 x 255). */
+static bool monster_sound(const struct game *g, int i)
+{
+	const struct monster *m = &g->monsters[i];
+	if (!grid_in_bounds(g->grid, m->x, m->y))
+		return false;
+	int c = cell_of(g, m->x, m->y);
+	if (!m->alive)
+		return g->occupant[c] != i;
+	return g->occupant[c] == i && grid_passable(g->grid, c) && c != player_cell(g) &&
+	       m->energy > 100 - 100 * 256 && m->energy < 100 + m->kind->speed;
+}
+
+/* The whole play state: every monster sound (so no two share a cell: the
+ * occupant map holds one index a cell), the player on a passable cell no
+ * monster holds. */
+static bool state_sound(const struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++)
+		if (!monster_sound(g, i))
+			return false;
+	int pc = player_cell(g);
+	return grid_passable(g->grid, pc) && g->occupant[pc] < 0;
+}
+
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
-	double t0 = now_us();
+	double t0 = clock_us();
 	while (!g->over && g->player.energy < 100) {
 		g->turn++;
 		g->player.energy += 100;
 		for (int i = 0; i < g->n_monsters; i++)
 			if (g->monsters[i].alive)
 				g->monsters[i].energy += g->monsters[i].kind->speed;
-		ai_turn_begin(g);
+		const struct ai_view v = ai_view_of(g);
+		ai_turn_begin(&g->ai, &v);
 		for (int i = 0; i < g->n_monsters && !g->over; i++) {
 			struct monster *m = &g->monsters[i];
 			while (m->alive && m->energy >= 100 && !g->over) {
-				int before = m->energy;
-				ai_monster_turn(g, m);
-				if (m->energy >= before) /* every turn costs something: no endless loop */
-					m->energy = before - 100;
+				monster_act(g, i, ai_decide(&g->ai, &v, i, &m->mind));
+				CHECK(monster_sound(g, i));
 			}
 		}
 	}
-	double us = now_us() - t0;
-	g->stats.ai_us += us;
-	g->stats.last_ai_us = us;
+	double us = clock_us() - t0;
+	g->ai.stats.ai_us += us;
+	g->ai.stats.last_ai_us = us;
+	CHECK(g->over || (g->player.energy >= 100 && g->player.energy < 200));
 }
 
-enum act_result game_act(struct game *g, const struct action *a)
+static enum act_result act(struct game *g, const struct action *a)
 {
-	if (!g || !a || g->over)
-		return RESULT_NOTHING;
-	g->stats.last_ai_us = 0;
+	g->ai.stats.last_ai_us = 0;
 	int hp0 = g->player.hp;
 	enum act_result res = RESULT_NOTHING;
 	int cost = 0;
@@ -658,6 +670,15 @@ enum act_result game_act(struct game *g, const struct action *a)
 		}
 	}
 	return RESULT_ACTED;
+}
+
+enum act_result game_act(struct game *g, const struct action *a)
+{
+	if (!g || !a || g->over)
+		return RESULT_NOTHING;
+	enum act_result res = act(g, a);
+	CHECK(state_sound(g));
+	return res;
 }
 
 /* ---- describing and hashing --------------------------------------------- */

@@ -1,4 +1,4 @@
-/* game.h - the rules and state of a game: turns, energy, combat, items, messages, RNG. */
+/* game.h - the rules and state of a game: turns, energy, combat, items, messages, RNG; monsters act on the AI's decisions. */
 #ifndef ASTRAY_GAME_H
 #define ASTRAY_GAME_H
 
@@ -6,21 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ai.h"
 #include "bestiary.h"
-#include "flood.h"
 #include "grid.h"
 #include "level.h"
 #include "path.h"
-
-/* Eight compass directions; on hex maps N and S do not exist, and on
- * square4 maps the diagonals do not (game_step_target says so). */
-enum dir { DIR_N, DIR_NE, DIR_E, DIR_SE, DIR_S, DIR_SW, DIR_W, DIR_NW, DIR_COUNT };
+#include "rng.h"
 
 /* What the player asks for: the UI and the scripted sim players make these;
  * the game never sees keys or escape codes. */
 enum action_kind {
 	ACT_NONE,
-	ACT_MOVE,         /* dir: step, bump-attack, open a door */
+	ACT_MOVE,         /* dir: step, bump-attack, open a door (grid_dir_step gives the cell) */
 	ACT_WAIT,         /* pass one turn */
 	ACT_TRAVEL,       /* x, y: start travel there through the fallback (a click, or Enter on the cursor) */
 	ACT_TRAVEL_STEP,  /* take the next step of the current travel */
@@ -29,7 +26,7 @@ enum action_kind {
 
 struct action {
 	enum action_kind kind;
-	enum dir dir;
+	enum grid_dir dir;
 	int x, y;         /* cell for ACT_TRAVEL (already clamped by the caller or clamped here) */
 };
 
@@ -60,33 +57,6 @@ struct message {
 	char text[GAME_MESSAGE_LEN];
 };
 
-/* A monster's mind: what the AI remembers between turns. */
-struct mind {
-	bool hunting;         /* has a target */
-	int target_x, target_y; /* where it last saw the player (or where it is fleeing to) */
-	int memory_left;      /* turns left before it gives up on an unseen target */
-	bool fleeing;
-	int next_repath;      /* turn at which the route is recomputed */
-	int *route;           /* cells of the current route, route[0] = its cell when planned */
-	int route_len, route_pos, route_cap;
-	/* added by ai.c */
-	int last_seen_turn;   /* game turn it last saw the player */
-	int route_goal;       /* the target cell the route was planned toward */
-	bool route_stuck;     /* the route ends short of route_goal (cut point, no route): wait there until the next repath */
-	int commit_until;     /* a detour around other monsters is kept until this turn */
-};
-
-struct monster {
-	const struct monster_kind *kind; /* points into the game's own bestiary copy */
-	int x, y;
-	int hp;
-	int energy;           /* acts when energy >= 100 */
-	bool alive;
-	bool seen;            /* in the player's view this turn */
-	struct mind mind;
-	bool was_seen;        /* in the player's view after the player's previous action */
-};
-
 struct player {
 	int x, y;
 	int hp, max_hp;
@@ -105,40 +75,10 @@ struct travel {
 	enum travel_stop stopped;
 };
 
-/* Counters for `astray sim` (the AI adds to them; nothing reads time for decisions). */
-struct ai_stats {
-	long searches;
-	long expanded;        /* total expansions */
-	long fallbacks;       /* searches that ended at a cut point */
-	long budget_hits;     /* searches that ran out of budget */
-	double search_us;     /* total microseconds in searches */
-	/* optional per-search hook for distributions (p95); NULL = none */
-	void (*on_search)(void *ud, long expanded, double us);
-	void *ud;
-	/* added: the cost of the whole AI, for the scale figures */
-	long floods;          /* shared reverse floods (also counted in searches) */
-	double ai_us;         /* total microseconds of monster turns (AI and their moves) */
-	double last_ai_us;    /* microseconds of monster turns in the latest game_act */
-};
-
-/* How hunters share search work (ai.c; docs/ai.md).  AUTO floods once from
- * the player when enough monsters need a route this turn; the other two
- * force one method, so tests can check both choose equally good moves. */
-enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
-#define AI_SHARE_MIN 4      /* AUTO floods when at least this many hunters are due */
-#define AI_SHARE_CELLS 8192 /* ... and at least one per this many passable cells (a flood may settle them all) */
-#define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
-#define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
-
 #define PLAYER_HP 30
 #define PLAYER_DAMAGE 4
 #define PLAYER_SIGHT 8
 #define POTION_HEAL 12
-
-struct rng { uint64_t s[2]; };
-void rng_seed(struct rng *r, uint64_t seed);
-uint64_t rng_next(struct rng *r);
-int rng_range(struct rng *r, int lo, int hi); /* uniform in [lo, hi] */
 
 struct game {
 	/* campaign: borrowed levels, played in order */
@@ -154,8 +94,9 @@ struct game {
 	uint8_t *items;         /* w*h: 0 none, 1 + enum item_kind */
 	uint8_t *visible;       /* w*h: seen this turn */
 	uint8_t *remembered;    /* w*h: seen at some time */
+	uint8_t *opaque;        /* w*h: 1 where sight is blocked (walls, void, closed doors) */
 	int *occupant;          /* w*h: index into monsters[] or -1 */
-	struct monster *monsters;
+	struct monster *monsters; /* n_monsters (struct monster: ai.h); dead ones stay, alive = false */
 	int n_monsters;
 	struct path_ctx *path;  /* one search context for the level, reused */
 
@@ -170,25 +111,15 @@ struct game {
 	struct message messages[GAME_MESSAGES]; /* ring buffer */
 	int n_messages;         /* total ever added; newest at (n_messages - 1) % GAME_MESSAGES */
 
-	struct ai_stats stats;
 	int last_hurt_turn;
 	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
 	long damage_taken;
-
-	/* added by the rules and the AI (after the pinned fields) */
-	uint8_t *opaque;        /* w*h: 1 where sight is blocked (walls, void, closed doors) */
-	uint16_t *crowd;        /* w*h: the crowd cost of cells held by monsters (path_options.extra) */
-	int *region;            /* w*h: connected region of each passable cell (level_regions), -1 blocked */
-	int crowd_value;        /* the crowd knob crowd[] is filled with now */
-	int *route_cells;       /* n_monsters * AI_ROUTE_MAX: the monsters' route buffers */
-	struct flood_ctx *flood;/* context of the shared reverse flood toward the player (flood.h) */
-	int flood_goal;         /* cell the current flood was made from; -1 none */
-	int ai_due;             /* shareable hunters due to replan this turn (ai_turn_begin) */
-	int ai_goal;            /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
-	int ai_share_need;      /* hunters due before AUTO floods on this level (ai_level_begin) */
-	enum ai_share ai_share; /* AI_SHARE_AUTO unless a test or a tuner forces a method */
 	int level_serial;       /* counts level loads */
-	bool all_hunt;          /* every monster knows where the player is, sight or not (the "chasing" scale runs) */
+
+	/* The AI's own state (ai.h): sharing policy (ai.share), the "all
+	 * hunt" switch, the search counters (ai.stats), floods, crowd costs
+	 * and route buffers.  The rules change it only through ai.h. */
+	struct ai ai;
 };
 
 /*
@@ -214,10 +145,6 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
 
-/* The cell one step in direction d from (x, y), or false when d has no
- * meaning on this topology (N/S on hex, diagonals on square4). */
-bool game_step_target(const struct game *g, int x, int y, enum dir d, int *nx, int *ny);
-
 /* Message history: i = 0 is the newest; NULL past the end. */
 const struct message *game_message(const struct game *g, int i);
 void game_message_add(struct game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -232,18 +159,13 @@ const struct level *game_level(const struct game *g);
 struct monster *game_monster_at(const struct game *g, int x, int y);
 
 /* Whether a mover may step from cell `from` to cell `to` (adjacent,
- * passable, no corner cutting on square8).  Monsters and the player alike. */
+ * passable, no corner cutting on square8).  The player's moves and travel
+ * obey it, and the rules hold every monster step the AI decides to it. */
 bool game_can_step(const struct game *g, int from, int to);
 
 /* A hash of the whole play state (positions, hit points, energy, items,
  * doors, turn, rng, messages): equal states give equal hashes, for the
  * determinism tests and sim's replay check. */
 uint64_t game_hash(const struct game *g);
-
-/* The moves of a monster (ai.c uses them; they keep occupant[] and crowd[]
- * in step and spend its energy).  game_monster_move opens a closed door on
- * the way in. */
-void game_monster_move(struct game *g, struct monster *m, int to);
-void game_monster_attack(struct game *g, struct monster *m);
 
 #endif

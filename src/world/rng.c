@@ -4,7 +4,7 @@
  * every simulation replays bit for bit from its seed.  Nothing here reads the
  * clock or the environment.
  */
-#include "game.h"
+#include "rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

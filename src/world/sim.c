@@ -6,12 +6,14 @@
  * command line and writes the table, CSV or JSON.
  *
  * What is timed: only the monsters' part of each game_act, which the game
- * measures itself around its monster loop (ai_stats.last_ai_us: every
- * monster's perception, searches, moves and attacks).  The player's move,
+ * measures itself around its monster loop (g->ai.stats.last_ai_us: every
+ * monster's decision, with its perception and searches, and the moves and
+ * attacks that carry it out).  The player's move,
  * the field of view and the scripted player's own decision (its A* route,
  * made before game_act) are not counted.  A call that covers k game turns
  * (a slow step on rubble) counts as k turns of equal cost.  The time inside
- * the monsters' searches alone is ai_stats.search_us.
+ * the monsters' searches alone is g->ai.stats.search_us.  --chase tells the
+ * monsters where the player is through ai_mind_alert, the AI's own entry.
  */
 #include "sim.h"
 
@@ -175,9 +177,9 @@ static int player_cell(const struct game *g)
 /* The direction that steps from the player's cell to the adjacent `cell`, or -1. */
 static int dir_to(const struct game *g, int cell)
 {
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
 		int nx, ny;
-		if (game_step_target(g, g->player.x, g->player.y, (enum dir)d, &nx, &ny) &&
+		if (grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) &&
 		    grid_in_bounds(g->grid, nx, ny) && grid_index(g->grid, nx, ny) == cell)
 			return d;
 	}
@@ -259,7 +261,7 @@ static struct action act_move_to(const struct game *g, int cell)
 	int d = dir_to(g, cell);
 	if (d < 0)
 		return act_wait();
-	return (struct action){ .kind = ACT_MOVE, .dir = (enum dir)d };
+	return (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d };
 }
 
 static struct action decide_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
@@ -301,9 +303,9 @@ static struct action decide_flee(struct game *g)
 	if (best >= 1e18)
 		return act_wait();
 	int best_cell = here;
-	for (int d = 0; d < DIR_COUNT; d++) {
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
 		int nx, ny;
-		if (!game_step_target(g, g->player.x, g->player.y, (enum dir)d, &nx, &ny) ||
+		if (!grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) ||
 		    !grid_in_bounds(g->grid, nx, ny))
 			continue;
 		int c = grid_index(g->grid, nx, ny);
@@ -422,7 +424,7 @@ static double percentile_or_nan(struct samples *s, double q)
 static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome outcome,
 		    struct sim_game *out)
 {
-	const struct ai_stats *st = &g->stats;
+	const struct ai_stats *st = &g->ai.stats;
 	double *v = out->v;
 	out->outcome = outcome;
 	v[SIM_M_ESCAPED] = outcome == SIM_ESCAPED;
@@ -460,13 +462,8 @@ static void tell_monsters(struct game *g)
 {
 	for (int i = 0; i < g->n_monsters; i++) {
 		struct monster *m = &g->monsters[i];
-		if (!m->alive || m->mind.fleeing)
-			continue;
-		m->mind.hunting = true;
-		m->mind.target_x = g->player.x;
-		m->mind.target_y = g->player.y;
-		m->mind.last_seen_turn = g->turn;
-		m->mind.memory_left = m->kind->memory;
+		if (m->alive && !m->mind.fleeing)
+			ai_mind_alert(&m->mind, m->kind, g->player.x, g->player.y, g->turn);
 	}
 }
 
@@ -492,12 +489,12 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 			a = decide(r, g, ctx, opt->player);
 		int turn0 = g->turn;
 		enum act_result res = game_act(g, &a);
-		double spent = g->stats.last_ai_us / 1e3;
+		double spent = g->ai.stats.last_ai_us / 1e3;
 		if (res == RESULT_NOTHING && a.kind != ACT_WAIT) {
 			/* A refused action costs no time; the player waits instead. */
 			struct action w = act_wait();
 			res = game_act(g, &w);
-			spent += g->stats.last_ai_us / 1e3;
+			spent += g->ai.stats.last_ai_us / 1e3;
 		}
 		int turns = g->turn - turn0;
 		for (int k = 0; k < turns; k++)
@@ -538,8 +535,8 @@ int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct
 	r->expanded.n = r->us.n = r->turn_ms.n = 0;
 	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
 	r->route_len = r->route_pos = 0;
-	g->stats.on_search = on_search;
-	g->stats.ud = r;
+	g->ai.stats.on_search = on_search;
+	g->ai.stats.ud = r;
 
 	memset(out, 0, sizeof *out);
 	out->seed = seed;

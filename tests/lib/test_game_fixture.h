@@ -81,7 +81,7 @@ static void fixture_fini(struct fixture *f)
 	memset(f, 0, sizeof *f);
 }
 
-static enum act_result act_move(struct game *g, enum dir d)
+static enum act_result act_move(struct game *g, enum grid_dir d)
 {
 	struct action a = { .kind = ACT_MOVE, .dir = d };
 	return game_act(g, &a);

@@ -9,7 +9,7 @@
 #include "grid.h"
 #include "input.h"
 
-static void check_move(int key, enum dir d, int count)
+static void check_move(int key, enum grid_dir d, int count)
 {
 	struct input_command c = input_key(key);
 	assert_int_equal(c.kind, INPUT_MOVE);
@@ -20,34 +20,34 @@ static void check_move(int key, enum dir d, int count)
 static void test_vi_keys(void **state)
 {
 	(void)state;
-	check_move('h', DIR_W, 1);
-	check_move('j', DIR_S, 1);
-	check_move('k', DIR_N, 1);
-	check_move('l', DIR_E, 1);
-	check_move('y', DIR_NW, 1);
-	check_move('u', DIR_NE, 1);
-	check_move('b', DIR_SW, 1);
-	check_move('n', DIR_SE, 1);
-	check_move('L', DIR_E, 8);
-	check_move('B', DIR_SW, 8);
+	check_move('h', GRID_W, 1);
+	check_move('j', GRID_S, 1);
+	check_move('k', GRID_N, 1);
+	check_move('l', GRID_E, 1);
+	check_move('y', GRID_NW, 1);
+	check_move('u', GRID_NE, 1);
+	check_move('b', GRID_SW, 1);
+	check_move('n', GRID_SE, 1);
+	check_move('L', GRID_E, 8);
+	check_move('B', GRID_SW, 8);
 }
 
 static void test_arrows_and_numpad(void **state)
 {
 	(void)state;
-	check_move(INPUT_UP, DIR_N, 1);
-	check_move(INPUT_DOWN, DIR_S, 1);
-	check_move(INPUT_LEFT, DIR_W, 1);
-	check_move(INPUT_RIGHT, DIR_E, 1);
-	check_move(INPUT_A1, DIR_NW, 1);
-	check_move(INPUT_A3, DIR_NE, 1);
-	check_move(INPUT_C1, DIR_SW, 1);
-	check_move(INPUT_C3, DIR_SE, 1);
-	check_move(INPUT_HOME, DIR_NW, 1);
-	check_move(INPUT_PGUP, DIR_NE, 1);
-	check_move(INPUT_END, DIR_SW, 1);
-	check_move(INPUT_PGDN, DIR_SE, 1);
-	static const enum dir digits[10] = { 0, DIR_SW, DIR_S, DIR_SE, DIR_W, 0, DIR_E, DIR_NW, DIR_N, DIR_NE };
+	check_move(INPUT_UP, GRID_N, 1);
+	check_move(INPUT_DOWN, GRID_S, 1);
+	check_move(INPUT_LEFT, GRID_W, 1);
+	check_move(INPUT_RIGHT, GRID_E, 1);
+	check_move(INPUT_A1, GRID_NW, 1);
+	check_move(INPUT_A3, GRID_NE, 1);
+	check_move(INPUT_C1, GRID_SW, 1);
+	check_move(INPUT_C3, GRID_SE, 1);
+	check_move(INPUT_HOME, GRID_NW, 1);
+	check_move(INPUT_PGUP, GRID_NE, 1);
+	check_move(INPUT_END, GRID_SW, 1);
+	check_move(INPUT_PGDN, GRID_SE, 1);
+	static const enum grid_dir digits[10] = { 0, GRID_SW, GRID_S, GRID_SE, GRID_W, 0, GRID_E, GRID_NW, GRID_N, GRID_NE };
 	for (int d = 1; d <= 9; d++) {
 		if (d == 5)
 			continue;

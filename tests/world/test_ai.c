@@ -32,11 +32,7 @@ static struct monster_kind *kind(struct game *g, const char *name)
 /* The monster knows where the player is, as if it had just seen it. */
 static void force_hunt(struct game *g, struct monster *m)
 {
-	m->mind.hunting = true;
-	m->mind.target_x = g->player.x;
-	m->mind.target_y = g->player.y;
-	m->mind.last_seen_turn = g->turn;
-	m->mind.memory_left = m->kind->memory;
+	ai_mind_alert(&m->mind, m->kind, g->player.x, g->player.y, g->turn);
 }
 
 static void test_sight_zero_never_hunts(void **state)
@@ -51,7 +47,7 @@ static void test_sight_zero_never_hunts(void **state)
 	assert_false(m->mind.hunting);
 	assert_int_equal(m->x, 4);
 	assert_int_equal(g->player.hp, PLAYER_HP);
-	assert_int_equal(g->stats.searches, 0);
+	assert_int_equal(g->ai.stats.searches, 0);
 	/* with its sight back it hunts at once */
 	kind(g, "goblin")->sight = 8;
 	act_wait(g);
@@ -78,7 +74,7 @@ static void test_memory(void **state)
 		act_wait(g);
 		assert_true(m->mind.hunting);
 		assert_int_equal(m->x, 2);
-		act_move(g, DIR_S); /* out of its sight */
+		act_move(g, GRID_S); /* out of its sight */
 		assert_false(fov_line_of_sight(g->grid, g->opaque, m->x, m->y, 7, 2, 8));
 		if (memory == 0) {
 			assert_false(m->mind.hunting); /* forgets at once */
@@ -124,14 +120,14 @@ static void test_penalty(void **state)
 			/* gives up the detour: pressed against the wall below the player */
 			assert_int_equal(m->x, 10);
 			assert_int_equal(m->y, 3);
-			assert_true(g->stats.fallbacks >= 1);
+			assert_true(g->ai.stats.fallbacks >= 1);
 			assert_int_equal(g->player.hp, 1000);
 		} else {
 			/* takes the detour and reaches the player */
 			assert_int_equal(max_x, 19);
 			assert_int_equal(m->y, 1);
 			assert_true(g->player.hp < 1000);
-			assert_int_equal(g->stats.fallbacks, 0);
+			assert_int_equal(g->ai.stats.fallbacks, 0);
 		}
 		fixture_fini(&f);
 	}
@@ -156,7 +152,7 @@ static void test_crowd(void **state)
 		for (int crowd = 0; crowd <= 20; crowd += 20) {
 			struct fixture f;
 			struct game *g = fixture_game(&f, "square4", corridors_map, 1);
-			g->ai_share = share ? AI_SHARE_NEVER : AI_SHARE_ALWAYS;
+			g->ai.share = share ? AI_SHARE_NEVER : AI_SHARE_ALWAYS;
 			g->player.hp = 1000;
 			kind(g, "goblin")->crowd = crowd;
 			kind(g, "goblin")->memory = 1000;
@@ -177,9 +173,9 @@ static void test_crowd(void **state)
 				assert_int_equal(m->y, 4);
 			}
 			if (share)
-				assert_int_equal(g->stats.floods, 0);
+				assert_int_equal(g->ai.stats.floods, 0);
 			else
-				assert_true(g->stats.floods > 0);
+				assert_true(g->ai.stats.floods > 0);
 			fixture_fini(&f);
 		}
 	}
@@ -203,8 +199,8 @@ static void test_budget_partial_path(void **state)
 	int pc = grid_index(g->grid, 1, 1);
 	double h0 = grid_heuristic(g->grid, grid_index(g->grid, m->x, m->y), pc);
 	act_wait(g);
-	assert_true(g->stats.budget_hits >= 1);
-	assert_true(g->stats.expanded <= 6 * g->stats.searches + 1);
+	assert_true(g->ai.stats.budget_hits >= 1);
+	assert_true(g->ai.stats.expanded <= 6 * g->ai.stats.searches + 1);
 	assert_int_equal(m->mind.route_goal, pc);
 	assert_true(m->mind.route_len > 1);
 	assert_true(m->mind.route[m->mind.route_len - 1] != pc); /* partial */
@@ -257,10 +253,10 @@ static void test_repath_and_weight(void **state)
 					      "#.................g#\n"
 					      "###################>", 1);
 		kind(g, "goblin")->repath = i == 0 ? 1 : 4;
-		g->ai_share = AI_SHARE_NEVER;
+		g->ai.share = AI_SHARE_NEVER;
 		for (int t = 0; t < 12; t++)
-			act_move(g, t % 2 ? DIR_E : DIR_W);
-		searches[i] = g->stats.searches;
+			act_move(g, t % 2 ? GRID_E : GRID_W);
+		searches[i] = g->ai.stats.searches;
 		fixture_fini(&f);
 	}
 	assert_int_equal(searches[0], 12);
@@ -277,7 +273,7 @@ static void test_repath_and_weight(void **state)
 		kind(g, "goblin")->weight = i == 0 ? 1.0 : 3.0;
 		force_hunt(g, game_monster_at(g, 28, 4));
 		act_wait(g);
-		expanded[i] = g->stats.expanded;
+		expanded[i] = g->ai.stats.expanded;
 		fixture_fini(&f);
 	}
 	/* The water band makes the heuristic underestimate by up to 12, so exact
@@ -304,7 +300,7 @@ static void test_reachable_goal_skips_fallback(void **state)
 	for (int c = 0; c < 2; c++) {
 		struct fixture f;
 		struct game *g = fixture_game(&f, "square8", map, 1);
-		g->ai_share = AI_SHARE_NEVER;
+		g->ai.share = AI_SHARE_NEVER;
 		kind(g, "goblin")->penalty = c == 0 ? 0.0 : 3.0;
 		struct monster *m = game_monster_at(g, 28, 4);
 		assert_non_null(m);
@@ -320,8 +316,8 @@ static void test_reachable_goal_skips_fallback(void **state)
 		path_find(p, from, to, &o, &fb);
 		assert_true(fb.expanded != plain.expanded);
 		act_wait(g);
-		assert_int_equal(g->stats.searches, 1);
-		assert_int_equal(g->stats.expanded, c == 0 ? plain.expanded : fb.expanded);
+		assert_int_equal(g->ai.stats.searches, 1);
+		assert_int_equal(g->ai.stats.expanded, c == 0 ? plain.expanded : fb.expanded);
 		path_destroy(p);
 		fixture_fini(&f);
 	}
@@ -423,8 +419,8 @@ static void test_shared_equals_per_monster(void **state)
 				lv->n_monsters = 1;
 				const struct level *levels[1] = { lv };
 				struct game *ga = game_create(levels, 1, &b, 5), *gb = game_create(levels, 1, &b, 5);
-				ga->ai_share = AI_SHARE_ALWAYS;
-				gb->ai_share = AI_SHARE_NEVER;
+				ga->ai.share = AI_SHARE_ALWAYS;
+				gb->ai.share = AI_SHARE_NEVER;
 				ga->player.hp = gb->player.hp = 100000;
 				kind(ga, "goblin")->memory = kind(gb, "goblin")->memory = 100000;
 				struct monster *ma = &ga->monsters[0], *mb = &gb->monsters[0];
@@ -453,11 +449,11 @@ static void test_shared_equals_per_monster(void **state)
 				if (reach) {
 					assert_true(grid_is_adjacent(ga->grid, grid_index(ga->grid, ma->x, ma->y), pc));
 					assert_true(grid_is_adjacent(gb->grid, grid_index(gb->grid, mb->x, mb->y), pc));
-					floods += ga->stats.floods;
+					floods += ga->ai.stats.floods;
 				}
 				unreachable += !reach;
 				differed += diverged;
-				assert_int_equal(gb->stats.floods, 0);
+				assert_int_equal(gb->ai.stats.floods, 0);
 				path_destroy(ref);
 				game_destroy(ga);
 				game_destroy(gb);
@@ -514,8 +510,8 @@ static void test_shared_remembered_goal(void **state)
 				const struct level *levels[1] = { lv };
 				struct game *ga = game_create(levels, 1, &b, 5), *gb = game_create(levels, 1, &b, 5);
 				struct game *gs[2] = { ga, gb };
-				ga->ai_share = AI_SHARE_ALWAYS;
-				gb->ai_share = AI_SHARE_NEVER;
+				ga->ai.share = AI_SHARE_ALWAYS;
+				gb->ai.share = AI_SHARE_NEVER;
 				struct path_ctx *ref = path_create(ga->grid);
 				struct path_options opt = path_options_default();
 				path_flood(ref, cell[1], &opt, true, 0);
@@ -547,8 +543,8 @@ static void test_shared_remembered_goal(void **state)
 						assert_true(grid_is_adjacent(g->grid, at, grid_index(g->grid, g->player.x, g->player.y)));
 				}
 				if (reach)
-					floods += ga->stats.floods;
-				assert_int_equal(gb->stats.floods, 0);
+					floods += ga->ai.stats.floods;
+				assert_int_equal(gb->ai.stats.floods, 0);
 				path_destroy(ref);
 				game_destroy(ga);
 				game_destroy(gb);
@@ -595,11 +591,11 @@ static void test_shared_moving_goal_large(void **state)
 		lv->n_monsters = 1;
 		const struct level *levels[1] = { lv };
 		struct game *g = game_create(levels, 1, &b, 9);
-		g->ai_share = AI_SHARE_ALWAYS;
-		g->all_hunt = true;
+		g->ai.share = AI_SHARE_ALWAYS;
+		g->ai.all_hunt = true;
 		g->player.hp = 100000;
 		kind(g, "goblin")->memory = 100000;
-		assert_true(g->ai_share_need > AI_SHARE_MIN);
+		assert_true(g->ai.share_need > AI_SHARE_MIN);
 		struct monster *m = &g->monsters[0];
 		force_hunt(g, m);
 		struct path_ctx *ref = path_create(g->grid);
@@ -613,9 +609,9 @@ static void test_shared_moving_goal_large(void **state)
 			 * monster move several times), or a wait */
 			int t0 = g->turn;
 			for (int tries = 0; tries < 16 && g->turn == t0; tries++) {
-				enum dir d = (enum dir)rng_range(&r, 0, DIR_COUNT - 1);
+				enum grid_dir d = (enum grid_dir)rng_range(&r, 0, GRID_DIR_COUNT - 1);
 				int nx, ny;
-				if (game_step_target(g, g->player.x, g->player.y, d, &nx, &ny) &&
+				if (grid_dir_step(g->grid, g->player.x, g->player.y, d, &nx, &ny) &&
 				    grid_in_bounds(g->grid, nx, ny) && g->grid->cost[grid_index(g->grid, nx, ny)] == 1)
 					act_move(g, d);
 			}
@@ -628,9 +624,9 @@ static void test_shared_moving_goal_large(void **state)
 			check_optimal_move(g, ref, from, to);
 			moves += from != to;
 		}
-		settled += g->stats.expanded;
-		floods += g->stats.floods;
-		whole += g->stats.floods * passable;
+		settled += g->ai.stats.expanded;
+		floods += g->ai.stats.floods;
+		whole += g->ai.stats.floods * passable;
 		path_destroy(ref);
 		game_destroy(g);
 		lv->monsters = NULL;
@@ -667,7 +663,7 @@ static void scale_run(const char *label, struct level *lv, const struct bestiary
 	assert_non_null(g);
 	g->player.hp = g->player.max_hp = 1 << 30;
 	kind(g, "goblin")->memory = 1 << 20;
-	g->all_hunt = true; /* chasing: all of them know where the player is */
+	g->ai.all_hunt = true; /* chasing: all of them know where the player is */
 	struct rng r;
 	rng_seed(&r, 3);
 	double *ms = calloc((size_t)turns, sizeof *ms), sum = 0, cpu = 0;
@@ -676,18 +672,18 @@ static void scale_run(const char *label, struct level *lv, const struct bestiary
 		double c0 = cpu_us();
 		enum act_result res = RESULT_NOTHING;
 		for (int tries = 0; tries < 8 && res == RESULT_NOTHING; tries++)
-			res = act_move(g, (enum dir)rng_range(&r, 0, 7));
+			res = act_move(g, (enum grid_dir)rng_range(&r, 0, 7));
 		if (res == RESULT_NOTHING)
 			act_wait(g);
 		cpu += cpu_us() - c0;
-		ms[n] = g->stats.last_ai_us / 1000.0;
+		ms[n] = g->ai.stats.last_ai_us / 1000.0;
 		sum += ms[n++];
 	}
 	qsort(ms, (size_t)n, sizeof *ms, cmp_double);
 	print_message("%-34s monsters=%4d turns=%d ai_ms_mean=%.3f ai_ms_p95=%.3f act_cpu_ms_mean=%.3f "
 		      "searches=%ld floods=%ld\n",
 		      label, g->n_monsters, n, sum / n, ms[(int)(0.95 * (n - 1))], cpu / n / 1000.0,
-		      g->stats.searches, g->stats.floods);
+		      g->ai.stats.searches, g->ai.stats.floods);
 	free(ms);
 	game_destroy(g);
 }

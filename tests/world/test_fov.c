@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "fov.h"
-#include "game.h"
 #include "grid.h"
+#include "rng.h"
 
 static struct grid *open_grid(int w, int h, enum grid_topology t, uint8_t **opaque)
 {

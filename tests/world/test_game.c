@@ -2,7 +2,9 @@
  * test_game.c - the rules without a terminal: energy and turn order,
  * combat, potions, gold, doors, stairs and winning, death, travel through
  * the fallback (cut points, monsters coming into view, getting hurt), hex
- * directions and determinism.  Levels and the bestiary come from strings.
+ * directions, determinism, and the invariants the test build checks (a
+ * broken state aborts the next game_act).  Levels and the bestiary come
+ * from strings.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +13,11 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_game_fixture.h"
 
@@ -51,15 +58,15 @@ static void test_energy_and_turn_order(void **state)
 			 "#@,~............g#\n"
 			 "#################>\n", 1);
 	struct monster *gob = game_monster_at(g, 16, 1);
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	assert_int_equal(g->turn, 2);
 	assert_int_equal(gob->x, 14);
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	assert_int_equal(g->turn, 5);
 	assert_int_equal(gob->x, 11);
 	/* a move with no meaning takes no time */
-	assert_int_equal(act_move(g, DIR_NE), RESULT_NOTHING);
-	assert_int_equal(act_move(g, DIR_N), RESULT_NOTHING);
+	assert_int_equal(act_move(g, GRID_NE), RESULT_NOTHING);
+	assert_int_equal(act_move(g, GRID_N), RESULT_NOTHING);
 	assert_int_equal(g->turn, 5);
 	fixture_fini(&f);
 }
@@ -73,7 +80,7 @@ static void test_combat(void **state)
 				      "#@d...#\n"
 				      "#.....#\n"
 				      "######>\n", 7);
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	assert_int_equal(g->player.kills, 1);
 	assert_null(game_monster_at(g, 2, 1));
 	assert_true(message_contains(g, "You kill the dummy"));
@@ -94,7 +101,7 @@ static void test_combat(void **state)
 	assert_int_equal(g->first_contact_turn, 1);
 	int hits = 0;
 	while (gob->alive && hits < 20) {
-		act_move(g, DIR_E);
+		act_move(g, GRID_E);
 		hits++;
 	}
 	assert_false(gob->alive);
@@ -112,18 +119,18 @@ static void test_potions_and_gold(void **state)
 				      "#@!$..#\n"
 				      "######>\n", 3);
 	int potion = grid_index(g->grid, 2, 1);
-	act_move(g, DIR_E);
+	act_move(g, GRID_E);
 	assert_int_equal(g->player.hp, PLAYER_HP);
 	assert_int_equal(g->items[potion], 1 + ITEM_POTION); /* full health: left for later */
 	assert_true(message_contains(g, "leave it"));
 	g->player.hp = 5;
-	act_move(g, DIR_W);
-	act_move(g, DIR_E);
+	act_move(g, GRID_W);
+	act_move(g, GRID_E);
 	assert_int_equal(g->player.hp, 5 + POTION_HEAL);
 	assert_int_equal(g->items[potion], 0);
 	assert_int_equal(g->player.potions_drunk, 1);
 	assert_true(message_contains(g, "You drink a healing potion"));
-	act_move(g, DIR_E);
+	act_move(g, GRID_E);
 	assert_true(g->player.gold >= 10 && g->player.gold <= 30);
 	assert_int_equal(g->items[grid_index(g->grid, 3, 1)], 0);
 	assert_true(message_contains(g, "gold"));
@@ -144,10 +151,10 @@ static void test_doors(void **state)
 	assert_true(g->visible[door]); /* the door itself is seen */
 	assert_false(g->visible[beyond]);
 	assert_false(gob->seen);
-	act_move(g, DIR_E);
+	act_move(g, GRID_E);
 	assert_false(gob->mind.hunting); /* it cannot see through the door */
 	assert_int_equal(gob->x, 7);
-	act_move(g, DIR_E); /* into the door: it opens and the player steps in */
+	act_move(g, GRID_E); /* into the door: it opens and the player steps in */
 	assert_int_equal(g->player.x, 3);
 	assert_true(g->open[door]);
 	assert_true(message_contains(g, "You open the door"));
@@ -157,7 +164,7 @@ static void test_doors(void **state)
 	char buf[128];
 	game_describe(g, 3, 1, buf, sizeof buf);
 	assert_string_equal(buf, "you (30/30 hp, 0 gold)");
-	act_move(g, DIR_W);
+	act_move(g, GRID_W);
 	game_describe(g, 3, 1, buf, sizeof buf);
 	assert_string_equal(buf, "an open door");
 	fixture_fini(&f);
@@ -175,19 +182,19 @@ static void test_exit_and_winning(void **state)
 	f.levels[1] = f.lv[1];
 	f.g = game_create(f.levels, 2, &f.b, 11);
 	struct game *g = f.g;
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	g->player.gold = 17;
-	assert_int_equal(act_move(g, DIR_E), RESULT_NEW_LEVEL);
+	assert_int_equal(act_move(g, GRID_E), RESULT_NEW_LEVEL);
 	assert_int_equal(g->depth, 1);
 	assert_int_equal(g->grid->topo, GRID_HEX);
 	assert_int_equal(g->player.x, 1);
 	assert_int_equal(g->player.y, 1);
 	assert_int_equal(g->player.gold, 17); /* the player carries on */
 	assert_true(message_contains(g, "stairs to level 2 of 2"));
-	assert_int_equal(act_move(g, DIR_N), RESULT_NOTHING); /* no north on hex */
+	assert_int_equal(act_move(g, GRID_N), RESULT_NOTHING); /* no north on hex */
 	assert_true(message_contains(g, "no north on a hex map"));
-	assert_int_equal(act_move(g, DIR_E), RESULT_ACTED);
-	assert_int_equal(act_move(g, DIR_E), RESULT_WON);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_E), RESULT_WON);
 	assert_true(g->over);
 	assert_true(g->won);
 	assert_true(message_contains(g, "win"));
@@ -252,7 +259,7 @@ static void test_monster_approaches_optimally(void **state)
 	}
 	assert_true(turns < 50);
 	assert_true(total > 8);
-	assert_true(g->stats.searches >= 1);
+	assert_true(g->ai.stats.searches >= 1);
 	path_destroy(ref);
 	fixture_fini(&f);
 }
@@ -379,31 +386,31 @@ static void test_hex_directions(void **state)
 				      "# . . @ . . #\n"
 				      " # . . . . . #\n"
 				      "# # # # # # >\n", 1);
-	static const enum dir six[] = { DIR_NE, DIR_E, DIR_SE, DIR_SW, DIR_W, DIR_NW };
+	static const enum grid_dir six[] = { GRID_NE, GRID_E, GRID_SE, GRID_SW, GRID_W, GRID_NW };
 	for (int y = 1; y <= 3; y++) {
 		for (int i = 0; i < 6; i++) {
 			int nx, ny;
-			assert_true(game_step_target(g, 3, y, six[i], &nx, &ny));
+			assert_true(grid_dir_step(g->grid, 3, y, six[i], &nx, &ny));
 			assert_true(grid_is_adjacent(g->grid, grid_index(g->grid, 3, y), grid_index(g->grid, nx, ny)));
 			for (int j = 0; j < i; j++) {
 				int ox, oy;
-				game_step_target(g, 3, y, six[j], &ox, &oy);
+				grid_dir_step(g->grid, 3, y, six[j], &ox, &oy);
 				assert_false(ox == nx && oy == ny);
 			}
 		}
 	}
 	int nx, ny;
-	assert_false(game_step_target(g, 3, 2, DIR_N, &nx, &ny));
-	assert_false(game_step_target(g, 3, 2, DIR_S, &nx, &ny));
+	assert_false(grid_dir_step(g->grid, 3, 2, GRID_N, &nx, &ny));
+	assert_false(grid_dir_step(g->grid, 3, 2, GRID_S, &nx, &ny));
 	/* screen sense: NE from an even row goes to the cell up and to the right on screen */
-	game_step_target(g, 3, 2, DIR_NE, &nx, &ny);
+	grid_dir_step(g->grid, 3, 2, GRID_NE, &nx, &ny);
 	int c0, r0, c1, r1;
 	grid_cell_to_screen(g->grid, 3, 2, &c0, &r0);
 	grid_cell_to_screen(g->grid, nx, ny, &c1, &r1);
 	assert_int_equal(c1 - c0, 1);
 	assert_int_equal(r1 - r0, -1);
-	assert_int_equal(act_move(g, DIR_NE), RESULT_ACTED);
-	assert_int_equal(act_move(g, DIR_SE), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_NE), RESULT_ACTED);
+	assert_int_equal(act_move(g, GRID_SE), RESULT_ACTED);
 	assert_int_equal(g->player.x, 4);
 	assert_int_equal(g->player.y, 2);
 	fixture_fini(&f);
@@ -426,7 +433,7 @@ static uint64_t play_script(uint64_t game_seed, uint64_t script_seed, int acts)
 	for (int i = 0; i < acts && !g->over; i++) {
 		int k = rng_range(&script, 0, 9);
 		if (k < 6) {
-			act_move(g, (enum dir)rng_range(&script, 0, 7));
+			act_move(g, (enum grid_dir)rng_range(&script, 0, 7));
 		} else if (k < 7) {
 			act_wait(g);
 		} else if (k < 8) {
@@ -478,6 +485,86 @@ static void test_messages_ring(void **state)
 	fixture_fini(&f);
 }
 
+/* ---- invariants ------------------------------------------------------- */
+
+/* Two dummies (sight 0: they only ever wait) beside the player. */
+static const char invariant_map[] = "#######\n"
+				    "#@.d.d#\n"
+				    "######>\n";
+
+static void corrupt_nothing(struct game *g) { (void)g; }
+
+/* Dummy 1 moved onto dummy 0's cell without the occupant map knowing. */
+static void corrupt_shared_cell(struct game *g)
+{
+	g->monsters[1].x = g->monsters[0].x;
+}
+
+/* Dummy 0 moved into the wall above it, occupant map and all. */
+static void corrupt_monster_in_wall(struct game *g)
+{
+	struct monster *m = &g->monsters[0];
+	g->occupant[grid_index(g->grid, m->x, m->y)] = -1;
+	m->y = 0;
+	g->occupant[grid_index(g->grid, m->x, m->y)] = 0;
+}
+
+static void corrupt_player_in_wall(struct game *g)
+{
+	g->player.y = 0;
+}
+
+static void corrupt_energy(struct game *g)
+{
+	g->monsters[0].energy = -1000000;
+}
+
+/* Runs corrupt(g) and one wait in a child process (the fixture's game,
+ * copied by fork); returns the child's wait status.  The child's stderr
+ * (the broken invariant's text) goes to /dev/null. */
+static int invariant_child(struct game *g, void (*corrupt)(struct game *))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		corrupt(g);
+		act_wait(g);
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* A state the rules must never reach aborts the next game_act in the
+ * test build (CHECK); the untouched state acts normally. */
+static void test_invariants_checked(void **state)
+{
+	(void)state;
+#ifndef ASTRAY_CHECKS
+	skip(); /* the test build defines ASTRAY_CHECKS; without it there are no checks */
+#endif
+	static void (*const broken[])(struct game *) = {
+		corrupt_shared_cell, corrupt_monster_in_wall, corrupt_player_in_wall, corrupt_energy,
+	};
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", invariant_map, 1);
+	assert_int_equal(g->n_monsters, 2);
+	int st = invariant_child(g, corrupt_nothing);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+		st = invariant_child(g, broken[i]);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), SIGABRT);
+	}
+	assert_int_equal(act_wait(g), RESULT_ACTED); /* the parent's game is untouched */
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_hex_directions),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_messages_ring),
+		cmocka_unit_test(test_invariants_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
