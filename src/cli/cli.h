@@ -1,9 +1,12 @@
-/* cli.h - number parsing shared by the subcommands' option parsers. */
+/* cli.h - what every subcommand shares: numbers, suffixes, diagnostics, level folders. */
 #ifndef ASTRAY_CLI_H
 #define ASTRAY_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
 
 /* A whole decimal number in [lo, hi], the whole string; false otherwise. */
 bool cli_parse_long(const char *s, long lo, long hi, long *out);
@@ -11,5 +14,27 @@ bool cli_parse_long(const char *s, long lo, long hi, long *out);
 /* A seed: a whole decimal number from 0 to 2^64 - 1, the form the game
  * prints, so `play --seed N` and `sim --seed N` read it alike. */
 bool cli_parse_seed(const char *s, uint64_t *out);
+
+/* Whether s ends with suffix (".map", "/"). */
+bool cli_ends_with(const char *s, const char *suffix);
+
+/*
+ * Prints a diagnostics list to out, one per line: `file:line:col:
+ * severity: message`, or with `json` one JSON object per line
+ * ({"file":F,"line":L,"col":C,"severity":S,"message":M}).  With
+ * `errors_only` warnings and notes are left out.
+ */
+void cli_print_diags(FILE *out, const struct diag_list *d, bool errors_only, bool json);
+
+/* Writes s as a JSON string, quotes included; control and non-ASCII bytes as \u00XX. */
+void cli_json_string(FILE *out, const char *s);
+
+/*
+ * The .lvl files of folder `dir` (names not starting with '.') in name
+ * order, each as "dir/name": an array of *n owned strings (free with
+ * cli_names_free), possibly empty.  NULL on failure with errno set.
+ */
+char **cli_level_files(const char *dir, int *n);
+void cli_names_free(char **names, int n);
 
 #endif

@@ -5,14 +5,47 @@
  * and maps that scroll.  The checks themselves live in level.c and
  * bestiary.c; this file reads files, picks the output form and exit status.
  */
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bestiary.h"
+#include "cli.h"
 #include "cmd.h"
 #include "level.h"
+#include "opt.h"
+#include "textfile.h"
+
+struct check_args {
+	bool quiet;
+	int format;              /* index in format_choices */
+	const char *bestiary;    /* --bestiary FILE, or NULL for the default */
+};
+
+enum { FORMAT_TEXT, FORMAT_JSON };
+static const char *const format_choices[] = { "text", "json", NULL };
+
+#define ARG(field) offsetof(struct check_args, field)
+static const struct opt check_opts[] = {
+	{ .name = "quiet", .short_name = 'q', .kind = OPT_FLAG, .offset = ARG(quiet),
+	  .help = "print errors only, and no summary" },
+	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
+	  .help = "text (default): the lines above, then a summary line\n"
+		  "json: JSON lines, one object per problem,\n"
+		  "  {\"file\":F,\"line\":L,\"col\":C,\"severity\":S,\"message\":M}\n"
+		  "(line and col are 0 when the problem has no position), then\n"
+		  "  {\"summary\":{\"files\":N,\"errors\":E,\"warnings\":W,\"notes\":K}}" },
+	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
+	  .help = "the bestiary that monster letters must be in" },
+};
+#undef ARG
+
+static void check_usage(FILE *out);
+
+static const struct opt_command check_command = {
+	"check", check_opts, (int)(sizeof check_opts / sizeof check_opts[0]), check_usage
+};
 
 static void check_usage(FILE *out)
 {
@@ -33,83 +66,40 @@ static void check_usage(FILE *out)
 		"against --bestiary FILE, or else the bestiary.txt beside the first level, in\n"
 		"levels/, or the installed one.\n"
 		"\n"
-		"options:\n"
-		"  --quiet          print errors only, and no summary\n"
-		"  --format text    (default) the lines above, then a summary line\n"
-		"  --format json    JSON lines: one object per problem,\n"
-		"                     {\"file\":F,\"line\":L,\"col\":C,\"severity\":S,\"message\":M}\n"
-		"                   (line and col are 0 when the problem has no position), then\n"
-		"                     {\"summary\":{\"files\":N,\"errors\":E,\"warnings\":W,\"notes\":K}}\n"
-		"  --bestiary FILE  the bestiary that monster letters must be in\n"
+		"options:\n");
+	opt_print_help(out, &check_command);
+	fprintf(out,
 		"\n"
 		"exit status: 0 no errors, 1 errors, 2 bad usage\n");
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* Prints d as the options ask; adds its counts to the totals. */
+static void report(struct diag_list *d, const struct check_args *a, int *errors, int *warnings, int *notes)
 {
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-struct check_opts {
-	bool quiet;
-	bool json;
-};
-
-static void print_diags(const struct diag_list *d, const struct check_opts *o, int *notes)
-{
-	for (int i = 0; i < d->n; i++) {
-		const struct diag *x = &d->items[i];
-		if (x->severity == DIAG_NOTE)
-			(*notes)++;
-		if (o->quiet && x->severity != DIAG_ERROR)
-			continue;
-		if (o->json) {
-			fputs("{\"file\":", stdout);
-			json_string(stdout, x->file);
-			printf(",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":", x->line, x->col,
-			       diag_severity_name(x->severity));
-			json_string(stdout, x->msg);
-			fputs("}\n", stdout);
-		} else {
-			char buf[700];
-			diag_format(x, buf, sizeof buf);
-			puts(buf);
-		}
-	}
+	cli_print_diags(stdout, d, a->quiet, a->format == FORMAT_JSON);
+	*errors += d->errors;
+	*warnings += d->warnings;
+	*notes += d->n - d->errors - d->warnings;
+	diag_list_fini(d);
 }
 
 /* Checks one file into d. */
 static void check_file(const char *path, const struct bestiary *b, struct diag_list *d)
 {
 	size_t len = 0;
-	char *text = level_read_file(path, &len);
-	if (!text) {
-		diag_add(d, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+	char *text;
+	int err = textfile_read(path, &text, &len);
+	if (err) {
+		diag_add(d, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(err));
 		return;
 	}
-	if (ends_with(path, ".txt")) {
+	if (cli_ends_with(path, ".txt")) {
 		struct bestiary tmp;
 		bestiary_parse(path, text, len, &tmp, d);
 		free(text);
 		return;
 	}
-	struct level *lv = ends_with(path, ".map") ? level_from_movingai(path, text, len, 1, 0, 'g', d)
+	struct level *lv = cli_ends_with(path, ".map") ? level_from_movingai(path, text, len, 1, 0, 'g', d)
 						   : level_parse(path, text, len, b, d);
 	if (lv)
 		level_analyse(lv, b, d);
@@ -119,92 +109,52 @@ static void check_file(const char *path, const struct bestiary *b, struct diag_l
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_opts o = { false, false };
-	const char *bestiary_path = NULL;
-	const char **files = calloc((size_t)argc + 1, sizeof *files);
-	int nfiles = 0;
-	if (!files)
-		return 2;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			check_usage(stdout);
-			free(files);
-			return 0;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			o.quiet = true;
-		} else if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
-			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-			if (v && strcmp(v, "json") == 0) {
-				o.json = true;
-			} else if (v && strcmp(v, "text") == 0) {
-				o.json = false;
-			} else {
-				fprintf(stderr, "astray check: --format takes text or json%s%s%s\n", v ? " (not '" : "",
-					v ? v : "", v ? "')" : "");
-				free(files);
-				return 2;
-			}
-		} else if (strcmp(a, "--bestiary") == 0 || strncmp(a, "--bestiary=", 11) == 0) {
-			bestiary_path = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!bestiary_path) {
-				fprintf(stderr, "astray check: --bestiary needs a FILE\n");
-				free(files);
-				return 2;
-			}
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "astray check: unknown option '%s' (see astray check --help)\n", a);
-			free(files);
-			return 2;
-		} else {
-			files[nfiles++] = a;
-		}
-	}
-	if (nfiles == 0) {
+	struct check_args a = { .format = FORMAT_TEXT };
+	struct opt_list files = { 0 };
+	int status = opt_parse(&check_command, argc, argv, &a, &files, NULL);
+	if (status < 0 && files.n == 0) {
 		fprintf(stderr, "astray check: no level files given\n");
 		check_usage(stderr);
-		free(files);
-		return 2;
+		status = 2;
+	}
+	struct bestiary *b = status < 0 ? malloc(sizeof *b) : NULL;
+	if (status < 0 && !b) {
+		fprintf(stderr, "astray check: out of memory\n");
+		status = 2;
+	}
+	if (status >= 0) {
+		opt_list_fini(&files);
+		return status;
 	}
 
 	struct diag_list d = { 0 };
-	struct bestiary *b = malloc(sizeof *b);
 	bool have_bestiary = false;
-	if (!b) {
-		free(files);
-		return 2;
-	}
-	if (bestiary_path) {
-		have_bestiary = bestiary_load_file(bestiary_path, b, &d);
+	if (a.bestiary) {
+		have_bestiary = bestiary_load_file(a.bestiary, b, &d);
 	} else {
 		char path[4096];
-		if (bestiary_default_path(files[0], path, sizeof path))
+		if (bestiary_default_path(files.v[0], path, sizeof path))
 			have_bestiary = bestiary_load_file(path, b, &d);
 		else
 			diag_add(&d, DIAG_NOTE, "astray", 0, 0,
 				 "no bestiary.txt found: monster letters are not checked (use --bestiary FILE)");
 	}
 	int errors = 0, warnings = 0, notes = 0;
-	print_diags(&d, &o, &notes);
-	errors += d.errors;
-	warnings += d.warnings;
-	diag_list_fini(&d);
-	for (int i = 0; i < nfiles; i++) {
-		check_file(files[i], have_bestiary ? b : NULL, &d);
-		print_diags(&d, &o, &notes);
-		errors += d.errors;
-		warnings += d.warnings;
-		diag_list_fini(&d);
+	report(&d, &a, &errors, &warnings, &notes);
+	for (int i = 0; i < files.n; i++) {
+		check_file(files.v[i], have_bestiary ? b : NULL, &d);
+		report(&d, &a, &errors, &warnings, &notes);
 	}
-	if (o.json) {
+	int nfiles = files.n;
+	if (a.format == FORMAT_JSON) {
 		printf("{\"summary\":{\"files\":%d,\"errors\":%d,\"warnings\":%d,\"notes\":%d}}\n", nfiles, errors,
 		       warnings, notes);
-	} else if (!o.quiet) {
+	} else if (!a.quiet) {
 		printf("checked %d file%s: %d error%s, %d warning%s, %d note%s\n", nfiles, nfiles == 1 ? "" : "s",
 		       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", notes,
 		       notes == 1 ? "" : "s");
 	}
 	free(b);
-	free(files);
+	opt_list_fini(&files);
 	return errors ? 1 : 0;
 }

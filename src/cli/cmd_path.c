@@ -6,16 +6,52 @@
  * figures for scripts.  Colour is ANSI escapes (no curses), only on a
  * terminal and never with NO_COLOR set.
  */
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bestiary.h"
+#include "cli.h"
 #include "cmd.h"
 #include "level.h"
+#include "opt.h"
 #include "path.h"
+#include "textfile.h"
+
+struct path_args {
+	const char *level;
+	int sx, sy, gx, gy;
+	bool fallback, explored, corners;
+	double weight;
+	const char *bestiary;
+};
+
+#define ARG(field) offsetof(struct path_args, field)
+static const struct opt path_opts[] = {
+	{ .name = "fallback", .kind = OPT_FLAG, .offset = ARG(fallback),
+	  .help = "what a click does: through walls at a penalty, the walk\n"
+		  "cut just before the first wall; coordinates outside the\n"
+		  "map are clamped (without it they are an error)" },
+	{ .name = "explored", .kind = OPT_FLAG, .offset = ARG(explored),
+	  .help = "also mark every cell the search expanded" },
+	{ .name = "weight", .kind = OPT_DOUBLE, .offset = ARG(weight), .metavar = "W", .lo = 0, .hi = 1000,
+	  .help = "heuristic weight: 1 A* (default), above 1 weighted A*,\n"
+		  "0 Dijkstra" },
+	{ .name = "corners", .kind = OPT_FLAG, .offset = ARG(corners),
+	  .help = "square8: allow diagonal steps past a wall corner" },
+	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
+	  .help = "the bestiary for monster letters (default: beside the\n"
+		  "level, then levels/bestiary.txt)" },
+};
+#undef ARG
+
+static void path_usage(FILE *out);
+
+static const struct opt_command path_command = {
+	"path", path_opts, (int)(sizeof path_opts / sizeof path_opts[0]), path_usage
+};
 
 static void path_usage(FILE *out)
 {
@@ -29,15 +65,9 @@ static void path_usage(FILE *out)
 		"  X  the goal, when the walk does not reach it    :  a cell the search expanded\n"
 		"Cells are X,Y: column within the row and row, from 0 at the top left.\n"
 		"\n"
-		"options:\n"
-		"  --fallback   what a click does: through walls at a penalty, the walk cut just\n"
-		"               before the first wall; coordinates outside the map are clamped\n"
-		"               (without it they are an error)\n"
-		"  --explored   also mark every cell the search expanded\n"
-		"  --weight W   heuristic weight: 1 A* (default), above 1 weighted A*, 0 Dijkstra\n"
-		"  --corners    square8: allow diagonal steps past a wall corner\n"
-		"  --bestiary FILE  the bestiary for monster letters (default: beside the level,\n"
-		"               then levels/bestiary.txt)\n"
+		"options:\n");
+	opt_print_help(out, &path_command);
+	fprintf(out,
 		"\n"
 		"The last line is always exactly\n"
 		"  cost=C steps=N expanded=E reached=yes|no end=X,Y\n"
@@ -48,29 +78,6 @@ static void path_usage(FILE *out)
 		"\n"
 		"exit status: 0 the figures were printed, 1 a bad level or a cell outside the\n"
 		"map or on a wall without --fallback, 2 bad usage\n");
-}
-
-/* "X,Y" with optional minus signs; false when it is not exactly that. */
-static bool parse_cell(const char *s, int *x, int *y)
-{
-	char *end;
-	errno = 0;
-	long a = strtol(s, &end, 10);
-	if (end == s || *end != ',' || errno || a < -1000000 || a > 1000000)
-		return false;
-	const char *t = end + 1;
-	long b = strtol(t, &end, 10);
-	if (end == t || *end || errno || b < -1000000 || b > 1000000)
-		return false;
-	*x = (int)a;
-	*y = (int)b;
-	return true;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
 /* What each mark looks like in colour. */
@@ -91,75 +98,30 @@ static const char *mark_colour(char c)
 	}
 }
 
-struct path_args {
-	const char *level;
-	int sx, sy, gx, gy;
-	int ncells;
-	bool fallback, explored, corners;
-	double weight;
-	const char *bestiary;
-};
-
 /* Returns -1 when parsing went through, else the exit status. */
 static int parse_args(int argc, char **argv, struct path_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-			path_usage(stdout);
-			return 0;
-		} else if (strcmp(s, "--fallback") == 0) {
-			a->fallback = true;
-		} else if (strcmp(s, "--explored") == 0) {
-			a->explored = true;
-		} else if (strcmp(s, "--corners") == 0) {
-			a->corners = true;
-		} else if (strcmp(s, "--weight") == 0 || strncmp(s, "--weight=", 9) == 0) {
-			const char *v = s[8] == '=' ? s + 9 : (i + 1 < argc ? argv[++i] : NULL);
-			char *end;
-			a->weight = v ? strtod(v, &end) : -1;
-			if (!v || *end || end == v || !(a->weight >= 0 && a->weight <= 1000)) {
-				fprintf(stderr, "astray path: --weight takes a number from 0 to 1000\n");
-				return 2;
-			}
-		} else if (strcmp(s, "--bestiary") == 0 || strncmp(s, "--bestiary=", 11) == 0) {
-			a->bestiary = s[10] == '=' ? s + 11 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!a->bestiary) {
-				fprintf(stderr, "astray path: --bestiary needs a FILE\n");
-				return 2;
-			}
-		} else if (s[0] == '-' && !(s[1] >= '0' && s[1] <= '9')) {
-			fprintf(stderr, "astray path: unknown option '%s' (see astray path --help)\n", s);
-			return 2;
-		} else if (!a->level) {
-			a->level = s;
-		} else if (a->ncells < 2) {
-			int *x = a->ncells ? &a->gx : &a->sx, *y = a->ncells ? &a->gy : &a->sy;
-			if (!parse_cell(s, x, y)) {
-				fprintf(stderr, "astray path: '%s' is not a cell (expected X,Y, e.g. 3,4)\n", s);
-				return 2;
-			}
-			a->ncells++;
-		} else {
-			fprintf(stderr, "astray path: unexpected argument '%s'\n", s);
-			return 2;
+	struct opt_list pos = { 0 };
+	int status = opt_parse(&path_command, argc, argv, a, &pos, NULL);
+	if (status < 0 && pos.n != 3) {
+		if (pos.n > 3)
+			fprintf(stderr, "astray path: unexpected argument '%s'\n", pos.v[3]);
+		else
+			fprintf(stderr, "astray path: expected LEVEL X,Y X,Y\n");
+		if (pos.n < 3)
+			path_usage(stderr);
+		status = 2;
+	}
+	for (int i = 1; status < 0 && i < 3; i++) {
+		if (!opt_parse_cell(pos.v[i], i == 1 ? &a->sx : &a->gx, i == 1 ? &a->sy : &a->gy)) {
+			fprintf(stderr, "astray path: '%s' is not a cell (expected X,Y, e.g. 3,4)\n", pos.v[i]);
+			status = 2;
 		}
 	}
-	if (!a->level || a->ncells < 2) {
-		fprintf(stderr, "astray path: expected LEVEL X,Y X,Y\n");
-		path_usage(stderr);
-		return 2;
-	}
-	return -1;
-}
-
-static void print_diags(const struct diag_list *d)
-{
-	for (int i = 0; i < d->n; i++) {
-		char buf[700];
-		diag_format(&d->items[i], buf, sizeof buf);
-		fprintf(stderr, "%s\n", buf);
-	}
+	if (status < 0)
+		a->level = pos.v[0];
+	opt_list_fini(&pos);
+	return status;
 }
 
 static struct level *load_level(const struct path_args *a)
@@ -178,14 +140,15 @@ static struct level *load_level(const struct path_args *a)
 	}
 	struct level *lv = NULL;
 	size_t len = 0;
-	char *text = level_read_file(a->level, &len);
-	if (!text)
-		diag_add(&d, DIAG_ERROR, a->level, 0, 0, "cannot read: %s", strerror(errno));
-	else if (ends_with(a->level, ".map"))
+	char *text;
+	int err = textfile_read(a->level, &text, &len);
+	if (err)
+		diag_add(&d, DIAG_ERROR, a->level, 0, 0, "cannot read: %s", strerror(err));
+	else if (cli_ends_with(a->level, ".map"))
 		lv = level_from_movingai(a->level, text, len, 1, 0, 'g', &d);
 	else if (!a->bestiary || have_b)
 		lv = level_parse(a->level, text, len, have_b ? b : NULL, &d);
-	print_diags(&d);
+	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	free(text);
 	free(b);

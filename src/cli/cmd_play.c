@@ -6,9 +6,9 @@
  * UI, and prints the outcome and the seed once the terminal is restored.
  * The hidden --bench-keys N measures the CPU time of one key press.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,8 @@
 #include "diag.h"
 #include "game.h"
 #include "level.h"
+#include "opt.h"
+#include "textfile.h"
 #include "ui.h"
 
 #ifndef ASTRAY_DATADIR
@@ -33,18 +35,43 @@
 #define PLAY_DEFAULT_MAP_MONSTERS 10
 
 struct play_args {
-	const char **targets;    /* LEVEL or DIR arguments, in order */
-	int n_targets;
-	const char **sets;       /* KIND.KEY=VALUE */
-	int n_sets;
+	struct opt_list targets; /* LEVEL or DIR arguments, in order */
+	struct opt_list sets;    /* KIND.KEY=VALUE */
 	const char *bestiary;    /* --bestiary FILE, or NULL for the default */
 	uint64_t seed;
 	bool seeded;
-	bool mouse;
+	bool no_mouse;
 	int delay_ms;
 	int map_monsters;        /* monsters placed on a Moving AI .map */
 	int bench_keys;          /* > 0: measure key presses instead of playing */
 };
+
+#define STR(x) STR_(x)
+#define STR_(x) #x
+#define ARG(field) offsetof(struct play_args, field)
+enum { OPT_SEED_ROW = 0 }; /* the row of --seed in play_opts */
+static const struct opt play_opts[] = {
+	[OPT_SEED_ROW] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
+			   .help = "replay a game: the seed is printed when a game ends" },
+	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
+	  .help = "leave the mouse to the terminal (text selection)" },
+	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
+	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
+	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
+	  .help = "override one bestiary knob (repeatable)" },
+	{ .name = "monsters", .kind = OPT_INT, .offset = ARG(map_monsters), .metavar = "K", .lo = 0, .hi = 100000,
+	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
+	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
+	  .help = "pause between travel steps (default " STR(PLAY_DEFAULT_DELAY_MS) ")" },
+	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
+	  .help = "measure the CPU time of N key presses on an 80x24 screen" },
+};
+#undef ARG
+#define N_PLAY_OPTS ((int)(sizeof play_opts / sizeof play_opts[0]))
+
+static void play_usage(FILE *out);
+
+static const struct opt_command play_command = { "play", play_opts, N_PLAY_OPTS, play_usage };
 
 /* A growable list of file names (owned strings). */
 struct names {
@@ -85,87 +112,30 @@ static void play_usage(FILE *out)
 		"usage: astray [play] [LEVEL|DIR]... [options]\n"
 		"\n"
 		"Plays the campaign: the .lvl files of ./levels in name order (or of the\n"
-		"installed %s/levels), or the levels and folders given.  A Moving AI .map\n"
-		"plays as one square8 level with monsters placed from the seed.\n"
+		"installed %s/levels), or the levels and folders given.\n"
+		"A Moving AI .map plays as one square8 level with monsters placed from the seed.\n"
 		"\n"
-		"options:\n"
-		"  --seed N             replay a game: the seed is printed when a game ends\n"
-		"  --no-mouse           leave the mouse to the terminal (text selection)\n"
-		"  --bestiary FILE      monster kinds (default: bestiary.txt beside the levels)\n"
-		"  --set KIND.KEY=VAL   override one bestiary knob (repeatable)\n"
-		"  --monsters K         monsters placed on a .map level (default %d)\n"
-		"  --delay MS           pause between travel steps (default %d)\n"
-		"  --bench-keys N       measure the CPU time of N key presses on an 80x24 screen\n"
-		"  --help               this text\n"
+		"options:\n",
+		ASTRAY_DATADIR);
+	opt_print_help(out, &play_command);
+	fprintf(out,
 		"\n"
 		"In the game, ? lists the keys.  Move with h j k l y u b n, the arrows or the\n"
-		"numpad; left click anywhere to travel there; right click describes a cell.\n",
-		ASTRAY_DATADIR, PLAY_DEFAULT_MAP_MONSTERS, PLAY_DEFAULT_DELAY_MS);
+		"numpad; left click anywhere to travel there; right click describes a cell.\n"
+		"\n"
+		"exit status: 0 after a game, 1 when a level, the bestiary or the terminal is\n"
+		"wrong, 2 bad usage, 128+N when stopped by signal N\n");
 }
 
 /* Returns -1 to go on, or an exit status (help printed, or a bad argument). */
 static int parse_args(int argc, char **argv, struct play_args *a)
 {
+	bool given[N_PLAY_OPTS] = { false };
 	a->delay_ms = PLAY_DEFAULT_DELAY_MS;
 	a->map_monsters = PLAY_DEFAULT_MAP_MONSTERS;
-	a->mouse = true;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		long n;
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-			play_usage(stdout);
-			return 0;
-		} else if (strcmp(arg, "--no-mouse") == 0) {
-			a->mouse = false;
-			continue;
-		} else if (arg[0] == '-' && arg[1] == '-' && arg[2] == '\0') {
-			for (i++; i < argc; i++)
-				a->targets[a->n_targets++] = argv[i];
-			break;
-		} else if (arg[0] != '-' || arg[1] == '\0') {
-			a->targets[a->n_targets++] = arg;
-			continue;
-		}
-		if (!val) {
-			fprintf(stderr, "astray play: %s needs a value (see astray play --help)\n", arg);
-			return 1;
-		}
-		i++;
-		if (strcmp(arg, "--seed") == 0) {
-			if (!cli_parse_seed(val, &a->seed)) {
-				fprintf(stderr, "astray play: --seed '%s': expected a number\n", val);
-				return 1;
-			}
-			a->seeded = true;
-		} else if (strcmp(arg, "--bestiary") == 0) {
-			a->bestiary = val;
-		} else if (strcmp(arg, "--set") == 0) {
-			a->sets[a->n_sets++] = val;
-		} else if (strcmp(arg, "--monsters") == 0) {
-			if (!cli_parse_long(val, 0, 100000, &n)) {
-				fprintf(stderr, "astray play: --monsters '%s': expected 0 to 100000\n", val);
-				return 1;
-			}
-			a->map_monsters = (int)n;
-		} else if (strcmp(arg, "--delay") == 0) {
-			if (!cli_parse_long(val, 0, 1000, &n)) {
-				fprintf(stderr, "astray play: --delay '%s': expected 0 to 1000 ms\n", val);
-				return 1;
-			}
-			a->delay_ms = (int)n;
-		} else if (strcmp(arg, "--bench-keys") == 0) {
-			if (!cli_parse_long(val, 1, 1000000, &n)) {
-				fprintf(stderr, "astray play: --bench-keys '%s': expected 1 to 1000000\n", val);
-				return 1;
-			}
-			a->bench_keys = (int)n;
-		} else {
-			fprintf(stderr, "astray play: unknown option '%s' (see astray play --help)\n", arg);
-			return 1;
-		}
-	}
-	return -1;
+	int status = opt_parse(&play_command, argc, argv, a, &a->targets, given);
+	a->seeded = given[OPT_SEED_ROW];
+	return status;
 }
 
 static bool is_dir(const char *path)
@@ -174,51 +144,24 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int only_levels(const struct dirent *e)
-{
-	return e->d_name[0] != '.' && ends_with(e->d_name, ".lvl");
-}
-
 /* Adds the .lvl files of dir in name order; false with a message on failure. */
 static bool add_dir(struct names *files, const char *dir)
 {
-	struct dirent **list;
-	int n = scandir(dir, &list, only_levels, alphasort);
-	if (n < 0) {
+	int n;
+	char **list = cli_level_files(dir, &n);
+	if (!list) {
 		fprintf(stderr, "astray: %s: %s\n", dir, strerror(errno));
 		return false;
 	}
 	bool ok = true;
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/",
-			 list[i]->d_name);
-		ok = ok && names_add(files, path);
-		free(list[i]);
-	}
-	free(list);
-	if (ok && n == 0) {
-		fprintf(stderr, "astray: %s: no .lvl files in this folder\n", dir);
-		return false;
-	}
+	for (int i = 0; i < n && ok; i++)
+		ok = names_add(files, list[i]);
+	cli_names_free(list, n);
 	if (!ok)
 		fprintf(stderr, "astray: out of memory\n");
-	return ok;
-}
-
-static void print_diags(const struct diag_list *d)
-{
-	for (int i = 0; i < d->n; i++) {
-		char line[1024];
-		diag_format(&d->items[i], line, sizeof line);
-		fprintf(stderr, "%s\n", line);
-	}
+	else if (n == 0)
+		fprintf(stderr, "astray: %s: no .lvl files in this folder\n", dir);
+	return ok && n > 0;
 }
 
 static uint64_t fresh_seed(void)
@@ -234,14 +177,15 @@ static uint64_t fresh_seed(void)
 static struct level *load_level(const char *path, const struct bestiary *b, const struct play_args *a)
 {
 	size_t len;
-	char *text = level_read_file(path, &len);
-	if (!text) {
-		fprintf(stderr, "astray: %s: %s\n", path, strerror(errno));
+	char *text;
+	int err = textfile_read(path, &text, &len);
+	if (err) {
+		fprintf(stderr, "astray: %s: %s\n", path, strerror(err));
 		return NULL;
 	}
 	struct diag_list diags = { 0 };
 	struct level *lv;
-	if (ends_with(path, ".map")) {
+	if (cli_ends_with(path, ".map")) {
 		char glyph = 'g';
 		if (!bestiary_find_glyph(b, glyph))
 			glyph = b->n > 0 ? b->kinds[0].glyph : 'g';
@@ -249,7 +193,7 @@ static struct level *load_level(const char *path, const struct bestiary *b, cons
 	} else {
 		lv = level_parse(path, text, len, b, &diags);
 	}
-	print_diags(&diags);
+	cli_print_diags(stderr, &diags, false, false);
 	if (diags.errors && lv) {
 		level_destroy(lv);
 		lv = NULL;
@@ -360,20 +304,12 @@ int cmd_play(int argc, char **argv)
 {
 	struct play_args a;
 	memset(&a, 0, sizeof a);
-	const char **targets = calloc((size_t)argc + 1, sizeof *targets);
-	const char **sets = calloc((size_t)argc + 1, sizeof *sets);
 	struct names files = { 0 };
 	struct level **levels = NULL;
 	int n_levels = 0, status = 1;
 	struct game *g = NULL;
 	struct bestiary b;
 	memset(&b, 0, sizeof b);
-	if (!targets || !sets) {
-		fprintf(stderr, "astray: out of memory\n");
-		goto out;
-	}
-	a.targets = targets;
-	a.sets = sets;
 	int r = parse_args(argc, argv, &a);
 	if (r >= 0) {
 		status = r;
@@ -384,7 +320,7 @@ int cmd_play(int argc, char **argv)
 
 	/* the campaign */
 	const char *near = NULL;
-	if (a.n_targets == 0) {
+	if (a.targets.n == 0) {
 		const char *dir = is_dir("levels") ? "levels" : ASTRAY_DATADIR "/levels";
 		if (!is_dir(dir)) {
 			fprintf(stderr, "astray: no levels/ folder here and none installed in %s\n", dir);
@@ -394,13 +330,13 @@ int cmd_play(int argc, char **argv)
 		if (!add_dir(&files, dir))
 			goto out;
 	}
-	for (int i = 0; i < a.n_targets; i++) {
+	for (int i = 0; i < a.targets.n; i++) {
 		if (!near)
-			near = a.targets[i];
-		if (is_dir(a.targets[i])) {
-			if (!add_dir(&files, a.targets[i]))
+			near = a.targets.v[i];
+		if (is_dir(a.targets.v[i])) {
+			if (!add_dir(&files, a.targets.v[i]))
 				goto out;
-		} else if (!names_add(&files, a.targets[i])) {
+		} else if (!names_add(&files, a.targets.v[i])) {
 			fprintf(stderr, "astray: out of memory\n");
 			goto out;
 		}
@@ -410,14 +346,14 @@ int cmd_play(int argc, char **argv)
 	struct diag_list diags = { 0 };
 	bool ok = a.bestiary ? bestiary_load_file(a.bestiary, &b, &diags)
 			     : bestiary_load_default(near, &b, &diags);
-	print_diags(&diags);
+	cli_print_diags(stderr, &diags, false, false);
 	diag_list_fini(&diags);
 	if (!ok)
 		goto out;
-	for (int i = 0; i < a.n_sets; i++) {
+	for (int i = 0; i < a.sets.n; i++) {
 		char err[256];
-		if (!bestiary_set(&b, a.sets[i], err, sizeof err)) {
-			fprintf(stderr, "astray: --set %s: %s\n", a.sets[i], err);
+		if (!bestiary_set(&b, a.sets.v[i], err, sizeof err)) {
+			fprintf(stderr, "astray: --set %s: %s\n", a.sets.v[i], err);
 			goto out;
 		}
 	}
@@ -458,7 +394,7 @@ int cmd_play(int argc, char **argv)
 		fprintf(stderr, "astray: out of memory\n");
 		goto out;
 	}
-	struct ui_options opt = { .mouse = a.mouse, .step_delay_ms = a.delay_ms };
+	struct ui_options opt = { .mouse = !a.no_mouse, .step_delay_ms = a.delay_ms };
 	char err[256] = "";
 	int signo = 0;
 	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
@@ -475,7 +411,7 @@ out:
 		level_destroy(levels[i]);
 	free(levels);
 	names_fini(&files);
-	free(targets);
-	free(sets);
+	opt_list_fini(&a.targets);
+	opt_list_fini(&a.sets);
 	return status;
 }

@@ -5,24 +5,25 @@
  * terminal, and writes the results as a table, CSV or JSON.  docs/sim.md
  * describes every column; --help lists them from the same table.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bestiary.h"
 #include "cli.h"
+#include "clock.h"
 #include "cmd.h"
 #include "diag.h"
 #include "level.h"
+#include "opt.h"
 #include "sim.h"
 #include "stats.h"
+#include "textfile.h"
 
 enum sim_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
@@ -30,18 +31,21 @@ enum sim_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 #define DEFAULT_TURNS 1000
 #define DEFAULT_MAP_MONSTERS 10
 
+/* --monsters K[:KIND] */
+struct monsters_arg {
+	int n;                       /* K, -1 when not given */
+	const char *kind;            /* the KIND, or NULL */
+};
+
 struct sim_args {
-	const char **levels;
-	int n_levels;
+	struct opt_list levels;
 	int games;
 	uint64_t seed;
 	struct sim_options opt;
-	enum sim_format format;
-	const char **sets;           /* --set, in order */
-	int n_sets;
+	int format;                  /* enum sim_format */
+	struct opt_list sets;        /* --set, in order */
 	const char *bestiary;        /* --bestiary FILE or NULL */
-	int monsters;                /* --monsters K, -1 when not given */
-	const char *monster_kind;    /* the KIND of --monsters K:KIND, or NULL */
+	struct monsters_arg monsters;
 	const char *compare[2];      /* --compare A B, or NULL */
 	bool per_game;
 	bool no_time;
@@ -56,6 +60,89 @@ struct sim_level_run {
 	struct sim_game *games[2];
 };
 
+static const char *const format_choices[] = { "table", "csv", "json", NULL };
+
+static bool parse_player(const char *text, void *field)
+{
+	return sim_player_parse(text, (enum sim_player *)field);
+}
+
+/* K or K:KIND, K from 0 to 1000000 and KIND not empty. */
+static bool parse_monsters(const char *text, void *field)
+{
+	struct monsters_arg *m = field;
+	const char *colon = strchr(text, ':');
+	char num[32];
+	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+	long n;
+	if (len >= sizeof num || (colon && !colon[1]))
+		return false;
+	memcpy(num, text, len);
+	num[len] = '\0';
+	if (!cli_parse_long(num, 0, 1000000, &n))
+		return false;
+	m->n = (int)n;
+	m->kind = colon ? colon + 1 : NULL;
+	return true;
+}
+
+#define STR(x) STR_(x)
+#define STR_(x) #x
+#define ARG(field) offsetof(struct sim_args, field)
+static const struct opt sim_opts[] = {
+	{ .name = "games", .kind = OPT_INT, .offset = ARG(games), .metavar = "N", .lo = 1, .hi = 100000000,
+	  .help = "games per level (default " STR(DEFAULT_GAMES) ")" },
+	{ .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "S",
+	  .help = "game i (0-based) uses seed S+i (default 1); the same\n"
+		  "seeds on every level and for both sides of --compare" },
+	{ .name = "player", .kind = OPT_CUSTOM, .offset = ARG(opt.player), .metavar = "P",
+	  .parse = parse_player, .want = "exit, flee, idle or fight",
+	  .help = "the scripted player (default exit):\n"
+		  "  exit   walks the A* route to the nearest exit,\n"
+		  "         attacking a monster in the way; takes the\n"
+		  "         stairs\n"
+		  "  flee   steps to the cell farthest from the nearest\n"
+		  "         seen monster (waits when none is seen); takes\n"
+		  "         the stairs\n"
+		  "  idle   waits every turn\n"
+		  "  fight  walks to the nearest monster and attacks it,\n"
+		  "         round the stairs; with none left, takes them" },
+	{ .name = "turns", .kind = OPT_INT, .offset = ARG(opt.max_turns), .metavar = "T", .lo = 1, .hi = 100000000,
+	  .help = "a game still going at turn T is out of turns\n"
+		  "(default " STR(DEFAULT_TURNS) ")" },
+	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
+	  .help = "table (default), csv or json" },
+	{ .name = "per-game", .kind = OPT_FLAG, .offset = ARG(per_game),
+	  .help = "one row per game as well (csv: instead of the summary)" },
+	{ .name = "no-time", .kind = OPT_FLAG, .offset = ARG(no_time),
+	  .help = "leave out the wall-clock columns, so runs can be diffed" },
+	{ .name = "chase", .kind = OPT_FLAG, .offset = ARG(opt.chase),
+	  .help = "every monster is told where the player is before\n"
+		  "each of the player's actions, so all of them hunt\n"
+		  "(scale runs on maps larger than any sight radius)" },
+	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VALUE",
+	  .help = "override a bestiary knob (repeatable)" },
+	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
+	  .help = "the bestiary (default: beside the first level, levels/,\n"
+		  "or the installed one)" },
+	{ .name = "monsters", .kind = OPT_CUSTOM, .offset = ARG(monsters), .metavar = "K[:KIND]",
+	  .parse = parse_monsters, .want = "K or K:KIND",
+	  .help = "monsters placed on a .map (default " STR(DEFAULT_MAP_MONSTERS) " of the first\n"
+		  "kind)" },
+	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
+	  .help = "run every game under settings A and under settings B\n"
+		  "(each a list of KIND.KEY=VALUE separated by spaces or\n"
+		  "commas, on top of --set) and report B-A with a paired\n"
+		  "95% interval" },
+};
+#undef ARG
+
+static void sim_usage(FILE *out);
+
+static const struct opt_command sim_command = {
+	"sim", sim_opts, (int)(sizeof sim_opts / sizeof sim_opts[0]), sim_usage
+};
+
 static void sim_usage(FILE *out)
 {
 	fprintf(out,
@@ -68,36 +155,11 @@ static void sim_usage(FILE *out)
 		"Each level is played on its own: taking its exit is an escape, there is no\n"
 		"next level.\n"
 		"\n"
-		"options:\n"
-		"  --games N          games per level (default %d)\n"
-		"  --seed S           game i (0-based) uses seed S+i (default 1); the same\n"
-		"                     seeds on every level and for both sides of --compare\n"
-		"  --player P         the scripted player (default exit):\n"
-		"                       exit   walks the A* route to the nearest exit, attacking\n"
-		"                              a monster in the way; takes the stairs\n"
-		"                       flee   steps to the cell farthest from the nearest seen\n"
-		"                              monster (waits when none is seen); takes the stairs\n"
-		"                       idle   waits every turn\n"
-		"                       fight  walks to the nearest monster and attacks it,\n"
-		"                              round the stairs; with none left, takes them\n"
-		"  --turns T          a game still going at turn T is out of turns (default %d)\n"
-		"  --format F         table (default), csv or json\n"
-		"  --per-game         one row per game as well (csv: instead of the summary)\n"
-		"  --no-time          leave out the wall-clock columns, so runs can be diffed\n"
-		"  --chase            every monster is told where the player is before each of\n"
-		"                     the player's actions, so all of them hunt (scale runs on\n"
-		"                     maps larger than any sight radius)\n"
-		"  --set KIND.KEY=VALUE  override a bestiary knob (repeatable)\n"
-		"  --bestiary FILE    the bestiary (default: beside the first level, levels/,\n"
-		"                     or the installed one)\n"
-		"  --monsters K[:KIND]  monsters placed on a .map (default %d of the first kind)\n"
-		"  --compare 'A' 'B'  run every game under settings A and under settings B (each a\n"
-		"                     list of KIND.KEY=VALUE separated by spaces or commas, on\n"
-		"                     top of --set) and report B-A with a paired 95%% interval\n"
-		"  --help             this text\n"
+		"options:\n");
+	opt_print_help(out, &sim_command);
+	fprintf(out,
 		"\n"
-		"metrics (CSV columns and JSON keys; * = wall clock, differs run to run):\n",
-		DEFAULT_GAMES, DEFAULT_TURNS, DEFAULT_MAP_MONSTERS);
+		"metrics (CSV columns and JSON keys; * = wall clock, differs run to run):\n");
 	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
 		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
 		fprintf(out, "  %-20s %s%s%s\n", mi->name, mi->time ? "* " : "", mi->rate ? "rate: " : "",
@@ -121,43 +183,6 @@ static void sim_usage(FILE *out)
 /* ------------------------------------------------------------------ */
 /* Arguments                                                           */
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-/* The value of option `name` at argv[*i]: "--name=VALUE" or "--name VALUE".
- * NULL when argv[*i] is another option; *missing when the value is absent. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "astray sim: ");
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n(astray sim --help tells more)\n");
-	return 2;
-}
-
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
@@ -165,106 +190,30 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	a->seed = 1;
 	a->opt.player = SIM_PLAYER_EXIT;
 	a->opt.max_turns = DEFAULT_TURNS;
-	a->monsters = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i], *v;
-		bool missing = false;
-		long n;
-		if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-			sim_usage(stdout);
-			return 0;
-		} else if (strcmp(s, "--per-game") == 0) {
-			a->per_game = true;
-		} else if (strcmp(s, "--no-time") == 0) {
-			a->no_time = true;
-		} else if (strcmp(s, "--chase") == 0) {
-			a->opt.chase = true;
-		} else if ((v = option_value(argc, argv, &i, "--games", &missing))) {
-			if (!cli_parse_long(v, 1, 100000000, &n))
-				return usage_error("--games wants a whole number from 1, not '%s'", v);
-			a->games = (int)n;
-		} else if ((v = option_value(argc, argv, &i, "--seed", &missing))) {
-			if (!cli_parse_seed(v, &a->seed))
-				return usage_error("--seed wants a whole number from 0, not '%s'", v);
-		} else if ((v = option_value(argc, argv, &i, "--player", &missing))) {
-			if (!sim_player_parse(v, &a->opt.player))
-				return usage_error("unknown player '%s' (expected exit, flee, idle or fight)", v);
-		} else if ((v = option_value(argc, argv, &i, "--turns", &missing))) {
-			if (!cli_parse_long(v, 1, 100000000, &n))
-				return usage_error("--turns wants a whole number from 1, not '%s'", v);
-			a->opt.max_turns = (int)n;
-		} else if ((v = option_value(argc, argv, &i, "--format", &missing))) {
-			if (strcmp(v, "table") == 0)
-				a->format = FORMAT_TABLE;
-			else if (strcmp(v, "csv") == 0)
-				a->format = FORMAT_CSV;
-			else if (strcmp(v, "json") == 0)
-				a->format = FORMAT_JSON;
-			else
-				return usage_error("unknown format '%s' (expected table, csv or json)", v);
-		} else if ((v = option_value(argc, argv, &i, "--set", &missing))) {
-			a->sets[a->n_sets++] = v;
-		} else if ((v = option_value(argc, argv, &i, "--bestiary", &missing))) {
-			a->bestiary = v;
-		} else if ((v = option_value(argc, argv, &i, "--monsters", &missing))) {
-			const char *colon = strchr(v, ':');
-			char num[32];
-			size_t len = colon ? (size_t)(colon - v) : strlen(v);
-			if (len >= sizeof num)
-				len = sizeof num - 1;
-			memcpy(num, v, len);
-			num[len] = '\0';
-			if (!cli_parse_long(num, 0, 1000000, &n) || (colon && !colon[1]))
-				return usage_error("--monsters wants K or K:KIND, not '%s'", v);
-			a->monsters = (int)n;
-			a->monster_kind = colon ? colon + 1 : NULL;
-		} else if (strcmp(s, "--compare") == 0) {
-			if (i + 2 >= argc)
-				return usage_error("--compare wants two settings: --compare 'A' 'B'");
-			a->compare[0] = argv[++i];
-			a->compare[1] = argv[++i];
-		} else if (missing) {
-			return usage_error("%s wants a value", s);
-		} else if (s[0] == '-' && s[1] != '\0') {
-			return usage_error("unknown option '%s'", s);
-		} else {
-			a->levels[a->n_levels++] = s;
-		}
-		if (missing)
-			return usage_error("%s wants a value", s);
-	}
-	if (a->n_levels == 0)
-		return usage_error("give at least one level (.lvl or Moving AI .map)");
-	return -1;
+	a->monsters.n = -1;
+	int status = opt_parse(&sim_command, argc, argv, a, &a->levels, NULL);
+	if (status < 0 && a->levels.n == 0)
+		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
+				       "see astray sim --help");
+	return status;
 }
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
-static void print_diags(const struct diag_list *d, bool errors_only)
-{
-	char buf[1024];
-	for (int i = 0; i < d->n; i++) {
-		if (errors_only && d->items[i].severity != DIAG_ERROR)
-			continue;
-		diag_format(&d->items[i], buf, sizeof buf);
-		fprintf(stderr, "%s\n", buf);
-	}
-}
-
 static bool load_bestiary(const struct sim_args *a, struct bestiary *b)
 {
 	struct diag_list d = { 0 };
 	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &d)
-			      : bestiary_load_default(a->levels[0], b, &d);
-	print_diags(&d, false);
+			      : bestiary_load_default(a->levels.v[0], b, &d);
+	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	if (!ok)
 		return false;
-	for (int i = 0; i < a->n_sets; i++) {
+	for (int i = 0; i < a->sets.n; i++) {
 		char err[256];
-		if (!bestiary_set(b, a->sets[i], err, sizeof err)) {
-			fprintf(stderr, "astray sim: --set %s: %s\n", a->sets[i], err);
+		if (!bestiary_set(b, a->sets.v[i], err, sizeof err)) {
+			fprintf(stderr, "astray sim: --set %s: %s\n", a->sets.v[i], err);
 			return false;
 		}
 	}
@@ -274,7 +223,7 @@ static bool load_bestiary(const struct sim_args *a, struct bestiary *b)
 /* The glyph of --monsters K:KIND (a name or a letter), or the first kind. */
 static bool monster_glyph(const struct sim_args *a, struct bestiary *b, char *glyph)
 {
-	if (!a->monster_kind) {
+	if (!a->monsters.kind) {
 		if (b->n == 0) {
 			fprintf(stderr, "astray sim: the bestiary has no monster kinds\n");
 			return false;
@@ -282,81 +231,67 @@ static bool monster_glyph(const struct sim_args *a, struct bestiary *b, char *gl
 		*glyph = b->kinds[0].glyph;
 		return true;
 	}
-	const struct monster_kind *k = bestiary_find_name(b, a->monster_kind);
-	if (!k && strlen(a->monster_kind) == 1)
-		k = bestiary_find_glyph(b, a->monster_kind[0]);
+	const struct monster_kind *k = bestiary_find_name(b, a->monsters.kind);
+	if (!k && strlen(a->monsters.kind) == 1)
+		k = bestiary_find_glyph(b, a->monsters.kind[0]);
 	if (!k) {
-		fprintf(stderr, "astray sim: --monsters: unknown monster kind '%s'\n", a->monster_kind);
+		fprintf(stderr, "astray sim: --monsters: unknown monster kind '%s'\n", a->monsters.kind);
 		return false;
 	}
 	*glyph = k->glyph;
 	return true;
 }
 
-static int is_level_file(const struct dirent *e)
+/* Appends `path` (copied) to out; false on no memory. */
+static bool push_name(char ***out, int *n, int *cap, const char *path)
 {
-	return e->d_name[0] != '.' && ends_with(e->d_name, ".lvl");
+	if (*n == *cap) {
+		int nc = *cap ? 2 * *cap : 16;
+		char **grown = realloc(*out, (size_t)nc * sizeof *grown);
+		if (!grown)
+			return false;
+		*out = grown;
+		*cap = nc;
+	}
+	char *copy = strdup(path);
+	if (copy)
+		(*out)[(*n)++] = copy;
+	return copy != NULL;
 }
 
 /*
  * The level files to run: each argument, a folder standing for its .lvl
  * files in name order (the campaign order).  The names are owned by the
- * array (free each, then the array).  NULL on error, already reported.
+ * array (cli_names_free).  NULL on error, already reported.
  */
 static char **expand_levels(const struct sim_args *a, int *n_out)
 {
-	int n = 0, cap = a->n_levels + 8;
-	char **out = malloc((size_t)cap * sizeof *out);
-	bool ok = out != NULL;
-	for (int i = 0; ok && i < a->n_levels; i++) {
-		const char *arg = a->levels[i];
+	char **out = NULL;
+	int n = 0, cap = 0;
+	bool ok = true;
+	for (int i = 0; ok && i < a->levels.n; i++) {
+		const char *arg = a->levels.v[i];
 		struct stat st;
-		struct dirent **names = NULL;
+		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			ok = push_name(&out, &n, &cap, arg);
+			if (!ok)
+				fprintf(stderr, "astray sim: out of memory\n");
+			continue;
+		}
 		int k = 0;
-		bool dir = stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
-		if (dir) {
-			k = scandir(arg, &names, is_level_file, alphasort);
-			if (k <= 0) {
-				fprintf(stderr, "astray sim: %s: %s\n", arg, k < 0 ? strerror(errno) : "no .lvl files in this folder");
-				ok = false;
-				free(names);
-				break;
-			}
+		char **names = cli_level_files(arg, &k);
+		if (!names || k == 0) {
+			fprintf(stderr, "astray sim: %s: %s\n", arg, names ? "no .lvl files in this folder" : strerror(errno));
+			ok = false;
 		}
-		int add = dir ? k : 1;
-		if (n + add > cap) {
-			cap = 2 * (n + add);
-			char **grown = realloc(out, (size_t)cap * sizeof *out);
-			if (grown)
-				out = grown;
-			else
-				ok = false;
-		}
-		for (int j = 0; j < k; j++) {
-			if (ok) {
-				size_t len = strlen(arg) + strlen(names[j]->d_name) + 2;
-				char *path = malloc(len);
-				if (path) {
-					snprintf(path, len, "%s%s%s", arg, ends_with(arg, "/") ? "" : "/", names[j]->d_name);
-					out[n++] = path;
-				} else {
-					ok = false;
-				}
-			}
-			free(names[j]);
-		}
-		free(names);
-		if (ok && !dir) {
-			out[n] = strdup(arg);
-			ok = out[n++] != NULL;
-		}
-		if (!ok)
+		for (int j = 0; ok && j < k; j++)
+			ok = push_name(&out, &n, &cap, names[j]);
+		if (names && !ok)
 			fprintf(stderr, "astray sim: out of memory\n");
+		cli_names_free(names, k);
 	}
 	if (!ok) {
-		for (int i = 0; out && i < n; i++)
-			free(out[i]);
-		free(out);
+		cli_names_free(out, n);
 		return NULL;
 	}
 	*n_out = n;
@@ -368,29 +303,29 @@ static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
 {
 	size_t len = 0;
 	struct diag_list d = { 0 };
-	lr->text = level_read_file(file, &len);
-	if (!lr->text) {
-		fprintf(stderr, "astray sim: %s: %s\n", file, strerror(errno));
+	int err = textfile_read(file, &lr->text, &len);
+	if (err) {
+		fprintf(stderr, "astray sim: %s: %s\n", file, strerror(err));
 		return false;
 	}
 	lr->src.file = file;
-	if (ends_with(file, ".map")) {
+	if (cli_ends_with(file, ".map")) {
 		lr->src.map_text = lr->text;
 		lr->src.map_len = len;
-		lr->src.map_monsters = a->monsters >= 0 ? a->monsters : DEFAULT_MAP_MONSTERS;
+		lr->src.map_monsters = a->monsters.n >= 0 ? a->monsters.n : DEFAULT_MAP_MONSTERS;
 		lr->src.map_glyph = glyph;
 		/* Load it once now so a bad map is reported before any game. */
 		struct level *probe = level_from_movingai(file, lr->text, len, sim_game_seed(a->seed, 0),
 							  lr->src.map_monsters, glyph, &d);
 		lr->monsters = probe ? probe->n_monsters : 0;
 		level_destroy(probe);
-		print_diags(&d, true);
+		cli_print_diags(stderr, &d, true, false);
 		bool ok = probe != NULL;
 		diag_list_fini(&d);
 		return ok;
 	}
 	lr->parsed = level_parse(file, lr->text, len, b, &d);
-	print_diags(&d, true);
+	cli_print_diags(stderr, &d, true, false);
 	diag_list_fini(&d);
 	if (!lr->parsed)
 		return false;
@@ -411,9 +346,7 @@ struct progress {
 
 static double clock_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return clock_us() / 1e3;
 }
 
 /* Shown only after a second, on a terminal, at most ten times a second. */
@@ -848,9 +781,9 @@ static void print_json(FILE *f, const struct out_ctx *o)
 		sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
 		a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
 	fprintf(f, "  \"settings\": [");
-	for (int i = 0; i < a->n_sets; i++) {
+	for (int i = 0; i < a->sets.n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		json_string(f, a->sets[i]);
+		json_string(f, a->sets.v[i]);
 	}
 	fprintf(f, "],\n");
 	if (cmp) {
@@ -898,8 +831,8 @@ static void describe_settings(char *buf, size_t size, const struct sim_args *a, 
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < a->n_sets && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", a->sets[i]);
+	for (int i = 0; i < a->sets.n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", a->sets.v[i]);
 	if (extra && *extra && used < size)
 		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", extra);
 	if (used == 0)
@@ -936,8 +869,8 @@ static int run(const struct sim_args *a)
 	}
 	bool any_map = false;
 	for (int l = 0; l < n_files; l++)
-		any_map |= ends_with(files[l], ".map");
-	if (a->monsters >= 0 && !any_map)
+		any_map |= cli_ends_with(files[l], ".map");
+	if (a->monsters.n >= 0 && !any_map)
 		fprintf(stderr, "astray sim: note: --monsters applies to .map files; .lvl files keep their own monsters\n");
 	if (any_map && !monster_glyph(a, &base, &glyph))
 		goto done;
@@ -965,7 +898,7 @@ static int run(const struct sim_args *a)
 				if (sim_run_game(runner, &runs[l].src, &side[s], sim_game_seed(a->seed, i),
 						 &a->opt, g, &d) != 0) {
 					progress_end(&pr);
-					print_diags(&d, true);
+					cli_print_diags(stderr, &d, true, false);
 					if (d.n == 0)
 						fprintf(stderr, "astray sim: %s: out of memory\n", files[l]);
 					diag_list_fini(&d);
@@ -992,9 +925,7 @@ done:
 		level_destroy(runs[l].parsed);
 		free(runs[l].text);
 	}
-	for (int l = 0; l < n_files; l++)
-		free(files[l]);
-	free(files);
+	cli_names_free(files, n_files);
 	free(o.all[0]);
 	free(o.all[1]);
 	free(runs);
@@ -1004,19 +935,12 @@ done:
 
 int cmd_sim(int argc, char **argv)
 {
-	struct sim_args a = { 0 };
-	a.levels = calloc((size_t)argc + 1, sizeof *a.levels);
-	a.sets = calloc((size_t)argc + 1, sizeof *a.sets);
-	int status;
-	if (!a.levels || !a.sets) {
-		fprintf(stderr, "astray sim: out of memory\n");
-		status = 2;
-	} else {
-		status = parse_args(argc, argv, &a);
-		if (status < 0)
-			status = run(&a);
-	}
-	free(a.levels);
-	free(a.sets);
+	struct sim_args a;
+	memset(&a, 0, sizeof a);
+	int status = parse_args(argc, argv, &a);
+	if (status < 0)
+		status = run(&a);
+	opt_list_fini(&a.levels);
+	opt_list_fini(&a.sets);
 	return status;
 }

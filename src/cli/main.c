@@ -30,7 +30,9 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nWith no command, or with a level or folder, astray plays.\n"
-		     "`astray COMMAND --help` tells more.  `astray --version` prints the version.\n");
+		     "`astray COMMAND --help` tells more.  `astray --version` prints the version.\n"
+		     "Options take their value as --opt VALUE or --opt=VALUE; `--` ends them.\n"
+		     "Exit status 2 means a usage error, in every command.\n");
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "textfile.h"
+
 #ifndef ASTRAY_DATADIR
 #define ASTRAY_DATADIR "/usr/local/share/astray"
 #endif
@@ -379,49 +381,14 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 	return set_number(k, key, val, strlen(val), err, errlen);
 }
 
-/* Reads a whole file; NULL with errno on failure. */
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, used = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t k = fread(buf + used, 1, cap - used, f);
-		used += k;
-		if (used < cap) {
-			if (ferror(f)) {
-				free(buf);
-				buf = NULL;
-				errno = EIO;
-			}
-			break;
-		}
-		if (cap >= (size_t)1 << 24) {
-			free(buf);
-			buf = NULL;
-			errno = EFBIG;
-			break;
-		}
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	fclose(f);
-	*len = used;
-	return buf;
-}
-
 bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list *diags)
 {
 	size_t len = 0;
-	char *text = read_all(path, &len);
-	if (!text) {
+	char *text;
+	int err = textfile_read(path, &text, &len);
+	if (err) {
 		memset(out, 0, sizeof *out);
-		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", strerror(errno));
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", strerror(err));
 		return false;
 	}
 	bool ok = bestiary_parse(path, text, len, out, diags);

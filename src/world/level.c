@@ -15,13 +15,11 @@
 #include <string.h>
 
 #include "movingai.h"
+#include "textfile.h"
 
 /* Past this many errors in one file the parser stops adding them: one
  * shifted block of a huge map must not bury the rest under a million lines. */
 #define LEVEL_MAX_ERRORS 100
-
-/* Largest file level_read_file accepts (a 4096x4096 map is 16 MiB). */
-#define LEVEL_MAX_FILE (64L << 20)
 
 static const struct tile_info tile_table[TILE_COUNT] = {
 	[TILE_VOID] = { ' ', "void", 0, true },
@@ -512,6 +510,184 @@ void level_destroy(struct level *lv)
 	free(lv);
 }
 
+/* The first line that is not blank or a comment: "astray-level 1".  True
+ * when it was that line (any version, reported if not 1); false when it is
+ * something else, reported, and to be read as a header line anyway. */
+static bool magic_line(struct parser *p, int line, const char *s, size_t n, size_t i)
+{
+	static const char magic[] = "astray-level";
+	size_t ml = sizeof magic - 1;
+	if (n - i >= ml && memcmp(s + i, magic, ml) == 0) {
+		size_t j = i + ml;
+		while (j < n && s[j] == ' ')
+			j++;
+		size_t vend = j;
+		while (vend < n && s[vend] != ' ' && s[vend] != ';')
+			vend++;
+		if (!(vend - j == 1 && s[j] == '1'))
+			perr(p, line, (int)j + 1, "unsupported format version '%.*s' (this astray reads 'astray-level 1')",
+			     (int)(vend - j > 20 ? 20 : vend - j), s + j);
+		return true;
+	}
+	perr(p, line, (int)i + 1, "expected 'astray-level 1' as the first line");
+	return false;
+}
+
+/* The header: the magic line, key: value lines and comments, up to "map:";
+ * then the keys that are missing.  False when there is no "map:" line
+ * (reported): the parse ends there. */
+static bool parse_header(struct parser *p, struct cursor *cur, struct header *h)
+{
+	const char *s;
+	size_t n;
+	bool magic_seen = false;
+	while (!h->map_line && next_line(cur, &s, &n)) {
+		int line = cur->line;
+		h->last_line = line;
+		if (line == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+			perr(p, 1, 1, "UTF-8 byte-order mark at the start (save the file as plain ASCII, without a BOM)");
+			s += 3;
+			n -= 3;
+		}
+		/* A bad byte is reported and the line still read, so that one
+		 * tab does not also make its key look missing. */
+		check_bytes(p, line, s, n);
+		size_t i = 0;
+		while (i < n && s[i] == ' ')
+			i++;
+		if (i == n || s[i] == ';')
+			continue;
+		if (!magic_seen) {
+			magic_seen = true;
+			if (magic_line(p, line, s, n, i))
+				continue;
+		}
+		header_line(p, h, line, s, n);
+	}
+
+	if (!magic_seen && !h->map_line)
+		perr(p, 1, 1, "expected 'astray-level 1' as the first line (the file has only blank lines and comments)");
+	int end_line = h->last_line > 0 ? h->last_line : 1;
+	int pos_line = h->map_line ? h->map_line : end_line;
+	if (!h->seen_line[KEY_NAME])
+		perr(p, pos_line, 1, "missing 'name:' in the header (every level has a name)");
+	if (!h->seen_line[KEY_TOPOLOGY])
+		perr(p, pos_line, 1, "missing 'topology:' in the header (square4, square8 or hex)");
+	if (!h->map_line) {
+		perr(p, end_line, 1, "no 'map:' line (the map follows a line 'map:' after the header)");
+		return false;
+	}
+	return true;
+}
+
+/* The map rows: every line after "map:", less trailing blank lines, into
+ * *rows (owned).  Returns their number; 0 when there are none (reported)
+ * or on no memory (p->oom). */
+static int collect_rows(struct parser *p, struct cursor *cur, int map_line, struct row **rows)
+{
+	const char *s;
+	size_t n;
+	int nrows = 0, rcap = 0;
+	while (next_line(cur, &s, &n)) {
+		if (nrows == rcap) {
+			int nc = rcap ? 2 * rcap : 64;
+			struct row *r = realloc(*rows, (size_t)nc * sizeof *r);
+			if (!r) {
+				p->oom = true;
+				return 0;
+			}
+			*rows = r;
+			rcap = nc;
+		}
+		(*rows)[nrows++] = (struct row){ (size_t)(s - cur->text), n > INT32_MAX ? INT32_MAX : (int)n, cur->line };
+	}
+	while (nrows > 0 && is_blank(cur->text + (*rows)[nrows - 1].off, (size_t)(*rows)[nrows - 1].len))
+		nrows--;
+	if (nrows == 0)
+		perr(p, map_line, 1, "the map is empty (draw it on the lines after 'map:')");
+	return nrows;
+}
+
+/* The map's size in cells: its rows, and its widest row in cells; each
+ * side past LEVEL_MAX_SIDE is reported once and cut to it. */
+static void measure(struct parser *p, const struct row *rows, int nrows, bool hex, int *width, int *height)
+{
+	*height = nrows;
+	if (*height > LEVEL_MAX_SIDE) {
+		perr(p, rows[LEVEL_MAX_SIDE].line, 1, "the map has %d rows; at most %d are allowed", *height,
+		     LEVEL_MAX_SIDE);
+		*height = LEVEL_MAX_SIDE;
+	}
+	*width = 0;
+	bool wide_reported = false;
+	for (int y = 0; y < *height; y++) {
+		int parity = hex ? (y & 1) : 0;
+		int cells = hex ? (rows[y].len > parity ? (rows[y].len - parity + 1) / 2 : 0) : rows[y].len;
+		if (cells > LEVEL_MAX_SIDE) {
+			if (!wide_reported)
+				perr(p, rows[y].line, hex ? 2 * LEVEL_MAX_SIDE + parity + 1 : LEVEL_MAX_SIDE + 1,
+				     "the map is %d cells wide here; at most %d are allowed", cells, LEVEL_MAX_SIDE);
+			wide_reported = true;
+			cells = LEVEL_MAX_SIDE;
+		}
+		if (cells > *width)
+			*width = cells;
+	}
+	if (*width == 0)
+		*width = 1;
+}
+
+/* The level from the measured rows: its tiles, things and sealed cells.
+ * NULL on no memory (p->oom); errors in the map are reported, not fatal here. */
+static struct level *build_level(struct parser *p, const struct header *h, const char *text,
+				 const struct row *rows, int nrows, const struct bestiary *b)
+{
+	enum grid_topology topo = h->topology_ok ? h->topo : GRID_SQUARE8;
+	int width, height;
+	measure(p, rows, nrows, topo == GRID_HEX, &width, &height);
+	struct level *lv = calloc(1, sizeof *lv);
+	if (!lv) {
+		p->oom = true;
+		return NULL;
+	}
+	lv->topo = topo;
+	lv->w = width;
+	lv->h = height;
+	lv->map_line = rows[0].line;
+	lv->player_x = lv->player_y = -1;
+	lv->tiles = calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
+	if (!lv->tiles) {
+		p->oom = true;
+		return lv;
+	}
+	parse_cells(p, lv, text, rows, b);
+	if (h->value[KEY_SEALED])
+		parse_sealed(p, lv, h->value[KEY_SEALED], h->seen_line[KEY_SEALED], h->value_col[KEY_SEALED]);
+	return lv;
+}
+
+/* Hands the header's strings to lv, or frees both on any error. */
+static struct level *finish_level(struct parser *p, struct header *h, struct level *lv)
+{
+	if (p->errors || p->oom || !lv) {
+		for (int k = 0; k < KEY_COUNT; k++)
+			free(h->value[k]);
+		level_destroy(lv);
+		return NULL;
+	}
+	lv->file = strdup(p->file);
+	lv->name = h->value[KEY_NAME];
+	lv->author = h->value[KEY_AUTHOR];
+	lv->description = h->value[KEY_DESCRIPTION];
+	free(h->value[KEY_SEALED]);
+	if (!lv->file) {
+		diag_add(p->diags, DIAG_ERROR, p->file, 0, 0, "out of memory");
+		level_destroy(lv);
+		return NULL;
+	}
+	return lv;
+}
+
 struct level *level_parse(const char *file, const char *text, size_t len, const struct bestiary *b,
 			  struct diag_list *diags)
 {
@@ -525,210 +701,38 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 	int first_diag = diags->n;
 	struct header h = { 0 };
 	struct row *rows = NULL;
-	int nrows = 0, rcap = 0;
 	struct level *lv = NULL;
 
 	if (len == 0 || !text) {
 		perr(&p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
 		return NULL;
 	}
-
 	struct cursor cur = { text, len, 0, 0 };
-	const char *s;
-	size_t n;
-	bool magic_seen = false;
-	/* Header: the magic line, key: value lines and comments, up to "map:". */
-	while (!h.map_line && next_line(&cur, &s, &n)) {
-		int line = cur.line;
-		h.last_line = line;
-		if (line == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-			perr(&p, 1, 1, "UTF-8 byte-order mark at the start (save the file as plain ASCII, without a BOM)");
-			s += 3;
-			n -= 3;
-		}
-		/* A bad byte is reported and the line still read, so that one
-		 * tab does not also make its key look missing. */
-		check_bytes(&p, line, s, n);
-		size_t i = 0;
-		while (i < n && s[i] == ' ')
-			i++;
-		if (i == n || s[i] == ';')
-			continue;
-		if (!magic_seen) {
-			magic_seen = true;
-			static const char magic[] = "astray-level";
-			size_t ml = sizeof magic - 1;
-			if (n - i >= ml && memcmp(s + i, magic, ml) == 0) {
-				size_t j = i + ml;
-				while (j < n && s[j] == ' ')
-					j++;
-				size_t vend = j;
-				while (vend < n && s[vend] != ' ' && s[vend] != ';')
-					vend++;
-				if (!(vend - j == 1 && s[j] == '1'))
-					perr(&p, line, (int)j + 1,
-					     "unsupported format version '%.*s' (this astray reads 'astray-level 1')",
-					     (int)(vend - j > 20 ? 20 : vend - j), s + j);
-				continue;
-			}
-			perr(&p, line, (int)i + 1, "expected 'astray-level 1' as the first line");
-			/* and read the line as a header line anyway */
-		}
-		header_line(&p, &h, line, s, n);
+	if (parse_header(&p, &cur, &h)) {
+		int nrows = collect_rows(&p, &cur, h.map_line, &rows);
+		if (nrows > 0)
+			lv = build_level(&p, &h, text, rows, nrows, b);
 	}
-
-	if (!magic_seen && !h.map_line)
-		perr(&p, 1, 1, "expected 'astray-level 1' as the first line (the file has only blank lines and comments)");
-	int end_line = h.last_line > 0 ? h.last_line : 1;
-	int pos_line = h.map_line ? h.map_line : end_line;
-	if (!h.seen_line[KEY_NAME])
-		perr(&p, pos_line, 1, "missing 'name:' in the header (every level has a name)");
-	if (!h.seen_line[KEY_TOPOLOGY])
-		perr(&p, pos_line, 1, "missing 'topology:' in the header (square4, square8 or hex)");
-	if (!h.map_line) {
-		perr(&p, end_line, 1, "no 'map:' line (the map follows a line 'map:' after the header)");
-		goto done;
-	}
-
-	/* Map rows: every line after "map:". */
-	while (next_line(&cur, &s, &n)) {
-		if (nrows == rcap) {
-			int nc = rcap ? 2 * rcap : 64;
-			struct row *r = realloc(rows, (size_t)nc * sizeof *r);
-			if (!r) {
-				p.oom = true;
-				goto done;
-			}
-			rows = r;
-			rcap = nc;
-		}
-		rows[nrows++] = (struct row){ (size_t)(s - text), n > INT32_MAX ? INT32_MAX : (int)n, cur.line };
-	}
-	while (nrows > 0 && is_blank(text + rows[nrows - 1].off, (size_t)rows[nrows - 1].len))
-		nrows--;
-	if (nrows == 0) {
-		perr(&p, h.map_line, 1, "the map is empty (draw it on the lines after 'map:')");
-		goto done;
-	}
-
-	enum grid_topology topo = h.topology_ok ? h.topo : GRID_SQUARE8;
-	bool hex = topo == GRID_HEX;
-	int height = nrows;
-	if (height > LEVEL_MAX_SIDE) {
-		perr(&p, rows[LEVEL_MAX_SIDE].line, 1, "the map has %d rows; at most %d are allowed",
-		     height, LEVEL_MAX_SIDE);
-		height = LEVEL_MAX_SIDE;
-	}
-	int width = 0;
-	bool wide_reported = false;
-	for (int y = 0; y < height; y++) {
-		int parity = hex ? (y & 1) : 0;
-		int cells = hex ? (rows[y].len > parity ? (rows[y].len - parity + 1) / 2 : 0) : rows[y].len;
-		if (cells > LEVEL_MAX_SIDE) {
-			if (!wide_reported)
-				perr(&p, rows[y].line, hex ? 2 * LEVEL_MAX_SIDE + parity + 1 : LEVEL_MAX_SIDE + 1,
-				     "the map is %d cells wide here; at most %d are allowed", cells, LEVEL_MAX_SIDE);
-			wide_reported = true;
-			cells = LEVEL_MAX_SIDE;
-		}
-		if (cells > width)
-			width = cells;
-	}
-	if (width == 0)
-		width = 1;
-
-	lv = calloc(1, sizeof *lv);
-	if (!lv) {
-		p.oom = true;
-		goto done;
-	}
-	lv->topo = topo;
-	lv->w = width;
-	lv->h = height;
-	lv->map_line = rows[0].line;
-	lv->player_x = lv->player_y = -1;
-	lv->tiles = calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
-	if (!lv->tiles) {
-		p.oom = true;
-		goto done;
-	}
-	parse_cells(&p, lv, text, rows, b);
-	if (h.value[KEY_SEALED])
-		parse_sealed(&p, lv, h.value[KEY_SEALED], h.seen_line[KEY_SEALED], h.value_col[KEY_SEALED]);
-
-done:
-	if (diags && !p.stopped)
+	if (!p.stopped)
 		diag_sort(diags, first_diag);
-	if (p.oom && diags)
+	if (p.oom)
 		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
 	free(rows);
-	if (p.errors || p.oom || !lv) {
-		for (int k = 0; k < KEY_COUNT; k++)
-			free(h.value[k]);
-		level_destroy(lv);
-		return NULL;
-	}
-	lv->file = strdup(p.file);
-	lv->name = h.value[KEY_NAME];
-	lv->author = h.value[KEY_AUTHOR];
-	lv->description = h.value[KEY_DESCRIPTION];
-	free(h.value[KEY_SEALED]);
-	if (!lv->file) {
-		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
-		level_destroy(lv);
-		return NULL;
-	}
-	return lv;
+	return finish_level(&p, &h, lv);
 }
 
 char *level_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, used = 0;
-	char *buf = malloc(cap + 1);
-	if (!buf) {
-		fclose(f);
-		errno = ENOMEM;
+	char *text;
+	size_t n;
+	int err = textfile_read(path, &text, &n);
+	if (err) {
+		errno = err;
 		return NULL;
 	}
-	for (;;) {
-		if (used == cap) {
-			if ((long)cap >= LEVEL_MAX_FILE) {
-				free(buf);
-				fclose(f);
-				errno = EFBIG;
-				return NULL;
-			}
-			cap *= 2;
-			char *nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t k = fread(buf + used, 1, cap - used, f);
-		used += k;
-		if (k == 0) {
-			if (ferror(f)) {
-				int e = errno ? errno : EIO;
-				free(buf);
-				fclose(f);
-				errno = e;
-				return NULL;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	buf[used] = '\0';
 	if (len)
-		*len = used;
-	return buf;
+		*len = n;
+	return text;
 }
 
 /* ---- writing --------------------------------------------------------- */

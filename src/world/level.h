@@ -76,7 +76,8 @@ struct level {
 struct level *level_parse(const char *file, const char *text, size_t len,
 			  const struct bestiary *b, struct diag_list *diags);
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees); NULL on error, errno set. */
+/* textfile_read with the error in errno: the whole file, NUL-terminated
+ * (caller frees), or NULL with errno set.  For callers that want a pointer. */
 char *level_read_file(const char *path, size_t *len);
 
 /*

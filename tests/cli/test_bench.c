@@ -71,7 +71,7 @@ static void test_figures(void **state)
 	free(out);
 
 	/* every K-th: scenarios 1, 4, 7 and 10 */
-	out = bench("--every 3 --mode astar " OPEN, false, &status);
+	out = bench("--every 3 --mode=astar " OPEN, false, &status);
 	assert_int_equal(status, 0);
 	assert_int_equal(last_line(out).n, 4);
 	free(out);
@@ -174,14 +174,15 @@ static void test_errors(void **state)
 	static const struct {
 		const char *args, *message;
 	} cases[] = {
-		{ "--repeat 0 " OPEN, "--repeat wants a number from 1 to 1000, not '0'" },
-		{ "--repeat x " OPEN, "--repeat wants a number from 1 to 1000, not 'x'" },
-		{ "--repeat 1001 " OPEN, "--repeat wants a number from 1 to 1000, not '1001'" },
-		{ OPEN " --repeat", "unknown or incomplete option '--repeat'" },
-		{ "--every 0 " OPEN, "--every wants a positive number, not '0'" },
-		{ "--mode nope " OPEN, "--mode is auto, astar, dijkstra or fallback, not 'nope'" },
-		{ "--topology hex " OPEN, "--topology is square8 or square4, not 'hex'" },
-		{ "--bogus " OPEN, "unknown or incomplete option '--bogus'" },
+		{ "--repeat 0 " OPEN, "astray bench: --repeat wants a whole number from 1 to 1000, not '0'" },
+		{ "--repeat x " OPEN, "--repeat wants a whole number from 1 to 1000, not 'x'" },
+		{ "--repeat=1001 " OPEN, "--repeat wants a whole number from 1 to 1000, not '1001'" },
+		{ OPEN " --repeat", "astray bench: --repeat needs a value (see astray bench --help)" },
+		{ "--every 0 " OPEN, "--every wants a whole number from 1 to 1000000, not '0'" },
+		{ "--mode nope " OPEN, "--mode wants auto, astar, dijkstra or fallback, not 'nope'" },
+		{ "--topology=hex " OPEN, "--topology wants square8 or square4, not 'hex'" },
+		{ "--bogus " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
+		{ "--bogus=3 " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
 		{ "", "usage: astray bench SCEN..." },
 		{ "tests/bench/none.map.scen", "tests/bench/none.map.scen: No such file or directory" },
 		{ "tests/bench/nomap.map.scen", "tests/bench/absent.map: No such file or directory" },
