@@ -170,12 +170,6 @@ struct flood_ctx {
 	bool c_codes;         /* cd[] and cdelta in compact units (route_fixed) */
 };
 
-/* Neighbour offsets in grid_neighbours order: square (first 4 orthogonal,
- * then the diagonals) and odd-r hex for even and odd rows. */
-static const int8_t sq_off_x[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
-static const int8_t sq_off_y[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
-static const int8_t hx_off_x[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
-static const int8_t hx_off_y[6] = { 0, 0, -1, -1, 1, 1 };
 
 static void moves_refresh(struct flood_ctx *f, bool cut);
 
@@ -229,7 +223,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		f->fifo[q].head_blk = -1;
 	}
 	for (int i = 0; i < 8; i++)
-		f->delta[i] = sq_off_y[i] * g->w + sq_off_x[i];
+		f->delta[i] = GRID_SQUARE_DY[i] * g->w + GRID_SQUARE_DX[i];
 	f->cr = (uint32_t)(GRID_SQRT2 * (double)(1u << CBITS) + 0.5) | 1u;
 	f->crinv = f->cr; /* Newton's iteration: each step doubles the bits that are right */
 	for (int i = 0; i < 5; i++)
@@ -418,7 +412,7 @@ static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GR
 static int sq_dir(int dx, int dy)
 {
 	for (int k = 0; k < 8; k++)
-		if (sq_off_x[k] == dx && sq_off_y[k] == dy)
+		if (GRID_SQUARE_DX[k] == dx && GRID_SQUARE_DY[k] == dy)
 			return k;
 	return -1;
 }
@@ -444,16 +438,16 @@ static int sq_dir(int dx, int dy)
  */
 static bool urow_skips(int i, int j, unsigned m, bool square8, bool cut)
 {
-	const int rx = sq_off_x[i] + sq_off_x[j], ry = sq_off_y[i] + sq_off_y[j];
+	const int rx = GRID_SQUARE_DX[i] + GRID_SQUARE_DX[j], ry = GRID_SQUARE_DY[i] + GRID_SQUARE_DY[j];
 	if (abs(rx) <= 1 && abs(ry) <= 1) {
 		if (rx == 0 || ry == 0)
 			return true;
 		if (!square8)
 			return false;
-		return cut || (m >> sq_dir(sq_off_x[j] - sq_off_x[i], sq_off_y[j] - sq_off_y[i]) & 1u);
+		return cut || (m >> sq_dir(GRID_SQUARE_DX[j] - GRID_SQUARE_DX[i], GRID_SQUARE_DY[j] - GRID_SQUARE_DY[i]) & 1u);
 	}
 	if (i >= 4 && j >= 4 && (rx == 0 || ry == 0))
-		return m >> sq_dir(rx / 2 - sq_off_x[i], ry / 2 - sq_off_y[i]) & 1u;
+		return m >> sq_dir(rx / 2 - GRID_SQUARE_DX[i], ry / 2 - GRID_SQUARE_DY[i]) & 1u;
 	return false;
 }
 
@@ -580,7 +574,7 @@ static inline void relax(struct flood_ctx *f, int32_t v, uint16_t q, double key)
 
 /*
  * Square grids: the bit mask of the moves out of (x, y), bit i for the
- * neighbour sq_off[i], with the corner rule applied.  A move between two
+ * neighbour GRID_SQUARE_DX/DY[i], with the corner rule applied.  A move between two
  * cells is legal both ways or neither, so forward and reverse share it.
  */
 static unsigned square_moves(const struct grid *g, int x, int y, bool square8, bool cut)
@@ -596,7 +590,7 @@ static unsigned square_moves(const struct grid *g, int x, int y, bool square8, b
 			     (c[w + 1] ? 128u : 0u);
 	} else {
 		for (int i = 0; i < (square8 ? 8 : 4); i++) {
-			int nx = x + sq_off_x[i], ny = y + sq_off_y[i];
+			int nx = x + GRID_SQUARE_DX[i], ny = y + GRID_SQUARE_DY[i];
 			if ((unsigned)nx < (unsigned)w && (unsigned)ny < (unsigned)h && cost[ny * w + nx])
 				m |= 1u << i;
 		}
@@ -684,9 +678,9 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 		return;
 	}
 	const int w = g->w, uy = u / w, ux = u - uy * w;
-	const int8_t *ox = hx_off_x[uy & 1];
+	const int8_t *ox = GRID_HEX_DX[uy & 1];
 	for (int i = 0; i < 6; i++) {
-		const int vx = ux + ox[i], vy = uy + hx_off_y[i];
+		const int vx = ux + ox[i], vy = uy + GRID_HEX_DY[i];
 		if ((unsigned)vx >= (unsigned)w || (unsigned)vy >= (unsigned)g->h)
 			continue;
 		const int32_t v = vy * w + vx;
@@ -1225,9 +1219,9 @@ static int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GR
 		return k;
 	}
 	const int w = g->w, vy = v / w, vx = v - vy * w;
-	const int8_t *ox = hx_off_x[vy & 1];
+	const int8_t *ox = GRID_HEX_DX[vy & 1];
 	for (int i = 0; i < 6; i++) {
-		const int nx = vx + ox[i], ny = vy + hx_off_y[i];
+		const int nx = vx + ox[i], ny = vy + GRID_HEX_DY[i];
 		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)g->h || !g->cost[ny * w + nx])
 			continue;
 		out[k] = ny * w + nx;
@@ -1721,8 +1715,8 @@ static int32_t a_parent(const struct flood_ctx *f, int32_t v)
 		return -1;
 	if (f->grid->topo != GRID_HEX)
 		return v - f->delta[d];
-	const int w = f->grid->w, vy = v / w, py = vy - hx_off_y[d];
-	return py * w + v - vy * w - hx_off_x[py & 1][d];
+	const int w = f->grid->w, vy = v / w, py = vy - GRID_HEX_DY[d];
+	return py * w + v - vy * w - GRID_HEX_DX[py & 1][d];
 }
 
 /*
@@ -1794,15 +1788,15 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 		const double gu = an[u].g;
 		unsigned moves;
 		int uy = 0, ux = 0;
-		const int8_t *ox = sq_off_x, *oy = sq_off_y;
+		const int8_t *ox = GRID_SQUARE_DX, *oy = GRID_SQUARE_DY;
 		if (square) {
 			moves = f->moves[u];
 		} else {
 			uy = u / w;
 			ux = u - uy * w;
 			moves = 0;
-			ox = hx_off_x[uy & 1];
-			oy = hx_off_y;
+			ox = GRID_HEX_DX[uy & 1];
+			oy = GRID_HEX_DY;
 			for (int i = 0; i < 6; i++) {
 				int vx = ux + ox[i], vy = uy + oy[i];
 				if ((unsigned)vx < (unsigned)w && (unsigned)vy < (unsigned)h && gc[vy * w + vx])

@@ -343,13 +343,10 @@ static inline bool is_deferred(int32_t pos) { return pos <= POS_DEFERRED0 && pos
 
 /* ---- topology tables ---- */
 
-/* N, W, E, S, NW, NE, SW, SE: the order of grid.c. */
-static const int sq_dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
-static const int sq_dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+/* The neighbour offsets are grid.h's (GRID_SQUARE_DX/DY, GRID_HEX_DX/DY):
+ * their order decides ties.  The index of the opposite direction in the
+ * same tables, for the step back to a parent. */
 static const uint8_t sq_opp[8] = { 3, 2, 1, 0, 7, 6, 5, 4 };
-/* odd-r hex: W, E, NW, NE, SW, SE for even and odd rows (grid.c order). */
-static const int hx_dx[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
-static const int hx_dy[6] = { 0, 0, -1, -1, 1, 1 };
 static const uint8_t hx_opp[6] = { 1, 0, 5, 4, 3, 2 };
 
 static inline int iabs(int v) { return v < 0 ? -v : v; }
@@ -465,8 +462,8 @@ static inline int step_cell(const struct path_ctx *ctx, int cell, int d)
 {
 	int x = cell % ctx->w, y = cell / ctx->w;
 	if (ctx->grid->topo == GRID_HEX)
-		return (y + hx_dy[d]) * ctx->w + x + hx_dx[y & 1][d];
-	return (y + sq_dy[d]) * ctx->w + x + sq_dx[d];
+		return (y + GRID_HEX_DY[d]) * ctx->w + x + GRID_HEX_DX[y & 1][d];
+	return (y + GRID_SQUARE_DY[d]) * ctx->w + x + GRID_SQUARE_DX[d];
 }
 
 static inline bool live(const struct path_ctx *ctx, int cell)
@@ -1021,8 +1018,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					node[c].pos = POS_CLOSED;
 					expanded++;
 					for (int i = 0; i < dirs; i++) {
-						const int nx = cx + (topo == GRID_HEX ? hx_dx[cy & 1][i] : sq_dx[i]);
-						const int ny = cy + (topo == GRID_HEX ? hx_dy[i] : sq_dy[i]);
+						const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
+						const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
 						if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 							continue;
 						const int v = ny * w + nx;
@@ -1063,8 +1060,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				const int cy = c / w, cx = c - cy * w;
 				bool useful = c == s.goal || s.budget > 0;
 				for (int i = 0; i < dirs && !useful; i++) {
-					const int nx = cx + (topo == GRID_HEX ? hx_dx[cy & 1][i] : sq_dx[i]);
-					const int ny = cy + (topo == GRID_HEX ? hx_dy[i] : sq_dy[i]);
+					const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
+					const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
 					if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 						continue;
 					const int v = ny * w + nx;
@@ -1167,7 +1164,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 						pending_add(ctx, v);
 					else
 						queue_push(ctx, search_key(&s, v, ng,
-							   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx,
+							   heuristic(topo, ux + GRID_SQUARE_DX[i], uy + GRID_SQUARE_DY[i], s.gx,
 								     s.gy, s1, s2)), tie_f);
 					continue;
 				}
@@ -1179,7 +1176,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->dir = sq_opp[i];
 				if (pos >= 0)
 					sift_up(ctx, pos, search_key(&s, v, ng,
-						heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx, s.gy, s1, s2)));
+						heuristic(topo, ux + GRID_SQUARE_DX[i], uy + GRID_SQUARE_DY[i], s.gx, s.gy, s1, s2)));
 			}
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
@@ -1223,7 +1220,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					work &= work - 1;
 					const int v = u + off[i];
 					const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+					const int ax = iabs(dxu + GRID_SQUARE_DX[i]), ay = iabs(dyu + GRID_SQUARE_DY[i]);
 					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
 					const qkey k = search_key(&s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
 					struct node *nv = &node[v];
@@ -1257,7 +1254,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					continue;
 				int64_t hv = 0;
 				if (need_h) {
-					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+					const int ax = iabs(dxu + GRID_SQUARE_DX[i]), ay = iabs(dyu + GRID_SQUARE_DY[i]);
 					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
 					hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 				}
@@ -1278,12 +1275,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			int nx, ny;
 			int64_t step;
 			if (topo == GRID_HEX) {
-				nx = ux + hx_dx[uy & 1][i];
-				ny = uy + hx_dy[i];
+				nx = ux + GRID_HEX_DX[uy & 1][i];
+				ny = uy + GRID_HEX_DY[i];
 				step = s1;
 			} else {
-				nx = ux + sq_dx[i];
-				ny = uy + sq_dy[i];
+				nx = ux + GRID_SQUARE_DX[i];
+				ny = uy + GRID_SQUARE_DY[i];
 				step = (topo == GRID_SQUARE8 && i >= 4) ? s2 : s1;
 			}
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
@@ -1527,7 +1524,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
 		const int64_t ug = node[u].g;
 		/* The passable neighbours as a bit mask (bit i: direction i of
-		 * sq_dx/sq_dy), then the first steps that are legal at all. */
+		 * GRID_SQUARE_DX/GRID_SQUARE_DY), then the first steps that are legal at all. */
 		const uint8_t *c = j.cost + u;
 		unsigned raw;
 		if (ux > 0 && uy > 0 && ux < w - 1 && uy < j.h - 1) {
@@ -1538,7 +1535,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		} else {
 			raw = 0;
 			for (int i = 0; i < 8; i++)
-				raw |= (unsigned)jfree(&j, ux + sq_dx[i], uy + sq_dy[i]) << i;
+				raw |= (unsigned)jfree(&j, ux + GRID_SQUARE_DX[i], uy + GRID_SQUARE_DY[i]) << i;
 		}
 		const unsigned bn = raw & 1, bw = (raw >> 1) & 1, be = (raw >> 2) & 1, bs = (raw >> 3) & 1;
 		const unsigned legal = raw & (0x0fu | (bn & bw) << 4 | (bn & be) << 5 | (bs & bw) << 6 |
@@ -1569,7 +1566,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 				break;
 			default: {
 				/* diagonal arrival: the two straights and the diagonal */
-				const int dx = sq_dx[arrive], dy = sq_dy[arrive];
+				const int dx = GRID_SQUARE_DX[arrive], dy = GRID_SQUARE_DY[arrive];
 				dirs = (1u << (dx < 0 ? 1 : 2)) | (1u << (dy < 0 ? 0 : 3)) | (1u << arrive);
 				break;
 			}
@@ -1583,7 +1580,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		while (dirs) {
 			const int i = __builtin_ctz(dirs);
 			dirs &= dirs - 1;
-			const int dx = sq_dx[i], dy = sq_dy[i];
+			const int dx = GRID_SQUARE_DX[i], dy = GRID_SQUARE_DY[i];
 			int v;
 			if (i < 4)
 				v = dx ? jump_h(&j, ux, uy, dx) : jump_v(&j, ux, uy, dy);
@@ -1781,12 +1778,12 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 			int nx, ny;
 			double step;
 			if (topo == GRID_HEX) {
-				nx = ux + hx_dx[uy & 1][i];
-				ny = uy + hx_dy[i];
+				nx = ux + GRID_HEX_DX[uy & 1][i];
+				ny = uy + GRID_HEX_DY[i];
 				step = 1.0;
 			} else {
-				nx = ux + sq_dx[i];
-				ny = uy + sq_dy[i];
+				nx = ux + GRID_SQUARE_DX[i];
+				ny = uy + GRID_SQUARE_DY[i];
 				step = (topo == GRID_SQUARE8 && i >= 4) ? GRID_SQRT2 : 1.0;
 			}
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
