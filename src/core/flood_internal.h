@@ -62,7 +62,11 @@ struct a_entry {
  * integer, the IEEE bits of f (non-negative, so they order as the values
  * do), then the complement of g rounded to a float (larger g first), then
  * the cell. */
-__extension__ typedef unsigned __int128 akey;
+#define PQ_RECORD struct a_node
+#define PQ_RING_SLOTS RRING
+#define PQ_RING_CHUNK RCHUNK
+#include "pqueue.h"
+typedef pq_key akey;
 
 /* The neighbours a cell of a uniform flood tries (see urow_make): entry
  * words to add to its index, each delta[i] + (i << UDIR_SHIFT) or 0 (a try
@@ -138,19 +142,11 @@ struct flood_moves {
 /* flood_route's A* (route.c): the records, the queue and its bucket ring. */
 struct route_search {
 	struct a_node *node;    /* n records */
-	akey *heap;             /* n keys: the heap from the front, the tie stack from the end */
-	int heap_len;
-	int stack_len;          /* the tie stack, heap[n - stack_len .. n - 1] */
+	struct pq queue;        /* n keys: the heap and the tie stack (pqueue.h) */
 	uint64_t tie_f;         /* the f bits of the key popped last */
 	uint32_t gen;           /* records of this search carry gen (see struct a_node) */
-	int32_t *pool;          /* pool_chunks chunks of RCHUNK ints: the ring's lists */
-	int pool_chunks;
-	int head[RRING];        /* each slot's newest chunk, -1: empty */
-	int fill[RRING];        /* cells in that chunk */
-	int free_chunk;         /* chunks given back, linked through their slot 0 */
-	int next_chunk;         /* chunks never used start here */
-	uint64_t bucket;        /* the current bucket, floor(f * RSCALE) */
-	bool ring_on;           /* false: the ring was given up, the heap holds everything */
+	struct pq_ring ring;    /* buckets of f: floor(f * RSCALE), or f >> RSHIFT in
+	                           compact units; ring.pool holds n / 8 + 1 chunks */
 };
 
 /* flood_route's potential (route.c): a Dijkstra from the source under the

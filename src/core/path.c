@@ -47,14 +47,12 @@
  * astar_loop); POS_DEFERRED0 - pos - 1 is the next one (-1: none) */
 #define POS_DEFERRED0 (-(1 << 30))
 #define MAX_CELLS ((1 << 30) - 8) /* keeps the two lists' codes apart */
-/* Plain A* only (no pending or deferred lists there): POS_RING0 - r for a
- * cell waiting in slot r of the bucket ring (see struct ring). */
-#define POS_RING0 (-2)
+/* Plain A* only (no pending or deferred lists there): PQ_RING_POS(r) =
+ * -2 - r for a cell waiting in slot r of the bucket ring (see struct ring). */
 #define RING 256         /* buckets in the ring */
 #define RING_WBITS 5     /* a bucket spans 1/32 of a plain step in f */
 #define CHUNK 32         /* ints per pool chunk: a link, then 31 cells */
 #define DIR_NONE 255
-#define HEAP_D 4 /* children per heap node */
 
 /* 16 bytes per cell: everything a neighbour test touches is on one line. */
 struct node {
@@ -69,6 +67,12 @@ struct node {
 	uint8_t unused;
 };
 
+/* The open list: pqueue.h's heap, tie stack and bucket ring over these records. */
+#define PQ_RECORD struct node
+#define PQ_RING_SLOTS RING
+#define PQ_RING_CHUNK CHUNK
+#include "pqueue.h"
+
 /*
  * A queue entry is one 128-bit key compared as an unsigned integer: f in
  * the high half (a non-negative fixed-point integer, or for floods the IEEE
@@ -76,7 +80,7 @@ struct node {
  * to 32 bits (for equal f a smaller h is a larger g), then the cell.  One
  * integer compare settles the whole tie rule.
  */
-__extension__ typedef unsigned __int128 qkey;
+typedef pq_key qkey;
 
 /*
  * Plain A*'s word: gw = (0x8000 | gen) << 48 | (PK_LOW - g), for g below
@@ -98,18 +102,11 @@ struct path_ctx {
 	const struct grid *grid;
 	int w, h, n;
 	struct node *node;     /* n records */
-	qkey *heap;            /* cap entries: the heap from the front, the tie stack from
-	                          the end; afterwards the result cells */
-	/* The queue's sizes are long, not int: the loops store int32_t pos
-	 * and pool entries all the time, and by C's aliasing rules any of
-	 * those stores may change an int field, so the compiler must load
-	 * it again after each; a long it may keep in a register. */
-	long cap;
-	long heap_len;
+	struct pq queue;       /* the heap and the tie stack (pqueue.h); after a query
+	                          its array holds the result cells */
 	int pending_len;       /* cells waiting for the next fallback layer ... */
 	int pending_head;      /* ... a list through their pos, from this cell (-1: empty) */
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
-	long stack_len;        /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
 	uint16_t gen;
@@ -153,15 +150,15 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->w = g->w;
 	ctx->h = g->h;
 	ctx->n = (int)n;
-	ctx->cap = heap_capacity(ctx->n);
+	ctx->queue.cap = heap_capacity(ctx->n);
 	ctx->node = calloc(n, sizeof *ctx->node);
-	ctx->heap = malloc((size_t)ctx->cap * sizeof *ctx->heap);
+	ctx->queue.key = malloc((size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 	/* About one byte per cell; on smaller maps as many chunks as with
 	 * chunks of 16 ints (up to RING / 2 more), since every bucket in use
 	 * holds one. */
-	ctx->pool_chunks = ctx->cap / 128 + 1 + (ctx->cap / 128 < RING / 2 ? ctx->cap / 128 : RING / 2);
+	ctx->pool_chunks = ctx->queue.cap / 128 + 1 + (ctx->queue.cap / 128 < RING / 2 ? ctx->queue.cap / 128 : RING / 2);
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
-	if (!ctx->node || !ctx->heap || !ctx->pool) {
+	if (!ctx->node || !ctx->queue.key || !ctx->pool) {
 		path_destroy(ctx);
 		return NULL;
 	}
@@ -178,7 +175,7 @@ void path_destroy(struct path_ctx *ctx)
 	if (!ctx)
 		return;
 	free(ctx->node);
-	free(ctx->heap);
+	free(ctx->queue.key);
 	free(ctx->pool);
 	free(ctx);
 }
@@ -187,7 +184,7 @@ size_t path_memory(const struct path_ctx *ctx)
 {
 	if (!ctx)
 		return 0;
-	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->cap * sizeof *ctx->heap +
+	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
 	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool;
 }
 
@@ -199,11 +196,11 @@ static void new_generation(struct path_ctx *ctx)
 		memset(ctx->node, 0, (size_t)ctx->n * sizeof *ctx->node);
 		ctx->gen = 1;
 	}
-	ctx->heap_len = 0;
+	ctx->queue.heap_len = 0;
 	ctx->pending_len = 0;
 	ctx->pending_head = -1;
 	ctx->deferred_head = -1;
-	ctx->stack_len = 0;
+	ctx->queue.stack_len = 0;
 	ctx->flood_source = -1;
 }
 
@@ -221,111 +218,33 @@ static inline qkey double_key(double f, int cell)
 	return make_key(fb, 0, cell);
 }
 
-static inline int key_cell(qkey k) { return (int)(uint32_t)k; }
-static inline uint64_t key_f(qkey k) { return (uint64_t)(k >> 64); }
 
 /* No f has these bits: disables the tie stack. */
 #define NO_TIE_F UINT64_MAX
 
 static inline void sift_up(struct path_ctx *ctx, int i, qkey e)
 {
-	qkey *heap = ctx->heap;
-	struct node *node = ctx->node;
-	while (i > 0) {
-		int p = (i - 1) / HEAP_D;
-		if (!(e < heap[p]))
-			break;
-		heap[i] = heap[p];
-		node[key_cell(heap[i])].pos = i;
-		i = p;
-	}
-	heap[i] = e;
-	node[key_cell(e)].pos = i;
+	pq_sift_up(&ctx->queue, ctx->node, i, e);
 }
 
 static inline void sift_down(struct path_ctx *ctx, int i, qkey e)
 {
-	qkey *heap = ctx->heap;
-	struct node *node = ctx->node;
-	const int len = ctx->heap_len;
-	for (;;) {
-		int c = HEAP_D * i + 1;
-		if (c >= len)
-			break;
-		int m;
-		qkey km;
-		if (c + 3 < len) {
-			const qkey k0 = heap[c], k1 = heap[c + 1], k2 = heap[c + 2], k3 = heap[c + 3];
-			const bool b01 = k1 < k0, b23 = k3 < k2;
-			const int a = c + b01, b = c + 2 + b23;
-			const qkey ka = b01 ? k1 : k0, kb = b23 ? k3 : k2;
-			const bool bab = kb < ka;
-			m = bab ? b : a;
-			km = bab ? kb : ka;
-		} else {
-			m = c;
-			km = heap[c];
-			for (int k = c + 1; k < len; k++)
-				if (heap[k] < km) {
-					m = k;
-					km = heap[k];
-				}
-		}
-		if (!(km < e))
-			break;
-		heap[i] = km;
-		node[key_cell(km)].pos = i;
-		i = m;
-	}
-	heap[i] = e;
-	node[key_cell(e)].pos = i;
+	pq_sift_down(&ctx->queue, ctx->node, i, e);
 }
 
-/*
- * The tie stack: a successor whose f equals the f just popped, and whose
- * key beats the stack's top, goes on the stack instead of the heap.  The
- * stack stays sorted (each entry beats the ones below it), so the queue's
- * minimum is the better of the stack top and the heap top: the order is
- * exactly the heap's, only cheaper.  With a consistent heuristic (weight 0
- * or 1; fixed point makes it exactly consistent) no stacked entry can
- * improve, so the stack needs no decrease-key; should one improve anyway
- * its g and parent change in place.
- */
+/* Queues k on the heap, or on the tie stack when its f is tie_f (pqueue.h). */
 static inline void queue_push(struct path_ctx *ctx, qkey k, uint64_t tie_f)
 {
-	if (key_f(k) == tie_f && (ctx->stack_len == 0 || k < ctx->heap[ctx->cap - ctx->stack_len])) {
-		ctx->stack_len++;
-		ctx->heap[ctx->cap - ctx->stack_len] = k;
-		ctx->node[key_cell(k)].pos = POS_STACK;
-		return;
-	}
-	sift_up(ctx, ctx->heap_len++, k);
+	pq_push(&ctx->queue, ctx->node, k, tie_f, POS_STACK);
 }
 
-/* The least key of the stack and the heap, left in place (one must be non-empty). */
-static inline qkey queue_peek(const struct path_ctx *ctx)
-{
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || ctx->heap[ctx->cap - ctx->stack_len] < ctx->heap[0]))
-		return ctx->heap[ctx->cap - ctx->stack_len];
-	return ctx->heap[0];
-}
+static inline qkey queue_peek(const struct path_ctx *ctx) { return pq_peek(&ctx->queue); }
 
-/* Removes and returns the least key of the stack and the heap (one must be non-empty). */
+/* Removes and returns the least key; its cell is closed. */
 static inline qkey queue_pop(struct path_ctx *ctx)
 {
-	qkey top;
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || ctx->heap[ctx->cap - ctx->stack_len] < ctx->heap[0])) {
-		top = ctx->heap[ctx->cap - ctx->stack_len];
-		ctx->stack_len--;
-	} else {
-		top = ctx->heap[0];
-		ctx->heap_len--;
-		if (ctx->heap_len > 0)
-			sift_down(ctx, 0, ctx->heap[ctx->heap_len]);
-	}
-	ctx->node[key_cell(top)].pos = POS_CLOSED;
+	const qkey top = pq_pop(&ctx->queue, ctx->node);
+	ctx->node[pq_cell(top)].pos = POS_CLOSED;
 	return top;
 }
 
@@ -504,7 +423,7 @@ static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 static void single_cell_result(struct path_ctx *ctx, int start, int goal, enum path_status status,
 			       struct path_result *out)
 {
-	int *cells = (int *)(void *)ctx->heap;
+	int *cells = (int *)(void *)ctx->queue.key;
 	cells[0] = start;
 	out->status = status;
 	out->cells = cells;
@@ -549,7 +468,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 			 const uint16_t *extra, struct path_result *out)
 {
 	const uint8_t *cost = ctx->grid->cost;
-	int *cells = (int *)(void *)ctx->heap;
+	int *cells = (int *)(void *)ctx->queue.key;
 	int len = 0;
 	for (int c = end; c != -1; c = parent_of(ctx, c, false))
 		len++;
@@ -658,93 +577,28 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
  *
  * The lists hold cell indices in chunks taken from ctx->pool (slot 0 of a
  * chunk links the previous chunk of the same list).  A listed cell's pos
- * is POS_RING0 - slot; when a cell improves into a lower bucket it is
+ * is PQ_RING_POS(slot); when a cell improves into a lower bucket it is
  * listed again and its pos changes, so the old entry is recognised as
  * stale by pos and skipped.  Should a key fall outside the ring (large
  * terrain multipliers) or the pool run out, every listed cell goes into
  * the heap and the query goes on with the heap alone.
  */
 struct ring {
-	int head[RING];      /* newest chunk of each slot's list, -1: empty */
-	uint64_t used[RING / 64]; /* bit r: head[r] >= 0 */
-	int fill[RING];      /* cells in that chunk */
-	int last[RING];      /* the cell listed last in each slot (see astar_loop's prefetch) */
-	int free_chunk;      /* chunks given back, linked through slot 0 */
-	int next_chunk;      /* chunks never used start here */
-	uint64_t qcur;       /* the current bucket, floor(f / W) */
-	int wshift;          /* W = 2^wshift */
-	bool on;
-	bool run;            /* the current bucket is a run, not a heap (see ring_advance) */
+	struct pq_ring lists;  /* the slots (pqueue.h); lists.bucket is floor(f / W) of the current one */
+	int wshift;            /* W = 2^wshift */
+	bool run;              /* the current bucket is a run, not a heap (see ring_advance) */
 };
 
 static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const struct search *s,
 			     uint64_t f0)
 {
 	const int shift = __builtin_ctzll((uint64_t)s->s1);
-	rg->on = shift > RING_WBITS && ctx->pool_chunks > 0;
+	const bool on = shift > RING_WBITS && ctx->pool_chunks > 0;
 	rg->wshift = shift - RING_WBITS;
-	rg->qcur = rg->on ? f0 >> rg->wshift : 0;
 	rg->run = false;
-	rg->free_chunk = -1;
-	rg->next_chunk = 0;
-	for (int r = 0; r < RING; r++)
-		rg->head[r] = -1;
-	memset(rg->used, 0, sizeof rg->used);
-}
-
-/*
- * The next used slot after q's, as a distance in [1, RING); RING when
- * every slot is empty.  By the bit map, a word at a time: on a maze the
- * used slots lie dozens apart (each dead end step raises f by up to two
- * plain steps, 64 buckets) and half the expansions end a bucket, so a
- * scan of head[] slot by slot was a loop of dozens of turns per bucket.
- * The last word is q's own, its bits below q's (q's own is clear: the
- * current bucket's cells are never listed).
- */
-static inline int ring_next(const struct ring *rg, uint64_t q)
-{
-	const int b = (int)((q + 1) % RING);
-	int i = b / 64;
-	uint64_t bits = rg->used[i] & (UINT64_MAX << (b % 64));
-	for (int k = 0; k < RING / 64; k++) {
-		if (bits) {
-			const int r = i * 64 + __builtin_ctzll(bits);
-			return (int)(((unsigned)r - (unsigned)(q % RING)) % RING);
-		}
-		i = (i + 1) % (RING / 64);
-		bits = rg->used[i];
-	}
-	bits = rg->used[i] & ~(UINT64_MAX << (b % 64));
-	if (bits) {
-		const int r = i * 64 + __builtin_ctzll(bits);
-		return (int)(((unsigned)r - (unsigned)(q % RING)) % RING);
-	}
-	return RING;
-}
-
-/* Lists `cell` in slot r; false when the pool has no chunk left. */
-static inline bool ring_add(struct path_ctx *ctx, struct ring *rg, int r, int cell)
-{
-	int32_t *pool = ctx->pool;
-	int c = rg->head[r];
-	if (c < 0 || rg->fill[r] == CHUNK - 1) {
-		int nc = rg->free_chunk;
-		if (nc >= 0)
-			rg->free_chunk = pool[(size_t)nc * CHUNK];
-		else if (rg->next_chunk < ctx->pool_chunks)
-			nc = rg->next_chunk++;
-		else
-			return false;
-		pool[(size_t)nc * CHUNK] = c;
-		rg->head[r] = nc;
-		rg->fill[r] = 0;
-		rg->used[r / 64] |= UINT64_C(1) << (r % 64);
-		c = nc;
-	}
-	pool[(size_t)c * CHUNK + 1 + rg->fill[r]++] = cell;
-	rg->last[r] = cell;
-	ctx->node[cell].pos = POS_RING0 - r;
-	return true;
+	rg->lists.pool = ctx->pool;
+	rg->lists.pool_chunks = ctx->pool_chunks;
+	pq_ring_reset(&rg->lists, on ? f0 >> rg->wshift : 0, on);
 }
 
 /* The queue key of an open cell, from its record. */
@@ -755,31 +609,24 @@ static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, 
 			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
+/* What open_key reads, for pq_ring_drain. */
+struct open_env {
+	const struct path_ctx *ctx;
+	const struct search *s;
+};
+
+static inline qkey open_env_key(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, cell);
+}
+
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
 static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
 {
-	int32_t *pool = ctx->pool;
-	struct node *node = ctx->node;
-	const int32_t code = POS_RING0 - r;
-	int m = ctx->heap_len;
-	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = CHUNK - 1) {
-		const int32_t *e = pool + (size_t)c * CHUNK;
-		for (int i = k; i >= 1; i--) {
-			const int cell = e[i];
-			if (node[cell].pos == code) {
-				ctx->heap[m] = open_key(ctx, s, cell);
-				node[cell].pos = m++;
-			}
-		}
-		const int next = e[0];
-		pool[(size_t)c * CHUNK] = rg->free_chunk;
-		rg->free_chunk = c;
-		c = next;
-	}
-	rg->head[r] = -1;
-	rg->used[r / 64] &= ~(UINT64_C(1) << (r % 64));
-	ctx->heap_len = m;
+	const struct open_env env = { ctx, s };
+	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, open_env_key, &env);
 }
 
 /*
@@ -800,15 +647,15 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 static inline __attribute__((always_inline)) bool
 ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 {
-	while (ctx->heap_len == 0) {
-		const int d = ring_next(rg, rg->qcur);
+	while (ctx->queue.heap_len == 0) {
+		const int d = pq_ring_next(&rg->lists);
 		if (d == RING)
 			break;
-		rg->qcur += (uint64_t)d;
-		ring_drain(ctx, rg, s, (int)(rg->qcur % RING));
+		rg->lists.bucket += (uint64_t)d;
+		ring_drain(ctx, rg, s, (int)(rg->lists.bucket % RING));
 	}
-	const int m = ctx->heap_len;
-	qkey *a = ctx->heap;
+	const int m = ctx->queue.heap_len;
+	qkey *a = ctx->queue.key;
 	long moves = (long)RUN_MOVES * m;
 	rg->run = true;
 	for (int i = 1; i < m; i++) {
@@ -834,9 +681,8 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 	}
 	if (!rg->run) {
 		for (int i = 0; i < m; i++)
-			ctx->node[key_cell(a[i])].pos = i;
-		for (int i = (m - 2) / HEAP_D; i >= 0; i--)
-			sift_down(ctx, i, a[i]);
+			ctx->node[pq_cell(a[i])].pos = i;
+		pq_heapify(&ctx->queue, ctx->node);
 	}
 	return m > 0;
 }
@@ -844,45 +690,48 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 /* The run becomes a heap: in rising order it is one. */
 static __attribute__((noinline)) void ring_heap(struct path_ctx *ctx, struct ring *rg)
 {
-	qkey *a = ctx->heap;
-	for (int i = 0, j = ctx->heap_len - 1; i < j; i++, j--) {
+	qkey *a = ctx->queue.key;
+	for (int i = 0, j = ctx->queue.heap_len - 1; i < j; i++, j--) {
 		const qkey t = a[i];
 		a[i] = a[j];
 		a[j] = t;
 	}
-	for (int i = 0; i < ctx->heap_len; i++)
-		ctx->node[key_cell(a[i])].pos = i;
+	for (int i = 0; i < ctx->queue.heap_len; i++)
+		ctx->node[pq_cell(a[i])].pos = i;
 	rg->run = false;
+}
+
+/* Whether the least key of the tie stack and the current bucket is the stack's top. */
+static inline bool ring_stack_first(const struct path_ctx *ctx, const struct ring *rg)
+{
+	const struct pq *q = &ctx->queue;
+	return q->stack_len > 0 &&
+	       (q->heap_len == 0 || *pq_stack_top(q) < q->key[rg->run ? q->heap_len - 1 : 0]);
 }
 
 /* The least key of the tie stack and the current bucket, left in place. */
 static inline qkey ring_peek(const struct path_ctx *ctx, const struct ring *rg)
 {
-	const qkey *a = ctx->heap;
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || a[ctx->cap - ctx->stack_len] < a[rg->run ? ctx->heap_len - 1 : 0]))
-		return a[ctx->cap - ctx->stack_len];
-	return a[rg->run ? ctx->heap_len - 1 : 0];
+	const struct pq *q = &ctx->queue;
+	if (ring_stack_first(ctx, rg))
+		return *pq_stack_top(q);
+	return q->key[rg->run ? q->heap_len - 1 : 0];
 }
 
 /* Removes and returns the least key of the tie stack and the current bucket. */
 static inline qkey ring_pop(struct path_ctx *ctx, struct ring *rg)
 {
-	qkey *a = ctx->heap;
+	struct pq *q = &ctx->queue;
 	qkey top;
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || a[ctx->cap - ctx->stack_len] < a[rg->run ? ctx->heap_len - 1 : 0])) {
-		top = a[ctx->cap - ctx->stack_len];
-		ctx->stack_len--;
+	if (ring_stack_first(ctx, rg)) {
+		top = *pq_stack_top(q);
+		q->stack_len--;
 	} else if (rg->run) {
-		top = a[--ctx->heap_len];
+		top = q->key[--q->heap_len];
 	} else {
-		top = a[0];
-		ctx->heap_len--;
-		if (ctx->heap_len > 0)
-			sift_down(ctx, 0, a[ctx->heap_len]);
+		top = pq_pop(q, ctx->node);
 	}
-	ctx->node[key_cell(top)].pos = POS_CLOSED;
+	ctx->node[pq_cell(top)].pos = POS_CLOSED;
 	return top;
 }
 
@@ -893,13 +742,13 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 	if (rg->run)
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
-		const int from = ctx->heap_len;
+		const int from = ctx->queue.heap_len;
 		ring_drain(ctx, rg, s, r);
-		const int to = ctx->heap_len;
+		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
-			sift_up(ctx, i, ctx->heap[i]);
+			sift_up(ctx, i, ctx->queue.key[i]);
 	}
-	rg->on = false;
+	rg->lists.on = false;
 }
 
 /* Queues a key of plain A*: in the current bucket, the heap or the tie
@@ -910,28 +759,29 @@ static inline __attribute__((always_inline)) void
 ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k, uint64_t tie_f,
 	  int32_t listed)
 {
-	if (rg->on) {
-		const uint64_t q = key_f(k) >> rg->wshift;
-		if (q > rg->qcur) {
+	if (rg->lists.on) {
+		const uint64_t q = pq_f(k) >> rg->wshift;
+		if (q > rg->lists.bucket) {
 			const int r = (int)(q % RING);
-			if (listed == POS_RING0 - r)
+			if (listed == PQ_RING_POS(r))
 				return;
-			if (q - rg->qcur < RING && ring_add(ctx, rg, r, key_cell(k)))
+			if (q - rg->lists.bucket < RING && pq_ring_add(&rg->lists, ctx->node, r, pq_cell(k)))
 				return;
 			ring_flush(ctx, rg, s);
 			if (listed != POS_CLOSED)
 				return; /* the flush queued it, with its new g */
 		}
 	}
-	if (key_f(k) == tie_f && (ctx->stack_len == 0 || k < ctx->heap[ctx->cap - ctx->stack_len])) {
-		ctx->stack_len++;
-		ctx->heap[ctx->cap - ctx->stack_len] = k;
-		ctx->node[key_cell(k)].pos = POS_STACK;
+	struct pq *pq = &ctx->queue;
+	if (pq_f(k) == tie_f && (pq->stack_len == 0 || k < *pq_stack_top(pq))) {
+		pq->stack_len++;
+		*pq_stack_top(pq) = k;
+		ctx->node[pq_cell(k)].pos = POS_STACK;
 		return;
 	}
 	if (rg->run)
 		ring_heap(ctx, rg);
-	sift_up(ctx, ctx->heap_len++, k);
+	sift_up(ctx, pq->heap_len++, k);
 }
 
 /* Fetches the records of the three rows around cell t (an interior one),
@@ -996,14 +846,14 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
 	if (ring)
 		node[s.start].gw = pk(code, 0);
-	sift_up(ctx, ctx->heap_len++, search_key(&s, s.start, 0, best_h));
+	sift_up(ctx, ctx->queue.heap_len++, search_key(&s, s.start, 0, best_h));
 	if (ring)
-		ring_init(ctx, &rg, &s, key_f(ctx->heap[0]));
+		ring_init(ctx, &rg, &s, pq_f(ctx->queue.key[0]));
 
 	for (;;) {
-		if (ctx->heap_len == 0 && ctx->stack_len == 0) {
+		if (ctx->queue.heap_len == 0 && ctx->queue.stack_len == 0) {
 			if (ring) {
-				if (rg.on && ring_advance(ctx, &rg, &s))
+				if (rg.lists.on && ring_advance(ctx, &rg, &s))
 					continue;
 				break;
 			}
@@ -1069,7 +919,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				}
 				if (useful) {
 					int64_t h = heuristic(topo, cx, cy, s.gx, s.gy, s1, s2);
-					ctx->heap[m] = search_key(&s, c, node[c].g, h);
+					ctx->queue.key[m] = search_key(&s, c, node[c].g, h);
 					node[c].pos = m++;
 				} else {
 					node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
@@ -1077,11 +927,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				}
 				c = next;
 			}
-			ctx->heap_len = m;
+			ctx->queue.heap_len = m;
 			ctx->pending_len = 0;
 			ctx->pending_head = -1;
-			for (int i = m > 1 ? (m - 2) / HEAP_D : -1; i >= 0; i--)
-				sift_down(ctx, i, ctx->heap[i]);
+			pq_heapify(&ctx->queue, node);
 			continue;
 		}
 		/* Weighted A* may stop once the goal holds a g no larger than the
@@ -1094,26 +943,26 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		const qkey uk = ring ? ring_pop(ctx, &rg) : queue_pop(ctx);
-		const int u = key_cell(uk);
-		const uint64_t tie_f = use_stack ? key_f(uk) : NO_TIE_F;
-		last_f = key_f(uk);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = use_stack ? pq_f(uk) : NO_TIE_F;
+		last_f = pq_f(uk);
 		expanded++;
 		if (u == s.goal) {
 			*end = u;
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
-		if (ctx->heap_len + ctx->stack_len > 0) {
+		if (ctx->queue.heap_len + ctx->queue.stack_len > 0) {
 			/* The likely next cell: fetch its neighbours' records meanwhile. */
-			prefetch_around(ctx, key_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
-		} else if (ring && rg.on) {
+			prefetch_around(ctx, pq_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
+		} else if (ring && rg.lists.on) {
 			/* The bucket is done: the next is the ring's next used slot
 			 * (unless u's successors fall below it), mostly one or two
 			 * cells anywhere in the map.  Fetch the records around the
 			 * one listed last meanwhile. */
-			const int d = ring_next(&rg, rg.qcur);
+			const int d = pq_ring_next(&rg.lists);
 			if (d < RING) {
-				prefetch_around(ctx, rg.last[(rg.qcur + (uint64_t)d) % RING]);
+				prefetch_around(ctx, rg.lists.last[(rg.lists.bucket + (uint64_t)d) % RING]);
 			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
@@ -1508,14 +1357,14 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 	long expanded = 0;
 
 	node[start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->heap_len++,
+	sift_up(ctx, ctx->queue.heap_len++,
 		search_key(s, start, 0, heuristic(GRID_SQUARE8, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
-	while (ctx->heap_len > 0 || ctx->stack_len > 0) {
+	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
 		const qkey uk = queue_pop(ctx);
-		const int u = key_cell(uk);
-		const uint64_t tie_f = key_f(uk);
-		if (ctx->heap_len > 0) /* the likely next jump point: fetch its record meanwhile */
-			__builtin_prefetch(&node[key_cell(ctx->heap[0])]);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = pq_f(uk);
+		if (ctx->queue.heap_len > 0) /* the likely next jump point: fetch its record meanwhile */
+			__builtin_prefetch(&node[pq_cell(ctx->queue.key[0])]);
 		expanded++;
 		if (u == goal) {
 			*expanded_out = expanded;
@@ -1637,7 +1486,7 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 		int dx = iabs(c % w - p % w), dy = iabs(c / w - p / w);
 		len += dx > dy ? dx : dy;
 	}
-	int *cells = (int *)(void *)ctx->heap;
+	int *cells = (int *)(void *)ctx->queue.key;
 	int i = len;
 	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
 		int step = sgn(p % w - c % w) + w * sgn(p / w - c / w);
@@ -1761,12 +1610,12 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 
 	ctx->flood_source = source;
 	node[source] = (struct node){ .gd = 0.0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->heap_len++, double_key(0.0, source));
-	while (ctx->heap_len > 0 || ctx->stack_len > 0) {
-		const int u = key_cell(queue_peek(ctx));
+	sift_up(ctx, ctx->queue.heap_len++, double_key(0.0, source));
+	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
+		const int u = pq_cell(queue_peek(ctx));
 		if (max_cost > 0 && node[u].gd > max_cost)
 			break;
-		const uint64_t tie_f = key_f(queue_pop(ctx));
+		const uint64_t tie_f = pq_f(queue_pop(ctx));
 		settled++;
 		const int uy = u / w, ux = u - uy * w;
 		const double ug = node[u].gd;

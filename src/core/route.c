@@ -22,15 +22,16 @@ bool route_create(struct flood_ctx *f)
 {
 	const size_t n = (size_t)f->n;
 	f->route.node = calloc(n, sizeof *f->route.node);
-	f->route.pool_chunks = f->n / 8 + 1;
-	f->route.pool = malloc((size_t)f->route.pool_chunks * RCHUNK * sizeof *f->route.pool);
-	f->route.heap = malloc(n * sizeof *f->route.heap);
+	f->route.ring.pool_chunks = f->n / 8 + 1;
+	f->route.ring.pool = malloc((size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool);
+	f->route.queue.key = malloc(n * sizeof *f->route.queue.key);
+	f->route.queue.cap = f->n;
 	f->crowd.dist = malloc(n * sizeof *f->crowd.dist);
 	f->crowd.state = calloc(n, sizeof *f->crowd.state);
 	f->crowd.cell = malloc((size_t)CROWD_CELLS * sizeof *f->crowd.cell);
 	f->crowd.extra = malloc((size_t)CROWD_CELLS * sizeof *f->crowd.extra);
 	f->crowd.heap = malloc(((size_t)CROWD_CELLS * GRID_MAX_NEIGHBOURS + 1) * sizeof *f->crowd.heap);
-	return f->route.node && f->route.pool && f->route.heap && f->crowd.dist && f->crowd.state &&
+	return f->route.node && f->route.ring.pool && f->route.queue.key && f->crowd.dist && f->crowd.state &&
 	       f->crowd.cell && f->crowd.extra && f->crowd.heap;
 }
 
@@ -38,15 +39,15 @@ void route_pretouch(struct flood_ctx *f)
 {
 	const size_t n = (size_t)f->n;
 	memset(f->route.node, 0, n * sizeof *f->route.node);
-	memset(f->route.heap, 0, n * sizeof *f->route.heap);
+	memset(f->route.queue.key, 0, n * sizeof *f->route.queue.key);
 	memset(f->crowd.state, 0, n * sizeof *f->crowd.state);
 }
 
 void route_destroy(struct flood_ctx *f)
 {
 	free(f->route.node);
-	free(f->route.pool);
-	free(f->route.heap);
+	free(f->route.ring.pool);
+	free(f->route.queue.key);
 	free(f->crowd.dist);
 	free(f->crowd.state);
 	free(f->crowd.cell);
@@ -56,11 +57,11 @@ void route_destroy(struct flood_ctx *f)
 
 size_t route_memory(const struct flood_ctx *f)
 {
-	return (size_t)f->n * (sizeof *f->route.node + sizeof *f->route.heap + sizeof *f->crowd.dist +
+	return (size_t)f->n * (sizeof *f->route.node + sizeof *f->route.queue.key + sizeof *f->crowd.dist +
 			       sizeof *f->crowd.state) +
 	       (size_t)CROWD_CELLS * (sizeof *f->crowd.cell + sizeof *f->crowd.extra +
 				      GRID_MAX_NEIGHBOURS * sizeof *f->crowd.heap) +
-	       sizeof *f->crowd.heap + (size_t)f->route.pool_chunks * RCHUNK * sizeof *f->route.pool;
+	       sizeof *f->crowd.heap + (size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool;
 }
 
 /* The flood's distance of v, a lower bound where it has not settled v;
@@ -238,64 +239,7 @@ static inline double a_key_f(akey k)
 
 static inline void a_up(struct flood_ctx *f, int i, akey e)
 {
-	akey *heap = f->route.heap;
-	while (i > 0) {
-		const int p = (i - 1) / 4;
-		if (!(e < heap[p]))
-			break;
-		heap[i] = heap[p];
-		f->route.node[a_cell(heap[i])].pos = i;
-		i = p;
-	}
-	heap[i] = e;
-	f->route.node[a_cell(e)].pos = i;
-}
-
-/* Sifts e down from slot i (the heap is 4-ary, shallower than binary; the
- * least of four children is found without branches when all four exist). */
-static inline void a_down(struct flood_ctx *f, int i, akey e)
-{
-	akey *heap = f->route.heap;
-	const int n = f->route.heap_len;
-	for (;;) {
-		const int c = 4 * i + 1;
-		if (c >= n)
-			break;
-		int m;
-		akey km;
-		if (c + 3 < n) {
-			const akey k0 = heap[c], k1 = heap[c + 1], k2 = heap[c + 2], k3 = heap[c + 3];
-			const bool b01 = k1 < k0, b23 = k3 < k2;
-			const akey ka = b01 ? k1 : k0, kb = b23 ? k3 : k2;
-			const bool bab = kb < ka;
-			m = bab ? c + 2 + b23 : c + b01;
-			km = bab ? kb : ka;
-		} else {
-			m = c;
-			km = heap[c];
-			for (int k = c + 1; k < n; k++)
-				if (heap[k] < km) {
-					m = k;
-					km = heap[k];
-				}
-		}
-		if (!(km < e))
-			break;
-		heap[i] = km;
-		f->route.node[a_cell(km)].pos = i;
-		i = m;
-	}
-	heap[i] = e;
-	f->route.node[a_cell(e)].pos = i;
-}
-
-static inline int32_t a_pop(struct flood_ctx *f)
-{
-	const int32_t top = a_cell(f->route.heap[0]);
-	const akey e = f->route.heap[--f->route.heap_len];
-	if (f->route.heap_len > 0)
-		a_down(f, 0, e);
-	return top;
+	pq_sift_up(&f->route.queue, f->route.node, i, e);
 }
 
 /*
@@ -313,7 +257,6 @@ static inline int32_t a_pop(struct flood_ctx *f)
  * beyond the ring's reach, or a full pool, sends every listed cell to the
  * heap, and the query goes on with the heap alone.
  */
-static inline int r_code(int slot) { return -2 - slot; }
 
 static inline uint64_t r_bucket(double fv) { return (uint64_t)(fv * RSCALE); }
 
@@ -347,27 +290,6 @@ static inline double route_h(const struct flood_ctx *f, int32_t v, double lo, do
 	return hv;
 }
 
-/* Lists v in slot r; false when the pool has no chunk left. */
-static inline bool r_list(struct flood_ctx *f, int r, int32_t v)
-{
-	int c = f->route.head[r];
-	if (c < 0 || f->route.fill[r] == RCHUNK - 1) {
-		int nc = f->route.free_chunk;
-		if (nc >= 0)
-			f->route.free_chunk = f->route.pool[(size_t)nc * RCHUNK];
-		else if (f->route.next_chunk < f->route.pool_chunks)
-			nc = f->route.next_chunk++;
-		else
-			return false;
-		f->route.pool[(size_t)nc * RCHUNK] = c;
-		f->route.head[r] = nc;
-		f->route.fill[r] = 0;
-		c = nc;
-	}
-	f->route.pool[(size_t)c * RCHUNK + 1 + f->route.fill[r]++] = v;
-	f->route.node[v].pos = r_code(r);
-	return true;
-}
 
 /* route_fixed's potential of v in compact units (see route_h);
  * UINT64_MAX when v is not to be queued. */
@@ -390,64 +312,55 @@ static inline akey a_key_codes(uint64_t fv, uint64_t gv, int32_t cell)
 	return (akey)fv << 64 | (akey)((uint64_t)(UINT32_MAX - g32) << 32 | (uint32_t)cell);
 }
 
+/* What a drained cell's key is made from, for pq_ring_drain. */
+struct drain_env {
+	const struct flood_ctx *f;
+	const struct rpot *p;
+};
+
+static inline akey drain_key(const void *env, int cell)
+{
+	const struct drain_env *e = env;
+	const struct flood_ctx *f = e->f;
+	const struct rpot *p = e->p;
+	if (p->codes) {
+		const uint64_t gv = f->route.node[cell].gc;
+		return a_key_codes(gv + route_hc(f, p, cell), gv, cell);
+	}
+	const double gv = f->route.node[cell].g;
+	return a_key(gv + route_h(f, cell, p->lo, p->delta, p->in_r), gv, cell);
+}
+
 /* Appends slot r's live cells to the heap (unordered) and frees its chunks. */
 static void r_drain(struct flood_ctx *f, int r, const struct rpot *p)
 {
-	const int code = r_code(r);
-	int m = f->route.heap_len;
-	for (int c = f->route.head[r], k = f->route.fill[r]; c >= 0; k = RCHUNK - 1) {
-		const int32_t *e = f->route.pool + (size_t)c * RCHUNK;
-		for (int i = 1; i <= k; i++) {
-			const int32_t v = e[i];
-			if (f->route.node[v].pos != code)
-				continue;
-			if (p->codes) {
-				const uint64_t gv = f->route.node[v].gc;
-				f->route.heap[m] = a_key_codes(gv + route_hc(f, p, v), gv, v);
-			} else {
-				const double gv = f->route.node[v].g;
-				f->route.heap[m] = a_key(gv + route_h(f, v, p->lo, p->delta, p->in_r), gv, v);
-			}
-			f->route.node[v].pos = m++;
-		}
-		const int next = e[0];
-		f->route.pool[(size_t)c * RCHUNK] = f->route.free_chunk;
-		f->route.free_chunk = c;
-		c = next;
-	}
-	f->route.head[r] = -1;
-	f->route.heap_len = m;
-}
-
-static void a_heapify(struct flood_ctx *f)
-{
-	const int m = f->route.heap_len;
-	for (int i = m > 1 ? (m - 2) / 4 : -1; i >= 0; i--)
-		a_down(f, i, f->route.heap[i]);
+	const struct drain_env env = { f, p };
+	pq_ring_drain(&f->route.ring, &f->route.queue, f->route.node, r, false, drain_key, &env);
 }
 
 /* The current bucket is used up: the next slot with a cell becomes the heap. */
 static bool r_advance(struct flood_ctx *f, const struct rpot *p)
 {
-	const uint64_t q0 = f->route.bucket;
-	for (int d = 1; d < RRING && f->route.heap_len == 0; d++) {
-		const int r = (int)((q0 + (uint64_t)d) % RRING);
-		f->route.bucket = q0 + (uint64_t)d;
-		if (f->route.head[r] >= 0)
-			r_drain(f, r, p);
+	struct pq_ring *rg = &f->route.ring;
+	while (f->route.queue.heap_len == 0) {
+		const int d = pq_ring_next(rg);
+		if (d == RRING)
+			break;
+		rg->bucket += (uint64_t)d;
+		r_drain(f, (int)(rg->bucket % RRING), p);
 	}
-	a_heapify(f);
-	return f->route.heap_len > 0;
+	pq_heapify(&f->route.queue, f->route.node);
+	return f->route.queue.heap_len > 0;
 }
 
 /* Gives up the ring: every listed cell goes to the heap. */
 static void r_flush(struct flood_ctx *f, const struct rpot *p)
 {
 	for (int r = 0; r < RRING; r++)
-		if (f->route.head[r] >= 0)
+		if (f->route.ring.head[r] >= 0)
 			r_drain(f, r, p);
-	a_heapify(f);
-	f->route.ring_on = false;
+	pq_heapify(&f->route.queue, f->route.node);
+	f->route.ring.on = false;
 }
 
 /*
@@ -463,30 +376,23 @@ static void r_flush(struct flood_ctx *f, const struct rpot *p)
  */
 #define A_STACKED (-1)
 
-static inline akey *a_stack_top(struct flood_ctx *f) { return &f->route.heap[f->n - f->route.stack_len]; }
-
 static __attribute__((noinline)) void a_unstack(struct flood_ctx *f, int32_t v)
 {
-	akey *const base = a_stack_top(f);
+	akey *const base = pq_stack_top(&f->route.queue);
 	int i = 0;
 	while (a_cell(base[i]) != v)
 		i++;
 	for (; i > 0; i--)
 		base[i] = base[i - 1];
-	f->route.stack_len--;
+	f->route.queue.stack_len--;
 }
 
 /* Removes the least key of the tie stack and the heap; returns its cell. */
 static inline int32_t a_take(struct flood_ctx *f)
 {
-	if (f->route.stack_len > 0 && (f->route.heap_len == 0 || *a_stack_top(f) < f->route.heap[0])) {
-		const akey k = *a_stack_top(f);
-		f->route.stack_len--;
-		f->route.tie_f = (uint64_t)(k >> 64);
-		return a_cell(k);
-	}
-	f->route.tie_f = (uint64_t)(f->route.heap[0] >> 64);
-	return a_pop(f);
+	const akey k = pq_pop(&f->route.queue, f->route.node);
+	f->route.tie_f = pq_f(k);
+	return pq_cell(k);
 }
 
 /* Queues v (g and potential just set) with key k, of bucket q: in the
@@ -500,12 +406,12 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 		a_unstack(f, v);
 		pos = INT32_MIN;
 	}
-	if (f->route.ring_on) {
-		if (q > f->route.bucket) {
+	if (f->route.ring.on) {
+		if (q > f->route.ring.bucket) {
 			const int r = (int)(q % RRING);
-			if (pos == r_code(r))
+			if (pos == PQ_RING_POS(r))
 				return; /* still in the same list: its key is made when drained */
-			if (q - f->route.bucket < RRING && r_list(f, r, v))
+			if (q - f->route.ring.bucket < RRING && pq_ring_add(&f->route.ring, f->route.node, r, v))
 				return;
 			r_flush(f, p);
 			if (pos != INT32_MIN)
@@ -515,12 +421,8 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 	}
 	if (pos >= 0) {
 		a_up(f, pos, k);
-	} else if ((uint64_t)(k >> 64) == f->route.tie_f && (f->route.stack_len == 0 || k < *a_stack_top(f))) {
-		f->route.stack_len++;
-		*a_stack_top(f) = k;
-		f->route.node[v].pos = A_STACKED;
 	} else {
-		a_up(f, f->route.heap_len++, k);
+		pq_push(&f->route.queue, f->route.node, k, f->route.tie_f, A_STACKED);
 	}
 }
 
@@ -586,14 +488,14 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 	long exp = 0;
 	bool found = false;
 	for (;;) {
-		if (f->route.heap_len == 0 && f->route.stack_len == 0 && !(f->route.ring_on && r_advance(f, &pot)))
+		if (f->route.queue.heap_len == 0 && f->route.queue.stack_len == 0 && !(f->route.ring.on && r_advance(f, &pot)))
 			break;
 		const int32_t u = a_take(f);
 		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
-		if (square && (f->route.stack_len > 0 || f->route.heap_len > 0)) {
+		if (square && (f->route.queue.stack_len > 0 || f->route.queue.heap_len > 0)) {
 			/* the likely next cell: fetch its neighbours' records meanwhile */
-			const int32_t t = a_cell(f->route.stack_len > 0 ? *a_stack_top(f) : f->route.heap[0]);
+			const int32_t t = a_cell(f->route.queue.stack_len > 0 ? *pq_stack_top(&f->route.queue) : f->route.queue.key[0]);
 			if (t > w && t < f->n - w) {
 				if (plain ? compact : f->dist.in_code) {
 					__builtin_prefetch(&cdist[t - w]);
@@ -775,7 +677,7 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 	long exp = 0;
 	int res = FIXED_NO_ROUTE;
 	for (;;) {
-		if (f->route.heap_len == 0 && f->route.stack_len == 0 && !(f->route.ring_on && r_advance(f, p)))
+		if (f->route.queue.heap_len == 0 && f->route.queue.stack_len == 0 && !(f->route.ring.on && r_advance(f, p)))
 			break;
 		const int32_t u = a_take(f);
 		if (f->route.tie_f > CLIMIT) {
@@ -784,9 +686,9 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 		}
 		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
-		if (f->route.stack_len > 0 || f->route.heap_len > 0) {
+		if (f->route.queue.stack_len > 0 || f->route.queue.heap_len > 0) {
 			/* the likely next cell: fetch its neighbours' records meanwhile */
-			const int32_t t = a_cell(f->route.stack_len > 0 ? *a_stack_top(f) : f->route.heap[0]);
+			const int32_t t = a_cell(f->route.queue.stack_len > 0 ? *pq_stack_top(&f->route.queue) : f->route.queue.key[0]);
 			if (t > w && t < f->n - w) {
 				__builtin_prefetch(&cdist[t - w]);
 				__builtin_prefetch(&cdist[t + w]);
@@ -843,18 +745,12 @@ static void route_start(struct flood_ctx *f, int32_t start, akey k0, uint64_t q0
 			f->route.node[c].tag = 0;
 		f->route.gen = 1;
 	}
-	f->route.heap_len = 0;
-	f->route.stack_len = 0;
+	pq_clear(&f->route.queue);
 	f->route.tie_f = UINT64_MAX;
 	f->route.node[start] = (struct a_node){ .gc = 0, .pos = 0, .tag = f->route.gen << 1 << A_DIR_BITS | A_NO_DIR };
-	f->route.heap[f->route.heap_len++] = k0;
+	f->route.queue.key[f->route.queue.heap_len++] = k0;
 	/* the ring starts empty, its current bucket that of the start */
-	for (int r = 0; r < RRING; r++)
-		f->route.head[r] = -1;
-	f->route.free_chunk = -1;
-	f->route.next_chunk = 0;
-	f->route.ring_on = true;
-	f->route.bucket = q0;
+	pq_ring_reset(&f->route.ring, q0, true);
 }
 
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
