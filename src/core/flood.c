@@ -89,9 +89,10 @@ struct flood_ctx *flood_create(const struct grid *g)
 	/* Done now, when the level loads, rather than by the first flood and
 	 * the first flood_route (a monster's first turn): the moves of every
 	 * cell under the usual corner rule, and the first touch of the
-	 * memory they write (the distances, the part of the pool the uniform
-	 * flood takes, the route search's records), whose page faults would
-	 * otherwise land on that turn.  The zeroed arrays stay zero.  Only up
+	 * memory they write (the distances and the part of the pool the
+	 * uniform flood takes), whose page faults would otherwise land on
+	 * that turn.  (The route search's arrays are calloc's, untouched: a
+	 * memset of calloc'd memory is dropped by the compiler.)  Only up
 	 * to PRETOUCH_CELLS cells (about 75 MiB): on a larger map the pages
 	 * are left to be touched where a search needs them. */
 	if (f->n <= PRETOUCH_CELLS) {
@@ -102,7 +103,6 @@ struct flood_ctx *flood_create(const struct grid *g)
 		const size_t n = (size_t)f->n, pool_len = (size_t)f->queue.blocks * BLOCK,
 			     uniform_len = 6 * (n + 1);
 		memset(f->queue.pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->queue.pool);
-		route_pretouch(f);
 	}
 	moves_refresh(f, false);
 	return f;

@@ -238,10 +238,11 @@ static inline int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t
 }
 
 /* route.c's part of the context: allocated and freed with it (route_create
- * false: no memory; route_destroy frees what was allocated), its pages
- * touched once at creation (route_pretouch), its bytes (route_memory). */
+ * false: no memory; route_destroy frees what was allocated), its bytes
+ * (route_memory).  Its arrays come zeroed from calloc and are not touched
+ * at creation: the pages are the kernel's zero pages until a search
+ * writes them. */
 bool route_create(struct flood_ctx *f);
-void route_pretouch(struct flood_ctx *f);
 void route_destroy(struct flood_ctx *f);
 size_t route_memory(const struct flood_ctx *f);
 

@@ -832,6 +832,11 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const bool need_h = s.wmode != W_DIJKSTRA;
 	const int off[8] = { -w, -1, 1, w, -w - 1, -w + 1, w - 1, w + 1 };
 	const int64_t stepc[8] = { s1, s1, s1, s1, s2, s2, s2, s2 };
+	/* grid.h's square offsets widened to int, so that the interior loops
+	 * add an offset straight from the table (int8_t needs a widening load) */
+#define SQ8(t) { t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] }
+	const int sq_dx[8] = SQ8(GRID_SQUARE_DX), sq_dy[8] = SQ8(GRID_SQUARE_DY);
+#undef SQ8
 	long expanded = 0;
 	uint64_t last_f = 0;
 	int best = s.start;
@@ -1013,7 +1018,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 						pending_add(ctx, v);
 					else
 						queue_push(ctx, search_key(&s, v, ng,
-							   heuristic(topo, ux + GRID_SQUARE_DX[i], uy + GRID_SQUARE_DY[i], s.gx,
+							   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx,
 								     s.gy, s1, s2)), tie_f);
 					continue;
 				}
@@ -1025,7 +1030,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				nv->dir = sq_opp[i];
 				if (pos >= 0)
 					sift_up(ctx, pos, search_key(&s, v, ng,
-						heuristic(topo, ux + GRID_SQUARE_DX[i], uy + GRID_SQUARE_DY[i], s.gx, s.gy, s1, s2)));
+						heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx, s.gy, s1, s2)));
 			}
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
@@ -1069,7 +1074,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					work &= work - 1;
 					const int v = u + off[i];
 					const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-					const int ax = iabs(dxu + GRID_SQUARE_DX[i]), ay = iabs(dyu + GRID_SQUARE_DY[i]);
+					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
 					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
 					const qkey k = search_key(&s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
 					struct node *nv = &node[v];
@@ -1103,7 +1108,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 					continue;
 				int64_t hv = 0;
 				if (need_h) {
-					const int ax = iabs(dxu + GRID_SQUARE_DX[i]), ay = iabs(dyu + GRID_SQUARE_DY[i]);
+					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
 					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
 					hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 				}

@@ -24,7 +24,7 @@ bool route_create(struct flood_ctx *f)
 	f->route.node = calloc(n, sizeof *f->route.node);
 	f->route.ring.pool_chunks = f->n / 8 + 1;
 	f->route.ring.pool = malloc((size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool);
-	f->route.queue.key = malloc(n * sizeof *f->route.queue.key);
+	f->route.queue.key = calloc(n, sizeof *f->route.queue.key);
 	f->route.queue.cap = f->n;
 	f->crowd.dist = malloc(n * sizeof *f->crowd.dist);
 	f->crowd.state = calloc(n, sizeof *f->crowd.state);
@@ -33,14 +33,6 @@ bool route_create(struct flood_ctx *f)
 	f->crowd.heap = malloc(((size_t)CROWD_CELLS * GRID_MAX_NEIGHBOURS + 1) * sizeof *f->crowd.heap);
 	return f->route.node && f->route.ring.pool && f->route.queue.key && f->crowd.dist && f->crowd.state &&
 	       f->crowd.cell && f->crowd.extra && f->crowd.heap;
-}
-
-void route_pretouch(struct flood_ctx *f)
-{
-	const size_t n = (size_t)f->n;
-	memset(f->route.node, 0, n * sizeof *f->route.node);
-	memset(f->route.queue.key, 0, n * sizeof *f->route.queue.key);
-	memset(f->crowd.state, 0, n * sizeof *f->crowd.state);
 }
 
 void route_destroy(struct flood_ctx *f)
