@@ -801,9 +801,349 @@ static inline __attribute__((always_inline)) void prefetch_around(const struct p
 }
 
 /*
- * The A* loop, specialised per topology by the constant `topo` (the
- * function is inlined into one caller per topology).  Returns the status;
- * *end is the cell the route ends at, *expanded_out the expansions.
+ * The pieces of astar_loop.  The hot ones are always_inline: each is
+ * inlined into astar_loop, which is inlined into one caller per topology
+ * and kind of query, so the constants they receive (topo, ring, need_h,
+ * and through the local copy *s the options of a plain query) specialise
+ * them exactly as if they were written in the loop.  The loop's values
+ * are passed by value, so they stay in registers.  The fallback layers'
+ * steps, once per layer, are cold and out of line.
+ */
+
+/*
+ * Fallback layers: the current layer's set-aside cells.  Their g is final
+ * (see layer_next), and all that expanding them can do is offer the
+ * blocked cells around them to the next layer.  The order does not change
+ * any g, only which of two equal parents a pending cell keeps.  Returns
+ * the expansions.
+ */
+static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx, const struct search *s,
+							    const enum grid_topology topo)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h;
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	long expanded = 0;
+	for (int c = ctx->deferred_head; c != -1;) {
+		const int next = POS_DEFERRED0 - node[c].pos - 1;
+		const int cy = cell_row(ctx, c), cx = c - cy * w;
+		node[c].pos = POS_CLOSED;
+		expanded++;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
+			const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			if (cost[v])
+				continue;
+			const int64_t ng = node[c].g +
+				(topo == GRID_SQUARE8 && i >= 4 ? s2 : s1);
+			struct node *nv = &node[v];
+			if (nv->stamp != gen) {
+				nv->stamp = gen;
+				nv->g = ng;
+				nv->dir = opp[i];
+				pending_add(ctx, v);
+			} else if (is_pending(nv->pos) && ng < nv->g) {
+				nv->g = ng;
+				nv->dir = opp[i];
+			}
+		}
+		c = next;
+	}
+	ctx->deferred_head = -1;
+	return expanded;
+}
+
+/*
+ * Next fallback layer.  A pending cell's g is final: a route reaching it
+ * within this layer crosses no blocked cell before it, so it came from the
+ * layers before, all settled.  A pending cell whose passable neighbours
+ * are all expanded already (and that is not the goal) can lead nowhere new
+ * in this layer, so without a budget it is set aside instead of queued;
+ * the rest become the heap at once.
+ */
+static __attribute__((noinline)) void layer_next(struct path_ctx *ctx, const struct search *s,
+						 const enum grid_topology topo)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h;
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	int m = 0;
+	for (int c = ctx->pending_head; c != -1;) {
+		const int next = POS_PENDING0 - node[c].pos - 1;
+		const int cy = c / w, cx = c - cy * w;
+		bool useful = c == s->goal || s->budget > 0;
+		for (int i = 0; i < dirs && !useful; i++) {
+			const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
+			const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			useful = cost[v] && (node[v].stamp != gen || node[v].pos != POS_CLOSED);
+		}
+		if (useful) {
+			int64_t h = heuristic(topo, cx, cy, s->gx, s->gy, s1, s2);
+			ctx->queue.key[m] = search_key(s, c, node[c].g, h);
+			node[c].pos = m++;
+		} else {
+			node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
+			ctx->deferred_head = c;
+		}
+		c = next;
+	}
+	ctx->queue.heap_len = m;
+	ctx->pending_len = 0;
+	ctx->pending_head = -1;
+	pq_heapify(&ctx->queue, node);
+}
+
+/* An interior square8 cell u, fallback: the moves into blocked cells
+ * (every direction, no corner rule). */
+static inline __attribute__((always_inline)) void
+sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, int uy, int64_t ug,
+		 unsigned around, uint64_t tie_f, struct node *node, uint16_t gen, const int *off,
+		 const int64_t *stepc, const int *sq_dx, const int *sq_dy)
+{
+	const enum grid_topology topo = GRID_SQUARE8;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	unsigned mb = s->fallback ? ~(unsigned)sq8_moves[1][around] & 0xffu : 0;
+	while (mb) {
+		const int i = __builtin_ctz(mb);
+		mb &= mb - 1;
+		const int v = u + off[i];
+		const int64_t ng = ug + stepc[i] + s->penalty;
+		struct node *nv = &node[v];
+		if (nv->stamp != gen) {
+			nv->stamp = gen;
+			nv->g = ng;
+			nv->dir = sq_opp[i];
+			if (s->layered)
+				pending_add(ctx, v);
+			else
+				queue_push(ctx, search_key(s, v, ng,
+					   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s->gx,
+						     s->gy, s1, s2)), tie_f);
+			continue;
+		}
+		const int pos = nv->pos;
+		if (pos == POS_CLOSED || (s->layered && (pos >= 0 || is_deferred(pos))) ||
+		    !(ng < nv->g))
+			continue;
+		nv->g = ng;
+		nv->dir = sq_opp[i];
+		if (pos >= 0)
+			sift_up(ctx, pos, search_key(s, v, ng,
+				heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s->gx, s->gy, s1, s2)));
+	}
+}
+
+/*
+ * An interior square8 cell u of plain A*.  m: u's legal moves; unit:
+ * every cell around u costs 1 (or 0).
+ */
+static inline __attribute__((always_inline)) void
+sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, int64_t ug,
+	  const uint8_t *c, bool unit, unsigned m, int dxu, int dyu, uint64_t tie_f, struct node *node,
+	  uint16_t gen, uint64_t code, int w, const int *off, const int64_t *stepc, const int *sq_dx,
+	  const int *sq_dy)
+{
+	const int64_t s1 = s->s1, s2 = s->s2;
+	/*
+	 * Plain A*: first the neighbours to update, as a mask built
+	 * without a branch (one compare of words each), then only
+	 * those.  No closed test: the heuristic is exactly
+	 * consistent, so a closed cell's g is optimal and no step
+	 * lowers it.
+	 */
+	const uint64_t ku = pk(code, ug);
+	const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
+	const uint8_t *ca = c - w, *cb = c + w;
+	uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
+	if (unit) {
+		kn = kw = ke = ks = ku - (uint64_t)s1;
+		knw = kne = ksw = kse = ku - (uint64_t)s2;
+	} else {
+		kn = ku - (uint64_t)s1 * ca[0];
+		kw = ku - (uint64_t)s1 * c[-1];
+		ke = ku - (uint64_t)s1 * c[1];
+		ks = ku - (uint64_t)s1 * cb[0];
+		knw = ku - (uint64_t)s2 * ca[-1];
+		kne = ku - (uint64_t)s2 * ca[1];
+		ksw = ku - (uint64_t)s2 * cb[-1];
+		kse = ku - (uint64_t)s2 * cb[1];
+	}
+	unsigned work = (unsigned)(kse > nb[1].gw);
+	work = work << 1 | (unsigned)(ksw > nb[-1].gw);
+	work = work << 1 | (unsigned)(kne > na[1].gw);
+	work = work << 1 | (unsigned)(knw > na[-1].gw);
+	work = work << 1 | (unsigned)(ks > nb[0].gw);
+	work = work << 1 | (unsigned)(ke > nu[1].gw);
+	work = work << 1 | (unsigned)(kw > nu[-1].gw);
+	work = work << 1 | (unsigned)(kn > na[0].gw);
+	work &= m;
+	while (work) {
+		const int i = __builtin_ctz(work);
+		work &= work - 1;
+		const int v = u + off[i];
+		const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
+		const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+		const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+		const qkey k = search_key(s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
+		struct node *nv = &node[v];
+		/* POS_CLOSED (all bits set) for a new cell, else its pos,
+		 * without a branch */
+		const int32_t listed =
+			nv->pos | -(int32_t)((nv->gw & ~PK_LOW) != code);
+		nv->gw = pk(code, ng);
+		nv->stamp = gen;
+		nv->dir = sq_opp[i];
+		if (__builtin_expect(listed >= 0, 0)) {
+			if (rg->run)
+				ring_heap(ctx, rg);
+			sift_up(ctx, nv->pos, k);
+		} else if (__builtin_expect(listed != POS_STACK, 1))
+			ring_push(ctx, rg, s, k, tie_f, listed);
+	}
+}
+
+/* An interior square8 cell u, any other query: its legal moves m into
+ * passable cells, the loop unrolled (one test of m's bit each). */
+static inline __attribute__((always_inline)) void
+sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, const uint8_t *c,
+	    unsigned m, int dxu, int dyu, uint64_t tie_f, bool need_h, struct node *node, uint16_t gen,
+	    const int *off, const int64_t *stepc, const int *sq_dx, const int *sq_dy)
+{
+	const int64_t s1 = s->s1, s2 = s->s2;
+#pragma GCC unroll 8
+	for (int i = 0; i < 8; i++) {
+		if (!(m >> i & 1))
+			continue;
+		const int v = u + off[i];
+		int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
+		if (s->extra)
+			ng += (int64_t)s->extra[v] << s->extra_shift;
+		struct node *nv = &node[v];
+		const bool fresh = nv->stamp != gen;
+		if (!fresh && !(nv->pos != POS_CLOSED && ng < nv->g))
+			continue;
+		int64_t hv = 0;
+		if (need_h) {
+			const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+			const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+			hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
+		}
+		const qkey k = search_key(s, v, ng, hv);
+		nv->g = ng;
+		nv->dir = sq_opp[i];
+		if (fresh) {
+			nv->stamp = gen;
+			queue_push(ctx, k, tie_f);
+		} else if (nv->pos >= 0) {
+			sift_up(ctx, nv->pos, k);
+		}
+	}
+}
+
+/*
+ * Any cell of any topology (the square8 interior has the pieces above):
+ * the neighbours one by one, with the bounds, the corner rule, blocked
+ * cells for the fallback and the pending layer.
+ */
+static inline __attribute__((always_inline)) void
+expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const enum grid_topology topo,
+	   const bool ring, const bool need_h, int u, int ux, int uy, int64_t ug, uint64_t tie_f,
+	   const uint8_t *cost, int w, int hgt, struct node *node, uint16_t gen, uint64_t code,
+	   const uint8_t *opp)
+{
+	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const bool u_open = cost[u] != 0;
+	for (int i = 0; i < dirs; i++) {
+		int nx, ny;
+		int64_t step;
+		if (topo == GRID_HEX) {
+			nx = ux + GRID_HEX_DX[uy & 1][i];
+			ny = uy + GRID_HEX_DY[i];
+			step = s1;
+		} else {
+			nx = ux + GRID_SQUARE_DX[i];
+			ny = uy + GRID_SQUARE_DY[i];
+			step = (topo == GRID_SQUARE8 && i >= 4) ? s2 : s1;
+		}
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+			continue;
+		const int v = ny * w + nx;
+		const unsigned cv = cost[v];
+		int64_t ng;
+		const bool v_blocked = cv == 0;
+		if (!v_blocked) {
+			if (topo == GRID_SQUARE8 && i >= 4 && u_open && !s->corner_cutting &&
+			    (!cost[uy * w + nx] || !cost[ny * w + ux]))
+				continue;
+			ng = ug + step * (int64_t)cv;
+			if (s->extra)
+				ng += (int64_t)s->extra[v] << s->extra_shift;
+		} else {
+			if (!s->fallback)
+				continue;
+			ng = ug + step + s->penalty;
+		}
+		struct node *nv = &node[v];
+		if (ring ? (nv->gw & ~PK_LOW) != code : nv->stamp != gen) {
+			nv->stamp = gen;
+			if (ring)
+				nv->gw = pk(code, ng);
+			else
+				nv->g = ng;
+			nv->dir = opp[i];
+			if (v_blocked && s->layered)
+				pending_add(ctx, v);
+			else if (ring)
+				ring_push(ctx, rg, s, search_key(s, v, ng,
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, POS_CLOSED);
+			else
+				queue_push(ctx, search_key(s, v, ng, need_h ?
+					   heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0), tie_f);
+			continue;
+		}
+		const int pos = nv->pos;
+		if (pos == POS_CLOSED)
+			continue;
+		if (v_blocked && s->layered && (pos >= 0 || is_deferred(pos)))
+			continue; /* already in this layer: fewer blocked cells */
+		if (ring ? ng < pk_g(nv->gw) : ng < nv->g) {
+			if (ring)
+				nv->gw = pk(code, ng);
+			else
+				nv->g = ng;
+			nv->dir = opp[i];
+			if (pos >= 0) {
+				if (ring && rg->run)
+					ring_heap(ctx, rg);
+				sift_up(ctx, nv->pos, search_key(s, v, ng, need_h ?
+					heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0));
+			} else if (ring && pos != POS_STACK)
+				ring_push(ctx, rg, s, search_key(s, v, ng,
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, pos);
+		}
+	}
+}
+
+/*
+ * The A* loop, specialised per topology by the constant `topo` and for
+ * plain A* by `plain` (the function is inlined into one caller for each).
+ * Returns the status; *end is the cell the route ends at, *expanded_out
+ * the expansions.  One turn is one expansion: pop, the goal and budget
+ * tests, a prefetch, then the piece that expands the cell.
  */
 static inline __attribute__((always_inline)) enum path_status
 astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,
@@ -825,7 +1165,6 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
-	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
 	const int64_t s1 = s.s1, s2 = s.s2;
 	const bool use_stack = s.wmode != W_WEIGHTED;
@@ -863,79 +1202,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				break;
 			}
 			if (ctx->deferred_head != -1) {
-				/* The layer's set-aside cells: their g is final (see below), and
-				 * all that expanding them can do is offer the blocked cells
-				 * around them to the next layer.  The order does not change any
-				 * g, only which of two equal parents a pending cell keeps. */
-				for (int c = ctx->deferred_head; c != -1;) {
-					const int next = POS_DEFERRED0 - node[c].pos - 1;
-					const int cy = cell_row(ctx, c), cx = c - cy * w;
-					node[c].pos = POS_CLOSED;
-					expanded++;
-					for (int i = 0; i < dirs; i++) {
-						const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
-						const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
-						if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-							continue;
-						const int v = ny * w + nx;
-						if (cost[v])
-							continue;
-						const int64_t ng = node[c].g +
-							(topo == GRID_SQUARE8 && i >= 4 ? s2 : s1);
-						struct node *nv = &node[v];
-						if (nv->stamp != gen) {
-							nv->stamp = gen;
-							nv->g = ng;
-							nv->dir = opp[i];
-							pending_add(ctx, v);
-						} else if (is_pending(nv->pos) && ng < nv->g) {
-							nv->g = ng;
-							nv->dir = opp[i];
-						}
-					}
-					c = next;
-				}
-				ctx->deferred_head = -1;
+				expanded += layer_expand_deferred(ctx, &s, topo);
 				continue;
 			}
 			if (ctx->pending_len == 0)
 				break;
-			/*
-			 * Next fallback layer.  A pending cell's g is final: a route
-			 * reaching it within this layer crosses no blocked cell before
-			 * it, so it came from the layers before, all settled.  A pending
-			 * cell whose passable neighbours are all expanded already (and
-			 * that is not the goal) can lead nowhere new in this layer, so
-			 * without a budget it is set aside instead of queued; the rest
-			 * become the heap at once.
-			 */
-			int m = 0;
-			for (int c = ctx->pending_head; c != -1;) {
-				const int next = POS_PENDING0 - node[c].pos - 1;
-				const int cy = c / w, cx = c - cy * w;
-				bool useful = c == s.goal || s.budget > 0;
-				for (int i = 0; i < dirs && !useful; i++) {
-					const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
-					const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
-					if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-						continue;
-					const int v = ny * w + nx;
-					useful = cost[v] && (node[v].stamp != gen || node[v].pos != POS_CLOSED);
-				}
-				if (useful) {
-					int64_t h = heuristic(topo, cx, cy, s.gx, s.gy, s1, s2);
-					ctx->queue.key[m] = search_key(&s, c, node[c].g, h);
-					node[c].pos = m++;
-				} else {
-					node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
-					ctx->deferred_head = c;
-				}
-				c = next;
-			}
-			ctx->queue.heap_len = m;
-			ctx->pending_len = 0;
-			ctx->pending_head = -1;
-			pq_heapify(&ctx->queue, node);
+			layer_next(ctx, &s, topo);
 			continue;
 		}
 		/* Weighted A* may stop once the goal holds a g no larger than the
@@ -1002,198 +1274,22 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			const unsigned around = unit ? sq8_pack(ra, rm, rb)
 						     : sq8_pack(nonzero_lanes(ra), nonzero_lanes(rm), nonzero_lanes(rb));
 			unsigned m = sq8_moves[s.corner_cutting][around];
-			/* Into blocked cells (fallback): every direction, no corner rule. */
-			unsigned mb = s.fallback ? ~(unsigned)sq8_moves[1][around] & 0xffu : 0;
-			while (mb) {
-				const int i = __builtin_ctz(mb);
-				mb &= mb - 1;
-				const int v = u + off[i];
-				const int64_t ng = ug + stepc[i] + s.penalty;
-				struct node *nv = &node[v];
-				if (nv->stamp != gen) {
-					nv->stamp = gen;
-					nv->g = ng;
-					nv->dir = sq_opp[i];
-					if (s.layered)
-						pending_add(ctx, v);
-					else
-						queue_push(ctx, search_key(&s, v, ng,
-							   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx,
-								     s.gy, s1, s2)), tie_f);
-					continue;
-				}
-				const int pos = nv->pos;
-				if (pos == POS_CLOSED || (s.layered && (pos >= 0 || is_deferred(pos))) ||
-				    !(ng < nv->g))
-					continue;
-				nv->g = ng;
-				nv->dir = sq_opp[i];
-				if (pos >= 0)
-					sift_up(ctx, pos, search_key(&s, v, ng,
-						heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx, s.gy, s1, s2)));
-			}
+			if (s.fallback)
+				sq8_into_blocked(ctx, &s, u, ux, uy, ug, around, tie_f, node, gen, off, stepc, sq_dx,
+						 sq_dy);
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
-			if (ring) {
-				/*
-				 * Plain A*: first the neighbours to update, as a mask built
-				 * without a branch (one compare of words each), then only
-				 * those.  No closed test: the heuristic is exactly
-				 * consistent, so a closed cell's g is optimal and no step
-				 * lowers it.
-				 */
-				const uint64_t ku = pk(code, ug);
-				const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
-				const uint8_t *ca = c - w, *cb = c + w;
-				uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
-				if (unit) {
-					kn = kw = ke = ks = ku - (uint64_t)s1;
-					knw = kne = ksw = kse = ku - (uint64_t)s2;
-				} else {
-					kn = ku - (uint64_t)s1 * ca[0];
-					kw = ku - (uint64_t)s1 * c[-1];
-					ke = ku - (uint64_t)s1 * c[1];
-					ks = ku - (uint64_t)s1 * cb[0];
-					knw = ku - (uint64_t)s2 * ca[-1];
-					kne = ku - (uint64_t)s2 * ca[1];
-					ksw = ku - (uint64_t)s2 * cb[-1];
-					kse = ku - (uint64_t)s2 * cb[1];
-				}
-				unsigned work = (unsigned)(kse > nb[1].gw);
-				work = work << 1 | (unsigned)(ksw > nb[-1].gw);
-				work = work << 1 | (unsigned)(kne > na[1].gw);
-				work = work << 1 | (unsigned)(knw > na[-1].gw);
-				work = work << 1 | (unsigned)(ks > nb[0].gw);
-				work = work << 1 | (unsigned)(ke > nu[1].gw);
-				work = work << 1 | (unsigned)(kw > nu[-1].gw);
-				work = work << 1 | (unsigned)(kn > na[0].gw);
-				work &= m;
-				while (work) {
-					const int i = __builtin_ctz(work);
-					work &= work - 1;
-					const int v = u + off[i];
-					const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-					const qkey k = search_key(&s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
-					struct node *nv = &node[v];
-					/* POS_CLOSED (all bits set) for a new cell, else its pos,
-					 * without a branch */
-					const int32_t listed =
-						nv->pos | -(int32_t)((nv->gw & ~PK_LOW) != code);
-					nv->gw = pk(code, ng);
-					nv->stamp = gen;
-					nv->dir = sq_opp[i];
-					if (__builtin_expect(listed >= 0, 0)) {
-						if (rg.run)
-							ring_heap(ctx, &rg);
-						sift_up(ctx, nv->pos, k);
-					} else if (__builtin_expect(listed != POS_STACK, 1))
-						ring_push(ctx, &rg, &s, k, tie_f, listed);
-				}
-				continue;
-			}
-#pragma GCC unroll 8
-			for (int i = 0; i < 8; i++) {
-				if (!(m >> i & 1))
-					continue;
-				const int v = u + off[i];
-				int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-				if (s.extra)
-					ng += (int64_t)s.extra[v] << s.extra_shift;
-				struct node *nv = &node[v];
-				const bool fresh = nv->stamp != gen;
-				if (!fresh && !(nv->pos != POS_CLOSED && ng < nv->g))
-					continue;
-				int64_t hv = 0;
-				if (need_h) {
-					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-					hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
-				}
-				const qkey k = search_key(&s, v, ng, hv);
-				nv->g = ng;
-				nv->dir = sq_opp[i];
-				if (fresh) {
-					nv->stamp = gen;
-					queue_push(ctx, k, tie_f);
-				} else if (nv->pos >= 0) {
-					sift_up(ctx, nv->pos, k);
-				}
-			}
+			if (ring)
+				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gen, code, w, off,
+					  stepc, sq_dx, sq_dy);
+			else
+				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gen, off, stepc,
+					    sq_dx, sq_dy);
 			continue;
 		}
-		const bool u_open = cost[u] != 0;
-		for (int i = 0; i < dirs; i++) {
-			int nx, ny;
-			int64_t step;
-			if (topo == GRID_HEX) {
-				nx = ux + GRID_HEX_DX[uy & 1][i];
-				ny = uy + GRID_HEX_DY[i];
-				step = s1;
-			} else {
-				nx = ux + GRID_SQUARE_DX[i];
-				ny = uy + GRID_SQUARE_DY[i];
-				step = (topo == GRID_SQUARE8 && i >= 4) ? s2 : s1;
-			}
-			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-				continue;
-			const int v = ny * w + nx;
-			const unsigned cv = cost[v];
-			int64_t ng;
-			const bool v_blocked = cv == 0;
-			if (!v_blocked) {
-				if (topo == GRID_SQUARE8 && i >= 4 && u_open && !s.corner_cutting &&
-				    (!cost[uy * w + nx] || !cost[ny * w + ux]))
-					continue;
-				ng = ug + step * (int64_t)cv;
-				if (s.extra)
-					ng += (int64_t)s.extra[v] << s.extra_shift;
-			} else {
-				if (!s.fallback)
-					continue;
-				ng = ug + step + s.penalty;
-			}
-			struct node *nv = &node[v];
-			if (ring ? (nv->gw & ~PK_LOW) != code : nv->stamp != gen) {
-				nv->stamp = gen;
-				if (ring)
-					nv->gw = pk(code, ng);
-				else
-					nv->g = ng;
-				nv->dir = opp[i];
-				if (v_blocked && s.layered)
-					pending_add(ctx, v);
-				else if (ring)
-					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
-						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, POS_CLOSED);
-				else
-					queue_push(ctx, search_key(&s, v, ng, need_h ?
-						   heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0), tie_f);
-				continue;
-			}
-			const int pos = nv->pos;
-			if (pos == POS_CLOSED)
-				continue;
-			if (v_blocked && s.layered && (pos >= 0 || is_deferred(pos)))
-				continue; /* already in this layer: fewer blocked cells */
-			if (ring ? ng < pk_g(nv->gw) : ng < nv->g) {
-				if (ring)
-					nv->gw = pk(code, ng);
-				else
-					nv->g = ng;
-				nv->dir = opp[i];
-				if (pos >= 0) {
-					if (ring && rg.run)
-						ring_heap(ctx, &rg);
-					sift_up(ctx, nv->pos, search_key(&s, v, ng, need_h ?
-						heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0));
-				} else if (ring && pos != POS_STACK)
-					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
-						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, pos);
-			}
-		}
+		expand_any(ctx, &s, &rg, topo, ring, need_h, u, ux, uy, ug, tie_f, cost, w, hgt, node, gen, code,
+			   opp);
 	}
 	*end = best;
 	*expanded_out = expanded;
