@@ -447,6 +447,54 @@ static int32_t a_parent(const struct flood_ctx *f, int32_t v)
 }
 
 /*
+ * The head of a turn of both route loops (route_loop and route_fixed):
+ * the next cell off the queue (the ring's next bucket becomes the heap
+ * when the current one is used up), closed (`closed` is this search's
+ * closed tag), while the records around the likely next cell are fetched.
+ * -1 when nothing is left; with `fixed`, -2 when the key popped passes
+ * CLIMIT (route_fixed then gives up, the cell left as it was).  The
+ * constants square, plain and in_code choose what to fetch: a square
+ * grid's rows, compact distances or doubles, and for the plain loops the
+ * records beside and the extra costs.
+ */
+static inline __attribute__((always_inline)) int32_t
+route_take(struct flood_ctx *f, const struct rpot *p, const uint16_t *extra, struct a_node *an,
+	   uint32_t closed, int w, const bool fixed, const bool square, const bool plain, const bool in_code)
+{
+	struct pq *q = &f->route.queue;
+	if (q->heap_len == 0 && q->stack_len == 0 && !(f->route.ring.on && r_advance(f, p)))
+		return -1;
+	const int32_t u = a_take(f);
+	if (fixed && f->route.tie_f > CLIMIT)
+		return -2;
+	an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
+	if (square && (q->stack_len > 0 || q->heap_len > 0)) {
+		/* the likely next cell: fetch its neighbours' records meanwhile */
+		const int32_t t = a_cell(q->stack_len > 0 ? *pq_stack_top(q) : q->key[0]);
+		if (t > w && t < f->n - w) {
+			if (in_code) {
+				__builtin_prefetch(&f->dist.code[t - w]);
+				__builtin_prefetch(&f->dist.code[t + w]);
+			} else {
+				__builtin_prefetch(&f->dist.value[t - w]);
+				__builtin_prefetch(&f->dist.value[t]);
+				__builtin_prefetch(&f->dist.value[t + w]);
+			}
+			__builtin_prefetch(&an[t - w]);
+			__builtin_prefetch(&an[t]);
+			__builtin_prefetch(&an[t + w]);
+			if (plain) {
+				__builtin_prefetch(&an[t - w + 1]);
+				__builtin_prefetch(&an[t + w + 1]);
+				__builtin_prefetch(&extra[t - w]);
+				__builtin_prefetch(&extra[t + w]);
+			}
+		}
+	}
+	return u;
+}
+
+/*
  * flood_route's A* loop, from the queue flood_route set up, specialised by
  * the constant `mode`.  ROUTE_GENERAL serves every case.  The plain modes
  * serve the usual one, a square grid, a whole flood (run to its end with
@@ -480,34 +528,11 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 	long exp = 0;
 	bool found = false;
 	for (;;) {
-		if (f->route.queue.heap_len == 0 && f->route.queue.stack_len == 0 && !(f->route.ring.on && r_advance(f, &pot)))
+		const int32_t u = route_take(f, &pot, extra, an, closed, w, false, square, plain,
+					     plain ? compact : f->dist.in_code);
+		if (u < 0)
 			break;
-		const int32_t u = a_take(f);
-		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
-		if (square && (f->route.queue.stack_len > 0 || f->route.queue.heap_len > 0)) {
-			/* the likely next cell: fetch its neighbours' records meanwhile */
-			const int32_t t = a_cell(f->route.queue.stack_len > 0 ? *pq_stack_top(&f->route.queue) : f->route.queue.key[0]);
-			if (t > w && t < f->n - w) {
-				if (plain ? compact : f->dist.in_code) {
-					__builtin_prefetch(&cdist[t - w]);
-					__builtin_prefetch(&cdist[t + w]);
-				} else {
-					__builtin_prefetch(&dist[t - w]);
-					__builtin_prefetch(&dist[t]);
-					__builtin_prefetch(&dist[t + w]);
-				}
-				__builtin_prefetch(&an[t - w]);
-				__builtin_prefetch(&an[t]);
-				__builtin_prefetch(&an[t + w]);
-				if (plain) {
-					__builtin_prefetch(&an[t - w + 1]);
-					__builtin_prefetch(&an[t + w + 1]);
-					__builtin_prefetch(&extra[t - w]);
-					__builtin_prefetch(&extra[t + w]);
-				}
-			}
-		}
 		if (u == goal) {
 			found = true;
 			break;
@@ -662,37 +687,19 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 	const int w = f->grid->w, goal = f->run.source;
 	const uint32_t agen = f->route.gen, open = agen << 1, closed = open | 1u;
 	struct a_node *an = f->route.node;
-	const uint32_t *cdist = f->dist.code;
 	const uint64_t eo = p->mult << CBITS, ed = p->mult * f->dist.sqrt2;
 	int32_t step[8];
 	memcpy(step, f->moves.delta, sizeof step);
 	long exp = 0;
 	int res = FIXED_NO_ROUTE;
 	for (;;) {
-		if (f->route.queue.heap_len == 0 && f->route.queue.stack_len == 0 && !(f->route.ring.on && r_advance(f, p)))
-			break;
-		const int32_t u = a_take(f);
-		if (f->route.tie_f > CLIMIT) {
-			res = FIXED_GAVE_UP;
+		const int32_t u = route_take(f, p, extra, an, closed, w, true, true, true, true);
+		if (u < 0) {
+			if (u == -2)
+				res = FIXED_GAVE_UP;
 			break;
 		}
-		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
-		if (f->route.queue.stack_len > 0 || f->route.queue.heap_len > 0) {
-			/* the likely next cell: fetch its neighbours' records meanwhile */
-			const int32_t t = a_cell(f->route.queue.stack_len > 0 ? *pq_stack_top(&f->route.queue) : f->route.queue.key[0]);
-			if (t > w && t < f->n - w) {
-				__builtin_prefetch(&cdist[t - w]);
-				__builtin_prefetch(&cdist[t + w]);
-				__builtin_prefetch(&an[t - w]);
-				__builtin_prefetch(&an[t - w + 1]);
-				__builtin_prefetch(&an[t]);
-				__builtin_prefetch(&an[t + w]);
-				__builtin_prefetch(&an[t + w + 1]);
-				__builtin_prefetch(&extra[t - w]);
-				__builtin_prefetch(&extra[t + w]);
-			}
-		}
 		if (u == goal) {
 			res = FIXED_FOUND;
 			break;
