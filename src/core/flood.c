@@ -33,6 +33,8 @@
 #include "flood.h"
 #include "flood_internal.h"
 
+#include "check.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -726,6 +728,9 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 			}
 			u = ul & UCELL;
 			if (U_GET(u) == k) {
+				/* cells settle in order of distance (codes and
+				 * the bits of non-negative doubles order alike) */
+				CHECK(k >= du);
 				du = k;
 				break;
 			}
@@ -849,6 +854,7 @@ long flood_settle(struct flood_ctx *f, const int *targets, int n)
 		return f->run.settled - before;
 	}
 	int t = 0;
+	double last = -HUGE_VAL; /* the distance settled last */
 	while (!f->run.finished) {
 		if (n > 0) {
 			while (t < n && (targets[t] < 0 || targets[t] >= f->n || flood_settled(f, targets[t])))
@@ -861,8 +867,12 @@ long flood_settle(struct flood_ctx *f, const int *targets, int n)
 			f->run.finished = true;
 			break;
 		}
+		/* Dijkstra's order: cells settle in order of distance. */
+		CHECK(f->dist.value[u] >= last);
+		last = f->dist.value[u];
 		settle_one(f, u);
 	}
+	(void)last;
 	return f->run.settled - before;
 }
 

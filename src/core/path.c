@@ -35,6 +35,8 @@
  */
 #include "path.h"
 
+#include "check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -1222,6 +1224,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		const qkey uk = ring ? ring_pop(ctx, &rg) : queue_pop(ctx);
 		const int u = pq_cell(uk);
 		const uint64_t tie_f = use_stack ? pq_f(uk) : NO_TIE_F;
+		/* The open list's order: with a consistent heuristic (weight 0 or
+		 * 1, exact in fixed point) no f popped is below the one before,
+		 * except where a fallback layer starts afresh. */
+		CHECK(s.layered || s.wmode == W_WEIGHTED || pq_f(uk) >= last_f);
 		last_f = pq_f(uk);
 		expanded++;
 		if (u == s.goal) {
@@ -1249,6 +1255,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
 		}
+		/* The key popped is the cell's own: f = g + h (A*) or g (Dijkstra). */
+		CHECK(s.wmode == W_WEIGHTED ||
+		      pq_f(uk) == (uint64_t)(ug + weighted(&s, heuristic(topo, ux, uy, s.gx, s.gy, s1, s2))));
 		if (s.budget > 0) {
 			int64_t uh = heuristic(topo, ux, uy, s.gx, s.gy, s1, s2);
 			if (uh < best_h || (uh == best_h && ug < best_g)) {

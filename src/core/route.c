@@ -13,6 +13,8 @@
 #include "flood.h"
 #include "flood_internal.h"
 
+#include "check.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -692,6 +694,7 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 	memcpy(step, f->moves.delta, sizeof step);
 	long exp = 0;
 	int res = FIXED_NO_ROUTE;
+	uint64_t last_f = 0; /* the f popped before */
 	for (;;) {
 		const int32_t u = route_take(f, p, extra, an, closed, w, true, true, true, true);
 		if (u < 0) {
@@ -699,6 +702,10 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 				res = FIXED_GAVE_UP;
 			break;
 		}
+		/* The potential is exactly consistent in compact units: no f
+		 * popped is below the one before. */
+		CHECK(f->route.tie_f >= last_f);
+		last_f = f->route.tie_f;
 		exp++;
 		if (u == goal) {
 			res = FIXED_FOUND;
@@ -731,6 +738,7 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 			r_push(f, v, fv >> RSHIFT, a_key_codes(fv, gv, v), was_open ? nv->pos : INT32_MIN, p);
 		}
 	}
+	(void)last_f;
 	*exp_out = exp;
 	return res;
 }
