@@ -1457,7 +1457,8 @@ static int jump_d(const struct jps *j, int x, int y, int dx, int dy)
 }
 
 /* The jump point search proper.  Returns PATH_FOUND or PATH_NO_ROUTE. */
-static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
+static __attribute__((noinline)) enum path_status
+jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 				   long *expanded_out)
 {
 	const int w = ctx->w;
