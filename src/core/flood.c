@@ -584,8 +584,10 @@ static inline double dval(uint64_t b)
 }
 
 /*
- * A whole flood on a square grid whose passable cells all cost the same
- * (the Moving AI maps), from `source`, whose distance is set (0, or for a
+ * The hot loop of the whole floods, about 160 lines kept in one piece:
+ * its FIFOs' heads and tails live in registers across the turn, which a
+ * split would spill.  A whole flood on a square grid whose passable cells
+ * all cost the same (the Moving AI maps), from `source`, whose distance is set (0, or for a
  * shift the old distances plus the step; all others the old distances or
  * "none"), in compact distances (cdist[]) or in doubles (dist[]), as the
  * constant `compact` says.  Every edge is one of two costs, so there are

@@ -1145,7 +1145,9 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
  * plain A* by `plain` (the function is inlined into one caller for each).
  * Returns the status; *end is the cell the route ends at, *expanded_out
  * the expansions.  One turn is one expansion: pop, the goal and budget
- * tests, a prefetch, then the piece that expands the cell.
+ * tests, a prefetch, then the piece that expands the cell.  It is the hot
+ * loop of every search, about 150 lines: what remains in it is the turn
+ * itself and its constants, which the pieces take as arguments.
  */
 static inline __attribute__((always_inline)) enum path_status
 astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,

@@ -498,7 +498,9 @@ route_take(struct flood_ctx *f, const struct rpot *p, const uint16_t *extra, str
 
 /*
  * flood_route's A* loop, from the queue flood_route set up, specialised by
- * the constant `mode`.  ROUTE_GENERAL serves every case.  The plain modes
+ * the constant `mode`.  A hot loop, about 140 lines: the three modes'
+ * tests of a neighbour are interleaved so that each specialisation keeps
+ * only its own.  ROUTE_GENERAL serves every case.  The plain modes
  * serve the usual one, a square grid, a whole flood (run to its end with
  * no max_dist, so settled means a finite distance), a passable goal and
  * an extra array, with its distances compact or in doubles: there every
