@@ -35,6 +35,8 @@
  */
 #include "path.h"
 
+#include "check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,14 +49,12 @@
  * astar_loop); POS_DEFERRED0 - pos - 1 is the next one (-1: none) */
 #define POS_DEFERRED0 (-(1 << 30))
 #define MAX_CELLS ((1 << 30) - 8) /* keeps the two lists' codes apart */
-/* Plain A* only (no pending or deferred lists there): POS_RING0 - r for a
- * cell waiting in slot r of the bucket ring (see struct ring). */
-#define POS_RING0 (-2)
+/* Plain A* only (no pending or deferred lists there): PQ_RING_POS(r) =
+ * -2 - r for a cell waiting in slot r of the bucket ring (see struct ring). */
 #define RING 256         /* buckets in the ring */
 #define RING_WBITS 5     /* a bucket spans 1/32 of a plain step in f */
 #define CHUNK 32         /* ints per pool chunk: a link, then 31 cells */
 #define DIR_NONE 255
-#define HEAP_D 4 /* children per heap node */
 
 /* 16 bytes per cell: everything a neighbour test touches is on one line. */
 struct node {
@@ -69,6 +69,12 @@ struct node {
 	uint8_t unused;
 };
 
+/* The open list: pqueue.h's heap, tie stack and bucket ring over these records. */
+#define PQ_RECORD struct node
+#define PQ_RING_SLOTS RING
+#define PQ_RING_CHUNK CHUNK
+#include "pqueue.h"
+
 /*
  * A queue entry is one 128-bit key compared as an unsigned integer: f in
  * the high half (a non-negative fixed-point integer, or for floods the IEEE
@@ -76,7 +82,7 @@ struct node {
  * to 32 bits (for equal f a smaller h is a larger g), then the cell.  One
  * integer compare settles the whole tie rule.
  */
-__extension__ typedef unsigned __int128 qkey;
+typedef pq_key qkey;
 
 /*
  * Plain A*'s word: gw = (0x8000 | gen) << 48 | (PK_LOW - g), for g below
@@ -98,18 +104,11 @@ struct path_ctx {
 	const struct grid *grid;
 	int w, h, n;
 	struct node *node;     /* n records */
-	qkey *heap;            /* cap entries: the heap from the front, the tie stack from
-	                          the end; afterwards the result cells */
-	/* The queue's sizes are long, not int: the loops store int32_t pos
-	 * and pool entries all the time, and by C's aliasing rules any of
-	 * those stores may change an int field, so the compiler must load
-	 * it again after each; a long it may keep in a register. */
-	long cap;
-	long heap_len;
+	struct pq queue;       /* the heap and the tie stack (pqueue.h); after a query
+	                          its array holds the result cells */
 	int pending_len;       /* cells waiting for the next fallback layer ... */
 	int pending_head;      /* ... a list through their pos, from this cell (-1: empty) */
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
-	long stack_len;        /* entries of the tie stack, heap[cap - stack_len .. cap - 1] */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
 	uint16_t gen;
@@ -153,15 +152,15 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->w = g->w;
 	ctx->h = g->h;
 	ctx->n = (int)n;
-	ctx->cap = heap_capacity(ctx->n);
+	ctx->queue.cap = heap_capacity(ctx->n);
 	ctx->node = calloc(n, sizeof *ctx->node);
-	ctx->heap = malloc((size_t)ctx->cap * sizeof *ctx->heap);
+	ctx->queue.key = malloc((size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 	/* About one byte per cell; on smaller maps as many chunks as with
 	 * chunks of 16 ints (up to RING / 2 more), since every bucket in use
 	 * holds one. */
-	ctx->pool_chunks = ctx->cap / 128 + 1 + (ctx->cap / 128 < RING / 2 ? ctx->cap / 128 : RING / 2);
+	ctx->pool_chunks = ctx->queue.cap / 128 + 1 + (ctx->queue.cap / 128 < RING / 2 ? ctx->queue.cap / 128 : RING / 2);
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
-	if (!ctx->node || !ctx->heap || !ctx->pool) {
+	if (!ctx->node || !ctx->queue.key || !ctx->pool) {
 		path_destroy(ctx);
 		return NULL;
 	}
@@ -178,7 +177,7 @@ void path_destroy(struct path_ctx *ctx)
 	if (!ctx)
 		return;
 	free(ctx->node);
-	free(ctx->heap);
+	free(ctx->queue.key);
 	free(ctx->pool);
 	free(ctx);
 }
@@ -187,7 +186,7 @@ size_t path_memory(const struct path_ctx *ctx)
 {
 	if (!ctx)
 		return 0;
-	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->cap * sizeof *ctx->heap +
+	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
 	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool;
 }
 
@@ -199,11 +198,11 @@ static void new_generation(struct path_ctx *ctx)
 		memset(ctx->node, 0, (size_t)ctx->n * sizeof *ctx->node);
 		ctx->gen = 1;
 	}
-	ctx->heap_len = 0;
+	ctx->queue.heap_len = 0;
 	ctx->pending_len = 0;
 	ctx->pending_head = -1;
 	ctx->deferred_head = -1;
-	ctx->stack_len = 0;
+	ctx->queue.stack_len = 0;
 	ctx->flood_source = -1;
 }
 
@@ -221,111 +220,33 @@ static inline qkey double_key(double f, int cell)
 	return make_key(fb, 0, cell);
 }
 
-static inline int key_cell(qkey k) { return (int)(uint32_t)k; }
-static inline uint64_t key_f(qkey k) { return (uint64_t)(k >> 64); }
 
 /* No f has these bits: disables the tie stack. */
 #define NO_TIE_F UINT64_MAX
 
 static inline void sift_up(struct path_ctx *ctx, int i, qkey e)
 {
-	qkey *heap = ctx->heap;
-	struct node *node = ctx->node;
-	while (i > 0) {
-		int p = (i - 1) / HEAP_D;
-		if (!(e < heap[p]))
-			break;
-		heap[i] = heap[p];
-		node[key_cell(heap[i])].pos = i;
-		i = p;
-	}
-	heap[i] = e;
-	node[key_cell(e)].pos = i;
+	pq_sift_up(&ctx->queue, ctx->node, i, e);
 }
 
 static inline void sift_down(struct path_ctx *ctx, int i, qkey e)
 {
-	qkey *heap = ctx->heap;
-	struct node *node = ctx->node;
-	const int len = ctx->heap_len;
-	for (;;) {
-		int c = HEAP_D * i + 1;
-		if (c >= len)
-			break;
-		int m;
-		qkey km;
-		if (c + 3 < len) {
-			const qkey k0 = heap[c], k1 = heap[c + 1], k2 = heap[c + 2], k3 = heap[c + 3];
-			const bool b01 = k1 < k0, b23 = k3 < k2;
-			const int a = c + b01, b = c + 2 + b23;
-			const qkey ka = b01 ? k1 : k0, kb = b23 ? k3 : k2;
-			const bool bab = kb < ka;
-			m = bab ? b : a;
-			km = bab ? kb : ka;
-		} else {
-			m = c;
-			km = heap[c];
-			for (int k = c + 1; k < len; k++)
-				if (heap[k] < km) {
-					m = k;
-					km = heap[k];
-				}
-		}
-		if (!(km < e))
-			break;
-		heap[i] = km;
-		node[key_cell(km)].pos = i;
-		i = m;
-	}
-	heap[i] = e;
-	node[key_cell(e)].pos = i;
+	pq_sift_down(&ctx->queue, ctx->node, i, e);
 }
 
-/*
- * The tie stack: a successor whose f equals the f just popped, and whose
- * key beats the stack's top, goes on the stack instead of the heap.  The
- * stack stays sorted (each entry beats the ones below it), so the queue's
- * minimum is the better of the stack top and the heap top: the order is
- * exactly the heap's, only cheaper.  With a consistent heuristic (weight 0
- * or 1; fixed point makes it exactly consistent) no stacked entry can
- * improve, so the stack needs no decrease-key; should one improve anyway
- * its g and parent change in place.
- */
+/* Queues k on the heap, or on the tie stack when its f is tie_f (pqueue.h). */
 static inline void queue_push(struct path_ctx *ctx, qkey k, uint64_t tie_f)
 {
-	if (key_f(k) == tie_f && (ctx->stack_len == 0 || k < ctx->heap[ctx->cap - ctx->stack_len])) {
-		ctx->stack_len++;
-		ctx->heap[ctx->cap - ctx->stack_len] = k;
-		ctx->node[key_cell(k)].pos = POS_STACK;
-		return;
-	}
-	sift_up(ctx, ctx->heap_len++, k);
+	pq_push(&ctx->queue, ctx->node, k, tie_f, POS_STACK);
 }
 
-/* The least key of the stack and the heap, left in place (one must be non-empty). */
-static inline qkey queue_peek(const struct path_ctx *ctx)
-{
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || ctx->heap[ctx->cap - ctx->stack_len] < ctx->heap[0]))
-		return ctx->heap[ctx->cap - ctx->stack_len];
-	return ctx->heap[0];
-}
+static inline qkey queue_peek(const struct path_ctx *ctx) { return pq_peek(&ctx->queue); }
 
-/* Removes and returns the least key of the stack and the heap (one must be non-empty). */
+/* Removes and returns the least key; its cell is closed. */
 static inline qkey queue_pop(struct path_ctx *ctx)
 {
-	qkey top;
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || ctx->heap[ctx->cap - ctx->stack_len] < ctx->heap[0])) {
-		top = ctx->heap[ctx->cap - ctx->stack_len];
-		ctx->stack_len--;
-	} else {
-		top = ctx->heap[0];
-		ctx->heap_len--;
-		if (ctx->heap_len > 0)
-			sift_down(ctx, 0, ctx->heap[ctx->heap_len]);
-	}
-	ctx->node[key_cell(top)].pos = POS_CLOSED;
+	const qkey top = pq_pop(&ctx->queue, ctx->node);
+	ctx->node[pq_cell(top)].pos = POS_CLOSED;
 	return top;
 }
 
@@ -343,13 +264,10 @@ static inline bool is_deferred(int32_t pos) { return pos <= POS_DEFERRED0 && pos
 
 /* ---- topology tables ---- */
 
-/* N, W, E, S, NW, NE, SW, SE: the order of grid.c. */
-static const int sq_dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
-static const int sq_dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+/* The neighbour offsets are grid.h's (GRID_SQUARE_DX/DY, GRID_HEX_DX/DY):
+ * their order decides ties.  The index of the opposite direction in the
+ * same tables, for the step back to a parent. */
 static const uint8_t sq_opp[8] = { 3, 2, 1, 0, 7, 6, 5, 4 };
-/* odd-r hex: W, E, NW, NE, SW, SE for even and odd rows (grid.c order). */
-static const int hx_dx[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
-static const int hx_dy[6] = { 0, 0, -1, -1, 1, 1 };
 static const uint8_t hx_opp[6] = { 1, 0, 5, 4, 3, 2 };
 
 static inline int iabs(int v) { return v < 0 ? -v : v; }
@@ -465,8 +383,8 @@ static inline int step_cell(const struct path_ctx *ctx, int cell, int d)
 {
 	int x = cell % ctx->w, y = cell / ctx->w;
 	if (ctx->grid->topo == GRID_HEX)
-		return (y + hx_dy[d]) * ctx->w + x + hx_dx[y & 1][d];
-	return (y + sq_dy[d]) * ctx->w + x + sq_dx[d];
+		return (y + GRID_HEX_DY[d]) * ctx->w + x + GRID_HEX_DX[y & 1][d];
+	return (y + GRID_SQUARE_DY[d]) * ctx->w + x + GRID_SQUARE_DX[d];
 }
 
 static inline bool live(const struct path_ctx *ctx, int cell)
@@ -507,7 +425,7 @@ static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 static void single_cell_result(struct path_ctx *ctx, int start, int goal, enum path_status status,
 			       struct path_result *out)
 {
-	int *cells = (int *)(void *)ctx->heap;
+	int *cells = (int *)(void *)ctx->queue.key;
 	cells[0] = start;
 	out->status = status;
 	out->cells = cells;
@@ -552,7 +470,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 			 const uint16_t *extra, struct path_result *out)
 {
 	const uint8_t *cost = ctx->grid->cost;
-	int *cells = (int *)(void *)ctx->heap;
+	int *cells = (int *)(void *)ctx->queue.key;
 	int len = 0;
 	for (int c = end; c != -1; c = parent_of(ctx, c, false))
 		len++;
@@ -661,93 +579,28 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
  *
  * The lists hold cell indices in chunks taken from ctx->pool (slot 0 of a
  * chunk links the previous chunk of the same list).  A listed cell's pos
- * is POS_RING0 - slot; when a cell improves into a lower bucket it is
+ * is PQ_RING_POS(slot); when a cell improves into a lower bucket it is
  * listed again and its pos changes, so the old entry is recognised as
  * stale by pos and skipped.  Should a key fall outside the ring (large
  * terrain multipliers) or the pool run out, every listed cell goes into
  * the heap and the query goes on with the heap alone.
  */
 struct ring {
-	int head[RING];      /* newest chunk of each slot's list, -1: empty */
-	uint64_t used[RING / 64]; /* bit r: head[r] >= 0 */
-	int fill[RING];      /* cells in that chunk */
-	int last[RING];      /* the cell listed last in each slot (see astar_loop's prefetch) */
-	int free_chunk;      /* chunks given back, linked through slot 0 */
-	int next_chunk;      /* chunks never used start here */
-	uint64_t qcur;       /* the current bucket, floor(f / W) */
-	int wshift;          /* W = 2^wshift */
-	bool on;
-	bool run;            /* the current bucket is a run, not a heap (see ring_advance) */
+	struct pq_ring lists;  /* the slots (pqueue.h); lists.bucket is floor(f / W) of the current one */
+	int wshift;            /* W = 2^wshift */
+	bool run;              /* the current bucket is a run, not a heap (see ring_advance) */
 };
 
 static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const struct search *s,
 			     uint64_t f0)
 {
 	const int shift = __builtin_ctzll((uint64_t)s->s1);
-	rg->on = shift > RING_WBITS && ctx->pool_chunks > 0;
+	const bool on = shift > RING_WBITS && ctx->pool_chunks > 0;
 	rg->wshift = shift - RING_WBITS;
-	rg->qcur = rg->on ? f0 >> rg->wshift : 0;
 	rg->run = false;
-	rg->free_chunk = -1;
-	rg->next_chunk = 0;
-	for (int r = 0; r < RING; r++)
-		rg->head[r] = -1;
-	memset(rg->used, 0, sizeof rg->used);
-}
-
-/*
- * The next used slot after q's, as a distance in [1, RING); RING when
- * every slot is empty.  By the bit map, a word at a time: on a maze the
- * used slots lie dozens apart (each dead end step raises f by up to two
- * plain steps, 64 buckets) and half the expansions end a bucket, so a
- * scan of head[] slot by slot was a loop of dozens of turns per bucket.
- * The last word is q's own, its bits below q's (q's own is clear: the
- * current bucket's cells are never listed).
- */
-static inline int ring_next(const struct ring *rg, uint64_t q)
-{
-	const int b = (int)((q + 1) % RING);
-	int i = b / 64;
-	uint64_t bits = rg->used[i] & (UINT64_MAX << (b % 64));
-	for (int k = 0; k < RING / 64; k++) {
-		if (bits) {
-			const int r = i * 64 + __builtin_ctzll(bits);
-			return (int)(((unsigned)r - (unsigned)(q % RING)) % RING);
-		}
-		i = (i + 1) % (RING / 64);
-		bits = rg->used[i];
-	}
-	bits = rg->used[i] & ~(UINT64_MAX << (b % 64));
-	if (bits) {
-		const int r = i * 64 + __builtin_ctzll(bits);
-		return (int)(((unsigned)r - (unsigned)(q % RING)) % RING);
-	}
-	return RING;
-}
-
-/* Lists `cell` in slot r; false when the pool has no chunk left. */
-static inline bool ring_add(struct path_ctx *ctx, struct ring *rg, int r, int cell)
-{
-	int32_t *pool = ctx->pool;
-	int c = rg->head[r];
-	if (c < 0 || rg->fill[r] == CHUNK - 1) {
-		int nc = rg->free_chunk;
-		if (nc >= 0)
-			rg->free_chunk = pool[(size_t)nc * CHUNK];
-		else if (rg->next_chunk < ctx->pool_chunks)
-			nc = rg->next_chunk++;
-		else
-			return false;
-		pool[(size_t)nc * CHUNK] = c;
-		rg->head[r] = nc;
-		rg->fill[r] = 0;
-		rg->used[r / 64] |= UINT64_C(1) << (r % 64);
-		c = nc;
-	}
-	pool[(size_t)c * CHUNK + 1 + rg->fill[r]++] = cell;
-	rg->last[r] = cell;
-	ctx->node[cell].pos = POS_RING0 - r;
-	return true;
+	rg->lists.pool = ctx->pool;
+	rg->lists.pool_chunks = ctx->pool_chunks;
+	pq_ring_reset(&rg->lists, on ? f0 >> rg->wshift : 0, on);
 }
 
 /* The queue key of an open cell, from its record. */
@@ -758,31 +611,24 @@ static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, 
 			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
+/* What open_key reads, for pq_ring_drain. */
+struct open_env {
+	const struct path_ctx *ctx;
+	const struct search *s;
+};
+
+static inline qkey open_env_key(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, cell);
+}
+
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
 static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
 {
-	int32_t *pool = ctx->pool;
-	struct node *node = ctx->node;
-	const int32_t code = POS_RING0 - r;
-	int m = ctx->heap_len;
-	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = CHUNK - 1) {
-		const int32_t *e = pool + (size_t)c * CHUNK;
-		for (int i = k; i >= 1; i--) {
-			const int cell = e[i];
-			if (node[cell].pos == code) {
-				ctx->heap[m] = open_key(ctx, s, cell);
-				node[cell].pos = m++;
-			}
-		}
-		const int next = e[0];
-		pool[(size_t)c * CHUNK] = rg->free_chunk;
-		rg->free_chunk = c;
-		c = next;
-	}
-	rg->head[r] = -1;
-	rg->used[r / 64] &= ~(UINT64_C(1) << (r % 64));
-	ctx->heap_len = m;
+	const struct open_env env = { ctx, s };
+	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, open_env_key, &env);
 }
 
 /*
@@ -803,15 +649,15 @@ static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struc
 static inline __attribute__((always_inline)) bool
 ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 {
-	while (ctx->heap_len == 0) {
-		const int d = ring_next(rg, rg->qcur);
+	while (ctx->queue.heap_len == 0) {
+		const int d = pq_ring_next(&rg->lists);
 		if (d == RING)
 			break;
-		rg->qcur += (uint64_t)d;
-		ring_drain(ctx, rg, s, (int)(rg->qcur % RING));
+		rg->lists.bucket += (uint64_t)d;
+		ring_drain(ctx, rg, s, (int)(rg->lists.bucket % RING));
 	}
-	const int m = ctx->heap_len;
-	qkey *a = ctx->heap;
+	const int m = ctx->queue.heap_len;
+	qkey *a = ctx->queue.key;
 	long moves = (long)RUN_MOVES * m;
 	rg->run = true;
 	for (int i = 1; i < m; i++) {
@@ -837,9 +683,8 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 	}
 	if (!rg->run) {
 		for (int i = 0; i < m; i++)
-			ctx->node[key_cell(a[i])].pos = i;
-		for (int i = (m - 2) / HEAP_D; i >= 0; i--)
-			sift_down(ctx, i, a[i]);
+			ctx->node[pq_cell(a[i])].pos = i;
+		pq_heapify(&ctx->queue, ctx->node);
 	}
 	return m > 0;
 }
@@ -847,45 +692,48 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 /* The run becomes a heap: in rising order it is one. */
 static __attribute__((noinline)) void ring_heap(struct path_ctx *ctx, struct ring *rg)
 {
-	qkey *a = ctx->heap;
-	for (int i = 0, j = ctx->heap_len - 1; i < j; i++, j--) {
+	qkey *a = ctx->queue.key;
+	for (int i = 0, j = ctx->queue.heap_len - 1; i < j; i++, j--) {
 		const qkey t = a[i];
 		a[i] = a[j];
 		a[j] = t;
 	}
-	for (int i = 0; i < ctx->heap_len; i++)
-		ctx->node[key_cell(a[i])].pos = i;
+	for (int i = 0; i < ctx->queue.heap_len; i++)
+		ctx->node[pq_cell(a[i])].pos = i;
 	rg->run = false;
+}
+
+/* Whether the least key of the tie stack and the current bucket is the stack's top. */
+static inline bool ring_stack_first(const struct path_ctx *ctx, const struct ring *rg)
+{
+	const struct pq *q = &ctx->queue;
+	return q->stack_len > 0 &&
+	       (q->heap_len == 0 || *pq_stack_top(q) < q->key[rg->run ? q->heap_len - 1 : 0]);
 }
 
 /* The least key of the tie stack and the current bucket, left in place. */
 static inline qkey ring_peek(const struct path_ctx *ctx, const struct ring *rg)
 {
-	const qkey *a = ctx->heap;
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || a[ctx->cap - ctx->stack_len] < a[rg->run ? ctx->heap_len - 1 : 0]))
-		return a[ctx->cap - ctx->stack_len];
-	return a[rg->run ? ctx->heap_len - 1 : 0];
+	const struct pq *q = &ctx->queue;
+	if (ring_stack_first(ctx, rg))
+		return *pq_stack_top(q);
+	return q->key[rg->run ? q->heap_len - 1 : 0];
 }
 
 /* Removes and returns the least key of the tie stack and the current bucket. */
 static inline qkey ring_pop(struct path_ctx *ctx, struct ring *rg)
 {
-	qkey *a = ctx->heap;
+	struct pq *q = &ctx->queue;
 	qkey top;
-	if (ctx->stack_len > 0 &&
-	    (ctx->heap_len == 0 || a[ctx->cap - ctx->stack_len] < a[rg->run ? ctx->heap_len - 1 : 0])) {
-		top = a[ctx->cap - ctx->stack_len];
-		ctx->stack_len--;
+	if (ring_stack_first(ctx, rg)) {
+		top = *pq_stack_top(q);
+		q->stack_len--;
 	} else if (rg->run) {
-		top = a[--ctx->heap_len];
+		top = q->key[--q->heap_len];
 	} else {
-		top = a[0];
-		ctx->heap_len--;
-		if (ctx->heap_len > 0)
-			sift_down(ctx, 0, a[ctx->heap_len]);
+		top = pq_pop(q, ctx->node);
 	}
-	ctx->node[key_cell(top)].pos = POS_CLOSED;
+	ctx->node[pq_cell(top)].pos = POS_CLOSED;
 	return top;
 }
 
@@ -896,13 +744,13 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 	if (rg->run)
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
-		const int from = ctx->heap_len;
+		const int from = ctx->queue.heap_len;
 		ring_drain(ctx, rg, s, r);
-		const int to = ctx->heap_len;
+		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
-			sift_up(ctx, i, ctx->heap[i]);
+			sift_up(ctx, i, ctx->queue.key[i]);
 	}
-	rg->on = false;
+	rg->lists.on = false;
 }
 
 /* Queues a key of plain A*: in the current bucket, the heap or the tie
@@ -913,28 +761,29 @@ static inline __attribute__((always_inline)) void
 ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k, uint64_t tie_f,
 	  int32_t listed)
 {
-	if (rg->on) {
-		const uint64_t q = key_f(k) >> rg->wshift;
-		if (q > rg->qcur) {
+	if (rg->lists.on) {
+		const uint64_t q = pq_f(k) >> rg->wshift;
+		if (q > rg->lists.bucket) {
 			const int r = (int)(q % RING);
-			if (listed == POS_RING0 - r)
+			if (listed == PQ_RING_POS(r))
 				return;
-			if (q - rg->qcur < RING && ring_add(ctx, rg, r, key_cell(k)))
+			if (q - rg->lists.bucket < RING && pq_ring_add(&rg->lists, ctx->node, r, pq_cell(k)))
 				return;
 			ring_flush(ctx, rg, s);
 			if (listed != POS_CLOSED)
 				return; /* the flush queued it, with its new g */
 		}
 	}
-	if (key_f(k) == tie_f && (ctx->stack_len == 0 || k < ctx->heap[ctx->cap - ctx->stack_len])) {
-		ctx->stack_len++;
-		ctx->heap[ctx->cap - ctx->stack_len] = k;
-		ctx->node[key_cell(k)].pos = POS_STACK;
+	struct pq *pq = &ctx->queue;
+	if (pq_f(k) == tie_f && (pq->stack_len == 0 || k < *pq_stack_top(pq))) {
+		pq->stack_len++;
+		*pq_stack_top(pq) = k;
+		ctx->node[pq_cell(k)].pos = POS_STACK;
 		return;
 	}
 	if (rg->run)
 		ring_heap(ctx, rg);
-	sift_up(ctx, ctx->heap_len++, k);
+	sift_up(ctx, pq->heap_len++, k);
 }
 
 /* Fetches the records of the three rows around cell t (an interior one),
@@ -954,9 +803,351 @@ static inline __attribute__((always_inline)) void prefetch_around(const struct p
 }
 
 /*
- * The A* loop, specialised per topology by the constant `topo` (the
- * function is inlined into one caller per topology).  Returns the status;
- * *end is the cell the route ends at, *expanded_out the expansions.
+ * The pieces of astar_loop.  The hot ones are always_inline: each is
+ * inlined into astar_loop, which is inlined into one caller per topology
+ * and kind of query, so the constants they receive (topo, ring, need_h,
+ * and through the local copy *s the options of a plain query) specialise
+ * them exactly as if they were written in the loop.  The loop's values
+ * are passed by value, so they stay in registers.  The fallback layers'
+ * steps, once per layer, are cold and out of line.
+ */
+
+/*
+ * Fallback layers: the current layer's set-aside cells.  Their g is final
+ * (see layer_next), and all that expanding them can do is offer the
+ * blocked cells around them to the next layer.  The order does not change
+ * any g, only which of two equal parents a pending cell keeps.  Returns
+ * the expansions.
+ */
+static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx, const struct search *s,
+							    const enum grid_topology topo)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h;
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	long expanded = 0;
+	for (int c = ctx->deferred_head; c != -1;) {
+		const int next = POS_DEFERRED0 - node[c].pos - 1;
+		const int cy = cell_row(ctx, c), cx = c - cy * w;
+		node[c].pos = POS_CLOSED;
+		expanded++;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
+			const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			if (cost[v])
+				continue;
+			const int64_t ng = node[c].g +
+				(topo == GRID_SQUARE8 && i >= 4 ? s2 : s1);
+			struct node *nv = &node[v];
+			if (nv->stamp != gen) {
+				nv->stamp = gen;
+				nv->g = ng;
+				nv->dir = opp[i];
+				pending_add(ctx, v);
+			} else if (is_pending(nv->pos) && ng < nv->g) {
+				nv->g = ng;
+				nv->dir = opp[i];
+			}
+		}
+		c = next;
+	}
+	ctx->deferred_head = -1;
+	return expanded;
+}
+
+/*
+ * Next fallback layer.  A pending cell's g is final: a route reaching it
+ * within this layer crosses no blocked cell before it, so it came from the
+ * layers before, all settled.  A pending cell whose passable neighbours
+ * are all expanded already (and that is not the goal) can lead nowhere new
+ * in this layer, so without a budget it is set aside instead of queued;
+ * the rest become the heap at once.
+ */
+static __attribute__((noinline)) void layer_next(struct path_ctx *ctx, const struct search *s,
+						 const enum grid_topology topo)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h;
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	int m = 0;
+	for (int c = ctx->pending_head; c != -1;) {
+		const int next = POS_PENDING0 - node[c].pos - 1;
+		const int cy = c / w, cx = c - cy * w;
+		bool useful = c == s->goal || s->budget > 0;
+		for (int i = 0; i < dirs && !useful; i++) {
+			const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
+			const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			useful = cost[v] && (node[v].stamp != gen || node[v].pos != POS_CLOSED);
+		}
+		if (useful) {
+			int64_t h = heuristic(topo, cx, cy, s->gx, s->gy, s1, s2);
+			ctx->queue.key[m] = search_key(s, c, node[c].g, h);
+			node[c].pos = m++;
+		} else {
+			node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
+			ctx->deferred_head = c;
+		}
+		c = next;
+	}
+	ctx->queue.heap_len = m;
+	ctx->pending_len = 0;
+	ctx->pending_head = -1;
+	pq_heapify(&ctx->queue, node);
+}
+
+/* An interior square8 cell u, fallback: the moves into blocked cells
+ * (every direction, no corner rule). */
+static inline __attribute__((always_inline)) void
+sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, int uy, int64_t ug,
+		 unsigned around, uint64_t tie_f, struct node *node, uint16_t gen, const int *off,
+		 const int64_t *stepc, const int *sq_dx, const int *sq_dy)
+{
+	const enum grid_topology topo = GRID_SQUARE8;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	unsigned mb = s->fallback ? ~(unsigned)sq8_moves[1][around] & 0xffu : 0;
+	while (mb) {
+		const int i = __builtin_ctz(mb);
+		mb &= mb - 1;
+		const int v = u + off[i];
+		const int64_t ng = ug + stepc[i] + s->penalty;
+		struct node *nv = &node[v];
+		if (nv->stamp != gen) {
+			nv->stamp = gen;
+			nv->g = ng;
+			nv->dir = sq_opp[i];
+			if (s->layered)
+				pending_add(ctx, v);
+			else
+				queue_push(ctx, search_key(s, v, ng,
+					   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s->gx,
+						     s->gy, s1, s2)), tie_f);
+			continue;
+		}
+		const int pos = nv->pos;
+		if (pos == POS_CLOSED || (s->layered && (pos >= 0 || is_deferred(pos))) ||
+		    !(ng < nv->g))
+			continue;
+		nv->g = ng;
+		nv->dir = sq_opp[i];
+		if (pos >= 0)
+			sift_up(ctx, pos, search_key(s, v, ng,
+				heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s->gx, s->gy, s1, s2)));
+	}
+}
+
+/*
+ * An interior square8 cell u of plain A*.  m: u's legal moves; unit:
+ * every cell around u costs 1 (or 0).
+ */
+static inline __attribute__((always_inline)) void
+sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, int64_t ug,
+	  const uint8_t *c, bool unit, unsigned m, int dxu, int dyu, uint64_t tie_f, struct node *node,
+	  uint16_t gen, uint64_t code, int w, const int *off, const int64_t *stepc, const int *sq_dx,
+	  const int *sq_dy)
+{
+	const int64_t s1 = s->s1, s2 = s->s2;
+	/*
+	 * Plain A*: first the neighbours to update, as a mask built
+	 * without a branch (one compare of words each), then only
+	 * those.  No closed test: the heuristic is exactly
+	 * consistent, so a closed cell's g is optimal and no step
+	 * lowers it.
+	 */
+	const uint64_t ku = pk(code, ug);
+	const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
+	const uint8_t *ca = c - w, *cb = c + w;
+	uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
+	if (unit) {
+		kn = kw = ke = ks = ku - (uint64_t)s1;
+		knw = kne = ksw = kse = ku - (uint64_t)s2;
+	} else {
+		kn = ku - (uint64_t)s1 * ca[0];
+		kw = ku - (uint64_t)s1 * c[-1];
+		ke = ku - (uint64_t)s1 * c[1];
+		ks = ku - (uint64_t)s1 * cb[0];
+		knw = ku - (uint64_t)s2 * ca[-1];
+		kne = ku - (uint64_t)s2 * ca[1];
+		ksw = ku - (uint64_t)s2 * cb[-1];
+		kse = ku - (uint64_t)s2 * cb[1];
+	}
+	unsigned work = (unsigned)(kse > nb[1].gw);
+	work = work << 1 | (unsigned)(ksw > nb[-1].gw);
+	work = work << 1 | (unsigned)(kne > na[1].gw);
+	work = work << 1 | (unsigned)(knw > na[-1].gw);
+	work = work << 1 | (unsigned)(ks > nb[0].gw);
+	work = work << 1 | (unsigned)(ke > nu[1].gw);
+	work = work << 1 | (unsigned)(kw > nu[-1].gw);
+	work = work << 1 | (unsigned)(kn > na[0].gw);
+	work &= m;
+	while (work) {
+		const int i = __builtin_ctz(work);
+		work &= work - 1;
+		const int v = u + off[i];
+		const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
+		const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+		const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+		const qkey k = search_key(s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
+		struct node *nv = &node[v];
+		/* POS_CLOSED (all bits set) for a new cell, else its pos,
+		 * without a branch */
+		const int32_t listed =
+			nv->pos | -(int32_t)((nv->gw & ~PK_LOW) != code);
+		nv->gw = pk(code, ng);
+		nv->stamp = gen;
+		nv->dir = sq_opp[i];
+		if (__builtin_expect(listed >= 0, 0)) {
+			if (rg->run)
+				ring_heap(ctx, rg);
+			sift_up(ctx, nv->pos, k);
+		} else if (__builtin_expect(listed != POS_STACK, 1))
+			ring_push(ctx, rg, s, k, tie_f, listed);
+	}
+}
+
+/* An interior square8 cell u, any other query: its legal moves m into
+ * passable cells, the loop unrolled (one test of m's bit each). */
+static inline __attribute__((always_inline)) void
+sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, const uint8_t *c,
+	    unsigned m, int dxu, int dyu, uint64_t tie_f, bool need_h, struct node *node, uint16_t gen,
+	    const int *off, const int64_t *stepc, const int *sq_dx, const int *sq_dy)
+{
+	const int64_t s1 = s->s1, s2 = s->s2;
+#pragma GCC unroll 8
+	for (int i = 0; i < 8; i++) {
+		if (!(m >> i & 1))
+			continue;
+		const int v = u + off[i];
+		int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
+		if (s->extra)
+			ng += (int64_t)s->extra[v] << s->extra_shift;
+		struct node *nv = &node[v];
+		const bool fresh = nv->stamp != gen;
+		if (!fresh && !(nv->pos != POS_CLOSED && ng < nv->g))
+			continue;
+		int64_t hv = 0;
+		if (need_h) {
+			const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+			const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+			hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
+		}
+		const qkey k = search_key(s, v, ng, hv);
+		nv->g = ng;
+		nv->dir = sq_opp[i];
+		if (fresh) {
+			nv->stamp = gen;
+			queue_push(ctx, k, tie_f);
+		} else if (nv->pos >= 0) {
+			sift_up(ctx, nv->pos, k);
+		}
+	}
+}
+
+/*
+ * Any cell of any topology (the square8 interior has the pieces above):
+ * the neighbours one by one, with the bounds, the corner rule, blocked
+ * cells for the fallback and the pending layer.
+ */
+static inline __attribute__((always_inline)) void
+expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const enum grid_topology topo,
+	   const bool ring, const bool need_h, int u, int ux, int uy, int64_t ug, uint64_t tie_f,
+	   const uint8_t *cost, int w, int hgt, struct node *node, uint16_t gen, uint64_t code,
+	   const uint8_t *opp)
+{
+	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const bool u_open = cost[u] != 0;
+	for (int i = 0; i < dirs; i++) {
+		int nx, ny;
+		int64_t step;
+		if (topo == GRID_HEX) {
+			nx = ux + GRID_HEX_DX[uy & 1][i];
+			ny = uy + GRID_HEX_DY[i];
+			step = s1;
+		} else {
+			nx = ux + GRID_SQUARE_DX[i];
+			ny = uy + GRID_SQUARE_DY[i];
+			step = (topo == GRID_SQUARE8 && i >= 4) ? s2 : s1;
+		}
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+			continue;
+		const int v = ny * w + nx;
+		const unsigned cv = cost[v];
+		int64_t ng;
+		const bool v_blocked = cv == 0;
+		if (!v_blocked) {
+			if (topo == GRID_SQUARE8 && i >= 4 && u_open && !s->corner_cutting &&
+			    (!cost[uy * w + nx] || !cost[ny * w + ux]))
+				continue;
+			ng = ug + step * (int64_t)cv;
+			if (s->extra)
+				ng += (int64_t)s->extra[v] << s->extra_shift;
+		} else {
+			if (!s->fallback)
+				continue;
+			ng = ug + step + s->penalty;
+		}
+		struct node *nv = &node[v];
+		if (ring ? (nv->gw & ~PK_LOW) != code : nv->stamp != gen) {
+			nv->stamp = gen;
+			if (ring)
+				nv->gw = pk(code, ng);
+			else
+				nv->g = ng;
+			nv->dir = opp[i];
+			if (v_blocked && s->layered)
+				pending_add(ctx, v);
+			else if (ring)
+				ring_push(ctx, rg, s, search_key(s, v, ng,
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, POS_CLOSED);
+			else
+				queue_push(ctx, search_key(s, v, ng, need_h ?
+					   heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0), tie_f);
+			continue;
+		}
+		const int pos = nv->pos;
+		if (pos == POS_CLOSED)
+			continue;
+		if (v_blocked && s->layered && (pos >= 0 || is_deferred(pos)))
+			continue; /* already in this layer: fewer blocked cells */
+		if (ring ? ng < pk_g(nv->gw) : ng < nv->g) {
+			if (ring)
+				nv->gw = pk(code, ng);
+			else
+				nv->g = ng;
+			nv->dir = opp[i];
+			if (pos >= 0) {
+				if (ring && rg->run)
+					ring_heap(ctx, rg);
+				sift_up(ctx, nv->pos, search_key(s, v, ng, need_h ?
+					heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0));
+			} else if (ring && pos != POS_STACK)
+				ring_push(ctx, rg, s, search_key(s, v, ng,
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, pos);
+		}
+	}
+}
+
+/*
+ * The A* loop, specialised per topology by the constant `topo` and for
+ * plain A* by `plain` (the function is inlined into one caller for each).
+ * Returns the status; *end is the cell the route ends at, *expanded_out
+ * the expansions.  One turn is one expansion: pop, the goal and budget
+ * tests, a prefetch, then the piece that expands the cell.  It is the hot
+ * loop of every search, about 150 lines: what remains in it is the turn
+ * itself and its constants, which the pieces take as arguments.
  */
 static inline __attribute__((always_inline)) enum path_status
 astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,
@@ -978,13 +1169,17 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
-	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
 	const int64_t s1 = s.s1, s2 = s.s2;
 	const bool use_stack = s.wmode != W_WEIGHTED;
 	const bool need_h = s.wmode != W_DIJKSTRA;
 	const int off[8] = { -w, -1, 1, w, -w - 1, -w + 1, w - 1, w + 1 };
 	const int64_t stepc[8] = { s1, s1, s1, s1, s2, s2, s2, s2 };
+	/* grid.h's square offsets widened to int, so that the interior loops
+	 * add an offset straight from the table (int8_t needs a widening load) */
+#define SQ8(t) { t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] }
+	const int sq_dx[8] = SQ8(GRID_SQUARE_DX), sq_dy[8] = SQ8(GRID_SQUARE_DY);
+#undef SQ8
 	long expanded = 0;
 	uint64_t last_f = 0;
 	int best = s.start;
@@ -999,92 +1194,24 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
 	if (ring)
 		node[s.start].gw = pk(code, 0);
-	sift_up(ctx, ctx->heap_len++, search_key(&s, s.start, 0, best_h));
+	sift_up(ctx, ctx->queue.heap_len++, search_key(&s, s.start, 0, best_h));
 	if (ring)
-		ring_init(ctx, &rg, &s, key_f(ctx->heap[0]));
+		ring_init(ctx, &rg, &s, pq_f(ctx->queue.key[0]));
 
 	for (;;) {
-		if (ctx->heap_len == 0 && ctx->stack_len == 0) {
+		if (ctx->queue.heap_len == 0 && ctx->queue.stack_len == 0) {
 			if (ring) {
-				if (rg.on && ring_advance(ctx, &rg, &s))
+				if (rg.lists.on && ring_advance(ctx, &rg, &s))
 					continue;
 				break;
 			}
 			if (ctx->deferred_head != -1) {
-				/* The layer's set-aside cells: their g is final (see below), and
-				 * all that expanding them can do is offer the blocked cells
-				 * around them to the next layer.  The order does not change any
-				 * g, only which of two equal parents a pending cell keeps. */
-				for (int c = ctx->deferred_head; c != -1;) {
-					const int next = POS_DEFERRED0 - node[c].pos - 1;
-					const int cy = cell_row(ctx, c), cx = c - cy * w;
-					node[c].pos = POS_CLOSED;
-					expanded++;
-					for (int i = 0; i < dirs; i++) {
-						const int nx = cx + (topo == GRID_HEX ? hx_dx[cy & 1][i] : sq_dx[i]);
-						const int ny = cy + (topo == GRID_HEX ? hx_dy[i] : sq_dy[i]);
-						if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-							continue;
-						const int v = ny * w + nx;
-						if (cost[v])
-							continue;
-						const int64_t ng = node[c].g +
-							(topo == GRID_SQUARE8 && i >= 4 ? s2 : s1);
-						struct node *nv = &node[v];
-						if (nv->stamp != gen) {
-							nv->stamp = gen;
-							nv->g = ng;
-							nv->dir = opp[i];
-							pending_add(ctx, v);
-						} else if (is_pending(nv->pos) && ng < nv->g) {
-							nv->g = ng;
-							nv->dir = opp[i];
-						}
-					}
-					c = next;
-				}
-				ctx->deferred_head = -1;
+				expanded += layer_expand_deferred(ctx, &s, topo);
 				continue;
 			}
 			if (ctx->pending_len == 0)
 				break;
-			/*
-			 * Next fallback layer.  A pending cell's g is final: a route
-			 * reaching it within this layer crosses no blocked cell before
-			 * it, so it came from the layers before, all settled.  A pending
-			 * cell whose passable neighbours are all expanded already (and
-			 * that is not the goal) can lead nowhere new in this layer, so
-			 * without a budget it is set aside instead of queued; the rest
-			 * become the heap at once.
-			 */
-			int m = 0;
-			for (int c = ctx->pending_head; c != -1;) {
-				const int next = POS_PENDING0 - node[c].pos - 1;
-				const int cy = c / w, cx = c - cy * w;
-				bool useful = c == s.goal || s.budget > 0;
-				for (int i = 0; i < dirs && !useful; i++) {
-					const int nx = cx + (topo == GRID_HEX ? hx_dx[cy & 1][i] : sq_dx[i]);
-					const int ny = cy + (topo == GRID_HEX ? hx_dy[i] : sq_dy[i]);
-					if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-						continue;
-					const int v = ny * w + nx;
-					useful = cost[v] && (node[v].stamp != gen || node[v].pos != POS_CLOSED);
-				}
-				if (useful) {
-					int64_t h = heuristic(topo, cx, cy, s.gx, s.gy, s1, s2);
-					ctx->heap[m] = search_key(&s, c, node[c].g, h);
-					node[c].pos = m++;
-				} else {
-					node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
-					ctx->deferred_head = c;
-				}
-				c = next;
-			}
-			ctx->heap_len = m;
-			ctx->pending_len = 0;
-			ctx->pending_head = -1;
-			for (int i = m > 1 ? (m - 2) / HEAP_D : -1; i >= 0; i--)
-				sift_down(ctx, i, ctx->heap[i]);
+			layer_next(ctx, &s, topo);
 			continue;
 		}
 		/* Weighted A* may stop once the goal holds a g no larger than the
@@ -1097,26 +1224,30 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		const qkey uk = ring ? ring_pop(ctx, &rg) : queue_pop(ctx);
-		const int u = key_cell(uk);
-		const uint64_t tie_f = use_stack ? key_f(uk) : NO_TIE_F;
-		last_f = key_f(uk);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = use_stack ? pq_f(uk) : NO_TIE_F;
+		/* The open list's order: with a consistent heuristic (weight 0 or
+		 * 1, exact in fixed point) no f popped is below the one before,
+		 * except where a fallback layer starts afresh. */
+		CHECK(s.layered || s.wmode == W_WEIGHTED || pq_f(uk) >= last_f);
+		last_f = pq_f(uk);
 		expanded++;
 		if (u == s.goal) {
 			*end = u;
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
-		if (ctx->heap_len + ctx->stack_len > 0) {
+		if (ctx->queue.heap_len + ctx->queue.stack_len > 0) {
 			/* The likely next cell: fetch its neighbours' records meanwhile. */
-			prefetch_around(ctx, key_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
-		} else if (ring && rg.on) {
+			prefetch_around(ctx, pq_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
+		} else if (ring && rg.lists.on) {
 			/* The bucket is done: the next is the ring's next used slot
 			 * (unless u's successors fall below it), mostly one or two
 			 * cells anywhere in the map.  Fetch the records around the
 			 * one listed last meanwhile. */
-			const int d = ring_next(&rg, rg.qcur);
+			const int d = pq_ring_next(&rg.lists);
 			if (d < RING) {
-				prefetch_around(ctx, rg.last[(rg.qcur + (uint64_t)d) % RING]);
+				prefetch_around(ctx, rg.lists.last[(rg.lists.bucket + (uint64_t)d) % RING]);
 			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
@@ -1126,6 +1257,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
 		}
+		/* The key popped is the cell's own: f = g + h (A*) or g (Dijkstra). */
+		CHECK(s.wmode == W_WEIGHTED ||
+		      pq_f(uk) == (uint64_t)(ug + weighted(&s, heuristic(topo, ux, uy, s.gx, s.gy, s1, s2))));
 		if (s.budget > 0) {
 			int64_t uh = heuristic(topo, ux, uy, s.gx, s.gy, s1, s2);
 			if (uh < best_h || (uh == best_h && ug < best_g)) {
@@ -1151,198 +1285,22 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			const unsigned around = unit ? sq8_pack(ra, rm, rb)
 						     : sq8_pack(nonzero_lanes(ra), nonzero_lanes(rm), nonzero_lanes(rb));
 			unsigned m = sq8_moves[s.corner_cutting][around];
-			/* Into blocked cells (fallback): every direction, no corner rule. */
-			unsigned mb = s.fallback ? ~(unsigned)sq8_moves[1][around] & 0xffu : 0;
-			while (mb) {
-				const int i = __builtin_ctz(mb);
-				mb &= mb - 1;
-				const int v = u + off[i];
-				const int64_t ng = ug + stepc[i] + s.penalty;
-				struct node *nv = &node[v];
-				if (nv->stamp != gen) {
-					nv->stamp = gen;
-					nv->g = ng;
-					nv->dir = sq_opp[i];
-					if (s.layered)
-						pending_add(ctx, v);
-					else
-						queue_push(ctx, search_key(&s, v, ng,
-							   heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx,
-								     s.gy, s1, s2)), tie_f);
-					continue;
-				}
-				const int pos = nv->pos;
-				if (pos == POS_CLOSED || (s.layered && (pos >= 0 || is_deferred(pos))) ||
-				    !(ng < nv->g))
-					continue;
-				nv->g = ng;
-				nv->dir = sq_opp[i];
-				if (pos >= 0)
-					sift_up(ctx, pos, search_key(&s, v, ng,
-						heuristic(topo, ux + sq_dx[i], uy + sq_dy[i], s.gx, s.gy, s1, s2)));
-			}
+			if (s.fallback)
+				sq8_into_blocked(ctx, &s, u, ux, uy, ug, around, tie_f, node, gen, off, stepc, sq_dx,
+						 sq_dy);
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
-			if (ring) {
-				/*
-				 * Plain A*: first the neighbours to update, as a mask built
-				 * without a branch (one compare of words each), then only
-				 * those.  No closed test: the heuristic is exactly
-				 * consistent, so a closed cell's g is optimal and no step
-				 * lowers it.
-				 */
-				const uint64_t ku = pk(code, ug);
-				const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
-				const uint8_t *ca = c - w, *cb = c + w;
-				uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
-				if (unit) {
-					kn = kw = ke = ks = ku - (uint64_t)s1;
-					knw = kne = ksw = kse = ku - (uint64_t)s2;
-				} else {
-					kn = ku - (uint64_t)s1 * ca[0];
-					kw = ku - (uint64_t)s1 * c[-1];
-					ke = ku - (uint64_t)s1 * c[1];
-					ks = ku - (uint64_t)s1 * cb[0];
-					knw = ku - (uint64_t)s2 * ca[-1];
-					kne = ku - (uint64_t)s2 * ca[1];
-					ksw = ku - (uint64_t)s2 * cb[-1];
-					kse = ku - (uint64_t)s2 * cb[1];
-				}
-				unsigned work = (unsigned)(kse > nb[1].gw);
-				work = work << 1 | (unsigned)(ksw > nb[-1].gw);
-				work = work << 1 | (unsigned)(kne > na[1].gw);
-				work = work << 1 | (unsigned)(knw > na[-1].gw);
-				work = work << 1 | (unsigned)(ks > nb[0].gw);
-				work = work << 1 | (unsigned)(ke > nu[1].gw);
-				work = work << 1 | (unsigned)(kw > nu[-1].gw);
-				work = work << 1 | (unsigned)(kn > na[0].gw);
-				work &= m;
-				while (work) {
-					const int i = __builtin_ctz(work);
-					work &= work - 1;
-					const int v = u + off[i];
-					const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-					const qkey k = search_key(&s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
-					struct node *nv = &node[v];
-					/* POS_CLOSED (all bits set) for a new cell, else its pos,
-					 * without a branch */
-					const int32_t listed =
-						nv->pos | -(int32_t)((nv->gw & ~PK_LOW) != code);
-					nv->gw = pk(code, ng);
-					nv->stamp = gen;
-					nv->dir = sq_opp[i];
-					if (__builtin_expect(listed >= 0, 0)) {
-						if (rg.run)
-							ring_heap(ctx, &rg);
-						sift_up(ctx, nv->pos, k);
-					} else if (__builtin_expect(listed != POS_STACK, 1))
-						ring_push(ctx, &rg, &s, k, tie_f, listed);
-				}
-				continue;
-			}
-#pragma GCC unroll 8
-			for (int i = 0; i < 8; i++) {
-				if (!(m >> i & 1))
-					continue;
-				const int v = u + off[i];
-				int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-				if (s.extra)
-					ng += (int64_t)s.extra[v] << s.extra_shift;
-				struct node *nv = &node[v];
-				const bool fresh = nv->stamp != gen;
-				if (!fresh && !(nv->pos != POS_CLOSED && ng < nv->g))
-					continue;
-				int64_t hv = 0;
-				if (need_h) {
-					const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-					const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-					hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
-				}
-				const qkey k = search_key(&s, v, ng, hv);
-				nv->g = ng;
-				nv->dir = sq_opp[i];
-				if (fresh) {
-					nv->stamp = gen;
-					queue_push(ctx, k, tie_f);
-				} else if (nv->pos >= 0) {
-					sift_up(ctx, nv->pos, k);
-				}
-			}
+			if (ring)
+				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gen, code, w, off,
+					  stepc, sq_dx, sq_dy);
+			else
+				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gen, off, stepc,
+					    sq_dx, sq_dy);
 			continue;
 		}
-		const bool u_open = cost[u] != 0;
-		for (int i = 0; i < dirs; i++) {
-			int nx, ny;
-			int64_t step;
-			if (topo == GRID_HEX) {
-				nx = ux + hx_dx[uy & 1][i];
-				ny = uy + hx_dy[i];
-				step = s1;
-			} else {
-				nx = ux + sq_dx[i];
-				ny = uy + sq_dy[i];
-				step = (topo == GRID_SQUARE8 && i >= 4) ? s2 : s1;
-			}
-			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-				continue;
-			const int v = ny * w + nx;
-			const unsigned cv = cost[v];
-			int64_t ng;
-			const bool v_blocked = cv == 0;
-			if (!v_blocked) {
-				if (topo == GRID_SQUARE8 && i >= 4 && u_open && !s.corner_cutting &&
-				    (!cost[uy * w + nx] || !cost[ny * w + ux]))
-					continue;
-				ng = ug + step * (int64_t)cv;
-				if (s.extra)
-					ng += (int64_t)s.extra[v] << s.extra_shift;
-			} else {
-				if (!s.fallback)
-					continue;
-				ng = ug + step + s.penalty;
-			}
-			struct node *nv = &node[v];
-			if (ring ? (nv->gw & ~PK_LOW) != code : nv->stamp != gen) {
-				nv->stamp = gen;
-				if (ring)
-					nv->gw = pk(code, ng);
-				else
-					nv->g = ng;
-				nv->dir = opp[i];
-				if (v_blocked && s.layered)
-					pending_add(ctx, v);
-				else if (ring)
-					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
-						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, POS_CLOSED);
-				else
-					queue_push(ctx, search_key(&s, v, ng, need_h ?
-						   heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0), tie_f);
-				continue;
-			}
-			const int pos = nv->pos;
-			if (pos == POS_CLOSED)
-				continue;
-			if (v_blocked && s.layered && (pos >= 0 || is_deferred(pos)))
-				continue; /* already in this layer: fewer blocked cells */
-			if (ring ? ng < pk_g(nv->gw) : ng < nv->g) {
-				if (ring)
-					nv->gw = pk(code, ng);
-				else
-					nv->g = ng;
-				nv->dir = opp[i];
-				if (pos >= 0) {
-					if (ring && rg.run)
-						ring_heap(ctx, &rg);
-					sift_up(ctx, nv->pos, search_key(&s, v, ng, need_h ?
-						heuristic(topo, nx, ny, s.gx, s.gy, s1, s2) : 0));
-				} else if (ring && pos != POS_STACK)
-					ring_push(ctx, &rg, &s, search_key(&s, v, ng,
-						  heuristic(topo, nx, ny, s.gx, s.gy, s1, s2)), tie_f, pos);
-			}
-		}
+		expand_any(ctx, &s, &rg, topo, ring, need_h, u, ux, uy, ug, tie_f, cost, w, hgt, node, gen, code,
+			   opp);
 	}
 	*end = best;
 	*expanded_out = expanded;
@@ -1501,7 +1459,8 @@ static int jump_d(const struct jps *j, int x, int y, int dx, int dy)
 }
 
 /* The jump point search proper.  Returns PATH_FOUND or PATH_NO_ROUTE. */
-static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
+static __attribute__((noinline)) enum path_status
+jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 				   long *expanded_out)
 {
 	const int w = ctx->w;
@@ -1511,14 +1470,14 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 	long expanded = 0;
 
 	node[start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->heap_len++,
+	sift_up(ctx, ctx->queue.heap_len++,
 		search_key(s, start, 0, heuristic(GRID_SQUARE8, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
-	while (ctx->heap_len > 0 || ctx->stack_len > 0) {
+	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
 		const qkey uk = queue_pop(ctx);
-		const int u = key_cell(uk);
-		const uint64_t tie_f = key_f(uk);
-		if (ctx->heap_len > 0) /* the likely next jump point: fetch its record meanwhile */
-			__builtin_prefetch(&node[key_cell(ctx->heap[0])]);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = pq_f(uk);
+		if (ctx->queue.heap_len > 0) /* the likely next jump point: fetch its record meanwhile */
+			__builtin_prefetch(&node[pq_cell(ctx->queue.key[0])]);
 		expanded++;
 		if (u == goal) {
 			*expanded_out = expanded;
@@ -1527,7 +1486,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
 		const int64_t ug = node[u].g;
 		/* The passable neighbours as a bit mask (bit i: direction i of
-		 * sq_dx/sq_dy), then the first steps that are legal at all. */
+		 * GRID_SQUARE_DX/GRID_SQUARE_DY), then the first steps that are legal at all. */
 		const uint8_t *c = j.cost + u;
 		unsigned raw;
 		if (ux > 0 && uy > 0 && ux < w - 1 && uy < j.h - 1) {
@@ -1538,7 +1497,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		} else {
 			raw = 0;
 			for (int i = 0; i < 8; i++)
-				raw |= (unsigned)jfree(&j, ux + sq_dx[i], uy + sq_dy[i]) << i;
+				raw |= (unsigned)jfree(&j, ux + GRID_SQUARE_DX[i], uy + GRID_SQUARE_DY[i]) << i;
 		}
 		const unsigned bn = raw & 1, bw = (raw >> 1) & 1, be = (raw >> 2) & 1, bs = (raw >> 3) & 1;
 		const unsigned legal = raw & (0x0fu | (bn & bw) << 4 | (bn & be) << 5 | (bs & bw) << 6 |
@@ -1569,7 +1528,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 				break;
 			default: {
 				/* diagonal arrival: the two straights and the diagonal */
-				const int dx = sq_dx[arrive], dy = sq_dy[arrive];
+				const int dx = GRID_SQUARE_DX[arrive], dy = GRID_SQUARE_DY[arrive];
 				dirs = (1u << (dx < 0 ? 1 : 2)) | (1u << (dy < 0 ? 0 : 3)) | (1u << arrive);
 				break;
 			}
@@ -1583,7 +1542,7 @@ static enum path_status jps_search(struct path_ctx *ctx, int start, int goal, co
 		while (dirs) {
 			const int i = __builtin_ctz(dirs);
 			dirs &= dirs - 1;
-			const int dx = sq_dx[i], dy = sq_dy[i];
+			const int dx = GRID_SQUARE_DX[i], dy = GRID_SQUARE_DY[i];
 			int v;
 			if (i < 4)
 				v = dx ? jump_h(&j, ux, uy, dx) : jump_v(&j, ux, uy, dy);
@@ -1640,7 +1599,7 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 		int dx = iabs(c % w - p % w), dy = iabs(c / w - p / w);
 		len += dx > dy ? dx : dy;
 	}
-	int *cells = (int *)(void *)ctx->heap;
+	int *cells = (int *)(void *)ctx->queue.key;
 	int i = len;
 	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
 		int step = sgn(p % w - c % w) + w * sgn(p / w - c / w);
@@ -1764,12 +1723,12 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 
 	ctx->flood_source = source;
 	node[source] = (struct node){ .gd = 0.0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->heap_len++, double_key(0.0, source));
-	while (ctx->heap_len > 0 || ctx->stack_len > 0) {
-		const int u = key_cell(queue_peek(ctx));
+	sift_up(ctx, ctx->queue.heap_len++, double_key(0.0, source));
+	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
+		const int u = pq_cell(queue_peek(ctx));
 		if (max_cost > 0 && node[u].gd > max_cost)
 			break;
-		const uint64_t tie_f = key_f(queue_pop(ctx));
+		const uint64_t tie_f = pq_f(queue_pop(ctx));
 		settled++;
 		const int uy = u / w, ux = u - uy * w;
 		const double ug = node[u].gd;
@@ -1781,12 +1740,12 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 			int nx, ny;
 			double step;
 			if (topo == GRID_HEX) {
-				nx = ux + hx_dx[uy & 1][i];
-				ny = uy + hx_dy[i];
+				nx = ux + GRID_HEX_DX[uy & 1][i];
+				ny = uy + GRID_HEX_DY[i];
 				step = 1.0;
 			} else {
-				nx = ux + sq_dx[i];
-				ny = uy + sq_dy[i];
+				nx = ux + GRID_SQUARE_DX[i];
+				ny = uy + GRID_SQUARE_DY[i];
 				step = (topo == GRID_SQUARE8 && i >= 4) ? GRID_SQRT2 : 1.0;
 			}
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)

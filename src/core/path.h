@@ -61,6 +61,15 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			   const struct path_options *opt, struct path_result *out);
 
 /*
+ * A plain heap-based Dijkstra, kept as the reference the fast floods are
+ * held to, not for the game: the game floods with flood.h (flood_run,
+ * flood_next, flood_route), which is several times faster.  Its users:
+ * the tests (tests/core/test_flood.c checks flood.c's distances against
+ * it, test_path.c and test_grid.c the movement rules, tests/world/
+ * test_ai.c the monsters' routes) and `astray bench --mode fallback`,
+ * which times the fallback search against a whole flood.  It shares the
+ * context and the records of path_find, so a flood forgets the last query.
+ *
  * Dijkstra flood from `source` over every reachable cell, with the same
  * movement rules (corner cutting, extra costs from opt; weight, fallback and
  * budget are ignored).  With `reverse` the distances are those from each cell

@@ -74,10 +74,6 @@ struct moves {
  * answers), row by row, without a call or a division per cell. */
 static bool moves_build(struct moves *m, const struct grid *g, bool corner_cutting)
 {
-	static const int sq_dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 };
-	static const int sq_dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
-	static const int hx_dx[2][6] = { { -1, 1, -1, 0, -1, 0 }, { -1, 1, 0, 1, 0, 1 } };
-	static const int hx_dy[6] = { 0, 0, -1, -1, 1, 1 };
 	const int w = g->w, h = g->h;
 	const uint8_t *cost = g->cost;
 	m->hex = g->topo == GRID_HEX;
@@ -85,12 +81,12 @@ static bool moves_build(struct moves *m, const struct grid *g, bool corner_cutti
 	const bool corners = g->topo == GRID_SQUARE8 && !corner_cutting;
 	for (int r = 0; r < 2; r++)
 		for (int i = 0; i < GRID_MAX_NEIGHBOURS; i++)
-			m->off[r][i] = i >= dirs ? 0 : m->hex ? hx_dy[i] * w + hx_dx[r][i] : sq_dy[i] * w + sq_dx[i];
+			m->off[r][i] = i >= dirs ? 0 : m->hex ? GRID_HEX_DY[i] * w + GRID_HEX_DX[r][i] : GRID_SQUARE_DY[i] * w + GRID_SQUARE_DX[i];
 	m->bits = malloc((size_t)w * (size_t)h);
 	if (!m->bits)
 		return false;
 	for (int y = 0, c = 0; y < h; y++) {
-		const int *dx = m->hex ? hx_dx[y & 1] : sq_dx, *dy = m->hex ? hx_dy : sq_dy;
+		const int8_t *dx = m->hex ? GRID_HEX_DX[y & 1] : GRID_SQUARE_DX, *dy = m->hex ? GRID_HEX_DY : GRID_SQUARE_DY;
 		for (int x = 0; x < w; x++, c++) {
 			unsigned bits = 0;
 			if (cost[c]) {
