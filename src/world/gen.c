@@ -585,20 +585,20 @@ static void layout_caves(struct map *m, struct grng *r)
 	uint8_t *next = m->kind; /* scratch; caves have no kinds */
 	for (int c = 0; c < m->n; c++)
 		m->t[c] = interior_cell(m, c) && !rchance(r, 45) ? TILE_FLOOR : TILE_WALL;
+	memset(next, TILE_WALL, (size_t)m->n);
 	for (int round = 0; round < 4; round++) {
-		for (int c = 0; c < m->n; c++) {
-			if (!interior_cell(m, c)) {
-				next[c] = TILE_WALL;
-				continue;
+		/* Inside cells only (the border stays wall), so every neighbour
+		 * is on the map: row by row, without the bounds checks of step. */
+		for (int y = 1; y < m->h - 1; y++) {
+			const int8_t *dx = m->tp.dx[y & 1];
+			for (int x = 1; x < m->w - 1; x++) {
+				int c = y * m->w + x, walls = 0;
+				for (int i = 0; i < m->tp.n_near; i++)
+					walls += m->t[c + m->tp.dy[i] * m->w + dx[i]] == TILE_WALL;
+				bool wall = m->t[c] == TILE_WALL;
+				next[c] = (wall ? walls >= m->tp.survive : walls >= m->tp.birth) ? TILE_WALL
+												  : TILE_FLOOR;
 			}
-			int walls = 0;
-			for (int i = 0; i < m->tp.n_near; i++) {
-				int v;
-				if (!step(m, c, i, &v) || !open_tile(m->t[v]))
-					walls++;
-			}
-			bool wall = m->t[c] == TILE_WALL;
-			next[c] = (wall ? walls >= m->tp.survive : walls >= m->tp.birth) ? TILE_WALL : TILE_FLOOR;
 		}
 		memcpy(m->t, next, (size_t)m->n);
 	}
