@@ -3,6 +3,7 @@
 #   make test       every cmocka suite under ASan+UBSan, the level checks,
 #                   the sim seed catalogue (UPDATE=1 rewrites the goldens)
 #   make run        play the campaign in levels/
+#   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make fuzz       libFuzzer on the level parser (clang; FUZZ_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -75,7 +76,7 @@ TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test test-suites run bench fuzz install uninstall clean check-levels depcheck dist
+.PHONY: all test test-suites run bench fuzz install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -157,7 +158,7 @@ test-suites: depcheck build/astray build/san/astray $(TESTS)
 	echo "== astray check levels/*.lvl"; \
 	if build/san/astray check levels/*.lvl; then echo "[  PASSED  ] 1 test(s)." >> $$log; \
 	else fail=1; echo "[  FAILED  ] 1 test(s)" >> $$log; fi; \
-	for t in tools/golden-sim tools/check-man tools/check-install; do \
+	for t in tools/golden-sim tools/golden-gen tools/check-man tools/check-install; do \
 		echo "== $$t"; \
 		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) UPDATE=$(UPDATE) $$t 2>&1 | tee $$log.one; \
 		[ $${PIPESTATUS[0]} -eq 0 ] || fail=1; cat $$log.one >> $$log; \
@@ -166,6 +167,13 @@ test-suites: depcheck build/astray build/san/astray $(TESTS)
 	     /^\[  SKIPPED \] [0-9]+ test/ { s += $$4 } \
 	     END { printf "make test: %d passed, %d failed, %d skipped\n", p, f, s }' $$log; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi
+
+# The generator's property tests over 20000 seeds per topology (make test
+# runs 2000), and the shape figures of 1000 default-size levels each.
+GEN_SEEDS ?= 20000
+gen-sweep: build/astray build/san/tests/world/test_gen
+	GEN_SEEDS=$(GEN_SEEDS) build/san/tests/world/test_gen
+	for t in square4 square8 hex; do ./build/astray gen --topology $$t --seed 1 --count 1000 || exit 1; done
 
 # Fails when two modules depend on each other in a circle (tools/depcheck).
 depcheck:
