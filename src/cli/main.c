@@ -20,6 +20,8 @@ static const struct command commands[] = {
 	{ "path", cmd_path, "print a level with the route between two cells drawn" },
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
 	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
+	{ "replay", cmd_replay, "verify a recorded game (a journal) without a terminal" },
+	{ "scores", cmd_scores, "the high-score list" },
 };
 
 static void usage(FILE *out)
@@ -28,7 +30,7 @@ static void usage(FILE *out)
 		     "A turn-based roguelike on square and hex maps, with a fast A* core.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nWith no command, or with a level or folder, astray plays.\n"
 		     "`astray COMMAND --help` tells more.  `astray --version` prints the version.\n");
 }
