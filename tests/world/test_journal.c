@@ -11,7 +11,9 @@
  *
  * With ASTRAY_JOURNAL_GOLDEN=DIR the suite (re)writes the golden journals
  * there; with ASTRAY_JOURNAL_LONG=FILE it writes a 10,000-action journal
- * (for timing `astray replay --verify` in the -O2 build).
+ * on levels/07-the-deep.lvl (for timing `astray replay --verify` in the -O2
+ * build): a mix with travel by default, moves and waits only with
+ * ASTRAY_JOURNAL_LONG_KIND=keys.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -122,6 +124,7 @@ struct session {
 	struct game *g;
 	uint64_t seed, rng;
 	bool avoid_exits;        /* the scripted player never steps onto stairs */
+	bool keys_only;          /* only moves and waits, as a keyboard player (no travel searches) */
 	/* what the live game did: index k = after k actions */
 	long n, cap;
 	struct action *acts;
@@ -267,7 +270,7 @@ static struct action pick_action(struct session *s)
 		if (s->avoid_exits && game_step_target(g, g->player.x, g->player.y, a.dir, &nx, &ny) &&
 		    grid_in_bounds(g->grid, nx, ny) && g->tiles[ny * w + nx] == TILE_EXIT)
 			a.kind = ACT_WAIT;
-	} else if (p < 55) {
+	} else if (p < 55 || s->keys_only) {
 		a.kind = ACT_WAIT;
 	} else if (p < 85 || s->avoid_exits) {
 		a.kind = ACT_TRAVEL;
@@ -1081,6 +1084,8 @@ static void test_write_goldens_on_request(void **state)
 		struct session s;
 		session_open(&s, deep, 1, harmless, 7, 2024);
 		s.avoid_exits = true;
+		const char *kind = getenv("ASTRAY_JOURNAL_LONG_KIND");
+		s.keys_only = kind && strcmp(kind, "keys") == 0;
 		session_record(&s, lng, 10000);
 		printf("wrote %s: %ld actions, game turn %d\n", lng, s.n, s.g->turn);
 		assert_int_equal(s.n, 10000);
