@@ -5,7 +5,7 @@
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
-#   make fuzz       libFuzzer on the level parser (clang; FUZZ_SECONDS=60)
+#   make fuzz       libFuzzer on the level and journal readers (clang; FUZZ_SECONDS=60 each)
 #   make install    PREFIX=/usr/local DESTDIR=
 # CFLAGS, LDFLAGS, CC, PREFIX and DESTDIR may be overridden.
 
@@ -158,7 +158,7 @@ test-suites: depcheck build/astray build/san/astray $(TESTS)
 	echo "== astray check levels/*.lvl"; \
 	if build/san/astray check levels/*.lvl; then echo "[  PASSED  ] 1 test(s)." >> $$log; \
 	else fail=1; echo "[  FAILED  ] 1 test(s)" >> $$log; fi; \
-	for t in tools/golden-sim tools/golden-gen tools/check-man tools/check-install; do \
+	for t in tools/golden-sim tools/golden-gen tools/golden-journal tools/check-man tools/check-install; do \
 		echo "== $$t"; \
 		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) UPDATE=$(UPDATE) $$t 2>&1 | tee $$log.one; \
 		[ $${PIPESTATUS[0]} -eq 0 ] || fail=1; cat $$log.one >> $$log; \
@@ -200,15 +200,23 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
 
 FUZZ_CC ?= clang
-fuzz: build/fuzz_level
-	mkdir -p build/fuzz-work
+fuzz: build/fuzz_level build/fuzz_journal
+	mkdir -p build/fuzz-work build/fuzz-work-journal
 	./build/fuzz_level -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 \
 		build/fuzz-work tests/fuzz-corpus
+	./build/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 -rss_limit_mb=512 \
+		build/fuzz-work-journal tests/fuzz-corpus-journal
 
 build/fuzz_level: tests/fuzz_level.c $(CORE_SRC) $(WORLD_SRC)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_world) -g -O1 -fsanitize=fuzzer,address,undefined \
 		tests/fuzz_level.c $(CORE_SRC) $(WORLD_SRC) -lm -o $@
+
+# The journal reader, the rebuild of its game and the replay (tests/fuzz_journal.c).
+build/fuzz_journal: tests/fuzz_journal.c $(CORE_SRC) $(WORLD_SRC)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_world) -g -O1 -fsanitize=fuzzer,address,undefined \
+		tests/fuzz_journal.c $(CORE_SRC) $(WORLD_SRC) -lm -o $@
 
 # What make install writes, and so exactly what make uninstall removes.
 LEVEL_FILES := $(sort $(wildcard levels/*.lvl)) levels/bestiary.txt

@@ -11,5 +11,7 @@ int cmd_path(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_scores(int argc, char **argv);
 
 #endif

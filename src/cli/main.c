@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
 	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
 	{ "gen", cmd_gen, "write a generated level (.lvl) from a topology, size, depth and seed" },
+	{ "replay", cmd_replay, "verify a recorded game (a journal) without a terminal" },
+	{ "scores", cmd_scores, "the high-score list" },
 };
 
 static void usage(FILE *out)
@@ -29,7 +31,7 @@ static void usage(FILE *out)
 		     "A turn-based roguelike on square and hex maps, with a fast A* core.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nWith no command, or with a level or folder, astray plays.\n"
 		     "`astray COMMAND --help` tells more.  `astray --version` prints the version.\n"
 		     "Options take their value as --opt VALUE or --opt=VALUE; `--` ends them.\n"

@@ -1,0 +1,1088 @@
+/*
+ * journal.c - the game journal (docs/journal.md): a game kept as what is
+ * needed to play it again exactly (format and program version, seed,
+ * bestiary text and overrides, play options, the level texts) followed by
+ * one record per player action and, every few actions, a checksum of the
+ * game state.  Reading it back gives a game by replaying the actions, so
+ * one file is the save, the replay and the bug report.
+ *
+ * The file is ASCII text, one record per line, each line ending with the
+ * CRC-32 of the record, so a record is complete when its newline and CRC
+ * are there and a damaged byte anywhere is found and located.  Level and
+ * bestiary texts follow their record line as counted blocks.
+ *
+ * This file owns the format, the reader, the replay and the appending
+ * writer.  Where files live and how they are replaced atomically is
+ * savefile.c; what the game does with an action is game.c.  It never
+ * prints and never exits: every failure is a false return and a message
+ * naming the file and the byte offset (reading) or the call (writing).
+ */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RECORD_MAX 512        /* longest record line the writer makes (names are cut to fit) */
+#define NAME_MAX_LEN 200      /* file names kept in the header */
+#define COORD_LIMIT (1 << 20) /* |x|, |y| of an action; cells are far smaller */
+
+/* ---- CRC-32 (IEEE 802.3, the zlib one), four bits at a time ------------- */
+
+static const uint32_t crc_nibble[16] = {
+	0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu, 0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
+	0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu, 0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
+};
+
+/* crc_update(0, ...) starts a CRC; feeding more bytes continues it. */
+static uint32_t crc_update(uint32_t crc, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	crc = ~crc;
+	for (size_t i = 0; i < n; i++) {
+		crc ^= p[i];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+	}
+	return ~crc;
+}
+
+uint32_t journal_crc(uint32_t crc, const void *data, size_t n) { return crc_update(crc, data, n); }
+
+/* ---- the action kinds ----------------------------------------------------- */
+
+static const struct {
+	enum action_kind kind;
+	char letter;
+} kind_letters[] = {
+	{ ACT_NONE, 'n' }, { ACT_MOVE, 'm' }, { ACT_WAIT, 'w' },
+	{ ACT_TRAVEL, 't' }, { ACT_TRAVEL_STEP, 's' }, { ACT_DESCEND, 'd' },
+};
+#define N_KINDS (sizeof kind_letters / sizeof kind_letters[0])
+
+char journal_kind_letter(enum action_kind k)
+{
+	for (size_t i = 0; i < N_KINDS; i++)
+		if (kind_letters[i].kind == k)
+			return kind_letters[i].letter;
+	return '?';
+}
+
+static bool kind_of_letter(char c, enum action_kind *out)
+{
+	for (size_t i = 0; i < N_KINDS; i++)
+		if (kind_letters[i].letter == c) {
+			*out = kind_letters[i].kind;
+			return true;
+		}
+	return false;
+}
+
+static const char *const share_names[] = { "auto", "never", "always" }; /* enum ai_share order */
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* Where the reader is, and the first problem it met. */
+struct reader {
+	struct journal_data *d;
+	size_t pos;               /* start of the next record */
+	char msg[256];            /* what is wrong (without the position) */
+	size_t at;                /* byte offset of the problem */
+};
+
+enum rec { REC_OK, REC_INCOMPLETE, REC_BAD };
+
+/* One record split into its fields: the body is NUL-terminated in place
+ * once the CRC has been checked. */
+struct record {
+	char *body;               /* the line without " CRC\n" */
+	size_t body_len;
+	const char *block;        /* the counted block after the line, or NULL */
+	size_t block_len;
+	size_t start, end;        /* byte offsets: first byte, one past the last (its final '\n') */
+};
+
+static enum rec bad(struct reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static enum rec bad(struct reader *r, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	va_end(ap);
+	r->at = at;
+	return REC_BAD;
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* n lowercase hex digits; false on anything else. */
+static bool parse_hex(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		int h = hex_value(s[i]);
+		if (h < 0)
+			return false;
+		v = v << 4 | (uint64_t)h;
+	}
+	*out = v;
+	return true;
+}
+
+/* A decimal number that is the whole of [s, s + n), in [lo, hi]. */
+static bool parse_num(const char *s, size_t n, long long lo, long long hi, long long *out)
+{
+	bool neg = n > 0 && s[0] == '-';
+	size_t i = neg ? 1 : 0;
+	if (i >= n || n - i > 19)
+		return false;
+	if (s[i] == '0' && n - i > 1) /* one spelling per number */
+		return false;
+	unsigned long long v = 0;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	if (v > (unsigned long long)INT64_MAX)
+		return false;
+	long long x = neg ? -(long long)v : (long long)v;
+	if (x < lo || x > hi)
+		return false;
+	*out = x;
+	return true;
+}
+
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	if (n == 0 || n > 20 || (s[0] == '0' && n > 1))
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		unsigned dgt = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	return true;
+}
+
+/* Fields of a body, split on single spaces. */
+struct fields {
+	const char *s[8];
+	size_t n[8];
+	int count;
+	const char *rest;         /* after the first `want` fields: the rest of the body (a name) */
+};
+
+/* Splits the first `want` space-separated fields off body; when `rest` is
+ * true, what follows them (at least one byte) is the rest.  False when
+ * the body has another shape. */
+static bool split(const char *body, size_t len, int want, bool rest, struct fields *f)
+{
+	memset(f, 0, sizeof *f);
+	size_t i = 0;
+	while (f->count < want) {
+		size_t j = i;
+		while (j < len && body[j] != ' ')
+			j++;
+		if (j == i)
+			return false;
+		f->s[f->count] = body + i;
+		f->n[f->count] = j - i;
+		f->count++;
+		if (j == len)
+			return f->count == want && !rest;
+		i = j + 1;
+	}
+	if (!rest)
+		return false; /* more fields than wanted */
+	if (i >= len)
+		return false;
+	f->rest = body + i;
+	return true;
+}
+
+static bool field_is(const struct fields *f, int i, const char *word)
+{
+	return f->n[i] == strlen(word) && memcmp(f->s[i], word, f->n[i]) == 0;
+}
+
+/* Block records: the record name, how many fields precede the length... */
+static bool is_block_record(const char *body, size_t n)
+{
+	return (n > 9 && memcmp(body, "bestiary ", 9) == 0) || (n > 6 && memcmp(body, "level ", 6) == 0) ||
+	       (n > 4 && memcmp(body, "map ", 4) == 0);
+}
+
+/*
+ * Reads the record at r->pos: its line, its block if it has one, and its
+ * CRC.  REC_INCOMPLETE when the file ends first; REC_BAD (r->msg) when it
+ * is complete but malformed or its CRC differs.
+ */
+static enum rec read_record(struct reader *r, struct record *rec)
+{
+	struct journal_data *d = r->d;
+	char *buf = d->buf;
+	size_t start = r->pos, len = d->size;
+	char *nl = memchr(buf + start, '\n', len - start);
+	if (!nl)
+		return REC_INCOMPLETE;
+	size_t line_end = (size_t)(nl - buf);
+	size_t n = line_end - start;
+	if (n < 10 || buf[line_end - 9] != ' ')
+		return bad(r, start, "a record without its CRC");
+	for (size_t i = start; i < line_end; i++)
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] > 0x7e)
+			return bad(r, i, "byte 0x%02x in a record line (records are printable ASCII)",
+				   (unsigned char)buf[i]);
+	uint64_t want;
+	if (!parse_hex(buf + line_end - 8, 8, &want))
+		return bad(r, line_end - 8, "a malformed CRC");
+	memset(rec, 0, sizeof *rec);
+	rec->body = buf + start;
+	rec->body_len = n - 9;
+	rec->start = start;
+	rec->end = line_end + 1;
+	uint32_t crc = crc_update(0, rec->body, rec->body_len);
+	if (is_block_record(rec->body, rec->body_len)) {
+		/* the length is the second field */
+		const char *p = rec->body + (rec->body[0] == 'b' ? 9 : rec->body[0] == 'l' ? 6 : 4);
+		const char *e = p;
+		const char *body_end = rec->body + rec->body_len;
+		while (e < body_end && *e != ' ')
+			e++;
+		long long blen;
+		if (!parse_num(p, (size_t)(e - p), 0, (long long)JOURNAL_MAX_BYTES, &blen))
+			return bad(r, (size_t)(p - buf), "a malformed block length");
+		size_t bstart = line_end + 1;
+		if ((size_t)blen >= len - bstart) /* the block and its final '\n' */
+			return REC_INCOMPLETE;
+		if (buf[bstart + (size_t)blen] != '\n')
+			return bad(r, bstart + (size_t)blen, "a block of %lld bytes that does not end its record",
+				   blen);
+		rec->block = buf + bstart;
+		rec->block_len = (size_t)blen;
+		rec->end = bstart + (size_t)blen + 1;
+		crc = crc_update(crc, rec->block, rec->block_len);
+	}
+	if (crc != (uint32_t)want)
+		return bad(r, start, "CRC mismatch (the record says %08" PRIx64 ", its bytes give %08" PRIx32 ")",
+			   want, crc);
+	rec->body[rec->body_len] = '\0';
+	r->pos = rec->end;
+	return REC_OK;
+}
+
+/* Appends to a growable array of n elements of `size` bytes. */
+static bool grow(void *arrp, int *cap, int n, size_t size)
+{
+	if (n < *cap)
+		return true;
+	int ncap = *cap ? *cap * 2 : 8;
+	void *p = realloc(*(void **)arrp, (size_t)ncap * size);
+	if (!p)
+		return false;
+	*(void **)arrp = p;
+	*cap = ncap;
+	return true;
+}
+
+/* One header record; REC_BAD for anything unexpected. */
+struct header_state {
+	bool program, seed, check_every, bestiary;
+	int sets_cap, levels_cap;
+};
+
+static enum rec header_record(struct reader *r, struct record *rec, struct header_state *h)
+{
+	struct journal_data *d = r->d;
+	struct fields f;
+	const char *b = rec->body;
+	size_t n = rec->body_len;
+	size_t at = rec->start;
+	if (split(b, n, 2, false, &f) && field_is(&f, 0, "program")) {
+		if (h->program)
+			return bad(r, at, "a second program record");
+		h->program = true;
+		d->program = f.s[1];
+		return REC_OK;
+	}
+	if (split(b, n, 2, false, &f) && field_is(&f, 0, "seed")) {
+		if (h->seed)
+			return bad(r, at, "a second seed record");
+		if (!parse_u64(f.s[1], f.n[1], &d->seed))
+			return bad(r, at, "a malformed seed");
+		h->seed = true;
+		return REC_OK;
+	}
+	if (split(b, n, 2, false, &f) && field_is(&f, 0, "check-every")) {
+		long long v;
+		if (h->check_every)
+			return bad(r, at, "a second check-every record");
+		if (!parse_num(f.s[1], f.n[1], 1, 1000000, &v))
+			return bad(r, at, "check-every must be 1 to 1000000");
+		d->check_every = (int)v;
+		h->check_every = true;
+		return REC_OK;
+	}
+	if (split(b, n, 2, true, &f) && field_is(&f, 0, "bestiary")) {
+		if (h->bestiary)
+			return bad(r, at, "a second bestiary record");
+		h->bestiary = true;
+		d->bestiary_name = f.rest;
+		d->bestiary_text = rec->block;
+		d->bestiary_len = rec->block_len;
+		return REC_OK;
+	}
+	if (split(b, n, 1, true, &f) && field_is(&f, 0, "set")) {
+		if (!grow(&d->sets, &h->sets_cap, d->n_sets, sizeof *d->sets))
+			return bad(r, at, "out of memory");
+		d->sets[d->n_sets++] = f.rest;
+		return REC_OK;
+	}
+	if (split(b, n, 3, false, &f) && field_is(&f, 0, "option")) {
+		if (field_is(&f, 1, "ai_share")) {
+			for (int i = 0; i < 3; i++)
+				if (field_is(&f, 2, share_names[i])) {
+					d->options.ai_share = (enum ai_share)i;
+					return REC_OK;
+				}
+			return bad(r, at, "ai_share must be auto, never or always");
+		}
+		if (field_is(&f, 1, "all_hunt")) {
+			if (!field_is(&f, 2, "0") && !field_is(&f, 2, "1"))
+				return bad(r, at, "all_hunt must be 0 or 1");
+			d->options.all_hunt = f.s[2][0] == '1';
+			return REC_OK;
+		}
+		return bad(r, at, "unknown option '%.*s'", (int)f.n[1], f.s[1]);
+	}
+	bool lvl = split(b, n, 2, true, &f) && field_is(&f, 0, "level");
+	bool map = !lvl && split(b, n, 5, true, &f) && field_is(&f, 0, "map");
+	if (lvl || map) {
+		if (!grow(&d->levels, &h->levels_cap, d->n_levels, sizeof *d->levels))
+			return bad(r, at, "out of memory");
+		struct journal_level *lv = &d->levels[d->n_levels];
+		memset(lv, 0, sizeof *lv);
+		lv->name = f.rest;
+		lv->text = rec->block;
+		lv->len = rec->block_len;
+		if (map) {
+			long long m;
+			lv->movingai = true;
+			if (!parse_num(f.s[2], f.n[2], 0, 1000000, &m))
+				return bad(r, at, "a malformed monster count");
+			lv->monsters = (int)m;
+			if (f.n[3] != 1 || !((f.s[3][0] >= 'a' && f.s[3][0] <= 'z') ||
+					     (f.s[3][0] >= 'A' && f.s[3][0] <= 'Z')))
+				return bad(r, at, "a malformed monster glyph");
+			lv->glyph = f.s[3][0];
+			if (!parse_u64(f.s[4], f.n[4], &lv->place_seed))
+				return bad(r, at, "a malformed placement seed");
+		}
+		d->n_levels++;
+		return REC_OK;
+	}
+	return bad(r, at, "unknown header record '%.*s'", (int)(strchr(b, ' ') ? strchr(b, ' ') - b : (long)n), b);
+}
+
+static enum rec body_record(struct reader *r, struct record *rec)
+{
+	struct journal_data *d = r->d;
+	struct fields f;
+	if (split(rec->body, rec->body_len, 5, false, &f) && field_is(&f, 0, "a")) {
+		struct action a;
+		long long dir, x, y;
+		memset(&a, 0, sizeof a);
+		if (f.n[1] != 1 || !kind_of_letter(f.s[1][0], &a.kind))
+			return bad(r, rec->start, "unknown action kind '%.*s'", (int)f.n[1], f.s[1]);
+		if (!parse_num(f.s[2], f.n[2], 0, 7, &dir))
+			return bad(r, rec->start, "a direction outside 0 to 7");
+		if (!parse_num(f.s[3], f.n[3], -COORD_LIMIT, COORD_LIMIT, &x) ||
+		    !parse_num(f.s[4], f.n[4], -COORD_LIMIT, COORD_LIMIT, &y))
+			return bad(r, rec->start, "a malformed cell");
+		a.dir = (int)dir; /* the record stores the compass number, N = 0 to NW = 7 */
+		a.x = (int)x;
+		a.y = (int)y;
+		d->actions[d->n_actions] = a;
+		d->action_offsets[d->n_actions] = rec->start;
+		d->n_actions++;
+		return REC_OK;
+	}
+	if (split(rec->body, rec->body_len, 4, false, &f) && field_is(&f, 0, "c")) {
+		long long act, turn;
+		uint64_t hash;
+		if (!parse_num(f.s[1], f.n[1], 0, INT64_MAX, &act) || !parse_num(f.s[2], f.n[2], 0, INT32_MAX, &turn) ||
+		    f.n[3] != 16 || !parse_hex(f.s[3], 16, &hash))
+			return bad(r, rec->start, "a malformed checksum record");
+		if (act != d->n_actions)
+			return bad(r, rec->start, "a checksum record for action %lld after %ld actions", act,
+				   d->n_actions);
+		if (d->n_checks > 0 && d->checks[d->n_checks - 1].action == act)
+			return bad(r, rec->start, "two checksum records after action %lld", act);
+		struct journal_check *c = &d->checks[d->n_checks++];
+		c->action = (long)act;
+		c->turn = (int)turn;
+		c->hash = hash;
+		c->offset = rec->start;
+		return REC_OK;
+	}
+	return bad(r, rec->start, "unknown record '%.*s'", (int)(rec->body_len < 20 ? rec->body_len : 20), rec->body);
+}
+
+void journal_data_fini(struct journal_data *d)
+{
+	if (!d)
+		return;
+	free(d->buf);
+	free(d->sets);
+	free(d->levels);
+	free(d->actions);
+	free(d->action_offsets);
+	free(d->checks);
+	memset(d, 0, sizeof *d);
+}
+
+static bool reject(struct journal_data *d, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static bool reject(struct journal_data *d, char *err, size_t errlen, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: %s", d->name, msg);
+	journal_data_fini(d);
+	return false;
+}
+
+bool journal_parse(const char *name, const char *bytes, size_t len, struct journal_data *out, char *err,
+		   size_t errlen)
+{
+	struct journal_data *d = out;
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", name);
+	if (len > JOURNAL_MAX_BYTES)
+		return reject(d, err, errlen, "too large to be a journal (%zu bytes)", len);
+	static const char magic[] = "astray-journal ";
+	if (len < sizeof magic - 1 || memcmp(bytes, magic, sizeof magic - 1) != 0)
+		return reject(d, err, errlen, "not an astray journal (it does not start with \"astray-journal\")");
+	/* the version before anything else: a newer format may frame records differently */
+	long long version = 0;
+	size_t i = sizeof magic - 1;
+	while (i < len && i < 40 && bytes[i] >= '0' && bytes[i] <= '9')
+		version = version * 10 + (bytes[i++] - '0');
+	if (i == sizeof magic - 1 || (i < len && bytes[i] != ' '))
+		return reject(d, err, errlen, "byte %zu: a malformed format version", i);
+	if (version > JOURNAL_FORMAT)
+		return reject(d, err, errlen,
+			      "journal format %lld is newer than this program reads (format %d): "
+			      "replay it with the astray that wrote it",
+			      version, JOURNAL_FORMAT);
+	if (version < 1)
+		return reject(d, err, errlen, "journal format %lld does not exist", version);
+
+	d->buf = malloc(len + 1);
+	if (!d->buf)
+		return reject(d, err, errlen, "out of memory (%zu bytes)", len);
+	memcpy(d->buf, bytes, len);
+	d->buf[len] = '\0';
+	d->size = len;
+	d->format = (int)version;
+	d->options.ai_share = AI_SHARE_AUTO;
+
+	struct reader r = { .d = d };
+	struct record rec;
+	struct header_state h;
+	memset(&h, 0, sizeof h);
+	enum rec st = read_record(&r, &rec);
+	if (st == REC_OK) {
+		struct fields f;
+		if (!split(rec.body, rec.body_len, 2, false, &f))
+			st = bad(&r, 0, "a malformed first record");
+	}
+	/* the header, up to `play` (the loop ends with REC_OK only there) */
+	while (st == REC_OK) {
+		st = read_record(&r, &rec);
+		if (st != REC_OK || strcmp(rec.body, "play") == 0)
+			break;
+		st = header_record(&r, &rec, &h);
+	}
+	if (st == REC_INCOMPLETE)
+		return reject(d, err, errlen,
+			      "the file ends inside its header (byte %zu of %zu): the game was never completely "
+			      "saved",
+			      r.pos, len);
+	if (st == REC_BAD)
+		return reject(d, err, errlen, "byte %zu: damaged header: %s", r.at, r.msg);
+	const char *missing = !h.program ? "program" : !h.seed ? "seed" : !h.check_every ? "check-every"
+			    : !h.bestiary ? "bestiary" : d->n_levels == 0 ? "level" : NULL;
+	if (missing)
+		return reject(d, err, errlen, "byte %zu: the header has no %s record", rec.start, missing);
+	d->header_end = r.pos;
+
+	/* the records: counted first, so the arrays are exactly as large as the file allows */
+	long n_a = 0, n_c = 0;
+	for (size_t p = d->header_end; p + 1 < len;) {
+		if (d->buf[p] == 'a' && d->buf[p + 1] == ' ')
+			n_a++;
+		else if (d->buf[p] == 'c' && d->buf[p + 1] == ' ')
+			n_c++;
+		char *nl = memchr(d->buf + p, '\n', len - p);
+		if (!nl)
+			break;
+		p = (size_t)(nl - d->buf) + 1;
+	}
+	d->actions = malloc((size_t)(n_a + 1) * sizeof *d->actions);
+	d->action_offsets = malloc((size_t)(n_a + 1) * sizeof *d->action_offsets);
+	d->checks = malloc((size_t)(n_c + 1) * sizeof *d->checks);
+	if (!d->actions || !d->action_offsets || !d->checks)
+		return reject(d, err, errlen, "out of memory");
+	d->good_end = r.pos;
+	while (r.pos < len) {
+		st = read_record(&r, &rec);
+		if (st == REC_OK)
+			st = body_record(&r, &rec);
+		if (st != REC_OK)
+			break;
+		d->good_end = r.pos;
+	}
+	d->tail = JOURNAL_TAIL_CLEAN;
+	if (st == REC_INCOMPLETE) {
+		d->tail = JOURNAL_TAIL_TORN;
+		snprintf(d->tail_msg, sizeof d->tail_msg,
+			 "byte %zu: the file ends inside a record (%zu bytes of it): a write was cut short",
+			 d->good_end, len - d->good_end);
+	} else if (st == REC_BAD) {
+		d->tail = JOURNAL_TAIL_DAMAGED;
+		snprintf(d->tail_msg, sizeof d->tail_msg, "byte %zu: damaged record after action %ld: %.200s", r.at,
+			 d->n_actions, r.msg);
+	}
+	return true;
+}
+
+bool journal_read_file(const char *path, struct journal_data *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	size_t len;
+	char *text = savefile_read(path, JOURNAL_MAX_BYTES, &len, err, errlen);
+	if (!text)
+		return false;
+	bool ok = journal_parse(path, text, len, out, err, errlen);
+	free(text);
+	return ok;
+}
+
+/* ---- rebuilding and replaying ------------------------------------------- */
+
+void journal_game_fini(struct journal_game *jg)
+{
+	if (!jg)
+		return;
+	game_destroy(jg->game);
+	for (int i = 0; i < jg->n_levels; i++)
+		level_destroy(jg->levels[i]);
+	free(jg->levels);
+	memset(jg, 0, sizeof *jg);
+}
+
+/* The first error of diags as "journal: file:line:col: message". */
+static void first_error(const struct journal_data *d, const struct diag_list *diags, const char *what, char *err,
+			size_t errlen)
+{
+	for (int i = 0; i < diags->n; i++)
+		if (diags->items[i].severity == DIAG_ERROR) {
+			char line[700];
+			diag_format(&diags->items[i], line, sizeof line);
+			snprintf(err, errlen, "%s: the recorded %s does not load: %s", d->name, what, line);
+			return;
+		}
+	snprintf(err, errlen, "%s: the recorded %s does not load (out of memory?)", d->name, what);
+}
+
+bool journal_start(const struct journal_data *d, struct journal_game *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	struct diag_list diags = { 0 };
+	if (!bestiary_parse(d->bestiary_name, d->bestiary_text, d->bestiary_len, &out->bestiary, &diags)) {
+		first_error(d, &diags, "bestiary", err, errlen);
+		diag_list_fini(&diags);
+		return false;
+	}
+	diag_list_fini(&diags);
+	for (int i = 0; i < d->n_sets; i++) {
+		char msg[256];
+		if (!bestiary_set(&out->bestiary, d->sets[i], msg, sizeof msg)) {
+			snprintf(err, errlen, "%s: the recorded override %s no longer applies: %s", d->name, d->sets[i],
+				 msg);
+			return false;
+		}
+	}
+	out->levels = calloc((size_t)d->n_levels, sizeof *out->levels);
+	if (!out->levels) {
+		snprintf(err, errlen, "%s: out of memory", d->name);
+		return false;
+	}
+	for (int i = 0; i < d->n_levels; i++) {
+		const struct journal_level *jl = &d->levels[i];
+		struct level *lv = jl->movingai
+			? level_from_movingai(jl->name, jl->text, jl->len, jl->place_seed, jl->monsters, jl->glyph,
+					      &diags)
+			: level_parse(jl->name, jl->text, jl->len, &out->bestiary, &diags);
+		if (!lv || diags.errors) {
+			level_destroy(lv);
+			first_error(d, &diags, "level", err, errlen);
+			diag_list_fini(&diags);
+			journal_game_fini(out);
+			return false;
+		}
+		diag_list_fini(&diags);
+		out->levels[out->n_levels++] = lv;
+	}
+	out->game = game_create((const struct level *const *)out->levels, out->n_levels, &out->bestiary, d->seed);
+	if (!out->game) {
+		snprintf(err, errlen, "%s: out of memory creating the game", d->name);
+		journal_game_fini(out);
+		return false;
+	}
+	out->game->ai.share = d->options.ai_share;
+	out->game->ai.all_hunt = d->options.all_hunt;
+	return true;
+}
+
+bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
+		    size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	r->drift = -1;
+	long n = upto < 0 || upto > d->n_actions ? d->n_actions : upto;
+	long ci = 0;
+	for (long i = 0;; i++) {
+		for (; ci < d->n_checks && d->checks[ci].action == i; ci++) {
+			const struct journal_check *c = &d->checks[ci];
+			uint64_t h = game_hash(g);
+			if (h == c->hash && g->turn == c->turn) {
+				r->checks++;
+				r->good_action = i;
+				continue;
+			}
+			r->drift = ci;
+			if (i == 0)
+				snprintf(err, errlen,
+					 "%s: byte %zu: the game differs from its start (turn %d hash %016" PRIx64
+					 " recorded, %d %016" PRIx64 " now): this program loads the recorded levels "
+					 "or bestiary differently from the one that wrote it (%s)",
+					 d->name, c->offset, c->turn, c->hash, g->turn, h, d->program);
+			else
+				snprintf(err, errlen,
+					 "%s: byte %zu: replay drifts at action %ld (game turn %d): recorded turn %d "
+					 "hash %016" PRIx64 ", replayed turn %d hash %016" PRIx64
+					 "; the game first differs in actions %ld to %ld (written by astray %s)",
+					 d->name, c->offset, i, g->turn, c->turn, c->hash, g->turn, h,
+					 r->good_action + 1, i, d->program);
+			return false;
+		}
+		if (i >= n)
+			break;
+		game_act(g, &d->actions[i]);
+		r->actions++;
+	}
+	return true;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct journal {
+	int fd;
+	char path[4096];
+	struct savefile_io io;
+	int check_every, sync_every;
+	long n_actions;           /* action records in the file */
+	long last_check;          /* n_actions at the newest checksum record; -1 none */
+	long since_sync;          /* records appended since the last fsync */
+	long durable;             /* n_actions at the last successful fsync */
+	off_t size;               /* bytes of complete records in the file */
+	bool failed;              /* a write or fsync failed: nothing more is appended */
+	char failure[4800];       /* the message every call repeats once failed */
+};
+
+/* A growable text buffer for the header. */
+struct text {
+	char *s;
+	size_t n, cap;
+	bool oom;
+};
+
+static void text_add(struct text *t, const void *p, size_t n)
+{
+	if (t->oom)
+		return;
+	if (t->n + n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		while (t->n + n + 1 > cap)
+			cap *= 2;
+		char *s = realloc(t->s, cap);
+		if (!s) {
+			t->oom = true;
+			return;
+		}
+		t->s = s;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->n, p, n);
+	t->n += n;
+	t->s[t->n] = '\0';
+}
+
+/* Adds "body CRC\n" and the block (may be NULL) with its final '\n'. */
+static void text_record(struct text *t, const char *body, size_t n, const char *block, size_t block_len)
+{
+	uint32_t crc = crc_update(0, body, n);
+	if (block)
+		crc = crc_update(crc, block, block_len);
+	char tail[16];
+	int k = snprintf(tail, sizeof tail, " %08" PRIx32 "\n", crc);
+	text_add(t, body, n);
+	text_add(t, tail, (size_t)k);
+	if (block) {
+		text_add(t, block, block_len);
+		text_add(t, "\n", 1);
+	}
+}
+
+/* A name as a header keeps it: printable ASCII only, at most NAME_MAX_LEN bytes. */
+static void clean_name(const char *name, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const char *p = name ? name : ""; *p && n + 1 < size && n < NAME_MAX_LEN; p++)
+		out[n++] = (*p >= 0x20 && *p <= 0x7e) ? *p : '?';
+	if (n == 0)
+		out[n++] = '-';
+	out[n] = '\0';
+}
+
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+/* The header of a new journal (NULL with a message on a bad setup). */
+static char *header_text(const struct journal_setup *s, const struct game *g, size_t *len, char *err, size_t errlen)
+{
+	struct text t = { 0 };
+	char body[RECORD_MAX], name[NAME_MAX_LEN + 1];
+	int n;
+	if (s->n_levels <= 0) {
+		snprintf(err, errlen, "a journal needs at least one level");
+		return NULL;
+	}
+	n = snprintf(body, sizeof body, "astray-journal %d", JOURNAL_FORMAT);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	clean_name(s->program, name, sizeof name);
+	for (char *p = name; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	n = snprintf(body, sizeof body, "program %s", name);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	n = snprintf(body, sizeof body, "seed %" PRIu64, s->seed);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	n = snprintf(body, sizeof body, "check-every %d", s->check_every > 0 ? s->check_every : JOURNAL_CHECK_EVERY);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	clean_name(s->bestiary_name, name, sizeof name);
+	n = snprintf(body, sizeof body, "bestiary %zu %s", s->bestiary_len, name);
+	text_record(&t, body, (size_t)n, s->bestiary_text ? s->bestiary_text : "", s->bestiary_len);
+	for (int i = 0; i < s->n_sets; i++) {
+		if (!printable(s->sets[i]) || !s->sets[i][0] || strlen(s->sets[i]) > RECORD_MAX - 16) {
+			snprintf(err, errlen, "override '%s' cannot be recorded (printable ASCII, short)", s->sets[i]);
+			free(t.s);
+			return NULL;
+		}
+		n = snprintf(body, sizeof body, "set %s", s->sets[i]);
+		text_record(&t, body, (size_t)n, NULL, 0);
+	}
+	if ((unsigned)s->options.ai_share > AI_SHARE_ALWAYS) {
+		snprintf(err, errlen, "unknown ai_share %d", (int)s->options.ai_share);
+		free(t.s);
+		return NULL;
+	}
+	if (s->options.ai_share != AI_SHARE_AUTO) {
+		n = snprintf(body, sizeof body, "option ai_share %s", share_names[s->options.ai_share]);
+		text_record(&t, body, (size_t)n, NULL, 0);
+	}
+	if (s->options.all_hunt) {
+		n = snprintf(body, sizeof body, "option all_hunt 1");
+		text_record(&t, body, (size_t)n, NULL, 0);
+	}
+	for (int i = 0; i < s->n_levels; i++) {
+		const struct journal_level *lv = &s->levels[i];
+		clean_name(lv->name, name, sizeof name);
+		if (lv->movingai) {
+			char glyph = lv->glyph;
+			if (!((glyph >= 'a' && glyph <= 'z') || (glyph >= 'A' && glyph <= 'Z')) || lv->monsters < 0 ||
+			    lv->monsters > 1000000) {
+				snprintf(err, errlen, "%s: bad placement parameters", name);
+				free(t.s);
+				return NULL;
+			}
+			n = snprintf(body, sizeof body, "map %zu %d %c %" PRIu64 " %s", lv->len, lv->monsters, glyph,
+				     lv->place_seed, name);
+		} else {
+			n = snprintf(body, sizeof body, "level %zu %s", lv->len, name);
+		}
+		text_record(&t, body, (size_t)n, lv->text ? lv->text : "", lv->len);
+	}
+	text_record(&t, "play", 4, NULL, 0);
+	if (g) {
+		n = snprintf(body, sizeof body, "c 0 %d %016" PRIx64, g->turn, game_hash(g));
+		text_record(&t, body, (size_t)n, NULL, 0);
+	}
+	if (t.oom || t.n > JOURNAL_MAX_BYTES / 2) {
+		snprintf(err, errlen, t.oom ? "out of memory" : "the levels are too large to record");
+		free(t.s);
+		return NULL;
+	}
+	*len = t.n;
+	return t.s;
+}
+
+static struct journal *journal_new(const char *path, const struct savefile_io *io, char *err, size_t errlen)
+{
+	struct journal *j = calloc(1, sizeof *j);
+	if (!j) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	if (snprintf(j->path, sizeof j->path, "%s", path) >= (int)sizeof j->path) {
+		snprintf(err, errlen, "%s: file name too long", path);
+		free(j);
+		return NULL;
+	}
+	if (io)
+		j->io = *io;
+	j->fd = -1;
+	j->last_check = -1;
+	return j;
+}
+
+/* Opens the file for appending and learns its size. */
+static bool journal_open_fd(struct journal *j, char *err, size_t errlen)
+{
+	j->fd = open(j->path, O_WRONLY | O_APPEND);
+	if (j->fd < 0) {
+		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+		return false;
+	}
+	j->size = lseek(j->fd, 0, SEEK_END);
+	if (j->size < 0) {
+		snprintf(err, errlen, "%s: %s", j->path, strerror(errno));
+		close(j->fd);
+		j->fd = -1;
+		return false;
+	}
+	return true;
+}
+
+struct journal *journal_create(const char *path, const struct journal_setup *s, const struct game *g, char *err,
+			       size_t errlen)
+{
+	struct journal *j = journal_new(path, s->io, err, errlen);
+	if (!j)
+		return NULL;
+	j->check_every = s->check_every > 0 ? s->check_every : JOURNAL_CHECK_EVERY;
+	j->sync_every = s->sync_every > 0 ? s->sync_every : JOURNAL_SYNC_EVERY;
+	size_t len;
+	char msg[400];
+	char *text = header_text(s, g, &len, msg, sizeof msg);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		free(j);
+		return NULL;
+	}
+	bool ok = savefile_write_atomic(s->io, path, text, len, false, err, errlen);
+	free(text);
+	if (!ok || !journal_open_fd(j, err, errlen)) {
+		free(j);
+		return NULL;
+	}
+	j->last_check = g ? 0 : -1;
+	return j;
+}
+
+struct journal *journal_open_append(const char *path, const struct journal_data *d, const struct savefile_io *io,
+				    char *err, size_t errlen)
+{
+	struct journal *j = journal_new(path, io, err, errlen);
+	if (!j)
+		return NULL;
+	j->check_every = d->check_every;
+	j->sync_every = JOURNAL_SYNC_EVERY;
+	if (d->tail != JOURNAL_TAIL_CLEAN) {
+		/* keep the file as it is, then put its good part in its place (read
+		 * again: d->buf has its names cut out in place) */
+		char aside[4200];
+		size_t len;
+		char *bytes = savefile_read(path, JOURNAL_MAX_BYTES, &len, err, errlen);
+		bool ok = bytes != NULL;
+		if (ok && (len != d->size || memcmp(bytes, d->buf, 16) != 0)) {
+			snprintf(err, errlen, "%s: the file changed since it was read", path);
+			ok = false;
+		}
+		ok = ok && savefile_set_aside(io, path, false, aside, sizeof aside, err, errlen) &&
+		     savefile_write_atomic(io, path, bytes, d->good_end, true, err, errlen);
+		free(bytes);
+		if (!ok) {
+			free(j);
+			return NULL;
+		}
+	}
+	if (!journal_open_fd(j, err, errlen)) {
+		free(j);
+		return NULL;
+	}
+	if ((size_t)j->size != d->good_end) {
+		snprintf(err, errlen, "%s: the file changed since it was read (%lld bytes, %zu expected)", path,
+			 (long long)j->size, d->good_end);
+		close(j->fd);
+		free(j);
+		return NULL;
+	}
+	j->n_actions = d->n_actions;
+	j->durable = d->n_actions;
+	j->last_check = d->n_checks > 0 ? d->checks[d->n_checks - 1].action : -1;
+	return j;
+}
+
+static bool failed(const struct journal *j, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s", j->failure);
+	return false;
+}
+
+/* Writes one record line; on failure cuts the file back and fails the journal. */
+static bool write_record(struct journal *j, const char *body, size_t n, const char *what, char *err, size_t errlen)
+{
+	if (j->failed)
+		return failed(j, err, errlen);
+	char line[RECORD_MAX + 16];
+	uint32_t crc = crc_update(0, body, n);
+	int k = snprintf(line, sizeof line, "%.*s %08" PRIx32 "\n", (int)n, body, crc);
+	size_t done;
+	if (savefile_write_all(&j->io, j->fd, line, (size_t)k, &done)) {
+		j->size += k;
+		j->since_sync++;
+		return true;
+	}
+	int e = errno;
+	bool cut = done == 0 || ftruncate(j->fd, j->size) == 0;
+	j->failed = true;
+	snprintf(j->failure, sizeof j->failure,
+		 "%s: writing %s failed: %s; the journal keeps actions 1 to %ld%s (%ld made durable)", j->path, what,
+		 strerror(e), j->n_actions, cut ? "" : " and a cut record the next reader will drop", j->durable);
+	return failed(j, err, errlen);
+}
+
+bool journal_append_action(struct journal *j, const struct action *a, char *err, size_t errlen)
+{
+	char body[96], what[64];
+	int dir = (int)a->dir;
+	if (dir < 0 || dir > 7)
+		dir = 0; /* a direction outside the compass has no effect but a message; keep the record valid */
+	int x = a->x < -COORD_LIMIT ? -COORD_LIMIT : a->x > COORD_LIMIT ? COORD_LIMIT : a->x;
+	int y = a->y < -COORD_LIMIT ? -COORD_LIMIT : a->y > COORD_LIMIT ? COORD_LIMIT : a->y;
+	char letter = journal_kind_letter(a->kind);
+	if (letter == '?') {
+		snprintf(err, errlen, "%s: unknown action kind %d", j->path, (int)a->kind);
+		return false;
+	}
+	int n = snprintf(body, sizeof body, "a %c %d %d %d", letter, dir, x, y);
+	snprintf(what, sizeof what, "action %ld", j->n_actions + 1);
+	if (!write_record(j, body, (size_t)n, what, err, errlen))
+		return false;
+	j->n_actions++;
+	return true;
+}
+
+bool journal_append_checksum(struct journal *j, const struct game *g, char *err, size_t errlen)
+{
+	if (j->last_check == j->n_actions)
+		return j->failed ? failed(j, err, errlen) : true; /* one per action count */
+	char body[96], what[64];
+	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, game_hash(g));
+	snprintf(what, sizeof what, "the checksum after action %ld", j->n_actions);
+	if (!write_record(j, body, (size_t)n, what, err, errlen))
+		return false;
+	j->last_check = j->n_actions;
+	return true;
+}
+
+bool journal_record(struct journal *j, const struct action *a, enum act_result res, const struct game *g, char *err,
+		    size_t errlen)
+{
+	if (!journal_append_action(j, a, err, errlen))
+		return false;
+	bool boundary = res == RESULT_NEW_LEVEL || res == RESULT_WON || res == RESULT_DIED || g->over;
+	if ((boundary || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
+	    !journal_append_checksum(j, g, err, errlen))
+		return false;
+	if ((boundary || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
+		return false;
+	return true;
+}
+
+bool journal_flush(struct journal *j, char *err, size_t errlen)
+{
+	return j->failed ? failed(j, err, errlen) : true;
+}
+
+bool journal_sync(struct journal *j, char *err, size_t errlen)
+{
+	if (j->failed)
+		return failed(j, err, errlen);
+	if (!savefile_fsync(&j->io, j->fd)) {
+		/* after a failed fsync the kernel may have dropped the pages: trust nothing since the last one */
+		j->failed = true;
+		snprintf(j->failure, sizeof j->failure,
+			 "%s: fsync failed: %s; actions after %ld may be lost", j->path, strerror(errno), j->durable);
+		return failed(j, err, errlen);
+	}
+	j->since_sync = 0;
+	j->durable = j->n_actions;
+	return true;
+}
+
+bool journal_close(struct journal *j, char *err, size_t errlen)
+{
+	if (!j)
+		return true;
+	bool ok = j->failed ? failed(j, err, errlen) : journal_sync(j, err, errlen);
+	if (close(j->fd) != 0 && ok) {
+		snprintf(err, errlen, "%s: close failed: %s", j->path, strerror(errno));
+		ok = false;
+	}
+	free(j);
+	return ok;
+}
+
+long journal_actions(const struct journal *j) { return j->n_actions; }
+long journal_durable_actions(const struct journal *j) { return j->durable; }
+const char *journal_path(const struct journal *j) { return j->path; }

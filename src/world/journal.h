@@ -1,0 +1,202 @@
+/* journal.h - the game journal: a game kept as its inputs (seed, options, level texts, actions) with state checksums. */
+#ifndef ASTRAY_JOURNAL_H
+#define ASTRAY_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bestiary.h"
+#include "game.h"
+#include "level.h"
+#include "savefile.h"
+
+#define JOURNAL_FORMAT 1          /* the format this program writes and the newest it reads */
+#define JOURNAL_CHECK_EVERY 16    /* default: actions between two checksum records */
+#define JOURNAL_SYNC_EVERY 8      /* default: actions between two fsyncs */
+#define JOURNAL_MAX_BYTES (64u << 20) /* a larger file is refused before it is read */
+
+/* One level of the campaign, as it was when the game started. */
+struct journal_level {
+	const char *name;         /* the file it came from (for messages; never opened again) */
+	const char *text;         /* the whole file text, len bytes (not NUL-terminated) */
+	size_t len;
+	bool movingai;            /* a Moving AI .map: the fields below place the player, exit and monsters */
+	int monsters;             /* how many monsters level_from_movingai places */
+	char glyph;               /* of which bestiary kind */
+	uint64_t place_seed;      /* the seed of the placement */
+};
+
+/* Play options that are not in the bestiary (sim and tests set them; play leaves the defaults). */
+struct journal_options {
+	enum ai_share ai_share;   /* AI_SHARE_AUTO by default */
+	bool all_hunt;
+};
+
+/* What a new journal records before the first action.  Every pointer is
+ * borrowed for the duration of journal_create only. */
+struct journal_setup {
+	const char *program;      /* the program version ("0.1.0"), kept for messages */
+	uint64_t seed;
+	int check_every;          /* 0: JOURNAL_CHECK_EVERY */
+	int sync_every;           /* 0: JOURNAL_SYNC_EVERY */
+	const char *bestiary_name;
+	const char *bestiary_text;/* the bestiary file's text, before the overrides */
+	size_t bestiary_len;
+	const char *const *sets;  /* KIND.KEY=VALUE overrides, applied in order */
+	int n_sets;
+	struct journal_options options;
+	const struct journal_level *levels;
+	int n_levels;
+	const struct savefile_io *io; /* NULL: the real system calls */
+};
+
+/* A checksum record: the state after the first `action` actions. */
+struct journal_check {
+	long action;              /* actions applied before the checksum was taken */
+	int turn;                 /* game turn then (g->turn) */
+	uint64_t hash;            /* game_hash then */
+	size_t offset;            /* byte offset of the record in the file */
+};
+
+/* How the file ends after its last good record. */
+enum journal_tail {
+	JOURNAL_TAIL_CLEAN,       /* the last byte ends a complete record */
+	JOURNAL_TAIL_TORN,        /* it ends inside a record (a write cut short) */
+	JOURNAL_TAIL_DAMAGED      /* a complete record is malformed or fails its CRC: reading stopped there */
+};
+
+/* A journal read into memory.  Strings and texts point into buf. */
+struct journal_data {
+	char name[256];           /* the name given to journal_parse, for messages */
+	char *buf;                /* the file's bytes (owned), NUL-terminated copies of the names in place */
+	size_t size;              /* bytes in the file */
+	int format;
+	const char *program;
+	uint64_t seed;
+	int check_every;
+	const char *bestiary_name;
+	const char *bestiary_text;
+	size_t bestiary_len;
+	const char **sets;
+	int n_sets;
+	struct journal_options options;
+	struct journal_level *levels;
+	int n_levels;
+	struct action *actions;   /* every complete action record, in order */
+	size_t *action_offsets;   /* byte offset of each */
+	long n_actions;
+	struct journal_check *checks;
+	long n_checks;
+	size_t header_end;        /* offset just after the `play` record */
+	size_t good_end;          /* offset just after the last good record */
+	enum journal_tail tail;
+	char tail_msg[320];       /* for TORN and DAMAGED: what is wrong, with its byte offset */
+};
+
+/*
+ * Reads a journal from memory (name is used in messages).  False (and
+ * *out left empty) when the file cannot be used at all: not a journal, a
+ * newer format, or a header that is incomplete or damaged; err then names
+ * the problem and its byte offset.  True otherwise, even when the records
+ * after the header end early: out->tail says how, and everything before
+ * out->good_end is intact.  Never allocates more than a small multiple of len.
+ */
+bool journal_parse(const char *name, const char *bytes, size_t len, struct journal_data *out, char *err,
+		   size_t errlen);
+/* journal_parse of a file (at most JOURNAL_MAX_BYTES). */
+bool journal_read_file(const char *path, struct journal_data *out, char *err, size_t errlen);
+void journal_data_fini(struct journal_data *d); /* a zeroed or finished struct does nothing */
+
+/* A game rebuilt from a journal's header: it owns its levels and bestiary. */
+struct journal_game {
+	struct bestiary bestiary;
+	struct level **levels;
+	int n_levels;
+	struct game *game;
+};
+
+/*
+ * Parses the recorded bestiary, applies the overrides, parses the level
+ * texts and creates the game at its start.  False with a message (the
+ * first error, as file:line:col) when any of that fails.
+ */
+bool journal_start(const struct journal_data *d, struct journal_game *out, char *err, size_t errlen);
+void journal_game_fini(struct journal_game *jg); /* a zeroed struct does nothing */
+
+/* What a replay did. */
+struct journal_replay {
+	long actions;             /* actions applied */
+	long checks;              /* checksums that matched */
+	long drift;               /* -1, or the index in d->checks of the first checksum that differed */
+	long good_action;         /* actions covered by the last checksum that matched (0 when none) */
+};
+
+/*
+ * Applies the journal's first `upto` actions (all of them when upto < 0
+ * or beyond the end) to g, a game fresh from journal_start, comparing
+ * game_hash with every checksum record on the way.  Stops at the first
+ * checksum that differs: false, r->drift set and err naming the action,
+ * the game turn and the window of actions where the game first differed.
+ */
+bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
+		    size_t errlen);
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct journal;
+
+/*
+ * Creates a new journal at path (an existing file there is an error and is
+ * left untouched) holding the header, and when g is not NULL a checksum of
+ * its starting state.  The header is written to a temporary file, synced
+ * and linked into place, so path never holds a partial header.  NULL with
+ * a message on failure.
+ */
+struct journal *journal_create(const char *path, const struct journal_setup *s, const struct game *g, char *err,
+			       size_t errlen);
+
+/*
+ * Opens a journal already read into d (and replayed by the caller) to
+ * append to it.  When its tail is torn or damaged, the file as it is is
+ * first kept as path.damaged-N and path is atomically replaced by its good
+ * part, so appends never follow garbage.  NULL with a message on failure.
+ */
+struct journal *journal_open_append(const char *path, const struct journal_data *d, const struct savefile_io *io,
+				    char *err, size_t errlen);
+
+/*
+ * Each append writes one complete record with one write(2) call (retried
+ * until complete), so it reaches the kernel at once.  A failed write cuts
+ * the file back to its last complete record and makes the journal failed:
+ * this and every later call return false with the same message.
+ */
+bool journal_append_action(struct journal *j, const struct action *a, char *err, size_t errlen);
+bool journal_append_checksum(struct journal *j, const struct game *g, char *err, size_t errlen);
+
+/*
+ * What the game loop calls after each game_act: appends the action; a
+ * checksum every check_every actions and at every level change and end of
+ * game; an fsync every sync_every actions and at those same moments.
+ */
+bool journal_record(struct journal *j, const struct action *a, enum act_result res, const struct game *g, char *err,
+		    size_t errlen);
+
+/* Every record is written when its append returns: true unless the journal failed. */
+bool journal_flush(struct journal *j, char *err, size_t errlen);
+/* fsync: what was appended survives a crash.  Call at quit, hangup, SIGTERM. */
+bool journal_sync(struct journal *j, char *err, size_t errlen);
+/* Syncs, closes and frees (NULL does nothing and returns true); false when the sync or close failed. */
+bool journal_close(struct journal *j, char *err, size_t errlen);
+
+long journal_actions(const struct journal *j);         /* action records in the file */
+long journal_durable_actions(const struct journal *j); /* of which were in the file at the last fsync */
+const char *journal_path(const struct journal *j);
+
+/* The one-letter record name of an action kind ('?' for none). */
+char journal_kind_letter(enum action_kind k);
+
+/* The CRC-32 (IEEE, as zlib's crc32) that ends every record: crc 0 starts, a previous value continues. */
+uint32_t journal_crc(uint32_t crc, const void *data, size_t n);
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * savefile.c - the rules every file astray keeps for the player follows:
+ * where the data folder is, how a file is replaced so that a crash at any
+ * instant leaves either the old or the new content (temporary file, fsync,
+ * rename, fsync of the folder), and how a damaged file is kept under
+ * another name instead of being overwritten or deleted.
+ *
+ * It does not know what the files hold (journal.c and scores.c do), never
+ * prints and never exits: every failure comes back as false and a message
+ * naming the file and the call that failed.  Writes and fsyncs go through
+ * struct savefile_io so tests can fail any one of them.
+ */
+#include "savefile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PATH_CAP 4096
+
+bool savefile_write_all(const struct savefile_io *io, int fd, const void *buf, size_t n, size_t *done)
+{
+	const char *p = buf;
+	size_t left = n;
+	if (done)
+		*done = 0;
+	while (left > 0) {
+		ssize_t w = io && io->write ? io->write(io->ud, fd, p, left) : write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		if (w == 0) { /* write(2) never does this for a regular file; do not loop forever */
+			errno = EIO;
+			return false;
+		}
+		p += w;
+		left -= (size_t)w;
+		if (done)
+			*done += (size_t)w;
+	}
+	return true;
+}
+
+bool savefile_fsync(const struct savefile_io *io, int fd)
+{
+	int r = io && io->fsync ? io->fsync(io->ud, fd) : fsync(fd);
+	return r == 0;
+}
+
+const char *savefile_data_dir(char *buf, size_t size, const char *xdg_data_home, const char *home)
+{
+	int n;
+	if (xdg_data_home && xdg_data_home[0] == '/')
+		n = snprintf(buf, size, "%s/astray", xdg_data_home);
+	else if (home && home[0])
+		n = snprintf(buf, size, "%s/.local/share/astray", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
+bool savefile_make_dir(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_CAP];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof path) {
+		snprintf(err, errlen, "%s: not a usable folder name", dir);
+		return false;
+	}
+	memcpy(path, dir, n + 1);
+	/* every prefix ending before a '/', then the whole path */
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && path[i] != '/')
+			continue;
+		char c = path[i];
+		path[i] = '\0';
+		if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+			snprintf(err, errlen, "%s: cannot create the folder: %s", path, strerror(errno));
+			return false;
+		}
+		path[i] = c;
+	}
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder", dir);
+		return false;
+	}
+	return true;
+}
+
+/* The folder part of path ("." when it has none). */
+static void dir_of(const char *path, char *out, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		snprintf(out, size, ".");
+	} else if (slash == path) {
+		snprintf(out, size, "/");
+	} else {
+		size_t n = (size_t)(slash - path);
+		snprintf(out, size, "%.*s", (int)n, path);
+	}
+}
+
+bool savefile_sync_dir(const struct savefile_io *io, const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_CAP];
+	dir_of(path, dir, sizeof dir);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open the folder to sync it: %s", dir, strerror(errno));
+		return false;
+	}
+	bool ok = savefile_fsync(io, fd);
+	if (!ok)
+		snprintf(err, errlen, "%s: fsync of the folder failed: %s", dir, strerror(errno));
+	close(fd);
+	return ok;
+}
+
+bool savefile_write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len,
+			   bool replace, char *err, size_t errlen)
+{
+	char tmp[PATH_CAP];
+	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
+		snprintf(err, errlen, "%s: file name too long", path);
+		return false;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+		return false;
+	}
+	const char *what = NULL;
+	if (fchmod(fd, 0600) != 0)
+		what = "chmod";
+	else if (!savefile_write_all(io, fd, data, len, NULL))
+		what = "write";
+	else if (!savefile_fsync(io, fd))
+		what = "fsync";
+	int e = errno;
+	if (close(fd) != 0 && !what) {
+		what = "close";
+		e = errno;
+	}
+	if (!what) {
+		if (replace) {
+			if (rename(tmp, path) != 0) {
+				what = "rename";
+				e = errno;
+			}
+		} else if (link(tmp, path) != 0) {
+			what = errno == EEXIST ? "create (the file already exists)" : "link";
+			e = errno;
+		} else {
+			unlink(tmp);
+		}
+	}
+	if (what) {
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s failed: %s", what[0] == 'w' || what[0] == 'f' ? tmp : path, what,
+			 strerror(e));
+		return false;
+	}
+	return savefile_sync_dir(io, path, err, errlen);
+}
+
+bool savefile_set_aside(const struct savefile_io *io, const char *path, bool move, char *aside,
+			size_t aside_size, char *err, size_t errlen)
+{
+	char name[PATH_CAP];
+	for (int i = 1; i < 10000; i++) {
+		if (snprintf(name, sizeof name, "%s.damaged-%d", path, i) >= (int)sizeof name) {
+			snprintf(err, errlen, "%s: file name too long", path);
+			return false;
+		}
+		/* link never replaces: an older damaged copy is never lost */
+		if (link(path, name) == 0) {
+			if (move && unlink(path) != 0) {
+				snprintf(err, errlen, "%s: kept as %s but cannot remove the old name: %s", path, name,
+					 strerror(errno));
+				return false;
+			}
+			if (aside)
+				snprintf(aside, aside_size, "%s", name);
+			return savefile_sync_dir(io, path, err, errlen);
+		}
+		if (errno != EEXIST) {
+			snprintf(err, errlen, "%s: cannot keep it as %s: %s", path, name, strerror(errno));
+			return false;
+		}
+	}
+	snprintf(err, errlen, "%s: too many damaged copies beside it", path);
+	return false;
+}
+
+char *savefile_read(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		snprintf(err, errlen, "%s: too large (%lld bytes; at most %zu)", path, (long long)st.st_size, max);
+		close(fd);
+		return NULL;
+	}
+	size_t size = (size_t)st.st_size;
+	char *buf = malloc(size + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		close(fd);
+		return NULL;
+	}
+	size_t got = 0;
+	while (got < size) {
+		ssize_t r = read(fd, buf + got, size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break; /* shrank while reading: what was read is what there is */
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}

@@ -1,0 +1,69 @@
+/* savefile.h - durable files: the data folder, atomic rewrites, damaged files set aside, injectable I/O. */
+#ifndef ASTRAY_SAVEFILE_H
+#define ASTRAY_SAVEFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * The calls that put bytes on disk, so tests can make any of them fail.
+ * Each has the contract of the system call it stands for (write(2):
+ * bytes written or -1 with errno; fsync(2): 0 or -1 with errno).  A NULL
+ * struct, or a NULL member, means the real system call.
+ */
+struct savefile_io {
+	ssize_t (*write)(void *ud, int fd, const void *buf, size_t n);
+	int (*fsync)(void *ud, int fd);
+	void *ud;
+};
+
+/* write(2) through io until all n bytes are written (short writes and
+ * EINTR are retried).  Returns false with errno set on the first failure;
+ * *done (may be NULL) gets the bytes written before it. */
+bool savefile_write_all(const struct savefile_io *io, int fd, const void *buf, size_t n, size_t *done);
+/* fsync(2) through io. */
+bool savefile_fsync(const struct savefile_io *io, int fd);
+
+/*
+ * The data folder: "$XDG_DATA_HOME/astray" when xdg_data_home is an
+ * absolute path, else "$HOME/.local/share/astray".  The caller passes the
+ * two environment values (either may be NULL), so the choice is testable.
+ * Returns buf, or NULL when neither gives a folder or buf is too small.
+ */
+const char *savefile_data_dir(char *buf, size_t size, const char *xdg_data_home, const char *home);
+
+/* Creates dir and its missing parents (mode 0700 for the ones it makes).
+ * False with a message naming the folder on failure. */
+bool savefile_make_dir(const char *dir, char *err, size_t errlen);
+
+/* fsync of the folder that holds path (so a rename or a new name in it is
+ * durable).  False with a message on failure. */
+bool savefile_sync_dir(const struct savefile_io *io, const char *path, char *err, size_t errlen);
+
+/*
+ * Replaces (or, with replace false, creates: then an existing path is an
+ * error and is left alone) path with exactly data[0..len): written to a
+ * temporary file beside it, fsync, rename (or link, which never replaces),
+ * fsync of the folder.  At every instant path holds either its old content
+ * or the new one.  The temporary file is removed on failure.  False with a
+ * message naming the file and the call that failed.
+ */
+bool savefile_write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len,
+			   bool replace, char *err, size_t errlen);
+
+/*
+ * Keeps the current content of path under the first free name
+ * "path.damaged-N" (N = 1, 2, ...) and, when move is true, removes the
+ * name path (the content itself is never deleted).  aside (may be NULL)
+ * gets the new name.  The folder is synced.  False with a message on failure.
+ */
+bool savefile_set_aside(const struct savefile_io *io, const char *path, bool move, char *aside,
+			size_t aside_size, char *err, size_t errlen);
+
+/* Reads a whole regular file into a NUL-terminated buffer of exactly its
+ * size + 1 (caller frees); at most max bytes.  NULL with a message on
+ * failure (missing, too large, not a regular file). */
+char *savefile_read(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * scores.c - the high-score list in the data folder: one line per entry,
+ * best first, at most SCORES_MAX.  Adding an entry takes an exclusive lock
+ * on a lock file beside the list, reads the list, merges, and replaces it
+ * through savefile_write_atomic, so two games that end at once both land
+ * and a crash leaves the old list or the new one.  Readers need no lock:
+ * the list is only ever replaced whole.
+ *
+ * File format (text):
+ *   astray-scores 1
+ *   SCORE DEPTH TURNS SEED DATE OUTCOME CAUSE...
+ * It never prints and never exits.
+ */
+#include "scores.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PATH_CAP 4096
+#define SCORES_MAX_BYTES (1u << 20)
+
+long scores_value(int gold, int kills, int levels_done, bool won)
+{
+	return (long)gold + 50L * kills + 100L * levels_done + (won ? 500 : 0);
+}
+
+/* The killer's name from the death message ("The goblin hits you (3). You die ..."). */
+static bool killer_of(const struct game *g, char *out, size_t size)
+{
+	for (int i = 0; i < 4; i++) {
+		const struct message *m = game_message(g, i);
+		if (!m)
+			return false;
+		const char *hit = strstr(m->text, " hits you");
+		if (strncmp(m->text, "The ", 4) == 0 && hit && strstr(m->text, "You die")) {
+			snprintf(out, size, "%.*s", (int)(hit - m->text - 4), m->text + 4);
+			return true;
+		}
+	}
+	return false;
+}
+
+void scores_entry_from_game(const struct game *g, long long date, struct score_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	e->depth = g->depth + 1;
+	e->turns = g->turn;
+	e->seed = g->seed;
+	e->date = date;
+	int done = g->won ? g->n_levels : g->depth;
+	e->score = scores_value(g->player.gold, g->player.kills, done, g->won);
+	char killer[64];
+	if (g->won) {
+		snprintf(e->outcome, sizeof e->outcome, "won");
+		snprintf(e->cause, sizeof e->cause, "escaped the dungeon");
+	} else if (g->over) {
+		snprintf(e->outcome, sizeof e->outcome, "died");
+		if (killer_of(g, killer, sizeof killer))
+			snprintf(e->cause, sizeof e->cause, "killed by a %s on level %d", killer, e->depth);
+		else
+			snprintf(e->cause, sizeof e->cause, "died on level %d", e->depth);
+	} else {
+		snprintf(e->outcome, sizeof e->outcome, "quit");
+		snprintf(e->cause, sizeof e->cause, "left on level %d", e->depth);
+	}
+}
+
+int scores_compare(const struct score_entry *a, const struct score_entry *b)
+{
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->turns != b->turns)
+		return a->turns < b->turns ? -1 : 1;
+	if (a->date != b->date)
+		return a->date < b->date ? -1 : 1;
+	if (a->seed != b->seed)
+		return a->seed < b->seed ? -1 : 1;
+	return strcmp(a->cause, b->cause);
+}
+
+static int compare_entries(const void *a, const void *b) { return scores_compare(a, b); }
+
+void scores_fini(struct score_list *l)
+{
+	if (!l)
+		return;
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static bool clean_text(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return false;
+	return true;
+}
+
+bool scores_parse(const char *name, const char *text, size_t len, struct score_list *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	static const char magic[] = "astray-scores 1\n";
+	if (len < sizeof magic - 1 || memcmp(text, magic, sizeof magic - 1) != 0) {
+		snprintf(err, errlen, "%s:1: not an astray score list (format 1)", name);
+		return false;
+	}
+	size_t lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	out->v = calloc(lines + 1, sizeof *out->v);
+	if (!out->v) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return false;
+	}
+	size_t pos = sizeof magic - 1;
+	for (int line = 2; pos < len; line++) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		if (!nl) {
+			snprintf(err, errlen, "%s:%d: the last line has no end", name, line);
+			scores_fini(out);
+			return false;
+		}
+		size_t n = (size_t)(nl - (text + pos));
+		char buf[256];
+		struct score_entry *e = &out->v[out->n];
+		int used = -1;
+		if (n < sizeof buf && clean_text(text + pos, n)) {
+			memcpy(buf, text + pos, n);
+			buf[n] = '\0';
+			unsigned long long seed;
+			if (sscanf(buf, "%ld %d %d %llu %lld %7s %n", &e->score, &e->depth, &e->turns, &seed, &e->date,
+				   e->outcome, &used) == 6 && used > 0 && (size_t)used < n) {
+				e->seed = seed;
+				snprintf(e->cause, sizeof e->cause, "%s", buf + used);
+			} else {
+				used = -1;
+			}
+		}
+		if (used < 0 || e->depth < 1 || e->turns < 0 ||
+		    (strcmp(e->outcome, "won") && strcmp(e->outcome, "died") && strcmp(e->outcome, "quit"))) {
+			snprintf(err, errlen, "%s:%d: a malformed entry", name, line);
+			scores_fini(out);
+			return false;
+		}
+		out->n++;
+		pos += n + 1;
+	}
+	qsort(out->v, (size_t)out->n, sizeof *out->v, compare_entries);
+	return true;
+}
+
+char *scores_format(const struct score_list *l, size_t *len)
+{
+	size_t cap = 32 + (size_t)l->n * (SCORES_CAUSE_LEN + 96);
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	size_t n = (size_t)snprintf(s, cap, "astray-scores 1\n");
+	for (int i = 0; i < l->n; i++) {
+		const struct score_entry *e = &l->v[i];
+		char cause[SCORES_CAUSE_LEN];
+		snprintf(cause, sizeof cause, "%s", e->cause[0] ? e->cause : "-");
+		for (char *p = cause; *p; p++)
+			if (*p < 0x20 || *p > 0x7e)
+				*p = '?';
+		n += (size_t)snprintf(s + n, cap - n, "%ld %d %d %" PRIu64 " %lld %s %s\n", e->score, e->depth,
+				      e->turns, e->seed, e->date, e->outcome, cause);
+	}
+	*len = n;
+	return s;
+}
+
+static bool path_in(char *buf, size_t size, const char *dir, const char *file, char *err, size_t errlen)
+{
+	if (snprintf(buf, size, "%s/%s", dir, file) >= (int)size) {
+		snprintf(err, errlen, "%s: folder name too long", dir);
+		return false;
+	}
+	return true;
+}
+
+/* Reads and parses path; a missing file is an empty list.  *damaged says
+ * the file exists but is not a list (err says why). */
+static bool load_path(const char *path, struct score_list *out, bool *damaged, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	*damaged = false;
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return true;
+	size_t len;
+	char *text = savefile_read(path, SCORES_MAX_BYTES, &len, err, errlen);
+	if (!text)
+		return false;
+	bool ok = scores_parse(path, text, len, out, err, errlen);
+	free(text);
+	*damaged = !ok;
+	return ok;
+}
+
+bool scores_load(const char *dir, struct score_list *out, char *err, size_t errlen)
+{
+	char path[PATH_CAP];
+	bool damaged;
+	memset(out, 0, sizeof *out);
+	return path_in(path, sizeof path, dir, SCORES_FILE, err, errlen) && load_path(path, out, &damaged, err, errlen);
+}
+
+bool scores_add(const char *dir, const struct score_entry *e, const struct savefile_io *io, int *rank,
+		char *aside, size_t aside_size, char *err, size_t errlen)
+{
+	char path[PATH_CAP], lock[PATH_CAP];
+	if (rank)
+		*rank = 0;
+	if (aside && aside_size)
+		aside[0] = '\0';
+	if (!path_in(path, sizeof path, dir, SCORES_FILE, err, errlen) ||
+	    !path_in(lock, sizeof lock, dir, SCORES_LOCK, err, errlen))
+		return false;
+	int fd = open(lock, O_RDWR | O_CREAT, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+		return false;
+	}
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+	while (fcntl(fd, F_SETLKW, &fl) != 0) {
+		if (errno != EINTR) {
+			snprintf(err, errlen, "%s: cannot lock: %s", lock, strerror(errno));
+			close(fd);
+			return false;
+		}
+	}
+	/* the lock is released when fd is closed */
+	struct score_list l;
+	bool damaged, ok = load_path(path, &l, &damaged, err, errlen);
+	if (!ok && damaged) {
+		scores_fini(&l);
+		ok = savefile_set_aside(io, path, true, aside, aside_size, err, errlen);
+	}
+	if (ok) {
+		struct score_entry *v = realloc(l.v, (size_t)(l.n + 1) * sizeof *v);
+		if (!v) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			ok = false;
+		} else {
+			l.v = v;
+			l.v[l.n++] = *e;
+			qsort(l.v, (size_t)l.n, sizeof *l.v, compare_entries);
+			if (l.n > SCORES_MAX)
+				l.n = SCORES_MAX;
+			for (int i = 0; i < l.n && rank; i++)
+				if (scores_compare(&l.v[i], e) == 0) {
+					*rank = i + 1;
+					break;
+				}
+			size_t len;
+			char *text = scores_format(&l, &len);
+			if (!text) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				ok = false;
+			} else {
+				ok = savefile_write_atomic(io, path, text, len, true, err, errlen);
+				free(text);
+			}
+		}
+	}
+	scores_fini(&l);
+	close(fd);
+	return ok;
+}

@@ -1,0 +1,1117 @@
+/*
+ * test_journal.c - the game journal without a terminal: games built from
+ * the end-to-end levels, the campaign and a Moving AI map are played by a
+ * scripted player (random legal actions from a test PRNG) and journaled;
+ * the journal must read back to the same records and replay to the same
+ * game_hash as the live game at every checksum.  Then the file is abused:
+ * cut at every byte, every write or fsync failing in turn, bits flipped,
+ * actions changed (a drift), a foreign or newer file; and resume must give
+ * the same game as never stopping.  Also savefile's folder and set-aside
+ * rules, and every file of tests/fuzz-corpus-journal through the reader.
+ *
+ * With ASTRAY_JOURNAL_GOLDEN=DIR the suite (re)writes the golden journals
+ * there; with ASTRAY_JOURNAL_LONG=FILE it writes a 10,000-action journal
+ * on levels/07-the-deep.lvl (for timing `astray replay --verify` in the -O2
+ * build): a mix with travel by default, moves and waits only with
+ * ASTRAY_JOURNAL_LONG_KIND=keys.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bestiary.h"
+#include "game.h"
+#include "journal.h"
+#include "level.h"
+#include "savefile.h"
+
+#define MAX_LEVELS 16
+
+/* ---- helpers: files and folders ----------------------------------------- */
+
+static char *read_all(const char *path, size_t *len)
+{
+	char *t = level_read_file(path, len);
+	if (!t)
+		fprintf(stderr, "cannot read %s: %s\n", path, strerror(errno));
+	assert_non_null(t);
+	return t;
+}
+
+static void write_all(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void make_temp_dir(char *dir, size_t size)
+{
+	snprintf(dir, size, "/tmp/astray-journal-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+}
+
+/* Removes every file in dir, then dir. */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char p[600];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* ---- a scripted game with its journal ----------------------------------- */
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct session {
+	char *texts[MAX_LEVELS];
+	struct journal_level jl[MAX_LEVELS];
+	int n_levels;
+	char *bestiary_text;
+	size_t bestiary_len;
+	const char *sets[8];
+	int n_sets;
+	struct journal_options options;
+	struct bestiary b;
+	struct level *lv[MAX_LEVELS];
+	struct game *g;
+	uint64_t seed, rng;
+	bool avoid_exits;        /* the scripted player never steps onto stairs */
+	bool keys_only;          /* only moves and waits, as a keyboard player (no travel searches) */
+	/* what the live game did: index k = after k actions */
+	long n, cap;
+	struct action *acts;
+	enum act_result *res;
+	uint64_t *hash;
+	int *turn;
+};
+
+static void session_remember(struct session *s)
+{
+	if (s->n + 1 >= s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->acts = realloc(s->acts, (size_t)s->cap * sizeof *s->acts);
+		s->res = realloc(s->res, (size_t)s->cap * sizeof *s->res);
+		s->hash = realloc(s->hash, (size_t)s->cap * sizeof *s->hash);
+		s->turn = realloc(s->turn, (size_t)s->cap * sizeof *s->turn);
+		assert_true(s->acts && s->res && s->hash && s->turn);
+	}
+	s->hash[s->n] = game_hash(s->g);
+	s->turn[s->n] = s->g->turn;
+}
+
+/*
+ * A game on the given level files (".map" ones placed from place_seed with
+ * three goblins), the campaign bestiary and the overrides, as play builds it.
+ */
+static void session_open(struct session *s, const char *const *files, int n, const char *const *sets, int n_sets,
+			 uint64_t seed)
+{
+	memset(s, 0, sizeof *s);
+	s->seed = seed;
+	s->rng = seed * 7919 + 1;
+	s->options.ai_share = AI_SHARE_AUTO;
+	s->bestiary_text = read_all("levels/bestiary.txt", &s->bestiary_len);
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("levels/bestiary.txt", s->bestiary_text, s->bestiary_len, &s->b, &d));
+	for (int i = 0; i < n_sets; i++) {
+		char err[256];
+		s->sets[s->n_sets++] = sets[i];
+		assert_true(bestiary_set(&s->b, sets[i], err, sizeof err));
+	}
+	for (int i = 0; i < n; i++) {
+		size_t len;
+		s->texts[i] = read_all(files[i], &len);
+		struct journal_level *jl = &s->jl[i];
+		jl->name = files[i];
+		jl->text = s->texts[i];
+		jl->len = len;
+		size_t fl = strlen(files[i]);
+		jl->movingai = fl > 4 && strcmp(files[i] + fl - 4, ".map") == 0;
+		if (jl->movingai) {
+			jl->monsters = 3;
+			jl->glyph = 'g';
+			jl->place_seed = seed + 5;
+			s->lv[i] = level_from_movingai(files[i], s->texts[i], len, jl->place_seed, 3, 'g', &d);
+		} else {
+			s->lv[i] = level_parse(files[i], s->texts[i], len, &s->b, &d);
+		}
+		assert_non_null(s->lv[i]);
+	}
+	assert_int_equal(d.errors, 0);
+	diag_list_fini(&d);
+	s->n_levels = n;
+	s->g = game_create((const struct level *const *)s->lv, n, &s->b, seed);
+	assert_non_null(s->g);
+	session_remember(s);
+}
+
+static void session_options(struct session *s, enum ai_share share, bool all_hunt)
+{
+	s->options.ai_share = share;
+	s->options.all_hunt = all_hunt;
+	s->g->ai.share = share;
+	s->g->ai.all_hunt = all_hunt;
+	s->hash[0] = game_hash(s->g);
+}
+
+static struct journal_setup session_setup(const struct session *s, const struct savefile_io *io)
+{
+	struct journal_setup st = {
+		.program = "test",
+		.seed = s->seed,
+		.bestiary_name = "levels/bestiary.txt",
+		.bestiary_text = s->bestiary_text,
+		.bestiary_len = s->bestiary_len,
+		.sets = s->sets,
+		.n_sets = s->n_sets,
+		.options = s->options,
+		.levels = s->jl,
+		.n_levels = s->n_levels,
+		.io = io,
+	};
+	return st;
+}
+
+static void session_close(struct session *s)
+{
+	game_destroy(s->g);
+	for (int i = 0; i < s->n_levels; i++) {
+		level_destroy(s->lv[i]);
+		free(s->texts[i]);
+	}
+	free(s->bestiary_text);
+	free(s->acts);
+	free(s->res);
+	free(s->hash);
+	free(s->turn);
+	memset(s, 0, sizeof *s);
+}
+
+static bool route_has_exit(struct game *g, int x, int y)
+{
+	const int *cells;
+	int len;
+	game_travel_plan(g, x, y, &cells, &len);
+	for (int i = 1; i < len; i++)
+		if (g->tiles[cells[i]] == TILE_EXIT)
+			return true;
+	return false;
+}
+
+/* A random legal action: moves in any compass direction, waits, travel to
+ * a random cell or to the stairs, travel steps, descending. */
+static struct action pick_action(struct session *s)
+{
+	struct game *g = s->g;
+	struct action a;
+	memset(&a, 0, sizeof a);
+	uint64_t r = next_rand(&s->rng);
+	int w = g->grid->w, h = g->grid->h;
+	int pc = g->player.y * w + g->player.x;
+	if (g->travel.active && r % 4 != 0) {
+		a.kind = ACT_TRAVEL_STEP;
+		return a;
+	}
+	int p = (int)(r >> 8) % 100;
+	if (g->tiles[pc] == TILE_EXIT && p < 30 && !s->avoid_exits) {
+		a.kind = ACT_DESCEND;
+	} else if (p < 45) {
+		a.kind = ACT_MOVE;
+		a.dir = (int)((r >> 20) % 8);
+		int nx, ny;
+		if (s->avoid_exits && grid_dir_step(g->grid, g->player.x, g->player.y, a.dir, &nx, &ny) &&
+		    grid_in_bounds(g->grid, nx, ny) && g->tiles[ny * w + nx] == TILE_EXIT)
+			a.kind = ACT_WAIT;
+	} else if (p < 55 || s->keys_only) {
+		a.kind = ACT_WAIT;
+	} else if (p < 85 || s->avoid_exits) {
+		a.kind = ACT_TRAVEL;
+		a.x = (int)((r >> 24) % (uint64_t)(w + 2)) - 1; /* sometimes outside: clamped */
+		a.y = (int)((r >> 40) % (uint64_t)(h + 2)) - 1;
+		if (s->avoid_exits && route_has_exit(g, a.x, a.y))
+			a.kind = ACT_WAIT;
+	} else if (p < 97) {
+		a.kind = ACT_TRAVEL;
+		for (int c = 0; c < w * h; c++)
+			if (g->tiles[c] == TILE_EXIT) {
+				a.x = c % w;
+				a.y = c / w;
+				break;
+			}
+	} else {
+		a.kind = ACT_DESCEND;
+	}
+	return a;
+}
+
+/*
+ * Plays up to n more actions (fewer when the game ends), journaling each
+ * with journal_record when j is not NULL.  Returns false at the first
+ * journal error (err has it); the action that failed was still played.
+ */
+static bool session_play(struct session *s, struct journal *j, long n, char *err, size_t errlen)
+{
+	for (long k = 0; k < n && !s->g->over; k++) {
+		struct action a = pick_action(s);
+		enum act_result res = game_act(s->g, &a);
+		s->acts[s->n] = a;
+		s->res[s->n] = res;
+		s->n++;
+		session_remember(s);
+		if (j && !journal_record(j, &a, res, s->g, err, errlen))
+			return false;
+	}
+	return true;
+}
+
+/* Creates path and plays n actions into it; asserts everything works. */
+static void session_record(struct session *s, const char *path, long n)
+{
+	char err[1000] = "";
+	struct journal_setup st = session_setup(s, NULL);
+	struct journal *j = journal_create(path, &st, s->g, err, sizeof err);
+	if (!j)
+		fprintf(stderr, "%s\n", err);
+	assert_non_null(j);
+	assert_true(session_play(s, j, n, err, sizeof err));
+	assert_true(journal_append_checksum(j, s->g, err, sizeof err));
+	assert_true(journal_close(j, err, sizeof err));
+}
+
+/* Replays d from the start and checks it against the live game up to d's actions. */
+static void check_replay(const struct session *s, const struct journal_data *d)
+{
+	char err[1200] = "";
+	struct journal_game jg;
+	bool ok = journal_start(d, &jg, err, sizeof err);
+	if (!ok)
+		fprintf(stderr, "%s\n", err);
+	assert_true(ok);
+	struct journal_replay r;
+	ok = journal_replay(d, jg.game, -1, &r, err, sizeof err);
+	if (!ok)
+		fprintf(stderr, "%s\n", err);
+	assert_true(ok);
+	assert_int_equal(r.actions, d->n_actions);
+	assert_int_equal(r.checks, d->n_checks);
+	assert_int_equal(r.drift, -1);
+	assert_true(d->n_actions <= s->n);
+	assert_true(game_hash(jg.game) == s->hash[d->n_actions]);
+	assert_int_equal(jg.game->turn, s->turn[d->n_actions]);
+	journal_game_fini(&jg);
+}
+
+static void read_ok(const char *path, struct journal_data *d)
+{
+	char err[1200] = "";
+	bool ok = journal_read_file(path, d, err, sizeof err);
+	if (!ok)
+		fprintf(stderr, "%s\n", err);
+	assert_true(ok);
+}
+
+/* ---- round trips -------------------------------------------------------- */
+
+static void roundtrip(const char *const *files, int n, const char *const *sets, int n_sets, uint64_t seed,
+		      long actions, bool options)
+{
+	char dir[64], path[128];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	struct session s;
+	session_open(&s, files, n, sets, n_sets, seed);
+	if (options)
+		session_options(&s, AI_SHARE_ALWAYS, true);
+	session_record(&s, path, actions);
+
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.good_end, d.size);
+	assert_int_equal(d.format, JOURNAL_FORMAT);
+	assert_string_equal(d.program, "test");
+	assert_true(d.seed == seed);
+	assert_int_equal(d.n_levels, n);
+	assert_int_equal(d.n_sets, n_sets);
+	assert_int_equal(d.options.ai_share, options ? AI_SHARE_ALWAYS : AI_SHARE_AUTO);
+	assert_int_equal(d.options.all_hunt, options);
+	for (int i = 0; i < n_sets; i++)
+		assert_string_equal(d.sets[i], sets[i]);
+	assert_memory_equal(d.bestiary_text, s.bestiary_text, s.bestiary_len);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(d.levels[i].len, s.jl[i].len);
+		assert_memory_equal(d.levels[i].text, s.jl[i].text, s.jl[i].len);
+		assert_string_equal(d.levels[i].name, files[i]);
+		assert_int_equal(d.levels[i].movingai, s.jl[i].movingai);
+	}
+	/* the same records */
+	assert_int_equal(d.n_actions, s.n);
+	for (long k = 0; k < s.n; k++) {
+		assert_int_equal(d.actions[k].kind, s.acts[k].kind);
+		assert_int_equal((int)d.actions[k].dir, (int)s.acts[k].dir);
+		assert_int_equal(d.actions[k].x, s.acts[k].x);
+		assert_int_equal(d.actions[k].y, s.acts[k].y);
+	}
+	/* a checksum at the start, every JOURNAL_CHECK_EVERY actions at most, and at the end */
+	assert_true(d.n_checks >= 2);
+	assert_int_equal(d.checks[0].action, 0);
+	assert_int_equal(d.checks[d.n_checks - 1].action, s.n);
+	for (long c = 0; c < d.n_checks; c++) {
+		assert_true(d.checks[c].hash == s.hash[d.checks[c].action]);
+		assert_int_equal(d.checks[c].turn, s.turn[d.checks[c].action]);
+		if (c > 0)
+			assert_true(d.checks[c].action - d.checks[c - 1].action <= JOURNAL_CHECK_EVERY);
+	}
+	check_replay(&s, &d);
+	/* replaying part of it gives the live game at that action */
+	for (long upto = 0; upto <= s.n; upto += 37) {
+		struct journal_game jg;
+		struct journal_replay r;
+		char err[1200];
+		assert_true(journal_start(&d, &jg, err, sizeof err));
+		assert_true(journal_replay(&d, jg.game, upto, &r, err, sizeof err));
+		assert_int_equal(r.actions, upto);
+		assert_true(game_hash(jg.game) == s.hash[upto]);
+		journal_game_fini(&jg);
+	}
+	journal_data_fini(&d);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+static void test_roundtrip_e2e_levels(void **state)
+{
+	(void)state;
+	static const char *const one[][1] = {
+		{ "tests/levels/e2e/square.lvl" }, { "tests/levels/e2e/hex.lvl" }, { "tests/levels/e2e/death.lvl" },
+		{ "tests/levels/e2e/chase20.lvl" }, { "tests/levels/e2e/big.lvl" },
+	};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+		roundtrip(one[i], 1, NULL, 0, 100 + i, 300, false);
+}
+
+static const char *const campaign[] = {
+	"levels/01-first-steps.lvl", "levels/02-the-chase.lvl", "levels/03-hex-arena.lvl",
+	"levels/04-the-mire.lvl", "levels/05-the-vault.lvl", "levels/06-the-labyrinth.lvl",
+	"levels/07-the-deep.lvl", "levels/08-the-ogre-hall.lvl",
+};
+#define N_CAMPAIGN ((int)(sizeof campaign / sizeof campaign[0]))
+
+/* Harmless monsters: long games that go through many levels. */
+static const char *const harmless[] = {
+	"rat.damage=0", "goblin.damage=0", "orc.damage=0", "zombie.damage=0",
+	"bat.damage=0", "ogre.damage=0", "wolf.damage=0",
+};
+
+static void test_roundtrip_campaign(void **state)
+{
+	(void)state;
+	roundtrip(campaign, N_CAMPAIGN, NULL, 0, 42, 600, false);
+	roundtrip(campaign, N_CAMPAIGN, harmless, 7, 43, 1500, true);
+	for (int i = 0; i < N_CAMPAIGN; i++)
+		roundtrip(&campaign[i], 1, harmless, 2, 200 + (uint64_t)i, 200, false);
+	static const char *const map[] = { "tests/levels/check/pocket.map", "levels/03-hex-arena.lvl" };
+	roundtrip(map, 2, NULL, 0, 9, 300, false);
+}
+
+/* The campaign with harmless monsters reaches deep levels (hex among them). */
+static void test_campaign_goes_deep(void **state)
+{
+	(void)state;
+	struct session s;
+	session_open(&s, campaign, N_CAMPAIGN, harmless, 7, 43);
+	char err[100];
+	assert_true(session_play(&s, NULL, 1500, err, sizeof err));
+	assert_true(s.g->depth >= 2 || s.g->won);
+	session_close(&s);
+}
+
+/* ---- resume ------------------------------------------------------------- */
+
+/* Stop after k actions, read, replay, append the rest: the same game as never stopping. */
+static void test_resume_is_never_stopping(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/03-hex-arena.lvl", "levels/04-the-mire.lvl" };
+	/* the uninterrupted game */
+	struct session whole;
+	session_open(&whole, lv, 2, harmless, 7, 77);
+	assert_true(session_play(&whole, NULL, 400, err, sizeof err));
+
+	/* the same game in three sittings */
+	struct session s;
+	session_open(&s, lv, 2, harmless, 7, 77);
+	struct journal_setup st = session_setup(&s, NULL);
+	struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	assert_true(session_play(&s, j, 150, err, sizeof err));
+	assert_true(journal_close(j, err, sizeof err));
+	for (int sitting = 0; sitting < 2; sitting++) {
+		struct journal_data d;
+		read_ok(path, &d);
+		struct journal_game jg;
+		struct journal_replay r;
+		assert_true(journal_start(&d, &jg, err, sizeof err));
+		assert_true(journal_replay(&d, jg.game, -1, &r, err, sizeof err));
+		assert_true(game_hash(jg.game) == s.hash[s.n]);
+		j = journal_open_append(path, &d, NULL, err, sizeof err);
+		assert_non_null(j);
+		assert_int_equal(journal_actions(j), s.n);
+		/* go on with the rebuilt game, the way resume does */
+		long more = sitting == 0 ? 100 : 150, from = s.n;
+		struct game *live = s.g;
+		s.g = jg.game;
+		assert_true(session_play(&s, j, more, err, sizeof err));
+		assert_true(journal_append_checksum(j, s.g, err, sizeof err));
+		assert_true(journal_close(j, err, sizeof err));
+		s.g = live;
+		/* the first game, brought along with the same actions, agrees at every step */
+		for (long k = from; k < s.n; k++) {
+			game_act(s.g, &s.acts[k]);
+			assert_true(game_hash(s.g) == s.hash[k + 1]);
+		}
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+	}
+	assert_int_equal(s.n, whole.n);
+	for (long k = 0; k <= s.n; k++)
+		assert_true(s.hash[k] == whole.hash[k]);
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_int_equal(d.n_actions, 400);
+	check_replay(&whole, &d);
+	journal_data_fini(&d);
+	session_close(&s);
+	session_close(&whole);
+	remove_dir(dir);
+}
+
+/* A torn tail: resume keeps the file as it was beside it, and appends after the good part. */
+static void test_resume_after_torn_write(void **state)
+{
+	(void)state;
+	char dir[64], path[128], aside[160], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(aside, sizeof aside, "%s.damaged-1", path);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, harmless, 7, 5);
+	session_record(&s, path, 60);
+	size_t len;
+	char *full = read_all(path, &len);
+	size_t cut = len - 7; /* inside the last record */
+	write_all(path, full, cut);
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_int_equal(d.tail, JOURNAL_TAIL_TORN);
+	assert_non_null(strstr(d.tail_msg, "ends inside a record"));
+	long good = d.n_actions;
+	struct journal *j = journal_open_append(path, &d, NULL, err, sizeof err);
+	assert_non_null(j);
+	/* the damaged file is kept whole beside it */
+	size_t alen;
+	char *kept = read_all(aside, &alen);
+	assert_int_equal(alen, cut);
+	assert_memory_equal(kept, full, cut);
+	struct action a = { .kind = ACT_WAIT };
+	assert_true(journal_append_action(j, &a, err, sizeof err));
+	assert_true(journal_close(j, err, sizeof err));
+	journal_data_fini(&d);
+	read_ok(path, &d);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.n_actions, good + 1);
+	assert_int_equal(d.actions[good].kind, ACT_WAIT);
+	journal_data_fini(&d);
+	free(kept);
+	free(full);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+/* ---- damage ------------------------------------------------------------- */
+
+/* Cut at every byte: a clear rejection, or the complete records before the cut and a replay that matches. */
+static void test_cut_at_every_byte(void **state)
+{
+	(void)state;
+	char dir[64], path[128];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, NULL, 0, 11);
+	session_record(&s, path, 150);
+	size_t len;
+	char *full = read_all(path, &len);
+	struct journal_data whole;
+	read_ok(path, &whole);
+	long replayed_for = -1, rejected = 0;
+	for (size_t cut = 0; cut <= len; cut++) {
+		struct journal_data d;
+		char err[1200] = "";
+		if (!journal_parse("cut.jnl", full, cut, &d, err, sizeof err)) {
+			/* only a cut inside the header may be rejected, and it says so */
+			assert_true(cut < whole.header_end);
+			assert_non_null(strstr(err, "cut.jnl: "));
+			assert_true(strstr(err, "ends inside its header") || strstr(err, "not an astray journal") ||
+				    strstr(err, "format version"));
+			rejected++;
+			continue;
+		}
+		assert_true(cut >= whole.header_end);
+		/* every action record that ends by the cut, and no other */
+		long want = 0;
+		while (want < whole.n_actions && whole.action_offsets[want] + 1 <= cut &&
+		       memchr(full + whole.action_offsets[want], '\n', cut - whole.action_offsets[want]))
+			want++;
+		assert_int_equal(d.n_actions, want);
+		assert_memory_equal(d.actions, whole.actions, (size_t)want * sizeof *d.actions);
+		assert_int_equal(d.tail, d.good_end == cut ? JOURNAL_TAIL_CLEAN : JOURNAL_TAIL_TORN);
+		if (d.n_actions != replayed_for) {
+			check_replay(&s, &d);
+			replayed_for = d.n_actions;
+		}
+		journal_data_fini(&d);
+	}
+	assert_int_equal(rejected, (long)whole.header_end);
+	journal_data_fini(&whole);
+	free(full);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+/* A flipped bit is found: in the header the file is refused, after it the
+ * records stop before the damaged one. */
+static void test_bit_flips(void **state)
+{
+	(void)state;
+	char dir[64], path[128];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/01-first-steps.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, NULL, 0, 3);
+	session_record(&s, path, 80);
+	size_t len;
+	char *full = read_all(path, &len);
+	struct journal_data whole;
+	read_ok(path, &whole);
+	char *copy = malloc(len);
+	assert_non_null(copy);
+	for (size_t at = 0; at < len; at++) {
+		memcpy(copy, full, len);
+		copy[at] ^= (char)(1 << (at % 8));
+		struct journal_data d;
+		char err[1200] = "";
+		bool ok = journal_parse("flip.jnl", copy, len, &d, err, sizeof err);
+		if (at < whole.header_end) {
+			assert_false(ok);
+			assert_non_null(strstr(err, "flip.jnl: "));
+			continue;
+		}
+		assert_true(ok);
+		assert_int_not_equal(d.tail, JOURNAL_TAIL_CLEAN);
+		assert_true(d.good_end <= at);
+		/* the actions read are exactly those before the damaged record */
+		assert_memory_equal(d.actions, whole.actions, (size_t)d.n_actions * sizeof *d.actions);
+		if (d.tail == JOURNAL_TAIL_DAMAGED)
+			assert_non_null(strstr(d.tail_msg, "damaged record after action"));
+		journal_data_fini(&d);
+	}
+	free(copy);
+	journal_data_fini(&whole);
+	free(full);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+/* Rewrites the record line at off with body `body` and a correct CRC (a different program's journal). */
+static void rewrite_record(char *buf, size_t off, const char *body)
+{
+	char *nl = strchr(buf + off, '\n');
+	assert_non_null(nl);
+	size_t n = strlen(body);
+	assert_int_equal((size_t)(nl - (buf + off)), n + 9);
+	memcpy(buf + off, body, n);
+	char crc[10];
+	snprintf(crc, sizeof crc, "%08" PRIx32, journal_crc(0, body, n));
+	memcpy(buf + off + n + 1, crc, 8);
+}
+
+/* A changed action (with a valid CRC) is a drift, named at the next checksum. */
+static void test_changed_action_drifts(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, NULL, 0, 21);
+	session_record(&s, path, 120);
+	size_t len;
+	char *buf = read_all(path, &len);
+	struct journal_data d;
+	read_ok(path, &d);
+	/* a move that took time becomes a wait */
+	long i = -1;
+	for (long k = 10; k < d.n_actions && i < 0; k++)
+		if (s.acts[k].kind == ACT_MOVE && s.res[k] == RESULT_ACTED)
+			i = k;
+	assert_true(i >= 0);
+	char body[64];
+	const char *line = buf + d.action_offsets[i];
+	size_t n = (size_t)(strchr(line, '\n') - line) - 9;
+	snprintf(body, sizeof body, "%.*s", (int)n, line);
+	assert_int_equal(body[2], 'm');
+	body[2] = 'w';
+	rewrite_record(buf, d.action_offsets[i], body);
+	journal_data_fini(&d);
+
+	assert_true(journal_parse("drift.jnl", buf, len, &d, err, sizeof err));
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.actions[i].kind, ACT_WAIT);
+	struct journal_game jg;
+	struct journal_replay r;
+	assert_true(journal_start(&d, &jg, err, sizeof err));
+	assert_false(journal_replay(&d, jg.game, -1, &r, err, sizeof err));
+	assert_true(r.drift >= 0);
+	long at = d.checks[r.drift].action;
+	assert_true(at >= i + 1 && at - (i + 1) < JOURNAL_CHECK_EVERY);
+	assert_true(r.good_action <= i);
+	char want[80];
+	snprintf(want, sizeof want, "replay drifts at action %ld (game turn", at);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof want, "first differs in actions %ld to %ld", r.good_action + 1, at);
+	assert_non_null(strstr(err, want));
+	journal_game_fini(&jg);
+	journal_data_fini(&d);
+
+	/* a different seed: the start already differs */
+	char *seed = strstr(buf, "seed 21 ");
+	assert_non_null(seed);
+	rewrite_record(buf, (size_t)(seed - buf), "seed 22");
+	assert_true(journal_parse("seed.jnl", buf, len, &d, err, sizeof err));
+	assert_true(journal_start(&d, &jg, err, sizeof err));
+	assert_false(journal_replay(&d, jg.game, -1, &r, err, sizeof err));
+	assert_int_equal(r.drift, 0);
+	assert_non_null(strstr(err, "differs from its start"));
+	journal_game_fini(&jg);
+	journal_data_fini(&d);
+	free(buf);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+static void expect_rejected(const char *text, size_t len, const char *words)
+{
+	struct journal_data d;
+	char err[1200] = "";
+	assert_false(journal_parse("x.jnl", text, len, &d, err, sizeof err));
+	if (!strstr(err, words))
+		fprintf(stderr, "message: %s\nexpected: %s\n", err, words);
+	assert_non_null(strstr(err, words));
+	assert_null(d.buf);
+	assert_int_equal(d.n_actions, 0);
+}
+
+static void test_foreign_and_newer_files(void **state)
+{
+	(void)state;
+	expect_rejected("", 0, "not an astray journal");
+	expect_rejected("astray-level 1\nname: x\n", 22, "not an astray journal");
+	expect_rejected("astray-journal 2 00000000\n", 26, "journal format 2 is newer than this program reads (format 1)");
+	expect_rejected("astray-journal 99999 00000000\n", 30, "newer");
+	expect_rejected("astray-journal 0 00000000\n", 26, "format 0 does not exist");
+	expect_rejected("astray-journal x\n", 17, "malformed format version");
+	expect_rejected("astray-journal 1", 16, "ends inside its header");
+	expect_rejected("astray-journal 1 00000000\n", 26, "CRC mismatch");
+	/* a valid header without levels */
+	char text[400];
+	size_t n = 0;
+	static const char *const body[] = { "astray-journal 1", "program x", "seed 1", "check-every 4", "play" };
+	for (size_t i = 0; i < 5; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s %08" PRIx32 "\n", body[i],
+				      journal_crc(0, body[i], strlen(body[i])));
+	expect_rejected(text, n, "the header has no bestiary record");
+	/* an unknown header record */
+	n = 0;
+	static const char *const odd[] = { "astray-journal 1", "colour blue" };
+	for (size_t i = 0; i < 2; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s %08" PRIx32 "\n", odd[i],
+				      journal_crc(0, odd[i], strlen(odd[i])));
+	expect_rejected(text, n, "unknown header record 'colour'");
+}
+
+/* ---- failing writes ------------------------------------------------------ */
+
+struct fault {
+	long writes, fail_write;  /* fail the fail_write-th write(2) and every later one (a full disk) */
+	bool short_first;         /* that failing call first writes half its bytes */
+	long syncs, fail_sync;    /* fail the fail_sync-th fsync */
+};
+
+static ssize_t fault_write(void *ud, int fd, const void *buf, size_t n)
+{
+	struct fault *f = ud;
+	f->writes++;
+	if (f->fail_write && f->writes == f->fail_write && f->short_first && n > 1)
+		return write(fd, buf, n / 2);
+	if (f->fail_write && f->writes >= f->fail_write) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+static int fault_fsync(void *ud, int fd)
+{
+	struct fault *f = ud;
+	f->syncs++;
+	if (f->fail_sync && f->syncs == f->fail_sync) {
+		errno = EIO;
+		return -1;
+	}
+	return fsync(fd);
+}
+
+/* One game of 60 actions with the given fault; checks what is left on disk. */
+static void run_with_fault(struct fault *f, struct fault *counted)
+{
+	char dir[64], path[128], err[1200] = "";
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "tests/levels/e2e/chase20.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, harmless, 2, 8);
+	struct savefile_io io = { fault_write, fault_fsync, f };
+	struct journal_setup st = session_setup(&s, &io);
+	struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+	if (!j) {
+		assert_true(err[0] != '\0');
+		/* no partial journal and no temporary file left behind; a file
+		 * that is there (the folder's fsync failed after the link) is whole */
+		if (exists(path)) {
+			struct journal_data d;
+			read_ok(path, &d);
+			assert_int_equal(d.n_actions, 0);
+			journal_data_fini(&d);
+			assert_int_equal(count_files(dir), 1);
+		} else {
+			assert_int_equal(count_files(dir), 0);
+		}
+	} else {
+		bool ok = session_play(&s, j, 60, err, sizeof err);
+		if (ok)
+			ok = journal_append_checksum(j, s.g, err, sizeof err);
+		long written = journal_actions(j), durable = journal_durable_actions(j);
+		if (!ok) {
+			/* the failure is reported, and sticks */
+			assert_non_null(strstr(err, path));
+			struct action a = { .kind = ACT_WAIT };
+			char again[1200] = "";
+			assert_false(journal_append_action(j, &a, again, sizeof again));
+			assert_string_equal(again, err);
+			assert_false(journal_sync(j, again, sizeof again));
+		}
+		/* a failed journal fails to close too; a good one may still fail its last fsync */
+		bool closed = journal_close(j, err, sizeof err);
+		assert_true(ok || !closed);
+		if (ok && !closed)
+			assert_non_null(strstr(err, "fsync failed"));
+		/* what is on disk reads back whole, with at least the durable actions */
+		struct journal_data d;
+		read_ok(path, &d);
+		assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+		assert_true(d.n_actions >= durable);
+		assert_int_equal(d.n_actions, written);
+		check_replay(&s, &d);
+		journal_data_fini(&d);
+		assert_int_equal(count_files(dir), 1);
+	}
+	if (counted)
+		*counted = *f;
+	session_close(&s);
+	remove_dir(dir);
+}
+
+static void test_every_write_failing(void **state)
+{
+	(void)state;
+	struct fault clean = { 0 }, counted;
+	run_with_fault(&clean, &counted);
+	assert_true(counted.writes > 60);
+	for (long k = 1; k <= counted.writes; k++)
+		for (int half = 0; half < 2; half++) {
+			struct fault f = { .fail_write = k, .short_first = half };
+			run_with_fault(&f, NULL);
+		}
+	for (long k = 1; k <= counted.syncs; k++) {
+		struct fault f = { .fail_sync = k };
+		run_with_fault(&f, NULL);
+	}
+}
+
+/* ---- savefile ------------------------------------------------------------ */
+
+static void test_data_dir(void **state)
+{
+	(void)state;
+	char buf[256];
+	assert_string_equal(savefile_data_dir(buf, sizeof buf, "/x/data", "/home/a"), "/x/data/astray");
+	assert_string_equal(savefile_data_dir(buf, sizeof buf, NULL, "/home/a"), "/home/a/.local/share/astray");
+	/* a relative XDG_DATA_HOME is ignored, as the XDG rules say */
+	assert_string_equal(savefile_data_dir(buf, sizeof buf, "rel", "/home/a"), "/home/a/.local/share/astray");
+	assert_string_equal(savefile_data_dir(buf, sizeof buf, "", "/home/a"), "/home/a/.local/share/astray");
+	assert_null(savefile_data_dir(buf, sizeof buf, NULL, NULL));
+	assert_null(savefile_data_dir(buf, 8, "/x/data", NULL));
+	char dir[64], deep[160], err[400];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(deep, sizeof deep, "%s/a/b/astray", dir);
+	assert_true(savefile_make_dir(deep, err, sizeof err));
+	assert_true(savefile_make_dir(deep, err, sizeof err));
+	struct stat st;
+	assert_int_equal(stat(deep, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	rmdir(deep);
+	snprintf(deep, sizeof deep, "%s/a/b", dir);
+	rmdir(deep);
+	snprintf(deep, sizeof deep, "%s/a", dir);
+	rmdir(deep);
+	remove_dir(dir);
+}
+
+static void test_atomic_write_and_set_aside(void **state)
+{
+	(void)state;
+	char dir[64], path[128], aside[200], err[600];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/f.txt", dir);
+	assert_true(savefile_write_atomic(NULL, path, "one", 3, false, err, sizeof err));
+	/* create never replaces */
+	assert_false(savefile_write_atomic(NULL, path, "two", 3, false, err, sizeof err));
+	assert_non_null(strstr(err, "already exists"));
+	size_t len;
+	char *t = read_all(path, &len);
+	assert_string_equal(t, "one");
+	free(t);
+	assert_true(savefile_write_atomic(NULL, path, "three", 5, true, err, sizeof err));
+	t = read_all(path, &len);
+	assert_string_equal(t, "three");
+	free(t);
+	/* a failing write leaves the old content and no temporary file */
+	struct fault f = { .fail_write = 1 };
+	struct savefile_io io = { fault_write, fault_fsync, &f };
+	assert_false(savefile_write_atomic(&io, path, "four", 4, true, err, sizeof err));
+	assert_non_null(strstr(err, "No space left"));
+	t = read_all(path, &len);
+	assert_string_equal(t, "three");
+	free(t);
+	assert_int_equal(count_files(dir), 1);
+	/* set aside: kept (copy) then moved, never over an older copy */
+	assert_true(savefile_set_aside(NULL, path, false, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(aside, "f.txt.damaged-1"));
+	assert_true(exists(path));
+	assert_true(savefile_set_aside(NULL, path, true, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(aside, "f.txt.damaged-2"));
+	assert_false(exists(path));
+	t = read_all(aside, &len);
+	assert_string_equal(t, "three");
+	free(t);
+	assert_int_equal(count_files(dir), 2);
+	remove_dir(dir);
+}
+
+/* A journal is never created over an existing file. */
+static void test_create_never_replaces(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	write_all(path, "precious", 8);
+	static const char *const lv[] = { "tests/levels/e2e/square.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, NULL, 0, 1);
+	struct journal_setup st = session_setup(&s, NULL);
+	assert_null(journal_create(path, &st, s.g, err, sizeof err));
+	size_t len;
+	char *t = read_all(path, &len);
+	assert_string_equal(t, "precious");
+	free(t);
+	assert_int_equal(count_files(dir), 1);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+/* ---- the corpus and the goldens ----------------------------------------- */
+
+/* Reads, starts and replays every file of a folder: no crash, no leak, a message on any refusal. */
+static int read_folder(const char *dir, bool must_verify)
+{
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[600], err[1200] = "";
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct journal_data d;
+		n++;
+		if (!journal_read_file(path, &d, err, sizeof err)) {
+			assert_false(must_verify);
+			assert_non_null(strstr(err, path));
+			continue;
+		}
+		struct journal_game jg;
+		bool ok = journal_start(&d, &jg, err, sizeof err);
+		if (ok) {
+			struct journal_replay r;
+			ok = journal_replay(&d, jg.game, -1, &r, err, sizeof err);
+			if (must_verify && !ok)
+				fprintf(stderr, "%s\n", err);
+			journal_game_fini(&jg);
+		}
+		if (must_verify)
+			assert_true(ok && d.tail == JOURNAL_TAIL_CLEAN);
+		journal_data_fini(&d);
+	}
+	closedir(dp);
+	return n;
+}
+
+static void test_fuzz_corpus(void **state)
+{
+	(void)state;
+	int n = read_folder("tests/fuzz-corpus-journal", false);
+	assert_true(n >= 5);
+}
+
+static void test_golden_journals_verify(void **state)
+{
+	(void)state;
+	int n = read_folder("tests/golden/journal", true);
+	assert_true(n >= 3);
+}
+
+/* Writes one golden journal to dir/name. */
+static void write_golden(const char *dir, const char *name, const char *const *files, int n, const char *const *sets,
+			 int n_sets, uint64_t seed, long actions, bool options)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	unlink(path);
+	struct session s;
+	session_open(&s, files, n, sets, n_sets, seed);
+	if (options)
+		session_options(&s, AI_SHARE_NEVER, true);
+	session_record(&s, path, actions);
+	session_close(&s);
+	printf("wrote %s\n", path);
+}
+
+static void test_write_goldens_on_request(void **state)
+{
+	(void)state;
+	const char *dir = getenv("ASTRAY_JOURNAL_GOLDEN");
+	if (dir && *dir) {
+		write_golden(dir, "campaign.jnl", campaign, N_CAMPAIGN, harmless, 7, 7, 900, false);
+		static const char *const hex[] = { "levels/03-hex-arena.lvl" };
+		static const char *const sets[] = { "goblin.speed=150", "bat.damage=1" };
+		write_golden(dir, "hex-options.jnl", hex, 1, sets, 2, 11, 300, true);
+		static const char *const map[] = { "tests/levels/check/pocket.map", "tests/levels/e2e/death.lvl" };
+		write_golden(dir, "movingai-square4.jnl", map, 2, NULL, 0, 5, 200, false);
+	}
+	const char *lng = getenv("ASTRAY_JOURNAL_LONG");
+	if (lng && *lng) {
+		unlink(lng);
+		static const char *const deep[] = { "levels/07-the-deep.lvl" };
+		struct session s;
+		session_open(&s, deep, 1, harmless, 7, 2024);
+		s.avoid_exits = true;
+		const char *kind = getenv("ASTRAY_JOURNAL_LONG_KIND");
+		s.keys_only = kind && strcmp(kind, "keys") == 0;
+		session_record(&s, lng, 10000);
+		printf("wrote %s: %ld actions, game turn %d\n", lng, s.n, s.g->turn);
+		assert_int_equal(s.n, 10000);
+		session_close(&s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_goldens_on_request),
+		cmocka_unit_test(test_roundtrip_e2e_levels),
+		cmocka_unit_test(test_roundtrip_campaign),
+		cmocka_unit_test(test_campaign_goes_deep),
+		cmocka_unit_test(test_resume_is_never_stopping),
+		cmocka_unit_test(test_resume_after_torn_write),
+		cmocka_unit_test(test_cut_at_every_byte),
+		cmocka_unit_test(test_bit_flips),
+		cmocka_unit_test(test_changed_action_drifts),
+		cmocka_unit_test(test_foreign_and_newer_files),
+		cmocka_unit_test(test_every_write_failing),
+		cmocka_unit_test(test_data_dir),
+		cmocka_unit_test(test_atomic_write_and_set_aside),
+		cmocka_unit_test(test_create_never_replaces),
+		cmocka_unit_test(test_fuzz_corpus),
+		cmocka_unit_test(test_golden_journals_verify),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

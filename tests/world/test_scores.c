@@ -1,0 +1,285 @@
+/*
+ * test_scores.c - the high-score list: its order, its file format read
+ * back, entries made from finished games, the cap, a damaged list kept
+ * aside, a failing write that leaves the old list, and two processes
+ * adding entries at the same time (none is lost).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "test_game_fixture.h"
+
+#include "savefile.h"
+#include "scores.h"
+
+static void make_temp_dir(char *dir, size_t size)
+{
+	snprintf(dir, size, "/tmp/astray-scores-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[600];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static struct score_entry entry(long score, int turns, long long date, const char *cause)
+{
+	struct score_entry e;
+	memset(&e, 0, sizeof e);
+	e.score = score;
+	e.depth = 2;
+	e.turns = turns;
+	e.seed = (uint64_t)score * 1000 + (uint64_t)turns;
+	e.date = date;
+	snprintf(e.outcome, sizeof e.outcome, "died");
+	snprintf(e.cause, sizeof e.cause, "%s", cause);
+	return e;
+}
+
+static void test_value_and_order(void **state)
+{
+	(void)state;
+	assert_int_equal(scores_value(28, 4, 3, false), 28 + 200 + 300);
+	assert_int_equal(scores_value(0, 0, 8, true), 800 + 500);
+	struct score_entry a = entry(100, 50, 10, "x"), b = entry(100, 40, 20, "x"), c = entry(200, 90, 30, "x");
+	assert_true(scores_compare(&c, &a) < 0);  /* higher score first */
+	assert_true(scores_compare(&b, &a) < 0);  /* then fewer turns */
+	struct score_entry d = entry(100, 50, 5, "x");
+	assert_true(scores_compare(&d, &a) < 0);  /* then the earlier date */
+	assert_int_equal(scores_compare(&a, &a), 0);
+}
+
+static void test_format_round_trip(void **state)
+{
+	(void)state;
+	struct score_entry v[3] = { entry(300, 10, 1764000000, "killed by a goblin on level 2"),
+				    entry(200, 20, 1764000001, "escaped the dungeon"),
+				    entry(100, 30, 1764000002, "left on level 1") };
+	snprintf(v[1].outcome, sizeof v[1].outcome, "won");
+	v[1].seed = UINT64_MAX;
+	struct score_list l = { v, 3 }, back;
+	size_t len;
+	char *text = scores_format(&l, &len);
+	assert_non_null(text);
+	char err[400];
+	assert_true(scores_parse("s.txt", text, len, &back, err, sizeof err));
+	assert_int_equal(back.n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(scores_compare(&back.v[i], &v[i]), 0);
+		assert_string_equal(back.v[i].outcome, v[i].outcome);
+		assert_true(back.v[i].seed == v[i].seed);
+		assert_int_equal(back.v[i].depth, v[i].depth);
+	}
+	scores_fini(&back);
+	free(text);
+	/* malformed lists name the line */
+	static const char bad1[] = "astray-scores 1\n10 1 2 3 4 died killed\nnonsense\n";
+	assert_false(scores_parse("s.txt", bad1, sizeof bad1 - 1, &back, err, sizeof err));
+	assert_non_null(strstr(err, "s.txt:3: a malformed entry"));
+	static const char bad2[] = "astray-scores 2\n";
+	assert_false(scores_parse("s.txt", bad2, sizeof bad2 - 1, &back, err, sizeof err));
+	assert_non_null(strstr(err, "not an astray score list"));
+	static const char bad3[] = "astray-scores 1\n10 1 2 3 4 died killed";
+	assert_false(scores_parse("s.txt", bad3, sizeof bad3 - 1, &back, err, sizeof err));
+	assert_non_null(strstr(err, "s.txt:2: the last line has no end"));
+	static const char bad4[] = "astray-scores 1\n10 1 2 3 4 drowned killed\n";
+	assert_false(scores_parse("s.txt", bad4, sizeof bad4 - 1, &back, err, sizeof err));
+}
+
+static void test_entry_from_games(void **state)
+{
+	(void)state;
+	struct fixture f;
+	/* a killer next to the player: it dies at once */
+	struct game *g = fixture_game(&f, "square4", "#####\n#@k>#\n#####", 1);
+	struct action wait = { .kind = ACT_WAIT };
+	for (int i = 0; i < 5 && !g->over; i++)
+		game_act(g, &wait);
+	assert_true(g->over);
+	struct score_entry e;
+	scores_entry_from_game(g, 1764000000, &e);
+	assert_string_equal(e.outcome, "died");
+	assert_string_equal(e.cause, "killed by a killer on level 1");
+	assert_int_equal(e.depth, 1);
+	assert_int_equal(e.turns, g->turn);
+	assert_true(e.seed == 1);
+	fixture_fini(&f);
+	/* the stairs next to the player on the only level: a win */
+	g = fixture_game(&f, "square4", "#####\n#@>.#\n#####", 2);
+	struct action east = { .kind = ACT_MOVE, .dir = 2 };
+	game_act(g, &east);
+	assert_true(g->won);
+	scores_entry_from_game(g, 0, &e);
+	assert_string_equal(e.outcome, "won");
+	assert_string_equal(e.cause, "escaped the dungeon");
+	assert_int_equal(e.score, scores_value(0, 0, 1, true));
+	fixture_fini(&f);
+	/* a game left running */
+	g = fixture_game(&f, "square4", "######\n#@..>#\n######", 3);
+	scores_entry_from_game(g, 0, &e);
+	assert_string_equal(e.outcome, "quit");
+	assert_string_equal(e.cause, "left on level 1");
+	fixture_fini(&f);
+}
+
+static void test_add_rank_and_cap(void **state)
+{
+	(void)state;
+	char dir[64], err[600], aside[300];
+	make_temp_dir(dir, sizeof dir);
+	struct score_list l;
+	assert_true(scores_load(dir, &l, err, sizeof err)); /* no list yet: empty */
+	assert_int_equal(l.n, 0);
+	scores_fini(&l);
+	int rank;
+	for (int i = 0; i < SCORES_MAX + 10; i++) {
+		struct score_entry e = entry(10 * (i % 37), i, i, "killed by a rat on level 1");
+		assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+		assert_string_equal(aside, "");
+	}
+	struct score_entry best = entry(100000, 1, 1, "escaped the dungeon");
+	assert_true(scores_add(dir, &best, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 1);
+	struct score_entry worst = entry(0, 1000000, 1, "killed by a rat on level 1");
+	assert_true(scores_add(dir, &worst, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 0); /* did not make the list */
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, SCORES_MAX);
+	for (int i = 1; i < l.n; i++)
+		assert_true(scores_compare(&l.v[i - 1], &l.v[i]) <= 0);
+	assert_int_equal(l.v[0].score, 100000);
+	scores_fini(&l);
+	remove_dir(dir);
+}
+
+static void test_damaged_list_is_kept(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[600], aside[300];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/" SCORES_FILE, dir);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("this is not a score list\n", fp);
+	fclose(fp);
+	struct score_list l;
+	assert_false(scores_load(dir, &l, err, sizeof err));
+	assert_non_null(strstr(err, "not an astray score list"));
+	struct score_entry e = entry(5, 5, 5, "killed by a bat on level 1");
+	int rank;
+	assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 1);
+	assert_non_null(strstr(aside, "scores.txt.damaged-1"));
+	size_t len;
+	char *kept = level_read_file(aside, &len);
+	assert_non_null(kept);
+	assert_string_equal(kept, "this is not a score list\n");
+	free(kept);
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 1);
+	scores_fini(&l);
+	remove_dir(dir);
+}
+
+static ssize_t failing_write(void *ud, int fd, const void *buf, size_t n)
+{
+	(void)ud;
+	(void)fd;
+	(void)buf;
+	(void)n;
+	errno = ENOSPC;
+	return -1;
+}
+
+static void test_failing_write_keeps_old_list(void **state)
+{
+	(void)state;
+	char dir[64], err[600], aside[300];
+	make_temp_dir(dir, sizeof dir);
+	struct score_entry e = entry(5, 5, 5, "killed by a bat on level 1");
+	assert_true(scores_add(dir, &e, NULL, NULL, aside, sizeof aside, err, sizeof err));
+	struct savefile_io io = { failing_write, NULL, NULL };
+	struct score_entry e2 = entry(50, 5, 5, "killed by an orc on level 2");
+	assert_false(scores_add(dir, &e2, &io, NULL, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(err, "No space left"));
+	struct score_list l;
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].score, 5);
+	scores_fini(&l);
+	remove_dir(dir);
+}
+
+/* Four processes add 20 entries each at the same time: all 80 are there. */
+static void test_games_ending_at_once(void **state)
+{
+	(void)state;
+	char dir[64], err[600];
+	make_temp_dir(dir, sizeof dir);
+	enum { KIDS = 4, EACH = 20 };
+	pid_t kids[KIDS];
+	for (int k = 0; k < KIDS; k++) {
+		kids[k] = fork();
+		assert_true(kids[k] >= 0);
+		if (kids[k] == 0) {
+			for (int i = 0; i < EACH; i++) {
+				struct score_entry e = entry(1000 + k * EACH + i, i, k, "killed by a wolf on level 3");
+				char aside[300], msg[600];
+				if (!scores_add(dir, &e, NULL, NULL, aside, sizeof aside, msg, sizeof msg))
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	for (int k = 0; k < KIDS; k++) {
+		int st;
+		assert_int_equal(waitpid(kids[k], &st, 0), kids[k]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	struct score_list l;
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, KIDS * EACH);
+	for (int i = 0; i < l.n; i++)
+		assert_int_equal(l.v[i].score, 1000 + KIDS * EACH - 1 - i);
+	scores_fini(&l);
+	remove_dir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_value_and_order),
+		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_entry_from_games),
+		cmocka_unit_test(test_add_rank_and_cap),
+		cmocka_unit_test(test_damaged_list_is_kept),
+		cmocka_unit_test(test_failing_write_keeps_old_list),
+		cmocka_unit_test(test_games_ending_at_once),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
