@@ -1,10 +1,9 @@
 /*
  * cmd_gen.c - `astray gen`: writes a generated level (gen.h) as a .lvl file
  * a designer can edit, or with --count times and measures a run of seeds.
- * The options are parsed here, self-contained: `--opt value` and
- * `--opt=value` both work.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +11,74 @@
 #include "cli.h"
 #include "clock.h"
 #include "cmd.h"
+#include "opt.h"
 #include "gen.h"
 #include "level.h"
+
+struct gen_args {
+	struct gen_params p;
+	const char *outfile;     /* -o FILE, or NULL for standard output */
+	int count;               /* --count N: a developer's run of N seeds; 0 none */
+};
+
+static bool parse_topo(const char *text, void *field)
+{
+	enum grid_topology *t = field;
+	return grid_topology_parse(text, t) && gen_supports(*t);
+}
+
+static bool parse_style(const char *text, void *field)
+{
+	return gen_style_parse(text, field);
+}
+
+static bool parse_size(const char *text, void *field)
+{
+	struct gen_params *p = field;
+	const char *x = strchr(text, 'x');
+	if (!x || x == text || x - text > 15)
+		return false;
+	char a[16];
+	memcpy(a, text, (size_t)(x - text));
+	a[x - text] = '\0';
+	long lw, lh;
+	if (!cli_parse_long(a, GEN_MIN_WIDTH, LEVEL_MAX_SIDE, &lw) ||
+	    !cli_parse_long(x + 1, GEN_MIN_HEIGHT, LEVEL_MAX_SIDE, &lh))
+		return false;
+	p->w = (int)lw;
+	p->h = (int)lh;
+	return true;
+}
+
+#define ARG(field) offsetof(struct gen_args, field)
+static const struct opt gen_opts[] = {
+	{ .name = "topology", .kind = OPT_CUSTOM, .offset = ARG(p.topo), .metavar = "T",
+	  .help = "square4, square8 or hex (required)", .parse = parse_topo, .want = "square4, square8 or hex" },
+	{ .name = "seed", .kind = OPT_SEED, .offset = ARG(p.seed), .metavar = "S",
+	  .help = "0 to 2^64-1 (required)" },
+	{ .name = "size", .kind = OPT_CUSTOM, .offset = ARG(p), .metavar = "WxH",
+	  .help = "in cells, from 12x8 to 4096x4096 (default one screen: 79x23,\nhex 39x23)",
+	  .parse = parse_size, .want = "WxH, from 12x8 to 4096x4096" },
+	{ .name = "depth", .kind = OPT_INT, .offset = ARG(p.depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
+	  .help = "1 to 99 (default 1): more and stronger monsters deeper" },
+	{ .name = "style", .kind = OPT_CUSTOM, .offset = ARG(p.style), .metavar = "S",
+	  .help = "rooms (rooms and corridors with doors), caves (cellular\n"
+		  "automaton) or mixed (default: chosen from the seed)",
+	  .parse = parse_style, .want = "rooms, caves or mixed" },
+	{ .name = "output", .short_name = 'o', .kind = OPT_STRING, .offset = ARG(outfile), .metavar = "FILE",
+	  .help = "write to FILE instead of standard output" },
+	{ .name = "count", .kind = OPT_INT, .offset = ARG(count), .metavar = "N", .lo = 1, .hi = 100000000,
+	  .help = "developer: generate seeds S to S+N-1, write no level and\n"
+		  "print the time per level and shape figures (loops, route\n"
+		  "length, share of the floor on a shortest route)" },
+};
+#undef ARG
+
+enum { GEN_OPT_TOPOLOGY, GEN_OPT_SEED, GEN_OPT_SIZE, GEN_N_OPTS = sizeof gen_opts / sizeof gen_opts[0] };
+
+static void gen_usage(FILE *out);
+
+static const struct opt_command gen_command = { "gen", gen_opts, (int)GEN_N_OPTS, gen_usage };
 
 static void gen_usage(FILE *out)
 {
@@ -26,47 +91,13 @@ static void gen_usage(FILE *out)
 		"depth, style and seed give the same bytes on every build; the level's\n"
 		"description names them and the generator version (%d).\n"
 		"\n"
-		"options:\n"
-		"  --topology T   square4, square8 or hex (required)\n"
-		"  --seed S       0 to 2^64-1 (required)\n"
-		"  --size WxH     in cells, from %dx%d to %dx%d (default one screen: 79x23,\n"
-		"                 hex 39x23)\n"
-		"  --depth D      1 to %d (default 1): more and stronger monsters deeper\n"
-		"  --style S      rooms (rooms and corridors with doors), caves (cellular\n"
-		"                 automaton) or mixed (default: chosen from the seed)\n"
-		"  -o FILE        write to FILE instead of standard output\n"
-		"  --count N      developer: generate seeds S to S+N-1, write no level and\n"
-		"                 print the time per level and shape figures (loops, route\n"
-		"                 length, share of the floor on a shortest route)\n"
+		"options:\n",
+		GEN_VERSION);
+	opt_print_help(out, &gen_command);
+	fprintf(out,
 		"\n"
 		"exit status: 0 written, 1 a write error (or a level that fails the checks\n"
-		"with --count), 2 bad usage\n",
-		GEN_VERSION, GEN_MIN_WIDTH, GEN_MIN_HEIGHT, LEVEL_MAX_SIDE, LEVEL_MAX_SIDE, GEN_MAX_DEPTH);
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "astray gen: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(astray gen --help tells more)\n");
-	return 2;
-}
-
-static bool parse_size(const char *s, int *w, int *h)
-{
-	const char *x = strchr(s, 'x');
-	if (!x || x == s || x - s > 15)
-		return false;
-	char a[16];
-	memcpy(a, s, (size_t)(x - s));
-	a[x - s] = '\0';
-	long lw, lh;
-	if (!cli_parse_long(a, GEN_MIN_WIDTH, LEVEL_MAX_SIDE, &lw) ||
-	    !cli_parse_long(x + 1, GEN_MIN_HEIGHT, LEVEL_MAX_SIDE, &lh))
-		return false;
-	*w = (int)lw;
-	*h = (int)lh;
-	return true;
+		"with --count), 2 bad usage\n");
 }
 
 /* Times and measures `count` levels from seed p->seed on. */
@@ -124,65 +155,25 @@ static int run_count(struct gen_params *p, long count)
 
 int cmd_gen(int argc, char **argv)
 {
-	struct gen_params p = { .depth = 1, .style = GEN_STYLE_MIXED };
-	bool have_topo = false, have_seed = false, have_size = false;
-	const char *outfile = NULL;
-	long count = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			gen_usage(stdout);
-			return 0;
-		}
-		static const char *const with_value[] = { "--topology", "--seed", "--size", "--depth",
-							  "--style", "-o", "--count" };
-		const char *name = NULL, *v = NULL;
-		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0] && !name; k++) {
-			size_t n = strlen(with_value[k]);
-			if (strcmp(a, with_value[k]) == 0) {
-				name = with_value[k];
-				if (i + 1 >= argc)
-					return usage_error("%s needs a value", name);
-				v = argv[++i];
-			} else if (strncmp(a, with_value[k], n) == 0 && a[n] == '=') {
-				name = with_value[k];
-				v = a + n + 1;
-			}
-		}
-		if (!name)
-			return usage_error(a[0] == '-' ? "unknown option '%s'" : "unexpected argument '%s'", a);
-		long n;
-		if (strcmp(name, "--topology") == 0) {
-			if (!grid_topology_parse(v, &p.topo) || !gen_supports(p.topo))
-				return usage_error("unknown topology '%s' (expected square4, square8 or hex)", v);
-			have_topo = true;
-		} else if (strcmp(name, "--seed") == 0) {
-			if (!cli_parse_seed(v, &p.seed))
-				return usage_error("bad seed '%s' (expected a whole number from 0 to 2^64-1)", v);
-			have_seed = true;
-		} else if (strcmp(name, "--size") == 0) {
-			if (!parse_size(v, &p.w, &p.h))
-				return usage_error("bad size '%s' (expected WxH, at least 12x8, at most 4096x4096)", v);
-			have_size = true;
-		} else if (strcmp(name, "--depth") == 0) {
-			if (!cli_parse_long(v, 1, GEN_MAX_DEPTH, &n))
-				return usage_error("bad depth '%s' (expected 1 to 99)", v);
-			p.depth = (int)n;
-		} else if (strcmp(name, "--style") == 0) {
-			if (!gen_style_parse(v, &p.style))
-				return usage_error("unknown style '%s' (expected rooms, caves or mixed)", v);
-		} else if (strcmp(name, "-o") == 0) {
-			if (!*v)
-				return usage_error("%s needs a file name", "-o");
-			outfile = v;
-		} else if (!cli_parse_long(v, 1, 100000000, &count)) {
-			return usage_error("bad count '%s' (expected 1 to 100000000)", v);
-		}
-	}
+	struct gen_args a = { .p = { .depth = 1, .style = GEN_STYLE_MIXED } };
+	struct opt_list rest = { 0 };
+	bool given[GEN_N_OPTS] = { false };
+	int status = opt_parse(&gen_command, argc, argv, &a, &rest, given);
+	if (status < 0 && rest.n > 0)
+		status = opt_usage_error(&gen_command, "unexpected argument '%s' (see astray gen --help)", rest.v[0]);
+	opt_list_fini(&rest);
+	if (status >= 0)
+		return status;
+	if (a.outfile && !*a.outfile)
+		return opt_usage_error(&gen_command, "-o needs a file name (see astray gen --help)");
+	struct gen_params p = a.p;
+	const char *outfile = a.outfile;
+	long count = a.count;
+	bool have_topo = given[GEN_OPT_TOPOLOGY], have_seed = given[GEN_OPT_SEED], have_size = given[GEN_OPT_SIZE];
 	if (!have_topo)
-		return usage_error("%s is required (square4, square8 or hex)", "--topology");
+		return opt_usage_error(&gen_command, "--topology is required (square4, square8 or hex; see astray gen --help)");
 	if (!have_seed)
-		return usage_error("%s is required (a whole number)", "--seed");
+		return opt_usage_error(&gen_command, "--seed is required (a whole number; see astray gen --help)");
 	if (!have_size)
 		gen_default_size(p.topo, &p.w, &p.h);
 	if (count > 0)

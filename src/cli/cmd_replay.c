@@ -6,18 +6,41 @@
  * damage (byte offset); 2 on bad usage.  Watching a replay in the terminal
  * is not here yet: without --verify the command says so.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
 #include "cmd.h"
+#include "opt.h"
 #include "journal.h"
+
+struct replay_args {
+	bool verify;
+	int upto;                /* actions replayed at most; -1 all */
+};
+
+#define ARG(field) offsetof(struct replay_args, field)
+static const struct opt replay_opts[] = {
+	{ .name = "verify", .kind = OPT_FLAG, .offset = ARG(verify),
+	  .help = "replay headless and check every checksum (required for now:\n"
+		  "watching a replay in the terminal is not available yet)" },
+	{ .name = "upto", .kind = OPT_INT, .offset = ARG(upto), .metavar = "N", .lo = 0, .hi = 1000000000,
+	  .help = "stop after the first N actions" },
+};
+#undef ARG
+
+static void replay_usage(FILE *out);
+
+static const struct opt_command replay_command = {
+	"replay", replay_opts, (int)(sizeof replay_opts / sizeof replay_opts[0]), replay_usage
+};
 
 static void replay_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray replay FILE --verify\n"
+		"usage: astray replay FILE --verify [--upto N]\n"
 		"\n"
 		"Replays a game journal (docs/journal.md) without a terminal: the game is\n"
 		"rebuilt from the levels and bestiary recorded in the file, every action is\n"
@@ -25,29 +48,9 @@ static void replay_usage(FILE *out)
 		"figures and exits 0, or exits 1 naming the first action and game turn where\n"
 		"the replay differs, or where the file is damaged.\n"
 		"\n"
-		"options:\n"
-		"  --verify       replay headless and check every checksum (required for now:\n"
-		"                 watching a replay in the terminal is not available yet)\n"
-		"  --upto N       stop after the first N actions\n"
-		"  --help         this text\n");
-}
-
-/* "--opt=value" or "--opt value": the value of option `name` at argv[*i], or NULL (not this option). */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *arg = argv[*i];
-	if (strncmp(arg, name, n) != 0)
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
+		"options:\n");
+	opt_print_help(out, &replay_command);
+	fprintf(out, "\nexit status: 0 the replay matched, 1 it differs or the file is damaged, 2 bad usage\n");
 }
 
 static const char *outcome_of(const struct game *g)
@@ -57,42 +60,20 @@ static const char *outcome_of(const struct game *g)
 
 int cmd_replay(int argc, char **argv)
 {
-	const char *file = NULL;
-	bool verify = false;
-	long upto = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val;
-		bool missing = false;
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-			replay_usage(stdout);
-			return 0;
-		} else if (strcmp(arg, "--verify") == 0) {
-			verify = true;
-		} else if ((val = option_value(argc, argv, &i, "--upto", &missing)) != NULL) {
-			char *end;
-			long long v = strtoll(val, &end, 10);
-			if (*val < '0' || *val > '9' || *end || v < 0 || v > 1000000000) {
-				fprintf(stderr, "astray replay: --upto '%s': expected a number of actions\n", val);
-				return 2;
-			}
-			upto = (long)v;
-		} else if (missing) {
-			fprintf(stderr, "astray replay: %s needs a value (see astray replay --help)\n", arg);
-			return 2;
-		} else if (arg[0] == '-' && arg[1] != '\0') {
-			fprintf(stderr, "astray replay: unknown option '%s' (see astray replay --help)\n", arg);
-			return 2;
-		} else if (file) {
-			fprintf(stderr, "astray replay: one journal at a time ('%s' and '%s')\n", file, arg);
-			return 2;
-		} else {
-			file = arg;
-		}
-	}
-	if (!file) {
-		fprintf(stderr, "astray replay: which journal? (see astray replay --help)\n");
-		return 2;
-	}
+	struct replay_args a = { .verify = false, .upto = -1 };
+	struct opt_list files = { 0 };
+	int status = opt_parse(&replay_command, argc, argv, &a, &files, NULL);
+	if (status < 0 && files.n == 0)
+		status = opt_usage_error(&replay_command, "which journal? (see astray replay --help)");
+	else if (status < 0 && files.n > 1)
+		status = opt_usage_error(&replay_command, "one journal at a time ('%s' and '%s')", files.v[0],
+					 files.v[1]);
+	const char *file = status < 0 ? files.v[0] : NULL;
+	opt_list_fini(&files);
+	if (status >= 0)
+		return status;
+	bool verify = a.verify;
+	long upto = a.upto;
 	if (!verify) {
 		fprintf(stderr, "astray replay: watching a replay in the terminal is not available yet; "
 				"astray replay %s --verify checks it\n", file);
@@ -116,7 +97,7 @@ int cmd_replay(int argc, char **argv)
 	struct journal_replay r;
 	bool ok = journal_replay(&d, jg.game, upto, &r, err, sizeof err);
 	double t2 = clock_us();
-	int status = 0;
+	status = 0;
 	const struct game *g = jg.game;
 	if (!ok) {
 		fprintf(stderr, "astray replay: %s\n", err);

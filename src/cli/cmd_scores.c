@@ -4,14 +4,36 @@
  * ~/.local/share/astray), best first.  Exit 0 (an empty or missing list
  * says so), 1 when the list cannot be read, 2 on bad usage.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cmd.h"
+#include "opt.h"
 #include "savefile.h"
 #include "scores.h"
+
+struct scores_args {
+	const char *data;        /* --data DIR, or NULL for the default folder */
+	int limit;               /* entries printed at most */
+};
+
+#define ARG(field) offsetof(struct scores_args, field)
+static const struct opt scores_opts[] = {
+	{ .name = "data", .kind = OPT_STRING, .offset = ARG(data), .metavar = "DIR",
+	  .help = "the data folder (default $XDG_DATA_HOME/astray, else\n~/.local/share/astray)" },
+	{ .name = "limit", .kind = OPT_INT, .offset = ARG(limit), .metavar = "N", .lo = 1, .hi = SCORES_MAX,
+	  .help = "print at most N entries (default: all that are kept)" },
+};
+#undef ARG
+
+static void scores_usage(FILE *out);
+
+static const struct opt_command scores_command = {
+	"scores", scores_opts, (int)(sizeof scores_opts / sizeof scores_opts[0]), scores_usage
+};
 
 static void scores_usage(FILE *out)
 {
@@ -20,66 +42,29 @@ static void scores_usage(FILE *out)
 		"\n"
 		"Prints the high-score list, best first: rank, score, deepest level, turns,\n"
 		"outcome, date (UTC), seed and what ended the game.  Score: gold, 50 per\n"
-		"kill, 100 per level left behind, 500 for escaping the dungeon.\n"
+		"kill, 100 per level left behind, 500 for escaping the dungeon.  At most\n"
+		"%d entries are kept.\n"
 		"\n"
-		"options:\n"
-		"  --data DIR     the data folder (default $XDG_DATA_HOME/astray, else\n"
-		"                 ~/.local/share/astray)\n"
-		"  --limit N      print at most N entries (default: all, at most %d are kept)\n"
-		"  --help         this text\n",
+		"options:\n",
 		SCORES_MAX);
-}
-
-/* "--opt=value" or "--opt value": the value of option `name` at argv[*i], or NULL (not this option). */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-	const char *arg = argv[*i];
-	if (strncmp(arg, name, n) != 0)
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
+	opt_print_help(out, &scores_command);
+	fprintf(out, "\nexit status: 0 the list was printed (or is empty), 1 it cannot be read, 2 bad usage\n");
 }
 
 int cmd_scores(int argc, char **argv)
 {
-	const char *data = NULL;
-	long limit = SCORES_MAX;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val;
-		bool missing = false;
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-			scores_usage(stdout);
-			return 0;
-		} else if ((val = option_value(argc, argv, &i, "--data", &missing)) != NULL) {
-			if (!*val) {
-				fprintf(stderr, "astray scores: --data needs a folder\n");
-				return 2;
-			}
-			data = val;
-		} else if ((val = option_value(argc, argv, &i, "--limit", &missing)) != NULL) {
-			char *end;
-			long v = strtol(val, &end, 10);
-			if (*val < '0' || *val > '9' || *end || v < 1 || v > SCORES_MAX) {
-				fprintf(stderr, "astray scores: --limit '%s': expected 1 to %d\n", val, SCORES_MAX);
-				return 2;
-			}
-			limit = v;
-		} else if (missing) {
-			fprintf(stderr, "astray scores: %s needs a value (see astray scores --help)\n", arg);
-			return 2;
-		} else {
-			fprintf(stderr, "astray scores: unexpected '%s' (see astray scores --help)\n", arg);
-			return 2;
-		}
-	}
+	struct scores_args a = { .data = NULL, .limit = SCORES_MAX };
+	struct opt_list rest = { 0 };
+	int status = opt_parse(&scores_command, argc, argv, &a, &rest, NULL);
+	if (status < 0 && rest.n > 0)
+		status = opt_usage_error(&scores_command, "unexpected '%s' (see astray scores --help)", rest.v[0]);
+	opt_list_fini(&rest);
+	if (status >= 0)
+		return status;
+	if (a.data && !*a.data)
+		return opt_usage_error(&scores_command, "--data needs a folder");
+	const char *data = a.data;
+	int limit = a.limit;
 	char dir[4096];
 	if (!data) {
 		data = savefile_data_dir(dir, sizeof dir, getenv("XDG_DATA_HOME"), getenv("HOME"));

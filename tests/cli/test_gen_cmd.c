@@ -93,21 +93,21 @@ static void test_usage_errors(void **state)
 	} cases[] = {
 		{ "gen --seed 1", "--topology is required" },
 		{ "gen --topology hex", "--seed is required" },
-		{ "gen --topology cube --seed 1", "unknown topology 'cube'" },
-		{ "gen --topology hex --seed -1", "bad seed '-1'" },
-		{ "gen --topology hex --seed 1 --size 10x10", "bad size '10x10'" },
-		{ "gen --topology hex --seed 1 --size 40", "bad size '40'" },
-		{ "gen --topology hex --seed 1 --depth 0", "bad depth '0'" },
-		{ "gen --topology hex --seed 1 --style maze", "unknown style 'maze'" },
+		{ "gen --topology cube --seed 1", "--topology wants square4, square8 or hex, not 'cube'" },
+		{ "gen --topology hex --seed -1", "--seed wants a whole number from 0 to 18446744073709551615, not '-1'" },
+		{ "gen --topology hex --seed 1 --size 10x10", "--size wants WxH, from 12x8 to 4096x4096, not '10x10'" },
+		{ "gen --topology hex --seed 1 --size 40", "--size wants WxH, from 12x8 to 4096x4096, not '40'" },
+		{ "gen --topology hex --seed 1 --depth 0", "--depth wants a whole number from 1 to 99, not '0'" },
+		{ "gen --topology hex --seed 1 --style maze", "--style wants rooms, caves or mixed, not 'maze'" },
 		{ "gen --topology hex --seed 1 --colour", "unknown option '--colour'" },
 		{ "gen --topology hex --seed 1 extra", "unexpected argument 'extra'" },
 		{ "gen --topology hex --seed", "--seed needs a value" },
-		{ "gen --topology hex --seed 1 --count 0", "bad count '0'" },
+		{ "gen --topology hex --seed 1 --count 0", "--count wants a whole number from 1 to 100000000, not '0'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int st;
 		char *out = run(cases[i].args, &st);
-		if (st != 2 || !strstr(out, cases[i].says) || !strstr(out, "astray gen --help")) {
+		if (st != 2 || !strstr(out, cases[i].says) || strncmp(out, "astray gen: ", 12) != 0) {
 			print_error("astray %s: exit %d, printed:\n%s", cases[i].args, st, out);
 			fail();
 		}
