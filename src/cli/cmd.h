@@ -10,5 +10,6 @@ int cmd_check(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_edit(int argc, char **argv);
 
 #endif

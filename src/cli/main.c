@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "path", cmd_path, "print a level with the route between two cells drawn" },
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
 	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
+	{ "edit", cmd_edit, "the level editor: paint, live diagnostics and routes, play-test" },
 };
 
 static void usage(FILE *out)

@@ -106,6 +106,16 @@ void editor_mark_saved(struct editor *ed);
 char *editor_write(struct editor *ed, size_t *len);
 
 /*
+ * Writes editor_write's text to `path` so that a crash or a full disk never
+ * leaves half a file: a temporary file beside it, fsync, the previous
+ * version kept as `path~` (with `backup`), rename over `path`, fsync of the
+ * folder.  On success the editor counts as saved (when `mark`).  On failure
+ * returns false with the reason in err, and `path` is untouched.
+ */
+bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
+		 size_t errlen);
+
+/*
  * The level as it is now, as the game and `astray check` see it; owned by
  * the editor and valid until the next change.  Its map_line is the line of
  * the map in editor_write's text, so diagnostics name lines of the saved
