@@ -363,8 +363,8 @@ static void ued_draw_panel(struct ued *u)
 	}
 	row++;
 	const struct diag_list *d = editor_diags(ed);
-	if (d->n == 0)
-		snprintf(line, sizeof line, "No problems");
+	if (d->errors == 0 && d->warnings == 0)
+		snprintf(line, sizeof line, "No problems%s", d->n ? " (notes:)" : "");
 	else
 		snprintf(line, sizeof line, "Problems: %d error%s, %d warning%s (e E)", d->errors,
 			 d->errors == 1 ? "" : "s", d->warnings, d->warnings == 1 ? "" : "s");
@@ -1007,21 +1007,26 @@ static void ued_mouse(struct ued *u)
 			u->screen = UED_EDIT;
 		return;
 	}
-	if (ev.bstate & REPORT_MOUSE_POSITION) {
+	/* Button bits first: a release may come with the position bit set,
+	 * and a drag with the press bit; a press during a stroke is a drag. */
+	mmask_t b = ev.bstate;
+	if (b & BUTTON1_RELEASED) {
+		ued_release(u, ev.x, ev.y);
+	} else if (b & BUTTON1_CLICKED) {
+		if (u->stroke)
+			ued_release(u, ev.x, ev.y);
+		ued_press(u, ev.x, ev.y);
+		ued_release(u, ev.x, ev.y);
+	} else if (b & BUTTON1_PRESSED) {
 		if (u->stroke)
 			ued_drag(u, ev.x, ev.y);
-		return;
-	}
-	if (ev.bstate & BUTTON1_PRESSED)
-		ued_press(u, ev.x, ev.y);
-	if (ev.bstate & BUTTON1_RELEASED)
-		ued_release(u, ev.x, ev.y);
-	if (ev.bstate & BUTTON1_CLICKED) {
-		ued_press(u, ev.x, ev.y);
-		ued_release(u, ev.x, ev.y);
-	}
-	if (ev.bstate & (BUTTON3_PRESSED | BUTTON3_CLICKED))
+		else
+			ued_press(u, ev.x, ev.y);
+	} else if (b & (BUTTON3_PRESSED | BUTTON3_CLICKED)) {
 		ued_pick(u, ev.x, ev.y);
+	} else if ((b & REPORT_MOUSE_POSITION) && u->stroke) {
+		ued_drag(u, ev.x, ev.y);
+	}
 }
 
 /* ---- terminal --------------------------------------------------------- */
