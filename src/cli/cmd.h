@@ -13,5 +13,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_scores(int argc, char **argv);
+int cmd_edit(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "gen", cmd_gen, "write a generated level (.lvl) from a topology, size, depth and seed" },
 	{ "replay", cmd_replay, "verify a recorded game (a journal) without a terminal" },
 	{ "scores", cmd_scores, "the high-score list" },
+	{ "edit", cmd_edit, "the level editor: paint, live diagnostics and routes, play-test" },
 };
 
 static void usage(FILE *out)

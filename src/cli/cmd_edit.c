@@ -1,0 +1,346 @@
+/*
+ * cmd_edit.c - `astray edit LEVEL`: opens a level (or makes a new one with
+ * --new) in the editor model, checks everything that can be wrong before
+ * the screen changes (a level that does not parse is listed and left
+ * untouched, never opened empty), hands it to the editor's screen, and
+ * after the terminal is restored says what happened: a signal or a closed
+ * terminal with unsaved changes leaves them in LEVEL.recover.  The hidden
+ * work of --bench is the 16 ms target: strokes on the level, each followed
+ * by the diagnostics and routes the screen would redraw, timed in CPU.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bestiary.h"
+#include "cli.h"
+#include "cmd.h"
+#include "diag.h"
+#include "editor.h"
+#include "level.h"
+#include "opt.h"
+#include "textfile.h"
+#include "ui_editor.h"
+
+#define EDIT_DEFAULT_W 40
+#define EDIT_DEFAULT_H 20
+#define EDIT_DEFAULT_DELAY_MS 30
+
+struct edit_size {
+	int w, h;
+};
+
+struct edit_args {
+	bool create;             /* --new */
+	int topo;                /* --topology: index of topo_words = enum grid_topology */
+	struct edit_size size;   /* --size */
+	const char *name;        /* --name */
+	const char *bestiary;
+	uint64_t seed;
+	bool no_mouse;
+	int delay_ms;
+	int bench;               /* > 0: time N strokes instead of editing */
+};
+
+static const char *const topo_words[] = { "square4", "square8", "hex", NULL };
+
+static bool parse_size(const char *text, void *field)
+{
+	struct edit_size *s = field;
+	const char *x = strchr(text, 'x');
+	if (!x)
+		return false;
+	char w[16];
+	size_t n = (size_t)(x - text);
+	if (n == 0 || n >= sizeof w)
+		return false;
+	memcpy(w, text, n);
+	w[n] = '\0';
+	long lw, lh;
+	if (!cli_parse_long(w, 3, LEVEL_MAX_SIDE, &lw) || !cli_parse_long(x + 1, 3, LEVEL_MAX_SIDE, &lh))
+		return false;
+	s->w = (int)lw;
+	s->h = (int)lh;
+	return true;
+}
+
+#define STR(x) STR_(x)
+#define STR_(x) #x
+#define ARG(field) offsetof(struct edit_args, field)
+enum { ROW_NEW, ROW_TOPOLOGY, ROW_SIZE, ROW_NAME, ROW_SEED };
+static const struct opt edit_opts[] = {
+	[ROW_NEW] = { .name = "new", .kind = OPT_FLAG, .offset = ARG(create),
+		      .help = "make LEVEL as a new level (it must not exist yet)" },
+	[ROW_TOPOLOGY] = { .name = "topology", .kind = OPT_CHOICE, .offset = ARG(topo), .metavar = "T",
+			   .choices = topo_words,
+			   .help = "with --new: square4, square8 (default) or hex" },
+	[ROW_SIZE] = { .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
+		       .parse = parse_size, .want = "WxH, each from 3 to 4096",
+		       .help = "with --new: cells across and down (default " STR(EDIT_DEFAULT_W) "x" STR(
+			       EDIT_DEFAULT_H) ")" },
+	[ROW_NAME] = { .name = "name", .kind = OPT_STRING, .offset = ARG(name), .metavar = "NAME",
+		       .help = "with --new: the level's name (default: the file's)" },
+	[ROW_SEED] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
+		       .help = "the first play-test's seed (each next one adds 1)" },
+	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
+	  .help = "monster kinds (default: bestiary.txt beside the level)" },
+	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
+	  .help = "leave the mouse to the terminal (text selection)" },
+	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
+	  .help = "play-test: pause between travel steps (default " STR(EDIT_DEFAULT_DELAY_MS) ")" },
+	{ .name = "bench", .kind = OPT_INT, .offset = ARG(bench), .metavar = "N", .lo = 1, .hi = 100000,
+	  .help = "no screen: time N paint strokes, each followed by the\n"
+		  "diagnostics and routes a redraw needs (CPU microseconds)" },
+};
+#undef ARG
+#define N_EDIT_OPTS ((int)(sizeof edit_opts / sizeof edit_opts[0]))
+
+static void edit_usage(FILE *out);
+
+static const struct opt_command edit_command = { "edit", edit_opts, N_EDIT_OPTS, edit_usage };
+
+static void edit_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: astray edit LEVEL [options]\n"
+		"       astray edit --new LEVEL [--topology T] [--size WxH] [--name NAME]\n"
+		"\n"
+		"The level editor: paint the map with the keys or the mouse, and see what\n"
+		"`astray check` says and the routes `astray path` finds while you draw.\n"
+		"p plays the level as it is now; s saves (a temporary file renamed over\n"
+		"LEVEL, the previous version kept as LEVEL~); ? in the editor lists the keys.\n"
+		"\n"
+		"options:\n");
+	opt_print_help(out, &edit_command);
+	fprintf(out,
+		"\n"
+		"A level with syntax errors is not opened: its errors are printed and the\n"
+		"file is left as it is.  Ctrl-C, SIGTERM or a closed terminal with unsaved\n"
+		"changes writes them to LEVEL.recover (the next start says so).\n"
+		"\n"
+		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
+		"terminal is wrong, 2 bad usage, 128+N when stopped by signal N\n");
+}
+
+static uint64_t fresh_seed(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec) % 1000000000u;
+}
+
+/* The name a new level gets from its file: "cellar.lvl" -> "cellar". */
+static void name_from_path(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	snprintf(buf, size, "%s", base);
+	char *dot = strrchr(buf, '.');
+	if (dot && dot != buf)
+		*dot = '\0';
+}
+
+static struct editor *open_level(const char *path, const struct bestiary *b)
+{
+	size_t len;
+	char *text;
+	int err = textfile_read(path, &text, &len);
+	if (err) {
+		fprintf(stderr, "astray edit: %s: %s%s\n", path, strerror(err),
+			err == ENOENT ? " (to make a new level: astray edit --new FILE)" : "");
+		return NULL;
+	}
+	struct diag_list diags = { 0 };
+	struct level *lv = level_parse(path, text, len, b, &diags);
+	free(text);
+	if (!lv) {
+		cli_print_diags(stderr, &diags, false, false);
+		fprintf(stderr, "astray edit: %s has %d error%s: fix %s in a text editor first "
+				"(the file is left as it is)\n",
+			path, diags.errors, diags.errors == 1 ? "" : "s", diags.errors == 1 ? "it" : "them");
+		diag_list_fini(&diags);
+		return NULL;
+	}
+	diag_list_fini(&diags);
+	struct editor *ed = editor_create(lv, b, path);
+	level_destroy(lv);
+	if (!ed)
+		fprintf(stderr, "astray edit: out of memory\n");
+	return ed;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Strokes across the map (a wall line, then floor back, alternating
+ * across rows and columns, leaving the start, exits, items and monsters), each followed by what a redraw reads: the
+ * diagnostics, the marker route from the start to the exit and every
+ * monster's route.  Prints the CPU time of that work per stroke.
+ */
+static int run_bench(struct editor *ed, int n)
+{
+	double *us = malloc((size_t)n * sizeof *us);
+	if (!us) {
+		fprintf(stderr, "astray edit: out of memory\n");
+		return 1;
+	}
+	const struct level *lv = editor_level(ed);
+	int w = editor_width(ed), h = editor_height(ed);
+	if (lv && lv->player_x >= 0) {
+		editor_set_marker(ed, 0, lv->player_x, lv->player_y);
+		for (int i = 0; i < w * h; i++)
+			if (editor_glyph(ed, i % w, i / w) == '>') {
+				editor_set_marker(ed, 1, i % w, i / w);
+				break;
+			}
+	}
+	int monsters = 0;
+	for (int i = 0; i < n; i++) {
+		bool across = i % 2 == 0;
+		int at = 1 + (i / 2) % (across ? (h > 2 ? h - 2 : 1) : (w > 2 ? w - 2 : 1));
+		char g = (i / 2) % 2 ? '.' : '#';
+		/* one stroke, one undo step, over terrain only */
+		editor_begin(ed);
+		for (int k = 1; k < (across ? w : h) - 1; k++) {
+			int x = across ? k : at, y = across ? at : k;
+			char was = editor_glyph(ed, x, y);
+			if (strchr("#.,~+ ", was))
+				editor_paint(ed, x, y, g);
+		}
+		editor_end(ed);
+		(void)editor_diags(ed);
+		(void)editor_route(ed);
+		monsters = editor_monster_routes(ed);
+		us[i] = editor_last_refresh_us(ed);
+	}
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += us[i];
+	qsort(us, (size_t)n, sizeof *us, compare_double);
+	printf("edit-bench: strokes=%d map=%dx%d monsters=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
+	       "cpu_us_max=%.1f\n",
+	       n, w, h, monsters, sum / n, us[n / 2], us[n - 1]);
+	free(us);
+	return 0;
+}
+
+int cmd_edit(int argc, char **argv)
+{
+	struct edit_args a;
+	memset(&a, 0, sizeof a);
+	a.topo = GRID_SQUARE8;
+	a.size = (struct edit_size){ EDIT_DEFAULT_W, EDIT_DEFAULT_H };
+	a.delay_ms = EDIT_DEFAULT_DELAY_MS;
+	struct opt_list pos = { 0 };
+	bool given[N_EDIT_OPTS] = { false };
+	struct editor *ed = NULL;
+	int status = opt_parse(&edit_command, argc, argv, &a, &pos, given);
+	if (status >= 0)
+		goto out;
+	status = 2;
+	if (pos.n != 1) {
+		if (pos.n == 0)
+			opt_usage_error(&edit_command, "expected one LEVEL file");
+		else
+			opt_usage_error(&edit_command, "unexpected argument '%s' (one LEVEL at a time)", pos.v[1]);
+		goto out;
+	}
+	if (!a.create && (given[ROW_TOPOLOGY] || given[ROW_SIZE] || given[ROW_NAME])) {
+		opt_usage_error(&edit_command, "--topology, --size and --name go with --new");
+		goto out;
+	}
+	status = 1;
+	const char *path = pos.v[0];
+	struct bestiary b;
+	struct diag_list diags = { 0 };
+	bool ok = a.bestiary ? bestiary_load_file(a.bestiary, &b, &diags)
+			     : bestiary_load_default(path, &b, &diags);
+	cli_print_diags(stderr, &diags, false, false);
+	diag_list_fini(&diags);
+	if (!ok)
+		goto out;
+	if (a.create) {
+		if (access(path, F_OK) == 0) {
+			fprintf(stderr, "astray edit: %s already exists (drop --new to edit it)\n", path);
+			goto out;
+		}
+		char name[256];
+		if (a.name)
+			snprintf(name, sizeof name, "%s", a.name);
+		else
+			name_from_path(path, name, sizeof name);
+		ed = editor_new((enum grid_topology)a.topo, a.size.w, a.size.h, name, &b, path);
+		if (!ed) {
+			fprintf(stderr, "astray edit: out of memory\n");
+			goto out;
+		}
+	} else {
+		ed = open_level(path, &b);
+		if (!ed)
+			goto out;
+	}
+	if (a.bench > 0) {
+		status = run_bench(ed, a.bench);
+		goto out;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "astray edit: the editor needs a terminal on stdin and stdout\n");
+		goto out;
+	}
+	size_t pl = strlen(path);
+	char *recover = malloc(pl + 16);
+	if (!recover) {
+		fprintf(stderr, "astray edit: out of memory\n");
+		goto out;
+	}
+	snprintf(recover, pl + 16, "%s.recover", path);
+	char notice[600] = "";
+	if (access(recover, F_OK) == 0)
+		snprintf(notice, sizeof notice,
+			 "%s holds unsaved changes of an interrupted session: astray edit %s", recover,
+			 recover);
+	else if (a.create)
+		snprintf(notice, sizeof notice, "New level: put a start (@) and an exit (>); ? lists the keys.");
+	struct ui_editor_options uo = {
+		.mouse = !a.no_mouse,
+		.path = path,
+		.b = &b,
+		.seed = given[ROW_SEED] ? a.seed : fresh_seed(),
+		.step_delay_ms = a.delay_ms,
+		.notice = notice[0] ? notice : NULL,
+	};
+	int signo = 0;
+	char err[256] = "";
+	enum ui_outcome o = ui_editor_run(ed, &uo, &signo, err, sizeof err);
+	/* the terminal is restored: now it is safe to print */
+	if (o == UI_ERROR) {
+		fprintf(stderr, "astray edit: %s\n", err);
+		free(recover);
+		goto out;
+	}
+	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed)) {
+		if (editor_save(ed, recover, false, false, err, sizeof err))
+			fprintf(stderr, "astray edit: stopped by %s; the unsaved changes are in %s\n",
+				o == UI_HANGUP ? "a hangup" : signo == SIGINT ? "Ctrl-C" : "a signal", recover);
+		else
+			fprintf(stderr, "astray edit: stopped; the unsaved changes are lost: %s\n", err);
+	} else if (editor_modified(ed)) {
+		fprintf(stderr, "astray edit: quit without saving %s\n", path);
+	}
+	free(recover);
+out:
+	editor_destroy(ed);
+	opt_list_fini(&pos);
+	return status;
+}

@@ -1,0 +1,1179 @@
+/*
+ * ui_editor.c - the screen of `astray edit`.  It draws the editor model
+ * (src/world/editor.h) every frame in one place (ued_draw): the map with
+ * the problem cells, the marker route and the monsters' routes laid over
+ * it, a side panel with the palette, the tool, the route figures and the
+ * list of problems; it turns keys (through input.h's table, so the cursor
+ * moves with the game's keys) and mouse presses, drags and releases into
+ * editor calls, saves through editor_save, and starts a play-test through
+ * ui_run on the level as it is in memory.  It changes the level only
+ * through editor.h and gives the terminal back (endwin) however it ends.
+ */
+#include "ui_editor.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "game.h"
+#include "input.h"
+#include "level.h"
+
+/*
+ * The number of the last SIGINT, SIGTERM or SIGHUP.  A handler may only
+ * store to a volatile sig_atomic_t, so this one flag lives at file scope;
+ * the loop polls it (getch waits at most UED_IDLE_MS) and leaves through endwin.
+ */
+static volatile sig_atomic_t ued_signal_caught;
+
+static void ued_on_signal(int signo)
+{
+	ued_signal_caught = signo;
+}
+
+#define UED_IDLE_MS 200
+#define UED_STALE_READS 20
+#define UED_PANEL_W 34        /* the side panel, when the terminal is wide enough */
+#define UED_PANEL_MIN_COLS 64 /* below this width the panel is left out */
+#define UED_TOP_ROWS 2        /* status line, notice line */
+#define UED_BOTTOM_ROWS 1     /* key hints */
+
+enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER };
+enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_COUNT };
+
+static const struct {
+	const char *name;
+	int key;
+} tools[TOOL_COUNT] = {
+	[TOOL_PENCIL] = { "pencil", 'd' }, [TOOL_LINE] = { "line", 'i' },
+	[TOOL_RECT] = { "rectangle", 'o' }, [TOOL_BOX] = { "filled rectangle", 'O' },
+	[TOOL_FILL] = { "fill", 'f' },
+};
+
+enum ued_colour {
+	UC_NONE, UC_WALL, UC_RUBBLE, UC_WATER, UC_DOOR, UC_EXIT, UC_POTION, UC_GOLD, UC_PLAYER,
+	UC_MONSTER, UC_BOSS, UC_ROUTE, UC_MROUTE, UC_EXPLORED, UC_MARKER, UC_ERROR, UC_WARNING,
+	UC_STATUS, UC_DIM, UC_COUNT
+};
+
+/* The editor's colour table (the game's conventions: walls white, water
+ * blue, monsters red...), with what stands in for each colour without one. */
+static const struct {
+	short fg;
+	attr_t colour_attr;
+	attr_t mono_attr;
+} ued_palette[UC_COUNT] = {
+	[UC_NONE] = { -1, A_NORMAL, A_NORMAL },
+	[UC_WALL] = { COLOR_WHITE, A_NORMAL, A_NORMAL },
+	[UC_RUBBLE] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
+	[UC_WATER] = { COLOR_BLUE, A_BOLD, A_NORMAL },
+	[UC_DOOR] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
+	[UC_EXIT] = { COLOR_MAGENTA, A_BOLD, A_BOLD },
+	[UC_POTION] = { COLOR_MAGENTA, A_NORMAL, A_BOLD },
+	[UC_GOLD] = { COLOR_YELLOW, A_BOLD, A_BOLD },
+	[UC_PLAYER] = { COLOR_WHITE, A_BOLD, A_BOLD },
+	[UC_MONSTER] = { COLOR_RED, A_NORMAL, A_BOLD },
+	[UC_BOSS] = { COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE },
+	[UC_ROUTE] = { COLOR_CYAN, A_BOLD, A_BOLD },
+	[UC_MROUTE] = { COLOR_RED, A_NORMAL, A_NORMAL },
+	[UC_EXPLORED] = { COLOR_BLUE, A_NORMAL, A_DIM },
+	[UC_MARKER] = { COLOR_GREEN, A_BOLD | A_REVERSE, A_BOLD | A_REVERSE },
+	[UC_ERROR] = { COLOR_RED, A_BOLD | A_REVERSE, A_BOLD | A_REVERSE },
+	[UC_WARNING] = { COLOR_YELLOW, A_REVERSE, A_UNDERLINE },
+	[UC_STATUS] = { -1, A_REVERSE, A_REVERSE },
+	[UC_DIM] = { -1, A_DIM, A_DIM },
+};
+
+struct ued {
+	struct editor *ed;
+	const struct ui_editor_options *opt;
+	SCREEN *scr;
+	struct grid *grid;        /* the map's shape, for the layout maths of input.h */
+	bool colour;
+	enum ued_screen screen;
+	enum ued_tool tool;
+	char glyph;               /* what the tools paint */
+	int cx, cy;               /* the cursor, a cell */
+	bool anchor;              /* line and rectangle: the first corner is set ... */
+	int ax, ay;               /* ... here */
+	bool stroke;              /* the left button is down on the map */
+	bool anchor_by_press;     /* this press set the anchor (a click then waits for the second) */
+	int lx, ly;               /* last cell of the stroke */
+	bool mroutes;             /* show every monster's route to the start */
+	int sel;                  /* selected problem, -1 none */
+	struct input_view view;   /* as drawn last: clicks are read through it */
+	bool panel;               /* as drawn last */
+	int panel_left;
+	int pal_row, pal_per_row, pal_n;
+	char pal[64];
+	int prob_row, prob_rows, prob_top;
+	char notice[320];
+	bool done;
+	enum ui_outcome outcome;
+	int stale_reads;
+	uint64_t seed;
+};
+
+static attr_t ued_attr(const struct ued *u, enum ued_colour c)
+{
+	if (u->colour)
+		return COLOR_PAIR(c) | ued_palette[c].colour_attr;
+	return ued_palette[c].mono_attr;
+}
+
+static void ued_notice(struct ued *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ued_notice(struct ued *u, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(u->notice, sizeof u->notice, fmt, ap);
+	va_end(ap);
+}
+
+static bool ued_too_small(void)
+{
+	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
+}
+
+/* ---- looks ------------------------------------------------------------ */
+
+static enum ued_colour glyph_colour(char c)
+{
+	switch (c) {
+	case '#': return UC_WALL;
+	case ',': return UC_RUBBLE;
+	case '~': return UC_WATER;
+	case '+': return UC_DOOR;
+	case '>': return UC_EXIT;
+	case '!': return UC_POTION;
+	case '$': return UC_GOLD;
+	case '@': return UC_PLAYER;
+	default:
+		if (c >= 'a' && c <= 'z')
+			return UC_MONSTER;
+		if (c >= 'A' && c <= 'Z')
+			return UC_BOSS;
+		return UC_NONE;
+	}
+}
+
+static chtype ued_look(const struct ued *u, char c)
+{
+	return (chtype)(unsigned char)c | ued_attr(u, glyph_colour(c));
+}
+
+/* ---- layout ----------------------------------------------------------- */
+
+static void ued_layout(struct ued *u)
+{
+	u->panel = COLS >= UED_PANEL_MIN_COLS;
+	u->panel_left = u->panel ? COLS - UED_PANEL_W : COLS;
+	u->view.top = UED_TOP_ROWS;
+	u->view.left = 0;
+	u->view.width = u->panel ? u->panel_left - 1 : COLS;
+	u->view.height = LINES - UED_TOP_ROWS - UED_BOTTOM_ROWS;
+	input_view_update(&u->view, u->grid, u->cx, u->cy);
+}
+
+static void ued_put_cell(const struct ued *u, int x, int y, chtype ch)
+{
+	int col, row;
+	if (input_cell_to_screen(&u->view, u->grid, x, y, &col, &row))
+		mvaddch(row, col, ch);
+}
+
+/* A route mark on bare floor; anything else keeps its glyph in the route's colour. */
+static void ued_mark(const struct ued *u, int cell, char mark, enum ued_colour col)
+{
+	int w = editor_width(u->ed), x = cell % w, y = cell / w;
+	char c = editor_glyph(u->ed, x, y);
+	ued_put_cell(u, x, y, (chtype)(unsigned char)(c == '.' ? mark : c) | ued_attr(u, col));
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static void ued_draw_map(struct ued *u)
+{
+	struct editor *ed = u->ed;
+	int w = editor_width(ed), h = editor_height(ed);
+	bool hex = editor_topology(ed) == GRID_HEX;
+	const struct editor_route *route = editor_route(ed);
+	struct editor_route_options ro = editor_route_get_options(ed);
+	for (int r = 0; r < u->view.height; r++) {
+		int y = u->view.row0 + r;
+		if (y < 0 || y >= h)
+			continue;
+		for (int c = 0; c < u->view.width; c++) {
+			int col = u->view.col0 + c, x = col;
+			if (hex) {
+				if (col < (y & 1) || ((col - (y & 1)) & 1))
+					continue;
+				x = (col - (y & 1)) / 2;
+			}
+			if (x < 0 || x >= w)
+				continue;
+			char g = editor_glyph(ed, x, y);
+			chtype ch = ued_look(u, g);
+			if (ro.explored && route->active && g == '.' && editor_route_explored(ed, x, y))
+				ch = ':' | ued_attr(u, UC_EXPLORED);
+			mvaddch(u->view.top + r, u->view.left + c, ch);
+		}
+	}
+	if (u->mroutes) {
+		int n = editor_monster_routes(ed);
+		for (int i = 0; i < n; i++) {
+			int mx, my, len;
+			const int *cells;
+			bool reach;
+			if (!editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach))
+				continue;
+			for (int j = 1; j + 1 < len; j++)
+				ued_mark(u, cells[j], ':', UC_MROUTE);
+			if (!reach)
+				ued_put_cell(u, mx, my,
+					     (chtype)(unsigned char)editor_glyph(ed, mx, my) | ued_attr(u, UC_ERROR));
+		}
+	}
+	if (route->active && route->status != PATH_BAD_INPUT) {
+		for (int j = 1; j + 1 < route->len; j++)
+			ued_mark(u, route->cells[j], '*', UC_ROUTE);
+		if (!route->reached && route->len > 1)
+			ued_mark(u, route->end, 'E', UC_ROUTE);
+	}
+	/* problem cells */
+	const struct diag_list *d = editor_diags(ed);
+	for (int i = 0; i < d->n; i++) {
+		int x, y;
+		if (d->items[i].severity == DIAG_NOTE || !editor_diag_cell(ed, i, &x, &y))
+			continue;
+		enum ued_colour col = d->items[i].severity == DIAG_ERROR ? UC_ERROR : UC_WARNING;
+		ued_put_cell(u, x, y, (chtype)(unsigned char)editor_glyph(ed, x, y) | ued_attr(u, col));
+	}
+	for (int k = 0; k < 2; k++) {
+		int x, y;
+		if (editor_marker(ed, k, &x, &y))
+			ued_put_cell(u, x, y, (chtype)(k ? 'B' : 'A') | ued_attr(u, UC_MARKER));
+	}
+	if (u->anchor)
+		ued_put_cell(u, u->ax, u->ay,
+			     (chtype)(unsigned char)editor_glyph(ed, u->ax, u->ay) | A_REVERSE | A_BLINK);
+	char g = editor_glyph(ed, u->cx, u->cy);
+	ued_put_cell(u, u->cx, u->cy, (chtype)(unsigned char)(g == ' ' ? ' ' : g) | A_REVERSE);
+}
+
+static void ued_line(int row, int col, int width, const char *text, attr_t attr)
+{
+	if (row < 0 || row >= LINES || width <= 0)
+		return;
+	attron(attr);
+	mvaddnstr(row, col, text, width);
+	attroff(attr);
+}
+
+static const char *status_word(const struct editor_route *r)
+{
+	switch (r->status) {
+	case PATH_FOUND: return "found";
+	case PATH_FALLBACK: return "out of reach";
+	case PATH_NO_ROUTE: return "no route";
+	case PATH_BUDGET: return "budget";
+	case PATH_BAD_INPUT: return "a marker is on a wall";
+	}
+	return "?";
+}
+
+static void ued_draw_panel(struct ued *u)
+{
+	struct editor *ed = u->ed;
+	int left = u->panel_left, width = UED_PANEL_W - 1, row = UED_TOP_ROWS;
+	int last = LINES - UED_BOTTOM_ROWS - 1;
+	for (int r = UED_TOP_ROWS; r <= last; r++)
+		mvaddch(r, left - 1, '|' | ued_attr(u, UC_DIM));
+	char line[400];
+	ued_line(row++, left, width, "Palette (key, click, [ ]):", A_BOLD);
+	u->pal_n = editor_palette(ed, u->pal, sizeof u->pal);
+	u->pal_per_row = width / 2;
+	u->pal_row = row;
+	for (int i = 0; i < u->pal_n; i++) {
+		int r = row + i / u->pal_per_row, c = left + 2 * (i % u->pal_per_row);
+		if (r > last)
+			break;
+		char g = u->pal[i];
+		chtype ch = g == ' ' ? ('_' | ued_attr(u, UC_DIM)) : ued_look(u, g);
+		if (g == u->glyph)
+			ch = (ch & A_CHARTEXT) | A_REVERSE | A_BOLD;
+		mvaddch(r, c, ch);
+	}
+	row += (u->pal_n + u->pal_per_row - 1) / u->pal_per_row;
+	snprintf(line, sizeof line, "paint '%c' %s", u->glyph == ' ' ? '_' : u->glyph,
+		 editor_glyph_name(ed, u->glyph));
+	ued_line(row++, left, width, line, A_NORMAL);
+	snprintf(line, sizeof line, "tool: %s%s", tools[u->tool].name, u->anchor ? " (anchor set)" : "");
+	ued_line(row++, left, width, line, A_NORMAL);
+	row++;
+	const struct editor_route *r = editor_route(ed);
+	struct editor_route_options ro = editor_route_get_options(ed);
+	int ax, ay, bx, by;
+	bool a = editor_marker(ed, 0, &ax, &ay), b = editor_marker(ed, 1, &bx, &by);
+	if (!a && !b)
+		snprintf(line, sizeof line, "Route: a, t place A and B");
+	else if (!r->active)
+		snprintf(line, sizeof line, "Route: %s placed; %s sets %s", a ? "A" : "B", a ? "t" : "a",
+			 a ? "B" : "A");
+	else
+		snprintf(line, sizeof line, "Route %d,%d -> %d,%d", ax, ay, bx, by);
+	ued_line(row++, left, width, line, A_BOLD);
+	if (r->active) {
+		if (r->status == PATH_BAD_INPUT)
+			snprintf(line, sizeof line, "%s (F: fallback)", status_word(r));
+		else
+			snprintf(line, sizeof line, "cost=%.3f steps=%d %s", r->cost, r->steps, status_word(r));
+		ued_line(row++, left, width, line, ued_attr(u, r->reached ? UC_ROUTE : UC_WARNING));
+		if (r->status != PATH_BAD_INPUT) {
+			snprintf(line, sizeof line, "expanded=%ld end=%d,%d", r->expanded,
+				 r->end % editor_width(ed), r->end / editor_width(ed));
+			ued_line(row++, left, width, line, A_NORMAL);
+		}
+	}
+	snprintf(line, sizeof line, "F fallback:%s W weight:%g", ro.fallback ? "on" : "off", ro.weight);
+	ued_line(row++, left, width, line, A_NORMAL);
+	snprintf(line, sizeof line, "C corners:%s X explored:%s", ro.corners ? "on" : "off",
+		 ro.explored ? "on" : "off");
+	ued_line(row++, left, width, line, A_NORMAL);
+	if (u->mroutes) {
+		int n = editor_monster_routes(ed), stuck = 0;
+		for (int i = 0; i < n; i++) {
+			int mx, my, len;
+			const int *cells;
+			bool reach;
+			if (editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach) && !reach)
+				stuck++;
+		}
+		snprintf(line, sizeof line, "r monsters: %d, %d never reach", n, stuck);
+		ued_line(row++, left, width, line, ued_attr(u, stuck ? UC_WARNING : UC_NONE));
+	} else {
+		ued_line(row++, left, width, "r: every monster's route", A_NORMAL);
+	}
+	row++;
+	const struct diag_list *d = editor_diags(ed);
+	if (d->errors == 0 && d->warnings == 0)
+		snprintf(line, sizeof line, "No problems%s", d->n ? " (notes:)" : "");
+	else
+		snprintf(line, sizeof line, "Problems: %d error%s, %d warning%s (e E)", d->errors,
+			 d->errors == 1 ? "" : "s", d->warnings, d->warnings == 1 ? "" : "s");
+	ued_line(row++, left, width, line, d->errors ? ued_attr(u, UC_ERROR) : A_BOLD);
+	u->prob_row = row;
+	u->prob_rows = last - row + 1;
+	if (u->prob_rows < 0)
+		u->prob_rows = 0;
+	if (u->sel >= d->n)
+		u->sel = d->n - 1;
+	if (u->sel >= 0 && u->sel < u->prob_top)
+		u->prob_top = u->sel;
+	if (u->sel >= 0 && u->prob_rows > 0 && u->sel >= u->prob_top + u->prob_rows)
+		u->prob_top = u->sel - u->prob_rows + 1;
+	if (u->prob_top > d->n - 1)
+		u->prob_top = d->n > 0 ? d->n - 1 : 0;
+	for (int i = 0; i < u->prob_rows && u->prob_top + i < d->n; i++) {
+		int k = u->prob_top + i, x, y;
+		const struct diag *di = &d->items[k];
+		char pos[32] = "";
+		if (editor_diag_cell(ed, k, &x, &y))
+			snprintf(pos, sizeof pos, "%d,%d ", x, y);
+		snprintf(line, sizeof line, "%c %s%s", di->severity == DIAG_ERROR ? 'E'
+						       : di->severity == DIAG_WARNING ? 'W' : 'n',
+			 pos, di->msg);
+		attr_t at = di->severity == DIAG_ERROR ? ued_attr(u, UC_ERROR) & ~A_REVERSE : A_NORMAL;
+		if (k == u->sel)
+			at |= A_REVERSE;
+		ued_line(row + i, left, width, line, at);
+	}
+}
+
+static void ued_draw_status(struct ued *u)
+{
+	struct editor *ed = u->ed;
+	char left[256];
+	char g = editor_glyph(ed, u->cx, u->cy);
+	snprintf(left, sizeof left, " %s%s  %s %dx%d  %d,%d %s  undo %d redo %d",
+		 u->opt->path ? u->opt->path : editor_file(ed), editor_modified(ed) ? " [modified]" : "",
+		 grid_topology_name(editor_topology(ed)), editor_width(ed), editor_height(ed), u->cx,
+		 u->cy, editor_glyph_name(ed, g), editor_undo_count(ed), editor_redo_count(ed));
+	attr_t bar = ued_attr(u, UC_STATUS);
+	attron(bar);
+	move(0, 0);
+	for (int c = 0; c < COLS; c++)
+		addch(' ');
+	mvaddnstr(0, 0, left, COLS);
+	attroff(bar);
+	const char *hint = u->screen == UED_QUIT
+				   ? NULL
+				   : " ? help  s save  p play  q quit  z undo  Z redo  Space paint";
+	if (hint)
+		ued_line(LINES - 1, 0, COLS, hint, ued_attr(u, UC_DIM));
+}
+
+static const char *const ued_help[] = {
+	"astray edit - keys",
+	"",
+	"  cursor      h j k l y u b n, arrows, numpad (shifted: 8 cells)",
+	"  paint       Space or Enter: the current tool at the cursor",
+	"  glyphs      # . , ~ + @ > ! $ choose it and paint it (pencil); _ void",
+	"              m then a letter: a monster kind; [ ] step through the palette",
+	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
+	"              line and rectangles: Space at one corner, then at the other",
+	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step)",
+	"  route       a marker A at the cursor, t marker B, c clears them",
+	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
+	"  monsters    r every monster's route to the start (:); stuck ones reversed",
+	"  problems    e next, E previous: moves the cursor to it (or click it)",
+	"  save        s (a temporary file, then renamed over the level; FILE~ keeps",
+	"              the previous version)",
+	"  play        p plays the level as it is now; quitting the game comes back",
+	"  quit        q (asks when there are unsaved changes)",
+	"",
+	"  Mouse: left click or drag paints with the tool; right click picks up the",
+	"  glyph under the pointer; a click on the palette chooses a glyph, on a",
+	"  problem moves the cursor there.",
+	"",
+	"Press any key to return.",
+};
+
+static void ued_draw(struct ued *u)
+{
+	erase();
+	if (ued_too_small()) {
+		mvaddnstr(0, 0, "Terminal too small", COLS);
+		if (LINES > 1)
+			mvaddnstr(1, 0, "need 40x10", COLS);
+		refresh();
+		return;
+	}
+	if (u->screen == UED_HELP) {
+		int n = (int)(sizeof ued_help / sizeof ued_help[0]);
+		for (int i = 0; i < n && i < LINES; i++)
+			mvaddnstr(i, 0, ued_help[i], COLS);
+		refresh();
+		return;
+	}
+	ued_layout(u);
+	ued_draw_map(u);
+	if (u->panel)
+		ued_draw_panel(u);
+	ued_draw_status(u);
+	const char *note = u->notice;
+	attr_t na = A_BOLD;
+	char prompt[160];
+	if (u->screen == UED_QUIT) {
+		note = "Unsaved changes. s: save and quit, y: quit without saving, n: stay";
+		na = ued_attr(u, UC_ERROR);
+	} else if (u->screen == UED_MONSTER) {
+		char known[64];
+		int n = editor_palette(u->ed, known, sizeof known), k = 0;
+		char letters[64];
+		for (int i = 0; i < n; i++)
+			if ((known[i] >= 'a' && known[i] <= 'z') || (known[i] >= 'A' && known[i] <= 'Z'))
+				letters[k++] = known[i];
+		letters[k] = '\0';
+		snprintf(prompt, sizeof prompt, "Monster letter? (%s; Esc cancels)", letters);
+		note = prompt;
+	}
+	ued_line(1, 0, COLS, note, na);
+	refresh();
+}
+
+/* ---- actions ---------------------------------------------------------- */
+
+static void ued_report(struct ued *u, int changed)
+{
+	if (changed < 0)
+		ued_notice(u, "'%c' cannot be painted here (out of memory?)", u->glyph);
+}
+
+static void ued_select_glyph(struct ued *u, char g)
+{
+	if (!editor_glyph_ok(u->ed, g)) {
+		ued_notice(u, "No monster kind has the letter '%c' in the bestiary.", g);
+		return;
+	}
+	u->glyph = g;
+	ued_notice(u, "Painting '%c' (%s).", g == ' ' ? '_' : g, editor_glyph_name(u->ed, g));
+}
+
+static void ued_shape(struct ued *u, int x0, int y0, int x1, int y1)
+{
+	int r = 0;
+	switch (u->tool) {
+	case TOOL_LINE: r = editor_line(u->ed, x0, y0, x1, y1, u->glyph); break;
+	case TOOL_RECT: r = editor_rect(u->ed, x0, y0, x1, y1, u->glyph, false); break;
+	case TOOL_BOX: r = editor_rect(u->ed, x0, y0, x1, y1, u->glyph, true); break;
+	default: r = editor_paint(u->ed, x1, y1, u->glyph); break;
+	}
+	ued_report(u, r);
+}
+
+/* Space or Enter: the tool at the cursor. */
+static void ued_apply(struct ued *u)
+{
+	switch (u->tool) {
+	case TOOL_PENCIL:
+		ued_report(u, editor_paint(u->ed, u->cx, u->cy, u->glyph));
+		break;
+	case TOOL_FILL: {
+		int n = editor_fill(u->ed, u->cx, u->cy, u->glyph);
+		ued_report(u, n);
+		if (n >= 0)
+			ued_notice(u, "Filled %d cell%s.", n, n == 1 ? "" : "s");
+		break;
+	}
+	default:
+		if (!u->anchor) {
+			u->anchor = true;
+			u->ax = u->cx;
+			u->ay = u->cy;
+			ued_notice(u, "First corner at %d,%d: move, then Space again (Esc cancels).", u->cx,
+				   u->cy);
+		} else {
+			ued_shape(u, u->ax, u->ay, u->cx, u->cy);
+			u->anchor = false;
+		}
+		break;
+	}
+}
+
+static void ued_cursor_move(struct ued *u, enum grid_dir d, int count)
+{
+	for (int i = 0; i < count; i++) {
+		int nx, ny;
+		if (!grid_dir_step(u->grid, u->cx, u->cy, d, &nx, &ny)) {
+			if (editor_topology(u->ed) == GRID_HEX && input_is_vertical(d)) {
+				nx = u->cx; /* straight up or down a row, as the game's cursor */
+				ny = u->cy + (d == GRID_N ? -1 : 1);
+			} else {
+				ued_notice(u, "No such step on this map (square4 has no diagonals).");
+				return;
+			}
+		}
+		if (!grid_in_bounds(u->grid, nx, ny))
+			break;
+		u->cx = nx;
+		u->cy = ny;
+	}
+}
+
+static void ued_select_problem(struct ued *u, int k)
+{
+	const struct diag_list *d = editor_diags(u->ed);
+	if (d->n == 0) {
+		ued_notice(u, "No problems.");
+		u->sel = -1;
+		return;
+	}
+	k = ((k % d->n) + d->n) % d->n;
+	u->sel = k;
+	int x, y;
+	if (editor_diag_cell(u->ed, k, &x, &y)) {
+		u->cx = x;
+		u->cy = y;
+	}
+	const struct diag *di = &d->items[k];
+	ued_notice(u, "%s: %s", diag_severity_name(di->severity), di->msg);
+}
+
+static void ued_save(struct ued *u)
+{
+	char err[320];
+	if (editor_save(u->ed, u->opt->path, true, true, err, sizeof err)) {
+		int errors = editor_diags(u->ed)->errors;
+		if (errors)
+			ued_notice(u, "Saved %s (it has %d error%s: astray check will refuse it).",
+				   u->opt->path, errors, errors == 1 ? "" : "s");
+		else
+			ued_notice(u, "Saved %s.", u->opt->path);
+	} else {
+		ued_notice(u, "Not saved: %s", err);
+	}
+}
+
+/* The terminal modes the editor runs in, set at the start and again after
+ * a play-test (whose own screen left the terminal in shell mode). */
+static void ued_terminal_modes(void)
+{
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	curs_set(0);
+}
+
+static void ued_mouse_on(const struct ued *u)
+{
+	if (!u->opt->mouse)
+		return;
+	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED |
+			  BUTTON3_CLICKED | REPORT_MOUSE_POSITION,
+		  NULL);
+	mouseinterval(0);
+	/* ask for motion while a button is down (drags): ncurses asks only
+	 * for clicks from xterm-like terminals */
+	refresh();
+	fputs("\033[?1002h", stdout);
+	fflush(stdout);
+}
+
+static void ued_mouse_off(const struct ued *u)
+{
+	if (!u->opt->mouse)
+		return;
+	fputs("\033[?1002l", stdout);
+	fflush(stdout);
+	mousemask(0, NULL);
+}
+
+static void ued_colours(struct ued *u);
+
+/* Our screen: made at the start and again after a play-test. */
+static bool ued_screen_start(struct ued *u)
+{
+	u->scr = newterm(NULL, stdout, stdin);
+	if (!u->scr)
+		return false;
+	set_term(u->scr);
+	ued_terminal_modes();
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	ued_colours(u);
+	ued_mouse_on(u);
+	return true;
+}
+
+static void ued_screen_stop(struct ued *u)
+{
+	if (!u->scr)
+		return;
+	ued_mouse_off(u);
+	curs_set(1);
+	endwin();
+	delscreen(u->scr);
+	u->scr = NULL;
+}
+
+static const char *outcome_text(enum ui_outcome o)
+{
+	switch (o) {
+	case UI_DIED: return "you died";
+	case UI_WON: return "you won";
+	case UI_QUIT: return "you quit";
+	default: return "stopped";
+	}
+}
+
+/* p: the game on the level as it is in memory; back here where we were. */
+static void ued_play(struct ued *u)
+{
+	const struct diag_list *d = editor_diags(u->ed);
+	if (d->errors) {
+		ued_notice(u, "Cannot play: %d error%s (e shows them).", d->errors, d->errors == 1 ? "" : "s");
+		return;
+	}
+	const struct level *lv = editor_level(u->ed);
+	if (!lv || !u->opt->b) {
+		ued_notice(u, "Cannot play: %s.", lv ? "no bestiary" : "out of memory");
+		return;
+	}
+	const struct level *levels[1] = { lv };
+	struct game *g = game_create(levels, 1, u->opt->b, u->seed);
+	if (!g) {
+		ued_notice(u, "Cannot play: out of memory.");
+		return;
+	}
+	uint64_t seed = u->seed++;
+	/* ui_run makes and removes a screen of its own, and ncurses' delscreen
+	 * frees the windows of every screen: ours goes first and comes back after */
+	ued_screen_stop(u);
+	struct ui_options po = { .mouse = u->opt->mouse, .step_delay_ms = u->opt->step_delay_ms };
+	int signo = 0;
+	char err[256] = "";
+	enum ui_outcome o = ui_run(g, &po, &signo, err, sizeof err);
+	int turns = g->turn;
+	game_destroy(g);
+	if (!ued_screen_start(u)) {
+		u->outcome = UI_ERROR;
+		u->done = true;
+		return;
+	}
+	switch (o) {
+	case UI_SIGNAL:
+		ued_signal_caught = signo;
+		break;
+	case UI_HANGUP:
+		u->outcome = UI_HANGUP;
+		u->done = true;
+		break;
+	case UI_ERROR:
+		ued_notice(u, "Cannot play: %s", err);
+		break;
+	default:
+		ued_notice(u, "Play-test over: %s after %d turns (seed %llu). p plays again.",
+			   outcome_text(o), turns, (unsigned long long)seed);
+		break;
+	}
+}
+
+static void ued_toggle_option(struct ued *u, int key)
+{
+	struct editor_route_options o = editor_route_get_options(u->ed);
+	switch (key) {
+	case 'F': o.fallback = !o.fallback; break;
+	case 'C': o.corners = !o.corners; break;
+	case 'X': o.explored = !o.explored; break;
+	case 'W': o.weight = o.weight == 1 ? 2 : o.weight == 2 ? 5 : o.weight == 5 ? 0 : 1; break;
+	default: return;
+	}
+	editor_route_set_options(u->ed, &o);
+	ued_notice(u, "Route: fallback %s, weight %g, corners %s, explored %s.",
+		   o.fallback ? "on" : "off", o.weight, o.corners ? "on" : "off",
+		   o.explored ? "on" : "off");
+}
+
+static void ued_palette_step(struct ued *u, int by)
+{
+	char pal[64];
+	int n = editor_palette(u->ed, pal, sizeof pal), at = 0;
+	for (int i = 0; i < n; i++)
+		if (pal[i] == u->glyph)
+			at = i;
+	ued_select_glyph(u, pal[((at + by) % n + n) % n]);
+}
+
+static void ued_key_edit(struct ued *u, int key)
+{
+	struct input_command c = input_key(key);
+	if (c.kind == INPUT_MOVE) {
+		ued_cursor_move(u, c.dir, c.count);
+		return;
+	}
+	if (strchr("#.,~+@>!$", key) && key) {
+		ued_select_glyph(u, (char)key);
+		if (u->tool == TOOL_PENCIL)
+			ued_apply(u);
+		return;
+	}
+	for (int t = 0; t < TOOL_COUNT; t++)
+		if (tools[t].key == key) {
+			u->tool = (enum ued_tool)t;
+			u->anchor = false;
+			ued_notice(u, "Tool: %s.", tools[t].name);
+			return;
+		}
+	switch (key) {
+	case ' ':
+	case '\n':
+	case '\r':
+	case INPUT_ENTER:
+		ued_apply(u);
+		break;
+	case '_':
+		ued_select_glyph(u, ' ');
+		if (u->tool == TOOL_PENCIL)
+			ued_apply(u);
+		break;
+	case 'm':
+		u->screen = UED_MONSTER;
+		break;
+	case '[':
+		ued_palette_step(u, -1);
+		break;
+	case ']':
+		ued_palette_step(u, 1);
+		break;
+	case 'z':
+		if (!editor_undo(u->ed))
+			ued_notice(u, "Nothing to undo.");
+		break;
+	case 'Z':
+	case INPUT_CTRL('r'):
+		if (!editor_redo(u->ed))
+			ued_notice(u, "Nothing to redo.");
+		break;
+	case 'a':
+	case 't':
+		editor_set_marker(u->ed, key == 'a' ? 0 : 1, u->cx, u->cy);
+		ued_notice(u, "Marker %c at %d,%d.", key == 'a' ? 'A' : 'B', u->cx, u->cy);
+		break;
+	case 'c':
+		editor_set_marker(u->ed, 0, -1, -1);
+		editor_set_marker(u->ed, 1, -1, -1);
+		ued_notice(u, "Route markers removed.");
+		break;
+	case 'F':
+	case 'C':
+	case 'X':
+	case 'W':
+		ued_toggle_option(u, key);
+		break;
+	case 'r':
+		u->mroutes = !u->mroutes;
+		ued_notice(u, u->mroutes ? "Every monster's route to the start (:); r hides them."
+					 : "Monster routes hidden.");
+		break;
+	case 'e':
+		ued_select_problem(u, u->sel + 1);
+		break;
+	case 'E':
+		ued_select_problem(u, u->sel < 0 ? -1 : u->sel - 1);
+		break;
+	case 's':
+		ued_save(u);
+		break;
+	case 'p':
+		ued_play(u);
+		break;
+	case '?':
+		u->screen = UED_HELP;
+		break;
+	case 'q':
+	case 'Q':
+		if (editor_modified(u->ed))
+			u->screen = UED_QUIT;
+		else
+			u->done = true;
+		break;
+	case INPUT_ESC:
+		if (u->anchor) {
+			u->anchor = false;
+			ued_notice(u, "Cancelled.");
+		}
+		break;
+	case INPUT_CTRL('l'):
+		clearok(curscr, TRUE);
+		break;
+	default:
+		if (key > ' ' && key < 127)
+			ued_notice(u, "Unknown key '%c': press ? for help.", key);
+		break;
+	}
+}
+
+static void ued_key(struct ued *u, int key)
+{
+	switch (u->screen) {
+	case UED_EDIT:
+		ued_key_edit(u, key);
+		break;
+	case UED_HELP:
+		u->screen = UED_EDIT;
+		break;
+	case UED_MONSTER:
+		u->screen = UED_EDIT;
+		if ((key >= 'a' && key <= 'z') || (key >= 'A' && key <= 'Z')) {
+			if (editor_glyph_ok(u->ed, (char)key)) {
+				ued_select_glyph(u, (char)key);
+				if (u->tool == TOOL_PENCIL)
+					ued_apply(u);
+			} else {
+				ued_notice(u, "No monster kind has the letter '%c' in the bestiary.", key);
+			}
+		}
+		break;
+	case UED_QUIT:
+		if (key == 's' || key == 'S') {
+			ued_save(u);
+			if (!editor_modified(u->ed))
+				u->done = true;
+			else
+				u->screen = UED_EDIT;
+		} else if (key == 'y' || key == 'Y') {
+			u->done = true;
+		} else {
+			u->screen = UED_EDIT;
+		}
+		break;
+	}
+}
+
+/* ---- mouse ------------------------------------------------------------ */
+
+static bool ued_in_map(const struct ued *u, int col, int row)
+{
+	return row >= u->view.top && row < u->view.top + u->view.height && col >= u->view.left &&
+	       col < u->view.left + u->view.width;
+}
+
+/* A press on the panel: a palette glyph or a problem. */
+static void ued_panel_click(struct ued *u, int col, int row)
+{
+	if (!u->panel || col < u->panel_left)
+		return;
+	int k = (row - u->pal_row) * u->pal_per_row + (col - u->panel_left) / 2;
+	if (row >= u->pal_row && k >= 0 && k < u->pal_n && (row - u->pal_row) * u->pal_per_row < u->pal_n &&
+	    (col - u->panel_left) / 2 < u->pal_per_row) {
+		ued_select_glyph(u, u->pal[k]);
+		return;
+	}
+	if (row >= u->prob_row && row < u->prob_row + u->prob_rows) {
+		int i = u->prob_top + row - u->prob_row;
+		if (i < editor_diags(u->ed)->n)
+			ued_select_problem(u, i);
+	}
+}
+
+static void ued_press(struct ued *u, int col, int row)
+{
+	if (!ued_in_map(u, col, row)) {
+		ued_panel_click(u, col, row);
+		return;
+	}
+	int x, y;
+	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
+	u->cx = x;
+	u->cy = y;
+	u->stroke = true;
+	u->lx = x;
+	u->ly = y;
+	switch (u->tool) {
+	case TOOL_PENCIL:
+		editor_begin(u->ed);
+		ued_report(u, editor_paint(u->ed, x, y, u->glyph));
+		break;
+	case TOOL_FILL:
+		u->stroke = false;
+		ued_apply(u);
+		break;
+	default:
+		u->anchor_by_press = !u->anchor;
+		if (!u->anchor) {
+			u->anchor = true;
+			u->ax = x;
+			u->ay = y;
+		}
+		break;
+	}
+}
+
+static void ued_drag(struct ued *u, int col, int row)
+{
+	int x, y;
+	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
+	if (u->tool == TOOL_PENCIL && (x != u->lx || y != u->ly))
+		ued_report(u, editor_line(u->ed, u->lx, u->ly, x, y, u->glyph));
+	u->lx = u->cx = x;
+	u->ly = u->cy = y;
+}
+
+static void ued_release(struct ued *u, int col, int row)
+{
+	if (!u->stroke)
+		return;
+	ued_drag(u, col, row);
+	u->stroke = false;
+	if (u->tool == TOOL_PENCIL) {
+		editor_end(u->ed);
+		return;
+	}
+	/* a click sets the first corner and waits; a drag, or a second click, draws */
+	if (u->anchor && (u->lx != u->ax || u->ly != u->ay || !u->anchor_by_press)) {
+		ued_shape(u, u->ax, u->ay, u->lx, u->ly);
+		u->anchor = false;
+	} else if (u->anchor) {
+		ued_notice(u, "First corner at %d,%d: click or Space at the other.", u->ax, u->ay);
+	}
+}
+
+static void ued_pick(struct ued *u, int col, int row)
+{
+	if (!ued_in_map(u, col, row))
+		return;
+	int x, y;
+	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
+	ued_select_glyph(u, editor_glyph(u->ed, x, y));
+}
+
+static void ued_mouse(struct ued *u)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK || ued_too_small())
+		return;
+	if (u->screen != UED_EDIT) {
+		if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED))
+			u->screen = UED_EDIT;
+		return;
+	}
+	/* Button bits first: a release may come with the position bit set,
+	 * and a drag with the press bit; a press during a stroke is a drag. */
+	mmask_t b = ev.bstate;
+	if (b & BUTTON1_RELEASED) {
+		ued_release(u, ev.x, ev.y);
+	} else if (b & BUTTON1_CLICKED) {
+		if (u->stroke)
+			ued_release(u, ev.x, ev.y);
+		ued_press(u, ev.x, ev.y);
+		ued_release(u, ev.x, ev.y);
+	} else if (b & BUTTON1_PRESSED) {
+		if (u->stroke)
+			ued_drag(u, ev.x, ev.y);
+		else
+			ued_press(u, ev.x, ev.y);
+	} else if (b & (BUTTON3_PRESSED | BUTTON3_CLICKED)) {
+		ued_pick(u, ev.x, ev.y);
+	} else if ((b & REPORT_MOUSE_POSITION) && u->stroke) {
+		ued_drag(u, ev.x, ev.y);
+	}
+}
+
+/* ---- terminal --------------------------------------------------------- */
+
+/* curses key codes to the names input.c knows; everything else passes. */
+static int ued_translate_key(int ch)
+{
+	switch (ch) {
+	case KEY_UP: return INPUT_UP;
+	case KEY_DOWN: return INPUT_DOWN;
+	case KEY_LEFT: return INPUT_LEFT;
+	case KEY_RIGHT: return INPUT_RIGHT;
+	case KEY_HOME: return INPUT_HOME;
+	case KEY_END: return INPUT_END;
+	case KEY_PPAGE: return INPUT_PGUP;
+	case KEY_NPAGE: return INPUT_PGDN;
+	case KEY_A1: return INPUT_A1;
+	case KEY_A3: return INPUT_A3;
+	case KEY_B2: return INPUT_B2;
+	case KEY_C1: return INPUT_C1;
+	case KEY_C3: return INPUT_C3;
+	case KEY_ENTER: return INPUT_ENTER;
+	case KEY_BACKSPACE: return INPUT_BACKSPACE;
+	default: return ch;
+	}
+}
+
+/* Whether stdin has gone (a closed terminal): getch then fails at once
+ * forever, so the loop must end instead of spinning. */
+static bool ued_terminal_gone(struct ued *u)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	int r = poll(&p, 1, 0);
+	if (r < 0)
+		return errno != EINTR;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	if (r > 0)
+		return ++u->stale_reads >= UED_STALE_READS;
+	u->stale_reads = 0;
+	return false;
+}
+
+static void ued_colours(struct ued *u)
+{
+	const char *nc = getenv("NO_COLOR");
+	u->colour = has_colors() && !(nc && *nc) && start_color() != ERR;
+	if (!u->colour)
+		return;
+	use_default_colors();
+	for (int c = 1; c < UC_COUNT; c++)
+		init_pair((short)c, ued_palette[c].fg, -1);
+}
+
+static void ued_loop(struct ued *u)
+{
+	while (!u->done) {
+		if (ued_signal_caught) {
+			u->outcome = UI_SIGNAL;
+			break;
+		}
+		ued_draw(u);
+		timeout(UED_IDLE_MS);
+		int ch = getch();
+		if (ch == ERR) {
+			if (!ued_signal_caught && ued_terminal_gone(u)) {
+				u->outcome = UI_HANGUP;
+				break;
+			}
+			continue;
+		}
+		u->stale_reads = 0;
+		if (ch == KEY_RESIZE)
+			continue;
+		if (ch == KEY_MOUSE) {
+			ued_mouse(u);
+			continue;
+		}
+		if (ued_too_small())
+			continue;
+		if (u->screen == UED_EDIT)
+			u->notice[0] = '\0';
+		ued_key(u, ued_translate_key(ch));
+	}
+	if (u->stroke) {
+		editor_end(u->ed); /* a stroke cut short by a signal still counts */
+		u->stroke = false;
+	}
+}
+
+enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options *opt,
+			      int *signal_number, char *err, size_t errlen)
+{
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[3], sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ued_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch */
+	ued_signal_caught = 0;
+	*signal_number = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(caught[i], &sa, &old[i]);
+	struct ued u;
+	memset(&u, 0, sizeof u);
+	u.ed = ed;
+	u.opt = opt;
+	u.glyph = '#';
+	u.sel = -1;
+	u.seed = opt->seed;
+	u.outcome = UI_QUIT;
+	u.view.col0 = u.view.row0 = -1;
+	u.grid = grid_create(editor_width(ed), editor_height(ed), editor_topology(ed));
+	if (!u.grid) {
+		snprintf(err, errlen, "out of memory");
+		for (int i = 0; i < 3; i++)
+			sigaction(caught[i], &old[i], NULL);
+		return UI_ERROR;
+	}
+	const struct level *lv = editor_level(ed);
+	if (lv && lv->player_x >= 0) {
+		u.cx = lv->player_x;
+		u.cy = lv->player_y;
+	} else {
+		u.cx = editor_width(ed) / 2;
+		u.cy = editor_height(ed) / 2;
+	}
+	if (opt->notice)
+		ued_notice(&u, "%s", opt->notice);
+	setlocale(LC_CTYPE, "");
+	if (!ued_screen_start(&u)) {
+		const char *term = getenv("TERM");
+		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
+		grid_destroy(u.grid);
+		for (int i = 0; i < 3; i++)
+			sigaction(caught[i], &old[i], NULL);
+		return UI_ERROR;
+	}
+	ued_loop(&u);
+	ued_screen_stop(&u);
+	grid_destroy(u.grid);
+	if (u.outcome == UI_ERROR)
+		snprintf(err, errlen, "cannot use the terminal again after the play-test");
+	for (int i = 0; i < 3; i++)
+		sigaction(caught[i], &old[i], NULL);
+	*signal_number = (int)ued_signal_caught;
+	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
+		u.outcome = UI_HANGUP;
+	return u.outcome;
+}

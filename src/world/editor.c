@@ -1,0 +1,950 @@
+/*
+ * editor.c - the model of `astray edit`: the map as one file glyph per
+ * cell, the edits (paint, line, rectangle, flood fill) recorded as undo
+ * steps of (cell, old glyph, new glyph), and what is derived from the map
+ * on the first read after a change: the struct level the game and the
+ * checks read, the diagnostics of `astray check` (the parser's missing
+ * start or exit, then level_analyse), the route between two markers with
+ * `astray path`'s options, and every monster's route to the start.  It
+ * never draws, prints or reads a terminal; ui_editor.c shows it.
+ */
+#include "editor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One cell's change; an undo step is a run of them. */
+struct change {
+	int cell;
+	char before, after;
+};
+
+struct editor {
+	const struct bestiary *b;     /* borrowed; may be NULL */
+	char *file;
+	char *name, *author, *description; /* header, kept for writing */
+	struct level_cell *sealed;
+	int n_sealed;
+	enum grid_topology topo;
+	int w, h;
+	char *glyphs;                 /* w * h file glyphs */
+
+	struct change *changes;       /* every recorded change, steps in order */
+	int n_changes, cap_changes;
+	int *steps;                   /* steps[i]: index in changes[] where step i starts */
+	int n_steps, cap_steps;       /* steps recorded (undone ones included) */
+	int done;                     /* steps in effect: undo takes step done - 1 */
+	int saved_at;                 /* `done` when last saved; -1 when unreachable */
+	int group;                    /* editor_begin nesting */
+	int group_start;              /* n_changes when the outer group began */
+
+	/* derived, recomputed when `stale` */
+	bool stale;
+	struct level lv;              /* tiles, items, monsters of the map now */
+	int cap_items, cap_monsters;
+	struct diag_list diags;
+	struct grid *grid;            /* entering costs of the map now */
+	struct path_ctx *route_ctx;   /* the marker route (its expanded cells stay readable) */
+	struct path_ctx *flood_ctx;   /* the monsters' flood */
+	struct editor_route_options ropt;
+	int marker_x[2], marker_y[2]; /* -1: not placed */
+	struct editor_route route;
+	int *route_cells, cap_route;
+	bool want_monsters;           /* monster routes asked for since the last change */
+	bool monsters_done;
+	int *mcells, n_mcells, cap_mcells; /* every monster's route, one after another */
+	int *mstart, *mlen;           /* per monster: offset in mcells, length (0: cannot reach) */
+	int cap_mon_routes;
+	double refresh_us;
+};
+
+static char *dup_str(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *c = malloc(n);
+	if (c)
+		memcpy(c, s, n);
+	return c;
+}
+
+static double cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* ---- glyphs ------------------------------------------------------------ */
+
+/* The palette's fixed part, in order; monster letters follow. */
+static const struct {
+	char glyph;
+	const char *name;
+} fixed_glyphs[] = {
+	{ '#', "wall" },   { '.', "floor" },     { ',', "rubble" }, { '~', "water" },
+	{ ' ', "void" },   { '+', "door" },      { '@', "start" },  { '>', "exit" },
+	{ '!', "potion" }, { '$', "gold" },
+};
+#define N_FIXED ((int)(sizeof fixed_glyphs / sizeof fixed_glyphs[0]))
+
+static bool is_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool editor_glyph_ok(const struct editor *ed, char c)
+{
+	for (int i = 0; i < N_FIXED; i++)
+		if (fixed_glyphs[i].glyph == c)
+			return true;
+	if (!is_letter(c))
+		return false;
+	return !ed->b || bestiary_find_glyph(ed->b, c) != NULL;
+}
+
+int editor_palette(const struct editor *ed, char *buf, size_t size)
+{
+	int n = 0;
+	if (size == 0)
+		return 0;
+	for (int i = 0; i < N_FIXED && (size_t)n + 1 < size; i++)
+		buf[n++] = fixed_glyphs[i].glyph;
+	if (ed->b)
+		for (int i = 0; i < ed->b->n && (size_t)n + 1 < size; i++)
+			buf[n++] = ed->b->kinds[i].glyph;
+	buf[n] = '\0';
+	return n;
+}
+
+const char *editor_glyph_name(const struct editor *ed, char c)
+{
+	for (int i = 0; i < N_FIXED; i++)
+		if (fixed_glyphs[i].glyph == c)
+			return fixed_glyphs[i].name;
+	const struct monster_kind *k = ed->b ? bestiary_find_glyph(ed->b, c) : NULL;
+	if (k)
+		return k->name;
+	return is_letter(c) ? "monster" : "?";
+}
+
+/* The terrain under a glyph: things stand on floor, the exit is terrain. */
+static enum tile glyph_tile(char c)
+{
+	switch (c) {
+	case '#': return TILE_WALL;
+	case ',': return TILE_RUBBLE;
+	case '~': return TILE_WATER;
+	case '+': return TILE_DOOR;
+	case '>': return TILE_EXIT;
+	case ' ': return TILE_VOID;
+	default: return TILE_FLOOR;
+	}
+}
+
+/* ---- life -------------------------------------------------------------- */
+
+static struct editor *editor_alloc(enum grid_topology topo, int w, int h, const struct bestiary *b,
+				   const char *file)
+{
+	if (w < 1 || h < 1 || w > LEVEL_MAX_SIDE || h > LEVEL_MAX_SIDE)
+		return NULL;
+	struct editor *ed = calloc(1, sizeof *ed);
+	if (!ed)
+		return NULL;
+	ed->b = b;
+	ed->topo = topo;
+	ed->w = w;
+	ed->h = h;
+	ed->file = dup_str(file ? file : "<level>");
+	size_t cells = (size_t)w * (size_t)h;
+	ed->glyphs = malloc(cells);
+	ed->lv.tiles = malloc(cells);
+	ed->grid = grid_create(w, h, topo);
+	ed->route_ctx = ed->grid ? path_create(ed->grid) : NULL;
+	ed->flood_ctx = ed->grid ? path_create(ed->grid) : NULL;
+	if (!ed->file || !ed->glyphs || !ed->lv.tiles || !ed->route_ctx || !ed->flood_ctx) {
+		editor_destroy(ed);
+		return NULL;
+	}
+	memset(ed->glyphs, ' ', cells);
+	ed->marker_x[0] = ed->marker_x[1] = -1;
+	ed->marker_y[0] = ed->marker_y[1] = -1;
+	ed->ropt.weight = 1.0;
+	ed->stale = true;
+	return ed;
+}
+
+struct editor *editor_create(const struct level *lv, const struct bestiary *b, const char *file)
+{
+	struct editor *ed = editor_alloc(lv->topo, lv->w, lv->h, b, file ? file : lv->file);
+	if (!ed)
+		return NULL;
+	for (int y = 0; y < lv->h; y++)
+		for (int x = 0; x < lv->w; x++)
+			ed->glyphs[y * lv->w + x] = tile_glyph(level_tile(lv, x, y));
+	for (int i = 0; i < lv->n_items; i++)
+		ed->glyphs[lv->items[i].y * lv->w + lv->items[i].x] =
+			lv->items[i].kind == ITEM_POTION ? '!' : '$';
+	for (int i = 0; i < lv->n_monsters; i++)
+		ed->glyphs[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
+	if (lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h)
+		ed->glyphs[lv->player_y * lv->w + lv->player_x] = '@';
+	ed->name = dup_str(lv->name ? lv->name : "untitled");
+	ed->author = dup_str(lv->author);
+	ed->description = dup_str(lv->description);
+	if (lv->n_sealed > 0) {
+		ed->sealed = malloc((size_t)lv->n_sealed * sizeof *ed->sealed);
+		if (ed->sealed) {
+			memcpy(ed->sealed, lv->sealed, (size_t)lv->n_sealed * sizeof *ed->sealed);
+			ed->n_sealed = lv->n_sealed;
+		}
+	}
+	if (!ed->name || (lv->author && !ed->author) || (lv->description && !ed->description) ||
+	    (lv->n_sealed > 0 && !ed->sealed)) {
+		editor_destroy(ed);
+		return NULL;
+	}
+	return ed;
+}
+
+struct editor *editor_new(enum grid_topology topo, int w, int h, const char *name,
+			  const struct bestiary *b, const char *file)
+{
+	struct editor *ed = editor_alloc(topo, w, h, b, file);
+	if (!ed)
+		return NULL;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			ed->glyphs[y * w + x] = (x == 0 || y == 0 || x == w - 1 || y == h - 1) ? '#' : '.';
+	ed->name = dup_str(name && *name ? name : "untitled");
+	if (!ed->name) {
+		editor_destroy(ed);
+		return NULL;
+	}
+	return ed;
+}
+
+void editor_destroy(struct editor *ed)
+{
+	if (!ed)
+		return;
+	free(ed->file);
+	free(ed->name);
+	free(ed->author);
+	free(ed->description);
+	free(ed->sealed);
+	free(ed->glyphs);
+	free(ed->changes);
+	free(ed->steps);
+	free(ed->lv.tiles);
+	free(ed->lv.items);
+	free(ed->lv.monsters);
+	diag_list_fini(&ed->diags);
+	path_destroy(ed->route_ctx);
+	path_destroy(ed->flood_ctx);
+	grid_destroy(ed->grid);
+	free(ed->route_cells);
+	free(ed->mcells);
+	free(ed->mstart);
+	free(ed->mlen);
+	free(ed);
+}
+
+int editor_width(const struct editor *ed) { return ed->w; }
+int editor_height(const struct editor *ed) { return ed->h; }
+enum grid_topology editor_topology(const struct editor *ed) { return ed->topo; }
+const char *editor_file(const struct editor *ed) { return ed->file; }
+
+char editor_glyph(const struct editor *ed, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= ed->w || y >= ed->h)
+		return ' ';
+	return ed->glyphs[y * ed->w + x];
+}
+
+/* ---- changes and undo -------------------------------------------------- */
+
+static bool record(struct editor *ed, int cell, char before, char after)
+{
+	if (ed->n_changes == ed->cap_changes) {
+		int cap = ed->cap_changes ? ed->cap_changes * 2 : 256;
+		struct change *c = realloc(ed->changes, (size_t)cap * sizeof *c);
+		if (!c)
+			return false;
+		ed->changes = c;
+		ed->cap_changes = cap;
+	}
+	ed->changes[ed->n_changes++] = (struct change){ cell, before, after };
+	return true;
+}
+
+void editor_begin(struct editor *ed)
+{
+	if (ed->group++ > 0)
+		return;
+	/* a new edit forgets what was undone */
+	if (ed->done < ed->n_steps) {
+		ed->n_changes = ed->steps[ed->done];
+		ed->n_steps = ed->done;
+		if (ed->saved_at > ed->done)
+			ed->saved_at = -1;
+	}
+	ed->group_start = ed->n_changes;
+}
+
+void editor_end(struct editor *ed)
+{
+	if (ed->group <= 0 || --ed->group > 0)
+		return;
+	if (ed->n_changes == ed->group_start)
+		return; /* nothing changed: no step */
+	if (ed->n_steps == ed->cap_steps) {
+		int cap = ed->cap_steps ? ed->cap_steps * 2 : 64;
+		int *s = realloc(ed->steps, (size_t)cap * sizeof *s);
+		if (!s) {
+			/* cannot record the step: take the changes back */
+			for (int i = ed->n_changes - 1; i >= ed->group_start; i--)
+				ed->glyphs[ed->changes[i].cell] = ed->changes[i].before;
+			ed->n_changes = ed->group_start;
+			ed->stale = true;
+			return;
+		}
+		ed->steps = s;
+		ed->cap_steps = cap;
+	}
+	ed->steps[ed->n_steps++] = ed->group_start;
+	ed->done = ed->n_steps;
+}
+
+/* Sets one cell inside a group; returns 1 when it changed, 0 when not, -1 on no memory. */
+static int set_cell(struct editor *ed, int x, int y, char glyph)
+{
+	if (x < 0 || y < 0 || x >= ed->w || y >= ed->h)
+		return 0;
+	int cell = y * ed->w + x;
+	char before = ed->glyphs[cell];
+	if (before == glyph)
+		return 0;
+	int extra = 0;
+	if (glyph == '@') {
+		/* one start: the old one becomes floor */
+		char *old = memchr(ed->glyphs, '@', (size_t)ed->w * (size_t)ed->h);
+		if (old) {
+			if (!record(ed, (int)(old - ed->glyphs), '@', '.'))
+				return -1;
+			*old = '.';
+			extra = 1;
+		}
+	}
+	if (!record(ed, cell, before, glyph))
+		return -1;
+	ed->glyphs[cell] = glyph;
+	ed->stale = true;
+	return 1 + extra;
+}
+
+bool editor_undo(struct editor *ed)
+{
+	if (ed->group > 0 || ed->done == 0)
+		return false;
+	int s = --ed->done;
+	int end = s + 1 < ed->n_steps ? ed->steps[s + 1] : ed->n_changes;
+	for (int i = end - 1; i >= ed->steps[s]; i--)
+		ed->glyphs[ed->changes[i].cell] = ed->changes[i].before;
+	ed->stale = true;
+	return true;
+}
+
+bool editor_redo(struct editor *ed)
+{
+	if (ed->group > 0 || ed->done == ed->n_steps)
+		return false;
+	int s = ed->done++;
+	int end = s + 1 < ed->n_steps ? ed->steps[s + 1] : ed->n_changes;
+	for (int i = ed->steps[s]; i < end; i++)
+		ed->glyphs[ed->changes[i].cell] = ed->changes[i].after;
+	ed->stale = true;
+	return true;
+}
+
+int editor_undo_count(const struct editor *ed) { return ed->done; }
+int editor_redo_count(const struct editor *ed) { return ed->n_steps - ed->done; }
+bool editor_modified(const struct editor *ed) { return ed->saved_at != ed->done; }
+void editor_mark_saved(struct editor *ed) { ed->saved_at = ed->done; }
+
+/* ---- edits ------------------------------------------------------------- */
+
+/* Runs one edit as its own undo step (inside an open group, as part of it). */
+#define EDIT_BEGIN(ed, glyph)                      \
+	if (!editor_glyph_ok((ed), (glyph)))        \
+		return -1;                          \
+	editor_begin(ed);                           \
+	int changed = 0, r_;                        \
+	(void)r_
+#define EDIT_CELL(ed, x, y, glyph)                         \
+	do {                                               \
+		r_ = set_cell((ed), (x), (y), (glyph));    \
+		if (r_ < 0) {                              \
+			editor_end(ed);                    \
+			return -1;                         \
+		}                                          \
+		changed += r_;                             \
+	} while (0)
+
+int editor_paint(struct editor *ed, int x, int y, char glyph)
+{
+	EDIT_BEGIN(ed, glyph);
+	EDIT_CELL(ed, x, y, glyph);
+	editor_end(ed);
+	return changed;
+}
+
+/* Odd-r offset to cube coordinates (q, r) and back: a hex line is a
+ * straight line in cube space, rounded to the nearest cell at each step. */
+static void hex_to_cube(int x, int y, int *q, int *r)
+{
+	*q = x - (y - (y & 1)) / 2;
+	*r = y;
+}
+
+static void hex_round(double fq, double fr, int *x, int *y)
+{
+	double fs = -fq - fr;
+	double rq = (double)(long)(fq + (fq < 0 ? -0.5 : 0.5));
+	double rr = (double)(long)(fr + (fr < 0 ? -0.5 : 0.5));
+	double rs = (double)(long)(fs + (fs < 0 ? -0.5 : 0.5));
+	double dq = rq > fq ? rq - fq : fq - rq, dr = rr > fr ? rr - fr : fr - rr;
+	double ds = rs > fs ? rs - fs : fs - rs;
+	if (dq > dr && dq > ds)
+		rq = -rr - rs;
+	else if (dr > ds)
+		rr = -rq - rs;
+	int r = (int)rr;
+	*x = (int)rq + (r - (r & 1)) / 2;
+	*y = r;
+}
+
+int editor_line(struct editor *ed, int x0, int y0, int x1, int y1, char glyph)
+{
+	if (glyph == '@')
+		return editor_paint(ed, x0, y0, glyph); /* one start */
+	if (x0 < 0 || y0 < 0 || x0 >= ed->w || y0 >= ed->h)
+		return 0;
+	x1 = x1 < 0 ? 0 : x1 >= ed->w ? ed->w - 1 : x1;
+	y1 = y1 < 0 ? 0 : y1 >= ed->h ? ed->h - 1 : y1;
+	EDIT_BEGIN(ed, glyph);
+	if (ed->topo == GRID_HEX) {
+		int q0, r0, q1, r1;
+		hex_to_cube(x0, y0, &q0, &r0);
+		hex_to_cube(x1, y1, &q1, &r1);
+		int dq = q1 - q0, dr = r1 - r0, ds = -dq - dr;
+		int n = dq < 0 ? -dq : dq;
+		if ((dr < 0 ? -dr : dr) > n)
+			n = dr < 0 ? -dr : dr;
+		if ((ds < 0 ? -ds : ds) > n)
+			n = ds < 0 ? -ds : ds;
+		for (int i = 0; i <= n; i++) {
+			double t = n ? (double)i / n : 0;
+			int x, y;
+			/* the nudge keeps ties on one side, the same every time */
+			hex_round(q0 + dq * t + 1e-6, r0 + dr * t + 2e-6, &x, &y);
+			EDIT_CELL(ed, x, y, glyph);
+		}
+	} else {
+		/* Bresenham; square4 adds the orthogonal cell of each diagonal step */
+		int dx = x1 > x0 ? x1 - x0 : x0 - x1, sx = x0 < x1 ? 1 : -1;
+		int dy = y1 > y0 ? -(y1 - y0) : -(y0 - y1), sy = y0 < y1 ? 1 : -1;
+		int err = dx + dy, x = x0, y = y0;
+		for (;;) {
+			EDIT_CELL(ed, x, y, glyph);
+			if (x == x1 && y == y1)
+				break;
+			int e2 = 2 * err;
+			bool mx = e2 >= dy, my = e2 <= dx;
+			if (mx && my && ed->topo == GRID_SQUARE4)
+				EDIT_CELL(ed, x + sx, y, glyph);
+			if (mx) {
+				err += dy;
+				x += sx;
+			}
+			if (my) {
+				err += dx;
+				y += sy;
+			}
+		}
+	}
+	editor_end(ed);
+	return changed;
+}
+
+int editor_rect(struct editor *ed, int x0, int y0, int x1, int y1, char glyph, bool filled)
+{
+	if (glyph == '@')
+		return editor_paint(ed, x0, y0, glyph);
+	EDIT_BEGIN(ed, glyph);
+	int xa = x0 < x1 ? x0 : x1, xb = x0 < x1 ? x1 : x0;
+	int ya = y0 < y1 ? y0 : y1, yb = y0 < y1 ? y1 : y0;
+	for (int y = ya < 0 ? 0 : ya; y <= yb && y < ed->h; y++) {
+		for (int x = xa < 0 ? 0 : xa; x <= xb && x < ed->w; x++) {
+			if (!filled && y != ya && y != yb && x != xa && x != xb)
+				continue;
+			EDIT_CELL(ed, x, y, glyph);
+		}
+	}
+	editor_end(ed);
+	return changed;
+}
+
+int editor_fill(struct editor *ed, int x, int y, char glyph)
+{
+	if (glyph == '@')
+		return editor_paint(ed, x, y, glyph);
+	if (!editor_glyph_ok(ed, glyph))
+		return -1;
+	if (x < 0 || y < 0 || x >= ed->w || y >= ed->h)
+		return 0;
+	char from = ed->glyphs[y * ed->w + x];
+	if (from == glyph)
+		return 0;
+	int cells = ed->w * ed->h;
+	int *stack = malloc((size_t)cells * sizeof *stack);
+	uint8_t *seen = calloc((size_t)cells, 1);
+	if (!stack || !seen) {
+		free(stack);
+		free(seen);
+		return -1;
+	}
+	editor_begin(ed);
+	int changed = 0, top = 0;
+	bool oom = false;
+	stack[top++] = y * ed->w + x;
+	seen[y * ed->w + x] = 1;
+	while (top > 0 && !oom) {
+		int c = stack[--top], cx = c % ed->w, cy = c / ed->w;
+		int r = set_cell(ed, cx, cy, glyph);
+		if (r < 0) {
+			oom = true;
+			break;
+		}
+		changed += r;
+		int n = ed->topo == GRID_HEX ? 6 : 4;
+		for (int k = 0; k < n; k++) {
+			int nx = ed->topo == GRID_HEX ? cx + GRID_HEX_DX[cy & 1][k] : cx + GRID_SQUARE_DX[k];
+			int ny = ed->topo == GRID_HEX ? cy + GRID_HEX_DY[k] : cy + GRID_SQUARE_DY[k];
+			if (nx < 0 || ny < 0 || nx >= ed->w || ny >= ed->h)
+				continue;
+			int v = ny * ed->w + nx;
+			if (seen[v] || ed->glyphs[v] != from)
+				continue;
+			seen[v] = 1;
+			stack[top++] = v;
+		}
+	}
+	editor_end(ed);
+	free(stack);
+	free(seen);
+	return oom ? -1 : changed;
+}
+
+/* ---- the derived level ------------------------------------------------- */
+
+/* The line of the map in editor_write's text (see level_write). */
+static int map_line(const struct editor *ed)
+{
+	return 1 + 1 + 1 + (ed->author ? 1 : 0) + (ed->description ? 1 : 0) + (ed->n_sealed ? 1 : 0) + 1 + 1;
+}
+
+static bool build_level(struct editor *ed)
+{
+	struct level *lv = &ed->lv;
+	lv->file = ed->file;
+	lv->name = ed->name;
+	lv->author = ed->author;
+	lv->description = ed->description;
+	lv->topo = ed->topo;
+	lv->w = ed->w;
+	lv->h = ed->h;
+	lv->sealed = ed->sealed;
+	lv->n_sealed = ed->n_sealed;
+	lv->map_line = map_line(ed);
+	lv->player_x = lv->player_y = -1;
+	lv->n_items = lv->n_monsters = 0;
+	int cells = ed->w * ed->h;
+	for (int i = 0; i < cells; i++) {
+		char c = ed->glyphs[i];
+		lv->tiles[i] = (uint8_t)glyph_tile(c);
+		int x = i % ed->w, y = i / ed->w;
+		if (c == '@') {
+			lv->player_x = x;
+			lv->player_y = y;
+		} else if (c == '!' || c == '$') {
+			if (lv->n_items == ed->cap_items) {
+				int cap = ed->cap_items ? ed->cap_items * 2 : 16;
+				struct level_item *it = realloc(lv->items, (size_t)cap * sizeof *it);
+				if (!it)
+					return false;
+				lv->items = it;
+				ed->cap_items = cap;
+			}
+			lv->items[lv->n_items++] =
+				(struct level_item){ c == '!' ? ITEM_POTION : ITEM_GOLD, x, y };
+		} else if (is_letter(c)) {
+			if (lv->n_monsters == ed->cap_monsters) {
+				int cap = ed->cap_monsters ? ed->cap_monsters * 2 : 16;
+				struct level_monster *m = realloc(lv->monsters, (size_t)cap * sizeof *m);
+				if (!m)
+					return false;
+				lv->monsters = m;
+				ed->cap_monsters = cap;
+			}
+			lv->monsters[lv->n_monsters++] = (struct level_monster){ c, x, y };
+		}
+		ed->grid->cost[i] = tile_info((enum tile)lv->tiles[i])->cost;
+	}
+	return true;
+}
+
+static bool keep_route(struct editor *ed, const struct path_result *res)
+{
+	if (res->len > ed->cap_route) {
+		int *c = realloc(ed->route_cells, (size_t)res->len * sizeof *c);
+		if (!c)
+			return false;
+		ed->route_cells = c;
+		ed->cap_route = res->len;
+	}
+	if (res->len > 0)
+		memcpy(ed->route_cells, res->cells, (size_t)res->len * sizeof *res->cells);
+	return true;
+}
+
+static void find_route(struct editor *ed)
+{
+	struct editor_route *r = &ed->route;
+	memset(r, 0, sizeof *r);
+	r->end = -1;
+	if (ed->marker_x[0] < 0 || ed->marker_x[1] < 0)
+		return;
+	struct path_options o = path_options_default();
+	o.fallback = ed->ropt.fallback;
+	o.corner_cutting = ed->ropt.corners;
+	o.weight = ed->ropt.weight;
+	struct path_result res;
+	int a = ed->marker_y[0] * ed->w + ed->marker_x[0];
+	int b = ed->marker_y[1] * ed->w + ed->marker_x[1];
+	r->active = true;
+	r->status = path_find(ed->route_ctx, a, b, &o, &res);
+	if (r->status == PATH_BAD_INPUT || !keep_route(ed, &res)) {
+		r->status = PATH_BAD_INPUT;
+		return;
+	}
+	r->cells = ed->route_cells;
+	r->len = res.len;
+	r->cost = res.cost;
+	r->steps = res.steps;
+	r->expanded = res.expanded;
+	r->reached = res.reached;
+	r->end = res.end;
+}
+
+/* The missing start or exit, as the parser words them, then level_analyse. */
+static void diagnose(struct editor *ed)
+{
+	diag_list_fini(&ed->diags);
+	const struct level *lv = &ed->lv;
+	bool exit = memchr(ed->glyphs, '>', (size_t)ed->w * (size_t)ed->h) != NULL;
+	if (lv->player_x < 0)
+		diag_add(&ed->diags, DIAG_ERROR, ed->file, lv->map_line - 1, 1,
+			 "no player start: put exactly one '@' on the map");
+	if (!exit)
+		diag_add(&ed->diags, DIAG_ERROR, ed->file, lv->map_line - 1, 1,
+			 "no exit: put at least one '>' on the map");
+	if (lv->player_x >= 0)
+		level_analyse(lv, ed->b, &ed->diags);
+}
+
+static void refresh(struct editor *ed)
+{
+	if (!ed->stale)
+		return;
+	double t0 = cpu_us();
+	ed->stale = false;
+	ed->monsters_done = false;
+	if (!build_level(ed)) {
+		diag_list_fini(&ed->diags);
+		diag_add(&ed->diags, DIAG_ERROR, ed->file, 0, 0, "out of memory");
+		ed->stale = true;
+		return;
+	}
+	diagnose(ed);
+	find_route(ed);
+	ed->refresh_us = cpu_us() - t0;
+}
+
+const struct level *editor_level(struct editor *ed)
+{
+	refresh(ed);
+	return ed->stale ? NULL : &ed->lv;
+}
+
+char *editor_write(struct editor *ed, size_t *len)
+{
+	const struct level *lv = editor_level(ed);
+	return lv ? level_write(lv, len) : NULL;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
+		 size_t errlen)
+{
+	size_t len;
+	char *text = editor_write(ed, &len);
+	size_t pl = strlen(path);
+	char *tmp = malloc(pl + 16), *old = malloc(pl + 2), *dir = malloc(pl + 2);
+	if (!text || !tmp || !old || !dir) {
+		snprintf(err, errlen, "out of memory");
+		free(text);
+		free(tmp);
+		free(old);
+		free(dir);
+		return false;
+	}
+	snprintf(tmp, pl + 16, "%s.tmpXXXXXX", path);
+	snprintf(old, pl + 2, "%s~", path);
+	snprintf(dir, pl + 2, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	else
+		snprintf(dir, pl + 2, ".");
+	bool ok = false;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create a file beside %s: %s", path, strerror(errno));
+		goto out;
+	}
+	/* mkstemp makes the file 0600; a level is an ordinary file */
+	if (fchmod(fd, 0644) != 0) {
+		/* a private file still holds the level */
+	}
+	if (!write_all(fd, text, len) || fsync(fd) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (backup && access(path, F_OK) == 0) {
+		/* the previous version stays as FILE~ (a hard link: no copy) */
+		unlink(old);
+		if (link(path, old) != 0) {
+			/* no hard links here: keep going without the backup */
+		}
+	}
+	if (rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	int dfd = open(dir, O_RDONLY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	ok = true;
+	if (mark)
+		editor_mark_saved(ed);
+out:
+	free(text);
+	free(tmp);
+	free(old);
+	free(dir);
+	return ok;
+}
+
+const struct diag_list *editor_diags(struct editor *ed)
+{
+	refresh(ed);
+	return &ed->diags;
+}
+
+bool editor_diag_cell(struct editor *ed, int i, int *x, int *y)
+{
+	refresh(ed);
+	if (i < 0 || i >= ed->diags.n)
+		return false;
+	const struct diag *d = &ed->diags.items[i];
+	int ml = map_line(ed);
+	int row = d->line - ml;
+	if (d->line <= 0 || row < 0 || row >= ed->h || d->col < 1)
+		return false;
+	int col = d->col - 1;
+	int cx = ed->topo == GRID_HEX ? (col - (row & 1)) / 2 : col;
+	if (cx < 0 || cx >= ed->w)
+		return false;
+	*x = cx;
+	*y = row;
+	return true;
+}
+
+/* ---- routes ------------------------------------------------------------ */
+
+void editor_route_set_options(struct editor *ed, const struct editor_route_options *opt)
+{
+	ed->ropt = *opt;
+	if (ed->ropt.weight < 0)
+		ed->ropt.weight = 0;
+	ed->stale = true;
+}
+
+struct editor_route_options editor_route_get_options(const struct editor *ed)
+{
+	return ed->ropt;
+}
+
+void editor_set_marker(struct editor *ed, int which, int x, int y)
+{
+	if (which < 0 || which > 1)
+		return;
+	if (x < 0 || y < 0 || x >= ed->w || y >= ed->h)
+		x = y = -1;
+	ed->marker_x[which] = x;
+	ed->marker_y[which] = y;
+	ed->stale = true;
+}
+
+bool editor_marker(const struct editor *ed, int which, int *x, int *y)
+{
+	if (which < 0 || which > 1 || ed->marker_x[which] < 0)
+		return false;
+	*x = ed->marker_x[which];
+	*y = ed->marker_y[which];
+	return true;
+}
+
+const struct editor_route *editor_route(struct editor *ed)
+{
+	refresh(ed);
+	return &ed->route;
+}
+
+bool editor_route_explored(struct editor *ed, int x, int y)
+{
+	refresh(ed);
+	if (!ed->route.active || !ed->ropt.explored || ed->route.status == PATH_BAD_INPUT)
+		return false;
+	if (x < 0 || y < 0 || x >= ed->w || y >= ed->h)
+		return false;
+	return path_was_expanded(ed->route_ctx, y * ed->w + x);
+}
+
+static bool push_mcell(struct editor *ed, int cell)
+{
+	if (ed->n_mcells == ed->cap_mcells) {
+		int cap = ed->cap_mcells ? ed->cap_mcells * 2 : 1024;
+		int *c = realloc(ed->mcells, (size_t)cap * sizeof *c);
+		if (!c)
+			return false;
+		ed->mcells = c;
+		ed->cap_mcells = cap;
+	}
+	ed->mcells[ed->n_mcells++] = cell;
+	return true;
+}
+
+/*
+ * One reverse flood from the start gives every monster's cheapest way to
+ * it at once (the game's monsters plan on the true map, without corner
+ * cutting); a monster the flood never reaches can never reach the start.
+ */
+int editor_monster_routes(struct editor *ed)
+{
+	refresh(ed);
+	if (ed->stale || ed->lv.player_x < 0)
+		return 0;
+	if (ed->monsters_done)
+		return ed->lv.n_monsters;
+	double t0 = cpu_us();
+	int n = ed->lv.n_monsters;
+	if (n > ed->cap_mon_routes) {
+		int *s = realloc(ed->mstart, (size_t)n * sizeof *s);
+		if (s)
+			ed->mstart = s;
+		int *l = realloc(ed->mlen, (size_t)n * sizeof *l);
+		if (l)
+			ed->mlen = l;
+		if (!s || !l)
+			return 0;
+		ed->cap_mon_routes = n;
+	}
+	struct path_options o = path_options_default();
+	int start = ed->lv.player_y * ed->w + ed->lv.player_x;
+	path_flood(ed->flood_ctx, start, &o, true, 0);
+	ed->n_mcells = 0;
+	int cells = ed->w * ed->h;
+	for (int i = 0; i < n; i++) {
+		int c = ed->lv.monsters[i].y * ed->w + ed->lv.monsters[i].x;
+		ed->mstart[i] = ed->n_mcells;
+		ed->mlen[i] = 0;
+		if (path_flood_distance(ed->flood_ctx, c) < 0)
+			continue;
+		int guard = 0;
+		while (c >= 0 && guard++ <= cells) {
+			if (!push_mcell(ed, c))
+				return 0;
+			ed->mlen[i]++;
+			if (c == start)
+				break;
+			c = path_flood_next(ed->flood_ctx, c, &o);
+		}
+	}
+	ed->monsters_done = true;
+	ed->refresh_us += cpu_us() - t0;
+	return n;
+}
+
+bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **cells, int *len,
+			  bool *reachable)
+{
+	int n = editor_monster_routes(ed);
+	if (i < 0 || i >= n)
+		return false;
+	*x = ed->lv.monsters[i].x;
+	*y = ed->lv.monsters[i].y;
+	*cells = ed->mcells + ed->mstart[i];
+	*len = ed->mlen[i];
+	*reachable = ed->mlen[i] > 0;
+	return true;
+}
+
+double editor_last_refresh_us(const struct editor *ed)
+{
+	return ed->refresh_us;
+}

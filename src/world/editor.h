@@ -1,0 +1,181 @@
+/* editor.h - a level being edited: painting, undo and redo, live diagnostics and routes, without a terminal. */
+#ifndef ASTRAY_EDITOR_H
+#define ASTRAY_EDITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bestiary.h"
+#include "diag.h"
+#include "grid.h"
+#include "level.h"
+#include "path.h"
+
+/*
+ * The editor holds the map as one glyph per cell, exactly the characters a
+ * level file has at that cell (' ' void, '#', '.', ',', '~', '+', '>', '@',
+ * '!', '$', or a monster letter).  Every change goes through the functions
+ * below; each call (or each begin/end group) is one undo step.  What is
+ * derived from the map (the struct level, the diagnostics of `astray
+ * check`, the marker route, the monsters' routes) is recomputed on the
+ * first read after a change, so a stroke of many cells pays once.
+ */
+struct editor;
+
+/*
+ * An editor on a copy of lv (lv is not kept).  `b` (may be NULL: then any
+ * letter is a monster) is borrowed and must outlive the editor; it names
+ * monsters in messages and says which letters may be painted.  `file` is
+ * the name messages use.  NULL on no memory.
+ */
+struct editor *editor_create(const struct level *lv, const struct bestiary *b, const char *file);
+
+/*
+ * An editor on a new w x h level of topology `topo` named `name`: a wall
+ * around floor, with neither start nor exit yet (so the diagnostics at
+ * once say what is missing).  NULL on a bad size (1..LEVEL_MAX_SIDE) or no memory.
+ */
+struct editor *editor_new(enum grid_topology topo, int w, int h, const char *name,
+			  const struct bestiary *b, const char *file);
+
+void editor_destroy(struct editor *ed); /* NULL does nothing */
+
+int editor_width(const struct editor *ed);
+int editor_height(const struct editor *ed);
+enum grid_topology editor_topology(const struct editor *ed);
+const char *editor_file(const struct editor *ed);
+
+/* The glyph at (x, y); ' ' outside the map. */
+char editor_glyph(const struct editor *ed, int x, int y);
+
+/* Whether c may be painted: a glyph of the format, a letter only when the
+ * bestiary has a kind with it. */
+bool editor_glyph_ok(const struct editor *ed, char c);
+
+/*
+ * Every glyph that may be painted, in palette order (terrain, door, start,
+ * exit, items, then each monster kind of the bestiary), NUL-terminated,
+ * into buf (room for 64).  Returns the count.
+ */
+int editor_palette(const struct editor *ed, char *buf, size_t size);
+
+/* What a glyph is ("wall", "goblin", ...), for the palette and messages. */
+const char *editor_glyph_name(const struct editor *ed, char c);
+
+/*
+ * Edits.  Each returns the number of cells changed (0: nothing changed and
+ * no undo step was made), or -1 for a glyph editor_glyph_ok refuses or no
+ * memory.  Cells outside the map are skipped (a line or rectangle is
+ * clipped).  Painting '@' moves the start: the old '@' becomes floor, in
+ * the same undo step.
+ */
+int editor_paint(struct editor *ed, int x, int y, char glyph);
+/* The cells of a line from (x0, y0) to (x1, y1) that a mover of this
+ * topology would step through (square4: no diagonal steps); nothing when
+ * (x0, y0) is outside the map, and (x1, y1) is clamped into it. */
+int editor_line(struct editor *ed, int x0, int y0, int x1, int y1, char glyph);
+/* The rectangle with these corners (in cells): its outline, or filled. */
+int editor_rect(struct editor *ed, int x0, int y0, int x1, int y1, char glyph, bool filled);
+/* Flood fill from (x, y): every cell of the same glyph connected to it by
+ * the topology's edge neighbours (square8 fills 4-connected, so a fill
+ * never leaks through a diagonal gap in a wall). */
+int editor_fill(struct editor *ed, int x, int y, char glyph);
+
+/*
+ * Groups every edit until the matching editor_end into one undo step (a
+ * mouse stroke).  Groups nest; only the outermost counts.
+ */
+void editor_begin(struct editor *ed);
+void editor_end(struct editor *ed);
+
+/* Undo or redo one step; false when there is none. */
+bool editor_undo(struct editor *ed);
+bool editor_redo(struct editor *ed);
+int editor_undo_count(const struct editor *ed);
+int editor_redo_count(const struct editor *ed);
+
+/* Whether the map differs from what was last saved (or loaded). */
+bool editor_modified(const struct editor *ed);
+void editor_mark_saved(struct editor *ed);
+
+/*
+ * The level as it is now, in the .lvl format (header kept from the level
+ * loaded: name, author, description, sealed), NUL-terminated, caller
+ * frees.  level_parse gives back the same map.  NULL on no memory.
+ */
+char *editor_write(struct editor *ed, size_t *len);
+
+/*
+ * Writes editor_write's text to `path` so that a crash or a full disk never
+ * leaves half a file: a temporary file beside it, fsync, the previous
+ * version kept as `path~` (with `backup`), rename over `path`, fsync of the
+ * folder.  On success the editor counts as saved (when `mark`).  On failure
+ * returns false with the reason in err, and `path` is untouched.
+ */
+bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
+		 size_t errlen);
+
+/*
+ * The level as it is now, as the game and `astray check` see it; owned by
+ * the editor and valid until the next change.  Its map_line is the line of
+ * the map in editor_write's text, so diagnostics name lines of the saved
+ * file.  NULL on no memory.
+ */
+const struct level *editor_level(struct editor *ed);
+
+/*
+ * The diagnostics `astray check` gives the level as it is now: a missing
+ * start or exit (as the parser says it), then level_analyse.  Owned by the
+ * editor, valid until the next change.
+ */
+const struct diag_list *editor_diags(struct editor *ed);
+
+/* The map cell diagnostic i is about, or false when it names none. */
+bool editor_diag_cell(struct editor *ed, int i, int *x, int *y);
+
+/* Route options: those of `astray path`. */
+struct editor_route_options {
+	bool fallback;       /* through walls at a penalty, the walk cut before the first */
+	bool explored;       /* keep which cells the search expanded */
+	bool corners;        /* square8: diagonal steps past a wall corner */
+	double weight;       /* 1 A*, > 1 weighted, 0 Dijkstra */
+};
+
+/* The route between the two markers, as `astray path` finds it. */
+struct editor_route {
+	bool active;         /* both markers placed */
+	enum path_status status;
+	const int *cells;    /* cell indices from marker A to the end of the walk */
+	int len;
+	double cost;
+	int steps;
+	long expanded;
+	bool reached;
+	int end;             /* last cell of the walk */
+};
+
+void editor_route_set_options(struct editor *ed, const struct editor_route_options *opt);
+struct editor_route_options editor_route_get_options(const struct editor *ed);
+/* Marker 0 (the start, A) or 1 (the goal, B) at (x, y); x < 0 removes it. */
+void editor_set_marker(struct editor *ed, int which, int x, int y);
+bool editor_marker(const struct editor *ed, int which, int *x, int *y);
+/* The route for the map as it is now; owned by the editor, valid until the next change. */
+const struct editor_route *editor_route(struct editor *ed);
+/* With the explored option: whether the last route search expanded the cell. */
+bool editor_route_explored(struct editor *ed, int x, int y);
+
+/*
+ * Every monster's route to the player start (the cheapest, as a monster
+ * plans on the true map), computed on demand.  Returns the number of
+ * monsters (scan order, as in editor_level), 0 without a start.
+ */
+int editor_monster_routes(struct editor *ed);
+/* Monster i: its cell, and its route (cells from the monster to the start)
+ * or reachable = false when it can never reach the start. */
+bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **cells, int *len,
+			  bool *reachable);
+
+/* CPU microseconds the last recomputation took (diagnostics and routes). */
+double editor_last_refresh_us(const struct editor *ed);
+
+#endif

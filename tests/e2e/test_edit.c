@@ -1,0 +1,262 @@
+/*
+ * test_edit.c - `astray edit` ($ASTRAY_BIN, built with the sanitizers) in
+ * a pseudo-terminal, as a designer uses it: paint with a key, a click (both
+ * forms) and a drag, undo, wall the exit off and see the error come and go,
+ * save and read the file back; a play-test that returns; quitting with
+ * unsaved changes asks; SIGTERM leaves the changes in LEVEL.recover.
+ * Positions are found on the screen (the start's row), never assumed.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pty_driver.h"
+
+#define WAIT_MS 8000
+#define FIXTURE "tests/levels/e2e/square.lvl" /* start 3,2; exit 1,6 */
+#define BESTIARY "tests/levels/bestiary.txt"
+
+struct ed {
+	struct pty p;
+	char dir[64];
+	char file[128];
+	int ox, oy;        /* screen position of map cell 0,0 */
+};
+
+static const char *bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+static void dump_fail(struct ed *e, const char *what)
+{
+	char buf[8192];
+	pty_dump(&e->p, buf, sizeof buf);
+	print_error("%s\n%s", what, buf);
+	fail();
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 65536);
+	size_t n = fread(buf, 1, 65535, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	char *t = slurp(from);
+	assert_non_null(t);
+	FILE *f = fopen(to, "wb");
+	assert_non_null(f);
+	fputs(t, f);
+	fclose(f);
+	free(t);
+}
+
+/* A copy of the fixture in a fresh folder, open in the editor; the start at 3,2 locates the map. */
+static void start(struct ed *e)
+{
+	memset(e, 0, sizeof *e);
+	snprintf(e->dir, sizeof e->dir, "/tmp/astray-edit-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	snprintf(e->file, sizeof e->file, "%s/s.lvl", e->dir);
+	copy_file(FIXTURE, e->file);
+	char *argv[] = { (char *)bin(), (char *)"edit", e->file, (char *)"--bestiary", (char *)BESTIARY,
+			 (char *)"--seed", (char *)"1", NULL };
+	assert_true(pty_start(&e->p, 24, 80, argv));
+	if (!pty_wait_text(&e->p, "Palette", WAIT_MS))
+		dump_fail(e, "the editor did not start");
+	pty_pump(&e->p, 100);
+	int row, col;
+	/* row 2 of the map starts "#..@" (the palette has an '@' too) */
+	if (!pty_find(&e->p, "#..@", &row, &col))
+		dump_fail(e, "no start on the screen");
+	e->ox = col;
+	e->oy = row - 2;
+}
+
+static void finish(struct ed *e)
+{
+	pty_close(&e->p);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", e->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void wait_cell(struct ed *e, int x, int y, char c, const char *what)
+{
+	if (!pty_wait_char_at(&e->p, (uint32_t)(unsigned char)c, e->oy + y, e->ox + x, WAIT_MS))
+		dump_fail(e, what);
+}
+
+/* A click, then a pause: ncurses may hold a release back until the next
+ * input, so a test that sends the next press at once reorders them. */
+static void click_cell(struct ed *e, int x, int y, bool split)
+{
+	pty_click(&e->p, 0, e->ox + x, e->oy + y, split);
+	pty_pump(&e->p, 250);
+	pty_send(&e->p, "\014"); /* Ctrl-L: harmless input behind the click */
+	pty_pump(&e->p, 100);
+}
+
+/* Left press at one cell, a drag through the cells between, release at the other (SGR). */
+static void drag_cells(struct ed *e, int x0, int y, int x1)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "\033[<0;%d;%dM", e->ox + x0 + 1, e->oy + y + 1);
+	pty_send(&e->p, buf);
+	pty_pump(&e->p, 60);
+	for (int x = x0 + 1; x <= x1; x++) {
+		snprintf(buf, sizeof buf, "\033[<32;%d;%dM", e->ox + x + 1, e->oy + y + 1);
+		pty_send(&e->p, buf);
+		pty_pump(&e->p, 30);
+	}
+	snprintf(buf, sizeof buf, "\033[<0;%d;%dm", e->ox + x1 + 1, e->oy + y + 1);
+	pty_send(&e->p, buf);
+}
+
+static void test_paint_undo_save(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	if (!pty_wait_text(&e.p, "No problems", WAIT_MS))
+		dump_fail(&e, "a good level shows problems");
+	/* a key: the cursor starts on the '@'; one step right, then '#' */
+	pty_send(&e.p, "l#");
+	wait_cell(&e, 4, 2, '#', "the '#' key did not paint");
+	/* a click in each form, then a drag */
+	click_cell(&e, 6, 5, false);
+	wait_cell(&e, 6, 5, '#', "a click did not paint");
+	click_cell(&e, 7, 5, true);
+	wait_cell(&e, 7, 5, '#', "a press and release did not paint");
+	drag_cells(&e, 10, 1, 14);
+	wait_cell(&e, 14, 1, '#', "a drag did not paint its last cell");
+	wait_cell(&e, 12, 1, '#', "a drag did not paint the cells between");
+	/* undo takes the whole drag back, then the press-and-release */
+	pty_send(&e.p, "z");
+	wait_cell(&e, 12, 1, '.', "undo did not take the drag back");
+	wait_cell(&e, 10, 1, '.', "undo did not take the whole drag back");
+	pty_send(&e.p, "z");
+	wait_cell(&e, 7, 5, '.', "undo did not take the click back");
+	/* wall the exit (1,6) off: the error appears, and goes with an undo */
+	click_cell(&e, 1, 5, false);
+	click_cell(&e, 2, 5, false);
+	click_cell(&e, 2, 6, false);
+	if (!pty_wait_text(&e.p, "exit '>' at 1,6", WAIT_MS))
+		dump_fail(&e, "no diagnostic for the walled-off exit");
+	assert_true(pty_wait_text(&e.p, "1 error", WAIT_MS));
+	pty_send(&e.p, "z");
+	if (!pty_wait_gone(&e.p, "exit '>' at 1,6", WAIT_MS))
+		dump_fail(&e, "the diagnostic stayed after the exit was opened");
+	assert_true(pty_wait_text(&e.p, "No problems", WAIT_MS));
+	/* save, quit, read the file */
+	pty_send(&e.p, "s");
+	if (!pty_wait_text(&e.p, "Saved", WAIT_MS))
+		dump_fail(&e, "no word of the save");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_true(WIFEXITED(e.p.status));
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	assert_false(e.p.altscreen);
+	char *text = slurp(e.file);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n#..@#......#####...#\n"));  /* row 2: the key */
+	assert_non_null(strstr(text, "\n###...#............#\n"));  /* row 5: clicks, one undone */
+	assert_non_null(strstr(text, "\n#>.................#\n"));  /* row 6: the exit open */
+	assert_non_null(strstr(text, "\n#..................#\n"));  /* row 1: the drag undone */
+	assert_non_null(strstr(text, "sealed: 13,3\n"));
+	free(text);
+	char old[160];
+	snprintf(old, sizeof old, "%s~", e.file);
+	char *backup = slurp(old);
+	assert_non_null(backup); /* the previous version */
+	assert_non_null(strstr(backup, "\n#..@.......#####...#\n"));
+	free(backup);
+	finish(&e);
+}
+
+/* p plays the level as it is in memory; quitting the game comes back. */
+static void test_play_and_return(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "l#"); /* unsaved: the game must see it anyway */
+	wait_cell(&e, 4, 2, '#', "the '#' key did not paint");
+	pty_send(&e.p, "p");
+	if (!pty_wait_text(&e.p, "Turn 0", WAIT_MS))
+		dump_fail(&e, "the play-test did not start");
+	pty_send(&e.p, "l"); /* into the new wall: a bump, no turn */
+	pty_pump(&e.p, 300);
+	int row, col;
+	assert_true(pty_find(&e.p, "Turn 0", &row, &col));
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_text(&e.p, "Really quit", WAIT_MS));
+	pty_send(&e.p, "y");
+	if (!pty_wait_text(&e.p, "Play-test over", WAIT_MS))
+		dump_fail(&e, "the editor did not come back");
+	assert_true(pty_wait_text(&e.p, "Palette", WAIT_MS));
+	wait_cell(&e, 4, 2, '#', "the painted wall is gone after the play-test");
+	/* quitting with unsaved changes asks; y leaves the file as it was */
+	pty_send(&e.p, "q");
+	if (!pty_wait_text(&e.p, "Unsaved changes", WAIT_MS))
+		dump_fail(&e, "no question about unsaved changes");
+	pty_send(&e.p, "y");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	char *text = slurp(e.file), *orig = slurp(FIXTURE);
+	assert_string_equal(text, orig);
+	free(text);
+	free(orig);
+	finish(&e);
+}
+
+/* SIGTERM with unsaved changes: the terminal is restored and LEVEL.recover holds them. */
+static void test_sigterm_recovers(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "l~");
+	wait_cell(&e, 4, 2, '~', "the '~' key did not paint");
+	kill(e.p.pid, SIGTERM);
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_true(WIFEXITED(e.p.status));
+	assert_int_equal(WEXITSTATUS(e.p.status), 128 + SIGTERM);
+	assert_false(e.p.altscreen);
+	char rec[160];
+	snprintf(rec, sizeof rec, "%s.recover", e.file);
+	char *text = slurp(rec);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n#..@~......#####...#\n"));
+	free(text);
+	finish(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paint_undo_save),
+		cmocka_unit_test(test_play_and_return),
+		cmocka_unit_test(test_sigterm_recovers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

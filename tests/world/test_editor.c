@@ -1,0 +1,444 @@
+/*
+ * test_editor.c - the model of `astray edit` without a terminal: paint,
+ * undo and redo sequences (undo after N changes gives back the original
+ * bytes), flood fill, rectangles and lines on square and hex maps, the
+ * write -> parse round trip, the diagnostics and the routes after a change.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestiary.h"
+#include "editor.h"
+#include "grid.h"
+#include "level.h"
+
+static const char SQUARE[] = "astray-level 1\n"
+			     "name: Test\n"
+			     "topology: square8\n"
+			     "map:\n"
+			     "##########\n"
+			     "#@...#...#\n"
+			     "#....+.g.#\n"
+			     "#..!.#..>#\n"
+			     "##########\n";
+
+static const char HEX[] = "astray-level 1\n"
+			  "name: Hex\n"
+			  "topology: hex\n"
+			  "author: me\n"
+			  "map:\n"
+			  "# # # # # # # #\n"
+			  " # . @ . . g . #\n"
+			  "# . . # # . > #\n"
+			  " # # # # # # # #\n";
+
+struct fixture {
+	struct bestiary b;
+	struct editor *ed;
+};
+
+static struct editor *open_text(struct bestiary *b, const char *text)
+{
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_file("tests/levels/bestiary.txt", b, &d));
+	struct level *lv = level_parse("t.lvl", text, strlen(text), b, &d);
+	if (!lv) {
+		for (int i = 0; i < d.n; i++)
+			print_error("%d:%d: %s\n", d.items[i].line, d.items[i].col, d.items[i].msg);
+	}
+	assert_non_null(lv);
+	diag_list_fini(&d);
+	struct editor *ed = editor_create(lv, b, "t.lvl");
+	assert_non_null(ed);
+	level_destroy(lv);
+	return ed;
+}
+
+static char *written(struct editor *ed)
+{
+	size_t len;
+	char *t = editor_write(ed, &len);
+	assert_non_null(t);
+	assert_int_equal(strlen(t), len);
+	return t;
+}
+
+/* The text as loaded is what the editor writes before any change. */
+static void test_write_unchanged(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char *t = written(ed);
+	assert_string_equal(t, SQUARE);
+	free(t);
+	assert_false(editor_modified(ed));
+	editor_destroy(ed);
+}
+
+static void test_paint_undo_redo(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char *orig = written(ed);
+	assert_int_equal(editor_paint(ed, 2, 2, '#'), 1);
+	assert_int_equal(editor_glyph(ed, 2, 2), '#');
+	assert_int_equal(editor_paint(ed, 2, 2, '#'), 0); /* no change, no step */
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_int_equal(editor_paint(ed, 3, 1, '~'), 1);
+	assert_int_equal(editor_paint(ed, 4, 3, 'g'), 1);
+	assert_int_equal(editor_paint(ed, 1, 1, 'Q'), -1); /* no kind 'Q' */
+	assert_int_equal(editor_paint(ed, 1, 1, '%'), -1);
+	assert_true(editor_modified(ed));
+	char *after = written(ed);
+	assert_int_equal(editor_undo_count(ed), 3);
+	for (int i = 0; i < 3; i++)
+		assert_true(editor_undo(ed));
+	assert_false(editor_undo(ed));
+	char *back = written(ed);
+	assert_string_equal(back, orig);
+	assert_false(editor_modified(ed));
+	for (int i = 0; i < 3; i++)
+		assert_true(editor_redo(ed));
+	assert_false(editor_redo(ed));
+	char *again = written(ed);
+	assert_string_equal(again, after);
+	/* a new edit after an undo forgets the redo */
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_redo_count(ed), 1);
+	assert_int_equal(editor_paint(ed, 6, 1, ','), 1);
+	assert_int_equal(editor_redo_count(ed), 0);
+	assert_false(editor_redo(ed));
+	free(orig);
+	free(after);
+	free(back);
+	free(again);
+	editor_destroy(ed);
+}
+
+/* Many steps deep: 500 paints undone give the original bytes. */
+static void test_undo_deep(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char *orig = written(ed);
+	const char glyphs[] = "#.,~+!$";
+	int steps = 0;
+	for (int i = 0; i < 500; i++) {
+		int r = editor_paint(ed, 1 + i % 8, 1 + (i / 8) % 3, glyphs[i % 7]);
+		assert_true(r >= 0);
+		steps += r > 0;
+	}
+	assert_int_equal(editor_undo_count(ed), steps);
+	while (editor_undo(ed))
+		;
+	char *back = written(ed);
+	assert_string_equal(back, orig);
+	free(orig);
+	free(back);
+	editor_destroy(ed);
+}
+
+/* One start: painting '@' moves it, and one undo puts it back. */
+static void test_start_moves(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	assert_int_equal(editor_paint(ed, 3, 2, '@'), 2);
+	assert_int_equal(editor_glyph(ed, 1, 1), '.');
+	assert_int_equal(editor_glyph(ed, 3, 2), '@');
+	const struct level *lv = editor_level(ed);
+	assert_int_equal(lv->player_x, 3);
+	assert_int_equal(lv->player_y, 2);
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_glyph(ed, 1, 1), '@');
+	assert_int_equal(editor_glyph(ed, 3, 2), '.');
+	editor_destroy(ed);
+}
+
+static void test_fill_one_step(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	/* the left room's floor: 4x3 minus '@' and '!' = 10 cells */
+	assert_int_equal(editor_fill(ed, 2, 1, '~'), 10);
+	assert_int_equal(editor_glyph(ed, 4, 3), '~');
+	assert_int_equal(editor_glyph(ed, 1, 1), '@');
+	assert_int_equal(editor_glyph(ed, 6, 1), '.'); /* beyond the wall and the door */
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_glyph(ed, 4, 3), '.');
+	assert_int_equal(editor_glyph(ed, 2, 1), '.');
+	/* a fill never leaks through a diagonal gap on square8 */
+	struct editor *e2 = editor_new(GRID_SQUARE8, 6, 6, "gap", &b, "gap.lvl");
+	assert_non_null(e2);
+	assert_int_equal(editor_line(e2, 1, 4, 4, 1, '#'), 4);
+	assert_int_equal(editor_fill(e2, 1, 1, ','), 6); /* the upper left triangle */
+	assert_int_equal(editor_glyph(e2, 4, 4), '.');
+	editor_destroy(e2);
+	editor_destroy(ed);
+}
+
+static void test_rect_and_line(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	editor_destroy(ed);
+	ed = editor_new(GRID_SQUARE4, 12, 8, "r", &b, "r.lvl");
+	assert_int_equal(editor_rect(ed, 2, 2, 6, 5, '#', false), 14);
+	assert_int_equal(editor_glyph(ed, 4, 3), '.');
+	assert_int_equal(editor_glyph(ed, 6, 5), '#');
+	assert_int_equal(editor_rect(ed, 3, 3, 5, 4, ',', true), 6);
+	assert_int_equal(editor_undo_count(ed), 2);
+	/* partly outside: clipped */
+	assert_int_equal(editor_rect(ed, -3, -3, 1, 1, '~', true), 4);
+	/* a square4 line steps orthogonally: 4 across + 3 down + the start */
+	assert_int_equal(editor_line(ed, 7, 1, 10, 4, '+'), 7);
+	assert_int_equal(editor_undo_count(ed), 4);
+	/* a rectangle, line or fill of starts places one start */
+	assert_int_equal(editor_rect(ed, 1, 1, 3, 3, '@', true), 1);
+	editor_destroy(ed);
+}
+
+/* A hex line is a chain of hex neighbours from end to end. */
+static void test_hex_line(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, HEX);
+	editor_destroy(ed);
+	ed = editor_new(GRID_HEX, 20, 15, "h", &b, "h.lvl");
+	struct grid *g = grid_create(20, 15, GRID_HEX);
+	static const int ends[][4] = { { 1, 1, 18, 1 }, { 1, 1, 1, 13 }, { 2, 13, 17, 2 }, { 5, 2, 9, 12 } };
+	for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+		const int *e = ends[k];
+		int n = editor_line(ed, e[0], e[1], e[2], e[3], '#');
+		assert_true(n > 0);
+		assert_int_equal(editor_glyph(ed, e[0], e[1]), '#');
+		assert_int_equal(editor_glyph(ed, e[2], e[3]), '#');
+		/* every wall cell of the line touches another, and the number of
+		 * cells is the hex distance + 1 */
+		int d = grid_step_distance(g, e[1] * 20 + e[0], e[3] * 20 + e[2]);
+		assert_int_equal(n, d + 1);
+		assert_true(editor_undo(ed));
+	}
+	grid_destroy(g);
+	editor_destroy(ed);
+}
+
+/* Painted levels written and parsed again hold the same map. */
+static void round_trip(const char *text)
+{
+	struct bestiary b;
+	struct editor *ed = open_text(&b, text);
+	assert_true(editor_paint(ed, 2, 2, '~') > 0);
+	assert_true(editor_paint(ed, 4, 1, 'g') > 0);
+	assert_true(editor_paint(ed, 1, 2, '$') > 0);
+	size_t len;
+	char *t = editor_write(ed, &len);
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("rt.lvl", t, len, &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.errors, 0);
+	struct editor *e2 = editor_create(lv, &b, "rt.lvl");
+	assert_int_equal(editor_width(e2), editor_width(ed));
+	assert_int_equal(editor_height(e2), editor_height(ed));
+	assert_int_equal(editor_topology(e2), editor_topology(ed));
+	for (int y = 0; y < editor_height(ed); y++)
+		for (int x = 0; x < editor_width(ed); x++)
+			assert_int_equal(editor_glyph(e2, x, y), editor_glyph(ed, x, y));
+	char *t2 = editor_write(e2, NULL);
+	assert_string_equal(t, t2);
+	free(t);
+	free(t2);
+	diag_list_fini(&d);
+	level_destroy(lv);
+	editor_destroy(e2);
+	editor_destroy(ed);
+}
+
+static void test_round_trip_square(void **state)
+{
+	(void)state;
+	round_trip(SQUARE);
+}
+
+static void test_round_trip_hex(void **state)
+{
+	(void)state;
+	round_trip(HEX);
+	struct bestiary b;
+	struct editor *ed = open_text(&b, HEX);
+	assert_int_equal(editor_glyph(ed, 2, 1), '@');
+	assert_int_equal(editor_glyph(ed, 6, 2), '>');
+	char *t = written(ed);
+	assert_string_equal(t, HEX);
+	free(t);
+	editor_destroy(ed);
+}
+
+static bool has_diag(struct editor *ed, const char *text, int *index)
+{
+	const struct diag_list *d = editor_diags(ed);
+	for (int i = 0; i < d->n; i++)
+		if (strstr(d->items[i].msg, text)) {
+			if (index)
+				*index = i;
+			return true;
+		}
+	return false;
+}
+
+static void test_diagnostics_follow_changes(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	assert_int_equal(editor_diags(ed)->n, 0);
+	/* close the door: the exit, the goblin and the right room are cut off */
+	assert_int_equal(editor_paint(ed, 5, 2, '#'), 1);
+	int i;
+	assert_true(has_diag(ed, "exit '>' at 8,3 cannot be reached", &i));
+	assert_int_equal(editor_diags(ed)->errors, 1);
+	int x, y;
+	assert_true(editor_diag_cell(ed, i, &x, &y));
+	assert_int_equal(x, 8);
+	assert_int_equal(y, 3);
+	/* the line and column are those of the file as written */
+	assert_int_equal(editor_diags(ed)->items[i].line, 8);
+	assert_int_equal(editor_diags(ed)->items[i].col, 9);
+	assert_true(has_diag(ed, "goblin 'g' at 7,2 can never reach the player", NULL));
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_diags(ed)->n, 0);
+	/* no start, no exit: the parser's words */
+	assert_true(editor_paint(ed, 1, 1, '.') > 0);
+	assert_true(has_diag(ed, "no player start", NULL));
+	assert_true(editor_paint(ed, 8, 3, '.') > 0);
+	assert_true(has_diag(ed, "no exit", NULL));
+	assert_int_equal(editor_diags(ed)->errors, 2);
+	assert_false(editor_diag_cell(ed, 0, &x, &y));
+	editor_destroy(ed);
+}
+
+static void test_route_follows_changes(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	assert_false(editor_route(ed)->active);
+	editor_set_marker(ed, 0, 1, 1);
+	editor_set_marker(ed, 1, 8, 3);
+	const struct editor_route *r = editor_route(ed);
+	assert_true(r->active);
+	assert_int_equal(r->status, PATH_FOUND);
+	assert_true(r->reached);
+	double open_cost = r->cost;
+	int open_steps = r->steps;
+	assert_int_equal(r->len, r->steps + 1);
+	assert_int_equal(r->cells[0], 1 * 10 + 1);
+	assert_int_equal(r->end, 3 * 10 + 8);
+	/* water on the way makes it dearer or longer */
+	assert_true(editor_rect(ed, 6, 1, 6, 3, '~', true) > 0);
+	r = editor_route(ed);
+	assert_int_equal(r->status, PATH_FOUND);
+	assert_true(r->cost > open_cost);
+	/* a wall across: no route; with the fallback the walk stops before it */
+	assert_true(editor_paint(ed, 5, 2, '#') > 0);
+	r = editor_route(ed);
+	assert_int_equal(r->status, PATH_NO_ROUTE);
+	struct editor_route_options o = editor_route_get_options(ed);
+	o.fallback = true;
+	o.explored = true;
+	editor_route_set_options(ed, &o);
+	r = editor_route(ed);
+	assert_int_equal(r->status, PATH_FALLBACK);
+	assert_false(r->reached);
+	assert_true(editor_route_explored(ed, 1, 1));
+	assert_false(editor_route_explored(ed, 0, 0));
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	r = editor_route(ed);
+	assert_int_equal(r->status, PATH_FOUND);
+	assert_int_equal(r->steps, open_steps);
+	editor_destroy(ed);
+}
+
+static void test_monster_routes(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	assert_int_equal(editor_monster_routes(ed), 1);
+	int x, y, len;
+	const int *cells;
+	bool ok;
+	assert_true(editor_monster_route(ed, 0, &x, &y, &cells, &len, &ok));
+	assert_true(ok);
+	assert_int_equal(x, 7);
+	assert_int_equal(y, 2);
+	assert_int_equal(cells[0], 2 * 10 + 7);
+	assert_int_equal(cells[len - 1], 1 * 10 + 1);
+	assert_true(editor_paint(ed, 5, 2, '#') > 0);
+	assert_int_equal(editor_monster_routes(ed), 1);
+	assert_true(editor_monster_route(ed, 0, &x, &y, &cells, &len, &ok));
+	assert_false(ok);
+	editor_destroy(ed);
+}
+
+/* A 200x100 level: a stroke's recomputation is timed by the editor itself
+ * (the figure is printed; the budget is checked by `astray edit --bench`). */
+static void test_big_level(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	editor_destroy(ed);
+	ed = editor_new(GRID_SQUARE8, 200, 100, "big", &b, "big.lvl");
+	assert_non_null(ed);
+	assert_true(editor_paint(ed, 1, 1, '@') > 0);
+	assert_true(editor_paint(ed, 198, 98, '>') > 0);
+	for (int i = 0; i < 40; i++)
+		assert_true(editor_paint(ed, 5 + i * 4, 50, 'g') > 0);
+	editor_set_marker(ed, 0, 1, 1);
+	editor_set_marker(ed, 1, 198, 98);
+	assert_int_equal(editor_route(ed)->status, PATH_FOUND);
+	assert_true(editor_line(ed, 100, 0, 100, 99, '#') > 0);
+	assert_true(has_diag(ed, "exit '>' at 198,98 cannot be reached", NULL));
+	assert_int_equal(editor_route(ed)->status, PATH_NO_ROUTE);
+	assert_int_equal(editor_monster_routes(ed), 40);
+	print_message("200x100 refresh after a stroke: %.0f us CPU (sanitized build)\n",
+		      editor_last_refresh_us(ed));
+	editor_destroy(ed);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_unchanged),
+		cmocka_unit_test(test_paint_undo_redo),
+		cmocka_unit_test(test_undo_deep),
+		cmocka_unit_test(test_start_moves),
+		cmocka_unit_test(test_fill_one_step),
+		cmocka_unit_test(test_rect_and_line),
+		cmocka_unit_test(test_hex_line),
+		cmocka_unit_test(test_round_trip_square),
+		cmocka_unit_test(test_round_trip_hex),
+		cmocka_unit_test(test_diagnostics_follow_changes),
+		cmocka_unit_test(test_route_follows_changes),
+		cmocka_unit_test(test_monster_routes),
+		cmocka_unit_test(test_big_level),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
