@@ -18,7 +18,7 @@ struct monster_kind {
 	int damage;          /* damage per hit */
 	int speed;           /* energy per turn; 100 acts once a turn */
 	int sight;           /* sight radius in cells; 0 never sees */
-	/* AI knobs (DESIGN / issue 5) */
+	/* AI knobs (docs/ai.md explains each) */
 	int memory;          /* turns it keeps hunting the last seen position */
 	double weight;       /* heuristic weight of its searches (1 = exact A*) */
 	double penalty;      /* fallback penalty P; 0 = automatic (unbounded detours) */
