@@ -31,7 +31,7 @@ SAN_FLAGS = -DASTRAY_CHECKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-
 # WERROR=-Werror overrides.
 WERROR ?= $(if $(or $(wildcard .git),$(CI)),-Werror,)
 WARN = -Wall -Wextra $(WERROR) -Wpedantic -Wshadow -Wstrict-prototypes \
-       -Wmissing-prototypes -Wwrite-strings -Wno-unused-function
+       -Wmissing-prototypes -Wwrite-strings
 BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -MMD -MP \
               -DASTRAY_DATADIR='"$(PKGDATADIR)"'
 
@@ -129,11 +129,11 @@ build/san/libtest.a: $(TESTLIB_OBJ)
 # the core) plus tests/lib, and links its layer's libraries and below.
 build/san/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(INC_$(call layer_of,$@)) -Itests/lib $(SAN_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(if $(findstring /lib/,$@),$(INC_cli),$(INC_$(call layer_of,$@))) -Itests/lib $(SAN_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
 
 .SECONDEXPANSION:
 build/san/tests/%: build/san/tests/%.o build/san/libtest.a $$(SAN_LIB_$$(call layer_of,$$@))
-	$(CC) $(SAN_FLAGS) $(LDFLAGS) $< $(SAN_LIB_$(call layer_of,$@)) build/san/libtest.a $(CMOCKA_LIBS) \
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) $< build/san/libtest.a $(SAN_LIB_$(call layer_of,$@)) $(CMOCKA_LIBS) \
 		$(if $(filter core,$(call layer_of,$@)),-lm,$(VTERM_LIBS) -lutil $(LIBS)) -o $@
 
 # Every suite runs from the top folder; a failing suite fails the target

@@ -18,20 +18,14 @@
 
 #include <cmocka.h>
 
+#include "testrand.h"
+
 #include "flood.h"
 #include "grid.h"
 #include "movingai.h"
 #include "path.h"
 
 #define MAPS_PER_TOPOLOGY 320
-
-static uint32_t rnd(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
 
 static int rnd_range(uint32_t *s, int lo, int hi)
 {

@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "testrand.h"
+
 #include "grid.h"
 #include "path.h"
 
@@ -153,14 +155,6 @@ static void test_screen_round_trip(void **state)
 	assert_int_equal(x, 0);
 	assert_int_equal(y, 5);
 	grid_destroy(g);
-}
-
-static uint32_t rnd(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
 }
 
 /* Heuristics against Dijkstra distances: exact on an empty map, and on

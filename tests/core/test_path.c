@@ -9,17 +9,11 @@
 
 #include <cmocka.h>
 
+#include "testrand.h"
+
 #include "grid.h"
 #include "path.h"
 #include "grid_text.h"
-
-static uint32_t rnd(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
 
 
 /* Plain O(n^2) Dijkstra over grid_neighbours: the reference. dist[] gets

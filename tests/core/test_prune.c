@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "testrand.h"
+
 #include "grid.h"
 #include "path.h"
 #include "prune.h"
@@ -28,14 +30,6 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 size_t __sanitizer_get_heap_size(void);
 size_t __sanitizer_get_free_bytes(void);
 #endif
-
-static uint32_t rnd(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
 
 static int rnd_below(uint32_t *s, int n) { return (int)(rnd(s) % (uint32_t)n); }
 

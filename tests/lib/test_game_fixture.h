@@ -2,6 +2,8 @@
 #ifndef ASTRAY_TEST_GAME_FIXTURE_H
 #define ASTRAY_TEST_GAME_FIXTURE_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,47 +13,13 @@
 #include "level.h"
 
 /* A bestiary from text; fails the test on any error. */
-static void fixture_bestiary(struct bestiary *b, const char *text)
-{
-	struct diag_list d = { 0 };
-	bool ok = bestiary_parse("test-bestiary", text, strlen(text), b, &d);
-	for (int i = 0; i < d.n; i++) {
-		char buf[800];
-		diag_format(&d.items[i], buf, sizeof buf);
-		fprintf(stderr, "%s\n", buf);
-	}
-	diag_list_fini(&d);
-	assert_true(ok);
-}
+void fixture_bestiary(struct bestiary *b, const char *text);
 
 /* A level from its map rows (one string, rows separated by '\n'). */
-static struct level *fixture_level(const char *topology, const char *map, const struct bestiary *b)
-{
-	size_t cap = strlen(map) + 256;
-	char *text = malloc(cap);
-	assert_non_null(text);
-	int n = snprintf(text, cap, "astray-level 1\nname: test\ntopology: %s\nmap:\n%s\n", topology, map);
-	struct diag_list d = { 0 };
-	struct level *lv = level_parse("test.lvl", text, (size_t)n, b, &d);
-	for (int i = 0; i < d.n; i++) {
-		char buf[800];
-		diag_format(&d.items[i], buf, sizeof buf);
-		fprintf(stderr, "%s\n", buf);
-	}
-	diag_list_fini(&d);
-	free(text);
-	assert_non_null(lv);
-	return lv;
-}
+struct level *fixture_level(const char *topology, const char *map, const struct bestiary *b);
 
 /* A standard test bestiary: slow, fast, harmless and deadly kinds. */
-static const char fixture_kinds[] =
-	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 20\nmemory: 10\n"
-	"kind: dummy\nglyph: d\nhp: 1\ndamage: 0\nsight: 0\n"
-	"kind: slug\nglyph: s\nhp: 5\ndamage: 1\nspeed: 50\nsight: 20\n"
-	"kind: bat\nglyph: b\nhp: 5\ndamage: 1\nspeed: 200\nsight: 20\n"
-	"kind: killer\nglyph: k\nhp: 50\ndamage: 200\nsight: 20\n"
-	"kind: watcher\nglyph: w\nhp: 5\ndamage: 0\nsight: 20\nmemory: 0\n";
+extern const char fixture_kinds[];
 
 struct fixture {
 	struct bestiary b;
@@ -61,74 +29,21 @@ struct fixture {
 	struct game *g;
 };
 
-static struct game *fixture_game(struct fixture *f, const char *topology, const char *map, uint64_t seed)
-{
-	memset(f, 0, sizeof *f);
-	fixture_bestiary(&f->b, fixture_kinds);
-	f->lv[0] = fixture_level(topology, map, &f->b);
-	f->levels[0] = f->lv[0];
-	f->n = 1;
-	f->g = game_create(f->levels, 1, &f->b, seed);
-	assert_non_null(f->g);
-	return f->g;
-}
+struct game *fixture_game(struct fixture *f, const char *topology, const char *map, uint64_t seed);
 
-static void fixture_fini(struct fixture *f)
-{
-	game_destroy(f->g);
-	for (int i = 0; i < 4; i++)
-		level_destroy(f->lv[i]);
-	memset(f, 0, sizeof *f);
-}
+void fixture_fini(struct fixture *f);
 
-static enum act_result act_move(struct game *g, enum grid_dir d)
-{
-	struct action a = { .kind = ACT_MOVE, .dir = d };
-	return game_act(g, &a);
-}
+enum act_result act_move(struct game *g, enum grid_dir d);
 
-static enum act_result act_wait(struct game *g)
-{
-	struct action a = { .kind = ACT_WAIT };
-	return game_act(g, &a);
-}
+enum act_result act_wait(struct game *g);
 
-static enum act_result act_travel(struct game *g, int x, int y)
-{
-	struct action a = { .kind = ACT_TRAVEL, .x = x, .y = y };
-	return game_act(g, &a);
-}
+enum act_result act_travel(struct game *g, int x, int y);
 
-static enum act_result act_travel_step(struct game *g)
-{
-	struct action a = { .kind = ACT_TRAVEL_STEP };
-	return game_act(g, &a);
-}
+enum act_result act_travel_step(struct game *g);
 
 /* Travels to (x, y) until travel stops; returns the number of acts. */
-static int travel_all(struct game *g, int x, int y)
-{
-	int n = 0;
-	if (act_travel(g, x, y) == RESULT_ACTED)
-		n++;
-	while (g->travel.active && n < 10000) {
-		if (act_travel_step(g) != RESULT_ACTED)
-			break;
-		n++;
-	}
-	return n;
-}
+int travel_all(struct game *g, int x, int y);
 
-static bool message_contains(const struct game *g, const char *needle)
-{
-	for (int i = 0; i < 10; i++) {
-		const struct message *m = game_message(g, i);
-		if (!m)
-			break;
-		if (strstr(m->text, needle))
-			return true;
-	}
-	return false;
-}
+bool message_contains(const struct game *g, const char *needle);
 
 #endif

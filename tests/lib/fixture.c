@@ -1,0 +1,123 @@
+/*
+ * fixture.c - the game fixtures of the world suites (test_game_fixture.h), compiled once.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_game_fixture.h"
+
+void fixture_bestiary(struct bestiary *b, const char *text)
+{
+	struct diag_list d = { 0 };
+	bool ok = bestiary_parse("test-bestiary", text, strlen(text), b, &d);
+	for (int i = 0; i < d.n; i++) {
+		char buf[800];
+		diag_format(&d.items[i], buf, sizeof buf);
+		fprintf(stderr, "%s\n", buf);
+	}
+	diag_list_fini(&d);
+	assert_true(ok);
+}
+
+struct level *fixture_level(const char *topology, const char *map, const struct bestiary *b)
+{
+	size_t cap = strlen(map) + 256;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	int n = snprintf(text, cap, "astray-level 1\nname: test\ntopology: %s\nmap:\n%s\n", topology, map);
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("test.lvl", text, (size_t)n, b, &d);
+	for (int i = 0; i < d.n; i++) {
+		char buf[800];
+		diag_format(&d.items[i], buf, sizeof buf);
+		fprintf(stderr, "%s\n", buf);
+	}
+	diag_list_fini(&d);
+	free(text);
+	assert_non_null(lv);
+	return lv;
+}
+
+const char fixture_kinds[] =
+	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 20\nmemory: 10\n"
+	"kind: dummy\nglyph: d\nhp: 1\ndamage: 0\nsight: 0\n"
+	"kind: slug\nglyph: s\nhp: 5\ndamage: 1\nspeed: 50\nsight: 20\n"
+	"kind: bat\nglyph: b\nhp: 5\ndamage: 1\nspeed: 200\nsight: 20\n"
+	"kind: killer\nglyph: k\nhp: 50\ndamage: 200\nsight: 20\n"
+	"kind: watcher\nglyph: w\nhp: 5\ndamage: 0\nsight: 20\nmemory: 0\n";
+
+struct game *fixture_game(struct fixture *f, const char *topology, const char *map, uint64_t seed)
+{
+	memset(f, 0, sizeof *f);
+	fixture_bestiary(&f->b, fixture_kinds);
+	f->lv[0] = fixture_level(topology, map, &f->b);
+	f->levels[0] = f->lv[0];
+	f->n = 1;
+	f->g = game_create(f->levels, 1, &f->b, seed);
+	assert_non_null(f->g);
+	return f->g;
+}
+
+void fixture_fini(struct fixture *f)
+{
+	game_destroy(f->g);
+	for (int i = 0; i < 4; i++)
+		level_destroy(f->lv[i]);
+	memset(f, 0, sizeof *f);
+}
+
+enum act_result act_move(struct game *g, enum grid_dir d)
+{
+	struct action a = { .kind = ACT_MOVE, .dir = d };
+	return game_act(g, &a);
+}
+
+enum act_result act_wait(struct game *g)
+{
+	struct action a = { .kind = ACT_WAIT };
+	return game_act(g, &a);
+}
+
+enum act_result act_travel(struct game *g, int x, int y)
+{
+	struct action a = { .kind = ACT_TRAVEL, .x = x, .y = y };
+	return game_act(g, &a);
+}
+
+enum act_result act_travel_step(struct game *g)
+{
+	struct action a = { .kind = ACT_TRAVEL_STEP };
+	return game_act(g, &a);
+}
+
+int travel_all(struct game *g, int x, int y)
+{
+	int n = 0;
+	if (act_travel(g, x, y) == RESULT_ACTED)
+		n++;
+	while (g->travel.active && n < 10000) {
+		if (act_travel_step(g) != RESULT_ACTED)
+			break;
+		n++;
+	}
+	return n;
+}
+
+bool message_contains(const struct game *g, const char *needle)
+{
+	for (int i = 0; i < 10; i++) {
+		const struct message *m = game_message(g, i);
+		if (!m)
+			break;
+		if (strstr(m->text, needle))
+			return true;
+	}
+	return false;
+}
