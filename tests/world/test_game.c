@@ -26,6 +26,17 @@
 
 static int dist4(int ax, int ay, int bx, int by) { return abs(ax - bx) + abs(ay - by); }
 
+/* The player remembers the whole level (for tests about the true map). */
+static void reveal_all(struct game *g)
+{
+	int n = g->grid->w * g->grid->h;
+	for (int i = 0; i < n; i++) {
+		g->remembered[i] = 1;
+		g->known[i] = g->grid->cost[i];
+	}
+	g->known_version++;
+}
+
 /* Speed 200 moves twice a turn, speed 50 every other turn; rubble and
  * water make the player's move last 2 and 3 turns. */
 static void test_energy_and_turn_order(void **state)
@@ -119,15 +130,22 @@ static void test_potions_and_gold(void **state)
 				      "#@!$..#\n"
 				      "######>\n", 3);
 	int potion = grid_index(g->grid, 2, 1);
+	struct action quaff = { .kind = ACT_QUAFF };
+	assert_int_equal(game_act(g, &quaff), RESULT_NOTHING);
+	assert_true(message_contains(g, "You have no potions"));
 	act_move(g, GRID_E);
 	assert_int_equal(g->player.hp, PLAYER_HP);
-	assert_int_equal(g->items[potion], 1 + ITEM_POTION); /* full health: left for later */
-	assert_true(message_contains(g, "leave it"));
+	assert_int_equal(g->items[potion], 0); /* into the pack, not drunk */
+	assert_int_equal(g->player.potions, 1);
+	assert_true(message_contains(g, "in your pack"));
+	int t = g->turn;
+	assert_int_equal(game_act(g, &quaff), RESULT_NOTHING); /* unhurt: kept, no time */
+	assert_int_equal(g->turn, t);
+	assert_int_equal(g->player.potions, 1);
 	g->player.hp = 5;
-	act_move(g, GRID_W);
-	act_move(g, GRID_E);
+	assert_int_equal(game_act(g, &quaff), RESULT_ACTED);
 	assert_int_equal(g->player.hp, 5 + POTION_HEAL);
-	assert_int_equal(g->items[potion], 0);
+	assert_int_equal(g->player.potions, 0);
 	assert_int_equal(g->player.potions_drunk, 1);
 	assert_true(message_contains(g, "You drink a healing potion"));
 	act_move(g, GRID_E);
@@ -184,7 +202,12 @@ static void test_exit_and_winning(void **state)
 	struct game *g = f.g;
 	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	g->player.gold = 17;
-	assert_int_equal(act_move(g, GRID_E), RESULT_NEW_LEVEL);
+	/* stepping onto the stairs only says so: '>' takes them */
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
+	assert_int_equal(g->depth, 0);
+	assert_true(message_contains(g, "press > to descend"));
+	struct action down = { .kind = ACT_DESCEND };
+	assert_int_equal(game_act(g, &down), RESULT_NEW_LEVEL);
 	assert_int_equal(g->depth, 1);
 	assert_int_equal(g->grid->topo, GRID_HEX);
 	assert_int_equal(g->player.x, 1);
@@ -194,10 +217,13 @@ static void test_exit_and_winning(void **state)
 	assert_int_equal(act_move(g, GRID_N), RESULT_NOTHING); /* no north on hex */
 	assert_true(message_contains(g, "no north on a hex map"));
 	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
-	assert_int_equal(act_move(g, GRID_E), RESULT_WON);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
+	g->player.kills = 1;
+	assert_int_equal(game_act(g, &down), RESULT_WON);
 	assert_true(g->over);
 	assert_true(g->won);
 	assert_true(message_contains(g, "win"));
+	assert_true(message_contains(g, "and 1 kill in")); /* not "1 kills" */
 	assert_int_equal(act_wait(g), RESULT_NOTHING); /* over is over */
 	fixture_fini(&f);
 
@@ -278,8 +304,9 @@ static void test_travel_stops_for_monster(void **state)
 				      "###############>\n", 2);
 	struct monster *d = game_monster_at(g, 10, 4);
 	assert_false(d->seen);
-	assert_int_equal(act_travel(g, 15, 1), RESULT_ACTED); /* (15,1) is the wall */
-	assert_true(message_contains(g, "as close as you can"));
+	/* (15,1) is the wall, but the player has not seen it yet */
+	assert_int_equal(act_travel(g, 15, 1), RESULT_ACTED);
+	assert_false(message_contains(g, "as close as you can"));
 	int n = 1;
 	while (g->travel.active && n < 100) {
 		act_travel_step(g);
@@ -289,8 +316,10 @@ static void test_travel_stops_for_monster(void **state)
 	assert_true(d->seen);
 	assert_true(g->player.x < 14);
 	assert_true(message_contains(g, "dummy comes into view"));
-	/* going on from here reaches the cut point (14,1) */
+	/* the dummy is news once: going on from here, it stops nobody again,
+	 * and the wall seen on the way makes the walk stop at the cut point (14,1) */
 	travel_all(g, 15, 1);
+	assert_true(message_contains(g, "as close as you can"));
 	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
 	assert_int_equal(g->player.x, 14);
 	assert_int_equal(g->player.y, 1);
@@ -311,6 +340,7 @@ static void test_travel_cut_point(void **state)
 				      "#...#....#\n"
 				      "#...######\n"
 				      "#########>\n", 2);
+	reveal_all(g);
 	struct path_ctx *ref = path_create(g->grid);
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
@@ -364,15 +394,28 @@ static void test_travel_stops_when_hurt(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8",
-				      "#####################\n"
-				      "#b.@...............>#\n"
-				      "#####################\n", 4);
-	assert_true(game_monster_at(g, 1, 1)->seen);
-	travel_all(g, 18, 1);
+	/* the goblin in its niche only ever strikes the passer-by: it does not
+	 * come closer, it hurts */
+	struct game *g = fixture_game(&f, "square4",
+				      "#######\n"
+				      "#@....#\n"
+				      "##g####\n"
+				      "######>\n", 4);
+	assert_true(game_monster_at(g, 2, 2)->seen);
+	travel_all(g, 5, 1);
 	assert_int_equal(g->travel.stopped, TRAVEL_HURT);
 	assert_true(g->player.hp < PLAYER_HP);
-	assert_true(g->player.x < 18);
+	assert_int_equal(g->player.x, 2);
+	fixture_fini(&f);
+
+	/* a bat that comes closer stops travel before it can strike */
+	g = fixture_game(&f, "square8",
+			 "#####################\n"
+			 "#b.@...............>#\n"
+			 "#####################\n", 4);
+	travel_all(g, 18, 1);
+	assert_int_equal(g->travel.stopped, TRAVEL_MONSTER);
+	assert_true(message_contains(g, "bat comes closer"));
 	fixture_fini(&f);
 }
 
