@@ -25,7 +25,7 @@ enum input_key {
 /* What a key means, before the game or the current screen gives it a context. */
 enum input_command_kind {
 	INPUT_NONE,      /* unbound */
-	INPUT_MOVE,      /* dir (count: 1, or 8 for the shifted cursor keys) */
+	INPUT_MOVE,      /* dir (count: 1, or 8 for the shifted keys: run, or the cursor 8 cells) */
 	INPUT_WAIT,
 	INPUT_DESCEND,
 	INPUT_HELP,
@@ -35,7 +35,11 @@ enum input_command_kind {
 	INPUT_ROUTES,    /* toggle drawing monster routes and targets */
 	INPUT_CONFIRM,   /* Enter */
 	INPUT_CANCEL,    /* Escape */
-	INPUT_REDRAW     /* Ctrl-L */
+	INPUT_REDRAW,    /* Ctrl-L */
+	INPUT_REST,      /* rest until healed or disturbed */
+	INPUT_QUAFF,     /* drink a potion from the pack */
+	INPUT_EXPLORE,   /* autoexplore */
+	INPUT_INVENTORY  /* show the pack */
 };
 
 struct input_command {

@@ -43,6 +43,8 @@ static void ui_on_signal(int signo)
 #define UI_STATUS_ROWS 1    /* the status line below it */
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
 #define UI_STALE_READS 20   /* unreadable-but-ready reads before the terminal counts as gone */
+#define UI_MORE " --More--"   /* ends a page of messages when more follow */
+#define UI_MSG_LINES 256       /* wrapped message lines one frame may page through */
 
 enum ui_screen {
 	SCREEN_MAP,      /* play */
@@ -98,9 +100,16 @@ struct ui {
 	int *preview;            /* cursor screen: the route Enter would travel ... */
 	int preview_len, preview_cap; /* ... its cells (0: none), and the room allocated */
 	int history_back;        /* history screen: lines scrolled back from the newest */
+	enum ui_screen back;     /* the screen the history or help returns to */
+	int help_top;            /* help screen: first line shown */
+	int help_col0, help_col1;/* status line: the columns of "? help" (a click there opens help) */
+	int more_seen;           /* fresh message lines already paged past (--More--) */
+	bool more;               /* a --More-- is on screen: the next key pages on */
+	char lines[UI_MSG_LINES][GAME_MESSAGE_LEN + 16]; /* the message lines of the frame, wrapped */
+	bool line_fresh[UI_MSG_LINES];
 	struct input_click click;
 	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
-	int msg_mark;            /* g->n_messages when the last action began: newer ones are new */
+	unsigned msg_mark;       /* g->message_stamp when the last action began: newer ones are new */
 	bool done;
 	enum ui_outcome outcome;
 	int stale_reads;
@@ -318,20 +327,69 @@ static void ui_draw_line(int row, const char *text, attr_t attr)
 	attroff(attr);
 }
 
-static void ui_draw_messages(const struct ui *u)
+/* Word-wraps `text` into u->lines from *n on, each line at most `width`
+ * columns; false when the lines are full. */
+static bool ui_wrap(struct ui *u, int *n, const char *text, int width, bool fresh)
+{
+	size_t len = strlen(text), at = 0;
+	if (width < 8)
+		width = 8;
+	do {
+		if (*n >= UI_MSG_LINES)
+			return false;
+		size_t take = len - at;
+		if (take > (size_t)width) {
+			take = (size_t)width;
+			while (take > 0 && text[at + take] != ' ')
+				take--;
+			if (take == 0)
+				take = (size_t)width;
+		}
+		snprintf(u->lines[*n], sizeof u->lines[*n], "%.*s", (int)take, text + at);
+		u->line_fresh[*n] = fresh;
+		(*n)++;
+		at += take;
+		while (at < len && text[at] == ' ')
+			at++;
+	} while (at < len);
+	return true;
+}
+
+/* Message i (0 the newest) as shown: a merged one says how many times. */
+static void ui_message_text(const struct message *m, char *buf, size_t size)
+{
+	if (m->count > 1)
+		snprintf(buf, size, "%s (x%d)", m->text, m->count);
+	else
+		snprintf(buf, size, "%s", m->text);
+}
+
+/*
+ * The message rows.  The messages of the last action (fresh) are shown
+ * oldest first, word-wrapped, a page at a time: when they need more rows
+ * than there are, the page ends with --More-- and the next key shows the
+ * next page, so no message is ever skipped.  Rows left over show older
+ * messages, dim.
+ */
+static void ui_draw_messages(struct ui *u)
 {
 	const struct game *g = u->g;
 	int rows = UI_MESSAGE_ROWS;
 	const char *prompt = NULL;
 	attr_t prompt_attr = A_BOLD;
+	char end[GAME_MESSAGE_LEN * 2];
 	switch (u->screen) {
 	case SCREEN_QUIT:
 		prompt = "Really quit? Nothing is saved. (y/n)";
 		prompt_attr = ui_attr(u, COL_WARN);
 		break;
 	case SCREEN_END:
-		prompt = g->won ? "You escaped with your life! Press Enter to leave."
-				: "You die... Press Enter to leave.";
+		if (g->won)
+			snprintf(end, sizeof end, "You escaped with your life! P: messages, Enter leaves.");
+		else
+			snprintf(end, sizeof end, "You died, killed by %s on level %d. P: messages, Enter leaves.",
+				 g->killer[0] ? g->killer : "something", g->depth + 1);
+		prompt = end;
 		prompt_attr = ui_attr(u, g->won ? COL_GOLD : COL_WARN);
 		break;
 	default:
@@ -339,35 +397,108 @@ static void ui_draw_messages(const struct ui *u)
 			prompt = u->notice;
 		break;
 	}
-	int row = rows - 1;
-	if (prompt) {
-		ui_draw_line(row--, prompt, prompt_attr);
+	if (prompt)
+		rows--;
+	int width = COLS - (int)strlen(UI_MORE);
+	/* fresh messages, oldest first */
+	int fresh = 0;
+	while (fresh < GAME_MESSAGES && game_message(g, fresh) && game_message(g, fresh)->stamp > u->msg_mark)
+		fresh++;
+	int n = 0;
+	char text[GAME_MESSAGE_LEN + 16];
+	for (int i = fresh - 1; i >= 0; i--) {
+		ui_message_text(game_message(g, i), text, sizeof text);
+		if (!ui_wrap(u, &n, text, width, true))
+			break;
 	}
-	int fresh = g->n_messages - u->msg_mark;
-	for (int i = 0; row >= 0; i++, row--) {
-		const struct message *m = game_message(g, i);
-		if (!m) {
+	int first, shown;
+	u->more = false;
+	if (n - u->more_seen > rows && rows > 0) {
+		first = u->more_seen;
+		shown = rows;
+		u->more = true;
+	} else {
+		first = n - rows;
+		shown = rows;
+	}
+	/* older messages above, when the fresh ones leave rows free */
+	int row = 0;
+	if (first < 0) {
+		int need = -first, m = 0;
+		int older[UI_MESSAGE_ROWS];
+		for (int i = fresh; m < need && game_message(g, i); i++)
+			older[m++] = i;
+		for (int k = m - 1; k >= 0 && row < rows; k--) {
+			ui_message_text(game_message(g, older[k]), text, sizeof text);
+			/* an old message shows its end when it is too long for the row */
+			int len = (int)strlen(text);
+			const char *from = len > COLS ? text + len - COLS : text;
+			ui_draw_line(row++, from, ui_attr(u, COL_OLD));
+		}
+		for (; row < need; row++) {
+			move(row, 0);
+			clrtoeol();
+		}
+		shown = rows - need;
+		first = 0;
+	}
+	for (int k = 0; k < shown && row < rows; k++, row++) {
+		int li = first + k;
+		if (li >= n) {
 			move(row, 0);
 			clrtoeol();
 			continue;
 		}
-		ui_draw_line(row, m->text, i < fresh ? A_BOLD : ui_attr(u, COL_OLD));
+		ui_draw_line(row, u->lines[li], A_BOLD);
+		if (u->more && k == shown - 1) {
+			attr_t warn = A_REVERSE;
+			attron(warn);
+			addstr(UI_MORE);
+			attroff(warn);
+		}
 	}
+	if (prompt)
+		ui_draw_line(rows, prompt, prompt_attr);
 }
 
-static void ui_draw_status(const struct ui *u)
+/* Whether a key pages on through --More--: any key on the map; on the end
+ * screen the keys that leave or show the history keep their meaning. */
+static bool ui_pages_more(const struct ui *u, int key)
+{
+	if (u->screen == SCREEN_MAP)
+		return true;
+	if (u->screen != SCREEN_END)
+		return false;
+	enum input_command_kind k = input_key(key).kind;
+	return k != INPUT_CONFIRM && k != INPUT_HISTORY && k != INPUT_HELP && k != INPUT_CANCEL;
+}
+
+/* A key while --More-- is shown: the next page (Escape: past them all). */
+static void ui_more_key(struct ui *u, int key)
+{
+	u->more_seen += key == INPUT_ESC ? UI_MSG_LINES : UI_MESSAGE_ROWS - (u->notice[0] ? 1 : 0);
+	u->more = false;
+}
+
+static void ui_draw_status(struct ui *u)
 {
 	const struct game *g = u->g;
 	const struct level *lv = game_level(g);
-	char left[256], right[96];
-	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d", g->player.hp,
+	char left[256], right[96], pack[32] = "";
+	if (g->player.potions > 0)
+		snprintf(pack, sizeof pack, "  Potions %d", g->player.potions);
+	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s", g->player.hp,
 		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
-		 g->turn, g->player.gold);
+		 g->turn, g->player.gold, pack);
 	const char *mode = "";
+	static const char *const modes[] = {
+		[MODE_TRAVEL] = "TRAVEL: any key stops  ", [MODE_REST] = "RESTING: any key stops  ",
+		[MODE_EXPLORE] = "EXPLORING: any key stops  ", [MODE_RUN] = "RUNNING: any key stops  ",
+	};
 	if (u->screen == SCREEN_CURSOR)
 		mode = "CURSOR: Enter=go Esc=back  ";
 	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over)
-		mode = "TRAVEL: any key stops  ";
+		mode = modes[g->travel.mode];
 	/* the mode matters most, then the routes flag, then the help hint */
 	int ll = (int)strlen(left);
 	snprintf(right, sizeof right, "%s%s? help ", mode, u->routes ? "[routes] " : "");
@@ -382,6 +513,12 @@ static void ui_draw_status(const struct ui *u)
 	for (int c = 0; c < COLS; c++)
 		addch(' ');
 	int rl = (int)strlen(right);
+	u->help_col0 = u->help_col1 = -1;
+	const char *hint = strstr(right, "? help");
+	if (hint && rl < COLS) {
+		u->help_col0 = COLS - rl + (int)(hint - right);
+		u->help_col1 = u->help_col0 + 5;
+	}
 	if (rl > 0 && rl < COLS) {
 		/* on a narrow screen the mode wins over the right end of the figures */
 		mvaddnstr(row, 0, left, ll + rl < COLS ? COLS : COLS - rl - 1);
@@ -406,32 +543,45 @@ static const char *const help_lines[] = {
 	"",
 	"  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)",
 	"              hex maps: y u up, h l sideways, b n down; numpad 7 9 4 6 1 3",
-	"  run         H J K L Y U B N   straight ahead until something is in the way",
-	"  wait        .  5  s  numpad 5, or click on yourself",
-	"  stairs      >   (stand on the exit)",
+	"  run         H J K L Y U B N   straight on; stops at junctions, doors,",
+	"              items, stairs and for monsters",
+	"  explore     o   walk to the nearest unexplored place, a step a turn",
+	"  wait        .  s  numpad 5, or click on yourself",
+	"  rest        5  R   until healed or disturbed (1 hp every 10 turns)",
+	"  quaff       q   drink a healing potion from your pack",
+	"  pack        i   what you carry",
+	"  stairs      >   on the stairs (stepping on them does not descend);",
+	"              a click on the stairs you stand on too",
 	"  travel      left click anywhere: walk there one step per turn, the route",
-	"              shown as *; a wall or an unreachable place walks as close as",
-	"              it can.  Any key stops travel.",
+	"              shown as *; it plans over what you have seen (unseen places",
+	"              count as open) and replans as you see more.  A wall or an",
+	"              unreachable place walks as close as it can.  Any key stops.",
 	"              _ or x: a cursor; move it (its route shows, with the steps),",
 	"              Enter travels there, Esc cancels",
 	"              (shifted keys move the cursor 8 cells)",
 	"  describe    right click on a cell",
 	"  routes      r   show each visible monster's route (:) and target (reversed)",
 	"  history     P or Ctrl-P   the message history",
+	"  --More--    any key shows the next messages (Esc: all of them)",
 	"  redraw      Ctrl-L",
-	"  quit        q or Q (asks first)",
+	"  help        ? or F1",
+	"  quit        Q or Ctrl-Q (asks first)",
 	"",
 	"  Walk into a monster to attack it, into a door to open it.",
-	"  ! heals, $ is gold (your score), > leads to the next level.",
-	"",
-	"Press any key to return.",
+	"  ! heals (into the pack), $ is gold (your score), > leads down.",
 };
 
-static void ui_draw_help(void)
+#define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
+
+/* The help, scrolled to u->help_top; the last row says how to scroll. */
+static void ui_draw_help(const struct ui *u)
 {
-	int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-	for (int i = 0; i < n && i < LINES; i++)
-		mvaddnstr(i, 0, help_lines[i], COLS);
+	int rows = LINES - 1;
+	for (int i = 0; i < rows && u->help_top + i < HELP_LINES; i++)
+		mvaddnstr(i, 0, help_lines[u->help_top + i], COLS);
+	const char *hint = HELP_LINES > rows ? "j/k arrows PgUp/PgDn scroll; any other key returns"
+					     : "Press any key to return.";
+	ui_draw_line(LINES - 1, hint, A_BOLD);
 }
 
 static void ui_draw_history(const struct ui *u)
@@ -445,8 +595,9 @@ static void ui_draw_history(const struct ui *u)
 		const struct message *m = i < total ? game_message(g, i) : NULL;
 		if (!m)
 			continue;
-		char line[GAME_MESSAGE_LEN + 16];
-		snprintf(line, sizeof line, "%5d  %s", m->turn, m->text);
+		char text[GAME_MESSAGE_LEN + 16], line[GAME_MESSAGE_LEN + 32];
+		ui_message_text(m, text, sizeof text);
+		snprintf(line, sizeof line, "%5d  %s", m->turn, text);
 		mvaddnstr(r, 0, line, COLS);
 	}
 }
@@ -458,7 +609,7 @@ static void ui_draw_too_small(void)
 	snprintf(line, sizeof line, "%dx%d", COLS, LINES);
 	lines[0] = "Terminal too small";
 	lines[1] = line;
-	lines[2] = "need 40x10";
+	lines[2] = "need 40x10; Q quits";
 	for (int i = 0; i < 3 && i < LINES; i++) {
 		int len = (int)strlen(lines[i]);
 		int col = COLS > len ? (COLS - len) / 2 : 0;
@@ -474,7 +625,7 @@ static void ui_draw(struct ui *u)
 	if (ui_too_small()) {
 		ui_draw_too_small();
 	} else if (u->screen == SCREEN_HELP) {
-		ui_draw_help();
+		ui_draw_help(u);
 	} else if (u->screen == SCREEN_HISTORY) {
 		ui_draw_history(u);
 	} else {
@@ -492,7 +643,8 @@ static void ui_draw(struct ui *u)
 static void ui_act(struct ui *u, struct action a)
 {
 	struct game *g = u->g;
-	u->msg_mark = g->n_messages;
+	u->msg_mark = g->message_stamp;
+	u->more_seen = 0;
 	enum act_result r = game_act(g, &a);
 	if (r == RESULT_NEW_LEVEL) {
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
@@ -510,7 +662,9 @@ static void ui_go_to(struct ui *u, int x, int y)
 {
 	struct game *g = u->g;
 	if (x == g->player.x && y == g->player.y) {
-		ui_act(u, (struct action){ .kind = ACT_WAIT });
+		/* on the stairs a click on oneself takes them; elsewhere it waits */
+		bool stairs = g->tiles[grid_index(g->grid, x, y)] == TILE_EXIT;
+		ui_act(u, (struct action){ .kind = stairs ? ACT_DESCEND : ACT_WAIT });
 		return;
 	}
 	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
@@ -544,33 +698,17 @@ static void ui_move(struct ui *u, enum grid_dir d)
 	ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = d });
 }
 
-/* Shifted direction keys run: travel (interruptible like any travel) to the
- * last open cell straight ahead, stopping short of walls and doors. */
+/* Shifted direction keys run straight on (ACT_RUN, interruptible like
+ * travel); a run that cannot start is a plain move (bump, attack, door). */
 static void ui_run_dir(struct ui *u, enum grid_dir d)
 {
 	struct game *g = u->g;
-	int x = g->player.x, y = g->player.y, nx, ny, steps = 0;
-	if (!grid_dir_step(g->grid, x, y, d, &nx, &ny)) {
+	int nx, ny;
+	if (!grid_dir_step(g->grid, g->player.x, g->player.y, d, &nx, &ny)) {
 		ui_no_direction(u, d);
 		return;
 	}
-	while (grid_dir_step(g->grid, x, y, d, &nx, &ny) && grid_in_bounds(g->grid, nx, ny)) {
-		int i = ny * g->grid->w + nx;
-		if (!grid_passable(g->grid, i) || (g->tiles[i] == TILE_DOOR && !(g->open && g->open[i])))
-			break;
-		if (!game_can_step(g, y * g->grid->w + x, i))
-			break;
-		x = nx;
-		y = ny;
-		steps++;
-		if (g->tiles[i] == TILE_EXIT)
-			break;
-	}
-	if (steps == 0) {
-		ui_move(u, d); /* a bump: attack, open a door, or say what is there */
-		return;
-	}
-	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
+	ui_act(u, (struct action){ .kind = ACT_RUN, .dir = d });
 }
 
 /* Plans the route Enter would travel from the cursor, keeps it for drawing,
@@ -607,6 +745,9 @@ static void ui_cursor_preview(struct ui *u)
 	else if (st == PATH_FOUND)
 		ui_notice(u, "Travel to: %s (%d,%d); %d step%s", what, u->cursor_x, u->cursor_y,
 			  steps, steps == 1 ? "" : "s");
+	else if (st == PATH_BUDGET)
+		ui_notice(u, "Travel to: %s (%d,%d); %d step%s toward it (planned in part)", what,
+			  u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
 	else
 		ui_notice(u, "Travel to: %s (%d,%d); out of reach, %d step%s to the closest point",
 			  what, u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
@@ -652,11 +793,32 @@ static void ui_key_map(struct ui *u, int key)
 		break;
 	case INPUT_HELP:
 		u->screen = SCREEN_HELP;
+		u->back = SCREEN_MAP;
+		u->help_top = 0;
 		break;
 	case INPUT_HISTORY:
 		u->screen = SCREEN_HISTORY;
+		u->back = SCREEN_MAP;
 		u->history_back = 0;
 		break;
+	case INPUT_REST:
+		ui_act(u, (struct action){ .kind = ACT_REST });
+		break;
+	case INPUT_QUAFF:
+		ui_act(u, (struct action){ .kind = ACT_QUAFF });
+		break;
+	case INPUT_EXPLORE:
+		ui_act(u, (struct action){ .kind = ACT_EXPLORE });
+		break;
+	case INPUT_INVENTORY: {
+		const struct player *p = &u->g->player;
+		if (p->potions > 0)
+			ui_notice(u, "Your pack: %d healing potion%s (q quaffs, +%d hp each; room for %d); %d gold.",
+				  p->potions, p->potions == 1 ? "" : "s", POTION_HEAL, PACK_POTIONS, p->gold);
+		else
+			ui_notice(u, "Your pack is empty (room for %d potions); %d gold.", PACK_POTIONS, p->gold);
+		break;
+	}
 	case INPUT_QUIT:
 		u->screen = SCREEN_QUIT;
 		break;
@@ -680,6 +842,10 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_NONE:
 		if (key > ' ' && key < 127)
 			ui_notice(u, "Unknown key '%c': press ? for help.", key);
+		else if (key == '\t')
+			ui_notice(u, "Tab does nothing here: press ? for help.");
+		else
+			ui_notice(u, "That key does nothing here: press ? for help.");
 		break;
 	}
 }
@@ -698,16 +864,32 @@ static void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 			ui_go_to(u, u->cursor_x, u->cursor_y);
-		} else if (c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT) {
+		} else if (c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT || c.kind == INPUT_QUAFF) {
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
 			ui_notice(u, "Move the cursor; Enter travels there, Esc cancels.");
 		}
 		break;
-	case SCREEN_HELP:
-		u->screen = SCREEN_MAP;
+	case SCREEN_HELP: {
+		int page = LINES > 3 ? LINES - 2 : 1;
+		int most = HELP_LINES - (LINES - 1) > 0 ? HELP_LINES - (LINES - 1) : 0;
+		if (key == INPUT_UP || key == 'k')
+			u->help_top--;
+		else if (key == INPUT_DOWN || key == 'j')
+			u->help_top++;
+		else if (key == INPUT_PGUP)
+			u->help_top -= page;
+		else if (key == INPUT_PGDN)
+			u->help_top += page;
+		else
+			u->screen = u->back;
+		if (u->help_top > most)
+			u->help_top = most;
+		if (u->help_top < 0)
+			u->help_top = 0;
 		break;
+	}
 	case SCREEN_HISTORY: {
 		int page = LINES > 4 ? LINES - 3 : 1;
 		int total = u->g->n_messages < GAME_MESSAGES ? u->g->n_messages : GAME_MESSAGES;
@@ -721,7 +903,7 @@ static void ui_key(struct ui *u, int key)
 		else if (key == INPUT_PGDN)
 			u->history_back -= page;
 		else
-			u->screen = SCREEN_MAP;
+			u->screen = u->back;
 		if (u->history_back > most)
 			u->history_back = most;
 		if (u->history_back < 0)
@@ -737,9 +919,18 @@ static void ui_key(struct ui *u, int key)
 		}
 		break;
 	case SCREEN_END:
-		if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT ||
-		    key == ' ')
+		if (c.kind == INPUT_HISTORY) {
+			u->screen = SCREEN_HISTORY;
+			u->back = SCREEN_END;
+			u->history_back = 0;
+		} else if (c.kind == INPUT_HELP) {
+			u->screen = SCREEN_HELP;
+			u->back = SCREEN_END;
+			u->help_top = 0;
+		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT ||
+			   key == 'q' || key == ' ') {
 			u->done = true;
+		}
 		break;
 	}
 }
@@ -757,6 +948,7 @@ static int ui_translate_key(int ch)
 		{ KEY_PPAGE, INPUT_PGUP }, { KEY_NPAGE, INPUT_PGDN }, { KEY_A1, INPUT_A1 },
 		{ KEY_A3, INPUT_A3 },      { KEY_B2, INPUT_B2 },       { KEY_C1, INPUT_C1 },
 		{ KEY_C3, INPUT_C3 },      { KEY_ENTER, INPUT_ENTER }, { KEY_BACKSPACE, INPUT_BACKSPACE },
+		{ KEY_F(1), '?' },         /* F1 is help, as in most programs */
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (keys[i].curses == ch)
@@ -769,6 +961,13 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 	if (ui_too_small())
 		return;
 	int x, y;
+	if (u->screen == SCREEN_MAP && b == INPUT_BUTTON_LEFT && srow == LINES - 1 && scol >= u->help_col0 &&
+	    scol <= u->help_col1 && u->help_col0 >= 0) {
+		u->screen = SCREEN_HELP; /* the status line's "? help" */
+		u->back = SCREEN_MAP;
+		u->help_top = 0;
+		return;
+	}
 	switch (u->screen) {
 	case SCREEN_MAP:
 	case SCREEN_CURSOR:
@@ -782,6 +981,8 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		ui_go_to(u, x, y);
 		break;
 	case SCREEN_HELP:
+		u->screen = u->back;
+		break;
 	case SCREEN_QUIT:
 		u->screen = SCREEN_MAP;
 		break;
@@ -890,7 +1091,7 @@ static void ui_loop(struct ui *u)
 			break;
 		}
 		ui_draw(u);
-		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_too_small();
+		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_too_small() && !u->more;
 		timeout(travelling ? u->opt.step_delay_ms : UI_IDLE_TIMEOUT_MS);
 		int ch = getch();
 		if (ch == ERR) {
@@ -911,8 +1112,17 @@ static void ui_loop(struct ui *u)
 			ui_mouse(u);
 			continue;
 		}
-		if (ui_too_small())
+		if (ui_too_small()) {
+			if (ch == 'q' || ch == 'Q' || ch == INPUT_CTRL('q')) {
+				u->outcome = UI_QUIT; /* nothing to confirm on: the notice says Q quits */
+				u->done = true;
+			}
 			continue;
+		}
+		if (u->more && ui_pages_more(u, ui_translate_key(ch))) {
+			ui_more_key(u, ui_translate_key(ch));
+			continue;
+		}
 		if (u->screen == SCREEN_MAP)
 			u->notice[0] = '\0';
 		if (g->travel.active && u->screen == SCREEN_MAP) {

@@ -65,13 +65,32 @@ bool game_can_step(const struct game *g, int from, int to)
 
 void game_message_add(struct game *g, const char *fmt, ...)
 {
-	struct message *m = &g->messages[g->n_messages % GAME_MESSAGES];
+	char text[GAME_MESSAGE_LEN];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(m->text, sizeof m->text, fmt, ap);
+	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
+	g->message_stamp++;
+	if (g->n_messages > 0) {
+		struct message *last = &g->messages[(g->n_messages - 1) % GAME_MESSAGES];
+		if (strcmp(last->text, text) == 0) {
+			last->count++;
+			last->turn = g->turn;
+			last->stamp = g->message_stamp;
+			return;
+		}
+	}
+	struct message *m = &g->messages[g->n_messages % GAME_MESSAGES];
+	memcpy(m->text, text, sizeof m->text);
 	m->turn = g->turn;
+	m->count = 1;
+	m->stamp = g->message_stamp;
 	g->n_messages++;
+}
+
+const char *game_article(const char *noun)
+{
+	return noun && strchr("aeiouAEIOU", noun[0]) && noun[0] ? "an" : "a";
 }
 
 const struct message *game_message(const struct game *g, int i)
@@ -94,13 +113,18 @@ static void level_state_free(struct game *g)
 	free(g->items);
 	free(g->visible);
 	free(g->remembered);
+	free(g->known);
+	free(g->monster_dist);
+	free(g->noticed);
 	free(g->occupant);
 	free(g->opaque);
 	free(g->travel.cells);
 	path_destroy(g->path);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
-	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = NULL;
+	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = g->known = NULL;
+	g->noticed = NULL;
+	g->monster_dist = NULL;
 	g->occupant = g->travel.cells = NULL;
 	g->path = NULL;
 	g->grid = NULL;
@@ -116,14 +140,28 @@ static void fov_update(struct game *g)
 	/* only the radius' box can have changed */
 	int r = g->sight_radius + 1;
 	for (int y = g->player.y - r; y <= g->player.y + r; y++)
-		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++)
-			if (grid_in_bounds(g->grid, x, y) && g->visible[cell_of(g, x, y)])
-				g->remembered[cell_of(g, x, y)] = 1;
+		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++) {
+			if (!grid_in_bounds(g->grid, x, y) || !g->visible[cell_of(g, x, y)])
+				continue;
+			int c = cell_of(g, x, y);
+			g->remembered[c] = 1;
+			if (g->known[c] != g->grid->cost[c]) {
+				g->known[c] = g->grid->cost[c];
+				g->known_version++;
+			}
+		}
 	for (int i = 0; i < g->n_monsters; i++) {
 		struct monster *m = &g->monsters[i];
 		m->was_seen = m->seen;
 		m->seen = m->alive && g->visible[cell_of(g, m->x, m->y)];
 	}
+}
+
+/* Distance in steps from monster i to the player. */
+static int monster_distance(const struct game *g, int i)
+{
+	const struct monster *m = &g->monsters[i];
+	return grid_step_distance(g->grid, cell_of(g, m->x, m->y), player_cell(g));
 }
 
 /* Loads levels[depth] into the play state; false on no memory. */
@@ -142,16 +180,21 @@ static bool level_load(struct game *g, int depth)
 	g->items = calloc(n, 1);
 	g->visible = calloc(n, 1);
 	g->remembered = calloc(n, 1);
+	g->known = malloc(n);
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
 	g->travel.cells = malloc(n * sizeof *g->travel.cells);
 	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
+	g->monster_dist = calloc((size_t)lv->n_monsters + 1, sizeof *g->monster_dist);
+	g->noticed = calloc((size_t)lv->n_monsters + 1, 1);
 	g->path = path_create(g->grid);
-	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->opaque ||
-	    !g->occupant || !g->travel.cells || !g->monsters || !g->path ||
+	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
+	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
+	    !g->noticed || !g->path ||
 	    !ai_level_init(&g->ai, g->grid, g->path, lv->n_monsters))
 		return false;
 	g->travel.cap = (int)n;
+	memset(g->known, 1, n); /* never seen: assumed open floor */
 	memcpy(g->tiles, lv->tiles, n);
 	for (size_t i = 0; i < n; i++) {
 		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
@@ -189,9 +232,20 @@ static bool level_load(struct game *g, int depth)
 		g->n_monsters++;
 	}
 	fov_update(g);
-	for (int i = 0; i < g->n_monsters; i++)
+	for (int i = 0; i < g->n_monsters; i++) {
 		g->monsters[i].was_seen = g->monsters[i].seen;
+		g->noticed[i] = g->monsters[i].seen;
+		g->monster_dist[i] = monster_distance(g, i);
+	}
 	return true;
+}
+
+/* The level's name and description, said on entering it. */
+static void describe_level(struct game *g)
+{
+	const struct level *lv = game_level(g);
+	if (lv->description && lv->description[0])
+		game_message_add(g, "%s", lv->description);
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,
@@ -221,6 +275,7 @@ struct game *game_create(const struct level *const *levels, int n_levels,
 	const struct level *lv = game_level(g);
 	game_message_add(g, "You enter %s (level 1 of %d). Find the stairs '>'.", lv->name ? lv->name : "the dungeon",
 			 n_levels);
+	describe_level(g);
 	return g;
 }
 
@@ -281,7 +336,8 @@ static void monster_attack(struct game *g, const struct monster *m)
 	g->last_hurt_turn = g->turn;
 	if (g->player.hp <= 0) {
 		g->player.hp = 0;
-		game_message_add(g, "The %s hits you (%d). You die on level %d with %d gold. (seed %llu)",
+		snprintf(g->killer, sizeof g->killer, "%s %s", game_article(m->kind->name), m->kind->name);
+		game_message_add(g, "The %s hits you (%d damage). You die on level %d with %d gold. (seed %llu)",
 				 m->kind->name, d, g->depth + 1, g->player.gold, (unsigned long long)g->seed);
 		g->over = true;
 		return;
@@ -353,9 +409,10 @@ static enum act_result descend(struct game *g)
 	if (g->depth + 1 >= g->n_levels) {
 		g->over = true;
 		g->won = true;
-		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kills "
+		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kill%s "
 				    "in %d turns! (seed %llu)",
-				 g->player.gold, g->player.kills, g->turn, (unsigned long long)g->seed);
+				 g->player.gold, g->player.kills, g->player.kills == 1 ? "" : "s", g->turn,
+				 (unsigned long long)g->seed);
 		return RESULT_WON;
 	}
 	if (!level_load(g, g->depth + 1)) {
@@ -367,14 +424,15 @@ static enum act_result descend(struct game *g)
 	const struct level *lv = game_level(g);
 	game_message_add(g, "You go down the stairs to level %d of %d: %s.", g->depth + 1, g->n_levels,
 			 lv->name ? lv->name : "");
+	describe_level(g);
 	return RESULT_NEW_LEVEL;
 }
 
 /*
  * The player enters `to` (a legal, unoccupied step): opens a door on the
- * way, drinks a potion when hurt, picks up gold, and goes down the stairs
- * on stepping onto '>'.  Returns the energy it costs; *res says whether a
- * level changed.
+ * way, puts a potion into the pack (if it has room), picks up gold, and
+ * says so on stepping onto stairs ('>' descends: the stairs are taken only
+ * when chosen).  Returns the energy it costs.
  */
 static int player_enter(struct game *g, int to, enum act_result *res)
 {
@@ -385,17 +443,12 @@ static int player_enter(struct game *g, int to, enum act_result *res)
 	g->player.y = grid_y(g->grid, to);
 	int cost = enter_cost(g, to);
 	if (g->items[to] == 1 + ITEM_POTION) {
-		if (g->player.hp < g->player.max_hp) {
-			int before = g->player.hp;
-			g->player.hp += POTION_HEAL;
-			if (g->player.hp > g->player.max_hp)
-				g->player.hp = g->player.max_hp;
-			g->player.potions_drunk++;
+		if (g->player.potions < PACK_POTIONS) {
+			g->player.potions++;
 			g->items[to] = 0;
-			game_message_add(g, "You drink a healing potion: +%d hp (%d/%d).", g->player.hp - before,
-					 g->player.hp, g->player.max_hp);
+			game_message_add(g, "You put a healing potion in your pack (%d; q quaffs).", g->player.potions);
 		} else {
-			game_message_add(g, "A healing potion lies here; at full health you leave it for later.");
+			game_message_add(g, "A healing potion lies here; your pack is full (%d).", PACK_POTIONS);
 		}
 	} else if (g->items[to] == 1 + ITEM_GOLD) {
 		int amount = rng_range(&g->rng, 10, 30);
@@ -404,8 +457,31 @@ static int player_enter(struct game *g, int to, enum act_result *res)
 		game_message_add(g, "You pick up %d gold (%d in all).", amount, g->player.gold);
 	}
 	if (g->tiles[to] == TILE_EXIT)
-		*res = descend(g);
+		game_message_add(g, "There are stairs down here: press > to descend.");
 	return cost;
+}
+
+/* ACT_QUAFF: drinks a potion from the pack; 0 (no time) when there is none
+ * or the player is unhurt. */
+static int player_quaff(struct game *g)
+{
+	struct player *p = &g->player;
+	if (p->potions <= 0) {
+		game_message_add(g, "You have no potions.");
+		return 0;
+	}
+	if (p->hp >= p->max_hp) {
+		game_message_add(g, "You are at full health; you keep the potion.");
+		return 0;
+	}
+	int before = p->hp;
+	p->hp += POTION_HEAL;
+	if (p->hp > p->max_hp)
+		p->hp = p->max_hp;
+	p->potions--;
+	p->potions_drunk++;
+	game_message_add(g, "You drink a healing potion: +%d hp (%d/%d).", p->hp - before, p->hp, p->max_hp);
+	return 100;
 }
 
 /* ACT_MOVE: step, bump-attack, open a door.  Returns energy spent (0 = no time). */
@@ -435,6 +511,7 @@ static int player_move(struct game *g, enum grid_dir d, enum act_result *res)
 	}
 	struct monster *m = game_monster_at(g, nx, ny);
 	if (m) {
+		g->noticed[g->occupant[to]] = 1;
 		player_attacks(g, m);
 		*res = RESULT_ACTED;
 		return 100;
@@ -443,6 +520,27 @@ static int player_move(struct game *g, enum grid_dir d, enum act_result *res)
 }
 
 /* ---- travel ------------------------------------------------------------- */
+
+/*
+ * Travel, the cursor's preview, autoexplore and the click fallback plan
+ * over the player's map memory (known[]): remembered cells at their true
+ * cost, cells never seen as open floor (the free-space assumption), so a
+ * route never shows what the player has not seen.  Monsters plan over the
+ * true map.  The level's one search context serves both: its grid's costs
+ * are pointed at known[] for the one query (a context reads the costs at
+ * each query and keeps nothing from them between queries).
+ */
+static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
+{
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	opt.budget = TRAVEL_BUDGET;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	enum path_status st = path_find(g->path, from, goal, &opt, r);
+	g->grid->cost = truth;
+	return st;
+}
 
 static void travel_stop(struct game *g, enum travel_stop why)
 {
@@ -456,46 +554,234 @@ void game_travel_cancel(struct game *g)
 		travel_stop(g, TRAVEL_INTERRUPTED);
 }
 
-/* Takes the next step of the route; 0 when it cannot (and travel stops). */
-static int travel_step(struct game *g, enum act_result *res)
+enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len)
+{
+	*cells = NULL;
+	*len = 0;
+	grid_clamp(g->grid, &x, &y);
+	struct path_result r;
+	enum path_status st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
+	if (st != PATH_BAD_INPUT && r.len >= 1) {
+		*cells = r.cells;
+		*len = r.len;
+	}
+	return st;
+}
+
+/* Plans the route to the travel goal from here into g->travel; the number
+ * of cells (0: no route at all). */
+static int travel_plan_goal(struct game *g, enum path_status *st)
 {
 	struct travel *t = &g->travel;
-	*res = RESULT_NOTHING;
-	if (!t->active)
-		return 0;
-	if (t->pos + 1 >= t->len) {
-		travel_stop(g, TRAVEL_ARRIVED);
-		return 0;
+	const int *cells;
+	int n;
+	*st = game_travel_plan(g, t->goal_x, t->goal_y, &cells, &n);
+	int len = n < t->cap ? n : t->cap;
+	if (len > 0)
+		memcpy(t->cells, cells, (size_t)len * sizeof *t->cells);
+	t->len = len;
+	t->pos = 0;
+	t->known_version = g->known_version;
+	return len;
+}
+
+/* Whether a living monster the player sees stands next to `cell`. */
+static const struct monster *visible_monster_next_to(const struct game *g, int cell)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (m->alive && m->seen && grid_is_adjacent(g->grid, cell, cell_of(g, m->x, m->y)))
+			return m;
 	}
-	int here = player_cell(g), next = t->cells[t->pos + 1];
-	if (t->cells[t->pos] != here || !game_can_step(g, here, next)) {
+	return NULL;
+}
+
+/* Checks and takes the step into `next`; 0 when it cannot (travel stops). */
+static int travel_enter(struct game *g, int next, enum act_result *res)
+{
+	int here = player_cell(g);
+	if (!game_can_step(g, here, next)) {
 		travel_stop(g, TRAVEL_BLOCKED);
 		game_message_add(g, "You stop: the way is no longer open.");
 		return 0;
 	}
 	if (g->occupant[next] >= 0) {
 		travel_stop(g, TRAVEL_BLOCKED);
-		game_message_add(g, "You stop: a %s is in the way.", g->monsters[g->occupant[next]].kind->name);
+		const char *name = g->monsters[g->occupant[next]].kind->name;
+		game_message_add(g, "You stop: %s %s is in the way.", game_article(name), name);
 		return 0;
 	}
-	t->pos++;
+	/* never walk up to a monster in view without a stop first: the step
+	 * that would bring the player next to one is left to the player */
+	const struct monster *near = visible_monster_next_to(g, next);
+	if (near && !visible_monster_next_to(g, here)) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop: %s %s is near.", game_article(near->kind->name), near->kind->name);
+		return 0;
+	}
 	return player_enter(g, next, res);
 }
 
-enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len)
+/* MODE_RUN: which of the two cells beside `cell` (square: at right angles
+ * to dir; hex: the rear neighbours) are open, as two bits.  A change of
+ * this pattern is a junction, a doorway or the end of a wall. */
+static int run_sides(const struct game *g, int cell, enum grid_dir dir)
 {
-	*cells = NULL;
-	*len = 0;
-	grid_clamp(g->grid, &x, &y);
-	struct path_options opt = path_options_default();
-	opt.fallback = true;
-	struct path_result r;
-	enum path_status st = path_find(g->path, player_cell(g), cell_of(g, x, y), &opt, &r);
-	if (st != PATH_BAD_INPUT && r.len >= 1) {
-		*cells = r.cells;
-		*len = r.len;
+	int x = grid_x(g->grid, cell), y = grid_y(g->grid, cell), bits = 0;
+	int turn = g->grid->topo == GRID_HEX ? 3 : 2;
+	for (int k = 0; k < 2; k++) {
+		enum grid_dir d = (enum grid_dir)((dir + (k ? turn : GRID_DIR_COUNT - turn)) % GRID_DIR_COUNT);
+		int nx, ny;
+		if (grid_dir_step(g->grid, x, y, d, &nx, &ny) && grid_in_bounds(g->grid, nx, ny) &&
+		    grid_passable(g->grid, cell_of(g, nx, ny)))
+			bits |= 1 << k;
 	}
-	return st;
+	return bits;
+}
+
+/* MODE_RUN: the cell straight ahead, or -1 when the run cannot go on
+ * there (outside, blocked, a closed door, a corner it may not cut). */
+static int run_ahead(const struct game *g, enum grid_dir dir)
+{
+	int nx, ny;
+	if (!grid_dir_step(g->grid, g->player.x, g->player.y, dir, &nx, &ny) || !grid_in_bounds(g->grid, nx, ny))
+		return -1;
+	int c = cell_of(g, nx, ny);
+	if (!game_can_step(g, player_cell(g), c) || (g->tiles[c] == TILE_DOOR && !g->open[c]))
+		return -1;
+	return c;
+}
+
+/* MODE_EXPLORE: the first step toward the nearest (by travel cost over the
+ * player's memory) cell never seen or remembered item worth picking up;
+ * -1 when there is none the player can reach. */
+static int explore_next(struct game *g)
+{
+	static const double reach[] = { 24, 160, 0 }; /* 0: the whole level */
+	int pc = player_cell(g), goal = -1;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	struct path_options opt = path_options_default();
+	for (size_t k = 0; k < sizeof reach / sizeof reach[0] && goal < 0; k++) {
+		path_flood(g->path, pc, &opt, false, reach[k]);
+		int r = reach[k] > 0 ? (int)reach[k] + 1 : g->grid->w + g->grid->h;
+		double best = 0;
+		int x0 = g->player.x - r, x1 = g->player.x + r, y0 = g->player.y - r, y1 = g->player.y + r;
+		for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->grid->h; y++)
+			for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->grid->w; x++) {
+				int c = cell_of(g, x, y);
+				if (c == pc)
+					continue;
+				bool wanted = !g->remembered[c] ||
+					      g->items[c] == 1 + ITEM_GOLD ||
+					      (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
+				if (!wanted)
+					continue;
+				double d = path_flood_distance(g->path, c);
+				if (d >= 0 && (goal < 0 || d < best)) {
+					goal = c;
+					best = d;
+				}
+			}
+	}
+	g->grid->cost = truth;
+	if (goal < 0)
+		return -1;
+	struct path_result r;
+	enum path_status st = plan_known(g, pc, goal, &r);
+	if (st == PATH_BAD_INPUT || r.len < 2)
+		return -1;
+	return r.cells[1];
+}
+
+/* Whether the step a -> b keeps the corner rule on the player's memory
+ * (square8: a diagonal needs both cells it passes open). */
+static bool known_step_ok(const struct game *g, int a, int b)
+{
+	if (g->grid->topo != GRID_SQUARE8)
+		return true;
+	int ax = grid_x(g->grid, a), ay = grid_y(g->grid, a), bx = grid_x(g->grid, b), by = grid_y(g->grid, b);
+	if (ax == bx || ay == by)
+		return true;
+	return g->known[cell_of(g, bx, ay)] && g->known[cell_of(g, ax, by)];
+}
+
+/* Takes the next step of the current activity; 0 when it cannot (and it stops). */
+static int travel_step(struct game *g, enum act_result *res)
+{
+	struct travel *t = &g->travel;
+	*res = RESULT_NOTHING;
+	if (!t->active)
+		return 0;
+	switch (t->mode) {
+	case MODE_REST:
+		*res = RESULT_ACTED;
+		return 100;
+	case MODE_RUN: {
+		int next = run_ahead(g, t->dir);
+		if (next < 0) {
+			travel_stop(g, TRAVEL_ARRIVED);
+			return 0;
+		}
+		return travel_enter(g, next, res);
+	}
+	case MODE_EXPLORE: {
+		int next = explore_next(g);
+		if (next < 0) {
+			travel_stop(g, TRAVEL_DONE);
+			game_message_add(g, "There is nothing left to explore that you can reach.");
+			return 0;
+		}
+		return travel_enter(g, next, res);
+	}
+	case MODE_TRAVEL:
+		break;
+	}
+	int here = player_cell(g);
+	/* Cells never seen were assumed the cheapest (open floor), so what comes
+	 * into view can only make a route dearer: the route is planned again
+	 * when the player's memory changed and a remaining cell of it did. */
+	if (t->known_version != g->known_version) {
+		bool changed = t->cells[t->pos] != here;
+		for (int j = t->pos + 1; j < t->len && !changed; j++)
+			changed = g->known[t->cells[j]] != 1 || !known_step_ok(g, t->cells[j - 1], t->cells[j]);
+		if (changed) {
+			bool was_found = t->len > 0 && t->cells[t->len - 1] == cell_of(g, t->goal_x, t->goal_y);
+			enum path_status st;
+			int n = travel_plan_goal(g, &st);
+			if (n < 2) {
+				travel_stop(g, TRAVEL_ARRIVED);
+				return 0;
+			}
+			if (st != PATH_FOUND && was_found)
+				game_message_add(g, "The way there is shut; you walk as close as you can.");
+		} else {
+			t->known_version = g->known_version;
+		}
+	}
+	if (t->pos + 1 >= t->len) {
+		travel_stop(g, TRAVEL_ARRIVED);
+		return 0;
+	}
+	if (t->cells[t->pos] != here) {
+		travel_stop(g, TRAVEL_BLOCKED);
+		game_message_add(g, "You stop: the way is no longer open.");
+		return 0;
+	}
+	int cost = travel_enter(g, t->cells[t->pos + 1], res);
+	if (cost > 0)
+		t->pos++;
+	return cost;
+}
+
+/* Starts an activity in mode; the caller sets what the mode needs. */
+static void travel_begin(struct game *g, enum travel_mode mode)
+{
+	struct travel *t = &g->travel;
+	t->active = true;
+	t->mode = mode;
+	t->stopped = TRAVEL_NONE;
+	t->len = t->pos = 0;
 }
 
 /* ACT_TRAVEL: plans the route through the fallback and takes its first step. */
@@ -505,6 +791,7 @@ static int travel_start(struct game *g, int x, int y, enum act_result *res)
 	grid_clamp(g->grid, &x, &y);
 	struct travel *t = &g->travel;
 	t->active = false;
+	t->mode = MODE_TRAVEL;
 	t->stopped = TRAVEL_NONE;
 	t->goal_x = x;
 	t->goal_y = y;
@@ -514,9 +801,8 @@ static int travel_start(struct game *g, int x, int y, enum act_result *res)
 		t->stopped = TRAVEL_ARRIVED;
 		return 100; /* a click on the player waits a turn */
 	}
-	const int *cells;
-	int n;
-	enum path_status st = game_travel_plan(g, x, y, &cells, &n);
+	enum path_status st;
+	int n = travel_plan_goal(g, &st);
 	if (n < 1) {
 		game_message_add(g, "You cannot travel there.");
 		return 0;
@@ -526,13 +812,66 @@ static int travel_start(struct game *g, int x, int y, enum act_result *res)
 		game_message_add(g, "You cannot get any closer to there: a wall is in the way.");
 		return 0;
 	}
-	int len = n < t->cap ? n : t->cap;
-	memcpy(t->cells, cells, (size_t)len * sizeof *t->cells);
-	t->len = len;
 	t->active = true;
-	if (st == PATH_FALLBACK)
+	if (st != PATH_FOUND)
 		game_message_add(g, "You cannot reach that spot; you walk as close as you can.");
-	return travel_step(g, res);
+	/* the first step is the player's own choice: no stop for a monster near it */
+	int next = t->cells[1];
+	if (!game_can_step(g, player_cell(g), next) || g->occupant[next] >= 0)
+		return travel_step(g, res);
+	t->pos++;
+	return player_enter(g, next, res);
+}
+
+/* ACT_REST: waits turn after turn until healed or disturbed. */
+static int rest_start(struct game *g, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	if (g->player.hp >= g->player.max_hp) {
+		game_message_add(g, "You are at full health; there is no need to rest.");
+		return 0;
+	}
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive && g->monsters[i].seen) {
+			const char *name = g->monsters[i].kind->name;
+			game_message_add(g, "You cannot rest with %s %s in view.", game_article(name), name);
+			return 0;
+		}
+	travel_begin(g, MODE_REST);
+	game_message_add(g, "You rest.");
+	*res = RESULT_ACTED;
+	return 100;
+}
+
+/* ACT_RUN: runs straight in dir; a first step that is not open is a plain move (bump, attack, door). */
+static int run_start(struct game *g, enum grid_dir dir, enum act_result *res, bool *moved)
+{
+	*moved = false;
+	int next = run_ahead(g, dir);
+	if (next < 0 || g->occupant[next] >= 0)
+		return -1;
+	travel_begin(g, MODE_RUN);
+	g->travel.dir = dir;
+	int cost = player_enter(g, next, res);
+	g->travel.sides = run_sides(g, next, dir);
+	*moved = true;
+	return cost;
+}
+
+/* ACT_EXPLORE: the first step of autoexplore. */
+static int explore_start(struct game *g, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	travel_begin(g, MODE_EXPLORE);
+	int next = explore_next(g);
+	if (next < 0) {
+		travel_stop(g, TRAVEL_DONE);
+		game_message_add(g, "There is nothing left to explore that you can reach.");
+		return 0;
+	}
+	if (!game_can_step(g, player_cell(g), next) || g->occupant[next] >= 0)
+		return travel_step(g, res);
+	return player_enter(g, next, res);
 }
 
 /* ---- the turn loop ------------------------------------------------------ */
@@ -601,6 +940,15 @@ static void run_monsters(struct game *g)
 				CHECK(monster_sound(g, i));
 			}
 		}
+		struct player *p = &g->player;
+		if (!g->over && p->hp < p->max_hp) {
+			if (++p->regen >= PLAYER_REGEN_TURNS) {
+				p->hp++;
+				p->regen = 0;
+			}
+		} else {
+			p->regen = 0;
+		}
 	}
 	double us = clock_us() - t0;
 	g->ai.stats.ai_us += us;
@@ -608,13 +956,66 @@ static void run_monsters(struct game *g)
 	CHECK(g->over || (g->player.energy >= 100 && g->player.energy < 200));
 }
 
+/* After the monsters acted: whether an activity (travel, rest, run,
+ * autoexplore) stops, and why.  News stops it: a monster never seen before,
+ * one that came closer in its own moves, getting hurt; so does what each
+ * mode is for (stairs on the way, an item, a junction, full health). */
+static void activity_check(struct game *g, long damage0, int gold0, int potions0)
+{
+	struct travel *t = &g->travel;
+	const struct monster *newcomer = NULL, *closer = NULL, *seen = NULL;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || !m->seen)
+			continue;
+		seen = m;
+		if (!g->noticed[i] && !newcomer)
+			newcomer = m;
+		else if (g->noticed[i] && monster_distance(g, i) < g->monster_dist[i] && !closer)
+			closer = m;
+		g->noticed[i] = 1;
+	}
+	if (!t->active)
+		return;
+	int pc = player_cell(g);
+	if (g->damage_taken > damage0) {
+		travel_stop(g, TRAVEL_HURT);
+		game_message_add(g, "You stop: you are hurt.");
+	} else if (newcomer) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop: %s %s comes into view.", game_article(newcomer->kind->name),
+				 newcomer->kind->name);
+	} else if (closer) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop: %s %s comes closer.", game_article(closer->kind->name),
+				 closer->kind->name);
+	} else if (t->mode == MODE_REST && seen) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop resting: %s %s is in view.", game_article(seen->kind->name),
+				 seen->kind->name);
+	} else if (t->mode == MODE_REST && g->player.hp >= g->player.max_hp) {
+		travel_stop(g, TRAVEL_DONE);
+		game_message_add(g, "You feel rested (%d/%d hp).", g->player.hp, g->player.max_hp);
+	} else if ((t->mode == MODE_TRAVEL || t->mode == MODE_RUN) && g->tiles[pc] == TILE_EXIT &&
+		   !(t->mode == MODE_TRAVEL && t->pos + 1 >= t->len)) {
+		travel_stop(g, TRAVEL_STAIRS);
+	} else if ((t->mode == MODE_RUN || t->mode == MODE_EXPLORE) &&
+		   (g->player.gold != gold0 || g->player.potions != potions0 || g->items[pc])) {
+		travel_stop(g, TRAVEL_ITEM);
+	} else if (t->mode == MODE_RUN && run_sides(g, pc, t->dir) != t->sides) {
+		travel_stop(g, TRAVEL_ARRIVED); /* a junction, a doorway, the end of a wall */
+	} else if (t->mode == MODE_TRAVEL && t->pos + 1 >= t->len) {
+		travel_stop(g, TRAVEL_ARRIVED);
+	}
+}
+
 static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
-	int hp0 = g->player.hp;
+	long damage0 = g->damage_taken;
+	int gold0 = g->player.gold, potions0 = g->player.potions;
 	enum act_result res = RESULT_NOTHING;
 	int cost = 0;
-	bool travelling = false;
 	switch (a->kind) {
 	case ACT_NONE:
 		return RESULT_NOTHING;
@@ -628,12 +1029,32 @@ static enum act_result act(struct game *g, const struct action *a)
 		res = RESULT_ACTED;
 		break;
 	case ACT_TRAVEL:
+		game_travel_cancel(g);
 		cost = travel_start(g, a->x, a->y, &res);
-		travelling = true;
 		break;
 	case ACT_TRAVEL_STEP:
 		cost = travel_step(g, &res);
-		travelling = true;
+		break;
+	case ACT_REST:
+		game_travel_cancel(g);
+		cost = rest_start(g, &res);
+		break;
+	case ACT_EXPLORE:
+		game_travel_cancel(g);
+		cost = explore_start(g, &res);
+		break;
+	case ACT_RUN: {
+		game_travel_cancel(g);
+		bool moved;
+		cost = run_start(g, a->dir, &res, &moved);
+		if (!moved)
+			cost = player_move(g, a->dir, &res);
+		break;
+	}
+	case ACT_QUAFF:
+		game_travel_cancel(g);
+		cost = player_quaff(g);
+		res = cost > 0 ? RESULT_ACTED : RESULT_NOTHING;
 		break;
 	case ACT_DESCEND:
 		game_travel_cancel(g);
@@ -648,27 +1069,16 @@ static enum act_result act(struct game *g, const struct action *a)
 		return g->over && !g->won ? RESULT_DIED : res;
 	if (cost <= 0)
 		return RESULT_NOTHING;
+	/* how far each monster stands before it moves: one that comes closer is news */
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive)
+			g->monster_dist[i] = monster_distance(g, i);
 	g->player.energy -= cost;
 	run_monsters(g);
 	fov_update(g);
 	if (g->over)
 		return RESULT_DIED;
-	struct travel *t = &g->travel;
-	if (travelling && t->active) {
-		const struct monster *newcomer = NULL;
-		for (int i = 0; i < g->n_monsters && !newcomer; i++)
-			if (g->monsters[i].seen && !g->monsters[i].was_seen)
-				newcomer = &g->monsters[i];
-		if (g->player.hp < hp0) {
-			travel_stop(g, TRAVEL_HURT);
-			game_message_add(g, "You stop: you are hurt.");
-		} else if (newcomer) {
-			travel_stop(g, TRAVEL_MONSTER);
-			game_message_add(g, "You stop: a %s comes into view.", newcomer->kind->name);
-		} else if (t->pos + 1 >= t->len) {
-			travel_stop(g, TRAVEL_ARRIVED);
-		}
-	}
+	activity_check(g, damage0, gold0, potions0);
 	return RESULT_ACTED;
 }
 
@@ -700,13 +1110,13 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	const struct monster *m = game_monster_at(g, x, y);
 	if (m && g->visible[c]) {
-		snprintf(buf, size, "a %s (%d/%d hp%s)", m->kind->name, m->hp, m->kind->hp,
+		snprintf(buf, size, "%s %s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name, m->hp, m->kind->hp,
 			 m->mind.fleeing ? ", fleeing" : m->mind.hunting ? ", hunting you" : "");
 		return;
 	}
 	enum tile t = (enum tile)g->tiles[c];
 	const char *ground = t == TILE_DOOR ? (g->open[c] ? "an open door" : "a closed door")
-			   : t == TILE_EXIT ? "stairs down (step on them to descend)"
+			   : t == TILE_EXIT ? "stairs down (stand on them and press > to descend)"
 					    : tile_info(t)->name;
 	const char *seen = g->visible[c] ? "" : " (remembered)";
 	if (g->items[c] == 1 + ITEM_POTION)
@@ -735,7 +1145,7 @@ uint64_t game_hash(const struct game *g)
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	const struct player *p = &g->player;
 	long pv[] = { g->depth, g->turn, g->over, g->won, p->x, p->y, p->hp, p->max_hp, p->energy,
-		      p->gold, p->kills, p->potions_drunk, g->n_messages, g->damage_taken,
+		      p->gold, p->kills, p->potions_drunk, p->potions, p->regen, g->n_messages, g->damage_taken,
 		      g->first_contact_turn };
 	for (size_t i = 0; i < sizeof pv / sizeof pv[0]; i++)
 		h = fnv_int(h, pv[i]);
@@ -750,7 +1160,9 @@ uint64_t game_hash(const struct game *g)
 		for (size_t j = 0; j < sizeof mv / sizeof mv[0]; j++)
 			h = fnv_int(h, mv[j]);
 	}
-	for (int i = 0; i < GAME_MESSAGES && i < g->n_messages; i++)
+	for (int i = 0; i < GAME_MESSAGES && i < g->n_messages; i++) {
 		h = fnv(h, game_message(g, i)->text, strlen(game_message(g, i)->text));
+		h = fnv_int(h, game_message(g, i)->count);
+	}
 	return h;
 }

@@ -21,7 +21,11 @@ enum action_kind {
 	ACT_WAIT,         /* pass one turn */
 	ACT_TRAVEL,       /* x, y: start travel there through the fallback (a click, or Enter on the cursor) */
 	ACT_TRAVEL_STEP,  /* take the next step of the current travel */
-	ACT_DESCEND       /* take the stairs when standing on an exit */
+	ACT_DESCEND,      /* take the stairs when standing on an exit (only this descends) */
+	ACT_REST,         /* rest until healed or disturbed (continued by ACT_TRAVEL_STEP) */
+	ACT_QUAFF,        /* drink a healing potion from the pack */
+	ACT_EXPLORE,      /* autoexplore (continued by ACT_TRAVEL_STEP) */
+	ACT_RUN           /* dir: run straight until something is worth a stop (continued by ACT_TRAVEL_STEP) */
 };
 
 struct action {
@@ -43,17 +47,34 @@ enum act_result {
 enum travel_stop {
 	TRAVEL_NONE,      /* still travelling, or never started */
 	TRAVEL_ARRIVED,   /* reached the target or the cut point */
-	TRAVEL_MONSTER,   /* a new monster came into view */
+	TRAVEL_MONSTER,   /* a monster came into view, came closer, or the next step would be next to one */
 	TRAVEL_HURT,      /* the player was hurt */
 	TRAVEL_BLOCKED,   /* the next step was blocked (a monster stands there...) */
-	TRAVEL_INTERRUPTED/* the player pressed a key (the UI calls game_travel_cancel) */
+	TRAVEL_INTERRUPTED,/* the player pressed a key (the UI calls game_travel_cancel) */
+	TRAVEL_STAIRS,    /* stepped onto stairs that were not the destination */
+	TRAVEL_ITEM,      /* a run or autoexplore stepped onto an item */
+	TRAVEL_DONE       /* rested to full health, or nothing left to explore */
+};
+
+/* What a travel-like activity is doing; every one advances by ACT_TRAVEL_STEP
+ * and stops for the same reasons (travel_stop above). */
+enum travel_mode {
+	MODE_TRAVEL,      /* to a cell, over the player's map memory */
+	MODE_REST,        /* waiting until healed */
+	MODE_EXPLORE,     /* to the nearest unexplored place or remembered item */
+	MODE_RUN          /* straight on in one direction */
 };
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
 
+/* One message; a message equal to the newest one is merged into it
+ * (count goes up) instead of added, so "There is a wall in the way." ten
+ * times reads once, "(x10)" added by whoever shows it. */
 struct message {
-	int turn;
+	int turn;             /* turn of its last occurrence */
+	int count;            /* occurrences merged into it (>= 1) */
+	unsigned stamp;       /* g->message_stamp when it was added or last merged */
 	char text[GAME_MESSAGE_LEN];
 };
 
@@ -65,21 +86,29 @@ struct player {
 	int gold;
 	int kills;
 	int potions_drunk;
+	int potions;          /* healing potions in the pack (at most PACK_POTIONS) */
+	int regen;            /* turns spent below max_hp since the last point regained */
 };
 
 struct travel {
 	bool active;
+	enum travel_mode mode;
 	int goal_x, goal_y;   /* where the player clicked (clamped) */
 	int *cells;           /* route to walk, cells[0] = start */
 	int len, pos, cap;
 	enum travel_stop stopped;
+	unsigned known_version; /* g->known_version the route was planned on */
+	enum grid_dir dir;    /* MODE_RUN: the direction */
+	int sides;            /* MODE_RUN: which side cells were open where the run stands */
 };
 
 #define PLAYER_HP 30
 #define PLAYER_DAMAGE 4
 #define PLAYER_SIGHT 8
 #define POTION_HEAL 12
-
+#define PACK_POTIONS 5        /* potions the pack holds */
+#define PLAYER_REGEN_TURNS 10 /* below max_hp the player regains 1 hp every this many turns */
+#define TRAVEL_BUDGET 65536L  /* expansions a travel plan or preview may take (a frame on any map) */
 struct game {
 	/* campaign: borrowed levels, played in order */
 	const struct level *const *levels;
@@ -94,6 +123,11 @@ struct game {
 	uint8_t *items;         /* w*h: 0 none, 1 + enum item_kind */
 	uint8_t *visible;       /* w*h: seen this turn */
 	uint8_t *remembered;    /* w*h: seen at some time */
+	uint8_t *known;         /* w*h: the player's map memory as entering costs: the true cost where
+	                           remembered, 1 (open floor) where never seen; travel plans over it */
+	unsigned known_version; /* counts changes of known[] */
+	int *monster_dist;      /* n_monsters: each one's distance from the player before it last acted */
+	uint8_t *noticed;       /* n_monsters: 1 once the player has seen it (travel stops for news only) */
 	uint8_t *opaque;        /* w*h: 1 where sight is blocked (walls, void, closed doors) */
 	int *occupant;          /* w*h: index into monsters[] or -1 */
 	struct monster *monsters; /* n_monsters (struct monster: ai.h); dead ones stay, alive = false */
@@ -109,7 +143,9 @@ struct game {
 	int sight_radius;       /* the player's */
 
 	struct message messages[GAME_MESSAGES]; /* ring buffer */
-	int n_messages;         /* total ever added; newest at (n_messages - 1) % GAME_MESSAGES */
+	int n_messages;         /* total ever added (merges not counted); newest at (n_messages - 1) % GAME_MESSAGES */
+	unsigned message_stamp; /* counts additions and merges: a UI shows what is newer than its mark */
+	char killer[48];        /* what killed the player ("a goblin"), "" while alive */
 
 	int last_hurt_turn;
 	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
@@ -137,17 +173,25 @@ enum act_result game_act(struct game *g, const struct action *a);
  * The route a click on (x, y) would travel now (through the fallback, the
  * same search as ACT_TRAVEL), without acting: *cells (owned by the game,
  * valid until its next search) from the player's cell, *len cells (0 when
- * there is no route at all).  Returns the search's status: PATH_FOUND when
- * the route reaches (x, y), PATH_FALLBACK when it only gets as close as it can.
+ * there is no route at all).  The plan is over the player's map memory
+ * (known[]: cells never seen count as open floor), so it shows nothing the
+ * player has not seen, and takes at most TRAVEL_BUDGET expansions.  Returns
+ * the search's status: PATH_FOUND when the route reaches (x, y),
+ * PATH_FALLBACK when it only gets as close as it can, PATH_BUDGET when the
+ * budget ran out first (the route then leads to the closest cell found).
  */
 enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len);
 
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
 
-/* Message history: i = 0 is the newest; NULL past the end. */
+/* Message history: i = 0 is the newest; NULL past the end.  Adding a
+ * message equal to the newest merges it (count, stamp, turn). */
 const struct message *game_message(const struct game *g, int i);
 void game_message_add(struct game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "a" or "an" for a noun ("an orc", "a goblin"). */
+const char *game_article(const char *noun);
 
 /* A short description of a cell for a right click ("a goblin", "rubble", "unexplored"). */
 void game_describe(const struct game *g, int x, int y, char *buf, size_t size);

@@ -485,6 +485,8 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		struct action a;
 		if (on_exit && takes_stairs(opt->player, g))
 			a = (struct action){ .kind = ACT_DESCEND };
+		else if (g->player.potions > 0 && g->player.hp + POTION_HEAL <= g->player.max_hp)
+			a = (struct action){ .kind = ACT_QUAFF }; /* potions go into the pack: drink when it all helps */
 		else
 			a = decide(r, g, ctx, opt->player);
 		int turn0 = g->turn;

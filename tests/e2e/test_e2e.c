@@ -133,7 +133,7 @@ static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows
 
 static void e2e_quit(struct e2e *e)
 {
-	pty_send(&e->p, "q");
+	pty_send(&e->p, "Q");
 	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
 		e2e_fail_dump(e, "no quit question");
 	pty_send(&e->p, "y");
@@ -246,11 +246,15 @@ static void test_click_wall_walks_to_cut_point(void **state)
 	e2e_wait_player_at(e, 3, 6);    /* the cell before the wall */
 	e2e_wait_still(e);
 	e2e_wait_player_at(e, 3, 6);
-	/* a click far outside the map goes to the nearest cell: the wall at 19,7 */
+	/* a click far outside the map goes to the nearest cell: the corner wall
+	 * at 19,7.  The player never sees that corner (it is lit from no cell
+	 * inside), so for the player it may be open ground that the walls at
+	 * 18,7 and 19,6 shut off: the walk ends at 17,6, before the wall it
+	 * would have to cross. */
 	pty_click(&e->p, 0, e->p.cols - 1, e->p.rows - 2, false);
-	e2e_wait_player_at(e, 18, 6);
+	e2e_wait_player_at(e, 17, 6);
 	e2e_wait_still(e);
-	e2e_wait_player_at(e, 18, 6);
+	e2e_wait_player_at(e, 17, 6);
 	e2e_quit(e);
 }
 
@@ -339,13 +343,16 @@ static void test_cursor_travel(void **state)
 	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
 		e2e_fail_dump(e, "Esc did not leave cursor mode");
 	assert_int_equal(e2e_turn(e), 3);
-	/* into the sealed vault: the preview says how close travel gets */
+	/* into the sealed vault: its far side has not been seen, so the
+	 * preview plans round the vault and in through the unseen wall */
 	pty_send(&e->p, "_llllllljj");
 	if (!pty_wait_text(&e->p, "(13,5); 7 steps", E2E_WAIT))
 		e2e_fail_dump(e, "no preview below the vault");
 	pty_send(&e->p, "kk");
-	if (!pty_wait_text(&e->p, "(13,3); out of reach", E2E_WAIT))
-		e2e_fail_dump(e, "the preview of the sealed vault does not say it is out of reach");
+	if (!pty_wait_text(&e->p, "(13,3); ", E2E_WAIT))
+		e2e_fail_dump(e, "no preview into the vault");
+	if (pty_find(&e->p, "out of reach", NULL, NULL))
+		e2e_fail_dump(e, "the preview gives away that the vault is sealed");
 	pty_send(&e->p, "\033");
 	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
 		e2e_fail_dump(e, "Esc did not leave cursor mode");
@@ -508,7 +515,7 @@ static void test_quit_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, HEX, 3, 2, 24, 80, NULL);
-	pty_send(&e->p, "q");
+	pty_send(&e->p, "Q");
 	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
 		e2e_fail_dump(e, "no quit question");
 	pty_send(&e->p, "n"); /* anything but y goes back */
@@ -541,9 +548,12 @@ static void test_win_restores_terminal(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
 	int col, row;
-	e2e_cell(e, 1, 6, &col, &row); /* the exit: stepping on it leaves the last level */
+	e2e_cell(e, 1, 6, &col, &row); /* the exit: '>' on it leaves the last level */
 	pty_click(&e->p, 0, col, row, false);
-	if (!pty_wait_text(&e->p, "Press Enter", E2E_WAIT))
+	e2e_wait_player_at(e, 1, 6);
+	e2e_wait_still(e);
+	pty_send(&e->p, ">");
+	if (!pty_wait_text(&e->p, "Enter leaves", E2E_WAIT))
 		e2e_fail_dump(e, "no end screen after the last exit");
 	/* the prompt and the status bar arrive in separate writes: wait for the
 	   whole frame before judging that travel is no longer shown */
@@ -557,15 +567,58 @@ static void test_death_restores_terminal(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
 		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
-	for (int i = 0; i < 10 && !pty_find(&e->p, "Press Enter", NULL, NULL); i++) {
+	for (int i = 0; i < 10 && !pty_find(&e->p, "Enter leaves", NULL, NULL); i++) {
 		pty_send(&e->p, ".");
-		pty_wait_text(&e->p, "Press Enter", 300);
+		pty_wait_text(&e->p, "Enter leaves", 300);
 	}
-	if (!pty_find(&e->p, "Press Enter", NULL, NULL))
+	if (!pty_find(&e->p, "Enter leaves", NULL, NULL))
 		e2e_fail_dump(e, "the player did not die");
 	pty_send(&e->p, "l"); /* a stray key does not leave the end screen */
 	pty_pump(&e->p, 150);
 	assert_false(e->p.exited);
+	e2e_leave_end(e, "outcome=died");
+}
+
+/* Three hits in one turn: more than the two message rows hold, so the
+ * first page ends with --More--, and a key shows the rest; none is lost. */
+static void test_three_hits_all_shown(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 24, 80,
+		  (const char *const[]){ "--set", "goblin.damage=1", "--set", "orc.damage=1", "--set",
+					 "wolf.damage=1", "--set", "wolf.speed=100", NULL });
+	pty_send(&e->p, "s");
+	if (!pty_wait_text(&e->p, "--More--", E2E_WAIT))
+		e2e_fail_dump(e, "no --More-- after three hits");
+	if (!pty_find(&e->p, "The goblin hits you (1 damage).", NULL, NULL) ||
+	    !pty_find(&e->p, "The orc hits you (1 damage).", NULL, NULL))
+		e2e_fail_dump(e, "the first page does not show the first two hits");
+	pty_send(&e->p, " ");
+	if (!pty_wait_text(&e->p, "The wolf hits you (1 damage).", E2E_WAIT))
+		e2e_fail_dump(e, "the third hit never reached the screen");
+	if (!pty_wait_gone(&e->p, "--More--", E2E_WAIT))
+		e2e_fail_dump(e, "--More-- stayed after the last page");
+	assert_int_equal(e2e_turn(e), 1); /* the key that paged did not act */
+	e2e_quit(e);
+}
+
+/* After death the end line names the killer, and P shows the history. */
+static void test_death_names_killer_and_keeps_history(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
+		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+	pty_send(&e->p, ".");
+	if (!pty_wait_text(&e->p, "killed by a goblin", E2E_WAIT))
+		e2e_fail_dump(e, "the end line does not say what killed the player");
+	pty_send(&e->p, "P");
+	if (!pty_wait_text(&e->p, "Message history", E2E_WAIT))
+		e2e_fail_dump(e, "no history after death");
+	if (!pty_find(&e->p, "damage). You die on level 1", NULL, NULL))
+		e2e_fail_dump(e, "the history lacks the death");
+	pty_send(&e->p, "x");
+	if (!pty_wait_text(&e->p, "killed by a goblin", E2E_WAIT))
+		e2e_fail_dump(e, "the history did not return to the end screen");
 	e2e_leave_end(e, "outcome=died");
 }
 
@@ -731,6 +784,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_both_click_forms_act_once, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_travel, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_three_hits_all_shown, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_death_names_killer_and_keeps_history, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_path_colours_on_a_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_hex_keys_and_clicks, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_resize_redraws, e2e_setup, e2e_teardown),

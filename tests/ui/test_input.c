@@ -53,7 +53,9 @@ static void test_arrows_and_numpad(void **state)
 			continue;
 		check_move('0' + d, digits[d], 1);
 	}
-	assert_int_equal(input_key('5').kind, INPUT_WAIT);
+	assert_int_equal(input_key('5').kind, INPUT_REST);
+	assert_int_equal(input_key('R').kind, INPUT_REST);
+	assert_int_equal(input_key('s').kind, INPUT_WAIT);
 	assert_int_equal(input_key(INPUT_B2).kind, INPUT_WAIT);
 	assert_int_equal(input_key('.').kind, INPUT_WAIT);
 }
@@ -65,8 +67,12 @@ static void test_other_keys(void **state)
 	assert_int_equal(input_key('?').kind, INPUT_HELP);
 	assert_int_equal(input_key('P').kind, INPUT_HISTORY);
 	assert_int_equal(input_key(INPUT_CTRL('p')).kind, INPUT_HISTORY);
-	assert_int_equal(input_key('q').kind, INPUT_QUIT);
+	assert_int_equal(input_key('q').kind, INPUT_QUAFF);
 	assert_int_equal(input_key('Q').kind, INPUT_QUIT);
+	assert_int_equal(input_key(INPUT_CTRL('q')).kind, INPUT_QUIT);
+	assert_int_equal(input_key('o').kind, INPUT_EXPLORE);
+	assert_int_equal(input_key('i').kind, INPUT_INVENTORY);
+	assert_int_equal(input_key('\t').kind, INPUT_NONE);
 	assert_int_equal(input_key('_').kind, INPUT_CURSOR);
 	assert_int_equal(input_key('x').kind, INPUT_CURSOR);
 	assert_int_equal(input_key('r').kind, INPUT_ROUTES);

@@ -23,8 +23,32 @@
 
 #include "fov.h"
 #include "path.h"
+#include "textfile.h"
 
 static int dist4(int ax, int ay, int bx, int by) { return abs(ax - bx) + abs(ay - by); }
+
+/* Whether a living monster the player sees stands next to the player. */
+static bool visible_adjacent(const struct game *g)
+{
+	int pc = grid_index(g->grid, g->player.x, g->player.y);
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (m->alive && m->seen && grid_is_adjacent(g->grid, pc, grid_index(g->grid, m->x, m->y)))
+			return true;
+	}
+	return false;
+}
+
+/* The player remembers the whole level (for tests about the true map). */
+static void reveal_all(struct game *g)
+{
+	int n = g->grid->w * g->grid->h;
+	for (int i = 0; i < n; i++) {
+		g->remembered[i] = 1;
+		g->known[i] = g->grid->cost[i];
+	}
+	g->known_version++;
+}
 
 /* Speed 200 moves twice a turn, speed 50 every other turn; rubble and
  * water make the player's move last 2 and 3 turns. */
@@ -119,15 +143,22 @@ static void test_potions_and_gold(void **state)
 				      "#@!$..#\n"
 				      "######>\n", 3);
 	int potion = grid_index(g->grid, 2, 1);
+	struct action quaff = { .kind = ACT_QUAFF };
+	assert_int_equal(game_act(g, &quaff), RESULT_NOTHING);
+	assert_true(message_contains(g, "You have no potions"));
 	act_move(g, GRID_E);
 	assert_int_equal(g->player.hp, PLAYER_HP);
-	assert_int_equal(g->items[potion], 1 + ITEM_POTION); /* full health: left for later */
-	assert_true(message_contains(g, "leave it"));
+	assert_int_equal(g->items[potion], 0); /* into the pack, not drunk */
+	assert_int_equal(g->player.potions, 1);
+	assert_true(message_contains(g, "in your pack"));
+	int t = g->turn;
+	assert_int_equal(game_act(g, &quaff), RESULT_NOTHING); /* unhurt: kept, no time */
+	assert_int_equal(g->turn, t);
+	assert_int_equal(g->player.potions, 1);
 	g->player.hp = 5;
-	act_move(g, GRID_W);
-	act_move(g, GRID_E);
+	assert_int_equal(game_act(g, &quaff), RESULT_ACTED);
 	assert_int_equal(g->player.hp, 5 + POTION_HEAL);
-	assert_int_equal(g->items[potion], 0);
+	assert_int_equal(g->player.potions, 0);
 	assert_int_equal(g->player.potions_drunk, 1);
 	assert_true(message_contains(g, "You drink a healing potion"));
 	act_move(g, GRID_E);
@@ -184,7 +215,12 @@ static void test_exit_and_winning(void **state)
 	struct game *g = f.g;
 	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
 	g->player.gold = 17;
-	assert_int_equal(act_move(g, GRID_E), RESULT_NEW_LEVEL);
+	/* stepping onto the stairs only says so: '>' takes them */
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
+	assert_int_equal(g->depth, 0);
+	assert_true(message_contains(g, "press > to descend"));
+	struct action down = { .kind = ACT_DESCEND };
+	assert_int_equal(game_act(g, &down), RESULT_NEW_LEVEL);
 	assert_int_equal(g->depth, 1);
 	assert_int_equal(g->grid->topo, GRID_HEX);
 	assert_int_equal(g->player.x, 1);
@@ -194,10 +230,13 @@ static void test_exit_and_winning(void **state)
 	assert_int_equal(act_move(g, GRID_N), RESULT_NOTHING); /* no north on hex */
 	assert_true(message_contains(g, "no north on a hex map"));
 	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
-	assert_int_equal(act_move(g, GRID_E), RESULT_WON);
+	assert_int_equal(act_move(g, GRID_E), RESULT_ACTED);
+	g->player.kills = 1;
+	assert_int_equal(game_act(g, &down), RESULT_WON);
 	assert_true(g->over);
 	assert_true(g->won);
 	assert_true(message_contains(g, "win"));
+	assert_true(message_contains(g, "and 1 kill in")); /* not "1 kills" */
 	assert_int_equal(act_wait(g), RESULT_NOTHING); /* over is over */
 	fixture_fini(&f);
 
@@ -278,8 +317,9 @@ static void test_travel_stops_for_monster(void **state)
 				      "###############>\n", 2);
 	struct monster *d = game_monster_at(g, 10, 4);
 	assert_false(d->seen);
-	assert_int_equal(act_travel(g, 15, 1), RESULT_ACTED); /* (15,1) is the wall */
-	assert_true(message_contains(g, "as close as you can"));
+	/* (15,1) is the wall, but the player has not seen it yet */
+	assert_int_equal(act_travel(g, 15, 1), RESULT_ACTED);
+	assert_false(message_contains(g, "as close as you can"));
 	int n = 1;
 	while (g->travel.active && n < 100) {
 		act_travel_step(g);
@@ -289,8 +329,10 @@ static void test_travel_stops_for_monster(void **state)
 	assert_true(d->seen);
 	assert_true(g->player.x < 14);
 	assert_true(message_contains(g, "dummy comes into view"));
-	/* going on from here reaches the cut point (14,1) */
+	/* the dummy is news once: going on from here, it stops nobody again,
+	 * and the wall seen on the way makes the walk stop at the cut point (14,1) */
 	travel_all(g, 15, 1);
+	assert_true(message_contains(g, "as close as you can"));
 	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
 	assert_int_equal(g->player.x, 14);
 	assert_int_equal(g->player.y, 1);
@@ -311,6 +353,7 @@ static void test_travel_cut_point(void **state)
 				      "#...#....#\n"
 				      "#...######\n"
 				      "#########>\n", 2);
+	reveal_all(g);
 	struct path_ctx *ref = path_create(g->grid);
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
@@ -364,16 +407,271 @@ static void test_travel_stops_when_hurt(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8",
-				      "#####################\n"
-				      "#b.@...............>#\n"
-				      "#####################\n", 4);
-	assert_true(game_monster_at(g, 1, 1)->seen);
-	travel_all(g, 18, 1);
+	/* the goblin in its niche only ever strikes the passer-by: it does not
+	 * come closer, it hurts */
+	struct game *g = fixture_game(&f, "square4",
+				      "#######\n"
+				      "#@....#\n"
+				      "##g####\n"
+				      "######>\n", 4);
+	assert_true(game_monster_at(g, 2, 2)->seen);
+	travel_all(g, 5, 1);
 	assert_int_equal(g->travel.stopped, TRAVEL_HURT);
 	assert_true(g->player.hp < PLAYER_HP);
-	assert_true(g->player.x < 18);
+	assert_int_equal(g->player.x, 2);
 	fixture_fini(&f);
+
+	/* a bat that comes closer stops travel before it can strike */
+	g = fixture_game(&f, "square8",
+			 "#####################\n"
+			 "#b.@...............>#\n"
+			 "#####################\n", 4);
+	travel_all(g, 18, 1);
+	assert_int_equal(g->travel.stopped, TRAVEL_MONSTER);
+	assert_true(message_contains(g, "bat comes closer"));
+	fixture_fini(&f);
+}
+
+
+/* ---- play over the player's knowledge ------------------------------- */
+
+static const char maze_map[] = "###########\n"
+			       "#@#.......#\n"
+			       "#.#.#####.#\n"
+			       "#.#.#...#.#\n"
+			       "#.#.#.#.#.#\n"
+			       "#...#.#...#\n"
+			       "#####.#####\n"
+			       "#.....#...#\n"
+			       "#.#######.#\n"
+			       "#.........#\n"
+			       "##########>\n";
+
+/* The preview to the maze's far corner, unseen, is the route of the
+ * free-space assumption (cells never seen are open): as long as that
+ * route, through walls the player has not seen, and shorter than the true
+ * one; travel replans as the walls come into view and arrives. */
+static void test_travel_plans_over_knowledge(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", maze_map, 1);
+	int n = g->grid->w * g->grid->h, goal = grid_index(g->grid, 9, 9), start = grid_index(g->grid, 1, 1);
+	assert_false(g->remembered[goal]);
+	/* the free-space grid: remembered cells as they are, the rest open */
+	struct grid *free = grid_create(g->grid->w, g->grid->h, g->grid->topo);
+	for (int i = 0; i < n; i++)
+		free->cost[i] = g->remembered[i] ? g->grid->cost[i] : 1;
+	struct path_ctx *fctx = path_create(free), *tctx = path_create(g->grid);
+	struct path_options opt = path_options_default();
+	struct path_result fr, tr;
+	assert_int_equal(path_find(fctx, start, goal, &opt, &fr), PATH_FOUND);
+	assert_int_equal(path_find(tctx, start, goal, &opt, &tr), PATH_FOUND);
+	const int *cells;
+	int len;
+	uint64_t before = game_hash(g);
+	assert_int_equal(game_travel_plan(g, 9, 9, &cells, &len), PATH_FOUND);
+	assert_true(game_hash(g) == before);
+	assert_int_equal(len, fr.len); /* the free-space route's length */
+	assert_true(len < tr.len);      /* not the maze's solution */
+	int unseen_walls = 0;
+	for (int j = 0; j < len; j++) {
+		assert_true(free->cost[cells[j]] != 0); /* no wall the player knows */
+		unseen_walls += !grid_passable(g->grid, cells[j]);
+	}
+	assert_true(unseen_walls > 0); /* it walks into walls it has not seen */
+	/* travel: each step replans as walls come into view; it gets there */
+	int replans = 0, acts = 0;
+	assert_int_equal(act_travel(g, 9, 9), RESULT_ACTED);
+	while (g->travel.active && acts++ < 500) {
+		int len0 = g->travel.len;
+		act_travel_step(g);
+		replans += g->travel.len != len0;
+	}
+	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
+	assert_int_equal(grid_index(g->grid, g->player.x, g->player.y), goal);
+	assert_true(replans > 0);
+	path_destroy(fctx);
+	path_destroy(tctx);
+	grid_destroy(free);
+	fixture_fini(&f);
+}
+
+/* Stairs on the way stop travel and a run; stairs as the destination are
+ * arrived at; neither descends. */
+static void test_stairs_stop_travel(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", "########\n#@.>...#\n########\n", 1);
+	travel_all(g, 5, 1);
+	assert_int_equal(g->travel.stopped, TRAVEL_STAIRS);
+	assert_int_equal(g->player.x, 3);
+	assert_int_equal(g->depth, 0);
+	assert_false(g->over);
+	assert_true(message_contains(g, "press > to descend"));
+	act_move(g, GRID_W);
+	travel_all(g, 3, 1);
+	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
+	assert_int_equal(g->player.x, 3);
+	act_move(g, GRID_W);
+	act_move(g, GRID_W);
+	struct action run = { .kind = ACT_RUN, .dir = GRID_E };
+	assert_int_equal(game_act(g, &run), RESULT_ACTED);
+	while (g->travel.active)
+		act_travel_step(g);
+	assert_int_equal(g->travel.stopped, TRAVEL_STAIRS);
+	assert_int_equal(g->player.x, 3);
+	assert_false(g->over);
+	fixture_fini(&f);
+}
+
+/* Regeneration; resting heals and stops at full health, or when a monster
+ * comes into view. */
+static void test_rest(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", "######\n#@...#\n#####>\n", 1);
+	struct action rest = { .kind = ACT_REST };
+	assert_int_equal(game_act(g, &rest), RESULT_NOTHING); /* unhurt */
+	g->player.hp = PLAYER_HP - 3;
+	assert_int_equal(game_act(g, &rest), RESULT_ACTED);
+	int acts = 0;
+	while (g->travel.active && acts++ < 1000)
+		act_travel_step(g);
+	assert_int_equal(g->travel.stopped, TRAVEL_DONE);
+	assert_int_equal(g->player.hp, PLAYER_HP);
+	assert_true(g->turn >= 3 * PLAYER_REGEN_TURNS && g->turn < 4 * PLAYER_REGEN_TURNS);
+	assert_true(message_contains(g, "You feel rested"));
+	fixture_fini(&f);
+
+	/* a goblin far down the corridor sees the player first and comes */
+	g = fixture_game(&f, "square8", "#######################\n#@...................g#\n######################>\n", 1);
+	g->player.hp = 5;
+	assert_int_equal(game_act(g, &rest), RESULT_ACTED);
+	acts = 0;
+	while (g->travel.active && acts++ < 1000)
+		act_travel_step(g);
+	assert_int_equal(g->travel.stopped, TRAVEL_MONSTER);
+	assert_true(message_contains(g, "goblin comes into view"));
+	assert_false(visible_adjacent(g));
+	fixture_fini(&f);
+}
+
+/* Equal messages merge; the count says how many. */
+static void test_messages_merge(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", "#####\n#@.>#\n#####", 1);
+	int n0 = g->n_messages;
+	for (int i = 0; i < 3; i++)
+		act_move(g, GRID_N);
+	assert_int_equal(g->n_messages, n0 + 1);
+	assert_string_equal(game_message(g, 0)->text, "There is a wall in the way.");
+	assert_int_equal(game_message(g, 0)->count, 3);
+	act_move(g, GRID_N); /* still the newest: merged again */
+	assert_int_equal(game_message(g, 0)->count, 4);
+	game_message_add(g, "Something else.");
+	act_move(g, GRID_N);
+	assert_int_equal(game_message(g, 0)->count, 1);
+	assert_int_equal(g->n_messages, n0 + 3);
+	fixture_fini(&f);
+}
+
+/* Travel stops for news only: a monster seen before that does not come
+ * closer lets it pass; it never steps next to a visible monster. */
+static void test_travel_news_only(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "############\n"
+				      "#@.........#\n"
+				      "#..........#\n"
+				      "#.....d....#\n"
+				      "###########>\n", 1);
+	assert_true(game_monster_at(g, 6, 3)->seen);
+	travel_all(g, 10, 1);
+	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
+	assert_int_equal(g->player.x, 10);
+	/* a route through the dummy's side: the travel stops before the step next to it */
+	travel_all(g, 1, 3);
+	assert_int_equal(g->travel.stopped, TRAVEL_MONSTER);
+	assert_true(message_contains(g, "dummy is near"));
+	assert_false(visible_adjacent(g));
+	fixture_fini(&f);
+}
+
+/* A run stops where a side opens (a junction). */
+static void test_run_stops_at_junction(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "#########\n"
+				      "#@......#\n"
+				      "####.####\n"
+				      "####.####\n"
+				      "########>\n", 1);
+	struct action run = { .kind = ACT_RUN, .dir = GRID_E };
+	assert_int_equal(game_act(g, &run), RESULT_ACTED);
+	while (g->travel.active)
+		act_travel_step(g);
+	assert_int_equal(g->player.x, 4);
+	assert_int_equal(g->travel.stopped, TRAVEL_ARRIVED);
+	fixture_fini(&f);
+}
+
+/* Autoexplore on every campaign level (its monsters left out): it ends
+ * with its message, having seen every cell the player can reach. */
+static void test_autoexplore_campaign(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		"levels/01-first-steps.lvl", "levels/02-the-chase.lvl", "levels/03-hex-arena.lvl",
+		"levels/04-the-mire.lvl",    "levels/05-the-vault.lvl", "levels/06-the-labyrinth.lvl",
+		"levels/07-the-deep.lvl",    "levels/08-the-ogre-hall.lvl",
+	};
+	for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+		char *text;
+		size_t tl;
+		assert_int_equal(textfile_read(files[k], &text, &tl), 0);
+		struct diag_list d = { 0 };
+		struct level *lv = level_parse(files[k], text, tl, NULL, &d);
+		free(text);
+		diag_list_fini(&d);
+		assert_non_null(lv);
+		const struct level *levels[1] = { lv };
+		struct game *g = game_create(levels, 1, NULL, 1);
+		assert_non_null(g);
+		struct action ex = { .kind = ACT_EXPLORE };
+		int acts = 0;
+		while (acts++ < 20000) {
+			if (!g->travel.active && game_act(g, &ex) != RESULT_ACTED)
+				break;
+			while (g->travel.active && acts++ < 20000)
+				act_travel_step(g);
+			if (g->travel.stopped == TRAVEL_DONE)
+				break;
+		}
+		assert_int_equal(g->travel.stopped, TRAVEL_DONE);
+		assert_true(message_contains(g, "nothing left to explore"));
+		struct path_ctx *ctx = path_create(g->grid);
+		struct path_options opt = path_options_default();
+		int pc = grid_index(g->grid, g->player.x, g->player.y), n = g->grid->w * g->grid->h;
+		path_flood(ctx, pc, &opt, false, 0);
+		for (int c = 0; c < n; c++)
+			if (path_flood_distance(ctx, c) >= 0 && !g->remembered[c]) {
+				print_error("%s: cell %d,%d reachable but never seen\n", files[k], c % g->grid->w,
+					    c / g->grid->w);
+				fail();
+			}
+		path_destroy(ctx);
+		game_destroy(g);
+		level_destroy(lv);
+	}
 }
 
 static void test_hex_directions(void **state)
@@ -578,6 +876,13 @@ int main(void)
 		cmocka_unit_test(test_travel_stops_for_monster),
 		cmocka_unit_test(test_travel_cut_point),
 		cmocka_unit_test(test_travel_stops_when_hurt),
+		cmocka_unit_test(test_travel_plans_over_knowledge),
+		cmocka_unit_test(test_stairs_stop_travel),
+		cmocka_unit_test(test_rest),
+		cmocka_unit_test(test_messages_merge),
+		cmocka_unit_test(test_travel_news_only),
+		cmocka_unit_test(test_run_stops_at_junction),
+		cmocka_unit_test(test_autoexplore_campaign),
 		cmocka_unit_test(test_hex_directions),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_messages_ring),

@@ -174,8 +174,8 @@ static void test_compare_constructed(void **state)
 	NEAR(s.lo, 6.0 - 4.302653 * 2.0 / sqrt(3.0), 1e-5);
 }
 
-/* The exit player walks the A* route and takes the stairs: 6 steps, the
- * last of which leaves the level before the monsters' turn, so 5 turns. */
+/* The exit player walks the A* route and takes the stairs: 6 steps (6
+ * turns) onto them, then '>' leaves the level before the monsters' turn. */
 static void test_exit_player_escapes(void **state)
 {
 	(void)state;
@@ -190,12 +190,12 @@ static void test_exit_player_escapes(void **state)
 	assert_int_equal(g.outcome, SIM_ESCAPED);
 	NEAR(g.v[SIM_M_ESCAPED], 1, 0);
 	NEAR(g.v[SIM_M_KILLED], 0, 0);
-	NEAR(g.v[SIM_M_TURNS], 5, 0);
+	NEAR(g.v[SIM_M_TURNS], 6, 0);
 	NEAR(g.v[SIM_M_DAMAGE], 0, 0);
 	assert_true(isnan(g.v[SIM_M_FIRST_CONTACT]));
 	assert_true(isnan(g.v[SIM_M_EXPANDED_MEAN]));
 	assert_int_equal(g.monsters, 0);
-	/* Around a wall on square4: 6 steps. */
+	/* Around a wall on square4: 6 steps, then '>'. */
 	level_destroy(lv);
 	lv = make_level(&b,
 			"#######\n"
@@ -204,7 +204,7 @@ static void test_exit_player_escapes(void **state)
 			"#######\n", "square4");
 	play_one(lv, &b, SIM_PLAYER_EXIT, 100, 1, &g);
 	assert_int_equal(g.outcome, SIM_ESCAPED);
-	NEAR(g.v[SIM_M_TURNS], 5, 0);
+	NEAR(g.v[SIM_M_TURNS], 6, 0);
 	level_destroy(lv);
 }
 
@@ -257,10 +257,10 @@ static void test_fight_player_kills(void **state)
 	NEAR(g.v[SIM_M_KILLS], 1, 0);
 	assert_int_equal(g.outcome, SIM_ESCAPED);
 	/* 7 steps to the rat's side (round the stairs), one attack, then 4
-	 * steps back; the last one enters the stairs and ends the game before
-	 * its turn is counted.  Straight over the stairs would have ended it
-	 * after 3 turns with no kill. */
-	NEAR(g.v[SIM_M_TURNS], 11, 0);
+	 * steps back onto the stairs, and '>' ends the game before a turn is
+	 * counted.  Straight over the stairs would have ended it after 4 turns
+	 * with no kill. */
+	NEAR(g.v[SIM_M_TURNS], 12, 0);
 	level_destroy(lv);
 }
 
