@@ -62,6 +62,7 @@ static const struct {
 } kind_letters[] = {
 	{ ACT_NONE, 'n' }, { ACT_MOVE, 'm' }, { ACT_WAIT, 'w' },
 	{ ACT_TRAVEL, 't' }, { ACT_TRAVEL_STEP, 's' }, { ACT_DESCEND, 'd' },
+	{ ACT_REST, 'r' }, { ACT_QUAFF, 'q' }, { ACT_EXPLORE, 'e' }, { ACT_RUN, 'u' },
 };
 #define N_KINDS (sizeof kind_letters / sizeof kind_letters[0])
 

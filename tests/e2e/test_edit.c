@@ -208,7 +208,7 @@ static void test_play_and_return(void **state)
 	pty_pump(&e.p, 300);
 	int row, col;
 	assert_true(pty_find(&e.p, "Turn 0", &row, &col));
-	pty_send(&e.p, "q");
+	pty_send(&e.p, "Q");
 	assert_true(pty_wait_text(&e.p, "Really quit", WAIT_MS));
 	pty_send(&e.p, "y");
 	if (!pty_wait_text(&e.p, "Play-test over", WAIT_MS))

@@ -529,7 +529,7 @@ static void test_resume_is_never_stopping(void **state)
 		assert_true(s.hash[k] == whole.hash[k]);
 	struct journal_data d;
 	read_ok(path, &d);
-	assert_int_equal(d.n_actions, 400);
+	assert_int_equal(d.n_actions, s.n);
 	check_replay(&whole, &d);
 	journal_data_fini(&d);
 	session_close(&s);

@@ -129,10 +129,11 @@ static void test_entry_from_games(void **state)
 	assert_int_equal(e.turns, g->turn);
 	assert_true(e.seed == 1);
 	fixture_fini(&f);
-	/* the stairs next to the player on the only level: a win */
+	/* the stairs next to the player on the only level, taken: a win */
 	g = fixture_game(&f, "square4", "#####\n#@>.#\n#####", 2);
-	struct action east = { .kind = ACT_MOVE, .dir = 2 };
+	struct action east = { .kind = ACT_MOVE, .dir = 2 }, down = { .kind = ACT_DESCEND };
 	game_act(g, &east);
+	game_act(g, &down);
 	assert_true(g->won);
 	scores_entry_from_game(g, 0, &e);
 	assert_string_equal(e.outcome, "won");
