@@ -124,7 +124,8 @@ static void play_usage(FILE *out)
 		"numpad; left click anywhere to travel there; right click describes a cell.\n"
 		"\n"
 		"exit status: 0 after a game, 1 when a level, the bestiary or the terminal is\n"
-		"wrong, 2 bad usage, 128+N when stopped by signal N\n");
+		"wrong, 2 bad usage; stopped by signal N (Ctrl-C, kill...), it restores the\n"
+		"terminal and then dies of that signal (a shell shows 128+N); 129 on a hangup\n");
 }
 
 /* Returns -1 to go on, or an exit status (help printed, or a bad argument). */
@@ -180,7 +181,9 @@ static struct level *load_level(const char *path, const struct bestiary *b, cons
 	char *text;
 	int err = textfile_read(path, &text, &len);
 	if (err) {
-		fprintf(stderr, "astray: %s: %s\n", path, strerror(err));
+		fputs("astray: ", stderr);
+		cli_put_escaped(stderr, path);
+		fprintf(stderr, ": %s\n", textfile_strerror(err));
 		return NULL;
 	}
 	struct diag_list diags = { 0 };
@@ -405,6 +408,17 @@ int cmd_play(int argc, char **argv)
 	}
 	print_outcome(g, o, signo);
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	if (o == UI_SIGNAL && signo > 0) {
+		/* the terminal is back and the outcome printed: now die of the
+		 * signal with its default action, so the parent sees it */
+		fflush(stdout);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, signo);
+		signal(signo, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(signo);
+	}
 out:
 	game_destroy(g);
 	for (int i = 0; i < n_levels; i++)

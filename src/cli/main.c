@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "cmd.h"
 
 struct command {
@@ -35,7 +36,7 @@ static void usage(FILE *out)
 		     "Exit status 2 means a usage error, in every command.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc >= 2) {
 		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -67,4 +68,11 @@ int main(int argc, char **argv)
 	/* No command word: everything is an argument of play. */
 	argv[0] = (char *)"play";
 	return cmd_play(argc, argv);
+}
+
+/* Every command's output is checked once, here: a failed write to stdout
+ * (a full disk, a closed pipe) is a failure with a message, never exit 0. */
+int main(int argc, char **argv)
+{
+	return cli_finish_output("astray", run(argc, argv));
 }

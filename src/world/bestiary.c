@@ -388,7 +388,7 @@ bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list
 	int err = textfile_read(path, &text, &len);
 	if (err) {
 		memset(out, 0, sizeof *out);
-		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", strerror(err));
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", textfile_strerror(err));
 		return false;
 	}
 	bool ok = bestiary_parse(path, text, len, out, diags);
