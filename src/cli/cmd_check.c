@@ -120,7 +120,7 @@ int cmd_check(int argc, char **argv)
 	struct bestiary *b = status < 0 ? malloc(sizeof *b) : NULL;
 	if (status < 0 && !b) {
 		fprintf(stderr, "astray check: out of memory\n");
-		status = 2;
+		status = 1; /* a failure, not a usage error */
 	}
 	if (status >= 0) {
 		opt_list_fini(&files);

@@ -111,8 +111,9 @@ static void play_usage(FILE *out)
 	fprintf(out,
 		"usage: astray [play] [LEVEL|DIR]... [options]\n"
 		"\n"
-		"Plays the campaign: the .lvl files of ./levels in name order (or of the\n"
-		"installed %s/levels), or the levels and folders given.\n"
+		"Plays the campaign: the .lvl files of the installed %s/levels in\n"
+		"name order (or of ./levels when the current folder is astray's source tree,\n"
+		"the one holding src/cli/main.c), or the levels and folders given.\n"
 		"A Moving AI .map plays as one square8 level with monsters placed from the seed.\n"
 		"\n"
 		"options:\n",
@@ -324,9 +325,11 @@ int cmd_play(int argc, char **argv)
 	/* the campaign */
 	const char *near = NULL;
 	if (a.targets.n == 0) {
-		const char *dir = is_dir("levels") ? "levels" : ASTRAY_DATADIR "/levels";
+		/* ./levels only in astray's own source tree: any other levels/
+		 * folder in the current directory is not this game's */
+		const char *dir = bestiary_in_source_tree() ? "levels" : ASTRAY_DATADIR "/levels";
 		if (!is_dir(dir)) {
-			fprintf(stderr, "astray: no levels/ folder here and none installed in %s\n", dir);
+			fprintf(stderr, "astray: no campaign installed in %s (give a level or folder)\n", dir);
 			goto out;
 		}
 		near = dir;

@@ -16,7 +16,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "play", cmd_play, "play the campaign in levels/, or one level or folder (the default)" },
+	{ "play", cmd_play, "play the installed campaign, or one level or folder (the default)" },
 	{ "check", cmd_check, "validate level files: errors and warnings with file:line:col" },
 	{ "path", cmd_path, "print a level with the route between two cells drawn" },
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
