@@ -5,7 +5,8 @@
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
-#   make fuzz       libFuzzer on the level and journal readers (clang; FUZZ_SECONDS=60 each)
+#   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
+#   make soak       random play of every level in the sanitizer build (SOAK_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
 # CFLAGS, LDFLAGS, CC, PREFIX and DESTDIR may be overridden.
 
@@ -76,7 +77,7 @@ TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test test-suites run bench fuzz install uninstall clean check-levels depcheck dist gen-sweep
+.PHONY: all test test-suites run bench fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -199,24 +200,48 @@ bench: build/astray
 build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
 
+# One libFuzzer target per parser and decoder, each FUZZ_SECONDS long, in
+# turn (the machine is shared).  tests/fuzz-corpus* are their seeds (and
+# make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
+# to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-fuzz: build/fuzz_level build/fuzz_journal
-	mkdir -p build/fuzz-work build/fuzz-work-journal
-	./build/fuzz_level -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 \
-		build/fuzz-work tests/fuzz-corpus
-	./build/fuzz_journal -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=5 -rss_limit_mb=512 \
-		build/fuzz-work-journal tests/fuzz-corpus-journal
+FUZZERS := level bestiary map scen set input journal
+FUZZ_CORPUS_level := tests/fuzz-corpus
+FUZZ_MAXLEN_level := 65536
+FUZZ_MAXLEN_input := 4096
+FUZZ_SRC_level := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_bestiary := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_set := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_map := $(CORE_SRC)
+FUZZ_SRC_scen := $(CORE_SRC)
+FUZZ_SRC_input := $(CORE_SRC) src/ui/input.c
+FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
+fuzz: $(FUZZERS:%=build/fuzz_%)
+	@for f in $(FUZZERS); do \
+		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \
+		case $$f in level) max=$(FUZZ_MAXLEN_level);; input) max=$(FUZZ_MAXLEN_input);; *) max=65536;; esac; \
+		mkdir -p build/fuzz-work/$$f; \
+		echo "== fuzz_$$f for $(FUZZ_SECONDS) s"; \
+		./build/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -timeout=5 \
+			-artifact_prefix=build/fuzz-work/$$f- build/fuzz-work/$$f $$corpus || exit 1; \
+	done
 
-build/fuzz_level: tests/fuzz_level.c $(CORE_SRC) $(WORLD_SRC)
+build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_world) -g -O1 -fsanitize=fuzzer,address,undefined \
-		tests/fuzz_level.c $(CORE_SRC) $(WORLD_SRC) -lm -o $@
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) -g -O1 -fsanitize=fuzzer,address,undefined \
+		$< $(FUZZ_SRC_$*) -lm -o $@
 
-# The journal reader, the rebuild of its game and the replay (tests/fuzz_journal.c).
-build/fuzz_journal: tests/fuzz_journal.c $(CORE_SRC) $(WORLD_SRC)
+# The soak: the sanitizer build (game.c CHECKs its invariants every turn)
+# plays every shipped level and tests/levels/**/*.lvl with random actions
+# for SOAK_SECONDS; not part of make test.
+SOAK_SECONDS ?= 60
+soak: build/san/tests/soak
+	ASAN_OPTIONS=detect_leaks=1 build/san/tests/soak $(SOAK_SECONDS) levels/bestiary.txt tests/levels/bestiary.txt \
+		levels/*.lvl $$(find tests/levels -name '*.lvl' | sort)
+
+build/san/tests/soak: tests/soak.c build/san/libworld.a build/san/libcore.a
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_world) -g -O1 -fsanitize=fuzzer,address,undefined \
-		tests/fuzz_journal.c $(CORE_SRC) $(WORLD_SRC) -lm -o $@
+	$(CC) $(BASE_CFLAGS) $(INC_world) $(SAN_FLAGS) $(LDFLAGS) tests/soak.c build/san/libworld.a build/san/libcore.a -lm -o $@
 
 # What make install writes, and so exactly what make uninstall removes.
 LEVEL_FILES := $(sort $(wildcard levels/*.lvl)) levels/bestiary.txt

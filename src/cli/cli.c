@@ -56,25 +56,172 @@ void cli_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Bytes [s, s+n) as one UTF-8 character that is printable (not a C1
+ * control); its length, or 0 when it is not one. */
+static size_t utf8_printable(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+	if (n == 0 || c > 0xf4)
+		return 0;
+	unsigned long cp = c & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	static const unsigned long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
+		return 0;
+	return n;
+}
+
+size_t cli_escape(char *dst, size_t size, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t used = 0, written = 0;
+	bool full = size == 0;
+	while (*s) {
+		char piece[8];
+		size_t k;
+		size_t u = *s >= 0x80 ? utf8_printable(s) : 0;
+		if (u) {
+			memcpy(piece, s, u);
+			k = u;
+			s += u;
+		} else if (*s < 0x20 || *s == 0x7f || *s >= 0x80) {
+			k = (size_t)snprintf(piece, sizeof piece, "\\x%02x", *s);
+			s++;
+		} else {
+			piece[0] = (char)*s++;
+			k = 1;
+		}
+		if (!full && written + k < size) {
+			memcpy(dst + written, piece, k);
+			written += k;
+		} else {
+			full = true; /* never half a piece; keep counting */
+		}
+		used += k;
+	}
+	if (size)
+		dst[written] = '\0';
+	return used;
+}
+
+void cli_put_escaped(FILE *out, const char *s)
+{
+	char small[512];
+	size_t need = cli_escape(small, sizeof small, s);
+	if (need < sizeof small) {
+		fputs(small, out);
+		return;
+	}
+	char *big = malloc(need + 1);
+	if (!big) {
+		fputs(small, out); /* cut, but still escaped */
+		return;
+	}
+	cli_escape(big, need + 1, s);
+	fputs(big, out);
+	free(big);
+}
+
+void cli_csv_field(FILE *out, const char *s)
+{
+	char small[512];
+	size_t need = cli_escape(small, sizeof small, s);
+	char *e = need < sizeof small ? small : malloc(need + 1);
+	if (!e) {
+		e = small;
+	} else if (e != small) {
+		cli_escape(e, need + 1, s);
+	}
+	if (!strpbrk(e, ",\"")) {
+		fputs(e, out);
+	} else {
+		fputc('"', out);
+		for (const char *p = e; *p; p++) {
+			if (*p == '"')
+				fputc('"', out);
+			fputc(*p, out);
+		}
+		fputc('"', out);
+	}
+	if (e != small)
+		free(e);
+}
+
+/* n with a comma every three digits: 2097140 -> "2,097,140". */
+static void group_digits(int n, char *buf, size_t size)
+{
+	char raw[16];
+	int len = snprintf(raw, sizeof raw, "%d", n), out = 0;
+	for (int i = 0; i < len && (size_t)out + 2 < size; i++) {
+		if (i > 0 && raw[i - 1] != '-' && (len - i) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = raw[i];
+	}
+	buf[out] = '\0';
+}
+
+static void print_one(FILE *out, const char *file, int line, int col, const char *sev, const char *msg,
+		      bool json)
+{
+	if (json) {
+		fputs("{\"file\":", out);
+		cli_json_string(out, file);
+		fprintf(out, ",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":", line, col, sev);
+		cli_json_string(out, msg);
+		fputs("}\n", out);
+		return;
+	}
+	cli_put_escaped(out, file);
+	if (line > 0 && col > 0)
+		fprintf(out, ":%d:%d", line, col);
+	else if (line > 0)
+		fprintf(out, ":%d", line);
+	fprintf(out, ": %s: ", sev);
+	cli_put_escaped(out, msg);
+	fputc('\n', out);
+}
+
 void cli_print_diags(FILE *out, const struct diag_list *d, bool errors_only, bool json)
 {
 	for (int i = 0; i < d->n; i++) {
 		const struct diag *x = &d->items[i];
 		if (errors_only && x->severity != DIAG_ERROR)
 			continue;
-		if (json) {
-			fputs("{\"file\":", out);
-			cli_json_string(out, x->file);
-			fprintf(out, ",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":", x->line, x->col,
-				diag_severity_name(x->severity));
-			cli_json_string(out, x->msg);
-			fputs("}\n", out);
-		} else {
-			char buf[1024];
-			diag_format(x, buf, sizeof buf);
-			fprintf(out, "%s\n", buf);
-		}
+		print_one(out, x->file, x->line, x->col, diag_severity_name(x->severity), x->msg, json);
 	}
+	static const char *const plural[DIAG_SEVERITIES] = { "errors", "warnings", "notes" };
+	for (int s = 0; s < DIAG_SEVERITIES; s++) {
+		if (!d->dropped[s] || (errors_only && s != DIAG_ERROR))
+			continue;
+		char count[32], msg[128];
+		group_digits(d->dropped[s], count, sizeof count);
+		snprintf(msg, sizeof msg, "... and %s more %s (only the first %d are shown)", count, plural[s],
+			 DIAG_KEEP_PER_SEVERITY);
+		print_one(out, d->dropped_file[s] ? d->dropped_file[s] : "astray", 0, 0,
+			  diag_severity_name((enum diag_severity)s), msg, json);
+	}
+	if (d->lost) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "out of memory: %d diagnostic%s could not be kept", d->lost,
+			 d->lost == 1 ? "" : "s");
+		print_one(out, "astray", 0, 0, "error", msg, json);
+	}
+}
+
+int cli_finish_output(const char *prog, int status)
+{
+	errno = 0;
+	bool bad = fflush(stdout) != 0 || ferror(stdout);
+	int err = errno;
+	if (!bad)
+		return status;
+	fprintf(stderr, "%s: error writing to standard output: %s\n", prog, err ? strerror(err) : "write error");
+	return status ? status : 1;
 }
 
 static int is_level_file(const struct dirent *e)

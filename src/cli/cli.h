@@ -26,6 +26,29 @@ bool cli_ends_with(const char *s, const char *suffix);
  */
 void cli_print_diags(FILE *out, const struct diag_list *d, bool errors_only, bool json);
 
+/*
+ * Control characters of file content echoed to a terminal, escaped: C0
+ * and C1 controls, DEL and bytes that are not UTF-8 become \xNN, a
+ * backslash \\; printable ASCII and UTF-8 stay.  cli_escape writes into
+ * dst (always NUL-terminated when size > 0) and returns the length the
+ * whole result needs, snprintf-style; cli_put_escaped prints it.  Every
+ * echo of a file's text (names, keys, glyphs, file names) goes through it.
+ */
+size_t cli_escape(char *dst, size_t size, const char *src);
+void cli_put_escaped(FILE *out, const char *s);
+
+/* One CSV field: escaped as above, in double quotes (inner quotes doubled)
+ * when it holds a comma or a quote. */
+void cli_csv_field(FILE *out, const char *s);
+
+/*
+ * The end of every command (main calls it): flushes stdout and, when any
+ * write to it failed (a full disk, a closed pipe), prints
+ * "PROG: error writing to standard output: REASON" to stderr and returns
+ * 1 (or `status` when that already says failure); else returns status.
+ */
+int cli_finish_output(const char *prog, int status);
+
 /* Writes s as a JSON string, quotes included; control and non-ASCII bytes as \u00XX. */
 void cli_json_string(FILE *out, const char *s);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "clock.h"
 #include "cmd.h"
 #include "grid.h"
@@ -18,6 +19,9 @@
 #include "path.h"
 #include "prune.h"
 #include "textfile.h"
+
+/* A .scen map name (at most 255 bytes) escaped: \xNN is 4 bytes per byte. */
+#define BENCH_NAME_MAX (4 * 256 + 1)
 
 enum bench_mode {
 	MODE_AUTO,     /* dead ends pruned once per map, then path_find (jump point search
@@ -216,8 +220,11 @@ static void bench_map_fini(struct bench_map *m)
 static bool read_whole(const char *path, char **text, size_t *len)
 {
 	int err = textfile_read(path, text, len);
-	if (err)
-		fprintf(stderr, "astray bench: %s: %s\n", path, strerror(err));
+	if (err) {
+		fprintf(stderr, "astray bench: ");
+		cli_put_escaped(stderr, path);
+		fprintf(stderr, ": %s\n", textfile_strerror(err));
+	}
 	return err == 0;
 }
 
@@ -251,13 +258,17 @@ static int bench_load(struct bench_map *m, const struct bench_args *a)
 	m->g = movingai_parse_map(text, len, err, sizeof err);
 	free(text);
 	if (!m->g) {
-		fprintf(stderr, "astray bench: %s: %s\n", m->map_path, err);
+		fprintf(stderr, "astray bench: ");
+		cli_put_escaped(stderr, m->map_path);
+		fprintf(stderr, ": %s\n", err);
 		return 2;
 	}
 	m->g->topo = a->topo;
 	m->ctx = path_create(m->g);
 	if (!m->ctx) {
-		fprintf(stderr, "astray bench: out of memory for %s\n", m->map_path);
+		fprintf(stderr, "astray bench: out of memory for ");
+		cli_put_escaped(stderr, m->map_path);
+		fputc('\n', stderr);
 		return 2;
 	}
 	/* Auto mode prepares the map once (prune.c); the preparation is timed
@@ -267,7 +278,9 @@ static int bench_load(struct bench_map *m, const struct bench_args *a)
 		m->pr = prune_create(m->g, false);
 		m->prep_ns = now_ns() - t0;
 		if (!m->pr) {
-			fprintf(stderr, "astray bench: out of memory for %s\n", m->map_path);
+			fprintf(stderr, "astray bench: out of memory for ");
+		cli_put_escaped(stderr, m->map_path);
+		fputc('\n', stderr);
 			return 2;
 		}
 	}
@@ -282,8 +295,11 @@ static int bench_check(struct bench_map *m, const struct bench_args *a)
 	for (int i = 0; i < m->count; i += a->every) {
 		const struct movingai_scenario *s = &sc[i];
 		if (s->map_w != m->g->w || s->map_h != m->g->h || strcmp(s->map, sc[0].map) != 0) {
+			char one[BENCH_NAME_MAX], first[BENCH_NAME_MAX];
+			cli_escape(one, sizeof one, s->map);
+			cli_escape(first, sizeof first, sc[0].map);
 			fprintf(stderr, "astray bench: %s: scenario %d names a %dx%d map %s, not %s\n",
-				m->scen_path, i + 1, s->map_w, s->map_h, s->map, sc[0].map);
+				m->scen_path, i + 1, s->map_w, s->map_h, one, first);
 			return 2;
 		}
 		m->runs++;
@@ -436,17 +452,21 @@ static int bench_report(struct bench_map *m, const struct bench_args *a, FILE *c
 			fprintf(stderr, "astray bench: out of memory\n");
 			return 2;
 		}
-		if (csv)
-			fprintf(csv, "%s,%d,%d,%d,%d,%d,%.8f,%.8f,%ld,%.3f,%d\n", sc[0].map, i + 1, s->sx, s->sy,
+		if (csv) {
+			cli_csv_field(csv, sc[0].map);
+			fprintf(csv, ",%d,%d,%d,%d,%d,%.8f,%.8f,%ld,%.3f,%d\n", i + 1, s->sx, s->sy,
 				s->gx, s->gy, u->expect, u->reached ? u->cost : -1.0, u->expanded, u->ns / 1000.0,
 				u->ok ? 1 : 0);
+		}
 	}
 	long runs = m->runs;
 	double ns = m->ns;
 	qsort(tot->us + first, (size_t)(tot->n - first), sizeof *tot->us, cmp_double);
+	char name[BENCH_NAME_MAX];
+	cli_escape(name, sizeof name, sc[0].map);
 	printf("%s scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
 	       "mean_expanded=%.1f ns_per_expansion=%.1f",
-	       sc[0].map, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0,
+	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0,
 	       percentile(tot->us + first, tot->n - first, 0.5),
 	       percentile(tot->us + first, tot->n - first, 0.95),
 	       runs ? (double)m->expanded / (double)runs : 0.0, m->expanded ? ns / (double)m->expanded : 0.0);
@@ -526,11 +546,21 @@ int cmd_bench(int argc, char **argv)
 	status = 0;
 	for (int i = 0; i < files.n && status == 0; i++)
 		status = bench_file(files.v[i], &a, csv, &tot);
-	if (csv)
-		fclose(csv);
+	/* a CSV that could not be written whole is a failure, never exit 0 */
+	bool csv_bad = csv && (fflush(csv) != 0 || ferror(csv));
+	int csv_errno = errno;
+	if (csv && fclose(csv) != 0 && !csv_bad) {
+		csv_bad = true;
+		csv_errno = errno;
+	}
 	if (status == 0) {
 		print_totals(&a, files.n, &tot);
 		status = tot.mismatches ? 1 : 0;
+	}
+	if (csv_bad) {
+		fprintf(stderr, "astray bench: %s: cannot write the CSV: %s\n", a.csv,
+			csv_errno ? strerror(csv_errno) : "write error");
+		status = status ? status : 1;
 	}
 	free(tot.us);
 	opt_list_fini(&files);

@@ -79,7 +79,7 @@ static void report(struct diag_list *d, const struct check_args *a, int *errors,
 	cli_print_diags(stdout, d, a->quiet, a->format == FORMAT_JSON);
 	*errors += d->errors;
 	*warnings += d->warnings;
-	*notes += d->n - d->errors - d->warnings;
+	*notes += d->notes;
 	diag_list_fini(d);
 }
 
@@ -90,7 +90,7 @@ static void check_file(const char *path, const struct bestiary *b, struct diag_l
 	char *text;
 	int err = textfile_read(path, &text, &len);
 	if (err) {
-		diag_add(d, DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(err));
+		diag_add(d, DIAG_ERROR, path, 0, 0, "cannot read: %s", textfile_strerror(err));
 		return;
 	}
 	if (cli_ends_with(path, ".txt")) {
@@ -120,7 +120,7 @@ int cmd_check(int argc, char **argv)
 	struct bestiary *b = status < 0 ? malloc(sizeof *b) : NULL;
 	if (status < 0 && !b) {
 		fprintf(stderr, "astray check: out of memory\n");
-		status = 2;
+		status = 1; /* a failure, not a usage error */
 	}
 	if (status >= 0) {
 		opt_list_fini(&files);

@@ -143,7 +143,7 @@ static struct level *load_level(const struct path_args *a)
 	char *text;
 	int err = textfile_read(a->level, &text, &len);
 	if (err)
-		diag_add(&d, DIAG_ERROR, a->level, 0, 0, "cannot read: %s", strerror(err));
+		diag_add(&d, DIAG_ERROR, a->level, 0, 0, "cannot read: %s", textfile_strerror(err));
 	else if (cli_ends_with(a->level, ".map"))
 		lv = level_from_movingai(a->level, text, len, 1, 0, 'g', &d);
 	else if (!a->bestiary || have_b)

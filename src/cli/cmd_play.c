@@ -111,8 +111,9 @@ static void play_usage(FILE *out)
 	fprintf(out,
 		"usage: astray [play] [LEVEL|DIR]... [options]\n"
 		"\n"
-		"Plays the campaign: the .lvl files of ./levels in name order (or of the\n"
-		"installed %s/levels), or the levels and folders given.\n"
+		"Plays the campaign: the .lvl files of the installed %s/levels in\n"
+		"name order (or of ./levels when the current folder is astray's source tree,\n"
+		"the one holding src/cli/main.c), or the levels and folders given.\n"
 		"A Moving AI .map plays as one square8 level with monsters placed from the seed.\n"
 		"\n"
 		"options:\n",
@@ -124,7 +125,8 @@ static void play_usage(FILE *out)
 		"numpad; left click anywhere to travel there; right click describes a cell.\n"
 		"\n"
 		"exit status: 0 after a game, 1 when a level, the bestiary or the terminal is\n"
-		"wrong, 2 bad usage, 128+N when stopped by signal N\n");
+		"wrong, 2 bad usage; stopped by signal N (Ctrl-C, kill...), it restores the\n"
+		"terminal and then dies of that signal (a shell shows 128+N); 129 on a hangup\n");
 }
 
 /* Returns -1 to go on, or an exit status (help printed, or a bad argument). */
@@ -180,7 +182,9 @@ static struct level *load_level(const char *path, const struct bestiary *b, cons
 	char *text;
 	int err = textfile_read(path, &text, &len);
 	if (err) {
-		fprintf(stderr, "astray: %s: %s\n", path, strerror(err));
+		fputs("astray: ", stderr);
+		cli_put_escaped(stderr, path);
+		fprintf(stderr, ": %s\n", textfile_strerror(err));
 		return NULL;
 	}
 	struct diag_list diags = { 0 };
@@ -321,9 +325,11 @@ int cmd_play(int argc, char **argv)
 	/* the campaign */
 	const char *near = NULL;
 	if (a.targets.n == 0) {
-		const char *dir = is_dir("levels") ? "levels" : ASTRAY_DATADIR "/levels";
+		/* ./levels only in astray's own source tree: any other levels/
+		 * folder in the current directory is not this game's */
+		const char *dir = bestiary_in_source_tree() ? "levels" : ASTRAY_DATADIR "/levels";
 		if (!is_dir(dir)) {
-			fprintf(stderr, "astray: no levels/ folder here and none installed in %s\n", dir);
+			fprintf(stderr, "astray: no campaign installed in %s (give a level or folder)\n", dir);
 			goto out;
 		}
 		near = dir;
@@ -405,6 +411,17 @@ int cmd_play(int argc, char **argv)
 	}
 	print_outcome(g, o, signo);
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	if (o == UI_SIGNAL && signo > 0) {
+		/* the terminal is back and the outcome printed: now die of the
+		 * signal with its default action, so the parent sees it */
+		fflush(stdout);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, signo);
+		signal(signo, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(signo);
+	}
 out:
 	game_destroy(g);
 	for (int i = 0; i < n_levels; i++)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "cmd.h"
 
 struct command {
@@ -15,7 +16,7 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "play", cmd_play, "play the campaign in levels/, or one level or folder (the default)" },
+	{ "play", cmd_play, "play the installed campaign, or one level or folder (the default)" },
 	{ "check", cmd_check, "validate level files: errors and warnings with file:line:col" },
 	{ "path", cmd_path, "print a level with the route between two cells drawn" },
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
@@ -39,7 +40,7 @@ static void usage(FILE *out)
 		     "Exit status 2 means a usage error, in every command.\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc >= 2) {
 		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -71,4 +72,11 @@ int main(int argc, char **argv)
 	/* No command word: everything is an argument of play. */
 	argv[0] = (char *)"play";
 	return cmd_play(argc, argv);
+}
+
+/* Every command's output is checked once, here: a failed write to stdout
+ * (a full disk, a closed pipe) is a failure with a message, never exit 0. */
+int main(int argc, char **argv)
+{
+	return cli_finish_output("astray", run(argc, argv));
 }

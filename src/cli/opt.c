@@ -199,8 +199,10 @@ static int parse_one(const struct opt_command *cmd, int argc, char **argv, int *
 		return -1;
 	}
 	if (!store(o, v, field, argc)) {
-		if (o->kind == OPT_LIST)
-			return opt_usage_error(cmd, "out of memory");
+		if (o->kind == OPT_LIST) {
+			opt_usage_error(cmd, "out of memory");
+			return 1; /* a failure, not a usage error */
+		}
 		return opt_usage_error(cmd, "--%s wants %s, not '%s'", o->name, want, v);
 	}
 	return -1;
@@ -211,8 +213,10 @@ int opt_parse(const struct opt_command *cmd, int argc, char **argv, void *args,
 {
 	positional->n = 0;
 	positional->v = calloc((size_t)argc + 1, sizeof *positional->v);
-	if (!positional->v)
-		return opt_usage_error(cmd, "out of memory");
+	if (!positional->v) {
+		opt_usage_error(cmd, "out of memory");
+		return 1; /* a failure, not a usage error */
+	}
 	bool options = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -88,7 +88,7 @@ struct grid *movingai_parse_map(const char *text, size_t len, char *err, size_t 
 	struct lines ls = { text, text + len, 0 };
 	const char *s;
 	size_t n;
-	int w = 0, h = 0;
+	int w = 0, h = 0, value = 0;
 	bool typed = false;
 
 	/* Header: type, height, width in any order, then "map". */
@@ -105,13 +105,23 @@ struct grid *movingai_parse_map(const char *text, size_t len, char *err, size_t 
 			size_t i = 4;
 			while (i < n && (s[i] == ' ' || s[i] == '\t'))
 				i++;
+			if (typed) {
+				fail(err, errlen, ls.line, "repeated 'type' line");
+				return NULL;
+			}
 			if (!is_line(s + i, n - i, "octile")) {
 				fail(err, errlen, ls.line, "map type '%.*s' (expected octile)",
 				     (int)(n - i > 40 ? 40 : n - i), s + i);
 				return NULL;
 			}
 			typed = true;
-		} else if (header_int(s, n, "height", &h) || header_int(s, n, "width", &w)) {
+		} else if (header_int(s, n, "height", &value) || header_int(s, n, "width", &value)) {
+			int *slot = s[0] == 'h' ? &h : &w;
+			if (*slot > 0) {
+				fail(err, errlen, ls.line, "repeated '%s' line", s[0] == 'h' ? "height" : "width");
+				return NULL;
+			}
+			*slot = value;
 			continue;
 		} else {
 			fail(err, errlen, ls.line,
@@ -230,6 +240,11 @@ int movingai_parse_scen(const char *text, size_t len, struct movingai_scenario *
 			continue;
 		char buf[1024];
 		char *f[10];
+		if (n >= sizeof buf) {
+			fail(err, errlen, ls.line, "line of %zu bytes (at most %zu)", n, sizeof buf - 1);
+			free(arr);
+			return -1;
+		}
 		int k = split(s, n, buf, sizeof buf, f, 9);
 		if (k != 9) {
 			fail(err, errlen, ls.line, "%d fields (expected 9: bucket map width height "

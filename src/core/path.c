@@ -229,11 +229,6 @@ static inline void sift_up(struct path_ctx *ctx, int i, qkey e)
 	pq_sift_up(&ctx->queue, ctx->node, i, e);
 }
 
-static inline void sift_down(struct path_ctx *ctx, int i, qkey e)
-{
-	pq_sift_down(&ctx->queue, ctx->node, i, e);
-}
-
 /* Queues k on the heap, or on the tie stack when its f is tie_f (pqueue.h). */
 static inline void queue_push(struct path_ctx *ctx, qkey k, uint64_t tie_f)
 {
@@ -315,14 +310,8 @@ static inline bool sq8_unit_rows(uint32_t a, uint32_t m, uint32_t b)
 	return ((a | m | b) & 0x00fefefeu) == 0;
 }
 
-static inline unsigned sq8_around(const uint8_t *c, int w)
-{
-	uint32_t a, m, b;
-	sq8_rows(c, w, &a, &m, &b);
-	return sq8_pack(nonzero_lanes(a), nonzero_lanes(m), nonzero_lanes(b));
-}
-
-/* sq8_around bits to moves in grid.c order (N, W, E, S, NW, NE, SW, SE):
+/* The nine bits of sq8_pack (a cell and its eight neighbours) to moves in
+ * grid.h order (N, W, E, S, NW, NE, SW, SE):
  * [0] without corner cutting (a diagonal needs both orthogonal cells), [1] with. */
 #define AB(i, k) (((i) >> (k)) & 1)
 #define MOVES_CC(i) (AB(i, 3) | AB(i, 1) << 1 | AB(i, 7) << 2 | AB(i, 5) << 3 | AB(i, 0) << 4 | \

@@ -223,14 +223,6 @@ static inline akey a_key(double fv, double gv, int32_t cell)
 
 static inline int32_t a_cell(akey k) { return (int32_t)(uint32_t)k; }
 
-static inline double a_key_f(akey k)
-{
-	const uint64_t fb = (uint64_t)(k >> 64);
-	double fv;
-	memcpy(&fv, &fb, sizeof fv);
-	return fv;
-}
-
 static inline void a_up(struct flood_ctx *f, int i, akey e)
 {
 	pq_sift_up(&f->route.queue, f->route.node, i, e);

@@ -2,12 +2,14 @@
  * input.c - the curses-free half of the user interface: the table from keys
  * to commands, the click state machine that makes both click forms act
  * once, and the viewport maths that maps cells to screen positions and
- * clicks back to cells.  It never draws and never reads the terminal;
+ * clicks back to cells, and a decoder of the bytes a terminal sends (keys
+ * and X10/SGR mouse reports) for the fuzzer and the tests.  It never draws and never reads the terminal;
  * ui_curses.c feeds it and tests drive it directly.
  */
 #include "input.h"
 
 #include <stddef.h>
+#include <string.h>
 
 struct key_binding {
 	int key;
@@ -132,8 +134,160 @@ bool input_cell_to_screen(const struct input_view *v, const struct grid *g, int 
 	return col >= 0 && row >= 0 && col < v->width && row < v->height;
 }
 
+/* a - b + c in wide arithmetic, brought into [lo, hi]: screen positions
+ * come from the terminal and may be anything an int holds. */
+static int clamp_sum(int a, int b, int c, int lo, int hi)
+{
+	long long v = (long long)a - b + c;
+	return v < lo ? lo : v > hi ? hi : (int)v;
+}
+
 void input_screen_to_cell(const struct input_view *v, const struct grid *g, int scol, int srow,
 			  int *x, int *y)
 {
-	grid_screen_to_cell(g, scol - v->left + v->col0, srow - v->top + v->row0, x, y);
+	/* one past each edge still says "outside"; the nearest cell is the same */
+	int col = clamp_sum(scol, v->left, v->col0, -1, grid_screen_width(g));
+	int row = clamp_sum(srow, v->top, v->row0, -1, g->h);
+	grid_screen_to_cell(g, col, row, x, y);
+}
+
+/* ---- the byte decoder ------------------------------------------------- */
+
+/* A decimal number of an SGR report, saturated at INPUT_COORD_MAX; the
+ * index after it, or 0 when no digit is there (or the bytes end). */
+static size_t sgr_number(const unsigned char *b, size_t n, size_t i, int *out)
+{
+	size_t start = i;
+	long v = 0;
+	while (i < n && b[i] >= '0' && b[i] <= '9') {
+		v = v * 10 + (b[i] - '0');
+		if (v > INPUT_COORD_MAX)
+			v = INPUT_COORD_MAX;
+		i++;
+	}
+	if (i == start || i == n)
+		return 0;
+	*out = (int)v;
+	return i;
+}
+
+static void mouse_event(struct input_event *ev, int code, bool release, int col, int row)
+{
+	ev->kind = INPUT_EV_MOUSE;
+	ev->col = col < -1 ? -1 : col;
+	ev->row = row < -1 ? -1 : row;
+	ev->wheel = 0;
+	ev->button = INPUT_BUTTONS; /* none of ours */
+	ev->phase = release ? INPUT_RELEASED : INPUT_PRESSED;
+	if (code & 64) {
+		ev->wheel = (code & 1) ? 1 : -1;
+		return;
+	}
+	if ((code & 3) == 0)
+		ev->button = INPUT_BUTTON_LEFT;
+	else if ((code & 3) == 2)
+		ev->button = INPUT_BUTTON_RIGHT;
+}
+
+size_t input_decode(const unsigned char *b, size_t n, struct input_event *ev)
+{
+	ev->kind = INPUT_EV_NONE;
+	ev->key = 0;
+	if (n == 0)
+		return 0;
+	if (b[0] != INPUT_ESC) {
+		unsigned c = b[0];
+		size_t len = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3
+			   : c >= 0xf0 && c < 0xf5 ? 4 : 0;
+		if (len == 0) {
+			ev->kind = INPUT_EV_NONE; /* not UTF-8: dropped */
+			return 1;
+		}
+		if (len > n)
+			return 0;
+		int cp = len == 1 ? (int)c : (int)(c & (0x7f >> len));
+		for (size_t i = 1; i < len; i++) {
+			if ((b[i] & 0xc0) != 0x80)
+				return 1; /* a broken sequence: drop its first byte */
+			cp = (cp << 6) | (b[i] & 0x3f);
+		}
+		ev->kind = INPUT_EV_KEY;
+		ev->key = cp;
+		return len;
+	}
+	if (n == 1) {
+		ev->kind = INPUT_EV_KEY;
+		ev->key = INPUT_ESC;
+		return 1;
+	}
+	if (b[1] == 'O' && n >= 3) {
+		static const struct { unsigned char c; int key; } ss3[] = {
+			{ 'A', INPUT_UP }, { 'B', INPUT_DOWN }, { 'C', INPUT_RIGHT }, { 'D', INPUT_LEFT },
+			{ 'H', INPUT_HOME }, { 'F', INPUT_END }, { 'E', INPUT_B2 }, { 'M', INPUT_ENTER },
+			{ 'w', INPUT_A1 }, { 'y', INPUT_A3 }, { 'u', INPUT_B2 }, { 'q', INPUT_C1 }, { 's', INPUT_C3 },
+		};
+		for (size_t i = 0; i < sizeof ss3 / sizeof ss3[0]; i++) {
+			if (ss3[i].c == b[2]) {
+				ev->kind = INPUT_EV_KEY;
+				ev->key = ss3[i].key;
+				return 3;
+			}
+		}
+		return 3; /* an unknown SS3 key: dropped whole */
+	}
+	if (b[1] != '[') {
+		ev->kind = INPUT_EV_KEY; /* Escape, then the next byte on its own */
+		ev->key = INPUT_ESC;
+		return 1;
+	}
+	if (n < 3)
+		return 0;
+	if (b[2] == 'M') { /* X10: ESC [ M, then 32+b, 33+x, 33+y */
+		if (n < 6)
+			return 0;
+		int code = b[3] >= 32 ? b[3] - 32 : 3;
+		mouse_event(ev, code, (code & 3) == 3 && !(code & 64), b[4] - 33, b[5] - 33);
+		return 6;
+	}
+	if (b[2] == '<') { /* SGR: ESC [ < b ; x ; y M|m, x and y 1-based */
+		size_t end = 3;
+		while (end < n && ((b[end] >= '0' && b[end] <= '9') || b[end] == ';'))
+			end++;
+		if (end == n)
+			return 0;
+		int code = 0, x = 0, y = 0;
+		size_t i = sgr_number(b, end + 1, 3, &code);
+		if (i && b[i] == ';')
+			i = sgr_number(b, end + 1, i + 1, &x);
+		else
+			i = 0;
+		if (i && b[i] == ';')
+			i = sgr_number(b, end + 1, i + 1, &y);
+		else
+			i = 0;
+		if (i != end || (b[end] != 'M' && b[end] != 'm'))
+			return end + 1; /* malformed: dropped up to its final byte */
+		mouse_event(ev, code, b[end] == 'm', x - 1, y - 1);
+		return end + 1;
+	}
+	/* CSI: parameters, then a final byte */
+	size_t j = 2;
+	while (j < n && b[j] >= 0x30 && b[j] <= 0x3f)
+		j++;
+	if (j == n)
+		return 0;
+	static const struct { const char *seq; int key; } csi[] = {
+		{ "A", INPUT_UP }, { "B", INPUT_DOWN }, { "C", INPUT_RIGHT }, { "D", INPUT_LEFT },
+		{ "H", INPUT_HOME }, { "F", INPUT_END }, { "1~", INPUT_HOME }, { "4~", INPUT_END },
+		{ "5~", INPUT_PGUP }, { "6~", INPUT_PGDN }, { "E", INPUT_B2 }, { "G", INPUT_B2 },
+	};
+	size_t len = j + 1 - 2;
+	for (size_t i = 0; i < sizeof csi / sizeof csi[0]; i++) {
+		if (strlen(csi[i].seq) == len && memcmp(csi[i].seq, b + 2, len) == 0) {
+			ev->kind = INPUT_EV_KEY;
+			ev->key = csi[i].key;
+			break;
+		}
+	}
+	return j + 1;
 }

@@ -25,6 +25,7 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
+#include "ui_term.h"
 
 /*
  * The one mutable file-scope variable: the number of the last SIGINT,
@@ -1134,27 +1135,70 @@ static void ui_loop(struct ui *u)
 	}
 }
 
-enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal_number,
-		       char *err, size_t errlen)
+/*
+ * Every signal whose default action ends the process and that arrives from
+ * outside (a key, kill, a timer, a closed pipe): each only sets the flag,
+ * the loop sees it within UI_IDLE_TIMEOUT_MS and leaves through endwin, and
+ * the caller re-raises it once the terminal is restored.  A signal ignored
+ * when astray started (nohup, a shell's SIG_IGN) stays ignored.  The
+ * faults a program raises on itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT) are left to the sanitizers and the default action.
+ */
+static const int ui_caught_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+#ifdef SIGPOLL
+	SIGPOLL,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+};
+#define UI_N_CAUGHT ((int)(sizeof ui_caught_signals / sizeof ui_caught_signals[0]))
+
+/* Installs the flag handler for every caught signal (before curses starts,
+ * so curses keeps its hands off them); old[] keeps what was there. */
+static void ui_signals_install(struct sigaction old[UI_N_CAUGHT])
 {
-	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction old[3], sa;
+	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = ui_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch at once */
 	ui_signal_caught = 0;
-	/* installed before curses starts, so curses keeps its hands off them */
-	for (int i = 0; i < 3; i++)
-		sigaction(caught[i], &sa, &old[i]);
+	for (int i = 0; i < UI_N_CAUGHT; i++) {
+		if (sigaction(ui_caught_signals[i], NULL, &old[i]) != 0)
+			continue;
+		if (old[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(ui_caught_signals[i], &sa, NULL);
+	}
+}
+
+static void ui_signals_restore(const struct sigaction old[UI_N_CAUGHT])
+{
+	for (int i = 0; i < UI_N_CAUGHT; i++)
+		sigaction(ui_caught_signals[i], &old[i], NULL);
+}
+
+enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal_number,
+		       char *err, size_t errlen)
+{
+	struct sigaction old[UI_N_CAUGHT];
+	memset(old, 0, sizeof old);
+	ui_signals_install(old);
+	*signal_number = 0;
 
 	setlocale(LC_CTYPE, "");
+	if (!ui_term_usable(STDOUT_FILENO, err, errlen)) {
+		ui_signals_restore(old);
+		return UI_ERROR;
+	}
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");
 		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
-		for (int i = 0; i < 3; i++)
-			sigaction(caught[i], &old[i], NULL);
+		ui_signals_restore(old);
 		return UI_ERROR;
 	}
 	set_term(scr);
@@ -1168,8 +1212,7 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	curs_set(1);
 	endwin();
 	delscreen(scr);
-	for (int i = 0; i < 3; i++)
-		sigaction(caught[i], &old[i], NULL);
+	ui_signals_restore(old);
 	*signal_number = (int)ui_signal_caught;
 	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
 		u.outcome = UI_HANGUP;

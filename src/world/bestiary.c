@@ -126,8 +126,13 @@ static bool set_number(struct monster_kind *k, const struct bestiary_key_doc *ke
 	memcpy((char *)k + key->offset, &d, sizeof d);
 	return true;
 bad:
-	snprintf(err, errlen, "bad value '%.*s' for '%s': expected %s from %g to %g", (int)(n > 30 ? 30 : n), s,
-		 key->key, whole ? "a whole number" : "a number", key->min, key->max);
+	/* the range as the value must be written: 1000000000, not 1e+09 */
+	if (whole)
+		snprintf(err, errlen, "bad value '%.*s' for '%s': expected a whole number from %.0f to %.0f",
+			 (int)(n > 30 ? 30 : n), s, key->key, key->min, key->max);
+	else
+		snprintf(err, errlen, "bad value '%.*s' for '%s': expected a number from %g to %g",
+			 (int)(n > 30 ? 30 : n), s, key->key, key->min, key->max);
 	return false;
 }
 
@@ -388,7 +393,7 @@ bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list
 	int err = textfile_read(path, &text, &len);
 	if (err) {
 		memset(out, 0, sizeof *out);
-		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", strerror(err));
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the bestiary: %s", textfile_strerror(err));
 		return false;
 	}
 	bool ok = bestiary_parse(path, text, len, out, diags);
@@ -396,10 +401,22 @@ bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list
 	return ok;
 }
 
-static bool readable_file(const char *path)
+/* Whether something is there: a bestiary.txt that cannot be read (no
+ * permission, a folder, a FIFO) is found, and loading it then reports
+ * the error, rather than being skipped as if absent. */
+static bool exists(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+	return stat(path, &st) == 0;
+}
+
+/* Whether the current folder is astray's source tree, whose levels/ is
+ * the campaign being worked on; anywhere else levels/ is someone else's. */
+bool bestiary_in_source_tree(void)
+{
+	struct stat st;
+	return stat("src/cli/main.c", &st) == 0 && S_ISREG(st.st_mode) && stat("levels", &st) == 0 &&
+	       S_ISDIR(st.st_mode);
 }
 
 const char *bestiary_default_path(const char *near, char *buf, size_t size)
@@ -416,12 +433,12 @@ const char *bestiary_default_path(const char *near, char *buf, size_t size)
 			else
 				k = snprintf(buf, size, "bestiary.txt");
 		}
-		if (k > 0 && (size_t)k < size && readable_file(buf))
+		if (k > 0 && (size_t)k < size && exists(buf))
 			return buf;
 	}
 	static const char *const places[] = { "levels/bestiary.txt", ASTRAY_DATADIR "/levels/bestiary.txt" };
-	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
-		if (readable_file(places[i])) {
+	for (size_t i = bestiary_in_source_tree() ? 0 : 1; i < sizeof places / sizeof places[0]; i++) {
+		if (exists(places[i])) {
 			snprintf(buf, size, "%s", places[i]);
 			return buf;
 		}

@@ -68,11 +68,18 @@ bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list
 
 /*
  * Where the default bestiary is: `bestiary.txt` beside `near` (a level file
- * or folder; may be NULL), else levels/bestiary.txt under the current
- * folder, else the installed one (ASTRAY_DATADIR/levels/bestiary.txt).
- * Writes the first that exists into buf and returns buf, or NULL.
+ * or folder; may be NULL), else levels/bestiary.txt when the current
+ * folder is astray's source tree (bestiary_in_source_tree), else the
+ * installed one (ASTRAY_DATADIR/levels/bestiary.txt).  Writes the first
+ * that exists (readable or not: loading it says why not) into buf and
+ * returns buf, or NULL.
  */
 const char *bestiary_default_path(const char *near, char *buf, size_t size);
+
+/* Whether the current folder is astray's source tree (it holds
+ * src/cli/main.c and levels/): only there does `levels/` mean the
+ * campaign; an installed astray elsewhere plays its installed one. */
+bool bestiary_in_source_tree(void);
 
 /* bestiary_default_path + bestiary_load_file; an error in diags when none is found. */
 bool bestiary_load_default(const char *near, struct bestiary *out, struct diag_list *diags);

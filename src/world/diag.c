@@ -24,6 +24,8 @@ void diag_list_fini(struct diag_list *l)
 {
 	if (!l)
 		return;
+	for (int i = 0; i < l->n; i++)
+		free(l->items[i].file);
 	free(l->items);
 	memset(l, 0, sizeof *l);
 }
@@ -31,28 +33,54 @@ void diag_list_fini(struct diag_list *l)
 bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
 	      const char *fmt, ...)
 {
+	if ((int)sev < 0 || sev >= DIAG_SEVERITIES)
+		sev = DIAG_ERROR;
+	if (sev == DIAG_ERROR)
+		l->errors++;
+	else if (sev == DIAG_WARNING)
+		l->warnings++;
+	else
+		l->notes++;
+	if (l->kept[sev] >= DIAG_KEEP_PER_SEVERITY) {
+		l->dropped[sev]++;
+		return true;
+	}
 	if (l->n == l->cap) {
 		int cap = l->cap ? 2 * l->cap : 16;
 		struct diag *p = realloc(l->items, (size_t)cap * sizeof *p);
 		if (!p)
-			return false;
+			goto lost;
 		l->items = p;
 		l->cap = cap;
 	}
+	const char *name = file ? file : "";
+	size_t len = strlen(name) + 1;
+	char *copy = malloc(len);
+	if (!copy)
+		goto lost;
+	memcpy(copy, name, len);
 	struct diag *d = &l->items[l->n++];
 	d->severity = sev;
-	snprintf(d->file, sizeof d->file, "%s", file ? file : "");
+	d->file = copy;
 	d->line = line;
 	d->col = col;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
 	va_end(ap);
-	if (sev == DIAG_ERROR)
-		l->errors++;
-	else if (sev == DIAG_WARNING)
-		l->warnings++;
+	l->kept[sev]++;
+	l->dropped_file[sev] = d->file;
 	return true;
+lost:
+	/* counted as an error whatever its severity: output is missing */
+	if (sev == DIAG_WARNING)
+		l->warnings--;
+	else if (sev == DIAG_NOTE)
+		l->notes--;
+	if (sev != DIAG_ERROR)
+		l->errors++;
+	l->lost++;
+	return false;
 }
 
 void diag_format(const struct diag *d, char *buf, size_t size)

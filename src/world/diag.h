@@ -5,11 +5,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE };
+enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_SEVERITIES };
+
+/* How many diagnostics of one severity a list keeps; the rest are only
+ * counted (a 2048x2048 level can have two million unreachable regions,
+ * and nobody reads that far; the parsers stop at 100 errors themselves). */
+#define DIAG_KEEP_PER_SEVERITY 200
 
 struct diag {
 	enum diag_severity severity;
-	char file[256];   /* file name as given by the caller */
+	char *file;       /* file name as given by the caller, whole (owned by the list) */
 	int line, col;    /* 1-based; 0 when the message has no position */
 	char msg[320];    /* message without position or severity */
 };
@@ -18,11 +23,21 @@ struct diag {
 struct diag_list {
 	struct diag *items;
 	int n, cap;
-	int errors, warnings; /* counts by severity */
+	int errors, warnings, notes;     /* counts by severity, kept or not */
+	int kept[DIAG_SEVERITIES];       /* in items[], by severity */
+	int dropped[DIAG_SEVERITIES];    /* counted but not kept (over the cap) */
+	const char *dropped_file[DIAG_SEVERITIES]; /* a kept item's file for the "... more" line */
+	int lost;                        /* not kept for want of memory: counted as errors */
 };
 
 void diag_list_fini(struct diag_list *l);
-/* Adds one diagnostic (printf-style message).  Returns false only on no memory. */
+/*
+ * Adds one diagnostic (printf-style message).  Over DIAG_KEEP_PER_SEVERITY
+ * of its severity it is only counted (in dropped[], cheaply: the message
+ * is not even formatted).  Returns false only on no memory: the diagnostic
+ * is then counted in `lost` and as an error, so a caller that goes on
+ * still ends with errors and a non-zero exit.
+ */
 bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
 	      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Formats d as `file:line:col: error: message` (no newline) into buf. */

@@ -452,6 +452,32 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
  * The header's `sealed: X,Y X,Y ...`: one cell in each region the designer
  * walled off on purpose (check then notes it instead of warning).
  */
+/* One decimal coordinate, digits only, at most 9 of them (so a number
+ * too large for an int is refused, never wrapped). */
+static bool parse_coord(const char *s, size_t n, int *out)
+{
+	if (n == 0 || n > 9)
+		return false;
+	int v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* "X,Y" exactly, each a coordinate. */
+static bool parse_cell(const char *s, size_t n, int *x, int *y)
+{
+	const char *comma = memchr(s, ',', n);
+	if (!comma)
+		return false;
+	size_t k = (size_t)(comma - s);
+	return parse_coord(s, k, x) && parse_coord(comma + 1, n - k - 1, y);
+}
+
 static void parse_sealed(struct parser *p, struct level *lv, const char *v, int line, int col0)
 {
 	int cap = 0;
@@ -464,11 +490,9 @@ static void parse_sealed(struct parser *p, struct level *lv, const char *v, int 
 		const char *tok = s;
 		while (*s && *s != ' ')
 			s++;
-		int col = col0 + (int)(tok - v), x, y, used = 0;
+		int col = col0 + (int)(tok - v), x = 0, y = 0;
 		int tl = (int)(s - tok);
-		char buf[32];
-		if (tl >= (int)sizeof buf || (memcpy(buf, tok, (size_t)tl), buf[tl] = '\0',
-					      sscanf(buf, "%d,%d%n", &x, &y, &used) != 2) || used != tl) {
+		if (!parse_cell(tok, (size_t)tl, &x, &y)) {
 			perr(p, line, col, "bad cell '%.*s' in 'sealed:' (expected X,Y cells like 12,4)", tl > 20 ? 20 : tl, tok);
 			continue;
 		}

@@ -1,49 +1,75 @@
 /*
  * textfile.c - a whole file into memory for the parsers (levels, bestiaries,
  * Moving AI maps and scenarios), with one size cap and one rule for NUL
- * bytes, so that every command reads and refuses files alike.  It never
- * prints: the error comes back as an errno value.
+ * bytes, so that every command reads and refuses files alike.  Only
+ * regular files are read: a FIFO, a terminal or /dev/zero would block
+ * forever or never end.  It never prints: the error comes back as an
+ * errno value.
  */
 #include "textfile.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int textfile_read(const char *path, char **text, size_t *len)
 {
 	*text = NULL;
 	*len = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK: opening a FIFO that has no writer must not wait for one */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
 		return errno ? errno : EIO;
-	size_t cap = (size_t)1 << 16, used = 0;
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno ? errno : EIO;
+		close(fd);
+		return e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? EISDIR : TEXTFILE_ENOTREG;
+	}
+	if ((unsigned long long)st.st_size > TEXTFILE_MAX) {
+		close(fd);
+		return EFBIG;
+	}
+	/* the size may change while it is read: the cap is checked again */
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : (size_t)1 << 12, used = 0;
 	char *buf = malloc(cap + 1);
 	int err = buf ? 0 : ENOMEM;
 	while (!err) {
 		if (used == cap) {
-			if (cap >= TEXTFILE_MAX) {
+			if (cap > TEXTFILE_MAX) {
 				err = EFBIG;
 				break;
 			}
-			char *grown = realloc(buf, 2 * cap + 1);
+			size_t grown_cap = 2 * cap > TEXTFILE_MAX + 1 ? TEXTFILE_MAX + 1 : 2 * cap;
+			char *grown = realloc(buf, grown_cap + 1);
 			if (!grown) {
 				err = ENOMEM;
 				break;
 			}
 			buf = grown;
-			cap *= 2;
+			cap = grown_cap;
 		}
-		errno = 0;
-		size_t k = fread(buf + used, 1, cap - used, f);
-		used += k;
-		if (k == 0) {
-			if (ferror(f))
-				err = errno ? errno : EIO;
+		ssize_t k = read(fd, buf + used, cap - used);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno ? errno : EIO;
 			break;
 		}
+		if (k == 0)
+			break;
+		used += (size_t)k;
 	}
-	fclose(f);
+	close(fd);
+	if (!err && used > TEXTFILE_MAX)
+		err = EFBIG;
 	if (err) {
 		free(buf);
 		return err;
@@ -52,4 +78,13 @@ int textfile_read(const char *path, char **text, size_t *len)
 	*text = buf;
 	*len = used;
 	return 0;
+}
+
+const char *textfile_strerror(int err)
+{
+	if (err == TEXTFILE_ENOTREG)
+		return "not a regular file (a FIFO, device or socket is not read)";
+	if (err == EFBIG)
+		return "file too large (at most 64 MiB)";
+	return strerror(err);
 }

@@ -2,6 +2,7 @@
 #ifndef ASTRAY_TEXTFILE_H
 #define ASTRAY_TEXTFILE_H
 
+#include <errno.h>
 #include <stddef.h>
 
 /* Largest file read (a 4096x4096 level is 16 MiB of text). */
@@ -12,9 +13,19 @@
  * buffer of *len bytes followed by one NUL (the caller frees it), and NUL
  * bytes inside the file are kept as they are: the parsers take the length
  * and report them with their position.  On failure returns the errno value
- * (EFBIG for a file larger than TEXTFILE_MAX, ENOMEM, EISDIR, what fopen
- * says...; strerror gives the text) and sets *text to NULL.  Never prints.
+ * (EFBIG for a file larger than TEXTFILE_MAX, ENOMEM, EISDIR for a folder,
+ * TEXTFILE_ENOTREG for a FIFO or device, what open says...;
+ * textfile_strerror gives the text) and sets *text to NULL.  Never prints.
  */
 int textfile_read(const char *path, char **text, size_t *len);
+
+/* The error for a path that is not a regular file (a FIFO, a device, a
+ * socket; a folder gives EISDIR).  ENODEV, so that a caller that passes it
+ * to strerror still says something true ("No such device"). */
+#define TEXTFILE_ENOTREG ENODEV
+
+/* The message for an error of textfile_read: strerror, but clearer for
+ * TEXTFILE_ENOTREG and EFBIG. */
+const char *textfile_strerror(int err);
 
 #endif

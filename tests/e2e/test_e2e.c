@@ -459,8 +459,8 @@ static void test_ctrl_c_restores_terminal(void **state)
 	if (!pty_wait_exit(&e->p, E2E_WAIT))
 		e2e_fail_dump(e, "Ctrl-C did not end the game");
 	e2e_check_restored(e);
-	assert_true(WIFEXITED(e->p.status));
-	assert_int_equal(WEXITSTATUS(e->p.status), 130);
+	assert_true(WIFSIGNALED(e->p.status));
+	assert_int_equal(WTERMSIG(e->p.status), SIGINT);
 	assert_true(pty_log_has(&e->p, "seed=1 outcome=interrupted"));
 	pty_close(&e->p);
 }
@@ -478,9 +478,34 @@ static void test_sigterm_during_travel_restores_terminal(void **state)
 	if (!pty_wait_exit(&e->p, E2E_WAIT))
 		e2e_fail_dump(e, "SIGTERM did not end the game");
 	e2e_check_restored(e);
-	assert_true(WIFEXITED(e->p.status));
-	assert_int_equal(WEXITSTATUS(e->p.status), 128 + SIGTERM);
+	assert_true(WIFSIGNALED(e->p.status));
+	assert_int_equal(WTERMSIG(e->p.status), SIGTERM);
 	pty_close(&e->p);
+}
+
+/* Every other signal that ends a program (here SIGQUIT, Ctrl-\\, and
+ * SIGPIPE): the terminal is restored first (alternate screen left, mouse
+ * reports off, echo back), then the program dies of that same signal. */
+static void e2e_fatal_signal(struct e2e *e, int sig)
+{
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	assert_true(pty_log_has(&e->p, "\033[?1006;1000h"));
+	kill(e->p.pid, sig);
+	if (!pty_wait_exit(&e->p, E2E_WAIT))
+		e2e_fail_dump(e, "the signal did not end the game");
+	e2e_check_restored(e);
+	assert_true(pty_log_has(&e->p, "\033[?1006;1000l")); /* mouse reports off */
+	assert_true(WIFSIGNALED(e->p.status));
+	assert_int_equal(WTERMSIG(e->p.status), sig);
+	pty_close(&e->p);
+}
+
+static void test_sigquit_and_sigpipe_restore_terminal(void **state)
+{
+	e2e_fatal_signal(*state, SIGQUIT);
+	e2e_fatal_signal(*state, SIGPIPE);
+	e2e_fatal_signal(*state, SIGUSR1);
+	e2e_fatal_signal(*state, SIGALRM);
 }
 
 /* A closed terminal window: the program must end (not spin on failing
@@ -792,6 +817,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tiny_terminal_notice, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_ctrl_c_restores_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_during_travel_restores_terminal, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_sigquit_and_sigpipe_restore_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_hangup_ends_the_game, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_closed_terminal_without_sighup, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_quit_restores_terminal, e2e_setup, e2e_teardown),

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,14 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 		unsetenv("LINES");
 		unsetenv("COLUMNS");
 		unsetenv("NO_COLOR");
+		/* what a login session gives: default signal actions (the test
+		 * process ignores SIGPIPE, and exec would pass that on), and no
+		 * core files from the signals that dump one */
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				signal(sig, SIG_DFL);
+		struct rlimit no_core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &no_core);
 		if (block_hup) {
 			sigset_t set;
 			sigemptyset(&set);

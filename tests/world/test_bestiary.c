@@ -168,6 +168,11 @@ static void test_set(void **state)
 	assert_non_null(strstr(err, "unsettable key 'glyph'"));
 	assert_false(bestiary_set(&b, "goblin.sight=-1", err, sizeof err));
 	assert_string_equal(err, "bad value '-1' for 'sight': expected a whole number from 0 to 100");
+	/* the range in the message is one the option accepts (issue 13) */
+	assert_false(bestiary_set(&b, "goblin.budget=1e9", err, sizeof err));
+	assert_string_equal(err, "bad value '1e9' for 'budget': expected a whole number from 0 to 1000000000");
+	assert_true(bestiary_set(&b, "goblin.budget=1000000000", err, sizeof err));
+	assert_int_equal(bestiary_find_name(&b, "goblin")->budget, 1000000000);
 	assert_false(bestiary_set(&b, "goblin.flee=", err, sizeof err));
 	assert_false(bestiary_set(&b, "goblin=3", err, sizeof err));
 	assert_string_equal(err, "bad --set 'goblin=3': expected KIND.KEY=VALUE, e.g. goblin.sight=6");

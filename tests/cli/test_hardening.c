@@ -1,0 +1,346 @@
+/*
+ * test_hardening.c - the real binary (ASTRAY_BIN) against hostile or
+ * broken input, one test per finding of issue 13: diagnostics capped with
+ * a count, write errors on stdout and on a CSV, FIFOs and devices refused,
+ * control characters from files escaped, numbers range-checked, whole file
+ * names, bestiaries that are folders, and which levels/ folder is played.
+ * Every file it needs is written into a fresh temporary folder.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run_capture.h"
+
+struct tmp {
+	char dir[64];
+	char cwd[4096];
+};
+
+static int setup(void **state)
+{
+	struct tmp *t = calloc(1, sizeof *t);
+	if (!t)
+		return -1;
+	snprintf(t->dir, sizeof t->dir, "/tmp/astray-hard-XXXXXX");
+	if (!mkdtemp(t->dir) || !getcwd(t->cwd, sizeof t->cwd)) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct tmp *t = *state;
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "chmod -R u+rwx %s; rm -rf %s", t->dir, t->dir);
+	int r = system(cmd);
+	(void)r;
+	free(t);
+	return 0;
+}
+
+/* The binary's absolute path, so commands may run in other folders. */
+static void bin_path(const struct tmp *t, char *buf, size_t size)
+{
+	const char *b = test_bin();
+	if (b[0] == '/')
+		snprintf(buf, size, "%s", b);
+	else
+		snprintf(buf, size, "%s/%s", t->cwd, b);
+}
+
+/* Runs `astray ARGS` (with 2>&1 unless args redirect themselves). */
+static char *run(const struct tmp *t, const char *args, int *status)
+{
+	char bin[4200], cmd[16384];
+	bin_path(t, bin, sizeof bin);
+	snprintf(cmd, sizeof cmd, "timeout 60 %s %s", bin, args);
+	return run_capture(cmd, status);
+}
+
+static void write_file(const struct tmp *t, const char *name, const char *text, size_t len)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", t->dir, name);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void write_text(const struct tmp *t, const char *name, const char *text)
+{
+	write_file(t, name, text, strlen(text));
+}
+
+static void expect_has(const char *out, const char *want)
+{
+	if (!strstr(out, want)) {
+		print_error("expected to find\n  %s\nin the output:\n%.3000s\n", want, out);
+		fail();
+	}
+}
+
+static const char small_level[] = "astray-level 1\nname: small\ntopology: square8\nmap:\n"
+				  "#####\n#@.>#\n#####\n";
+
+/* A 2048x2048 checkerboard: two million unreachable single-cell regions
+ * (and an unreachable exit).  Check keeps 200 warnings, counts the rest
+ * in one line, and stays quick. */
+static void test_check_caps_diagnostics(void **state)
+{
+	struct tmp *t = *state;
+	enum { N = 2048 };
+	size_t head_len = 60, len = head_len + (size_t)N * (N + 1);
+	char *text = malloc(len + 1);
+	assert_non_null(text);
+	int k = snprintf(text, head_len + 1, "astray-level 1\nname: checker\ntopology: square4\nmap:\n");
+	size_t at = (size_t)k;
+	for (int y = 0; y < N; y++) {
+		for (int x = 0; x < N; x++)
+			text[at++] = (x + y) % 2 ? '#' : '.';
+		text[at++] = '\n';
+	}
+	size_t row = (size_t)N + 1;
+	text[k] = '@';
+	text[(size_t)k + row + 1] = '>';
+	write_file(t, "checker.lvl", text, at);
+	free(text);
+	int st;
+	char args[256];
+	snprintf(args, sizeof args, "check %s/checker.lvl 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "warning: ... and 2,096,951 more warnings (only the first 200 are shown)");
+	expect_has(out, "2097151 warnings");
+	int lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_true(lines < 260);
+	free(out);
+}
+
+/* Every write to stdout is checked: /dev/full gives a message and exit 1. */
+static void test_write_errors_exit_1(void **state)
+{
+	struct tmp *t = *state;
+	write_text(t, "small.lvl", small_level);
+	static const char *const cmds[] = {
+		"--help", "play --help", "check --help", "path --help", "sim --help", "bench --help",
+		"check %s/small.lvl", "path %s/small.lvl 1,1 3,1", "bench tests/bench/open.map.scen",
+	};
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char args[512], one[256];
+		snprintf(one, sizeof one, cmds[i], t->dir);
+		snprintf(args, sizeof args, "%s 2>&1 >/dev/full", one);
+		int st;
+		char *out = run(t, args, &st);
+		if (st != 1 || !strstr(out, "error writing to standard output")) {
+			print_error("astray %s >/dev/full: status %d, stderr:\n%s\n", one, st, out);
+			fail();
+		}
+		free(out);
+	}
+	int st;
+	char *out = run(t, "bench --csv /dev/full tests/bench/open.map.scen 2>&1 >/dev/null", &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "/dev/full: cannot write the CSV");
+	free(out);
+}
+
+/* Only regular files are read: a FIFO must not block, a device must not
+ * be read without end, a folder says so. */
+static void test_fifos_and_devices_are_refused(void **state)
+{
+	struct tmp *t = *state;
+	char fifo[200], args[600];
+	snprintf(fifo, sizeof fifo, "%s/pipe.lvl", t->dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	int st;
+	snprintf(args, sizeof args, "check %s 2>&1", fifo);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "not a regular file");
+	free(out);
+	snprintf(args, sizeof args, "check --bestiary %s %s 2>&1", fifo, "tests/levels/ok/lf.lvl");
+	out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "not a regular file");
+	free(out);
+	out = run(t, "bench /dev/zero 2>&1", &st);
+	assert_true(st != 0 && st != 124);
+	expect_has(out, "/dev/zero: not a regular file");
+	free(out);
+	snprintf(args, sizeof args, "check --bestiary %s tests/levels/ok/lf.lvl 2>&1", t->dir);
+	out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "cannot read the bestiary: Is a directory");
+	free(out);
+}
+
+/* A bestiary.txt beside the level that cannot be read (here a folder) is
+ * an error, not a missing bestiary that skips the monster checks. */
+static void test_unreadable_default_bestiary_is_an_error(void **state)
+{
+	struct tmp *t = *state;
+	write_text(t, "small.lvl", small_level);
+	char path[200], args[600];
+	snprintf(path, sizeof path, "%s/bestiary.txt", t->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(args, sizeof args, "check %s/small.lvl 2>&1", t->dir);
+	int st;
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "bestiary.txt: error: cannot read the bestiary");
+	free(out);
+}
+
+/* Control characters from a file are shown escaped, never sent to the terminal. */
+static void test_echoed_file_text_is_escaped(void **state)
+{
+	struct tmp *t = *state;
+	write_text(t, "esc.lvl", "astray-level 1\nname: x\ntopology: square8\nevil\033[2J: 1\nmap:\n"
+				 "#####\n#@.>#\n#####\n");
+	char args[600];
+	int st;
+	snprintf(args, sizeof args, "check %s/esc.lvl 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	assert_null(strchr(out, '\033'));
+	expect_has(out, "evil\\x1b[2J");
+	free(out);
+	write_text(t, "open.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n");
+	write_text(t, "esc.scen", "version 1\n0\tx\033[2J,open.map\t2\t2\t0\t0\t1\t1\t1.41421356\n");
+	snprintf(args, sizeof args, "bench --csv %s/out.csv %s/esc.scen 2>&1", t->dir, t->dir);
+	out = run(t, args, &st);
+	assert_null(strchr(out, '\033'));
+	free(out);
+}
+
+/* CSV quotes a name with a comma. */
+static void test_bench_csv_quotes_names(void **state)
+{
+	struct tmp *t = *state;
+	write_text(t, "a,b.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n");
+	write_text(t, "q.scen", "version 1\n0\ta,b.map\t2\t2\t0\t0\t1\t1\t1.41421356\n");
+	char args[600], csv[300];
+	int st;
+	snprintf(args, sizeof args, "bench --csv %s/out.csv %s/q.scen 2>&1", t->dir, t->dir);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 0);
+	free(out);
+	snprintf(csv, sizeof csv, "cat %s/out.csv", t->dir);
+	out = run_capture(csv, &st);
+	expect_has(out, "\n\"a,b.map\",1,0,0,1,1,");
+	free(out);
+}
+
+/* The small misreports of issue 13. */
+static void test_numbers_and_lines_are_range_checked(void **state)
+{
+	struct tmp *t = *state;
+	write_text(t, "sealed.lvl", "astray-level 1\nname: s\ntopology: square8\nsealed: 99999999999,1\nmap:\n"
+				    "#####\n#@.>#\n#####\n");
+	char args[600];
+	int st;
+	snprintf(args, sizeof args, "check %s/sealed.lvl 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "sealed.lvl:4:9: error: bad cell '99999999999,1'");
+	free(out);
+	write_text(t, "twice.map", "type octile\nheight 2\nheight 3\nwidth 2\nmap\n..\n..\n");
+	snprintf(args, sizeof args, "check %s/twice.map 2>&1", t->dir);
+	out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "twice.map:3: error: repeated 'height' line");
+	free(out);
+	write_text(t, "open.map", "type octile\nheight 2\nwidth 2\nmap\n..\n..\n");
+	char scen[1400];
+	int n = snprintf(scen, sizeof scen, "version 1\n0\topen.map\t2\t2\t0\t0\t1\t1\t1.41421356");
+	while (n < 1200)
+		scen[n++] = ' ';
+	scen[n++] = '\n';
+	scen[n] = '\0';
+	write_text(t, "long.scen", scen);
+	snprintf(args, sizeof args, "bench %s/long.scen 2>&1", t->dir);
+	out = run(t, args, &st);
+	assert_true(st != 0);
+	expect_has(out, "line 2: line of 1190 bytes (at most 1023)");
+	free(out);
+}
+
+/* A file name longer than 255 bytes is shown whole. */
+static void test_long_file_names_whole(void **state)
+{
+	struct tmp *t = *state;
+	char rel[400] = "", path[600];
+	for (int i = 0; i < 6; i++)
+		strcat(rel, "a-folder-name-of-fifty-bytes-long-enough-to-add-up/");
+	snprintf(path, sizeof path, "mkdir -p %s/%s", t->dir, rel);
+	assert_int_equal(system(path), 0);
+	strcat(rel, "broken.lvl");
+	write_text(t, rel, "not a level\n");
+	char args[1000];
+	snprintf(args, sizeof args, "check %s/%s 2>&1", t->dir, rel);
+	int st;
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	assert_true(strlen(rel) > 255);
+	expect_has(out, rel);
+	free(out);
+}
+
+/* An installed astray started in a folder that has a levels/ folder does
+ * not play it: only astray's source tree's levels/ is the campaign. */
+static void test_levels_folder_only_in_source_tree(void **state)
+{
+	struct tmp *t = *state;
+	char path[300];
+	snprintf(path, sizeof path, "%s/levels", t->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	write_text(t, "levels/zz-not-ours.lvl", "garbage\n");
+	char cp[400];
+	snprintf(cp, sizeof cp, "cp levels/bestiary.txt %s/levels/", t->dir);
+	assert_int_equal(system(cp), 0);
+	char bin[4200], cmd[8600];
+	bin_path(t, bin, sizeof bin);
+	snprintf(cmd, sizeof cmd, "cd %s && timeout 60 %s </dev/null 2>&1", t->dir, bin);
+	int st;
+	char *out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	assert_null(strstr(out, "zz-not-ours"));
+	free(out);
+	/* ...while in the source tree (here) levels/ is played (checked, then
+	 * refused for want of a terminal) */
+	out = run(t, "</dev/null 2>&1", &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "play needs a terminal");
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_check_caps_diagnostics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_errors_exit_1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifos_and_devices_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_default_bestiary_is_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_echoed_file_text_is_escaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bench_csv_quotes_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_numbers_and_lines_are_range_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_long_file_names_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_levels_folder_only_in_source_tree, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
