@@ -167,7 +167,8 @@ static void sim_usage(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"Rates get Wilson intervals, other means mean +/- t(n-1) sd/sqrt(n) over games;\n"
+		"Rates get Wilson intervals; other means (never negative) a seeded bootstrap\n"
+		"percentile interval over games, which stays inside the values' range;\n"
 		"p95 is the nearest-rank 95th percentile within a game, averaged over games.\n"
 		"AI time is the monsters' part of game_act (perception, searches, moves,\n"
 		"attacks) per game turn, as the game measures it; the player's move, FOV and\n"

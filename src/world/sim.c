@@ -584,8 +584,10 @@ int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 		return -1;
 	for (int i = 0; i < n; i++)
 		v[i] = games[i].v[m];
+	/* Every metric that is not a rate is a count, a turn or a time: never
+	 * negative, so its interval must not go below 0 either. */
 	int used = metrics[m].rate ? stats_rate_ci(v, (size_t)n, out)
-				   : stats_mean_ci(v, (size_t)n, out);
+				   : stats_nonneg_ci(v, (size_t)n, out);
 	free(v);
 	return used;
 }
