@@ -655,6 +655,32 @@ static void tell_monsters(struct game *g)
 	}
 }
 
+/*
+ * Game turns the player's action a will take: a step costs 100 energy
+ * times the entering cost of the cell (an attack, a wait 100), and each
+ * turn gives the player 100.  The rules decide; this only predicts, so
+ * that the turn limit can be kept exactly.
+ */
+static int turns_of(const struct game *g, const struct action *a)
+{
+	int cost = 100;
+	if (a->kind == ACT_MOVE) {
+		int nx, ny;
+		if (grid_dir_step(g->grid, g->player.x, g->player.y, a->dir, &nx, &ny) &&
+		    grid_in_bounds(g->grid, nx, ny)) {
+			int c = grid_index(g->grid, nx, ny);
+			if (g->occupant[c] < 0 && g->grid->cost[c] > 0)
+				cost = 100 * g->grid->cost[c];
+		}
+	}
+	int energy = g->player.energy - cost, k = 0;
+	while (energy < 100) {
+		energy += 100;
+		k++;
+	}
+	return k;
+}
+
 /* Player actions allowed per turn of the limit before a game that makes no
  * progress (every action refused) is called out of turns. */
 #define SIM_ACTIONS_PER_TURN 4
@@ -675,6 +701,10 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 			a = (struct action){ .kind = ACT_DESCEND };
 		else
 			a = decide(r, g, ctx, opt->player);
+		/* A slow step that would end past the limit becomes a wait, so
+		 * no game plays more than max_turns turns. */
+		if (a.kind == ACT_MOVE && g->turn + turns_of(g, &a) > opt->max_turns)
+			a = act_wait();
 		int turn0 = g->turn;
 		bool contact0 = g->first_contact_turn >= 0;
 		enum act_result res = game_act(g, &a);
@@ -814,4 +844,36 @@ int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n
 	free(va);
 	free(vb);
 	return rc;
+}
+
+int sim_utf8_seq(const unsigned char *p)
+{
+	unsigned c = p[0];
+	if (c < 0x80)
+		return 1;
+	int n;
+	unsigned cp, min;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0; /* also stops at the NUL of a cut sequence */
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
 }

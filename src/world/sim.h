@@ -195,4 +195,10 @@ struct sim_paired {
 int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,
 		       enum sim_metric m, struct sim_paired *out);
 
+/* The length (1 to 4) of the valid UTF-8 sequence at the start of p (not
+ * empty; NUL ends it), or 0 when it is not valid UTF-8 (a stray byte, an
+ * overlong form, a surrogate, past U+10FFFF, cut short).  For writers of
+ * JSON and SVG, which must not carry invalid bytes from file names. */
+int sim_utf8_seq(const unsigned char *p);
+
 #endif
