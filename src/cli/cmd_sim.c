@@ -26,6 +26,7 @@
 #include "level.h"
 #include "opt.h"
 #include "sim.h"
+#include "sim_report.h"
 #include "stats.h"
 #include "textfile.h"
 
@@ -443,12 +444,31 @@ struct out_ctx {
 	int n_all;
 	int first, end;             /* the games played: all, or a --shard slice */
 	bool hidden[SIM_METRIC_COUNT]; /* metrics not shown (sim-report: absent from its input) */
+	int report_files;           /* sim-report: the CSV files merged; 0 for sim */
 	char settings[2][1024];     /* words for the header */
 };
 
 static bool shown(const struct out_ctx *o, int m)
 {
 	return !o->hidden[m] && !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
+}
+
+/* A per-game value for CSV and JSON: 10 significant digits, more when
+ * needed to read back the same double, so that sim-report recomputes
+ * exactly the summaries of the run; NaN -> `nan_text`. */
+static void put_exact(FILE *f, double v, const char *nan_text)
+{
+	if (isnan(v) || isinf(v)) {
+		fputs(nan_text, f);
+		return;
+	}
+	char buf[40];
+	for (int digits = 10; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
 }
 
 /* A number for CSV and JSON: shortest exact-enough form; NaN -> `nan_text`. */
@@ -547,6 +567,13 @@ static void header_line(FILE *f, const struct out_ctx *o)
 	const struct sim_args *a = o->a;
 	char seeds[128];
 	describe_seeds(seeds, sizeof seeds, a->seed, a->games);
+	if (o->report_files > 0) {
+		fprintf(f, "astray sim-report: %d game%s per level (%s), merged from %d file%s\n", a->games,
+			a->games == 1 ? "" : "s", seeds, o->report_files, o->report_files == 1 ? "" : "s");
+		if (a->compare[0])
+			fprintf(f, "compare (same seeds for both): A and B as in the files\n");
+		return;
+	}
 	fprintf(f, "astray sim: player %s, %d game%s per level (%s), at most %d turns%s\n",
 		sim_player_name(a->opt.player), a->games, a->games == 1 ? "" : "s", seeds, a->opt.max_turns,
 		a->opt.chase ? ", monsters told where the player is (--chase)" : "");
@@ -681,7 +708,8 @@ static void print_table(FILE *f, const struct out_ctx *o)
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
 		snprintf(title, sizeof title, "%s (%d monster%s%s)", lr->src.file, lr->monsters,
-			 lr->monsters == 1 ? "" : "s", lr->src.fixed ? "" : " placed from each seed");
+			 lr->monsters == 1 ? "" : "s",
+			 cli_ends_with(lr->src.file, ".map") ? " placed from each seed" : "");
 		if (a->per_game && !a->compare[0])
 			table_per_game(f, o, lr, lr->games[0], a->games);
 		if (a->compare[0])
@@ -761,7 +789,7 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const char *level, c
 			if (!shown(o, m))
 				continue;
 			fputc(',', f);
-			put_num(f, g[i].v[m], "");
+			put_exact(f, g[i].v[m], "");
 		}
 		fputc('\n', f);
 	}
@@ -869,7 +897,7 @@ static void json_games(FILE *f, const struct out_ctx *o, const struct sim_game *
 			if (!shown(o, m))
 				continue;
 			fprintf(f, ", \"%s\": ", sim_metric_info((enum sim_metric)m)->name);
-			put_num(f, g[i].v[m], "null");
+			put_exact(f, g[i].v[m], "null");
 		}
 		fputc('}', f);
 	}
@@ -880,10 +908,17 @@ static void print_json(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
 	bool cmp = a->compare[0] != NULL;
-	fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
-		   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"chase\": %s,\n  \"time\": %s,\n",
-		sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
-		a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
+	if (o->report_files > 0) {
+		/* sim-report: the run's settings are not in per-game CSV. */
+		fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"report_files\": %d,\n  \"games\": %d,\n"
+			   "  \"seed\": %llu,\n  \"time\": %s,\n",
+			o->report_files, a->games, (unsigned long long)a->seed, a->no_time ? "false" : "true");
+	} else {
+		fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
+			   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"chase\": %s,\n  \"time\": %s,\n",
+			sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
+			a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
+	}
 	fprintf(f, "  \"settings\": [");
 	for (int i = 0; i < a->sets.n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
@@ -941,6 +976,58 @@ static void describe_settings(char *buf, size_t size, const struct sim_args *a, 
 		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", extra);
 	if (used == 0)
 		snprintf(buf, size, "the bestiary as read");
+}
+
+int sim_report_print(const struct sim_report *r)
+{
+	struct sim_args a;
+	memset(&a, 0, sizeof a);
+	a.games = r->games;
+	a.seed = r->seed;
+	a.format = r->format;
+	a.no_time = true;
+	if (r->compare) {
+		a.compare[0] = "A";
+		a.compare[1] = "B";
+	}
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		if (!r->hidden[m] && sim_metric_info((enum sim_metric)m)->time)
+			a.no_time = false;
+	struct sim_level_run *runs = calloc((size_t)(r->n_levels > 0 ? r->n_levels : 1), sizeof *runs);
+	struct out_ctx o = { .a = &a, .runs = runs, .n_runs = r->n_levels, .first = 0, .end = r->games,
+			     .report_files = r->files > 0 ? r->files : 1 };
+	int sides = r->compare ? 2 : 1, status = 1;
+	size_t total = (size_t)r->n_levels * (size_t)r->games;
+	for (int s = 0; s < sides; s++)
+		o.all[s] = calloc(total ? total : 1, sizeof *o.all[s]);
+	if (!runs || !o.all[0] || (sides == 2 && !o.all[1])) {
+		fprintf(stderr, "astray sim-report: out of memory\n");
+		goto done;
+	}
+	memcpy(o.hidden, r->hidden, sizeof o.hidden);
+	for (int l = 0; l < r->n_levels; l++) {
+		runs[l].src.file = r->levels[l].file;
+		runs[l].monsters = r->levels[l].monsters;
+		for (int s = 0; s < sides; s++) {
+			runs[l].games[s] = o.all[s] + (size_t)l * (size_t)r->games;
+			memcpy(runs[l].games[s], r->levels[l].games[s], (size_t)r->games * sizeof(struct sim_game));
+		}
+	}
+	o.n_all = (int)total;
+	if (a.format == FORMAT_CSV)
+		print_csv(stdout, &o);
+	else if (a.format == FORMAT_JSON)
+		print_json(stdout, &o);
+	else
+		print_table(stdout, &o);
+	status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	if (status)
+		fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
+done:
+	free(o.all[0]);
+	free(o.all[1]);
+	free(runs);
+	return status;
 }
 
 /* The games this run plays: [*first, *end) of 0..games-1 (a --shard slice). */
