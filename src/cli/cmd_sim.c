@@ -231,7 +231,16 @@ static void sim_usage(FILE *out)
 		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
 		"  per game: level,game,seed,outcome,monsters,<metrics>\n"
 		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
-		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n");
+		"  shard:    per game, with a side column (A/B) after level under --compare\n"
+		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n"
+		"\n"
+		"A tuner's workflow: do goblins that see farther catch the player more, and\n"
+		"do they jam more?\n"
+		"  astray sim levels/07-the-deep.lvl --games 400 --jobs 2 \\\n"
+		"      --compare 'goblin.sight=6' 'goblin.sight=10' --heatmap diff.svg\n"
+		"then read the verdict (killed, damage, blocked_waits, stuck...) and open\n"
+		"diff.svg: red where B's monsters stood more, blue less.  Split a large sweep\n"
+		"over machines with --shard I/N and merge it with astray sim-report.\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -639,7 +648,8 @@ static void table_per_game(FILE *f, const struct out_ctx *o, const struct sim_le
 static bool headline(int m)
 {
 	return m == SIM_M_KILLED || m == SIM_M_ESCAPED || m == SIM_M_DAMAGE ||
-	       m == SIM_M_FIRST_CONTACT || m == SIM_M_EXPANDED_MEAN || m == SIM_M_AI_MS_MEAN;
+	       m == SIM_M_FIRST_CONTACT || m == SIM_M_EXPANDED_MEAN || m == SIM_M_AI_MS_MEAN ||
+	       m == SIM_M_OSCILLATIONS || m == SIM_M_STUCK || m == SIM_M_BLOCKED_WAITS;
 }
 
 static void verdict_line(FILE *f, int m, const struct sim_paired *p)
