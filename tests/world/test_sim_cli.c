@@ -180,7 +180,7 @@ static void test_shards_merge(void **state)
 	snprintf(args, sizeof args, "sim-report %s/sum.csv", dir);
 	out = astray(args, true, &st);
 	assert_int_equal(st, 1);
-	assert_non_null(strstr(out, "sum.csv:1: unknown column 'metric'"));
+	assert_non_null(strstr(out, "sum.csv:1:1: error: unknown column 'metric'"));
 	free(out);
 	out = astray("sim-report", true, &st);
 	assert_int_equal(st, 2);
