@@ -1,5 +1,6 @@
 /*
- * fuzz_level.c - libFuzzer target for the level and bestiary parsers: any
+ * fuzz_level.c - libFuzzer target for the level and bestiary parsers (and
+ * sim-report's per-game CSV reader, sim_csv.c): any
  * bytes must give either a level or a list of errors, never a crash, a hang
  * or a leak.  A level that parses is also analysed and written back, and
  * the written text must parse again.  Inputs are capped (make fuzz passes
@@ -11,6 +12,7 @@
 
 #include "bestiary.h"
 #include "level.h"
+#include "sim_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,6 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	level_destroy(lv);
 	struct level *m = level_from_movingai("fuzz.map", text, size, size, (int)(size % 4), 'g', &d);
 	level_destroy(m);
+	/* sim-report's reader of per-game CSV: the bytes as one file, twice
+	 * (a repeated game must be refused, not crash), then the check. */
+	struct sim_csv *csv = sim_csv_create();
+	if (csv) {
+		struct sim_csv_result res;
+		if (sim_csv_add(csv, "fuzz.csv", text, size, &d))
+			sim_csv_add(csv, "again.csv", text, size, &d);
+		sim_csv_finish(csv, &res, &d);
+		sim_csv_destroy(csv);
+	}
 	diag_list_fini(&d);
 	return 0;
 }

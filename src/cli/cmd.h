@@ -9,6 +9,7 @@ int cmd_play(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_path(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_sim_report(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bestiary.h"
@@ -19,9 +22,11 @@
 #include "clock.h"
 #include "cmd.h"
 #include "diag.h"
+#include "heatmap.h"
 #include "level.h"
 #include "opt.h"
 #include "sim.h"
+#include "sim_report.h"
 #include "stats.h"
 #include "textfile.h"
 
@@ -30,6 +35,11 @@ enum sim_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 #define DEFAULT_GAMES 100
 #define DEFAULT_TURNS 1000
 #define DEFAULT_MAP_MONSTERS 10
+
+/* --shard I/N: the I-th (1-based) of N slices of the games */
+struct shard_arg {
+	int i, n;
+};
 
 /* --monsters K[:KIND] */
 struct monsters_arg {
@@ -49,6 +59,10 @@ struct sim_args {
 	const char *compare[2];      /* --compare A B, or NULL */
 	bool per_game;
 	bool no_time;
+	const char *heatmap;         /* --heatmap FILE.svg or "-", or NULL */
+	int layer;                   /* enum sim_heat_layer */
+	int jobs;                    /* worker processes, 1 = none */
+	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
 };
 
 /* One level's games: [0] the run (or setting A), [1] setting B of --compare. */
@@ -58,9 +72,29 @@ struct sim_level_run {
 	char *text;                  /* owned file text */
 	int monsters;                /* at the start of its first game */
 	struct sim_game *games[2];
+	struct sim_heat heat[2];     /* --heatmap: per side */
 };
 
 static const char *const format_choices[] = { "table", "csv", "json", NULL };
+static const char *const layer_choices[] = { "occupancy", "contact", "deaths", "blocked", NULL };
+
+/* I/N with 1 <= I <= N <= 1000000. */
+static bool parse_shard(const char *text, void *field)
+{
+	struct shard_arg *sh = field;
+	const char *slash = strchr(text, '/');
+	char num[32];
+	long i, n;
+	if (!slash || (size_t)(slash - text) >= sizeof num)
+		return false;
+	memcpy(num, text, (size_t)(slash - text));
+	num[slash - text] = '\0';
+	if (!cli_parse_long(num, 1, 1000000, &i) || !cli_parse_long(slash + 1, 1, 1000000, &n) || i > n)
+		return false;
+	sh->i = (int)i;
+	sh->n = (int)n;
+	return true;
+}
 
 static bool parse_player(const char *text, void *field)
 {
@@ -129,6 +163,25 @@ static const struct opt sim_opts[] = {
 	  .parse = parse_monsters, .want = "K or K:KIND",
 	  .help = "monsters placed on a .map (default " STR(DEFAULT_MAP_MONSTERS) " of the first\n"
 		  "kind)" },
+	{ .name = "heatmap", .kind = OPT_STRING, .offset = ARG(heatmap), .metavar = "FILE",
+	  .help = "draw where things happened on the level (one LEVEL):\n"
+		  "an SVG picture to FILE, or with - the same as text on\n"
+		  "stdout (coloured; plain with NO_COLOR).  With --compare:\n"
+		  "B minus A on one diverging scale" },
+	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = layer_choices,
+	  .help = "the heat map's layer (default occupancy):\n"
+		  "  occupancy  monster actions taken on each cell\n"
+		  "  contact    the player's cell at first contact\n"
+		  "  deaths     the player's cell when killed\n"
+		  "  blocked    waits of monsters blocked by another" },
+	{ .name = "jobs", .kind = OPT_INT, .offset = ARG(jobs), .metavar = "N", .lo = 1, .hi = 256,
+	  .help = "play the games in N worker processes; the output is\n"
+		  "the same as with 1 (time columns aside)" },
+	{ .name = "shard", .kind = OPT_CUSTOM, .offset = ARG(shard), .metavar = "I/N",
+	  .parse = parse_shard, .want = "I/N with 1 <= I <= N",
+	  .help = "play only the I-th of N equal slices of the games and\n"
+		  "write their per-game CSV (implies --per-game --format\n"
+		  "csv); astray sim-report merges the slices" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B\n"
 		  "(each a list of KIND.KEY=VALUE separated by spaces or\n"
@@ -167,7 +220,8 @@ static void sim_usage(FILE *out)
 	}
 	fprintf(out,
 		"\n"
-		"Rates get Wilson intervals, other means mean +/- t(n-1) sd/sqrt(n) over games;\n"
+		"Rates get Wilson intervals; other means (never negative) a seeded bootstrap\n"
+		"percentile interval over games, which stays inside the values' range;\n"
 		"p95 is the nearest-rank 95th percentile within a game, averaged over games.\n"
 		"AI time is the monsters' part of game_act (perception, searches, moves,\n"
 		"attacks) per game turn, as the game measures it; the player's move, FOV and\n"
@@ -177,7 +231,16 @@ static void sim_usage(FILE *out)
 		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
 		"  per game: level,game,seed,outcome,monsters,<metrics>\n"
 		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
-		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n");
+		"  shard:    per game, with a side column (A/B) after level under --compare\n"
+		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n"
+		"\n"
+		"A tuner's workflow: do goblins that see farther catch the player more, and\n"
+		"do they jam more?\n"
+		"  astray sim levels/07-the-deep.lvl --games 400 --jobs 2 \\\n"
+		"      --compare 'goblin.sight=6' 'goblin.sight=10' --heatmap diff.svg\n"
+		"then read the verdict (killed, damage, blocked_waits, stuck...) and open\n"
+		"diff.svg: red where B's monsters stood more, blue less.  Split a large sweep\n"
+		"over machines with --shard I/N and merge it with astray sim-report.\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -191,10 +254,18 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	a->opt.player = SIM_PLAYER_EXIT;
 	a->opt.max_turns = DEFAULT_TURNS;
 	a->monsters.n = -1;
+	a->jobs = 1;
 	int status = opt_parse(&sim_command, argc, argv, a, &a->levels, NULL);
 	if (status < 0 && a->levels.n == 0)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
+	if (status < 0 && a->shard.n > 0) {
+		if (a->heatmap)
+			status = opt_usage_error(&sim_command, "--shard writes per-game CSV; draw --heatmap in a run "
+					       "without --shard");
+		a->per_game = true;
+		a->format = FORMAT_CSV;
+	}
 	return status;
 }
 
@@ -380,12 +451,33 @@ struct out_ctx {
 	int n_runs;
 	struct sim_game *all[2];    /* every level's games together, for "all" */
 	int n_all;
+	int first, end;             /* the games played: all, or a --shard slice */
+	bool hidden[SIM_METRIC_COUNT]; /* metrics not shown (sim-report: absent from its input) */
+	int report_files;           /* sim-report: the CSV files merged; 0 for sim */
 	char settings[2][1024];     /* words for the header */
 };
 
 static bool shown(const struct out_ctx *o, int m)
 {
-	return !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
+	return !o->hidden[m] && !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
+}
+
+/* A per-game value for CSV and JSON: 10 significant digits, more when
+ * needed to read back the same double, so that sim-report recomputes
+ * exactly the summaries of the run; NaN -> `nan_text`. */
+static void put_exact(FILE *f, double v, const char *nan_text)
+{
+	if (isnan(v) || isinf(v)) {
+		fputs(nan_text, f);
+		return;
+	}
+	char buf[40];
+	for (int digits = 10; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
 }
 
 /* A number for CSV and JSON: shortest exact-enough form; NaN -> `nan_text`. */
@@ -412,16 +504,27 @@ static void csv_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A JSON string: valid UTF-8 passes as it is; a byte that is not part of
+ * valid UTF-8 (a file name in another encoding) becomes U+FFFD, since a
+ * JSON string is Unicode text and cannot carry raw bytes. */
 static void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = sim_utf8_seq(p);
+		if (n == 0) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(*p, f);
+			fwrite(p, 1, (size_t)n, f);
+		p += n;
 	}
 	fputc('"', f);
 }
@@ -450,13 +553,38 @@ static const char *fmt_ci(char *buf, size_t size, double lo, double hi, int dec,
 	return buf;
 }
 
+/* "seeds S..E", or where the seeds pass 2^64 - 1 and start again at 0,
+ * "seeds S..18446744073709551615 and 0..E". */
+static void describe_seeds(char *buf, size_t size, uint64_t first, int games)
+{
+	uint64_t last = sim_game_seed(first, games - 1);
+	if (games == 1)
+		snprintf(buf, size, "seed %llu", (unsigned long long)first);
+	else if (last >= first)
+		snprintf(buf, size, "seeds %llu..%llu", (unsigned long long)first, (unsigned long long)last);
+	else if (first == UINT64_MAX && last == 0)
+		snprintf(buf, size, "seeds %llu and 0", (unsigned long long)first);
+	else if (first == UINT64_MAX)
+		snprintf(buf, size, "seeds %llu and 0..%llu", (unsigned long long)first, (unsigned long long)last);
+	else
+		snprintf(buf, size, "seeds %llu..%llu and 0..%llu", (unsigned long long)first,
+			 (unsigned long long)UINT64_MAX, (unsigned long long)last);
+}
+
 static void header_line(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
-	fprintf(f, "astray sim: player %s, %d game%s per level (seeds %llu..%llu), at most %d turns%s\n",
-		sim_player_name(a->opt.player), a->games, a->games == 1 ? "" : "s",
-		(unsigned long long)a->seed,
-		(unsigned long long)sim_game_seed(a->seed, a->games - 1), a->opt.max_turns,
+	char seeds[128];
+	describe_seeds(seeds, sizeof seeds, a->seed, a->games);
+	if (o->report_files > 0) {
+		fprintf(f, "astray sim-report: %d game%s per level (%s), merged from %d file%s\n", a->games,
+			a->games == 1 ? "" : "s", seeds, o->report_files, o->report_files == 1 ? "" : "s");
+		if (a->compare[0])
+			fprintf(f, "compare (same seeds for both): A and B as in the files\n");
+		return;
+	}
+	fprintf(f, "astray sim: player %s, %d game%s per level (%s), at most %d turns%s\n",
+		sim_player_name(a->opt.player), a->games, a->games == 1 ? "" : "s", seeds, a->opt.max_turns,
 		a->opt.chase ? ", monsters told where the player is (--chase)" : "");
 	if (a->compare[0]) {
 		fprintf(f, "compare (same seeds for both): A = %s\n", o->settings[0]);
@@ -520,7 +648,8 @@ static void table_per_game(FILE *f, const struct out_ctx *o, const struct sim_le
 static bool headline(int m)
 {
 	return m == SIM_M_KILLED || m == SIM_M_ESCAPED || m == SIM_M_DAMAGE ||
-	       m == SIM_M_FIRST_CONTACT || m == SIM_M_EXPANDED_MEAN || m == SIM_M_AI_MS_MEAN;
+	       m == SIM_M_FIRST_CONTACT || m == SIM_M_EXPANDED_MEAN || m == SIM_M_AI_MS_MEAN ||
+	       m == SIM_M_OSCILLATIONS || m == SIM_M_STUCK || m == SIM_M_BLOCKED_WAITS;
 }
 
 static void verdict_line(FILE *f, int m, const struct sim_paired *p)
@@ -589,7 +718,8 @@ static void print_table(FILE *f, const struct out_ctx *o)
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
 		snprintf(title, sizeof title, "%s (%d monster%s%s)", lr->src.file, lr->monsters,
-			 lr->monsters == 1 ? "" : "s", lr->src.fixed ? "" : " placed from each seed");
+			 lr->monsters == 1 ? "" : "s",
+			 cli_ends_with(lr->src.file, ".map") ? " placed from each seed" : "");
 		if (a->per_game && !a->compare[0])
 			table_per_game(f, o, lr, lr->games[0], a->games);
 		if (a->compare[0])
@@ -656,18 +786,20 @@ static void csv_compare_rows(FILE *f, const struct out_ctx *o, const char *level
 	}
 }
 
-static void csv_game_rows(FILE *f, const struct out_ctx *o, const char *level,
-			  const struct sim_game *g, int n)
+static void csv_game_rows(FILE *f, const struct out_ctx *o, const char *level, const char *side,
+			  const struct sim_game *g)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = o->first; i < o->end; i++) {
 		csv_string(f, level);
+		if (side)
+			fprintf(f, ",%s", side);
 		fprintf(f, ",%d,%llu,%s,%d", g[i].index, (unsigned long long)g[i].seed,
 			sim_outcome_name(g[i].outcome), g[i].monsters);
 		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
 			if (!shown(o, m))
 				continue;
 			fputc(',', f);
-			put_num(f, g[i].v[m], "");
+			put_exact(f, g[i].v[m], "");
 		}
 		fputc('\n', f);
 	}
@@ -676,7 +808,17 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const char *level,
 static void print_csv(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
-	if (a->compare[0]) {
+	if (a->compare[0] && a->shard.n > 0) {
+		/* A --compare shard: per-game rows of both sides, for sim-report. */
+		fprintf(f, "level,side,game,seed,outcome,monsters");
+		for (int m = 0; m < SIM_METRIC_COUNT; m++)
+			if (shown(o, m))
+				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
+		fputc('\n', f);
+		for (int l = 0; l < o->n_runs; l++)
+			for (int s = 0; s < 2; s++)
+				csv_game_rows(f, o, o->runs[l].src.file, s ? "B" : "A", o->runs[l].games[s]);
+	} else if (a->compare[0]) {
 		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
 		for (int l = 0; l < o->n_runs; l++)
 			csv_compare_rows(f, o, o->runs[l].src.file, o->runs[l].games[0],
@@ -690,7 +832,7 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
 		fputc('\n', f);
 		for (int l = 0; l < o->n_runs; l++)
-			csv_game_rows(f, o, o->runs[l].src.file, o->runs[l].games[0], a->games);
+			csv_game_rows(f, o, o->runs[l].src.file, NULL, o->runs[l].games[0]);
 	} else {
 		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
 		for (int l = 0; l < o->n_runs; l++)
@@ -765,7 +907,7 @@ static void json_games(FILE *f, const struct out_ctx *o, const struct sim_game *
 			if (!shown(o, m))
 				continue;
 			fprintf(f, ", \"%s\": ", sim_metric_info((enum sim_metric)m)->name);
-			put_num(f, g[i].v[m], "null");
+			put_exact(f, g[i].v[m], "null");
 		}
 		fputc('}', f);
 	}
@@ -776,10 +918,17 @@ static void print_json(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
 	bool cmp = a->compare[0] != NULL;
-	fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
-		   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"chase\": %s,\n  \"time\": %s,\n",
-		sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
-		a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
+	if (o->report_files > 0) {
+		/* sim-report: the run's settings are not in per-game CSV. */
+		fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"report_files\": %d,\n  \"games\": %d,\n"
+			   "  \"seed\": %llu,\n  \"time\": %s,\n",
+			o->report_files, a->games, (unsigned long long)a->seed, a->no_time ? "false" : "true");
+	} else {
+		fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
+			   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"chase\": %s,\n  \"time\": %s,\n",
+			sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
+			a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
+	}
 	fprintf(f, "  \"settings\": [");
 	for (int i = 0; i < a->sets.n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
@@ -839,29 +988,425 @@ static void describe_settings(char *buf, size_t size, const struct sim_args *a, 
 		snprintf(buf, size, "the bestiary as read");
 }
 
+int sim_report_print(const struct sim_report *r)
+{
+	struct sim_args a;
+	memset(&a, 0, sizeof a);
+	a.games = r->games;
+	a.seed = r->seed;
+	a.format = r->format;
+	a.no_time = true;
+	if (r->compare) {
+		a.compare[0] = "A";
+		a.compare[1] = "B";
+	}
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		if (!r->hidden[m] && sim_metric_info((enum sim_metric)m)->time)
+			a.no_time = false;
+	struct sim_level_run *runs = calloc((size_t)(r->n_levels > 0 ? r->n_levels : 1), sizeof *runs);
+	struct out_ctx o = { .a = &a, .runs = runs, .n_runs = r->n_levels, .first = 0, .end = r->games,
+			     .report_files = r->files > 0 ? r->files : 1 };
+	int sides = r->compare ? 2 : 1, status = 1;
+	size_t total = (size_t)r->n_levels * (size_t)r->games;
+	for (int s = 0; s < sides; s++)
+		o.all[s] = calloc(total ? total : 1, sizeof *o.all[s]);
+	if (!runs || !o.all[0] || (sides == 2 && !o.all[1])) {
+		fprintf(stderr, "astray sim-report: out of memory\n");
+		goto done;
+	}
+	memcpy(o.hidden, r->hidden, sizeof o.hidden);
+	for (int l = 0; l < r->n_levels; l++) {
+		runs[l].src.file = r->levels[l].file;
+		runs[l].monsters = r->levels[l].monsters;
+		for (int s = 0; s < sides; s++) {
+			runs[l].games[s] = o.all[s] + (size_t)l * (size_t)r->games;
+			memcpy(runs[l].games[s], r->levels[l].games[s], (size_t)r->games * sizeof(struct sim_game));
+		}
+	}
+	o.n_all = (int)total;
+	if (a.format == FORMAT_CSV)
+		print_csv(stdout, &o);
+	else if (a.format == FORMAT_JSON)
+		print_json(stdout, &o);
+	else
+		print_table(stdout, &o);
+	status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	if (status)
+		fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
+done:
+	free(o.all[0]);
+	free(o.all[1]);
+	free(runs);
+	return status;
+}
+
+/* The games this run plays: [*first, *end) of 0..games-1 (a --shard slice). */
+static void game_range(const struct sim_args *a, int *first, int *end)
+{
+	*first = 0;
+	*end = a->games;
+	if (a->shard.n > 0) {
+		*first = (int)((long long)(a->shard.i - 1) * a->games / a->shard.n);
+		*end = (int)((long long)a->shard.i * a->games / a->shard.n);
+	}
+}
+
+/* What the games of a run share: the levels, the two settings. */
+struct play_ctx {
+	const struct sim_args *a;
+	struct sim_level_run *runs;
+	int n_runs;
+	int sides;
+	struct bestiary side[2];
+};
+
+/* One finished game, as a worker sends it to the parent. */
+struct wire_game {
+	int level, side;
+	struct sim_game g;
+};
+
+/*
+ * Plays game i of every level and side this worker owns (i in [first,
+ * end), i - first = k modulo jobs) into runs[].games and heat, calling
+ * done() after each game.  Returns 0, or 1 after reporting the error.
+ */
+static int play_games(struct play_ctx *pc, int first, int end, int k, int jobs,
+		      void (*done)(void *ud, int level, int side, const struct sim_game *g), void *ud)
+{
+	const struct sim_args *a = pc->a;
+	struct sim_runner *runner = sim_runner_create();
+	if (!runner) {
+		fprintf(stderr, "astray sim: out of memory\n");
+		return 1;
+	}
+	int status = 0;
+	for (int l = 0; l < pc->n_runs && status == 0; l++) {
+		for (int i = first + k; i < end && status == 0; i += jobs) {
+			for (int s = 0; s < pc->sides; s++) {
+				struct diag_list d = { 0 };
+				struct sim_game *g = &pc->runs[l].games[s][i];
+				sim_runner_set_heat(runner, a->heatmap ? &pc->runs[l].heat[s] : NULL);
+				if (sim_run_game(runner, &pc->runs[l].src, &pc->side[s], sim_game_seed(a->seed, i),
+						 &a->opt, g, &d) != 0) {
+					cli_print_diags(stderr, &d, true, false);
+					if (d.n == 0)
+						fprintf(stderr, "astray sim: %s: out of memory\n", pc->runs[l].src.file);
+					diag_list_fini(&d);
+					status = 1;
+					break;
+				}
+				diag_list_fini(&d);
+				g->level = l;
+				g->index = i;
+				done(ud, l, s, g);
+			}
+		}
+	}
+	sim_runner_destroy(runner);
+	return status;
+}
+
+static void progress_done(void *ud, int level, int side, const struct sim_game *g)
+{
+	(void)level;
+	(void)side;
+	(void)g;
+	progress_step(ud);
+}
+
+/* Writes all of buf to fd; false on an error. */
+static bool write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+struct worker_out {
+	int fd;
+	bool failed;
+};
+
+static void worker_done(void *ud, int level, int side, const struct sim_game *g)
+{
+	struct worker_out *w = ud;
+	struct wire_game wg = { .level = level, .side = side, .g = *g };
+	if (!w->failed && !write_all(w->fd, &wg, sizeof wg))
+		w->failed = true;
+}
+
+/* A worker process: plays its share, sends each game, then its heat. */
+static int worker_main(struct play_ctx *pc, int first, int end, int k, int jobs, int fd)
+{
+	struct worker_out w = { .fd = fd };
+	int status = play_games(pc, first, end, k, jobs, worker_done, &w);
+	struct wire_game mark = { .level = -1 };
+	if (status == 0 && !w.failed)
+		w.failed = !write_all(fd, &mark, sizeof mark);
+	for (int l = 0; status == 0 && pc->a->heatmap && l < pc->n_runs; l++)
+		for (int s = 0; s < pc->sides; s++) {
+			const struct sim_heat *h = &pc->runs[l].heat[s];
+			int dims[3] = { h->w, h->h, h->topo };
+			size_t cells = (size_t)h->w * (size_t)h->h;
+			bool ok = write_all(fd, dims, sizeof dims);
+			if (cells > 0) {
+				ok = ok && write_all(fd, h->tiles, cells);
+				for (int layer = 0; layer < SIM_HEAT_COUNT; layer++)
+					ok = ok && write_all(fd, h->v[layer], cells * sizeof(double));
+			}
+			w.failed |= !ok;
+		}
+	close(fd);
+	if (w.failed && status == 0)
+		fprintf(stderr, "astray sim: worker: cannot send results: %s\n", strerror(errno));
+	return status || w.failed ? 1 : 0;
+}
+
+struct buffer {
+	char *p;
+	size_t n, cap;
+};
+
+/* Takes a worker's stream apart: games into place, heat added. */
+static bool absorb(struct play_ctx *pc, const struct buffer *b)
+{
+	size_t at = 0;
+	for (;;) {
+		struct wire_game wg;
+		if (b->n - at < sizeof wg)
+			return false;
+		memcpy(&wg, b->p + at, sizeof wg);
+		at += sizeof wg;
+		if (wg.level < 0)
+			break;
+		if (wg.level >= pc->n_runs || wg.side < 0 || wg.side >= pc->sides || wg.g.index < 0 ||
+		    wg.g.index >= pc->a->games)
+			return false;
+		pc->runs[wg.level].games[wg.side][wg.g.index] = wg.g;
+	}
+	for (int l = 0; pc->a->heatmap && l < pc->n_runs; l++)
+		for (int s = 0; s < pc->sides; s++) {
+			int dims[3];
+			if (b->n - at < sizeof dims)
+				return false;
+			memcpy(dims, b->p + at, sizeof dims);
+			at += sizeof dims;
+			size_t cells = (size_t)dims[0] * (size_t)dims[1];
+			if (cells == 0)
+				continue;
+			if (b->n - at < cells * (1 + SIM_HEAT_COUNT * sizeof(double)))
+				return false;
+			struct sim_heat h = { .w = dims[0], .h = dims[1], .topo = dims[2],
+					      .tiles = (uint8_t *)(b->p + at) };
+			at += cells;
+			double *layers[SIM_HEAT_COUNT];
+			for (int layer = 0; layer < SIM_HEAT_COUNT; layer++) {
+				layers[layer] = malloc(cells * sizeof(double));
+				if (layers[layer])
+					memcpy(layers[layer], b->p + at, cells * sizeof(double));
+				h.v[layer] = layers[layer];
+				at += cells * sizeof(double);
+			}
+			bool ok = true;
+			for (int layer = 0; layer < SIM_HEAT_COUNT; layer++)
+				ok = ok && layers[layer];
+			ok = ok && sim_heat_add(&pc->runs[l].heat[s], &h);
+			for (int layer = 0; layer < SIM_HEAT_COUNT; layer++)
+				free(layers[layer]);
+			if (!ok)
+				return false;
+		}
+	return at == b->n;
+}
+
+/*
+ * --jobs N: forks N workers, each playing every N-th game of the slice and
+ * sending its results through a pipe; the parent puts every game in its
+ * place by (level, side, index) and adds up the heat, so the output does
+ * not depend on which worker played what (counts are whole numbers, exact
+ * in any order).  Returns 0, or 1 after reporting.
+ */
+static int play_parallel(struct play_ctx *pc, int first, int end, struct progress *pr)
+{
+	int jobs = pc->a->jobs;
+	pid_t *pid = calloc((size_t)jobs, sizeof *pid);
+	struct pollfd *fds = calloc((size_t)jobs, sizeof *fds);
+	struct buffer *buf = calloc((size_t)jobs, sizeof *buf);
+	int status = 0, open_fds = 0;
+	if (!pid || !fds || !buf) {
+		fprintf(stderr, "astray sim: out of memory\n");
+		status = 1;
+		goto done;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	for (int k = 0; k < jobs; k++) {
+		int p[2];
+		fds[k].fd = -1;
+		if (pipe(p) != 0 || (pid[k] = fork()) < 0) {
+			fprintf(stderr, "astray sim: cannot start worker %d: %s\n", k + 1, strerror(errno));
+			status = 1;
+			break;
+		}
+		if (pid[k] == 0) {
+			close(p[0]);
+			for (int j = 0; j < k; j++)
+				if (fds[j].fd >= 0)
+					close(fds[j].fd);
+			_exit(worker_main(pc, first, end, k, jobs, p[1]));
+		}
+		close(p[1]);
+		fds[k].fd = p[0];
+		fds[k].events = POLLIN;
+		open_fds++;
+	}
+	long games_seen = 0;
+	while (open_fds > 0) {
+		if (poll(fds, (nfds_t)jobs, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "astray sim: poll: %s\n", strerror(errno));
+			status = 1;
+			break;
+		}
+		for (int k = 0; k < jobs; k++) {
+			if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			struct buffer *b = &buf[k];
+			if (b->cap - b->n < 65536) {
+				size_t cap = b->cap ? 2 * b->cap : 1 << 20;
+				char *grown = realloc(b->p, cap);
+				if (!grown) {
+					fprintf(stderr, "astray sim: out of memory\n");
+					status = 1;
+					close(fds[k].fd);
+					fds[k].fd = -1;
+					open_fds--;
+					continue;
+				}
+				b->p = grown;
+				b->cap = cap;
+			}
+			ssize_t r = read(fds[k].fd, b->p + b->n, b->cap - b->n);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				close(fds[k].fd);
+				fds[k].fd = -1;
+				open_fds--;
+				continue;
+			}
+			b->n += (size_t)r;
+		}
+		/* Progress: the games in the streams so far (heat comes last). */
+		long seen = 0;
+		for (int k = 0; k < jobs; k++)
+			seen += (long)(buf[k].n / sizeof(struct wire_game));
+		for (; games_seen < seen && games_seen < pr->total; games_seen++)
+			progress_step(pr);
+	}
+	for (int k = 0; k < jobs; k++) {
+		int ws = 0;
+		if (pid[k] <= 0)
+			continue;
+		while (waitpid(pid[k], &ws, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+			status = 1; /* the worker said why on stderr */
+			continue;
+		}
+		if (status == 0 && !absorb(pc, &buf[k])) {
+			fprintf(stderr, "astray sim: worker %d sent incomplete results\n", k + 1);
+			status = 1;
+		}
+	}
+done:
+	for (int k = 0; buf && k < jobs; k++)
+		free(buf[k].p);
+	free(buf);
+	free(fds);
+	free(pid);
+	return status;
+}
+
+/* Draws --heatmap for the one level; 0 or 1 after reporting. */
+static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
+{
+	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
+	char title[1200];
+	snprintf(title, sizeof title, "%s: %s, %d game%s, seed %llu%s", lr->src.file,
+		 sim_heat_layer_name((enum sim_heat_layer)a->layer), a->games, a->games == 1 ? "" : "s",
+		 (unsigned long long)a->seed, hb ? ", B minus A" : "");
+	if (strcmp(a->heatmap, "-") == 0) {
+		const char *nc = getenv("NO_COLOR");
+		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
+		fprintf(stdout, "\n%s\n", title);
+		heatmap_write_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color);
+		return 0;
+	}
+	FILE *f = fopen(a->heatmap, "w");
+	if (!f) {
+		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
+		return 1;
+	}
+	int rc = heatmap_write_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
+		return 1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "astray sim: %s: no games to draw\n", a->heatmap);
+		return 1;
+	}
+	return 0;
+}
+
+/* The results to stdout; 0, or 1 after reporting a write error. */
+static int finish_output(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "astray sim: write error on standard output: %s\n",
+		errno ? strerror(errno) : "unknown error");
+	return 1;
+}
+
 static int run(const struct sim_args *a)
 {
-	struct bestiary base, side[2];
+	struct bestiary base;
 	int status = 1, n_files = 0;
 	char **files = expand_levels(a, &n_files);
 	if (!files)
 		return 1;
 	struct sim_level_run *runs = calloc((size_t)n_files, sizeof *runs);
-	struct sim_runner *runner = sim_runner_create();
 	struct out_ctx o = { .a = a, .runs = runs, .n_runs = n_files };
-	int sides = a->compare[0] ? 2 : 1;
+	struct play_ctx pc = { .a = a, .runs = runs, .n_runs = n_files, .sides = a->compare[0] ? 2 : 1 };
 	char glyph = 0;
-	if (!runs || !runner) {
+	if (!runs) {
 		fprintf(stderr, "astray sim: out of memory\n");
+		goto done;
+	}
+	if (a->heatmap && n_files != 1) {
+		status = opt_usage_error(&sim_command, "--heatmap draws one level: give one LEVEL");
 		goto done;
 	}
 	if (!load_bestiary(a, &base))
 		goto done;
-	for (int s = 0; s < sides; s++) {
+	for (int s = 0; s < pc.sides; s++) {
 		char err[256];
-		side[s] = base;
+		pc.side[s] = base;
 		const char *extra = a->compare[0] ? a->compare[s] : NULL;
-		if (extra && !sim_apply_settings(&side[s], extra, err, sizeof err)) {
+		if (extra && !sim_apply_settings(&pc.side[s], extra, err, sizeof err)) {
 			fprintf(stderr, "astray sim: --compare %s: %s\n", s ? "B" : "A", err);
 			goto done;
 		}
@@ -879,57 +1424,48 @@ static int run(const struct sim_args *a)
 			goto done;
 
 	size_t total = (size_t)n_files * (size_t)a->games;
-	for (int s = 0; s < sides; s++) {
+	for (int s = 0; s < pc.sides; s++) {
 		o.all[s] = calloc(total, sizeof *o.all[s]);
 		if (!o.all[s]) {
 			fprintf(stderr, "astray sim: out of memory\n");
 			goto done;
 		}
 	}
-	struct progress pr = { .tty = isatty(STDERR_FILENO) != 0, .start = clock_ms(),
-			       .total = (long)total * sides };
-	for (int l = 0; l < n_files; l++) {
-		for (int s = 0; s < sides; s++)
+	for (int l = 0; l < n_files; l++)
+		for (int s = 0; s < pc.sides; s++)
 			runs[l].games[s] = o.all[s] + (size_t)l * (size_t)a->games;
-		for (int i = 0; i < a->games; i++) {
-			for (int s = 0; s < sides; s++) {
-				struct diag_list d = { 0 };
-				struct sim_game *g = &runs[l].games[s][i];
-				if (sim_run_game(runner, &runs[l].src, &side[s], sim_game_seed(a->seed, i),
-						 &a->opt, g, &d) != 0) {
-					progress_end(&pr);
-					cli_print_diags(stderr, &d, true, false);
-					if (d.n == 0)
-						fprintf(stderr, "astray sim: %s: out of memory\n", files[l]);
-					diag_list_fini(&d);
-					goto done;
-				}
-				diag_list_fini(&d);
-				g->level = l;
-				g->index = i;
-				progress_step(&pr);
-			}
-		}
-	}
+	int first, end;
+	game_range(a, &first, &end);
+	struct progress pr = { .tty = isatty(STDERR_FILENO) != 0, .start = clock_ms(),
+			       .total = (long)n_files * (end - first) * pc.sides };
+	int played = a->jobs > 1 && end - first > 1 ? play_parallel(&pc, first, end, &pr)
+						      : play_games(&pc, first, end, 0, 1, progress_done, &pr);
 	progress_end(&pr);
+	if (played != 0)
+		goto done;
 	o.n_all = (int)total;
+	o.first = first;
+	o.end = end;
 	if (a->format == FORMAT_CSV)
 		print_csv(stdout, &o);
 	else if (a->format == FORMAT_JSON)
 		print_json(stdout, &o);
 	else
 		print_table(stdout, &o);
-	status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	status = a->heatmap ? write_heatmap(a, &runs[0]) : 0;
+	if (finish_output() != 0)
+		status = 1;
 done:
 	for (int l = 0; runs && l < n_files; l++) {
 		level_destroy(runs[l].parsed);
 		free(runs[l].text);
+		sim_heat_fini(&runs[l].heat[0]);
+		sim_heat_fini(&runs[l].heat[1]);
 	}
 	cli_names_free(files, n_files);
 	free(o.all[0]);
 	free(o.all[1]);
 	free(runs);
-	sim_runner_destroy(runner);
 	return status;
 }
 

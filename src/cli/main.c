@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "validate level files: errors and warnings with file:line:col" },
 	{ "path", cmd_path, "print a level with the route between two cells drawn" },
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
+	{ "sim-report", cmd_sim_report, "merge per-game CSV shards of sim into one report" },
 	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
 	{ "gen", cmd_gen, "write a generated level (.lvl) from a topology, size, depth and seed" },
 	{ "replay", cmd_replay, "verify a recorded game (a journal) without a terminal" },

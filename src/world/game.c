@@ -936,7 +936,10 @@ static void run_monsters(struct game *g)
 		for (int i = 0; i < g->n_monsters && !g->over; i++) {
 			struct monster *m = &g->monsters[i];
 			while (m->alive && m->energy >= 100 && !g->over) {
-				monster_act(g, i, ai_decide(&g->ai, &v, i, &m->mind));
+				struct ai_decision d = ai_decide(&g->ai, &v, i, &m->mind);
+				if (g->on_monster_act)
+					g->on_monster_act(g->on_monster_act_ud, g, i, d);
+				monster_act(g, i, d);
 				CHECK(monster_sound(g, i));
 			}
 		}

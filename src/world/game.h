@@ -156,6 +156,12 @@ struct game {
 	 * hunt" switch, the search counters (ai.stats), floods, crowd costs
 	 * and route buffers.  The rules change it only through ai.h. */
 	struct ai ai;
+
+	/* Optional observer of every monster action (sim's heat maps and
+	 * behaviour metrics), called with the decision before the rules carry
+	 * it out; it must not change the game.  NULL: none. */
+	void (*on_monster_act)(void *ud, const struct game *g, int monster, struct ai_decision d);
+	void *on_monster_act_ud;
 };
 
 /*

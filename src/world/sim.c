@@ -77,6 +77,16 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"falls back more often", "searches that ended at a fallback cut point" },
 	[SIM_M_BUDGET_HITS] = { "budget_hits", "budget exhaustions", false, false, 2,
 		"runs out of search budget more often", "searches stopped by the expansion budget" },
+	[SIM_M_OSCILLATIONS] = { "oscillations", "oscillations", false, false, 2,
+		"dithers more (A-B-A steps)",
+		"steps back onto the cell left by the previous step, same target" },
+	[SIM_M_STUCK] = { "stuck", "stuck actions", false, false, 1,
+		"gets stuck more",
+		"hunting actions no closer to the target than 8 actions before" },
+	[SIM_M_BLOCKED_WAITS] = { "blocked_waits", "blocked waits", false, false, 2,
+		"jams more", "waits because another monster held the next cell of the route" },
+	[SIM_M_LONGEST_JAM] = { "longest_jam", "longest jam", false, false, 2,
+		"has longer jams", "longest run of one monster's consecutive blocked waits" },
 	[SIM_M_SEARCH_US_MEAN] = { "time_search_us_mean", "us/search mean", false, true, 2,
 		"takes longer per search", "mean microseconds per search" },
 	[SIM_M_SEARCH_US_P95] = { "time_search_us_p95", "us/search p95", false, true, 2,
@@ -130,7 +140,20 @@ static void samples_push(struct samples *s, double x)
 	s->v[s->n++] = x;
 }
 
+/* What the behaviour metrics remember of one monster between its actions. */
+struct mon_track {
+	int prev_cell;            /* the cell its previous step left; -1 none */
+	int prev_target;          /* its target cell at that step */
+	int ring[SIM_STUCK_K + 1];/* its cells after its latest hunting actions */
+	int ring_n, ring_i;       /* entries held, next slot */
+	int jam;                  /* consecutive blocked waits so far */
+};
+
 struct sim_runner {
+	struct mon_track *track;  /* per monster of the current game */
+	int track_cap;
+	long oscillations, stuck, blocked_waits, longest_jam; /* this game */
+	struct sim_heat *heat;    /* borrowed, or NULL */
 	struct samples expanded;  /* per search */
 	struct samples us;        /* per search */
 	struct samples turn_ms;   /* per game turn */
@@ -156,7 +179,168 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->route);
 	free(r->exits);
 	free(r->avoid);
+	free(r->track);
 	free(r);
+}
+
+void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat)
+{
+	r->heat = heat;
+}
+
+static const char *const heat_names[SIM_HEAT_COUNT] = { "occupancy", "contact", "deaths", "blocked" };
+static const char *const heat_labels[SIM_HEAT_COUNT] = {
+	"monster actions taken on the cell", "player's cell at first contact",
+	"player's cell at death", "monster waits blocked by another monster",
+};
+
+const char *sim_heat_layer_name(enum sim_heat_layer l)
+{
+	return (unsigned)l < SIM_HEAT_COUNT ? heat_names[l] : "?";
+}
+
+const char *sim_heat_layer_label(enum sim_heat_layer l)
+{
+	return (unsigned)l < SIM_HEAT_COUNT ? heat_labels[l] : "?";
+}
+
+bool sim_heat_layer_parse(const char *s, enum sim_heat_layer *out)
+{
+	for (int i = 0; i < SIM_HEAT_COUNT; i++)
+		if (strcmp(s, heat_names[i]) == 0) {
+			*out = (enum sim_heat_layer)i;
+			return true;
+		}
+	return false;
+}
+
+void sim_heat_fini(struct sim_heat *h)
+{
+	if (!h)
+		return;
+	free(h->tiles);
+	for (int l = 0; l < SIM_HEAT_COUNT; l++)
+		free(h->v[l]);
+	memset(h, 0, sizeof *h);
+}
+
+/* Sizes an empty heat for w x h cells with these tiles. */
+static bool heat_init(struct sim_heat *h, int w, int hh, int topo, const uint8_t *tiles)
+{
+	size_t cells = (size_t)w * (size_t)hh;
+	h->tiles = malloc(cells);
+	bool ok = h->tiles != NULL;
+	for (int l = 0; l < SIM_HEAT_COUNT; l++) {
+		h->v[l] = calloc(cells, sizeof *h->v[l]);
+		ok = ok && h->v[l];
+	}
+	if (!ok) {
+		sim_heat_fini(h);
+		return false;
+	}
+	memcpy(h->tiles, tiles, cells);
+	h->w = w;
+	h->h = hh;
+	h->topo = topo;
+	return true;
+}
+
+bool sim_heat_add(struct sim_heat *dst, const struct sim_heat *src)
+{
+	if (src->w == 0)
+		return true;
+	if (dst->w == 0 && !heat_init(dst, src->w, src->h, src->topo, src->tiles))
+		return false;
+	if (dst->w != src->w || dst->h != src->h)
+		return false;
+	size_t cells = (size_t)src->w * (size_t)src->h;
+	for (int l = 0; l < SIM_HEAT_COUNT; l++)
+		for (size_t i = 0; i < cells; i++)
+			dst->v[l][i] += src->v[l][i];
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Behaviour metrics, from every monster action (game.on_monster_act)  */
+
+void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision d)
+{
+	struct sim_runner *r = ud;
+	const struct monster *m = &g->monsters[i];
+	const struct mind *mi = &m->mind;
+	struct mon_track *t = &r->track[i];
+	const struct grid *grid = g->grid;
+	int here = grid_index(grid, m->x, m->y);
+	bool hunting = mi->hunting && !mi->fleeing;
+	int target = hunting ? grid_index(grid, mi->target_x, mi->target_y) : -1;
+	if (r->heat)
+		r->heat->v[SIM_HEAT_OCCUPANCY][here] += 1;
+
+	/* Blocked wait: waiting while the next cell of its route is held by
+	 * another monster (the AI keeps that route: ai.c next_step). */
+	bool blocked = d.act == AI_WAIT && hunting && mi->route_len > 0 &&
+		       mi->route_pos + 1 < mi->route_len && mi->route[mi->route_pos] == here &&
+		       g->occupant[mi->route[mi->route_pos + 1]] >= 0 &&
+		       g->occupant[mi->route[mi->route_pos + 1]] != i;
+	if (blocked) {
+		r->blocked_waits++;
+		t->jam++;
+		if (t->jam > r->longest_jam)
+			r->longest_jam = t->jam;
+		if (r->heat)
+			r->heat->v[SIM_HEAT_BLOCKED][here] += 1;
+	} else {
+		t->jam = 0;
+	}
+
+	/* Oscillation: a step back onto the cell its previous step left,
+	 * toward the same target. */
+	if (d.act == AI_STEP) {
+		if (d.cell == t->prev_cell && target == t->prev_target && target >= 0)
+			r->oscillations++;
+		t->prev_cell = here;
+		t->prev_target = target;
+	}
+
+	/* Stuck: hunting, not attacking, and no closer (as the crow flies) to
+	 * the current target than SIM_STUCK_K hunting actions ago. */
+	if (!hunting || d.act == AI_ATTACK) {
+		t->ring_n = t->ring_i = 0;
+		return;
+	}
+	int now = d.act == AI_STEP ? d.cell : here;
+	t->ring[t->ring_i] = now;
+	t->ring_i = (t->ring_i + 1) % (SIM_STUCK_K + 1);
+	if (t->ring_n < SIM_STUCK_K + 1)
+		t->ring_n++;
+	if (t->ring_n == SIM_STUCK_K + 1) {
+		int old = t->ring[t->ring_i]; /* the oldest: K actions before now */
+		if (grid_heuristic(grid, now, target) >= grid_heuristic(grid, old, target))
+			r->stuck++;
+	}
+}
+
+bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
+{
+	if (n_monsters > r->track_cap) {
+		struct mon_track *t = realloc(r->track, (size_t)n_monsters * sizeof *t);
+		if (!t)
+			return false;
+		r->track = t;
+		r->track_cap = n_monsters;
+	}
+	for (int i = 0; i < n_monsters; i++)
+		r->track[i] = (struct mon_track){ .prev_cell = -1, .prev_target = -1 };
+	r->oscillations = r->stuck = r->blocked_waits = r->longest_jam = 0;
+	return true;
+}
+
+void sim_behaviour_counts(const struct sim_runner *r, long out[4])
+{
+	out[0] = r->oscillations;
+	out[1] = r->stuck;
+	out[2] = r->blocked_waits;
+	out[3] = r->longest_jam;
 }
 
 static void on_search(void *ud, long expanded, double us)
@@ -437,6 +621,10 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 	v[SIM_M_SEARCHES] = (double)st->searches;
 	v[SIM_M_FALLBACKS] = (double)st->fallbacks;
 	v[SIM_M_BUDGET_HITS] = (double)st->budget_hits;
+	v[SIM_M_OSCILLATIONS] = (double)r->oscillations;
+	v[SIM_M_STUCK] = (double)r->stuck;
+	v[SIM_M_BLOCKED_WAITS] = (double)r->blocked_waits;
+	v[SIM_M_LONGEST_JAM] = (double)r->longest_jam;
 	bool any = st->searches > 0;
 	v[SIM_M_EXPANDED_MEAN] = any ? (double)st->expanded / (double)st->searches : NAN;
 	v[SIM_M_SEARCH_US_MEAN] = any ? st->search_us / (double)st->searches : NAN;
@@ -467,6 +655,32 @@ static void tell_monsters(struct game *g)
 	}
 }
 
+/*
+ * Game turns the player's action a will take: a step costs 100 energy
+ * times the entering cost of the cell (an attack, a wait 100), and each
+ * turn gives the player 100.  The rules decide; this only predicts, so
+ * that the turn limit can be kept exactly.
+ */
+static int turns_of(const struct game *g, const struct action *a)
+{
+	int cost = 100;
+	if (a->kind == ACT_MOVE) {
+		int nx, ny;
+		if (grid_dir_step(g->grid, g->player.x, g->player.y, a->dir, &nx, &ny) &&
+		    grid_in_bounds(g->grid, nx, ny)) {
+			int c = grid_index(g->grid, nx, ny);
+			if (g->occupant[c] < 0 && g->grid->cost[c] > 0)
+				cost = 100 * g->grid->cost[c];
+		}
+	}
+	int energy = g->player.energy - cost, k = 0;
+	while (energy < 100) {
+		energy += 100;
+		k++;
+	}
+	return k;
+}
+
 /* Player actions allowed per turn of the limit before a game that makes no
  * progress (every action refused) is called out of turns. */
 #define SIM_ACTIONS_PER_TURN 4
@@ -489,7 +703,12 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 			a = (struct action){ .kind = ACT_QUAFF }; /* potions go into the pack: drink when it all helps */
 		else
 			a = decide(r, g, ctx, opt->player);
+		/* A slow step that would end past the limit becomes a wait, so
+		 * no game plays more than max_turns turns. */
+		if (a.kind == ACT_MOVE && g->turn + turns_of(g, &a) > opt->max_turns)
+			a = act_wait();
 		int turn0 = g->turn;
+		bool contact0 = g->first_contact_turn >= 0;
 		enum act_result res = game_act(g, &a);
 		double spent = g->ai.stats.last_ai_us / 1e3;
 		if (res == RESULT_NOTHING && a.kind != ACT_WAIT) {
@@ -501,16 +720,24 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		int turns = g->turn - turn0;
 		for (int k = 0; k < turns; k++)
 			samples_push(&r->turn_ms, spent / turns);
-		if (res == RESULT_DIED || g->player.hp <= 0)
+		if (r->heat && !contact0 && g->first_contact_turn >= 0)
+			r->heat->v[SIM_HEAT_CONTACT][player_cell(g)] += 1;
+		if (res == RESULT_DIED || g->player.hp <= 0) {
+			if (r->heat)
+				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
 			return SIM_KILLED;
+		}
 		if (res == RESULT_WON || res == RESULT_NEW_LEVEL)
 			return SIM_ESCAPED;
 		/* Standing on the stairs and told to descend is leaving the level,
 		 * whatever the rules answer for a single-level campaign. */
 		if (a.kind == ACT_DESCEND && on_exit)
 			return SIM_ESCAPED;
-		if (g->over)
+		if (g->over) {
+			if (!g->won && r->heat)
+				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
 			return g->won ? SIM_ESCAPED : SIM_KILLED;
+		}
 	}
 	return SIM_OUT_OF_TURNS;
 }
@@ -532,8 +759,15 @@ int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct
 	struct game *g = game_create(levels, 1, b, seed);
 	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
 	int rc = -1;
-	if (!g || !ctx || !find_exits(r, g))
+	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->n_monsters))
 		goto done;
+	if (r->heat && r->heat->w == 0 &&
+	    !heat_init(r->heat, g->grid->w, g->grid->h, (int)g->grid->topo, g->tiles))
+		goto done;
+	if (r->heat && (r->heat->w != g->grid->w || r->heat->h != g->grid->h))
+		goto done;
+	g->on_monster_act = sim_behaviour_act;
+	g->on_monster_act_ud = r;
 	r->expanded.n = r->us.n = r->turn_ms.n = 0;
 	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
 	r->route_len = r->route_pos = 0;
@@ -586,8 +820,10 @@ int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 		return -1;
 	for (int i = 0; i < n; i++)
 		v[i] = games[i].v[m];
+	/* Every metric that is not a rate is a count, a turn or a time: never
+	 * negative, so its interval must not go below 0 either. */
 	int used = metrics[m].rate ? stats_rate_ci(v, (size_t)n, out)
-				   : stats_mean_ci(v, (size_t)n, out);
+				   : stats_nonneg_ci(v, (size_t)n, out);
 	free(v);
 	return used;
 }
@@ -610,4 +846,36 @@ int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n
 	free(va);
 	free(vb);
 	return rc;
+}
+
+int sim_utf8_seq(const unsigned char *p)
+{
+	unsigned c = p[0];
+	if (c < 0x80)
+		return 1;
+	int n;
+	unsigned cp, min;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0; /* also stops at the NUL of a cut sequence */
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ai.h"
 #include "bestiary.h"
 #include "diag.h"
 #include "level.h"
@@ -52,6 +53,10 @@ enum sim_metric {
 	SIM_M_EXPANDED_P95,
 	SIM_M_FALLBACKS,
 	SIM_M_BUDGET_HITS,
+	SIM_M_OSCILLATIONS,
+	SIM_M_STUCK,
+	SIM_M_BLOCKED_WAITS,
+	SIM_M_LONGEST_JAM,
 	SIM_M_SEARCH_US_MEAN,
 	SIM_M_SEARCH_US_P95,
 	SIM_M_SEARCH_MS_TURN,
@@ -84,6 +89,40 @@ struct sim_game {
 	double v[SIM_METRIC_COUNT]; /* NaN where undefined */
 };
 
+/* Actions of look-back for the `stuck` metric (docs/sim.md). */
+#define SIM_STUCK_K 8
+
+/*
+ * Heat-map layers: counts per cell summed over the games played into a
+ * struct sim_heat.  docs/sim.md defines each.
+ */
+enum sim_heat_layer {
+	SIM_HEAT_OCCUPANCY,  /* monster actions taken standing on the cell */
+	SIM_HEAT_CONTACT,    /* the player's cell at the first contact of a game */
+	SIM_HEAT_DEATHS,     /* the player's cell when killed */
+	SIM_HEAT_BLOCKED,    /* blocked waits of monsters standing on the cell */
+	SIM_HEAT_COUNT
+};
+
+const char *sim_heat_layer_name(enum sim_heat_layer l);   /* "occupancy", "contact", "deaths", "blocked" */
+const char *sim_heat_layer_label(enum sim_heat_layer l);  /* words for a legend */
+bool sim_heat_layer_parse(const char *s, enum sim_heat_layer *out);
+
+/* Per-cell counts of one setting over many games on one level.  The
+ * first game sizes it and copies the level's terrain (all games of a level
+ * share their walls, a .map included). */
+struct sim_heat {
+	int w, h;              /* 0 until the first game */
+	int topo;              /* enum grid_topology */
+	uint8_t *tiles;        /* w*h enum tile, as the level starts */
+	double *v[SIM_HEAT_COUNT]; /* w*h counts per layer */
+};
+
+void sim_heat_fini(struct sim_heat *h);
+/* Adds src's counts into dst (sizing dst from src when empty): how the
+ * heat of parallel workers is merged.  False on no memory or a size mismatch. */
+bool sim_heat_add(struct sim_heat *dst, const struct sim_heat *src);
+
 /* Game i of a run with base seed s plays with seed s + i, on every level
  * and in both settings of --compare, so games pair up by seed. */
 uint64_t sim_game_seed(uint64_t base, int i);
@@ -108,6 +147,20 @@ struct sim_options {
 /* Scratch reused from game to game (sample buffers).  NULL on no memory. */
 struct sim_runner *sim_runner_create(void);
 void sim_runner_destroy(struct sim_runner *r); /* NULL does nothing */
+/* Games played from now on add their counts to heat (borrowed; NULL stops). */
+void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat);
+
+/*
+ * The behaviour metrics' observer, which sim_run_game installs as the
+ * game's on_monster_act; public so tests can feed it constructed actions.
+ * begin resets the counts for a game of n_monsters (false on no memory);
+ * act sees one decision before the rules carry it out (g is a struct
+ * game); counts gives oscillations, stuck, blocked waits, longest jam.
+ */
+struct game;
+bool sim_behaviour_begin(struct sim_runner *r, int n_monsters);
+void sim_behaviour_act(void *runner, const struct game *g, int monster, struct ai_decision d);
+void sim_behaviour_counts(const struct sim_runner *r, long out[4]);
 
 /*
  * Plays one headless game with the same game code as `play` (game_act on
@@ -141,5 +194,11 @@ struct sim_paired {
 
 int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,
 		       enum sim_metric m, struct sim_paired *out);
+
+/* The length (1 to 4) of the valid UTF-8 sequence at the start of p (not
+ * empty; NUL ends it), or 0 when it is not valid UTF-8 (a stray byte, an
+ * overlong form, a surrogate, past U+10FFFF, cut short).  For writers of
+ * JSON and SVG, which must not carry invalid bytes from file names. */
+int sim_utf8_seq(const unsigned char *p);
 
 #endif

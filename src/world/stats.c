@@ -9,6 +9,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #define STATS_PI 3.14159265358979323846
@@ -129,6 +130,59 @@ int stats_mean_ci(const double *v, size_t n, struct stats_summary *out)
 	out->lo = out->mean - half;
 	out->hi = out->mean + half;
 	return used;
+}
+
+/* splitmix64: a small fixed-seed generator for the bootstrap, so intervals
+ * replay exactly (the game's RNG streams are not touched). */
+static uint64_t mix_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int stats_nonneg_ci(const double *v, size_t n, struct stats_summary *out)
+{
+	stats_mean_ci(v, n, out);
+	if (out->n < 2)
+		return out->n;
+	size_t used = (size_t)out->n;
+	double *x = malloc(used * sizeof *x);
+	double *means = x && used <= STATS_BOOTSTRAP_MAX ? malloc(STATS_BOOTSTRAP_B * sizeof *means) : NULL;
+	if (!x) {
+		out->lo = out->hi = NAN;
+		return out->n;
+	}
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i])) {
+			x[k++] = v[i];
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+	if (lo == hi) {
+		out->lo = out->hi = lo;
+	} else if (means) {
+		uint64_t state = 0x5eed0001ULL;
+		for (int b = 0; b < STATS_BOOTSTRAP_B; b++) {
+			double sum = 0.0;
+			for (size_t i = 0; i < used; i++)
+				sum += x[(size_t)(((mix_next(&state) >> 32) * (uint64_t)used) >> 32)];
+			means[b] = sum / (double)used;
+		}
+		out->lo = stats_percentile(means, STATS_BOOTSTRAP_B, 2.5);
+		out->hi = stats_percentile(means, STATS_BOOTSTRAP_B, 97.5);
+	} else if (used > STATS_BOOTSTRAP_MAX) {
+		out->lo = out->lo < lo ? lo : out->lo;
+		out->hi = out->hi > hi ? hi : out->hi;
+	} else {
+		out->lo = out->hi = NAN; /* no memory for the resamples */
+	}
+	free(means);
+	free(x);
+	return out->n;
 }
 
 void stats_wilson(long successes, long n, double z, double *lo, double *hi)

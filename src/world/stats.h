@@ -38,6 +38,21 @@ double stats_t_quantile(double p, long df);
 int stats_mean_ci(const double *v, size_t n, struct stats_summary *out);
 
 /*
+ * A mean of a metric that cannot be negative (counts, turns, times): mean
+ * and sd as stats_mean_ci, and lo/hi a 95% interval that stays inside the
+ * range of the values (so never below 0).  Up to STATS_BOOTSTRAP_MAX
+ * values it is the bootstrap percentile interval: STATS_BOOTSTRAP_B
+ * resamples drawn from a fixed seed, so the same values in the same order
+ * give the same interval on every run and machine; the 2.5th and 97.5th
+ * nearest-rank percentiles of the resampled means.  With more values it is
+ * the t interval cut to [min, max] of the values (the t interval is then
+ * sound and the cut rarely acts).  All values equal: lo = hi = mean.
+ */
+#define STATS_BOOTSTRAP_B 2000
+#define STATS_BOOTSTRAP_MAX 5000
+int stats_nonneg_ci(const double *v, size_t n, struct stats_summary *out);
+
+/*
  * A rate: values 1 (success) and 0 (failure), NaN skipped; mean = the
  * proportion, and lo/hi the 95% Wilson score interval, which stays inside
  * [0, 1] and is sound for 0 or n successes.  sd as stats_mean_ci.

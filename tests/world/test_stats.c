@@ -155,6 +155,61 @@ static void test_paired(void **state)
 	assert_int_equal(stats_interval_sign(NAN, NAN), 0);
 }
 
+/* The issue's case: a t interval on {0, 0, 0, 6} reads 1.50 [-3.27, 6.27];
+ * the non-negative interval must stay at or above 0 and inside the values. */
+static void test_nonneg_issue_case(void **state)
+{
+	(void)state;
+	double v[] = { 0, 0, 0, 6, NAN };
+	struct stats_summary s;
+	stats_mean_ci(v, 4, &s);
+	assert_true(s.lo < 0); /* the t interval does go below 0 here */
+	assert_int_equal(stats_nonneg_ci(v, 5, &s), 4);
+	NEAR(s.mean, 1.5, 1e-12);
+	assert_true(s.lo >= 0 && s.lo <= s.mean && s.hi >= s.mean && s.hi <= 6);
+	/* Deterministic: the same values give the same interval. */
+	struct stats_summary t;
+	stats_nonneg_ci(v, 5, &t);
+	NEAR(t.lo, s.lo, 0);
+	NEAR(t.hi, s.hi, 0);
+	/* All equal: zero width; one value or none: no interval. */
+	double same[] = { 2, 2, 2 };
+	stats_nonneg_ci(same, 3, &s);
+	assert_true(s.lo == 2 && s.hi == 2);
+	stats_nonneg_ci(same, 1, &s);
+	assert_true(isnan(s.lo) && isnan(s.hi));
+}
+
+/* Property: over many random skewed samples (mostly zeros, a few large
+ * values; small and large n, past STATS_BOOTSTRAP_MAX too) the interval
+ * never leaves [min, max] of the values and holds the mean. */
+static void test_nonneg_property(void **state)
+{
+	(void)state;
+	static double v[STATS_BOOTSTRAP_MAX + 300];
+	uint64_t x = 12345;
+	const size_t sizes[] = { 2, 3, 5, 10, 30, 100, STATS_BOOTSTRAP_MAX + 300 };
+	for (int round = 0; round < 60; round++) {
+		size_t n = sizes[round % (sizeof sizes / sizeof sizes[0])];
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned r = (unsigned)(x >> 33);
+			v[i] = r % 10 < 8 ? 0 : (double)(r % 1000) / 7.0;
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+		struct stats_summary s;
+		stats_nonneg_ci(v, n, &s);
+		if (lo == hi) {
+			assert_true(s.lo == lo && s.hi == hi);
+			continue;
+		}
+		assert_true(s.lo >= 0 && s.lo >= lo && s.hi <= hi);
+		assert_true(s.lo <= s.mean + 1e-12 && s.hi >= s.mean - 1e-12);
+	}
+}
+
 static void test_percentile(void **state)
 {
 	(void)state;
@@ -182,6 +237,8 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_nonneg_issue_case),
+		cmocka_unit_test(test_nonneg_property),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,46 @@
+/* sim_csv.h - reads back the per-game CSV of `astray sim` (--shard, --per-game) for sim-report. */
+#ifndef ASTRAY_SIM_CSV_H
+#define ASTRAY_SIM_CSV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "sim.h"
+
+/* One level's games, in game order 0..games-1. */
+struct sim_csv_level {
+	const char *file;               /* the level column */
+	int monsters;                   /* monsters of its game 0 */
+	struct sim_game *games[2];      /* setting A (or the run), and B under compare */
+};
+
+/* What the files add up to (memory borrowed from the struct sim_csv). */
+struct sim_csv_result {
+	struct sim_csv_level *levels;
+	int n_levels;
+	int games;                      /* games per level, the same for every level */
+	uint64_t seed;                  /* the seed of game 0 of the first level */
+	bool compare;                   /* the files hold sides A and B */
+	bool hidden[SIM_METRIC_COUNT];  /* metrics absent from the files */
+};
+
+struct sim_csv *sim_csv_create(void);       /* NULL on no memory */
+void sim_csv_destroy(struct sim_csv *c);    /* NULL does nothing */
+
+/*
+ * Reads one file's text (from memory: `file` names it in messages): a
+ * header row, then one row per game.  Every game goes to its place by
+ * level, side and game number.  On the first error returns false with
+ * `file:line:col: message` in d (nothing is printed).
+ */
+bool sim_csv_add(struct sim_csv *c, const char *file, const char *text, size_t len,
+		 struct diag_list *d);
+
+/* After every file: checks that each level has games 0..n-1 of each side,
+ * none missing, the same n everywhere, and fills out.  False with the
+ * reason in d. */
+bool sim_csv_finish(struct sim_csv *c, struct sim_csv_result *out, struct diag_list *d);
+
+#endif

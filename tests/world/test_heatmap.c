@@ -1,0 +1,318 @@
+/*
+ * test_heatmap.c - sim's heat-map pictures: the SVG is well-formed XML
+ * (checked by the small checker below: python3 and xmllint are not
+ * guaranteed where the tests run), valid UTF-8 even from a file name that
+ * is not, and holds exactly one cell element per map cell; the terminal
+ * text puts the right glyph on every cell, plain or coloured.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "grid.h"
+#include "heatmap.h"
+#include "level.h"
+#include "sim.h"
+
+/* ---- a small XML well-formedness check --------------------------------- */
+
+static bool name_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' ||
+	       (!first && ((c >= '0' && c <= '9') || c == '-' || c == '.'));
+}
+
+/* An entity reference at p ("&amp;" ...): its length, or 0. */
+static size_t entity(const char *p)
+{
+	static const char *const names[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strncmp(p, names[i], strlen(names[i])) == 0)
+			return strlen(names[i]);
+	return 0;
+}
+
+/*
+ * Well-formed for the subset an SVG writer uses: one XML declaration,
+ * elements properly nested with matching names, attributes name="value"
+ * without '<' and with '&' only in entities, text likewise, valid UTF-8
+ * throughout, one root element.  Counts start tags with class="K" for
+ * each K in classes[].
+ */
+static bool xml_well_formed(const char *s, const char *const *classes, int n_classes, int *counts)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u;) {
+		int n = sim_utf8_seq(u);
+		if (n == 0)
+			return false;
+		u += n;
+	}
+	char stack[64][32];
+	int depth = 0, roots = 0;
+	const char *p = s;
+	if (strncmp(p, "<?xml ", 6) == 0) {
+		p = strstr(p, "?>");
+		if (!p)
+			return false;
+		p += 2;
+	}
+	while (*p) {
+		if (*p != '<') {
+			if (*p == '&') {
+				size_t e = entity(p);
+				if (!e)
+					return false;
+				p += e;
+			} else {
+				if (depth == 0 && *p != '\n' && *p != ' ')
+					return false; /* text outside the root */
+				p++;
+			}
+			continue;
+		}
+		p++;
+		bool closing = *p == '/';
+		if (closing)
+			p++;
+		char name[32];
+		size_t len = 0;
+		if (!name_char(*p, true))
+			return false;
+		while (name_char(*p, false) && len < sizeof name - 1)
+			name[len++] = *p++;
+		name[len] = '\0';
+		if (closing) {
+			if (*p != '>' || depth == 0 || strcmp(stack[depth - 1], name) != 0)
+				return false;
+			depth--;
+			p++;
+			continue;
+		}
+		/* attributes */
+		char seen[16][32];
+		int n_seen = 0;
+		for (;;) {
+			while (*p == ' ' || *p == '\n')
+				p++;
+			if (*p == '>' || (*p == '/' && p[1] == '>'))
+				break;
+			char an[32];
+			size_t al = 0;
+			if (!name_char(*p, true))
+				return false;
+			while (name_char(*p, false) && al < sizeof an - 1)
+				an[al++] = *p++;
+			an[al] = '\0';
+			for (int i = 0; i < n_seen; i++)
+				if (strcmp(seen[i], an) == 0)
+					return false; /* an attribute twice */
+			if (n_seen < 16)
+				strcpy(seen[n_seen++], an);
+			if (*p++ != '=' || *p++ != '"')
+				return false;
+			const char *v = p;
+			while (*p && *p != '"') {
+				if (*p == '<')
+					return false;
+				if (*p == '&') {
+					size_t e = entity(p);
+					if (!e)
+						return false;
+					p += e;
+				} else {
+					p++;
+				}
+			}
+			if (*p != '"')
+				return false;
+			for (int k = 0; k < n_classes; k++)
+				if (strcmp(an, "class") == 0 && (size_t)(p - v) == strlen(classes[k]) &&
+				    strncmp(v, classes[k], (size_t)(p - v)) == 0)
+					counts[k]++;
+			p++;
+		}
+		if (depth == 0)
+			roots++;
+		if (*p == '/') {
+			p += 2;
+			continue;
+		}
+		p++;
+		if (depth == 64)
+			return false;
+		strcpy(stack[depth++], name);
+	}
+	return depth == 0 && roots == 1;
+}
+
+static void test_checker_itself(void **state)
+{
+	(void)state;
+	const char *const cls[] = { "c" };
+	int k[1] = { 0 };
+	assert_true(xml_well_formed("<a x=\"1\"><b class=\"c\"/>t&amp;u</a>\n", cls, 1, k));
+	assert_int_equal(k[0], 1);
+	assert_false(xml_well_formed("<a><b></a></b>", cls, 1, k));
+	assert_false(xml_well_formed("<a>x & y</a>", cls, 1, k));
+	assert_false(xml_well_formed("<a x=\"<\"/>", cls, 1, k));
+	assert_false(xml_well_formed("<a x=\"1\" x=\"2\"/>", cls, 1, k));
+	assert_false(xml_well_formed("<a/><b/>", cls, 1, k));
+	assert_false(xml_well_formed("<a>\xff</a>", cls, 1, k));
+	assert_false(xml_well_formed("<a>", cls, 1, k));
+}
+
+/* ---- the pictures ------------------------------------------------------ */
+
+/* A w x h heat from a map of '#', ' ' and '.', with counts from `digits`
+ * (a digit per cell, '.' for 0). */
+static void make_heat(struct sim_heat *h, int w, int hh, int topo, const char *map, const char *digits,
+		      enum sim_heat_layer l)
+{
+	memset(h, 0, sizeof *h);
+	h->w = w;
+	h->h = hh;
+	h->topo = topo;
+	h->tiles = malloc((size_t)(w * hh));
+	for (int i = 0; i < SIM_HEAT_COUNT; i++)
+		h->v[i] = calloc((size_t)(w * hh), sizeof(double));
+	for (int c = 0; c < w * hh; c++) {
+		h->tiles[c] = map[c] == '#' ? TILE_WALL : map[c] == ' ' ? TILE_VOID : TILE_FLOOR;
+		h->v[l][c] = digits[c] >= '0' && digits[c] <= '9' ? digits[c] - '0' : 0;
+	}
+}
+
+static char *svg_of(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		    const char *title)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heatmap_write_svg(f, a, b, l, title), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void check_svg(const char *svg, int cells, int walls, int voids)
+{
+	const char *const cls[] = { "cell", "wall", "void" };
+	int k[3] = { 0, 0, 0 };
+	assert_true(xml_well_formed(svg, cls, 3, k));
+	assert_int_equal(k[0], cells);
+	assert_int_equal(k[1], walls);
+	assert_int_equal(k[2], voids);
+	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+	assert_non_null(strstr(svg, "id=\"legend\""));
+}
+
+static void test_svg_square(void **state)
+{
+	(void)state;
+	struct sim_heat h;
+	const char *map = "######...######", *digits = "......139......";
+	make_heat(&h, 5, 3, GRID_SQUARE8, map, digits, SIM_HEAT_OCCUPANCY);
+	/* A title with markup, a quote and bytes that are not UTF-8. */
+	char *svg = svg_of(&h, NULL, SIM_HEAT_OCCUPANCY, "a&b <c> \"d\" \xff\xfe caf\xc3\xa9");
+	check_svg(svg, 3, 12, 0);
+	assert_non_null(strstr(svg, "a&amp;b &lt;c&gt; &quot;d&quot; \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9"));
+	/* The counts are in the cells' titles, the largest at the scale's end. */
+	assert_non_null(strstr(svg, "<title>1,1: 1</title>"));
+	assert_non_null(strstr(svg, "<title>3,1: 9</title>"));
+	assert_non_null(strstr(svg, ">9</text>"));
+	free(svg);
+	/* Another layer of the same heat is all zeros: still one element a cell. */
+	svg = svg_of(&h, NULL, SIM_HEAT_DEATHS, "t");
+	check_svg(svg, 3, 12, 0);
+	free(svg);
+	sim_heat_fini(&h);
+}
+
+static void test_svg_hex_and_diff(void **state)
+{
+	(void)state;
+	struct sim_heat a, b;
+	/* hex, 4 x 2, with a void cell */
+	make_heat(&a, 4, 2, GRID_HEX, "#.. #..#", ".12..3..", SIM_HEAT_BLOCKED);
+	make_heat(&b, 4, 2, GRID_HEX, "#.. #..#", ".31..3..", SIM_HEAT_BLOCKED);
+	char *svg = svg_of(&a, NULL, SIM_HEAT_BLOCKED, "hex");
+	check_svg(svg, 4, 3, 1);
+	int polygons = 0;
+	for (const char *q = svg; (q = strstr(q, "<polygon")) != NULL; q++)
+		polygons++;
+	assert_int_equal(polygons, 8); /* every cell a hexagon */
+	free(svg);
+	/* B - A: +2 at (1,0), -1 at (2,0), 0 elsewhere; signed labels. */
+	svg = svg_of(&a, &b, SIM_HEAT_BLOCKED, "diff");
+	check_svg(svg, 4, 3, 1);
+	assert_non_null(strstr(svg, "<title>1,0: +2</title>"));
+	assert_non_null(strstr(svg, "<title>2,0: -1</title>"));
+	assert_non_null(strstr(svg, "B minus A"));
+	free(svg);
+	/* A size mismatch or an empty heat is refused. */
+	struct sim_heat empty = { 0 };
+	FILE *f = fopen("/dev/null", "w");
+	assert_int_equal(heatmap_write_svg(f, &empty, NULL, SIM_HEAT_OCCUPANCY, "x"), -1);
+	struct sim_heat c;
+	make_heat(&c, 2, 2, GRID_HEX, "....", "....", SIM_HEAT_BLOCKED);
+	assert_int_equal(heatmap_write_svg(f, &a, &c, SIM_HEAT_OCCUPANCY, "x"), -1);
+	fclose(f);
+	sim_heat_fini(&a);
+	sim_heat_fini(&b);
+	sim_heat_fini(&c);
+}
+
+static char *text_of(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l, bool color)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heatmap_write_text(f, a, b, l, color), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	struct sim_heat a, b;
+	/* Counts 0, 1, 9 on a log scale to 9: '.', '3' (log 2 / log 10 of 9
+	 * ninths, rounded up), '9'. */
+	make_heat(&a, 5, 3, GRID_SQUARE4, "######...######", "......019......", SIM_HEAT_CONTACT);
+	char *t = text_of(&a, NULL, SIM_HEAT_CONTACT, false);
+	assert_true(strncmp(t, "#####\n#.39#\n#####\n", 18) == 0);
+	assert_null(strchr(t, '\033'));
+	free(t);
+	t = text_of(&a, NULL, SIM_HEAT_CONTACT, true);
+	assert_non_null(strstr(t, "\033[48;2;"));
+	free(t);
+	/* Hex rows at doubled columns; B - A with letters where A is higher. */
+	make_heat(&b, 5, 3, GRID_SQUARE4, "######...######", "......910......", SIM_HEAT_CONTACT);
+	t = text_of(&a, &b, SIM_HEAT_CONTACT, false);
+	assert_true(strncmp(t, "#####\n#9.i#\n#####\n", 18) == 0);
+	free(t);
+	sim_heat_fini(&a);
+	sim_heat_fini(&b);
+	make_heat(&a, 3, 2, GRID_HEX, "#.##.#", ".9..9.", SIM_HEAT_CONTACT);
+	t = text_of(&a, NULL, SIM_HEAT_CONTACT, false);
+	assert_true(strncmp(t, "# 9 #\n # 9 #\n", 13) == 0);
+	free(t);
+	sim_heat_fini(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_checker_itself),
+		cmocka_unit_test(test_svg_square),
+		cmocka_unit_test(test_svg_hex_and_diff),
+		cmocka_unit_test(test_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

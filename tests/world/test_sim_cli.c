@@ -1,0 +1,334 @@
+/*
+ * test_sim_cli.c - `astray sim` at scale and `astray sim-report`, driving
+ * the real binary (ASTRAY_BIN, run from the repository root): --jobs N
+ * gives the output of --jobs 1 (time columns aside), shards merged by
+ * sim-report give the single run's report, and the hardening: --turns is
+ * kept exactly, seeds that wrap are printed as such, file names with
+ * commas, quotes, UTF-8 and other bytes in CSV and JSON, a write error on
+ * stdout reported, the heat map's text and SVG from the command line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "run_capture.h"
+
+#define BIN_SKIP()                                                       \
+	do {                                                             \
+		if (!getenv("ASTRAY_BIN")) {                             \
+			print_message("skipped: ASTRAY_BIN is not set\n"); \
+			skip();                                          \
+		}                                                        \
+	} while (0)
+
+static char dir[64];
+
+/* Runs `astray ARGS` (stderr to stdout when `both`); returns stdout. */
+static char *astray(const char *args, bool both, int *status)
+{
+	char cmd[8192];
+	/* The stderr redirection comes first, so that one in args (> /dev/full)
+	 * moves stdout alone. */
+	snprintf(cmd, sizeof cmd, "%s %s %s", getenv("ASTRAY_BIN"), both ? "2>&1" : "2>/dev/null", args);
+	return run_capture(cmd, status);
+}
+
+static char *ok(const char *args)
+{
+	int st;
+	char *out = astray(args, false, &st);
+	if (st != 0)
+		print_message("astray %s: exit %d\n", args, st);
+	assert_int_equal(st, 0);
+	return out;
+}
+
+/* Drops the CSV columns whose header starts with time_ (every line). */
+static void drop_time_columns(char *csv)
+{
+	bool drop[128] = { false };
+	char *out = csv, *p = csv;
+	bool header = true;
+	while (*p) {
+		int col = 0;
+		char *line_end = strchr(p, '\n');
+		if (!line_end)
+			line_end = p + strlen(p);
+		while (p < line_end) {
+			char *c = memchr(p, ',', (size_t)(line_end - p));
+			char *e = c ? c : line_end;
+			if (header)
+				drop[col] = strncmp(p, "time_", 5) == 0;
+			if (!drop[col]) {
+				if (col > 0 && out != csv && out[-1] != '\n')
+					*out++ = ',';
+				memmove(out, p, (size_t)(e - p));
+				out += e - p;
+			}
+			col++;
+			p = c ? c + 1 : e;
+		}
+		header = false;
+		if (*p == '\n')
+			*out++ = *p++;
+	}
+	*out = '\0';
+}
+
+static void test_jobs_identical(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	static const char *const forms[] = {
+		"sim levels/ --games 5 --no-time",
+		"sim levels/03-hex-arena.lvl levels/07-the-deep.lvl --games 7 --no-time --format json --per-game",
+		"sim levels/02-the-chase.lvl --games 6 --no-time --compare goblin.sight=3 goblin.sight=9",
+		"sim levels/07-the-deep.lvl --games 5 --no-time --heatmap - --layer blocked",
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		char args[512];
+		char *one = ok(forms[i]);
+		for (int jobs = 2; jobs <= 3; jobs++) {
+			snprintf(args, sizeof args, "%s --jobs %d", forms[i], jobs);
+			char *many = ok(args);
+			assert_string_equal(one, many);
+			free(many);
+		}
+		free(one);
+	}
+	/* With time columns: equal once they are dropped. */
+	char *one = ok("sim levels/07-the-deep.lvl --games 6 --format csv --per-game");
+	char *two = ok("sim levels/07-the-deep.lvl --games 6 --format csv --per-game --jobs 2");
+	assert_non_null(strstr(one, "time_ai_ms_mean"));
+	drop_time_columns(one);
+	drop_time_columns(two);
+	assert_null(strstr(one, "time_"));
+	assert_string_equal(one, two);
+	free(one);
+	free(two);
+	/* The SVG heat map too. */
+	char a1[256], a2[256];
+	snprintf(a1, sizeof a1, "sim levels/07-the-deep.lvl --games 4 --no-time --heatmap %s/h1.svg", dir);
+	snprintf(a2, sizeof a2, "sim levels/07-the-deep.lvl --games 4 --no-time --heatmap %s/h2.svg --jobs 2", dir);
+	free(ok(a1));
+	free(ok(a2));
+	snprintf(a1, sizeof a1, "cmp -s %s/h1.svg %s/h2.svg", dir, dir);
+	assert_int_equal(system(a1), 0);
+}
+
+static void test_shards_merge(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char args[1024];
+	static const char *const runs[] = {
+		"sim levels/ --games 7 --no-time",
+		"sim levels/02-the-chase.lvl levels/07-the-deep.lvl --games 7 --no-time --compare goblin.sight=3 goblin.sight=9",
+		"sim levels/07-the-deep.lvl --games 9",
+	};
+	static const char *const formats[] = { "csv", "json", "table" };
+	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		for (int i = 1; i <= 3; i++) {
+			snprintf(args, sizeof args, "%s --shard %d/3 > %s/s%d.csv", runs[r], i, dir, i);
+			free(ok(args));
+		}
+		for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+			snprintf(args, sizeof args, "%s --format %s", runs[r], formats[f]);
+			char *single = ok(args);
+			snprintf(args, sizeof args, "sim-report %s/s3.csv %s/s1.csv %s/s2.csv --format %s", dir, dir, dir,
+				 formats[f]);
+			char *merged = ok(args);
+			if (r == 2) {
+				/* time columns: the numbers come from different runs */
+				assert_non_null(strstr(merged, "time_ai_ms_mean") ? merged : strstr(merged, "AI ms/turn"));
+			} else if (f == 0) {
+				assert_string_equal(single, merged);
+			} else {
+				/* The headers differ (the settings are not in CSV); from
+				 * the first level on, every number is the same. */
+				const char *key = f == 1 ? "\"levels\"" : "\nlevels/";
+				assert_non_null(strstr(single, key));
+				assert_non_null(strstr(merged, key));
+				assert_string_equal(strstr(single, key), strstr(merged, key));
+			}
+			free(single);
+			free(merged);
+		}
+	}
+	/* A game twice, a game missing, a file that is not per-game CSV. */
+	int st;
+	snprintf(args, sizeof args, "sim-report %s/s1.csv %s/s1.csv", dir, dir);
+	char *out = astray(args, true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "appears twice"));
+	free(out);
+	snprintf(args, sizeof args, "sim-report %s/s1.csv %s/s3.csv", dir, dir);
+	out = astray(args, true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "is missing"));
+	free(out);
+	snprintf(args, sizeof args, "sim levels/02-the-chase.lvl --games 3 --format csv > %s/sum.csv", dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "sim-report %s/sum.csv", dir);
+	out = astray(args, true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "sum.csv:1:1: error: unknown column 'metric'"));
+	free(out);
+	out = astray("sim-report", true, &st);
+	assert_int_equal(st, 2);
+	free(out);
+}
+
+/* Every game ends by turn T: a slow step that would cross it waits. */
+static void test_turns_exact(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char *out = ok("sim levels/04-the-mire.lvl --player fight --chase --turns 72 --seed 7 --games 12 "
+		       "--per-game --format csv --no-time");
+	int rows = 0, at_limit = 0;
+	for (char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		/* level,game,seed,outcome,monsters,escaped,killed,out_of_turns,turns */
+		char *p = line + 1;
+		for (int k = 0; k < 8; k++)
+			p = strchr(p, ',') + 1;
+		int turns = atoi(p);
+		assert_true(turns <= 72);
+		at_limit += strstr(line + 1, ",out_of_turns,") != NULL && turns == 72;
+		rows++;
+	}
+	assert_int_equal(rows, 12);
+	assert_true(at_limit >= 1);
+	free(out);
+}
+
+static void test_seed_wrap(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char *out = ok("sim levels/01-first-steps.lvl --seed 18446744073709551615 --games 3 --no-time");
+	assert_non_null(strstr(out, "(seeds 18446744073709551615 and 0..1)"));
+	free(out);
+	out = ok("sim levels/01-first-steps.lvl --seed 18446744073709551614 --games 2 --no-time");
+	assert_non_null(strstr(out, "(seeds 18446744073709551614..18446744073709551615)"));
+	free(out);
+	out = ok("sim levels/01-first-steps.lvl --seed 18446744073709551615 --games 3 --no-time --format csv "
+		 "--per-game");
+	assert_non_null(strstr(out, ",0,18446744073709551615,"));
+	assert_non_null(strstr(out, ",1,0,"));
+	assert_non_null(strstr(out, ",2,1,"));
+	free(out);
+}
+
+/* File names with a comma, a quote, UTF-8 and a byte that is not UTF-8. */
+static void test_names(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+		 "cp levels/01-first-steps.lvl '%s/caf\xc3\xa9,\"q\".lvl' && cp levels/01-first-steps.lvl %s/$(printf 'b\\377d').lvl",
+		 dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "sim '%s/caf\xc3\xa9,\"q\".lvl' --bestiary levels/bestiary.txt --games 2 --no-time "
+				  "--format csv --per-game", dir);
+	char *out = ok(cmd);
+	char want[256];
+	snprintf(want, sizeof want, "\n\"%s/caf\xc3\xa9,\"\"q\"\".lvl\",0,1,", dir);
+	assert_non_null(strstr(out, want));
+	free(out);
+	snprintf(cmd, sizeof cmd, "sim '%s/caf\xc3\xa9,\"q\".lvl' %s/$(printf 'b\\377d').lvl --bestiary "
+				  "levels/bestiary.txt --games 2 --no-time --format json", dir, dir);
+	out = ok(cmd);
+	snprintf(want, sizeof want, "\"level\": \"%s/caf\xc3\xa9,\\\"q\\\".lvl\"", dir);
+	assert_non_null(strstr(out, want));
+	snprintf(want, sizeof want, "\"level\": \"%s/b\\ufffdd.lvl\"", dir);
+	assert_non_null(strstr(out, want));
+	assert_null(strstr(out, "\xff"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "rm -f '%s/caf\xc3\xa9,\"q\".lvl' %s/$(printf 'b\\377d').lvl", dir, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_write_error(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	if (access("/dev/full", W_OK) != 0) {
+		print_message("skipped: no /dev/full\n");
+		skip();
+	}
+	int st;
+	char *out = astray("sim levels/01-first-steps.lvl --games 2 > /dev/full", true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "astray sim: write error on standard output"));
+	free(out);
+}
+
+static void test_heatmap_cli(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char *out = ok("sim levels/02-the-chase.lvl --games 4 --no-time --player flee --chase --turns 100 "
+		       "--heatmap - --layer occupancy | tail -3");
+	assert_null(strchr(out, '\033')); /* not a terminal: plain */
+	assert_non_null(strstr(out, "monster actions taken on the cell"));
+	free(out);
+	char args[512];
+	snprintf(args, sizeof args, "sim levels/02-the-chase.lvl --games 4 --no-time --heatmap %s/c.svg "
+				    "--compare goblin.sight=3 goblin.sight=9 --layer contact", dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "head -c 5 %s/c.svg; grep -c 'class=\"cell\"' %s/c.svg; tail -1 %s/c.svg", dir, dir,
+		 dir);
+	int st;
+	out = run_capture(args, &st);
+	/* chase level: 51 x 15 cells, the floor ones as class="cell" */
+	assert_true(strncmp(out, "<?xml", 5) == 0);
+	assert_true(atoi(out + 5) > 100);
+	assert_non_null(strstr(out, "</svg>"));
+	free(out);
+	out = astray("sim levels/01-first-steps.lvl levels/02-the-chase.lvl --heatmap -", true, &st);
+	assert_int_equal(st, 2);
+	assert_non_null(strstr(out, "one LEVEL"));
+	free(out);
+	out = astray("sim levels/01-first-steps.lvl --shard 3/2", true, &st);
+	assert_int_equal(st, 2);
+	free(out);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/astray-test-simcli-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jobs_identical),
+		cmocka_unit_test(test_shards_merge),
+		cmocka_unit_test(test_turns_exact),
+		cmocka_unit_test(test_seed_wrap),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_heatmap_cli),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
