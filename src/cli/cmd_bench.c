@@ -40,11 +40,12 @@ struct bench_args {
 
 static const char *const mode_choices[] = { "auto", "astar", "dijkstra", "fallback", NULL };
 
-/* square8 or square4: the Moving AI files' optimal lengths are for square8. */
+/* square8, square4, diamond8 or diamond4: the Moving AI files' optimal
+ * lengths are for square8 (and so for diamond8, the same map turned). */
 static bool parse_topology(const char *text, void *field)
 {
 	enum grid_topology t;
-	if (!grid_topology_parse(text, &t) || (t != GRID_SQUARE8 && t != GRID_SQUARE4))
+	if (!grid_topology_parse(text, &t) || t == GRID_HEX)
 		return false;
 	*(enum grid_topology *)field = t;
 	return true;
@@ -67,8 +68,13 @@ static const struct opt bench_opts[] = {
 	  "optimal length, |cost - optimal| <= 0.006 + 1e-5 * optimal.\n"
 	  "square4: the files' optimal lengths are for square8, so\n"
 	  "each cost is checked against astray's own Dijkstra\n"
-	  "(weight 0) on the same query instead; equal within 1e-9.",
-	  .parse = parse_topology, .want = "square8 or square4" },
+	  "(weight 0) on the same query instead; equal within 1e-9.\n"
+	  "diamond8, diamond4: each map is loaded turned 45 degrees\n"
+	  "into diamond storage (square cell (u, v) becomes the\n"
+	  "diamond with the same u and v; the rest of the diamond\n"
+	  "rectangle is blocked), then checked as square8 (the\n"
+	  "file's optimal length) or square4 (own Dijkstra).",
+	  .parse = parse_topology, .want = "square8, square4, diamond8 or diamond4" },
 	{ .name = "mode", .kind = OPT_CHOICE, .offset = ARG(mode), .metavar = "M", .help =
 	  "auto (default): each map is prepared once (prune.c):\n"
 	  "dead ends are peeled into trees hanging off the map's\n"
@@ -99,7 +105,7 @@ static const struct opt_command bench_command = {
 static void bench_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray bench SCEN... [--every K] [--repeat R] [--topology square8|square4]\n"
+		"usage: astray bench SCEN... [--every K] [--repeat R] [--topology square8|square4|diamond8|diamond4]\n"
 		"                    [--mode auto|astar|dijkstra|fallback] [--csv FILE]\n"
 		"\n"
 		"Runs the A* core on Moving AI scenario files (.scen), each with the .map\n"
@@ -199,6 +205,7 @@ struct bench_map {
 	int count;
 	char map_path[4096];
 	struct grid *g;
+	int sq_w, sq_h;          /* the file's map size (g is larger when turned) */
 	struct path_ctx *ctx;
 	struct prune *pr;        /* auto mode only */
 	double prep_ns;
@@ -206,6 +213,14 @@ struct bench_map {
 	long runs, bad, expanded;
 	double ns;
 };
+
+/* The grid cell of the file's cell (x, y): itself, or where it was turned to. */
+static int map_cell(const struct bench_map *m, int x, int y)
+{
+	if (grid_is_diamond(m->g->topo))
+		return movingai_turned_cell(m->g, m->sq_h, x, y);
+	return grid_index(m->g, x, y);
+}
 
 static void bench_map_fini(struct bench_map *m)
 {
@@ -263,6 +278,17 @@ static int bench_load(struct bench_map *m, const struct bench_args *a)
 		fprintf(stderr, ": %s\n", err);
 		return 2;
 	}
+	m->sq_w = m->g->w;
+	m->sq_h = m->g->h;
+	if (grid_is_diamond(a->topo)) {
+		struct grid *d = movingai_turn_diamond(m->g, a->topo);
+		grid_destroy(m->g);
+		m->g = d;
+		if (!m->g) {
+			fprintf(stderr, "astray bench: out of memory for %s\n", m->map_path);
+			return 2;
+		}
+	}
 	m->g->topo = a->topo;
 	m->ctx = path_create(m->g);
 	if (!m->ctx) {
@@ -294,7 +320,7 @@ static int bench_check(struct bench_map *m, const struct bench_args *a)
 	const struct movingai_scenario *sc = m->sc;
 	for (int i = 0; i < m->count; i += a->every) {
 		const struct movingai_scenario *s = &sc[i];
-		if (s->map_w != m->g->w || s->map_h != m->g->h || strcmp(s->map, sc[0].map) != 0) {
+		if (s->map_w != m->sq_w || s->map_h != m->sq_h || strcmp(s->map, sc[0].map) != 0) {
 			char one[BENCH_NAME_MAX], first[BENCH_NAME_MAX];
 			cli_escape(one, sizeof one, s->map);
 			cli_escape(first, sizeof first, sc[0].map);
@@ -318,13 +344,13 @@ static void judge_first(struct bench_map *m, const struct bench_args *a, int i, 
 			const struct path_result *r)
 {
 	const struct movingai_scenario *s = &m->sc[i];
-	int start = grid_index(m->g, s->sx, s->sy), goal = grid_index(m->g, s->gx, s->gy);
+	int start = map_cell(m, s->sx, s->sy), goal = map_cell(m, s->gx, s->gy);
 	u->reached = r->reached;
 	u->cost = r->cost;
 	u->expanded = r->expanded;
 	u->expect = s->optimal;
 	bool ok;
-	if (a->topo == GRID_SQUARE8) {
+	if (a->topo == GRID_SQUARE8 || a->topo == GRID_DIAMOND8) {
 		ok = r->status == PATH_FOUND && r->reached && movingai_cost_matches(r->cost, s->optimal);
 	} else {
 		struct path_options ref = path_options_default();
@@ -370,7 +396,7 @@ static void judge_again(struct bench_map *m, int i, int round, struct run *u, co
 static void time_sealed(struct bench_map *m, const struct path_options *opt, int i, int round, struct run *u)
 {
 	const struct movingai_scenario *s = &m->sc[i];
-	int start = grid_index(m->g, s->sx, s->sy), goal = grid_index(m->g, s->gx, s->gy);
+	int start = map_cell(m, s->sx, s->sy), goal = map_cell(m, s->gx, s->gy);
 	int cells[GRID_MAX_NEIGHBOURS], n;
 	uint8_t saved[GRID_MAX_NEIGHBOURS];
 	if (!seal(m->g, start, goal, cells, saved, &n))
@@ -411,7 +437,7 @@ static void bench_time(struct bench_map *m, const struct bench_args *a)
 			struct run *u = &m->run[j];
 			const int i = (int)(j * a->every);
 			const struct movingai_scenario *s = &m->sc[i];
-			int start = grid_index(m->g, s->sx, s->sy), goal = grid_index(m->g, s->gx, s->gy);
+			int start = map_cell(m, s->sx, s->sy), goal = map_cell(m, s->gx, s->gy);
 			struct path_result r;
 			double t0 = now_ns();
 			if (m->pr)

@@ -1,7 +1,7 @@
 /*
  * cmd_path.c - `astray path`: a designer's preview of one search.  It loads
  * a level, runs the same path_find the game and the monsters use, and
- * prints the map as the game draws it (hex in its doubled layout) with the
+ * prints the map as the game draws it (hex and diamond in their doubled layout) with the
  * route, optionally the cells the search expanded, and one last line of
  * figures for scripts.  Colour is ANSI escapes (no curses), only on a
  * terminal and never with NO_COLOR set.
@@ -60,7 +60,7 @@ static void path_usage(FILE *out)
 		"                   [--bestiary FILE]\n"
 		"\n"
 		"Finds the route from the first cell to the second with the game's A* and prints\n"
-		"the map as the game draws it (hex maps in their doubled layout) with the route:\n"
+		"the map as the game draws it (hex and diamond maps in their doubled layout) with the route:\n"
 		"  S  the start          *  the cells between     E  where the walk ends\n"
 		"  X  the goal, when the walk does not reach it    :  a cell the search expanded\n"
 		"Cells are X,Y: column within the row and row, from 0 at the top left.\n"
@@ -216,7 +216,7 @@ int cmd_path(int argc, char **argv)
 		goto out;
 	}
 	memset(canvas, ' ', (size_t)sw * (size_t)g->h);
-#define AT(x, y) canvas[(size_t)(y) * (size_t)sw + (size_t)(g->topo == GRID_HEX ? 2 * (x) + ((y) & 1) : (x))]
+#define AT(x, y) canvas[(size_t)(y) * (size_t)sw + (size_t)(grid_is_staggered(g->topo) ? 2 * (x) + ((y) & 1) : (x))]
 	for (int y = 0; y < g->h; y++)
 		for (int x = 0; x < g->w; x++)
 			AT(x, y) = tile_glyph(level_tile(lv, x, y));

@@ -343,7 +343,7 @@ static void moves_refresh(struct flood_ctx *f, bool cut)
 		}
 		f->moves.uniform = g->cost[c];
 	}
-	if (g->topo == GRID_HEX)
+	if (!grid_is_square(g->topo))
 		return;
 	const bool square8 = g->topo == GRID_SQUARE8;
 	for (int y = 0, c = 0; y < g->h; y++)
@@ -482,7 +482,7 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 	const unsigned mu = cost[u] ? cost[u] : 1u;
 	f->queue.tag[u] = f->queue.gen << 16 | SETTLED;
 	f->run.settled++;
-	if (g->topo != GRID_HEX) {
+	if (grid_is_square(g->topo)) {
 		const unsigned m = f->moves.bits[u];
 		const int32_t *delta = f->moves.delta;
 		unsigned mo = m & 0xFu, md = m >> 4; /* orthogonal, then diagonal moves */
@@ -523,6 +523,25 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 		return;
 	}
 	const int w = g->w, uy = u / w, ux = u - uy * w;
+	if (grid_is_diamond(g->topo)) {
+		/* the corner rule's flanks are the same for u -> v and v -> u,
+		 * so forward and reverse share it */
+		const int8_t *dx = GRID_DIAMOND_DX[uy & 1];
+		const int dirs = grid_dir_count(g->topo);
+		for (int i = 0; i < dirs; i++) {
+			const int vx = ux + dx[i], vy = uy + GRID_DIAMOND_DY[i];
+			if ((unsigned)vx >= (unsigned)w || (unsigned)vy >= (unsigned)g->h)
+				continue;
+			const int32_t v = vy * w + vx;
+			if (!cost[v])
+				continue;
+			if (i >= 4 && !f->run.corner_cutting && !grid_diamond_flanks_open(cost, w, g->h, ux, uy, i))
+				continue;
+			const uint16_t q = (uint16_t)(2u * (reverse ? mu : cost[v]) + (i >= 4 ? 1u : 0u));
+			relax(f, v, q, du + f->queue.edge_cost[q]);
+		}
+		return;
+	}
 	const int8_t *ox = GRID_HEX_DX[uy & 1];
 	for (int i = 0; i < 6; i++) {
 		const int vx = ux + ox[i], vy = uy + GRID_HEX_DY[i];
@@ -542,7 +561,7 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
  * Forward and reverse are the same there. */
 static bool uniform_ready(const struct flood_ctx *f)
 {
-	return f->grid->topo != GRID_HEX && f->moves.uniform && f->moves.corner_rule == (int)f->run.corner_cutting &&
+	return grid_is_square(f->grid->topo) && f->moves.uniform && f->moves.corner_rule == (int)f->run.corner_cutting &&
 	       !(f->run.max_dist > 0) && f->queue.active_count == 1 && f->queue.active[0] == 0 && f->run.settled == 0 &&
 	       f->grid->cost[f->run.source] == f->moves.uniform;
 }
@@ -944,7 +963,7 @@ bool flood_shift(struct flood_ctx *f, int source)
 		return true;
 	}
 	double *const dist = f->dist.value;
-	if (g->topo != GRID_HEX && f->moves.uniform && g->cost[source] == f->moves.uniform) {
+	if (grid_is_square(g->topo) && f->moves.uniform && g->cost[source] == f->moves.uniform) {
 		/* the uniform loop counts from 0: the step goes on first (an
 		 * unreached cell's +infinity stays so) */
 		dadd_all(dist, f->n, c);
@@ -992,7 +1011,7 @@ int flood_next(const struct flood_ctx *f, int cell)
 	const uint8_t *cost = g->cost;
 	const double d = dist_of(f, cell);
 	const double limit = d + TIE_REL * (1.0 + d);
-	if (g->topo != GRID_HEX && cost[f->run.source] && f->moves.corner_rule == (int)f->run.corner_cutting) {
+	if (grid_is_square(g->topo) && cost[f->run.source] && f->moves.corner_rule == (int)f->run.corner_cutting) {
 		/* square grid, passable source: the legal moves are moves[]
 		 * (made for this flood's costs and corner rule), bit i the
 		 * neighbour grid_adjacent lists i-th, so the same one is found */
@@ -1021,6 +1040,15 @@ int flood_next(const struct flood_ctx *f, int cell)
 		bool diag = g->topo == GRID_SQUARE8 && bx != x && by != y;
 		if (diag && !f->run.corner_cutting && (!cost[grid_index(g, bx, y)] || !cost[grid_index(g, x, by)]))
 			continue;
+		if (g->topo == GRID_DIAMOND8 && s[i].step > 1.0) {
+			/* a corner step: its row in the table, for the flanks */
+			diag = true;
+			int k = 4;
+			while (k < 8 && grid_index(g, x + GRID_DIAMOND_DX[y & 1][k], y + GRID_DIAMOND_DY[k]) != b)
+				k++;
+			if (!f->run.corner_cutting && !grid_diamond_flanks_open(cost, g->w, g->h, x, y, k))
+				continue;
+		}
 		/* reverse: the mover enters b; forward: the route entered cell from b */
 		unsigned m = f->run.reverse ? (cost[b] ? cost[b] : 1u) : cost[cell];
 		double via = dist_of(f, b) + f->queue.edge_cost[2u * m + (diag ? 1u : 0u)];

@@ -209,13 +209,14 @@ static inline bool is_settled(const struct flood_ctx *f, int32_t v)
 }
 
 /* The cells a mover may step to from v (and, moves being symmetric, the
- * cells that may step to v), with whether the step is a square8 diagonal. */
+ * cells that may step to v), with whether the step is a long one (a
+ * square8 diagonal, a diamond8 corner step). */
 static inline int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GRID_MAX_NEIGHBOURS],
 			    bool diag[GRID_MAX_NEIGHBOURS])
 {
 	const struct grid *g = f->grid;
 	int k = 0;
-	if (g->topo != GRID_HEX) {
+	if (grid_is_square(g->topo)) {
 		unsigned m = f->moves.bits[v];
 		while (m) {
 			const int i = __builtin_ctz(m);
@@ -226,6 +227,19 @@ static inline int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t
 		return k;
 	}
 	const int w = g->w, vy = v / w, vx = v - vy * w;
+	if (grid_is_diamond(g->topo)) {
+		const int8_t *dx = GRID_DIAMOND_DX[vy & 1];
+		for (int i = 0; i < grid_dir_count(g->topo); i++) {
+			const int nx = vx + dx[i], ny = vy + GRID_DIAMOND_DY[i];
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)g->h || !g->cost[ny * w + nx])
+				continue;
+			if (i >= 4 && !f->run.corner_cutting && !grid_diamond_flanks_open(g->cost, w, g->h, vx, vy, i))
+				continue;
+			out[k] = ny * w + nx;
+			diag[k++] = i >= 4;
+		}
+		return k;
+	}
 	const int8_t *ox = GRID_HEX_DX[vy & 1];
 	for (int i = 0; i < 6; i++) {
 		const int nx = vx + ox[i], ny = vy + GRID_HEX_DY[i];

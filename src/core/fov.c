@@ -1,12 +1,14 @@
 /*
- * fov.c - line of sight and field of view on square and hex grids.
+ * fov.c - line of sight and field of view on square, hex and diamond grids.
  *
  * One rule serves both the player's view and a monster's sight check, so
  * "the player sees the monster" and "the monster sees the player" can never
  * disagree: b is in view from a when their distance is within the radius
  * and the straight segment between the two cell centres, sampled once per
  * step (at every integer of the major axis on square maps, at every 1/N of
- * the way on hex maps, N the hex distance), meets no sight-blocking cell
+ * the way on hex maps, N the hex distance; a diamond map is sampled as the
+ * square map it is turned from, in u = (X + Y) / 2, v = (Y - X) / 2),
+ * meets no sight-blocking cell
  * strictly between them.  A sample that falls exactly on the border of two
  * cells is blocked only when both are.  The samples of a->b and b->a are the
  * same points, computed from the same integers, and the border rule does
@@ -26,6 +28,23 @@
 static bool opaque_at(const struct grid *g, const uint8_t *opaque, int x, int y)
 {
 	return !grid_in_bounds(g, x, y) || opaque[grid_index(g, x, y)] != 0;
+}
+
+/* A cell of a diamond map in its square coordinates (u, v): X = u - v,
+ * Y = u + v, and X - (Y & 1) is even. */
+static bool opaque_uv(const struct grid *g, const uint8_t *opaque, int u, int v)
+{
+	const int X = u - v, Y = u + v;
+	if (Y < 0 || X < 0)
+		return true;
+	return opaque_at(g, opaque, (X - (Y & 1)) / 2, Y);
+}
+
+/* A cell's opacity at square-sampling coordinates: the cell itself on
+ * square maps, (u, v) on diamond maps. */
+static bool opaque_sq(const struct grid *g, const uint8_t *opaque, int x, int y)
+{
+	return grid_is_diamond(g->topo) ? opaque_uv(g, opaque, x, y) : opaque_at(g, opaque, x, y);
 }
 
 /* Floor division with a non-negative remainder (d > 0). */
@@ -63,14 +82,14 @@ static bool square_clear(const struct grid *g, const uint8_t *opaque, int ax, in
 			y1 = major;
 		}
 		if (2 * r < n) {
-			if (opaque_at(g, opaque, x1, y1))
+			if (opaque_sq(g, opaque, x1, y1))
 				return false;
 		} else if (2 * r > n) {
-			if (x_major ? opaque_at(g, opaque, x1, y1 + 1) : opaque_at(g, opaque, x1 + 1, y1))
+			if (x_major ? opaque_sq(g, opaque, x1, y1 + 1) : opaque_sq(g, opaque, x1 + 1, y1))
 				return false;
 		} else {
-			bool b1 = opaque_at(g, opaque, x1, y1);
-			bool b2 = x_major ? opaque_at(g, opaque, x1, y1 + 1) : opaque_at(g, opaque, x1 + 1, y1);
+			bool b1 = opaque_sq(g, opaque, x1, y1);
+			bool b2 = x_major ? opaque_sq(g, opaque, x1, y1 + 1) : opaque_sq(g, opaque, x1 + 1, y1);
 			if (b1 && b2)
 				return false;
 		}
@@ -141,14 +160,21 @@ bool fov_line_of_sight(const struct grid *g, const uint8_t *opaque, int ax, int 
 {
 	if (radius < 0 || !grid_in_bounds(g, ax, ay) || !grid_in_bounds(g, bx, by))
 		return false;
-	/* a cheap box test before the exact distance */
-	if (abs(bx - ax) > radius + 1 || abs(by - ay) > radius)
+	/* a cheap box test before the exact distance (a diamond's corner step
+	 * moves two rows) */
+	const int rows = grid_is_diamond(g->topo) ? 2 * radius : radius;
+	if (abs(bx - ax) > radius + 1 || abs(by - ay) > rows)
 		return false;
 	int n = grid_step_distance(g, grid_index(g, ax, ay), grid_index(g, bx, by));
 	if (n > radius)
 		return false;
 	if (g->topo == GRID_HEX)
 		return hex_clear(g, opaque, ax, ay, bx, by, n);
+	if (grid_is_diamond(g->topo)) {
+		/* the square map it is turned from */
+		const int aX = 2 * ax + (ay & 1), bX = 2 * bx + (by & 1);
+		return square_clear(g, opaque, (aX + ay) / 2, (ay - aX) / 2, (bX + by) / 2, (by - bX) / 2);
+	}
 	return square_clear(g, opaque, ax, ay, bx, by);
 }
 
@@ -157,7 +183,8 @@ void fov_compute(const struct grid *g, const uint8_t *opaque, int ox, int oy, in
 {
 	if (radius < 0 || !grid_in_bounds(g, ox, oy))
 		return;
-	int x0 = ox - radius - 1, x1 = ox + radius + 1, y0 = oy - radius, y1 = oy + radius;
+	const int rows = grid_is_diamond(g->topo) ? 2 * radius : radius;
+	int x0 = ox - radius - 1, x1 = ox + radius + 1, y0 = oy - rows, y1 = oy + rows;
 	if (x0 < 0)
 		x0 = 0;
 	if (y0 < 0)

@@ -1,6 +1,6 @@
 /*
  * grid.c - the shape of a map: cells, neighbours, step costs, heuristics and
- * the hex screen layout.  It knows nothing of terrain names, games, files or
+ * the staggered (hex, diamond) screen layout.  It knows nothing of terrain names, games, files or
  * curses: a cell is only an entering-cost multiplier (0 = blocked).  The
  * search itself lives in path.c, which may use faster inlined versions of
  * the neighbour rules here; tests hold the two to the same answers.
@@ -14,6 +14,8 @@ static const char *const topology_names[] = {
 	[GRID_SQUARE4] = "square4",
 	[GRID_SQUARE8] = "square8",
 	[GRID_HEX] = "hex",
+	[GRID_DIAMOND4] = "diamond4",
+	[GRID_DIAMOND8] = "diamond8",
 };
 
 struct grid *grid_create(int w, int h, enum grid_topology topo)
@@ -91,6 +93,15 @@ bool grid_dir_offset(enum grid_topology topo, enum grid_dir d, int *dcol, int *d
 		if (dy == 0)
 			dx *= 2;        /* E and W are two text columns away */
 		break;
+	case GRID_DIAMOND4:
+	case GRID_DIAMOND8:
+		if (dx == 0 || dy == 0) {
+			if (topo == GRID_DIAMOND4)
+				return false;   /* corner steps: diamond8 only */
+			dx *= 2;                /* two columns or two rows away */
+			dy *= 2;
+		}
+		break;
 	}
 	*dcol = dx;
 	*drow = dy;
@@ -102,7 +113,7 @@ bool grid_dir_step(const struct grid *g, int x, int y, enum grid_dir d, int *nx,
 	int dc, dr;
 	if (!grid_dir_offset(g->topo, d, &dc, &dr))
 		return false;
-	if (g->topo == GRID_HEX) {
+	if (grid_is_staggered(g->topo)) {
 		int col = 2 * x + (y & 1) + dc, row = y + dr;
 		*nx = (col - (row & 1)) / 2;
 		*ny = row;
@@ -113,9 +124,27 @@ bool grid_dir_step(const struct grid *g, int x, int y, enum grid_dir d, int *nx,
 	return true;
 }
 
+/* Diamond rows in expansion order; `corners` applies the corner rule to
+ * passable targets, `all` keeps blocked ones (grid_adjacent). */
+static int diamond_steps(const struct grid *g, int x, int y, bool all, bool corners, struct grid_step out[])
+{
+	int n = 0;
+	for (int i = 0; i < grid_dir_count(g->topo); i++) {
+		int nx = x + GRID_DIAMOND_DX[y & 1][i], ny = y + GRID_DIAMOND_DY[i];
+		if (!grid_in_bounds(g, nx, ny) || (!all && !g->cost[grid_index(g, nx, ny)]))
+			continue;
+		if (i >= 4 && corners && !grid_diamond_flanks_open(g->cost, g->w, g->h, x, y, i))
+			continue;
+		out[n++] = (struct grid_step){ grid_index(g, nx, ny), i < 4 ? 1.0 : GRID_SQRT2 };
+	}
+	return n;
+}
+
 int grid_adjacent(const struct grid *g, int cell, struct grid_step out[])
 {
 	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
+	if (grid_is_diamond(g->topo))
+		return diamond_steps(g, x, y, true, false, out);
 	if (g->topo == GRID_HEX) {
 		for (int i = 0; i < 6; i++) {
 			int nx = x + GRID_HEX_DX[y & 1][i], ny = y + GRID_HEX_DY[i];
@@ -136,6 +165,8 @@ int grid_adjacent(const struct grid *g, int cell, struct grid_step out[])
 int grid_neighbours(const struct grid *g, int cell, bool corner_cutting, struct grid_step out[])
 {
 	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
+	if (grid_is_diamond(g->topo))
+		return diamond_steps(g, x, y, false, !corner_cutting, out);
 	if (g->topo == GRID_HEX) {
 		for (int i = 0; i < 6; i++) {
 			int nx = x + GRID_HEX_DX[y & 1][i], ny = y + GRID_HEX_DY[i];
@@ -169,10 +200,28 @@ bool grid_is_adjacent(const struct grid *g, int a, int b)
 
 static int iabs(int v) { return v < 0 ? -v : v; }
 
+/* |du| and |dv| between two diamond cells, u = (X + Y) / 2, v = (Y - X) / 2
+ * with X = 2x + (y & 1) (X + Y is always even). */
+static void diamond_uv(int ax, int ay, int bx, int by, int *du, int *dv)
+{
+	const int dX = (2 * ax + (ay & 1)) - (2 * bx + (by & 1)), dY = ay - by;
+	*du = iabs(dX + dY) / 2;
+	*dv = iabs(dY - dX) / 2;
+}
+
 double grid_heuristic(const struct grid *g, int a, int b)
 {
 	int ax = grid_x(g, a), ay = grid_y(g, a), bx = grid_x(g, b), by = grid_y(g, b);
 	switch (g->topo) {
+	case GRID_DIAMOND4:
+	case GRID_DIAMOND8: {
+		int du, dv;
+		diamond_uv(ax, ay, bx, by, &du, &dv);
+		if (g->topo == GRID_DIAMOND4)
+			return du + dv;
+		int lo = du < dv ? du : dv, hi = du < dv ? dv : du;
+		return hi + (GRID_SQRT2 - 1.0) * lo;
+	}
 	case GRID_SQUARE4:
 		return iabs(ax - bx) + iabs(ay - by);
 	case GRID_SQUARE8: {
@@ -193,18 +242,23 @@ int grid_step_distance(const struct grid *g, int a, int b)
 	int dx = iabs(ax - bx), dy = iabs(ay - by);
 	if (g->topo == GRID_SQUARE8)
 		return dx > dy ? dx : dy;
+	if (grid_is_diamond(g->topo)) {
+		int du, dv;
+		diamond_uv(ax, ay, bx, by, &du, &dv);
+		return g->topo == GRID_DIAMOND4 ? du + dv : du > dv ? du : dv;
+	}
 	return (int)grid_heuristic(g, a, b);
 }
 
 void grid_cell_to_screen(const struct grid *g, int x, int y, int *col, int *row)
 {
-	*col = g->topo == GRID_HEX ? 2 * x + (y & 1) : x;
+	*col = grid_is_staggered(g->topo) ? 2 * x + (y & 1) : x;
 	*row = y;
 }
 
 int grid_screen_width(const struct grid *g)
 {
-	return g->topo == GRID_HEX ? 2 * g->w : g->w;
+	return grid_is_staggered(g->topo) ? 2 * g->w : g->w;
 }
 
 void grid_clamp(const struct grid *g, int *x, int *y)
@@ -223,7 +277,7 @@ bool grid_screen_to_cell(const struct grid *g, int col, int row, int *x, int *y)
 {
 	bool exact = row >= 0 && row < g->h;
 	int r = row < 0 ? 0 : row >= g->h ? g->h - 1 : row;
-	if (g->topo != GRID_HEX) {
+	if (!grid_is_staggered(g->topo)) {
 		int cx = col;
 		exact = exact && cx >= 0 && cx < g->w;
 		grid_clamp(g, &cx, &r);

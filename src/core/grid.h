@@ -8,7 +8,9 @@
 enum grid_topology {
 	GRID_SQUARE4,
 	GRID_SQUARE8,
-	GRID_HEX
+	GRID_HEX,
+	GRID_DIAMOND4,
+	GRID_DIAMOND8
 };
 
 #define GRID_MAX_NEIGHBOURS 8
@@ -51,14 +53,100 @@ static const int8_t GRID_HEX_DX[2][6] = {
 };
 static const int8_t GRID_HEX_DY[6] = { 0, 0, -1, -1, 1, 1 };
 
+/*
+ * Diamond grids (staggered isometric, stored like hex: cell (x, y) at text
+ * column 2x + (y & 1)), in expansion order: the four edge steps NE, NW,
+ * SE, SW, then the four corner steps N, E, W, S (diamond4 uses the first
+ * four).  This is the square order turned 45 degrees: in u = (X + Y) / 2,
+ * v = (Y - X) / 2 (X the text column, Y the row) NE, NW, SE, SW are the
+ * square N, W, E, S and N, E, W, S the square NW, NE, SW, SE, so index i
+ * means the same move on both, and the corner-rule flanks below serve
+ * both.  Column offsets in cells depend on the row's parity:
+ * GRID_DIAMOND_DX[y & 1][i]; N and S are two rows away.
+ */
+static const enum grid_dir GRID_DIAMOND_DIRS[8] = {
+	GRID_NE, GRID_NW, GRID_SE, GRID_SW, GRID_N, GRID_E, GRID_W, GRID_S
+};
+static const int8_t GRID_DIAMOND_DX[2][8] = {
+	{ 0, -1, 0, -1, 0, 1, -1, 0 },
+	{ 1, 0, 1, 0, 0, 1, -1, 0 },
+};
+static const int8_t GRID_DIAMOND_DY[8] = { -1, -1, 1, 1, -2, 0, 0, 2 };
+
+/*
+ * The two short steps (table indices 0..3) beside long step 4 + k, on
+ * square8 (NW: N and W, ...) and diamond8 (N: NE and NW, ...) alike: the
+ * corner rule lets the long step pass only when both are passable.
+ */
+static const uint8_t GRID_CORNER_FLANKS[4][2] = { { 0, 1 }, { 0, 2 }, { 1, 3 }, { 3, 2 } };
+
+static inline bool grid_is_diamond(enum grid_topology t)
+{
+	return t == GRID_DIAMOND4 || t == GRID_DIAMOND8;
+}
+
+/* Hex and diamond: stored in rows whose odd ones sit half a cell to the
+ * right, drawn two text columns per cell (DESIGN section 2).  The screen,
+ * the level format and the mouse treat the two alike. */
+static inline bool grid_is_staggered(enum grid_topology t)
+{
+	return t == GRID_HEX || grid_is_diamond(t);
+}
+
+/* Square4 and square8: one column per cell, offsets without parity. */
+static inline bool grid_is_square(enum grid_topology t)
+{
+	return t == GRID_SQUARE4 || t == GRID_SQUARE8;
+}
+
+/* How many rows of the topology's expansion table a mover uses. */
+static inline int grid_dir_count(enum grid_topology t)
+{
+	return t == GRID_SQUARE4 || t == GRID_DIAMOND4 ? 4 : t == GRID_HEX ? 6 : 8;
+}
+
+/* Row i of the topology's expansion table at row parity y & 1: offsets in
+ * cells, and whether it is a long step (sqrt 2: square8 diagonals,
+ * diamond8 corners).  With a constant topology these fold to the table. */
+static inline int grid_nb_dx(enum grid_topology t, int y, int i)
+{
+	return t == GRID_HEX ? GRID_HEX_DX[y & 1][i] : grid_is_diamond(t) ? GRID_DIAMOND_DX[y & 1][i] : GRID_SQUARE_DX[i];
+}
+static inline int grid_nb_dy(enum grid_topology t, int i)
+{
+	return t == GRID_HEX ? GRID_HEX_DY[i] : grid_is_diamond(t) ? GRID_DIAMOND_DY[i] : GRID_SQUARE_DY[i];
+}
+static inline bool grid_nb_long(enum grid_topology t, int i)
+{
+	return (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && i >= 4;
+}
+
+/*
+ * The diamond8 corner rule for long step i (4..7) out of (x, y) on a
+ * w x h map of multipliers: both diamonds beside the corner passable.  A
+ * flank outside the map is blocked (at the map's edge a flank can be
+ * outside while the step's target is inside).
+ */
+static inline bool grid_diamond_flanks_open(const uint8_t *cost, int w, int h, int x, int y, int i)
+{
+	for (int k = 0; k < 2; k++) {
+		const int f = GRID_CORNER_FLANKS[i - 4][k];
+		const int fx = x + GRID_DIAMOND_DX[y & 1][f], fy = y + GRID_DIAMOND_DY[f];
+		if ((unsigned)fx >= (unsigned)w || (unsigned)fy >= (unsigned)h || !cost[fy * w + fx])
+			return false;
+	}
+	return true;
+}
+
 /* "north", "north-east", ... for messages. */
 const char *grid_dir_name(enum grid_dir d);
 
 /*
  * The step in direction d on this topology, in text columns and rows as
- * drawn (square: one column per cell; hex: doubled columns, E is +2).
- * False when d is not a step of the topology (N and S on hex, the
- * diagonals on square4).
+ * drawn (square: one column per cell; hex and diamond: doubled columns,
+ * E is +2, and diamond's N is two rows up).  False when d is not a step
+ * of the topology (N and S on hex, the diagonals on square4, N, E, S, W on
+ * diamond4).
  */
 bool grid_dir_offset(enum grid_topology topo, enum grid_dir d, int *dcol, int *drow);
 
@@ -94,7 +182,7 @@ struct grid *grid_create(int w, int h, enum grid_topology topo);
 void grid_destroy(struct grid *g); /* NULL does nothing */
 
 const char *grid_topology_name(enum grid_topology topo);
-/* Parses "square4", "square8" or "hex"; false if unknown. */
+/* Parses "square4", "square8", "hex", "diamond4" or "diamond8"; false if unknown. */
 bool grid_topology_parse(const char *s, enum grid_topology *out);
 
 static inline int grid_index(const struct grid *g, int x, int y) { return y * g->w + x; }
@@ -110,7 +198,8 @@ static inline bool grid_passable(const struct grid *g, int cell) { return g->cos
  * Neighbours a mover at `cell` may step to, in a fixed order, written to
  * out[] (room for GRID_MAX_NEIGHBOURS); returns how many.  Blocked cells
  * are left out.  On square8 a diagonal needs both orthogonal cells it
- * passes to be passable unless `corner_cutting` is set.
+ * passes to be passable unless `corner_cutting` is set, and on diamond8
+ * a corner step both diamonds beside the corner.
  */
 int grid_neighbours(const struct grid *g, int cell, bool corner_cutting, struct grid_step out[]);
 
@@ -126,19 +215,21 @@ bool grid_is_adjacent(const struct grid *g, int a, int b);
 /* The heuristic: exact distance on an empty map of this topology. */
 double grid_heuristic(const struct grid *g, int a, int b);
 
-/* Number of steps between two cells on an empty map (Chebyshev on square8). */
+/* Number of steps between two cells on an empty map (Chebyshev on square8,
+ * and in (u, v) on diamond8). */
 int grid_step_distance(const struct grid *g, int a, int b);
 
 /* Screen layout (DESIGN section 2): square cell (x, y) is text column x;
- * hex cell (x, y) is text column 2x + (y & 1), the doubled coordinate. */
+ * hex and diamond cell (x, y) is text column 2x + (y & 1), the doubled
+ * coordinate. */
 void grid_cell_to_screen(const struct grid *g, int x, int y, int *col, int *row);
 
-/* Width in text columns of the map as drawn (hex: 2w, square: w). */
+/* Width in text columns of the map as drawn (hex, diamond: 2w, square: w). */
 int grid_screen_width(const struct grid *g);
 
 /*
  * The cell nearest to text position (col, row), clamped into the map: a
- * position outside goes to the nearest cell inside, and on hex a position
+ * position outside goes to the nearest cell inside, and on hex and diamond a position
  * between two cells (wrong parity) goes to the one on its left, or on its
  * right at the left edge.  Returns true when (col, row) was exactly a cell.
  */

@@ -305,3 +305,27 @@ bool movingai_cost_matches(double cost, double optimal)
 {
 	return fabs(cost - optimal) <= 0.006 + 1e-5 * optimal;
 }
+
+static int turn_offset(int sq_h)
+{
+	return (sq_h - 1 + 1) & ~1;
+}
+
+int movingai_turned_cell(const struct grid *d, int sq_h, int u, int v)
+{
+	const int X = u - v + turn_offset(sq_h), Y = u + v;
+	return grid_index(d, (X - (Y & 1)) / 2, Y);
+}
+
+struct grid *movingai_turn_diamond(const struct grid *sq, enum grid_topology topo)
+{
+	const int off = turn_offset(sq->h);
+	/* rows 0 .. w + h - 2; the widest text column is w - 1 + off */
+	struct grid *d = grid_create((sq->w - 1 + off) / 2 + 1, sq->w + sq->h - 1, topo);
+	if (!d)
+		return NULL;
+	for (int v = 0; v < sq->h; v++)
+		for (int u = 0; u < sq->w; u++)
+			d->cost[movingai_turned_cell(d, sq->h, u, v)] = sq->cost[grid_index(sq, u, v)];
+	return d;
+}

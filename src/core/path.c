@@ -360,6 +360,16 @@ static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, i
 		int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
 		return (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 	}
+	case GRID_DIAMOND4:
+	case GRID_DIAMOND8: {
+		/* Manhattan or octile in u = (X + Y) / 2, v = (Y - X) / 2 */
+		const int dX = (2 * x + (y & 1)) - (2 * gx + (gy & 1)), dY = y - gy;
+		const int du = iabs(dX + dY) / 2, dv = iabs(dY - dX) / 2;
+		if (topo == GRID_DIAMOND4)
+			return (int64_t)(du + dv) * s1;
+		const int lo = du < dv ? du : dv, hi = du < dv ? dv : du;
+		return (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
+	}
 	case GRID_HEX:
 		break;
 	}
@@ -373,6 +383,8 @@ static inline int step_cell(const struct path_ctx *ctx, int cell, int d)
 	int x = cell % ctx->w, y = cell / ctx->w;
 	if (ctx->grid->topo == GRID_HEX)
 		return (y + GRID_HEX_DY[d]) * ctx->w + x + GRID_HEX_DX[y & 1][d];
+	if (grid_is_diamond(ctx->grid->topo))
+		return (y + GRID_DIAMOND_DY[d]) * ctx->w + x + GRID_DIAMOND_DX[y & 1][d];
 	return (y + GRID_SQUARE_DY[d]) * ctx->w + x + GRID_SQUARE_DX[d];
 }
 
@@ -441,6 +453,8 @@ static double route_cost(const struct path_ctx *ctx, const int *cells, int len, 
 		double step = 1.0;
 		if (ctx->grid->topo == GRID_SQUARE8 && a % w != v % w && a / w != v / w)
 			step = GRID_SQRT2;
+		else if (ctx->grid->topo == GRID_DIAMOND8 && iabs(a / w - v / w) != 1)
+			step = GRID_SQRT2; /* a corner step: same row, or two rows apart */
 		if (cost[v]) {
 			g = g + step * (double)cost[v];
 			if (extra)
@@ -815,8 +829,8 @@ static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
-	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
-	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp; /* diamond: as square */
 	const int64_t s1 = s->s1, s2 = s->s2;
 	long expanded = 0;
 	for (int c = ctx->deferred_head; c != -1;) {
@@ -825,15 +839,14 @@ static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx
 		node[c].pos = POS_CLOSED;
 		expanded++;
 		for (int i = 0; i < dirs; i++) {
-			const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
-			const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
+			const int nx = cx + grid_nb_dx(topo, cy, i);
+			const int ny = cy + grid_nb_dy(topo, i);
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 				continue;
 			const int v = ny * w + nx;
 			if (cost[v])
 				continue;
-			const int64_t ng = node[c].g +
-				(topo == GRID_SQUARE8 && i >= 4 ? s2 : s1);
+			const int64_t ng = node[c].g + (grid_nb_long(topo, i) ? s2 : s1);
 			struct node *nv = &node[v];
 			if (nv->stamp != gen) {
 				nv->stamp = gen;
@@ -866,7 +879,7 @@ static __attribute__((noinline)) void layer_next(struct path_ctx *ctx, const str
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
-	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const int dirs = grid_dir_count(topo);
 	const int64_t s1 = s->s1, s2 = s->s2;
 	int m = 0;
 	for (int c = ctx->pending_head; c != -1;) {
@@ -874,8 +887,8 @@ static __attribute__((noinline)) void layer_next(struct path_ctx *ctx, const str
 		const int cy = c / w, cx = c - cy * w;
 		bool useful = c == s->goal || s->budget > 0;
 		for (int i = 0; i < dirs && !useful; i++) {
-			const int nx = cx + (topo == GRID_HEX ? GRID_HEX_DX[cy & 1][i] : GRID_SQUARE_DX[i]);
-			const int ny = cy + (topo == GRID_HEX ? GRID_HEX_DY[i] : GRID_SQUARE_DY[i]);
+			const int nx = cx + grid_nb_dx(topo, cy, i);
+			const int ny = cy + grid_nb_dy(topo, i);
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 				continue;
 			const int v = ny * w + nx;
@@ -1055,7 +1068,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 	   const uint8_t *cost, int w, int hgt, struct node *node, uint16_t gen, uint64_t code,
 	   const uint8_t *opp)
 {
-	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
+	const int dirs = grid_dir_count(topo);
 	const int64_t s1 = s->s1, s2 = s->s2;
 	const bool u_open = cost[u] != 0;
 	for (int i = 0; i < dirs; i++) {
@@ -1065,6 +1078,10 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 			nx = ux + GRID_HEX_DX[uy & 1][i];
 			ny = uy + GRID_HEX_DY[i];
 			step = s1;
+		} else if (grid_is_diamond(topo)) {
+			nx = ux + GRID_DIAMOND_DX[uy & 1][i];
+			ny = uy + GRID_DIAMOND_DY[i];
+			step = (topo == GRID_DIAMOND8 && i >= 4) ? s2 : s1;
 		} else {
 			nx = ux + GRID_SQUARE_DX[i];
 			ny = uy + GRID_SQUARE_DY[i];
@@ -1079,6 +1096,9 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 		if (!v_blocked) {
 			if (topo == GRID_SQUARE8 && i >= 4 && u_open && !s->corner_cutting &&
 			    (!cost[uy * w + nx] || !cost[ny * w + ux]))
+				continue;
+			if (topo == GRID_DIAMOND8 && i >= 4 && u_open && !s->corner_cutting &&
+			    !grid_diamond_flanks_open(cost, w, hgt, ux, uy, i))
 				continue;
 			ng = ug + step * (int64_t)cv;
 			if (s->extra)
@@ -1158,7 +1178,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
-	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp; /* diamond: as square */
 	const int64_t s1 = s.s1, s2 = s.s2;
 	const bool use_stack = s.wmode != W_WEIGHTED;
 	const bool need_h = s.wmode != W_DIJKSTRA;
@@ -1317,6 +1337,18 @@ static enum path_status astar_hex(struct path_ctx *ctx, const struct search *s, 
 	return astar_loop(ctx, s, GRID_HEX, false, end, ex);
 }
 
+/* Diamond maps: their own specialisations (expand_any's diamond rows), so
+ * the square and hex loops stay as they were. */
+static enum path_status astar_diamond4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND4, false, end, ex);
+}
+
+static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND8, false, end, ex);
+}
+
 /* Plain A*: weight 1 and nothing else that the general loop must test for. */
 static bool plain_search(const struct search *s)
 {
@@ -1339,6 +1371,10 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 			new_generation(ctx);
 		}
 		return astar_square8(ctx, s, end, ex);
+	case GRID_DIAMOND4:
+		return astar_diamond4(ctx, s, end, ex);
+	case GRID_DIAMOND8:
+		return astar_diamond8(ctx, s, end, ex);
 	case GRID_HEX:
 		break;
 	}
@@ -1702,8 +1738,8 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 	const enum grid_topology topo = grid->topo;
 	const uint8_t *cost = grid->cost;
 	const int w = ctx->w, hgt = ctx->h;
-	const int dirs = topo == GRID_SQUARE4 ? 4 : topo == GRID_SQUARE8 ? 8 : 6;
-	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp; /* diamond: as square */
 	const uint16_t *extra = opt->extra;
 	const bool corner_cutting = opt->corner_cutting;
 	struct node *node = ctx->node;
@@ -1728,10 +1764,10 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 		for (int i = 0; i < dirs; i++) {
 			int nx, ny;
 			double step;
-			if (topo == GRID_HEX) {
-				nx = ux + GRID_HEX_DX[uy & 1][i];
-				ny = uy + GRID_HEX_DY[i];
-				step = 1.0;
+			if (grid_is_staggered(topo)) {
+				nx = ux + grid_nb_dx(topo, uy, i);
+				ny = uy + grid_nb_dy(topo, i);
+				step = grid_nb_long(topo, i) ? GRID_SQRT2 : 1.0;
 			} else {
 				nx = ux + GRID_SQUARE_DX[i];
 				ny = uy + GRID_SQUARE_DY[i];
@@ -1744,6 +1780,9 @@ long path_flood(struct path_ctx *ctx, int source, const struct path_options *opt
 				continue;
 			if (topo == GRID_SQUARE8 && i >= 4 && !corner_cutting &&
 			    (!cost[uy * w + nx] || !cost[ny * w + ux]))
+				continue;
+			if (topo == GRID_DIAMOND8 && i >= 4 && !corner_cutting &&
+			    !grid_diamond_flanks_open(cost, w, hgt, ux, uy, i))
 				continue;
 			const double ng = reverse ? ug + step * (double)cu + xu
 						  : ug + step * (double)cost[v] + (extra ? (double)extra[v] : 0.0);

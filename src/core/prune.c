@@ -76,17 +76,20 @@ static bool moves_build(struct moves *m, const struct grid *g, bool corner_cutti
 {
 	const int w = g->w, h = g->h;
 	const uint8_t *cost = g->cost;
-	m->hex = g->topo == GRID_HEX;
-	const int dirs = m->hex ? 6 : g->topo == GRID_SQUARE8 ? 8 : 4;
+	const enum grid_topology topo = g->topo;
+	m->hex = grid_is_staggered(topo); /* hex or diamond: offsets by row parity */
+	const int dirs = grid_dir_count(topo);
 	const bool corners = g->topo == GRID_SQUARE8 && !corner_cutting;
+	const bool dcorners = g->topo == GRID_DIAMOND8 && !corner_cutting;
 	for (int r = 0; r < 2; r++)
 		for (int i = 0; i < GRID_MAX_NEIGHBOURS; i++)
-			m->off[r][i] = i >= dirs ? 0 : m->hex ? GRID_HEX_DY[i] * w + GRID_HEX_DX[r][i] : GRID_SQUARE_DY[i] * w + GRID_SQUARE_DX[i];
+			m->off[r][i] = i >= dirs ? 0 : grid_nb_dy(topo, i) * w + grid_nb_dx(topo, r, i);
 	m->bits = malloc((size_t)w * (size_t)h);
 	if (!m->bits)
 		return false;
 	for (int y = 0, c = 0; y < h; y++) {
-		const int8_t *dx = m->hex ? GRID_HEX_DX[y & 1] : GRID_SQUARE_DX, *dy = m->hex ? GRID_HEX_DY : GRID_SQUARE_DY;
+		const int8_t *dx = topo == GRID_HEX ? GRID_HEX_DX[y & 1] : grid_is_diamond(topo) ? GRID_DIAMOND_DX[y & 1] : GRID_SQUARE_DX;
+		const int8_t *dy = topo == GRID_HEX ? GRID_HEX_DY : grid_is_diamond(topo) ? GRID_DIAMOND_DY : GRID_SQUARE_DY;
 		for (int x = 0; x < w; x++, c++) {
 			unsigned bits = 0;
 			if (cost[c]) {
@@ -97,6 +100,8 @@ static bool moves_build(struct moves *m, const struct grid *g, bool corner_cutti
 						continue;
 					/* square8 diagonals (i >= 4) pass two orthogonal cells */
 					if (corners && i >= 4 && (!cost[y * w + nx] || !cost[ny * w + x]))
+						continue;
+					if (dcorners && i >= 4 && !grid_diamond_flanks_open(cost, w, h, x, y, i))
 						continue;
 					bits |= 1u << i;
 				}
@@ -195,7 +200,7 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->h = g->h;
 	p->n = g->w * g->h;
 	p->topo = g->topo;
-	p->corner_cutting = g->topo == GRID_SQUARE8 && corner_cutting;
+	p->corner_cutting = (g->topo == GRID_SQUARE8 || g->topo == GRID_DIAMOND8) && corner_cutting;
 	const size_t n = (size_t)p->n;
 	p->cost = malloc(n);
 	p->up = malloc(n);
@@ -277,7 +282,14 @@ static double route_cost(const struct prune *p, const int *cells, int len)
 	const int w = p->w;
 	const uint8_t *cost = p->cost;
 	double g = 0.0;
-	if (p->topo != GRID_SQUARE8) {
+	if (p->topo == GRID_DIAMOND8) {
+		/* a corner step stays in its row or moves two rows */
+		for (int i = 1; i < len; i++) {
+			const int a = cells[i - 1], v = cells[i], dr = a / w - v / w;
+			const double step = dr != 1 && dr != -1 ? GRID_SQRT2 : 1.0;
+			g = g + step * (double)cost[v];
+		}
+	} else if (p->topo != GRID_SQUARE8) {
 		for (int i = 1; i < len; i++)
 			g = g + (double)cost[cells[i]];
 	} else if (w >= 3) {
@@ -334,7 +346,7 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 	if (!opt)
 		opt = &defaults;
 	memset(out, 0, sizeof *out);
-	const bool cc = p && p->topo == GRID_SQUARE8 && opt->corner_cutting;
+	const bool cc = p && (p->topo == GRID_SQUARE8 || p->topo == GRID_DIAMOND8) && opt->corner_cutting;
 	if (!p || start < 0 || goal < 0 || start >= p->n || goal >= p->n || opt->fallback ||
 	    opt->budget > 0 || opt->extra || cc != p->corner_cutting || !p->cost[start]) {
 		out->status = PATH_BAD_INPUT;

@@ -434,9 +434,14 @@ static int32_t a_parent(const struct flood_ctx *f, int32_t v)
 	const unsigned d = f->route.node[v].tag & A_NO_DIR;
 	if (d == A_NO_DIR)
 		return -1;
-	if (f->grid->topo != GRID_HEX)
+	if (grid_is_square(f->grid->topo))
 		return v - f->moves.delta[d];
-	const int w = f->grid->w, vy = v / w, py = vy - GRID_HEX_DY[d];
+	const int w = f->grid->w, vy = v / w;
+	if (grid_is_diamond(f->grid->topo)) {
+		const int py = vy - GRID_DIAMOND_DY[d];
+		return py * w + v - vy * w - GRID_DIAMOND_DX[py & 1][d];
+	}
+	const int py = vy - GRID_HEX_DY[d];
 	return py * w + v - vy * w - GRID_HEX_DX[py & 1][d];
 }
 
@@ -512,7 +517,8 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 	const struct grid *g = f->grid;
 	const uint8_t *gc = g->cost;
 	const int w = g->w, h = g->h, goal = f->run.source;
-	const bool square = plain || g->topo != GRID_HEX;
+	const bool square = plain || grid_is_square(g->topo);
+	const bool diamond = !plain && grid_is_diamond(g->topo);
 	const uint32_t open = f->route.gen << 1, closed = open | 1u;
 	struct a_node *an = f->route.node;
 	const uint32_t *cdist = f->dist.code, *cst = f->crowd.state;
@@ -543,9 +549,19 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 			uy = u / w;
 			ux = u - uy * w;
 			moves = 0;
-			ox = GRID_HEX_DX[uy & 1];
-			oy = GRID_HEX_DY;
-			for (int i = 0; i < 6; i++) {
+			if (diamond) {
+				ox = GRID_DIAMOND_DX[uy & 1];
+				oy = GRID_DIAMOND_DY;
+				for (int i = 0; i < grid_dir_count(g->topo); i++) {
+					int vx = ux + ox[i], vy = uy + oy[i];
+					if ((unsigned)vx < (unsigned)w && (unsigned)vy < (unsigned)h && gc[vy * w + vx] &&
+					    (i < 4 || f->run.corner_cutting || grid_diamond_flanks_open(gc, w, h, ux, uy, i)))
+						moves |= 1u << i;
+				}
+			}
+			ox = diamond ? ox : GRID_HEX_DX[uy & 1];
+			oy = diamond ? oy : GRID_HEX_DY;
+			for (int i = 0; i < 6 && !diamond; i++) {
 				int vx = ux + ox[i], vy = uy + oy[i];
 				if ((unsigned)vx < (unsigned)w && (unsigned)vy < (unsigned)h && gc[vy * w + vx])
 					moves |= 1u << i;
@@ -555,12 +571,14 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 			/* a blocked source (floor to the flood) may be entered too */
 			uy = u / w;
 			ux = u - uy * w;
-			const int dirs = square ? (g->topo == GRID_SQUARE8 ? 8 : 4) : 6;
+			const int dirs = square ? (g->topo == GRID_SQUARE8 ? 8 : 4) : grid_dir_count(g->topo);
 			for (int i = 0; i < dirs; i++) {
 				const int vx = ux + ox[i], vy = uy + oy[i];
 				if ((unsigned)vx >= (unsigned)w || (unsigned)vy >= (unsigned)h || vy * w + vx != goal)
 					continue;
 				if (square && i >= 4 && !f->run.corner_cutting && (!gc[uy * w + vx] || !gc[vy * w + ux]))
+					continue;
+				if (diamond && i >= 4 && !f->run.corner_cutting && !grid_diamond_flanks_open(gc, w, h, ux, uy, i))
 					continue;
 				moves |= 1u << i;
 			}
@@ -601,7 +619,7 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 				if (st == closed)
 					continue;
 				const unsigned m = gc[v] ? gc[v] : 1u;
-				gv = gu + f->queue.edge_cost[2u * m + (square && i >= 4 ? 1u : 0u)] +
+				gv = gu + f->queue.edge_cost[2u * m + ((square || diamond) && i >= 4 ? 1u : 0u)] +
 				     (extra ? (double)extra[v] : 0.0);
 				if (st == open && !(gv < nv->g))
 					continue;
@@ -764,7 +782,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	const struct grid *g = f->grid;
 	const int goal = f->run.source;
 	const double lo = unsettled_bound(f);
-	const bool plain = g->topo != GRID_HEX && f->run.whole && f->run.finished && g->cost[goal] && extra;
+	const bool plain = grid_is_square(g->topo) && f->run.whole && f->run.finished && g->cost[goal] && extra;
 	long exp = 0;
 	bool found = false, codes = false;
 	if (plain && f->dist.in_code) {

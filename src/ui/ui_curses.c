@@ -280,7 +280,7 @@ static void ui_draw_map(const struct ui *u)
 {
 	const struct game *g = u->g;
 	const struct grid *gr = g->grid;
-	bool hex = gr->topo == GRID_HEX;
+	bool hex = grid_is_staggered(gr->topo);
 	for (int r = 0; r < u->view.height; r++) {
 		int y = u->view.row0 + r;
 		if (y < 0 || y >= gr->h)
@@ -544,6 +544,8 @@ static const char *const help_lines[] = {
 	"",
 	"  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)",
 	"              hex maps: y u up, h l sideways, b n down; numpad 7 9 4 6 1 3",
+	"              diamond maps: y u b n (numpad 7 9 1 3) the edge steps; diamond8",
+	"              also h l k j (numpad 4 6 8 2, arrows) the corner steps",
 	"  run         H J K L Y U B N   straight on; stops at junctions, doors,",
 	"              items, stairs and for monsters",
 	"  explore     o   walk to the nearest unexplored place, a step a turn",
@@ -684,6 +686,8 @@ static void ui_no_direction(struct ui *u, enum grid_dir d)
 		ui_notice(u, "No straight up or down on a hex map: use y u b n (numpad 7 9 1 3).");
 	else if (u->g->grid->topo == GRID_SQUARE4)
 		ui_notice(u, "No diagonal steps on this map: it is 4-connected.");
+	else if (u->g->grid->topo == GRID_DIAMOND4)
+		ui_notice(u, "No corner steps on a diamond4 map: use y u b n (numpad 7 9 1 3).");
 	else
 		ui_notice(u, "You cannot go that way.");
 }

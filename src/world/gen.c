@@ -117,6 +117,9 @@ static bool topo_of(enum grid_topology t, struct topo *out)
 		*out = (struct topo){ 6, 6, { GRID_HEX_DX[0], GRID_HEX_DX[1] }, GRID_HEX_DY,
 				      { 1, 0, 5, 4, 3, 2, 0, 0 }, 3, 4, false };
 		return true;
+	case GRID_DIAMOND4:
+	case GRID_DIAMOND8:
+		break; /* not yet: see gen.h */
 	}
 	return false;
 }

@@ -283,7 +283,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 			h->topology_ok = grid_topology_parse(buf, &h->topo);
 		}
 		if (!h->topology_ok)
-			perr(p, line, (int)v + 1, "unknown topology '%.*s' (expected square4, square8 or hex)",
+			perr(p, line, (int)v + 1, "unknown topology '%.*s' (expected square4, square8, hex, diamond4 or diamond8)",
 			     (int)(vend - v > 40 ? 40 : vend - v), s + v);
 		return;
 	}
@@ -350,7 +350,9 @@ static bool push_item(struct level *lv, int *cap, enum item_kind kind, int x, in
 static void parse_cells(struct parser *p, struct level *lv, const char *text, const struct row *rows,
 			const struct bestiary *b)
 {
-	bool hex = lv->topo == GRID_HEX;
+	/* hex and diamond maps share the staggered layout and its errors */
+	bool hex = grid_is_staggered(lv->topo);
+	const char *kind = lv->topo == GRID_HEX ? "hex" : "diamond";
 	int mcap = 0, icap = 0;
 	int player_line = 0, player_col = 0, exits = 0;
 	for (int y = 0; y < lv->h && !p->oom; y++) {
@@ -388,11 +390,11 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 				if ((c & 1) != parity) {
 					if (!parity_reported) {
 						if (classify(ch).cls == G_BAD)
-							perr(p, line, col, "'%c' between hex cells (only spaces go between cells)", ch);
+							perr(p, line, col, "'%c' between %s cells (only spaces go between cells)", ch, kind);
 						else
 							perr(p, line, col,
-							     "hex cell '%c' at the wrong column: map row %d is %s, so its cells sit at columns %s (is the row shifted by one?)",
-							     ch, y, parity ? "odd" : "even",
+							     "%s cell '%c' at the wrong column: map row %d is %s, so its cells sit at columns %s (is the row shifted by one?)",
+							     kind, ch, y, parity ? "odd" : "even",
 							     parity ? "2, 4, 6, ..." : "1, 3, 5, ...");
 					}
 					parity_reported = true;
@@ -596,7 +598,7 @@ static bool parse_header(struct parser *p, struct cursor *cur, struct header *h)
 	if (!h->seen_line[KEY_NAME])
 		perr(p, pos_line, 1, "missing 'name:' in the header (every level has a name)");
 	if (!h->seen_line[KEY_TOPOLOGY])
-		perr(p, pos_line, 1, "missing 'topology:' in the header (square4, square8 or hex)");
+		perr(p, pos_line, 1, "missing 'topology:' in the header (square4, square8, hex, diamond4 or diamond8)");
 	if (!h->map_line) {
 		perr(p, end_line, 1, "no 'map:' line (the map follows a line 'map:' after the header)");
 		return false;
@@ -668,7 +670,7 @@ static struct level *build_level(struct parser *p, const struct header *h, const
 {
 	enum grid_topology topo = h->topology_ok ? h->topo : GRID_SQUARE8;
 	int width, height;
-	measure(p, rows, nrows, topo == GRID_HEX, &width, &height);
+	measure(p, rows, nrows, grid_is_staggered(topo), &width, &height);
 	struct level *lv = calloc(1, sizeof *lv);
 	if (!lv) {
 		p->oom = true;
@@ -763,7 +765,7 @@ char *level_read_file(const char *path, size_t *len)
 
 int level_screen_width(const struct level *lv)
 {
-	return lv->topo == GRID_HEX ? 2 * lv->w : lv->w;
+	return grid_is_staggered(lv->topo) ? 2 * lv->w : lv->w;
 }
 
 /* Appends a header value with control characters turned into spaces. */
@@ -783,7 +785,7 @@ static size_t put_value(char *out, const char *key, const char *value)
 
 char *level_write(const struct level *lv, size_t *len)
 {
-	bool hex = lv->topo == GRID_HEX;
+	bool hex = grid_is_staggered(lv->topo);
 	int sw = hex ? 2 * lv->w : lv->w;
 	size_t head = 64 + strlen(lv->name ? lv->name : "") + (lv->author ? strlen(lv->author) + 16 : 0) +
 		      (lv->description ? strlen(lv->description) + 16 : 0);
@@ -875,7 +877,7 @@ struct grid *level_grid(const struct level *lv)
 void level_cell_position(const struct level *lv, int x, int y, int *line, int *col)
 {
 	*line = lv->map_line ? lv->map_line + y : 0;
-	*col = (lv->topo == GRID_HEX ? 2 * x + (y & 1) : x) + 1;
+	*col = (grid_is_staggered(lv->topo) ? 2 * x + (y & 1) : x) + 1;
 }
 
 /* Labels the connected passable cells of g; out[i] = region or -1. */
@@ -894,7 +896,7 @@ int level_grid_regions(const struct grid *g, int *out)
 		int top = 0;
 		stack[top++] = i;
 		out[i] = regions;
-		if (g->topo != GRID_HEX) {
+		if (grid_is_square(g->topo)) {
 			/* Without corner cutting a diagonal step needs both cells
 			 * beside it open, so it never joins what orthogonal steps
 			 * do not: the four orthogonal neighbours are enough. */

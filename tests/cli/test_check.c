@@ -122,7 +122,7 @@ static void test_binary(void **state)
 	out = run("check --format json --bestiary tests/levels/bestiary.txt tests/levels/errors/unknown-topology.lvl", &st);
 	assert_int_equal(st, 1);
 	assert_string_equal(out, "{\"file\":\"tests/levels/errors/unknown-topology.lvl\",\"line\":3,\"col\":11,\"severity\":\"error\","
-				 "\"message\":\"unknown topology 'triangle' (expected square4, square8 or hex)\"}\n"
+				 "\"message\":\"unknown topology 'triangle' (expected square4, square8, hex, diamond4 or diamond8)\"}\n"
 				 "{\"summary\":{\"files\":1,\"errors\":1,\"warnings\":0,\"notes\":0}}\n");
 	free(out);
 

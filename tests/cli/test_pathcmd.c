@@ -32,7 +32,7 @@ static void test_goldens(void **state)
 	DIR *d = opendir("tests/golden");
 	assert_non_null(d);
 	struct dirent *e;
-	int n = 0, hex = 0, fallback = 0;
+	int n = 0, hex = 0, diamond = 0, fallback = 0;
 	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, "path-", 5) != 0)
 			continue;
@@ -65,6 +65,7 @@ static void test_goldens(void **state)
 					&expanded, reached, &ex, &ey, &used), 6);
 		assert_int_equal((size_t)used, strlen(last));
 		hex += strstr(golden, "hex") != NULL;
+		diamond += strstr(golden, "diamond") != NULL;
 		fallback += strstr(golden, "--fallback") != NULL;
 		free(out);
 		free(golden);
@@ -73,6 +74,7 @@ static void test_goldens(void **state)
 	closedir(d);
 	assert_true(n >= 10);
 	assert_true(hex >= 3);
+	assert_true(diamond >= 6); /* drawn in the doubled layout, same last line */
 	assert_true(fallback >= 3);
 }
 

@@ -76,6 +76,9 @@ static struct grid *serpentine(int len)
 static double step_cost(const struct grid *g, int a, int b)
 {
 	bool diag = g->topo == GRID_SQUARE8 && grid_x(g, a) != grid_x(g, b) && grid_y(g, a) != grid_y(g, b);
+	/* a diamond8 corner step stays in its row or moves two rows */
+	if (g->topo == GRID_DIAMOND8 && abs(grid_y(g, a) - grid_y(g, b)) != 1)
+		diag = true;
 	unsigned m = g->cost[b] ? g->cost[b] : 1u;
 	return (diag ? GRID_SQRT2 : 1.0) * m;
 }
@@ -158,7 +161,7 @@ static void test_equals_path_flood(void **state)
 	uint32_t s = 0x9e3779b9u;
 	long cells = 0;
 	int runs = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < MAPS_PER_TOPOLOGY; m++) {
 			struct grid *g = random_grid(&s, (enum grid_topology)t);
 			struct flood_ctx *f = flood_create(g);
@@ -172,7 +175,7 @@ static void test_equals_path_flood(void **state)
 				for (int rev = 0; rev < 2; rev++) {
 					compare_with_path(g, f, p, source, rev, false, &cells);
 					runs++;
-					if (t == GRID_SQUARE8) {
+					if (t == GRID_SQUARE8 || t == GRID_DIAMOND8) {
 						compare_with_path(g, f, p, source, rev, true, &cells);
 						runs++;
 					}
@@ -255,7 +258,7 @@ static void test_early_stop(void **state)
 	(void)state;
 	uint32_t s = 12345;
 	int stopped_early = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 120; m++) {
 			struct grid *g = random_grid(&s, (enum grid_topology)t);
 			int n = g->w * g->h;
@@ -325,7 +328,7 @@ static void test_determinism(void **state)
 {
 	(void)state;
 	uint32_t s = 777;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 40; m++) {
 			struct grid *g = random_grid(&s, (enum grid_topology)t);
 			int n = g->w * g->h;
@@ -417,7 +420,7 @@ static void test_route_with_extra(void **state)
 	uint32_t s = 4242;
 	int routes = 0;
 	long exp_route = 0, exp_astar = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 150; m++) {
 			struct grid *g = random_grid(&s, (enum grid_topology)t);
 			int n = g->w * g->h;
@@ -429,7 +432,7 @@ static void test_route_with_extra(void **state)
 			int source = rnd_range(&s, 0, n - 1);
 			if (!g->cost[source])
 				g->cost[source] = 1;
-			bool cut = t == GRID_SQUARE8 && (m & 1);
+			bool cut = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && (m & 1);
 			struct flood_ctx *f = flood_create(g), *early = flood_create(g);
 			struct path_ctx *p = path_create(g);
 			struct flood_options o = flood_options_default();
@@ -490,7 +493,7 @@ static void test_route_crowd_moves(void **state)
 	(void)state;
 	uint32_t s = 777;
 	int routes = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 60; m++) {
 			struct grid *g = random_grid(&s, (enum grid_topology)t);
 			int n = g->w * g->h;
@@ -507,7 +510,7 @@ static void test_route_crowd_moves(void **state)
 				if (c != source && rnd_range(&s, 0, 99) < p)
 					extra[c] = (uint16_t)k;
 			}
-			bool cut = t == GRID_SQUARE8 && (m & 1);
+			bool cut = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && (m & 1);
 			struct flood_ctx *f = flood_create(g);
 			struct path_ctx *p = path_create(g);
 			struct flood_options o = flood_options_default();
@@ -690,7 +693,7 @@ static void test_shift(void **state)
 	uint32_t s = 31337;
 	int shifts = 0, refused = 0;
 	long resettled = 0, full = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 80; m++) {
 			struct grid *g = random_grid(&s, (enum grid_topology)t);
 			int n = g->w * g->h;
@@ -699,7 +702,7 @@ static void test_shift(void **state)
 			assert_non_null(ref);
 			struct flood_options o = flood_options_default();
 			o.reverse = true;
-			o.corner_cutting = t == GRID_SQUARE8 && (m & 1);
+			o.corner_cutting = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && (m & 1);
 			int src = rnd_range(&s, 0, n - 1);
 			if (!g->cost[src])
 				g->cost[src] = 1;
@@ -783,7 +786,7 @@ static void test_uniform_fast_path(void **state)
 	(void)state;
 	uint32_t s = 2718;
 	int floods = 0, shifts = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 120; m++) {
 			int w = rnd_range(&s, 2, 40), h = rnd_range(&s, 1, 30), n = w * h;
 			struct grid *g = grid_create(w, h, (enum grid_topology)t);
@@ -802,7 +805,7 @@ static void test_uniform_fast_path(void **state)
 			assert_non_null(slow);
 			assert_non_null(p);
 			for (int rev = 0; rev < 2; rev++) {
-				for (int cut = 0; cut < (t == GRID_SQUARE8 ? 2 : 1); cut++) {
+				for (int cut = 0; cut < (t == GRID_SQUARE8 || t == GRID_DIAMOND8 ? 2 : 1); cut++) {
 					struct flood_options o = flood_options_default();
 					o.reverse = rev;
 					o.corner_cutting = cut;

@@ -113,25 +113,129 @@ static void test_hex_neighbours_parity(void **state)
 	grid_destroy(g);
 }
 
+/*
+ * Diamond neighbours against the rule in doubled coordinates (DESIGN
+ * section 2): edge steps at (+-1, +-1), corner steps at (+-2, 0) and
+ * (0, +-2), a corner step only when both diamonds beside the corner are
+ * passable (outside the map counts as blocked).  Every cell of maps of odd
+ * and even sizes, both row parities, every edge, with random walls.
+ */
+static bool dm_open(const struct grid *g, int X, int Y)
+{
+	if (Y < 0 || Y >= g->h || X < 0 || ((X ^ Y) & 1))
+		return false;
+	int x = (X - (Y & 1)) / 2;
+	return x < g->w && g->cost[grid_index(g, x, Y)] != 0;
+}
+
+static int dm_cell(const struct grid *g, int X, int Y)
+{
+	return grid_index(g, (X - (Y & 1)) / 2, Y);
+}
+
+static void test_diamond_neighbours_parity(void **state)
+{
+	(void)state;
+	uint32_t seed = 99;
+	const int sizes[4][2] = { { 5, 4 }, { 6, 7 }, { 1, 5 }, { 4, 1 } };
+	for (int t = 0; t < 2; t++) {
+		enum grid_topology topo = t ? GRID_DIAMOND8 : GRID_DIAMOND4;
+		for (int sz = 0; sz < 4; sz++) {
+			for (int round = 0; round < 6; round++) {
+				int w = sizes[sz][0], h = sizes[sz][1];
+				struct grid *g = open_grid(w, h, topo);
+				if (round > 0)
+					for (int i = 0; i < w * h; i++)
+						g->cost[i] = rnd(&seed) % 4 == 0 ? 0 : 1;
+				for (int cc = 0; cc < 2; cc++) {
+					for (int c = 0; c < w * h; c++) {
+						int X = 2 * grid_x(g, c) + (grid_y(g, c) & 1), Y = grid_y(g, c);
+						struct grid_step s[GRID_MAX_NEIGHBOURS], a[GRID_MAX_NEIGHBOURS];
+						int n = grid_neighbours(g, c, cc, s), na = grid_adjacent(g, c, a);
+						int want = 0, want_adj = 0;
+						static const int ex[4][2] = { { 1, -1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
+						static const int co[4][2] = { { 0, -2 }, { 2, 0 }, { -2, 0 }, { 0, 2 } };
+						for (int k = 0; k < 4; k++) {
+							int bx = X + ex[k][0], by = Y + ex[k][1];
+							if (by >= 0 && by < h && bx >= 0 && (bx - (by & 1)) / 2 < w) {
+								want_adj++;
+								assert_true(has_step(a, na, dm_cell(g, bx, by), 1.0));
+							}
+							if (dm_open(g, bx, by)) {
+								want++;
+								assert_true(has_step(s, n, dm_cell(g, bx, by), 1.0));
+							}
+						}
+						for (int k = 0; k < 4 && topo == GRID_DIAMOND8; k++) {
+							int bx = X + co[k][0], by = Y + co[k][1];
+							if (by >= 0 && by < h && bx >= 0 && (bx - (by & 1)) / 2 < w) {
+								want_adj++;
+								assert_true(has_step(a, na, dm_cell(g, bx, by), GRID_SQRT2));
+							}
+							/* the two diamonds beside the corner */
+							int f1x = X + co[k][0] / 2 + co[k][1] / 2, f1y = Y + co[k][1] / 2 + co[k][0] / 2;
+							int f2x = X + co[k][0] / 2 - co[k][1] / 2, f2y = Y + co[k][1] / 2 - co[k][0] / 2;
+							bool ok = dm_open(g, bx, by) &&
+								  (cc || (dm_open(g, f1x, f1y) && dm_open(g, f2x, f2y)));
+							if (ok) {
+								want++;
+								assert_true(has_step(s, n, dm_cell(g, bx, by), GRID_SQRT2));
+							}
+						}
+						assert_int_equal(n, want);
+						assert_int_equal(na, want_adj);
+						/* symmetric, and one step apart */
+						for (int i = 0; i < na; i++) {
+							assert_true(grid_is_adjacent(g, a[i].cell, c));
+							assert_int_equal(grid_step_distance(g, c, a[i].cell), 1);
+							assert_true(grid_heuristic(g, c, a[i].cell) == a[i].step);
+						}
+					}
+				}
+				grid_destroy(g);
+			}
+		}
+	}
+}
+
 static void test_screen_round_trip(void **state)
 {
 	(void)state;
-	enum grid_topology topo[3] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
-	for (int t = 0; t < 3; t++) {
+	enum grid_topology topo[5] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+	for (int t = 0; t < 5; t++) {
 		struct grid *g = open_grid(7, 6, topo[t]);
 		for (int y = 0; y < g->h; y++) {
 			for (int x = 0; x < g->w; x++) {
 				int col, row, bx, by;
 				grid_cell_to_screen(g, x, y, &col, &row);
 				assert_int_equal(row, y);
-				assert_int_equal(col, topo[t] == GRID_HEX ? 2 * x + (y & 1) : x);
+				assert_int_equal(col, topo[t] >= GRID_HEX ? 2 * x + (y & 1) : x);
 				assert_true(grid_screen_to_cell(g, col, row, &bx, &by));
 				assert_int_equal(bx, x);
 				assert_int_equal(by, y);
 			}
 		}
-		assert_int_equal(grid_screen_width(g), topo[t] == GRID_HEX ? 14 : 7);
+		assert_int_equal(grid_screen_width(g), topo[t] >= GRID_HEX ? 14 : 7);
 		grid_destroy(g);
+	}
+	/* diamond: every text position of an odd and an even sized map gives
+	 * the nearest cell, as on hex (wrong parity: left, or right at the left edge) */
+	for (int sz = 0; sz < 2; sz++) {
+		struct grid *d = open_grid(5 + sz, 4 + sz, GRID_DIAMOND8);
+		for (int row = -2; row < d->h + 2; row++)
+			for (int col = -3; col < 2 * d->w + 3; col++) {
+				int x, y;
+				bool exact = grid_screen_to_cell(d, col, row, &x, &y);
+				int r = row < 0 ? 0 : row >= d->h ? d->h - 1 : row;
+				int first = r & 1, last = 2 * (d->w - 1) + (r & 1);
+				int c = col < first ? first : col > last ? last : col;
+				if ((c & 1) != (r & 1))
+					c = c - 1 >= first ? c - 1 : c + 1;
+				assert_int_equal(y, r);
+				assert_int_equal(x, (c - (r & 1)) / 2);
+				assert_int_equal(exact, row == r && col == c);
+			}
+		grid_destroy(d);
 	}
 	struct grid *g = open_grid(7, 6, GRID_HEX);
 	int x, y;
@@ -163,9 +267,9 @@ static void test_screen_round_trip(void **state)
 static void test_heuristics_vs_dijkstra(void **state)
 {
 	(void)state;
-	enum grid_topology topo[3] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+	enum grid_topology topo[5] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
 	uint32_t seed = 12345;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) {
 		for (int round = 0; round < 40; round++) {
 			int w = 4 + (int)(rnd(&seed) % 6), h = 4 + (int)(rnd(&seed) % 6);
 			struct grid *g = open_grid(w, h, topo[t]);
@@ -188,7 +292,10 @@ static void test_heuristics_vs_dijkstra(void **state)
 					double ha = grid_heuristic(g, a, goal);
 					if (d >= 0) {
 						assert_true(ha <= d + 1e-9);
-						if (empty)
+						/* exact on an empty map; a diamond rectangle is
+						 * not a whole turned square (its side edges cut
+						 * corner steps), so there only on diamond4 */
+						if (empty && topo[t] != GRID_DIAMOND8)
 							assert_true(ha > d - 1e-9);
 					}
 					struct grid_step s[GRID_MAX_NEIGHBOURS];
@@ -212,6 +319,12 @@ static void test_topology_names(void **state)
 	assert_true(grid_topology_parse("square4", &t));
 	assert_int_equal(t, GRID_SQUARE4);
 	assert_false(grid_topology_parse("square6", &t));
+	assert_true(grid_topology_parse("diamond4", &t));
+	assert_int_equal(t, GRID_DIAMOND4);
+	assert_true(grid_topology_parse("diamond8", &t));
+	assert_int_equal(t, GRID_DIAMOND8);
+	assert_string_equal(grid_topology_name(GRID_DIAMOND8), "diamond8");
+	assert_false(grid_topology_parse("diamond", &t));
 	assert_string_equal(grid_topology_name(GRID_SQUARE8), "square8");
 	assert_null(grid_create(0, 5, GRID_HEX));
 	grid_destroy(NULL);
@@ -242,6 +355,22 @@ static void test_direction_vocabulary(void **state)
 			assert_int_equal(ny, y + GRID_HEX_DY[i]);
 			assert_true(grid_is_adjacent(hx, grid_index(hx, 4, y), grid_index(hx, nx, ny)));
 		}
+	struct grid *d8 = grid_create(9, 9, GRID_DIAMOND8), *d4 = grid_create(9, 9, GRID_DIAMOND4);
+	assert_non_null(d8);
+	assert_non_null(d4);
+	for (int y = 3; y <= 4; y++)
+		for (int i = 0; i < 8; i++) {
+			assert_true(grid_dir_step(d8, 4, y, GRID_DIAMOND_DIRS[i], &nx, &ny));
+			assert_int_equal(nx, 4 + GRID_DIAMOND_DX[y & 1][i]);
+			assert_int_equal(ny, y + GRID_DIAMOND_DY[i]);
+			assert_true(grid_is_adjacent(d8, grid_index(d8, 4, y), grid_index(d8, nx, ny)));
+			assert_int_equal(grid_dir_step(d4, 4, y, GRID_DIAMOND_DIRS[i], &nx, &ny), i < 4);
+			int dc, dr;
+			assert_true(grid_dir_offset(GRID_DIAMOND8, GRID_DIAMOND_DIRS[i], &dc, &dr));
+			assert_int_equal(abs(dc) + abs(dr), 2); /* (+-1, +-1), (+-2, 0), (0, +-2) */
+		}
+	grid_destroy(d8);
+	grid_destroy(d4);
 	assert_false(grid_dir_step(hx, 4, 4, GRID_N, &nx, &ny));
 	assert_false(grid_dir_step(hx, 4, 4, GRID_S, &nx, &ny));
 	assert_false(grid_dir_step(sq, 4, 4, GRID_DIR_COUNT, &nx, &ny));
@@ -257,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_square4_neighbours),
 		cmocka_unit_test(test_square8_neighbours_and_corners),
 		cmocka_unit_test(test_hex_neighbours_parity),
+		cmocka_unit_test(test_diamond_neighbours_parity),
 		cmocka_unit_test(test_screen_round_trip),
 		cmocka_unit_test(test_heuristics_vs_dijkstra),
 		cmocka_unit_test(test_topology_names),

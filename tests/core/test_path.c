@@ -90,7 +90,7 @@ static void run_random(enum grid_topology t, uint32_t seed, bool terrain)
 		double *dist = malloc((size_t)n * sizeof *dist);
 		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
 		g->cost[start] = 1;
-		bool cc = t == GRID_SQUARE8 && m % 7 == 3;
+		bool cc = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && m % 7 == 3;
 		ref_dijkstra(g, start, cc, dist);
 		struct path_options opt = path_options_default();
 		opt.corner_cutting = cc;
@@ -140,6 +140,8 @@ static void run_random(enum grid_topology t, uint32_t seed, bool terrain)
 static void test_random_square4(void **state) { (void)state; run_random(GRID_SQUARE4, 1, true); }
 static void test_random_square8(void **state) { (void)state; run_random(GRID_SQUARE8, 2, true); }
 static void test_random_hex(void **state) { (void)state; run_random(GRID_HEX, 3, true); }
+static void test_random_diamond4(void **state) { (void)state; run_random(GRID_DIAMOND4, 5, true); }
+static void test_random_diamond8(void **state) { (void)state; run_random(GRID_DIAMOND8, 6, true); }
 /* uniform cost: the jump point search path */
 static void test_random_square8_uniform(void **state) { (void)state; run_random(GRID_SQUARE8, 4, false); }
 
@@ -168,7 +170,7 @@ static void ref_fallback(const struct grid *g, int src, bool cc, int *count, dou
 		for (int i = 0; i < k; i++) {
 			int v = s[i].cell;
 			bool ub = g->cost[u] == 0, vb = g->cost[v] == 0;
-			if (!ub && !vb && g->topo == GRID_SQUARE8 && !cc && s[i].step > 1.0) {
+			if (!ub && !vb && (g->topo == GRID_SQUARE8 || g->topo == GRID_DIAMOND8) && !cc && s[i].step > 1.0) {
 				struct grid_step t[GRID_MAX_NEIGHBOURS];
 				int kk = grid_neighbours(g, u, false, t), j;
 				for (j = 0; j < kk && t[j].cell != v; j++)
@@ -227,6 +229,77 @@ static void run_fallback_random(enum grid_topology t, uint32_t seed)
 static void test_fallback_random_square8(void **state) { (void)state; run_fallback_random(GRID_SQUARE8, 11); }
 static void test_fallback_random_square4(void **state) { (void)state; run_fallback_random(GRID_SQUARE4, 12); }
 static void test_fallback_random_hex(void **state) { (void)state; run_fallback_random(GRID_HEX, 13); }
+static void test_fallback_random_diamond4(void **state) { (void)state; run_fallback_random(GRID_DIAMOND4, 14); }
+static void test_fallback_random_diamond8(void **state) { (void)state; run_fallback_random(GRID_DIAMOND8, 15); }
+
+/*
+ * A square map turned 45 degrees into diamond storage (DESIGN section 2):
+ * square cell (u, v) becomes the diamond at text column X = u - v + off,
+ * row Y = u + v (off even and at least h - 1, so X >= 0 and X + Y stays
+ * even); the diamond rectangle's other cells are blocked.  dcell[] maps
+ * each square cell to its diamond cell.
+ */
+static struct grid *turn_square(const struct grid *sq, enum grid_topology t, int *dcell)
+{
+	const int off = (sq->h - 1 + 1) & ~1, H = sq->w + sq->h - 1, W = (sq->w - 1 + off) / 2 + 1;
+	struct grid *d = grid_create(W, H, t);
+	assert_non_null(d);
+	for (int v = 0; v < sq->h; v++)
+		for (int u = 0; u < sq->w; u++) {
+			const int X = u - v + off, Y = u + v;
+			const int c = grid_index(d, (X - (Y & 1)) / 2, Y);
+			dcell[grid_index(sq, u, v)] = c;
+			d->cost[c] = sq->cost[grid_index(sq, u, v)];
+		}
+	return d;
+}
+
+/* A diamond map and the square map it is turned from give the same costs
+ * for the same queries: plain, corner cutting, Dijkstra, fallback, floods. */
+static void run_turned(enum grid_topology sq_t, enum grid_topology d_t, uint32_t seed)
+{
+	for (int m = 0; m < 300; m++) {
+		struct grid *sq = random_grid(&seed, sq_t, true, 30);
+		int n = sq->w * sq->h;
+		int *dcell = malloc((size_t)n * sizeof *dcell);
+		struct grid *dm = turn_square(sq, d_t, dcell);
+		struct path_ctx *cs = path_create(sq), *cd = path_create(dm);
+		assert_non_null(cs);
+		assert_non_null(cd);
+		for (int q = 0; q < 8; q++) {
+			int a = (int)(rnd(&seed) % (unsigned)n), b = (int)(rnd(&seed) % (unsigned)n);
+			sq->cost[a] = dm->cost[dcell[a]] = 1;
+			struct path_options opt = path_options_default();
+			opt.corner_cutting = q == 3;
+			opt.fallback = q >= 6;
+			opt.weight = q == 5 ? 0.0 : 1.0;
+			struct path_result rs, rd;
+			enum path_status ss = path_find(cs, a, b, &opt, &rs);
+			enum path_status sd = path_find(cd, dcell[a], dcell[b], &opt, &rd);
+			assert_int_equal(ss, sd);
+			/* equal routes may tie differently (the cell order differs), so
+			 * a fallback's cut walk may differ; its crossing count may not */
+			if (ss != PATH_FALLBACK)
+				assert_true(fabs(rs.cost - rd.cost) < 1e-9);
+			assert_int_equal(rs.blocked_crossed, rd.blocked_crossed);
+			if (ss == PATH_FOUND)
+				check_walk(dm, &rd, dcell[a], opt.corner_cutting);
+			/* floods: every distance the same */
+			path_flood(cs, a, &opt, q & 1, 0.0);
+			path_flood(cd, dcell[a], &opt, q & 1, 0.0);
+			for (int c = 0; c < n; c++)
+				assert_true(fabs(path_flood_distance(cs, c) - path_flood_distance(cd, dcell[c])) < 1e-9);
+		}
+		path_destroy(cs);
+		path_destroy(cd);
+		grid_destroy(sq);
+		grid_destroy(dm);
+		free(dcell);
+	}
+}
+
+static void test_turned_diamond8(void **state) { (void)state; run_turned(GRID_SQUARE8, GRID_DIAMOND8, 21); }
+static void test_turned_diamond4(void **state) { (void)state; run_turned(GRID_SQUARE4, GRID_DIAMOND4, 22); }
 
 static void assert_cells(const struct grid *g, const struct path_result *r, const int (*xy)[2], int n)
 {
@@ -299,6 +372,67 @@ static void fallback_exact(enum grid_topology t)
 static void test_fallback_exact_square8(void **state) { (void)state; fallback_exact(GRID_SQUARE8); }
 static void test_fallback_exact_square4(void **state) { (void)state; fallback_exact(GRID_SQUARE4); }
 static void test_fallback_exact_hex(void **state) { (void)state; fallback_exact(GRID_HEX); }
+
+/*
+ * The fallback's exact walks on a diamond map: the corridor above turned
+ * 45 degrees, so it runs diagonally on screen (down-right), walked by edge
+ * steps.  The walks are the square ones, cell for cell.
+ */
+static void fallback_exact_diamond(enum grid_topology t)
+{
+	struct grid *sq = grid_from(GRID_SQUARE4, corridor, 3);
+	int dcell[36];
+	struct grid *g = turn_square(sq, t, dcell);
+	struct path_ctx *ctx = path_create(g);
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result r;
+#define D(x, y) dcell[grid_index(sq, x, y)]
+	const int walk[6] = { D(1, 1), D(2, 1), D(3, 1), D(4, 1), D(5, 1), D(6, 1) };
+
+	assert_int_equal(path_find(ctx, D(1, 1), D(5, 1), &opt, &r), PATH_FOUND);
+	assert_int_equal(r.len, 5);
+	assert_memory_equal(r.cells, walk, 5 * sizeof walk[0]);
+	assert_true(r.cost == 4.0);
+
+	/* sealed vault (9,1) behind the wall (7,1): the walk stops at (6,1) */
+	assert_int_equal(path_find(ctx, D(1, 1), D(9, 1), &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.len, 6);
+	assert_memory_equal(r.cells, walk, 6 * sizeof walk[0]);
+	assert_int_equal(r.blocked_crossed, 1);
+	assert_true(r.cost == 5.0);
+
+	/* a click on the wall (7,1) itself */
+	assert_int_equal(path_find(ctx, D(1, 1), D(7, 1), &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.len, 6);
+	assert_memory_equal(r.cells, walk, 6 * sizeof walk[0]);
+	assert_int_equal(r.blocked_crossed, 1);
+
+	/* outside the map: text position far right of the corridor's end
+	 * row, clamped to the rectangle's last cell of that row (blocked,
+	 * beyond the wall) */
+	int gx = 99, gy = grid_y(g, D(11, 1));
+	grid_clamp(g, &gx, &gy);
+	assert_int_equal(gx, g->w - 1);
+	path_find(ctx, D(1, 1), grid_index(g, gx, gy), &opt, &r);
+	assert_int_equal(r.status, PATH_FALLBACK);
+	assert_int_equal(r.len, 6);
+	assert_memory_equal(r.cells, walk, 6 * sizeof walk[0]);
+	assert_true(r.blocked_crossed >= 2);
+
+	/* from inside the vault the first step is the wall: an empty walk */
+	assert_int_equal(path_find(ctx, D(8, 1), D(2, 1), &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.cells[0], D(8, 1));
+	assert_int_equal(r.blocked_crossed, 1);
+#undef D
+	path_destroy(ctx);
+	grid_destroy(g);
+	grid_destroy(sq);
+}
+
+static void test_fallback_exact_diamond4(void **state) { (void)state; fallback_exact_diamond(GRID_DIAMOND4); }
+static void test_fallback_exact_diamond8(void **state) { (void)state; fallback_exact_diamond(GRID_DIAMOND8); }
 
 /* Steps between two passable cells keep the corner rule in the fallback:
  * the squeeze between (1,1) and (2,2) is not a route, so the route crosses
@@ -990,6 +1124,14 @@ int main(void)
 		cmocka_unit_test(test_random_square4),
 		cmocka_unit_test(test_random_square8),
 		cmocka_unit_test(test_random_hex),
+		cmocka_unit_test(test_random_diamond4),
+		cmocka_unit_test(test_random_diamond8),
+		cmocka_unit_test(test_turned_diamond4),
+		cmocka_unit_test(test_turned_diamond8),
+		cmocka_unit_test(test_fallback_random_diamond4),
+		cmocka_unit_test(test_fallback_random_diamond8),
+		cmocka_unit_test(test_fallback_exact_diamond4),
+		cmocka_unit_test(test_fallback_exact_diamond8),
 		cmocka_unit_test(test_random_square8_uniform),
 		cmocka_unit_test(test_fallback_random_square8),
 		cmocka_unit_test(test_fallback_random_square4),

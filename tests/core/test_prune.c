@@ -33,7 +33,7 @@ size_t __sanitizer_get_free_bytes(void);
 
 static int rnd_below(uint32_t *s, int n) { return (int)(rnd(s) % (uint32_t)n); }
 
-static const enum grid_topology topologies[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+static const enum grid_topology topologies[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
 
 
 /* Moves counted twice (once from each end) among the 3 x 3 box around
@@ -43,14 +43,16 @@ static int box_moves(const struct grid *g, int c, bool cc)
 {
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int cx = grid_x(g, c), cy = grid_y(g, c), m = 0;
-	for (int y = cy - 1; y <= cy + 1; y++) {
+	/* on diamond maps the box is 3 x 5: a corner step into c spans two rows */
+	const int ry = grid_is_diamond(g->topo) ? 2 : 1;
+	for (int y = cy - ry; y <= cy + ry; y++) {
 		for (int x = cx - 1; x <= cx + 1; x++) {
 			if (!grid_in_bounds(g, x, y) || !g->cost[grid_index(g, x, y)])
 				continue;
 			int k = grid_neighbours(g, grid_index(g, x, y), cc, s);
 			for (int i = 0; i < k; i++) {
 				int vx = grid_x(g, s[i].cell), vy = grid_y(g, s[i].cell);
-				if (vx >= cx - 1 && vx <= cx + 1 && vy >= cy - 1 && vy <= cy + 1)
+				if (vx >= cx - 1 && vx <= cx + 1 && vy >= cy - ry && vy <= cy + ry)
 					m++;
 			}
 		}
@@ -236,10 +238,10 @@ static void test_perfect_maze_one_root_per_component(void **state)
 {
 	(void)state;
 	uint32_t rng = 0x9e3779b9u;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) {
 		for (int m = 0; m < 60; m++) {
 			int w = 4 + rnd_below(&rng, 20), h = 4 + rnd_below(&rng, 20);
-			bool cc = topologies[t] == GRID_SQUARE8 && m % 4 == 3;
+			bool cc = (topologies[t] == GRID_SQUARE8 || topologies[t] == GRID_DIAMOND8) && m % 4 == 3;
 			struct grid *g = grid_create(w, h, topologies[t]);
 			assert_non_null(g);
 			int trees = grow_forest(g, &rng, 1 + m % 3, cc);
@@ -377,12 +379,12 @@ static void test_random_maps_match_path_find(void **state)
 {
 	(void)state;
 	uint32_t rng = 12345;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) {
 		struct coverage cov = { 0 };
 		long peeled = 0;
 		for (int m = 0; m < 1000; m++) {
 			int w = 1 + rnd_below(&rng, 20), h = 1 + rnd_below(&rng, 20);
-			bool cc = topologies[t] == GRID_SQUARE8 && m % 5 == 4;
+			bool cc = (topologies[t] == GRID_SQUARE8 || topologies[t] == GRID_DIAMOND8) && m % 5 == 4;
 			struct grid *g = grid_create(w, h, topologies[t]);
 			assert_non_null(g);
 			random_map(g, &rng, m, cc);

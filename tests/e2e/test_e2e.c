@@ -679,6 +679,9 @@ static void test_help_lists_keys(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
 	pty_send(&e->p, "?");
+	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+		e2e_fail_dump(e, "? did not open the help");
+	pty_send(&e->p, "jjjjjjjjjjjjjjjjjjjj"); /* the help is longer than 24 rows: scroll to its end */
 	if (!pty_wait_text(&e->p, "routes", E2E_WAIT))
 		e2e_fail_dump(e, "help does not list the routes key");
 	if (!pty_wait_text(&e->p, "history", E2E_WAIT))

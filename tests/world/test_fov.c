@@ -26,7 +26,7 @@ static struct grid *open_grid(int w, int h, enum grid_topology t, uint8_t **opaq
 	return g;
 }
 
-static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
+static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
 
 /* On random maps a sees b exactly when b sees a, and fov_compute agrees with the line test. */
 static void test_symmetry_random(void **state)
@@ -34,7 +34,7 @@ static void test_symmetry_random(void **state)
 	(void)state;
 	struct rng r;
 	rng_seed(&r, 9);
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) {
 		for (int map = 0; map < 6; map++) {
 			uint8_t *op;
 			struct grid *g = open_grid(31, 23, topos[t], &op);
@@ -67,7 +67,7 @@ static void test_symmetry_random(void **state)
 static void test_radius(void **state)
 {
 	(void)state;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) {
 		uint8_t *op;
 		struct grid *g = open_grid(41, 41, topos[t], &op);
 		uint8_t *vis = calloc(41 * 41, 1);

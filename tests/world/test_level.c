@@ -291,6 +291,40 @@ static void test_hex_layout(void **state)
 	level_destroy(lv);
 }
 
+/* Diamond maps share hex's layout: cell (x, y) at text column 2x + (y & 1). */
+static void test_diamond_layout(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_test_bestiary(&b);
+	const char *const files[2] = { "tests/levels/ok/diamond4.lvl", "tests/levels/ok/diamond8.lvl" };
+	for (int k = 0; k < 2; k++) {
+		struct level *lv = parse_ok(files[k], &b);
+		assert_int_equal(lv->topo, k ? GRID_DIAMOND8 : GRID_DIAMOND4);
+		assert_int_equal(lv->w, 7);
+		assert_int_equal(lv->h, 4);
+		assert_int_equal(level_screen_width(lv), 14);
+		assert_int_equal(lv->player_x, 2); /* text column 5 of an odd row */
+		assert_int_equal(lv->player_y, 1);
+		assert_int_equal(level_tile(lv, 2, 2), TILE_WATER);
+		assert_int_equal(level_tile(lv, 3, 2), TILE_RUBBLE);
+		assert_int_equal(level_tile(lv, 5, 2), TILE_EXIT);
+		int line, col;
+		level_cell_position(lv, 2, 1, &line, &col);
+		assert_int_equal(line, 6);
+		assert_int_equal(col, 6);
+		/* written back in the same layout, byte for byte */
+		size_t len, wlen;
+		char *text = read_text(files[k], &len), *out = level_write(lv, &wlen);
+		assert_non_null(out);
+		assert_non_null(strstr(out, k ? "topology: diamond8\n" : "topology: diamond4\n"));
+		assert_non_null(strstr(out, "\n # . @ . "));
+		free(out);
+		free(text);
+		level_destroy(lv);
+	}
+}
+
 static void test_tile_table(void **state)
 {
 	(void)state;
@@ -477,7 +511,7 @@ static void test_null_diags_and_empty(void **state)
 
 /*
  * level_grid_regions against a labelling made here from grid_neighbours
- * (corner rule on, as the game moves): on random square4, square8 and hex
+ * (corner rule on, as the game moves): on random square4, square8, hex and diamond
  * grids the same region of every cell, numbered in order of each region's
  * first cell.  Square grids take the four-neighbour path in level.c.
  */
@@ -486,7 +520,7 @@ static void test_grid_regions_match_neighbours(void **state)
 	(void)state;
 	uint32_t seed = 77;
 	int grids = 0;
-	for (int t = 0; t < 3; t++) {
+	for (int t = 0; t < 5; t++) { /* square4, square8, hex, diamond4, diamond8 */
 		for (int m = 0; m < 200; m++) {
 			seed = seed * 1103515245u + 12345u;
 			const int w = 1 + (int)(seed >> 16) % 30;
@@ -547,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_crlf_same_as_lf),
 		cmocka_unit_test(test_ragged_rows_are_void),
 		cmocka_unit_test(test_hex_layout),
+		cmocka_unit_test(test_diamond_layout),
 		cmocka_unit_test(test_tile_table),
 		cmocka_unit_test(test_round_trip_campaign),
 		cmocka_unit_test(test_movingai_import),
