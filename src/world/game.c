@@ -25,6 +25,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ai.h"
@@ -120,6 +121,7 @@ static void level_state_free(struct game *g)
 	free(g->opaque);
 	free(g->travel.cells);
 	path_destroy(g->path);
+	path_destroy(g->reach.ctx);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = g->known = NULL;
@@ -127,6 +129,7 @@ static void level_state_free(struct game *g)
 	g->monster_dist = NULL;
 	g->occupant = g->travel.cells = NULL;
 	g->path = NULL;
+	g->reach.ctx = NULL;
 	g->grid = NULL;
 	g->n_monsters = 0;
 	memset(&g->travel, 0, sizeof g->travel);
@@ -188,9 +191,11 @@ static bool level_load(struct game *g, int depth)
 	g->monster_dist = calloc((size_t)lv->n_monsters + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)lv->n_monsters + 1, 1);
 	g->path = path_create(g->grid);
+	g->reach.ctx = path_create(g->grid);
+	g->reach.source = -1;
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
-	    !g->noticed || !g->path ||
+	    !g->noticed || !g->path || !g->reach.ctx ||
 	    !ai_level_init(&g->ai, g->grid, g->path, lv->n_monsters))
 		return false;
 	g->travel.cap = (int)n;
@@ -554,13 +559,112 @@ void game_travel_cancel(struct game *g)
 		travel_stop(g, TRAVEL_INTERRUPTED);
 }
 
+/*
+ * The player's distance map.  Every cursor move and click plans from the
+ * same cell over the same knowledge until the player moves or sees
+ * something new, so one Dijkstra flood over known[] from the player, out
+ * to REACH_COST (on open ground about 3.3 * 128^2 = 54,000 cells on
+ * square8, fewer elsewhere: under the travel budget), is made on the first
+ * plan of such a state and answers the later ones near the player at
+ * once, most usefully a click on a known wall, which the bounded search
+ * can only answer by exhausting its budget.  A flood on its own context
+ * touches no page the fallback search has not, and no O(map) work is done
+ * per flood (the context's generation stamps).
+ */
+static void reach_update(struct game *g)
+{
+	struct reach *m = &g->reach;
+	int pc = player_cell(g);
+	if (m->source == pc && m->version == g->known_version)
+		return;
+	struct path_options opt = path_options_default();
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	m->settled = path_flood(m->ctx, pc, &opt, false, REACH_COST);
+	g->grid->cost = truth;
+	m->source = pc;
+	m->version = g->known_version;
+}
+
+static bool reach_same(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
+
+/*
+ * The route to `goal` read from the distance map into g->reach.cells, when
+ * the map decides it: a goal passable in known[] and settled gets an
+ * optimal route (PATH_FOUND); a goal blocked in known[] with a settled
+ * neighbour that makes the dearest hypothetical step into it no dearer
+ * than REACH_COST gets the fallback's answer (DESIGN section 4: one
+ * blocked cell crossed, the least cost, cut before it: PATH_FALLBACK).
+ * Otherwise false: the bounded search decides.  known[] must be the
+ * grid's costs.
+ */
+static bool reach_route(struct game *g, int goal, enum path_status *st, int *len)
+{
+	const struct path_ctx *ctx = g->reach.ctx;
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	int end = goal;
+	if (g->known[goal]) {
+		if (path_flood_distance(ctx, goal) < 0)
+			return false;
+		*st = PATH_FOUND;
+	} else {
+		int n = grid_adjacent(g->grid, goal, nb), best = -1;
+		double best_d = 0;
+		for (int i = 0; i < n; i++) {
+			double d = path_flood_distance(ctx, nb[i].cell);
+			if (g->known[nb[i].cell] && d >= 0 && (best < 0 || d + nb[i].step < best_d)) {
+				best = nb[i].cell;
+				best_d = d + nb[i].step;
+			}
+		}
+		/* every cell nearer than REACH_COST is settled, so no other
+		 * neighbour can beat one within it */
+		if (best < 0 || best_d > REACH_COST)
+			return false;
+		end = best;
+		*st = PATH_FALLBACK;
+	}
+	/* walk back from `end`: a settled neighbour p with d(p) + step = d(c) */
+	int k = 0, c = end;
+	g->reach.cells[k++] = c;
+	while (c != g->reach.source) {
+		double dc = path_flood_distance(ctx, c);
+		int n = grid_neighbours(g->grid, c, false, nb), prev = -1;
+		for (int i = 0; i < n && prev < 0; i++) {
+			double dp = path_flood_distance(ctx, nb[i].cell);
+			if (dp >= 0 && dp < dc && reach_same(dp + nb[i].step * g->known[c], dc))
+				prev = nb[i].cell;
+		}
+		if (prev < 0 || k == REACH_COST + 2)
+			return false; /* cannot happen; the search decides */
+		g->reach.cells[k++] = c = prev;
+	}
+	for (int i = 0; i < k / 2; i++) {
+		int t = g->reach.cells[i];
+		g->reach.cells[i] = g->reach.cells[k - 1 - i];
+		g->reach.cells[k - 1 - i] = t;
+	}
+	*len = k;
+	return true;
+}
+
 enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len)
 {
 	*cells = NULL;
 	*len = 0;
 	grid_clamp(g->grid, &x, &y);
+	reach_update(g);
+	enum path_status st;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	bool mapped = reach_route(g, cell_of(g, x, y), &st, len);
+	g->grid->cost = truth;
+	if (mapped) {
+		*cells = g->reach.cells;
+		return st;
+	}
 	struct path_result r;
-	enum path_status st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
+	st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
 	if (st != PATH_BAD_INPUT && r.len >= 1) {
 		*cells = r.cells;
 		*len = r.len;
