@@ -250,8 +250,16 @@ static void ui_draw_routes(const struct ui *u)
 			const struct monster *m = &g->monsters[k];
 			if (!m->alive || !g->visible[m->y * g->grid->w + m->x])
 				continue;
+			/* the route as it is after the monster's last move: from its
+			 * cell on (a step that did not happen, a door opened or a
+			 * blocked step, leaves route_pos one ahead); a route its
+			 * cell is not on is replanned on its next turn: none drawn */
 			const struct mind *mind = &m->mind;
-			for (int j = mind->route_pos + 1; mind->route && j < mind->route_len; j++)
+			int here = m->y * g->grid->w + m->x, from = -1;
+			for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
+				if (j < mind->route_len && mind->route[j] == here)
+					from = j;
+			for (int j = from + 1; from >= 0 && j < mind->route_len; j++)
 				if (mind->route[j] >= 0 && mind->route[j] < n)
 					ui_draw_route_cell(u, mind->route[j], ':', COL_MROUTE);
 		}
