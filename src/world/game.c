@@ -756,17 +756,41 @@ static int run_ahead(const struct game *g, enum grid_dir dir)
 	return c;
 }
 
-/* MODE_EXPLORE: the first step toward the nearest (by travel cost over the
+/* MODE_EXPLORE: whether the player would go to `c` (never seen, or a
+ * remembered item worth picking up). */
+static bool explore_wanted(const struct game *g, int c)
+{
+	return !g->remembered[c] || g->items[c] == 1 + ITEM_GOLD ||
+	       (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
+}
+
+/* Levels up to this many cells may be flooded whole by autoexplore's last
+ * pass (a quarter of a million cells: a few ms); larger ones are bounded
+ * like travel (below). */
+#define EXPLORE_WHOLE_CELLS (1L << 18)
+
+/*
+ * MODE_EXPLORE: the first step toward the nearest (by travel cost over the
  * player's memory) cell never seen or remembered item worth picking up;
- * -1 when there is none the player can reach. */
+ * -1 when there is none the player can reach.  Floods out to 24, then 160;
+ * then, on a level small enough, the whole level.  On a larger one the
+ * goal is the wanted cell nearest as the crow flies (one pass over the
+ * level's bytes) and the step is that of a plan bounded like travel
+ * (TRAVEL_BUDGET expansions; past it toward the closest cell found), so a
+ * step never costs a flood of millions of cells; the price is a goal that
+ * may not be the nearest by travel, or one behind walls the player knows.
+ */
 static int explore_next(struct game *g)
 {
 	static const double reach[] = { 24, 160, 0 }; /* 0: the whole level */
 	int pc = player_cell(g), goal = -1;
+	long cells = (long)g->grid->w * g->grid->h;
 	uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	struct path_options opt = path_options_default();
 	for (size_t k = 0; k < sizeof reach / sizeof reach[0] && goal < 0; k++) {
+		if (reach[k] <= 0 && cells > EXPLORE_WHOLE_CELLS)
+			break;
 		path_flood(g->path, pc, &opt, false, reach[k]);
 		int r = reach[k] > 0 ? (int)reach[k] + 1 : g->grid->w + g->grid->h;
 		double best = 0;
@@ -774,17 +798,38 @@ static int explore_next(struct game *g)
 		for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->grid->h; y++)
 			for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->grid->w; x++) {
 				int c = cell_of(g, x, y);
-				if (c == pc)
-					continue;
-				bool wanted = !g->remembered[c] ||
-					      g->items[c] == 1 + ITEM_GOLD ||
-					      (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
-				if (!wanted)
+				if (c == pc || !explore_wanted(g, c))
 					continue;
 				double d = path_flood_distance(g->path, c);
 				if (d >= 0 && (goal < 0 || d < best)) {
 					goal = c;
 					best = d;
+				}
+			}
+	}
+	if (goal < 0 && cells > EXPLORE_WHOLE_CELLS) {
+		/* square rings around the player, out to where no cell can be
+		 * nearer than the best found: the heuristic is at least the
+		 * ring's index on square maps, at least half of it on hex */
+		double best = 0;
+		int most = g->grid->w > g->grid->h ? g->grid->w : g->grid->h;
+		bool hex = g->grid->topo == GRID_HEX;
+		for (int r = 1; r <= most && (goal < 0 || r <= (hex ? 2 * best + 2 : best)); r++)
+			for (int y = g->player.y - r; y <= g->player.y + r; y++) {
+				if (y < 0 || y >= g->grid->h)
+					continue;
+				bool edge = y == g->player.y - r || y == g->player.y + r;
+				for (int x = g->player.x - r; x <= g->player.x + r; x += edge ? 1 : 2 * r) {
+					if (x < 0 || x >= g->grid->w)
+						continue;
+					int c = cell_of(g, x, y);
+					if (!explore_wanted(g, c) || !g->known[c])
+						continue;
+					double d = grid_heuristic(g->grid, pc, c);
+					if (goal < 0 || d < best) {
+						goal = c;
+						best = d;
+					}
 				}
 			}
 	}
