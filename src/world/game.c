@@ -563,8 +563,9 @@ void game_travel_cancel(struct game *g)
  * The player's distance map.  Every cursor move and click plans from the
  * same cell over the same knowledge until the player moves or sees
  * something new, so one Dijkstra flood over known[] from the player, out
- * to REACH_COST (on open ground about 3.3 * 128^2 = 54,000 cells on
- * square8, fewer elsewhere: under the travel budget), is made on the first
+ * to REACH_COST (64: most of an 80x24 screen around the player; on open
+ * ground about 3.3 * 64^2 = 13,500 cells on square8, fewer elsewhere,
+ * a fifth of the travel budget), is made on the first
  * plan of such a state and answers the later ones near the player at
  * once, most usefully a click on a known wall, which the bounded search
  * can only answer by exhausting its budget.  A flood on its own context

@@ -109,7 +109,7 @@ struct travel {
 #define PACK_POTIONS 5        /* potions the pack holds */
 #define PLAYER_REGEN_TURNS 10 /* below max_hp the player regains 1 hp every this many turns */
 #define TRAVEL_BUDGET 65536L  /* expansions a travel plan or preview may take (a frame on any map) */
-#define REACH_COST 128        /* the player's distance map covers cells this near (travel cost over known[]) */
+#define REACH_COST 64         /* the player's distance map covers cells this near (travel cost over known[]) */
 
 /* The player's distance map: a flood over known[] from the player's cell,
  * out to REACH_COST, made by the first preview or plan after the player
