@@ -5,10 +5,12 @@
  * and maps that scroll.  The checks themselves live in level.c and
  * bestiary.c; this file reads files, picks the output form and exit status.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bestiary.h"
 #include "cli.h"
@@ -50,9 +52,10 @@ static const struct opt_command check_command = {
 static void check_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray check LEVEL... [--quiet] [--format text|json] [--bestiary FILE]\n"
+		"usage: astray check LEVEL|DIR... [--quiet] [--format text|json] [--bestiary FILE]\n"
 		"\n"
-		"Validates level files (.lvl; Moving AI .map too) and prints every problem as\n"
+		"Validates level files (.lvl; Moving AI .map too; for a folder, its .lvl files\n"
+		"in name order, as play takes them) and prints every problem as\n"
 		"  FILE:LINE:COL: error|warning|note: MESSAGE\n"
 		"with the line and text column of the place in the file (for a map cell, where\n"
 		"the cell is drawn: hex cell X,Y at column 2X + (Y & 1) + 1).\n"
@@ -107,6 +110,67 @@ static void check_file(const char *path, const struct bestiary *b, struct diag_l
 	free(text);
 }
 
+/* The files to check, owned copies. */
+struct paths {
+	char **v;
+	int n, cap;
+};
+
+static void paths_fini(struct paths *p)
+{
+	for (int i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof *p);
+}
+
+static bool paths_add(struct paths *p, const char *s)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 16;
+		char **v = realloc(p->v, (size_t)cap * sizeof *v);
+		if (!v)
+			return false;
+		p->v = v;
+		p->cap = cap;
+	}
+	char *copy = strdup(s);
+	if (!copy)
+		return false;
+	p->v[p->n++] = copy;
+	return true;
+}
+
+/* Each argument, or for a folder its .lvl files in name order
+ * (cli_level_files: the campaign's order, as play takes a folder); an
+ * empty or unreadable folder is an error in d.  False on no memory. */
+static bool expand_targets(const struct opt_list *args, struct paths *out, struct diag_list *d)
+{
+	for (int i = 0; i < args->n; i++) {
+		struct stat st;
+		if (stat(args->v[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+			if (!paths_add(out, args->v[i]))
+				return false;
+			continue;
+		}
+		int n = 0;
+		char **names = cli_level_files(args->v[i], &n);
+		if (!names) {
+			diag_add(d, DIAG_ERROR, args->v[i], 0, 0, "cannot read the folder: %s", strerror(errno));
+			continue;
+		}
+		if (n == 0)
+			diag_add(d, DIAG_ERROR, args->v[i], 0, 0, "no .lvl files in this folder");
+		bool ok = true;
+		for (int k = 0; k < n && ok; k++)
+			ok = paths_add(out, names[k]);
+		cli_names_free(names, n);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_args a = { .format = FORMAT_TEXT };
@@ -128,12 +192,21 @@ int cmd_check(int argc, char **argv)
 	}
 
 	struct diag_list d = { 0 };
+	struct paths paths = { 0 };
+	if (!expand_targets(&files, &paths, &d)) {
+		fprintf(stderr, "astray check: out of memory\n");
+		diag_list_fini(&d);
+		paths_fini(&paths);
+		free(b);
+		opt_list_fini(&files);
+		return 1;
+	}
 	bool have_bestiary = false;
 	if (a.bestiary) {
 		have_bestiary = bestiary_load_file(a.bestiary, b, &d);
 	} else {
 		char path[4096];
-		if (bestiary_default_path(files.v[0], path, sizeof path))
+		if (paths.n > 0 && bestiary_default_path(paths.v[0], path, sizeof path))
 			have_bestiary = bestiary_load_file(path, b, &d);
 		else
 			diag_add(&d, DIAG_NOTE, "astray", 0, 0,
@@ -141,11 +214,11 @@ int cmd_check(int argc, char **argv)
 	}
 	int errors = 0, warnings = 0, notes = 0;
 	report(&d, &a, &errors, &warnings, &notes);
-	for (int i = 0; i < files.n; i++) {
-		check_file(files.v[i], have_bestiary ? b : NULL, &d);
+	for (int i = 0; i < paths.n; i++) {
+		check_file(paths.v[i], have_bestiary ? b : NULL, &d);
 		report(&d, &a, &errors, &warnings, &notes);
 	}
-	int nfiles = files.n;
+	int nfiles = paths.n;
 	if (a.format == FORMAT_JSON) {
 		printf("{\"summary\":{\"files\":%d,\"errors\":%d,\"warnings\":%d,\"notes\":%d}}\n", nfiles, errors,
 		       warnings, notes);
@@ -155,6 +228,7 @@ int cmd_check(int argc, char **argv)
 		       notes == 1 ? "" : "s");
 	}
 	free(b);
+	paths_fini(&paths);
 	opt_list_fini(&files);
 	return errors ? 1 : 0;
 }

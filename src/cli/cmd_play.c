@@ -4,7 +4,8 @@
  * screen changes (so every mistake is printed as file:line:col in a normal
  * terminal), refuses to start without a terminal, hands the game to the
  * UI, and prints the outcome and the seed once the terminal is restored.
- * The hidden --bench-keys N measures the CPU time of one key press.
+ * The developer options --bench-keys N and --bench-preview N measure the
+ * CPU time of one key press and of one travel preview.
  */
 #include <errno.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include "game.h"
 #include "level.h"
 #include "opt.h"
+#include "rng.h"
 #include "textfile.h"
 #include "ui.h"
 
@@ -44,6 +46,7 @@ struct play_args {
 	int delay_ms;
 	int map_monsters;        /* monsters placed on a Moving AI .map */
 	int bench_keys;          /* > 0: measure key presses instead of playing */
+	int bench_preview;       /* > 0: measure travel previews instead of playing */
 };
 
 #define STR(x) STR_(x)
@@ -65,6 +68,8 @@ static const struct opt play_opts[] = {
 	  .help = "pause between travel steps (default " STR(PLAY_DEFAULT_DELAY_MS) ")" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen" },
+	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
+	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 };
 #undef ARG
 #define N_PLAY_OPTS ((int)(sizeof play_opts / sizeof play_opts[0]))
@@ -258,6 +263,112 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 	return 0;
 }
 
+/* CPU time of this process (page faults included), like --bench-keys:
+ * other programs on a shared machine do not count. */
+static double cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* The target of preview number i: in turn, a random cell of the map (mostly
+ * never seen), a cell within 12 of the player, a cell within the player's
+ * sight (often a known wall), and a cell of the border. */
+static void preview_target(const struct game *g, struct rng *r, int i, int *x, int *y)
+{
+	int w = g->grid->w, h = g->grid->h, px = g->player.x, py = g->player.y;
+	switch (i % 4) {
+	case 0:
+		*x = rng_range(r, 0, w - 1);
+		*y = rng_range(r, 0, h - 1);
+		break;
+	case 1:
+		*x = px + rng_range(r, -12, 12);
+		*y = py + rng_range(r, -12, 12);
+		break;
+	case 2:
+		*x = px + rng_range(r, -g->sight_radius, g->sight_radius);
+		*y = py + rng_range(r, -g->sight_radius, g->sight_radius);
+		break;
+	default:
+		if (rng_range(r, 0, 1)) {
+			*x = rng_range(r, 0, w - 1);
+			*y = rng_range(r, 0, 1) ? 0 : h - 1;
+		} else {
+			*x = rng_range(r, 0, 1) ? 0 : w - 1;
+			*y = rng_range(r, 0, h - 1);
+		}
+	}
+	grid_clamp(g->grid, x, y);
+}
+
+/*
+ * --bench-preview N: N cursor previews (game_travel_plan, what a cursor
+ * move or a click plans) on the first level, 16 per turn, the player taking
+ * a step between turns (toward a random cell, or waiting), so per-turn
+ * work (a distance map, say) is paid by the first preview of each turn and
+ * counted.  Prints mean, p95 and worst, and the worst first-of-a-turn.
+ */
+#define PREVIEWS_PER_TURN 16
+static int run_bench_preview(const struct level *const *levels, const struct bestiary *b,
+			     const struct play_args *a)
+{
+	int n = a->bench_preview;
+	double *samples = malloc((size_t)n * sizeof *samples);
+	if (!samples) {
+		fprintf(stderr, "astray: out of memory\n");
+		return 1;
+	}
+	struct rng r;
+	rng_seed(&r, a->seed ^ 0x5eedu);
+	int games = 0, turns = 0;
+	double first_max = 0, setup_us = 0;
+	struct game *g = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!g || g->over) {
+			game_destroy(g);
+			double t0 = cpu_us();
+			g = game_create(levels, 1, b, a->seed + (uint64_t)games++);
+			setup_us += cpu_us() - t0;
+			if (!g) {
+				fprintf(stderr, "astray: out of memory\n");
+				free(samples);
+				return 1;
+			}
+		}
+		if (i > 0 && i % PREVIEWS_PER_TURN == 0) {
+			struct action act = { .kind = ACT_MOVE, .dir = (enum grid_dir)rng_range(&r, 0, GRID_DIR_COUNT - 1) };
+			if (game_act(g, &act) == RESULT_NOTHING) {
+				act.kind = ACT_WAIT;
+				game_act(g, &act);
+			}
+			turns++;
+		}
+		int x, y;
+		preview_target(g, &r, i, &x, &y);
+		const int *cells;
+		int len;
+		double t0 = cpu_us();
+		game_travel_plan(g, x, y, &cells, &len);
+		samples[i] = cpu_us() - t0;
+		if (i % PREVIEWS_PER_TURN == 0 && samples[i] > first_max)
+			first_max = samples[i];
+	}
+	int w = g->grid->w, h = g->grid->h;
+	game_destroy(g);
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += samples[i];
+	qsort(samples, (size_t)n, sizeof *samples, compare_double);
+	printf("bench-preview: map=%dx%d previews=%d turns=%d games=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
+	       "cpu_us_p95=%.1f cpu_us_max=%.1f first_of_turn_us_max=%.1f game_create_ms=%.1f\n",
+	       w, h, n, turns, games, sum / n, samples[n / 2], samples[(int)(0.95 * (n - 1))],
+	       samples[n - 1], first_max, setup_us / 1e3 / games);
+	free(samples);
+	return 0;
+}
+
 static const char *outcome_word(enum ui_outcome o)
 {
 	switch (o) {
@@ -386,6 +497,10 @@ int cmd_play(int argc, char **argv)
 
 	if (a.bench_keys > 0) {
 		status = run_bench((const struct level *const *)levels, &b, &a);
+		goto out;
+	}
+	if (a.bench_preview > 0) {
+		status = run_bench_preview((const struct level *const *)levels, &b, &a);
 		goto out;
 	}
 

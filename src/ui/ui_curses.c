@@ -251,8 +251,16 @@ static void ui_draw_routes(const struct ui *u)
 			const struct monster *m = &g->monsters[k];
 			if (!m->alive || !g->visible[m->y * g->grid->w + m->x])
 				continue;
+			/* the route as it is after the monster's last move: from its
+			 * cell on (a step that did not happen, a door opened or a
+			 * blocked step, leaves route_pos one ahead); a route its
+			 * cell is not on is replanned on its next turn: none drawn */
 			const struct mind *mind = &m->mind;
-			for (int j = mind->route_pos + 1; mind->route && j < mind->route_len; j++)
+			int here = m->y * g->grid->w + m->x, from = -1;
+			for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
+				if (j < mind->route_len && mind->route[j] == here)
+					from = j;
+			for (int j = from + 1; from >= 0 && j < mind->route_len; j++)
 				if (mind->route[j] >= 0 && mind->route[j] < n)
 					ui_draw_route_cell(u, mind->route[j], ':', COL_MROUTE);
 		}
@@ -587,21 +595,74 @@ static void ui_draw_help(const struct ui *u)
 	ui_draw_line(LINES - 1, hint, A_BOLD);
 }
 
+/* The history screen's text: "TURN  message", wrapped at the screen's
+ * width with the continuation lines under the message. */
+#define UI_HISTORY_INDENT 7
+#define UI_HISTORY_MAX_LINES (GAME_MESSAGE_LEN + 16)
+
+/* Splits text into lines of at most width columns at spaces (a word
+ * longer than width is cut); start[k], len[k] for each; returns how many. */
+static int ui_history_split(const char *text, int width, int start[], int len[])
+{
+	int n = 0, total = (int)strlen(text), at = 0;
+	if (width < 8)
+		width = 8;
+	do {
+		int take = total - at;
+		if (take > width) {
+			take = width;
+			while (take > 0 && text[at + take] != ' ')
+				take--;
+			if (take == 0)
+				take = width;
+		}
+		start[n] = at;
+		len[n++] = take;
+		at += take;
+		while (at < total && text[at] == ' ')
+			at++;
+	} while (at < total && n < UI_HISTORY_MAX_LINES);
+	return n;
+}
+
+/* Lines the history takes at this screen width (the scroll limit). */
+static int ui_history_lines(const struct game *g)
+{
+	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES, lines = 0;
+	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
+	for (int i = 0; i < total; i++) {
+		char text[GAME_MESSAGE_LEN + 16];
+		ui_message_text(game_message(g, i), text, sizeof text);
+		lines += ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
+	}
+	return lines;
+}
+
+/* The newest line at the bottom; history_back counts lines scrolled back. */
 static void ui_draw_history(const struct ui *u)
 {
 	const struct game *g = u->g;
 	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
 	ui_draw_line(0, "Message history: arrows/PgUp/PgDn scroll, any other key returns", A_BOLD);
-	int rows = LINES - 1;
-	for (int r = rows; r >= 1; r--) {
-		int i = u->history_back + (rows - r);
-		const struct message *m = i < total ? game_message(g, i) : NULL;
-		if (!m)
-			continue;
-		char text[GAME_MESSAGE_LEN + 16], line[GAME_MESSAGE_LEN + 32];
+	int row = LINES - 1, skip = u->history_back;
+	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
+	for (int i = 0; i < total && row >= 1; i++) {
+		const struct message *m = game_message(g, i);
+		char text[GAME_MESSAGE_LEN + 16];
 		ui_message_text(m, text, sizeof text);
-		snprintf(line, sizeof line, "%5d  %s", m->turn, text);
-		mvaddnstr(r, 0, line, COLS);
+		int n = ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
+		for (int k = n - 1; k >= 0 && row >= 1; k--) {
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
+			char line[GAME_MESSAGE_LEN + 32];
+			if (k == 0)
+				snprintf(line, sizeof line, "%5d  %.*s", m->turn, len[k], text + start[k]);
+			else
+				snprintf(line, sizeof line, "%*s%.*s", UI_HISTORY_INDENT, "", len[k], text + start[k]);
+			mvaddnstr(row--, 0, line, COLS);
+		}
 	}
 }
 
@@ -897,8 +958,8 @@ static void ui_key(struct ui *u, int key)
 	}
 	case SCREEN_HISTORY: {
 		int page = LINES > 4 ? LINES - 3 : 1;
-		int total = u->g->n_messages < GAME_MESSAGES ? u->g->n_messages : GAME_MESSAGES;
-		int most = total - (LINES - 1) > 0 ? total - (LINES - 1) : 0;
+		int lines = ui_history_lines(u->g);
+		int most = lines - (LINES - 1) > 0 ? lines - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->history_back++;
 		else if (key == INPUT_DOWN || key == 'j')

@@ -168,6 +168,11 @@ static bool needs_plan(const struct ai_view *v, const struct monster *m, const s
 	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
 	    mi->route[mi->route_pos] != monster_cell(v, m))
 		return true;
+	/* a new sighting is news: a route toward another place (where it last
+	 * saw the player, say) is dropped now, not when the schedule comes
+	 * round, so it notices the player on its own turn */
+	if (mi->sighted && mi->route_goal != goal)
+		return true;
 	/* used up: replan, unless it is waiting at a cut point for the same target */
 	if (mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal))
 		return true;
@@ -495,6 +500,8 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
 		     struct mind *mi)
 {
 	bool sees = sees_player(ai, v, m);
+	mi->sighted = sees && !mi->saw_player;
+	mi->saw_player = sees;
 	if (sees) {
 		ai_mind_alert(mi, m->kind, v->player_x, v->player_y, v->turn);
 	} else if (mi->hunting) {

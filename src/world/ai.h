@@ -32,6 +32,8 @@ struct mind {
 	int route_goal;         /* the target cell the route was planned toward */
 	bool route_stuck;       /* the route ends short of route_goal (cut point, no route): wait there until the next repath */
 	int commit_until;       /* a detour around other monsters is kept until this turn */
+	bool saw_player;        /* it saw the player at its last decision */
+	bool sighted;           /* this decision sees the player and the last did not: plan at once */
 };
 
 /*

@@ -25,6 +25,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ai.h"
@@ -120,6 +121,7 @@ static void level_state_free(struct game *g)
 	free(g->opaque);
 	free(g->travel.cells);
 	path_destroy(g->path);
+	path_destroy(g->reach.ctx);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = g->known = NULL;
@@ -127,6 +129,7 @@ static void level_state_free(struct game *g)
 	g->monster_dist = NULL;
 	g->occupant = g->travel.cells = NULL;
 	g->path = NULL;
+	g->reach.ctx = NULL;
 	g->grid = NULL;
 	g->n_monsters = 0;
 	memset(&g->travel, 0, sizeof g->travel);
@@ -188,9 +191,11 @@ static bool level_load(struct game *g, int depth)
 	g->monster_dist = calloc((size_t)lv->n_monsters + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)lv->n_monsters + 1, 1);
 	g->path = path_create(g->grid);
+	g->reach.ctx = path_create(g->grid);
+	g->reach.source = -1;
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
-	    !g->noticed || !g->path ||
+	    !g->noticed || !g->path || !g->reach.ctx ||
 	    !ai_level_init(&g->ai, g->grid, g->path, lv->n_monsters))
 		return false;
 	g->travel.cap = (int)n;
@@ -554,13 +559,113 @@ void game_travel_cancel(struct game *g)
 		travel_stop(g, TRAVEL_INTERRUPTED);
 }
 
+/*
+ * The player's distance map.  Every cursor move and click plans from the
+ * same cell over the same knowledge until the player moves or sees
+ * something new, so one Dijkstra flood over known[] from the player, out
+ * to REACH_COST (64: most of an 80x24 screen around the player; on open
+ * ground about 3.3 * 64^2 = 13,500 cells on square8, fewer elsewhere,
+ * a fifth of the travel budget), is made on the first
+ * plan of such a state and answers the later ones near the player at
+ * once, most usefully a click on a known wall, which the bounded search
+ * can only answer by exhausting its budget.  A flood on its own context
+ * touches no page the fallback search has not, and no O(map) work is done
+ * per flood (the context's generation stamps).
+ */
+static void reach_update(struct game *g)
+{
+	struct reach *m = &g->reach;
+	int pc = player_cell(g);
+	if (m->source == pc && m->version == g->known_version)
+		return;
+	struct path_options opt = path_options_default();
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	m->settled = path_flood(m->ctx, pc, &opt, false, REACH_COST);
+	g->grid->cost = truth;
+	m->source = pc;
+	m->version = g->known_version;
+}
+
+static bool reach_same(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
+
+/*
+ * The route to `goal` read from the distance map into g->reach.cells, when
+ * the map decides it: a goal passable in known[] and settled gets an
+ * optimal route (PATH_FOUND); a goal blocked in known[] with a settled
+ * neighbour that makes the dearest hypothetical step into it no dearer
+ * than REACH_COST gets the fallback's answer (DESIGN section 4: one
+ * blocked cell crossed, the least cost, cut before it: PATH_FALLBACK).
+ * Otherwise false: the bounded search decides.  known[] must be the
+ * grid's costs.
+ */
+static bool reach_route(struct game *g, int goal, enum path_status *st, int *len)
+{
+	const struct path_ctx *ctx = g->reach.ctx;
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	int end = goal;
+	if (g->known[goal]) {
+		if (path_flood_distance(ctx, goal) < 0)
+			return false;
+		*st = PATH_FOUND;
+	} else {
+		int n = grid_adjacent(g->grid, goal, nb), best = -1;
+		double best_d = 0;
+		for (int i = 0; i < n; i++) {
+			double d = path_flood_distance(ctx, nb[i].cell);
+			if (g->known[nb[i].cell] && d >= 0 && (best < 0 || d + nb[i].step < best_d)) {
+				best = nb[i].cell;
+				best_d = d + nb[i].step;
+			}
+		}
+		/* every cell nearer than REACH_COST is settled, so no other
+		 * neighbour can beat one within it */
+		if (best < 0 || best_d > REACH_COST)
+			return false;
+		end = best;
+		*st = PATH_FALLBACK;
+	}
+	/* walk back from `end`: a settled neighbour p with d(p) + step = d(c) */
+	int k = 0, c = end;
+	g->reach.cells[k++] = c;
+	while (c != g->reach.source) {
+		double dc = path_flood_distance(ctx, c);
+		int n = grid_neighbours(g->grid, c, false, nb), prev = -1;
+		for (int i = 0; i < n && prev < 0; i++) {
+			double dp = path_flood_distance(ctx, nb[i].cell);
+			if (dp >= 0 && dp < dc && reach_same(dp + nb[i].step * g->known[c], dc))
+				prev = nb[i].cell;
+		}
+		if (prev < 0 || k == REACH_COST + 2)
+			return false; /* cannot happen; the search decides */
+		g->reach.cells[k++] = c = prev;
+	}
+	for (int i = 0; i < k / 2; i++) {
+		int t = g->reach.cells[i];
+		g->reach.cells[i] = g->reach.cells[k - 1 - i];
+		g->reach.cells[k - 1 - i] = t;
+	}
+	*len = k;
+	return true;
+}
+
 enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len)
 {
 	*cells = NULL;
 	*len = 0;
 	grid_clamp(g->grid, &x, &y);
+	reach_update(g);
+	enum path_status st;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	bool mapped = reach_route(g, cell_of(g, x, y), &st, len);
+	g->grid->cost = truth;
+	if (mapped) {
+		*cells = g->reach.cells;
+		return st;
+	}
 	struct path_result r;
-	enum path_status st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
+	st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
 	if (st != PATH_BAD_INPUT && r.len >= 1) {
 		*cells = r.cells;
 		*len = r.len;
@@ -652,17 +757,41 @@ static int run_ahead(const struct game *g, enum grid_dir dir)
 	return c;
 }
 
-/* MODE_EXPLORE: the first step toward the nearest (by travel cost over the
+/* MODE_EXPLORE: whether the player would go to `c` (never seen, or a
+ * remembered item worth picking up). */
+static bool explore_wanted(const struct game *g, int c)
+{
+	return !g->remembered[c] || g->items[c] == 1 + ITEM_GOLD ||
+	       (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
+}
+
+/* Levels up to this many cells may be flooded whole by autoexplore's last
+ * pass (a quarter of a million cells: a few ms); larger ones are bounded
+ * like travel (below). */
+#define EXPLORE_WHOLE_CELLS (1L << 18)
+
+/*
+ * MODE_EXPLORE: the first step toward the nearest (by travel cost over the
  * player's memory) cell never seen or remembered item worth picking up;
- * -1 when there is none the player can reach. */
+ * -1 when there is none the player can reach.  Floods out to 24, then 160;
+ * then, on a level small enough, the whole level.  On a larger one the
+ * goal is the wanted cell nearest as the crow flies (one pass over the
+ * level's bytes) and the step is that of a plan bounded like travel
+ * (TRAVEL_BUDGET expansions; past it toward the closest cell found), so a
+ * step never costs a flood of millions of cells; the price is a goal that
+ * may not be the nearest by travel, or one behind walls the player knows.
+ */
 static int explore_next(struct game *g)
 {
 	static const double reach[] = { 24, 160, 0 }; /* 0: the whole level */
 	int pc = player_cell(g), goal = -1;
+	long cells = (long)g->grid->w * g->grid->h;
 	uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	struct path_options opt = path_options_default();
 	for (size_t k = 0; k < sizeof reach / sizeof reach[0] && goal < 0; k++) {
+		if (reach[k] <= 0 && cells > EXPLORE_WHOLE_CELLS)
+			break;
 		path_flood(g->path, pc, &opt, false, reach[k]);
 		int r = reach[k] > 0 ? (int)reach[k] + 1 : g->grid->w + g->grid->h;
 		double best = 0;
@@ -670,17 +799,38 @@ static int explore_next(struct game *g)
 		for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->grid->h; y++)
 			for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->grid->w; x++) {
 				int c = cell_of(g, x, y);
-				if (c == pc)
-					continue;
-				bool wanted = !g->remembered[c] ||
-					      g->items[c] == 1 + ITEM_GOLD ||
-					      (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
-				if (!wanted)
+				if (c == pc || !explore_wanted(g, c))
 					continue;
 				double d = path_flood_distance(g->path, c);
 				if (d >= 0 && (goal < 0 || d < best)) {
 					goal = c;
 					best = d;
+				}
+			}
+	}
+	if (goal < 0 && cells > EXPLORE_WHOLE_CELLS) {
+		/* square rings around the player, out to where no cell can be
+		 * nearer than the best found: the heuristic is at least the
+		 * ring's index on square maps, at least half of it on hex */
+		double best = 0;
+		int most = g->grid->w > g->grid->h ? g->grid->w : g->grid->h;
+		bool hex = g->grid->topo == GRID_HEX;
+		for (int r = 1; r <= most && (goal < 0 || r <= (hex ? 2 * best + 2 : best)); r++)
+			for (int y = g->player.y - r; y <= g->player.y + r; y++) {
+				if (y < 0 || y >= g->grid->h)
+					continue;
+				bool edge = y == g->player.y - r || y == g->player.y + r;
+				for (int x = g->player.x - r; x <= g->player.x + r; x += edge ? 1 : 2 * r) {
+					if (x < 0 || x >= g->grid->w)
+						continue;
+					int c = cell_of(g, x, y);
+					if (!explore_wanted(g, c) || !g->known[c])
+						continue;
+					double d = grid_heuristic(g->grid, pc, c);
+					if (goal < 0 || d < best) {
+						goal = c;
+						best = d;
+					}
 				}
 			}
 	}

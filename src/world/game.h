@@ -109,6 +109,18 @@ struct travel {
 #define PACK_POTIONS 5        /* potions the pack holds */
 #define PLAYER_REGEN_TURNS 10 /* below max_hp the player regains 1 hp every this many turns */
 #define TRAVEL_BUDGET 65536L  /* expansions a travel plan or preview may take (a frame on any map) */
+#define REACH_COST 64         /* the player's distance map covers cells this near (travel cost over known[]) */
+
+/* The player's distance map: a flood over known[] from the player's cell,
+ * out to REACH_COST, made by the first preview or plan after the player
+ * moved or learnt something, and reused by every later one (game.c). */
+struct reach {
+	struct path_ctx *ctx; /* its own search context: the fallback searches on g->path leave it intact */
+	int source;           /* player cell it was flooded from; -1 none */
+	unsigned version;     /* g->known_version it was flooded on */
+	long settled;         /* cells settled by the flood */
+	int cells[REACH_COST + 2]; /* the last route read from it (a step costs at least 1) */
+};
 struct game {
 	/* campaign: borrowed levels, played in order */
 	const struct level *const *levels;
@@ -133,6 +145,7 @@ struct game {
 	struct monster *monsters; /* n_monsters (struct monster: ai.h); dead ones stay, alive = false */
 	int n_monsters;
 	struct path_ctx *path;  /* one search context for the level, reused */
+	struct reach reach;     /* the player's distance map (travel previews) */
 
 	struct player player;
 	struct travel travel;

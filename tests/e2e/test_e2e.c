@@ -701,6 +701,57 @@ static void test_help_lists_keys(void **state)
 	e2e_quit(e);
 }
 
+/* At 40x10 the help does not fit: it says it scrolls, j and PgDn bring
+ * its last line into view and take its first out, k brings it back, and
+ * any other key returns to the map. */
+static void test_help_scrolls_at_40x10(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 10, 40, NULL);
+	pty_send(&e->p, "?");
+	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+		e2e_fail_dump(e, "no help at 40x10");
+	if (!pty_wait_text(&e->p, "scroll", E2E_WAIT))
+		e2e_fail_dump(e, "the help does not say it scrolls");
+	if (pty_find(&e->p, "! heals", NULL, NULL))
+		e2e_fail_dump(e, "the whole help fits in 40x10: the test shows nothing");
+	pty_send(&e->p, "j");
+	if (!pty_wait_gone(&e->p, "astray - keys", E2E_WAIT))
+		e2e_fail_dump(e, "j did not scroll the help");
+	for (int i = 0; i < 8; i++)
+		pty_send(&e->p, "\033[6~"); /* PgDn */
+	if (!pty_wait_text(&e->p, "! heals", E2E_WAIT))
+		e2e_fail_dump(e, "PgDn did not reach the help's last line");
+	for (int i = 0; i < 60; i++)
+		pty_send(&e->p, "k");
+	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+		e2e_fail_dump(e, "k did not scroll back to the top");
+	pty_send(&e->p, " ");
+	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		e2e_fail_dump(e, "help did not return to the map");
+	e2e_quit(e);
+}
+
+/* A click on the status line's "? help" (both click forms) opens the help
+ * and does not walk the player: the turn stays 0. */
+static void test_click_status_help(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	for (int split = 0; split < 2; split++) {
+		int row, col;
+		if (!pty_find(&e->p, "? help", &row, &col))
+			e2e_fail_dump(e, "no ? help on the status line");
+		pty_click(&e->p, 0, col + 2, row, split);
+		if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+			e2e_fail_dump(e, "a click on ? help did not open the help");
+		pty_send(&e->p, " ");
+		if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+			e2e_fail_dump(e, "the click walked the player, or help did not return");
+	}
+	e2e_quit(e);
+}
+
 static void test_no_mouse_leaves_mouse_alone(void **state)
 {
 	struct e2e *e = *state;
@@ -828,6 +879,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_death_restores_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_big_map_scrolls, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_help_lists_keys, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_help_scrolls_at_40x10, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_status_help, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_no_mouse_leaves_mouse_alone, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_level_fails_before_curses, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_refuses_without_terminal, e2e_setup, e2e_teardown),

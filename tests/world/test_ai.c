@@ -56,6 +56,58 @@ static void test_sight_zero_never_hunts(void **state)
 	fixture_fini(&f);
 }
 
+/* A monster notices a player it sees on its own turn: a goblin following
+ * a route toward a remembered place, due to replan only every 5 turns,
+ * turns toward the player the turn it sees it, not when its schedule
+ * comes round; and one that could see the player at the start of a turn
+ * is hunting it after its move, on square and hex maps. */
+static void test_notices_on_its_own_turn(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "#################\n"
+				      "#@.....g........#\n"
+				      "################>\n", 1);
+	kind(g, "goblin")->repath = 5;
+	kind(g, "goblin")->sight = 0;
+	struct monster *m = game_monster_at(g, 7, 1);
+	while (g->turn % 5 != 4)
+		act_wait(g);
+	ai_mind_alert(&m->mind, m->kind, 15, 1, g->turn); /* heads east, for a place it remembers */
+	act_wait(g);
+	assert_int_equal(m->x, 8);
+	assert_true(m->mind.route_len > 0);
+	assert_true(g->turn < m->mind.next_repath - 1); /* not due for turns */
+	kind(g, "goblin")->sight = 20; /* now it sees the player, in the west */
+	act_wait(g);
+	assert_true(m->mind.hunting);
+	assert_int_equal(m->mind.target_x, 1);
+	assert_int_equal(m->x, 7); /* it turned at once */
+	act_wait(g);
+	assert_int_equal(m->x, 6);
+	fixture_fini(&f);
+
+	/* two cells away, in the open, on each topology: hunting after its first turn */
+	static const char *const open_maps[][2] = {
+		{ "square8", "#######\n#.....#\n#.@.g.#\n#.....#\n######>\n" },
+		{ "square4", "#######\n#.....#\n#.@.g.#\n#.....#\n######>\n" },
+		{ "hex", "# # # # # #\n # . . . . #\n# . @ . g #\n # . . . . #\n# # # # # >\n" },
+	};
+	for (size_t i = 0; i < sizeof open_maps / sizeof open_maps[0]; i++) {
+		g = fixture_game(&f, open_maps[i][0], open_maps[i][1], 1);
+		m = &g->monsters[0];
+		assert_false(m->mind.hunting);
+		int d0 = grid_step_distance(g->grid, grid_index(g->grid, m->x, m->y),
+					    grid_index(g->grid, g->player.x, g->player.y));
+		act_wait(g);
+		assert_true(m->mind.hunting);
+		assert_true(grid_step_distance(g->grid, grid_index(g->grid, m->x, m->y),
+					       grid_index(g->grid, g->player.x, g->player.y)) < d0);
+		fixture_fini(&f);
+	}
+}
+
 static const char memory_map[] =
 	"###########\n"
 	"#g.....@..#\n"
@@ -751,6 +803,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sight_zero_never_hunts),
+		cmocka_unit_test(test_notices_on_its_own_turn),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_penalty),
 		cmocka_unit_test(test_crowd),

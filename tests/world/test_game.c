@@ -497,6 +497,86 @@ static void test_travel_plans_over_knowledge(void **state)
 	fixture_fini(&f);
 }
 
+/* Cost of walking cells[0..len) on grid fr (entering costs, square8 diagonals sqrt 2). */
+static double walk_cost(const struct grid *fr, const int *cells, int len)
+{
+	double c = 0;
+	for (int i = 1; i < len; i++) {
+		int dx = grid_x(fr, cells[i]) - grid_x(fr, cells[i - 1]);
+		int dy = grid_y(fr, cells[i]) - grid_y(fr, cells[i - 1]);
+		double step = fr->topo == GRID_SQUARE8 && dx && dy ? GRID_SQRT2 : 1.0;
+		c += step * fr->cost[cells[i]];
+	}
+	return c;
+}
+
+/* The previews answered from the player's distance map agree with the
+ * bounded search over the free-space grid on every cell of the map: the
+ * same status, the same cost, the same end cost for walls (the fallback's
+ * cut), a legal walk from the player; a second round (answered from the
+ * same map) gives the same routes, and planning changes no game state. */
+static void test_preview_distance_map(void **state)
+{
+	(void)state;
+	static const char *const maps[][2] = {
+		{ "square8", "############\n"
+			     "#@..,,~~#..#\n"
+			     "#.##.#..#..#\n"
+			     "#..#.#.##..#\n"
+			     "##.#...#...#\n"
+			     "#..,.###.#.#\n"
+			     "#.#......#>#\n"
+			     "############\n" },
+		{ "square4", "##########\n"
+			     "#@...#...#\n"
+			     "#.##.#.#.#\n"
+			     "#..#...#.#\n"
+			     "#.~~~#.#>#\n"
+			     "##########\n" },
+		{ "hex", "# # # # # # # #\n"
+			 " # @ . , . # . #\n"
+			 "# . # # . # . #\n"
+			 " # . . . ~ . > #\n"
+			 "# # # # # # # #\n" },
+	};
+	for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, maps[m][0], maps[m][1], 1);
+		int n = g->grid->w * g->grid->h, start = grid_index(g->grid, g->player.x, g->player.y);
+		struct grid *fr = grid_create(g->grid->w, g->grid->h, g->grid->topo);
+		for (int i = 0; i < n; i++)
+			fr->cost[i] = g->remembered[i] ? g->grid->cost[i] : 1;
+		struct path_ctx *ref = path_create(fr);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		uint64_t before = game_hash(g);
+		int mapped = 0;
+		for (int round = 0; round < 2; round++)
+			for (int c = 0; c < n; c++) {
+				struct path_result r;
+				enum path_status want = path_find(ref, start, c, &opt, &r);
+				double want_cost = walk_cost(fr, r.cells, r.len);
+				const int *cells;
+				int len;
+				enum path_status got = game_travel_plan(g, grid_x(fr, c), grid_y(fr, c), &cells, &len);
+				assert_int_equal(got, want);
+				assert_true(len >= 1);
+				assert_int_equal(cells[0], start);
+				for (int i = 1; i < len; i++) {
+					assert_true(grid_is_adjacent(fr, cells[i - 1], cells[i]));
+					assert_true(fr->cost[cells[i]] != 0);
+				}
+				assert_true(fabs(walk_cost(fr, cells, len) - want_cost) < 1e-9);
+				mapped += g->reach.source == start;
+			}
+		assert_true(mapped > 0);
+		assert_true(game_hash(g) == before);
+		path_destroy(ref);
+		grid_destroy(fr);
+		fixture_fini(&f);
+	}
+}
+
 /* Stairs on the way stop travel and a run; stairs as the destination are
  * arrived at; neither descends. */
 static void test_stairs_stop_travel(void **state)
@@ -877,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_travel_cut_point),
 		cmocka_unit_test(test_travel_stops_when_hurt),
 		cmocka_unit_test(test_travel_plans_over_knowledge),
+		cmocka_unit_test(test_preview_distance_map),
 		cmocka_unit_test(test_stairs_stop_travel),
 		cmocka_unit_test(test_rest),
 		cmocka_unit_test(test_messages_merge),
