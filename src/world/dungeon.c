@@ -134,6 +134,12 @@ bool dungeon_create(uint64_t seed, int n_levels, const struct bestiary *b, struc
 			dungeon_fini(&d);
 			return false;
 		}
+		/* gen's description (generator version, size, seed) is for
+		 * designers; a player entering the level is told its name and
+		 * place in the run instead.  texts[i] keeps it, for whoever
+		 * regenerates or saves the level. */
+		free(r.level->description);
+		r.level->description = NULL;
 		d.texts[i] = r.text;
 		d.levels[i] = r.level;
 		d.n = i + 1;
