@@ -22,12 +22,16 @@
 #include "cli.h"
 #include "cmd.h"
 #include "diag.h"
+#include "dungeon.h"
 #include "game.h"
 #include "level.h"
 #include "opt.h"
 #include "rng.h"
+#include "savefile.h"
+#include "scores.h"
 #include "textfile.h"
 #include "ui.h"
+#include "ui_title.h"
 
 #ifndef ASTRAY_DATADIR
 #define ASTRAY_DATADIR "/usr/local/share/astray"
@@ -47,6 +51,9 @@ struct play_args {
 	int map_monsters;        /* monsters placed on a Moving AI .map */
 	int bench_keys;          /* > 0: measure key presses instead of playing */
 	int bench_preview;       /* > 0: measure travel previews instead of playing */
+	bool dungeon;            /* --dungeon: generated levels instead of files */
+	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
+	bool no_title;           /* --no-title: no title screen without level arguments */
 };
 
 #define STR(x) STR_(x)
@@ -66,6 +73,13 @@ static const struct opt play_opts[] = {
 	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
 	  .help = "pause between travel steps (default " STR(PLAY_DEFAULT_DELAY_MS) ")" },
+	{ .name = "dungeon", .kind = OPT_FLAG, .offset = ARG(dungeon),
+	  .help = "play a dungeon of generated levels (the seed makes the dungeon)" },
+	{ .name = "depth", .kind = OPT_INT, .offset = ARG(dungeon_levels), .metavar = "N", .lo = 1,
+	  .hi = DUNGEON_MAX_LEVELS,
+	  .help = "with --dungeon: the number of levels (default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
+	{ .name = "no-title", .kind = OPT_FLAG, .offset = ARG(no_title),
+	  .help = "without level arguments, play the campaign at once (no title\nscreen)" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
@@ -115,10 +129,14 @@ static void play_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: astray [play] [LEVEL|DIR]... [options]\n"
+		"       astray [play] --dungeon [--seed S] [--depth N] [options]\n"
 		"\n"
 		"Plays the campaign: the .lvl files of the installed %s/levels in\n"
 		"name order (or of ./levels when the current folder is astray's source tree,\n"
 		"the one holding src/cli/main.c), or the levels and folders given.\n"
+		"Without level arguments, in a terminal, a title screen offers a new dungeon,\n"
+		"a dungeon from a seed and the campaign (--no-title skips it).  --dungeon plays\n"
+		"generated levels on mixed maps, harder with depth; the same seed, the same dungeon.\n"
 		"A Moving AI .map plays as one square8 level with monsters placed from the seed.\n"
 		"\n"
 		"options:\n",
@@ -415,6 +433,155 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo)
 	fflush(stdout);
 }
 
+/* ---- the dungeon mode and the title screen --------------------------- */
+
+/* The campaign's folder: ./levels, else the installed one; NULL if neither. */
+static const char *campaign_dir(void)
+{
+	const char *dir = is_dir("levels") ? "levels" : ASTRAY_DATADIR "/levels";
+	return is_dir(dir) ? dir : NULL;
+}
+
+/* The bestiary for generated levels: --bestiary, else the one beside the
+ * campaign; then the --set overrides.  False with the messages printed. */
+static bool dungeon_bestiary(const struct play_args *a, struct bestiary *b)
+{
+	struct diag_list diags = { 0 };
+	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &diags)
+			      : bestiary_load_default(campaign_dir(), b, &diags);
+	cli_print_diags(stderr, &diags, false, false);
+	diag_list_fini(&diags);
+	for (int i = 0; ok && i < a->sets.n; i++) {
+		char err[256];
+		if (!bestiary_set(b, a->sets.v[i], err, sizeof err)) {
+			fprintf(stderr, "astray: --set %s: %s\n", a->sets.v[i], err);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/*
+ * --dungeon: the levels are generated from a->seed (dungeon.h, a stream of
+ * their own), the game is played on a->seed's game stream, so the one seed
+ * printed at the end replays both.  Returns the exit status.
+ */
+static int play_dungeon(const struct play_args *a)
+{
+	int n = a->dungeon_levels > 0 ? a->dungeon_levels : DUNGEON_DEFAULT_LEVELS;
+	struct bestiary b;
+	memset(&b, 0, sizeof b);
+	if (!dungeon_bestiary(a, &b))
+		return 1;
+	struct dungeon d;
+	char err[512];
+	if (!dungeon_create(a->seed, n, &b, &d, err, sizeof err)) {
+		fprintf(stderr, "astray: %s\n", err);
+		return 1;
+	}
+	const struct level *const *levels = (const struct level *const *)d.levels;
+	int status = 1;
+	struct game *g = NULL;
+	if (a->bench_keys > 0) {
+		status = run_bench(levels, &b, a);
+		goto out;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "astray: play needs a terminal on stdin and stdout "
+				"(for games without one, see astray sim --help)\n");
+		goto out;
+	}
+	g = game_create(levels, d.n, &b, a->seed);
+	if (!g) {
+		fprintf(stderr, "astray: out of memory\n");
+		goto out;
+	}
+	struct ui_options opt = { .mouse = !a->no_mouse, .step_delay_ms = a->delay_ms };
+	int signo = 0;
+	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
+	if (o == UI_ERROR) {
+		fprintf(stderr, "astray: %s\n", err);
+		goto out;
+	}
+	print_outcome(g, o, signo);
+	printf("This dungeon again: astray play --dungeon --seed %llu",
+	       (unsigned long long)a->seed);
+	if (n != DUNGEON_DEFAULT_LEVELS)
+		printf(" --depth %d", n);
+	printf("\n");
+	fflush(stdout);
+	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+out:
+	game_destroy(g);
+	dungeon_fini(&d);
+	return status;
+}
+
+/*
+ * The title screen, shown by a bare `astray` in a terminal.  Returns -1
+ * when the player chose the campaign (the caller goes on as without the
+ * title), or the exit status.  The high scores come from the data folder;
+ * a list that cannot be read only leaves the entry out.
+ */
+static int play_title(struct play_args *a)
+{
+	struct score_list scores = { 0 };
+	char dir[4096], err[1200];
+	const char *data = savefile_data_dir(dir, sizeof dir, getenv("XDG_DATA_HOME"), getenv("HOME"));
+	if (!data || !scores_load(data, &scores, err, sizeof err))
+		memset(&scores, 0, sizeof scores);
+	struct ui_title_entries e = {
+		.can_continue = false, /* offered once saved games exist */
+		.scores = scores.v,
+		.n_scores = scores.n,
+		.mouse = !a->no_mouse,
+	};
+	uint64_t seed = a->seed;
+	int signo = 0;
+	enum ui_title_choice c = ui_title_run(&e, &seed, &signo, err, sizeof err);
+	scores_fini(&scores);
+	switch (c) {
+	case TITLE_NEW_DUNGEON:
+		return play_dungeon(a);
+	case TITLE_SEEDED_DUNGEON:
+		a->seed = seed;
+		a->seeded = true;
+		return play_dungeon(a);
+	case TITLE_CAMPAIGN:
+		return -1;
+	case TITLE_CONTINUE:
+	case TITLE_QUIT:
+		return 0;
+	case TITLE_SIGNAL:
+		return 128 + signo;
+	case TITLE_HANGUP:
+		return 129;
+	case TITLE_ERROR:
+		fprintf(stderr, "astray: %s\n", err);
+		return 1;
+	}
+	return 1;
+}
+
+/*
+ * Chooses the mode: --dungeon, or the title screen (no level arguments, a
+ * terminal on both sides, no --no-title).  Returns -1 for the campaign or
+ * the given levels, as without either; otherwise the exit status.
+ */
+static int play_mode(struct play_args *a)
+{
+	if (a->dungeon && a->targets.n > 0)
+		return opt_usage_error(&play_command, "--dungeon makes its own levels: give no LEVEL or DIR");
+	if (!a->dungeon && a->dungeon_levels > 0)
+		return opt_usage_error(&play_command, "--depth is the number of levels of --dungeon");
+	if (a->dungeon)
+		return play_dungeon(a);
+	if (a->targets.n == 0 && !a->no_title && a->bench_keys == 0 && isatty(STDIN_FILENO) &&
+	    isatty(STDOUT_FILENO))
+		return play_title(a);
+	return -1;
+}
+
 int cmd_play(int argc, char **argv)
 {
 	struct play_args a;
@@ -432,6 +599,11 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!a.seeded)
 		a.seed = fresh_seed();
+	r = play_mode(&a);
+	if (r >= 0) {
+		status = r;
+		goto out;
+	}
 
 	/* the campaign */
 	const char *near = NULL;

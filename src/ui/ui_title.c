@@ -1,0 +1,512 @@
+/*
+ * ui_title.c - the title screen, in the manner of Brogue CE's: the name,
+ * then a menu of what to play.  It owns its own curses screen for as long
+ * as it is shown and gives the terminal back (endwin) before returning, so
+ * the caller then starts the game's screen (ui_run) as from the shell.  It
+ * decides nothing about games: it returns the player's choice (and a typed
+ * seed), and shows only the entries the caller offers (a saved game, the
+ * high scores).  Drawing happens in one place (title_draw) from the state;
+ * a resize is just another key that leads to a redraw.
+ */
+#include "ui_title.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * The number of the last SIGINT, SIGTERM or SIGHUP.  A handler may only
+ * store to a volatile sig_atomic_t, so this one flag lives at file scope;
+ * the loop polls it (getch waits at most TITLE_IDLE_MS) and leaves
+ * through endwin.
+ */
+static volatile sig_atomic_t title_signal_caught;
+
+static void title_on_signal(int signo)
+{
+	title_signal_caught = signo;
+}
+
+#define TITLE_IDLE_MS 200
+#define TITLE_STALE_READS 20  /* reads that fail at once in a row: the terminal is gone */
+#define TITLE_SEED_DIGITS 19  /* any 19-digit number fits in 64 bits */
+#define TITLE_MAX_ENTRIES 8
+
+enum title_entry { E_CONTINUE, E_NEW, E_SEED, E_CAMPAIGN, E_SCORES, E_QUIT, E_COUNT };
+
+/* The menu, in screen order; `key` is the label's first letter, lower case. */
+static const struct {
+	const char *label;
+	char key;
+} title_menu[E_COUNT] = {
+	[E_CONTINUE] = { "Continue saved game", 'c' },
+	[E_NEW] = { "New dungeon", 'n' },
+	[E_SEED] = { "Dungeon from a seed", 'd' },
+	[E_CAMPAIGN] = { "The campaign", 't' },
+	[E_SCORES] = { "High scores", 'h' },
+	[E_QUIT] = { "Quit", 'q' },
+};
+
+/* The name, drawn when the terminal has room for it. */
+static const char *const title_banner[] = {
+	" ###    ####  #####  ####     ###   #   #",
+	"#   #  #        #    #   #   #   #   # # ",
+	"#####   ###     #    ####    #####    #  ",
+	"#   #      #    #    #  #    #   #    #  ",
+	"#   #  ####     #    #   #   #   #    #  ",
+};
+#define BANNER_ROWS ((int)(sizeof title_banner / sizeof title_banner[0]))
+#define BANNER_COLS 41
+
+static const char title_tagline[] = "a turn-based roguelike on square and hex maps";
+static const char title_hint[] = "arrows or j k to choose, Enter to start, a letter picks, q quits";
+
+enum title_screen { TS_MENU, TS_SEED, TS_SCORES };
+
+enum title_colour { TC_NONE, TC_BANNER, TC_KEY, TC_DIM, TC_COUNT };
+static const short title_palette[TC_COUNT] = {
+	[TC_BANNER] = COLOR_YELLOW, [TC_KEY] = COLOR_CYAN, [TC_DIM] = COLOR_BLUE,
+};
+
+struct title {
+	const struct ui_title_entries *e;
+	enum title_entry items[TITLE_MAX_ENTRIES]; /* the entries shown, top to bottom */
+	int n, sel;
+	int row[TITLE_MAX_ENTRIES];                /* screen row of each (set by title_draw) */
+	int col0, col1;                            /* columns of the menu block [col0, col1) */
+	enum title_screen screen;
+	char digits[TITLE_SEED_DIGITS + 1];
+	int n_digits;
+	char notice[120];
+	bool colour;
+	bool done;
+	enum ui_title_choice choice;
+	uint64_t seed;
+	int stale_reads;
+};
+
+static attr_t title_attr(const struct title *t, enum title_colour c)
+{
+	return t->colour && c != TC_NONE ? COLOR_PAIR(c) : A_NORMAL;
+}
+
+/* text centred on row, cut to the screen width */
+static void title_centre(int row, const char *text, attr_t attr)
+{
+	if (row < 0 || row >= LINES)
+		return;
+	int len = (int)strlen(text);
+	if (len > COLS)
+		len = COLS;
+	attron(attr);
+	mvaddnstr(row, (COLS - len) / 2, text, len);
+	attroff(attr);
+}
+
+static int title_menu_width(const struct title *t)
+{
+	int w = 0;
+	for (int i = 0; i < t->n; i++) {
+		int l = (int)strlen(title_menu[t->items[i]].label);
+		if (l > w)
+			w = l;
+	}
+	return w + 4; /* "> " before, "  " after */
+}
+
+static void title_draw_menu(struct title *t, int top)
+{
+	int w = title_menu_width(t);
+	t->col0 = (COLS - w) / 2;
+	if (t->col0 < 0)
+		t->col0 = 0;
+	t->col1 = t->col0 + w;
+	for (int i = 0; i < t->n; i++) {
+		int row = top + i;
+		t->row[i] = row;
+		if (row >= LINES - 1)
+			continue;
+		const char *label = title_menu[t->items[i]].label;
+		bool on = i == t->sel;
+		attr_t base = on ? A_REVERSE | A_BOLD : A_NORMAL;
+		move(row, t->col0);
+		attron(base);
+		addstr(on ? "> " : "  ");
+		attroff(base);
+		/* the first letter, the entry's key, stands out */
+		attr_t key = base | A_UNDERLINE | (on ? 0 : title_attr(t, TC_KEY) | A_BOLD);
+		attron(key);
+		addch((chtype)(unsigned char)label[0]);
+		attroff(key);
+		attron(base);
+		addstr(label + 1);
+		for (int c = 2 + (int)strlen(label); c < w; c++)
+			addch(' ');
+		attroff(base);
+		if (t->items[i] == E_CONTINUE && t->e->continue_detail) {
+			attron(title_attr(t, TC_DIM));
+			addnstr(t->e->continue_detail, COLS - t->col1 > 0 ? COLS - t->col1 : 0);
+			attroff(title_attr(t, TC_DIM));
+		}
+	}
+}
+
+static void title_draw_scores(const struct title *t, int top)
+{
+	title_centre(top, "High scores", A_BOLD);
+	int n = t->e->n_scores < UI_TITLE_SCORES ? t->e->n_scores : UI_TITLE_SCORES;
+	char line[200];
+	int width = 0;
+	for (int i = 0; i < n; i++) {
+		const struct score_entry *s = &t->e->scores[i];
+		int l = snprintf(line, sizeof line, "%d. %7ld  depth %-2d  %-4s  %s  (seed %llu)", i + 1, s->score,
+				 s->depth, s->outcome, s->cause, (unsigned long long)s->seed);
+		if (l > width)
+			width = l;
+	}
+	int col = width < COLS ? (COLS - width) / 2 : 0;
+	for (int i = 0; i < n && top + 2 + i < LINES - 1; i++) {
+		const struct score_entry *s = &t->e->scores[i];
+		snprintf(line, sizeof line, "%d. %7ld  depth %-2d  %-4s  %s  (seed %llu)", i + 1, s->score, s->depth,
+			 s->outcome, s->cause, (unsigned long long)s->seed);
+		mvaddnstr(top + 2 + i, col, line, COLS - col);
+	}
+	title_centre(top + 3 + n, "any key or click returns", title_attr(t, TC_DIM));
+}
+
+static bool title_too_small(void)
+{
+	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
+}
+
+static void title_draw(struct title *t)
+{
+	erase();
+	curs_set(0);
+	if (title_too_small()) {
+		title_centre(LINES / 2, "The terminal is too small for astray.", A_BOLD);
+		refresh();
+		return;
+	}
+	/* the name, the tagline, a gap, the menu, a gap, the seed or notice line */
+	bool banner = LINES >= t->n + 16 && COLS >= BANNER_COLS + 2;
+	int name_rows = banner ? BANNER_ROWS : 1;
+	int body = t->screen == TS_SCORES ? 4 + UI_TITLE_SCORES : t->n + 2;
+	int height = name_rows + 2 + body;
+	int top = (LINES - 1 - height) / 2;
+	if (top < 0)
+		top = 0;
+	if (banner) {
+		for (int i = 0; i < BANNER_ROWS; i++)
+			title_centre(top + i, title_banner[i], title_attr(t, TC_BANNER) | A_BOLD);
+	} else {
+		title_centre(top, "A S T R A Y", title_attr(t, TC_BANNER) | A_BOLD);
+	}
+	title_centre(top + name_rows, title_tagline, title_attr(t, TC_DIM));
+	int menu_top = top + name_rows + 2;
+	if (t->screen == TS_SCORES) {
+		title_draw_scores(t, menu_top);
+		for (int i = 0; i < t->n; i++)
+			t->row[i] = -1; /* no entry to click */
+	} else {
+		title_draw_menu(t, menu_top);
+	}
+	int below = menu_top + t->n + 1;
+	if (t->screen == TS_SEED) {
+		char line[80];
+		snprintf(line, sizeof line, "Seed: %s", t->digits);
+		int col = t->col0 > 0 ? t->col0 : 0;
+		if (below < LINES - 1) {
+			mvaddnstr(below, col, line, COLS - col);
+			if (below + 1 < LINES - 1)
+				mvaddnstr(below + 1, col, "digits, then Enter; Esc goes back", COLS - col);
+			move(below, col + (int)strlen(line));
+			curs_set(1);
+		}
+	} else if (t->screen == TS_MENU && t->notice[0] && below < LINES - 1) {
+		title_centre(below, t->notice, A_BOLD);
+	}
+	title_centre(LINES - 1, title_hint, title_attr(t, TC_DIM));
+	if (t->screen == TS_SEED) {
+		int col = t->col0 > 0 ? t->col0 : 0;
+		move(below, col + 6 + t->n_digits);
+	}
+	refresh();
+}
+
+static void title_choose(struct title *t, enum title_entry which)
+{
+	switch (which) {
+	case E_CONTINUE: t->choice = TITLE_CONTINUE; t->done = true; break;
+	case E_NEW: t->choice = TITLE_NEW_DUNGEON; t->done = true; break;
+	case E_CAMPAIGN: t->choice = TITLE_CAMPAIGN; t->done = true; break;
+	case E_QUIT: t->choice = TITLE_QUIT; t->done = true; break;
+	case E_SEED:
+		t->screen = TS_SEED;
+		t->n_digits = 0;
+		t->digits[0] = '\0';
+		break;
+	case E_SCORES: t->screen = TS_SCORES; break;
+	case E_COUNT: break;
+	}
+}
+
+static void title_select(struct title *t, enum title_entry which)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->items[i] == which)
+			t->sel = i;
+}
+
+static void title_key_seed(struct title *t, int ch)
+{
+	if (ch >= '0' && ch <= '9') {
+		if (t->n_digits < TITLE_SEED_DIGITS && !(t->n_digits == 1 && t->digits[0] == '0')) {
+			t->digits[t->n_digits++] = (char)ch;
+			t->digits[t->n_digits] = '\0';
+		} else if (t->n_digits == 1 && t->digits[0] == '0') {
+			t->digits[0] = (char)ch; /* no leading zeros */
+		}
+		return;
+	}
+	switch (ch) {
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		if (t->n_digits > 0)
+			t->digits[--t->n_digits] = '\0';
+		return;
+	case 27: /* Esc */
+		t->screen = TS_MENU;
+		return;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (t->n_digits == 0) {
+			snprintf(t->notice, sizeof t->notice, "A seed is a number, such as 42.");
+			t->screen = TS_MENU;
+			return;
+		}
+		t->seed = strtoull(t->digits, NULL, 10);
+		t->choice = TITLE_SEEDED_DUNGEON;
+		t->done = true;
+		return;
+	default:
+		return; /* anything else is not part of a number */
+	}
+}
+
+static void title_key(struct title *t, int ch)
+{
+	if (t->screen == TS_SEED) {
+		title_key_seed(t, ch);
+		return;
+	}
+	if (t->screen == TS_SCORES) {
+		t->screen = TS_MENU;
+		return;
+	}
+	t->notice[0] = '\0';
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		t->sel = (t->sel + t->n - 1) % t->n;
+		return;
+	case KEY_DOWN:
+	case 'j':
+		t->sel = (t->sel + 1) % t->n;
+		return;
+	case KEY_HOME:
+		t->sel = 0;
+		return;
+	case KEY_END:
+		t->sel = t->n - 1;
+		return;
+	case '\n':
+	case '\r':
+	case ' ':
+	case KEY_ENTER:
+		title_choose(t, t->items[t->sel]);
+		return;
+	case 27: /* Esc */
+		t->choice = TITLE_QUIT;
+		t->done = true;
+		return;
+	default:
+		break;
+	}
+	int lower = ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
+	for (int i = 0; i < t->n; i++)
+		if (title_menu[t->items[i]].key == lower) {
+			t->sel = i;
+			title_choose(t, t->items[i]);
+			return;
+		}
+}
+
+static void title_mouse(struct title *t)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	bool press = ev.bstate & BUTTON1_PRESSED;
+	bool act = ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED);
+	if (!press && !act)
+		return;
+	if (t->screen == TS_SCORES) {
+		if (act)
+			t->screen = TS_MENU;
+		return;
+	}
+	for (int i = 0; i < t->n; i++) {
+		if (t->row[i] != ev.y || ev.x < t->col0 || ev.x >= t->col1)
+			continue;
+		t->sel = i;
+		t->notice[0] = '\0';
+		if (act) {
+			if (t->screen == TS_SEED && t->items[i] == E_SEED)
+				return; /* already asking */
+			t->screen = TS_MENU;
+			title_choose(t, t->items[i]);
+		}
+		return;
+	}
+}
+
+/* Whether stdin has gone (a closed terminal): getch then fails at once
+ * forever, so the loop must end instead of spinning. */
+static bool title_terminal_gone(struct title *t)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	int r = poll(&p, 1, 0);
+	if (r < 0)
+		return errno != EINTR;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return true;
+	if (r > 0)
+		return ++t->stale_reads >= TITLE_STALE_READS;
+	t->stale_reads = 0;
+	return false;
+}
+
+static void title_loop(struct title *t)
+{
+	while (!t->done) {
+		if (title_signal_caught) {
+			t->choice = TITLE_SIGNAL;
+			return;
+		}
+		title_draw(t);
+		timeout(TITLE_IDLE_MS);
+		int ch = getch();
+		if (ch == ERR) {
+			if (!title_signal_caught && title_terminal_gone(t)) {
+				t->choice = TITLE_HANGUP;
+				return;
+			}
+			continue;
+		}
+		t->stale_reads = 0;
+		if (ch == KEY_RESIZE)
+			continue;
+		if (ch == KEY_MOUSE) {
+			title_mouse(t);
+			continue;
+		}
+		if (title_too_small()) {
+			if (ch == 'q' || ch == 27) {
+				t->choice = TITLE_QUIT;
+				t->done = true;
+			}
+			continue;
+		}
+		title_key(t, ch);
+	}
+}
+
+static void title_colours(struct title *t)
+{
+	const char *nc = getenv("NO_COLOR");
+	t->colour = has_colors() && !(nc && *nc) && start_color() != ERR;
+	if (!t->colour)
+		return;
+	use_default_colors();
+	for (int c = 1; c < TC_COUNT; c++)
+		init_pair((short)c, title_palette[c], -1);
+}
+
+enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *seed, int *signal_number,
+				  char *err, size_t errlen)
+{
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[3], sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = title_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch */
+	title_signal_caught = 0;
+	*signal_number = 0;
+
+	struct title t;
+	memset(&t, 0, sizeof t);
+	t.e = e;
+	t.choice = TITLE_QUIT;
+	if (e->can_continue)
+		t.items[t.n++] = E_CONTINUE;
+	t.items[t.n++] = E_NEW;
+	t.items[t.n++] = E_SEED;
+	t.items[t.n++] = E_CAMPAIGN;
+	if (e->n_scores > 0 && e->scores)
+		t.items[t.n++] = E_SCORES;
+	t.items[t.n++] = E_QUIT;
+	if (e->notice)
+		snprintf(t.notice, sizeof t.notice, "%s", e->notice);
+	title_select(&t, e->can_continue ? E_CONTINUE : E_NEW);
+
+	for (int i = 0; i < 3; i++)
+		sigaction(caught[i], &sa, &old[i]);
+	setlocale(LC_CTYPE, "");
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		const char *term = getenv("TERM");
+		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
+		for (int i = 0; i < 3; i++)
+			sigaction(caught[i], &old[i], NULL);
+		return TITLE_ERROR;
+	}
+	set_term(scr);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	title_colours(&t);
+	if (e->mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED, NULL);
+		mouseinterval(0);
+	}
+
+	title_loop(&t);
+
+	if (e->mouse)
+		mousemask(0, NULL);
+	curs_set(1);
+	endwin();
+	delscreen(scr);
+	for (int i = 0; i < 3; i++)
+		sigaction(caught[i], &old[i], NULL);
+	*signal_number = (int)title_signal_caught;
+	if (t.choice == TITLE_SIGNAL && *signal_number == SIGHUP)
+		t.choice = TITLE_HANGUP;
+	if (t.choice == TITLE_SEEDED_DUNGEON)
+		*seed = t.seed;
+	return t.choice;
+}

@@ -1,0 +1,343 @@
+/*
+ * test_title.c - the title screen of a bare `astray` ($ASTRAY_BIN, the
+ * sanitized build) in a pseudo-terminal, as a player meets it: the menu
+ * appears; Enter on "New dungeon" starts a generated dungeon whose first
+ * level (map and status line) is drawn; "Dungeon from a seed" takes typed
+ * digits and plays that seed's dungeon (the same first level as
+ * `play --dungeon --seed`); a click on an entry chooses it; q leaves the
+ * terminal as it was; the high scores appear only when there are some;
+ * a resize redraws.  Each test runs with its own empty data folder.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pty_driver.h"
+
+#define WAIT_MS 8000  /* generous: the binary runs under ASan */
+
+struct title_test {
+	struct pty p;
+	char data[64];    /* XDG_DATA_HOME for this test */
+};
+
+static const char *bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+static void fail_dump(struct title_test *t, const char *what)
+{
+	char buf[8192];
+	pty_dump(&t->p, buf, sizeof buf);
+	print_error("%s\n%s", what, buf);
+	fail();
+}
+
+static void expect(struct title_test *t, const char *text)
+{
+	if (!pty_wait_text(&t->p, text, WAIT_MS)) {
+		char what[160];
+		snprintf(what, sizeof what, "never saw \"%s\"", text);
+		fail_dump(t, what);
+	}
+}
+
+static int setup(void **state)
+{
+	struct title_test *t = calloc(1, sizeof *t);
+	if (!t)
+		return -1;
+	snprintf(t->data, sizeof t->data, "/tmp/astray-title-XXXXXX");
+	if (!mkdtemp(t->data))
+		return -1;
+	setenv("XDG_DATA_HOME", t->data, 1); /* the child inherits it */
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct title_test *t = *state;
+	pty_close(&t->p);
+	char path[160];
+	snprintf(path, sizeof path, "%s/astray/scores.txt", t->data);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/astray", t->data);
+	rmdir(path);
+	rmdir(t->data);
+	unsetenv("XDG_DATA_HOME");
+	free(t);
+	return 0;
+}
+
+/* Starts argv (NULL-terminated after the binary) in a rows x cols terminal. */
+static void start(struct title_test *t, int rows, int cols, const char *arg1, const char *arg2)
+{
+	char *argv[] = { (char *)bin(), (char *)arg1, (char *)arg2, NULL };
+	if (!arg1)
+		argv[1] = NULL;
+	else if (!arg2)
+		argv[2] = NULL;
+	assert_true(pty_start(&t->p, rows, cols, argv));
+}
+
+static void start_title(struct title_test *t)
+{
+	start(t, 24, 80, NULL, NULL);
+	expect(t, "New dungeon");
+}
+
+/* The status line: the last row that says "HP ". */
+static bool status_line(struct title_test *t, char *buf, size_t size)
+{
+	for (int r = t->p.rows - 1; r >= 0; r--) {
+		pty_row(&t->p, r, buf, size);
+		if (strstr(buf, "HP "))
+			return true;
+	}
+	return false;
+}
+
+/* The game is on: the status line and the player on the map. */
+static void expect_game(struct title_test *t, char *status, size_t size)
+{
+	expect(t, "HP 30/30");
+	expect(t, "@");
+	assert_true(status_line(t, status, size));
+}
+
+/* Q y leaves a game; the program exits 0 with the terminal restored.
+ * A level's opening messages may wait behind --More--, which takes a key
+ * each: Q is sent until the question comes. */
+static void quit_game(struct title_test *t)
+{
+	bool asked = false;
+	for (int i = 0; i < 6 && !asked; i++) {
+		pty_send(&t->p, "Q");
+		asked = pty_wait_text(&t->p, "Really quit", 1500);
+	}
+	if (!asked)
+		fail_dump(t, "Q never asked to quit");
+	pty_send(&t->p, "y");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "the program did not exit after Q y");
+	assert_true(WIFEXITED(t->p.status));
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_false(t->p.altscreen);
+	assert_true(t->p.cursor_visible);
+}
+
+static void test_menu(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	expect(t, "Dungeon from a seed");
+	expect(t, "The campaign");
+	expect(t, "Quit");
+	int row, col;
+	assert_false(pty_find(&t->p, "Continue", &row, &col));     /* no saved game offered */
+	assert_false(pty_find(&t->p, "High scores", &row, &col));  /* no scores yet */
+	assert_true(t->p.altscreen);
+	/* the cursor starts on New dungeon */
+	assert_true(pty_find(&t->p, "> New dungeon", &row, &col));
+	pty_send(&t->p, "j");
+	expect(t, "> Dungeon from a seed");
+	pty_send(&t->p, "\033OA"); /* up, as xterm sends it in keypad mode (kcuu1) */
+	expect(t, "> New dungeon");
+	pty_send(&t->p, "k"); /* wraps to the bottom */
+	expect(t, "> Quit");
+}
+
+static void test_new_dungeon(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_send(&t->p, "\r");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	if (!strstr(status, "(1/10)"))
+		fail_dump(t, "the status line does not say level 1 of 10");
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "outcome=quit"));
+	assert_true(pty_log_has(&t->p, "This dungeon again: astray play --dungeon --seed "));
+}
+
+static void test_seed_entry(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_send(&t->p, "d");
+	expect(t, "Seed:");
+	pty_send(&t->p, "4x2");   /* a letter is not part of a number */
+	expect(t, "Seed: 42");
+	pty_send(&t->p, "9\177"); /* Backspace takes the 9 back */
+	if (!pty_wait_gone(&t->p, "Seed: 429", WAIT_MS))
+		fail_dump(t, "Backspace did not erase");
+	pty_send(&t->p, "\r");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "seed=42 outcome=quit"));
+	assert_true(pty_log_has(&t->p, "--dungeon --seed 42"));
+	pty_close(&t->p);
+
+	/* the same dungeon, asked for on the command line: the same first level */
+	start(t, 24, 80, "--dungeon", "--seed=42");
+	char again[256];
+	expect_game(t, again, sizeof again);
+	assert_string_equal(status, again);
+	quit_game(t);
+}
+
+static void test_seed_escape(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_send(&t->p, "d");
+	expect(t, "Seed:");
+	pty_send(&t->p, "\033");
+	if (!pty_wait_gone(&t->p, "Seed:", WAIT_MS))
+		fail_dump(t, "Esc did not leave the seed prompt");
+	pty_send(&t->p, "d\r"); /* Enter on no digits: back to the menu with a word why */
+	expect(t, "A seed is a number");
+	pty_send(&t->p, "q");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+}
+
+static void test_quit_leaves_terminal_clean(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_send(&t->p, "q");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "q did not quit");
+	assert_true(WIFEXITED(t->p.status));
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_true(pty_log_has(&t->p, "\033[?1049h"));
+	assert_true(pty_log_has(&t->p, "\033[?1049l"));
+	assert_false(t->p.altscreen);
+	assert_true(t->p.cursor_visible);
+	assert_false(pty_log_has(&t->p, "outcome=")); /* no game was played */
+}
+
+static void test_click_campaign(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	int row, col;
+	assert_true(pty_find(&t->p, "The campaign", &row, &col));
+	pty_click(&t->p, 0, col + 3, row, true); /* press, then release */
+	char status[256];
+	expect_game(t, status, sizeof status);
+	if (!strstr(status, "First Steps"))
+		fail_dump(t, "a click on the campaign did not start the campaign's first level");
+	quit_game(t);
+	assert_false(pty_log_has(&t->p, "This dungeon again"));
+}
+
+static void test_click_quit(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	int row, col;
+	assert_true(pty_find(&t->p, "Quit", &row, &col));
+	pty_click(&t->p, 0, col, row, false); /* one write: CLICKED */
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "a click on Quit did not quit");
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_false(t->p.altscreen);
+}
+
+static void test_scores_shown(void **state)
+{
+	struct title_test *t = *state;
+	char path[160];
+	snprintf(path, sizeof path, "%s/astray", t->data);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/astray/scores.txt", t->data);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("astray-scores 1\n", f);
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "%d %d 100 %d 1700000000 died killed by rat number %d\n", 900 - 100 * i, 3, 7000 + i, i + 1);
+	fclose(f);
+	start_title(t);
+	expect(t, "High scores");
+	pty_send(&t->p, "h");
+	expect(t, "rat number 1");
+	expect(t, "rat number 5");
+	int row, col;
+	assert_false(pty_find(&t->p, "rat number 6", &row, &col)); /* the top five */
+	assert_true(pty_find(&t->p, "seed 7000", &row, &col));
+	pty_send(&t->p, " ");
+	expect(t, "New dungeon");
+	pty_send(&t->p, "q");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+}
+
+static void test_resize(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_resize(&t->p, 14, 50);
+	expect(t, "A S T R A Y"); /* no room for the big name */
+	expect(t, "The campaign");
+	pty_resize(&t->p, 6, 30);
+	expect(t, "too small");
+	pty_resize(&t->p, 30, 100);
+	expect(t, "The campaign");
+	if (!pty_wait_gone(&t->p, "too small", WAIT_MS))
+		fail_dump(t, "the notice stayed after growing");
+	pty_send(&t->p, "\033");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+}
+
+/* --no-title and level arguments go straight to the game. */
+static void test_no_title(void **state)
+{
+	struct title_test *t = *state;
+	start(t, 24, 80, "--no-title", "--seed=1");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	int row, col;
+	assert_false(pty_find(&t->p, "New dungeon", &row, &col));
+	quit_game(t);
+}
+
+static void test_sigterm(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	kill(t->p.pid, SIGTERM);
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(t->p.status), 128 + SIGTERM);
+	assert_false(t->p.altscreen);
+	assert_true(t->p.cursor_visible);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_menu), T(test_new_dungeon), T(test_seed_entry), T(test_seed_escape),
+		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
+		T(test_scores_shown), T(test_resize), T(test_no_title), T(test_sigterm),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
