@@ -64,6 +64,11 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 	vterm_screen_enable_altscreen(p->screen, 1);
 	vterm_screen_reset(p->screen, 1);
 
+	snprintf(p->data_home, sizeof p->data_home, "/tmp/astray-pty-XXXXXX");
+	if (!mkdtemp(p->data_home)) {
+		p->data_home[0] = '\0';
+		return false;
+	}
 	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
 	int fd;
 	pid_t pid = forkpty(&fd, NULL, NULL, &ws);
@@ -76,6 +81,7 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 		unsetenv("LINES");
 		unsetenv("COLUMNS");
 		unsetenv("NO_COLOR");
+		setenv("XDG_DATA_HOME", p->data_home, 1);
 		if (block_hup) {
 			sigset_t set;
 			sigemptyset(&set);
@@ -378,4 +384,12 @@ void pty_close(struct pty *p)
 	p->vt = NULL;
 	free(p->log);
 	p->log = NULL;
+	if (p->data_home[0]) {
+		/* a folder this driver made with mkdtemp, holding only what the program saved */
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", p->data_home);
+		if (system(cmd) != 0)
+			fprintf(stderr, "pty_close: could not remove %s\n", p->data_home);
+		p->data_home[0] = '\0';
+	}
 }
