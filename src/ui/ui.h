@@ -51,6 +51,23 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 		       char *err, size_t errlen);
 
 /*
+ * One frame of g as play draws it (map, messages newer than msg_mark,
+ * status line; routes of visible monsters when routes is set; notice on
+ * the last message row), on the current curses screen.  For other screens
+ * that show a game, such as the replay viewer.
+ */
+void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *notice);
+
+/*
+ * Watches a recorded game in the terminal: applies actions[0..n) to g (a
+ * game fresh from journal_start) at a pace the viewer sets: Space pauses,
+ * . steps, + and - change the speed, r shows the monsters' routes, q
+ * quits.  Restores the terminal before it returns.  UI_QUIT when the
+ * viewer left, UI_ERROR when no terminal could be set up (err says why).
+ */
+enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, char *err, size_t errlen);
+
+/*
  * The key-press benchmark: an 80x24 curses screen written to /dev/null,
  * `n` key presses (moves to and fro) each resolved and redrawn through the
  * same code as play; samples_us[i] receives the CPU microseconds of press i.

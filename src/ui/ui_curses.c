@@ -1183,6 +1183,26 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	return u.outcome;
 }
 
+/* ---- drawing for other screens (the replay viewer) --------------------- */
+
+void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *notice)
+{
+	struct ui *u = malloc(sizeof *u);
+	if (!u)
+		return;
+	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
+	ui_init(u, g, &opt);
+	ui_colours_init(u);
+	u->routes = routes;
+	u->msg_mark = msg_mark;
+	u->more_seen = UI_MSG_LINES; /* no --More--: the newest lines show */
+	if (notice)
+		snprintf(u->notice, sizeof u->notice, "%s", notice);
+	ui_draw(u);
+	free(u->preview);
+	free(u);
+}
+
 /* ---- the key-press benchmark ----------------------------------------- */
 
 /*
