@@ -25,10 +25,12 @@
 #include "dungeon.h"
 #include "game.h"
 #include "level.h"
+#include "journal.h"
 #include "opt.h"
 #include "rng.h"
 #include "savefile.h"
 #include "scores.h"
+#include "play_save.h"
 #include "textfile.h"
 #include "ui.h"
 #include "ui_title.h"
@@ -54,6 +56,9 @@ struct play_args {
 	bool dungeon;            /* --dungeon: generated levels instead of files */
 	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
 	bool no_title;           /* --no-title: no title screen without level arguments */
+	const char *data;        /* --data DIR: the data folder (saves, scores) */
+	bool no_save;            /* --no-save: no journal, no resume, no score */
+	const char *record;      /* --record FILE: journal to FILE instead of the save slot */
 };
 
 #define STR(x) STR_(x)
@@ -80,6 +85,12 @@ static const struct opt play_opts[] = {
 	  .help = "with --dungeon: the number of levels (default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "no-title", .kind = OPT_FLAG, .offset = ARG(no_title),
 	  .help = "without level arguments, play the campaign at once (no title\nscreen)" },
+	{ .name = "data", .kind = OPT_STRING, .offset = ARG(data), .metavar = "DIR",
+	  .help = "the data folder: save, scores, finished games (default\n$XDG_DATA_HOME/astray, else ~/.local/share/astray)" },
+	{ .name = "no-save", .kind = OPT_FLAG, .offset = ARG(no_save),
+	  .help = "play without saving (no resume, no score kept)" },
+	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "FILE",
+	  .help = "write this game's journal to FILE (a new file) instead of\nthe save slot; astray replay FILE shows it" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
@@ -198,8 +209,10 @@ static uint64_t fresh_seed(void)
 	return s % 1000000000u;
 }
 
-/* Loads one level file; errors and warnings are printed.  NULL on error. */
-static struct level *load_level(const char *path, const struct bestiary *b, const struct play_args *a)
+/* Loads one level file; errors and warnings are printed.  NULL on error.
+ * jl gets what the journal records of it; jl->text is then owned by the caller. */
+static struct level *load_level(const char *path, const struct bestiary *b, const struct play_args *a,
+				struct journal_level *jl)
 {
 	size_t len;
 	char *text;
@@ -217,6 +230,8 @@ static struct level *load_level(const char *path, const struct bestiary *b, cons
 		if (!bestiary_find_glyph(b, glyph))
 			glyph = b->n > 0 ? b->kinds[0].glyph : 'g';
 		lv = level_from_movingai(path, text, len, a->seed, a->map_monsters, glyph, &diags);
+		*jl = (struct journal_level){ .movingai = true, .monsters = a->map_monsters, .glyph = glyph,
+					      .place_seed = a->seed };
 	} else {
 		lv = level_parse(path, text, len, b, &diags);
 	}
@@ -226,8 +241,35 @@ static struct level *load_level(const char *path, const struct bestiary *b, cons
 		lv = NULL;
 	}
 	diag_list_fini(&diags);
-	free(text);
+	jl->name = path;
+	jl->text = text;
+	jl->len = len;
 	return lv;
+}
+
+/* The bestiary file (--bestiary, or the default one near the levels) read
+ * and parsed; its text is kept for the journal (*text, caller frees).
+ * Errors are printed.  False on error. */
+static bool load_bestiary(const struct play_args *a, const char *near, struct bestiary *b, char **text,
+			  size_t *len, char *name, size_t namesize)
+{
+	struct diag_list diags = { 0 };
+	bool ok = false;
+	*text = NULL;
+	if (a->bestiary)
+		snprintf(name, namesize, "%s", a->bestiary);
+	if (!a->bestiary && !bestiary_default_path(near, name, namesize)) {
+		ok = bestiary_load_default(near, b, &diags); /* prints where it looked */
+	} else {
+		int err = textfile_read(name, text, len);
+		if (err)
+			diag_add(&diags, DIAG_ERROR, name, 0, 0, "cannot read the bestiary: %s", strerror(err));
+		else
+			ok = bestiary_parse(name, *text, *len, b, &diags);
+	}
+	cli_print_diags(stderr, &diags, false, false);
+	diag_list_fini(&diags);
+	return ok;
 }
 
 static int compare_double(const void *a, const void *b)
@@ -410,8 +452,9 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo)
 		       g->player.gold);
 		break;
 	case UI_DIED:
-		printf("You died on %s (level %d of %d) on turn %d, with %d gold.\n", name,
-		       g->depth + 1, g->n_levels, g->turn, g->player.gold);
+		printf("You were killed by %s on %s (level %d of %d) on turn %d, with %d gold.\n",
+		       g->killer[0] ? g->killer : "something", name, g->depth + 1, g->n_levels, g->turn,
+		       g->player.gold);
 		break;
 	case UI_QUIT:
 		printf("You left on %s (level %d of %d) on turn %d, with %d gold.\n", name,
@@ -582,14 +625,99 @@ static int play_mode(struct play_args *a)
 	return -1;
 }
 
+/*
+ * Plays one game in the terminal: the saved one when there is one and the
+ * player wants it, else a new one; journals it (unless --no-save) and
+ * reports the end.  Returns the exit status.
+ */
+static int play_session(const struct play_args *a, const struct level *const *levels, int n_levels,
+			const struct bestiary *b, const struct journal_setup *setup)
+{
+	struct play_save s;
+	struct play_resumed r;
+	memset(&s, 0, sizeof s);
+	memset(&r, 0, sizeof r);
+	char err[1400] = "";
+	if (!a->no_save && !play_data_dir(a->data, s.data, sizeof s.data, err, sizeof err)) {
+		fprintf(stderr, "astray: %s\n", err);
+		return 1;
+	}
+	int resume = 0;
+	if (a->record) {
+		snprintf(s.path, sizeof s.path, "%s", a->record);
+	} else if (!a->no_save) {
+		bool keep_slot;
+		resume = play_resume_offer(s.data, &r, &keep_slot);
+		if (resume < 0)
+			return 1;
+		s.in_slot = !keep_slot;
+		if (s.in_slot)
+			play_save_slot(s.data, s.path, sizeof s.path);
+	}
+	struct game *own = NULL, *g;
+	if (resume == 1) {
+		g = r.jg.game;
+		if (!play_save_reopen(&s, &r, err, sizeof err)) {
+			fprintf(stderr, "astray: cannot go on saving the game: %s\n", err);
+			play_resumed_fini(&r);
+			return 1;
+		}
+	} else {
+		g = own = game_create(levels, n_levels, b, a->seed);
+		if (!g) {
+			fprintf(stderr, "astray: out of memory\n");
+			return 1;
+		}
+		if (s.path[0] && !play_save_begin(&s, setup, g, err, sizeof err)) {
+			fprintf(stderr, "astray: cannot save the game: %s\n", err);
+			game_destroy(own);
+			return 1;
+		}
+	}
+	struct ui_hooks hooks;
+	play_save_hooks(&s, &hooks);
+	struct ui_options opt = { .mouse = !a->no_mouse, .step_delay_ms = a->delay_ms, .hooks = &hooks };
+	int signo = 0;
+	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
+	/* the terminal is restored: now it is safe to print */
+	int status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	if (o == UI_ERROR) {
+		fprintf(stderr, "astray: %s\n", err);
+		status = 1;
+	} else {
+		print_outcome(g, o, signo);
+	}
+	if (g->over)
+		play_save_finish(&s, g, stdout);
+	else
+		play_save_leave(&s, stdout);
+	fflush(stdout);
+	game_destroy(own);
+	play_resumed_fini(&r);
+	if (o == UI_SIGNAL && signo > 0) {
+		/* the terminal is back, the game saved and the outcome printed:
+		 * now die of the signal with its default action, so the parent
+		 * sees it */
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, signo);
+		signal(signo, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(signo);
+	}
+	return status;
+}
+
 int cmd_play(int argc, char **argv)
 {
 	struct play_args a;
 	memset(&a, 0, sizeof a);
 	struct names files = { 0 };
 	struct level **levels = NULL;
+	struct journal_level *jlevels = NULL;
+	char *bestiary_text = NULL, bestiary_name[4096] = "";
+	size_t bestiary_len = 0;
 	int n_levels = 0, status = 1;
-	struct game *g = NULL;
 	struct bestiary b;
 	memset(&b, 0, sizeof b);
 	int r = parse_args(argc, argv, &a);
@@ -632,12 +760,7 @@ int cmd_play(int argc, char **argv)
 	}
 
 	/* the bestiary, then the overrides */
-	struct diag_list diags = { 0 };
-	bool ok = a.bestiary ? bestiary_load_file(a.bestiary, &b, &diags)
-			     : bestiary_load_default(near, &b, &diags);
-	cli_print_diags(stderr, &diags, false, false);
-	diag_list_fini(&diags);
-	if (!ok)
+	if (!load_bestiary(&a, near, &b, &bestiary_text, &bestiary_len, bestiary_name, sizeof bestiary_name))
 		goto out;
 	for (int i = 0; i < a.sets.n; i++) {
 		char err[256];
@@ -649,17 +772,22 @@ int cmd_play(int argc, char **argv)
 
 	/* every level, before the screen changes */
 	levels = calloc((size_t)files.n + 1, sizeof *levels);
-	if (!levels) {
+	jlevels = calloc((size_t)files.n + 1, sizeof *jlevels);
+	if (!levels || !jlevels) {
 		fprintf(stderr, "astray: out of memory\n");
 		goto out;
 	}
 	int bad = 0;
 	for (int i = 0; i < files.n; i++) {
-		struct level *lv = load_level(files.v[i], &b, &a);
+		struct level *lv = load_level(files.v[i], &b, &a, &jlevels[n_levels]);
 		if (lv)
 			levels[n_levels++] = lv;
 		else
 			bad++;
+		if (!lv) {
+			free((char *)jlevels[n_levels].text);
+			memset(&jlevels[n_levels], 0, sizeof jlevels[n_levels]);
+		}
 	}
 	if (bad) {
 		fprintf(stderr, "astray: %d level%s with errors: nothing was started\n", bad,
@@ -682,38 +810,22 @@ int cmd_play(int argc, char **argv)
 		goto out;
 	}
 
-	g = game_create((const struct level *const *)levels, n_levels, &b, a.seed);
-	if (!g) {
-		fprintf(stderr, "astray: out of memory\n");
-		goto out;
-	}
-	struct ui_options opt = { .mouse = !a.no_mouse, .step_delay_ms = a.delay_ms };
-	char err[256] = "";
-	int signo = 0;
-	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
-	/* the terminal is restored: now it is safe to print */
-	if (o == UI_ERROR) {
-		fprintf(stderr, "astray: %s\n", err);
-		goto out;
-	}
-	print_outcome(g, o, signo);
-	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
-	if (o == UI_SIGNAL && signo > 0) {
-		/* the terminal is back and the outcome printed: now die of the
-		 * signal with its default action, so the parent sees it */
-		fflush(stdout);
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, signo);
-		signal(signo, SIG_DFL);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(signo);
-	}
+	struct journal_setup setup = {
+		.program = ASTRAY_VERSION, .seed = a.seed,
+		.bestiary_name = bestiary_name, .bestiary_text = bestiary_text, .bestiary_len = bestiary_len,
+		.sets = (const char *const *)a.sets.v, .n_sets = a.sets.n,
+		.options = { .ai_share = AI_SHARE_AUTO, .all_hunt = false },
+		.levels = jlevels, .n_levels = n_levels,
+	};
+	status = play_session(&a, (const struct level *const *)levels, n_levels, &b, &setup);
 out:
-	game_destroy(g);
-	for (int i = 0; i < n_levels; i++)
+	for (int i = 0; i < n_levels; i++) {
 		level_destroy(levels[i]);
+		free((char *)jlevels[i].text);
+	}
 	free(levels);
+	free(jlevels);
+	free(bestiary_text);
 	names_fini(&files);
 	opt_list_fini(&a.targets);
 	opt_list_fini(&a.sets);

@@ -3,18 +3,21 @@
  * its game from the recorded levels and bestiary, replays every action
  * without a terminal and checks every checksum.  Exit 0 with one summary
  * line of key=value figures; 1 naming the first turn that differs or the
- * damage (byte offset); 2 on bad usage.  Watching a replay in the terminal
- * is not here yet: without --verify the command says so.
+ * damage (byte offset); 2 on bad usage.  Without --verify the game is
+ * shown in the terminal instead (ui_replay_run), after the same checks of
+ * the file.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "cmd.h"
 #include "opt.h"
 #include "journal.h"
+#include "ui.h"
 
 struct replay_args {
 	bool verify;
@@ -24,8 +27,8 @@ struct replay_args {
 #define ARG(field) offsetof(struct replay_args, field)
 static const struct opt replay_opts[] = {
 	{ .name = "verify", .kind = OPT_FLAG, .offset = ARG(verify),
-	  .help = "replay headless and check every checksum (required for now:\n"
-		  "watching a replay in the terminal is not available yet)" },
+	  .help = "replay headless and check every checksum (without it the\n"
+		  "game is shown in the terminal)" },
 	{ .name = "upto", .kind = OPT_INT, .offset = ARG(upto), .metavar = "N", .lo = 0, .hi = 1000000000,
 	  .help = "stop after the first N actions" },
 };
@@ -40,9 +43,13 @@ static const struct opt_command replay_command = {
 static void replay_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray replay FILE --verify [--upto N]\n"
+		"usage: astray replay FILE [--verify] [--upto N]\n"
 		"\n"
-		"Replays a game journal (docs/journal.md) without a terminal: the game is\n"
+		"Shows a recorded game (a journal: docs/journal.md) in the terminal, one\n"
+		"action at a time: Space pauses, . steps, + and - change the speed, r shows\n"
+		"the monsters' routes, q quits.\n"
+		"\n"
+		"With --verify it replays the journal without a terminal: the game is\n"
 		"rebuilt from the levels and bestiary recorded in the file, every action is\n"
 		"applied again and every checksum compared.  Prints one line of key=value\n"
 		"figures and exits 0, or exits 1 naming the first action and game turn where\n"
@@ -74,10 +81,10 @@ int cmd_replay(int argc, char **argv)
 		return status;
 	bool verify = a.verify;
 	long upto = a.upto;
-	if (!verify) {
-		fprintf(stderr, "astray replay: watching a replay in the terminal is not available yet; "
-				"astray replay %s --verify checks it\n", file);
-		return 2;
+	if (!verify && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "astray replay: watching a replay needs a terminal; astray replay %s --verify "
+				"checks it without one\n", file);
+		return 1;
 	}
 
 	char err[1200];
@@ -94,6 +101,17 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	}
 	double t1 = clock_us();
+	if (!verify) {
+		long n = upto >= 0 && upto < d.n_actions ? upto : d.n_actions;
+		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, err, sizeof err);
+		if (o == UI_ERROR)
+			fprintf(stderr, "astray replay: %s\n", err);
+		else if (d.tail != JOURNAL_TAIL_CLEAN)
+			fprintf(stderr, "astray replay: %s: %s\n", file, d.tail_msg);
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+		return o == UI_ERROR ? 1 : 0;
+	}
 	struct journal_replay r;
 	bool ok = journal_replay(&d, jg.game, upto, &r, err, sizeof err);
 	double t2 = clock_us();

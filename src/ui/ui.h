@@ -5,14 +5,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct game;
+#include "game.h"
 
 #define UI_MIN_COLS 40  /* below this size the screen shows a notice instead of the game */
 #define UI_MIN_ROWS 10
 
+/*
+ * What the caller (cmd_play) wants to hear from the loop, so the ui needs
+ * no file or journal code of its own.  Every member may be NULL.
+ */
+struct ui_hooks {
+	void *ud;
+	/* After every game_act: false when something the player must know went
+	 * wrong (a failing save); msg is then shown once on the message line. */
+	bool (*acted)(void *ud, const struct game *g, const struct action *a, enum act_result r, char *msg,
+		      size_t msglen);
+	/* When the loop stops for any reason (quit, end of game, signal, hangup),
+	 * before the terminal is given back: make what was saved durable. */
+	void (*stopping)(void *ud, const struct game *g);
+	const char *quit_prompt; /* the "really quit?" question; NULL: nothing is saved */
+};
+
 struct ui_options {
 	bool mouse;          /* enable the mouse (false: the terminal keeps its own text selection) */
 	int step_delay_ms;   /* pause between two travel steps, so travel is seen and any key stops it */
+	const struct ui_hooks *hooks; /* NULL: none */
 };
 
 enum ui_outcome {
@@ -32,6 +49,23 @@ enum ui_outcome {
  */
 enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal_number,
 		       char *err, size_t errlen);
+
+/*
+ * One frame of g as play draws it (map, messages newer than msg_mark,
+ * status line; routes of visible monsters when routes is set; notice on
+ * the last message row), on the current curses screen.  For other screens
+ * that show a game, such as the replay viewer.
+ */
+void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *notice);
+
+/*
+ * Watches a recorded game in the terminal: applies actions[0..n) to g (a
+ * game fresh from journal_start) at a pace the viewer sets: Space pauses,
+ * . steps, + and - change the speed, r shows the monsters' routes, q
+ * quits.  Restores the terminal before it returns.  UI_QUIT when the
+ * viewer left, UI_ERROR when no terminal could be set up (err says why).
+ */
+enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, char *err, size_t errlen);
 
 /*
  * The key-press benchmark: an 80x24 curses screen written to /dev/null,

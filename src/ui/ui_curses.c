@@ -389,7 +389,8 @@ static void ui_draw_messages(struct ui *u)
 	char end[GAME_MESSAGE_LEN * 2];
 	switch (u->screen) {
 	case SCREEN_QUIT:
-		prompt = "Really quit? Nothing is saved. (y/n)";
+		prompt = u->opt.hooks && u->opt.hooks->quit_prompt ? u->opt.hooks->quit_prompt
+								     : "Really quit? Nothing is saved. (y/n)";
 		prompt_attr = ui_attr(u, COL_WARN);
 		break;
 	case SCREEN_END:
@@ -710,6 +711,10 @@ static void ui_act(struct ui *u, struct action a)
 	u->msg_mark = g->message_stamp;
 	u->more_seen = 0;
 	enum act_result r = game_act(g, &a);
+	const struct ui_hooks *h = u->opt.hooks;
+	char msg[sizeof u->notice];
+	if (h && h->acted && !h->acted(h->ud, g, &a, r, msg, sizeof msg))
+		ui_notice(u, "%s", msg);
 	if (r == RESULT_NEW_LEVEL) {
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
 		u->screen = SCREEN_MAP;
@@ -1271,6 +1276,8 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	ui_init(&u, g, opt);
 	ui_terminal_setup(&u);
 	ui_loop(&u);
+	if (opt->hooks && opt->hooks->stopping)
+		opt->hooks->stopping(opt->hooks->ud, g);
 	free(u.preview);
 	if (opt->mouse)
 		mousemask(0, NULL);
@@ -1282,6 +1289,26 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
 		u.outcome = UI_HANGUP;
 	return u.outcome;
+}
+
+/* ---- drawing for other screens (the replay viewer) --------------------- */
+
+void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *notice)
+{
+	struct ui *u = malloc(sizeof *u);
+	if (!u)
+		return;
+	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
+	ui_init(u, g, &opt);
+	ui_colours_init(u);
+	u->routes = routes;
+	u->msg_mark = msg_mark;
+	u->more_seen = UI_MSG_LINES; /* no --More--: the newest lines show */
+	if (notice)
+		snprintf(u->notice, sizeof u->notice, "%s", notice);
+	ui_draw(u);
+	free(u->preview);
+	free(u);
 }
 
 /* ---- the key-press benchmark ----------------------------------------- */

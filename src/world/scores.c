@@ -60,7 +60,9 @@ void scores_entry_from_game(const struct game *g, long long date, struct score_e
 		snprintf(e->cause, sizeof e->cause, "escaped the dungeon");
 	} else if (g->over) {
 		snprintf(e->outcome, sizeof e->outcome, "died");
-		if (killer_of(g, killer, sizeof killer))
+		if (g->killer[0])
+			snprintf(e->cause, sizeof e->cause, "killed by %s on level %d", g->killer, e->depth);
+		else if (killer_of(g, killer, sizeof killer))
 			snprintf(e->cause, sizeof e->cause, "killed by a %s on level %d", killer, e->depth);
 		else
 			snprintf(e->cause, sizeof e->cause, "died on level %d", e->depth);

@@ -64,6 +64,7 @@ static int setup(void **state)
 	if (!mkdtemp(t->data))
 		return -1;
 	setenv("XDG_DATA_HOME", t->data, 1); /* the child inherits it */
+	setenv("ASTRAY_PTY_KEEP_DATA_HOME", "1", 1);
 	*state = t;
 	return 0;
 }
@@ -79,6 +80,7 @@ static int teardown(void **state)
 	rmdir(path);
 	rmdir(t->data);
 	unsetenv("XDG_DATA_HOME");
+	unsetenv("ASTRAY_PTY_KEEP_DATA_HOME");
 	free(t);
 	return 0;
 }

@@ -65,6 +65,16 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 	vterm_screen_enable_altscreen(p->screen, 1);
 	vterm_screen_reset(p->screen, 1);
 
+	/* A fresh data folder for the program, unless the test made its own
+	 * and says so (ASTRAY_PTY_KEEP_DATA_HOME: its XDG_DATA_HOME is kept). */
+	p->data_home[0] = '\0';
+	if (!getenv("ASTRAY_PTY_KEEP_DATA_HOME")) {
+		snprintf(p->data_home, sizeof p->data_home, "/tmp/astray-pty-XXXXXX");
+		if (!mkdtemp(p->data_home)) {
+			p->data_home[0] = '\0';
+			return false;
+		}
+	}
 	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
 	int fd;
 	pid_t pid = forkpty(&fd, NULL, NULL, &ws);
@@ -85,6 +95,8 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 				signal(sig, SIG_DFL);
 		struct rlimit no_core = { 0, 0 };
 		setrlimit(RLIMIT_CORE, &no_core);
+		if (p->data_home[0])
+			setenv("XDG_DATA_HOME", p->data_home, 1);
 		if (block_hup) {
 			sigset_t set;
 			sigemptyset(&set);
@@ -387,4 +399,12 @@ void pty_close(struct pty *p)
 	p->vt = NULL;
 	free(p->log);
 	p->log = NULL;
+	if (p->data_home[0]) {
+		/* a folder this driver made with mkdtemp, holding only what the program saved */
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", p->data_home);
+		if (system(cmd) != 0)
+			fprintf(stderr, "pty_close: could not remove %s\n", p->data_home);
+		p->data_home[0] = '\0';
+	}
 }

@@ -25,12 +25,15 @@ struct pty {
 	bool cursor_visible;
 	bool exited;
 	int status;              /* waitpid status once exited */
+	char data_home[64];      /* XDG_DATA_HOME of the program: a fresh folder, removed by pty_close,
+	                            so a game's save never reaches the user's home or the next test */
 	char *log;               /* every byte the program wrote */
 	size_t log_len, log_cap;
 };
 
 /* Starts argv (argv[0] is a path) in a rows x cols terminal with
- * TERM=xterm-256color and ESCDELAY=25.  False when it could not start. */
+ * TERM=xterm-256color, ESCDELAY=25 and XDG_DATA_HOME a fresh empty folder (unless ASTRAY_PTY_KEEP_DATA_HOME is set: the test made its own)
+ * (p->data_home).  False when it could not start. */
 bool pty_start(struct pty *p, int rows, int cols, char *const argv[]);
 
 /* The same with SIGHUP blocked in the program, so a closed terminal can

@@ -1,0 +1,426 @@
+/*
+ * play_save.c - what `astray play` keeps on disk: the journal of the game
+ * being played (DATA/save.jnl, or a --record file), the resume of a saved
+ * game, and the end of a game (the score, the death record and the
+ * finished journal filed in DATA/games).  The journal's format, its
+ * durability and the score list's locking live in the world layer
+ * (journal.c, savefile.c, scores.c); this file only decides which files
+ * and when, and words the messages.  Nothing here deletes or overwrites a
+ * file it did not write: a save that cannot be used is moved aside.
+ */
+#include "play_save.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "scores.h"
+
+bool play_data_dir(const char *dir, char *buf, size_t size, char *err, size_t errlen)
+{
+	if (dir) {
+		if ((size_t)snprintf(buf, size, "%s", dir) >= size) {
+			snprintf(err, errlen, "%.200s...: the data folder's name is too long", dir);
+			return false;
+		}
+	} else if (!savefile_data_dir(buf, size, getenv("XDG_DATA_HOME"), getenv("HOME"))) {
+		snprintf(err, errlen, "no data folder: neither XDG_DATA_HOME nor HOME is set "
+				      "(use --data DIR, or --no-save)");
+		return false;
+	}
+	return savefile_make_dir(buf, err, errlen);
+}
+
+void play_save_slot(const char *data, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s/%s", data, PLAY_SAVE_FILE);
+	if (n < 0 || (size_t)n >= size)
+		buf[0] = '\0'; /* data comes from play_data_dir, which keeps it short */
+}
+
+bool play_save_exists(const char *data)
+{
+	char slot[PLAY_PATH];
+	play_save_slot(data, slot, sizeof slot);
+	struct stat st;
+	return lstat(slot, &st) == 0;
+}
+
+void play_resumed_fini(struct play_resumed *r)
+{
+	journal_game_fini(&r->jg);
+	journal_data_fini(&r->d);
+	memset(r, 0, sizeof *r);
+}
+
+/* "DATA/games/20240131-142501-SEED" (no extension) for a game ended now. */
+static void games_stem(const char *data, uint64_t seed, char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	snprintf(buf, size, "%s/%s/%04d%02d%02d-%02d%02d%02d-%llu", data, PLAY_GAMES_DIR, tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned long long)seed);
+}
+
+bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outsize, char *err, size_t errlen)
+{
+	char slot[PLAY_PATH], dir[PLAY_PATH], stem[PLAY_PATH];
+	play_save_slot(data, slot, sizeof slot);
+	snprintf(dir, sizeof dir, "%s/%s", data, PLAY_GAMES_DIR);
+	if (!savefile_make_dir(dir, err, errlen))
+		return false;
+	games_stem(data, seed, stem, sizeof stem);
+	/* a link never replaces: the first free name wins */
+	for (int n = 1; n < 1000; n++) {
+		if (n == 1)
+			snprintf(out, outsize, "%s.jnl", stem);
+		else
+			snprintf(out, outsize, "%s-%d.jnl", stem, n);
+		if (link(slot, out) == 0) {
+			if (unlink(slot) != 0) {
+				snprintf(err, errlen, "%s: cannot remove it after filing it as %s: %s", slot, out,
+					 strerror(errno));
+				return false;
+			}
+			return savefile_sync_dir(NULL, out, err, errlen) && savefile_sync_dir(NULL, slot, err, errlen);
+		}
+		if (errno != EEXIST) {
+			snprintf(err, errlen, "%s: cannot file it as %s: %s", slot, out, strerror(errno));
+			return false;
+		}
+	}
+	snprintf(err, errlen, "%s: no free name to file it as", stem);
+	return false;
+}
+
+/* Moves the save slot aside as save.jnl.damaged-N and words why. */
+static enum play_resume_status set_aside(const char *slot, const char *problem, char *msg, size_t msglen)
+{
+	char aside[PLAY_PATH], err[512];
+	if (!savefile_set_aside(NULL, slot, true, aside, sizeof aside, err, sizeof err)) {
+		snprintf(msg, msglen, "The saved game cannot be resumed: %s.\nIt could not be moved aside (%s); "
+				      "it is left as it is and this game will not be saved.", problem, err);
+		return PLAY_RESUME_FAILED;
+	}
+	snprintf(msg, msglen, "The saved game cannot be resumed: %s.\nThe file is kept as %s.", problem, aside);
+	return PLAY_RESUME_SET_ASIDE;
+}
+
+static void finish_files(const char *data, const char *journal, bool in_slot, const struct game *g,
+			 char *report, size_t len);
+
+enum play_resume_status play_resume_load(const char *data, struct play_resumed *r, char *msg, size_t msglen)
+{
+	char slot[PLAY_PATH], err[1200];
+	play_save_slot(data, slot, sizeof slot);
+	memset(r, 0, sizeof *r);
+	if (!journal_read_file(slot, &r->d, err, sizeof err))
+		return set_aside(slot, err, msg, msglen);
+	if (!journal_start(&r->d, &r->jg, err, sizeof err)) {
+		play_resumed_fini(r);
+		return set_aside(slot, err, msg, msglen);
+	}
+	struct journal_replay rep;
+	if (!journal_replay(&r->d, r->jg.game, -1, &rep, err, sizeof err)) {
+		char problem[1400];
+		if (strcmp(r->d.program, ASTRAY_VERSION) != 0)
+			snprintf(problem, sizeof problem, "%s (it was saved by astray %s, this is astray %s)", err,
+				 r->d.program, ASTRAY_VERSION);
+		else
+			snprintf(problem, sizeof problem, "%s", err);
+		play_resumed_fini(r);
+		return set_aside(slot, problem, msg, msglen);
+	}
+	struct game *g = r->jg.game;
+	if (g->over) {
+		/* it ended but was not filed (the program stopped at its end) */
+		finish_files(data, slot, true, g, msg, msglen);
+		play_resumed_fini(r);
+		return PLAY_RESUME_FINISHED;
+	}
+	/* a resumed game waits for the player: travel the player had stopped
+	 * (or a hangup cut) does not go on by itself */
+	game_travel_cancel(g);
+	const struct level *lv = game_level(g);
+	int n = snprintf(msg, msglen, "A saved game: %s (level %d of %d), turn %d, HP %d/%d, %d gold.",
+			 lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn, g->player.hp,
+			 g->player.max_hp, g->player.gold);
+	if (r->d.tail != JOURNAL_TAIL_CLEAN && n > 0 && (size_t)n < msglen)
+		snprintf(msg + n, msglen - (size_t)n,
+			 "\nIts end was cut or damaged (%s): it resumes after action %ld, the whole file is kept "
+			 "beside it.", r->d.tail_msg, r->d.n_actions);
+	return PLAY_RESUME_READY;
+}
+
+bool play_save_begin(struct play_save *s, const struct journal_setup *setup, const struct game *g, char *err,
+		     size_t errlen)
+{
+	s->j = journal_create(s->path, setup, g, err, errlen);
+	return s->j != NULL;
+}
+
+bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *err, size_t errlen)
+{
+	s->j = journal_open_append(s->path, &r->d, NULL, err, errlen);
+	return s->j != NULL;
+}
+
+static void save_failed(struct play_save *s, const char *err)
+{
+	s->failed = true;
+	snprintf(s->failure, sizeof s->failure, "%s", err);
+}
+
+static bool hook_acted(void *ud, const struct game *g, const struct action *a, enum act_result r, char *msg,
+		       size_t msglen)
+{
+	struct play_save *s = ud;
+	if (!s->j || s->failed)
+		return true;
+	char err[600];
+	if (journal_record(s->j, a, r, g, err, sizeof err))
+		return true;
+	save_failed(s, err);
+	snprintf(msg, msglen, "SAVING FAILED, the game goes on unsaved: %s", err);
+	return false;
+}
+
+static void hook_stopping(void *ud, const struct game *g)
+{
+	struct play_save *s = ud;
+	if (!s->j || s->failed)
+		return;
+	char err[600];
+	/* a checksum where the player left, then fsync: the resume is checked to here */
+	bool ok = g->over || journal_append_checksum(s->j, g, err, sizeof err);
+	if (ok)
+		ok = journal_sync(s->j, err, sizeof err);
+	if (!ok)
+		save_failed(s, err);
+}
+
+void play_save_hooks(struct play_save *s, struct ui_hooks *h)
+{
+	memset(h, 0, sizeof *h);
+	h->ud = s;
+	h->acted = hook_acted;
+	h->stopping = hook_stopping;
+	if (s->j && s->in_slot)
+		h->quit_prompt = "Really quit? The game is saved: start astray again to continue it. (y/n)";
+	else if (s->j)
+		h->quit_prompt = "Really quit? The game so far is recorded. (y/n)";
+}
+
+char *play_morgue_text(const struct game *g, const char *journal_name, size_t *len)
+{
+	size_t cap = 4096 + (size_t)GAME_MESSAGES * (GAME_MESSAGE_LEN + 24);
+	char *t = malloc(cap);
+	if (!t)
+		return NULL;
+	size_t n = 0;
+#define PUT(...)                                                                  \
+	do {                                                                      \
+		int w_ = snprintf(t + n, cap - n, __VA_ARGS__);                   \
+		if (w_ > 0)                                                       \
+			n = (size_t)w_ < cap - n ? n + (size_t)w_ : cap - 1;      \
+	} while (0)
+	struct score_entry e;
+	scores_entry_from_game(g, (long long)time(NULL), &e);
+	const struct level *lv = game_level(g);
+	time_t now = (time_t)e.date;
+	struct tm tm;
+	char date[32];
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	PUT("astray %s - %s\n\n", ASTRAY_VERSION, g->won ? "a victory" : "a death");
+	if (g->won)
+		PUT("Escaped the dungeon after %d turns.\n", g->turn);
+	else
+		PUT("Killed by %s on %s (level %d of %d), turn %d.\n", g->killer[0] ? g->killer : "something",
+		    lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn);
+	PUT("\n  score     %ld\n  depth     %d of %d\n  turns     %d\n  gold      %d\n  kills     %d\n"
+	    "  HP        %d/%d\n  potions   %d drunk, %d left\n  seed      %llu\n  date      %s\n"
+	    "  journal   %s\n",
+	    e.score, g->depth + 1, g->n_levels, g->turn, g->player.gold, g->player.kills, g->player.hp,
+	    g->player.max_hp, g->player.potions_drunk, g->player.potions, (unsigned long long)g->seed, date,
+	    journal_name);
+	PUT("\nWatch it again: astray replay %s\n\nThe last messages, oldest first:\n", journal_name);
+	int shown = 0;
+	while (shown < 12 && game_message(g, shown))
+		shown++;
+	for (int i = shown - 1; i >= 0; i--) {
+		const struct message *m = game_message(g, i);
+		if (m->count > 1)
+			PUT("  %5d  %s (x%d)\n", m->turn, m->text, m->count);
+		else
+			PUT("  %5d  %s\n", m->turn, m->text);
+	}
+#undef PUT
+	*len = n;
+	return t;
+}
+
+static void append(char *report, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *report, size_t len, const char *fmt, ...)
+{
+	size_t at = strlen(report);
+	if (at + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(report + at, len - at, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The end of a game on disk: the journal filed in DATA/games (when it is
+ * the save slot), the death record beside it, then the score (last, so a
+ * stop half way never counts a game twice).  Each line of report says
+ * what was done or what failed.
+ */
+static void finish_files(const char *data, const char *journal, bool in_slot, const struct game *g,
+			 char *report, size_t len)
+{
+	char err[600], filed[PLAY_PATH], morgue[PLAY_PATH];
+	report[0] = '\0';
+	snprintf(filed, sizeof filed, "%s", journal);
+	if (in_slot && !play_save_file_away(data, g->seed, filed, sizeof filed, err, sizeof err)) {
+		append(report, len, "astray: the finished game stays in %s: %s\n", journal, err);
+		snprintf(filed, sizeof filed, "%s", journal);
+	}
+	/* NAME.jnl -> NAME.txt, else FILE.txt */
+	size_t flen = strlen(filed);
+	if (flen > 4 && strcmp(filed + flen - 4, ".jnl") == 0)
+		flen -= 4;
+	if (flen + 5 > sizeof morgue)
+		flen = sizeof morgue - 5;
+	memcpy(morgue, filed, flen);
+	memcpy(morgue + flen, ".txt", 5);
+	size_t mlen;
+	char *text = play_morgue_text(g, filed, &mlen);
+	if (!text)
+		append(report, len, "astray: no death record: out of memory\n");
+	else if (!savefile_write_atomic(NULL, morgue, text, mlen, false, err, sizeof err))
+		append(report, len, "astray: no death record: %s\n", err);
+	else
+		append(report, len, "The game is in %s, its record in %s.\n", filed, morgue);
+	free(text);
+	if (!data[0])
+		return;
+	struct score_entry e;
+	scores_entry_from_game(g, (long long)time(NULL), &e);
+	int rank = 0;
+	char aside[PLAY_PATH] = "";
+	if (!scores_add(data, &e, NULL, &rank, aside, sizeof aside, err, sizeof err))
+		append(report, len, "astray: the score was not kept: %s\n", err);
+	else if (rank > 0)
+		append(report, len, "Score %ld: place %d on the high-score list (astray scores).\n", e.score, rank);
+	else
+		append(report, len, "Score %ld: not on the high-score list.\n", e.score);
+	if (aside[0])
+		append(report, len, "astray: the high-score list was damaged: kept as %s, a new one started\n", aside);
+}
+
+void play_save_finish(struct play_save *s, const struct game *g, FILE *out)
+{
+	char err[600];
+	if (s->j && !s->failed && !journal_close(s->j, err, sizeof err))
+		save_failed(s, err);
+	else if (s->j && s->failed)
+		journal_close(s->j, err, sizeof err);
+	s->j = NULL;
+	if (s->failed)
+		fprintf(out, "astray: saving failed during the game: %s\n", s->failure);
+	if (!s->path[0] && !s->data[0])
+		return;
+	char report[4096];
+	finish_files(s->data, s->path, s->in_slot, g, report, sizeof report);
+	fputs(report, out);
+}
+
+void play_save_leave(struct play_save *s, FILE *out)
+{
+	if (!s->j)
+		return;
+	char err[600];
+	bool ok = journal_close(s->j, err, sizeof err);
+	s->j = NULL;
+	if (!ok && !s->failed)
+		save_failed(s, err);
+	if (s->failed)
+		fprintf(out, "astray: saving failed: %s\nThe game is kept up to where saving failed, in %s.\n",
+			s->failure, s->path);
+	else if (s->in_slot)
+		fprintf(out, "The game is saved in %s: start astray again to continue it.\n", s->path);
+	else
+		fprintf(out, "The game is recorded in %s.\n", s->path);
+}
+
+int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
+{
+	char line[64];
+	for (;;) {
+		fprintf(out, "%s %s ", question, default_yes ? "[Y/n]" : "[y/N]");
+		fflush(out);
+		if (!fgets(line, sizeof line, in))
+			return -1;
+		char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '\r' || *p == '\0')
+			return default_yes ? 1 : 0;
+		if (*p == 'y' || *p == 'Y')
+			return 1;
+		if (*p == 'n' || *p == 'N')
+			return 0;
+		fprintf(out, "Please answer y or n.\n");
+	}
+}
+
+/*
+ * When DATA/save.jnl holds a game, offers to continue it (a question on
+ * stdin/stdout, before the game screen).  Returns 1 when r holds the game
+ * to continue, 0 for a new game, -1 to stop (end of input, or the player
+ * wants no new game).  *keep_slot is set when the slot holds a file that
+ * could not be moved aside: the new game must then not be saved there.
+ */
+int play_resume_offer(const char *data, struct play_resumed *r, bool *keep_slot)
+{
+	char msg[2048], err[600], filed[PLAY_PATH];
+	*keep_slot = false;
+	if (!play_save_exists(data))
+		return 0;
+	switch (play_resume_load(data, r, msg, sizeof msg)) {
+	case PLAY_RESUME_READY: {
+		printf("%s\n", msg);
+		int yes = play_ask(stdin, stdout, "Continue it?", true);
+		if (yes != 0)
+			return yes;
+		uint64_t seed = r->jg.game->seed;
+		play_resumed_fini(r);
+		if (!play_save_file_away(data, seed, filed, sizeof filed, err, sizeof err)) {
+			fprintf(stderr, "astray: %s\n", err);
+			return -1;
+		}
+		printf("The saved game is kept in %s (astray replay shows it).\n", filed);
+		return 0;
+	}
+	case PLAY_RESUME_FINISHED:
+		printf("The saved game had ended.\n%s", msg);
+		return 0;
+	case PLAY_RESUME_FAILED:
+		*keep_slot = true;
+		/* fall through */
+	case PLAY_RESUME_SET_ASIDE:
+		fprintf(stderr, "astray: %s\n", msg);
+		return play_ask(stdin, stdout, "Start a new game?", true) == 1 ? 0 : -1;
+	}
+	return -1;
+}

@@ -1,0 +1,102 @@
+/* play_save.h - play's saved game: the data folder, the journal kept while playing, resume, and a game's end (scores, death record, filing). */
+#ifndef ASTRAY_PLAY_SAVE_H
+#define ASTRAY_PLAY_SAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "journal.h"
+#include "ui.h"
+
+#define PLAY_SAVE_FILE "save.jnl"   /* the save slot, in the data folder */
+#define PLAY_GAMES_DIR "games"      /* finished (or left) games and their death records */
+#define PLAY_PATH 4096
+
+/* The journal of the game being played and what became of its writes. */
+struct play_save {
+	char data[PLAY_PATH];      /* the data folder ("" with --no-save) */
+	char path[PLAY_PATH];      /* the journal: DATA/save.jnl, or the --record file */
+	bool in_slot;              /* path is the save slot (offered for resume next time) */
+	struct journal *j;         /* NULL: the game is not being saved */
+	bool failed;               /* a write failed; the player was told once */
+	char failure[640];         /* that message, printed again after the game */
+};
+
+/*
+ * The data folder: dir when not NULL, else $XDG_DATA_HOME/astray or
+ * ~/.local/share/astray; created (0700) when missing.  False with a
+ * message naming the folder.
+ */
+bool play_data_dir(const char *dir, char *buf, size_t size, char *err, size_t errlen);
+
+/* DATA/save.jnl into buf. */
+void play_save_slot(const char *data, char *buf, size_t size);
+
+/* Whether DATA/save.jnl holds a game (finished or not, readable or not). */
+bool play_save_exists(const char *data);
+
+/* A saved game read back and replayed to where it was left. */
+struct play_resumed {
+	struct journal_data d;
+	struct journal_game jg;
+};
+
+enum play_resume_status {
+	PLAY_RESUME_READY,         /* r holds the game, replayed; msg describes it in one line */
+	PLAY_RESUME_SET_ASIDE,     /* damaged or foreign: moved aside (msg says why, where) */
+	PLAY_RESUME_FINISHED,      /* the game had ended: filed away (msg says where); nothing to resume */
+	PLAY_RESUME_FAILED         /* the file could not even be moved aside: msg says why; do not overwrite it */
+};
+
+/* Reads, rebuilds and replays DATA/save.jnl.  r is filled only for READY
+ * (free it with play_resumed_fini). */
+enum play_resume_status play_resume_load(const char *data, struct play_resumed *r, char *msg, size_t msglen);
+void play_resumed_fini(struct play_resumed *r); /* a zeroed struct does nothing */
+
+/* Files the save slot away as DATA/games/DATE-SEED.jnl (never replacing a
+ * file); out gets the new name.  False with a message. */
+bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outsize, char *err, size_t errlen);
+
+/* Starts journalling a new game to s->path.  False with a message (the
+ * caller decides whether to play on unsaved). */
+bool play_save_begin(struct play_save *s, const struct journal_setup *setup, const struct game *g, char *err,
+		     size_t errlen);
+
+/* Journals on into the resumed file (torn or damaged tails are cut first). */
+bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *err, size_t errlen);
+
+/* The hooks ui_run calls (record after every action, sync when the loop stops). */
+void play_save_hooks(struct play_save *s, struct ui_hooks *h);
+
+/*
+ * A game that ended (died or won): the last checksum, closes the journal,
+ * adds the score, writes the death record and files both away.  Prints
+ * what it did (or what failed) to out.  s->j is NULL afterwards.
+ */
+void play_save_finish(struct play_save *s, const struct game *g, FILE *out);
+
+/* A game left unfinished (quit, signal, hangup): syncs and closes.  Prints
+ * where it is kept to out. */
+void play_save_leave(struct play_save *s, FILE *out);
+
+/* The death record ("morgue") of a finished game, NUL-terminated (caller frees). */
+char *play_morgue_text(const struct game *g, const char *journal_name, size_t *len);
+
+/*
+ * When DATA/save.jnl holds a game, offers to continue it (a question on
+ * stdin/stdout, before the game screen; a title screen may ask instead
+ * with play_save_exists and play_resume_load).  Returns 1 when r holds
+ * the game to continue, 0 for a new game, -1 to stop (end of input, or
+ * no new game wanted).  *keep_slot is set when the slot holds a file that
+ * could not be moved aside: the new game must not be saved there.
+ */
+int play_resume_offer(const char *data, struct play_resumed *r, bool *keep_slot);
+
+/*
+ * Asks a yes/no question on out and reads a line from in.  Returns 1 for
+ * yes (or an empty line when default_yes), 0 for no, -1 at end of input.
+ */
+int play_ask(FILE *in, FILE *out, const char *question, bool default_yes);
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * test_save.c - saving while playing, through the real program in a
+ * pseudo-terminal: a game whose terminal is closed (hangup) resumes at the
+ * same turn with the same screen, and plays on exactly as a game never
+ * stopped; a damaged save is moved aside with a message naming it, never
+ * deleted; a death files the journal, writes the death record and lands
+ * on the high-score list.  Every game uses --data on a fresh folder.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pty_driver.h"
+
+#define WAIT_MS 10000 /* generous: the binary runs under ASan */
+#define SQUARE "tests/levels/e2e/square.lvl"
+#define DEATH "tests/levels/e2e/death.lvl"
+#define ROWS 24
+#define COLS 80
+
+struct fixture {
+	char data[64];      /* the --data folder */
+	struct pty p;
+	bool running;
+};
+
+static const char *bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	snprintf(f->data, sizeof f->data, "/tmp/astray-save-test-XXXXXX");
+	if (!mkdtemp(f->data)) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	if (f->running)
+		pty_close(&f->p);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", f->data);
+	int rc = system(cmd);
+	free(f);
+	return rc == 0 ? 0 : -1;
+}
+
+static void fail_dump(struct fixture *f, const char *what)
+{
+	char buf[8192];
+	pty_dump(&f->p, buf, sizeof buf);
+	print_error("%s\n%s", what, buf);
+	fail();
+}
+
+/* Starts `astray play LEVEL --seed 7 --data DIR [extra...]`. */
+static void start(struct fixture *f, const char *level, const char *const extra[])
+{
+	char *argv[20];
+	int n = 0;
+	argv[n++] = (char *)bin();
+	argv[n++] = (char *)"play";
+	argv[n++] = (char *)level;
+	argv[n++] = (char *)"--seed";
+	argv[n++] = (char *)"7";
+	argv[n++] = (char *)"--data";
+	argv[n++] = f->data;
+	for (int i = 0; extra && extra[i] && n < 19; i++)
+		argv[n++] = (char *)extra[i];
+	argv[n] = NULL;
+	if (f->running)
+		pty_close(&f->p);
+	assert_true(pty_start(&f->p, ROWS, COLS, argv));
+	f->running = true;
+}
+
+static void stop(struct fixture *f)
+{
+	pty_close(&f->p);
+	f->running = false;
+}
+
+/* The turn number on the status line, or -1. */
+static int turn_of(struct fixture *f)
+{
+	int row, col;
+	if (!pty_find(&f->p, "Turn ", &row, &col))
+		return -1;
+	char line[1024];
+	pty_row(&f->p, row, line, sizeof line);
+	return atoi(line + col + 5);
+}
+
+static void wait_turn(struct fixture *f, int turn)
+{
+	for (int i = 0; i < WAIT_MS / 10; i++) {
+		if (turn_of(f) == turn)
+			return;
+		pty_pump(&f->p, 10);
+	}
+	char what[64];
+	snprintf(what, sizeof what, "turn %d never came", turn);
+	fail_dump(f, what);
+}
+
+/* Each key a move of one turn (the test level has no monsters). */
+static void play_keys(struct fixture *f, const char *keys)
+{
+	for (const char *k = keys; *k; k++) {
+		int t = turn_of(f);
+		char s[2] = { *k, 0 };
+		pty_send(&f->p, s);
+		wait_turn(f, t + 1);
+	}
+}
+
+/* The map rows and the status line (the message rows 0-1 are left out:
+ * which messages count as new differs after a resume, by design). */
+static void screen_of(struct fixture *f, char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int r = 2; r < ROWS && at + 1 < size; r++) {
+		char line[512];
+		pty_row(&f->p, r, line, sizeof line);
+		int w = snprintf(buf + at, size - at, "%s\n", line);
+		if (w < 0)
+			break;
+		at += (size_t)w < size - at ? (size_t)w : size - at - 1;
+	}
+}
+
+static bool file_has(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Runs a command; its standard output into out. */
+static int run(const char *cmd, char *out, size_t size)
+{
+	FILE *fp = popen(cmd, "r");
+	if (!fp)
+		return -1;
+	size_t n = fread(out, 1, size - 1, fp);
+	out[n] = '\0';
+	int st = pclose(fp);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Plays, closes the terminal, starts again, resumes: same turn, same
+ * screen; then plays on and ends where a game never stopped ends. */
+static void test_hangup_then_resume_is_the_same_game(void **state)
+{
+	struct fixture *f = *state;
+	static const char first[] = "llllj", second[] = "jlkh";
+	char before[4096], after[4096], resumed[4096], straight[4096], path[256];
+
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, first);
+	screen_of(f, before, sizeof before);
+	pty_hangup(&f->p); /* the terminal window is closed */
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	assert_true(exists(path));
+
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "no offer to continue the saved game");
+	assert_true(pty_find(&f->p, "turn 5", NULL, NULL));
+	pty_send(&f->p, "y\r");
+	wait_turn(f, 5);
+	pty_pump(&f->p, 200);
+	screen_of(f, after, sizeof after);
+	assert_string_equal(before, after);
+
+	play_keys(f, second);
+	screen_of(f, resumed, sizeof resumed);
+	pty_send(&f->p, "Q");
+	if (!pty_wait_text(&f->p, "game is saved", WAIT_MS))
+		fail_dump(f, "the quit question does not say the game is saved");
+	pty_send(&f->p, "y");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	assert_true(pty_log_has(&f->p, "The game is saved in"));
+	stop(f);
+
+	/* the same keys in one go, without saving */
+	start(f, SQUARE, (const char *const[]){ "--no-save", NULL });
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the unsaved game did not start");
+	play_keys(f, first);
+	play_keys(f, second);
+	screen_of(f, straight, sizeof straight);
+	assert_string_equal(resumed, straight);
+	stop(f);
+
+	/* the journal verifies, and ends where the player left */
+	char cmd[512], out[2048];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), path);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "turn=9 "));
+	assert_non_null(strstr(out, "outcome=unfinished"));
+}
+
+/* A save that is not a journal: a message naming the problem and the
+ * file, the file kept as save.jnl.damaged-1, and a new game. */
+static void test_damaged_save_is_set_aside(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], aside[256];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	snprintf(aside, sizeof aside, "%s/save.jnl.damaged-1", f->data);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("not a journal at all\n", fp);
+	fclose(fp);
+
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "cannot be resumed", WAIT_MS))
+		fail_dump(f, "no message about the damaged save");
+	if (!pty_wait_text(&f->p, "Start a new game?", WAIT_MS))
+		fail_dump(f, "no offer of a new game");
+	assert_true(pty_log_has(&f->p, "save.jnl.damaged-1"));
+	assert_true(file_has(aside, "not a journal at all"));
+	pty_send(&f->p, "\r");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "no new game after the damaged save");
+	play_keys(f, "l");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	/* the new game took the slot; the damaged file is still there */
+	assert_true(file_has(path, "astray-journal 1"));
+	assert_true(file_has(aside, "not a journal at all"));
+}
+
+/* A death: the end line names the killer, the journal leaves the save
+ * slot with its death record beside it, and the score is listed. */
+static void test_death_files_the_game_and_scores_it(void **state)
+{
+	struct fixture *f = *state;
+	start(f, DEATH, (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	for (int i = 0; i < 10 && !pty_find(&f->p, "Enter leaves", NULL, NULL); i++) {
+		pty_send(&f->p, ".");
+		pty_wait_text(&f->p, "Enter leaves", 300);
+	}
+	if (!pty_find(&f->p, "killed by a goblin", NULL, NULL))
+		fail_dump(f, "the end line does not name the killer");
+	pty_send(&f->p, "\r");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	assert_true(pty_log_has(&f->p, "You were killed by a goblin"));
+	assert_true(pty_log_has(&f->p, "on the high-score list"));
+	stop(f);
+
+	char path[256], cmd[512], out[4096];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	assert_false(exists(path));
+	snprintf(cmd, sizeof cmd, "cat %s/games/*-7.txt", f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "Killed by a goblin on E2E Death"));
+	assert_non_null(strstr(out, "The goblin hits you"));
+	snprintf(cmd, sizeof cmd, "%s replay %s/games/*-7.jnl --verify", bin(), f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "outcome=died"));
+	snprintf(cmd, sizeof cmd, "%s scores --data %s", bin(), f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "killed by a goblin on level 1"));
+	assert_non_null(strstr(out, "died"));
+}
+
+/* Saying no to the saved game keeps it in games/ and starts a new one. */
+static void test_declined_save_is_kept(void **state)
+{
+	struct fixture *f = *state;
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, "ll");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "no offer to continue");
+	pty_send(&f->p, "n\r");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "no new game after declining");
+	assert_true(pty_log_has(&f->p, "The saved game is kept in"));
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	char cmd[512], out[1024];
+	snprintf(cmd, sizeof cmd, "ls %s/games/*.jnl | wc -l", f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_int_equal(atoi(out), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hangup_then_resume_is_the_same_game, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_save_is_set_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("save", tests, NULL, NULL);
+}
