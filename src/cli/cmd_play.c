@@ -58,6 +58,7 @@ struct play_args {
 	bool no_title;           /* --no-title: no title screen without level arguments */
 	const char *data;        /* --data DIR: the data folder (saves, scores) */
 	bool no_save;            /* --no-save: no journal, no resume, no score */
+	bool resume;             /* the title's Continue was chosen: resume without asking */
 	const char *record;      /* --record FILE: journal to FILE instead of the save slot */
 };
 
@@ -570,11 +571,11 @@ static int play_title(struct play_args *a)
 {
 	struct score_list scores = { 0 };
 	char dir[4096], err[1200];
-	const char *data = savefile_data_dir(dir, sizeof dir, getenv("XDG_DATA_HOME"), getenv("HOME"));
+	const char *data = play_data_dir(a->data, dir, sizeof dir, err, sizeof err) ? dir : NULL;
 	if (!data || !scores_load(data, &scores, err, sizeof err))
 		memset(&scores, 0, sizeof scores);
 	struct ui_title_entries e = {
-		.can_continue = false, /* offered once saved games exist */
+		.can_continue = data && !a->no_save && play_save_exists(data),
 		.scores = scores.v,
 		.n_scores = scores.n,
 		.mouse = !a->no_mouse,
@@ -593,6 +594,8 @@ static int play_title(struct play_args *a)
 	case TITLE_CAMPAIGN:
 		return -1;
 	case TITLE_CONTINUE:
+		a->resume = true; /* play_session takes the saved game without asking */
+		return -1;
 	case TITLE_QUIT:
 		return 0;
 	case TITLE_SIGNAL:
@@ -646,8 +649,19 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	if (a->record) {
 		snprintf(s.path, sizeof s.path, "%s", a->record);
 	} else if (!a->no_save) {
-		bool keep_slot;
-		resume = play_resume_offer(s.data, &r, &keep_slot);
+		bool keep_slot = false;
+		char msg[2048];
+		if (a->resume) {
+			/* chosen on the title screen: no question; a save that
+			 * cannot be resumed says why and a new game starts */
+			enum play_resume_status st = play_resume_load(s.data, &r, msg, sizeof msg);
+			resume = st == PLAY_RESUME_READY;
+			keep_slot = st == PLAY_RESUME_FAILED;
+			if (!resume)
+				fprintf(stderr, "astray: %s\n", msg);
+		} else {
+			resume = play_resume_offer(s.data, &r, &keep_slot);
+		}
 		if (resume < 0)
 			return 1;
 		s.in_slot = !keep_slot;

@@ -31,7 +31,7 @@ static const struct command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: astray [COMMAND] [ARGS...]\n\n"
-		     "A turn-based roguelike on square and hex maps, with a fast A* core.\n\n"
+		     "A turn-based roguelike on square, hex and diamond maps, with a fast A* core.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);

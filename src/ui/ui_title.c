@@ -64,7 +64,7 @@ static const char *const title_banner[] = {
 #define BANNER_ROWS ((int)(sizeof title_banner / sizeof title_banner[0]))
 #define BANNER_COLS 41
 
-static const char title_tagline[] = "a turn-based roguelike on square and hex maps";
+static const char title_tagline[] = "a turn-based roguelike on square, hex and diamond maps";
 static const char title_hint[] = "arrows or j k to choose, Enter to start, a letter picks, q quits";
 
 enum title_screen { TS_MENU, TS_SEED, TS_SCORES };
