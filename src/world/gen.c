@@ -424,6 +424,16 @@ static int hex_distance(int x0, int y0, int x1, int y1)
 static bool shape_has(const struct map *m, const struct shape *s, int cx, int cy, int x, int y)
 {
 	int dx = x - cx, dy = y - cy;
+	if (m->tp.diamond) {
+		/* Shapes in the square grid the diamonds turn: u along NW-SE,
+		 * v along NE-SW (X + Y is always even), so room sides are
+		 * straight lines of steps and take doorways like square ones. */
+		int dX = 2 * x + (y & 1) - (2 * cx + (cy & 1));
+		dx = (dX + dy) / 2;
+		dy = (dy - dX) / 2;
+		if (s->k == SHAPE_ROUND)
+			return dx * dx + dy * dy <= s->r * s->r + s->r;
+	}
 	switch (s->k) {
 	case SHAPE_RECT:
 		return iabs(dx) <= s->hw && iabs(dy) <= s->hh;
@@ -437,7 +447,7 @@ static bool shape_has(const struct map *m, const struct shape *s, int cx, int cy
 	return false;
 }
 
-static void shape_box(const struct shape *s, int *bw, int *bh)
+static void shape_box(const struct map *m, const struct shape *s, int *bw, int *bh)
 {
 	if (s->k == SHAPE_ROUND) {
 		*bw = s->r;
@@ -445,6 +455,11 @@ static void shape_box(const struct shape *s, int *bw, int *bh)
 	} else {
 		*bw = s->hw;
 		*bh = s->hh;
+	}
+	if (m->tp.diamond) { /* u and v extents to rows and cells */
+		int rows = *bw + *bh;
+		*bw = rows / 2 + 1;
+		*bh = rows;
 	}
 }
 
@@ -460,10 +475,7 @@ static struct shape random_shape(const struct map *m, struct grng *r)
 			s.hh = rrange(r, 2, 4);
 		} else {
 			s.hw = wide ? rrange(r, 1, 3) : rrange(r, 1, 5);
-			/* Diamond rows are half a step apart (N is two rows up):
-			 * a room three rows tall has no cell whose whole ring is
-			 * inside it, so no room for a pillar. */
-			s.hh = m->tp.diamond ? rrange(r, 2, 3) : rrange(r, 1, 3);
+			s.hh = rrange(r, 1, 3);
 		}
 	} else if (roll < 75) {
 		s.k = SHAPE_CROSS;
@@ -487,7 +499,7 @@ static struct shape random_shape(const struct map *m, struct grng *r)
 static int collect_shape(struct map *m, const struct shape *s, int cx, int cy, int k)
 {
 	int bw, bh;
-	shape_box(s, &bw, &bh);
+	shape_box(m, s, &bw, &bh);
 	for (int y = cy - bh; y <= cy + bh; y++) {
 		for (int x = cx - bw - 1; x <= cx + bw + 1; x++) {
 			if (!shape_has(m, s, cx, cy, x, y))
@@ -556,8 +568,10 @@ static bool attach_piece(struct map *m, struct grng *r)
 		return false;
 	struct shape s = random_shape(m, r);
 	int bw, bh;
-	shape_box(&s, &bw, &bh);
+	shape_box(m, &s, &bw, &bh);
 	int reach = m->tp.dy[dir] != 0 ? bh : bw;
+	if (m->tp.diamond) /* NE and SW run along v, NW and SE along u */
+		reach = s.k == SHAPE_ROUND ? s.r : dir == 0 || dir == 3 ? s.hh : s.hw;
 	int centre = s_cell;
 	for (int i = 0; i < reach; i++)
 		if (!step(m, centre, dir, &centre))
