@@ -53,11 +53,12 @@ static bool parse_size(const char *text, void *field)
 #define ARG(field) offsetof(struct gen_args, field)
 static const struct opt gen_opts[] = {
 	{ .name = "topology", .kind = OPT_CUSTOM, .offset = ARG(p.topo), .metavar = "T",
-	  .help = "square4, square8 or hex (required)", .parse = parse_topo, .want = "square4, square8 or hex" },
+	  .help = "square4, square8, hex, diamond4 or diamond8 (required)", .parse = parse_topo,
+	  .want = "square4, square8, hex, diamond4 or diamond8" },
 	{ .name = "seed", .kind = OPT_SEED, .offset = ARG(p.seed), .metavar = "S",
 	  .help = "0 to 2^64-1 (required)" },
 	{ .name = "size", .kind = OPT_CUSTOM, .offset = ARG(p), .metavar = "WxH",
-	  .help = "in cells, from 12x8 to 4096x4096 (default one screen: 79x23,\nhex 39x23)",
+	  .help = "in cells, from 12x8 to 4096x4096 (default one screen: 79x23,\nhex and diamond 39x23)",
 	  .parse = parse_size, .want = "WxH, from 12x8 to 4096x4096" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(p.depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
 	  .help = "1 to 99 (default 1): more and stronger monsters deeper" },
@@ -171,7 +172,7 @@ int cmd_gen(int argc, char **argv)
 	long count = a.count;
 	bool have_topo = given[GEN_OPT_TOPOLOGY], have_seed = given[GEN_OPT_SEED], have_size = given[GEN_OPT_SIZE];
 	if (!have_topo)
-		return opt_usage_error(&gen_command, "--topology is required (square4, square8 or hex; see astray gen --help)");
+		return opt_usage_error(&gen_command, "--topology is required (square4, square8, hex, diamond4 or diamond8; see astray gen --help)");
 	if (!have_seed)
 		return opt_usage_error(&gen_command, "--seed is required (a whole number; see astray gen --help)");
 	if (!have_size)

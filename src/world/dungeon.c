@@ -21,6 +21,8 @@ static const enum grid_topology dungeon_topologies[] = {
 	GRID_SQUARE4,
 	GRID_SQUARE8,
 	GRID_HEX,
+	GRID_DIAMOND4,
+	GRID_DIAMOND8,
 };
 #define N_TOPOLOGIES ((int)(sizeof dungeon_topologies / sizeof dungeon_topologies[0]))
 
@@ -45,7 +47,7 @@ static const struct {
 
 static bool two_columns(enum grid_topology t)
 {
-	return t == GRID_HEX;
+	return grid_is_staggered(t);
 }
 
 bool dungeon_plan(uint64_t seed, int n_levels, struct gen_params *out)

@@ -98,7 +98,9 @@ struct topo {
 	const int8_t *dy;
 	int8_t opp[8];
 	int survive, birth;
-	bool diagonal_moves; /* square8: diagonal steps past two open sides */
+	bool diagonal_moves; /* square8, diamond8: long steps past two open sides */
+	bool wide_cells;     /* hex, diamond: two text columns a cell, so narrower rooms */
+	bool diamond;        /* diamond: faces are c, SE, SW and S (rows 2, 3, 7) */
 };
 
 static bool topo_of(enum grid_topology t, struct topo *out)
@@ -107,7 +109,7 @@ static bool topo_of(enum grid_topology t, struct topo *out)
 	case GRID_SQUARE4:
 	case GRID_SQUARE8:
 		*out = (struct topo){ 8, 4, { GRID_SQUARE_DX, GRID_SQUARE_DX }, GRID_SQUARE_DY,
-				      { 3, 2, 1, 0, 7, 6, 5, 4 }, 4, 5, t == GRID_SQUARE8 };
+				      { 3, 2, 1, 0, 7, 6, 5, 4 }, 4, 5, t == GRID_SQUARE8, false, false };
 		return true;
 	case GRID_HEX:
 		/* Six neighbours: 4-5 of 8 scaled would be 3-3.75 of 6.  A wall
@@ -115,11 +117,16 @@ static bool topo_of(enum grid_topology t, struct topo *out)
 		 * caves with rounded walls and a few pillars (with 3-3 they
 		 * silt up, with 4-4 they stay noise). */
 		*out = (struct topo){ 6, 6, { GRID_HEX_DX[0], GRID_HEX_DX[1] }, GRID_HEX_DY,
-				      { 1, 0, 5, 4, 3, 2, 0, 0 }, 3, 4, false };
+				      { 1, 0, 5, 4, 3, 2, 0, 0 }, 3, 4, false, true, false };
 		return true;
 	case GRID_DIAMOND4:
 	case GRID_DIAMOND8:
-		break; /* not yet: see gen.h */
+		/* The square grid turned 45 degrees (grid.h): the four edge
+		 * steps join, the four corner steps are the square diagonals,
+		 * so eight near neighbours and the square's 4-5 cave rule. */
+		*out = (struct topo){ 8, 4, { GRID_DIAMOND_DX[0], GRID_DIAMOND_DX[1] }, GRID_DIAMOND_DY,
+				      { 3, 2, 1, 0, 7, 6, 5, 4 }, 4, 5, t == GRID_DIAMOND8, true, true };
+		return true;
 	}
 	return false;
 }
@@ -132,7 +139,7 @@ bool gen_supports(enum grid_topology topo)
 
 void gen_default_size(enum grid_topology topo, int *w, int *h)
 {
-	*w = topo == GRID_HEX ? 39 : 79;
+	*w = grid_is_staggered(topo) ? 39 : 79;
 	*h = 23;
 }
 
@@ -311,10 +318,10 @@ static int bfs(struct map *m, int from, bool moves, int limit)
 			int v;
 			if (!step(m, c, i, &v) || m->dist[v] >= 0 || !open_tile(m->t[v]))
 				continue;
-			if (i >= m->tp.n_conn) { /* a square8 diagonal: both sides open */
-				int x = c % m->w, y = c / m->w;
-				int vx = v % m->w, vy = v / m->w;
-				if (!open_tile(m->t[y * m->w + vx]) || !open_tile(m->t[vy * m->w + x]))
+			if (i >= m->tp.n_conn) { /* a long step: both flanks open */
+				int f0, f1;
+				if (!step(m, c, GRID_CORNER_FLANKS[i - 4][0], &f0) || !open_tile(m->t[f0]) ||
+				    !step(m, c, GRID_CORNER_FLANKS[i - 4][1], &f1) || !open_tile(m->t[f1]))
 					continue;
 			}
 			m->dist[v] = d + 1;
@@ -417,6 +424,16 @@ static int hex_distance(int x0, int y0, int x1, int y1)
 static bool shape_has(const struct map *m, const struct shape *s, int cx, int cy, int x, int y)
 {
 	int dx = x - cx, dy = y - cy;
+	if (m->tp.diamond) {
+		/* Shapes in the square grid the diamonds turn: u along NW-SE,
+		 * v along NE-SW (X + Y is always even), so room sides are
+		 * straight lines of steps and take doorways like square ones. */
+		int dX = 2 * x + (y & 1) - (2 * cx + (cy & 1));
+		dx = (dX + dy) / 2;
+		dy = (dy - dX) / 2;
+		if (s->k == SHAPE_ROUND)
+			return dx * dx + dy * dy <= s->r * s->r + s->r;
+	}
 	switch (s->k) {
 	case SHAPE_RECT:
 		return iabs(dx) <= s->hw && iabs(dy) <= s->hh;
@@ -430,7 +447,7 @@ static bool shape_has(const struct map *m, const struct shape *s, int cx, int cy
 	return false;
 }
 
-static void shape_box(const struct shape *s, int *bw, int *bh)
+static void shape_box(const struct map *m, const struct shape *s, int *bw, int *bh)
 {
 	if (s->k == SHAPE_ROUND) {
 		*bw = s->r;
@@ -439,31 +456,36 @@ static void shape_box(const struct shape *s, int *bw, int *bh)
 		*bw = s->hw;
 		*bh = s->hh;
 	}
+	if (m->tp.diamond) { /* u and v extents to rows and cells */
+		int rows = *bw + *bh;
+		*bw = rows / 2 + 1;
+		*bh = rows;
+	}
 }
 
 static struct shape random_shape(const struct map *m, struct grng *r)
 {
 	struct shape s = { SHAPE_RECT, 1, 1, 0, 0, 2 };
-	bool hex = m->tp.n_near == 6;
+	bool wide = m->tp.wide_cells;
 	int roll = rbelow(r, 100);
 	if (roll < 55) {
 		s.k = SHAPE_RECT;
 		if (rchance(r, 12)) { /* a hall */
-			s.hw = hex ? rrange(r, 3, 5) : rrange(r, 5, 9);
+			s.hw = wide ? rrange(r, 3, 5) : rrange(r, 5, 9);
 			s.hh = rrange(r, 2, 4);
 		} else {
-			s.hw = hex ? rrange(r, 1, 3) : rrange(r, 1, 5);
+			s.hw = wide ? rrange(r, 1, 3) : rrange(r, 1, 5);
 			s.hh = rrange(r, 1, 3);
 		}
 	} else if (roll < 75) {
 		s.k = SHAPE_CROSS;
-		s.hw = hex ? rrange(r, 2, 4) : rrange(r, 3, 6);
+		s.hw = wide ? rrange(r, 2, 4) : rrange(r, 3, 6);
 		s.hh2 = rrange(r, 0, 1);
-		s.hw2 = hex ? 1 : rrange(r, 1, 2);
+		s.hw2 = wide ? 1 : rrange(r, 1, 2);
 		s.hh = rrange(r, s.hh2 + 2, 4);
 	} else {
 		s.k = SHAPE_ROUND;
-		s.r = hex ? rrange(r, 2, 3) : rrange(r, 2, 4);
+		s.r = wide ? rrange(r, 2, 3) : rrange(r, 2, 4);
 	}
 	return s;
 }
@@ -477,7 +499,7 @@ static struct shape random_shape(const struct map *m, struct grng *r)
 static int collect_shape(struct map *m, const struct shape *s, int cx, int cy, int k)
 {
 	int bw, bh;
-	shape_box(s, &bw, &bh);
+	shape_box(m, s, &bw, &bh);
 	for (int y = cy - bh; y <= cy + bh; y++) {
 		for (int x = cx - bw - 1; x <= cx + bw + 1; x++) {
 			if (!shape_has(m, s, cx, cy, x, y))
@@ -532,8 +554,8 @@ static bool attach_piece(struct map *m, struct grng *r)
 		return false;
 	if (!doorway_ok(m, e, f, -1))
 		return false;
-	bool hex = m->tp.n_near == 6;
-	int len = rchance(r, 50) ? (hex ? rrange(r, 2, 5) : rrange(r, 2, 7)) : 0;
+	bool wide = m->tp.wide_cells;
+	int len = rchance(r, 50) ? (wide ? rrange(r, 2, 5) : rrange(r, 2, 7)) : 0;
 	int k = 0, c = e;
 	for (int i = 0; i < len; i++) {
 		if (!step(m, c, dir, &c) || !interior_cell(m, c) || m->t[c] != TILE_WALL ||
@@ -546,8 +568,10 @@ static bool attach_piece(struct map *m, struct grng *r)
 		return false;
 	struct shape s = random_shape(m, r);
 	int bw, bh;
-	shape_box(&s, &bw, &bh);
+	shape_box(m, &s, &bw, &bh);
 	int reach = m->tp.dy[dir] != 0 ? bh : bw;
+	if (m->tp.diamond) /* NE and SW run along v, NW and SE along u */
+		reach = s.k == SHAPE_ROUND ? s.r : dir == 0 || dir == 3 ? s.hh : s.hw;
 	int centre = s_cell;
 	for (int i = 0; i < reach; i++)
 		if (!step(m, centre, dir, &centre))
@@ -591,13 +615,17 @@ static void layout_caves(struct map *m, struct grng *r)
 	memset(next, TILE_WALL, (size_t)m->n);
 	for (int round = 0; round < 4; round++) {
 		/* Inside cells only (the border stays wall), so every neighbour
-		 * is on the map: row by row, without the bounds checks of step. */
+		 * one row away is on the map: row by row, without the bounds
+		 * checks of step.  Diamond's N and S are two rows away: off the
+		 * map they count as wall. */
 		for (int y = 1; y < m->h - 1; y++) {
 			const int8_t *dx = m->tp.dx[y & 1];
 			for (int x = 1; x < m->w - 1; x++) {
 				int c = y * m->w + x, walls = 0;
-				for (int i = 0; i < m->tp.n_near; i++)
-					walls += m->t[c + m->tp.dy[i] * m->w + dx[i]] == TILE_WALL;
+				for (int i = 0; i < m->tp.n_near; i++) {
+					int ny = y + m->tp.dy[i];
+					walls += ny < 0 || ny >= m->h || m->t[c + m->tp.dy[i] * m->w + dx[i]] == TILE_WALL;
+				}
 				bool wall = m->t[c] == TILE_WALL;
 				next[c] = (wall ? walls >= m->tp.survive : walls >= m->tp.birth) ? TILE_WALL
 												  : TILE_FLOOR;
@@ -1197,7 +1225,13 @@ bool gen_measure(const struct level *lv, struct gen_shape *out)
 				edges++;
 		}
 		int x = c % m.w, y = c / m.w;
-		if (tp.n_near == 8) {
+		if (tp.diamond) {
+			/* Diamonds: c with its SE, SW and S (two rows down). */
+			int se, sw, so;
+			if (step(&m, c, 2, &se) && open_tile(m.t[se]) && step(&m, c, 3, &sw) &&
+			    open_tile(m.t[sw]) && step(&m, c, 7, &so) && open_tile(m.t[so]))
+				faces++;
+		} else if (tp.n_near == 8) {
 			if (x + 1 < m.w && y + 1 < m.h && open_tile(m.t[c + 1]) && open_tile(m.t[c + m.w]) &&
 			    open_tile(m.t[c + m.w + 1]))
 				faces++;

@@ -36,14 +36,13 @@ const char *gen_style_name(enum gen_style s);
 bool gen_style_parse(const char *s, enum gen_style *out);
 
 /*
- * Topologies the generator knows: square4, square8 and hex.  Another one
- * (a diamond grid) needs three things in gen.c, all in the one function
- * `topo_of`: its neighbour offsets in the expansion order of grid.h (the
- * "near" ring used to keep walls one cell thick, and the first `conn`
- * entries, the steps that join regions under the movement rules), the
- * index of the opposite of each step (straight corridors), and the cave
- * rule's two thresholds for its neighbour count.  Text layout comes from
- * level_write, so nothing else changes.
+ * Topologies the generator knows: all five (square4, square8, hex,
+ * diamond4, diamond8).  gen.c's `topo_of` holds what it needs of each:
+ * the neighbour offsets in the expansion order of grid.h (the "near" ring
+ * keeps walls one cell thick; the first `conn` entries are the steps that
+ * join regions), the opposite of each step (straight corridors) and the
+ * cave rule's two thresholds for its neighbour count.  Text layout comes
+ * from level_write.
  */
 bool gen_supports(enum grid_topology topo);
 

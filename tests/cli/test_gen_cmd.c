@@ -93,7 +93,7 @@ static void test_usage_errors(void **state)
 	} cases[] = {
 		{ "gen --seed 1", "--topology is required" },
 		{ "gen --topology hex", "--seed is required" },
-		{ "gen --topology cube --seed 1", "--topology wants square4, square8 or hex, not 'cube'" },
+		{ "gen --topology cube --seed 1", "--topology wants square4, square8, hex, diamond4 or diamond8, not 'cube'" },
 		{ "gen --topology hex --seed -1", "--seed wants a whole number from 0 to 18446744073709551615, not '-1'" },
 		{ "gen --topology hex --seed 1 --size 10x10", "--size wants WxH, from 12x8 to 4096x4096, not '10x10'" },
 		{ "gen --topology hex --seed 1 --size 40", "--size wants WxH, from 12x8 to 4096x4096, not '40'" },

@@ -149,6 +149,8 @@ static void test_topologies_mix(void **state)
 	assert_true(seen[GRID_SQUARE4] > 0);
 	assert_true(seen[GRID_SQUARE8] > 0);
 	assert_true(seen[GRID_HEX] > 0);
+	assert_true(seen[GRID_DIAMOND4] > 0);
+	assert_true(seen[GRID_DIAMOND8] > 0);
 }
 
 /* Monsters grow with depth: over many runs, the last levels hold more

@@ -48,7 +48,7 @@ static struct gen_params params_for(enum grid_topology topo, uint64_t seed)
 	struct gen_params p = { .topo = topo, .seed = seed };
 	uint64_t z = seed * 0x9e3779b97f4a7c15ULL;
 	z ^= z >> 29;
-	int wmax = topo == GRID_HEX ? 36 : 56;
+	int wmax = grid_is_staggered(topo) ? 36 : 56;
 	p.w = GEN_MIN_WIDTH + (int)(z % (uint64_t)(wmax - GEN_MIN_WIDTH + 1));
 	p.h = GEN_MIN_HEIGHT + (int)((z >> 16) % 21);
 	p.depth = 1 + (int)((z >> 32) % 12);
@@ -135,13 +135,15 @@ static void sweep(enum grid_topology topo)
 static void test_sweep_square4(void **state) { (void)state; sweep(GRID_SQUARE4); }
 static void test_sweep_square8(void **state) { (void)state; sweep(GRID_SQUARE8); }
 static void test_sweep_hex(void **state) { (void)state; sweep(GRID_HEX); }
+static void test_sweep_diamond4(void **state) { (void)state; sweep(GRID_DIAMOND4); }
+static void test_sweep_diamond8(void **state) { (void)state; sweep(GRID_DIAMOND8); }
 
 /* A few full-size and large levels: default size, 80x40, 200x120, every depth band. */
 static void test_large(void **state)
 {
 	(void)state;
-	const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
-	for (int t = 0; t < 3; t++) {
+	const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+	for (int t = 0; t < 5; t++) {
 		for (uint64_t seed = 0; seed < 6; seed++) {
 			struct gen_params p = { .topo = topos[t], .seed = seed, .depth = 1 + (int)seed * 3,
 						.style = (enum gen_style)(seed % 3) };
@@ -159,8 +161,8 @@ static void test_large(void **state)
 static void test_deterministic(void **state)
 {
 	(void)state;
-	const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX };
-	for (int t = 0; t < 3; t++) {
+	const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+	for (int t = 0; t < 5; t++) {
 		for (uint64_t seed = 0; seed < 20; seed++) {
 			struct gen_params p = params_for(topos[t], seed * 7919);
 			struct gen_result a, b;
@@ -285,6 +287,15 @@ static void test_measure(void **state)
 		{ "astray-level 1\nname: p\ntopology: square4\nmap:\n#######\n#@....#\n#.#.#.#\n#....>#\n#######\n", 2, 2, 6, 13 },
 		{ "astray-level 1\nname: h\ntopology: hex\nmap:\n# # # # #\n # @ . . #\n# . # . #\n # . . > #\n# # # # #\n",
 		  1, 3, 3, 4 },
+		/* Diamonds: a block of four is a trivial cycle; on diamond8 the
+		 * corner step S crosses it.  A ring round a pillar is a loop. */
+		{ "astray-level 1\nname: d\ntopology: diamond4\nmap:\n# # # #\n # @ # #\n# . . #\n # > # #\n# # # #\n",
+		  0, 1, 2, 4 },
+		{ "astray-level 1\nname: e\ntopology: diamond8\nmap:\n# # # #\n # @ # #\n# . . #\n # > # #\n# # # #\n",
+		  0, 1, 1, 2 },
+		{ "astray-level 1\nname: f\ntopology: diamond4\nmap:\n# # # # #\n # # @ # #\n# # . . #\n # . # . #\n"
+		  "# # . . #\n # # > # #\n# # # # #\n",
+		  1, 1, 4, 8 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct level *lv = parse(cases[i].text);
@@ -313,6 +324,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_square4),
 		cmocka_unit_test(test_sweep_square8),
 		cmocka_unit_test(test_sweep_hex),
+		cmocka_unit_test(test_sweep_diamond4),
+		cmocka_unit_test(test_sweep_diamond8),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
