@@ -174,7 +174,7 @@ test-suites: depcheck build/astray build/san/astray $(TESTS)
 GEN_SEEDS ?= 20000
 gen-sweep: build/astray build/san/tests/world/test_gen
 	GEN_SEEDS=$(GEN_SEEDS) build/san/tests/world/test_gen
-	for t in square4 square8 hex; do ./build/astray gen --topology $$t --seed 1 --count 1000 || exit 1; done
+	for t in square4 square8 hex diamond4 diamond8; do ./build/astray gen --topology $$t --seed 1 --count 1000 || exit 1; done
 
 # Fails when two modules depend on each other in a circle (tools/depcheck).
 depcheck:
