@@ -11,9 +11,6 @@
 #include "ui.h"
 
 #include <curses.h>
-#include <errno.h>
-#include <locale.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,25 +22,12 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
-#include "ui_term.h"
-
-/*
- * The one mutable file-scope variable: the number of the last SIGINT,
- * SIGTERM or SIGHUP.  A signal handler may only store to a volatile
- * sig_atomic_t (C11 7.14.1.1), so it cannot live in struct ui; the main
- * loop polls it (getch has a timeout) and leaves cleanly through endwin.
- */
-static volatile sig_atomic_t ui_signal_caught;
-
-static void ui_on_signal(int signo)
-{
-	ui_signal_caught = signo;
-}
+#include "ui_palette.h"
+#include "ui_screen.h"
 
 #define UI_MESSAGE_ROWS 2   /* rows of messages above the map */
 #define UI_STATUS_ROWS 1    /* the status line below it */
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
-#define UI_STALE_READS 20   /* unreadable-but-ready reads before the terminal counts as gone */
 #define UI_MORE " --More--"   /* ends a page of messages when more follow */
 #define UI_MSG_LINES 256       /* wrapped message lines one frame may page through */
 
@@ -54,40 +38,6 @@ enum ui_screen {
 	SCREEN_HISTORY,
 	SCREEN_QUIT,     /* "really quit?" */
 	SCREEN_END       /* died or won: the last look at the map */
-};
-
-enum colour {
-	COL_NONE, COL_WALL, COL_FLOOR, COL_RUBBLE, COL_WATER, COL_DOOR, COL_EXIT,
-	COL_POTION, COL_GOLD, COL_PLAYER, COL_MONSTER, COL_BOSS, COL_ROUTE, COL_MROUTE,
-	COL_TARGET, COL_REMEMBERED, COL_STATUS, COL_WARN, COL_OLD, COL_COUNT
-};
-
-/* The one colour table: foreground (-1 = the terminal's own), extra
- * attributes in colour, and what stands in for the colour without it. */
-static const struct {
-	short fg;
-	attr_t colour_attr;
-	attr_t mono_attr;
-} palette[COL_COUNT] = {
-	[COL_NONE] = { -1, A_NORMAL, A_NORMAL },
-	[COL_WALL] = { COLOR_WHITE, A_NORMAL, A_NORMAL },
-	[COL_FLOOR] = { -1, A_NORMAL, A_NORMAL },
-	[COL_RUBBLE] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
-	[COL_WATER] = { COLOR_BLUE, A_BOLD, A_NORMAL },
-	[COL_DOOR] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
-	[COL_EXIT] = { COLOR_MAGENTA, A_BOLD, A_BOLD },
-	[COL_POTION] = { COLOR_MAGENTA, A_NORMAL, A_BOLD },
-	[COL_GOLD] = { COLOR_YELLOW, A_BOLD, A_BOLD },
-	[COL_PLAYER] = { COLOR_WHITE, A_BOLD, A_BOLD },
-	[COL_MONSTER] = { COLOR_RED, A_NORMAL, A_BOLD },
-	[COL_BOSS] = { COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE },
-	[COL_ROUTE] = { COLOR_CYAN, A_BOLD, A_BOLD },
-	[COL_MROUTE] = { COLOR_RED, A_NORMAL, A_NORMAL },
-	[COL_TARGET] = { COLOR_RED, A_REVERSE, A_REVERSE },
-	[COL_REMEMBERED] = { COLOR_BLUE, A_NORMAL, A_DIM },
-	[COL_STATUS] = { -1, A_REVERSE, A_REVERSE },
-	[COL_WARN] = { COLOR_RED, A_BOLD, A_BOLD | A_REVERSE },
-	[COL_OLD] = { -1, A_DIM, A_DIM },
 };
 
 struct ui {
@@ -116,26 +66,9 @@ struct ui {
 	int stale_reads;
 };
 
-static attr_t ui_attr(const struct ui *u, enum colour c)
+static attr_t ui_attr(const struct ui *u, enum ui_colour c)
 {
-	if (u->colour)
-		return COLOR_PAIR(c) | palette[c].colour_attr;
-	return palette[c].mono_attr;
-}
-
-static void ui_colours_init(struct ui *u)
-{
-	const char *no_colour = getenv("NO_COLOR");
-	u->colour = has_colors() && !(no_colour && *no_colour);
-	if (!u->colour)
-		return;
-	if (start_color() == ERR) {
-		u->colour = false;
-		return;
-	}
-	use_default_colors();
-	for (int c = 1; c < COL_COUNT; c++)
-		init_pair((short)c, palette[c].fg, -1);
+	return ui_palette_attr(u->colour, c);
 }
 
 static void ui_notice(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -145,11 +78,6 @@ static void ui_notice(struct ui *u, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(u->notice, sizeof u->notice, fmt, ap);
 	va_end(ap);
-}
-
-static bool ui_too_small(void)
-{
-	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
 }
 
 /* Lays out the map area for the current terminal size and scrolls the
@@ -169,10 +97,10 @@ static void ui_layout(struct ui *u)
 
 /* ---- drawing ---------------------------------------------------------- */
 
-static const enum colour tile_colour[TILE_COUNT] = {
-	[TILE_VOID] = COL_NONE, [TILE_WALL] = COL_WALL, [TILE_FLOOR] = COL_FLOOR,
-	[TILE_RUBBLE] = COL_RUBBLE, [TILE_WATER] = COL_WATER, [TILE_DOOR] = COL_DOOR,
-	[TILE_EXIT] = COL_EXIT,
+static const enum ui_colour tile_colour[TILE_COUNT] = {
+	[TILE_VOID] = UI_COL_NONE, [TILE_WALL] = UI_COL_WALL, [TILE_FLOOR] = UI_COL_FLOOR,
+	[TILE_RUBBLE] = UI_COL_RUBBLE, [TILE_WATER] = UI_COL_WATER, [TILE_DOOR] = UI_COL_DOOR,
+	[TILE_EXIT] = UI_COL_EXIT,
 };
 
 /* What cell (x, y) looks like now; false for a cell never seen. */
@@ -184,7 +112,7 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 	if (!visible && !g->remembered[i])
 		return false;
 	if (x == g->player.x && y == g->player.y) {
-		*out = '@' | ui_attr(u, COL_PLAYER);
+		*out = '@' | ui_attr(u, UI_COL_PLAYER);
 		return true;
 	}
 	if (visible && g->occupant[i] >= 0) {
@@ -192,16 +120,16 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 		if (m->alive) {
 			char c = m->kind->glyph;
 			*out = (chtype)(unsigned char)c |
-			       ui_attr(u, c >= 'A' && c <= 'Z' ? COL_BOSS : COL_MONSTER);
+			       ui_attr(u, c >= 'A' && c <= 'Z' ? UI_COL_BOSS : UI_COL_MONSTER);
 			return true;
 		}
 	}
 	chtype ch;
-	enum colour col;
+	enum ui_colour col;
 	if (g->items[i]) {
 		bool gold = g->items[i] - 1 == ITEM_GOLD;
 		ch = gold ? '$' : '!';
-		col = gold ? COL_GOLD : COL_POTION;
+		col = gold ? UI_COL_GOLD : UI_COL_POTION;
 	} else {
 		enum tile t = (enum tile)g->tiles[i];
 		if (t >= TILE_COUNT)
@@ -210,10 +138,10 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 		col = tile_colour[t];
 		if (g->open && g->open[i]) {
 			ch = '\'';
-			col = COL_DOOR;
+			col = UI_COL_DOOR;
 		}
 	}
-	*out = ch | ui_attr(u, visible ? col : COL_REMEMBERED);
+	*out = ch | ui_attr(u, visible ? col : UI_COL_REMEMBERED);
 	return true;
 }
 
@@ -225,7 +153,7 @@ static void ui_draw_at_cell(const struct ui *u, int x, int y, chtype ch)
 }
 
 /* A route cell keeps what stands on it; bare ground shows the route mark. */
-static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum colour col)
+static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum ui_colour col)
 {
 	const struct game *g = u->g;
 	int x = cell % g->grid->w, y = cell / g->grid->w;
@@ -262,7 +190,7 @@ static void ui_draw_routes(const struct ui *u)
 					from = j;
 			for (int j = from + 1; from >= 0 && j < mind->route_len; j++)
 				if (mind->route[j] >= 0 && mind->route[j] < n)
-					ui_draw_route_cell(u, mind->route[j], ':', COL_MROUTE);
+					ui_draw_route_cell(u, mind->route[j], ':', UI_COL_MROUTE);
 		}
 		for (int k = 0; k < g->n_monsters; k++) {
 			const struct monster *m = &g->monsters[k];
@@ -274,14 +202,14 @@ static void ui_draw_routes(const struct ui *u)
 			chtype under;
 			if (!ui_cell_look(u, tx, ty, &under))
 				under = 'X';
-			ui_draw_at_cell(u, tx, ty, (under & A_CHARTEXT) | ui_attr(u, COL_TARGET));
+			ui_draw_at_cell(u, tx, ty, (under & A_CHARTEXT) | ui_attr(u, UI_COL_TARGET));
 		}
 	}
 	const struct travel *t = &g->travel;
 	if (t->active && t->cells)
 		for (int j = t->pos + 1; j < t->len; j++)
 			if (t->cells[j] >= 0 && t->cells[j] < n)
-				ui_draw_route_cell(u, t->cells[j], '*', COL_ROUTE);
+				ui_draw_route_cell(u, t->cells[j], '*', UI_COL_ROUTE);
 }
 
 static void ui_draw_map(const struct ui *u)
@@ -316,7 +244,7 @@ static void ui_draw_map(const struct ui *u)
 		const int n = gr->w * gr->h;
 		for (int j = 1; j < u->preview_len; j++)
 			if (u->preview[j] >= 0 && u->preview[j] < n)
-				ui_draw_route_cell(u, u->preview[j], '*', COL_ROUTE);
+				ui_draw_route_cell(u, u->preview[j], '*', UI_COL_ROUTE);
 		int col, row;
 		if (input_cell_to_screen(&u->view, gr, u->cursor_x, u->cursor_y, &col, &row)) {
 			chtype ch;
@@ -391,7 +319,7 @@ static void ui_draw_messages(struct ui *u)
 	case SCREEN_QUIT:
 		prompt = u->opt.hooks && u->opt.hooks->quit_prompt ? u->opt.hooks->quit_prompt
 								     : "Really quit? Nothing is saved. (y/n)";
-		prompt_attr = ui_attr(u, COL_WARN);
+		prompt_attr = ui_attr(u, UI_COL_WARN);
 		break;
 	case SCREEN_END:
 		if (g->won)
@@ -400,7 +328,7 @@ static void ui_draw_messages(struct ui *u)
 			snprintf(end, sizeof end, "You died, killed by %s on level %d. P: messages, Enter leaves.",
 				 g->killer[0] ? g->killer : "something", g->depth + 1);
 		prompt = end;
-		prompt_attr = ui_attr(u, g->won ? COL_GOLD : COL_WARN);
+		prompt_attr = ui_attr(u, g->won ? UI_COL_GOLD : UI_COL_WARN);
 		break;
 	default:
 		if (u->notice[0])
@@ -443,7 +371,7 @@ static void ui_draw_messages(struct ui *u)
 			/* an old message shows its end when it is too long for the row */
 			int len = (int)strlen(text);
 			const char *from = len > COLS ? text + len - COLS : text;
-			ui_draw_line(row++, from, ui_attr(u, COL_OLD));
+			ui_draw_line(row++, from, ui_attr(u, UI_COL_DIM));
 		}
 		for (; row < need; row++) {
 			move(row, 0);
@@ -517,7 +445,7 @@ static void ui_draw_status(struct ui *u)
 	if (ll + (int)strlen(right) >= COLS)
 		snprintf(right, sizeof right, "%s", mode);
 	int row = LINES - 1;
-	attr_t bar = ui_attr(u, COL_STATUS);
+	attr_t bar = ui_attr(u, UI_COL_STATUS);
 	attron(bar);
 	move(row, 0);
 	for (int c = 0; c < COLS; c++)
@@ -541,7 +469,7 @@ static void ui_draw_status(struct ui *u)
 		/* low hit points stand out */
 		char hp[32];
 		snprintf(hp, sizeof hp, " HP %d/%d", g->player.hp, g->player.max_hp);
-		attr_t warn = ui_attr(u, COL_WARN);
+		attr_t warn = ui_attr(u, UI_COL_WARN);
 		attron(warn);
 		mvaddnstr(row, 0, hp, COLS);
 		attroff(warn);
@@ -687,7 +615,7 @@ static void ui_draw_too_small(void)
 static void ui_draw(struct ui *u)
 {
 	erase();
-	if (ui_too_small()) {
+	if (ui_screen_too_small()) {
 		ui_draw_too_small();
 	} else if (u->screen == SCREEN_HELP) {
 		ui_draw_help(u);
@@ -1008,28 +936,15 @@ static void ui_key(struct ui *u, int key)
 
 /* ---- curses input ----------------------------------------------------- */
 
-/* curses key codes to the names input.c knows; everything else passes. */
+/* curses key codes to the names input.c knows; F1 is help, as in most programs. */
 static int ui_translate_key(int ch)
 {
-	static const struct {
-		int curses, input;
-	} keys[] = {
-		{ KEY_UP, INPUT_UP },      { KEY_DOWN, INPUT_DOWN },   { KEY_LEFT, INPUT_LEFT },
-		{ KEY_RIGHT, INPUT_RIGHT }, { KEY_HOME, INPUT_HOME },  { KEY_END, INPUT_END },
-		{ KEY_PPAGE, INPUT_PGUP }, { KEY_NPAGE, INPUT_PGDN }, { KEY_A1, INPUT_A1 },
-		{ KEY_A3, INPUT_A3 },      { KEY_B2, INPUT_B2 },       { KEY_C1, INPUT_C1 },
-		{ KEY_C3, INPUT_C3 },      { KEY_ENTER, INPUT_ENTER }, { KEY_BACKSPACE, INPUT_BACKSPACE },
-		{ KEY_F(1), '?' },         /* F1 is help, as in most programs */
-	};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (keys[i].curses == ch)
-			return keys[i].input;
-	return ch;
+	return ch == KEY_F(1) ? '?' : ui_screen_key(ch);
 }
 
 static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 {
-	if (ui_too_small())
+	if (ui_screen_too_small())
 		return;
 	int x, y;
 	if (u->screen == SCREEN_MAP && b == INPUT_BUTTON_LEFT && srow == LINES - 1 && scol >= u->help_col0 &&
@@ -1103,26 +1018,6 @@ static void ui_mouse(struct ui *u)
 	}
 }
 
-/* Whether the terminal has gone away (hangup, closed pty): getch then
- * keeps failing at once, so the loop must stop instead of spinning. */
-static bool ui_terminal_gone(struct ui *u)
-{
-	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-	int r = poll(&p, 1, 0);
-	if (r < 0)
-		return errno != EINTR && errno != EAGAIN;
-	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-		return true;
-	if (r > 0 && (p.revents & POLLIN)) {
-		/* ready to read, yet getch read nothing: end of input */
-		if (++u->stale_reads >= UI_STALE_READS)
-			return true;
-	} else {
-		u->stale_reads = 0;
-	}
-	return false;
-}
-
 static void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 {
 	memset(u, 0, sizeof *u);
@@ -1134,56 +1029,39 @@ static void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	u->outcome = UI_QUIT;
 }
 
-static void ui_terminal_setup(struct ui *u)
-{
-	cbreak();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
-	ui_colours_init(u);
-	if (u->opt.mouse) {
-		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED |
-				  BUTTON3_RELEASED | BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED,
-			  NULL);
-		mouseinterval(0);
-	}
-}
+#define UI_MOUSE_EVENTS                                                                            \
+	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
+	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
 
 static void ui_loop(struct ui *u)
 {
 	struct game *g = u->g;
 	while (!u->done) {
-		if (ui_signal_caught) {
+		if (ui_screen_signal()) {
 			u->outcome = UI_SIGNAL;
 			break;
 		}
 		ui_draw(u);
-		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_too_small() && !u->more;
-		timeout(travelling ? u->opt.step_delay_ms : UI_IDLE_TIMEOUT_MS);
-		int ch = getch();
+		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_screen_too_small() && !u->more;
+		int ch = ui_screen_read(travelling ? u->opt.step_delay_ms : UI_IDLE_TIMEOUT_MS, &u->stale_reads);
+		if (ch == UI_READ_SIGNAL)
+			continue;
+		if (ch == UI_READ_GONE) {
+			u->outcome = UI_HANGUP;
+			break;
+		}
 		if (ch == ERR) {
-			if (ui_signal_caught)
-				continue;
-			if (ui_terminal_gone(u)) {
-				u->outcome = UI_HANGUP;
-				break;
-			}
 			if (travelling)
 				ui_act(u, (struct action){ .kind = ACT_TRAVEL_STEP });
 			continue;
 		}
-		u->stale_reads = 0;
 		if (ch == KEY_RESIZE)
 			continue; /* the next frame is laid out for the new size */
 		if (ch == KEY_MOUSE) {
 			ui_mouse(u);
 			continue;
 		}
-		if (ui_too_small()) {
+		if (ui_screen_too_small()) {
 			if (ch == 'q' || ch == 'Q' || ch == INPUT_CTRL('q')) {
 				u->outcome = UI_QUIT; /* nothing to confirm on: the notice says Q quits */
 				u->done = true;
@@ -1205,87 +1083,27 @@ static void ui_loop(struct ui *u)
 	}
 }
 
-/*
- * Every signal whose default action ends the process and that arrives from
- * outside (a key, kill, a timer, a closed pipe): each only sets the flag,
- * the loop sees it within UI_IDLE_TIMEOUT_MS and leaves through endwin, and
- * the caller re-raises it once the terminal is restored.  A signal ignored
- * when astray started (nohup, a shell's SIG_IGN) stays ignored.  The
- * faults a program raises on itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
- * SIGABRT) are left to the sanitizers and the default action.
- */
-static const int ui_caught_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
-	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
-#ifdef SIGPOLL
-	SIGPOLL,
-#endif
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-};
-#define UI_N_CAUGHT ((int)(sizeof ui_caught_signals / sizeof ui_caught_signals[0]))
-
-/* Installs the flag handler for every caught signal (before curses starts,
- * so curses keeps its hands off them); old[] keeps what was there. */
-static void ui_signals_install(struct sigaction old[UI_N_CAUGHT])
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = ui_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch at once */
-	ui_signal_caught = 0;
-	for (int i = 0; i < UI_N_CAUGHT; i++) {
-		if (sigaction(ui_caught_signals[i], NULL, &old[i]) != 0)
-			continue;
-		if (old[i].sa_handler == SIG_IGN)
-			continue;
-		sigaction(ui_caught_signals[i], &sa, NULL);
-	}
-}
-
-static void ui_signals_restore(const struct sigaction old[UI_N_CAUGHT])
-{
-	for (int i = 0; i < UI_N_CAUGHT; i++)
-		sigaction(ui_caught_signals[i], &old[i], NULL);
-}
-
 enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal_number,
 		       char *err, size_t errlen)
 {
-	struct sigaction old[UI_N_CAUGHT];
-	memset(old, 0, sizeof old);
-	ui_signals_install(old);
+	struct ui_signals sigs;
+	ui_screen_signals_install(&sigs);
 	*signal_number = 0;
-
-	setlocale(LC_CTYPE, "");
-	if (!ui_term_usable(STDOUT_FILENO, err, errlen)) {
-		ui_signals_restore(old);
+	struct ui_tty scr;
+	if (!ui_screen_start(&scr, opt->mouse, UI_MOUSE_EVENTS, false, err, errlen)) {
+		ui_screen_signals_restore(&sigs);
 		return UI_ERROR;
 	}
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
-		const char *term = getenv("TERM");
-		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
-		ui_signals_restore(old);
-		return UI_ERROR;
-	}
-	set_term(scr);
 	struct ui u;
 	ui_init(&u, g, opt);
-	ui_terminal_setup(&u);
+	u.colour = scr.colour;
 	ui_loop(&u);
 	if (opt->hooks && opt->hooks->stopping)
 		opt->hooks->stopping(opt->hooks->ud, g);
 	free(u.preview);
-	if (opt->mouse)
-		mousemask(0, NULL);
-	curs_set(1);
-	endwin();
-	delscreen(scr);
-	ui_signals_restore(old);
-	*signal_number = (int)ui_signal_caught;
+	ui_screen_stop(&scr);
+	ui_screen_signals_restore(&sigs);
+	*signal_number = ui_screen_signal();
 	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
 		u.outcome = UI_HANGUP;
 	return u.outcome;
@@ -1300,7 +1118,7 @@ void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *no
 		return;
 	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
 	ui_init(u, g, &opt);
-	ui_colours_init(u);
+	u->colour = ui_palette_init();
 	u->routes = routes;
 	u->msg_mark = msg_mark;
 	u->more_seen = UI_MSG_LINES; /* no --More--: the newest lines show */
@@ -1352,7 +1170,8 @@ int ui_bench_keys(struct game *g, int n, double *samples_us, char *err, size_t e
 	struct ui u;
 	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
 	ui_init(&u, g, &opt);
-	ui_terminal_setup(&u);
+	ui_screen_modes();
+	u.colour = ui_palette_init();
 	ui_draw(&u);
 	/* to and fro, so the view, the field of view and every chaser change */
 	static const int keys[] = { 'h', 'h', 'l', 'l', '.', 'k', 'j' };

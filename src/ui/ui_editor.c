@@ -12,9 +12,6 @@
 #include "ui_editor.h"
 
 #include <curses.h>
-#include <errno.h>
-#include <locale.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,21 +22,10 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
-
-/*
- * The number of the last SIGINT, SIGTERM or SIGHUP.  A handler may only
- * store to a volatile sig_atomic_t, so this one flag lives at file scope;
- * the loop polls it (getch waits at most UED_IDLE_MS) and leaves through endwin.
- */
-static volatile sig_atomic_t ued_signal_caught;
-
-static void ued_on_signal(int signo)
-{
-	ued_signal_caught = signo;
-}
+#include "ui_palette.h"
+#include "ui_screen.h"
 
 #define UED_IDLE_MS 200
-#define UED_STALE_READS 20
 #define UED_PANEL_W 34        /* the side panel, when the terminal is wide enough */
 #define UED_PANEL_MIN_COLS 64 /* below this width the panel is left out */
 #define UED_TOP_ROWS 2        /* status line, notice line */
@@ -57,44 +43,10 @@ static const struct {
 	[TOOL_FILL] = { "fill", 'f' },
 };
 
-enum ued_colour {
-	UC_NONE, UC_WALL, UC_RUBBLE, UC_WATER, UC_DOOR, UC_EXIT, UC_POTION, UC_GOLD, UC_PLAYER,
-	UC_MONSTER, UC_BOSS, UC_ROUTE, UC_MROUTE, UC_EXPLORED, UC_MARKER, UC_ERROR, UC_WARNING,
-	UC_STATUS, UC_DIM, UC_COUNT
-};
-
-/* The editor's colour table (the game's conventions: walls white, water
- * blue, monsters red...), with what stands in for each colour without one. */
-static const struct {
-	short fg;
-	attr_t colour_attr;
-	attr_t mono_attr;
-} ued_palette[UC_COUNT] = {
-	[UC_NONE] = { -1, A_NORMAL, A_NORMAL },
-	[UC_WALL] = { COLOR_WHITE, A_NORMAL, A_NORMAL },
-	[UC_RUBBLE] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
-	[UC_WATER] = { COLOR_BLUE, A_BOLD, A_NORMAL },
-	[UC_DOOR] = { COLOR_YELLOW, A_NORMAL, A_NORMAL },
-	[UC_EXIT] = { COLOR_MAGENTA, A_BOLD, A_BOLD },
-	[UC_POTION] = { COLOR_MAGENTA, A_NORMAL, A_BOLD },
-	[UC_GOLD] = { COLOR_YELLOW, A_BOLD, A_BOLD },
-	[UC_PLAYER] = { COLOR_WHITE, A_BOLD, A_BOLD },
-	[UC_MONSTER] = { COLOR_RED, A_NORMAL, A_BOLD },
-	[UC_BOSS] = { COLOR_RED, A_BOLD, A_BOLD | A_UNDERLINE },
-	[UC_ROUTE] = { COLOR_CYAN, A_BOLD, A_BOLD },
-	[UC_MROUTE] = { COLOR_RED, A_NORMAL, A_NORMAL },
-	[UC_EXPLORED] = { COLOR_BLUE, A_NORMAL, A_DIM },
-	[UC_MARKER] = { COLOR_GREEN, A_BOLD | A_REVERSE, A_BOLD | A_REVERSE },
-	[UC_ERROR] = { COLOR_RED, A_BOLD | A_REVERSE, A_BOLD | A_REVERSE },
-	[UC_WARNING] = { COLOR_YELLOW, A_REVERSE, A_UNDERLINE },
-	[UC_STATUS] = { -1, A_REVERSE, A_REVERSE },
-	[UC_DIM] = { -1, A_DIM, A_DIM },
-};
-
 struct ued {
 	struct editor *ed;
 	const struct ui_editor_options *opt;
-	SCREEN *scr;
+	struct ui_tty tty;
 	struct grid *grid;        /* the map's shape, for the layout maths of input.h */
 	bool colour;
 	enum ued_screen screen;
@@ -121,15 +73,7 @@ struct ued {
 	uint64_t seed;
 };
 
-static attr_t ued_attr(const struct ued *u, enum ued_colour c)
-{
-	if (u->colour)
-		return COLOR_PAIR(c) | ued_palette[c].colour_attr;
-	return ued_palette[c].mono_attr;
-}
-
-static void ued_notice(struct ued *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ued_notice(struct ued *u, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void ued_notice(struct ued *u, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -137,30 +81,30 @@ static void ued_notice(struct ued *u, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool ued_too_small(void)
-{
-	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
-}
-
 /* ---- looks ------------------------------------------------------------ */
 
-static enum ued_colour glyph_colour(char c)
+static attr_t ued_attr(const struct ued *u, enum ui_colour c)
+{
+	return ui_palette_attr(u->colour, c);
+}
+
+static enum ui_colour glyph_colour(char c)
 {
 	switch (c) {
-	case '#': return UC_WALL;
-	case ',': return UC_RUBBLE;
-	case '~': return UC_WATER;
-	case '+': return UC_DOOR;
-	case '>': return UC_EXIT;
-	case '!': return UC_POTION;
-	case '$': return UC_GOLD;
-	case '@': return UC_PLAYER;
+	case '#': return UI_COL_WALL;
+	case ',': return UI_COL_RUBBLE;
+	case '~': return UI_COL_WATER;
+	case '+': return UI_COL_DOOR;
+	case '>': return UI_COL_EXIT;
+	case '!': return UI_COL_POTION;
+	case '$': return UI_COL_GOLD;
+	case '@': return UI_COL_PLAYER;
 	default:
 		if (c >= 'a' && c <= 'z')
-			return UC_MONSTER;
+			return UI_COL_MONSTER;
 		if (c >= 'A' && c <= 'Z')
-			return UC_BOSS;
-		return UC_NONE;
+			return UI_COL_BOSS;
+		return UI_COL_NONE;
 	}
 }
 
@@ -190,7 +134,7 @@ static void ued_put_cell(const struct ued *u, int x, int y, chtype ch)
 }
 
 /* A route mark on bare floor; anything else keeps its glyph in the route's colour. */
-static void ued_mark(const struct ued *u, int cell, char mark, enum ued_colour col)
+static void ued_mark(const struct ued *u, int cell, char mark, enum ui_colour col)
 {
 	int w = editor_width(u->ed), x = cell % w, y = cell / w;
 	char c = editor_glyph(u->ed, x, y);
@@ -222,7 +166,7 @@ static void ued_draw_map(struct ued *u)
 			char g = editor_glyph(ed, x, y);
 			chtype ch = ued_look(u, g);
 			if (ro.explored && route->active && g == '.' && editor_route_explored(ed, x, y))
-				ch = ':' | ued_attr(u, UC_EXPLORED);
+				ch = ':' | ued_attr(u, UI_COL_REMEMBERED);
 			mvaddch(u->view.top + r, u->view.left + c, ch);
 		}
 	}
@@ -235,17 +179,17 @@ static void ued_draw_map(struct ued *u)
 			if (!editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach))
 				continue;
 			for (int j = 1; j + 1 < len; j++)
-				ued_mark(u, cells[j], ':', UC_MROUTE);
+				ued_mark(u, cells[j], ':', UI_COL_MROUTE);
 			if (!reach)
 				ued_put_cell(u, mx, my,
-					     (chtype)(unsigned char)editor_glyph(ed, mx, my) | ued_attr(u, UC_ERROR));
+					     (chtype)(unsigned char)editor_glyph(ed, mx, my) | ued_attr(u, UI_COL_ERROR));
 		}
 	}
 	if (route->active && route->status != PATH_BAD_INPUT) {
 		for (int j = 1; j + 1 < route->len; j++)
-			ued_mark(u, route->cells[j], '*', UC_ROUTE);
+			ued_mark(u, route->cells[j], '*', UI_COL_ROUTE);
 		if (!route->reached && route->len > 1)
-			ued_mark(u, route->end, 'E', UC_ROUTE);
+			ued_mark(u, route->end, 'E', UI_COL_ROUTE);
 	}
 	/* problem cells */
 	const struct diag_list *d = editor_diags(ed);
@@ -253,13 +197,13 @@ static void ued_draw_map(struct ued *u)
 		int x, y;
 		if (d->items[i].severity == DIAG_NOTE || !editor_diag_cell(ed, i, &x, &y))
 			continue;
-		enum ued_colour col = d->items[i].severity == DIAG_ERROR ? UC_ERROR : UC_WARNING;
+		enum ui_colour col = d->items[i].severity == DIAG_ERROR ? UI_COL_ERROR : UI_COL_CAUTION;
 		ued_put_cell(u, x, y, (chtype)(unsigned char)editor_glyph(ed, x, y) | ued_attr(u, col));
 	}
 	for (int k = 0; k < 2; k++) {
 		int x, y;
 		if (editor_marker(ed, k, &x, &y))
-			ued_put_cell(u, x, y, (chtype)(k ? 'B' : 'A') | ued_attr(u, UC_MARKER));
+			ued_put_cell(u, x, y, (chtype)(k ? 'B' : 'A') | ued_attr(u, UI_COL_MARKER));
 	}
 	if (u->anchor)
 		ued_put_cell(u, u->ax, u->ay,
@@ -295,7 +239,7 @@ static void ued_draw_panel(struct ued *u)
 	int left = u->panel_left, width = UED_PANEL_W - 1, row = UED_TOP_ROWS;
 	int last = LINES - UED_BOTTOM_ROWS - 1;
 	for (int r = UED_TOP_ROWS; r <= last; r++)
-		mvaddch(r, left - 1, '|' | ued_attr(u, UC_DIM));
+		mvaddch(r, left - 1, '|' | ued_attr(u, UI_COL_DIM));
 	char line[400];
 	ued_line(row++, left, width, "Palette (key, click, [ ]):", A_BOLD);
 	u->pal_n = editor_palette(ed, u->pal, sizeof u->pal);
@@ -306,7 +250,7 @@ static void ued_draw_panel(struct ued *u)
 		if (r > last)
 			break;
 		char g = u->pal[i];
-		chtype ch = g == ' ' ? ('_' | ued_attr(u, UC_DIM)) : ued_look(u, g);
+		chtype ch = g == ' ' ? ('_' | ued_attr(u, UI_COL_DIM)) : ued_look(u, g);
 		if (g == u->glyph)
 			ch = (ch & A_CHARTEXT) | A_REVERSE | A_BOLD;
 		mvaddch(r, c, ch);
@@ -335,7 +279,7 @@ static void ued_draw_panel(struct ued *u)
 			snprintf(line, sizeof line, "%s (F: fallback)", status_word(r));
 		else
 			snprintf(line, sizeof line, "cost=%.3f steps=%d %s", r->cost, r->steps, status_word(r));
-		ued_line(row++, left, width, line, ued_attr(u, r->reached ? UC_ROUTE : UC_WARNING));
+		ued_line(row++, left, width, line, ued_attr(u, r->reached ? UI_COL_ROUTE : UI_COL_CAUTION));
 		if (r->status != PATH_BAD_INPUT) {
 			snprintf(line, sizeof line, "expanded=%ld end=%d,%d", r->expanded,
 				 r->end % editor_width(ed), r->end / editor_width(ed));
@@ -357,7 +301,7 @@ static void ued_draw_panel(struct ued *u)
 				stuck++;
 		}
 		snprintf(line, sizeof line, "r monsters: %d, %d never reach", n, stuck);
-		ued_line(row++, left, width, line, ued_attr(u, stuck ? UC_WARNING : UC_NONE));
+		ued_line(row++, left, width, line, ued_attr(u, stuck ? UI_COL_CAUTION : UI_COL_NONE));
 	} else {
 		ued_line(row++, left, width, "r: every monster's route", A_NORMAL);
 	}
@@ -368,7 +312,7 @@ static void ued_draw_panel(struct ued *u)
 	else
 		snprintf(line, sizeof line, "Problems: %d error%s, %d warning%s (e E)", d->errors,
 			 d->errors == 1 ? "" : "s", d->warnings, d->warnings == 1 ? "" : "s");
-	ued_line(row++, left, width, line, d->errors ? ued_attr(u, UC_ERROR) : A_BOLD);
+	ued_line(row++, left, width, line, d->errors ? ued_attr(u, UI_COL_ERROR) : A_BOLD);
 	u->prob_row = row;
 	u->prob_rows = last - row + 1;
 	if (u->prob_rows < 0)
@@ -390,7 +334,7 @@ static void ued_draw_panel(struct ued *u)
 		snprintf(line, sizeof line, "%c %s%s", di->severity == DIAG_ERROR ? 'E'
 						       : di->severity == DIAG_WARNING ? 'W' : 'n',
 			 pos, di->msg);
-		attr_t at = di->severity == DIAG_ERROR ? ued_attr(u, UC_ERROR) & ~A_REVERSE : A_NORMAL;
+		attr_t at = di->severity == DIAG_ERROR ? ued_attr(u, UI_COL_ERROR) & ~A_REVERSE : A_NORMAL;
 		if (k == u->sel)
 			at |= A_REVERSE;
 		ued_line(row + i, left, width, line, at);
@@ -406,7 +350,7 @@ static void ued_draw_status(struct ued *u)
 		 u->opt->path ? u->opt->path : editor_file(ed), editor_modified(ed) ? " [modified]" : "",
 		 grid_topology_name(editor_topology(ed)), editor_width(ed), editor_height(ed), u->cx,
 		 u->cy, editor_glyph_name(ed, g), editor_undo_count(ed), editor_redo_count(ed));
-	attr_t bar = ued_attr(u, UC_STATUS);
+	attr_t bar = ued_attr(u, UI_COL_STATUS);
 	attron(bar);
 	move(0, 0);
 	for (int c = 0; c < COLS; c++)
@@ -417,7 +361,7 @@ static void ued_draw_status(struct ued *u)
 				   ? NULL
 				   : " ? help  s save  p play  q quit  z undo  Z redo  Space paint";
 	if (hint)
-		ued_line(LINES - 1, 0, COLS, hint, ued_attr(u, UC_DIM));
+		ued_line(LINES - 1, 0, COLS, hint, ued_attr(u, UI_COL_DIM));
 }
 
 static const char *const ued_help[] = {
@@ -449,7 +393,7 @@ static const char *const ued_help[] = {
 static void ued_draw(struct ued *u)
 {
 	erase();
-	if (ued_too_small()) {
+	if (ui_screen_too_small()) {
 		mvaddnstr(0, 0, "Terminal too small", COLS);
 		if (LINES > 1)
 			mvaddnstr(1, 0, "need 40x10", COLS);
@@ -473,7 +417,7 @@ static void ued_draw(struct ued *u)
 	char prompt[160];
 	if (u->screen == UED_QUIT) {
 		note = "Unsaved changes. s: save and quit, y: quit without saving, n: stay";
-		na = ued_attr(u, UC_ERROR);
+		na = ued_attr(u, UI_COL_ERROR);
 	} else if (u->screen == UED_MONSTER) {
 		char known[64];
 		int n = editor_palette(u->ed, known, sizeof known), k = 0;
@@ -602,68 +546,18 @@ static void ued_save(struct ued *u)
 	}
 }
 
-/* The terminal modes the editor runs in, set at the start and again after
- * a play-test (whose own screen left the terminal in shell mode). */
-static void ued_terminal_modes(void)
-{
-	cbreak();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	curs_set(0);
-}
+/* press, drag and release paint; the right button picks */
+#define UED_MOUSE_EVENTS \
+	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_CLICKED | REPORT_MOUSE_POSITION)
 
-static void ued_mouse_on(const struct ued *u)
+/* Our screen: made at the start and again after a play-test (whose own
+ * screen left the terminal in shell mode). */
+static bool ued_screen_start(struct ued *u, char *err, size_t errlen)
 {
-	if (!u->opt->mouse)
-		return;
-	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED |
-			  BUTTON3_CLICKED | REPORT_MOUSE_POSITION,
-		  NULL);
-	mouseinterval(0);
-	/* ask for motion while a button is down (drags): ncurses asks only
-	 * for clicks from xterm-like terminals */
-	refresh();
-	fputs("\033[?1002h", stdout);
-	fflush(stdout);
-}
-
-static void ued_mouse_off(const struct ued *u)
-{
-	if (!u->opt->mouse)
-		return;
-	fputs("\033[?1002l", stdout);
-	fflush(stdout);
-	mousemask(0, NULL);
-}
-
-static void ued_colours(struct ued *u);
-
-/* Our screen: made at the start and again after a play-test. */
-static bool ued_screen_start(struct ued *u)
-{
-	u->scr = newterm(NULL, stdout, stdin);
-	if (!u->scr)
+	if (!ui_screen_start(&u->tty, u->opt->mouse, UED_MOUSE_EVENTS, true, err, errlen))
 		return false;
-	set_term(u->scr);
-	ued_terminal_modes();
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
-	ued_colours(u);
-	ued_mouse_on(u);
+	u->colour = u->tty.colour;
 	return true;
-}
-
-static void ued_screen_stop(struct ued *u)
-{
-	if (!u->scr)
-		return;
-	ued_mouse_off(u);
-	curs_set(1);
-	endwin();
-	delscreen(u->scr);
-	u->scr = NULL;
 }
 
 static const char *outcome_text(enum ui_outcome o)
@@ -698,21 +592,22 @@ static void ued_play(struct ued *u)
 	uint64_t seed = u->seed++;
 	/* ui_run makes and removes a screen of its own, and ncurses' delscreen
 	 * frees the windows of every screen: ours goes first and comes back after */
-	ued_screen_stop(u);
+	ui_screen_stop(&u->tty);
 	struct ui_options po = { .mouse = u->opt->mouse, .step_delay_ms = u->opt->step_delay_ms };
 	int signo = 0;
 	char err[256] = "";
 	enum ui_outcome o = ui_run(g, &po, &signo, err, sizeof err);
 	int turns = g->turn;
 	game_destroy(g);
-	if (!ued_screen_start(u)) {
+	char again[256];
+	if (!ued_screen_start(u, again, sizeof again)) {
 		u->outcome = UI_ERROR;
 		u->done = true;
 		return;
 	}
 	switch (o) {
 	case UI_SIGNAL:
-		ued_signal_caught = signo;
+		ui_screen_signal_note(signo);
 		break;
 	case UI_HANGUP:
 		u->outcome = UI_HANGUP;
@@ -869,9 +764,6 @@ static void ued_key(struct ued *u, int key)
 	case UED_EDIT:
 		ued_key_edit(u, key);
 		break;
-	case UED_HELP:
-		u->screen = UED_EDIT;
-		break;
 	case UED_MONSTER:
 		u->screen = UED_EDIT;
 		if ((key >= 'a' && key <= 'z') || (key >= 'A' && key <= 'Z')) {
@@ -896,6 +788,9 @@ static void ued_key(struct ued *u, int key)
 		} else {
 			u->screen = UED_EDIT;
 		}
+		break;
+	case UED_HELP: /* any key returns */
+		u->screen = UED_EDIT;
 		break;
 	}
 }
@@ -1000,7 +895,7 @@ static void ued_pick(struct ued *u, int col, int row)
 static void ued_mouse(struct ued *u)
 {
 	MEVENT ev;
-	if (getmouse(&ev) != OK || ued_too_small())
+	if (getmouse(&ev) != OK || ui_screen_too_small())
 		return;
 	if (u->screen != UED_EDIT) {
 		if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED))
@@ -1031,85 +926,26 @@ static void ued_mouse(struct ued *u)
 
 /* ---- terminal --------------------------------------------------------- */
 
-/* curses key codes to the names input.c knows; everything else passes. */
-static int ued_translate_key(int ch)
+static void ued_redraw(void *u)
 {
-	switch (ch) {
-	case KEY_UP: return INPUT_UP;
-	case KEY_DOWN: return INPUT_DOWN;
-	case KEY_LEFT: return INPUT_LEFT;
-	case KEY_RIGHT: return INPUT_RIGHT;
-	case KEY_HOME: return INPUT_HOME;
-	case KEY_END: return INPUT_END;
-	case KEY_PPAGE: return INPUT_PGUP;
-	case KEY_NPAGE: return INPUT_PGDN;
-	case KEY_A1: return INPUT_A1;
-	case KEY_A3: return INPUT_A3;
-	case KEY_B2: return INPUT_B2;
-	case KEY_C1: return INPUT_C1;
-	case KEY_C3: return INPUT_C3;
-	case KEY_ENTER: return INPUT_ENTER;
-	case KEY_BACKSPACE: return INPUT_BACKSPACE;
-	default: return ch;
-	}
-}
-
-/* Whether stdin has gone (a closed terminal): getch then fails at once
- * forever, so the loop must end instead of spinning. */
-static bool ued_terminal_gone(struct ued *u)
-{
-	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-	int r = poll(&p, 1, 0);
-	if (r < 0)
-		return errno != EINTR;
-	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-		return true;
-	if (r > 0)
-		return ++u->stale_reads >= UED_STALE_READS;
-	u->stale_reads = 0;
-	return false;
-}
-
-static void ued_colours(struct ued *u)
-{
-	const char *nc = getenv("NO_COLOR");
-	u->colour = has_colors() && !(nc && *nc) && start_color() != ERR;
-	if (!u->colour)
-		return;
-	use_default_colors();
-	for (int c = 1; c < UC_COUNT; c++)
-		init_pair((short)c, ued_palette[c].fg, -1);
+	ued_draw(u);
 }
 
 static void ued_loop(struct ued *u)
 {
 	while (!u->done) {
-		if (ued_signal_caught) {
-			u->outcome = UI_SIGNAL;
+		int ch = ui_screen_wait(ued_redraw, u, UED_IDLE_MS, &u->stale_reads);
+		if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
+			u->outcome = ch == UI_READ_SIGNAL ? UI_SIGNAL : UI_HANGUP;
 			break;
 		}
-		ued_draw(u);
-		timeout(UED_IDLE_MS);
-		int ch = getch();
-		if (ch == ERR) {
-			if (!ued_signal_caught && ued_terminal_gone(u)) {
-				u->outcome = UI_HANGUP;
-				break;
-			}
-			continue;
-		}
-		u->stale_reads = 0;
-		if (ch == KEY_RESIZE)
-			continue;
 		if (ch == KEY_MOUSE) {
 			ued_mouse(u);
-			continue;
+		} else if (!ui_screen_too_small()) {
+			if (u->screen == UED_EDIT)
+				u->notice[0] = '\0';
+			ued_key(u, ui_screen_key(ch));
 		}
-		if (ued_too_small())
-			continue;
-		if (u->screen == UED_EDIT)
-			u->notice[0] = '\0';
-		ued_key(u, ued_translate_key(ch));
 	}
 	if (u->stroke) {
 		editor_end(u->ed); /* a stroke cut short by a signal still counts */
@@ -1120,16 +956,9 @@ static void ued_loop(struct ued *u)
 enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options *opt,
 			      int *signal_number, char *err, size_t errlen)
 {
-	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction old[3], sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = ued_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch */
-	ued_signal_caught = 0;
+	struct ui_signals sigs;
+	ui_screen_signals_install(&sigs);
 	*signal_number = 0;
-	for (int i = 0; i < 3; i++)
-		sigaction(caught[i], &sa, &old[i]);
 	struct ued u;
 	memset(&u, 0, sizeof u);
 	u.ed = ed;
@@ -1142,8 +971,7 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	u.grid = grid_create(editor_width(ed), editor_height(ed), editor_topology(ed));
 	if (!u.grid) {
 		snprintf(err, errlen, "out of memory");
-		for (int i = 0; i < 3; i++)
-			sigaction(caught[i], &old[i], NULL);
+		ui_screen_signals_restore(&sigs);
 		return UI_ERROR;
 	}
 	const struct level *lv = editor_level(ed);
@@ -1156,23 +984,18 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	}
 	if (opt->notice)
 		ued_notice(&u, "%s", opt->notice);
-	setlocale(LC_CTYPE, "");
-	if (!ued_screen_start(&u)) {
-		const char *term = getenv("TERM");
-		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
+	if (!ued_screen_start(&u, err, errlen)) {
 		grid_destroy(u.grid);
-		for (int i = 0; i < 3; i++)
-			sigaction(caught[i], &old[i], NULL);
+		ui_screen_signals_restore(&sigs);
 		return UI_ERROR;
 	}
 	ued_loop(&u);
-	ued_screen_stop(&u);
+	ui_screen_stop(&u.tty);
 	grid_destroy(u.grid);
 	if (u.outcome == UI_ERROR)
 		snprintf(err, errlen, "cannot use the terminal again after the play-test");
-	for (int i = 0; i < 3; i++)
-		sigaction(caught[i], &old[i], NULL);
-	*signal_number = (int)ued_signal_caught;
+	ui_screen_signals_restore(&sigs);
+	*signal_number = ui_screen_signal();
 	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
 		u.outcome = UI_HANGUP;
 	return u.outcome;

@@ -11,30 +11,15 @@
 #include "ui_title.h"
 
 #include <curses.h>
-#include <errno.h>
-#include <locale.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/*
- * The number of the last SIGINT, SIGTERM or SIGHUP.  A handler may only
- * store to a volatile sig_atomic_t, so this one flag lives at file scope;
- * the loop polls it (getch waits at most TITLE_IDLE_MS) and leaves
- * through endwin.
- */
-static volatile sig_atomic_t title_signal_caught;
-
-static void title_on_signal(int signo)
-{
-	title_signal_caught = signo;
-}
+#include "ui_palette.h"
+#include "ui_screen.h"
 
 #define TITLE_IDLE_MS 200
-#define TITLE_STALE_READS 20  /* reads that fail at once in a row: the terminal is gone */
 #define TITLE_SEED_DIGITS 19  /* any 19-digit number fits in 64 bits */
 #define TITLE_MAX_ENTRIES 8
 
@@ -69,11 +54,6 @@ static const char title_hint[] = "arrows or j k to choose, Enter to start, a let
 
 enum title_screen { TS_MENU, TS_SEED, TS_SCORES };
 
-enum title_colour { TC_NONE, TC_BANNER, TC_KEY, TC_DIM, TC_COUNT };
-static const short title_palette[TC_COUNT] = {
-	[TC_BANNER] = COLOR_YELLOW, [TC_KEY] = COLOR_CYAN, [TC_DIM] = COLOR_BLUE,
-};
-
 struct title {
 	const struct ui_title_entries *e;
 	enum title_entry items[TITLE_MAX_ENTRIES]; /* the entries shown, top to bottom */
@@ -91,9 +71,9 @@ struct title {
 	int stale_reads;
 };
 
-static attr_t title_attr(const struct title *t, enum title_colour c)
+static attr_t title_attr(const struct title *t, enum ui_colour c)
 {
-	return t->colour && c != TC_NONE ? COLOR_PAIR(c) : A_NORMAL;
+	return ui_palette_attr(t->colour, c);
 }
 
 /* text centred on row, cut to the screen width */
@@ -140,7 +120,7 @@ static void title_draw_menu(struct title *t, int top)
 		addstr(on ? "> " : "  ");
 		attroff(base);
 		/* the first letter, the entry's key, stands out */
-		attr_t key = base | A_UNDERLINE | (on ? 0 : title_attr(t, TC_KEY) | A_BOLD);
+		attr_t key = base | A_UNDERLINE | (on ? 0 : title_attr(t, UI_COL_KEY) | A_BOLD);
 		attron(key);
 		addch((chtype)(unsigned char)label[0]);
 		attroff(key);
@@ -150,9 +130,9 @@ static void title_draw_menu(struct title *t, int top)
 			addch(' ');
 		attroff(base);
 		if (t->items[i] == E_CONTINUE && t->e->continue_detail) {
-			attron(title_attr(t, TC_DIM));
+			attron(title_attr(t, UI_COL_HINT));
 			addnstr(t->e->continue_detail, COLS - t->col1 > 0 ? COLS - t->col1 : 0);
-			attroff(title_attr(t, TC_DIM));
+			attroff(title_attr(t, UI_COL_HINT));
 		}
 	}
 }
@@ -177,19 +157,14 @@ static void title_draw_scores(const struct title *t, int top)
 			 s->outcome, s->cause, (unsigned long long)s->seed);
 		mvaddnstr(top + 2 + i, col, line, COLS - col);
 	}
-	title_centre(top + 3 + n, "any key or click returns", title_attr(t, TC_DIM));
-}
-
-static bool title_too_small(void)
-{
-	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
+	title_centre(top + 3 + n, "any key or click returns", title_attr(t, UI_COL_HINT));
 }
 
 static void title_draw(struct title *t)
 {
 	erase();
 	curs_set(0);
-	if (title_too_small()) {
+	if (ui_screen_too_small()) {
 		title_centre(LINES / 2, "The terminal is too small for astray.", A_BOLD);
 		refresh();
 		return;
@@ -204,11 +179,11 @@ static void title_draw(struct title *t)
 		top = 0;
 	if (banner) {
 		for (int i = 0; i < BANNER_ROWS; i++)
-			title_centre(top + i, title_banner[i], title_attr(t, TC_BANNER) | A_BOLD);
+			title_centre(top + i, title_banner[i], title_attr(t, UI_COL_BANNER) | A_BOLD);
 	} else {
-		title_centre(top, "A S T R A Y", title_attr(t, TC_BANNER) | A_BOLD);
+		title_centre(top, "A S T R A Y", title_attr(t, UI_COL_BANNER) | A_BOLD);
 	}
-	title_centre(top + name_rows, title_tagline, title_attr(t, TC_DIM));
+	title_centre(top + name_rows, title_tagline, title_attr(t, UI_COL_HINT));
 	int menu_top = top + name_rows + 2;
 	if (t->screen == TS_SCORES) {
 		title_draw_scores(t, menu_top);
@@ -232,7 +207,7 @@ static void title_draw(struct title *t)
 	} else if (t->screen == TS_MENU && t->notice[0] && below < LINES - 1) {
 		title_centre(below, t->notice, A_BOLD);
 	}
-	title_centre(LINES - 1, title_hint, title_attr(t, TC_DIM));
+	title_centre(LINES - 1, title_hint, title_attr(t, UI_COL_HINT));
 	if (t->screen == TS_SEED) {
 		int col = t->col0 > 0 ? t->col0 : 0;
 		move(below, col + 6 + t->n_digits);
@@ -379,78 +354,32 @@ static void title_mouse(struct title *t)
 	}
 }
 
-/* Whether stdin has gone (a closed terminal): getch then fails at once
- * forever, so the loop must end instead of spinning. */
-static bool title_terminal_gone(struct title *t)
+static void title_redraw(void *t)
 {
-	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-	int r = poll(&p, 1, 0);
-	if (r < 0)
-		return errno != EINTR;
-	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-		return true;
-	if (r > 0)
-		return ++t->stale_reads >= TITLE_STALE_READS;
-	t->stale_reads = 0;
-	return false;
+	title_draw(t);
 }
 
 static void title_loop(struct title *t)
 {
 	while (!t->done) {
-		if (title_signal_caught) {
-			t->choice = TITLE_SIGNAL;
-			return;
-		}
-		title_draw(t);
-		timeout(TITLE_IDLE_MS);
-		int ch = getch();
-		if (ch == ERR) {
-			if (!title_signal_caught && title_terminal_gone(t)) {
-				t->choice = TITLE_HANGUP;
-				return;
-			}
-			continue;
-		}
-		t->stale_reads = 0;
-		if (ch == KEY_RESIZE)
-			continue;
+		int ch = ui_screen_wait(title_redraw, t, TITLE_IDLE_MS, &t->stale_reads);
 		if (ch == KEY_MOUSE) {
 			title_mouse(t);
-			continue;
+		} else if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
+			t->choice = ch == UI_READ_SIGNAL ? TITLE_SIGNAL : TITLE_HANGUP;
+			return;
+		} else if (!ui_screen_too_small()) {
+			title_key(t, ch);
+		} else if (ch == 'q' || ch == 27) {
+			t->choice = TITLE_QUIT;
+			t->done = true;
 		}
-		if (title_too_small()) {
-			if (ch == 'q' || ch == 27) {
-				t->choice = TITLE_QUIT;
-				t->done = true;
-			}
-			continue;
-		}
-		title_key(t, ch);
 	}
-}
-
-static void title_colours(struct title *t)
-{
-	const char *nc = getenv("NO_COLOR");
-	t->colour = has_colors() && !(nc && *nc) && start_color() != ERR;
-	if (!t->colour)
-		return;
-	use_default_colors();
-	for (int c = 1; c < TC_COUNT; c++)
-		init_pair((short)c, title_palette[c], -1);
 }
 
 enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *seed, int *signal_number,
 				  char *err, size_t errlen)
 {
-	static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction old[3], sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = title_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0; /* no SA_RESTART: a signal ends the wait in getch */
-	title_signal_caught = 0;
 	*signal_number = 0;
 
 	struct title t;
@@ -469,41 +398,20 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 		snprintf(t.notice, sizeof t.notice, "%s", e->notice);
 	title_select(&t, e->can_continue ? E_CONTINUE : E_NEW);
 
-	for (int i = 0; i < 3; i++)
-		sigaction(caught[i], &sa, &old[i]);
-	setlocale(LC_CTYPE, "");
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
-		const char *term = getenv("TERM");
-		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
-		for (int i = 0; i < 3; i++)
-			sigaction(caught[i], &old[i], NULL);
+	struct ui_signals sigs;
+	ui_screen_signals_install(&sigs);
+	struct ui_tty tty;
+	if (!ui_screen_start(&tty, e->mouse, BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED, false, err,
+			     errlen)) {
+		ui_screen_signals_restore(&sigs);
 		return TITLE_ERROR;
 	}
-	set_term(scr);
-	cbreak();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
-	title_colours(&t);
-	if (e->mouse) {
-		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED, NULL);
-		mouseinterval(0);
-	}
-
+	t.colour = tty.colour;
 	title_loop(&t);
 
-	if (e->mouse)
-		mousemask(0, NULL);
-	curs_set(1);
-	endwin();
-	delscreen(scr);
-	for (int i = 0; i < 3; i++)
-		sigaction(caught[i], &old[i], NULL);
-	*signal_number = (int)title_signal_caught;
+	ui_screen_stop(&tty);
+	ui_screen_signals_restore(&sigs);
+	*signal_number = ui_screen_signal();
 	if (t.choice == TITLE_SIGNAL && *signal_number == SIGHUP)
 		t.choice = TITLE_HANGUP;
 	if (t.choice == TITLE_SEEDED_DUNGEON)

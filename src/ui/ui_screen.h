@@ -1,0 +1,94 @@
+/* ui_screen.h - the terminal plumbing every curses screen shares: signals, start and stop, reading keys. */
+#ifndef ASTRAY_UI_SCREEN_H
+#define ASTRAY_UI_SCREEN_H
+
+#include <curses.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- signals ---------------------------------------------------------- */
+
+#define UI_SIGNALS_MAX 16
+
+/* What was installed before ui_screen_signals_install, to put back. */
+struct ui_signals {
+	struct sigaction old[UI_SIGNALS_MAX];
+};
+
+/*
+ * Installs a handler that only notes the signal, for every signal whose
+ * default action ends the process and that arrives from outside (a key,
+ * kill, a timer, a closed pipe), and clears the note.  A signal ignored
+ * when astray started (nohup) stays ignored.  Call it before curses
+ * starts, so curses keeps its hands off them.  The screen's loop polls
+ * ui_screen_signal (getch has a timeout and is not restarted) and leaves
+ * through ui_screen_stop; the caller restores the handlers and then dies
+ * of the signal (or exits 128 + its number), so the terminal is always
+ * given back first.  The faults a program raises on itself (SIGSEGV...)
+ * are left to the default action.
+ */
+void ui_screen_signals_install(struct ui_signals *s);
+void ui_screen_signals_restore(const struct ui_signals *s);
+
+/* The number of the last signal noted, 0 for none. */
+int ui_screen_signal(void);
+
+/* Notes signo as if it had arrived (a nested screen's signal, passed on). */
+void ui_screen_signal_note(int signo);
+
+/* ---- the screen ------------------------------------------------------- */
+
+struct ui_tty {
+	SCREEN *scr;   /* NULL: not started, or stopped */
+	bool colour;   /* colours in use (else ui_palette's monochrome stand-ins) */
+	bool mouse;    /* the mouse is on */
+	bool drags;    /* motion with a button down is reported too */
+};
+
+/*
+ * Starts a curses screen on stdin/stdout: the locale, a check that TERM
+ * names a usable terminal, newterm, the modes of ui_screen_modes, the
+ * palette, and, when mouse is set (no --no-mouse), the mouse events in
+ * mask (drags: motion while a button is down too).  False with the reason
+ * in err when the terminal cannot be used.
+ */
+bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, char *err, size_t errlen);
+
+/* Gives the terminal back: the mouse off, the cursor on, endwin, and
+ * the screen freed.  Nothing when s is not started. */
+void ui_screen_stop(struct ui_tty *s);
+
+/* The input modes of every screen on the current curses screen: keys one
+ * at a time, no echo, keypad keys decoded, no cursor, a short Escape
+ * delay unless ESCDELAY says otherwise. */
+void ui_screen_modes(void);
+
+/* Below UI_MIN_COLS x UI_MIN_ROWS a screen shows a notice instead. */
+bool ui_screen_too_small(void);
+
+/* ---- reading ---------------------------------------------------------- */
+
+#define UI_READ_SIGNAL (-2)  /* a signal was noted: leave */
+#define UI_READ_GONE (-3)    /* the terminal has gone away: leave */
+
+/*
+ * The next key within timeout_ms (negative: wait), or ERR when none came,
+ * UI_READ_SIGNAL, or UI_READ_GONE when the terminal has closed (getch
+ * would then fail at once forever; *stale_reads counts those reads).
+ */
+int ui_screen_read(int timeout_ms, int *stale_reads);
+
+/*
+ * The loop of a screen that only waits for the user: draws with
+ * draw(ud) and waits up to idle_ms for input, again after every timeout
+ * or resize, until a key (returned), a mouse event (KEY_MOUSE), a noted
+ * signal (UI_READ_SIGNAL, without a wait) or a closed terminal
+ * (UI_READ_GONE).
+ */
+int ui_screen_wait(void (*draw)(void *ud), void *ud, int idle_ms, int *stale_reads);
+
+/* curses key codes to the names input.h knows; everything else passes. */
+int ui_screen_key(int ch);
+
+#endif
