@@ -443,7 +443,9 @@ static const char *outcome_word(enum ui_outcome o)
 	return "?";
 }
 
-static void print_outcome(const struct game *g, enum ui_outcome o, int signo)
+/* The end of a game in words and key=value; `replay` says how to play the
+ * same game again (the campaign's seed; a dungeon prints its own line). */
+static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bool replay)
 {
 	const struct level *lv = game_level(g);
 	const char *name = lv && lv->name ? lv->name : "?";
@@ -473,7 +475,8 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo)
 	printf("seed=%llu outcome=%s turns=%d gold=%d depth=%d kills=%d\n",
 	       (unsigned long long)g->seed, outcome_word(o), g->turn, g->player.gold, g->depth + 1,
 	       g->player.kills);
-	printf("Replay with --seed %llu.\n", (unsigned long long)g->seed);
+	if (replay)
+		printf("Replay with --seed %llu.\n", (unsigned long long)g->seed);
 	fflush(stdout);
 }
 
@@ -547,7 +550,7 @@ static int play_dungeon(const struct play_args *a)
 		fprintf(stderr, "astray: %s\n", err);
 		goto out;
 	}
-	print_outcome(g, o, signo);
+	print_outcome(g, o, signo, false);
 	printf("This dungeon again: astray play --dungeon --seed %llu",
 	       (unsigned long long)a->seed);
 	if (n != DUNGEON_DEFAULT_LEVELS)
@@ -699,7 +702,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		fprintf(stderr, "astray: %s\n", err);
 		status = 1;
 	} else {
-		print_outcome(g, o, signo);
+		print_outcome(g, o, signo, true);
 	}
 	if (g->over)
 		play_save_finish(&s, g, stdout);
