@@ -17,12 +17,14 @@
  */
 #include "sim.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
+#include "gen.h"
 #include "grid.h"
 #include "path.h"
 
@@ -742,13 +744,51 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 	return SIM_OUT_OF_TURNS;
 }
 
+void sim_gen_name(const struct sim_gen *gen, int game, uint64_t seed, char *buf, size_t size)
+{
+	enum grid_topology t = gen->topos[(unsigned)game % (unsigned)gen->n_topos];
+	int w = gen->w, h = gen->h;
+	if (w <= 0 || h <= 0)
+		gen_default_size(t, &w, &h);
+	snprintf(buf, size, "gen:%s:%dx%d:d%d:%" PRIu64, grid_topology_name(t), w, h, gen->depth, seed);
+}
+
+bool sim_gen_make(const struct sim_gen *gen, const struct bestiary *b, int game, uint64_t seed,
+		  struct gen_result *out, char *err, size_t errlen)
+{
+	struct gen_params p = {
+		.topo = gen->topos[(unsigned)game % (unsigned)gen->n_topos],
+		.w = gen->w, .h = gen->h, .depth = gen->depth, .seed = seed,
+		.style = GEN_STYLE_MIXED, .bestiary = b,
+	};
+	if (p.w <= 0 || p.h <= 0)
+		gen_default_size(p.topo, &p.w, &p.h);
+	return gen_level(&p, out, err, errlen);
+}
+
 int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b,
 		 uint64_t seed, const struct sim_options *opt, struct sim_game *out,
 		 struct diag_list *diags)
 {
+	return sim_run_game_at(r, src, b, 0, seed, opt, out, diags);
+}
+
+int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b, int game,
+		    uint64_t seed, const struct sim_options *opt, struct sim_game *out, struct diag_list *diags)
+{
 	struct level *made = NULL;
+	struct gen_result gres = { 0 };
 	const struct level *lv = src->fixed;
-	if (!lv) {
+	if (src->gen) {
+		char err[256];
+		if (!sim_gen_make(src->gen, b, game, seed, &gres, err, sizeof err)) {
+			char name[128];
+			sim_gen_name(src->gen, game, seed, name, sizeof name);
+			diag_add(diags, DIAG_ERROR, name, 0, 0, "%s", err);
+			return -1;
+		}
+		lv = gres.level;
+	} else if (!lv) {
 		made = level_from_movingai(src->file, src->map_text, src->map_len, seed,
 					   src->map_monsters, src->map_glyph, diags);
 		if (!made)
@@ -776,6 +816,7 @@ int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct
 
 	memset(out, 0, sizeof *out);
 	out->seed = seed;
+	out->index = game;
 	out->monsters = g->n_monsters;
 	enum sim_outcome outcome = play(r, g, ctx, opt);
 	collect(r, g, outcome, out);
@@ -784,6 +825,7 @@ done:
 	path_destroy(ctx);
 	game_destroy(g);
 	level_destroy(made);
+	gen_result_free(&gres);
 	return rc;
 }
 
