@@ -226,6 +226,11 @@ static const struct opt sim_opts[] = {
 		  "for each topology)" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
 	  .help = "--generate: the depth of the levels (default 1)" },
+	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
+	  .help = "write one journal per game into DIR (created if\n"
+		  "missing), DIR/LEVEL-SEED.jnl (LEVEL-A-SEED.jnl and\n"
+		  "LEVEL-B-SEED.jnl under --compare): watch one with\n"
+		  "astray replay FILE" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B\n"
 		  "(each a list of KIND.KEY=VALUE separated by spaces or\n"
@@ -337,6 +342,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = parse_generate(a);
 	else if (status < 0 && (a->size.w || a->depth))
 		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
+	if (status < 0 && a->record && a->opt.chase)
+		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
+				       "are outside the rules, so a replay could not repeat them");
 	if (status < 0 && a->levels.n == 0 && !a->generate)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
@@ -1174,6 +1182,7 @@ struct play_ctx {
 	int n_runs;
 	int sides;
 	struct bestiary side[2];
+	struct sim_record rec[2];    /* --record, per side */
 };
 
 /* One finished game, as a worker sends it to the parent. */
@@ -1203,6 +1212,7 @@ static int play_games(struct play_ctx *pc, int first, int end, int k, int jobs,
 				struct diag_list d = { 0 };
 				struct sim_game *g = &pc->runs[l].games[s][i];
 				sim_runner_set_heat(runner, a->heatmap ? &pc->runs[l].heat[s] : NULL);
+				sim_runner_set_record(runner, a->record ? &pc->rec[s] : NULL);
 				if (sim_run_game_at(runner, &pc->runs[l].src, &pc->side[s], i,
 						    sim_game_seed(a->seed, i), &a->opt, g, &d) != 0) {
 					cli_print_diags(stderr, &d, true, false);
@@ -1497,8 +1507,71 @@ static int finish_output(void)
 	return 1;
 }
 
+/* Splits a --compare settings list as sim_apply_settings does, appending copies to list. */
+static bool split_settings(const char *p, char ***list, int *n, int *cap)
+{
+	for (;;) {
+		while (*p == ' ' || *p == ',' || *p == '\t')
+			p++;
+		if (!*p)
+			return true;
+		size_t k = strcspn(p, " ,\t");
+		char one[256];
+		snprintf(one, sizeof one, "%.*s", (int)(k < sizeof one ? k : sizeof one - 1), p);
+		if (!push_name(list, n, cap, one))
+			return false;
+		p += k;
+	}
+}
+
+/* Everything --record keeps the same for every game: the bestiary's text and each side's overrides. */
+struct record_ctx {
+	char *bestiary_text;
+	char bestiary_path[4096];
+	char **sets[2];
+	int n_sets[2];
+};
+
+static bool record_prepare(const struct sim_args *a, struct play_ctx *pc, struct record_ctx *rc)
+{
+	if (mkdir(a->record, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "astray sim: --record %s: %s\n", a->record, strerror(errno));
+		return false;
+	}
+	const char *path = a->bestiary;
+	if (!path)
+		path = bestiary_default_path(a->generate ? "." : a->levels.v[0], rc->bestiary_path,
+					     sizeof rc->bestiary_path);
+	size_t len = 0;
+	int err = path ? textfile_read(path, &rc->bestiary_text, &len) : ENOENT;
+	if (err) {
+		fprintf(stderr, "astray sim: --record: the bestiary %s: %s\n", path ? path : "", strerror(err));
+		return false;
+	}
+	for (int s = 0; s < pc->sides; s++) {
+		int cap = 0;
+		bool ok = true;
+		for (int i = 0; ok && i < a->sets.n; i++)
+			ok = push_name(&rc->sets[s], &rc->n_sets[s], &cap, a->sets.v[i]);
+		if (ok && a->compare[0])
+			ok = split_settings(a->compare[s], &rc->sets[s], &rc->n_sets[s], &cap);
+		if (!ok) {
+			fprintf(stderr, "astray sim: out of memory\n");
+			return false;
+		}
+		pc->rec[s] = (struct sim_record){
+			.dir = a->record, .program = ASTRAY_VERSION, .bestiary_name = path,
+			.bestiary_text = rc->bestiary_text, .bestiary_len = len,
+			.sets = (const char *const *)rc->sets[s], .n_sets = rc->n_sets[s],
+			.side = a->compare[0] ? (s ? "B" : "A") : NULL,
+		};
+	}
+	return true;
+}
+
 static int run(const struct sim_args *a)
 {
+	struct record_ctx recx = { 0 };
 	struct bestiary base;
 	int status = 1, n_files = 0;
 	char **files = NULL;
@@ -1547,6 +1620,8 @@ static int run(const struct sim_args *a)
 		if (!load_level(a, &base, glyph, &runs[l], files[l]))
 			goto done;
 
+	if (a->record && !record_prepare(a, &pc, &recx))
+		goto done;
 	size_t total = (size_t)n_files * (size_t)a->games;
 	for (int s = 0; s < pc.sides; s++) {
 		o.all[s] = calloc(total, sizeof *o.all[s]);
@@ -1587,6 +1662,9 @@ done:
 		sim_heat_fini(&runs[l].heat[1]);
 	}
 	cli_names_free(files, n_files);
+	free(recx.bestiary_text);
+	cli_names_free(recx.sets[0], recx.n_sets[0]);
+	cli_names_free(recx.sets[1], recx.n_sets[1]);
 	free(o.all[0]);
 	free(o.all[1]);
 	free(runs);

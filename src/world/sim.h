@@ -173,6 +173,32 @@ void sim_runner_destroy(struct sim_runner *r); /* NULL does nothing */
 /* Games played from now on add their counts to heat (borrowed; NULL stops). */
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat);
 
+/* sim --record: one journal per game, DIR/LEVELNAME-SEED.jnl (with
+ * -A-/-B- before the seed for the sides of --compare), so any game can be
+ * watched with `astray replay`.  Every pointer is borrowed while games are
+ * played.  The level's text comes from sim_level (fixed_text, map_text or
+ * the generated text). */
+struct sim_record {
+	const char *dir;
+	const char *program;        /* the program version, kept in the journal */
+	const char *bestiary_name;
+	const char *bestiary_text;  /* the bestiary file's text, before the overrides */
+	size_t bestiary_len;
+	const char *const *sets;    /* KIND.KEY=VALUE overrides the game's bestiary has, in order */
+	int n_sets;
+	const char *side;           /* NULL, or "A"/"B" */
+};
+
+/* Games played from now on are recorded (rec borrowed; NULL stops).  A
+ * journal that cannot be written makes sim_run_game fail with the reason
+ * in diags.  Not with opt->chase: its hints to the monsters are outside
+ * the rules, so a replay could not repeat them. */
+void sim_runner_set_record(struct sim_runner *r, const struct sim_record *rec);
+
+/* The journal's file name for a game: LEVELNAME[-SIDE]-SEED.jnl (no folder). */
+void sim_record_name(const struct sim_level *src, const char *side, int game, uint64_t seed, char *buf,
+		     size_t size);
+
 /*
  * The behaviour metrics' observer, which sim_run_game installs as the
  * game's on_monster_act; public so tests can feed it constructed actions.

@@ -751,6 +751,53 @@ static void test_cli_generate(void **state)
 	}
 }
 
+/* --record: one journal per game, each verified by `astray replay --verify`;
+ * a journal that cannot be written is an error, never dropped. */
+static void test_cli_record(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char dir[] = "/tmp/astray-sim-record-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char args[1024];
+	snprintf(args, sizeof args, "@L --games 3 --seed 4 --player fight --no-time --jobs 2 --record %s", dir);
+	struct run r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	free(r.out);
+	snprintf(args, sizeof args,
+		 "--generate square8,hex --size 30x12 --games 2 --no-time --record %s "
+		 "--set goblin.damage=1 --compare 'goblin.sight=3' 'goblin.sight=9'", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	free(r.out);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "n=0; for f in %s/*.jnl; do %s replay \"$f\" --verify >/dev/null 2>&1 || echo \"FAIL $f\"; n=$((n+1)); "
+		 "done; echo \"n=$n\"",
+		 dir, getenv("ASTRAY_BIN"));
+	int st;
+	char *out = run_capture(cmd, &st);
+	print_message("%s", out);
+	assert_string_equal(out, "n=7\n");
+	free(out);
+	snprintf(cmd, sizeof cmd, "ls %s", dir);
+	out = run_capture(cmd, &st);
+	assert_non_null(strstr(out, "gen-square8-30x12-d1-A-1.jnl"));
+	assert_non_null(strstr(out, "gen-hex-30x12-d1-B-2.jnl"));
+	free(out);
+	/* The same games again: the journals exist, journal_create refuses to replace them. */
+	snprintf(args, sizeof args, "@L --games 3 --seed 4 --player fight --no-time --record %s", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 1);
+	free(r.out);
+	snprintf(args, sizeof args, "@L --games 1 --chase --record %s", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 2);
+	free(r.out);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	free(run_capture(cmd, &st));
+}
+
 static void test_cli_errors_and_help(void **state)
 {
 	(void)state;
@@ -805,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_cli_errors_and_help),
 		cmocka_unit_test(test_generate_levels),
 		cmocka_unit_test(test_cli_generate),
+		cmocka_unit_test(test_cli_record),
 	};
 	return cmocka_run_group_tests(tests, setup_files, teardown_files);
 }
