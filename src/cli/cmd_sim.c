@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "diag.h"
+#include "gen.h"
 #include "heatmap.h"
 #include "level.h"
 #include "opt.h"
@@ -47,8 +48,21 @@ struct monsters_arg {
 	const char *kind;            /* the KIND, or NULL */
 };
 
+/* --size WxH */
+struct size_arg {
+	int w, h;                    /* 0 when not given */
+};
+
+#define MAX_GEN_TOPOS 16
+
 struct sim_args {
 	struct opt_list levels;
+	const char *generate;        /* --generate T[,T...], or NULL */
+	enum grid_topology gen_topos[MAX_GEN_TOPOS];
+	int n_gen_topos;
+	struct size_arg size;        /* --size WxH */
+	int depth;                   /* --depth D, 0 when not given */
+	const char *record;          /* --record DIR, or NULL */
 	int games;
 	uint64_t seed;
 	struct sim_options opt;
@@ -69,6 +83,8 @@ struct sim_args {
 struct sim_level_run {
 	struct sim_level src;
 	struct level *parsed;        /* owned, for a .lvl */
+	struct sim_gen gen;          /* --generate */
+	char name[160];              /* the run's name for --generate */
 	char *text;                  /* owned file text */
 	int monsters;                /* at the start of its first game */
 	struct sim_game *games[2];
@@ -93,6 +109,24 @@ static bool parse_shard(const char *text, void *field)
 		return false;
 	sh->i = (int)i;
 	sh->n = (int)n;
+	return true;
+}
+
+static bool parse_size(const char *text, void *field)
+{
+	struct size_arg *s = field;
+	char *end;
+	errno = 0;
+	long w = strtol(text, &end, 10);
+	if (end == text || (*end != 'x' && *end != 'X') || errno)
+		return false;
+	const char *p = end + 1;
+	long h = strtol(p, &end, 10);
+	if (end == p || *end || errno || w < GEN_MIN_WIDTH || h < GEN_MIN_HEIGHT || w > LEVEL_MAX_SIDE ||
+	    h > LEVEL_MAX_SIDE)
+		return false;
+	s->w = (int)w;
+	s->h = (int)h;
 	return true;
 }
 
@@ -182,6 +216,21 @@ static const struct opt sim_opts[] = {
 	  .help = "play only the I-th of N equal slices of the games and\n"
 		  "write their per-game CSV (implies --per-game --format\n"
 		  "csv); astray sim-report merges the slices" },
+	{ .name = "generate", .kind = OPT_STRING, .offset = ARG(generate), .metavar = "T[,T...]",
+	  .help = "play on generated levels instead of LEVEL files: game i\n"
+		  "on the level gen makes from seed S+i, topologies\n"
+		  "(square4, square8, hex, ...) taken in turn" },
+	{ .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
+	  .parse = parse_size, .want = "WxH (at least " STR(GEN_MIN_WIDTH) "x" STR(GEN_MIN_HEIGHT) ")",
+	  .help = "--generate: the size of the levels (default: one screen\n"
+		  "for each topology)" },
+	{ .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
+	  .help = "--generate: the depth of the levels (default 1)" },
+	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
+	  .help = "write one journal per game into DIR (created if\n"
+		  "missing), DIR/LEVEL-SEED.jnl (LEVEL-A-SEED.jnl and\n"
+		  "LEVEL-B-SEED.jnl under --compare): watch one with\n"
+		  "astray replay FILE" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B\n"
 		  "(each a list of KIND.KEY=VALUE separated by spaces or\n"
@@ -246,6 +295,39 @@ static void sim_usage(FILE *out)
 /* ------------------------------------------------------------------ */
 /* Arguments                                                           */
 
+/* Checks --generate's list against the LEVEL arguments; -1 or the exit status. */
+static int parse_generate(struct sim_args *a)
+{
+	if (a->levels.n > 0)
+		return opt_usage_error(&sim_command, "give LEVEL files or --generate, not both");
+	if (a->heatmap)
+		return opt_usage_error(&sim_command, "--heatmap draws one level: it cannot go with --generate");
+	const char *p = a->generate;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		char word[32];
+		enum grid_topology t;
+		bool ok = n > 0 && n < sizeof word;
+		if (ok) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			ok = grid_topology_parse(word, &t);
+		}
+		if (!ok || !gen_supports(t))
+			return opt_usage_error(&sim_command, "--generate: '%.*s' is not a topology the generator knows",
+					       (int)n, p);
+		if (a->n_gen_topos == MAX_GEN_TOPOS)
+			return opt_usage_error(&sim_command, "--generate: at most %d topologies", MAX_GEN_TOPOS);
+		a->gen_topos[a->n_gen_topos++] = t;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	if (a->depth == 0)
+		a->depth = 1;
+	return -1;
+}
+
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
@@ -256,7 +338,14 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	a->monsters.n = -1;
 	a->jobs = 1;
 	int status = opt_parse(&sim_command, argc, argv, a, &a->levels, NULL);
-	if (status < 0 && a->levels.n == 0)
+	if (status < 0 && a->generate)
+		status = parse_generate(a);
+	else if (status < 0 && (a->size.w || a->depth))
+		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
+	if (status < 0 && a->record && a->opt.chase)
+		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
+				       "are outside the rules, so a replay could not repeat them");
+	if (status < 0 && a->levels.n == 0 && !a->generate)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
 	if (status < 0 && a->shard.n > 0) {
@@ -276,7 +365,7 @@ static bool load_bestiary(const struct sim_args *a, struct bestiary *b)
 {
 	struct diag_list d = { 0 };
 	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &d)
-			      : bestiary_load_default(a->levels.v[0], b, &d);
+			      : bestiary_load_default(a->generate ? "." : a->levels.v[0], b, &d);
 	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	if (!ok)
@@ -369,6 +458,36 @@ static char **expand_levels(const struct sim_args *a, int *n_out)
 	return out;
 }
 
+/* The one run of --generate; its first level is made now so a bad size is reported before any game. */
+static bool load_generated(const struct sim_args *a, struct bestiary *b, struct sim_level_run *lr)
+{
+	lr->gen = (struct sim_gen){ .topos = a->gen_topos, .n_topos = a->n_gen_topos, .w = a->size.w,
+				    .h = a->size.h, .depth = a->depth };
+	size_t k = (size_t)snprintf(lr->name, sizeof lr->name, "gen:");
+	for (int i = 0; i < a->n_gen_topos && k < sizeof lr->name; i++)
+		k += (size_t)snprintf(lr->name + k, sizeof lr->name - k, "%s%s", i ? "," : "",
+				      grid_topology_name(a->gen_topos[i]));
+	if (k < sizeof lr->name && a->size.w)
+		k += (size_t)snprintf(lr->name + k, sizeof lr->name - k, ":%dx%d", a->size.w, a->size.h);
+	if (k < sizeof lr->name)
+		snprintf(lr->name + k, sizeof lr->name - k, ":d%d", a->depth);
+	lr->src.file = lr->name;
+	lr->src.gen = &lr->gen;
+	struct gen_params p = { .topo = a->gen_topos[0], .w = a->size.w, .h = a->size.h, .depth = a->depth,
+				.seed = sim_game_seed(a->seed, 0), .bestiary = b };
+	if (!p.w)
+		gen_default_size(p.topo, &p.w, &p.h);
+	struct gen_result res;
+	char err[256];
+	if (!gen_level(&p, &res, err, sizeof err)) {
+		fprintf(stderr, "astray sim: --generate: %s\n", err);
+		return false;
+	}
+	lr->monsters = res.level->n_monsters;
+	gen_result_free(&res);
+	return true;
+}
+
 static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
 		       struct sim_level_run *lr, const char *file)
 {
@@ -401,6 +520,8 @@ static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
 	if (!lr->parsed)
 		return false;
 	lr->src.fixed = lr->parsed;
+	lr->src.fixed_text = lr->text;
+	lr->src.fixed_len = len;
 	lr->monsters = lr->parsed->n_monsters;
 	return true;
 }
@@ -786,11 +907,14 @@ static void csv_compare_rows(FILE *f, const struct out_ctx *o, const char *level
 	}
 }
 
-static void csv_game_rows(FILE *f, const struct out_ctx *o, const char *level, const char *side,
+static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_level *src, const char *side,
 			  const struct sim_game *g)
 {
 	for (int i = o->first; i < o->end; i++) {
-		csv_string(f, level);
+		char name[160];
+		if (src->gen)
+			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
+		csv_string(f, src->gen ? name : src->file);
 		if (side)
 			fprintf(f, ",%s", side);
 		fprintf(f, ",%d,%llu,%s,%d", g[i].index, (unsigned long long)g[i].seed,
@@ -817,7 +941,7 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 		fputc('\n', f);
 		for (int l = 0; l < o->n_runs; l++)
 			for (int s = 0; s < 2; s++)
-				csv_game_rows(f, o, o->runs[l].src.file, s ? "B" : "A", o->runs[l].games[s]);
+				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].games[s]);
 	} else if (a->compare[0]) {
 		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
 		for (int l = 0; l < o->n_runs; l++)
@@ -832,7 +956,7 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
 		fputc('\n', f);
 		for (int l = 0; l < o->n_runs; l++)
-			csv_game_rows(f, o, o->runs[l].src.file, NULL, o->runs[l].games[0]);
+			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].games[0]);
 	} else {
 		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
 		for (int l = 0; l < o->n_runs; l++)
@@ -1058,6 +1182,7 @@ struct play_ctx {
 	int n_runs;
 	int sides;
 	struct bestiary side[2];
+	struct sim_record rec[2];    /* --record, per side */
 };
 
 /* One finished game, as a worker sends it to the parent. */
@@ -1087,8 +1212,9 @@ static int play_games(struct play_ctx *pc, int first, int end, int k, int jobs,
 				struct diag_list d = { 0 };
 				struct sim_game *g = &pc->runs[l].games[s][i];
 				sim_runner_set_heat(runner, a->heatmap ? &pc->runs[l].heat[s] : NULL);
-				if (sim_run_game(runner, &pc->runs[l].src, &pc->side[s], sim_game_seed(a->seed, i),
-						 &a->opt, g, &d) != 0) {
+				sim_runner_set_record(runner, a->record ? &pc->rec[s] : NULL);
+				if (sim_run_game_at(runner, &pc->runs[l].src, &pc->side[s], i,
+						    sim_game_seed(a->seed, i), &a->opt, g, &d) != 0) {
 					cli_print_diags(stderr, &d, true, false);
 					if (d.n == 0)
 						fprintf(stderr, "astray sim: %s: out of memory\n", pc->runs[l].src.file);
@@ -1381,11 +1507,80 @@ static int finish_output(void)
 	return 1;
 }
 
+/* Splits a --compare settings list as sim_apply_settings does, appending copies to list. */
+static bool split_settings(const char *p, char ***list, int *n, int *cap)
+{
+	for (;;) {
+		while (*p == ' ' || *p == ',' || *p == '\t')
+			p++;
+		if (!*p)
+			return true;
+		size_t k = strcspn(p, " ,\t");
+		char one[256];
+		snprintf(one, sizeof one, "%.*s", (int)(k < sizeof one ? k : sizeof one - 1), p);
+		if (!push_name(list, n, cap, one))
+			return false;
+		p += k;
+	}
+}
+
+/* Everything --record keeps the same for every game: the bestiary's text and each side's overrides. */
+struct record_ctx {
+	char *bestiary_text;
+	char bestiary_path[4096];
+	char **sets[2];
+	int n_sets[2];
+};
+
+static bool record_prepare(const struct sim_args *a, struct play_ctx *pc, struct record_ctx *rc)
+{
+	if (mkdir(a->record, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "astray sim: --record %s: %s\n", a->record, strerror(errno));
+		return false;
+	}
+	const char *path = a->bestiary;
+	if (!path)
+		path = bestiary_default_path(a->generate ? "." : a->levels.v[0], rc->bestiary_path,
+					     sizeof rc->bestiary_path);
+	size_t len = 0;
+	int err = path ? textfile_read(path, &rc->bestiary_text, &len) : ENOENT;
+	if (err) {
+		fprintf(stderr, "astray sim: --record: the bestiary %s: %s\n", path ? path : "", strerror(err));
+		return false;
+	}
+	for (int s = 0; s < pc->sides; s++) {
+		int cap = 0;
+		bool ok = true;
+		for (int i = 0; ok && i < a->sets.n; i++)
+			ok = push_name(&rc->sets[s], &rc->n_sets[s], &cap, a->sets.v[i]);
+		if (ok && a->compare[0])
+			ok = split_settings(a->compare[s], &rc->sets[s], &rc->n_sets[s], &cap);
+		if (!ok) {
+			fprintf(stderr, "astray sim: out of memory\n");
+			return false;
+		}
+		pc->rec[s] = (struct sim_record){
+			.dir = a->record, .program = ASTRAY_VERSION, .bestiary_name = path,
+			.bestiary_text = rc->bestiary_text, .bestiary_len = len,
+			.sets = (const char *const *)rc->sets[s], .n_sets = rc->n_sets[s],
+			.side = a->compare[0] ? (s ? "B" : "A") : NULL,
+		};
+	}
+	return true;
+}
+
 static int run(const struct sim_args *a)
 {
+	struct record_ctx recx = { 0 };
 	struct bestiary base;
 	int status = 1, n_files = 0;
-	char **files = expand_levels(a, &n_files);
+	char **files = NULL;
+	if (a->generate) {
+		files = calloc(1, sizeof *files);
+		n_files = 1;
+	} else {
+		files = expand_levels(a, &n_files);
+	}
 	if (!files)
 		return 1;
 	struct sim_level_run *runs = calloc((size_t)n_files, sizeof *runs);
@@ -1413,16 +1608,20 @@ static int run(const struct sim_args *a)
 		describe_settings(o.settings[s], sizeof o.settings[s], a, extra);
 	}
 	bool any_map = false;
-	for (int l = 0; l < n_files; l++)
+	for (int l = 0; l < n_files && !a->generate; l++)
 		any_map |= cli_ends_with(files[l], ".map");
 	if (a->monsters.n >= 0 && !any_map)
 		fprintf(stderr, "astray sim: note: --monsters applies to .map files; .lvl files keep their own monsters\n");
 	if (any_map && !monster_glyph(a, &base, &glyph))
 		goto done;
-	for (int l = 0; l < n_files; l++)
+	if (a->generate && !load_generated(a, &base, &runs[0]))
+		goto done;
+	for (int l = 0; l < n_files && !a->generate; l++)
 		if (!load_level(a, &base, glyph, &runs[l], files[l]))
 			goto done;
 
+	if (a->record && !record_prepare(a, &pc, &recx))
+		goto done;
 	size_t total = (size_t)n_files * (size_t)a->games;
 	for (int s = 0; s < pc.sides; s++) {
 		o.all[s] = calloc(total, sizeof *o.all[s]);
@@ -1463,6 +1662,9 @@ done:
 		sim_heat_fini(&runs[l].heat[1]);
 	}
 	cli_names_free(files, n_files);
+	free(recx.bestiary_text);
+	cli_names_free(recx.sets[0], recx.n_sets[0]);
+	cli_names_free(recx.sets[1], recx.n_sets[1]);
 	free(o.all[0]);
 	free(o.all[1]);
 	free(runs);

@@ -17,12 +17,15 @@
  */
 #include "sim.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
+#include "gen.h"
+#include "journal.h"
 #include "grid.h"
 #include "path.h"
 
@@ -162,6 +165,10 @@ struct sim_runner {
 	int *exits;               /* exit cells of the current level */
 	int n_exits;
 	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
+	const struct sim_record *record; /* borrowed, or NULL */
+	struct journal *jnl;      /* the current game's journal (--record) */
+	char jnl_err[512];        /* why it failed, when it did */
+	bool jnl_failed;
 };
 
 struct sim_runner *sim_runner_create(void)
@@ -186,6 +193,11 @@ void sim_runner_destroy(struct sim_runner *r)
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat)
 {
 	r->heat = heat;
+}
+
+void sim_runner_set_record(struct sim_runner *r, const struct sim_record *rec)
+{
+	r->record = rec;
 }
 
 static const char *const heat_names[SIM_HEAT_COUNT] = { "occupancy", "contact", "deaths", "blocked" };
@@ -685,6 +697,17 @@ static int turns_of(const struct game *g, const struct action *a)
  * progress (every action refused) is called out of turns. */
 #define SIM_ACTIONS_PER_TURN 4
 
+/* Journals one game_act when recording; false when the journal failed (the game stops). */
+static bool record(struct sim_runner *r, const struct action *a, enum act_result res, const struct game *g)
+{
+	if (!r->jnl)
+		return true;
+	if (journal_record(r->jnl, a, res, g, r->jnl_err, sizeof r->jnl_err))
+		return true;
+	r->jnl_failed = true;
+	return false;
+}
+
 static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
 			     const struct sim_options *opt)
 {
@@ -711,11 +734,15 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		bool contact0 = g->first_contact_turn >= 0;
 		enum act_result res = game_act(g, &a);
 		double spent = g->ai.stats.last_ai_us / 1e3;
+		if (!record(r, &a, res, g))
+			return SIM_OUT_OF_TURNS;
 		if (res == RESULT_NOTHING && a.kind != ACT_WAIT) {
 			/* A refused action costs no time; the player waits instead. */
 			struct action w = act_wait();
 			res = game_act(g, &w);
 			spent += g->ai.stats.last_ai_us / 1e3;
+			if (!record(r, &w, res, g))
+				return SIM_OUT_OF_TURNS;
 		}
 		int turns = g->turn - turn0;
 		for (int k = 0; k < turns; k++)
@@ -742,13 +769,129 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 	return SIM_OUT_OF_TURNS;
 }
 
+void sim_gen_name(const struct sim_gen *gen, int game, uint64_t seed, char *buf, size_t size)
+{
+	enum grid_topology t = gen->topos[(unsigned)game % (unsigned)gen->n_topos];
+	int w = gen->w, h = gen->h;
+	if (w <= 0 || h <= 0)
+		gen_default_size(t, &w, &h);
+	snprintf(buf, size, "gen:%s:%dx%d:d%d:%" PRIu64, grid_topology_name(t), w, h, gen->depth, seed);
+}
+
+bool sim_gen_make(const struct sim_gen *gen, const struct bestiary *b, int game, uint64_t seed,
+		  struct gen_result *out, char *err, size_t errlen)
+{
+	struct gen_params p = {
+		.topo = gen->topos[(unsigned)game % (unsigned)gen->n_topos],
+		.w = gen->w, .h = gen->h, .depth = gen->depth, .seed = seed,
+		.style = GEN_STYLE_MIXED, .bestiary = b,
+	};
+	if (p.w <= 0 || p.h <= 0)
+		gen_default_size(p.topo, &p.w, &p.h);
+	return gen_level(&p, out, err, errlen);
+}
+
+void sim_record_name(const struct sim_level *src, const char *side, int game, uint64_t seed, char *buf,
+		     size_t size)
+{
+	char level[160];
+	if (src->gen) {
+		/* gen:hex:30x12:d1:SEED: the name without its seed, ':' made '-'. */
+		sim_gen_name(src->gen, game, seed, level, sizeof level);
+		char *last = strrchr(level, ':');
+		if (last)
+			*last = '\0';
+	} else {
+		const char *base = strrchr(src->file, '/');
+		base = base ? base + 1 : src->file;
+		snprintf(level, sizeof level, "%s", base);
+		char *dot = strrchr(level, '.');
+		if (dot && dot != level)
+			*dot = '\0';
+	}
+	for (char *c = level; *c; c++)
+		if (*c == ':' || *c == '/' || (unsigned char)*c < 0x20)
+			*c = '-';
+	snprintf(buf, size, "%s%s%s-%" PRIu64 ".jnl", level, side ? "-" : "", side ? side : "", seed);
+}
+
+/* Creates the game's journal (r->record set); false with the reason in r->jnl_err. */
+static bool record_begin(struct sim_runner *r, const struct sim_level *src, int game, uint64_t seed,
+			 const struct gen_result *gres, const struct game *g)
+{
+	const struct sim_record *rec = r->record;
+	char name[256], path[4096], gname[160];
+	sim_record_name(src, rec->side, game, seed, name, sizeof name);
+	snprintf(path, sizeof path, "%s/%s", rec->dir, name);
+	struct journal_level jl = { .name = src->file };
+	if (src->gen) {
+		sim_gen_name(src->gen, game, seed, gname, sizeof gname);
+		jl.name = gname;
+		jl.text = gres->text;
+		jl.len = gres->len;
+	} else if (src->fixed) {
+		jl.text = src->fixed_text;
+		jl.len = src->fixed_len;
+	} else {
+		jl.text = src->map_text;
+		jl.len = src->map_len;
+		jl.movingai = true;
+		jl.monsters = src->map_monsters;
+		jl.glyph = src->map_glyph;
+		jl.place_seed = seed;
+	}
+	if (!jl.text) {
+		snprintf(r->jnl_err, sizeof r->jnl_err, "%.400s: the level's text is not available to record", path);
+		return false;
+	}
+	struct journal_setup setup = {
+		.program = rec->program, .seed = seed,
+		.bestiary_name = rec->bestiary_name, .bestiary_text = rec->bestiary_text,
+		.bestiary_len = rec->bestiary_len, .sets = rec->sets, .n_sets = rec->n_sets,
+		.levels = &jl, .n_levels = 1,
+	};
+	r->jnl = journal_create(path, &setup, g, r->jnl_err, sizeof r->jnl_err);
+	return r->jnl != NULL;
+}
+
+/* Ends the game's journal with a checksum of the final state; false when anything failed. */
+static bool record_end(struct sim_runner *r, const struct game *g)
+{
+	if (!r->jnl)
+		return !r->jnl_failed;
+	char err[512];
+	bool ok = !r->jnl_failed && journal_append_checksum(r->jnl, g, r->jnl_err, sizeof r->jnl_err);
+	if (!journal_close(r->jnl, err, sizeof err) && ok) {
+		snprintf(r->jnl_err, sizeof r->jnl_err, "%s", err);
+		ok = false;
+	}
+	r->jnl = NULL;
+	return ok;
+}
+
 int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b,
 		 uint64_t seed, const struct sim_options *opt, struct sim_game *out,
 		 struct diag_list *diags)
 {
+	return sim_run_game_at(r, src, b, 0, seed, opt, out, diags);
+}
+
+int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b, int game,
+		    uint64_t seed, const struct sim_options *opt, struct sim_game *out, struct diag_list *diags)
+{
 	struct level *made = NULL;
+	struct gen_result gres = { 0 };
 	const struct level *lv = src->fixed;
-	if (!lv) {
+	if (src->gen) {
+		char err[256];
+		if (!sim_gen_make(src->gen, b, game, seed, &gres, err, sizeof err)) {
+			char name[128];
+			sim_gen_name(src->gen, game, seed, name, sizeof name);
+			diag_add(diags, DIAG_ERROR, name, 0, 0, "%s", err);
+			return -1;
+		}
+		lv = gres.level;
+	} else if (!lv) {
 		made = level_from_movingai(src->file, src->map_text, src->map_len, seed,
 					   src->map_monsters, src->map_glyph, diags);
 		if (!made)
@@ -776,14 +919,25 @@ int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct
 
 	memset(out, 0, sizeof *out);
 	out->seed = seed;
+	out->index = game;
 	out->monsters = g->n_monsters;
+	r->jnl_failed = false;
+	if (r->record && !record_begin(r, src, game, seed, &gres, g)) {
+		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
+		goto done;
+	}
 	enum sim_outcome outcome = play(r, g, ctx, opt);
+	if (r->record && !record_end(r, g)) {
+		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
+		goto done;
+	}
 	collect(r, g, outcome, out);
 	rc = 0;
 done:
 	path_destroy(ctx);
 	game_destroy(g);
 	level_destroy(made);
+	gen_result_free(&gres);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include "ai.h"
 #include "bestiary.h"
 #include "diag.h"
+#include "grid.h"
 #include "level.h"
 #include "stats.h"
 
@@ -127,8 +128,27 @@ bool sim_heat_add(struct sim_heat *dst, const struct sim_heat *src);
  * and in both settings of --compare, so games pair up by seed. */
 uint64_t sim_game_seed(uint64_t base, int i);
 
-/* A level to simulate: a parsed .lvl, or a Moving AI .map whose player,
- * exit and monsters are placed anew from each game's seed. */
+/* Generated levels (sim --generate): game i plays on gen_level of
+ * topology topos[i % n_topos] with the game's own seed, so N games are N
+ * different levels and both sides of --compare get the same ones. */
+struct sim_gen {
+	const enum grid_topology *topos; /* borrowed; each gen_supports */
+	int n_topos;
+	int w, h;                   /* 0: gen_default_size of each topology */
+	int depth;                  /* 1 to GEN_MAX_DEPTH */
+};
+
+/* Game `game`'s level with seed `seed` (gen_level with the bestiary b): what sim_run_game_at plays. */
+struct gen_result;
+bool sim_gen_make(const struct sim_gen *gen, const struct bestiary *b, int game, uint64_t seed,
+		  struct gen_result *out, char *err, size_t errlen);
+
+/* The name of game i's generated level with seed s: "gen:square8:79x23:d1:SEED". */
+void sim_gen_name(const struct sim_gen *gen, int game, uint64_t seed, char *buf, size_t size);
+
+/* A level to simulate: a parsed .lvl, a Moving AI .map whose player,
+ * exit and monsters are placed anew from each game's seed, or generated
+ * levels (gen not NULL, fixed and map_text NULL). */
 struct sim_level {
 	const char *file;           /* for messages */
 	const struct level *fixed;  /* a .lvl (borrowed), or NULL */
@@ -136,6 +156,9 @@ struct sim_level {
 	size_t map_len;
 	int map_monsters;           /* monsters to place on a .map */
 	char map_glyph;             /* their kind */
+	const char *fixed_text;     /* the .lvl's text (borrowed; for --record), or NULL */
+	size_t fixed_len;
+	const struct sim_gen *gen;  /* generated levels, or NULL */
 };
 
 struct sim_options {
@@ -149,6 +172,32 @@ struct sim_runner *sim_runner_create(void);
 void sim_runner_destroy(struct sim_runner *r); /* NULL does nothing */
 /* Games played from now on add their counts to heat (borrowed; NULL stops). */
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat);
+
+/* sim --record: one journal per game, DIR/LEVELNAME-SEED.jnl (with
+ * -A-/-B- before the seed for the sides of --compare), so any game can be
+ * watched with `astray replay`.  Every pointer is borrowed while games are
+ * played.  The level's text comes from sim_level (fixed_text, map_text or
+ * the generated text). */
+struct sim_record {
+	const char *dir;
+	const char *program;        /* the program version, kept in the journal */
+	const char *bestiary_name;
+	const char *bestiary_text;  /* the bestiary file's text, before the overrides */
+	size_t bestiary_len;
+	const char *const *sets;    /* KIND.KEY=VALUE overrides the game's bestiary has, in order */
+	int n_sets;
+	const char *side;           /* NULL, or "A"/"B" */
+};
+
+/* Games played from now on are recorded (rec borrowed; NULL stops).  A
+ * journal that cannot be written makes sim_run_game fail with the reason
+ * in diags.  Not with opt->chase: its hints to the monsters are outside
+ * the rules, so a replay could not repeat them. */
+void sim_runner_set_record(struct sim_runner *r, const struct sim_record *rec);
+
+/* The journal's file name for a game: LEVELNAME[-SIDE]-SEED.jnl (no folder). */
+void sim_record_name(const struct sim_level *src, const char *side, int game, uint64_t seed, char *buf,
+		     size_t size);
 
 /*
  * The behaviour metrics' observer, which sim_run_game installs as the
@@ -171,6 +220,13 @@ void sim_behaviour_counts(const struct sim_runner *r, long out[4]);
 int sim_run_game(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b,
 		 uint64_t seed, const struct sim_options *opt, struct sim_game *out,
 		 struct diag_list *diags);
+
+/*
+ * sim_run_game for game number `game` of a run (it picks the topology of
+ * generated levels and names recorded journals); sim_run_game is game 0.
+ */
+int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const struct bestiary *b, int game,
+		    uint64_t seed, const struct sim_options *opt, struct sim_game *out, struct diag_list *diags);
 
 /*
  * Applies a settings list "KIND.KEY=VALUE KIND.KEY=VALUE" (separated by

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "bestiary.h"
+#include "gen.h"
 #include "level.h"
 #include "sim.h"
 #include "stats.h"
@@ -638,6 +639,165 @@ static void test_cli_compare_table(void **state)
 	free(r.out);
 }
 
+/* ---- --generate ----------------------------------------------------------- */
+
+/* Same seed and game number: the same level and the same game; another seed: another level. */
+static void test_generate_levels(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	const enum grid_topology topos[] = { GRID_SQUARE8, GRID_HEX };
+	struct sim_gen gen = { .topos = topos, .n_topos = 2, .w = 30, .h = 14, .depth = 2 };
+	struct sim_level src = { .file = "gen", .gen = &gen };
+	struct gen_result r1, r2, r3;
+	char err[256];
+	assert_true(sim_gen_make(&gen, &b, 0, 7, &r1, err, sizeof err));
+	assert_true(sim_gen_make(&gen, &b, 0, 7, &r2, err, sizeof err));
+	assert_true(sim_gen_make(&gen, &b, 0, 8, &r3, err, sizeof err));
+	assert_int_equal(r1.len, r2.len);
+	assert_memory_equal(r1.text, r2.text, r1.len);
+	assert_true(r1.len != r3.len || memcmp(r1.text, r3.text, r1.len) != 0);
+	gen_result_free(&r1);
+	gen_result_free(&r2);
+	gen_result_free(&r3);
+	/* Topologies are taken in turn by game number. */
+	for (int i = 0; i < 4; i++) {
+		assert_true(sim_gen_make(&gen, &b, i, 7, &r1, err, sizeof err));
+		assert_int_equal(r1.level->topo, topos[i % 2]);
+		gen_result_free(&r1);
+	}
+	char name[128];
+	sim_gen_name(&gen, 3, 42, name, sizeof name);
+	assert_string_equal(name, "gen:hex:30x14:d2:42");
+
+	struct sim_runner *r = sim_runner_create();
+	struct sim_options opt = { .player = SIM_PLAYER_EXIT, .max_turns = 300 };
+	struct sim_game g1, g2, g3;
+	struct diag_list d = { 0 };
+	assert_int_equal(sim_run_game_at(r, &src, &b, 1, 11, &opt, &g1, &d), 0);
+	assert_int_equal(sim_run_game_at(r, &src, &b, 1, 11, &opt, &g2, &d), 0);
+	assert_int_equal(g1.index, 1);
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (sim_metric_info((enum sim_metric)m)->time)
+			continue;
+		if (isnan(g1.v[m]))
+			assert_true(isnan(g2.v[m]));
+		else
+			assert_true(g1.v[m] == g2.v[m]);
+	}
+	/* Seeds 11..18 are eight different levels: not all the same game. */
+	bool differ = false;
+	for (uint64_t s = 12; s < 19; s++) {
+		assert_int_equal(sim_run_game_at(r, &src, &b, 1, s, &opt, &g3, &d), 0);
+		differ |= g3.v[SIM_M_TURNS] != g1.v[SIM_M_TURNS] || g3.monsters != g1.monsters;
+	}
+	assert_true(differ);
+	diag_list_fini(&d);
+	sim_runner_destroy(r);
+}
+
+/* The binary: per-game level names, --jobs and --shard give the same games,
+ * and --compare of a setting with itself pairs every game with its twin. */
+static void test_cli_generate(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	const char *base = "--generate square4,hex --size 30x12 --games 6 --seed 40 --no-time --per-game --format csv";
+	char args[512];
+	struct run a = run_sim(base);
+	assert_int_equal(a.status, 0);
+	assert_non_null(strstr(a.out, "\ngen:square4:30x12:d1:40,0,40,"));
+	assert_non_null(strstr(a.out, "\ngen:hex:30x12:d1:41,1,41,"));
+	assert_non_null(strstr(a.out, "\ngen:hex:30x12:d1:45,5,45,"));
+	snprintf(args, sizeof args, "%s --jobs 2", base);
+	struct run b = run_sim(args);
+	assert_int_equal(b.status, 0);
+	assert_string_equal(a.out, b.out);
+	free(b.out);
+	snprintf(args, sizeof args, "%s --shard 2/2", base);
+	b = run_sim(args);
+	assert_int_equal(b.status, 0);
+	assert_non_null(strstr(a.out, strchr(b.out, '\n') + 1)); /* the second half, byte for byte */
+	free(b.out);
+	free(a.out);
+	a = run_sim("--generate square8 --size 30x12 --games 8 --no-time --format csv "
+		    "--compare 'goblin.sight=5' 'goblin.sight=5'");
+	assert_int_equal(a.status, 0);
+	/* level,metric,n,a,b,diff,sd,...: every difference and its sd are exactly 0. */
+	int rows = 0;
+	for (char *line = strchr(a.out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		char metric[64];
+		double av, bv, diff, sd;
+		int n;
+		if (sscanf(line + 1, "gen:square8:30x12:d1,%63[^,],%d,%lf,%lf,%lf,%lf", metric, &n, &av, &bv, &diff,
+			   &sd) == 6) {
+			assert_true(diff == 0 && sd == 0 && av == bv);
+			rows++;
+		}
+	}
+	assert_true(rows >= 10);
+	free(a.out);
+	static const char *const bad[] = {
+		"@L --generate square8", "--generate nosuch", "--size 30x12", "--generate hex --size 3x3",
+		"--generate hex --depth 0", "--generate hex --heatmap -",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		a = run_sim(bad[i]);
+		if (a.status != 2)
+			print_message("astray sim %s: exit %d, expected 2\n", bad[i], a.status);
+		assert_int_equal(a.status, 2);
+		free(a.out);
+	}
+}
+
+/* --record: one journal per game, each verified by `astray replay --verify`;
+ * a journal that cannot be written is an error, never dropped. */
+static void test_cli_record(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char dir[] = "/tmp/astray-sim-record-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char args[1024];
+	snprintf(args, sizeof args, "@L --games 3 --seed 4 --player fight --no-time --jobs 2 --record %s", dir);
+	struct run r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	free(r.out);
+	snprintf(args, sizeof args,
+		 "--generate square8,hex --size 30x12 --games 2 --no-time --record %s "
+		 "--set goblin.damage=1 --compare 'goblin.sight=3' 'goblin.sight=9'", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	free(r.out);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "n=0; for f in %s/*.jnl; do %s replay \"$f\" --verify >/dev/null 2>&1 || echo \"FAIL $f\"; n=$((n+1)); "
+		 "done; echo \"n=$n\"",
+		 dir, getenv("ASTRAY_BIN"));
+	int st;
+	char *out = run_capture(cmd, &st);
+	print_message("%s", out);
+	assert_string_equal(out, "n=7\n");
+	free(out);
+	snprintf(cmd, sizeof cmd, "ls %s", dir);
+	out = run_capture(cmd, &st);
+	assert_non_null(strstr(out, "gen-square8-30x12-d1-A-1.jnl"));
+	assert_non_null(strstr(out, "gen-hex-30x12-d1-B-2.jnl"));
+	free(out);
+	/* The same games again: the journals exist, journal_create refuses to replace them. */
+	snprintf(args, sizeof args, "@L --games 3 --seed 4 --player fight --no-time --record %s", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 1);
+	free(r.out);
+	snprintf(args, sizeof args, "@L --games 1 --chase --record %s", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 2);
+	free(r.out);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	free(run_capture(cmd, &st));
+}
+
 static void test_cli_errors_and_help(void **state)
 {
 	(void)state;
@@ -690,6 +850,9 @@ int main(void)
 		cmocka_unit_test(test_cli_json),
 		cmocka_unit_test(test_cli_compare_table),
 		cmocka_unit_test(test_cli_errors_and_help),
+		cmocka_unit_test(test_generate_levels),
+		cmocka_unit_test(test_cli_generate),
+		cmocka_unit_test(test_cli_record),
 	};
 	return cmocka_run_group_tests(tests, setup_files, teardown_files);
 }
