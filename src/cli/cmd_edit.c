@@ -48,7 +48,7 @@ struct edit_args {
 	int bench;               /* > 0: time N strokes instead of editing */
 };
 
-static const char *const topo_words[] = { "square4", "square8", "hex", NULL };
+static const char *const topo_words[] = { "square4", "square8", "hex", "diamond4", "diamond8", NULL };
 
 static bool parse_size(const char *text, void *field)
 {
@@ -79,7 +79,8 @@ static const struct opt edit_opts[] = {
 		      .help = "make LEVEL as a new level (it must not exist yet)" },
 	[ROW_TOPOLOGY] = { .name = "topology", .kind = OPT_CHOICE, .offset = ARG(topo), .metavar = "T",
 			   .choices = topo_words,
-			   .help = "with --new: square4, square8 (default) or hex" },
+			   .help = "with --new: square4, square8 (default), hex, diamond4 or\n"
+				   "diamond8" },
 	[ROW_SIZE] = { .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
 		       .parse = parse_size, .want = "WxH, each from 3 to 4096",
 		       .help = "with --new: cells across and down (default " STR(EDIT_DEFAULT_W) "x" STR(

@@ -147,7 +147,7 @@ static void ued_draw_map(struct ued *u)
 {
 	struct editor *ed = u->ed;
 	int w = editor_width(ed), h = editor_height(ed);
-	bool hex = editor_topology(ed) == GRID_HEX;
+	bool staggered = grid_is_staggered(editor_topology(ed));
 	const struct editor_route *route = editor_route(ed);
 	struct editor_route_options ro = editor_route_get_options(ed);
 	for (int r = 0; r < u->view.height; r++) {
@@ -156,7 +156,7 @@ static void ued_draw_map(struct ued *u)
 			continue;
 		for (int c = 0; c < u->view.width; c++) {
 			int col = u->view.col0 + c, x = col;
-			if (hex) {
+			if (staggered) {
 				if (col < (y & 1) || ((col - (y & 1)) & 1))
 					continue;
 				x = (col - (y & 1)) / 2;
@@ -497,9 +497,16 @@ static void ued_cursor_move(struct ued *u, enum grid_dir d, int count)
 	for (int i = 0; i < count; i++) {
 		int nx, ny;
 		if (!grid_dir_step(u->grid, u->cx, u->cy, d, &nx, &ny)) {
-			if (editor_topology(u->ed) == GRID_HEX && input_is_vertical(d)) {
+			enum grid_topology t = editor_topology(u->ed);
+			int dcol, drow;
+			if (t == GRID_HEX && input_is_vertical(d)) {
 				nx = u->cx; /* straight up or down a row, as the game's cursor */
 				ny = u->cy + (d == GRID_N ? -1 : 1);
+			} else if (t == GRID_DIAMOND4 && grid_dir_offset(GRID_DIAMOND8, d, &dcol, &drow)) {
+				/* the cursor is no mover: it takes the corner steps
+				 * too, so h j k l reach along a row or column */
+				ny = u->cy + drow;
+				nx = (2 * u->cx + (u->cy & 1) + dcol - (ny & 1)) / 2;
 			} else {
 				ued_notice(u, "No such step on this map (square4 has no diagonals).");
 				return;

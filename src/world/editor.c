@@ -433,6 +433,28 @@ static void hex_round(double fq, double fr, int *x, int *y)
 	*y = r;
 }
 
+/* Diamond cell (x, y), at text column X = 2x + (y & 1) and row Y = y, in
+ * the turned square coordinates u = (X + Y) / 2, v = (Y - X) / 2 (X + Y
+ * is always even), and back; line_cell maps a line point to its cell. */
+static void cell_to_uv(int x, int y, int *u, int *v)
+{
+	int col = 2 * x + (y & 1);
+	*u = (col + y) / 2;
+	*v = (y - col) / 2;
+}
+
+static void line_cell(bool diamond, int a, int b, int *x, int *y)
+{
+	if (!diamond) {
+		*x = a;
+		*y = b;
+		return;
+	}
+	int col = a - b, row = a + b;
+	*y = row;
+	*x = (col - (row & 1)) / 2;
+}
+
 int editor_line(struct editor *ed, int x0, int y0, int x1, int y1, char glyph)
 {
 	if (glyph == '@')
@@ -460,25 +482,41 @@ int editor_line(struct editor *ed, int x0, int y0, int x1, int y1, char glyph)
 			EDIT_CELL(ed, x, y, glyph);
 		}
 	} else {
-		/* Bresenham; square4 adds the orthogonal cell of each diagonal step */
-		int dx = x1 > x0 ? x1 - x0 : x0 - x1, sx = x0 < x1 ? 1 : -1;
-		int dy = y1 > y0 ? -(y1 - y0) : -(y0 - y1), sy = y0 < y1 ? 1 : -1;
-		int err = dx + dy, x = x0, y = y0;
+		/*
+		 * Bresenham in (a, b): the cell itself on square maps, on diamond
+		 * maps u = (X + Y) / 2, v = (Y - X) / 2 of its text position (X, Y),
+		 * where the diamond steps are the square ones turned 45 degrees.
+		 * The 4-connected topologies add the edge-step cell of each
+		 * diagonal step.
+		 */
+		bool dia = grid_is_diamond(ed->topo);
+		bool four = ed->topo == GRID_SQUARE4 || ed->topo == GRID_DIAMOND4;
+		int a0 = x0, b0 = y0, a1 = x1, b1 = y1;
+		if (dia) {
+			cell_to_uv(x0, y0, &a0, &b0);
+			cell_to_uv(x1, y1, &a1, &b1);
+		}
+		int dx = a1 > a0 ? a1 - a0 : a0 - a1, sx = a0 < a1 ? 1 : -1;
+		int dy = b1 > b0 ? -(b1 - b0) : -(b0 - b1), sy = b0 < b1 ? 1 : -1;
+		int err = dx + dy, a = a0, b = b0, x, y;
 		for (;;) {
+			line_cell(dia, a, b, &x, &y);
 			EDIT_CELL(ed, x, y, glyph);
-			if (x == x1 && y == y1)
+			if (a == a1 && b == b1)
 				break;
 			int e2 = 2 * err;
 			bool mx = e2 >= dy, my = e2 <= dx;
-			if (mx && my && ed->topo == GRID_SQUARE4)
-				EDIT_CELL(ed, x + sx, y, glyph);
+			if (mx && my && four) {
+				line_cell(dia, a + sx, b, &x, &y);
+				EDIT_CELL(ed, x, y, glyph);
+			}
 			if (mx) {
 				err += dy;
-				x += sx;
+				a += sx;
 			}
 			if (my) {
 				err += dx;
-				y += sy;
+				b += sy;
 			}
 		}
 	}
@@ -536,10 +574,12 @@ int editor_fill(struct editor *ed, int x, int y, char glyph)
 			break;
 		}
 		changed += r;
+		/* the edge neighbours: the first 4 rows of the square and
+		 * diamond tables, all 6 of hex */
 		int n = ed->topo == GRID_HEX ? 6 : 4;
 		for (int k = 0; k < n; k++) {
-			int nx = ed->topo == GRID_HEX ? cx + GRID_HEX_DX[cy & 1][k] : cx + GRID_SQUARE_DX[k];
-			int ny = ed->topo == GRID_HEX ? cy + GRID_HEX_DY[k] : cy + GRID_SQUARE_DY[k];
+			int nx = cx + grid_nb_dx(ed->topo, cy, k);
+			int ny = cy + grid_nb_dy(ed->topo, k);
 			if (nx < 0 || ny < 0 || nx >= ed->w || ny >= ed->h)
 				continue;
 			int v = ny * ed->w + nx;
@@ -806,7 +846,7 @@ bool editor_diag_cell(struct editor *ed, int i, int *x, int *y)
 	if (d->line <= 0 || row < 0 || row >= ed->h || d->col < 1)
 		return false;
 	int col = d->col - 1;
-	int cx = ed->topo == GRID_HEX ? (col - (row & 1)) / 2 : col;
+	int cx = grid_is_staggered(ed->topo) ? (col - (row & 1)) / 2 : col;
 	if (cx < 0 || cx >= ed->w)
 		return false;
 	*x = cx;

@@ -1,8 +1,8 @@
 /*
  * test_editor.c - the model of `astray edit` without a terminal: paint,
  * undo and redo sequences (undo after N changes gives back the original
- * bytes), flood fill, rectangles and lines on square and hex maps, the
- * write -> parse round trip, the diagnostics and the routes after a change.
+ * bytes), flood fill, rectangles and lines on square, hex and diamond
+ * maps, the write -> parse round trip, the diagnostics and the routes after a change.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +38,18 @@ static const char HEX[] = "astray-level 1\n"
 			  " # . @ . . g . #\n"
 			  "# . . # # . > #\n"
 			  " # # # # # # # #\n";
+
+/* Diamond4: cell (x, y) at text column 2x + (y & 1), like hex. */
+static const char DIAMOND[] = "astray-level 1\n"
+			      "name: Diamond\n"
+			      "topology: diamond4\n"
+			      "map:\n"
+			      "# # # # # # # #\n"
+			      " # . @ . . g . #\n"
+			      "# . . . . . . #\n"
+			      " # . . . . . . #\n"
+			      "# . . . . . > #\n"
+			      " # # # # # # # #\n";
 
 struct fixture {
 	struct bestiary b;
@@ -289,6 +301,146 @@ static void test_round_trip_hex(void **state)
 	editor_destroy(ed);
 }
 
+static void test_round_trip_diamond(void **state)
+{
+	(void)state;
+	round_trip(DIAMOND);
+	struct bestiary b;
+	struct editor *ed = open_text(&b, DIAMOND);
+	assert_int_equal(editor_topology(ed), GRID_DIAMOND4);
+	assert_int_equal(editor_glyph(ed, 2, 1), '@');
+	assert_int_equal(editor_glyph(ed, 5, 1), 'g');
+	assert_int_equal(editor_glyph(ed, 6, 4), '>');
+	char *t = written(ed);
+	assert_string_equal(t, DIAMOND);
+	free(t);
+	editor_destroy(ed);
+}
+
+/* The end-to-end diamond8 level, unchanged, writes back byte for byte
+ * (without its `;` comment lines, which the model does not hold). */
+static void test_diamond_file_unchanged(void **state)
+{
+	(void)state;
+	FILE *f = fopen("tests/levels/e2e/diamond8.lvl", "r");
+	assert_non_null(f);
+	char raw[4096], want[4096];
+	size_t n = fread(raw, 1, sizeof raw - 1, f);
+	fclose(f);
+	assert_true(n > 0 && n < sizeof raw - 1);
+	raw[n] = '\0';
+	size_t k = 0;
+	for (const char *line = raw; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+		if (line[0] != ';') {
+			memcpy(want + k, line, len);
+			k += len;
+		}
+		line += len;
+	}
+	want[k] = '\0';
+	struct bestiary b;
+	struct editor *ed = open_text(&b, raw);
+	assert_int_equal(editor_topology(ed), GRID_DIAMOND8);
+	assert_int_equal(editor_glyph(ed, 3, 3), '@');
+	assert_int_equal(editor_glyph(ed, 7, 4), '#');
+	char *t = written(ed);
+	assert_string_equal(t, want);
+	free(t);
+	/* paint, fill, write, parse back: the same cells */
+	assert_int_equal(editor_paint(ed, 4, 1, '#'), 1);
+	assert_true(editor_fill(ed, 1, 5, '~') > 0);
+	size_t len;
+	t = editor_write(ed, &len);
+	assert_non_null(t);
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("d8.lvl", t, len, &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.errors, 0);
+	assert_int_equal(lv->topo, GRID_DIAMOND8);
+	struct editor *e2 = editor_create(lv, &b, "d8.lvl");
+	assert_non_null(e2);
+	for (int y = 0; y < editor_height(ed); y++)
+		for (int x = 0; x < editor_width(ed); x++)
+			assert_int_equal(editor_glyph(e2, x, y), editor_glyph(ed, x, y));
+	assert_int_equal(editor_glyph(e2, 4, 1), '#');
+	assert_int_equal(editor_glyph(e2, 1, 5), '~');
+	free(t);
+	diag_list_fini(&d);
+	level_destroy(lv);
+	editor_destroy(e2);
+	editor_destroy(ed);
+}
+
+/*
+ * A diamond fill follows the diamond's edge neighbours (NE, NW, SE, SW):
+ * a cell whose four edge neighbours are walls is shut in, though the cells
+ * left and right of it in its row (its corner neighbours) are floor.
+ */
+static void test_diamond_fill(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, DIAMOND);
+	editor_destroy(ed);
+	for (int t = 0; t < 2; t++) {
+		enum grid_topology topo = t ? GRID_DIAMOND8 : GRID_DIAMOND4;
+		ed = editor_new(topo, 9, 9, "d", &b, "d.lvl");
+		/* (4, 4), an even row: NE (4, 3), NW (3, 3), SE (4, 5), SW (3, 5) */
+		assert_int_equal(editor_paint(ed, 4, 3, '#'), 1);
+		assert_int_equal(editor_paint(ed, 3, 3, '#'), 1);
+		assert_int_equal(editor_paint(ed, 4, 5, '#'), 1);
+		assert_int_equal(editor_paint(ed, 3, 5, '#'), 1);
+		assert_int_equal(editor_fill(ed, 4, 4, '~'), 1);
+		assert_int_equal(editor_glyph(ed, 5, 4), '.');
+		assert_int_equal(editor_glyph(ed, 3, 4), '.');
+		/* the rest of the floor is one region: 7 x 7 inside the wall,
+		 * less the 4 walls and the shut-in cell */
+		assert_int_equal(editor_fill(ed, 1, 1, ','), 7 * 7 - 5);
+		editor_destroy(ed);
+	}
+}
+
+/* A diamond line is a chain of the topology's steps: as many cells as
+ * the step distance + 1 (diamond4 adds the edge cell of each corner step). */
+static void test_diamond_line(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, DIAMOND);
+	editor_destroy(ed);
+	static const int ends[][4] = { { 1, 1, 18, 1 },  { 1, 1, 1, 13 }, { 2, 13, 17, 2 },
+				       { 5, 2, 9, 12 }, { 9, 7, 3, 6 },  { 4, 3, 4, 4 } };
+	for (int t = 0; t < 2; t++) {
+		enum grid_topology topo = t ? GRID_DIAMOND8 : GRID_DIAMOND4;
+		ed = editor_new(topo, 20, 15, "d", &b, "d.lvl");
+		struct grid *g = grid_create(20, 15, topo);
+		for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+			const int *e = ends[k];
+			int n = editor_line(ed, e[0], e[1], e[2], e[3], '~');
+			assert_int_equal(editor_glyph(ed, e[0], e[1]), '~');
+			assert_int_equal(editor_glyph(ed, e[2], e[3]), '~');
+			int d = grid_step_distance(g, e[1] * 20 + e[0], e[3] * 20 + e[2]);
+			assert_int_equal(n, d + 1);
+			/* every cell of the line has a neighbour on it */
+			for (int y = 0; y < 15 && d > 0; y++)
+				for (int x = 0; x < 20; x++) {
+					if (editor_glyph(ed, x, y) != '~')
+						continue;
+					struct grid_step nb[GRID_MAX_NEIGHBOURS];
+					int m = grid_adjacent(g, y * 20 + x, nb), on = 0;
+					for (int i = 0; i < m; i++)
+						on += editor_glyph(ed, grid_x(g, nb[i].cell), grid_y(g, nb[i].cell)) == '~';
+					assert_true(on > 0);
+				}
+			assert_true(editor_undo(ed));
+		}
+		grid_destroy(g);
+		editor_destroy(ed);
+	}
+}
+
 static bool has_diag(struct editor *ed, const char *text, int *index)
 {
 	const struct diag_list *d = editor_diags(ed);
@@ -435,6 +587,10 @@ int main(void)
 		cmocka_unit_test(test_hex_line),
 		cmocka_unit_test(test_round_trip_square),
 		cmocka_unit_test(test_round_trip_hex),
+		cmocka_unit_test(test_round_trip_diamond),
+		cmocka_unit_test(test_diamond_file_unchanged),
+		cmocka_unit_test(test_diamond_fill),
+		cmocka_unit_test(test_diamond_line),
 		cmocka_unit_test(test_diagnostics_follow_changes),
 		cmocka_unit_test(test_route_follows_changes),
 		cmocka_unit_test(test_monster_routes),
