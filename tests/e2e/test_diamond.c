@@ -21,7 +21,8 @@
 
 #include <cmocka.h>
 
-#include "pty_driver.h"
+#include "pty_check.h"
+#include "run_capture.h"
 
 #define WAIT_MS 8000 /* generous: the binary runs under ASan */
 #define D8 "tests/levels/e2e/diamond8.lvl"
@@ -32,18 +33,9 @@ struct dm {
 	int ox, oy; /* screen position of map text column 0, row 0 */
 };
 
-static const char *dm_bin(void)
-{
-	const char *b = getenv("ASTRAY_BIN");
-	return b && *b ? b : "build/san/astray";
-}
-
 static void dm_fail(struct dm *e, const char *what)
 {
-	char buf[8192];
-	pty_dump(&e->p, buf, sizeof buf);
-	print_error("%s\n%s", what, buf);
-	fail();
+	pty_fail(&e->p, what);
 }
 
 /* The screen position of text column X, row Y of the map. */
@@ -67,12 +59,7 @@ static void dm_wait_at(struct dm *e, int X, int Y)
 
 static int dm_turn(struct dm *e)
 {
-	int row, col;
-	if (!pty_find(&e->p, "Turn ", &row, &col))
-		return -1;
-	char line[1024];
-	pty_row(&e->p, row, line, sizeof line);
-	return atoi(line + col + 5);
+	return pty_turn(&e->p);
 }
 
 static void dm_wait_still(struct dm *e)
@@ -85,7 +72,7 @@ static void dm_wait_still(struct dm *e)
 /* Starts the game; the player stands at text column X, row Y. */
 static void dm_start(struct dm *e, const char *level, int X, int Y)
 {
-	char *argv[] = { (char *)dm_bin(), (char *)"play", (char *)level, (char *)"--seed", (char *)"1", NULL };
+	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)level, (char *)"--seed", (char *)"1", NULL };
 	assert_true(pty_start(&e->p, 24, 80, argv));
 	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		dm_fail(e, "the game did not start");

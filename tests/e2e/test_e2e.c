@@ -19,7 +19,8 @@
 
 #include <cmocka.h>
 
-#include "pty_driver.h"
+#include "pty_check.h"
+#include "run_capture.h"
 
 #define E2E_WAIT 8000  /* ms: generous, the binary runs under ASan */
 #define SQUARE "tests/levels/e2e/square.lvl"
@@ -31,18 +32,9 @@ struct e2e {
 	bool hex;
 };
 
-static const char *e2e_bin(void)
-{
-	const char *b = getenv("ASTRAY_BIN");
-	return b && *b ? b : "build/san/astray";
-}
-
 static void e2e_fail_dump(struct e2e *e, const char *what)
 {
-	char buf[8192];
-	pty_dump(&e->p, buf, sizeof buf);
-	print_error("%s\n%s", what, buf);
-	fail();
+	pty_fail(&e->p, what);
 }
 
 /* Where the player's '@' is on the screen. */
@@ -79,12 +71,7 @@ static void e2e_wait_player_at(struct e2e *e, int x, int y)
 /* The turn counter of the status line. */
 static int e2e_turn(struct e2e *e)
 {
-	int row, col;
-	if (!pty_find(&e->p, "Turn ", &row, &col))
-		return -1;
-	char line[1024];
-	pty_row(&e->p, row, line, sizeof line);
-	return atoi(line + col + 5);
+	return pty_turn(&e->p);
 }
 
 static bool e2e_wait_turn(struct e2e *e, int turn)
@@ -113,7 +100,7 @@ static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows
 	e->hex = strstr(level, "hex") != NULL;
 	char *argv[16];
 	int n = 0;
-	argv[n++] = (char *)e2e_bin();
+	argv[n++] = (char *)test_bin();
 	argv[n++] = (char *)"play";
 	argv[n++] = (char *)level;
 	argv[n++] = (char *)"--seed";
@@ -435,7 +422,7 @@ static void test_resize_redraws(void **state)
 static void test_tiny_terminal_notice(void **state)
 {
 	struct e2e *e = *state;
-	char *argv[] = { (char *)e2e_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
+	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
 			 (char *)"1", NULL };
 	assert_true(pty_start(&e->p, 6, 30, argv));
 	if (!pty_wait_text(&e->p, "too small", E2E_WAIT))
@@ -512,7 +499,7 @@ static void test_sigquit_and_sigpipe_restore_terminal(void **state)
  * reads), first through SIGHUP, then with SIGHUP blocked through the read. */
 static void e2e_hangup(struct e2e *e, bool block_hup)
 {
-	char *argv[] = { (char *)e2e_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
+	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
 			 (char *)"1", NULL };
 	if (block_hup)
 		assert_true(pty_start_hup_blocked(&e->p, 24, 80, argv));
@@ -765,7 +752,7 @@ static void test_bad_level_fails_before_curses(void **state)
 {
 	struct e2e *e = *state;
 	struct pty *p = &e->p;
-	char *argv[] = { (char *)e2e_bin(), (char *)"play", (char *)"tests/levels/e2e/no-such.lvl", NULL };
+	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)"tests/levels/e2e/no-such.lvl", NULL };
 	assert_true(pty_start(p, 24, 80, argv));
 	assert_true(pty_wait_exit(p, E2E_WAIT));
 	assert_int_equal(WEXITSTATUS(p->status), 1);
@@ -778,7 +765,7 @@ static void test_path_colours_on_a_terminal(void **state)
 {
 	struct e2e *e = *state;
 	struct pty *p = &e->p;
-	char *argv[] = { (char *)e2e_bin(), (char *)"path", (char *)SQUARE, (char *)"3,2",
+	char *argv[] = { (char *)test_bin(), (char *)"path", (char *)SQUARE, (char *)"3,2",
 			 (char *)"13,3", (char *)"--fallback", NULL };
 	/* the driver clears NO_COLOR in the child; env(1) sets it again below */
 	assert_true(pty_start(p, 24, 80, argv));
@@ -793,7 +780,7 @@ static void test_path_colours_on_a_terminal(void **state)
 	memset(p, 0, sizeof *p);
 	p->fd = -1;
 	p->pid = -1;
-	char *argv_nc[] = { (char *)"/usr/bin/env", (char *)"NO_COLOR=1", (char *)e2e_bin(),
+	char *argv_nc[] = { (char *)"/usr/bin/env", (char *)"NO_COLOR=1", (char *)test_bin(),
 			    (char *)"path", (char *)SQUARE, (char *)"3,2", (char *)"13,3",
 			    (char *)"--fallback", NULL };
 	assert_true(pty_start(p, 24, 80, argv_nc));
@@ -818,14 +805,14 @@ static void test_refuses_without_terminal(void **state)
 {
 	(void)state;
 	char cmd[512], out[4096];
-	snprintf(cmd, sizeof cmd, "%s play %s </dev/null 2>&1", e2e_bin(), SQUARE);
+	snprintf(cmd, sizeof cmd, "%s play %s </dev/null 2>&1", test_bin(), SQUARE);
 	assert_int_equal(e2e_shell(cmd, out, sizeof out), 1);
 	assert_non_null(strstr(out, "needs a terminal"));
 	/* a bad --set is named, before anything starts */
-	snprintf(cmd, sizeof cmd, "%s play %s --set nosuch.hp=3 </dev/null 2>&1", e2e_bin(), SQUARE);
+	snprintf(cmd, sizeof cmd, "%s play %s --set nosuch.hp=3 </dev/null 2>&1", test_bin(), SQUARE);
 	assert_int_equal(e2e_shell(cmd, out, sizeof out), 1);
 	assert_non_null(strstr(out, "nosuch"));
-	snprintf(cmd, sizeof cmd, "%s play --help", e2e_bin());
+	snprintf(cmd, sizeof cmd, "%s play --help", test_bin());
 	assert_int_equal(e2e_shell(cmd, out, sizeof out), 0);
 	assert_non_null(strstr(out, "--no-mouse"));
 }
@@ -838,7 +825,7 @@ static void test_bench_keys_figure(void **state)
 	char cmd[512];
 	snprintf(cmd, sizeof cmd,
 		 "%s play tests/levels/e2e/chase20.lvl --seed 1 --set goblin.sight=40 --bench-keys 200",
-		 e2e_bin());
+		 test_bin());
 	FILE *f = popen(cmd, "r");
 	assert_non_null(f);
 	char line[512] = "";

@@ -1,0 +1,14 @@
+/* pty_check.h - what the end-to-end suites share on top of the pty driver. */
+#ifndef ASTRAY_PTY_CHECK_H
+#define ASTRAY_PTY_CHECK_H
+
+#include "pty_driver.h"
+
+/* Fails the running cmocka test with `what` and the whole screen. */
+void pty_fail(struct pty *p, const char *what);
+
+/* The turn counter of the game's status line ("Turn N"), or -1 when no
+ * status line is on the screen. */
+int pty_turn(struct pty *p);
+
+#endif
