@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "savefile.h"
+
 /* One cell's change; an undo step is a run of them. */
 struct change {
 	int cell;
@@ -742,90 +744,32 @@ char *editor_write(struct editor *ed, size_t *len)
 	return lv ? level_write(lv, len) : NULL;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return false;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
 		 size_t errlen)
 {
 	size_t len;
 	char *text = editor_write(ed, &len);
 	size_t pl = strlen(path);
-	char *tmp = malloc(pl + 16), *old = malloc(pl + 2), *dir = malloc(pl + 2);
-	if (!text || !tmp || !old || !dir) {
+	char *old = malloc(pl + 2);
+	if (!text || !old) {
 		snprintf(err, errlen, "out of memory");
 		free(text);
-		free(tmp);
 		free(old);
-		free(dir);
 		return false;
 	}
-	snprintf(tmp, pl + 16, "%s.tmpXXXXXX", path);
-	snprintf(old, pl + 2, "%s~", path);
-	snprintf(dir, pl + 2, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = '\0';
-	else
-		snprintf(dir, pl + 2, ".");
-	bool ok = false;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a file beside %s: %s", path, strerror(errno));
-		goto out;
-	}
-	/* mkstemp makes the file 0600; a level is an ordinary file */
-	if (fchmod(fd, 0644) != 0) {
-		/* a private file still holds the level */
-	}
-	if (!write_all(fd, text, len) || fsync(fd) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
 	if (backup && access(path, F_OK) == 0) {
-		/* the previous version stays as FILE~ (a hard link: no copy) */
+		/* the previous version stays as FILE~ (a hard link: no copy);
+		 * without hard links the save goes on without the backup */
+		snprintf(old, pl + 2, "%s~", path);
 		unlink(old);
-		if (link(path, old) != 0) {
-			/* no hard links here: keep going without the backup */
-		}
+		(void)link(path, old);
 	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot replace %s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	int dfd = open(dir, O_RDONLY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	ok = true;
-	if (mark)
+	/* temporary file, fsync, rename, fsync of the folder (savefile.h) */
+	bool ok = savefile_write_atomic_mode(NULL, path, text, len, true, 0644, err, errlen);
+	if (ok && mark)
 		editor_mark_saved(ed);
-out:
 	free(text);
-	free(tmp);
 	free(old);
-	free(dir);
 	return ok;
 }
 

@@ -127,6 +127,12 @@ bool savefile_sync_dir(const struct savefile_io *io, const char *path, char *err
 bool savefile_write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len,
 			   bool replace, char *err, size_t errlen)
 {
+	return savefile_write_atomic_mode(io, path, data, len, replace, 0600, err, errlen);
+}
+
+bool savefile_write_atomic_mode(const struct savefile_io *io, const char *path, const void *data, size_t len,
+				bool replace, mode_t mode, char *err, size_t errlen)
+{
 	char tmp[PATH_CAP];
 	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
 		snprintf(err, errlen, "%s: file name too long", path);
@@ -138,7 +144,7 @@ bool savefile_write_atomic(const struct savefile_io *io, const char *path, const
 		return false;
 	}
 	const char *what = NULL;
-	if (fchmod(fd, 0600) != 0)
+	if (fchmod(fd, mode) != 0)
 		what = "chmod";
 	else if (!savefile_write_all(io, fd, data, len, NULL))
 		what = "write";

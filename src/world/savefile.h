@@ -52,6 +52,11 @@ bool savefile_sync_dir(const struct savefile_io *io, const char *path, char *err
 bool savefile_write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len,
 			   bool replace, char *err, size_t errlen);
 
+/* The same with the file's permission bits given (savefile_write_atomic
+ * makes private 0600 files; a level a designer saves is 0644). */
+bool savefile_write_atomic_mode(const struct savefile_io *io, const char *path, const void *data, size_t len,
+				bool replace, mode_t mode, char *err, size_t errlen);
+
 /*
  * Keeps the current content of path under the first free name
  * "path.damaged-N" (N = 1, 2, ...) and, when move is true, removes the
