@@ -23,7 +23,7 @@ static const struct command commands[] = {
 	{ "sim-report", cmd_sim_report, "merge per-game CSV shards of sim into one report" },
 	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
 	{ "gen", cmd_gen, "write a generated level (.lvl) from a topology, size, depth and seed" },
-	{ "replay", cmd_replay, "verify a recorded game (a journal) without a terminal" },
+	{ "replay", cmd_replay, "watch a recorded game (a journal), or verify it headless" },
 	{ "scores", cmd_scores, "the high-score list" },
 	{ "edit", cmd_edit, "the level editor: paint, live diagnostics and routes, play-test" },
 };

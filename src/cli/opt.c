@@ -266,7 +266,7 @@ static void help_row(FILE *out, const char *left, int len, int col, const char *
 void opt_print_help(FILE *out, const struct opt_command *cmd)
 {
 	char left[128];
-	int col = 0;
+	int col = 12 + 2; /* "  -h, --help" and its gap, listed last */
 	for (int i = 0; i < cmd->n_opts; i++) {
 		int len = left_column(&cmd->opts[i], left, sizeof left) + 2;
 		if (len > col && len <= HELP_MAX_COLUMN)
