@@ -192,9 +192,16 @@ int cmd_path(int argc, char **argv)
 	if (!settle_cell(g, "start", a.fallback, &a.sx, &a.sy) || !settle_cell(g, "goal", a.fallback, &a.gx, &a.gy))
 		goto out;
 	int start = grid_index(g, a.sx, a.sy), goal = grid_index(g, a.gx, a.gy);
+	/* Without --fallback a wall at either end has no route: say so, as the
+	 * help promises, rather than print an empty one with exit 0. */
 	if (!a.fallback && !grid_passable(g, start)) {
-		fprintf(stderr, "astray path: the start %d,%d is %s; --fallback routes from it anyway\n", a.sx, a.sy,
-			tile_info(level_tile(lv, a.sx, a.sy))->name);
+		fprintf(stderr, "astray path: the start %d,%d is %s (use --fallback to route from it anyway)\n", a.sx,
+			a.sy, tile_info(level_tile(lv, a.sx, a.sy))->name);
+		goto out;
+	}
+	if (!a.fallback && !grid_passable(g, goal)) {
+		fprintf(stderr, "astray path: the goal %d,%d is %s (use --fallback to route as close as possible)\n",
+			a.gx, a.gy, tile_info(level_tile(lv, a.gx, a.gy))->name);
 		goto out;
 	}
 	struct path_options opt = path_options_default();

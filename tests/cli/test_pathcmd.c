@@ -88,6 +88,10 @@ static void test_errors_and_usage(void **state)
 	free(out);
 	free(run("path tests/levels/path/square.lvl 0,0 3,3", &st));
 	assert_int_equal(st, 1); /* start on a wall */
+	out = run("path tests/levels/path/square.lvl 1,1 0,0", &st);
+	assert_int_equal(st, 1); /* goal on a wall: no route, and no empty one printed */
+	assert_string_equal(out, "");
+	free(out);
 	free(run("path tests/levels/errors/no-exit.lvl 1,1 2,1", &st));
 	assert_int_equal(st, 1); /* a level with errors */
 	free(run("path tests/levels/path/square.lvl 1,1", &st));
