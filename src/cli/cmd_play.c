@@ -59,6 +59,9 @@ struct play_args {
 	const char *data;        /* --data DIR: the data folder (saves, scores) */
 	bool no_save;            /* --no-save: no journal, no resume, no score */
 	bool resume;             /* the title's Continue was chosen: resume without asking */
+	bool fresh;              /* the title's new game was chosen: file a saved game away, no question */
+	uint64_t dungeon_seed;   /* the dungeon's seed when playing --dungeon (0: not a dungeon) */
+	int dungeon_n;           /* and its number of levels */
 	const char *record;      /* --record FILE: journal to FILE instead of the save slot */
 };
 
@@ -485,50 +488,86 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 /* The campaign's folder: ./levels, else the installed one; NULL if neither. */
 static const char *campaign_dir(void)
 {
-	const char *dir = is_dir("levels") ? "levels" : ASTRAY_DATADIR "/levels";
+	const char *dir = bestiary_in_source_tree() ? "levels" : ASTRAY_DATADIR "/levels";
 	return is_dir(dir) ? dir : NULL;
 }
 
-/* The bestiary for generated levels: --bestiary, else the one beside the
- * campaign; then the --set overrides.  False with the messages printed. */
-static bool dungeon_bestiary(const struct play_args *a, struct bestiary *b)
+static int play_session(const struct play_args *a, const struct level *const *levels, int n_levels,
+			const struct bestiary *b, const struct journal_setup *setup);
+
+/*
+ * A generated level's text as the dungeon plays it: dungeon_create drops
+ * gen's designer description from the level (the player is told the
+ * level's place in the run instead), so the journal must hold the text
+ * without it, or the replay would say another first message.  A malloc'd
+ * copy, or NULL when out of memory.
+ */
+static char *dungeon_played_text(const char *text, size_t *len)
 {
-	struct diag_list diags = { 0 };
-	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &diags)
-			      : bestiary_load_default(campaign_dir(), b, &diags);
-	cli_print_diags(stderr, &diags, false, false);
-	diag_list_fini(&diags);
-	for (int i = 0; ok && i < a->sets.n; i++) {
-		char err[256];
-		if (!bestiary_set(b, a->sets.v[i], err, sizeof err)) {
-			fprintf(stderr, "astray: --set %s: %s\n", a->sets.v[i], err);
-			ok = false;
+	size_t n = strlen(text);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t k = 0;
+	bool header = true;
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t ll = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		if (header && strncmp(line, "map:", 4) == 0)
+			header = false;
+		if (!(header && strncmp(line, "description:", 12) == 0)) {
+			memcpy(out + k, line, ll);
+			k += ll;
 		}
+		line += ll;
 	}
-	return ok;
+	out[k] = '\0';
+	*len = k;
+	return out;
+}
+
+static void print_dungeon_again(uint64_t seed, int n)
+{
+	printf("This dungeon again: astray play --dungeon --seed %llu", (unsigned long long)seed);
+	if (n != DUNGEON_DEFAULT_LEVELS)
+		printf(" --depth %d", n);
+	printf("\n");
 }
 
 /*
  * --dungeon: the levels are generated from a->seed (dungeon.h, a stream of
  * their own), the game is played on a->seed's game stream, so the one seed
- * printed at the end replays both.  Returns the exit status.
+ * printed at the end replays both.  It is journalled like the campaign:
+ * the journal holds the generated levels' texts, so a saved dungeon
+ * resumes, scores and replays without the generator.  Returns the exit
+ * status.
  */
-static int play_dungeon(const struct play_args *a)
+static int play_dungeon(struct play_args *a)
 {
 	int n = a->dungeon_levels > 0 ? a->dungeon_levels : DUNGEON_DEFAULT_LEVELS;
 	struct bestiary b;
 	memset(&b, 0, sizeof b);
-	if (!dungeon_bestiary(a, &b))
-		return 1;
+	char *btext = NULL, bname[4096] = "";
+	size_t blen = 0;
 	struct dungeon d;
+	memset(&d, 0, sizeof d);
+	struct journal_level *jl = NULL;
+	int status = 1;
+	if (!load_bestiary(a, campaign_dir(), &b, &btext, &blen, bname, sizeof bname))
+		goto out;
+	for (int i = 0; i < a->sets.n; i++) {
+		char err[256];
+		if (!bestiary_set(&b, a->sets.v[i], err, sizeof err)) {
+			fprintf(stderr, "astray: --set %s: %s\n", a->sets.v[i], err);
+			goto out;
+		}
+	}
 	char err[512];
 	if (!dungeon_create(a->seed, n, &b, &d, err, sizeof err)) {
 		fprintf(stderr, "astray: %s\n", err);
-		return 1;
+		goto out;
 	}
 	const struct level *const *levels = (const struct level *const *)d.levels;
-	int status = 1;
-	struct game *g = NULL;
 	if (a->bench_keys > 0) {
 		status = run_bench(levels, &b, a);
 		goto out;
@@ -538,28 +577,35 @@ static int play_dungeon(const struct play_args *a)
 				"(for games without one, see astray sim --help)\n");
 		goto out;
 	}
-	g = game_create(levels, d.n, &b, a->seed);
-	if (!g) {
+	jl = calloc((size_t)d.n, sizeof *jl);
+	if (!jl) {
 		fprintf(stderr, "astray: out of memory\n");
 		goto out;
 	}
-	struct ui_options opt = { .mouse = !a->no_mouse, .step_delay_ms = a->delay_ms };
-	int signo = 0;
-	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
-	if (o == UI_ERROR) {
-		fprintf(stderr, "astray: %s\n", err);
-		goto out;
+	for (int i = 0; i < d.n; i++) {
+		size_t len = 0;
+		char *t = dungeon_played_text(d.texts[i], &len);
+		if (!t) {
+			fprintf(stderr, "astray: out of memory\n");
+			goto out;
+		}
+		jl[i] = (struct journal_level){ .name = "dungeon", .text = t, .len = len };
 	}
-	print_outcome(g, o, signo, false);
-	printf("This dungeon again: astray play --dungeon --seed %llu",
-	       (unsigned long long)a->seed);
-	if (n != DUNGEON_DEFAULT_LEVELS)
-		printf(" --depth %d", n);
-	printf("\n");
-	fflush(stdout);
-	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	struct journal_setup setup = {
+		.program = ASTRAY_VERSION, .seed = a->seed,
+		.bestiary_name = bname, .bestiary_text = btext, .bestiary_len = blen,
+		.sets = (const char *const *)a->sets.v, .n_sets = a->sets.n,
+		.options = { .ai_share = AI_SHARE_AUTO, .all_hunt = false },
+		.levels = jl, .n_levels = d.n,
+	};
+	a->dungeon_seed = a->seed;
+	a->dungeon_n = n;
+	status = play_session(a, levels, d.n, &b, &setup);
 out:
-	game_destroy(g);
+	for (int i = 0; jl && i < d.n; i++)
+		free((char *)jl[i].text);
+	free(jl);
+	free(btext);
 	dungeon_fini(&d);
 	return status;
 }
@@ -589,12 +635,15 @@ static int play_title(struct play_args *a)
 	scores_fini(&scores);
 	switch (c) {
 	case TITLE_NEW_DUNGEON:
+		a->fresh = true;
 		return play_dungeon(a);
 	case TITLE_SEEDED_DUNGEON:
 		a->seed = seed;
 		a->seeded = true;
+		a->fresh = true;
 		return play_dungeon(a);
 	case TITLE_CAMPAIGN:
+		a->fresh = true;
 		return -1;
 	case TITLE_CONTINUE:
 		a->resume = true; /* play_session takes the saved game without asking */
@@ -623,12 +672,51 @@ static int play_mode(struct play_args *a)
 		return opt_usage_error(&play_command, "--dungeon makes its own levels: give no LEVEL or DIR");
 	if (!a->dungeon && a->dungeon_levels > 0)
 		return opt_usage_error(&play_command, "--depth is the number of levels of --dungeon");
-	if (a->dungeon)
+	if (a->dungeon) {
+		a->fresh = true; /* asked for a new dungeon: a saved game is filed away, not offered */
 		return play_dungeon(a);
+	}
 	if (a->targets.n == 0 && !a->no_title && a->bench_keys == 0 && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO))
 		return play_title(a);
 	return -1;
+}
+
+/*
+ * Files a saved game away to DATA/games/ for a new game chosen on the
+ * title screen.  False when the slot must be left alone (it could not be
+ * read or moved: the message is printed and the new game is not saved
+ * over it); out names where a resumable game went ("" if none).
+ */
+static bool play_file_saved_away(const char *data, char *out, size_t outsize)
+{
+	struct play_resumed r;
+	memset(&r, 0, sizeof r);
+	char msg[2048], err[600];
+	out[0] = '\0';
+	if (!play_save_exists(data))
+		return true;
+	switch (play_resume_load(data, &r, msg, sizeof msg)) {
+	case PLAY_RESUME_READY: {
+		uint64_t seed = r.jg.game->seed;
+		play_resumed_fini(&r);
+		if (!play_save_file_away(data, seed, out, outsize, err, sizeof err)) {
+			fprintf(stderr, "astray: %s\n", err);
+			out[0] = '\0';
+			return false;
+		}
+		return true;
+	}
+	case PLAY_RESUME_FINISHED:
+		return true;
+	case PLAY_RESUME_SET_ASIDE:
+		fprintf(stderr, "astray: %s\n", msg);
+		return true;
+	case PLAY_RESUME_FAILED:
+		fprintf(stderr, "astray: %s\n", msg);
+		return false;
+	}
+	return false;
 }
 
 /*
@@ -649,12 +737,18 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		return 1;
 	}
 	int resume = 0;
+	char filed[PLAY_PATH] = "";
 	if (a->record) {
 		snprintf(s.path, sizeof s.path, "%s", a->record);
 	} else if (!a->no_save) {
 		bool keep_slot = false;
 		char msg[2048];
-		if (a->resume) {
+		if (a->fresh) {
+			/* a new game chosen on the title screen, beside its
+			 * Continue entry: the saved game is filed away to
+			 * games/ (never lost), without a line-mode question */
+			keep_slot = !play_file_saved_away(s.data, filed, sizeof filed);
+		} else if (a->resume) {
 			/* chosen on the title screen: no question; a save that
 			 * cannot be resumed says why and a new game starts */
 			enum play_resume_status st = play_resume_load(s.data, &r, msg, sizeof msg);
@@ -702,8 +796,12 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		fprintf(stderr, "astray: %s\n", err);
 		status = 1;
 	} else {
-		print_outcome(g, o, signo, true);
+		print_outcome(g, o, signo, a->dungeon_seed == 0);
+		if (a->dungeon_seed != 0)
+			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
 	}
+	if (filed[0])
+		printf("The game saved before this one is kept in %s (astray replay shows it).\n", filed);
 	if (g->over)
 		play_save_finish(&s, g, stdout);
 	else

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "pty_driver.h"
+#include "run_capture.h"
 
 #define WAIT_MS 8000  /* generous: the binary runs under ASan */
 
@@ -73,12 +74,11 @@ static int teardown(void **state)
 {
 	struct title_test *t = *state;
 	pty_close(&t->p);
-	char path[160];
-	snprintf(path, sizeof path, "%s/astray/scores.txt", t->data);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/astray", t->data);
-	rmdir(path);
-	rmdir(t->data);
+	/* the folder is this test's own mkdtemp one: saves, games/, scores */
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t->data);
+	if (strncmp(t->data, "/tmp/astray-title-", 18) == 0 && system(cmd) != 0)
+		print_error("could not remove %s\n", t->data);
 	unsetenv("XDG_DATA_HOME");
 	unsetenv("ASTRAY_PTY_KEEP_DATA_HOME");
 	free(t);
@@ -175,6 +175,50 @@ static void test_new_dungeon(void **state)
 	quit_game(t);
 	assert_true(pty_log_has(&t->p, "outcome=quit"));
 	assert_true(pty_log_has(&t->p, "This dungeon again: astray play --dungeon --seed "));
+}
+
+/* A dungeon is saved like the campaign: quit, and the next start offers
+ * it on the title; its journal replays; a new game chosen on the title
+ * files the saved one away to games/ instead of asking in line mode. */
+static void test_dungeon_saved(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_send(&t->p, "\r");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "The game is saved in"));
+	pty_close(&t->p);
+
+	char cmd[512];
+	int st = -1;
+	snprintf(cmd, sizeof cmd, "%s replay --verify %s/astray/save.jnl", bin(), t->data);
+	char *out = run_capture(cmd, &st);
+	if (st != 0 || !strstr(out, "outcome=unfinished"))
+		print_error("%s\n", out);
+	assert_int_equal(st, 0);
+	free(out);
+
+	start_title(t);
+	expect(t, "> Continue saved game");
+	pty_send(&t->p, "\r");
+	char again[256];
+	expect_game(t, again, sizeof again);
+	assert_string_equal(status, again); /* the same dungeon level and turn */
+	quit_game(t);
+	pty_close(&t->p);
+
+	start_title(t);
+	pty_send(&t->p, "n"); /* New dungeon, though a game is saved */
+	expect_game(t, status, sizeof status);
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "The game saved before this one is kept in"));
+	assert_false(pty_log_has(&t->p, "Continue it?"));
+	snprintf(cmd, sizeof cmd, "ls %s/astray/games | grep -c '[.]jnl$'", t->data);
+	out = run_capture(cmd, &st);
+	assert_string_equal(out, "1\n");
+	free(out);
 }
 
 static void test_seed_entry(void **state)
@@ -337,7 +381,7 @@ static void test_sigterm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_menu), T(test_new_dungeon), T(test_seed_entry), T(test_seed_escape),
+		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_seed_entry), T(test_seed_escape),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_resize), T(test_no_title), T(test_sigterm),
 	};
