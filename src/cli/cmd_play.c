@@ -8,6 +8,7 @@
  * CPU time of one key press and of one travel preview.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -823,6 +824,41 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	return status;
 }
 
+/*
+ * One game at a time per data folder: two programs resuming and
+ * appending to one save.jnl would interleave two games into a journal
+ * that replays as neither.  A POSIX record lock on DATA/save.lock, held
+ * until the program ends (the kernel drops it on any exit).  Returns the
+ * lock's descriptor, -1 when there is nothing to lock (no saving, or no
+ * data folder: play_session reports that), or -2 when another program
+ * holds it (the message is printed).
+ */
+static int lock_save_slot(const struct play_args *a)
+{
+	if (a->no_save || a->record || a->bench_keys > 0 || a->bench_preview > 0)
+		return -1;
+	char data[4096], err[1200], path[4200];
+	if (!play_data_dir(a->data, data, sizeof data, err, sizeof err))
+		return -1;
+	snprintf(path, sizeof path, "%s/save.lock", data);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1; /* a read-only folder: play_session says what fails */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+	if (fcntl(fd, F_SETLK, &fl) == 0)
+		return fd;
+	struct flock who = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+	char pid[32] = "";
+	if (fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK)
+		snprintf(pid, sizeof pid, " (pid %ld)", (long)who.l_pid);
+	close(fd);
+	fprintf(stderr,
+		"astray: another astray%s is playing a game saved in %s; one game at a time is saved there\n"
+		"(finish that one first, or play with --no-save or --data DIR)\n",
+		pid, data);
+	return -2;
+}
+
 int cmd_play(int argc, char **argv)
 {
 	struct play_args a;
@@ -832,7 +868,7 @@ int cmd_play(int argc, char **argv)
 	struct journal_level *jlevels = NULL;
 	char *bestiary_text = NULL, bestiary_name[4096] = "";
 	size_t bestiary_len = 0;
-	int n_levels = 0, status = 1;
+	int n_levels = 0, status = 1, lock_fd = -1;
 	struct bestiary b;
 	memset(&b, 0, sizeof b);
 	int r = parse_args(argc, argv, &a);
@@ -842,6 +878,9 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!a.seeded)
 		a.seed = fresh_seed();
+	lock_fd = lock_save_slot(&a);
+	if (lock_fd == -2)
+		goto out;
 	r = play_mode(&a);
 	if (r >= 0) {
 		status = r;
@@ -944,5 +983,7 @@ out:
 	names_fini(&files);
 	opt_list_fini(&a.targets);
 	opt_list_fini(&a.sets);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return status;
 }

@@ -221,6 +221,37 @@ static void test_dungeon_saved(void **state)
 	free(out);
 }
 
+/* Two programs on one data folder would interleave two games in one
+ * save.jnl: the second is refused with the first's pid while the first
+ * plays, and starts once the first has ended. */
+static void test_one_game_per_data_folder(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	struct pty second;
+	memset(&second, 0, sizeof second);
+	char *argv[] = { (char *)bin(), NULL };
+	assert_true(pty_start(&second, 24, 80, argv));
+	if (!pty_wait_exit(&second, WAIT_MS)) {
+		pty_close(&second);
+		fail_dump(t, "the second astray did not stop");
+	}
+	assert_true(WIFEXITED(second.status));
+	assert_int_equal(WEXITSTATUS(second.status), 1);
+	char pid[48];
+	snprintf(pid, sizeof pid, "another astray (pid %ld)", (long)t->p.pid);
+	bool named = pty_log_has(&second, pid);
+	assert_false(second.altscreen);
+	pty_close(&second);
+	assert_true(named);
+	pty_send(&t->p, "q");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+	pty_close(&t->p);
+	start_title(t); /* the lock went with the first program */
+	pty_send(&t->p, "q");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+}
+
 static void test_seed_entry(void **state)
 {
 	struct title_test *t = *state;
@@ -381,7 +412,8 @@ static void test_sigterm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_seed_entry), T(test_seed_escape),
+		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_one_game_per_data_folder),
+		T(test_seed_entry), T(test_seed_escape),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_resize), T(test_no_title), T(test_sigterm),
 	};
