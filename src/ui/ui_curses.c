@@ -292,6 +292,24 @@ static bool ui_wrap(struct ui *u, int *n, const char *text, int width, bool fres
 	return true;
 }
 
+/* Cuts text to at most width columns: at the last space that leaves room
+ * for "...", or mid-word when a single word is longer than that. */
+static void ui_ellipsize(char *text, int width)
+{
+	size_t len = strlen(text);
+	if (width < 4 || len <= (size_t)width)
+		return;
+	size_t cut = (size_t)width - 3;
+	size_t at = cut;
+	while (at > 0 && text[at] != ' ')
+		at--;
+	if (at > (size_t)width / 2)
+		cut = at;
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	memcpy(text + cut, "...", 4);
+}
+
 /* Message i (0 the newest) as shown: a merged one says how many times. */
 static void ui_message_text(const struct message *m, char *buf, size_t size)
 {
@@ -368,10 +386,10 @@ static void ui_draw_messages(struct ui *u)
 			older[m++] = i;
 		for (int k = m - 1; k >= 0 && row < rows; k--) {
 			ui_message_text(game_message(g, older[k]), text, sizeof text);
-			/* an old message shows its end when it is too long for the row */
-			int len = (int)strlen(text);
-			const char *from = len > COLS ? text + len - COLS : text;
-			ui_draw_line(row++, from, ui_attr(u, UI_COL_DIM));
+			/* an old message too long for the row shows its start, cut
+			 * at a word, with "..." (P shows it whole) */
+			ui_ellipsize(text, COLS);
+			ui_draw_line(row++, text, ui_attr(u, UI_COL_DIM));
 		}
 		for (; row < need; row++) {
 			move(row, 0);
@@ -1025,8 +1043,17 @@ static void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	u->opt = *opt;
 	u->screen = SCREEN_MAP;
 	u->view.col0 = u->view.row0 = -1;
-	u->msg_mark = 0;
 	u->outcome = UI_QUIT;
+	/* A game resumed past its start has its whole message log rebuilt by
+	 * the replay: that is history (P), not news to page through with
+	 * --More-- while a monster closes in.  A new game shows its opening
+	 * messages. */
+	u->msg_mark = g->turn > 0 ? g->message_stamp : 0;
+	if (g->turn > 0) {
+		const struct level *lv = game_level(g);
+		ui_notice(u, "Welcome back: %s, turn %d. P shows the messages so far.",
+			  lv && lv->name ? lv->name : "your game", g->turn);
+	}
 }
 
 #define UI_MOUSE_EVENTS                                                                            \

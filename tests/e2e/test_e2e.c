@@ -523,6 +523,23 @@ static void test_closed_terminal_without_sighup(void **state)
 	e2e_hangup(*state, true);
 }
 
+/* An older message too long for its row shows its start, cut at a word
+ * with "...", never its tail cut mid-word at the left edge. */
+static void test_old_message_cut_at_word(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "levels/03-hex-arena.lvl", 0, 0, 24, 80, NULL);
+	pty_send(&e->p, "\033"); /* past the opening --More-- */
+	pty_send(&e->p, "5");     /* at full health: one fresh message below */
+	if (!pty_wait_text(&e->p, "no need to rest", E2E_WAIT))
+		e2e_fail_dump(e, "resting said nothing");
+	char row[256];
+	pty_row(&e->p, 0, row, sizeof row);
+	if (strncmp(row, "An open hex floor", 17) != 0 || !strstr(row, "...") || strlen(row) > 80)
+		e2e_fail_dump(e, "the older message is not shown from its start with ...");
+	e2e_quit(e);
+}
+
 static void test_quit_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
@@ -872,6 +889,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_level_fails_before_curses, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_refuses_without_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_bench_keys_figure, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_old_message_cut_at_word, e2e_setup, e2e_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,6 +187,10 @@ static void test_dungeon_saved(void **state)
 	pty_send(&t->p, "\r");
 	char status[256];
 	expect_game(t, status, sizeof status);
+	pty_send(&t->p, "\033.."); /* past any --More--, then two turns of waiting */
+	if (!pty_wait_text(&t->p, "Turn 2", WAIT_MS))
+		fail_dump(t, "two waits did not make turn 2");
+	assert_true(status_line(t, status, sizeof status));
 	quit_game(t);
 	assert_true(pty_log_has(&t->p, "The game is saved in"));
 	pty_close(&t->p);
@@ -205,6 +209,9 @@ static void test_dungeon_saved(void **state)
 	pty_send(&t->p, "\r");
 	char again[256];
 	expect_game(t, again, sizeof again);
+	expect(t, "Welcome back"); /* the replayed log is history, not news */
+	int mr, mc;
+	assert_false(pty_find(&t->p, "--More--", &mr, &mc));
 	assert_string_equal(status, again); /* the same dungeon level and turn */
 	quit_game(t);
 	pty_close(&t->p);
