@@ -245,12 +245,31 @@ static bool level_load(struct game *g, int depth)
 	return true;
 }
 
-/* The level's name and description, said on entering it. */
+/* The level's name and description, said on entering it.  A description
+ * longer than a message is said in several, split at spaces, so none of it
+ * is lost (a message holds GAME_MESSAGE_LEN - 1 bytes). */
 static void describe_level(struct game *g)
 {
 	const struct level *lv = game_level(g);
-	if (lv->description && lv->description[0])
-		game_message_add(g, "%s", lv->description);
+	const char *d = lv->description;
+	if (!d)
+		return;
+	size_t len = strlen(d), at = 0, max = GAME_MESSAGE_LEN - 1;
+	while (at < len) {
+		while (at < len && d[at] == ' ')
+			at++;
+		size_t take = len - at;
+		if (take > max) {
+			take = max;
+			while (take > max / 2 && d[at + take] != ' ')
+				take--;
+			if (d[at + take] != ' ')
+				take = max; /* a word longer than half a message: cut it */
+		}
+		if (take > 0)
+			game_message_add(g, "%.*s", (int)take, d + at);
+		at += take;
+	}
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,

@@ -52,6 +52,45 @@ static void reveal_all(struct game *g)
 
 /* Speed 200 moves twice a turn, speed 50 every other turn; rubble and
  * water make the player's move last 2 and 3 turns. */
+/* A description longer than one message is said whole, over several
+ * messages split at spaces (two campaign levels lost their hints' ends). */
+static void test_long_description_said_whole(void **state)
+{
+	(void)state;
+	struct fixture f;
+	memset(&f, 0, sizeof f);
+	fixture_bestiary(&f.b, fixture_kinds);
+	f.lv[0] = fixture_level("square4", "#####\n#@.>#\n#####", &f.b);
+	assert_non_null(f.lv[0]);
+	char desc[700] = "";
+	for (int i = 0; strlen(desc) < 600; i++) {
+		char word[32];
+		snprintf(word, sizeof word, "%sword%d", i ? " " : "", i);
+		strcat(desc, word);
+	}
+	strcat(desc, " end.");
+	free(f.lv[0]->description);
+	f.lv[0]->description = strdup(desc);
+	f.levels[0] = f.lv[0];
+	f.g = game_create(f.levels, 1, &f.b, 1);
+	assert_non_null(f.g);
+	char said[1400] = "";
+	int n = 0;
+	for (int i = GAME_MESSAGES - 1; i >= 0; i--) {
+		const struct message *m = game_message(f.g, i);
+		if (!m || strncmp(m->text, "word", 4) != 0)
+			continue;
+		assert_true(strlen(m->text) < GAME_MESSAGE_LEN);
+		if (said[0])
+			strcat(said, " ");
+		strcat(said, m->text);
+		n++;
+	}
+	assert_true(n >= 4);
+	assert_string_equal(said, desc);
+	fixture_fini(&f);
+}
+
 static void test_energy_and_turn_order(void **state)
 {
 	(void)state;
@@ -947,6 +986,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_energy_and_turn_order),
+		cmocka_unit_test(test_long_description_said_whole),
 		cmocka_unit_test(test_combat),
 		cmocka_unit_test(test_potions_and_gold),
 		cmocka_unit_test(test_doors),
