@@ -530,15 +530,72 @@ static const char *const help_lines[] = {
 };
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
+#define HELP_KEY_COL 14   /* where the descriptions start in help_lines */
+#define HELP_WRAPPED 160  /* screen lines of the help at the narrowest width */
 
-/* The help, scrolled to u->help_top; the last row says how to scroll. */
+/*
+ * The help as screen lines of at most width columns: a line too long is
+ * wrapped at spaces, its continuation indented under the descriptions
+ * (or by 2 when the screen is too narrow for that).  Each entry of out
+ * is a start within help_lines[line[k]] and a length; returns the count.
+ */
+struct help_piece {
+	int line;
+	int from, len, indent;
+};
+static int ui_help_wrap(int width, struct help_piece *out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < HELP_LINES && n < max; i++) {
+		const char *t = help_lines[i];
+		int len = (int)strlen(t), at = 0, pad = 0;
+		/* a key line ("  move        ...") continues under its
+		 * description; a plain paragraph under its own first word */
+		bool key_line = len > HELP_KEY_COL && t[HELP_KEY_COL - 1] == ' ' && t[HELP_KEY_COL - 2] == ' ';
+		int indent = (int)strspn(t, " ");
+		if (key_line && width >= HELP_KEY_COL + 16)
+			indent = HELP_KEY_COL;
+		else if (indent > 2)
+			indent = 2;
+		do {
+			int room = width - pad, take = len - at;
+			if (take > room) {
+				take = room;
+				while (take > room / 2 && t[at + take] != ' ')
+					take--;
+				if (t[at + take] != ' ')
+					take = room;
+			}
+			out[n++] = (struct help_piece){ .line = i, .from = at, .len = take, .indent = pad };
+			at += take;
+			while (at < len && t[at] == ' ')
+				at++;
+			pad = indent;
+		} while (at < len && n < max);
+	}
+	return n;
+}
+
+static int ui_help_count(void)
+{
+	struct help_piece p[HELP_WRAPPED];
+	return ui_help_wrap(COLS, p, HELP_WRAPPED);
+}
+
+/* The help, wrapped to the screen and scrolled to u->help_top; the last
+ * row says how to scroll. */
 static void ui_draw_help(const struct ui *u)
 {
 	int rows = LINES - 1;
-	for (int i = 0; i < rows && u->help_top + i < HELP_LINES; i++)
-		mvaddnstr(i, 0, help_lines[u->help_top + i], COLS);
-	const char *hint = HELP_LINES > rows ? "j/k arrows PgUp/PgDn scroll; any other key returns"
-					     : "Press any key to return.";
+	struct help_piece p[HELP_WRAPPED];
+	int n = ui_help_wrap(COLS, p, HELP_WRAPPED);
+	for (int i = 0; i < rows && u->help_top + i < n; i++) {
+		const struct help_piece *h = &p[u->help_top + i];
+		mvprintw(i, 0, "%*s%.*s", h->indent, "", h->len, help_lines[h->line] + h->from);
+	}
+	const char *hint = n > rows ? (COLS >= 50 ? "j/k arrows PgUp/PgDn scroll; any other key returns"
+						  : "j/k scroll; other keys return")
+				    : "Press any key to return.";
 	ui_draw_line(LINES - 1, hint, A_BOLD);
 }
 
@@ -890,7 +947,8 @@ static void ui_key(struct ui *u, int key)
 		break;
 	case SCREEN_HELP: {
 		int page = LINES > 3 ? LINES - 2 : 1;
-		int most = HELP_LINES - (LINES - 1) > 0 ? HELP_LINES - (LINES - 1) : 0;
+		int lines = ui_help_count();
+		int most = lines - (LINES - 1) > 0 ? lines - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->help_top--;
 		else if (key == INPUT_DOWN || key == 'j')

@@ -540,6 +540,24 @@ static void test_old_message_cut_at_word(void **state)
 	e2e_quit(e);
 }
 
+/* At the smallest size the help wraps its descriptions under the key
+ * column, so no key's meaning is cut off at the right edge. */
+static void test_help_wraps_at_40_columns(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "levels/01-first-steps.lvl", 0, 0, 10, 40, NULL);
+	pty_send(&e->p, "\033\033?");
+	if (!pty_wait_text(&e->p, "j/k scroll", E2E_WAIT))
+		e2e_fail_dump(e, "no help with its scroll hint");
+	if (!pty_wait_text(&e->p, "              off)", E2E_WAIT))
+		e2e_fail_dump(e, "the numpad line was not wrapped under the descriptions");
+	pty_send(&e->p, "jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj");
+	if (!pty_wait_text(&e->p, "(your score)", E2E_WAIT))
+		e2e_fail_dump(e, "scrolling did not reach the help's last line");
+	pty_send(&e->p, "x");
+	e2e_quit(e);
+}
+
 static void test_quit_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
@@ -726,7 +744,7 @@ static void test_help_scrolls_at_40x10(void **state)
 		pty_send(&e->p, "\033[6~"); /* PgDn */
 	if (!pty_wait_text(&e->p, "! heals", E2E_WAIT))
 		e2e_fail_dump(e, "PgDn did not reach the help's last line");
-	for (int i = 0; i < 60; i++)
+	for (int i = 0; i < 150; i++) /* the help is wrapped to ~70 lines at 40 columns */
 		pty_send(&e->p, "k");
 	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
 		e2e_fail_dump(e, "k did not scroll back to the top");
@@ -890,6 +908,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refuses_without_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_bench_keys_figure, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_old_message_cut_at_word, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_help_wraps_at_40_columns, e2e_setup, e2e_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
