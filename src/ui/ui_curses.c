@@ -56,6 +56,7 @@ struct ui {
 	int help_col0, help_col1;/* status line: the columns of "? help" (a click there opens help) */
 	int more_seen;           /* fresh message lines already paged past (--More--) */
 	bool more;               /* a --More-- is on screen: the next key pages on */
+	bool viewer;             /* drawn for the replay viewer: no play keys on the status line */
 	char lines[UI_MSG_LINES][GAME_MESSAGE_LEN + 16]; /* the message lines of the frame, wrapped */
 	bool line_fresh[UI_MSG_LINES];
 	struct input_click click;
@@ -446,6 +447,13 @@ static void ui_draw_status(struct ui *u)
 	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s", g->player.hp,
 		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
 		 g->turn, g->player.gold, pack);
+	if ((int)strlen(left) + 8 >= COLS) {
+		/* a narrow screen: every figure, short, rather than gold cut off */
+		if (g->player.potions > 0)
+			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
+		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s", g->player.hp, g->player.max_hp,
+			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack);
+	}
 	const char *mode = "";
 	static const char *const modes[] = {
 		[MODE_TRAVEL] = "TRAVEL: any key stops  ", [MODE_REST] = "RESTING: any key stops  ",
@@ -453,11 +461,12 @@ static void ui_draw_status(struct ui *u)
 	};
 	if (u->screen == SCREEN_CURSOR)
 		mode = "CURSOR: Enter=go Esc=back  ";
-	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over)
+	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over && !u->viewer)
 		mode = modes[g->travel.mode];
-	/* the mode matters most, then the routes flag, then the help hint */
+	/* the mode matters most, then the routes flag, then the help hint (a
+	 * replay viewer has its own keys, on its own bar) */
 	int ll = (int)strlen(left);
-	snprintf(right, sizeof right, "%s%s? help ", mode, u->routes ? "[routes] " : "");
+	snprintf(right, sizeof right, "%s%s%s", mode, u->routes ? "[routes] " : "", u->viewer ? "" : "? help ");
 	if (ll + (int)strlen(right) >= COLS)
 		snprintf(right, sizeof right, "%s%s", mode, u->routes ? "[routes] " : "");
 	if (ll + (int)strlen(right) >= COLS)
@@ -1207,6 +1216,7 @@ void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *no
 	u->routes = routes;
 	u->msg_mark = msg_mark;
 	u->more_seen = UI_MSG_LINES; /* no --More--: the newest lines show */
+	u->viewer = true;
 	if (notice)
 		snprintf(u->notice, sizeof u->notice, "%s", notice);
 	ui_draw(u);

@@ -546,6 +546,9 @@ static void test_help_wraps_at_40_columns(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "levels/01-first-steps.lvl", 0, 0, 10, 40, NULL);
+	/* the status line is compact rather than cut: every figure and the hint */
+	if (!pty_wait_text(&e->p, "L1/1  Turn 0  $0", E2E_WAIT) || !pty_find(&e->p, "? help", NULL, NULL))
+		e2e_fail_dump(e, "the 40-column status line lost a figure or the help hint");
 	pty_send(&e->p, "\033\033?");
 	if (!pty_wait_text(&e->p, "j/k scroll", E2E_WAIT))
 		e2e_fail_dump(e, "no help with its scroll hint");
