@@ -1098,7 +1098,11 @@ static void ui_mouse(struct ui *u)
 		/* a press stops travel at once; its release (or the click) then acts */
 		if (u->g->travel.active && events[i].button == INPUT_BUTTON_LEFT)
 			game_travel_cancel(u->g);
-		if (input_click_event(&u->click, events[i].button, events[i].phase))
+		if (!input_click_event(&u->click, events[i].button, events[i].phase))
+			continue;
+		if (u->more && u->screen == SCREEN_MAP)
+			ui_more_key(u, ' '); /* a click pages on like a key, and does nothing else */
+		else
 			ui_click(u, events[i].button, ev.x, ev.y);
 	}
 }

@@ -561,6 +561,27 @@ static void test_help_wraps_at_40_columns(void **state)
 	e2e_quit(e);
 }
 
+/* A click while --More-- is shown pages on like a key: the next page of
+ * messages shows and the player does not move (the turn stays 0). */
+static void test_click_pages_more(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "levels/01-first-steps.lvl", 0, 0, 24, 80, NULL);
+	if (!pty_wait_text(&e->p, "--More--", E2E_WAIT))
+		e2e_fail_dump(e, "the opening messages did not need --More--");
+	int col, row;
+	if (!e2e_player(e, &col, &row))
+		e2e_fail_dump(e, "no @");
+	pty_click(&e->p, 0, col + 3, row, false);
+	if (!pty_wait_text(&e->p, "to open it, into a rat", E2E_WAIT))
+		e2e_fail_dump(e, "the click did not show the next page");
+	char st[256];
+	pty_row(&e->p, 23, st, sizeof st);
+	if (!strstr(st, "Turn 0"))
+		e2e_fail_dump(e, "the click under --More-- moved the player");
+	e2e_quit(e);
+}
+
 static void test_quit_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
@@ -912,6 +933,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bench_keys_figure, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_old_message_cut_at_word, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_help_wraps_at_40_columns, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_pages_more, e2e_setup, e2e_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
