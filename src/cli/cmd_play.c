@@ -559,7 +559,7 @@ static int play_dungeon(struct play_args *a)
 	for (int i = 0; i < a->sets.n; i++) {
 		char err[256];
 		if (!bestiary_set(&b, a->sets.v[i], err, sizeof err)) {
-			fprintf(stderr, "astray: --set %s: %s\n", a->sets.v[i], err);
+			status = opt_usage_error(&play_command, "--set %s: %s", a->sets.v[i], err);
 			goto out;
 		}
 	}
@@ -919,7 +919,7 @@ int cmd_play(int argc, char **argv)
 	for (int i = 0; i < a.sets.n; i++) {
 		char err[256];
 		if (!bestiary_set(&b, a.sets.v[i], err, sizeof err)) {
-			fprintf(stderr, "astray: --set %s: %s\n", a.sets.v[i], err);
+			status = opt_usage_error(&play_command, "--set %s: %s", a.sets.v[i], err);
 			goto out;
 		}
 	}

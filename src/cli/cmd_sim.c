@@ -361,7 +361,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
-static bool load_bestiary(const struct sim_args *a, struct bestiary *b)
+/* False with the message printed; *usage is 2 for a bad --set value, else
+ * left alone. */
+static bool load_bestiary(const struct sim_args *a, struct bestiary *b, int *usage)
 {
 	struct diag_list d = { 0 };
 	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &d)
@@ -373,7 +375,7 @@ static bool load_bestiary(const struct sim_args *a, struct bestiary *b)
 	for (int i = 0; i < a->sets.n; i++) {
 		char err[256];
 		if (!bestiary_set(b, a->sets.v[i], err, sizeof err)) {
-			fprintf(stderr, "astray sim: --set %s: %s\n", a->sets.v[i], err);
+			*usage = opt_usage_error(&sim_command, "--set %s: %s", a->sets.v[i], err);
 			return false;
 		}
 	}
@@ -1595,14 +1597,14 @@ static int run(const struct sim_args *a)
 		status = opt_usage_error(&sim_command, "--heatmap draws one level: give one LEVEL");
 		goto done;
 	}
-	if (!load_bestiary(a, &base))
+	if (!load_bestiary(a, &base, &status))
 		goto done;
 	for (int s = 0; s < pc.sides; s++) {
 		char err[256];
 		pc.side[s] = base;
 		const char *extra = a->compare[0] ? a->compare[s] : NULL;
 		if (extra && !sim_apply_settings(&pc.side[s], extra, err, sizeof err)) {
-			fprintf(stderr, "astray sim: --compare %s: %s\n", s ? "B" : "A", err);
+			status = opt_usage_error(&sim_command, "--compare %s: %s", s ? "B" : "A", err);
 			goto done;
 		}
 		describe_settings(o.settings[s], sizeof o.settings[s], a, extra);

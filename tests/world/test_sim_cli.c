@@ -302,6 +302,15 @@ static void test_heatmap_cli(void **state)
 	out = astray("sim levels/01-first-steps.lvl --shard 3/2", true, &st);
 	assert_int_equal(st, 2);
 	free(out);
+	/* a bad --set or --compare value is a usage error, as every bad value */
+	out = astray("sim levels/02-the-chase.lvl --games 1 --set goblin.hp=abc", true, &st);
+	assert_int_equal(st, 2);
+	assert_non_null(strstr(out, "--set goblin.hp=abc"));
+	free(out);
+	out = astray("sim levels/02-the-chase.lvl --games 1 --compare goblin.sigh=6 goblin.sight=7", true, &st);
+	assert_int_equal(st, 2);
+	assert_non_null(strstr(out, "unknown key 'sigh'"));
+	free(out);
 }
 
 static int setup(void **state)
