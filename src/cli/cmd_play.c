@@ -447,9 +447,10 @@ static const char *outcome_word(enum ui_outcome o)
 	return "?";
 }
 
-/* The end of a game in words and key=value; `replay` says how to play the
- * same game again (the campaign's seed; a dungeon prints its own line). */
-static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bool replay)
+/* The end of a game in words and key=value; `replay` prints the command
+ * that plays the same game again (a dungeon prints its own line). */
+static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bool replay,
+			  const struct play_args *a)
 {
 	const struct level *lv = game_level(g);
 	const char *name = lv && lv->name ? lv->name : "?";
@@ -479,8 +480,18 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 	printf("seed=%llu outcome=%s turns=%d gold=%d depth=%d kills=%d\n",
 	       (unsigned long long)g->seed, outcome_word(o), g->turn, g->player.gold, g->depth + 1,
 	       g->player.kills);
-	if (replay)
-		printf("Replay with --seed %llu.\n", (unsigned long long)g->seed);
+	if (replay) {
+		/* the command that plays the same game again, as it was started
+		 * (a resumed game's start is in its journal: astray replay) */
+		printf("Play it again: astray%s", a->targets.n ? " play" : " --no-title");
+		for (int i = 0; i < a->targets.n; i++)
+			printf(" %s", a->targets.v[i]);
+		if (a->bestiary)
+			printf(" --bestiary %s", a->bestiary);
+		for (int i = 0; i < a->sets.n; i++)
+			printf(" --set %s", a->sets.v[i]);
+		printf(" --seed %llu\n", (unsigned long long)g->seed);
+	}
 	fflush(stdout);
 }
 
@@ -797,7 +808,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		fprintf(stderr, "astray: %s\n", err);
 		status = 1;
 	} else {
-		print_outcome(g, o, signo, a->dungeon_seed == 0);
+		print_outcome(g, o, signo, a->dungeon_seed == 0 && resume != 1, a);
 		if (a->dungeon_seed != 0)
 			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
 	}

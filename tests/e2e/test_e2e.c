@@ -128,6 +128,8 @@ static void e2e_quit(struct e2e *e)
 	assert_true(WIFEXITED(e->p.status));
 	assert_int_equal(WEXITSTATUS(e->p.status), 0);
 	assert_true(pty_log_has(&e->p, "seed=1 outcome=quit"));
+	/* the exact command that plays the same game again */
+	assert_true(pty_log_has(&e->p, "Play it again: astray play ") && pty_log_has(&e->p, " --seed 1\r\n"));
 	pty_close(&e->p);
 }
 
@@ -869,7 +871,7 @@ static void test_refuses_without_terminal(void **state)
 	assert_non_null(strstr(out, "needs a terminal"));
 	/* a bad --set is named, before anything starts */
 	snprintf(cmd, sizeof cmd, "%s play %s --set nosuch.hp=3 </dev/null 2>&1", test_bin(), SQUARE);
-	assert_int_equal(e2e_shell(cmd, out, sizeof out), 1);
+	assert_int_equal(e2e_shell(cmd, out, sizeof out), 2); /* a bad option value: usage */
 	assert_non_null(strstr(out, "nosuch"));
 	snprintf(cmd, sizeof cmd, "%s play --help", test_bin());
 	assert_int_equal(e2e_shell(cmd, out, sizeof out), 0);
