@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,8 +489,11 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	/* the version before anything else: a newer format may frame records differently */
 	long long version = 0;
 	size_t i = sizeof magic - 1;
-	while (i < len && i < 40 && bytes[i] >= '0' && bytes[i] <= '9')
-		version = version * 10 + (bytes[i++] - '0');
+	while (i < len && i < 40 && bytes[i] >= '0' && bytes[i] <= '9') {
+		/* saturate: a 20-digit version is simply too new, not an overflow */
+		int digit = bytes[i++] - '0';
+		version = version > (LLONG_MAX - digit) / 10 ? LLONG_MAX : version * 10 + digit;
+	}
 	if (i == sizeof magic - 1 || (i < len && bytes[i] != ' '))
 		return reject(d, err, errlen, "byte %zu: a malformed format version", i);
 	if (version > JOURNAL_FORMAT)

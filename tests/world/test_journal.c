@@ -1093,6 +1093,18 @@ static void test_write_goldens_on_request(void **state)
 	}
 }
 
+/* A format version of many digits is a newer format, read without an
+ * integer overflow (the fuzzer found 4444444444444444444 * 10). */
+static void test_huge_version(void **state)
+{
+	(void)state;
+	static const char text[] = "astray-journal 44444444444444444444444 00000000\n";
+	struct journal_data d;
+	char err[1200] = "";
+	assert_false(journal_parse("big.jnl", text, sizeof text - 1, &d, err, sizeof err));
+	assert_non_null(strstr(err, "newer than this program reads"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1112,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_create_never_replaces),
 		cmocka_unit_test(test_fuzz_corpus),
 		cmocka_unit_test(test_golden_journals_verify),
+		cmocka_unit_test(test_huge_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
