@@ -79,6 +79,9 @@ int cmd_scores(int argc, char **argv)
 		fprintf(stderr, "astray scores: %s\n", err);
 		return 1;
 	}
+	if (l.skipped > 0)
+		fprintf(stderr, "astray scores: warning: %s; %d malformed line%s left out, the rest shown\n", err,
+			l.skipped, l.skipped == 1 ? "" : "s");
 	if (l.n == 0) {
 		printf("No scores yet in %s.\n", data);
 		scores_fini(&l);

@@ -325,7 +325,9 @@ static void finish_files(const char *data, const char *journal, bool in_slot, co
 	else
 		append(report, len, "Score %ld: not on the high-score list.\n", e.score);
 	if (aside[0])
-		append(report, len, "astray: the high-score list was damaged: kept as %s, a new one started\n", aside);
+		append(report, len,
+		       "astray: the high-score list was damaged: kept as %s; the new list keeps its good entries\n",
+		       aside);
 }
 
 void play_save_finish(struct play_save *s, const struct game *g, FILE *out)

@@ -120,12 +120,15 @@ bool scores_parse(const char *name, const char *text, size_t len, struct score_l
 		return false;
 	}
 	size_t pos = sizeof magic - 1;
+	bool ok = true;
 	for (int line = 2; pos < len; line++) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		if (!nl) {
-			snprintf(err, errlen, "%s:%d: the last line has no end", name, line);
-			scores_fini(out);
-			return false;
+			if (ok)
+				snprintf(err, errlen, "%s:%d: the last line has no end", name, line);
+			out->skipped++;
+			ok = false;
+			break;
 		}
 		size_t n = (size_t)(nl - (text + pos));
 		char buf[256];
@@ -143,17 +146,21 @@ bool scores_parse(const char *name, const char *text, size_t len, struct score_l
 				used = -1;
 			}
 		}
+		pos += n + 1;
 		if (used < 0 || e->depth < 1 || e->turns < 0 ||
 		    (strcmp(e->outcome, "won") && strcmp(e->outcome, "died") && strcmp(e->outcome, "quit"))) {
-			snprintf(err, errlen, "%s:%d: a malformed entry", name, line);
-			scores_fini(out);
-			return false;
+			/* the first one is named; the good entries around it are kept */
+			if (ok)
+				snprintf(err, errlen, "%s:%d: a malformed entry", name, line);
+			memset(e, 0, sizeof *e);
+			out->skipped++;
+			ok = false;
+			continue;
 		}
 		out->n++;
-		pos += n + 1;
 	}
 	qsort(out->v, (size_t)out->n, sizeof *out->v, compare_entries);
-	return true;
+	return ok;
 }
 
 char *scores_format(const struct score_list *l, size_t *len)
@@ -204,12 +211,22 @@ static bool load_path(const char *path, struct score_list *out, bool *damaged, c
 	return ok;
 }
 
+/* Whether a failed parse still left a list to use: the header was right
+ * (entries or none) and only some lines were malformed. */
+static bool partly_good(const struct score_list *l)
+{
+	return l->v != NULL && l->skipped > 0;
+}
+
 bool scores_load(const char *dir, struct score_list *out, char *err, size_t errlen)
 {
 	char path[PATH_CAP];
 	bool damaged;
 	memset(out, 0, sizeof *out);
-	return path_in(path, sizeof path, dir, SCORES_FILE, err, errlen) && load_path(path, out, &damaged, err, errlen);
+	if (!path_in(path, sizeof path, dir, SCORES_FILE, err, errlen))
+		return false;
+	bool ok = load_path(path, out, &damaged, err, errlen);
+	return ok || (damaged && partly_good(out));
 }
 
 bool scores_add(const char *dir, const struct score_entry *e, const struct savefile_io *io, int *rank,
@@ -240,7 +257,10 @@ bool scores_add(const char *dir, const struct score_entry *e, const struct savef
 	struct score_list l;
 	bool damaged, ok = load_path(path, &l, &damaged, err, errlen);
 	if (!ok && damaged) {
-		scores_fini(&l);
+		/* the damaged file is kept as it is, for a look; the new list
+		 * starts from its good entries */
+		if (!partly_good(&l))
+			scores_fini(&l);
 		ok = savefile_set_aside(io, path, true, aside, aside_size, err, errlen);
 	}
 	if (ok) {

@@ -27,6 +27,7 @@ struct score_entry {
 struct score_list {
 	struct score_entry *v;           /* best first */
 	int n;
+	int skipped;                     /* malformed entry lines left out (scores_parse) */
 };
 
 /* The score of a game: gold + 50 per kill + 100 per level left behind + 500 for winning. */
@@ -38,19 +39,25 @@ void scores_entry_from_game(const struct game *g, long long date, struct score_e
 /* The order of the list: higher score, then fewer turns, then earlier date, then smaller seed. */
 int scores_compare(const struct score_entry *a, const struct score_entry *b);
 
-/* Parses the file text.  False with "name:line: message" on anything malformed. */
+/* Parses the file text.  False with "name:line: message" on anything
+ * malformed; then out still holds every well-formed entry, and skipped
+ * counts the malformed entry lines (a file without the header holds none). */
 bool scores_parse(const char *name, const char *text, size_t len, struct score_list *out, char *err, size_t errlen);
 /* The file text of a list (NUL-terminated, caller frees); NULL on no memory. */
 char *scores_format(const struct score_list *l, size_t *len);
 
-/* Reads dir/scores.txt; a missing file is an empty list.  False with a message when it cannot be read or parsed. */
+/* Reads dir/scores.txt; a missing file is an empty list.  False with a
+ * message when it cannot be read or parsed; a list with malformed lines
+ * still gives its good entries in out (out->skipped says how many lines
+ * were left out). */
 bool scores_load(const char *dir, struct score_list *out, char *err, size_t errlen);
 
 /*
  * Adds e to dir/scores.txt: takes the lock (waiting for another game that
  * holds it), reads the list, merges, keeps the best SCORES_MAX and replaces
  * the file atomically.  A damaged list is kept as scores.txt.damaged-N and
- * a new one started (aside gets that name; otherwise it is set to "").
+ * a new one started from its good entries (aside gets that name; otherwise
+ * it is set to "").
  * *rank (may be NULL) gets the entry's 1-based place, or 0 when it did not
  * make the list.  False with a message on failure (the old list is intact).
  */

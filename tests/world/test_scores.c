@@ -82,7 +82,7 @@ static void test_format_round_trip(void **state)
 				    entry(100, 30, 1764000002, "left on level 1") };
 	snprintf(v[1].outcome, sizeof v[1].outcome, "won");
 	v[1].seed = UINT64_MAX;
-	struct score_list l = { v, 3 }, back;
+	struct score_list l = { .v = v, .n = 3 }, back;
 	size_t len;
 	char *text = scores_format(&l, &len);
 	assert_non_null(text);
@@ -101,14 +101,51 @@ static void test_format_round_trip(void **state)
 	static const char bad1[] = "astray-scores 1\n10 1 2 3 4 died killed\nnonsense\n";
 	assert_false(scores_parse("s.txt", bad1, sizeof bad1 - 1, &back, err, sizeof err));
 	assert_non_null(strstr(err, "s.txt:3: a malformed entry"));
+	assert_int_equal(back.n, 1); /* the good entry around it is kept */
+	assert_int_equal(back.skipped, 1);
+	scores_fini(&back);
 	static const char bad2[] = "astray-scores 2\n";
 	assert_false(scores_parse("s.txt", bad2, sizeof bad2 - 1, &back, err, sizeof err));
 	assert_non_null(strstr(err, "not an astray score list"));
 	static const char bad3[] = "astray-scores 1\n10 1 2 3 4 died killed";
 	assert_false(scores_parse("s.txt", bad3, sizeof bad3 - 1, &back, err, sizeof err));
 	assert_non_null(strstr(err, "s.txt:2: the last line has no end"));
+	scores_fini(&back);
 	static const char bad4[] = "astray-scores 1\n10 1 2 3 4 drowned killed\n";
 	assert_false(scores_parse("s.txt", bad4, sizeof bad4 - 1, &back, err, sizeof err));
+	scores_fini(&back);
+}
+
+/* One bad line hides no good score: load shows the rest (skipped says how
+ * many lines were left out); the next add sets the file aside as it was
+ * and starts the new list from its good entries. */
+static void test_bad_line_keeps_good_entries(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[600], aside[256];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/" SCORES_FILE, dir);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("astray-scores 1\n167 2 80 9 1700000000 died killed by a goblin\ngarbage line\n", fp);
+	fclose(fp);
+	struct score_list l;
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.skipped, 1);
+	assert_non_null(strstr(err, ":3: a malformed entry"));
+	scores_fini(&l);
+	struct score_entry e = entry(5, 5, 5, "killed by a bat on level 1");
+	int rank = 0;
+	assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 2); /* below the 167 kept from the damaged list */
+	assert_non_null(strstr(aside, "scores.txt.damaged-1"));
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.skipped, 0);
+	assert_int_equal(l.v[0].score, 167);
+	scores_fini(&l);
+	remove_dir(dir);
 }
 
 static void test_entry_from_games(void **state)
@@ -279,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_entry_from_games),
 		cmocka_unit_test(test_add_rank_and_cap),
 		cmocka_unit_test(test_damaged_list_is_kept),
+		cmocka_unit_test(test_bad_line_keeps_good_entries),
 		cmocka_unit_test(test_failing_write_keeps_old_list),
 		cmocka_unit_test(test_games_ending_at_once),
 	};
