@@ -126,7 +126,9 @@ static void edit_usage(FILE *out)
 		"changes writes them to LEVEL.recover (the next start says so).\n"
 		"\n"
 		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
-		"terminal is wrong, 2 bad usage, 128+N when stopped by signal N\n");
+		"terminal is wrong, 2 bad usage; stopped by a signal (a hangup too), it\n"
+		"restores the terminal, writes LEVEL.recover and then dies of that signal\n"
+		"(129 when the terminal went away without one)\n");
 }
 
 static uint64_t fresh_seed(void)
@@ -245,6 +247,7 @@ int cmd_edit(int argc, char **argv)
 	struct opt_list pos = { 0 };
 	bool given[N_EDIT_OPTS] = { false };
 	struct editor *ed = NULL;
+	int die_of = 0; /* the signal that stopped the editor, raised again at the end */
 	int status = opt_parse(&edit_command, argc, argv, &a, &pos, given);
 	if (status >= 0)
 		goto out;
@@ -330,6 +333,8 @@ int cmd_edit(int argc, char **argv)
 		goto out;
 	}
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	if (signo > 0)
+		die_of = signo;
 	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed)) {
 		if (editor_save(ed, recover, false, false, err, sizeof err))
 			fprintf(stderr, "astray edit: stopped by %s; the unsaved changes are in %s\n",
@@ -343,5 +348,16 @@ int cmd_edit(int argc, char **argv)
 out:
 	editor_destroy(ed);
 	opt_list_fini(&pos);
+	if (die_of > 0) {
+		/* the terminal is back and the recovery file written: now die of
+		 * the signal with its default action, so the parent sees it */
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, die_of);
+		fflush(NULL);
+		signal(die_of, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(die_of);
+	}
 	return status;
 }
