@@ -747,6 +747,56 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 	return finish_level(&p, &h, lv);
 }
 
+/*
+ * level_parse for the editor: the same parse and the same diagnostics, but
+ * the level comes back as far as it could be read even with errors.  What
+ * an error stopped stays void (a bad glyph, a cell at the wrong column, an
+ * unknown monster); a second start is floor; a bad `sealed:` cell is left
+ * out; a missing or unknown topology reads as square8 and a missing name
+ * leaves name NULL.  NULL only when there is no map to show (no 'map:'
+ * line, an empty map) or on no memory.
+ */
+struct level *level_parse_partial(const char *file, const char *text, size_t len,
+				  const struct bestiary *b, struct diag_list *diags)
+{
+	struct parser p = { file ? file : "<level>", diags, 0, false, false };
+	int first_diag = diags->n;
+	struct header h = { 0 };
+	struct row *rows = NULL;
+	struct level *lv = NULL;
+	if (len == 0 || !text) {
+		perr(&p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
+		return NULL;
+	}
+	struct cursor cur = { text, len, 0, 0 };
+	if (parse_header(&p, &cur, &h)) {
+		int nrows = collect_rows(&p, &cur, h.map_line, &rows);
+		if (nrows > 0)
+			lv = build_level(&p, &h, text, rows, nrows, b);
+	}
+	if (!p.stopped)
+		diag_sort(diags, first_diag);
+	if (p.oom)
+		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+	free(rows);
+	if (lv && !p.oom && lv->tiles) {
+		lv->file = strdup(p.file);
+		lv->name = h.value[KEY_NAME];
+		lv->author = h.value[KEY_AUTHOR];
+		lv->description = h.value[KEY_DESCRIPTION];
+		free(h.value[KEY_SEALED]);
+		if (lv->file)
+			return lv;
+		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+		level_destroy(lv);
+		return NULL;
+	}
+	for (int k = 0; k < KEY_COUNT; k++)
+		free(h.value[k]);
+	level_destroy(lv);
+	return NULL;
+}
+
 char *level_read_file(const char *path, size_t *len)
 {
 	char *text;
