@@ -357,8 +357,10 @@ static void ued_draw_panel(struct ued *u)
 	for (int i = 0; i < u->prob_rows && u->prob_top + i < d->n; i++) {
 		int k = u->prob_top + i, x, y;
 		const struct diag *di = &d->items[k];
-		char pos[32] = "";
-		if (editor_diag_cell(ed, k, &x, &y))
+		char pos[48] = "";
+		if (k < editor_file_diag_count(ed))
+			snprintf(pos, sizeof pos, "file %d:%d ", di->line, di->col); /* as loaded */
+		else if (editor_diag_cell(ed, k, &x, &y))
 			snprintf(pos, sizeof pos, "%d,%d ", x, y);
 		snprintf(line, sizeof line, "%c %s%s", di->severity == DIAG_ERROR ? 'E'
 						       : di->severity == DIAG_WARNING ? 'W' : 'n',
@@ -616,15 +618,24 @@ static void ued_select_problem(struct ued *u, int k)
 		u->cy = y;
 	}
 	const struct diag *di = &d->items[k];
-	ued_notice(u, "%s: %s", diag_severity_name(di->severity), di->msg);
+	if (k < editor_file_diag_count(u->ed))
+		ued_notice(u, "The file as loaded, line %d column %d: %s: %s", di->line, di->col,
+			   diag_severity_name(di->severity), di->msg);
+	else
+		ued_notice(u, "%s: %s", diag_severity_name(di->severity), di->msg);
 }
 
 static void ued_save(struct ued *u)
 {
 	char err[320];
+	int from_file = editor_file_diag_count(u->ed);
 	if (editor_save(u->ed, u->opt->path, true, true, err, sizeof err)) {
 		int errors = editor_diags(u->ed)->errors;
-		if (errors)
+		if (from_file)
+			ued_notice(u, "Saved %s: the map as shown, so the file's errors are gone "
+				      "(the old text is in %s~).%s",
+				   u->opt->path, u->opt->path, errors ? " The level still has errors." : "");
+		else if (errors)
 			ued_notice(u, "Saved %s (it has %d error%s: astray check will refuse it).",
 				   u->opt->path, errors, errors == 1 ? "" : "s");
 		else
@@ -661,9 +672,11 @@ static const char *outcome_text(enum ui_outcome o)
 /* p: the game on the level as it is in memory; back here where we were. */
 static void ued_play(struct ued *u)
 {
-	const struct diag_list *d = editor_diags(u->ed);
-	if (d->errors) {
-		ued_notice(u, "Cannot play: %d error%s (e shows them).", d->errors, d->errors == 1 ? "" : "s");
+	/* the file's errors as loaded do not count: the game plays the map in
+	 * memory, which has none of them */
+	int errors = editor_diags(u->ed)->errors - editor_file_errors(u->ed);
+	if (errors) {
+		ued_notice(u, "Cannot play: %d error%s (e shows them).", errors, errors == 1 ? "" : "s");
 		return;
 	}
 	const struct level *lv = editor_level(u->ed);

@@ -850,37 +850,53 @@ const char *editor_header(const struct editor *ed, enum editor_field f)
 	}
 }
 
-int editor_set_header(struct editor *ed, enum editor_field f, const char *value, char *err,
-		      size_t errlen)
+/* The value trimmed as the parser trims it: value[*a .. *n). */
+static void trim(const char *value, size_t *a, size_t *n)
+{
+	*n = strlen(value);
+	*a = 0;
+	while (*a < *n && value[*a] == ' ')
+		(*a)++;
+	while (*n > *a && value[*n - 1] == ' ')
+		(*n)--;
+}
+
+bool editor_header_check(enum editor_field f, const char *value, char *err, size_t errlen)
 {
 	if (f < 0 || f >= EDITOR_FIELDS) {
 		snprintf(err, errlen, "no such header key");
-		return -1;
+		return false;
 	}
-	/* the parser drops the spaces around a value: so do we */
-	size_t n = strlen(value), a = 0;
-	while (a < n && value[a] == ' ')
-		a++;
-	while (n > a && value[n - 1] == ' ')
-		n--;
+	size_t a, n;
+	trim(value, &a, &n);
 	for (size_t i = a; i < n; i++) {
 		unsigned char c = (unsigned char)value[i];
 		if (c < 0x20 || c >= 0x7f) {
 			snprintf(err, errlen, "%s: character %zu is %s 0x%02X: level files are plain ASCII text",
 				 field_names[f], i - a + 1, c >= 0x80 ? "the non-ASCII byte" : "the control character", c);
-			return -1;
+			return false;
 		}
 		if (c == ';' && (i == a || value[i - 1] == ' ')) {
 			snprintf(err, errlen,
 				 "%s: the ';' at character %zu would start a comment in the file (no space before it)",
 				 field_names[f], i - a + 1);
-			return -1;
+			return false;
 		}
 	}
 	if (n == a && f == EDITOR_NAME) {
 		snprintf(err, errlen, "name: a level needs a name");
-		return -1;
+		return false;
 	}
+	return true;
+}
+
+int editor_set_header(struct editor *ed, enum editor_field f, const char *value, char *err,
+		      size_t errlen)
+{
+	if (!editor_header_check(f, value, err, errlen))
+		return -1;
+	size_t a, n;
+	trim(value, &a, &n);
 	const char *now = editor_header(ed, f);
 	if ((n == a && !now) || (now && strlen(now) == n - a && memcmp(now, value + a, n - a) == 0))
 		return 0;

@@ -194,6 +194,8 @@ const char *editor_header(const struct editor *ed, enum editor_field f);
  */
 int editor_set_header(struct editor *ed, enum editor_field f, const char *value, char *err,
 		      size_t errlen);
+/* Whether editor_set_header would take the value (the reason in err when not). */
+bool editor_header_check(enum editor_field f, const char *value, char *err, size_t errlen);
 
 /*
  * Grows (positive) or shrinks (negative) the map on each side by that
