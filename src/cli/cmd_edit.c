@@ -151,9 +151,9 @@ static void edit_usage(FILE *out)
 		"LEVEL.recover (the next start says so).\n"
 		"\n"
 		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
-		"terminal is wrong, 2 bad usage; stopped by a signal (a hangup too), it\n"
-		"restores the terminal, writes LEVEL.recover and then dies of that signal\n"
-		"(129 when the terminal went away without one)\n");
+		"terminal is wrong, 2 bad usage; stopped by a signal it restores the\n"
+		"terminal, writes LEVEL.recover and then dies of that signal; 129 after\n"
+		"a hangup\n");
 }
 
 static uint64_t fresh_seed(void)
@@ -447,8 +447,8 @@ int cmd_edit(int argc, char **argv)
 		goto out;
 	}
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
-	if (signo > 0)
-		die_of = signo;
+	if (o == UI_SIGNAL && signo > 0)
+		die_of = signo; /* a hangup exits 129, as the game does */
 	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed)) {
 		if (editor_save(ed, recover, false, false, err, sizeof err))
 			fprintf(stderr, "astray edit: stopped by %s; the unsaved changes are in %s\n",
