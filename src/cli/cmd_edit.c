@@ -106,7 +106,8 @@ static const struct opt edit_opts[] = {
 			.hi = GEN_MAX_DEPTH, .help = "with --from-gen: 1 to 99 (default 1), as astray gen" },
 	[ROW_STYLE] = { .name = "style", .kind = OPT_CUSTOM, .offset = ARG(style), .metavar = "S",
 			.parse = parse_style, .want = "rooms, caves or mixed",
-			.help = "with --from-gen: rooms, caves or mixed (default), as astray gen" },
+			.help = "with --from-gen: rooms, caves or mixed (default), as\n"
+				"astray gen" },
 	[ROW_SEED] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
 		       .help = "the first play-test's seed (each next one adds 1)" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
@@ -137,7 +138,8 @@ static void edit_usage(FILE *out)
 		"The level editor: paint the map with the keys or the mouse, and see what\n"
 		"`astray check` says and the routes `astray path` finds while you draw.\n"
 		"p plays the level as it is now; s saves (a temporary file renamed over\n"
-		"LEVEL, the previous version kept as LEVEL~); ? in the editor lists the keys.\n"
+		"LEVEL, the previous version kept as LEVEL~); I edits the name, author and\n"
+		"description, R resizes the map; ? in the editor lists the keys.\n"
 		"\n"
 		"options:\n");
 	opt_print_help(out, &edit_command);
