@@ -80,7 +80,9 @@ struct level *level_parse(const char *file, const char *text, size_t len,
  * The same parse for a file being repaired (astray edit): every problem
  * goes to diags (not NULL) as level_parse reports it, and the level comes
  * back as far as it could be read, even with errors: cells an error
- * stopped are void, a missing or unknown topology is square8, a missing
+ * stopped are void (but the terrain of a hex or diamond row shifted by a
+ * column is read half a cell off), a missing or unknown topology is
+ * square8, a missing
  * name leaves name NULL.  NULL only when there is no map to show (no
  * 'map:' line, an empty map) or on no memory.
  */

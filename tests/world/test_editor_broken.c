@@ -69,6 +69,38 @@ static void test_partial_parse(void **state)
 	diag_list_fini(&d);
 }
 
+/* A hex row shifted by one column: its terrain is read half a cell off,
+ * so the walls and the exit are there to fix. */
+static void test_shifted_row(void **state)
+{
+	(void)state;
+	static const char text[] = "astray-level 1\n"
+				   "name: Shift\n"
+				   "topology: hex\n"
+				   "map:\n"
+				   "# # # # # # # #\n"
+				   " # . @ . . . . #\n"
+				   " # . . #!# . > #\n"
+				   " # # # # # # # #\n";
+	struct bestiary b;
+	struct level *lv;
+	struct diag_list d;
+	load(text, &b, &lv, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.errors, 2); /* the shifted row (once), and so no exit */
+	assert_int_equal(level_tile(lv, 0, 2), TILE_WALL);
+	assert_int_equal(level_tile(lv, 3, 2), TILE_WALL);
+	assert_int_equal(level_tile(lv, 5, 2), TILE_FLOOR);
+	assert_int_equal(level_tile(lv, 6, 2), TILE_EXIT);
+	assert_int_equal(level_tile(lv, 7, 2), TILE_WALL);
+	/* the '!' stands at a cell's column, so the parser read it there; the
+	 * shifted '#' beside it does not overwrite it */
+	assert_int_equal(lv->n_items, 1);
+	assert_int_equal(level_tile(lv, 4, 2), TILE_FLOOR);
+	level_destroy(lv);
+	diag_list_fini(&d);
+}
+
 /* The file's errors come first, at their cells, and go when the level is saved. */
 static void test_editor_lists_file_errors(void **state)
 {
@@ -213,6 +245,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partial_parse),
+		cmocka_unit_test(test_shifted_row),
 		cmocka_unit_test(test_editor_lists_file_errors),
 		cmocka_unit_test(test_no_map),
 		cmocka_unit_test(test_corpus),
