@@ -380,7 +380,41 @@ static void test_from_gen(void **state)
 	finish(&e);
 }
 
+/* A closed terminal with unsaved changes: exit 129, and LEVEL.recover
+ * holds them as a level that loads (astray check passes it) and opens in
+ * the editor again, which says where it came from. */
+static void test_hangup_recovers(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "l,");
+	wait_cell(&e, 4, 2, ',', "the ',' key did not paint");
+	pty_hangup(&e.p);
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_true(WIFEXITED(e.p.status));
+	assert_int_equal(WEXITSTATUS(e.p.status), 129);
+	char rec[160], cmd[512];
+	snprintf(rec, sizeof rec, "%s.recover", e.file);
+	char *text = slurp(rec);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n#..@,......#####...#\n"));
+	free(text);
+	snprintf(cmd, sizeof cmd, "'%s' check --bestiary %s '%s' >/dev/null 2>&1", bin(), BESTIARY, rec);
+	assert_int_equal(system(cmd), 0);
+	pty_close(&e.p);
+	/* the next start on the level says the recovery file is there */
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)BESTIARY, NULL };
+	start_argv(&e, argv);
+	if (!pty_wait_text(&e.p, "holds unsaved changes", WAIT_MS))
+		dump_fail(&e, "the next start did not mention the recovery file");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
+
 
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_header_and_resize),
 		cmocka_unit_test(test_broken_file_opens),
 		cmocka_unit_test(test_from_gen),
+		cmocka_unit_test(test_hangup_recovers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
