@@ -1,10 +1,12 @@
 /*
  * cmd_edit.c - `astray edit LEVEL`: opens a level (or makes a new one with
- * --new) in the editor model, checks everything that can be wrong before
- * the screen changes (a level that does not parse is listed and left
- * untouched, never opened empty), hands it to the editor's screen, and
- * after the terminal is restored says what happened: a signal or a closed
- * terminal with unsaved changes leaves them in LEVEL.recover.  The hidden
+ * --new, or a generated one with --from-gen) in the editor model, checks
+ * everything that can be wrong before the screen changes (a level with
+ * errors opens with them listed and the file untouched; a binary file or
+ * one with no map is refused), hands it to the editor's screen, and after
+ * the terminal is restored says what happened: a signal or a closed
+ * terminal with unsaved changes leaves them in LEVEL.recover, and a signal
+ * is then raised again so the parent sees it.  The hidden
  * work of --bench is the 16 ms target: strokes on the level, each followed
  * by the diagnostics and routes the screen would redraw, timed in CPU.
  */

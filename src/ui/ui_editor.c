@@ -5,7 +5,8 @@
  * it, a side panel with the palette, the tool, the route figures and the
  * list of problems; it turns keys (through input.h's table, so the cursor
  * moves with the game's keys) and mouse presses, drags and releases into
- * editor calls, saves through editor_save, and starts a play-test through
+ * editor calls, shows the header screen (I) with its line editor and the
+ * resize mode (R), saves through editor_save, and starts a play-test through
  * ui_run on the level as it is in memory.  It changes the level only
  * through editor.h and gives the terminal back (endwin) however it ends.
  */

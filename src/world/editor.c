@@ -1,7 +1,9 @@
 /*
  * editor.c - the model of `astray edit`: the map as one file glyph per
  * cell, the edits (paint, line, rectangle, flood fill) recorded as undo
- * steps of (cell, old glyph, new glyph), and what is derived from the map
+ * steps of (cell, old glyph, new glyph), header edits and resizes recorded
+ * as steps that swap whole states, the parser's errors of a file loaded
+ * broken (listed until saved), and what is derived from the map
  * on the first read after a change: the struct level the game and the
  * checks read, the diagnostics of `astray check` (the parser's missing
  * start or exit, then level_analyse), the route between two markers with
