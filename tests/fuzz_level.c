@@ -2,7 +2,8 @@
  * fuzz_level.c - libFuzzer target for the level and bestiary parsers (and
  * sim-report's per-game CSV reader, sim_csv.c): any
  * bytes must give either a level or a list of errors, never a crash, a hang
- * or a leak.  A level that parses is also analysed and written back, and
+ * or a leak; the editor's tolerant parse (level_parse_partial) and the
+ * editor on what it reads, too.  A level that parses is also analysed and written back, and
  * the written text must parse again.  Inputs are capped (make fuzz passes
  * -max_len) so one case stays fast.
  */
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 
 #include "bestiary.h"
+#include "editor.h"
 #include "level.h"
 #include "sim_csv.h"
 
@@ -38,6 +40,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	level_destroy(lv);
 	struct level *m = level_from_movingai("fuzz.map", text, size, size, (int)(size % 4), 'g', &d);
 	level_destroy(m);
+	/* astray edit's way into a broken file: the level as far as it reads,
+	 * in the editor with its errors, diagnosed and written */
+	struct level *part = level_parse_partial("fuzz.lvl", text, size, NULL, &d);
+	if (part) {
+		struct editor *ed = editor_create(part, NULL, "fuzz.lvl");
+		if (ed && editor_set_file_diags(ed, &d, part->map_line)) {
+			(void)editor_diags(ed);
+			size_t wl;
+			free(editor_write(ed, &wl));
+		}
+		editor_destroy(ed);
+		level_destroy(part);
+	}
 	/* sim-report's reader of per-game CSV: the bytes as one file, twice
 	 * (a repeated game must be refused, not crash), then the check. */
 	struct sim_csv *csv = sim_csv_create();

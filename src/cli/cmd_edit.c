@@ -1,10 +1,12 @@
 /*
  * cmd_edit.c - `astray edit LEVEL`: opens a level (or makes a new one with
- * --new) in the editor model, checks everything that can be wrong before
- * the screen changes (a level that does not parse is listed and left
- * untouched, never opened empty), hands it to the editor's screen, and
- * after the terminal is restored says what happened: a signal or a closed
- * terminal with unsaved changes leaves them in LEVEL.recover.  The hidden
+ * --new, or a generated one with --from-gen) in the editor model, checks
+ * everything that can be wrong before the screen changes (a level with
+ * errors opens with them listed and the file untouched; a binary file or
+ * one with no map is refused), hands it to the editor's screen, and after
+ * the terminal is restored says what happened: a signal or a closed
+ * terminal with unsaved changes leaves them in LEVEL.recover, and a signal
+ * is then raised again so the parent sees it.  The hidden
  * work of --bench is the 16 ms target: strokes on the level, each followed
  * by the diagnostics and routes the screen would redraw, timed in CPU.
  */
@@ -23,6 +25,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "editor.h"
+#include "gen.h"
 #include "level.h"
 #include "opt.h"
 #include "textfile.h"
@@ -38,6 +41,9 @@ struct edit_size {
 
 struct edit_args {
 	bool create;             /* --new */
+	uint64_t gen_seed;       /* --from-gen SEED */
+	int depth;               /* --depth, with --from-gen */
+	enum gen_style style;    /* --style, with --from-gen */
 	int topo;                /* --topology: index of topo_words = enum grid_topology */
 	struct edit_size size;   /* --size */
 	const char *name;        /* --name */
@@ -73,20 +79,37 @@ static bool parse_size(const char *text, void *field)
 #define STR(x) STR_(x)
 #define STR_(x) #x
 #define ARG(field) offsetof(struct edit_args, field)
-enum { ROW_NEW, ROW_TOPOLOGY, ROW_SIZE, ROW_NAME, ROW_SEED };
+static bool parse_style(const char *text, void *field)
+{
+	return gen_style_parse(text, field);
+}
+
+enum { ROW_NEW, ROW_FROM_GEN, ROW_TOPOLOGY, ROW_SIZE, ROW_NAME, ROW_DEPTH, ROW_STYLE, ROW_SEED };
 static const struct opt edit_opts[] = {
 	[ROW_NEW] = { .name = "new", .kind = OPT_FLAG, .offset = ARG(create),
 		      .help = "make LEVEL as a new level (it must not exist yet)" },
+	[ROW_FROM_GEN] = { .name = "from-gen", .kind = OPT_SEED, .offset = ARG(gen_seed), .metavar = "SEED",
+			   .help = "start from the level `astray gen --seed SEED` makes (with\n"
+				   "--topology, --size, --depth, --style), unsaved until s;\n"
+				   "LEVEL must not exist yet" },
 	[ROW_TOPOLOGY] = { .name = "topology", .kind = OPT_CHOICE, .offset = ARG(topo), .metavar = "T",
 			   .choices = topo_words,
-			   .help = "with --new: square4, square8 (default), hex, diamond4 or\n"
-				   "diamond8" },
+			   .help = "with --new or --from-gen: square4, square8 (default), hex,\n"
+				   "diamond4 or diamond8" },
 	[ROW_SIZE] = { .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
 		       .parse = parse_size, .want = "WxH, each from 3 to 4096",
 		       .help = "with --new: cells across and down (default " STR(EDIT_DEFAULT_W) "x" STR(
-			       EDIT_DEFAULT_H) ")" },
+			       EDIT_DEFAULT_H) "); with\n"
+				"--from-gen: from 12x8 (default one screen, as astray gen)" },
 	[ROW_NAME] = { .name = "name", .kind = OPT_STRING, .offset = ARG(name), .metavar = "NAME",
-		       .help = "with --new: the level's name (default: the file's)" },
+		       .help = "with --new or --from-gen: the level's name (default: the\n"
+			       "file's, or the generator's)" },
+	[ROW_DEPTH] = { .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1,
+			.hi = GEN_MAX_DEPTH, .help = "with --from-gen: 1 to 99 (default 1), as astray gen" },
+	[ROW_STYLE] = { .name = "style", .kind = OPT_CUSTOM, .offset = ARG(style), .metavar = "S",
+			.parse = parse_style, .want = "rooms, caves or mixed",
+			.help = "with --from-gen: rooms, caves or mixed (default), as\n"
+				"astray gen" },
 	[ROW_SEED] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
 		       .help = "the first play-test's seed (each next one adds 1)" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
@@ -111,22 +134,30 @@ static void edit_usage(FILE *out)
 	fprintf(out,
 		"usage: astray edit LEVEL [options]\n"
 		"       astray edit --new LEVEL [--topology T] [--size WxH] [--name NAME]\n"
+		"       astray edit --from-gen SEED LEVEL [--topology T] [--size WxH]\n"
+		"                   [--depth D] [--style S] [--name NAME]\n"
 		"\n"
 		"The level editor: paint the map with the keys or the mouse, and see what\n"
 		"`astray check` says and the routes `astray path` finds while you draw.\n"
 		"p plays the level as it is now; s saves (a temporary file renamed over\n"
-		"LEVEL, the previous version kept as LEVEL~); ? in the editor lists the keys.\n"
+		"LEVEL, the previous version kept as LEVEL~); I edits the name, author and\n"
+		"description, R resizes the map; ? in the editor lists the keys.\n"
 		"\n"
 		"options:\n");
 	opt_print_help(out, &edit_command);
 	fprintf(out,
 		"\n"
-		"A level with syntax errors is not opened: its errors are printed and the\n"
-		"file is left as it is.  Ctrl-C, SIGTERM or a closed terminal with unsaved\n"
-		"changes writes them to LEVEL.recover (the next start says so).\n"
+		"A level with errors opens with them listed first in the problems panel\n"
+		"(file line:column, the cell marked) and its map as far as it could be\n"
+		"read; the file is left as it is until s saves the map as shown.  A file\n"
+		"with no map to show or a binary file is refused with its errors.\n"
+		"Ctrl-C, SIGTERM or a closed terminal with unsaved changes writes them to\n"
+		"LEVEL.recover (the next start says so).\n"
 		"\n"
 		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
-		"terminal is wrong, 2 bad usage, 128+N when stopped by signal N\n");
+		"terminal is wrong, 2 bad usage; stopped by a signal it restores the\n"
+		"terminal, writes LEVEL.recover and then dies of that signal; 129 after\n"
+		"a hangup\n");
 }
 
 static uint64_t fresh_seed(void)
@@ -147,7 +178,13 @@ static void name_from_path(const char *path, char *buf, size_t size)
 		*dot = '\0';
 }
 
-static struct editor *open_level(const char *path, const struct bestiary *b)
+/*
+ * LEVEL as the editor shows it.  A file with errors opens with them (the
+ * map as far as it could be read, the errors first in the panel, a word
+ * in *notice); NULL (said on stderr) when it cannot be read, is binary or
+ * has no map to show.
+ */
+static struct editor *open_level(const char *path, const struct bestiary *b, char *notice, size_t size)
 {
 	size_t len;
 	char *text;
@@ -157,22 +194,81 @@ static struct editor *open_level(const char *path, const struct bestiary *b)
 			err == ENOENT ? " (to make a new level: astray edit --new FILE)" : "");
 		return NULL;
 	}
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		fprintf(stderr, "astray edit: %s is not a level: it holds a NUL byte (byte %zu), so it is "
+				"no text file; it is left as it is\n",
+			path, (size_t)(nul - text) + 1);
+		free(text);
+		return NULL;
+	}
 	struct diag_list diags = { 0 };
 	struct level *lv = level_parse(path, text, len, b, &diags);
+	bool broken = lv == NULL;
+	if (broken) {
+		diag_list_fini(&diags);
+		memset(&diags, 0, sizeof diags);
+		lv = level_parse_partial(path, text, len, b, &diags);
+	}
 	free(text);
 	if (!lv) {
 		cli_print_diags(stderr, &diags, false, false);
-		fprintf(stderr, "astray edit: %s has %d error%s: fix %s in a text editor first "
-				"(the file is left as it is)\n",
-			path, diags.errors, diags.errors == 1 ? "" : "s", diags.errors == 1 ? "it" : "them");
+		fprintf(stderr, "astray edit: %s has no map the editor can show: fix %s in a text editor "
+				"first (the file is left as it is)\n",
+			path, diags.errors == 1 ? "the error" : "the errors");
 		diag_list_fini(&diags);
 		return NULL;
 	}
-	diag_list_fini(&diags);
 	struct editor *ed = editor_create(lv, b, path);
+	if (ed && broken && !editor_set_file_diags(ed, &diags, lv->map_line)) {
+		editor_destroy(ed);
+		ed = NULL;
+	}
+	if (ed && broken)
+		snprintf(notice, size,
+			 "%s has %d error%s (listed first, e goes to each): what could not be read is left "
+			 "out; the file is untouched until you save.",
+			 path, diags.errors, diags.errors == 1 ? "" : "s");
 	level_destroy(lv);
+	diag_list_fini(&diags);
 	if (!ed)
 		fprintf(stderr, "astray edit: out of memory\n");
+	return ed;
+}
+
+/* --from-gen: the generated level, as a new level not saved yet. */
+static struct editor *generated_level(const struct edit_args *a, const bool *given, const char *path,
+				      const struct bestiary *b, char *notice, size_t size)
+{
+	struct gen_params p = { .topo = (enum grid_topology)a->topo, .depth = a->depth ? a->depth : 1,
+				.seed = a->gen_seed, .style = a->style, .bestiary = b };
+	gen_default_size(p.topo, &p.w, &p.h);
+	if (given[ROW_SIZE]) {
+		p.w = a->size.w;
+		p.h = a->size.h;
+	}
+	struct gen_result r;
+	char err[256];
+	if (!gen_level(&p, &r, err, sizeof err)) {
+		fprintf(stderr, "astray edit: cannot generate the level: %s\n", err);
+		return NULL;
+	}
+	char *name = a->name ? strdup(a->name) : NULL;
+	if (name) {
+		free(r.level->name);
+		r.level->name = name;
+	}
+	struct editor *ed = editor_create(r.level, b, path);
+	if (ed) {
+		editor_mark_unsaved(ed);
+		snprintf(notice, size, "Generated %s %dx%d, depth %d, %s, seed %llu: not saved yet (s saves "
+				       "it as %s).",
+			 grid_topology_name(p.topo), p.w, p.h, p.depth, gen_style_name(r.style),
+			 (unsigned long long)p.seed, path);
+	} else {
+		fprintf(stderr, "astray edit: out of memory\n");
+	}
+	gen_result_free(&r);
 	return ed;
 }
 
@@ -245,6 +341,7 @@ int cmd_edit(int argc, char **argv)
 	struct opt_list pos = { 0 };
 	bool given[N_EDIT_OPTS] = { false };
 	struct editor *ed = NULL;
+	int die_of = 0; /* the signal that stopped the editor, raised again at the end */
 	int status = opt_parse(&edit_command, argc, argv, &a, &pos, given);
 	if (status >= 0)
 		goto out;
@@ -256,8 +353,22 @@ int cmd_edit(int argc, char **argv)
 			opt_usage_error(&edit_command, "unexpected argument '%s' (one LEVEL at a time)", pos.v[1]);
 		goto out;
 	}
-	if (!a.create && (given[ROW_TOPOLOGY] || given[ROW_SIZE] || given[ROW_NAME])) {
-		opt_usage_error(&edit_command, "--topology, --size and --name go with --new");
+	bool from_gen = given[ROW_FROM_GEN];
+	if (a.create && from_gen) {
+		opt_usage_error(&edit_command, "--new and --from-gen: one or the other");
+		goto out;
+	}
+	if (!a.create && !from_gen && (given[ROW_TOPOLOGY] || given[ROW_SIZE] || given[ROW_NAME])) {
+		opt_usage_error(&edit_command, "--topology, --size and --name go with --new or --from-gen");
+		goto out;
+	}
+	if (!from_gen && (given[ROW_DEPTH] || given[ROW_STYLE])) {
+		opt_usage_error(&edit_command, "--depth and --style go with --from-gen");
+		goto out;
+	}
+	if (from_gen && given[ROW_SIZE] && (a.size.w < GEN_MIN_WIDTH || a.size.h < GEN_MIN_HEIGHT)) {
+		opt_usage_error(&edit_command, "--size with --from-gen: from %dx%d (the generator's smallest)",
+				GEN_MIN_WIDTH, GEN_MIN_HEIGHT);
 		goto out;
 	}
 	status = 1;
@@ -270,11 +381,22 @@ int cmd_edit(int argc, char **argv)
 	diag_list_fini(&diags);
 	if (!ok)
 		goto out;
-	if (a.create) {
-		if (access(path, F_OK) == 0) {
-			fprintf(stderr, "astray edit: %s already exists (drop --new to edit it)\n", path);
+	char notice[600] = "", err[320] = "";
+	if (a.name && !editor_header_check(EDITOR_NAME, a.name, err, sizeof err)) {
+		opt_usage_error(&edit_command, "--name: %s", err);
+		status = 2;
+		goto out;
+	}
+	if ((a.create || from_gen) && access(path, F_OK) == 0) {
+		fprintf(stderr, "astray edit: %s already exists (drop %s to edit it)\n", path,
+			a.create ? "--new" : "--from-gen");
+		goto out;
+	}
+	if (from_gen) {
+		ed = generated_level(&a, given, path, &b, notice, sizeof notice);
+		if (!ed)
 			goto out;
-		}
+	} else if (a.create) {
 		char name[256];
 		if (a.name)
 			snprintf(name, sizeof name, "%s", a.name);
@@ -286,7 +408,7 @@ int cmd_edit(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		ed = open_level(path, &b);
+		ed = open_level(path, &b, notice, sizeof notice);
 		if (!ed)
 			goto out;
 	}
@@ -305,7 +427,6 @@ int cmd_edit(int argc, char **argv)
 		goto out;
 	}
 	snprintf(recover, pl + 16, "%s.recover", path);
-	char notice[600] = "";
 	if (access(recover, F_OK) == 0)
 		snprintf(notice, sizeof notice,
 			 "%s holds unsaved changes of an interrupted session: astray edit %s", recover,
@@ -321,7 +442,7 @@ int cmd_edit(int argc, char **argv)
 		.notice = notice[0] ? notice : NULL,
 	};
 	int signo = 0;
-	char err[256] = "";
+	err[0] = '\0';
 	enum ui_outcome o = ui_editor_run(ed, &uo, &signo, err, sizeof err);
 	/* the terminal is restored: now it is safe to print */
 	if (o == UI_ERROR) {
@@ -330,6 +451,8 @@ int cmd_edit(int argc, char **argv)
 		goto out;
 	}
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
+	if (o == UI_SIGNAL && signo > 0)
+		die_of = signo; /* a hangup exits 129, as the game does */
 	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed)) {
 		if (editor_save(ed, recover, false, false, err, sizeof err))
 			fprintf(stderr, "astray edit: stopped by %s; the unsaved changes are in %s\n",
@@ -343,5 +466,16 @@ int cmd_edit(int argc, char **argv)
 out:
 	editor_destroy(ed);
 	opt_list_fini(&pos);
+	if (die_of > 0) {
+		/* the terminal is back and the recovery file written: now die of
+		 * the signal with its default action, so the parent sees it */
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, die_of);
+		fflush(NULL);
+		signal(die_of, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(die_of);
+	}
 	return status;
 }

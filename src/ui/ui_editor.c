@@ -5,7 +5,8 @@
  * it, a side panel with the palette, the tool, the route figures and the
  * list of problems; it turns keys (through input.h's table, so the cursor
  * moves with the game's keys) and mouse presses, drags and releases into
- * editor calls, saves through editor_save, and starts a play-test through
+ * editor calls, shows the header screen (I) with its line editor and the
+ * resize mode (R), saves through editor_save, and starts a play-test through
  * ui_run on the level as it is in memory.  It changes the level only
  * through editor.h and gives the terminal back (endwin) however it ends.
  */
@@ -31,7 +32,7 @@
 #define UED_TOP_ROWS 2        /* status line, notice line */
 #define UED_BOTTOM_ROWS 1     /* key hints */
 
-enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER };
+enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE };
 enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_COUNT };
 
 static const struct {
@@ -71,7 +72,12 @@ struct ued {
 	enum ui_outcome outcome;
 	int stale_reads;
 	uint64_t seed;
+	enum editor_field field;  /* UED_INPUT: the header key being typed */
+	char input[256];          /* UED_INPUT: its text so far */
+	char err[160];            /* why the outcome is UI_ERROR */
 };
+
+#define UED_INPUT_MAX 200     /* characters a header value may have here */
 
 __attribute__((format(printf, 2, 3))) static void ued_notice(struct ued *u, const char *fmt, ...)
 {
@@ -114,6 +120,30 @@ static chtype ued_look(const struct ued *u, char c)
 }
 
 /* ---- layout ----------------------------------------------------------- */
+
+/* After a resize (or its undo) the layout grid follows the map's size and
+ * the cursor stays on it.  False on no memory (the editor then ends). */
+static bool ued_sync(struct ued *u)
+{
+	int w = editor_width(u->ed), h = editor_height(u->ed);
+	if (u->grid->w != w || u->grid->h != h) {
+		struct grid *g = grid_create(w, h, editor_topology(u->ed));
+		if (!g) {
+			snprintf(u->err, sizeof u->err, "out of memory");
+			u->outcome = UI_ERROR;
+			u->done = true;
+			return false;
+		}
+		grid_destroy(u->grid);
+		u->grid = g;
+		u->view.col0 = u->view.row0 = -1;
+	}
+	u->cx = u->cx < 0 ? 0 : u->cx >= w ? w - 1 : u->cx;
+	u->cy = u->cy < 0 ? 0 : u->cy >= h ? h - 1 : u->cy;
+	if (u->anchor && (u->ax >= w || u->ay >= h))
+		u->anchor = false;
+	return true;
+}
 
 static void ued_layout(struct ued *u)
 {
@@ -328,8 +358,10 @@ static void ued_draw_panel(struct ued *u)
 	for (int i = 0; i < u->prob_rows && u->prob_top + i < d->n; i++) {
 		int k = u->prob_top + i, x, y;
 		const struct diag *di = &d->items[k];
-		char pos[32] = "";
-		if (editor_diag_cell(ed, k, &x, &y))
+		char pos[48] = "";
+		if (k < editor_file_diag_count(ed))
+			snprintf(pos, sizeof pos, "file %d:%d ", di->line, di->col); /* as loaded */
+		else if (editor_diag_cell(ed, k, &x, &y))
 			snprintf(pos, sizeof pos, "%d,%d ", x, y);
 		snprintf(line, sizeof line, "%c %s%s", di->severity == DIAG_ERROR ? 'E'
 						       : di->severity == DIAG_WARNING ? 'W' : 'n',
@@ -378,17 +410,53 @@ static const char *const ued_help[] = {
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
 	"  monsters    r every monster's route to the start (:); stuck ones reversed",
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
-	"  save        s (a temporary file, then renamed over the level; FILE~ keeps",
-	"              the previous version)",
+	"  save        s: a temporary file renamed over the level (FILE~ keeps the last)",
 	"  play        p plays the level as it is now; quitting the game comes back",
+	"  header      I: name, author, description (n a d edit one; the topology",
+	"              is fixed); R resize: h l k j grow the left, right, top,",
+	"              bottom side, H L K J shrink it (hex, diamond: top 2 rows)",
 	"  quit        q (asks when there are unsaved changes)",
 	"",
-	"  Mouse: left click or drag paints with the tool; right click picks up the",
-	"  glyph under the pointer; a click on the palette chooses a glyph, on a",
-	"  problem moves the cursor there.",
+	"  Mouse: click or drag paints with the tool; right click picks a glyph up;",
+	"  a click on the palette chooses a glyph, on a problem goes there.",
 	"",
 	"Press any key to return.",
 };
+
+/* I: the header as it will be written, and the line being typed. */
+static void ued_draw_header(struct ued *u)
+{
+	struct editor *ed = u->ed;
+	char line[400];
+	int row = 0;
+	ued_line(row++, 0, COLS, "Level header (s saves it with the map; z undoes a change)", A_BOLD);
+	row++;
+	static const char keys[EDITOR_FIELDS] = { 'n', 'a', 'd' };
+	for (int f = 0; f < EDITOR_FIELDS; f++) {
+		const char *v = editor_header(ed, (enum editor_field)f);
+		snprintf(line, sizeof line, "  %c  %-12s %s", keys[f], editor_field_name((enum editor_field)f),
+			 v ? v : "(none)");
+		ued_line(row++, 0, COLS, line, v ? A_NORMAL : ued_attr(u, UI_COL_DIM));
+	}
+	snprintf(line, sizeof line, "     %-12s %s (fixed once chosen)", "topology",
+		 grid_topology_name(editor_topology(ed)));
+	ued_line(row++, 0, COLS, line, A_NORMAL);
+	snprintf(line, sizeof line, "  R  %-12s %dx%d cells", "size", editor_width(ed), editor_height(ed));
+	ued_line(row++, 0, COLS, line, A_NORMAL);
+	row++;
+	ued_line(row++, 0, COLS, "n a d: edit that value   R: resize the map   Esc or Enter: back to the map",
+		 ued_attr(u, UI_COL_DIM));
+	row++;
+	if (u->notice[0])
+		ued_line(row++, 0, COLS, u->notice, A_BOLD);
+	if (u->screen == UED_INPUT) {
+		int r = LINES - 2;
+		snprintf(line, sizeof line, "%s: %s", editor_field_name(u->field), u->input);
+		ued_line(r, 0, COLS, line, A_REVERSE);
+		ued_line(r + 1, 0, COLS, "Enter sets it (empty removes author, description), Esc cancels, "
+				       "Ctrl-U clears", ued_attr(u, UI_COL_DIM));
+	}
+}
 
 static void ued_draw(struct ued *u)
 {
@@ -407,6 +475,13 @@ static void ued_draw(struct ued *u)
 		refresh();
 		return;
 	}
+	if (u->screen == UED_HEADER || (u->screen == UED_INPUT)) {
+		ued_draw_header(u);
+		refresh();
+		return;
+	}
+	if (!ued_sync(u))
+		return;
 	ued_layout(u);
 	ued_draw_map(u);
 	if (u->panel)
@@ -414,8 +489,15 @@ static void ued_draw(struct ued *u)
 	ued_draw_status(u);
 	const char *note = u->notice;
 	attr_t na = A_BOLD;
-	char prompt[160];
-	if (u->screen == UED_QUIT) {
+	char prompt[400];
+	if (u->screen == UED_RESIZE) {
+		snprintf(prompt, sizeof prompt,
+			 "Resize %dx%d: h l k j grow the left/right/top/bottom, H L K J shrink it%s; "
+			 "z undo; Enter done",
+			 editor_width(u->ed), editor_height(u->ed),
+			 grid_is_staggered(editor_topology(u->ed)) ? " (top: 2 rows)" : "");
+		note = u->notice[0] ? u->notice : prompt;
+	} else if (u->screen == UED_QUIT) {
 		note = "Unsaved changes. s: save and quit, y: quit without saving, n: stay";
 		na = ued_attr(u, UI_COL_ERROR);
 	} else if (u->screen == UED_MONSTER) {
@@ -535,15 +617,24 @@ static void ued_select_problem(struct ued *u, int k)
 		u->cy = y;
 	}
 	const struct diag *di = &d->items[k];
-	ued_notice(u, "%s: %s", diag_severity_name(di->severity), di->msg);
+	if (k < editor_file_diag_count(u->ed))
+		ued_notice(u, "The file as loaded, line %d column %d: %s: %s", di->line, di->col,
+			   diag_severity_name(di->severity), di->msg);
+	else
+		ued_notice(u, "%s: %s", diag_severity_name(di->severity), di->msg);
 }
 
 static void ued_save(struct ued *u)
 {
 	char err[320];
+	int from_file = editor_file_diag_count(u->ed);
 	if (editor_save(u->ed, u->opt->path, true, true, err, sizeof err)) {
 		int errors = editor_diags(u->ed)->errors;
-		if (errors)
+		if (from_file)
+			ued_notice(u, "Saved %s: the map as shown, so the file's errors are gone "
+				      "(the old text is in %s~).%s",
+				   u->opt->path, u->opt->path, errors ? " The level still has errors." : "");
+		else if (errors)
 			ued_notice(u, "Saved %s (it has %d error%s: astray check will refuse it).",
 				   u->opt->path, errors, errors == 1 ? "" : "s");
 		else
@@ -580,9 +671,11 @@ static const char *outcome_text(enum ui_outcome o)
 /* p: the game on the level as it is in memory; back here where we were. */
 static void ued_play(struct ued *u)
 {
-	const struct diag_list *d = editor_diags(u->ed);
-	if (d->errors) {
-		ued_notice(u, "Cannot play: %d error%s (e shows them).", d->errors, d->errors == 1 ? "" : "s");
+	/* the file's errors as loaded do not count: the game plays the map in
+	 * memory, which has none of them */
+	int errors = editor_diags(u->ed)->errors - editor_file_errors(u->ed);
+	if (errors) {
+		ued_notice(u, "Cannot play: %d error%s (e shows them).", errors, errors == 1 ? "" : "s");
 		return;
 	}
 	const struct level *lv = editor_level(u->ed);
@@ -739,6 +832,12 @@ static void ued_key_edit(struct ued *u, int key)
 	case 'p':
 		ued_play(u);
 		break;
+	case 'I':
+		u->screen = UED_HEADER;
+		break;
+	case 'R':
+		u->screen = UED_RESIZE;
+		break;
 	case '?':
 		u->screen = UED_HELP;
 		break;
@@ -762,6 +861,146 @@ static void ued_key_edit(struct ued *u, int key)
 		if (key > ' ' && key < 127)
 			ued_notice(u, "Unknown key '%c': press ? for help.", key);
 		break;
+	}
+}
+
+/* R: each key one resize, one undo step. */
+static void ued_key_resize(struct ued *u, int key)
+{
+	static const struct {
+		int key;
+		int left, top, right, bottom; /* by 1; top by 2 on hex and diamond */
+	} sides[] = {
+		{ 'h', 1, 0, 0, 0 },  { 'l', 0, 0, 1, 0 },  { 'k', 0, 1, 0, 0 },  { 'j', 0, 0, 0, 1 },
+		{ 'H', -1, 0, 0, 0 }, { 'L', 0, 0, -1, 0 }, { 'K', 0, -1, 0, 0 }, { 'J', 0, 0, 0, -1 },
+		{ INPUT_LEFT, 1, 0, 0, 0 }, { INPUT_RIGHT, 0, 0, 1, 0 }, { INPUT_UP, 0, 1, 0, 0 },
+		{ INPUT_DOWN, 0, 0, 0, 1 },
+	};
+	u->notice[0] = '\0';
+	int rows = grid_is_staggered(editor_topology(u->ed)) ? 2 : 1;
+	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+		if (sides[i].key != key)
+			continue;
+		char err[320];
+		int top = sides[i].top * rows;
+		if (editor_resize(u->ed, sides[i].left, top, sides[i].right, sides[i].bottom, err, sizeof err) < 0) {
+			ued_notice(u, "Not resized: %s.", err);
+			return;
+		}
+		u->cx += sides[i].left;
+		u->cy += top;
+		if (u->anchor) {
+			u->ax += sides[i].left;
+			u->ay += top;
+		}
+		ued_sync(u);
+		return;
+	}
+	switch (key) {
+	case 'z':
+		if (!editor_undo(u->ed))
+			ued_notice(u, "Nothing to undo.");
+		break;
+	case 'Z':
+	case INPUT_CTRL('r'):
+		if (!editor_redo(u->ed))
+			ued_notice(u, "Nothing to redo.");
+		break;
+	case '\n':
+	case '\r':
+	case INPUT_ENTER:
+	case INPUT_ESC:
+	case 'q':
+	case 'R':
+		u->screen = UED_EDIT;
+		ued_notice(u, "Map size %dx%d.", editor_width(u->ed), editor_height(u->ed));
+		break;
+	default:
+		ued_notice(u, "Resize: h l k j grow a side, H L K J shrink it, Enter when done.");
+		break;
+	}
+}
+
+/* I: the header screen; n a d start typing a value. */
+static void ued_key_header(struct ued *u, int key)
+{
+	static const struct {
+		int key;
+		enum editor_field f;
+	} fields[] = { { 'n', EDITOR_NAME }, { 'a', EDITOR_AUTHOR }, { 'd', EDITOR_DESCRIPTION } };
+	u->notice[0] = '\0';
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (fields[i].key == key) {
+			const char *v = editor_header(u->ed, fields[i].f);
+			u->field = fields[i].f;
+			snprintf(u->input, sizeof u->input, "%s", v ? v : "");
+			u->input[UED_INPUT_MAX] = '\0';
+			u->screen = UED_INPUT;
+			return;
+		}
+	switch (key) {
+	case 'R':
+		u->screen = UED_RESIZE;
+		break;
+	case 'z':
+		if (!editor_undo(u->ed))
+			ued_notice(u, "Nothing to undo.");
+		break;
+	case 'Z':
+	case INPUT_CTRL('r'):
+		if (!editor_redo(u->ed))
+			ued_notice(u, "Nothing to redo.");
+		break;
+	case '\n':
+	case '\r':
+	case INPUT_ENTER:
+	case INPUT_ESC:
+	case 'q':
+	case 'I':
+		u->screen = UED_EDIT;
+		break;
+	default:
+		ued_notice(u, "n a d edit a value, R resizes, Esc returns to the map.");
+		break;
+	}
+}
+
+/* Typing a header value: printable ASCII is appended, the rest edits. */
+static void ued_key_input(struct ued *u, int key)
+{
+	size_t n = strlen(u->input);
+	if (key == '\n' || key == '\r' || key == INPUT_ENTER) {
+		char err[320];
+		int r = editor_set_header(u->ed, u->field, u->input, err, sizeof err);
+		if (r < 0) {
+			ued_notice(u, "Not set: %s.", err);
+			return; /* keep typing */
+		}
+		const char *v = editor_header(u->ed, u->field);
+		if (r == 0)
+			ued_notice(u, "The %s is unchanged.", editor_field_name(u->field));
+		else if (v)
+			ued_notice(u, "The %s is now '%s' (z undoes it).", editor_field_name(u->field), v);
+		else
+			ued_notice(u, "The %s is removed (z undoes it).", editor_field_name(u->field));
+		u->screen = UED_HEADER;
+	} else if (key == INPUT_ESC) {
+		ued_notice(u, "Not changed.");
+		u->screen = UED_HEADER;
+	} else if (key == INPUT_BACKSPACE || key == 127 || key == 8) {
+		if (n > 0)
+			u->input[n - 1] = '\0';
+	} else if (key == INPUT_CTRL('u')) {
+		u->input[0] = '\0';
+	} else if (key >= 0x20 && key < 0x7f) {
+		if (n < UED_INPUT_MAX) {
+			u->input[n] = (char)key;
+			u->input[n + 1] = '\0';
+		} else {
+			ued_notice(u, "At most %d characters here.", UED_INPUT_MAX);
+		}
+	} else if (key >= 0x80 && key < INPUT_KEY_BASE) {
+		ued_notice(u, "Level files are plain ASCII text: that character cannot go in.");
 	}
 }
 
@@ -798,6 +1037,15 @@ static void ued_key(struct ued *u, int key)
 		break;
 	case UED_HELP: /* any key returns */
 		u->screen = UED_EDIT;
+		break;
+	case UED_HEADER:
+		ued_key_header(u, key);
+		break;
+	case UED_INPUT:
+		ued_key_input(u, key);
+		break;
+	case UED_RESIZE:
+		ued_key_resize(u, key);
 		break;
 	}
 }
@@ -902,7 +1150,7 @@ static void ued_pick(struct ued *u, int col, int row)
 static void ued_mouse(struct ued *u)
 {
 	MEVENT ev;
-	if (getmouse(&ev) != OK || ui_screen_too_small())
+	if (getmouse(&ev) != OK || ui_screen_too_small() || !ued_sync(u))
 		return;
 	if (u->screen != UED_EDIT) {
 		if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED))
@@ -1000,7 +1248,7 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	ui_screen_stop(&u.tty);
 	grid_destroy(u.grid);
 	if (u.outcome == UI_ERROR)
-		snprintf(err, errlen, "cannot use the terminal again after the play-test");
+		snprintf(err, errlen, "%s", u.err[0] ? u.err : "cannot use the terminal again after the play-test");
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();
 	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)

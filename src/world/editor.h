@@ -175,6 +175,53 @@ int editor_monster_routes(struct editor *ed);
 bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **cells, int *len,
 			  bool *reachable);
 
+/* ---- header and size ---- */
+
+/* The header keys a designer edits; the topology is fixed once chosen. */
+enum editor_field { EDITOR_NAME, EDITOR_AUTHOR, EDITOR_DESCRIPTION, EDITOR_FIELDS };
+
+const char *editor_field_name(enum editor_field f); /* "name", "author", "description" */
+/* The value now; NULL when the key is absent (author, description). */
+const char *editor_header(const struct editor *ed, enum editor_field f);
+
+/*
+ * Sets a header key as one undo step.  The value is trimmed of spaces, as
+ * the parser reads it; an empty author or description removes the key.
+ * Refused (-1, the reason in err, nothing changed) when the file could not
+ * hold it: a byte that is not printable ASCII, a ';' at the start or after
+ * a space (it would start a comment), an empty name; also no memory, or a
+ * stroke still open.  0 when the value is already that, 1 when changed.
+ */
+int editor_set_header(struct editor *ed, enum editor_field f, const char *value, char *err,
+		      size_t errlen);
+/* Whether editor_set_header would take the value (the reason in err when not). */
+bool editor_header_check(enum editor_field f, const char *value, char *err, size_t errlen);
+
+/*
+ * Grows (positive) or shrinks (negative) the map on each side by that
+ * many cells, as one undo step: new cells are void, the cells, sealed
+ * cells and markers keep their place on the map, and what falls off is
+ * gone until undone.  Each side ends from 1 to LEVEL_MAX_SIDE cells.  On
+ * hex and diamond maps `top` must be even: a row's half-cell shift follows
+ * its parity, so rows come and go in pairs at the top (any number at the
+ * bottom).  Returns 1, 0 when all four are 0, or -1 with the reason in err.
+ */
+int editor_resize(struct editor *ed, int left, int top, int right, int bottom, char *err, size_t errlen);
+
+/*
+ * What the parser said of the file as it was loaded (a file with errors
+ * opens with the map as far as it could be read), with `file_map_line`
+ * the line of its map.  These come first in editor_diags, with the cells
+ * they name (moved along by resizes), until the level is saved over its
+ * file (editor_save with mark).  False on no memory.
+ */
+bool editor_set_file_diags(struct editor *ed, const struct diag_list *d, int file_map_line);
+int editor_file_diag_count(const struct editor *ed);   /* the first n of editor_diags */
+int editor_file_errors(const struct editor *ed);
+
+/* Counts as unsaved even before the first change (a generated level). */
+void editor_mark_unsaved(struct editor *ed);
+
 /* CPU microseconds the last recomputation took (diagnostics and routes). */
 double editor_last_refresh_us(const struct editor *ed);
 

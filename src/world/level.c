@@ -747,6 +747,85 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 	return finish_level(&p, &h, lv);
 }
 
+/*
+ * For level_parse_partial: on a staggered map the parser reads nothing of
+ * a row after its first cell at the wrong column (a row shifted by one
+ * space).  Here the terrain of such cells (not things: their errors say
+ * where they were) is read into the cell half a cell away, x = col / 2,
+ * where that cell is still void, so the designer sees the row's walls,
+ * floor and exits to fix its shift.
+ */
+static void partial_shifted_rows(struct level *lv, const char *text, const struct row *rows)
+{
+	if (!grid_is_staggered(lv->topo))
+		return;
+	for (int y = 0; y < lv->h; y++) {
+		const unsigned char *r = (const unsigned char *)text + rows[y].off;
+		uint8_t *trow = lv->tiles + (size_t)y * (size_t)lv->w;
+		for (int c = 0; c < rows[y].len; c++) {
+			struct glyph_entry g = classify(r[c]);
+			int x = c / 2;
+			if ((c & 1) == (y & 1) || g.cls != G_TILE || r[c] == ' ' || x >= lv->w)
+				continue;
+			if (trow[x] == TILE_VOID)
+				trow[x] = g.tile;
+		}
+	}
+}
+
+/*
+ * level_parse for the editor: the same parse and the same diagnostics, but
+ * the level comes back as far as it could be read even with errors.  What
+ * an error stopped stays void (a bad glyph, an unknown monster); the
+ * terrain of a row shifted by one column is read half a cell off (see
+ * partial_shifted_rows); a second start is floor; a bad `sealed:` cell is left
+ * out; a missing or unknown topology reads as square8 and a missing name
+ * leaves name NULL.  NULL only when there is no map to show (no 'map:'
+ * line, an empty map) or on no memory.
+ */
+struct level *level_parse_partial(const char *file, const char *text, size_t len,
+				  const struct bestiary *b, struct diag_list *diags)
+{
+	struct parser p = { file ? file : "<level>", diags, 0, false, false };
+	int first_diag = diags->n;
+	struct header h = { 0 };
+	struct row *rows = NULL;
+	struct level *lv = NULL;
+	if (len == 0 || !text) {
+		perr(&p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
+		return NULL;
+	}
+	struct cursor cur = { text, len, 0, 0 };
+	if (parse_header(&p, &cur, &h)) {
+		int nrows = collect_rows(&p, &cur, h.map_line, &rows);
+		if (nrows > 0)
+			lv = build_level(&p, &h, text, rows, nrows, b);
+		if (lv && lv->tiles)
+			partial_shifted_rows(lv, text, rows);
+	}
+	if (!p.stopped)
+		diag_sort(diags, first_diag);
+	if (p.oom)
+		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+	free(rows);
+	if (lv && !p.oom && lv->tiles) {
+		lv->file = strdup(p.file);
+		lv->name = h.value[KEY_NAME];
+		lv->author = h.value[KEY_AUTHOR];
+		lv->description = h.value[KEY_DESCRIPTION];
+		free(h.value[KEY_SEALED]);
+		if (lv->file)
+			return lv;
+		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+		level_destroy(lv);
+		return NULL;
+	}
+	for (int k = 0; k < KEY_COUNT; k++)
+		free(h.value[k]);
+	level_destroy(lv);
+	return NULL;
+}
+
 char *level_read_file(const char *path, size_t *len)
 {
 	char *text;

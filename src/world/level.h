@@ -76,6 +76,19 @@ struct level {
 struct level *level_parse(const char *file, const char *text, size_t len,
 			  const struct bestiary *b, struct diag_list *diags);
 
+/*
+ * The same parse for a file being repaired (astray edit): every problem
+ * goes to diags (not NULL) as level_parse reports it, and the level comes
+ * back as far as it could be read, even with errors: cells an error
+ * stopped are void (but the terrain of a hex or diamond row shifted by a
+ * column is read half a cell off), a missing or unknown topology is
+ * square8, a missing
+ * name leaves name NULL.  NULL only when there is no map to show (no
+ * 'map:' line, an empty map) or on no memory.
+ */
+struct level *level_parse_partial(const char *file, const char *text, size_t len,
+				  const struct bestiary *b, struct diag_list *diags);
+
 /* textfile_read with the error in errno: the whole file, NUL-terminated
  * (caller frees), or NULL with errno set.  For callers that want a pointer. */
 char *level_read_file(const char *path, size_t *len);

@@ -3,7 +3,9 @@
  * a pseudo-terminal, as a designer uses it: paint with a key, a click (both
  * forms) and a drag, undo, wall the exit off and see the error come and go,
  * save and read the file back; a play-test that returns; quitting with
- * unsaved changes asks; SIGTERM leaves the changes in LEVEL.recover.
+ * unsaved changes asks; SIGTERM leaves the changes in LEVEL.recover; the
+ * header screen and resize mode; a broken file opens with its errors;
+ * --from-gen.
  * Positions are found on the screen (the start's row), never assumed.
  */
 #define _DEFAULT_SOURCE
@@ -229,7 +231,8 @@ static void test_play_and_return(void **state)
 	finish(&e);
 }
 
-/* SIGTERM with unsaved changes: the terminal is restored and LEVEL.recover holds them. */
+/* SIGTERM with unsaved changes: the terminal is restored, LEVEL.recover
+ * holds them, and the parent sees the signal. */
 static void test_sigterm_recovers(void **state)
 {
 	(void)state;
@@ -239,8 +242,9 @@ static void test_sigterm_recovers(void **state)
 	wait_cell(&e, 4, 2, '~', "the '~' key did not paint");
 	kill(e.p.pid, SIGTERM);
 	assert_true(pty_wait_exit(&e.p, WAIT_MS));
-	assert_true(WIFEXITED(e.p.status));
-	assert_int_equal(WEXITSTATUS(e.p.status), 128 + SIGTERM);
+	/* it dies of the signal itself once the recovery file is written */
+	assert_true(WIFSIGNALED(e.p.status));
+	assert_int_equal(WTERMSIG(e.p.status), SIGTERM);
 	assert_false(e.p.altscreen);
 	char rec[160];
 	snprintf(rec, sizeof rec, "%s.recover", e.file);
@@ -251,12 +255,176 @@ static void test_sigterm_recovers(void **state)
 	finish(&e);
 }
 
+/* Any command line in a fresh folder (e->dir), without locating the map. */
+static void start_argv(struct ed *e, char **argv)
+{
+	assert_true(pty_start(&e->p, 24, 80, argv));
+	if (!pty_wait_text(&e->p, "Palette", WAIT_MS))
+		dump_fail(e, "the editor did not start");
+}
+
+static void fresh_dir(struct ed *e, const char *name)
+{
+	memset(e, 0, sizeof *e);
+	snprintf(e->dir, sizeof e->dir, "/tmp/astray-edit-XXXXXX");
+	assert_non_null(mkdtemp(e->dir));
+	snprintf(e->file, sizeof e->file, "%s/%s", e->dir, name);
+}
+
+/* I: the name set, a value with a comment refused; R: one column more on
+ * the right, one row less at the bottom; s writes both. */
+static void test_header_and_resize(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "I");
+	if (!pty_wait_text(&e.p, "Level header", WAIT_MS))
+		dump_fail(&e, "no header screen");
+	pty_send(&e.p, "n\025Deep Pit\r");
+	if (!pty_wait_text(&e.p, "The name is now 'Deep Pit'", WAIT_MS))
+		dump_fail(&e, "the name was not set");
+	pty_send(&e.p, "a\025me ;you\r");
+	if (!pty_wait_text(&e.p, "would start a comment", WAIT_MS))
+		dump_fail(&e, "a value with a comment was not refused");
+	pty_send(&e.p, "\033");
+	pty_pump(&e.p, 100);
+	pty_send(&e.p, "\033");
+	if (!pty_wait_gone(&e.p, "Level header", WAIT_MS))
+		dump_fail(&e, "Esc did not return to the map");
+	pty_send(&e.p, "R");
+	if (!pty_wait_text(&e.p, "Resize 20x8", WAIT_MS))
+		dump_fail(&e, "no resize mode");
+	pty_send(&e.p, "l");
+	if (!pty_wait_text(&e.p, "Resize 21x8", WAIT_MS))
+		dump_fail(&e, "l did not grow the right side");
+	pty_send(&e.p, "J");
+	if (!pty_wait_text(&e.p, "Resize 21x7", WAIT_MS))
+		dump_fail(&e, "J did not shrink the bottom");
+	pty_send(&e.p, "\r");
+	if (!pty_wait_text(&e.p, "Map size 21x7", WAIT_MS))
+		dump_fail(&e, "Enter did not leave resize mode");
+	pty_send(&e.p, "s");
+	if (!pty_wait_text(&e.p, "Saved", WAIT_MS))
+		dump_fail(&e, "no word of the save");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	char *text = slurp(e.file);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "name: Deep Pit\n"));
+	assert_null(strstr(text, "author: me"));
+	assert_non_null(strstr(text, "\n#..@.......#####...#\n")); /* the new column is void */
+	size_t tl = strlen(text);
+	static const char last[] = "\n#>.................#\n"; /* the bottom wall went */
+	assert_true(tl > sizeof last && strcmp(text + tl - (sizeof last - 1), last) == 0);
+	free(text);
+	finish(&e);
+}
+
+/* A file with errors opens with them listed; quitting leaves it as it was. */
+static void test_broken_file_opens(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "broken.lvl");
+	static const char broken[] = "astray-level 1\n"
+				     "topology: square8\n"
+				     "map:\n"
+				     "#######\n"
+				     "#@.Q.>#\n"
+				     "#######\n";
+	FILE *f = fopen(e.file, "wb");
+	assert_non_null(f);
+	fputs(broken, f);
+	fclose(f);
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)BESTIARY, NULL };
+	start_argv(&e, argv);
+	if (!pty_wait_text(&e.p, "has 2 errors", WAIT_MS))
+		dump_fail(&e, "the file's errors were not announced");
+	if (!pty_wait_text(&e.p, "file 5:4 unknown monster", WAIT_MS))
+		dump_fail(&e, "the unknown monster is not listed with its position");
+	assert_true(pty_wait_text(&e.p, "#@. .>#", WAIT_MS)); /* the rest of the map is there */
+	pty_send(&e.p, "ee");
+	if (!pty_wait_text(&e.p, "The file as loaded, line 5 column 4", WAIT_MS))
+		dump_fail(&e, "e did not select the file's error");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	char *text = slurp(e.file);
+	assert_string_equal(text, broken); /* never overwritten without a save */
+	free(text);
+	finish(&e);
+}
+
+/* --from-gen: a generated diamond4 level, unsaved: q asks, y leaves no file. */
+static void test_from_gen(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "gen.lvl");
+	char *argv[] = { (char *)bin(), (char *)"edit", (char *)"--from-gen", (char *)"3", e.file,
+			 (char *)"--topology", (char *)"diamond4", (char *)"--size", (char *)"20x12",
+			 (char *)"--bestiary", (char *)BESTIARY, NULL };
+	start_argv(&e, argv);
+	if (!pty_wait_text(&e.p, "Generated diamond4 20x12", WAIT_MS))
+		dump_fail(&e, "no word of the generated level");
+	assert_true(pty_wait_text(&e.p, "[modified]", WAIT_MS));
+	pty_send(&e.p, "q");
+	if (!pty_wait_text(&e.p, "Unsaved changes", WAIT_MS))
+		dump_fail(&e, "quitting a generated level did not ask");
+	pty_send(&e.p, "y");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	assert_int_equal(access(e.file, F_OK), -1);
+	finish(&e);
+}
+
+/* A closed terminal with unsaved changes: exit 129, and LEVEL.recover
+ * holds them as a level that loads (astray check passes it) and opens in
+ * the editor again, which says where it came from. */
+static void test_hangup_recovers(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "l,");
+	wait_cell(&e, 4, 2, ',', "the ',' key did not paint");
+	pty_hangup(&e.p);
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_true(WIFEXITED(e.p.status));
+	assert_int_equal(WEXITSTATUS(e.p.status), 129);
+	char rec[160], cmd[512];
+	snprintf(rec, sizeof rec, "%s.recover", e.file);
+	char *text = slurp(rec);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n#..@,......#####...#\n"));
+	free(text);
+	snprintf(cmd, sizeof cmd, "'%s' check --bestiary %s '%s' >/dev/null 2>&1", bin(), BESTIARY, rec);
+	assert_int_equal(system(cmd), 0);
+	pty_close(&e.p);
+	/* the next start on the level says the recovery file is there */
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)BESTIARY, NULL };
+	start_argv(&e, argv);
+	if (!pty_wait_text(&e.p, "holds unsaved changes", WAIT_MS))
+		dump_fail(&e, "the next start did not mention the recovery file");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
+
+
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paint_undo_save),
 		cmocka_unit_test(test_play_and_return),
 		cmocka_unit_test(test_sigterm_recovers),
+		cmocka_unit_test(test_header_and_resize),
+		cmocka_unit_test(test_broken_file_opens),
+		cmocka_unit_test(test_from_gen),
+		cmocka_unit_test(test_hangup_recovers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -575,6 +575,209 @@ static void test_big_level(void **state)
 	editor_destroy(ed);
 }
 
+/* Header edits: each one an undo step, written as the parser reads it;
+ * values the file could not hold are refused and change nothing. */
+static void test_header_edit(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char err[320] = "";
+	assert_int_equal(editor_set_header(ed, EDITOR_NAME, "  The Pit  ", err, sizeof err), 1);
+	assert_string_equal(editor_header(ed, EDITOR_NAME), "The Pit");
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, "me", err, sizeof err), 1);
+	assert_int_equal(editor_set_header(ed, EDITOR_DESCRIPTION, "Rats; and stairs", err, sizeof err), 1);
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, "me", err, sizeof err), 0);
+	assert_true(editor_modified(ed));
+	char *t = written(ed);
+	assert_non_null(strstr(t, "name: The Pit\ntopology: square8\nauthor: me\ndescription: Rats; and stairs\nmap:\n"));
+	/* what is written parses back to the same header */
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("t.lvl", t, strlen(t), &b, &d);
+	assert_non_null(lv);
+	assert_string_equal(lv->name, "The Pit");
+	assert_string_equal(lv->author, "me");
+	assert_string_equal(lv->description, "Rats; and stairs");
+	level_destroy(lv);
+	diag_list_fini(&d);
+	free(t);
+	/* the diagnostics name the lines of the text that would be saved */
+	assert_true(editor_paint(ed, 8, 3, '#') > 0);
+	assert_true(has_diag(ed, "no exit", NULL));
+	assert_true(editor_undo(ed));
+	/* refused: an empty name, a comment, a tab, a non-ASCII byte */
+	assert_int_equal(editor_set_header(ed, EDITOR_NAME, "   ", err, sizeof err), -1);
+	assert_non_null(strstr(err, "needs a name"));
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, "me ;you", err, sizeof err), -1);
+	assert_non_null(strstr(err, "character 4"));
+	assert_non_null(strstr(err, "comment"));
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, ";x", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_DESCRIPTION, "a\tb", err, sizeof err), -1);
+	assert_non_null(strstr(err, "character 2"));
+	assert_int_equal(editor_set_header(ed, EDITOR_DESCRIPTION, "caf\xc3\xa9", err, sizeof err), -1);
+	assert_non_null(strstr(err, "non-ASCII"));
+	assert_string_equal(editor_header(ed, EDITOR_AUTHOR), "me");
+	/* an empty author removes the key; undo brings every step back */
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, "", err, sizeof err), 1);
+	assert_null(editor_header(ed, EDITOR_AUTHOR));
+	while (editor_undo(ed))
+		;
+	t = written(ed);
+	assert_string_equal(t, SQUARE);
+	free(t);
+	assert_false(editor_modified(ed));
+	/* and redo all of it */
+	while (editor_redo(ed))
+		;
+	assert_null(editor_header(ed, EDITOR_AUTHOR));
+	assert_string_equal(editor_header(ed, EDITOR_NAME), "The Pit");
+	editor_destroy(ed);
+}
+
+/* The model test of resize: grow and shrink every side, on square, hex
+ * and diamond, then undo gives back the original bytes, and redo the same
+ * resized bytes again. */
+static void resize_round(const char *text, int left, int top, int right, int bottom)
+{
+	struct bestiary b;
+	struct editor *ed = open_text(&b, text);
+	int w = editor_width(ed), h = editor_height(ed);
+	char err[320] = "";
+	int r = editor_resize(ed, left, top, right, bottom, err, sizeof err);
+	if (r != 1)
+		print_error("resize %d %d %d %d: %s\n", left, top, right, bottom, err);
+	assert_int_equal(r, 1);
+	assert_int_equal(editor_width(ed), w + left + right);
+	assert_int_equal(editor_height(ed), h + top + bottom);
+	char *grown = written(ed);
+	/* the text parses back to the same cells; void rows at the bottom are
+	 * blank lines, which the format does not keep */
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse_partial("t.lvl", grown, strlen(grown), &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(lv->w, editor_width(ed));
+	assert_true(lv->h <= editor_height(ed));
+	struct editor *back_ed = editor_create(lv, &b, "t.lvl");
+	for (int y = 0; y < editor_height(ed); y++)
+		for (int x = 0; x < editor_width(ed); x++)
+			assert_int_equal(editor_glyph(back_ed, x, y), editor_glyph(ed, x, y));
+	/* and a cell that stays keeps its glyph at its new place */
+	struct editor *orig = open_text(&b, text);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			if (x + left >= 0 && x + left < editor_width(ed) && y + top >= 0 && y + top < editor_height(ed))
+				assert_int_equal(editor_glyph(ed, x + left, y + top), editor_glyph(orig, x, y));
+	editor_destroy(orig);
+	editor_destroy(back_ed);
+	level_destroy(lv);
+	diag_list_fini(&d);
+	(void)editor_diags(ed);
+	(void)editor_route(ed);
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_width(ed), w);
+	char *back = written(ed);
+	assert_string_equal(back, text);
+	assert_true(editor_redo(ed));
+	char *again = written(ed);
+	assert_string_equal(again, grown);
+	free(grown);
+	free(back);
+	free(again);
+	editor_destroy(ed);
+}
+
+static void test_resize_undo(void **state)
+{
+	(void)state;
+	static const char *const texts[] = { SQUARE, HEX, DIAMOND };
+	for (int i = 0; i < 3; i++) {
+		resize_round(texts[i], 2, 2, 3, 1);     /* grow every side */
+		resize_round(texts[i], -1, 0, -2, -1);  /* shrink: the walls go */
+		resize_round(texts[i], 0, -2, 1, 0);    /* two rows off the top */
+		resize_round(texts[i], 3, 0, -3, 0);    /* shift right, cut on the right */
+	}
+}
+
+static void test_resize_rules(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	char err[320] = "";
+	struct editor *ed = open_text(&b, HEX);
+	/* one row on top would move every hex half a cell: refused */
+	assert_int_equal(editor_resize(ed, 0, 1, 0, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "pairs"));
+	assert_int_equal(editor_resize(ed, 0, 0, 0, 1, err, sizeof err), 1); /* the bottom is free */
+	/* the cells keep their neighbours: the start's row parity is kept */
+	assert_int_equal(editor_resize(ed, 1, 2, 0, 0, err, sizeof err), 1);
+	assert_int_equal(editor_glyph(ed, 3, 3), '@');
+	char *t = written(ed);
+	assert_non_null(strstr(t, "\n   # . @ . . g . #\n")); /* two cells right, two rows down */
+	free(t);
+	assert_int_equal(editor_resize(ed, -editor_width(ed), 0, 0, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "from 1 to"));
+	assert_int_equal(editor_resize(ed, 0, 0, LEVEL_MAX_SIDE, 0, err, sizeof err), -1);
+	assert_int_equal(editor_resize(ed, 0, 0, 0, 0, err, sizeof err), 0);
+	editor_destroy(ed);
+
+	/* square: any side; the start cut off is missed, markers and sealed cells move */
+	ed = open_text(&b, SQUARE);
+	editor_set_marker(ed, 0, 1, 1);
+	editor_set_marker(ed, 1, 8, 3);
+	assert_int_equal(editor_resize(ed, 0, 1, 0, 0, err, sizeof err), 1);
+	int x, y;
+	assert_true(editor_marker(ed, 0, &x, &y));
+	assert_int_equal(x * 100 + y, 102);
+	assert_int_equal(editor_route(ed)->status, PATH_FOUND);
+	assert_int_equal(editor_resize(ed, -2, 0, 0, 0, err, sizeof err), 1);
+	assert_false(editor_marker(ed, 0, &x, &y)); /* fell off with its cell */
+	assert_true(has_diag(ed, "no player start", NULL));
+	assert_true(editor_undo(ed));
+	assert_false(has_diag(ed, "no player start", NULL));
+	/* a stroke open: no resize in its middle */
+	editor_begin(ed);
+	assert_int_equal(editor_resize(ed, 1, 0, 0, 0, err, sizeof err), -1);
+	assert_non_null(strstr(err, "stroke"));
+	editor_end(ed);
+	/* a paint after the undo drops the redo of the resize (freed, no leak) */
+	assert_true(editor_paint(ed, 2, 2, '~') > 0);
+	assert_false(editor_redo(ed));
+	editor_destroy(ed);
+}
+
+static const char SEALED[] = "astray-level 1\n"
+			     "name: Sealed\n"
+			     "topology: square4\n"
+			     "sealed: 7,2\n"
+			     "map:\n"
+			     "##########\n"
+			     "#@..>#####\n"
+			     "#....#...#\n"
+			     "##########\n";
+
+static void test_resize_sealed(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	char err[320] = "";
+	struct editor *ed = open_text(&b, SEALED);
+	assert_int_equal(editor_resize(ed, 2, 0, 0, 0, err, sizeof err), 1);
+	char *t = written(ed);
+	assert_non_null(strstr(t, "sealed: 9,2\n"));
+	free(t);
+	assert_false(has_diag(ed, "unreachable", NULL));
+	assert_int_equal(editor_resize(ed, 0, 0, -4, 0, err, sizeof err), 1); /* the sealed room goes */
+	t = written(ed);
+	assert_null(strstr(t, "sealed:"));
+	free(t);
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	t = written(ed);
+	assert_string_equal(t, SEALED);
+	free(t);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +798,10 @@ int main(void)
 		cmocka_unit_test(test_route_follows_changes),
 		cmocka_unit_test(test_monster_routes),
 		cmocka_unit_test(test_big_level),
+		cmocka_unit_test(test_header_edit),
+		cmocka_unit_test(test_resize_undo),
+		cmocka_unit_test(test_resize_rules),
+		cmocka_unit_test(test_resize_sealed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
