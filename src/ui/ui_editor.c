@@ -1249,7 +1249,13 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	grid_destroy(u.grid);
 	if (u.outcome == UI_ERROR)
 		snprintf(err, errlen, "%s", u.err[0] ? u.err : "cannot use the terminal again after the play-test");
-	ui_screen_signals_restore(&sigs);
+	/* Stopped by a signal or a closed terminal, the caller now writes the
+	 * recovery file: the handlers stay, so a second hangup (a closed
+	 * terminal sends more than one) is only noted instead of killing the
+	 * program in the middle of that write.  The caller restores the
+	 * default action before it raises the signal again. */
+	if (u.outcome != UI_SIGNAL && u.outcome != UI_HANGUP)
+		ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();
 	if (u.outcome == UI_SIGNAL && *signal_number == SIGHUP)
 		u.outcome = UI_HANGUP;

@@ -25,7 +25,10 @@ struct ui_editor_options {
  * it returns, whatever happened; nothing is printed.  Returns UI_QUIT,
  * UI_SIGNAL (*signal_number says which), UI_HANGUP or UI_ERROR (err says
  * why).  Saving happens inside (editor_save); the caller looks at
- * editor_modified to know what is left unsaved.
+ * editor_modified to know what is left unsaved.  After UI_SIGNAL or
+ * UI_HANGUP the signal handlers are left installed (later signals are only
+ * noted), so the caller's rescue write survives a second hangup; the
+ * caller sets the default action before raising the signal again.
  */
 enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options *opt,
 			      int *signal_number, char *err, size_t errlen);

@@ -413,6 +413,35 @@ static void test_hangup_recovers(void **state)
 	finish(&e);
 }
 
+/* A terminal that goes away sends more than one hangup (tmux kill-pane:
+ * the terminal's, then the session's): hangups arriving while the
+ * recovery file is written must not kill the editor before it is there. */
+static void test_repeated_hangups_recover(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "l,");
+	wait_cell(&e, 4, 2, ',', "the ',' key did not paint");
+	bool gone = false;
+	for (int i = 0; i < 400 && !gone; i++) {
+		kill(e.p.pid, SIGHUP);
+		gone = pty_wait_exit(&e.p, 5);
+	}
+	if (!gone)
+		assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	if (!WIFEXITED(e.p.status))
+		dump_fail(&e, "killed by a repeated hangup before the recovery file was written");
+	assert_int_equal(WEXITSTATUS(e.p.status), 129);
+	char rec[160];
+	snprintf(rec, sizeof rec, "%s.recover", e.file);
+	char *text = slurp(rec);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n#..@,......#####...#\n"));
+	free(text);
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -425,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_broken_file_opens),
 		cmocka_unit_test(test_from_gen),
 		cmocka_unit_test(test_hangup_recovers),
+		cmocka_unit_test(test_repeated_hangups_recover),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
