@@ -762,12 +762,17 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			keep_slot = !play_file_saved_away(s.data, filed, sizeof filed);
 		} else if (a->resume) {
 			/* chosen on the title screen: no question; a save that
-			 * cannot be resumed says why and a new game starts */
+			 * cannot be resumed says why, and the player says whether
+			 * a new game starts (rather than meet a fresh level and
+			 * think the old game lost) */
 			enum play_resume_status st = play_resume_load(s.data, &r, msg, sizeof msg);
 			resume = st == PLAY_RESUME_READY;
 			keep_slot = st == PLAY_RESUME_FAILED;
-			if (!resume)
+			if (!resume) {
 				fprintf(stderr, "astray: %s\n", msg);
+				if (play_ask(stdin, stdout, "Start a new game?", true) != 1)
+					return 0;
+			}
 		} else {
 			resume = play_resume_offer(s.data, &r, &keep_slot);
 		}

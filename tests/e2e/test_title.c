@@ -259,6 +259,37 @@ static void test_one_game_per_data_folder(void **state)
 	assert_true(pty_wait_exit(&t->p, WAIT_MS));
 }
 
+/* Continue on a save that cannot be resumed says why and asks before a
+ * new game starts; the damaged file is kept. */
+static void test_continue_damaged_save_asks(void **state)
+{
+	struct title_test *t = *state;
+	char path[160];
+	snprintf(path, sizeof path, "%s/astray", t->data);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/astray/save.jnl", t->data);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("junkjunkjunk\n", f);
+	fclose(f);
+	start_title(t);
+	expect(t, "> Continue saved game");
+	pty_send(&t->p, "\r");
+	expect(t, "cannot be resumed");
+	expect(t, "Start a new game?");
+	pty_send(&t->p, "n\r");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "n did not end the program");
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_false(t->p.altscreen);
+	char cmd[256];
+	int st = -1;
+	snprintf(cmd, sizeof cmd, "cat %s/astray/save.jnl.damaged-1", t->data);
+	char *out = run_capture(cmd, &st);
+	assert_string_equal(out, "junkjunkjunk\n");
+	free(out);
+}
+
 static void test_seed_entry(void **state)
 {
 	struct title_test *t = *state;
@@ -420,6 +451,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_one_game_per_data_folder),
+		T(test_continue_damaged_save_asks),
 		T(test_seed_entry), T(test_seed_escape),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_resize), T(test_no_title), T(test_sigterm),

@@ -818,8 +818,8 @@ static void test_cli_errors_and_help(void **state)
 		{ "@L --format xml", 2 },
 		{ "@L --frobnicate", 2 },
 		{ "@L --compare 'goblin.sight=2'", 2 },
-		{ "@L --set troll.sight=2", 1 },
-		{ "@L --compare 'goblin.sight=2' 'goblin.nosuch=1'", 1 },
+		{ "@L --set troll.sight=2", 2 }, /* a bad option value: usage */
+		{ "@L --compare 'goblin.sight=2' 'goblin.nosuch=1'", 2 },
 		{ "no-such-level.lvl", 1 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
