@@ -197,6 +197,12 @@ void stats_wilson(long successes, long n, double z, double *lo, double *hi)
 	double half = z / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
 	*lo = centre - half < 0.0 ? 0.0 : centre - half;
 	*hi = centre + half > 1.0 ? 1.0 : centre + half;
+	/* At 0 (or n) successes the bound is 0 (or 1) exactly; rounding in
+	 * centre - half would otherwise print 0 of 9 as [2.78e-17, 0.299]. */
+	if (successes == 0)
+		*lo = 0.0;
+	if (successes == n)
+		*hi = 1.0;
 }
 
 int stats_rate_ci(const double *v, size_t n, struct stats_summary *out)
