@@ -278,10 +278,12 @@ static void sim_usage(FILE *out)
 		"\n"
 		"CSV columns:\n"
 		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		"  per game: level,game,seed,outcome,monsters,<metrics>\n"
+		"  per game: level,game,seed,outcome,monsters,<metrics> (--shard writes it);\n"
+		"            --generate adds run after level, --compare side (A/B) before game\n"
 		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
-		"  shard:    per game, with a side column (A/B) after level under --compare\n"
-		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n"
+		"level is the file, or \"all\" for every level together; a generated level is\n"
+		"gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.\n"
+		"docs/sim.md has the rest.\n"
 		"\n"
 		"A tuner's workflow: do goblins that see farther catch the player more, and\n"
 		"do they jam more?\n"
@@ -915,6 +917,10 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_lev
 		if (src->gen)
 			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
 		csv_string(f, src->gen ? name : src->file);
+		if (src->gen) {
+			fputc(',', f);
+			csv_string(f, src->file);
+		}
 		if (side)
 			fprintf(f, ",%s", side);
 		fprintf(f, ",%d,%llu,%s,%d", g[i].index, (unsigned long long)g[i].seed,
@@ -932,9 +938,9 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_lev
 static void print_csv(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
-	if (a->compare[0] && a->shard.n > 0) {
-		/* A --compare shard: per-game rows of both sides, for sim-report. */
-		fprintf(f, "level,side,game,seed,outcome,monsters");
+	if (a->compare[0] && a->per_game) {
+		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
+		fprintf(f, "level%s,side,game,seed,outcome,monsters", a->generate ? ",run" : "");
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
@@ -950,7 +956,7 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 		if (o->n_runs > 1)
 			csv_compare_rows(f, o, "all", o->all[0], o->all[1], o->n_all);
 	} else if (a->per_game) {
-		fprintf(f, "level,game,seed,outcome,monsters");
+		fprintf(f, "level%s,game,seed,outcome,monsters", a->generate ? ",run" : "");
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
