@@ -790,7 +790,8 @@ static void verdict_line(FILE *f, int m, const struct sim_paired *p)
 		fprintf(f, "  %s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
 			p->sign > 0 ? "B" : "A", mi->higher, mi->label, va, vb, d, ci);
 	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
-		fprintf(f, "  No difference in %s: %s in every game under both.\n", mi->label, va);
+		fprintf(f, "  No difference in %s: each game gives the same under A and B (mean %s).\n", mi->label,
+			va);
 	} else {
 		fprintf(f, "  No clear difference in %s: %s (A) vs %s (B), difference B-A %s %s holds 0, could be noise.\n",
 			mi->label, va, vb, d, ci);
@@ -799,6 +800,8 @@ static void verdict_line(FILE *f, int m, const struct sim_paired *p)
 
 static const char *higher_side(const struct sim_paired *p)
 {
+	if (p->sign == 0 && p->diff.sd == 0 && p->diff.mean == 0)
+		return "same in every game";
 	return p->sign > 0 ? "B higher" : p->sign < 0 ? "A higher" : "no clear difference";
 }
 
