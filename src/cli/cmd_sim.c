@@ -1477,10 +1477,18 @@ done:
 static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
 {
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
-	char title[1200];
-	snprintf(title, sizeof title, "%s: %s, %d game%s, seed %llu%s", lr->src.file,
-		 sim_heat_layer_name((enum sim_heat_layer)a->layer), a->games, a->games == 1 ? "" : "s",
-		 (unsigned long long)a->seed, hb ? ", B minus A" : "");
+	/* Two lines: what is drawn, then the run's settings, so a picture
+	 * opened later still says which change it shows. */
+	char title[3400], set_a[1024], set_b[1024];
+	describe_settings(set_a, sizeof set_a, a, a->compare[0]);
+	describe_settings(set_b, sizeof set_b, a, a->compare[1]);
+	int k = snprintf(title, sizeof title, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", lr->src.file,
+			 sim_heat_layer_name((enum sim_heat_layer)a->layer), a->games, a->games == 1 ? "" : "s",
+			 (unsigned long long)a->seed, hb ? ", B minus A" : "", sim_player_name(a->opt.player),
+			 a->opt.chase ? ", --chase" : "");
+	if (k > 0 && (size_t)k < sizeof title)
+		snprintf(title + k, sizeof title - (size_t)k, "%s%s%s%s", hb ? "A = " : "settings: ", set_a,
+			 hb ? "; B = " : "", hb ? set_b : "");
 	if (strcmp(a->heatmap, "-") == 0) {
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);

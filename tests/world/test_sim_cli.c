@@ -397,6 +397,15 @@ static void test_heatmap_cli(void **state)
 	assert_true(atoi(out + 5) > 100);
 	assert_non_null(strstr(out, "</svg>"));
 	free(out);
+	/* The picture names what it compares, under its title. */
+	snprintf(args, sizeof args, "grep -o '>player exit; A = goblin.sight=3; B = goblin.sight=9<' %s/c.svg", dir);
+	out = run_capture(args, &st);
+	assert_int_equal(st, 0);
+	free(out);
+	out = ok("sim levels/02-the-chase.lvl --games 2 --no-time --set goblin.sight=4 --heatmap - --layer deaths");
+	assert_non_null(strstr(out, "\nplayer exit; settings: goblin.sight=4\n"));
+	assert_non_null(strstr(out, "player's cell at death: nothing counted on any cell (all .)"));
+	free(out);
 	out = astray("sim levels/01-first-steps.lvl levels/02-the-chase.lvl --heatmap -", true, &st);
 	assert_int_equal(st, 2);
 	assert_non_null(strstr(out, "one LEVEL"));
