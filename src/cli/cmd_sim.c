@@ -290,8 +290,11 @@ static void sim_usage(FILE *out)
 		"  astray sim levels/07-the-deep.lvl --games 400 --jobs 2 \\\n"
 		"      --compare 'goblin.sight=6' 'goblin.sight=10' --heatmap diff.svg\n"
 		"then read the verdict (killed, damage, blocked_waits, stuck...) and open\n"
-		"diff.svg: red where B's monsters stood more, blue less.  Split a large sweep\n"
-		"over machines with --shard I/N and merge it with astray sim-report.\n");
+		"diff.svg: red where B's monsters stood more, blue less; --layer blocked\n"
+		"shows where they jam.  For a generated dungeon, write it first:\n"
+		"  astray gen --topology square8 --seed 11 --depth 3 -o d11.lvl\n"
+		"Split a large sweep over machines with --shard I/N (or --seed ranges) and\n"
+		"merge the CSV with astray sim-report; docs/sim.md has a GNU parallel recipe.\n");
 }
 
 /* ------------------------------------------------------------------ */
