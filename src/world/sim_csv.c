@@ -452,10 +452,11 @@ bool sim_csv_finish(struct sim_csv *rd, struct sim_csv_result *out, struct diag_
 			/* A single run plays the same seeds on every level and side. */
 			int n0 = rd->levels[0].n[0];
 			if (l->n[s] != n0 || base != first_base) {
-				char these[64], those[64];
-				snprintf(these, sizeof these, rd->seeds ? " (from seed %llu)" : "", (unsigned long long)base);
-				snprintf(those, sizeof those, rd->seeds ? " (from seed %llu)" : "",
-					 (unsigned long long)first_base);
+				char these[64] = "", those[64] = "";
+				if (rd->seeds) {
+					snprintf(these, sizeof these, " (from seed %llu)", (unsigned long long)base);
+					snprintf(those, sizeof those, " (from seed %llu)", (unsigned long long)first_base);
+				}
 				diag_add(d, DIAG_ERROR, l->file, 0, 0,
 					 "%shas %d game%s%s, %.200s%s has %d%s: a single run plays the same games on "
 					 "every level%s", rd->compare ? (s ? "side B " : "side A ") : "", l->n[s],
