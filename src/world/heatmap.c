@@ -319,12 +319,13 @@ int heatmap_write_text(FILE *f, const struct sim_heat *a, const struct sim_heat 
 	char hi[32];
 	number(hi, sizeof hi, mx, false);
 	if (!(mx > 0))
-		fprintf(f, "%s%s: %s; # wall\n", div ? "B minus A, " : "", sim_heat_layer_label(l),
+		fprintf(f, "%s%s:\n  %s; # wall\n", div ? "B minus A, " : "", sim_heat_layer_label(l),
 			div ? "no difference on any cell (all .)" : "nothing counted on any cell (all .)");
-	else if (div)
-		fprintf(f, "B minus A, %s: 1..9 B higher, a..i A higher (log scale to %s); . no difference; # wall\n",
+	else if (div) /* two lines, so that the legend fits an 80-column terminal */
+		fprintf(f, "B minus A, %s:\n  1..9 B higher, a..i A higher (log scale to %s); . no difference; # wall\n",
 			sim_heat_layer_label(l), hi);
 	else
-		fprintf(f, "%s: 1..9 on a log scale to the largest count, %s; . none; # wall\n", sim_heat_layer_label(l), hi);
+		fprintf(f, "%s:\n  1..9 on a log scale to the largest count, %s; . none; # wall\n",
+			sim_heat_layer_label(l), hi);
 	return 0;
 }

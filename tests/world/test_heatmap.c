@@ -319,6 +319,13 @@ static void test_text(void **state)
 	make_heat(&b, 5, 3, GRID_SQUARE4, "######...######", "......910......", SIM_HEAT_CONTACT);
 	t = text_of(&a, &b, SIM_HEAT_CONTACT, false);
 	assert_true(strncmp(t, "#####\n#9.i#\n#####\n", 18) == 0);
+	/* The legend fits 80 columns even with the longest layer label. */
+	for (const char *line = t; *line; line = strchr(line, '\n') + 1)
+		assert_true(strcspn(line, "\n") <= 80);
+	free(t);
+	t = text_of(&a, &b, SIM_HEAT_BLOCKED, false);
+	for (const char *line = t; *line; line = strchr(line, '\n') + 1)
+		assert_true(strcspn(line, "\n") <= 80);
 	free(t);
 	/* All zero: the legend line says so. */
 	t = text_of(&a, NULL, SIM_HEAT_DEATHS, false);
@@ -326,7 +333,7 @@ static void test_text(void **state)
 	assert_non_null(strstr(t, "nothing counted on any cell"));
 	free(t);
 	t = text_of(&a, &a, SIM_HEAT_CONTACT, true);
-	assert_non_null(strstr(t, "B minus A, player's cell at first contact: no difference on any cell"));
+	assert_non_null(strstr(t, "B minus A, player's cell at first contact:\n  no difference on any cell (all .); # wall\n"));
 	assert_null(strchr(t, '\033'));
 	free(t);
 	sim_heat_fini(&a);

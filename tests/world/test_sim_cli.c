@@ -404,7 +404,7 @@ static void test_heatmap_cli(void **state)
 	free(out);
 	out = ok("sim levels/02-the-chase.lvl --games 2 --no-time --set goblin.sight=4 --heatmap - --layer deaths");
 	assert_non_null(strstr(out, "\nplayer exit; settings: goblin.sight=4\n"));
-	assert_non_null(strstr(out, "player's cell at death: nothing counted on any cell (all .)"));
+	assert_non_null(strstr(out, "player's cell at death:\n  nothing counted on any cell (all .); # wall\n"));
 	free(out);
 	out = astray("sim levels/01-first-steps.lvl levels/02-the-chase.lvl --heatmap -", true, &st);
 	assert_int_equal(st, 2);
