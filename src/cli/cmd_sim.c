@@ -278,18 +278,23 @@ static void sim_usage(FILE *out)
 		"\n"
 		"CSV columns:\n"
 		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		"  per game: level,game,seed,outcome,monsters,<metrics>\n"
+		"  per game: level,game,seed,outcome,monsters,<metrics> (--shard writes it);\n"
+		"            --generate adds run after level, --compare side (A/B) before game\n"
 		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
-		"  shard:    per game, with a side column (A/B) after level under --compare\n"
-		"level is the file, or \"all\" for every level together.  docs/sim.md has the rest.\n"
+		"level is the file, or \"all\" for every level together; a generated level is\n"
+		"gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.\n"
+		"docs/sim.md has the rest.\n"
 		"\n"
 		"A tuner's workflow: do goblins that see farther catch the player more, and\n"
 		"do they jam more?\n"
 		"  astray sim levels/07-the-deep.lvl --games 400 --jobs 2 \\\n"
 		"      --compare 'goblin.sight=6' 'goblin.sight=10' --heatmap diff.svg\n"
 		"then read the verdict (killed, damage, blocked_waits, stuck...) and open\n"
-		"diff.svg: red where B's monsters stood more, blue less.  Split a large sweep\n"
-		"over machines with --shard I/N and merge it with astray sim-report.\n");
+		"diff.svg: red where B's monsters stood more, blue less; --layer blocked\n"
+		"shows where they jam.  For a generated dungeon, write it first:\n"
+		"  astray gen --topology square8 --seed 11 --depth 3 -o d11.lvl\n"
+		"Split a large sweep over machines with --shard I/N (or --seed ranges) and\n"
+		"merge the CSV with astray sim-report; docs/sim.md has a GNU parallel recipe.\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -790,7 +795,8 @@ static void verdict_line(FILE *f, int m, const struct sim_paired *p)
 		fprintf(f, "  %s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
 			p->sign > 0 ? "B" : "A", mi->higher, mi->label, va, vb, d, ci);
 	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
-		fprintf(f, "  No difference in %s: %s in every game under both.\n", mi->label, va);
+		fprintf(f, "  No difference in %s: each game gives the same under A and B (mean %s).\n", mi->label,
+			va);
 	} else {
 		fprintf(f, "  No clear difference in %s: %s (A) vs %s (B), difference B-A %s %s holds 0, could be noise.\n",
 			mi->label, va, vb, d, ci);
@@ -799,6 +805,8 @@ static void verdict_line(FILE *f, int m, const struct sim_paired *p)
 
 static const char *higher_side(const struct sim_paired *p)
 {
+	if (p->sign == 0 && p->diff.sd == 0 && p->diff.mean == 0)
+		return "same in every game";
 	return p->sign > 0 ? "B higher" : p->sign < 0 ? "A higher" : "no clear difference";
 }
 
@@ -917,6 +925,10 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_lev
 		if (src->gen)
 			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
 		csv_string(f, src->gen ? name : src->file);
+		if (src->gen) {
+			fputc(',', f);
+			csv_string(f, src->file);
+		}
 		if (side)
 			fprintf(f, ",%s", side);
 		fprintf(f, ",%d,%llu,%s,%d", g[i].index, (unsigned long long)g[i].seed,
@@ -934,9 +946,9 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_lev
 static void print_csv(FILE *f, const struct out_ctx *o)
 {
 	const struct sim_args *a = o->a;
-	if (a->compare[0] && a->shard.n > 0) {
-		/* A --compare shard: per-game rows of both sides, for sim-report. */
-		fprintf(f, "level,side,game,seed,outcome,monsters");
+	if (a->compare[0] && a->per_game) {
+		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
+		fprintf(f, "level%s,side,game,seed,outcome,monsters", a->generate ? ",run" : "");
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
@@ -952,7 +964,7 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 		if (o->n_runs > 1)
 			csv_compare_rows(f, o, "all", o->all[0], o->all[1], o->n_all);
 	} else if (a->per_game) {
-		fprintf(f, "level,game,seed,outcome,monsters");
+		fprintf(f, "level%s,game,seed,outcome,monsters", a->generate ? ",run" : "");
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
@@ -1470,10 +1482,18 @@ done:
 static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
 {
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
-	char title[1200];
-	snprintf(title, sizeof title, "%s: %s, %d game%s, seed %llu%s", lr->src.file,
-		 sim_heat_layer_name((enum sim_heat_layer)a->layer), a->games, a->games == 1 ? "" : "s",
-		 (unsigned long long)a->seed, hb ? ", B minus A" : "");
+	/* Two lines: what is drawn, then the run's settings, so a picture
+	 * opened later still says which change it shows. */
+	char title[3400], set_a[1024], set_b[1024];
+	describe_settings(set_a, sizeof set_a, a, a->compare[0]);
+	describe_settings(set_b, sizeof set_b, a, a->compare[1]);
+	int k = snprintf(title, sizeof title, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", lr->src.file,
+			 sim_heat_layer_name((enum sim_heat_layer)a->layer), a->games, a->games == 1 ? "" : "s",
+			 (unsigned long long)a->seed, hb ? ", B minus A" : "", sim_player_name(a->opt.player),
+			 a->opt.chase ? ", --chase" : "");
+	if (k > 0 && (size_t)k < sizeof title)
+		snprintf(title + k, sizeof title - (size_t)k, "%s%s%s%s", hb ? "A = " : "settings: ", set_a,
+			 hb ? "; B = " : "", hb ? set_b : "");
 	if (strcmp(a->heatmap, "-") == 0) {
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);

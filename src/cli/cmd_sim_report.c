@@ -1,7 +1,7 @@
 /*
  * cmd_sim_report.c - `astray sim-report CSV...`: reads the files, has
  * sim_csv.c put every game of the per-game CSV that `astray sim --shard
- * I/N` (or --per-game --format csv) wrote back in its place, and has
+ * I/N` (or --per-game --format csv) wrote back in its place by seed, and has
  * cmd_sim.c write the report a single run over those games prints.  The
  * per-game values are written exactly (put_exact in cmd_sim.c), so the
  * summaries come out the same to the last digit.  Errors name file:line.
@@ -48,12 +48,17 @@ static void report_usage(FILE *out)
 		"--format csv) over disjoint games, for example the jobs of a batch system\n"
 		"on many machines, into the report one run over all those games prints:\n"
 		"the same summary, intervals and --compare verdicts, to the last digit.\n"
-		"Every level must have the same number of games; a game found twice is an\n"
-		"error.  Time columns are merged like the others when the files have them.\n"
+		"Games are placed by seed, so --shard slices of one run and runs over\n"
+		"disjoint --seed ranges merge alike; generated levels (--generate) merge\n"
+		"into their run.  The seeds must make one range, the same on every level\n"
+		"and side; a game found twice or missing is an error (exit 1).  Time\n"
+		"columns are merged like the others when the files have them.\n"
 		"\n"
 		"  astray sim L.lvl --games 1000 --shard 1/2 > s1.csv   (on one machine)\n"
 		"  astray sim L.lvl --games 1000 --shard 2/2 > s2.csv   (on another)\n"
 		"  astray sim-report s1.csv s2.csv\n"
+		"  astray sim L.lvl --games 500 --seed 1001 --per-game --format csv > s3.csv\n"
+		"  astray sim-report s1.csv s2.csv s3.csv         (seeds 1..1500)\n"
 		"\n"
 		"options:\n");
 	opt_print_help(out, &report_command);

@@ -195,17 +195,30 @@ int heatmap_write_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *
 	s = s > 24 ? 24 : s < 2 ? 2 : s;
 	double mw, mh;
 	map_size(a, s, &mw, &mh);
-	const double pad = 10, top = 40, legend = 70;
-	double width = mw + 2 * pad < 420 ? 420 : mw + 2 * pad, height = top + mh + legend;
+	/* The title's lines (split at '\n'), then the layer's meaning. */
+	int lines = 1;
+	for (const char *p = title; *p; p++)
+		lines += *p == '\n';
+	const double pad = 10, top = 40 + 16.0 * (lines - 1), legend = 70;
+	double width = mw + 2 * pad < 560 ? 560 : mw + 2 * pad, height = top + mh + legend;
 	double mx = scale_max(a, b, l);
 	bool div = b != NULL;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		   "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"13\">\n",
 		width, height, width, height);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n<text x=\"%.0f\" y=\"18\">", pad);
-	xml_text(f, title);
-	fprintf(f, "</text>\n<text x=\"%.0f\" y=\"34\" font-size=\"11\" fill=\"#444\">%s%s%s</text>\n", pad,
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	const char *line = title;
+	for (int i = 0; i < lines; i++) {
+		size_t n = strcspn(line, "\n");
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\"%s>", pad, 18 + 16.0 * i, i ? " font-size=\"12\"" : "");
+		xml_text(f, buf);
+		fprintf(f, "</text>\n");
+		line += n + (line[n] == '\n');
+	}
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#444\">%s%s%s</text>\n", pad, top - 6,
 		div ? "B minus A: " : "", sim_heat_layer_label(l), div ? " (blue: fewer under B, red: more)" : "");
 	fprintf(f, "<g id=\"cells\" stroke=\"none\">\n");
 	for (int y = 0; y < a->h; y++)
@@ -223,9 +236,11 @@ int heatmap_write_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *
 			colour(scaled(v, mx), div, rgb);
 			char num[32];
 			number(num, sizeof num, v, div);
-			fprintf(f, " class=\"cell\" fill=\"#%02x%02x%02x\"><title>%d,%d: %s</title></%s>\n", rgb[0],
-				rgb[1], rgb[2], x, y, num,
-				a->topo == GRID_SQUARE4 || a->topo == GRID_SQUARE8 ? "rect" : "polygon");
+			/* Exits are outlined so the picture reads against the level. */
+			bool exit = a->tiles[c] == TILE_EXIT;
+			fprintf(f, " class=\"cell\" fill=\"#%02x%02x%02x\"%s><title>%d,%d%s: %s</title></%s>\n", rgb[0],
+				rgb[1], rgb[2], exit ? " stroke=\"#000000\" stroke-width=\"1.5\"" : "", x, y,
+				exit ? " (exit)" : "", num, a->topo == GRID_SQUARE4 || a->topo == GRID_SQUARE8 ? "rect" : "polygon");
 		}
 	fprintf(f, "</g>\n");
 	/* The legend: the scale as a gradient with its ends and middle labelled. */
@@ -244,16 +259,23 @@ int heatmap_write_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *
 	number(lo, sizeof lo, div ? -mx : 0, div);
 	number(mid, sizeof mid, div ? 0 : floor(unscaled(0.5, mx) * 10 + 0.5) / 10, false);
 	number(hi, sizeof hi, mx, div);
-	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
-		   "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n",
-		pad, ly + 30, lo, pad + lw / 2, ly + 30, mid, pad + lw, ly + 30, hi);
+	if (mx > 0)
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
+			   "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n",
+			pad, ly + 30, lo, pad + lw / 2, ly + 30, mid, pad + lw, ly + 30, hi);
+	else /* an all-zero layer: say so rather than label a scale from -0 to +0 */
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", pad, ly + 30,
+			div ? "no difference: every cell counts the same under A and B"
+			    : "nothing counted: every cell is 0 on this layer");
 	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"#3a3a3a\"/>"
 		   "<text x=\"%.0f\" y=\"%.0f\">wall</text>\n"
 		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"#d8d8d8\"/>"
 		   "<text x=\"%.0f\" y=\"%.0f\">void</text>\n"
+		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"11\" height=\"11\" fill=\"#ffffff\" stroke=\"#000000\" "
+		   "stroke-width=\"1.5\"/><text x=\"%.0f\" y=\"%.0f\">exit</text>\n"
 		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#444\">logarithmic scale</text>\n</g>\n</svg>\n",
 		pad + lw + 16, ly + 1, pad + lw + 32, ly + 12, pad + lw + 76, ly + 1, pad + lw + 92, ly + 12,
-		pad + lw + 136, ly + 12);
+		pad + lw + 136, ly + 1.5, pad + lw + 152, ly + 12, pad + lw + 190, ly + 12);
 	return 0;
 }
 
@@ -296,10 +318,14 @@ int heatmap_write_text(FILE *f, const struct sim_heat *a, const struct sim_heat 
 	}
 	char hi[32];
 	number(hi, sizeof hi, mx, false);
-	if (div)
-		fprintf(f, "B minus A, %s: 1..9 B higher, a..i A higher (log scale to %s); . no difference; # wall\n",
+	if (!(mx > 0))
+		fprintf(f, "%s%s:\n  %s; # wall\n", div ? "B minus A, " : "", sim_heat_layer_label(l),
+			div ? "no difference on any cell (all .)" : "nothing counted on any cell (all .)");
+	else if (div) /* two lines, so that the legend fits an 80-column terminal */
+		fprintf(f, "B minus A, %s:\n  1..9 B higher, a..i A higher (log scale to %s); . no difference; # wall\n",
 			sim_heat_layer_label(l), hi);
 	else
-		fprintf(f, "%s: 1..9 on a log scale to the largest count, %s; . none; # wall\n", sim_heat_layer_label(l), hi);
+		fprintf(f, "%s:\n  1..9 on a log scale to the largest count, %s; . none; # wall\n",
+			sim_heat_layer_label(l), hi);
 	return 0;
 }

@@ -1,10 +1,12 @@
 /*
  * sim_csv.c - the reader of sim's per-game CSV (written by cmd_sim.c with
  * --per-game --format csv or --shard I/N): the header names the columns
- * (level, an optional side, game, seed, outcome, monsters, then metric
- * names, any subset), each row one game.  Games are kept by level, side
- * and number so shards can come in any order; a game met twice is an
- * error.  It parses from memory and never prints (make fuzz covers it).
+ * (level, optional run and side, game, seed, outcome, monsters, then
+ * metric names, any subset), each row one game.  Games are kept by level
+ * (or run, for generated levels) and side, then put in order by seed, so
+ * shards and seed ranges can come in any order; a game met twice or
+ * missing is an error.  It parses from memory and never prints (make fuzz
+ * covers it).
  */
 #include "sim_csv.h"
 
@@ -28,19 +30,30 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
-/* One level as it is being read: games by number, for each side. */
+/* One game as read: where it came from, for messages. */
+struct row {
+	struct sim_game g;
+	int file;                  /* index into sim_csv.files */
+	int line;                  /* 1-based */
+	char *name;                /* the generated level's own name (the level column under a run
+				      column), or NULL */
+};
+
+/* One level (or --generate run) as it is being read: its games, per side, in the order read. */
 struct level_acc {
 	char *file;
-	struct sim_game *games[2];
-	unsigned char *have[2];    /* 1 where game i of that side was read */
-	int cap;                   /* slots in games[] */
-	int n[2];                  /* games read per side */
+	struct row *rows[2];
+	int n[2], cap[2];
+	struct sim_game *games[2]; /* sim_csv_finish's games, in game order */
 };
 
 struct sim_csv {
 	struct level_acc *levels;
 	int n_levels, cap_levels;
+	char **files;               /* the file names given to sim_csv_add, for messages */
+	int n_files, cap_files;
 	bool compare;
+	bool seeds;                 /* the files have a seed column: games are placed by seed */
 	bool any;                   /* a header was read */
 	bool hidden[SIM_METRIC_COUNT];
 	int ncols;                  /* columns of the header */
@@ -48,7 +61,8 @@ struct sim_csv {
 	struct sim_csv_level *view;  /* sim_csv_finish's levels */
 };
 
-enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6 };
+enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
+       COL_RUN = -7 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -98,8 +112,9 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		const char *name;
 		int kind;
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
-		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS } };
-	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false;
+		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
+		      { "run", COL_RUN } };
+	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false;
 	if (n > (int)(sizeof rd->col_kind / sizeof rd->col_kind[0])) {
 		snprintf(err, errlen, "too many columns");
 		return false;
@@ -124,6 +139,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		side |= kind == COL_SIDE;
 		game |= kind == COL_GAME;
 		level |= kind == COL_LEVEL;
+		seed |= kind == COL_SEED;
 		rd->col_kind[i] = kind;
 	}
 	if (!game || !level) {
@@ -134,11 +150,12 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	bool hidden[SIM_METRIC_COUNT];
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		hidden[m] = !seen[m];
-	if (rd->any && (side != rd->compare || memcmp(hidden, rd->hidden, sizeof hidden) != 0)) {
+	if (rd->any && (side != rd->compare || seed != rd->seeds || memcmp(hidden, rd->hidden, sizeof hidden) != 0)) {
 		snprintf(err, errlen, "its columns differ from the first file's (mixed runs?)");
 		return false;
 	}
 	rd->compare = side;
+	rd->seeds = seed;
 	memcpy(rd->hidden, hidden, sizeof hidden);
 	rd->ncols = n;
 	rd->any = true;
@@ -167,26 +184,18 @@ static struct level_acc *find_level(struct sim_csv *rd, const char *file)
 	return l;
 }
 
-static bool grow_games(struct level_acc *l, int index)
+/* Appends a row to one side of l; false on no memory. */
+static bool push_row(struct level_acc *l, int side, const struct row *r)
 {
-	if (index < l->cap)
-		return true;
-	int cap = l->cap ? l->cap : 64;
-	while (cap <= index)
-		cap *= 2;
-	for (int s = 0; s < 2; s++) {
-		struct sim_game *g = realloc(l->games[s], (size_t)cap * sizeof *g);
-		if (g)
-			l->games[s] = g;
-		unsigned char *h = realloc(l->have[s], (size_t)cap);
-		if (h) {
-			memset(h + l->cap, 0, (size_t)(cap - l->cap));
-			l->have[s] = h;
-		}
-		if (!g || !h)
+	if (l->n[side] == l->cap[side]) {
+		int cap = l->cap[side] ? 2 * l->cap[side] : 64;
+		struct row *grown = realloc(l->rows[side], (size_t)cap * sizeof *grown);
+		if (!grown)
 			return false;
+		l->rows[side] = grown;
+		l->cap[side] = cap;
 	}
-	l->cap = cap;
+	l->rows[side][l->n[side]++] = *r;
 	return true;
 }
 
@@ -202,7 +211,7 @@ static bool parse_number(const char *s, double *out)
 	return *end == '\0' && errno == 0 && isfinite(*out);
 }
 
-static bool read_row(struct sim_csv *rd, char **f, int n, char *err, size_t errlen)
+static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, size_t errlen)
 {
 	if (n != rd->ncols) {
 		snprintf(err, errlen, "%d fields, the header has %d", n, rd->ncols);
@@ -212,7 +221,7 @@ static bool read_row(struct sim_csv *rd, char **f, int n, char *err, size_t errl
 	memset(&g, 0, sizeof g);
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		g.v[m] = NAN;
-	const char *level = NULL;
+	const char *level = NULL, *run = NULL;
 	int side = 0;
 	for (int i = 0; i < n; i++) {
 		int kind = rd->col_kind[i];
@@ -220,6 +229,9 @@ static bool read_row(struct sim_csv *rd, char **f, int n, char *err, size_t errl
 		switch (kind) {
 		case COL_LEVEL:
 			level = f[i];
+			break;
+		case COL_RUN:
+			run = f[i];
 			break;
 		case COL_SIDE:
 			if (strcmp(f[i], "A") != 0 && strcmp(f[i], "B") != 0) {
@@ -273,27 +285,148 @@ static bool read_row(struct sim_csv *rd, char **f, int n, char *err, size_t errl
 			break;
 		}
 	}
-	struct level_acc *l = find_level(rd, level);
-	if (!l || !grow_games(l, g.index)) {
+	/* Under --generate every game has its own level; the run column names
+	 * the run they make up, the block a single run's summary prints. */
+	struct level_acc *l = find_level(rd, run ? run : level);
+	struct row r = { .g = g, .file = rd->n_files - 1, .line = line, .name = NULL };
+	if (l)
+		r.g.level = (int)(l - rd->levels);
+	if (l && run && strcmp(run, level) != 0)
+		r.name = strdup(level);
+	if (!l || (run && strcmp(run, level) != 0 && !r.name) || !push_row(l, side, &r)) {
+		free(r.name);
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}
-	if (l->have[side][g.index]) {
-		snprintf(err, errlen, "game %d of %.200s%s appears twice (overlapping shards?)", g.index, level,
-			 rd->compare ? (side ? " side B" : " side A") : "");
+	return true;
+}
+
+static int cmp_seed(const void *pa, const void *pb)
+{
+	uint64_t a = ((const struct row *)pa)->g.seed, b = ((const struct row *)pb)->g.seed;
+	return (a > b) - (a < b);
+}
+
+static int cmp_index(const void *pa, const void *pb)
+{
+	int a = ((const struct row *)pa)->g.index, b = ((const struct row *)pb)->g.index;
+	return (a > b) - (a < b);
+}
+
+/* The i-th topology (cycling) of a --generate run's name "gen:T1,T2,...:..."
+ * into *t (not terminated) and *len; the list's length, or 0 when run is
+ * not such a name. */
+static int run_topology(const char *run, int i, const char **t, size_t *len)
+{
+	if (strncmp(run, "gen:", 4) != 0)
+		return 0;
+	const char *list = run + 4;
+	size_t list_len = strcspn(list, ":");
+	int n = 1;
+	for (size_t k = 0; k < list_len; k++)
+		n += list[k] == ',';
+	const char *p = list;
+	for (int k = i % n; k > 0; k--)
+		p = strchr(p, ',') + 1;
+	*t = p;
+	*len = strcspn(p, ",:");
+	return n;
+}
+
+/*
+ * Puts side s of l in game order into l->games[s] and numbers the games.
+ * With a seed column the games are placed by seed, so that --shard slices
+ * and disjoint --seed ranges merge alike: their seeds must be one range
+ * S, S+1, ... (modulo 2^64, as sim counts them) and the game with seed
+ * S + i becomes game i, as in a single run from --seed S.  Without seeds
+ * the game numbers must be 0..n-1.  Under --generate (a run column) game
+ * i must also be on the topology a single run gives game i.  Sets *base
+ * to S (0 without seeds); false with the reason in d.
+ */
+static bool order_side(struct sim_csv *rd, struct level_acc *l, int s, uint64_t *base, struct diag_list *d)
+{
+	struct row *r = l->rows[s];
+	int n = l->n[s];
+	const char *side = rd->compare ? (s ? "side B: " : "side A: ") : "";
+	if (n == 0) {
+		diag_add(d, DIAG_ERROR, l->file, 0, 0, "%sno games (every level needs both sides)", side);
 		return false;
 	}
-	g.level = (int)(l - rd->levels);
-	l->games[side][g.index] = g;
-	l->have[side][g.index] = 1;
-	l->n[side]++;
+	qsort(r, (size_t)n, sizeof *r, rd->seeds ? cmp_seed : cmp_index);
+	for (int k = 1; k < n; k++) {
+		bool twice = rd->seeds ? r[k].g.seed == r[k - 1].g.seed : r[k].g.index == r[k - 1].g.index;
+		if (!twice)
+			continue;
+		if (rd->seeds)
+			diag_add(d, DIAG_ERROR, rd->files[r[k].file], r[k].line, 1,
+				 "%sthe game with seed %llu of %.200s appears twice (also at %.200s:%d): overlapping "
+				 "shards or seed ranges?", side, (unsigned long long)r[k].g.seed, l->file,
+				 rd->files[r[k - 1].file], r[k - 1].line);
+		else
+			diag_add(d, DIAG_ERROR, rd->files[r[k].file], r[k].line, 1,
+				 "%sgame %d of %.200s appears twice (also at %.200s:%d): overlapping shards?", side,
+				 r[k].g.index, l->file, rd->files[r[k - 1].file], r[k - 1].line);
+		return false;
+	}
+	int start = 0;
+	if (rd->seeds) {
+		/* One range has exactly one place, cyclically, where the next seed is not one more. */
+		int gaps = 0, first_gap = -1;
+		for (int k = 0; k < n; k++) {
+			if (r[(k + 1) % n].g.seed - r[k].g.seed == 1)
+				continue;
+			gaps++;
+			start = (k + 1) % n;
+			if (k + 1 < n && first_gap < 0)
+				first_gap = k;
+		}
+		if (gaps > 1) {
+			unsigned long long lo = r[first_gap].g.seed + 1, hi = r[first_gap + 1].g.seed - 1;
+			if (lo == hi)
+				diag_add(d, DIAG_ERROR, l->file, 0, 0,
+					 "%sthe game with seed %llu is missing (a shard or seed range not given?)", side, lo);
+			else
+				diag_add(d, DIAG_ERROR, l->file, 0, 0,
+					 "%sthe games with seeds %llu..%llu are missing (a shard or seed range not given?)",
+					 side, lo, hi);
+			return false;
+		}
+	} else {
+		for (int k = 0; k < n; k++)
+			if (r[k].g.index != k) {
+				diag_add(d, DIAG_ERROR, l->file, 0, 0, "%sgame %d is missing (a shard not given?)", side, k);
+				return false;
+			}
+	}
+	*base = rd->seeds ? r[start].g.seed : 0;
+	free(l->games[s]);
+	l->games[s] = calloc((size_t)n, sizeof *l->games[s]);
+	if (!l->games[s]) {
+		diag_add(d, DIAG_ERROR, l->file, 0, 0, "out of memory");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct row *ri = &r[(start + i) % n];
+		const char *t;
+		size_t len;
+		int topos = ri->name ? run_topology(l->file, i, &t, &len) : 0;
+		if (topos > 0 && !(strncmp(ri->name, "gen:", 4) == 0 && strncmp(ri->name + 4, t, len) == 0 &&
+				   ri->name[4 + len] == ':')) {
+			diag_add(d, DIAG_ERROR, rd->files[ri->file], ri->line, 1,
+				 "%s%.200s is game %d of the merged run from seed %llu, which a single run plays on "
+				 "%.*s: with --generate, start each --seed range a multiple of %d games after the first",
+				 side, ri->name, i, (unsigned long long)*base, (int)len, t, topos);
+			return false;
+		}
+		l->games[s][i] = ri->g;
+		l->games[s][i].index = i;
+	}
 	return true;
 }
 
 bool sim_csv_finish(struct sim_csv *rd, struct sim_csv_result *out, struct diag_list *d)
 {
-	int sides = rd->compare ? 2 : 1, games = -1;
-	char msg[400];
+	int sides = rd->compare ? 2 : 1;
 	memset(out, 0, sizeof *out);
 	free(rd->view);
 	rd->view = calloc((size_t)(rd->n_levels ? rd->n_levels : 1), sizeof *rd->view);
@@ -301,39 +434,46 @@ bool sim_csv_finish(struct sim_csv *rd, struct sim_csv_result *out, struct diag_
 		diag_add(d, DIAG_ERROR, "sim-report", 0, 0, "out of memory");
 		return false;
 	}
+	if (rd->n_levels == 0) {
+		diag_add(d, DIAG_ERROR, "sim-report", 0, 0, "no games in the files");
+		return false;
+	}
+	uint64_t first_base = 0;
 	for (int i = 0; i < rd->n_levels; i++) {
 		struct level_acc *l = &rd->levels[i];
 		for (int s = 0; s < sides; s++) {
-			/* The games must be 0..n-1 with none missing: one run's games. */
-			int first_gap = -1;
-			for (int k = 0; k < l->n[s] && first_gap < 0; k++)
-				if (k >= l->cap || !l->have[s][k])
-					first_gap = k;
-			if (first_gap >= 0) {
-				snprintf(msg, sizeof msg, "game %d is missing (a shard not given?)", first_gap);
-				diag_add(d, DIAG_ERROR, l->file, 0, 0, "%s%s", rd->compare ? (s ? "side B: " : "side A: ") : "", msg);
+			uint64_t base;
+			if (!order_side(rd, l, s, &base, d))
+				return false;
+			if (i == 0 && s == 0) {
+				first_base = base;
+				continue;
+			}
+			/* A single run plays the same seeds on every level and side. */
+			int n0 = rd->levels[0].n[0];
+			if (l->n[s] != n0 || base != first_base) {
+				char these[64] = "", those[64] = "";
+				if (rd->seeds) {
+					snprintf(these, sizeof these, " (from seed %llu)", (unsigned long long)base);
+					snprintf(those, sizeof those, " (from seed %llu)", (unsigned long long)first_base);
+				}
+				diag_add(d, DIAG_ERROR, l->file, 0, 0,
+					 "%shas %d game%s%s, %.200s%s has %d%s: a single run plays the same games on "
+					 "every level%s", rd->compare ? (s ? "side B " : "side A ") : "", l->n[s],
+					 l->n[s] == 1 ? "" : "s", these, rd->levels[0].file,
+					 rd->compare ? " side A" : "", n0, those, rd->compare ? " and side" : "");
 				return false;
 			}
-			if (games >= 0 && l->n[s] != games) {
-				diag_add(d, DIAG_ERROR, l->file, 0, 0, "has %d games, %.200s has %d: every level needs the same games",
-					 l->n[s], rd->levels[0].file, games);
-				return false;
-			}
-			games = l->n[s];
 		}
 		rd->view[i].file = l->file;
 		rd->view[i].monsters = l->games[0][0].monsters;
 		rd->view[i].games[0] = l->games[0];
 		rd->view[i].games[1] = rd->compare ? l->games[1] : NULL;
 	}
-	if (rd->n_levels == 0 || games <= 0) {
-		diag_add(d, DIAG_ERROR, "sim-report", 0, 0, "no games in the files");
-		return false;
-	}
 	out->levels = rd->view;
 	out->n_levels = rd->n_levels;
-	out->games = games;
-	out->seed = rd->levels[0].games[0][0].seed;
+	out->games = rd->levels[0].n[0];
+	out->seed = first_base;
 	out->compare = rd->compare;
 	memcpy(out->hidden, rd->hidden, sizeof out->hidden);
 	return true;
@@ -352,6 +492,22 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 		free(f);
 		return false;
 	}
+	if (rd->n_files == rd->cap_files) {
+		int cap = rd->cap_files ? 2 * rd->cap_files : 8;
+		char **grown = realloc(rd->files, (size_t)cap * sizeof *grown);
+		if (grown) {
+			rd->files = grown;
+			rd->cap_files = cap;
+		}
+	}
+	char *name = rd->n_files < rd->cap_files ? strdup(file) : NULL;
+	if (!name) {
+		diag_add(d, DIAG_ERROR, file, 0, 0, "out of memory");
+		free(copy);
+		free(f);
+		return false;
+	}
+	rd->files[rd->n_files++] = name;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	char *p = copy;
@@ -375,7 +531,7 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 				snprintf(err, sizeof err, "broken quoting or too many fields");
 				ok = false;
 			} else {
-				ok = header ? read_header(rd, f, n, err, sizeof err) : read_row(rd, f, n, err, sizeof err);
+				ok = header ? read_header(rd, f, n, err, sizeof err) : read_row(rd, f, n, lineno, err, sizeof err);
 			}
 			if (!ok)
 				diag_add(d, DIAG_ERROR, file, lineno, 1, "%s", err);
@@ -404,10 +560,15 @@ void sim_csv_destroy(struct sim_csv *rd)
 	for (int i = 0; i < rd->n_levels; i++) {
 		free(rd->levels[i].file);
 		for (int s = 0; s < 2; s++) {
+			for (int k = 0; k < rd->levels[i].n[s]; k++)
+				free(rd->levels[i].rows[s][k].name);
+			free(rd->levels[i].rows[s]);
 			free(rd->levels[i].games[s]);
-			free(rd->levels[i].have[s]);
 		}
 	}
+	for (int i = 0; i < rd->n_files; i++)
+		free(rd->files[i]);
+	free(rd->files);
 	free(rd->levels);
 	free(rd->view);
 	free(rd);

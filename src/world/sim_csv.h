@@ -31,16 +31,22 @@ void sim_csv_destroy(struct sim_csv *c);    /* NULL does nothing */
 
 /*
  * Reads one file's text (from memory: `file` names it in messages): a
- * header row, then one row per game.  Every game goes to its place by
- * level, side and game number.  On the first error returns false with
- * `file:line:col: message` in d (nothing is printed).
+ * header row, then one row per game.  Every game goes to its level (the
+ * run column's, when there is one: --generate) and side.  On the first
+ * error returns false with `file:line:col: message` in d (nothing is
+ * printed).
  */
 bool sim_csv_add(struct sim_csv *c, const char *file, const char *text, size_t len,
 		 struct diag_list *d);
 
-/* After every file: checks that each level has games 0..n-1 of each side,
- * none missing, the same n everywhere, and fills out.  False with the
- * reason in d. */
+/* After every file: puts each level's games in order, by seed when the
+ * files have a seed column (the seeds must make one range S, S+1, ...
+ * modulo 2^64, and the game with seed S+i becomes game i: --shard slices
+ * and disjoint --seed ranges merge alike), else by game number (0..n-1);
+ * checks none is missing or twice, the same games on every level and
+ * side, and under --generate that game i is on the topology a single run
+ * gives it; fills out.  False with the reason (and a position when one
+ * row is at fault) in d. */
 bool sim_csv_finish(struct sim_csv *c, struct sim_csv_result *out, struct diag_list *d);
 
 #endif

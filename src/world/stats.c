@@ -195,10 +195,14 @@ void stats_wilson(long successes, long n, double z, double *lo, double *hi)
 	double denom = 1.0 + z2 / nn;
 	double centre = (p + z2 / (2.0 * nn)) / denom;
 	double half = z / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
-	/* None of n (all of n) has the bound exactly 0 (1); the formula gives
-	 * it only up to rounding, and a tuner testing lo > 0 must not be misled. */
-	*lo = successes <= 0 || centre - half < 0.0 ? 0.0 : centre - half;
-	*hi = successes >= n || centre + half > 1.0 ? 1.0 : centre + half;
+	*lo = centre - half < 0.0 ? 0.0 : centre - half;
+	*hi = centre + half > 1.0 ? 1.0 : centre + half;
+	/* At 0 (or n) successes the bound is 0 (or 1) exactly; rounding in
+	 * centre - half would otherwise print 0 of 9 as [2.78e-17, 0.299]. */
+	if (successes == 0)
+		*lo = 0.0;
+	if (successes == n)
+		*hi = 1.0;
 }
 
 int stats_rate_ci(const double *v, size_t n, struct stats_summary *out)

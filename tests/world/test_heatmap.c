@@ -182,7 +182,7 @@ static void make_heat(struct sim_heat *h, int w, int hh, int topo, const char *m
 	for (int i = 0; i < SIM_HEAT_COUNT; i++)
 		h->v[i] = calloc((size_t)(w * hh), sizeof(double));
 	for (int c = 0; c < w * hh; c++) {
-		h->tiles[c] = map[c] == '#' ? TILE_WALL : map[c] == ' ' ? TILE_VOID : TILE_FLOOR;
+		h->tiles[c] = map[c] == '#' ? TILE_WALL : map[c] == ' ' ? TILE_VOID : map[c] == '>' ? TILE_EXIT : TILE_FLOOR;
 		h->v[l][c] = digits[c] >= '0' && digits[c] <= '9' ? digits[c] - '0' : 0;
 	}
 }
@@ -225,10 +225,26 @@ static void test_svg_square(void **state)
 	assert_non_null(strstr(svg, "<title>1,1: 1</title>"));
 	assert_non_null(strstr(svg, "<title>3,1: 9</title>"));
 	assert_non_null(strstr(svg, ">9</text>"));
+	assert_null(strstr(svg, "nothing counted"));
 	free(svg);
-	/* Another layer of the same heat is all zeros: still one element a cell. */
+	/* Another layer of the same heat is all zeros: still one element a
+	 * cell, and the legend says there is nothing rather than 0 to 0. */
 	svg = svg_of(&h, NULL, SIM_HEAT_DEATHS, "t");
 	check_svg(svg, 3, 12, 0);
+	assert_non_null(strstr(svg, ">nothing counted: every cell is 0 on this layer</text>"));
+	free(svg);
+	sim_heat_fini(&h);
+	/* An exit is outlined (still one element) and named in its tooltip;
+	 * a title of two lines is two text elements, both before the map. */
+	make_heat(&h, 5, 3, GRID_SQUARE4, "######..>######", "......13.......", SIM_HEAT_OCCUPANCY);
+	svg = svg_of(&h, NULL, SIM_HEAT_OCCUPANCY, "L.lvl: occupancy\nA: goblin.sight=3  B: <x>");
+	check_svg(svg, 3, 12, 0);
+	assert_non_null(strstr(svg, "stroke=\"#000000\" stroke-width=\"1.5\"><title>3,1 (exit): 0</title>"));
+	assert_non_null(strstr(svg, ">exit</text>"));
+	const char *l1 = strstr(svg, ">L.lvl: occupancy</text>"), *l2 = strstr(svg, ">A: goblin.sight=3  B: &lt;x&gt;</text>");
+	assert_non_null(l1);
+	assert_non_null(l2);
+	assert_true(l1 < l2 && l2 < strstr(svg, "id=\"cells\""));
 	free(svg);
 	sim_heat_fini(&h);
 }
@@ -253,6 +269,13 @@ static void test_svg_hex_and_diff(void **state)
 	assert_non_null(strstr(svg, "<title>1,0: +2</title>"));
 	assert_non_null(strstr(svg, "<title>2,0: -1</title>"));
 	assert_non_null(strstr(svg, "B minus A"));
+	assert_null(strstr(svg, "no difference"));
+	free(svg);
+	/* B equal to A: a picture of no difference, said in words. */
+	svg = svg_of(&a, &a, SIM_HEAT_BLOCKED, "same");
+	check_svg(svg, 4, 3, 1);
+	assert_non_null(strstr(svg, ">no difference: every cell counts the same under A and B</text>"));
+	assert_null(strstr(svg, ">+0</text>"));
 	free(svg);
 	/* A size mismatch or an empty heat is refused. */
 	struct sim_heat empty = { 0 };
@@ -296,6 +319,22 @@ static void test_text(void **state)
 	make_heat(&b, 5, 3, GRID_SQUARE4, "######...######", "......910......", SIM_HEAT_CONTACT);
 	t = text_of(&a, &b, SIM_HEAT_CONTACT, false);
 	assert_true(strncmp(t, "#####\n#9.i#\n#####\n", 18) == 0);
+	/* The legend fits 80 columns even with the longest layer label. */
+	for (const char *line = t; *line; line = strchr(line, '\n') + 1)
+		assert_true(strcspn(line, "\n") <= 80);
+	free(t);
+	t = text_of(&a, &b, SIM_HEAT_BLOCKED, false);
+	for (const char *line = t; *line; line = strchr(line, '\n') + 1)
+		assert_true(strcspn(line, "\n") <= 80);
+	free(t);
+	/* All zero: the legend line says so. */
+	t = text_of(&a, NULL, SIM_HEAT_DEATHS, false);
+	assert_non_null(strstr(t, "#...#\n"));
+	assert_non_null(strstr(t, "nothing counted on any cell"));
+	free(t);
+	t = text_of(&a, &a, SIM_HEAT_CONTACT, true);
+	assert_non_null(strstr(t, "B minus A, player's cell at first contact:\n  no difference on any cell (all .); # wall\n"));
+	assert_null(strchr(t, '\033'));
 	free(t);
 	sim_heat_fini(&a);
 	sim_heat_fini(&b);

@@ -707,9 +707,9 @@ static void test_cli_generate(void **state)
 	char args[512];
 	struct run a = run_sim(base);
 	assert_int_equal(a.status, 0);
-	assert_non_null(strstr(a.out, "\ngen:square4:30x12:d1:40,0,40,"));
-	assert_non_null(strstr(a.out, "\ngen:hex:30x12:d1:41,1,41,"));
-	assert_non_null(strstr(a.out, "\ngen:hex:30x12:d1:45,5,45,"));
+	assert_non_null(strstr(a.out, "\ngen:square4:30x12:d1:40,\"gen:square4,hex:30x12:d1\",0,40,"));
+	assert_non_null(strstr(a.out, "\ngen:hex:30x12:d1:41,\"gen:square4,hex:30x12:d1\",1,41,"));
+	assert_non_null(strstr(a.out, "\ngen:hex:30x12:d1:45,\"gen:square4,hex:30x12:d1\",5,45,"));
 	snprintf(args, sizeof args, "%s --jobs 2", base);
 	struct run b = run_sim(args);
 	assert_int_equal(b.status, 0);

@@ -173,7 +173,7 @@ static void test_shards_merge(void **state)
 	snprintf(args, sizeof args, "sim-report %s/s1.csv %s/s3.csv", dir, dir);
 	out = astray(args, true, &st);
 	assert_int_equal(st, 1);
-	assert_non_null(strstr(out, "is missing"));
+	assert_non_null(strstr(out, "the games with seeds 4..6 are missing (a shard or seed range not given?)"));
 	free(out);
 	snprintf(args, sizeof args, "sim levels/02-the-chase.lvl --games 3 --format csv > %s/sum.csv", dir);
 	free(ok(args));
@@ -184,6 +184,108 @@ static void test_shards_merge(void **state)
 	free(out);
 	out = astray("sim-report", true, &st);
 	assert_int_equal(st, 2);
+	free(out);
+}
+
+/* Runs `sim SINGLE --format F` and `sim-report` of the files the shard
+ * commands write, and checks they print the same report: CSV byte for
+ * byte, JSON and table from the first level on (their headers name the
+ * merged files instead of the settings). */
+static void check_merge(const char *single, const char *const *shards, int n)
+{
+	static const char *const formats[] = { "csv", "json", "table" };
+	char args[2048], files[1024] = "";
+	size_t used = 0;
+	for (int i = 0; i < n; i++) {
+		snprintf(args, sizeof args, "sim %s > %s/m%d.csv", shards[i], dir, i);
+		free(ok(args));
+		/* the files in reverse order: order must not matter */
+		used += (size_t)snprintf(files + used, sizeof files - used, " %s/m%d.csv", dir, n - 1 - i);
+	}
+	for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+		snprintf(args, sizeof args, "sim %s --format %s", single, formats[f]);
+		char *one = ok(args);
+		snprintf(args, sizeof args, "sim-report%s --format %s", files, formats[f]);
+		char *merged = ok(args);
+		if (f == 0) {
+			if (strcmp(one, merged) != 0)
+				print_message("sim %s\n--- single:\n%s--- merged:\n%s", single, one, merged);
+			assert_string_equal(one, merged);
+		} else {
+			const char *key = f == 1 ? "\"levels\"" : "\n\n";
+			assert_non_null(strstr(one, key));
+			assert_non_null(strstr(merged, key));
+			assert_string_equal(strstr(one, key), strstr(merged, key));
+		}
+		free(one);
+		free(merged);
+	}
+}
+
+/* Generated dungeons, --compare per-game CSV and disjoint --seed ranges
+ * merge into the single run's report too; misaligned ranges are refused. */
+static void test_ranges_merge(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	const char *gen = "--generate square4,hex,diamond8 --games 7 --no-time";
+	const char *gen_shards[] = {
+		"--generate square4,hex,diamond8 --games 7 --no-time --shard 2/3",
+		"--generate square4,hex,diamond8 --games 7 --no-time --shard 1/3",
+		"--generate square4,hex,diamond8 --games 7 --no-time --shard 3/3",
+	};
+	check_merge(gen, gen_shards, 3);
+	const char *gen_cmp = "--generate square8,hex --games 6 --seed 40 --no-time --compare goblin.sight=3 goblin.sight=9";
+	const char *gen_cmp_shards[] = {
+		"--generate square8,hex --games 6 --seed 40 --no-time --compare goblin.sight=3 goblin.sight=9 --shard 1/2",
+		"--generate square8,hex --games 6 --seed 40 --no-time --compare goblin.sight=3 goblin.sight=9 --shard 2/2",
+	};
+	check_merge(gen_cmp, gen_cmp_shards, 2);
+	/* --seed ranges: 5 games from seed 1 (--per-game --format csv), 7 from seed 6 */
+	const char *lvl = "levels/02-the-chase.lvl levels/07-the-deep.lvl --games 12 --no-time";
+	const char *lvl_ranges[] = {
+		"levels/02-the-chase.lvl levels/07-the-deep.lvl --games 5 --no-time --per-game --format csv",
+		"levels/02-the-chase.lvl levels/07-the-deep.lvl --games 7 --seed 6 --no-time --shard 1/1",
+	};
+	check_merge(lvl, lvl_ranges, 2);
+	const char *cmp = "levels/02-the-chase.lvl --games 9 --seed 100 --no-time --compare goblin.sight=3 goblin.sight=9";
+	const char *cmp_ranges[] = {
+		"levels/02-the-chase.lvl --games 4 --seed 105 --no-time --compare goblin.sight=3 goblin.sight=9 "
+		"--per-game --format csv",
+		"levels/02-the-chase.lvl --games 5 --seed 100 --no-time --compare goblin.sight=3 goblin.sight=9 "
+		"--per-game --format csv",
+	};
+	check_merge(cmp, cmp_ranges, 2);
+	/* generated, in seed ranges that start a whole cycle of topologies apart */
+	const char *gen_ranges[] = {
+		"--generate square4,hex,diamond8 --games 3 --no-time --shard 1/1",
+		"--generate square4,hex,diamond8 --games 4 --seed 4 --no-time --shard 1/1",
+	};
+	check_merge(gen, gen_ranges, 2);
+	/* Refused: ranges a generated run would not play, a hole between ranges. */
+	char args[1024];
+	int st;
+	snprintf(args, sizeof args, "sim --generate square4,hex --games 3 --no-time --shard 1/1 > %s/m0.csv", dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "sim --generate square4,hex --games 3 --seed 4 --no-time --shard 1/1 > %s/m1.csv",
+		 dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "sim-report %s/m0.csv %s/m1.csv", dir, dir);
+	char *out = astray(args, true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "m1.csv:2:1: error: gen:square4:79x23:d1:4 is game 3 of the merged run from seed 1, "
+				    "which a single run plays on hex: with --generate, start each --seed range a "
+				    "multiple of 2 games after the first"));
+	free(out);
+	snprintf(args, sizeof args, "sim levels/02-the-chase.lvl --games 2 --seed 9 --no-time --shard 1/1 > %s/m1.csv",
+		 dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "sim levels/02-the-chase.lvl --games 3 --no-time --shard 1/1 > %s/m0.csv", dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "sim-report %s/m0.csv %s/m1.csv", dir, dir);
+	out = astray(args, true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "the games with seeds 4..8 are missing (a shard or seed range not given?)"));
 	free(out);
 }
 
@@ -295,6 +397,15 @@ static void test_heatmap_cli(void **state)
 	assert_true(atoi(out + 5) > 100);
 	assert_non_null(strstr(out, "</svg>"));
 	free(out);
+	/* The picture names what it compares, under its title. */
+	snprintf(args, sizeof args, "grep -o '>player exit; A = goblin.sight=3; B = goblin.sight=9<' %s/c.svg", dir);
+	out = run_capture(args, &st);
+	assert_int_equal(st, 0);
+	free(out);
+	out = ok("sim levels/02-the-chase.lvl --games 2 --no-time --set goblin.sight=4 --heatmap - --layer deaths");
+	assert_non_null(strstr(out, "\nplayer exit; settings: goblin.sight=4\n"));
+	assert_non_null(strstr(out, "player's cell at death:\n  nothing counted on any cell (all .); # wall\n"));
+	free(out);
 	out = astray("sim levels/01-first-steps.lvl levels/02-the-chase.lvl --heatmap -", true, &st);
 	assert_int_equal(st, 2);
 	assert_non_null(strstr(out, "one LEVEL"));
@@ -333,6 +444,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jobs_identical),
 		cmocka_unit_test(test_shards_merge),
+		cmocka_unit_test(test_ranges_merge),
 		cmocka_unit_test(test_turns_exact),
 		cmocka_unit_test(test_seed_wrap),
 		cmocka_unit_test(test_names),

@@ -68,7 +68,6 @@ static void test_errors(void **state)
 		{ "level,game,outcome\nL,0,won\n", 2, "outcome 'won'" },
 		{ "level,game,killed\nL,0,x\n", 2, "killed 'x'" },
 		{ "level,game,killed\nL,0\n", 2, "2 fields, the header has 3" },
-		{ "level,game\nL,0\nL,0\n", 3, "appears twice" },
 		{ "level,game\n\"L,0\n", 2, "broken quoting" },
 		{ "level,game\nL,-1\n", 2, "game '-1'" },
 		{ "level,side,game\nL,C,0\n", 2, "side 'C'" },
@@ -82,6 +81,21 @@ static void test_errors(void **state)
 		if (!strstr(d.items[0].msg, cases[i].msg))
 			print_message("case %zu: %s\n", i, d.items[0].msg);
 		assert_non_null(strstr(d.items[0].msg, cases[i].msg));
+		sim_csv_destroy(c);
+		diag_list_fini(&d);
+	}
+	/* A game twice: found when the files are put together, at the second
+	 * place with the first named. */
+	{
+		struct sim_csv *c = sim_csv_create();
+		struct diag_list d = { 0 };
+		struct sim_csv_result r;
+		assert_true(add(c, "f.csv", "level,game\nL,0\nL,0\n", &d));
+		assert_false(sim_csv_finish(c, &r, &d));
+		assert_int_equal(d.n, 1);
+		assert_non_null(strstr(d.items[0].msg, "game 0 of L appears twice (also at f.csv:"));
+		assert_string_equal(d.items[0].file, "f.csv");
+		assert_true(d.items[0].line == 2 || d.items[0].line == 3);
 		sim_csv_destroy(c);
 		diag_list_fini(&d);
 	}
@@ -102,11 +116,106 @@ static void test_errors(void **state)
 	diag_list_fini(&d);
 }
 
+/* With seeds, games are placed by seed: disjoint --seed ranges merge like
+ * --shard slices, and the merged run starts at the lowest seed. */
+static void test_seed_ranges(void **state)
+{
+	(void)state;
+	static const char h[] = "level,game,seed,outcome,monsters,damage\n";
+	char a[512], b[512];
+	/* run 1: --seed 10 --games 2; run 2: --seed 12 --games 3 (its games 0..2) */
+	snprintf(a, sizeof a, "%sL,0,12,escaped,4,12\nL,1,13,escaped,4,13\nL,2,14,killed,4,14\n", h);
+	snprintf(b, sizeof b, "%sL,0,10,escaped,5,10\nL,1,11,escaped,5,11\n", h);
+	struct sim_csv *c = sim_csv_create();
+	struct diag_list d = { 0 };
+	struct sim_csv_result r;
+	assert_true(add(c, "late.csv", a, &d));
+	assert_true(add(c, "early.csv", b, &d));
+	assert_true(sim_csv_finish(c, &r, &d));
+	assert_int_equal(r.games, 5);
+	assert_int_equal(r.seed, 10);
+	assert_int_equal(r.levels[0].monsters, 5); /* game 0 is seed 10's */
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(r.levels[0].games[0][i].index, i);
+		assert_int_equal(r.levels[0].games[0][i].seed, 10 + i);
+		assert_true(r.levels[0].games[0][i].v[SIM_M_DAMAGE] == 10 + i);
+	}
+	sim_csv_destroy(c);
+	/* Seeds that wrap past 2^64 - 1 are still one range, from its start. */
+	c = sim_csv_create();
+	assert_true(add(c, "w.csv",
+			"level,game,seed\nL,2,1\nL,0,18446744073709551615\nL,1,0\n", &d));
+	assert_true(sim_csv_finish(c, &r, &d));
+	assert_int_equal(r.games, 3);
+	assert_true(r.seed == UINT64_MAX);
+	assert_int_equal(r.levels[0].games[0][2].seed, 1);
+	sim_csv_destroy(c);
+	/* A hole between the ranges, and a level with other seeds. */
+	c = sim_csv_create();
+	assert_true(add(c, "h.csv", "level,game,seed\nL,0,10\nL,1,11\nL,0,14\n", &d));
+	assert_false(sim_csv_finish(c, &r, &d));
+	assert_non_null(strstr(d.items[d.n - 1].msg, "the games with seeds 12..13 are missing"));
+	sim_csv_destroy(c);
+	c = sim_csv_create();
+	assert_true(add(c, "h.csv", "level,game,seed\nL,0,10\nL,1,11\nM,0,11\nM,1,12\n", &d));
+	assert_false(sim_csv_finish(c, &r, &d));
+	assert_non_null(strstr(d.items[d.n - 1].msg, "has 2 games (from seed 11), L has 2 (from seed 10)"));
+	sim_csv_destroy(c);
+	/* The same seed twice, from two files. */
+	c = sim_csv_create();
+	assert_true(add(c, "x.csv", "level,game,seed\nL,0,10\nL,1,11\n", &d));
+	assert_true(add(c, "y.csv", "level,game,seed\nL,0,11\n", &d));
+	assert_false(sim_csv_finish(c, &r, &d));
+	assert_non_null(strstr(d.items[d.n - 1].msg, "the game with seed 11 of L appears twice (also at "));
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+}
+
+/* --generate: the run column groups the games, each keeping its own level
+ * name; game i must be on the topology a single run gives game i. */
+static void test_generated(void **state)
+{
+	(void)state;
+	static const char h[] = "level,run,game,seed\n";
+	char a[512];
+	snprintf(a, sizeof a,
+		 "%sgen:hex:39x23:d1:6,\"gen:square4,hex:d1\",1,6\n"
+		 "gen:square4:79x23:d1:5,\"gen:square4,hex:d1\",0,5\n"
+		 "gen:hex:39x23:d1:4,\"gen:square4,hex:d1\",1,4\n"
+		 "gen:square4:79x23:d1:3,\"gen:square4,hex:d1\",0,3\n", h);
+	struct sim_csv *c = sim_csv_create();
+	struct diag_list d = { 0 };
+	struct sim_csv_result r;
+	assert_true(add(c, "g.csv", a, &d));
+	assert_true(sim_csv_finish(c, &r, &d));
+	assert_int_equal(r.n_levels, 1);
+	assert_string_equal(r.levels[0].file, "gen:square4,hex:d1");
+	assert_int_equal(r.games, 4);
+	assert_int_equal(r.seed, 3);
+	sim_csv_destroy(c);
+	/* Seeds 4..5 from another --seed: game 0 (seed 4) would be square4. */
+	snprintf(a, sizeof a,
+		 "%sgen:square4:79x23:d1:4,\"gen:square4,hex:d1\",0,4\n"
+		 "gen:hex:39x23:d1:5,\"gen:square4,hex:d1\",1,5\n"
+		 "gen:square4:79x23:d1:3,\"gen:square4,hex:d1\",0,3\n", h);
+	c = sim_csv_create();
+	assert_true(add(c, "g.csv", a, &d));
+	assert_false(sim_csv_finish(c, &r, &d));
+	assert_int_equal(d.items[d.n - 1].line, 2);
+	assert_non_null(strstr(d.items[d.n - 1].msg,
+			       "gen:square4:79x23:d1:4 is game 1 of the merged run from seed 3, which a single run "
+			       "plays on hex: with --generate, start each --seed range a multiple of 2 games"));
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_seed_ranges),
+		cmocka_unit_test(test_generated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
