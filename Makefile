@@ -123,6 +123,12 @@ build/san/libcli.a: $(filter-out build/san/cli/main.o,$(CLI_SRC:src/%.c=build/sa
 build/san/libtest.a: $(TESTLIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# The crash tests' LD_PRELOAD shim (tests/shim/failio.c): fails or kills
+# the real program at its k-th write, fsync, rename or link.
+build/shim/failio.so: tests/shim/failio.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O1 -g -fPIC -shared $< -o $@ -ldl
+
 # Kept (not deleted as intermediates), so make test's summary is its last line.
 .SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o)
 
@@ -145,7 +151,7 @@ test:
 	@tools/deps test
 	@$(MAKE) --no-print-directory test-suites
 
-test-suites: depcheck build/astray build/san/astray $(TESTS)
+test-suites: depcheck build/astray build/san/astray build/shim/failio.so $(TESTS)
 	@fail=0; log=build/test.log; : > $$log; for t in $(TESTS); do \
 		echo "== $$t"; \
 		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t 2>&1 \
