@@ -113,14 +113,16 @@ int cmd_replay(int argc, char **argv)
 	double t1 = clock_us();
 	if (!verify) {
 		long n = upto >= 0 && upto < d.n_actions ? upto : d.n_actions;
-		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, err, sizeof err);
+		int signo = 0;
+		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, &signo, err, sizeof err);
+		/* the terminal is restored: now it is safe to print */
 		if (o == UI_ERROR)
 			fprintf(stderr, "astray replay: %s\n", err);
 		else if (d.tail != JOURNAL_TAIL_CLEAN)
 			fprintf(stderr, "astray replay: %s: %s\n", file, d.tail_msg);
 		journal_game_fini(&jg);
 		journal_data_fini(&d);
-		return o == UI_ERROR ? 1 : 0;
+		return o == UI_ERROR ? 1 : o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
 	}
 	struct journal_replay r;
 	long from = 0;
