@@ -5,6 +5,7 @@
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
+#   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
 #   make soak       random play of every level in the sanitizer build (SOAK_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -77,7 +78,7 @@ TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test test-suites run bench fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+.PHONY: all test test-suites run bench bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -193,6 +194,11 @@ run:
 
 # The core on the Moving AI scenarios; with libtcod installed, the same
 # scenarios through TCOD_path in the same run, and the ratio.
+# Resuming long saved games: CPU time (and instructions with CALLGRIND=1)
+# of the new program against OLD's full replay (tools/bench-resume).
+bench-resume: build/astray build/san/tests/world/test_journal
+	tools/bench-resume $(OLD)
+
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
