@@ -5,6 +5,7 @@
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
+#   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
 #   make soak       random play of every level in the sanitizer build (SOAK_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -77,7 +78,7 @@ TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test test-suites run bench fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+.PHONY: all test test-suites run bench bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -123,6 +124,12 @@ build/san/libcli.a: $(filter-out build/san/cli/main.o,$(CLI_SRC:src/%.c=build/sa
 build/san/libtest.a: $(TESTLIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# The crash tests' LD_PRELOAD shim (tests/shim/failio.c): fails or kills
+# the real program at its k-th write, fsync, rename or link.
+build/shim/failio.so: tests/shim/failio.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O1 -g -fPIC -shared $< -o $@ -ldl
+
 # Kept (not deleted as intermediates), so make test's summary is its last line.
 .SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o)
 
@@ -145,7 +152,7 @@ test:
 	@tools/deps test
 	@$(MAKE) --no-print-directory test-suites
 
-test-suites: depcheck build/astray build/san/astray $(TESTS)
+test-suites: depcheck build/astray build/san/astray build/shim/failio.so $(TESTS)
 	@fail=0; log=build/test.log; : > $$log; for t in $(TESTS); do \
 		echo "== $$t"; \
 		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t 2>&1 \
@@ -187,6 +194,11 @@ run:
 
 # The core on the Moving AI scenarios; with libtcod installed, the same
 # scenarios through TCOD_path in the same run, and the ratio.
+# Resuming long saved games: CPU time (and instructions with CALLGRIND=1)
+# of the new program against OLD's full replay (tools/bench-resume).
+bench-resume: build/astray build/san/tests/world/test_journal
+	tools/bench-resume $(OLD)
+
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
@@ -206,7 +218,7 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary map scen set input journal
+FUZZERS := level bestiary map scen set input journal snapshot
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
@@ -217,6 +229,7 @@ FUZZ_SRC_map := $(CORE_SRC)
 FUZZ_SRC_scen := $(CORE_SRC)
 FUZZ_SRC_input := $(CORE_SRC) src/ui/input.c
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_snapshot := $(CORE_SRC) $(WORLD_SRC)
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \

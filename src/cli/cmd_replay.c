@@ -21,6 +21,7 @@
 
 struct replay_args {
 	bool verify;
+	bool resume;             /* start from FILE.snap when it belongs to FILE, as resuming a save does */
 	int upto;                /* actions replayed at most; -1 all */
 };
 
@@ -29,6 +30,11 @@ static const struct opt replay_opts[] = {
 	{ .name = "verify", .kind = OPT_FLAG, .offset = ARG(verify),
 	  .help = "replay headless and check every checksum (without it the\n"
 		  "game is shown in the terminal)" },
+	{ .name = "resume", .kind = OPT_FLAG, .offset = ARG(resume),
+	  .help = "with --verify: rebuild the game as resuming a save does,\n"
+		  "from the snapshot FILE.snap when it belongs to FILE, then\n"
+		  "only the actions after it (snapshot=A says how many it\n"
+		  "covered; a snapshot that is not used is said on stderr)" },
 	{ .name = "upto", .kind = OPT_INT, .offset = ARG(upto), .metavar = "N", .lo = 0, .hi = 1000000000,
 	  .help = "stop after the first N actions" },
 };
@@ -43,7 +49,7 @@ static const struct opt_command replay_command = {
 static void replay_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray replay FILE [--verify] [--upto N]\n"
+		"usage: astray replay FILE [--verify [--resume]] [--upto N]\n"
 		"\n"
 		"Shows a recorded game (a journal: docs/journal.md) in the terminal, one\n"
 		"action at a time: Space pauses, . steps, + and - change the speed, r shows\n"
@@ -57,7 +63,8 @@ static void replay_usage(FILE *out)
 		"\n"
 		"options:\n");
 	opt_print_help(out, &replay_command);
-	fprintf(out, "\nexit status: 0 the replay matched, 1 it differs or the file is damaged, 2 bad usage\n");
+	fprintf(out, "\nexit status: 0 the replay matched, 1 it differs or the file is damaged, 2 bad usage;\n"
+		     "watching: 128+N when signal N stopped it, 129 when the terminal closed\n");
 }
 
 static const char *outcome_of(const struct game *g)
@@ -81,6 +88,10 @@ int cmd_replay(int argc, char **argv)
 		return status;
 	bool verify = a.verify;
 	long upto = a.upto;
+	if (a.resume && !verify) {
+		fprintf(stderr, "astray replay: --resume goes with --verify\n");
+		return 2;
+	}
 	if (!verify && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "astray replay: watching a replay needs a terminal; astray replay %s --verify "
 				"checks it without one\n", file);
@@ -103,17 +114,29 @@ int cmd_replay(int argc, char **argv)
 	double t1 = clock_us();
 	if (!verify) {
 		long n = upto >= 0 && upto < d.n_actions ? upto : d.n_actions;
-		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, err, sizeof err);
+		int signo = 0;
+		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, &signo, err, sizeof err);
+		/* the terminal is restored: now it is safe to print */
 		if (o == UI_ERROR)
 			fprintf(stderr, "astray replay: %s\n", err);
 		else if (d.tail != JOURNAL_TAIL_CLEAN)
 			fprintf(stderr, "astray replay: %s: %s\n", file, d.tail_msg);
 		journal_game_fini(&jg);
 		journal_data_fini(&d);
-		return o == UI_ERROR ? 1 : 0;
+		return o == UI_ERROR ? 1 : o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
 	}
 	struct journal_replay r;
-	bool ok = journal_replay(&d, jg.game, upto, &r, err, sizeof err);
+	long from = 0;
+	bool ok;
+	if (a.resume) {
+		char snap[4200], note[700];
+		snprintf(snap, sizeof snap, "%s.snap", file);
+		ok = journal_resume(&d, &jg, snap, upto, &r, &from, note, sizeof note, err, sizeof err);
+		if (note[0])
+			fprintf(stderr, "astray replay: the snapshot was not used: %s\n", note);
+	} else {
+		ok = journal_replay(&d, jg.game, upto, &r, err, sizeof err);
+	}
 	double t2 = clock_us();
 	status = 0;
 	const struct game *g = jg.game;
@@ -128,10 +151,12 @@ int cmd_replay(int argc, char **argv)
 		long unchecked = r.actions - r.good_action;
 		printf("replay: file=%s format=%d program=%s seed=%llu levels=%d actions=%ld checks=%ld "
 		       "unchecked=%ld turn=%d depth=%d outcome=%s hp=%d gold=%d kills=%d load_ms=%.1f "
-		       "replay_ms=%.1f\n",
+		       "replay_ms=%.1f%s",
 		       file, d.format, d.program, (unsigned long long)d.seed, d.n_levels, r.actions, r.checks, unchecked,
 		       g->turn, g->depth + 1, outcome_of(g), g->player.hp, g->player.gold, g->player.kills,
-		       (t1 - t0) / 1000.0, (t2 - t1) / 1000.0);
+		       (t1 - t0) / 1000.0, (t2 - t1) / 1000.0, a.resume ? "" : "\n");
+		if (a.resume)
+			printf(" snapshot=%ld hash=%016llx\n", from, (unsigned long long)game_hash(g));
 	}
 	journal_game_fini(&jg);
 	journal_data_fini(&d);

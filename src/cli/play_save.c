@@ -21,6 +21,7 @@
 
 #include "cmd.h"
 #include "scores.h"
+#include "snapshot.h"
 
 bool play_data_dir(const char *dir, char *buf, size_t size, char *err, size_t errlen)
 {
@@ -69,6 +70,14 @@ static void games_stem(const char *data, uint64_t seed, char *buf, size_t size)
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned long long)seed);
 }
 
+/* Removes JOURNAL.snap: a snapshot goes with its journal's place, not its file. */
+static void drop_snapshot(const char *journal)
+{
+	char snap[PLAY_PATH + 8];
+	if (snapshot_path(journal, snap, sizeof snap))
+		unlink(snap); /* missing is fine; a stale one would be refused anyway */
+}
+
 bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outsize, char *err, size_t errlen)
 {
 	char slot[PLAY_PATH], dir[PLAY_PATH], stem[PLAY_PATH];
@@ -84,6 +93,7 @@ bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outs
 		else
 			snprintf(out, outsize, "%s-%d.jnl", stem, n);
 		if (link(slot, out) == 0) {
+			drop_snapshot(slot);
 			if (unlink(slot) != 0) {
 				snprintf(err, errlen, "%s: cannot remove it after filing it as %s: %s", slot, out,
 					 strerror(errno));
@@ -104,6 +114,7 @@ bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outs
 static enum play_resume_status set_aside(const char *slot, const char *problem, char *msg, size_t msglen)
 {
 	char aside[PLAY_PATH], err[512];
+	drop_snapshot(slot);
 	if (!savefile_set_aside(NULL, slot, true, aside, sizeof aside, err, sizeof err)) {
 		snprintf(msg, msglen, "The saved game cannot be resumed: %s.\nIt could not be moved aside (%s); "
 				      "it is left as it is and this game will not be saved.", problem, err);
@@ -128,7 +139,11 @@ enum play_resume_status play_resume_load(const char *data, struct play_resumed *
 		return set_aside(slot, err, msg, msglen);
 	}
 	struct journal_replay rep;
-	if (!journal_replay(&r->d, r->jg.game, -1, &rep, err, sizeof err)) {
+	char snap[PLAY_PATH + 8], note[700];
+	long from;
+	bool has_snap = snapshot_path(slot, snap, sizeof snap);
+	if (!journal_resume(&r->d, &r->jg, has_snap ? snap : NULL, -1, &rep, &from, note, sizeof note, err,
+			    sizeof err)) {
 		char problem[1400];
 		if (strcmp(r->d.program, ASTRAY_VERSION) != 0)
 			snprintf(problem, sizeof problem, "%s (it was saved by astray %s, this is astray %s)", err,
@@ -153,22 +168,30 @@ enum play_resume_status play_resume_load(const char *data, struct play_resumed *
 			 lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn, g->player.hp,
 			 g->player.max_hp, g->player.gold);
 	if (r->d.tail != JOURNAL_TAIL_CLEAN && n > 0 && (size_t)n < msglen)
-		snprintf(msg + n, msglen - (size_t)n,
-			 "\nIts end was cut or damaged (%s): it resumes after action %ld, the whole file is kept "
-			 "beside it.", r->d.tail_msg, r->d.n_actions);
+		n += snprintf(msg + n, msglen - (size_t)n,
+			      "\nIts end was cut or damaged (%s): it resumes after action %ld, the whole file is kept "
+			      "beside it.", r->d.tail_msg, r->d.n_actions);
+	r->from_snapshot = from;
+	snprintf(r->snapshot_note, sizeof r->snapshot_note, "%s", note);
 	return PLAY_RESUME_READY;
 }
 
 bool play_save_begin(struct play_save *s, const struct journal_setup *setup, const struct game *g, char *err,
 		     size_t errlen)
 {
+	if (s->in_slot)
+		drop_snapshot(s->path); /* one left by a game that is gone */
 	s->j = journal_create(s->path, setup, g, err, errlen);
+	if (s->j && s->in_slot)
+		journal_snapshots(s->j, SNAPSHOT_EVERY);
 	return s->j != NULL;
 }
 
 bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *err, size_t errlen)
 {
 	s->j = journal_open_append(s->path, &r->d, NULL, err, errlen);
+	if (s->j && s->in_slot)
+		journal_snapshots(s->j, SNAPSHOT_EVERY);
 	return s->j != NULL;
 }
 
@@ -185,8 +208,14 @@ static bool hook_acted(void *ud, const struct game *g, const struct action *a, e
 	if (!s->j || s->failed)
 		return true;
 	char err[600];
-	if (journal_record(s->j, a, r, g, err, sizeof err))
-		return true;
+	if (journal_record(s->j, a, r, g, err, sizeof err)) {
+		const char *snap = journal_snapshot_problem(s->j);
+		if (!snap || s->snapshot_told)
+			return true;
+		s->snapshot_told = true; /* once: the game is saved, only the fast resume is lost */
+		snprintf(msg, msglen, "Snapshot failed (the game is still saved): %s", snap);
+		return false;
+	}
 	save_failed(s, err);
 	snprintf(msg, msglen, "SAVING FAILED, the game goes on unsaved: %s", err);
 	return false;

@@ -20,6 +20,7 @@ struct play_save {
 	bool in_slot;              /* path is the save slot (offered for resume next time) */
 	struct journal *j;         /* NULL: the game is not being saved */
 	bool failed;               /* a write failed; the player was told once */
+	bool snapshot_told;        /* a snapshot write failed and the player was told (once) */
 	char failure[640];         /* that message, printed again after the game */
 };
 
@@ -40,6 +41,8 @@ bool play_save_exists(const char *data);
 struct play_resumed {
 	struct journal_data d;
 	struct journal_game jg;
+	long from_snapshot;        /* actions the snapshot covered (0: the whole journal was replayed) */
+	char snapshot_note[700];   /* why DATA/save.jnl.snap was not used ("" when it was, or there was none) */
 };
 
 enum play_resume_status {

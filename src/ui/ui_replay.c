@@ -3,17 +3,21 @@
  * the caller from a journal) played again in the terminal, one action per
  * tick, drawn with play's own frame (ui_draw_game).  It changes the game
  * only through game_act, exactly as journal_replay does, so what is shown
- * is what --verify checks.  It owns only the pace and the keys.
+ * is what --verify checks.  It owns only the pace and the keys; the
+ * terminal (start, stop, signals, reading keys, a closed terminal) is
+ * ui_screen.c's, as for the game and the editor, so a hangup or SIGTERM
+ * during a replay gives the terminal back before the program ends.
  */
 #include "ui.h"
 
 #include <curses.h>
-#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
+#include "ui_screen.h"
 
 #define REPLAY_DEFAULT_MS 200 /* between two actions */
 #define REPLAY_MIN_MS 10
@@ -46,32 +50,36 @@ static void replay_draw(const struct replay_view *v)
 	ui_draw_game(v->g, v->routes, v->msg_mark, notice);
 }
 
-enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, char *err, size_t errlen)
+enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, int *signal_number, char *err,
+			      size_t errlen)
 {
-	setlocale(LC_CTYPE, "");
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
-		const char *term = getenv("TERM");
-		snprintf(err, errlen, "cannot use the terminal (TERM=%s)", term ? term : "unset");
+	struct ui_signals sigs;
+	ui_screen_signals_install(&sigs);
+	*signal_number = 0;
+	struct ui_tty tty;
+	memset(&tty, 0, sizeof tty);
+	if (!ui_screen_start(&tty, false, 0, false, err, errlen)) {
+		ui_screen_signals_restore(&sigs);
 		return UI_ERROR;
 	}
-	set_term(scr);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	curs_set(0);
 	struct replay_view v = { .g = g, .actions = actions, .n = n, .delay_ms = REPLAY_DEFAULT_MS };
+	enum ui_outcome outcome = UI_QUIT;
+	int stale_reads = 0;
 	for (;;) {
 		replay_draw(&v);
-		bool running = !v.paused && v.next < v.n && !g->over;
-		timeout(running ? v.delay_ms : REPLAY_IDLE_MS);
-		int ch = getch();
+		bool running = !v.paused && v.next < v.n && !g->over && !ui_screen_too_small();
+		int ch = ui_screen_read(running ? v.delay_ms : REPLAY_IDLE_MS, &stale_reads);
+		if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
+			outcome = ch == UI_READ_SIGNAL ? UI_SIGNAL : UI_HANGUP;
+			break;
+		}
 		if (ch == ERR) {
 			if (running)
 				replay_step(&v);
 			continue;
 		}
+		if (ch == KEY_RESIZE)
+			continue; /* the next draw fits the new size */
 		if (ch == 'q' || ch == 'Q' || ch == 27)
 			break;
 		switch (ch) {
@@ -98,8 +106,10 @@ enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long
 			break;
 		}
 	}
-	curs_set(1);
-	endwin();
-	delscreen(scr);
-	return UI_QUIT;
+	ui_screen_stop(&tty);
+	ui_screen_signals_restore(&sigs);
+	*signal_number = ui_screen_signal();
+	if (outcome == UI_SIGNAL && *signal_number == SIGHUP)
+		outcome = UI_HANGUP;
+	return outcome;
 }

@@ -1338,3 +1338,389 @@ uint64_t game_hash(const struct game *g)
 	}
 	return h;
 }
+
+/* ---- the state as bytes (snapshots for a fast resume) ---------------------- */
+
+/*
+ * The encoding: fixed-width little-endian integers in a fixed order, the
+ * level's arrays whole, so equal states give equal bytes on every machine.
+ * What is a pure cache is left out and rebuilt: the search contexts, the
+ * player's distance map (reach), the region map.  The AI's shared flood is
+ * not a pure cache (a monster uses a flood that is current even when it
+ * would not start one, and a flood settled in steps is only as far along
+ * as its callers took it), so its goal and its settled cells are kept and
+ * the flood is settled again to exactly that point on load: a flood
+ * settles cells in one fixed order, so settling until those cells are
+ * settled gives the same flood.  A flood moved by flood_shift (levels of
+ * more than AI_SHARE_MIN * AI_SHARE_CELLS passable cells) has distances
+ * summed along other routes than a fresh one and cannot be rebuilt bit for
+ * bit: such a state is not saved (GAME_STATE_UNSAVABLE).
+ */
+
+#define STATE_MAGIC 0x31617473u /* "sta1" */
+
+struct state_out {
+	uint8_t *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void out_bytes(struct state_out *o, const void *p, size_t n)
+{
+	if (o->oom)
+		return;
+	if (o->n + n > o->cap) {
+		size_t cap = o->cap ? o->cap : 65536;
+		while (cap < o->n + n)
+			cap *= 2;
+		uint8_t *q = realloc(o->p, cap);
+		if (!q) {
+			o->oom = true;
+			return;
+		}
+		o->p = q;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->n, p, n);
+	o->n += n;
+}
+
+static void out_u64(struct state_out *o, uint64_t v)
+{
+	uint8_t b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	out_bytes(o, b, 8);
+}
+
+static void out_int(struct state_out *o, long long v) { out_u64(o, (uint64_t)v); }
+
+/* A string field of `size` bytes: its text, then zeros (what follows the
+ * NUL in the struct is whatever was there before, not state). */
+static void out_text(struct state_out *o, const char *text, size_t size)
+{
+	char buf[GAME_MESSAGE_LEN > 64 ? GAME_MESSAGE_LEN : 64] = { 0 };
+	size_t n = strnlen(text, size);
+	if (size > sizeof buf)
+		size = sizeof buf;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, text, n);
+	out_bytes(o, buf, size);
+}
+
+struct state_in {
+	const uint8_t *p;
+	size_t n, at;
+	bool bad;                 /* ran past the end or met a value out of range */
+};
+
+static uint64_t in_u64(struct state_in *s)
+{
+	if (s->bad || s->n - s->at < 8) {
+		s->bad = true;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)s->p[s->at + (size_t)i] << (8 * i);
+	s->at += 8;
+	return v;
+}
+
+/* An integer in [lo, hi]; out of range marks the input bad (and gives lo). */
+static long long in_int(struct state_in *s, long long lo, long long hi)
+{
+	long long v = (long long)in_u64(s);
+	if (s->bad || v < lo || v > hi) {
+		s->bad = true;
+		return lo;
+	}
+	return v;
+}
+
+static bool in_bool(struct state_in *s) { return in_int(s, 0, 1) != 0; }
+
+static void in_bytes(struct state_in *s, void *p, size_t n)
+{
+	if (s->bad || s->n - s->at < n) {
+		s->bad = true;
+		return;
+	}
+	memcpy(p, s->p + s->at, n);
+	s->at += n;
+}
+
+static void out_mind(struct state_out *o, const struct mind *mi)
+{
+	long long v[] = { mi->hunting, mi->target_x, mi->target_y, mi->memory_left, mi->fleeing, mi->next_repath,
+			  mi->route_len, mi->route_pos, mi->last_seen_turn, mi->route_goal, mi->route_stuck,
+			  mi->commit_until, mi->saw_player, mi->sighted };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		out_int(o, v[i]);
+	for (int i = 0; i < mi->route_len; i++)
+		out_int(o, mi->route[i]);
+}
+
+static void in_mind(struct state_in *s, struct mind *mi, int cells)
+{
+	const long long big = 1LL << 40;
+	mi->hunting = in_bool(s);
+	mi->target_x = (int)in_int(s, -big, big);
+	mi->target_y = (int)in_int(s, -big, big);
+	mi->memory_left = (int)in_int(s, INT32_MIN, INT32_MAX);
+	mi->fleeing = in_bool(s);
+	mi->next_repath = (int)in_int(s, INT32_MIN, INT32_MAX);
+	mi->route_len = (int)in_int(s, 0, mi->route_cap);
+	mi->route_pos = (int)in_int(s, 0, mi->route_cap);
+	mi->last_seen_turn = (int)in_int(s, INT32_MIN, INT32_MAX);
+	mi->route_goal = (int)in_int(s, -1, cells - 1);
+	mi->route_stuck = in_bool(s);
+	mi->commit_until = (int)in_int(s, INT32_MIN, INT32_MAX);
+	mi->saw_player = in_bool(s);
+	mi->sighted = in_bool(s);
+	for (int i = 0; i < mi->route_len && !s->bad; i++)
+		mi->route[i] = (int)in_int(s, 0, cells - 1);
+}
+
+enum game_state_status game_state_save(const struct game *g, void **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	const struct ai *ai = &g->ai;
+	if (ai->flood_goal >= 0 && ai->share_need > AI_SHARE_MIN)
+		return GAME_STATE_UNSAVABLE;
+	struct state_out o = { 0 };
+	const int cells = g->grid->w * g->grid->h;
+	const size_t n = (size_t)cells;
+	out_u64(&o, STATE_MAGIC);
+	out_int(&o, GAME_MESSAGES);
+	out_int(&o, GAME_MESSAGE_LEN);
+	out_int(&o, AI_ROUTE_MAX);
+	out_int(&o, g->depth);
+	out_int(&o, g->grid->w);
+	out_int(&o, g->grid->h);
+	out_int(&o, g->n_monsters);
+	out_int(&o, g->level_serial);
+	out_int(&o, g->turn);
+	out_u64(&o, g->seed);
+	out_u64(&o, g->rng.s[0]);
+	out_u64(&o, g->rng.s[1]);
+	out_int(&o, g->over);
+	out_int(&o, g->won);
+	out_int(&o, g->sight_radius);
+	out_int(&o, g->last_hurt_turn);
+	out_int(&o, g->first_contact_turn);
+	out_int(&o, g->damage_taken);
+	out_text(&o, g->killer, sizeof g->killer);
+	const struct player *p = &g->player;
+	long long pv[] = { p->x, p->y, p->hp, p->max_hp, p->damage, p->energy, p->gold, p->kills,
+			   p->potions_drunk, p->potions, p->regen };
+	for (size_t i = 0; i < sizeof pv / sizeof pv[0]; i++)
+		out_int(&o, pv[i]);
+	out_bytes(&o, g->tiles, n);
+	out_bytes(&o, g->open, n);
+	out_bytes(&o, g->items, n);
+	out_bytes(&o, g->visible, n);
+	out_bytes(&o, g->remembered, n);
+	out_bytes(&o, g->known, n);
+	out_bytes(&o, g->opaque, n);
+	out_int(&o, g->known_version);
+	for (int i = 0; i < cells; i++)
+		out_int(&o, g->occupant[i]);
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		out_int(&o, m->kind - g->bestiary.kinds);
+		long long mv[] = { m->x, m->y, m->hp, m->energy, m->alive, m->seen, m->was_seen };
+		for (size_t k = 0; k < sizeof mv / sizeof mv[0]; k++)
+			out_int(&o, mv[k]);
+		out_mind(&o, &m->mind);
+		out_int(&o, g->monster_dist[i]);
+		out_int(&o, g->noticed[i]);
+	}
+	const struct travel *t = &g->travel;
+	long long tv[] = { t->active, t->mode, t->goal_x, t->goal_y, t->len, t->pos, t->stopped, t->known_version,
+			   t->dir, t->sides };
+	for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++)
+		out_int(&o, tv[i]);
+	for (int i = 0; i < t->len; i++)
+		out_int(&o, t->cells[i]);
+	out_int(&o, g->n_messages);
+	out_int(&o, g->message_stamp);
+	for (int i = 0; i < GAME_MESSAGES; i++) {
+		const struct message *msg = &g->messages[i];
+		out_int(&o, msg->turn);
+		out_int(&o, msg->count);
+		out_int(&o, msg->stamp);
+		out_text(&o, msg->text, sizeof msg->text);
+	}
+	out_int(&o, ai->share);
+	out_int(&o, ai->all_hunt);
+	out_int(&o, ai->crowd_value);
+	out_int(&o, ai->due);
+	out_int(&o, ai->goal);
+	out_int(&o, ai->share_need);
+	for (int i = 0; i < cells; i++)
+		out_int(&o, ai->crowd[i]);
+	out_int(&o, ai->flood_goal);
+	if (ai->flood_goal >= 0) {
+		out_int(&o, flood_finished(ai->flood));
+		long settled = 0;
+		for (int i = 0; i < cells; i++)
+			settled += flood_settled(ai->flood, i);
+		out_int(&o, settled);
+		for (int i = 0; i < cells; i++)
+			if (flood_settled(ai->flood, i))
+				out_int(&o, i);
+	}
+	out_u64(&o, STATE_MAGIC);
+	if (o.oom) {
+		free(o.p);
+		return GAME_STATE_NO_MEMORY;
+	}
+	*out = o.p;
+	*len = o.n;
+	return GAME_STATE_OK;
+}
+
+bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, size_t errlen)
+{
+	struct state_in s = { .p = bytes, .n = len };
+	const long long big = 1LL << 40;
+	if (in_u64(&s) != STATE_MAGIC || in_int(&s, 0, big) != GAME_MESSAGES ||
+	    in_int(&s, 0, big) != GAME_MESSAGE_LEN || in_int(&s, 0, big) != AI_ROUTE_MAX) {
+		snprintf(err, errlen, "not a game state of this program");
+		return false;
+	}
+	int depth = (int)in_int(&s, 0, g->n_levels - 1);
+	if (s.bad) {
+		snprintf(err, errlen, "a level outside the campaign");
+		return false;
+	}
+	if (depth != g->depth && !level_load(g, depth)) {
+		snprintf(err, errlen, "out of memory loading level %d", depth + 1);
+		return false;
+	}
+	const int cells = g->grid->w * g->grid->h;
+	const size_t n = (size_t)cells;
+	if (in_int(&s, 0, big) != g->grid->w || in_int(&s, 0, big) != g->grid->h ||
+	    in_int(&s, 0, big) != g->n_monsters) {
+		snprintf(err, errlen, "the level's size or its monsters differ from the campaign's");
+		return false;
+	}
+	g->level_serial = (int)in_int(&s, 0, INT32_MAX);
+	g->turn = (int)in_int(&s, 0, INT32_MAX);
+	g->seed = in_u64(&s);
+	g->rng.s[0] = in_u64(&s);
+	g->rng.s[1] = in_u64(&s);
+	g->over = in_bool(&s);
+	g->won = in_bool(&s);
+	g->sight_radius = (int)in_int(&s, 0, 1 << 16);
+	g->last_hurt_turn = (int)in_int(&s, -1, INT32_MAX);
+	g->first_contact_turn = (int)in_int(&s, -1, INT32_MAX);
+	g->damage_taken = (long)in_int(&s, 0, big);
+	in_bytes(&s, g->killer, sizeof g->killer);
+	g->killer[sizeof g->killer - 1] = '\0';
+	struct player *p = &g->player;
+	p->x = (int)in_int(&s, 0, g->grid->w - 1);
+	p->y = (int)in_int(&s, 0, g->grid->h - 1);
+	p->hp = (int)in_int(&s, -big, big);
+	p->max_hp = (int)in_int(&s, 0, big);
+	p->damage = (int)in_int(&s, 0, big);
+	p->energy = (int)in_int(&s, -big, big);
+	p->gold = (int)in_int(&s, 0, big);
+	p->kills = (int)in_int(&s, 0, big);
+	p->potions_drunk = (int)in_int(&s, 0, big);
+	p->potions = (int)in_int(&s, 0, big);
+	p->regen = (int)in_int(&s, 0, big);
+	in_bytes(&s, g->tiles, n);
+	in_bytes(&s, g->open, n);
+	in_bytes(&s, g->items, n);
+	in_bytes(&s, g->visible, n);
+	in_bytes(&s, g->remembered, n);
+	in_bytes(&s, g->known, n);
+	in_bytes(&s, g->opaque, n);
+	for (size_t i = 0; i < n && !s.bad; i++)
+		if (g->tiles[i] >= TILE_COUNT || g->items[i] > 1 + ITEM_GOLD)
+			s.bad = true;
+	g->known_version = (unsigned)in_int(&s, 0, UINT32_MAX);
+	for (int i = 0; i < cells; i++)
+		g->occupant[i] = (int)in_int(&s, -1, g->n_monsters - 1);
+	for (int i = 0; i < g->n_monsters && !s.bad; i++) {
+		struct monster *m = &g->monsters[i];
+		m->kind = &g->bestiary.kinds[in_int(&s, 0, g->bestiary.n - 1)];
+		m->x = (int)in_int(&s, 0, g->grid->w - 1);
+		m->y = (int)in_int(&s, 0, g->grid->h - 1);
+		m->hp = (int)in_int(&s, -big, big);
+		m->energy = (int)in_int(&s, -big, big);
+		m->alive = in_bool(&s);
+		m->seen = in_bool(&s);
+		m->was_seen = in_bool(&s);
+		in_mind(&s, &m->mind, cells);
+		g->monster_dist[i] = (int)in_int(&s, INT32_MIN, INT32_MAX);
+		g->noticed[i] = (uint8_t)in_bool(&s);
+	}
+	struct travel *t = &g->travel;
+	t->active = in_bool(&s);
+	t->mode = (enum travel_mode)in_int(&s, MODE_TRAVEL, MODE_RUN);
+	t->goal_x = (int)in_int(&s, -big, big);
+	t->goal_y = (int)in_int(&s, -big, big);
+	t->len = (int)in_int(&s, 0, t->cap);
+	t->pos = (int)in_int(&s, 0, t->cap);
+	t->stopped = (enum travel_stop)in_int(&s, TRAVEL_NONE, TRAVEL_DONE);
+	t->known_version = (unsigned)in_int(&s, 0, UINT32_MAX);
+	t->dir = (enum grid_dir)in_int(&s, 0, 7);
+	t->sides = (int)in_int(&s, INT32_MIN, INT32_MAX);
+	for (int i = 0; i < t->len && !s.bad; i++)
+		t->cells[i] = (int)in_int(&s, 0, cells - 1);
+	g->n_messages = (int)in_int(&s, 0, INT32_MAX);
+	g->message_stamp = (unsigned)in_int(&s, 0, UINT32_MAX);
+	for (int i = 0; i < GAME_MESSAGES; i++) {
+		struct message *msg = &g->messages[i];
+		msg->turn = (int)in_int(&s, INT32_MIN, INT32_MAX);
+		msg->count = (int)in_int(&s, 0, INT32_MAX);
+		msg->stamp = (unsigned)in_int(&s, 0, UINT32_MAX);
+		in_bytes(&s, msg->text, sizeof msg->text);
+		msg->text[sizeof msg->text - 1] = '\0';
+	}
+	struct ai *ai = &g->ai;
+	ai->share = (enum ai_share)in_int(&s, AI_SHARE_AUTO, AI_SHARE_ALWAYS);
+	ai->all_hunt = in_bool(&s);
+	ai->crowd_value = (int)in_int(&s, 0, 65535);
+	ai->due = (int)in_int(&s, 0, INT32_MAX);
+	ai->goal = (int)in_int(&s, -1, cells - 1);
+	if (in_int(&s, 0, INT32_MAX) != ai->share_need)
+		s.bad = true;
+	for (int i = 0; i < cells; i++)
+		ai->crowd[i] = (uint16_t)in_int(&s, 0, 65535);
+	int flood_goal = (int)in_int(&s, -1, cells - 1);
+	ai->flood_goal = -1;
+	if (flood_goal >= 0 && !s.bad) {
+		bool finished = in_bool(&s);
+		long settled = (long)in_int(&s, 0, cells);
+		struct flood_options opt = flood_options_default();
+		opt.reverse = true; /* as ai.c floods: toward the goal */
+		if (!s.bad && flood_begin(ai->flood, flood_goal, &opt)) {
+			for (long i = 0; i < settled && !s.bad; i++) {
+				int c = (int)in_int(&s, 0, cells - 1);
+				if (!s.bad)
+					flood_settle(ai->flood, &c, 1);
+			}
+			if (finished)
+				flood_settle(ai->flood, NULL, 0);
+			if (!s.bad && flood_settled_count(ai->flood) != settled)
+				s.bad = true;
+			ai->flood_goal = flood_goal;
+		} else {
+			s.bad = true;
+		}
+	}
+	if (in_u64(&s) != STATE_MAGIC || s.at != s.n)
+		s.bad = true;
+	if (s.bad) {
+		snprintf(err, errlen, "a malformed game state (byte %zu)", s.at);
+		return false;
+	}
+	g->reach.source = -1; /* rebuilt from known[] on the next preview or plan */
+	return true;
+}

@@ -231,4 +231,30 @@ bool game_can_step(const struct game *g, int from, int to);
  * determinism tests and sim's replay check. */
 uint64_t game_hash(const struct game *g);
 
+/* ---- the whole play state as bytes (journal snapshots) -------------------- */
+
+enum game_state_status {
+	GAME_STATE_OK,
+	GAME_STATE_UNSAVABLE,   /* not now: the AI's flood was moved by flood_shift and cannot be rebuilt exactly */
+	GAME_STATE_NO_MEMORY
+};
+
+/*
+ * Every byte of state the next game_act depends on, in a portable encoding
+ * (fixed-width little-endian; equal states give equal bytes).  The levels
+ * and the bestiary are not in it: a state loads into a game created on the
+ * same campaign and bestiary.  *out is malloc'ed (caller frees), *len its
+ * size; both NULL/0 unless GAME_STATE_OK.
+ */
+enum game_state_status game_state_save(const struct game *g, void **out, size_t *len);
+
+/*
+ * Puts a state made by game_state_save into g, a game created on the same
+ * levels and bestiary (fresh from game_create, or any later state of it):
+ * afterwards g plays on exactly as the game that was saved.  Every value is
+ * range-checked, so a damaged state never crashes.  False with a message
+ * when the bytes are not such a state; g must then be destroyed unused.
+ */
+bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, size_t errlen);
+
 #endif

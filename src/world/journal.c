@@ -29,29 +29,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "snapshot.h"
+
 #define RECORD_MAX 512        /* longest record line the writer makes (names are cut to fit) */
 #define NAME_MAX_LEN 200      /* file names kept in the header */
 #define COORD_LIMIT (1 << 20) /* |x|, |y| of an action; cells are far smaller */
 
-/* ---- CRC-32 (IEEE 802.3, the zlib one), four bits at a time ------------- */
-
-static const uint32_t crc_nibble[16] = {
-	0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu, 0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
-	0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu, 0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
-};
-
-/* crc_update(0, ...) starts a CRC; feeding more bytes continues it. */
-static uint32_t crc_update(uint32_t crc, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	crc = ~crc;
-	for (size_t i = 0; i < n; i++) {
-		crc ^= p[i];
-		crc = (crc >> 4) ^ crc_nibble[crc & 15];
-		crc = (crc >> 4) ^ crc_nibble[crc & 15];
-	}
-	return ~crc;
-}
+/* The CRC-32 of every record (savefile_crc32: the IEEE one, as zlib's). */
+static uint32_t crc_update(uint32_t crc, const void *data, size_t n) { return savefile_crc32(crc, data, n); }
 
 uint32_t journal_crc(uint32_t crc, const void *data, size_t n) { return crc_update(crc, data, n); }
 
@@ -542,6 +527,7 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	if (missing)
 		return reject(d, err, errlen, "byte %zu: the header has no %s record", rec.start, missing);
 	d->header_end = r.pos;
+	d->header_crc = crc_update(0, bytes, d->header_end); /* of the bytes as read: d->buf is cut up in place */
 
 	/* the records: counted first, so the arrays are exactly as large as the file allows */
 	long n_a = 0, n_c = 0;
@@ -672,14 +658,26 @@ bool journal_start(const struct journal_data *d, struct journal_game *out, char 
 	return true;
 }
 
-bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
-		    size_t errlen)
+/* Applies actions [from, upto) to g (which is the state after `from`
+ * actions), checking every checksum record from the one at `from` on. */
+static bool replay_range(const struct journal_data *d, struct game *g, long from, long upto, struct journal_replay *r,
+			 char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	r->drift = -1;
+	r->actions = from;
+	r->good_action = from;
 	long n = upto < 0 || upto > d->n_actions ? d->n_actions : upto;
-	long ci = 0;
-	for (long i = 0;; i++) {
+	long lo = 0, hi = d->n_checks; /* the first checksum at or after `from` */
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+		if (d->checks[mid].action < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	long ci = lo;
+	for (long i = from;; i++) {
 		for (; ci < d->n_checks && d->checks[ci].action == i; ci++) {
 			const struct journal_check *c = &d->checks[ci];
 			uint64_t h = game_hash(g);
@@ -712,6 +710,84 @@ bool journal_replay(const struct journal_data *d, struct game *g, long upto, str
 	return true;
 }
 
+bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
+		    size_t errlen)
+{
+	return replay_range(d, g, 0, upto, r, err, errlen);
+}
+
+/* The checksum record at exactly `action`, or NULL. */
+static const struct journal_check *check_at(const struct journal_data *d, long action)
+{
+	long lo = 0, hi = d->n_checks;
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+		if (d->checks[mid].action < action)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n_checks && d->checks[lo].action == action ? &d->checks[lo] : NULL;
+}
+
+/* Puts the snapshot at snap into jg->game when it belongs to d; false with why otherwise. */
+static bool snapshot_use(const struct journal_data *d, struct journal_game *jg, const char *snap, long *from,
+			 char *why, size_t whylen)
+{
+	size_t len;
+	char err[600];
+	char *bytes = savefile_read(snap, SNAPSHOT_MAX_BYTES, &len, err, sizeof err);
+	if (!bytes) {
+		snprintf(why, whylen, "%s", err);
+		return false;
+	}
+	struct snapshot_head h;
+	bool ok = snapshot_parse(bytes, len, &h, err, sizeof err);
+	const struct journal_check *c = ok ? check_at(d, h.action) : NULL;
+	if (!ok)
+		snprintf(why, whylen, "%s: %s", snap, err);
+	else if (h.header_crc != d->header_crc)
+		snprintf(why, whylen, "%s: it belongs to another game", snap);
+	else if (!c || c->turn != h.turn || c->hash != h.hash)
+		snprintf(why, whylen, "%s: the journal has no checksum for action %ld that matches it", snap,
+			 h.action);
+	else if (!game_state_load(jg->game, bytes + h.state_at, h.state_len, err, sizeof err))
+		snprintf(why, whylen, "%s: %s", snap, err);
+	else if (game_hash(jg->game) != h.hash || jg->game->turn != h.turn)
+		snprintf(why, whylen, "%s: its state does not hash to its checksum (made by another program?)",
+			 snap);
+	else {
+		free(bytes);
+		*from = h.action;
+		return true;
+	}
+	free(bytes);
+	return false;
+}
+
+bool journal_resume(const struct journal_data *d, struct journal_game *jg, const char *snap, long upto,
+		    struct journal_replay *r, long *from, char *note, size_t notelen, char *err, size_t errlen)
+{
+	*from = 0;
+	note[0] = '\0';
+	if (snap && access(snap, F_OK) == 0 &&
+	    !snapshot_use(d, jg, snap, from, note, notelen)) {
+		/* the game may be half loaded: start again from the header */
+		*from = 0;
+		journal_game_fini(jg);
+		if (!journal_start(d, jg, err, errlen))
+			return false;
+	}
+	if (upto >= 0 && upto < *from) {
+		/* the snapshot is past where the caller wants to stop */
+		journal_game_fini(jg);
+		*from = 0;
+		if (!journal_start(d, jg, err, errlen))
+			return false;
+	}
+	return replay_range(d, jg->game, *from, upto, r, err, errlen);
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 struct journal {
@@ -726,6 +802,11 @@ struct journal {
 	off_t size;               /* bytes of complete records in the file */
 	bool failed;              /* a write or fsync failed: nothing more is appended */
 	char failure[4800];       /* the message every call repeats once failed */
+	uint32_t header_crc;      /* journal_data.header_crc of this file */
+	int snap_every;           /* actions between snapshots; 0: none are written */
+	long last_snap;           /* n_actions at the newest snapshot written (or found) */
+	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
+	char snap_problem[4800];
 };
 
 /* A growable text buffer for the header. */
@@ -792,7 +873,8 @@ static bool printable(const char *s)
 }
 
 /* The header of a new journal (NULL with a message on a bad setup). */
-static char *header_text(const struct journal_setup *s, const struct game *g, size_t *len, char *err, size_t errlen)
+static char *header_text(const struct journal_setup *s, const struct game *g, size_t *len, size_t *header_len,
+			 char *err, size_t errlen)
 {
 	struct text t = { 0 };
 	char body[RECORD_MAX], name[NAME_MAX_LEN + 1];
@@ -857,6 +939,7 @@ static char *header_text(const struct journal_setup *s, const struct game *g, si
 		text_record(&t, body, (size_t)n, lv->text ? lv->text : "", lv->len);
 	}
 	text_record(&t, "play", 4, NULL, 0);
+	*header_len = t.n;
 	if (g) {
 		n = snprintf(body, sizeof body, "c 0 %d %016" PRIx64, g->turn, game_hash(g));
 		text_record(&t, body, (size_t)n, NULL, 0);
@@ -915,14 +998,15 @@ struct journal *journal_create(const char *path, const struct journal_setup *s, 
 		return NULL;
 	j->check_every = s->check_every > 0 ? s->check_every : JOURNAL_CHECK_EVERY;
 	j->sync_every = s->sync_every > 0 ? s->sync_every : JOURNAL_SYNC_EVERY;
-	size_t len;
+	size_t len, header_len = 0;
 	char msg[400];
-	char *text = header_text(s, g, &len, msg, sizeof msg);
+	char *text = header_text(s, g, &len, &header_len, msg, sizeof msg);
 	if (!text) {
 		snprintf(err, errlen, "%s: %s", path, msg);
 		free(j);
 		return NULL;
 	}
+	j->header_crc = text ? crc_update(0, text, header_len) : 0;
 	bool ok = savefile_write_atomic(s->io, path, text, len, false, err, errlen);
 	free(text);
 	if (!ok || !journal_open_fd(j, err, errlen)) {
@@ -973,6 +1057,8 @@ struct journal *journal_open_append(const char *path, const struct journal_data 
 	}
 	j->n_actions = d->n_actions;
 	j->durable = d->n_actions;
+	j->header_crc = d->header_crc;
+	j->last_snap = d->n_actions; /* the resume started from a state at most this old */
 	j->last_check = d->n_checks > 0 ? d->checks[d->n_checks - 1].action : -1;
 	return j;
 }
@@ -1040,6 +1126,32 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 	return true;
 }
 
+/*
+ * Writes the snapshot of g, which follows the checksum just appended.  The
+ * journal is synced first, so a snapshot never refers to records a crash
+ * could take back.  A failed snapshot leaves the journal as good as ever
+ * (the old snapshot stays, or none: resume replays more): it returns true,
+ * and journal_snapshot_problem says what failed until a later one succeeds.
+ */
+static bool snapshot_now(struct journal *j, const struct game *g, char *err, size_t errlen)
+{
+	if (j->since_sync > 0 && !journal_sync(j, err, errlen))
+		return false;
+	char snap[sizeof j->path + 8], msg[sizeof j->snap_problem - 200];
+	bool written;
+	j->last_snap = j->n_actions; /* tried here: the next try is snap_every actions on */
+	if (!snapshot_path(j->path, snap, sizeof snap)) {
+		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
+	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, &written, msg, sizeof msg)) {
+		j->snap_failed = false;
+		return true;
+	}
+	j->snap_failed = true;
+	snprintf(j->snap_problem, sizeof j->snap_problem,
+		 "%s; resuming will replay the whole journal (the game itself is saved)", msg);
+	return true;
+}
+
 bool journal_record(struct journal *j, const struct action *a, enum act_result res, const struct game *g, char *err,
 		    size_t errlen)
 {
@@ -1051,6 +1163,9 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		return false;
 	if ((boundary || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
+	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions &&
+	    (res == RESULT_NEW_LEVEL || j->n_actions - j->last_snap >= j->snap_every))
+		return snapshot_now(j, g, err, errlen);
 	return true;
 }
 
@@ -1087,6 +1202,10 @@ bool journal_close(struct journal *j, char *err, size_t errlen)
 	free(j);
 	return ok;
 }
+
+void journal_snapshots(struct journal *j, int every) { j->snap_every = every < 0 ? 0 : every; }
+
+const char *journal_snapshot_problem(const struct journal *j) { return j->snap_failed ? j->snap_problem : NULL; }
 
 long journal_actions(const struct journal *j) { return j->n_actions; }
 long journal_durable_actions(const struct journal *j) { return j->durable; }

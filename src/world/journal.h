@@ -89,6 +89,7 @@ struct journal_data {
 	struct journal_check *checks;
 	long n_checks;
 	size_t header_end;        /* offset just after the `play` record */
+	uint32_t header_crc;      /* CRC-32 of the header's bytes [0, header_end): names the game (snapshots) */
 	size_t good_end;          /* offset just after the last good record */
 	enum journal_tail tail;
 	char tail_msg[320];       /* for TORN and DAMAGED: what is wrong, with its byte offset */
@@ -142,6 +143,21 @@ struct journal_replay {
 bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
 		    size_t errlen);
 
+/*
+ * What a resume does: jg fresh from journal_start on d; when the snapshot
+ * file snap (may be NULL) belongs to this journal (its header CRC, a
+ * checksum record at its action with its turn and hash, its own CRC, and
+ * the state loaded from it hashing to that checksum), the game is put in
+ * its state and only the actions after it are replayed (*from is its
+ * action count); otherwise the whole journal is replayed from the start
+ * (*from = 0) and note says why the snapshot was not used (empty when
+ * there was none).  The rest is journal_replay's contract: r counts every
+ * action from the start; false with err at the first checksum that
+ * differs, or when the game cannot be rebuilt.
+ */
+bool journal_resume(const struct journal_data *d, struct journal_game *jg, const char *snap, long upto,
+		    struct journal_replay *r, long *from, char *note, size_t notelen, char *err, size_t errlen);
+
 /* ---- writing ------------------------------------------------------------ */
 
 struct journal;
@@ -188,6 +204,16 @@ bool journal_flush(struct journal *j, char *err, size_t errlen);
 bool journal_sync(struct journal *j, char *err, size_t errlen);
 /* Syncs, closes and frees (NULL does nothing and returns true); false when the sync or close failed. */
 bool journal_close(struct journal *j, char *err, size_t errlen);
+
+/*
+ * From now on journal_record also keeps the game's state beside the
+ * journal, in PATH.snap (snapshot.h), every `every` actions (at the first
+ * checksum after) and at every level change, so a resume replays only
+ * what follows it (journal_resume).  0 turns it off (the default).
+ */
+void journal_snapshots(struct journal *j, int every);
+/* NULL, or what made the newest snapshot fail (the journal itself is fine). */
+const char *journal_snapshot_problem(const struct journal *j);
 
 long journal_actions(const struct journal *j);         /* action records in the file */
 long journal_durable_actions(const struct journal *j); /* of which were in the file at the last fsync */

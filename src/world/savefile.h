@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -70,5 +71,9 @@ bool savefile_set_aside(const struct savefile_io *io, const char *path, bool mov
  * size + 1 (caller frees); at most max bytes.  NULL with a message on
  * failure (missing, too large, not a regular file). */
 char *savefile_read(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
+/* The CRC-32 (IEEE 802.3, as zlib's crc32) of data: crc 0 starts one, a
+ * previous value continues it.  Journals and snapshots frame their records with it. */
+uint32_t savefile_crc32(uint32_t crc, const void *data, size_t n);
 
 #endif

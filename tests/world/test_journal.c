@@ -12,8 +12,9 @@
  * With ASTRAY_JOURNAL_GOLDEN=DIR the suite (re)writes the golden journals
  * there; with ASTRAY_JOURNAL_LONG=FILE it writes a 10,000-action journal
  * on levels/07-the-deep.lvl (for timing `astray replay --verify` in the -O2
- * build): a mix with travel by default, moves and waits only with
- * ASTRAY_JOURNAL_LONG_KIND=keys.
+ * build and tools/bench-resume): a mix with travel by default, moves and
+ * waits only with ASTRAY_JOURNAL_LONG_KIND=keys, autoexplore instead of
+ * travel with ASTRAY_JOURNAL_LONG_KIND=explore.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +37,7 @@
 #include "journal.h"
 #include "level.h"
 #include "savefile.h"
+#include "snapshot.h"
 
 #define MAX_LEVELS 16
 
@@ -125,6 +127,8 @@ struct session {
 	uint64_t seed, rng;
 	bool avoid_exits;        /* the scripted player never steps onto stairs */
 	bool keys_only;          /* only moves and waits, as a keyboard player (no travel searches) */
+	bool explore;            /* autoexplore instead of travel clicks (the resume benchmark's third game) */
+	int snap_every;          /* session_record keeps snapshots this often (0: none) */
 	/* what the live game did: index k = after k actions */
 	long n, cap;
 	struct action *acts;
@@ -272,6 +276,8 @@ static struct action pick_action(struct session *s)
 			a.kind = ACT_WAIT;
 	} else if (p < 55 || s->keys_only) {
 		a.kind = ACT_WAIT;
+	} else if (p < 85 && s->explore) {
+		a.kind = ACT_EXPLORE;
 	} else if (p < 85 || s->avoid_exits) {
 		a.kind = ACT_TRAVEL;
 		a.x = (int)((r >> 24) % (uint64_t)(w + 2)) - 1; /* sometimes outside: clamped */
@@ -321,7 +327,9 @@ static void session_record(struct session *s, const char *path, long n)
 	if (!j)
 		fprintf(stderr, "%s\n", err);
 	assert_non_null(j);
+	journal_snapshots(j, s->snap_every);
 	assert_true(session_play(s, j, n, err, sizeof err));
+	assert_null(journal_snapshot_problem(j));
 	assert_true(journal_append_checksum(j, s->g, err, sizeof err));
 	assert_true(journal_close(j, err, sizeof err));
 }
@@ -460,6 +468,233 @@ static void test_roundtrip_campaign(void **state)
 		roundtrip(&campaign[i], 1, harmless, 2, 200 + (uint64_t)i, 200, false);
 	static const char *const map[] = { "tests/levels/check/pocket.map", "levels/03-hex-arena.lvl" };
 	roundtrip(map, 2, NULL, 0, 9, 300, false);
+}
+
+/* ---- the game state as bytes, and snapshots --------------------------------- */
+
+/* A game state saved at many points loads into a fresh game of the same
+ * campaign, saves back to the same bytes, and plays on exactly as the game
+ * never stopped (game_hash after every one of the next actions). */
+static void state_roundtrip(const char *const *files, int n, const char *const *sets, int n_sets, uint64_t seed,
+			    long actions, int every, bool options)
+{
+	struct session s;
+	session_open(&s, files, n, sets, n_sets, seed);
+	if (options)
+		session_options(&s, AI_SHARE_ALWAYS, true);
+	char err[300];
+	int tried = 0;
+	for (long k = 0; k < actions && !s.g->over; k++) {
+		if (k % every == 0) {
+			void *bytes, *again;
+			size_t len, len2;
+			enum game_state_status st = game_state_save(s.g, &bytes, &len);
+			if (st == GAME_STATE_OK) {
+				tried++;
+				struct game *h = game_create((const struct level *const *)s.lv, s.n_levels, &s.b, s.seed);
+				assert_non_null(h);
+				bool ok = game_state_load(h, bytes, len, err, sizeof err);
+				if (!ok)
+					fprintf(stderr, "action %ld: %s\n", k, err);
+				assert_true(ok);
+				assert_true(game_hash(h) == game_hash(s.g));
+				assert_int_equal(game_state_save(h, &again, &len2), GAME_STATE_OK);
+				assert_int_equal(len2, len);
+				assert_memory_equal(again, bytes, len);
+				free(again);
+				/* both play on with the same actions */
+				struct game *live = s.g;
+				uint64_t rng = s.rng;
+				for (int m = 0; m < 40 && !live->over; m++) {
+					struct action a = pick_action(&s);
+					game_act(live, &a);
+					game_act(h, &a);
+					if (game_hash(h) != game_hash(live))
+						fprintf(stderr, "state saved at action %ld differs %d actions on\n", k, m + 1);
+					assert_true(game_hash(h) == game_hash(live));
+				}
+				/* the session goes on from the restored copy's twin: replace the live game by h */
+				game_destroy(s.g);
+				s.g = h;
+				s.rng = rng;
+			}
+			free(bytes);
+		}
+		struct action a = pick_action(&s);
+		game_act(s.g, &a);
+	}
+	assert_true(tried > 0);
+	session_close(&s);
+}
+
+static void test_state_roundtrip(void **state)
+{
+	(void)state;
+	static const char *const one[][1] = {
+		{ "tests/levels/e2e/square.lvl" }, { "tests/levels/e2e/hex.lvl" }, { "tests/levels/e2e/chase20.lvl" },
+		{ "tests/levels/e2e/big.lvl" }, { "levels/03a-the-diamond-lattice.lvl" },
+		{ "levels/04a-the-diamond-halls.lvl" },
+	};
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+		state_roundtrip(one[i], 1, NULL, 0, 300 + i, 400, 23, false);
+	state_roundtrip(campaign, N_CAMPAIGN, harmless, 7, 44, 1200, 41, false);
+	state_roundtrip(campaign, N_CAMPAIGN, harmless, 7, 45, 600, 29, true);
+	static const char *const map[] = { "tests/levels/check/pocket.map", "levels/03-hex-arena.lvl" };
+	state_roundtrip(map, 2, NULL, 0, 9, 300, 17, false);
+}
+
+/* Damaged state bytes never crash the loader: every truncation and byte flip of a state is refused or loads. */
+static void test_state_damage(void **state)
+{
+	(void)state;
+	static const char *const one[] = { "tests/levels/e2e/chase20.lvl" };
+	struct session s;
+	session_open(&s, one, 1, NULL, 0, 5);
+	char err[300];
+	assert_true(session_play(&s, NULL, 60, err, sizeof err));
+	void *bytes;
+	size_t len;
+	assert_int_equal(game_state_save(s.g, &bytes, &len), GAME_STATE_OK);
+	unsigned char *b = bytes;
+	uint64_t r = 77;
+	for (size_t cut = 0; cut < len; cut += 1 + len / 300) {
+		struct game *h = game_create((const struct level *const *)s.lv, 1, &s.b, 5);
+		assert_false(game_state_load(h, b, cut, err, sizeof err));
+		game_destroy(h);
+	}
+	for (int k = 0; k < 400; k++) {
+		size_t at = (size_t)(next_rand(&r) % len);
+		unsigned char old = b[at];
+		b[at] ^= (unsigned char)(1u << (next_rand(&r) % 8));
+		struct game *h = game_create((const struct level *const *)s.lv, 1, &s.b, 5);
+		if (game_state_load(h, b, len, err, sizeof err)) {
+			struct action a = { .kind = ACT_WAIT };
+			game_act(h, &a); /* whatever it holds, it plays without a crash */
+		}
+		game_destroy(h);
+		b[at] = old;
+	}
+	free(bytes);
+	session_close(&s);
+}
+
+/* Resumes path with its snapshot and checks the result against the live session. */
+static long resume_check(const struct session *s, const char *path, const char *note_words)
+{
+	struct journal_data d;
+	read_ok(path, &d);
+	struct journal_game jg;
+	char err[1200], note[700], snap[300];
+	assert_true(snapshot_path(path, snap, sizeof snap));
+	assert_true(journal_start(&d, &jg, err, sizeof err));
+	struct journal_replay r;
+	long from = -1;
+	bool ok = journal_resume(&d, &jg, snap, -1, &r, &from, note, sizeof note, err, sizeof err);
+	if (!ok)
+		fprintf(stderr, "%s\n", err);
+	assert_true(ok);
+	assert_int_equal(r.actions, d.n_actions);
+	assert_true(game_hash(jg.game) == s->hash[d.n_actions]);
+	assert_int_equal(jg.game->turn, s->turn[d.n_actions]);
+	if (note_words) {
+		if (!strstr(note, note_words))
+			fprintf(stderr, "note '%s' lacks '%s' (snapshot of action %ld, journal of %ld)\n", note, note_words,
+				from, d.n_actions);
+		assert_non_null(strstr(note, note_words));
+		assert_int_equal(from, 0);
+	} else {
+		assert_string_equal(note, "");
+	}
+	journal_game_fini(&jg);
+	journal_data_fini(&d);
+	return from;
+}
+
+/* The snapshot beside a journal: used when it is this game's, at a
+ * checksum the journal holds; any other (missing, cut, damaged, stale,
+ * another game's, edited) falls back to the whole replay with the same result. */
+static void test_snapshot_resume(void **state)
+{
+	(void)state;
+	char dir[64], path[128], snap[160], other[128];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s/game.jnl.snap", dir);
+	snprintf(other, sizeof other, "%s/other.jnl", dir);
+	struct session s;
+	session_open(&s, campaign, N_CAMPAIGN, harmless, 7, 46);
+	s.snap_every = 100;
+	session_record(&s, path, 700);
+	assert_true(exists(snap));
+	long from = resume_check(&s, path, NULL);
+	assert_true(from >= 600 && from <= 700);
+
+	size_t len;
+	char *good = read_all(snap, &len);
+	/* missing: the whole replay, nothing to say */
+	unlink(snap);
+	assert_int_equal(resume_check(&s, path, NULL), 0);
+	/* cut */
+	write_all(snap, good, len - 3);
+	resume_check(&s, path, "bytes of state");
+	/* a flipped byte in the state */
+	good[len - 40] ^= 4;
+	write_all(snap, good, len);
+	resume_check(&s, path, "CRC");
+	good[len - 40] ^= 4;
+	/* not a snapshot */
+	write_all(snap, "hello\n", 6);
+	resume_check(&s, path, "not an astray snapshot");
+	/* another game's snapshot */
+	struct session o;
+	session_open(&o, campaign, N_CAMPAIGN, harmless, 7, 47);
+	o.snap_every = 50;
+	session_record(&o, other, 200);
+	char osnap[160];
+	snprintf(osnap, sizeof osnap, "%s.snap", other);
+	assert_int_equal(rename(osnap, snap), 0);
+	resume_check(&s, path, "another game");
+	session_close(&o);
+	/* a head that names an action the journal has no matching checksum for */
+	char *nl = memchr(good, '\n', len);
+	assert_non_null(nl);
+	char head[200];
+	memcpy(head, good, (size_t)(nl - good));
+	head[nl - good] = '\0';
+	unsigned fmt, hcrc, scrc;
+	long act;
+	int turn;
+	unsigned long long hash;
+	size_t slen;
+	assert_int_equal(sscanf(head, "astray-snapshot %u %x %ld %d %llx %zu %x", &fmt, &hcrc, &act, &turn, &hash,
+				&slen, &scrc), 7);
+	char *edited = malloc(len + 64);
+	int k = snprintf(edited, 200, "astray-snapshot %u %08x %ld %d %016llx %zu %08x\n", fmt, hcrc, act - 1, turn,
+			 hash, slen, scrc);
+	memcpy(edited + k, nl + 1, slen);
+	write_all(snap, edited, (size_t)k + slen);
+	resume_check(&s, path, "no checksum for action");
+	/* the right head over a state of another moment (its hash differs) */
+	k = snprintf(edited, 200, "astray-snapshot %u %08x %ld %d %016llx %zu %08x\n", fmt, hcrc, act, turn,
+		     hash ^ 1, slen, scrc);
+	memcpy(edited + k, nl + 1, slen); /* snprintf's NUL fell on the state's first byte */
+	write_all(snap, edited, (size_t)k + slen);
+	resume_check(&s, path, "no checksum for action");
+	free(edited);
+	/* the good one again, and a journal cut before it: the snapshot is ahead of the journal */
+	write_all(snap, good, len);
+	assert_int_equal(resume_check(&s, path, NULL), from);
+	struct journal_data d;
+	read_ok(path, &d);
+	size_t cut_at = d.action_offsets[from - 5];
+	journal_data_fini(&d);
+	char *jtext = read_all(path, &len);
+	write_all(path, jtext, cut_at);
+	free(jtext);
+	resume_check(&s, path, "no checksum for action");
+	free(good);
+	session_close(&s);
+	remove_dir(dir);
 }
 
 /* The campaign with harmless monsters reaches deep levels (hex among them). */
@@ -1086,6 +1321,8 @@ static void test_write_goldens_on_request(void **state)
 		s.avoid_exits = true;
 		const char *kind = getenv("ASTRAY_JOURNAL_LONG_KIND");
 		s.keys_only = kind && strcmp(kind, "keys") == 0;
+		s.explore = kind && strcmp(kind, "explore") == 0;
+		s.snap_every = SNAPSHOT_EVERY; /* as play keeps its save slot: lng.snap beside it */
 		session_record(&s, lng, 10000);
 		printf("wrote %s: %ld actions, game turn %d\n", lng, s.n, s.g->turn);
 		assert_int_equal(s.n, 10000);
@@ -1112,6 +1349,9 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_e2e_levels),
 		cmocka_unit_test(test_roundtrip_campaign),
 		cmocka_unit_test(test_campaign_goes_deep),
+		cmocka_unit_test(test_state_roundtrip),
+		cmocka_unit_test(test_state_damage),
+		cmocka_unit_test(test_snapshot_resume),
 		cmocka_unit_test(test_resume_is_never_stopping),
 		cmocka_unit_test(test_resume_after_torn_write),
 		cmocka_unit_test(test_cut_at_every_byte),

@@ -1,0 +1,51 @@
+/* snapshot.h - a game's whole state kept beside its journal, so a resume replays only the actions after it. */
+#ifndef ASTRAY_SNAPSHOT_H
+#define ASTRAY_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "savefile.h"
+
+#define SNAPSHOT_FORMAT 1
+#define SNAPSHOT_EVERY 512          /* default: actions between two snapshots (also one at every level change) */
+#define SNAPSHOT_SUFFIX ".snap"     /* JOURNAL.snap */
+#define SNAPSHOT_MAX_BYTES (256u << 20) /* a larger file is not read */
+
+/* JOURNAL.snap into buf; false when it does not fit. */
+bool snapshot_path(const char *journal, char *buf, size_t size);
+
+/*
+ * Writes the state of g, taken right after the journal's checksum record
+ * for action `action` (turn and hash are that record's), to path, through
+ * a temporary file, fsync, rename and fsync of the folder: path holds the
+ * old snapshot or the new one, never a mix.  header_crc identifies the
+ * journal (journal_data.header_crc).  *written is false when the state
+ * cannot be saved now (GAME_STATE_UNSAVABLE: nothing is written, the old
+ * snapshot stays).  False with a message naming the file on failure.
+ */
+bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
+		    const struct game *g, bool *written, char *err, size_t errlen);
+
+/* A snapshot file's first line, read back. */
+struct snapshot_head {
+	int format;
+	uint32_t header_crc;      /* of the journal it belongs to */
+	long action;              /* actions of the journal the state follows */
+	int turn;                 /* game turn then */
+	uint64_t hash;            /* game_hash then */
+	size_t state_len;         /* bytes of game state after the line */
+	uint32_t state_crc;       /* their CRC-32 */
+	size_t state_at;          /* offset of the state in the file */
+};
+
+/*
+ * Parses a snapshot in memory: the head line, then exactly state_len bytes
+ * whose CRC matches.  False with a message (what is wrong, with its byte
+ * offset) otherwise.
+ */
+bool snapshot_parse(const char *bytes, size_t len, struct snapshot_head *h, char *err, size_t errlen);
+
+#endif
