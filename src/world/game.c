@@ -1012,10 +1012,18 @@ static int run_start(struct game *g, enum grid_dir dir, enum act_result *res, bo
 	return cost;
 }
 
-/* ACT_EXPLORE: the first step of autoexplore. */
+/* ACT_EXPLORE: the first step of autoexplore.  Not with a monster in view
+ * (as rest, and as DCSS): each press would take a step the player did not
+ * choose while the monster follows. */
 static int explore_start(struct game *g, enum act_result *res)
 {
 	*res = RESULT_NOTHING;
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive && g->monsters[i].seen) {
+			const char *name = g->monsters[i].kind->name;
+			game_message_add(g, "You cannot explore with %s %s in view.", game_article(name), name);
+			return 0;
+		}
 	travel_begin(g, MODE_EXPLORE);
 	int next = explore_next(g);
 	if (next < 0) {

@@ -684,6 +684,43 @@ static void test_travel_news_only(void **state)
 	fixture_fini(&f);
 }
 
+/* Autoexplore does not start with a monster in view (each press would
+ * step where the player did not choose while it follows); it does once
+ * the monster is gone. */
+static void test_explore_not_with_monster_in_view(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "############\n"
+				      "#@.........#\n"
+				      "#.d........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "############\n"
+				      "           >\n", 1);
+	assert_true(game_monster_at(g, 2, 2)->seen);
+	struct action ex = { .kind = ACT_EXPLORE };
+	int turn = g->turn;
+	assert_int_equal(game_act(g, &ex), RESULT_NOTHING);
+	assert_int_equal(g->turn, turn);
+	assert_int_equal(g->player.x, 1);
+	assert_int_equal(g->player.y, 1);
+	assert_false(g->travel.active);
+	assert_true(message_contains(g, "cannot explore with a dummy in view"));
+	act_move(g, GRID_SE); /* the dummy has 1 hp */
+	assert_null(game_monster_at(g, 2, 2));
+	assert_int_equal(game_act(g, &ex), RESULT_ACTED);
+	assert_true(g->travel.active);
+	fixture_fini(&f);
+}
+
 /* A run stops where a side opens (a junction). */
 static void test_run_stops_at_junction(void **state)
 {
@@ -963,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_messages_merge),
 		cmocka_unit_test(test_travel_news_only),
 		cmocka_unit_test(test_run_stops_at_junction),
+		cmocka_unit_test(test_explore_not_with_monster_in_view),
 		cmocka_unit_test(test_autoexplore_campaign),
 		cmocka_unit_test(test_hex_directions),
 		cmocka_unit_test(test_determinism),
