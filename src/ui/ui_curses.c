@@ -302,6 +302,27 @@ static void ui_message_text(const struct message *m, char *buf, size_t size)
 }
 
 /*
+ * An old message on one row of `cols` columns: its end, which says how it
+ * came out, from the start of a word and after "...", when it is too long
+ * for the row (a cut through a word read as a garbled message); written
+ * into buf, or `text` itself when it fits.
+ */
+static const char *ui_message_tail(const char *text, char *buf, size_t size, int cols)
+{
+	size_t len = strlen(text);
+	if (cols < 8 || len <= (size_t)cols)
+		return text;
+	size_t from = len - (size_t)cols + 3; /* room for "..." */
+	size_t word = from;
+	while (word < len && text[word - 1] != ' ')
+		word++;
+	if (word < len && len - word >= (size_t)cols / 2)
+		from = word; /* a word start, unless it throws away half the row */
+	snprintf(buf, size, "...%s", text + from);
+	return buf;
+}
+
+/*
  * The message rows.  The messages of the last action (fresh) are shown
  * oldest first, word-wrapped, a page at a time: when they need more rows
  * than there are, the page ends with --More-- and the next key shows the
@@ -364,14 +385,13 @@ static void ui_draw_messages(struct ui *u)
 	if (first < 0) {
 		int need = -first, m = 0;
 		int older[UI_MESSAGE_ROWS];
+		char row_tail[GAME_MESSAGE_LEN + 16];
 		for (int i = fresh; m < need && game_message(g, i); i++)
 			older[m++] = i;
 		for (int k = m - 1; k >= 0 && row < rows; k--) {
 			ui_message_text(game_message(g, older[k]), text, sizeof text);
-			/* an old message shows its end when it is too long for the row */
-			int len = (int)strlen(text);
-			const char *from = len > COLS ? text + len - COLS : text;
-			ui_draw_line(row++, from, ui_attr(u, UI_COL_DIM));
+			ui_draw_line(row++, ui_message_tail(text, row_tail, sizeof row_tail, COLS),
+				     ui_attr(u, UI_COL_DIM));
 		}
 		for (; row < need; row++) {
 			move(row, 0);

@@ -614,6 +614,31 @@ static void test_three_hits_all_shown(void **state)
 	e2e_quit(e);
 }
 
+/* An old message too long for its row shows its end from a word start,
+ * after "...", never cut through a word. */
+static void test_old_message_tail_from_a_word(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "levels/02-the-chase.lvl", 1, 1, 24, 80, NULL);
+	if (!pty_wait_text(&e->p, "--More--", E2E_WAIT)) /* the arrival and the description: three rows */
+		e2e_fail_dump(e, "no --More-- on arrival");
+	pty_send(&e->p, " ");
+	if (!pty_wait_gone(&e->p, "--More--", E2E_WAIT))
+		e2e_fail_dump(e, "--More-- stayed");
+	pty_send(&e->p, "s");
+	if (!e2e_wait_turn(e, 1))
+		e2e_fail_dump(e, "the wait took no turn");
+	pty_pump(&e->p, 100);
+	int row, col;
+	if (!pty_find(&e->p, "...use the loops to stay ahead, and drink the potion '!' if it catches you.", &row,
+		      &col))
+		e2e_fail_dump(e, "the level's description does not show its end from a word");
+	assert_int_equal(col, 0);
+	if (pty_find(&e->p, "orners: use", NULL, NULL))
+		e2e_fail_dump(e, "an old message is cut through a word");
+	e2e_quit(e);
+}
+
 /* After death the end line names the killer, and P shows the history. */
 static void test_death_names_killer_and_keeps_history(void **state)
 {
@@ -851,6 +876,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_both_click_forms_act_once, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_travel, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_three_hits_all_shown, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_old_message_tail_from_a_word, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_death_names_killer_and_keeps_history, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_path_colours_on_a_terminal, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_hex_keys_and_clicks, e2e_setup, e2e_teardown),
