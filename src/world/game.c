@@ -252,9 +252,33 @@ static bool level_load(struct game *g, int depth)
 /* The level's name and description, said on entering it. */
 static void describe_level(struct game *g)
 {
+	/* A description longer than a message (a level file sets no limit)
+	 * goes out as several, cut after a sentence where one ends in time,
+	 * else at a space: one message would lose its end. */
 	const struct level *lv = game_level(g);
-	if (lv->description && lv->description[0])
-		game_message_add(g, "%s", lv->description);
+	const char *s = lv->description;
+	size_t len = s ? strlen(s) : 0;
+	const size_t most = GAME_MESSAGE_LEN - 1;
+	while (len > 0) {
+		size_t take = len;
+		if (take > most) {
+			size_t sentence = 0, space = 0;
+			for (size_t i = 1; i <= most; i++)
+				if (s[i] == ' ') {
+					space = i;
+					if (strchr(".!?", s[i - 1]))
+						sentence = i;
+				}
+			take = sentence ? sentence : space ? space : most;
+		}
+		game_message_add(g, "%.*s", (int)take, s);
+		s += take;
+		len -= take;
+		while (len > 0 && *s == ' ') {
+			s++;
+			len--;
+		}
+	}
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,

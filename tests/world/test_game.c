@@ -791,6 +791,50 @@ static void test_autoexplore_campaign(void **state)
 	}
 }
 
+/* Every campaign level's description reaches the player whole on
+ * entering, however long (two were cut at 159 characters). */
+static void test_descriptions_whole(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		"levels/01-first-steps.lvl", "levels/02-the-chase.lvl",      "levels/03-hex-arena.lvl",
+		"levels/03a-the-diamond-lattice.lvl", "levels/04-the-mire.lvl", "levels/04a-the-diamond-halls.lvl",
+		"levels/05-the-vault.lvl",   "levels/06-the-labyrinth.lvl", "levels/07-the-deep.lvl",
+		"levels/08-the-ogre-hall.lvl",
+	};
+	for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+		char *text;
+		size_t tl;
+		assert_int_equal(textfile_read(files[k], &text, &tl), 0);
+		struct diag_list d = { 0 };
+		struct level *lv = level_parse(files[k], text, tl, NULL, &d);
+		free(text);
+		diag_list_fini(&d);
+		assert_non_null(lv);
+		assert_non_null(lv->description);
+		const struct level *levels[1] = { lv };
+		struct game *g = game_create(levels, 1, NULL, 1);
+		assert_non_null(g);
+		/* the messages after "You enter ...", oldest first, joined by spaces */
+		char said[4 * GAME_MESSAGE_LEN] = "";
+		int enter = g->n_messages - 1;
+		while (enter >= 0 && strncmp(game_message(g, enter)->text, "You enter ", 10) != 0)
+			enter--;
+		assert_true(enter >= 0);
+		for (int i = enter - 1; i >= 0; i--) {
+			if (said[0])
+				strcat(said, " ");
+			strcat(said, game_message(g, i)->text);
+		}
+		if (strcmp(said, lv->description) != 0) {
+			print_error("%s: said \"%s\"\n", files[k], said);
+			fail();
+		}
+		game_destroy(g);
+		level_destroy(lv);
+	}
+}
+
 static void test_hex_directions(void **state)
 {
 	(void)state;
@@ -1001,6 +1045,7 @@ int main(void)
 		cmocka_unit_test(test_travel_news_only),
 		cmocka_unit_test(test_run_stops_at_junction),
 		cmocka_unit_test(test_explore_not_with_monster_in_view),
+		cmocka_unit_test(test_descriptions_whole),
 		cmocka_unit_test(test_autoexplore_campaign),
 		cmocka_unit_test(test_hex_directions),
 		cmocka_unit_test(test_determinism),
