@@ -534,14 +534,64 @@ static const char *const help_lines[] = {
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
 
-/* The help, scrolled to u->help_top; the last row says how to scroll. */
+/*
+ * Help line `line` word-wrapped to `cols` columns, its continuation rows
+ * indented under the descriptions (column 14; 2 when narrow), so that a
+ * narrow terminal loses no word of the help.  Returns how many rows it
+ * takes; when row < that, writes that row into buf.
+ */
+#define UI_HELP_INDENT 14
+static int ui_help_wrap(const char *line, int cols, int row, char *buf, size_t size)
+{
+	int indent = cols >= 2 * UI_HELP_INDENT + 10 ? UI_HELP_INDENT : 2;
+	int total = (int)strlen(line), at = 0, rows = 0;
+	if (cols < 12)
+		cols = 12;
+	do {
+		int width = rows == 0 ? cols : cols - indent, take = total - at;
+		if (take > width) {
+			take = width;
+			while (take > 0 && line[at + take] != ' ')
+				take--;
+			if (take == 0)
+				take = width;
+		}
+		if (rows == row && buf)
+			snprintf(buf, size, "%*s%.*s", rows == 0 ? 0 : indent, "", take, line + at);
+		rows++;
+		at += take;
+		while (at < total && line[at] == ' ')
+			at++;
+	} while (at < total);
+	return rows;
+}
+
+/* Rows the whole help takes at `cols` columns. */
+static int ui_help_rows(int cols)
+{
+	int n = 0;
+	for (int i = 0; i < HELP_LINES; i++)
+		n += ui_help_wrap(help_lines[i], cols, -1, NULL, 0);
+	return n;
+}
+
+/* The help, scrolled to u->help_top rows; the last row says how to scroll. */
 static void ui_draw_help(const struct ui *u)
 {
-	int rows = LINES - 1;
-	for (int i = 0; i < rows && u->help_top + i < HELP_LINES; i++)
-		mvaddnstr(i, 0, help_lines[u->help_top + i], COLS);
-	const char *hint = HELP_LINES > rows ? "j/k arrows PgUp/PgDn scroll; any other key returns"
-					     : "Press any key to return.";
+	int rows = LINES - 1, at = 0, screen_row = 0;
+	char text[256];
+	for (int i = 0; i < HELP_LINES && screen_row < rows; i++) {
+		int n = ui_help_wrap(help_lines[i], COLS, -1, NULL, 0);
+		for (int k = 0; k < n && screen_row < rows; k++, at++) {
+			if (at < u->help_top)
+				continue;
+			ui_help_wrap(help_lines[i], COLS, k, text, sizeof text);
+			mvaddnstr(screen_row++, 0, text, COLS);
+		}
+	}
+	const char *hint = ui_help_rows(COLS) <= rows ? "Press any key to return."
+			   : COLS >= 51		     ? "j/k arrows PgUp/PgDn scroll; any other key returns"
+						     : "j/k PgUp/PgDn scroll, other keys return";
 	ui_draw_line(LINES - 1, hint, A_BOLD);
 }
 
@@ -893,7 +943,7 @@ static void ui_key(struct ui *u, int key)
 		break;
 	case SCREEN_HELP: {
 		int page = LINES > 3 ? LINES - 2 : 1;
-		int most = HELP_LINES - (LINES - 1) > 0 ? HELP_LINES - (LINES - 1) : 0;
+		int all = ui_help_rows(COLS), most = all - (LINES - 1) > 0 ? all - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->help_top--;
 		else if (key == INPUT_DOWN || key == 'j')
