@@ -1118,6 +1118,46 @@ static void test_memory(void **state)
 	grid_destroy(g);
 }
 
+/* path_prefault changes no answer: on a fresh context, between queries
+ * and on one that has answered many, the same queries give the same
+ * status, cost and cells as on a context never prefaulted. */
+static void test_prefault(void **state)
+{
+	(void)state;
+	path_prefault(NULL);
+	uint32_t seed = 31;
+	const enum grid_topology tops[] = { GRID_SQUARE8, GRID_HEX, GRID_DIAMOND8 };
+	for (int t = 0; t < 3; t++) {
+		struct grid *g = grid_create(300, 200, tops[t]); /* 60,000 records: many pages */
+		assert_non_null(g);
+		for (int i = 0; i < g->w * g->h; i++)
+			g->cost[i] = rnd(&seed) % 100 < 30 ? 0 : (uint8_t)(1 + rnd(&seed) % 3);
+		struct path_ctx *plain = path_create(g), *warm = path_create(g);
+		assert_non_null(plain);
+		assert_non_null(warm);
+		path_prefault(warm);
+		for (int q = 0; q < 40; q++) {
+			int a = (int)(rnd(&seed) % (unsigned)(g->w * g->h)), b = (int)(rnd(&seed) % (unsigned)(g->w * g->h));
+			g->cost[a] = 1;
+			struct path_options opt = path_options_default();
+			opt.fallback = q % 2 == 0;
+			opt.budget = q % 5 == 1 ? 2000 : 0;
+			struct path_result r1, r2;
+			enum path_status s1 = path_find(plain, a, b, &opt, &r1);
+			if (q % 7 == 3)
+				path_prefault(warm);
+			enum path_status s2 = path_find(warm, a, b, &opt, &r2);
+			assert_int_equal(s1, s2);
+			assert_int_equal(r1.len, r2.len);
+			assert_true(r1.cost == r2.cost);
+			assert_memory_equal(r1.cells, r2.cells, (size_t)r1.len * sizeof *r1.cells);
+		}
+		path_destroy(plain);
+		path_destroy(warm);
+		grid_destroy(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1155,6 +1195,7 @@ int main(void)
 		cmocka_unit_test(test_plain_far_buckets),
 		cmocka_unit_test(test_generation_wrap),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_prefault),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -723,6 +723,43 @@ static void test_travel_news_only(void **state)
 	fixture_fini(&f);
 }
 
+/* Autoexplore does not start with a monster in view (each press would
+ * step where the player did not choose while it follows); it does once
+ * the monster is gone. */
+static void test_explore_not_with_monster_in_view(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "############\n"
+				      "#@.........#\n"
+				      "#.d........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "#..........#\n"
+				      "############\n"
+				      "           >\n", 1);
+	assert_true(game_monster_at(g, 2, 2)->seen);
+	struct action ex = { .kind = ACT_EXPLORE };
+	int turn = g->turn;
+	assert_int_equal(game_act(g, &ex), RESULT_NOTHING);
+	assert_int_equal(g->turn, turn);
+	assert_int_equal(g->player.x, 1);
+	assert_int_equal(g->player.y, 1);
+	assert_false(g->travel.active);
+	assert_true(message_contains(g, "cannot explore with a dummy in view"));
+	act_move(g, GRID_SE); /* the dummy has 1 hp */
+	assert_null(game_monster_at(g, 2, 2));
+	assert_int_equal(game_act(g, &ex), RESULT_ACTED);
+	assert_true(g->travel.active);
+	fixture_fini(&f);
+}
+
 /* A run stops where a side opens (a junction). */
 static void test_run_stops_at_junction(void **state)
 {
@@ -788,6 +825,50 @@ static void test_autoexplore_campaign(void **state)
 				fail();
 			}
 		path_destroy(ctx);
+		game_destroy(g);
+		level_destroy(lv);
+	}
+}
+
+/* Every campaign level's description reaches the player whole on
+ * entering, however long (two were cut at 159 characters). */
+static void test_descriptions_whole(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		"levels/01-first-steps.lvl", "levels/02-the-chase.lvl",      "levels/03-hex-arena.lvl",
+		"levels/03a-the-diamond-lattice.lvl", "levels/04-the-mire.lvl", "levels/04a-the-diamond-halls.lvl",
+		"levels/05-the-vault.lvl",   "levels/06-the-labyrinth.lvl", "levels/07-the-deep.lvl",
+		"levels/08-the-ogre-hall.lvl",
+	};
+	for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+		char *text;
+		size_t tl;
+		assert_int_equal(textfile_read(files[k], &text, &tl), 0);
+		struct diag_list d = { 0 };
+		struct level *lv = level_parse(files[k], text, tl, NULL, &d);
+		free(text);
+		diag_list_fini(&d);
+		assert_non_null(lv);
+		assert_non_null(lv->description);
+		const struct level *levels[1] = { lv };
+		struct game *g = game_create(levels, 1, NULL, 1);
+		assert_non_null(g);
+		/* the messages after "You enter ...", oldest first, joined by spaces */
+		char said[4 * GAME_MESSAGE_LEN] = "";
+		int enter = g->n_messages - 1;
+		while (enter >= 0 && strncmp(game_message(g, enter)->text, "You enter ", 10) != 0)
+			enter--;
+		assert_true(enter >= 0);
+		for (int i = enter - 1; i >= 0; i--) {
+			if (said[0])
+				strcat(said, " ");
+			strcat(said, game_message(g, i)->text);
+		}
+		if (strcmp(said, lv->description) != 0) {
+			print_error("%s: said \"%s\"\n", files[k], said);
+			fail();
+		}
 		game_destroy(g);
 		level_destroy(lv);
 	}
@@ -1003,6 +1084,8 @@ int main(void)
 		cmocka_unit_test(test_messages_merge),
 		cmocka_unit_test(test_travel_news_only),
 		cmocka_unit_test(test_run_stops_at_junction),
+		cmocka_unit_test(test_explore_not_with_monster_in_view),
+		cmocka_unit_test(test_descriptions_whole),
 		cmocka_unit_test(test_autoexplore_campaign),
 		cmocka_unit_test(test_hex_directions),
 		cmocka_unit_test(test_determinism),
