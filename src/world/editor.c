@@ -402,12 +402,21 @@ static int set_cell(struct editor *ed, int x, int y, char glyph)
 		return 0;
 	int extra = 0;
 	if (glyph == '@') {
-		/* one start: the old one becomes floor */
+		/* one start: the cell it leaves gets back what it held before
+		 * this edit began (a start dragged across a wall leaves the
+		 * wall), and the start the edit found becomes floor */
 		char *old = memchr(ed->glyphs, '@', (size_t)ed->w * (size_t)ed->h);
 		if (old) {
-			if (!record(ed, (int)(old - ed->glyphs), '@', '.'))
+			int oc = (int)(old - ed->glyphs);
+			char back = '.';
+			for (int i = ed->group > 0 ? ed->group_start : ed->n_changes; i < ed->n_changes; i++)
+				if (ed->changes[i].cell == oc) {
+					back = ed->changes[i].before == '@' ? '.' : ed->changes[i].before;
+					break;
+				}
+			if (!record(ed, oc, '@', back))
 				return -1;
-			*old = '.';
+			*old = back;
 			extra = 1;
 		}
 	}
@@ -541,8 +550,12 @@ static void line_cell(bool diamond, int a, int b, int *x, int *y)
 
 int editor_line(struct editor *ed, int x0, int y0, int x1, int y1, char glyph)
 {
-	if (glyph == '@')
-		return editor_paint(ed, x0, y0, glyph); /* one start */
+	if (glyph == '@') {
+		/* one start: it goes where the line (a drag) ends */
+		if (x1 < 0 || y1 < 0 || x1 >= ed->w || y1 >= ed->h)
+			return 0;
+		return editor_paint(ed, x1, y1, glyph);
+	}
 	if (x0 < 0 || y0 < 0 || x0 >= ed->w || y0 >= ed->h)
 		return 0;
 	x1 = x1 < 0 ? 0 : x1 >= ed->w ? ed->w - 1 : x1;

@@ -178,6 +178,32 @@ static void test_start_moves(void **state)
 	editor_destroy(ed);
 }
 
+/* A pencil drag with '@' puts the start where the pointer is (the end of
+ * each segment, not its beginning), and a wall it crosses stays a wall;
+ * one undo gives the level back. */
+static void test_start_dragged(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	editor_begin(ed);
+	editor_paint(ed, 1, 1, '@');
+	editor_line(ed, 1, 1, 4, 1, '@');
+	assert_int_equal(editor_glyph(ed, 4, 1), '@');
+	editor_line(ed, 4, 1, 5, 1, '@'); /* over the wall */
+	editor_line(ed, 5, 1, 6, 1, '@');
+	editor_end(ed);
+	assert_int_equal(editor_glyph(ed, 6, 1), '@');
+	assert_int_equal(editor_glyph(ed, 5, 1), '#');
+	assert_int_equal(editor_glyph(ed, 4, 1), '.');
+	assert_int_equal(editor_glyph(ed, 1, 1), '.');
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_glyph(ed, 1, 1), '@');
+	assert_int_equal(editor_glyph(ed, 5, 1), '#');
+	assert_int_equal(editor_glyph(ed, 6, 1), '.');
+	editor_destroy(ed);
+}
+
 static void test_fill_one_step(void **state)
 {
 	(void)state;
@@ -785,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_paint_undo_redo),
 		cmocka_unit_test(test_undo_deep),
 		cmocka_unit_test(test_start_moves),
+		cmocka_unit_test(test_start_dragged),
 		cmocka_unit_test(test_fill_one_step),
 		cmocka_unit_test(test_rect_and_line),
 		cmocka_unit_test(test_hex_line),
