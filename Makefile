@@ -6,7 +6,8 @@
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
-#   make soak       random play of every level in the sanitizer build (SOAK_SECONDS=60)
+#   make soak       random play of every level and generated ones, journals
+#                   replayed, in the sanitizer build (SOAK_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
 # CFLAGS, LDFLAGS, CC, PREFIX and DESTDIR may be overridden.
 
@@ -233,11 +234,15 @@ build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 		$< $(FUZZ_SRC_$*) -lm -o $@
 
 # The soak: the sanitizer build (game.c CHECKs its invariants every turn)
-# plays every shipped level and tests/levels/**/*.lvl with random actions
-# for SOAK_SECONDS; not part of make test.
+# plays every shipped level and tests/levels/**/*.lvl, generated dungeons
+# and generated levels of every topology with random actions for
+# SOAK_SECONDS, replaying each game's journal to the same state; not part
+# of make test.  SOAK_SEED picks another sequence of games.
 SOAK_SECONDS ?= 60
+SOAK_SEED ?= 20240613
 soak: build/san/tests/soak
-	ASAN_OPTIONS=detect_leaks=1 build/san/tests/soak $(SOAK_SECONDS) levels/bestiary.txt tests/levels/bestiary.txt \
+	ASAN_OPTIONS=detect_leaks=1 build/san/tests/soak --seed $(SOAK_SEED) $(SOAK_SECONDS) \
+		levels/bestiary.txt tests/levels/bestiary.txt \
 		levels/*.lvl $$(find tests/levels -name '*.lvl' | sort)
 
 build/san/tests/soak: tests/soak.c build/san/libworld.a build/san/libcore.a
