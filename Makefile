@@ -218,7 +218,10 @@ FUZZ_SRC_bestiary := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_set := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_map := $(CORE_SRC)
 FUZZ_SRC_scen := $(CORE_SRC)
-FUZZ_SRC_input := $(CORE_SRC) src/ui/input.c
+# The input target runs the real screens on a curses screen fed by a pipe.
+FUZZ_SRC_input := $(CORE_SRC) $(WORLD_SRC) $(UI_SRC)
+FUZZ_FLAGS_input := $(CURSES_CFLAGS)
+FUZZ_LIBS_input := $(CURSES_LIBS)
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
@@ -232,8 +235,8 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 
 build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) -g -O1 -fsanitize=fuzzer,address,undefined \
-		$< $(FUZZ_SRC_$*) -lm -o $@
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \
+		-fsanitize=fuzzer,address,undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -o $@
 
 # The soak: the sanitizer build (game.c CHECKs its invariants every turn)
 # plays every shipped level and tests/levels/**/*.lvl, generated dungeons
