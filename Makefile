@@ -7,7 +7,8 @@
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
-#   make soak       random play of every level in the sanitizer build (SOAK_SECONDS=60)
+#   make soak       random play of every level and generated ones, journals
+#                   replayed, in the sanitizer build (SOAK_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
 # CFLAGS, LDFLAGS, CC, PREFIX and DESTDIR may be overridden.
 
@@ -26,7 +27,9 @@ UPDATE ?= 0
 
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-SAN_FLAGS = -DASTRAY_CHECKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer (test) build: invariant CHECKs on, and the crash hook of
+# ui_screen.c (Ctrl-] with $ASTRAY_TEST_CRASH) that the e2e tests use.
+SAN_FLAGS = -DASTRAY_CHECKS -DASTRAY_TEST_CRASH -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Warnings are errors in development (a git checkout) and in CI; a release
 # built from the tarball with a newer compiler still builds.  WERROR= or
@@ -227,7 +230,10 @@ FUZZ_SRC_bestiary := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_set := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_map := $(CORE_SRC)
 FUZZ_SRC_scen := $(CORE_SRC)
-FUZZ_SRC_input := $(CORE_SRC) src/ui/input.c
+# The input target runs the real screens on a curses screen fed by a pipe.
+FUZZ_SRC_input := $(CORE_SRC) $(WORLD_SRC) $(UI_SRC)
+FUZZ_FLAGS_input := $(CURSES_CFLAGS)
+FUZZ_LIBS_input := $(CURSES_LIBS)
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_snapshot := $(CORE_SRC) $(WORLD_SRC)
 fuzz: $(FUZZERS:%=build/fuzz_%)
@@ -242,15 +248,19 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 
 build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) -g -O1 -fsanitize=fuzzer,address,undefined \
-		$< $(FUZZ_SRC_$*) -lm -o $@
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \
+		-fsanitize=fuzzer,address,undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -o $@
 
 # The soak: the sanitizer build (game.c CHECKs its invariants every turn)
-# plays every shipped level and tests/levels/**/*.lvl with random actions
-# for SOAK_SECONDS; not part of make test.
+# plays every shipped level and tests/levels/**/*.lvl, generated dungeons
+# and generated levels of every topology with random actions for
+# SOAK_SECONDS, replaying each game's journal to the same state; not part
+# of make test.  SOAK_SEED picks another sequence of games.
 SOAK_SECONDS ?= 60
+SOAK_SEED ?= 20240613
 soak: build/san/tests/soak
-	ASAN_OPTIONS=detect_leaks=1 build/san/tests/soak $(SOAK_SECONDS) levels/bestiary.txt tests/levels/bestiary.txt \
+	ASAN_OPTIONS=detect_leaks=1 build/san/tests/soak --seed $(SOAK_SEED) $(SOAK_SECONDS) \
+		levels/bestiary.txt tests/levels/bestiary.txt \
 		levels/*.lvl $$(find tests/levels -name '*.lvl' | sort)
 
 build/san/tests/soak: tests/soak.c build/san/libworld.a build/san/libcore.a

@@ -104,36 +104,4 @@ bool input_cell_to_screen(const struct input_view *v, const struct grid *g, int 
 void input_screen_to_cell(const struct input_view *v, const struct grid *g, int scol, int srow,
 			  int *x, int *y);
 
-/* The largest screen coordinate input_decode reports: an SGR report may
- * carry any number, and nothing downstream needs more. */
-#define INPUT_COORD_MAX 100000
-
-/*
- * One event decoded from the bytes a terminal sends: a key (a Unicode
- * character, or an enum input_key for the cursor and keypad keys in their
- * CSI and SS3 forms), or a mouse report in the X10 (ESC [ M b x y) or SGR
- * (ESC [ < b ; x ; y M|m) encoding.  Mouse coordinates are 0-based and
- * bounded to [-1, INPUT_COORD_MAX]; they go on to input_screen_to_cell,
- * which accepts any int.
- */
-enum input_event_kind { INPUT_EV_NONE, INPUT_EV_KEY, INPUT_EV_MOUSE };
-
-struct input_event {
-	enum input_event_kind kind;
-	int key;                      /* INPUT_EV_KEY */
-	enum input_button button;     /* INPUT_EV_MOUSE: INPUT_BUTTONS for other buttons */
-	enum input_mouse_phase phase; /* INPUT_PRESSED or INPUT_RELEASED */
-	int wheel;                    /* -1 up, 1 down, 0 not the wheel */
-	int col, row;
-};
-
-/*
- * Decodes one event from the start of b[0..n): returns how many bytes it
- * used (at least 1 when n > 0), or 0 when b is the beginning of a longer
- * sequence that has not all arrived (the caller waits for more, or takes
- * a lone ESC as Escape).  Bytes that mean nothing give INPUT_EV_NONE.
- * Never reads past b[n - 1] and never fails.
- */
-size_t input_decode(const unsigned char *b, size_t n, struct input_event *ev);
-
 #endif

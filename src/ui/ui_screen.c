@@ -11,8 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
+#ifdef ASTRAY_TEST_CRASH
+#include <limits.h>
+#include <sys/mman.h>
+#endif
 
+#include "check.h"
 #include "input.h"
 #include "ui.h"
 #include "ui_palette.h"
@@ -21,8 +27,8 @@
 #define UI_STALE_READS 20 /* unreadable-but-ready reads before the terminal counts as gone */
 
 /*
- * The one mutable file-scope variable: the number of the last caught
- * signal.  A handler may only store to a volatile sig_atomic_t (C11
+ * The first of the two mutable file-scope variables (the second is
+ * ui_fatal, below): the number of the last caught signal.  A handler may only store to a volatile sig_atomic_t (C11
  * 7.14.1.1), so it cannot live in a screen's struct.
  */
 static volatile sig_atomic_t ui_signal_caught;
@@ -79,6 +85,220 @@ void ui_screen_signal_note(int signo)
 	ui_signal_caught = signo;
 }
 
+/* ---- fatal signals ---------------------------------------------------- */
+
+/*
+ * A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) or an abort (a failed CHECK,
+ * abort(), a sanitizer that aborts) cannot be noted and polled like the
+ * signals above: the program cannot go on.  While a curses screen is up,
+ * the handler below gives the terminal back first, with only
+ * async-signal-safe calls (write, tcsetattr, sigaction, sigprocmask,
+ * raise): the bytes that reset it (ui_term_reset_bytes, computed when the
+ * screen started) and the terminal modes saved before curses changed
+ * them.  Then it passes the signal on to the handler that was there
+ * before (AddressSanitizer's, in the test build, which prints its report
+ * onto the restored screen) and dies of the signal with its default
+ * action, so the exit status and the core dump are those of the fault.
+ *
+ * A handler can reach no struct of ours, so what it needs is the second
+ * mutable file-scope variable of this file: written only by
+ * ui_screen_start and ui_screen_stop, while the handlers are not
+ * installed (armed is set last and cleared first), and only read by the
+ * handler.
+ */
+static const int ui_fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+#define UI_N_FATAL ((int)(sizeof ui_fatal_signals / sizeof ui_fatal_signals[0]))
+#define UI_FATAL_STACK (64 * 1024) /* the handler's own stack: a stack overflow leaves none */
+
+static struct {
+	volatile sig_atomic_t armed;     /* a screen is up and the fields below are valid */
+	int out;                         /* where the reset bytes go (the screen's output) */
+	int tty;                         /* the terminal whose modes were saved; -1 none */
+	struct termios modes;            /* its modes before curses started */
+	char reset[512];                 /* ui_term_reset_bytes */
+	size_t reset_len;
+	struct sigaction old[UI_N_FATAL];/* the handlers before ours: chained to, then put back */
+	void *stack;                     /* our alternate signal stack, or NULL (one was there already) */
+} ui_fatal;
+
+/* Gives the terminal back, once; async-signal-safe. */
+static void ui_fatal_restore(void)
+{
+	if (!ui_fatal.armed)
+		return;
+	ui_fatal.armed = 0;
+	size_t done = 0;
+	while (done < ui_fatal.reset_len) {
+		ssize_t w = write(ui_fatal.out, ui_fatal.reset + done, ui_fatal.reset_len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	if (ui_fatal.tty >= 0)
+		tcsetattr(ui_fatal.tty, TCSANOW, &ui_fatal.modes);
+}
+
+static void ui_on_fatal(int signo, siginfo_t *info, void *context)
+{
+	int saved_errno = errno;
+	ui_fatal_restore();
+	int i = 0;
+	while (i < UI_N_FATAL - 1 && ui_fatal_signals[i] != signo)
+		i++;
+	const struct sigaction *old = &ui_fatal.old[i];
+	errno = saved_errno;
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction)
+		old->sa_sigaction(signo, info, context);
+	else if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN)
+		old->sa_handler(signo);
+	/* SA_RESETHAND already put the default action back; SA_NODEFER and
+	 * the unblock make the raise take effect now, inside this handler */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(signo, &dfl, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, signo);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(signo);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define UI_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/common_interface_defs.h>
+#define UI_SANITIZER 1
+#endif
+#endif
+
+#ifdef UI_SANITIZER
+/*
+ * The sanitizers end the program without a signal (their exit code) after
+ * an error they find themselves: a heap overflow, an overflow UBSan
+ * traps.  AddressSanitizer calls __asan_on_error before it prints its
+ * report, so the report lands on the restored screen, and its death
+ * callback is ours.  GCC links UBSan as a runtime of its own, whose death
+ * callback this file cannot reach; by default it is told to abort after
+ * its report instead (UBSAN_OPTIONS still overrides), which the SIGABRT
+ * handler turns into a restored terminal (the report itself was printed
+ * on the alternate screen, which is then left: run with
+ * UBSAN_OPTIONS=log_path=FILE to keep it).
+ */
+void __asan_on_error(void);
+void __asan_on_error(void)
+{
+	ui_fatal_restore();
+}
+
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "abort_on_error=1";
+}
+#endif
+
+/* Arms the fatal-signal handlers for the screen starting on out/in (its
+ * modes not yet changed by curses); the reset bytes come later. */
+static void ui_fatal_arm(int out, int in)
+{
+	memset(&ui_fatal, 0, sizeof ui_fatal);
+	ui_fatal.out = out;
+	ui_fatal.tty = tcgetattr(in, &ui_fatal.modes) == 0 ? in : tcgetattr(out, &ui_fatal.modes) == 0 ? out : -1;
+}
+
+/* Installs the handlers once the screen is up and the reset bytes are known. */
+static void ui_fatal_install(bool mouse, bool drags)
+{
+	ui_fatal.reset_len = ui_term_reset_bytes(ui_fatal.reset, sizeof ui_fatal.reset, mouse, drags);
+	stack_t ss, old_ss;
+	if (sigaltstack(NULL, &old_ss) == 0 && (old_ss.ss_flags & SS_DISABLE) &&
+	    (ui_fatal.stack = malloc(UI_FATAL_STACK)) != NULL) {
+		ss.ss_sp = ui_fatal.stack;
+		ss.ss_size = UI_FATAL_STACK;
+		ss.ss_flags = 0;
+		if (sigaltstack(&ss, NULL) != 0) {
+			free(ui_fatal.stack);
+			ui_fatal.stack = NULL;
+		}
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = ui_on_fatal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER | SA_ONSTACK;
+	ui_fatal.armed = 1;
+	for (int i = 0; i < UI_N_FATAL; i++)
+		sigaction(ui_fatal_signals[i], &sa, &ui_fatal.old[i]);
+#ifdef UI_SANITIZER
+	__sanitizer_set_death_callback(ui_fatal_restore);
+#endif
+}
+
+/* Puts the handlers that were there back (the screen is being stopped). */
+static void ui_fatal_disarm(void)
+{
+#ifdef UI_SANITIZER
+	__sanitizer_set_death_callback(NULL);
+#endif
+	for (int i = 0; i < UI_N_FATAL; i++)
+		sigaction(ui_fatal_signals[i], &ui_fatal.old[i], NULL);
+	ui_fatal.armed = 0;
+	if (ui_fatal.stack) {
+		stack_t ss = { .ss_flags = SS_DISABLE };
+		sigaltstack(&ss, NULL);
+		free(ui_fatal.stack);
+		ui_fatal.stack = NULL;
+	}
+}
+
+#ifdef ASTRAY_TEST_CRASH
+/*
+ * The test build's crash hook: Ctrl-] makes the program fail as
+ * $ASTRAY_TEST_CRASH says (SEGV, BUS, FPE, ILL, ABRT, CHECK, UBSAN or
+ * ASAN), so the end-to-end tests can see the terminal given back after
+ * each.  Release builds have neither the key nor the variable.
+ */
+static void ui_test_crash(void)
+{
+	const char *how = getenv("ASTRAY_TEST_CRASH");
+	if (!how)
+		return;
+	if (strcmp(how, "SEGV") == 0) {
+		/* a real fault: a store to a page that may not be written */
+		volatile int *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (page != MAP_FAILED)
+			page[1] = 1;
+		raise(SIGSEGV);
+	} else if (strcmp(how, "BUS") == 0) {
+		raise(SIGBUS);
+	} else if (strcmp(how, "FPE") == 0) {
+		raise(SIGFPE);
+	} else if (strcmp(how, "ILL") == 0) {
+		__builtin_trap();
+	} else if (strcmp(how, "ABRT") == 0) {
+		abort();
+	} else if (strcmp(how, "CHECK") == 0) {
+		volatile int zero = 0;
+		CHECK(zero == 1);
+	} else if (strcmp(how, "UBSAN") == 0) {
+		volatile int big = INT_MAX;
+		big = big + 1;
+	} else if (strcmp(how, "ASAN") == 0) {
+		volatile char *volatile p = malloc(4);
+		if (p) {
+			p[4] = 1;
+			free((void *)p);
+		}
+	}
+}
+#endif
+
 void ui_screen_modes(void)
 {
 	cbreak();
@@ -119,6 +339,7 @@ bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, cha
 	setlocale(LC_CTYPE, "");
 	if (!ui_term_usable(STDOUT_FILENO, err, errlen))
 		return false;
+	ui_fatal_arm(STDOUT_FILENO, STDIN_FILENO);
 	s->scr = newterm(NULL, stdout, stdin);
 	if (!s->scr) {
 		const char *term = getenv("TERM");
@@ -132,6 +353,7 @@ bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, cha
 	s->drags = mouse && drags;
 	if (mouse)
 		ui_mouse_on(s, mask);
+	ui_fatal_install(s->mouse, s->drags);
 	return true;
 }
 
@@ -139,6 +361,7 @@ void ui_screen_stop(struct ui_tty *s)
 {
 	if (!s->scr)
 		return;
+	ui_fatal_disarm();
 	if (s->mouse)
 		ui_mouse_off(s);
 	curs_set(1);
@@ -178,6 +401,10 @@ int ui_screen_read(int timeout_ms, int *stale_reads)
 	int ch = getch();
 	if (ch != ERR) {
 		*stale_reads = 0;
+#ifdef ASTRAY_TEST_CRASH
+		if (ch == INPUT_CTRL(']'))
+			ui_test_crash();
+#endif
 		return ch;
 	}
 	if (ui_signal_caught)

@@ -25,8 +25,9 @@ struct ui_signals {
  * ui_screen_signal (getch has a timeout and is not restarted) and leaves
  * through ui_screen_stop; the caller restores the handlers and then dies
  * of the signal (or exits 128 + its number), so the terminal is always
- * given back first.  The faults a program raises on itself (SIGSEGV...)
- * are left to the default action.
+ * given back first.  The faults a program raises on itself (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGABRT) are ui_screen_start's: while a screen
+ * is up their handler gives the terminal back and dies of the signal.
  */
 void ui_screen_signals_install(struct ui_signals *s);
 void ui_screen_signals_restore(const struct ui_signals *s);
@@ -50,13 +51,19 @@ struct ui_tty {
  * Starts a curses screen on stdin/stdout: the locale, a check that TERM
  * names a usable terminal, newterm, the modes of ui_screen_modes, the
  * palette, and, when mouse is set (no --no-mouse), the mouse events in
- * mask (drags: motion while a button is down too).  False with the reason
- * in err when the terminal cannot be used.
+ * mask (drags: motion while a button is down too).  Until ui_screen_stop,
+ * a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) first gives
+ * the terminal back (mouse reports off, attributes reset, cursor shown,
+ * alternate screen left, the terminal modes from before the start), then
+ * goes to the handler that was there before (the sanitizers') and ends
+ * the program with that signal.  One screen at a time.  False with the
+ * reason in err when the terminal cannot be used.
  */
 bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, char *err, size_t errlen);
 
-/* Gives the terminal back: the mouse off, the cursor on, endwin, and
- * the screen freed.  Nothing when s is not started. */
+/* Gives the terminal back: the fatal-signal handlers removed, the mouse
+ * off, the cursor on, endwin, and the screen freed.  Nothing when s is
+ * not started. */
 void ui_screen_stop(struct ui_tty *s);
 
 /* The input modes of every screen on the current curses screen: keys one

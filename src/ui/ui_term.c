@@ -8,6 +8,7 @@
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <term.h>
 
 bool ui_term_usable(int fd, char *err, size_t errlen)
@@ -25,4 +26,37 @@ bool ui_term_usable(int fd, char *err, size_t errlen)
 	if (probe)
 		del_curterm(probe);
 	return true;
+}
+
+/* Appends s, a capability string (NULL or -1: the terminal has none, nothing to add). */
+static bool add_cap(char *buf, size_t size, size_t *n, const char *s)
+{
+	if (!s || s == (const char *)-1)
+		return true;
+	size_t k = strlen(s);
+	if (k > size - *n)
+		return false;
+	memcpy(buf + *n, s, k);
+	*n += k;
+	return true;
+}
+
+size_t ui_term_reset_bytes(char *buf, size_t size, bool mouse, bool drags)
+{
+	size_t n = 0;
+	bool ok = true;
+	if (mouse) {
+		/* ncurses turns the mouse on through XM with 1 (xterm: the SGR
+		 * and X10 modes); 0 turns the same modes off */
+		const char *xm = tigetstr("XM");
+		const char *off = xm && xm != (const char *)-1 ? tiparm(xm, 0) : NULL;
+		ok = add_cap(buf, size, &n, off ? off : "\033[?1006l\033[?1000l");
+		if (drags)
+			ok = ok && add_cap(buf, size, &n, "\033[?1002l");
+	}
+	ok = ok && add_cap(buf, size, &n, tigetstr("sgr0"));
+	ok = ok && add_cap(buf, size, &n, tigetstr("cnorm"));
+	ok = ok && add_cap(buf, size, &n, tigetstr("rmkx"));
+	ok = ok && add_cap(buf, size, &n, tigetstr("rmcup"));
+	return ok ? n : 0;
 }

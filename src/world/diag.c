@@ -30,6 +30,24 @@ void diag_list_fini(struct diag_list *l)
 	memset(l, 0, sizeof *l);
 }
 
+/*
+ * The test build (ASTRAY_CHECKS) can make the list's allocations fail:
+ * with ASTRAY_TEST_DIAG_NOMEM=N in the environment, a list that already
+ * keeps N diagnostics gets no more memory, so the tests can see `lost`
+ * reported by the real commands.  Release builds allocate plainly.
+ */
+static void *diag_alloc(const struct diag_list *l, void *old, size_t n)
+{
+#ifdef ASTRAY_CHECKS
+	const char *limit = getenv("ASTRAY_TEST_DIAG_NOMEM");
+	if (limit && *limit && l->n >= atoi(limit))
+		return NULL;
+#else
+	(void)l;
+#endif
+	return realloc(old, n);
+}
+
 bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
 	      const char *fmt, ...)
 {
@@ -47,7 +65,7 @@ bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int
 	}
 	if (l->n == l->cap) {
 		int cap = l->cap ? 2 * l->cap : 16;
-		struct diag *p = realloc(l->items, (size_t)cap * sizeof *p);
+		struct diag *p = diag_alloc(l, l->items, (size_t)cap * sizeof *p);
 		if (!p)
 			goto lost;
 		l->items = p;
@@ -55,7 +73,7 @@ bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int
 	}
 	const char *name = file ? file : "";
 	size_t len = strlen(name) + 1;
-	char *copy = malloc(len);
+	char *copy = diag_alloc(l, NULL, len);
 	if (!copy)
 		goto lost;
 	memcpy(copy, name, len);

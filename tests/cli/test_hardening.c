@@ -3,7 +3,8 @@
  * broken input, one test per finding of issue 13: diagnostics capped with
  * a count, write errors on stdout and on a CSV, FIFOs and devices refused,
  * control characters from files escaped, numbers range-checked, whole file
- * names, bestiaries that are folders, and which levels/ folder is played.
+ * names, bestiaries that are folders, which levels/ folder is played, and
+ * diagnostics lost for want of memory (the test build's allocation hook).
  * Every file it needs is written into a fresh temporary folder.
  */
 #include <setjmp.h>
@@ -128,6 +129,44 @@ static void test_check_caps_diagnostics(void **state)
 	for (const char *p = out; *p; p++)
 		lines += *p == '\n';
 	assert_true(lines < 260);
+	free(out);
+}
+
+/* A diagnostic that cannot be kept for want of memory (the test build's
+ * ASTRAY_TEST_DIAG_NOMEM makes diag_add's allocations fail) is an error
+ * with a message and exit 1, even when it was only a warning: output is
+ * missing, so check must never pass silently. */
+static void test_check_reports_lost_diagnostics(void **state)
+{
+	struct tmp *t = *state;
+	/* one warning (a cell the player cannot reach), no error */
+	write_text(t, "warn.lvl", "astray-level 1\nname: warn\ntopology: square8\nmap:\n"
+				   "#######\n#@.>#.#\n#######\n");
+	int st;
+	char args[256];
+	snprintf(args, sizeof args, "check %s/warn.lvl 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 0);
+	expect_has(out, "warning:");
+	free(out);
+	snprintf(args, sizeof args, "check %s/warn.lvl 2>&1", t->dir);
+	setenv("ASTRAY_TEST_DIAG_NOMEM", "0", 1);
+	out = run(t, args, &st);
+	unsetenv("ASTRAY_TEST_DIAG_NOMEM");
+	assert_int_equal(st, 1);
+	expect_has(out, "error: out of memory: 1 diagnostic could not be kept");
+	free(out);
+	/* a level with many errors: the ones kept are shown, the lost ones counted */
+	write_text(t, "errs.lvl", "astray-level 1\nname: errs\ntopology: square8\nmap:\n"
+				   "#######\n#@QQQ>#\n#######\n");
+	snprintf(args, sizeof args, "check %s/errs.lvl 2>&1", t->dir);
+	setenv("ASTRAY_TEST_DIAG_NOMEM", "1", 1);
+	out = run(t, args, &st);
+	unsetenv("ASTRAY_TEST_DIAG_NOMEM");
+	assert_int_equal(st, 1);
+	expect_has(out, "errs.lvl:6:3: error: unknown monster 'Q'");
+	expect_has(out, "3 diagnostics could not be kept");
+	expect_has(out, "4 errors");
 	free(out);
 }
 
@@ -341,6 +380,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_numbers_and_lines_are_range_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_file_names_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_levels_folder_only_in_source_tree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_reports_lost_diagnostics, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* test_fuzz_input.c - the corpus of fuzz_input (tests/fuzz-corpus-input) replayed through its entry point. */
+/* test_fuzz_input.c - fuzz_input's corpus (tests/fuzz-corpus-input) through the real screens on a piped curses screen. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

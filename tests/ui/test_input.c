@@ -217,51 +217,6 @@ static void test_huge_click_goes_to_nearest_cell(void **state)
 	grid_destroy(h);
 }
 
-static void decode_one(const char *bytes, struct input_event *ev, size_t want_used)
-{
-	size_t n = strlen(bytes);
-	assert_int_equal(input_decode((const unsigned char *)bytes, n, ev), want_used ? want_used : n);
-}
-
-/* The byte decoder: SGR and X10 mouse reports, cursor keys, UTF-8. */
-static void test_decode_mouse_and_keys(void **state)
-{
-	(void)state;
-	struct input_event ev;
-	decode_one("\033[<2;2147483647;10M", &ev, 0);
-	assert_int_equal(ev.kind, INPUT_EV_MOUSE);
-	assert_int_equal(ev.button, INPUT_BUTTON_RIGHT);
-	assert_int_equal(ev.phase, INPUT_PRESSED);
-	assert_int_equal(ev.col, INPUT_COORD_MAX - 1);
-	assert_int_equal(ev.row, 9);
-	decode_one("\033[<0;11;6m", &ev, 0);
-	assert_int_equal(ev.button, INPUT_BUTTON_LEFT);
-	assert_int_equal(ev.phase, INPUT_RELEASED);
-	assert_int_equal(ev.col, 10);
-	assert_int_equal(ev.row, 5);
-	decode_one("\033[<65;3;3M", &ev, 0);
-	assert_int_equal(ev.wheel, 1);
-	decode_one("\033[M +&", &ev, 0); /* X10 left press at 10,5 */
-	assert_int_equal(ev.kind, INPUT_EV_MOUSE);
-	assert_int_equal(ev.button, INPUT_BUTTON_LEFT);
-	assert_int_equal(ev.col, 10);
-	assert_int_equal(ev.row, 5);
-	decode_one("\033[M#+&", &ev, 0);
-	assert_int_equal(ev.phase, INPUT_RELEASED);
-	decode_one("\033OA", &ev, 0);
-	assert_int_equal(ev.key, INPUT_UP);
-	decode_one("\033[6~", &ev, 0);
-	assert_int_equal(ev.key, INPUT_PGDN);
-	decode_one("\xc3\xa9", &ev, 0);
-	assert_int_equal(ev.key, 0xe9);
-	decode_one("hj", &ev, 1);
-	assert_int_equal(ev.key, 'h');
-	/* an unfinished report waits for more bytes */
-	const char *part = "\033[<0;12", *x10 = "\033[M ";
-	assert_int_equal(input_decode((const unsigned char *)part, strlen(part), &ev), 0);
-	assert_int_equal(input_decode((const unsigned char *)x10, strlen(x10), &ev), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,7 +229,6 @@ int main(void)
 		cmocka_unit_test(test_click_to_cell_square),
 		cmocka_unit_test(test_click_to_cell_hex),
 		cmocka_unit_test(test_huge_click_goes_to_nearest_cell),
-		cmocka_unit_test(test_decode_mouse_and_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
