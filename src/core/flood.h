@@ -135,4 +135,25 @@ int flood_next(const struct flood_ctx *f, int cell);
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
 		double *cost, long *expanded);
 
+/*
+ * flood_route cut at a horizon: the same search with the same potential
+ * P = min(D, h + delta) (above), but only over the cells within `horizon`
+ * steps of `start` (grid_step_distance); a cell `horizon` steps away, or
+ * the source, is not expanded and ends the search when it is taken off
+ * the queue.  The route ends at that cell e and minimises, over the
+ * routes that stay within the horizon until their last cell, its cost
+ * plus P(e): the cheapest start of a detour, valued by the least the rest
+ * can cost.  At most (2 horizon + 1)^2 cells are looked at, however far
+ * the source; with a horizon past every cell it is an optimal route
+ * (flood_route's cost).  Ties: smaller cost plus P, then larger cost (to
+ * a float's precision), then smaller cell.  Writes the first `cap` cells
+ * (start first) to out[], the cost of the route's cells to *cost, its
+ * cost plus P(e) to *bound (at least the flood distance of start, at
+ * most the cost of flood_route's route), the cells expanded to *expanded
+ * (each may be NULL); returns the route's length in cells, or -1 as
+ * flood_route, or when horizon < 1 or the source is blocked.
+ */
+int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int horizon, int *out, int cap,
+		 double *cost, double *bound, long *expanded);
+
 #endif

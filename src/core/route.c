@@ -8,7 +8,8 @@
  * the source under the crowd costs); the queue (a 4-ary heap with a tie
  * stack, behind a bucket ring over f); the search loops (route_loop in
  * doubles, specialised three ways, and route_fixed in compact units);
- * flood_route, which picks the loop and reads the route back.
+ * flood_route, which picks the loop and reads the route back; and
+ * flood_detour, the same search cut at a horizon around its start.
  */
 #include "flood.h"
 #include "flood_internal.h"
@@ -839,5 +840,140 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 			*cost = f->route.node[goal].g;
 		}
 	}
+	return len;
+}
+
+/* legal_neighbours with the direction of each step (its index in the
+ * grid's direction tables, which a_parent reads back) instead of its length. */
+static int detour_neighbours(const struct flood_ctx *f, int32_t v, int32_t out[GRID_MAX_NEIGHBOURS],
+			     uint8_t dir[GRID_MAX_NEIGHBOURS])
+{
+	const struct grid *g = f->grid;
+	int k = 0;
+	if (grid_is_square(g->topo)) {
+		unsigned m = f->moves.bits[v];
+		while (m) {
+			const int i = __builtin_ctz(m);
+			m &= m - 1;
+			out[k] = v + f->moves.delta[i];
+			dir[k++] = (uint8_t)i;
+		}
+		return k;
+	}
+	const int w = g->w, vy = v / w, vx = v - vy * w;
+	const bool diamond = grid_is_diamond(g->topo);
+	const int8_t *dx = diamond ? GRID_DIAMOND_DX[vy & 1] : GRID_HEX_DX[vy & 1];
+	const int8_t *dy = diamond ? GRID_DIAMOND_DY : GRID_HEX_DY;
+	for (int i = 0; i < grid_dir_count(g->topo); i++) {
+		const int nx = vx + dx[i], ny = vy + dy[i];
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)g->h || !g->cost[ny * w + nx])
+			continue;
+		if (diamond && i >= 4 && !f->run.corner_cutting && !grid_diamond_flanks_open(g->cost, w, g->h, vx, vy, i))
+			continue;
+		out[k] = ny * w + nx;
+		dir[k++] = (uint8_t)i;
+	}
+	return k;
+}
+
+/*
+ * flood_detour: flood_route's search cut at a horizon (see flood.h).  The
+ * cells within `horizon` steps of the start (grid_step_distance) are
+ * searched as flood_route searches the map, with the same potential P; a
+ * cell at the horizon, or the goal, is not expanded but ends the search
+ * when it comes off the queue, so the route ends at the one that
+ * minimises its cost plus P, the least the rest can cost.  The crowd
+ * potential matters: with the flood distance alone a horizon next to the
+ * ring of monsters round the goal looks as good as one past it, and
+ * monsters there went back and forth (oscillations 6 -> 108 a game with
+ * 1,000 chasers on random512).  The search is in doubles and the ring is
+ * off (a few hundred cells: the heap alone); ties as flood_route's loop
+ * in doubles.
+ */
+int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int horizon, int *out, int cap,
+		 double *cost, double *bound, long *expanded)
+{
+	if (expanded)
+		*expanded = 0;
+	if (!f || !f->run.reverse || !flood_settled(f, start) || horizon < 1)
+		return -1;
+	const struct grid *g = f->grid;
+	const int goal = f->run.source;
+	if (!g->cost[goal])
+		return -1; /* a blocked source: flood_route's general loop enters it */
+	const double lo = unsettled_bound(f);
+	if (!crowd_valid(f, extra, lo, false))
+		crowd_make(f, extra, lo, false);
+	const uint32_t in_r = f->crowd.gen << 1 | 1u;
+	const double delta = f->crowd.delta;
+	const double h0 = route_h(f, start, lo, delta, in_r);
+	if (h0 < 0)
+		return -1;
+	route_start(f, start, a_key(h0, 0.0, start), r_bucket(h0));
+	f->route.ring.on = false;
+	const struct rpot pot = { .lo = lo, .delta = delta, .in_r = in_r };
+	const uint32_t open = f->route.gen << 1, closed = open | 1u;
+	struct a_node *an = f->route.node;
+	const bool square8 = g->topo == GRID_SQUARE8;
+	const int w = g->w, sy = start / w, sx = start - sy * w;
+	long exp = 0;
+	int32_t end = -1;
+	double end_f = 0.0;
+	int32_t nb[GRID_MAX_NEIGHBOURS];
+	uint8_t dir[GRID_MAX_NEIGHBOURS];
+	while (!pq_empty(&f->route.queue)) {
+		const akey k = pq_pop(&f->route.queue, an);
+		f->route.tie_f = pq_f(k);
+		const int32_t u = pq_cell(k);
+		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
+		exp++;
+		int steps;
+		if (square8) {
+			const int uy = u / w, ux = u - uy * w;
+			const int ax = ux > sx ? ux - sx : sx - ux, ay = uy > sy ? uy - sy : sy - uy;
+			steps = ax > ay ? ax : ay;
+		} else {
+			steps = grid_step_distance(g, start, u);
+		}
+		if (u == goal || steps >= horizon) {
+			end = u;
+			memcpy(&end_f, &(uint64_t){ pq_f(k) }, sizeof end_f);
+			break;
+		}
+		const double gu = an[u].g;
+		const int nk = detour_neighbours(f, u, nb, dir);
+		for (int i = 0; i < nk; i++) {
+			const int32_t v = nb[i];
+			const uint32_t st = an[v].tag >> A_DIR_BITS;
+			if (st == closed)
+				continue;
+			const double gv = gu + f->queue.edge_cost[2u * g->cost[v] + (dir[i] >= 4 && g->topo != GRID_HEX ? 1u : 0u)] +
+					  (extra ? (double)extra[v] : 0.0);
+			if (st == open && !(gv < an[v].g))
+				continue;
+			const double hv = route_h(f, v, lo, delta, in_r);
+			if (hv < 0)
+				continue;
+			an[v].g = gv;
+			an[v].tag = open << A_DIR_BITS | dir[i];
+			const double fv = gv + hv;
+			r_push(f, v, r_bucket(fv), a_key(fv, gv, v), st == open ? an[v].pos : INT32_MIN, &pot);
+		}
+	}
+	if (expanded)
+		*expanded = exp;
+	if (end < 0)
+		return -1;
+	int len = 0;
+	for (int32_t c = end; c >= 0; c = a_parent(f, c))
+		len++;
+	int i = len;
+	for (int32_t c = end; c >= 0; c = a_parent(f, c))
+		if (--i < cap)
+			out[i] = c;
+	if (cost)
+		*cost = an[end].g;
+	if (bound)
+		*bound = end_f;
 	return len;
 }

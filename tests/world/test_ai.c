@@ -2,7 +2,9 @@
  * test_ai.c - the monster AI and its knobs, each on a small map: sight 0
  * never hunts, memory 0 forgets at once, a finite P presses against the
  * wall where the automatic P takes the detour, a crowd cost sends a second
- * monster down the other corridor, a budget yields a partial path, fleeing
+ * monster down the other corridor (on a large level, round a blocker
+ * within its horizon, and a walled-in one waits without a search), a
+ * budget yields a partial path, fleeing
  * increases the distance, repath and weight change the work; the shared
  * flood chooses moves as good as one search per monster on random maps;
  * and the cost per turn at scale, printed (never asserted: time is noise).
@@ -231,6 +233,71 @@ static void test_crowd(void **state)
 			fixture_fini(&f);
 		}
 	}
+}
+
+/*
+ * Crowds on a large level (more than AI_SHARE_MIN x AI_SHARE_CELLS
+ * passable cells): a blocked exact kind plans its detour within the steps
+ * it will take before replanning (flood_detour), and one whose every
+ * neighbour is held waits without a search.  An open 200x200 map: goblin
+ * A has a dummy right in front of it on the way to the player, goblin B
+ * is walled in by eight dummies (which never hunt, so never move).
+ */
+static void test_crowd_large_level(void **state)
+{
+	(void)state;
+	const int w = 200, h = 200;
+	char *text = malloc((size_t)(w + 1) * h + 1);
+	size_t n = 0;
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++)
+			text[n++] = x == 0 || y == 0 || x == w - 1 || y == h - 1 ? '#' : '.';
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[100 * (w + 1) + 180] = '@';
+	text[150 * (w + 1) + 180] = '>';
+	text[100 * (w + 1) + 20] = 'g';
+	text[100 * (w + 1) + 21] = 'd';
+	text[50 * (w + 1) + 20] = 'g';
+	for (int y = 49; y <= 51; y++)
+		for (int x = 19; x <= 21; x++)
+			if (x != 20 || y != 50)
+				text[y * (w + 1) + x] = 'd';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->player.hp = 100000;
+	kind(g, "goblin")->memory = 1000;
+	kind(g, "goblin")->crowd = 4;
+	assert_true(g->ai.share_need > AI_SHARE_MIN);
+	struct monster *a = game_monster_at(g, 20, 100), *b = game_monster_at(g, 20, 50);
+	assert_non_null(a);
+	assert_non_null(b);
+	force_hunt(g, a);
+	force_hunt(g, b);
+	act_wait(g);
+	/* A went round the dummy, on a detour that looks 24 steps ahead */
+	assert_int_equal(a->x, 21);
+	assert_true(a->y == 99 || a->y == 101);
+	assert_true(a->mind.route_len >= 2 && a->mind.route_len <= 3 * AI_CROWD_COMMIT + 1);
+	/* B waited, and only A searched (besides the flood) */
+	assert_int_equal(b->x, 20);
+	assert_int_equal(b->y, 50);
+	assert_int_equal(g->ai.stats.searches - g->ai.stats.floods, 1);
+	long passable = 0;
+	for (int c = 0; c < g->grid->w * g->grid->h; c++)
+		passable += g->grid->cost[c] != 0;
+	/* the flood settles every passable cell; the detour a 49x49 box at most */
+	assert_true(g->ai.stats.expanded > passable && g->ai.stats.expanded - passable <= 49 * 49);
+	for (int i = 0; i < 6; i++)
+		act_wait(g);
+	assert_int_equal(b->x, 20);
+	assert_int_equal(b->y, 50);
+	assert_int_equal(g->ai.stats.searches - g->ai.stats.floods, 1);
+	assert_true(a->x >= 27 && abs(a->y - 100) <= 1);
+	fixture_fini(&f);
 }
 
 static void test_budget_partial_path(void **state)
@@ -807,6 +874,7 @@ int main(void)
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_penalty),
 		cmocka_unit_test(test_crowd),
+		cmocka_unit_test(test_crowd_large_level),
 		cmocka_unit_test(test_budget_partial_path),
 		cmocka_unit_test(test_flee),
 		cmocka_unit_test(test_repath_and_weight),
