@@ -749,6 +749,17 @@ static void ued_palette_step(struct ued *u, int by)
 	ued_select_glyph(u, pal[((at + by) % n + n) % n]);
 }
 
+/* z undoes, Z or Ctrl-R redoes, on every screen that edits. */
+static void ued_history_key(struct ued *u, int key)
+{
+	if (key == 'z') {
+		if (!editor_undo(u->ed))
+			ued_notice(u, "Nothing to undo.");
+	} else if (!editor_redo(u->ed)) {
+		ued_notice(u, "Nothing to redo.");
+	}
+}
+
 static void ued_key_edit(struct ued *u, int key)
 {
 	struct input_command c = input_key(key);
@@ -791,13 +802,9 @@ static void ued_key_edit(struct ued *u, int key)
 		ued_palette_step(u, 1);
 		break;
 	case 'z':
-		if (!editor_undo(u->ed))
-			ued_notice(u, "Nothing to undo.");
-		break;
 	case 'Z':
 	case INPUT_CTRL('r'):
-		if (!editor_redo(u->ed))
-			ued_notice(u, "Nothing to redo.");
+		ued_history_key(u, key);
 		break;
 	case 'a':
 	case 't':
@@ -898,13 +905,9 @@ static void ued_key_resize(struct ued *u, int key)
 	}
 	switch (key) {
 	case 'z':
-		if (!editor_undo(u->ed))
-			ued_notice(u, "Nothing to undo.");
-		break;
 	case 'Z':
 	case INPUT_CTRL('r'):
-		if (!editor_redo(u->ed))
-			ued_notice(u, "Nothing to redo.");
+		ued_history_key(u, key);
 		break;
 	case '\n':
 	case '\r':
@@ -943,13 +946,9 @@ static void ued_key_header(struct ued *u, int key)
 		u->screen = UED_RESIZE;
 		break;
 	case 'z':
-		if (!editor_undo(u->ed))
-			ued_notice(u, "Nothing to undo.");
-		break;
 	case 'Z':
 	case INPUT_CTRL('r'):
-		if (!editor_redo(u->ed))
-			ued_notice(u, "Nothing to redo.");
+		ued_history_key(u, key);
 		break;
 	case '\n':
 	case '\r':

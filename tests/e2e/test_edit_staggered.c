@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "pty_check.h"
 #include "pty_driver.h"
 
 #define WAIT_MS 8000
@@ -81,28 +82,17 @@ struct ed {
 
 static const char *bin(void)
 {
-	const char *b = getenv("ASTRAY_BIN");
-	return b && *b ? b : "build/san/astray";
+	return pty_bin();
 }
 
 static void dump_fail(struct ed *e, const char *what)
 {
-	char buf[8192];
-	pty_dump(&e->p, buf, sizeof buf);
-	print_error("%s\n%s", what, buf);
-	fail();
+	pty_fail(&e->p, what);
 }
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 65536);
-	size_t n = fread(buf, 1, 65535, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return pty_slurp(path);
 }
 
 static int col_of(const struct ed *e, struct cell c)

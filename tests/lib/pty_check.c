@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
@@ -29,4 +30,23 @@ int pty_turn(struct pty *p)
 	char line[1024];
 	pty_row(p, row, line, sizeof line);
 	return atoi(line + col + 5);
+}
+
+const char *pty_bin(void)
+{
+	const char *b = getenv("ASTRAY_BIN");
+	return b && *b ? b : "build/san/astray";
+}
+
+char *pty_slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 65536);
+	size_t n = buf ? fread(buf, 1, 65535, f) : 0;
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
 }

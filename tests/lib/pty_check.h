@@ -11,4 +11,11 @@ void pty_fail(struct pty *p, const char *what);
  * status line is on the screen. */
 int pty_turn(struct pty *p);
 
+/* The program under test: $ASTRAY_BIN, else build/san/astray. */
+const char *pty_bin(void);
+
+/* A whole small file (up to 64 KiB), NUL-terminated, caller frees; NULL
+ * when it cannot be opened. */
+char *pty_slurp(const char *path);
+
 #endif
