@@ -749,7 +749,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		return 1;
 	}
 	int resume = 0;
-	char filed[PLAY_PATH] = "";
+	char filed[PLAY_PATH] = "", kept[PLAY_PATH] = "";
 	if (a->record) {
 		snprintf(s.path, sizeof s.path, "%s", a->record);
 	} else if (!a->no_save) {
@@ -773,6 +773,34 @@ static int play_session(const struct play_args *a, const struct level *const *le
 				if (play_ask(stdin, stdout, "Start a new game?", true) != 1)
 					return 0;
 			}
+		} else if (a->targets.n > 0 && play_save_exists(s.data)) {
+			/* levels named on the command line are what the player
+			 * asked for: unless the player says otherwise they are
+			 * played, unsaved, and the saved game waits untouched */
+			enum play_resume_status st = play_resume_load(s.data, &r, msg, sizeof msg);
+			if (st == PLAY_RESUME_READY) {
+				printf("%s\n", msg);
+				int yes = play_ask(stdin, stdout,
+						   "You named levels: n plays them unsaved, keeping this save. Continue it?",
+						   false);
+				if (yes < 0)
+					resume = -1;
+				else if (yes == 1)
+					resume = 1;
+				else {
+					play_resumed_fini(&r);
+					memset(&r, 0, sizeof r);
+					keep_slot = true;
+					play_save_slot(s.data, kept, sizeof kept);
+				}
+			} else if (st == PLAY_RESUME_FINISHED) {
+				printf("The saved game had ended.\n%s", msg);
+			} else {
+				fprintf(stderr, "astray: %s\n", msg);
+				keep_slot = st == PLAY_RESUME_FAILED;
+				if (play_ask(stdin, stdout, "Start a new game?", true) != 1)
+					resume = -1;
+			}
 		} else {
 			resume = play_resume_offer(s.data, &r, &keep_slot);
 		}
@@ -783,6 +811,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			play_save_slot(s.data, s.path, sizeof s.path);
 	}
 	struct game *own = NULL, *g;
+	/* The high-score list compares like with like: the campaign and
+	 * generated dungeons as they come, not a level of one's own or
+	 * monsters tuned with --set (a resumed game: its journal's --set). */
+	s.unscored = resume == 1 ? r.d.n_sets > 0 : a->targets.n > 0 || a->sets.n > 0 || a->bestiary != NULL;
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {
@@ -819,6 +851,8 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	}
 	if (filed[0])
 		printf("The game saved before this one is kept in %s (astray replay shows it).\n", filed);
+	if (kept[0])
+		printf("This game was not saved: the saved game in %s waits for astray to continue it.\n", kept);
 	if (g->over)
 		play_save_finish(&s, g, stdout);
 	else

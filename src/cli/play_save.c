@@ -124,8 +124,8 @@ static enum play_resume_status set_aside(const char *slot, const char *problem, 
 	return PLAY_RESUME_SET_ASIDE;
 }
 
-static void finish_files(const char *data, const char *journal, bool in_slot, const struct game *g,
-			 char *report, size_t len);
+static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
+			 const struct game *g, char *report, size_t len);
 
 enum play_resume_status play_resume_load(const char *data, struct play_resumed *r, char *msg, size_t msglen)
 {
@@ -156,7 +156,7 @@ enum play_resume_status play_resume_load(const char *data, struct play_resumed *
 	struct game *g = r->jg.game;
 	if (g->over) {
 		/* it ended but was not filed (the program stopped at its end) */
-		finish_files(data, slot, true, g, msg, msglen);
+		finish_files(data, slot, true, r->d.n_sets == 0, g, msg, msglen);
 		play_resumed_fini(r);
 		return PLAY_RESUME_FINISHED;
 	}
@@ -314,8 +314,8 @@ static void append(char *report, size_t len, const char *fmt, ...)
  * stop half way never counts a game twice).  Each line of report says
  * what was done or what failed.
  */
-static void finish_files(const char *data, const char *journal, bool in_slot, const struct game *g,
-			 char *report, size_t len)
+static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
+			 const struct game *g, char *report, size_t len)
 {
 	char err[600], filed[PLAY_PATH], morgue[PLAY_PATH];
 	report[0] = '\0';
@@ -343,6 +343,11 @@ static void finish_files(const char *data, const char *journal, bool in_slot, co
 	free(text);
 	if (!data[0])
 		return;
+	if (!scored) {
+		append(report, len, "Not scored: the high-score list is for the campaign and generated dungeons "
+				    "as they come (this game had other levels or settings).\n");
+		return;
+	}
 	struct score_entry e;
 	scores_entry_from_game(g, (long long)time(NULL), &e);
 	int rank = 0;
@@ -369,10 +374,10 @@ void play_save_finish(struct play_save *s, const struct game *g, FILE *out)
 	s->j = NULL;
 	if (s->failed)
 		fprintf(out, "astray: saving failed during the game: %s\n", s->failure);
-	if (!s->path[0] && !s->data[0])
-		return;
+	if (!s->path[0])
+		return; /* not journalled (--no-save, or the slot held another game): nothing to file */
 	char report[4096];
-	finish_files(s->data, s->path, s->in_slot, g, report, sizeof report);
+	finish_files(s->data, s->path, s->in_slot, !s->unscored, g, report, sizeof report);
 	fputs(report, out);
 }
 

@@ -18,6 +18,7 @@ struct play_save {
 	char data[PLAY_PATH];      /* the data folder ("" with --no-save) */
 	char path[PLAY_PATH];      /* the journal: DATA/save.jnl, or the --record file */
 	bool in_slot;              /* path is the save slot (offered for resume next time) */
+	bool unscored;             /* other levels or settings: kept out of the high-score list */
 	struct journal *j;         /* NULL: the game is not being saved */
 	bool failed;               /* a write failed; the player was told once */
 	bool snapshot_told;        /* a snapshot write failed and the player was told (once) */
