@@ -105,7 +105,8 @@ static const struct opt_command bench_command = {
 static void bench_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray bench SCEN... [--every K] [--repeat R] [--topology square8|square4|diamond8|diamond4]\n"
+		"usage: astray bench SCEN... [--every K] [--repeat R]\n"
+		"                    [--topology square8|square4|diamond8|diamond4]\n"
 		"                    [--mode auto|astar|dijkstra|fallback] [--csv FILE]\n"
 		"\n"
 		"Runs the A* core on Moving AI scenario files (.scen), each with the .map\n"

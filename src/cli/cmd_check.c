@@ -52,7 +52,8 @@ static const struct opt_command check_command = {
 static void check_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray check LEVEL|DIR... [--quiet] [--format text|json] [--bestiary FILE]\n"
+		"usage: astray check LEVEL|DIR... [--quiet] [--format text|json]\n"
+		"                    [--bestiary FILE]\n"
 		"\n"
 		"Validates level files (.lvl; Moving AI .map too; for a folder, its .lvl files\n"
 		"in name order, as play takes them) and prints every problem as\n"

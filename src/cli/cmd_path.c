@@ -56,11 +56,12 @@ static const struct opt_command path_command = {
 static void path_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray path LEVEL X,Y X,Y [--fallback] [--explored] [--weight W] [--corners]\n"
-		"                   [--bestiary FILE]\n"
+		"usage: astray path LEVEL X,Y X,Y [--fallback] [--explored] [--weight W]\n"
+		"                   [--corners] [--bestiary FILE]\n"
 		"\n"
 		"Finds the route from the first cell to the second with the game's A* and prints\n"
-		"the map as the game draws it (hex and diamond maps in their doubled layout) with the route:\n"
+		"the map as the game draws it (hex and diamond maps in their doubled layout)\n"
+		"with the route:\n"
 		"  S  the start          *  the cells between     E  where the walk ends\n"
 		"  X  the goal, when the walk does not reach it    :  a cell the search expanded\n"
 		"Cells are X,Y: column within the row and row, from 0 at the top left.\n"

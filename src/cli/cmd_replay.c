@@ -63,8 +63,9 @@ static void replay_usage(FILE *out)
 		"\n"
 		"options:\n");
 	opt_print_help(out, &replay_command);
-	fprintf(out, "\nexit status: 0 the replay matched, 1 it differs or the file is damaged, 2 bad usage;\n"
-		     "watching: 128+N when signal N stopped it, 129 when the terminal closed\n");
+	fprintf(out, "\nexit status: 0 the replay matched, 1 it differs or the file is damaged,\n"
+		     "2 bad usage; watching: 128+N when signal N stopped it, 129 when the\n"
+		     "terminal closed\n");
 }
 
 static const char *outcome_of(const struct game *g)

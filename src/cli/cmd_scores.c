@@ -48,7 +48,8 @@ static void scores_usage(FILE *out)
 		"options:\n",
 		SCORES_MAX);
 	opt_print_help(out, &scores_command);
-	fprintf(out, "\nexit status: 0 the list was printed (or is empty), 1 it cannot be read, 2 bad usage\n");
+	fprintf(out, "\nexit status: 0 the list was printed (or is empty), 1 it cannot be read,\n"
+		     "2 bad usage\n");
 }
 
 int cmd_scores(int argc, char **argv)

@@ -264,8 +264,10 @@ static void sim_usage(FILE *out)
 		"metrics (CSV columns and JSON keys; * = wall clock, differs run to run):\n");
 	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
 		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
-		fprintf(out, "  %-20s %s%s%s\n", mi->name, mi->time ? "* " : "", mi->rate ? "rate: " : "",
-			mi->doc);
+		char left[32], text[256];
+		snprintf(left, sizeof left, "  %s", mi->name);
+		snprintf(text, sizeof text, "%s%s%s", mi->time ? "* " : "", mi->rate ? "rate: " : "", mi->doc);
+		opt_print_row(out, left, 23, text);
 	}
 	fprintf(out,
 		"\n"

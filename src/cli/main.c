@@ -22,7 +22,7 @@ static const struct command commands[] = {
 	{ "sim", cmd_sim, "headless games with scripted players, for tuning monsters" },
 	{ "sim-report", cmd_sim_report, "merge per-game CSV shards of sim into one report" },
 	{ "bench", cmd_bench, "check and time the A* core on Moving AI scenarios" },
-	{ "gen", cmd_gen, "write a generated level (.lvl) from a topology, size, depth and seed" },
+	{ "gen", cmd_gen, "write a generated level (.lvl) from a topology, size and seed" },
 	{ "replay", cmd_replay, "watch a recorded game (a journal), or verify it headless" },
 	{ "scores", cmd_scores, "the high-score list" },
 	{ "edit", cmd_edit, "the level editor: paint, live diagnostics and routes, play-test" },

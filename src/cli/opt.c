@@ -246,6 +246,8 @@ static int left_column(const struct opt *o, char *buf, size_t size)
 			o->metavar ? o->metavar : "");
 }
 
+#define HELP_WIDTH 79 /* the last column --help writes to */
+
 static void help_row(FILE *out, const char *left, int len, int col, const char *help)
 {
 	fputs(left, out);
@@ -255,10 +257,35 @@ static void help_row(FILE *out, const char *left, int len, int col, const char *
 		at += 2;
 	}
 	fprintf(out, "%*s", at < col ? col - at : 0, "");
-	for (const char *s = help; *s; s++) {
-		fputc(*s, out);
-		if (*s == '\n')
-			fprintf(out, "%*s", col, "");
+	at = at < col ? col : at;
+	/* words wrap under the help column to stay within an 80-column
+	 * terminal; a '\n' in the text starts a line of its own */
+	for (const char *s = help; *s;) {
+		if (*s == '\n') {
+			fprintf(out, "\n%*s", col, "");
+			at = col;
+			s++;
+			continue;
+		}
+		size_t word = strcspn(s, " \n");
+		if (at > col && at + (int)word > HELP_WIDTH) {
+			fprintf(out, "\n%*s", col, "");
+			at = col;
+		}
+		fwrite(s, 1, word, out);
+		at += (int)word;
+		s += word;
+		if (*s == ' ') {
+			size_t spaces = strspn(s, " ");
+			if (s[spaces] && s[spaces] != '\n' && at + (int)spaces + (int)strcspn(s + spaces, " \n") <= HELP_WIDTH) {
+				fprintf(out, "%.*s", (int)spaces, s);
+				at += (int)spaces;
+			} else if (s[spaces] && s[spaces] != '\n') {
+				fprintf(out, "\n%*s", col, "");
+				at = col;
+			}
+			s += spaces;
+		}
 	}
 	fputc('\n', out);
 }
@@ -277,4 +304,9 @@ void opt_print_help(FILE *out, const struct opt_command *cmd)
 		help_row(out, left, len, col, cmd->opts[i].help);
 	}
 	help_row(out, "  -h, --help", 12, col, "this text");
+}
+
+void opt_print_row(FILE *out, const char *left, int col, const char *text)
+{
+	help_row(out, left, (int)strlen(left), col, text);
 }

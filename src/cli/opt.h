@@ -72,4 +72,8 @@ int opt_usage_error(const struct opt_command *cmd, const char *fmt, ...)
 /* "X,Y" with optional minus signs, each within +-1000000; false otherwise. */
 bool opt_parse_cell(const char *s, int *x, int *y);
 
+/* One row of a --help table: left, then text from column col, its words
+ * wrapped under that column to stay within 80 columns. */
+void opt_print_row(FILE *out, const char *left, int col, const char *text);
+
 #endif
