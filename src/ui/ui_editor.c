@@ -27,7 +27,7 @@
 #include "ui_screen.h"
 
 #define UED_IDLE_MS 200
-#define UED_PANEL_W 34        /* the side panel, when the terminal is wide enough */
+#define UED_PANEL_W 34        /* the side panel's least width, when the terminal is wide enough */
 #define UED_PANEL_MIN_COLS 64 /* below this width the panel is left out */
 #define UED_TOP_ROWS 2        /* status line, notice line */
 #define UED_BOTTOM_ROWS 1     /* key hints */
@@ -64,6 +64,7 @@ struct ued {
 	struct input_view view;   /* as drawn last: clicks are read through it */
 	bool panel;               /* as drawn last */
 	int panel_left;
+	int panel_w;             /* the side panel's width, from ued_layout */
 	int pal_row, pal_per_row, pal_n;
 	char pal[64];
 	int prob_row, prob_rows, prob_top;
@@ -148,7 +149,11 @@ static bool ued_sync(struct ued *u)
 static void ued_layout(struct ued *u)
 {
 	u->panel = COLS >= UED_PANEL_MIN_COLS;
-	u->panel_left = u->panel ? COLS - UED_PANEL_W : COLS;
+	/* the map takes the columns it needs; the panel the rest (up to half
+	 * the screen), so its problem lines are cut only when space is short */
+	int spare = COLS - grid_screen_width(u->grid) - 1;
+	u->panel_w = spare > COLS / 2 ? COLS / 2 : spare > UED_PANEL_W ? spare : UED_PANEL_W;
+	u->panel_left = u->panel ? COLS - u->panel_w : COLS;
 	u->view.top = UED_TOP_ROWS;
 	u->view.left = 0;
 	u->view.width = u->panel ? u->panel_left - 1 : COLS;
@@ -266,7 +271,7 @@ static const char *status_word(const struct editor_route *r)
 static void ued_draw_panel(struct ued *u)
 {
 	struct editor *ed = u->ed;
-	int left = u->panel_left, width = UED_PANEL_W - 1, row = UED_TOP_ROWS;
+	int left = u->panel_left, width = u->panel_w - 1, row = UED_TOP_ROWS;
 	int last = LINES - UED_BOTTOM_ROWS - 1;
 	for (int r = UED_TOP_ROWS; r <= last; r++)
 		mvaddch(r, left - 1, '|' | ued_attr(u, UI_COL_DIM));

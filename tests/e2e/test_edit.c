@@ -432,6 +432,26 @@ static void test_repeated_hangups_recover(void **state)
 	finish(&e);
 }
 
+/* On a wide terminal the side panel takes the spare columns, so a
+ * problem's whole sentence shows instead of being cut at 33 columns. */
+static void test_panel_takes_spare_width(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "walled.lvl");
+	FILE *f = fopen(e.file, "w");
+	assert_non_null(f);
+	fputs("astray-level 1\nname: Walled\ntopology: square8\nmap:\n#######\n#@..#>#\n#...###\n#######\n", f);
+	fclose(f);
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)BESTIARY, NULL };
+	assert_true(pty_start(&e.p, 30, 140, argv));
+	if (!pty_wait_text(&e.p, "cannot be reached from the player start", WAIT_MS))
+		dump_fail(&e, "the problem line was cut on a 140-column terminal");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -445,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_from_gen),
 		cmocka_unit_test(test_hangup_recovers),
 		cmocka_unit_test(test_repeated_hangups_recover),
+		cmocka_unit_test(test_panel_takes_spare_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
