@@ -373,6 +373,15 @@ int cmd_edit(int argc, char **argv)
 	}
 	status = 1;
 	const char *path = pos.v[0];
+	if (cli_ends_with(path, ".map")) {
+		/* a Moving AI map has no level header, start or exit: its
+		 * parse errors would say nothing useful */
+		fprintf(stderr,
+			"astray edit: %s is a Moving AI map; the editor opens .lvl levels "
+			"(astray play, path and sim take the .map as it is)\n",
+			path);
+		goto out;
+	}
 	struct bestiary b;
 	struct diag_list diags = { 0 };
 	bool ok = a.bestiary ? bestiary_load_file(a.bestiary, &b, &diags)

@@ -452,6 +452,22 @@ static void test_panel_takes_spare_width(void **state)
 	finish(&e);
 }
 
+/* A Moving AI .map is refused in one line, not with a page of parse errors. */
+static void test_movingai_map_refused(void **state)
+{
+	(void)state;
+	char cmd[512], out[2048] = "";
+	snprintf(cmd, sizeof cmd, "%s edit tests/bench/open.map </dev/null 2>&1", bin());
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	assert_non_null(strstr(out, "is a Moving AI map; the editor opens .lvl levels"));
+	assert_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
+}
+
 int main(void)
 
 
@@ -466,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_hangup_recovers),
 		cmocka_unit_test(test_repeated_hangups_recover),
 		cmocka_unit_test(test_panel_takes_spare_width),
+		cmocka_unit_test(test_movingai_map_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
