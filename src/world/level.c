@@ -714,6 +714,38 @@ static struct level *finish_level(struct parser *p, struct header *h, struct lev
 	return lv;
 }
 
+static void partial_shifted_rows(struct level *lv, const char *text, const struct row *rows);
+
+/* The parse both level_parse and level_parse_partial run: the header,
+ * the rows, the level built from them and the diagnostics sorted; with
+ * `partial`, a staggered row shifted by one column is read half a cell
+ * off.  The level, or NULL; h keeps the header's values. */
+static struct level *parse_body(struct parser *p, struct header *h, const char *text, size_t len,
+				const struct bestiary *b, bool partial)
+{
+	int first_diag = p->diags->n;
+	struct row *rows = NULL;
+	struct level *lv = NULL;
+	if (len == 0 || !text) {
+		perr(p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
+		return NULL;
+	}
+	struct cursor cur = { text, len, 0, 0 };
+	if (parse_header(p, &cur, h)) {
+		int nrows = collect_rows(p, &cur, h->map_line, &rows);
+		if (nrows > 0)
+			lv = build_level(p, h, text, rows, nrows, b);
+		if (partial && lv && lv->tiles)
+			partial_shifted_rows(lv, text, rows);
+	}
+	if (!p->stopped)
+		diag_sort(p->diags, first_diag);
+	if (p->oom)
+		diag_add(p->diags, DIAG_ERROR, p->file, 0, 0, "out of memory");
+	free(rows);
+	return lv;
+}
+
 struct level *level_parse(const char *file, const char *text, size_t len, const struct bestiary *b,
 			  struct diag_list *diags)
 {
@@ -724,26 +756,8 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 		return lv0;
 	}
 	struct parser p = { file ? file : "<level>", diags, 0, false, false };
-	int first_diag = diags->n;
 	struct header h = { 0 };
-	struct row *rows = NULL;
-	struct level *lv = NULL;
-
-	if (len == 0 || !text) {
-		perr(&p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
-		return NULL;
-	}
-	struct cursor cur = { text, len, 0, 0 };
-	if (parse_header(&p, &cur, &h)) {
-		int nrows = collect_rows(&p, &cur, h.map_line, &rows);
-		if (nrows > 0)
-			lv = build_level(&p, &h, text, rows, nrows, b);
-	}
-	if (!p.stopped)
-		diag_sort(diags, first_diag);
-	if (p.oom)
-		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
-	free(rows);
+	struct level *lv = parse_body(&p, &h, text, len, b, false);
 	return finish_level(&p, &h, lv);
 }
 
@@ -787,27 +801,10 @@ struct level *level_parse_partial(const char *file, const char *text, size_t len
 				  const struct bestiary *b, struct diag_list *diags)
 {
 	struct parser p = { file ? file : "<level>", diags, 0, false, false };
-	int first_diag = diags->n;
 	struct header h = { 0 };
-	struct row *rows = NULL;
-	struct level *lv = NULL;
-	if (len == 0 || !text) {
-		perr(&p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
+	struct level *lv = parse_body(&p, &h, text, len, b, true);
+	if (!lv && (len == 0 || !text))
 		return NULL;
-	}
-	struct cursor cur = { text, len, 0, 0 };
-	if (parse_header(&p, &cur, &h)) {
-		int nrows = collect_rows(&p, &cur, h.map_line, &rows);
-		if (nrows > 0)
-			lv = build_level(&p, &h, text, rows, nrows, b);
-		if (lv && lv->tiles)
-			partial_shifted_rows(lv, text, rows);
-	}
-	if (!p.stopped)
-		diag_sort(diags, first_diag);
-	if (p.oom)
-		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
-	free(rows);
 	if (lv && !p.oom && lv->tiles) {
 		lv->file = strdup(p.file);
 		lv->name = h.value[KEY_NAME];
