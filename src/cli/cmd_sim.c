@@ -1481,6 +1481,26 @@ done:
 }
 
 /* Draws --heatmap for the one level; 0 or 1 after reporting. */
+/* Whether the --heatmap file can be written: its folder exists and takes
+ * files (the message printed when not).  The file itself is written only
+ * after the games, so a run that fails leaves no half picture. */
+static bool heatmap_path_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "astray sim: --heatmap %s: the folder %s: %s\n", path, dir, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
 {
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
@@ -1619,6 +1639,8 @@ static int run(const struct sim_args *a)
 		status = opt_usage_error(&sim_command, "--heatmap draws one level: give one LEVEL");
 		goto done;
 	}
+	if (a->heatmap && strcmp(a->heatmap, "-") != 0 && !heatmap_path_writable(a->heatmap))
+		goto done; /* said before the games, not after they were all played */
 	if (!load_bestiary(a, &base, &status))
 		goto done;
 	for (int s = 0; s < pc.sides; s++) {

@@ -413,6 +413,11 @@ static void test_heatmap_cli(void **state)
 	out = astray("sim levels/01-first-steps.lvl --shard 3/2", true, &st);
 	assert_int_equal(st, 2);
 	free(out);
+	/* a --heatmap into a missing folder is refused before any game is played */
+	out = astray("sim levels/02-the-chase.lvl --games 100000 --heatmap /nonexistent-astray/x.svg", true, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "the folder /nonexistent-astray"));
+	free(out);
 	/* a bad --set or --compare value is a usage error, as every bad value */
 	out = astray("sim levels/02-the-chase.lvl --games 1 --set goblin.hp=abc", true, &st);
 	assert_int_equal(st, 2);
