@@ -250,7 +250,7 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \
-		-fsanitize=fuzzer,address,undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -o $@
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -o $@
 
 # The soak: the sanitizer build (game.c CHECKs its invariants every turn)
 # plays every shipped level and tests/levels/**/*.lvl, generated dungeons
