@@ -65,6 +65,7 @@ struct ui {
 	bool done;
 	enum ui_outcome outcome;
 	int stale_reads;
+	enum grid_topology grid_said; /* the grid of the level entered last (said on entering a level) */
 };
 
 static attr_t ui_attr(const struct ui *u, enum ui_colour c)
@@ -503,40 +504,62 @@ static void ui_draw_status(struct ui *u)
 	}
 }
 
-static const char *const help_lines[] = {
-	"astray - keys",
-	"",
-	"  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)",
-	"              hex maps: y u up, h l sideways, b n down; numpad 7 9 4 6 1 3",
-	"              diamond maps: y u b n (numpad 7 9 1 3) the edge steps; diamond8",
-	"              also h l k j (numpad 4 6 8 2, arrows) the corner steps",
-	"  run         H J K L Y U B N   straight on; stops at junctions, doors,",
-	"              items, stairs and for monsters",
-	"  explore     o   walk to the nearest unexplored place, a step a turn;",
-	"              not with a monster in view",
-	"  wait        .  s  numpad 5, or click on yourself",
-	"  rest        5  R   until healed or disturbed (1 hp every 10 turns)",
-	"  quaff       q   drink a healing potion from your pack",
-	"  pack        i   what you carry",
-	"  stairs      >   on the stairs (stepping on them does not descend);",
-	"              a click on the stairs you stand on too",
-	"  travel      left click anywhere: walk there one step per turn, the route",
-	"              shown as *; it plans over what you have seen (unseen places",
-	"              count as open) and replans as you see more.  A wall or an",
-	"              unreachable place walks as close as it can.  Any key stops.",
-	"              _ or x: a cursor; move it (its route shows, with the steps),",
-	"              Enter travels there, Esc cancels",
-	"              (shifted keys move the cursor 8 cells)",
-	"  describe    right click on a cell",
-	"  routes      r   show each visible monster's route (:) and target (reversed)",
-	"  history     P or Ctrl-P   the message history",
-	"  --More--    any key shows the next messages (Esc: all of them)",
-	"  redraw      Ctrl-L",
-	"  help        ? or F1",
-	"  quit        Q or Ctrl-Q (asks first)",
-	"",
-	"  Walk into a monster to attack it, into a door to open it.",
-	"  ! heals (into the pack), $ is gold (your score), > leads down.",
+/*
+ * The help.  The move keys differ by grid, so the help shows only the
+ * lines of the map being played (help_grids: a mask of (1 << topology),
+ * 0 for every grid); the title line names the grid.
+ */
+#define HELP_SQUARE8 (1u << GRID_SQUARE8)
+#define HELP_SQUARE4 (1u << GRID_SQUARE4)
+#define HELP_HEX (1u << GRID_HEX)
+#define HELP_DIAMOND4 (1u << GRID_DIAMOND4)
+#define HELP_DIAMOND8 (1u << GRID_DIAMOND8)
+static const struct {
+	unsigned grids;          /* the grids the line is for (0: all) */
+	const char *text;
+} help_lines[] = {
+	{ HELP_SQUARE8, "astray - keys" },
+	{ HELP_SQUARE4, "astray - keys (this level is a square4 map)" },
+	{ HELP_HEX, "astray - keys (this level is a hex map)" },
+	{ HELP_DIAMOND4, "astray - keys (this level is a diamond4 map)" },
+	{ HELP_DIAMOND8, "astray - keys (this level is a diamond8 map)" },
+	{ 0, "" },
+	{ HELP_SQUARE8, "  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)" },
+	{ HELP_SQUARE4, "  move        h j k l   arrows   numpad 4 6 8 2 (numlock on or off);" },
+	{ HELP_SQUARE4, "              a square4 map: no diagonal steps" },
+	{ HELP_HEX, "  move        y u up, h l sideways, b n down; numpad 7 9 4 6 1 3" },
+	{ HELP_HEX, "              (numlock on or off); a hex map: no straight up or down" },
+	{ HELP_DIAMOND4 | HELP_DIAMOND8, "  move        y u b n   numpad 7 9 1 3   the edge steps, diagonal on screen" },
+	{ HELP_DIAMOND4, "              (numlock on or off); a diamond4 map: no other steps" },
+	{ HELP_DIAMOND8, "              h l k j   numpad 4 6 8 2   arrows   the corner steps, straight" },
+	{ HELP_DIAMOND8, "              across or up and down two rows; a diamond8 map" },
+	{ 0, "  run         the move keys shifted (H J K L Y U B N): straight on; stops" },
+	{ 0, "              at junctions, doors, items, stairs and for monsters" },
+	{ 0, "  explore     o   walk to the nearest unexplored place, a step a turn;" },
+	{ 0, "              not with a monster in view" },
+	{ 0, "  wait        .  s  numpad 5, or click on yourself" },
+	{ 0, "  rest        5  R   until healed or disturbed (1 hp every 10 turns)" },
+	{ 0, "  quaff       q   drink a healing potion from your pack" },
+	{ 0, "  pack        i   what you carry" },
+	{ 0, "  stairs      >   on the stairs (stepping on them does not descend);" },
+	{ 0, "              a click on the stairs you stand on too" },
+	{ 0, "  travel      left click anywhere: walk there one step per turn, the route" },
+	{ 0, "              shown as *; it plans over what you have seen (unseen places" },
+	{ 0, "              count as open) and replans as you see more.  A wall or an" },
+	{ 0, "              unreachable place walks as close as it can.  Any key stops." },
+	{ 0, "              _ or x: a cursor; move it (its route shows, with the steps)," },
+	{ 0, "              Enter travels there, Esc cancels" },
+	{ 0, "              (shifted keys move the cursor 8 cells)" },
+	{ 0, "  describe    right click on a cell" },
+	{ 0, "  routes      r   show each visible monster's route (:) and target (reversed)" },
+	{ 0, "  history     P or Ctrl-P   the message history" },
+	{ 0, "  --More--    any key shows the next messages (Esc: all of them)" },
+	{ 0, "  redraw      Ctrl-L" },
+	{ 0, "  help        ? or F1" },
+	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
+	{ 0, "" },
+	{ 0, "  Walk into a monster to attack it, into a door to open it." },
+	{ 0, "  ! heals (into the pack), $ is gold (your score), > leads down." },
 };
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
@@ -548,16 +571,19 @@ static const char *const help_lines[] = {
  * wrapped at spaces, its continuation indented under the descriptions
  * (or by 2 when the screen is too narrow for that).  Each entry of out
  * is a start within help_lines[line[k]] and a length; returns the count.
+ * Only the lines for the grid topo are shown.
  */
 struct help_piece {
 	int line;
 	int from, len, indent;
 };
-static int ui_help_wrap(int width, struct help_piece *out, int max)
+static int ui_help_wrap(enum grid_topology topo, int width, struct help_piece *out, int max)
 {
 	int n = 0;
 	for (int i = 0; i < HELP_LINES && n < max; i++) {
-		const char *t = help_lines[i];
+		if (help_lines[i].grids && !(help_lines[i].grids & (1u << topo)))
+			continue;
+		const char *t = help_lines[i].text;
 		int len = (int)strlen(t), at = 0, pad = 0;
 		/* a key line ("  move        ...") continues under its
 		 * description; a plain paragraph under its own first word */
@@ -586,10 +612,10 @@ static int ui_help_wrap(int width, struct help_piece *out, int max)
 	return n;
 }
 
-static int ui_help_count(void)
+static int ui_help_count(const struct ui *u)
 {
 	struct help_piece p[HELP_WRAPPED];
-	return ui_help_wrap(COLS, p, HELP_WRAPPED);
+	return ui_help_wrap(u->g->grid->topo, COLS, p, HELP_WRAPPED);
 }
 
 /* The help, wrapped to the screen and scrolled to u->help_top; the last
@@ -598,10 +624,10 @@ static void ui_draw_help(const struct ui *u)
 {
 	int rows = LINES - 1;
 	struct help_piece p[HELP_WRAPPED];
-	int n = ui_help_wrap(COLS, p, HELP_WRAPPED);
+	int n = ui_help_wrap(u->g->grid->topo, COLS, p, HELP_WRAPPED);
 	for (int i = 0; i < rows && u->help_top + i < n; i++) {
 		const struct help_piece *h = &p[u->help_top + i];
-		mvprintw(i, 0, "%*s%.*s", h->indent, "", h->len, help_lines[h->line] + h->from);
+		mvprintw(i, 0, "%*s%.*s", h->indent, "", h->len, help_lines[h->line].text + h->from);
 	}
 	const char *hint = n > rows ? (COLS >= 50 ? "j/k arrows PgUp/PgDn scroll; any other key returns"
 						  : "j/k scroll; other keys return")
@@ -716,6 +742,44 @@ static void ui_draw(struct ui *u)
 	doupdate();
 }
 
+/*
+ * Which grid a level uses, said on entering it (with the game's own entry
+ * messages, on the notice row): the move keys differ by grid, and nothing
+ * else tells a player that y u b n are the only moves on a diamond4 map.
+ * Square8, the grid every roguelike player expects, is said only when the
+ * level before was another grid: on an all-square8 campaign it would be
+ * noise.  The notice is the UI's, not a game message: a game message is
+ * part of the state every journal's checksums hash, so a new one would
+ * make every saved game on those levels drift.  NULL: nothing to say.
+ */
+static const char *ui_grid_note(enum grid_topology t)
+{
+	switch (t) {
+	case GRID_SQUARE8:
+		return "a square8 map: h j k l y u b n, all eight directions";
+	case GRID_SQUARE4:
+		return "a square4 map: h j k l move, no diagonal steps";
+	case GRID_HEX:
+		return "a hex map: y u up, h l sideways, b n down";
+	case GRID_DIAMOND4:
+		return "a diamond4 map: y u b n move, diagonally on screen";
+	case GRID_DIAMOND8:
+		return "a diamond8 map: y u b n diagonally, h j k l straight";
+	}
+	return NULL;
+}
+
+/* On entering a level (the game's start or stairs): the grid, when it is news. */
+static void ui_say_grid(struct ui *u, bool first)
+{
+	enum grid_topology t = u->g->grid->topo;
+	bool news = t != GRID_SQUARE8 || (!first && u->grid_said != GRID_SQUARE8);
+	u->grid_said = t;
+	const char *note = ui_grid_note(t);
+	if (news && note && !u->notice[0]) /* a hook's warning (saving failed) comes first */
+		ui_notice(u, "This level is %s (? keys).", note);
+}
+
 /* ---- acting ----------------------------------------------------------- */
 
 static void ui_act(struct ui *u, struct action a)
@@ -731,6 +795,7 @@ static void ui_act(struct ui *u, struct action a)
 	if (r == RESULT_NEW_LEVEL) {
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
 		u->screen = SCREEN_MAP;
+		ui_say_grid(u, false);
 	}
 	if (r == RESULT_DIED || r == RESULT_WON || g->over) {
 		game_travel_cancel(g);
@@ -957,7 +1022,7 @@ static void ui_key(struct ui *u, int key)
 		break;
 	case SCREEN_HELP: {
 		int page = LINES > 3 ? LINES - 2 : 1;
-		int lines = ui_help_count();
+		int lines = ui_help_count(u);
 		int most = lines - (LINES - 1) > 0 ? lines - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->help_top--;
@@ -1121,10 +1186,15 @@ static void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	 * --More-- while a monster closes in.  A new game shows its opening
 	 * messages. */
 	u->msg_mark = g->turn > 0 ? g->message_stamp : 0;
+	u->grid_said = g->grid->topo;
 	if (g->turn > 0) {
 		const struct level *lv = game_level(g);
-		ui_notice(u, "Welcome back: %s, turn %d. P shows the messages so far.",
-			  lv && lv->name ? lv->name : "your game", g->turn);
+		const char *grid = g->grid->topo == GRID_SQUARE8 ? "" : grid_topology_name(g->grid->topo);
+		ui_notice(u, "Welcome back: %s%s%s%s, turn %d. P shows the messages so far.",
+			  lv && lv->name ? lv->name : "your game", grid[0] ? " (a " : "", grid, grid[0] ? " map)" : "",
+			  g->turn);
+	} else {
+		ui_say_grid(u, true);
 	}
 }
 
