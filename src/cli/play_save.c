@@ -190,8 +190,12 @@ bool play_save_begin(struct play_save *s, const struct journal_setup *setup, con
 bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *err, size_t errlen)
 {
 	s->j = journal_open_append(s->path, &r->d, NULL, err, errlen);
-	if (s->j && s->in_slot)
+	if (s->j && s->in_slot) {
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
+		/* a resume that replayed the whole journal (no snapshot, or a bad
+		 * one) keeps one at once, so the next resume is quick */
+		journal_resumed(s->j, r->jg.game, r->from_snapshot);
+	}
 	return s->j != NULL;
 }
 

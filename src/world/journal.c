@@ -805,6 +805,7 @@ struct journal {
 	uint32_t header_crc;      /* journal_data.header_crc of this file */
 	int snap_every;           /* actions between snapshots; 0: none are written */
 	long last_snap;           /* n_actions at the newest snapshot written (or found) */
+	bool snap_due;            /* write one at the next action (a resume replayed too much to wait) */
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
 	char snap_problem[4800];
 };
@@ -1140,6 +1141,7 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	char snap[sizeof j->path + 8], msg[sizeof j->snap_problem - 200];
 	bool written;
 	j->last_snap = j->n_actions; /* tried here: the next try is snap_every actions on */
+	j->snap_due = false;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
 	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, &written, msg, sizeof msg)) {
@@ -1158,15 +1160,39 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	if (!journal_append_action(j, a, err, errlen))
 		return false;
 	bool boundary = res == RESULT_NEW_LEVEL || res == RESULT_WON || res == RESULT_DIED || g->over;
-	if ((boundary || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
+	bool snap = j->snap_every > 0 && !g->over && j->snap_due;
+	if ((boundary || snap || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
 	    !journal_append_checksum(j, g, err, errlen))
 		return false;
 	if ((boundary || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions &&
-	    (res == RESULT_NEW_LEVEL || j->n_actions - j->last_snap >= j->snap_every))
+	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every))
 		return snapshot_now(j, g, err, errlen);
 	return true;
+}
+
+bool journal_resumed(struct journal *j, const struct game *g, long from)
+{
+	j->last_snap = from < 0 ? 0 : from > j->n_actions ? j->n_actions : from;
+	j->snap_due = false;
+	long replayed = j->n_actions - j->last_snap;
+	if (j->snap_every <= 0 || g->over || replayed <= 0 || (j->last_snap > 0 && replayed < j->snap_every))
+		return false;
+	if (j->last_check != j->n_actions) {
+		/* the journal ends with actions: the state needs its checksum
+		 * record first, which the next action's record brings */
+		j->snap_due = true;
+		return false;
+	}
+	/* what was read may not be durable yet (the last program was killed):
+	 * a snapshot never refers to records a crash could take back.  A
+	 * failed fsync fails the journal; the next action's record says so. */
+	char err[600];
+	if (!journal_sync(j, err, sizeof err))
+		return false;
+	snapshot_now(j, g, err, sizeof err); /* nothing left to sync: it fails only as a snapshot */
+	return !j->snap_failed;
 }
 
 bool journal_flush(struct journal *j, char *err, size_t errlen)

@@ -212,6 +212,18 @@ bool journal_close(struct journal *j, char *err, size_t errlen);
  * what follows it (journal_resume).  0 turns it off (the default).
  */
 void journal_snapshots(struct journal *j, int every);
+/*
+ * After journal_open_append and journal_snapshots, on a resumed game g
+ * that was rebuilt from a snapshot of action `from` (0: none, the whole
+ * journal was replayed; play_resumed.from_snapshot): the next snapshot is
+ * counted from there, not from the end of the journal.  When the resume
+ * replayed the whole journal, or snap_every actions or more after its
+ * snapshot, one is written at once when the journal ends with a checksum
+ * record (true when it was written), else with the next action's record.
+ * A failure is journal_snapshot_problem's, as in journal_record: the
+ * journal itself is never written here.
+ */
+bool journal_resumed(struct journal *j, const struct game *g, long from);
 /* NULL, or what made the newest snapshot fail (the journal itself is fine). */
 const char *journal_snapshot_problem(const struct journal *j);
 

@@ -697,6 +697,131 @@ static void test_snapshot_resume(void **state)
 	remove_dir(dir);
 }
 
+/* The action the snapshot file at path follows (-1: there is none). */
+static long snap_action(const char *path)
+{
+	if (!exists(path))
+		return -1;
+	size_t len;
+	char *b = read_all(path, &len);
+	struct snapshot_head h;
+	char err[300];
+	bool ok = snapshot_parse(b, len, &h, err, sizeof err);
+	free(b);
+	return ok ? h.action : -1;
+}
+
+/*
+ * Resumes path the way play does (journal_resume with its snapshot,
+ * journal_open_append, snapshots every `every`, journal_resumed), then
+ * plays `more` actions with the rebuilt game and closes.  Returns where
+ * the resume started (its snapshot's action, 0 for a full replay);
+ * *wrote says whether journal_resumed wrote a snapshot.
+ */
+static long resume_play(struct session *s, const char *path, int every, long more, bool *wrote)
+{
+	char err[1200], note[700], snap[300];
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_true(snapshot_path(path, snap, sizeof snap));
+	struct journal_game jg;
+	assert_true(journal_start(&d, &jg, err, sizeof err));
+	struct journal_replay r;
+	long from = -1;
+	assert_true(journal_resume(&d, &jg, snap, -1, &r, &from, note, sizeof note, err, sizeof err));
+	assert_true(game_hash(jg.game) == s->hash[d.n_actions]);
+	struct journal *j = journal_open_append(path, &d, NULL, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, every);
+	*wrote = journal_resumed(j, jg.game, from);
+	assert_null(journal_snapshot_problem(j));
+	struct game *live = s->g;
+	s->g = jg.game;
+	long n0 = s->n;
+	assert_true(session_play(s, j, more, err, sizeof err));
+	assert_null(journal_snapshot_problem(j));
+	assert_true(journal_close(j, err, sizeof err));
+	s->g = live;
+	for (long k = n0; k < s->n; k++)
+		game_act(s->g, &s->acts[k]); /* the live game follows */
+	journal_game_fini(&jg);
+	journal_data_fini(&d);
+	return from;
+}
+
+/* A resume that replayed the whole journal (no snapshot, or a bad one)
+ * keeps a snapshot at once, or with the next action when the journal ends
+ * with actions; one that started from a recent snapshot writes none, and
+ * counts the next from that snapshot, not from where the journal ended. */
+static void test_snapshot_after_full_replay(void **state)
+{
+	(void)state;
+	char dir[64], path[128], snap[160], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s.snap", path);
+	struct session s;
+	session_open(&s, campaign, N_CAMPAIGN, harmless, 7, 48);
+	s.avoid_exits = true; /* no level change: those write snapshots of their own */
+	session_record(&s, path, 300); /* no snapshots; it ends with a checksum */
+	assert_false(exists(snap));
+	bool wrote;
+	/* no snapshot: the whole journal replayed, one written at once */
+	assert_int_equal(resume_play(&s, path, 100, 0, &wrote), 0);
+	assert_true(wrote);
+	assert_int_equal(snap_action(snap), 300);
+	assert_int_equal(resume_check(&s, path, NULL), 300);
+	/* a bad one: the same */
+	write_all(snap, "hello\n", 6);
+	assert_int_equal(resume_play(&s, path, 100, 0, &wrote), 0);
+	assert_true(wrote);
+	assert_int_equal(resume_check(&s, path, NULL), 300);
+	/* from a snapshot 50 actions back: none written; the next is due 100
+	 * after the snapshot (at the first checksum from 400 on), not 100
+	 * after where the journal ended (350) */
+	assert_int_equal(resume_play(&s, path, 100, 50, &wrote), 300);
+	assert_false(wrote);
+	assert_int_equal(snap_action(snap), 300);
+	struct journal_data d;
+	read_ok(path, &d);
+	struct journal *j = journal_open_append(path, &d, NULL, err, sizeof err);
+	assert_non_null(j);
+	assert_true(journal_append_checksum(j, s.g, err, sizeof err)); /* as quitting does */
+	assert_true(journal_close(j, err, sizeof err));
+	journal_data_fini(&d);
+	assert_int_equal(resume_play(&s, path, 100, 0, &wrote), 300);
+	assert_false(wrote);
+	assert_int_equal(snap_action(snap), 300);
+	assert_int_equal(resume_play(&s, path, 100, 70, &wrote), 300);
+	long at = snap_action(snap);
+	assert_true(at >= 400 && at <= 416);
+	session_close(&s);
+
+	/* a journal that ends with actions (a kill): the snapshot comes with
+	 * the next action, after its checksum */
+	unlink(snap);
+	unlink(path);
+	session_open(&s, campaign, N_CAMPAIGN, harmless, 7, 49);
+	s.avoid_exits = true;
+	struct journal_setup st = session_setup(&s, NULL);
+	j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	assert_true(session_play(&s, j, 205, err, sizeof err));
+	assert_true(journal_close(j, err, sizeof err));
+	read_ok(path, &d);
+	assert_int_equal(d.n_actions, 205);
+	assert_true(d.checks[d.n_checks - 1].action < 205);
+	journal_data_fini(&d);
+	assert_int_equal(resume_play(&s, path, 100, 0, &wrote), 0);
+	assert_false(wrote);
+	assert_int_equal(snap_action(snap), -1);
+	assert_int_equal(resume_play(&s, path, 100, 1, &wrote), 0);
+	assert_int_equal(snap_action(snap), 206);
+	assert_int_equal(resume_check(&s, path, NULL), 206);
+	session_close(&s);
+	remove_dir(dir);
+}
+
 /* The campaign with harmless monsters reaches deep levels (hex among them). */
 static void test_campaign_goes_deep(void **state)
 {
@@ -1352,6 +1477,7 @@ int main(void)
 		cmocka_unit_test(test_state_roundtrip),
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_snapshot_resume),
+		cmocka_unit_test(test_snapshot_after_full_replay),
 		cmocka_unit_test(test_resume_is_never_stopping),
 		cmocka_unit_test(test_resume_after_torn_write),
 		cmocka_unit_test(test_cut_at_every_byte),
