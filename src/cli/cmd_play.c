@@ -750,6 +750,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		fprintf(stderr, "astray: %s\n", err);
 		return 1;
 	}
+	/* a kill during a write of the save leaves its temporary file: gone
+	 * now, under the save lock that cmd_play took */
+	if (!a->no_save && !a->record)
+		play_save_tidy(s.data);
 	int resume = 0;
 	char filed[PLAY_PATH] = "", kept[PLAY_PATH] = "";
 	if (a->record) {

@@ -53,6 +53,21 @@ bool play_save_exists(const char *data)
 	return lstat(slot, &st) == 0;
 }
 
+int play_save_tidy(const char *data)
+{
+	char slot[PLAY_PATH], snap[PLAY_PATH + 8], err[PLAY_PATH + 400];
+	play_save_slot(data, slot, sizeof slot);
+	int n = 0, k;
+	/* the snapshot's first: an optimisation, its temporary file is litter */
+	if (snapshot_path(slot, snap, sizeof snap) && (k = savefile_remove_temps(snap, err, sizeof err)) > 0)
+		n += k;
+	/* the journal's own (its header before the link, or the good part of
+	 * a torn save before the rename): the save itself is save.jnl, intact */
+	if ((k = savefile_remove_temps(slot, err, sizeof err)) > 0)
+		n += k;
+	return n;
+}
+
 void play_resumed_fini(struct play_resumed *r)
 {
 	journal_game_fini(&r->jg);

@@ -35,6 +35,14 @@ bool play_data_dir(const char *dir, char *buf, size_t size, char *err, size_t er
 /* DATA/save.jnl into buf. */
 void play_save_slot(const char *data, char *buf, size_t size);
 
+/*
+ * Removes the temporary files a program killed while writing the save
+ * left in DATA (save.jnl.snap.tmp-XXXXXX, save.jnl.tmp-XXXXXX): never the
+ * only copy of anything, and not in use, since the caller holds DATA's
+ * save lock.  Returns how many were removed; one that cannot be is left.
+ */
+int play_save_tidy(const char *data);
+
 /* Whether DATA/save.jnl holds a game (finished or not, readable or not). */
 bool play_save_exists(const char *data);
 

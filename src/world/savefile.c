@@ -12,6 +12,7 @@
  */
 #include "savefile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -175,6 +176,61 @@ bool savefile_write_atomic_mode(const struct savefile_io *io, const char *path, 
 		return false;
 	}
 	return savefile_sync_dir(io, path, err, errlen);
+}
+
+/* Whether name is "base.tmp-" and six characters of mkstemp's alphabet. */
+static bool temp_name_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp-", 5) != 0)
+		return false;
+	const char *x = name + n + 5;
+	if (strlen(x) != 6)
+		return false;
+	for (int i = 0; i < 6; i++)
+		if (!((x[i] >= 'a' && x[i] <= 'z') || (x[i] >= 'A' && x[i] <= 'Z') || (x[i] >= '0' && x[i] <= '9')))
+			return false;
+	return true;
+}
+
+int savefile_remove_temps(const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_CAP];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else if ((size_t)(slash - path) < sizeof dir)
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	else {
+		snprintf(err, errlen, "%s: file name too long", path);
+		return -1;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "%s: cannot read the folder: %s", dir, strerror(errno));
+		return -1;
+	}
+	int removed = 0;
+	err[0] = '\0';
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!temp_name_of(e->d_name, base))
+			continue;
+		char p[PATH_CAP + 300];
+		struct stat st;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode))
+			continue; /* only what mkstemp made: never a folder or a link */
+		if (unlink(p) == 0)
+			removed++;
+		else if (!err[0])
+			snprintf(err, errlen, "%s: cannot remove it: %s", p, strerror(errno));
+	}
+	closedir(d);
+	return removed;
 }
 
 bool savefile_set_aside(const struct savefile_io *io, const char *path, bool move, char *aside,

@@ -59,6 +59,19 @@ bool savefile_write_atomic_mode(const struct savefile_io *io, const char *path, 
 				bool replace, mode_t mode, char *err, size_t errlen);
 
 /*
+ * Removes the temporary files savefile_write_atomic leaves beside path
+ * when a program is killed before its rename or link: regular files named
+ * "path.tmp-XXXXXX" (mkstemp's six characters), never anything else.  Such
+ * a file never holds the only copy of anything (the rename or link had not
+ * happened, or had and the name was not yet removed), but it may be the
+ * temporary file of a write under way: call it only for a path no other
+ * program writes now (the caller holds the folder's lock).  Returns how
+ * many were removed (err then names the first that could not be, or is
+ * ""), or -1 with a message when the folder cannot be read.
+ */
+int savefile_remove_temps(const char *path, char *err, size_t errlen);
+
+/*
  * Keeps the current content of path under the first free name
  * "path.damaged-N" (N = 1, 2, ...) and, when move is true, removes the
  * name path (the content itself is never deleted).  aside (may be NULL)
