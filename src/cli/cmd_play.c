@@ -610,6 +610,7 @@ static int play_dungeon(struct play_args *a)
 		.bestiary_name = bname, .bestiary_text = btext, .bestiary_len = blen,
 		.sets = (const char *const *)a->sets.v, .n_sets = a->sets.n,
 		.options = { .ai_share = AI_SHARE_AUTO, .all_hunt = false },
+		.scored = a->sets.n > 0 || a->bestiary ? JOURNAL_SCORED_NO : JOURNAL_SCORED_YES,
 		.levels = jl, .n_levels = d.n,
 	};
 	a->dungeon_seed = a->seed;
@@ -702,7 +703,8 @@ static int play_mode(struct play_args *a)
  * read or moved: the message is printed and the new game is not saved
  * over it); out names where a resumable game went ("" if none).
  */
-static bool play_file_saved_away(const char *data, char *out, size_t outsize)
+static bool play_file_saved_away(const char *data, const struct journal_setup *as_they_come, char *out,
+				  size_t outsize)
 {
 	struct play_resumed r;
 	memset(&r, 0, sizeof r);
@@ -710,7 +712,7 @@ static bool play_file_saved_away(const char *data, char *out, size_t outsize)
 	out[0] = '\0';
 	if (!play_save_exists(data))
 		return true;
-	switch (play_resume_load(data, &r, msg, sizeof msg)) {
+	switch (play_resume_load(data, as_they_come, &r, msg, sizeof msg)) {
 	case PLAY_RESUME_READY: {
 		uint64_t seed = r.jg.game->seed;
 		play_resumed_fini(&r);
@@ -754,6 +756,9 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	 * now, under the save lock that cmd_play took */
 	if (!a->no_save && !a->record)
 		play_save_tidy(s.data);
+	/* what an old save (one with no `scored` record) is compared with:
+	 * this run's levels, when this run would be scored */
+	const struct journal_setup *as_they_come = setup->scored == JOURNAL_SCORED_YES ? setup : NULL;
 	int resume = 0;
 	char filed[PLAY_PATH] = "", kept[PLAY_PATH] = "";
 	if (a->record) {
@@ -765,13 +770,13 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			/* a new game chosen on the title screen, beside its
 			 * Continue entry: the saved game is filed away to
 			 * games/ (never lost), without a line-mode question */
-			keep_slot = !play_file_saved_away(s.data, filed, sizeof filed);
+			keep_slot = !play_file_saved_away(s.data, as_they_come, filed, sizeof filed);
 		} else if (a->resume) {
 			/* chosen on the title screen: no question; a save that
 			 * cannot be resumed says why, and the player says whether
 			 * a new game starts (rather than meet a fresh level and
 			 * think the old game lost) */
-			enum play_resume_status st = play_resume_load(s.data, &r, msg, sizeof msg);
+			enum play_resume_status st = play_resume_load(s.data, as_they_come, &r, msg, sizeof msg);
 			resume = st == PLAY_RESUME_READY;
 			keep_slot = st == PLAY_RESUME_FAILED;
 			if (!resume) {
@@ -783,7 +788,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			/* levels named on the command line are what the player
 			 * asked for: unless the player says otherwise they are
 			 * played, unsaved, and the saved game waits untouched */
-			enum play_resume_status st = play_resume_load(s.data, &r, msg, sizeof msg);
+			enum play_resume_status st = play_resume_load(s.data, as_they_come, &r, msg, sizeof msg);
 			if (st == PLAY_RESUME_READY) {
 				printf("%s\n", msg);
 				int yes = play_ask(stdin, stdout,
@@ -808,7 +813,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 					resume = -1;
 			}
 		} else {
-			resume = play_resume_offer(s.data, &r, &keep_slot);
+			resume = play_resume_offer(s.data, as_they_come, &r, &keep_slot);
 		}
 		if (resume < 0)
 			return 1;
@@ -819,8 +824,9 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	struct game *own = NULL, *g;
 	/* The high-score list compares like with like: the campaign and
 	 * generated dungeons as they come, not a level of one's own or
-	 * monsters tuned with --set (a resumed game: its journal's --set). */
-	s.unscored = resume == 1 ? r.d.n_sets > 0 : a->targets.n > 0 || a->sets.n > 0 || a->bestiary != NULL;
+	 * monsters tuned (setup->scored); a resumed game as it was decided
+	 * when it began (its journal's `scored` record). */
+	s.unscored = resume == 1 ? !r.scored : setup->scored != JOURNAL_SCORED_YES;
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {
@@ -1025,6 +1031,9 @@ int cmd_play(int argc, char **argv)
 		.bestiary_name = bestiary_name, .bestiary_text = bestiary_text, .bestiary_len = bestiary_len,
 		.sets = (const char *const *)a.sets.v, .n_sets = a.sets.n,
 		.options = { .ai_share = AI_SHARE_AUTO, .all_hunt = false },
+		/* the high-score list compares like with like: the campaign as
+		 * it comes, not a level of one's own or monsters tuned */
+		.scored = a.targets.n > 0 || a.sets.n > 0 || a.bestiary ? JOURNAL_SCORED_NO : JOURNAL_SCORED_YES,
 		.levels = jlevels, .n_levels = n_levels,
 	};
 	status = play_session(&a, (const struct level *const *)levels, n_levels, &b, &setup);

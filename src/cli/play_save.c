@@ -142,7 +142,32 @@ static enum play_resume_status set_aside(const char *slot, const char *problem, 
 static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
 			 const struct game *g, char *report, size_t len);
 
-enum play_resume_status play_resume_load(const char *data, struct play_resumed *r, char *msg, size_t msglen)
+static bool same_text(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
+bool play_journal_scored(const struct journal_data *d, const struct journal_setup *as_they_come)
+{
+	if (d->scored != JOURNAL_SCORED_UNKNOWN)
+		return d->scored == JOURNAL_SCORED_YES;
+	/* a save from before the record: judged by what it holds */
+	const struct journal_setup *c = as_they_come;
+	if (d->n_sets > 0 || !c || c->n_sets > 0 || d->n_levels <= 0 ||
+	    !same_text(d->bestiary_text, d->bestiary_len, c->bestiary_text, c->bestiary_len))
+		return false;
+	bool dungeon = true, campaign = d->n_levels == c->n_levels;
+	for (int i = 0; i < d->n_levels; i++) {
+		const struct journal_level *l = &d->levels[i];
+		dungeon = dungeon && !l->movingai && l->name && strcmp(l->name, "dungeon") == 0;
+		campaign = campaign && !l->movingai && !c->levels[i].movingai &&
+			   same_text(l->text, l->len, c->levels[i].text, c->levels[i].len);
+	}
+	return dungeon || campaign;
+}
+
+enum play_resume_status play_resume_load(const char *data, const struct journal_setup *as_they_come,
+					 struct play_resumed *r, char *msg, size_t msglen)
 {
 	char slot[PLAY_PATH], err[1200];
 	play_save_slot(data, slot, sizeof slot);
@@ -169,9 +194,10 @@ enum play_resume_status play_resume_load(const char *data, struct play_resumed *
 		return set_aside(slot, problem, msg, msglen);
 	}
 	struct game *g = r->jg.game;
+	r->scored = play_journal_scored(&r->d, as_they_come);
 	if (g->over) {
 		/* it ended but was not filed (the program stopped at its end) */
-		finish_files(data, slot, true, r->d.n_sets == 0, g, msg, msglen);
+		finish_files(data, slot, true, r->scored, g, msg, msglen);
 		play_resumed_fini(r);
 		return PLAY_RESUME_FINISHED;
 	}
@@ -446,13 +472,14 @@ int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
  * wants no new game).  *keep_slot is set when the slot holds a file that
  * could not be moved aside: the new game must then not be saved there.
  */
-int play_resume_offer(const char *data, struct play_resumed *r, bool *keep_slot)
+int play_resume_offer(const char *data, const struct journal_setup *as_they_come, struct play_resumed *r,
+		      bool *keep_slot)
 {
 	char msg[2048], err[600], filed[PLAY_PATH];
 	*keep_slot = false;
 	if (!play_save_exists(data))
 		return 0;
-	switch (play_resume_load(data, r, msg, sizeof msg)) {
+	switch (play_resume_load(data, as_they_come, r, msg, sizeof msg)) {
 	case PLAY_RESUME_READY: {
 		printf("%s\n", msg);
 		int yes = play_ask(stdin, stdout, "Continue it?", true);

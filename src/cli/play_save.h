@@ -50,6 +50,7 @@ bool play_save_exists(const char *data);
 struct play_resumed {
 	struct journal_data d;
 	struct journal_game jg;
+	bool scored;               /* the game counts for the high-score list (play_journal_scored) */
 	long from_snapshot;        /* actions the snapshot covered (0: the whole journal was replayed) */
 	char snapshot_note[700];   /* why DATA/save.jnl.snap was not used ("" when it was, or there was none) */
 };
@@ -61,9 +62,21 @@ enum play_resume_status {
 	PLAY_RESUME_FAILED         /* the file could not even be moved aside: msg says why; do not overwrite it */
 };
 
+/*
+ * Whether the game journalled in d counts for the high-score list: what
+ * its `scored` record says, decided when it began (the campaign and
+ * generated dungeons as they come).  A journal from before that record:
+ * scored when it holds no --set overrides and its bestiary and levels are,
+ * byte for byte, those of `as_they_come` (the setup of a game this run
+ * would score: the installed campaign; NULL when this run has none), or
+ * its levels are all generated ("dungeon") with that bestiary.
+ */
+bool play_journal_scored(const struct journal_data *d, const struct journal_setup *as_they_come);
+
 /* Reads, rebuilds and replays DATA/save.jnl.  r is filled only for READY
- * (free it with play_resumed_fini). */
-enum play_resume_status play_resume_load(const char *data, struct play_resumed *r, char *msg, size_t msglen);
+ * (free it with play_resumed_fini).  as_they_come: play_journal_scored's. */
+enum play_resume_status play_resume_load(const char *data, const struct journal_setup *as_they_come,
+					 struct play_resumed *r, char *msg, size_t msglen);
 void play_resumed_fini(struct play_resumed *r); /* a zeroed struct does nothing */
 
 /* Files the save slot away as DATA/games/DATE-SEED.jnl (never replacing a
@@ -103,7 +116,8 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
  * no new game wanted).  *keep_slot is set when the slot holds a file that
  * could not be moved aside: the new game must not be saved there.
  */
-int play_resume_offer(const char *data, struct play_resumed *r, bool *keep_slot);
+int play_resume_offer(const char *data, const struct journal_setup *as_they_come, struct play_resumed *r,
+		      bool *keep_slot);
 
 /*
  * Asks a yes/no question on out and reads a line from in.  Returns 1 for

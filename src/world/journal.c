@@ -292,7 +292,7 @@ static bool grow(void *arrp, int *cap, int n, size_t size)
 
 /* One header record; REC_BAD for anything unexpected. */
 struct header_state {
-	bool program, seed, check_every, bestiary;
+	bool program, seed, check_every, bestiary, scored;
 	int sets_cap, levels_cap;
 };
 
@@ -359,6 +359,15 @@ static enum rec header_record(struct reader *r, struct record *rec, struct heade
 			return REC_OK;
 		}
 		return bad(r, at, "unknown option '%.*s'", (int)f.n[1], f.s[1]);
+	}
+	if (split(b, n, 2, false, &f) && field_is(&f, 0, "scored")) {
+		if (h->scored)
+			return bad(r, at, "a second scored record");
+		if (!field_is(&f, 1, "0") && !field_is(&f, 1, "1"))
+			return bad(r, at, "scored must be 0 or 1");
+		d->scored = f.s[1][0] == '1' ? JOURNAL_SCORED_YES : JOURNAL_SCORED_NO;
+		h->scored = true;
+		return REC_OK;
 	}
 	bool lvl = split(b, n, 2, true, &f) && field_is(&f, 0, "level");
 	bool map = !lvl && split(b, n, 5, true, &f) && field_is(&f, 0, "map");
@@ -919,6 +928,10 @@ static char *header_text(const struct journal_setup *s, const struct game *g, si
 	}
 	if (s->options.all_hunt) {
 		n = snprintf(body, sizeof body, "option all_hunt 1");
+		text_record(&t, body, (size_t)n, NULL, 0);
+	}
+	if (s->scored != JOURNAL_SCORED_UNKNOWN) {
+		n = snprintf(body, sizeof body, "scored %d", s->scored == JOURNAL_SCORED_YES);
 		text_record(&t, body, (size_t)n, NULL, 0);
 	}
 	for (int i = 0; i < s->n_levels; i++) {

@@ -33,6 +33,16 @@ struct journal_options {
 	bool all_hunt;
 };
 
+/* Whether a game counts for the high-score list, as decided when it began
+ * (play: the campaign and generated dungeons as they come).  UNKNOWN: the
+ * journal does not say (written before the `scored` record existed, or by
+ * sim and tests, which leave it out). */
+enum journal_scored {
+	JOURNAL_SCORED_UNKNOWN,
+	JOURNAL_SCORED_NO,
+	JOURNAL_SCORED_YES
+};
+
 /* What a new journal records before the first action.  Every pointer is
  * borrowed for the duration of journal_create only. */
 struct journal_setup {
@@ -46,6 +56,7 @@ struct journal_setup {
 	const char *const *sets;  /* KIND.KEY=VALUE overrides, applied in order */
 	int n_sets;
 	struct journal_options options;
+	enum journal_scored scored; /* UNKNOWN (0): no `scored` record */
 	const struct journal_level *levels;
 	int n_levels;
 	const struct savefile_io *io; /* NULL: the real system calls */
@@ -81,6 +92,7 @@ struct journal_data {
 	const char **sets;
 	int n_sets;
 	struct journal_options options;
+	enum journal_scored scored;   /* its `scored` record (UNKNOWN: none) */
 	struct journal_level *levels;
 	int n_levels;
 	struct action *actions;   /* every complete action record, in order */

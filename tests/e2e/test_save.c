@@ -340,6 +340,69 @@ static void test_declined_save_is_kept(void **state)
 	assert_int_equal(atoi(out), 0);
 }
 
+/* `astray play --no-title` on the campaign: continues the saved game at
+ * turn `turn`, walks it onto the stairs of tests/levels/e2e/square.lvl
+ * (from 1,4: two steps down), takes them (its only level: a victory) and
+ * leaves; returns with the program ended. */
+static void resume_and_win(struct fixture *f, int turn)
+{
+	char *argv[] = { (char *)bin(), (char *)"play", (char *)"--no-title", (char *)"--seed", (char *)"7",
+			 (char *)"--data", f->data, NULL };
+	if (f->running)
+		pty_close(&f->p);
+	assert_true(pty_start(&f->p, ROWS, COLS, argv));
+	f->running = true;
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "no offer to continue");
+	pty_send(&f->p, "y\r");
+	wait_turn(f, turn);
+	play_keys(f, "jj");
+	pty_send(&f->p, ">");
+	if (!pty_wait_text(&f->p, "Enter leaves", WAIT_MS))
+		fail_dump(f, "no victory");
+	pty_send(&f->p, "\r");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+}
+
+/* A level of one's own is not scored, and no more so when it was saved
+ * and resumed from the campaign's command line: the journal says how the
+ * game began (a `scored 0` record).  A save from before that record
+ * (taken out here) is judged by its levels: not the campaign's, so not
+ * scored either. */
+static void test_resumed_own_level_is_not_scored(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], cmd[512], out[4096];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	for (int old = 0; old < 2; old++) {
+		start(f, SQUARE, NULL);
+		if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+			fail_dump(f, "the game did not start");
+		play_keys(f, "bb");
+		pty_send(&f->p, "Qy");
+		assert_true(pty_wait_exit(&f->p, WAIT_MS));
+		stop(f);
+		assert_true(file_has(path, "\nscored 0 "));
+		if (old) {
+			/* as a save made before the record: the line taken out (every
+			 * other record keeps its own CRC) */
+			snprintf(cmd, sizeof cmd, "sed -i '/^scored /d' '%s'", path);
+			assert_int_equal(run(cmd, out, sizeof out), 0);
+			assert_false(file_has(path, "\nscored "));
+		}
+		resume_and_win(f, 2);
+		if (!pty_log_has(&f->p, "You escaped"))
+			fail_dump(f, "the end line does not say the escape");
+		if (!pty_log_has(&f->p, "Not scored: the high-score list is for the campaign"))
+			fail_dump(f, old ? "an old save of one's own level was scored" : "a resumed own level was scored");
+		stop(f);
+		snprintf(cmd, sizeof cmd, "%s scores --data %s", bin(), f->data);
+		assert_int_equal(run(cmd, out, sizeof out), 0);
+		assert_non_null(strstr(out, "No scores yet"));
+		assert_false(exists(path));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +410,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_save_is_set_aside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }

@@ -1155,6 +1155,54 @@ static void test_foreign_and_newer_files(void **state)
 	expect_rejected(text, n, "unknown header record 'colour'");
 }
 
+/* The `scored` record: written when the setup says, read back, absent
+ * (UNKNOWN) when the setup leaves it out as sim and old saves do; a
+ * second one or another value is a damaged header. */
+static void test_scored_record(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "tests/levels/e2e/square.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, harmless, 2, 9);
+	const enum journal_scored all[] = { JOURNAL_SCORED_UNKNOWN, JOURNAL_SCORED_NO, JOURNAL_SCORED_YES };
+	for (int i = 0; i < 3; i++) {
+		struct journal_setup st = session_setup(&s, NULL);
+		st.scored = all[i];
+		struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+		assert_non_null(j);
+		assert_true(journal_close(j, err, sizeof err));
+		size_t len;
+		char *text = read_all(path, &len);
+		assert_true((strstr(text, "\nscored ") != NULL) == (all[i] != JOURNAL_SCORED_UNKNOWN));
+		free(text);
+		struct journal_data d;
+		read_ok(path, &d);
+		assert_int_equal(d.scored, all[i]);
+		check_replay(&s, &d); /* the record changes nothing of the game */
+		journal_data_fini(&d);
+		unlink(path);
+	}
+	session_close(&s);
+	remove_dir(dir);
+
+	char text[600];
+	static const char *const twice[] = { "astray-journal 1", "program x", "seed 1", "scored 1", "scored 1" };
+	static const char *const other[] = { "astray-journal 1", "program x", "seed 1", "scored 2" };
+	size_t n = 0;
+	for (size_t i = 0; i < 5; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s %08" PRIx32 "\n", twice[i],
+				      journal_crc(0, twice[i], strlen(twice[i])));
+	expect_rejected(text, n, "a second scored record");
+	n = 0;
+	for (size_t i = 0; i < 4; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s %08" PRIx32 "\n", other[i],
+				      journal_crc(0, other[i], strlen(other[i])));
+	expect_rejected(text, n, "scored must be 0 or 1");
+}
+
 /* ---- failing writes ------------------------------------------------------ */
 
 struct fault {
@@ -1478,6 +1526,7 @@ int main(void)
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_snapshot_resume),
 		cmocka_unit_test(test_snapshot_after_full_replay),
+		cmocka_unit_test(test_scored_record),
 		cmocka_unit_test(test_resume_is_never_stopping),
 		cmocka_unit_test(test_resume_after_torn_write),
 		cmocka_unit_test(test_cut_at_every_byte),
