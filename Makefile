@@ -207,7 +207,7 @@ bench: build/astray
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
 	./build/astray bench --mode astar --every 4 $(MAPS)/*.scen
 	./build/astray bench --mode fallback --every 20 $(MAPS)/*.scen
-	for m in square8:1024 square8:4096 hex:4096; do ./build/astray gen --topology $${m%:*} --seed 7 --size $${m#*:}x$${m#*:} -o build/bench-$${m%:*}-$${m#*:}.lvl && ./build/astray play build/bench-$${m%:*}-$${m#*:}.lvl --seed 1 --bench-preview 2000 || exit 1; done
+	for m in square8:1024 square8:4096 hex:4096 diamond8:4096; do ./build/astray gen --topology $${m%:*} --seed 7 --size $${m#*:}x$${m#*:} -o build/bench-$${m%:*}-$${m#*:}.lvl && ./build/astray play build/bench-$${m%:*}-$${m#*:}.lvl --seed 1 --bench-preview 2000 || exit 1; done
 	@if [ -n "$(TCOD_LIBS)" ]; then \
 		$(MAKE) --no-print-directory build/bench_tcod && \
 		./build/bench_tcod $(MAPS)/*.scen; \
