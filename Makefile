@@ -221,7 +221,7 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary map scen set input journal snapshot scores
+FUZZERS := level bestiary map scen set input journal snapshot scores heat
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
@@ -237,6 +237,7 @@ FUZZ_LIBS_input := $(CURSES_LIBS)
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_snapshot := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_scores := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC)
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \

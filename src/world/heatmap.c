@@ -534,10 +534,11 @@ static bool parse_pair(const char *s, size_t len, char sep, uint64_t lo, uint64_
 }
 
 /* Copies a value of len bytes into buf (size bytes); false when too long
- * or holding a NUL. */
+ * or holding a NUL or a carriage return (a line break, which the writer
+ * could not write back). */
 static bool copy_value(char *buf, size_t size, const char *s, size_t len)
 {
-	if (len >= size || memchr(s, '\0', len))
+	if (len >= size || memchr(s, '\0', len) || memchr(s, '\r', len))
 		return false;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
@@ -577,7 +578,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 	switch ((enum counts_key)k) {
 	case K_LEVEL:
 		if (vlen == 0 || !copy_value(run->level, sizeof run->level, v, vlen))
-			return fail(r, col, "the level's name is empty, too long or holds a NUL byte%s", "");
+			return fail(r, col, "the level's name is empty, too long or holds a NUL byte or a carriage return%s", "");
 		return true;
 	case K_HASH:
 		run->level_hash = 0;
@@ -643,7 +644,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 	case K_SETTINGS_A:
 	case K_SETTINGS_B:
 		if (!copy_value(run->settings[k == K_SETTINGS_B], sizeof run->settings[0], v, vlen))
-			return fail(r, col, "the settings are too long or hold a NUL byte%s", "");
+			return fail(r, col, "the settings are too long or hold a NUL byte or a carriage return%s", "");
 		return true;
 	default:
 		return false;
@@ -864,17 +865,22 @@ static bool chain_seeds(const struct heatmap_counts *const *parts, const char *c
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	/* A range that wraps past 2^64 - 1 sorts last but comes first: start
-	 * after the one place where the sorted ranges do not join. */
-	int breaks = 0, at = 0;
-	for (int i = 0; i < n; i++) {
+	/* Seeds go round modulo 2^64, so a range that wraps past 2^64 - 1
+	 * sorts last but comes first: start after the widest gap between
+	 * sorted neighbours (the one gap when the ranges join), so that a
+	 * missing shard is reported as the smaller gap it leaves. */
+	int at = 0;
+	uint64_t widest = 0;
+	for (int i = 0; i < n && n > 1; i++) {
 		const struct heatmap_run *p = &parts[order[(i + n - 1) % n]]->run, *q = &parts[order[i]]->run;
-		if (p->seed + (uint64_t)p->games != q->seed) {
-			breaks++;
+		uint64_t gap = q->seed - (p->seed + (uint64_t)p->games);
+		bool overlap = q->seed - p->seed < (uint64_t)p->games;
+		if (!overlap && gap > widest) {
+			widest = gap;
 			at = i;
 		}
 	}
-	if (breaks == 1 && at != 0) {
+	if (at != 0) {
 		int *tmp = malloc((size_t)n * sizeof *tmp);
 		if (!tmp) {
 			diag_add(d, DIAG_ERROR, files[0], 0, 0, "out of memory");
