@@ -293,16 +293,18 @@ static void sim_usage(FILE *out)
 		"gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.\n"
 		"docs/sim.md has the rest.\n"
 		"\n"
-		"A tuner's workflow: do goblins that see farther catch the player more, and\n"
-		"do they jam more?\n"
-		"  astray sim levels/07-the-deep.lvl --games 400 --jobs 2 \\\n"
-		"      --compare 'goblin.sight=6' 'goblin.sight=10' --heatmap diff.svg\n"
-		"then read the verdict (killed, damage, blocked_waits, stuck...) and open\n"
-		"diff.svg: red where B's monsters stood more, blue less; --layer blocked\n"
-		"shows where they jam.  For a generated dungeon, write it first:\n"
+		"A tuner's workflow: do faster orcs kill the player more, and do they find\n"
+		"it sooner or jam more?\n"
+		"  astray sim levels/08-the-ogre-hall.lvl --games 400 --jobs 2 \\\n"
+		"      --compare 'orc.speed=100' 'orc.speed=130' --heatmap deaths.svg \\\n"
+		"      --layer deaths\n"
+		"then read the verdict (killed, first contact, blocked_waits, stuck...) and\n"
+		"open deaths.svg: red where the player fell more under B, blue less; the\n"
+		"start is ringed, exits outlined.  For a generated dungeon, write it first:\n"
 		"  astray gen --topology square8 --seed 11 --depth 3 -o d11.lvl\n"
 		"Split a large sweep over machines with --shard I/N (or --seed ranges) and\n"
-		"merge the CSV with astray sim-report; docs/sim.md has a GNU parallel recipe.\n");
+		"merge the CSV with astray sim-report (with --heat-counts, the heat map\n"
+		"too); docs/sim.md has a GNU parallel recipe.\n");
 }
 
 /* ------------------------------------------------------------------ */
