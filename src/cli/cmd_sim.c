@@ -364,6 +364,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	if (status < 0 && a->levels.n == 0 && !a->generate)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
+	if (status < 0 && a->heat_counts && strcmp(a->heat_counts, "-") == 0)
+		status = opt_usage_error(&sim_command, "--heat-counts needs a file: standard output carries "
+				       "the report (or the slice's CSV)");
 	if (status < 0 && a->shard.n > 0) {
 		if (a->heatmap)
 			status = opt_usage_error(&sim_command, "--shard writes per-game CSV; write the slice's heat "

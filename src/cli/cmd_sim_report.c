@@ -276,7 +276,7 @@ int cmd_sim_report(int argc, char **argv)
 			r.compare = res.compare;
 			memcpy(r.hidden, res.hidden, sizeof r.hidden);
 			r.format = a.format;
-			r.files = a.files.n;
+			r.files = n_csv; /* the CSV files: the heat counts files are drawn, not reported */
 			status = sim_report_print(&r);
 			if (status == 0 && a.heatmap)
 				status = draw(&a, &merged);

@@ -542,6 +542,8 @@ static void test_heat_shards(void **state)
 	/* sim itself: --heat-counts needs one level, and a slice with games. */
 	refused("$B sim $L/01-first-steps.lvl $L/02-the-chase.lvl --heat-counts x.heat", "--heat-counts draws one level");
 	refused("$B sim $L/01-first-steps.lvl --games 2 --shard 1/3 --heat-counts x.heat", "this slice has no games");
+	refused("$B sim --generate hex --heat-counts x.heat", "--heat-counts draws one level: it cannot go with --generate");
+	refused("$B sim $L/01-first-steps.lvl --heat-counts -", "--heat-counts needs a file");
 	refused("$B sim $L/01-first-steps.lvl --games 2 --shard 1/3 --heatmap x.svg", "--heat-counts FILE");
 	refused("$B sim $L/01-first-steps.lvl --games 2 --heat-counts /nonexistent-astray/x.heat",
 		"--heat-counts /nonexistent-astray/x.heat: the folder /nonexistent-astray");
