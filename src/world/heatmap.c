@@ -10,6 +10,7 @@
 #include "heatmap.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,10 +493,15 @@ static bool next_line(struct counts_reader *r)
 	return true;
 }
 
-static bool fail(struct counts_reader *r, int col, const char *fmt, const char *arg)
+/* Reports an error at the current line and column col; returns false. */
+static bool fail(struct counts_reader *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(struct counts_reader *r, int col, const char *fmt, ...)
 {
 	char msg[300];
-	snprintf(msg, sizeof msg, fmt, arg);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	diag_add(r->d, DIAG_ERROR, r->file, r->line, col, "%s", msg);
 	return false;
 }
@@ -556,7 +562,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 		k++;
 	if (!colon || k == K_COUNT_KEYS)
 		return fail(r, 1, "expected a header line 'key: value' (level, level-hash, topology, size, start, "
-				  "player, chase, turns, games, seed, settings or settings-a/-b) or 'terrain:'%s", "");
+				  "player, chase, turns, games, seed, settings or settings-a/-b) or 'terrain:'");
 	if (out->line_of[k])
 		return fail(r, 1, "'%s' is given twice", counts_keys[k]);
 	out->line_of[k] = r->line;
@@ -564,7 +570,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 	size_t vlen = r->len - klen - 1;
 	if (k == K_TERRAIN) {
 		if (vlen != 0)
-			return fail(r, (int)klen + 2, "'terrain:' takes no value: the rows follow on the next lines%s", "");
+			return fail(r, (int)klen + 2, "'terrain:' takes no value: the rows follow on the next lines");
 		return true;
 	}
 	if (vlen == 0 || *v != ' ')
@@ -578,7 +584,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 	switch ((enum counts_key)k) {
 	case K_LEVEL:
 		if (vlen == 0 || !copy_value(run->level, sizeof run->level, v, vlen))
-			return fail(r, col, "the level's name is empty, too long or holds a NUL byte or a carriage return%s", "");
+			return fail(r, col, "the level's name is empty, too long or holds a NUL byte or a carriage return");
 		return true;
 	case K_HASH:
 		run->level_hash = 0;
@@ -589,18 +595,18 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 			run->level_hash = run->level_hash << 4 | (uint64_t)(x < 0 ? 0 : x);
 		}
 		if (vlen != 16)
-			return fail(r, col, "expected 16 hexadecimal digits (0-9, a-f)%s", "");
+			return fail(r, col, "expected 16 hexadecimal digits (0-9, a-f)");
 		return true;
 	case K_TOPOLOGY: {
 		enum grid_topology t;
 		if (!copy_value(word, sizeof word, v, vlen) || !grid_topology_parse(word, &t))
-			return fail(r, col, "unknown topology (expected square4, square8, hex, diamond4 or diamond8)%s", "");
+			return fail(r, col, "unknown topology (expected square4, square8, hex, diamond4 or diamond8)");
 		*topo = (int)t;
 		return true;
 	}
 	case K_SIZE:
 		if (!parse_pair(v, vlen, 'x', 1, LEVEL_MAX_SIDE, w, h))
-			return fail(r, col, "expected WxH, each from 1 to %s", "4096");
+			return fail(r, col, "expected WxH, each from 1 to %d", LEVEL_MAX_SIDE);
 		return true;
 	case K_START:
 		if (vlen == 4 && memcmp(v, "none", 4) == 0) {
@@ -608,12 +614,12 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 			return true;
 		}
 		if (!parse_pair(v, vlen, ',', 0, LEVEL_MAX_SIDE - 1, sx, sy))
-			return fail(r, col, "expected X,Y (the player's start) or 'none'%s", "");
+			return fail(r, col, "expected X,Y (the player's start) or 'none'");
 		return true;
 	case K_PLAYER: {
 		enum sim_player p;
 		if (!copy_value(word, sizeof word, v, vlen) || !sim_player_parse(word, &p))
-			return fail(r, col, "unknown player (expected exit, flee, idle or fight)%s", "");
+			return fail(r, col, "unknown player (expected exit, flee, idle or fight)");
 		snprintf(run->player, sizeof run->player, "%s", sim_player_name(p));
 		return true;
 	}
@@ -623,28 +629,28 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 		else if (vlen == 2 && memcmp(v, "no", 2) == 0)
 			run->chase = false;
 		else
-			return fail(r, col, "expected yes or no%s", "");
+			return fail(r, col, "expected yes or no");
 		return true;
 	case K_TURNS:
 		if (!parse_u64(v, vlen, 1, INT32_MAX, &n))
-			return fail(r, col, "expected a whole number of turns from 1%s", "");
+			return fail(r, col, "expected a whole number of turns from 1");
 		run->max_turns = (int)n;
 		return true;
 	case K_GAMES:
 		if (!parse_u64(v, vlen, 1, INT32_MAX, &n))
-			return fail(r, col, "expected a whole number of games from 1%s", "");
+			return fail(r, col, "expected a whole number of games from 1");
 		run->games = (int)n;
 		return true;
 	case K_SEED:
 		if (!parse_u64(v, vlen, 0, UINT64_MAX, &n))
-			return fail(r, col, "expected a seed from 0 to 18446744073709551615%s", "");
+			return fail(r, col, "expected a seed from 0 to 18446744073709551615");
 		run->seed = n;
 		return true;
 	case K_SETTINGS:
 	case K_SETTINGS_A:
 	case K_SETTINGS_B:
 		if (!copy_value(run->settings[k == K_SETTINGS_B], sizeof run->settings[0], v, vlen))
-			return fail(r, col, "the settings are too long or hold a NUL byte or a carriage return%s", "");
+			return fail(r, col, "the settings are too long or hold a NUL byte or a carriage return");
 		return true;
 	default:
 		return false;
@@ -658,11 +664,11 @@ static bool count_line(struct counts_reader *r, struct heatmap_counts *out, long
 	char layer[16], side[4], xs[16], ys[16], ns[32], extra[2];
 	char line[128];
 	if (r->len >= sizeof line || memchr(r->text, '\0', r->len))
-		return fail(r, 1, "expected 'LAYER SIDE X Y COUNT' (a line this long is not one)%s", "");
+		return fail(r, 1, "expected 'LAYER SIDE X Y COUNT' (a line this long is not one)");
 	memcpy(line, r->text, r->len);
 	line[r->len] = '\0';
 	if (sscanf(line, "%15s %3s %15s %15s %31s %1s", layer, side, xs, ys, ns, extra) != 5)
-		return fail(r, 1, "expected 'LAYER SIDE X Y COUNT', five fields separated by spaces%s", "");
+		return fail(r, 1, "expected 'LAYER SIDE X Y COUNT', five fields separated by spaces");
 	enum sim_heat_layer l;
 	if (!sim_heat_layer_parse(layer, &l))
 		return fail(r, 1, "unknown layer '%s' (expected occupancy, contact, deaths or blocked)", layer);
@@ -673,13 +679,13 @@ static bool count_line(struct counts_reader *r, struct heatmap_counts *out, long
 	const struct sim_heat *h = &out->heat[0];
 	uint64_t x, y, n;
 	if (!parse_u64(xs, strlen(xs), 0, (uint64_t)h->w - 1, &x) || !parse_u64(ys, strlen(ys), 0, (uint64_t)h->h - 1, &y))
-		return fail(r, 1, "the cell is outside the %s given by size", "map");
+		return fail(r, 1, "the cell is outside the map given by size");
 	if (!parse_u64(ns, strlen(ns), 1, (uint64_t)1 << 53, &n))
-		return fail(r, 1, "the count is a whole number from 1 to 2^53 (cells counting 0 are left out)%s", "");
+		return fail(r, 1, "the count is a whole number from 1 to 2^53 (cells counting 0 are left out)");
 	long long at = (((long long)l * 2 + s) * h->h + (long long)y) * h->w + (long long)x;
 	if (at <= *last)
 		return fail(r, 1, "this cell comes out of order or twice (lines go by layer, side, row, column; "
-				  "each cell once)%s", "");
+				  "each cell once)");
 	*last = at;
 	out->heat[s].v[l][y * (uint64_t)h->w + x] = (double)n;
 	return true;
@@ -707,13 +713,13 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 		if (r->line == 0)
 			r->line = 1;
 		return fail(r, 1, "not a heat counts file: the first line must be 'astray-heat 1' (written by "
-				  "astray sim --heat-counts)%s", "");
+				  "astray sim --heat-counts)");
 	}
 	int w = 0, h = 0, topo = -1, sx = -1, sy = -1;
 	out->run.start = -1;
 	while (!out->line_of[K_TERRAIN]) {
 		if (!next_line(r))
-			return fail(r, 1, "the file ends before 'terrain:'%s", "");
+			return fail(r, 1, "the file ends before 'terrain:'");
 		if (!header_line(r, out, &w, &h, &topo, &sx, &sy))
 			return false;
 	}
@@ -726,14 +732,14 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 	     b = out->line_of[K_SETTINGS_B] != 0;
 	if (plain ? a || b : !(a && b))
 		return fail(r, 1, "give 'settings:' (one run) or both 'settings-a:' and 'settings-b:' "
-				  "(--compare)%s", "");
+				  "(--compare)");
 	out->run.compare = !plain;
 	if (sx >= w || sy >= h)
-		return fail(r, 1, "the start %s lies outside the map given by size", "cell");
+		return fail(r, 1, "the start cell lies outside the map given by size");
 	/* The rows must be there before anything is sized: a short file
 	 * cannot ask for a huge map. */
 	if ((size_t)(r->end - r->p) < (size_t)h * ((size_t)w + 1) - 1)
-		return fail(r, 1, "the terrain rows that size asks for are not all %s", "there");
+		return fail(r, 1, "the terrain rows that size asks for are not all there");
 	if (!heat_alloc(&out->heat[0], w, h, topo) || (out->run.compare && !heat_alloc(&out->heat[1], w, h, topo))) {
 		diag_add(r->d, DIAG_ERROR, r->file, 0, 0, "out of memory");
 		return false;
@@ -747,7 +753,7 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 		for (int x = 0; x < w; x++) {
 			int t = terrain_tile(r->text[x]);
 			if (t < 0)
-				return fail(r, x + 1, "unknown terrain character (expected %s)", "# _ . , ~ + >");
+				return fail(r, x + 1, "unknown terrain character (expected # _ . , ~ + or >)");
 			out->heat[0].tiles[y * w + x] = (uint8_t)t;
 		}
 	}
@@ -762,11 +768,11 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 		out->run.start = sy * w + sx;
 	}
 	if (!next_line(r) || r->len != 7 || memcmp(r->text, "counts:", 7) != 0)
-		return fail(r, 1, "expected 'counts:' after the %s terrain rows", "");
+		return fail(r, 1, "expected 'counts:' after the terrain rows");
 	long long last = -1;
 	for (;;) {
 		if (!next_line(r))
-			return fail(r, 1, "the file ends without 'end' (cut short?)%s", "");
+			return fail(r, 1, "the file ends without 'end' (cut short?)");
 		if (r->len == 3 && memcmp(r->text, "end", 3) == 0)
 			break;
 		if (!count_line(r, out, &last))
@@ -774,7 +780,7 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 	}
 	while (next_line(r))
 		if (r->len != 0)
-			return fail(r, 1, "text after 'end'%s", "");
+			return fail(r, 1, "text after 'end'");
 	return true;
 }
 
