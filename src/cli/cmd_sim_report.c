@@ -40,9 +40,9 @@ static const struct opt report_opts[] = {
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "table (default), csv or json, as astray sim" },
 	{ .name = "heatmap", .kind = OPT_STRING, .offset = ARG(heatmap), .metavar = "FILE",
-	  .help = "add up the heat counts files among the FILEs (sim\n"
-		  "--heat-counts) and draw the heat map one run over all\n"
-		  "their games draws: SVG to FILE, or text with -" },
+	  .help = "add up the heat counts files given (sim --heat-counts)\n"
+		  "and draw the heat map one run over all their games\n"
+		  "draws: SVG to FILE, or text with - after the report" },
 	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = layer_choices,
 	  .help = "the heat map's layer (default occupancy): occupancy,\n"
 		  "contact, deaths or blocked, as astray sim" },
