@@ -207,7 +207,7 @@ bench: build/astray
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
 	./build/astray bench --mode astar --every 4 $(MAPS)/*.scen
 	./build/astray bench --mode fallback --every 20 $(MAPS)/*.scen
-	for m in square8:1024 square8:4096 hex:4096; do ./build/astray gen --topology $${m%:*} --seed 7 --size $${m#*:}x$${m#*:} -o build/bench-$${m%:*}-$${m#*:}.lvl && ./build/astray play build/bench-$${m%:*}-$${m#*:}.lvl --seed 1 --bench-preview 2000 || exit 1; done
+	for m in square8:1024 square8:4096 hex:4096 diamond8:4096; do ./build/astray gen --topology $${m%:*} --seed 7 --size $${m#*:}x$${m#*:} -o build/bench-$${m%:*}-$${m#*:}.lvl && ./build/astray play build/bench-$${m%:*}-$${m#*:}.lvl --seed 1 --bench-preview 2000 || exit 1; done
 	@if [ -n "$(TCOD_LIBS)" ]; then \
 		$(MAKE) --no-print-directory build/bench_tcod && \
 		./build/bench_tcod $(MAPS)/*.scen; \
@@ -221,7 +221,7 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary map scen set input journal snapshot scores
+FUZZERS := level bestiary map scen set input journal snapshot scores heat
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
@@ -237,6 +237,7 @@ FUZZ_LIBS_input := $(CURSES_LIBS)
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_snapshot := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_scores := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC)
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \

@@ -74,6 +74,7 @@ struct sim_args {
 	bool per_game;
 	bool no_time;
 	const char *heatmap;         /* --heatmap FILE.svg or "-", or NULL */
+	const char *heat_counts;     /* --heat-counts FILE, or NULL */
 	int layer;                   /* enum sim_heat_layer */
 	int jobs;                    /* worker processes, 1 = none */
 	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
@@ -86,6 +87,7 @@ struct sim_level_run {
 	struct sim_gen gen;          /* --generate */
 	char name[160];              /* the run's name for --generate */
 	char *text;                  /* owned file text */
+	uint64_t text_hash;          /* heatmap_text_hash of it */
 	int monsters;                /* at the start of its first game */
 	struct sim_game *games[2];
 	struct sim_heat heat[2];     /* --heatmap: per side */
@@ -202,6 +204,10 @@ static const struct opt sim_opts[] = {
 		  "an SVG picture to FILE, or with - the same as text on\n"
 		  "stdout (coloured; plain with NO_COLOR).  With --compare:\n"
 		  "B minus A on one diverging scale" },
+	{ .name = "heat-counts", .kind = OPT_STRING, .offset = ARG(heat_counts), .metavar = "FILE",
+	  .help = "write the heat of every layer (both sides under\n"
+		  "--compare) as counts to FILE, for astray sim-report\n"
+		  "--heatmap to add up over --shard slices (one LEVEL)" },
 	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = layer_choices,
 	  .help = "the heat map's layer (default occupancy):\n"
 		  "  occupancy  monster actions taken on each cell\n"
@@ -287,16 +293,18 @@ static void sim_usage(FILE *out)
 		"gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.\n"
 		"docs/sim.md has the rest.\n"
 		"\n"
-		"A tuner's workflow: do goblins that see farther catch the player more, and\n"
-		"do they jam more?\n"
-		"  astray sim levels/07-the-deep.lvl --games 400 --jobs 2 \\\n"
-		"      --compare 'goblin.sight=6' 'goblin.sight=10' --heatmap diff.svg\n"
-		"then read the verdict (killed, damage, blocked_waits, stuck...) and open\n"
-		"diff.svg: red where B's monsters stood more, blue less; --layer blocked\n"
-		"shows where they jam.  For a generated dungeon, write it first:\n"
+		"A tuner's workflow: do faster orcs kill the player more, and do they find\n"
+		"it sooner or jam more?\n"
+		"  astray sim levels/08-the-ogre-hall.lvl --games 400 --jobs 2 \\\n"
+		"      --compare 'orc.speed=100' 'orc.speed=130' --heatmap deaths.svg \\\n"
+		"      --layer deaths\n"
+		"then read the verdict (killed, first contact, blocked_waits, stuck...) and\n"
+		"open deaths.svg: red where the player fell more under B, blue less; the\n"
+		"start is ringed, exits outlined.  For a generated dungeon, write it first:\n"
 		"  astray gen --topology square8 --seed 11 --depth 3 -o d11.lvl\n"
 		"Split a large sweep over machines with --shard I/N (or --seed ranges) and\n"
-		"merge the CSV with astray sim-report; docs/sim.md has a GNU parallel recipe.\n");
+		"merge the CSV with astray sim-report (with --heat-counts, the heat map\n"
+		"too); docs/sim.md has a GNU parallel recipe.\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -307,8 +315,9 @@ static int parse_generate(struct sim_args *a)
 {
 	if (a->levels.n > 0)
 		return opt_usage_error(&sim_command, "give LEVEL files or --generate, not both");
-	if (a->heatmap)
-		return opt_usage_error(&sim_command, "--heatmap draws one level: it cannot go with --generate");
+	if (a->heatmap || a->heat_counts)
+		return opt_usage_error(&sim_command, "--%s draws one level: it cannot go with --generate",
+				       a->heatmap ? "heatmap" : "heat-counts");
 	const char *p = a->generate;
 	for (;;) {
 		size_t n = strcspn(p, ",");
@@ -355,10 +364,13 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	if (status < 0 && a->levels.n == 0 && !a->generate)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
+	if (status < 0 && a->heat_counts && strcmp(a->heat_counts, "-") == 0)
+		status = opt_usage_error(&sim_command, "--heat-counts needs a file: standard output carries "
+				       "the report (or the slice's CSV)");
 	if (status < 0 && a->shard.n > 0) {
 		if (a->heatmap)
-			status = opt_usage_error(&sim_command, "--shard writes per-game CSV; draw --heatmap in a run "
-					       "without --shard");
+			status = opt_usage_error(&sim_command, "--shard writes per-game CSV; write the slice's heat "
+					       "with --heat-counts FILE and draw it with astray sim-report --heatmap");
 		a->per_game = true;
 		a->format = FORMAT_CSV;
 	}
@@ -513,6 +525,7 @@ static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
 		lr->src.map_len = len;
 		lr->src.map_monsters = a->monsters.n >= 0 ? a->monsters.n : DEFAULT_MAP_MONSTERS;
 		lr->src.map_glyph = glyph;
+		lr->text_hash = heatmap_text_hash(lr->text, len);
 		/* Load it once now so a bad map is reported before any game. */
 		struct level *probe = level_from_movingai(file, lr->text, len, sim_game_seed(a->seed, 0),
 							  lr->src.map_monsters, glyph, &d);
@@ -529,6 +542,7 @@ static bool load_level(const struct sim_args *a, struct bestiary *b, char glyph,
 	if (!lr->parsed)
 		return false;
 	lr->src.fixed = lr->parsed;
+	lr->text_hash = heatmap_text_hash(lr->text, len);
 	lr->src.fixed_text = lr->text;
 	lr->src.fixed_len = len;
 	lr->monsters = lr->parsed->n_monsters;
@@ -1191,6 +1205,12 @@ static void game_range(const struct sim_args *a, int *first, int *end)
 	}
 }
 
+/* Whether the games count heat: for a picture or for a counts file. */
+static bool wants_heat(const struct sim_args *a)
+{
+	return a->heatmap || a->heat_counts;
+}
+
 /* What the games of a run share: the levels, the two settings. */
 struct play_ctx {
 	const struct sim_args *a;
@@ -1227,7 +1247,7 @@ static int play_games(struct play_ctx *pc, int first, int end, int k, int jobs,
 			for (int s = 0; s < pc->sides; s++) {
 				struct diag_list d = { 0 };
 				struct sim_game *g = &pc->runs[l].games[s][i];
-				sim_runner_set_heat(runner, a->heatmap ? &pc->runs[l].heat[s] : NULL);
+				sim_runner_set_heat(runner, wants_heat(a) ? &pc->runs[l].heat[s] : NULL);
 				sim_runner_set_record(runner, a->record ? &pc->rec[s] : NULL);
 				if (sim_run_game_at(runner, &pc->runs[l].src, &pc->side[s], i,
 						    sim_game_seed(a->seed, i), &a->opt, g, &d) != 0) {
@@ -1294,7 +1314,7 @@ static int worker_main(struct play_ctx *pc, int first, int end, int k, int jobs,
 	struct wire_game mark = { .level = -1 };
 	if (status == 0 && !w.failed)
 		w.failed = !write_all(fd, &mark, sizeof mark);
-	for (int l = 0; status == 0 && pc->a->heatmap && l < pc->n_runs; l++)
+	for (int l = 0; status == 0 && wants_heat(pc->a) && l < pc->n_runs; l++)
 		for (int s = 0; s < pc->sides; s++) {
 			const struct sim_heat *h = &pc->runs[l].heat[s];
 			int dims[3] = { h->w, h->h, h->topo };
@@ -1335,7 +1355,7 @@ static bool absorb(struct play_ctx *pc, const struct buffer *b)
 			return false;
 		pc->runs[wg.level].games[wg.side][wg.g.index] = wg.g;
 	}
-	for (int l = 0; pc->a->heatmap && l < pc->n_runs; l++)
+	for (int l = 0; wants_heat(pc->a) && l < pc->n_runs; l++)
 		for (int s = 0; s < pc->sides; s++) {
 			int dims[3];
 			if (b->n - at < sizeof dims)
@@ -1480,11 +1500,10 @@ done:
 	return status;
 }
 
-/* Draws --heatmap for the one level; 0 or 1 after reporting. */
-/* Whether the --heatmap file can be written: its folder exists and takes
+/* Whether the --heatmap (or --heat-counts) file can be written: its folder exists and takes
  * files (the message printed when not).  The file itself is written only
  * after the games, so a run that fails leaves no half picture. */
-static bool heatmap_path_writable(const char *path)
+static bool heatmap_path_writable(const char *opt, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[4096];
@@ -1495,10 +1514,31 @@ static bool heatmap_path_writable(const char *path)
 	else
 		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
 	if (access(dir, W_OK | X_OK) != 0) {
-		fprintf(stderr, "astray sim: --heatmap %s: the folder %s: %s\n", path, dir, strerror(errno));
+		fprintf(stderr, "astray sim: --%s %s: the folder %s: %s\n", opt, path, dir, strerror(errno));
 		return false;
 	}
 	return true;
+}
+
+/* What the heat of games [first, end) of the one level is of, for its
+ * title and its counts file. */
+static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, int first, int end,
+		     struct heatmap_run *run)
+{
+	memset(run, 0, sizeof *run);
+	snprintf(run->level, sizeof run->level, "%s", lr->src.file);
+	run->level_hash = lr->text_hash;
+	run->games = end - first;
+	run->seed = sim_game_seed(a->seed, first);
+	snprintf(run->player, sizeof run->player, "%s", sim_player_name(a->opt.player));
+	run->chase = a->opt.chase;
+	run->max_turns = a->opt.max_turns;
+	run->compare = a->compare[0] != NULL;
+	describe_settings(run->settings[0], sizeof run->settings[0], a, a->compare[0]);
+	if (run->compare)
+		describe_settings(run->settings[1], sizeof run->settings[1], a, a->compare[1]);
+	/* A .lvl starts the player on one cell; a .map places it anew each game. */
+	run->start = lr->parsed ? lr->parsed->player_y * lr->parsed->w + lr->parsed->player_x : -1;
 }
 
 static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
@@ -1506,21 +1546,15 @@ static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
 	/* Two lines: what is drawn, then the run's settings, so a picture
 	 * opened later still says which change it shows. */
-	char title[3400], set_a[1024], set_b[1024];
-	describe_settings(set_a, sizeof set_a, a, a->compare[0]);
-	describe_settings(set_b, sizeof set_b, a, a->compare[1]);
-	int k = snprintf(title, sizeof title, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", lr->src.file,
-			 sim_heat_layer_name((enum sim_heat_layer)a->layer), a->games, a->games == 1 ? "" : "s",
-			 (unsigned long long)a->seed, hb ? ", B minus A" : "", sim_player_name(a->opt.player),
-			 a->opt.chase ? ", --chase" : "");
-	if (k > 0 && (size_t)k < sizeof title)
-		snprintf(title + k, sizeof title - (size_t)k, "%s%s%s%s", hb ? "A = " : "settings: ", set_a,
-			 hb ? "; B = " : "", hb ? set_b : "");
+	struct heatmap_run run;
+	char title[3400];
+	heat_run(a, lr, 0, a->games, &run);
+	heatmap_title(title, sizeof title, &run, (enum sim_heat_layer)a->layer);
 	if (strcmp(a->heatmap, "-") == 0) {
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heatmap_write_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color);
+		heatmap_write_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
 		return 0;
 	}
 	FILE *f = fopen(a->heatmap, "w");
@@ -1528,7 +1562,7 @@ static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
 		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	int rc = heatmap_write_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title);
+	int rc = heatmap_write_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
@@ -1536,6 +1570,35 @@ static int write_heatmap(const struct sim_args *a, struct sim_level_run *lr)
 	}
 	if (rc != 0) {
 		fprintf(stderr, "astray sim: %s: no games to draw\n", a->heatmap);
+		return 1;
+	}
+	return 0;
+}
+
+/* Writes --heat-counts for the one level's games [first, end); 0 or 1 after reporting. */
+static int write_heat_counts(const struct sim_args *a, struct sim_level_run *lr, int first, int end)
+{
+	if (end <= first) {
+		fprintf(stderr, "astray sim: --heat-counts %s: this slice has no games (--shard %d/%d of %d games): "
+				"nothing to count\n", a->heat_counts, a->shard.i, a->shard.n, a->games);
+		return 1;
+	}
+	struct heatmap_run run;
+	heat_run(a, lr, first, end, &run);
+	FILE *f = fopen(a->heat_counts, "w");
+	if (!f) {
+		fprintf(stderr, "astray sim: --heat-counts %s: %s\n", a->heat_counts, strerror(errno));
+		return 1;
+	}
+	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "astray sim: --heat-counts %s: write error: %s\n", a->heat_counts, strerror(errno));
+		return 1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "astray sim: --heat-counts %s: a level name or setting holds a line break, "
+				"which the counts file cannot carry\n", a->heat_counts);
 		return 1;
 	}
 	return 0;
@@ -1635,12 +1698,15 @@ static int run(const struct sim_args *a)
 		fprintf(stderr, "astray sim: out of memory\n");
 		goto done;
 	}
-	if (a->heatmap && n_files != 1) {
-		status = opt_usage_error(&sim_command, "--heatmap draws one level: give one LEVEL");
+	if (wants_heat(a) && n_files != 1) {
+		status = opt_usage_error(&sim_command, "--%s draws one level: give one LEVEL",
+					 a->heatmap ? "heatmap" : "heat-counts");
 		goto done;
 	}
-	if (a->heatmap && strcmp(a->heatmap, "-") != 0 && !heatmap_path_writable(a->heatmap))
+	if (a->heatmap && strcmp(a->heatmap, "-") != 0 && !heatmap_path_writable("heatmap", a->heatmap))
 		goto done; /* said before the games, not after they were all played */
+	if (a->heat_counts && !heatmap_path_writable("heat-counts", a->heat_counts))
+		goto done;
 	if (!load_bestiary(a, &base, &status))
 		goto done;
 	for (int s = 0; s < pc.sides; s++) {
@@ -1698,6 +1764,8 @@ static int run(const struct sim_args *a)
 	else
 		print_table(stdout, &o);
 	status = a->heatmap ? write_heatmap(a, &runs[0]) : 0;
+	if (status == 0 && a->heat_counts)
+		status = write_heat_counts(a, &runs[0], first, end);
 	if (finish_output() != 0)
 		status = 1;
 done:

@@ -4,15 +4,21 @@
  * I/N` (or --per-game --format csv) wrote back in its place by seed, and has
  * cmd_sim.c write the report a single run over those games prints.  The
  * per-game values are written exactly (put_exact in cmd_sim.c), so the
- * summaries come out the same to the last digit.  Errors name file:line.
+ * summaries come out the same to the last digit.  With --heatmap it also
+ * adds up the heat counts files of the shards (`sim --heat-counts`,
+ * heatmap.c) and draws the picture a single run draws.  Errors name
+ * file:line.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd.h"
+#include "heatmap.h"
 #include "opt.h"
 #include "sim.h"
 #include "sim_csv.h"
@@ -22,14 +28,24 @@
 struct report_args {
 	struct opt_list files;
 	int format;
+	const char *heatmap;         /* --heatmap FILE.svg or "-", or NULL */
+	int layer;                   /* enum sim_heat_layer */
 };
 
 static const char *const format_choices[] = { "table", "csv", "json", NULL };
+static const char *const layer_choices[] = { "occupancy", "contact", "deaths", "blocked", NULL };
 
 #define ARG(field) offsetof(struct report_args, field)
 static const struct opt report_opts[] = {
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "table (default), csv or json, as astray sim" },
+	{ .name = "heatmap", .kind = OPT_STRING, .offset = ARG(heatmap), .metavar = "FILE",
+	  .help = "add up the heat counts files given (sim --heat-counts)\n"
+		  "and draw the heat map one run over all their games\n"
+		  "draws: SVG to FILE, or text with - after the report" },
+	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = layer_choices,
+	  .help = "the heat map's layer (default occupancy): occupancy,\n"
+		  "contact, deaths or blocked, as astray sim" },
 };
 #undef ARG
 
@@ -42,7 +58,7 @@ static const struct opt_command report_command = {
 static void report_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: astray sim-report CSV... [options]\n"
+		"usage: astray sim-report CSV... [HEAT...] [options]\n"
 		"\n"
 		"Merges per-game CSV written by `astray sim --shard I/N` (or --per-game\n"
 		"--format csv) over disjoint games, for example the jobs of a batch system\n"
@@ -60,12 +76,44 @@ static void report_usage(FILE *out)
 		"  astray sim L.lvl --games 500 --seed 1001 --per-game --format csv > s3.csv\n"
 		"  astray sim-report s1.csv s2.csv s3.csv         (seeds 1..1500)\n"
 		"\n"
+		"Heat maps: each shard also writes its heat with --heat-counts FILE (one\n"
+		"level); give those files too (they are told from CSV by their first line)\n"
+		"and --heatmap draws the same picture a single run draws:\n"
+		"  astray sim L.lvl --games 1000 --shard 1/2 --heat-counts s1.heat > s1.csv\n"
+		"  astray sim L.lvl --games 1000 --shard 2/2 --heat-counts s2.heat > s2.csv\n"
+		"  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg\n"
+		"\n"
 		"options:\n");
 	opt_print_help(out, &report_command);
 }
 
-/* Reads one file into c; false after reporting. */
-static bool read_file(struct sim_csv *c, const char *path)
+/* The heat counts files read so far. */
+struct heat_files {
+	struct heatmap_counts **v;
+	const char **names;
+	int n;
+};
+
+static void heat_files_fini(struct heat_files *h)
+{
+	for (int i = 0; i < h->n; i++) {
+		heatmap_counts_fini(h->v[i]);
+		free(h->v[i]);
+	}
+	free(h->v);
+	free(h->names);
+}
+
+static bool print_diags(struct diag_list *d, bool ok)
+{
+	cli_print_diags(stderr, d, false, false);
+	diag_list_fini(d);
+	return ok;
+}
+
+/* Reads one file into c, or into heat when it is a heat counts file
+ * (its first line says so); false after reporting. */
+static bool read_file(struct sim_csv *c, struct heat_files *heat, const char *path, int *n_csv)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -75,11 +123,92 @@ static bool read_file(struct sim_csv *c, const char *path)
 		return false;
 	}
 	struct diag_list d = { 0 };
-	bool ok = sim_csv_add(c, path, text, len, &d);
-	cli_print_diags(stderr, &d, false, false);
-	diag_list_fini(&d);
+	bool ok;
+	if (len >= 12 && memcmp(text, "astray-heat ", 12) == 0) {
+		struct heatmap_counts *hc = calloc(1, sizeof *hc);
+		struct heatmap_counts **v = realloc(heat->v, (size_t)(heat->n + 1) * sizeof *v);
+		if (v)
+			heat->v = v;
+		const char **names = realloc(heat->names, (size_t)(heat->n + 1) * sizeof *names);
+		if (names)
+			heat->names = names;
+		if (!hc || !v || !names) {
+			free(hc);
+			free(text);
+			fprintf(stderr, "astray sim-report: out of memory\n");
+			return false;
+		}
+		ok = heatmap_counts_parse(path, text, len, hc, &d);
+		if (ok) {
+			heat->v[heat->n] = hc;
+			heat->names[heat->n++] = path;
+		} else {
+			free(hc);
+		}
+	} else {
+		ok = sim_csv_add(c, path, text, len, &d);
+		(*n_csv)++;
+	}
 	free(text);
-	return ok;
+	return print_diags(&d, ok);
+}
+
+/* Whether the merged heat counts are of the games the CSV holds: the
+ * same level, seeds and sides; false after reporting. */
+static bool heat_matches(const struct heatmap_counts *h, const struct sim_csv_result *res, const char *file)
+{
+	bool level = false;
+	for (int l = 0; l < res->n_levels; l++)
+		level |= strcmp(res->levels[l].file, h->run.level) == 0;
+	char hs[64], cs[64];
+	snprintf(hs, sizeof hs, "%llu..%llu", (unsigned long long)h->run.seed,
+		 (unsigned long long)(h->run.seed + (uint64_t)h->run.games - 1));
+	snprintf(cs, sizeof cs, "%llu..%llu", (unsigned long long)res->seed,
+		 (unsigned long long)(res->seed + (uint64_t)res->games - 1));
+	if (!level)
+		fprintf(stderr, "astray sim-report: %s:%d: the heat counts are of %s, which no CSV file has games of\n",
+			file, h->line_of[0], h->run.level);
+	else if (h->run.seed != res->seed || h->run.games != res->games)
+		fprintf(stderr, "astray sim-report: the heat counts files cover the games with seeds %s, the CSV "
+				"files seeds %s: give the heat counts of every shard and only those\n", hs, cs);
+	else if (h->run.compare != res->compare)
+		fprintf(stderr, "astray sim-report: %s: the heat counts are of %s, the CSV files of %s\n", file,
+			h->run.compare ? "a --compare run (sides A and B)" : "a run without --compare",
+			res->compare ? "a --compare run" : "a run without --compare");
+	else
+		return true;
+	return false;
+}
+
+/* Draws the merged heat as sim does; the exit status. */
+static int draw(const struct report_args *a, const struct heatmap_counts *h)
+{
+	char title[3400];
+	heatmap_title(title, sizeof title, &h->run, (enum sim_heat_layer)a->layer);
+	const struct sim_heat *hb = h->run.compare ? &h->heat[1] : NULL;
+	if (strcmp(a->heatmap, "-") == 0) {
+		const char *nc = getenv("NO_COLOR");
+		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
+		fprintf(stdout, "\n%s\n", title);
+		heatmap_write_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	FILE *f = fopen(a->heatmap, "w");
+	if (!f) {
+		fprintf(stderr, "astray sim-report: --heatmap %s: %s\n", a->heatmap, strerror(errno));
+		return 1;
+	}
+	heatmap_write_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "astray sim-report: --heatmap %s: write error: %s\n", a->heatmap, strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_sim_report(int argc, char **argv)
@@ -101,15 +230,35 @@ int cmd_sim_report(int argc, char **argv)
 	bool ok = c != NULL;
 	if (!c)
 		fprintf(stderr, "astray sim-report: out of memory\n");
+	struct heat_files heat = { 0 };
+	struct heatmap_counts merged;
+	memset(&merged, 0, sizeof merged);
+	int n_csv = 0;
 	for (int i = 0; ok && i < a.files.n; i++)
-		ok = read_file(c, a.files.v[i]);
-	struct sim_csv_result res;
-	struct diag_list d = { 0 };
-	if (ok && !sim_csv_finish(c, &res, &d)) {
-		cli_print_diags(stderr, &d, false, false);
+		ok = read_file(c, &heat, a.files.v[i], &n_csv);
+	if (ok && n_csv == 0) {
+		fprintf(stderr, "astray sim-report: give at least one per-game CSV file (the heat counts files "
+				"go with the CSV of the same shards)\n");
 		ok = false;
 	}
-	diag_list_fini(&d);
+	if (ok && heat.n > 0 && !a.heatmap) {
+		fprintf(stderr, "astray sim-report: %s is a heat counts file: draw it with --heatmap FILE.svg "
+				"(or - for text)\n", heat.names[0]);
+		ok = false;
+	}
+	if (ok && heat.n == 0 && a.heatmap) {
+		fprintf(stderr, "astray sim-report: --heatmap needs the shards' heat counts: write them with "
+				"astray sim ... --heat-counts FILE and give those files too\n");
+		ok = false;
+	}
+	struct sim_csv_result res;
+	struct diag_list d = { 0 };
+	if (ok)
+		ok = print_diags(&d, sim_csv_finish(c, &res, &d));
+	if (ok && heat.n > 0)
+		ok = print_diags(&d, heatmap_counts_merge((const struct heatmap_counts *const *)heat.v, heat.names,
+							  heat.n, &merged, &d)) &&
+		     heat_matches(&merged, &res, heat.names[0]);
 	if (ok) {
 		r.levels = calloc((size_t)res.n_levels, sizeof *r.levels);
 		if (!r.levels) {
@@ -127,10 +276,14 @@ int cmd_sim_report(int argc, char **argv)
 			r.compare = res.compare;
 			memcpy(r.hidden, res.hidden, sizeof r.hidden);
 			r.format = a.format;
-			r.files = a.files.n;
+			r.files = n_csv; /* the CSV files: the heat counts files are drawn, not reported */
 			status = sim_report_print(&r);
+			if (status == 0 && a.heatmap)
+				status = draw(&a, &merged);
 		}
 	}
+	heatmap_counts_fini(&merged);
+	heat_files_fini(&heat);
 	free(r.levels);
 	sim_csv_destroy(c);
 	opt_list_fini(&a.files);

@@ -3,7 +3,10 @@
  * (checked by the small checker below: python3 and xmllint are not
  * guaranteed where the tests run), valid UTF-8 even from a file name that
  * is not, and holds exactly one cell element per map cell; the terminal
- * text puts the right glyph on every cell, plain or coloured.
+ * text puts the right glyph on every cell, plain or coloured; the
+ * player's start and the exits are marked and named in the legend; heat
+ * counts files write, read back and merge exactly, and bad ones are
+ * refused with file and line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "diag.h"
 #include "grid.h"
 #include "heatmap.h"
 #include "level.h"
@@ -187,6 +191,18 @@ static void make_heat(struct sim_heat *h, int w, int hh, int topo, const char *m
 	}
 }
 
+static char *svg_start(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		       const char *title, int start)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heatmap_write_svg(f, a, b, l, title, start), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
 static char *svg_of(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
 		    const char *title)
 {
@@ -194,7 +210,7 @@ static char *svg_of(const struct sim_heat *a, const struct sim_heat *b, enum sim
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heatmap_write_svg(f, a, b, l, title), 0);
+	assert_int_equal(heatmap_write_svg(f, a, b, l, title, -1), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -280,14 +296,26 @@ static void test_svg_hex_and_diff(void **state)
 	/* A size mismatch or an empty heat is refused. */
 	struct sim_heat empty = { 0 };
 	FILE *f = fopen("/dev/null", "w");
-	assert_int_equal(heatmap_write_svg(f, &empty, NULL, SIM_HEAT_OCCUPANCY, "x"), -1);
+	assert_int_equal(heatmap_write_svg(f, &empty, NULL, SIM_HEAT_OCCUPANCY, "x", -1), -1);
 	struct sim_heat c;
 	make_heat(&c, 2, 2, GRID_HEX, "....", "....", SIM_HEAT_BLOCKED);
-	assert_int_equal(heatmap_write_svg(f, &a, &c, SIM_HEAT_OCCUPANCY, "x"), -1);
+	assert_int_equal(heatmap_write_svg(f, &a, &c, SIM_HEAT_OCCUPANCY, "x", -1), -1);
 	fclose(f);
 	sim_heat_fini(&a);
 	sim_heat_fini(&b);
 	sim_heat_fini(&c);
+}
+
+static char *text_start(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l, bool color,
+			int start)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heatmap_write_text(f, a, b, l, color, start), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
 }
 
 static char *text_of(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l, bool color)
@@ -296,7 +324,7 @@ static char *text_of(const struct sim_heat *a, const struct sim_heat *b, enum si
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heatmap_write_text(f, a, b, l, color), 0);
+	assert_int_equal(heatmap_write_text(f, a, b, l, color, -1), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -345,6 +373,298 @@ static void test_text(void **state)
 	sim_heat_fini(&a);
 }
 
+/* The player's start is ringed (SVG) or '@' (text), exits '>' in text;
+ * the legend names each mark only when the map has it. */
+static void test_marks(void **state)
+{
+	(void)state;
+	struct sim_heat h;
+	make_heat(&h, 5, 3, GRID_SQUARE8, "######..>######", "......19.......", SIM_HEAT_OCCUPANCY);
+	char *svg = svg_start(&h, NULL, SIM_HEAT_OCCUPANCY, "t", 6);
+	check_svg(svg, 3, 12, 0); /* still one element a cell: the ring is no cell */
+	const char *ring = strstr(svg, "<circle id=\"start\" class=\"start\"");
+	assert_non_null(ring);
+	assert_true(ring > strstr(svg, "<title>3,1 (exit)")); /* on top of every cell */
+	assert_non_null(strstr(svg, "<title>1,1 (player start): 1</title>"));
+	assert_non_null(strstr(svg, ">player start</text>"));
+	assert_non_null(strstr(svg, ">exit</text>"));
+	assert_non_null(strstr(svg, ">wall</text>"));
+	free(svg);
+	svg = svg_of(&h, NULL, SIM_HEAT_OCCUPANCY, "t"); /* no start: no ring, no legend entry */
+	assert_null(strstr(svg, "<circle"));
+	assert_null(strstr(svg, "player start"));
+	free(svg);
+	char *t = text_start(&h, NULL, SIM_HEAT_OCCUPANCY, false, 6);
+	assert_true(strncmp(t, "#####\n#@9>#\n#####\n", 18) == 0);
+	assert_non_null(strstr(t, "\n  @ the player's start, > exit (drawn instead of the cell's count)\n"));
+	free(t);
+	/* In colour the mark keeps its count's tint. */
+	t = text_start(&h, NULL, SIM_HEAT_OCCUPANCY, true, 6);
+	assert_non_null(strstr(t, "m\033[30m@\033[0m"));
+	free(t);
+	sim_heat_fini(&h);
+	make_heat(&h, 5, 3, GRID_SQUARE8, "######...######", "......19.......", SIM_HEAT_OCCUPANCY);
+	t = text_start(&h, NULL, SIM_HEAT_OCCUPANCY, false, -1);
+	assert_null(strstr(t, "player's start"));
+	assert_null(strchr(t, '>'));
+	free(t);
+	sim_heat_fini(&h);
+}
+
+/* ---- heat counts files --------------------------------------------------- */
+
+static struct heatmap_run sample_run(bool compare, uint64_t seed, int games)
+{
+	struct heatmap_run r;
+	memset(&r, 0, sizeof r);
+	snprintf(r.level, sizeof r.level, "levels/x.lvl");
+	r.level_hash = 0x0123456789abcdefULL;
+	r.games = games;
+	r.seed = seed;
+	snprintf(r.player, sizeof r.player, "exit");
+	r.max_turns = 1000;
+	r.compare = compare;
+	snprintf(r.settings[0], sizeof r.settings[0], "goblin.sight=3");
+	if (compare)
+		snprintf(r.settings[1], sizeof r.settings[1], "goblin.sight=9");
+	r.start = 6;
+	return r;
+}
+
+static char *counts_text(const struct heatmap_run *r, const struct sim_heat *a, const struct sim_heat *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heatmap_counts_write(f, r, a, b), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* Parses text expecting failure; returns the first message formatted. */
+static void expect_refused(const char *text, const char *want)
+{
+	struct heatmap_counts c;
+	struct diag_list d = { 0 };
+	bool ok = heatmap_counts_parse("h.heat", text, strlen(text), &c, &d);
+	char msg[600] = "";
+	if (d.n > 0)
+		diag_format(&d.items[0], msg, sizeof msg);
+	if (ok || !strstr(msg, want))
+		fail_msg("parse of:\n%s\ngave %s '%s', wanted '%s'", text, ok ? "ok" : "error", msg, want);
+	diag_list_fini(&d);
+}
+
+static void test_counts_round_trip(void **state)
+{
+	(void)state;
+	struct sim_heat a, b;
+	make_heat(&a, 5, 3, GRID_HEX, "######. >######", "......19.......", SIM_HEAT_OCCUPANCY);
+	make_heat(&b, 5, 3, GRID_HEX, "######. >######", "......9........", SIM_HEAT_DEATHS);
+	a.tiles[8] = TILE_EXIT;
+	b.tiles[8] = TILE_EXIT;
+	a.v[SIM_HEAT_BLOCKED][6] = 123456789012.0;
+	struct heatmap_run r = sample_run(true, 18446744073709551615ULL, 7);
+	char *text = counts_text(&r, &a, &b);
+	assert_non_null(strstr(text, "astray-heat 1\nlevel: levels/x.lvl\nlevel-hash: 0123456789abcdef\n"));
+	assert_non_null(strstr(text, "\nterrain:\n#####\n#._>#\n#####\ncounts:\n"));
+	assert_non_null(strstr(text, "\nblocked A 1 1 123456789012\n"));
+	struct heatmap_counts c;
+	struct diag_list d = { 0 };
+	assert_true(heatmap_counts_parse("h.heat", text, strlen(text), &c, &d));
+	assert_int_equal(d.n, 0);
+	assert_int_equal(c.heat[0].w, 5);
+	assert_int_equal(c.heat[0].topo, GRID_HEX);
+	assert_memory_equal(c.heat[0].tiles, a.tiles, 15);
+	for (int l = 0; l < SIM_HEAT_COUNT; l++) {
+		assert_memory_equal(c.heat[0].v[l], a.v[l], 15 * sizeof(double));
+		assert_memory_equal(c.heat[1].v[l], b.v[l], 15 * sizeof(double));
+	}
+	assert_int_equal(c.run.start, 6);
+	assert_true(c.run.seed == 18446744073709551615ULL);
+	assert_string_equal(c.run.settings[1], "goblin.sight=9");
+	/* Written again, the same bytes. */
+	char *again = counts_text(&c.run, &c.heat[0], &c.heat[1]);
+	assert_string_equal(again, text);
+	free(again);
+	heatmap_counts_fini(&c);
+	/* CRLF line ends read the same. */
+	char crlf[4096] = "";
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n')
+			strcat(crlf, "\r");
+		strncat(crlf, p, 1);
+	}
+	assert_true(heatmap_counts_parse("h.heat", crlf, strlen(crlf), &c, &d));
+	heatmap_counts_fini(&c);
+	free(text);
+	/* A name with a line break cannot be written. */
+	snprintf(r.level, sizeof r.level, "a\nb");
+	FILE *f = fopen("/dev/null", "w");
+	assert_int_equal(heatmap_counts_write(f, &r, &a, &b), -1);
+	fclose(f);
+	sim_heat_fini(&a);
+	sim_heat_fini(&b);
+}
+
+/* Replaces the first `from` in text by `to` (into buf). */
+static const char *edit(char *buf, size_t size, const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	assert_non_null(at);
+	snprintf(buf, size, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return buf;
+}
+
+static void test_counts_refused(void **state)
+{
+	(void)state;
+	struct sim_heat a;
+	make_heat(&a, 5, 3, GRID_SQUARE8, "######..>######", "......19.......", SIM_HEAT_OCCUPANCY);
+	struct heatmap_run r = sample_run(false, 1, 10);
+	char *text = counts_text(&r, &a, NULL);
+	char buf[4096];
+	expect_refused("", "h.heat:1:1: error: not a heat counts file");
+	expect_refused("level,game,seed\n", "h.heat:1:1: error: not a heat counts file");
+	expect_refused(edit(buf, sizeof buf, text, "size: 5x3", "size: 5x0"), "h.heat:5:7: error: expected WxH");
+	expect_refused(edit(buf, sizeof buf, text, "size: 5x3", "size: 4096x4096"),
+		       "h.heat:13:1: error: the terrain rows that size asks for are not all there");
+	expect_refused(edit(buf, sizeof buf, text, "topology: square8", "topology: octagon"),
+		       "h.heat:4:11: error: unknown topology");
+	expect_refused(edit(buf, sizeof buf, text, "player: exit", "player: run"), "h.heat:7:9: error: unknown player");
+	expect_refused(edit(buf, sizeof buf, text, "games: 10", "games: 0"), "h.heat:10:8: error: expected a whole number");
+	expect_refused(edit(buf, sizeof buf, text, "seed: 1\n", "seed: 18446744073709551616\n"), "h.heat:11:7: error");
+	expect_refused(edit(buf, sizeof buf, text, "chase: no\n", ""), "'chase:' is missing");
+	expect_refused(edit(buf, sizeof buf, text, "chase: no\n", "chase: no\nchase: no\n"), "h.heat:9:1: error: 'chase' is given twice");
+	expect_refused(edit(buf, sizeof buf, text, "chase: no\n", "colour: red\n"), "h.heat:8:1: error: expected a header line");
+	expect_refused(edit(buf, sizeof buf, text, "settings: goblin.sight=3", "settings-a: x"), "settings-b");
+	expect_refused(edit(buf, sizeof buf, text, "start: 1,1", "start: 0,0"), "h.heat:6:1: error: the player's start is on a wall");
+	expect_refused(edit(buf, sizeof buf, text, "start: 1,1", "start: 9,1"), "outside the map");
+	expect_refused(edit(buf, sizeof buf, text, "#..>#", "#..>"), "h.heat:15:1: error: expected terrain row 2 of 3");
+	expect_refused(edit(buf, sizeof buf, text, "#..>#", "#.X>#"), "h.heat:15:3: error: unknown terrain character");
+	expect_refused(edit(buf, sizeof buf, text, "occupancy A 1 1 1\n", "occupancy A 1 1 0\n"), "h.heat:18:1: error: the count");
+	expect_refused(edit(buf, sizeof buf, text, "occupancy A 1 1 1\n", "occupancy B 1 1 1\n"), "no side B");
+	expect_refused(edit(buf, sizeof buf, text, "occupancy A 1 1 1\n", "occupancy A 7 1 1\n"), "outside the map");
+	expect_refused(edit(buf, sizeof buf, text, "occupancy A 1 1 1\n", "crowd A 1 1 1\n"), "unknown layer 'crowd'");
+	expect_refused(edit(buf, sizeof buf, text, "occupancy A 1 1 1\n", "occupancy A 1 1\n"), "five fields");
+	expect_refused(edit(buf, sizeof buf, text, "occupancy A 1 1 1\noccupancy A 2 1 9\n", "occupancy A 2 1 9\noccupancy A 1 1 1\n"),
+		       "h.heat:19:1: error: this cell comes out of order or twice");
+	expect_refused(edit(buf, sizeof buf, text, "end\n", ""), "the file ends without 'end' (cut short?)");
+	expect_refused(edit(buf, sizeof buf, text, "end\n", "end\nmore\n"), "h.heat:21:1: error: text after 'end'");
+	free(text);
+	sim_heat_fini(&a);
+}
+
+/* Parses a counts file written from run r and heat a (b under compare). */
+static void parsed(struct heatmap_counts *c, const struct heatmap_run *r, const struct sim_heat *a,
+		   const struct sim_heat *b)
+{
+	char *text = counts_text(r, a, b);
+	struct diag_list d = { 0 };
+	assert_true(heatmap_counts_parse("x", text, strlen(text), c, &d));
+	free(text);
+}
+
+static void expect_merge(const struct heatmap_counts *const *parts, int n, const char *want)
+{
+	static const char *const names[] = { "s1.heat", "s2.heat", "s3.heat" };
+	struct heatmap_counts out;
+	struct diag_list d = { 0 };
+	bool ok = heatmap_counts_merge(parts, names, n, &out, &d);
+	char msg[800] = "";
+	if (d.n > 0)
+		diag_format(&d.items[0], msg, sizeof msg);
+	if (want ? ok || !strstr(msg, want) : !ok)
+		fail_msg("merge gave %s '%s', wanted '%s'", ok ? "ok" : "error", msg, want ? want : "ok");
+	heatmap_counts_fini(&out);
+	diag_list_fini(&d);
+}
+
+static void test_counts_merge(void **state)
+{
+	(void)state;
+	struct sim_heat a1, a2, a3;
+	make_heat(&a1, 5, 3, GRID_SQUARE8, "######..>######", "......12.......", SIM_HEAT_OCCUPANCY);
+	make_heat(&a2, 5, 3, GRID_SQUARE8, "######>..######", "......3.4......", SIM_HEAT_OCCUPANCY);
+	make_heat(&a3, 5, 3, GRID_SQUARE8, "######..>######", "........5......", SIM_HEAT_OCCUPANCY);
+	struct heatmap_counts c1, c2, c3;
+	struct heatmap_run r1 = sample_run(false, 18446744073709551614ULL, 2), r2 = sample_run(false, 0, 3),
+			   r3 = sample_run(false, 3, 5);
+	r2.start = 7;
+	parsed(&c1, &r1, &a1, NULL);
+	parsed(&c2, &r2, &a2, NULL);
+	parsed(&c3, &r3, &a3, NULL);
+	/* Seeds 2^64-2, 2^64-1 | 0..2 | 3..7, given in any order: game 0 is
+	 * in c1, so its terrain (exit at 3,1) and start (1,1) are kept. */
+	const struct heatmap_counts *parts[3] = { &c3, &c1, &c2 };
+	static const char *const names[] = { "s3.heat", "s1.heat", "s2.heat" };
+	struct heatmap_counts m;
+	struct diag_list d = { 0 };
+	assert_true(heatmap_counts_merge(parts, names, 3, &m, &d));
+	assert_int_equal(m.run.games, 10);
+	assert_true(m.run.seed == 18446744073709551614ULL);
+	assert_int_equal(m.run.start, 6);
+	assert_int_equal(m.heat[0].tiles[8], TILE_EXIT);
+	assert_int_equal(m.heat[0].tiles[6], TILE_FLOOR);
+	assert_true(m.heat[0].v[SIM_HEAT_OCCUPANCY][6] == 4 && m.heat[0].v[SIM_HEAT_OCCUPANCY][7] == 2);
+	assert_true(m.heat[0].v[SIM_HEAT_OCCUPANCY][8] == 9);
+	heatmap_counts_fini(&m);
+	/* A gap, an overlap, the same shard twice. */
+	const struct heatmap_counts *gap[2] = { &c1, &c3 };
+	expect_merge(gap, 2, "s2.heat:11:1: error: the games with seeds 0..2 are missing between s1.heat");
+	const struct heatmap_counts *twice[2] = { &c2, &c2 };
+	expect_merge(twice, 2, "are counted in s1.heat too (the same shard given twice?)");
+	struct heatmap_counts c4;
+	struct heatmap_run r4 = sample_run(false, 2, 3);
+	parsed(&c4, &r4, &a3, NULL);
+	const struct heatmap_counts *over[2] = { &c2, &c4 };
+	expect_merge(over, 2, "s2.heat:11:1: error: the games with seeds 2..4 overlap those of s1.heat (seeds 0..2)");
+	heatmap_counts_fini(&c4);
+	/* Another version of the level, other options, the other kind of run. */
+	static const struct {
+		int field;
+		const char *want;
+	} diffs[] = {
+		{ 0, "s2.heat:2:1: error: level 'levels/y.lvl' differs from s1.heat:2 ('levels/x.lvl'): these counts come from another level" },
+		{ 1, "s2.heat:3:1: error: level-hash 'fedcba9876543210' differs" },
+		{ 2, "s2.heat:7:1: error: player 'flee' differs from s1.heat:7 ('exit')" },
+		{ 3, "s2.heat:9:1: error: turns '50' differs" },
+		{ 4, "s2.heat:12:1: error: settings 'A = goblin.sight=3; B = goblin.sight=9' differs from s1.heat:12 ('goblin.sight=3')" },
+		{ 5, "s2.heat:8:1: error: chase 'yes' differs" },
+	};
+	for (size_t k = 0; k < sizeof diffs / sizeof diffs[0]; k++) {
+		struct heatmap_run r = sample_run(diffs[k].field == 4, 3, 5);
+		if (diffs[k].field == 0)
+			snprintf(r.level, sizeof r.level, "levels/y.lvl");
+		if (diffs[k].field == 1)
+			r.level_hash = 0xfedcba9876543210ULL;
+		if (diffs[k].field == 2)
+			snprintf(r.player, sizeof r.player, "flee");
+		if (diffs[k].field == 3)
+			r.max_turns = 50;
+		if (diffs[k].field == 5)
+			r.chase = true;
+		parsed(&c4, &r, &a3, diffs[k].field == 4 ? &a3 : NULL);
+		const struct heatmap_counts *two[2] = { &c2, &c4 };
+		expect_merge(two, 2, diffs[k].want);
+		heatmap_counts_fini(&c4);
+	}
+	struct sim_heat small;
+	make_heat(&small, 4, 3, GRID_SQUARE8, "#####..#####", "............", SIM_HEAT_OCCUPANCY);
+	parsed(&c4, &r3, &small, NULL);
+	const struct heatmap_counts *sizes[2] = { &c2, &c4 };
+	expect_merge(sizes, 2, "s2.heat:5:1: error: size '4x3' differs from s1.heat:5 ('5x3')");
+	heatmap_counts_fini(&c4);
+	sim_heat_fini(&small);
+	heatmap_counts_fini(&c1);
+	heatmap_counts_fini(&c2);
+	heatmap_counts_fini(&c3);
+	sim_heat_fini(&a1);
+	sim_heat_fini(&a2);
+	sim_heat_fini(&a3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +672,10 @@ int main(void)
 		cmocka_unit_test(test_svg_square),
 		cmocka_unit_test(test_svg_hex_and_diff),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_counts_round_trip),
+		cmocka_unit_test(test_counts_refused),
+		cmocka_unit_test(test_counts_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
  * sim-report give the single run's report, and the hardening: --turns is
  * kept exactly, seeds that wrap are printed as such, file names with
  * commas, quotes, UTF-8 and other bytes in CSV and JSON, a write error on
- * stdout reported, the heat map's text and SVG from the command line.
+ * stdout reported, the heat map's text and SVG from the command line,
+ * and shards' heat counts drawn by sim-report as the single run draws.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -429,6 +430,125 @@ static void test_heatmap_cli(void **state)
 	free(out);
 }
 
+/* Runs a shell line in dir (cd first); returns its exit status and puts
+ * its output (stdout and stderr) in *out. */
+static int in_dir(const char *line, char **out)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd %s && B=$(cd - >/dev/null && realpath %s) && L=$(cd - >/dev/null && pwd)/levels && (%s) 2>&1",
+		 dir, getenv("ASTRAY_BIN"), line);
+	int st;
+	*out = run_capture(cmd, &st);
+	return st;
+}
+
+static void must(const char *line)
+{
+	char *out;
+	int st = in_dir(line, &out);
+	if (st != 0)
+		print_message("%s: exit %d\n%s\n", line, st, out);
+	assert_int_equal(st, 0);
+	free(out);
+}
+
+/* Expects the line to fail with `want` in its output. */
+static void refused(const char *line, const char *want)
+{
+	char *out;
+	int st = in_dir(line, &out);
+	if (st == 0 || !strstr(out, want))
+		print_message("%s: exit %d, wanted '%s' in:\n%s\n", line, st, want, out);
+	assert_int_not_equal(st, 0);
+	assert_non_null(strstr(out, want));
+	free(out);
+}
+
+/*
+ * The heat of shards (sim --heat-counts) merged by sim-report --heatmap is
+ * the picture of the single run, byte for byte: SVG and text, one run
+ * and --compare, every layer, --shard slices (one played with --jobs 2)
+ * and --seed ranges, files in any order.  Then what is refused.
+ */
+static void test_heat_shards(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char line[2048];
+	static const char *const runs[] = {
+		"$L/02-the-chase.lvl --games 9 --no-time --player flee --turns 200",
+		"$L/07-the-deep.lvl --games 7 --no-time --compare goblin.sight=3 goblin.sight=9",
+	};
+	static const char *const layers[] = { "occupancy", "contact", "deaths", "blocked" };
+	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		for (int i = 1; i <= 3; i++) {
+			snprintf(line, sizeof line, "$B sim %s --shard %d/3 --heat-counts h%d.heat%s > s%d.csv", runs[r], i, i,
+				 i == 2 ? " --jobs 2" : "", i);
+			must(line);
+		}
+		for (size_t l = 0; l < sizeof layers / sizeof layers[0]; l++) {
+			snprintf(line, sizeof line, "$B sim %s --layer %s --heatmap one.svg > /dev/null && "
+				 "$B sim-report h3.heat s2.csv h1.heat s3.csv s1.csv h2.heat --layer %s --heatmap all.svg > /dev/null && "
+				 "cmp one.svg all.svg && grep -c 'class=\"cell\"' all.svg",
+				 runs[r], layers[l], layers[l]);
+			must(line);
+		}
+		/* The text form: the same lines after the report. */
+		snprintf(line, sizeof line, "$B sim %s --layer blocked --heatmap - | sed -n '/: blocked, /,$p' > one.txt && "
+			 "$B sim-report s1.csv s2.csv s3.csv h1.heat h2.heat h3.heat --layer blocked --heatmap - "
+			 "| sed -n '/: blocked, /,$p' > all.txt && test -s one.txt && cmp one.txt all.txt",
+			 runs[r]);
+		must(line);
+	}
+	/* The start is marked in both forms. */
+	char *out;
+	assert_int_equal(in_dir("grep -c 'class=\"start\"' all.svg; grep -c '^ *@ the player.s start' all.txt; "
+				"grep -c '#@' all.txt", &out), 0);
+	assert_string_equal(out, "1\n1\n1\n");
+	free(out);
+	/* --seed ranges merge too: seeds 1..4 and 5..9 against seeds 1..9. */
+	must("$B sim $L/02-the-chase.lvl --games 4 --no-time --per-game --format csv --heat-counts r1.heat > r1.csv && "
+	     "$B sim $L/02-the-chase.lvl --games 5 --seed 5 --no-time --per-game --format csv --heat-counts r2.heat > r2.csv && "
+	     "$B sim $L/02-the-chase.lvl --games 9 --no-time --heatmap one.svg > /dev/null && "
+	     "$B sim-report r2.csv r1.csv r2.heat r1.heat --heatmap all.svg > /dev/null && cmp one.svg all.svg");
+	/* Refused, each with a message that says what to do. */
+	refused("$B sim-report r1.csv r2.csv r1.heat r2.heat", "r1.heat is a heat counts file: draw it with --heatmap");
+	refused("$B sim-report r1.csv r2.csv --heatmap x.svg", "--heatmap needs the shards' heat counts");
+	refused("$B sim-report r1.heat --heatmap x.svg", "give at least one per-game CSV file");
+	refused("$B sim-report r1.csv r2.csv r1.heat --heatmap x.svg",
+		"the heat counts files cover the games with seeds 1..4, the CSV files seeds 1..9");
+	refused("$B sim-report r1.csv r2.csv r1.heat r1.heat --heatmap x.svg",
+		"r1.heat:11:1: error: the games with seeds 1..4 are counted in r1.heat too");
+	/* Another level, another version of the level, other options. */
+	must("$B sim $L/01-first-steps.lvl --games 5 --seed 5 --no-time --per-game --format csv --heat-counts o.heat > /dev/null");
+	refused("$B sim-report r1.csv r2.csv r1.heat o.heat --heatmap x.svg",
+		"o.heat:2:1: error: level '");
+	must("cp $L/02-the-chase.lvl v.lvl && cp $L/bestiary.txt . && "
+	     "$B sim v.lvl --games 4 --no-time --per-game --format csv --heat-counts v1.heat > /dev/null && "
+	     "sed -i '1a ; another version of the level' v.lvl && "
+	     "$B sim v.lvl --games 5 --seed 5 --no-time --per-game --format csv --heat-counts v2.heat > /dev/null");
+	refused("$B sim-report r1.csv r2.csv v1.heat v2.heat --heatmap x.svg",
+		"v2.heat:3:1: error: level-hash '");
+	must("$B sim $L/02-the-chase.lvl --games 5 --seed 5 --no-time --player idle --per-game --format csv "
+	     "--heat-counts p.heat > /dev/null");
+	refused("$B sim-report r1.csv r2.csv r1.heat p.heat --heatmap x.svg",
+		"p.heat:7:1: error: player 'idle' differs from r1.heat:7 ('exit')");
+	/* A damaged file: its line named. */
+	must("sed 's/^games: 5/games: five/' r2.heat > bad.heat");
+	refused("$B sim-report r1.csv r2.csv r1.heat bad.heat --heatmap x.svg", "bad.heat:10:8: error: expected a whole number");
+	must("head -n -1 r2.heat > cut.heat");
+	refused("$B sim-report r1.csv r2.csv r1.heat cut.heat --heatmap x.svg",
+		"error: the file ends without 'end' (cut short?)");
+	/* sim itself: --heat-counts needs one level, and a slice with games. */
+	refused("$B sim $L/01-first-steps.lvl $L/02-the-chase.lvl --heat-counts x.heat", "--heat-counts draws one level");
+	refused("$B sim $L/01-first-steps.lvl --games 2 --shard 1/3 --heat-counts x.heat", "this slice has no games");
+	refused("$B sim --generate hex --heat-counts x.heat", "--heat-counts draws one level: it cannot go with --generate");
+	refused("$B sim $L/01-first-steps.lvl --heat-counts -", "--heat-counts needs a file");
+	refused("$B sim $L/01-first-steps.lvl --games 2 --shard 1/3 --heatmap x.svg", "--heat-counts FILE");
+	refused("$B sim $L/01-first-steps.lvl --games 2 --heat-counts /nonexistent-astray/x.heat",
+		"--heat-counts /nonexistent-astray/x.heat: the folder /nonexistent-astray");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -455,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_heatmap_cli),
+		cmocka_unit_test(test_heat_shards),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
