@@ -13,6 +13,7 @@
 #include "ui_editor.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,6 +77,7 @@ struct ued {
 	enum editor_field field;  /* UED_INPUT: the header key being typed */
 	char input[256];          /* UED_INPUT: its text so far */
 	char err[160];            /* why the outcome is UI_ERROR */
+	bool recover_removed;     /* the restored LEVEL.recover is saved into the level and removed */
 };
 
 #define UED_INPUT_MAX 200     /* characters a header value may have here */
@@ -644,6 +646,17 @@ static void ued_save(struct ued *u)
 				   u->opt->path, errors, errors == 1 ? "" : "s");
 		else
 			ued_notice(u, "Saved %s.", u->opt->path);
+		/* the restored changes are in the level now: their rescue file goes */
+		if (u->opt->recover && !u->recover_removed) {
+			size_t at = strlen(u->notice);
+			if (unlink(u->opt->recover) == 0 || errno == ENOENT) {
+				u->recover_removed = true;
+				snprintf(u->notice + at, sizeof u->notice - at, " %s removed.", u->opt->recover);
+			} else {
+				snprintf(u->notice + at, sizeof u->notice - at, " %s could not be removed: %s.",
+					 u->opt->recover, strerror(errno));
+			}
+		}
 	} else {
 		ued_notice(u, "Not saved: %s", err);
 	}

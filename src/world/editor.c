@@ -8,12 +8,16 @@
  * checks read, the diagnostics of `astray check` (the parser's missing
  * start or exit, then level_analyse), the route between two markers with
  * `astray path`'s options, and every monster's route to the start.  It
- * never draws, prints or reads a terminal; ui_editor.c shows it.
+ * also tidies what a rescue of unsaved changes left beside a level
+ * (LEVEL.recover and its temporary files).  It never draws, prints or
+ * reads a terminal; ui_editor.c shows it.
  */
 #include "editor.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1405,4 +1409,227 @@ bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **
 double editor_last_refresh_us(const struct editor *ed)
 {
 	return ed->refresh_us;
+}
+
+/* ---- recovery files ---------------------------------------------------- */
+
+#define RECOVER_MAX_BYTES ((size_t)64 << 20) /* a 4096x4096 map is 32 MB of text */
+
+bool editor_recover_path(const char *path, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s.recover", path);
+	return n >= 0 && (size_t)n < size;
+}
+
+bool editor_text_complete(const char *text, size_t len)
+{
+	if (len == 0 || text[len - 1] != '\n' || memchr(text, '\0', len))
+		return false;
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse_partial(NULL, text, len, NULL, &d);
+	diag_list_fini(&d);
+	if (!lv)
+		return false;
+	struct editor *ed = editor_create(lv, NULL, NULL);
+	level_destroy(lv);
+	if (!ed)
+		return false;
+	size_t n = 0;
+	char *again = editor_write(ed, &n);
+	bool same = again && n == len && memcmp(again, text, len) == 0;
+	free(again);
+	editor_destroy(ed);
+	return same;
+}
+
+__attribute__((format(printf, 3, 4))) static void say(char *report, size_t size, const char *fmt, ...)
+{
+	size_t at = strnlen(report, size);
+	if (at + 1 >= size)
+		return;
+	if (at > 0)
+		report[at++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(report + at, size - at, fmt, ap);
+	va_end(ap);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in `dir` that start with `prefix` and go on with exactly six
+ * characters (mkstemp's), sorted; NULL with *n = -1 when the folder
+ * cannot be read. */
+static char **leftover_names(const char *dir, const char *prefix, int *n)
+{
+	*n = -1;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char **v = NULL;
+	int count = 0, cap = 0;
+	size_t pl = strlen(prefix);
+	struct dirent *e;
+	bool oom = false;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, pl) != 0 || strlen(e->d_name) != pl + 6)
+			continue;
+		if (count == cap) {
+			int c = cap ? cap * 2 : 4;
+			char **nv = realloc(v, (size_t)c * sizeof *nv);
+			if (!nv) {
+				oom = true;
+				break;
+			}
+			v = nv;
+			cap = c;
+		}
+		v[count] = dup_str(e->d_name);
+		if (!v[count]) {
+			oom = true;
+			break;
+		}
+		count++;
+	}
+	closedir(d);
+	if (oom) {
+		for (int i = 0; i < count; i++)
+			free(v[i]);
+		free(v);
+		return NULL;
+	}
+	if (count > 1)
+		qsort(v, (size_t)count, sizeof *v, compare_names);
+	*n = count;
+	return v;
+}
+
+int editor_recover_tidy(const char *recover, char *report, size_t size)
+{
+	const char *slash = strrchr(recover, '/');
+	const char *base = slash ? slash + 1 : recover;
+	size_t dl = slash ? (size_t)(slash - recover) : 0;
+	char *dir = malloc(dl + 2), *prefix = malloc(strlen(base) + 8);
+	if (!dir || !prefix) {
+		free(dir);
+		free(prefix);
+		say(report, size, "Out of memory looking for what a rescue left.");
+		return -1;
+	}
+	if (!slash)
+		strcpy(dir, ".");
+	else if (dl == 0)
+		strcpy(dir, "/");
+	else {
+		memcpy(dir, recover, dl);
+		dir[dl] = '\0';
+	}
+	sprintf(prefix, "%s.tmp-", base);
+	int n;
+	char **names = leftover_names(dir, prefix, &n);
+	free(prefix);
+	if (n < 0) {
+		say(report, size, "Cannot look for what a rescue left in %s: %s.", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	int kept = 0;
+	for (int i = 0; i < n; i++) {
+		size_t fl = dl + 1 + strlen(names[i]) + 1;
+		char *full = malloc(fl);
+		if (!full) {
+			say(report, size, "Out of memory: %s is left as it is.", names[i]);
+			kept++;
+			continue;
+		}
+		if (slash)
+			snprintf(full, fl, "%.*s/%s", (int)dl, recover, names[i]);
+		else
+			snprintf(full, fl, "%s", names[i]);
+		struct stat st;
+		char err[400];
+		size_t len = 0, rlen = 0;
+		char *text = NULL, *rtext = NULL;
+		if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(full);
+			continue; /* not a file a rescue makes */
+		}
+		text = savefile_read(full, RECOVER_MAX_BYTES, &len, err, sizeof err);
+		if (!text) {
+			say(report, size, "%s is left from a rescue, kept: %s.", full, err);
+			kept++;
+		} else if (len == 0) {
+			if (unlink(full) == 0) {
+				say(report, size, "Removed %s (empty: a rescue stopped before it wrote anything).", full);
+			} else {
+				say(report, size, "%s (empty) could not be removed: %s.", full, strerror(errno));
+				kept++;
+			}
+		} else if ((rtext = savefile_read(recover, RECOVER_MAX_BYTES, &rlen, err, sizeof err)) != NULL &&
+			   rlen == len && memcmp(rtext, text, len) == 0) {
+			if (unlink(full) == 0) {
+				say(report, size, "Removed %s (the same as %s).", full, recover);
+			} else {
+				say(report, size, "%s could not be removed: %s.", full, strerror(errno));
+				kept++;
+			}
+		} else if (!rtext && access(recover, F_OK) != 0 && editor_text_complete(text, len)) {
+			/* a whole rescue that was not renamed yet: it is the recovery */
+			if (link(full, recover) == 0) {
+				unlink(full);
+				(void)savefile_sync_dir(NULL, recover, err, sizeof err);
+				say(report, size, "%s held a whole rescue that was not renamed: it is now %s.", full,
+				    recover);
+			} else {
+				say(report, size, "%s holds a whole rescue but could not become %s (%s): kept.", full,
+				    recover, strerror(errno));
+				kept++;
+			}
+		} else {
+			say(report, size,
+			    "%s is left from a rescue cut short (%zu bytes%s): kept, as it may hold the only copy "
+			    "of those changes (astray edit %s shows them; delete it when done).",
+			    full, len, access(recover, F_OK) == 0 ? ", not the same as the .recover file" : ", not whole",
+			    full);
+			kept++;
+		}
+		free(rtext);
+		free(text);
+		free(full);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return kept;
+}
+
+bool editor_recover_set_aside(const char *recover, char *aside, size_t asize, char *err, size_t errlen)
+{
+	for (int n = 1; n < 1000; n++) {
+		int k = snprintf(aside, asize, "%s.%d", recover, n);
+		if (k < 0 || (size_t)k >= asize) {
+			snprintf(err, errlen, "%s: the name is too long to set it aside", recover);
+			return false;
+		}
+		if (link(recover, aside) != 0) {
+			if (errno == EEXIST)
+				continue;
+			snprintf(err, errlen, "%s: cannot keep it as %s: %s", recover, aside, strerror(errno));
+			return false;
+		}
+		if (unlink(recover) != 0) {
+			int e = errno;
+			unlink(aside);
+			snprintf(err, errlen, "%s: cannot move it aside: %s", recover, strerror(e));
+			return false;
+		}
+		(void)savefile_sync_dir(NULL, recover, err, errlen);
+		return true;
+	}
+	snprintf(err, errlen, "%s: no free name %s.N to keep it under", recover, recover);
+	return false;
 }

@@ -225,4 +225,42 @@ void editor_mark_unsaved(struct editor *ed);
 /* CPU microseconds the last recomputation took (diagnostics and routes). */
 double editor_last_refresh_us(const struct editor *ed);
 
+/* ---- recovery files ---- */
+
+/*
+ * A session stopped by a signal or a closed terminal with unsaved changes
+ * rescues them into "LEVEL.recover" (editor_save, through a temporary
+ * file "LEVEL.recover.tmp-XXXXXX" renamed when complete).  These help the
+ * next start find and tidy what was left.
+ */
+
+/* "path.recover" into buf; false when it does not fit. */
+bool editor_recover_path(const char *path, char *buf, size_t size);
+
+/*
+ * Whether text is a whole file as the editor writes it: parsed (as far as
+ * it can be, with any bestiary) and written again it gives the same bytes.
+ * A rescue cut short is shorter or lacks its last newline.
+ */
+bool editor_text_complete(const char *text, size_t len);
+
+/*
+ * Tidies the temporary files of a rescue cut short beside `recover` (the
+ * "LEVEL.recover" path): one that is empty (nothing was written) or holds
+ * the same bytes as `recover` is removed; a complete one
+ * (editor_text_complete) becomes `recover` when there is none; any other
+ * is kept, as it may be the only copy of the changes.  One sentence per
+ * file goes to report (appended; NUL-terminated).  Returns the number of
+ * files kept, or -1 when the folder cannot be read (said in report).
+ */
+int editor_recover_tidy(const char *recover, char *report, size_t size);
+
+/*
+ * Moves `recover` out of the way of a newer rescue, to the first free name
+ * "recover.N" (N = 1, 2, ...; a link, so nothing is ever replaced), and
+ * syncs the folder.  aside gets the new name.  False with the reason in
+ * err, `recover` untouched.
+ */
+bool editor_recover_set_aside(const char *recover, char *aside, size_t asize, char *err, size_t errlen);
+
 #endif
