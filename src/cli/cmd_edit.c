@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -267,6 +268,20 @@ enum recover_choice {
 	RECOVER_STOP,     /* no answer (end of input), or it cannot be removed */
 };
 
+/* Appends a sentence to *notice (a space between sentences). */
+__attribute__((format(printf, 3, 4))) static void append(char *notice, size_t size, const char *fmt, ...)
+{
+	size_t at = strnlen(notice, size);
+	if (at + 2 >= size)
+		return;
+	if (at > 0)
+		notice[at++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(notice + at, size - at, fmt, ap);
+	va_end(ap);
+}
+
 /* Whether two files hold the same bytes (false when either cannot be read). */
 static bool same_bytes(const char *p1, const char *p2)
 {
@@ -300,7 +315,7 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 	(void)editor_recover_tidy(recover, report, sizeof report);
 	if (report[0]) {
 		printf("%s\n", report);
-		snprintf(notice, size, "%s", report);
+		append(notice, size, "%s", report);
 	}
 	struct stat rs, ls;
 	if (stat(recover, &rs) != 0)
@@ -311,12 +326,12 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 			return RECOVER_STOP;
 		}
 		printf("Removed %s (--discard-recover): its unsaved changes are gone.\n", recover);
-		snprintf(notice, size, "Removed %s (--discard-recover).", recover);
+		append(notice, size, "Removed %s (--discard-recover).", recover);
 		return RECOVER_NONE;
 	}
 	if (same_bytes(path, recover) && unlink(recover) == 0) {
 		printf("%s held the level exactly as %s holds it (no unsaved change): removed.\n", recover, path);
-		snprintf(notice, size, "%s held no unsaved change (the same as %s): removed.", recover, path);
+		append(notice, size, "%s held no unsaved change (the same as %s): removed.", recover, path);
 		return RECOVER_NONE;
 	}
 	if (a->recover)
@@ -340,8 +355,8 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 	printf("Not restored: %s is kept as it is (astray edit %s --recover restores it, "
 	       "--discard-recover removes it).\n",
 	       recover, path);
-	snprintf(notice, size, "%s is kept, not restored: --recover restores it, --discard-recover removes it.",
-		 recover);
+	append(notice, size, "%s is kept, not restored: --recover restores it, --discard-recover removes it.",
+	       recover);
 	return RECOVER_KEEP;
 }
 
@@ -593,18 +608,22 @@ int cmd_edit(int argc, char **argv)
 			}
 			editor_mark_unsaved(ed);
 			restored = true;
+			char tidied[sizeof notice];
+			snprintf(tidied, sizeof tidied, "%s", notice);
 			snprintf(notice, sizeof notice,
-				 "Restored %s: s saves it to %s (and removes it), q without saving keeps it.%s%s",
-				 recover, path, broken[0] ? " " : "", broken);
+				 "Restored %s: s saves it to %s (and removes it), q without saving keeps it.", recover,
+				 path);
+			if (broken[0])
+				append(notice, sizeof notice, "%s", broken);
+			if (tidied[0])
+				append(notice, sizeof notice, "%s", tidied);
 		} else {
 			char broken[sizeof notice] = "";
 			ed = open_level(path, path, &b, broken, sizeof broken);
 			if (!ed)
 				goto out_recover;
-			if (broken[0]) {
-				size_t at = strlen(notice);
-				snprintf(notice + at, sizeof notice - at, "%s%s", at ? " " : "", broken);
-			}
+			if (broken[0])
+				append(notice, sizeof notice, "%s", broken);
 		}
 	}
 	if (a.bench > 0) {

@@ -663,13 +663,13 @@ static void ued_save(struct ued *u)
 			ued_notice(u, "Saved %s.", u->opt->path);
 		/* the restored changes are in the level now: their rescue file goes */
 		if (u->opt->recover && !u->recover_removed) {
-			size_t at = strlen(u->notice);
 			if (unlink(u->opt->recover) == 0 || errno == ENOENT) {
 				u->recover_removed = true;
-				snprintf(u->notice + at, sizeof u->notice - at, " %s removed.", u->opt->recover);
+				ued_notice(u, "Saved %s; its .recover file is removed.%s",
+					   u->opt->path, errors ? " The level still has errors." : "");
 			} else {
-				snprintf(u->notice + at, sizeof u->notice - at, " %s could not be removed: %s.",
-					 u->opt->recover, strerror(errno));
+				ued_notice(u, "Saved %s, but %s could not be removed: %s.", u->opt->path,
+					   u->opt->recover, strerror(errno));
 			}
 		}
 	} else {
