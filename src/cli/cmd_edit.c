@@ -127,8 +127,7 @@ static const struct opt edit_opts[] = {
 				  "that was stopped) as unsaved changes of LEVEL, without\n"
 				  "asking; s then writes LEVEL and removes LEVEL.recover" },
 	[ROW_DISCARD] = { .name = "discard-recover", .kind = OPT_FLAG, .offset = ARG(discard_recover),
-			  .help = "remove LEVEL.recover (and what a rescue cut short left)\n"
-				  "without asking, then open LEVEL" },
+			  .help = "remove LEVEL.recover without asking, then open LEVEL" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the level)" },
 	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
@@ -177,9 +176,9 @@ static void edit_usage(FILE *out)
 		"named.  astray edit LEVEL.recover still edits that file itself.\n"
 		"\n"
 		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
-		"terminal is wrong, 2 bad usage; stopped by a signal it restores the\n"
-		"terminal, writes LEVEL.recover and then dies of that signal; 129 after\n"
-		"a hangup\n");
+		"terminal is wrong (or the restore question gets no answer), 2 bad\n"
+		"usage; stopped by a signal it restores the terminal, writes\n"
+		"LEVEL.recover and then dies of that signal; 129 after a hangup\n");
 }
 
 static uint64_t fresh_seed(void)
