@@ -661,8 +661,8 @@ int cmd_edit(int argc, char **argv)
 	else if (editor_modified(ed))
 		fprintf(stderr, "astray edit: quit without saving %s\n", path);
 	if (restored && o == UI_QUIT && access(recover, F_OK) == 0)
-		fprintf(stderr, "astray edit: %s still holds the restored changes (astray edit %s offers them "
-				"again, with --discard-recover removes them)\n",
+		fprintf(stderr, "astray edit: %s still holds the restored changes: astray edit %s offers them "
+				"again (--discard-recover removes them)\n",
 			recover, path);
 out_recover:
 	free(recover);

@@ -25,6 +25,8 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
+
 #include "pty_check.h"
 #include "pty_driver.h"
 
@@ -304,6 +306,88 @@ static void test_leftovers(void **state)
 	finish(&e);
 }
 
+/* A rescue really killed in its middle (the crash tests' shim kills the
+ * program just before its k-th write, fsync or rename; the plain build,
+ * as ASan does not run under LD_PRELOAD): before the write it leaves an
+ * empty temporary file, which the next start removes; before the rename
+ * a whole one, which the next start offers as the recovery. */
+#define PLAIN_BIN "build/astray"
+#define SHIM "build/shim/failio.so"
+static void killed_rescue(struct ed *e, int at)
+{
+	char num[16];
+	snprintf(num, sizeof num, "%d", at);
+	setenv("LD_PRELOAD", SHIM, 1);
+	setenv("FAILIO_MODE", "kill", 1);
+	setenv("FAILIO_AT", num, 1);
+	char *argv[] = { (char *)PLAIN_BIN, (char *)"edit", e->file, (char *)"--bestiary", (char *)BESTIARY, NULL };
+	bool ok = pty_start(&e->p, 24, 80, argv);
+	unsetenv("LD_PRELOAD");
+	unsetenv("FAILIO_MODE");
+	unsetenv("FAILIO_AT");
+	assert_true(ok);
+	wait_editor(e);
+	pty_send(&e->p, "l~");
+	wait_cell(e, 4, 2, '~', "the '~' key did not paint");
+	pty_hangup(&e->p);
+	assert_true(pty_wait_exit(&e->p, WAIT_MS));
+	assert_true(WIFSIGNALED(e->p.status));
+	assert_int_equal(WTERMSIG(e->p.status), SIGKILL);
+	pty_close(&e->p);
+	assert_false(exists(e->recover));
+}
+
+/* How many leftovers of a rescue are beside e's level; the last one's name in name. */
+static int count_leftovers(const struct ed *e, char *name, size_t size)
+{
+	DIR *d = opendir(e->dir);
+	assert_non_null(d);
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, "s.lvl.recover.tmp-", 18) == 0) {
+			snprintf(name, size, "%s", de->d_name);
+			n++;
+		}
+	closedir(d);
+	return n;
+}
+
+static void test_rescue_killed_midway(void **state)
+{
+	(void)state;
+	if (access(SHIM, F_OK) != 0 || access(PLAIN_BIN, X_OK) != 0) {
+		print_message("skipped: needs %s and %s (make build/astray %s)\n", SHIM, PLAIN_BIN, SHIM);
+		skip();
+	}
+	struct ed e;
+	setup_dir(&e);
+	char name[200];
+	killed_rescue(&e, 1); /* before the write */
+	assert_int_equal(count_leftovers(&e, name, sizeof name), 1);
+	run(&e, e.file, NULL);
+	wait_editor(&e); /* nothing to offer */
+	wait_text(&e, "Removed", "the empty leftover was not said");
+	quit(&e, false, NULL);
+	assert_int_equal(count_leftovers(&e, name, sizeof name), 0);
+	killed_rescue(&e, 3); /* write, fsync, then the rename */
+	assert_int_equal(count_leftovers(&e, name, sizeof name), 1);
+	run(&e, e.file, NULL);
+	wait_text(&e, QUESTION, "a whole rescue killed before its rename was not offered");
+	pty_send(&e.p, "y\r");
+	wait_editor(&e);
+	wait_cell(&e, 4, 2, '~', "the rescued change is not on the map");
+	pty_send(&e.p, "s");
+	wait_text(&e, "its .recover file is removed", "the save did not remove the recovery file");
+	quit(&e, false, NULL);
+	assert_int_equal(count_leftovers(&e, name, sizeof name), 0);
+	assert_false(exists(e.recover));
+	char *text = pty_slurp(e.file);
+	assert_non_null(strstr(text, "\n#..@~......#####...#\n"));
+	free(text);
+	finish(&e);
+}
+
 /* Declined, then stopped again: the new changes go to LEVEL.recover and
  * the older ones are kept as LEVEL.recover.1, not replaced. */
 static void test_second_rescue_keeps_older(void **state)
@@ -398,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_discard_and_missing),
 		cmocka_unit_test(test_broken_recovery_opens),
 		cmocka_unit_test(test_leftovers),
+		cmocka_unit_test(test_rescue_killed_midway),
 		cmocka_unit_test(test_second_rescue_keeps_older),
 		cmocka_unit_test(test_edit_recover_file_itself),
 		cmocka_unit_test(test_void_drawn),
