@@ -347,8 +347,10 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 		       "(kept as %s~).\n",
 		       path, path);
 	int yes = play_ask(stdin, stdout, "Restore them as unsaved changes of the level?", true);
-	if (yes < 0)
+	if (yes < 0) {
+		fprintf(stderr, "\nastray edit: no answer: nothing opened, %s is kept as it is\n", recover);
 		return RECOVER_STOP;
+	}
 	if (yes)
 		return RECOVER_RESTORE;
 	printf("Not restored: %s is kept as it is (astray edit %s --recover restores it, "
@@ -558,10 +560,7 @@ int cmd_edit(int argc, char **argv)
 			a.create ? "--new" : "--from-gen");
 		goto out;
 	}
-	if (a.bench == 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "astray edit: the editor needs a terminal on stdin and stdout\n");
-		goto out;
-	}
+	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	char *recover = malloc(strlen(path) + 16);
 	if (!recover || !editor_recover_path(path, recover, strlen(path) + 16)) {
 		fprintf(stderr, "astray edit: out of memory\n");
@@ -584,7 +583,9 @@ int cmd_edit(int argc, char **argv)
 			fprintf(stderr, "astray edit: out of memory\n");
 			goto out_recover;
 		}
-	} else if (a.bench > 0) {
+	} else if (a.bench > 0 || !tty) {
+		/* no question without a terminal: the level's own errors are
+		 * said first, then that the editor needs one */
 		ed = open_level(path, path, &b, notice, sizeof notice);
 		if (!ed)
 			goto out_recover;
@@ -627,6 +628,10 @@ int cmd_edit(int argc, char **argv)
 	}
 	if (a.bench > 0) {
 		status = run_bench(ed, a.bench);
+		goto out_recover;
+	}
+	if (!tty) {
+		fprintf(stderr, "astray edit: the editor needs a terminal on stdin and stdout\n");
 		goto out_recover;
 	}
 	if ((a.create || from_gen) && access(recover, F_OK) == 0)
