@@ -171,9 +171,10 @@ static void edit_usage(FILE *out)
 		"LEVEL.recover.  The next astray edit LEVEL asks whether to restore them:\n"
 		"y opens them as unsaved changes of LEVEL (s writes LEVEL and removes\n"
 		"LEVEL.recover), n opens LEVEL and keeps LEVEL.recover as it is.  A\n"
-		"rescue cut short (LEVEL.recover.tmp-XXXXXX) becomes LEVEL.recover when\n"
-		"it is whole, is removed when empty or a copy, and is otherwise kept and\n"
-		"named.  astray edit LEVEL.recover still edits that file itself.\n"
+		"rescue or save cut short (LEVEL.recover.tmp-XXXXXX, LEVEL.tmp-XXXXXX)\n"
+		"becomes LEVEL.recover when it is whole, is removed when empty or a\n"
+		"copy, and is otherwise kept and named.  astray edit LEVEL.recover\n"
+		"still edits that file itself.\n"
 		"\n"
 		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
 		"terminal is wrong (or the restore question gets no answer), 2 bad\n"
@@ -311,7 +312,7 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 					 char *notice, size_t size)
 {
 	char report[1400] = "";
-	(void)editor_recover_tidy(recover, report, sizeof report);
+	(void)editor_recover_tidy(path, report, sizeof report);
 	if (report[0]) {
 		printf("%s\n", report);
 		append(notice, size, "%s", report);

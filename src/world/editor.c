@@ -1507,103 +1507,119 @@ static char **leftover_names(const char *dir, const char *prefix, int *n)
 	return v;
 }
 
-int editor_recover_tidy(const char *recover, char *report, size_t size)
+/* One leftover `full` of a rescue (save false) or a save (true) of `level`. */
+static bool tidy_one(const char *full, const char *level, const char *recover, bool save, char *report,
+		     size_t size)
 {
-	const char *slash = strrchr(recover, '/');
-	const char *base = slash ? slash + 1 : recover;
-	size_t dl = slash ? (size_t)(slash - recover) : 0;
-	char *dir = malloc(dl + 2), *prefix = malloc(strlen(base) + 8);
-	if (!dir || !prefix) {
+	const char *what = save ? "save" : "rescue";
+	struct stat st;
+	char err[400];
+	size_t len = 0, rlen = 0, llen = 0;
+	char *text = NULL, *rtext = NULL, *ltext = NULL;
+	bool kept = false;
+	if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+		return false; /* not a file a save makes */
+	text = savefile_read(full, RECOVER_MAX_BYTES, &len, err, sizeof err);
+	if (text && len > 0) {
+		rtext = savefile_read(recover, RECOVER_MAX_BYTES, &rlen, err, sizeof err);
+		ltext = savefile_read(level, RECOVER_MAX_BYTES, &llen, err, sizeof err);
+	}
+	const char *same = rtext && rlen == len && memcmp(rtext, text, len) == 0   ? recover
+			   : ltext && llen == len && memcmp(ltext, text, len) == 0 ? level
+										   : NULL;
+	if (!text) {
+		say(report, size, "%s is left from a %s, kept: %s.", full, what, err);
+		kept = true;
+	} else if (len == 0 || same) {
+		if (unlink(full) == 0) {
+			if (same)
+				say(report, size, "Removed %s (the same as %s).", full, same);
+			else
+				say(report, size, "Removed %s (empty: a %s stopped before it wrote anything).", full, what);
+		} else {
+			say(report, size, "%s could not be removed: %s.", full, strerror(errno));
+			kept = true;
+		}
+	} else if (!rtext && access(recover, F_OK) != 0 && editor_text_complete(text, len)) {
+		/* a whole rescue (or save) that was not renamed yet: it holds
+		 * changes the level has not, so it is the recovery */
+		if (link(full, recover) == 0) {
+			unlink(full);
+			(void)savefile_sync_dir(NULL, recover, err, sizeof err);
+			say(report, size, "%s held a whole %s that was not renamed: it is now %s.", full, what, recover);
+		} else {
+			say(report, size, "%s holds a whole %s but could not become %s (%s): kept.", full, what,
+			    recover, strerror(errno));
+			kept = true;
+		}
+	} else {
+		say(report, size,
+		    "%s is left from a %s cut short (%zu bytes%s): kept, as it may hold the only copy of "
+		    "those changes (astray edit %s shows them; delete it when done).",
+		    full, what, len, rtext ? ", not the same as the .recover file" : ", not whole", full);
+		kept = true;
+	}
+	free(ltext);
+	free(rtext);
+	free(text);
+	return kept;
+}
+
+int editor_recover_tidy(const char *level, char *report, size_t size)
+{
+	const char *slash = strrchr(level, '/');
+	const char *base = slash ? slash + 1 : level;
+	size_t dl = slash ? (size_t)(slash - level) : 0;
+	size_t bl = strlen(base);
+	char *dir = malloc(dl + 2), *prefix = malloc(bl + 16), *recover = malloc(strlen(level) + 9);
+	if (!dir || !prefix || !recover) {
 		free(dir);
 		free(prefix);
+		free(recover);
 		say(report, size, "Out of memory looking for what a rescue left.");
 		return -1;
 	}
+	sprintf(recover, "%s.recover", level);
 	if (!slash)
 		strcpy(dir, ".");
 	else if (dl == 0)
 		strcpy(dir, "/");
 	else {
-		memcpy(dir, recover, dl);
+		memcpy(dir, level, dl);
 		dir[dl] = '\0';
 	}
-	sprintf(prefix, "%s.tmp-", base);
-	int n;
-	char **names = leftover_names(dir, prefix, &n);
-	free(prefix);
-	if (n < 0) {
-		say(report, size, "Cannot look for what a rescue left in %s: %s.", dir, strerror(errno));
-		free(dir);
-		return -1;
-	}
 	int kept = 0;
-	for (int i = 0; i < n; i++) {
-		size_t fl = dl + 1 + strlen(names[i]) + 1;
-		char *full = malloc(fl);
-		if (!full) {
-			say(report, size, "Out of memory: %s is left as it is.", names[i]);
-			kept++;
-			continue;
+	/* a rescue's leftovers (LEVEL.recover.tmp-XXXXXX), then a save's (LEVEL.tmp-XXXXXX) */
+	for (int pass = 0; pass < 2 && kept >= 0; pass++) {
+		sprintf(prefix, "%s%s.tmp-", base, pass ? "" : ".recover");
+		int n;
+		char **names = leftover_names(dir, prefix, &n);
+		if (n < 0) {
+			say(report, size, "Cannot look for what a rescue left in %s: %s.", dir, strerror(errno));
+			kept = -1;
+			break;
 		}
-		if (slash)
-			snprintf(full, fl, "%.*s/%s", (int)dl, recover, names[i]);
-		else
-			snprintf(full, fl, "%s", names[i]);
-		struct stat st;
-		char err[400];
-		size_t len = 0, rlen = 0;
-		char *text = NULL, *rtext = NULL;
-		if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
+		for (int i = 0; i < n; i++) {
+			size_t fl = dl + 1 + strlen(names[i]) + 1;
+			char *full = malloc(fl);
+			if (!full) {
+				say(report, size, "Out of memory: %s is left as it is.", names[i]);
+				kept++;
+			} else {
+				if (slash)
+					snprintf(full, fl, "%.*s/%s", (int)dl, level, names[i]);
+				else
+					snprintf(full, fl, "%s", names[i]);
+				kept += tidy_one(full, level, recover, pass == 1, report, size);
+			}
 			free(full);
-			continue; /* not a file a rescue makes */
+			free(names[i]);
 		}
-		text = savefile_read(full, RECOVER_MAX_BYTES, &len, err, sizeof err);
-		if (!text) {
-			say(report, size, "%s is left from a rescue, kept: %s.", full, err);
-			kept++;
-		} else if (len == 0) {
-			if (unlink(full) == 0) {
-				say(report, size, "Removed %s (empty: a rescue stopped before it wrote anything).", full);
-			} else {
-				say(report, size, "%s (empty) could not be removed: %s.", full, strerror(errno));
-				kept++;
-			}
-		} else if ((rtext = savefile_read(recover, RECOVER_MAX_BYTES, &rlen, err, sizeof err)) != NULL &&
-			   rlen == len && memcmp(rtext, text, len) == 0) {
-			if (unlink(full) == 0) {
-				say(report, size, "Removed %s (the same as %s).", full, recover);
-			} else {
-				say(report, size, "%s could not be removed: %s.", full, strerror(errno));
-				kept++;
-			}
-		} else if (!rtext && access(recover, F_OK) != 0 && editor_text_complete(text, len)) {
-			/* a whole rescue that was not renamed yet: it is the recovery */
-			if (link(full, recover) == 0) {
-				unlink(full);
-				(void)savefile_sync_dir(NULL, recover, err, sizeof err);
-				say(report, size, "%s held a whole rescue that was not renamed: it is now %s.", full,
-				    recover);
-			} else {
-				say(report, size, "%s holds a whole rescue but could not become %s (%s): kept.", full,
-				    recover, strerror(errno));
-				kept++;
-			}
-		} else {
-			say(report, size,
-			    "%s is left from a rescue cut short (%zu bytes%s): kept, as it may hold the only copy "
-			    "of those changes (astray edit %s shows them; delete it when done).",
-			    full, len, access(recover, F_OK) == 0 ? ", not the same as the .recover file" : ", not whole",
-			    full);
-			kept++;
-		}
-		free(rtext);
-		free(text);
-		free(full);
+		free(names);
 	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 	free(dir);
+	free(prefix);
+	free(recover);
 	return kept;
 }
 

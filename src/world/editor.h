@@ -245,15 +245,18 @@ bool editor_recover_path(const char *path, char *buf, size_t size);
 bool editor_text_complete(const char *text, size_t len);
 
 /*
- * Tidies the temporary files of a rescue cut short beside `recover` (the
- * "LEVEL.recover" path): one that is empty (nothing was written) or holds
- * the same bytes as `recover` is removed; a complete one
- * (editor_text_complete) becomes `recover` when there is none; any other
- * is kept, as it may be the only copy of the changes.  One sentence per
- * file goes to report (appended; NUL-terminated).  Returns the number of
- * files kept, or -1 when the folder cannot be read (said in report).
+ * Tidies the temporary files a stopped session left beside the level
+ * `level`: a rescue's ("level.recover.tmp-XXXXXX") and a save's
+ * ("level.tmp-XXXXXX", killed before its rename: LEVEL still holds the
+ * old text).  One that is empty (nothing was written) or holds the same
+ * bytes as level.recover or as the level is removed; a whole one
+ * (editor_text_complete) becomes level.recover when there is none, as it
+ * holds changes the level has not; any other is kept, as it may be the
+ * only copy of the changes.  One sentence per file goes to report
+ * (appended; NUL-terminated).  Returns the number of files kept, or -1
+ * when the folder cannot be read (said in report).
  */
-int editor_recover_tidy(const char *recover, char *report, size_t size);
+int editor_recover_tidy(const char *level, char *report, size_t size);
 
 /*
  * Moves `recover` out of the way of a newer rescue, to the first free name

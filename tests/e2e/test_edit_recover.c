@@ -388,6 +388,56 @@ static void test_rescue_killed_midway(void **state)
 	finish(&e);
 }
 
+/* A save (s) killed just before its rename leaves LEVEL as it was and the
+ * new text in LEVEL.tmp-XXXXXX: the next start makes it the recovery and
+ * offers it.  The save's counted calls: the link of LEVEL~, the write,
+ * the fsync, then the rename. */
+static void test_save_killed_midway(void **state)
+{
+	(void)state;
+	if (access(SHIM, F_OK) != 0 || access(PLAIN_BIN, X_OK) != 0) {
+		print_message("skipped: needs %s and %s (make build/astray %s)\n", SHIM, PLAIN_BIN, SHIM);
+		skip();
+	}
+	struct ed e;
+	setup_dir(&e);
+	setenv("LD_PRELOAD", SHIM, 1);
+	setenv("FAILIO_MODE", "kill", 1);
+	setenv("FAILIO_AT", "4", 1);
+	char *argv[] = { (char *)PLAIN_BIN, (char *)"edit", e.file, (char *)"--bestiary", (char *)BESTIARY, NULL };
+	bool ok = pty_start(&e.p, 24, 80, argv);
+	unsetenv("LD_PRELOAD");
+	unsetenv("FAILIO_MODE");
+	unsetenv("FAILIO_AT");
+	assert_true(ok);
+	wait_editor(&e);
+	pty_send(&e.p, "l~s");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	assert_true(WIFSIGNALED(e.p.status));
+	assert_int_equal(WTERMSIG(e.p.status), SIGKILL);
+	pty_close(&e.p);
+	char *text = pty_slurp(e.file);
+	assert_string_equal(text, e.orig); /* the rename never happened */
+	free(text);
+	DIR *d = opendir(e.dir);
+	assert_non_null(d);
+	int left = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL)
+		left += strncmp(de->d_name, "s.lvl.tmp-", 10) == 0;
+	closedir(d);
+	assert_int_equal(left, 1);
+	run(&e, e.file, NULL);
+	wait_text(&e, QUESTION, "a save killed before its rename was not offered");
+	assert_true(pty_find(&e.p, "whole save", NULL, NULL));
+	pty_send(&e.p, "\r");
+	wait_editor(&e);
+	wait_cell(&e, 4, 2, '~', "the change of the killed save is not on the map");
+	quit(&e, true, NULL);
+	assert_true(exists(e.recover));
+	finish(&e);
+}
+
 /* Declined, then stopped again: the new changes go to LEVEL.recover and
  * the older ones are kept as LEVEL.recover.1, not replaced. */
 static void test_second_rescue_keeps_older(void **state)
@@ -483,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_broken_recovery_opens),
 		cmocka_unit_test(test_leftovers),
 		cmocka_unit_test(test_rescue_killed_midway),
+		cmocka_unit_test(test_save_killed_midway),
 		cmocka_unit_test(test_second_rescue_keeps_older),
 		cmocka_unit_test(test_edit_recover_file_itself),
 		cmocka_unit_test(test_void_drawn),

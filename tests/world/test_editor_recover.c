@@ -2,10 +2,11 @@
  * test_editor_recover.c - what a rescue of unsaved changes leaves beside
  * a level, and how the next start tidies it (editor.h, recovery files):
  * LEVEL.recover's name; whether a text is a whole file as the editor
- * writes it; the temporary files of a rescue cut short (removed when
- * empty or a copy of LEVEL.recover, made LEVEL.recover when whole and
- * there is none, kept and named otherwise, never deleted when they may
- * be the only copy); and an older LEVEL.recover set aside, never replaced.
+ * writes it; the temporary files of a rescue or a save cut short
+ * (removed when empty or a copy of LEVEL.recover or LEVEL, made
+ * LEVEL.recover when whole and there is none, kept and named otherwise,
+ * never deleted when they may be the only copy); and an older
+ * LEVEL.recover set aside, never replaced.
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -33,6 +34,7 @@ static const char WHOLE[] = "astray-level 1\n"
 
 struct dir {
 	char path[64];
+	char level[128];
 	char recover[128];
 };
 
@@ -40,6 +42,7 @@ static void make_dir(struct dir *d)
 {
 	snprintf(d->path, sizeof d->path, "/tmp/astray-recover-XXXXXX");
 	assert_non_null(mkdtemp(d->path));
+	snprintf(d->level, sizeof d->level, "%s/l.lvl", d->path);
 	snprintf(d->recover, sizeof d->recover, "%s/l.lvl.recover", d->path);
 }
 
@@ -129,7 +132,7 @@ static void test_tidy_empty_removed(void **state)
 	char tmp[200], report[1000] = "";
 	leftover(&d, "a1b2c3", tmp, sizeof tmp);
 	put(tmp, "", 0);
-	assert_int_equal(editor_recover_tidy(d.recover, report, sizeof report), 0);
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 0);
 	assert_false(exists(tmp));
 	assert_non_null(strstr(report, "Removed"));
 	assert_non_null(strstr(report, "empty"));
@@ -145,7 +148,7 @@ static void test_tidy_whole_becomes_recover(void **state)
 	char tmp[200], report[1000] = "";
 	leftover(&d, "Zz9_x1", tmp, sizeof tmp);
 	put(tmp, WHOLE, strlen(WHOLE));
-	assert_int_equal(editor_recover_tidy(d.recover, report, sizeof report), 0);
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 0);
 	assert_false(exists(tmp));
 	char *text = get(d.recover);
 	assert_non_null(text);
@@ -164,14 +167,14 @@ static void test_tidy_cut_kept(void **state)
 	char tmp[200], report[1000] = "";
 	leftover(&d, "qwerty", tmp, sizeof tmp);
 	put(tmp, WHOLE, strlen(WHOLE) - 4);
-	assert_int_equal(editor_recover_tidy(d.recover, report, sizeof report), 1);
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 1);
 	assert_true(exists(tmp));
 	assert_false(exists(d.recover));
 	assert_non_null(strstr(report, tmp));
 	assert_non_null(strstr(report, "kept"));
 	/* asked again, it is still there and still said */
 	report[0] = '\0';
-	assert_int_equal(editor_recover_tidy(d.recover, report, sizeof report), 1);
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 1);
 	assert_true(exists(tmp));
 	assert_non_null(strstr(report, tmp));
 	remove_dir(&d);
@@ -191,7 +194,7 @@ static void test_tidy_beside_recover(void **state)
 	leftover(&d, "BBBBBB", differs, sizeof differs);
 	put(same, OTHER, strlen(OTHER));
 	put(differs, WHOLE, strlen(WHOLE));
-	assert_int_equal(editor_recover_tidy(d.recover, report, sizeof report), 1);
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 1);
 	assert_false(exists(same));
 	assert_true(exists(differs));
 	char *text = get(d.recover);
@@ -199,6 +202,36 @@ static void test_tidy_beside_recover(void **state)
 	free(text);
 	assert_non_null(strstr(report, "the same as"));
 	assert_non_null(strstr(report, differs));
+	remove_dir(&d);
+}
+
+/* A save killed before its rename (LEVEL.tmp-XXXXXX, LEVEL still old):
+ * whole, it holds changes LEVEL has not, so it becomes the recovery; a
+ * copy of LEVEL goes. */
+static void test_tidy_save_leftover(void **state)
+{
+	(void)state;
+	struct dir d;
+	make_dir(&d);
+	static const char OLD[] = "astray-level 1\nname: Old\ntopology: square8\nmap:\n#####\n#@>.#\n#####\n";
+	put(d.level, OLD, strlen(OLD));
+	char saved[200], copy[200], report[2000] = "";
+	snprintf(saved, sizeof saved, "%s.tmp-x1y2z3", d.level);
+	snprintf(copy, sizeof copy, "%s.tmp-a1b2c3", d.level);
+	put(saved, WHOLE, strlen(WHOLE));
+	put(copy, OLD, strlen(OLD));
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 0);
+	assert_false(exists(saved));
+	assert_false(exists(copy));
+	char *text = get(d.recover);
+	assert_non_null(text);
+	assert_string_equal(text, WHOLE);
+	free(text);
+	text = get(d.level);
+	assert_string_equal(text, OLD);
+	free(text);
+	assert_non_null(strstr(report, "whole save"));
+	assert_non_null(strstr(report, "the same as"));
 	remove_dir(&d);
 }
 
@@ -214,12 +247,12 @@ static void test_tidy_leaves_others(void **state)
 	char other[200];
 	snprintf(other, sizeof other, "%s/m.lvl.recover.tmp-abcdef", d.path); /* another level's */
 	put(other, "", 0);
-	assert_int_equal(editor_recover_tidy(d.recover, report, sizeof report), 0);
+	assert_int_equal(editor_recover_tidy(d.level, report, sizeof report), 0);
 	assert_true(exists(near));
 	assert_true(exists(other));
 	assert_string_equal(report, "");
 	/* a folder that cannot be read says so */
-	assert_int_equal(editor_recover_tidy("/nonexistent-astray-dir/l.lvl.recover", report, sizeof report), -1);
+	assert_int_equal(editor_recover_tidy("/nonexistent-astray-dir/l.lvl", report, sizeof report), -1);
 	assert_non_null(strstr(report, "/nonexistent-astray-dir"));
 	remove_dir(&d);
 }
@@ -260,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_tidy_whole_becomes_recover),
 		cmocka_unit_test(test_tidy_cut_kept),
 		cmocka_unit_test(test_tidy_beside_recover),
+		cmocka_unit_test(test_tidy_save_leftover),
 		cmocka_unit_test(test_tidy_leaves_others),
 		cmocka_unit_test(test_set_aside),
 	};
