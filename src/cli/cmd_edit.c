@@ -362,6 +362,64 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 	return RECOVER_KEEP;
 }
 
+/* The file at path as level_parse reads it, or NULL when it cannot be
+ * read or has errors (nothing is said: the caller falls back). */
+static struct level *parse_quietly(const char *path, const struct bestiary *b)
+{
+	size_t len;
+	char *text;
+	if (textfile_read(path, &text, &len) != 0)
+		return NULL;
+	struct diag_list d = { 0 };
+	struct level *lv = memchr(text, '\0', len) ? NULL : level_parse(path, text, len, b, &d);
+	diag_list_fini(&d);
+	free(text);
+	return lv;
+}
+
+/*
+ * LEVEL.recover opened as unsaved changes of LEVEL.  When both read
+ * without errors (and share a topology) the editor opens LEVEL and the
+ * recovered level replaces it as one undo step, so z shows LEVEL as saved
+ * and Z the restored changes again; otherwise the recovery itself is the
+ * starting state (one with errors opens with them listed), marked
+ * unsaved.  Either way the editor's mark is set where the restore is in
+ * effect.  NULL (said on stderr) when the recovery cannot be opened.
+ */
+static struct editor *restore_level(const char *path, const char *recover, const struct bestiary *b,
+				    char *notice, size_t size)
+{
+	struct level *old = parse_quietly(path, b), *rec = old ? parse_quietly(recover, b) : NULL;
+	struct editor *ed = NULL;
+	char err[200];
+	if (old && rec && old->topo == rec->topo) {
+		ed = editor_create(old, b, path);
+		if (ed && editor_replace(ed, rec, err, sizeof err) == 1) {
+			editor_set_mark(ed);
+			snprintf(notice, size,
+				 "Restored %s (z: the level as saved, Z: restored); s saves and removes it, q keeps it.",
+				 recover);
+		} else {
+			editor_destroy(ed);
+			ed = NULL;
+		}
+	}
+	level_destroy(old);
+	level_destroy(rec);
+	if (ed)
+		return ed;
+	char broken[600] = "";
+	ed = open_level(recover, path, b, broken, sizeof broken);
+	if (!ed)
+		return NULL;
+	editor_mark_unsaved(ed);
+	editor_set_mark(ed);
+	snprintf(notice, size, "Restored %s: s saves it to %s and removes it, q keeps it.", recover, path);
+	if (broken[0])
+		append(notice, size, "%s", broken);
+	return ed;
+}
+
 /* --from-gen: the generated level, as a new level not saved yet. */
 static struct editor *generated_level(const struct edit_args *a, const bool *given, const char *path,
 				      const struct bestiary *b, char *notice, size_t size)
@@ -599,23 +657,16 @@ int cmd_edit(int argc, char **argv)
 			goto out_recover;
 		}
 		if (rc == RECOVER_RESTORE) {
-			char broken[sizeof notice] = "";
-			ed = open_level(recover, path, &b, broken, sizeof broken);
+			char tidied[sizeof notice];
+			snprintf(tidied, sizeof tidied, "%s", notice);
+			ed = restore_level(path, recover, &b, notice, sizeof notice);
 			if (!ed) {
 				fprintf(stderr, "astray edit: %s is kept as it is (astray edit %s --discard-recover "
 						"removes it)\n",
 					recover, path);
 				goto out_recover;
 			}
-			editor_mark_unsaved(ed);
 			restored = true;
-			char tidied[sizeof notice];
-			snprintf(tidied, sizeof tidied, "%s", notice);
-			snprintf(notice, sizeof notice,
-				 "Restored %s: s saves it to %s (and removes it), q without saving keeps it.", recover,
-				 path);
-			if (broken[0])
-				append(notice, sizeof notice, "%s", broken);
 			if (tidied[0])
 				append(notice, sizeof notice, "%s", tidied);
 		} else {
@@ -662,11 +713,14 @@ int cmd_edit(int argc, char **argv)
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
 	if (o == UI_SIGNAL && signo > 0)
 		die_of = signo; /* a hangup exits 129, as the game does */
+	/* the restore undone (or dropped), this session no longer holds
+	 * LEVEL.recover's changes: a rescue must keep that file */
+	restored = restored && editor_past_mark(ed);
 	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed))
 		rescue(ed, recover, restored, o == UI_HANGUP ? "a hangup" : signo == SIGINT ? "Ctrl-C" : "a signal");
 	else if (editor_modified(ed))
 		fprintf(stderr, "astray edit: quit without saving %s\n", path);
-	if (restored && o == UI_QUIT && access(recover, F_OK) == 0)
+	if (uo.recover && o == UI_QUIT && access(recover, F_OK) == 0)
 		fprintf(stderr, "astray edit: %s still holds the restored changes: astray edit %s offers them "
 				"again (--discard-recover removes them)\n",
 			recover, path);

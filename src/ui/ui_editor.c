@@ -662,7 +662,10 @@ static void ued_save(struct ued *u)
 		else
 			ued_notice(u, "Saved %s.", u->opt->path);
 		/* the restored changes are in the level now: their rescue file goes */
-		if (u->opt->recover && !u->recover_removed) {
+		if (u->opt->recover && !u->recover_removed && !editor_past_mark(u->ed)) {
+			ued_notice(u, "Saved %s without the restored changes (undone): %s is kept.", u->opt->path,
+				   u->opt->recover);
+		} else if (u->opt->recover && !u->recover_removed) {
 			if (unlink(u->opt->recover) == 0 || errno == ENOENT) {
 				u->recover_removed = true;
 				ued_notice(u, "Saved %s; its .recover file is removed.%s",

@@ -73,6 +73,7 @@ struct editor {
 	int n_steps, cap_steps;       /* steps recorded (undone ones included) */
 	int done;                     /* steps in effect: undo takes step done - 1 */
 	int saved_at;                 /* `done` when last saved; -1 when unreachable */
+	int mark_at;                  /* `done` at editor_set_mark; -1 when dropped */
 	int group;                    /* editor_begin nesting */
 	int group_start;              /* n_changes when the outer group began */
 
@@ -214,21 +215,26 @@ static struct editor *editor_alloc(enum grid_topology topo, int w, int h, const 
 	return ed;
 }
 
+/* The file glyph of each of lv's cells, w * h of them, into out. */
+static void level_glyphs(const struct level *lv, char *out)
+{
+	for (int y = 0; y < lv->h; y++)
+		for (int x = 0; x < lv->w; x++)
+			out[y * lv->w + x] = tile_glyph(level_tile(lv, x, y));
+	for (int i = 0; i < lv->n_items; i++)
+		out[lv->items[i].y * lv->w + lv->items[i].x] = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+	for (int i = 0; i < lv->n_monsters; i++)
+		out[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
+	if (lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h)
+		out[lv->player_y * lv->w + lv->player_x] = '@';
+}
+
 struct editor *editor_create(const struct level *lv, const struct bestiary *b, const char *file)
 {
 	struct editor *ed = editor_alloc(lv->topo, lv->w, lv->h, b, file ? file : lv->file);
 	if (!ed)
 		return NULL;
-	for (int y = 0; y < lv->h; y++)
-		for (int x = 0; x < lv->w; x++)
-			ed->glyphs[y * lv->w + x] = tile_glyph(level_tile(lv, x, y));
-	for (int i = 0; i < lv->n_items; i++)
-		ed->glyphs[lv->items[i].y * lv->w + lv->items[i].x] =
-			lv->items[i].kind == ITEM_POTION ? '!' : '$';
-	for (int i = 0; i < lv->n_monsters; i++)
-		ed->glyphs[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
-	if (lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h)
-		ed->glyphs[lv->player_y * lv->w + lv->player_x] = '@';
+	level_glyphs(lv, ed->glyphs);
 	ed->name = dup_str(lv->name ? lv->name : "untitled");
 	ed->author = dup_str(lv->author);
 	ed->description = dup_str(lv->description);
@@ -360,6 +366,8 @@ void editor_begin(struct editor *ed)
 		ed->n_steps = ed->done;
 		if (ed->saved_at > ed->done)
 			ed->saved_at = -1;
+		if (ed->mark_at > ed->done)
+			ed->mark_at = -1;
 	}
 	ed->group_start = ed->n_changes;
 }
@@ -477,6 +485,8 @@ int editor_redo_count(const struct editor *ed) { return ed->n_steps - ed->done; 
 bool editor_modified(const struct editor *ed) { return ed->saved_at != ed->done; }
 void editor_mark_saved(struct editor *ed) { ed->saved_at = ed->done; }
 void editor_mark_unsaved(struct editor *ed) { ed->saved_at = -1; }
+void editor_set_mark(struct editor *ed) { ed->mark_at = ed->done; }
+bool editor_past_mark(const struct editor *ed) { return ed->mark_at >= 0 && ed->done >= ed->mark_at; }
 
 /* ---- edits ------------------------------------------------------------- */
 
@@ -1006,6 +1016,43 @@ int editor_resize(struct editor *ed, int left, int top, int right, int bottom, c
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	if (reshape(ed, &after) < 0) {
+		snprintf(err, errlen, ed->group > 0 ? "finish the stroke first" : "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
+int editor_replace(struct editor *ed, const struct level *lv, char *err, size_t errlen)
+{
+	if (lv->topo != ed->topo) {
+		snprintf(err, errlen, "it is a %s map and this one is %s", grid_topology_name(lv->topo),
+			 grid_topology_name(ed->topo));
+		return -1;
+	}
+	if (lv->w < 1 || lv->h < 1 || lv->w > LEVEL_MAX_SIDE || lv->h > LEVEL_MAX_SIDE) {
+		snprintf(err, errlen, "its map is %dx%d cells: each side goes from 1 to %d", lv->w, lv->h,
+			 LEVEL_MAX_SIDE);
+		return -1;
+	}
+	struct shape after;
+	memset(&after, 0, sizeof after);
+	if (!header_dup(lv->name ? lv->name : "untitled", lv->author, lv->description, lv->sealed, lv->n_sealed,
+			&after)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	after.w = lv->w;
+	after.h = lv->h;
+	after.origin_x = ed->origin_x; /* the map's 0,0 stays where it is */
+	after.origin_y = ed->origin_y;
+	after.glyphs = malloc((size_t)lv->w * (size_t)lv->h);
+	if (!after.glyphs) {
+		shape_free(&after);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	level_glyphs(lv, after.glyphs);
 	if (reshape(ed, &after) < 0) {
 		snprintf(err, errlen, ed->group > 0 ? "finish the stroke first" : "out of memory");
 		return -1;

@@ -209,6 +209,15 @@ bool editor_header_check(enum editor_field f, const char *value, char *err, size
 int editor_resize(struct editor *ed, int left, int top, int right, int bottom, char *err, size_t errlen);
 
 /*
+ * The whole level becomes lv (same topology: its header, size and cells),
+ * as one undo step, so undo shows the level as it was and redo lv again
+ * (a restored LEVEL.recover over LEVEL).  Returns 1, or -1 with the reason
+ * in err (another topology, a bad size, no memory, a stroke still open),
+ * nothing changed.
+ */
+int editor_replace(struct editor *ed, const struct level *lv, char *err, size_t errlen);
+
+/*
  * What the parser said of the file as it was loaded (a file with errors
  * opens with the map as far as it could be read), with `file_map_line`
  * the line of its map.  These come first in editor_diags, with the cells
@@ -221,6 +230,15 @@ int editor_file_errors(const struct editor *ed);
 
 /* Counts as unsaved even before the first change (a generated level). */
 void editor_mark_unsaved(struct editor *ed);
+
+/*
+ * Remembers the state now (a restored recovery, editor_replace);
+ * editor_past_mark then says whether every step up to it is still in
+ * effect: false once it is undone, and for good once a new edit after an
+ * undo has dropped it.  Before any editor_set_mark: true.
+ */
+void editor_set_mark(struct editor *ed);
+bool editor_past_mark(const struct editor *ed);
 
 /* CPU microseconds the last recomputation took (diagnostics and routes). */
 double editor_last_refresh_us(const struct editor *ed);

@@ -2,8 +2,9 @@
  * test_edit_recover.c - `astray edit` ($ASTRAY_BIN) in a pseudo-terminal
  * after a session was stopped with unsaved changes: the next start asks
  * (before the screen, as play asks about a saved game) whether to restore
- * LEVEL.recover; y opens the changes as unsaved edits of LEVEL and s
- * writes LEVEL and removes LEVEL.recover; n opens LEVEL and keeps
+ * LEVEL.recover; y opens the changes as unsaved edits of LEVEL (one undo
+ * step: z shows LEVEL as saved) and s writes LEVEL and removes
+ * LEVEL.recover (kept while the restore is undone); n opens LEVEL and keeps
  * LEVEL.recover; --recover and --discard-recover decide without asking; a
  * recovery with errors still opens; what a rescue cut short left is
  * adopted when whole and kept and named when not; a second rescue keeps
@@ -165,6 +166,17 @@ static void test_restore_then_save(void **state)
 	char *text = pty_slurp(e.file);
 	assert_string_equal(text, e.orig);
 	free(text);
+	/* the restore is one undo step: z shows the level as saved */
+	pty_send(&e.p, "z");
+	wait_cell(&e, 4, 2, '.', "z did not show the level as saved");
+	if (!pty_wait_gone(&e.p, "[modified]", WAIT_MS))
+		pty_fail(&e.p, "the restore undone still counts as unsaved");
+	/* saved so, LEVEL.recover is kept: it holds what is not saved */
+	pty_send(&e.p, "s");
+	wait_text(&e, "without the restored changes", "a save with the restore undone did not say so");
+	assert_true(exists(e.recover));
+	pty_send(&e.p, "Z");
+	wait_cell(&e, 4, 2, '~', "Z did not bring the restored change back");
 	pty_send(&e.p, "s");
 	wait_text(&e, "its .recover file is removed", "the save did not remove the recovery file");
 	assert_false(exists(e.recover));
@@ -174,7 +186,7 @@ static void test_restore_then_save(void **state)
 	char old[200];
 	snprintf(old, sizeof old, "%s~", e.file);
 	text = pty_slurp(old);
-	assert_string_equal(text, e.orig);
+	assert_non_null(strstr(text, "\n#..@.......#####...#\n")); /* the level before the restore */
 	free(text);
 	quit(&e, false, NULL);
 	finish(&e);
@@ -470,6 +482,39 @@ static void test_second_rescue_keeps_older(void **state)
 	finish(&e);
 }
 
+/* Restored, the restore undone and another change made, then stopped:
+ * the session no longer holds LEVEL.recover's changes, so they are kept
+ * as LEVEL.recover.1 and the new rescue (without them) is LEVEL.recover. */
+static void test_undone_restore_rescue_keeps(void **state)
+{
+	(void)state;
+	struct ed e;
+	setup_dir(&e);
+	stopped_session(&e);
+	char *older = pty_slurp(e.recover);
+	run(&e, e.file, "--recover");
+	wait_editor(&e);
+	wait_cell(&e, 4, 2, '~', "--recover did not restore the change");
+	pty_send(&e.p, "z");
+	wait_cell(&e, 4, 2, '.', "z did not undo the restore");
+	pty_send(&e.p, "ll,");
+	wait_cell(&e, 5, 2, ',', "the ',' key did not paint");
+	kill(e.p.pid, SIGTERM);
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	pty_close(&e.p);
+	char aside[220];
+	snprintf(aside, sizeof aside, "%s.1", e.recover);
+	char *kept = pty_slurp(aside);
+	assert_non_null(kept);
+	assert_string_equal(kept, older);
+	char *newer = pty_slurp(e.recover);
+	assert_non_null(strstr(newer, "\n#..@.,.....#####...#\n"));
+	free(kept);
+	free(newer);
+	free(older);
+	finish(&e);
+}
+
 /* astray edit LEVEL.recover edits that file itself, as before. */
 static void test_edit_recover_file_itself(void **state)
 {
@@ -535,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_rescue_killed_midway),
 		cmocka_unit_test(test_save_killed_midway),
 		cmocka_unit_test(test_second_rescue_keeps_older),
+		cmocka_unit_test(test_undone_restore_rescue_keeps),
 		cmocka_unit_test(test_edit_recover_file_itself),
 		cmocka_unit_test(test_void_drawn),
 	};

@@ -5,8 +5,9 @@
  * writes it; the temporary files of a rescue or a save cut short
  * (removed when empty or a copy of LEVEL.recover or LEVEL, made
  * LEVEL.recover when whole and there is none, kept and named otherwise,
- * never deleted when they may be the only copy); and an older
- * LEVEL.recover set aside, never replaced.
+ * never deleted when they may be the only copy); an older LEVEL.recover
+ * set aside, never replaced; and a restore over the level as one undo
+ * step (editor_replace) with the mark that says whether it is in effect.
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -284,6 +285,74 @@ static void test_set_aside(void **state)
 	remove_dir(&d);
 }
 
+static struct level *parse(const char *text)
+{
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("t.lvl", text, strlen(text), NULL, &d);
+	diag_list_fini(&d);
+	assert_non_null(lv);
+	return lv;
+}
+
+/* A restore over the level as one undo step: z gives back the level's
+ * own text, Z the restored one (header and size too); the mark says
+ * whether the restore is in effect, and forgets it once a new edit
+ * after an undo drops it. */
+static void test_replace_and_mark(void **state)
+{
+	(void)state;
+	static const char OLD[] = "astray-level 1\nname: Old\ntopology: square8\nmap:\n#####\n#@>.#\n#####\n";
+	static const char NEW[] = "astray-level 1\nname: New\ntopology: square8\nauthor: me\nmap:\n"
+				  "######\n#@..>#\n#.~~.#\n######\n";
+	struct level *old = parse(OLD), *neu = parse(NEW);
+	struct editor *ed = editor_create(old, NULL, "t.lvl");
+	assert_non_null(ed);
+	size_t n;
+	char *before = editor_write(ed, &n), err[200];
+	assert_true(editor_past_mark(ed)); /* no mark yet */
+	assert_int_equal(editor_replace(ed, neu, err, sizeof err), 1);
+	editor_set_mark(ed);
+	assert_true(editor_modified(ed));
+	assert_int_equal(editor_width(ed), 6);
+	assert_int_equal(editor_glyph(ed, 2, 2), '~');
+	char *after = editor_write(ed, &n);
+	assert_non_null(strstr(after, "name: New\n"));
+	assert_non_null(strstr(after, "author: me\n"));
+	assert_true(editor_past_mark(ed));
+	assert_true(editor_undo(ed));
+	assert_false(editor_modified(ed));
+	assert_false(editor_past_mark(ed));
+	char *again = editor_write(ed, &n);
+	assert_string_equal(again, before);
+	free(again);
+	assert_true(editor_redo(ed));
+	assert_true(editor_past_mark(ed));
+	again = editor_write(ed, &n);
+	assert_string_equal(again, after);
+	free(again);
+	/* edits on top keep it in effect */
+	assert_int_equal(editor_paint(ed, 1, 2, '#'), 1);
+	assert_true(editor_past_mark(ed));
+	/* undone past it, then a new edit: dropped for good */
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_paint(ed, 2, 1, '#'), 1);
+	assert_int_equal(editor_paint(ed, 3, 1, '#'), 1);
+	assert_false(editor_past_mark(ed));
+	/* another topology is refused, nothing changed */
+	struct level *hex = parse("astray-level 1\nname: H\ntopology: hex\nmap:\n# # # #\n # @ > #\n# # # #\n");
+	int steps = editor_undo_count(ed);
+	assert_int_equal(editor_replace(ed, hex, err, sizeof err), -1);
+	assert_non_null(strstr(err, "hex"));
+	assert_int_equal(editor_undo_count(ed), steps);
+	level_destroy(hex);
+	free(before);
+	free(after);
+	editor_destroy(ed);
+	level_destroy(old);
+	level_destroy(neu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_tidy_save_leftover),
 		cmocka_unit_test(test_tidy_leaves_others),
 		cmocka_unit_test(test_set_aside),
+		cmocka_unit_test(test_replace_and_mark),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
