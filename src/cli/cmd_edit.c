@@ -6,12 +6,18 @@
  * one with no map is refused), hands it to the editor's screen, and after
  * the terminal is restored says what happened: a signal or a closed
  * terminal with unsaved changes leaves them in LEVEL.recover, and a signal
- * is then raised again so the parent sees it.  The hidden
+ * is then raised again so the parent sees it.  The next start finds
+ * LEVEL.recover (tidying what a rescue cut short left) and offers it, as
+ * play offers a saved game: a question before the screen, or --recover
+ * and --discard-recover; restored, it opens as unsaved changes of LEVEL,
+ * and saving writes LEVEL and removes LEVEL.recover.  The hidden
  * work of --bench is the 16 ms target: strokes on the level, each followed
  * by the diagnostics and routes the screen would redraw, timed in CPU.
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <sys/stat.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +34,7 @@
 #include "gen.h"
 #include "level.h"
 #include "opt.h"
+#include "play_save.h"
 #include "textfile.h"
 #include "ui_editor.h"
 
@@ -52,6 +59,8 @@ struct edit_args {
 	bool no_mouse;
 	int delay_ms;
 	int bench;               /* > 0: time N strokes instead of editing */
+	bool recover;            /* --recover: restore LEVEL.recover without asking */
+	bool discard_recover;    /* --discard-recover: remove it without asking */
 };
 
 static const char *const topo_words[] = { "square4", "square8", "hex", "diamond4", "diamond8", NULL };
@@ -84,7 +93,8 @@ static bool parse_style(const char *text, void *field)
 	return gen_style_parse(text, field);
 }
 
-enum { ROW_NEW, ROW_FROM_GEN, ROW_TOPOLOGY, ROW_SIZE, ROW_NAME, ROW_DEPTH, ROW_STYLE, ROW_SEED };
+enum { ROW_NEW, ROW_FROM_GEN, ROW_TOPOLOGY, ROW_SIZE, ROW_NAME, ROW_DEPTH, ROW_STYLE, ROW_SEED, ROW_RECOVER,
+       ROW_DISCARD };
 static const struct opt edit_opts[] = {
 	[ROW_NEW] = { .name = "new", .kind = OPT_FLAG, .offset = ARG(create),
 		      .help = "make LEVEL as a new level (it must not exist yet)" },
@@ -112,6 +122,12 @@ static const struct opt edit_opts[] = {
 				"astray gen" },
 	[ROW_SEED] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
 		       .help = "the first play-test's seed (each next one adds 1)" },
+	[ROW_RECOVER] = { .name = "recover", .kind = OPT_FLAG, .offset = ARG(recover),
+			  .help = "open LEVEL.recover (the unsaved changes of a session\n"
+				  "that was stopped) as unsaved changes of LEVEL, without\n"
+				  "asking; s then writes LEVEL and removes LEVEL.recover" },
+	[ROW_DISCARD] = { .name = "discard-recover", .kind = OPT_FLAG, .offset = ARG(discard_recover),
+			  .help = "remove LEVEL.recover without asking, then open LEVEL" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the level)" },
 	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
@@ -152,12 +168,18 @@ static void edit_usage(FILE *out)
 		"read; the file is left as it is until s saves the map as shown.  A file\n"
 		"with no map to show or a binary file is refused with its errors.\n"
 		"Ctrl-C, SIGTERM or a closed terminal with unsaved changes writes them to\n"
-		"LEVEL.recover (the next start says so).\n"
+		"LEVEL.recover.  The next astray edit LEVEL asks whether to restore them:\n"
+		"y opens them as unsaved changes of LEVEL (s writes LEVEL and removes\n"
+		"LEVEL.recover), n opens LEVEL and keeps LEVEL.recover as it is.  A\n"
+		"rescue or save cut short (LEVEL.recover.tmp-XXXXXX, LEVEL.tmp-XXXXXX)\n"
+		"becomes LEVEL.recover when it is whole, is removed when empty or a\n"
+		"copy, and is otherwise kept and named.  astray edit LEVEL.recover\n"
+		"still edits that file itself.\n"
 		"\n"
 		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
-		"terminal is wrong, 2 bad usage; stopped by a signal it restores the\n"
-		"terminal, writes LEVEL.recover and then dies of that signal; 129 after\n"
-		"a hangup\n");
+		"terminal is wrong (or the restore question gets no answer), 2 bad\n"
+		"usage; stopped by a signal it restores the terminal, writes\n"
+		"LEVEL.recover and then dies of that signal; 129 after a hangup\n");
 }
 
 static uint64_t fresh_seed(void)
@@ -179,12 +201,14 @@ static void name_from_path(const char *path, char *buf, size_t size)
 }
 
 /*
- * LEVEL as the editor shows it.  A file with errors opens with them (the
- * map as far as it could be read, the errors first in the panel, a word
- * in *notice); NULL (said on stderr) when it cannot be read, is binary or
- * has no map to show.
+ * The file `path` as the editor shows it, to be saved as `as` (LEVEL; the
+ * same as path but for a restored LEVEL.recover).  A file with errors
+ * opens with them (the map as far as it could be read, the errors first
+ * in the panel, a word in *notice); NULL (said on stderr) when it cannot
+ * be read, is binary or has no map to show.
  */
-static struct editor *open_level(const char *path, const struct bestiary *b, char *notice, size_t size)
+static struct editor *open_level(const char *path, const char *as, const struct bestiary *b, char *notice,
+				 size_t size)
 {
 	size_t len;
 	char *text;
@@ -219,7 +243,7 @@ static struct editor *open_level(const char *path, const struct bestiary *b, cha
 		diag_list_fini(&diags);
 		return NULL;
 	}
-	struct editor *ed = editor_create(lv, b, path);
+	struct editor *ed = editor_create(lv, b, as);
 	if (ed && broken && !editor_set_file_diags(ed, &diags, lv->map_line)) {
 		editor_destroy(ed);
 		ed = NULL;
@@ -233,6 +257,166 @@ static struct editor *open_level(const char *path, const struct bestiary *b, cha
 	diag_list_fini(&diags);
 	if (!ed)
 		fprintf(stderr, "astray edit: out of memory\n");
+	return ed;
+}
+
+/* What the start does with LEVEL.recover. */
+enum recover_choice {
+	RECOVER_NONE,     /* there is none (any more) */
+	RECOVER_RESTORE,  /* open it as unsaved changes of LEVEL */
+	RECOVER_KEEP,     /* declined: open LEVEL, leave LEVEL.recover as it is */
+	RECOVER_STOP,     /* no answer (end of input), or it cannot be removed */
+};
+
+/* Appends a sentence to *notice (a space between sentences). */
+__attribute__((format(printf, 3, 4))) static void append(char *notice, size_t size, const char *fmt, ...)
+{
+	size_t at = strnlen(notice, size);
+	if (at + 2 >= size)
+		return;
+	if (at > 0)
+		notice[at++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(notice + at, size - at, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether two files hold the same bytes (false when either cannot be read). */
+static bool same_bytes(const char *p1, const char *p2)
+{
+	size_t n1, n2;
+	char *t1, *t2;
+	if (textfile_read(p1, &t1, &n1) != 0)
+		return false;
+	if (textfile_read(p2, &t2, &n2) != 0) {
+		free(t1);
+		return false;
+	}
+	bool same = n1 == n2 && memcmp(t1, t2, n1) == 0;
+	free(t1);
+	free(t2);
+	return same;
+}
+
+/*
+ * LEVEL.recover beside LEVEL, before the screen: what a rescue cut short
+ * left is tidied first (editor_recover_tidy), then the recovery is offered
+ * as play offers a saved game, with a question on stdin/stdout (Enter
+ * restores), or taken (--recover) or removed (--discard-recover) without
+ * one.  One with the same bytes as LEVEL holds no unsaved change and is
+ * removed.  What happened goes to stdout (seen again after the editor
+ * leaves its screen) and to *notice.
+ */
+static enum recover_choice recover_offer(const struct edit_args *a, const char *path, const char *recover,
+					 char *notice, size_t size)
+{
+	char report[1400] = "";
+	(void)editor_recover_tidy(path, report, sizeof report);
+	if (report[0]) {
+		printf("%s\n", report);
+		append(notice, size, "%s", report);
+	}
+	struct stat rs, ls;
+	if (stat(recover, &rs) != 0)
+		return RECOVER_NONE;
+	if (a->discard_recover) {
+		if (unlink(recover) != 0) {
+			fprintf(stderr, "astray edit: cannot remove %s: %s\n", recover, strerror(errno));
+			return RECOVER_STOP;
+		}
+		printf("Removed %s (--discard-recover): its unsaved changes are gone.\n", recover);
+		append(notice, size, "Removed %s (--discard-recover).", recover);
+		return RECOVER_NONE;
+	}
+	if (same_bytes(path, recover) && unlink(recover) == 0) {
+		printf("%s held the level exactly as %s holds it (no unsaved change): removed.\n", recover, path);
+		append(notice, size, "%s held no unsaved change (the same as %s): removed.", recover, path);
+		return RECOVER_NONE;
+	}
+	if (a->recover)
+		return RECOVER_RESTORE;
+	char when[64] = "";
+	struct tm tm;
+	if (localtime_r(&rs.st_mtime, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
+	printf("%s holds the unsaved changes of an editing session that was stopped (%s).\n", recover, when);
+	if (stat(path, &ls) != 0)
+		printf("%s does not exist: restored, the changes become it when you save.\n", path);
+	else if (ls.st_mtime > rs.st_mtime)
+		printf("%s was changed after that: saving the restored changes replaces that version "
+		       "(kept as %s~).\n",
+		       path, path);
+	int yes = play_ask(stdin, stdout, "Restore them as unsaved changes of the level?", true);
+	if (yes < 0) {
+		fprintf(stderr, "\nastray edit: no answer: nothing opened, %s is kept as it is\n", recover);
+		return RECOVER_STOP;
+	}
+	if (yes)
+		return RECOVER_RESTORE;
+	printf("Not restored: %s is kept as it is (astray edit %s --recover restores it, "
+	       "--discard-recover removes it).\n",
+	       recover, path);
+	append(notice, size, "%s is kept, not restored: --recover restores it, --discard-recover removes it.",
+	       recover);
+	return RECOVER_KEEP;
+}
+
+/* The file at path as level_parse reads it, or NULL when it cannot be
+ * read or has errors (nothing is said: the caller falls back). */
+static struct level *parse_quietly(const char *path, const struct bestiary *b)
+{
+	size_t len;
+	char *text;
+	if (textfile_read(path, &text, &len) != 0)
+		return NULL;
+	struct diag_list d = { 0 };
+	struct level *lv = memchr(text, '\0', len) ? NULL : level_parse(path, text, len, b, &d);
+	diag_list_fini(&d);
+	free(text);
+	return lv;
+}
+
+/*
+ * LEVEL.recover opened as unsaved changes of LEVEL.  When both read
+ * without errors (and share a topology) the editor opens LEVEL and the
+ * recovered level replaces it as one undo step, so z shows LEVEL as saved
+ * and Z the restored changes again; otherwise the recovery itself is the
+ * starting state (one with errors opens with them listed), marked
+ * unsaved.  Either way the editor's mark is set where the restore is in
+ * effect.  NULL (said on stderr) when the recovery cannot be opened.
+ */
+static struct editor *restore_level(const char *path, const char *recover, const struct bestiary *b,
+				    char *notice, size_t size)
+{
+	struct level *old = parse_quietly(path, b), *rec = old ? parse_quietly(recover, b) : NULL;
+	struct editor *ed = NULL;
+	char err[200];
+	if (old && rec && old->topo == rec->topo) {
+		ed = editor_create(old, b, path);
+		if (ed && editor_replace(ed, rec, err, sizeof err) == 1) {
+			editor_set_mark(ed);
+			snprintf(notice, size,
+				 "Restored %s (z: the level as saved, Z: restored); s saves and removes it, q keeps it.",
+				 recover);
+		} else {
+			editor_destroy(ed);
+			ed = NULL;
+		}
+	}
+	level_destroy(old);
+	level_destroy(rec);
+	if (ed)
+		return ed;
+	char broken[600] = "";
+	ed = open_level(recover, path, b, broken, sizeof broken);
+	if (!ed)
+		return NULL;
+	editor_mark_unsaved(ed);
+	editor_set_mark(ed);
+	snprintf(notice, size, "Restored %s: s saves it to %s and removes it, q keeps it.", recover, path);
+	if (broken[0])
+		append(notice, size, "%s", broken);
 	return ed;
 }
 
@@ -331,6 +515,31 @@ static int run_bench(struct editor *ed, int n)
 	return 0;
 }
 
+/*
+ * Writes the unsaved changes of a session a signal or a hangup stopped to
+ * LEVEL.recover.  A LEVEL.recover this session did not restore holds
+ * older changes: it is first kept as LEVEL.recover.N, never replaced.
+ */
+static void rescue(struct editor *ed, const char *recover, bool restored, const char *by)
+{
+	char err[600], aside[4200];
+	const char *to = recover;
+	if (!restored && access(recover, F_OK) == 0) {
+		if (editor_recover_set_aside(recover, aside, sizeof aside, err, sizeof err)) {
+			fprintf(stderr, "astray edit: the older unsaved changes in %s are kept as %s\n", recover, aside);
+		} else {
+			/* the older file stays where it is; the new changes go beside it */
+			fprintf(stderr, "astray edit: %s\n", err);
+			snprintf(aside, sizeof aside, "%s.%ld", recover, (long)getpid());
+			to = aside;
+		}
+	}
+	if (editor_save(ed, to, false, false, err, sizeof err))
+		fprintf(stderr, "astray edit: stopped by %s; the unsaved changes are in %s\n", by, to);
+	else
+		fprintf(stderr, "astray edit: stopped; the unsaved changes are lost: %s\n", err);
+}
+
 int cmd_edit(int argc, char **argv)
 {
 	struct edit_args a;
@@ -356,6 +565,15 @@ int cmd_edit(int argc, char **argv)
 	bool from_gen = given[ROW_FROM_GEN];
 	if (a.create && from_gen) {
 		opt_usage_error(&edit_command, "--new and --from-gen: one or the other");
+		goto out;
+	}
+	if (a.recover && a.discard_recover) {
+		opt_usage_error(&edit_command, "--recover and --discard-recover: one or the other");
+		goto out;
+	}
+	if ((a.recover || a.discard_recover) && (a.create || from_gen || a.bench)) {
+		opt_usage_error(&edit_command, "--%s goes with opening LEVEL (not --new, --from-gen or --bench)",
+				a.recover ? "recover" : "discard-recover");
 		goto out;
 	}
 	if (!a.create && !from_gen && (given[ROW_TOPOLOGY] || given[ROW_SIZE] || given[ROW_NAME])) {
@@ -401,10 +619,18 @@ int cmd_edit(int argc, char **argv)
 			a.create ? "--new" : "--from-gen");
 		goto out;
 	}
+	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	char *recover = malloc(strlen(path) + 16);
+	if (!recover || !editor_recover_path(path, recover, strlen(path) + 16)) {
+		fprintf(stderr, "astray edit: out of memory\n");
+		free(recover);
+		goto out;
+	}
+	bool restored = false; /* this session holds LEVEL.recover's changes: its rescue may replace it */
 	if (from_gen) {
 		ed = generated_level(&a, given, path, &b, notice, sizeof notice);
 		if (!ed)
-			goto out;
+			goto out_recover;
 	} else if (a.create) {
 		char name[256];
 		if (a.name)
@@ -414,32 +640,57 @@ int cmd_edit(int argc, char **argv)
 		ed = editor_new((enum grid_topology)a.topo, a.size.w, a.size.h, name, &b, path);
 		if (!ed) {
 			fprintf(stderr, "astray edit: out of memory\n");
-			goto out;
+			goto out_recover;
 		}
-	} else {
-		ed = open_level(path, &b, notice, sizeof notice);
+	} else if (a.bench > 0 || !tty) {
+		/* no question without a terminal: the level's own errors are
+		 * said first, then that the editor needs one */
+		ed = open_level(path, path, &b, notice, sizeof notice);
 		if (!ed)
-			goto out;
+			goto out_recover;
+	} else {
+		enum recover_choice rc = recover_offer(&a, path, recover, notice, sizeof notice);
+		if (rc == RECOVER_STOP)
+			goto out_recover;
+		if (a.recover && rc != RECOVER_RESTORE) {
+			fprintf(stderr, "astray edit: --recover: there is no %s to restore\n", recover);
+			goto out_recover;
+		}
+		if (rc == RECOVER_RESTORE) {
+			char tidied[sizeof notice];
+			snprintf(tidied, sizeof tidied, "%s", notice);
+			ed = restore_level(path, recover, &b, notice, sizeof notice);
+			if (!ed) {
+				fprintf(stderr, "astray edit: %s is kept as it is (astray edit %s --discard-recover "
+						"removes it)\n",
+					recover, path);
+				goto out_recover;
+			}
+			restored = true;
+			if (tidied[0])
+				append(notice, sizeof notice, "%s", tidied);
+		} else {
+			char broken[sizeof notice] = "";
+			ed = open_level(path, path, &b, broken, sizeof broken);
+			if (!ed)
+				goto out_recover;
+			if (broken[0])
+				append(notice, sizeof notice, "%s", broken);
+		}
 	}
 	if (a.bench > 0) {
 		status = run_bench(ed, a.bench);
-		goto out;
+		goto out_recover;
 	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	if (!tty) {
 		fprintf(stderr, "astray edit: the editor needs a terminal on stdin and stdout\n");
-		goto out;
+		goto out_recover;
 	}
-	size_t pl = strlen(path);
-	char *recover = malloc(pl + 16);
-	if (!recover) {
-		fprintf(stderr, "astray edit: out of memory\n");
-		goto out;
-	}
-	snprintf(recover, pl + 16, "%s.recover", path);
-	if (access(recover, F_OK) == 0)
+	if ((a.create || from_gen) && access(recover, F_OK) == 0)
 		snprintf(notice, sizeof notice,
-			 "%s holds unsaved changes of an interrupted session: astray edit %s", recover,
-			 recover);
+			 "%s holds the unsaved changes of a stopped session (astray edit %s offers to restore "
+			 "them); a rescue of this session would keep it as %s.N.",
+			 recover, path, recover);
 	else if (a.create)
 		snprintf(notice, sizeof notice, "New level: put a start (@) and an exit (>); ? lists the keys.");
 	struct ui_editor_options uo = {
@@ -449,6 +700,7 @@ int cmd_edit(int argc, char **argv)
 		.seed = given[ROW_SEED] ? a.seed : fresh_seed(),
 		.step_delay_ms = a.delay_ms,
 		.notice = notice[0] ? notice : NULL,
+		.recover = restored ? recover : NULL,
 	};
 	int signo = 0;
 	err[0] = '\0';
@@ -456,21 +708,23 @@ int cmd_edit(int argc, char **argv)
 	/* the terminal is restored: now it is safe to print */
 	if (o == UI_ERROR) {
 		fprintf(stderr, "astray edit: %s\n", err);
-		free(recover);
-		goto out;
+		goto out_recover;
 	}
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
 	if (o == UI_SIGNAL && signo > 0)
 		die_of = signo; /* a hangup exits 129, as the game does */
-	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed)) {
-		if (editor_save(ed, recover, false, false, err, sizeof err))
-			fprintf(stderr, "astray edit: stopped by %s; the unsaved changes are in %s\n",
-				o == UI_HANGUP ? "a hangup" : signo == SIGINT ? "Ctrl-C" : "a signal", recover);
-		else
-			fprintf(stderr, "astray edit: stopped; the unsaved changes are lost: %s\n", err);
-	} else if (editor_modified(ed)) {
+	/* the restore undone (or dropped), this session no longer holds
+	 * LEVEL.recover's changes: a rescue must keep that file */
+	restored = restored && editor_past_mark(ed);
+	if ((o == UI_SIGNAL || o == UI_HANGUP) && editor_modified(ed))
+		rescue(ed, recover, restored, o == UI_HANGUP ? "a hangup" : signo == SIGINT ? "Ctrl-C" : "a signal");
+	else if (editor_modified(ed))
 		fprintf(stderr, "astray edit: quit without saving %s\n", path);
-	}
+	if (uo.recover && o == UI_QUIT && access(recover, F_OK) == 0)
+		fprintf(stderr, "astray edit: %s still holds the restored changes: astray edit %s offers them "
+				"again (--discard-recover removes them)\n",
+			recover, path);
+out_recover:
 	free(recover);
 out:
 	editor_destroy(ed);

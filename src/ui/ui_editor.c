@@ -13,6 +13,7 @@
 #include "ui_editor.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #define UED_PANEL_MIN_COLS 64 /* below this width the panel is left out */
 #define UED_TOP_ROWS 2        /* status line, notice line */
 #define UED_BOTTOM_ROWS 1     /* key hints */
+#define UED_VOID '_'          /* how a void cell (no cell: outside the map's shape) is drawn */
 
 enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE };
 enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_COUNT };
@@ -76,6 +78,7 @@ struct ued {
 	enum editor_field field;  /* UED_INPUT: the header key being typed */
 	char input[256];          /* UED_INPUT: its text so far */
 	char err[160];            /* why the outcome is UI_ERROR */
+	bool recover_removed;     /* the restored LEVEL.recover is saved into the level and removed */
 };
 
 #define UED_INPUT_MAX 200     /* characters a header value may have here */
@@ -118,6 +121,19 @@ static enum ui_colour glyph_colour(char c)
 static chtype ued_look(const struct ued *u, char c)
 {
 	return (chtype)(unsigned char)c | ued_attr(u, glyph_colour(c));
+}
+
+/* What a cell shows: its glyph, but void (' ' in the file, no cell) as
+ * '_', so the map's shape shows; the palette and the '_' key agree. */
+static char ued_char(char c)
+{
+	return c == ' ' ? UED_VOID : c;
+}
+
+/* A cell as drawn on the map: void dim, the rest in its colour. */
+static chtype ued_cell(const struct ued *u, char c)
+{
+	return c == ' ' ? ((chtype)UED_VOID | ued_attr(u, UI_COL_DIM)) : ued_look(u, c);
 }
 
 /* ---- layout ----------------------------------------------------------- */
@@ -199,7 +215,7 @@ static void ued_draw_map(struct ued *u)
 			if (x < 0 || x >= w)
 				continue;
 			char g = editor_glyph(ed, x, y);
-			chtype ch = ued_look(u, g);
+			chtype ch = ued_cell(u, g);
 			if (ro.explored && route->active && g == '.' && editor_route_explored(ed, x, y))
 				ch = ':' | ued_attr(u, UI_COL_REMEMBERED);
 			mvaddch(u->view.top + r, u->view.left + c, ch);
@@ -233,7 +249,7 @@ static void ued_draw_map(struct ued *u)
 		if (d->items[i].severity == DIAG_NOTE || !editor_diag_cell(ed, i, &x, &y))
 			continue;
 		enum ui_colour col = d->items[i].severity == DIAG_ERROR ? UI_COL_ERROR : UI_COL_CAUTION;
-		ued_put_cell(u, x, y, (chtype)(unsigned char)editor_glyph(ed, x, y) | ued_attr(u, col));
+		ued_put_cell(u, x, y, (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) | ued_attr(u, col));
 	}
 	for (int k = 0; k < 2; k++) {
 		int x, y;
@@ -242,9 +258,8 @@ static void ued_draw_map(struct ued *u)
 	}
 	if (u->anchor)
 		ued_put_cell(u, u->ax, u->ay,
-			     (chtype)(unsigned char)editor_glyph(ed, u->ax, u->ay) | A_REVERSE | A_BLINK);
-	char g = editor_glyph(ed, u->cx, u->cy);
-	ued_put_cell(u, u->cx, u->cy, (chtype)(unsigned char)(g == ' ' ? ' ' : g) | A_REVERSE);
+			     (chtype)(unsigned char)ued_char(editor_glyph(ed, u->ax, u->ay)) | A_REVERSE | A_BLINK);
+	ued_put_cell(u, u->cx, u->cy, (chtype)(unsigned char)ued_char(editor_glyph(ed, u->cx, u->cy)) | A_REVERSE);
 }
 
 static void ued_line(int row, int col, int width, const char *text, attr_t attr)
@@ -285,15 +300,16 @@ static void ued_draw_panel(struct ued *u)
 		if (r > last)
 			break;
 		char g = u->pal[i];
-		chtype ch = g == ' ' ? ('_' | ued_attr(u, UI_COL_DIM)) : ued_look(u, g);
+		chtype ch = ued_cell(u, g);
 		if (g == u->glyph)
 			ch = (ch & A_CHARTEXT) | A_REVERSE | A_BOLD;
 		mvaddch(r, c, ch);
 	}
 	row += (u->pal_n + u->pal_per_row - 1) / u->pal_per_row;
-	snprintf(line, sizeof line, "paint '%c' %s", u->glyph == ' ' ? '_' : u->glyph,
-		 editor_glyph_name(ed, u->glyph));
+	snprintf(line, sizeof line, "paint '%c' %s", ued_char(u->glyph), editor_glyph_name(ed, u->glyph));
 	ued_line(row++, left, width, line, A_NORMAL);
+	snprintf(line, sizeof line, "%c void: no cell (the map's shape)", UED_VOID);
+	ued_line(row++, left, width, line, ued_attr(u, UI_COL_DIM));
 	snprintf(line, sizeof line, "tool: %s%s", tools[u->tool].name, u->anchor ? " (anchor set)" : "");
 	ued_line(row++, left, width, line, A_NORMAL);
 	row++;
@@ -406,7 +422,7 @@ static const char *const ued_help[] = {
 	"",
 	"  cursor      h j k l y u b n, arrows, numpad (shifted: 8 cells)",
 	"  paint       Space or Enter: the current tool at the cursor",
-	"  glyphs      # . , ~ + @ > ! $ choose it and paint it (pencil); _ void",
+	"  glyphs      # . , ~ + @ > ! $ choose, paint (pencil); _ void: no cell, dim _",
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
 	"              line and rectangles: Space at one corner, then at the other",
@@ -535,7 +551,7 @@ static void ued_select_glyph(struct ued *u, char g)
 		return;
 	}
 	u->glyph = g;
-	ued_notice(u, "Painting '%c' (%s).", g == ' ' ? '_' : g, editor_glyph_name(u->ed, g));
+	ued_notice(u, "Painting '%c' (%s).", ued_char(g), editor_glyph_name(u->ed, g));
 }
 
 static void ued_shape(struct ued *u, int x0, int y0, int x1, int y1)
@@ -644,6 +660,20 @@ static void ued_save(struct ued *u)
 				   u->opt->path, errors, errors == 1 ? "" : "s");
 		else
 			ued_notice(u, "Saved %s.", u->opt->path);
+		/* the restored changes are in the level now: their rescue file goes */
+		if (u->opt->recover && !u->recover_removed && !editor_past_mark(u->ed)) {
+			ued_notice(u, "Saved %s without the restored changes (undone): %s is kept.", u->opt->path,
+				   u->opt->recover);
+		} else if (u->opt->recover && !u->recover_removed) {
+			if (unlink(u->opt->recover) == 0 || errno == ENOENT) {
+				u->recover_removed = true;
+				ued_notice(u, "Saved %s; its .recover file is removed.%s",
+					   u->opt->path, errors ? " The level still has errors." : "");
+			} else {
+				ued_notice(u, "Saved %s, but %s could not be removed: %s.", u->opt->path,
+					   u->opt->recover, strerror(errno));
+			}
+		}
 	} else {
 		ued_notice(u, "Not saved: %s", err);
 	}

@@ -17,6 +17,8 @@ struct ui_editor_options {
 	uint64_t seed;               /* the first play-test's seed; each next one adds 1 */
 	int step_delay_ms;           /* the play-test's travel pause */
 	const char *notice;          /* shown once at the start (may be NULL) */
+	const char *recover;         /* restored from this LEVEL.recover: a save with the restore in
+					effect (editor_past_mark) removes it (NULL: none) */
 };
 
 /*

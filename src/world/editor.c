@@ -8,12 +8,16 @@
  * checks read, the diagnostics of `astray check` (the parser's missing
  * start or exit, then level_analyse), the route between two markers with
  * `astray path`'s options, and every monster's route to the start.  It
- * never draws, prints or reads a terminal; ui_editor.c shows it.
+ * also tidies what a rescue of unsaved changes left beside a level
+ * (LEVEL.recover and its temporary files).  It never draws, prints or
+ * reads a terminal; ui_editor.c shows it.
  */
 #include "editor.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +73,7 @@ struct editor {
 	int n_steps, cap_steps;       /* steps recorded (undone ones included) */
 	int done;                     /* steps in effect: undo takes step done - 1 */
 	int saved_at;                 /* `done` when last saved; -1 when unreachable */
+	int mark_at;                  /* `done` at editor_set_mark; -1 when dropped */
 	int group;                    /* editor_begin nesting */
 	int group_start;              /* n_changes when the outer group began */
 
@@ -210,21 +215,26 @@ static struct editor *editor_alloc(enum grid_topology topo, int w, int h, const 
 	return ed;
 }
 
+/* The file glyph of each of lv's cells, w * h of them, into out. */
+static void level_glyphs(const struct level *lv, char *out)
+{
+	for (int y = 0; y < lv->h; y++)
+		for (int x = 0; x < lv->w; x++)
+			out[y * lv->w + x] = tile_glyph(level_tile(lv, x, y));
+	for (int i = 0; i < lv->n_items; i++)
+		out[lv->items[i].y * lv->w + lv->items[i].x] = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+	for (int i = 0; i < lv->n_monsters; i++)
+		out[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
+	if (lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h)
+		out[lv->player_y * lv->w + lv->player_x] = '@';
+}
+
 struct editor *editor_create(const struct level *lv, const struct bestiary *b, const char *file)
 {
 	struct editor *ed = editor_alloc(lv->topo, lv->w, lv->h, b, file ? file : lv->file);
 	if (!ed)
 		return NULL;
-	for (int y = 0; y < lv->h; y++)
-		for (int x = 0; x < lv->w; x++)
-			ed->glyphs[y * lv->w + x] = tile_glyph(level_tile(lv, x, y));
-	for (int i = 0; i < lv->n_items; i++)
-		ed->glyphs[lv->items[i].y * lv->w + lv->items[i].x] =
-			lv->items[i].kind == ITEM_POTION ? '!' : '$';
-	for (int i = 0; i < lv->n_monsters; i++)
-		ed->glyphs[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
-	if (lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h)
-		ed->glyphs[lv->player_y * lv->w + lv->player_x] = '@';
+	level_glyphs(lv, ed->glyphs);
 	ed->name = dup_str(lv->name ? lv->name : "untitled");
 	ed->author = dup_str(lv->author);
 	ed->description = dup_str(lv->description);
@@ -356,6 +366,8 @@ void editor_begin(struct editor *ed)
 		ed->n_steps = ed->done;
 		if (ed->saved_at > ed->done)
 			ed->saved_at = -1;
+		if (ed->mark_at > ed->done)
+			ed->mark_at = -1;
 	}
 	ed->group_start = ed->n_changes;
 }
@@ -473,6 +485,8 @@ int editor_redo_count(const struct editor *ed) { return ed->n_steps - ed->done; 
 bool editor_modified(const struct editor *ed) { return ed->saved_at != ed->done; }
 void editor_mark_saved(struct editor *ed) { ed->saved_at = ed->done; }
 void editor_mark_unsaved(struct editor *ed) { ed->saved_at = -1; }
+void editor_set_mark(struct editor *ed) { ed->mark_at = ed->done; }
+bool editor_past_mark(const struct editor *ed) { return ed->mark_at >= 0 && ed->done >= ed->mark_at; }
 
 /* ---- edits ------------------------------------------------------------- */
 
@@ -1009,6 +1023,43 @@ int editor_resize(struct editor *ed, int left, int top, int right, int bottom, c
 	return 1;
 }
 
+int editor_replace(struct editor *ed, const struct level *lv, char *err, size_t errlen)
+{
+	if (lv->topo != ed->topo) {
+		snprintf(err, errlen, "it is a %s map and this one is %s", grid_topology_name(lv->topo),
+			 grid_topology_name(ed->topo));
+		return -1;
+	}
+	if (lv->w < 1 || lv->h < 1 || lv->w > LEVEL_MAX_SIDE || lv->h > LEVEL_MAX_SIDE) {
+		snprintf(err, errlen, "its map is %dx%d cells: each side goes from 1 to %d", lv->w, lv->h,
+			 LEVEL_MAX_SIDE);
+		return -1;
+	}
+	struct shape after;
+	memset(&after, 0, sizeof after);
+	if (!header_dup(lv->name ? lv->name : "untitled", lv->author, lv->description, lv->sealed, lv->n_sealed,
+			&after)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	after.w = lv->w;
+	after.h = lv->h;
+	after.origin_x = ed->origin_x; /* the map's 0,0 stays where it is */
+	after.origin_y = ed->origin_y;
+	after.glyphs = malloc((size_t)lv->w * (size_t)lv->h);
+	if (!after.glyphs) {
+		shape_free(&after);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	level_glyphs(lv, after.glyphs);
+	if (reshape(ed, &after) < 0) {
+		snprintf(err, errlen, ed->group > 0 ? "finish the stroke first" : "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
 /* ---- the derived level ------------------------------------------------- */
 
 /* The line of the map in editor_write's text (see level_write). */
@@ -1405,4 +1456,243 @@ bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **
 double editor_last_refresh_us(const struct editor *ed)
 {
 	return ed->refresh_us;
+}
+
+/* ---- recovery files ---------------------------------------------------- */
+
+#define RECOVER_MAX_BYTES ((size_t)64 << 20) /* a 4096x4096 map is 32 MB of text */
+
+bool editor_recover_path(const char *path, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s.recover", path);
+	return n >= 0 && (size_t)n < size;
+}
+
+bool editor_text_complete(const char *text, size_t len)
+{
+	if (len == 0 || text[len - 1] != '\n' || memchr(text, '\0', len))
+		return false;
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse_partial(NULL, text, len, NULL, &d);
+	diag_list_fini(&d);
+	if (!lv)
+		return false;
+	struct editor *ed = editor_create(lv, NULL, NULL);
+	level_destroy(lv);
+	if (!ed)
+		return false;
+	size_t n = 0;
+	char *again = editor_write(ed, &n);
+	bool same = again && n == len && memcmp(again, text, len) == 0;
+	free(again);
+	editor_destroy(ed);
+	return same;
+}
+
+__attribute__((format(printf, 3, 4))) static void say(char *report, size_t size, const char *fmt, ...)
+{
+	size_t at = strnlen(report, size);
+	if (at + 1 >= size)
+		return;
+	if (at > 0)
+		report[at++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(report + at, size - at, fmt, ap);
+	va_end(ap);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in `dir` that start with `prefix` and go on with exactly six
+ * characters (mkstemp's), sorted; NULL with *n = -1 when the folder
+ * cannot be read. */
+static char **leftover_names(const char *dir, const char *prefix, int *n)
+{
+	*n = -1;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char **v = NULL;
+	int count = 0, cap = 0;
+	size_t pl = strlen(prefix);
+	struct dirent *e;
+	bool oom = false;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, pl) != 0 || strlen(e->d_name) != pl + 6)
+			continue;
+		if (count == cap) {
+			int c = cap ? cap * 2 : 4;
+			char **nv = realloc(v, (size_t)c * sizeof *nv);
+			if (!nv) {
+				oom = true;
+				break;
+			}
+			v = nv;
+			cap = c;
+		}
+		v[count] = dup_str(e->d_name);
+		if (!v[count]) {
+			oom = true;
+			break;
+		}
+		count++;
+	}
+	closedir(d);
+	if (oom) {
+		for (int i = 0; i < count; i++)
+			free(v[i]);
+		free(v);
+		return NULL;
+	}
+	if (count > 1)
+		qsort(v, (size_t)count, sizeof *v, compare_names);
+	*n = count;
+	return v;
+}
+
+/* One leftover `full` of a rescue (save false) or a save (true) of `level`. */
+static bool tidy_one(const char *full, const char *level, const char *recover, bool save, char *report,
+		     size_t size)
+{
+	const char *what = save ? "save" : "rescue";
+	struct stat st;
+	char err[400];
+	size_t len = 0, rlen = 0, llen = 0;
+	char *text = NULL, *rtext = NULL, *ltext = NULL;
+	bool kept = false;
+	if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+		return false; /* not a file a save makes */
+	text = savefile_read(full, RECOVER_MAX_BYTES, &len, err, sizeof err);
+	if (text && len > 0) {
+		rtext = savefile_read(recover, RECOVER_MAX_BYTES, &rlen, err, sizeof err);
+		ltext = savefile_read(level, RECOVER_MAX_BYTES, &llen, err, sizeof err);
+	}
+	const char *same = rtext && rlen == len && memcmp(rtext, text, len) == 0   ? recover
+			   : ltext && llen == len && memcmp(ltext, text, len) == 0 ? level
+										   : NULL;
+	if (!text) {
+		say(report, size, "%s is left from a %s, kept: %s.", full, what, err);
+		kept = true;
+	} else if (len == 0 || same) {
+		if (unlink(full) == 0) {
+			if (same)
+				say(report, size, "Removed %s (the same as %s).", full, same);
+			else
+				say(report, size, "Removed %s (empty: a %s stopped before it wrote anything).", full, what);
+		} else {
+			say(report, size, "%s could not be removed: %s.", full, strerror(errno));
+			kept = true;
+		}
+	} else if (!rtext && access(recover, F_OK) != 0 && editor_text_complete(text, len)) {
+		/* a whole rescue (or save) that was not renamed yet: it holds
+		 * changes the level has not, so it is the recovery */
+		if (link(full, recover) == 0) {
+			unlink(full);
+			(void)savefile_sync_dir(NULL, recover, err, sizeof err);
+			say(report, size, "%s held a whole %s that was not renamed: it is now %s.", full, what, recover);
+		} else {
+			say(report, size, "%s holds a whole %s but could not become %s (%s): kept.", full, what,
+			    recover, strerror(errno));
+			kept = true;
+		}
+	} else {
+		say(report, size,
+		    "%s is left from a %s cut short (%zu bytes%s): kept, as it may hold the only copy of "
+		    "those changes (astray edit %s shows them; delete it when done).",
+		    full, what, len, rtext ? ", not the same as the .recover file" : ", not whole", full);
+		kept = true;
+	}
+	free(ltext);
+	free(rtext);
+	free(text);
+	return kept;
+}
+
+int editor_recover_tidy(const char *level, char *report, size_t size)
+{
+	const char *slash = strrchr(level, '/');
+	const char *base = slash ? slash + 1 : level;
+	size_t dl = slash ? (size_t)(slash - level) : 0;
+	size_t bl = strlen(base);
+	char *dir = malloc(dl + 2), *prefix = malloc(bl + 16), *recover = malloc(strlen(level) + 9);
+	if (!dir || !prefix || !recover) {
+		free(dir);
+		free(prefix);
+		free(recover);
+		say(report, size, "Out of memory looking for what a rescue left.");
+		return -1;
+	}
+	sprintf(recover, "%s.recover", level);
+	if (!slash)
+		strcpy(dir, ".");
+	else if (dl == 0)
+		strcpy(dir, "/");
+	else {
+		memcpy(dir, level, dl);
+		dir[dl] = '\0';
+	}
+	int kept = 0;
+	/* a rescue's leftovers (LEVEL.recover.tmp-XXXXXX), then a save's (LEVEL.tmp-XXXXXX) */
+	for (int pass = 0; pass < 2 && kept >= 0; pass++) {
+		sprintf(prefix, "%s%s.tmp-", base, pass ? "" : ".recover");
+		int n;
+		char **names = leftover_names(dir, prefix, &n);
+		if (n < 0) {
+			say(report, size, "Cannot look for what a rescue left in %s: %s.", dir, strerror(errno));
+			kept = -1;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			size_t fl = dl + 1 + strlen(names[i]) + 1;
+			char *full = malloc(fl);
+			if (!full) {
+				say(report, size, "Out of memory: %s is left as it is.", names[i]);
+				kept++;
+			} else {
+				if (slash)
+					snprintf(full, fl, "%.*s/%s", (int)dl, level, names[i]);
+				else
+					snprintf(full, fl, "%s", names[i]);
+				kept += tidy_one(full, level, recover, pass == 1, report, size);
+			}
+			free(full);
+			free(names[i]);
+		}
+		free(names);
+	}
+	free(dir);
+	free(prefix);
+	free(recover);
+	return kept;
+}
+
+bool editor_recover_set_aside(const char *recover, char *aside, size_t asize, char *err, size_t errlen)
+{
+	for (int n = 1; n < 1000; n++) {
+		int k = snprintf(aside, asize, "%s.%d", recover, n);
+		if (k < 0 || (size_t)k >= asize) {
+			snprintf(err, errlen, "%s: the name is too long to set it aside", recover);
+			return false;
+		}
+		if (link(recover, aside) != 0) {
+			if (errno == EEXIST)
+				continue;
+			snprintf(err, errlen, "%s: cannot keep it as %s: %s", recover, aside, strerror(errno));
+			return false;
+		}
+		if (unlink(recover) != 0) {
+			int e = errno;
+			unlink(aside);
+			snprintf(err, errlen, "%s: cannot move it aside: %s", recover, strerror(e));
+			return false;
+		}
+		(void)savefile_sync_dir(NULL, recover, err, errlen);
+		return true;
+	}
+	snprintf(err, errlen, "%s: no free name %s.N to keep it under", recover, recover);
+	return false;
 }

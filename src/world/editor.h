@@ -209,6 +209,15 @@ bool editor_header_check(enum editor_field f, const char *value, char *err, size
 int editor_resize(struct editor *ed, int left, int top, int right, int bottom, char *err, size_t errlen);
 
 /*
+ * The whole level becomes lv (same topology: its header, size and cells),
+ * as one undo step, so undo shows the level as it was and redo lv again
+ * (a restored LEVEL.recover over LEVEL).  Returns 1, or -1 with the reason
+ * in err (another topology, a bad size, no memory, a stroke still open),
+ * nothing changed.
+ */
+int editor_replace(struct editor *ed, const struct level *lv, char *err, size_t errlen);
+
+/*
  * What the parser said of the file as it was loaded (a file with errors
  * opens with the map as far as it could be read), with `file_map_line`
  * the line of its map.  These come first in editor_diags, with the cells
@@ -222,7 +231,57 @@ int editor_file_errors(const struct editor *ed);
 /* Counts as unsaved even before the first change (a generated level). */
 void editor_mark_unsaved(struct editor *ed);
 
+/*
+ * Remembers the state now (a restored recovery, editor_replace);
+ * editor_past_mark then says whether every step up to it is still in
+ * effect: false once it is undone, and for good once a new edit after an
+ * undo has dropped it.  Before any editor_set_mark: true.
+ */
+void editor_set_mark(struct editor *ed);
+bool editor_past_mark(const struct editor *ed);
+
 /* CPU microseconds the last recomputation took (diagnostics and routes). */
 double editor_last_refresh_us(const struct editor *ed);
+
+/* ---- recovery files ---- */
+
+/*
+ * A session stopped by a signal or a closed terminal with unsaved changes
+ * rescues them into "LEVEL.recover" (editor_save, through a temporary
+ * file "LEVEL.recover.tmp-XXXXXX" renamed when complete).  These help the
+ * next start find and tidy what was left.
+ */
+
+/* "path.recover" into buf; false when it does not fit. */
+bool editor_recover_path(const char *path, char *buf, size_t size);
+
+/*
+ * Whether text is a whole file as the editor writes it: parsed (as far as
+ * it can be, with any bestiary) and written again it gives the same bytes.
+ * A rescue cut short is shorter or lacks its last newline.
+ */
+bool editor_text_complete(const char *text, size_t len);
+
+/*
+ * Tidies the temporary files a stopped session left beside the level
+ * `level`: a rescue's ("level.recover.tmp-XXXXXX") and a save's
+ * ("level.tmp-XXXXXX", killed before its rename: LEVEL still holds the
+ * old text).  One that is empty (nothing was written) or holds the same
+ * bytes as level.recover or as the level is removed; a whole one
+ * (editor_text_complete) becomes level.recover when there is none, as it
+ * holds changes the level has not; any other is kept, as it may be the
+ * only copy of the changes.  One sentence per file goes to report
+ * (appended; NUL-terminated).  Returns the number of files kept, or -1
+ * when the folder cannot be read (said in report).
+ */
+int editor_recover_tidy(const char *level, char *report, size_t size);
+
+/*
+ * Moves `recover` out of the way of a newer rescue, to the first free name
+ * "recover.N" (N = 1, 2, ...; a link, so nothing is ever replaced), and
+ * syncs the folder.  aside gets the new name.  False with the reason in
+ * err, `recover` untouched.
+ */
+bool editor_recover_set_aside(const char *recover, char *aside, size_t asize, char *err, size_t errlen);
 
 #endif

@@ -714,7 +714,8 @@ static struct level *finish_level(struct parser *p, struct header *h, struct lev
 	return lv;
 }
 
-static void partial_shifted_rows(struct level *lv, const char *text, const struct row *rows);
+static void partial_shifted_rows(struct parser *p, struct level *lv, const char *text, const struct row *rows,
+				 const struct bestiary *b);
 
 /* The parse both level_parse and level_parse_partial run: the header,
  * the rows, the level built from them and the diagnostics sorted; with
@@ -736,7 +737,7 @@ static struct level *parse_body(struct parser *p, struct header *h, const char *
 		if (nrows > 0)
 			lv = build_level(p, h, text, rows, nrows, b);
 		if (partial && lv && lv->tiles)
-			partial_shifted_rows(lv, text, rows);
+			partial_shifted_rows(p, lv, text, rows, b);
 	}
 	if (!p->stopped)
 		diag_sort(p->diags, first_diag);
@@ -764,25 +765,53 @@ struct level *level_parse(const char *file, const char *text, size_t len, const 
 /*
  * For level_parse_partial: on a staggered map the parser reads nothing of
  * a row after its first cell at the wrong column (a row shifted by one
- * space).  Here the terrain of such cells (not things: their errors say
- * where they were) is read into the cell half a cell away, x = col / 2,
- * where that cell is still void, so the designer sees the row's walls,
- * floor and exits to fix its shift.
+ * space).  Here such cells are read into the cell half a cell away,
+ * x = col / 2, where that cell is still void, so the designer sees the
+ * row as it was meant, to fix its shift: its terrain, and its things too
+ * (items, monsters of a kind the bestiary has, and the start when the
+ * rest of the map has none), each on floor.  The diagnostics stay those
+ * of the text.
  */
-static void partial_shifted_rows(struct level *lv, const char *text, const struct row *rows)
+static void partial_shifted_rows(struct parser *p, struct level *lv, const char *text, const struct row *rows,
+				 const struct bestiary *b)
 {
 	if (!grid_is_staggered(lv->topo))
 		return;
+	int icap = lv->n_items, mcap = lv->n_monsters; /* a push at the count grows the list */
 	for (int y = 0; y < lv->h; y++) {
 		const unsigned char *r = (const unsigned char *)text + rows[y].off;
 		uint8_t *trow = lv->tiles + (size_t)y * (size_t)lv->w;
 		for (int c = 0; c < rows[y].len; c++) {
 			struct glyph_entry g = classify(r[c]);
 			int x = c / 2;
-			if ((c & 1) == (y & 1) || g.cls != G_TILE || r[c] == ' ' || x >= lv->w)
+			if ((c & 1) == (y & 1) || g.cls == G_BAD || r[c] == ' ' || x >= lv->w || trow[x] != TILE_VOID)
 				continue;
-			if (trow[x] == TILE_VOID)
-				trow[x] = g.tile;
+			switch ((enum glyph_class)g.cls) {
+			case G_PLAYER:
+				if (lv->player_x >= 0)
+					continue; /* a second start stays out, as elsewhere */
+				lv->player_x = x;
+				lv->player_y = y;
+				break;
+			case G_POTION:
+			case G_GOLD:
+				if (!push_item(lv, &icap, g.cls == G_POTION ? ITEM_POTION : ITEM_GOLD, x, y)) {
+					p->oom = true;
+					return;
+				}
+				break;
+			case G_MONSTER:
+				if (b && !bestiary_find_glyph(b, (char)r[c]))
+					continue;
+				if (!push_monster(lv, &mcap, (char)r[c], x, y)) {
+					p->oom = true;
+					return;
+				}
+				break;
+			default:
+				break;
+			}
+			trow[x] = g.tile;
 		}
 	}
 }
@@ -790,8 +819,8 @@ static void partial_shifted_rows(struct level *lv, const char *text, const struc
 /*
  * level_parse for the editor: the same parse and the same diagnostics, but
  * the level comes back as far as it could be read even with errors.  What
- * an error stopped stays void (a bad glyph, an unknown monster); the
- * terrain of a row shifted by one column is read half a cell off (see
+ * an error stopped stays void (a bad glyph, an unknown monster); a row
+ * shifted by one column, terrain and things, is read half a cell off (see
  * partial_shifted_rows); a second start is floor; a bad `sealed:` cell is left
  * out; a missing or unknown topology reads as square8 and a missing name
  * leaves name NULL.  NULL only when there is no map to show (no 'map:'

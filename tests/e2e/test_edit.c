@@ -3,7 +3,8 @@
  * a pseudo-terminal, as a designer uses it: paint with a key, a click (both
  * forms) and a drag, undo, wall the exit off and see the error come and go,
  * save and read the file back; a play-test that returns; quitting with
- * unsaved changes asks; SIGTERM leaves the changes in LEVEL.recover; the
+ * unsaved changes asks; SIGTERM leaves the changes in LEVEL.recover (the
+ * next start offers it: test_edit_recover.c); the
  * header screen and resize mode; a broken file opens with its errors;
  * --from-gen.
  * Positions are found on the screen (the start's row), never assumed.
@@ -334,7 +335,7 @@ static void test_broken_file_opens(void **state)
 		dump_fail(&e, "the file's errors were not announced");
 	if (!pty_wait_text(&e.p, "file 5:4 unknown monster", WAIT_MS))
 		dump_fail(&e, "the unknown monster is not listed with its position");
-	assert_true(pty_wait_text(&e.p, "#@. .>#", WAIT_MS)); /* the rest of the map is there */
+	assert_true(pty_wait_text(&e.p, "#@._.>#", WAIT_MS)); /* the rest of the map is there (the bad cell void, drawn _) */
 	pty_send(&e.p, "ee");
 	if (!pty_wait_text(&e.p, "The file as loaded, line 5 column 4", WAIT_MS))
 		dump_fail(&e, "e did not select the file's error");
@@ -393,11 +394,15 @@ static void test_hangup_recovers(void **state)
 	snprintf(cmd, sizeof cmd, "'%s' check --bestiary %s '%s' >/dev/null 2>&1", bin(), BESTIARY, rec);
 	assert_int_equal(system(cmd), 0);
 	pty_close(&e.p);
-	/* the next start on the level says the recovery file is there */
+	/* the next start on the level offers the recovery file (and
+	 * tests/e2e/test_edit_recover.c restores it) */
 	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)BESTIARY, NULL };
-	start_argv(&e, argv);
-	if (!pty_wait_text(&e.p, "holds unsaved changes", WAIT_MS))
+	assert_true(pty_start(&e.p, 24, 80, argv));
+	if (!pty_wait_text(&e.p, "holds the unsaved changes", WAIT_MS))
 		dump_fail(&e, "the next start did not mention the recovery file");
+	pty_send(&e.p, "n\r");
+	if (!pty_wait_text(&e.p, "Palette", WAIT_MS))
+		dump_fail(&e, "the editor did not start");
 	pty_send(&e.p, "q");
 	assert_true(pty_wait_exit(&e.p, WAIT_MS));
 	finish(&e);

@@ -101,6 +101,64 @@ static void test_shifted_row(void **state)
 	diag_list_fini(&d);
 }
 
+/* A hex row shifted by one column comes back whole, half a cell off:
+ * its things too (a monster of a known kind, items, the start the map
+ * lacks), each on floor, and the editor shows them; an unknown monster
+ * stays out.  The diagnostics stay those of the text. */
+static void test_shifted_row_things(void **state)
+{
+	(void)state;
+	static const char text[] = "astray-level 1\n"
+				   "name: Shift\n"
+				   "topology: hex\n"
+				   "map:\n"
+				   "# # # # # # # #\n"
+				   " # . . . . . . #\n"
+				   " # g ! @ $ > Q #\n"
+				   " # # # # # # # #\n";
+	struct bestiary b;
+	struct level *lv;
+	struct diag_list d;
+	load(text, &b, &lv, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.errors, 3); /* the shifted row (once), so no start and no exit */
+	assert_int_equal(lv->player_x, 3);
+	assert_int_equal(lv->player_y, 2);
+	assert_int_equal(lv->n_monsters, 1);
+	assert_int_equal(lv->monsters[0].glyph, 'g');
+	assert_int_equal(lv->monsters[0].x, 1);
+	assert_int_equal(lv->monsters[0].y, 2);
+	assert_int_equal(lv->n_items, 2);
+	assert_int_equal(level_tile(lv, 5, 2), TILE_EXIT);
+	assert_int_equal(level_tile(lv, 6, 2), TILE_VOID); /* 'Q': no such kind */
+	struct editor *ed = editor_create(lv, &b, "s.lvl");
+	assert_non_null(ed);
+	const char want[] = "#g!@$> #";
+	for (int x = 0; x < 8; x++)
+		assert_int_equal(editor_glyph(ed, x, 2), want[x]);
+	/* as the editor writes it, the row is back in its columns */
+	size_t n;
+	char *out = editor_write(ed, &n);
+	assert_non_null(strstr(out, "\n# g ! @ $ >   #\n"));
+	free(out);
+	editor_destroy(ed);
+	level_destroy(lv);
+	diag_list_fini(&d);
+	/* a start elsewhere on the map keeps its place: the shifted '@' stays out */
+	static const char two[] = "astray-level 1\nname: Two\ntopology: hex\nmap:\n"
+				  "# # # # #\n"
+				  " # @ . > #\n"
+				  " # . @ . #\n"
+				  " # # # # #\n";
+	load(two, &b, &lv, &d);
+	assert_non_null(lv);
+	assert_int_equal(lv->player_x, 1);
+	assert_int_equal(lv->player_y, 1);
+	assert_int_equal(level_tile(lv, 2, 2), TILE_VOID);
+	level_destroy(lv);
+	diag_list_fini(&d);
+}
+
 /* The file's errors come first, at their cells, and go when the level is saved. */
 static void test_editor_lists_file_errors(void **state)
 {
@@ -246,6 +304,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partial_parse),
 		cmocka_unit_test(test_shifted_row),
+		cmocka_unit_test(test_shifted_row_things),
 		cmocka_unit_test(test_editor_lists_file_errors),
 		cmocka_unit_test(test_no_map),
 		cmocka_unit_test(test_corpus),
