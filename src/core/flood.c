@@ -88,6 +88,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 		f->dist.sqrt2_inverse *= 2u - f->dist.sqrt2 * f->dist.sqrt2_inverse;
 	f->run.source = -1;
 	f->run.finished = true;
+	f->dist.dirty_hi = f->n; /* malloc's: unknown until filled */
 	/* Done now, when the level loads, rather than by the first flood and
 	 * the first flood_route (a monster's first turn): the moves of every
 	 * cell under the usual corner rule, and the first touch of the
@@ -102,6 +103,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 			f->dist.value[c] = HUGE_VAL;
 			f->dist.code[c] = CNONE;
 		}
+		f->dist.dirty_hi = 0;
 		const size_t n = (size_t)f->n, pool_len = (size_t)f->queue.blocks * BLOCK,
 			     uniform_len = 6 * (n + 1);
 		memset(f->queue.pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->queue.pool);
@@ -393,9 +395,11 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
 	f->run.finished = false;
 	f->dist.in_code = false;
 	moves_refresh(f, f->run.corner_cutting);
-	for (int c = 0; c < f->n; c++)
+	for (int c = f->dist.dirty_lo; c < f->dist.dirty_hi; c++)
 		f->dist.value[c] = HUGE_VAL;
 	f->dist.value[source] = 0.0;
+	f->dist.dirty_lo = source;
+	f->dist.dirty_hi = source + 1;
 	f->queue.tag[source] = f->queue.gen << 16;
 	push(f, 0, source, 0.0);
 	return true;
@@ -482,6 +486,14 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 	const unsigned mu = cost[u] ? cost[u] : 1u;
 	f->queue.tag[u] = f->queue.gen << 16 | SETTLED;
 	f->run.settled++;
+	/* its neighbours' distances may be written: every topology's lie
+	 * within 2 rows and a cell of it (diamond storage: N and S are two
+	 * rows away) */
+	const int32_t reach = 2 * g->w + 1;
+	if (u - reach < f->dist.dirty_lo)
+		f->dist.dirty_lo = u - reach > 0 ? u - reach : 0;
+	if (u + reach + 1 > f->dist.dirty_hi)
+		f->dist.dirty_hi = u + reach + 1 < f->n ? u + reach + 1 : f->n;
 	if (grid_is_square(g->topo)) {
 		const unsigned m = f->moves.bits[u];
 		const int32_t *delta = f->moves.delta;
@@ -800,6 +812,8 @@ static bool run_compact(struct flood_ctx *f, int32_t source)
 
 static void run_doubles(struct flood_ctx *f, int32_t source)
 {
+	f->dist.dirty_lo = 0;
+	f->dist.dirty_hi = f->n;
 	(void)uniform_loop(f, source, false);
 }
 
@@ -963,6 +977,8 @@ bool flood_shift(struct flood_ctx *f, int source)
 		return true;
 	}
 	double *const dist = f->dist.value;
+	f->dist.dirty_lo = 0; /* every finite distance moves */
+	f->dist.dirty_hi = f->n;
 	if (grid_is_square(g->topo) && f->moves.uniform && g->cost[source] == f->moves.uniform) {
 		/* the uniform loop counts from 0: the step goes on first (an
 		 * unreached cell's +infinity stays so) */

@@ -89,6 +89,8 @@ struct flood_dist {
 	uint32_t sqrt2_inverse; /* its inverse modulo 2^CBITS */
 	bool in_code;           /* the current flood's distances are code[], not value[] */
 	bool code_off;          /* this grid's floods outgrew CLIMIT: whole floods use value[] */
+	int dirty_lo, dirty_hi; /* value[] is +infinity outside [dirty_lo, dirty_hi): a flood
+	                           that settles a few cells resets only those (flood_begin) */
 };
 
 /* The multi-queue: one FIFO of cells per kind of edge (see flood.h). */

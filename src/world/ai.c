@@ -30,9 +30,11 @@
  * follows flood_next downhill, which is an optimal route.  The flood stays
  * valid while the goal stays (the grid's costs never change: doors are
  * passable in it, only their opacity changes), and is run only until every
- * monster heading there is settled (on a large level: to its end, and when
- * the goal then steps to a neighbour the flood is shifted there, settling
- * only the cells that got nearer: flood_shift).  A monster the flood does not reach
+ * monster heading there is settled (on a large level: to its end; when
+ * the goal then moves, the flood is kept while the goal stays near its
+ * source and a small flood round the goal serves the monsters there, and
+ * past that the flood is shifted, settling only the cells that got
+ * nearer: flood_shift).  A monster the flood does not reach
  * cannot reach the goal, and searches alone (fallback).  Crowd costs
  * depend on who asks, so step 4 is a search of its own; while a flood
  * serves the goal it is flood_route, an A* whose heuristic is the flood's
@@ -94,7 +96,7 @@ static bool sees_player(const struct ai *ai, const struct ai_view *v, const stru
 
 void ai_init(struct ai *ai)
 {
-	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1 };
+	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1, .near_goal = -1 };
 }
 
 bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path, int max_monsters)
@@ -120,6 +122,9 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path
 		passable += grid->cost[c] != 0;
 	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
 	ai->share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
+	ai->near_goal = -1;
+	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
+		return false;
 	return true;
 }
 
@@ -129,6 +134,9 @@ void ai_level_fini(struct ai *ai)
 	free(ai->region);
 	free(ai->route_cells);
 	flood_destroy(ai->flood);
+	flood_destroy(ai->near);
+	ai->near = NULL;
+	ai->near_goal = -1;
 	ai->crowd = NULL;
 	ai->region = NULL;
 	ai->route_cells = NULL;
@@ -282,6 +290,36 @@ static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int her
 }
 
 /*
+ * A goal that moved, on a large level (docs/ai.md, "Following a moving
+ * player"): while it stays within AI_STALE_DIST of the whole flood's
+ * source, that flood is kept and a small flood from the goal, out to
+ * AI_NEAR_DIST, serves the monsters near it.  The rest follow the whole
+ * flood toward its source, which lies inside the small one, so they come
+ * within its reach.  The whole flood is made again (or shifted) only when
+ * the goal has gone farther.
+ */
+
+static bool near_serves(const struct ai *ai, int goal)
+{
+	if (!ai->near || ai->flood_goal < 0 || !flood_finished(ai->flood))
+		return false;
+	double d = flood_distance(ai->flood, goal);
+	return d >= 0 && d < AI_STALE_DIST;
+}
+
+static void near_make(struct ai *ai, int goal)
+{
+	struct flood_options opt = flood_options_default();
+	opt.reverse = true;
+	opt.max_dist = AI_NEAR_DIST;
+	double t0 = clock_us();
+	flood_run(ai->near, goal, &opt, NULL, 0);
+	count_search(ai, flood_settled_count(ai->near), clock_us() - t0);
+	ai->stats.floods++;
+	ai->near_goal = goal;
+}
+
+/*
  * Makes the reverse flood from `goal` current, if sharing is allowed and
  * worth it, and settles the cell `here`; false when the monster must search
  * on its own.  A new flood runs only until every monster that will plan
@@ -290,19 +328,33 @@ static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int her
  * on an unsettled cell resumes it.  One flood serves every exact kind alike:
  * their plans have no knob the flood depends on.
  */
-static bool flood_reach(struct ai *ai, const struct ai_view *v, int goal, int here)
+static struct flood_ctx *flood_reach(struct ai *ai, const struct ai_view *v, int goal, int here)
 {
 	if (ai->flood_goal != goal) {
-		if (ai->share == AI_SHARE_NEVER ||
-		    (ai->share == AI_SHARE_AUTO && (goal != ai->goal || ai->due < ai->share_need)))
-			return false;
+		if (ai->share == AI_SHARE_NEVER)
+			return NULL;
+		const bool worth = ai->share == AI_SHARE_ALWAYS || (goal == ai->goal && ai->due >= ai->share_need);
+		if (near_serves(ai, goal)) {
+			if (ai->near_goal != goal && worth)
+				near_make(ai, goal);
+			if (ai->near_goal == goal)
+				return flood_settled(ai->near, here) ? ai->near : ai->flood;
+			/* another goal near the flood's source: the flood serves
+			 * the monsters that are surely farther from it than the
+			 * near flood would reach */
+			if (flood_distance(ai->flood, here) - flood_distance(ai->flood, goal) > AI_NEAR_DIST)
+				return ai->flood;
+			return NULL;
+		}
+		if (!worth)
+			return NULL;
 		flood_make(ai, v, goal, here);
 	} else if (!flood_settled(ai->flood, here) && !flood_finished(ai->flood)) {
 		double t0 = clock_us();
 		long settled = flood_settle(ai->flood, &here, 1);
 		count_search(ai, settled, clock_us() - t0);
 	}
-	return true;
+	return ai->flood;
 }
 
 /* Fills crowd[] with this crowd knob (cells held by monsters). */
@@ -323,7 +375,7 @@ static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 /* Rule 3 by the shared flood: the route downhill, only the steps the
  * monster can take before its next replan (it acts at most
  * ceil(speed / 100) times a turn). */
-static void plan_downhill(struct ai *ai, const struct ai_view *v, const struct monster_kind *k,
+static void plan_downhill(struct flood_ctx *fl, const struct ai_view *v, const struct monster_kind *k,
 			  struct mind *mi, int here, int goal)
 {
 	int per_turn = (k->speed + 99) / 100;
@@ -333,7 +385,7 @@ static void plan_downhill(struct ai *ai, const struct ai_view *v, const struct m
 	int len = 0, c = here;
 	mi->route[len++] = c;
 	while (len <= want && c != goal) {
-		c = flood_next(ai->flood, c);
+		c = flood_next(fl, c);
 		if (c < 0)
 			break;
 		mi->route[len++] = c;
@@ -379,8 +431,8 @@ static bool free_neighbour(const struct ai_view *v, int here)
  * heuristic is the flood's exact crowd-free distance, so it looks at
  * little more than the detour.  False when flood_route finds nothing.
  */
-static bool plan_crowd_on_flood(struct ai *ai, const struct ai_view *v, const struct monster_kind *k,
-				struct mind *mi, int here)
+static bool plan_crowd_on_flood(struct ai *ai, struct flood_ctx *fl, const struct ai_view *v,
+				const struct monster_kind *k, struct mind *mi, int here)
 {
 	crowd_fill(ai, v, k->crowd);
 	double cost;
@@ -395,10 +447,10 @@ static bool plan_crowd_on_flood(struct ai *ai, const struct ai_view *v, const st
 			      (per_turn > 0 ? per_turn : 1);
 		if (horizon > mi->route_cap - 1)
 			horizon = mi->route_cap - 1;
-		len = flood_detour(ai->flood, here, ai->crowd, horizon, mi->route, mi->route_cap, &cost, NULL,
+		len = flood_detour(fl, here, ai->crowd, horizon, mi->route, mi->route_cap, &cost, NULL,
 				   &expanded);
 	} else {
-		len = flood_route(ai->flood, here, ai->crowd, mi->route, mi->route_cap, &cost, &expanded);
+		len = flood_route(fl, here, ai->crowd, mi->route, mi->route_cap, &cost, &expanded);
 	}
 	count_search(ai, expanded, clock_us() - t0);
 	if (len < 1)
@@ -462,12 +514,13 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 	mi->route_pos = 0;
 	mi->route_stuck = false;
 
-	bool flood = shareable(k) && flood_reach(ai, v, goal, here) && flood_settled(ai->flood, here);
+	struct flood_ctx *fl = shareable(k) ? flood_reach(ai, v, goal, here) : NULL;
+	bool flood = fl && flood_settled(fl, here);
 	if (flood && !crowd) {
-		plan_downhill(ai, v, k, mi, here, goal);
+		plan_downhill(fl, v, k, mi, here, goal);
 		return;
 	}
-	if (flood && crowd && plan_crowd_on_flood(ai, v, k, mi, here))
+	if (flood && crowd && plan_crowd_on_flood(ai, fl, v, k, mi, here))
 		return;
 	plan_search(ai, v, k, mi, here, goal, crowd);
 }

@@ -74,6 +74,12 @@ struct ai_stats {
 enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_SHARE_MIN 4      /* AUTO floods when at least this many hunters are due */
 #define AI_SHARE_CELLS 8192 /* ... and at least one per this many passable cells (a flood may settle them all) */
+/* Large levels, a goal that moves (ai.c, docs/ai.md): the whole flood is
+ * kept while the goal stays nearer its source than AI_STALE_DIST, and a
+ * flood out to AI_NEAR_DIST around the goal serves the monsters there
+ * (cost units: a plain step costs 1). */
+#define AI_STALE_DIST 32.0
+#define AI_NEAR_DIST 48.0
 #define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
 #define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
 
@@ -96,6 +102,8 @@ struct ai {
 	int *route_cells;       /* max_monsters * AI_ROUTE_MAX: the monsters' route buffers */
 	int crowd_value;        /* the crowd knob crowd[] is filled with now */
 	int flood_goal;         /* cell the current flood was made from; -1 none */
+	struct flood_ctx *near; /* large levels: the flood around a goal that moved (ai.c), or NULL */
+	int near_goal;          /* cell the near flood was made from; -1 none */
 	int due;                /* shareable hunters due to replan this turn (ai_turn_begin) */
 	int goal;               /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
 	int share_need;         /* hunters due before AUTO floods on this level (ai_level_init) */

@@ -321,6 +321,62 @@ static void test_early_stop(void **state)
 	assert_true(stopped_early > 100);
 }
 
+/* A flood resets only the distances the floods before it on the context
+ * may have written (flood_begin): a bounded flood after whole floods (in
+ * compact distances and in doubles), shifts and other bounded floods on
+ * one context settles the same cells at the same distances as on a fresh
+ * context. */
+static void test_reused_context_resets(void **state)
+{
+	(void)state;
+	uint32_t s = 4242;
+	long compared = 0;
+	for (int m = 0; m < 160; m++) {
+		enum grid_topology t = (enum grid_topology)(m % 5);
+		struct grid *g;
+		if (m % 4 == 0) {
+			/* uniform, larger: whole floods take the compact loop */
+			g = grid_create(rnd_range(&s, 60, 140), rnd_range(&s, 40, 90), t);
+			assert_non_null(g);
+			for (int i = 0; i < g->w * g->h; i++)
+				g->cost[i] = rnd_range(&s, 0, 99) < 15 ? 0 : 1;
+		} else {
+			g = random_grid(&s, t);
+		}
+		const int n = g->w * g->h;
+		struct flood_ctx *f = flood_create(g);
+		assert_non_null(f);
+		for (int step = 0; step < 12; step++) {
+			struct flood_options o = flood_options_default();
+			o.reverse = true;
+			const int source = rnd_range(&s, 0, n - 1);
+			const int kind = rnd_range(&s, 0, 3);
+			if (kind == 0) {
+				flood_run(f, source, &o, NULL, 0);
+			} else if (kind == 1) {
+				if (!flood_shift(f, source))
+					flood_run(f, source, &o, NULL, 0);
+			} else {
+				o.max_dist = rnd_range(&s, 1, 25) + (kind == 3 ? 0.5 : 0.0);
+				long a = flood_run(f, source, &o, NULL, 0);
+				struct flood_ctx *fresh = flood_create(g);
+				assert_non_null(fresh);
+				assert_int_equal(flood_run(fresh, source, &o, NULL, 0), a);
+				for (int c = 0; c < n; c++) {
+					assert_int_equal(flood_settled(f, c), flood_settled(fresh, c));
+					assert_true(flood_distance(f, c) == flood_distance(fresh, c));
+					assert_int_equal(flood_next(f, c), flood_next(fresh, c));
+				}
+				flood_destroy(fresh);
+				compared++;
+			}
+		}
+		flood_destroy(f);
+		grid_destroy(g);
+	}
+	assert_true(compared > 600);
+}
+
 /* The same query gives the same flood: the same cells settled at every
  * early stop, and the same flood_next, on two contexts and on a reused one
  * after other floods. */
@@ -1088,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(test_reverse_and_forward_costs),
 		cmocka_unit_test(test_early_stop),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_reused_context_resets),
 		cmocka_unit_test(test_large_and_memory),
 		cmocka_unit_test(test_route_with_extra),
 		cmocka_unit_test(test_route_crowd_moves),

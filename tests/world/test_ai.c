@@ -690,9 +690,9 @@ static void test_shared_moving_goal_large(void **state)
 	(void)state;
 	struct rng r;
 	rng_seed(&r, 77);
-	int moves = 0;
+	int moves = 0, near_moves = 0, far_moves = 0;
 	long settled = 0, floods = 0, whole = 0;
-	for (int run = 0; run < 3; run++) {
+	for (int run = 0; run < 4; run++) {
 		char *text = random_level_text(&r, GRID_SQUARE8, 250, 170, 12);
 		struct bestiary b;
 		fixture_bestiary(&b, fixture_kinds);
@@ -701,7 +701,9 @@ static void test_shared_moving_goal_large(void **state)
 		struct level_monster spot;
 		for (;;) {
 			int x = rng_range(&r, 0, lv->w - 1), y = rng_range(&r, 0, lv->h - 1);
-			if (level_tile(lv, x, y) == TILE_FLOOR && abs(x - lv->player_x) + abs(y - lv->player_y) > 30) {
+			/* far from the player, or near it (within the near flood) */
+			int md = abs(x - lv->player_x) + abs(y - lv->player_y);
+			if (level_tile(lv, x, y) == TILE_FLOOR && (run % 2 ? md > 15 && md < 35 : md > 100)) {
 				spot = (struct level_monster){ 'g', x, y };
 				break;
 			}
@@ -740,6 +742,20 @@ static void test_shared_moving_goal_large(void **state)
 			int to = grid_index(g->grid, m->x, m->y);
 			int pc = grid_index(g->grid, g->player.x, g->player.y);
 			path_flood(ref, pc, &opt, true, 0);
+			/* near the goal: an optimal step toward it (the near
+			 * flood); farther: toward the whole flood's source,
+			 * which stays near the goal */
+			double d = path_flood_distance(ref, from);
+			int src = g->ai.flood_goal;
+			assert_true(src >= 0);
+			double stale = path_flood_distance(ref, src);
+			assert_true(stale >= 0 && stale < AI_STALE_DIST + 1e-9);
+			if (d > AI_NEAR_DIST + 1e-9 && src != pc) {
+				path_flood(ref, src, &opt, true, 0);
+				far_moves += from != to;
+			} else {
+				near_moves += from != to;
+			}
 			check_optimal_move(g, ref, from, to);
 			moves += from != to;
 		}
@@ -753,10 +769,12 @@ static void test_shared_moving_goal_large(void **state)
 		level_destroy(lv);
 	}
 	assert_true(moves > 60);
+	assert_true(near_moves > 10 && far_moves > 10);
 	assert_true(floods > 60);
-	assert_true(settled < whole);
-	print_message("shared flood on a large level, moving player: %d moves checked, %ld floods settled %ld cells "
-		      "(%ld for whole floods)\n", moves, floods, settled, whole);
+	assert_true(settled < whole / 4);
+	print_message("shared flood on a large level, moving player: %d moves checked (%d near the player, %d "
+		      "toward the kept flood's source), %ld floods settled %ld cells (%ld for whole floods)\n",
+		      moves, near_moves, far_moves, floods, settled, whole);
 }
 
 /* ---- cost at scale, printed -------------------------------------------- */
