@@ -255,10 +255,19 @@ static inline int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t
 
 /* route.c's part of the context: allocated and freed with it (route_create
  * false: no memory; route_destroy frees what was allocated), its bytes
- * (route_memory).  Its arrays come zeroed from calloc and are not touched
- * at creation: the pages are the kernel's zero pages until a search
- * writes them. */
+ * (route_memory).  Its arrays come zeroed from calloc; route_pretouch maps
+ * their pages (flood_create does on maps up to PRETOUCH_CELLS). */
+/* Writes one byte of every page of [p, p + len), so that the kernel maps
+ * them now (a memset of calloc'd memory may be dropped by the compiler). */
+static inline void pages_touch(void *p, size_t len)
+{
+	volatile unsigned char *b = p;
+	for (size_t i = 0; i < len; i += 4096)
+		b[i] = b[i];
+}
+
 bool route_create(struct flood_ctx *f);
+void route_pretouch(struct flood_ctx *f); /* maps the pages of its arrays now (flood_create) */
 void route_destroy(struct flood_ctx *f);
 size_t route_memory(const struct flood_ctx *f);
 

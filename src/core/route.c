@@ -38,6 +38,15 @@ bool route_create(struct flood_ctx *f)
 	       f->crowd.cell && f->crowd.extra && f->crowd.heap;
 }
 
+void route_pretouch(struct flood_ctx *f)
+{
+	const size_t n = (size_t)f->n;
+	pages_touch(f->route.node, n * sizeof *f->route.node);
+	pages_touch(f->route.queue.key, n * sizeof *f->route.queue.key);
+	pages_touch(f->crowd.dist, n * sizeof *f->crowd.dist);
+	pages_touch(f->crowd.state, n * sizeof *f->crowd.state);
+}
+
 void route_destroy(struct flood_ctx *f)
 {
 	free(f->route.node);
