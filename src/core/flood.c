@@ -94,12 +94,13 @@ struct flood_ctx *flood_create(const struct grid *g)
 	 * cell under the usual corner rule, and the first touch of the
 	 * memory they write (the distances and the part of the pool the
 	 * uniform flood takes), whose page faults would otherwise land on
-	 * that turn, and the pages of the route search's arrays (calloc's:
-	 * a detour search near a player who walks into new ground would
-	 * fault them in a few at a time, 1-3 ms on a monster turn of a
-	 * 512x512 map).  Only up to PRETOUCH_CELLS cells (about 100 MiB): on
-	 * a larger map the pages are left to be touched where a search needs
-	 * them. */
+	 * that turn.  Only up to PRETOUCH_CELLS cells (about 40 MiB): on a
+	 * larger map the pages are left to be touched where a flood needs
+	 * them.  The route search's arrays (calloc's, 48 bytes a cell with
+	 * the tags) up to PRETOUCH_ROUTE_CELLS: a detour search near a player
+	 * who walks into new ground faulted them in a few at a time, 1-3 ms
+	 * on a monster turn of a 512x512 map; on a 1024x1024 one, touching
+	 * them all would add 0.4 s and 100 MB to each context's making. */
 	if (f->n <= PRETOUCH_CELLS) {
 		for (int c = 0; c < f->n; c++) {
 			f->dist.value[c] = HUGE_VAL;
@@ -109,8 +110,10 @@ struct flood_ctx *flood_create(const struct grid *g)
 		const size_t n = (size_t)f->n, pool_len = (size_t)f->queue.blocks * BLOCK,
 			     uniform_len = 6 * (n + 1);
 		memset(f->queue.pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->queue.pool);
-		pages_touch(f->queue.tag, n * sizeof *f->queue.tag);
-		route_pretouch(f);
+		if (f->n <= PRETOUCH_ROUTE_CELLS) {
+			pages_touch(f->queue.tag, n * sizeof *f->queue.tag);
+			route_pretouch(f);
+		}
 	}
 	moves_refresh(f, false);
 	return f;

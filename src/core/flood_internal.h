@@ -22,6 +22,7 @@
 #define CROWD_CELLS 512        /* cells of flood_route's crowd-aware potential */
 #define RRING 1024             /* flood_route: buckets in its ring */
 #define PRETOUCH_CELLS (1 << 20) /* flood_create touches its arrays up to this size */
+#define PRETOUCH_ROUTE_CELLS (1 << 18) /* ... and the route search's up to this one (512x512) */
 /* Compact distances (see run_compact): a + b sqrt 2 steps kept as
  * a * 2^CBITS + b * dist.sqrt2 in 32 bits. */
 #define CBITS 21
@@ -256,7 +257,7 @@ static inline int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t
 /* route.c's part of the context: allocated and freed with it (route_create
  * false: no memory; route_destroy frees what was allocated), its bytes
  * (route_memory).  Its arrays come zeroed from calloc; route_pretouch maps
- * their pages (flood_create does on maps up to PRETOUCH_CELLS). */
+ * their pages (flood_create does on maps up to PRETOUCH_ROUTE_CELLS). */
 /* Writes one byte of every page of [p, p + len), so that the kernel maps
  * them now (a memset of calloc'd memory may be dropped by the compiler). */
 static inline void pages_touch(void *p, size_t len)
