@@ -268,19 +268,6 @@ enum recover_choice {
 	RECOVER_STOP,     /* no answer (end of input), or it cannot be removed */
 };
 
-/* Appends a sentence to *notice (a space between sentences). */
-__attribute__((format(printf, 3, 4))) static void append(char *notice, size_t size, const char *fmt, ...)
-{
-	size_t at = strnlen(notice, size);
-	if (at + 2 >= size)
-		return;
-	if (at > 0)
-		notice[at++] = ' ';
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(notice + at, size - at, fmt, ap);
-	va_end(ap);
-}
 
 /* Whether two files hold the same bytes (false when either cannot be read). */
 static bool same_bytes(const char *p1, const char *p2)
@@ -315,7 +302,7 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 	(void)editor_recover_tidy(path, report, sizeof report);
 	if (report[0]) {
 		printf("%s\n", report);
-		append(notice, size, "%s", report);
+		editor_say(notice, size, "%s", report);
 	}
 	struct stat rs, ls;
 	if (stat(recover, &rs) != 0)
@@ -326,12 +313,12 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 			return RECOVER_STOP;
 		}
 		printf("Removed %s (--discard-recover): its unsaved changes are gone.\n", recover);
-		append(notice, size, "Removed %s (--discard-recover).", recover);
+		editor_say(notice, size, "Removed %s (--discard-recover).", recover);
 		return RECOVER_NONE;
 	}
 	if (same_bytes(path, recover) && unlink(recover) == 0) {
 		printf("%s held the level exactly as %s holds it (no unsaved change): removed.\n", recover, path);
-		append(notice, size, "%s held no unsaved change (the same as %s): removed.", recover, path);
+		editor_say(notice, size, "%s held no unsaved change (the same as %s): removed.", recover, path);
 		return RECOVER_NONE;
 	}
 	if (a->recover)
@@ -357,7 +344,7 @@ static enum recover_choice recover_offer(const struct edit_args *a, const char *
 	printf("Not restored: %s is kept as it is (astray edit %s --recover restores it, "
 	       "--discard-recover removes it).\n",
 	       recover, path);
-	append(notice, size, "%s is kept, not restored: --recover restores it, --discard-recover removes it.",
+	editor_say(notice, size, "%s is kept, not restored: --recover restores it, --discard-recover removes it.",
 	       recover);
 	return RECOVER_KEEP;
 }
@@ -416,7 +403,7 @@ static struct editor *restore_level(const char *path, const char *recover, const
 	editor_set_mark(ed);
 	snprintf(notice, size, "Restored %s: s saves it to %s and removes it, q keeps it.", recover, path);
 	if (broken[0])
-		append(notice, size, "%s", broken);
+		editor_say(notice, size, "%s", broken);
 	return ed;
 }
 
@@ -668,14 +655,14 @@ int cmd_edit(int argc, char **argv)
 			}
 			restored = true;
 			if (tidied[0])
-				append(notice, sizeof notice, "%s", tidied);
+				editor_say(notice, sizeof notice, "%s", tidied);
 		} else {
 			char broken[sizeof notice] = "";
 			ed = open_level(path, path, &b, broken, sizeof broken);
 			if (!ed)
 				goto out_recover;
 			if (broken[0])
-				append(notice, sizeof notice, "%s", broken);
+				editor_say(notice, sizeof notice, "%s", broken);
 		}
 	}
 	if (a.bench > 0) {

@@ -1489,7 +1489,7 @@ bool editor_text_complete(const char *text, size_t len)
 	return same;
 }
 
-__attribute__((format(printf, 3, 4))) static void say(char *report, size_t size, const char *fmt, ...)
+void editor_say(char *report, size_t size, const char *fmt, ...)
 {
 	size_t at = strnlen(report, size);
 	if (at + 1 >= size)
@@ -1575,16 +1575,16 @@ static bool tidy_one(const char *full, const char *level, const char *recover, b
 			   : ltext && llen == len && memcmp(ltext, text, len) == 0 ? level
 										   : NULL;
 	if (!text) {
-		say(report, size, "%s is left from a %s, kept: %s.", full, what, err);
+		editor_say(report, size, "%s is left from a %s, kept: %s.", full, what, err);
 		kept = true;
 	} else if (len == 0 || same) {
 		if (unlink(full) == 0) {
 			if (same)
-				say(report, size, "Removed %s (the same as %s).", full, same);
+				editor_say(report, size, "Removed %s (the same as %s).", full, same);
 			else
-				say(report, size, "Removed %s (empty: a %s stopped before it wrote anything).", full, what);
+				editor_say(report, size, "Removed %s (empty: a %s stopped before it wrote anything).", full, what);
 		} else {
-			say(report, size, "%s could not be removed: %s.", full, strerror(errno));
+			editor_say(report, size, "%s could not be removed: %s.", full, strerror(errno));
 			kept = true;
 		}
 	} else if (!rtext && access(recover, F_OK) != 0 && editor_text_complete(text, len)) {
@@ -1593,14 +1593,14 @@ static bool tidy_one(const char *full, const char *level, const char *recover, b
 		if (link(full, recover) == 0) {
 			unlink(full);
 			(void)savefile_sync_dir(NULL, recover, err, sizeof err);
-			say(report, size, "%s held a whole %s that was not renamed: it is now %s.", full, what, recover);
+			editor_say(report, size, "%s held a whole %s that was not renamed: it is now %s.", full, what, recover);
 		} else {
-			say(report, size, "%s holds a whole %s but could not become %s (%s): kept.", full, what,
+			editor_say(report, size, "%s holds a whole %s but could not become %s (%s): kept.", full, what,
 			    recover, strerror(errno));
 			kept = true;
 		}
 	} else {
-		say(report, size,
+		editor_say(report, size,
 		    "%s is left from a %s cut short (%zu bytes%s): kept, as it may hold the only copy of "
 		    "those changes (astray edit %s shows them; delete it when done).",
 		    full, what, len, rtext ? ", not the same as the .recover file" : ", not whole", full);
@@ -1623,7 +1623,7 @@ int editor_recover_tidy(const char *level, char *report, size_t size)
 		free(dir);
 		free(prefix);
 		free(recover);
-		say(report, size, "Out of memory looking for what a rescue left.");
+		editor_say(report, size, "Out of memory looking for what a rescue left.");
 		return -1;
 	}
 	sprintf(recover, "%s.recover", level);
@@ -1642,7 +1642,7 @@ int editor_recover_tidy(const char *level, char *report, size_t size)
 		int n;
 		char **names = leftover_names(dir, prefix, &n);
 		if (n < 0) {
-			say(report, size, "Cannot look for what a rescue left in %s: %s.", dir, strerror(errno));
+			editor_say(report, size, "Cannot look for what a rescue left in %s: %s.", dir, strerror(errno));
 			kept = -1;
 			break;
 		}
@@ -1650,7 +1650,7 @@ int editor_recover_tidy(const char *level, char *report, size_t size)
 			size_t fl = dl + 1 + strlen(names[i]) + 1;
 			char *full = malloc(fl);
 			if (!full) {
-				say(report, size, "Out of memory: %s is left as it is.", names[i]);
+				editor_say(report, size, "Out of memory: %s is left as it is.", names[i]);
 				kept++;
 			} else {
 				if (slash)

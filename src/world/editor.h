@@ -284,4 +284,9 @@ int editor_recover_tidy(const char *level, char *report, size_t size);
  */
 bool editor_recover_set_aside(const char *recover, char *aside, size_t asize, char *err, size_t errlen);
 
+/* Appends a sentence made as printf would to the text in report (size
+ * bytes, NUL-terminated), a space before it when the text is not empty;
+ * what does not fit is cut. */
+__attribute__((format(printf, 3, 4))) void editor_say(char *report, size_t size, const char *fmt, ...);
+
 #endif

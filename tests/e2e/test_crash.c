@@ -32,6 +32,7 @@
 
 #include <cmocka.h>
 
+#include "pty_check.h"
 #include "pty_driver.h"
 
 #define WAIT_MS 10000
@@ -78,16 +79,6 @@ static void fail_dump(struct pty *p, const char *what, long k)
 	fail();
 }
 
-/* The turn number on the status line, or -1. */
-static int turn_of(struct pty *p)
-{
-	int row, col;
-	if (!pty_find(p, "Turn ", &row, &col))
-		return -1;
-	char line[1024];
-	pty_row(p, row, line, sizeof line);
-	return atoi(line + col + 5);
-}
 
 /* Starts astray play on CAMPAIGN with data folder `data`, through the shim
  * when mode is not NULL (or when log is not NULL: counting only). */
@@ -95,21 +86,7 @@ static void start(struct pty *p, const char *data, const char *mode, long at, co
 {
 	char *argv[] = { (char *)BIN, (char *)"play", (char *)CAMPAIGN, (char *)"--seed", (char *)"7",
 			 (char *)"--data", (char *)data, NULL };
-	char num[32];
-	snprintf(num, sizeof num, "%ld", at);
-	if (mode || log)
-		setenv("LD_PRELOAD", SHIM, 1);
-	if (mode) {
-		setenv("FAILIO_MODE", mode, 1);
-		setenv("FAILIO_AT", num, 1);
-	}
-	if (log)
-		setenv("FAILIO_LOG", log, 1);
-	assert_true(pty_start(p, ROWS, COLS, argv));
-	unsetenv("LD_PRELOAD");
-	unsetenv("FAILIO_MODE");
-	unsetenv("FAILIO_AT");
-	unsetenv("FAILIO_LOG");
+	assert_true(pty_start_shim(p, ROWS, COLS, argv, SHIM, mode, at, log));
 }
 
 /* Plays KEYS (each waits for its turn, or for the program's death), then
@@ -119,11 +96,11 @@ static void play_and_quit(struct pty *p, long k)
 	if (!pty_wait_text(p, "Turn 0", WAIT_MS) && !pty_wait_exit(p, 0))
 		fail_dump(p, "the game did not start", k);
 	for (const char *c = KEYS; *c && !p->exited; c++) {
-		int t = turn_of(p);
+		int t = pty_turn(p);
 		char s[2] = { *c, 0 };
 		pty_send(p, s);
 		for (int i = 0; i < WAIT_MS / 10 && !p->exited; i++) {
-			if (*c == '>' ? pty_find(p, "(2/2)", NULL, NULL) : turn_of(p) == t + 1)
+			if (*c == '>' ? pty_find(p, "(2/2)", NULL, NULL) : pty_turn(p) == t + 1)
 				break;
 			pty_pump(p, 10);
 			pty_wait_exit(p, 0);
@@ -319,11 +296,11 @@ static void test_full_disk(void **state)
 		fail_dump(&p, "the game did not start", 0);
 	bool shown = false;
 	for (const char *c = KEYS; *c; c++) {
-		int t = turn_of(&p);
+		int t = pty_turn(&p);
 		char s[2] = { *c, 0 };
 		pty_send(&p, s);
 		for (int i = 0; i < WAIT_MS / 10; i++) {
-			if (*c == '>' ? pty_find(&p, "(2/2)", NULL, NULL) : turn_of(&p) == t + 1)
+			if (*c == '>' ? pty_find(&p, "(2/2)", NULL, NULL) : pty_turn(&p) == t + 1)
 				break;
 			pty_pump(&p, 10);
 		}

@@ -32,6 +32,27 @@ int pty_turn(struct pty *p)
 	return atoi(line + col + 5);
 }
 
+bool pty_start_shim(struct pty *p, int rows, int cols, char *const argv[], const char *shim,
+		    const char *mode, long at, const char *log)
+{
+	char num[32];
+	snprintf(num, sizeof num, "%ld", at);
+	if (mode || log)
+		setenv("LD_PRELOAD", shim, 1);
+	if (mode) {
+		setenv("FAILIO_MODE", mode, 1);
+		setenv("FAILIO_AT", num, 1);
+	}
+	if (log)
+		setenv("FAILIO_LOG", log, 1);
+	bool ok = pty_start(p, rows, cols, argv);
+	unsetenv("LD_PRELOAD");
+	unsetenv("FAILIO_MODE");
+	unsetenv("FAILIO_AT");
+	unsetenv("FAILIO_LOG");
+	return ok;
+}
+
 const char *pty_bin(void)
 {
 	const char *b = getenv("ASTRAY_BIN");

@@ -11,6 +11,13 @@ void pty_fail(struct pty *p, const char *what);
  * status line is on the screen. */
 int pty_turn(struct pty *p);
 
+/* Starts argv in a rows x cols pty through the LD_PRELOAD fault shim
+ * `shim` (tests/shim/failio.c) when mode is not NULL (FAILIO_MODE=mode,
+ * FAILIO_AT=at) or log is not NULL (FAILIO_LOG=log: counting only),
+ * else as it is; the environment is as before when it returns. */
+bool pty_start_shim(struct pty *p, int rows, int cols, char *const argv[], const char *shim,
+		    const char *mode, long at, const char *log);
+
 /* The program under test: $ASTRAY_BIN, else build/san/astray. */
 const char *pty_bin(void);
 
