@@ -450,6 +450,24 @@ static void test_save_killed_midway(void **state)
 	finish(&e);
 }
 
+/* The older LEVEL.recover (`older`, freed here) was set aside as
+ * LEVEL.recover.1, and the new rescue holds `row`; ends the test. */
+static void check_set_aside(struct ed *e, char *older, const char *row)
+{
+	char aside[220];
+	snprintf(aside, sizeof aside, "%s.1", e->recover);
+	char *kept = pty_slurp(aside);
+	assert_non_null(kept);
+	assert_string_equal(kept, older);
+	char *newer = pty_slurp(e->recover);
+	assert_non_null(newer);
+	assert_non_null(strstr(newer, row));
+	free(kept);
+	free(newer);
+	free(older);
+	finish(e);
+}
+
 /* Declined, then stopped again: the new changes go to LEVEL.recover and
  * the older ones are kept as LEVEL.recover.1, not replaced. */
 static void test_second_rescue_keeps_older(void **state)
@@ -469,17 +487,7 @@ static void test_second_rescue_keeps_older(void **state)
 	assert_true(pty_wait_exit(&e.p, WAIT_MS));
 	assert_true(pty_log_has(&e.p, "are kept as"));
 	pty_close(&e.p);
-	char aside[220];
-	snprintf(aside, sizeof aside, "%s.1", e.recover);
-	char *kept = pty_slurp(aside);
-	assert_non_null(kept);
-	assert_string_equal(kept, older);
-	char *newer = pty_slurp(e.recover);
-	assert_non_null(strstr(newer, "\n#..@,......#####...#\n"));
-	free(kept);
-	free(newer);
-	free(older);
-	finish(&e);
+	check_set_aside(&e, older, "\n#..@,......#####...#\n");
 }
 
 /* Restored, the restore undone and another change made, then stopped:
@@ -502,17 +510,7 @@ static void test_undone_restore_rescue_keeps(void **state)
 	kill(e.p.pid, SIGTERM);
 	assert_true(pty_wait_exit(&e.p, WAIT_MS));
 	pty_close(&e.p);
-	char aside[220];
-	snprintf(aside, sizeof aside, "%s.1", e.recover);
-	char *kept = pty_slurp(aside);
-	assert_non_null(kept);
-	assert_string_equal(kept, older);
-	char *newer = pty_slurp(e.recover);
-	assert_non_null(strstr(newer, "\n#..@.,.....#####...#\n"));
-	free(kept);
-	free(newer);
-	free(older);
-	finish(&e);
+	check_set_aside(&e, older, "\n#..@.,.....#####...#\n");
 }
 
 /* astray edit LEVEL.recover edits that file itself, as before. */

@@ -67,17 +67,7 @@ static void play_and_quit(struct pty *p)
 {
 	if (!pty_wait_text(p, "Turn 0", WAIT_MS) && !pty_wait_exit(p, 0))
 		fail_dump(p, "the game did not start");
-	for (const char *c = KEYS; *c && !p->exited; c++) {
-		int t = pty_turn(p);
-		char s[2] = { *c, 0 };
-		pty_send(p, s);
-		for (int i = 0; i < WAIT_MS / 10 && !p->exited; i++) {
-			if (*c == '>' ? pty_find(p, "(2/2)", NULL, NULL) : pty_turn(p) == t + 1)
-				break;
-			pty_pump(p, 10);
-			pty_wait_exit(p, 0);
-		}
-	}
+	pty_play_keys(p, KEYS, WAIT_MS);
 	if (!p->exited) {
 		dismiss_more(p);
 		pty_send(p, "Q");

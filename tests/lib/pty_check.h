@@ -18,6 +18,11 @@ int pty_turn(struct pty *p);
 bool pty_start_shim(struct pty *p, int rows, int cols, char *const argv[], const char *shim,
 		    const char *mode, long at, const char *log);
 
+/* Sends each key of `keys` and waits (up to wait_ms) for it to be played:
+ * the turn counter one up, for '>' the second level's "(2/2)", or the
+ * program's exit (which ends the keys). */
+void pty_play_keys(struct pty *p, const char *keys, int wait_ms);
+
 /* The program under test: $ASTRAY_BIN, else build/san/astray. */
 const char *pty_bin(void);
 
