@@ -553,8 +553,9 @@ static void test_void_drawn(void **state)
 		pty_fail(&e.p, "the editor did not start");
 	wait_text(&e, "_ void: no cell", "no legend line for void");
 	int row, col;
-	/* row 2 "  # . @ . > #": cell 0 (column 0) is void, cell 1 the wall */
-	if (!pty_find(&e.p, "_ # . @ . > #", &row, &col))
+	/* row 2 "  # . @ . > #": cell 0 (column 0) is void, cell 1 the wall
+	 * (waited for: the map may be drawn after the panel) */
+	if (!pty_wait_text(&e.p, "_ # . @ . > #", WAIT_MS) || !pty_find(&e.p, "_ # . @ . > #", &row, &col))
 		pty_fail(&e.p, "the void cell of row 2 is not drawn as _");
 	/* row 0: cells 0 and 1 void, then walls; between cells stays blank */
 	char line[128];
