@@ -234,8 +234,8 @@ static struct editor *open_level(const char *path, const char *as, const struct 
 		memset(&diags, 0, sizeof diags);
 		lv = level_parse_partial(path, text, len, b, &diags);
 	}
-	free(text);
 	if (!lv) {
+		free(text);
 		cli_print_diags(stderr, &diags, false, false);
 		fprintf(stderr, "astray edit: %s has no map the editor can show: fix %s in a text editor "
 				"first (the file is left as it is)\n",
@@ -244,6 +244,11 @@ static struct editor *open_level(const char *path, const char *as, const struct 
 		return NULL;
 	}
 	struct editor *ed = editor_create(lv, b, as);
+	if (ed && !editor_keep_comments(ed, text, len)) {
+		editor_destroy(ed);
+		ed = NULL;
+	}
+	free(text);
 	if (ed && broken && !editor_set_file_diags(ed, &diags, lv->map_line)) {
 		editor_destroy(ed);
 		ed = NULL;
@@ -381,6 +386,17 @@ static struct editor *restore_level(const char *path, const char *recover, const
 	char err[200];
 	if (old && rec && old->topo == rec->topo) {
 		ed = editor_create(old, b, path);
+		/* the comments are LEVEL's (no editing session changes them) */
+		size_t len;
+		char *text;
+		if (ed && textfile_read(path, &text, &len) == 0) {
+			bool kept = editor_keep_comments(ed, text, len);
+			free(text);
+			if (!kept) {
+				editor_destroy(ed);
+				ed = NULL;
+			}
+		}
 		if (ed && editor_replace(ed, rec, err, sizeof err) == 1) {
 			editor_set_mark(ed);
 			snprintf(notice, size,

@@ -55,6 +55,9 @@ struct editor {
 	const struct bestiary *b;     /* borrowed; may be NULL */
 	char *file;
 	char *name, *author, *description; /* header, kept for writing */
+	char *comments;               /* the file's whole-line ';' comments before the map, each
+	                                 with its newline (editor_keep_comments), or NULL */
+	size_t comments_len;
 	struct level_cell *sealed;
 	int n_sealed;
 	enum grid_topology topo;
@@ -303,6 +306,7 @@ void editor_destroy(struct editor *ed)
 	free(ed->name);
 	free(ed->author);
 	free(ed->description);
+	free(ed->comments);
 	free(ed->sealed);
 	free(ed->glyphs);
 	free(ed->changes);
@@ -1205,10 +1209,64 @@ const struct level *editor_level(struct editor *ed)
 	return ed->stale ? NULL : &ed->lv;
 }
 
+bool editor_keep_comments(struct editor *ed, const char *text, size_t len)
+{
+	free(ed->comments);
+	ed->comments = NULL;
+	ed->comments_len = 0;
+	size_t at = 0, n = 0;
+	char *keep = malloc(len + 1);
+	if (!keep)
+		return false;
+	/* after the first line ("astray-level 1"), up to the map */
+	while (at < len && text[at] != '\n')
+		at++;
+	while (++at < len) {
+		size_t end = at;
+		while (end < len && text[end] != '\n')
+			end++;
+		if (end - at >= 4 && memcmp(text + at, "map:", 4) == 0)
+			break;
+		if (text[at] == ';') {
+			size_t k = end - at;
+			while (k > 0 && text[at + k - 1] == '\r')
+				k--;
+			memcpy(keep + n, text + at, k);
+			n += k;
+			keep[n++] = '\n';
+		}
+		at = end;
+	}
+	if (n == 0) {
+		free(keep);
+		return true;
+	}
+	ed->comments = keep;
+	ed->comments_len = n;
+	return true;
+}
+
 char *editor_write(struct editor *ed, size_t *len)
 {
 	const struct level *lv = editor_level(ed);
-	return lv ? level_write(lv, len) : NULL;
+	char *text = lv ? level_write(lv, len) : NULL;
+	if (!text || !ed->comments_len)
+		return text;
+	/* the comments go under the first line, before the header keys */
+	const char *nl = memchr(text, '\n', *len);
+	size_t head = nl ? (size_t)(nl - text) + 1 : *len;
+	char *with = malloc(*len + ed->comments_len + 1);
+	if (!with) {
+		free(text);
+		return NULL;
+	}
+	memcpy(with, text, head);
+	memcpy(with + head, ed->comments, ed->comments_len);
+	memcpy(with + head + ed->comments_len, text + head, *len - head);
+	*len += ed->comments_len;
+	with[*len] = '\0';
+	free(text);
+	return with;
 }
 
 bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
@@ -1479,8 +1537,10 @@ bool editor_text_complete(const char *text, size_t len)
 		return false;
 	struct editor *ed = editor_create(lv, NULL, NULL);
 	level_destroy(lv);
-	if (!ed)
+	if (!ed || !editor_keep_comments(ed, text, len)) {
+		editor_destroy(ed);
 		return false;
+	}
 	size_t n = 0;
 	char *again = editor_write(ed, &n);
 	bool same = again && n == len && memcmp(again, text, len) == 0;

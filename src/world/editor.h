@@ -99,8 +99,17 @@ bool editor_modified(const struct editor *ed);
 void editor_mark_saved(struct editor *ed);
 
 /*
+ * Keeps the whole-line `;` comments of a level file's header (after its
+ * first line, before `map:`), which the model does not hold, so that
+ * editor_write puts them back: under the first line, in their order,
+ * before the header keys.  False on no memory (nothing kept).
+ */
+bool editor_keep_comments(struct editor *ed, const char *text, size_t len);
+
+/*
  * The level as it is now, in the .lvl format (header kept from the level
- * loaded: name, author, description, sealed), NUL-terminated, caller
+ * loaded: name, author, description, sealed, and the comments kept by
+ * editor_keep_comments), NUL-terminated, caller
  * frees.  level_parse gives back the same map.  NULL on no memory.
  */
 char *editor_write(struct editor *ed, size_t *len);

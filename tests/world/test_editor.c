@@ -95,6 +95,57 @@ static void test_write_unchanged(void **state)
 	editor_destroy(ed);
 }
 
+/* The header's whole-line comments survive a save: a file with them under
+ * its first line writes back byte for byte; ones between the keys move
+ * there, in their order; ';' lines after map: are map rows' business, and
+ * a comment after a value is not a whole-line one. */
+static void test_comments_kept(void **state)
+{
+	(void)state;
+	static const char TOP[] = "astray-level 1\n"
+				  "; made for the tests\n"
+				  ";   with two lines\n"
+				  "name: Commented\n"
+				  "topology: square8\n"
+				  "map:\n"
+				  "#####\n"
+				  "#@.>#\n"
+				  "#####\n";
+	struct bestiary b;
+	struct editor *ed = open_text(&b, TOP);
+	assert_true(editor_keep_comments(ed, TOP, strlen(TOP)));
+	char *t = written(ed);
+	assert_string_equal(t, TOP);
+	free(t);
+	assert_true(editor_text_complete(TOP, strlen(TOP)));
+	/* an edit keeps them too */
+	editor_begin(ed);
+	editor_paint(ed, 2, 1, '#');
+	editor_end(ed);
+	t = written(ed);
+	assert_non_null(strstr(t, "astray-level 1\n; made for the tests\n;   with two lines\nname: Commented\n"));
+	assert_non_null(strstr(t, "#@#>#"));
+	free(t);
+	editor_destroy(ed);
+
+	static const char MID[] = "astray-level 1\n"
+				  "name: Commented ; not a whole line\n"
+				  "; between the keys\n"
+				  "topology: square8\n"
+				  "map:\n"
+				  "#####\n"
+				  "#@.>#\n"
+				  "#####\n";
+	ed = open_text(&b, MID);
+	assert_true(editor_keep_comments(ed, MID, strlen(MID)));
+	t = written(ed);
+	static const char want[] = "astray-level 1\n; between the keys\nname: Commented\n";
+	assert_true(strncmp(t, want, sizeof want - 1) == 0);
+	assert_null(strstr(t, "not a whole line"));
+	free(t);
+	editor_destroy(ed);
+}
+
 static void test_paint_undo_redo(void **state)
 {
 	(void)state;
@@ -808,6 +859,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_unchanged),
+		cmocka_unit_test(test_comments_kept),
 		cmocka_unit_test(test_paint_undo_redo),
 		cmocka_unit_test(test_undo_deep),
 		cmocka_unit_test(test_start_moves),
