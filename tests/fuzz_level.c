@@ -41,11 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct level *m = level_from_movingai("fuzz.map", text, size, size, (int)(size % 4), 'g', &d);
 	level_destroy(m);
 	/* astray edit's way into a broken file: the level as far as it reads,
-	 * in the editor with its errors, diagnosed and written */
+	 * in the editor with its errors and the file's comments, diagnosed and
+	 * written */
 	struct level *part = level_parse_partial("fuzz.lvl", text, size, NULL, &d);
 	if (part) {
 		struct editor *ed = editor_create(part, NULL, "fuzz.lvl");
-		if (ed && editor_set_file_diags(ed, &d, part->map_line)) {
+		if (ed && editor_set_file_diags(ed, &d, part->map_line) && editor_keep_comments(ed, text, size)) {
 			(void)editor_diags(ed);
 			size_t wl;
 			free(editor_write(ed, &wl));

@@ -1227,12 +1227,14 @@ bool editor_keep_comments(struct editor *ed, const char *text, size_t len)
 			end++;
 		if (end - at >= 4 && memcmp(text + at, "map:", 4) == 0)
 			break;
-		if (text[at] == ';') {
-			size_t k = end - at;
-			while (k > 0 && text[at + k - 1] == '\r')
-				k--;
-			memcpy(keep + n, text + at, k);
-			n += k;
+		/* a line the format refuses (a tab, a control or non-ASCII
+		 * byte) is an error the parser reported: it is not written back */
+		bool clean = true;
+		for (size_t i = at; i < end && clean; i++)
+			clean = text[i] >= 0x20 && text[i] <= 0x7e;
+		if (text[at] == ';' && clean) {
+			memcpy(keep + n, text + at, end - at);
+			n += end - at;
 			keep[n++] = '\n';
 		}
 		at = end;

@@ -102,7 +102,8 @@ void editor_mark_saved(struct editor *ed);
  * Keeps the whole-line `;` comments of a level file's header (after its
  * first line, before `map:`), which the model does not hold, so that
  * editor_write puts them back: under the first line, in their order,
- * before the header keys.  False on no memory (nothing kept).
+ * before the header keys.  A line with a byte the format refuses is left
+ * out.  False on no memory (nothing kept).
  */
 bool editor_keep_comments(struct editor *ed, const char *text, size_t len);
 

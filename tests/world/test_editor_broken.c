@@ -247,7 +247,8 @@ static void test_no_map(void **state)
 }
 
 /* Every corpus file: a partial level (or NULL with errors) that the editor
- * opens, diagnoses and writes as text that parses (partially) again. */
+ * opens (with the file's comments), diagnoses and writes as text that
+ * parses (partially) again. */
 static void test_corpus(void **state)
 {
 	(void)state;
@@ -273,6 +274,7 @@ static void test_corpus(void **state)
 			struct editor *ed = editor_create(lv, NULL, path);
 			assert_non_null(ed);
 			assert_true(editor_set_file_diags(ed, &d, lv->map_line));
+			assert_true(editor_keep_comments(ed, text, len));
 			const struct diag_list *now = editor_diags(ed);
 			for (int i = 0; i < now->n; i++) {
 				int x, y;

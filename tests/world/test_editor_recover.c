@@ -116,9 +116,13 @@ static void test_text_complete(void **state)
 	assert_int_equal(whole_cuts, 2);
 	/* the last newline missing */
 	assert_false(editor_text_complete(WHOLE, n - 1));
-	/* a file from elsewhere (comments) is not the editor's text */
-	static const char COMMENTED[] = "astray-level 1\n; hand made\nname: R\ntopology: square8\nmap:\n#####\n#@.>#\n#####\n";
+	/* a file from elsewhere (a comment between the keys, which a save
+	 * would move up) is not the editor's text; comments under the first
+	 * line are kept by a save, so such a file is */
+	static const char COMMENTED[] = "astray-level 1\nname: R\n; hand made\ntopology: square8\nmap:\n#####\n#@.>#\n#####\n";
 	assert_false(editor_text_complete(COMMENTED, strlen(COMMENTED)));
+	static const char ON_TOP[] = "astray-level 1\n; hand made\nname: R\ntopology: square8\nmap:\n#####\n#@.>#\n#####\n";
+	assert_true(editor_text_complete(ON_TOP, strlen(ON_TOP)));
 	/* a level with errors the editor wrote (no exit) is whole all the same */
 	static const char NO_EXIT[] = "astray-level 1\nname: R\ntopology: square8\nmap:\n#####\n#@..#\n#####\n";
 	assert_true(editor_text_complete(NO_EXIT, strlen(NO_EXIT)));
