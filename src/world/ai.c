@@ -290,15 +290,15 @@ static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int her
 }
 
 /*
- * A goal that moved, on a large level (docs/ai.md, "Following a moving
- * player"): while it stays within AI_STALE_DIST of the whole flood's
+ * A goal that moved, on a large level (docs/ai.md, "A goal that moves"):
+ * while it stays within AI_STALE_DIST of the whole flood's
  * source, that flood is kept and a small flood from the goal, out to
  * AI_NEAR_DIST, serves the monsters near it.  The rest follow the whole
  * flood toward its source, which lies inside the small one, so they come
  * within its reach.  The whole flood is made again (or shifted) only when
- * the goal has gone farther.
+ * the goal has gone farther.  Whether the whole flood still serves goal
+ * that way:
  */
-
 static bool near_serves(const struct ai *ai, int goal)
 {
 	if (!ai->near || ai->flood_goal < 0 || !flood_finished(ai->flood))
