@@ -25,6 +25,7 @@ struct monster_kind {
 	int crowd;           /* extra cost of entering a cell held by another monster */
 	int repath;          /* recompute the route every N turns (or at once when blocked) */
 	long budget;         /* maximum expansions per search; 0 = unlimited */
+	int lookahead;       /* large levels: how far a crowd detour looks, in units of the steps it walks */
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
 };
 

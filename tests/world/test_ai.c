@@ -243,10 +243,9 @@ static void test_crowd(void **state)
  * A has a dummy right in front of it on the way to the player, goblin B
  * is walled in by eight dummies (which never hunt, so never move).
  */
-static void test_crowd_large_level(void **state)
+static void crowd_large_level(int lookahead)
 {
-	(void)state;
-	const int w = 200, h = 200;
+	const int w = 200, h = 200, reach = lookahead * AI_CROWD_COMMIT, box = 2 * reach + 1;
 	char *text = malloc((size_t)(w + 1) * h + 1);
 	size_t n = 0;
 	for (int y = 0; y < h; y++) {
@@ -271,6 +270,7 @@ static void test_crowd_large_level(void **state)
 	g->player.hp = 100000;
 	kind(g, "goblin")->memory = 1000;
 	kind(g, "goblin")->crowd = 4;
+	kind(g, "goblin")->lookahead = lookahead;
 	assert_true(g->ai.share_need > AI_SHARE_MIN);
 	struct monster *a = game_monster_at(g, 20, 100), *b = game_monster_at(g, 20, 50);
 	assert_non_null(a);
@@ -278,10 +278,10 @@ static void test_crowd_large_level(void **state)
 	force_hunt(g, a);
 	force_hunt(g, b);
 	act_wait(g);
-	/* A went round the dummy, on a detour that looks 24 steps ahead */
+	/* A went round the dummy, on a detour that looks `reach` steps ahead */
 	assert_int_equal(a->x, 21);
 	assert_true(a->y == 99 || a->y == 101);
-	assert_true(a->mind.route_len >= 2 && a->mind.route_len <= 3 * AI_CROWD_COMMIT + 1);
+	assert_true(a->mind.route_len >= 2 && a->mind.route_len <= reach + 1);
 	/* B waited, and only A searched (besides the flood) */
 	assert_int_equal(b->x, 20);
 	assert_int_equal(b->y, 50);
@@ -289,8 +289,8 @@ static void test_crowd_large_level(void **state)
 	long passable = 0;
 	for (int c = 0; c < g->grid->w * g->grid->h; c++)
 		passable += g->grid->cost[c] != 0;
-	/* the flood settles every passable cell; the detour a 49x49 box at most */
-	assert_true(g->ai.stats.expanded > passable && g->ai.stats.expanded - passable <= 49 * 49);
+	/* the flood settles every passable cell; the detour a box x box square at most */
+	assert_true(g->ai.stats.expanded > passable && g->ai.stats.expanded - passable <= box * box);
 	for (int i = 0; i < 6; i++)
 		act_wait(g);
 	assert_int_equal(b->x, 20);
@@ -298,6 +298,21 @@ static void test_crowd_large_level(void **state)
 	assert_int_equal(g->ai.stats.searches - g->ai.stats.floods, 1);
 	assert_true(a->x >= 27 && abs(a->y - 100) <= 1);
 	fixture_fini(&f);
+}
+
+/* The default lookahead, 3: a goblin's detour looks 24 steps ahead. */
+static void test_crowd_large_level(void **state)
+{
+	(void)state;
+	crowd_large_level(3);
+}
+
+/* The `lookahead` knob: with 1 the detour looks 8 steps ahead, in a
+ * 17x17 box, and still goes round. */
+static void test_crowd_lookahead_knob(void **state)
+{
+	(void)state;
+	crowd_large_level(1);
 }
 
 static void test_budget_partial_path(void **state)
@@ -893,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_penalty),
 		cmocka_unit_test(test_crowd),
 		cmocka_unit_test(test_crowd_large_level),
+		cmocka_unit_test(test_crowd_lookahead_knob),
 		cmocka_unit_test(test_budget_partial_path),
 		cmocka_unit_test(test_flee),
 		cmocka_unit_test(test_repath_and_weight),
