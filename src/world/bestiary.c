@@ -55,7 +55,7 @@ static const struct bestiary_key_doc keys[] = {
 	KEY("budget", BKEY_LONG, budget, "0", 0, 1e9,
 	    "maximum cells expanded per search, 0 = unlimited; past it the monster follows the best partial path"),
 	KEY("lookahead", BKEY_INT, lookahead, "3", 1, 16,
-	    "on levels of more than 32,768 open cells, a crowd detour looks this many times as far as the monster walks on it before it replans; 1 thinks 2-3x faster in crowds of thousands but waits and dithers more"),
+	    "on levels of more than 32,768 open cells, a crowd detour looks this many times as far as the monster walks on it before it replans; 1 thinks up to 2-3x faster in crowds of thousands but waits and dithers more"),
 	KEY("flee", BKEY_DOUBLE, flee, "0", 0, 1,
 	    "below this fraction of its hit points it runs away; 0 never flees"),
 };
