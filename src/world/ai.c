@@ -401,14 +401,6 @@ static void plan_downhill(struct flood_ctx *fl, const struct ai_view *v, const s
  * (flood_detour), and a monster whose every neighbour is held waits
  * without planning.  Small levels keep the whole optimal detour.
  */
-/* How far a detour looks on a large level is the kind's `lookahead` knob
- * (bestiary.c), in units of the steps it will walk before replanning.
- * With 1 the horizon sits just past the monster's last step and monsters
- * near the ring round the player went back and forth (6 -> 20
- * oscillations a game with 1,000 chasers on random512); with the default
- * 3 the behaviour metrics are those of the whole detour (docs/ai.md,
- * which also gives what 1 and 2 save and cost in crowds of 10,000). */
-
 static bool crowd_horizon_rule(const struct ai *ai)
 {
 	return ai->share_need > AI_SHARE_MIN;
@@ -441,8 +433,13 @@ static bool plan_crowd_on_flood(struct ai *ai, struct flood_ctx *fl, const struc
 	double t0 = clock_us();
 	int len;
 	if (crowd_horizon_rule(ai)) {
-		/* `lookahead` times the steps it may take before the detour
-		 * is replanned */
+		/* The kind's `lookahead` knob times the steps it may take
+		 * before the detour is replanned.  With 1 the horizon sits
+		 * just past its last step and monsters near the ring round
+		 * the player went back and forth (6 -> 20 oscillations a game
+		 * with 1,000 chasers on random512); with the default 3 the
+		 * behaviour metrics are those of the whole detour (docs/ai.md
+		 * gives what 1 and 2 save and cost). */
 		int every = k->repath > 1 ? k->repath : 1, per_turn = (k->speed + 99) / 100;
 		long horizon = (long)(k->lookahead > 1 ? k->lookahead : 1) *
 			       (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) * (per_turn > 0 ? per_turn : 1);
