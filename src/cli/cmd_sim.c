@@ -94,7 +94,6 @@ struct sim_level_run {
 };
 
 static const char *const format_choices[] = { "table", "csv", "json", NULL };
-static const char *const layer_choices[] = { "occupancy", "contact", "deaths", "blocked", NULL };
 
 /* I/N with 1 <= I <= N <= 1000000. */
 static bool parse_shard(const char *text, void *field)
@@ -208,7 +207,7 @@ static const struct opt sim_opts[] = {
 	  .help = "write the heat of every layer (both sides under\n"
 		  "--compare) as counts to FILE, for astray sim-report\n"
 		  "--heatmap to add up over --shard slices (one LEVEL)" },
-	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = layer_choices,
+	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = sim_heat_layer_names,
 	  .help = "the heat map's layer (default occupancy):\n"
 		  "  occupancy  monster actions taken on each cell\n"
 		  "  contact    the player's cell at first contact\n"

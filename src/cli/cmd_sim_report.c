@@ -33,7 +33,6 @@ struct report_args {
 };
 
 static const char *const format_choices[] = { "table", "csv", "json", NULL };
-static const char *const layer_choices[] = { "occupancy", "contact", "deaths", "blocked", NULL };
 
 #define ARG(field) offsetof(struct report_args, field)
 static const struct opt report_opts[] = {
@@ -43,7 +42,7 @@ static const struct opt report_opts[] = {
 	  .help = "add up the heat counts files given (sim --heat-counts)\n"
 		  "and draw the heat map one run over all their games\n"
 		  "draws: SVG to FILE, or text with - after the report" },
-	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = layer_choices,
+	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = sim_heat_layer_names,
 	  .help = "the heat map's layer (default occupancy): occupancy,\n"
 		  "contact, deaths or blocked, as astray sim" },
 };

@@ -200,7 +200,7 @@ void sim_runner_set_record(struct sim_runner *r, const struct sim_record *rec)
 	r->record = rec;
 }
 
-static const char *const heat_names[SIM_HEAT_COUNT] = { "occupancy", "contact", "deaths", "blocked" };
+const char *const sim_heat_layer_names[SIM_HEAT_COUNT + 1] = { "occupancy", "contact", "deaths", "blocked", NULL };
 static const char *const heat_labels[SIM_HEAT_COUNT] = {
 	"monster actions taken on the cell", "player's cell at first contact",
 	"player's cell at death", "monster waits blocked by another monster",
@@ -208,7 +208,7 @@ static const char *const heat_labels[SIM_HEAT_COUNT] = {
 
 const char *sim_heat_layer_name(enum sim_heat_layer l)
 {
-	return (unsigned)l < SIM_HEAT_COUNT ? heat_names[l] : "?";
+	return (unsigned)l < SIM_HEAT_COUNT ? sim_heat_layer_names[l] : "?";
 }
 
 const char *sim_heat_layer_label(enum sim_heat_layer l)
@@ -219,7 +219,7 @@ const char *sim_heat_layer_label(enum sim_heat_layer l)
 bool sim_heat_layer_parse(const char *s, enum sim_heat_layer *out)
 {
 	for (int i = 0; i < SIM_HEAT_COUNT; i++)
-		if (strcmp(s, heat_names[i]) == 0) {
+		if (strcmp(s, sim_heat_layer_names[i]) == 0) {
 			*out = (enum sim_heat_layer)i;
 			return true;
 		}

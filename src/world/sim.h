@@ -105,6 +105,8 @@ enum sim_heat_layer {
 	SIM_HEAT_COUNT
 };
 
+/* the layers' names in order, then NULL (the choices of --layer) */
+extern const char *const sim_heat_layer_names[SIM_HEAT_COUNT + 1];
 const char *sim_heat_layer_name(enum sim_heat_layer l);   /* "occupancy", "contact", "deaths", "blocked" */
 const char *sim_heat_layer_label(enum sim_heat_layer l);  /* words for a legend */
 bool sim_heat_layer_parse(const char *s, enum sim_heat_layer *out);
