@@ -280,12 +280,20 @@ static void hook_stopping(void *ud, const struct game *g)
 		save_failed(s, err);
 }
 
+static const char *hook_warning(void *ud)
+{
+	const struct play_save *s = ud;
+	return s->j && s->failed ? "NOT SAVED" : NULL;
+}
+
 void play_save_hooks(struct play_save *s, struct ui_hooks *h)
 {
 	memset(h, 0, sizeof *h);
 	h->ud = s;
 	h->acted = hook_acted;
 	h->stopping = hook_stopping;
+	h->warning = hook_warning;
+	h->failed_quit_prompt = "Really quit? SAVING FAILED: the game is kept only up to where it failed. (y/n)";
 	if (s->j && s->in_slot)
 		h->quit_prompt = "Really quit? The game is saved: start astray again to continue it. (y/n)";
 	else if (s->j)

@@ -24,6 +24,12 @@ struct ui_hooks {
 	 * before the terminal is given back: make what was saved durable. */
 	void (*stopping)(void *ud, const struct game *g);
 	const char *quit_prompt; /* the "really quit?" question; NULL: nothing is saved */
+	/* While saving is broken: a short warning that stays on the status
+	 * line ("NOT SAVED"), so a notice lost to typed-ahead keys is not the
+	 * only sign; NULL when all is well (or no hook).  The quit question
+	 * is then failed_quit_prompt. */
+	const char *(*warning)(void *ud);
+	const char *failed_quit_prompt;
 };
 
 struct ui_options {

@@ -321,6 +321,13 @@ static void ui_message_text(const struct message *m, char *buf, size_t size)
 		snprintf(buf, size, "%s", m->text);
 }
 
+/* The hooks' standing warning (a broken save), or NULL. */
+static const char *ui_warning(const struct ui *u)
+{
+	const struct ui_hooks *h = u->opt.hooks;
+	return h && h->warning ? h->warning(h->ud) : NULL;
+}
+
 /*
  * The message rows.  The messages of the last action (fresh) are shown
  * oldest first, word-wrapped, a page at a time: when they need more rows
@@ -337,8 +344,9 @@ static void ui_draw_messages(struct ui *u)
 	char end[GAME_MESSAGE_LEN * 2];
 	switch (u->screen) {
 	case SCREEN_QUIT:
-		prompt = u->opt.hooks && u->opt.hooks->quit_prompt ? u->opt.hooks->quit_prompt
-								     : "Really quit? Nothing is saved. (y/n)";
+		prompt = ui_warning(u) && u->opt.hooks->failed_quit_prompt ? u->opt.hooks->failed_quit_prompt
+			 : u->opt.hooks && u->opt.hooks->quit_prompt ? u->opt.hooks->quit_prompt
+								   : "Really quit? Nothing is saved. (y/n)";
 		prompt_attr = ui_attr(u, UI_COL_WARN);
 		break;
 	case SCREEN_END:
@@ -467,11 +475,16 @@ static void ui_draw_status(struct ui *u)
 	/* the mode matters most, then the routes flag, then the help hint (a
 	 * replay viewer has its own keys, on its own bar) */
 	int ll = (int)strlen(left);
-	snprintf(right, sizeof right, "%s%s%s", mode, u->routes ? "[routes] " : "", u->viewer ? "" : "? help ");
+	/* a broken save is said before all of them, on every width */
+	const char *warning = ui_warning(u);
+	char standing[40] = "";
+	if (warning)
+		snprintf(standing, sizeof standing, "%s  ", warning);
+	snprintf(right, sizeof right, "%s%s%s%s", standing, mode, u->routes ? "[routes] " : "", u->viewer ? "" : "? help ");
 	if (ll + (int)strlen(right) >= COLS)
-		snprintf(right, sizeof right, "%s%s", mode, u->routes ? "[routes] " : "");
+		snprintf(right, sizeof right, "%s%s%s", standing, mode, u->routes ? "[routes] " : "");
 	if (ll + (int)strlen(right) >= COLS)
-		snprintf(right, sizeof right, "%s", mode);
+		snprintf(right, sizeof right, "%s%s", standing, mode);
 	int row = LINES - 1;
 	attr_t bar = ui_attr(u, UI_COL_STATUS);
 	attron(bar);
@@ -493,6 +506,12 @@ static void ui_draw_status(struct ui *u)
 		mvaddnstr(row, 0, left, COLS);
 	}
 	attroff(bar);
+	if (standing[0] && rl > 0 && rl < COLS) {
+		attr_t w = ui_attr(u, UI_COL_WARN) | A_BOLD | A_REVERSE;
+		attron(w);
+		mvaddnstr(row, COLS - rl, standing, (int)strlen(standing) - 2);
+		attroff(w);
+	}
 	if (g->player.hp * 3 <= g->player.max_hp) {
 		/* low hit points stand out */
 		char hp[32];
@@ -790,8 +809,11 @@ static void ui_act(struct ui *u, struct action a)
 	enum act_result r = game_act(g, &a);
 	const struct ui_hooks *h = u->opt.hooks;
 	char msg[sizeof u->notice];
-	if (h && h->acted && !h->acted(h->ud, g, &a, r, msg, sizeof msg))
+	if (h && h->acted && !h->acted(h->ud, g, &a, r, msg, sizeof msg)) {
+		/* keys typed ahead would take the notice away unseen */
+		flushinp();
 		ui_notice(u, "%s", msg);
+	}
 	if (r == RESULT_NEW_LEVEL) {
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
 		u->screen = SCREEN_MAP;

@@ -298,6 +298,17 @@ static void test_full_disk(void **state)
 	}
 	if (!shown)
 		fail_dump(&p, "the full disk was not shown", 0);
+	/* and it stays said: on the status line, whatever came after, and in
+	 * the quit question, which no longer claims the game is saved */
+	if (!pty_find(&p, "NOT SAVED", NULL, NULL))
+		fail_dump(&p, "no standing NOT SAVED on the status line", 0);
+	dismiss_more(&p);
+	pty_send(&p, "Q");
+	if (!pty_wait_text(&p, "SAVING FAILED: the game is kept only up to where it failed", WAIT_MS))
+		fail_dump(&p, "the quit question does not say saving failed", 0);
+	if (pty_find(&p, "The game is saved", NULL, NULL))
+		fail_dump(&p, "the quit question still says the game is saved", 0);
+	pty_send(&p, "n");
 	quit(&p, 0);
 	if (!pty_log_has(&p, "saving failed") || !pty_log_has(&p, "No space left on device"))
 		fail_dump(&p, "not said again after the game, with its reason", 0);
