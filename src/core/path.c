@@ -33,8 +33,11 @@
  * - Budget: the partial path ends at the expanded cell with the lowest h,
  *   ties to the lower g, then to the one expanded first.
  */
-/* madvise and MADV_POPULATE_WRITE (Linux 5.14) are outside strict POSIX. */
+/* madvise and MADV_POPULATE_WRITE (Linux 5.14) are outside strict POSIX.
+ * Guarded: the fuzz build of the UI passes -D_DEFAULT_SOURCE (curses). */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
 
 #include "path.h"
 
