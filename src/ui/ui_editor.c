@@ -291,7 +291,7 @@ static void ued_draw_panel(struct ued *u)
 	for (int r = UED_TOP_ROWS; r <= last; r++)
 		mvaddch(r, left - 1, '|' | ued_attr(u, UI_COL_DIM));
 	char line[400];
-	ued_line(row++, left, width, "Palette (key, click, [ ]):", A_BOLD);
+	ued_line(row++, left, width, "Palette (key, m+letter, click, [ ]):", A_BOLD);
 	u->pal_n = editor_palette(ed, u->pal, sizeof u->pal);
 	u->pal_per_row = width / 2;
 	u->pal_row = row;
@@ -900,7 +900,12 @@ static void ued_key_edit(struct ued *u, int key)
 		clearok(curscr, TRUE);
 		break;
 	default:
-		if (key > ' ' && key < 127)
+		if (((key >= 'a' && key <= 'z') || (key >= 'A' && key <= 'Z')) && editor_glyph_ok(u->ed, (char)key))
+			/* the palette shows monsters by their letters, which are
+			 * not keys of their own (o, r, b... are taken) */
+			ued_notice(u, "'%c' is a %s: press m then %c to paint it.", key,
+				   editor_glyph_name(u->ed, (char)key), key);
+		else if (key > ' ' && key < 127)
 			ued_notice(u, "Unknown key '%c': press ? for help.", key);
 		break;
 	}

@@ -135,6 +135,16 @@ static void test_paint_undo_save(void **state)
 	/* a key: the cursor starts on the '@'; one step right, then '#' */
 	pty_send(&e.p, "l#");
 	wait_cell(&e, 4, 2, '#', "the '#' key did not paint");
+	/* a monster's letter alone says how to paint it; m then the letter does */
+	pty_send(&e.p, "g");
+	if (!pty_wait_text(&e.p, "'g' is a goblin: press m then g to paint it.", WAIT_MS))
+		dump_fail(&e, "a monster's letter did not say how to paint it");
+	pty_send(&e.p, "mg");
+	wait_cell(&e, 4, 2, 'g', "m g did not paint a goblin");
+	pty_send(&e.p, "z#"); /* and the wall is the glyph again */
+	wait_cell(&e, 4, 2, '#', "undo did not take the goblin back");
+	if (!pty_wait_text(&e.p, "paint '#' wall", WAIT_MS))
+		dump_fail(&e, "'#' did not choose the wall again");
 	/* a click in each form, then a drag */
 	click_cell(&e, 6, 5, false);
 	wait_cell(&e, 6, 5, '#', "a click did not paint");
