@@ -1507,7 +1507,8 @@ bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **
 		return false;
 	*x = ed->lv.monsters[i].x;
 	*y = ed->lv.monsters[i].y;
-	*cells = ed->mcells + ed->mstart[i];
+	/* no cell at all when no monster reaches the start: mcells may be NULL */
+	*cells = ed->mlen[i] > 0 ? ed->mcells + ed->mstart[i] : NULL;
 	*len = ed->mlen[i];
 	*reachable = ed->mlen[i] > 0;
 	return true;

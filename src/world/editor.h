@@ -181,7 +181,8 @@ bool editor_route_explored(struct editor *ed, int x, int y);
  */
 int editor_monster_routes(struct editor *ed);
 /* Monster i: its cell, and its route (cells from the monster to the start)
- * or reachable = false when it can never reach the start. */
+ * or reachable = false, cells NULL and len 0 when it can never reach the
+ * start. */
 bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **cells, int *len,
 			  bool *reachable);
 

@@ -623,6 +623,8 @@ static void test_monster_routes(void **state)
 	assert_int_equal(editor_monster_routes(ed), 1);
 	assert_true(editor_monster_route(ed, 0, &x, &y, &cells, &len, &ok));
 	assert_false(ok);
+	assert_int_equal(len, 0);
+	assert_null(cells); /* never an offset into a list that may not exist */
 	editor_destroy(ed);
 }
 
