@@ -725,28 +725,12 @@ static void ui_draw_history(const struct ui *u)
 	}
 }
 
-static void ui_draw_too_small(void)
-{
-	char line[96];
-	const char *lines[3];
-	snprintf(line, sizeof line, "%dx%d", COLS, LINES);
-	lines[0] = "Terminal too small";
-	lines[1] = line;
-	lines[2] = "need 40x10; Q quits";
-	for (int i = 0; i < 3 && i < LINES; i++) {
-		int len = (int)strlen(lines[i]);
-		int col = COLS > len ? (COLS - len) / 2 : 0;
-		int row = LINES > 3 ? (LINES - 3) / 2 + i : i;
-		mvaddnstr(row, col, lines[i], COLS);
-	}
-}
-
 /* One frame, from the state, in one place. */
 static void ui_draw(struct ui *u)
 {
 	erase();
 	if (ui_screen_too_small()) {
-		ui_draw_too_small();
+		ui_screen_draw_too_small("Q quits");
 	} else if (u->screen == SCREEN_HELP) {
 		ui_draw_help(u);
 	} else if (u->screen == SCREEN_HISTORY) {

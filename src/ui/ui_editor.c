@@ -483,9 +483,8 @@ static void ued_draw(struct ued *u)
 {
 	erase();
 	if (ui_screen_too_small()) {
-		mvaddnstr(0, 0, "Terminal too small", COLS);
-		if (LINES > 1)
-			mvaddnstr(1, 0, "need 40x10", COLS);
+		/* keys wait until it grows: a quit may need to ask about changes */
+		ui_screen_draw_too_small("enlarge it to go on");
 		refresh();
 		return;
 	}

@@ -375,6 +375,20 @@ bool ui_screen_too_small(void)
 	return COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
 }
 
+void ui_screen_draw_too_small(const char *quit)
+{
+	char size[64];
+	snprintf(size, sizeof size, "%dx%d, need %dx%d", COLS, LINES, UI_MIN_COLS, UI_MIN_ROWS);
+	const char *lines[3] = { "Terminal too small", size, quit };
+	int n = quit ? 3 : 2;
+	for (int i = 0; i < n && i < LINES; i++) {
+		int len = (int)strlen(lines[i]);
+		int col = COLS > len ? (COLS - len) / 2 : 0;
+		int row = LINES > n ? (LINES - n) / 2 + i : i;
+		mvaddnstr(row, col, lines[i], COLS);
+	}
+}
+
 /* Whether the terminal has gone away (hangup, closed pty): getch then
  * keeps failing at once, so the loop must stop instead of spinning. */
 static bool ui_terminal_gone(int *stale_reads)

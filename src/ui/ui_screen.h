@@ -74,6 +74,11 @@ void ui_screen_modes(void);
 /* Below UI_MIN_COLS x UI_MIN_ROWS a screen shows a notice instead. */
 bool ui_screen_too_small(void);
 
+/* That notice, centred on the screen however small: "Terminal too
+ * small", the size and the size needed, and how to leave (`quit`, such
+ * as "Q quits"; NULL: nothing). */
+void ui_screen_draw_too_small(const char *quit);
+
 /* ---- reading ---------------------------------------------------------- */
 
 #define UI_READ_SIGNAL (-2)  /* a signal was noted: leave */

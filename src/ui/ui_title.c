@@ -165,7 +165,7 @@ static void title_draw(struct title *t)
 	erase();
 	curs_set(0);
 	if (ui_screen_too_small()) {
-		title_centre(LINES / 2, "The terminal is too small for astray.", A_BOLD);
+		ui_screen_draw_too_small("q quits");
 		refresh();
 		return;
 	}

@@ -429,6 +429,8 @@ static void test_tiny_terminal_notice(void **state)
 	assert_true(pty_start(&e->p, 6, 30, argv));
 	if (!pty_wait_text(&e->p, "too small", E2E_WAIT))
 		e2e_fail_dump(e, "no notice in a 30x6 terminal");
+	if (!pty_wait_text(&e->p, "30x6, need 40x10", E2E_WAIT) || !pty_wait_text(&e->p, "Q quits", E2E_WAIT))
+		e2e_fail_dump(e, "the notice does not say the size, the need and the way out");
 	pty_send(&e->p, "l"); /* ignored while too small */
 	pty_resize(&e->p, 24, 80);
 	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))

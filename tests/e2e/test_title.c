@@ -413,6 +413,8 @@ static void test_resize(void **state)
 	expect(t, "The campaign");
 	pty_resize(&t->p, 6, 30);
 	expect(t, "too small");
+	expect(t, "30x6, need 40x10"); /* the size, the need and the way out */
+	expect(t, "q quits");
 	pty_resize(&t->p, 30, 100);
 	expect(t, "The campaign");
 	if (!pty_wait_gone(&t->p, "too small", WAIT_MS))
