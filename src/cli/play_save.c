@@ -262,7 +262,13 @@ static bool hook_acted(void *ud, const struct game *g, const struct action *a, e
 		return false;
 	}
 	save_failed(s, err);
-	snprintf(msg, msglen, "SAVING FAILED, the game goes on unsaved: %s", err);
+	/* the reason first: a narrow row cuts the rest (it is all said again
+	 * when the game ends) */
+	const char *why = journal_failure_reason(s->j);
+	if (why)
+		snprintf(msg, msglen, "SAVING FAILED (%s): the game goes on unsaved; more when you leave.", why);
+	else
+		snprintf(msg, msglen, "SAVING FAILED, the game goes on unsaved: %s", err);
 	return false;
 }
 

@@ -363,8 +363,33 @@ static void ui_draw_messages(struct ui *u)
 			prompt = u->notice;
 		break;
 	}
-	if (prompt)
-		rows--;
+	/* The quit question, too long for a row of a narrow terminal, takes
+	 * the rows it needs, word-wrapped, so its (y/n) shows: the messages
+	 * can wait while it is asked.  Anything else keeps to its row (the
+	 * fresh messages need theirs) and ends with "..." when cut. */
+	char prompt_rows[UI_MESSAGE_ROWS][GAME_MESSAGE_LEN * 2];
+	int np = 0;
+	if (prompt) {
+		const int most = u->screen == SCREEN_QUIT ? UI_MESSAGE_ROWS : 1;
+		size_t len = strlen(prompt), at = 0;
+		while (at < len && np < most) {
+			size_t take = len - at;
+			if (take > (size_t)COLS && np + 1 < most) {
+				take = (size_t)COLS;
+				while (take > 0 && prompt[at + take] != ' ')
+					take--;
+				if (take == 0)
+					take = (size_t)COLS;
+			}
+			snprintf(prompt_rows[np], sizeof prompt_rows[np], "%.*s", (int)take, prompt + at);
+			at += take;
+			while (prompt[at] == ' ')
+				at++;
+			np++;
+		}
+		ui_ellipsize(prompt_rows[np - 1], COLS);
+		rows -= np;
+	}
 	int width = COLS - (int)strlen(UI_MORE);
 	/* fresh messages, oldest first */
 	int fresh = 0;
@@ -423,8 +448,8 @@ static void ui_draw_messages(struct ui *u)
 			attroff(warn);
 		}
 	}
-	if (prompt)
-		ui_draw_line(rows, prompt, prompt_attr);
+	for (int k = 0; k < np; k++)
+		ui_draw_line(rows + k, prompt_rows[k], prompt_attr);
 }
 
 /* Whether a key pages on through --More--: any key on the map; on the end

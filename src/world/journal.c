@@ -816,6 +816,7 @@ struct journal {
 	long last_snap;           /* n_actions at the newest snapshot written (or found) */
 	bool snap_due;            /* write one at the next action (a resume replayed too much to wait) */
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
+	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
 	char snap_problem[4800];
 };
 
@@ -1100,6 +1101,7 @@ static bool write_record(struct journal *j, const char *body, size_t n, const ch
 	int e = errno;
 	bool cut = done == 0 || ftruncate(j->fd, j->size) == 0;
 	j->failed = true;
+	snprintf(j->reason, sizeof j->reason, "%s", strerror(e));
 	snprintf(j->failure, sizeof j->failure,
 		 "%s: writing %s failed: %s; the journal keeps actions 1 to %ld%s (%ld made durable)", j->path, what,
 		 strerror(e), j->n_actions, cut ? "" : " and a cut record the next reader will drop", j->durable);
@@ -1208,6 +1210,11 @@ bool journal_resumed(struct journal *j, const struct game *g, long from)
 	return !j->snap_failed;
 }
 
+const char *journal_failure_reason(const struct journal *j)
+{
+	return j && j->failed && j->reason[0] ? j->reason : NULL;
+}
+
 bool journal_flush(struct journal *j, char *err, size_t errlen)
 {
 	return j->failed ? failed(j, err, errlen) : true;
@@ -1220,6 +1227,7 @@ bool journal_sync(struct journal *j, char *err, size_t errlen)
 	if (!savefile_fsync(&j->io, j->fd)) {
 		/* after a failed fsync the kernel may have dropped the pages: trust nothing since the last one */
 		j->failed = true;
+		snprintf(j->reason, sizeof j->reason, "%s", strerror(errno));
 		snprintf(j->failure, sizeof j->failure,
 			 "%s: fsync failed: %s; actions after %ld may be lost", j->path, strerror(errno), j->durable);
 		return failed(j, err, errlen);

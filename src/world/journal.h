@@ -210,6 +210,10 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 bool journal_record(struct journal *j, const struct action *a, enum act_result res, const struct game *g, char *err,
 		    size_t errlen);
 
+/* Once the journal failed on a write or fsync: the system's short word for
+ * why ("No space left on device"); NULL before, or for another failure. */
+const char *journal_failure_reason(const struct journal *j);
+
 /* Every record is written when its append returns: true unless the journal failed. */
 bool journal_flush(struct journal *j, char *err, size_t errlen);
 /* fsync: what was appended survives a crash.  Call at quit, hangup, SIGTERM. */

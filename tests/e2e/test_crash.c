@@ -294,7 +294,7 @@ static void test_full_disk(void **state)
 				break;
 			pty_pump(&p, 10);
 		}
-		shown = shown || pty_find(&p, "SAVING FAILED", NULL, NULL);
+		shown = shown || pty_find(&p, "SAVING FAILED (No space left on device)", NULL, NULL);
 	}
 	if (!shown)
 		fail_dump(&p, "the full disk was not shown", 0);
@@ -308,6 +308,12 @@ static void test_full_disk(void **state)
 		fail_dump(&p, "the quit question does not say saving failed", 0);
 	if (pty_find(&p, "The game is saved", NULL, NULL))
 		fail_dump(&p, "the quit question still says the game is saved", 0);
+	pty_send(&p, "n");
+	/* in 40 columns the question wraps onto the message rows, (y/n) and all */
+	pty_resize(&p, 16, 40);
+	pty_send(&p, "Q");
+	if (!pty_wait_text(&p, "kept only up to where it failed. (y/n)", WAIT_MS))
+		fail_dump(&p, "the quit question is cut in 40 columns", 0);
 	pty_send(&p, "n");
 	quit(&p, 0);
 	if (!pty_log_has(&p, "saving failed") || !pty_log_has(&p, "No space left on device"))

@@ -1265,9 +1265,16 @@ static void run_with_fault(struct fault *f, struct fault *counted)
 		if (ok)
 			ok = journal_append_checksum(j, s.g, err, sizeof err);
 		long written = journal_actions(j), durable = journal_durable_actions(j);
-		if (!ok) {
-			/* the failure is reported, and sticks */
+		if (ok) {
+			assert_null(journal_failure_reason(j));
+		} else {
+			/* the failure is reported, and sticks; its short reason is
+			 * the system's word for the fault the test made (a full
+			 * disk for a write, EIO for an fsync) */
 			assert_non_null(strstr(err, path));
+			const char *why = journal_failure_reason(j);
+			assert_non_null(why);
+			assert_string_equal(why, strerror(strstr(err, "fsync failed") ? EIO : ENOSPC));
 			struct action a = { .kind = ACT_WAIT };
 			char again[1200] = "";
 			assert_false(journal_append_action(j, &a, again, sizeof again));
