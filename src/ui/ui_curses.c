@@ -387,7 +387,8 @@ static void ui_draw_messages(struct ui *u)
 				at++;
 			np++;
 		}
-		ui_ellipsize(prompt_rows[np - 1], COLS);
+		if (np > 0)
+			ui_ellipsize(prompt_rows[np - 1], COLS);
 		rows -= np;
 	}
 	int width = COLS - (int)strlen(UI_MORE);

@@ -1226,10 +1226,11 @@ bool journal_sync(struct journal *j, char *err, size_t errlen)
 		return failed(j, err, errlen);
 	if (!savefile_fsync(&j->io, j->fd)) {
 		/* after a failed fsync the kernel may have dropped the pages: trust nothing since the last one */
+		int e = errno;
 		j->failed = true;
-		snprintf(j->reason, sizeof j->reason, "%s", strerror(errno));
+		snprintf(j->reason, sizeof j->reason, "%s", strerror(e));
 		snprintf(j->failure, sizeof j->failure,
-			 "%s: fsync failed: %s; actions after %ld may be lost", j->path, strerror(errno), j->durable);
+			 "%s: fsync failed: %s; actions after %ld may be lost", j->path, strerror(e), j->durable);
 		return failed(j, err, errlen);
 	}
 	j->since_sync = 0;
