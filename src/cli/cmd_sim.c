@@ -88,6 +88,7 @@ struct sim_level_run {
 	char name[160];              /* the run's name for --generate */
 	char *text;                  /* owned file text */
 	uint64_t text_hash;          /* heatmap_text_hash of it */
+	uint64_t config[2];          /* per side: run_config, the per-game CSV's config column */
 	int monsters;                /* at the start of its first game */
 	struct sim_game *games[2];
 	struct sim_heat heat[2];     /* --heatmap: per side */
@@ -285,7 +286,9 @@ static void sim_usage(FILE *out)
 		"\n"
 		"CSV columns:\n"
 		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		"  per game: level,game,seed,outcome,monsters,<metrics> (--shard writes it);\n"
+		"  per game: level,game,seed,outcome,monsters,config,<metrics> (--shard\n"
+		"            writes it; config fingerprints the run's settings, so sim-report\n"
+		"            merges only files of one run);\n"
 		"            --generate adds run after level, --compare side (A/B) before game\n"
 		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
 		"level is the file, or \"all\" for every level together; a generated level is\n"
@@ -933,7 +936,7 @@ static void csv_compare_rows(FILE *f, const struct out_ctx *o, const char *level
 }
 
 static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_level *src, const char *side,
-			  const struct sim_game *g)
+			  uint64_t config, const struct sim_game *g)
 {
 	for (int i = o->first; i < o->end; i++) {
 		char name[160];
@@ -946,8 +949,8 @@ static void csv_game_rows(FILE *f, const struct out_ctx *o, const struct sim_lev
 		}
 		if (side)
 			fprintf(f, ",%s", side);
-		fprintf(f, ",%d,%llu,%s,%d", g[i].index, (unsigned long long)g[i].seed,
-			sim_outcome_name(g[i].outcome), g[i].monsters);
+		fprintf(f, ",%d,%llu,%s,%d,%016llx", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters, (unsigned long long)config);
 		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
 			if (!shown(o, m))
 				continue;
@@ -963,14 +966,15 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 	const struct sim_args *a = o->a;
 	if (a->compare[0] && a->per_game) {
 		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
-		fprintf(f, "level%s,side,game,seed,outcome,monsters", a->generate ? ",run" : "");
+		fprintf(f, "level%s,side,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
 		fputc('\n', f);
 		for (int l = 0; l < o->n_runs; l++)
 			for (int s = 0; s < 2; s++)
-				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].games[s]);
+				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].config[s],
+					      o->runs[l].games[s]);
 	} else if (a->compare[0]) {
 		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
 		for (int l = 0; l < o->n_runs; l++)
@@ -979,13 +983,13 @@ static void print_csv(FILE *f, const struct out_ctx *o)
 		if (o->n_runs > 1)
 			csv_compare_rows(f, o, "all", o->all[0], o->all[1], o->n_all);
 	} else if (a->per_game) {
-		fprintf(f, "level%s,game,seed,outcome,monsters", a->generate ? ",run" : "");
+		fprintf(f, "level%s,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
 		fputc('\n', f);
 		for (int l = 0; l < o->n_runs; l++)
-			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].games[0]);
+			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].config[0], o->runs[l].games[0]);
 	} else {
 		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
 		for (int l = 0; l < o->n_runs; l++)
@@ -1208,6 +1212,32 @@ static void game_range(const struct sim_args *a, int *first, int *end)
 static bool wants_heat(const struct sim_args *a)
 {
 	return a->heatmap || a->heat_counts;
+}
+
+/*
+ * The per-game CSV's config column: a fingerprint of everything besides
+ * the seed that a game depends on (the scripted player, --turns, --chase,
+ * --monsters, --generate's size and depth, every knob of every kind after
+ * --bestiary, --set and the side's --compare settings, and the level
+ * file's text), so that sim-report refuses to merge files of different
+ * runs as one.  The time columns and --jobs are not in it.
+ */
+static uint64_t run_config(const struct sim_args *a, const struct bestiary *b, uint64_t level_hash)
+{
+	char text[128 + BESTIARY_MAX_KINDS * 200];
+	int n = snprintf(text, sizeof text, "astray-sim-config 1\nplayer %d\nturns %d\nchase %d\nmonsters %d %s\n"
+			 "size %dx%d\ndepth %d\nlevel %016llx\n", (int)a->opt.player, a->opt.max_turns,
+			 a->opt.chase ? 1 : 0, a->monsters.n, a->monsters.kind ? a->monsters.kind : "-",
+			 a->size.w, a->size.h, a->depth, (unsigned long long)level_hash);
+	for (int k = 0; k < b->n && n > 0 && (size_t)n < sizeof text; k++) {
+		const struct monster_kind *m = &b->kinds[k];
+		n += snprintf(text + n, sizeof text - (size_t)n,
+			      "kind %c %s %d %d %d %d %d %.17g %.17g %d %d %ld %d %.17g\n", m->glyph, m->name, m->hp,
+			      m->damage, m->speed, m->sight, m->memory, m->weight, m->penalty, m->crowd, m->repath,
+			      m->budget, m->lookahead, m->flee);
+	}
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+	return heatmap_text_hash(text, len);
 }
 
 /* What the games of a run share: the levels, the two settings. */
@@ -1731,6 +1761,9 @@ static int run(const struct sim_args *a)
 		if (!load_level(a, &base, glyph, &runs[l], files[l]))
 			goto done;
 
+	for (int l = 0; l < n_files; l++)
+		for (int s = 0; s < pc.sides; s++)
+			runs[l].config[s] = run_config(a, &pc.side[s], runs[l].text_hash);
 	if (a->record && !record_prepare(a, &pc, &recx))
 		goto done;
 	size_t total = (size_t)n_files * (size_t)a->games;

@@ -1,8 +1,11 @@
 /*
  * sim_csv.c - the reader of sim's per-game CSV (written by cmd_sim.c with
  * --per-game --format csv or --shard I/N): the header names the columns
- * (level, optional run and side, game, seed, outcome, monsters, then
- * metric names, any subset), each row one game.  Games are kept by level
+ * (level, optional run and side, game, seed, outcome, monsters, config,
+ * then metric names, any subset), each row one game.  The config column
+ * fingerprints what the games were played under besides the seed (player,
+ * turns, monsters, the bestiary after the settings, the level's text), so
+ * that files of two different runs never merge into one report.  Games are kept by level
  * (or run, for generated levels) and side, then put in order by seed, so
  * shards and seed ranges can come in any order; a game met twice or
  * missing is an error.  It parses from memory and never prints (make fuzz
@@ -42,6 +45,9 @@ struct row {
 /* One level (or --generate run) as it is being read: its games, per side, in the order read. */
 struct level_acc {
 	char *file;
+	bool has_config[2];        /* a row of this side gave its config (below) */
+	uint64_t config[2];
+	int config_file[2], config_line[2]; /* where that row was */
 	struct row *rows[2];
 	int n[2], cap[2];
 	struct sim_game *games[2]; /* sim_csv_finish's games, in game order */
@@ -54,6 +60,7 @@ struct sim_csv {
 	int n_files, cap_files;
 	bool compare;
 	bool seeds;                 /* the files have a seed column: games are placed by seed */
+	bool configs;               /* the files have a config column: a level's side has one config */
 	bool any;                   /* a header was read */
 	bool hidden[SIM_METRIC_COUNT];
 	int ncols;                  /* columns of the header */
@@ -62,7 +69,7 @@ struct sim_csv {
 };
 
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
-       COL_RUN = -7 };
+       COL_RUN = -7, COL_CONFIG = -8 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -113,8 +120,9 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		int kind;
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
 		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
-		      { "run", COL_RUN } };
-	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false;
+		      { "run", COL_RUN }, { "config", COL_CONFIG } };
+	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false,
+	     config = false;
 	if (n > (int)(sizeof rd->col_kind / sizeof rd->col_kind[0])) {
 		snprintf(err, errlen, "too many columns");
 		return false;
@@ -140,6 +148,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		game |= kind == COL_GAME;
 		level |= kind == COL_LEVEL;
 		seed |= kind == COL_SEED;
+		config |= kind == COL_CONFIG;
 		rd->col_kind[i] = kind;
 	}
 	if (!game || !level) {
@@ -150,12 +159,14 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	bool hidden[SIM_METRIC_COUNT];
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		hidden[m] = !seen[m];
-	if (rd->any && (side != rd->compare || seed != rd->seeds || memcmp(hidden, rd->hidden, sizeof hidden) != 0)) {
+	if (rd->any && (side != rd->compare || seed != rd->seeds || config != rd->configs ||
+			memcmp(hidden, rd->hidden, sizeof hidden) != 0)) {
 		snprintf(err, errlen, "its columns differ from the first file's (mixed runs?)");
 		return false;
 	}
 	rd->compare = side;
 	rd->seeds = seed;
+	rd->configs = config;
 	memcpy(rd->hidden, hidden, sizeof hidden);
 	rd->ncols = n;
 	rd->any = true;
@@ -223,6 +234,7 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 		g.v[m] = NAN;
 	const char *level = NULL, *run = NULL;
 	int side = 0;
+	uint64_t config = 0;
 	for (int i = 0; i < n; i++) {
 		int kind = rd->col_kind[i];
 		long v;
@@ -269,6 +281,17 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			g.outcome = (enum sim_outcome)o;
 			break;
 		}
+		case COL_CONFIG: {
+			char *end;
+			errno = 0;
+			config = strtoull(f[i], &end, 16);
+			if (strlen(f[i]) != 16 || *end != '\0' || errno != 0 || f[i][0] == '-' || f[i][0] == '+' ||
+			    f[i][0] == ' ') {
+				snprintf(err, errlen, "config '%.30s' (expected 16 hexadecimal digits)", f[i]);
+				return false;
+			}
+			break;
+		}
 		case COL_MONSTERS:
 			if (!parse_long(f[i], 0, 100000000, &v)) {
 				snprintf(err, errlen, "monsters '%.20s' (expected a count)", f[i]);
@@ -291,6 +314,22 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 	struct row r = { .g = g, .file = rd->n_files - 1, .line = line, .name = NULL };
 	if (l)
 		r.g.level = (int)(l - rd->levels);
+	if (l && rd->configs) {
+		/* every game of a level's side was played under one config */
+		if (!l->has_config[side]) {
+			l->has_config[side] = true;
+			l->config[side] = config;
+			l->config_file[side] = rd->n_files - 1;
+			l->config_line[side] = line;
+		} else if (l->config[side] != config) {
+			snprintf(err, errlen,
+				 "%sthis game of %.80s was played under other settings than %.80s:%d (config %016llx, "
+				 "not %016llx): another run's file?", rd->compare ? (side ? "side B: " : "side A: ") : "",
+				 l->file, rd->files[l->config_file[side]], l->config_line[side],
+				 (unsigned long long)config, (unsigned long long)l->config[side]);
+			return false;
+		}
+	}
 	if (l && run && strcmp(run, level) != 0)
 		r.name = strdup(level);
 	if (!l || (run && strcmp(run, level) != 0 && !r.name) || !push_row(l, side, &r)) {
@@ -485,7 +524,7 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 	char *copy = malloc(len + 1);
 	char **f = malloc((64 + SIM_METRIC_COUNT) * sizeof *f);
 	bool ok = copy && f, header = true;
-	char err[400];
+	char err[800];
 	if (!ok) {
 		diag_add(d, DIAG_ERROR, file, 0, 0, "out of memory");
 		free(copy);

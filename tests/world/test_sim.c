@@ -524,7 +524,7 @@ static void test_cli_csv_columns(void **state)
 	free(r.out);
 
 	/* Per game: the documented columns, time columns last. */
-	int len = snprintf(header, sizeof header, "level,game,seed,outcome,monsters");
+	int len = snprintf(header, sizeof header, "level,game,seed,outcome,monsters,config");
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		len += snprintf(header + len, sizeof header - (size_t)len, ",%s",
 				sim_metric_info((enum sim_metric)m)->name);
@@ -546,7 +546,7 @@ static void test_cli_csv_columns(void **state)
 	for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[64];
 		int n = csv_fields(line, f, 64);
-		int keep = 5 + first_time; /* the time columns come last */
+		int keep = 6 + first_time; /* the time columns come last */
 		assert_true(n > keep);
 		for (int k = 0; k < keep; k++)
 			used += (size_t)snprintf(stripped + used, sizeof stripped - used, "%s%s", k ? "," : "", f[k]);

@@ -186,6 +186,24 @@ static void test_shards_merge(void **state)
 	out = astray("sim-report", true, &st);
 	assert_int_equal(st, 2);
 	free(out);
+	/* Shards of two different runs (one machine had another --set, another
+	 * player or another --turns) are refused at the first game that
+	 * differs, naming the game it differs from. */
+	static const char *const other[] = { "--set goblin.sight=3", "--player flee", "--turns 500" };
+	for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+		snprintf(args, sizeof args, "sim levels/07-the-deep.lvl --games 9 --shard 1/3 > %s/o1.csv", dir);
+		free(ok(args));
+		snprintf(args, sizeof args, "sim levels/07-the-deep.lvl --games 9 --shard 2/3 %s > %s/o2.csv", other[k],
+			 dir);
+		free(ok(args));
+		snprintf(args, sizeof args, "sim-report %s/o1.csv %s/o2.csv", dir, dir);
+		out = astray(args, true, &st);
+		assert_int_equal(st, 1);
+		assert_non_null(strstr(out, "o2.csv:2:1: error: this game of levels/07-the-deep.lvl was played under "
+					    "other settings than "));
+		assert_non_null(strstr(out, "o1.csv:2 (config "));
+		free(out);
+	}
 }
 
 /* Runs `sim SINGLE --format F` and `sim-report` of the files the shard
@@ -299,9 +317,9 @@ static void test_turns_exact(void **state)
 		       "--per-game --format csv --no-time");
 	int rows = 0, at_limit = 0;
 	for (char *line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-		/* level,game,seed,outcome,monsters,escaped,killed,out_of_turns,turns */
+		/* level,game,seed,outcome,monsters,config,escaped,killed,out_of_turns,turns */
 		char *p = line + 1;
-		for (int k = 0; k < 8; k++)
+		for (int k = 0; k < 9; k++)
 			p = strchr(p, ',') + 1;
 		int turns = atoi(p);
 		assert_true(turns <= 72);

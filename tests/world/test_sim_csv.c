@@ -171,6 +171,50 @@ static void test_seed_ranges(void **state)
 	diag_list_fini(&d);
 }
 
+/* The config column: files of one run merge; a game of another run (other
+ * settings) is refused where it is read, with the row it differs from;
+ * the two sides of --compare have their own. */
+static void test_config(void **state)
+{
+	(void)state;
+	static const char h[] = "level,side,game,seed,outcome,monsters,config\n";
+	struct diag_list d = { 0 };
+	struct sim_csv_result r;
+	struct sim_csv *c = sim_csv_create();
+	char a[512], b[512];
+	snprintf(a, sizeof a, "%sL,A,0,1,killed,2,00000000000000a1\nL,B,0,1,killed,2,00000000000000b2\n", h);
+	snprintf(b, sizeof b, "%sL,A,1,2,escaped,2,00000000000000a1\nL,B,1,2,killed,2,00000000000000b2\n", h);
+	assert_true(add(c, "s1.csv", a, &d));
+	assert_true(add(c, "s2.csv", b, &d));
+	assert_true(sim_csv_finish(c, &r, &d));
+	assert_int_equal(r.games, 2);
+	assert_true(r.compare);
+	sim_csv_destroy(c);
+
+	/* side B of the second file was played under other settings */
+	c = sim_csv_create();
+	snprintf(b, sizeof b, "%sL,A,1,2,escaped,2,00000000000000a1\nL,B,1,2,killed,2,00000000000000b3\n", h);
+	assert_true(add(c, "s1.csv", a, &d));
+	assert_false(add(c, "s2.csv", b, &d));
+	assert_string_equal(d.items[d.n - 1].file, "s2.csv");
+	assert_int_equal(d.items[d.n - 1].line, 3);
+	assert_non_null(strstr(d.items[d.n - 1].msg, "side B: this game of L was played under other settings than "
+							 "s1.csv:3 (config 00000000000000b3, not 00000000000000b2)"));
+	sim_csv_destroy(c);
+
+	/* not 16 hex digits; a file with the column and one without */
+	c = sim_csv_create();
+	assert_false(add(c, "f.csv", "level,game,config\nL,0,12345\n", &d));
+	assert_non_null(strstr(d.items[d.n - 1].msg, "config '12345' (expected 16 hexadecimal digits)"));
+	sim_csv_destroy(c);
+	c = sim_csv_create();
+	assert_true(add(c, "f.csv", "level,game,config\nL,0,0123456789abcdef\n", &d));
+	assert_false(add(c, "g.csv", "level,game\nL,1\n", &d));
+	assert_non_null(strstr(d.items[d.n - 1].msg, "its columns differ from the first file's"));
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+}
+
 /* --generate: the run column groups the games, each keeping its own level
  * name; game i must be on the topology a single run gives game i. */
 static void test_generated(void **state)
@@ -216,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_seed_ranges),
 		cmocka_unit_test(test_generated),
+		cmocka_unit_test(test_config),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
