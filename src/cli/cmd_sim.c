@@ -1224,20 +1224,14 @@ static bool wants_heat(const struct sim_args *a)
  */
 static uint64_t run_config(const struct sim_args *a, const struct bestiary *b, uint64_t level_hash)
 {
-	char text[128 + BESTIARY_MAX_KINDS * 200];
-	int n = snprintf(text, sizeof text, "astray-sim-config 1\nplayer %d\nturns %d\nchase %d\nmonsters %d %s\n"
-			 "size %dx%d\ndepth %d\nlevel %016llx\n", (int)a->opt.player, a->opt.max_turns,
-			 a->opt.chase ? 1 : 0, a->monsters.n, a->monsters.kind ? a->monsters.kind : "-",
-			 a->size.w, a->size.h, a->depth, (unsigned long long)level_hash);
-	for (int k = 0; k < b->n && n > 0 && (size_t)n < sizeof text; k++) {
-		const struct monster_kind *m = &b->kinds[k];
-		n += snprintf(text + n, sizeof text - (size_t)n,
-			      "kind %c %s %d %d %d %d %d %.17g %.17g %d %d %ld %d %.17g\n", m->glyph, m->name, m->hp,
-			      m->damage, m->speed, m->sight, m->memory, m->weight, m->penalty, m->crowd, m->repath,
-			      m->budget, m->lookahead, m->flee);
-	}
-	size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
-	return heatmap_text_hash(text, len);
+	char text[256 + BESTIARY_MAX_KINDS * 320]; /* a kind's line is under 320 bytes: no cut */
+	int head = snprintf(text, sizeof text, "astray-sim-config 1\nplayer %d\nturns %d\nchase %d\nmonsters %d %s\n"
+			    "size %dx%d\ndepth %d\nlevel %016llx\n", (int)a->opt.player, a->opt.max_turns,
+			    a->opt.chase ? 1 : 0, a->monsters.n, a->monsters.kind ? a->monsters.kind : "-",
+			    a->size.w, a->size.h, a->depth, (unsigned long long)level_hash);
+	size_t n = head > 0 && (size_t)head < sizeof text ? (size_t)head : 0;
+	n += bestiary_describe(b, text + n, sizeof text - n);
+	return heatmap_text_hash(text, n < sizeof text ? n : sizeof text - 1);
 }
 
 /* What the games of a run share: the levels, the two settings. */

@@ -69,6 +69,49 @@ const struct bestiary_key_doc *bestiary_keys(int *count)
 	return keys;
 }
 
+size_t bestiary_describe(const struct bestiary *b, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (int k = 0; k < b->n; k++) {
+		const char *kind = (const char *)&b->kinds[k];
+		for (int i = 0; i < N_KEYS; i++) {
+			const char *field = kind + keys[i].offset;
+			char value[64];
+			int iv;
+			long lv;
+			double dv;
+			switch (keys[i].type) {
+			case BKEY_GLYPH:
+				snprintf(value, sizeof value, "%c", *field);
+				break;
+			case BKEY_NAME:
+				snprintf(value, sizeof value, "%.31s", field);
+				break;
+			case BKEY_INT:
+				memcpy(&iv, field, sizeof iv);
+				snprintf(value, sizeof value, "%d", iv);
+				break;
+			case BKEY_LONG:
+				memcpy(&lv, field, sizeof lv);
+				snprintf(value, sizeof value, "%ld", lv);
+				break;
+			default:
+				memcpy(&dv, field, sizeof dv);
+				snprintf(value, sizeof value, "%.17g", dv);
+				break;
+			}
+			int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s %s",
+					 i ? " " : "", keys[i].key, value);
+			n += w > 0 ? (size_t)w : 0;
+		}
+		int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "\n");
+		n += w > 0 ? (size_t)w : 0;
+	}
+	if (size > 0 && n == 0)
+		buf[0] = '\0';
+	return n;
+}
+
 static const struct bestiary_key_doc *find_key(const char *name, size_t len)
 {
 	for (int i = 0; i < N_KEYS; i++)

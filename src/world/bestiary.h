@@ -63,6 +63,13 @@ struct bestiary_key_doc {
 };
 const struct bestiary_key_doc *bestiary_keys(int *count);
 
+/* What the kinds are, whatever file and overrides made them: one line a
+ * kind, every key of the table in its order ("kind goblin glyph g hp 5
+ * ..."), so two bestiaries that play alike give the same text and a new
+ * key is in it with no other change.  Writes at most size bytes with a
+ * terminating NUL (as snprintf) and returns the length of the whole text. */
+size_t bestiary_describe(const struct bestiary *b, char *buf, size_t size);
+
 /* Reads and parses a bestiary file.  A file that cannot be read is an
  * error in diags naming it.  Returns true when there were no errors. */
 bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list *diags);

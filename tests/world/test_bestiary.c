@@ -148,6 +148,42 @@ static void test_error_fixtures(void **state)
 	assert_true(seen >= 10);
 }
 
+/* bestiary_describe: every key of the table for every kind, in the text
+ * two equal bestiaries share and any override changes. */
+static void test_describe(void **state)
+{
+	(void)state;
+	struct bestiary b, c;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_file("tests/levels/bestiary.txt", &b, &d));
+	c = b;
+	char tb[8192], tc[8192];
+	size_t nb = bestiary_describe(&b, tb, sizeof tb);
+	assert_int_equal(nb, strlen(tb));
+	assert_true(nb < sizeof tb);
+	int count;
+	const struct bestiary_key_doc *keys = bestiary_keys(&count);
+	for (int i = 0; i < count; i++) {
+		char word[64];
+		snprintf(word, sizeof word, " %s ", keys[i].key);
+		assert_non_null(strstr(tb, i == 0 ? "kind " : word));
+	}
+	assert_non_null(strstr(tb, "kind goblin glyph g "));
+	/* the same kinds, the same text; the newest key changes it too */
+	assert_int_equal(bestiary_describe(&c, tc, sizeof tc), nb);
+	assert_string_equal(tb, tc);
+	char err[256];
+	assert_true(bestiary_set(&c, "goblin.lookahead=2", err, sizeof err));
+	bestiary_describe(&c, tc, sizeof tc);
+	assert_string_not_equal(tb, tc);
+	/* a short buffer is cut with its NUL, and the whole length still told */
+	char small[16];
+	assert_int_equal(bestiary_describe(&b, small, sizeof small), nb);
+	assert_int_equal(strlen(small), sizeof small - 1);
+	assert_int_equal(bestiary_describe(&b, NULL, 0), nb);
+	diag_list_fini(&d);
+}
+
 static void test_set(void **state)
 {
 	(void)state;
@@ -207,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_match_docs),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_error_fixtures),
+		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_default_path),
 	};
