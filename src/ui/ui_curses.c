@@ -266,6 +266,22 @@ static void ui_draw_line(int row, const char *text, attr_t attr)
 	attroff(attr);
 }
 
+/* How much of text[at..len) one row of `width` columns takes: all of
+ * it, up to the last space that fits, or `width` characters of a word
+ * longer than the row. */
+static size_t ui_line_take(const char *text, size_t at, size_t len, int width)
+{
+	size_t take = len - at;
+	if (take > (size_t)width) {
+		take = (size_t)width;
+		while (take > 0 && text[at + take] != ' ')
+			take--;
+		if (take == 0)
+			take = (size_t)width;
+	}
+	return take;
+}
+
 /* Word-wraps `text` into u->lines from *n on, each line at most `width`
  * columns; false when the lines are full. */
 static bool ui_wrap(struct ui *u, int *n, const char *text, int width, bool fresh)
@@ -276,14 +292,7 @@ static bool ui_wrap(struct ui *u, int *n, const char *text, int width, bool fres
 	do {
 		if (*n >= UI_MSG_LINES)
 			return false;
-		size_t take = len - at;
-		if (take > (size_t)width) {
-			take = (size_t)width;
-			while (take > 0 && text[at + take] != ' ')
-				take--;
-			if (take == 0)
-				take = (size_t)width;
-		}
+		size_t take = ui_line_take(text, at, len, width);
 		snprintf(u->lines[*n], sizeof u->lines[*n], "%.*s", (int)take, text + at);
 		u->line_fresh[*n] = fresh;
 		(*n)++;
@@ -373,14 +382,8 @@ static void ui_draw_messages(struct ui *u)
 		const int most = u->screen == SCREEN_QUIT ? UI_MESSAGE_ROWS : 1;
 		size_t len = strlen(prompt), at = 0;
 		while (at < len && np < most) {
-			size_t take = len - at;
-			if (take > (size_t)COLS && np + 1 < most) {
-				take = (size_t)COLS;
-				while (take > 0 && prompt[at + take] != ' ')
-					take--;
-				if (take == 0)
-					take = (size_t)COLS;
-			}
+			/* the last row it gets takes the rest, to be cut with "..." */
+			size_t take = np + 1 < most ? ui_line_take(prompt, at, len, COLS) : len - at;
 			snprintf(prompt_rows[np], sizeof prompt_rows[np], "%.*s", (int)take, prompt + at);
 			at += take;
 			while (prompt[at] == ' ')
