@@ -50,20 +50,28 @@ TCOD_LIBS := $(shell $(PKG_CONFIG) --libs libtcod 2>/dev/null)
 TCOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtcod 2>/dev/null)
 LIBS = $(CURSES_LIBS) -lm
 
-# One folder per layer (DESIGN section 1).  Each layer compiles with only
-# the include paths it may use, so an include of a higher layer's header
-# is a compile error: core sees core; world sees core and world; ui sees
-# those and ui; cli sees all four.  Tests compile with their layer's paths.
-LAYERS := core world ui cli
+# One folder per layer (DESIGN section 1; docs/HACKING.md).  Each layer
+# compiles with only the include paths it may use, so an include of a
+# higher layer's header is a compile error: core sees core; the world's
+# three sub-layers see what is below them (model: the rules; store: what
+# is kept on disk; tools: the designers' and tuners' tools); ui sees those
+# and ui; cli sees all.  Tests compile with their layer's paths (a test
+# under tests/world sees the whole world).
+LAYERS := core model store tools ui cli
 INC_core := -Isrc/core
-INC_world := $(INC_core) -Isrc/world
+INC_model := $(INC_core) -Isrc/world/model
+INC_store := $(INC_model) -Isrc/world/store
+INC_tools := $(INC_store) -Isrc/world/tools
+INC_world := $(INC_tools)
 INC_ui := $(INC_world) -Isrc/ui
 INC_cli := $(INC_ui) -Isrc/cli
 INC_e2e := -Itests/lib
-layer_of = $(firstword $(filter $(LAYERS) e2e,$(subst /, ,$(1))))
+# The innermost layer folder of a path: build/san/world/model/game.o is
+# model, build/san/tests/world/test_ai.o is world.
+layer_of = $(lastword $(filter $(LAYERS) world e2e,$(subst /, ,$(1))))
 
 CORE_SRC := $(sort $(wildcard src/core/*.c))
-WORLD_SRC := $(sort $(wildcard src/world/*.c))
+WORLD_SRC := $(sort $(wildcard src/world/*/*.c))
 UI_SRC := $(sort $(wildcard src/ui/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SRC := $(CORE_SRC) $(WORLD_SRC) $(UI_SRC) $(CLI_SRC)
@@ -89,8 +97,8 @@ all: build/astray
 build/obj/datadir.stamp build/san/datadir.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(PKGDATADIR)' | cmp -s - $@ || echo '$(PKGDATADIR)' > $@
-build/obj/cli/cmd_play.o build/obj/world/bestiary.o: build/obj/datadir.stamp
-build/san/cli/cmd_play.o build/san/world/bestiary.o: build/san/datadir.stamp
+build/obj/cli/cmd_play.o build/obj/world/model/bestiary.o: build/obj/datadir.stamp
+build/san/cli/cmd_play.o build/san/world/model/bestiary.o: build/san/datadir.stamp
 .PHONY: FORCE
 FORCE:
 

@@ -1,6 +1,6 @@
 /*
  * ui_editor.c - the screen of `astray edit`.  It draws the editor model
- * (src/world/editor.h) every frame in one place (ued_draw): the map with
+ * (src/world/tools/editor.h) every frame in one place (ued_draw): the map with
  * the problem cells, the marker route and the monsters' routes laid over
  * it, a side panel with the palette, the tool, the route figures and the
  * list of problems; it turns keys (through input.h's table, so the cursor
