@@ -65,6 +65,16 @@ enum travel_mode {
 	MODE_RUN          /* straight on in one direction */
 };
 
+/*
+ * The rules version.  Every journal and snapshot records it, and a save or
+ * journal of another version is refused with both versions named and kept
+ * as it is (docs/journal.md).  Any change that alters play or a journal's
+ * checksums bumps it (shared/GAME.md, principle 4).  1: every game before
+ * the version was recorded; 2: the state table (game_state.c) hashes every
+ * field of the state.
+ */
+#define GAME_RULES 2
+
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
 
@@ -226,9 +236,10 @@ struct monster *game_monster_at(const struct game *g, int x, int y);
  * obey it, and the rules hold every monster step the AI decides to it. */
 bool game_can_step(const struct game *g, int from, int to);
 
-/* A hash of the whole play state (positions, hit points, energy, items,
- * doors, turn, rng, messages): equal states give equal hashes, for the
- * determinism tests and sim's replay check. */
+/* A hash of the whole play state: every field game_state_save keeps
+ * (game_state.c lists them once for both), equal on every machine for
+ * equal states; for the journal's checksums, the determinism tests and
+ * sim's replay check. */
 uint64_t game_hash(const struct game *g);
 
 /* ---- the whole play state as bytes (journal snapshots) -------------------- */

@@ -1,0 +1,554 @@
+/*
+ * game_state.c - the play state as one table of fields, from which its
+ * hash, its bytes (a snapshot) and their loading are all made.
+ *
+ * state_walk lists every field of the state once, in a fixed order, with
+ * the range a loaded value must lie in; it runs in one of three modes:
+ * SAVE appends each field to a byte buffer, LOAD reads it back (every
+ * value range-checked, so damaged bytes never crash), HASH folds it into a
+ * 64-bit checksum.  A new field is one line in state_walk and so can be
+ * left out of none of the three.  Per-cell maps (tiles, doors, memory,
+ * the occupant map, crowd costs; later scent stamps or items) are listed
+ * with state_cells_u8 and state_cells_int, which SAVE and HASH take in
+ * words, not bytes.
+ *
+ * The encoding: fixed-width little-endian integers, so equal states give
+ * equal bytes and equal hashes on every machine.  What is a pure cache is
+ * left out and rebuilt: the search contexts, the player's distance map
+ * (reach), the region map.  The AI's shared flood is not a pure cache (a
+ * monster uses a flood that is current even when it would not start one,
+ * and a flood settled in steps is only as far along as its callers took
+ * it), so its goal and its settled cells are kept and the flood is settled
+ * again to exactly that point on load: a flood settles cells in one fixed
+ * order, so settling until those cells are settled gives the same flood.
+ * A flood moved by flood_shift (levels of more than AI_SHARE_MIN *
+ * AI_SHARE_CELLS passable cells) has distances summed along other routes
+ * than a fresh one and cannot be rebuilt bit for bit: such a state is not
+ * saved (GAME_STATE_UNSAVABLE).  The hash takes the flood's goal and its
+ * settled count, not the list.
+ */
+#include "game_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_MAGIC 0x32617473u /* "sta2": the state of rules version 2 and later */
+
+enum state_mode { STATE_SAVE, STATE_LOAD, STATE_HASH };
+
+struct state_io {
+	enum state_mode mode;
+	uint8_t *out;             /* SAVE: the bytes so far (malloc'ed) */
+	size_t n, cap;            /* SAVE: bytes written, allocated; LOAD: input size */
+	bool oom;                 /* SAVE: an allocation failed */
+	const uint8_t *in;        /* LOAD: the bytes */
+	size_t at;                /* LOAD: next byte to read */
+	bool bad;                 /* LOAD: ran past the end or met a value out of range */
+	uint64_t h;               /* HASH: the checksum so far */
+};
+
+/* ---- the primitives: one field, in whichever mode ---------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+/*
+ * HASH of a per-cell map of n elements of `size` bytes (1, 2 or 4): their
+ * values packed little-endian into 64-bit words, whatever the machine's
+ * byte order, the words mixed into four lanes (so the multiplications do
+ * not wait on each other), the lanes then into the hash.
+ */
+static void hash_words(struct state_io *io, const void *cells, size_t n, int size)
+{
+	uint64_t lane[4] = { io->h, io->h ^ 1, io->h ^ 2, io->h ^ 3 };
+	const size_t per = (size_t)(8 / size); /* elements a word */
+	const uint8_t *b8 = cells;
+	const uint16_t *b16 = cells;
+	const uint32_t *b32 = cells;
+	size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the words are the bytes as they lie in memory */
+	for (; i + 4 * per <= n; i += 4 * per) {
+		uint64_t w[4];
+		memcpy(w, b8 + i * (size_t)size, sizeof w);
+		for (int l = 0; l < 4; l++)
+			lane[l] = mix(lane[l], w[l]);
+	}
+#endif
+	for (; i + 4 * per <= n; i += 4 * per)
+		for (size_t l = 0; l < 4; l++) {
+			size_t at = i + l * per;
+			uint64_t w;
+			if (size == 1) {
+				w = 0;
+				for (size_t k = 0; k < 8; k++)
+					w |= (uint64_t)b8[at + k] << (8 * k);
+			} else if (size == 2) {
+				w = (uint64_t)b16[at] | (uint64_t)b16[at + 1] << 16 | (uint64_t)b16[at + 2] << 32 |
+				    (uint64_t)b16[at + 3] << 48;
+			} else {
+				w = (uint64_t)b32[at] | (uint64_t)b32[at + 1] << 32;
+			}
+			lane[l] = mix(lane[l], w);
+		}
+	for (; i < n; i++)
+		lane[0] = mix(lane[0], size == 1 ? b8[i] : size == 2 ? b16[i] : b32[i]);
+	uint64_t h = mix(io->h, n);
+	for (int l = 0; l < 4; l++)
+		h = mix(h, lane[l]);
+	io->h = h;
+}
+
+static void out_bytes(struct state_io *io, const void *p, size_t n)
+{
+	if (io->oom)
+		return;
+	if (io->n + n > io->cap) {
+		size_t cap = io->cap ? io->cap : 65536;
+		while (cap < io->n + n)
+			cap *= 2;
+		uint8_t *q = realloc(io->out, cap);
+		if (!q) {
+			io->oom = true;
+			return;
+		}
+		io->out = q;
+		io->cap = cap;
+	}
+	memcpy(io->out + io->n, p, n);
+	io->n += n;
+}
+
+static uint64_t in_u64(struct state_io *io)
+{
+	if (io->bad || io->n - io->at < 8) {
+		io->bad = true;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)io->in[io->at + (size_t)i] << (8 * i);
+	io->at += 8;
+	return v;
+}
+
+/* A 64-bit word as it is (seeds, the generator's state, magic numbers). */
+static void state_u64(struct state_io *io, uint64_t *v)
+{
+	switch (io->mode) {
+	case STATE_SAVE: {
+		uint8_t b[8];
+		for (int i = 0; i < 8; i++)
+			b[i] = (uint8_t)(*v >> (8 * i));
+		out_bytes(io, b, 8);
+		break;
+	}
+	case STATE_LOAD:
+		*v = in_u64(io);
+		break;
+	case STATE_HASH:
+		io->h = mix(io->h, *v);
+		break;
+	}
+}
+
+/* An integer that must lie in [lo, hi] when loaded (out of range marks
+ * the input bad and gives lo).  Every integer field goes through it, by
+ * way of STATE_INT, whatever its C type. */
+static void state_ll(struct state_io *io, long long *v, long long lo, long long hi)
+{
+	uint64_t u = (uint64_t)*v;
+	state_u64(io, &u);
+	if (io->mode != STATE_LOAD)
+		return;
+	long long x = (long long)u;
+	if (io->bad || x < lo || x > hi) {
+		io->bad = true;
+		x = lo;
+	}
+	*v = x;
+}
+
+/* Any integer lvalue (int, long, unsigned, bool, an enum, uint8_t...):
+ * SAVE and HASH take its value, LOAD assigns the checked value back. */
+#define STATE_INT(io, lvalue, lo, hi)                                                                        \
+	do {                                                                                                 \
+		long long state_v_ = (long long)(lvalue);                                                    \
+		state_ll((io), &state_v_, (lo), (hi));                                                       \
+		if ((io)->mode == STATE_LOAD)                                                                \
+			(lvalue) = state_v_;                                                                 \
+	} while (0)
+
+/* A value that must equal `want` (a size or a count the game already has):
+ * LOAD marks the input bad when it differs. */
+static void state_expect(struct state_io *io, long long want)
+{
+	long long v = want;
+	state_ll(io, &v, want, want);
+}
+
+/* A per-cell byte map of n cells, whole; LOAD checks each byte < limit
+ * (256: any). */
+static void state_cells_u8(struct state_io *io, uint8_t *cells, size_t n, unsigned limit)
+{
+	switch (io->mode) {
+	case STATE_SAVE:
+		out_bytes(io, cells, n);
+		break;
+	case STATE_LOAD:
+		if (io->bad || io->n - io->at < n) {
+			io->bad = true;
+			return;
+		}
+		memcpy(cells, io->in + io->at, n);
+		io->at += n;
+		for (size_t i = 0; i < n && limit < 256; i++)
+			if (cells[i] >= limit) {
+				io->bad = true;
+				return;
+			}
+		break;
+	case STATE_HASH:
+		hash_words(io, cells, n, 1);
+		break;
+	}
+}
+
+/* A per-cell int map of n cells, each in [lo, hi]. */
+static void state_cells_int(struct state_io *io, int *cells, size_t n, int lo, int hi)
+{
+	if (io->mode == STATE_HASH) {
+		hash_words(io, cells, n, 4);
+		return;
+	}
+	for (size_t i = 0; i < n && !io->bad && !io->oom; i++)
+		STATE_INT(io, cells[i], lo, hi);
+}
+
+/* A per-cell map of 16-bit values. */
+static void state_cells_u16(struct state_io *io, uint16_t *cells, size_t n)
+{
+	if (io->mode == STATE_HASH) {
+		hash_words(io, cells, n, 2);
+		return;
+	}
+	for (size_t i = 0; i < n && !io->bad && !io->oom; i++)
+		STATE_INT(io, cells[i], 0, 65535);
+}
+
+/* A string field of `size` bytes: its text, then zeros (what follows the
+ * NUL in the struct is whatever was there before, not state).  LOAD ends
+ * it with a NUL whatever the bytes say. */
+static void state_text(struct state_io *io, char *text, size_t size)
+{
+	switch (io->mode) {
+	case STATE_SAVE: {
+		char buf[GAME_MESSAGE_LEN > 64 ? GAME_MESSAGE_LEN : 64] = { 0 };
+		size_t n = strnlen(text, size);
+		if (size > sizeof buf)
+			size = sizeof buf;
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, text, n);
+		out_bytes(io, buf, size);
+		break;
+	}
+	case STATE_LOAD:
+		if (io->bad || io->n - io->at < size) {
+			io->bad = true;
+			return;
+		}
+		memcpy(text, io->in + io->at, size);
+		io->at += size;
+		text[size - 1] = '\0';
+		break;
+	case STATE_HASH: {
+		size_t n = strnlen(text, size);
+		for (size_t i = 0; i < n; i++)
+			io->h = mix(io->h, (unsigned char)text[i]);
+		io->h = mix(io->h, n);
+		break;
+	}
+	}
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+static void walk_mind(struct state_io *io, struct mind *mi, int cells)
+{
+	const long long big = 1LL << 40;
+	STATE_INT(io, mi->hunting, 0, 1);
+	STATE_INT(io, mi->target_x, -big, big);
+	STATE_INT(io, mi->target_y, -big, big);
+	STATE_INT(io, mi->memory_left, INT32_MIN, INT32_MAX);
+	STATE_INT(io, mi->fleeing, 0, 1);
+	STATE_INT(io, mi->next_repath, INT32_MIN, INT32_MAX);
+	STATE_INT(io, mi->route_len, 0, mi->route_cap);
+	STATE_INT(io, mi->route_pos, 0, mi->route_cap);
+	STATE_INT(io, mi->last_seen_turn, INT32_MIN, INT32_MAX);
+	STATE_INT(io, mi->route_goal, -1, cells - 1);
+	STATE_INT(io, mi->route_stuck, 0, 1);
+	STATE_INT(io, mi->commit_until, INT32_MIN, INT32_MAX);
+	STATE_INT(io, mi->saw_player, 0, 1);
+	STATE_INT(io, mi->sighted, 0, 1);
+	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
+}
+
+static void walk_monster(struct state_io *io, struct game *g, int i, int cells)
+{
+	const long long big = 1LL << 40;
+	struct monster *m = &g->monsters[i];
+	long long kind = m->kind ? m->kind - g->bestiary.kinds : 0;
+	state_ll(io, &kind, 0, g->bestiary.n - 1);
+	if (io->mode == STATE_LOAD)
+		m->kind = &g->bestiary.kinds[kind];
+	STATE_INT(io, m->x, 0, g->grid->w - 1);
+	STATE_INT(io, m->y, 0, g->grid->h - 1);
+	STATE_INT(io, m->hp, -big, big);
+	STATE_INT(io, m->energy, -big, big);
+	STATE_INT(io, m->alive, 0, 1);
+	STATE_INT(io, m->seen, 0, 1);
+	STATE_INT(io, m->was_seen, 0, 1);
+	walk_mind(io, &m->mind, cells);
+	STATE_INT(io, g->monster_dist[i], INT32_MIN, INT32_MAX);
+	STATE_INT(io, g->noticed[i], 0, 1);
+}
+
+/* The AI's shared flood: its goal, whether it finished, and (SAVE, LOAD)
+ * the cells it settled, in index order; LOAD settles a new flood to that
+ * point (see the top of this file). */
+static void walk_flood(struct state_io *io, struct game *g, int cells)
+{
+	struct ai *ai = &g->ai;
+	int goal = ai->flood_goal;
+	STATE_INT(io, goal, -1, cells - 1);
+	if (io->mode == STATE_LOAD)
+		ai->flood_goal = -1;
+	if (goal < 0 || io->bad)
+		return;
+	long long finished = io->mode == STATE_LOAD ? 0 : flood_finished(ai->flood);
+	long long settled = io->mode == STATE_LOAD ? 0 : flood_settled_count(ai->flood);
+	state_ll(io, &finished, 0, 1);
+	state_ll(io, &settled, 0, cells);
+	if (io->mode == STATE_HASH)
+		return;
+	if (io->mode == STATE_SAVE) {
+		for (int i = 0; i < cells; i++)
+			if (flood_settled(ai->flood, i)) {
+				long long c = i;
+				state_ll(io, &c, 0, cells - 1);
+			}
+		return;
+	}
+	struct flood_options opt = flood_options_default();
+	opt.reverse = true; /* as ai.c floods: toward the goal */
+	if (io->bad || !flood_begin(ai->flood, goal, &opt)) {
+		io->bad = true;
+		return;
+	}
+	for (long long i = 0; i < settled && !io->bad; i++) {
+		long long c = 0;
+		state_ll(io, &c, 0, cells - 1);
+		if (!io->bad) {
+			int cell = (int)c;
+			flood_settle(ai->flood, &cell, 1);
+		}
+	}
+	if (finished)
+		flood_settle(ai->flood, NULL, 0);
+	if (!io->bad && flood_settled_count(ai->flood) != settled)
+		io->bad = true;
+	ai->flood_goal = goal;
+}
+
+/*
+ * Every field of the play state, once.  The depth, the level's size and
+ * the monster count come first (state_load reads them first to load the
+ * level they need); everything after is the level as play changed it, the
+ * player, the activity, the messages and the AI.  Bounds are for LOAD.
+ */
+static void state_walk(struct state_io *io, struct game *g)
+{
+	const long long big = 1LL << 40;
+	const int cells = g->grid->w * g->grid->h;
+	const size_t n = (size_t)cells;
+	STATE_INT(io, g->level_serial, 0, INT32_MAX);
+	STATE_INT(io, g->turn, 0, INT32_MAX);
+	state_u64(io, &g->seed);
+	state_u64(io, &g->rng.s[0]);
+	state_u64(io, &g->rng.s[1]);
+	STATE_INT(io, g->over, 0, 1);
+	STATE_INT(io, g->won, 0, 1);
+	STATE_INT(io, g->sight_radius, 0, 1 << 16);
+	STATE_INT(io, g->last_hurt_turn, -1, INT32_MAX);
+	STATE_INT(io, g->first_contact_turn, -1, INT32_MAX);
+	STATE_INT(io, g->damage_taken, 0, big);
+	state_text(io, g->killer, sizeof g->killer);
+
+	struct player *p = &g->player;
+	STATE_INT(io, p->x, 0, g->grid->w - 1);
+	STATE_INT(io, p->y, 0, g->grid->h - 1);
+	STATE_INT(io, p->hp, -big, big);
+	STATE_INT(io, p->max_hp, 0, big);
+	STATE_INT(io, p->damage, 0, big);
+	STATE_INT(io, p->energy, -big, big);
+	STATE_INT(io, p->gold, 0, big);
+	STATE_INT(io, p->kills, 0, big);
+	STATE_INT(io, p->potions_drunk, 0, big);
+	STATE_INT(io, p->potions, 0, big);
+	STATE_INT(io, p->regen, 0, big);
+
+	state_cells_u8(io, g->tiles, n, TILE_COUNT);
+	state_cells_u8(io, g->open, n, 256);
+	state_cells_u8(io, g->items, n, 1 + ITEM_GOLD + 1);
+	state_cells_u8(io, g->visible, n, 256);
+	state_cells_u8(io, g->remembered, n, 256);
+	state_cells_u8(io, g->known, n, 256);
+	state_cells_u8(io, g->opaque, n, 256);
+	STATE_INT(io, g->known_version, 0, UINT32_MAX);
+	state_cells_int(io, g->occupant, n, -1, g->n_monsters - 1);
+	for (int i = 0; i < g->n_monsters && !io->bad; i++)
+		walk_monster(io, g, i, cells);
+
+	struct travel *t = &g->travel;
+	STATE_INT(io, t->active, 0, 1);
+	STATE_INT(io, t->mode, MODE_TRAVEL, MODE_RUN);
+	STATE_INT(io, t->goal_x, -big, big);
+	STATE_INT(io, t->goal_y, -big, big);
+	STATE_INT(io, t->len, 0, t->cap);
+	STATE_INT(io, t->pos, 0, t->cap);
+	STATE_INT(io, t->stopped, TRAVEL_NONE, TRAVEL_DONE);
+	STATE_INT(io, t->known_version, 0, UINT32_MAX);
+	STATE_INT(io, t->dir, 0, 7);
+	STATE_INT(io, t->sides, INT32_MIN, INT32_MAX);
+	if (!io->bad)
+		state_cells_int(io, t->cells, (size_t)t->len, 0, cells - 1);
+
+	STATE_INT(io, g->n_messages, 0, INT32_MAX);
+	STATE_INT(io, g->message_stamp, 0, UINT32_MAX);
+	for (int i = 0; i < GAME_MESSAGES; i++) {
+		struct message *msg = &g->messages[i];
+		STATE_INT(io, msg->turn, INT32_MIN, INT32_MAX);
+		STATE_INT(io, msg->count, 0, INT32_MAX);
+		STATE_INT(io, msg->stamp, 0, UINT32_MAX);
+		state_text(io, msg->text, sizeof msg->text);
+	}
+
+	struct ai *ai = &g->ai;
+	STATE_INT(io, ai->share, AI_SHARE_AUTO, AI_SHARE_ALWAYS);
+	STATE_INT(io, ai->all_hunt, 0, 1);
+	STATE_INT(io, ai->crowd_value, 0, 65535);
+	STATE_INT(io, ai->due, 0, INT32_MAX);
+	STATE_INT(io, ai->goal, -1, cells - 1);
+	state_expect(io, ai->share_need);
+	state_cells_u16(io, ai->crowd, n);
+	walk_flood(io, g, cells);
+}
+
+/* What a state starts with: the magic, the rules version, the sizes the
+ * encoding depends on, then what decides the level to load. */
+static void state_head(struct state_io *io, struct game *g)
+{
+	uint64_t magic = STATE_MAGIC;
+	state_u64(io, &magic);
+	if (magic != STATE_MAGIC)
+		io->bad = true;
+	state_expect(io, GAME_RULES);
+	state_expect(io, GAME_MESSAGES);
+	state_expect(io, GAME_MESSAGE_LEN);
+	state_expect(io, AI_ROUTE_MAX);
+	STATE_INT(io, g->depth, 0, g->n_levels - 1);
+}
+
+static void state_sizes(struct state_io *io, const struct game *g)
+{
+	state_expect(io, g->grid->w);
+	state_expect(io, g->grid->h);
+	state_expect(io, g->n_monsters);
+}
+
+/* ---- the three uses ------------------------------------------------------ */
+
+uint64_t game_hash(const struct game *g)
+{
+	/* HASH mode reads every field and writes none */
+	struct state_io io = { .mode = STATE_HASH, .h = 0xcbf29ce484222325ULL };
+	struct game *w = (struct game *)g;
+	state_head(&io, w);
+	state_sizes(&io, w);
+	state_walk(&io, w);
+	return io.h;
+}
+
+enum game_state_status game_state_save(const struct game *g, void **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	if (g->ai.flood_goal >= 0 && g->ai.share_need > AI_SHARE_MIN)
+		return GAME_STATE_UNSAVABLE;
+	/* SAVE mode reads every field and writes none */
+	struct state_io io = { .mode = STATE_SAVE };
+	struct game *w = (struct game *)g;
+	state_head(&io, w);
+	state_sizes(&io, w);
+	state_walk(&io, w);
+	uint64_t magic = STATE_MAGIC;
+	state_u64(&io, &magic);
+	if (io.oom) {
+		free(io.out);
+		return GAME_STATE_NO_MEMORY;
+	}
+	*out = io.out;
+	*len = io.n;
+	return GAME_STATE_OK;
+}
+
+bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, size_t errlen)
+{
+	struct state_io io = { .mode = STATE_LOAD, .in = bytes, .n = len };
+	int depth0 = g->depth;
+	state_head(&io, g);
+	if (io.bad) {
+		if (io.at >= 16 && io.n >= 16) {
+			/* the magic read, then the rules version: name both */
+			uint64_t rules = 0;
+			for (int i = 0; i < 8; i++)
+				rules |= (uint64_t)((const uint8_t *)bytes)[8 + i] << (8 * i);
+			if (rules != GAME_RULES) {
+				snprintf(err, errlen, "a game state of rules version %llu; this program plays version %d",
+					 (unsigned long long)rules, GAME_RULES);
+				return false;
+			}
+		}
+		snprintf(err, errlen, io.at > 8 * 5 ? "a level outside the campaign"
+						   : "not a game state of this program");
+		return false;
+	}
+	int depth = g->depth;
+	g->depth = depth0;
+	if (depth != g->depth && !game_level_load(g, depth)) {
+		snprintf(err, errlen, "out of memory loading level %d", depth + 1);
+		return false;
+	}
+	state_sizes(&io, g);
+	if (io.bad) {
+		snprintf(err, errlen, "the level's size or its monsters differ from the campaign's");
+		return false;
+	}
+	state_walk(&io, g);
+	uint64_t magic = 0;
+	state_u64(&io, &magic);
+	if (magic != STATE_MAGIC || io.at != io.n)
+		io.bad = true;
+	if (io.bad) {
+		snprintf(err, errlen, "a malformed game state (byte %zu)", io.at);
+		return false;
+	}
+	g->reach.source = -1; /* rebuilt from known[] on the next preview or plan */
+	return true;
+}

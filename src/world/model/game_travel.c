@@ -1,0 +1,577 @@
+/*
+ * game_travel.c - the player's activities that take many turns: travel to a
+ * cell (a click, the cursor), the cursor's route preview, rest, running
+ * straight on, and autoexplore; and when each of them stops.
+ *
+ * They all plan over the player's map memory (known[]), never the true
+ * map, so a route shows nothing the player has not seen (DESIGN section 4,
+ * rule 4).  Each takes one step per ACT_TRAVEL_STEP through the same rules
+ * as a key press (game_player_enter), and stops for news (game_activity_check).
+ * The rules that carry out a step are game.c.
+ */
+#include "game_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- travel ------------------------------------------------------------- */
+
+/*
+ * Travel, the cursor's preview, autoexplore and the click fallback plan
+ * over the player's map memory (known[]): remembered cells at their true
+ * cost, cells never seen as open floor (the free-space assumption), so a
+ * route never shows what the player has not seen.  Monsters plan over the
+ * true map.  The level's one search context serves both: its grid's costs
+ * are pointed at known[] for the one query (a context reads the costs at
+ * each query and keeps nothing from them between queries).
+ */
+static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
+{
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	opt.budget = TRAVEL_BUDGET;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	enum path_status st = path_find(g->path, from, goal, &opt, r);
+	g->grid->cost = truth;
+	return st;
+}
+
+static void travel_stop(struct game *g, enum travel_stop why)
+{
+	g->travel.active = false;
+	g->travel.stopped = why;
+}
+
+void game_travel_cancel(struct game *g)
+{
+	if (g->travel.active)
+		travel_stop(g, TRAVEL_INTERRUPTED);
+}
+
+/*
+ * The player's distance map.  Every cursor move and click plans from the
+ * same cell over the same knowledge until the player moves or sees
+ * something new, so one Dijkstra flood over known[] from the player, out
+ * to REACH_COST (64: most of an 80x24 screen around the player; on open
+ * ground about 3.3 * 64^2 = 13,500 cells on square8, fewer elsewhere,
+ * a fifth of the travel budget), is made on the first
+ * plan of such a state and answers the later ones near the player at
+ * once, most usefully a click on a known wall, which the bounded search
+ * can only answer by exhausting its budget.  A flood on its own context
+ * touches no page the fallback search has not, and no O(map) work is done
+ * per flood (the context's generation stamps).
+ */
+static void reach_update(struct game *g)
+{
+	struct reach *m = &g->reach;
+	int pc = player_cell(g);
+	if (m->source == pc && m->version == g->known_version)
+		return;
+	struct path_options opt = path_options_default();
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	m->settled = path_flood(m->ctx, pc, &opt, false, REACH_COST);
+	g->grid->cost = truth;
+	m->source = pc;
+	m->version = g->known_version;
+}
+
+static bool reach_same(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
+
+/*
+ * The route to `goal` read from the distance map into g->reach.cells, when
+ * the map decides it: a goal passable in known[] and settled gets an
+ * optimal route (PATH_FOUND); a goal blocked in known[] with a settled
+ * neighbour that makes the dearest hypothetical step into it no dearer
+ * than REACH_COST gets the fallback's answer (DESIGN section 4: one
+ * blocked cell crossed, the least cost, cut before it: PATH_FALLBACK).
+ * Otherwise false: the bounded search decides.  known[] must be the
+ * grid's costs.
+ */
+static bool reach_route(struct game *g, int goal, enum path_status *st, int *len)
+{
+	const struct path_ctx *ctx = g->reach.ctx;
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	int end = goal;
+	if (g->known[goal]) {
+		if (path_flood_distance(ctx, goal) < 0)
+			return false;
+		*st = PATH_FOUND;
+	} else {
+		int n = grid_adjacent(g->grid, goal, nb), best = -1;
+		double best_d = 0;
+		for (int i = 0; i < n; i++) {
+			double d = path_flood_distance(ctx, nb[i].cell);
+			if (g->known[nb[i].cell] && d >= 0 && (best < 0 || d + nb[i].step < best_d)) {
+				best = nb[i].cell;
+				best_d = d + nb[i].step;
+			}
+		}
+		/* every cell nearer than REACH_COST is settled, so no other
+		 * neighbour can beat one within it */
+		if (best < 0 || best_d > REACH_COST)
+			return false;
+		end = best;
+		*st = PATH_FALLBACK;
+	}
+	/* walk back from `end`: a settled neighbour p with d(p) + step = d(c) */
+	int k = 0, c = end;
+	g->reach.cells[k++] = c;
+	while (c != g->reach.source) {
+		double dc = path_flood_distance(ctx, c);
+		int n = grid_neighbours(g->grid, c, false, nb), prev = -1;
+		for (int i = 0; i < n && prev < 0; i++) {
+			double dp = path_flood_distance(ctx, nb[i].cell);
+			if (dp >= 0 && dp < dc && reach_same(dp + nb[i].step * g->known[c], dc))
+				prev = nb[i].cell;
+		}
+		if (prev < 0 || k == REACH_COST + 2)
+			return false; /* cannot happen; the search decides */
+		g->reach.cells[k++] = c = prev;
+	}
+	for (int i = 0; i < k / 2; i++) {
+		int t = g->reach.cells[i];
+		g->reach.cells[i] = g->reach.cells[k - 1 - i];
+		g->reach.cells[k - 1 - i] = t;
+	}
+	*len = k;
+	return true;
+}
+
+enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len)
+{
+	*cells = NULL;
+	*len = 0;
+	grid_clamp(g->grid, &x, &y);
+	reach_update(g);
+	enum path_status st;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	bool mapped = reach_route(g, cell_of(g, x, y), &st, len);
+	g->grid->cost = truth;
+	if (mapped) {
+		*cells = g->reach.cells;
+		return st;
+	}
+	struct path_result r;
+	st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
+	if (st != PATH_BAD_INPUT && r.len >= 1) {
+		*cells = r.cells;
+		*len = r.len;
+	}
+	return st;
+}
+
+/* Plans the route to the travel goal from here into g->travel; the number
+ * of cells (0: no route at all). */
+static int travel_plan_goal(struct game *g, enum path_status *st)
+{
+	struct travel *t = &g->travel;
+	const int *cells;
+	int n;
+	*st = game_travel_plan(g, t->goal_x, t->goal_y, &cells, &n);
+	int len = n < t->cap ? n : t->cap;
+	if (len > 0)
+		memcpy(t->cells, cells, (size_t)len * sizeof *t->cells);
+	t->len = len;
+	t->pos = 0;
+	t->known_version = g->known_version;
+	return len;
+}
+
+/* Whether a living monster the player sees stands next to `cell`. */
+static const struct monster *visible_monster_next_to(const struct game *g, int cell)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (m->alive && m->seen && grid_is_adjacent(g->grid, cell, cell_of(g, m->x, m->y)))
+			return m;
+	}
+	return NULL;
+}
+
+/* Checks and takes the step into `next`; 0 when it cannot (travel stops). */
+static int travel_enter(struct game *g, int next, enum act_result *res)
+{
+	int here = player_cell(g);
+	if (!game_can_step(g, here, next)) {
+		travel_stop(g, TRAVEL_BLOCKED);
+		game_message_add(g, "You stop: the way is no longer open.");
+		return 0;
+	}
+	if (g->occupant[next] >= 0) {
+		travel_stop(g, TRAVEL_BLOCKED);
+		const char *name = g->monsters[g->occupant[next]].kind->name;
+		game_message_add(g, "You stop: %s %s is in the way.", game_article(name), name);
+		return 0;
+	}
+	/* never walk up to a monster in view without a stop first: the step
+	 * that would bring the player next to one is left to the player */
+	const struct monster *near = visible_monster_next_to(g, next);
+	if (near && !visible_monster_next_to(g, here)) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop: %s %s is near.", game_article(near->kind->name), near->kind->name);
+		return 0;
+	}
+	return game_player_enter(g, next, res);
+}
+
+/* MODE_RUN: which of the two cells beside `cell` (square: at right angles
+ * to dir; hex: the rear neighbours) are open, as two bits.  A change of
+ * this pattern is a junction, a doorway or the end of a wall. */
+static int run_sides(const struct game *g, int cell, enum grid_dir dir)
+{
+	int x = grid_x(g->grid, cell), y = grid_y(g->grid, cell), bits = 0;
+	int turn = g->grid->topo == GRID_HEX ? 3 : 2;
+	for (int k = 0; k < 2; k++) {
+		enum grid_dir d = (enum grid_dir)((dir + (k ? turn : GRID_DIR_COUNT - turn)) % GRID_DIR_COUNT);
+		int nx, ny;
+		if (grid_dir_step(g->grid, x, y, d, &nx, &ny) && grid_in_bounds(g->grid, nx, ny) &&
+		    grid_passable(g->grid, cell_of(g, nx, ny)))
+			bits |= 1 << k;
+	}
+	return bits;
+}
+
+/* MODE_RUN: the cell straight ahead, or -1 when the run cannot go on
+ * there (outside, blocked, a closed door, a corner it may not cut). */
+static int run_ahead(const struct game *g, enum grid_dir dir)
+{
+	int nx, ny;
+	if (!grid_dir_step(g->grid, g->player.x, g->player.y, dir, &nx, &ny) || !grid_in_bounds(g->grid, nx, ny))
+		return -1;
+	int c = cell_of(g, nx, ny);
+	if (!game_can_step(g, player_cell(g), c) || (g->tiles[c] == TILE_DOOR && !g->open[c]))
+		return -1;
+	return c;
+}
+
+/* MODE_EXPLORE: whether the player would go to `c` (never seen, or a
+ * remembered item worth picking up). */
+static bool explore_wanted(const struct game *g, int c)
+{
+	return !g->remembered[c] || g->items[c] == 1 + ITEM_GOLD ||
+	       (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
+}
+
+/* Levels up to this many cells may be flooded whole by autoexplore's last
+ * pass (a quarter of a million cells: a few ms); larger ones are bounded
+ * like travel (below). */
+#define EXPLORE_WHOLE_CELLS (1L << 18)
+
+/*
+ * MODE_EXPLORE: the first step toward the nearest (by travel cost over the
+ * player's memory) cell never seen or remembered item worth picking up;
+ * -1 when there is none the player can reach.  Floods out to 24, then 160;
+ * then, on a level small enough, the whole level.  On a larger one the
+ * goal is the wanted cell nearest as the crow flies (one pass over the
+ * level's bytes) and the step is that of a plan bounded like travel
+ * (TRAVEL_BUDGET expansions; past it toward the closest cell found), so a
+ * step never costs a flood of millions of cells; the price is a goal that
+ * may not be the nearest by travel, or one behind walls the player knows.
+ */
+static int explore_next(struct game *g)
+{
+	static const double reach[] = { 24, 160, 0 }; /* 0: the whole level */
+	int pc = player_cell(g), goal = -1;
+	long cells = (long)g->grid->w * g->grid->h;
+	uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	struct path_options opt = path_options_default();
+	for (size_t k = 0; k < sizeof reach / sizeof reach[0] && goal < 0; k++) {
+		if (reach[k] <= 0 && cells > EXPLORE_WHOLE_CELLS)
+			break;
+		path_flood(g->path, pc, &opt, false, reach[k]);
+		int r = reach[k] > 0 ? (int)reach[k] + 1 : g->grid->w + g->grid->h;
+		double best = 0;
+		int x0 = g->player.x - r, x1 = g->player.x + r, y0 = g->player.y - r, y1 = g->player.y + r;
+		for (int y = y0 < 0 ? 0 : y0; y <= y1 && y < g->grid->h; y++)
+			for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < g->grid->w; x++) {
+				int c = cell_of(g, x, y);
+				if (c == pc || !explore_wanted(g, c))
+					continue;
+				double d = path_flood_distance(g->path, c);
+				if (d >= 0 && (goal < 0 || d < best)) {
+					goal = c;
+					best = d;
+				}
+			}
+	}
+	if (goal < 0 && cells > EXPLORE_WHOLE_CELLS) {
+		/* square rings around the player, out to where no cell can be
+		 * nearer than the best found: the heuristic is at least the
+		 * ring's index on square maps, at least half of it on hex */
+		double best = 0;
+		int most = g->grid->w > g->grid->h ? g->grid->w : g->grid->h;
+		bool hex = g->grid->topo == GRID_HEX;
+		for (int r = 1; r <= most && (goal < 0 || r <= (hex ? 2 * best + 2 : best)); r++)
+			for (int y = g->player.y - r; y <= g->player.y + r; y++) {
+				if (y < 0 || y >= g->grid->h)
+					continue;
+				bool edge = y == g->player.y - r || y == g->player.y + r;
+				for (int x = g->player.x - r; x <= g->player.x + r; x += edge ? 1 : 2 * r) {
+					if (x < 0 || x >= g->grid->w)
+						continue;
+					int c = cell_of(g, x, y);
+					if (!explore_wanted(g, c) || !g->known[c])
+						continue;
+					double d = grid_heuristic(g->grid, pc, c);
+					if (goal < 0 || d < best) {
+						goal = c;
+						best = d;
+					}
+				}
+			}
+	}
+	g->grid->cost = truth;
+	if (goal < 0)
+		return -1;
+	struct path_result r;
+	enum path_status st = plan_known(g, pc, goal, &r);
+	if (st == PATH_BAD_INPUT || r.len < 2)
+		return -1;
+	return r.cells[1];
+}
+
+/* Whether the step a -> b keeps the corner rule on the player's memory
+ * (square8: a diagonal needs both cells it passes open). */
+static bool known_step_ok(const struct game *g, int a, int b)
+{
+	if (g->grid->topo != GRID_SQUARE8)
+		return true;
+	int ax = grid_x(g->grid, a), ay = grid_y(g->grid, a), bx = grid_x(g->grid, b), by = grid_y(g->grid, b);
+	if (ax == bx || ay == by)
+		return true;
+	return g->known[cell_of(g, bx, ay)] && g->known[cell_of(g, ax, by)];
+}
+
+/* Takes the next step of the current activity; 0 when it cannot (and it stops). */
+int game_travel_step(struct game *g, enum act_result *res)
+{
+	struct travel *t = &g->travel;
+	*res = RESULT_NOTHING;
+	if (!t->active)
+		return 0;
+	switch (t->mode) {
+	case MODE_REST:
+		*res = RESULT_ACTED;
+		return 100;
+	case MODE_RUN: {
+		int next = run_ahead(g, t->dir);
+		if (next < 0) {
+			travel_stop(g, TRAVEL_ARRIVED);
+			return 0;
+		}
+		return travel_enter(g, next, res);
+	}
+	case MODE_EXPLORE: {
+		int next = explore_next(g);
+		if (next < 0) {
+			travel_stop(g, TRAVEL_DONE);
+			game_message_add(g, "There is nothing left to explore that you can reach.");
+			return 0;
+		}
+		return travel_enter(g, next, res);
+	}
+	case MODE_TRAVEL:
+		break;
+	}
+	int here = player_cell(g);
+	/* Cells never seen were assumed the cheapest (open floor), so what comes
+	 * into view can only make a route dearer: the route is planned again
+	 * when the player's memory changed and a remaining cell of it did. */
+	if (t->known_version != g->known_version) {
+		bool changed = t->cells[t->pos] != here;
+		for (int j = t->pos + 1; j < t->len && !changed; j++)
+			changed = g->known[t->cells[j]] != 1 || !known_step_ok(g, t->cells[j - 1], t->cells[j]);
+		if (changed) {
+			bool was_found = t->len > 0 && t->cells[t->len - 1] == cell_of(g, t->goal_x, t->goal_y);
+			enum path_status st;
+			int n = travel_plan_goal(g, &st);
+			if (n < 2) {
+				travel_stop(g, TRAVEL_ARRIVED);
+				return 0;
+			}
+			if (st != PATH_FOUND && was_found)
+				game_message_add(g, "The way there is shut; you walk as close as you can.");
+		} else {
+			t->known_version = g->known_version;
+		}
+	}
+	if (t->pos + 1 >= t->len) {
+		travel_stop(g, TRAVEL_ARRIVED);
+		return 0;
+	}
+	if (t->cells[t->pos] != here) {
+		travel_stop(g, TRAVEL_BLOCKED);
+		game_message_add(g, "You stop: the way is no longer open.");
+		return 0;
+	}
+	int cost = travel_enter(g, t->cells[t->pos + 1], res);
+	if (cost > 0)
+		t->pos++;
+	return cost;
+}
+
+/* Starts an activity in mode; the caller sets what the mode needs. */
+static void travel_begin(struct game *g, enum travel_mode mode)
+{
+	struct travel *t = &g->travel;
+	t->active = true;
+	t->mode = mode;
+	t->stopped = TRAVEL_NONE;
+	t->len = t->pos = 0;
+}
+
+/* ACT_TRAVEL: plans the route through the fallback and takes its first step. */
+int game_travel_start(struct game *g, int x, int y, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	grid_clamp(g->grid, &x, &y);
+	struct travel *t = &g->travel;
+	t->active = false;
+	t->mode = MODE_TRAVEL;
+	t->stopped = TRAVEL_NONE;
+	t->goal_x = x;
+	t->goal_y = y;
+	t->len = t->pos = 0;
+	if (cell_of(g, x, y) == player_cell(g)) {
+		*res = RESULT_ACTED;
+		t->stopped = TRAVEL_ARRIVED;
+		return 100; /* a click on the player waits a turn */
+	}
+	enum path_status st;
+	int n = travel_plan_goal(g, &st);
+	if (n < 1) {
+		game_message_add(g, "You cannot travel there.");
+		return 0;
+	}
+	if (n < 2) {
+		t->stopped = TRAVEL_BLOCKED;
+		game_message_add(g, "You cannot get any closer to there: a wall is in the way.");
+		return 0;
+	}
+	t->active = true;
+	if (st != PATH_FOUND)
+		game_message_add(g, "You cannot reach that spot; you walk as close as you can.");
+	/* the first step is the player's own choice: no stop for a monster near it */
+	int next = t->cells[1];
+	if (!game_can_step(g, player_cell(g), next) || g->occupant[next] >= 0)
+		return game_travel_step(g, res);
+	t->pos++;
+	return game_player_enter(g, next, res);
+}
+
+/* ACT_REST: waits turn after turn until healed or disturbed. */
+int game_rest_start(struct game *g, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	if (g->player.hp >= g->player.max_hp) {
+		game_message_add(g, "You are at full health; there is no need to rest.");
+		return 0;
+	}
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive && g->monsters[i].seen) {
+			const char *name = g->monsters[i].kind->name;
+			game_message_add(g, "You cannot rest with %s %s in view.", game_article(name), name);
+			return 0;
+		}
+	travel_begin(g, MODE_REST);
+	game_message_add(g, "You rest.");
+	*res = RESULT_ACTED;
+	return 100;
+}
+
+/* ACT_RUN: runs straight in dir; a first step that is not open is a plain move (bump, attack, door). */
+int game_run_start(struct game *g, enum grid_dir dir, enum act_result *res, bool *moved)
+{
+	*moved = false;
+	int next = run_ahead(g, dir);
+	if (next < 0 || g->occupant[next] >= 0)
+		return -1;
+	travel_begin(g, MODE_RUN);
+	g->travel.dir = dir;
+	int cost = game_player_enter(g, next, res);
+	g->travel.sides = run_sides(g, next, dir);
+	*moved = true;
+	return cost;
+}
+
+/* ACT_EXPLORE: the first step of autoexplore.  Not with a monster in view
+ * (as rest, and as DCSS): each press would take a step the player did not
+ * choose while the monster follows. */
+int game_explore_start(struct game *g, enum act_result *res)
+{
+	*res = RESULT_NOTHING;
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive && g->monsters[i].seen) {
+			const char *name = g->monsters[i].kind->name;
+			game_message_add(g, "You cannot explore with %s %s in view.", game_article(name), name);
+			return 0;
+		}
+	travel_begin(g, MODE_EXPLORE);
+	int next = explore_next(g);
+	if (next < 0) {
+		travel_stop(g, TRAVEL_DONE);
+		game_message_add(g, "There is nothing left to explore that you can reach.");
+		return 0;
+	}
+	if (!game_can_step(g, player_cell(g), next) || g->occupant[next] >= 0)
+		return game_travel_step(g, res);
+	return game_player_enter(g, next, res);
+}
+
+/* After the monsters acted: whether an activity (travel, rest, run,
+ * autoexplore) stops, and why.  News stops it: a monster never seen before,
+ * one that came closer in its own moves, getting hurt; so does what each
+ * mode is for (stairs on the way, an item, a junction, full health). */
+void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
+{
+	struct travel *t = &g->travel;
+	const struct monster *newcomer = NULL, *closer = NULL, *seen = NULL;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || !m->seen)
+			continue;
+		seen = m;
+		if (!g->noticed[i] && !newcomer)
+			newcomer = m;
+		else if (g->noticed[i] && game_monster_distance(g, i) < g->monster_dist[i] && !closer)
+			closer = m;
+		g->noticed[i] = 1;
+	}
+	if (!t->active)
+		return;
+	int pc = player_cell(g);
+	if (g->damage_taken > damage0) {
+		travel_stop(g, TRAVEL_HURT);
+		game_message_add(g, "You stop: you are hurt.");
+	} else if (newcomer) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop: %s %s comes into view.", game_article(newcomer->kind->name),
+				 newcomer->kind->name);
+	} else if (closer) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop: %s %s comes closer.", game_article(closer->kind->name),
+				 closer->kind->name);
+	} else if (t->mode == MODE_REST && seen) {
+		travel_stop(g, TRAVEL_MONSTER);
+		game_message_add(g, "You stop resting: %s %s is in view.", game_article(seen->kind->name),
+				 seen->kind->name);
+	} else if (t->mode == MODE_REST && g->player.hp >= g->player.max_hp) {
+		travel_stop(g, TRAVEL_DONE);
+		game_message_add(g, "You feel rested (%d/%d hp).", g->player.hp, g->player.max_hp);
+	} else if ((t->mode == MODE_TRAVEL || t->mode == MODE_RUN) && g->tiles[pc] == TILE_EXIT &&
+		   !(t->mode == MODE_TRAVEL && t->pos + 1 >= t->len)) {
+		travel_stop(g, TRAVEL_STAIRS);
+	} else if ((t->mode == MODE_RUN || t->mode == MODE_EXPLORE) &&
+		   (g->player.gold != gold0 || g->player.potions != potions0 || g->items[pc])) {
+		travel_stop(g, TRAVEL_ITEM);
+	} else if (t->mode == MODE_RUN && run_sides(g, pc, t->dir) != t->sides) {
+		travel_stop(g, TRAVEL_ARRIVED); /* a junction, a doorway, the end of a wall */
+	} else if (t->mode == MODE_TRAVEL && t->pos + 1 >= t->len) {
+		travel_stop(g, TRAVEL_ARRIVED);
+	}
+}
+
