@@ -174,6 +174,31 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
 	memset(r, 0, sizeof *r);
 	if (!journal_read_file(slot, &r->d, err, sizeof err))
 		return set_aside(slot, err, msg, msglen);
+	if (!journal_rules_match(&r->d, err, sizeof err)) {
+		/* another version's save is not damaged: kept unchanged under a
+		 * name that says its rules, so a new game can use the slot */
+		char aside[PLAY_PATH], why[512], label[32];
+		int rules = r->d.rules;
+		char program[64];
+		snprintf(program, sizeof program, "%s", r->d.program ? r->d.program : "?");
+		play_resumed_fini(r);
+		drop_snapshot(slot);
+		snprintf(label, sizeof label, "rules%d", rules);
+		if (!savefile_keep_as(NULL, slot, label, true, aside, sizeof aside, why, sizeof why)) {
+			snprintf(msg, msglen,
+				 "The saved game was played under rules version %d (astray %s); this astray plays rules "
+				 "version %d and cannot resume it.\nIt could not be moved aside (%s); it is left as it "
+				 "is and this game will not be saved.",
+				 rules, program, GAME_RULES, why);
+			return PLAY_RESUME_FAILED;
+		}
+		snprintf(msg, msglen,
+			 "The saved game was played under rules version %d (astray %s); this astray plays rules version "
+			 "%d and cannot resume it.\nIt is kept, unchanged, as %s: replay it with the astray that wrote "
+			 "it.",
+			 rules, program, GAME_RULES, aside);
+		return PLAY_RESUME_SET_ASIDE;
+	}
 	if (!journal_start(&r->d, &r->jg, err, sizeof err)) {
 		play_resumed_fini(r);
 		return set_aside(slot, err, msg, msglen);

@@ -292,7 +292,7 @@ static bool grow(void *arrp, int *cap, int n, size_t size)
 
 /* One header record; REC_BAD for anything unexpected. */
 struct header_state {
-	bool program, seed, check_every, bestiary, scored;
+	bool program, rules, seed, check_every, bestiary, scored;
 	int sets_cap, levels_cap;
 };
 
@@ -308,6 +308,16 @@ static enum rec header_record(struct reader *r, struct record *rec, struct heade
 			return bad(r, at, "a second program record");
 		h->program = true;
 		d->program = f.s[1];
+		return REC_OK;
+	}
+	if (split(b, n, 2, false, &f) && field_is(&f, 0, "rules")) {
+		long long v;
+		if (h->rules)
+			return bad(r, at, "a second rules record");
+		if (!parse_num(f.s[1], f.n[1], 1, 1000000, &v))
+			return bad(r, at, "the rules version must be 1 to 1000000");
+		d->rules = (int)v;
+		h->rules = true;
 		return REC_OK;
 	}
 	if (split(b, n, 2, false, &f) && field_is(&f, 0, "seed")) {
@@ -505,6 +515,7 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	d->buf[len] = '\0';
 	d->size = len;
 	d->format = (int)version;
+	d->rules = 1; /* journals from before the record were all version 1 */
 	d->options.ai_share = AI_SHARE_AUTO;
 
 	struct reader r = { .d = d };
@@ -617,9 +628,22 @@ static void first_error(const struct journal_data *d, const struct diag_list *di
 	snprintf(err, errlen, "%s: the recorded %s does not load (out of memory?)", d->name, what);
 }
 
+bool journal_rules_match(const struct journal_data *d, char *err, size_t errlen)
+{
+	if (d->rules == GAME_RULES)
+		return true;
+	snprintf(err, errlen,
+		 "%s: it was played under rules version %d (astray %s) and this astray plays rules version %d: "
+		 "replay it with the astray that wrote it",
+		 d->name, d->rules, d->program ? d->program : "?", GAME_RULES);
+	return false;
+}
+
 bool journal_start(const struct journal_data *d, struct journal_game *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
+	if (!journal_rules_match(d, err, errlen))
+		return false;
 	struct diag_list diags = { 0 };
 	if (!bestiary_parse(d->bestiary_name, d->bestiary_text, d->bestiary_len, &out->bestiary, &diags)) {
 		first_error(d, &diags, "bestiary", err, errlen);
@@ -901,6 +925,8 @@ static char *header_text(const struct journal_setup *s, const struct game *g, si
 		if (*p == ' ')
 			*p = '_';
 	n = snprintf(body, sizeof body, "program %s", name);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	n = snprintf(body, sizeof body, "rules %d", GAME_RULES);
 	text_record(&t, body, (size_t)n, NULL, 0);
 	n = snprintf(body, sizeof body, "seed %" PRIu64, s->seed);
 	text_record(&t, body, (size_t)n, NULL, 0);

@@ -84,6 +84,7 @@ struct journal_data {
 	size_t size;              /* bytes in the file */
 	int format;
 	const char *program;
+	int rules;                /* the rules version it was played under (its `rules` record; 1 without one) */
 	uint64_t seed;
 	int check_every;
 	const char *bestiary_name;
@@ -130,9 +131,17 @@ struct journal_game {
 };
 
 /*
+ * Whether the journal was played under this program's rules (GAME_RULES);
+ * false with a message naming both versions when not.  Such a journal
+ * cannot be replayed by this program and must be kept as it is.
+ */
+bool journal_rules_match(const struct journal_data *d, char *err, size_t errlen);
+
+/*
  * Parses the recorded bestiary, applies the overrides, parses the level
  * texts and creates the game at its start.  False with a message (the
- * first error, as file:line:col) when any of that fails.
+ * first error, as file:line:col) when any of that fails, or when the
+ * journal was played under other rules (journal_rules_match).
  */
 bool journal_start(const struct journal_data *d, struct journal_game *out, char *err, size_t errlen);
 void journal_game_fini(struct journal_game *jg); /* a zeroed struct does nothing */

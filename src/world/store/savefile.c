@@ -236,9 +236,15 @@ int savefile_remove_temps(const char *path, char *err, size_t errlen)
 bool savefile_set_aside(const struct savefile_io *io, const char *path, bool move, char *aside,
 			size_t aside_size, char *err, size_t errlen)
 {
+	return savefile_keep_as(io, path, "damaged", move, aside, aside_size, err, errlen);
+}
+
+bool savefile_keep_as(const struct savefile_io *io, const char *path, const char *label, bool move, char *aside,
+		      size_t aside_size, char *err, size_t errlen)
+{
 	char name[PATH_CAP];
 	for (int i = 1; i < 10000; i++) {
-		if (snprintf(name, sizeof name, "%s.damaged-%d", path, i) >= (int)sizeof name) {
+		if (snprintf(name, sizeof name, "%s.%s-%d", path, label, i) >= (int)sizeof name) {
 			snprintf(err, errlen, "%s: file name too long", path);
 			return false;
 		}
@@ -258,7 +264,7 @@ bool savefile_set_aside(const struct savefile_io *io, const char *path, bool mov
 			return false;
 		}
 	}
-	snprintf(err, errlen, "%s: too many damaged copies beside it", path);
+	snprintf(err, errlen, "%s: too many %s copies beside it", path, label);
 	return false;
 }
 

@@ -80,6 +80,11 @@ int savefile_remove_temps(const char *path, char *err, size_t errlen);
 bool savefile_set_aside(const struct savefile_io *io, const char *path, bool move, char *aside,
 			size_t aside_size, char *err, size_t errlen);
 
+/* savefile_set_aside under "path.LABEL-N" (e.g. "rules-1": a save of
+ * other rules, kept unchanged and not called damaged). */
+bool savefile_keep_as(const struct savefile_io *io, const char *path, const char *label, bool move, char *aside,
+		      size_t aside_size, char *err, size_t errlen);
+
 /* Reads a whole regular file into a NUL-terminated buffer of exactly its
  * size + 1 (caller frees); at most max bytes.  NULL with a message on
  * failure (missing, too large, not a regular file). */

@@ -1,0 +1,191 @@
+/*
+ * test_game_state.c - the state table (game_state.c): the hash, the saved
+ * bytes and their loading are made from one list of fields, so a change of
+ * any field changes the hash, survives a save and a load, and the loaded
+ * game hashes as the saved one.  Fields the hash once missed (the player's
+ * damage, the sight radius, the killer, the activity, the monsters' minds,
+ * the player's map memory, the AI's crowd costs) are checked by name.  A
+ * state of another rules version is refused naming both versions; so is
+ * a journal, by journal_start.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test_game_fixture.h"
+
+#include "journal.h"
+#include "textfile.h"
+
+static const char MAP[] = "##########\n"
+			  "#@.......#\n"
+			  "#..###...#\n"
+			  "#..#s#..b#\n"
+			  "#........>\n"
+			  "##########\n";
+
+/* One change of one field, made and undone. */
+struct change {
+	const char *name;
+	void (*apply)(struct game *g, int sign);
+};
+
+static int cell(const struct game *g, int x, int y) { return grid_index(g->grid, x, y); }
+
+#define CHANGE(field_name, stmt)                                                                             \
+	static void change_##field_name(struct game *g, int sign) { (void)sign; stmt; }
+CHANGE(player_damage, g->player.damage += sign)
+CHANGE(player_regen, g->player.regen += sign)
+CHANGE(sight_radius, g->sight_radius += sign)
+CHANGE(last_hurt_turn, g->last_hurt_turn += sign)
+CHANGE(level_serial, g->level_serial += sign)
+CHANGE(seed, g->seed += (uint64_t)(int64_t)sign)
+CHANGE(killer, g->killer[0] = sign > 0 ? 'x' : '\0')
+CHANGE(travel_goal, g->travel.goal_x += sign)
+CHANGE(travel_stopped, g->travel.stopped = (enum travel_stop)((int)g->travel.stopped + sign))
+CHANGE(message_turn, g->messages[0].turn += sign)
+CHANGE(message_stamp, g->message_stamp += (unsigned)sign)
+CHANGE(monster_memory, g->monsters[0].mind.memory_left += sign)
+CHANGE(monster_repath, g->monsters[0].mind.next_repath += sign)
+CHANGE(monster_commit, g->monsters[0].mind.commit_until += sign)
+CHANGE(monster_seen, g->monsters[0].seen = !g->monsters[0].seen)
+CHANGE(monster_dist, g->monster_dist[0] += sign)
+CHANGE(noticed, g->noticed[0] = (uint8_t)!g->noticed[0])
+CHANGE(tile, g->tiles[cell(g, 2, 2)] = (uint8_t)(sign > 0 ? TILE_RUBBLE : TILE_FLOOR))
+CHANGE(visible, g->visible[cell(g, 8, 1)] = (uint8_t)!g->visible[cell(g, 8, 1)])
+CHANGE(known, g->known[cell(g, 8, 1)] = (uint8_t)(g->known[cell(g, 8, 1)] + sign))
+CHANGE(opaque, g->opaque[cell(g, 2, 2)] = (uint8_t)!g->opaque[cell(g, 2, 2)])
+CHANGE(known_version, g->known_version += (unsigned)sign)
+CHANGE(ai_due, g->ai.due += sign)
+CHANGE(crowd, g->ai.crowd[cell(g, 2, 1)] = (uint16_t)(g->ai.crowd[cell(g, 2, 1)] + sign))
+
+static const struct change changes[] = {
+#define C(n) { #n, change_##n }
+	C(player_damage), C(player_regen), C(sight_radius), C(last_hurt_turn), C(level_serial),
+	C(seed), C(killer), C(travel_goal), C(travel_stopped), C(message_turn), C(message_stamp),
+	C(monster_memory), C(monster_repath), C(monster_commit), C(monster_seen), C(monster_dist),
+	C(noticed), C(tile), C(visible), C(known), C(opaque), C(known_version), C(ai_due), C(crowd),
+#undef C
+};
+
+/* A game a few turns in, with a monster that has a mind to change. */
+static struct game *played(struct fixture *f)
+{
+	struct game *g = fixture_game(f, "square8", MAP, 5);
+	for (int i = 0; i < 3; i++)
+		act_move(g, GRID_E);
+	assert_true(g->n_monsters >= 1);
+	return g;
+}
+
+static void test_every_field_in_hash(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = played(&f);
+	uint64_t h0 = game_hash(g);
+	assert_true(game_hash(g) == h0);
+	for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++) {
+		changes[i].apply(g, +1);
+		if (game_hash(g) == h0)
+			fail_msg("a change of %s leaves the hash as it was", changes[i].name);
+		changes[i].apply(g, -1);
+		if (game_hash(g) != h0)
+			fail_msg("undoing a change of %s does not give the hash back", changes[i].name);
+	}
+	fixture_fini(&f);
+}
+
+/* Each changed field is saved and loaded: a fresh game of the same level
+ * loads the bytes, hashes as the changed game, and saves the same bytes. */
+static void test_every_field_saved_and_loaded(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = played(&f);
+	for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++) {
+		changes[i].apply(g, +1);
+		void *bytes = NULL, *again = NULL;
+		size_t len = 0, len2 = 0;
+		assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+		struct game *h = game_create(f.levels, f.n, &f.b, 99);
+		assert_non_null(h);
+		char err[256] = "";
+		if (!game_state_load(h, bytes, len, err, sizeof err))
+			fail_msg("%s: the state does not load: %s", changes[i].name, err);
+		if (game_hash(h) != game_hash(g))
+			fail_msg("%s: the loaded game hashes otherwise", changes[i].name);
+		assert_int_equal(game_state_save(h, &again, &len2), GAME_STATE_OK);
+		assert_int_equal(len, len2);
+		assert_memory_equal(bytes, again, len);
+		free(bytes);
+		free(again);
+		game_destroy(h);
+		changes[i].apply(g, -1);
+	}
+	fixture_fini(&f);
+}
+
+/* A state saved under other rules: refused, both versions named. */
+static void test_state_of_other_rules_refused(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = played(&f);
+	void *bytes = NULL;
+	size_t len = 0;
+	assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+	assert_true(len > 16);
+	uint8_t *b = bytes;
+	assert_int_equal(b[8], GAME_RULES); /* after the magic, little-endian */
+	b[8] = 1;
+	struct game *h = game_create(f.levels, f.n, &f.b, 99);
+	char err[256] = "", want[128];
+	assert_false(game_state_load(h, bytes, len, err, sizeof err));
+	snprintf(want, sizeof want, "rules version 1; this program plays version %d", GAME_RULES);
+	if (!strstr(err, want))
+		fail_msg("message \"%s\" does not name both versions", err);
+	game_destroy(h);
+	free(bytes);
+	fixture_fini(&f);
+}
+
+/* A journal of the rules before the record (the golden journal as it was
+ * before version 2): read, its version 1, and refused by journal_start
+ * with both versions named.  A journal written now records this version. */
+static void test_journal_of_other_rules_refused(void **state)
+{
+	(void)state;
+	const char *path = "tests/golden/rules1/hex-options.jnl";
+	struct journal_data d;
+	char err[1200] = "", want[160];
+	assert_true(journal_read_file(path, &d, err, sizeof err));
+	assert_int_equal(d.rules, 1);
+	assert_false(journal_rules_match(&d, err, sizeof err));
+	struct journal_game jg;
+	assert_false(journal_start(&d, &jg, err, sizeof err));
+	snprintf(want, sizeof want, "rules version 1 (astray test) and this astray plays rules version %d",
+		 GAME_RULES);
+	if (!strstr(err, want))
+		fail_msg("message \"%s\" does not name both versions", err);
+	journal_data_fini(&d);
+
+	assert_true(journal_read_file("tests/golden/journal/hex-options.jnl", &d, err, sizeof err));
+	assert_int_equal(d.rules, GAME_RULES);
+	assert_true(journal_rules_match(&d, err, sizeof err));
+	journal_data_fini(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_field_in_hash),
+		cmocka_unit_test(test_every_field_saved_and_loaded),
+		cmocka_unit_test(test_state_of_other_rules_refused),
+		cmocka_unit_test(test_journal_of_other_rules_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
