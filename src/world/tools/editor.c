@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "savefile.h"
 
 /* One cell's change; an undo step is a run of them.  A cell < 0 stands
@@ -109,13 +109,6 @@ static char *dup_str(const char *s)
 	if (c)
 		memcpy(c, s, n);
 	return c;
-}
-
-static double cpu_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
 /* ---- glyphs ------------------------------------------------------------ */
@@ -1189,7 +1182,7 @@ static void refresh(struct editor *ed)
 {
 	if (!ed->stale)
 		return;
-	double t0 = cpu_us();
+	double t0 = clock_cpu_us();
 	ed->stale = false;
 	ed->monsters_done = false;
 	if (!build_level(ed)) {
@@ -1200,7 +1193,7 @@ static void refresh(struct editor *ed)
 	}
 	diagnose(ed);
 	find_route(ed);
-	ed->refresh_us = cpu_us() - t0;
+	ed->refresh_us = clock_cpu_us() - t0;
 }
 
 const struct level *editor_level(struct editor *ed)
@@ -1460,7 +1453,7 @@ int editor_monster_routes(struct editor *ed)
 		return 0;
 	if (ed->monsters_done)
 		return ed->lv.n_monsters;
-	double t0 = cpu_us();
+	double t0 = clock_cpu_us();
 	int n = ed->lv.n_monsters;
 	if (n > ed->cap_mon_routes) {
 		int *s = realloc(ed->mstart, (size_t)n * sizeof *s);
@@ -1495,7 +1488,7 @@ int editor_monster_routes(struct editor *ed)
 		}
 	}
 	ed->monsters_done = true;
-	ed->refresh_us += cpu_us() - t0;
+	ed->refresh_us += clock_cpu_us() - t0;
 	return n;
 }
 
