@@ -1264,6 +1264,16 @@ char *editor_write(struct editor *ed, size_t *len)
 	return with;
 }
 
+/* Whether link(2) failed because no hard link can be made here: a file
+ * system without them (EPERM, ENOTSUP, ENOSYS), a file this user may not
+ * link (EPERM) or with too many links (EMLINK), another device (EXDEV),
+ * or the file gone (ENOENT: nothing to keep). */
+static bool no_hard_link(int e)
+{
+	return e == EPERM || e == ENOTSUP || e == EOPNOTSUPP || e == ENOSYS || e == EMLINK || e == EXDEV ||
+	       e == ENOENT;
+}
+
 bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
 		 size_t errlen)
 {
@@ -1279,10 +1289,21 @@ bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, ch
 	}
 	if (backup && access(path, F_OK) == 0) {
 		/* the previous version stays as FILE~ (a hard link: no copy);
-		 * without hard links the save goes on without the backup */
+		 * where no hard link can be made the save goes on without the
+		 * backup, but any other failure (an old FILE~ that will not go,
+		 * no room, an I/O error) stops it before it writes: the screen
+		 * may have told the designer the old text is in FILE~ */
 		snprintf(old, pl + 2, "%s~", path);
-		unlink(old);
-		(void)link(path, old);
+		int e = unlink(old) == 0 || errno == ENOENT ? 0 : errno;
+		if (e == 0 && link(path, old) != 0 && !no_hard_link(errno))
+			e = errno;
+		if (e != 0) {
+			snprintf(err, errlen, "%s: cannot keep the previous version as %s: %s", path, old,
+				 strerror(e));
+			free(text);
+			free(old);
+			return false;
+		}
 	}
 	/* temporary file, fsync, rename, fsync of the folder (savefile.h) */
 	bool ok = savefile_write_atomic_mode(NULL, path, text, len, true, 0644, err, errlen);
