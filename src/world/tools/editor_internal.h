@@ -92,6 +92,9 @@ struct editor {
 	double refresh_us;
 };
 
+/* editor.c: a copy of s (NULL stays NULL); NULL on no memory. */
+char *editor_dup_str(const char *s);
+
 /* editor.c: one cell of the open step (editor_begin); 1 changed, 0 not, -1 no memory. */
 int editor_set_cell(struct editor *ed, int x, int y, char glyph);
 
