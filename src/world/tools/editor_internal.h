@@ -95,7 +95,22 @@ struct editor {
 /* editor.c: a copy of s (NULL stays NULL); NULL on no memory. */
 char *editor_dup_str(const char *s);
 
+/* editor.c: the file glyph of each of lv's cells, w * h of them, into out. */
+void editor_level_glyphs(const struct level *lv, char *out);
+
+/* editor.c: appends one change to the open step; false on no memory. */
+bool editor_record(struct editor *ed, int cell, char before, char after);
+
 /* editor.c: one cell of the open step (editor_begin); 1 changed, 0 not, -1 no memory. */
 int editor_set_cell(struct editor *ed, int x, int y, char glyph);
+
+/* editor_shape.c: frees what sh holds and zeroes it. */
+void editor_shape_free(struct shape *sh);
+
+/*
+ * editor_shape.c: makes sh the editor's header (and map, when sh->glyphs);
+ * false on no memory, and then nothing has changed.
+ */
+bool editor_shape_apply(struct editor *ed, const struct shape *sh);
 
 #endif
