@@ -92,6 +92,9 @@ struct editor {
 	double refresh_us;
 };
 
+/* editor.c: whether c is an ASCII letter (a monster's glyph). */
+bool editor_is_letter(char c);
+
 /* editor.c: a copy of s (NULL stays NULL); NULL on no memory. */
 char *editor_dup_str(const char *s);
 
