@@ -6,9 +6,11 @@
  * short pause in which any key stops it, and always gives the terminal
  * back (endwin) on quit, death, victory, a signal or a closed terminal.
  * It reads the game through its public struct and changes it only through
- * game_act and game_travel_cancel; rules live in game.c.
+ * game_act and game_travel_cancel; rules live in game.c.  The key-press
+ * benchmark that drives the same screen is ui_bench.c's.
  */
 #include "ui.h"
+#include "ui_curses_internal.h"
 
 #include <curses.h>
 #include <signal.h>
@@ -16,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "game.h"
@@ -25,48 +26,8 @@
 #include "ui_palette.h"
 #include "ui_screen.h"
 
-#define UI_MESSAGE_ROWS 2   /* rows of messages above the map */
-#define UI_STATUS_ROWS 1    /* the status line below it */
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
 #define UI_MORE " --More--"   /* ends a page of messages when more follow */
-#define UI_MSG_LINES 256       /* wrapped message lines one frame may page through */
-
-enum ui_screen {
-	SCREEN_MAP,      /* play */
-	SCREEN_CURSOR,   /* the travel cursor */
-	SCREEN_HELP,
-	SCREEN_HISTORY,
-	SCREEN_QUIT,     /* "really quit?" */
-	SCREEN_END       /* died or won: the last look at the map */
-};
-
-struct ui {
-	struct game *g;
-	struct ui_options opt;
-	bool colour;             /* colours in use (else the mono attributes) */
-	enum ui_screen screen;
-	struct input_view view;  /* as drawn last: clicks are read through it */
-	bool routes;             /* draw the routes and targets of visible monsters */
-	int cursor_x, cursor_y;  /* the travel cursor, a cell */
-	int *preview;            /* cursor screen: the route Enter would travel ... */
-	int preview_len, preview_cap; /* ... its cells (0: none), and the room allocated */
-	int history_back;        /* history screen: lines scrolled back from the newest */
-	enum ui_screen back;     /* the screen the history or help returns to */
-	int help_top;            /* help screen: first line shown */
-	int help_col0, help_col1;/* status line: the columns of "? help" (a click there opens help) */
-	int more_seen;           /* fresh message lines already paged past (--More--) */
-	bool more;               /* a --More-- is on screen: the next key pages on */
-	bool viewer;             /* drawn for the replay viewer: no play keys on the status line */
-	char lines[UI_MSG_LINES][GAME_MESSAGE_LEN + 16]; /* the message lines of the frame, wrapped */
-	bool line_fresh[UI_MSG_LINES];
-	struct input_click click;
-	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
-	unsigned msg_mark;       /* g->message_stamp when the last action began: newer ones are new */
-	bool done;
-	enum ui_outcome outcome;
-	int stale_reads;
-	enum grid_topology grid_said; /* the grid of the level entered last (said on entering a level) */
-};
 
 static attr_t ui_attr(const struct ui *u, enum ui_colour c)
 {
@@ -755,7 +716,7 @@ static void ui_draw_history(const struct ui *u)
 }
 
 /* One frame, from the state, in one place. */
-static void ui_draw(struct ui *u)
+void ui_draw(struct ui *u)
 {
 	erase();
 	if (ui_screen_too_small()) {
@@ -1034,7 +995,7 @@ static void ui_key_map(struct ui *u, int key)
 	}
 }
 
-static void ui_key(struct ui *u, int key)
+void ui_key(struct ui *u, int key)
 {
 	struct input_command c = input_key(key);
 	switch (u->screen) {
@@ -1208,7 +1169,7 @@ static void ui_mouse(struct ui *u)
 	}
 }
 
-static void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
+void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 {
 	memset(u, 0, sizeof *u);
 	u->g = g;
@@ -1332,67 +1293,4 @@ void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *no
 	ui_draw(u);
 	free(u->preview);
 	free(u);
-}
-
-/* ---- the key-press benchmark ----------------------------------------- */
-
-/*
- * CPU time of this process, not clock_us()'s wall clock: the benchmark
- * measures what one key press costs the program (game_act, drawing,
- * curses' output), and the wall clock would also count the time the
- * shared machine gives to other processes.
- */
-static double ui_cpu_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-int ui_bench_keys(struct game *g, int n, double *samples_us, char *err, size_t errlen)
-{
-	static const char *const terms[] = { "xterm-256color", "xterm", "vt100" };
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-	if (!out || !in) {
-		snprintf(err, errlen, "cannot open /dev/null");
-		if (out)
-			fclose(out);
-		if (in)
-			fclose(in);
-		return -1;
-	}
-	SCREEN *scr = NULL;
-	for (size_t i = 0; !scr && i < sizeof terms / sizeof terms[0]; i++)
-		scr = newterm(terms[i], out, in);
-	if (!scr) {
-		snprintf(err, errlen, "no terminal description for xterm-256color, xterm or vt100");
-		fclose(out);
-		fclose(in);
-		return -1;
-	}
-	set_term(scr);
-	resize_term(24, 80);
-	struct ui u;
-	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
-	ui_init(&u, g, &opt);
-	ui_screen_modes();
-	u.colour = ui_palette_init();
-	ui_draw(&u);
-	/* to and fro, so the view, the field of view and every chaser change */
-	static const int keys[] = { 'h', 'h', 'l', 'l', '.', 'k', 'j' };
-	int done = 0;
-	for (int i = 0; i < n && !g->over; i++) {
-		int key = keys[i % (int)(sizeof keys / sizeof keys[0])];
-		double t0 = ui_cpu_us();
-		u.notice[0] = '\0';
-		ui_key(&u, key);
-		ui_draw(&u);
-		samples_us[done++] = ui_cpu_us() - t0;
-	}
-	free(u.preview);
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	fclose(in);
-	return done;
 }
