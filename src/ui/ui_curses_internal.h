@@ -3,9 +3,9 @@
 #define ASTRAY_UI_CURSES_INTERNAL_H
 
 /*
- * Only for the play screen: ui_curses.c (the loop and the keys) and
- * ui_bench.c (the key-press benchmark).  No curses here: what the files
- * share is the game's state as the screen keeps it.
+ * Only for the play screen: ui_curses.c (the loop and the keys), ui_draw.c
+ * (the frame) and ui_bench.c (the key-press benchmark).  No curses here:
+ * what the files share is the game's state as the screen keeps it.
  */
 #include <stdbool.h>
 
@@ -59,7 +59,11 @@ struct ui {
 void ui_init(struct ui *u, struct game *g, const struct ui_options *opt);
 /* ui_curses.c: one key (input.h's names) on the screen shown now. */
 void ui_key(struct ui *u, int key);
-/* ui_curses.c: one frame, from the state, in one place. */
+/* ui_draw.c: one frame, from the state, in one place. */
 void ui_draw(struct ui *u);
+/* ui_draw.c: the screen lines of the help at this width (its scroll limit). */
+int ui_help_count(const struct ui *u);
+/* ui_draw.c: the lines the history takes at this width (its scroll limit). */
+int ui_history_lines(const struct game *g);
 
 #endif
