@@ -1,4 +1,4 @@
-/* editor_internal.h - what the editor's files share: its struct and the primitives of an undo step. */
+/* editor_internal.h - what the editor's files share: struct editor, its undo records, and the calls between the files. */
 #ifndef ASTRAY_EDITOR_INTERNAL_H
 #define ASTRAY_EDITOR_INTERNAL_H
 
