@@ -1,7 +1,7 @@
 /*
- * ui_term.c - the terminal description probe.  It is apart from
- * ui_curses.c because it needs <term.h>, whose macros (lines, hangup...)
- * would rename words of the drawing code.
+ * ui_term.c - the terminal description probe.  It is a file of its own
+ * because it needs <term.h>, whose macros (lines, hangup...) would rename
+ * words of the screens' code (ui_draw.c, ui_curses.c, ui_editor.c...).
  */
 #include "ui_term.h"
 

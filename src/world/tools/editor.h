@@ -118,9 +118,11 @@ char *editor_write(struct editor *ed, size_t *len);
 /*
  * Writes editor_write's text to `path` so that a crash or a full disk never
  * leaves half a file: a temporary file beside it, fsync, the previous
- * version kept as `path~` (with `backup`), rename over `path`, fsync of the
- * folder.  On success the editor counts as saved (when `mark`).  On failure
- * returns false with the reason in err, and `path` is untouched.
+ * version kept as `path~` (with `backup`: a hard link, left out where the
+ * file system makes none; any other failure to keep it fails the save),
+ * rename over `path`, fsync of the folder.  On success the editor counts
+ * as saved (when `mark`).  On failure returns false with the reason in
+ * err, and `path` is untouched.
  */
 bool editor_save(struct editor *ed, const char *path, bool backup, bool mark, char *err,
 		 size_t errlen);

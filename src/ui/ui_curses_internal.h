@@ -1,0 +1,69 @@
+/* ui_curses_internal.h - what the play screen's files share: its state, and the calls between them. */
+#ifndef ASTRAY_UI_CURSES_INTERNAL_H
+#define ASTRAY_UI_CURSES_INTERNAL_H
+
+/*
+ * Only for the play screen: ui_curses.c (the loop and the keys), ui_draw.c
+ * (the frame) and ui_bench.c (the key-press benchmark).  No curses here:
+ * what the files share is the game's state as the screen keeps it.
+ */
+#include <stdbool.h>
+
+#include "game.h"
+#include "input.h"
+#include "ui.h"
+
+#define UI_MESSAGE_ROWS 2   /* rows of messages above the map */
+#define UI_STATUS_ROWS 1    /* the status line below it */
+#define UI_MSG_LINES 256       /* wrapped message lines one frame may page through */
+
+enum ui_screen {
+	SCREEN_MAP,      /* play */
+	SCREEN_CURSOR,   /* the travel cursor */
+	SCREEN_HELP,
+	SCREEN_HISTORY,
+	SCREEN_QUIT,     /* "really quit?" */
+	SCREEN_END       /* died or won: the last look at the map */
+};
+
+struct ui {
+	struct game *g;
+	struct ui_options opt;
+	bool colour;             /* colours in use (else the mono attributes) */
+	enum ui_screen screen;
+	struct input_view view;  /* as drawn last: clicks are read through it */
+	bool routes;             /* draw the routes and targets of visible monsters */
+	int cursor_x, cursor_y;  /* the travel cursor, a cell */
+	int *preview;            /* cursor screen: the route Enter would travel ... */
+	int preview_len, preview_cap; /* ... its cells (0: none), and the room allocated */
+	int history_back;        /* history screen: lines scrolled back from the newest */
+	enum ui_screen back;     /* the screen the history or help returns to */
+	int help_top;            /* help screen: first line shown */
+	int help_col0, help_col1;/* status line: the columns of "? help" (a click there opens help) */
+	int more_seen;           /* fresh message lines already paged past (--More--) */
+	bool more;               /* a --More-- is on screen: the next key pages on */
+	bool viewer;             /* drawn for the replay viewer: no play keys on the status line */
+	char lines[UI_MSG_LINES][GAME_MESSAGE_LEN + 16]; /* the message lines of the frame, wrapped */
+	bool line_fresh[UI_MSG_LINES];
+	struct input_click click;
+	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
+	unsigned msg_mark;       /* g->message_stamp when the last action began: newer ones are new */
+	bool done;
+	enum ui_outcome outcome;
+	int stale_reads;
+	enum grid_topology grid_said; /* the grid of the level entered last (said on entering a level) */
+};
+
+/* ui_curses.c: a screen on g with options opt, as play starts it (the
+ * welcome notice, the grid said); no curses call. */
+void ui_init(struct ui *u, struct game *g, const struct ui_options *opt);
+/* ui_curses.c: one key (input.h's names) on the screen shown now. */
+void ui_key(struct ui *u, int key);
+/* ui_draw.c: one frame, from the state, in one place. */
+void ui_draw(struct ui *u);
+/* ui_draw.c: the screen lines of the help at this width (its scroll limit). */
+int ui_help_count(const struct ui *u);
+/* ui_draw.c: the lines the history takes at this width (its scroll limit). */
+int ui_history_lines(const struct game *g);
+
+#endif

@@ -1,0 +1,724 @@
+/*
+ * ui_draw.c - the play screen's frame, drawn from the state in one place
+ * (ui_draw): the map as the player knows it with the routes laid over it
+ * (travel, the cursor's preview, the monsters' with r), the message rows
+ * with their --More-- pages and the quit question, the status line, the
+ * help for the grid being played and the message history; and the same
+ * frame for other screens (ui_draw_game, the replay viewer).  It reads
+ * the game and changes nothing of it; the keys that change what is shown
+ * are ui_curses.c's.
+ */
+#include "ui.h"
+#include "ui_curses_internal.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "input.h"
+#include "level.h"
+#include "ui_palette.h"
+#include "ui_screen.h"
+
+#define UI_MORE " --More--"   /* ends a page of messages when more follow */
+
+static attr_t ui_attr(const struct ui *u, enum ui_colour c)
+{
+	return ui_palette_attr(u->colour, c);
+}
+
+/* Lays out the map area for the current terminal size and scrolls the
+ * view to keep the player (or the travel cursor) in sight. */
+static void ui_layout(struct ui *u)
+{
+	const struct game *g = u->g;
+	u->view.top = UI_MESSAGE_ROWS;
+	u->view.left = 0;
+	u->view.width = COLS;
+	u->view.height = LINES - UI_MESSAGE_ROWS - UI_STATUS_ROWS;
+	if (u->screen == SCREEN_CURSOR)
+		input_view_update(&u->view, g->grid, u->cursor_x, u->cursor_y);
+	else
+		input_view_update(&u->view, g->grid, g->player.x, g->player.y);
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static const enum ui_colour tile_colour[TILE_COUNT] = {
+	[TILE_VOID] = UI_COL_NONE, [TILE_WALL] = UI_COL_WALL, [TILE_FLOOR] = UI_COL_FLOOR,
+	[TILE_RUBBLE] = UI_COL_RUBBLE, [TILE_WATER] = UI_COL_WATER, [TILE_DOOR] = UI_COL_DOOR,
+	[TILE_EXIT] = UI_COL_EXIT,
+};
+
+/* What cell (x, y) looks like now; false for a cell never seen. */
+static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
+{
+	const struct game *g = u->g;
+	int i = y * g->grid->w + x;
+	bool visible = g->visible[i] != 0;
+	if (!visible && !g->remembered[i])
+		return false;
+	if (x == g->player.x && y == g->player.y) {
+		*out = '@' | ui_attr(u, UI_COL_PLAYER);
+		return true;
+	}
+	if (visible && g->occupant[i] >= 0) {
+		const struct monster *m = &g->monsters[g->occupant[i]];
+		if (m->alive) {
+			char c = m->kind->glyph;
+			*out = (chtype)(unsigned char)c |
+			       ui_attr(u, c >= 'A' && c <= 'Z' ? UI_COL_BOSS : UI_COL_MONSTER);
+			return true;
+		}
+	}
+	chtype ch;
+	enum ui_colour col;
+	if (g->items[i]) {
+		bool gold = g->items[i] - 1 == ITEM_GOLD;
+		ch = gold ? '$' : '!';
+		col = gold ? UI_COL_GOLD : UI_COL_POTION;
+	} else {
+		enum tile t = (enum tile)g->tiles[i];
+		if (t >= TILE_COUNT)
+			t = TILE_VOID;
+		ch = (chtype)(unsigned char)tile_info(t)->glyph;
+		col = tile_colour[t];
+		if (g->open && g->open[i]) {
+			ch = '\'';
+			col = UI_COL_DOOR;
+		}
+	}
+	*out = ch | ui_attr(u, visible ? col : UI_COL_REMEMBERED);
+	return true;
+}
+
+static void ui_draw_at_cell(const struct ui *u, int x, int y, chtype ch)
+{
+	int col, row;
+	if (input_cell_to_screen(&u->view, u->g->grid, x, y, &col, &row))
+		mvaddch(row, col, ch);
+}
+
+/* A route cell keeps what stands on it; bare ground shows the route mark. */
+static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum ui_colour col)
+{
+	const struct game *g = u->g;
+	int x = cell % g->grid->w, y = cell / g->grid->w;
+	if (x == g->player.x && y == g->player.y)
+		return;
+	if (g->visible[cell] && g->occupant[cell] >= 0)
+		return;
+	if (g->items[cell] && (g->visible[cell] || g->remembered[cell]))
+		return;
+	enum tile t = (enum tile)g->tiles[cell];
+	chtype ch = t == TILE_FLOOR || (!g->visible[cell] && !g->remembered[cell])
+			    ? mark
+			    : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;
+	ui_draw_at_cell(u, x, y, ch | ui_attr(u, col));
+}
+
+static void ui_draw_routes(const struct ui *u)
+{
+	const struct game *g = u->g;
+	int n = g->grid->w * g->grid->h;
+	if (u->routes) {
+		for (int k = 0; k < g->n_monsters; k++) {
+			const struct monster *m = &g->monsters[k];
+			if (!m->alive || !g->visible[m->y * g->grid->w + m->x])
+				continue;
+			/* the route as it is after the monster's last move: from its
+			 * cell on (a step that did not happen, a door opened or a
+			 * blocked step, leaves route_pos one ahead); a route its
+			 * cell is not on is replanned on its next turn: none drawn */
+			const struct mind *mind = &m->mind;
+			int here = m->y * g->grid->w + m->x, from = -1;
+			for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
+				if (j < mind->route_len && mind->route[j] == here)
+					from = j;
+			for (int j = from + 1; from >= 0 && j < mind->route_len; j++)
+				if (mind->route[j] >= 0 && mind->route[j] < n)
+					ui_draw_route_cell(u, mind->route[j], ':', UI_COL_MROUTE);
+		}
+		for (int k = 0; k < g->n_monsters; k++) {
+			const struct monster *m = &g->monsters[k];
+			if (!m->alive || !m->mind.hunting || !g->visible[m->y * g->grid->w + m->x])
+				continue;
+			int tx = m->mind.target_x, ty = m->mind.target_y;
+			if (!grid_in_bounds(g->grid, tx, ty))
+				continue;
+			chtype under;
+			if (!ui_cell_look(u, tx, ty, &under))
+				under = 'X';
+			ui_draw_at_cell(u, tx, ty, (under & A_CHARTEXT) | ui_attr(u, UI_COL_TARGET));
+		}
+	}
+	const struct travel *t = &g->travel;
+	if (t->active && t->cells)
+		for (int j = t->pos + 1; j < t->len; j++)
+			if (t->cells[j] >= 0 && t->cells[j] < n)
+				ui_draw_route_cell(u, t->cells[j], '*', UI_COL_ROUTE);
+}
+
+static void ui_draw_map(const struct ui *u)
+{
+	const struct game *g = u->g;
+	const struct grid *gr = g->grid;
+	bool hex = grid_is_staggered(gr->topo);
+	for (int r = 0; r < u->view.height; r++) {
+		int y = u->view.row0 + r;
+		if (y < 0 || y >= gr->h)
+			continue;
+		int parity = hex ? (y & 1) : 0;
+		for (int c = 0; c < u->view.width; c++) {
+			int col = u->view.col0 + c;
+			int x;
+			if (hex) {
+				if (col < parity || ((col - parity) & 1))
+					continue;
+				x = (col - parity) / 2;
+			} else {
+				x = col;
+			}
+			if (x < 0 || x >= gr->w)
+				continue;
+			chtype ch;
+			if (ui_cell_look(u, x, y, &ch))
+				mvaddch(u->view.top + r, u->view.left + c, ch);
+		}
+	}
+	ui_draw_routes(u);
+	if (u->screen == SCREEN_CURSOR) {
+		const int n = gr->w * gr->h;
+		for (int j = 1; j < u->preview_len; j++)
+			if (u->preview[j] >= 0 && u->preview[j] < n)
+				ui_draw_route_cell(u, u->preview[j], '*', UI_COL_ROUTE);
+		int col, row;
+		if (input_cell_to_screen(&u->view, gr, u->cursor_x, u->cursor_y, &col, &row)) {
+			chtype ch;
+			if (!ui_cell_look(u, u->cursor_x, u->cursor_y, &ch))
+				ch = ' ';
+			mvaddch(row, col, (ch & A_CHARTEXT) | A_REVERSE);
+		}
+	}
+}
+
+static void ui_draw_line(int row, const char *text, attr_t attr)
+{
+	move(row, 0);
+	clrtoeol();
+	attron(attr);
+	mvaddnstr(row, 0, text, COLS);
+	attroff(attr);
+}
+
+/* How much of text[at..len) one row of `width` columns takes: all of
+ * it, up to the last space that fits, or `width` characters of a word
+ * longer than the row. */
+static size_t ui_line_take(const char *text, size_t at, size_t len, int width)
+{
+	size_t take = len - at;
+	if (take > (size_t)width) {
+		take = (size_t)width;
+		while (take > 0 && text[at + take] != ' ')
+			take--;
+		if (take == 0)
+			take = (size_t)width;
+	}
+	return take;
+}
+
+/* Word-wraps `text` into u->lines from *n on, each line at most `width`
+ * columns; false when the lines are full. */
+static bool ui_wrap(struct ui *u, int *n, const char *text, int width, bool fresh)
+{
+	size_t len = strlen(text), at = 0;
+	if (width < 8)
+		width = 8;
+	do {
+		if (*n >= UI_MSG_LINES)
+			return false;
+		size_t take = ui_line_take(text, at, len, width);
+		snprintf(u->lines[*n], sizeof u->lines[*n], "%.*s", (int)take, text + at);
+		u->line_fresh[*n] = fresh;
+		(*n)++;
+		at += take;
+		while (at < len && text[at] == ' ')
+			at++;
+	} while (at < len);
+	return true;
+}
+
+/* Cuts text to at most width columns: at the last space that leaves room
+ * for "...", or mid-word when a single word is longer than that. */
+static void ui_ellipsize(char *text, int width)
+{
+	size_t len = strlen(text);
+	if (width < 4 || len <= (size_t)width)
+		return;
+	size_t cut = (size_t)width - 3;
+	size_t at = cut;
+	while (at > 0 && text[at] != ' ')
+		at--;
+	if (at > (size_t)width / 2)
+		cut = at;
+	while (cut > 0 && text[cut - 1] == ' ')
+		cut--;
+	memcpy(text + cut, "...", 4);
+}
+
+/* Message i (0 the newest) as shown: a merged one says how many times. */
+static void ui_message_text(const struct message *m, char *buf, size_t size)
+{
+	if (m->count > 1)
+		snprintf(buf, size, "%s (x%d)", m->text, m->count);
+	else
+		snprintf(buf, size, "%s", m->text);
+}
+
+/* The hooks' standing warning (a broken save), or NULL. */
+static const char *ui_warning(const struct ui *u)
+{
+	const struct ui_hooks *h = u->opt.hooks;
+	return h && h->warning ? h->warning(h->ud) : NULL;
+}
+
+/*
+ * The message rows.  The messages of the last action (fresh) are shown
+ * oldest first, word-wrapped, a page at a time: when they need more rows
+ * than there are, the page ends with --More-- and the next key shows the
+ * next page, so no message is ever skipped.  Rows left over show older
+ * messages, dim.
+ */
+static void ui_draw_messages(struct ui *u)
+{
+	const struct game *g = u->g;
+	int rows = UI_MESSAGE_ROWS;
+	const char *prompt = NULL;
+	attr_t prompt_attr = A_BOLD;
+	char end[GAME_MESSAGE_LEN * 2];
+	switch (u->screen) {
+	case SCREEN_QUIT:
+		prompt = ui_warning(u) && u->opt.hooks->failed_quit_prompt ? u->opt.hooks->failed_quit_prompt
+			 : u->opt.hooks && u->opt.hooks->quit_prompt ? u->opt.hooks->quit_prompt
+								   : "Really quit? Nothing is saved. (y/n)";
+		prompt_attr = ui_attr(u, UI_COL_WARN);
+		break;
+	case SCREEN_END:
+		if (g->won)
+			snprintf(end, sizeof end, "You escaped with your life! P: messages, Enter leaves.");
+		else
+			snprintf(end, sizeof end, "You died, killed by %s on level %d. P: messages, Enter leaves.",
+				 g->killer[0] ? g->killer : "something", g->depth + 1);
+		prompt = end;
+		prompt_attr = ui_attr(u, g->won ? UI_COL_GOLD : UI_COL_WARN);
+		break;
+	default:
+		if (u->notice[0])
+			prompt = u->notice;
+		break;
+	}
+	/* The quit question, too long for a row of a narrow terminal, takes
+	 * the rows it needs, word-wrapped, so its (y/n) shows: the messages
+	 * can wait while it is asked.  Anything else keeps to its row (the
+	 * fresh messages need theirs) and ends with "..." when cut. */
+	char prompt_rows[UI_MESSAGE_ROWS][GAME_MESSAGE_LEN * 2];
+	int np = 0;
+	if (prompt) {
+		const int most = u->screen == SCREEN_QUIT ? UI_MESSAGE_ROWS : 1;
+		size_t len = strlen(prompt), at = 0;
+		while (at < len && np < most) {
+			/* the last row it gets takes the rest, to be cut with "..." */
+			size_t take = np + 1 < most ? ui_line_take(prompt, at, len, COLS) : len - at;
+			snprintf(prompt_rows[np], sizeof prompt_rows[np], "%.*s", (int)take, prompt + at);
+			at += take;
+			while (prompt[at] == ' ')
+				at++;
+			np++;
+		}
+		if (np > 0)
+			ui_ellipsize(prompt_rows[np - 1], COLS);
+		rows -= np;
+	}
+	int width = COLS - (int)strlen(UI_MORE);
+	/* fresh messages, oldest first */
+	int fresh = 0;
+	while (fresh < GAME_MESSAGES && game_message(g, fresh) && game_message(g, fresh)->stamp > u->msg_mark)
+		fresh++;
+	int n = 0;
+	char text[GAME_MESSAGE_LEN + 16];
+	for (int i = fresh - 1; i >= 0; i--) {
+		ui_message_text(game_message(g, i), text, sizeof text);
+		if (!ui_wrap(u, &n, text, width, true))
+			break;
+	}
+	int first, shown;
+	u->more = false;
+	if (n - u->more_seen > rows && rows > 0) {
+		first = u->more_seen;
+		shown = rows;
+		u->more = true;
+	} else {
+		first = n - rows;
+		shown = rows;
+	}
+	/* older messages above, when the fresh ones leave rows free */
+	int row = 0;
+	if (first < 0) {
+		int need = -first, m = 0;
+		int older[UI_MESSAGE_ROWS];
+		for (int i = fresh; m < need && game_message(g, i); i++)
+			older[m++] = i;
+		for (int k = m - 1; k >= 0 && row < rows; k--) {
+			ui_message_text(game_message(g, older[k]), text, sizeof text);
+			/* an old message too long for the row shows its start, cut
+			 * at a word, with "..." (P shows it whole) */
+			ui_ellipsize(text, COLS);
+			ui_draw_line(row++, text, ui_attr(u, UI_COL_DIM));
+		}
+		for (; row < need; row++) {
+			move(row, 0);
+			clrtoeol();
+		}
+		shown = rows - need;
+		first = 0;
+	}
+	for (int k = 0; k < shown && row < rows; k++, row++) {
+		int li = first + k;
+		if (li >= n) {
+			move(row, 0);
+			clrtoeol();
+			continue;
+		}
+		ui_draw_line(row, u->lines[li], A_BOLD);
+		if (u->more && k == shown - 1) {
+			attr_t warn = A_REVERSE;
+			attron(warn);
+			addstr(UI_MORE);
+			attroff(warn);
+		}
+	}
+	for (int k = 0; k < np; k++)
+		ui_draw_line(rows + k, prompt_rows[k], prompt_attr);
+}
+
+static void ui_draw_status(struct ui *u)
+{
+	const struct game *g = u->g;
+	const struct level *lv = game_level(g);
+	char left[256], right[96], pack[32] = "";
+	if (g->player.potions > 0)
+		snprintf(pack, sizeof pack, "  Potions %d", g->player.potions);
+	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s", g->player.hp,
+		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
+		 g->turn, g->player.gold, pack);
+	if ((int)strlen(left) + 8 >= COLS) {
+		/* a narrow screen: every figure, short, rather than gold cut off */
+		if (g->player.potions > 0)
+			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
+		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s", g->player.hp, g->player.max_hp,
+			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack);
+	}
+	const char *mode = "";
+	static const char *const modes[] = {
+		[MODE_TRAVEL] = "TRAVEL: any key stops  ", [MODE_REST] = "RESTING: any key stops  ",
+		[MODE_EXPLORE] = "EXPLORING: any key stops  ", [MODE_RUN] = "RUNNING: any key stops  ",
+	};
+	if (u->screen == SCREEN_CURSOR)
+		mode = "CURSOR: Enter=go Esc=back  ";
+	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over && !u->viewer)
+		mode = modes[g->travel.mode];
+	/* the mode matters most, then the routes flag, then the help hint (a
+	 * replay viewer has its own keys, on its own bar) */
+	int ll = (int)strlen(left);
+	/* a broken save is said before all of them, on every width */
+	const char *warning = ui_warning(u);
+	char standing[40] = "";
+	if (warning)
+		snprintf(standing, sizeof standing, "%s  ", warning);
+	snprintf(right, sizeof right, "%s%s%s%s", standing, mode, u->routes ? "[routes] " : "", u->viewer ? "" : "? help ");
+	if (ll + (int)strlen(right) >= COLS)
+		snprintf(right, sizeof right, "%s%s%s", standing, mode, u->routes ? "[routes] " : "");
+	if (ll + (int)strlen(right) >= COLS)
+		snprintf(right, sizeof right, "%s%s", standing, mode);
+	int row = LINES - 1;
+	attr_t bar = ui_attr(u, UI_COL_STATUS);
+	attron(bar);
+	move(row, 0);
+	for (int c = 0; c < COLS; c++)
+		addch(' ');
+	int rl = (int)strlen(right);
+	u->help_col0 = u->help_col1 = -1;
+	const char *hint = strstr(right, "? help");
+	if (hint && rl < COLS) {
+		u->help_col0 = COLS - rl + (int)(hint - right);
+		u->help_col1 = u->help_col0 + 5;
+	}
+	if (rl > 0 && rl < COLS) {
+		/* on a narrow screen the mode wins over the right end of the figures */
+		mvaddnstr(row, 0, left, ll + rl < COLS ? COLS : COLS - rl - 1);
+		mvaddstr(row, COLS - rl, right);
+	} else {
+		mvaddnstr(row, 0, left, COLS);
+	}
+	attroff(bar);
+	if (standing[0] && rl > 0 && rl < COLS) {
+		attr_t w = ui_attr(u, UI_COL_WARN) | A_BOLD | A_REVERSE;
+		attron(w);
+		mvaddnstr(row, COLS - rl, standing, (int)strlen(standing) - 2);
+		attroff(w);
+	}
+	if (g->player.hp * 3 <= g->player.max_hp) {
+		/* low hit points stand out */
+		char hp[32];
+		snprintf(hp, sizeof hp, " HP %d/%d", g->player.hp, g->player.max_hp);
+		attr_t warn = ui_attr(u, UI_COL_WARN);
+		attron(warn);
+		mvaddnstr(row, 0, hp, COLS);
+		attroff(warn);
+	}
+}
+
+/*
+ * The help.  The move keys differ by grid, so the help shows only the
+ * lines of the map being played (help_grids: a mask of (1 << topology),
+ * 0 for every grid); the title line names the grid.
+ */
+#define HELP_SQUARE8 (1u << GRID_SQUARE8)
+#define HELP_SQUARE4 (1u << GRID_SQUARE4)
+#define HELP_HEX (1u << GRID_HEX)
+#define HELP_DIAMOND4 (1u << GRID_DIAMOND4)
+#define HELP_DIAMOND8 (1u << GRID_DIAMOND8)
+static const struct {
+	unsigned grids;          /* the grids the line is for (0: all) */
+	const char *text;
+} help_lines[] = {
+	{ HELP_SQUARE8, "astray - keys" },
+	{ HELP_SQUARE4, "astray - keys (this level is a square4 map)" },
+	{ HELP_HEX, "astray - keys (this level is a hex map)" },
+	{ HELP_DIAMOND4, "astray - keys (this level is a diamond4 map)" },
+	{ HELP_DIAMOND8, "astray - keys (this level is a diamond8 map)" },
+	{ 0, "" },
+	{ HELP_SQUARE8, "  move        h j k l y u b n   arrows   numpad 1-9 (numlock on or off)" },
+	{ HELP_SQUARE4, "  move        h j k l   arrows   numpad 4 6 8 2 (numlock on or off);" },
+	{ HELP_SQUARE4, "              a square4 map: no diagonal steps" },
+	{ HELP_HEX, "  move        y u up, h l sideways, b n down; numpad 7 9 4 6 1 3" },
+	{ HELP_HEX, "              (numlock on or off); a hex map: no straight up or down" },
+	{ HELP_DIAMOND4 | HELP_DIAMOND8, "  move        y u b n   numpad 7 9 1 3   the edge steps, diagonal on screen" },
+	{ HELP_DIAMOND4, "              (numlock on or off); a diamond4 map: no other steps" },
+	{ HELP_DIAMOND8, "              h l k j   numpad 4 6 8 2   arrows   the corner steps, straight" },
+	{ HELP_DIAMOND8, "              across or up and down two rows; a diamond8 map" },
+	{ 0, "  run         the move keys shifted (H J K L Y U B N): straight on; stops" },
+	{ 0, "              at junctions, doors, items, stairs and for monsters" },
+	{ 0, "  explore     o   walk to the nearest unexplored place, a step a turn;" },
+	{ 0, "              not with a monster in view" },
+	{ 0, "  wait        .  s  numpad 5, or click on yourself" },
+	{ 0, "  rest        5  R   until healed or disturbed (1 hp every 10 turns)" },
+	{ 0, "  quaff       q   drink a healing potion from your pack" },
+	{ 0, "  pack        i   what you carry" },
+	{ 0, "  stairs      >   on the stairs (stepping on them does not descend);" },
+	{ 0, "              a click on the stairs you stand on too" },
+	{ 0, "  travel      left click anywhere: walk there one step per turn, the route" },
+	{ 0, "              shown as *; it plans over what you have seen (unseen places" },
+	{ 0, "              count as open) and replans as you see more.  A wall or an" },
+	{ 0, "              unreachable place walks as close as it can.  Any key stops." },
+	{ 0, "              _ or x: a cursor; move it (its route shows, with the steps)," },
+	{ 0, "              Enter travels there, Esc cancels" },
+	{ 0, "              (shifted keys move the cursor 8 cells)" },
+	{ 0, "  describe    right click on a cell" },
+	{ 0, "  routes      r   show each visible monster's route (:) and target (reversed)" },
+	{ 0, "  history     P or Ctrl-P   the message history" },
+	{ 0, "  --More--    any key shows the next messages (Esc: all of them)" },
+	{ 0, "  redraw      Ctrl-L" },
+	{ 0, "  help        ? or F1" },
+	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
+	{ 0, "" },
+	{ 0, "  Walk into a monster to attack it, into a door to open it." },
+	{ 0, "  ! heals (into the pack), $ is gold (your score), > leads down." },
+};
+
+#define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
+#define HELP_KEY_COL 14   /* where the descriptions start in help_lines */
+#define HELP_WRAPPED 160  /* screen lines of the help at the narrowest width */
+
+/*
+ * The help as screen lines of at most width columns: a line too long is
+ * wrapped at spaces, its continuation indented under the descriptions
+ * (or by 2 when the screen is too narrow for that).  Each entry of out
+ * is a start within help_lines[line[k]] and a length; returns the count.
+ * Only the lines for the grid topo are shown.
+ */
+struct help_piece {
+	int line;
+	int from, len, indent;
+};
+static int ui_help_wrap(enum grid_topology topo, int width, struct help_piece *out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < HELP_LINES && n < max; i++) {
+		if (help_lines[i].grids && !(help_lines[i].grids & (1u << topo)))
+			continue;
+		const char *t = help_lines[i].text;
+		int len = (int)strlen(t), at = 0, pad = 0;
+		/* a key line ("  move        ...") continues under its
+		 * description; a plain paragraph under its own first word */
+		bool key_line = len > HELP_KEY_COL && t[HELP_KEY_COL - 1] == ' ' && t[HELP_KEY_COL - 2] == ' ';
+		int indent = (int)strspn(t, " ");
+		if (key_line && width >= HELP_KEY_COL + 16)
+			indent = HELP_KEY_COL;
+		else if (indent > 2)
+			indent = 2;
+		do {
+			int room = width - pad, take = len - at;
+			if (take > room) {
+				take = room;
+				while (take > room / 2 && t[at + take] != ' ')
+					take--;
+				if (t[at + take] != ' ')
+					take = room;
+			}
+			out[n++] = (struct help_piece){ .line = i, .from = at, .len = take, .indent = pad };
+			at += take;
+			while (at < len && t[at] == ' ')
+				at++;
+			pad = indent;
+		} while (at < len && n < max);
+	}
+	return n;
+}
+
+int ui_help_count(const struct ui *u)
+{
+	struct help_piece p[HELP_WRAPPED];
+	return ui_help_wrap(u->g->grid->topo, COLS, p, HELP_WRAPPED);
+}
+
+/* The help, wrapped to the screen and scrolled to u->help_top; the last
+ * row says how to scroll. */
+static void ui_draw_help(const struct ui *u)
+{
+	int rows = LINES - 1;
+	struct help_piece p[HELP_WRAPPED];
+	int n = ui_help_wrap(u->g->grid->topo, COLS, p, HELP_WRAPPED);
+	for (int i = 0; i < rows && u->help_top + i < n; i++) {
+		const struct help_piece *h = &p[u->help_top + i];
+		mvprintw(i, 0, "%*s%.*s", h->indent, "", h->len, help_lines[h->line].text + h->from);
+	}
+	const char *hint = n > rows ? (COLS >= 50 ? "j/k arrows PgUp/PgDn scroll; any other key returns"
+						  : "j/k scroll; other keys return")
+				    : "Press any key to return.";
+	ui_draw_line(LINES - 1, hint, A_BOLD);
+}
+
+/* The history screen's text: "TURN  message", wrapped at the screen's
+ * width with the continuation lines under the message. */
+#define UI_HISTORY_INDENT 7
+#define UI_HISTORY_MAX_LINES (GAME_MESSAGE_LEN + 16)
+
+/* Splits text into lines of at most width columns at spaces (a word
+ * longer than width is cut); start[k], len[k] for each; returns how many. */
+static int ui_history_split(const char *text, int width, int start[], int len[])
+{
+	int n = 0, total = (int)strlen(text), at = 0;
+	if (width < 8)
+		width = 8;
+	do {
+		int take = total - at;
+		if (take > width) {
+			take = width;
+			while (take > 0 && text[at + take] != ' ')
+				take--;
+			if (take == 0)
+				take = width;
+		}
+		start[n] = at;
+		len[n++] = take;
+		at += take;
+		while (at < total && text[at] == ' ')
+			at++;
+	} while (at < total && n < UI_HISTORY_MAX_LINES);
+	return n;
+}
+
+/* Lines the history takes at this screen width (the scroll limit). */
+int ui_history_lines(const struct game *g)
+{
+	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES, lines = 0;
+	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
+	for (int i = 0; i < total; i++) {
+		char text[GAME_MESSAGE_LEN + 16];
+		ui_message_text(game_message(g, i), text, sizeof text);
+		lines += ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
+	}
+	return lines;
+}
+
+/* The newest line at the bottom; history_back counts lines scrolled back. */
+static void ui_draw_history(const struct ui *u)
+{
+	const struct game *g = u->g;
+	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
+	ui_draw_line(0, "Message history: arrows/PgUp/PgDn scroll, any other key returns", A_BOLD);
+	int row = LINES - 1, skip = u->history_back;
+	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
+	for (int i = 0; i < total && row >= 1; i++) {
+		const struct message *m = game_message(g, i);
+		char text[GAME_MESSAGE_LEN + 16];
+		ui_message_text(m, text, sizeof text);
+		int n = ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
+		for (int k = n - 1; k >= 0 && row >= 1; k--) {
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
+			char line[GAME_MESSAGE_LEN + 32];
+			if (k == 0)
+				snprintf(line, sizeof line, "%5d  %.*s", m->turn, len[k], text + start[k]);
+			else
+				snprintf(line, sizeof line, "%*s%.*s", UI_HISTORY_INDENT, "", len[k], text + start[k]);
+			mvaddnstr(row--, 0, line, COLS);
+		}
+	}
+}
+
+/* One frame, from the state, in one place. */
+void ui_draw(struct ui *u)
+{
+	erase();
+	if (ui_screen_too_small()) {
+		ui_screen_draw_too_small("Q quits");
+	} else if (u->screen == SCREEN_HELP) {
+		ui_draw_help(u);
+	} else if (u->screen == SCREEN_HISTORY) {
+		ui_draw_history(u);
+	} else {
+		ui_layout(u);
+		ui_draw_map(u);
+		ui_draw_messages(u);
+		ui_draw_status(u);
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- drawing for other screens (the replay viewer) --------------------- */
+
+void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *notice)
+{
+	struct ui *u = malloc(sizeof *u);
+	if (!u)
+		return;
+	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
+	ui_init(u, g, &opt);
+	u->colour = ui_palette_init();
+	u->routes = routes;
+	u->msg_mark = msg_mark;
+	u->more_seen = UI_MSG_LINES; /* no --More--: the newest lines show */
+	u->viewer = true;
+	if (notice)
+		snprintf(u->notice, sizeof u->notice, "%s", notice);
+	ui_draw(u);
+	free(u->preview);
+	free(u);
+}
