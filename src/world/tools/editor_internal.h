@@ -2,20 +2,14 @@
 #ifndef ASTRAY_EDITOR_INTERNAL_H
 #define ASTRAY_EDITOR_INTERNAL_H
 
-/*
- * Only for src/world/tools/editor*.c, after editor.h (whose route types
- * struct editor holds; this header does not include it, so that
- * tools/depcheck sees no circle between editor and editor_internal).
- */
-#ifndef ASTRAY_EDITOR_H
-#error "include editor.h before editor_internal.h"
-#endif
+/* Only for src/world/tools/editor*.c. */
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "bestiary.h"
 #include "diag.h"
+#include "editor.h"
 #include "grid.h"
 #include "level.h"
 #include "path.h"
