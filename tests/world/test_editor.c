@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bestiary.h"
 #include "editor.h"
@@ -857,6 +859,44 @@ static void test_resize_sealed(void **state)
 	editor_destroy(ed);
 }
 
+/* A save keeps the previous file as LEVEL~; when that cannot be done for a
+ * reason other than a file system without hard links (here: LEVEL~ is a
+ * folder that will not go), the save fails with the reason and the level
+ * file is untouched. */
+static void test_save_stops_when_backup_cannot_be_kept(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char dir[] = "/tmp/astray-backup-XXXXXX", path[96], tilde[100], err[512] = "";
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/t.lvl", dir);
+	snprintf(tilde, sizeof tilde, "%s~", path);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("old text\n", f);
+	fclose(f);
+	assert_int_equal(mkdir(tilde, 0700), 0);
+	assert_false(editor_save(ed, path, true, true, err, sizeof err));
+	assert_true(err[0] != '\0');
+	size_t len;
+	char *text = level_read_file(path, &len);
+	assert_non_null(text);
+	assert_string_equal(text, "old text\n"); /* untouched */
+	free(text);
+	/* the folder gone, the same save keeps the old text as LEVEL~ */
+	assert_int_equal(rmdir(tilde), 0);
+	assert_true(editor_save(ed, path, true, true, err, sizeof err));
+	text = level_read_file(tilde, &len);
+	assert_non_null(text);
+	assert_string_equal(text, "old text\n");
+	free(text);
+	unlink(tilde);
+	unlink(path);
+	rmdir(dir);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -883,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),
+		cmocka_unit_test(test_save_stops_when_backup_cannot_be_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
