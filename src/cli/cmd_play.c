@@ -21,6 +21,7 @@
 
 #include "bestiary.h"
 #include "cli.h"
+#include "clock.h"
 #include "cmd.h"
 #include "diag.h"
 #include "dungeon.h"
@@ -330,15 +331,6 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 	return 0;
 }
 
-/* CPU time of this process (page faults included), like --bench-keys:
- * other programs on a shared machine do not count. */
-static double cpu_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 /* The target of preview number i: in turn, a random cell of the map (mostly
  * never seen), a cell within 12 of the player, a cell within the player's
  * sight (often a known wall), and a cell of the border. */
@@ -395,9 +387,9 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 	for (int i = 0; i < n; i++) {
 		if (!g || g->over) {
 			game_destroy(g);
-			double t0 = cpu_us();
+			double t0 = clock_cpu_us();
 			g = game_create(levels, 1, b, a->seed + (uint64_t)games++);
-			setup_us += cpu_us() - t0;
+			setup_us += clock_cpu_us() - t0;
 			if (!g) {
 				fprintf(stderr, "astray: out of memory\n");
 				free(samples);
@@ -416,9 +408,9 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		preview_target(g, &r, i, &x, &y);
 		const int *cells;
 		int len;
-		double t0 = cpu_us();
+		double t0 = clock_cpu_us();
 		game_travel_plan(g, x, y, &cells, &len);
-		samples[i] = cpu_us() - t0;
+		samples[i] = clock_cpu_us() - t0;
 		if (i % PREVIEWS_PER_TURN == 0 && samples[i] > first_max)
 			first_max = samples[i];
 	}

@@ -1,4 +1,4 @@
-/* clock.h - the one clock of astray: monotonic microseconds, for timing only. */
+/* clock.h - the clocks of astray: monotonic and CPU-time microseconds, for timing only. */
 #ifndef ASTRAY_CLOCK_H
 #define ASTRAY_CLOCK_H
 
@@ -13,6 +13,18 @@ static inline double clock_us(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/*
+ * Microseconds of CPU time of this process (page faults included), for
+ * the benchmarks of one screen or one action (play --bench-keys and
+ * --bench-preview): other programs on a shared machine do not count.
+ */
+static inline double clock_cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
