@@ -18,6 +18,7 @@
 #include "opt.h"
 #include "path.h"
 #include "prune.h"
+#include "stats.h"
 #include "textfile.h"
 
 /* A .scen map name (at most 255 bytes) escaped: \xNN is 4 bytes per byte. */
@@ -127,22 +128,13 @@ static double now_ns(void)
 	return clock_us() * 1e3;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The median and 95th percentile of n times (sorted in place), 0 for none. */
+static struct stats_spread spread(double *us, long n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double percentile(const double *sorted, long n, double q)
-{
-	if (n == 0)
-		return 0.0;
-	long i = (long)ceil(q * (double)n) - 1;
-	if (i < 0)
-		i = 0;
-	if (i >= n)
-		i = n - 1;
-	return sorted[i];
+	struct stats_spread s = { 0 };
+	if (n > 0)
+		stats_spread(us, (size_t)n, &s);
+	return s;
 }
 
 struct totals {
@@ -488,14 +480,12 @@ static int bench_report(struct bench_map *m, const struct bench_args *a, FILE *c
 	}
 	long runs = m->runs;
 	double ns = m->ns;
-	qsort(tot->us + first, (size_t)(tot->n - first), sizeof *tot->us, cmp_double);
+	struct stats_spread sp = spread(tot->us + first, tot->n - first);
 	char name[BENCH_NAME_MAX];
 	cli_escape(name, sizeof name, sc[0].map);
 	printf("%s scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
 	       "mean_expanded=%.1f ns_per_expansion=%.1f",
-	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0,
-	       percentile(tot->us + first, tot->n - first, 0.5),
-	       percentile(tot->us + first, tot->n - first, 0.95),
+	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0, sp.p50, sp.p95,
 	       runs ? (double)m->expanded / (double)runs : 0.0, m->expanded ? ns / (double)m->expanded : 0.0);
 	if (m->pr)
 		printf(" prep_ms=%.2f peeled=%d", m->prep_ns / 1e6, prune_peeled(m->pr));
@@ -535,11 +525,10 @@ static void print_totals(const struct bench_args *a, int nfiles, struct totals *
 		       tot->flood_ns > 0 ? tot->fb_ns / tot->flood_ns : 0.0);
 	if (a->mode == MODE_AUTO)
 		printf("prepared files=%d prep_ms=%.2f (not in the times below)\n", nfiles, tot->prep_ns / 1e6);
-	qsort(tot->us, (size_t)tot->n, sizeof *tot->us, cmp_double);
+	struct stats_spread sp = spread(tot->us, tot->n);
 	printf("total scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
 	       "mean_expanded=%.1f ns_per_expansion=%.1f\n",
-	       tot->n, tot->mismatches, tot->n ? tot->ns / 1000.0 / (double)tot->n : 0.0,
-	       percentile(tot->us, tot->n, 0.5), percentile(tot->us, tot->n, 0.95),
+	       tot->n, tot->mismatches, tot->n ? tot->ns / 1000.0 / (double)tot->n : 0.0, sp.p50, sp.p95,
 	       tot->n ? (double)tot->expanded / (double)tot->n : 0.0,
 	       tot->expanded ? tot->ns / (double)tot->expanded : 0.0);
 }

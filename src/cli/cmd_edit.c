@@ -35,6 +35,7 @@
 #include "level.h"
 #include "opt.h"
 #include "play_save.h"
+#include "stats.h"
 #include "textfile.h"
 #include "ui_editor.h"
 
@@ -459,12 +460,6 @@ static struct editor *generated_level(const struct edit_args *a, const bool *giv
 	return ed;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /*
  * Strokes across the map (a wall line, then floor back, alternating
  * across rows and columns, leaving the start, exits, items and monsters), each followed by what a redraw reads: the
@@ -507,13 +502,11 @@ static int run_bench(struct editor *ed, int n)
 		monsters = editor_monster_routes(ed);
 		us[i] = editor_last_refresh_us(ed);
 	}
-	double sum = 0;
-	for (int i = 0; i < n; i++)
-		sum += us[i];
-	qsort(us, (size_t)n, sizeof *us, compare_double);
+	struct stats_spread sp;
+	stats_spread(us, (size_t)n, &sp);
 	printf("edit-bench: strokes=%d map=%dx%d monsters=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
 	       "cpu_us_max=%.1f\n",
-	       n, w, h, monsters, sum / n, us[n / 2], us[n - 1]);
+	       n, w, h, monsters, sp.mean, sp.p50, sp.max);
 	free(us);
 	return 0;
 }

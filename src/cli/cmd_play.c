@@ -33,6 +33,7 @@
 #include "savefile.h"
 #include "scores.h"
 #include "play_save.h"
+#include "stats.h"
 #include "textfile.h"
 #include "ui.h"
 #include "ui_title.h"
@@ -280,12 +281,6 @@ static bool load_bestiary(const struct play_args *a, const char *near, struct be
 	return ok;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static int run_bench(const struct level *const *levels, const struct bestiary *b,
 		     const struct play_args *a)
 {
@@ -319,14 +314,11 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 		}
 		have += got;
 	}
-	double sum = 0;
-	for (int i = 0; i < have; i++)
-		sum += samples[i];
-	qsort(samples, (size_t)have, sizeof *samples, compare_double);
+	struct stats_spread sp;
+	stats_spread(samples, (size_t)have, &sp);
 	printf("bench-keys: presses=%d games=%d monsters=%d terminal=80x24 cpu_us_mean=%.1f "
 	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f\n",
-	       have, games, monsters, sum / have, samples[have / 2],
-	       samples[(int)(0.95 * (have - 1))], samples[have - 1]);
+	       have, games, monsters, sp.mean, sp.p50, sp.p95, sp.max);
 	free(samples);
 	return 0;
 }
@@ -416,14 +408,11 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 	}
 	int w = g->grid->w, h = g->grid->h;
 	game_destroy(g);
-	double sum = 0;
-	for (int i = 0; i < n; i++)
-		sum += samples[i];
-	qsort(samples, (size_t)n, sizeof *samples, compare_double);
+	struct stats_spread sp;
+	stats_spread(samples, (size_t)n, &sp);
 	printf("bench-preview: map=%dx%d previews=%d turns=%d games=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
 	       "cpu_us_p95=%.1f cpu_us_max=%.1f first_of_turn_us_max=%.1f game_create_ms=%.1f\n",
-	       w, h, n, turns, games, sum / n, samples[n / 2], samples[(int)(0.95 * (n - 1))],
-	       samples[n - 1], first_max, setup_us / 1e3 / games);
+	       w, h, n, turns, games, sp.mean, sp.p50, sp.p95, sp.max, first_max, setup_us / 1e3 / games);
 	free(samples);
 	return 0;
 }
