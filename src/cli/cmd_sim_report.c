@@ -2,8 +2,8 @@
  * cmd_sim_report.c - `astray sim-report CSV...`: reads the files, has
  * sim_csv.c put every game of the per-game CSV that `astray sim --shard
  * I/N` (or --per-game --format csv) wrote back in its place by seed, and has
- * cmd_sim.c write the report a single run over those games prints.  The
- * per-game values are written exactly (put_exact in cmd_sim.c), so the
+ * sim_write.c write the report a single run over those games prints.  The
+ * per-game values are written exactly (put_exact in sim_write.c), so the
  * summaries come out the same to the last digit.  With --heatmap it also
  * adds up the heat counts files of the shards (`sim --heat-counts`,
  * heatmap.c) and draws the picture a single run draws.  Errors name
