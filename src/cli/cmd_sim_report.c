@@ -6,8 +6,8 @@
  * per-game values are written exactly (put_exact in sim_write.c), so the
  * summaries come out the same to the last digit.  With --heatmap it also
  * adds up the heat counts files of the shards (`sim --heat-counts`,
- * heatmap.c) and draws the picture a single run draws.  Errors name
- * file:line.
+ * heatmap.c) and draws the picture a single run draws (heat_render.c).
+ * Errors name file:line.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "heat_render.h"
 #include "heatmap.h"
 #include "opt.h"
 #include "sim.h"
@@ -185,13 +186,13 @@ static bool heat_matches(const struct heatmap_counts *h, const struct sim_csv_re
 static int draw(const struct report_args *a, const struct heatmap_counts *h)
 {
 	char title[3400];
-	heatmap_title(title, sizeof title, &h->run, (enum sim_heat_layer)a->layer);
+	heat_render_title(title, sizeof title, &h->run, (enum sim_heat_layer)a->layer);
 	const struct sim_heat *hb = h->run.compare ? &h->heat[1] : NULL;
 	if (strcmp(a->heatmap, "-") == 0) {
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heatmap_write_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
+		heat_render_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
 			return 1;
@@ -203,7 +204,7 @@ static int draw(const struct report_args *a, const struct heatmap_counts *h)
 		fprintf(stderr, "astray sim-report: --heatmap %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	heatmap_write_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
+	heat_render_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim-report: --heatmap %s: write error: %s\n", a->heatmap, strerror(errno));

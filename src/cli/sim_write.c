@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "heat_render.h"
 #include "heatmap.h"
 #include "sim.h"
 #include "sim_cmd.h"
@@ -674,12 +675,12 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 	struct heatmap_run run;
 	char title[3400];
 	heat_run(a, lr, 0, a->games, &run);
-	heatmap_title(title, sizeof title, &run, (enum sim_heat_layer)a->layer);
+	heat_render_title(title, sizeof title, &run, (enum sim_heat_layer)a->layer);
 	if (strcmp(a->heatmap, "-") == 0) {
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heatmap_write_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
+		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
 		return 0;
 	}
 	FILE *f = fopen(a->heatmap, "w");
@@ -687,7 +688,7 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	int rc = heatmap_write_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
+	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
