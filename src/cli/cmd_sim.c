@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "gen.h"
+#include "help.h"
 #include "level.h"
 #include "opt.h"
 #include "sim.h"
@@ -92,23 +93,20 @@ static const struct opt sim_opts[] = {
 	{ .name = "games", .kind = OPT_INT, .offset = ARG(games), .metavar = "N", .lo = 1, .hi = 100000000,
 	  .help = "games per level (default " STR(DEFAULT_GAMES) ")" },
 	{ .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "S",
-	  .help = "game i (0-based) uses seed S+i (default 1); the same\n"
-		  "seeds on every level and for both sides of --compare" },
+	  .help = "game i (0-based) uses seed S+i (default 1); the same seeds on every level and for both "
+		  "sides of --compare" },
 	{ .name = "player", .kind = OPT_CUSTOM, .offset = ARG(opt.player), .metavar = "P",
 	  .parse = parse_player, .want = "exit, flee, idle or fight",
 	  .help = "the scripted player (default exit):\n"
-		  "  exit   walks the A* route to the nearest exit,\n"
-		  "         attacking a monster in the way; takes the\n"
-		  "         stairs\n"
-		  "  flee   steps to the cell farthest from the nearest\n"
-		  "         seen monster (waits when none is seen); takes\n"
-		  "         the stairs\n"
-		  "  idle   waits every turn\n"
-		  "  fight  walks to the nearest monster and attacks it,\n"
-		  "         round the stairs; with none left, takes them" },
+		  "exit\twalks the A* route to the nearest exit, attacking a monster in the way; takes the "
+		  "stairs\n"
+		  "flee\tsteps to the cell farthest from the nearest seen monster (waits when none is seen); "
+		  "takes the stairs\n"
+		  "idle\twaits every turn\n"
+		  "fight\twalks to the nearest monster and attacks it, round the stairs; with none left, takes "
+		  "them" },
 	{ .name = "turns", .kind = OPT_INT, .offset = ARG(opt.max_turns), .metavar = "T", .lo = 1, .hi = 100000000,
-	  .help = "a game still going at turn T is out of turns\n"
-		  "(default " STR(DEFAULT_TURNS) ")" },
+	  .help = "a game still going at turn T is out of turns (default " STR(DEFAULT_TURNS) ")" },
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "table (default), csv or json" },
 	{ .name = "per-game", .kind = OPT_FLAG, .offset = ARG(per_game),
@@ -116,61 +114,51 @@ static const struct opt sim_opts[] = {
 	{ .name = "no-time", .kind = OPT_FLAG, .offset = ARG(no_time),
 	  .help = "leave out the wall-clock columns, so runs can be diffed" },
 	{ .name = "chase", .kind = OPT_FLAG, .offset = ARG(opt.chase),
-	  .help = "every monster is told where the player is before\n"
-		  "each of the player's actions, so all of them hunt\n"
-		  "(scale runs on maps larger than any sight radius)" },
+	  .help = "every monster is told where the player is before each of the player's actions, so all "
+		  "of them hunt (scale runs on maps larger than any sight radius)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VALUE",
 	  .help = "override a bestiary knob (repeatable)" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
-	  .help = "the bestiary (default: beside the first level, levels/,\n"
-		  "or the installed one)" },
+	  .help = "the bestiary; by default the one beside the first level, in levels/, or the installed "
+		  "one" },
 	{ .name = "monsters", .kind = OPT_CUSTOM, .offset = ARG(monsters), .metavar = "K[:KIND]",
 	  .parse = parse_monsters, .want = "K or K:KIND",
-	  .help = "monsters placed on a .map (default " STR(SIM_DEFAULT_MAP_MONSTERS) " of the first\n"
-		  "kind)" },
+	  .help = "monsters placed on a .map; default " STR(SIM_DEFAULT_MAP_MONSTERS) " of the first kind" },
 	{ .name = "heatmap", .kind = OPT_STRING, .offset = ARG(heatmap), .metavar = "FILE",
-	  .help = "draw where things happened on the level (one LEVEL):\n"
-		  "an SVG picture to FILE, or with - the same as text on\n"
-		  "stdout (coloured; plain with NO_COLOR).  With --compare:\n"
-		  "B minus A on one diverging scale" },
+	  .help = "draw where things happened on the level (one LEVEL): an SVG picture to FILE, or with - "
+		  "the same as text on stdout (coloured; plain with NO_COLOR).  With --compare: B minus A on "
+		  "one diverging scale" },
 	{ .name = "heat-counts", .kind = OPT_STRING, .offset = ARG(heat_counts), .metavar = "FILE",
-	  .help = "write the heat of every layer (both sides under\n"
-		  "--compare) as counts to FILE, for astray sim-report\n"
-		  "--heatmap to add up over --shard slices (one LEVEL)" },
+	  .help = "write the heat of every layer, of both sides under --compare, as counts to FILE for "
+		  "astray sim-report --heatmap to add up over --shard slices (one LEVEL)" },
 	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = sim_heat_layer_names,
 	  .help = "the heat map's layer (default occupancy):\n"
-		  "  occupancy  monster actions taken on each cell\n"
-		  "  contact    the player's cell at first contact\n"
-		  "  deaths     the player's cell when killed\n"
-		  "  blocked    waits of monsters blocked by another" },
+		  "occupancy\tmonster actions taken on each cell\n"
+		  "contact\tthe player's cell at first contact\n"
+		  "deaths\tthe player's cell when killed\n"
+		  "blocked\twaits of monsters blocked by another" },
 	{ .name = "jobs", .kind = OPT_INT, .offset = ARG(jobs), .metavar = "N", .lo = 1, .hi = 256,
-	  .help = "play the games in N worker processes; the output is\n"
-		  "the same as with 1 (time columns aside)" },
+	  .help = "play the games in N worker processes; the output is the same as with 1 (time columns "
+		  "aside)" },
 	{ .name = "shard", .kind = OPT_CUSTOM, .offset = ARG(shard), .metavar = "I/N",
 	  .parse = parse_shard, .want = "I/N with 1 <= I <= N",
-	  .help = "play only the I-th of N equal slices of the games and\n"
-		  "write their per-game CSV (implies --per-game --format\n"
-		  "csv); astray sim-report merges the slices" },
+	  .help = "play only the I-th of N equal slices of the games and write their per-game CSV: it "
+		  "implies --per-game --format csv.  astray sim-report merges the slices" },
 	{ .name = "generate", .kind = OPT_STRING, .offset = ARG(generate), .metavar = "T[,T...]",
-	  .help = "play on generated levels instead of LEVEL files: game i\n"
-		  "on the level gen makes from seed S+i, topologies\n"
-		  "(square4, square8, hex, ...) taken in turn" },
+	  .help = "play on generated levels instead of LEVEL files: game i on the level gen makes from "
+		  "seed S+i, topologies (square4, square8, hex, ...) taken in turn" },
 	{ .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
 	  .parse = parse_size, .want = "WxH (at least " STR(GEN_MIN_WIDTH) "x" STR(GEN_MIN_HEIGHT) ")",
-	  .help = "--generate: the size of the levels (default: one screen\n"
-		  "for each topology)" },
+	  .help = "--generate: the size of the levels; by default one screen for each topology" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
 	  .help = "--generate: the depth of the levels (default 1)" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
-	  .help = "write one journal per game into DIR (created if\n"
-		  "missing), DIR/LEVEL-SEED.jnl (LEVEL-A-SEED.jnl and\n"
-		  "LEVEL-B-SEED.jnl under --compare): watch one with\n"
-		  "astray replay FILE" },
+	  .help = "write one journal per game into DIR, created if missing: DIR/LEVEL-SEED.jnl, or "
+		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
-	  .help = "run every game under settings A and under settings B\n"
-		  "(each a list of KIND.KEY=VALUE separated by spaces or\n"
-		  "commas, on top of --set) and report B-A with a paired\n"
-		  "95% interval" },
+	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
+		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
+		  "interval" },
 };
 #undef ARG
 
@@ -182,60 +170,56 @@ static const struct opt_command sim_command = {
 
 static void sim_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray sim LEVEL... [options]\n"
-		"\n"
-		"Plays headless games with a scripted player, using the same game code as\n"
-		"play, and reports how the monsters did with 95%% confidence intervals.\n"
-		"LEVEL is a .lvl file, a folder (its .lvl files in name order) or a Moving AI\n"
-		".map (player, exit and monsters are then placed from each game's seed).\n"
-		"Each level is played on its own: taking its exit is an escape, there is no\n"
-		"next level.\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "sim", (const char *const[]){ "LEVEL... [options]", NULL });
+	help_text(out, 0,
+		  "\nPlays headless games with a scripted player, using the same game code as play, and reports "
+		  "how the monsters did with 95% confidence intervals.  LEVEL is a .lvl file, a folder (its .lvl "
+		  "files in name order) or a Moving AI .map (player, exit and monsters are then placed from each "
+		  "game's seed).  Each level is played on its own: taking its exit is an escape, there is no "
+		  "next level.");
 	opt_print_help(out, &sim_command);
-	fprintf(out,
-		"\n"
-		"metrics (CSV columns and JSON keys; * = wall clock, differs run to run):\n");
+	help_text(out, 0, "\nmetrics (CSV columns and JSON keys; * = wall clock, differs run to run):");
+	int col = 0;
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		int len = (int)strlen(sim_metric_info((enum sim_metric)m)->name);
+		col = len > col ? len : col;
+	}
 	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
 		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
 		char left[32], text[256];
 		snprintf(left, sizeof left, "  %s", mi->name);
 		snprintf(text, sizeof text, "%s%s%s", mi->time ? "* " : "", mi->rate ? "rate: " : "", mi->doc);
-		opt_print_row(out, left, 23, text);
+		help_row(out, left, 2 + col + 2, text);
 	}
-	fprintf(out,
-		"\n"
-		"Rates get Wilson intervals; other means (never negative) a seeded bootstrap\n"
-		"percentile interval over games, which stays inside the values' range;\n"
-		"p95 is the nearest-rank 95th percentile within a game, averaged over games.\n"
-		"AI time is the monsters' part of game_act (perception, searches, moves,\n"
-		"attacks) per game turn, as the game measures it; the player's move, FOV and\n"
-		"the scripted player's own route are not counted.\n"
-		"\n"
-		"CSV columns:\n"
-		"  summary:  level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		"  per game: level,game,seed,outcome,monsters,config,<metrics> (--shard\n"
-		"            writes it; config fingerprints the run's settings, so sim-report\n"
-		"            merges only files of one run);\n"
-		"            --generate adds run after level, --compare side (A/B) before game\n"
-		"  compare:  level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
-		"level is the file, or \"all\" for every level together; a generated level is\n"
-		"gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.\n"
-		"docs/sim.md has the rest.\n"
-		"\n"
-		"A tuner's workflow: do faster orcs kill the player more, and do they find\n"
-		"it sooner or jam more?\n"
-		"  astray sim levels/08-the-ogre-hall.lvl --games 400 --jobs 2 \\\n"
-		"      --compare 'orc.speed=100' 'orc.speed=130' --heatmap deaths.svg \\\n"
-		"      --layer deaths\n"
-		"then read the verdict (killed, first contact, blocked_waits, stuck...) and\n"
-		"open deaths.svg: red where the player fell more under B, blue less; the\n"
-		"start is ringed, exits outlined.  For a generated dungeon, write it first:\n"
-		"  astray gen --topology square8 --seed 11 --depth 3 -o d11.lvl\n"
-		"Split a large sweep over machines with --shard I/N (or --seed ranges) and\n"
-		"merge the CSV with astray sim-report (with --heat-counts, the heat map\n"
-		"too); docs/sim.md has a GNU parallel recipe.\n");
+	help_text(out, 0,
+		  "\nRates get Wilson intervals; other means (never negative) a seeded bootstrap percentile "
+		  "interval over games, which stays inside the values' range; p95 is the nearest-rank 95th "
+		  "percentile within a game, averaged over games.  AI time is the monsters' part of game_act "
+		  "(perception, searches, moves, attacks) per game turn, as the game measures it; the player's "
+		  "move, FOV and the scripted player's own route are not counted.\n"
+		  "\n"
+		  "CSV columns:\n"
+		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
+		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>, which --shard writes; config "
+		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
+		  "run after level, --compare side (A/B) before game\n"
+		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
+		  "level is the file, or \"all\" for every level together; a generated level is "
+		  "gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.  docs/sim.md has "
+		  "the rest.\n"
+		  "\n"
+		  "A tuner's workflow: do faster orcs kill the player more, and do they find it sooner or jam "
+		  "more?\n"
+		  "  astray sim levels/08-the-ogre-hall.lvl --games 400 --jobs 2 \\\n"
+		  "      --compare 'orc.speed=100' 'orc.speed=130' --heatmap deaths.svg \\\n"
+		  "      --layer deaths\n"
+		  "then read the verdict (killed, first contact, blocked_waits, stuck...) and open deaths.svg: "
+		  "red where the player fell more under B, blue less; the start is ringed, exits outlined.  For a "
+		  "generated dungeon, write it first:\n"
+		  "  astray gen --topology square8 --seed 11 --depth 3 -o d11.lvl\n"
+		  "Split a large sweep over machines with --shard I/N (or --seed ranges) and merge the CSV with "
+		  "astray sim-report (with --heat-counts, the heat map too); docs/sim.md has a GNU parallel "
+		  "recipe.");
 }
 
 /* ------------------------------------------------------------------ */

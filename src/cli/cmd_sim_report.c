@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "help.h"
 #include "heat_render.h"
 #include "heatmap.h"
 #include "opt.h"
@@ -40,12 +41,11 @@ static const struct opt report_opts[] = {
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "table (default), csv or json, as astray sim" },
 	{ .name = "heatmap", .kind = OPT_STRING, .offset = ARG(heatmap), .metavar = "FILE",
-	  .help = "add up the heat counts files given (sim --heat-counts)\n"
-		  "and draw the heat map one run over all their games\n"
-		  "draws: SVG to FILE, or text with - after the report" },
+	  .help = "add up the heat counts files given (sim --heat-counts) and draw the heat map one run "
+		  "over all their games draws: SVG to FILE, or text with - after the report" },
 	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = sim_heat_layer_names,
-	  .help = "the heat map's layer (default occupancy): occupancy,\n"
-		  "contact, deaths or blocked, as astray sim" },
+	  .help = "the heat map's layer (default occupancy): occupancy, contact, deaths or blocked, as "
+		  "astray sim" },
 };
 #undef ARG
 
@@ -57,35 +57,30 @@ static const struct opt_command report_command = {
 
 static void report_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray sim-report CSV... [HEAT...] [options]\n"
-		"\n"
-		"Merges per-game CSV written by `astray sim --shard I/N` (or --per-game\n"
-		"--format csv) over disjoint games, for example the jobs of a batch system\n"
-		"on many machines, into the report one run over all those games prints:\n"
-		"the same summary, intervals and --compare verdicts, to the last digit.\n"
-		"Games are placed by seed, so --shard slices of one run and runs over\n"
-		"disjoint --seed ranges merge alike; generated levels (--generate) merge\n"
-		"into their run.  The seeds must make one range, the same on every level\n"
-		"and side; a game found twice or missing is an error (exit 1), and so\n"
-		"is a file played under other settings (its config column differs:\n"
-		"another player, --turns, --set, bestiary or level file).  Time\n"
-		"columns are merged like the others when the files have them.\n"
-		"\n"
-		"  astray sim L.lvl --games 1000 --shard 1/2 > s1.csv   (on one machine)\n"
-		"  astray sim L.lvl --games 1000 --shard 2/2 > s2.csv   (on another)\n"
-		"  astray sim-report s1.csv s2.csv\n"
-		"  astray sim L.lvl --games 500 --seed 1001 --per-game --format csv > s3.csv\n"
-		"  astray sim-report s1.csv s2.csv s3.csv         (seeds 1..1500)\n"
-		"\n"
-		"Heat maps: each shard also writes its heat with --heat-counts FILE (one\n"
-		"level); give those files too (they are told from CSV by their first line)\n"
-		"and --heatmap draws the same picture a single run draws:\n"
-		"  astray sim L.lvl --games 1000 --shard 1/2 --heat-counts s1.heat > s1.csv\n"
-		"  astray sim L.lvl --games 1000 --shard 2/2 --heat-counts s2.heat > s2.csv\n"
-		"  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "sim-report", (const char *const[]){ "CSV... [HEAT...] [options]", NULL });
+	help_text(out, 0,
+		  "\nMerges per-game CSV written by `astray sim --shard I/N`, or by --per-game --format csv, over "
+		  "disjoint games, for example the jobs of a batch system on many machines, into the report one "
+		  "run over all those games prints: the same summary, intervals and --compare verdicts, to the "
+		  "last digit.  Games are placed by seed, so --shard slices of one run and runs over disjoint "
+		  "--seed ranges merge alike; generated levels (--generate) merge into their run.  The seeds "
+		  "must make one range, the same on every level and side; a game found twice or missing is an "
+		  "error (exit 1), and so is a file played under other settings, whose config column differs: "
+		  "another player, --turns, --set, bestiary or level file.  Time columns are merged like the "
+		  "others when the files have them.\n"
+		  "\n"
+		  "  astray sim L.lvl --games 1000 --shard 1/2 > s1.csv   (on one machine)\n"
+		  "  astray sim L.lvl --games 1000 --shard 2/2 > s2.csv   (on another)\n"
+		  "  astray sim-report s1.csv s2.csv\n"
+		  "  astray sim L.lvl --games 500 --seed 1001 --per-game --format csv > s3.csv\n"
+		  "  astray sim-report s1.csv s2.csv s3.csv         (seeds 1..1500)\n"
+		  "\n"
+		  "Heat maps: each shard also writes its heat with --heat-counts FILE (one level); give those "
+		  "files too (they are told from CSV by their first line) and --heatmap draws the same picture a "
+		  "single run draws:\n"
+		  "  astray sim L.lvl --games 1000 --shard 1/2 --heat-counts s1.heat > s1.csv\n"
+		  "  astray sim L.lvl --games 1000 --shard 2/2 --heat-counts s2.heat > s2.csv\n"
+		  "  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg");
 	opt_print_help(out, &report_command);
 }
 
