@@ -245,7 +245,9 @@ FUZZ_LIBS_input := $(CURSES_LIBS)
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_snapshot := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_scores := $(CORE_SRC) $(WORLD_SRC)
-FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC)
+# The heat target also draws what it parsed, with the command layer's heat_render.c.
+FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC) src/cli/heat_render.c
+FUZZ_FLAGS_heat := -Isrc/cli
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \

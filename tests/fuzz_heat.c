@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "heat_render.h"
 #include "heatmap.h"
 #include "level.h"
 
@@ -55,13 +56,13 @@ static void draw(const struct heatmap_counts *c)
 	char *buf = NULL;
 	size_t len = 0;
 	char title[3400];
-	heatmap_title(title, sizeof title, &c->run, SIM_HEAT_OCCUPANCY);
+	heat_render_title(title, sizeof title, &c->run, SIM_HEAT_OCCUPANCY);
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return;
 	const struct sim_heat *b = c->run.compare ? &c->heat[1] : NULL;
-	if (heatmap_write_svg(f, &c->heat[0], b, SIM_HEAT_OCCUPANCY, title, c->run.start) != 0 ||
-	    heatmap_write_text(f, &c->heat[0], b, SIM_HEAT_BLOCKED, true, c->run.start) != 0)
+	if (heat_render_svg(f, &c->heat[0], b, SIM_HEAT_OCCUPANCY, title, c->run.start) != 0 ||
+	    heat_render_text(f, &c->heat[0], b, SIM_HEAT_BLOCKED, true, c->run.start) != 0)
 		abort();
 	fclose(f);
 	free(buf);

@@ -13,11 +13,13 @@
 #include "cli.h"
 #include "clock.h"
 #include "cmd.h"
+#include "help.h"
 #include "grid.h"
 #include "movingai.h"
 #include "opt.h"
 #include "path.h"
 #include "prune.h"
+#include "stats.h"
 #include "textfile.h"
 
 /* A .scen map name (at most 255 bytes) escaped: \xNN is 4 bytes per byte. */
@@ -55,42 +57,33 @@ static bool parse_topology(const char *text, void *field)
 static const struct opt bench_opts[] = {
 	{ .name = "every", .kind = OPT_INT, .offset = ARG(every), .metavar = "K", .help = "run every K-th scenario (default 1: all)", .lo = 1, .hi = 1000000 },
 	{ .name = "repeat", .kind = OPT_INT, .offset = ARG(repeat), .metavar = "R", .help =
-	  "run a file's scenarios R times over, in R rounds, and time\n"
-	  "each scenario by its fastest run (default 1).  On a busy\n"
-	  "or shared machine a slow spell then spoils one round of a\n"
-	  "query, not its figure; the first line says repeat=R.  Each\n"
-	  "run after the first must give the same cost and expansions\n"
-	  "(else a mismatch).  In fallback mode the sealed goals' two\n"
-	  "times are each the fastest of R too.",
+	  "run a file's scenarios R times over, in R rounds, and time each scenario by its fastest run "
+	  "(default 1).  On a busy or shared machine a slow spell then spoils one round of a query, not its "
+	  "figure; the first line says repeat=R.  Each run after the first must give the same cost and "
+	  "expansions (else a mismatch).  In fallback mode the sealed goals' two times are each the fastest "
+	  "of R too.",
 	  .lo = 1, .hi = 1000 },
 	{ .name = "topology", .kind = OPT_CUSTOM, .offset = ARG(topo), .metavar = "T", .help =
-	  "square8 (default): each cost is checked against the file's\n"
-	  "optimal length, |cost - optimal| <= 0.006 + 1e-5 * optimal.\n"
-	  "square4: the files' optimal lengths are for square8, so\n"
-	  "each cost is checked against astray's own Dijkstra\n"
-	  "(weight 0) on the same query instead; equal within 1e-9.\n"
-	  "diamond8, diamond4: each map is loaded turned 45 degrees\n"
-	  "into diamond storage (square cell (u, v) becomes the\n"
-	  "diamond with the same u and v; the rest of the diamond\n"
-	  "rectangle is blocked), then checked as square8 (the\n"
-	  "file's optimal length) or square4 (own Dijkstra).",
+	  "square8 (default): each cost is checked against the file's optimal length, |cost - optimal| <= "
+	  "0.006 + 1e-5 * optimal.\n"
+	  "square4: the files' optimal lengths are for square8, so each cost is checked against astray's own "
+	  "Dijkstra (weight 0) on the same query instead; equal within 1e-9.\n"
+	  "diamond8, diamond4: each map is loaded turned 45 degrees into diamond storage: square cell (u, v) "
+	  "becomes the diamond with the same u and v, and the rest of the diamond rectangle is blocked; then "
+	  "each cost is checked as for square8, against the file's optimal length, or square4, against "
+	  "astray's own Dijkstra.",
 	  .parse = parse_topology, .want = "square8, square4, diamond8 or diamond4" },
 	{ .name = "mode", .kind = OPT_CHOICE, .offset = ARG(mode), .metavar = "M", .help =
-	  "auto (default): each map is prepared once (prune.c):\n"
-	  "dead ends are peeled into trees hanging off the map's\n"
-	  "core; a query walks the trees and runs path_find on the\n"
-	  "core alone, which on uniform square8 is jump point search\n"
-	  "(its expansions are jump points, and each tree step\n"
-	  "counts one).  Each file's line ends with prep_ms=P\n"
-	  "peeled=C: the preparation time (not in the search\n"
-	  "times) and the cells peeled.\n"
+	  "auto (default): each map is prepared once (prune.c): dead ends are peeled into trees hanging off "
+	  "the map's core; a query walks the trees and runs path_find on the core alone, which on uniform "
+	  "square8 is jump point search (its expansions are jump points; each tree step counts one).  "
+	  "Each file's line ends with prep_ms=P peeled=C: the preparation time, which is not in the search "
+	  "times, and the cells peeled.\n"
 	  "astar: plain A* for every query (expansions are cells).\n"
 	  "dijkstra: weight 0.\n"
-	  "fallback: the obstacle-penalty fallback on; the reachable\n"
-	  "goals must still get their optimal cost.  Then each goal is\n"
-	  "sealed by blocking the cells around it, and the fallback\n"
-	  "search is timed against a full Dijkstra flood of the\n"
-	  "start's region; their ratio is printed before the last line.",
+	  "fallback: the obstacle-penalty fallback on; the reachable goals must still get their optimal "
+	  "cost.  Then each goal is sealed by blocking the cells around it, and the fallback search is timed "
+	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.",
 	  .choices = mode_choices },
 	{ .name = "csv", .kind = OPT_STRING, .offset = ARG(csv), .metavar = "FILE", .help = "write one row per scenario to FILE" },
 };
@@ -104,20 +97,16 @@ static const struct opt_command bench_command = {
 
 static void bench_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray bench SCEN... [--every K] [--repeat R]\n"
-		"                    [--topology square8|square4|diamond8|diamond4]\n"
-		"                    [--mode auto|astar|dijkstra|fallback] [--csv FILE]\n"
-		"\n"
-		"Runs the A* core on Moving AI scenario files (.scen), each with the .map\n"
-		"of the same name beside it, checks every cost and times the searches\n"
-		"alone (not the loading).  Prints one line per file (and in auto mode\n"
-		"the total preparation time), then one final line:\n"
-		"  total scenarios=N mismatches=M mean_us=X median_us=Y p95_us=Z\n"
-		"        mean_expanded=E ns_per_expansion=K\n"
-		"and exits 1 if any scenario mismatches (2 on a usage or file error).\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "bench",
+		   (const char *const[]){ "SCEN... [--every K] [--repeat R] [--topology square8|square4|diamond8|diamond4] "
+					  "[--mode auto|astar|dijkstra|fallback] [--csv FILE]", NULL });
+	help_text(out, 0,
+		  "\nRuns the A* core on Moving AI scenario files (.scen), each with the .map of the same name "
+		  "beside it, checks every cost and times the searches alone, not the loading.  Prints one line "
+		  "per file, and in auto mode the total preparation time, then one final line:\n"
+		  "  total scenarios=N mismatches=M mean_us=X median_us=Y p95_us=Z\n"
+		  "        mean_expanded=E ns_per_expansion=K\n"
+		  "and exits 1 if any scenario mismatches (2 on a usage or file error).");
 	opt_print_help(out, &bench_command);
 }
 
@@ -127,22 +116,13 @@ static double now_ns(void)
 	return clock_us() * 1e3;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The median and 95th percentile of n times (sorted in place), 0 for none. */
+static struct stats_spread spread(double *us, long n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double percentile(const double *sorted, long n, double q)
-{
-	if (n == 0)
-		return 0.0;
-	long i = (long)ceil(q * (double)n) - 1;
-	if (i < 0)
-		i = 0;
-	if (i >= n)
-		i = n - 1;
-	return sorted[i];
+	struct stats_spread s = { 0 };
+	if (n > 0)
+		stats_spread(us, (size_t)n, &s);
+	return s;
 }
 
 struct totals {
@@ -488,14 +468,12 @@ static int bench_report(struct bench_map *m, const struct bench_args *a, FILE *c
 	}
 	long runs = m->runs;
 	double ns = m->ns;
-	qsort(tot->us + first, (size_t)(tot->n - first), sizeof *tot->us, cmp_double);
+	struct stats_spread sp = spread(tot->us + first, tot->n - first);
 	char name[BENCH_NAME_MAX];
 	cli_escape(name, sizeof name, sc[0].map);
 	printf("%s scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
 	       "mean_expanded=%.1f ns_per_expansion=%.1f",
-	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0,
-	       percentile(tot->us + first, tot->n - first, 0.5),
-	       percentile(tot->us + first, tot->n - first, 0.95),
+	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0, sp.p50, sp.p95,
 	       runs ? (double)m->expanded / (double)runs : 0.0, m->expanded ? ns / (double)m->expanded : 0.0);
 	if (m->pr)
 		printf(" prep_ms=%.2f peeled=%d", m->prep_ns / 1e6, prune_peeled(m->pr));
@@ -535,11 +513,10 @@ static void print_totals(const struct bench_args *a, int nfiles, struct totals *
 		       tot->flood_ns > 0 ? tot->fb_ns / tot->flood_ns : 0.0);
 	if (a->mode == MODE_AUTO)
 		printf("prepared files=%d prep_ms=%.2f (not in the times below)\n", nfiles, tot->prep_ns / 1e6);
-	qsort(tot->us, (size_t)tot->n, sizeof *tot->us, cmp_double);
+	struct stats_spread sp = spread(tot->us, tot->n);
 	printf("total scenarios=%ld mismatches=%ld mean_us=%.2f median_us=%.2f p95_us=%.2f "
 	       "mean_expanded=%.1f ns_per_expansion=%.1f\n",
-	       tot->n, tot->mismatches, tot->n ? tot->ns / 1000.0 / (double)tot->n : 0.0,
-	       percentile(tot->us, tot->n, 0.5), percentile(tot->us, tot->n, 0.95),
+	       tot->n, tot->mismatches, tot->n ? tot->ns / 1000.0 / (double)tot->n : 0.0, sp.p50, sp.p95,
 	       tot->n ? (double)tot->expanded / (double)tot->n : 0.0,
 	       tot->expanded ? tot->ns / (double)tot->expanded : 0.0);
 }

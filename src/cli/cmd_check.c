@@ -15,6 +15,7 @@
 #include "bestiary.h"
 #include "cli.h"
 #include "cmd.h"
+#include "help.h"
 #include "level.h"
 #include "opt.h"
 #include "textfile.h"
@@ -34,10 +35,7 @@ static const struct opt check_opts[] = {
 	  .help = "print errors only, and no summary" },
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "text (default): the lines above, then a summary line\n"
-		  "json: JSON lines, one object per problem,\n"
-		  "  {\"file\":F,\"line\":L,\"col\":C,\"severity\":S,\"message\":M}\n"
-		  "(line and col are 0 when the problem has no position), then\n"
-		  "  {\"summary\":{\"files\":N,\"errors\":E,\"warnings\":W,\"notes\":K}}" },
+		  "json: JSON lines, one object per problem, then the summary (below)" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "the bestiary that monster letters must be in" },
 };
@@ -51,30 +49,31 @@ static const struct opt_command check_command = {
 
 static void check_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray check LEVEL|DIR... [--quiet] [--format text|json]\n"
-		"                    [--bestiary FILE]\n"
-		"\n"
-		"Validates level files (.lvl; Moving AI .map too; for a folder, its .lvl files\n"
-		"in name order, as play takes them) and prints every problem as\n"
-		"  FILE:LINE:COL: error|warning|note: MESSAGE\n"
-		"with the line and text column of the place in the file (for a map cell, where\n"
-		"the cell is drawn: hex cell X,Y at column 2X + (Y & 1) + 1).\n"
-		"\n"
-		"errors    the file cannot be played: syntax, glyphs, no or two player starts,\n"
-		"          no exit, an exit the player cannot reach\n"
-		"warnings  floor regions, monsters and items the player can never reach\n"
-		"notes     a map larger than 80x24 (it scrolls)\n"
-		"\n"
-		"A FILE ending in .txt is checked as a bestiary.  Monster letters are checked\n"
-		"against --bestiary FILE, or else the bestiary.txt beside the first level, in\n"
-		"levels/, or the installed one.\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "check", (const char *const[]){ "LEVEL|DIR... [--quiet] [--format text|json] [--bestiary FILE]",
+							 NULL });
+	help_text(out, 0,
+		  "\nValidates level files and prints every problem as\n"
+		  "  FILE:LINE:COL: error|warning|note: MESSAGE\n"
+		  "with the line and text column of the place in the file.  A map cell's column is where the "
+		  "cell is drawn: hex cell X,Y at column 2X + (Y & 1) + 1.  A LEVEL is a .lvl file or a Moving "
+		  "AI .map; a folder stands for its .lvl files in name order, as play takes them.\n"
+		  "\n"
+		  "errors\tthe file cannot be played: syntax, glyphs, no or two player starts, no exit, an exit "
+		  "the player cannot reach\n"
+		  "warnings\tfloor regions, monsters and items the player can never reach\n"
+		  "notes\ta map larger than 80x24 (it scrolls)\n"
+		  "\n"
+		  "A FILE ending in .txt is checked as a bestiary.  Monster letters are checked against "
+		  "--bestiary FILE, or else the bestiary.txt beside the first level, in levels/, or the "
+		  "installed one.");
 	opt_print_help(out, &check_command);
-	fprintf(out,
-		"\n"
-		"exit status: 0 no errors, 1 errors, 2 bad usage\n");
+	help_text(out, 0,
+		  "\nWith --format json each problem is a JSON object on a line of its own, and the summary "
+		  "comes last (line and col are 0 when the problem has no position):\n"
+		  "  problem  {\"file\":F,\"line\":L,\"col\":C,\"severity\":S,\"message\":M}\n"
+		  "  summary  {\"summary\":{\"files\":N,\"errors\":E,\"warnings\":W,\"notes\":K}}\n"
+		  "\n"
+		  "exit status: 0 no errors, 1 errors, 2 bad usage");
 }
 
 /* Prints d as the options ask; adds its counts to the totals. */

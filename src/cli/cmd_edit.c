@@ -32,9 +32,11 @@
 #include "diag.h"
 #include "editor.h"
 #include "gen.h"
+#include "help.h"
 #include "level.h"
 #include "opt.h"
 #include "play_save.h"
+#include "stats.h"
 #include "textfile.h"
 #include "ui_editor.h"
 
@@ -99,33 +101,31 @@ static const struct opt edit_opts[] = {
 	[ROW_NEW] = { .name = "new", .kind = OPT_FLAG, .offset = ARG(create),
 		      .help = "make LEVEL as a new level (it must not exist yet)" },
 	[ROW_FROM_GEN] = { .name = "from-gen", .kind = OPT_SEED, .offset = ARG(gen_seed), .metavar = "SEED",
-			   .help = "start from the level `astray gen --seed SEED` makes (with\n"
-				   "--topology, --size, --depth, --style), unsaved until s;\n"
-				   "LEVEL must not exist yet" },
+			   .help = "start from the level `astray gen --seed SEED` makes with --topology, "
+				   "--size, --depth and --style, unsaved until s; LEVEL must not exist yet" },
 	[ROW_TOPOLOGY] = { .name = "topology", .kind = OPT_CHOICE, .offset = ARG(topo), .metavar = "T",
 			   .choices = topo_words,
-			   .help = "with --new or --from-gen: square4, square8 (default), hex,\n"
-				   "diamond4 or diamond8" },
+			   .help = "with --new or --from-gen: square4, square8 (default), hex, diamond4 or "
+				   "diamond8" },
 	[ROW_SIZE] = { .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
 		       .parse = parse_size, .want = "WxH, each from 3 to 4096",
 		       .help = "with --new: cells across and down (default " STR(EDIT_DEFAULT_W) "x" STR(
-			       EDIT_DEFAULT_H) "); with\n"
-				"--from-gen: from 12x8 (default one screen, as astray gen)" },
+			       EDIT_DEFAULT_H) "); with --from-gen: from 12x8 (default one screen, as "
+				"astray gen)" },
 	[ROW_NAME] = { .name = "name", .kind = OPT_STRING, .offset = ARG(name), .metavar = "NAME",
-		       .help = "with --new or --from-gen: the level's name (default: the\n"
-			       "file's, or the generator's)" },
+		       .help = "with --new or --from-gen: the level's name; by default the file's, or the "
+			       "generator's" },
 	[ROW_DEPTH] = { .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1,
 			.hi = GEN_MAX_DEPTH, .help = "with --from-gen: 1 to 99 (default 1), as astray gen" },
 	[ROW_STYLE] = { .name = "style", .kind = OPT_CUSTOM, .offset = ARG(style), .metavar = "S",
 			.parse = parse_style, .want = "rooms, caves or mixed",
-			.help = "with --from-gen: rooms, caves or mixed (default), as\n"
-				"astray gen" },
+			.help = "with --from-gen: rooms, caves or mixed (default), as astray gen" },
 	[ROW_SEED] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
 		       .help = "the first play-test's seed (each next one adds 1)" },
 	[ROW_RECOVER] = { .name = "recover", .kind = OPT_FLAG, .offset = ARG(recover),
-			  .help = "open LEVEL.recover (the unsaved changes of a session\n"
-				  "that was stopped) as unsaved changes of LEVEL, without\n"
-				  "asking; s then writes LEVEL and removes LEVEL.recover" },
+			  .help = "open LEVEL.recover, the unsaved changes of a session that was stopped, as "
+				  "unsaved changes of LEVEL, without asking; s then writes LEVEL and removes "
+				  "LEVEL.recover" },
 	[ROW_DISCARD] = { .name = "discard-recover", .kind = OPT_FLAG, .offset = ARG(discard_recover),
 			  .help = "remove LEVEL.recover without asking, then open LEVEL" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
@@ -135,8 +135,8 @@ static const struct opt edit_opts[] = {
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
 	  .help = "play-test: pause between travel steps (default " STR(EDIT_DEFAULT_DELAY_MS) ")" },
 	{ .name = "bench", .kind = OPT_INT, .offset = ARG(bench), .metavar = "N", .lo = 1, .hi = 100000,
-	  .help = "no screen: time N paint strokes, each followed by the\n"
-		  "diagnostics and routes a redraw needs (CPU microseconds)" },
+	  .help = "no screen: time N paint strokes, each followed by the diagnostics and routes a redraw needs "
+		  "(CPU microseconds)" },
 };
 #undef ARG
 #define N_EDIT_OPTS ((int)(sizeof edit_opts / sizeof edit_opts[0]))
@@ -147,39 +147,30 @@ static const struct opt_command edit_command = { "edit", edit_opts, N_EDIT_OPTS,
 
 static void edit_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray edit LEVEL [options]\n"
-		"       astray edit --new LEVEL [--topology T] [--size WxH] [--name NAME]\n"
-		"       astray edit --from-gen SEED LEVEL [--topology T] [--size WxH]\n"
-		"                   [--depth D] [--style S] [--name NAME]\n"
-		"\n"
-		"The level editor: paint the map with the keys or the mouse, and see what\n"
-		"`astray check` says and the routes `astray path` finds while you draw.\n"
-		"p plays the level as it is now; s saves (a temporary file renamed over\n"
-		"LEVEL, the previous version kept as LEVEL~); I edits the name, author and\n"
-		"description, R resizes the map; ? in the editor lists the keys.\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "edit",
+		   (const char *const[]){ "LEVEL [options]", "--new LEVEL [--topology T] [--size WxH] [--name NAME]",
+					  "--from-gen SEED LEVEL [--topology T] [--size WxH] [--depth D] [--style S] "
+					  "[--name NAME]", NULL });
+	help_text(out, 0,
+		  "\nThe level editor: paint the map with the keys or the mouse, and see what `astray check` says "
+		  "and the routes `astray path` finds while you draw.  p plays the level as it is now; s saves: a "
+		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits the name, "
+		  "author and description, R resizes the map; ? in the editor lists the keys.");
 	opt_print_help(out, &edit_command);
-	fprintf(out,
-		"\n"
-		"A level with errors opens with them listed first in the problems panel\n"
-		"(file line:column, the cell marked) and its map as far as it could be\n"
-		"read; the file is left as it is until s saves the map as shown.  A file\n"
-		"with no map to show or a binary file is refused with its errors.\n"
-		"Ctrl-C, SIGTERM or a closed terminal with unsaved changes writes them to\n"
-		"LEVEL.recover.  The next astray edit LEVEL asks whether to restore them:\n"
-		"y opens them as unsaved changes of LEVEL (s writes LEVEL and removes\n"
-		"LEVEL.recover), n opens LEVEL and keeps LEVEL.recover as it is.  A\n"
-		"rescue or save cut short (LEVEL.recover.tmp-XXXXXX, LEVEL.tmp-XXXXXX)\n"
-		"becomes LEVEL.recover when it is whole, is removed when empty or a\n"
-		"copy, and is otherwise kept and named.  astray edit LEVEL.recover\n"
-		"still edits that file itself.\n"
-		"\n"
-		"exit status: 0 after quitting, 1 when the level, the bestiary or the\n"
-		"terminal is wrong (or the restore question gets no answer), 2 bad\n"
-		"usage; stopped by a signal it restores the terminal, writes\n"
-		"LEVEL.recover and then dies of that signal; 129 after a hangup\n");
+	help_text(out, 0,
+		  "\nA level with errors opens with them listed first in the problems panel (file line:column, "
+		  "the cell marked) and its map as far as it could be read; the file is left as it is until s "
+		  "saves the map as shown.  A file with no map to show or a binary file is refused with its "
+		  "errors.  Ctrl-C, SIGTERM or a closed terminal with unsaved changes writes them to "
+		  "LEVEL.recover.  The next astray edit LEVEL asks whether to restore them: y opens them as "
+		  "unsaved changes of LEVEL (s writes LEVEL and removes LEVEL.recover), n opens LEVEL and keeps "
+		  "LEVEL.recover as it is.  A rescue or save cut short, LEVEL.recover.tmp-XXXXXX or "
+		  "LEVEL.tmp-XXXXXX, becomes LEVEL.recover when it is whole, is removed when empty or a copy, "
+		  "and is otherwise kept and named.  astray edit LEVEL.recover still edits that file itself.\n"
+		  "\n"
+		  "exit status: 0 after quitting, 1 when the level, the bestiary or the terminal is wrong (or the "
+		  "restore question gets no answer), 2 bad usage; stopped by a signal it restores the terminal, "
+		  "writes LEVEL.recover and then dies of that signal; 129 after a hangup");
 }
 
 static uint64_t fresh_seed(void)
@@ -459,12 +450,6 @@ static struct editor *generated_level(const struct edit_args *a, const bool *giv
 	return ed;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /*
  * Strokes across the map (a wall line, then floor back, alternating
  * across rows and columns, leaving the start, exits, items and monsters), each followed by what a redraw reads: the
@@ -507,13 +492,11 @@ static int run_bench(struct editor *ed, int n)
 		monsters = editor_monster_routes(ed);
 		us[i] = editor_last_refresh_us(ed);
 	}
-	double sum = 0;
-	for (int i = 0; i < n; i++)
-		sum += us[i];
-	qsort(us, (size_t)n, sizeof *us, compare_double);
+	struct stats_spread sp;
+	stats_spread(us, (size_t)n, &sp);
 	printf("edit-bench: strokes=%d map=%dx%d monsters=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
 	       "cpu_us_max=%.1f\n",
-	       n, w, h, monsters, sum / n, us[n / 2], us[n - 1]);
+	       n, w, h, monsters, sp.mean, sp.p50, sp.max);
 	free(us);
 	return 0;
 }

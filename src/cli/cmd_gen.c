@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "cmd.h"
+#include "help.h"
 #include "opt.h"
 #include "gen.h"
 #include "level.h"
@@ -58,20 +59,19 @@ static const struct opt gen_opts[] = {
 	{ .name = "seed", .kind = OPT_SEED, .offset = ARG(p.seed), .metavar = "S",
 	  .help = "0 to 2^64-1 (required)" },
 	{ .name = "size", .kind = OPT_CUSTOM, .offset = ARG(p), .metavar = "WxH",
-	  .help = "in cells, from 12x8 to 4096x4096 (default one screen: 79x23,\nhex and diamond 39x23)",
+	  .help = "in cells, from 12x8 to 4096x4096; default one screen: 79x23, hex and diamond 39x23",
 	  .parse = parse_size, .want = "WxH, from 12x8 to 4096x4096" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(p.depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
 	  .help = "1 to 99 (default 1): more and stronger monsters deeper" },
 	{ .name = "style", .kind = OPT_CUSTOM, .offset = ARG(p.style), .metavar = "S",
-	  .help = "rooms (rooms and corridors with doors), caves (cellular\n"
-		  "automaton) or mixed (default: chosen from the seed)",
+	  .help = "rooms: rooms and corridors with doors; caves: a cellular automaton; mixed (default): "
+		  "either, chosen from the seed",
 	  .parse = parse_style, .want = "rooms, caves or mixed" },
 	{ .name = "output", .short_name = 'o', .kind = OPT_STRING, .offset = ARG(outfile), .metavar = "FILE",
 	  .help = "write to FILE instead of standard output" },
 	{ .name = "count", .kind = OPT_INT, .offset = ARG(count), .metavar = "N", .lo = 1, .hi = 100000000,
-	  .help = "developer: generate seeds S to S+N-1, write no level and\n"
-		  "print the time per level and shape figures (loops, route\n"
-		  "length, share of the floor on a shortest route)" },
+	  .help = "developer: generate seeds S to S+N-1, write no level and print the time per level and "
+		  "shape figures: loops, route length, share of the floor on a shortest route" },
 };
 #undef ARG
 
@@ -83,22 +83,18 @@ static const struct opt_command gen_command = { "gen", gen_opts, (int)GEN_N_OPTS
 
 static void gen_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray gen --topology T --seed S [--size WxH] [--depth D]\n"
-		"                  [--style rooms|caves|mixed] [-o FILE] [--count N]\n"
-		"\n"
-		"Writes a generated level as a .lvl file (to standard output, or FILE) that\n"
-		"`astray check` passes and a designer can edit.  The same topology, size,\n"
-		"depth, style and seed give the same bytes on every build; the level's\n"
-		"description names them and the generator version (%d).\n"
-		"\n"
-		"options:\n",
-		GEN_VERSION);
+	help_usage(out, "gen",
+		   (const char *const[]){ "--topology T --seed S [--size WxH] [--depth D] [--style rooms|caves|mixed] "
+					  "[-o FILE] [--count N]", NULL });
+	help_textf(out, 0,
+		   "\nWrites a generated level as a .lvl file (to standard output, or FILE) that `astray check` "
+		   "passes and a designer can edit.  The same topology, size, depth, style and seed give the same "
+		   "bytes on every build; the level's description names them and the generator version (%d).",
+		   GEN_VERSION);
 	opt_print_help(out, &gen_command);
-	fprintf(out,
-		"\n"
-		"exit status: 0 written, 1 a write error (or a level that fails the checks\n"
-		"with --count), 2 bad usage\n");
+	help_text(out, 0,
+		  "\nexit status: 0 written, 1 a write error or, with --count, a level that fails the checks, 2 "
+		  "bad usage");
 }
 
 /* Times and measures `count` levels from seed p->seed on. */

@@ -15,6 +15,7 @@
 #include "bestiary.h"
 #include "cli.h"
 #include "cmd.h"
+#include "help.h"
 #include "level.h"
 #include "opt.h"
 #include "path.h"
@@ -31,19 +32,17 @@ struct path_args {
 #define ARG(field) offsetof(struct path_args, field)
 static const struct opt path_opts[] = {
 	{ .name = "fallback", .kind = OPT_FLAG, .offset = ARG(fallback),
-	  .help = "what a click does: through walls at a penalty, the walk\n"
-		  "cut just before the first wall; coordinates outside the\n"
-		  "map are clamped (without it they are an error)" },
+	  .help = "what a click does: through walls at a penalty, the walk cut just before the first "
+		  "wall; coordinates outside the map are clamped (without it they are an error)" },
 	{ .name = "explored", .kind = OPT_FLAG, .offset = ARG(explored),
 	  .help = "also mark every cell the search expanded" },
 	{ .name = "weight", .kind = OPT_DOUBLE, .offset = ARG(weight), .metavar = "W", .lo = 0, .hi = 1000,
-	  .help = "heuristic weight: 1 A* (default), above 1 weighted A*,\n"
-		  "0 Dijkstra" },
+	  .help = "heuristic weight: 1 A* (default), above 1 weighted A*, 0 Dijkstra" },
 	{ .name = "corners", .kind = OPT_FLAG, .offset = ARG(corners),
 	  .help = "square8: allow diagonal steps past a wall corner" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
-	  .help = "the bestiary for monster letters (default: beside the\n"
-		  "level, then levels/bestiary.txt)" },
+	  .help = "the bestiary for monster letters; by default the one beside the level, then "
+		  "levels/bestiary.txt" },
 };
 #undef ARG
 
@@ -55,30 +54,25 @@ static const struct opt_command path_command = {
 
 static void path_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray path LEVEL X,Y X,Y [--fallback] [--explored] [--weight W]\n"
-		"                   [--corners] [--bestiary FILE]\n"
-		"\n"
-		"Finds the route from the first cell to the second with the game's A* and prints\n"
-		"the map as the game draws it (hex and diamond maps in their doubled layout)\n"
-		"with the route:\n"
-		"  S  the start          *  the cells between     E  where the walk ends\n"
-		"  X  the goal, when the walk does not reach it    :  a cell the search expanded\n"
-		"Cells are X,Y: column within the row and row, from 0 at the top left.\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "path",
+		   (const char *const[]){ "LEVEL X,Y X,Y [--fallback] [--explored] [--weight W] [--corners] "
+					  "[--bestiary FILE]", NULL });
+	help_text(out, 0,
+		  "\nFinds the route from the first cell to the second with the game's A* and prints the map as "
+		  "the game draws it (hex and diamond maps in their doubled layout) with the route:\n"
+		  "  S  the start          *  the cells between     E  where the walk ends\n"
+		  "  X  the goal, when the walk does not reach it    :  a cell the search expanded\n"
+		  "Cells are X,Y: column within the row and row, from 0 at the top left.");
 	opt_print_help(out, &path_command);
-	fprintf(out,
-		"\n"
-		"The last line is always exactly\n"
-		"  cost=C steps=N expanded=E reached=yes|no end=X,Y\n"
-		"with C printed as %%.3f: the cost of the walk from the start to `end`, where the\n"
-		"walk stops (for an unreachable goal with --fallback, the cut point), N its\n"
-		"steps and E the cells the search expanded.\n"
-		"Colour only when standard output is a terminal and NO_COLOR is not set.\n"
-		"\n"
-		"exit status: 0 the figures were printed, 1 a bad level or a cell outside the\n"
-		"map or on a wall without --fallback, 2 bad usage\n");
+	help_text(out, 0,
+		  "\nThe last line is always exactly\n"
+		  "  cost=C steps=N expanded=E reached=yes|no end=X,Y\n"
+		  "with C printed as %.3f: the cost of the walk from the start to `end`, where the walk stops "
+		  "(for an unreachable goal with --fallback, the cut point), N its steps and E the cells the "
+		  "search expanded.  Colour only when standard output is a terminal and NO_COLOR is not set.\n"
+		  "\n"
+		  "exit status: 0 the figures were printed, 1 a bad level or a cell outside the map or on a wall "
+		  "without --fallback, 2 bad usage");
 }
 
 /* What each mark looks like in colour. */

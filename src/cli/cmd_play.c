@@ -26,6 +26,7 @@
 #include "diag.h"
 #include "dungeon.h"
 #include "game.h"
+#include "help.h"
 #include "level.h"
 #include "journal.h"
 #include "opt.h"
@@ -33,6 +34,7 @@
 #include "savefile.h"
 #include "scores.h"
 #include "play_save.h"
+#include "stats.h"
 #include "textfile.h"
 #include "ui.h"
 #include "ui_title.h"
@@ -85,18 +87,20 @@ static const struct opt play_opts[] = {
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
 	  .help = "pause between travel steps (default " STR(PLAY_DEFAULT_DELAY_MS) ")" },
 	{ .name = "dungeon", .kind = OPT_FLAG, .offset = ARG(dungeon),
-	  .help = "play a dungeon of generated levels (the seed makes the dungeon)" },
+	  .help = "play a dungeon of generated levels; the seed makes the dungeon" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(dungeon_levels), .metavar = "N", .lo = 1,
 	  .hi = DUNGEON_MAX_LEVELS,
 	  .help = "with --dungeon: the number of levels (default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "no-title", .kind = OPT_FLAG, .offset = ARG(no_title),
-	  .help = "without level arguments, play the campaign at once (no title\nscreen)" },
+	  .help = "without level arguments, play the campaign at once, with no title screen" },
 	{ .name = "data", .kind = OPT_STRING, .offset = ARG(data), .metavar = "DIR",
-	  .help = "the data folder: save, scores, finished games (default\n$XDG_DATA_HOME/astray, else ~/.local/share/astray)" },
+	  .help = "the data folder: save, scores, finished games; by default "
+		  "$XDG_DATA_HOME/astray, else ~/.local/share/astray" },
 	{ .name = "no-save", .kind = OPT_FLAG, .offset = ARG(no_save),
 	  .help = "play without saving (no resume, no score kept)" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "FILE",
-	  .help = "write this game's journal to FILE (a new file) instead of\nthe save slot; astray replay FILE shows it" },
+	  .help = "write this game's journal to FILE (a new file) instead of the save slot; "
+		  "astray replay FILE shows it" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
@@ -144,31 +148,25 @@ static bool names_add(struct names *l, const char *s)
 
 static void play_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray [play] [LEVEL|DIR]... [options]\n"
-		"       astray [play] --dungeon [--seed S] [--depth N] [options]\n"
-		"\n"
-		"Plays the campaign: the .lvl files of the installed campaign,\n"
-		"  %s/levels,\n"
-		"in name order (or of ./levels when the current folder is astray's source\n"
-		"tree, the one holding src/cli/main.c), or the levels and folders given.\n"
-		"Without level arguments, in a terminal, a title screen offers a new\n"
-		"dungeon, a dungeon from a seed and the campaign (--no-title skips it).\n"
-		"--dungeon plays generated levels on mixed maps, harder with depth; the\n"
-		"same seed, the same dungeon.\n"
-		"A Moving AI .map plays as one square8 level with monsters placed from the seed.\n"
-		"\n"
-		"options:\n",
-		ASTRAY_DATADIR);
+	help_usage(out, "[play]",
+		   (const char *const[]){ "[LEVEL|DIR]... [options]", "--dungeon [--seed S] [--depth N] [options]", NULL });
+	help_textf(out, 0,
+		   "\nPlays the campaign: the .lvl files of the installed campaign, %s/levels, in name order, "
+		   "or the levels and folders given.  When the current folder is astray's source tree, the one "
+		   "holding src/cli/main.c, the campaign is ./levels instead.  Without level arguments, in a "
+		   "terminal, a title screen offers a new dungeon, a dungeon from a seed and the campaign "
+		   "(--no-title skips it).  --dungeon plays generated levels on mixed maps, harder with depth; "
+		   "the same seed, the same dungeon.  A Moving AI .map plays as one square8 level with monsters "
+		   "placed from the seed.",
+		   ASTRAY_DATADIR);
 	opt_print_help(out, &play_command);
-	fprintf(out,
-		"\n"
-		"In the game, ? lists the keys.  Move with h j k l y u b n, the arrows or the\n"
-		"numpad; left click anywhere to travel there; right click describes a cell.\n"
-		"\n"
-		"exit status: 0 after a game, 1 when a level, the bestiary or the terminal is\n"
-		"wrong, 2 bad usage; stopped by signal N (Ctrl-C, kill...), it restores the\n"
-		"terminal and then dies of that signal (a shell shows 128+N); 129 on a hangup\n");
+	help_text(out, 0,
+		  "\nIn the game, ? lists the keys.  Move with h j k l y u b n, the arrows or the numpad; left "
+		  "click anywhere to travel there; right click describes a cell.\n"
+		  "\n"
+		  "exit status: 0 after a game, 1 when a level, the bestiary or the terminal is wrong, 2 bad "
+		  "usage; stopped by signal N (Ctrl-C, kill...), it restores the terminal and then dies of that "
+		  "signal (a shell shows 128+N); 129 on a hangup");
 }
 
 /* Returns -1 to go on, or an exit status (help printed, or a bad argument). */
@@ -280,12 +278,6 @@ static bool load_bestiary(const struct play_args *a, const char *near, struct be
 	return ok;
 }
 
-static int compare_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static int run_bench(const struct level *const *levels, const struct bestiary *b,
 		     const struct play_args *a)
 {
@@ -319,14 +311,11 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 		}
 		have += got;
 	}
-	double sum = 0;
-	for (int i = 0; i < have; i++)
-		sum += samples[i];
-	qsort(samples, (size_t)have, sizeof *samples, compare_double);
+	struct stats_spread sp;
+	stats_spread(samples, (size_t)have, &sp);
 	printf("bench-keys: presses=%d games=%d monsters=%d terminal=80x24 cpu_us_mean=%.1f "
 	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f\n",
-	       have, games, monsters, sum / have, samples[have / 2],
-	       samples[(int)(0.95 * (have - 1))], samples[have - 1]);
+	       have, games, monsters, sp.mean, sp.p50, sp.p95, sp.max);
 	free(samples);
 	return 0;
 }
@@ -417,14 +406,11 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 	}
 	int w = g->grid->w, h = g->grid->h;
 	game_destroy(g);
-	double sum = 0;
-	for (int i = 0; i < n; i++)
-		sum += samples[i];
-	qsort(samples, (size_t)n, sizeof *samples, compare_double);
+	struct stats_spread sp;
+	stats_spread(samples, (size_t)n, &sp);
 	printf("bench-preview: map=%dx%d previews=%d turns=%d games=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
 	       "cpu_us_p95=%.1f cpu_us_max=%.1f first_of_turn_us_max=%.1f game_create_ms=%.1f\n",
-	       w, h, n, turns, games, sum / n, samples[n / 2], samples[(int)(0.95 * (n - 1))],
-	       samples[n - 1], first_max, setup_us / 1e3 / games);
+	       w, h, n, turns, games, sp.mean, sp.p50, sp.p95, sp.max, first_max, setup_us / 1e3 / games);
 	free(samples);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "help.h"
 #include "opt.h"
 #include "journal.h"
 #include "ui.h"
@@ -28,13 +29,11 @@ struct replay_args {
 #define ARG(field) offsetof(struct replay_args, field)
 static const struct opt replay_opts[] = {
 	{ .name = "verify", .kind = OPT_FLAG, .offset = ARG(verify),
-	  .help = "replay headless and check every checksum (without it the\n"
-		  "game is shown in the terminal)" },
+	  .help = "replay headless and check every checksum; without it the game is shown in the terminal" },
 	{ .name = "resume", .kind = OPT_FLAG, .offset = ARG(resume),
-	  .help = "with --verify: rebuild the game as resuming a save does,\n"
-		  "from the snapshot FILE.snap when it belongs to FILE, then\n"
-		  "only the actions after it (snapshot=A says how many it\n"
-		  "covered; a snapshot that is not used is said on stderr)" },
+	  .help = "with --verify: rebuild the game as resuming a save does, from the snapshot FILE.snap "
+		  "when it belongs to FILE, then only the actions after it; snapshot=A says how many it "
+		  "covered, and a snapshot that is not used is said on stderr" },
 	{ .name = "upto", .kind = OPT_INT, .offset = ARG(upto), .metavar = "N", .lo = 0, .hi = 1000000000,
 	  .help = "stop after the first N actions" },
 };
@@ -48,24 +47,19 @@ static const struct opt_command replay_command = {
 
 static void replay_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray replay FILE [--verify [--resume]] [--upto N]\n"
-		"\n"
-		"Shows a recorded game (a journal: docs/journal.md) in the terminal, one\n"
-		"action at a time: Space pauses, . steps, + and - change the speed, r shows\n"
-		"the monsters' routes, q quits.\n"
-		"\n"
-		"With --verify it replays the journal without a terminal: the game is\n"
-		"rebuilt from the levels and bestiary recorded in the file, every action is\n"
-		"applied again and every checksum compared.  Prints one line of key=value\n"
-		"figures and exits 0, or exits 1 naming the first action and game turn where\n"
-		"the replay differs, or where the file is damaged.\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "replay", (const char *const[]){ "FILE [--verify [--resume]] [--upto N]", NULL });
+	help_text(out, 0,
+		  "\nShows a recorded game (a journal: docs/journal.md) in the terminal, one action at a time: "
+		  "Space pauses, . steps, + and - change the speed, r shows the monsters' routes, q quits.\n"
+		  "\n"
+		  "With --verify it replays the journal without a terminal: the game is rebuilt from the levels "
+		  "and bestiary recorded in the file, every action is applied again and every checksum "
+		  "compared.  Prints one line of key=value figures and exits 0, or exits 1 naming the first "
+		  "action and game turn where the replay differs, or where the file is damaged.");
 	opt_print_help(out, &replay_command);
-	fprintf(out, "\nexit status: 0 the replay matched, 1 it differs or the file is damaged,\n"
-		     "2 bad usage; watching: 128+N when signal N stopped it, 129 when the\n"
-		     "terminal closed\n");
+	help_text(out, 0,
+		  "\nexit status: 0 the replay matched, 1 it differs or the file is damaged, 2 bad usage; "
+		  "watching: 128+N when signal N stopped it, 129 when the terminal closed");
 }
 
 static const char *outcome_of(const struct game *g)

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "help.h"
 #include "opt.h"
 #include "savefile.h"
 #include "scores.h"
@@ -23,7 +24,7 @@ struct scores_args {
 #define ARG(field) offsetof(struct scores_args, field)
 static const struct opt scores_opts[] = {
 	{ .name = "data", .kind = OPT_STRING, .offset = ARG(data), .metavar = "DIR",
-	  .help = "the data folder (default $XDG_DATA_HOME/astray, else\n~/.local/share/astray)" },
+	  .help = "the data folder; by default $XDG_DATA_HOME/astray, else ~/.local/share/astray" },
 	{ .name = "limit", .kind = OPT_INT, .offset = ARG(limit), .metavar = "N", .lo = 1, .hi = SCORES_MAX,
 	  .help = "print at most N entries (default: all that are kept)" },
 };
@@ -37,19 +38,15 @@ static const struct opt_command scores_command = {
 
 static void scores_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray scores [--data DIR] [--limit N]\n"
-		"\n"
-		"Prints the high-score list, best first: rank, score, deepest level, turns,\n"
-		"outcome, date (UTC), seed and what ended the game.  Score: gold, 50 per\n"
-		"kill, 100 per level left behind, 500 for escaping the dungeon.  At most\n"
-		"%d entries are kept.\n"
-		"\n"
-		"options:\n",
-		SCORES_MAX);
+	help_usage(out, "scores", (const char *const[]){ "[--data DIR] [--limit N]", NULL });
+	help_textf(out, 0,
+		   "\nPrints the high-score list, best first: rank, score, deepest level, turns, outcome, date "
+		   "(UTC), seed and what ended the game.  Score: gold, 50 per kill, 100 per level left behind, "
+		   "500 for escaping the dungeon.  At most %d entries are kept.",
+		   SCORES_MAX);
 	opt_print_help(out, &scores_command);
-	fprintf(out, "\nexit status: 0 the list was printed (or is empty), 1 it cannot be read,\n"
-		     "2 bad usage\n");
+	help_text(out, 0,
+		  "\nexit status: 0 the list was printed (or is empty), 1 it cannot be read, 2 bad usage");
 }
 
 int cmd_scores(int argc, char **argv)

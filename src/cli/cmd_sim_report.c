@@ -2,12 +2,12 @@
  * cmd_sim_report.c - `astray sim-report CSV...`: reads the files, has
  * sim_csv.c put every game of the per-game CSV that `astray sim --shard
  * I/N` (or --per-game --format csv) wrote back in its place by seed, and has
- * cmd_sim.c write the report a single run over those games prints.  The
- * per-game values are written exactly (put_exact in cmd_sim.c), so the
+ * sim_write.c write the report a single run over those games prints.  The
+ * per-game values are written exactly (put_exact in sim_write.c), so the
  * summaries come out the same to the last digit.  With --heatmap it also
  * adds up the heat counts files of the shards (`sim --heat-counts`,
- * heatmap.c) and draws the picture a single run draws.  Errors name
- * file:line.
+ * heatmap.c) and draws the picture a single run draws (heat_render.c).
+ * Errors name file:line.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -18,6 +18,8 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "help.h"
+#include "heat_render.h"
 #include "heatmap.h"
 #include "opt.h"
 #include "sim.h"
@@ -39,12 +41,11 @@ static const struct opt report_opts[] = {
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "table (default), csv or json, as astray sim" },
 	{ .name = "heatmap", .kind = OPT_STRING, .offset = ARG(heatmap), .metavar = "FILE",
-	  .help = "add up the heat counts files given (sim --heat-counts)\n"
-		  "and draw the heat map one run over all their games\n"
-		  "draws: SVG to FILE, or text with - after the report" },
+	  .help = "add up the heat counts files given (sim --heat-counts) and draw the heat map one run "
+		  "over all their games draws: SVG to FILE, or text with - after the report" },
 	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = sim_heat_layer_names,
-	  .help = "the heat map's layer (default occupancy): occupancy,\n"
-		  "contact, deaths or blocked, as astray sim" },
+	  .help = "the heat map's layer (default occupancy): occupancy, contact, deaths or blocked, as "
+		  "astray sim" },
 };
 #undef ARG
 
@@ -56,35 +57,30 @@ static const struct opt_command report_command = {
 
 static void report_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: astray sim-report CSV... [HEAT...] [options]\n"
-		"\n"
-		"Merges per-game CSV written by `astray sim --shard I/N` (or --per-game\n"
-		"--format csv) over disjoint games, for example the jobs of a batch system\n"
-		"on many machines, into the report one run over all those games prints:\n"
-		"the same summary, intervals and --compare verdicts, to the last digit.\n"
-		"Games are placed by seed, so --shard slices of one run and runs over\n"
-		"disjoint --seed ranges merge alike; generated levels (--generate) merge\n"
-		"into their run.  The seeds must make one range, the same on every level\n"
-		"and side; a game found twice or missing is an error (exit 1), and so\n"
-		"is a file played under other settings (its config column differs:\n"
-		"another player, --turns, --set, bestiary or level file).  Time\n"
-		"columns are merged like the others when the files have them.\n"
-		"\n"
-		"  astray sim L.lvl --games 1000 --shard 1/2 > s1.csv   (on one machine)\n"
-		"  astray sim L.lvl --games 1000 --shard 2/2 > s2.csv   (on another)\n"
-		"  astray sim-report s1.csv s2.csv\n"
-		"  astray sim L.lvl --games 500 --seed 1001 --per-game --format csv > s3.csv\n"
-		"  astray sim-report s1.csv s2.csv s3.csv         (seeds 1..1500)\n"
-		"\n"
-		"Heat maps: each shard also writes its heat with --heat-counts FILE (one\n"
-		"level); give those files too (they are told from CSV by their first line)\n"
-		"and --heatmap draws the same picture a single run draws:\n"
-		"  astray sim L.lvl --games 1000 --shard 1/2 --heat-counts s1.heat > s1.csv\n"
-		"  astray sim L.lvl --games 1000 --shard 2/2 --heat-counts s2.heat > s2.csv\n"
-		"  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg\n"
-		"\n"
-		"options:\n");
+	help_usage(out, "sim-report", (const char *const[]){ "CSV... [HEAT...] [options]", NULL });
+	help_text(out, 0,
+		  "\nMerges per-game CSV written by `astray sim --shard I/N`, or by --per-game --format csv, over "
+		  "disjoint games, for example the jobs of a batch system on many machines, into the report one "
+		  "run over all those games prints: the same summary, intervals and --compare verdicts, to the "
+		  "last digit.  Games are placed by seed, so --shard slices of one run and runs over disjoint "
+		  "--seed ranges merge alike; generated levels (--generate) merge into their run.  The seeds "
+		  "must make one range, the same on every level and side; a game found twice or missing is an "
+		  "error (exit 1), and so is a file played under other settings, whose config column differs: "
+		  "another player, --turns, --set, bestiary or level file.  Time columns are merged like the "
+		  "others when the files have them.\n"
+		  "\n"
+		  "  astray sim L.lvl --games 1000 --shard 1/2 > s1.csv   (on one machine)\n"
+		  "  astray sim L.lvl --games 1000 --shard 2/2 > s2.csv   (on another)\n"
+		  "  astray sim-report s1.csv s2.csv\n"
+		  "  astray sim L.lvl --games 500 --seed 1001 --per-game --format csv > s3.csv\n"
+		  "  astray sim-report s1.csv s2.csv s3.csv         (seeds 1..1500)\n"
+		  "\n"
+		  "Heat maps: each shard also writes its heat with --heat-counts FILE (one level); give those "
+		  "files too (they are told from CSV by their first line) and --heatmap draws the same picture a "
+		  "single run draws:\n"
+		  "  astray sim L.lvl --games 1000 --shard 1/2 --heat-counts s1.heat > s1.csv\n"
+		  "  astray sim L.lvl --games 1000 --shard 2/2 --heat-counts s2.heat > s2.csv\n"
+		  "  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg");
 	opt_print_help(out, &report_command);
 }
 
@@ -185,13 +181,13 @@ static bool heat_matches(const struct heatmap_counts *h, const struct sim_csv_re
 static int draw(const struct report_args *a, const struct heatmap_counts *h)
 {
 	char title[3400];
-	heatmap_title(title, sizeof title, &h->run, (enum sim_heat_layer)a->layer);
+	heat_render_title(title, sizeof title, &h->run, (enum sim_heat_layer)a->layer);
 	const struct sim_heat *hb = h->run.compare ? &h->heat[1] : NULL;
 	if (strcmp(a->heatmap, "-") == 0) {
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heatmap_write_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
+		heat_render_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
 			return 1;
@@ -203,7 +199,7 @@ static int draw(const struct report_args *a, const struct heatmap_counts *h)
 		fprintf(stderr, "astray sim-report: --heatmap %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	heatmap_write_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
+	heat_render_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim-report: --heatmap %s: write error: %s\n", a->heatmap, strerror(errno));

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "help.h"
 
 struct command {
 	const char *name;
@@ -30,15 +31,20 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: astray [COMMAND] [ARGS...]\n\n"
-		     "A turn-based roguelike on square, hex and diamond maps, with a fast A* core.\n\n"
-		     "commands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nWith no command, or with a level or folder, astray plays.\n"
-		     "`astray COMMAND --help` tells more.  `astray --version` prints the version.\n"
-		     "Options take their value as --opt VALUE or --opt=VALUE; `--` ends them.\n"
-		     "Exit status 2 means a usage error, in every command.\n");
+	help_usage(out, "[COMMAND]", (const char *const[]){ "[ARGS...]", NULL });
+	help_text(out, 0, "\nA turn-based roguelike on square, hex and diamond maps, with a fast A* core.\n\ncommands:");
+	size_t n = sizeof commands / sizeof commands[0], longest = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(commands[i].name) > longest)
+			longest = strlen(commands[i].name);
+	for (size_t i = 0; i < n; i++) {
+		char left[32];
+		snprintf(left, sizeof left, "  %s", commands[i].name);
+		help_row(out, left, 2 + (int)longest + 2, commands[i].summary);
+	}
+	help_text(out, 0, "\nWith no command, or with a level or folder, astray plays.  `astray COMMAND --help` tells "
+			  "more.  `astray --version` prints the version.  Options take their value as --opt VALUE "
+			  "or --opt=VALUE; `--` ends them.  Exit status 2 means a usage error, in every command.");
 }
 
 static int run(int argc, char **argv)

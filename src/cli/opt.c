@@ -1,10 +1,11 @@
 /*
  * opt.c - the option parser of every command.  Each command describes its
  * options in one table (struct opt): the name, the kind of value, where it
- * goes, the metavar and the help line; this file reads argv by that table
- * and prints the options section of --help from it, so the help and the
- * parser cannot disagree and every command spells options alike.  It
- * prints usage errors (it is part of the command line) but never exits.
+ * goes, the metavar and the help text; this file reads argv by that table
+ * and prints the options section of --help from it (laid out by help.c),
+ * so the help and the parser cannot disagree and every command spells
+ * options alike.  It prints usage errors (it is part of the command line)
+ * but never exits.
  */
 #include "opt.h"
 
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 
 #define HELP_MAX_COLUMN 24 /* help text starts here at most; longer names push it right */
 
@@ -246,50 +248,6 @@ static int left_column(const struct opt *o, char *buf, size_t size)
 			o->metavar ? o->metavar : "");
 }
 
-#define HELP_WIDTH 79 /* the last column --help writes to */
-
-static void help_row(FILE *out, const char *left, int len, int col, const char *help)
-{
-	fputs(left, out);
-	int at = len;
-	if (at + 2 > col) {
-		fputs("  ", out);
-		at += 2;
-	}
-	fprintf(out, "%*s", at < col ? col - at : 0, "");
-	at = at < col ? col : at;
-	/* words wrap under the help column to stay within an 80-column
-	 * terminal; a '\n' in the text starts a line of its own */
-	for (const char *s = help; *s;) {
-		if (*s == '\n') {
-			fprintf(out, "\n%*s", col, "");
-			at = col;
-			s++;
-			continue;
-		}
-		size_t word = strcspn(s, " \n");
-		if (at > col && at + (int)word > HELP_WIDTH) {
-			fprintf(out, "\n%*s", col, "");
-			at = col;
-		}
-		fwrite(s, 1, word, out);
-		at += (int)word;
-		s += word;
-		if (*s == ' ') {
-			size_t spaces = strspn(s, " ");
-			if (s[spaces] && s[spaces] != '\n' && at + (int)spaces + (int)strcspn(s + spaces, " \n") <= HELP_WIDTH) {
-				fprintf(out, "%.*s", (int)spaces, s);
-				at += (int)spaces;
-			} else if (s[spaces] && s[spaces] != '\n') {
-				fprintf(out, "\n%*s", col, "");
-				at = col;
-			}
-			s += spaces;
-		}
-	}
-	fputc('\n', out);
-}
-
 void opt_print_help(FILE *out, const struct opt_command *cmd)
 {
 	char left[128];
@@ -299,14 +257,10 @@ void opt_print_help(FILE *out, const struct opt_command *cmd)
 		if (len > col && len <= HELP_MAX_COLUMN)
 			col = len;
 	}
+	fputs("\noptions:\n", out);
 	for (int i = 0; i < cmd->n_opts; i++) {
-		int len = left_column(&cmd->opts[i], left, sizeof left);
-		help_row(out, left, len, col, cmd->opts[i].help);
+		left_column(&cmd->opts[i], left, sizeof left);
+		help_row(out, left, col, cmd->opts[i].help);
 	}
-	help_row(out, "  -h, --help", 12, col, "this text");
-}
-
-void opt_print_row(FILE *out, const char *left, int col, const char *text)
-{
-	help_row(out, left, (int)strlen(left), col, text);
+	help_row(out, "  -h, --help", col, "this text");
 }

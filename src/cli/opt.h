@@ -26,7 +26,7 @@ struct opt {
 	enum opt_kind kind;
 	size_t offset;           /* offsetof(struct CMD_args, field) */
 	const char *metavar;     /* the value's name in --help ("K", "FILE"); NULL for a flag */
-	const char *help;        /* --help text; '\n' starts an indented continuation line */
+	const char *help;        /* --help text in help_text's markup (help.h): never a '\n' to wrap */
 	double lo, hi;           /* OPT_INT and OPT_DOUBLE: the allowed range */
 	const char *const *choices;                /* OPT_CHOICE: NULL-terminated words */
 	bool (*parse)(const char *text, void *field); /* OPT_CUSTOM */
@@ -62,7 +62,9 @@ struct opt_command {
 int opt_parse(const struct opt_command *cmd, int argc, char **argv, void *args,
 	      struct opt_list *positional, bool *given);
 
-/* The options section of --help, from the table (and -h, --help itself). */
+/* The options section of --help: a blank line, the heading "options:",
+ * then a row per option of the table (and -h, --help itself), the texts
+ * in one column. */
 void opt_print_help(FILE *out, const struct opt_command *cmd);
 
 /* Prints `astray CMD: MESSAGE` to stderr and returns 2, the usage exit status. */
@@ -71,9 +73,5 @@ int opt_usage_error(const struct opt_command *cmd, const char *fmt, ...)
 
 /* "X,Y" with optional minus signs, each within +-1000000; false otherwise. */
 bool opt_parse_cell(const char *s, int *x, int *y);
-
-/* One row of a --help table: left, then text from column col, its words
- * wrapped under that column to stay within 80 columns. */
-void opt_print_row(FILE *out, const char *left, int col, const char *text);
 
 #endif

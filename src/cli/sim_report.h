@@ -1,4 +1,4 @@
-/* sim_report.h - what `astray sim-report` (cmd_sim_report.c) hands to sim's report writer (cmd_sim.c). */
+/* sim_report.h - what `astray sim-report` (cmd_sim_report.c) hands to sim's report writer (sim_write.c). */
 #ifndef ASTRAY_SIM_REPORT_H
 #define ASTRAY_SIM_REPORT_H
 

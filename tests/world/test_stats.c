@@ -237,6 +237,29 @@ static void test_percentile(void **state)
 	assert_true(isnan(stats_percentile(v, 0, 95)));
 }
 
+/* The benchmarks' summary: mean in the given order, nearest-rank p50 and
+ * p95 (as stats_percentile), the largest; the samples end up sorted. */
+static void test_spread(void **state)
+{
+	(void)state;
+	double v[20];
+	for (int i = 0; i < 20; i++)
+		v[i] = 20 - i;
+	struct stats_spread s;
+	stats_spread(v, 20, &s);
+	NEAR(s.mean, 10.5, 0);
+	NEAR(s.p50, 10, 0);
+	NEAR(s.p95, 19, 0);
+	NEAR(s.max, 20, 0);
+	for (int i = 0; i < 20; i++)
+		NEAR(v[i], i + 1, 0);
+	double one = 3.25;
+	stats_spread(&one, 1, &s);
+	assert_true(s.mean == 3.25 && s.p50 == 3.25 && s.p95 == 3.25 && s.max == 3.25);
+	stats_spread(v, 0, &s);
+	assert_true(isnan(s.mean) && isnan(s.p50) && isnan(s.p95) && isnan(s.max));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_nonneg_issue_case),
 		cmocka_unit_test(test_nonneg_property),
 	};

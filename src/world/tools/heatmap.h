@@ -1,4 +1,4 @@
-/* heatmap.h - draws one layer of sim's heat (struct sim_heat) as an SVG picture or as text for a terminal. */
+/* heatmap.h - heat counts files: sim's heat of one level as text (write, parse, merge), and the run it is of. */
 #ifndef ASTRAY_HEATMAP_H
 #define ASTRAY_HEATMAP_H
 
@@ -12,8 +12,8 @@
 
 /*
  * What a heat map is of: the run's level and options, for the picture's
- * title and for checking that counts merged from shards belong together;
- * and the fixed marks drawn on it.
+ * title (heat_render.h) and for checking that counts merged from shards
+ * belong together; and the fixed marks drawn on it.
  */
 struct heatmap_run {
 	char level[1024];          /* the level file, as sim names it */
@@ -30,40 +30,6 @@ struct heatmap_run {
 
 /* FNV-1a (64 bits) of a level file's text: tells two versions apart. */
 uint64_t heatmap_text_hash(const char *text, size_t len);
-
-/* The picture's two title lines (one '\n' between them) for layer l, as
- * sim writes them: level, layer, games, seed; player and settings. */
-void heatmap_title(char *buf, size_t size, const struct heatmap_run *run, enum sim_heat_layer l);
-
-/*
- * Writes layer l of heat a as a standalone SVG to f: the level's cells in
- * their layout (squares; hexes in odd-r rows; diamonds staggered), walls
- * and void drawn dark, every other cell coloured by its count on a
- * white-yellow-red logarithmic scale from 0 to the largest count, a legend with the scale
- * and the layer's meaning, and `title` (escaped) on top.  With b (not
- * NULL, the same level), draws b - a on one diverging scale (blue: fewer
- * under B, red: more), symmetric about 0.  Every cell is exactly one
- * element with class "cell", "wall" or "void" and its count in a <title>.
- * Exits are outlined; the player's start cell `start` (y * w + x, or -1
- * for none) is ringed; the legend names every mark.
- * Returns 0, or -1 when heat is empty or the sizes differ.  Write errors
- * show in ferror(f).
- */
-int heatmap_write_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
-		      enum sim_heat_layer l, const char *title, int start);
-
-/*
- * The same layer as text: one character per cell in the level's layout
- * (hex and diamond cells at doubled columns), '#' for walls, ' ' for void,
- * '.' for a count of 0, and '1'..'9' for its ninth of the log scale
- * (with b: '1'..'9' where B is higher, 'a'..'i' where A is higher).  With
- * color, 24-bit colour escapes tint the cells; without, plain text
- * (NO_COLOR).  The start cell shows '@' and exits '>' instead of their
- * count (tinted by it in colour).  A legend follows.  Returns 0 or -1 as
- * above.
- */
-int heatmap_write_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
-		       enum sim_heat_layer l, bool color, int start);
 
 /*
  * Heat counts files ("astray-heat 1"): what `sim --heat-counts FILE`

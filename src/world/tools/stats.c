@@ -1,7 +1,8 @@
 /*
  * stats.c - the statistics behind `astray sim`: sample means with Student t
  * intervals, Wilson intervals for rates, paired differences for --compare,
- * and nearest-rank percentiles.  The t distribution is computed here (the
+ * nearest-rank percentiles, and the mean/median/p95/max summary the
+ * timing benchmarks print.  The t distribution is computed here (the
  * closed-form series for integer degrees of freedom, inverted by bisection)
  * so the program needs no statistics library.  Pure functions: no state, no
  * allocation, no printing.
@@ -259,12 +260,32 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* The nearest-rank percentile q of n > 0 sorted values. */
+static double nearest_rank(const double *sorted, size_t n, double q)
+{
+	double r = ceil(q * (double)n / 100.0);
+	size_t rank = r < 1.0 ? 1 : r > (double)n ? n : (size_t)r;
+	return sorted[rank - 1];
+}
+
 double stats_percentile(double *v, size_t n, double q)
 {
 	if (n == 0)
 		return NAN;
 	qsort(v, n, sizeof *v, cmp_double);
-	double r = ceil(q * (double)n / 100.0);
-	size_t rank = r < 1.0 ? 1 : r > (double)n ? n : (size_t)r;
-	return v[rank - 1];
+	return nearest_rank(v, n, q);
+}
+
+void stats_spread(double *v, size_t n, struct stats_spread *out)
+{
+	if (n == 0) {
+		*out = (struct stats_spread){ NAN, NAN, NAN, NAN };
+		return;
+	}
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	qsort(v, n, sizeof *v, cmp_double);
+	*out = (struct stats_spread){ .mean = sum / (double)n, .p50 = nearest_rank(v, n, 50),
+				      .p95 = nearest_rank(v, n, 95), .max = v[n - 1] };
 }

@@ -1,4 +1,4 @@
-/* stats.h - small statistics for `astray sim`: means, percentiles, t and Wilson intervals, paired differences. */
+/* stats.h - small statistics for `astray sim` and the benchmarks: means, percentiles, t and Wilson intervals, paired differences. */
 #ifndef ASTRAY_STATS_H
 #define ASTRAY_STATS_H
 
@@ -79,5 +79,17 @@ int stats_interval_sign(double lo, double hi);
  * NaN when n == 0.
  */
 double stats_percentile(double *v, size_t n, double q);
+
+/*
+ * What a timing benchmark prints of its n samples (bench, play
+ * --bench-keys and --bench-preview, edit --bench): the mean (summed in
+ * the given order), the nearest-rank median and 95th percentile as
+ * stats_percentile, and the largest.  Sorts v in place.  All NaN when
+ * n == 0.
+ */
+struct stats_spread {
+	double mean, p50, p95, max;  /* in the samples' unit */
+};
+void stats_spread(double *v, size_t n, struct stats_spread *out);
 
 #endif

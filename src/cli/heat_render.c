@@ -1,0 +1,375 @@
+/*
+ * heat_render.c - draws sim's heat for a person: one layer of struct
+ * sim_heat (counts per cell, from sim.c or merged from counts files by
+ * heatmap.c) as a standalone SVG picture or as text for a terminal, with
+ * its title.  It owns the layout of cells on the page and the colour
+ * scales; it counts nothing, reads no file and does not decide where the
+ * output goes (the caller gives the stream: sim_write.c,
+ * cmd_sim_report.c).
+ */
+#include "heat_render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grid.h"
+#include "level.h"
+
+/* The value of cell c: a's count, or b - a. */
+static double value(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l, int c)
+{
+	return b ? b->v[l][c] - a->v[l][c] : a->v[l][c];
+}
+
+static bool is_blocked(const struct sim_heat *h, int c)
+{
+	return h->tiles[c] == TILE_WALL || h->tiles[c] == TILE_VOID;
+}
+
+/* The largest |value| over open cells; 0 when all are 0. */
+static double scale_max(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l)
+{
+	double mx = 0;
+	for (int c = 0; c < a->w * a->h; c++) {
+		double v = fabs(value(a, b, l, c));
+		if (v > mx)
+			mx = v;
+	}
+	return mx;
+}
+
+/* Where v falls on the scale to mx: logarithmic, log(1 + |v|) / log(1 + mx),
+ * signed, so that a few crowded cells do not wash out the rest. */
+static double scaled(double v, double mx)
+{
+	if (!(mx > 0))
+		return 0;
+	double t = log1p(fabs(v)) / log1p(mx);
+	return v < 0 ? -t : t;
+}
+
+/* The count at position t in [0, 1] of the scale to mx. */
+static double unscaled(double t, double mx)
+{
+	return expm1(t * log1p(mx));
+}
+
+static bool check(const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l)
+{
+	if (!a || a->w == 0 || (unsigned)l >= SIM_HEAT_COUNT)
+		return false;
+	return !b || (b->w == a->w && b->h == a->h);
+}
+
+/* Colour of t in [0, 1] (sequential: white, yellow, red) or [-1, 1]
+ * (diverging: blue, white, red). */
+static void colour(double t, bool diverging, int rgb[3])
+{
+	static const int white[3] = { 255, 255, 255 }, yellow[3] = { 253, 204, 76 },
+			 red[3] = { 189, 0, 38 }, blue[3] = { 33, 102, 172 };
+	const int *from = white, *to;
+	double u;
+	if (diverging) {
+		to = t < 0 ? blue : red;
+		u = fabs(t);
+	} else if (t < 0.5) {
+		to = yellow;
+		u = t * 2;
+	} else {
+		from = yellow;
+		to = red;
+		u = (t - 0.5) * 2;
+	}
+	for (int k = 0; k < 3; k++)
+		rgb[k] = (int)lround(from[k] + (to[k] - from[k]) * u);
+}
+
+/* Text for XML: escapes markup, replaces bytes that are not UTF-8 with U+FFFD. */
+static void xml_text(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = sim_utf8_seq(p);
+		if (n == 0) {
+			fputs("\xef\xbf\xbd", f);
+			p++;
+			continue;
+		}
+		if (n == 1 && *p < 0x20 && *p != '\t' && *p != '\n')
+			fputs("\xef\xbf\xbd", f);
+		else if (*p == '&')
+			fputs("&amp;", f);
+		else if (*p == '<')
+			fputs("&lt;", f);
+		else if (*p == '>')
+			fputs("&gt;", f);
+		else if (*p == '"')
+			fputs("&quot;", f);
+		else
+			fwrite(p, 1, (size_t)n, f);
+		p += n;
+	}
+}
+
+/* Centre of cell (x, y) in pixels, s the cell width; *row the row step. */
+static void centre(const struct sim_heat *h, int x, int y, double s, double *cx, double *cy)
+{
+	switch ((enum grid_topology)h->topo) {
+	case GRID_HEX:
+		*cx = (2 * x + (y & 1) + 1) * s / 2;
+		*cy = s / sqrt(3.0) + y * s * sqrt(3.0) / 2;
+		break;
+	case GRID_SQUARE4:
+	case GRID_SQUARE8:
+		*cx = (x + 0.5) * s;
+		*cy = (y + 0.5) * s;
+		break;
+	default: /* diamonds: staggered like hexes, half a cell per row */
+		*cx = (2 * x + (y & 1) + 1) * s / 2;
+		*cy = (y + 1) * s / 2;
+		break;
+	}
+}
+
+static void map_size(const struct sim_heat *h, double s, double *w, double *hh)
+{
+	switch ((enum grid_topology)h->topo) {
+	case GRID_HEX:
+		*w = (h->w + 0.5) * s;
+		*hh = 2 * s / sqrt(3.0) + (h->h - 1) * s * sqrt(3.0) / 2;
+		break;
+	case GRID_SQUARE4:
+	case GRID_SQUARE8:
+		*w = h->w * s;
+		*hh = h->h * s;
+		break;
+	default:
+		*w = (h->w + 0.5) * s;
+		*hh = (h->h + 1) * s / 2;
+		break;
+	}
+}
+
+/* One cell's shape, opened (the caller adds attributes and closes it). */
+static void shape(FILE *f, const struct sim_heat *h, int x, int y, double s, double ox, double oy)
+{
+	double cx, cy;
+	centre(h, x, y, s, &cx, &cy);
+	cx += ox;
+	cy += oy;
+	switch ((enum grid_topology)h->topo) {
+	case GRID_HEX: {
+		double r = s / sqrt(3.0); /* pointy top: width s = r * sqrt 3 */
+		fprintf(f, "<polygon points=\"");
+		for (int k = 0; k < 6; k++) {
+			double a = (60.0 * k - 90.0) * 3.14159265358979323846 / 180.0;
+			fprintf(f, "%s%.2f,%.2f", k ? " " : "", cx + r * cos(a), cy + r * sin(a));
+		}
+		fprintf(f, "\"");
+		break;
+	}
+	case GRID_SQUARE4:
+	case GRID_SQUARE8:
+		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"", cx - s / 2, cy - s / 2, s, s);
+		break;
+	default:
+		fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\"", cx, cy - s / 2,
+			cx + s / 2, cy, cx, cy + s / 2, cx - s / 2, cy);
+		break;
+	}
+}
+
+static void number(char *buf, size_t size, double v, bool sign)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, size, sign ? "%+.0f" : "%.0f", v);
+	else
+		snprintf(buf, size, sign ? "%+.3g" : "%.3g", v);
+}
+
+int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		    const char *title, int start)
+{
+	if (!check(a, b, l))
+		return -1;
+	int big = a->w > a->h ? a->w : a->h;
+	double s = 960.0 / big;
+	s = s > 24 ? 24 : s < 2 ? 2 : s;
+	double mw, mh;
+	map_size(a, s, &mw, &mh);
+	/* The title's lines (split at '\n'), then the layer's meaning. */
+	int lines = 1;
+	for (const char *p = title; *p; p++)
+		lines += *p == '\n';
+	const double pad = 10, top = 40 + 16.0 * (lines - 1), legend = 84;
+	double width = mw + 2 * pad < 560 ? 560 : mw + 2 * pad, height = top + mh + legend;
+	double mx = scale_max(a, b, l);
+	bool div = b != NULL;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		   "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"13\">\n",
+		width, height, width, height);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	const char *line = title;
+	for (int i = 0; i < lines; i++) {
+		size_t n = strcspn(line, "\n");
+		char buf[512];
+		snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\"%s>", pad, 18 + 16.0 * i, i ? " font-size=\"12\"" : "");
+		xml_text(f, buf);
+		fprintf(f, "</text>\n");
+		line += n + (line[n] == '\n');
+	}
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#444\">%s%s%s</text>\n", pad, top - 6,
+		div ? "B minus A: " : "", sim_heat_layer_label(l), div ? " (blue: fewer under B, red: more)" : "");
+	fprintf(f, "<g id=\"cells\" stroke=\"none\">\n");
+	for (int y = 0; y < a->h; y++)
+		for (int x = 0; x < a->w; x++) {
+			int c = y * a->w + x;
+			shape(f, a, x, y, s, pad, top);
+			if (is_blocked(a, c)) {
+				bool wall = a->tiles[c] == TILE_WALL;
+				fprintf(f, " class=\"%s\" fill=\"%s\"/>\n", wall ? "wall" : "void",
+					wall ? "#3a3a3a" : "#d8d8d8");
+				continue;
+			}
+			double v = value(a, b, l, c);
+			int rgb[3];
+			colour(scaled(v, mx), div, rgb);
+			char num[32];
+			number(num, sizeof num, v, div);
+			/* Exits are outlined so the picture reads against the level. */
+			bool exit = a->tiles[c] == TILE_EXIT;
+			fprintf(f, " class=\"cell\" fill=\"#%02x%02x%02x\"%s><title>%d,%d%s: %s</title></%s>\n", rgb[0],
+				rgb[1], rgb[2], exit ? " stroke=\"#000000\" stroke-width=\"1.5\"" : "", x, y,
+				exit ? " (exit)" : "", num, a->topo == GRID_SQUARE4 || a->topo == GRID_SQUARE8 ? "rect" : "polygon");
+		}
+	fprintf(f, "</g>\n");
+	/* The player's start: a ring over its cell, drawn after every cell so
+	 * no neighbour covers it; at least 4 px across on a huge map. */
+	if (start >= 0 && start < a->w * a->h) {
+		double cx, cy, r = s * 0.32 < 4 ? 4 : s * 0.32;
+		centre(a, start % a->w, start / a->w, s, &cx, &cy);
+		char num[32];
+		number(num, sizeof num, value(a, b, l, start), div);
+		fprintf(f, "<circle id=\"start\" class=\"start\" cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"none\" "
+			   "stroke=\"#000000\" stroke-width=\"2\"><title>%d,%d (player start): %s</title></circle>\n",
+			cx + pad, cy + top, r, start % a->w, start / a->w, num);
+	}
+	/* The legend: the scale as a gradient with its ends and middle labelled. */
+	double ly = top + mh + 16, lw = 300;
+	fprintf(f, "<defs><linearGradient id=\"scale\">");
+	for (int k = 0; k <= 10; k++) {
+		double t = div ? -1 + k / 5.0 : k / 10.0;
+		int rgb[3];
+		colour(t, div, rgb);
+		fprintf(f, "<stop offset=\"%d%%\" stop-color=\"#%02x%02x%02x\"/>", k * 10, rgb[0], rgb[1], rgb[2]);
+	}
+	fprintf(f, "</linearGradient></defs>\n<g id=\"legend\">\n"
+		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"14\" fill=\"url(#scale)\" stroke=\"#666\"/>\n",
+		pad, ly, lw);
+	char lo[32], mid[32], hi[32];
+	number(lo, sizeof lo, div ? -mx : 0, div);
+	number(mid, sizeof mid, div ? 0 : floor(unscaled(0.5, mx) * 10 + 0.5) / 10, false);
+	number(hi, sizeof hi, mx, div);
+	if (mx > 0)
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n"
+			   "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%s</text>\n",
+			pad, ly + 30, lo, pad + lw / 2, ly + 30, mid, pad + lw, ly + 30, hi);
+	else /* an all-zero layer: say so rather than label a scale from -0 to +0 */
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n", pad, ly + 30,
+			div ? "no difference: every cell counts the same under A and B"
+			    : "nothing counted: every cell is 0 on this layer");
+	/* Every mark, in a row of its own under the scale's labels. */
+	double my = ly + 42;
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#444\">logarithmic scale</text>\n"
+		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"#3a3a3a\"/>"
+		   "<text x=\"%.0f\" y=\"%.0f\">wall</text>\n"
+		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"#d8d8d8\"/>"
+		   "<text x=\"%.0f\" y=\"%.0f\">void</text>\n"
+		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"11\" height=\"11\" fill=\"#ffffff\" stroke=\"#000000\" "
+		   "stroke-width=\"1.5\"/><text x=\"%.0f\" y=\"%.0f\">exit</text>\n",
+		pad + lw + 16, ly + 12, pad, my, pad + 16, my + 11, pad + 60, my, pad + 76, my + 11, pad + 120,
+		my + 0.5, pad + 136, my + 11);
+	if (start >= 0)
+		fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"none\" stroke=\"#000000\" stroke-width=\"2\"/>"
+			   "<text x=\"%.0f\" y=\"%.0f\">player start</text>\n",
+			pad + 186, my + 6, pad + 196, my + 11);
+	fprintf(f, "</g>\n</svg>\n");
+	return 0;
+}
+
+int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		     bool color, int start)
+{
+	if (!check(a, b, l))
+		return -1;
+	double mx = scale_max(a, b, l);
+	bool div = b != NULL, doubled = a->topo != GRID_SQUARE4 && a->topo != GRID_SQUARE8;
+	for (int y = 0; y < a->h; y++) {
+		int col = 0;
+		for (int x = 0; x < a->w; x++) {
+			int c = y * a->w + x;
+			int want = doubled ? 2 * x + (y & 1) : x;
+			for (; col < want; col++)
+				fputc(' ', f);
+			char ch;
+			int rgb[3] = { 0, 0, 0 };
+			bool tint = false;
+			if (is_blocked(a, c)) {
+				ch = a->tiles[c] == TILE_WALL ? '#' : ' ';
+			} else {
+				double v = value(a, b, l, c);
+				int bin = (int)ceil(fabs(scaled(v, mx)) * 9);
+				bin = bin > 9 ? 9 : bin;
+				ch = bin == 0 ? '.' : div && v < 0 ? (char)('a' + bin - 1) : (char)('0' + bin);
+				if (bin > 0) {
+					colour(scaled(v, mx), div, rgb);
+					tint = color;
+				}
+				/* Marks replace the count's character; the tint keeps it. */
+				if (c == start)
+					ch = '@';
+				else if (a->tiles[c] == TILE_EXIT)
+					ch = '>';
+			}
+			if (tint)
+				fprintf(f, "\033[48;2;%d;%d;%dm\033[30m%c\033[0m", rgb[0], rgb[1], rgb[2], ch);
+			else
+				fputc(ch, f);
+			col++;
+		}
+		fputc('\n', f);
+	}
+	char hi[32];
+	number(hi, sizeof hi, mx, false);
+	if (!(mx > 0))
+		fprintf(f, "%s%s:\n  %s; # wall\n", div ? "B minus A, " : "", sim_heat_layer_label(l),
+			div ? "no difference on any cell (all .)" : "nothing counted on any cell (all .)");
+	else if (div) /* two lines, so that the legend fits an 80-column terminal */
+		fprintf(f, "B minus A, %s:\n  1..9 B higher, a..i A higher (log scale to %s); . no difference; # wall\n",
+			sim_heat_layer_label(l), hi);
+	else
+		fprintf(f, "%s:\n  1..9 on a log scale to the largest count, %s; . none; # wall\n",
+			sim_heat_layer_label(l), hi);
+	bool exits = false;
+	for (int c = 0; c < a->w * a->h && !exits; c++)
+		exits = a->tiles[c] == TILE_EXIT;
+	if (exits || (start >= 0 && start < a->w * a->h))
+		fprintf(f, "  %s%s%s (drawn instead of the cell's count)\n",
+			start >= 0 && start < a->w * a->h ? "@ the player's start" : "",
+			exits && start >= 0 && start < a->w * a->h ? ", " : "", exits ? "> exit" : "");
+	return 0;
+}
+
+void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, enum sim_heat_layer l)
+{
+	int k = snprintf(buf, size, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
+			 sim_heat_layer_name(l), run->games, run->games == 1 ? "" : "s",
+			 (unsigned long long)run->seed, run->compare ? ", B minus A" : "", run->player,
+			 run->chase ? ", --chase" : "");
+	if (k > 0 && (size_t)k < size)
+		snprintf(buf + k, size - (size_t)k, "%s%s%s%s", run->compare ? "A = " : "settings: ",
+			 run->settings[0], run->compare ? "; B = " : "", run->compare ? run->settings[1] : "");
+}

@@ -1,0 +1,732 @@
+/*
+ * sim_write.c - writes what the games of `astray sim` gave: the report as
+ * a table, CSV or JSON (also for `astray sim-report`, which hands it the
+ * games it merged), the --heatmap picture and the --heat-counts file.  It
+ * reads the games and never plays one (sim_workers.c); docs/sim.md
+ * describes every column.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "heat_render.h"
+#include "heatmap.h"
+#include "sim.h"
+#include "sim_cmd.h"
+#include "sim_report.h"
+#include "stats.h"
+
+/* ------------------------------------------------------------------ */
+/* The report: table, CSV and JSON                                     */
+
+static bool shown(const struct sim_out *o, int m)
+{
+	return !o->hidden[m] && !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
+}
+
+/* A per-game value for CSV and JSON: 10 significant digits, more when
+ * needed to read back the same double, so that sim-report recomputes
+ * exactly the summaries of the run; NaN -> `nan_text`. */
+static void put_exact(FILE *f, double v, const char *nan_text)
+{
+	if (isnan(v) || isinf(v)) {
+		fputs(nan_text, f);
+		return;
+	}
+	char buf[40];
+	for (int digits = 10; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+/* A number for CSV and JSON: shortest exact-enough form; NaN -> `nan_text`. */
+static void put_num(FILE *f, double v, const char *nan_text)
+{
+	if (isnan(v) || isinf(v))
+		fputs(nan_text, f);
+	else
+		fprintf(f, "%.10g", v);
+}
+
+static void csv_string(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A JSON string: valid UTF-8 passes as it is; a byte that is not part of
+ * valid UTF-8 (a file name in another encoding) becomes U+FFFD, since a
+ * JSON string is Unicode text and cannot carry raw bytes. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = sim_utf8_seq(p);
+		if (n == 0) {
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fwrite(p, 1, (size_t)n, f);
+		p += n;
+	}
+	fputc('"', f);
+}
+
+/* Formats v with `dec` decimals ("-" for NaN); `sign` forces a + on
+ * positives.  A value too small for those decimals keeps three significant
+ * digits, so a real but small difference never reads as 0. */
+static const char *fmt(char *buf, size_t size, double v, int dec, bool sign)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else if (v != 0 && fabs(v) < 0.5 * pow(10.0, -dec))
+		snprintf(buf, size, sign ? "%+.3g" : "%.3g", v);
+	else
+		snprintf(buf, size, sign ? "%+.*f" : "%.*f", dec, v);
+	return buf;
+}
+
+static const char *fmt_ci(char *buf, size_t size, double lo, double hi, int dec, bool sign)
+{
+	char l[64], h[64];
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "[%s, %s]", fmt(l, sizeof l, lo, dec, sign), fmt(h, sizeof h, hi, dec, sign));
+	return buf;
+}
+
+/* "seeds S..E", or where the seeds pass 2^64 - 1 and start again at 0,
+ * "seeds S..18446744073709551615 and 0..E". */
+static void describe_seeds(char *buf, size_t size, uint64_t first, int games)
+{
+	uint64_t last = sim_game_seed(first, games - 1);
+	if (games == 1)
+		snprintf(buf, size, "seed %llu", (unsigned long long)first);
+	else if (last >= first)
+		snprintf(buf, size, "seeds %llu..%llu", (unsigned long long)first, (unsigned long long)last);
+	else if (first == UINT64_MAX && last == 0)
+		snprintf(buf, size, "seeds %llu and 0", (unsigned long long)first);
+	else if (first == UINT64_MAX)
+		snprintf(buf, size, "seeds %llu and 0..%llu", (unsigned long long)first, (unsigned long long)last);
+	else
+		snprintf(buf, size, "seeds %llu..%llu and 0..%llu", (unsigned long long)first,
+			 (unsigned long long)UINT64_MAX, (unsigned long long)last);
+}
+
+static void header_line(FILE *f, const struct sim_out *o)
+{
+	const struct sim_args *a = o->a;
+	char seeds[128];
+	describe_seeds(seeds, sizeof seeds, a->seed, a->games);
+	if (o->report_files > 0) {
+		fprintf(f, "astray sim-report: %d game%s per level (%s), merged from %d file%s\n", a->games,
+			a->games == 1 ? "" : "s", seeds, o->report_files, o->report_files == 1 ? "" : "s");
+		if (a->compare[0])
+			fprintf(f, "compare (same seeds for both): A and B as in the files\n");
+		return;
+	}
+	fprintf(f, "astray sim: player %s, %d game%s per level (%s), at most %d turns%s\n",
+		sim_player_name(a->opt.player), a->games, a->games == 1 ? "" : "s", seeds, a->opt.max_turns,
+		a->opt.chase ? ", monsters told where the player is (--chase)" : "");
+	if (a->compare[0]) {
+		fprintf(f, "compare (same seeds for both): A = %s\n", o->settings[0]);
+		fprintf(f, "                               B = %s\n", o->settings[1]);
+	} else {
+		fprintf(f, "settings: %s\n", o->settings[0]);
+	}
+}
+
+static void table_summary(FILE *f, const struct sim_out *o, const char *title,
+			  const struct sim_game *g, int n)
+{
+	char m1[64], c1[160];
+	fprintf(f, "\n%s\n", title);
+	fprintf(f, "  %-26s %6s %12s  %-24s\n", "metric", "n", "mean", "95% CI");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct stats_summary s;
+		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+			continue;
+		char label[64];
+		snprintf(label, sizeof label, "%s%s", mi->label, mi->time ? " *" : "");
+		fprintf(f, "  %-26s %6d %12s  %-24s", label, s.n, fmt(m1, sizeof m1, s.mean, mi->decimals, false),
+			fmt_ci(c1, sizeof c1, s.lo, s.hi, mi->decimals, false));
+		if (mi->rate)
+			fprintf(f, " %ld of %d", s.successes, s.n);
+		fputc('\n', f);
+	}
+}
+
+static void table_per_game(FILE *f, const struct sim_out *o, const struct sim_level_run *lr,
+			   const struct sim_game *g, int n)
+{
+	fprintf(f, "\n%s: games\n  %5s %20s %-12s %8s", lr->src.file, "game", "seed", "outcome", "monsters");
+	for (int m = SIM_M_TURNS; m < SIM_METRIC_COUNT; m++)
+		if (shown(o, m))
+			fprintf(f, " %*s", (int)strlen(sim_metric_info((enum sim_metric)m)->name),
+				sim_metric_info((enum sim_metric)m)->name);
+	fputc('\n', f);
+	for (int i = 0; i < n; i++) {
+		char b[64];
+		fprintf(f, "  %5d %20llu %-12s %8d", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters);
+		for (int m = SIM_M_TURNS; m < SIM_METRIC_COUNT; m++) {
+			if (!shown(o, m))
+				continue;
+			const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+			if (isnan(g[i].v[m]))
+				snprintf(b, sizeof b, "-");
+			else
+				snprintf(b, sizeof b, "%.6g", g[i].v[m]);
+			fprintf(f, " %*s", (int)strlen(mi->name), b);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Metrics that get a verdict line whether or not the difference is clear. */
+static bool headline(int m)
+{
+	return m == SIM_M_KILLED || m == SIM_M_ESCAPED || m == SIM_M_DAMAGE ||
+	       m == SIM_M_FIRST_CONTACT || m == SIM_M_EXPANDED_MEAN || m == SIM_M_AI_MS_MEAN ||
+	       m == SIM_M_OSCILLATIONS || m == SIM_M_STUCK || m == SIM_M_BLOCKED_WAITS;
+}
+
+static void verdict_line(FILE *f, int m, const struct sim_paired *p)
+{
+	const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	int dec = mi->decimals;
+	char va[64], vb[64], d[64], ci[160];
+	fmt(va, sizeof va, p->a, dec, false);
+	fmt(vb, sizeof vb, p->b, dec, false);
+	fmt(d, sizeof d, p->diff.mean, dec, true);
+	fmt_ci(ci, sizeof ci, p->diff.lo, p->diff.hi, dec, true);
+	if (p->n < 2) {
+		fprintf(f, "  %s: too few paired games to tell (n = %d).\n", mi->label, p->n);
+	} else if (p->sign != 0) {
+		fprintf(f, "  %s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
+			p->sign > 0 ? "B" : "A", mi->higher, mi->label, va, vb, d, ci);
+	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
+		fprintf(f, "  No difference in %s: each game gives the same under A and B (mean %s).\n", mi->label,
+			va);
+	} else {
+		fprintf(f, "  No clear difference in %s: %s (A) vs %s (B), difference B-A %s %s holds 0, could be noise.\n",
+			mi->label, va, vb, d, ci);
+	}
+}
+
+static const char *higher_side(const struct sim_paired *p)
+{
+	if (p->sign == 0 && p->diff.sd == 0 && p->diff.mean == 0)
+		return "same in every game";
+	return p->sign > 0 ? "B higher" : p->sign < 0 ? "A higher" : "no clear difference";
+}
+
+static void table_compare(FILE *f, const struct sim_out *o, const char *title,
+			  const struct sim_game *ga, const struct sim_game *gb, int n)
+{
+	struct sim_paired p[SIM_METRIC_COUNT];
+	fprintf(f, "\n%s\n", title);
+	fprintf(f, "  %-26s %6s %11s %11s %11s  %-26s %s\n", "metric", "n", "A", "B", "B-A",
+		"95% CI of B-A", "");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		char va[64], vb[64], d[64], ci[160], label[64];
+		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p[m]) < 0)
+			continue;
+		snprintf(label, sizeof label, "%s%s", mi->label, mi->time ? " *" : "");
+		fprintf(f, "  %-26s %6d %11s %11s %11s  %-26s %s\n", label, p[m].n,
+			fmt(va, sizeof va, p[m].a, mi->decimals, false),
+			fmt(vb, sizeof vb, p[m].b, mi->decimals, false),
+			fmt(d, sizeof d, p[m].diff.mean, mi->decimals, true),
+			fmt_ci(ci, sizeof ci, p[m].diff.lo, p[m].diff.hi, mi->decimals, true),
+			p[m].n >= 2 ? higher_side(&p[m]) : "");
+	}
+	fprintf(f, "  verdict:\n");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		if (headline(m) || (p[m].sign != 0 && p[m].n >= 2))
+			verdict_line(f, m, &p[m]);
+	}
+}
+
+static void print_table(FILE *f, const struct sim_out *o)
+{
+	const struct sim_args *a = o->a;
+	char title[1200];
+	header_line(f, o);
+	for (int l = 0; l < o->n_runs; l++) {
+		const struct sim_level_run *lr = &o->runs[l];
+		snprintf(title, sizeof title, "%s (%d monster%s%s)", lr->src.file, lr->monsters,
+			 lr->monsters == 1 ? "" : "s",
+			 cli_ends_with(lr->src.file, ".map") ? " placed from each seed" : "");
+		if (a->per_game && !a->compare[0])
+			table_per_game(f, o, lr, lr->games[0], a->games);
+		if (a->compare[0])
+			table_compare(f, o, title, lr->games[0], lr->games[1], a->games);
+		else
+			table_summary(f, o, title, lr->games[0], a->games);
+	}
+	if (o->n_runs > 1) {
+		snprintf(title, sizeof title, "all %d levels together (%d games)", o->n_runs, o->n_all);
+		if (a->compare[0])
+			table_compare(f, o, title, o->all[0], o->all[1], o->n_all);
+		else
+			table_summary(f, o, title, o->all[0], o->n_all);
+	}
+	if (!a->no_time)
+		fprintf(f, "\n* wall clock: differs from run to run (--no-time leaves it out)\n");
+}
+
+static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level,
+			     const struct sim_game *g, int n)
+{
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct stats_summary s;
+		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+			continue;
+		csv_string(f, level);
+		fprintf(f, ",%s,%d,", mi->name, s.n);
+		put_num(f, s.mean, "");
+		fputc(',', f);
+		put_num(f, s.sd, "");
+		fputc(',', f);
+		put_num(f, s.lo, "");
+		fputc(',', f);
+		put_num(f, s.hi, "");
+		fputc(',', f);
+		if (mi->rate)
+			fprintf(f, "%ld", s.successes);
+		fprintf(f, ",%d\n", mi->time ? 1 : 0);
+	}
+}
+
+static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level,
+			     const struct sim_game *ga, const struct sim_game *gb, int n)
+{
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct sim_paired p;
+		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p) < 0)
+			continue;
+		csv_string(f, level);
+		fprintf(f, ",%s,%d,", mi->name, p.n);
+		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+			put_num(f, v[k], "");
+			fputc(',', f);
+		}
+		fprintf(f, "%d,%s,%d\n", p.sign != 0, p.sign > 0 ? "B" : p.sign < 0 ? "A" : "",
+			mi->time ? 1 : 0);
+	}
+}
+
+static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_level *src, const char *side,
+			  uint64_t config, const struct sim_game *g)
+{
+	for (int i = o->first; i < o->end; i++) {
+		char name[160];
+		if (src->gen)
+			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
+		csv_string(f, src->gen ? name : src->file);
+		if (src->gen) {
+			fputc(',', f);
+			csv_string(f, src->file);
+		}
+		if (side)
+			fprintf(f, ",%s", side);
+		fprintf(f, ",%d,%llu,%s,%d,%016llx", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters, (unsigned long long)config);
+		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+			if (!shown(o, m))
+				continue;
+			fputc(',', f);
+			put_exact(f, g[i].v[m], "");
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_csv(FILE *f, const struct sim_out *o)
+{
+	const struct sim_args *a = o->a;
+	if (a->compare[0] && a->per_game) {
+		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
+		fprintf(f, "level%s,side,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
+		for (int m = 0; m < SIM_METRIC_COUNT; m++)
+			if (shown(o, m))
+				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
+		fputc('\n', f);
+		for (int l = 0; l < o->n_runs; l++)
+			for (int s = 0; s < 2; s++)
+				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].config[s],
+					      o->runs[l].games[s]);
+	} else if (a->compare[0]) {
+		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
+		for (int l = 0; l < o->n_runs; l++)
+			csv_compare_rows(f, o, o->runs[l].src.file, o->runs[l].games[0],
+					 o->runs[l].games[1], a->games);
+		if (o->n_runs > 1)
+			csv_compare_rows(f, o, "all", o->all[0], o->all[1], o->n_all);
+	} else if (a->per_game) {
+		fprintf(f, "level%s,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
+		for (int m = 0; m < SIM_METRIC_COUNT; m++)
+			if (shown(o, m))
+				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
+		fputc('\n', f);
+		for (int l = 0; l < o->n_runs; l++)
+			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].config[0], o->runs[l].games[0]);
+	} else {
+		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
+		for (int l = 0; l < o->n_runs; l++)
+			csv_summary_rows(f, o, o->runs[l].src.file, o->runs[l].games[0], a->games);
+		if (o->n_runs > 1)
+			csv_summary_rows(f, o, "all", o->all[0], o->n_all);
+	}
+}
+
+static void json_summary(FILE *f, const struct sim_out *o, const struct sim_game *g, int n)
+{
+	bool first = true;
+	fprintf(f, "{");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct stats_summary s;
+		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+			continue;
+		fprintf(f, "%s\n      \"%s\": {\"n\": %d, \"mean\": ", first ? "" : ",", mi->name, s.n);
+		put_num(f, s.mean, "null");
+		fprintf(f, ", \"sd\": ");
+		put_num(f, s.sd, "null");
+		fprintf(f, ", \"ci_lo\": ");
+		put_num(f, s.lo, "null");
+		fprintf(f, ", \"ci_hi\": ");
+		put_num(f, s.hi, "null");
+		if (mi->rate)
+			fprintf(f, ", \"successes\": %ld", s.successes);
+		fprintf(f, ", \"time\": %s}", mi->time ? "true" : "false");
+		first = false;
+	}
+	fprintf(f, "\n    }");
+}
+
+static void json_compare(FILE *f, const struct sim_out *o, const struct sim_game *ga,
+			 const struct sim_game *gb, int n)
+{
+	bool first = true;
+	fprintf(f, "{");
+	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+		if (!shown(o, m))
+			continue;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+		struct sim_paired p;
+		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p) < 0)
+			continue;
+		fprintf(f, "%s\n      \"%s\": {\"n\": %d", first ? "" : ",", mi->name, p.n);
+		const char *keys[] = { "a", "b", "diff", "sd", "ci_lo", "ci_hi" };
+		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+			fprintf(f, ", \"%s\": ", keys[k]);
+			put_num(f, v[k], "null");
+		}
+		fprintf(f, ", \"excludes_zero\": %s, \"higher\": %s, \"time\": %s}",
+			p.sign != 0 ? "true" : "false",
+			p.sign > 0 ? "\"B\"" : p.sign < 0 ? "\"A\"" : "null", mi->time ? "true" : "false");
+		first = false;
+	}
+	fprintf(f, "\n    }");
+}
+
+static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *g, int n)
+{
+	fprintf(f, "[");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s\n      {\"game\": %d, \"seed\": %llu, \"outcome\": \"%s\", \"monsters\": %d",
+			i ? "," : "", g[i].index, (unsigned long long)g[i].seed,
+			sim_outcome_name(g[i].outcome), g[i].monsters);
+		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
+			if (!shown(o, m))
+				continue;
+			fprintf(f, ", \"%s\": ", sim_metric_info((enum sim_metric)m)->name);
+			put_exact(f, g[i].v[m], "null");
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "\n    ]");
+}
+
+static void print_json(FILE *f, const struct sim_out *o)
+{
+	const struct sim_args *a = o->a;
+	bool cmp = a->compare[0] != NULL;
+	if (o->report_files > 0) {
+		/* sim-report: the run's settings are not in per-game CSV. */
+		fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"report_files\": %d,\n  \"games\": %d,\n"
+			   "  \"seed\": %llu,\n  \"time\": %s,\n",
+			o->report_files, a->games, (unsigned long long)a->seed, a->no_time ? "false" : "true");
+	} else {
+		fprintf(f, "{\n  \"format\": \"astray-sim 1\",\n  \"player\": \"%s\",\n  \"games\": %d,\n"
+			   "  \"seed\": %llu,\n  \"max_turns\": %d,\n  \"chase\": %s,\n  \"time\": %s,\n",
+			sim_player_name(a->opt.player), a->games, (unsigned long long)a->seed,
+			a->opt.max_turns, a->opt.chase ? "true" : "false", a->no_time ? "false" : "true");
+	}
+	fprintf(f, "  \"settings\": [");
+	for (int i = 0; i < a->sets.n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_string(f, a->sets.v[i]);
+	}
+	fprintf(f, "],\n");
+	if (cmp) {
+		fprintf(f, "  \"compare\": {\"a\": ");
+		json_string(f, a->compare[0]);
+		fprintf(f, ", \"b\": ");
+		json_string(f, a->compare[1]);
+		fprintf(f, "},\n");
+	}
+	fprintf(f, "  \"levels\": [");
+	for (int l = 0; l < o->n_runs; l++) {
+		const struct sim_level_run *lr = &o->runs[l];
+		fprintf(f, "%s\n   {\"level\": ", l ? "," : "");
+		json_string(f, lr->src.file);
+		fprintf(f, ", \"monsters\": %d,\n    \"%s\": ", lr->monsters, cmp ? "compare" : "summary");
+		if (cmp)
+			json_compare(f, o, lr->games[0], lr->games[1], a->games);
+		else
+			json_summary(f, o, lr->games[0], a->games);
+		if (a->per_game) {
+			fprintf(f, ",\n    \"games%s\": ", cmp ? "_a" : "");
+			json_games(f, o, lr->games[0], a->games);
+			if (cmp) {
+				fprintf(f, ",\n    \"games_b\": ");
+				json_games(f, o, lr->games[1], a->games);
+			}
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n  ]");
+	if (o->n_runs > 1) {
+		fprintf(f, ",\n  \"all\": {\"games\": %d,\n    \"%s\": ", o->n_all, cmp ? "compare" : "summary");
+		if (cmp)
+			json_compare(f, o, o->all[0], o->all[1], o->n_all);
+		else
+			json_summary(f, o, o->all[0], o->n_all);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n}\n");
+}
+
+void sim_write_report(FILE *f, const struct sim_out *o)
+{
+	if (o->a->format == FORMAT_CSV)
+		print_csv(f, o);
+	else if (o->a->format == FORMAT_JSON)
+		print_json(f, o);
+	else
+		print_table(f, o);
+}
+
+/* ------------------------------------------------------------------ */
+/* sim-report's games, written as sim writes them                      */
+
+void sim_write_settings(char *buf, size_t size, const struct sim_args *a, const char *extra)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < a->sets.n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", a->sets.v[i]);
+	if (extra && *extra && used < size)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", extra);
+	if (used == 0)
+		snprintf(buf, size, "the bestiary as read");
+}
+
+int sim_report_print(const struct sim_report *r)
+{
+	struct sim_args a;
+	memset(&a, 0, sizeof a);
+	a.games = r->games;
+	a.seed = r->seed;
+	a.format = r->format;
+	a.no_time = true;
+	if (r->compare) {
+		a.compare[0] = "A";
+		a.compare[1] = "B";
+	}
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		if (!r->hidden[m] && sim_metric_info((enum sim_metric)m)->time)
+			a.no_time = false;
+	struct sim_level_run *runs = calloc((size_t)(r->n_levels > 0 ? r->n_levels : 1), sizeof *runs);
+	struct sim_out o = { .a = &a, .runs = runs, .n_runs = r->n_levels, .first = 0, .end = r->games,
+			     .report_files = r->files > 0 ? r->files : 1 };
+	int sides = r->compare ? 2 : 1, status = 1;
+	size_t total = (size_t)r->n_levels * (size_t)r->games;
+	for (int s = 0; s < sides; s++)
+		o.all[s] = calloc(total ? total : 1, sizeof *o.all[s]);
+	if (!runs || !o.all[0] || (sides == 2 && !o.all[1])) {
+		fprintf(stderr, "astray sim-report: out of memory\n");
+		goto done;
+	}
+	memcpy(o.hidden, r->hidden, sizeof o.hidden);
+	for (int l = 0; l < r->n_levels; l++) {
+		runs[l].src.file = r->levels[l].file;
+		runs[l].monsters = r->levels[l].monsters;
+		for (int s = 0; s < sides; s++) {
+			runs[l].games[s] = o.all[s] + (size_t)l * (size_t)r->games;
+			memcpy(runs[l].games[s], r->levels[l].games[s], (size_t)r->games * sizeof(struct sim_game));
+		}
+	}
+	o.n_all = (int)total;
+	sim_write_report(stdout, &o);
+	status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	if (status)
+		fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
+done:
+	free(o.all[0]);
+	free(o.all[1]);
+	free(runs);
+	return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* The heat of the one level                                           */
+
+/* Whether the --heatmap (or --heat-counts) file can be written: its folder exists and takes
+ * files (the message printed when not).  The file itself is written only
+ * after the games, so a run that fails leaves no half picture. */
+bool sim_write_path_ok(const char *opt, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "astray sim: --%s %s: the folder %s: %s\n", opt, path, dir, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* What the heat of games [first, end) of the one level is of, for its
+ * title and its counts file. */
+static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, int first, int end,
+		     struct heatmap_run *run)
+{
+	memset(run, 0, sizeof *run);
+	snprintf(run->level, sizeof run->level, "%s", lr->src.file);
+	run->level_hash = lr->text_hash;
+	run->games = end - first;
+	run->seed = sim_game_seed(a->seed, first);
+	snprintf(run->player, sizeof run->player, "%s", sim_player_name(a->opt.player));
+	run->chase = a->opt.chase;
+	run->max_turns = a->opt.max_turns;
+	run->compare = a->compare[0] != NULL;
+	sim_write_settings(run->settings[0], sizeof run->settings[0], a, a->compare[0]);
+	if (run->compare)
+		sim_write_settings(run->settings[1], sizeof run->settings[1], a, a->compare[1]);
+	/* A .lvl starts the player on one cell; a .map places it anew each game. */
+	run->start = lr->parsed ? lr->parsed->player_y * lr->parsed->w + lr->parsed->player_x : -1;
+}
+
+int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
+{
+	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
+	/* Two lines: what is drawn, then the run's settings, so a picture
+	 * opened later still says which change it shows. */
+	struct heatmap_run run;
+	char title[3400];
+	heat_run(a, lr, 0, a->games, &run);
+	heat_render_title(title, sizeof title, &run, (enum sim_heat_layer)a->layer);
+	if (strcmp(a->heatmap, "-") == 0) {
+		const char *nc = getenv("NO_COLOR");
+		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
+		fprintf(stdout, "\n%s\n", title);
+		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
+		return 0;
+	}
+	FILE *f = fopen(a->heatmap, "w");
+	if (!f) {
+		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
+		return 1;
+	}
+	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
+		return 1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "astray sim: %s: no games to draw\n", a->heatmap);
+		return 1;
+	}
+	return 0;
+}
+
+/* Writes --heat-counts for the one level's games [first, end); 0 or 1 after reporting. */
+int sim_write_heat_counts(const struct sim_args *a, const struct sim_level_run *lr, int first, int end)
+{
+	if (end <= first) {
+		fprintf(stderr, "astray sim: --heat-counts %s: this slice has no games (--shard %d/%d of %d games): "
+				"nothing to count\n", a->heat_counts, a->shard.i, a->shard.n, a->games);
+		return 1;
+	}
+	struct heatmap_run run;
+	heat_run(a, lr, first, end, &run);
+	FILE *f = fopen(a->heat_counts, "w");
+	if (!f) {
+		fprintf(stderr, "astray sim: --heat-counts %s: %s\n", a->heat_counts, strerror(errno));
+		return 1;
+	}
+	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL);
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "astray sim: --heat-counts %s: write error: %s\n", a->heat_counts, strerror(errno));
+		return 1;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "astray sim: --heat-counts %s: a level name or setting holds a line break, "
+				"which the counts file cannot carry\n", a->heat_counts);
+		return 1;
+	}
+	return 0;
+}
+
