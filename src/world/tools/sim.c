@@ -3,7 +3,7 @@
  * same actions a person would (game_act, never a shortcut into the rules),
  * one game played to its end, its metrics, and the summaries and paired
  * comparisons over many games.  It never prints; cmd_sim.c parses the
- * command line and writes the table, CSV or JSON.
+ * command line and sim_write.c writes the table, CSV or JSON.
  *
  * What is timed: only the monsters' part of each game_act, which the game
  * measures itself around its monster loop (g->ai.stats.last_ai_us: every

@@ -1,5 +1,5 @@
 /*
- * sim_csv.c - the reader of sim's per-game CSV (written by cmd_sim.c with
+ * sim_csv.c - the reader of sim's per-game CSV (written by sim_write.c with
  * --per-game --format csv or --shard I/N): the header names the columns
  * (level, optional run and side, game, seed, outcome, monsters, config,
  * then metric names, any subset), each row one game.  The config column
