@@ -229,7 +229,7 @@ static bool read_whole(const char *path, char **text, size_t *len)
 static int bench_load(struct bench_map *m, const struct bench_args *a)
 {
 	size_t len;
-	char *text, err[256];
+	char *text, err[DIAG_ERR_LEN];
 	if (!read_whole(m->scen_path, &text, &len))
 		return 2;
 	m->count = movingai_parse_scen(text, len, &m->sc, err, sizeof err);

@@ -374,7 +374,7 @@ static struct editor *restore_level(const char *path, const char *recover, const
 {
 	struct level *old = parse_quietly(path, b), *rec = old ? parse_quietly(recover, b) : NULL;
 	struct editor *ed = NULL;
-	char err[200];
+	char err[DIAG_ERR_LEN];
 	if (old && rec && old->topo == rec->topo) {
 		ed = editor_create(old, b, path);
 		/* the comments are LEVEL's (no editing session changes them) */
@@ -426,7 +426,7 @@ static struct editor *generated_level(const struct edit_args *a, const bool *giv
 		p.h = a->size.h;
 	}
 	struct gen_result r;
-	char err[256];
+	char err[DIAG_ERR_LEN];
 	if (!gen_level(&p, &r, err, sizeof err)) {
 		fprintf(stderr, "astray edit: cannot generate the level: %s\n", err);
 		return NULL;
@@ -508,7 +508,7 @@ static int run_bench(struct editor *ed, int n)
  */
 static void rescue(struct editor *ed, const char *recover, bool restored, const char *by)
 {
-	char err[600], aside[4200];
+	char err[DIAG_ERR_LEN], aside[4200];
 	const char *to = recover;
 	if (!restored && access(recover, F_OK) == 0) {
 		if (editor_recover_set_aside(recover, aside, sizeof aside, err, sizeof err)) {
@@ -594,7 +594,7 @@ int cmd_edit(int argc, char **argv)
 	diag_list_fini(&diags);
 	if (!ok)
 		goto out;
-	char notice[600] = "", err[320] = "";
+	char notice[600] = "", err[DIAG_ERR_LEN] = "";
 	if (a.name && !editor_header_check(EDITOR_NAME, a.name, err, sizeof err)) {
 		opt_usage_error(&edit_command, "--name: %s", err);
 		status = 2;

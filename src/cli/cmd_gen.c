@@ -108,7 +108,7 @@ static int run_count(struct gen_params *p, long count)
 	for (long i = 0; i < count; i++) {
 		p->seed = first + (uint64_t)i;
 		struct gen_result r;
-		char err[200];
+		char err[DIAG_ERR_LEN];
 		double t0 = clock_us();
 		bool ok = gen_level(p, &r, err, sizeof err);
 		double t = clock_us() - t0;
@@ -177,7 +177,7 @@ int cmd_gen(int argc, char **argv)
 		return run_count(&p, count);
 
 	struct gen_result r;
-	char err[200];
+	char err[DIAG_ERR_LEN];
 	if (!gen_level(&p, &r, err, sizeof err)) {
 		fprintf(stderr, "astray gen: %s\n", err);
 		return 1;

@@ -295,7 +295,7 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 			free(samples);
 			return 1;
 		}
-		char err[256];
+		char err[DIAG_ERR_LEN];
 		int got = ui_bench_keys(g, a->bench_keys - have, samples + have, err, sizeof err);
 		game_destroy(g);
 		games++;
@@ -549,13 +549,13 @@ static int play_dungeon(struct play_args *a)
 	if (!load_bestiary(a, campaign_dir(), &b, &btext, &blen, bname, sizeof bname))
 		goto out;
 	for (int i = 0; i < a->sets.n; i++) {
-		char err[256];
+		char err[DIAG_ERR_LEN];
 		if (!bestiary_set(&b, a->sets.v[i], err, sizeof err)) {
 			status = opt_usage_error(&play_command, "--set %s: %s", a->sets.v[i], err);
 			goto out;
 		}
 	}
-	char err[512];
+	char err[DIAG_ERR_LEN];
 	if (!dungeon_create(a->seed, n, &b, &d, err, sizeof err)) {
 		fprintf(stderr, "astray: %s\n", err);
 		goto out;
@@ -613,7 +613,7 @@ out:
 static int play_title(struct play_args *a)
 {
 	struct score_list scores = { 0 };
-	char dir[4096], err[1200];
+	char dir[4096], err[DIAG_ERR_LEN];
 	const char *data = play_data_dir(a->data, dir, sizeof dir, err, sizeof err) ? dir : NULL;
 	if (!data || !scores_load(data, &scores, err, sizeof err))
 		memset(&scores, 0, sizeof scores);
@@ -687,7 +687,7 @@ static bool play_file_saved_away(const char *data, const struct journal_setup *a
 {
 	struct play_resumed r;
 	memset(&r, 0, sizeof r);
-	char msg[2048], err[600];
+	char msg[2048], err[DIAG_ERR_LEN];
 	out[0] = '\0';
 	if (!play_save_exists(data))
 		return true;
@@ -726,7 +726,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	struct play_resumed r;
 	memset(&s, 0, sizeof s);
 	memset(&r, 0, sizeof r);
-	char err[1400] = "";
+	char err[DIAG_ERR_LEN + 200] = "";
 	if (!a->no_save && !play_data_dir(a->data, s.data, sizeof s.data, err, sizeof err)) {
 		fprintf(stderr, "astray: %s\n", err);
 		return 1;
@@ -878,7 +878,7 @@ static int lock_save_slot(const struct play_args *a)
 {
 	if (a->no_save || a->record || a->bench_keys > 0 || a->bench_preview > 0)
 		return -1;
-	char data[4096], err[1200], path[4200];
+	char data[4096], err[DIAG_ERR_LEN], path[4200];
 	if (!play_data_dir(a->data, data, sizeof data, err, sizeof err))
 		return -1;
 	snprintf(path, sizeof path, "%s/save.lock", data);
@@ -958,7 +958,7 @@ int cmd_play(int argc, char **argv)
 	if (!load_bestiary(&a, near, &b, &bestiary_text, &bestiary_len, bestiary_name, sizeof bestiary_name))
 		goto out;
 	for (int i = 0; i < a.sets.n; i++) {
-		char err[256];
+		char err[DIAG_ERR_LEN];
 		if (!bestiary_set(&b, a.sets.v[i], err, sizeof err)) {
 			status = opt_usage_error(&play_command, "--set %s: %s", a.sets.v[i], err);
 			goto out;

@@ -93,7 +93,7 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	}
 
-	char err[1200];
+	char err[DIAG_ERR_LEN];
 	struct journal_data d;
 	double t0 = clock_us();
 	if (!journal_read_file(file, &d, err, sizeof err)) {

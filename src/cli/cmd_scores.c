@@ -72,7 +72,7 @@ int cmd_scores(int argc, char **argv)
 		}
 	}
 	struct score_list l;
-	char err[1200];
+	char err[DIAG_ERR_LEN];
 	if (!scores_load(data, &l, err, sizeof err)) {
 		fprintf(stderr, "astray scores: %s\n", err);
 		return 1;

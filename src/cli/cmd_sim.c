@@ -351,7 +351,7 @@ static int run(const struct sim_args *a)
 	if (!sim_load_bestiary(a, &sim_command, &base, &status))
 		goto done;
 	for (int s = 0; s < pc.sides; s++) {
-		char err[256];
+		char err[DIAG_ERR_LEN];
 		pc.side[s] = base;
 		const char *extra = a->compare[0] ? a->compare[s] : NULL;
 		if (extra && !sim_apply_settings(&pc.side[s], extra, err, sizeof err)) {

@@ -128,7 +128,7 @@ bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outs
 /* Moves the save slot aside as save.jnl.damaged-N and words why. */
 static enum play_resume_status set_aside(const char *slot, const char *problem, char *msg, size_t msglen)
 {
-	char aside[PLAY_PATH], err[512];
+	char aside[PLAY_PATH], err[DIAG_ERR_LEN];
 	drop_snapshot(slot);
 	if (!savefile_set_aside(NULL, slot, true, aside, sizeof aside, err, sizeof err)) {
 		snprintf(msg, msglen, "The saved game cannot be resumed: %s.\nIt could not be moved aside (%s); "
@@ -169,7 +169,7 @@ bool play_journal_scored(const struct journal_data *d, const struct journal_setu
 enum play_resume_status play_resume_load(const char *data, const struct journal_setup *as_they_come,
 					 struct play_resumed *r, char *msg, size_t msglen)
 {
-	char slot[PLAY_PATH], err[1200];
+	char slot[PLAY_PATH], err[DIAG_ERR_LEN];
 	play_save_slot(data, slot, sizeof slot);
 	memset(r, 0, sizeof *r);
 	if (!journal_read_file(slot, &r->d, err, sizeof err))
@@ -277,7 +277,7 @@ static bool hook_acted(void *ud, const struct game *g, const struct action *a, e
 	struct play_save *s = ud;
 	if (!s->j || s->failed)
 		return true;
-	char err[600];
+	char err[DIAG_ERR_LEN];
 	if (journal_record(s->j, a, r, g, err, sizeof err)) {
 		const char *snap = journal_snapshot_problem(s->j);
 		if (!snap || s->snapshot_told)
@@ -302,7 +302,7 @@ static void hook_stopping(void *ud, const struct game *g)
 	struct play_save *s = ud;
 	if (!s->j || s->failed)
 		return;
-	char err[600];
+	char err[DIAG_ERR_LEN];
 	/* a checksum where the player left, then fsync: the resume is checked to here */
 	bool ok = g->over || journal_append_checksum(s->j, g, err, sizeof err);
 	if (ok)
@@ -401,7 +401,7 @@ static void append(char *report, size_t len, const char *fmt, ...)
 static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
 			 const struct game *g, char *report, size_t len)
 {
-	char err[600], filed[PLAY_PATH], morgue[PLAY_PATH];
+	char err[DIAG_ERR_LEN], filed[PLAY_PATH], morgue[PLAY_PATH];
 	report[0] = '\0';
 	snprintf(filed, sizeof filed, "%s", journal);
 	if (in_slot && !play_save_file_away(data, g->seed, filed, sizeof filed, err, sizeof err)) {
@@ -450,7 +450,7 @@ static void finish_files(const char *data, const char *journal, bool in_slot, bo
 
 void play_save_finish(struct play_save *s, const struct game *g, FILE *out)
 {
-	char err[600];
+	char err[DIAG_ERR_LEN];
 	if (s->j && !s->failed && !journal_close(s->j, err, sizeof err))
 		save_failed(s, err);
 	else if (s->j && s->failed)
@@ -469,7 +469,7 @@ void play_save_leave(struct play_save *s, FILE *out)
 {
 	if (!s->j)
 		return;
-	char err[600];
+	char err[DIAG_ERR_LEN];
 	bool ok = journal_close(s->j, err, sizeof err);
 	s->j = NULL;
 	if (!ok && !s->failed)
@@ -514,7 +514,7 @@ int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
 int play_resume_offer(const char *data, const struct journal_setup *as_they_come, struct play_resumed *r,
 		      bool *keep_slot)
 {
-	char msg[2048], err[600], filed[PLAY_PATH];
+	char msg[2048], err[DIAG_ERR_LEN], filed[PLAY_PATH];
 	*keep_slot = false;
 	if (!play_save_exists(data))
 		return 0;

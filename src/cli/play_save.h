@@ -22,7 +22,7 @@ struct play_save {
 	struct journal *j;         /* NULL: the game is not being saved */
 	bool failed;               /* a write failed; the player was told once */
 	bool snapshot_told;        /* a snapshot write failed and the player was told (once) */
-	char failure[640];         /* that message, printed again after the game */
+	char failure[DIAG_ERR_LEN];         /* that message, printed again after the game */
 };
 
 /*

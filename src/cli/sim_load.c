@@ -37,7 +37,7 @@ bool sim_load_bestiary(const struct sim_args *a, const struct opt_command *cmd, 
 	if (!ok)
 		return false;
 	for (int i = 0; i < a->sets.n; i++) {
-		char err[256];
+		char err[DIAG_ERR_LEN];
 		if (!bestiary_set(b, a->sets.v[i], err, sizeof err)) {
 			*usage = opt_usage_error(cmd, "--set %s: %s", a->sets.v[i], err);
 			return false;
@@ -143,7 +143,7 @@ bool sim_load_generated(const struct sim_args *a, const struct bestiary *b, stru
 	if (!p.w)
 		gen_default_size(p.topo, &p.w, &p.h);
 	struct gen_result res;
-	char err[256];
+	char err[DIAG_ERR_LEN];
 	if (!gen_level(&p, &res, err, sizeof err)) {
 		fprintf(stderr, "astray sim: --generate: %s\n", err);
 		return false;

@@ -77,7 +77,7 @@ struct ued {
 	uint64_t seed;
 	enum editor_field field;  /* UED_INPUT: the header key being typed */
 	char input[256];          /* UED_INPUT: its text so far */
-	char err[160];            /* why the outcome is UI_ERROR */
+	char err[DIAG_ERR_LEN];            /* why the outcome is UI_ERROR */
 	bool recover_removed;     /* the restored LEVEL.recover is saved into the level and removed */
 };
 
@@ -646,7 +646,7 @@ static void ued_select_problem(struct ued *u, int k)
 
 static void ued_save(struct ued *u)
 {
-	char err[320];
+	char err[DIAG_ERR_LEN];
 	int from_file = editor_file_diag_count(u->ed);
 	if (editor_save(u->ed, u->opt->path, true, true, err, sizeof err)) {
 		int errors = editor_diags(u->ed)->errors;
@@ -729,7 +729,7 @@ static void ued_play(struct ued *u)
 	ui_screen_stop(&u->tty);
 	struct ui_options po = { .mouse = u->opt->mouse, .step_delay_ms = u->opt->step_delay_ms };
 	int signo = 0;
-	char err[256] = "";
+	char err[DIAG_ERR_LEN] = "";
 	enum ui_outcome o = ui_run(g, &po, &signo, err, sizeof err);
 	int turns = g->turn;
 	game_destroy(g);
@@ -927,7 +927,7 @@ static void ued_key_resize(struct ued *u, int key)
 	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
 		if (sides[i].key != key)
 			continue;
-		char err[320];
+		char err[DIAG_ERR_LEN];
 		int top = sides[i].top * rows;
 		if (editor_resize(u->ed, sides[i].left, top, sides[i].right, sides[i].bottom, err, sizeof err) < 0) {
 			ued_notice(u, "Not resized: %s.", err);
@@ -1008,7 +1008,7 @@ static void ued_key_input(struct ued *u, int key)
 {
 	size_t n = strlen(u->input);
 	if (key == '\n' || key == '\r' || key == INPUT_ENTER) {
-		char err[320];
+		char err[DIAG_ERR_LEN];
 		int r = editor_set_header(u->ed, u->field, u->input, err, sizeof err);
 		if (r < 0) {
 			ued_notice(u, "Not set: %s.", err);

@@ -185,7 +185,7 @@ bad:
 static void kind_defaults(struct monster_kind *k)
 {
 	memset(k, 0, sizeof *k);
-	char err[128];
+	char err[DIAG_ERR_LEN];
 	for (int i = 0; i < N_KEYS; i++)
 		if (keys[i].def && keys[i].type != BKEY_NAME && keys[i].type != BKEY_GLYPH)
 			set_number(k, &keys[i], keys[i].def, strlen(keys[i].def), err, sizeof err);
@@ -329,7 +329,7 @@ static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 		k->glyph = s[v];
 		return;
 	}
-	char err[200];
+	char err[DIAG_ERR_LEN];
 	if (!set_number(k, key, s + v, ve - v, err, sizeof err))
 		berr(p, line, (int)v + 1, err);
 }

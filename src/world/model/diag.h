@@ -12,6 +12,10 @@ enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_SEVERITIES };
  * and nobody reads that far; the parsers stop at 100 errors themselves). */
 #define DIAG_KEEP_PER_SEVERITY 200
 
+/* The size of every error message buffer (char err[DIAG_ERR_LEN]): a file
+ * name or two and a sentence, as every err/errlen pair in astray takes. */
+#define DIAG_ERR_LEN 1200
+
 struct diag {
 	enum diag_severity severity;
 	char *file;       /* file name as given by the caller, whole (owned by the list) */

@@ -128,7 +128,7 @@ bool dungeon_create(uint64_t seed, int n_levels, const struct bestiary *b, struc
 		struct gen_params p = d.params[i];
 		p.bestiary = b;
 		struct gen_result r;
-		char why[256];
+		char why[DIAG_ERR_LEN];
 		if (!gen_level(&p, &r, why, sizeof why)) {
 			snprintf(err, errlen, "level %d of dungeon %llu (%s %dx%d, generator seed %llu): %s",
 				 i + 1, (unsigned long long)seed, grid_topology_name(p.topo), p.w, p.h,

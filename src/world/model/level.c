@@ -1191,7 +1191,7 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 				  int n_monsters, char monster_glyph, struct diag_list *diags)
 {
 	const char *fname = file ? file : "<map>";
-	char err[256];
+	char err[DIAG_ERR_LEN];
 	struct grid *g = movingai_parse_map(text ? text : "", text ? len : 0, err, sizeof err);
 	if (!g) {
 		int line = 0, used = 0;

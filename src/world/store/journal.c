@@ -768,7 +768,7 @@ static bool snapshot_use(const struct journal_data *d, struct journal_game *jg, 
 			 char *why, size_t whylen)
 {
 	size_t len;
-	char err[600];
+	char err[DIAG_ERR_LEN];
 	char *bytes = savefile_read(snap, SNAPSHOT_MAX_BYTES, &len, err, sizeof err);
 	if (!bytes) {
 		snprintf(why, whylen, "%s", err);
@@ -1229,7 +1229,7 @@ bool journal_resumed(struct journal *j, const struct game *g, long from)
 	/* what was read may not be durable yet (the last program was killed):
 	 * a snapshot never refers to records a crash could take back.  A
 	 * failed fsync fails the journal; the next action's record says so. */
-	char err[600];
+	char err[DIAG_ERR_LEN];
 	if (!journal_sync(j, err, sizeof err))
 		return false;
 	snapshot_now(j, g, err, sizeof err); /* nothing left to sync: it fails only as a snapshot */

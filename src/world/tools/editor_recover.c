@@ -123,7 +123,7 @@ static bool tidy_one(const char *full, const char *level, const char *recover, b
 {
 	const char *what = save ? "save" : "rescue";
 	struct stat st;
-	char err[400];
+	char err[DIAG_ERR_LEN];
 	size_t len = 0, rlen = 0, llen = 0;
 	char *text = NULL, *rtext = NULL, *ltext = NULL;
 	bool kept = false;

@@ -167,7 +167,7 @@ struct sim_runner {
 	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
 	const struct sim_record *record; /* borrowed, or NULL */
 	struct journal *jnl;      /* the current game's journal (--record) */
-	char jnl_err[512];        /* why it failed, when it did */
+	char jnl_err[DIAG_ERR_LEN]; /* why it failed, when it did */
 	bool jnl_failed;
 };
 
@@ -859,7 +859,7 @@ static bool record_end(struct sim_runner *r, const struct game *g)
 {
 	if (!r->jnl)
 		return !r->jnl_failed;
-	char err[512];
+	char err[DIAG_ERR_LEN];
 	bool ok = !r->jnl_failed && journal_append_checksum(r->jnl, g, r->jnl_err, sizeof r->jnl_err);
 	if (!journal_close(r->jnl, err, sizeof err) && ok) {
 		snprintf(r->jnl_err, sizeof r->jnl_err, "%s", err);
@@ -883,7 +883,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	struct gen_result gres = { 0 };
 	const struct level *lv = src->fixed;
 	if (src->gen) {
-		char err[256];
+		char err[DIAG_ERR_LEN];
 		if (!sim_gen_make(src->gen, b, game, seed, &gres, err, sizeof err)) {
 			char name[128];
 			sim_gen_name(src->gen, game, seed, name, sizeof name);

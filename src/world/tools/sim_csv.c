@@ -524,7 +524,7 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 	char *copy = malloc(len + 1);
 	char **f = malloc((64 + SIM_METRIC_COUNT) * sizeof *f);
 	bool ok = copy && f, header = true;
-	char err[800];
+	char err[DIAG_ERR_LEN];
 	if (!ok) {
 		diag_add(d, DIAG_ERROR, file, 0, 0, "out of memory");
 		free(copy);
