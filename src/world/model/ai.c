@@ -46,7 +46,7 @@
  * many monsters are due and on the size of the level (AI_SHARE_MIN,
  * AI_SHARE_CELLS), never on time.
  */
-#include "ai.h"
+#include "ai_internal.h"
 
 #include <stdlib.h>
 
@@ -56,19 +56,19 @@
 
 /* ---- the view ----------------------------------------------------------- */
 
-static int monster_cell(const struct ai_view *v, const struct monster *m)
+int ai_monster_cell(const struct ai_view *v, const struct monster *m)
 {
 	return grid_index(v->grid, m->x, m->y);
 }
 
-static int player_cell(const struct ai_view *v)
+int ai_player_cell(const struct ai_view *v)
 {
 	return grid_index(v->grid, v->player_x, v->player_y);
 }
 
 /* The movement rule of the game (grid_neighbours: adjacent, passable, no
  * corner cutting on square8); the rules hold the same one (game_can_step). */
-static bool can_step(const struct grid *g, int from, int to)
+bool ai_can_step(const struct grid *g, int from, int to)
 {
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int n = grid_neighbours(g, from, false, s);
@@ -84,7 +84,7 @@ static bool shareable(const struct monster_kind *k)
 	return k->weight == 1.0 && k->penalty <= 0 && k->budget == 0;
 }
 
-static bool sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m)
+bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m)
 {
 	if (ai->all_hunt)
 		return true;
@@ -149,6 +149,7 @@ void ai_mind_init(struct ai *ai, struct mind *mind, int index)
 {
 	mind->route = ai->route_cells + (size_t)index * AI_ROUTE_MAX;
 	mind->route_cap = AI_ROUTE_MAX;
+	mind->post = -1;
 }
 
 void ai_mind_fini(struct mind *mind)
@@ -174,7 +175,7 @@ void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y
 static bool needs_plan(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
 {
 	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
-	    mi->route[mi->route_pos] != monster_cell(v, m))
+	    mi->route[mi->route_pos] != ai_monster_cell(v, m))
 		return true;
 	/* a new sighting is news: a route toward another place (where it last
 	 * saw the player, say) is dropped now, not when the schedule comes
@@ -204,7 +205,7 @@ static int shared_goal(const struct ai *ai, const struct ai_view *v, const struc
 		return -1;
 	if (m->mind.hunting && grid_index(v->grid, m->mind.target_x, m->mind.target_y) == pc)
 		return pc;
-	if (sees_player(ai, v, m))
+	if (ai_sees_player(ai, v, m))
 		return pc;
 	return m->mind.hunting ? grid_index(v->grid, m->mind.target_x, m->mind.target_y) : -1;
 }
@@ -216,7 +217,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	 * is enough.  Two candidates: the player's cell, and the first other
 	 * goal met (monsters told where the player was, or remembering it,
 	 * share that cell); the player's cell wins when both reach the count. */
-	int pc = player_cell(v), other = -1, due_pc = 0, due_other = 0;
+	int pc = ai_player_cell(v), other = -1, due_pc = 0, due_other = 0;
 	ai->due = 0;
 	ai->goal = -1;
 	if (ai->share != AI_SHARE_AUTO)
@@ -232,7 +233,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 		if (goal != pc && goal != other)
 			continue;
 		if (m->mind.hunting && !needs_plan(v, m, &m->mind, goal) &&
-		    !(goal == pc && sees_player(ai, v, m)))
+		    !(goal == pc && ai_sees_player(ai, v, m)))
 			continue;
 		if (goal == pc)
 			due_pc++;
@@ -262,7 +263,7 @@ static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int her
 {
 	struct flood_options opt = flood_options_default();
 	opt.reverse = true;
-	int pc = player_cell(v);
+	int pc = ai_player_cell(v);
 	double t0 = clock_us();
 	/* On a large level (more than AI_SHARE_MIN * AI_SHARE_CELLS passable
 	 * cells) the flood is run to its end, so that when the goal steps to
@@ -277,7 +278,7 @@ static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int her
 			for (int i = 0; i < v->n_monsters; i++) {
 				const struct monster *m = &v->monsters[i];
 				if (shared_goal(ai, v, m, pc) == goal) {
-					int c = monster_cell(v, m);
+					int c = ai_monster_cell(v, m);
 					flood_settle(ai->flood, &c, 1);
 				}
 			}
@@ -369,7 +370,7 @@ static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 	ai->crowd_value = value;
 	for (int i = 0; i < v->n_monsters; i++)
 		if (v->monsters[i].alive)
-			ai->crowd[monster_cell(v, &v->monsters[i])] = (uint16_t)value;
+			ai->crowd[ai_monster_cell(v, &v->monsters[i])] = (uint16_t)value;
 }
 
 /* Rule 3 by the shared flood: the route downhill, only the steps the
@@ -504,7 +505,7 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 		 int goal, bool crowd)
 {
 	const struct monster_kind *k = m->kind;
-	int here = monster_cell(v, m);
+	int here = ai_monster_cell(v, m);
 	int every = k->repath > 1 ? k->repath : 1;
 	mi->next_repath = (v->turn / every + 1) * every;
 	mi->commit_until = crowd ? v->turn + (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) : 0;
@@ -524,7 +525,7 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 }
 
 /* The next cell of the route (rules 2-4), or -1 to wait. */
-static int next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
+int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
 		     int goal)
 {
 	if (needs_plan(v, m, mi, goal))
@@ -535,7 +536,7 @@ static int next_step(struct ai *ai, const struct ai_view *v, const struct monste
 	if (v->occupant[next] >= 0) {
 		if (m->kind->crowd <= 0)
 			return -1;
-		if (crowd_horizon_rule(ai) && shareable(m->kind) && !free_neighbour(v, monster_cell(v, m)))
+		if (crowd_horizon_rule(ai) && shareable(m->kind) && !free_neighbour(v, ai_monster_cell(v, m)))
 			return -1;
 		plan(ai, v, m, mi, goal, true);
 		if (mi->route_pos + 1 >= mi->route_len)
@@ -549,17 +550,17 @@ static int next_step(struct ai *ai, const struct ai_view *v, const struct monste
 
 /* ---- the decision ------------------------------------------------------- */
 
-static struct ai_decision decision_wait(void)
+struct ai_decision ai_wait(void)
 {
 	return (struct ai_decision){ AI_WAIT, -1 };
 }
 
-static struct ai_decision decision_step(int cell)
+struct ai_decision ai_step(int cell)
 {
 	return (struct ai_decision){ AI_STEP, cell };
 }
 
-static struct ai_decision decision_attack(int cell)
+struct ai_decision ai_attack(int cell)
 {
 	return (struct ai_decision){ AI_ATTACK, cell };
 }
@@ -568,7 +569,7 @@ static struct ai_decision decision_attack(int cell)
  * here; cornered and adjacent, it bites; otherwise it waits. */
 static struct ai_decision flee(const struct ai_view *v, const struct monster *m, struct mind *mi)
 {
-	int here = monster_cell(v, m), pc = player_cell(v);
+	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int n = grid_neighbours(v->grid, here, false, s);
 	double best = grid_heuristic(v->grid, here, pc);
@@ -585,10 +586,10 @@ static struct ai_decision flee(const struct ai_view *v, const struct monster *m,
 	}
 	ai_mind_fini(mi);
 	if (to >= 0)
-		return decision_step(to);
-	if (can_step(v->grid, here, pc))
-		return decision_attack(pc);
-	return decision_wait();
+		return ai_step(to);
+	if (ai_can_step(v->grid, here, pc))
+		return ai_attack(pc);
+	return ai_wait();
 }
 
 /* Perceive and remember: sight sets the target, memory runs out unseen.
@@ -596,7 +597,7 @@ static struct ai_decision flee(const struct ai_view *v, const struct monster *m,
 static bool perceive(const struct ai *ai, const struct ai_view *v, const struct monster *m,
 		     struct mind *mi)
 {
-	bool sees = sees_player(ai, v, m);
+	bool sees = ai_sees_player(ai, v, m);
 	mi->sighted = sees && !mi->saw_player;
 	mi->saw_player = sees;
 	if (sees) {
@@ -604,7 +605,7 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
 	} else if (mi->hunting) {
 		mi->memory_left = m->kind->memory - (v->turn - mi->last_seen_turn);
 		if (mi->memory_left < 0 ||
-		    grid_index(v->grid, mi->target_x, mi->target_y) == monster_cell(v, m)) {
+		    grid_index(v->grid, mi->target_x, mi->target_y) == ai_monster_cell(v, m)) {
 			mi->hunting = false;
 			ai_mind_fini(mi);
 		}
@@ -612,11 +613,21 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
 	return sees;
 }
 
+/*
+ * The minds other than chase (bestiary.h enum mind_kind; docs/ai.md): each
+ * decides what it can and returns false to leave the action to the chase
+ * rule below (toward mi->target while hunting, else wait).  NULL: the kind
+ * hunts as a chaser.
+ */
+static const ai_mind_fn minds[MIND_COUNT] = {
+	[MIND_CHASE] = NULL,
+};
+
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
 {
 	const struct monster *m = &v->monsters[self];
 	const struct monster_kind *k = m->kind;
-	int here = monster_cell(v, m), pc = player_cell(v);
+	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	bool sees = perceive(ai, v, m, mi);
 	if ((sees || mi->hunting) && k->flee > 0 && (double)m->hp < k->flee * (double)k->hp) {
 		mi->fleeing = true;
@@ -625,15 +636,19 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 		return flee(v, m, mi);
 	}
 	mi->fleeing = false;
+	struct ai_decision d;
+	ai_mind_fn mind = k->behaviour >= 0 && k->behaviour < MIND_COUNT ? minds[k->behaviour] : NULL;
+	if (mind && mind(ai, v, self, mi, sees, &d))
+		return d;
 	if (!mi->hunting)
-		return decision_wait();
-	if (sees && can_step(v->grid, here, pc))
-		return decision_attack(pc);
-	int next = next_step(ai, v, m, mi, grid_index(v->grid, mi->target_x, mi->target_y));
-	if (next < 0 || !can_step(v->grid, here, next))
-		return decision_wait();
+		return ai_wait();
+	if (sees && ai_can_step(v->grid, here, pc))
+		return ai_attack(pc);
+	int next = ai_next_step(ai, v, m, mi, grid_index(v->grid, mi->target_x, mi->target_y));
+	if (next < 0 || !ai_can_step(v->grid, here, next))
+		return ai_wait();
 	if (next == pc)
-		return decision_attack(pc);
+		return ai_attack(pc);
 	mi->route_pos++; /* the rules carry the step out before the next decision */
-	return decision_step(next);
+	return ai_step(next);
 }

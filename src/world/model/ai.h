@@ -34,6 +34,9 @@ struct mind {
 	int commit_until;       /* a detour around other monsters is kept until this turn */
 	bool saw_player;        /* it saw the player at its last decision */
 	bool sighted;           /* this decision sees the player and the last did not: plan at once */
+	/* for the minds other than chase (docs/ai.md, "Minds"); in the state table */
+	int post;               /* a cell the mind holds to (a pack member's side, an ambush, a firing spot); -1 none */
+	int timer;              /* turns of what the mind is doing (digging, waiting, reloading); 0 none */
 };
 
 /*
@@ -121,6 +124,7 @@ struct ai_view {
 	int n_monsters;
 	int player_x, player_y;
 	int turn;                       /* the game turn */
+	const uint8_t *tiles;           /* w*h enum tile (level.h): walls, doors, stairs as the level stands now */
 };
 
 /* What a monster does with one action.  The rules charge it: a step 100
@@ -128,7 +132,9 @@ struct ai_view {
 enum ai_act {
 	AI_WAIT,
 	AI_STEP,                /* enter `cell`: adjacent, legal and free (a closed door opens) */
-	AI_ATTACK               /* hit the player, who stands at `cell`, adjacent */
+	AI_ATTACK,              /* hit the player, who stands at `cell`, adjacent */
+	AI_SHOOT,               /* shoot at `cell` (the player's) along the line of sight: the shot stops at a wall or the first monster */
+	AI_DIG                  /* dig at `cell`, an adjacent wall that is not permanent: a turn of work toward rubble */
 };
 
 struct ai_decision {

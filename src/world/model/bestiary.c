@@ -29,7 +29,17 @@
 #endif
 
 #define KEY(name, type, field, def, lo, hi, doc) \
-	{ name, def, doc, type, offsetof(struct monster_kind, field), lo, hi }
+	{ name, def, doc, type, offsetof(struct monster_kind, field), lo, hi, NULL }
+#define ENUM_KEY(name, field, def, names, doc) \
+	{ name, def, doc, BKEY_ENUM, offsetof(struct monster_kind, field), 0, 0, names }
+
+/* enum mind_kind's names, in its order */
+static const char *const mind_names[] = { "chase", "pack", "ranged", "dig", "track", "ambush", NULL };
+
+const char *bestiary_mind_name(int mind)
+{
+	return mind >= 0 && mind < MIND_COUNT ? mind_names[mind] : "?";
+}
 
 static const struct bestiary_key_doc keys[] = {
 	KEY("kind", BKEY_NAME, name, NULL, 0, 0,
@@ -58,6 +68,10 @@ static const struct bestiary_key_doc keys[] = {
 	    "on levels of more than 32,768 open cells, a crowd detour looks this many times as far as the monster walks on it before it replans; 1 thinks up to 2-3x faster in crowds of thousands but waits and dithers more"),
 	KEY("flee", BKEY_DOUBLE, flee, "0", 0, 1,
 	    "below this fraction of its hit points it runs away; 0 never flees"),
+	ENUM_KEY("behaviour", behaviour, "chase", mind_names,
+		 "how it hunts (docs/ai.md): chase the player by the shortest route; pack: each member takes another "
+		 "side of the player; ranged: keeps its distance in sight and shoots; dig: through walls; track: "
+		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
@@ -94,6 +108,10 @@ size_t bestiary_describe(const struct bestiary *b, char *buf, size_t size)
 			case BKEY_LONG:
 				memcpy(&lv, field, sizeof lv);
 				snprintf(value, sizeof value, "%ld", lv);
+				break;
+			case BKEY_ENUM:
+				memcpy(&iv, field, sizeof iv);
+				snprintf(value, sizeof value, "%s", keys[i].names[iv]);
 				break;
 			default:
 				memcpy(&dv, field, sizeof dv);
@@ -145,6 +163,17 @@ static bool set_number(struct monster_kind *k, const struct bestiary_key_doc *ke
 		       char *err, size_t errlen)
 {
 	char buf[64];
+	if (key->type == BKEY_ENUM) {
+		for (int i = 0; key->names[i]; i++)
+			if (strlen(key->names[i]) == n && memcmp(key->names[i], s, n) == 0) {
+				memcpy((char *)k + key->offset, &i, sizeof i);
+				return true;
+			}
+		int w = snprintf(err, errlen, "unknown %s '%.*s': expected one of", key->key, (int)(n > 30 ? 30 : n), s);
+		for (int i = 0; key->names[i] && w > 0 && (size_t)w < errlen; i++)
+			w += snprintf(err + w, errlen - (size_t)w, "%s %s", i ? "," : "", key->names[i]);
+		return false;
+	}
 	bool whole = key->type == BKEY_INT || key->type == BKEY_LONG;
 	if (n == 0 || n >= sizeof buf)
 		goto bad;

@@ -27,7 +27,24 @@ struct monster_kind {
 	long budget;         /* maximum expansions per search; 0 = unlimited */
 	int lookahead;       /* large levels: how far a crowd detour looks, in units of the steps it walks */
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
+	int behaviour;       /* enum mind_kind: how it hunts (docs/ai.md, "Minds") */
 };
+
+/* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
+ * Fleeing when hurt (the `flee` knob) combines with any of them.  The
+ * order is the file format's list of names (bestiary_mind_name). */
+enum mind_kind {
+	MIND_CHASE,          /* the player, by the shortest route (the shared distance field) */
+	MIND_PACK,           /* a free cell around the player, one per member, from different sides */
+	MIND_RANGED,         /* a cell at a distance band that sees the player; shoots, backs off */
+	MIND_DIG,            /* the player, through walls it digs into rubble */
+	MIND_TRACK,          /* the player's scent trail or the last noise, when it lost sight */
+	MIND_AMBUSH,         /* waits out of sight at a chokepoint of the player's way to the stairs */
+	MIND_COUNT
+};
+
+/* The file format's name of a mind ("chase"), or "?" out of range. */
+const char *bestiary_mind_name(int mind);
 
 struct bestiary {
 	struct monster_kind kinds[BESTIARY_MAX_KINDS];
@@ -48,7 +65,7 @@ struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name);
 bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen);
 
 /* How a key's value is read. */
-enum bestiary_key_type { BKEY_GLYPH, BKEY_NAME, BKEY_INT, BKEY_LONG, BKEY_DOUBLE };
+enum bestiary_key_type { BKEY_GLYPH, BKEY_NAME, BKEY_INT, BKEY_LONG, BKEY_DOUBLE, BKEY_ENUM };
 
 /* The documented keys: name, default and effect, for --help and FORMAT.md.
  * Each row is also how the key is parsed: its type, where it goes in
@@ -59,7 +76,8 @@ struct bestiary_key_doc {
 	const char *doc;
 	enum bestiary_key_type type;
 	size_t offset;       /* offsetof(struct monster_kind, field) */
-	double min, max;     /* allowed range of numeric values */
+	double min, max;     /* allowed range of numeric values (BKEY_ENUM: indices into names) */
+	const char *const *names; /* BKEY_ENUM: the accepted words, NULL-terminated; stored as an int index */
 };
 const struct bestiary_key_doc *bestiary_keys(int *count);
 

@@ -419,6 +419,8 @@ static void monster_act(struct game *g, int i, struct ai_decision d)
 		CHECK(d.cell == player_cell(g));
 		monster_attack(g, m);
 		break;
+	case AI_SHOOT: /* no mind shoots yet */
+	case AI_DIG:   /* no mind digs yet */
 	case AI_WAIT:
 		break;
 	}
@@ -559,6 +561,7 @@ static struct ai_view ai_view_of(const struct game *g)
 		.player_x = g->player.x,
 		.player_y = g->player.y,
 		.turn = g->turn,
+		.tiles = g->tiles,
 	};
 }
 

@@ -296,6 +296,8 @@ static void walk_mind(struct state_io *io, struct mind *mi, int cells)
 	STATE_INT(io, mi->commit_until, INT32_MIN, INT32_MAX);
 	STATE_INT(io, mi->saw_player, 0, 1);
 	STATE_INT(io, mi->sighted, 0, 1);
+	STATE_INT(io, mi->post, -1, cells - 1);
+	STATE_INT(io, mi->timer, INT32_MIN, INT32_MAX);
 	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
 }
 

@@ -1,0 +1,39 @@
+/* ai_internal.h - what ai.c (the chase rule, perception, search sharing) and the minds' files (mind_*.c) share; for no other file. */
+#ifndef ASTRAY_AI_INTERNAL_H
+#define ASTRAY_AI_INTERNAL_H
+
+#include "ai.h"
+
+/*
+ * A mind other than chase (enum mind_kind, bestiary.h): decides monster
+ * `self`'s action into *d and returns true, or returns false to leave it
+ * to the chase rule (toward mi->target_x/y while mi->hunting, else wait).
+ * `sees`: it sees the player now (perception ran; mi->target is set).  It
+ * runs after the flee check: a fleeing monster never gets here.  Reads
+ * the game only through v; keeps its own memory in mi (post, timer and
+ * the route) or in struct ai.
+ */
+typedef bool (*ai_mind_fn)(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+			   struct ai_decision *d);
+
+/* ---- ai.c's helpers for the minds ---- */
+
+int ai_monster_cell(const struct ai_view *v, const struct monster *m);
+int ai_player_cell(const struct ai_view *v);
+
+/* The movement rule of the game: adjacent, passable, no corner cutting. */
+bool ai_can_step(const struct grid *g, int from, int to);
+
+/* Whether monster m sees the player (its sight knob, line of sight). */
+bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m);
+
+/* The next cell of m's route toward `goal` under the chase rule's
+ * planning (its knobs, crowd detours, route kept while valid), or -1 to
+ * wait.  The caller that steps to it must advance mi->route_pos. */
+int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal);
+
+struct ai_decision ai_wait(void);
+struct ai_decision ai_step(int cell);
+struct ai_decision ai_attack(int cell);
+
+#endif
