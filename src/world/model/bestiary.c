@@ -46,6 +46,8 @@ static const struct bestiary_key_doc keys[] = {
 	    "starts a new kind and names it (letters, digits, - and _, at most 31); the KIND of --set KIND.KEY=VALUE"),
 	KEY("glyph", BKEY_GLYPH, glyph, NULL, 0, 0,
 	    "the letter that stands for this kind on maps (a-z or A-Z, one kind per letter)"),
+	KEY("about", BKEY_TEXT, about, "", 0, 79,
+	    "one line for the player, shown by a right click and the cursor: how it hunts (\"hunts in packs, fast\"); at most 79 characters, no ';'"),
 	KEY("hp", BKEY_INT, hp, "5", 1, 10000, "hit points"),
 	KEY("damage", BKEY_INT, damage, "1", 0, 1000, "damage dealt by one hit"),
 	KEY("speed", BKEY_INT, speed, "100", 1, 1000,
@@ -113,6 +115,12 @@ size_t bestiary_describe(const struct bestiary *b, char *buf, size_t size)
 				memcpy(&iv, field, sizeof iv);
 				snprintf(value, sizeof value, "%s", keys[i].names[iv]);
 				break;
+			case BKEY_TEXT: /* its words joined by _, so the line stays KEY VALUE pairs */
+				snprintf(value, sizeof value, "%.63s", field[0] ? field : "-");
+				for (char *c = value; *c; c++)
+					if (*c == ' ')
+						*c = '_';
+				break;
 			default:
 				memcpy(&dv, field, sizeof dv);
 				snprintf(value, sizeof value, "%.17g", dv);
@@ -163,6 +171,16 @@ static bool set_number(struct monster_kind *k, const struct bestiary_key_doc *ke
 		       char *err, size_t errlen)
 {
 	char buf[64];
+	if (key->type == BKEY_TEXT) {
+		char *field = (char *)k + key->offset;
+		if (n > (size_t)key->max) {
+			snprintf(err, errlen, "'%s' is %zu characters long: at most %.0f", key->key, n, key->max);
+			return false;
+		}
+		memcpy(field, s, n);
+		field[n] = '\0';
+		return true;
+	}
 	if (key->type == BKEY_ENUM) {
 		for (int i = 0; key->names[i]; i++)
 			if (strlen(key->names[i]) == n && memcmp(key->names[i], s, n) == 0) {

@@ -14,6 +14,7 @@
 struct monster_kind {
 	char glyph;          /* the letter on the map */
 	char name[32];       /* "goblin"; also the KIND of --set KIND.KEY=VALUE */
+	char about[80];      /* one line for the player: how it hunts ("hunts in packs, fast"); "" none */
 	int hp;              /* hit points */
 	int damage;          /* damage per hit */
 	int speed;           /* energy per turn; 100 acts once a turn */
@@ -65,7 +66,7 @@ struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name);
 bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen);
 
 /* How a key's value is read. */
-enum bestiary_key_type { BKEY_GLYPH, BKEY_NAME, BKEY_INT, BKEY_LONG, BKEY_DOUBLE, BKEY_ENUM };
+enum bestiary_key_type { BKEY_GLYPH, BKEY_NAME, BKEY_INT, BKEY_LONG, BKEY_DOUBLE, BKEY_ENUM, BKEY_TEXT };
 
 /* The documented keys: name, default and effect, for --help and FORMAT.md.
  * Each row is also how the key is parsed: its type, where it goes in

@@ -733,7 +733,8 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	const struct monster *m = game_monster_at(g, x, y);
 	if (m && g->visible[c]) {
-		snprintf(buf, size, "%s %s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name, m->hp, m->kind->hp,
+		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name,
+			 m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp,
 			 m->mind.fleeing ? ", fleeing" : m->mind.hunting ? ", hunting you" : "");
 		return;
 	}
