@@ -933,19 +933,26 @@ static int pick_cell(struct map *m, struct grng *r, int min_dist)
 
 struct kind_row {
 	char glyph;
-	int from_depth, peak_depth;
+	int from_depth, peak_depth, last_depth;
 };
 
-/* The monsters of the campaign's bestiary, by the depth they appear from
- * and the depth where they are most common. */
+/* The monsters of the campaign's bestiary, by the depth they appear from,
+ * the depth where they are most common and the last depth they appear at,
+ * so a new kind or a new mix comes every two or three levels and the deep
+ * levels hold none of the first ones (docs/gen.md).  A glyph the bestiary
+ * lacks is left out.  Minds: chase r b g z o O, pack j w W, ranged k S C,
+ * dig m U, track d T, ambush s L. */
 static const struct kind_row KINDS[] = {
-	{ 'r', 1, 1 }, { 'b', 1, 2 }, { 'g', 1, 3 }, { 'w', 3, 5 },
-	{ 'z', 3, 6 }, { 'o', 4, 7 }, { 'O', 6, 9 },
+	{ 'r', 1, 1, 4 },   { 'b', 1, 2, 6 },   { 'g', 1, 3, 8 },   { 'j', 2, 3, 7 },
+	{ 'k', 2, 4, 9 },   { 'w', 3, 5, 11 },  { 'z', 3, 6, 10 },  { 'm', 4, 6, 12 },
+	{ 'o', 4, 7, 14 },  { 's', 5, 7, 13 },  { 'd', 6, 8, 15 },  { 'O', 6, 10, 18 },
+	{ 'S', 7, 10, 99 }, { 'W', 9, 12, 99 }, { 'U', 11, 14, 99 }, { 'T', 12, 15, 99 },
+	{ 'L', 13, 16, 99 }, { 'C', 14, 17, 99 },
 };
 
 static int kind_weight(const struct gen_params *p, const struct kind_row *k)
 {
-	if (p->depth < k->from_depth)
+	if (p->depth < k->from_depth || p->depth > k->last_depth)
 		return 0;
 	if (p->bestiary && !bestiary_find_glyph(p->bestiary, k->glyph))
 		return 0;
