@@ -62,10 +62,14 @@ static void test_defaults_match_docs(void **state)
 	assert_int_equal(k->budget, 0);
 	assert_int_equal(k->lookahead, 3);
 	assert_true(k->flee == 0.0);
+	assert_int_equal(k->behaviour, MIND_CHASE);
+	assert_int_equal(k->range, 0);
+	assert_int_equal(k->keep, 2);
+	assert_int_equal(k->reload, 0);
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 18);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {
@@ -84,7 +88,8 @@ static void test_every_key(void **state)
 				   "glyph: B\r\n"
 				   "hp: 40\r\ndamage: 7\r\nspeed: 90\r\nsight: 12\r\nmemory: 0\r\n"
 				   "weight: 1.5\r\npenalty: 6.5\r\ncrowd: 0\r\nrepath: 4\r\nbudget: 5000\r\n"
-				   "lookahead: 1\r\nflee: 0.5\r\n"
+				   "lookahead: 1\r\nflee: 0.5\r\nbehaviour: ranged\r\nrange: 6\r\nkeep: 3\r\n"
+				   "reload: 2\r\n"
 				   "\r\n  kind: wisp\r\n  glyph: w\r\n  sight: 0\r\n";
 	struct bestiary b;
 	struct diag_list d = { 0 };
@@ -104,6 +109,10 @@ static void test_every_key(void **state)
 	assert_int_equal(k->budget, 5000);
 	assert_int_equal(k->lookahead, 1);
 	assert_true(k->flee == 0.5);
+	assert_int_equal(k->behaviour, MIND_RANGED);
+	assert_int_equal(k->range, 6);
+	assert_int_equal(k->keep, 3);
+	assert_int_equal(k->reload, 2);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->sight, 0);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->hp, 5);
 	diag_list_fini(&d);
@@ -202,7 +211,7 @@ static void test_set(void **state)
 	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin)");
 	assert_false(bestiary_set(&b, "goblin.sigth=3", err, sizeof err));
 	assert_string_equal(err, "unknown key 'sigth' in --set goblin (keys: hp, damage, speed, sight, memory, weight, "
-				 "penalty, crowd, repath, budget, lookahead, flee)");
+				 "penalty, crowd, repath, budget, lookahead, flee, behaviour, range, keep, reload)");
 	assert_false(bestiary_set(&b, "goblin.glyph=x", err, sizeof err));
 	assert_non_null(strstr(err, "unsettable key 'glyph'"));
 	assert_false(bestiary_set(&b, "goblin.sight=-1", err, sizeof err));
