@@ -24,7 +24,7 @@ static void test_shipped_bestiary(void **state)
 	struct diag_list d = { 0 };
 	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
 	assert_int_equal(d.n, 0);
-	assert_true(b.n >= 5 && b.n <= 8);
+	assert_true(b.n >= 5 && b.n <= 20);
 	static const char *const names[] = { "rat", "goblin", "orc", "zombie", "bat", "ogre" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct monster_kind *k = bestiary_find_name(&b, names[i]);
@@ -37,6 +37,18 @@ static void test_shipped_bestiary(void **state)
 	assert_true(bestiary_find_name(&b, "ogre")->hp > bestiary_find_name(&b, "orc")->hp);
 	assert_null(bestiary_find_glyph(&b, '#'));
 	assert_null(bestiary_find_name(&b, "dragon"));
+	/* the archers: a band to keep, within what they see; the deeper, the
+	 * longer the line and the faster or harder the shot */
+	static const char *const archers[] = { "kobold", "shaman", "centaur" };
+	for (size_t i = 0; i < sizeof archers / sizeof archers[0]; i++) {
+		const struct monster_kind *k = bestiary_find_name(&b, archers[i]);
+		assert_non_null(k);
+		assert_int_equal(k->behaviour, MIND_RANGED);
+		assert_true(k->keep >= 2 && k->keep < k->range && k->range <= k->sight);
+		if (i > 0)
+			assert_true(k->range > bestiary_find_name(&b, archers[i - 1])->range);
+	}
+	assert_true(bestiary_find_name(&b, "centaur")->speed > 100);
 	diag_list_fini(&d);
 }
 
