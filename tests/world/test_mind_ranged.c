@@ -33,6 +33,8 @@ static const char KINDS[] = "kind: archer\nglyph: a\nhp: 5\ndamage: 1\nsight: 10
 			    "behaviour: ranged\nrange: 4\nkeep: 2\n"
 			    "kind: caster\nglyph: c\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\n"
 			    "behaviour: ranged\nrange: 4\nkeep: 2\nreload: 1\n"
+			    "kind: sniper\nglyph: n\nhp: 5\ndamage: 1\nsight: 14\nmemory: 30\n"
+			    "behaviour: ranged\nrange: 12\nkeep: 2\n"
 			    "kind: post\nglyph: p\nhp: 50\ndamage: 0\nsight: 0\n"
 			    "kind: straw\nglyph: s\nhp: 1\ndamage: 0\nsight: 0\n"
 			    "kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 8\n";
@@ -403,6 +405,26 @@ static void test_no_line_no_shot(void **state)
 	}
 }
 
+/* A shooter beyond the player's sight is not named: the player learns
+ * only that something shoots; once seen, it is named. */
+static void test_unseen_shooter(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = ranged_game(&f, "square8",
+				     "###############\n#@.........n..#\n##############>\n", 10);
+	struct monster *n = glyph_monster(g, 'n');
+	assert_true(dist(g, n) > g->sight_radius && dist(g, n) <= 12);
+	act_wait(g);
+	assert_true(message_contains(g, "Something shoots you (1 damage)."));
+	assert_false(message_contains(g, "The sniper"));
+	for (int k = 0; k < 2; k++)
+		act_move(g, GRID_E);
+	assert_true(dist(g, n) <= g->sight_radius);
+	assert_true(message_contains(g, "The sniper shoots you (1 damage)."));
+	fixture_fini(&f);
+}
+
 /* A reload of 1: a shot every other action, and it holds its spot between. */
 static void test_reload(void **state)
 {
@@ -500,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_monster_on_line_is_hit),
 		cmocka_unit_test(test_shot_stops),
 		cmocka_unit_test(test_no_line_no_shot),
+		cmocka_unit_test(test_unseen_shooter),
 		cmocka_unit_test(test_reload),
 		cmocka_unit_test(test_determinism),
 	};

@@ -412,6 +412,15 @@ int game_shot_stop(const struct game *g, int from, int to, int *monster)
 	return to;
 }
 
+/* Whether the player sees `cell` now, from where it stands: visible[] is
+ * the view after the player's last action, and a shooter may have just
+ * stepped into the line that lets it shoot. */
+static bool player_sees_now(const struct game *g, int cell)
+{
+	return cell >= 0 && fov_line_of_sight(g->grid, g->opaque, g->player.x, g->player.y, grid_x(g->grid, cell),
+					      grid_y(g->grid, cell), g->sight_radius);
+}
+
 /* Monster m shoots at the player's cell `to` (AI_SHOOT): the shot hits the
  * player, or the first monster on the line (whoever it belongs to), or a
  * wall; the messages say which when the player sees the shooter or the
@@ -420,7 +429,7 @@ static void monster_shoot(struct game *g, struct monster *m, int to)
 {
 	int from = cell_of(g, m->x, m->y), hit;
 	int stop = game_shot_stop(g, from, to, &hit);
-	bool seen = g->visible[from];
+	bool seen = player_sees_now(g, from);
 	const char *name = m->kind->name;
 	char shot[48];
 	if (seen)
@@ -434,7 +443,7 @@ static void monster_shoot(struct game *g, struct monster *m, int to)
 		player_hurt(g, m, how, miss);
 		return;
 	}
-	bool shown = seen || (stop >= 0 && g->visible[stop]);
+	bool shown = seen || player_sees_now(g, stop);
 	if (hit < 0) {
 		if (shown)
 			game_message_add(g, "%s hits the %s.", shot,
