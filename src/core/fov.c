@@ -16,6 +16,9 @@
  * cells themselves are not tested, so walls and closed doors at the edge of
  * the view are seen.
  *
+ * fov_line_cells lists those same samples, for what travels along a line
+ * (a shot stops at the first sample with no clear cell).
+ *
  * fov_compute tests every cell of the radius' bounding box: O(r^3) steps,
  * a few thousand for the player's radius, no allocation and no state.
  * It knows nothing of games: opacity comes in as an array.
@@ -59,39 +62,60 @@ static void floordiv(long n, long d, long *q, long *r)
 	*r = rr;
 }
 
-static bool square_clear(const struct grid *g, const uint8_t *opaque, int ax, int ay, int bx, int by)
+/*
+ * The samples of a square line from (ax, ay) to (bx, by), n the larger of
+ * |dx| and |dy|: sample i (0 < i < n) lies at major coordinate a + i and
+ * minor coordinate minor_origin + (minor_delta * i) / n.  It falls in the
+ * cell (x1, y1) (returns 1), or on the border of (x1, y1) and the next cell
+ * on the minor axis, (x2, y2) (returns 2).  fov_line_of_sight and
+ * fov_line_cells both read the line here, so they cannot disagree.
+ */
+struct square_line {
+	int ax, ay, n;
+	bool x_major;
+	int major_sign, minor_delta, minor_origin;
+};
+
+static inline void square_line_init(struct square_line *l, int ax, int ay, int bx, int by)
 {
 	int dx = bx - ax, dy = by - ay;
 	int adx = abs(dx), ady = abs(dy);
-	int n = adx > ady ? adx : ady;
-	bool x_major = adx >= ady;
-	int major_sign = x_major ? (dx > 0 ? 1 : -1) : (dy > 0 ? 1 : -1);
-	int minor_delta = x_major ? dy : dx;
-	int minor_origin = x_major ? ay : ax;
-	for (int i = 1; i < n; i++) {
-		long q, r;
-		floordiv((long)minor_delta * i, n, &q, &r);
-		int major = (x_major ? ax : ay) + major_sign * i;
-		int lo = minor_origin + (int)q;
-		int x1, y1;
-		if (x_major) {
-			x1 = major;
-			y1 = lo;
-		} else {
-			x1 = lo;
-			y1 = major;
-		}
-		if (2 * r < n) {
+	l->ax = ax;
+	l->ay = ay;
+	l->n = adx > ady ? adx : ady;
+	l->x_major = adx >= ady;
+	l->major_sign = l->x_major ? (dx > 0 ? 1 : -1) : (dy > 0 ? 1 : -1);
+	l->minor_delta = l->x_major ? dy : dx;
+	l->minor_origin = l->x_major ? ay : ax;
+}
+
+static inline int square_line_sample(const struct square_line *l, int i, int *x1, int *y1, int *x2, int *y2)
+{
+	long q, r;
+	floordiv((long)l->minor_delta * i, l->n, &q, &r);
+	int major = (l->x_major ? l->ax : l->ay) + l->major_sign * i;
+	int lo = l->minor_origin + (int)q;
+	int hi = 2 * r > l->n ? lo + 1 : lo; /* past the middle: the next cell */
+	*x1 = l->x_major ? major : hi;
+	*y1 = l->x_major ? hi : major;
+	if (2 * r != l->n)
+		return 1;
+	*x2 = l->x_major ? major : lo + 1;
+	*y2 = l->x_major ? lo + 1 : major;
+	return 2;
+}
+
+static bool square_clear(const struct grid *g, const uint8_t *opaque, int ax, int ay, int bx, int by)
+{
+	struct square_line l;
+	square_line_init(&l, ax, ay, bx, by);
+	for (int i = 1; i < l.n; i++) {
+		int x1, y1, x2 = 0, y2 = 0;
+		if (square_line_sample(&l, i, &x1, &y1, &x2, &y2) == 1) {
 			if (opaque_sq(g, opaque, x1, y1))
 				return false;
-		} else if (2 * r > n) {
-			if (x_major ? opaque_sq(g, opaque, x1, y1 + 1) : opaque_sq(g, opaque, x1 + 1, y1))
-				return false;
-		} else {
-			bool b1 = opaque_sq(g, opaque, x1, y1);
-			bool b2 = x_major ? opaque_sq(g, opaque, x1, y1 + 1) : opaque_sq(g, opaque, x1 + 1, y1);
-			if (b1 && b2)
-				return false;
+		} else if (opaque_sq(g, opaque, x1, y1) && opaque_sq(g, opaque, x2, y2)) {
+			return false;
 		}
 	}
 	return true;
@@ -125,27 +149,38 @@ static void cube_round(double fq, double fr, double fs, long *q, long *r)
 	*r = (long)rr;
 }
 
+/* Sample i (0 < i < n) of the hex line from a to b (cube coordinates
+ * aq, ar, deltas dq, dr): the cell it falls in (returns 1), or the two
+ * cells whose border it lies on (returns 2). */
+static inline int hex_line_sample(long aq, long ar, long dq, long dr, int n, int i, int *x1, int *y1, int *x2,
+				  int *y2)
+{
+	/* The nudge separates a sample lying on a border into the two cells it
+	 * touches; +e and -e are the same pair whichever way the line runs. */
+	const double e = 1e-6;
+	/* numerators over n: exact integers, equal from both ends */
+	long nq = aq * n + dq * i, nr = ar * n + dr * i;
+	double fq = (double)nq / n, fr = (double)nr / n, fs = -fq - fr;
+	long q1, r1, q2, r2;
+	cube_round(fq + e, fr + 2 * e, fs - 3 * e, &q1, &r1);
+	cube_round(fq - e, fr - 2 * e, fs + 3 * e, &q2, &r2);
+	cube_to_hex(q1, r1, x1, y1);
+	if (q1 == q2 && r1 == r2)
+		return 1;
+	cube_to_hex(q2, r2, x2, y2);
+	return 2;
+}
+
 static bool hex_clear(const struct grid *g, const uint8_t *opaque, int ax, int ay, int bx, int by, int n)
 {
 	long aq, ar, bq, br;
 	hex_to_cube(ax, ay, &aq, &ar);
 	hex_to_cube(bx, by, &bq, &br);
-	long dq = bq - aq, dr = br - ar;
-	/* The nudge separates a sample lying on a border into the two cells it
-	 * touches; +e and -e are the same pair whichever way the line runs. */
-	const double e = 1e-6;
 	for (int i = 1; i < n; i++) {
-		/* numerators over n: exact integers, equal from both ends */
-		long nq = aq * n + dq * i, nr = ar * n + dr * i;
-		double fq = (double)nq / n, fr = (double)nr / n, fs = -fq - fr;
-		long q1, r1, q2, r2;
-		cube_round(fq + e, fr + 2 * e, fs - 3 * e, &q1, &r1);
-		cube_round(fq - e, fr - 2 * e, fs + 3 * e, &q2, &r2);
-		int x1, y1, x2, y2;
-		cube_to_hex(q1, r1, &x1, &y1);
-		cube_to_hex(q2, r2, &x2, &y2);
+		int x1, y1, x2 = 0, y2 = 0;
+		int k = hex_line_sample(aq, ar, bq - aq, br - ar, n, i, &x1, &y1, &x2, &y2);
 		bool b1 = opaque_at(g, opaque, x1, y1);
-		if (q1 == q2 && r1 == r2) {
+		if (k == 1) {
 			if (b1)
 				return false;
 		} else if (b1 && opaque_at(g, opaque, x2, y2)) {
@@ -176,6 +211,64 @@ bool fov_line_of_sight(const struct grid *g, const uint8_t *opaque, int ax, int 
 		return square_clear(g, opaque, (aX + ay) / 2, (ay - aX) / 2, (bX + by) / 2, (by - bX) / 2);
 	}
 	return square_clear(g, opaque, ax, ay, bx, by);
+}
+
+/* The cell at square-sampling coordinates (the cell itself on square
+ * maps, (u, v) on diamond maps), or -1 outside the map. */
+static int cell_sq(const struct grid *g, int x, int y)
+{
+	if (grid_is_diamond(g->topo)) {
+		const int X = x - y, Y = x + y;
+		if (Y < 0 || X < 0)
+			return -1;
+		x = (X - (Y & 1)) / 2;
+		y = Y;
+	}
+	return grid_in_bounds(g, x, y) ? grid_index(g, x, y) : -1;
+}
+
+static int cell_at(const struct grid *g, int x, int y)
+{
+	return grid_in_bounds(g, x, y) ? grid_index(g, x, y) : -1;
+}
+
+int fov_line_cells(const struct grid *g, int ax, int ay, int bx, int by, struct fov_sample *out, int cap)
+{
+	if (!grid_in_bounds(g, ax, ay) || !grid_in_bounds(g, bx, by))
+		return -1;
+	int count = 0;
+	if (g->topo == GRID_HEX) {
+		int n = grid_step_distance(g, grid_index(g, ax, ay), grid_index(g, bx, by));
+		long aq, ar, bq, br;
+		hex_to_cube(ax, ay, &aq, &ar);
+		hex_to_cube(bx, by, &bq, &br);
+		for (int i = 1; i < n; i++, count++) {
+			int x1, y1, x2 = 0, y2 = 0;
+			int k = hex_line_sample(aq, ar, bq - aq, br - ar, n, i, &x1, &y1, &x2, &y2);
+			if (count < cap)
+				out[count] = (struct fov_sample){ { cell_at(g, x1, y1), k == 2 ? cell_at(g, x2, y2) : -1 },
+								 k };
+		}
+		return count;
+	}
+	if (grid_is_diamond(g->topo)) {
+		/* the square map it is turned from, as fov_line_of_sight */
+		const int aX = 2 * ax + (ay & 1), bX = 2 * bx + (by & 1);
+		int au = (aX + ay) / 2, av = (ay - aX) / 2, bu = (bX + by) / 2, bv = (by - bX) / 2;
+		ax = au;
+		ay = av;
+		bx = bu;
+		by = bv;
+	}
+	struct square_line l;
+	square_line_init(&l, ax, ay, bx, by);
+	for (int i = 1; i < l.n; i++, count++) {
+		int x1, y1, x2 = 0, y2 = 0;
+		int k = square_line_sample(&l, i, &x1, &y1, &x2, &y2);
+		if (count < cap)
+			out[count] = (struct fov_sample){ { cell_sq(g, x1, y1), k == 2 ? cell_sq(g, x2, y2) : -1 }, k };
+	}
+	return count;
 }
 
 void fov_compute(const struct grid *g, const uint8_t *opaque, int ox, int oy, int radius,

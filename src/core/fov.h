@@ -21,4 +21,26 @@ void fov_compute(const struct grid *g, const uint8_t *opaque, int ox, int oy, in
 bool fov_line_of_sight(const struct grid *g, const uint8_t *opaque, int ax, int ay, int bx, int by,
 		       int radius);
 
+/*
+ * One sample of a line between two cells: the cell it falls in (n 1), or
+ * the two cells whose border it lies on (n 2; the line passes there when
+ * either is clear).  A cell index of -1 is a place outside the map, which
+ * blocks.
+ */
+struct fov_sample {
+	int cell[2]; /* cell[1] is -1 when n is 1 */
+	int n;       /* 1 or 2 */
+};
+
+/*
+ * The samples of the line from a to b that fov_line_of_sight tests, in
+ * order from a, the end cells left out: b is in view from a (within the
+ * radius) exactly when every sample has a cell that does not block sight.
+ * What a shot or a thrown thing meets on its way is read from them.
+ * Writes the first `cap` samples to out[] and returns how many there are
+ * (the distance between the cells less one, at most; 0 for neighbours);
+ * -1 when a or b lies outside the map.
+ */
+int fov_line_cells(const struct grid *g, int ax, int ay, int bx, int by, struct fov_sample *out, int cap);
+
 #endif

@@ -24,7 +24,7 @@ static void test_shipped_bestiary(void **state)
 	struct diag_list d = { 0 };
 	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
 	assert_int_equal(d.n, 0);
-	assert_true(b.n >= 5 && b.n <= 8);
+	assert_true(b.n >= 5 && b.n <= 20);
 	static const char *const names[] = { "rat", "goblin", "orc", "zombie", "bat", "ogre" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct monster_kind *k = bestiary_find_name(&b, names[i]);
@@ -37,6 +37,18 @@ static void test_shipped_bestiary(void **state)
 	assert_true(bestiary_find_name(&b, "ogre")->hp > bestiary_find_name(&b, "orc")->hp);
 	assert_null(bestiary_find_glyph(&b, '#'));
 	assert_null(bestiary_find_name(&b, "dragon"));
+	/* the archers: a band to keep, within what they see; the deeper, the
+	 * longer the line and the faster or harder the shot */
+	static const char *const archers[] = { "kobold", "shaman", "centaur" };
+	for (size_t i = 0; i < sizeof archers / sizeof archers[0]; i++) {
+		const struct monster_kind *k = bestiary_find_name(&b, archers[i]);
+		assert_non_null(k);
+		assert_int_equal(k->behaviour, MIND_RANGED);
+		assert_true(k->keep >= 2 && k->keep < k->range && k->range <= k->sight);
+		if (i > 0)
+			assert_true(k->range > bestiary_find_name(&b, archers[i - 1])->range);
+	}
+	assert_true(bestiary_find_name(&b, "centaur")->speed > 100);
 	diag_list_fini(&d);
 }
 
@@ -62,10 +74,14 @@ static void test_defaults_match_docs(void **state)
 	assert_int_equal(k->budget, 0);
 	assert_int_equal(k->lookahead, 3);
 	assert_true(k->flee == 0.0);
+	assert_int_equal(k->behaviour, MIND_CHASE);
+	assert_int_equal(k->range, 0);
+	assert_int_equal(k->keep, 2);
+	assert_int_equal(k->reload, 0);
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 16);
+	assert_int_equal(n, 19);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {
@@ -84,7 +100,8 @@ static void test_every_key(void **state)
 				   "glyph: B\r\n"
 				   "hp: 40\r\ndamage: 7\r\nspeed: 90\r\nsight: 12\r\nmemory: 0\r\n"
 				   "weight: 1.5\r\npenalty: 6.5\r\ncrowd: 0\r\nrepath: 4\r\nbudget: 5000\r\n"
-				   "lookahead: 1\r\nflee: 0.5\r\n"
+				   "lookahead: 1\r\nflee: 0.5\r\nbehaviour: ranged\r\nrange: 6\r\nkeep: 3\r\n"
+				   "reload: 2\r\n"
 				   "\r\n  kind: wisp\r\n  glyph: w\r\n  sight: 0\r\n";
 	struct bestiary b;
 	struct diag_list d = { 0 };
@@ -104,6 +121,10 @@ static void test_every_key(void **state)
 	assert_int_equal(k->budget, 5000);
 	assert_int_equal(k->lookahead, 1);
 	assert_true(k->flee == 0.5);
+	assert_int_equal(k->behaviour, MIND_RANGED);
+	assert_int_equal(k->range, 6);
+	assert_int_equal(k->keep, 3);
+	assert_int_equal(k->reload, 2);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->sight, 0);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->hp, 5);
 	diag_list_fini(&d);

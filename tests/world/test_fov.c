@@ -1,7 +1,8 @@
 /*
  * test_fov.c - field of view on square and hex grids: symmetry on random
  * maps, walls block but are seen, the radius, and agreement between
- * fov_compute and fov_line_of_sight.  Doors are in test_game.c.
+ * fov_compute and fov_line_of_sight, and the samples fov_line_cells lists
+ * (those the line test reads).  Doors are in test_game.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,6 +138,76 @@ static void test_borders(void **state)
 	grid_destroy(g);
 }
 
+/* Whether cell c (-1: outside the map) lets a line through. */
+static bool clear_cell(const uint8_t *op, int c)
+{
+	return c >= 0 && !op[c];
+}
+
+/*
+ * fov_line_cells lists the samples fov_line_of_sight tests: on random maps
+ * of every grid, b is in view from a exactly when every sample has a clear
+ * cell; the line from b to a has the same samples in reverse order; every
+ * listed cell lies strictly between the two (no end cell); and neighbours
+ * have none.
+ */
+static void test_line_cells(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 17);
+	struct fov_sample ab[64], ba[64];
+	for (int t = 0; t < 5; t++) {
+		for (int map = 0; map < 4; map++) {
+			uint8_t *op;
+			struct grid *g = open_grid(29, 25, topos[t], &op);
+			for (int i = 0; i < 29 * 25; i++)
+				op[i] = rng_range(&r, 0, 99) < 20;
+			for (int k = 0; k < 30; k++) {
+				int ax = rng_range(&r, 0, 28), ay = rng_range(&r, 0, 24);
+				int a = grid_index(g, ax, ay);
+				for (int b = 0; b < 29 * 25; b++) {
+					int bx = grid_x(g, b), by = grid_y(g, b);
+					int n = fov_line_cells(g, ax, ay, bx, by, ab, 64);
+					int m = fov_line_cells(g, bx, by, ax, ay, ba, 64);
+					assert_true(n >= 0 && n <= 64);
+					assert_int_equal(n, m);
+					bool clear = true;
+					for (int i = 0; i < n; i++) {
+						const struct fov_sample *s = &ab[i], *o = &ba[n - 1 - i];
+						assert_true(s->n == 1 || s->n == 2);
+						assert_int_equal(s->n, o->n);
+						bool same = s->cell[0] == o->cell[0] && s->cell[1] == o->cell[1];
+						bool swapped = s->n == 2 && s->cell[0] == o->cell[1] && s->cell[1] == o->cell[0];
+						assert_true(same || swapped);
+						for (int j = 0; j < s->n; j++)
+							assert_true(s->cell[j] != a && s->cell[j] != b);
+						if (s->n == 1)
+							assert_int_equal(s->cell[1], -1);
+						if (!clear_cell(op, s->cell[0]) && (s->n == 1 || !clear_cell(op, s->cell[1])))
+							clear = false;
+					}
+					int d = grid_step_distance(g, a, b);
+					if (d <= 1)
+						assert_int_equal(n, 0);
+					assert_int_equal(clear, fov_line_of_sight(g, op, ax, ay, bx, by, d));
+				}
+			}
+			free(op);
+			grid_destroy(g);
+		}
+	}
+	/* the border case of test_borders: one sample, two cells */
+	uint8_t *op;
+	struct grid *g = open_grid(10, 10, GRID_SQUARE8, &op);
+	assert_int_equal(fov_line_cells(g, 2, 2, 4, 3, ab, 64), 1);
+	assert_int_equal(ab[0].n, 2);
+	assert_int_equal(ab[0].cell[0] + ab[0].cell[1], grid_index(g, 3, 2) + grid_index(g, 3, 3));
+	assert_int_equal(fov_line_cells(g, 2, 2, 40, 3, ab, 64), -1);
+	free(op);
+	grid_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_radius),
 		cmocka_unit_test(test_walls_block),
 		cmocka_unit_test(test_borders),
+		cmocka_unit_test(test_line_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

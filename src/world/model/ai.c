@@ -107,11 +107,12 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path
 	ai->region = malloc(n * sizeof *ai->region);
 	ai->route_cells = malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
 	ai->flood = flood_create(grid);
+	ai->ranged = ranged_map_create(grid);
 	ai->crowd_value = 0;
 	ai->flood_goal = -1;
 	ai->due = 0;
 	ai->goal = -1;
-	if (!ai->crowd || !ai->region || !ai->route_cells || !ai->flood ||
+	if (!ai->crowd || !ai->region || !ai->route_cells || !ai->flood || !ai->ranged ||
 	    level_grid_regions(grid, ai->region) < 0)
 		return false;
 	/* A flood may settle every passable cell, one search per monster only
@@ -135,6 +136,8 @@ void ai_level_fini(struct ai *ai)
 	free(ai->route_cells);
 	flood_destroy(ai->flood);
 	flood_destroy(ai->near);
+	ranged_map_destroy(ai->ranged);
+	ai->ranged = NULL;
 	ai->near = NULL;
 	ai->near_goal = -1;
 	ai->crowd = NULL;
@@ -220,6 +223,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	int pc = ai_player_cell(v), other = -1, due_pc = 0, due_other = 0;
 	ai->due = 0;
 	ai->goal = -1;
+	ranged_map_forget(ai->ranged);
 	if (ai->share != AI_SHARE_AUTO)
 		return;
 	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
@@ -254,6 +258,11 @@ static void count_search(struct ai *ai, long expanded, double us)
 	ai->stats.search_us += us;
 	if (ai->stats.on_search)
 		ai->stats.on_search(ai->stats.ud, expanded, us);
+}
+
+void ai_count_search(struct ai *ai, long expanded, double us)
+{
+	count_search(ai, expanded, us);
 }
 
 /* Runs a new flood from goal (ai->flood_goal is not goal): shifted from the
@@ -621,6 +630,7 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
  */
 static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_CHASE] = NULL,
+	[MIND_RANGED] = ai_mind_ranged,
 };
 
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)

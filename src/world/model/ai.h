@@ -19,6 +19,8 @@
  * game embeds.  It never includes game.h.
  */
 
+struct ranged_map; /* mind_ranged.c */
+
 /* A monster's mind: what the AI remembers between turns. */
 struct mind {
 	bool hunting;           /* has a target */
@@ -110,6 +112,7 @@ struct ai {
 	int due;                /* shareable hunters due to replan this turn (ai_turn_begin) */
 	int goal;               /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
 	int share_need;         /* hunters due before AUTO floods on this level (ai_level_init) */
+	struct ranged_map *ranged; /* the ranged mind's player turn map and spot search (mind_ranged.c); a cache */
 };
 
 /*

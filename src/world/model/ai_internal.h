@@ -32,6 +32,22 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
  * wait.  The caller that steps to it must advance mi->route_pos. */
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal);
 
+/* ---- the minds (mind_*.c) ---- */
+
+/* mind_ranged.c: keeps a band of distance with a line of sight, shoots, backs off. */
+bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		    struct ai_decision *d);
+/* Its per-level buffers (struct ai's `ranged`): the player's turn map and
+ * the firing-spot search; NULL on no memory.  _destroy(NULL) does nothing. */
+struct ranged_map *ranged_map_create(const struct grid *g);
+void ranged_map_destroy(struct ranged_map *rm);
+/* A new game turn: the player's turn map is made again when next needed. */
+void ranged_map_forget(struct ranged_map *rm);
+
+/* Counts a search of a mind's own in ai->stats (searches, expanded,
+ * search_us, on_search): `expanded` the cells it settled. */
+void ai_count_search(struct ai *ai, long expanded, double us);
+
 struct ai_decision ai_wait(void);
 struct ai_decision ai_step(int cell);
 struct ai_decision ai_attack(int cell);

@@ -74,6 +74,12 @@ static const struct bestiary_key_doc keys[] = {
 		 "how it hunts (docs/ai.md): chase the player by the shortest route; pack: each member takes another "
 		 "side of the player; ranged: keeps its distance in sight and shoots; dig: through walls; track: "
 		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs"),
+	KEY("range", BKEY_INT, range, "0", 0, 16,
+	    "behaviour ranged: the farthest it shoots, in steps, with a line of sight (and within its sight); 0 never shoots"),
+	KEY("keep", BKEY_INT, keep, "2", 0, 16,
+	    "behaviour ranged: it backs off while you could reach it in fewer turns than this (at most range), and shoots from there on out"),
+	KEY("reload", BKEY_INT, reload, "0", 0, 100,
+	    "behaviour ranged: its own actions after a shot before it may shoot again; 0 shoots every action"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

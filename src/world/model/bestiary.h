@@ -29,6 +29,10 @@ struct monster_kind {
 	int lookahead;       /* large levels: how far a crowd detour looks, in units of the steps it walks */
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
 	int behaviour;       /* enum mind_kind: how it hunts (docs/ai.md, "Minds") */
+	/* the ranged mind (docs/ai.md, "Mind: ranged"); other minds never shoot */
+	int range;           /* farthest it shoots, in steps (the sight rule's distance); 0 = never shoots */
+	int keep;            /* backs off while the player could reach it in fewer turns than this */
+	int reload;          /* its own actions after a shot before it may shoot again; 0 = every action */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).

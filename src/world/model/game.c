@@ -345,15 +345,15 @@ static void player_attacks(struct game *g, struct monster *m)
 	}
 }
 
-/* A monster hits the player (adjacent); the caller charges the energy. */
-static void monster_attack(struct game *g, const struct monster *m)
+/* The player takes monster m's damage roll: `how` opens the message ("The
+ * goblin hits you"), `miss` is the whole message of a roll of 0. */
+static void player_hurt(struct game *g, const struct monster *m, const char *how, const char *miss)
 {
-	CHECK(grid_is_adjacent(g->grid, cell_of(g, m->x, m->y), player_cell(g)));
 	if (g->first_contact_turn < 0)
 		g->first_contact_turn = g->turn;
 	int d = roll_damage(g, m->kind->damage);
 	if (d <= 0) {
-		game_message_add(g, "The %s misses you.", m->kind->name);
+		game_message_add(g, "%s", miss);
 		return;
 	}
 	g->player.hp -= d;
@@ -362,12 +362,107 @@ static void monster_attack(struct game *g, const struct monster *m)
 	if (g->player.hp <= 0) {
 		g->player.hp = 0;
 		snprintf(g->killer, sizeof g->killer, "%s %s", game_article(m->kind->name), m->kind->name);
-		game_message_add(g, "The %s hits you (%d damage). You die on level %d with %d gold. (seed %llu)",
-				 m->kind->name, d, g->depth + 1, g->player.gold, (unsigned long long)g->seed);
+		game_message_add(g, "%s (%d damage). You die on level %d with %d gold. (seed %llu)", how, d,
+				 g->depth + 1, g->player.gold, (unsigned long long)g->seed);
 		g->over = true;
 		return;
 	}
-	game_message_add(g, "The %s hits you (%d damage).", m->kind->name, d);
+	game_message_add(g, "%s (%d damage).", how, d);
+}
+
+/* A monster hits the player (adjacent); the caller charges the energy. */
+static void monster_attack(struct game *g, const struct monster *m)
+{
+	CHECK(grid_is_adjacent(g->grid, cell_of(g, m->x, m->y), player_cell(g)));
+	char how[64], miss[64];
+	snprintf(how, sizeof how, "The %.31s hits you", m->kind->name);
+	snprintf(miss, sizeof miss, "The %.31s misses you.", m->kind->name);
+	player_hurt(g, m, how, miss);
+}
+
+/* Whether a shot passes cell c: inside the map, clear to sight, no monster. */
+static bool shot_passes(const struct game *g, int c)
+{
+	return c >= 0 && !g->opaque[c] && g->occupant[c] < 0;
+}
+
+int game_shot_stop(const struct game *g, int from, int to, int *monster)
+{
+	*monster = -1;
+	struct fov_sample line[GAME_SHOT_MAX];
+	int n = fov_line_cells(g->grid, grid_x(g->grid, from), grid_y(g->grid, from), grid_x(g->grid, to),
+			       grid_y(g->grid, to), line, GAME_SHOT_MAX);
+	if (n < 0)
+		return -1;
+	if (n > GAME_SHOT_MAX)
+		n = GAME_SHOT_MAX; /* farther than any range: it flies as far as it is traced */
+	for (int i = 0; i < n; i++) {
+		const struct fov_sample *s = &line[i];
+		if (shot_passes(g, s->cell[0]) || (s->n == 2 && shot_passes(g, s->cell[1])))
+			continue;
+		for (int j = 0; j < s->n; j++) {
+			int c = s->cell[j];
+			if (c >= 0 && g->occupant[c] >= 0) {
+				*monster = g->occupant[c];
+				return c;
+			}
+		}
+		return s->cell[0] >= 0 || s->n == 1 ? s->cell[0] : s->cell[1];
+	}
+	return to;
+}
+
+/* Whether the player sees `cell` now, from where it stands: visible[] is
+ * the view after the player's last action, and a shooter may have just
+ * stepped into the line that lets it shoot. */
+static bool player_sees_now(const struct game *g, int cell)
+{
+	return cell >= 0 && fov_line_of_sight(g->grid, g->opaque, g->player.x, g->player.y, grid_x(g->grid, cell),
+					      grid_y(g->grid, cell), g->sight_radius);
+}
+
+/* Monster m shoots at the player's cell `to` (AI_SHOOT): the shot hits the
+ * player, or the first monster on the line (whoever it belongs to), or a
+ * wall; the messages say which when the player sees the shooter or the
+ * place the shot stops.  The caller charges the energy. */
+static void monster_shoot(struct game *g, struct monster *m, int to)
+{
+	int from = cell_of(g, m->x, m->y), hit;
+	int stop = game_shot_stop(g, from, to, &hit);
+	bool seen = player_sees_now(g, from);
+	const char *name = m->kind->name;
+	char shot[48];
+	if (seen)
+		snprintf(shot, sizeof shot, "The %.31s's shot", name);
+	else
+		snprintf(shot, sizeof shot, "A shot");
+	if (stop == to) {
+		char how[64], miss[64];
+		snprintf(how, sizeof how, "%s%.31s shoots you", seen ? "The " : "Something", seen ? name : "");
+		snprintf(miss, sizeof miss, "%.47s misses you.", shot);
+		player_hurt(g, m, how, miss);
+		return;
+	}
+	bool shown = seen || player_sees_now(g, stop);
+	if (hit < 0) {
+		if (shown)
+			game_message_add(g, "%s hits the %s.", shot,
+					 stop >= 0 && g->tiles[stop] == TILE_DOOR ? "door" : "wall");
+		return;
+	}
+	struct monster *t = &g->monsters[hit];
+	int d = roll_damage(g, m->kind->damage);
+	t->hp -= d;
+	if (t->hp <= 0) {
+		if (shown)
+			game_message_add(g, "%s kills the %s.", shot, t->kind->name);
+		monster_dies(g, t);
+	} else if (shown) {
+		if (d > 0)
+			game_message_add(g, "%s hits the %s (%d damage).", shot, t->kind->name, d);
+		else
+			game_message_add(g, "%s misses the %s.", shot, t->kind->name);
+	}
 }
 
 /* Opens the closed door at `cell` (a mover walks into it). */
@@ -419,8 +514,11 @@ static void monster_act(struct game *g, int i, struct ai_decision d)
 		CHECK(d.cell == player_cell(g));
 		monster_attack(g, m);
 		break;
-	case AI_SHOOT: /* no mind shoots yet */
-	case AI_DIG:   /* no mind digs yet */
+	case AI_SHOOT:
+		CHECK(d.cell == player_cell(g));
+		monster_shoot(g, m, d.cell);
+		break;
+	case AI_DIG: /* no mind digs yet */
 	case AI_WAIT:
 		break;
 	}

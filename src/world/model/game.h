@@ -77,6 +77,7 @@ enum travel_mode {
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
+#define GAME_SHOT_MAX 64     /* samples of a shot's line the rules trace (the `range` knob is at most 16) */
 
 /* One message; a message equal to the newest one is merged into it
  * (count goes up) instead of added, so "There is a wall in the way." ten
@@ -235,6 +236,19 @@ struct monster *game_monster_at(const struct game *g, int x, int y);
  * passable, no corner cutting on square8).  The player's moves and travel
  * obey it, and the rules hold every monster step the AI decides to it. */
 bool game_can_step(const struct game *g, int from, int to);
+
+/*
+ * Where a shot from cell `from` at cell `to` stops: it flies along the
+ * line of sight (fov_line_cells) and stops at the first place the line
+ * cannot pass, where both cells of a border it passes, or the one cell
+ * it crosses, block: a cell that blocks sight (a wall, a closed door) or
+ * holds a monster.  Returns `to` when the line is free (the target is
+ * hit); else the cell it stops at (-1: outside the map), with *monster
+ * the index of the monster hit there or -1 for a wall.  Between a monster
+ * and a wall on one border the monster is hit; between two monsters, the
+ * first the line lists.  The rules carry AI_SHOOT out with it.
+ */
+int game_shot_stop(const struct game *g, int from, int to, int *monster);
 
 /* A hash of the whole play state: every field game_state_save keeps
  * (game_state.c lists them once for both), equal on every machine for

@@ -314,9 +314,10 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 		t->prev_target = target;
 	}
 
-	/* Stuck: hunting, not attacking, and no closer (as the crow flies) to
-	 * the current target than SIM_STUCK_K hunting actions ago. */
-	if (!hunting || d.act == AI_ATTACK) {
+	/* Stuck: hunting, not attacking (in melee or with a shot: an archer
+	 * holding its distance is doing its job), and no closer (as the crow
+	 * flies) to the current target than SIM_STUCK_K hunting actions ago. */
+	if (!hunting || d.act == AI_ATTACK || d.act == AI_SHOOT) {
 		t->ring_n = t->ring_i = 0;
 		return;
 	}
