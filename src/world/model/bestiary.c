@@ -72,6 +72,15 @@ static const struct bestiary_key_doc keys[] = {
 		 "how it hunts (docs/ai.md): chase the player by the shortest route; pack: each member takes another "
 		 "side of the player; ranged: keeps its distance in sight and shoots; dig: through walls; track: "
 		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs"),
+	KEY("scent", BKEY_INT, scent, "0", 0, 100000,
+	    "behaviour track: turns the player's trail stays fresh to it (it follows cells the player stood on "
+	    "this many turns ago or less; water keeps no scent); 0 does not track"),
+	KEY("sleep", BKEY_INT, sleep, "0", 0, 100,
+	    "chance in percent that it starts the level asleep: it sees nothing until a noise or the player "
+	    "next to it wakes it"),
+	KEY("wander", BKEY_INT, wander, "0", 0, 1,
+	    "1: awake and not hunting, it walks between random cells near it and goes to look at noises it "
+	    "hears; 0: it waits where it is"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

@@ -28,6 +28,10 @@ struct monster_kind {
 	int lookahead;       /* large levels: how far a crowd detour looks, in units of the steps it walks */
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
 	int behaviour;       /* enum mind_kind: how it hunts (docs/ai.md, "Minds") */
+	/* noise, sleep and wandering (docs/ai.md); the defaults change nothing */
+	int scent;           /* track mind: turns a trail stays fresh to it; 0 = does not track */
+	int sleep;           /* chance in percent that it starts the level asleep */
+	int wander;          /* 1: awake and unaware, it walks between random cells; 0: it waits */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
