@@ -24,7 +24,7 @@ static void test_shipped_bestiary(void **state)
 	struct diag_list d = { 0 };
 	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
 	assert_int_equal(d.n, 0);
-	assert_true(b.n >= 5 && b.n <= 8);
+	assert_true(b.n >= 5 && b.n <= 20);
 	static const char *const names[] = { "rat", "goblin", "orc", "zombie", "bat", "ogre" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct monster_kind *k = bestiary_find_name(&b, names[i]);
@@ -35,6 +35,14 @@ static void test_shipped_bestiary(void **state)
 	/* distinct feel: the rat outruns the zombie, the ogre outlasts them all */
 	assert_true(bestiary_find_name(&b, "rat")->speed > bestiary_find_name(&b, "zombie")->speed);
 	assert_true(bestiary_find_name(&b, "ogre")->hp > bestiary_find_name(&b, "orc")->hp);
+	/* the trackers track, and nothing else does */
+	for (int i = 0; i < b.n; i++) {
+		const struct monster_kind *k = &b.kinds[i];
+		assert_true((k->behaviour == MIND_TRACK) == (k->scent > 0));
+	}
+	assert_int_equal(bestiary_find_glyph(&b, 'd')->behaviour, MIND_TRACK);
+	assert_int_equal(bestiary_find_glyph(&b, 'T')->behaviour, MIND_TRACK);
+	assert_true(bestiary_find_glyph(&b, 'T')->scent > bestiary_find_glyph(&b, 'd')->scent);
 	assert_null(bestiary_find_glyph(&b, '#'));
 	assert_null(bestiary_find_name(&b, "dragon"));
 	diag_list_fini(&d);
