@@ -5,7 +5,8 @@
  * a fight wakes a sleeper within that distance but not one behind a wall
  * or a closed door beyond it; a sleeper does not hunt a player who stays
  * away (and is described as asleep), wakes when the player comes next to
- * it and says so; a noise sends an awake wanderer or tracker to look
+ * it and strikes; a monster that sees the player from afar says it
+ * noticed; a noise sends an awake wanderer or tracker to look
  * while a monster of today's kinds (no sleep, no wander) stays deaf; the
  * `sleep` knob draws from the game's seed; a wanderer walks; --chase's
  * alert and all_hunt wake everyone; and the games replay: the same seed
@@ -140,8 +141,8 @@ static void test_fight_wakes_within_the_flood(void **state)
 }
 
 /* A sleeper in plain view does not hunt a player who keeps away (waits
- * or walks: walking is silent); next to it, it wakes, notices the player
- * (the message, the status count) and hunts. */
+ * or walks: walking is silent); next to it, it wakes and strikes (the
+ * status count); a goblin that sees the player from afar says it noticed. */
 static void test_sleeper_ignores_a_quiet_player(void **state)
 {
 	(void)state;
@@ -164,7 +165,20 @@ static void test_sleeper_ignores_a_quiet_player(void **state)
 	act_move(g, GRID_E); /* (6,1): next to it */
 	assert_false(m->mind.asleep);
 	assert_true(m->mind.hunting);
-	assert_true(message_contains(g, "The sleeper notices you!"));
+	assert_true(message_contains(g, "The sleeper hits you")); /* the blow is the tell */
+	assert_false(message_contains(g, "notices you"));
+	assert_int_equal(game_noticed_by(g), 1);
+	fixture_fini(&f);
+	/* a goblin of today that sees the player from afar notices it */
+	g = game_with(&f, kinds, "square8",
+		      "##########\n"
+		      "#@.......#\n"
+		      "#......g.#\n"
+		      "#########>\n",
+		      1);
+	assert_int_equal(game_noticed_by(g), 0);
+	act_wait(g);
+	assert_true(message_contains(g, "The goblin notices you!"));
 	assert_int_equal(game_noticed_by(g), 1);
 	fixture_fini(&f);
 }

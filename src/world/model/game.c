@@ -657,15 +657,15 @@ static bool state_sound(const struct game *g)
 	return grid_passable(g->grid, pc) && g->occupant[pc] < 0;
 }
 
-/* The tells of a monster's decision, when the player sees it: it noticed
- * the player (it sees it now and hunted nothing before), or it picked up
- * the player's trail.  knew, tracked: whether it hunted or tracked before
- * deciding. */
-static void tell(struct game *g, const struct monster *m, bool knew, bool tracked)
+/* The tells of a monster's decision d, when the player sees it: it
+ * noticed the player (it sees it now and hunted nothing before; unless it
+ * strikes at once: the blow says so), or it picked up the player's trail.
+ * knew, tracked: whether it hunted or tracked before deciding. */
+static void tell(struct game *g, const struct monster *m, struct ai_decision d, bool knew, bool tracked)
 {
 	if (!g->visible[cell_of(g, m->x, m->y)])
 		return;
-	if (m->mind.sighted && !knew)
+	if (m->mind.sighted && !knew && d.act != AI_ATTACK)
 		game_message_add(g, "The %s notices you!", m->kind->name);
 	else if (m->mind.tracking && !tracked)
 		game_message_add(g, "The %s sniffs the ground and follows your trail.", m->kind->name);
@@ -689,7 +689,7 @@ static void run_monsters(struct game *g)
 			while (m->alive && m->energy >= 100 && !g->over) {
 				bool knew = m->mind.hunting || m->mind.tracking, tracked = m->mind.tracking;
 				struct ai_decision d = ai_decide(&g->ai, &v, i, &m->mind);
-				tell(g, m, knew, tracked);
+				tell(g, m, d, knew, tracked);
 				if (g->on_monster_act)
 					g->on_monster_act(g->on_monster_act_ud, g, i, d);
 				monster_act(g, i, d);
