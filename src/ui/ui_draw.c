@@ -410,15 +410,22 @@ static void ui_draw_status(struct ui *u)
 	char left[256], right[96], pack[32] = "";
 	if (g->player.potions > 0)
 		snprintf(pack, sizeof pack, "  Potions %d", g->player.potions);
-	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s", g->player.hp,
+	/* monsters in view that know of the player (game_noticed_by) */
+	char aware[32] = "";
+	int noticed = g->over ? 0 : game_noticed_by(g);
+	if (noticed > 0)
+		snprintf(aware, sizeof aware, "  noticed by %d", noticed);
+	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
 		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
-		 g->turn, g->player.gold, pack);
+		 g->turn, g->player.gold, pack, aware);
 	if ((int)strlen(left) + 8 >= COLS) {
 		/* a narrow screen: every figure, short, rather than gold cut off */
 		if (g->player.potions > 0)
 			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
-		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s", g->player.hp, g->player.max_hp,
-			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack);
+		if (noticed > 0)
+			snprintf(aware, sizeof aware, "  seen:%d", noticed);
+		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s%s", g->player.hp, g->player.max_hp,
+			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack, aware);
 	}
 	const char *mode = "";
 	static const char *const modes[] = {

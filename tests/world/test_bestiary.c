@@ -35,6 +35,14 @@ static void test_shipped_bestiary(void **state)
 	/* distinct feel: the rat outruns the zombie, the ogre outlasts them all */
 	assert_true(bestiary_find_name(&b, "rat")->speed > bestiary_find_name(&b, "zombie")->speed);
 	assert_true(bestiary_find_name(&b, "ogre")->hp > bestiary_find_name(&b, "orc")->hp);
+	/* the trackers track, and nothing else does */
+	for (int i = 0; i < b.n; i++) {
+		const struct monster_kind *k = &b.kinds[i];
+		assert_true((k->behaviour == MIND_TRACK) == (k->scent > 0));
+	}
+	assert_int_equal(bestiary_find_glyph(&b, 'd')->behaviour, MIND_TRACK);
+	assert_int_equal(bestiary_find_glyph(&b, 'T')->behaviour, MIND_TRACK);
+	assert_true(bestiary_find_glyph(&b, 'T')->scent > bestiary_find_glyph(&b, 'd')->scent);
 	assert_null(bestiary_find_glyph(&b, '#'));
 	assert_null(bestiary_find_name(&b, "dragon"));
 	/* the archers: a band to keep, within what they see; the deeper, the
@@ -78,10 +86,13 @@ static void test_defaults_match_docs(void **state)
 	assert_int_equal(k->range, 0);
 	assert_int_equal(k->keep, 2);
 	assert_int_equal(k->reload, 0);
+	assert_int_equal(k->scent, 0);   /* no kind tracks, sleeps or wanders unless it says so */
+	assert_int_equal(k->sleep, 0);
+	assert_int_equal(k->wander, 0);
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 19);
+	assert_int_equal(n, 22);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {

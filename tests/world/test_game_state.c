@@ -4,7 +4,8 @@
  * any field changes the hash, survives a save and a load, and the loaded
  * game hashes as the saved one.  Fields the hash once missed (the player's
  * damage, the sight radius, the killer, the activity, the monsters' minds,
- * the player's map memory, the AI's crowd costs) are checked by name.  A
+ * the player's map memory, the AI's crowd costs; the scent, the last
+ * noise, sleep, wandering and tracking) are checked by name.  A
  * state of another rules version is refused naming both versions; so is
  * a journal, by journal_start.
  */
@@ -61,6 +62,14 @@ CHANGE(opaque, g->opaque[cell(g, 2, 2)] = (uint8_t)!g->opaque[cell(g, 2, 2)])
 CHANGE(known_version, g->known_version += (unsigned)sign)
 CHANGE(ai_due, g->ai.due += sign)
 CHANGE(crowd, g->ai.crowd[cell(g, 2, 1)] = (uint16_t)(g->ai.crowd[cell(g, 2, 1)] + sign))
+CHANGE(scent, g->scent[cell(g, 8, 1)] += sign)
+CHANGE(noise_cell, g->noise_cell = sign > 0 ? cell(g, 2, 1) : -1)
+CHANGE(noise_turn, g->noise_turn += sign)
+CHANGE(noise_loud, g->noise_loud += sign)
+CHANGE(monster_asleep, g->monsters[0].mind.asleep = !g->monsters[0].mind.asleep)
+CHANGE(monster_wander, g->monsters[0].mind.wander = sign > 0 ? cell(g, 2, 1) : -1)
+CHANGE(monster_tracking, g->monsters[0].mind.tracking = !g->monsters[0].mind.tracking)
+CHANGE(monster_trail, g->monsters[0].mind.trail += sign)
 
 static const struct change changes[] = {
 #define C(n) { #n, change_##n }
@@ -68,6 +77,8 @@ static const struct change changes[] = {
 	C(seed), C(killer), C(travel_goal), C(travel_stopped), C(message_turn), C(message_stamp),
 	C(monster_memory), C(monster_repath), C(monster_commit), C(monster_seen), C(monster_dist),
 	C(noticed), C(tile), C(visible), C(known), C(opaque), C(known_version), C(ai_due), C(crowd),
+	C(scent), C(noise_cell), C(noise_turn), C(noise_loud), C(monster_asleep), C(monster_wander),
+	C(monster_tracking), C(monster_trail),
 #undef C
 };
 

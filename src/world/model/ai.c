@@ -153,6 +153,8 @@ void ai_mind_init(struct ai *ai, struct mind *mind, int index)
 	mind->route = ai->route_cells + (size_t)index * AI_ROUTE_MAX;
 	mind->route_cap = AI_ROUTE_MAX;
 	mind->post = -1;
+	mind->wander = -1;
+	mind->trail = -1;
 }
 
 void ai_mind_fini(struct mind *mind)
@@ -165,11 +167,23 @@ void ai_mind_fini(struct mind *mind)
 
 void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y, int turn)
 {
+	mind->asleep = false;
 	mind->hunting = true;
 	mind->target_x = x;
 	mind->target_y = y;
 	mind->last_seen_turn = turn;
 	mind->memory_left = k->memory;
+	mind->wander = -1;
+}
+
+void ai_mind_hear(struct mind *mind, const struct monster_kind *k, int x, int y, int turn)
+{
+	bool woken = mind->asleep;
+	mind->asleep = false;
+	if (mind->fleeing || mind->saw_player)
+		return;
+	if (woken || k->wander || (k->behaviour == MIND_TRACK && k->scent > 0))
+		ai_mind_alert(mind, k, x, y, turn);
 }
 
 /* ---- when to plan, and toward what --------------------------------------- */
@@ -204,7 +218,7 @@ static bool needs_plan(const struct ai_view *v, const struct monster *m, const s
  * flood (an exact kind, hunting or seeing the player), else -1. */
 static int shared_goal(const struct ai *ai, const struct ai_view *v, const struct monster *m, int pc)
 {
-	if (!m->alive || m->mind.fleeing || !shareable(m->kind))
+	if (!m->alive || m->mind.fleeing || !shareable(m->kind) || (m->mind.asleep && !ai->all_hunt))
 		return -1;
 	if (m->mind.hunting && grid_index(v->grid, m->mind.target_x, m->mind.target_y) == pc)
 		return pc;
@@ -606,6 +620,15 @@ static struct ai_decision flee(const struct ai_view *v, const struct monster *m,
 static bool perceive(const struct ai *ai, const struct ai_view *v, const struct monster *m,
 		     struct mind *mi)
 {
+	/* Asleep, it sees nothing; the player next to it wakes it (a noise
+	 * wakes it through ai_mind_hear, --chase through ai_mind_alert). */
+	if (mi->asleep) {
+		if (!ai->all_hunt && grid_step_distance(v->grid, ai_monster_cell(v, m), ai_player_cell(v)) > 1) {
+			mi->sighted = mi->saw_player = false;
+			return false;
+		}
+		mi->asleep = false;
+	}
 	bool sees = ai_sees_player(ai, v, m);
 	mi->sighted = sees && !mi->saw_player;
 	mi->saw_player = sees;
@@ -631,7 +654,58 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
 static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_CHASE] = NULL,
 	[MIND_RANGED] = ai_mind_ranged,
+	[MIND_TRACK] = ai_mind_track,
 };
+
+/* How far (cells, each way) a wanderer's next goal may lie, and how many
+ * cells it draws before it gives up for this turn: a goal near it keeps
+ * each plan a short search, however large the level. */
+#define WANDER_RANGE 12
+#define WANDER_TRIES 8
+
+/* A random cell for a wanderer at `here`: passable, in its own region
+ * (so reachable), not its own; -1 when the draws found none. */
+static int wander_pick(const struct ai *ai, const struct ai_view *v, int here)
+{
+	if (!v->rng)
+		return -1;
+	int x = grid_x(v->grid, here), y = grid_y(v->grid, here);
+	for (int t = 0; t < WANDER_TRIES; t++) {
+		int nx = x + rng_range(v->rng, -WANDER_RANGE, WANDER_RANGE);
+		int ny = y + rng_range(v->rng, -WANDER_RANGE, WANDER_RANGE);
+		if (!grid_in_bounds(v->grid, nx, ny))
+			continue;
+		int c = grid_index(v->grid, nx, ny);
+		if (c != here && grid_passable(v->grid, c) && ai->region[c] == ai->region[here])
+			return c;
+	}
+	return -1;
+}
+
+/* A monster that hunts nothing: a wanderer walks to a random cell near
+ * it, then to another; any other waits where it is. */
+static struct ai_decision idle(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi)
+{
+	if (!m->kind->wander)
+		return ai_wait();
+	int here = ai_monster_cell(v, m);
+	if (mi->wander == here)
+		mi->wander = -1;
+	if (mi->wander < 0) {
+		mi->wander = wander_pick(ai, v, here);
+		if (mi->wander < 0)
+			return ai_wait();
+		ai_mind_fini(mi);
+	}
+	int next = ai_next_step(ai, v, m, mi, mi->wander);
+	if (next < 0 || !ai_can_step(v->grid, here, next) || next == ai_player_cell(v)) {
+		if (mi->route_stuck || mi->route_len < 2)
+			mi->wander = -1; /* no way there: another goal next time */
+		return ai_wait();
+	}
+	mi->route_pos++;
+	return ai_step(next);
+}
 
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
 {
@@ -639,6 +713,8 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 	const struct monster_kind *k = m->kind;
 	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	bool sees = perceive(ai, v, m, mi);
+	if (mi->asleep)
+		return ai_wait();
 	if ((sees || mi->hunting) && k->flee > 0 && (double)m->hp < k->flee * (double)k->hp) {
 		mi->fleeing = true;
 		mi->target_x = v->player_x;
@@ -651,7 +727,7 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 	if (mind && mind(ai, v, self, mi, sees, &d))
 		return d;
 	if (!mi->hunting)
-		return ai_wait();
+		return idle(ai, v, m, mi);
 	if (sees && ai_can_step(v->grid, here, pc))
 		return ai_attack(pc);
 	int next = ai_next_step(ai, v, m, mi, grid_index(v->grid, mi->target_x, mi->target_y));

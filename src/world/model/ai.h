@@ -9,6 +9,7 @@
 #include "flood.h"
 #include "grid.h"
 #include "path.h"
+#include "rng.h"
 
 /*
  * The AI decides and the rules act: ai_decide reads the game through a
@@ -39,6 +40,11 @@ struct mind {
 	/* for the minds other than chase (docs/ai.md, "Minds"); in the state table */
 	int post;               /* a cell the mind holds to (a pack member's side, an ambush, a firing spot); -1 none */
 	int timer;              /* turns of what the mind is doing (digging, waiting, reloading); 0 none */
+	/* sleep, wandering, noise and scent (docs/ai.md, "Noise, sleep and wandering"); in the state table */
+	bool asleep;            /* sees nothing until a noise or the player next to it wakes it */
+	int wander;             /* the cell an idle wanderer walks to; -1 none */
+	bool tracking;          /* track mind: following the player's scent trail */
+	int trail;              /* track mind: the newest scent stamp (game turn) it has followed or seen; -1 none */
 };
 
 /*
@@ -128,6 +134,8 @@ struct ai_view {
 	int player_x, player_y;
 	int turn;                       /* the game turn */
 	const uint8_t *tiles;           /* w*h enum tile (level.h): walls, doors, stairs as the level stands now */
+	const int *scent;               /* w*h: the game turn the player last stood on each cell; -1 never (water keeps none) */
+	struct rng *rng;                /* the game's random numbers: drawn only for a choice at random (a wanderer's goal) */
 };
 
 /* What a monster does with one action.  The rules charge it: a step 100
@@ -167,6 +175,14 @@ void ai_mind_fini(struct mind *mind);
 /* The monster of kind k learns that the player stands at (x, y) on `turn`,
  * as if it had just seen it: it hunts toward that cell. */
 void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y, int turn);
+
+/* The monster of kind k hears a noise made at (x, y) on `turn` (the rules'
+ * noise flood reached its cell): it wakes, and unless it saw the player at
+ * its last decision or is running away, a restless one (a wanderer or a
+ * tracker) or one just woken goes to look at that cell, as if it
+ * remembered the player there.  A monster already awake that waits in its
+ * place (wander 0, not a tracker) only wakes: today's kinds stay deaf. */
+void ai_mind_hear(struct mind *mind, const struct monster_kind *k, int x, int y, int turn);
 
 /* Once per game turn before any monster acts: counts the hunters that may
  * share a flood this turn (the choice depends on counts, never on time). */

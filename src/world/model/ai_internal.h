@@ -52,4 +52,10 @@ struct ai_decision ai_wait(void);
 struct ai_decision ai_step(int cell);
 struct ai_decision ai_attack(int cell);
 
+/* ---- the minds (one file each) ---- */
+
+/* mind_track.c: follows the player's scent trail (docs/ai.md, "Mind: track"). */
+bool ai_mind_track(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		   struct ai_decision *d);
+
 #endif

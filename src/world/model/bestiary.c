@@ -80,6 +80,15 @@ static const struct bestiary_key_doc keys[] = {
 	    "behaviour ranged: it backs off while you could reach it in fewer turns than this (at most range), and shoots from there on out"),
 	KEY("reload", BKEY_INT, reload, "0", 0, 100,
 	    "behaviour ranged: its own actions after a shot before it may shoot again; 0 shoots every action"),
+	KEY("scent", BKEY_INT, scent, "0", 0, 100000,
+	    "behaviour track: turns the player's trail stays fresh to it (it follows cells the player stood on "
+	    "this many turns ago or less; water keeps no scent); 0 does not track"),
+	KEY("sleep", BKEY_INT, sleep, "0", 0, 100,
+	    "chance in percent that it starts the level asleep: it sees nothing until a noise or the player "
+	    "next to it wakes it"),
+	KEY("wander", BKEY_INT, wander, "0", 0, 1,
+	    "1: awake and not hunting, it walks between random cells near it and goes to look at noises it "
+	    "hears; 0: it waits where it is"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

@@ -33,6 +33,10 @@ struct monster_kind {
 	int range;           /* farthest it shoots, in steps (the sight rule's distance); 0 = never shoots */
 	int keep;            /* backs off while the player could reach it in fewer turns than this */
 	int reload;          /* its own actions after a shot before it may shoot again; 0 = every action */
+	/* noise, sleep and wandering (docs/ai.md); the defaults change nothing */
+	int scent;           /* track mind: turns a trail stays fresh to it; 0 = does not track */
+	int sleep;           /* chance in percent that it starts the level asleep */
+	int wander;          /* 1: awake and unaware, it walks between random cells; 0: it waits */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).

@@ -114,6 +114,8 @@ static void level_state_free(struct game *g)
 	free(g->occupant);
 	free(g->opaque);
 	free(g->travel.cells);
+	free(g->scent);
+	noise_destroy(g->noise);
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
 	grid_destroy(g->grid);
@@ -121,7 +123,8 @@ static void level_state_free(struct game *g)
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = g->known = NULL;
 	g->noticed = NULL;
 	g->monster_dist = NULL;
-	g->occupant = g->travel.cells = NULL;
+	g->occupant = g->travel.cells = g->scent = NULL;
+	g->noise = NULL;
 	g->path = NULL;
 	g->reach.ctx = NULL;
 	g->grid = NULL;
@@ -161,6 +164,46 @@ int game_monster_distance(const struct game *g, int i)
 	return grid_step_distance(g->grid, cell_of(g, m->x, m->y), player_cell(g));
 }
 
+/* The player's scent: the cell it stands on now carries this turn's
+ * stamp, unless it is water (the trail breaks there).  Once a game turn
+ * and on entering a level: O(1), and decay is free (the track mind reads
+ * turn - stamp). */
+static void scent_mark(struct game *g)
+{
+	int pc = player_cell(g);
+	if (g->tiles[pc] != TILE_WATER)
+		g->scent[pc] = g->turn;
+}
+
+/*
+ * A noise of loudness `loud` at `cell` (noise.h): one flood, then every
+ * monster it reaches hears it (ai_mind_hear: sleepers wake, the restless
+ * go to look), in the flood's order; `source` is the monster that made it
+ * (it does not hear itself), -1 for the player.  The same noise again on
+ * the same turn (a second blow at the same place) is not flooded again.
+ */
+static void make_noise(struct game *g, int cell, int loud, int source)
+{
+	if (loud <= 0 || (g->noise_cell == cell && g->noise_turn == g->turn && g->noise_loud >= loud))
+		return;
+	g->noise_cell = cell;
+	g->noise_turn = g->turn;
+	g->noise_loud = loud;
+	const int *cells;
+	int n = noise_flood(g->noise, g->tiles, g->open, cell, loud, &cells);
+	int x = grid_x(g->grid, cell), y = grid_y(g->grid, cell);
+	for (int i = 0; i < n; i++) {
+		int k = g->occupant[cells[i]];
+		if (k < 0 || k == source)
+			continue;
+		struct monster *m = &g->monsters[k];
+		bool slept = m->mind.asleep;
+		ai_mind_hear(&m->mind, m->kind, x, y, g->turn);
+		if (slept && !m->mind.asleep && g->visible[cells[i]])
+			game_message_add(g, "The %s wakes up.", m->kind->name);
+	}
+}
+
 /* Loads levels[depth] into the play state; false on no memory. */
 bool game_level_load(struct game *g, int depth)
 {
@@ -184,12 +227,14 @@ bool game_level_load(struct game *g, int depth)
 	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
 	g->monster_dist = calloc((size_t)lv->n_monsters + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)lv->n_monsters + 1, 1);
+	g->scent = malloc(n * sizeof *g->scent);
+	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
 	g->reach.ctx = path_create(g->grid);
 	g->reach.source = -1;
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
-	    !g->noticed || !g->path || !g->reach.ctx ||
+	    !g->noticed || !g->scent || !g->noise || !g->path || !g->reach.ctx ||
 	    !ai_level_init(&g->ai, g->grid, g->path, lv->n_monsters))
 		return false;
 	/* Every travel preview and click plans on g->path, and one into
@@ -202,7 +247,11 @@ bool game_level_load(struct game *g, int depth)
 	for (size_t i = 0; i < n; i++) {
 		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
 		g->occupant[i] = -1;
+		g->scent[i] = -1;
 	}
+	g->noise_cell = -1;
+	g->noise_turn = 0;
+	g->noise_loud = 0;
 	for (int i = 0; i < lv->n_items; i++) {
 		const struct level_item *it = &lv->items[i];
 		if (grid_in_bounds(g->grid, it->x, it->y))
@@ -231,9 +280,14 @@ bool game_level_load(struct game *g, int depth)
 		m->hp = k->hp;
 		m->alive = true;
 		ai_mind_init(&g->ai, &m->mind, g->n_monsters);
+		/* a draw only for kinds that may sleep, in the level's order:
+		 * the games of kinds that never sleep draw as they always did */
+		if (k->sleep > 0)
+			m->mind.asleep = rng_range(&g->rng, 1, 100) <= k->sleep;
 		g->occupant[c] = g->n_monsters;
 		g->n_monsters++;
 	}
+	scent_mark(g);
 	fov_update(g);
 	for (int i = 0; i < g->n_monsters; i++) {
 		g->monsters[i].was_seen = g->monsters[i].seen;
@@ -333,6 +387,7 @@ static void monster_dies(struct game *g, struct monster *m)
 
 static void player_attacks(struct game *g, struct monster *m)
 {
+	make_noise(g, player_cell(g), NOISE_FIGHT, -1);
 	int d = roll_damage(g, g->player.damage);
 	m->hp -= d;
 	if (m->hp <= 0) {
@@ -349,6 +404,7 @@ static void player_attacks(struct game *g, struct monster *m)
  * goblin hits you"), `miss` is the whole message of a roll of 0. */
 static void player_hurt(struct game *g, const struct monster *m, const char *how, const char *miss)
 {
+	make_noise(g, player_cell(g), NOISE_FIGHT, (int)(m - g->monsters));
 	if (g->first_contact_turn < 0)
 		g->first_contact_turn = g->turn;
 	int d = roll_damage(g, m->kind->damage);
@@ -487,8 +543,11 @@ static int monster_step(struct game *g, struct monster *m, int to)
 	int from = cell_of(g, m->x, m->y);
 	int idx = g->occupant[from];
 	CHECK(g->occupant[to] < 0 && to != player_cell(g) && game_can_step(g, from, to));
-	if (open_door(g, to) && (g->visible[to] || g->visible[from]))
-		game_message_add(g, "The %s opens a door.", m->kind->name);
+	if (open_door(g, to)) {
+		if (g->visible[to] || g->visible[from])
+			game_message_add(g, "The %s opens a door.", m->kind->name);
+		make_noise(g, to, NOISE_DOOR, idx);
+	}
 	g->occupant[from] = -1;
 	ai_cell_held(&g->ai, from, false);
 	g->occupant[to] = idx;
@@ -562,8 +621,10 @@ static enum act_result descend(struct game *g)
 int game_player_enter(struct game *g, int to, enum act_result *res)
 {
 	*res = RESULT_ACTED;
-	if (open_door(g, to))
+	if (open_door(g, to)) {
 		game_message_add(g, "You open the door.");
+		make_noise(g, to, NOISE_DOOR, -1);
+	}
 	g->player.x = grid_x(g->grid, to);
 	g->player.y = grid_y(g->grid, to);
 	int cost = enter_cost(g, to);
@@ -648,7 +709,7 @@ static int player_move(struct game *g, enum grid_dir d, enum act_result *res)
 
 /* What the AI may read of the game now (ai.h): const, and valid for the
  * monster turns of this game turn (the player does not move in them). */
-static struct ai_view ai_view_of(const struct game *g)
+static struct ai_view ai_view_of(struct game *g)
 {
 	return (struct ai_view){
 		.grid = g->grid,
@@ -660,6 +721,8 @@ static struct ai_view ai_view_of(const struct game *g)
 		.player_y = g->player.y,
 		.turn = g->turn,
 		.tiles = g->tiles,
+		.scent = g->scent,
+		.rng = &g->rng,
 	};
 }
 
@@ -692,12 +755,27 @@ static bool state_sound(const struct game *g)
 	return grid_passable(g->grid, pc) && g->occupant[pc] < 0;
 }
 
+/* The tells of a monster's decision d, when the player sees it: it
+ * noticed the player (it sees it now and hunted nothing before; unless it
+ * strikes at once: the blow says so), or it picked up the player's trail.
+ * knew, tracked: whether it hunted or tracked before deciding. */
+static void tell(struct game *g, const struct monster *m, struct ai_decision d, bool knew, bool tracked)
+{
+	if (!g->visible[cell_of(g, m->x, m->y)])
+		return;
+	if (m->mind.sighted && !knew && d.act != AI_ATTACK)
+		game_message_add(g, "The %s notices you!", m->kind->name);
+	else if (m->mind.tracking && !tracked)
+		game_message_add(g, "The %s sniffs the ground and follows your trail.", m->kind->name);
+}
+
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
 	double t0 = clock_us();
 	while (!g->over && g->player.energy < 100) {
 		g->turn++;
+		scent_mark(g);
 		g->player.energy += 100;
 		for (int i = 0; i < g->n_monsters; i++)
 			if (g->monsters[i].alive)
@@ -707,7 +785,9 @@ static void run_monsters(struct game *g)
 		for (int i = 0; i < g->n_monsters && !g->over; i++) {
 			struct monster *m = &g->monsters[i];
 			while (m->alive && m->energy >= 100 && !g->over) {
+				bool knew = m->mind.hunting || m->mind.tracking, tracked = m->mind.tracking;
 				struct ai_decision d = ai_decide(&g->ai, &v, i, &m->mind);
+				tell(g, m, d, knew, tracked);
 				if (g->on_monster_act)
 					g->on_monster_act(g->on_monster_act_ud, g, i, d);
 				monster_act(g, i, d);
@@ -734,7 +814,7 @@ static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
 	long damage0 = g->damage_taken;
-	int gold0 = g->player.gold, potions0 = g->player.potions;
+	int gold0 = g->player.gold, potions0 = g->player.potions, from = player_cell(g);
 	enum act_result res = RESULT_NOTHING;
 	int cost = 0;
 	switch (a->kind) {
@@ -790,6 +870,11 @@ static enum act_result act(struct game *g, const struct action *a)
 		return g->over && !g->won ? RESULT_DIED : res;
 	if (cost <= 0)
 		return RESULT_NOTHING;
+	/* hurrying is heard: a step of a run, travel or autoexplore */
+	bool hurry = a->kind == ACT_RUN || a->kind == ACT_TRAVEL || a->kind == ACT_EXPLORE ||
+		     (a->kind == ACT_TRAVEL_STEP && g->travel.mode != MODE_REST);
+	if (hurry && player_cell(g) != from)
+		make_noise(g, player_cell(g), NOISE_HURRY, -1);
 	/* how far each monster stands before it moves: one that comes closer is news */
 	for (int i = 0; i < g->n_monsters; i++)
 		if (g->monsters[i].alive)
@@ -814,6 +899,16 @@ enum act_result game_act(struct game *g, const struct action *a)
 
 /* ---- describing and hashing --------------------------------------------- */
 
+int game_noticed_by(const struct game *g)
+{
+	int n = 0;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		n += m->alive && m->seen && !m->mind.asleep && (m->mind.hunting || m->mind.tracking);
+	}
+	return n;
+}
+
 void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 {
 	if (!grid_in_bounds(g->grid, x, y)) {
@@ -831,9 +926,11 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	const struct monster *m = game_monster_at(g, x, y);
 	if (m && g->visible[c]) {
+		const struct mind *mi = &m->mind;
 		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name,
 			 m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp,
-			 m->mind.fleeing ? ", fleeing" : m->mind.hunting ? ", hunting you" : "");
+			 mi->asleep ? ", asleep" : mi->fleeing ? ", fleeing" : mi->hunting ? ", hunting you"
+			 : mi->tracking ? ", following your trail" : m->kind->wander ? ", wandering" : "");
 		return;
 	}
 	enum tile t = (enum tile)g->tiles[c];

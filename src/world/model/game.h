@@ -10,6 +10,7 @@
 #include "bestiary.h"
 #include "grid.h"
 #include "level.h"
+#include "noise.h"
 #include "path.h"
 #include "rng.h"
 
@@ -157,6 +158,12 @@ struct game {
 	int n_monsters;
 	struct path_ctx *path;  /* one search context for the level, reused */
 	struct reach reach;     /* the player's distance map (travel previews) */
+	int *scent;             /* w*h: the game turn the player last stood on each cell, -1 never; water keeps
+	                           none (stamped once a game turn: the track mind's trail, docs/ai.md) */
+	struct noise *noise;    /* the noise flood's buffers (noise.h) */
+	int noise_cell;         /* the cell of the last noise made on this level, -1 none */
+	int noise_turn;         /* the game turn it was made */
+	int noise_loud;         /* its loudness (steps it carried) */
 
 	struct player player;
 	struct travel travel;
@@ -228,6 +235,11 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size);
 
 /* The current level (borrowed from the campaign). */
 const struct level *game_level(const struct game *g);
+
+/* How many monsters the player sees are aware of the player: awake and
+ * hunting it (seen, remembered or heard) or following its trail.  The
+ * status line shows it ("noticed by 2"). */
+int game_noticed_by(const struct game *g);
 
 /* The monster standing at (x, y), or NULL (dead monsters stand nowhere). */
 struct monster *game_monster_at(const struct game *g, int x, int y);

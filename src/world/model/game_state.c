@@ -8,7 +8,7 @@
  * value range-checked, so damaged bytes never crash), HASH folds it into a
  * 64-bit checksum.  A new field is one line in state_walk and so can be
  * left out of none of the three.  Per-cell maps (tiles, doors, memory,
- * the occupant map, crowd costs; later scent stamps or items) are listed
+ * the occupant map, crowd costs; the scent stamps; later items) are listed
  * with state_cells_u8 and state_cells_int, which SAVE and HASH take in
  * words, not bytes.
  *
@@ -298,6 +298,10 @@ static void walk_mind(struct state_io *io, struct mind *mi, int cells)
 	STATE_INT(io, mi->sighted, 0, 1);
 	STATE_INT(io, mi->post, -1, cells - 1);
 	STATE_INT(io, mi->timer, INT32_MIN, INT32_MAX);
+	STATE_INT(io, mi->asleep, 0, 1);
+	STATE_INT(io, mi->wander, -1, cells - 1);
+	STATE_INT(io, mi->tracking, 0, 1);
+	STATE_INT(io, mi->trail, -1, INT32_MAX);
 	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
 }
 
@@ -414,6 +418,10 @@ static void state_walk(struct state_io *io, struct game *g)
 	state_cells_u8(io, g->opaque, n, 256);
 	STATE_INT(io, g->known_version, 0, UINT32_MAX);
 	state_cells_int(io, g->occupant, n, -1, g->n_monsters - 1);
+	state_cells_int(io, g->scent, n, -1, INT32_MAX);
+	STATE_INT(io, g->noise_cell, -1, cells - 1);
+	STATE_INT(io, g->noise_turn, 0, INT32_MAX);
+	STATE_INT(io, g->noise_loud, 0, INT32_MAX);
 	for (int i = 0; i < g->n_monsters && !io->bad; i++)
 		walk_monster(io, g, i, cells);
 
