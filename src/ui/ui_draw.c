@@ -49,7 +49,7 @@ static void ui_layout(struct ui *u)
 static const enum ui_colour tile_colour[TILE_COUNT] = {
 	[TILE_VOID] = UI_COL_NONE, [TILE_WALL] = UI_COL_WALL, [TILE_FLOOR] = UI_COL_FLOOR,
 	[TILE_RUBBLE] = UI_COL_RUBBLE, [TILE_WATER] = UI_COL_WATER, [TILE_DOOR] = UI_COL_DOOR,
-	[TILE_EXIT] = UI_COL_EXIT,
+	[TILE_EXIT] = UI_COL_EXIT, [TILE_BEDROCK] = UI_COL_WALL,
 };
 
 /* What cell (x, y) looks like now; false for a cell never seen. */

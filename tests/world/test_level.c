@@ -328,13 +328,14 @@ static void test_diamond_layout(void **state)
 static void test_tile_table(void **state)
 {
 	(void)state;
-	static const char glyphs[TILE_COUNT] = { ' ', '#', '.', ',', '~', '+', '>' };
-	static const int costs[TILE_COUNT] = { 0, 0, 1, 2, 3, 1, 1 };
+	static const char glyphs[TILE_COUNT] = { ' ', '#', '.', ',', '~', '+', '>', '%' };
+	static const int costs[TILE_COUNT] = { 0, 0, 1, 2, 3, 1, 1, 0 };
 	for (int t = 0; t < TILE_COUNT; t++) {
 		assert_int_equal(tile_info((enum tile)t)->glyph, glyphs[t]);
 		assert_int_equal(tile_info((enum tile)t)->cost, costs[t]);
 	}
 	assert_true(tile_info(TILE_WALL)->blocks_sight);
+	assert_true(tile_info(TILE_BEDROCK)->blocks_sight);
 	assert_true(tile_info(TILE_DOOR)->blocks_sight);
 	assert_false(tile_info(TILE_WATER)->blocks_sight);
 	struct level *lv = parse_ok("tests/levels/ok/lf.lvl", NULL);

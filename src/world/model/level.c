@@ -29,6 +29,7 @@ static const struct tile_info tile_table[TILE_COUNT] = {
 	[TILE_WATER] = { '~', "shallow water", 3, false },
 	[TILE_DOOR] = { '+', "door", 1, true },
 	[TILE_EXIT] = { '>', "exit", 1, false },
+	[TILE_BEDROCK] = { '%', "permanent wall", 0, true },
 };
 
 const struct tile_info *tile_info(enum tile t)
@@ -64,6 +65,7 @@ struct glyph_entry {
 static const struct glyph_entry glyph_table[256] = {
 	[' '] = { G_TILE, TILE_VOID },
 	['#'] = { G_TILE, TILE_WALL },
+	['%'] = { G_TILE, TILE_BEDROCK },
 	['.'] = { G_TILE, TILE_FLOOR },
 	[','] = { G_TILE, TILE_RUBBLE },
 	['~'] = { G_TILE, TILE_WATER },
@@ -407,7 +409,7 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 			struct glyph_entry g = classify(ch);
 			switch ((enum glyph_class)g.cls) {
 			case G_BAD:
-				perr(p, line, col, "unknown glyph '%c' (expected one of # . , ~ + @ > ! $, a space or a monster letter)", ch);
+				perr(p, line, col, "unknown glyph '%c' (expected one of # %% . , ~ + @ > ! $, a space or a monster letter)", ch);
 				continue;
 			case G_TILE:
 				if (g.tile == TILE_EXIT)
