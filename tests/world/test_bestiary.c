@@ -62,10 +62,13 @@ static void test_defaults_match_docs(void **state)
 	assert_int_equal(k->budget, 0);
 	assert_int_equal(k->lookahead, 3);
 	assert_true(k->flee == 0.0);
+	assert_int_equal(k->behaviour, MIND_CHASE);
+	assert_true(k->dig == 0.0); /* no kind digs unless it says so */
+	assert_int_equal(k->dig_turns, 3);
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 17);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {
@@ -84,7 +87,7 @@ static void test_every_key(void **state)
 				   "glyph: B\r\n"
 				   "hp: 40\r\ndamage: 7\r\nspeed: 90\r\nsight: 12\r\nmemory: 0\r\n"
 				   "weight: 1.5\r\npenalty: 6.5\r\ncrowd: 0\r\nrepath: 4\r\nbudget: 5000\r\n"
-				   "lookahead: 1\r\nflee: 0.5\r\n"
+				   "lookahead: 1\r\nflee: 0.5\r\nbehaviour: dig\r\ndig: 2.5\r\ndig_turns: 7\r\n"
 				   "\r\n  kind: wisp\r\n  glyph: w\r\n  sight: 0\r\n";
 	struct bestiary b;
 	struct diag_list d = { 0 };
@@ -104,6 +107,9 @@ static void test_every_key(void **state)
 	assert_int_equal(k->budget, 5000);
 	assert_int_equal(k->lookahead, 1);
 	assert_true(k->flee == 0.5);
+	assert_int_equal(k->behaviour, MIND_DIG);
+	assert_true(k->dig == 2.5);
+	assert_int_equal(k->dig_turns, 7);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->sight, 0);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->hp, 5);
 	diag_list_fini(&d);
@@ -202,7 +208,7 @@ static void test_set(void **state)
 	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin)");
 	assert_false(bestiary_set(&b, "goblin.sigth=3", err, sizeof err));
 	assert_string_equal(err, "unknown key 'sigth' in --set goblin (keys: hp, damage, speed, sight, memory, weight, "
-				 "penalty, crowd, repath, budget, lookahead, flee)");
+				 "penalty, crowd, repath, budget, lookahead, flee, behaviour, dig, dig_turns)");
 	assert_false(bestiary_set(&b, "goblin.glyph=x", err, sizeof err));
 	assert_non_null(strstr(err, "unsettable key 'glyph'"));
 	assert_false(bestiary_set(&b, "goblin.sight=-1", err, sizeof err));

@@ -72,6 +72,11 @@ static const struct bestiary_key_doc keys[] = {
 		 "how it hunts (docs/ai.md): chase the player by the shortest route; pack: each member takes another "
 		 "side of the player; ranged: keeps its distance in sight and shoots; dig: through walls; track: "
 		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs"),
+	KEY("dig", BKEY_DOUBLE, dig, "0", 0, 1e6,
+	    "behaviour dig: what its plans add for each wall it would dig through, in steps (the fallback's P); "
+	    "dig_turns + 1 is the true time; 0 never digs"),
+	KEY("dig_turns", BKEY_INT, dig_turns, "3", 1, 1000,
+	    "behaviour dig: turns of work that turn one wall into rubble (it then steps in at rubble's cost 2)"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

@@ -28,6 +28,8 @@ struct monster_kind {
 	int lookahead;       /* large levels: how far a crowd detour looks, in units of the steps it walks */
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
 	int behaviour;       /* enum mind_kind: how it hunts (docs/ai.md, "Minds") */
+	double dig;          /* MIND_DIG: extra cost its plans give each wall it would dig, in steps (the fallback's P); 0 = does not dig */
+	int dig_turns;       /* MIND_DIG: turns of work that turn one wall into rubble */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
