@@ -32,8 +32,22 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
  * wait.  The caller that steps to it must advance mi->route_pos. */
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal);
 
+/* Counts a search of a mind's own in ai->stats (searches, expansions,
+ * time, fallbacks, budget hits), as the chase rule's are counted. */
+void ai_count_search(struct ai *ai, const struct path_result *r, double us);
+
+/* The crowd costs (path_options.extra) with `value` on every cell another
+ * monster holds, as the chase rule's crowd detours use them. */
+const uint16_t *ai_crowd(struct ai *ai, const struct ai_view *v, int value);
+
 struct ai_decision ai_wait(void);
 struct ai_decision ai_step(int cell);
 struct ai_decision ai_attack(int cell);
+
+/* ---- the minds (one file each) ---- */
+
+/* mind_dig.c: through walls, digging the first of its route into rubble. */
+bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		 struct ai_decision *d);
 
 #endif
