@@ -24,7 +24,7 @@ static double value(const struct sim_heat *a, const struct sim_heat *b, enum sim
 
 static bool is_blocked(const struct sim_heat *h, int c)
 {
-	return h->tiles[c] == TILE_WALL || h->tiles[c] == TILE_VOID;
+	return h->tiles[c] == TILE_WALL || h->tiles[c] == TILE_BEDROCK || h->tiles[c] == TILE_VOID;
 }
 
 /* The largest |value| over open cells; 0 when all are 0. */
@@ -229,7 +229,7 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 			int c = y * a->w + x;
 			shape(f, a, x, y, s, pad, top);
 			if (is_blocked(a, c)) {
-				bool wall = a->tiles[c] == TILE_WALL;
+				bool wall = a->tiles[c] != TILE_VOID;
 				fprintf(f, " class=\"%s\" fill=\"%s\"/>\n", wall ? "wall" : "void",
 					wall ? "#3a3a3a" : "#d8d8d8");
 				continue;
@@ -318,7 +318,7 @@ int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b
 			int rgb[3] = { 0, 0, 0 };
 			bool tint = false;
 			if (is_blocked(a, c)) {
-				ch = a->tiles[c] == TILE_WALL ? '#' : ' ';
+				ch = a->tiles[c] == TILE_VOID ? ' ' : tile_glyph((enum tile)a->tiles[c]);
 			} else {
 				double v = value(a, b, l, c);
 				int bin = (int)ceil(fabs(scaled(v, mx)) * 9);

@@ -30,6 +30,8 @@
  *   passable cell always costs step * terrain (+ extra), wherever from.
  * - The start never counts as blocked (a mover may stand in a doorway that
  *   has just closed); the walk is cut before the first blocked cell after it.
+ * - Solid cells (opt->solid: walls no one can dig) are blocked cells the
+ *   fallback may not enter either; a goal they wall off is PATH_NO_ROUTE.
  * - Budget: the partial path ends at the expanded cell with the lowest h,
  *   ties to the lower g, then to the one expanded first.
  */
@@ -485,6 +487,7 @@ static void single_cell_result(struct path_ctx *ctx, int start, int goal, enum p
 	out->expanded = 0;
 	out->reached = start == goal;
 	out->blocked_crossed = 0;
+	out->first_blocked = -1;
 }
 
 /* The cost of cells[0..len-1] in double, summed from the start as the
@@ -545,6 +548,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 	out->expanded = expanded;
 	out->reached = out->end == goal;
 	out->blocked_crossed = blocked;
+	out->first_blocked = first_blocked >= 0 ? cells[first_blocked] : -1;
 	if (status == PATH_FOUND && !out->reached)
 		out->status = PATH_FALLBACK;
 }
@@ -564,6 +568,7 @@ struct search {
 	bool fallback, layered, corner_cutting;
 	long budget;
 	const uint16_t *extra;
+	const uint8_t *solid;  /* fallback: blocked cells it may not enter either; NULL none */
 };
 
 /* weight * h in fixed point. */
@@ -892,7 +897,7 @@ static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 				continue;
 			const int v = ny * w + nx;
-			if (cost[v])
+			if (cost[v] || (s->solid && s->solid[v]))
 				continue;
 			const int64_t ng = node[c].g + (grid_nb_long(topo, i) ? s2 : s1);
 			struct node *nv = &node[v];
@@ -972,6 +977,8 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 		const int i = __builtin_ctz(mb);
 		mb &= mb - 1;
 		const int v = u + off[i];
+		if (s->solid && s->solid[v])
+			continue;
 		const int64_t ng = ug + stepc[i] + s->penalty;
 		struct node *nv = &node[v];
 		if (nv->stamp != gen) {
@@ -1152,7 +1159,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 			if (s->extra)
 				ng += (int64_t)s->extra[v] << s->extra_shift;
 		} else {
-			if (!s->fallback)
+			if (!s->fallback || (s->solid && s->solid[v]))
 				continue;
 			ng = ug + step + s->penalty;
 		}
@@ -1221,6 +1228,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		s.budget = 0;
 		s.extra = NULL;
 		s.penalty = 0;
+		s.solid = NULL;
 	}
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h;
@@ -1692,6 +1700,7 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 	out->expanded = expanded;
 	out->reached = true;
 	out->blocked_crossed = 0;
+	out->first_blocked = -1;
 	return true;
 }
 
@@ -1710,6 +1719,7 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 	if (!opt)
 		opt = &defaults;
 	memset(out, 0, sizeof *out);
+	out->first_blocked = -1;
 	if (!ctx || start < 0 || goal < 0 || start >= ctx->n || goal >= ctx->n) {
 		out->status = PATH_BAD_INPUT;
 		return PATH_BAD_INPUT;
@@ -1740,6 +1750,7 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		.corner_cutting = opt->corner_cutting,
 		.budget = opt->budget,
 		.extra = opt->extra,
+		.solid = opt->fallback ? opt->solid : NULL,
 	};
 	choose_scale(ctx, opt, &s);
 	ctx->s1 = s.s1;
@@ -1764,7 +1775,8 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 	enum path_status st = astar(ctx, &s, &end, &more);
 	expanded += more;
 	if (st == PATH_NO_ROUTE) {
-		/* Only without fallback: with it every cell can be entered. */
+		/* Without fallback, or with solid cells that wall the goal off:
+		 * otherwise the fallback can enter every cell. */
 		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
 		out->expanded = expanded;
 		return PATH_NO_ROUTE;

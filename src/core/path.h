@@ -19,6 +19,8 @@ struct path_options {
 	const uint16_t *extra;/* optional w*h extra cost for entering a cell (crowding); NULL = none */
 	bool plain_astar;     /* never use jump point search (it is tried only for square8, weight 1,
 	                         no corner cutting, fallback, budget or extra; same costs, fewer expansions) */
+	const uint8_t *solid; /* fallback: optional w*h, nonzero = a blocked cell the fallback may not enter
+	                         either (a wall no one can dig: DESIGN section 4, rule 6); NULL = none */
 };
 
 /* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */
@@ -27,7 +29,7 @@ struct path_options path_options_default(void);
 enum path_status {
 	PATH_FOUND,        /* the goal was reached: cells[] is an optimal (or weighted) path */
 	PATH_FALLBACK,     /* fallback: the goal was blocked or unreachable; cells[] walks to the cut point */
-	PATH_NO_ROUTE,     /* no route and no fallback: cells[] holds only the start */
+	PATH_NO_ROUTE,     /* no route (without fallback, or with it when solid cells wall the goal off): cells[] holds only the start */
 	PATH_BUDGET,       /* budget exceeded: cells[] is the best partial path toward the goal */
 	PATH_BAD_INPUT     /* start or goal outside the map, or start blocked without fallback */
 };
@@ -42,6 +44,8 @@ struct path_result {
 	long expanded;      /* nodes expanded by this query */
 	bool reached;       /* end == goal */
 	int blocked_crossed;/* fallback: blocked cells on the full hypothetical route (0 when reachable) */
+	int first_blocked;  /* fallback: the first blocked cell of that route, the one the walk stops before
+	                       (a digger digs it); -1 when the route crosses none */
 };
 
 /* A context for grid g (which must outlive it; its costs may change between

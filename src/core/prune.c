@@ -274,6 +274,7 @@ static void single_cell(struct prune *p, int start, enum path_status st, struct 
 	out->expanded = 0;
 	out->reached = st == PATH_FOUND;
 	out->blocked_crossed = 0;
+	out->first_blocked = -1;
 }
 
 /* Cost of cells[0..len-1] summed from the start, as path.c charges it. */
@@ -394,6 +395,7 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 	out->expanded = expanded;
 	out->reached = true;
 	out->blocked_crossed = 0;
+	out->first_blocked = -1;
 	return PATH_FOUND;
 }
 

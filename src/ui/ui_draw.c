@@ -49,7 +49,7 @@ static void ui_layout(struct ui *u)
 static const enum ui_colour tile_colour[TILE_COUNT] = {
 	[TILE_VOID] = UI_COL_NONE, [TILE_WALL] = UI_COL_WALL, [TILE_FLOOR] = UI_COL_FLOOR,
 	[TILE_RUBBLE] = UI_COL_RUBBLE, [TILE_WATER] = UI_COL_WATER, [TILE_DOOR] = UI_COL_DOOR,
-	[TILE_EXIT] = UI_COL_EXIT,
+	[TILE_EXIT] = UI_COL_EXIT, [TILE_BEDROCK] = UI_COL_WALL,
 };
 
 /* What cell (x, y) looks like now; false for a cell never seen. */
@@ -80,7 +80,7 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 		ch = gold ? '$' : '!';
 		col = gold ? UI_COL_GOLD : UI_COL_POTION;
 	} else {
-		enum tile t = (enum tile)g->tiles[i];
+		enum tile t = game_tile_known(g, i);
 		if (t >= TILE_COUNT)
 			t = TILE_VOID;
 		ch = (chtype)(unsigned char)tile_info(t)->glyph;
@@ -112,7 +112,7 @@ static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum u
 		return;
 	if (g->items[cell] && (g->visible[cell] || g->remembered[cell]))
 		return;
-	enum tile t = (enum tile)g->tiles[cell];
+	enum tile t = game_tile_known(g, cell);
 	chtype ch = t == TILE_FLOOR || (!g->visible[cell] && !g->remembered[cell])
 			    ? mark
 			    : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;

@@ -101,7 +101,8 @@ static attr_t ued_attr(const struct ued *u, enum ui_colour c)
 static enum ui_colour glyph_colour(char c)
 {
 	switch (c) {
-	case '#': return UI_COL_WALL;
+	case '#':
+	case '%': return UI_COL_WALL;
 	case ',': return UI_COL_RUBBLE;
 	case '~': return UI_COL_WATER;
 	case '+': return UI_COL_DOOR;
@@ -422,7 +423,8 @@ static const char *const ued_help[] = {
 	"",
 	"  cursor      h j k l y u b n, arrows, numpad (shifted: 8 cells)",
 	"  paint       Space or Enter: the current tool at the cursor",
-	"  glyphs      # . , ~ + @ > ! $ choose, paint (pencil); _ void: no cell, dim _",
+	"  glyphs      # % . , ~ + @ > ! $ choose, paint (pencil); _ void: no cell, dim _",
+	"              (% a permanent wall: no monster can dig it)",
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
 	"              line and rectangles: Space at one corner, then at the other",
@@ -801,7 +803,7 @@ static void ued_key_edit(struct ued *u, int key)
 		ued_cursor_move(u, c.dir, c.count);
 		return;
 	}
-	if (strchr("#.,~+@>!$", key) && key) {
+	if (strchr("#%.,~+@>!$", key) && key) {
 		ued_select_glyph(u, (char)key);
 		if (u->tool == TOOL_PENCIL)
 			ued_apply(u);

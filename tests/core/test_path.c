@@ -226,6 +226,109 @@ static void run_fallback_random(enum grid_topology t, uint32_t seed)
 	}
 }
 
+/* Reference for a fallback with a finite P and solid cells: Dijkstra
+ * where a blocked cell costs its plain step plus P to enter, a solid one
+ * cannot be entered, and passable cells keep the corner rule between them. */
+static void ref_penalty(const struct grid *g, int src, const uint8_t *solid, double p, double *dist)
+{
+	int n = g->w * g->h;
+	bool *done = calloc((size_t)n, 1);
+	assert_non_null(done);
+	for (int i = 0; i < n; i++)
+		dist[i] = -1;
+	dist[src] = 0;
+	for (;;) {
+		int u = -1;
+		for (int i = 0; i < n; i++)
+			if (!done[i] && dist[i] >= 0 && (u < 0 || dist[i] < dist[u]))
+				u = i;
+		if (u < 0)
+			break;
+		done[u] = true;
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int k = grid_adjacent(g, u, s);
+		for (int i = 0; i < k; i++) {
+			int v = s[i].cell;
+			bool ub = u != src && g->cost[u] == 0, vb = g->cost[v] == 0;
+			if (vb && solid[v])
+				continue;
+			if (!ub && !vb && s[i].step > 1.0) {
+				struct grid_step t[GRID_MAX_NEIGHBOURS];
+				int kk = grid_neighbours(g, u, false, t), j;
+				for (j = 0; j < kk && t[j].cell != v; j++)
+					;
+				if (j == kk)
+					continue;
+			}
+			double nd = dist[u] + (vb ? s[i].step + p : s[i].step * g->cost[v]);
+			if (dist[v] < 0 || nd < dist[v] - 1e-12)
+				dist[v] = nd;
+		}
+	}
+	free(done);
+}
+
+/* A finite P with solid cells (a digging monster's search) against the
+ * reference on random maps: the walk is an optimal route to its end, the
+ * first blocked cell is entered from it at step + P and is never solid,
+ * and a goal solid cells wall off has no route. */
+static void run_solid_random(enum grid_topology t, uint32_t seed)
+{
+	for (int m = 0; m < 300; m++) {
+		struct grid *g = random_grid(&seed, t, true, 40);
+		int n = g->w * g->h;
+		uint8_t *solid = malloc((size_t)n);
+		double *dist = malloc((size_t)n * sizeof *dist);
+		for (int i = 0; i < n; i++)
+			solid[i] = !g->cost[i] && rnd(&seed) % 2;
+		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+		g->cost[start] = 1;
+		g->cost[goal] = 1;
+		solid[start] = solid[goal] = 0;
+		double p = 0.5 + (double)(rnd(&seed) % 8);
+		ref_penalty(g, start, solid, p, dist);
+		struct path_ctx *ctx = path_create(g);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		opt.penalty = p;
+		opt.solid = solid;
+		struct path_result r;
+		enum path_status st = path_find(ctx, start, goal, &opt, &r);
+		if (dist[goal] < 0) {
+			assert_int_equal(st, PATH_NO_ROUTE);
+			assert_int_equal(r.len, 1);
+		} else {
+			check_walk(g, &r, start, false);
+			assert_true(fabs(r.cost - dist[r.end]) < 1e-9);
+			if (r.first_blocked < 0) {
+				assert_int_equal(st, PATH_FOUND);
+				assert_true(fabs(r.cost - dist[goal]) < 1e-9);
+			} else {
+				assert_int_equal(st, PATH_FALLBACK);
+				assert_int_equal(g->cost[r.first_blocked], 0);
+				assert_int_equal(solid[r.first_blocked], 0);
+				assert_true(grid_is_adjacent(g, r.end, r.first_blocked));
+				assert_true(r.blocked_crossed >= 1);
+			}
+		}
+		/* with automatic P the same cells are closed */
+		opt.penalty = 0.0;
+		st = path_find(ctx, start, goal, &opt, &r);
+		assert_int_equal(st == PATH_NO_ROUTE, dist[goal] < 0);
+		if (st != PATH_NO_ROUTE && r.first_blocked >= 0)
+			assert_int_equal(solid[r.first_blocked], 0);
+		free(solid);
+		free(dist);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+}
+
+static void test_solid_random_square8(void **state) { (void)state; run_solid_random(GRID_SQUARE8, 31); }
+static void test_solid_random_square4(void **state) { (void)state; run_solid_random(GRID_SQUARE4, 32); }
+static void test_solid_random_hex(void **state) { (void)state; run_solid_random(GRID_HEX, 33); }
+static void test_solid_random_diamond8(void **state) { (void)state; run_solid_random(GRID_DIAMOND8, 34); }
+
 static void test_fallback_random_square8(void **state) { (void)state; run_fallback_random(GRID_SQUARE8, 11); }
 static void test_fallback_random_square4(void **state) { (void)state; run_fallback_random(GRID_SQUARE4, 12); }
 static void test_fallback_random_hex(void **state) { (void)state; run_fallback_random(GRID_HEX, 13); }
@@ -485,11 +588,44 @@ static void test_fallback_finite_penalty(void **state)
 	/* automatic P: the detour (10 steps) */
 	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
 	assert_true(r.cost == 10.0);
+	assert_int_equal(r.first_blocked, -1);
 	/* P = 1: through the wall at (3,1) costs 2 + 1 < 10 */
 	opt.penalty = 1.0;
 	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FALLBACK);
 	assert_int_equal(r.len, 1);
 	assert_int_equal(r.blocked_crossed, 1);
+	assert_int_equal(r.first_blocked, grid_index(g, 3, 1)); /* the wall a digger digs */
+	/* that wall solid (no one can dig it), and the map's edge: through
+	 * the three below it, 7 < 10 */
+	uint8_t *solid = calloc((size_t)(g->w * g->h), 1);
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++)
+			solid[grid_index(g, x, y)] = x == 0 || y == 0 || x == g->w - 1 || y == g->h - 1;
+	solid[grid_index(g, 3, 1)] = 1;
+	opt.solid = solid;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FALLBACK);
+	assert_int_equal(r.blocked_crossed, 3);
+	assert_int_equal(r.first_blocked, grid_index(g, 2, 2));
+	/* every wall solid: the detour, whatever P */
+	for (int i = 0; i < g->w * g->h; i++)
+		solid[i] = !g->cost[i];
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
+	assert_true(r.cost == 10.0);
+	assert_int_equal(r.first_blocked, -1);
+	/* the goal walled off by solid cells: no route at all, either P */
+	g->cost[grid_index(g, 3, 2)] = 1;
+	g->cost[grid_index(g, 3, 3)] = 0;
+	solid[grid_index(g, 3, 3)] = 1;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_NO_ROUTE);
+	assert_int_equal(r.len, 1);
+	opt.penalty = 0.0;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_NO_ROUTE);
+	assert_int_equal(r.first_blocked, -1);
+	opt.solid = NULL;
+	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FALLBACK);
+	free(solid);
+	g->cost[grid_index(g, 3, 2)] = 0;
+	g->cost[grid_index(g, 3, 3)] = 1;
 	/* P = 20: the detour again */
 	opt.penalty = 20.0;
 	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
@@ -1181,6 +1317,10 @@ int main(void)
 		cmocka_unit_test(test_fallback_exact_hex),
 		cmocka_unit_test(test_fallback_corner_rule),
 		cmocka_unit_test(test_fallback_finite_penalty),
+		cmocka_unit_test(test_solid_random_square8),
+		cmocka_unit_test(test_solid_random_square4),
+		cmocka_unit_test(test_solid_random_hex),
+		cmocka_unit_test(test_solid_random_diamond8),
 		cmocka_unit_test(test_simple_cases),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_determinism),

@@ -24,7 +24,7 @@ static void test_shipped_bestiary(void **state)
 	struct diag_list d = { 0 };
 	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
 	assert_int_equal(d.n, 0);
-	assert_true(b.n >= 5 && b.n <= 20);
+	assert_true(b.n >= 5 && b.n <= 20); /* the campaign's kinds and the hunt's minds' */
 	static const char *const names[] = { "rat", "goblin", "orc", "zombie", "bat", "ogre" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct monster_kind *k = bestiary_find_name(&b, names[i]);
@@ -89,10 +89,12 @@ static void test_defaults_match_docs(void **state)
 	assert_int_equal(k->scent, 0);   /* no kind tracks, sleeps or wanders unless it says so */
 	assert_int_equal(k->sleep, 0);
 	assert_int_equal(k->wander, 0);
+	assert_true(k->dig == 0.0); /* no kind digs unless it says so */
+	assert_int_equal(k->dig_turns, 3);
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 22);
+	assert_int_equal(n, 24);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {
@@ -112,7 +114,7 @@ static void test_every_key(void **state)
 				   "hp: 40\r\ndamage: 7\r\nspeed: 90\r\nsight: 12\r\nmemory: 0\r\n"
 				   "weight: 1.5\r\npenalty: 6.5\r\ncrowd: 0\r\nrepath: 4\r\nbudget: 5000\r\n"
 				   "lookahead: 1\r\nflee: 0.5\r\nbehaviour: ranged\r\nrange: 6\r\nkeep: 3\r\n"
-				   "reload: 2\r\n"
+				   "reload: 2\r\ndig: 2.5\r\ndig_turns: 7\r\n"
 				   "\r\n  kind: wisp\r\n  glyph: w\r\n  sight: 0\r\n";
 	struct bestiary b;
 	struct diag_list d = { 0 };
@@ -136,6 +138,8 @@ static void test_every_key(void **state)
 	assert_int_equal(k->range, 6);
 	assert_int_equal(k->keep, 3);
 	assert_int_equal(k->reload, 2);
+	assert_true(k->dig == 2.5);
+	assert_int_equal(k->dig_turns, 7);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->sight, 0);
 	assert_int_equal(bestiary_find_glyph(&b, 'w')->hp, 5);
 	diag_list_fini(&d);

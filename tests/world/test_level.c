@@ -328,13 +328,14 @@ static void test_diamond_layout(void **state)
 static void test_tile_table(void **state)
 {
 	(void)state;
-	static const char glyphs[TILE_COUNT] = { ' ', '#', '.', ',', '~', '+', '>' };
-	static const int costs[TILE_COUNT] = { 0, 0, 1, 2, 3, 1, 1 };
+	static const char glyphs[TILE_COUNT] = { ' ', '#', '.', ',', '~', '+', '>', '%' };
+	static const int costs[TILE_COUNT] = { 0, 0, 1, 2, 3, 1, 1, 0 };
 	for (int t = 0; t < TILE_COUNT; t++) {
 		assert_int_equal(tile_info((enum tile)t)->glyph, glyphs[t]);
 		assert_int_equal(tile_info((enum tile)t)->cost, costs[t]);
 	}
 	assert_true(tile_info(TILE_WALL)->blocks_sight);
+	assert_true(tile_info(TILE_BEDROCK)->blocks_sight);
 	assert_true(tile_info(TILE_DOOR)->blocks_sight);
 	assert_false(tile_info(TILE_WATER)->blocks_sight);
 	struct level *lv = parse_ok("tests/levels/ok/lf.lvl", NULL);
@@ -571,6 +572,64 @@ static void test_grid_regions_match_neighbours(void **state)
 	}
 	print_message("level_grid_regions = a grid_neighbours labelling on %d random grids\n", grids);
 }
+/*
+ * '%', the wall no one can dig (DESIGN section 4, rule 6): parsed, written
+ * back and parsed again the same on square and hex maps; only a '#' off the
+ * map's edge can be dug; and `astray check` says a digger walled off by
+ * walls it can dig reaches the player, one walled off by '%' never does,
+ * and a chaser behind '#' never does either.
+ */
+static void test_permanent_wall(void **state)
+{
+	(void)state;
+	static const char kinds[] = "kind: mole\nglyph: m\nbehaviour: dig\ndig: 4\n"
+				    "kind: goblin\nglyph: g\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("k", kinds, sizeof kinds - 1, &b, &d));
+	static const char square[] = "astray-level 1\nname: Vaults\ntopology: square8\nmap:\n"
+				     "%%%%%%%%%%%%\n"
+				     "%@.>#m.%g.m%\n"
+				     "%...#..%%%%%\n"
+				     "%%%%%%%%%%%%\n";
+	struct level *lv = level_parse("sq.lvl", square, sizeof square - 1, &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(level_tile(lv, 0, 0), TILE_BEDROCK);
+	assert_int_equal(level_tile(lv, 7, 1), TILE_BEDROCK);
+	assert_int_equal(level_tile(lv, 4, 1), TILE_WALL);
+	assert_true(tile_diggable(level_tile(lv, 4, 1), lv->w, lv->h, 4, 1));
+	assert_false(tile_diggable(level_tile(lv, 7, 1), lv->w, lv->h, 7, 1)); /* '%' */
+	assert_false(tile_diggable(TILE_WALL, lv->w, lv->h, 0, 1));             /* the edge */
+	assert_false(tile_diggable(TILE_WALL, lv->w, lv->h, 4, lv->h - 1));
+	assert_false(tile_diggable(TILE_VOID, lv->w, lv->h, 4, 1));
+	round_trip(lv, &b);
+	size_t len;
+	char *text = level_write(lv, &len);
+	assert_non_null(strstr(text, "\n%@.>#m.%g.m%\n"));
+	free(text);
+	assert_int_equal(level_analyse(lv, &b, &d), 0);
+	char *got = format_all(&d);
+	/* the mole at 5,1 digs through '#'; the goblin and the mole behind '%' never come */
+	assert_null(strstr(got, "'m' at 5,1"));
+	assert_non_null(strstr(got, "goblin 'g' at 8,1 can never reach the player (walled off"));
+	assert_non_null(strstr(got, "mole 'm' at 10,1 can never reach the player, even digging"));
+	free(got);
+	diag_list_fini(&d);
+	level_destroy(lv);
+
+	static const char hex[] = "astray-level 1\nname: Hex vault\ntopology: hex\nmap:\n"
+				  "% % % % % %\n"
+				  " % @ . # > %\n"
+				  "% % % % % %\n";
+	lv = level_parse("hex.lvl", hex, sizeof hex - 1, &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(level_tile(lv, 0, 0), TILE_BEDROCK);
+	assert_int_equal(level_tile(lv, 3, 1), TILE_WALL);
+	round_trip(lv, &b);
+	level_destroy(lv);
+	diag_list_fini(&d);
+}
 
 int main(void)
 {
@@ -583,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_hex_layout),
 		cmocka_unit_test(test_diamond_layout),
 		cmocka_unit_test(test_tile_table),
+		cmocka_unit_test(test_permanent_wall),
 		cmocka_unit_test(test_round_trip_campaign),
 		cmocka_unit_test(test_movingai_import),
 		cmocka_unit_test(test_movingai_shared_maps),

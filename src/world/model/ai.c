@@ -28,8 +28,9 @@
  * the player's cell).  Instead of one A* each, one reverse Dijkstra flood
  * from that cell (flood.c, a multi-queue Dijkstra) serves them all: each
  * follows flood_next downhill, which is an optimal route.  The flood stays
- * valid while the goal stays (the grid's costs never change: doors are
- * passable in it, only their opacity changes), and is run only until every
+ * valid while the goal stays and the grid's costs stay (doors are passable
+ * in it, only their opacity changes; a dug wall drops the floods:
+ * ai_cell_changed), and is run only until every
  * monster heading there is settled (on a large level: to its end; when
  * the goal then moves, the flood is kept while the goal stays near its
  * source and a small flood round the goal serves the monsters there, and
@@ -99,12 +100,14 @@ void ai_init(struct ai *ai)
 	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1, .near_goal = -1 };
 }
 
-bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path, int max_monsters)
+bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles, struct path_ctx *path,
+		   int max_monsters)
 {
 	size_t n = (size_t)grid->w * (size_t)grid->h;
 	ai->path = path;
 	ai->crowd = calloc(n, sizeof *ai->crowd);
 	ai->region = malloc(n * sizeof *ai->region);
+	ai->solid = malloc(n);
 	ai->route_cells = malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
 	ai->flood = flood_create(grid);
 	ai->ranged = ranged_map_create(grid);
@@ -112,9 +115,13 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path
 	ai->flood_goal = -1;
 	ai->due = 0;
 	ai->goal = -1;
-	if (!ai->crowd || !ai->region || !ai->route_cells || !ai->flood || !ai->ranged ||
-	    level_grid_regions(grid, ai->region) < 0)
+	if (!ai->crowd || !ai->region || !ai->solid || !ai->route_cells || !ai->flood || !ai->ranged ||
+	    (ai->regions = level_grid_regions(grid, ai->region)) < 0)
 		return false;
+	for (int y = 0, c = 0; y < grid->h; y++)
+		for (int x = 0; x < grid->w; x++, c++)
+			ai->solid[c] = !grid->cost[c] &&
+				       !(tiles && tile_diggable((enum tile)tiles[c], grid->w, grid->h, x, y));
 	/* A flood may settle every passable cell, one search per monster only
 	 * what its route needs: on a large level the flood pays when many
 	 * hunters share it (a count of cells and monsters, never a time). */
@@ -133,6 +140,7 @@ void ai_level_fini(struct ai *ai)
 {
 	free(ai->crowd);
 	free(ai->region);
+	free(ai->solid);
 	free(ai->route_cells);
 	flood_destroy(ai->flood);
 	flood_destroy(ai->near);
@@ -142,10 +150,69 @@ void ai_level_fini(struct ai *ai)
 	ai->near_goal = -1;
 	ai->crowd = NULL;
 	ai->region = NULL;
+	ai->solid = NULL;
+	ai->regions = 0;
 	ai->route_cells = NULL;
 	ai->flood = NULL;
 	ai->path = NULL;
 	ai->flood_goal = -1;
+}
+
+void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell)
+{
+	/* the floods were made on the old costs: the next plan floods anew */
+	ai->flood_goal = -1;
+	ai->near_goal = -1;
+	if (!grid->cost[cell]) {
+		ai->region[cell] = -1; /* play never closes a cell; kept sound if it did */
+		return;
+	}
+	/* The cell joins the regions of the cells it can step to (the moves
+	 * are symmetric).  On a square8 grid it may also open a diagonal
+	 * between two of its neighbours, but those two are joined through it
+	 * anyway.  Usually they are one region (a wall dug into from one
+	 * side): the cell takes its label.  Two or more are joined by one
+	 * pass over the map, relabelling them as the smallest (a breach into
+	 * a sealed room; a handful in a game). */
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int k = grid_neighbours(grid, cell, false, s);
+	int labels[GRID_MAX_NEIGHBOURS], n = 0, lo = -1;
+	for (int i = 0; i < k; i++) {
+		int r = ai->region[s[i].cell];
+		bool seen = false;
+		for (int j = 0; j < n; j++)
+			seen = seen || labels[j] == r;
+		if (r < 0 || seen)
+			continue;
+		labels[n++] = r;
+		if (lo < 0 || r < lo)
+			lo = r;
+	}
+	if (n == 0) {
+		ai->region[cell] = ai->regions++;
+		return;
+	}
+	ai->region[cell] = lo;
+	if (n == 1)
+		return;
+	const int cells = grid->w * grid->h;
+	for (int c = 0; c < cells; c++) {
+		int r = ai->region[c];
+		for (int j = 0; j < n && r >= 0; j++)
+			if (r == labels[j]) {
+				ai->region[c] = lo;
+				break;
+			}
+	}
+}
+
+bool ai_level_refresh(struct ai *ai, const struct grid *grid)
+{
+	ai->flood_goal = -1;
+	ai->near_goal = -1;
+	/* solid[] stays: the cells no one can dig never change */
+	ai->regions = level_grid_regions(grid, ai->region);
+	return ai->regions >= 0;
 }
 
 void ai_mind_init(struct ai *ai, struct mind *mind, int index)
@@ -274,9 +341,18 @@ static void count_search(struct ai *ai, long expanded, double us)
 		ai->stats.on_search(ai->stats.ud, expanded, us);
 }
 
-void ai_count_search(struct ai *ai, long expanded, double us)
+void ai_count_flood(struct ai *ai, long expanded, double us)
 {
 	count_search(ai, expanded, us);
+}
+
+void ai_count_search(struct ai *ai, const struct path_result *r, double us)
+{
+	count_search(ai, r->expanded, us);
+	if (r->status == PATH_FALLBACK)
+		ai->stats.fallbacks++;
+	if (r->status == PATH_BUDGET)
+		ai->stats.budget_hits++;
 }
 
 /* Runs a new flood from goal (ai->flood_goal is not goal): shifted from the
@@ -394,6 +470,12 @@ static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 	for (int i = 0; i < v->n_monsters; i++)
 		if (v->monsters[i].alive)
 			ai->crowd[ai_monster_cell(v, &v->monsters[i])] = (uint16_t)value;
+}
+
+const uint16_t *ai_crowd(struct ai *ai, const struct ai_view *v, int value)
+{
+	crowd_fill(ai, v, value);
+	return ai->crowd;
 }
 
 /* Rule 3 by the shared flood: the route downhill, only the steps the
@@ -655,6 +737,7 @@ static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_CHASE] = NULL,
 	[MIND_RANGED] = ai_mind_ranged,
 	[MIND_TRACK] = ai_mind_track,
+	[MIND_DIG] = ai_mind_dig,
 };
 
 /* How far (cells, each way) a wanderer's next goal may lie, and how many

@@ -109,7 +109,11 @@ struct ai {
 	struct path_ctx *path;  /* borrowed: the level's one search context, shared with the player's travel */
 	struct flood_ctx *flood;/* context of the shared reverse flood toward the goal (flood.h) */
 	uint16_t *crowd;        /* w*h: the crowd cost of cells held by monsters (path_options.extra) */
-	int *region;            /* w*h: connected region of each passable cell (level_grid_regions), -1 blocked */
+	int *region;            /* w*h: connected region of each passable cell (level_grid_regions), -1 blocked;
+	                           kept up to date as walls are dug (ai_cell_changed): equal labels, same region */
+	int regions;            /* labels region[] may use are below this */
+	uint8_t *solid;         /* w*h: 1 for a blocked cell no one can dig (the map's edge, '%', void):
+	                           a digger's fallback may not cross it (path_options.solid); fixed per level */
 	int *route_cells;       /* max_monsters * AI_ROUTE_MAX: the monsters' route buffers */
 	int crowd_value;        /* the crowd knob crowd[] is filled with now */
 	int flood_goal;         /* cell the current flood was made from; -1 none */
@@ -145,12 +149,13 @@ enum ai_act {
 	AI_STEP,                /* enter `cell`: adjacent, legal and free (a closed door opens) */
 	AI_ATTACK,              /* hit the player, who stands at `cell`, adjacent */
 	AI_SHOOT,               /* shoot at `cell` (the player's) along the line of sight: the shot stops at a wall or the first monster */
-	AI_DIG                  /* dig at `cell`, an adjacent wall that is not permanent: a turn of work toward rubble */
+	AI_DIG                  /* dig at `cell`, an adjacent wall that is not permanent: a turn of work toward rubble;
+	                           the work is done when the mind's timer reaches the kind's dig_turns */
 };
 
 struct ai_decision {
 	enum ai_act act;
-	int cell;               /* AI_STEP: the cell entered; AI_ATTACK: the player's cell; AI_WAIT: -1 */
+	int cell;               /* AI_STEP: the cell entered; AI_ATTACK: the player's cell; AI_DIG: the wall; AI_WAIT: -1 */
 };
 
 /* A new game's AI: automatic sharing, no counts, no level yet. */
@@ -158,10 +163,29 @@ void ai_init(struct ai *ai);
 
 /*
  * Makes the buffers of a level on `grid` (which must outlive them) for up
- * to max_monsters monsters; `path` is the level's search context, borrowed.
- * False on no memory (ai_level_fini then frees what was made).
+ * to max_monsters monsters; `tiles` (w*h enum tile, level.h) says which
+ * blocked cells can be dug (tile_diggable); `path` is the level's search
+ * context, borrowed.  False on no memory (ai_level_fini then frees what
+ * was made).
  */
-bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path, int max_monsters);
+bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles, struct path_ctx *path,
+		   int max_monsters);
+
+/*
+ * The rules changed the entering cost of `cell` in the grid: a dug wall
+ * became rubble (the only change play makes; doors are passable in the
+ * grid).  Every map the AI keeps of the grid follows: the region labels
+ * (joined where the cell joins them, without allocating) and the shared
+ * floods, which assume fixed costs (dropped; the next plan floods anew).
+ */
+void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell);
+
+/*
+ * The grid's costs were put back from a saved state (game_state_load):
+ * the region labels are made again from them and the floods dropped
+ * before the state's own flood is rebuilt.  False on no memory.
+ */
+bool ai_level_refresh(struct ai *ai, const struct grid *grid);
 
 /* Frees the level's buffers; the policy and the counters stay. */
 void ai_level_fini(struct ai *ai);

@@ -44,9 +44,17 @@ void ranged_map_destroy(struct ranged_map *rm);
 /* A new game turn: the player's turn map is made again when next needed. */
 void ranged_map_forget(struct ranged_map *rm);
 
-/* Counts a search of a mind's own in ai->stats (searches, expanded,
+/* Counts a flood of a mind's own in ai->stats (searches, expanded,
  * search_us, on_search): `expanded` the cells it settled. */
-void ai_count_search(struct ai *ai, long expanded, double us);
+void ai_count_flood(struct ai *ai, long expanded, double us);
+
+/* Counts a search of a mind's own in ai->stats (searches, expansions,
+ * time, fallbacks, budget hits), as the chase rule's are counted. */
+void ai_count_search(struct ai *ai, const struct path_result *r, double us);
+
+/* The crowd costs (path_options.extra) with `value` on every cell another
+ * monster holds, as the chase rule's crowd detours use them. */
+const uint16_t *ai_crowd(struct ai *ai, const struct ai_view *v, int value);
 
 struct ai_decision ai_wait(void);
 struct ai_decision ai_step(int cell);
@@ -57,5 +65,9 @@ struct ai_decision ai_attack(int cell);
 /* mind_track.c: follows the player's scent trail (docs/ai.md, "Mind: track"). */
 bool ai_mind_track(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
 		   struct ai_decision *d);
+
+/* mind_dig.c: through walls, digging the first of its route into rubble. */
+bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		 struct ai_decision *d);
 
 #endif

@@ -89,6 +89,11 @@ static const struct bestiary_key_doc keys[] = {
 	KEY("wander", BKEY_INT, wander, "0", 0, 1,
 	    "1: awake and not hunting, it walks between random cells near it and goes to look at noises it "
 	    "hears; 0: it waits where it is"),
+	KEY("dig", BKEY_DOUBLE, dig, "0", 0, 1e6,
+	    "behaviour dig: what its plans add for each wall it would dig through, in steps (the fallback's P); "
+	    "dig_turns + 1 is the true time; 0 never digs"),
+	KEY("dig_turns", BKEY_INT, dig_turns, "3", 1, 1000,
+	    "behaviour dig: turns of work that turn one wall into rubble (it then steps in at rubble's cost 2)"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

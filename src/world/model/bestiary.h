@@ -37,6 +37,8 @@ struct monster_kind {
 	int scent;           /* track mind: turns a trail stays fresh to it; 0 = does not track */
 	int sleep;           /* chance in percent that it starts the level asleep */
 	int wander;          /* 1: awake and unaware, it walks between random cells; 0: it waits */
+	double dig;          /* MIND_DIG: extra cost its plans give each wall it would dig, in steps (the fallback's P); 0 = does not dig */
+	int dig_turns;       /* MIND_DIG: turns of work that turn one wall into rubble */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).

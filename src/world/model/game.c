@@ -235,7 +235,7 @@ bool game_level_load(struct game *g, int depth)
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
 	    !g->noticed || !g->scent || !g->noise || !g->path || !g->reach.ctx ||
-	    !ai_level_init(&g->ai, g->grid, g->path, lv->n_monsters))
+	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, lv->n_monsters))
 		return false;
 	/* Every travel preview and click plans on g->path, and one into
 	 * unexplored space crosses rows of the context no search has touched
@@ -559,8 +559,58 @@ static int monster_step(struct game *g, struct monster *m, int to)
 	return enter_cost(g, to);
 }
 
+/* The tile at `cell` is now t: the grid's entering cost, the opacity and
+ * the AI's maps follow.  The player's memory (known[]) follows only when
+ * the player sees the cell (fov_update, after the monsters' turns). */
+static void tile_set(struct game *g, int cell, enum tile t)
+{
+	g->tiles[cell] = (uint8_t)t;
+	g->grid->cost[cell] = tile_info(t)->cost;
+	g->opaque[cell] = tile_info(t)->blocks_sight;
+	ai_cell_changed(&g->ai, g->grid, cell);
+}
+
+bool game_grid_from_tiles(struct game *g)
+{
+	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	for (size_t c = 0; c < n; c++)
+		g->grid->cost[c] = tile_info((enum tile)g->tiles[c])->cost;
+	return ai_level_refresh(&g->ai, g->grid);
+}
+
+/*
+ * A turn of monster m's work on the wall at `cell` (AI_DIG: DESIGN section
+ * 4, rule 6).  Its mind counts the turns (mind.timer); at the kind's
+ * dig_turns the wall becomes rubble.  The player is told what it sees
+ * ("The umber hulk digs at the wall.", "... digs through the wall.") or,
+ * unseen within DIG_HEARD steps, hears ("You hear digging."), once as the
+ * work starts and once as it ends.  A decision that is not a diggable wall
+ * next to the monster is a wait (the AI never makes one).
+ */
+static void monster_dig(struct game *g, const struct monster *m, int cell)
+{
+	int from = cell_of(g, m->x, m->y);
+	int x = grid_x(g->grid, cell), y = grid_y(g->grid, cell);
+	bool ok = grid_is_adjacent(g->grid, from, cell) &&
+		  tile_diggable((enum tile)g->tiles[cell], g->grid->w, g->grid->h, x, y);
+	CHECK(ok);
+	if (!ok)
+		return;
+	bool done = m->mind.timer >= m->kind->dig_turns;
+	if (m->mind.timer != 1 && !done)
+		return;
+	if (done)
+		tile_set(g, cell, TILE_RUBBLE);
+	if (g->visible[from] || (done && g->visible[cell])) {
+		game_message_add(g, done ? "The %s digs through the wall." : "The %s digs at the wall.", m->kind->name);
+	} else if (grid_step_distance(g->grid, from, player_cell(g)) <= DIG_HEARD) {
+		game_message_add(g, "You hear digging.");
+		g->heard = true;
+	}
+}
+
 /* Carries out monster i's decision and charges its energy: a step 100
- * times the entering cost, an attack or a wait 100. */
+ * times the entering cost, an attack, a turn of digging or a wait 100. */
 static void monster_act(struct game *g, int i, struct ai_decision d)
 {
 	struct monster *m = &g->monsters[i];
@@ -577,7 +627,9 @@ static void monster_act(struct game *g, int i, struct ai_decision d)
 		CHECK(d.cell == player_cell(g));
 		monster_shoot(g, m, d.cell);
 		break;
-	case AI_DIG: /* no mind digs yet */
+	case AI_DIG:
+		monster_dig(g, m, d.cell);
+		break;
 	case AI_WAIT:
 		break;
 	}
@@ -813,6 +865,7 @@ static void run_monsters(struct game *g)
 static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
+	g->heard = false;
 	long damage0 = g->damage_taken;
 	int gold0 = g->player.gold, potions0 = g->player.potions, from = player_cell(g);
 	enum act_result res = RESULT_NOTHING;
@@ -909,6 +962,15 @@ int game_noticed_by(const struct game *g)
 	return n;
 }
 
+enum tile game_tile_known(const struct game *g, int cell)
+{
+	enum tile t = (enum tile)g->tiles[cell];
+	/* play changes terrain only by digging a wall into rubble */
+	if (t == TILE_RUBBLE && !g->visible[cell] && g->remembered[cell] && g->known[cell] == 0)
+		return TILE_WALL;
+	return t;
+}
+
 void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 {
 	if (!grid_in_bounds(g->grid, x, y)) {
@@ -933,7 +995,7 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 			 : mi->tracking ? ", following your trail" : m->kind->wander ? ", wandering" : "");
 		return;
 	}
-	enum tile t = (enum tile)g->tiles[c];
+	enum tile t = game_tile_known(g, c);
 	const char *ground = t == TILE_DOOR ? (g->open[c] ? "an open door" : "a closed door")
 			   : t == TILE_EXIT ? "stairs down (stand on them and press > to descend)"
 					    : tile_info(t)->name;

@@ -54,7 +54,8 @@ enum travel_stop {
 	TRAVEL_INTERRUPTED,/* the player pressed a key (the UI calls game_travel_cancel) */
 	TRAVEL_STAIRS,    /* stepped onto stairs that were not the destination */
 	TRAVEL_ITEM,      /* a run or autoexplore stepped onto an item */
-	TRAVEL_DONE       /* rested to full health, or nothing left to explore */
+	TRAVEL_DONE,      /* rested to full health, or nothing left to explore */
+	TRAVEL_HEARD      /* the player heard a monster it does not see (digging) */
 };
 
 /* What a travel-like activity is doing; every one advances by ACT_TRAVEL_STEP
@@ -122,6 +123,7 @@ struct travel {
 #define PLAYER_REGEN_TURNS 10 /* below max_hp the player regains 1 hp every this many turns */
 #define TRAVEL_BUDGET 65536L  /* expansions a travel plan or preview may take (a frame on any map) */
 #define REACH_COST 64         /* the player's distance map covers cells this near (travel cost over known[]) */
+#define DIG_HEARD 16          /* the player hears digging it does not see this many steps away or nearer */
 
 /* The player's distance map: a flood over known[] from the player's cell,
  * out to REACH_COST, made by the first preview or plan after the player
@@ -178,6 +180,10 @@ struct game {
 	unsigned message_stamp; /* counts additions and merges: a UI shows what is newer than its mark */
 	char killer[48];        /* what killed the player ("a goblin"), "" while alive */
 
+	bool heard;             /* during one game_act: the player heard something (digging) that stops an
+	                           activity; cleared by act() and game_activity_check, so never kept between
+	                           actions (not in the state table) */
+
 	int last_hurt_turn;
 	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
 	long damage_taken;
@@ -229,6 +235,11 @@ void game_message_add(struct game *g, const char *fmt, ...) __attribute__((forma
 
 /* "a" or "an" for a noun ("an orc", "a goblin"). */
 const char *game_article(const char *noun);
+
+/* The tile of `cell` as the player knows it: the true one where it sees
+ * the cell, else as it last saw it (a wall dug out of its sight is still
+ * a wall to it: its memory, known[], changes only with what it sees). */
+enum tile game_tile_known(const struct game *g, int cell);
 
 /* A short description of a cell for a right click ("a goblin", "rubble", "unexplored"). */
 void game_describe(const struct game *g, int x, int y, char *buf, size_t size);

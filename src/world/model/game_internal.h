@@ -14,6 +14,10 @@ static inline int player_cell(const struct game *g) { return cell_of(g, g->playe
  * false on no memory (the game must then end). */
 bool game_level_load(struct game *g, int depth);
 
+/* The grid's entering costs made again from tiles[] (a state was loaded),
+ * and the AI's maps of them; false on no memory. */
+bool game_grid_from_tiles(struct game *g);
+
 /* Distance in steps from monster i to the player. */
 int game_monster_distance(const struct game *g, int i);
 

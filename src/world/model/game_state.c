@@ -410,6 +410,10 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, p->regen, 0, big);
 
 	state_cells_u8(io, g->tiles, n, TILE_COUNT);
+	/* not a field: the grid's costs and the AI's regions are made from
+	 * the tiles (dug walls), before the flood below is rebuilt on them */
+	if (io->mode == STATE_LOAD && !io->bad && !game_grid_from_tiles(g))
+		io->bad = true;
 	state_cells_u8(io, g->open, n, 256);
 	state_cells_u8(io, g->items, n, 1 + ITEM_GOLD + 1);
 	state_cells_u8(io, g->visible, n, 256);
@@ -432,7 +436,7 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, t->goal_y, -big, big);
 	STATE_INT(io, t->len, 0, t->cap);
 	STATE_INT(io, t->pos, 0, t->cap);
-	STATE_INT(io, t->stopped, TRAVEL_NONE, TRAVEL_DONE);
+	STATE_INT(io, t->stopped, TRAVEL_NONE, TRAVEL_HEARD);
 	STATE_INT(io, t->known_version, 0, UINT32_MAX);
 	STATE_INT(io, t->dir, 0, 7);
 	STATE_INT(io, t->sides, INT32_MIN, INT32_MAX);

@@ -29,6 +29,7 @@ static const struct tile_info tile_table[TILE_COUNT] = {
 	[TILE_WATER] = { '~', "shallow water", 3, false },
 	[TILE_DOOR] = { '+', "door", 1, true },
 	[TILE_EXIT] = { '>', "exit", 1, false },
+	[TILE_BEDROCK] = { '%', "permanent wall", 0, true },
 };
 
 const struct tile_info *tile_info(enum tile t)
@@ -64,6 +65,7 @@ struct glyph_entry {
 static const struct glyph_entry glyph_table[256] = {
 	[' '] = { G_TILE, TILE_VOID },
 	['#'] = { G_TILE, TILE_WALL },
+	['%'] = { G_TILE, TILE_BEDROCK },
 	['.'] = { G_TILE, TILE_FLOOR },
 	[','] = { G_TILE, TILE_RUBBLE },
 	['~'] = { G_TILE, TILE_WATER },
@@ -407,7 +409,7 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 			struct glyph_entry g = classify(ch);
 			switch ((enum glyph_class)g.cls) {
 			case G_BAD:
-				perr(p, line, col, "unknown glyph '%c' (expected one of # . , ~ + @ > ! $, a space or a monster letter)", ch);
+				perr(p, line, col, "unknown glyph '%c' (expected one of # %% . , ~ + @ > ! $, a space or a monster letter)", ch);
 				continue;
 			case G_TILE:
 				if (g.tile == TILE_EXIT)
@@ -1053,6 +1055,34 @@ static const char *monster_name(const struct bestiary *b, char glyph)
 	return k ? k->name : "monster";
 }
 
+/* Whether the monster of letter `glyph` digs (behaviour dig with dig > 0). */
+static bool monster_digs(const struct bestiary *b, char glyph)
+{
+	const struct monster_kind *k = b ? bestiary_find_glyph(b, glyph) : NULL;
+	return k && k->behaviour == MIND_DIG && k->dig > 0;
+}
+
+/* Region labels as for a digger: the walls it can dig count as open, the
+ * permanent ones ('%', the map's edge) and void stay shut.  NULL on no
+ * memory. */
+static int *dig_regions(const struct level *lv)
+{
+	struct grid *g = level_grid(lv);
+	int *out = g ? malloc((size_t)lv->w * (size_t)lv->h * sizeof *out) : NULL;
+	if (out) {
+		for (int y = 0, c = 0; y < lv->h; y++)
+			for (int x = 0; x < lv->w; x++, c++)
+				if (tile_diggable(level_tile(lv, x, y), lv->w, lv->h, x, y))
+					g->cost[c] = tile_info(TILE_RUBBLE)->cost;
+		if (level_grid_regions(g, out) < 0) {
+			free(out);
+			out = NULL;
+		}
+	}
+	grid_destroy(g);
+	return out;
+}
+
 int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_list *diags)
 {
 	const char *file = lv->file ? lv->file : "<level>";
@@ -1117,12 +1147,30 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 			 "exit '>' at %d,%d cannot be reached from the player start", x, y);
 		errors++;
 	}
+	int *dig = NULL; /* made for the first digger walled off, if any */
+	bool dig_tried = false;
 	for (int i = 0; i < lv->n_monsters; i++) {
 		const struct level_monster *m = &lv->monsters[i];
-		int mr = region[m->y * lv->w + m->x];
+		int mc = m->y * lv->w + m->x, mr = region[mc];
 		if (mr < 0 || mr == home || size[mr] < 0)
 			continue;
 		level_cell_position(lv, m->x, m->y, &line, &col);
+		if (monster_digs(b, m->glyph) && has_player) {
+			/* a digger walled off by walls it can dig comes through them */
+			if (!dig_tried) {
+				dig = dig_regions(lv);
+				dig_tried = true;
+			}
+			if (dig && dig[mc] == dig[lv->player_y * lv->w + lv->player_x])
+				continue;
+			if (dig) {
+				diag_add(diags, DIAG_WARNING, file, line, col,
+					 "%s '%c' at %d,%d can never reach the player, even digging (walled off by "
+					 "permanent walls: '%%' or the map's edge)",
+					 monster_name(b, m->glyph), m->glyph, m->x, m->y);
+				continue;
+			}
+		}
 		diag_add(diags, DIAG_WARNING, file, line, col,
 			 "%s '%c' at %d,%d can never reach the player (walled off in a region of %d cell%s)",
 			 monster_name(b, m->glyph), m->glyph, m->x, m->y, size[mr], plural(size[mr]));
@@ -1142,6 +1190,7 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 			 "the map is %dx%d cells (%d columns on screen), larger than 80x24: it will scroll",
 			 lv->w, lv->h, sw);
 	}
+	free(dig);
 	free(region);
 	free(size);
 	free(first);

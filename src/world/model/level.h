@@ -21,6 +21,7 @@ enum tile {
 	TILE_WATER,
 	TILE_DOOR,   /* closed door; the game opens it */
 	TILE_EXIT,   /* stairs down, on floor */
+	TILE_BEDROCK,/* '%': a wall no one can dig (DESIGN section 4, rule 6) */
 	TILE_COUNT
 };
 
@@ -32,6 +33,16 @@ struct tile_info {
 	bool blocks_sight;
 };
 const struct tile_info *tile_info(enum tile t);
+
+/*
+ * Whether a digging monster may dig the cell (x, y) of a w x h map whose
+ * tile is t into rubble (DESIGN section 4, rule 6): a wall ('#') off the
+ * map's outer edge.  Permanent: the edge, '%', and void (no wall at all).
+ */
+static inline bool tile_diggable(enum tile t, int w, int h, int x, int y)
+{
+	return t == TILE_WALL && x > 0 && y > 0 && x < w - 1 && y < h - 1;
+}
 
 enum item_kind { ITEM_POTION, ITEM_GOLD };
 

@@ -217,7 +217,7 @@ static void player_map(struct ai *ai, int pc)
 		return;
 	double t0 = clock_us();
 	long settled = win_flood(rm, &rm->player, pc, NULL);
-	ai_count_search(ai, settled, clock_us() - t0);
+	ai_count_flood(ai, settled, clock_us() - t0);
 	rm->src = pc;
 }
 
@@ -347,7 +347,7 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 	 * bounded search, and the first step of the way there */
 	double t0 = clock_us();
 	long settled = win_flood(rm, &rm->spot, here, &q);
-	ai_count_search(ai, settled, clock_us() - t0);
+	ai_count_flood(ai, settled, clock_us() - t0);
 	if (q.best < 0)
 		return hand_over(mi);
 	int len = 0;

@@ -35,7 +35,7 @@ static const struct {
 } fixed_glyphs[] = {
 	{ '#', "wall" },   { '.', "floor" },     { ',', "rubble" }, { '~', "water" },
 	{ ' ', "void" },   { '+', "door" },      { '@', "start" },  { '>', "exit" },
-	{ '!', "potion" }, { '$', "gold" },
+	{ '!', "potion" }, { '$', "gold" },      { '%', "permanent wall" },
 };
 #define N_FIXED ((int)(sizeof fixed_glyphs / sizeof fixed_glyphs[0]))
 

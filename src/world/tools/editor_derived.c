@@ -24,6 +24,7 @@ static enum tile glyph_tile(char c)
 {
 	switch (c) {
 	case '#': return TILE_WALL;
+	case '%': return TILE_BEDROCK;
 	case ',': return TILE_RUBBLE;
 	case '~': return TILE_WATER;
 	case '+': return TILE_DOOR;

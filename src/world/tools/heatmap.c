@@ -32,7 +32,7 @@ uint64_t heatmap_text_hash(const char *text, size_t len)
  * row never ends in spaces). */
 static const char terrain_glyphs[TILE_COUNT] = {
 	[TILE_VOID] = '_', [TILE_WALL] = '#', [TILE_FLOOR] = '.', [TILE_RUBBLE] = ',',
-	[TILE_WATER] = '~', [TILE_DOOR] = '+', [TILE_EXIT] = '>',
+	[TILE_WATER] = '~', [TILE_DOOR] = '+', [TILE_EXIT] = '>', [TILE_BEDROCK] = '%',
 };
 
 static int terrain_tile(char ch)
@@ -399,9 +399,9 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 		memcpy(out->heat[1].tiles, out->heat[0].tiles, (size_t)w * (size_t)h);
 	if (sx >= 0) {
 		uint8_t t = out->heat[0].tiles[sy * w + sx];
-		if (t == TILE_WALL || t == TILE_VOID) {
+		if (t == TILE_WALL || t == TILE_BEDROCK || t == TILE_VOID) {
 			r->line = out->line_of[K_START];
-			return fail(r, 1, "the player's start is on a %s", t == TILE_WALL ? "wall" : "void cell");
+			return fail(r, 1, "the player's start is on a %s", t == TILE_VOID ? "void cell" : "wall");
 		}
 		out->run.start = sy * w + sx;
 	}

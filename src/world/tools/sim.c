@@ -316,11 +316,15 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 
 	/* Stuck: hunting, not attacking (in melee or with a shot: an archer
 	 * holding its distance is doing its job), and no closer (as the crow
-	 * flies) to the current target than SIM_STUCK_K hunting actions ago. */
+	 * flies) to the current target than SIM_STUCK_K hunting actions ago.
+	 * A turn of digging is work on the way, neither stuck nor a step: it
+	 * is left out of the count. */
 	if (!hunting || d.act == AI_ATTACK || d.act == AI_SHOOT) {
 		t->ring_n = t->ring_i = 0;
 		return;
 	}
+	if (d.act == AI_DIG)
+		return;
 	int now = d.act == AI_STEP ? d.cell : here;
 	t->ring[t->ring_i] = now;
 	t->ring_i = (t->ring_i + 1) % (SIM_STUCK_K + 1);
