@@ -27,9 +27,10 @@ UPDATE ?= 0
 
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-# The sanitizer (test) build: invariant CHECKs on, and the crash hook of
-# ui_screen.c (Ctrl-] with $ASTRAY_TEST_CRASH) that the e2e tests use.
-SAN_FLAGS = -DASTRAY_CHECKS -DASTRAY_TEST_CRASH -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer (test) build: invariant CHECKs on, and two hooks of
+# ui_screen.c for the e2e tests: the crash key (Ctrl-] with
+# $ASTRAY_TEST_CRASH) and the idle marker written at each wait for a key.
+SAN_FLAGS = -DASTRAY_CHECKS -DASTRAY_TEST_CRASH -DASTRAY_TEST_IDLE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Warnings are errors in development (a git checkout) and in CI; a release
 # built from the tarball with a newer compiler still builds.  WERROR= or
