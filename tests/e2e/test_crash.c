@@ -35,7 +35,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 10000
 #define CAMPAIGN "tests/levels/crash" /* two steps to the stairs, then a room */
 #define BIN "build/astray"
 #define SHIM "build/shim/failio.so"

@@ -24,7 +24,6 @@
 #include "pty_check.h"
 #include "run_capture.h"
 
-#define WAIT_MS 8000 /* generous: the binary runs under ASan */
 #define D8 "tests/levels/e2e/diamond8.lvl"
 #define D4 "tests/levels/e2e/diamond4.lvl"
 

@@ -26,7 +26,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 8000
 #define FIXTURE "tests/levels/e2e/square.lvl" /* start 3,2; exit 1,6 */
 #define BESTIARY "tests/levels/bestiary.txt"
 

@@ -31,7 +31,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 8000
 #define FIXTURE "tests/levels/e2e/square.lvl" /* start 3,2; exit 1,6 */
 #define BESTIARY "tests/levels/bestiary.txt"
 #define QUESTION "Restore them as unsaved changes of the level?"

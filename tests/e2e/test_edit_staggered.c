@@ -23,7 +23,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 8000
 #define BESTIARY "tests/levels/bestiary.txt"
 
 struct cell {

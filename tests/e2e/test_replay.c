@@ -23,7 +23,6 @@
 
 #include "pty_driver.h"
 
-#define WAIT_MS 10000
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define KEYS "llllljjjhhhkkkl" /* one turn each on SQUARE */
 

@@ -21,7 +21,6 @@
 
 #include "pty_driver.h"
 
-#define WAIT_MS 10000 /* generous: the binary runs under ASan */
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define DEATH "tests/levels/e2e/death.lvl"
 #define ROWS 24

@@ -32,7 +32,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 10000
 #define CAMPAIGN "tests/levels/crash"
 #define BIN "build/astray"
 #define SHIM "build/shim/failio.so"

@@ -26,7 +26,6 @@
 #include "pty_driver.h"
 #include "run_capture.h"
 
-#define WAIT_MS 8000  /* generous: the binary runs under ASan */
 
 struct title_test {
 	struct pty p;

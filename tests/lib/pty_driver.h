@@ -9,6 +9,12 @@
 
 #include <vterm.h>
 
+/* How long any wait of the end-to-end tests waits, in milliseconds: long,
+ * as the binary runs under ASan on a machine that may be loaded.  A wait
+ * ends as soon as what it waits for happens, so this only bounds a
+ * failing test. */
+#define WAIT_MS 10000
+
 /*
  * One program in one pseudo-terminal.  Everything it writes goes into a
  * libvterm screen (cells read back as text) and into a byte log (for
