@@ -68,6 +68,19 @@ void pty_play_keys(struct pty *p, const char *keys, int wait_ms)
 	}
 }
 
+void pty_dismiss_more(struct pty *p)
+{
+	char before[8192];
+	for (int i = 0; i < 20 && !p->exited && pty_find(p, "--More--", NULL, NULL); i++) {
+		pty_dump(p, before, sizeof before);
+		pty_send(p, " ");
+		if (!pty_wait_change(p, before, WAIT_MS))
+			return;
+		if (pty_idles(p) > 0)
+			pty_wait_idle(p, WAIT_MS);
+	}
+}
+
 const char *pty_bin(void)
 {
 	const char *b = getenv("ASTRAY_BIN");
