@@ -84,6 +84,11 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 		/* the child: a clean environment for curses, then the program */
 		setenv("TERM", "xterm-256color", 1);
 		setenv("ESCDELAY", "25", 1);
+		/* UTF-8, as libvterm reads it: in another locale (LANG unset,
+		 * as under su -) ncurses draws a full status line with a
+		 * repeat-character sequence and libvterm's screen ends up one
+		 * row off */
+		setenv("LC_ALL", "C.UTF-8", 1);
 		unsetenv("LINES");
 		unsetenv("COLUMNS");
 		unsetenv("NO_COLOR");

@@ -47,9 +47,11 @@ struct pty {
 };
 
 /* Starts argv (argv[0] is a path) in a rows x cols terminal with
- * TERM=xterm-256color, ESCDELAY=25 and XDG_DATA_HOME a fresh empty folder
- * (p->data_home; unless ASTRAY_PTY_KEEP_DATA_HOME is set: the test made
- * its own).  False when it could not start. */
+ * TERM=xterm-256color, ESCDELAY=25, LC_ALL=C.UTF-8 (libvterm reads UTF-8;
+ * in another locale ncurses draws what it then reads differently) and
+ * XDG_DATA_HOME a fresh empty folder (p->data_home; unless
+ * ASTRAY_PTY_KEEP_DATA_HOME is set: the test made its own).  False when it
+ * could not start. */
 bool pty_start(struct pty *p, int rows, int cols, char *const argv[]);
 
 /* The same with SIGHUP blocked in the program, so a closed terminal can
