@@ -1,9 +1,11 @@
 # astray - build, test, run, install.
 #   make            build build/astray
 #   make test       every cmocka suite under ASan+UBSan, the level checks,
-#                   the sim seed catalogue (UPDATE=1 rewrites the goldens):
-#                   built and run in parallel; T=test_ai runs one suite
+#                   the sim seed catalogue (UPDATE=1 rewrites the goldens)
+#                   and make lint, built and run in parallel; T=test_ai
+#                   runs one suite
 #   make test-quick the unit suites alone (no terminal, no long sweeps)
+#   make lint       what the layers must not do (tools/lint)
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
@@ -92,8 +94,8 @@ TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test test-quick test-build test-suites test-one test-quick-suites run bench bench-resume fuzz soak \
-	install uninstall clean check-levels depcheck dist gen-sweep
+.PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
+	bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -175,7 +177,7 @@ SUITE_ENV = ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_
 BIN_SUITES := $(filter build/san/tests/e2e/% build/san/tests/cli/% build/san/tests/world/test_sim%,$(TESTS))
 PLAIN_SUITES := $(filter $(addprefix build/san/tests/e2e/,test_crash test_save_strays test_edit_recover),$(TESTS))
 SUITE_LOGS := $(TESTS:build/san/tests/%=$(TEST_LOGS)/%.log)
-CHECKS := depcheck check-levels golden-sim golden-gen golden-journal check-man check-install
+CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install
 CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
 # make starts the suites in the order of this list: the longest first
 # (from 30 s down to 5 s each on 2 processors), so that no long one
@@ -242,6 +244,8 @@ $(PLAIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): build/astray build/shim/fa
 $(TEST_LOGS)/quick/%.log: build/san/tests/% FORCE
 	@tools/run-suite $@ env ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 GEN_SEEDS=$(QUICK_GEN_SEEDS) $<
 
+$(TEST_LOGS)/checks/lint.log: FORCE
+	@tools/run-suite $@ tools/lint
 $(TEST_LOGS)/checks/depcheck.log: FORCE
 	@tools/run-suite $@ tools/depcheck
 $(TEST_LOGS)/checks/check-levels.log: build/san/astray FORCE
@@ -252,6 +256,11 @@ $(TEST_LOGS)/checks/check-man.log: build/san/astray FORCE
 	@tools/run-suite $@ env ASTRAY_BIN=build/san/astray tools/check-man
 $(TEST_LOGS)/checks/check-install.log: build/astray FORCE
 	@tools/run-suite $@ tools/check-install
+
+# Fails on what the layers must not do (tools/lint): curses outside
+# src/ui, output or exit from the core or the world, stale claims.
+lint:
+	@tools/lint
 
 # The generator's property tests over 20000 seeds per topology (make test
 # runs 2000), and the shape figures of 1000 default-size levels each.
