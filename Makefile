@@ -2,6 +2,10 @@
 #   make            build build/astray
 #   make test       every cmocka suite under ASan+UBSan, the level checks,
 #                   the sim seed catalogue (UPDATE=1 rewrites the goldens)
+#                   and make lint, built and run in parallel; T=test_ai
+#                   runs one suite
+#   make test-quick the unit suites alone (no terminal, no long sweeps)
+#   make lint       what the layers must not do (tools/lint)
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
@@ -27,9 +31,10 @@ UPDATE ?= 0
 
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-# The sanitizer (test) build: invariant CHECKs on, and the crash hook of
-# ui_screen.c (Ctrl-] with $ASTRAY_TEST_CRASH) that the e2e tests use.
-SAN_FLAGS = -DASTRAY_CHECKS -DASTRAY_TEST_CRASH -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer (test) build: invariant CHECKs on, and two hooks of
+# ui_screen.c for the e2e tests: the crash key (Ctrl-] with
+# $ASTRAY_TEST_CRASH) and the idle marker written at each wait for a key.
+SAN_FLAGS = -DASTRAY_CHECKS -DASTRAY_TEST_CRASH -DASTRAY_TEST_IDLE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Warnings are errors in development (a git checkout) and in CI; a release
 # built from the tarball with a newer compiler still builds.  WERROR= or
@@ -89,7 +94,8 @@ TESTLIB_OBJ := $(TESTLIB_SRC:tests/%.c=build/san/tests/%.o)
 TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all test test-suites run bench bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+.PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
+	bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -155,37 +161,106 @@ build/san/tests/%: build/san/tests/%.o build/san/libtest.a $$(SAN_LIB_$$(call la
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) $< build/san/libtest.a $(SAN_LIB_$(call layer_of,$@)) $(CMOCKA_LIBS) \
 		$(if $(filter core,$(call layer_of,$@)),-lm,$(VTERM_LIBS) -lutil $(LIBS)) -o $@
 
-# Every suite runs from the top folder; a failing suite fails the target
-# after all of them have run, so one report shows every failure.
-# make run and make test first install what this machine lacks for them
-# (tools/deps: apt-get, printing what it runs; ASTRAY_NO_DEPS=1 skips it).
+# make test: tools/deps installs what this machine lacks (apt-get,
+# printing what it runs; ASTRAY_NO_DEPS=1 skips it), then a make of its
+# own with TEST_JOBS jobs (the processors) builds everything and runs
+# every suite and check side by side, each into a log of its own under
+# build/test-logs (tools/run-suite: one line each as it ends).  The end
+# (tools/test-summary) prints every failing log whole, then the summary
+# line; build/test.log holds all the logs.  The suites run from the top
+# folder.  T=NAME (test_ai or world/test_ai) runs that one suite alone.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_LOGS := build/test-logs
+SUITE_ENV = ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1
+# The suites that run the program need build/san/astray, those of the
+# crash tests build/astray and the fault shim too.
+BIN_SUITES := $(filter build/san/tests/e2e/% build/san/tests/cli/% build/san/tests/world/test_sim%,$(TESTS))
+PLAIN_SUITES := $(filter $(addprefix build/san/tests/e2e/,test_crash test_save_strays test_edit_recover),$(TESTS))
+SUITE_LOGS := $(TESTS:build/san/tests/%=$(TEST_LOGS)/%.log)
+CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install
+CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
+# make starts the suites in the order of this list: the longest first
+# (from 30 s down to 5 s each on 2 processors), so that no long one
+# starts last.
+LONG_LOGS := $(filter $(SUITE_LOGS) $(CHECK_LOGS),$(addprefix $(TEST_LOGS)/,world/test_sim_cli.log \
+	     core/test_flood.log world/test_journal.log world/test_sim.log checks/golden-gen.log \
+	     checks/golden-sim.log world/test_ai.log e2e/test_e2e.log e2e/test_crash.log \
+	     cli/test_opt.log cli/test_hardening.log world/test_gen.log cli/test_pathcmd.log \
+	     checks/check-man.log checks/depcheck.log e2e/test_title.log))
+ALL_LOGS := $(LONG_LOGS) $(filter-out $(LONG_LOGS),$(CHECK_LOGS) $(SUITE_LOGS))
+
+# make test-quick: the unit suites of the core, the world and the ui, in
+# process (no terminal, no program run), the generator's sweep at
+# QUICK_GEN_SEEDS seeds, without the long property sweeps and the suites
+# that run the program at scale: well under 30 s once built.
+QUICK_GEN_SEEDS ?= 200
+QUICK_SKIP := core/test_flood world/test_sim_cli
+QUICK_LONG := $(filter $(TESTS),$(addprefix build/san/tests/,world/test_journal world/test_ai world/test_sim))
+QUICK_TESTS := $(QUICK_LONG) $(filter-out $(QUICK_SKIP:%=build/san/tests/%) $(BIN_SUITES) $(QUICK_LONG),\
+		$(filter build/san/tests/core/% build/san/tests/world/% build/san/tests/ui/%,$(TESTS)))
+QUICK_LOGS := $(QUICK_TESTS:build/san/tests/%=$(TEST_LOGS)/quick/%.log)
+
+# T=test_ai or T=world/test_ai: that suite's log.
+T_SUITE := $(if $(T),$(or $(filter build/san/tests/$(T),$(TESTS)),$(filter %/$(T),$(TESTS))))
+T_LOGS := $(T_SUITE:build/san/tests/%=$(TEST_LOGS)/%.log)
+
 test:
 	@tools/deps test
-	@$(MAKE) --no-print-directory test-suites
+ifeq ($(T),)
+	@rm -rf $(TEST_LOGS)
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILT) test-suites
+else
+	@[ $(words $(T_SUITE)) -eq 1 ] || { echo "make test: T=$(T) names $(if $(T_SUITE),more than one suite: $(T_SUITE),no suite (tests/LAYER/NAME.c))"; exit 2; }
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-one T=$(T)
+endif
 
-test-suites: depcheck build/astray build/san/astray build/shim/failio.so $(TESTS)
-	@fail=0; log=build/test.log; : > $$log; for t in $(TESTS); do \
-		echo "== $$t"; \
-		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 $$t 2>&1 \
-			| tee $$log.one; \
-		if [ $${PIPESTATUS[0]} -ne 0 ]; then fail=1; \
-			grep -q '^\[  FAILED  \] [0-9]* test' $$log.one || \
-				echo "[  FAILED  ] 1 test(s): $$t stopped before its summary" >> $$log.one; \
-		fi; \
-		cat $$log.one >> $$log; \
-	done; \
-	echo "== astray check levels/*.lvl"; \
-	if build/san/astray check levels/*.lvl; then echo "[  PASSED  ] 1 test(s)." >> $$log; \
-	else fail=1; echo "[  FAILED  ] 1 test(s)" >> $$log; fi; \
-	for t in tools/golden-sim tools/golden-gen tools/golden-journal tools/check-man tools/check-install; do \
-		echo "== $$t"; \
-		ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) UPDATE=$(UPDATE) $$t 2>&1 | tee $$log.one; \
-		[ $${PIPESTATUS[0]} -eq 0 ] || fail=1; cat $$log.one >> $$log; \
-	done; \
-	awk '/^\[  PASSED  \] [0-9]+ test/ { p += $$4 } /^\[  FAILED  \] [0-9]+ test/ { f += $$4 } \
-	     /^\[  SKIPPED \] [0-9]+ test/ { s += $$4 } \
-	     END { printf "make test: %d passed, %d failed, %d skipped\n", p, f, s }' $$log; \
-	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi
+test-quick:
+	@tools/deps test
+	@rm -rf $(TEST_LOGS)/quick
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(QUICK_TESTS)
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(BUILT) test-quick-suites
+
+# Everything is built first, then the suites run, with the data folder's
+# stamps (remade on every run) taken as they are: every suite is then
+# ready at once, and make starts them in the order of the list.
+test-build: build/astray build/san/astray build/shim/failio.so $(TESTS)
+BUILT := -o build/obj/datadir.stamp -o build/san/datadir.stamp
+
+test-suites: $(ALL_LOGS)
+	@tools/test-summary $(CHECK_LOGS) $(SUITE_LOGS)
+
+test-one: $(T_LOGS)
+	@tools/test-summary --all $(T_LOGS)
+
+test-quick-suites: $(QUICK_LOGS)
+	@tools/test-summary --name 'make test-quick' $(QUICK_LOGS)
+
+# Each log is made again on every run (FORCE), after the suite's binary.
+$(SUITE_LOGS): $(TEST_LOGS)/%.log: build/san/tests/% FORCE
+	@tools/run-suite $@ env $(SUITE_ENV) $<
+$(BIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): build/san/astray
+$(PLAIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): build/astray build/shim/failio.so
+$(TEST_LOGS)/quick/%.log: build/san/tests/% FORCE
+	@tools/run-suite $@ env ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1 GEN_SEEDS=$(QUICK_GEN_SEEDS) $<
+
+$(TEST_LOGS)/checks/lint.log: FORCE
+	@tools/run-suite $@ tools/lint
+$(TEST_LOGS)/checks/depcheck.log: FORCE
+	@tools/run-suite $@ tools/depcheck
+$(TEST_LOGS)/checks/check-levels.log: build/san/astray FORCE
+	@tools/run-suite $@ build/san/astray check $(wildcard levels/*.lvl)
+$(TEST_LOGS)/checks/golden-%.log: build/san/astray FORCE
+	@tools/run-suite $@ env ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) UPDATE=$(UPDATE) tools/golden-$*
+$(TEST_LOGS)/checks/check-man.log: build/san/astray FORCE
+	@tools/run-suite $@ env ASTRAY_BIN=build/san/astray tools/check-man
+$(TEST_LOGS)/checks/check-install.log: build/astray FORCE
+	@tools/run-suite $@ tools/check-install
+
+# Fails on what the layers must not do (tools/lint): curses outside
+# src/ui, output or exit from the core or the world, stale claims.
+lint:
+	@tools/lint
 
 # The generator's property tests over 20000 seeds per topology (make test
 # runs 2000), and the shape figures of 1000 default-size levels each.

@@ -28,8 +28,9 @@
 
 /*
  * The first of the two mutable file-scope variables (the second is
- * ui_fatal, below): the number of the last caught signal.  A handler may only store to a volatile sig_atomic_t (C11
- * 7.14.1.1), so it cannot live in a screen's struct.
+ * ui_fatal, below; the test build has a third, ui_test_keys): the number
+ * of the last caught signal.  A handler may only store to a volatile
+ * sig_atomic_t (C11 7.14.1.1), so it cannot live in a screen's struct.
  */
 static volatile sig_atomic_t ui_signal_caught;
 
@@ -409,10 +410,61 @@ static bool ui_terminal_gone(int *stale_reads)
 	return false;
 }
 
+#ifdef ASTRAY_TEST_IDLE
+/*
+ * The test build's idle marker: each time the program is about to block
+ * waiting for a key - nothing typed is left to read, and the screen is
+ * drawn (getch refreshes before it reads) - it writes the OSC string
+ * ESC ] 7777 ; astray-idle ; N BEL to the terminal, N the number of keys
+ * read so far.  A terminal ignores an OSC string it does not know
+ * (libvterm, xterm and tmux do), so the screen does not change.  The
+ * end-to-end tests' pty driver (tests/lib/pty_driver.c) counts the
+ * markers to know that the program has taken in what it was sent and has
+ * nothing left to do, instead of sleeping a fixed time.  The count is a
+ * third mutable file-scope variable, in the test build only: the markers
+ * of every screen the process shows count the same keys.
+ */
+static unsigned long ui_test_keys;
+
+static void ui_test_idle(void)
+{
+	char marker[64];
+	int n = snprintf(marker, sizeof marker, "\033]7777;astray-idle;%lu\007", ui_test_keys);
+	size_t done = 0;
+	while (n > 0 && done < (size_t)n) {
+		ssize_t w = write(STDOUT_FILENO, marker + done, (size_t)n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break; /* the terminal has gone: the read below notices */
+		done += (size_t)w;
+	}
+}
+
+/* A key that is already there, without waiting; else the marker, then the
+ * wait of timeout_ms (none when a signal came meanwhile). */
+static int ui_test_getch(int timeout_ms)
+{
+	timeout(0);
+	int ch = getch();
+	if (ch != ERR || timeout_ms == 0 || ui_signal_caught)
+		return ch;
+	ui_test_idle();
+	timeout(timeout_ms);
+	return getch();
+}
+#endif
+
 int ui_screen_read(int timeout_ms, int *stale_reads)
 {
+#ifdef ASTRAY_TEST_IDLE
+	int ch = ui_test_getch(timeout_ms);
+	if (ch != ERR)
+		ui_test_keys++;
+#else
 	timeout(timeout_ms);
 	int ch = getch();
+#endif
 	if (ch != ERR) {
 		*stale_reads = 0;
 #ifdef ASTRAY_TEST_CRASH

@@ -35,7 +35,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 10000
 #define CAMPAIGN "tests/levels/crash" /* two steps to the stairs, then a room */
 #define BIN "build/astray"
 #define SHIM "build/shim/failio.so"
@@ -97,10 +96,7 @@ static void play_and_quit(struct pty *p, long k)
 		fail_dump(p, "the game did not start", k);
 	pty_play_keys(p, KEYS, WAIT_MS);
 	if (!p->exited) {
-		for (int i = 0; i < 20 && pty_find(p, "--More--", NULL, NULL); i++) {
-			pty_send(p, " "); /* messages waiting for a key of their own */
-			pty_pump(p, 100);
-		}
+		pty_dismiss_more(p); /* messages waiting for a key of their own */
 		pty_send(p, "Q");
 		pty_wait_text(p, "(y/n)", WAIT_MS);
 		pty_send(p, "y");
@@ -123,10 +119,7 @@ static int actions_in(const char *b, size_t len)
  * --More--, which takes a key of its own. */
 static void dismiss_more(struct pty *p)
 {
-	for (int i = 0; i < 20 && pty_find(p, "--More--", NULL, NULL); i++) {
-		pty_send(p, " ");
-		pty_pump(p, 100);
-	}
+	pty_dismiss_more(p);
 }
 
 static void quit(struct pty *p, long k)
@@ -175,7 +168,7 @@ static void resume_at(const char *data, int turn, long k)
 		snprintf(want, sizeof want, "turn %d,", turn);
 		if (!pty_wait_text(&p, "Continue it?", WAIT_MS) || !pty_find(&p, want, NULL, NULL))
 			fail_dump(&p, want, k);
-		pty_send(&p, "y\r");
+		pty_answer(&p, "y\r");
 		snprintf(want, sizeof want, "Turn %d", turn);
 		if (!pty_wait_text(&p, want, WAIT_MS))
 			fail_dump(&p, want, k);
@@ -289,11 +282,9 @@ static void test_full_disk(void **state)
 		int t = pty_turn(&p);
 		char s[2] = { *c, 0 };
 		pty_send(&p, s);
-		for (int i = 0; i < WAIT_MS / 10; i++) {
-			if (*c == '>' ? pty_find(&p, "(2/2)", NULL, NULL) : pty_turn(&p) == t + 1)
-				break;
-			pty_pump(&p, 10);
-		}
+		char want[32];
+		snprintf(want, sizeof want, "Turn %d ", t + 1);
+		pty_wait_text(&p, *c == '>' ? "(2/2)" : want, WAIT_MS);
 		shown = shown || pty_find(&p, "SAVING FAILED (No space left on device)", NULL, NULL);
 	}
 	if (!shown)
@@ -337,7 +328,7 @@ static void test_full_disk(void **state)
 	snprintf(want, sizeof want, "Turn %d", kept);
 	if (!pty_wait_text(&p, "Continue it?", WAIT_MS))
 		fail_dump(&p, "no offer", 0);
-	pty_send(&p, "y\r");
+	pty_answer(&p, "y\r");
 	if (!pty_wait_text(&p, want, WAIT_MS))
 		fail_dump(&p, want, 0);
 	dismiss_more(&p);

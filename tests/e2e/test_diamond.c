@@ -24,7 +24,6 @@
 #include "pty_check.h"
 #include "run_capture.h"
 
-#define WAIT_MS 8000 /* generous: the binary runs under ASan */
 #define D8 "tests/levels/e2e/diamond8.lvl"
 #define D4 "tests/levels/e2e/diamond4.lvl"
 
@@ -62,11 +61,13 @@ static int dm_turn(struct dm *e)
 	return pty_turn(&e->p);
 }
 
+/* Travel is over: what set it off taken in, no "TRAVEL: any key stops"
+ * on the status line, and that frame whole. */
 static void dm_wait_still(struct dm *e)
 {
-	if (!pty_wait_gone(&e->p, "TRAVEL", WAIT_MS))
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_wait_gone(&e->p, "any key stops", WAIT_MS) ||
+	    !pty_wait_idle(&e->p, WAIT_MS))
 		dm_fail(e, "travel never stopped");
-	pty_pump(&e->p, 80);
 }
 
 /* Starts the game; the player stands at text column X, row Y. */
@@ -152,8 +153,7 @@ static void test_diamond8_keys(void **state)
 		pty_send(&e->p, steps[i].key);
 		dm_wait_at(e, steps[i].X, steps[i].Y);
 	}
-	for (int i = 0; i < WAIT_MS / 10 && dm_turn(e) != 20; i++)
-		pty_pump(&e->p, 10);
+	assert_true(pty_wait_idle(&e->p, WAIT_MS));
 	assert_int_equal(dm_turn(e), 20);
 	dm_quit(e);
 }
@@ -165,8 +165,7 @@ static void test_diamond4_corner_keys_refused(void **state)
 	pty_send(&e->p, "l");
 	if (!pty_wait_text(&e->p, "No corner steps on a diamond4 map", WAIT_MS))
 		dm_fail(e, "l on diamond4 did not say it has no meaning");
-	pty_send(&e->p, "\033OA");
-	pty_pump(&e->p, 200);
+	assert_true(pty_send_idle(&e->p, "\033OA"));
 	assert_int_equal(dm_turn(e), 0); /* no time spent */
 	pty_send(&e->p, "n");
 	dm_wait_at(e, 8, 4);
@@ -210,15 +209,10 @@ static void click_wall(void **state, const char *level)
 	int c1, r1, c2, r2;
 	dm_screen(e, 13, 3, &c1, &r1);
 	dm_screen(e, 12, 4, &c2, &r2);
-	bool two = strcmp(level, D8) == 0, at1 = false, at2 = false;
-	for (int waited = 0; waited < WAIT_MS && !at1 && !at2; waited += 50) {
-		pty_pump(&e->p, 50);
-		at1 = pty_char(&e->p, r1, c1) == '@';
-		at2 = two && pty_char(&e->p, r2, c2) == '@';
-	}
+	bool two = strcmp(level, D8) == 0;
 	dm_wait_still(e);
-	at1 = pty_char(&e->p, r1, c1) == '@';
-	at2 = two && pty_char(&e->p, r2, c2) == '@';
+	bool at1 = pty_char(&e->p, r1, c1) == '@';
+	bool at2 = two && pty_char(&e->p, r2, c2) == '@';
 	if (!at1 && !at2)
 		dm_fail(e, "the walk did not stop at the cut point beside the wall");
 	dm_quit(e);

@@ -22,7 +22,6 @@
 #include "pty_check.h"
 #include "run_capture.h"
 
-#define E2E_WAIT 8000  /* ms: generous, the binary runs under ASan */
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define HEX "tests/levels/e2e/hex.lvl"
 
@@ -61,7 +60,7 @@ static void e2e_wait_player_at(struct e2e *e, int x, int y)
 {
 	int col, row;
 	e2e_cell(e, x, y, &col, &row);
-	if (!pty_wait_char_at(&e->p, '@', row, col, E2E_WAIT)) {
+	if (!pty_wait_char_at(&e->p, '@', row, col, WAIT_MS)) {
 		char what[96];
 		snprintf(what, sizeof what, "the player never reached cell %d,%d", x, y);
 		e2e_fail_dump(e, what);
@@ -74,22 +73,22 @@ static int e2e_turn(struct e2e *e)
 	return pty_turn(&e->p);
 }
 
-static bool e2e_wait_turn(struct e2e *e, int turn)
+/* Whether the game, idle after what was sent, shows turn `turn`. */
+static bool e2e_idle_at_turn(struct e2e *e, int turn)
 {
-	for (int i = 0; i < E2E_WAIT / 10; i++) {
-		if (e2e_turn(e) == turn)
-			return true;
-		pty_pump(&e->p, 10);
-	}
-	return false;
+	if (!pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "the game did not take its input");
+	return e2e_turn(e) == turn;
 }
 
-/* Waits until travel is over (the status line no longer says TRAVEL). */
+/* Waits until travel (or a run) is over: what set it off taken in, the
+ * status line no longer says "TRAVEL: any key stops" (or RUNNING: ...),
+ * and that frame whole. */
 static void e2e_wait_still(struct e2e *e)
 {
-	if (!pty_wait_gone(&e->p, "TRAVEL", E2E_WAIT))
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_wait_gone(&e->p, "any key stops", WAIT_MS) ||
+	    !pty_wait_idle(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "travel never stopped");
-	pty_pump(&e->p, 80);
 }
 
 /* Starts the game on a level; the player starts at (px, py). */
@@ -109,7 +108,7 @@ static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows
 		argv[n++] = (char *)extra[i];
 	argv[n] = NULL;
 	assert_true(pty_start(&e->p, rows, cols, argv));
-	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		e2e_fail_dump(e, "the game did not start");
 	int col, row;
 	if (!e2e_player(e, &col, &row))
@@ -121,10 +120,10 @@ static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows
 static void e2e_quit(struct e2e *e)
 {
 	pty_send(&e->p, "Q");
-	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Really quit", WAIT_MS))
 		e2e_fail_dump(e, "no quit question");
 	pty_send(&e->p, "y");
-	assert_true(pty_wait_exit(&e->p, E2E_WAIT));
+	assert_true(pty_wait_exit(&e->p, WAIT_MS));
 	assert_true(WIFEXITED(e->p.status));
 	assert_int_equal(WEXITSTATUS(e->p.status), 0);
 	assert_true(pty_log_has(&e->p, "seed=1 outcome=quit"));
@@ -185,7 +184,7 @@ static void test_vi_keys_square(void **state)
 	e2e_wait_player_at(e, 3, 3);
 	pty_send(&e->p, "k");
 	e2e_wait_player_at(e, 3, 2);
-	assert_true(e2e_wait_turn(e, 6));
+	assert_true(e2e_idle_at_turn(e, 6));
 	e2e_quit(e);
 }
 
@@ -207,7 +206,7 @@ static void test_arrows_and_numpad_square(void **state)
 	pty_send(&e->p, "7");
 	e2e_wait_player_at(e, 3, 2);
 	pty_send(&e->p, ".");
-	assert_true(e2e_wait_turn(e, 7));
+	assert_true(e2e_idle_at_turn(e, 7));
 	e2e_quit(e);
 }
 
@@ -255,10 +254,6 @@ static void test_click_sealed_vault_stops_at_wall(void **state)
 	e2e_cell(e, 13, 3, &col, &row); /* inside the vault (walls 11..15 x 2..4) */
 	pty_click(&e->p, 0, col, row, false);
 	/* it sets off, then stops next to the vault's wall */
-	int c0 = col, r0 = row;
-	e2e_cell(e, 3, 2, &c0, &r0);
-	for (int i = 0; i < E2E_WAIT / 10 && pty_char(&e->p, r0, c0) == '@'; i++)
-		pty_pump(&e->p, 10);
 	e2e_wait_still(e);
 	int pc, pr;
 	assert_true(e2e_player(e, &pc, &pr));
@@ -278,13 +273,9 @@ static void test_both_click_forms_act_once(void **state)
 	int col, row;
 	e2e_cell(e, 3, 2, &col, &row);
 	pty_click(&e->p, 0, col, row, false); /* CLICKED */
-	assert_true(e2e_wait_turn(e, 1));
-	pty_pump(&e->p, 250);
-	assert_int_equal(e2e_turn(e), 1);
-	pty_click(&e->p, 0, col, row, true);  /* PRESSED, 60 ms, RELEASED */
-	assert_true(e2e_wait_turn(e, 2));
-	pty_pump(&e->p, 250);
-	assert_int_equal(e2e_turn(e), 2);
+	assert_true(e2e_idle_at_turn(e, 1)); /* once, and only once, for good */
+	pty_click(&e->p, 0, col, row, true);  /* PRESSED, idle, RELEASED */
+	assert_true(e2e_idle_at_turn(e, 2));
 	/* and travel by the split form: three steps, three turns */
 	e2e_cell(e, 6, 2, &col, &row);
 	pty_click(&e->p, 0, col, row, true);
@@ -294,7 +285,7 @@ static void test_both_click_forms_act_once(void **state)
 	/* a right click describes and takes no time */
 	e2e_cell(e, 0, 0, &col, &row);
 	pty_click(&e->p, 2, col, row, false);
-	if (!pty_wait_text(&e->p, "wall", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "wall", WAIT_MS))
 		e2e_fail_dump(e, "a right click on a wall did not describe it");
 	assert_int_equal(e2e_turn(e), 5);
 	e2e_quit(e);
@@ -305,12 +296,12 @@ static void test_cursor_travel(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
 	pty_send(&e->p, "x");
-	if (!pty_wait_text(&e->p, "CURSOR", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "CURSOR", WAIT_MS))
 		e2e_fail_dump(e, "no cursor mode");
 	pty_send(&e->p, "lllj");
 	/* the route Enter would take shows before it is taken: 3 steps, the two
 	 * cells between drawn as route marks */
-	if (!pty_wait_text(&e->p, "(6,3); 3 steps", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "(6,3); 3 steps", WAIT_MS))
 		e2e_fail_dump(e, "the cursor did not preview the route");
 	int marks = 0;
 	for (int x = 4; x <= 5; x++)
@@ -326,24 +317,23 @@ static void test_cursor_travel(void **state)
 	e2e_wait_still(e);
 	assert_int_equal(e2e_turn(e), 3);
 	/* Esc leaves the cursor without acting */
-	pty_send(&e->p, "_l");
-	pty_pump(&e->p, 100);
+	assert_true(pty_send_idle(&e->p, "_l"));
 	pty_send(&e->p, "\033");
-	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "CURSOR", WAIT_MS))
 		e2e_fail_dump(e, "Esc did not leave cursor mode");
 	assert_int_equal(e2e_turn(e), 3);
 	/* into the sealed vault: its far side has not been seen, so the
 	 * preview plans round the vault and in through the unseen wall */
 	pty_send(&e->p, "_llllllljj");
-	if (!pty_wait_text(&e->p, "(13,5); 7 steps", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "(13,5); 7 steps", WAIT_MS))
 		e2e_fail_dump(e, "no preview below the vault");
 	pty_send(&e->p, "kk");
-	if (!pty_wait_text(&e->p, "(13,3); ", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "(13,3); ", WAIT_MS))
 		e2e_fail_dump(e, "no preview into the vault");
 	if (pty_find(&e->p, "out of reach", NULL, NULL))
 		e2e_fail_dump(e, "the preview gives away that the vault is sealed");
 	pty_send(&e->p, "\033");
-	if (!pty_wait_gone(&e->p, "CURSOR", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "CURSOR", WAIT_MS))
 		e2e_fail_dump(e, "Esc did not leave cursor mode");
 	assert_int_equal(e2e_turn(e), 3);
 	e2e_quit(e);
@@ -367,9 +357,9 @@ static void test_hex_keys_and_clicks(void **state)
 	e2e_wait_player_at(e, 3, 2);
 	/* no straight up on hex: said, and no time passes */
 	pty_send(&e->p, "k");
-	if (!pty_wait_text(&e->p, "hex map", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "hex map", WAIT_MS))
 		e2e_fail_dump(e, "k on hex said nothing");
-	assert_true(e2e_wait_turn(e, 6));
+	assert_true(e2e_idle_at_turn(e, 6));
 	/* numpad 9 and 1 are the up-right and down-left steps */
 	pty_send(&e->p, "9");
 	e2e_wait_player_at(e, 3, 1);
@@ -384,7 +374,6 @@ static void test_hex_keys_and_clicks(void **state)
 	/* a click between two hex cells goes to one of them */
 	e2e_cell(e, 5, 2, &col, &row);
 	pty_click(&e->p, 0, col + 1, row, true);
-	pty_pump(&e->p, 200);
 	e2e_wait_still(e);
 	int pc, pr;
 	assert_true(e2e_player(e, &pc, &pr));
@@ -399,13 +388,8 @@ static void test_resize_redraws(void **state)
 	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
 	pty_resize(&e->p, 30, 100);
 	/* the status line moves to the new last row, the map is centred again */
-	for (int i = 0; i < E2E_WAIT / 10; i++) {
-		char line[1024];
-		pty_row(&e->p, 29, line, sizeof line);
-		if (strstr(line, "Turn 0"))
-			break;
-		pty_pump(&e->p, 10);
-	}
+	if (!pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "the game did not take the resize");
 	char line[1024];
 	pty_row(&e->p, 29, line, sizeof line);
 	if (!strstr(line, "Turn 0"))
@@ -427,15 +411,15 @@ static void test_tiny_terminal_notice(void **state)
 	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)SQUARE, (char *)"--seed",
 			 (char *)"1", NULL };
 	assert_true(pty_start(&e->p, 6, 30, argv));
-	if (!pty_wait_text(&e->p, "too small", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "too small", WAIT_MS))
 		e2e_fail_dump(e, "no notice in a 30x6 terminal");
-	if (!pty_wait_text(&e->p, "30x6, need 40x10", E2E_WAIT) || !pty_wait_text(&e->p, "Q quits", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "30x6, need 40x10", WAIT_MS) || !pty_wait_text(&e->p, "Q quits", WAIT_MS))
 		e2e_fail_dump(e, "the notice does not say the size, the need and the way out");
 	pty_send(&e->p, "l"); /* ignored while too small */
 	pty_resize(&e->p, 24, 80);
-	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		e2e_fail_dump(e, "the game did not come back when the terminal grew");
-	if (!pty_wait_gone(&e->p, "too small", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "too small", WAIT_MS))
 		e2e_fail_dump(e, "the too-small notice stayed after the terminal grew");
 	e2e_quit(e);
 }
@@ -447,7 +431,7 @@ static void test_ctrl_c_restores_terminal(void **state)
 	assert_true(e->p.altscreen);
 	assert_true(pty_log_has(&e->p, "\033[?1006;1000h")); /* SGR mouse reports on */
 	pty_send(&e->p, "\003");
-	if (!pty_wait_exit(&e->p, E2E_WAIT))
+	if (!pty_wait_exit(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "Ctrl-C did not end the game");
 	e2e_check_restored(e);
 	assert_true(WIFSIGNALED(e->p.status));
@@ -463,10 +447,10 @@ static void test_sigterm_during_travel_restores_terminal(void **state)
 	int col, row;
 	e2e_cell(e, 17, 6, &col, &row);
 	pty_click(&e->p, 0, col, row, false);
-	if (!pty_wait_text(&e->p, "TRAVEL", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "TRAVEL", WAIT_MS))
 		e2e_fail_dump(e, "no travel");
 	kill(e->p.pid, SIGTERM);
-	if (!pty_wait_exit(&e->p, E2E_WAIT))
+	if (!pty_wait_exit(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "SIGTERM did not end the game");
 	e2e_check_restored(e);
 	assert_true(WIFSIGNALED(e->p.status));
@@ -482,7 +466,7 @@ static void e2e_fatal_signal(struct e2e *e, int sig)
 	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
 	assert_true(pty_log_has(&e->p, "\033[?1006;1000h"));
 	kill(e->p.pid, sig);
-	if (!pty_wait_exit(&e->p, E2E_WAIT))
+	if (!pty_wait_exit(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "the signal did not end the game");
 	e2e_check_restored(e);
 	assert_true(pty_log_has(&e->p, "\033[?1006;1000l")); /* mouse reports off */
@@ -509,10 +493,10 @@ static void e2e_hangup(struct e2e *e, bool block_hup)
 		assert_true(pty_start_hup_blocked(&e->p, 24, 80, argv));
 	else
 		assert_true(pty_start(&e->p, 24, 80, argv));
-	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		e2e_fail_dump(e, "the game did not start");
 	pty_hangup(&e->p);
-	assert_true(pty_wait_exit(&e->p, E2E_WAIT));
+	assert_true(pty_wait_exit(&e->p, WAIT_MS));
 	assert_true(WIFEXITED(e->p.status));
 	assert_int_equal(WEXITSTATUS(e->p.status), 129);
 }
@@ -535,7 +519,7 @@ static void test_old_message_cut_at_word(void **state)
 	e2e_start(e, "levels/03-hex-arena.lvl", 0, 0, 24, 80, NULL);
 	pty_send(&e->p, "\033"); /* past the opening --More-- */
 	pty_send(&e->p, "5");     /* at full health: one fresh message below */
-	if (!pty_wait_text(&e->p, "no need to rest", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "no need to rest", WAIT_MS))
 		e2e_fail_dump(e, "resting said nothing");
 	char row[256];
 	pty_row(&e->p, 0, row, sizeof row);
@@ -551,15 +535,15 @@ static void test_help_wraps_at_40_columns(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, "levels/01-first-steps.lvl", 0, 0, 10, 40, NULL);
 	/* the status line is compact rather than cut: every figure and the hint */
-	if (!pty_wait_text(&e->p, "L1/1  Turn 0  $0", E2E_WAIT) || !pty_find(&e->p, "? help", NULL, NULL))
+	if (!pty_wait_text(&e->p, "L1/1  Turn 0  $0", WAIT_MS) || !pty_find(&e->p, "? help", NULL, NULL))
 		e2e_fail_dump(e, "the 40-column status line lost a figure or the help hint");
 	pty_send(&e->p, "\033\033?");
-	if (!pty_wait_text(&e->p, "j/k scroll", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "j/k scroll", WAIT_MS))
 		e2e_fail_dump(e, "no help with its scroll hint");
-	if (!pty_wait_text(&e->p, "              off)", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "              off)", WAIT_MS))
 		e2e_fail_dump(e, "the numpad line was not wrapped under the descriptions");
 	pty_send(&e->p, "jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj");
-	if (!pty_wait_text(&e->p, "(your score)", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "(your score)", WAIT_MS))
 		e2e_fail_dump(e, "scrolling did not reach the help's last line");
 	pty_send(&e->p, "x");
 	e2e_quit(e);
@@ -571,13 +555,13 @@ static void test_click_pages_more(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "levels/01-first-steps.lvl", 0, 0, 24, 80, NULL);
-	if (!pty_wait_text(&e->p, "--More--", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "the opening messages did not need --More--");
 	int col, row;
 	if (!e2e_player(e, &col, &row))
 		e2e_fail_dump(e, "no @");
 	pty_click(&e->p, 0, col + 3, row, false);
-	if (!pty_wait_text(&e->p, "to open it, into a rat", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "to open it, into a rat", WAIT_MS))
 		e2e_fail_dump(e, "the click did not show the next page");
 	char st[256];
 	pty_row(&e->p, 23, st, sizeof st);
@@ -591,16 +575,16 @@ static void test_quit_restores_terminal(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, HEX, 3, 2, 24, 80, NULL);
 	pty_send(&e->p, "Q");
-	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Really quit", WAIT_MS))
 		e2e_fail_dump(e, "no quit question");
 	pty_send(&e->p, "n"); /* anything but y goes back */
-	if (!pty_wait_gone(&e->p, "Really quit", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "Really quit", WAIT_MS))
 		e2e_fail_dump(e, "n did not cancel the quit");
 	pty_send(&e->p, "Q");
-	if (!pty_wait_text(&e->p, "Really quit", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Really quit", WAIT_MS))
 		e2e_fail_dump(e, "no quit question");
 	pty_send(&e->p, "y");
-	assert_true(pty_wait_exit(&e->p, E2E_WAIT));
+	assert_true(pty_wait_exit(&e->p, WAIT_MS));
 	e2e_check_restored(e);
 	assert_int_equal(WEXITSTATUS(e->p.status), 0);
 	assert_true(pty_log_has(&e->p, "seed=1 outcome=quit"));
@@ -611,7 +595,7 @@ static void test_quit_restores_terminal(void **state)
 static void e2e_leave_end(struct e2e *e, const char *outcome)
 {
 	pty_send(&e->p, "\r");
-	if (!pty_wait_exit(&e->p, E2E_WAIT))
+	if (!pty_wait_exit(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "Enter did not leave the end screen");
 	e2e_check_restored(e);
 	assert_int_equal(WEXITSTATUS(e->p.status), 0);
@@ -628,11 +612,11 @@ static void test_win_restores_terminal(void **state)
 	e2e_wait_player_at(e, 1, 6);
 	e2e_wait_still(e);
 	pty_send(&e->p, ">");
-	if (!pty_wait_text(&e->p, "Enter leaves", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Enter leaves", WAIT_MS))
 		e2e_fail_dump(e, "no end screen after the last exit");
 	/* the prompt and the status bar arrive in separate writes: wait for the
 	   whole frame before judging that travel is no longer shown */
-	if (!pty_wait_gone(&e->p, "TRAVEL", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "TRAVEL", WAIT_MS))
 		e2e_fail_dump(e, "the end screen still shows travel");
 	e2e_leave_end(e, "outcome=won");
 }
@@ -642,14 +626,13 @@ static void test_death_restores_terminal(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
 		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
-	for (int i = 0; i < 10 && !pty_find(&e->p, "Enter leaves", NULL, NULL); i++) {
-		pty_send(&e->p, ".");
-		pty_wait_text(&e->p, "Enter leaves", 300);
-	}
+	for (int i = 0; i < 10 && !pty_find(&e->p, "Enter leaves", NULL, NULL); i++)
+		pty_send_idle(&e->p, ".");
 	if (!pty_find(&e->p, "Enter leaves", NULL, NULL))
 		e2e_fail_dump(e, "the player did not die");
-	pty_send(&e->p, "l"); /* a stray key does not leave the end screen */
-	pty_pump(&e->p, 150);
+	/* a stray key does not leave the end screen */
+	if (!pty_send_idle(&e->p, "l"))
+		e2e_fail_dump(e, "a stray key left the end screen");
 	assert_false(e->p.exited);
 	e2e_leave_end(e, "outcome=died");
 }
@@ -663,15 +646,15 @@ static void test_three_hits_all_shown(void **state)
 		  (const char *const[]){ "--set", "goblin.damage=1", "--set", "orc.damage=1", "--set",
 					 "wolf.damage=1", "--set", "wolf.speed=100", NULL });
 	pty_send(&e->p, "s");
-	if (!pty_wait_text(&e->p, "--More--", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "no --More-- after three hits");
 	if (!pty_find(&e->p, "The goblin hits you (1 damage).", NULL, NULL) ||
 	    !pty_find(&e->p, "The orc hits you (1 damage).", NULL, NULL))
 		e2e_fail_dump(e, "the first page does not show the first two hits");
 	pty_send(&e->p, " ");
-	if (!pty_wait_text(&e->p, "The wolf hits you (1 damage).", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "The wolf hits you (1 damage).", WAIT_MS))
 		e2e_fail_dump(e, "the third hit never reached the screen");
-	if (!pty_wait_gone(&e->p, "--More--", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "--More-- stayed after the last page");
 	assert_int_equal(e2e_turn(e), 1); /* the key that paged did not act */
 	e2e_quit(e);
@@ -684,15 +667,15 @@ static void test_death_names_killer_and_keeps_history(void **state)
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
 		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
 	pty_send(&e->p, ".");
-	if (!pty_wait_text(&e->p, "killed by a goblin", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "killed by a goblin", WAIT_MS))
 		e2e_fail_dump(e, "the end line does not say what killed the player");
 	pty_send(&e->p, "P");
-	if (!pty_wait_text(&e->p, "Message history", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Message history", WAIT_MS))
 		e2e_fail_dump(e, "no history after death");
 	if (!pty_find(&e->p, "damage). You die on level 1", NULL, NULL))
 		e2e_fail_dump(e, "the history lacks the death");
 	pty_send(&e->p, "x");
-	if (!pty_wait_text(&e->p, "killed by a goblin", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "killed by a goblin", WAIT_MS))
 		e2e_fail_dump(e, "the history did not return to the end screen");
 	e2e_leave_end(e, "outcome=died");
 }
@@ -706,8 +689,7 @@ static void test_big_map_scrolls(void **state)
 	int col, row;
 	assert_true(e2e_player(e, &col, &row));
 	pty_click(&e->p, 0, 79, row, false); /* the right edge of the screen */
-	pty_wait_text(&e->p, "TRAVEL", E2E_WAIT);
-	e2e_wait_still(e);
+	e2e_wait_still(e); /* (at --delay 1 a wait for TRAVEL to show could miss it) */
 	int pc, pr;
 	if (!e2e_player(e, &pc, &pr))
 		e2e_fail_dump(e, "the player left the screen");
@@ -716,7 +698,6 @@ static void test_big_map_scrolls(void **state)
 	assert_true(pc < 79 - 10);
 	/* shifted keys run: back to the left wall */
 	pty_send(&e->p, "H");
-	pty_wait_text(&e->p, "TRAVEL", E2E_WAIT);
 	e2e_wait_still(e);
 	assert_true(e2e_player(e, &pc, &pr));
 	assert_int_equal(pc, col - 1);
@@ -729,24 +710,24 @@ static void test_help_lists_keys(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
 	pty_send(&e->p, "?");
-	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "astray - keys", WAIT_MS))
 		e2e_fail_dump(e, "? did not open the help");
 	pty_send(&e->p, "jjjjjjjjjjjjjjjjjjjj"); /* the help is longer than 24 rows: scroll to its end */
-	if (!pty_wait_text(&e->p, "routes", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "routes", WAIT_MS))
 		e2e_fail_dump(e, "help does not list the routes key");
-	if (!pty_wait_text(&e->p, "history", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "history", WAIT_MS))
 		e2e_fail_dump(e, "help does not list the history key");
 	pty_send(&e->p, " ");
-	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		e2e_fail_dump(e, "help did not return to the map");
 	pty_send(&e->p, "r");
-	if (!pty_wait_text(&e->p, "[routes]", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "[routes]", WAIT_MS))
 		e2e_fail_dump(e, "r did not toggle routes");
 	pty_send(&e->p, "P");
-	if (!pty_wait_text(&e->p, "Message history", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Message history", WAIT_MS))
 		e2e_fail_dump(e, "no message history");
 	pty_send(&e->p, "\033");
-	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		e2e_fail_dump(e, "history did not return to the map");
 	e2e_quit(e);
 }
@@ -759,34 +740,33 @@ static void test_help_scrolls_at_40x10(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, SQUARE, 3, 2, 10, 40, NULL);
 	pty_send(&e->p, "?");
-	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "astray - keys", WAIT_MS))
 		e2e_fail_dump(e, "no help at 40x10");
-	if (!pty_wait_text(&e->p, "scroll", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "scroll", WAIT_MS))
 		e2e_fail_dump(e, "the help does not say it scrolls");
 	if (pty_find(&e->p, "! heals", NULL, NULL))
 		e2e_fail_dump(e, "the whole help fits in 40x10: the test shows nothing");
 	pty_send(&e->p, "j");
-	if (!pty_wait_gone(&e->p, "astray - keys", E2E_WAIT))
+	if (!pty_wait_gone(&e->p, "astray - keys", WAIT_MS))
 		e2e_fail_dump(e, "j did not scroll the help");
 	/* page by page to the end; the end of a line longer than 40 columns
 	 * ("quaff ... drink a healing potion from your pack") shows on a row
 	 * of its own instead of being cut off */
 	bool pack_seen = false;
 	for (int i = 0; i < 24 && !pty_find(&e->p, "! heals", NULL, NULL); i++) {
-		pty_send(&e->p, "\033[6~"); /* PgDn */
-		pty_pump(&e->p, 150);
+		assert_true(pty_send_idle(&e->p, "\033[6~")); /* PgDn */
 		pack_seen = pack_seen || pty_find(&e->p, "from your pack", NULL, NULL);
 	}
-	if (!pty_wait_text(&e->p, "! heals", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "! heals", WAIT_MS))
 		e2e_fail_dump(e, "PgDn did not reach the help's last line");
 	if (!pack_seen)
 		e2e_fail_dump(e, "a help line longer than the terminal lost its end");
 	for (int i = 0; i < 150; i++)
 		pty_send(&e->p, "k");
-	if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "astray - keys", WAIT_MS))
 		e2e_fail_dump(e, "k did not scroll back to the top");
 	pty_send(&e->p, " ");
-	if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 		e2e_fail_dump(e, "help did not return to the map");
 	e2e_quit(e);
 }
@@ -802,10 +782,10 @@ static void test_click_status_help(void **state)
 		if (!pty_find(&e->p, "? help", &row, &col))
 			e2e_fail_dump(e, "no ? help on the status line");
 		pty_click(&e->p, 0, col + 2, row, split);
-		if (!pty_wait_text(&e->p, "astray - keys", E2E_WAIT))
+		if (!pty_wait_text(&e->p, "astray - keys", WAIT_MS))
 			e2e_fail_dump(e, "a click on ? help did not open the help");
 		pty_send(&e->p, " ");
-		if (!pty_wait_text(&e->p, "Turn 0", E2E_WAIT))
+		if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
 			e2e_fail_dump(e, "the click walked the player, or help did not return");
 	}
 	e2e_quit(e);
@@ -826,7 +806,7 @@ static void test_bad_level_fails_before_curses(void **state)
 	struct pty *p = &e->p;
 	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)"tests/levels/e2e/no-such.lvl", NULL };
 	assert_true(pty_start(p, 24, 80, argv));
-	assert_true(pty_wait_exit(p, E2E_WAIT));
+	assert_true(pty_wait_exit(p, WAIT_MS));
 	assert_int_equal(WEXITSTATUS(p->status), 1);
 	assert_false(pty_log_has(p, "\033[?1049h")); /* the screen never changed */
 	assert_true(pty_log_has(p, "no-such.lvl"));
@@ -841,12 +821,12 @@ static void test_path_colours_on_a_terminal(void **state)
 			 (char *)"13,3", (char *)"--fallback", NULL };
 	/* the driver clears NO_COLOR in the child; env(1) sets it again below */
 	assert_true(pty_start(p, 24, 80, argv));
-	assert_true(pty_wait_exit(p, E2E_WAIT));
+	assert_true(pty_wait_exit(p, WAIT_MS));
 	assert_int_equal(WEXITSTATUS(p->status), 0);
 	assert_true(pty_log_has(p, "\033[1;32mS\033[0m"));   /* start, green */
 	assert_true(pty_log_has(p, "\033[1;33m*\033[0m"));   /* route, yellow */
 	assert_true(pty_log_has(p, "\033[1;31mX\033[0m"));   /* the sealed goal, red */
-	assert_true(pty_wait_text(p, "reached=no", E2E_WAIT)); /* the text reads the same */
+	assert_true(pty_wait_text(p, "reached=no", WAIT_MS)); /* the text reads the same */
 	pty_close(p);
 
 	memset(p, 0, sizeof *p);
@@ -856,10 +836,10 @@ static void test_path_colours_on_a_terminal(void **state)
 			    (char *)"path", (char *)SQUARE, (char *)"3,2", (char *)"13,3",
 			    (char *)"--fallback", NULL };
 	assert_true(pty_start(p, 24, 80, argv_nc));
-	assert_true(pty_wait_exit(p, E2E_WAIT));
+	assert_true(pty_wait_exit(p, WAIT_MS));
 	assert_int_equal(WEXITSTATUS(p->status), 0);
 	assert_false(pty_log_has(p, "\033["));
-	assert_true(pty_wait_text(p, "reached=no", E2E_WAIT));
+	assert_true(pty_wait_text(p, "reached=no", WAIT_MS));
 }
 
 /* Runs a shell command; returns its exit status and what it wrote (both streams). */

@@ -26,7 +26,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 8000
 #define FIXTURE "tests/levels/e2e/square.lvl" /* start 3,2; exit 1,6 */
 #define BESTIARY "tests/levels/bestiary.txt"
 
@@ -74,9 +73,8 @@ static void start(struct ed *e)
 	char *argv[] = { (char *)bin(), (char *)"edit", e->file, (char *)"--bestiary", (char *)BESTIARY,
 			 (char *)"--seed", (char *)"1", NULL };
 	assert_true(pty_start(&e->p, 24, 80, argv));
-	if (!pty_wait_text(&e->p, "Palette", WAIT_MS))
+	if (!pty_wait_text(&e->p, "Palette", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		dump_fail(e, "the editor did not start");
-	pty_pump(&e->p, 100);
 	int row, col;
 	/* row 2 of the map starts "#..@" (the palette has an '@' too) */
 	if (!pty_find(&e->p, "#..@", &row, &col))
@@ -99,14 +97,14 @@ static void wait_cell(struct ed *e, int x, int y, char c, const char *what)
 		dump_fail(e, what);
 }
 
-/* A click, then a pause: ncurses may hold a release back until the next
- * input, so a test that sends the next press at once reorders them. */
+/* A click, taken in before anything else is sent (ncurses may hold a
+ * release back until the next input, so a test that sends the next press
+ * at once reorders them), then harmless input behind it. */
 static void click_cell(struct ed *e, int x, int y, bool split)
 {
 	pty_click(&e->p, 0, e->ox + x, e->oy + y, split);
-	pty_pump(&e->p, 250);
-	pty_send(&e->p, "\014"); /* Ctrl-L: harmless input behind the click */
-	pty_pump(&e->p, 100);
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_send_idle(&e->p, "\014")) /* Ctrl-L */
+		dump_fail(e, "the editor did not take the click");
 }
 
 /* Left press at one cell, a drag through the cells between, release at the other (SGR). */
@@ -114,12 +112,12 @@ static void drag_cells(struct ed *e, int x0, int y, int x1)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "\033[<0;%d;%dM", e->ox + x0 + 1, e->oy + y + 1);
-	pty_send(&e->p, buf);
-	pty_pump(&e->p, 60);
+	if (!pty_send_idle(&e->p, buf))
+		dump_fail(e, "the editor did not take the press");
 	for (int x = x0 + 1; x <= x1; x++) {
 		snprintf(buf, sizeof buf, "\033[<32;%d;%dM", e->ox + x + 1, e->oy + y + 1);
-		pty_send(&e->p, buf);
-		pty_pump(&e->p, 30);
+		if (!pty_send_idle(&e->p, buf))
+			dump_fail(e, "the editor did not take the drag");
 	}
 	snprintf(buf, sizeof buf, "\033[<0;%d;%dm", e->ox + x1 + 1, e->oy + y + 1);
 	pty_send(&e->p, buf);
@@ -207,8 +205,8 @@ static void test_play_and_return(void **state)
 	pty_send(&e.p, "p");
 	if (!pty_wait_text(&e.p, "Turn 0", WAIT_MS))
 		dump_fail(&e, "the play-test did not start");
-	pty_send(&e.p, "l"); /* into the new wall: a bump, no turn */
-	pty_pump(&e.p, 300);
+	if (!pty_send_idle(&e.p, "l")) /* into the new wall: a bump, no turn */
+		dump_fail(&e, "the play-test did not take a key");
 	int row, col;
 	assert_true(pty_find(&e.p, "Turn 0", &row, &col));
 	pty_send(&e.p, "Q");
@@ -288,8 +286,7 @@ static void test_header_and_resize(void **state)
 	pty_send(&e.p, "a\025me ;you\r");
 	if (!pty_wait_text(&e.p, "would start a comment", WAIT_MS))
 		dump_fail(&e, "a value with a comment was not refused");
-	pty_send(&e.p, "\033");
-	pty_pump(&e.p, 100);
+	assert_true(pty_send_idle(&e.p, "\033"));
 	pty_send(&e.p, "\033");
 	if (!pty_wait_gone(&e.p, "Level header", WAIT_MS))
 		dump_fail(&e, "Esc did not return to the map");
@@ -410,7 +407,7 @@ static void test_hangup_recovers(void **state)
 	assert_true(pty_start(&e.p, 24, 80, argv));
 	if (!pty_wait_text(&e.p, "holds the unsaved changes", WAIT_MS))
 		dump_fail(&e, "the next start did not mention the recovery file");
-	pty_send(&e.p, "n\r");
+	pty_answer(&e.p, "n\r");
 	if (!pty_wait_text(&e.p, "Palette", WAIT_MS))
 		dump_fail(&e, "the editor did not start");
 	pty_send(&e.p, "q");

@@ -31,7 +31,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 8000
 #define FIXTURE "tests/levels/e2e/square.lvl" /* start 3,2; exit 1,6 */
 #define BESTIARY "tests/levels/bestiary.txt"
 #define QUESTION "Restore them as unsaved changes of the level?"
@@ -90,11 +89,11 @@ static void run(struct ed *e, const char *file, const char *extra)
 /* The editor's screen is up: find the map by the start's row "#..@". */
 static void wait_editor(struct ed *e)
 {
-	if (!pty_wait_text(&e->p, "Palette", WAIT_MS))
-		pty_fail(&e->p, "the editor did not start");
-	pty_pump(&e->p, 100);
+	/* the map may be drawn after the panel; build/astray writes no idle
+	 * markers, so the start's row itself is waited for */
 	int row, col;
-	if (!pty_find(&e->p, "#..@", &row, &col))
+	if (!pty_wait_text(&e->p, "Palette", WAIT_MS) || !pty_wait_text(&e->p, "#..@", WAIT_MS) ||
+	    !pty_find(&e->p, "#..@", &row, &col))
 		pty_fail(&e->p, "no start on the screen");
 	e->ox = col;
 	e->oy = row - 2;
@@ -157,7 +156,7 @@ static void test_restore_then_save(void **state)
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "the start did not offer the recovery");
 	assert_true(pty_find(&e.p, "s.lvl.recover holds the unsaved changes", NULL, NULL));
-	pty_send(&e.p, "\r");
+	pty_answer(&e.p, "\r");
 	wait_editor(&e);
 	wait_cell(&e, 4, 2, '~', "the restored change is not on the map");
 	wait_text(&e, "[modified]", "the restored changes do not count as unsaved");
@@ -203,7 +202,7 @@ static void test_decline_keeps(void **state)
 	char *before = pty_slurp(e.recover);
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "the start did not offer the recovery");
-	pty_send(&e.p, "n\r");
+	pty_answer(&e.p, "n\r");
 	wait_editor(&e);
 	wait_cell(&e, 4, 2, '.', "declined, the map is not LEVEL's");
 	wait_text(&e, "s.lvl.recover is kept", "declined, the editor does not say where the changes are");
@@ -268,7 +267,7 @@ static void test_broken_recovery_opens(void **state)
 	put(e.recover, "astray-level 1\nname: Broken\ntopology: square8\nmap:\n#######\n#..@?>#\n#######\n");
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "the start did not offer a broken recovery");
-	pty_send(&e.p, "y\r");
+	pty_answer(&e.p, "y\r");
 	if (!pty_wait_text(&e.p, "Palette", WAIT_MS))
 		pty_fail(&e.p, "a broken recovery did not open");
 	wait_text(&e, "unknown glyph", "the recovery's error is not listed");
@@ -298,7 +297,7 @@ static void test_leftovers(void **state)
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "a whole leftover was not offered as the recovery");
 	assert_true(pty_find(&e.p, "it is now", NULL, NULL));
-	pty_send(&e.p, "n\r");
+	pty_answer(&e.p, "n\r");
 	wait_editor(&e);
 	quit(&e, false, NULL);
 	assert_false(exists(tmp));
@@ -386,7 +385,7 @@ static void test_rescue_killed_midway(void **state)
 	assert_int_equal(count_leftovers(&e, name, sizeof name), 1);
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "a whole rescue killed before its rename was not offered");
-	pty_send(&e.p, "y\r");
+	pty_answer(&e.p, "y\r");
 	wait_editor(&e);
 	wait_cell(&e, 4, 2, '~', "the rescued change is not on the map");
 	pty_send(&e.p, "s");
@@ -442,7 +441,7 @@ static void test_save_killed_midway(void **state)
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "a save killed before its rename was not offered");
 	assert_true(pty_find(&e.p, "whole save", NULL, NULL));
-	pty_send(&e.p, "\r");
+	pty_answer(&e.p, "\r");
 	wait_editor(&e);
 	wait_cell(&e, 4, 2, '~', "the change of the killed save is not on the map");
 	quit(&e, true, NULL);
@@ -479,7 +478,7 @@ static void test_second_rescue_keeps_older(void **state)
 	char *older = pty_slurp(e.recover);
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "the start did not offer the recovery");
-	pty_send(&e.p, "n\r");
+	pty_answer(&e.p, "n\r");
 	wait_editor(&e);
 	pty_send(&e.p, "l,");
 	wait_cell(&e, 4, 2, ',', "the ',' key did not paint");

@@ -23,7 +23,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 8000
 #define BESTIARY "tests/levels/bestiary.txt"
 
 struct cell {
@@ -121,9 +120,8 @@ static void start(struct ed *e, const struct map_case *mc)
 	char *argv[] = { (char *)bin(), (char *)"edit", e->file, (char *)"--bestiary", (char *)BESTIARY,
 			 (char *)"--seed", (char *)"1", NULL };
 	assert_true(pty_start(&e->p, 24, 80, argv));
-	if (!pty_wait_text(&e->p, "Palette", WAIT_MS))
+	if (!pty_wait_text(&e->p, "Palette", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		dump_fail(e, "the editor did not start");
-	pty_pump(&e->p, 100);
 	int row, col;
 	if (!pty_find(&e->p, mc->start_row, &row, &col))
 		dump_fail(e, "no start on the screen");
@@ -147,13 +145,12 @@ static void wait_cell(struct ed *e, struct cell c, char ch, const char *what)
 	}
 }
 
-/* A click, then Ctrl-L behind it (ncurses may hold a release back). */
+/* A click taken in, then Ctrl-L behind it (ncurses may hold a release back). */
 static void click(struct ed *e, struct cell c, bool split)
 {
 	pty_click(&e->p, 0, col_of(e, c), row_of(e, c), split);
-	pty_pump(&e->p, 250);
-	pty_send(&e->p, "\014");
-	pty_pump(&e->p, 100);
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_send_idle(&e->p, "\014"))
+		dump_fail(e, "the editor did not take the click");
 }
 
 /* Left press on the first cell, motion over the others, release on the last (SGR). */
@@ -163,13 +160,13 @@ static void drag(struct ed *e, const struct cell *cells, int n)
 	for (int i = 0; i < n; i++) {
 		int b = i == 0 ? 0 : 32;
 		snprintf(buf, sizeof buf, "\033[<%d;%d;%dM", b, col_of(e, cells[i]) + 1, row_of(e, cells[i]) + 1);
-		pty_send(&e->p, buf);
-		pty_pump(&e->p, i == 0 ? 60 : 30);
+		if (!pty_send_idle(&e->p, buf))
+			dump_fail(e, "the editor did not take the drag");
 	}
 	snprintf(buf, sizeof buf, "\033[<0;%d;%dm", col_of(e, cells[n - 1]) + 1, row_of(e, cells[n - 1]) + 1);
 	pty_send(&e->p, buf);
-	pty_pump(&e->p, 150);
-	pty_send(&e->p, "\014");
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_send_idle(&e->p, "\014"))
+		dump_fail(e, "the editor did not take the release");
 }
 
 /* The panel's route line ("cost=... steps=..."), or "" when there is none. */
@@ -228,15 +225,11 @@ static void run_case(const struct map_case *mc)
 
 	/* markers on the start and the exit; a wall across the route changes its cost */
 	pty_send(&e.p, mc->to_start);
-	pty_pump(&e.p, 200);
 	pty_send(&e.p, "a");
-	pty_pump(&e.p, 100);
 	pty_send(&e.p, mc->to_exit);
-	pty_pump(&e.p, 200);
 	pty_send(&e.p, "t");
-	if (!pty_wait_text(&e.p, "cost=", WAIT_MS))
+	if (!pty_wait_idle(&e.p, WAIT_MS) || !pty_find(&e.p, "cost=", NULL, NULL))
 		dump_fail(&e, "no route between the markers");
-	pty_pump(&e.p, 200);
 	char before[128], after[128];
 	route_line(&e, before, sizeof before);
 	if (!strstr(before, "found")) {
@@ -246,7 +239,8 @@ static void run_case(const struct map_case *mc)
 	drag(&e, mc->wall, mc->n_wall);
 	for (int i = 0; i < mc->n_wall; i++)
 		wait_cell(&e, mc->wall[i], '#', "the wall across the route was not drawn");
-	pty_pump(&e.p, 300);
+	if (!pty_wait_idle(&e.p, WAIT_MS))
+		dump_fail(&e, "the editor did not go idle after the wall");
 	route_line(&e, after, sizeof after);
 	print_message("%s: route %s -> %s\n", mc->fixture, before, after);
 	if (strcmp(before, after) == 0)

@@ -23,7 +23,6 @@
 #include "pty_check.h"
 #include "run_capture.h"
 
-#define WAIT_MS 8000 /* generous: the binary runs under ASan */
 
 static void start(struct pty *p, const char *level)
 {
@@ -36,10 +35,9 @@ static void start(struct pty *p, const char *level)
 
 static void quit(struct pty *p)
 {
-	for (int i = 0; i < 10 && pty_find(p, "--More--", NULL, NULL); i++) {
-		pty_send(p, " ");
-		pty_pump(p, 100);
-	}
+	pty_wait_idle(p, WAIT_MS); /* the frame whole: a --More-- on it shows */
+	for (int i = 0; i < 10 && pty_find(p, "--More--", NULL, NULL); i++)
+		pty_send_idle(p, " ");
 	pty_send(p, "Q");
 	if (!pty_wait_text(p, "Really quit", WAIT_MS))
 		pty_fail(p, "no quit question");
@@ -55,10 +53,10 @@ static void quit(struct pty *p)
 static void help_shows(struct pty *p, const char *const *want, const char *const *refuse)
 {
 	pty_send(p, "?");
-	if (!pty_wait_text(p, "astray - keys", WAIT_MS))
+	if (!pty_wait_text(p, "astray - keys", WAIT_MS) || !pty_wait_idle(p, WAIT_MS))
 		pty_fail(p, "? did not open the help");
 	for (; want && *want; want++)
-		if (!pty_wait_text(p, *want, 500))
+		if (!pty_find(p, *want, NULL, NULL))
 			pty_fail(p, *want);
 	for (; refuse && *refuse; refuse++)
 		if (pty_find(p, *refuse, NULL, NULL))
@@ -120,7 +118,8 @@ static void test_square8_quiet(void **state)
 	(void)state;
 	struct pty p;
 	start(&p, "tests/levels/e2e/square.lvl");
-	pty_pump(&p, 300);
+	if (!pty_wait_idle(&p, WAIT_MS))
+		pty_fail(&p, "the game did not go idle");
 	if (pty_find(&p, "This level is", NULL, NULL))
 		pty_fail(&p, "a square8 level said its grid");
 	const char *want[] = { "h j k l y u b n   arrows   numpad 1-9", NULL };
@@ -154,7 +153,7 @@ static void test_said_on_each_level(void **state)
 		    "astray-level 1\nname: Last Square\ntopology: square8\nmap:\n#####\n#@.>#\n#####\n");
 	struct pty p;
 	start(&p, dir);
-	if (pty_find(&p, "This level is", NULL, NULL))
+	if (!pty_wait_idle(&p, WAIT_MS) || pty_find(&p, "This level is", NULL, NULL))
 		pty_fail(&p, "the first square8 level said its grid");
 	pty_send(&p, "l");
 	if (!pty_wait_text(&p, "Turn 1", WAIT_MS))

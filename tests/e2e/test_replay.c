@@ -23,7 +23,6 @@
 
 #include "pty_driver.h"
 
-#define WAIT_MS 10000
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define KEYS "llllljjjhhhkkkl" /* one turn each on SQUARE */
 
@@ -148,13 +147,15 @@ static void test_viewer_keys(void **state)
 	need(&p, "200ms");
 	pty_send(&p, " ");
 	need(&p, "REPLAY PAUSED");
+	assert_true(pty_wait_idle(&p, WAIT_MS));
 	long at = shown_action(&p);
 	assert_true(at >= 0);
-	pty_pump(&p, 600); /* paused: it stays */
+	/* paused: it stays.  The viewer wakes from its wait for a key on a
+	 * timer, stepping when it plays: once it has woken and gone idle
+	 * again, a replay that still played would have stepped. */
+	assert_true(pty_wait_next_idle(&p, WAIT_MS));
 	assert_int_equal(shown_action(&p), at);
-	pty_send(&p, ".");
-	for (int i = 0; i < WAIT_MS / 10 && shown_action(&p) != at + 1; i++)
-		pty_pump(&p, 10);
+	assert_true(pty_send_idle(&p, "."));
 	assert_int_equal(shown_action(&p), at + 1);
 	pty_send(&p, "+");
 	need(&p, "100ms");

@@ -21,7 +21,6 @@
 
 #include "pty_driver.h"
 
-#define WAIT_MS 10000 /* generous: the binary runs under ASan */
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define DEATH "tests/levels/e2e/death.lvl"
 #define ROWS 24
@@ -113,24 +112,26 @@ static int turn_of(struct fixture *f)
 
 static void wait_turn(struct fixture *f, int turn)
 {
-	for (int i = 0; i < WAIT_MS / 10; i++) {
-		if (turn_of(f) == turn)
-			return;
-		pty_pump(&f->p, 10);
-	}
-	char what[64];
+	char want[32], what[64];
+	snprintf(want, sizeof want, "Turn %d ", turn); /* the status line: "Turn 5  Gold 0" */
+	if (pty_wait_text(&f->p, want, WAIT_MS) && turn_of(f) == turn)
+		return;
 	snprintf(what, sizeof what, "turn %d never came", turn);
 	fail_dump(f, what);
 }
 
-/* Each key a move of one turn (the test level has no monsters). */
+/* Each key a move of one turn (the test level has no monsters), played
+ * and the frame whole before the next. */
 static void play_keys(struct fixture *f, const char *keys)
 {
 	for (const char *k = keys; *k; k++) {
 		int t = turn_of(f);
 		char s[2] = { *k, 0 };
-		pty_send(&f->p, s);
-		wait_turn(f, t + 1);
+		if (!pty_send_idle(&f->p, s) || turn_of(f) != t + 1) {
+			char what[64];
+			snprintf(what, sizeof what, "key %c did not take one turn from turn %d", *k, t);
+			fail_dump(f, what);
+		}
 	}
 }
 
@@ -203,9 +204,10 @@ static void test_hangup_then_resume_is_the_same_game(void **state)
 	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
 		fail_dump(f, "no offer to continue the saved game");
 	assert_true(pty_find(&f->p, "turn 5", NULL, NULL));
-	pty_send(&f->p, "y\r");
+	pty_answer(&f->p, "y\r");
 	wait_turn(f, 5);
-	pty_pump(&f->p, 200);
+	if (!pty_wait_idle(&f->p, WAIT_MS))
+		fail_dump(f, "the resumed game did not go idle");
 	screen_of(f, after, sizeof after);
 	assert_string_equal(before, after);
 
@@ -257,7 +259,7 @@ static void test_damaged_save_is_set_aside(void **state)
 		fail_dump(f, "no offer of a new game");
 	assert_true(pty_log_has(&f->p, "save.jnl.damaged-1"));
 	assert_true(file_has(aside, "not a journal at all"));
-	pty_send(&f->p, "\r");
+	pty_answer(&f->p, "\r");
 	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
 		fail_dump(f, "no new game after the damaged save");
 	play_keys(f, "l");
@@ -278,10 +280,8 @@ static void test_death_files_the_game_and_scores_it(void **state)
 	start(f, DEATH, (const char *const[]){ "--set", "goblin.damage=1000", NULL });
 	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
 		fail_dump(f, "the game did not start");
-	for (int i = 0; i < 10 && !pty_find(&f->p, "Enter leaves", NULL, NULL); i++) {
-		pty_send(&f->p, ".");
-		pty_wait_text(&f->p, "Enter leaves", 300);
-	}
+	for (int i = 0; i < 10 && !pty_find(&f->p, "Enter leaves", NULL, NULL); i++)
+		pty_send_idle(&f->p, ".");
 	if (!pty_find(&f->p, "killed by a goblin", NULL, NULL))
 		fail_dump(f, "the end line does not name the killer");
 	pty_send(&f->p, "\r");
@@ -325,7 +325,7 @@ static void test_declined_save_is_kept(void **state)
 	start(f, SQUARE, NULL);
 	if (!pty_wait_text(&f->p, "keeping this save. Continue it? [y/N]", WAIT_MS))
 		fail_dump(f, "no offer to continue");
-	pty_send(&f->p, "\r");
+	pty_answer(&f->p, "\r");
 	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
 		fail_dump(f, "no new game after declining");
 	pty_send(&f->p, "Qy");
@@ -354,7 +354,7 @@ static void resume_and_win(struct fixture *f, int turn)
 	f->running = true;
 	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
 		fail_dump(f, "no offer to continue");
-	pty_send(&f->p, "y\r");
+	pty_answer(&f->p, "y\r");
 	wait_turn(f, turn);
 	play_keys(f, "jj");
 	pty_send(&f->p, ">");

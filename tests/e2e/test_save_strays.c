@@ -32,7 +32,6 @@
 #include "pty_check.h"
 #include "pty_driver.h"
 
-#define WAIT_MS 10000
 #define CAMPAIGN "tests/levels/crash"
 #define BIN "build/astray"
 #define SHIM "build/shim/failio.so"
@@ -56,10 +55,7 @@ static void start(struct pty *p, const char *data, const char *mode, long at, co
 
 static void dismiss_more(struct pty *p)
 {
-	for (int i = 0; i < 20 && pty_find(p, "--More--", NULL, NULL); i++) {
-		pty_send(p, " ");
-		pty_pump(p, 100);
-	}
+	pty_dismiss_more(p);
 }
 
 /* Plays KEYS (each waits for its turn, or the program's death), then quits. */
@@ -154,7 +150,7 @@ static void test_kill_mid_snapshot(void **state)
 		fail_dump(&p, "no save offered");
 	if (count_temps(data, "save.jnl.snap.tmp-") != 0)
 		fail_dump(&p, "the temporary file is still there");
-	pty_send(&p, "y\r");
+	pty_answer(&p, "y\r");
 	char want[32];
 	snprintf(want, sizeof want, "Turn %d", turn);
 	if (!pty_wait_text(&p, want, WAIT_MS))

@@ -56,15 +56,23 @@ bool pty_start_shim(struct pty *p, int rows, int cols, char *const argv[], const
 void pty_play_keys(struct pty *p, const char *keys, int wait_ms)
 {
 	for (const char *c = keys; *c && !p->exited; c++) {
-		int t = pty_turn(p);
-		char s[2] = { *c, 0 };
+		char s[2] = { *c, 0 }, want[32];
+		snprintf(want, sizeof want, "Turn %d ", pty_turn(p) + 1); /* "Turn 5  Gold 0" */
 		pty_send(p, s);
-		for (int i = 0; i < wait_ms / 10 && !p->exited; i++) {
-			if (*c == '>' ? pty_find(p, "(2/2)", NULL, NULL) : pty_turn(p) == t + 1)
-				break;
-			pty_pump(p, 10);
-			pty_wait_exit(p, 0);
-		}
+		pty_wait_text(p, *c == '>' ? "(2/2)" : want, wait_ms);
+	}
+}
+
+void pty_dismiss_more(struct pty *p)
+{
+	char before[8192];
+	for (int i = 0; i < 20 && !p->exited && pty_find(p, "--More--", NULL, NULL); i++) {
+		pty_dump(p, before, sizeof before);
+		pty_send(p, " ");
+		if (!pty_wait_change(p, before, WAIT_MS))
+			return;
+		if (pty_idles(p) > 0)
+			pty_wait_idle(p, WAIT_MS);
 	}
 }
 

@@ -23,6 +23,12 @@ bool pty_start_shim(struct pty *p, int rows, int cols, char *const argv[], const
  * program's exit (which ends the keys). */
 void pty_play_keys(struct pty *p, const char *keys, int wait_ms);
 
+/* Pages through the --More-- prompts on the screen, a space each, until
+ * none shows: each time until the screen has changed, as build/astray
+ * writes no idle markers (a page of the test build is whole once
+ * pty_wait_idle returns). */
+void pty_dismiss_more(struct pty *p);
+
 /* The program under test: $ASTRAY_BIN, else build/san/astray. */
 const char *pty_bin(void);
 

@@ -84,6 +84,11 @@ static bool pty_spawn(struct pty *p, int rows, int cols, char *const argv[], boo
 		/* the child: a clean environment for curses, then the program */
 		setenv("TERM", "xterm-256color", 1);
 		setenv("ESCDELAY", "25", 1);
+		/* UTF-8, as libvterm reads it: in another locale (LANG unset,
+		 * as under su -) ncurses draws a full status line with a
+		 * repeat-character sequence and libvterm's screen ends up one
+		 * row off */
+		setenv("LC_ALL", "C.UTF-8", 1);
 		unsetenv("LINES");
 		unsetenv("COLUMNS");
 		unsetenv("NO_COLOR");
@@ -146,6 +151,39 @@ static void pty_log(struct pty *p, const char *buf, size_t n)
 	p->log[p->log_len] = '\0';
 }
 
+/* The idle markers in what was logged since the last look (ui_screen.c
+ * writes ESC ] 7777 ; astray-idle ; N BEL); a marker cut in two by the
+ * reads is read once whole. */
+#define PTY_IDLE_MARK "\033]7777;astray-idle;"
+
+static void pty_scan_idle(struct pty *p)
+{
+	const size_t mark = sizeof PTY_IDLE_MARK - 1;
+	while (p->log && p->idle_scan < p->log_len) {
+		const char *at = p->log + p->idle_scan, *stop = p->log + p->log_len;
+		while ((at = memchr(at, '\033', (size_t)(stop - at))) != NULL &&
+		       memcmp(at, PTY_IDLE_MARK, (size_t)(stop - at) < mark ? (size_t)(stop - at) : mark) != 0)
+			at++;
+		if (at && (size_t)(stop - at) < mark) {
+			p->idle_scan = (size_t)(at - p->log); /* a marker's beginning, perhaps */
+			return;
+		}
+		if (!at) {
+			p->idle_scan = p->log_len;
+			return;
+		}
+		const char *end = memchr(at + mark, '\a', (size_t)(p->log + p->log_len - (at + mark)));
+		if (!end) {
+			p->idle_scan = (size_t)(at - p->log);
+			return;
+		}
+		p->idle_keys = strtoul(at + mark, NULL, 10);
+		p->idles++;
+		p->idle_scan = (size_t)(end + 1 - p->log);
+		p->idle_end = p->idle_scan;
+	}
+}
+
 static void pty_reap(struct pty *p)
 {
 	if (p->exited || p->pid < 0)
@@ -171,6 +209,7 @@ static bool pty_read_once(struct pty *p, int ms)
 	if (n <= 0)
 		return false; /* EIO: the child closed its side */
 	pty_log(p, buf, (size_t)n);
+	pty_scan_idle(p);
 	vterm_input_write(p->vt, buf, (size_t)n);
 	/* answer what the program asked the terminal (device attributes...) */
 	char reply[256];
@@ -199,7 +238,84 @@ void pty_pump(struct pty *p, int ms)
 	}
 }
 
-void pty_write(struct pty *p, const void *bytes, size_t n)
+/*
+ * The fewest keys bytes make for ncurses (keypad on, TERM=xterm-256color,
+ * the terminal in cbreak mode): an escape sequence ESC [ ... or ESC O x is
+ * one key (or more, when the terminal description lacks it); a run of
+ * mouse reports at least one KEY_MOUSE, none when they are all releases
+ * (a held release comes with the next input); Ctrl-C, Ctrl-\, Ctrl-Z
+ * (signals) and Ctrl-Q, Ctrl-S (flow control) none; any other byte one.
+ */
+static unsigned long pty_keys_in(const unsigned char *b, size_t n)
+{
+	unsigned long keys = 0;
+	bool in_mouse_run = false, run_counted = false;
+	size_t i = 0;
+	while (i < n) {
+		bool mouse = false, press = false;
+		size_t next = i + 1;
+		if (b[i] == 0x1b && i + 1 < n && b[i + 1] == '[') {
+			if (i + 2 < n && b[i + 2] == 'M') { /* X10 mouse: ESC [ M b x y */
+				mouse = true;
+				press = i + 3 < n && ((b[i + 3] - 32) & 3) != 3;
+				next = i + 6 < n ? i + 6 : n;
+			} else {
+				size_t j = i + 2;
+				while (j < n && b[j] >= 0x30 && b[j] <= 0x3f)
+					j++;
+				while (j < n && b[j] >= 0x20 && b[j] <= 0x2f)
+					j++;
+				next = j < n ? j + 1 : n;
+				if (b[i + 2] == '<') { /* SGR mouse: M a press or motion, m a release */
+					mouse = true;
+					press = j < n && b[j] == 'M';
+				}
+			}
+		} else if (b[i] == 0x1b && i + 2 < n && b[i + 1] == 'O') {
+			next = i + 3;
+		} else if (b[i] == 0x03 || b[i] == 0x1c || b[i] == 0x1a || b[i] == 0x11 || b[i] == 0x13) {
+			in_mouse_run = false;
+			i = next;
+			continue;
+		}
+		if (mouse) {
+			if (!in_mouse_run)
+				run_counted = false;
+			in_mouse_run = true;
+			if (press && !run_counted) {
+				keys++;
+				run_counted = true;
+			}
+		} else {
+			in_mouse_run = false;
+			keys++;
+		}
+		i = next;
+	}
+	return keys;
+}
+
+/* Input is going out: what the program wrote so far is read first (so a
+ * marker read later is less likely from before the input), and the keys
+ * the bytes make are counted for pty_wait_idle. */
+static void pty_input_begins(struct pty *p, unsigned long keys)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+		if (p->fd < 0 || poll(&pfd, 1, 0) <= 0 || !pty_read_once(p, 0))
+			break;
+	}
+	pty_reap(p);
+	if (!p->sent) {
+		p->keys_base = p->idle_keys;
+		p->keys_sent = 0;
+		p->sent = true;
+	}
+	p->keys_sent += keys;
+	p->idles_at_send = p->idles;
+}
+
+static void pty_write_bytes(struct pty *p, const void *bytes, size_t n)
 {
 	const char *b = bytes;
 	while (n > 0 && p->fd >= 0) {
@@ -216,9 +332,62 @@ void pty_write(struct pty *p, const void *bytes, size_t n)
 	}
 }
 
+void pty_write(struct pty *p, const void *bytes, size_t n)
+{
+	pty_input_begins(p, pty_keys_in(bytes, n));
+	pty_write_bytes(p, bytes, n);
+}
+
 void pty_send(struct pty *p, const char *s)
 {
 	pty_write(p, s, strlen(s));
+}
+
+/* Waits until what was read ends with a marker later than the first
+ * `after` markers, saying at least `keys` keys. */
+static bool pty_wait_marker(struct pty *p, unsigned long after, unsigned long keys, int ms)
+{
+	long end = pty_now_ms() + ms;
+	for (;;) {
+		if (p->idles > after && p->idle_end == p->log_len && p->idle_keys >= keys) {
+			p->sent = false;
+			p->keys_base = p->idle_keys;
+			p->keys_sent = 0;
+			return true;
+		}
+		if (p->exited || pty_now_ms() >= end)
+			return false;
+		pty_pump(p, 10);
+	}
+}
+
+bool pty_wait_idle(struct pty *p, int ms)
+{
+	if (!p->sent)
+		return pty_wait_marker(p, 0, 0, ms);
+	return pty_wait_marker(p, p->idles_at_send, p->keys_base + p->keys_sent, ms);
+}
+
+bool pty_wait_next_idle(struct pty *p, int ms)
+{
+	unsigned long keys = p->sent ? p->keys_base + p->keys_sent : 0;
+	return pty_wait_marker(p, p->idles, keys, ms);
+}
+
+void pty_answer(struct pty *p, const char *s)
+{
+	pty_write_bytes(p, s, strlen(s));
+}
+
+bool pty_send_idle(struct pty *p, const char *s)
+{
+	pty_send(p, s);
+	return pty_wait_idle(p, WAIT_MS);
+}
+
+unsigned long pty_idles(const struct pty *p)
+{
+	return p->idles;
 }
 
 void pty_click(struct pty *p, int button, int col, int row, bool split)
@@ -228,7 +397,7 @@ void pty_click(struct pty *p, int button, int col, int row, bool split)
 	snprintf(release, sizeof release, "\033[<%d;%d;%dm", button, col + 1, row + 1);
 	if (split) {
 		pty_send(p, press);
-		pty_pump(p, 60);
+		pty_wait_idle(p, WAIT_MS);
 		pty_send(p, release);
 	} else {
 		char both[96];
@@ -243,6 +412,7 @@ void pty_resize(struct pty *p, int rows, int cols)
 	vterm_set_size(p->vt, rows, cols);
 	p->rows = rows;
 	p->cols = cols;
+	pty_input_begins(p, 1); /* KEY_RESIZE */
 	ioctl(p->fd, TIOCSWINSZ, &ws);
 }
 
@@ -329,6 +499,20 @@ bool pty_wait_gone(struct pty *p, const char *text, int ms)
 		if (!pty_find(p, text, NULL, NULL))
 			return true;
 		if (pty_now_ms() >= end)
+			return false;
+		pty_pump(p, 10);
+	}
+}
+
+bool pty_wait_change(struct pty *p, const char *before, int ms)
+{
+	long end = pty_now_ms() + ms;
+	char now[8192];
+	for (;;) {
+		pty_dump(p, now, sizeof now);
+		if (strcmp(now, before) != 0)
+			return true;
+		if (pty_now_ms() >= end || p->exited)
 			return false;
 		pty_pump(p, 10);
 	}
