@@ -552,17 +552,17 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 
 struct ai_decision ai_wait(void)
 {
-	return (struct ai_decision){ AI_WAIT, -1 };
+	return (struct ai_decision){ .act = AI_WAIT, .cell = -1 };
 }
 
 struct ai_decision ai_step(int cell)
 {
-	return (struct ai_decision){ AI_STEP, cell };
+	return (struct ai_decision){ .act = AI_STEP, .cell = cell };
 }
 
 struct ai_decision ai_attack(int cell)
 {
-	return (struct ai_decision){ AI_ATTACK, cell };
+	return (struct ai_decision){ .act = AI_ATTACK, .cell = cell };
 }
 
 /* Fleeing: the free neighbour farthest from the player, if farther than

@@ -137,9 +137,19 @@ enum ai_act {
 	AI_DIG                  /* dig at `cell`, an adjacent wall that is not permanent: a turn of work toward rubble */
 };
 
+/* What the rules say about a decision, when the player can see (or hear)
+ * it: the tell of a mind's tactic (GAME.md principle 2).  Monsters cannot
+ * print; game.c words it. */
+enum ai_tell {
+	AI_TELL_NONE,
+	AI_TELL_PACK_SPREAD,    /* a pack member takes its post on a side of the player ("The jackals spread out.") */
+	AI_TELL_AMBUSH_SPRING   /* an ambusher leaves the lair it waited in ("A spider drops from its lair!") */
+};
+
 struct ai_decision {
 	enum ai_act act;
 	int cell;               /* AI_STEP: the cell entered; AI_ATTACK: the player's cell; AI_WAIT: -1 */
+	enum ai_tell tell;      /* AI_TELL_NONE unless a mind has something to show */
 };
 
 /* A new game's AI: automatic sharing, no counts, no level yet. */

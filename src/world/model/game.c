@@ -405,12 +405,51 @@ static int monster_step(struct game *g, struct monster *m, int to)
 	return enter_cost(g, to);
 }
 
+/*
+ * Says a mind's tell (ai.h enum ai_tell) for monster m, before its action:
+ * what the player sees from where it stands now (line of sight within its
+ * sight radius), or for an ambusher's spring what it hears.  One message
+ * a turn for a whole pack: the same words in the same turn are not said
+ * twice (the log is state, so this needs nothing more).
+ */
+static void monster_tell(struct game *g, const struct monster *m, enum ai_tell tell)
+{
+	if (tell == AI_TELL_NONE)
+		return;
+	bool in_view =
+		fov_line_of_sight(g->grid, g->opaque, g->player.x, g->player.y, m->x, m->y, g->sight_radius);
+	char text[GAME_MESSAGE_LEN];
+	switch (tell) {
+	case AI_TELL_PACK_SPREAD:
+		if (!in_view)
+			return;
+		snprintf(text, sizeof text, "The %ss spread out.", m->kind->name);
+		break;
+	case AI_TELL_AMBUSH_SPRING:
+		if (in_view)
+			snprintf(text, sizeof text, "%s %s drops from its lair!",
+				 strcmp(game_article(m->kind->name), "an") == 0 ? "An" : "A", m->kind->name);
+		else
+			snprintf(text, sizeof text, "You hear something drop from its lair nearby.");
+		break;
+	default:
+		return;
+	}
+	if (g->n_messages > 0) {
+		const struct message *last = game_message(g, 0);
+		if (last && last->turn == g->turn && strcmp(last->text, text) == 0)
+			return;
+	}
+	game_message_add(g, "%s", text);
+}
+
 /* Carries out monster i's decision and charges its energy: a step 100
  * times the entering cost, an attack or a wait 100. */
 static void monster_act(struct game *g, int i, struct ai_decision d)
 {
 	struct monster *m = &g->monsters[i];
 	int cost = 100;
+	monster_tell(g, m, d.tell);
 	switch (d.act) {
 	case AI_STEP:
 		cost = monster_step(g, m, d.cell);
