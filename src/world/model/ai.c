@@ -125,7 +125,8 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path
 	ai->near_goal = -1;
 	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
 		return false;
-	return true;
+	ai->stairs = mind_stairs_create(grid);
+	return ai->stairs != NULL;
 }
 
 void ai_level_fini(struct ai *ai)
@@ -135,6 +136,8 @@ void ai_level_fini(struct ai *ai)
 	free(ai->route_cells);
 	flood_destroy(ai->flood);
 	flood_destroy(ai->near);
+	mind_stairs_destroy(ai->stairs);
+	ai->stairs = NULL;
 	ai->near = NULL;
 	ai->near_goal = -1;
 	ai->crowd = NULL;
@@ -254,6 +257,11 @@ static void count_search(struct ai *ai, long expanded, double us)
 	ai->stats.search_us += us;
 	if (ai->stats.on_search)
 		ai->stats.on_search(ai->stats.ud, expanded, us);
+}
+
+void ai_count_search(struct ai *ai, long expanded, double us)
+{
+	count_search(ai, expanded, us);
 }
 
 /* Runs a new flood from goal (ai->flood_goal is not goal): shifted from the

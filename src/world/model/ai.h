@@ -10,6 +10,8 @@
 #include "grid.h"
 #include "path.h"
 
+struct mind_stairs;
+
 /*
  * The AI decides and the rules act: ai_decide reads the game through a
  * read-only struct ai_view and returns a struct ai_decision (wait, step to
@@ -110,6 +112,9 @@ struct ai {
 	int due;                /* shareable hunters due to replan this turn (ai_turn_begin) */
 	int goal;               /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
 	int share_need;         /* hunters due before AUTO floods on this level (ai_level_init) */
+	/* the pack and ambush minds' shared maps (mind_*.c): pure caches, made
+	 * again on demand, so none is in the state table */
+	struct mind_stairs *stairs; /* distances to the nearest stairs, made once per level */
 };
 
 /*
