@@ -126,7 +126,8 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path
 	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
 		return false;
 	ai->stairs = mind_stairs_create(grid);
-	return ai->stairs != NULL;
+	ai->pack = mind_pack_create(max_monsters);
+	return ai->stairs && ai->pack;
 }
 
 void ai_level_fini(struct ai *ai)
@@ -137,7 +138,9 @@ void ai_level_fini(struct ai *ai)
 	flood_destroy(ai->flood);
 	flood_destroy(ai->near);
 	mind_stairs_destroy(ai->stairs);
+	mind_pack_destroy(ai->pack);
 	ai->stairs = NULL;
+	ai->pack = NULL;
 	ai->near = NULL;
 	ai->near_goal = -1;
 	ai->crowd = NULL;
@@ -223,6 +226,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	int pc = ai_player_cell(v), other = -1, due_pc = 0, due_other = 0;
 	ai->due = 0;
 	ai->goal = -1;
+	mind_pack_turn(ai->pack);
 	if (ai->share != AI_SHARE_AUTO)
 		return;
 	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
@@ -629,6 +633,7 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
  */
 static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_CHASE] = NULL,
+	[MIND_PACK] = mind_pack,
 };
 
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)

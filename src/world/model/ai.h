@@ -11,6 +11,7 @@
 #include "path.h"
 
 struct mind_stairs;
+struct mind_pack;
 
 /*
  * The AI decides and the rules act: ai_decide reads the game through a
@@ -115,6 +116,7 @@ struct ai {
 	/* the pack and ambush minds' shared maps (mind_*.c): pure caches, made
 	 * again on demand, so none is in the state table */
 	struct mind_stairs *stairs; /* distances to the nearest stairs, made once per level */
+	struct mind_pack *pack;     /* this turn's posts of the pack around the player */
 };
 
 /*

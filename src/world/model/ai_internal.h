@@ -104,4 +104,15 @@ int mind_stairs_next(struct ai *ai, const struct ai_view *v, int cell);
  * neighbours round it fall into two or more runs parted by walls. */
 bool mind_narrow(const struct ai_view *v, int cell);
 
+/* ---- the minds and their shared caches (made per level in ai_level_init) ---- */
+
+struct mind_pack *mind_pack_create(int max_monsters);
+void mind_pack_destroy(struct mind_pack *p); /* NULL does nothing */
+/* A new game turn (ai_turn_begin): this turn's posts and lairs are made
+ * again at the first mind that asks. */
+void mind_pack_turn(struct mind_pack *p);
+
+bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+	       struct ai_decision *d);
+
 #endif

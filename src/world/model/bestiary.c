@@ -72,6 +72,10 @@ static const struct bestiary_key_doc keys[] = {
 		 "how it hunts (docs/ai.md): chase the player by the shortest route; pack: each member takes another "
 		 "side of the player; ranged: keeps its distance in sight and shoots; dig: through walls; track: "
 		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs"),
+	KEY("pack", BKEY_INT, pack, "4", 1, 8,
+	    "behaviour pack: within this many cells of the player a member takes a free cell beside it that no other "
+	    "member takes (or, in a corridor, a cell of the player's way to the stairs) and comes to it from its own "
+	    "side; farther away it chases"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

@@ -28,6 +28,7 @@ struct monster_kind {
 	int lookahead;       /* large levels: how far a crowd detour looks, in units of the steps it walks */
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
 	int behaviour;       /* enum mind_kind: how it hunts (docs/ai.md, "Minds") */
+	int pack;            /* pack mind: cells from the player within which a member takes a post around it */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
