@@ -36,7 +36,7 @@ static void test_shipped_bestiary(void **state)
 	static const struct {
 		const char *name;
 		int mind;
-	} minds[] = { { "jackal", MIND_PACK }, { "warg", MIND_PACK } };
+	} minds[] = { { "jackal", MIND_PACK }, { "warg", MIND_PACK }, { "spider", MIND_AMBUSH }, { "lurker", MIND_AMBUSH } };
 	for (size_t i = 0; i < sizeof minds / sizeof minds[0]; i++) {
 		struct monster_kind *k = bestiary_find_name(&b, minds[i].name);
 		assert_non_null(k);
@@ -75,7 +75,7 @@ static void test_defaults_match_docs(void **state)
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 16);
+	assert_int_equal(n, 17);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {
@@ -212,7 +212,7 @@ static void test_set(void **state)
 	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin)");
 	assert_false(bestiary_set(&b, "goblin.sigth=3", err, sizeof err));
 	assert_string_equal(err, "unknown key 'sigth' in --set goblin (keys: hp, damage, speed, sight, memory, weight, "
-				 "penalty, crowd, repath, budget, lookahead, flee, behaviour, pack)");
+				 "penalty, crowd, repath, budget, lookahead, flee, behaviour, pack, ambush)");
 	assert_false(bestiary_set(&b, "goblin.glyph=x", err, sizeof err));
 	assert_non_null(strstr(err, "unsettable key 'glyph'"));
 	assert_false(bestiary_set(&b, "goblin.sight=-1", err, sizeof err));

@@ -127,7 +127,8 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, struct path_ctx *path
 		return false;
 	ai->stairs = mind_stairs_create(grid);
 	ai->pack = mind_pack_create(max_monsters);
-	return ai->stairs && ai->pack;
+	ai->ambush = mind_ambush_create();
+	return ai->stairs && ai->pack && ai->ambush;
 }
 
 void ai_level_fini(struct ai *ai)
@@ -139,8 +140,10 @@ void ai_level_fini(struct ai *ai)
 	flood_destroy(ai->near);
 	mind_stairs_destroy(ai->stairs);
 	mind_pack_destroy(ai->pack);
+	mind_ambush_destroy(ai->ambush);
 	ai->stairs = NULL;
 	ai->pack = NULL;
+	ai->ambush = NULL;
 	ai->near = NULL;
 	ai->near_goal = -1;
 	ai->crowd = NULL;
@@ -227,6 +230,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	ai->due = 0;
 	ai->goal = -1;
 	mind_pack_turn(ai->pack);
+	mind_ambush_turn(ai->ambush);
 	if (ai->share != AI_SHARE_AUTO)
 		return;
 	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
@@ -634,6 +638,7 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
 static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_CHASE] = NULL,
 	[MIND_PACK] = mind_pack,
+	[MIND_AMBUSH] = mind_ambush,
 };
 
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)

@@ -12,6 +12,7 @@
 
 struct mind_stairs;
 struct mind_pack;
+struct mind_ambush;
 
 /*
  * The AI decides and the rules act: ai_decide reads the game through a
@@ -117,6 +118,7 @@ struct ai {
 	 * again on demand, so none is in the state table */
 	struct mind_stairs *stairs; /* distances to the nearest stairs, made once per level */
 	struct mind_pack *pack;     /* this turn's posts of the pack around the player */
+	struct mind_ambush *ambush; /* this turn's chokepoint and its lairs */
 };
 
 /*

@@ -108,11 +108,16 @@ bool mind_narrow(const struct ai_view *v, int cell);
 
 struct mind_pack *mind_pack_create(int max_monsters);
 void mind_pack_destroy(struct mind_pack *p); /* NULL does nothing */
+struct mind_ambush *mind_ambush_create(void);
+void mind_ambush_destroy(struct mind_ambush *a); /* NULL does nothing */
 /* A new game turn (ai_turn_begin): this turn's posts and lairs are made
  * again at the first mind that asks. */
 void mind_pack_turn(struct mind_pack *p);
+void mind_ambush_turn(struct mind_ambush *a);
 
 bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
 	       struct ai_decision *d);
+bool mind_ambush(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		 struct ai_decision *d);
 
 #endif

@@ -76,6 +76,9 @@ static const struct bestiary_key_doc keys[] = {
 	    "behaviour pack: within this many cells of the player a member takes a free cell beside it that no other "
 	    "member takes (or, in a corridor, a cell of the player's way to the stairs) and comes to it from its own "
 	    "side; farther away it chases"),
+	KEY("ambush", BKEY_INT, ambush, "2", 1, 8,
+	    "behaviour ambush: a waiting ambusher strikes when the player comes within this many cells (or when it "
+	    "sees the player), then hunts as a chaser"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

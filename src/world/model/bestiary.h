@@ -29,6 +29,7 @@ struct monster_kind {
 	double flee;         /* below this fraction of its hp it runs away; 0 = never */
 	int behaviour;       /* enum mind_kind: how it hunts (docs/ai.md, "Minds") */
 	int pack;            /* pack mind: cells from the player within which a member takes a post around it */
+	int ambush;          /* ambush mind: cells from the player at which a waiting ambusher strikes */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).

@@ -772,8 +772,13 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	const struct monster *m = game_monster_at(g, x, y);
 	if (m && g->visible[c]) {
+		const struct mind *mi = &m->mind;
+		const char *doing = mi->fleeing ? ", fleeing"
+				    : mi->hunting ? ", hunting you"
+				    : m->kind->behaviour == MIND_AMBUSH && mi->timer > 0 ? ", lying in wait"
+				    : "";
 		snprintf(buf, size, "%s %s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name, m->hp, m->kind->hp,
-			 m->mind.fleeing ? ", fleeing" : m->mind.hunting ? ", hunting you" : "");
+			 doing);
 		return;
 	}
 	enum tile t = (enum tile)g->tiles[c];
