@@ -7,8 +7,8 @@
  * that asks): walking the player's likely way from its cell to the
  * nearest stairs (mind_stairs.c, downhill on one field made once per
  * level), the first cell where that way enters a narrow place (a doorway,
- * or a cell with walls on two opposite sides, coming from a cell that is
- * not narrow): the mouth every shortest way from here funnels through.
+ * or a cell with walls on two sides: mind_narrow; coming from a cell that
+ * is not narrow): the mouth every shortest way from there funnels through.
  * It depends on the player's cell only, so it stays put while the player
  * keeps to its way and moves when the way changes (or once the player is
  * past it).  The lairs: the cells within AMBUSH_LAIR_STEPS of it (by cost,
@@ -26,8 +26,8 @@
  * on hunts as a chaser (the chase rule, its memory); one that loses the
  * player goes back to lying in wait.  One that sees the player before it
  * lies in wait simply hunts.  The tell: springing from its lair the
- * decision carries AI_TELL_AMBUSH_SPRING ("A giant spider drops from its
- * lair!"; unseen, the player hears it), and the cursor describes a waiting
+ * decision carries AI_TELL_AMBUSH_SPRING ("A spider drops from its lair!";
+ * unseen, the player hears it), and the cursor describes a waiting
  * one as lying in wait.  Cost: one walk along the player's way and a
  * field of 49 cells with a few hundred lines of sight a turn, shared; each
  * ambusher's own route to its lair is planned once per lair.
