@@ -45,6 +45,50 @@ struct level *fixture_level(const char *topology, const char *map, const struct 
 	return lv;
 }
 
+/* The even column offset that puts square cell (0, h - 1) at column 0. */
+static int diamond_offset(int h)
+{
+	return (h - 1) + ((h - 1) & 1);
+}
+
+void fixture_diamond_cell(int h, int u, int v, int *x, int *y)
+{
+	int col = u - v + diamond_offset(h);
+	*y = u + v;
+	*x = (col - (*y & 1)) / 2;
+}
+
+char *fixture_square_to_diamond(const char *square)
+{
+	int w = 0, h = 0;
+	for (const char *p = square; *p;) {
+		const char *e = strchr(p, '\n');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+		if (len > w)
+			w = len;
+		h++;
+		p = e ? e + 1 : p + len;
+	}
+	int rows = w + h - 1, cols = w - 1 + diamond_offset(h) + 1;
+	char *out = malloc((size_t)rows * (size_t)(cols + 1) + 1);
+	assert_non_null(out);
+	for (int r = 0; r < rows; r++) {
+		memset(out + r * (cols + 1), ' ', (size_t)cols);
+		out[r * (cols + 1) + cols] = '\n';
+	}
+	out[rows * (cols + 1)] = '\0';
+	int v = 0;
+	for (const char *p = square; *p; v++) {
+		const char *e = strchr(p, '\n');
+		int len = e ? (int)(e - p) : (int)strlen(p);
+		for (int u = 0; u < len; u++)
+			out[(u + v) * (cols + 1) + u - v + diamond_offset(h)] = p[u];
+		p = e ? e + 1 : p + len;
+	}
+	/* trailing spaces are void anyway; keep the rows as they are */
+	return out;
+}
+
 const char fixture_kinds[] =
 	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 20\nmemory: 10\n"
 	"kind: dummy\nglyph: d\nhp: 1\ndamage: 0\nsight: 0\n"

@@ -18,6 +18,17 @@ void fixture_bestiary(struct bestiary *b, const char *text);
 /* A level from its map rows (one string, rows separated by '\n'). */
 struct level *fixture_level(const char *topology, const char *map, const struct bestiary *b);
 
+/*
+ * A square map's rows turned 45 degrees into a diamond map's text (levels/
+ * FORMAT.md, "Diamond maps"): square cell (u, v) becomes the diamond cell
+ * in row u + v, so square4's steps are diamond4's edge steps and square8's
+ * diagonals diamond8's corner steps; the cells round it are void.  Returns
+ * malloc'ed text for fixture_level.  fixture_diamond_cell gives the
+ * diamond cell (x, y) of square cell (u, v) of a map of h rows.
+ */
+char *fixture_square_to_diamond(const char *square);
+void fixture_diamond_cell(int h, int u, int v, int *x, int *y);
+
 /* A standard test bestiary: slow, fast, harmless and deadly kinds. */
 extern const char fixture_kinds[];
 

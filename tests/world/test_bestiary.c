@@ -24,13 +24,23 @@ static void test_shipped_bestiary(void **state)
 	struct diag_list d = { 0 };
 	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
 	assert_int_equal(d.n, 0);
-	assert_true(b.n >= 5 && b.n <= 20); /* the campaign's kinds and the hunt's minds' */
+	assert_true(b.n >= 5 && b.n <= BESTIARY_MAX_KINDS);
 	static const char *const names[] = { "rat", "goblin", "orc", "zombie", "bat", "ogre" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct monster_kind *k = bestiary_find_name(&b, names[i]);
 		assert_non_null(k);
 		assert_ptr_equal(bestiary_find_glyph(&b, k->glyph), k);
 		assert_true(k->hp > 0 && k->sight > 0 && k->speed > 0 && k->repath >= 1);
+	}
+	/* the kinds that hunt by another mind than chase (docs/ai.md) */
+	static const struct {
+		const char *name;
+		int mind;
+	} minds[] = { { "jackal", MIND_PACK }, { "warg", MIND_PACK }, { "spider", MIND_AMBUSH }, { "lurker", MIND_AMBUSH } };
+	for (size_t i = 0; i < sizeof minds / sizeof minds[0]; i++) {
+		struct monster_kind *k = bestiary_find_name(&b, minds[i].name);
+		assert_non_null(k);
+		assert_int_equal(k->behaviour, minds[i].mind);
 	}
 	/* distinct feel: the rat outruns the zombie, the ogre outlasts them all */
 	assert_true(bestiary_find_name(&b, "rat")->speed > bestiary_find_name(&b, "zombie")->speed);
@@ -94,7 +104,7 @@ static void test_defaults_match_docs(void **state)
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 24);
+	assert_int_equal(n, 26);
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {

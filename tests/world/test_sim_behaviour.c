@@ -78,13 +78,13 @@ static void place(struct fake *f, int i, int x, int tx)
 /* Monster i steps from its cell to x (the observer sees it first). */
 static void step(struct fake *f, int i, int x)
 {
-	sim_behaviour_act(f->r, &f->g, i, (struct ai_decision){ AI_STEP, x });
+	sim_behaviour_act(f->r, &f->g, i, (struct ai_decision){ .act = AI_STEP, .cell = x });
 	place(f, i, x, f->m[i].mind.target_x);
 }
 
 static void wait_(struct fake *f, int i)
 {
-	sim_behaviour_act(f->r, &f->g, i, (struct ai_decision){ AI_WAIT, -1 });
+	sim_behaviour_act(f->r, &f->g, i, (struct ai_decision){ .act = AI_WAIT, .cell = -1 });
 }
 
 static long count(struct fake *f, int k)

@@ -133,7 +133,10 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->near_goal = -1;
 	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
 		return false;
-	return true;
+	ai->stairs = mind_stairs_create(grid);
+	ai->pack = mind_pack_create(max_monsters);
+	ai->ambush = mind_ambush_create();
+	return ai->stairs && ai->pack && ai->ambush;
 }
 
 void ai_level_fini(struct ai *ai)
@@ -146,6 +149,12 @@ void ai_level_fini(struct ai *ai)
 	flood_destroy(ai->near);
 	ranged_map_destroy(ai->ranged);
 	ai->ranged = NULL;
+	mind_stairs_destroy(ai->stairs);
+	mind_pack_destroy(ai->pack);
+	mind_ambush_destroy(ai->ambush);
+	ai->stairs = NULL;
+	ai->pack = NULL;
+	ai->ambush = NULL;
 	ai->near = NULL;
 	ai->near_goal = -1;
 	ai->crowd = NULL;
@@ -160,9 +169,11 @@ void ai_level_fini(struct ai *ai)
 
 void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell)
 {
-	/* the floods were made on the old costs: the next plan floods anew */
+	/* the floods were made on the old costs: the next plan floods anew,
+	 * and so does the way to the stairs of the pack and ambush minds */
 	ai->flood_goal = -1;
 	ai->near_goal = -1;
+	mind_stairs_forget(ai->stairs);
 	if (!grid->cost[cell]) {
 		ai->region[cell] = -1; /* play never closes a cell; kept sound if it did */
 		return;
@@ -305,6 +316,8 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	ai->due = 0;
 	ai->goal = -1;
 	ranged_map_forget(ai->ranged);
+	mind_pack_turn(ai->pack);
+	mind_ambush_turn(ai->ambush);
 	if (ai->share != AI_SHARE_AUTO)
 		return;
 	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
@@ -657,17 +670,17 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 
 struct ai_decision ai_wait(void)
 {
-	return (struct ai_decision){ AI_WAIT, -1 };
+	return (struct ai_decision){ .act = AI_WAIT, .cell = -1 };
 }
 
 struct ai_decision ai_step(int cell)
 {
-	return (struct ai_decision){ AI_STEP, cell };
+	return (struct ai_decision){ .act = AI_STEP, .cell = cell };
 }
 
 struct ai_decision ai_attack(int cell)
 {
-	return (struct ai_decision){ AI_ATTACK, cell };
+	return (struct ai_decision){ .act = AI_ATTACK, .cell = cell };
 }
 
 /* Fleeing: the free neighbour farthest from the player, if farther than
@@ -738,6 +751,8 @@ static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_RANGED] = ai_mind_ranged,
 	[MIND_TRACK] = ai_mind_track,
 	[MIND_DIG] = ai_mind_dig,
+	[MIND_PACK] = mind_pack,
+	[MIND_AMBUSH] = mind_ambush,
 };
 
 /* How far (cells, each way) a wanderer's next goal may lie, and how many

@@ -11,6 +11,10 @@
 #include "path.h"
 #include "rng.h"
 
+struct mind_stairs;
+struct mind_pack;
+struct mind_ambush;
+
 /*
  * The AI decides and the rules act: ai_decide reads the game through a
  * read-only struct ai_view and returns a struct ai_decision (wait, step to
@@ -123,6 +127,11 @@ struct ai {
 	int goal;               /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
 	int share_need;         /* hunters due before AUTO floods on this level (ai_level_init) */
 	struct ranged_map *ranged; /* the ranged mind's player turn map and spot search (mind_ranged.c); a cache */
+	/* the pack and ambush minds' shared maps (mind_*.c): pure caches, made
+	 * again on demand, so none is in the state table */
+	struct mind_stairs *stairs; /* distances to the nearest stairs, made once per level */
+	struct mind_pack *pack;     /* this turn's posts of the pack around the player */
+	struct mind_ambush *ambush; /* this turn's chokepoint and its lairs */
 };
 
 /*
@@ -153,9 +162,19 @@ enum ai_act {
 	                           the work is done when the mind's timer reaches the kind's dig_turns */
 };
 
+/* What the rules say about a decision, when the player can see (or hear)
+ * it: the tell of a mind's tactic (GAME.md principle 2).  Monsters cannot
+ * print; game.c words it. */
+enum ai_tell {
+	AI_TELL_NONE,
+	AI_TELL_PACK_SPREAD,    /* a pack member takes its post on a side of the player ("The jackals spread out.") */
+	AI_TELL_AMBUSH_SPRING   /* an ambusher leaves the lair it waited in ("A spider drops from its lair!") */
+};
+
 struct ai_decision {
 	enum ai_act act;
 	int cell;               /* AI_STEP: the cell entered; AI_ATTACK: the player's cell; AI_DIG: the wall; AI_WAIT: -1 */
+	enum ai_tell tell;      /* AI_TELL_NONE unless a mind has something to show */
 };
 
 /* A new game's AI: automatic sharing, no counts, no level yet. */

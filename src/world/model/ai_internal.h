@@ -70,4 +70,85 @@ bool ai_mind_track(struct ai *ai, const struct ai_view *v, int self, struct mind
 bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
 		 struct ai_decision *d);
 
+/* ---- mind_field.c: small Dijkstra fields over a window of the level ---- */
+
+/* Distances toward the nearest of some source cells over a window of the
+ * level; buffers sized once, a run allocates nothing. */
+struct mind_field_entry {
+	float d;                /* distance */
+	int l;                  /* window index */
+};
+struct mind_field {
+	int x0, y0, w, h;       /* the window of the last run, in level cells */
+	int cap;                /* cells the buffers hold: the largest window */
+	float *dist;            /* w*h: cost to the nearest source (INFINITY: not reached) */
+	int *pos;               /* w*h: slot in the queue; -1 never queued, -2 settled */
+	struct mind_field_entry *heap; /* the queue of a run */
+	int queued;             /* entries in the queue */
+	int blocked;            /* the cell the run never enters, -1 none */
+};
+
+/* Buffers for windows of up to cap cells; false on no memory (then fini). */
+bool mind_field_init(struct mind_field *f, int cap);
+void mind_field_fini(struct mind_field *f);
+
+/* A reverse Dijkstra (a mover's cost to reach a source, paying the terrain
+ * of each cell entered) from sources[0..n) over the cells within `radius`
+ * columns and rows of `centre` (radius < 0: the whole level), never
+ * entering `blocked` (-1 none): mind_field_begin starts it, settling
+ * nothing; mind_field_settle carries it on until `target` is settled (-1:
+ * to the end) and returns the cells it settled; mind_field_run is both. */
+void mind_field_begin(struct mind_field *f, const struct grid *g, int centre, int radius, const int *sources,
+		      int n, int blocked);
+long mind_field_settle(struct mind_field *f, const struct grid *g, int target);
+long mind_field_run(struct mind_field *f, const struct grid *g, int centre, int radius, const int *sources,
+		    int n, int blocked);
+bool mind_field_settled(const struct mind_field *f, const struct grid *g, int cell);
+
+/* The cost from `cell` to its nearest source (INFINITY: not reached or
+ * outside the window; final once the cell is settled). */
+float mind_field_dist(const struct mind_field *f, const struct grid *g, int cell);
+
+/* The neighbour a mover at a settled `cell` steps to going downhill: the
+ * first start of an optimal route; with `occupant`, the best neighbour no
+ * monster holds that is still strictly nearer (such a neighbour is settled
+ * too).  -1 at a source, unreached, or none. */
+int mind_field_next(const struct mind_field *f, const struct grid *g, int cell, const int *occupant);
+
+/* The route downhill from `from` (out[0] = from), at most cap cells;
+ * returns its length. */
+int mind_field_route(const struct mind_field *f, const struct grid *g, int from, int *out, int cap);
+
+/* ---- mind_stairs.c: the player's likely way to the stairs ---- */
+
+struct mind_stairs *mind_stairs_create(const struct grid *g);
+void mind_stairs_destroy(struct mind_stairs *s); /* NULL does nothing */
+/* A cell's cost changed (a dug wall): the field is made again when next asked. */
+void mind_stairs_forget(struct mind_stairs *s);
+
+/* The next cell of the shortest way from `cell` to the nearest stairs
+ * (the field is begun at the level's first question and settled out to
+ * `cell`), or -1 on the stairs or with no stairs in reach. */
+int mind_stairs_next(struct ai *ai, const struct ai_view *v, int cell);
+
+/* Whether `cell` is a narrow place: a doorway, or a cell whose open
+ * neighbours round it fall into two or more runs parted by walls. */
+bool mind_narrow(const struct ai_view *v, int cell);
+
+/* ---- the minds and their shared caches (made per level in ai_level_init) ---- */
+
+struct mind_pack *mind_pack_create(int max_monsters);
+void mind_pack_destroy(struct mind_pack *p); /* NULL does nothing */
+struct mind_ambush *mind_ambush_create(void);
+void mind_ambush_destroy(struct mind_ambush *a); /* NULL does nothing */
+/* A new game turn (ai_turn_begin): this turn's posts and lairs are made
+ * again at the first mind that asks. */
+void mind_pack_turn(struct mind_pack *p);
+void mind_ambush_turn(struct mind_ambush *a);
+
+bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+	       struct ai_decision *d);
+bool mind_ambush(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		 struct ai_decision *d);
+
 #endif

@@ -94,6 +94,13 @@ static const struct bestiary_key_doc keys[] = {
 	    "dig_turns + 1 is the true time; 0 never digs"),
 	KEY("dig_turns", BKEY_INT, dig_turns, "3", 1, 1000,
 	    "behaviour dig: turns of work that turn one wall into rubble (it then steps in at rubble's cost 2)"),
+	KEY("pack", BKEY_INT, pack, "4", 1, 8,
+	    "behaviour pack: within this many cells of the player a member takes a free cell beside it that no other "
+	    "member takes (or, in a corridor, a cell of the player's way to the stairs) and comes to it from its own "
+	    "side; farther away it chases"),
+	KEY("ambush", BKEY_INT, ambush, "2", 1, 8,
+	    "behaviour ambush: a waiting ambusher strikes when the player comes within this many cells (or when it "
+	    "sees the player), then hunts as a chaser"),
 };
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))

@@ -39,6 +39,8 @@ struct monster_kind {
 	int wander;          /* 1: awake and unaware, it walks between random cells; 0: it waits */
 	double dig;          /* MIND_DIG: extra cost its plans give each wall it would dig, in steps (the fallback's P); 0 = does not dig */
 	int dig_turns;       /* MIND_DIG: turns of work that turn one wall into rubble */
+	int pack;            /* pack mind: cells from the player within which a member takes a post around it */
+	int ambush;          /* ambush mind: cells from the player at which a waiting ambusher strikes */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).

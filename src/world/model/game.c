@@ -609,12 +609,51 @@ static void monster_dig(struct game *g, const struct monster *m, int cell)
 	}
 }
 
+/*
+ * Says a mind's tell (ai.h enum ai_tell) for monster m, before its action:
+ * what the player sees from where it stands now (line of sight within its
+ * sight radius), or for an ambusher's spring what it hears.  One message
+ * a turn for a whole pack: the same words in the same turn are not said
+ * twice (the log is state, so this needs nothing more).
+ */
+static void monster_tell(struct game *g, const struct monster *m, enum ai_tell tell)
+{
+	if (tell == AI_TELL_NONE)
+		return;
+	bool in_view =
+		fov_line_of_sight(g->grid, g->opaque, g->player.x, g->player.y, m->x, m->y, g->sight_radius);
+	char text[GAME_MESSAGE_LEN];
+	switch (tell) {
+	case AI_TELL_PACK_SPREAD:
+		if (!in_view)
+			return;
+		snprintf(text, sizeof text, "The %ss spread out.", m->kind->name);
+		break;
+	case AI_TELL_AMBUSH_SPRING:
+		if (in_view)
+			snprintf(text, sizeof text, "%s %s drops from its lair!",
+				 strcmp(game_article(m->kind->name), "an") == 0 ? "An" : "A", m->kind->name);
+		else
+			snprintf(text, sizeof text, "You hear something drop from its lair nearby.");
+		break;
+	default:
+		return;
+	}
+	if (g->n_messages > 0) {
+		const struct message *last = game_message(g, 0);
+		if (last && last->turn == g->turn && strcmp(last->text, text) == 0)
+			return;
+	}
+	game_message_add(g, "%s", text);
+}
+
 /* Carries out monster i's decision and charges its energy: a step 100
  * times the entering cost, an attack, a turn of digging or a wait 100. */
 static void monster_act(struct game *g, int i, struct ai_decision d)
 {
 	struct monster *m = &g->monsters[i];
 	int cost = 100;
+	monster_tell(g, m, d.tell);
 	switch (d.act) {
 	case AI_STEP:
 		cost = monster_step(g, m, d.cell);
@@ -989,10 +1028,14 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	const struct monster *m = game_monster_at(g, x, y);
 	if (m && g->visible[c]) {
 		const struct mind *mi = &m->mind;
+		const char *doing = mi->asleep ? ", asleep"
+				    : mi->fleeing ? ", fleeing"
+				    : mi->hunting ? ", hunting you"
+				    : m->kind->behaviour == MIND_AMBUSH && mi->timer > 0 ? ", lying in wait"
+				    : mi->tracking ? ", following your trail"
+				    : m->kind->wander ? ", wandering" : "";
 		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name,
-			 m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp,
-			 mi->asleep ? ", asleep" : mi->fleeing ? ", fleeing" : mi->hunting ? ", hunting you"
-			 : mi->tracking ? ", following your trail" : m->kind->wander ? ", wandering" : "");
+			 m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp, doing);
 		return;
 	}
 	enum tile t = game_tile_known(g, c);

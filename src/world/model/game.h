@@ -73,9 +73,10 @@ enum travel_mode {
  * as it is (docs/journal.md).  Any change that alters play or a journal's
  * checksums bumps it (shared/GAME.md, principle 4).  1: every game before
  * the version was recorded; 2: the state table (game_state.c) hashes every
- * field of the state.
+ * field of the state; 3: the hunt (monster minds, noise, sleep, wandering,
+ * scent, digging and shots; docs/ai.md).
  */
-#define GAME_RULES 2
+#define GAME_RULES 3
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160

@@ -132,7 +132,7 @@ static struct ai_decision dig(struct mind *mi, int wall)
 		mi->timer = 0;
 	}
 	mi->timer++;
-	return (struct ai_decision){ AI_DIG, wall };
+	return (struct ai_decision){ .act = AI_DIG, .cell = wall };
 }
 
 /*

@@ -336,7 +336,7 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 			*d = ai_attack(pc);
 		} else if (loaded) {
 			mi->timer = k->reload;
-			*d = (struct ai_decision){ AI_SHOOT, pc };
+			*d = (struct ai_decision){ .act = AI_SHOOT, .cell = pc };
 		} else {
 			*d = ai_wait();
 		}
