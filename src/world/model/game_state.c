@@ -96,8 +96,13 @@ static void hash_words(struct state_io *io, const void *cells, size_t n, int siz
 			}
 			lane[l] = mix(lane[l], w);
 		}
-	for (; i < n; i++)
-		lane[0] = mix(lane[0], size == 1 ? b8[i] : size == 2 ? b16[i] : b32[i]);
+	/* the rest, packed into words as above */
+	for (int l = 0; i < n; l = (l + 1) & 3) {
+		uint64_t w = 0;
+		for (size_t k = 0; k < per && i < n; k++, i++)
+			w |= (uint64_t)(size == 1 ? b8[i] : size == 2 ? b16[i] : b32[i]) << (8 * (size_t)size * k);
+		lane[l] = mix(lane[l], w);
+	}
 	uint64_t h = mix(io->h, n);
 	for (int l = 0; l < 4; l++)
 		h = mix(h, lane[l]);
@@ -267,13 +272,9 @@ static void state_text(struct state_io *io, char *text, size_t size)
 		io->at += size;
 		text[size - 1] = '\0';
 		break;
-	case STATE_HASH: {
-		size_t n = strnlen(text, size);
-		for (size_t i = 0; i < n; i++)
-			io->h = mix(io->h, (unsigned char)text[i]);
-		io->h = mix(io->h, n);
+	case STATE_HASH:
+		hash_words(io, text, strnlen(text, size), 1);
 		break;
-	}
 	}
 }
 
