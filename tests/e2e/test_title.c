@@ -99,6 +99,9 @@ static void start_title(struct title_test *t)
 {
 	start(t, 24, 80, NULL, NULL);
 	expect(t, "New dungeon");
+	/* the whole menu, not only its first rows: the frame may arrive in parts */
+	assert_true(pty_wait_idle(&t->p, WAIT_MS));
+	expect(t, "Quit");
 }
 
 /* The status line: the last row that says "HP ". */
