@@ -266,22 +266,30 @@ void ai_mind_hear(struct mind *mind, const struct monster_kind *k, int x, int y,
 
 /* ---- when to plan, and toward what --------------------------------------- */
 
-/* Whether monster m, whose mind is mi (m->mind itself), must plan toward goal now. */
-static bool needs_plan(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
+enum ai_route_due ai_route_due(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
 {
 	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
 	    mi->route[mi->route_pos] != ai_monster_cell(v, m))
-		return true;
+		return AI_ROUTE_PLAN;
 	/* a new sighting is news: a route toward another place (where it last
 	 * saw the player, say) is dropped now, not when the schedule comes
 	 * round, so it notices the player on its own turn */
 	if (mi->sighted && mi->route_goal != goal)
-		return true;
+		return AI_ROUTE_PLAN;
 	/* used up: replan, unless it is waiting at a cut point for the same target */
 	if (mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal))
-		return true;
+		return AI_ROUTE_PLAN;
 	if (v->turn < mi->next_repath || v->turn < mi->commit_until)
-		return false;
+		return AI_ROUTE_KEEP;
+	return AI_ROUTE_DUE;
+}
+
+/* Whether monster m, whose mind is mi (m->mind itself), must plan toward goal now. */
+static bool needs_plan(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
+{
+	enum ai_route_due due = ai_route_due(v, m, mi, goal);
+	if (due != AI_ROUTE_DUE)
+		return due == AI_ROUTE_PLAN;
 	/* Due by the schedule.  For an exact kind, a new plan toward the same
 	 * goal would cost what the rest of this route costs (a suffix of an
 	 * optimal route is optimal, and the fallback's order of blocked cells

@@ -27,6 +27,14 @@ bool ai_can_step(const struct grid *g, int from, int to);
 /* Whether monster m sees the player (its sight knob, line of sight). */
 bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m);
 
+/* Where m's route toward `goal` stands by the chase rule's schedule: it
+ * must be planned now (none, left, used up, or a new sighting of another
+ * goal), kept (not due yet, or a crowd detour still committed), or is due
+ * by the `repath` schedule (the caller decides whether a due route is kept:
+ * an exact search toward the same goal would give the same cost). */
+enum ai_route_due { AI_ROUTE_PLAN, AI_ROUTE_KEEP, AI_ROUTE_DUE };
+enum ai_route_due ai_route_due(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal);
+
 /* The next cell of m's route toward `goal` under the chase rule's
  * planning (its knobs, crowd detours, route kept while valid), or -1 to
  * wait.  The caller that steps to it must advance mi->route_pos. */

@@ -52,15 +52,9 @@ static bool diggable(const struct ai_view *v, int cell)
 static bool needs_plan(const struct ai *ai, const struct ai_view *v, const struct monster *m,
 		       const struct mind *mi, int goal)
 {
-	if (mi->route_len == 0 || mi->route_pos >= mi->route_len ||
-	    mi->route[mi->route_pos] != ai_monster_cell(v, m))
-		return true;
-	if (mi->sighted && mi->route_goal != goal)
-		return true;
-	if (mi->route_pos >= mi->route_len - 1 && !(mi->route_stuck && mi->route_goal == goal))
-		return true;
-	if (v->turn < mi->next_repath || v->turn < mi->commit_until)
-		return false;
+	enum ai_route_due due = ai_route_due(v, m, mi, goal);
+	if (due != AI_ROUTE_DUE)
+		return due == AI_ROUTE_PLAN;
 	if (mi->commit_until == 0 && ai->share_need > AI_SHARE_MIN && mi->route_goal >= 0 &&
 	    grid_heuristic(v->grid, mi->route_goal, goal) < AI_STALE_DIST &&
 	    grid_heuristic(v->grid, ai_monster_cell(v, m), goal) > AI_NEAR_DIST)
