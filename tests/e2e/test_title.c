@@ -26,7 +26,6 @@
 #include "pty_driver.h"
 #include "run_capture.h"
 
-
 struct title_test {
 	struct pty p;
 	char data[64];    /* XDG_DATA_HOME for this test */
