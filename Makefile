@@ -167,13 +167,15 @@ build/san/tests/%: build/san/tests/%.o build/san/libtest.a $$(SAN_LIB_$$(call la
 
 # make test: tools/deps installs what this machine lacks (apt-get,
 # printing what it runs; ASTRAY_NO_DEPS=1 skips it), then a make of its
-# own with TEST_JOBS jobs (the processors) builds everything and runs
+# own with TEST_JOBS jobs builds everything and runs
 # every suite and check side by side, each into a log of its own under
 # build/test-logs (tools/run-suite: one line each as it ends).  The end
 # (tools/test-summary) prints every failing log whole, then the summary
 # line; build/test.log holds all the logs.  The suites run from the top
 # folder.  T=NAME (test_ai or world/test_ai) runs that one suite alone.
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# One job more than the processors: the pty suites, and the programs the
+# suites run, spend part of their time waiting.
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 TEST_LOGS := build/test-logs
 SUITE_ENV = ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) ASAN_OPTIONS=detect_leaks=1
 # The suites that run the program need build/san/astray, those of the
