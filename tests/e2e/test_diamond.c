@@ -75,7 +75,7 @@ static void dm_start(struct dm *e, const char *level, int X, int Y)
 {
 	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)level, (char *)"--seed", (char *)"1", NULL };
 	assert_true(pty_start(&e->p, 24, 80, argv));
-	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		dm_fail(e, "the game did not start");
 	for (int r = 0; r < e->p.rows; r++)
 		for (int c = 0; c < e->p.cols; c++)

@@ -108,7 +108,7 @@ static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows
 		argv[n++] = (char *)extra[i];
 	argv[n] = NULL;
 	assert_true(pty_start(&e->p, rows, cols, argv));
-	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS))
+	if (!pty_wait_text(&e->p, "Turn 0", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "the game did not start");
 	int col, row;
 	if (!e2e_player(e, &col, &row))

@@ -29,7 +29,7 @@ static void start(struct pty *p, const char *level)
 	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)level, (char *)"--seed", (char *)"1",
 			 (char *)"--no-save", (char *)"--bestiary", (char *)"levels/bestiary.txt", NULL };
 	assert_true(pty_start(p, 24, 80, argv));
-	if (!pty_wait_text(p, "Turn 0", WAIT_MS))
+	if (!pty_wait_text(p, "Turn 0", WAIT_MS) || !pty_wait_idle(p, WAIT_MS))
 		pty_fail(p, "the game did not start");
 }
 

@@ -26,7 +26,6 @@
 #include "pty_driver.h"
 #include "run_capture.h"
 
-
 struct title_test {
 	struct pty p;
 	char data[64];    /* XDG_DATA_HOME for this test */
@@ -95,12 +94,19 @@ static void start(struct title_test *t, int rows, int cols, const char *arg1, co
 	assert_true(pty_start(&t->p, rows, cols, argv));
 }
 
+/* The screen whole: the program has drawn it and waits for a key (not
+ * for a prompt on stdin: those write no idle marker). */
+static void settle(struct title_test *t)
+{
+	if (!pty_wait_idle(&t->p, WAIT_MS))
+		fail_dump(t, "the program did not go idle");
+}
+
 static void start_title(struct title_test *t)
 {
 	start(t, 24, 80, NULL, NULL);
 	expect(t, "New dungeon");
-	/* the whole menu, not only its first rows: the frame may arrive in parts */
-	assert_true(pty_wait_idle(&t->p, WAIT_MS));
+	settle(t);
 	expect(t, "Quit");
 }
 
@@ -120,6 +126,7 @@ static void expect_game(struct title_test *t, char *status, size_t size)
 {
 	expect(t, "HP 30/30");
 	expect(t, "@");
+	settle(t);
 	assert_true(status_line(t, status, size));
 }
 
@@ -212,6 +219,7 @@ static void test_dungeon_saved(void **state)
 	char again[256];
 	expect_game(t, again, sizeof again);
 	expect(t, "Welcome back"); /* the replayed log is history, not news */
+	settle(t);
 	int mr, mc;
 	assert_false(pty_find(&t->p, "--More--", &mr, &mc));
 	assert_string_equal(status, again); /* the same dungeon level and turn */
@@ -397,6 +405,7 @@ static void test_scores_shown(void **state)
 	pty_send(&t->p, "h");
 	expect(t, "rat number 1");
 	expect(t, "rat number 5");
+	settle(t);
 	int row, col;
 	assert_false(pty_find(&t->p, "rat number 6", &row, &col)); /* the top five */
 	assert_true(pty_find(&t->p, "seed 7000", &row, &col));
@@ -433,6 +442,7 @@ static void test_no_title(void **state)
 	start(t, 24, 80, "--no-title", "--seed=1");
 	char status[256];
 	expect_game(t, status, sizeof status);
+	settle(t);
 	int row, col;
 	assert_false(pty_find(&t->p, "New dungeon", &row, &col));
 	quit_game(t);

@@ -409,10 +409,10 @@ void pty_click(struct pty *p, int button, int col, int row, bool split)
 void pty_resize(struct pty *p, int rows, int cols)
 {
 	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	pty_input_begins(p, 1); /* KEY_RESIZE; what came before, at the old size */
 	vterm_set_size(p->vt, rows, cols);
 	p->rows = rows;
 	p->cols = cols;
-	pty_input_begins(p, 1); /* KEY_RESIZE */
 	ioctl(p->fd, TIOCSWINSZ, &ws);
 }
 
