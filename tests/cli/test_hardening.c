@@ -228,6 +228,59 @@ static void test_fifos_and_devices_are_refused(void **state)
 	free(out);
 }
 
+/* The files of the store (journals, their snapshots, the score list) are
+ * read alike: a FIFO is refused at once, naming the file and what it is,
+ * never waited on (savefile_read used to open without O_NONBLOCK and hang
+ * for ever); so are a folder and a device.  `timeout 10` turns a hang
+ * into a failure (124). */
+static void test_store_files_that_are_fifos_are_refused(void **state)
+{
+	struct tmp *t = *state;
+	char bin[4200], cmd[9000], path[300];
+	bin_path(t, bin, sizeof bin);
+	snprintf(path, sizeof path, "%s/pipe.jnl", t->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	int st;
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay %s --verify 2>&1", bin, path);
+	char *out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "pipe.jnl: not a regular file (a FIFO)");
+	free(out);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay %s --verify 2>&1", bin, t->dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "not a regular file (a folder)");
+	free(out);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay /dev/zero --verify 2>&1", bin);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "/dev/zero: not a regular file (a device)");
+	free(out);
+
+	/* a good journal whose snapshot is a FIFO: replayed in full */
+	snprintf(cmd, sizeof cmd, "cp tests/golden/journal/hex-options.jnl %s/game.jnl", t->dir);
+	free(run_capture(cmd, &st));
+	assert_int_equal(st, 0);
+	snprintf(path, sizeof path, "%s/game.jnl.snap", t->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay %s/game.jnl --verify --resume 2>&1", bin, t->dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	expect_has(out, "game.jnl.snap: not a regular file (a FIFO)");
+	free(out);
+
+	/* the score list */
+	snprintf(path, sizeof path, "%s/data", t->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/data/scores.txt", t->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s scores --data %s/data 2>&1", bin, t->dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "scores.txt: not a regular file (a FIFO)");
+	free(out);
+}
+
 /* A bestiary.txt beside the level that cannot be read (here a folder) is
  * an error, not a missing bestiary that skips the monster checks. */
 static void test_unreadable_default_bestiary_is_an_error(void **state)
@@ -374,6 +427,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_caps_diagnostics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_errors_exit_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifos_and_devices_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_files_that_are_fifos_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_default_bestiary_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echoed_file_text_is_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bench_csv_quotes_names, setup, teardown),

@@ -271,6 +271,57 @@ static void test_damaged_save_is_set_aside(void **state)
 	assert_true(file_has(aside, "not a journal at all"));
 }
 
+/* A FIFO (or any file that is not a regular one) in the save's place
+ * never hangs the game: opening it for reading used to wait for a writer
+ * for ever, with `q` dead.  A FIFO as save.jnl is refused, named and kept
+ * aside; a FIFO as save.jnl.snap costs the snapshot, not the game. */
+static void test_fifo_in_the_data_folder_does_not_hang(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], snap[256], aside[256];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	snprintf(snap, sizeof snap, "%s/save.jnl.snap", f->data);
+	snprintf(aside, sizeof aside, "%s/save.jnl.damaged-1", f->data);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "not a regular file (a FIFO)", WAIT_MS))
+		fail_dump(f, "a FIFO as the save: no message (a hang?)");
+	assert_true(pty_log_has(&f->p, "save.jnl"));
+	if (!pty_wait_text(&f->p, "Start a new game?", WAIT_MS))
+		fail_dump(f, "no offer of a new game");
+	pty_answer(&f->p, "\r");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "no new game after the FIFO");
+	play_keys(f, "ll");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	struct stat st;
+	assert_int_equal(lstat(aside, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_true(file_has(path, "astray-journal 1"));
+
+	/* the snapshot's place: the game resumes by its journal */
+	unlink(snap);
+	assert_int_equal(mkfifo(snap, 0600), 0);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "a FIFO as the snapshot: no offer to continue (a hang?)");
+	pty_answer(&f->p, "y\r");
+	wait_turn(f, 2);
+	play_keys(f, "h");
+	pty_send(&f->p, "Q");
+	if (!pty_wait_text(&f->p, "game is saved", WAIT_MS))
+		fail_dump(f, "Q does not ask to quit");
+	pty_send(&f->p, "y");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	char cmd[512], out[2048];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), path);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "turn=3 "));
+}
+
 /* A death: the end line names the killer, the journal leaves the save
  * slot with its death record beside it; a game on other levels or with
  * --set is not scored. */
@@ -408,6 +459,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hangup_then_resume_is_the_same_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_save_is_set_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_in_the_data_folder_does_not_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),

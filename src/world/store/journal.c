@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "snapshot.h"
@@ -1016,9 +1017,29 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 /* Opens the file for appending and learns its size. */
 static bool journal_open_fd(struct journal *j, char *err, size_t errlen)
 {
-	j->fd = open(j->path, O_WRONLY | O_APPEND);
+	/* O_NONBLOCK: a FIFO put in the file's place must not hang the game
+	 * (it is refused below) */
+	j->fd = open(j->path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (j->fd < 0) {
 		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+		return false;
+	}
+	struct stat st;
+	int flags = fcntl(j->fd, F_GETFL);
+	bool ok = fstat(j->fd, &st) == 0 && flags >= 0;
+	if (!ok)
+		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+	else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: cannot append: not a regular file (%s)", j->path,
+			 savefile_kind(st.st_mode));
+		ok = false;
+	} else if (fcntl(j->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+		ok = false;
+	}
+	if (!ok) {
+		close(j->fd);
+		j->fd = -1;
 		return false;
 	}
 	j->size = lseek(j->fd, 0, SEEK_END);
