@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "scores.h"
 #include "snapshot.h"
@@ -457,12 +458,12 @@ void play_save_finish(struct play_save *s, const struct game *g, FILE *out)
 		journal_close(s->j, err, sizeof err);
 	s->j = NULL;
 	if (s->failed)
-		fprintf(out, "astray: saving failed during the game: %s\n", s->failure);
+		cli_message(out, "astray: saving failed during the game", s->failure);
 	if (!s->path[0])
 		return; /* not journalled (--no-save, or the slot held another game): nothing to file */
 	char report[4096];
 	finish_files(s->data, s->path, s->in_slot, !s->unscored, g, report, sizeof report);
-	fputs(report, out);
+	cli_put_text(out, report);
 }
 
 void play_save_leave(struct play_save *s, FILE *out)
@@ -474,13 +475,16 @@ void play_save_leave(struct play_save *s, FILE *out)
 	s->j = NULL;
 	if (!ok && !s->failed)
 		save_failed(s, err);
+	char line[2 * DIAG_ERR_LEN + sizeof s->path];
 	if (s->failed)
-		fprintf(out, "astray: saving failed: %s\nThe game is kept up to where saving failed, in %s.\n",
-			s->failure, s->path);
+		snprintf(line, sizeof line, "astray: saving failed: %s\nThe game is kept up to where saving failed, in %s.",
+			 s->failure, s->path);
 	else if (s->in_slot)
-		fprintf(out, "The game is saved in %s: start astray again to continue it.\n", s->path);
+		snprintf(line, sizeof line, "The game is saved in %s: start astray again to continue it.", s->path);
 	else
-		fprintf(out, "The game is recorded in %s.\n", s->path);
+		snprintf(line, sizeof line, "The game is recorded in %s.", s->path);
+	cli_put_text(out, line);
+	fputc('\n', out);
 }
 
 int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
@@ -520,27 +524,31 @@ int play_resume_offer(const char *data, const struct journal_setup *as_they_come
 		return 0;
 	switch (play_resume_load(data, as_they_come, r, msg, sizeof msg)) {
 	case PLAY_RESUME_READY: {
-		printf("%s\n", msg);
+		cli_put_text(stdout, msg);
+		putchar('\n');
 		int yes = play_ask(stdin, stdout, "Continue it?", true);
 		if (yes != 0)
 			return yes;
 		uint64_t seed = r->jg.game->seed;
 		play_resumed_fini(r);
 		if (!play_save_file_away(data, seed, filed, sizeof filed, err, sizeof err)) {
-			fprintf(stderr, "astray: %s\n", err);
+			cli_message(stderr, "astray", err);
 			return -1;
 		}
-		printf("The saved game is kept in %s (astray replay shows it).\n", filed);
+		fputs("The saved game is kept in ", stdout);
+		cli_put_escaped(stdout, filed);
+		fputs(" (astray replay shows it).\n", stdout);
 		return 0;
 	}
 	case PLAY_RESUME_FINISHED:
-		printf("The saved game had ended.\n%s", msg);
+		fputs("The saved game had ended.\n", stdout);
+		cli_put_text(stdout, msg);
 		return 0;
 	case PLAY_RESUME_FAILED:
 		*keep_slot = true;
 		/* fall through */
 	case PLAY_RESUME_SET_ASIDE:
-		fprintf(stderr, "astray: %s\n", msg);
+		cli_message(stderr, "astray", msg);
 		return play_ask(stdin, stdout, "Start a new game?", true) == 1 ? 0 : -1;
 	}
 	return -1;

@@ -320,6 +320,71 @@ static void test_echoed_file_text_is_escaped(void **state)
 	free(out);
 }
 
+/* A level file named with escape sequences (ESC ] 0 ; ... BEL retitles a
+ * terminal, ESC [ 31 m turns its text red): sim, its CSV and heat counts
+ * shards, and sim-report reading them (or a CSV made by hand with the raw
+ * bytes) never print them raw, and the shards still match their CSV. */
+static void test_sim_names_from_files_are_escaped(void **state)
+{
+	struct tmp *t = *state;
+	static const char evil[] = "evil\033]0;pwned\007\033[31m";
+	char name[100], args[2000];
+	snprintf(name, sizeof name, "%s.map", evil);
+	write_text(t, name, "type octile\nheight 6\nwidth 8\nmap\n........\n........\n........\n"
+			    "........\n........\n........\n");
+	char folder[200];
+	snprintf(folder, sizeof folder, "%s/lvls", t->dir);
+	assert_int_equal(mkdir(folder, 0700), 0);
+	snprintf(name, sizeof name, "lvls/%s.lvl", evil);
+	write_text(t, name, small_level);
+	static const char *const runs[] = {
+		"sim '%s/evil'*.map --games 2 --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/lvls' --games 2 --per-game --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --format csv --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --heatmap - --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --compare goblin.speed=100 goblin.speed=50 "
+		"--bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --shard 1/1 --heat-counts %s/h.txt --bestiary levels/bestiary.txt "
+		">%s/g.csv 2>&1; cat %s/g.csv %s/h.txt",
+		"sim-report %s/g.csv %s/h.txt --heatmap - 2>&1",
+		"sim-report %s/g.csv %s/h.txt --heatmap %s/h.svg 2>&1; cat %s/h.svg",
+		"sim '%s/nothing\033[31m' --games 2 --bestiary levels/bestiary.txt 2>&1",
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		snprintf(args, sizeof args, runs[i], t->dir, t->dir, t->dir, t->dir, t->dir);
+		int st;
+		char *out = run(t, args, &st);
+		if (i + 1 < sizeof runs / sizeof *runs && st != 0) {
+			print_error("%s: exit %d\n%.3000s\n", args, st, out);
+			fail();
+		}
+		if (strchr(out, '\033')) {
+			print_error("%s: an ESC reached the output:\n%.3000s\n", args, out);
+			fail();
+		}
+		if (i + 1 < sizeof runs / sizeof *runs && i != 2 && i != 5)
+			expect_has(out, "evil\\x1b]0;pwned\\x07\\x1b[31m");
+		free(out);
+	}
+	/* a CSV made by hand, with the raw bytes in its level column */
+	char sed[600];
+	snprintf(sed, sizeof sed, "sed 's/evil\\\\x1b]0;pwned\\\\x07\\\\x1b\\[31m/%s/' %s/g.csv >%s/raw.csv && grep -c '\033' %s/raw.csv",
+		 evil, t->dir, t->dir, t->dir);
+	int st;
+	char *text = run_capture(sed, &st);
+	assert_int_equal(st, 0);
+	assert_int_equal(atoi(text), 2);
+	free(text);
+	snprintf(args, sizeof args, "sim-report %s/raw.csv 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	if (st != 0)
+		print_error("%s: exit %d\n%.3000s\n", args, st, out);
+	assert_int_equal(st, 0);
+	assert_null(strchr(out, '\033'));
+	expect_has(out, "evil\\x1b]0;pwned\\x07\\x1b[31m.map");
+	free(out);
+}
+
 /* CSV quotes a name with a comma. */
 static void test_bench_csv_quotes_names(void **state)
 {
@@ -431,6 +496,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_default_bestiary_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echoed_file_text_is_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bench_csv_quotes_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sim_names_from_files_are_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numbers_and_lines_are_range_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_file_names_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_levels_folder_only_in_source_tree, setup, teardown),

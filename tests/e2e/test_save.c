@@ -322,6 +322,36 @@ static void test_fifo_in_the_data_folder_does_not_hang(void **state)
 	assert_non_null(strstr(out, "turn=3 "));
 }
 
+/* A level whose name holds escape sequences (a .map is named by its file
+ * name): the end lines after the game show them escaped, and the "Play
+ * it again" command quotes the name so that a shell takes it back as it
+ * is; nothing of it reaches the terminal raw (it used to retitle the
+ * terminal and turn the text red). */
+static void test_end_lines_escape_a_crafted_name(void **state)
+{
+	struct fixture *f = *state;
+	char level[256];
+	snprintf(level, sizeof level, "%s/evil\033]0;pwned\007\033[31m.map", f->data);
+	FILE *fp = fopen(level, "w");
+	assert_non_null(fp);
+	fputs("type octile\nheight 6\nwidth 8\nmap\n", fp);
+	for (int r = 0; r < 6; r++)
+		fputs("........\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	start(f, level, (const char *const[]){ "--no-save", "--set", "goblin.damage=0", NULL });
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	if (!pty_log_has(&f->p, "You left on evil\\x1b]0;pwned\\x07\\x1b[31m.map (level 1 of 1)") ||
+	    !pty_log_has(&f->p, "/evil\\x1b]0;pwned\\x07\\x1b[31m.map' --set goblin.damage=0 --seed 7") ||
+	    !pty_log_has(&f->p, "Play it again: astray play $'/tmp/"))
+		fail_dump(f, "the end lines do not show the name escaped and quoted");
+	assert_false(pty_log_has(&f->p, "\033]0;pwned"));
+	assert_false(pty_log_has(&f->p, "\033[31m.map")); /* curses may turn red itself */
+	stop(f);
+}
+
 /* A death: the end line names the killer, the journal leaves the save
  * slot with its death record beside it; a game on other levels or with
  * --set is not scored. */
@@ -460,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hangup_then_resume_is_the_same_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_save_is_set_aside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_in_the_data_folder_does_not_hang, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_end_lines_escape_a_crafted_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),
