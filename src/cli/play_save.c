@@ -243,12 +243,27 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
 	return PLAY_RESUME_READY;
 }
 
+/* The journal's cap is the reader's (JOURNAL_MAX_BYTES); the test build
+ * lowers it with $ASTRAY_TEST_JOURNAL_MAX (bytes), so the end-to-end tests
+ * fill a save in a few keys instead of millions. */
+static void test_cap(struct journal *j)
+{
+#ifdef ASTRAY_CHECKS
+	const char *cap = getenv("ASTRAY_TEST_JOURNAL_MAX");
+	if (j && cap && *cap)
+		journal_set_max_bytes(j, (size_t)strtoull(cap, NULL, 10));
+#else
+	(void)j;
+#endif
+}
+
 bool play_save_begin(struct play_save *s, const struct journal_setup *setup, const struct game *g, char *err,
 		     size_t errlen)
 {
 	if (s->in_slot)
 		drop_snapshot(s->path); /* one left by a game that is gone */
 	s->j = journal_create(s->path, setup, g, err, errlen);
+	test_cap(s->j);
 	if (s->j && s->in_slot)
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
 	return s->j != NULL;
@@ -257,6 +272,7 @@ bool play_save_begin(struct play_save *s, const struct journal_setup *setup, con
 bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *err, size_t errlen)
 {
 	s->j = journal_open_append(s->path, &r->d, NULL, err, errlen);
+	test_cap(s->j);
 	if (s->j && s->in_slot) {
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
 		/* a resume that replayed the whole journal (no snapshot, or a bad
@@ -280,6 +296,16 @@ static bool hook_acted(void *ud, const struct game *g, const struct action *a, e
 		return true;
 	char err[DIAG_ERR_LEN];
 	if (journal_record(s->j, a, r, g, err, sizeof err)) {
+		if (!s->full_told && journal_nearly_full(s->j)) {
+			/* once, long before it matters: the journal stops at its
+			 * cap (what its reader takes) rather than grow past it */
+			s->full_told = true;
+			snprintf(msg, msglen,
+				 "The save is nearly full: about %ld more actions are saved, then the game goes on "
+				 "unsaved.",
+				 journal_actions_left(s->j));
+			return false;
+		}
 		const char *snap = journal_snapshot_problem(s->j);
 		if (!snap || s->snapshot_told)
 			return true;

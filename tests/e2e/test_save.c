@@ -322,6 +322,69 @@ static void test_fifo_in_the_data_folder_does_not_hang(void **state)
 	assert_non_null(strstr(out, "turn=3 "));
 }
 
+/* A marathon game fills its save: the journal stops at its cap (the test
+ * build lowers it with ASTRAY_TEST_JOURNAL_MAX; play's is what the reader
+ * takes), says so before and when it does, and never says "The game is
+ * saved" for a file its reader would refuse: what was saved resumes. */
+static void test_full_save_says_so_and_resumes(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], cap[32];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	/* the header's size: a game of one key */
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(unlink(path), 0);
+	snprintf(cap, sizeof cap, "%lld", (long long)st.st_size + 400);
+	setenv("ASTRAY_TEST_JOURNAL_MAX", cap, 1);
+	start(f, SQUARE, NULL);
+	unsetenv("ASTRAY_TEST_JOURNAL_MAX");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, "l");
+	if (!pty_wait_text(&f->p, "The save is nearly full", WAIT_MS))
+		fail_dump(f, "no warning that the save is nearly full");
+	int turn = 1;
+	while (!pty_find(&f->p, "SAVING FAILED (the save is full)", NULL, NULL) && turn < 60)
+		play_keys(f, turn++ % 2 ? "h" : "l");
+	if (!pty_find(&f->p, "SAVING FAILED (the save is full)", NULL, NULL))
+		fail_dump(f, "the save never filled");
+	if (!pty_wait_text(&f->p, "NOT SAVED", WAIT_MS))
+		fail_dump(f, "no NOT SAVED on the status line");
+	pty_send(&f->p, "Q");
+	if (!pty_wait_text(&f->p, "SAVING FAILED: the game is kept only up to where it failed", WAIT_MS))
+		fail_dump(f, "the quit question does not say saving failed");
+	pty_send(&f->p, "y");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	assert_true(pty_log_has(&f->p, "the save is full"));
+	assert_false(pty_log_has(&f->p, "The game is saved in"));
+	stop(f);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size <= atoll(cap));
+
+	/* what was saved is a good save: offered, and it verifies */
+	char cmd[512], out[2048];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), path);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "unchecked=0 "));
+	int saved = atoi(strstr(out, "turn=") + 5);
+	assert_true(saved > 1 && saved < turn);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "the full save is not offered");
+	pty_answer(&f->p, "y\r");
+	wait_turn(f, saved);
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+}
+
 /* A level whose name holds escape sequences (a .map is named by its file
  * name): the end lines after the game show them escaped, and the "Play
  * it again" command quotes the name so that a shell takes it back as it
@@ -491,6 +554,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_damaged_save_is_set_aside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo_in_the_data_folder_does_not_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_end_lines_escape_a_crafted_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_save_says_so_and_resumes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),

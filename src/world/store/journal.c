@@ -33,6 +33,11 @@
 #include "snapshot.h"
 
 #define RECORD_MAX 512        /* longest record line the writer makes (names are cut to fit) */
+/* Room an action leaves for the checksum record after it (at most about
+ * 70 bytes: "c A T HASH CRC"). */
+#define JOURNAL_CHECK_RESERVE 128
+/* The longest action record line ("a t 7 -1048576 -1048576 CRC", 34 bytes). */
+#define ACTION_LINE_MAX 48
 #define NAME_MAX_LEN 200      /* file names kept in the header */
 #define COORD_LIMIT (1 << 20) /* |x|, |y| of an action; cells are far smaller */
 
@@ -843,6 +848,7 @@ struct journal {
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
 	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
 	char snap_problem[4800];
+	size_t max_bytes;         /* the file never grows past it: JOURNAL_MAX_BYTES, the reader's cap */
 };
 
 /* A growable text buffer for the header. */
@@ -1009,6 +1015,7 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 	}
 	if (io)
 		j->io = *io;
+	j->max_bytes = JOURNAL_MAX_BYTES;
 	j->fd = -1;
 	j->last_check = -1;
 	return j;
@@ -1131,14 +1138,32 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
 	return false;
 }
 
-/* Writes one record line; on failure cuts the file back and fails the journal. */
-static bool write_record(struct journal *j, const char *body, size_t n, const char *what, char *err, size_t errlen)
+/*
+ * Writes one record line; on failure cuts the file back and fails the
+ * journal.  The file never grows past max_bytes, the most the reader
+ * takes: a record that would pass it fails the journal instead ("the save
+ * is full"), so no program ever says a game is saved in a file its reader
+ * refuses.  An action also leaves `reserve` bytes free, room for the
+ * checksum that closes the game where it stopped.
+ */
+static bool write_record(struct journal *j, const char *body, size_t n, size_t reserve, const char *what,
+			 char *err, size_t errlen)
 {
 	if (j->failed)
 		return failed(j, err, errlen);
 	char line[RECORD_MAX + 16];
 	uint32_t crc = crc_update(0, body, n);
 	int k = snprintf(line, sizeof line, "%.*s %08" PRIx32 "\n", (int)n, body, crc);
+	if ((size_t)j->size + (size_t)k + reserve > j->max_bytes) {
+		j->failed = true;
+		snprintf(j->reason, sizeof j->reason, "the save is full");
+		snprintf(j->failure, sizeof j->failure,
+			 "%s: the save is full: it holds actions 1 to %ld in %lld bytes, and a journal is read back "
+			 "only up to %zu bytes; %s and what follows are not saved (the game up to here resumes "
+			 "and replays)",
+			 j->path, j->n_actions, (long long)j->size, j->max_bytes, what);
+		return failed(j, err, errlen);
+	}
 	size_t done;
 	if (savefile_write_all(&j->io, j->fd, line, (size_t)k, &done)) {
 		j->size += k;
@@ -1170,7 +1195,7 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 	}
 	int n = snprintf(body, sizeof body, "a %c %d %d %d", letter, dir, x, y);
 	snprintf(what, sizeof what, "action %ld", j->n_actions + 1);
-	if (!write_record(j, body, (size_t)n, what, err, errlen))
+	if (!write_record(j, body, (size_t)n, JOURNAL_CHECK_RESERVE, what, err, errlen))
 		return false;
 	j->n_actions++;
 	return true;
@@ -1183,7 +1208,7 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 	char body[96], what[64];
 	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, game_hash(g));
 	snprintf(what, sizeof what, "the checksum after action %ld", j->n_actions);
-	if (!write_record(j, body, (size_t)n, what, err, errlen))
+	if (!write_record(j, body, (size_t)n, 0, what, err, errlen))
 		return false;
 	j->last_check = j->n_actions;
 	return true;
@@ -1223,10 +1248,14 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		return false;
 	bool boundary = res == RESULT_NEW_LEVEL || res == RESULT_WON || res == RESULT_DIED || g->over;
 	bool snap = j->snap_every > 0 && !g->over && j->snap_due;
-	if ((boundary || snap || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
+	/* the next action may not fit under the cap: this state gets its
+	 * checksum now (in the room actions leave for it), so the saved part
+	 * of the game is checked to its very end */
+	bool closing = journal_room(j) < ACTION_LINE_MAX;
+	if ((boundary || snap || closing || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
 	    !journal_append_checksum(j, g, err, errlen))
 		return false;
-	if ((boundary || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
+	if ((boundary || closing || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions &&
 	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every))
@@ -1303,5 +1332,29 @@ void journal_snapshots(struct journal *j, int every) { j->snap_every = every < 0
 const char *journal_snapshot_problem(const struct journal *j) { return j->snap_failed ? j->snap_problem : NULL; }
 
 long journal_actions(const struct journal *j) { return j->n_actions; }
+
+void journal_set_max_bytes(struct journal *j, size_t max)
+{
+	j->max_bytes = max > JOURNAL_MAX_BYTES ? JOURNAL_MAX_BYTES : max;
+}
+
+size_t journal_room(const struct journal *j)
+{
+	size_t used = (size_t)j->size + JOURNAL_CHECK_RESERVE;
+	return j->failed || used >= j->max_bytes ? 0 : j->max_bytes - used;
+}
+
+long journal_actions_left(const struct journal *j)
+{
+	/* at the mean size of an action so far, its share of checksums and
+	 * header included: an estimate on the safe side */
+	size_t per = j->n_actions > 0 ? (size_t)j->size / (size_t)j->n_actions : 32;
+	return (long)(journal_room(j) / (per > 0 ? per : 1));
+}
+
+bool journal_nearly_full(const struct journal *j)
+{
+	return journal_room(j) < j->max_bytes / JOURNAL_WARN_FRACTION;
+}
 long journal_durable_actions(const struct journal *j) { return j->durable; }
 const char *journal_path(const struct journal *j) { return j->path; }
