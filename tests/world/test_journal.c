@@ -1028,6 +1028,67 @@ static void test_journal_stops_at_its_cap(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * A state larger than a snapshot may be (on a 4096x4096 level, 386 MB
+ * against the reader's 256 MiB) is not written: writing it froze the game
+ * for seconds, for a file its reader then refused.  The snapshot fails
+ * once with the reason, the journal is untouched, and no snapshot is tried
+ * again on that level.  The small cap is the tests' knob.
+ */
+static void test_snapshot_over_its_cap_is_not_written(void **state)
+{
+	(void)state;
+	char dir[64], path[128], snap[160], err[1200] = "";
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s.snap", path);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, harmless, 7, 3);
+	s.avoid_exits = true;
+	struct journal_setup st = session_setup(&s, NULL);
+	struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_set_snapshot_max(j, 1000);
+	assert_true(session_play(&s, j, 20, err, sizeof err));
+	const char *why = journal_snapshot_problem(j);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "more than a snapshot holds (1000)"));
+	assert_false(exists(snap));
+	/* not tried again on this level, even with room now */
+	journal_set_snapshot_max(j, 0);
+	assert_true(session_play(&s, j, 40, err, sizeof err));
+	assert_false(exists(snap));
+	assert_true(journal_close(j, err, sizeof err));
+	/* the journal is whole */
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.n_actions, s.n);
+	check_replay(&s, &d);
+	journal_data_fini(&d);
+
+	/* under the real cap the same game keeps its snapshot */
+	remove_dir(dir);
+	session_close(&s);
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s.snap", path);
+	session_open(&s, lv, 1, harmless, 7, 3);
+	s.avoid_exits = true;
+	st = session_setup(&s, NULL);
+	j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	assert_true(session_play(&s, j, 20, err, sizeof err));
+	assert_null(journal_snapshot_problem(j));
+	assert_true(exists(snap));
+	assert_true(journal_close(j, err, sizeof err));
+	session_close(&s);
+	remove_dir(dir);
+}
+
 /* ---- damage ------------------------------------------------------------- */
 
 /* Cut at every byte: a clear rejection, or the complete records before the cut and a replay that matches. */
@@ -1625,6 +1686,7 @@ int main(void)
 		cmocka_unit_test(test_resume_is_never_stopping),
 		cmocka_unit_test(test_resume_after_torn_write),
 		cmocka_unit_test(test_journal_stops_at_its_cap),
+		cmocka_unit_test(test_snapshot_over_its_cap_is_not_written),
 		cmocka_unit_test(test_cut_at_every_byte),
 		cmocka_unit_test(test_bit_flips),
 		cmocka_unit_test(test_changed_action_drifts),

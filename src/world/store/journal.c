@@ -849,6 +849,8 @@ struct journal {
 	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
 	char snap_problem[4800];
 	size_t max_bytes;         /* the file never grows past it: JOURNAL_MAX_BYTES, the reader's cap */
+	size_t snap_max;          /* a snapshot's cap (0: SNAPSHOT_MAX_BYTES, its reader's) */
+	bool snap_too_large;      /* this level's state is over it: no more tries until the level changes */
 };
 
 /* A growable text buffer for the header. */
@@ -1231,7 +1233,8 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	j->snap_due = false;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
-	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, &written, msg, sizeof msg)) {
+	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, j->snap_max, &written,
+				  &j->snap_too_large, msg, sizeof msg)) {
 		j->snap_failed = false;
 		return true;
 	}
@@ -1257,7 +1260,9 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		return false;
 	if ((boundary || closing || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
-	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions &&
+	if (res == RESULT_NEW_LEVEL)
+		j->snap_too_large = false; /* another level: its state may fit */
+	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
 	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every))
 		return snapshot_now(j, g, err, errlen);
 	return true;
@@ -1332,6 +1337,11 @@ void journal_snapshots(struct journal *j, int every) { j->snap_every = every < 0
 const char *journal_snapshot_problem(const struct journal *j) { return j->snap_failed ? j->snap_problem : NULL; }
 
 long journal_actions(const struct journal *j) { return j->n_actions; }
+
+void journal_set_snapshot_max(struct journal *j, size_t max)
+{
+	j->snap_max = max > SNAPSHOT_MAX_BYTES ? SNAPSHOT_MAX_BYTES : max;
+}
 
 void journal_set_max_bytes(struct journal *j, size_t max)
 {

@@ -264,6 +264,12 @@ long journal_actions(const struct journal *j);         /* action records in the 
  * "the save is full": the file keeps every action before, readable.
  */
 void journal_set_max_bytes(struct journal *j, size_t max);
+/* A snapshot's cap: SNAPSHOT_MAX_BYTES, what its reader takes; lower only
+ * for tests.  A state over it is not written (that costs seconds on the
+ * largest levels, for a file the reader would refuse): the snapshot
+ * fails once with the reason (journal_snapshot_problem) and is not tried
+ * again until the level changes. */
+void journal_set_snapshot_max(struct journal *j, size_t max);
 /* Bytes left for actions before the cap (0 once failed). */
 size_t journal_room(const struct journal *j);
 /* About how many more actions fit, at the mean size of those so far. */
