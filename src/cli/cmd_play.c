@@ -900,7 +900,23 @@ static int lock_save_slot(const struct play_args *a)
 	if (!play_data_dir(a->data, data, sizeof data, err, sizeof err))
 		return -1;
 	snprintf(path, sizeof path, "%s/save.lock", data);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* O_NOFOLLOW: a link planted as the lock must not make a file appear
+	 * where it points; O_NONBLOCK: nor a FIFO hang the start */
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd < 0 && (errno == ELOOP || errno == EINVAL)) {
+		fputs("astray: ", stderr);
+		cli_put_escaped(stderr, path);
+		fputs(": not a file of its own (a symbolic link, a FIFO or a folder): the save lock is refused, "
+		      "nothing is played (remove it, or play with --no-save or --data DIR)\n",
+		      stderr);
+		return -2;
+	}
 	if (fd < 0)
 		return -1; /* a read-only folder: play_session says what fails */
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };

@@ -281,6 +281,26 @@ static void test_store_files_that_are_fifos_are_refused(void **state)
 	free(out);
 }
 
+/* A symbolic link planted as the data folder's save.lock: play refuses
+ * to start, naming it, and no file appears where the link points (it was
+ * opened with O_CREAT and followed). */
+static void test_save_lock_link_is_refused(void **state)
+{
+	struct tmp *t = *state;
+	char lock[300], target[300], args[1200];
+	snprintf(lock, sizeof lock, "%s/save.lock", t->dir);
+	snprintf(target, sizeof target, "%s/planted", t->dir);
+	assert_int_equal(symlink(target, lock), 0);
+	snprintf(args, sizeof args, "play tests/levels/ok/lf.lvl --data %s </dev/null 2>&1", t->dir);
+	int st;
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "save.lock: not a file of its own");
+	free(out);
+	struct stat sb;
+	assert_true(lstat(target, &sb) != 0);
+}
+
 /* A bestiary.txt beside the level that cannot be read (here a folder) is
  * an error, not a missing bestiary that skips the monster checks. */
 static void test_unreadable_default_bestiary_is_an_error(void **state)
@@ -493,6 +513,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_errors_exit_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifos_and_devices_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_files_that_are_fifos_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_lock_link_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_default_bestiary_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echoed_file_text_is_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bench_csv_quotes_names, setup, teardown),
