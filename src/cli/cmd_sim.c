@@ -191,6 +191,14 @@ static void sim_usage(FILE *out)
 		snprintf(text, sizeof text, "%s%s%s", mi->time ? "* " : "", mi->rate ? "rate: " : "", mi->doc);
 		help_row(out, left, 2 + col + 2, text);
 	}
+	help_text(out, 0, "\nper kind (KIND.METRIC for every kind of the bestiary, empty where the game has none of "
+			  "it; the summaries count the games that have it):");
+	for (int m = 0; m < SIM_KIND_METRIC_COUNT; m++) {
+		const struct sim_kind_metric_info *ki = sim_kind_metric_info((enum sim_kind_metric)m);
+		char left[40];
+		snprintf(left, sizeof left, "  KIND.%s", ki->name);
+		help_row(out, left, 2 + col + 2, ki->doc);
+	}
 	help_text(out, 0,
 		  "\nRates get Wilson intervals; other means (never negative) a seeded bootstrap percentile "
 		  "interval over games, which stays inside the values' range; p95 is the nearest-rank 95th "
@@ -200,7 +208,8 @@ static void sim_usage(FILE *out)
 		  "\n"
 		  "CSV columns:\n"
 		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>, which --shard writes; config "
+		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>, "
+		  "which --shard writes; config "
 		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
 		  "run after level, --compare side (A/B) before game\n"
 		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
@@ -350,6 +359,9 @@ static int run(const struct sim_args *a)
 		goto done;
 	if (!sim_load_bestiary(a, &sim_command, &base, &status))
 		goto done;
+	o.n_kinds = base.n;
+	for (int k = 0; k < base.n; k++)
+		snprintf(o.kind_names[k], sizeof o.kind_names[k], "%s", base.kinds[k].name);
 	for (int s = 0; s < pc.sides; s++) {
 		char err[DIAG_ERR_LEN];
 		pc.side[s] = base;

@@ -160,6 +160,8 @@ struct sim_out {
 	int first, end;             /* the games played: all, or a --shard slice */
 	bool hidden[SIM_METRIC_COUNT]; /* metrics not shown (sim-report: absent from its input) */
 	int report_files;           /* sim-report: the CSV files merged; 0 for sim */
+	char kind_names[SIM_KINDS][32]; /* the kinds of the per-kind columns, in order (the bestiary's) */
+	int n_kinds;
 	char settings[2][1024];     /* words for the header */
 };
 
