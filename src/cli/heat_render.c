@@ -365,8 +365,9 @@ int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b
 
 void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, enum sim_heat_layer l)
 {
-	int k = snprintf(buf, size, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
-			 sim_heat_layer_name(l), run->games, run->games == 1 ? "" : "s",
+	int k = snprintf(buf, size, "%s: %s%s%s%s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
+			 sim_heat_layer_name(l), run->kind[0] ? " of " : "", run->kind, run->kind[0] ? " only" : "",
+			 run->games, run->games == 1 ? "" : "s",
 			 (unsigned long long)run->seed, run->compare ? ", B minus A" : "", run->player,
 			 run->chase ? ", --chase" : "");
 	if (k > 0 && (size_t)k < size)

@@ -63,6 +63,7 @@ struct sim_args {
 	const char *heatmap;         /* --heatmap FILE.svg or "-", or NULL */
 	const char *heat_counts;     /* --heat-counts FILE, or NULL */
 	int layer;                   /* enum sim_heat_layer */
+	const char *heat_kind;       /* --heat-kind KIND, or NULL: every kind */
 	int jobs;                    /* worker processes, 1 = none */
 	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
 };
@@ -122,6 +123,7 @@ struct sim_play {
 	int sides;
 	struct bestiary side[2];
 	struct sim_record rec[2];    /* --record, per side */
+	int heat_kind;               /* --heat-kind: the kind's place in the bestiary, -1 every kind */
 };
 
 /* Everything --record keeps the same for every game: the bestiary's text and each side's overrides. */

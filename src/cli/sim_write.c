@@ -760,6 +760,7 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 		sim_write_settings(run->settings[1], sizeof run->settings[1], a, a->compare[1]);
 	/* A .lvl starts the player on one cell; a .map places it anew each game. */
 	run->start = lr->parsed ? lr->parsed->player_y * lr->parsed->w + lr->parsed->player_x : -1;
+	snprintf(run->kind, sizeof run->kind, "%s", a->heat_kind ? a->heat_kind : "");
 }
 
 int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)

@@ -819,6 +819,13 @@ static void test_cli_errors_and_help(void **state)
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		assert_non_null(strstr(r.out, sim_metric_info((enum sim_metric)m)->name));
 	assert_non_null(strstr(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"));
+	assert_non_null(strstr(r.out, "--heat-kind KIND"));
+	assert_non_null(strstr(r.out, "KIND.contacts"));
+	free(r.out);
+	/* One kind's heat: the title says which. */
+	r = run_sim("@L --games 2 --no-time --heat-kind rat --heatmap -");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ": occupancy of rat only, 2 games, seed 1\n"));
 	free(r.out);
 	static const struct {
 		const char *args;
@@ -833,6 +840,8 @@ static void test_cli_errors_and_help(void **state)
 		{ "@L --set troll.sight=2", 2 }, /* a bad option value: usage */
 		{ "@L --compare 'goblin.sight=2' 'goblin.nosuch=1'", 2 },
 		{ "no-such-level.lvl", 1 },
+		{ "@L --heat-kind rat", 2 },                 /* no picture to restrict */
+		{ "@L --heat-kind troll --heatmap -", 2 },   /* not in the bestiary */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		r = run_sim(bad[i].args);

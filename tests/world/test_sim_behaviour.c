@@ -376,6 +376,53 @@ static void test_kind_game(void **state)
 	level_destroy(lv);
 }
 
+/* --heat-kind: only the kind's heat.  The rat bites, the orc jams behind
+ * it: the rat's heat has the contact and the death and no blocked wait,
+ * the orc's the blocked waits and neither contact nor death; the two
+ * occupancies add up to every kind's. */
+static void test_heat_kind(void **state)
+{
+	(void)state;
+	static const char two_kinds[] =
+		"kind: rat\nglyph: r\nhp: 30\ndamage: 2\nspeed: 100\nsight: 12\nmemory: 10\ncrowd: 4\n\n"
+		"kind: orc\nglyph: o\nhp: 6\ndamage: 5\nspeed: 100\nsight: 12\nmemory: 10\ncrowd: 4\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("b", two_kinds, strlen(two_kinds), &b, &d));
+	diag_list_fini(&d);
+	struct level *lv = make_level(&b, "##########\n#>@....ro#\n##########\n");
+	struct sim_heat heat[3] = { { 0 } };
+	for (int k = -1; k < 2; k++) {
+		struct sim_runner *r = sim_runner_create();
+		assert_non_null(r);
+		sim_runner_set_heat(r, &heat[k + 1]);
+		sim_runner_set_heat_kind(r, k);
+		struct sim_level src = { .file = "t.lvl", .fixed = lv };
+		struct sim_options opt = { .player = SIM_PLAYER_IDLE, .max_turns = 200 };
+		struct sim_game g;
+		assert_int_equal(sim_run_game(r, &src, &b, 3, &opt, &g, &d), 0);
+		assert_int_equal(g.outcome, SIM_KILLED);
+		sim_runner_destroy(r);
+	}
+	double sum[3][SIM_HEAT_COUNT] = { { 0 } };
+	for (int i = 0; i < 3; i++)
+		for (int l = 0; l < SIM_HEAT_COUNT; l++)
+			for (int c = 0; c < 30; c++)
+				sum[i][l] += heat[i].v[l][c];
+	assert_true(sum[0][SIM_HEAT_OCCUPANCY] == sum[1][SIM_HEAT_OCCUPANCY] + sum[2][SIM_HEAT_OCCUPANCY]);
+	assert_true(sum[1][SIM_HEAT_OCCUPANCY] > 0 && sum[2][SIM_HEAT_OCCUPANCY] > 0);
+	assert_true(sum[0][SIM_HEAT_BLOCKED] > 5);
+	assert_true(sum[1][SIM_HEAT_BLOCKED] == 0);                        /* the rat never waits for the orc */
+	assert_true(sum[2][SIM_HEAT_BLOCKED] == sum[0][SIM_HEAT_BLOCKED]);
+	assert_true(heat[0].v[SIM_HEAT_CONTACT][10 + 2] == 1 && heat[1].v[SIM_HEAT_CONTACT][10 + 2] == 1);
+	assert_true(sum[2][SIM_HEAT_CONTACT] == 0);                        /* the orc never reaches the player */
+	assert_true(heat[0].v[SIM_HEAT_DEATHS][10 + 2] == 1 && heat[1].v[SIM_HEAT_DEATHS][10 + 2] == 1);
+	assert_true(sum[2][SIM_HEAT_DEATHS] == 0);                         /* the rat's blow killed */
+	for (int i = 0; i < 3; i++)
+		sim_heat_fini(&heat[i]);
+	level_destroy(lv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_heat_counts),
 		cmocka_unit_test(test_kind_counts),
 		cmocka_unit_test(test_kind_game),
+		cmocka_unit_test(test_heat_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,6 +192,8 @@ struct sim_runner {
 	uint32_t kinds[SIM_KINDS][SIM_KIND_METRIC_COUNT]; /* this game's contacts and jams per kind */
 	long damage_mark;         /* g->damage_taken when the monster of damage_kind acted */
 	int damage_kind;          /* the kind of the last monster that acted, -1 none */
+	int heat_kind;            /* --heat-kind: the kind whose heat is counted, -1 every kind */
+	bool kind_met;            /* this game: heat_kind has made its first contact */
 	struct sim_heat *heat;    /* borrowed, or NULL */
 	struct samples expanded;  /* per search */
 	struct samples us;        /* per search */
@@ -209,7 +211,10 @@ struct sim_runner {
 
 struct sim_runner *sim_runner_create(void)
 {
-	return calloc(1, sizeof(struct sim_runner));
+	struct sim_runner *r = calloc(1, sizeof(struct sim_runner));
+	if (r)
+		r->heat_kind = -1;
+	return r;
 }
 
 void sim_runner_destroy(struct sim_runner *r)
@@ -229,6 +234,11 @@ void sim_runner_destroy(struct sim_runner *r)
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat)
 {
 	r->heat = heat;
+}
+
+void sim_runner_set_heat_kind(struct sim_runner *r, int kind)
+{
+	r->heat_kind = kind;
 }
 
 void sim_runner_set_record(struct sim_runner *r, const struct sim_record *rec)
@@ -339,8 +349,10 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 	bool hunting = mi->hunting && !mi->fleeing;
 	int target = hunting ? grid_index(grid, mi->target_x, mi->target_y) : -1;
 	int kind = kind_of(g, m);
-	if (r->heat)
-		r->heat->v[SIM_HEAT_OCCUPANCY][here] += 1;
+	/* --heat-kind: the other kinds' actions are not counted */
+	struct sim_heat *heat = r->heat_kind < 0 || kind == r->heat_kind ? r->heat : NULL;
+	if (heat)
+		heat->v[SIM_HEAT_OCCUPANCY][here] += 1;
 
 	/* Per kind: the damage since the previous monster acted was its
 	 * doing (only monsters hurt the player); a contact is a blow, a shot
@@ -348,9 +360,13 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 	kind_damage(r, g);
 	r->damage_kind = kind;
 	int after = d.act == AI_STEP ? d.cell : here;
-	if (kind >= 0 && (d.act == AI_ATTACK || d.act == AI_SHOOT ||
-			  grid_is_adjacent(grid, after, grid_index(grid, g->player.x, g->player.y))))
+	int player = grid_index(grid, g->player.x, g->player.y);
+	if (kind >= 0 && (d.act == AI_ATTACK || d.act == AI_SHOOT || grid_is_adjacent(grid, after, player))) {
 		r->kinds[kind][SIM_K_CONTACTS]++;
+		if (heat && r->heat_kind >= 0 && !r->kind_met)
+			heat->v[SIM_HEAT_CONTACT][player] += 1;
+		r->kind_met |= kind == r->heat_kind;
+	}
 
 	/* Blocked wait: waiting while the next cell of its route is held by
 	 * another monster (the AI keeps that route: ai.c next_step). */
@@ -365,8 +381,8 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 		t->jam++;
 		if (t->jam > r->longest_jam)
 			r->longest_jam = t->jam;
-		if (r->heat)
-			r->heat->v[SIM_HEAT_BLOCKED][here] += 1;
+		if (heat)
+			heat->v[SIM_HEAT_BLOCKED][here] += 1;
 	} else {
 		t->jam = 0;
 	}
@@ -417,6 +433,7 @@ bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
 	r->oscillations = r->stuck = r->blocked_waits = r->longest_jam = 0;
 	memset(r->kinds, 0, sizeof r->kinds);
 	r->damage_kind = -1;
+	r->kind_met = false;
 	r->damage_mark = 0;
 	return true;
 }
@@ -796,6 +813,15 @@ static bool record(struct sim_runner *r, const struct action *a, enum act_result
 	return false;
 }
 
+/* The death layer: the player's cell, when the killing blow (the last
+ * monster action: the monsters stop when the player dies) was of the
+ * heat's kind. */
+static void heat_death(struct sim_runner *r, const struct game *g)
+{
+	if (r->heat && (r->heat_kind < 0 || r->damage_kind == r->heat_kind))
+		r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
+}
+
 static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
 			     const struct sim_options *opt)
 {
@@ -835,11 +861,10 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		int turns = g->turn - turn0;
 		for (int k = 0; k < turns; k++)
 			samples_push(&r->turn_ms, spent / turns);
-		if (r->heat && !contact0 && g->first_contact_turn >= 0)
+		if (r->heat && r->heat_kind < 0 && !contact0 && g->first_contact_turn >= 0)
 			r->heat->v[SIM_HEAT_CONTACT][player_cell(g)] += 1;
 		if (res == RESULT_DIED || g->player.hp <= 0) {
-			if (r->heat)
-				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
+			heat_death(r, g);
 			return SIM_KILLED;
 		}
 		if (res == RESULT_WON || res == RESULT_NEW_LEVEL)
@@ -849,8 +874,8 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		if (a.kind == ACT_DESCEND && on_exit)
 			return SIM_ESCAPED;
 		if (g->over) {
-			if (!g->won && r->heat)
-				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
+			if (!g->won)
+				heat_death(r, g);
 			return g->won ? SIM_ESCAPED : SIM_KILLED;
 		}
 	}

@@ -216,6 +216,12 @@ struct sim_runner *sim_runner_create(void);
 void sim_runner_destroy(struct sim_runner *r); /* NULL does nothing */
 /* Games played from now on add their counts to heat (borrowed; NULL stops). */
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat);
+/* Heat of one kind only (--heat-kind; docs/sim.md): kind is its place in
+ * the game's bestiary, -1 every kind (the default).  occupancy and blocked
+ * count that kind's monsters; contact the player's cell at the kind's
+ * first contact of each game; deaths the player's cell when the kind
+ * dealt the killing blow. */
+void sim_runner_set_heat_kind(struct sim_runner *r, int kind);
 
 /* sim --record: one journal per game, DIR/LEVELNAME-SEED.jnl (with
  * -A-/-B- before the seed for the sides of --compare), so any game can be
