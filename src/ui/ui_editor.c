@@ -61,7 +61,7 @@ struct ued {
 	bool stroke;              /* the left button is down on the map */
 	bool anchor_by_press;     /* this press set the anchor (a click then waits for the second) */
 	int lx, ly;               /* last cell of the stroke */
-	bool mroutes;             /* show every monster's route to the start */
+	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
 	int sel;                  /* selected problem, -1 none */
 	struct input_view view;   /* as drawn last: clicks are read through it */
 	bool panel;               /* as drawn last */
@@ -223,18 +223,36 @@ static void ued_draw_map(struct ued *u)
 		}
 	}
 	if (u->mroutes) {
-		int n = editor_monster_routes(ed);
+		int n = editor_monster_routes(ed), planned = editor_monster_plans(ed);
 		for (int i = 0; i < n; i++) {
 			int mx, my, len;
 			const int *cells;
 			bool reach;
+			struct editor_monster_plan p;
 			if (!editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach))
 				continue;
-			for (int j = 1; j + 1 < len; j++)
-				ued_mark(u, cells[j], ':', UI_COL_MROUTE);
+			if (planned == n && editor_monster_plan(ed, i, &p) && p.mind >= 0) {
+				/* its own mind's plan, as the game's AI plays it (marks below) */
+				for (int j = 1; j < p.walk_len; j++)
+					ued_mark(u, p.walk[j], ':', UI_COL_MROUTE);
+			} else {
+				for (int j = 1; j + 1 < len; j++)
+					ued_mark(u, cells[j], ':', UI_COL_MROUTE);
+			}
 			if (!reach)
 				ued_put_cell(u, mx, my,
 					     (chtype)(unsigned char)editor_glyph(ed, mx, my) | ued_attr(u, UI_COL_ERROR));
+		}
+		/* over every walk (others follow a digger through its breach): the
+		 * walls dug, '=' instead of '#', and the posts */
+		for (int i = 0; i < n && planned == n; i++) {
+			struct editor_monster_plan p;
+			if (!editor_monster_plan(ed, i, &p) || p.mind < 0)
+				continue;
+			for (int j = 0; j < p.n_dug; j++)
+				ued_put_cell(u, p.dug[j] % w, p.dug[j] / w, '=' | ued_attr(u, UI_COL_CAUTION));
+			if (p.post >= 0)
+				ued_mark(u, p.post, '&', UI_COL_MROUTE);
 		}
 	}
 	if (route->active && route->status != PATH_BAD_INPUT) {
@@ -354,8 +372,14 @@ static void ued_draw_panel(struct ued *u)
 		}
 		snprintf(line, sizeof line, "r monsters: %d, %d never reach", n, stuck);
 		ued_line(row++, left, width, line, ued_attr(u, stuck ? UI_COL_CAUTION : UI_COL_NONE));
+		bool cut;
+		int turns = editor_monster_plan_turns(ed, &cut);
+		if (turns > 0) {
+			snprintf(line, sizeof line, "  %d turns%s: : walks & post = digs", turns, cut ? " (cut)" : "");
+			ued_line(row++, left, width, line, A_NORMAL);
+		}
 	} else {
-		ued_line(row++, left, width, "r: every monster's route", A_NORMAL);
+		ued_line(row++, left, width, "r: every monster's plan", A_NORMAL);
 	}
 	row++;
 	const struct diag_list *d = editor_diags(ed);
@@ -860,7 +884,8 @@ static void ued_key_edit(struct ued *u, int key)
 		break;
 	case 'r':
 		u->mroutes = !u->mroutes;
-		ued_notice(u, u->mroutes ? "Every monster's route to the start (:); r hides them."
+		ued_notice(u, u->mroutes ? "Every monster's plan by its own mind, the player on the start "
+					   "(: walks, & post, = digs); r hides them."
 					 : "Monster routes hidden.");
 		break;
 	case 'e':

@@ -206,6 +206,7 @@ void editor_destroy(struct editor *ed)
 	free(ed->mcells);
 	free(ed->mstart);
 	free(ed->mlen);
+	editor_plans_free(ed);
 	free(ed);
 }
 

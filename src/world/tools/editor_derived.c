@@ -160,6 +160,7 @@ static void refresh(struct editor *ed)
 	double t0 = clock_cpu_us();
 	ed->stale = false;
 	ed->monsters_done = false;
+	ed->plans_done = false;
 	if (!build_level(ed)) {
 		diag_list_fini(&ed->diags);
 		diag_add(&ed->diags, DIAG_ERROR, ed->file, 0, 0, "out of memory");
