@@ -74,9 +74,10 @@ enum travel_mode {
  * checksums bumps it (shared/GAME.md, principle 4).  1: every game before
  * the version was recorded; 2: the state table (game_state.c) hashes every
  * field of the state; 3: the hunt (monster minds, noise, sleep, wandering,
- * scent, digging and shots; docs/ai.md).
+ * scent, digging and shots; docs/ai.md); 4: the walls of what is seen are
+ * seen (fov_wall_seen), so exploring and travel know a room's wall at once.
  */
-#define GAME_RULES 3
+#define GAME_RULES 4
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
