@@ -101,7 +101,16 @@ static void ui_draw_at_cell(const struct ui *u, int x, int y, chtype ch)
 		mvaddch(row, col, ch);
 }
 
-/* A route cell keeps what stands on it; bare ground shows the route mark. */
+/* Whether the player has seen cell: an overlay draws on no other, so a
+ * route that would show a corridor never seen is cut where it enters the
+ * unknown. */
+static bool ui_cell_known(const struct game *g, int cell)
+{
+	return cell >= 0 && cell < g->grid->w * g->grid->h && (g->visible[cell] || g->remembered[cell]);
+}
+
+/* A route cell keeps what stands on it; bare ground shows the route mark.
+ * Only known cells come here (ui_draw_route). */
 static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum ui_colour col)
 {
 	const struct game *g = u->g;
@@ -110,19 +119,24 @@ static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum u
 		return;
 	if (g->visible[cell] && g->occupant[cell] >= 0)
 		return;
-	if (g->items[cell] && (g->visible[cell] || g->remembered[cell]))
+	if (g->items[cell])
 		return;
 	enum tile t = game_tile_known(g, cell);
-	chtype ch = t == TILE_FLOOR || (!g->visible[cell] && !g->remembered[cell])
-			    ? mark
-			    : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;
+	chtype ch = t == TILE_FLOOR ? mark : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;
 	ui_draw_at_cell(u, x, y, ch | ui_attr(u, col));
+}
+
+/* Cells [from, len) of a route, up to the first the player has not seen. */
+static void ui_draw_route(const struct ui *u, const int *cells, int from, int len, chtype mark,
+			  enum ui_colour col)
+{
+	for (int j = from; j < len && ui_cell_known(u->g, cells[j]); j++)
+		ui_draw_route_cell(u, cells[j], mark, col);
 }
 
 static void ui_draw_routes(const struct ui *u)
 {
 	const struct game *g = u->g;
-	int n = g->grid->w * g->grid->h;
 	if (u->routes) {
 		for (int k = 0; k < g->n_monsters; k++) {
 			const struct monster *m = &g->monsters[k];
@@ -137,16 +151,15 @@ static void ui_draw_routes(const struct ui *u)
 			for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
 				if (j < mind->route_len && mind->route[j] == here)
 					from = j;
-			for (int j = from + 1; from >= 0 && j < mind->route_len; j++)
-				if (mind->route[j] >= 0 && mind->route[j] < n)
-					ui_draw_route_cell(u, mind->route[j], ':', UI_COL_MROUTE);
+			if (from >= 0)
+				ui_draw_route(u, mind->route, from + 1, mind->route_len, ':', UI_COL_MROUTE);
 		}
 		for (int k = 0; k < g->n_monsters; k++) {
 			const struct monster *m = &g->monsters[k];
 			if (!m->alive || !m->mind.hunting || !g->visible[m->y * g->grid->w + m->x])
 				continue;
 			int tx = m->mind.target_x, ty = m->mind.target_y;
-			if (!grid_in_bounds(g->grid, tx, ty))
+			if (!grid_in_bounds(g->grid, tx, ty) || !ui_cell_known(g, grid_index(g->grid, tx, ty)))
 				continue;
 			chtype under;
 			if (!ui_cell_look(u, tx, ty, &under))
@@ -156,9 +169,7 @@ static void ui_draw_routes(const struct ui *u)
 	}
 	const struct travel *t = &g->travel;
 	if (t->active && t->cells)
-		for (int j = t->pos + 1; j < t->len; j++)
-			if (t->cells[j] >= 0 && t->cells[j] < n)
-				ui_draw_route_cell(u, t->cells[j], '*', UI_COL_ROUTE);
+		ui_draw_route(u, t->cells, t->pos + 1, t->len, '*', UI_COL_ROUTE);
 }
 
 static void ui_draw_map(const struct ui *u)
@@ -190,10 +201,7 @@ static void ui_draw_map(const struct ui *u)
 	}
 	ui_draw_routes(u);
 	if (u->screen == SCREEN_CURSOR) {
-		const int n = gr->w * gr->h;
-		for (int j = 1; j < u->preview_len; j++)
-			if (u->preview[j] >= 0 && u->preview[j] < n)
-				ui_draw_route_cell(u, u->preview[j], '*', UI_COL_ROUTE);
+		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
 		int col, row;
 		if (input_cell_to_screen(&u->view, gr, u->cursor_x, u->cursor_y, &col, &row)) {
 			chtype ch;
