@@ -131,7 +131,28 @@ static void ui_go_to(struct ui *u, int x, int y)
 		ui_act(u, (struct action){ .kind = stairs ? ACT_DESCEND : ACT_WAIT });
 		return;
 	}
+	/* a click on a monster one step away attacks it, as walking into it */
+	const struct monster *m = grid_in_bounds(g->grid, x, y) ? game_monster_at(g, x, y) : NULL;
+	if (m && m->alive && g->visible[grid_index(g->grid, x, y)])
+		for (int d = 0; d < GRID_DIR_COUNT; d++) {
+			int nx, ny;
+			if (grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) && nx == x &&
+			    ny == y) {
+				ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d });
+				return;
+			}
+		}
 	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
+}
+
+/* > off the stairs, on the map or in the cursor: the nearest known down
+ * stairs, as a travel goal (DCSS's G>, Brogue's >). */
+static bool ui_stairs_goal(struct ui *u, int *x, int *y)
+{
+	if (game_known_stairs(u->g, x, y))
+		return true;
+	ui_notice(u, "You have not seen any stairs down yet.");
+	return false;
 }
 
 static void ui_describe(struct ui *u, int x, int y)
@@ -249,14 +270,20 @@ static void ui_key_map(struct ui *u, int key)
 		if (c.count > 1)
 			ui_run_dir(u, c.dir);
 		else
-			ui_move(u, c.dir);
+			ui_move(u, input_move_dir(u->g->grid->topo, key, c.dir, u->g->player.y));
 		break;
 	case INPUT_WAIT:
 		ui_act(u, (struct action){ .kind = ACT_WAIT });
 		break;
-	case INPUT_DESCEND:
-		ui_act(u, (struct action){ .kind = ACT_DESCEND });
+	case INPUT_DESCEND: {
+		const struct game *g = u->g;
+		int x, y;
+		if (g->tiles[grid_index(g->grid, g->player.x, g->player.y)] == TILE_EXIT)
+			ui_act(u, (struct action){ .kind = ACT_DESCEND });
+		else if (ui_stairs_goal(u, &x, &y))
+			ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
 		break;
+	}
 	case INPUT_HELP:
 		u->screen = SCREEN_HELP;
 		u->back = SCREEN_MAP;
@@ -325,7 +352,17 @@ void ui_key(struct ui *u, int key)
 		break;
 	case SCREEN_CURSOR:
 		if (c.kind == INPUT_MOVE) {
-			ui_cursor_move(u, c.dir, c.count);
+			/* hex: the cursor goes straight up a row (ui_cursor_move) */
+			enum grid_topology topo = u->g->grid->topo;
+			ui_cursor_move(u, topo == GRID_HEX ? c.dir : input_move_dir(topo, key, c.dir, u->cursor_y),
+				       c.count);
+		} else if (c.kind == INPUT_DESCEND) {
+			int x, y;
+			if (ui_stairs_goal(u, &x, &y)) {
+				u->cursor_x = x;
+				u->cursor_y = y;
+				ui_cursor_move(u, GRID_N, 0);
+			}
 		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CURSOR) {
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
@@ -334,7 +371,7 @@ void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
-			ui_notice(u, "Move the cursor; Enter travels there, Esc cancels.");
+			ui_notice(u, "Move the cursor (> to the stairs); Enter travels there, Esc cancels.");
 		}
 		break;
 	case SCREEN_HELP: {

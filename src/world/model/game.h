@@ -230,6 +230,10 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
 
+/* The known down stairs nearest the player (in steps; the first in cell
+ * order among equals) into (*x, *y); false when the player has seen none. */
+bool game_known_stairs(const struct game *g, int *x, int *y);
+
 /* Message history: i = 0 is the newest; NULL past the end.  Adding a
  * message equal to the newest merges it (count, stamp, turn). */
 const struct message *game_message(const struct game *g, int i);

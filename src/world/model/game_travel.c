@@ -580,3 +580,23 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 	}
 }
 
+
+bool game_known_stairs(const struct game *g, int *x, int *y)
+{
+	const int n = g->grid->w * g->grid->h, here = player_cell(g);
+	int best = -1, best_d = 0;
+	for (int c = 0; c < n; c++) {
+		if (!g->remembered[c] || game_tile_known(g, c) != TILE_EXIT)
+			continue;
+		int d = grid_step_distance(g->grid, here, c);
+		if (best < 0 || d < best_d) {
+			best = c;
+			best_d = d;
+		}
+	}
+	if (best < 0)
+		return false;
+	*x = grid_x(g->grid, best);
+	*y = grid_y(g->grid, best);
+	return true;
+}
