@@ -110,6 +110,7 @@ static void ui_act(struct ui *u, struct action a)
 		ui_notice(u, "%s", msg);
 	}
 	if (r == RESULT_NEW_LEVEL) {
+		u->level_mark = u->msg_mark;
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
 		u->screen = SCREEN_MAP;
 		ui_say_grid(u, false);
@@ -333,12 +334,13 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_CANCEL:
 		break;
 	case INPUT_NONE:
+		/* one wording, as the editor's */
 		if (key > ' ' && key < 127)
 			ui_notice(u, "Unknown key '%c': press ? for help.", key);
 		else if (key == '\t')
-			ui_notice(u, "Tab does nothing here: press ? for help.");
+			ui_notice(u, "Unknown key Tab: press ? for help.");
 		else
-			ui_notice(u, "That key does nothing here: press ? for help.");
+			ui_notice(u, "Unknown key: press ? for help.");
 		break;
 	}
 }

@@ -48,6 +48,8 @@ struct ui {
 	struct input_click click;
 	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
 	unsigned msg_mark;       /* g->message_stamp when the last action began: newer ones are new */
+	unsigned level_mark;     /* g->message_stamp before the action that entered this level: older
+				  * messages belong to a level left behind and are not shown dim */
 	bool done;
 	enum ui_outcome outcome;
 	int stale_reads;

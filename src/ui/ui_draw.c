@@ -292,6 +292,9 @@ static const char *ui_warning(const struct ui *u)
 	return h && h->warning ? h->warning(h->ud) : NULL;
 }
 
+/* The start of the message game.c says on stepping onto stairs. */
+#define UI_STAIRS_HERE "There are stairs down here"
+
 /*
  * The message rows.  The messages of the last action (fresh) are shown
  * oldest first, word-wrapped, a page at a time: when they need more rows
@@ -371,13 +374,17 @@ static void ui_draw_messages(struct ui *u)
 		first = n - rows;
 		shown = rows;
 	}
-	/* older messages above, when the fresh ones leave rows free */
+	/* older messages above, when the fresh ones leave rows free: of
+	 * this level only, and not one about where the player stood that
+	 * no longer holds (stairs left behind) */
 	int row = 0;
 	if (first < 0) {
 		int need = -first, m = 0;
 		int older[UI_MESSAGE_ROWS];
-		for (int i = fresh; m < need && game_message(g, i); i++)
-			older[m++] = i;
+		const bool on_stairs = g->tiles[grid_index(g->grid, g->player.x, g->player.y)] == TILE_EXIT;
+		for (int i = fresh; m < need && game_message(g, i) && game_message(g, i)->stamp > u->level_mark; i++)
+			if (on_stairs || strncmp(game_message(g, i)->text, UI_STAIRS_HERE, strlen(UI_STAIRS_HERE)) != 0)
+				older[m++] = i;
 		for (int k = m - 1; k >= 0 && row < rows; k--) {
 			ui_message_text(game_message(g, older[k]), text, sizeof text);
 			/* an old message too long for the row shows its start, cut

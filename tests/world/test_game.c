@@ -299,6 +299,23 @@ static void test_room_wall_seen_at_once(void **state)
 	}
 }
 
+/* Plurals (issue 30): a win in one turn says "1 turn", not "1 turns";
+ * and "There are stairs down here" is said on stepping onto them. */
+static void test_win_in_one_turn_singular(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", "####\n#@>#\n####\n", 3);
+	act_move(g, GRID_E);
+	assert_true(message_contains(g, "There are stairs down here"));
+	struct action a = { .kind = ACT_DESCEND };
+	assert_int_equal(game_act(g, &a), RESULT_WON);
+	assert_int_equal(g->turn, 1);
+	assert_true(message_contains(g, "in 1 turn!"));
+	assert_false(message_contains(g, "1 turns"));
+	fixture_fini(&f);
+}
+
 /* A closed door blocks sight (the player's and a monster's) until it is walked into. */
 static void test_doors(void **state)
 {
@@ -1163,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_combat),
 		cmocka_unit_test(test_potions_and_gold),
 		cmocka_unit_test(test_room_wall_seen_at_once),
+		cmocka_unit_test(test_win_in_one_turn_singular),
 		cmocka_unit_test(test_doors),
 		cmocka_unit_test(test_exit_and_winning),
 		cmocka_unit_test(test_death),

@@ -687,9 +687,9 @@ static enum act_result descend(struct game *g)
 		g->over = true;
 		g->won = true;
 		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kill%s "
-				    "in %d turns! (seed %llu)",
+				    "in %d turn%s! (seed %llu)",
 				 g->player.gold, g->player.kills, g->player.kills == 1 ? "" : "s", g->turn,
-				 (unsigned long long)g->seed);
+				 g->turn == 1 ? "" : "s", (unsigned long long)g->seed);
 		return RESULT_WON;
 	}
 	if (!game_level_load(g, g->depth + 1)) {
