@@ -64,7 +64,8 @@ static void ui_more_key(struct ui *u, int key)
  * level before was another grid: on an all-square8 campaign it would be
  * noise.  The notice is the UI's, not a game message: a game message is
  * part of the state every journal's checksums hash, so a new one would
- * make every saved game on those levels drift.  NULL: nothing to say.
+ * make every saved game on those levels drift; the UI keeps it among its
+ * notes, which the history (P) shows in their place.  NULL: nothing to say.
  */
 static const char *ui_grid_note(enum grid_topology t)
 {
@@ -90,8 +91,18 @@ static void ui_say_grid(struct ui *u, bool first)
 	bool news = t != GRID_SQUARE8 || (!first && u->grid_said != GRID_SQUARE8);
 	u->grid_said = t;
 	const char *note = ui_grid_note(t);
-	if (news && note && !u->notice[0]) /* a hook's warning (saving failed) comes first */
+	if (news && note && !u->notice[0]) { /* a hook's warning (saving failed) comes first */
 		ui_notice(u, "This level is %s (? keys).", note);
+		/* and into the history, where P finds it again */
+		if (u->n_notes == UI_NOTES) {
+			memmove(u->notes, u->notes + 1, (UI_NOTES - 1) * sizeof u->notes[0]);
+			u->n_notes--;
+		}
+		struct ui_note *n = &u->notes[u->n_notes++];
+		n->stamp = u->g->message_stamp;
+		n->turn = u->g->turn;
+		snprintf(n->text, sizeof n->text, "This level is %s (? keys).", note);
+	}
 }
 
 /* ---- acting ----------------------------------------------------------- */
@@ -398,7 +409,7 @@ void ui_key(struct ui *u, int key)
 	}
 	case SCREEN_HISTORY: {
 		int page = LINES > 4 ? LINES - 3 : 1;
-		int lines = ui_history_lines(u->g);
+		int lines = ui_history_lines(u);
 		int most = lines - (LINES - 1) > 0 ? lines - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->history_back++;

@@ -667,40 +667,64 @@ static int ui_history_split(const char *text, int width, int start[], int len[])
 	return n;
 }
 
-/* Lines the history takes at this screen width (the scroll limit). */
-int ui_history_lines(const struct game *g)
+/* Entry k of the history, newest first: the game's messages with the
+ * UI's notes among them (a note after the messages up to its stamp);
+ * false past the end. */
+static bool ui_history_entry(const struct ui *u, int k, int *turn, char *text, size_t size)
 {
-	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES, lines = 0;
-	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
-	for (int i = 0; i < total; i++) {
-		char text[GAME_MESSAGE_LEN + 16];
-		ui_message_text(game_message(g, i), text, sizeof text);
-		lines += ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
+	const struct game *g = u->g;
+	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
+	int mi = 0, ni = u->n_notes - 1;
+	for (;;) {
+		const struct message *m = mi < total ? game_message(g, mi) : NULL;
+		bool note = ni >= 0 && (!m || u->notes[ni].stamp >= m->stamp);
+		if (!note && !m)
+			return false;
+		if (k-- == 0) {
+			if (note) {
+				*turn = u->notes[ni].turn;
+				snprintf(text, size, "%s", u->notes[ni].text);
+			} else {
+				*turn = m->turn;
+				ui_message_text(m, text, size);
+			}
+			return true;
+		}
+		if (note)
+			ni--;
+		else
+			mi++;
 	}
+}
+
+/* Lines the history takes at this screen width (the scroll limit). */
+int ui_history_lines(const struct ui *u)
+{
+	int lines = 0, turn;
+	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
+	char text[GAME_MESSAGE_LEN * 2 + 16];
+	for (int i = 0; ui_history_entry(u, i, &turn, text, sizeof text); i++)
+		lines += ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
 	return lines;
 }
 
 /* The newest line at the bottom; history_back counts lines scrolled back. */
 static void ui_draw_history(const struct ui *u)
 {
-	const struct game *g = u->g;
-	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
 	ui_draw_line(0, "Message history: arrows/PgUp/PgDn scroll, any other key returns", A_BOLD);
-	int row = LINES - 1, skip = u->history_back;
+	int row = LINES - 1, skip = u->history_back, turn;
 	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
-	for (int i = 0; i < total && row >= 1; i++) {
-		const struct message *m = game_message(g, i);
-		char text[GAME_MESSAGE_LEN + 16];
-		ui_message_text(m, text, sizeof text);
+	char text[GAME_MESSAGE_LEN * 2 + 16];
+	for (int i = 0; row >= 1 && ui_history_entry(u, i, &turn, text, sizeof text); i++) {
 		int n = ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
 		for (int k = n - 1; k >= 0 && row >= 1; k--) {
 			if (skip > 0) {
 				skip--;
 				continue;
 			}
-			char line[GAME_MESSAGE_LEN + 32];
+			char line[GAME_MESSAGE_LEN * 2 + 32];
 			if (k == 0)
-				snprintf(line, sizeof line, "%5d  %.*s", m->turn, len[k], text + start[k]);
+				snprintf(line, sizeof line, "%5d  %.*s", turn, len[k], text + start[k]);
 			else
 				snprintf(line, sizeof line, "%*s%.*s", UI_HISTORY_INDENT, "", len[k], text + start[k]);
 			mvaddnstr(row--, 0, line, COLS);

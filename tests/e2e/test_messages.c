@@ -3,7 +3,8 @@
  * $ASTRAY_BIN, built with the sanitizers, in a pseudo-terminal): "There
  * are stairs down here" shows while the player stands on them and not
  * after stepping off; no message of a level left behind shows on the
- * next; an unknown key has one wording ("Unknown key").
+ * next; an unknown key has one wording ("Unknown key"); the grid hint
+ * said on entering a hex level is in the history (P) too.
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -84,10 +85,39 @@ static void test_messages_hold_now(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static void test_grid_hint_in_history(void **state)
+{
+	(void)state;
+	char *argv[] = { (char *)test_bin(), (char *)"play", (char *)"tests/levels/e2e/hex.lvl", (char *)"--seed",
+			 (char *)"1", (char *)"--no-save", NULL };
+	struct pty p;
+	assert_true(pty_start(&p, 24, 80, argv));
+	if (!pty_wait_text(&p, "This level is a hex map", WAIT_MS) || !pty_wait_idle(&p, WAIT_MS))
+		pty_fail(&p, "the hex hint was not said");
+	pty_dismiss_more(&p);
+	play(&p, "l", "Turn 1 ", "no step");
+	play(&p, "P", "Message history", "P did not open the history");
+	if (!pty_find(&p, "This level is a hex map: y u up", NULL, NULL))
+		pty_fail(&p, "the grid hint is not in the history");
+	/* after the entry message, as it was said */
+	int r_hint, r_enter;
+	if (!pty_find(&p, "You enter E2E Hex", &r_enter, NULL) ||
+	    !pty_find(&p, "This level is a hex map", &r_hint, NULL) || r_hint <= r_enter)
+		pty_fail(&p, "the grid hint is not after the entry message");
+	pty_send_idle(&p, "x");
+	pty_send(&p, "Q");
+	if (!pty_wait_text(&p, "Really quit", WAIT_MS))
+		pty_fail(&p, "no quit question");
+	pty_send(&p, "y");
+	assert_true(pty_wait_exit(&p, WAIT_MS));
+	pty_close(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_messages_hold_now),
+		cmocka_unit_test(test_grid_hint_in_history),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
