@@ -611,8 +611,10 @@ static void ui_loop(struct ui *u)
 		if (u->screen == SCREEN_MAP)
 			u->notice[0] = '\0';
 		if (g->travel.active && u->screen == SCREEN_MAP) {
-			/* any key stops travel, and does nothing else */
+			/* any key stops travel, and does nothing else: said, as
+			 * every other stop is */
 			game_travel_cancel(g);
+			ui_notice(u, "You stop: you pressed a key.");
 			continue;
 		}
 		ui_key(u, ui_translate_key(ch));

@@ -536,7 +536,7 @@ static const struct {
 	{ 0, "  run         the move keys shifted (H J K L Y U B N): straight on; stops" },
 	{ 0, "              at junctions, doors, items, stairs and for monsters" },
 	{ 0, "  explore     o   walk to the nearest unexplored place, a step a turn;" },
-	{ 0, "              not with a monster in view" },
+	{ 0, "              not with a monster in view (one fleeing from you is let be)" },
 	{ 0, "  wait        .  s  5 (numpad 5), or click on yourself" },
 	{ 0, "  rest        R   until healed or disturbed (1 hp every 10 turns)" },
 	{ 0, "  quaff       q   drink a healing potion from your pack" },

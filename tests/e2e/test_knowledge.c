@@ -160,9 +160,9 @@ static void test_travel_route(void **state)
 	if (!room_shows(&p, &at, '*'))
 		pty_fail(&p, "no travel route is drawn in the room");
 	corridor_blank(&p, &at, "a travel under way");
-	pty_send(&p, "\033"); /* a key stops the travel */
-	if (!pty_wait_gone(&p, "*", WAIT_MS))
-		pty_fail(&p, "the travel did not stop");
+	pty_send(&p, "\033"); /* a key stops the travel, and says so */
+	if (!pty_wait_gone(&p, "*", WAIT_MS) || !pty_wait_text(&p, "You stop: you pressed a key.", WAIT_MS))
+		pty_fail(&p, "the travel did not stop, or did not say why");
 	quit(&p);
 }
 

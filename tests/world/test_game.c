@@ -832,6 +832,46 @@ static void test_travel_news_only(void **state)
 	fixture_fini(&f);
 }
 
+/* A wounded monster that flees but stays in view no longer blocks
+ * autoexplore for good (issue 30): `o` lets a fleeing monster be; one
+ * that does not flee still stops it, and says what to do. */
+static void test_explore_past_fleeing_monster(void **state)
+{
+	(void)state;
+	struct fixture f;
+	memset(&f, 0, sizeof f);
+	fixture_bestiary(&f.b, "kind: rat\nglyph: r\nhp: 4\ndamage: 1\nsight: 20\nflee: 0.5\n");
+	f.lv[0] = fixture_level("square8",
+				"##############\n"
+				"#@...........#\n"
+				"#........r...#\n"
+				"#............#\n"
+				"######.#######\n"
+				"     #.#      \n"
+				"     #.#      \n"
+				"     #>#      \n",
+				&f.b);
+	f.levels[0] = f.lv[0];
+	f.n = 1;
+	f.g = game_create(f.levels, 1, &f.b, 5);
+	struct game *g = f.g;
+	assert_non_null(g);
+	struct monster *rat = game_monster_at(g, 9, 2);
+	assert_non_null(rat);
+	assert_true(rat->seen);
+	struct action ex = { .kind = ACT_EXPLORE };
+	/* unhurt, it does not flee: no exploring, and the way out is said */
+	rat->mind.asleep = false;
+	assert_int_equal(game_act(g, &ex), RESULT_NOTHING);
+	assert_true(message_contains(g, "cannot explore with a rat in view: fight it or get out of its sight"));
+	/* wounded, it flees (below half its hp) and stays in view */
+	rat->hp = 1;
+	rat->mind.fleeing = true;
+	assert_int_equal(game_act(g, &ex), RESULT_ACTED);
+	assert_true(g->travel.active || g->player.x != 1 || g->player.y != 1);
+	fixture_fini(&f);
+}
+
 /* Autoexplore does not start with a monster in view (each press would
  * step where the player did not choose while it follows); it does once
  * the monster is gone. */
@@ -1196,6 +1236,7 @@ int main(void)
 		cmocka_unit_test(test_travel_news_only),
 		cmocka_unit_test(test_run_stops_at_junction),
 		cmocka_unit_test(test_explore_not_with_monster_in_view),
+		cmocka_unit_test(test_explore_past_fleeing_monster),
 		cmocka_unit_test(test_descriptions_whole),
 		cmocka_unit_test(test_autoexplore_campaign),
 		cmocka_unit_test(test_hex_directions),
