@@ -441,8 +441,8 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 	cli_escape(killer, sizeof killer, g->killer[0] ? g->killer : "something");
 	switch (o) {
 	case UI_WON:
-		printf("You escaped the last level after %d turns with %d gold.\n", g->turn,
-		       g->player.gold);
+		printf("You escaped the last level after %d turn%s with %d gold.\n", g->turn,
+		       g->turn == 1 ? "" : "s", g->player.gold);
 		break;
 	case UI_DIED:
 		printf("You were killed by %s on %s (level %d of %d) on turn %d, with %d gold.\n",

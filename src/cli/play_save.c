@@ -381,7 +381,7 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
 	PUT("astray %s - %s\n\n", ASTRAY_VERSION, g->won ? "a victory" : "a death");
 	if (g->won)
-		PUT("Escaped the dungeon after %d turns.\n", g->turn);
+		PUT("Escaped the dungeon after %d turn%s.\n", g->turn, g->turn == 1 ? "" : "s");
 	else
 		PUT("Killed by %s on %s (level %d of %d), turn %d.\n", g->killer[0] ? g->killer : "something",
 		    lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn);

@@ -64,7 +64,8 @@ static void ui_more_key(struct ui *u, int key)
  * level before was another grid: on an all-square8 campaign it would be
  * noise.  The notice is the UI's, not a game message: a game message is
  * part of the state every journal's checksums hash, so a new one would
- * make every saved game on those levels drift.  NULL: nothing to say.
+ * make every saved game on those levels drift; the UI keeps it among its
+ * notes, which the history (P) shows in their place.  NULL: nothing to say.
  */
 static const char *ui_grid_note(enum grid_topology t)
 {
@@ -90,8 +91,18 @@ static void ui_say_grid(struct ui *u, bool first)
 	bool news = t != GRID_SQUARE8 || (!first && u->grid_said != GRID_SQUARE8);
 	u->grid_said = t;
 	const char *note = ui_grid_note(t);
-	if (news && note && !u->notice[0]) /* a hook's warning (saving failed) comes first */
+	if (news && note && !u->notice[0]) { /* a hook's warning (saving failed) comes first */
 		ui_notice(u, "This level is %s (? keys).", note);
+		/* and into the history, where P finds it again */
+		if (u->n_notes == UI_NOTES) {
+			memmove(u->notes, u->notes + 1, (UI_NOTES - 1) * sizeof u->notes[0]);
+			u->n_notes--;
+		}
+		struct ui_note *n = &u->notes[u->n_notes++];
+		n->stamp = u->g->message_stamp;
+		n->turn = u->g->turn;
+		snprintf(n->text, sizeof n->text, "This level is %s (? keys).", note);
+	}
 }
 
 /* ---- acting ----------------------------------------------------------- */
@@ -110,6 +121,7 @@ static void ui_act(struct ui *u, struct action a)
 		ui_notice(u, "%s", msg);
 	}
 	if (r == RESULT_NEW_LEVEL) {
+		u->level_mark = u->msg_mark;
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
 		u->screen = SCREEN_MAP;
 		ui_say_grid(u, false);
@@ -131,7 +143,28 @@ static void ui_go_to(struct ui *u, int x, int y)
 		ui_act(u, (struct action){ .kind = stairs ? ACT_DESCEND : ACT_WAIT });
 		return;
 	}
+	/* a click on a monster one step away attacks it, as walking into it */
+	const struct monster *m = grid_in_bounds(g->grid, x, y) ? game_monster_at(g, x, y) : NULL;
+	if (m && m->alive && g->visible[grid_index(g->grid, x, y)])
+		for (int d = 0; d < GRID_DIR_COUNT; d++) {
+			int nx, ny;
+			if (grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) && nx == x &&
+			    ny == y) {
+				ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d });
+				return;
+			}
+		}
 	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
+}
+
+/* > off the stairs, on the map or in the cursor: the nearest known down
+ * stairs, as a travel goal (DCSS's G>, Brogue's >). */
+static bool ui_stairs_goal(struct ui *u, int *x, int *y)
+{
+	if (game_known_stairs(u->g, x, y))
+		return true;
+	ui_notice(u, "You have not seen any stairs down yet.");
+	return false;
 }
 
 static void ui_describe(struct ui *u, int x, int y)
@@ -249,14 +282,20 @@ static void ui_key_map(struct ui *u, int key)
 		if (c.count > 1)
 			ui_run_dir(u, c.dir);
 		else
-			ui_move(u, c.dir);
+			ui_move(u, input_move_dir(u->g->grid->topo, key, c.dir, u->g->player.y));
 		break;
 	case INPUT_WAIT:
 		ui_act(u, (struct action){ .kind = ACT_WAIT });
 		break;
-	case INPUT_DESCEND:
-		ui_act(u, (struct action){ .kind = ACT_DESCEND });
+	case INPUT_DESCEND: {
+		const struct game *g = u->g;
+		int x, y;
+		if (g->tiles[grid_index(g->grid, g->player.x, g->player.y)] == TILE_EXIT)
+			ui_act(u, (struct action){ .kind = ACT_DESCEND });
+		else if (ui_stairs_goal(u, &x, &y))
+			ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
 		break;
+	}
 	case INPUT_HELP:
 		u->screen = SCREEN_HELP;
 		u->back = SCREEN_MAP;
@@ -306,12 +345,13 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_CANCEL:
 		break;
 	case INPUT_NONE:
+		/* one wording, as the editor's */
 		if (key > ' ' && key < 127)
 			ui_notice(u, "Unknown key '%c': press ? for help.", key);
 		else if (key == '\t')
-			ui_notice(u, "Tab does nothing here: press ? for help.");
+			ui_notice(u, "Unknown key Tab: press ? for help.");
 		else
-			ui_notice(u, "That key does nothing here: press ? for help.");
+			ui_notice(u, "Unknown key: press ? for help.");
 		break;
 	}
 }
@@ -325,7 +365,17 @@ void ui_key(struct ui *u, int key)
 		break;
 	case SCREEN_CURSOR:
 		if (c.kind == INPUT_MOVE) {
-			ui_cursor_move(u, c.dir, c.count);
+			/* hex: the cursor goes straight up a row (ui_cursor_move) */
+			enum grid_topology topo = u->g->grid->topo;
+			ui_cursor_move(u, topo == GRID_HEX ? c.dir : input_move_dir(topo, key, c.dir, u->cursor_y),
+				       c.count);
+		} else if (c.kind == INPUT_DESCEND) {
+			int x, y;
+			if (ui_stairs_goal(u, &x, &y)) {
+				u->cursor_x = x;
+				u->cursor_y = y;
+				ui_cursor_move(u, GRID_N, 0);
+			}
 		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CURSOR) {
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
@@ -334,7 +384,7 @@ void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
-			ui_notice(u, "Move the cursor; Enter travels there, Esc cancels.");
+			ui_notice(u, "Move the cursor (> to the stairs); Enter travels there, Esc cancels.");
 		}
 		break;
 	case SCREEN_HELP: {
@@ -359,7 +409,7 @@ void ui_key(struct ui *u, int key)
 	}
 	case SCREEN_HISTORY: {
 		int page = LINES > 4 ? LINES - 3 : 1;
-		int lines = ui_history_lines(u->g);
+		int lines = ui_history_lines(u);
 		int most = lines - (LINES - 1) > 0 ? lines - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->history_back++;
@@ -561,8 +611,10 @@ static void ui_loop(struct ui *u)
 		if (u->screen == SCREEN_MAP)
 			u->notice[0] = '\0';
 		if (g->travel.active && u->screen == SCREEN_MAP) {
-			/* any key stops travel, and does nothing else */
+			/* any key stops travel, and does nothing else: said, as
+			 * every other stop is */
 			game_travel_cancel(g);
+			ui_notice(u, "You stop: you pressed a key.");
 			continue;
 		}
 		ui_key(u, ui_translate_key(ch));

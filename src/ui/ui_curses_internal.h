@@ -26,6 +26,8 @@ enum ui_screen {
 	SCREEN_END       /* died or won: the last look at the map */
 };
 
+#define UI_NOTES 16 /* UI lines kept for the history */
+
 struct ui {
 	struct game *g;
 	struct ui_options opt;
@@ -48,10 +50,20 @@ struct ui {
 	struct input_click click;
 	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
 	unsigned msg_mark;       /* g->message_stamp when the last action began: newer ones are new */
+	unsigned level_mark;     /* g->message_stamp before the action that entered this level: older
+				  * messages belong to a level left behind and are not shown dim */
 	bool done;
 	enum ui_outcome outcome;
 	int stale_reads;
 	enum grid_topology grid_said; /* the grid of the level entered last (said on entering a level) */
+	/* the UI's own lines kept for the history (P): the grid hints, which
+	 * are not game messages (ui_say_grid); the newest UI_NOTES */
+	struct ui_note {
+		unsigned stamp; /* g->message_stamp when said: after the messages up to it */
+		int turn;
+		char text[GAME_MESSAGE_LEN];
+	} notes[UI_NOTES];
+	int n_notes;
 };
 
 /* ui_curses.c: a screen on g with options opt, as play starts it (the
@@ -64,6 +76,6 @@ void ui_draw(struct ui *u);
 /* ui_draw.c: the screen lines of the help at this width (its scroll limit). */
 int ui_help_count(const struct ui *u);
 /* ui_draw.c: the lines the history takes at this width (its scroll limit). */
-int ui_history_lines(const struct game *g);
+int ui_history_lines(const struct ui *u);
 
 #endif

@@ -777,8 +777,8 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %s", err);
 		break;
 	default:
-		ued_notice(u, "Play-test over: %s after %d turns (seed %llu). p plays again.",
-			   outcome_text(o), turns, (unsigned long long)seed);
+		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). p plays again.",
+			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed);
 		break;
 	}
 }

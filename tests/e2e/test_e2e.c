@@ -235,14 +235,14 @@ static void test_click_wall_walks_to_cut_point(void **state)
 	e2e_wait_still(e);
 	e2e_wait_player_at(e, 3, 6);
 	/* a click far outside the map goes to the nearest cell: the corner wall
-	 * at 19,7.  The player never sees that corner (it is lit from no cell
-	 * inside), so for the player it may be open ground that the walls at
-	 * 18,7 and 19,6 shut off: the walk ends at 17,6, before the wall it
-	 * would have to cross. */
+	 * at 19,7.  The walls of what is seen are seen (rules 4): the corner
+	 * touches the floor at 18,6, so the player knows it for a wall and the
+	 * walk ends next to it, at 18,6 (before, the corner was never seen and
+	 * the walk stopped at 17,6, short of the walls that might shut it off). */
 	pty_click(&e->p, 0, e->p.cols - 1, e->p.rows - 2, false);
-	e2e_wait_player_at(e, 17, 6);
+	e2e_wait_player_at(e, 18, 6);
 	e2e_wait_still(e);
-	e2e_wait_player_at(e, 17, 6);
+	e2e_wait_player_at(e, 18, 6);
 	e2e_quit(e);
 }
 
@@ -355,11 +355,13 @@ static void test_hex_keys_and_clicks(void **state)
 	e2e_wait_player_at(e, 4, 2);
 	pty_send(&e->p, "h");
 	e2e_wait_player_at(e, 3, 2);
-	/* no straight up on hex: said, and no time passes */
+	/* up and down on hex: the two upper (lower) cells in turn, keeping
+	 * the column (row 1 is shifted right: up from row 2 is up-right) */
 	pty_send(&e->p, "k");
-	if (!pty_wait_text(&e->p, "hex map", WAIT_MS))
-		e2e_fail_dump(e, "k on hex said nothing");
-	assert_true(e2e_idle_at_turn(e, 6));
+	e2e_wait_player_at(e, 3, 1);
+	pty_send(&e->p, "j");
+	e2e_wait_player_at(e, 3, 2);
+	assert_true(e2e_idle_at_turn(e, 8));
 	/* numpad 9 and 1 are the up-right and down-left steps */
 	pty_send(&e->p, "9");
 	e2e_wait_player_at(e, 3, 1);
@@ -517,8 +519,8 @@ static void test_old_message_cut_at_word(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "levels/03-hex-arena.lvl", 0, 0, 24, 80, NULL);
-	pty_send(&e->p, "\033"); /* past the opening --More-- */
-	pty_send(&e->p, "5");     /* at full health: one fresh message below */
+	pty_send_idle(&e->p, "\033"); /* past the opening --More-- (apart: ESC R at once is Alt-R) */
+	pty_send(&e->p, "R");          /* at full health: one fresh message below */
 	if (!pty_wait_text(&e->p, "no need to rest", WAIT_MS))
 		e2e_fail_dump(e, "resting said nothing");
 	char row[256];
@@ -537,7 +539,8 @@ static void test_help_wraps_at_40_columns(void **state)
 	/* the status line is compact rather than cut: every figure and the hint */
 	if (!pty_wait_text(&e->p, "L1/1  Turn 0  $0", WAIT_MS) || !pty_find(&e->p, "? help", NULL, NULL))
 		e2e_fail_dump(e, "the 40-column status line lost a figure or the help hint");
-	pty_send(&e->p, "\033\033?");
+	pty_send_idle(&e->p, "\033\033");
+	pty_send(&e->p, "?");
 	if (!pty_wait_text(&e->p, "j/k scroll", WAIT_MS))
 		e2e_fail_dump(e, "no help with its scroll hint");
 	if (!pty_wait_text(&e->p, "              off)", WAIT_MS))

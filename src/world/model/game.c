@@ -137,9 +137,11 @@ static void fov_update(struct game *g)
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	memset(g->visible, 0, n);
 	fov_compute(g->grid, g->opaque, g->player.x, g->player.y, g->sight_radius, g->visible);
-	/* only the radius' box can have changed */
+	/* only the radius' box can have changed: the walls of what is seen
+	 * lie one step past the radius (two rows on a diamond map) */
 	int r = g->sight_radius + 1;
-	for (int y = g->player.y - r; y <= g->player.y + r; y++)
+	int rows = grid_is_diamond(g->grid->topo) ? 2 * r : r;
+	for (int y = g->player.y - rows; y <= g->player.y + rows; y++)
 		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++) {
 			if (!grid_in_bounds(g->grid, x, y) || !g->visible[cell_of(g, x, y)])
 				continue;
@@ -685,9 +687,9 @@ static enum act_result descend(struct game *g)
 		g->over = true;
 		g->won = true;
 		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kill%s "
-				    "in %d turns! (seed %llu)",
+				    "in %d turn%s! (seed %llu)",
 				 g->player.gold, g->player.kills, g->player.kills == 1 ? "" : "s", g->turn,
-				 (unsigned long long)g->seed);
+				 g->turn == 1 ? "" : "s", (unsigned long long)g->seed);
 		return RESULT_WON;
 	}
 	if (!game_level_load(g, g->depth + 1)) {

@@ -74,9 +74,10 @@ enum travel_mode {
  * checksums bumps it (shared/GAME.md, principle 4).  1: every game before
  * the version was recorded; 2: the state table (game_state.c) hashes every
  * field of the state; 3: the hunt (monster minds, noise, sleep, wandering,
- * scent, digging and shots; docs/ai.md).
+ * scent, digging and shots; docs/ai.md); 4: the walls of what is seen are
+ * seen (fov_wall_seen), so exploring and travel know a room's wall at once.
  */
-#define GAME_RULES 3
+#define GAME_RULES 4
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
@@ -228,6 +229,10 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
+
+/* The known down stairs nearest the player (in steps; the first in cell
+ * order among equals) into (*x, *y); false when the player has seen none. */
+bool game_known_stairs(const struct game *g, int *x, int *y);
 
 /* Message history: i = 0 is the newest; NULL past the end.  Adding a
  * message equal to the newest merges it (count, stamp, turn). */
