@@ -415,8 +415,18 @@ static void ui_draw_status(struct ui *u)
 	int noticed = g->over ? 0 : game_noticed_by(g);
 	if (noticed > 0)
 		snprintf(aware, sizeof aware, "  noticed by %d", noticed);
-	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
-		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
+	/* the experience level and the way to the next as a bar of ten (full at the top level) */
+	long from = game_xp_for_level(g, g->player.xlevel), to = game_xp_for_level(g, g->player.xlevel + 1);
+	int pct = g->player.xlevel >= g->bestiary.rules.level_max || to <= from ? 100
+		  : (int)(100 * (g->player.xp - from) / (to - from));
+	pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+	int tenths = pct / 10;
+	char xpbar[16];
+	for (int i = 0; i < 10; i++)
+		xpbar[i] = i < tenths ? '=' : '-';
+	xpbar[10] = '\0';
+	snprintf(left, sizeof left, " HP %d/%d  XL %d [%s]  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
+		 g->player.max_hp, g->player.xlevel, xpbar, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
 		 g->turn, g->player.gold, pack, aware);
 	if ((int)strlen(left) + 8 >= COLS) {
 		/* a narrow screen: every figure, short, rather than gold cut off */
@@ -424,8 +434,9 @@ static void ui_draw_status(struct ui *u)
 			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
 		if (noticed > 0)
 			snprintf(aware, sizeof aware, "  seen:%d", noticed);
-		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s%s", g->player.hp, g->player.max_hp,
-			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack, aware);
+		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
+			 g->player.max_hp, g->player.xlevel, pct, g->depth + 1, g->n_levels, g->turn,
+			 g->player.gold, pack, aware);
 	}
 	const char *mode = "";
 	static const char *const modes[] = {
