@@ -806,6 +806,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	 * monsters tuned (setup->scored); a resumed game as it was decided
 	 * when it began (its journal's `scored` record). */
 	s.unscored = resume == 1 ? !r.scored : setup->scored != JOURNAL_SCORED_YES;
+	if (resume == 1)
+		snprintf(s.mode, sizeof s.mode, "%s", r.mode);
+	else
+		play_score_mode(setup->levels, setup->n_levels, s.mode, sizeof s.mode);
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {

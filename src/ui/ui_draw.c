@@ -428,6 +428,10 @@ static void ui_draw_status(struct ui *u)
 	snprintf(left, sizeof left, " HP %d/%d  XL %d [%s]  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
 		 g->player.max_hp, g->player.xlevel, xpbar, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
 		 g->turn, g->player.gold, pack, aware);
+	if ((int)strlen(left) + 8 >= COLS) /* the bar gives way first: the level as a percentage */
+		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
+			 g->player.max_hp, g->player.xlevel, pct, lv && lv->name ? lv->name : "?", g->depth + 1,
+			 g->n_levels, g->turn, g->player.gold, pack, aware);
 	if ((int)strlen(left) + 8 >= COLS) {
 		/* a narrow screen: every figure, short, rather than gold cut off */
 		if (g->player.potions > 0)
