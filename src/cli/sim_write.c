@@ -377,6 +377,8 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 			fputc(',', f);
 			put_exact(f, g[i].v[m], "");
 		}
+		fputc(',', f); /* the killer's kind, after every metric (appended in rules 4) */
+		csv_string(f, g[i].killer);
 		fputc('\n', f);
 	}
 }
@@ -390,7 +392,7 @@ static void print_csv(FILE *f, const struct sim_out *o)
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
-		fputc('\n', f);
+		fputs(",killer\n", f);
 		for (int l = 0; l < o->n_runs; l++)
 			for (int s = 0; s < 2; s++)
 				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].config[s],
@@ -407,7 +409,7 @@ static void print_csv(FILE *f, const struct sim_out *o)
 		for (int m = 0; m < SIM_METRIC_COUNT; m++)
 			if (shown(o, m))
 				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
-		fputc('\n', f);
+		fputs(",killer\n", f);
 		for (int l = 0; l < o->n_runs; l++)
 			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].config[0], o->runs[l].games[0]);
 	} else {
@@ -486,7 +488,7 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *
 			fprintf(f, ", \"%s\": ", sim_metric_info((enum sim_metric)m)->name);
 			put_exact(f, g[i].v[m], "null");
 		}
-		fputc('}', f);
+		fprintf(f, ", \"killer\": \"%s\"}", g[i].killer); /* a kind's name: letters, digits, - and _ */
 	}
 	fprintf(f, "\n    ]");
 }

@@ -101,6 +101,8 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
 	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
 		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
+	[SIM_M_XLEVEL] = { "xlevel", "experience level", false, false, 2,
+		"leaves the player at a higher experience level", "the player's experience level at the end" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -654,6 +656,14 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 		total += r->turn_ms.v[i];
 	v[SIM_M_AI_MS_MEAN] = r->turn_ms.n > 0 ? total / (double)r->turn_ms.n : NAN;
 	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
+	v[SIM_M_XLEVEL] = g->player.xlevel;
+	/* the killer's kind: g->killer is "a goblin", "an orc" */
+	const char *k = g->killer;
+	if (strncmp(k, "a ", 2) == 0)
+		k += 2;
+	else if (strncmp(k, "an ", 3) == 0)
+		k += 3;
+	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 }
 
 /*

@@ -63,6 +63,7 @@ enum sim_metric {
 	SIM_M_SEARCH_MS_TURN,
 	SIM_M_AI_MS_MEAN,
 	SIM_M_AI_MS_P95,
+	SIM_M_XLEVEL,        /* appended: the per-game CSV keeps its older columns in place */
 	SIM_METRIC_COUNT
 };
 
@@ -88,6 +89,7 @@ struct sim_game {
 	enum sim_outcome outcome;
 	int monsters;        /* monsters at the start */
 	double v[SIM_METRIC_COUNT]; /* NaN where undefined */
+	char killer[32];     /* the kind that killed the player ("goblin"), "" when it was not killed */
 };
 
 /* Actions of look-back for the `stuck` metric (docs/sim.md). */
