@@ -536,7 +536,8 @@ static const struct {
 	{ 0, "  explore     o   walk to the nearest unexplored place, a step a turn;" },
 	{ 0, "              not with a monster in view" },
 	{ 0, "  wait        .  s  numpad 5, or click on yourself" },
-	{ 0, "  rest        5  R   until healed or disturbed (1 hp every 10 turns)" },
+	{ 0, "  rest        5  R   until healed or disturbed (1 hp every 10 turns); stops" },
+	{ 0, "              for a monster in view, a blow, a noise heard" },
 	{ 0, "  quaff       q   drink a healing potion from your pack" },
 	{ 0, "  pack        i   what you carry" },
 	{ 0, "  stairs      >   on the stairs (stepping on them does not descend);" },
@@ -556,7 +557,10 @@ static const struct {
 	{ 0, "  help        ? or F1" },
 	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
 	{ 0, "" },
-	{ 0, "  Walk into a monster to attack it, into a door to open it." },
+	{ 0, "  Walk into a monster to attack it, into a door to open it.  Blows may" },
+	{ 0, "  miss; kills give experience (XL and its bar on the status line)." },
+	{ 0, "  Time costs: wandering monsters come, more the longer you stay, and" },
+	{ 0, "  hurt monsters heal." },
 	{ 0, "  ! heals (into the pack), $ is gold (your score), > leads down." },
 };
 
