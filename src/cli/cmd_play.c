@@ -81,7 +81,8 @@ static const struct opt play_opts[] = {
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
-	  .help = "override one bestiary knob (repeatable)" },
+	  .help = "override one bestiary knob, or with rules.KEY=VAL one of the game's (rules.arrival=0: no "
+		  "wandering monsters); repeatable" },
 	{ .name = "monsters", .kind = OPT_INT, .offset = ARG(map_monsters), .metavar = "K", .lo = 0, .hi = 100000,
 	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
@@ -818,6 +819,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	 * monsters tuned (setup->scored); a resumed game as it was decided
 	 * when it began (its journal's `scored` record). */
 	s.unscored = resume == 1 ? !r.scored : setup->scored != JOURNAL_SCORED_YES;
+	if (resume == 1)
+		snprintf(s.mode, sizeof s.mode, "%s", r.mode);
+	else
+		play_score_mode(setup->levels, setup->n_levels, s.mode, sizeof s.mode);
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {

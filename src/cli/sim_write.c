@@ -446,6 +446,8 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 			fputc(',', f);
 			put_exact(f, sim_game_value(&g[i], c.id), "");
 		}
+		fputc(',', f); /* the killer's kind, after every metric (appended in rules 4) */
+		cli_csv_field(f, g[i].killer);
 		fputc('\n', f);
 	}
 }
@@ -460,7 +462,7 @@ static void csv_header_cols(FILE *f, const struct sim_out *o)
 			cli_csv_field(f, c.name);
 		}
 	}
-	fputc('\n', f);
+	fputs(",killer\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
@@ -566,7 +568,7 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *
 			fprintf(f, ": ");
 			put_exact(f, sim_game_value(&g[i], c.id), "null");
 		}
-		fputc('}', f);
+		fprintf(f, ", \"killer\": \"%s\"}", g[i].killer); /* a kind's name: letters, digits, - and _ */
 	}
 	fprintf(f, "\n    ]");
 }

@@ -430,17 +430,32 @@ static void ui_draw_status(struct ui *u)
 	int noticed = g->over ? 0 : game_noticed_by(g);
 	if (noticed > 0)
 		snprintf(aware, sizeof aware, "  noticed by %d", noticed);
-	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
-		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
+	/* the experience level and the way to the next as a bar of ten (full at the top level) */
+	long from = game_xp_for_level(g, g->player.xlevel), to = game_xp_for_level(g, g->player.xlevel + 1);
+	int pct = g->player.xlevel >= g->bestiary.rules.level_max || to <= from ? 100
+		  : (int)(100 * (g->player.xp - from) / (to - from));
+	pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+	int tenths = pct / 10;
+	char xpbar[16];
+	for (int i = 0; i < 10; i++)
+		xpbar[i] = i < tenths ? '=' : '-';
+	xpbar[10] = '\0';
+	snprintf(left, sizeof left, " HP %d/%d  XL %d [%s]  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
+		 g->player.max_hp, g->player.xlevel, xpbar, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
 		 g->turn, g->player.gold, pack, aware);
+	if ((int)strlen(left) + 8 >= COLS) /* the bar gives way first: the level as a percentage */
+		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
+			 g->player.max_hp, g->player.xlevel, pct, lv && lv->name ? lv->name : "?", g->depth + 1,
+			 g->n_levels, g->turn, g->player.gold, pack, aware);
 	if ((int)strlen(left) + 8 >= COLS) {
 		/* a narrow screen: every figure, short, rather than gold cut off */
 		if (g->player.potions > 0)
 			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
 		if (noticed > 0)
 			snprintf(aware, sizeof aware, "  seen:%d", noticed);
-		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s%s", g->player.hp, g->player.max_hp,
-			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack, aware);
+		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
+			 g->player.max_hp, g->player.xlevel, pct, g->depth + 1, g->n_levels, g->turn,
+			 g->player.gold, pack, aware);
 	}
 	const char *mode = "";
 	static const char *const modes[] = {
@@ -538,7 +553,8 @@ static const struct {
 	{ 0, "  explore     o   walk to the nearest unexplored place, a step a turn;" },
 	{ 0, "              not with a monster in view (one fleeing from you is let be)" },
 	{ 0, "  wait        .  s  5 (numpad 5), or click on yourself" },
-	{ 0, "  rest        R   until healed or disturbed (1 hp every 10 turns)" },
+	{ 0, "  rest        R   until healed or disturbed (1 hp every 10 turns); stops" },
+	{ 0, "              for a monster in view, a blow, a noise heard" },
 	{ 0, "  quaff       q   drink a healing potion from your pack" },
 	{ 0, "  pack        i   what you carry" },
 	{ 0, "  stairs      >   on the stairs (stepping on them does not descend);" },
@@ -560,7 +576,9 @@ static const struct {
 	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
 	{ 0, "" },
 	{ 0, "  Walk into (or click on) a monster next to you to attack it, into a" },
-	{ 0, "  door to open it.  Alt with a key is the key." },
+	{ 0, "  door to open it.  Alt with a key is the key.  Blows may miss; kills" },
+	{ 0, "  give experience (XL and its bar on the status line).  Time costs:" },
+	{ 0, "  wandering monsters come, more the longer you stay; hurt monsters heal." },
 	{ 0, "  ! heals (into the pack), $ is gold (your score), > leads down." },
 };
 

@@ -628,7 +628,7 @@ static void test_death_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
-		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+		  (const char *const[]){ "--set", "goblin.damage=1000", "--set", "goblin.hit=100", NULL });
 	for (int i = 0; i < 10 && !pty_find(&e->p, "Enter leaves", NULL, NULL); i++)
 		pty_send_idle(&e->p, ".");
 	if (!pty_find(&e->p, "Enter leaves", NULL, NULL))
@@ -647,15 +647,16 @@ static void test_three_hits_all_shown(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 24, 80,
 		  (const char *const[]){ "--set", "goblin.damage=1", "--set", "orc.damage=1", "--set",
-					 "wolf.damage=1", "--set", "wolf.speed=100", NULL });
+					 "wolf.damage=1", "--set", "wolf.speed=100", "--set", "goblin.hit=100", "--set",
+					 "orc.hit=100", "--set", "wolf.hit=100", NULL });
 	pty_send(&e->p, "s");
 	if (!pty_wait_text(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "no --More-- after three hits");
-	if (!pty_find(&e->p, "The goblin hits you (1 damage).", NULL, NULL) ||
-	    !pty_find(&e->p, "The orc hits you (1 damage).", NULL, NULL))
+	if (!pty_find(&e->p, "The goblin hits you (1).", NULL, NULL) ||
+	    !pty_find(&e->p, "The orc hits you (1).", NULL, NULL))
 		e2e_fail_dump(e, "the first page does not show the first two hits");
 	pty_send(&e->p, " ");
-	if (!pty_wait_text(&e->p, "The wolf hits you (1 damage).", WAIT_MS))
+	if (!pty_wait_text(&e->p, "The wolf hits you (1).", WAIT_MS))
 		e2e_fail_dump(e, "the third hit never reached the screen");
 	if (!pty_wait_gone(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "--More-- stayed after the last page");
@@ -668,14 +669,14 @@ static void test_death_names_killer_and_keeps_history(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
-		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+		  (const char *const[]){ "--set", "goblin.damage=1000", "--set", "goblin.hit=100", NULL });
 	pty_send(&e->p, ".");
 	if (!pty_wait_text(&e->p, "killed by a goblin", WAIT_MS))
 		e2e_fail_dump(e, "the end line does not say what killed the player");
 	pty_send(&e->p, "P");
 	if (!pty_wait_text(&e->p, "Message history", WAIT_MS))
 		e2e_fail_dump(e, "no history after death");
-	if (!pty_find(&e->p, "damage). You die on level 1", NULL, NULL))
+	if (!pty_find(&e->p, "). You die on level 1", NULL, NULL))
 		e2e_fail_dump(e, "the history lacks the death");
 	pty_send(&e->p, "x");
 	if (!pty_wait_text(&e->p, "killed by a goblin", WAIT_MS))

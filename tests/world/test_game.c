@@ -342,7 +342,7 @@ static void test_doors(void **state)
 	assert_true(gob->mind.hunting);
 	char buf[128];
 	game_describe(g, 3, 1, buf, sizeof buf);
-	assert_string_equal(buf, "you (30/30 hp, 0 gold)");
+	assert_string_equal(buf, "you (30/30 hp, level 1, 0/15 xp, 0 gold)");
 	act_move(g, GRID_W);
 	game_describe(g, 3, 1, buf, sizeof buf);
 	assert_string_equal(buf, "an open door");

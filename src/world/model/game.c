@@ -32,6 +32,7 @@
 #include "check.h"
 #include "clock.h"
 #include "fov.h"
+#include "gen.h"
 
 const struct level *game_level(const struct game *g)
 {
@@ -226,9 +227,11 @@ bool game_level_load(struct game *g, int depth)
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
 	g->travel.cells = malloc(n * sizeof *g->travel.cells);
-	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
-	g->monster_dist = calloc((size_t)lv->n_monsters + 1, sizeof *g->monster_dist);
-	g->noticed = calloc((size_t)lv->n_monsters + 1, 1);
+	/* room for the level's own monsters and the wandering ones that may arrive */
+	g->monster_cap = lv->n_monsters + g->bestiary.rules.arrival_max;
+	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
+	g->monster_dist = calloc((size_t)g->monster_cap + 1, sizeof *g->monster_dist);
+	g->noticed = calloc((size_t)g->monster_cap + 1, 1);
 	g->scent = malloc(n * sizeof *g->scent);
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
@@ -237,7 +240,7 @@ bool game_level_load(struct game *g, int depth)
 	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
 	    !g->noticed || !g->scent || !g->noise || !g->path || !g->reach.ctx ||
-	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, lv->n_monsters))
+	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, g->monster_cap))
 		return false;
 	/* Every travel preview and click plans on g->path, and one into
 	 * unexplored space crosses rows of the context no search has touched
@@ -254,6 +257,8 @@ bool game_level_load(struct game *g, int depth)
 	g->noise_cell = -1;
 	g->noise_turn = 0;
 	g->noise_loud = 0;
+	g->level_turn = g->turn;
+	g->arrivals = 0;
 	for (int i = 0; i < lv->n_items; i++) {
 		const struct level_item *it = &lv->items[i];
 		if (grid_in_bounds(g->grid, it->x, it->y))
@@ -341,11 +346,18 @@ struct game *game_create(const struct level *const *levels, int n_levels,
 	g->n_levels = n_levels;
 	if (b)
 		g->bestiary = *b;
+	else
+		bestiary_rules_defaults(&g->bestiary.rules);
 	g->seed = seed;
 	rng_seed(&g->rng, seed);
+	/* one stream per purpose (shared/GAME.md, principle 4): a roll more or
+	 * less in a fight never moves where gold lies or when a monster arrives */
+	rng_seed(&g->combat, seed ^ 0x636f6d626174ULL);  /* "combat" */
+	rng_seed(&g->arrive, seed ^ 0x617272697665ULL);  /* "arrive" */
 	g->sight_radius = PLAYER_SIGHT;
 	g->player.hp = g->player.max_hp = PLAYER_HP;
 	g->player.damage = PLAYER_DAMAGE;
+	g->player.xlevel = 1;
 	g->first_contact_turn = -1;
 	g->last_hurt_turn = -1;
 	ai_init(&g->ai);
@@ -370,11 +382,62 @@ void game_destroy(struct game *g)
 
 /* ---- fighting ----------------------------------------------------------- */
 
+/* A damage roll of `damage`: from half of it (rounded up) to all of it. */
 static int roll_damage(struct game *g, int damage)
 {
 	if (damage <= 0)
 		return 0;
-	return rng_range(&g->rng, (damage + 1) / 2, damage);
+	return rng_range(&g->combat, (damage + 1) / 2, damage);
+}
+
+/* Whether a blow or shot with this chance in percent hits: the chance is
+ * held to 5..100 (a blow never becomes hopeless), one draw of the combat
+ * stream. */
+static bool roll_hit(struct game *g, int chance)
+{
+	if (chance < 5)
+		chance = 5;
+	if (chance >= 100)
+		return true;
+	return rng_range(&g->combat, 1, 100) <= chance;
+}
+
+int game_player_hit_chance(const struct game *g, const struct monster_kind *k)
+{
+	const struct rule_knobs *r = &g->bestiary.rules;
+	int c = r->player_hit + (g->player.xlevel - 1) * r->level_hit + g->player.hit_bonus - k->evade;
+	return c < 5 ? 5 : c > 100 ? 100 : c;
+}
+
+int game_monster_hit_chance(const struct game *g, const struct monster_kind *k)
+{
+	int c = k->hit - g->player.armour;
+	return c < 5 ? 5 : c > 100 ? 100 : c;
+}
+
+long game_xp_for_level(const struct game *g, int level)
+{
+	long base = g->bestiary.rules.xp_base;
+	return level <= 1 ? 0 : base * level * (level - 1) / 2;
+}
+
+/* The player gains xp; each level reached raises max hp (healing as much)
+ * and the chance to hit, and every level_damage levels the damage. */
+static void gain_xp(struct game *g, int xp)
+{
+	struct player *p = &g->player;
+	const struct rule_knobs *r = &g->bestiary.rules;
+	p->xp += xp;
+	while (p->xlevel < r->level_max && p->xp >= game_xp_for_level(g, p->xlevel + 1)) {
+		p->xlevel++;
+		p->max_hp += r->level_hp;
+		p->hp += r->level_hp;
+		bool harder = (p->xlevel - 1) % r->level_damage == 0;
+		if (harder)
+			p->damage++;
+		game_message_add(g, "You feel stronger: level %d, %d hp%s.", p->xlevel, p->max_hp,
+				 harder ? ", harder blows" : "");
+	}
 }
 
 static void monster_dies(struct game *g, struct monster *m)
@@ -390,26 +453,34 @@ static void monster_dies(struct game *g, struct monster *m)
 static void player_attacks(struct game *g, struct monster *m)
 {
 	make_noise(g, player_cell(g), NOISE_FIGHT, -1);
-	int d = roll_damage(g, g->player.damage);
+	if (!roll_hit(g, game_player_hit_chance(g, m->kind))) {
+		game_message_add(g, "You miss the %s.", m->kind->name);
+		return;
+	}
+	int d = roll_damage(g, g->player.damage) + g->player.damage_bonus;
+	if (d < 1)
+		d = 1;
 	m->hp -= d;
 	if (m->hp <= 0) {
-		game_message_add(g, "You kill the %s.", m->kind->name);
+		int xp = bestiary_xp_worth(m->kind);
+		game_message_add(g, "You kill the %s (+%d xp).", m->kind->name, xp);
 		g->player.kills++;
 		monster_dies(g, m);
+		gain_xp(g, xp);
 	} else {
-		game_message_add(g, "You hit the %s (%d damage, %d/%d hp left).", m->kind->name, d, m->hp,
-				 m->kind->hp);
+		game_message_add(g, "You hit the %s (%d; %d/%d hp left).", m->kind->name, d, m->hp, m->kind->hp);
 	}
 }
 
-/* The player takes monster m's damage roll: `how` opens the message ("The
- * goblin hits you"), `miss` is the whole message of a roll of 0. */
+/* Monster m's blow or shot at the player: the to-hit roll (its hit less
+ * the player's armour), then the damage roll.  `how` opens the message of a
+ * hit ("The goblin hits you"), `miss` is the whole message of a miss. */
 static void player_hurt(struct game *g, const struct monster *m, const char *how, const char *miss)
 {
 	make_noise(g, player_cell(g), NOISE_FIGHT, (int)(m - g->monsters));
 	if (g->first_contact_turn < 0)
 		g->first_contact_turn = g->turn;
-	int d = roll_damage(g, m->kind->damage);
+	int d = roll_hit(g, game_monster_hit_chance(g, m->kind)) ? roll_damage(g, m->kind->damage) : 0;
 	if (d <= 0) {
 		game_message_add(g, "%s", miss);
 		return;
@@ -420,12 +491,12 @@ static void player_hurt(struct game *g, const struct monster *m, const char *how
 	if (g->player.hp <= 0) {
 		g->player.hp = 0;
 		snprintf(g->killer, sizeof g->killer, "%s %s", game_article(m->kind->name), m->kind->name);
-		game_message_add(g, "%s (%d damage). You die on level %d with %d gold. (seed %llu)", how, d,
-				 g->depth + 1, g->player.gold, (unsigned long long)g->seed);
+		game_message_add(g, "%s (%d). You die on level %d at experience level %d with %d gold. (seed %llu)",
+				 how, d, g->depth + 1, g->player.xlevel, g->player.gold, (unsigned long long)g->seed);
 		g->over = true;
 		return;
 	}
-	game_message_add(g, "%s (%d damage).", how, d);
+	game_message_add(g, "%s (%d).", how, d);
 }
 
 /* A monster hits the player (adjacent); the caller charges the energy. */
@@ -509,7 +580,8 @@ static void monster_shoot(struct game *g, struct monster *m, int to)
 		return;
 	}
 	struct monster *t = &g->monsters[hit];
-	int d = roll_damage(g, m->kind->damage);
+	int chance = m->kind->hit - t->kind->evade;
+	int d = roll_hit(g, chance) ? roll_damage(g, m->kind->damage) : 0;
 	t->hp -= d;
 	if (t->hp <= 0) {
 		if (shown)
@@ -517,7 +589,7 @@ static void monster_shoot(struct game *g, struct monster *m, int to)
 		monster_dies(g, t);
 	} else if (shown) {
 		if (d > 0)
-			game_message_add(g, "%s hits the %s (%d damage).", shot, t->kind->name, d);
+			game_message_add(g, "%s hits the %s (%d).", shot, t->kind->name, d);
 		else
 			game_message_add(g, "%s misses the %s.", shot, t->kind->name);
 	}
@@ -546,8 +618,12 @@ static int monster_step(struct game *g, struct monster *m, int to)
 	int idx = g->occupant[from];
 	CHECK(g->occupant[to] < 0 && to != player_cell(g) && game_can_step(g, from, to));
 	if (open_door(g, to)) {
-		if (g->visible[to] || g->visible[from])
+		if (g->visible[to] || g->visible[from]) {
 			game_message_add(g, "The %s opens a door.", m->kind->name);
+		} else if (grid_step_distance(g->grid, to, player_cell(g)) <= NOISE_DOOR) {
+			game_message_add(g, "You hear a door open.");
+			g->heard = "you hear a door open";
+		}
 		make_noise(g, to, NOISE_DOOR, idx);
 	}
 	g->occupant[from] = -1;
@@ -607,7 +683,7 @@ static void monster_dig(struct game *g, const struct monster *m, int cell)
 		game_message_add(g, done ? "The %s digs through the wall." : "The %s digs at the wall.", m->kind->name);
 	} else if (grid_step_distance(g->grid, from, player_cell(g)) <= DIG_HEARD) {
 		game_message_add(g, "You hear digging.");
-		g->heard = true;
+		g->heard = "you hear digging";
 	}
 }
 
@@ -862,6 +938,89 @@ static void tell(struct game *g, const struct monster *m, struct ai_decision d, 
 		game_message_add(g, "The %s sniffs the ground and follows your trail.", m->kind->name);
 }
 
+/* Monsters heal: a hurt one regains 1 hp on every turn that is a multiple
+ * of its kind's heal (else the rules' heal).  No state: the turn decides. */
+static void monsters_heal(struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		struct monster *m = &g->monsters[i];
+		int every = m->kind->heal > 0 ? m->kind->heal : g->bestiary.rules.heal;
+		if (m->alive && m->hp < m->kind->hp && every > 0 && g->turn % every == 0)
+			m->hp++;
+	}
+}
+
+/* A cell where a wandering monster may arrive: passable, free, out of the
+ * player's sight, farther than its sight radius in steps, and in the
+ * player's region (it can come); -1 when a few draws find none. */
+static int arrival_cell(struct game *g)
+{
+	int cells = g->grid->w * g->grid->h, pc = player_cell(g);
+	for (int tries = 0; tries < 32; tries++) {
+		int c = rng_range(&g->arrive, 0, cells - 1);
+		if (grid_passable(g->grid, c) && g->occupant[c] < 0 && c != pc && !g->visible[c] &&
+		    g->ai.region[c] == g->ai.region[pc] &&
+		    grid_step_distance(g->grid, c, pc) > g->sight_radius)
+			return c;
+	}
+	return -1;
+}
+
+/*
+ * Wandering arrivals (docs/play.md, "A price for time"): once a game turn
+ * a draw of the arrival stream says whether a monster arrives, with a
+ * chance that grows with the turns the level has been held: arrival per
+ * 1000 turns on entering, one more arrival's worth every arrival_ramp
+ * turns.  Its kind is drawn as the generator draws a level of this depth
+ * (gen_kinds_at), its place out of sight (arrival_cell); it comes to look
+ * where the player was when it arrived (it heard or smelled the intruder),
+ * and the player hears it when it arrives near enough.
+ */
+static void monsters_arrive(struct game *g)
+{
+	const struct rule_knobs *r = &g->bestiary.rules;
+	if (r->arrival <= 0 || g->arrivals >= r->arrival_max || g->n_monsters >= g->monster_cap)
+		return;
+	long long held = g->turn - g->level_turn;
+	long long den = 1000LL * r->arrival_ramp;
+	long long num = (long long)r->arrival * (r->arrival_ramp + held);
+	if (num < den && rng_range(&g->arrive, 0, (int)(den - 1)) >= num)
+		return;
+	char glyphs[BESTIARY_MAX_KINDS];
+	int weights[BESTIARY_MAX_KINDS];
+	int n = gen_kinds_at(&g->bestiary, g->depth + 1, glyphs, weights, BESTIARY_MAX_KINDS), total = 0;
+	for (int i = 0; i < n; i++)
+		total += weights[i];
+	if (total <= 0)
+		return;
+	int v = rng_range(&g->arrive, 0, total - 1), pick = 0;
+	while (pick < n - 1 && v >= weights[pick])
+		v -= weights[pick++];
+	const struct monster_kind *k = bestiary_find_glyph(&g->bestiary, glyphs[pick]);
+	int c = arrival_cell(g);
+	if (!k || c < 0)
+		return;
+	int i = g->n_monsters++;
+	g->arrivals++;
+	struct monster *m = &g->monsters[i];
+	memset(m, 0, sizeof *m);
+	m->kind = k;
+	m->x = grid_x(g->grid, c);
+	m->y = grid_y(g->grid, c);
+	m->hp = k->hp;
+	m->alive = true;
+	ai_mind_init(&g->ai, &m->mind, i);
+	ai_mind_alert(&m->mind, k, g->player.x, g->player.y, g->turn);
+	g->occupant[c] = i;
+	ai_cell_held(&g->ai, c, true);
+	g->noticed[i] = 0;
+	g->monster_dist[i] = game_monster_distance(g, i);
+	if (grid_step_distance(g->grid, c, player_cell(g)) <= DIG_HEARD) {
+		game_message_add(g, "You hear something coming.");
+		g->heard = "you hear something coming";
+	}
+}
+
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
@@ -887,6 +1046,10 @@ static void run_monsters(struct game *g)
 				CHECK(monster_sound(g, i));
 			}
 		}
+		if (!g->over) {
+			monsters_heal(g);
+			monsters_arrive(g);
+		}
 		struct player *p = &g->player;
 		if (!g->over && p->hp < p->max_hp) {
 			if (++p->regen >= PLAYER_REGEN_TURNS) {
@@ -906,7 +1069,7 @@ static void run_monsters(struct game *g)
 static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
-	g->heard = false;
+	g->heard = NULL;
 	long damage0 = g->damage_taken;
 	int gold0 = g->player.gold, potions0 = g->player.potions, from = player_cell(g);
 	enum act_result res = RESULT_NOTHING;
@@ -1020,7 +1183,8 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	int c = cell_of(g, x, y);
 	if (x == g->player.x && y == g->player.y) {
-		snprintf(buf, size, "you (%d/%d hp, %d gold)", g->player.hp, g->player.max_hp, g->player.gold);
+		snprintf(buf, size, "you (%d/%d hp, level %d, %d/%ld xp, %d gold)", g->player.hp, g->player.max_hp,
+			 g->player.xlevel, g->player.xp, game_xp_for_level(g, g->player.xlevel + 1), g->player.gold);
 		return;
 	}
 	if (!g->remembered[c]) {

@@ -55,7 +55,7 @@ enum travel_stop {
 	TRAVEL_STAIRS,    /* stepped onto stairs that were not the destination */
 	TRAVEL_ITEM,      /* a run or autoexplore stepped onto an item */
 	TRAVEL_DONE,      /* rested to full health, or nothing left to explore */
-	TRAVEL_HEARD      /* the player heard a monster it does not see (digging) */
+	TRAVEL_HEARD      /* the player heard a monster it does not see (digging, a door, an arrival) */
 };
 
 /* What a travel-like activity is doing; every one advances by ACT_TRAVEL_STEP
@@ -74,8 +74,11 @@ enum travel_mode {
  * checksums bumps it (shared/GAME.md, principle 4).  1: every game before
  * the version was recorded; 2: the state table (game_state.c) hashes every
  * field of the state; 3: the hunt (monster minds, noise, sleep, wandering,
- * scent, digging and shots; docs/ai.md); 4: the walls of what is seen are
- * seen (fov_wall_seen), so exploring and travel know a room's wall at once.
+ * scent, digging and shots; docs/ai.md); 4: the second wave: the walls of
+ * what is seen are seen (fov_wall_seen); growth by experience, to-hit and
+ * damage rolls from their own stream, wandering arrivals that grow with the
+ * time a level is held, monsters that heal, rest stopped by what is heard
+ * (docs/play.md); items (levels/items.txt); the swarm and breed minds.
  */
 #define GAME_RULES 4
 
@@ -103,6 +106,11 @@ struct player {
 	int potions_drunk;
 	int potions;          /* healing potions in the pack (at most PACK_POTIONS) */
 	int regen;            /* turns spent below max_hp since the last point regained */
+	int xp;               /* experience points from kills (growth) */
+	int xlevel;           /* experience level, 1 at the start */
+	int hit_bonus;        /* percent points added to the chance to hit, from equipment (items) */
+	int damage_bonus;     /* added to each hit's damage roll, from equipment (items) */
+	int armour;           /* percent points taken from monsters' chance to hit the player, from equipment (items) */
 };
 
 struct travel {
@@ -174,6 +182,11 @@ struct game {
 	int turn;
 	uint64_t seed;
 	struct rng rng;
+	struct rng combat;      /* to-hit and damage rolls (seeded from the seed, apart from rng) */
+	struct rng arrive;      /* wandering arrivals: when, where, which kind */
+	int level_turn;         /* g->turn when the current level was entered (arrivals grow with the time since) */
+	int arrivals;           /* wandering monsters that arrived on the current level (monsters[] after the level's own) */
+	int monster_cap;        /* room in monsters[] (the level's own plus rules.arrival_max) */
 	bool over, won;
 	int sight_radius;       /* the player's */
 
@@ -182,9 +195,9 @@ struct game {
 	unsigned message_stamp; /* counts additions and merges: a UI shows what is newer than its mark */
 	char killer[48];        /* what killed the player ("a goblin"), "" while alive */
 
-	bool heard;             /* during one game_act: the player heard something (digging) that stops an
-	                           activity; cleared by act() and game_activity_check, so never kept between
-	                           actions (not in the state table) */
+	const char *heard;      /* during one game_act: what the player heard ("digging", "a door open"...)
+	                           that stops an activity, NULL nothing; cleared by act() and
+	                           game_activity_check, so never kept between actions (not in the state table) */
 
 	int last_hurt_turn;
 	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
@@ -257,6 +270,15 @@ const struct level *game_level(const struct game *g);
  * hunting it (seen, remembered or heard) or following its trail.  The
  * status line shows it ("noticed by 2"). */
 int game_noticed_by(const struct game *g);
+
+/* Chances in percent (5..100) that the player hits a monster of kind k
+ * (rules.player_hit, its level, its hit_bonus, the kind's evade), and
+ * that a monster of kind k hits the player (its hit less the armour). */
+int game_player_hit_chance(const struct game *g, const struct monster_kind *k);
+int game_monster_hit_chance(const struct game *g, const struct monster_kind *k);
+
+/* The experience that reaches experience level `level` (0 for level 1). */
+long game_xp_for_level(const struct game *g, int level);
 
 /* The monster standing at (x, y), or NULL (dead monsters stand nowhere). */
 struct monster *game_monster_at(const struct game *g, int x, int y);

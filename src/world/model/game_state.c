@@ -389,6 +389,11 @@ static void state_walk(struct state_io *io, struct game *g)
 	state_u64(io, &g->seed);
 	state_u64(io, &g->rng.s[0]);
 	state_u64(io, &g->rng.s[1]);
+	state_u64(io, &g->combat.s[0]);
+	state_u64(io, &g->combat.s[1]);
+	state_u64(io, &g->arrive.s[0]);
+	state_u64(io, &g->arrive.s[1]);
+	STATE_INT(io, g->level_turn, 0, g->turn);
 	STATE_INT(io, g->over, 0, 1);
 	STATE_INT(io, g->won, 0, 1);
 	STATE_INT(io, g->sight_radius, 0, 1 << 16);
@@ -409,6 +414,11 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, p->potions_drunk, 0, big);
 	STATE_INT(io, p->potions, 0, big);
 	STATE_INT(io, p->regen, 0, big);
+	STATE_INT(io, p->xp, 0, INT32_MAX);
+	STATE_INT(io, p->xlevel, 1, g->bestiary.rules.level_max);
+	STATE_INT(io, p->hit_bonus, -1000, 1000);
+	STATE_INT(io, p->damage_bonus, -1000, 1000);
+	STATE_INT(io, p->armour, -1000, 1000);
 
 	state_cells_u8(io, g->tiles, n, TILE_COUNT);
 	/* not a field: the grid's costs and the AI's regions are made from
@@ -480,11 +490,21 @@ static void state_head(struct state_io *io, struct game *g)
 	STATE_INT(io, g->depth, 0, g->n_levels - 1);
 }
 
-static void state_sizes(struct state_io *io, const struct game *g)
+/* The level's size, its own monsters (those game_level_load placed) and
+ * the wandering ones that arrived since (monsters[] after them); LOAD
+ * makes room in the AI for the arrivals, whose bodies walk_monster reads. */
+static void state_sizes(struct state_io *io, struct game *g)
 {
 	state_expect(io, g->grid->w);
 	state_expect(io, g->grid->h);
-	state_expect(io, g->n_monsters);
+	int own = g->n_monsters - g->arrivals;
+	state_expect(io, own);
+	STATE_INT(io, g->arrivals, 0, g->monster_cap - own);
+	if (io->mode == STATE_LOAD && !io->bad) {
+		g->n_monsters = own + g->arrivals;
+		for (int i = own; i < g->n_monsters; i++)
+			ai_mind_init(&g->ai, &g->monsters[i].mind, i);
+	}
 }
 
 /* ---- the three uses ------------------------------------------------------ */

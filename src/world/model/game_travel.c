@@ -545,8 +545,8 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 			closer = m;
 		g->noticed[i] = 1;
 	}
-	bool heard = g->heard;
-	g->heard = false;
+	const char *heard = g->heard;
+	g->heard = NULL;
 	if (!t->active)
 		return;
 	int pc = player_cell(g);
@@ -555,7 +555,7 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 		game_message_add(g, "You stop: you are hurt.");
 	} else if (heard) {
 		travel_stop(g, TRAVEL_HEARD);
-		game_message_add(g, "You stop: you hear digging.");
+		game_message_add(g, "You stop: %s.", heard);
 	} else if (newcomer) {
 		travel_stop(g, TRAVEL_MONSTER);
 		game_message_add(g, "You stop: %s %s comes into view.", game_article(newcomer->kind->name),

@@ -950,14 +950,33 @@ static const struct kind_row KINDS[] = {
 	{ 'L', 13, 16, 99 }, { 'C', 14, 17, 99 },
 };
 
+static int row_weight(const struct bestiary *b, int depth, const struct kind_row *k)
+{
+	if (depth < k->from_depth || depth > k->last_depth)
+		return 0;
+	if (b && !bestiary_find_glyph(b, k->glyph))
+		return 0;
+	int w = 6 - iabs(depth - k->peak_depth);
+	return w < 1 ? 1 : w;
+}
+
 static int kind_weight(const struct gen_params *p, const struct kind_row *k)
 {
-	if (p->depth < k->from_depth || p->depth > k->last_depth)
-		return 0;
-	if (p->bestiary && !bestiary_find_glyph(p->bestiary, k->glyph))
-		return 0;
-	int w = 6 - iabs(p->depth - k->peak_depth);
-	return w < 1 ? 1 : w;
+	return row_weight(p->bestiary, p->depth, k);
+}
+
+int gen_kinds_at(const struct bestiary *b, int depth, char *glyphs, int *weights, int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0] && n < max; i++) {
+		int w = row_weight(b, depth, &KINDS[i]);
+		if (w > 0) {
+			glyphs[n] = KINDS[i].glyph;
+			weights[n] = w;
+			n++;
+		}
+	}
+	return n;
 }
 
 static char pick_kind(const struct gen_params *p, struct grng *r)

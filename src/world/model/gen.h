@@ -102,4 +102,13 @@ struct gen_shape {
 };
 bool gen_measure(const struct level *lv, struct gen_shape *out);
 
+/*
+ * The monster kinds a generated level of `depth` may hold and how common
+ * each is there (the generator's own table; kinds whose letter b lacks are
+ * left out; b may be NULL): writes at most max glyphs and their weights and
+ * returns how many.  The game draws wandering arrivals from it, so they
+ * fit the depth as the level's own monsters do.
+ */
+int gen_kinds_at(const struct bestiary *b, int depth, char *glyphs, int *weights, int max);
+
 #endif
