@@ -107,7 +107,13 @@ static enum ui_colour glyph_colour(char c)
 	case '~': return UI_COL_WATER;
 	case '+': return UI_COL_DOOR;
 	case '>': return UI_COL_EXIT;
-	case '!': return UI_COL_POTION;
+	case '!':
+	case '?':
+	case '/':
+	case ')':
+	case '[':
+	case '(':
+	case '}': return UI_COL_POTION;
 	case '$': return UI_COL_GOLD;
 	case '@': return UI_COL_PLAYER;
 	default:

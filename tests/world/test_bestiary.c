@@ -245,7 +245,7 @@ static void test_set(void **state)
 	assert_int_equal(bestiary_find_name(&b, "rat")->budget, 100);
 
 	assert_false(bestiary_set(&b, "gobln.sight=3", err, sizeof err));
-	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin)");
+	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin; or an item of the catalogue)");
 	assert_false(bestiary_set(&b, "goblin.sigth=3", err, sizeof err));
 	{
 		/* the message lists every settable key of the table, in its order */

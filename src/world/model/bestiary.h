@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "items.h"
 
 #define BESTIARY_MAX_KINDS 52 /* one per letter a-z A-Z */
 
@@ -62,6 +63,10 @@ const char *bestiary_mind_name(int mind);
 struct bestiary {
 	struct monster_kind kinds[BESTIARY_MAX_KINDS];
 	int n;
+	/* The item catalogue that goes with it (items.h): the built-in one
+	 * after bestiary_parse, the items.txt beside the file after
+	 * bestiary_load_file; --set reaches both. */
+	struct item_catalogue items;
 };
 
 /* Parses bestiary text from memory.  Errors go to diags as file:line:col.
@@ -73,7 +78,8 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 const struct monster_kind *bestiary_find_glyph(const struct bestiary *b, char glyph);
 struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name);
 
-/* Applies "KIND.KEY=VALUE" (the --set option).  On failure returns false and
+/* Applies "KIND.KEY=VALUE" (the --set option); a KIND that is no monster
+ * kind but an item id of b->items sets the item's key (items_set).  On failure returns false and
  * writes a message naming the unknown kind, key or bad value into err. */
 bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen);
 
