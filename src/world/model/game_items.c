@@ -630,6 +630,8 @@ static void fly(struct game *g, int s, int to, int chance, int dmg, const char *
 	int kind = g->pack[s].kind, from = player_cell(g), hit;
 	const struct item_def *d = game_item_def(g, kind);
 	int stop = game_shot_stop(g, from, to, &hit);
+	if (stop == to && hit < 0 && g->occupant[to] >= 0)
+		hit = g->occupant[to]; /* the line was free up to the target: it is hit */
 	slot_take_one(g, s);
 	g->items_used++;
 	game_make_noise(g, from, 2, -1);
