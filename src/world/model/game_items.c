@@ -268,6 +268,7 @@ static bool pick_up(struct game *g, int cell)
 	g->items[cell] = 0;
 	g->item_qty[cell] = 0;
 	count_potions(g);
+	game_item_name(g, k, p->qty, name, sizeof name); /* the whole stack now */
 	const char *hint = d->cls == ITEM_POTION ? "q quaffs"
 			 : d->cls == ITEM_SCROLL ? "a reads"
 			 : d->cls == ITEM_WAND   ? "z zaps"
