@@ -744,20 +744,20 @@ static void test_help_scrolls_at_40x10(void **state)
 		e2e_fail_dump(e, "no help at 40x10");
 	if (!pty_wait_text(&e->p, "scroll", WAIT_MS))
 		e2e_fail_dump(e, "the help does not say it scrolls");
-	if (pty_find(&e->p, "! heals", NULL, NULL))
+	if (pty_find(&e->p, "new each game", NULL, NULL))
 		e2e_fail_dump(e, "the whole help fits in 40x10: the test shows nothing");
 	pty_send(&e->p, "j");
 	if (!pty_wait_gone(&e->p, "astray - keys", WAIT_MS))
 		e2e_fail_dump(e, "j did not scroll the help");
 	/* page by page to the end; the end of a line longer than 40 columns
-	 * ("quaff ... drink a healing potion from your pack") shows on a row
+	 * ("pack ... a letter or a click uses it") shows on a row
 	 * of its own instead of being cut off */
 	bool pack_seen = false;
-	for (int i = 0; i < 24 && !pty_find(&e->p, "! heals", NULL, NULL); i++) {
+	for (int i = 0; i < 24 && !pty_find(&e->p, "new each game", NULL, NULL); i++) {
 		assert_true(pty_send_idle(&e->p, "\033[6~")); /* PgDn */
-		pack_seen = pack_seen || pty_find(&e->p, "from your pack", NULL, NULL);
+		pack_seen = pack_seen || pty_find(&e->p, "click uses it", NULL, NULL);
 	}
-	if (!pty_wait_text(&e->p, "! heals", WAIT_MS))
+	if (!pty_wait_text(&e->p, "new each game", WAIT_MS))
 		e2e_fail_dump(e, "PgDn did not reach the help's last line");
 	if (!pack_seen)
 		e2e_fail_dump(e, "a help line longer than the terminal lost its end");
