@@ -24,6 +24,7 @@
 
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define HEX "tests/levels/e2e/hex.lvl"
+#define ITEMS "tests/levels/e2e/items.lvl"
 
 struct e2e {
 	struct pty p;
@@ -221,6 +222,40 @@ static void test_click_floor_walks_there(void **state)
 	e2e_wait_still(e);
 	e2e_wait_player_at(e, 8, 5);
 	assert_int_equal(e2e_turn(e), 5); /* one step per turn, octile: 5 steps */
+	e2e_quit(e);
+}
+
+/* Items: walking over them fills the pack; i shows it with letters, a
+ * click on a line uses that item (a potion: quaffed and named); q with
+ * nothing to quaff says so; w opens the weapons. */
+static void test_pack_click_uses_item(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, ITEMS, 1, 1, 24, 80, NULL);
+	for (int x = 2; x <= 5; x++) {
+		pty_send(&e->p, "l");
+		e2e_wait_player_at(e, x, 1);
+		pty_send(&e->p, " "); /* past a --More-- if one is up */
+	}
+	pty_send(&e->p, "i");
+	if (!pty_wait_text(&e->p, "Your pack", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "i did not show the pack");
+	int row, col;
+	if (!pty_find(&e->p, "  a - ", &row, &col) || !pty_find(&e->p, "  d - ", NULL, NULL))
+		e2e_fail_dump(e, "the pack does not list its letters");
+	pty_click(&e->p, 0, col + 4, row, false);
+	if (!pty_wait_text(&e->p, "You drink a", WAIT_MS))
+		e2e_fail_dump(e, "a click on the potion did not quaff it");
+	pty_send(&e->p, " "); /* the --More-- */
+	if (!pty_wait_text(&e->p, "It was a potion of", WAIT_MS))
+		e2e_fail_dump(e, "the potion drunk was not named");
+	pty_send(&e->p, "q");
+	if (!pty_wait_text(&e->p, "no potions to quaff", WAIT_MS))
+		e2e_fail_dump(e, "q with no potion did not say so");
+	pty_send(&e->p, "w");
+	if (!pty_wait_text(&e->p, "Wield which weapon", WAIT_MS))
+		e2e_fail_dump(e, "w did not open the weapons");
+	pty_send(&e->p, "\033");
 	e2e_quit(e);
 }
 
@@ -898,6 +933,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vi_keys_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_arrows_and_numpad_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_floor_walks_there, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_both_click_forms_act_once, e2e_setup, e2e_teardown),
