@@ -249,7 +249,10 @@ bool ui_target_key(struct ui *u, int key)
 		u->notice[0] = '\0';
 		return true;
 	}
-	return c.kind != INPUT_MOVE;
+	if (c.kind == INPUT_MOVE)
+		return false; /* the cursor moves */
+	notice(u, "Aiming: move the cursor, Tab the next monster, Enter or f fires, Esc cancels.");
+	return true;
 }
 
 void ui_pack_command(struct ui *u, int command)
