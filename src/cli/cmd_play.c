@@ -81,8 +81,8 @@ static const struct opt play_opts[] = {
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
-	  .help = "override one bestiary knob, or with rules.KEY=VAL one of the game's (rules.arrival=0: no "
-		  "wandering monsters); repeatable" },
+	  .help = "override one bestiary knob, an item knob as ITEM.KEY=VAL, or with rules.KEY=VAL one of the "
+		  "game's (rules.arrival=0: no wandering monsters); repeatable" },
 	{ .name = "monsters", .kind = OPT_INT, .offset = ARG(map_monsters), .metavar = "K", .lo = 0, .hi = 100000,
 	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,

@@ -55,6 +55,13 @@ static const struct key_binding bindings[] = {
 	{ 'q', INPUT_QUAFF, GRID_N, 0 },
 	{ 'o', INPUT_EXPLORE, GRID_N, 0 },
 	{ 'i', INPUT_INVENTORY, GRID_N, 0 },
+	/* items, as in NetHack and DCSS; reading is a (r shows routes) */
+	{ 'a', INPUT_READ, GRID_N, 0 },  { 'z', INPUT_ZAP, GRID_N, 0 },
+	{ 't', INPUT_THROW, GRID_N, 0 }, { 'f', INPUT_FIRE, GRID_N, 0 },
+	{ 'w', INPUT_WIELD, GRID_N, 0 }, { 'W', INPUT_WEAR, GRID_N, 0 },
+	{ 'd', INPUT_DROP, GRID_N, 0 },  { ',', INPUT_PICKUP, GRID_N, 0 },
+	{ 'g', INPUT_PICKUP, GRID_N, 0 }, { 'c', INPUT_CLOSE, GRID_N, 0 },
+	{ '\t', INPUT_NEXT, GRID_N, 0 },
 	{ 'Q', INPUT_QUIT, GRID_N, 0 },  { INPUT_CTRL('q'), INPUT_QUIT, GRID_N, 0 },
 	{ '_', INPUT_CURSOR, GRID_N, 0 }, { 'x', INPUT_CURSOR, GRID_N, 0 },
 	{ 'r', INPUT_ROUTES, GRID_N, 0 },

@@ -40,7 +40,17 @@ enum input_command_kind {
 	INPUT_REST,      /* rest until healed or disturbed */
 	INPUT_QUAFF,     /* drink a potion from the pack */
 	INPUT_EXPLORE,   /* autoexplore */
-	INPUT_INVENTORY  /* show the pack */
+	INPUT_INVENTORY, /* show the pack */
+	INPUT_READ,      /* read a scroll, apply a tool (a) */
+	INPUT_ZAP,       /* zap a wand (z) */
+	INPUT_THROW,     /* throw (t) */
+	INPUT_FIRE,      /* fire the wielded launcher (f) */
+	INPUT_WIELD,     /* wield a weapon (w) */
+	INPUT_WEAR,      /* wear armour (W) */
+	INPUT_DROP,      /* drop (d) */
+	INPUT_PICKUP,    /* pick up (, or g) */
+	INPUT_CLOSE,     /* close a door (c) */
+	INPUT_NEXT       /* Tab: the next target */
 };
 
 struct input_command {

@@ -107,7 +107,7 @@ static void ui_say_grid(struct ui *u, bool first)
 
 /* ---- acting ----------------------------------------------------------- */
 
-static void ui_act(struct ui *u, struct action a)
+void ui_act(struct ui *u, struct action a)
 {
 	struct game *g = u->g;
 	u->msg_mark = g->message_stamp;
@@ -212,12 +212,19 @@ static void ui_run_dir(struct ui *u, enum grid_dir d)
 
 /* Plans the route Enter would travel from the cursor, keeps it for drawing,
  * and says where it leads. */
-static void ui_cursor_preview(struct ui *u)
+void ui_cursor_preview(struct ui *u)
 {
 	struct game *g = u->g;
 	char what[GAME_MESSAGE_LEN];
 	game_describe(g, u->cursor_x, u->cursor_y, what, sizeof what);
 	u->preview_len = 0;
+	if (u->targeting) {
+		int steps = grid_step_distance(g->grid, grid_index(g->grid, g->player.x, g->player.y),
+					       grid_index(g->grid, u->cursor_x, u->cursor_y));
+		ui_notice(u, "Fire at: %s, %d step%s (Enter fires, Tab next, Esc cancels)", what, steps,
+			  steps == 1 ? "" : "s");
+		return;
+	}
 	if (u->cursor_x == g->player.x && u->cursor_y == g->player.y) {
 		ui_notice(u, "Travel to: %s (%d,%d); Enter waits a turn", what, u->cursor_x,
 			  u->cursor_y);
@@ -310,20 +317,22 @@ static void ui_key_map(struct ui *u, int key)
 		ui_act(u, (struct action){ .kind = ACT_REST });
 		break;
 	case INPUT_QUAFF:
-		ui_act(u, (struct action){ .kind = ACT_QUAFF });
+	case INPUT_READ:
+	case INPUT_ZAP:
+	case INPUT_THROW:
+	case INPUT_FIRE:
+	case INPUT_WIELD:
+	case INPUT_WEAR:
+	case INPUT_DROP:
+	case INPUT_PICKUP:
+	case INPUT_CLOSE:
+	case INPUT_NEXT:
+	case INPUT_INVENTORY:
+		ui_pack_command(u, c.kind);
 		break;
 	case INPUT_EXPLORE:
 		ui_act(u, (struct action){ .kind = ACT_EXPLORE });
 		break;
-	case INPUT_INVENTORY: {
-		const struct player *p = &u->g->player;
-		if (p->potions > 0)
-			ui_notice(u, "Your pack: %d healing potion%s (q quaffs, +%d hp each; room for %d); %d gold.",
-				  p->potions, p->potions == 1 ? "" : "s", POTION_HEAL, PACK_POTIONS, p->gold);
-		else
-			ui_notice(u, "Your pack is empty (room for %d potions); %d gold.", PACK_POTIONS, p->gold);
-		break;
-	}
 	case INPUT_QUIT:
 		u->screen = SCREEN_QUIT;
 		break;
@@ -363,7 +372,15 @@ void ui_key(struct ui *u, int key)
 	case SCREEN_MAP:
 		ui_key_map(u, key);
 		break;
+	case SCREEN_PACK:
+		ui_pack_key(u, key);
+		break;
+	case SCREEN_DIR:
+		ui_dir_key(u, key);
+		break;
 	case SCREEN_CURSOR:
+		if (u->targeting && ui_target_key(u, key))
+			break;
 		if (c.kind == INPUT_MOVE) {
 			/* hex: the cursor goes straight up a row (ui_cursor_move) */
 			enum grid_topology topo = u->g->grid->topo;
@@ -488,7 +505,12 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		u->screen = u->back;
 		break;
 	case SCREEN_QUIT:
+	case SCREEN_DIR:
 		u->screen = SCREEN_MAP;
+		break;
+	case SCREEN_PACK:
+		if (b == INPUT_BUTTON_LEFT)
+			ui_pack_click(u, srow);
 		break;
 	case SCREEN_HISTORY:
 	case SCREEN_END:

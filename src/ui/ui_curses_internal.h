@@ -23,7 +23,9 @@ enum ui_screen {
 	SCREEN_HELP,
 	SCREEN_HISTORY,
 	SCREEN_QUIT,     /* "really quit?" */
-	SCREEN_END       /* died or won: the last look at the map */
+	SCREEN_END,      /* died or won: the last look at the map */
+	SCREEN_PACK,     /* the pack, to look at or choose from (pack_mode) */
+	SCREEN_DIR       /* which way? (a wand, a throw, a door) */
 };
 
 #define UI_NOTES 16 /* UI lines kept for the history */
@@ -64,6 +66,13 @@ struct ui {
 		char text[GAME_MESSAGE_LEN];
 	} notes[UI_NOTES];
 	int n_notes;
+	int pack_mode;           /* SCREEN_PACK: the key that opened it ('i', 'q', 'a', 'z', 't', 'w', 'W', 'd') */
+	int pack_row0;           /* SCREEN_PACK: the screen row of its first item (clicks) */
+	int pack_rows[PACK_SLOTS]; /* SCREEN_PACK: the slot shown on each row after pack_row0 (-1 none) */
+	int pending;             /* SCREEN_DIR: the key waiting for a direction ('z', 't', 'c') */
+	int pending_slot;        /* SCREEN_DIR: its pack slot */
+	bool targeting;          /* SCREEN_CURSOR chooses where f fires (Enter fires, Tab the next monster) */
+	int target;              /* targeting: the monster the cursor is on, -1 none */
 };
 
 /* ui_curses.c: a screen on g with options opt, as play starts it (the
@@ -71,6 +80,21 @@ struct ui {
 void ui_init(struct ui *u, struct game *g, const struct ui_options *opt);
 /* ui_curses.c: one key (input.h's names) on the screen shown now. */
 void ui_key(struct ui *u, int key);
+/* ui_curses.c: the player acts (cancels a --More--, says the result). */
+void ui_act(struct ui *u, struct action a);
+/* ui_curses.c: the cursor's notice after it moved. */
+void ui_cursor_preview(struct ui *u);
+
+/* ui_pack.c: the item keys on the map, the pack screen's keys and clicks,
+ * the direction prompt, and the fire cursor's keys. */
+void ui_pack_command(struct ui *u, int command);     /* an INPUT_* item command on the map */
+void ui_pack_key(struct ui *u, int key);             /* a key on SCREEN_PACK */
+void ui_pack_click(struct ui *u, int srow);          /* a left click on SCREEN_PACK */
+void ui_dir_key(struct ui *u, int key);              /* a key on SCREEN_DIR */
+bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targeting: true when taken */
+/* ui_draw.c: the pack over the map. */
+void ui_draw_pack(struct ui *u);
+
 /* ui_draw.c: one frame, from the state, in one place. */
 void ui_draw(struct ui *u);
 /* ui_draw.c: the screen lines of the help at this width (its scroll limit). */

@@ -76,9 +76,13 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 	chtype ch;
 	enum ui_colour col;
 	if (g->items[i]) {
-		bool gold = g->items[i] - 1 == ITEM_GOLD;
-		ch = gold ? '$' : '!';
-		col = gold ? UI_COL_GOLD : UI_COL_POTION;
+		const struct item_def *d = game_item_def(g, g->items[i] - 1);
+		int cls = d ? d->cls : ITEM_POTION;
+		ch = (chtype)(unsigned char)item_class_glyph(cls);
+		col = cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION;
+	} else if (g->hazard && g->hazard[i] && game_tile_known(g, i) != TILE_WALL) {
+		ch = '^';
+		col = UI_COL_WARN;
 	} else {
 		enum tile t = game_tile_known(g, i);
 		if (t >= TILE_COUNT)
@@ -423,8 +427,11 @@ static void ui_draw_status(struct ui *u)
 	const struct game *g = u->g;
 	const struct level *lv = game_level(g);
 	char left[256], right[96], pack[32] = "";
-	if (g->player.potions > 0)
-		snprintf(pack, sizeof pack, "  Potions %d", g->player.potions);
+	int carried = 0;
+	for (int s = 0; s < PACK_SLOTS; s++)
+		carried += g->pack[s].kind >= 0;
+	if (carried > 0)
+		snprintf(pack, sizeof pack, "  Pack %d/%d", carried, PACK_SLOTS);
 	/* monsters in view that know of the player (game_noticed_by) */
 	char aware[32] = "";
 	int noticed = g->over ? 0 : game_noticed_by(g);
@@ -449,8 +456,8 @@ static void ui_draw_status(struct ui *u)
 			 g->n_levels, g->turn, g->player.gold, pack, aware);
 	if ((int)strlen(left) + 8 >= COLS) {
 		/* a narrow screen: every figure, short, rather than gold cut off */
-		if (g->player.potions > 0)
-			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
+		if (carried > 0)
+			snprintf(pack, sizeof pack, "  p%d", carried);
 		if (noticed > 0)
 			snprintf(aware, sizeof aware, "  seen:%d", noticed);
 		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
@@ -463,7 +470,9 @@ static void ui_draw_status(struct ui *u)
 		[MODE_EXPLORE] = "EXPLORING: any key stops  ", [MODE_RUN] = "RUNNING: any key stops  ",
 	};
 	if (u->screen == SCREEN_CURSOR)
-		mode = "CURSOR: Enter=go Esc=back  ";
+		mode = u->targeting ? "FIRE: Enter=fire Tab=next Esc=back  " : "CURSOR: Enter=go Esc=back  ";
+	else if (u->screen == SCREEN_DIR)
+		mode = "WHICH WAY? Esc=back  ";
 	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over && !u->viewer)
 		mode = modes[g->travel.mode];
 	/* the mode matters most, then the routes flag, then the help hint (a
@@ -555,8 +564,17 @@ static const struct {
 	{ 0, "  wait        .  s  5 (numpad 5), or click on yourself" },
 	{ 0, "  rest        R   until healed or disturbed (1 hp every 10 turns); stops" },
 	{ 0, "              for a monster in view, a blow, a noise heard" },
-	{ 0, "  quaff       q   drink a healing potion from your pack" },
-	{ 0, "  pack        i   what you carry" },
+	{ 0, "  pack        i   what you carry (letters a-p); a letter or a click uses it" },
+	{ 0, "  quaff       q   drink a potion" },
+	{ 0, "  read        a   read a scroll or apply a tool (caltrops); r is routes" },
+	{ 0, "  zap         z   zap a wand, then a direction (digging opens walls)" },
+	{ 0, "  wield/wear  w  W   a weapon, armour (- takes it off)" },
+	{ 0, "  fire        f   fire the wielded sling or bow: the cursor starts on the" },
+	{ 0, "              nearest monster, Tab the next, Enter fires" },
+	{ 0, "  throw       t   throw a stone or arrow by hand, then a direction" },
+	{ 0, "  pick up     , or g   (walking onto an item picks it up too)" },
+	{ 0, "  drop        d" },
+	{ 0, "  close       c   then a direction: close an open door" },
 	{ 0, "  stairs      >   on the stairs (stepping on them does not descend);" },
 	{ 0, "              a click on the stairs you stand on too; elsewhere > travels" },
 	{ 0, "              to the nearest stairs seen (> in the cursor goes there)" },
@@ -579,7 +597,9 @@ static const struct {
 	{ 0, "  door to open it.  Alt with a key is the key.  Blows may miss; kills" },
 	{ 0, "  give experience (XL and its bar on the status line).  Time costs:" },
 	{ 0, "  wandering monsters come, more the longer you stay; hurt monsters heal." },
-	{ 0, "  ! heals (into the pack), $ is gold (your score), > leads down." },
+	{ 0, "  ! potion  ? scroll  / wand  ) weapon  [ armour  ( ammunition  } tool" },
+	{ 0, "  $ gold (your score)  ^ caltrops  > leads down.  Potions, scrolls and" },
+	{ 0, "  wands look alike until you use one: a gamble, new each game." },
 };
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
@@ -765,6 +785,8 @@ void ui_draw(struct ui *u)
 		ui_draw_map(u);
 		ui_draw_messages(u);
 		ui_draw_status(u);
+		if (u->screen == SCREEN_PACK)
+			ui_draw_pack(u);
 	}
 	wnoutrefresh(stdscr);
 	doupdate();

@@ -232,7 +232,7 @@ static void test_other_keys(void **state)
 	assert_int_equal(input_key(INPUT_CTRL('q')).kind, INPUT_QUIT);
 	assert_int_equal(input_key('o').kind, INPUT_EXPLORE);
 	assert_int_equal(input_key('i').kind, INPUT_INVENTORY);
-	assert_int_equal(input_key('\t').kind, INPUT_NONE);
+	assert_int_equal(input_key('\t').kind, INPUT_NEXT);
 	assert_int_equal(input_key('_').kind, INPUT_CURSOR);
 	assert_int_equal(input_key('x').kind, INPUT_CURSOR);
 	assert_int_equal(input_key('r').kind, INPUT_ROUTES);

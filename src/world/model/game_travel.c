@@ -251,8 +251,7 @@ static int run_ahead(const struct game *g, enum grid_dir dir)
  * remembered item worth picking up). */
 static bool explore_wanted(const struct game *g, int c)
 {
-	return !g->remembered[c] || g->items[c] == 1 + ITEM_GOLD ||
-	       (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
+	return !g->remembered[c] || game_item_wanted(g, c);
 }
 
 /* Levels up to this many cells may be flooded whole by autoexplore's last
@@ -575,7 +574,7 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 		   !(t->mode == MODE_TRAVEL && t->pos + 1 >= t->len)) {
 		travel_stop(g, TRAVEL_STAIRS);
 	} else if ((t->mode == MODE_RUN || t->mode == MODE_EXPLORE) &&
-		   (g->player.gold != gold0 || g->player.potions != potions0 || g->items[pc])) {
+		   (g->player.gold != gold0 || game_pack_total(g) != potions0 || g->items[pc])) {
 		travel_stop(g, TRAVEL_ITEM);
 	} else if (t->mode == MODE_RUN && run_sides(g, pc, t->dir) != t->sides) {
 		travel_stop(g, TRAVEL_ARRIVED); /* a junction, a doorway, the end of a wall */
