@@ -81,6 +81,8 @@ struct ai_stats {
 	long floods;            /* shared reverse floods (also counted in searches) */
 	double ai_us;           /* total microseconds of monster turns (decisions and their moves; game.c measures) */
 	double last_ai_us;      /* microseconds of monster turns in the latest game_act */
+	double ai_cpu_us;       /* the same in this process's CPU time (clock_cpu_us): what a shared machine gives others is not counted */
+	double last_ai_cpu_us;
 };
 
 /* How hunters share search work (ai.c; docs/ai.md).  AUTO floods once from

@@ -863,7 +863,7 @@ static void tell(struct game *g, const struct monster *m, struct ai_decision d, 
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
-	double t0 = clock_us();
+	double t0 = clock_us(), c0 = clock_cpu_us();
 	while (!g->over && g->player.energy < 100) {
 		g->turn++;
 		scent_mark(g);
@@ -895,15 +895,18 @@ static void run_monsters(struct game *g)
 			p->regen = 0;
 		}
 	}
-	double us = clock_us() - t0;
+	double us = clock_us() - t0, cpu = clock_cpu_us() - c0;
 	g->ai.stats.ai_us += us;
 	g->ai.stats.last_ai_us = us;
+	g->ai.stats.ai_cpu_us += cpu;
+	g->ai.stats.last_ai_cpu_us = cpu;
 	CHECK(g->over || (g->player.energy >= 100 && g->player.energy < 200));
 }
 
 static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
+	g->ai.stats.last_ai_cpu_us = 0;
 	g->heard = false;
 	long damage0 = g->damage_taken;
 	int gold0 = g->player.gold, potions0 = g->player.potions, from = player_cell(g);

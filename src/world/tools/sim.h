@@ -63,6 +63,7 @@ enum sim_metric {
 	SIM_M_SEARCH_MS_TURN,
 	SIM_M_AI_MS_MEAN,
 	SIM_M_AI_MS_P95,
+	SIM_M_AI_CPU_MS_MEAN,
 	SIM_METRIC_COUNT
 };
 
