@@ -97,7 +97,7 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
 
 void ai_init(struct ai *ai)
 {
-	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1, .near_goal = -1 };
+	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1, .near_goal = -1, .swarm_turn = -1 };
 }
 
 bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles, struct path_ctx *path,
@@ -326,6 +326,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	ranged_map_forget(ai->ranged);
 	mind_pack_turn(ai->pack);
 	mind_ambush_turn(ai->ambush);
+	ai->swarm_turn = -1;
 	if (ai->share != AI_SHARE_AUTO)
 		return;
 	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
@@ -761,6 +762,8 @@ static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_DIG] = ai_mind_dig,
 	[MIND_PACK] = mind_pack,
 	[MIND_AMBUSH] = mind_ambush,
+	[MIND_SWARM] = mind_swarm,
+	[MIND_BREED] = mind_breed,
 };
 
 /* How far (cells, each way) a wanderer's next goal may lie, and how many

@@ -51,6 +51,11 @@ struct ranged_map *ranged_map_create(const struct grid *g);
 void ranged_map_destroy(struct ranged_map *rm);
 /* A new game turn: the player's turn map is made again when next needed. */
 void ranged_map_forget(struct ranged_map *rm);
+/* The turns the player needs to walk to `cell` by the player's turn map
+ * (made at most once a game turn, shared by the ranged and swarm minds),
+ * or -1 beyond AI_PLAYER_REACH turns or with no map (no memory). */
+#define AI_PLAYER_REACH 18
+int ai_player_turns(struct ai *ai, const struct ai_view *v, int cell);
 
 /* Counts a flood of a mind's own in ai->stats (searches, expanded,
  * search_us, on_search): `expanded` the cells it settled. */
@@ -158,5 +163,12 @@ bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi
 	       struct ai_decision *d);
 bool mind_ambush(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
 		 struct ai_decision *d);
+
+/* mind_swarm.c: holds back out of reach until enough are near, then rushes (docs/ai.md, "Mind: swarm"). */
+bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		struct ai_decision *d);
+/* mind_breed.c: buds off another of its kind while unseen (docs/ai.md, "Mind: breed"). */
+bool mind_breed(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		struct ai_decision *d);
 
 #endif

@@ -41,6 +41,10 @@ struct monster_kind {
 	int dig_turns;       /* MIND_DIG: turns of work that turn one wall into rubble */
 	int pack;            /* pack mind: cells from the player within which a member takes a post around it */
 	int ambush;          /* ambush mind: cells from the player at which a waiting ambusher strikes */
+	int swarm;           /* swarm mind: members near the player before they rush it together */
+	int gather;          /* swarm mind: the player's turns of distance at which members hold while too few */
+	int breed;           /* breed mind: its own actions out of the player's sight before it buds; 0 = never */
+	int breed_max;       /* breed mind: the most of this kind the level may ever hold (the slain count) */
 };
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
@@ -53,6 +57,8 @@ enum mind_kind {
 	MIND_DIG,            /* the player, through walls it digs into rubble */
 	MIND_TRACK,          /* the player's scent trail or the last noise, when it lost sight */
 	MIND_AMBUSH,         /* waits out of sight at a chokepoint of the player's way to the stairs */
+	MIND_SWARM,          /* holds back out of reach until enough are near, then rushes together */
+	MIND_BREED,          /* buds off another of its kind while the player does not see it */
 	MIND_COUNT
 };
 

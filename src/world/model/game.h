@@ -76,7 +76,7 @@ enum travel_mode {
  * field of the state; 3: the hunt (monster minds, noise, sleep, wandering,
  * scent, digging and shots; docs/ai.md).
  */
-#define GAME_RULES 3
+#define GAME_RULES 4
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
@@ -159,6 +159,9 @@ struct game {
 	int *occupant;          /* w*h: index into monsters[] or -1 */
 	struct monster *monsters; /* n_monsters (struct monster: ai.h); dead ones stay, alive = false */
 	int n_monsters;
+	int monster_cap;        /* slots of monsters[], monster_dist[], noticed[] and the AI's per-monster
+	                           buffers: the level's monsters and room for what breeders may add
+	                           (breed_max of each breeding kind present); n_monsters grows up to it */
 	struct path_ctx *path;  /* one search context for the level, reused */
 	struct reach reach;     /* the player's distance map (travel previews) */
 	int *scent;             /* w*h: the game turn the player last stood on each cell, -1 never; water keeps

@@ -480,11 +480,20 @@ static void state_head(struct state_io *io, struct game *g)
 	STATE_INT(io, g->depth, 0, g->n_levels - 1);
 }
 
-static void state_sizes(struct state_io *io, const struct game *g)
+/* The monster count may have grown since the level was loaded (breeders'
+ * buds, up to monster_cap): LOAD takes the saved count and gives the
+ * monsters past the level's their route buffers before they are read. */
+static void state_sizes(struct state_io *io, struct game *g)
 {
 	state_expect(io, g->grid->w);
 	state_expect(io, g->grid->h);
-	state_expect(io, g->n_monsters);
+	int n = g->n_monsters;
+	STATE_INT(io, n, 0, g->monster_cap);
+	if (io->mode == STATE_LOAD && !io->bad) {
+		for (int i = g->n_monsters; i < n; i++)
+			ai_mind_init(&g->ai, &g->monsters[i].mind, i);
+		g->n_monsters = n;
+	}
 }
 
 /* ---- the three uses ------------------------------------------------------ */

@@ -914,7 +914,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	struct game *g = game_create(levels, 1, b, seed);
 	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
 	int rc = -1;
-	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->n_monsters))
+	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->monster_cap))
 		goto done;
 	if (r->heat && r->heat->w == 0 &&
 	    !heat_init(r->heat, g->grid->w, g->grid->h, (int)g->grid->topo, g->tiles))
