@@ -10,7 +10,8 @@
 #   build,chase,round,ai_ms_mean,ai_cpu_ms_mean
 # usage: tests/bench/mixed.sh BIN_A [BIN_B] (from the repository root)
 # env: ROUNDS (2), TURNS (100), GAMES (2), N (1000), PLAYER (exit),
-#      GLYPHS (only these kinds, e.g. "mU" for the diggers),
+#      GLYPHS (only these kinds, e.g. "mU" for the diggers), SIM_ARGS (more
+#      options for sim, e.g. "--set mole.dig=0"),
 #      BESTIARY (levels/bestiary.txt), ASTRAY_MAPS (../shared/maps/movingai)
 set -eu
 a=$1 b=${2:-}
@@ -33,7 +34,7 @@ while [ "$r" -le "$rounds" ]; do
 			[ "$chase" = yes ] && flag=--chase
 			# shellcheck disable=SC2086
 			"$bin" sim "$lvl" --bestiary "$bestiary" --games "$games" --turns "$turns" --player "$player" \
-				$flag $sets --format csv |
+				$flag $sets ${SIM_ARGS:-} --format csv |
 				awk -F, -v b="$bin" -v c="$chase" -v r="$r" '
 					$2 == "time_ai_ms_mean" { mean = $4 }
 					$2 == "time_ai_cpu_ms_mean" { cpu = $4 }

@@ -35,6 +35,21 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
 enum ai_route_due { AI_ROUTE_PLAN, AI_ROUTE_KEEP, AI_ROUTE_DUE };
 enum ai_route_due ai_route_due(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal);
 
+/*
+ * Whether a due route of a monster that searches on its own (a digger, a
+ * kind with a finite penalty or a budget) is kept on a large level (more
+ * than AI_SHARE_MIN x AI_SHARE_CELLS open cells; docs/ai.md, "Scale"):
+ * farther than AI_NEAR_DIST from a goal that moved less than AI_STALE_DIST
+ * from the one it planned toward, or the goal moved less than
+ * 1/AI_FRESH_RATIO of its distance.  It heads for where the player was a
+ * few turns ago and plans more often as it comes near: a bounded own
+ * search (GAME.md principle 5).  Never on a smaller level, and never for a
+ * crowd detour.
+ */
+#define AI_FRESH_RATIO 8
+bool ai_route_fresh(const struct ai *ai, const struct ai_view *v, const struct monster *m, const struct mind *mi,
+		    int goal);
+
 /* The next cell of m's route toward `goal` under the chase rule's
  * planning (its knobs, crowd detours, route kept while valid), or -1 to
  * wait.  The caller that steps to it must advance mi->route_pos. */

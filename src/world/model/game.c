@@ -637,7 +637,8 @@ static void monster_dig(struct game *g, const struct monster *m, int cell)
  * knew of the player.  Refused (a wait) past the kind's breed_max on the
  * level, the slain counted, or when the level has no slot left, or on a
  * cell that is not free beside the parent (the AI never asks that).  The
- * player is told what it sees, or hears within DIG_HEARD steps.
+ * player is told what it sees, or hears within DIG_HEARD steps (a sound
+ * that does not stop travel: g->heard is the digging's).
  */
 static void monster_breed(struct game *g, int i, int cell)
 {
@@ -672,7 +673,6 @@ static void monster_breed(struct game *g, int i, int cell)
 		game_message_add(g, "The %s splits in two!", k->name);
 	} else if (grid_step_distance(g->grid, from, player_cell(g)) <= DIG_HEARD) {
 		game_message_add(g, "You hear a wet, tearing sound.");
-		g->heard = true;
 	}
 }
 
