@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "help.h"
 #include "opt.h"
@@ -86,7 +87,7 @@ int cmd_scores(int argc, char **argv)
 	struct score_list l;
 	char err[DIAG_ERR_LEN];
 	if (!scores_load(data, &l, err, sizeof err)) {
-		fprintf(stderr, "astray scores: %s\n", err);
+		cli_message(stderr, "astray scores", err);
 		return 1;
 	}
 	if (l.skipped > 0)

@@ -106,13 +106,17 @@ char **sim_load_files(const struct sim_args *a, int *n_out)
 		int k = 0;
 		char **names = cli_level_files(arg, &k);
 		if (!names || k == 0) {
-			fprintf(stderr, "astray sim: %s: %s\n", arg, names ? "no .lvl files in this folder" : strerror(errno));
+			const char *why = names ? "no .lvl files in this folder" : strerror(errno);
+			fputs("astray sim: ", stderr);
+			cli_put_escaped(stderr, arg);
+			fprintf(stderr, ": %s\n", why);
 			ok = false;
 		}
-		for (int j = 0; ok && j < k; j++)
+		for (int j = 0; ok && j < k; j++) {
 			ok = push_name(&out, &n, &cap, names[j]);
-		if (names && !ok)
-			fprintf(stderr, "astray sim: out of memory\n");
+			if (!ok)
+				fprintf(stderr, "astray sim: out of memory\n");
+		}
 		cli_names_free(names, k);
 	}
 	if (!ok) {
@@ -160,7 +164,9 @@ bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char gly
 	struct diag_list d = { 0 };
 	int err = textfile_read(file, &lr->text, &len);
 	if (err) {
-		fprintf(stderr, "astray sim: %s: %s\n", file, strerror(err));
+		fputs("astray sim: ", stderr);
+		cli_put_escaped(stderr, file);
+		fprintf(stderr, ": %s\n", textfile_strerror(err));
 		return false;
 	}
 	lr->src.file = file;

@@ -196,7 +196,10 @@ static void test_dungeon_saved(void **state)
 	pty_send(&t->p, "\r");
 	char status[256];
 	expect_game(t, status, sizeof status);
-	pty_send(&t->p, "\033.."); /* past any --More--, then two turns of waiting */
+	/* past any --More--, then two turns of waiting (apart: ESC . at once
+	 * is Alt-.) */
+	pty_send_idle(&t->p, "\033");
+	pty_send(&t->p, "..");
 	if (!pty_wait_text(&t->p, "Turn 2", WAIT_MS))
 		fail_dump(t, "two waits did not make turn 2");
 	assert_true(status_line(t, status, sizeof status));

@@ -113,6 +113,24 @@ struct game *fixture_game(struct fixture *f, const char *topology, const char *m
 	return f->g;
 }
 
+struct game *fixture_game_set(struct fixture *f, const char *topology, const char *map, uint64_t seed,
+			      const char *const *sets)
+{
+	memset(f, 0, sizeof *f);
+	fixture_bestiary(&f->b, fixture_kinds);
+	for (int i = 0; sets && sets[i]; i++) {
+		char err[512];
+		if (!bestiary_set(&f->b, sets[i], err, sizeof err))
+			fail_msg("--set %s: %s", sets[i], err);
+	}
+	f->lv[0] = fixture_level(topology, map, &f->b);
+	f->levels[0] = f->lv[0];
+	f->n = 1;
+	f->g = game_create(f->levels, 1, &f->b, seed);
+	assert_non_null(f->g);
+	return f->g;
+}
+
 void fixture_fini(struct fixture *f)
 {
 	game_destroy(f->g);

@@ -261,7 +261,7 @@ static void test_set(void **state)
 	assert_int_equal(bestiary_find_name(&b, "rat")->budget, 100);
 
 	assert_false(bestiary_set(&b, "gobln.sight=3", err, sizeof err));
-	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin; rules sets the game's knobs)");
+	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin; rules sets the game's knobs; or an item of the catalogue)");
 	/* the game's knobs: rules.KEY */
 	assert_true(bestiary_set(&b, "rules.arrival=0", err, sizeof err));
 	assert_int_equal(b.rules.arrival, 0);

@@ -187,6 +187,33 @@ static void test_entry_from_games(void **state)
 	fixture_fini(&f);
 }
 
+/* A symbolic link planted as scores.lock is refused: opened with
+ * O_CREAT it used to make an empty file appear wherever it pointed. */
+static void test_lock_link_is_refused(void **state)
+{
+	(void)state;
+	char dir[64], err[600], aside[300], lock[200], target[200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(lock, sizeof lock, "%s/scores.lock", dir);
+	snprintf(target, sizeof target, "%s/planted", dir);
+	assert_int_equal(symlink(target, lock), 0);
+	struct score_entry e = entry(10, 5, 1, "killed by a rat on level 1");
+	int rank;
+	assert_false(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(err, "scores.lock: a symbolic link: refused"));
+	struct stat st;
+	assert_true(lstat(target, &st) != 0 && errno == ENOENT);
+	unlink(lock);
+	/* a FIFO there is refused too, at once */
+	assert_int_equal(mkfifo(lock, 0600), 0);
+	assert_false(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(err, "scores.lock: not a regular file"));
+	unlink(lock);
+	assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 1);
+	remove_dir(dir);
+}
+
 static void test_add_rank_and_cap(void **state)
 {
 	(void)state;
@@ -421,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_entry_from_games),
 		cmocka_unit_test(test_add_rank_and_cap),
+		cmocka_unit_test(test_lock_link_is_refused),
 		cmocka_unit_test(test_damaged_list_is_kept),
 		cmocka_unit_test(test_bad_line_keeps_good_entries),
 		cmocka_unit_test(test_failing_write_keeps_old_list),

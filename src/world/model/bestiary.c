@@ -563,6 +563,7 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 		diag_sort(diags, first_diag);
 	if (out->n == 0 && !p.errors)
 		berr(&p, line ? line : 1, 1, "no monster kinds (a kind starts with 'kind: NAME')");
+	items_default(&out->items);
 	return p.errors == 0;
 }
 
@@ -614,14 +615,18 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 	for (int i = 0; i < b->n; i++)
 		if (strlen(b->kinds[i].name) == kl && memcmp(b->kinds[i].name, assignment, kl) == 0)
 			k = &b->kinds[i];
+	if (!k && items_find(&b->items, assignment, kl) >= 0) {
+		bool unknown;
+		return items_set(&b->items, assignment, &unknown, err, errlen);
+	}
 	if (!k) {
 		char list[400];
 		size_t used = 0;
 		list[0] = '\0';
 		for (int i = 0; i < b->n && used < sizeof list; i++)
 			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", b->kinds[i].name);
-		snprintf(err, errlen, "unknown kind '%.*s' in --set (kinds: %s; rules sets the game's knobs)", (int)(kl > 40 ? 40 : kl), assignment,
-			 b->n ? list : "none");
+		snprintf(err, errlen, "unknown kind '%.*s' in --set (kinds: %s; rules sets the game's knobs; or an item of the catalogue)",
+			 (int)(kl > 40 ? 40 : kl), assignment, b->n ? list : "none");
 		return false;
 	}
 	const char *key_s = dot + 1;
@@ -643,6 +648,8 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 	return set_number(k, key, val, strlen(val), err, errlen);
 }
 
+static bool exists(const char *path);
+
 bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list *diags)
 {
 	size_t len = 0;
@@ -655,6 +662,13 @@ bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list
 	}
 	bool ok = bestiary_parse(path, text, len, out, diags);
 	free(text);
+	/* the item catalogue beside it, when there is one */
+	char ipath[4096];
+	const char *slash = strrchr(path, '/');
+	int k = slash ? snprintf(ipath, sizeof ipath, "%.*s/items.txt", (int)(slash - path), path)
+		      : snprintf(ipath, sizeof ipath, "items.txt");
+	if (k > 0 && (size_t)k < sizeof ipath && exists(ipath))
+		ok = items_load_file(ipath, &out->items, diags) && ok;
 	return ok;
 }
 

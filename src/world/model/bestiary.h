@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "items.h"
 
 #define BESTIARY_MAX_KINDS 52 /* one per letter a-z A-Z */
 
@@ -85,6 +86,10 @@ struct bestiary {
 	struct monster_kind kinds[BESTIARY_MAX_KINDS];
 	int n;
 	struct rule_knobs rules; /* the `rules:` block (every knob at its default when the file has none) */
+	/* The item catalogue that goes with it (items.h): the built-in one
+	 * after bestiary_parse, the items.txt beside the file after
+	 * bestiary_load_file; --set reaches both. */
+	struct item_catalogue items;
 };
 
 /* Every rule knob at its default (a bestiary made without a file). */
@@ -103,7 +108,9 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 const struct monster_kind *bestiary_find_glyph(const struct bestiary *b, char glyph);
 struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name);
 
-/* Applies "KIND.KEY=VALUE" or "rules.KEY=VALUE" (the --set option).  On failure returns false and
+/* Applies "KIND.KEY=VALUE" or "rules.KEY=VALUE" (the --set option); a KIND
+ * that is no monster kind but an item id of b->items sets the item's key
+ * (items_set).  On failure returns false and
  * writes a message naming the unknown kind, key or bad value into err. */
 bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen);
 

@@ -107,6 +107,8 @@ static void level_state_free(struct game *g)
 	free(g->tiles);
 	free(g->open);
 	free(g->items);
+	free(g->item_qty);
+	free(g->hazard);
 	free(g->visible);
 	free(g->remembered);
 	free(g->known);
@@ -121,6 +123,7 @@ static void level_state_free(struct game *g)
 	path_destroy(g->reach.ctx);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
+	g->item_qty = g->hazard = NULL;
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = g->known = NULL;
 	g->noticed = NULL;
 	g->monster_dist = NULL;
@@ -138,9 +141,11 @@ static void fov_update(struct game *g)
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	memset(g->visible, 0, n);
 	fov_compute(g->grid, g->opaque, g->player.x, g->player.y, g->sight_radius, g->visible);
-	/* only the radius' box can have changed */
+	/* only the radius' box can have changed: the walls of what is seen
+	 * lie one step past the radius (two rows on a diamond map) */
 	int r = g->sight_radius + 1;
-	for (int y = g->player.y - r; y <= g->player.y + r; y++)
+	int rows = grid_is_diamond(g->grid->topo) ? 2 * r : r;
+	for (int y = g->player.y - rows; y <= g->player.y + rows; y++)
 		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++) {
 			if (!grid_in_bounds(g->grid, x, y) || !g->visible[cell_of(g, x, y)])
 				continue;
@@ -183,7 +188,7 @@ static void scent_mark(struct game *g)
  * (it does not hear itself), -1 for the player.  The same noise again on
  * the same turn (a second blow at the same place) is not flooded again.
  */
-static void make_noise(struct game *g, int cell, int loud, int source)
+void game_make_noise(struct game *g, int cell, int loud, int source)
 {
 	if (loud <= 0 || (g->noise_cell == cell && g->noise_turn == g->turn && g->noise_loud >= loud))
 		return;
@@ -219,6 +224,8 @@ bool game_level_load(struct game *g, int depth)
 	g->tiles = malloc(n);
 	g->open = calloc(n, 1);
 	g->items = calloc(n, 1);
+	g->item_qty = calloc(n, 1);
+	g->hazard = calloc(n, 1);
 	g->visible = calloc(n, 1);
 	g->remembered = calloc(n, 1);
 	g->known = malloc(n);
@@ -235,7 +242,7 @@ bool game_level_load(struct game *g, int depth)
 	g->path = path_create(g->grid);
 	g->reach.ctx = path_create(g->grid);
 	g->reach.source = -1;
-	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
+	if (!g->tiles || !g->open || !g->items || !g->item_qty || !g->hazard || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
 	    !g->noticed || !g->scent || !g->noise || !g->path || !g->reach.ctx ||
 	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, g->monster_cap))
@@ -257,11 +264,7 @@ bool game_level_load(struct game *g, int depth)
 	g->noise_loud = 0;
 	g->level_turn = g->turn;
 	g->arrivals = 0;
-	for (int i = 0; i < lv->n_items; i++) {
-		const struct level_item *it = &lv->items[i];
-		if (grid_in_bounds(g->grid, it->x, it->y))
-			g->items[cell_of(g, it->x, it->y)] = (uint8_t)(1 + it->kind);
-	}
+	game_items_place(g);
 	g->player.x = lv->player_x;
 	g->player.y = lv->player_y;
 	g->player.energy = 100;
@@ -358,6 +361,7 @@ struct game *game_create(const struct level *const *levels, int n_levels,
 	g->player.xlevel = 1;
 	g->first_contact_turn = -1;
 	g->last_hurt_turn = -1;
+	game_items_init(g);
 	ai_init(&g->ai);
 	if (!game_level_load(g, 0)) {
 		game_destroy(g);
@@ -421,7 +425,7 @@ long game_xp_for_level(const struct game *g, int level)
 
 /* The player gains xp; each level reached raises max hp (healing as much)
  * and the chance to hit, and every level_damage levels the damage. */
-static void gain_xp(struct game *g, int xp)
+void game_gain_xp(struct game *g, int xp)
 {
 	struct player *p = &g->player;
 	const struct rule_knobs *r = &g->bestiary.rules;
@@ -438,7 +442,7 @@ static void gain_xp(struct game *g, int xp)
 	}
 }
 
-static void monster_dies(struct game *g, struct monster *m)
+void game_monster_dies(struct game *g, struct monster *m)
 {
 	int c = cell_of(g, m->x, m->y);
 	m->alive = false;
@@ -450,7 +454,7 @@ static void monster_dies(struct game *g, struct monster *m)
 
 static void player_attacks(struct game *g, struct monster *m)
 {
-	make_noise(g, player_cell(g), NOISE_FIGHT, -1);
+	game_make_noise(g, player_cell(g), NOISE_FIGHT, -1);
 	if (!roll_hit(g, game_player_hit_chance(g, m->kind))) {
 		game_message_add(g, "You miss the %s.", m->kind->name);
 		return;
@@ -463,8 +467,8 @@ static void player_attacks(struct game *g, struct monster *m)
 		int xp = bestiary_xp_worth(m->kind);
 		game_message_add(g, "You kill the %s (+%d xp).", m->kind->name, xp);
 		g->player.kills++;
-		monster_dies(g, m);
-		gain_xp(g, xp);
+		game_monster_dies(g, m);
+		game_gain_xp(g, xp);
 	} else {
 		game_message_add(g, "You hit the %s (%d; %d/%d hp left).", m->kind->name, d, m->hp, m->kind->hp);
 	}
@@ -475,7 +479,7 @@ static void player_attacks(struct game *g, struct monster *m)
  * hit ("The goblin hits you"), `miss` is the whole message of a miss. */
 static void player_hurt(struct game *g, const struct monster *m, const char *how, const char *miss)
 {
-	make_noise(g, player_cell(g), NOISE_FIGHT, (int)(m - g->monsters));
+	game_make_noise(g, player_cell(g), NOISE_FIGHT, (int)(m - g->monsters));
 	if (g->first_contact_turn < 0)
 		g->first_contact_turn = g->turn;
 	int d = roll_hit(g, game_monster_hit_chance(g, m->kind)) ? roll_damage(g, m->kind->damage) : 0;
@@ -584,7 +588,7 @@ static void monster_shoot(struct game *g, struct monster *m, int to)
 	if (t->hp <= 0) {
 		if (shown)
 			game_message_add(g, "%s kills the %s.", shot, t->kind->name);
-		monster_dies(g, t);
+		game_monster_dies(g, t);
 	} else if (shown) {
 		if (d > 0)
 			game_message_add(g, "%s hits the %s (%d).", shot, t->kind->name, d);
@@ -622,7 +626,7 @@ static int monster_step(struct game *g, struct monster *m, int to)
 			game_message_add(g, "You hear a door open.");
 			g->heard = "you hear a door open";
 		}
-		make_noise(g, to, NOISE_DOOR, idx);
+		game_make_noise(g, to, NOISE_DOOR, idx);
 	}
 	g->occupant[from] = -1;
 	ai_cell_held(&g->ai, from, false);
@@ -638,10 +642,10 @@ static int monster_step(struct game *g, struct monster *m, int to)
 /* The tile at `cell` is now t: the grid's entering cost, the opacity and
  * the AI's maps follow.  The player's memory (known[]) follows only when
  * the player sees the cell (fov_update, after the monsters' turns). */
-static void tile_set(struct game *g, int cell, enum tile t)
+void game_tile_set(struct game *g, int cell, enum tile t)
 {
 	g->tiles[cell] = (uint8_t)t;
-	g->grid->cost[cell] = tile_info(t)->cost;
+	g->grid->cost[cell] = game_cell_cost(g, cell);
 	g->opaque[cell] = tile_info(t)->blocks_sight;
 	ai_cell_changed(&g->ai, g->grid, cell);
 }
@@ -650,7 +654,7 @@ bool game_grid_from_tiles(struct game *g)
 {
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	for (size_t c = 0; c < n; c++)
-		g->grid->cost[c] = tile_info((enum tile)g->tiles[c])->cost;
+		g->grid->cost[c] = game_cell_cost(g, (int)c);
 	return ai_level_refresh(&g->ai, g->grid);
 }
 
@@ -676,7 +680,7 @@ static void monster_dig(struct game *g, const struct monster *m, int cell)
 	if (m->mind.timer != 1 && !done)
 		return;
 	if (done)
-		tile_set(g, cell, TILE_RUBBLE);
+		game_tile_set(g, cell, TILE_RUBBLE);
 	if (g->visible[from] || (done && g->visible[cell])) {
 		game_message_add(g, done ? "The %s digs through the wall." : "The %s digs at the wall.", m->kind->name);
 	} else if (grid_step_distance(g->grid, from, player_cell(g)) <= DIG_HEARD) {
@@ -761,9 +765,9 @@ static enum act_result descend(struct game *g)
 		g->over = true;
 		g->won = true;
 		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kill%s "
-				    "in %d turns! (seed %llu)",
+				    "in %d turn%s! (seed %llu)",
 				 g->player.gold, g->player.kills, g->player.kills == 1 ? "" : "s", g->turn,
-				 (unsigned long long)g->seed);
+				 g->turn == 1 ? "" : "s", (unsigned long long)g->seed);
 		return RESULT_WON;
 	}
 	if (!game_level_load(g, g->depth + 1)) {
@@ -790,51 +794,15 @@ int game_player_enter(struct game *g, int to, enum act_result *res)
 	*res = RESULT_ACTED;
 	if (open_door(g, to)) {
 		game_message_add(g, "You open the door.");
-		make_noise(g, to, NOISE_DOOR, -1);
+		game_make_noise(g, to, NOISE_DOOR, -1);
 	}
 	g->player.x = grid_x(g->grid, to);
 	g->player.y = grid_y(g->grid, to);
 	int cost = enter_cost(g, to);
-	if (g->items[to] == 1 + ITEM_POTION) {
-		if (g->player.potions < PACK_POTIONS) {
-			g->player.potions++;
-			g->items[to] = 0;
-			game_message_add(g, "You put a healing potion in your pack (%d; q quaffs).", g->player.potions);
-		} else {
-			game_message_add(g, "A healing potion lies here; your pack is full (%d).", PACK_POTIONS);
-		}
-	} else if (g->items[to] == 1 + ITEM_GOLD) {
-		int amount = rng_range(&g->rng, 10, 30);
-		g->player.gold += amount;
-		g->items[to] = 0;
-		game_message_add(g, "You pick up %d gold (%d in all).", amount, g->player.gold);
-	}
+	game_item_step_on(g, to);
 	if (g->tiles[to] == TILE_EXIT)
 		game_message_add(g, "There are stairs down here: press > to descend.");
 	return cost;
-}
-
-/* ACT_QUAFF: drinks a potion from the pack; 0 (no time) when there is none
- * or the player is unhurt. */
-static int player_quaff(struct game *g)
-{
-	struct player *p = &g->player;
-	if (p->potions <= 0) {
-		game_message_add(g, "You have no potions.");
-		return 0;
-	}
-	if (p->hp >= p->max_hp) {
-		game_message_add(g, "You are at full health; you keep the potion.");
-		return 0;
-	}
-	int before = p->hp;
-	p->hp += POTION_HEAL;
-	if (p->hp > p->max_hp)
-		p->hp = p->max_hp;
-	p->potions--;
-	p->potions_drunk++;
-	game_message_add(g, "You drink a healing potion: +%d hp (%d/%d).", p->hp - before, p->hp, p->max_hp);
-	return 100;
 }
 
 /* ACT_MOVE: step, bump-attack, open a door.  Returns energy spent (0 = no time). */
@@ -1069,7 +1037,7 @@ static enum act_result act(struct game *g, const struct action *a)
 	g->ai.stats.last_ai_us = 0;
 	g->heard = NULL;
 	long damage0 = g->damage_taken;
-	int gold0 = g->player.gold, potions0 = g->player.potions, from = player_cell(g);
+	int gold0 = g->player.gold, potions0 = game_pack_total(g), from = player_cell(g);
 	enum act_result res = RESULT_NOTHING;
 	int cost = 0;
 	switch (a->kind) {
@@ -1108,9 +1076,16 @@ static enum act_result act(struct game *g, const struct action *a)
 		break;
 	}
 	case ACT_QUAFF:
+	case ACT_PICKUP:
+	case ACT_USE:
+	case ACT_THROW:
+	case ACT_FIRE:
+	case ACT_WIELD:
+	case ACT_WEAR:
+	case ACT_DROP:
+	case ACT_CLOSE:
 		game_travel_cancel(g);
-		cost = player_quaff(g);
-		res = cost > 0 ? RESULT_ACTED : RESULT_NOTHING;
+		cost = game_item_act(g, a, &res);
 		break;
 	case ACT_DESCEND:
 		game_travel_cancel(g);
@@ -1129,7 +1104,9 @@ static enum act_result act(struct game *g, const struct action *a)
 	bool hurry = a->kind == ACT_RUN || a->kind == ACT_TRAVEL || a->kind == ACT_EXPLORE ||
 		     (a->kind == ACT_TRAVEL_STEP && g->travel.mode != MODE_REST);
 	if (hurry && player_cell(g) != from)
-		make_noise(g, player_cell(g), NOISE_HURRY, -1);
+		game_make_noise(g, player_cell(g), NOISE_HURRY, -1);
+	if (player_cell(g) != from)
+		game_item_moved(g); /* loud armour */
 	/* how far each monster stands before it moves: one that comes closer is news */
 	for (int i = 0; i < g->n_monsters; i++)
 		if (g->monsters[i].alive)
@@ -1209,11 +1186,12 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 			   : t == TILE_EXIT ? "stairs down (stand on them and press > to descend)"
 					    : tile_info(t)->name;
 	const char *seen = g->visible[c] ? "" : " (remembered)";
-	if (g->items[c] == 1 + ITEM_POTION)
-		snprintf(buf, size, "a healing potion on %s%s", ground, seen);
-	else if (g->items[c] == 1 + ITEM_GOLD)
-		snprintf(buf, size, "gold on %s%s", ground, seen);
-	else
-		snprintf(buf, size, "%s%s", ground, seen);
+	char what[GAME_MESSAGE_LEN / 2];
+	if (g->items[c]) {
+		game_item_name(g, g->items[c] - 1, g->item_qty[c], what, sizeof what);
+		snprintf(buf, size, "%s on %s%s%s", what, ground, g->hazard[c] ? " strewn with caltrops" : "", seen);
+	} else {
+		snprintf(buf, size, "%s%s%s", ground, g->hazard[c] ? " strewn with caltrops" : "", seen);
+	}
 }
 

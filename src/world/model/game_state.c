@@ -420,13 +420,27 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, p->damage_bonus, -1000, 1000);
 	STATE_INT(io, p->armour, -1000, 1000);
 
+	/* the pack, equipment and what the player knows of items (game_items.c) */
+	const int kinds = g->bestiary.items.n;
+	for (int i = 0; i < PACK_SLOTS; i++) {
+		STATE_INT(io, g->pack[i].kind, -1, kinds - 1);
+		STATE_INT(io, g->pack[i].qty, 0, 255);
+	}
+	STATE_INT(io, g->wielded, -1, PACK_SLOTS - 1);
+	STATE_INT(io, g->worn, -1, PACK_SLOTS - 1);
+	state_cells_u8(io, g->identified, ITEMS_MAX, 2);
+	state_cells_u8(io, g->looks, ITEMS_MAX, ITEM_LOOKS);
+	STATE_INT(io, g->items_used, 0, INT32_MAX);
+
 	state_cells_u8(io, g->tiles, n, TILE_COUNT);
+	state_cells_u8(io, g->hazard, n, 256);
 	/* not a field: the grid's costs and the AI's regions are made from
 	 * the tiles (dug walls), before the flood below is rebuilt on them */
 	if (io->mode == STATE_LOAD && !io->bad && !game_grid_from_tiles(g))
 		io->bad = true;
 	state_cells_u8(io, g->open, n, 256);
-	state_cells_u8(io, g->items, n, 1 + ITEM_GOLD + 1);
+	state_cells_u8(io, g->items, n, (unsigned)(1 + kinds));
+	state_cells_u8(io, g->item_qty, n, 256);
 	state_cells_u8(io, g->visible, n, 256);
 	state_cells_u8(io, g->remembered, n, 256);
 	state_cells_u8(io, g->known, n, 256);

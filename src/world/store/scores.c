@@ -21,6 +21,7 @@
 #include "scores.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -354,9 +355,19 @@ bool scores_add(const char *dir, const struct score_entry *e, const struct savef
 	if (!path_in(path, sizeof path, dir, SCORES_FILE, err, errlen) ||
 	    !path_in(lock, sizeof lock, dir, SCORES_LOCK, err, errlen))
 		return false;
-	int fd = open(lock, O_RDWR | O_CREAT, 0600);
+	/* O_NOFOLLOW: a link planted as the lock must not make a file appear
+	 * where it points; O_NONBLOCK: nor a FIFO hang the game */
+	int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+		snprintf(err, errlen, "%s: %s", lock,
+			 errno == ELOOP ? "a symbolic link: refused (the lock must be a file of its own)"
+					: strerror(errno));
+		return false;
+	}
+	struct stat lst;
+	if (fstat(fd, &lst) != 0 || !S_ISREG(lst.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file: refused", lock);
+		close(fd);
 		return false;
 	}
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
