@@ -395,10 +395,10 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
 		PUT("Killed by %s on %s (level %d of %d), turn %d.\n", g->killer[0] ? g->killer : "something",
 		    lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn);
 	PUT("\n  score     %ld\n  depth     %d of %d\n  turns     %d\n  gold      %d\n  kills     %d\n"
-	    "  HP        %d/%d\n  potions   %d drunk, %d left\n  seed      %llu\n  date      %s\n"
-	    "  journal   %s\n",
-	    e.score, g->depth + 1, g->n_levels, g->turn, g->player.gold, g->player.kills, g->player.hp,
-	    g->player.max_hp, g->player.potions_drunk, g->player.potions, (unsigned long long)g->seed, date,
+	    "  level     %d (%d xp)\n  HP        %d/%d\n  potions   %d drunk, %d left\n  seed      %llu\n"
+	    "  date      %s\n  journal   %s\n",
+	    e.score, g->depth + 1, g->n_levels, g->turn, g->player.gold, g->player.kills, g->player.xlevel,
+	    g->player.xp, g->player.hp, g->player.max_hp, g->player.potions_drunk, g->player.potions, (unsigned long long)g->seed, date,
 	    journal_name);
 	PUT("\nWatch it again: astray replay %s\n\nThe last messages, oldest first:\n", journal_name);
 	int shown = 0;

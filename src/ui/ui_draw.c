@@ -463,6 +463,10 @@ static void ui_draw_status(struct ui *u)
 		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
 			 g->player.max_hp, g->player.xlevel, pct, g->depth + 1, g->n_levels, g->turn,
 			 g->player.gold, pack, aware);
+		if ((int)strlen(left) + 8 >= COLS) /* narrower still: the level without its percentage */
+			snprintf(left, sizeof left, " HP %d/%d  XL%d  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
+				 g->player.max_hp, g->player.xlevel, g->depth + 1, g->n_levels, g->turn, g->player.gold,
+				 pack, aware);
 	}
 	const char *mode = "";
 	static const char *const modes[] = {

@@ -1258,8 +1258,10 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 				    : m->kind->behaviour == MIND_AMBUSH && mi->timer > 0 ? ", lying in wait"
 				    : mi->tracking ? ", following your trail"
 				    : m->kind->wander ? ", wandering" : "";
-		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name,
-			 m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp, doing);
+		/* the odds, as a seasoned player would ask: its and the player's chance to hit */
+		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s; you hit %d%%, it hits %d%%)", game_article(m->kind->name),
+			 m->kind->name, m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp, doing,
+			 game_player_hit_chance(g, m->kind), game_monster_hit_chance(g, m->kind));
 		return;
 	}
 	enum tile t = game_tile_known(g, c);
