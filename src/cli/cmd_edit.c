@@ -527,7 +527,7 @@ static void rescue(struct editor *ed, const char *recover, bool restored, const 
 			fprintf(stderr, "astray edit: the older unsaved changes in %s are kept as %s\n", recover, aside);
 		} else {
 			/* the older file stays where it is; the new changes go beside it */
-			fprintf(stderr, "astray edit: %s\n", err);
+			cli_message(stderr, "astray edit", err);
 			snprintf(aside, sizeof aside, "%s.%ld", recover, (long)getpid());
 			to = aside;
 		}
@@ -705,7 +705,7 @@ int cmd_edit(int argc, char **argv)
 	enum ui_outcome o = ui_editor_run(ed, &uo, &signo, err, sizeof err);
 	/* the terminal is restored: now it is safe to print */
 	if (o == UI_ERROR) {
-		fprintf(stderr, "astray edit: %s\n", err);
+		cli_message(stderr, "astray edit", err);
 		goto out_recover;
 	}
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;

@@ -117,7 +117,8 @@ static const struct opt sim_opts[] = {
 	  .help = "every monster is told where the player is before each of the player's actions, so all "
 		  "of them hunt (scale runs on maps larger than any sight radius)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VALUE",
-	  .help = "override a bestiary knob (repeatable)" },
+	  .help = "override a bestiary knob, an item knob of levels/items.txt as ITEM.KEY=VALUE, or with "
+		  "rules.KEY=VALUE one of the game's (growth, to-hit, arrivals, healing); repeatable" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "the bestiary; by default the one beside the first level, in levels/, or the installed "
 		  "one" },

@@ -119,21 +119,6 @@ static void put_num(FILE *f, double v, const char *nan_text)
 		fprintf(f, "%.10g", v);
 }
 
-static void csv_string(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* A JSON string: valid UTF-8 passes as it is; a byte that is not part of
  * valid UTF-8 (a file name in another encoding) becomes U+FFFD, since a
  * JSON string is Unicode text and cannot carry raw bytes. */
@@ -253,7 +238,9 @@ static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 static void table_per_game(FILE *f, const struct sim_out *o, const struct sim_level_run *lr,
 			   const struct sim_game *g, int n)
 {
-	fprintf(f, "\n%s: games\n  %5s %20s %-12s %8s", lr->src.file, "game", "seed", "outcome", "monsters");
+	fputc('\n', f);
+	cli_put_escaped(f, lr->src.file);
+	fprintf(f, ": games\n  %5s %20s %-12s %8s", "game", "seed", "outcome", "monsters");
 	for (int m = SIM_M_TURNS; m < SIM_METRIC_COUNT; m++)
 		if (shown(o, m))
 			fprintf(f, " %*s", (int)strlen(sim_metric_info((enum sim_metric)m)->name),
@@ -362,11 +349,12 @@ static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 static void print_table(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
-	char title[1200];
+	char title[17000], name[16400];
 	header_line(f, o);
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
-		snprintf(title, sizeof title, "%s (%d monster%s%s)", lr->src.file, lr->monsters,
+		cli_escape(name, sizeof name, lr->src.file);
+		snprintf(title, sizeof title, "%s (%d monster%s%s)", name, lr->monsters,
 			 lr->monsters == 1 ? "" : "s",
 			 cli_ends_with(lr->src.file, ".map") ? " placed from each seed" : "");
 		if (a->per_game && !a->compare[0])
@@ -395,9 +383,9 @@ static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level
 		struct stats_summary s;
 		if (!col_info(o, m, &c) || sim_summarize_col(g, n, c.id, &s) < 0 || (c.kind && s.n == 0))
 			continue;
-		csv_string(f, level);
+		cli_csv_field(f, level);
 		fputc(',', f);
-		csv_string(f, mi->name);
+		cli_csv_field(f, mi->name);
 		fprintf(f, ",%d,", s.n);
 		put_num(f, s.mean, "");
 		fputc(',', f);
@@ -421,9 +409,9 @@ static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level
 		struct sim_paired p;
 		if (!col_info(o, m, &c) || sim_compare_col(ga, gb, n, c.id, &p) < 0 || (c.kind && p.n == 0))
 			continue;
-		csv_string(f, level);
+		cli_csv_field(f, level);
 		fputc(',', f);
-		csv_string(f, mi->name);
+		cli_csv_field(f, mi->name);
 		fprintf(f, ",%d,", p.n);
 		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
 		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
@@ -442,10 +430,10 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 		char name[160];
 		if (src->gen)
 			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
-		csv_string(f, src->gen ? name : src->file);
+		cli_csv_field(f, src->gen ? name : src->file);
 		if (src->gen) {
 			fputc(',', f);
-			csv_string(f, src->file);
+			cli_csv_field(f, src->file);
 		}
 		if (side)
 			fprintf(f, ",%s", side);
@@ -458,6 +446,8 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 			fputc(',', f);
 			put_exact(f, sim_game_value(&g[i], c.id), "");
 		}
+		fputc(',', f); /* the killer's kind, after every metric (appended in rules 4) */
+		cli_csv_field(f, g[i].killer);
 		fputc('\n', f);
 	}
 }
@@ -469,10 +459,10 @@ static void csv_header_cols(FILE *f, const struct sim_out *o)
 		struct col c;
 		if (col_info(o, m, &c)) {
 			fputc(',', f);
-			csv_string(f, c.name);
+			cli_csv_field(f, c.name);
 		}
 	}
-	fputc('\n', f);
+	fputs(",killer\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
@@ -578,7 +568,7 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *
 			fprintf(f, ": ");
 			put_exact(f, sim_game_value(&g[i], c.id), "null");
 		}
-		fputc('}', f);
+		fprintf(f, ", \"killer\": \"%s\"}", g[i].killer); /* a kind's name: letters, digits, - and _ */
 	}
 	fprintf(f, "\n    ]");
 }
@@ -747,7 +737,8 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 		     struct heatmap_run *run)
 {
 	memset(run, 0, sizeof *run);
-	snprintf(run->level, sizeof run->level, "%s", lr->src.file);
+	/* escaped as the CSV writes it, so that sim-report matches the two */
+	cli_escape(run->level, sizeof run->level, lr->src.file);
 	run->level_hash = lr->text_hash;
 	run->games = end - first;
 	run->seed = sim_game_seed(a->seed, first);

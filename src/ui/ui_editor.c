@@ -107,7 +107,13 @@ static enum ui_colour glyph_colour(char c)
 	case '~': return UI_COL_WATER;
 	case '+': return UI_COL_DOOR;
 	case '>': return UI_COL_EXIT;
-	case '!': return UI_COL_POTION;
+	case '!':
+	case '?':
+	case '/':
+	case ')':
+	case '[':
+	case '(':
+	case '}': return UI_COL_POTION;
 	case '$': return UI_COL_GOLD;
 	case '@': return UI_COL_PLAYER;
 	default:
@@ -448,7 +454,9 @@ static const char *const ued_help[] = {
 	"  cursor      h j k l y u b n, arrows, numpad (shifted: 8 cells)",
 	"  paint       Space or Enter: the current tool at the cursor",
 	"  glyphs      # % . , ~ + @ > ! $ choose, paint (pencil); _ void: no cell, dim _",
-	"              (% a permanent wall: no monster can dig it)",
+	"              (% a permanent wall: no monster can dig it); items: ! potion",
+	"              / wand ) weapon ( ammunition } tool $ gold; ? scroll and [ armour",
+	"              from the palette ([ ] step, or a click): ? and [ are keys here",
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
 	"              line and rectangles: Space at one corner, then at the other",
@@ -777,8 +785,8 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %s", err);
 		break;
 	default:
-		ued_notice(u, "Play-test over: %s after %d turns (seed %llu). p plays again.",
-			   outcome_text(o), turns, (unsigned long long)seed);
+		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). p plays again.",
+			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed);
 		break;
 	}
 }
@@ -827,7 +835,7 @@ static void ued_key_edit(struct ued *u, int key)
 		ued_cursor_move(u, c.dir, c.count);
 		return;
 	}
-	if (strchr("#%.,~+@>!$", key) && key) {
+	if (strchr("#%.,~+@>!$/)(}", key) && key) {
 		ued_select_glyph(u, (char)key);
 		if (u->tool == TOOL_PENCIL)
 			ued_apply(u);

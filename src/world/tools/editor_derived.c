@@ -63,7 +63,7 @@ static bool build_level(struct editor *ed)
 		if (c == '@') {
 			lv->player_x = x;
 			lv->player_y = y;
-		} else if (c == '!' || c == '$') {
+		} else if (item_class_of_glyph(c) >= 0) {
 			if (lv->n_items == ed->cap_items) {
 				int cap = ed->cap_items ? ed->cap_items * 2 : 16;
 				struct level_item *it = realloc(lv->items, (size_t)cap * sizeof *it);
@@ -73,7 +73,7 @@ static bool build_level(struct editor *ed)
 				ed->cap_items = cap;
 			}
 			lv->items[lv->n_items++] =
-				(struct level_item){ c == '!' ? ITEM_POTION : ITEM_GOLD, x, y };
+				(struct level_item){ (enum item_kind)item_class_of_glyph(c), x, y };
 		} else if (editor_is_letter(c)) {
 			if (lv->n_monsters == ed->cap_monsters) {
 				int cap = ed->cap_monsters ? ed->cap_monsters * 2 : 16;

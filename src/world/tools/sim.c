@@ -101,6 +101,8 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
 	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
 		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
+	[SIM_M_XLEVEL] = { "xlevel", "experience level", false, false, 2,
+		"leaves the player at a higher experience level", "the player's experience level at the end" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -758,6 +760,14 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 	v[SIM_M_AI_MS_MEAN] = r->turn_ms.n > 0 ? total / (double)r->turn_ms.n : NAN;
 	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
 	sim_kind_counts(r, g, out->kinds);
+	v[SIM_M_XLEVEL] = g->player.xlevel;
+	/* the killer's kind: g->killer is "a goblin", "an orc" */
+	const char *k = g->killer;
+	if (strncmp(k, "a ", 2) == 0)
+		k += 2;
+	else if (strncmp(k, "an ", 3) == 0)
+		k += 3;
+	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 }
 
 /*
@@ -1019,7 +1029,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	struct game *g = game_create(levels, 1, b, seed);
 	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
 	int rc = -1;
-	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->n_monsters))
+	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->monster_cap))
 		goto done;
 	if (r->heat && r->heat->w == 0 &&
 	    !heat_init(r->heat, g->grid->w, g->grid->h, (int)g->grid->topo, g->tiles))

@@ -63,6 +63,7 @@ enum sim_metric {
 	SIM_M_SEARCH_MS_TURN,
 	SIM_M_AI_MS_MEAN,
 	SIM_M_AI_MS_P95,
+	SIM_M_XLEVEL,        /* appended: the per-game CSV keeps its older columns in place */
 	SIM_METRIC_COUNT
 };
 
@@ -126,6 +127,7 @@ struct sim_game {
 	int monsters;        /* monsters at the start */
 	double v[SIM_METRIC_COUNT]; /* NaN where undefined */
 	uint32_t kinds[SIM_KINDS][SIM_KIND_METRIC_COUNT]; /* per kind; all 0 for a kind not in the game */
+	char killer[32];     /* the kind that killed the player ("goblin"), "" when it was not killed */
 };
 
 /* Column `col` of game g (sim_kind_col): NaN where undefined, a kind's

@@ -74,7 +74,7 @@ struct sim_csv {
 };
 
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
-       COL_RUN = -7, COL_CONFIG = -8 };
+       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -159,7 +159,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		int kind;
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
 		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
-		      { "run", COL_RUN }, { "config", COL_CONFIG } };
+		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER } };
 	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false,
 	     config = false;
 	char names[SIM_KINDS][32];
@@ -349,6 +349,22 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 				snprintf(err, errlen, "config '%.30s' (expected 16 hexadecimal digits)", f[i]);
 				return false;
 			}
+			break;
+		}
+		case COL_KILLER: {
+			/* a kind's name (bestiary: letters, digits, - and _), or nothing */
+			size_t kl = strlen(f[i]);
+			bool ok = kl < sizeof g.killer;
+			for (size_t k = 0; k < kl && ok; k++) {
+				char c = f[i][k];
+				ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+				     c == '_';
+			}
+			if (!ok) {
+				snprintf(err, errlen, "killer '%.40s' (expected a monster kind's name or nothing)", f[i]);
+				return false;
+			}
+			memcpy(g.killer, f[i], kl + 1);
 			break;
 		}
 		case COL_MONSTERS:
