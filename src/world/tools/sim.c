@@ -367,7 +367,11 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 	r->damage_kind = kind;
 	int after = d.act == AI_STEP ? d.cell : here;
 	int player = grid_index(grid, g->player.x, g->player.y);
-	if (kind >= 0 && (d.act == AI_ATTACK || d.act == AI_SHOOT || grid_is_adjacent(grid, after, player))) {
+	/* every topology's neighbours lie within 2 columns and rows: most
+	 * actions are far from the player and skip the neighbour test */
+	int dx = grid_x(grid, after) - g->player.x, dy = grid_y(grid, after) - g->player.y;
+	bool near = dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2 && grid_is_adjacent(grid, after, player);
+	if (kind >= 0 && (d.act == AI_ATTACK || d.act == AI_SHOOT || near)) {
 		r->kinds[kind][SIM_K_CONTACTS]++;
 		if (heat && r->heat_kind >= 0 && !r->kind_met)
 			heat->v[SIM_HEAT_CONTACT][player] += 1;
