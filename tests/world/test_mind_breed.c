@@ -3,7 +3,8 @@
  * rules' monster_breed in game.c; docs/ai.md, "Mind: breed") on
  * constructed levels: an ooze that knows the player but is walled off out
  * of its sight buds every `breed` of its actions up to its kind's
- * breed_max (the slain counted), and the player hears it; one in the
+ * breed_max (the slain counted), and the player hears it (on all five
+ * grids); one in the
  * player's view never buds, nor one that never met the player; the buds
  * are whole monsters (they hunt, they are hashed and saved); a save
  * loaded after the buds goes on to the same hashes, and the same seed
@@ -23,11 +24,11 @@
 static const char kinds[] = "kind: ooze\nglyph: J\nhp: 5\ndamage: 0\nspeed: 100\nsight: 6\nmemory: 1000\n"
 			    "behaviour: breed\nbreed: 3\nbreed_max: 4\n";
 
-static struct game *make_game(struct fixture *f, const char *map, bool alert)
+static struct game *make_game_on(struct fixture *f, const char *topology, const char *map, bool alert)
 {
 	memset(f, 0, sizeof *f);
 	fixture_bestiary(&f->b, kinds);
-	f->lv[0] = fixture_level("square8", map, &f->b);
+	f->lv[0] = fixture_level(topology, map, &f->b);
 	f->levels[0] = f->lv[0];
 	f->n = 1;
 	f->g = game_create(f->levels, 1, &f->b, 7);
@@ -38,6 +39,11 @@ static struct game *make_game(struct fixture *f, const char *map, bool alert)
 			ai_mind_alert(&f->g->monsters[i].mind, f->g->monsters[i].kind, f->g->player.x,
 				      f->g->player.y, f->g->turn);
 	return f->g;
+}
+
+static struct game *make_game(struct fixture *f, const char *map, bool alert)
+{
+	return make_game_on(f, "square8", map, alert);
 }
 
 static int alive(const struct game *g)
@@ -91,6 +97,34 @@ static void test_unseen_buds_to_cap(void **state)
 		assert_true(m->x > 6);
 	}
 	fixture_fini(&f);
+}
+
+/* The same on the other grids: a hex map written out, diamond ones
+ * turned from the square map. */
+static const char walled_hex[] = "# # # # # # # # # # # #\n"
+				 " # . . . . . # . . . . #\n"
+				 "# . . @ . . # . J . . #\n"
+				 " # . . . . . # . . . . #\n"
+				 "# . . . . . # . . . > #\n"
+				 " # # # # # # # # # # # #";
+
+static void test_every_grid(void **state)
+{
+	(void)state;
+	const char *topos[] = { "square4", "hex", "diamond8", "diamond4" };
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		char *diamond = t >= 2 ? fixture_square_to_diamond(walled) : NULL;
+		struct fixture f;
+		struct game *g = make_game_on(&f, topos[t], t == 1 ? walled_hex : diamond ? diamond : walled, true);
+		free(diamond);
+		for (int i = 0; i < 30; i++)
+			act_wait(g);
+		if (g->n_monsters != 4)
+			fprintf(stderr, "%s: %d oozes\n", topos[t], g->n_monsters);
+		assert_int_equal(g->n_monsters, 4);
+		assert_true(message_contains(g, "You hear a wet, tearing sound."));
+		fixture_fini(&f);
+	}
 }
 
 static void test_slain_count(void **state)
@@ -176,6 +210,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unseen_buds_to_cap),
+		cmocka_unit_test(test_every_grid),
 		cmocka_unit_test(test_slain_count),
 		cmocka_unit_test(test_seen_never_buds),
 		cmocka_unit_test(test_determinism),

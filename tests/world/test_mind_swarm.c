@@ -1,8 +1,8 @@
 /*
  * test_mind_swarm.c - the swarm mind (src/world/model/mind_swarm.c;
  * docs/ai.md, "Mind: swarm") on constructed levels: four ants that see
- * the player from four sides hang back, then rush it together once all
- * four are near ("The ants hang back, gathering.", "The ants swarm in!"),
+ * the player from four sides (on all five grids) hang back, then rush it
+ * together once all four are near ("The ants hang back, gathering.", "The ants swarm in!"),
  * two or more beside it at once; three (one too few) hold their distance
  * for forty turns and never come beside it, where three chasers would;
  * the player who walks up to a holding ant sees it back off; and the
@@ -68,6 +68,25 @@ static const char four[] = "###################\n"
 			   "#........a.......>#\n"
 			   "###################";
 
+/* The hall on a hex grid, written out (odd rows shifted half a cell). */
+static const char four_hex[] = "# # # # # # # # # # # # # # # # # # #\n"
+			       " # . . . . . . . . a . . . . . . . . #\n"
+			       "# . . . . . . . . . . . . . . . . . #\n"
+			       " # . . . . . . . . . . . . . . . . . #\n"
+			       "# . . . . . . . . . . . . . . . . . #\n"
+			       " # . . . . . . . . . . . . . . . . . #\n"
+			       "# . . . . . . . . . . . . . . . . . #\n"
+			       " # . . . . . . . . . . . . . . . . . #\n"
+			       "# a . . . . . . . @ . . . . . . . a #\n"
+			       " # . . . . . . . . . . . . . . . . . #\n"
+			       "# . . . . . . . . . . . . . . . . . #\n"
+			       " # . . . . . . . . . . . . . . . . . #\n"
+			       "# . . . . . . . . . . . . . . . . . #\n"
+			       " # . . . . . . . . . . . . . . . . . #\n"
+			       "# . . . . . . . . . . . . . . . . . #\n"
+			       " # . . . . . . . . a . . . . . . . > #\n"
+			       "# # # # # # # # # # # # # # # # # # #";
+
 static const char three[] = "###################\n"
 			    "#........a........#\n"
 			    "#.................#\n"
@@ -89,11 +108,12 @@ static const char three[] = "###################\n"
 static void test_four_rush_together(void **state)
 {
 	(void)state;
-	const char *topos[] = { "square8", "square4", "diamond8" };
+	const char *topos[] = { "square8", "square4", "diamond8", "diamond4", "hex" };
 	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
 		struct fixture f;
-		char *diamond = t == 2 ? fixture_square_to_diamond(four) : NULL;
-		struct game *g = make_game(&f, topos[t], diamond ? diamond : four, MIND_SWARM);
+		char *diamond = t == 2 || t == 3 ? fixture_square_to_diamond(four) : NULL;
+		const char *map = t == 4 ? four_hex : four;
+		struct game *g = make_game(&f, topos[t], diamond ? diamond : map, MIND_SWARM);
 		free(diamond);
 		int most = 0, first = -1;
 		bool held = false;
