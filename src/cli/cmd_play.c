@@ -81,7 +81,8 @@ static const struct opt play_opts[] = {
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
-	  .help = "override one bestiary knob (repeatable)" },
+	  .help = "override one bestiary knob, an item knob as ITEM.KEY=VAL, or with rules.KEY=VAL one of the "
+		  "game's (rules.arrival=0: no wandering monsters); repeatable" },
 	{ .name = "monsters", .kind = OPT_INT, .offset = ARG(map_monsters), .metavar = "K", .lo = 0, .hi = 100000,
 	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
@@ -441,8 +442,8 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 	cli_escape(killer, sizeof killer, g->killer[0] ? g->killer : "something");
 	switch (o) {
 	case UI_WON:
-		printf("You escaped the last level after %d turns with %d gold.\n", g->turn,
-		       g->player.gold);
+		printf("You escaped the last level after %d turn%s with %d gold.\n", g->turn,
+		       g->turn == 1 ? "" : "s", g->player.gold);
 		break;
 	case UI_DIED:
 		printf("You were killed by %s on %s (level %d of %d) on turn %d, with %d gold.\n",
@@ -823,6 +824,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	 * monsters tuned (setup->scored); a resumed game as it was decided
 	 * when it began (its journal's `scored` record). */
 	s.unscored = resume == 1 ? !r.scored : setup->scored != JOURNAL_SCORED_YES;
+	if (resume == 1)
+		snprintf(s.mode, sizeof s.mode, "%s", r.mode);
+	else
+		play_score_mode(setup->levels, setup->n_levels, s.mode, sizeof s.mode);
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {

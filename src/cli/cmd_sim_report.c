@@ -280,6 +280,8 @@ int cmd_sim_report(int argc, char **argv)
 			r.seed = res.seed;
 			r.compare = res.compare;
 			memcpy(r.hidden, res.hidden, sizeof r.hidden);
+			r.kind_names = res.kind_names;
+			r.n_kinds = res.n_kinds;
 			r.format = a.format;
 			r.files = n_csv; /* the CSV files: the heat counts files are drawn, not reported */
 			status = sim_report_print(&r);

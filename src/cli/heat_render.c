@@ -368,9 +368,10 @@ void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, en
 {
 	/* the level, player and settings come from files (heat counts
 	 * shards): escaped, the one line break kept */
-	char raw[sizeof run->level + sizeof run->settings + 200];
-	int k = snprintf(raw, sizeof raw, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
-			 sim_heat_layer_name(l), run->games, run->games == 1 ? "" : "s",
+	char raw[sizeof run->level + sizeof run->settings + sizeof run->kind + 200];
+	int k = snprintf(raw, sizeof raw, "%s: %s%s%s%s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
+			 sim_heat_layer_name(l), run->kind[0] ? " of " : "", run->kind, run->kind[0] ? " only" : "",
+			 run->games, run->games == 1 ? "" : "s",
 			 (unsigned long long)run->seed, run->compare ? ", B minus A" : "", run->player,
 			 run->chase ? ", --chase" : "");
 	if (k > 0 && (size_t)k < sizeof raw)

@@ -140,8 +140,16 @@ static enum play_resume_status set_aside(const char *slot, const char *problem, 
 	return PLAY_RESUME_SET_ASIDE;
 }
 
-static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
+static void finish_files(const char *data, const char *journal, bool in_slot, bool scored, const char *mode,
 			 const struct game *g, char *report, size_t len);
+
+void play_score_mode(const struct journal_level *levels, int n, char *mode, size_t size)
+{
+	bool dungeon = n > 0;
+	for (int i = 0; i < n; i++)
+		dungeon = dungeon && !levels[i].movingai && levels[i].name && strcmp(levels[i].name, "dungeon") == 0;
+	scores_mode(dungeon, n, mode, size);
+}
 
 static bool same_text(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -221,9 +229,10 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
 	}
 	struct game *g = r->jg.game;
 	r->scored = play_journal_scored(&r->d, as_they_come);
+	play_score_mode(r->d.levels, r->d.n_levels, r->mode, sizeof r->mode);
 	if (g->over) {
 		/* it ended but was not filed (the program stopped at its end) */
-		finish_files(data, slot, true, r->scored, g, msg, msglen);
+		finish_files(data, slot, true, r->scored, r->mode, g, msg, msglen);
 		play_resumed_fini(r);
 		return PLAY_RESUME_FINISHED;
 	}
@@ -383,7 +392,7 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
 	PUT("astray %s - %s\n\n", ASTRAY_VERSION, g->won ? "a victory" : "a death");
 	if (g->won)
-		PUT("Escaped the dungeon after %d turns.\n", g->turn);
+		PUT("Escaped the dungeon after %d turn%s.\n", g->turn, g->turn == 1 ? "" : "s");
 	else
 		PUT("Killed by %s on %s (level %d of %d), turn %d.\n", g->killer[0] ? g->killer : "something",
 		    lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn);
@@ -427,7 +436,7 @@ static void append(char *report, size_t len, const char *fmt, ...)
  * stop half way never counts a game twice).  Each line of report says
  * what was done or what failed.
  */
-static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
+static void finish_files(const char *data, const char *journal, bool in_slot, bool scored, const char *mode,
 			 const struct game *g, char *report, size_t len)
 {
 	char err[DIAG_ERR_LEN], filed[PLAY_PATH], morgue[PLAY_PATH];
@@ -463,14 +472,18 @@ static void finish_files(const char *data, const char *journal, bool in_slot, bo
 	}
 	struct score_entry e;
 	scores_entry_from_game(g, (long long)time(NULL), &e);
+	snprintf(e.mode, sizeof e.mode, "%s", mode && mode[0] ? mode : SCORES_UNKNOWN);
+	char title[96];
+	scores_mode_title(e.mode, title, sizeof title);
 	int rank = 0;
 	char aside[PLAY_PATH] = "";
 	if (!scores_add(data, &e, NULL, &rank, aside, sizeof aside, err, sizeof err))
 		append(report, len, "astray: the score was not kept: %s\n", err);
 	else if (rank > 0)
-		append(report, len, "Score %ld: place %d on the high-score list (astray scores).\n", e.score, rank);
+		append(report, len, "Score %ld: place %d on the high-score list of %s (astray scores).\n", e.score,
+		       rank, title);
 	else
-		append(report, len, "Score %ld: not on the high-score list.\n", e.score);
+		append(report, len, "Score %ld: not on the high-score list of %s.\n", e.score, title);
 	if (aside[0])
 		append(report, len,
 		       "astray: the high-score list was damaged: kept as %s; the new list keeps its good entries\n",
@@ -490,7 +503,7 @@ void play_save_finish(struct play_save *s, const struct game *g, FILE *out)
 	if (!s->path[0])
 		return; /* not journalled (--no-save, or the slot held another game): nothing to file */
 	char report[4096];
-	finish_files(s->data, s->path, s->in_slot, !s->unscored, g, report, sizeof report);
+	finish_files(s->data, s->path, s->in_slot, !s->unscored, s->mode, g, report, sizeof report);
 	cli_put_text(out, report);
 }
 

@@ -209,7 +209,8 @@ bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char gly
  */
 uint64_t sim_load_config(const struct sim_args *a, const struct bestiary *b, uint64_t level_hash)
 {
-	char text[256 + BESTIARY_MAX_KINDS * 320]; /* a kind's line is under 320 bytes: no cut */
+	/* a kind's line is under 448 bytes, the rules line under 512: no cut */
+	char text[256 + BESTIARY_MAX_KINDS * 448 + 512];
 	int head = snprintf(text, sizeof text, "astray-sim-config 1\nplayer %d\nturns %d\nchase %d\nmonsters %d %s\n"
 			    "size %dx%d\ndepth %d\nlevel %016llx\n", (int)a->opt.player, a->opt.max_turns,
 			    a->opt.chase ? 1 : 0, a->monsters.n, a->monsters.kind ? a->monsters.kind : "-",

@@ -55,6 +55,8 @@ static const struct {
 	{ ACT_NONE, 'n' }, { ACT_MOVE, 'm' }, { ACT_WAIT, 'w' },
 	{ ACT_TRAVEL, 't' }, { ACT_TRAVEL_STEP, 's' }, { ACT_DESCEND, 'd' },
 	{ ACT_REST, 'r' }, { ACT_QUAFF, 'q' }, { ACT_EXPLORE, 'e' }, { ACT_RUN, 'u' },
+	{ ACT_PICKUP, 'g' }, { ACT_USE, 'a' }, { ACT_THROW, 'h' }, { ACT_FIRE, 'f' },
+	{ ACT_WIELD, 'i' }, { ACT_WEAR, 'o' }, { ACT_DROP, 'k' }, { ACT_CLOSE, 'c' },
 };
 #define N_KINDS (sizeof kind_letters / sizeof kind_letters[0])
 
@@ -220,7 +222,7 @@ static bool field_is(const struct fields *f, int i, const char *word)
 static bool is_block_record(const char *body, size_t n)
 {
 	return (n > 9 && memcmp(body, "bestiary ", 9) == 0) || (n > 6 && memcmp(body, "level ", 6) == 0) ||
-	       (n > 4 && memcmp(body, "map ", 4) == 0);
+	       (n > 4 && memcmp(body, "map ", 4) == 0) || (n > 6 && memcmp(body, "items ", 6) == 0);
 }
 
 /*
@@ -255,7 +257,7 @@ static enum rec read_record(struct reader *r, struct record *rec)
 	uint32_t crc = crc_update(0, rec->body, rec->body_len);
 	if (is_block_record(rec->body, rec->body_len)) {
 		/* the length is the second field */
-		const char *p = rec->body + (rec->body[0] == 'b' ? 9 : rec->body[0] == 'l' ? 6 : 4);
+		const char *p = rec->body + (rec->body[0] == 'b' ? 9 : rec->body[0] == 'l' || rec->body[0] == 'i' ? 6 : 4);
 		const char *e = p;
 		const char *body_end = rec->body + rec->body_len;
 		while (e < body_end && *e != ' ')
@@ -298,7 +300,7 @@ static bool grow(void *arrp, int *cap, int n, size_t size)
 
 /* One header record; REC_BAD for anything unexpected. */
 struct header_state {
-	bool program, rules, seed, check_every, bestiary, scored;
+	bool program, rules, seed, check_every, bestiary, scored, items;
 	int sets_cap, levels_cap;
 };
 
@@ -351,6 +353,15 @@ static enum rec header_record(struct reader *r, struct record *rec, struct heade
 		d->bestiary_name = f.rest;
 		d->bestiary_text = rec->block;
 		d->bestiary_len = rec->block_len;
+		return REC_OK;
+	}
+	if (split(b, n, 2, true, &f) && field_is(&f, 0, "items")) {
+		if (h->items)
+			return bad(r, at, "a second items record");
+		h->items = true;
+		d->items_name = f.rest;
+		d->items_text = rec->block;
+		d->items_len = rec->block_len;
 		return REC_OK;
 	}
 	if (split(b, n, 1, true, &f) && field_is(&f, 0, "set")) {
@@ -653,6 +664,13 @@ bool journal_start(const struct journal_data *d, struct journal_game *out, char 
 	struct diag_list diags = { 0 };
 	if (!bestiary_parse(d->bestiary_name, d->bestiary_text, d->bestiary_len, &out->bestiary, &diags)) {
 		first_error(d, &diags, "bestiary", err, errlen);
+		diag_list_fini(&diags);
+		return false;
+	}
+	diag_list_fini(&diags);
+	if (d->items_text &&
+	    !items_parse(d->items_name, d->items_text, d->items_len, &out->bestiary.items, &diags)) {
+		first_error(d, &diags, "item catalogue", err, errlen);
 		diag_list_fini(&diags);
 		return false;
 	}
@@ -969,6 +987,21 @@ static char *header_text(const struct journal_setup *s, const struct game *g, si
 	if (s->scored != JOURNAL_SCORED_UNKNOWN) {
 		n = snprintf(body, sizeof body, "scored %d", s->scored == JOURNAL_SCORED_YES);
 		text_record(&t, body, (size_t)n, NULL, 0);
+	}
+	if (g) {
+		/* the game's item catalogue as it plays (after the overrides),
+		 * written out whole: a replay parses it back */
+		size_t need = items_describe(&g->bestiary.items, NULL, 0);
+		char *cat = malloc(need + 1);
+		if (!cat) {
+			snprintf(err, errlen, "out of memory");
+			free(t.s);
+			return NULL;
+		}
+		items_describe(&g->bestiary.items, cat, need + 1);
+		n = snprintf(body, sizeof body, "items %zu catalogue", need);
+		text_record(&t, body, (size_t)n, cat, need);
+		free(cat);
 	}
 	for (int i = 0; i < s->n_levels; i++) {
 		const struct journal_level *lv = &s->levels[i];

@@ -94,6 +94,9 @@ struct journal_data {
 	const char *bestiary_name;
 	const char *bestiary_text;
 	size_t bestiary_len;
+	const char *items_name;   /* its `items` record: the game's item catalogue as it played (NULL: */
+	const char *items_text;   /* none; the catalogue built into the bestiary's parse is used) */
+	size_t items_len;
 	const char **sets;
 	int n_sets;
 	struct journal_options options;
