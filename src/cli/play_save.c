@@ -350,7 +350,7 @@ static void hook_stopping(void *ud, const struct game *g)
 static const char *hook_warning(void *ud)
 {
 	const struct play_save *s = ud;
-	return s->j && s->failed ? "NOT SAVED" : NULL;
+	return (s->j && s->failed) || (!s->j && s->unsaved) ? "NOT SAVED" : NULL;
 }
 
 void play_save_hooks(struct play_save *s, struct ui_hooks *h)
@@ -360,7 +360,9 @@ void play_save_hooks(struct play_save *s, struct ui_hooks *h)
 	h->acted = hook_acted;
 	h->stopping = hook_stopping;
 	h->warning = hook_warning;
-	h->failed_quit_prompt = "Really quit? SAVING FAILED: the game is kept only up to where it failed. (y/n)";
+	h->failed_quit_prompt = s->unsaved && !s->j
+					? "Really quit? This game is NOT SAVED: the save slot holds another game. (y/n)"
+					: "Really quit? SAVING FAILED: the game is kept only up to where it failed. (y/n)";
 	if (s->j && s->in_slot)
 		h->quit_prompt = "Really quit? The game is saved: start astray again to continue it. (y/n)";
 	else if (s->j)
