@@ -23,13 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dungeon.h"
 #include "game.h"
 #include "gen.h"
+#include "sim_bot.h"
 #include "journal.h"
 #include "grid.h"
 #include "path.h"
 
-static const char *const player_names[SIM_PLAYER_COUNT] = { "exit", "flee", "idle", "fight" };
+static const char *const player_names[SIM_PLAYER_COUNT] = { "exit", "flee", "idle", "fight", "bot" };
 static const char *const outcome_names[SIM_OUTCOME_COUNT] = { "escaped", "killed", "out_of_turns" };
 
 const char *sim_player_name(enum sim_player p)
@@ -101,6 +103,9 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
 	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
 		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
+	[SIM_M_DEPTH] = { "depth", "depth reached", false, false, 2,
+		"gets the player deeper",
+		"the level the game ended on, 1 first (--dungeon: where the player won, died or ran out of turns)" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -165,6 +170,7 @@ struct sim_runner {
 	int *exits;               /* exit cells of the current level */
 	int n_exits;
 	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
+	struct sim_bot *bot;      /* the bot player's state, made at its first game */
 	const struct sim_record *record; /* borrowed, or NULL */
 	struct journal *jnl;      /* the current game's journal (--record) */
 	char jnl_err[DIAG_ERR_LEN]; /* why it failed, when it did */
@@ -187,6 +193,7 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->exits);
 	free(r->avoid);
 	free(r->track);
+	sim_bot_destroy(r->bot);
 	free(r);
 }
 
@@ -337,7 +344,8 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 	}
 }
 
-bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
+/* Fresh tracks for the n_monsters of a level (a dungeon's next level too), counts kept. */
+static bool behaviour_level(struct sim_runner *r, int n_monsters)
 {
 	if (n_monsters > r->track_cap) {
 		struct mon_track *t = realloc(r->track, (size_t)n_monsters * sizeof *t);
@@ -348,8 +356,13 @@ bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
 	}
 	for (int i = 0; i < n_monsters; i++)
 		r->track[i] = (struct mon_track){ .prev_cell = -1, .prev_target = -1 };
-	r->oscillations = r->stuck = r->blocked_waits = r->longest_jam = 0;
 	return true;
+}
+
+bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
+{
+	r->oscillations = r->stuck = r->blocked_waits = r->longest_jam = 0;
+	return behaviour_level(r, n_monsters);
 }
 
 void sim_behaviour_counts(const struct sim_runner *r, long out[4])
@@ -573,6 +586,7 @@ static bool any_monster_alive(const struct game *g)
  * monster lives; idle stays. */
 static bool takes_stairs(enum sim_player p, const struct game *g)
 {
+	/* the bot decides for itself (sim_bot.c) */
 	return p == SIM_PLAYER_EXIT || p == SIM_PLAYER_FLEE ||
 	       (p == SIM_PLAYER_FIGHT && !any_monster_alive(g));
 }
@@ -587,6 +601,8 @@ static struct action decide(struct sim_runner *r, struct game *g, struct path_ct
 		return decide_flee(g);
 	case SIM_PLAYER_FIGHT:
 		return decide_fight(r, g, ctx);
+	case SIM_PLAYER_BOT:
+		return sim_bot_decide(r->bot, g);
 	case SIM_PLAYER_IDLE:
 	case SIM_PLAYER_COUNT:
 		break;
@@ -654,6 +670,7 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 		total += r->turn_ms.v[i];
 	v[SIM_M_AI_MS_MEAN] = r->turn_ms.n > 0 ? total / (double)r->turn_ms.n : NAN;
 	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
+	v[SIM_M_DEPTH] = g->depth + 1;
 }
 
 /*
@@ -713,7 +730,17 @@ static bool record(struct sim_runner *r, const struct action *a, enum act_result
 	return false;
 }
 
-static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
+/* A dungeon's next level was loaded: the scripted players' search
+ * context, exits and route, and the monsters' tracks, are made anew. */
+static bool next_level(struct sim_runner *r, struct game *g, struct path_ctx **ctx)
+{
+	path_destroy(*ctx);
+	*ctx = path_create(g->grid);
+	r->route_len = r->route_pos = 0;
+	return *ctx && find_exits(r, g) && behaviour_level(r, g->n_monsters);
+}
+
+static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx **ctxp,
 			     const struct sim_options *opt)
 {
 	long actions = 0, max_actions = (long)opt->max_turns * SIM_ACTIONS_PER_TURN + 16;
@@ -727,10 +754,11 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		struct action a;
 		if (on_exit && takes_stairs(opt->player, g))
 			a = (struct action){ .kind = ACT_DESCEND };
-		else if (g->player.potions > 0 && g->player.hp + POTION_HEAL <= g->player.max_hp)
+		else if (opt->player != SIM_PLAYER_BOT && g->player.potions > 0 &&
+			 g->player.hp + POTION_HEAL <= g->player.max_hp)
 			a = (struct action){ .kind = ACT_QUAFF }; /* potions go into the pack: drink when it all helps */
 		else
-			a = decide(r, g, ctx, opt->player);
+			a = decide(r, g, *ctxp, opt->player);
 		/* A slow step that would end past the limit becomes a wait, so
 		 * no game plays more than max_turns turns. */
 		if (a.kind == ACT_MOVE && g->turn + turns_of(g, &a) > opt->max_turns)
@@ -758,6 +786,11 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 			if (r->heat)
 				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
 			return SIM_KILLED;
+		}
+		if (res == RESULT_NEW_LEVEL && g->n_levels > 1) {
+			if (!next_level(r, g, ctxp))
+				return SIM_OUT_OF_TURNS;
+			continue;
 		}
 		if (res == RESULT_WON || res == RESULT_NEW_LEVEL)
 			return SIM_ESCAPED;
@@ -829,6 +862,10 @@ static bool record_begin(struct sim_runner *r, const struct sim_level *src, int 
 	sim_record_name(src, rec->side, game, seed, name, sizeof name);
 	snprintf(path, sizeof path, "%s/%s", rec->dir, name);
 	struct journal_level jl = { .name = src->file };
+	if (src->dungeon > 0) {
+		snprintf(r->jnl_err, sizeof r->jnl_err, "a dungeon's games are not recorded (give one level)");
+		return false;
+	}
 	if (src->gen) {
 		sim_gen_name(src->gen, game, seed, gname, sizeof gname);
 		jl.name = gname;
@@ -886,8 +923,20 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 {
 	struct level *made = NULL;
 	struct gen_result gres = { 0 };
+	struct dungeon dg = { 0 };
 	const struct level *lv = src->fixed;
-	if (src->gen) {
+	const struct level *const *levels = &lv;
+	int n_levels = 1;
+	if (src->dungeon > 0) {
+		/* the game's seed makes its dungeon, as play --dungeon --seed does */
+		char err[DIAG_ERR_LEN];
+		if (!dungeon_create(seed, src->dungeon, b, &dg, err, sizeof err)) {
+			diag_add(diags, DIAG_ERROR, src->file, 0, 0, "%s", err);
+			return -1;
+		}
+		levels = (const struct level *const *)dg.levels;
+		n_levels = dg.n;
+	} else if (src->gen) {
 		char err[DIAG_ERR_LEN];
 		if (!sim_gen_make(src->gen, b, game, seed, &gres, err, sizeof err)) {
 			char name[128];
@@ -903,12 +952,15 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 			return -1;
 		lv = made;
 	}
-	const struct level *const levels[1] = { lv };
-	struct game *g = game_create(levels, 1, b, seed);
+	struct game *g = game_create(levels, n_levels, b, seed);
 	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
 	int rc = -1;
 	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->n_monsters))
 		goto done;
+	if (opt->player == SIM_PLAYER_BOT && !r->bot && !(r->bot = sim_bot_create()))
+		goto done;
+	if (r->bot)
+		sim_bot_begin(r->bot);
 	if (r->heat && r->heat->w == 0 &&
 	    !heat_init(r->heat, g->grid->w, g->grid->h, (int)g->grid->topo, g->tiles))
 		goto done;
@@ -931,7 +983,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
 		goto done;
 	}
-	enum sim_outcome outcome = play(r, g, ctx, opt);
+	enum sim_outcome outcome = play(r, g, &ctx, opt);
 	if (r->record && !record_end(r, g)) {
 		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
 		goto done;
@@ -943,6 +995,7 @@ done:
 	game_destroy(g);
 	level_destroy(made);
 	gen_result_free(&gres);
+	dungeon_fini(&dg);
 	return rc;
 }
 
