@@ -39,9 +39,14 @@
 #define BOT_PATIENCE 4
 /* Steps a level's chases of monsters that do not come may take in all (an archer backing off). */
 #define BOT_CHASE_STEPS 40
-/* Back-and-forth steps (A-B-A-B) after which the bot stops going for what it sees for a while. */
-#define BOT_DITHER 3
-#define BOT_DITHER_TURNS 30
+/* Back and forth: a cell it steps onto for the BOT_DITHER-th time within
+ * its last BOT_TRAIL cells makes the bot give up exploring the level (when
+ * it knows the stairs) and stop going for what it sees for BOT_DITHER_TURNS turns. */
+#define BOT_TRAIL 16
+#define BOT_DITHER 4
+#define BOT_DITHER_TURNS 40
+/* Turns the bot waits in cover for an archer to come round the corner. */
+#define BOT_AMBUSH_TURNS 10
 
 struct sim_bot {
 	int serial;        /* g->level_serial of the level it plays, -1 none */
@@ -51,9 +56,11 @@ struct sim_bot {
 	int waited;        /* waits in a row for monsters that did not come */
 	int chased;        /* steps taken toward monsters that did not come, since the last kill */
 	int kills;         /* the player's kills when chased was reset */
-	int trail[4];      /* the player's last cells, newest first */
-	int dither;        /* A-B-A-B moves in a row */
+	int trail[BOT_TRAIL]; /* the player's last cells (a ring) */
+	int trail_i;       /* its next slot */
 	int calm_until;    /* until this turn, only monsters next to it or closing in are fought */
+	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
+	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
 	int cells;         /* size of the scratch arrays */
 	int *dist, *parent, *queue;
 };
@@ -76,17 +83,30 @@ void sim_bot_destroy(struct sim_bot *b)
 	free(b);
 }
 
-void sim_bot_begin(struct sim_bot *b)
+/* What the bot knows of a level, forgotten when it enters another. */
+static void forget_level(struct sim_bot *b)
 {
-	b->serial = -1;
 	b->explored = false;
 	b->exit = -1;
 	b->waited = 0;
 	b->chased = 0;
-	b->dither = 0;
 	b->calm_until = 0;
-	for (int i = 0; i < 4; i++)
+	b->ambush_until = 0;
+	b->trail_i = 0;
+	for (int i = 0; i < BOT_TRAIL; i++)
 		b->trail[i] = -1;
+}
+
+const char *sim_bot_why(const struct sim_bot *b)
+{
+	return b->why ? b->why : "";
+}
+
+void sim_bot_begin(struct sim_bot *b)
+{
+	b->serial = -1;
+	b->kills = 0;
+	forget_level(b);
 }
 
 static struct action act(enum action_kind k)
@@ -273,34 +293,25 @@ static double reserves(const struct game *g)
 static void level_begin(struct sim_bot *b, const struct game *g)
 {
 	b->serial = g->level_serial;
-	b->explored = false;
-	b->exit = -1;
 	b->level_turn0 = g->turn;
-	b->waited = 0;
-	b->chased = 0;
-	b->dither = 0;
-	b->calm_until = 0;
-	for (int i = 0; i < 4; i++)
-		b->trail[i] = -1;
+	forget_level(b);
 }
 
-/* Notes the player's cell; a walk back and forth between two cells makes the bot calm for a while. */
+/* Notes the player's cell; walking back and forth makes the bot calm for a while. */
 static void note_cell(struct sim_bot *b, const struct game *g)
 {
-	int here = here_of(g);
-	if (here == b->trail[0])
+	int here = here_of(g), times = 1;
+	if (here == b->trail[(b->trail_i + BOT_TRAIL - 1) % BOT_TRAIL])
 		return;
-	b->trail[3] = b->trail[2];
-	b->trail[2] = b->trail[1];
-	b->trail[1] = b->trail[0];
-	b->trail[0] = here;
-	if (b->trail[0] == b->trail[2] && b->trail[1] == b->trail[3]) {
-		if (++b->dither >= BOT_DITHER) {
-			b->calm_until = g->turn + BOT_DITHER_TURNS;
-			b->dither = 0;
-		}
-	} else {
-		b->dither = 0;
+	for (int i = 0; i < BOT_TRAIL; i++)
+		times += b->trail[i] == here;
+	b->trail[b->trail_i] = here;
+	b->trail_i = (b->trail_i + 1) % BOT_TRAIL;
+	if (times >= BOT_DITHER && g->turn >= b->calm_until) {
+		/* torn between goals (what is left to explore lies past a monster
+		 * it would rather not wake, an archer that keeps off): done here */
+		b->calm_until = g->turn + BOT_DITHER_TURNS;
+		b->explored |= b->exit >= 0;
 	}
 }
 
@@ -328,9 +339,16 @@ static int known_exit(struct sim_bot *b, const struct game *g)
 	return b->exit;
 }
 
-/* Travel to the known exit: ACT_TRAVEL (or its continuation). */
-static struct action go_to_exit(const struct game *g, int exit)
+/* To the known exit: a step of the route over remembered cells (the
+ * same way the bot takes when monsters are in view, so the two never
+ * disagree), else the game's travel, which also crosses unseen cells. */
+static struct action go_to_exit(struct sim_bot *b, const struct game *g, int exit)
 {
+	if (flood(b, g, false)) {
+		int s = first_step(b, g, exit);
+		if (s >= 0)
+			return step_to(g, s);
+	}
 	if (g->travel.active && g->travel.mode == MODE_TRAVEL &&
 	    grid_index(g->grid, g->travel.goal_x, g->travel.goal_y) == exit)
 		return act(ACT_TRAVEL_STEP);
@@ -371,6 +389,22 @@ static int retreat_cell(const struct sim_bot *b, const struct game *g)
 	return best_open <= 2 ? best : -1;
 }
 
+/* The nearest cell (flood steps, at most BOT_RETREAT_STEPS) out of the
+ * line of fire of the archer at cell `from`; -1 when none. */
+static int cover_cell(const struct sim_bot *b, const struct game *g, int from)
+{
+	int cells = g->grid->w * g->grid->h, best = -1;
+	for (int c = 0; c < cells; c++) {
+		int d = b->dist[c];
+		if (d <= 0 || d > BOT_RETREAT_STEPS || (best >= 0 && d >= b->dist[best]))
+			continue;
+		int hit;
+		if (game_shot_stop(g, from, c, &hit) != c)
+			best = c;
+	}
+	return best;
+}
+
 /* The nearest frontier cell by steps (flood), -1 when none is reachable. */
 static int nearest_frontier(const struct sim_bot *b, const struct game *g)
 {
@@ -385,14 +419,14 @@ static int nearest_frontier(const struct sim_bot *b, const struct game *g)
 static struct action move_on(struct sim_bot *b, const struct game *g)
 {
 	int exit = known_exit(b, g);
-	int target = b->explored ? exit : nearest_frontier(b, g);
+	int target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
 	if (target < 0)
 		target = exit;
 	int s = first_step(b, g, target);
 	if (s < 0 && flood(b, g, true)) {
 		/* the way is held by a monster: through it */
 		if (target < 0)
-			target = b->explored ? exit : nearest_frontier(b, g);
+			target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
 		s = first_step(b, g, target >= 0 ? target : exit);
 	}
 	return s >= 0 ? step_to(g, s) : act(ACT_WAIT);
@@ -402,7 +436,7 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 {
 	const struct player *p = &g->player;
 	int here = here_of(g), n_adj = 0, n_threats = 0, weakest = -1, nearest = -1, archer = -1;
-	int nearest_d = 0, archer_d = 0;
+	int nearest_d = 0, archer_d = 0, n_melee = 0;
 	bool closer = false;
 	if (p->kills != b->kills) { /* a kill ends a chase */
 		b->kills = p->kills;
@@ -423,6 +457,7 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 			continue;
 		n_threats++;
 		int d = grid_step_distance(g->grid, here, c);
+		n_melee += m->kind->range <= 0;
 		if (m->kind->range > 0) {
 			if (archer < 0 || d < archer_d) {
 				archer = i;
@@ -444,30 +479,32 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 
 	/* drink when low and something threatens */
 	if (low && p->potions > 0 && (n_threats > 0 || n_adj > 0))
-		return act(ACT_QUAFF);
+		return b->why = "quaff", act(ACT_QUAFF);
 	/* a lost fight on the stairs: leave the level */
 	if (lost && g->tiles[here] == TILE_EXIT)
-		return act(ACT_DESCEND);
+		return b->why = "lost: stairs", act(ACT_DESCEND);
 	if (!flood(b, g, false))
-		return act(ACT_WAIT);
+		return b->why = "no memory", act(ACT_WAIT);
 	/* a lost fight with known stairs near: run for them */
 	if (lost && exit >= 0 && b->dist[exit] > 0 && b->dist[exit] <= 12) {
 		int s = first_step(b, g, exit);
 		if (s >= 0)
-			return step_to(g, s);
+			return b->why = "lost: run for the stairs", step_to(g, s);
 	}
 	/* several close in: fight where one at a time reaches */
-	if (n_threats >= 2 && open_around(g, here) > 2) {
+	if (n_melee >= 2 && open_around(g, here) > 2) {
 		int r = retreat_cell(b, g);
 		int s = r >= 0 ? first_step(b, g, r) : -1;
 		if (s >= 0)
-			return step_to(g, s);
+			return b->why = "retreat to a corridor", step_to(g, s);
 	}
 	if (weakest >= 0) {
 		b->waited = 0;
-		return step_to(g, grid_index(g->grid, g->monsters[weakest].x, g->monsters[weakest].y));
+		return b->why = "strike", step_to(g, grid_index(g->grid, g->monsters[weakest].x, g->monsters[weakest].y));
 	}
 	bool calm = g->turn < b->calm_until || b->chased >= BOT_CHASE_STEPS;
+	if (g->turn < b->calm_until) /* calm: only what stands next to it, else on */
+		return b->why = "calm: on", leaving(b, g) && g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : move_on(b, g);
 	/* an archer is fought, not waited for */
 	if (archer >= 0 && !calm && !lost) {
 		const struct monster *m = &g->monsters[archer];
@@ -485,14 +522,24 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		}
 		if (s >= 0) {
 			b->chased++;
-			return step_to(g, s);
+			return b->why = "chase an archer", step_to(g, s);
+		}
+	}
+	/* an archer that cannot be caught: out of its line of fire */
+	if (archer >= 0) {
+		const struct monster *m = &g->monsters[archer];
+		int c = cover_cell(b, g, grid_index(g->grid, m->x, m->y));
+		int s = first_step(b, g, c);
+		if (s >= 0) {
+			b->ambush_until = g->turn + BOT_AMBUSH_TURNS;
+			return b->why = "cover from an archer", step_to(g, s);
 		}
 	}
 	/* hunters coming: let them come, the first blow is the player's
 	 * (not under an archer's shots: better go on out of its sight) */
 	if (nearest >= 0 && archer < 0 && (closer || b->waited < BOT_PATIENCE)) {
 		b->waited = closer ? 0 : b->waited + 1;
-		return act(ACT_WAIT);
+		return b->why = "wait for them", act(ACT_WAIT);
 	}
 	/* a monster that does not come (asleep, unaware, stuck): go for it
 	 * when the fight is cheap, else go on past it */
@@ -518,13 +565,13 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		int s = first_step(b, g, best);
 		if (s >= 0) {
 			b->chased++;
-			return step_to(g, s);
+			return b->why = "go for a sleeper", step_to(g, s);
 		}
 	}
 	b->waited = 0;
 	if (leaving(b, g) && g->tiles[here] == TILE_EXIT)
-		return act(ACT_DESCEND);
-	return move_on(b, g);
+		return b->why = "done: stairs", act(ACT_DESCEND);
+	return b->why = "on", move_on(b, g);
 }
 
 /* ---- the decision ---------------------------------------------------------- */
@@ -541,6 +588,7 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 	for (int i = 0; i < g->n_monsters; i++)
 		if (g->monsters[i].alive && g->monsters[i].seen)
 			return fight(b, g);
+	b->why = "nothing in view";
 	b->waited = 0;
 	int here = here_of(g), exit = known_exit(b, g);
 	bool done = leaving(b, g);
@@ -548,12 +596,14 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 	bool rest = done ? p->hp * 10 < p->max_hp * 9 : p->hp * 10 < p->max_hp * 6;
 	if (t->active && t->mode == MODE_REST)
 		return act(ACT_TRAVEL_STEP);
+	if (g->turn < b->ambush_until) /* in cover: let the archer come */
+		return act(p->hp < p->max_hp ? ACT_REST : ACT_WAIT);
 	if (rest && p->hp < p->max_hp)
 		return act(ACT_REST);
 	if (done && g->tiles[here] == TILE_EXIT)
 		return act(ACT_DESCEND);
 	if (done && exit >= 0) {
-		return go_to_exit(g, exit);
+		return go_to_exit(b, g, exit);
 	}
 	if (t->active && t->mode == MODE_EXPLORE)
 		return act(ACT_TRAVEL_STEP);

@@ -22,4 +22,7 @@ void sim_bot_begin(struct sim_bot *b);
  */
 struct action sim_bot_decide(struct sim_bot *b, struct game *g);
 
+/* Why the bot made its last decision, in a few words ("strike", "wait for them"), for tracing. */
+const char *sim_bot_why(const struct sim_bot *b);
+
 #endif
