@@ -491,8 +491,11 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		if (s >= 0)
 			return b->why = "lost: run for the stairs", step_to(g, s);
 	}
+	bool calm = g->turn < b->calm_until || b->chased >= BOT_CHASE_STEPS;
+	if (g->turn < b->calm_until && weakest < 0) /* calm: only what stands next to it, else on */
+		return b->why = "calm: on", leaving(b, g) && g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : move_on(b, g);
 	/* several close in: fight where one at a time reaches */
-	if (n_melee >= 2 && open_around(g, here) > 2) {
+	if (n_melee >= 2 && closer && open_around(g, here) > 2) {
 		int r = retreat_cell(b, g);
 		int s = r >= 0 ? first_step(b, g, r) : -1;
 		if (s >= 0)
@@ -502,9 +505,6 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		b->waited = 0;
 		return b->why = "strike", step_to(g, grid_index(g->grid, g->monsters[weakest].x, g->monsters[weakest].y));
 	}
-	bool calm = g->turn < b->calm_until || b->chased >= BOT_CHASE_STEPS;
-	if (g->turn < b->calm_until) /* calm: only what stands next to it, else on */
-		return b->why = "calm: on", leaving(b, g) && g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : move_on(b, g);
 	/* an archer is fought, not waited for */
 	if (archer >= 0 && !calm && !lost) {
 		const struct monster *m = &g->monsters[archer];
