@@ -92,6 +92,9 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"jams more", "waits because another monster held the next cell of the route" },
 	[SIM_M_LONGEST_JAM] = { "longest_jam", "longest jam", false, false, 2,
 		"has longer jams", "longest run of one monster's consecutive blocked waits" },
+	[SIM_M_DEPTH] = { "depth", "depth reached", false, false, 2,
+		"gets the player deeper",
+		"the level the game ended on, 1 first (--dungeon: where the player won, died or ran out of turns)" },
 	[SIM_M_SEARCH_US_MEAN] = { "time_search_us_mean", "us/search mean", false, true, 2,
 		"takes longer per search", "mean microseconds per search" },
 	[SIM_M_SEARCH_US_P95] = { "time_search_us_p95", "us/search p95", false, true, 2,
@@ -103,9 +106,6 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
 	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
 		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
-	[SIM_M_DEPTH] = { "depth", "depth reached", false, false, 2,
-		"gets the player deeper",
-		"the level the game ended on, 1 first (--dungeon: where the player won, died or ran out of turns)" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)

@@ -59,12 +59,12 @@ enum sim_metric {
 	SIM_M_STUCK,
 	SIM_M_BLOCKED_WAITS,
 	SIM_M_LONGEST_JAM,
+	SIM_M_DEPTH,       /* after the counts, before the time metrics, which come last */
 	SIM_M_SEARCH_US_MEAN,
 	SIM_M_SEARCH_US_P95,
 	SIM_M_SEARCH_MS_TURN,
 	SIM_M_AI_MS_MEAN,
 	SIM_M_AI_MS_P95,
-	SIM_M_DEPTH,
 	SIM_METRIC_COUNT
 };
 
