@@ -159,7 +159,7 @@ static const struct opt sim_opts[] = {
 	{ .name = "dungeon", .kind = OPT_FLAG, .offset = ARG(dungeon),
 	  .help = "each game plays a whole generated dungeon, the one play --dungeon --seed makes from the "
 		  "game's seed; going down the last stairs is an escape (a win).  Not with LEVEL, --generate, "
-		  "--heatmap, --heat-counts or --record" },
+		  "--heatmap or --heat-counts" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
 	  .help = "--generate: the depth of the levels (default 1); --dungeon: its number of levels "
 		  "(default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
@@ -281,9 +281,6 @@ static int parse_dungeon(struct sim_args *a)
 	if (a->heatmap || a->heat_counts)
 		return opt_usage_error(&sim_command, "--%s draws one level: it cannot go with --dungeon",
 				       a->heatmap ? "heatmap" : "heat-counts");
-	if (a->record)
-		return opt_usage_error(&sim_command, "--record cannot go with --dungeon yet: record games of "
-				       "one level, or replay a dungeon with astray play --dungeon --seed S");
 	if (a->depth == 0)
 		a->depth = DUNGEON_DEFAULT_LEVELS;
 	if (a->opt.max_turns == 0)

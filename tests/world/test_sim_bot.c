@@ -212,6 +212,30 @@ static void test_cli_dungeon(void **state)
 	free(cmp);
 }
 
+/* --record writes a dungeon's games as journals that replay to their checksums. */
+static void test_cli_dungeon_record(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char dir[] = "/tmp/bot-test-record-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char args[512], cmd[1024];
+	snprintf(args, sizeof args, "--dungeon --depth 3 --player bot --games 2 --seed 5 --record %s --no-time", dir);
+	int st;
+	free(sim(args, &st));
+	assert_int_equal(st, 0);
+	for (int seed = 5; seed <= 6; seed++) {
+		snprintf(cmd, sizeof cmd, "%s replay %s/dungeon-d3-%d.jnl --verify 2>&1", test_bin(), dir, seed);
+		char *out = run_capture(cmd, &st);
+		if (st != 0)
+			print_message("%s: %s\n", cmd, out);
+		assert_int_equal(st, 0);
+		free(out);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* What --dungeon cannot go with is refused as a usage error, with no output. */
 static void test_cli_dungeon_refuses(void **state)
 {
@@ -223,7 +247,6 @@ static void test_cli_dungeon_refuses(void **state)
 		"--dungeon --size 40x20",
 		"--dungeon --heatmap -",
 		"--dungeon --heat-counts /tmp/x",
-		"--dungeon --record /tmp/x",
 		"--dungeon --depth 0",
 		"--dungeon --depth 100",
 	};
@@ -245,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_bot_replays),
 		cmocka_unit_test(test_bot_sees_what_the_player_sees),
 		cmocka_unit_test(test_cli_dungeon),
+		cmocka_unit_test(test_cli_dungeon_record),
 		cmocka_unit_test(test_cli_dungeon_refuses),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -853,19 +853,48 @@ void sim_record_name(const struct sim_level *src, const char *side, int game, ui
 	snprintf(buf, size, "%s%s%s-%" PRIu64 ".jnl", level, side ? "-" : "", side ? side : "", seed);
 }
 
+/* A dungeon's journal: every level's text as the dungeon plays it, as
+ * play --dungeon journals it, so astray replay shows the whole run. */
+static bool record_dungeon(struct sim_runner *r, const char *path, const struct dungeon *dg, uint64_t seed,
+			   const struct game *g)
+{
+	const struct sim_record *rec = r->record;
+	struct journal_level *jl = calloc((size_t)dg->n, sizeof *jl);
+	bool ok = jl != NULL;
+	for (int i = 0; ok && i < dg->n; i++) {
+		size_t len = 0;
+		char *t = dungeon_played_text(dg->texts[i], &len);
+		jl[i] = (struct journal_level){ .name = "dungeon", .text = t, .len = len };
+		ok = t != NULL;
+	}
+	if (ok) {
+		struct journal_setup setup = {
+			.program = rec->program, .seed = seed,
+			.bestiary_name = rec->bestiary_name, .bestiary_text = rec->bestiary_text,
+			.bestiary_len = rec->bestiary_len, .sets = rec->sets, .n_sets = rec->n_sets,
+			.levels = jl, .n_levels = dg->n,
+		};
+		r->jnl = journal_create(path, &setup, g, r->jnl_err, sizeof r->jnl_err);
+	} else {
+		snprintf(r->jnl_err, sizeof r->jnl_err, "%.400s: out of memory", path);
+	}
+	for (int i = 0; jl && i < dg->n; i++)
+		free((char *)jl[i].text);
+	free(jl);
+	return r->jnl != NULL;
+}
+
 /* Creates the game's journal (r->record set); false with the reason in r->jnl_err. */
 static bool record_begin(struct sim_runner *r, const struct sim_level *src, int game, uint64_t seed,
-			 const struct gen_result *gres, const struct game *g)
+			 const struct gen_result *gres, const struct dungeon *dg, const struct game *g)
 {
 	const struct sim_record *rec = r->record;
 	char name[256], path[4096], gname[160];
 	sim_record_name(src, rec->side, game, seed, name, sizeof name);
 	snprintf(path, sizeof path, "%s/%s", rec->dir, name);
 	struct journal_level jl = { .name = src->file };
-	if (src->dungeon > 0) {
-		snprintf(r->jnl_err, sizeof r->jnl_err, "a dungeon's games are not recorded (give one level)");
-		return false;
-	}
+	if (src->dungeon > 0)
+		return record_dungeon(r, path, dg, seed, g);
 	if (src->gen) {
 		sim_gen_name(src->gen, game, seed, gname, sizeof gname);
 		jl.name = gname;
@@ -979,7 +1008,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	out->index = game;
 	out->monsters = g->n_monsters;
 	r->jnl_failed = false;
-	if (r->record && !record_begin(r, src, game, seed, &gres, g)) {
+	if (r->record && !record_begin(r, src, game, seed, &gres, &dg, g)) {
 		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
 		goto done;
 	}
