@@ -47,19 +47,24 @@
 #define BOT_DITHER_TURNS 40
 /* Turns the bot waits in cover for an archer to come round the corner. */
 #define BOT_AMBUSH_TURNS 10
+/* Times a level it takes cover from archers before it walks on under their shots. */
+#define BOT_COVERS 3
 
 struct sim_bot {
 	int serial;        /* g->level_serial of the level it plays, -1 none */
 	bool explored;     /* autoexplore said nothing is left */
+	bool own_explore;  /* explores by its own plan, not autoexplore (which disagreed with it) */
 	int exit;          /* a remembered exit cell, -1 none known */
 	int level_turn0;   /* g->turn when the level was entered */
 	int waited;        /* waits in a row for monsters that did not come */
 	int chased;        /* steps taken toward monsters that did not come, since the last kill */
 	int kills;         /* the player's kills when chased was reset */
+	long damage;       /* g->damage_taken at its last decision */
 	int trail[BOT_TRAIL]; /* the player's last cells (a ring) */
 	int trail_i;       /* its next slot */
 	int calm_until;    /* until this turn, only monsters next to it or closing in are fought */
 	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
+	int covers;        /* times it took cover on this level */
 	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
 	int cells;         /* size of the scratch arrays */
 	int *dist, *parent, *queue;
@@ -87,11 +92,13 @@ void sim_bot_destroy(struct sim_bot *b)
 static void forget_level(struct sim_bot *b)
 {
 	b->explored = false;
+	b->own_explore = false;
 	b->exit = -1;
 	b->waited = 0;
 	b->chased = 0;
 	b->calm_until = 0;
 	b->ambush_until = 0;
+	b->covers = 0;
 	b->trail_i = 0;
 	for (int i = 0; i < BOT_TRAIL; i++)
 		b->trail[i] = -1;
@@ -106,6 +113,7 @@ void sim_bot_begin(struct sim_bot *b)
 {
 	b->serial = -1;
 	b->kills = 0;
+	b->damage = 0;
 	forget_level(b);
 }
 
@@ -312,6 +320,9 @@ static void note_cell(struct sim_bot *b, const struct game *g)
 		 * it would rather not wake, an archer that keeps off): done here */
 		b->calm_until = g->turn + BOT_DITHER_TURNS;
 		b->explored |= b->exit >= 0;
+		/* without known stairs: one planner, its own, from now on (autoexplore
+		 * and its own plan round what it sees may lead opposite ways) */
+		b->own_explore = true;
 	}
 }
 
@@ -525,12 +536,15 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 			return b->why = "chase an archer", step_to(g, s);
 		}
 	}
-	/* an archer that cannot be caught: out of its line of fire */
-	if (archer >= 0) {
+	/* an archer that cannot be caught: out of its line of fire (a few
+	 * times a level: one that guards the way on is walked past) */
+	if (archer >= 0 && (lost || b->covers < BOT_COVERS)) {
 		const struct monster *m = &g->monsters[archer];
 		int c = cover_cell(b, g, grid_index(g->grid, m->x, m->y));
 		int s = first_step(b, g, c);
 		if (s >= 0) {
+			if (g->turn >= b->ambush_until)
+				b->covers++;
 			b->ambush_until = g->turn + BOT_AMBUSH_TURNS;
 			return b->why = "cover from an archer", step_to(g, s);
 		}
@@ -586,11 +600,24 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 	if (!t->active && t->mode == MODE_EXPLORE && t->stopped == TRAVEL_DONE)
 		b->explored = true;
 	for (int i = 0; i < g->n_monsters; i++)
-		if (g->monsters[i].alive && g->monsters[i].seen)
+		if (g->monsters[i].alive && g->monsters[i].seen) {
+			b->damage = g->damage_taken;
 			return fight(b, g);
+		}
 	b->why = "nothing in view";
 	b->waited = 0;
+	bool shot = g->damage_taken > b->damage; /* hurt by what it does not see: an archer round a corner */
+	b->damage = g->damage_taken;
 	int here = here_of(g), exit = known_exit(b, g);
+	if (shot) { /* no resting here: on to the stairs, or to explore elsewhere */
+		b->ambush_until = 0;
+		b->explored |= exit >= 0;
+		b->own_explore = true;
+		if (exit >= 0)
+			return g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : go_to_exit(b, g, exit);
+		if (flood(b, g, false) && nearest_frontier(b, g) >= 0)
+			return move_on(b, g);
+	}
 	bool done = leaving(b, g);
 	/* hurt with nothing in view: rest (more fully before the stairs) */
 	bool rest = done ? p->hp * 10 < p->max_hp * 9 : p->hp * 10 < p->max_hp * 6;
@@ -602,12 +629,17 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 		return act(ACT_REST);
 	if (done && g->tiles[here] == TILE_EXIT)
 		return act(ACT_DESCEND);
-	if (done && exit >= 0) {
+	if (done && exit >= 0)
 		return go_to_exit(b, g, exit);
-	}
 	if (t->active && t->mode == MODE_EXPLORE)
 		return act(ACT_TRAVEL_STEP);
 	if (b->explored) /* no stairs known and nothing to explore: wait for news */
 		return act(ACT_WAIT);
+	if (b->own_explore) {
+		int f = flood(b, g, false) ? nearest_frontier(b, g) : -1;
+		if (f < 0)
+			b->explored = true;
+		return f >= 0 ? move_on(b, g) : act(ACT_WAIT);
+	}
 	return act(ACT_EXPLORE);
 }
