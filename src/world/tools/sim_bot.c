@@ -290,10 +290,24 @@ static double fight_cost(const struct game *g, int slots)
 	return cost;
 }
 
+/* ---- the pack ---------------------------------------------------------------- */
+
+/* Hit points the player's potions of healing give, as far as it knows. */
+static double potion_reserve(const struct game *g)
+{
+	return g->player.potions * (double)POTION_HEAL;
+}
+
+/* The action that drinks a potion of healing, or ACT_NONE when it has none. */
+static struct action drink(const struct game *g)
+{
+	return act(g->player.potions > 0 ? ACT_QUAFF : ACT_NONE);
+}
+
 /* Hit points the player can count on: what it has and what its potions give. */
 static double reserves(const struct game *g)
 {
-	return g->player.hp + g->player.potions * (double)POTION_HEAL;
+	return g->player.hp + potion_reserve(g);
 }
 
 /* ---- the level ----------------------------------------------------------- */
@@ -489,8 +503,9 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 	int exit = known_exit(b, g);
 
 	/* drink when low and something threatens */
-	if (low && p->potions > 0 && (n_threats > 0 || n_adj > 0))
-		return b->why = "quaff", act(ACT_QUAFF);
+	struct action quaff = drink(g);
+	if (low && quaff.kind != ACT_NONE && (n_threats > 0 || n_adj > 0))
+		return b->why = "quaff", quaff;
 	/* a lost fight on the stairs: leave the level */
 	if (lost && g->tiles[here] == TILE_EXIT)
 		return b->why = "lost: stairs", act(ACT_DESCEND);
