@@ -94,7 +94,7 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"has longer jams", "longest run of one monster's consecutive blocked waits" },
 	[SIM_M_DEPTH] = { "depth", "depth reached", false, false, 2,
 		"gets the player deeper",
-		"the level the game ended on, 1 first (--dungeon: where the player won, died or ran out of turns)" },
+		"the level the game ended on, 1 first; with --dungeon, where the player won, died or ran out of turns" },
 	[SIM_M_SEARCH_US_MEAN] = { "time_search_us_mean", "us/search mean", false, true, 2,
 		"takes longer per search", "mean microseconds per search" },
 	[SIM_M_SEARCH_US_P95] = { "time_search_us_p95", "us/search p95", false, true, 2,
