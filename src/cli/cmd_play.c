@@ -499,37 +499,6 @@ static const char *campaign_dir(void)
 static int play_session(const struct play_args *a, const struct level *const *levels, int n_levels,
 			const struct bestiary *b, const struct journal_setup *setup);
 
-/*
- * A generated level's text as the dungeon plays it: dungeon_create drops
- * gen's designer description from the level (the player is told the
- * level's place in the run instead), so the journal must hold the text
- * without it, or the replay would say another first message.  A malloc'd
- * copy, or NULL when out of memory.
- */
-static char *dungeon_played_text(const char *text, size_t *len)
-{
-	size_t n = strlen(text);
-	char *out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	size_t k = 0;
-	bool header = true;
-	for (const char *line = text; *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t ll = nl ? (size_t)(nl - line) + 1 : strlen(line);
-		if (header && strncmp(line, "map:", 4) == 0)
-			header = false;
-		if (!(header && strncmp(line, "description:", 12) == 0)) {
-			memcpy(out + k, line, ll);
-			k += ll;
-		}
-		line += ll;
-	}
-	out[k] = '\0';
-	*len = k;
-	return out;
-}
-
 static void print_dungeon_again(uint64_t seed, int n)
 {
 	printf("This dungeon again: astray play --dungeon --seed %llu", (unsigned long long)seed);

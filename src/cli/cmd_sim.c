@@ -14,6 +14,7 @@
 #include "bestiary.h"
 #include "cli.h"
 #include "cmd.h"
+#include "dungeon.h"
 #include "gen.h"
 #include "help.h"
 #include "level.h"
@@ -23,6 +24,7 @@
 
 #define DEFAULT_GAMES 100
 #define DEFAULT_TURNS 1000
+#define DEFAULT_DUNGEON_TURNS 2000 /* per level of --dungeon */
 
 static const char *const format_choices[] = { "table", "csv", "json", NULL };
 
@@ -96,7 +98,7 @@ static const struct opt sim_opts[] = {
 	  .help = "game i (0-based) uses seed S+i (default 1); the same seeds on every level and for both "
 		  "sides of --compare" },
 	{ .name = "player", .kind = OPT_CUSTOM, .offset = ARG(opt.player), .metavar = "P",
-	  .parse = parse_player, .want = "exit, flee, idle or fight",
+	  .parse = parse_player, .want = "exit, flee, idle, fight or bot",
 	  .help = "the scripted player (default exit):\n"
 		  "exit\twalks the A* route to the nearest exit, attacking a monster in the way; takes the "
 		  "stairs\n"
@@ -104,9 +106,13 @@ static const struct opt sim_opts[] = {
 		  "takes the stairs\n"
 		  "idle\twaits every turn\n"
 		  "fight\twalks to the nearest monster and attacks it, round the stairs; with none left, takes "
-		  "them" },
+		  "them\n"
+		  "bot\tplays as a careful player from what the player knows: explores, fights from corridors, "
+		  "drinks when low, rests when safe, flees to the stairs when outmatched, descends once the "
+		  "level is explored (docs/sim.md)" },
 	{ .name = "turns", .kind = OPT_INT, .offset = ARG(opt.max_turns), .metavar = "T", .lo = 1, .hi = 100000000,
-	  .help = "a game still going at turn T is out of turns (default " STR(DEFAULT_TURNS) ")" },
+	  .help = "a game still going at turn T is out of turns (default " STR(DEFAULT_TURNS) "; with "
+		  "--dungeon " STR(DEFAULT_DUNGEON_TURNS) " per level)" },
 	{ .name = "format", .kind = OPT_CHOICE, .offset = ARG(format), .metavar = "F", .choices = format_choices,
 	  .help = "table (default), csv or json" },
 	{ .name = "per-game", .kind = OPT_FLAG, .offset = ARG(per_game),
@@ -155,8 +161,13 @@ static const struct opt sim_opts[] = {
 	{ .name = "size", .kind = OPT_CUSTOM, .offset = ARG(size), .metavar = "WxH",
 	  .parse = parse_size, .want = "WxH (at least " STR(GEN_MIN_WIDTH) "x" STR(GEN_MIN_HEIGHT) ")",
 	  .help = "--generate: the size of the levels; by default one screen for each topology" },
+	{ .name = "dungeon", .kind = OPT_FLAG, .offset = ARG(dungeon),
+	  .help = "each game plays a whole generated dungeon, the one play --dungeon --seed makes from the "
+		  "game's seed; going down the last stairs is an escape (a win).  Not with LEVEL, --generate, "
+		  "--heatmap or --heat-counts" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(depth), .metavar = "D", .lo = 1, .hi = GEN_MAX_DEPTH,
-	  .help = "--generate: the depth of the levels (default 1)" },
+	  .help = "--generate: the depth of the levels (default 1); --dungeon: its number of levels "
+		  "(default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
 	  .help = "write one journal per game into DIR, created if missing: DIR/LEVEL-SEED.jnl, or "
 		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE" },
@@ -175,13 +186,14 @@ static const struct opt_command sim_command = {
 
 static void sim_usage(FILE *out)
 {
-	help_usage(out, "sim", (const char *const[]){ "LEVEL... [options]", NULL });
+	help_usage(out, "sim", (const char *const[]){ "LEVEL... [options]", "--dungeon [--depth N] [options]", NULL });
 	help_text(out, 0,
 		  "\nPlays headless games with a scripted player, using the same game code as play, and reports "
 		  "how the monsters did with 95% confidence intervals.  LEVEL is a .lvl file, a folder (its .lvl "
 		  "files in name order) or a Moving AI .map (player, exit and monsters are then placed from each "
 		  "game's seed).  Each level is played on its own: taking its exit is an escape, there is no "
-		  "next level.");
+		  "next level.  With --dungeon each game is a whole dungeon instead: its levels one after "
+		  "another, an escape from the last one a win; depth says where each game ended.");
 	opt_print_help(out, &sim_command);
 	help_text(out, 0, "\nmetrics (CSV columns and JSON keys; * = wall clock, differs run to run):");
 	int col = 0;
@@ -273,24 +285,44 @@ static int parse_generate(struct sim_args *a)
 	return -1;
 }
 
+/* Checks --dungeon against the other options; -1 or the exit status. */
+static int parse_dungeon(struct sim_args *a)
+{
+	if (a->levels.n > 0 || a->generate)
+		return opt_usage_error(&sim_command, "--dungeon makes its own levels: give no LEVEL or --generate");
+	if (a->size.w)
+		return opt_usage_error(&sim_command, "--size goes with --generate; a dungeon sizes its own levels");
+	if (a->heatmap || a->heat_counts)
+		return opt_usage_error(&sim_command, "--%s draws one level: it cannot go with --dungeon",
+				       a->heatmap ? "heatmap" : "heat-counts");
+	if (a->depth == 0)
+		a->depth = DUNGEON_DEFAULT_LEVELS;
+	if (a->opt.max_turns == 0)
+		a->opt.max_turns = DEFAULT_DUNGEON_TURNS * a->depth;
+	return -1;
+}
+
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
 	a->games = DEFAULT_GAMES;
 	a->seed = 1;
 	a->opt.player = SIM_PLAYER_EXIT;
-	a->opt.max_turns = DEFAULT_TURNS;
 	a->monsters.n = -1;
 	a->jobs = 1;
 	int status = opt_parse(&sim_command, argc, argv, a, &a->levels, NULL);
-	if (status < 0 && a->generate)
+	if (status < 0 && a->dungeon)
+		status = parse_dungeon(a);
+	else if (status < 0 && a->generate)
 		status = parse_generate(a);
 	else if (status < 0 && (a->size.w || a->depth))
 		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
 	if (status < 0 && a->record && a->opt.chase)
 		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
 				       "are outside the rules, so a replay could not repeat them");
-	if (status < 0 && a->levels.n == 0 && !a->generate)
+	if (a->opt.max_turns == 0)
+		a->opt.max_turns = DEFAULT_TURNS;
+	if (status < 0 && a->levels.n == 0 && !a->generate && !a->dungeon)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
 	if (status < 0 && a->heat_kind && !a->heatmap && !a->heat_counts)
@@ -340,7 +372,7 @@ static int run(const struct sim_args *a)
 	struct bestiary base;
 	int status = 1, n_files = 0;
 	char **files = NULL;
-	if (a->generate) {
+	if (a->generate || a->dungeon) {
 		files = calloc(1, sizeof *files);
 		n_files = 1;
 	} else {
@@ -396,7 +428,7 @@ static int run(const struct sim_args *a)
 		sim_write_settings(o.settings[s], sizeof o.settings[s], a, extra);
 	}
 	bool any_map = false;
-	for (int l = 0; l < n_files && !a->generate; l++)
+	for (int l = 0; l < n_files && !a->generate && !a->dungeon; l++)
 		any_map |= cli_ends_with(files[l], ".map");
 	if (a->monsters.n >= 0 && !any_map)
 		fprintf(stderr, "astray sim: note: --monsters applies to .map files; .lvl files keep their own monsters\n");
@@ -404,7 +436,9 @@ static int run(const struct sim_args *a)
 		goto done;
 	if (a->generate && !sim_load_generated(a, &base, &runs[0]))
 		goto done;
-	for (int l = 0; l < n_files && !a->generate; l++)
+	if (a->dungeon && !sim_load_dungeon(a, &base, &runs[0]))
+		goto done;
+	for (int l = 0; l < n_files && !a->generate && !a->dungeon; l++)
 		if (!sim_load_level(a, &base, glyph, &runs[l], files[l]))
 			goto done;
 

@@ -48,7 +48,8 @@ struct sim_args {
 	enum grid_topology gen_topos[SIM_MAX_GEN_TOPOS];
 	int n_gen_topos;
 	struct size_arg size;        /* --size WxH */
-	int depth;                   /* --depth D, 0 when not given */
+	int depth;                   /* --depth D, 0 when not given (with --dungeon: its number of levels) */
+	bool dungeon;                /* --dungeon: each game a whole generated dungeon */
 	const char *record;          /* --record DIR, or NULL */
 	int games;
 	uint64_t seed;
@@ -107,6 +108,10 @@ char **sim_load_files(const struct sim_args *a, int *n_out);
 /* The one run of --generate, its first level made now so that a bad
  * size is reported before any game. */
 bool sim_load_generated(const struct sim_args *a, const struct bestiary *b, struct sim_level_run *lr);
+
+/* The one run of --dungeon (a->depth levels), its first dungeon made now
+ * so that a failure is reported before any game. */
+bool sim_load_dungeon(const struct sim_args *a, const struct bestiary *b, struct sim_level_run *lr);
 
 /* A .lvl or Moving AI .map file into lr (glyph: the monsters of a .map). */
 bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char glyph, struct sim_level_run *lr,

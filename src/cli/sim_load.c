@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "diag.h"
+#include "dungeon.h"
 #include "gen.h"
 #include "heatmap.h"
 #include "level.h"
@@ -31,7 +32,7 @@ bool sim_load_bestiary(const struct sim_args *a, const struct opt_command *cmd, 
 {
 	struct diag_list d = { 0 };
 	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &d)
-			      : bestiary_load_default(a->generate ? "." : a->levels.v[0], b, &d);
+			      : bestiary_load_default(a->generate || a->dungeon ? "." : a->levels.v[0], b, &d);
 	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	if (!ok)
@@ -157,6 +158,22 @@ bool sim_load_generated(const struct sim_args *a, const struct bestiary *b, stru
 	return true;
 }
 
+bool sim_load_dungeon(const struct sim_args *a, const struct bestiary *b, struct sim_level_run *lr)
+{
+	snprintf(lr->name, sizeof lr->name, "dungeon:d%d", a->depth);
+	lr->src.file = lr->name;
+	lr->src.dungeon = a->depth;
+	struct dungeon d;
+	char err[DIAG_ERR_LEN];
+	if (!dungeon_create(sim_game_seed(a->seed, 0), a->depth, b, &d, err, sizeof err)) {
+		fprintf(stderr, "astray sim: --dungeon: %s\n", err);
+		return false;
+	}
+	lr->monsters = d.levels[0]->n_monsters;
+	dungeon_fini(&d);
+	return true;
+}
+
 bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char glyph, struct sim_level_run *lr,
 		    const char *file)
 {
@@ -216,6 +233,8 @@ uint64_t sim_load_config(const struct sim_args *a, const struct bestiary *b, uin
 			    a->opt.chase ? 1 : 0, a->monsters.n, a->monsters.kind ? a->monsters.kind : "-",
 			    a->size.w, a->size.h, a->depth, (unsigned long long)level_hash);
 	size_t n = head > 0 && (size_t)head < sizeof text ? (size_t)head : 0;
+	if (a->dungeon) /* only then, so the fingerprints of other runs stay as they were */
+		n += (size_t)snprintf(text + n, sizeof text - n, "dungeon\n");
 	n += bestiary_describe(b, text + n, sizeof text - n);
 	return heatmap_text_hash(text, n < sizeof text ? n : sizeof text - 1);
 }
@@ -245,7 +264,7 @@ bool sim_load_record(const struct sim_args *a, struct sim_play *pc, struct sim_r
 	}
 	const char *path = a->bestiary;
 	if (!path)
-		path = bestiary_default_path(a->generate ? "." : a->levels.v[0], rc->bestiary_path,
+		path = bestiary_default_path(a->generate || a->dungeon ? "." : a->levels.v[0], rc->bestiary_path,
 					     sizeof rc->bestiary_path);
 	size_t len = 0;
 	int err = path ? textfile_read(path, &rc->bestiary_text, &len) : ENOENT;

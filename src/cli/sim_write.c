@@ -346,6 +346,26 @@ static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 	free(done);
 }
 
+/* --dungeon: on which level the games that did not win ended, one line per outcome (the
+ * difficulty contract's histogram, docs/sim.md). */
+static void table_depths(FILE *f, const struct sim_game *g, int n, int levels)
+{
+	static const enum sim_outcome ends[] = { SIM_KILLED, SIM_OUT_OF_TURNS };
+	for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+		fprintf(f, "  %s by depth:", ends[k] == SIM_KILLED ? "deaths" : "out of turns");
+		int any = 0;
+		for (int d = 1; d <= levels; d++) {
+			int c = 0;
+			for (int i = 0; i < n; i++)
+				c += g[i].outcome == ends[k] && (int)g[i].v[SIM_M_DEPTH] == d;
+			if (c > 0)
+				fprintf(f, " %d:%d", d, c);
+			any += c;
+		}
+		fprintf(f, "%s\n", any ? "" : " none");
+	}
+}
+
 static void print_table(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
@@ -357,12 +377,17 @@ static void print_table(FILE *f, const struct sim_out *o)
 		snprintf(title, sizeof title, "%s (%d monster%s%s)", name, lr->monsters,
 			 lr->monsters == 1 ? "" : "s",
 			 cli_ends_with(lr->src.file, ".map") ? " placed from each seed" : "");
+		if (lr->src.dungeon > 0)
+			snprintf(title, sizeof title, "%s (dungeons of %d levels, the game's seed makes each)",
+				 lr->src.file, lr->src.dungeon);
 		if (a->per_game && !a->compare[0])
 			table_per_game(f, o, lr, lr->games[0], a->games);
 		if (a->compare[0])
 			table_compare(f, o, title, lr->games[0], lr->games[1], a->games);
 		else
 			table_summary(f, o, title, lr->games[0], a->games);
+		if (lr->src.dungeon > 0 && !a->compare[0])
+			table_depths(f, lr->games[0], a->games, lr->src.dungeon);
 	}
 	if (o->n_runs > 1) {
 		snprintf(title, sizeof title, "all %d levels together (%d games)", o->n_runs, o->n_all);

@@ -198,7 +198,7 @@ static void test_binary_usage_errors(void **state)
 	expect("sim --games=0 levels", 2, "astray sim: --games wants a whole number from 1 to 100000000, not '0'");
 	expect("sim levels --compare a", 2, "astray sim: --compare needs two values, 'A' 'B'");
 	expect("sim --monsters 3: levels", 2, "--monsters wants K or K:KIND, not '3:'");
-	expect("sim --player=dance levels", 2, "--player wants exit, flee, idle or fight, not 'dance'");
+	expect("sim --player=dance levels", 2, "--player wants exit, flee, idle, fight or bot, not 'dance'");
 	expect("bench --mode=nope x.scen", 2, "--mode wants auto, astar, dijkstra or fallback, not 'nope'");
 }
 

@@ -152,3 +152,27 @@ bool dungeon_create(uint64_t seed, int n_levels, const struct bestiary *b, struc
 	*out = d;
 	return true;
 }
+
+char *dungeon_played_text(const char *text, size_t *len)
+{
+	size_t n = strlen(text);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t k = 0;
+	bool header = true;
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t ll = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		if (header && strncmp(line, "map:", 4) == 0)
+			header = false;
+		if (!(header && strncmp(line, "description:", 12) == 0)) {
+			memcpy(out + k, line, ll);
+			k += ll;
+		}
+		line += ll;
+	}
+	out[k] = '\0';
+	*len = k;
+	return out;
+}

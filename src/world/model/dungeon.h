@@ -45,4 +45,14 @@ bool dungeon_create(uint64_t seed, int n_levels, const struct bestiary *b, struc
 
 void dungeon_fini(struct dungeon *d); /* a zeroed dungeon does nothing; fields set to zero */
 
+/*
+ * A level's text (texts[i]) as the dungeon plays it: dungeon_create drops
+ * gen's designer description from the level (the player is told the
+ * level's place in the run instead), so a journal must hold the text
+ * without it, or the replay would say another first message.  A malloc'd
+ * copy, or NULL when out of memory.  (play --dungeon and sim --dungeon
+ * --record journal these.)
+ */
+char *dungeon_played_text(const char *text, size_t *len);
+
 #endif

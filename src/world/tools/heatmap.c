@@ -259,7 +259,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 	case K_PLAYER: {
 		enum sim_player p;
 		if (!copy_value(word, sizeof word, v, vlen) || !sim_player_parse(word, &p))
-			return fail(r, col, "unknown player (expected exit, flee, idle or fight)");
+			return fail(r, col, "unknown player (expected exit, flee, idle, fight or bot)");
 		snprintf(run->player, sizeof run->player, "%s", sim_player_name(p));
 		return true;
 	}

@@ -23,13 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dungeon.h"
 #include "game.h"
 #include "gen.h"
+#include "sim_bot.h"
 #include "journal.h"
 #include "grid.h"
 #include "path.h"
 
-static const char *const player_names[SIM_PLAYER_COUNT] = { "exit", "flee", "idle", "fight" };
+static const char *const player_names[SIM_PLAYER_COUNT] = { "exit", "flee", "idle", "fight", "bot" };
 static const char *const outcome_names[SIM_OUTCOME_COUNT] = { "escaped", "killed", "out_of_turns" };
 
 const char *sim_player_name(enum sim_player p)
@@ -90,6 +92,9 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"jams more", "waits because another monster held the next cell of the route" },
 	[SIM_M_LONGEST_JAM] = { "longest_jam", "longest jam", false, false, 2,
 		"has longer jams", "longest run of one monster's consecutive blocked waits" },
+	[SIM_M_DEPTH] = { "depth", "depth reached", false, false, 2,
+		"gets the player deeper",
+		"the level the game ended on, 1 first; with --dungeon, where the player won, died or ran out of turns" },
 	[SIM_M_SEARCH_US_MEAN] = { "time_search_us_mean", "us/search mean", false, true, 2,
 		"takes longer per search", "mean microseconds per search" },
 	[SIM_M_SEARCH_US_P95] = { "time_search_us_p95", "us/search p95", false, true, 2,
@@ -209,6 +214,7 @@ struct sim_runner {
 	int *exits;               /* exit cells of the current level */
 	int n_exits;
 	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
+	struct sim_bot *bot;      /* the bot player's state, made at its first game */
 	const struct sim_record *record; /* borrowed, or NULL */
 	struct journal *jnl;      /* the current game's journal (--record) */
 	char jnl_err[DIAG_ERR_LEN]; /* why it failed, when it did */
@@ -234,6 +240,7 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->exits);
 	free(r->avoid);
 	free(r->track);
+	sim_bot_destroy(r->bot);
 	free(r);
 }
 
@@ -429,7 +436,8 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 	}
 }
 
-bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
+/* Fresh tracks for the n_monsters of a level (a dungeon's next level too), counts kept. */
+static bool behaviour_level(struct sim_runner *r, int n_monsters)
 {
 	if (n_monsters > r->track_cap) {
 		struct mon_track *t = realloc(r->track, (size_t)n_monsters * sizeof *t);
@@ -440,12 +448,17 @@ bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
 	}
 	for (int i = 0; i < n_monsters; i++)
 		r->track[i] = (struct mon_track){ .prev_cell = -1, .prev_target = -1 };
+	return true;
+}
+
+bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
+{
 	r->oscillations = r->stuck = r->blocked_waits = r->longest_jam = 0;
 	memset(r->kinds, 0, sizeof r->kinds);
 	r->damage_kind = -1;
 	r->kind_met = false;
 	r->damage_mark = 0;
-	return true;
+	return behaviour_level(r, n_monsters);
 }
 
 void sim_kind_counts(struct sim_runner *r, const struct game *g, uint32_t out[SIM_KINDS][SIM_KIND_METRIC_COUNT])
@@ -682,6 +695,7 @@ static bool any_monster_alive(const struct game *g)
  * monster lives; idle stays. */
 static bool takes_stairs(enum sim_player p, const struct game *g)
 {
+	/* the bot decides for itself (sim_bot.c) */
 	return p == SIM_PLAYER_EXIT || p == SIM_PLAYER_FLEE ||
 	       (p == SIM_PLAYER_FIGHT && !any_monster_alive(g));
 }
@@ -696,6 +710,8 @@ static struct action decide(struct sim_runner *r, struct game *g, struct path_ct
 		return decide_flee(g);
 	case SIM_PLAYER_FIGHT:
 		return decide_fight(r, g, ctx);
+	case SIM_PLAYER_BOT:
+		return sim_bot_decide(r->bot, g);
 	case SIM_PLAYER_IDLE:
 	case SIM_PLAYER_COUNT:
 		break;
@@ -773,6 +789,7 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 		k += 3;
 	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 	v[SIM_M_AI_CPU_MS_MEAN] = r->turn_ms.n > 0 ? r->cpu_ms / (double)r->turn_ms.n : NAN;
+	v[SIM_M_DEPTH] = g->depth + 1;
 }
 
 /*
@@ -841,7 +858,17 @@ static void heat_death(struct sim_runner *r, const struct game *g)
 		r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
 }
 
-static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
+/* A dungeon's next level was loaded: the scripted players' search
+ * context, exits and route, and the monsters' tracks, are made anew. */
+static bool next_level(struct sim_runner *r, struct game *g, struct path_ctx **ctx)
+{
+	path_destroy(*ctx);
+	*ctx = path_create(g->grid);
+	r->route_len = r->route_pos = 0;
+	return *ctx && find_exits(r, g) && behaviour_level(r, g->monster_cap);
+}
+
+static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx **ctxp,
 			     const struct sim_options *opt)
 {
 	long actions = 0, max_actions = (long)opt->max_turns * SIM_ACTIONS_PER_TURN + 16;
@@ -855,10 +882,11 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		struct action a;
 		if (on_exit && takes_stairs(opt->player, g))
 			a = (struct action){ .kind = ACT_DESCEND };
-		else if (g->player.potions > 0 && g->player.hp + POTION_HEAL <= g->player.max_hp)
+		else if (opt->player != SIM_PLAYER_BOT && g->player.potions > 0 &&
+			 g->player.hp + POTION_HEAL <= g->player.max_hp)
 			a = (struct action){ .kind = ACT_QUAFF }; /* potions go into the pack: drink when it all helps */
 		else
-			a = decide(r, g, ctx, opt->player);
+			a = decide(r, g, *ctxp, opt->player);
 		/* A slow step that would end past the limit becomes a wait, so
 		 * no game plays more than max_turns turns. */
 		if (a.kind == ACT_MOVE && g->turn + turns_of(g, &a) > opt->max_turns)
@@ -887,6 +915,11 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		if (res == RESULT_DIED || g->player.hp <= 0) {
 			heat_death(r, g);
 			return SIM_KILLED;
+		}
+		if (res == RESULT_NEW_LEVEL && g->n_levels > 1) {
+			if (!next_level(r, g, ctxp))
+				return SIM_OUT_OF_TURNS;
+			continue;
 		}
 		if (res == RESULT_WON || res == RESULT_NEW_LEVEL)
 			return SIM_ESCAPED;
@@ -949,15 +982,48 @@ void sim_record_name(const struct sim_level *src, const char *side, int game, ui
 	snprintf(buf, size, "%s%s%s-%" PRIu64 ".jnl", level, side ? "-" : "", side ? side : "", seed);
 }
 
+/* A dungeon's journal: every level's text as the dungeon plays it, as
+ * play --dungeon journals it, so astray replay shows the whole run. */
+static bool record_dungeon(struct sim_runner *r, const char *path, const struct dungeon *dg, uint64_t seed,
+			   const struct game *g)
+{
+	const struct sim_record *rec = r->record;
+	struct journal_level *jl = calloc((size_t)dg->n, sizeof *jl);
+	bool ok = jl != NULL;
+	for (int i = 0; ok && i < dg->n; i++) {
+		size_t len = 0;
+		char *t = dungeon_played_text(dg->texts[i], &len);
+		jl[i] = (struct journal_level){ .name = "dungeon", .text = t, .len = len };
+		ok = t != NULL;
+	}
+	if (ok) {
+		struct journal_setup setup = {
+			.program = rec->program, .seed = seed,
+			.bestiary_name = rec->bestiary_name, .bestiary_text = rec->bestiary_text,
+			.bestiary_len = rec->bestiary_len, .sets = rec->sets, .n_sets = rec->n_sets,
+			.levels = jl, .n_levels = dg->n,
+		};
+		r->jnl = journal_create(path, &setup, g, r->jnl_err, sizeof r->jnl_err);
+	} else {
+		snprintf(r->jnl_err, sizeof r->jnl_err, "%.400s: out of memory", path);
+	}
+	for (int i = 0; jl && i < dg->n; i++)
+		free((char *)jl[i].text);
+	free(jl);
+	return r->jnl != NULL;
+}
+
 /* Creates the game's journal (r->record set); false with the reason in r->jnl_err. */
 static bool record_begin(struct sim_runner *r, const struct sim_level *src, int game, uint64_t seed,
-			 const struct gen_result *gres, const struct game *g)
+			 const struct gen_result *gres, const struct dungeon *dg, const struct game *g)
 {
 	const struct sim_record *rec = r->record;
 	char name[256], path[4096], gname[160];
 	sim_record_name(src, rec->side, game, seed, name, sizeof name);
 	snprintf(path, sizeof path, "%s/%s", rec->dir, name);
 	struct journal_level jl = { .name = src->file };
+	if (src->dungeon > 0)
+		return record_dungeon(r, path, dg, seed, g);
 	if (src->gen) {
 		sim_gen_name(src->gen, game, seed, gname, sizeof gname);
 		jl.name = gname;
@@ -1015,8 +1081,20 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 {
 	struct level *made = NULL;
 	struct gen_result gres = { 0 };
+	struct dungeon dg = { 0 };
 	const struct level *lv = src->fixed;
-	if (src->gen) {
+	const struct level *const *levels = &lv;
+	int n_levels = 1;
+	if (src->dungeon > 0) {
+		/* the game's seed makes its dungeon, as play --dungeon --seed does */
+		char err[DIAG_ERR_LEN];
+		if (!dungeon_create(seed, src->dungeon, b, &dg, err, sizeof err)) {
+			diag_add(diags, DIAG_ERROR, src->file, 0, 0, "%s", err);
+			return -1;
+		}
+		levels = (const struct level *const *)dg.levels;
+		n_levels = dg.n;
+	} else if (src->gen) {
 		char err[DIAG_ERR_LEN];
 		if (!sim_gen_make(src->gen, b, game, seed, &gres, err, sizeof err)) {
 			char name[128];
@@ -1032,12 +1110,15 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 			return -1;
 		lv = made;
 	}
-	const struct level *const levels[1] = { lv };
-	struct game *g = game_create(levels, 1, b, seed);
+	struct game *g = game_create(levels, n_levels, b, seed);
 	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
 	int rc = -1;
 	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->monster_cap))
 		goto done;
+	if (opt->player == SIM_PLAYER_BOT && !r->bot && !(r->bot = sim_bot_create()))
+		goto done;
+	if (r->bot)
+		sim_bot_begin(r->bot);
 	if (r->heat && r->heat->w == 0 &&
 	    !heat_init(r->heat, g->grid->w, g->grid->h, (int)g->grid->topo, g->tiles))
 		goto done;
@@ -1057,11 +1138,11 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	out->index = game;
 	out->monsters = g->n_monsters;
 	r->jnl_failed = false;
-	if (r->record && !record_begin(r, src, game, seed, &gres, g)) {
+	if (r->record && !record_begin(r, src, game, seed, &gres, &dg, g)) {
 		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
 		goto done;
 	}
-	enum sim_outcome outcome = play(r, g, ctx, opt);
+	enum sim_outcome outcome = play(r, g, &ctx, opt);
 	if (r->record && !record_end(r, g)) {
 		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
 		goto done;
@@ -1073,6 +1154,7 @@ done:
 	game_destroy(g);
 	level_destroy(made);
 	gen_result_free(&gres);
+	dungeon_fini(&dg);
 	return rc;
 }
 

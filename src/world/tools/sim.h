@@ -19,6 +19,7 @@ enum sim_player {
 	SIM_PLAYER_FLEE,   /* steps to the cell farthest from the nearest seen monster */
 	SIM_PLAYER_IDLE,   /* waits */
 	SIM_PLAYER_FIGHT,  /* walks to the nearest monster and attacks it */
+	SIM_PLAYER_BOT,    /* a careful player of whole dungeons, from what the player knows (sim_bot.h) */
 	SIM_PLAYER_COUNT
 };
 
@@ -26,7 +27,7 @@ const char *sim_player_name(enum sim_player p);
 bool sim_player_parse(const char *s, enum sim_player *out); /* false if unknown */
 
 enum sim_outcome {
-	SIM_ESCAPED,       /* the player took the exit of the level */
+	SIM_ESCAPED,       /* the player took the exit of the level (of a dungeon's last level: won) */
 	SIM_KILLED,        /* the monsters killed the player */
 	SIM_OUT_OF_TURNS,  /* the turn limit came first */
 	SIM_OUTCOME_COUNT
@@ -58,6 +59,7 @@ enum sim_metric {
 	SIM_M_STUCK,
 	SIM_M_BLOCKED_WAITS,
 	SIM_M_LONGEST_JAM,
+	SIM_M_DEPTH,       /* after the counts, before the time metrics, which come last */
 	SIM_M_SEARCH_US_MEAN,
 	SIM_M_SEARCH_US_P95,
 	SIM_M_SEARCH_MS_TURN,
@@ -206,6 +208,9 @@ struct sim_level {
 	const char *fixed_text;     /* the .lvl's text (borrowed; for --record), or NULL */
 	size_t fixed_len;
 	const struct sim_gen *gen;  /* generated levels, or NULL */
+	int dungeon;                /* sim --dungeon: each game plays the whole dungeon of this many levels
+	                               that dungeon_create makes from the game's seed (as play --dungeon
+	                               does); 0: not a dungeon */
 };
 
 struct sim_options {

@@ -1,0 +1,660 @@
+/*
+ * sim_bot.c - the `bot` player of astray sim (docs/sim.md, "The bot"): it
+ * plays whole dungeons as a careful person would, through the actions of
+ * game_act only, and reads only what the player can know: the cells it
+ * sees or remembers (visible[], remembered[], known[]), the monsters in
+ * view (a monster's letter, hit points and whether it sleeps or hunts:
+ * what a look at it says), its own hit points and pack, and the state of
+ * its own activity (autoexplore, rest, travel).  Never a monster out of
+ * view, never the true map beyond the player's memory.
+ *
+ * Its plan, in order of urgency:
+ *  - in a fight it drinks when low, takes the stairs under its feet when
+ *    the fight is lost, steps back into a corridor or doorway when
+ *    several monsters close in (so one at a time reaches it), and
+ *    otherwise strikes the weakest monster next to it;
+ *  - with monsters in view but none next to it, it waits for the hunters
+ *    to come (the first blow is the player's), walks to an archer or a
+ *    weak sleeper, runs for known stairs when the fight ahead is beyond
+ *    its hit points and potions, and explores away from the rest;
+ *  - with nothing in view it rests when hurt, explores (ACT_EXPLORE,
+ *    continued by ACT_TRAVEL_STEP), and once the level is explored (or it
+ *    has spent long enough on it) rests up and takes the stairs.
+ * Cheap: one breadth-first pass over the remembered cells when monsters
+ * are in view; otherwise the game's own activities plan.
+ */
+#include "sim_bot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+#include "level.h"
+
+/* Turns on one level after which the bot stops exploring and heads for the stairs. */
+#define BOT_LEVEL_TURNS 3000
+/* How far (steps over remembered cells) the bot looks for a corridor to fight from. */
+#define BOT_RETREAT_STEPS 5
+/* Waits in a row for a monster in view that does not come before the bot goes to it or moves on. */
+#define BOT_PATIENCE 4
+/* Steps a level's chases of monsters that do not come may take in all (an archer backing off). */
+#define BOT_CHASE_STEPS 40
+/* Back and forth: a cell it steps onto for the BOT_DITHER-th time within
+ * its last BOT_TRAIL cells makes the bot give up exploring the level (when
+ * it knows the stairs) and stop going for what it sees for BOT_DITHER_TURNS turns. */
+#define BOT_TRAIL 16
+#define BOT_DITHER 4
+#define BOT_DITHER_TURNS 40
+/* Turns the bot waits in cover for an archer to come round the corner. */
+#define BOT_AMBUSH_TURNS 10
+/* Times a level it takes cover from archers before it walks on under their shots. */
+#define BOT_COVERS 3
+
+struct sim_bot {
+	int serial;        /* g->level_serial of the level it plays, -1 none */
+	bool explored;     /* autoexplore said nothing is left */
+	bool own_explore;  /* explores by its own plan, not autoexplore (which disagreed with it) */
+	int exit;          /* a remembered exit cell, -1 none known */
+	int level_turn0;   /* g->turn when the level was entered */
+	int waited;        /* waits in a row for monsters that did not come */
+	int chased;        /* steps taken toward monsters that did not come, since the last kill */
+	int kills;         /* the player's kills when chased was reset */
+	long damage;       /* g->damage_taken at its last decision */
+	int trail[BOT_TRAIL]; /* the player's last cells (a ring) */
+	int trail_i;       /* its next slot */
+	int calm_until;    /* until this turn, only monsters next to it or closing in are fought */
+	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
+	int covers;        /* times it took cover on this level */
+	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
+	int cells;         /* size of the scratch arrays */
+	int *dist, *parent, *queue;
+};
+
+struct sim_bot *sim_bot_create(void)
+{
+	struct sim_bot *b = calloc(1, sizeof *b);
+	if (b)
+		sim_bot_begin(b);
+	return b;
+}
+
+void sim_bot_destroy(struct sim_bot *b)
+{
+	if (!b)
+		return;
+	free(b->dist);
+	free(b->parent);
+	free(b->queue);
+	free(b);
+}
+
+/* What the bot knows of a level, forgotten when it enters another. */
+static void forget_level(struct sim_bot *b)
+{
+	b->explored = false;
+	b->own_explore = false;
+	b->exit = -1;
+	b->waited = 0;
+	b->chased = 0;
+	b->calm_until = 0;
+	b->ambush_until = 0;
+	b->covers = 0;
+	b->trail_i = 0;
+	for (int i = 0; i < BOT_TRAIL; i++)
+		b->trail[i] = -1;
+}
+
+const char *sim_bot_why(const struct sim_bot *b)
+{
+	return b->why ? b->why : "";
+}
+
+void sim_bot_begin(struct sim_bot *b)
+{
+	b->serial = -1;
+	b->kills = 0;
+	b->damage = 0;
+	forget_level(b);
+}
+
+static struct action act(enum action_kind k)
+{
+	return (struct action){ .kind = k };
+}
+
+static int here_of(const struct game *g)
+{
+	return grid_index(g->grid, g->player.x, g->player.y);
+}
+
+/* The move toward the adjacent cell `to`, or a wait when no direction leads there. */
+static struct action step_to(const struct game *g, int to)
+{
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
+		int nx, ny;
+		if (grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) &&
+		    grid_in_bounds(g->grid, nx, ny) && grid_index(g->grid, nx, ny) == to)
+			return (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d };
+	}
+	return act(ACT_WAIT);
+}
+
+/* A cell the player knows it can stand on: remembered, and not a wall as it remembers it. */
+static bool known_open(const struct game *g, int c)
+{
+	return g->remembered[c] && g->known[c] > 0;
+}
+
+/* A monster the player sees at cell c. */
+static bool seen_monster_at(const struct game *g, int c)
+{
+	int k = g->occupant[c];
+	return k >= 0 && g->monsters[k].alive && g->monsters[k].seen;
+}
+
+/* Open cells (as the player knows them) around c: how many monsters could stand next to it. */
+static int open_around(const struct game *g, int c)
+{
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	int n = grid_adjacent(g->grid, c, nb), open = 0;
+	for (int i = 0; i < n; i++)
+		open += known_open(g, nb[i].cell) || !g->remembered[nb[i].cell];
+	return open;
+}
+
+/* Whether c touches a cell never seen (a frontier of exploration). */
+static bool frontier(const struct game *g, int c)
+{
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	int n = grid_adjacent(g->grid, c, nb);
+	for (int i = 0; i < n; i++)
+		if (!g->remembered[nb[i].cell])
+			return true;
+	return false;
+}
+
+/* Breadth-first steps from the player over the cells it knows are open,
+ * around the monsters it sees (through them with `through`: a step into
+ * one attacks it): b->dist (-1 unreached) and b->parent. */
+static bool flood(struct sim_bot *b, const struct game *g, bool through)
+{
+	int cells = g->grid->w * g->grid->h;
+	if (cells > b->cells) {
+		int *d = realloc(b->dist, (size_t)cells * sizeof *d);
+		if (d)
+			b->dist = d;
+		int *p = realloc(b->parent, (size_t)cells * sizeof *p);
+		if (p)
+			b->parent = p;
+		int *q = realloc(b->queue, (size_t)cells * sizeof *q);
+		if (q)
+			b->queue = q;
+		if (!d || !p || !q)
+			return false;
+		b->cells = cells;
+	}
+	for (int i = 0; i < cells; i++)
+		b->dist[i] = -1;
+	int here = here_of(g), head = 0, tail = 0;
+	b->dist[here] = 0;
+	b->parent[here] = -1;
+	b->queue[tail++] = here;
+	while (head < tail) {
+		int c = b->queue[head++];
+		struct grid_step nb[GRID_MAX_NEIGHBOURS];
+		int n = grid_adjacent(g->grid, c, nb);
+		for (int i = 0; i < n; i++) {
+			int t = nb[i].cell;
+			if (b->dist[t] >= 0 || !known_open(g, t) || (!through && seen_monster_at(g, t)) ||
+			    !game_can_step(g, c, t))
+				continue;
+			b->dist[t] = b->dist[c] + 1;
+			b->parent[t] = c;
+			b->queue[tail++] = t;
+		}
+	}
+	return true;
+}
+
+/* The first step of the flood's route to `to` (reached), or -1. */
+static int first_step(const struct sim_bot *b, const struct game *g, int to)
+{
+	int here = here_of(g);
+	if (to < 0 || b->dist[to] <= 0)
+		return -1;
+	while (b->parent[to] != here)
+		to = b->parent[to];
+	return to;
+}
+
+/* ---- sizing up a fight ---------------------------------------------------- */
+
+/* The player's damage per blow, as its status tells it. */
+static int player_blow(const struct game *g)
+{
+	return g->player.damage > 0 ? g->player.damage : 1;
+}
+
+/* Blows the player needs to kill monster m. */
+static int blows_for(const struct game *g, const struct monster *m)
+{
+	int d = player_blow(g);
+	return (m->hp + d - 1) / d;
+}
+
+/* Damage monster m deals per turn of the player's, fighting: its blow times its speed. */
+static double harm_of(const struct monster *m)
+{
+	int speed = m->kind->speed < 200 ? m->kind->speed : 200;
+	return m->kind->damage * speed / 100.0;
+}
+
+/* Whether monster m, in view, is a threat now: awake and not running away. */
+static bool threat(const struct monster *m)
+{
+	return m->alive && m->seen && !m->mind.asleep && !m->mind.fleeing;
+}
+
+/*
+ * The hit points a fight with the threats in view would cost, killing the
+ * quickest first while at most `slots` of them reach the player at once
+ * (archers always do).  A rough count, as a player makes it.
+ */
+static double fight_cost(const struct game *g, int slots)
+{
+	int idx[64], n = 0;
+	for (int i = 0; i < g->n_monsters && n < 64; i++)
+		if (threat(&g->monsters[i]))
+			idx[n++] = i;
+	/* order by blows needed, fewest first (insertion sort: few monsters) */
+	for (int i = 1; i < n; i++) {
+		int k = idx[i], j = i;
+		while (j > 0 && blows_for(g, &g->monsters[idx[j - 1]]) > blows_for(g, &g->monsters[k])) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = k;
+	}
+	double cost = 0;
+	for (int i = 0; i < n; i++) {
+		double harm = 0;
+		for (int j = i, melee = 0; j < n; j++) {
+			const struct monster *m = &g->monsters[idx[j]];
+			if (m->kind->range > 0)
+				harm += harm_of(m);
+			else if (melee++ < slots)
+				harm += harm_of(m);
+		}
+		cost += blows_for(g, &g->monsters[idx[i]]) * harm;
+	}
+	return cost;
+}
+
+/* ---- the pack ---------------------------------------------------------------- */
+
+/* Hit points the player's potions of healing give, as far as it knows. */
+static double potion_reserve(const struct game *g)
+{
+	return g->player.potions * (double)POTION_HEAL;
+}
+
+/* The action that drinks a potion of healing, or ACT_NONE when it has none. */
+static struct action drink(const struct game *g)
+{
+	return act(g->player.potions > 0 ? ACT_QUAFF : ACT_NONE);
+}
+
+/* Hit points the player can count on: what it has and what its potions give. */
+static double reserves(const struct game *g)
+{
+	return g->player.hp + potion_reserve(g);
+}
+
+/* ---- the level ----------------------------------------------------------- */
+
+static void level_begin(struct sim_bot *b, const struct game *g)
+{
+	b->serial = g->level_serial;
+	b->level_turn0 = g->turn;
+	forget_level(b);
+}
+
+/* Notes the player's cell; walking back and forth makes the bot calm for a while. */
+static void note_cell(struct sim_bot *b, const struct game *g)
+{
+	int here = here_of(g), times = 1;
+	if (here == b->trail[(b->trail_i + BOT_TRAIL - 1) % BOT_TRAIL])
+		return;
+	for (int i = 0; i < BOT_TRAIL; i++)
+		times += b->trail[i] == here;
+	b->trail[b->trail_i] = here;
+	b->trail_i = (b->trail_i + 1) % BOT_TRAIL;
+	if (times >= BOT_DITHER && g->turn >= b->calm_until) {
+		/* torn between goals (what is left to explore lies past a monster
+		 * it would rather not wake, an archer that keeps off): done here */
+		b->calm_until = g->turn + BOT_DITHER_TURNS;
+		b->explored |= b->exit >= 0;
+		/* without known stairs: one planner, its own, from now on (autoexplore
+		 * and its own plan round what it sees may lead opposite ways) */
+		b->own_explore = true;
+	}
+}
+
+/* Whether the bot is done with this level: explored, or it has spent long enough on it. */
+static bool leaving(const struct sim_bot *b, const struct game *g)
+{
+	return b->explored || g->turn - b->level_turn0 > BOT_LEVEL_TURNS;
+}
+
+/* The nearest remembered exit cell (as the crow flies), -1 when none is known. */
+static int known_exit(struct sim_bot *b, const struct game *g)
+{
+	if (b->exit >= 0)
+		return b->exit;
+	int cells = g->grid->w * g->grid->h, here = here_of(g);
+	double best = 0;
+	for (int c = 0; c < cells; c++)
+		if (g->remembered[c] && g->tiles[c] == TILE_EXIT) {
+			double d = grid_heuristic(g->grid, here, c);
+			if (b->exit < 0 || d < best) {
+				b->exit = c;
+				best = d;
+			}
+		}
+	return b->exit;
+}
+
+/* To the known exit: a step of the route over remembered cells (the
+ * same way the bot takes when monsters are in view, so the two never
+ * disagree), else the game's travel, which also crosses unseen cells. */
+static struct action go_to_exit(struct sim_bot *b, const struct game *g, int exit)
+{
+	if (flood(b, g, false)) {
+		int s = first_step(b, g, exit);
+		if (s >= 0)
+			return step_to(g, s);
+	}
+	if (g->travel.active && g->travel.mode == MODE_TRAVEL &&
+	    grid_index(g->grid, g->travel.goal_x, g->travel.goal_y) == exit)
+		return act(ACT_TRAVEL_STEP);
+	return (struct action){ .kind = ACT_TRAVEL, .x = grid_x(g->grid, exit), .y = grid_y(g->grid, exit) };
+}
+
+/* ---- with monsters in view ------------------------------------------------ */
+
+/*
+ * A cell within BOT_RETREAT_STEPS with few open cells around it (a
+ * corridor, a doorway), which the bot reaches before any threat could
+ * (its steps fewer than the threat's distance to it), nearest first;
+ * -1 when the player's own cell is as good.
+ */
+static int retreat_cell(const struct sim_bot *b, const struct game *g)
+{
+	int here = here_of(g), best = -1, best_open = open_around(g, here), best_d = 0;
+	int cells = g->grid->w * g->grid->h;
+	for (int c = 0; c < cells; c++) {
+		int d = b->dist[c];
+		if (d <= 0 || d > BOT_RETREAT_STEPS)
+			continue;
+		int open = open_around(g, c);
+		if (open >= best_open && !(best >= 0 && open == best_open && d < best_d))
+			continue;
+		bool safe = true;
+		for (int i = 0; i < g->n_monsters && safe; i++) {
+			const struct monster *m = &g->monsters[i];
+			if (threat(m))
+				safe = grid_step_distance(g->grid, c, grid_index(g->grid, m->x, m->y)) > d;
+		}
+		if (safe) {
+			best = c;
+			best_open = open;
+			best_d = d;
+		}
+	}
+	return best_open <= 2 ? best : -1;
+}
+
+/* The nearest cell (flood steps, at most BOT_RETREAT_STEPS) out of the
+ * line of fire of the archer at cell `from`; -1 when none. */
+static int cover_cell(const struct sim_bot *b, const struct game *g, int from)
+{
+	int cells = g->grid->w * g->grid->h, best = -1;
+	for (int c = 0; c < cells; c++) {
+		int d = b->dist[c];
+		if (d <= 0 || d > BOT_RETREAT_STEPS || (best >= 0 && d >= b->dist[best]))
+			continue;
+		int hit;
+		if (game_shot_stop(g, from, c, &hit) != c)
+			best = c;
+	}
+	return best;
+}
+
+/* The nearest frontier cell by steps (flood), -1 when none is reachable. */
+static int nearest_frontier(const struct sim_bot *b, const struct game *g)
+{
+	int cells = g->grid->w * g->grid->h, best = -1;
+	for (int c = 0; c < cells; c++)
+		if (b->dist[c] > 0 && frontier(g, c) && (best < 0 || b->dist[c] < b->dist[best]))
+			best = c;
+	return best;
+}
+
+/* Moves away from what is in view: on toward unexplored places, else the stairs; a wait when neither. */
+static struct action move_on(struct sim_bot *b, const struct game *g)
+{
+	int exit = known_exit(b, g);
+	int target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
+	if (target < 0)
+		target = exit;
+	int s = first_step(b, g, target);
+	if (s < 0 && flood(b, g, true)) {
+		/* the way is held by a monster: through it */
+		if (target < 0)
+			target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
+		s = first_step(b, g, target >= 0 ? target : exit);
+	}
+	return s >= 0 ? step_to(g, s) : act(ACT_WAIT);
+}
+
+static struct action fight(struct sim_bot *b, const struct game *g)
+{
+	const struct player *p = &g->player;
+	int here = here_of(g), n_adj = 0, n_threats = 0, weakest = -1, nearest = -1, archer = -1;
+	int nearest_d = 0, archer_d = 0, n_melee = 0;
+	bool closer = false;
+	if (p->kills != b->kills) { /* a kill ends a chase */
+		b->kills = p->kills;
+		b->chased = 0;
+	}
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || !m->seen)
+			continue;
+		int c = grid_index(g->grid, m->x, m->y);
+		bool adj = grid_is_adjacent(g->grid, here, c) && game_can_step(g, here, c);
+		if (adj) {
+			n_adj++;
+			if (weakest < 0 || m->hp < g->monsters[weakest].hp)
+				weakest = i;
+		}
+		if (!threat(m))
+			continue;
+		n_threats++;
+		int d = grid_step_distance(g->grid, here, c);
+		n_melee += m->kind->range <= 0;
+		if (m->kind->range > 0) {
+			if (archer < 0 || d < archer_d) {
+				archer = i;
+				archer_d = d;
+			}
+			continue;
+		}
+		if (d < g->monster_dist[i])
+			closer = true;
+		if (nearest < 0 || d < nearest_d) {
+			nearest = i;
+			nearest_d = d;
+		}
+	}
+	double cost = fight_cost(g, open_around(g, here) <= 2 ? 1 : 8);
+	bool lost = cost > reserves(g) * 0.9;
+	bool low = p->hp * 10 < p->max_hp * 4;
+	int exit = known_exit(b, g);
+
+	/* drink when low and something threatens */
+	struct action quaff = drink(g);
+	if (low && quaff.kind != ACT_NONE && (n_threats > 0 || n_adj > 0))
+		return b->why = "quaff", quaff;
+	/* a lost fight on the stairs: leave the level */
+	if (lost && g->tiles[here] == TILE_EXIT)
+		return b->why = "lost: stairs", act(ACT_DESCEND);
+	if (!flood(b, g, false))
+		return b->why = "no memory", act(ACT_WAIT);
+	/* a lost fight with known stairs near: run for them */
+	if (lost && exit >= 0 && b->dist[exit] > 0 && b->dist[exit] <= 12) {
+		int s = first_step(b, g, exit);
+		if (s >= 0)
+			return b->why = "lost: run for the stairs", step_to(g, s);
+	}
+	bool calm = g->turn < b->calm_until || b->chased >= BOT_CHASE_STEPS;
+	if (g->turn < b->calm_until && weakest < 0) /* calm: only what stands next to it, else on */
+		return b->why = "calm: on", leaving(b, g) && g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : move_on(b, g);
+	/* several close in: fight where one at a time reaches */
+	if (n_melee >= 2 && closer && open_around(g, here) > 2) {
+		int r = retreat_cell(b, g);
+		int s = r >= 0 ? first_step(b, g, r) : -1;
+		if (s >= 0)
+			return b->why = "retreat to a corridor", step_to(g, s);
+	}
+	if (weakest >= 0) {
+		b->waited = 0;
+		return b->why = "strike", step_to(g, grid_index(g->grid, g->monsters[weakest].x, g->monsters[weakest].y));
+	}
+	/* an archer is fought, not waited for */
+	if (archer >= 0 && !calm && !lost) {
+		const struct monster *m = &g->monsters[archer];
+		int s = first_step(b, g, grid_index(g->grid, m->x, m->y));
+		if (s < 0) { /* the flood goes round monsters: aim beside it */
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			int n = grid_adjacent(g->grid, grid_index(g->grid, m->x, m->y), nb);
+			int best = -1;
+			for (int i = 0; i < n; i++)
+				if (b->dist[nb[i].cell] > 0 && (best < 0 || b->dist[nb[i].cell] < b->dist[best]))
+					best = nb[i].cell;
+			s = first_step(b, g, best);
+			if (best >= 0 && b->dist[best] == 0)
+				s = -1;
+		}
+		if (s >= 0) {
+			b->chased++;
+			return b->why = "chase an archer", step_to(g, s);
+		}
+	}
+	/* an archer that cannot be caught: out of its line of fire (a few
+	 * times a level: one that guards the way on is walked past) */
+	if (archer >= 0 && (lost || b->covers < BOT_COVERS)) {
+		const struct monster *m = &g->monsters[archer];
+		int c = cover_cell(b, g, grid_index(g->grid, m->x, m->y));
+		int s = first_step(b, g, c);
+		if (s >= 0) {
+			if (g->turn >= b->ambush_until)
+				b->covers++;
+			b->ambush_until = g->turn + BOT_AMBUSH_TURNS;
+			return b->why = "cover from an archer", step_to(g, s);
+		}
+	}
+	/* hunters coming: let them come, the first blow is the player's
+	 * (not under an archer's shots: better go on out of its sight) */
+	if (nearest >= 0 && archer < 0 && (closer || b->waited < BOT_PATIENCE)) {
+		b->waited = closer ? 0 : b->waited + 1;
+		return b->why = "wait for them", act(ACT_WAIT);
+	}
+	/* a monster that does not come (asleep, unaware, stuck): go for it
+	 * when the fight is cheap, else go on past it */
+	int target = -1;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || !m->seen || m->mind.fleeing)
+			continue; /* a monster running away is let go */
+		if (m->mind.hunting && !m->mind.asleep)
+			continue; /* awake and hunting but not coming: stuck, or an archer keeping off */
+		double harm = blows_for(g, m) * harm_of(m);
+		if (harm * 2 < p->hp && (target < 0 || m->hp < g->monsters[target].hp))
+			target = i;
+	}
+	if (target >= 0 && !lost && !calm) {
+		const struct monster *m = &g->monsters[target];
+		int mc = grid_index(g->grid, m->x, m->y), best = -1;
+		struct grid_step nb[GRID_MAX_NEIGHBOURS];
+		int n = grid_adjacent(g->grid, mc, nb);
+		for (int i = 0; i < n; i++)
+			if (b->dist[nb[i].cell] > 0 && (best < 0 || b->dist[nb[i].cell] < b->dist[best]))
+				best = nb[i].cell;
+		int s = first_step(b, g, best);
+		if (s >= 0) {
+			b->chased++;
+			return b->why = "go for a sleeper", step_to(g, s);
+		}
+	}
+	b->waited = 0;
+	if (leaving(b, g) && g->tiles[here] == TILE_EXIT)
+		return b->why = "done: stairs", act(ACT_DESCEND);
+	return b->why = "on", move_on(b, g);
+}
+
+/* ---- the decision ---------------------------------------------------------- */
+
+struct action sim_bot_decide(struct sim_bot *b, struct game *g)
+{
+	if (g->level_serial != b->serial)
+		level_begin(b, g);
+	note_cell(b, g);
+	const struct player *p = &g->player;
+	const struct travel *t = &g->travel;
+	if (!t->active && t->mode == MODE_EXPLORE && t->stopped == TRAVEL_DONE)
+		b->explored = true;
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive && g->monsters[i].seen) {
+			b->damage = g->damage_taken;
+			return fight(b, g);
+		}
+	b->why = "nothing in view";
+	b->waited = 0;
+	bool shot = g->damage_taken > b->damage; /* hurt by what it does not see: an archer round a corner */
+	b->damage = g->damage_taken;
+	int here = here_of(g), exit = known_exit(b, g);
+	if (shot) { /* no resting here: on to the stairs, or to explore elsewhere */
+		b->ambush_until = 0;
+		b->explored |= exit >= 0;
+		b->own_explore = true;
+		if (exit >= 0)
+			return g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : go_to_exit(b, g, exit);
+		if (flood(b, g, false) && nearest_frontier(b, g) >= 0)
+			return move_on(b, g);
+	}
+	bool done = leaving(b, g);
+	/* hurt with nothing in view: rest (more fully before the stairs) */
+	bool rest = done ? p->hp * 10 < p->max_hp * 9 : p->hp * 10 < p->max_hp * 6;
+	if (t->active && t->mode == MODE_REST)
+		return act(ACT_TRAVEL_STEP);
+	if (g->turn < b->ambush_until) /* in cover: let the archer come */
+		return act(p->hp < p->max_hp ? ACT_REST : ACT_WAIT);
+	if (rest && p->hp < p->max_hp)
+		return act(ACT_REST);
+	if (done && g->tiles[here] == TILE_EXIT)
+		return act(ACT_DESCEND);
+	if (done && exit >= 0)
+		return go_to_exit(b, g, exit);
+	if (t->active && t->mode == MODE_EXPLORE)
+		return act(ACT_TRAVEL_STEP);
+	if (b->explored) /* no stairs known and nothing to explore: wait for news */
+		return act(ACT_WAIT);
+	if (b->own_explore) {
+		int f = flood(b, g, false) ? nearest_frontier(b, g) : -1;
+		if (f < 0)
+			b->explored = true;
+		return f >= 0 ? move_on(b, g) : act(ACT_WAIT);
+	}
+	return act(ACT_EXPLORE);
+}

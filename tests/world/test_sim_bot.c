@@ -1,0 +1,275 @@
+/*
+ * test_sim_bot.c - sim's bot player and --dungeon: a small version of the
+ * difficulty contract (docs/sim.md, "Difficulty contract") on the game's
+ * own bestiary, so a rule change that makes the game trivial or
+ * impossible fails here; the bot acts on what the player knows only (the
+ * monsters out of view change none of its decisions); its games replay
+ * from the seed; and the command line of --dungeon (its CSV column, the
+ * same games with --jobs, the options it refuses).  Binary tests skip when
+ * ASTRAY_BIN is not set.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bestiary.h"
+#include "dungeon.h"
+#include "game.h"
+#include "sim.h"
+#include "sim_bot.h"
+#include "run_capture.h"
+
+/* The contract's small version: this many 10-level dungeons, seeds 1.. */
+#define CONTRACT_GAMES 24
+#define CONTRACT_LEVELS 10
+#define CONTRACT_TURNS (2000 * CONTRACT_LEVELS) /* sim --dungeon's default */
+
+static struct bestiary game_bestiary;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct diag_list d = { 0 };
+	bool ok = bestiary_load_default(".", &game_bestiary, &d);
+	diag_list_fini(&d);
+	return ok ? 0 : -1;
+}
+
+/* Plays `games` dungeons of `levels` levels with player p; fills out[]. */
+static void play_dungeons(enum sim_player p, int games, int levels, struct sim_game *out)
+{
+	struct sim_runner *r = sim_runner_create();
+	assert_non_null(r);
+	const struct sim_level src = { .file = "dungeon", .dungeon = levels };
+	const struct sim_options opt = { .player = p, .max_turns = CONTRACT_TURNS };
+	for (int i = 0; i < games; i++) {
+		struct diag_list d = { 0 };
+		assert_int_equal(sim_run_game_at(r, &src, &game_bestiary, i, sim_game_seed(1, i), &opt, &out[i], &d), 0);
+		diag_list_fini(&d);
+	}
+	sim_runner_destroy(r);
+}
+
+static int count(const struct sim_game *g, int n, enum sim_outcome o)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += g[i].outcome == o;
+	return k;
+}
+
+/* The bot wins some dungeons and not all, and more than the exit walker;
+ * every game ends on a level of the dungeon, a win on the last. */
+static void test_contract_small(void **state)
+{
+	(void)state;
+	struct sim_game bot[CONTRACT_GAMES], walker[CONTRACT_GAMES];
+	play_dungeons(SIM_PLAYER_BOT, CONTRACT_GAMES, CONTRACT_LEVELS, bot);
+	play_dungeons(SIM_PLAYER_EXIT, CONTRACT_GAMES, CONTRACT_LEVELS, walker);
+	int won = count(bot, CONTRACT_GAMES, SIM_ESCAPED), walked = count(walker, CONTRACT_GAMES, SIM_ESCAPED);
+	int deepest = 0, deaths_at[CONTRACT_LEVELS + 1] = { 0 };
+	for (int i = 0; i < CONTRACT_GAMES; i++) {
+		int depth = (int)bot[i].v[SIM_M_DEPTH];
+		assert_in_range(depth, 1, CONTRACT_LEVELS);
+		if (bot[i].outcome == SIM_ESCAPED)
+			assert_int_equal(depth, CONTRACT_LEVELS);
+		if (bot[i].outcome == SIM_KILLED)
+			deaths_at[depth]++;
+		deepest = depth > deepest ? depth : deepest;
+	}
+	int depths = 0;
+	for (int k = 1; k <= CONTRACT_LEVELS; k++)
+		depths += deaths_at[k] > 0;
+	print_message("bot: %d of %d dungeons won, deaths on %d depths; exit: %d won\n", won, CONTRACT_GAMES,
+		      depths, walked);
+	assert_true(won >= 1);              /* not impossible */
+	assert_true(won < CONTRACT_GAMES);  /* not trivial */
+	assert_true(won > walked);          /* care pays: more than walking to the stairs */
+	assert_true(depths >= 2);           /* the deaths are not all on one level */
+	assert_int_equal(deepest, CONTRACT_LEVELS);
+}
+
+/* The same seed, the same game: the bot has no randomness of its own. */
+static void test_bot_replays(void **state)
+{
+	(void)state;
+	struct sim_game a[2], b[2];
+	play_dungeons(SIM_PLAYER_BOT, 2, 4, a);
+	play_dungeons(SIM_PLAYER_BOT, 2, 4, b);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(a[i].outcome, b[i].outcome);
+		assert_true(a[i].v[SIM_M_TURNS] == b[i].v[SIM_M_TURNS]);
+		assert_true(a[i].v[SIM_M_DEPTH] == b[i].v[SIM_M_DEPTH]);
+		assert_true(a[i].v[SIM_M_DAMAGE] == b[i].v[SIM_M_DAMAGE]);
+	}
+}
+
+/*
+ * The bot reads only what the player knows: a second bot, shown the same
+ * game with every monster out of view removed, makes the same decision
+ * at every action of a whole dungeon game.
+ */
+static void test_bot_sees_what_the_player_sees(void **state)
+{
+	(void)state;
+	struct dungeon dg;
+	char err[256];
+	assert_true(dungeon_create(3, 4, &game_bestiary, &dg, err, sizeof err));
+	struct game *g = game_create((const struct level *const *)dg.levels, dg.n, &game_bestiary, 3);
+	struct sim_bot *seeing = sim_bot_create(), *blind = sim_bot_create();
+	assert_non_null(g);
+	assert_non_null(seeing);
+	assert_non_null(blind);
+	sim_bot_begin(seeing);
+	sim_bot_begin(blind);
+	int hidden_max = 0, actions = 0;
+	while (!g->over && g->turn < 4000 && actions++ < 16000) {
+		struct action a = sim_bot_decide(seeing, g);
+		/* hide the monsters the player does not see, ask, put them back */
+		int hidden = 0, *list = malloc((size_t)(g->n_monsters + 1) * sizeof *list);
+		assert_non_null(list);
+		for (int i = 0; i < g->n_monsters; i++) {
+			struct monster *m = &g->monsters[i];
+			if (m->alive && !m->seen) {
+				m->alive = false;
+				g->occupant[grid_index(g->grid, m->x, m->y)] = -1;
+				list[hidden++] = i;
+			}
+		}
+		struct action b = sim_bot_decide(blind, g);
+		for (int k = 0; k < hidden; k++) {
+			struct monster *m = &g->monsters[list[k]];
+			m->alive = true;
+			g->occupant[grid_index(g->grid, m->x, m->y)] = list[k];
+		}
+		free(list);
+		hidden_max = hidden > hidden_max ? hidden : hidden_max;
+		assert_int_equal(a.kind, b.kind);
+		assert_int_equal(a.dir, b.dir);
+		assert_int_equal(a.x, b.x);
+		assert_int_equal(a.y, b.y);
+		enum act_result res = game_act(g, &a);
+		if (res == RESULT_NOTHING && a.kind != ACT_WAIT) {
+			struct action w = { .kind = ACT_WAIT };
+			game_act(g, &w);
+		}
+	}
+	assert_true(hidden_max > 0); /* there were monsters to hide */
+	sim_bot_destroy(seeing);
+	sim_bot_destroy(blind);
+	game_destroy(g);
+	dungeon_fini(&dg);
+}
+
+/* ---- the command line ----------------------------------------------------- */
+
+#define BIN_SKIP()                                                       \
+	do {                                                             \
+		if (!getenv("ASTRAY_BIN")) {                             \
+			print_message("skipped: ASTRAY_BIN is not set\n"); \
+			skip();                                          \
+		}                                                        \
+	} while (0)
+
+static char *sim(const char *args, int *status)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s sim %s 2>/dev/null", test_bin(), args);
+	return run_capture(cmd, status);
+}
+
+/* Per-game CSV of --dungeon: a depth column, the same with --jobs 2. */
+static void test_cli_dungeon(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	int st1, st2;
+	char *one = sim("--dungeon --depth 3 --player bot --games 4 --per-game --format csv --no-time", &st1);
+	char *two = sim("--dungeon --depth 3 --player bot --games 4 --per-game --format csv --no-time --jobs 2",
+			&st2);
+	assert_int_equal(st1, 0);
+	assert_int_equal(st2, 0);
+	assert_string_equal(one, two);
+	assert_non_null(strstr(one, ",depth\n"));
+	assert_non_null(strstr(one, "dungeon:d3,0,1,"));
+	free(one);
+	free(two);
+	/* the other players play dungeons too; JSON and --compare take them */
+	char *json = sim("--dungeon --depth 2 --player exit --games 3 --format json --no-time", &st1);
+	assert_int_equal(st1, 0);
+	assert_non_null(strstr(json, "\"depth\""));
+	free(json);
+	char *cmp = sim("--dungeon --depth 2 --player fight --games 3 --compare 'orc.hp=14' 'orc.hp=1' --no-time",
+			&st1);
+	assert_int_equal(st1, 0);
+	assert_non_null(strstr(cmp, "depth"));
+	free(cmp);
+}
+
+/* --record writes a dungeon's games as journals that replay to their checksums. */
+static void test_cli_dungeon_record(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char dir[] = "/tmp/bot-test-record-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char args[512], cmd[1024];
+	snprintf(args, sizeof args, "--dungeon --depth 3 --player bot --games 2 --seed 5 --record %s --no-time", dir);
+	int st;
+	free(sim(args, &st));
+	assert_int_equal(st, 0);
+	for (int seed = 5; seed <= 6; seed++) {
+		snprintf(cmd, sizeof cmd, "%s replay %s/dungeon-d3-%d.jnl --verify 2>&1", test_bin(), dir, seed);
+		char *out = run_capture(cmd, &st);
+		if (st != 0)
+			print_message("%s: %s\n", cmd, out);
+		assert_int_equal(st, 0);
+		free(out);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* What --dungeon cannot go with is refused as a usage error, with no output. */
+static void test_cli_dungeon_refuses(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	static const char *const bad[] = {
+		"--dungeon levels/01-first-steps.lvl",
+		"--dungeon --generate square8",
+		"--dungeon --size 40x20",
+		"--dungeon --heatmap -",
+		"--dungeon --heat-counts /tmp/x",
+		"--dungeon --depth 0",
+		"--dungeon --depth 100",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int st;
+		char *out = sim(bad[i], &st);
+		if (st != 2)
+			print_message("astray sim %s: exit %d, expected 2\n", bad[i], st);
+		assert_int_equal(st, 2);
+		assert_string_equal(out, "");
+		free(out);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_contract_small),
+		cmocka_unit_test(test_bot_replays),
+		cmocka_unit_test(test_bot_sees_what_the_player_sees),
+		cmocka_unit_test(test_cli_dungeon),
+		cmocka_unit_test(test_cli_dungeon_record),
+		cmocka_unit_test(test_cli_dungeon_refuses),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
