@@ -565,7 +565,7 @@ static int monster_step(struct game *g, struct monster *m, int to)
 static void tile_set(struct game *g, int cell, enum tile t)
 {
 	g->tiles[cell] = (uint8_t)t;
-	g->grid->cost[cell] = tile_info(t)->cost;
+	grid_set_cost(g->grid, cell, tile_info(t)->cost);
 	g->opaque[cell] = tile_info(t)->blocks_sight;
 	ai_cell_changed(&g->ai, g->grid, cell);
 }
@@ -574,7 +574,7 @@ bool game_grid_from_tiles(struct game *g)
 {
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	for (size_t c = 0; c < n; c++)
-		g->grid->cost[c] = tile_info((enum tile)g->tiles[c])->cost;
+		grid_set_cost(g->grid, c, tile_info((enum tile)g->tiles[c])->cost);
 	return ai_level_refresh(&g->ai, g->grid);
 }
 
