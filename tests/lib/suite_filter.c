@@ -6,7 +6,8 @@
  * spaces), ASTRAY_TEST_SKIP drops those that match one of its own.  A
  * test left out is neither run nor counted, so a suite run in two parts,
  * one with ONLY=G and one with SKIP=G, runs and counts every test once.
- * Without either variable the whole group runs as written.
+ * Without either variable the whole group runs as written; an ONLY that
+ * names no test fails.
  */
 #include <fnmatch.h>
 #include <setjmp.h>
@@ -63,6 +64,12 @@ int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTe
 		if (skip && *skip && matches(skip, name))
 			continue;
 		kept[n++] = tests[i];
+	}
+	if (only && *only && n == 0) {
+		/* a stale split (a test renamed) would otherwise pass unseen */
+		print_error("suite_filter: ASTRAY_TEST_ONLY='%s' names no test of %s\n", only, group_name);
+		free(kept);
+		return 1;
 	}
 	int failed = __real__cmocka_run_group_tests(group_name, kept, n, group_setup, group_teardown);
 	free(kept);
