@@ -310,12 +310,13 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary map scen set input journal snapshot scores heat
+FUZZERS := level bestiary items map scen set input journal snapshot scores heat
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
 FUZZ_SRC_level := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_bestiary := $(CORE_SRC) $(WORLD_SRC)
+FUZZ_SRC_items := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_set := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_map := $(CORE_SRC)
 FUZZ_SRC_scen := $(CORE_SRC)

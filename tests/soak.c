@@ -243,6 +243,22 @@ static const char *broken(const struct game *g, int last_turn)
 	return NULL;
 }
 
+/* An item action of any kind, with any slot (also empty, -1 and one past
+ * the pack), direction or target near the player. */
+static struct action random_item_action(struct rng *r, const struct game *g)
+{
+	static const enum action_kind kinds[] = { ACT_PICKUP, ACT_USE, ACT_USE, ACT_USE, ACT_THROW, ACT_FIRE,
+						  ACT_FIRE, ACT_WIELD, ACT_WEAR, ACT_DROP, ACT_CLOSE };
+	struct action act = { .kind = kinds[rng_next(r) % (sizeof kinds / sizeof kinds[0])] };
+	act.dir = (enum grid_dir)(rng_next(r) % GRID_DIR_COUNT);
+	act.x = (int)(rng_next(r) % (PACK_SLOTS + 2)) - 1;
+	if (act.kind == ACT_FIRE) {
+		act.x = g->player.x + (int)(rng_next(r) % 21) - 10;
+		act.y = g->player.y + (int)(rng_next(r) % 21) - 10;
+	}
+	return act;
+}
+
 static struct action random_action(struct rng *r, const struct game *g)
 {
 	struct action act = { .kind = ACT_MOVE };
@@ -251,6 +267,8 @@ static struct action random_action(struct rng *r, const struct game *g)
 	/* every kind but ACT_TRAVEL_STEP cancels travel inside game_act, as a key does in play */
 	if (g->travel.active)
 		act.kind = roll < 90 ? ACT_TRAVEL_STEP : ACT_WAIT;
+	else if (roll < 60 && rng_next(r) % 100 < 15)
+		act = random_item_action(r, g); /* every item action, with every slot */
 	else if (roll < 60)
 		act.dir = (enum grid_dir)(rng_next(r) % GRID_DIR_COUNT);
 	else if (roll < 64) {

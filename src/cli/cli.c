@@ -76,7 +76,8 @@ static size_t utf8_printable(const unsigned char *s)
 	return n;
 }
 
-size_t cli_escape(char *dst, size_t size, const char *src)
+/* cli_escape, keeping '\n' as it is when lines is true. */
+static size_t escape(char *dst, size_t size, const char *src, bool lines)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t used = 0, written = 0;
@@ -89,7 +90,7 @@ size_t cli_escape(char *dst, size_t size, const char *src)
 			memcpy(piece, s, u);
 			k = u;
 			s += u;
-		} else if (*s < 0x20 || *s == 0x7f || *s >= 0x80) {
+		} else if ((*s < 0x20 && !(lines && *s == '\n')) || *s == 0x7f || *s >= 0x80) {
 			k = (size_t)snprintf(piece, sizeof piece, "\\x%02x", *s);
 			s++;
 		} else {
@@ -109,10 +110,21 @@ size_t cli_escape(char *dst, size_t size, const char *src)
 	return used;
 }
 
-void cli_put_escaped(FILE *out, const char *s)
+size_t cli_escape(char *dst, size_t size, const char *src)
+{
+	return escape(dst, size, src, false);
+}
+
+size_t cli_escape_text(char *dst, size_t size, const char *src)
+{
+	return escape(dst, size, src, true);
+}
+
+/* Prints s escaped (lines: its line breaks kept), whole whatever its length. */
+static void put_escaped(FILE *out, const char *s, bool lines)
 {
 	char small[512];
-	size_t need = cli_escape(small, sizeof small, s);
+	size_t need = escape(small, sizeof small, s, lines);
 	if (need < sizeof small) {
 		fputs(small, out);
 		return;
@@ -122,9 +134,66 @@ void cli_put_escaped(FILE *out, const char *s)
 		fputs(small, out); /* cut, but still escaped */
 		return;
 	}
-	cli_escape(big, need + 1, s);
+	escape(big, need + 1, s, lines);
 	fputs(big, out);
 	free(big);
+}
+
+void cli_put_text(FILE *out, const char *s)
+{
+	put_escaped(out, s, true);
+}
+
+void cli_message(FILE *out, const char *prog, const char *msg)
+{
+	fprintf(out, "%s: ", prog);
+	put_escaped(out, msg, true);
+	fputc('\n', out);
+}
+
+void cli_put_shell_word(FILE *out, const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=+@%";
+	if (*s && strspn(s, plain) == strlen(s)) {
+		fputs(s, out);
+		return;
+	}
+	/* a control byte (C0, DEL, C1, not UTF-8) makes the escaped text longer */
+	if (escape(NULL, 0, s, false) == strlen(s)) {
+		/* '...' takes every byte as it is but the quote itself */
+		fputc('\'', out);
+		for (; *s; s++) {
+			if (*s == '\'')
+				fputs("'\\''", out);
+			else
+				fputc(*s, out);
+		}
+		fputc('\'', out);
+		return;
+	}
+	/* $'...' (bash, zsh, ksh): the control bytes as \xNN, nothing raw */
+	fputs("$'", out);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t u = *p >= 0x80 ? utf8_printable(p) : 0;
+		if (u) {
+			fwrite(p, 1, u, out);
+			p += u;
+			continue;
+		}
+		if (*p < 0x20 || *p >= 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else if (*p == '\'' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else
+			fputc(*p, out);
+		p++;
+	}
+	fputc('\'', out);
+}
+
+void cli_put_escaped(FILE *out, const char *s)
+{
+	put_escaped(out, s, false);
 }
 
 void cli_csv_field(FILE *out, const char *s)

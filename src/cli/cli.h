@@ -36,6 +36,18 @@ void cli_print_diags(FILE *out, const struct diag_list *d, bool errors_only, boo
  */
 size_t cli_escape(char *dst, size_t size, const char *src);
 void cli_put_escaped(FILE *out, const char *s);
+/* The same, but a line break stays one: for messages of several lines
+ * that name files (the other controls, ESC among them, are escaped). */
+size_t cli_escape_text(char *dst, size_t size, const char *src);
+void cli_put_text(FILE *out, const char *s);
+/* "PROG: MSG\n" with MSG as cli_put_text shows it: every message that may
+ * hold a name from outside (a file, a level, a folder) is printed so. */
+void cli_message(FILE *out, const char *prog, const char *msg);
+/* s as one word of a command line a person may paste into a shell: as it
+ * is when it holds only plain characters, else in '...' (a quote as '\''),
+ * or in $'...' with \xNN for its control bytes, so that nothing of it
+ * reaches the terminal raw. */
+void cli_put_shell_word(FILE *out, const char *s);
 
 /* One CSV field: escaped as above, in double quotes (inner quotes doubled)
  * when it holds a comma or a quote. */

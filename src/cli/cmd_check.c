@@ -63,7 +63,7 @@ static void check_usage(FILE *out)
 		  "warnings\tfloor regions, monsters and items the player can never reach\n"
 		  "notes\ta map larger than 80x24 (it scrolls)\n"
 		  "\n"
-		  "A FILE ending in .txt is checked as a bestiary.  Monster letters are checked against "
+		  "A FILE ending in items.txt is checked as an item catalogue, any other .txt as a bestiary (and the items.txt beside a bestiary with it).  Monster letters are checked against "
 		  "--bestiary FILE, or else the bestiary.txt beside the first level, in levels/, or the "
 		  "installed one.");
 	opt_print_help(out, &check_command);
@@ -94,6 +94,14 @@ static void check_file(const char *path, const struct bestiary *b, struct diag_l
 	int err = textfile_read(path, &text, &len);
 	if (err) {
 		diag_add(d, DIAG_ERROR, path, 0, 0, "cannot read: %s", textfile_strerror(err));
+		return;
+	}
+	if (cli_ends_with(path, "items.txt")) {
+		struct item_catalogue *tmp = malloc(sizeof *tmp);
+		if (tmp)
+			items_parse(path, text, len, tmp, d);
+		free(tmp);
+		free(text);
 		return;
 	}
 	if (cli_ends_with(path, ".txt")) {

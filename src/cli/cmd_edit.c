@@ -28,6 +28,7 @@
 
 #include "bestiary.h"
 #include "cli.h"
+#include "clock.h"
 #include "cmd.h"
 #include "diag.h"
 #include "editor.h"
@@ -153,7 +154,9 @@ static void edit_usage(FILE *out)
 					  "[--name NAME]", NULL });
 	help_text(out, 0,
 		  "\nThe level editor: paint the map with the keys or the mouse, and see what `astray check` says "
-		  "and the routes `astray path` finds while you draw.  p plays the level as it is now; s saves: a "
+		  "and the routes `astray path` finds while you draw; r shows each monster's plan by its own mind "
+		  "(its walk, its post, the walls it digs), as the game's AI plays the level's first turns.  "
+		  "p plays the level as it is now; s saves: a "
 		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits the name, "
 		  "author and description, R resizes the map; ? in the editor lists the keys.");
 	opt_print_help(out, &edit_command);
@@ -454,13 +457,16 @@ static struct editor *generated_level(const struct edit_args *a, const bool *giv
  * Strokes across the map (a wall line, then floor back, alternating
  * across rows and columns, leaving the start, exits, items and monsters), each followed by what a redraw reads: the
  * diagnostics, the marker route from the start to the exit and every
- * monster's route.  Prints the CPU time of that work per stroke.
+ * monster's route, then (timed apart) the monsters' plans `r` draws.
+ * Prints the CPU time of that work per stroke.
  */
 static int run_bench(struct editor *ed, int n)
 {
-	double *us = malloc((size_t)n * sizeof *us);
-	if (!us) {
+	double *us = malloc((size_t)n * sizeof *us), *plan_us = malloc((size_t)n * sizeof *plan_us);
+	if (!us || !plan_us) {
 		fprintf(stderr, "astray edit: out of memory\n");
+		free(us);
+		free(plan_us);
 		return 1;
 	}
 	const struct level *lv = editor_level(ed);
@@ -491,13 +497,19 @@ static int run_bench(struct editor *ed, int n)
 		(void)editor_route(ed);
 		monsters = editor_monster_routes(ed);
 		us[i] = editor_last_refresh_us(ed);
+		/* with `r` on, the redraw plays the monsters' plans too: timed apart */
+		double t0 = clock_cpu_us();
+		(void)editor_monster_plans(ed);
+		plan_us[i] = clock_cpu_us() - t0;
 	}
-	struct stats_spread sp;
+	struct stats_spread sp, pp;
 	stats_spread(us, (size_t)n, &sp);
+	stats_spread(plan_us, (size_t)n, &pp);
 	printf("edit-bench: strokes=%d map=%dx%d monsters=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
-	       "cpu_us_max=%.1f\n",
-	       n, w, h, monsters, sp.mean, sp.p50, sp.max);
+	       "cpu_us_max=%.1f plans_cpu_us_p50=%.1f plans_cpu_us_max=%.1f\n",
+	       n, w, h, monsters, sp.mean, sp.p50, sp.max, pp.p50, pp.max);
 	free(us);
+	free(plan_us);
 	return 0;
 }
 
@@ -515,7 +527,7 @@ static void rescue(struct editor *ed, const char *recover, bool restored, const 
 			fprintf(stderr, "astray edit: the older unsaved changes in %s are kept as %s\n", recover, aside);
 		} else {
 			/* the older file stays where it is; the new changes go beside it */
-			fprintf(stderr, "astray edit: %s\n", err);
+			cli_message(stderr, "astray edit", err);
 			snprintf(aside, sizeof aside, "%s.%ld", recover, (long)getpid());
 			to = aside;
 		}
@@ -693,7 +705,7 @@ int cmd_edit(int argc, char **argv)
 	enum ui_outcome o = ui_editor_run(ed, &uo, &signo, err, sizeof err);
 	/* the terminal is restored: now it is safe to print */
 	if (o == UI_ERROR) {
-		fprintf(stderr, "astray edit: %s\n", err);
+		cli_message(stderr, "astray edit", err);
 		goto out_recover;
 	}
 	status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;

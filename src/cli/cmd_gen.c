@@ -179,7 +179,7 @@ int cmd_gen(int argc, char **argv)
 	struct gen_result r;
 	char err[DIAG_ERR_LEN];
 	if (!gen_level(&p, &r, err, sizeof err)) {
-		fprintf(stderr, "astray gen: %s\n", err);
+		cli_message(stderr, "astray gen", err);
 		return 1;
 	}
 	FILE *f = outfile ? fopen(outfile, "w") : stdout;

@@ -223,7 +223,7 @@ int cmd_path(int argc, char **argv)
 		for (int x = 0; x < g->w; x++)
 			AT(x, y) = tile_glyph(level_tile(lv, x, y));
 	for (int i = 0; i < lv->n_items; i++)
-		AT(lv->items[i].x, lv->items[i].y) = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+		AT(lv->items[i].x, lv->items[i].y) = item_class_glyph((int)lv->items[i].kind);
 	for (int i = 0; i < lv->n_monsters; i++)
 		AT(lv->monsters[i].x, lv->monsters[i].y) = lv->monsters[i].glyph;
 	AT(lv->player_x, lv->player_y) = '@';

@@ -81,7 +81,8 @@ static const struct opt play_opts[] = {
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
-	  .help = "override one bestiary knob (repeatable)" },
+	  .help = "override one bestiary knob, an item knob as ITEM.KEY=VAL, or with rules.KEY=VAL one of the "
+		  "game's (rules.arrival=0: no wandering monsters); repeatable" },
 	{ .name = "monsters", .kind = OPT_INT, .offset = ARG(map_monsters), .metavar = "K", .lo = 0, .hi = 100000,
 	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
@@ -434,15 +435,19 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 			  const struct play_args *a)
 {
 	const struct level *lv = game_level(g);
-	const char *name = lv && lv->name ? lv->name : "?";
+	/* the level's name (a .map's file name) and the killer's (the
+	 * bestiary's) come from files: escaped, never sent raw */
+	char name[4 * 1024 + 1], killer[4 * sizeof g->killer + 1];
+	cli_escape(name, sizeof name, lv && lv->name ? lv->name : "?");
+	cli_escape(killer, sizeof killer, g->killer[0] ? g->killer : "something");
 	switch (o) {
 	case UI_WON:
-		printf("You escaped the last level after %d turns with %d gold.\n", g->turn,
-		       g->player.gold);
+		printf("You escaped the last level after %d turn%s with %d gold.\n", g->turn,
+		       g->turn == 1 ? "" : "s", g->player.gold);
 		break;
 	case UI_DIED:
 		printf("You were killed by %s on %s (level %d of %d) on turn %d, with %d gold.\n",
-		       g->killer[0] ? g->killer : "something", name, g->depth + 1, g->n_levels, g->turn,
+		       killer, name, g->depth + 1, g->n_levels, g->turn,
 		       g->player.gold);
 		break;
 	case UI_QUIT:
@@ -465,12 +470,18 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 		/* the command that plays the same game again, as it was started
 		 * (a resumed game's start is in its journal: astray replay) */
 		printf("Play it again: astray%s", a->targets.n ? " play" : " --no-title");
-		for (int i = 0; i < a->targets.n; i++)
-			printf(" %s", a->targets.v[i]);
-		if (a->bestiary)
-			printf(" --bestiary %s", a->bestiary);
-		for (int i = 0; i < a->sets.n; i++)
-			printf(" --set %s", a->sets.v[i]);
+		for (int i = 0; i < a->targets.n; i++) {
+			putchar(' ');
+			cli_put_shell_word(stdout, a->targets.v[i]);
+		}
+		if (a->bestiary) {
+			printf(" --bestiary ");
+			cli_put_shell_word(stdout, a->bestiary);
+		}
+		for (int i = 0; i < a->sets.n; i++) {
+			printf(" --set ");
+			cli_put_shell_word(stdout, a->sets.v[i]);
+		}
 		printf(" --seed %llu\n", (unsigned long long)g->seed);
 	}
 	fflush(stdout);
@@ -526,7 +537,7 @@ static int play_dungeon(struct play_args *a)
 	}
 	char err[DIAG_ERR_LEN];
 	if (!dungeon_create(a->seed, n, &b, &d, err, sizeof err)) {
-		fprintf(stderr, "astray: %s\n", err);
+		cli_message(stderr, "astray", err);
 		goto out;
 	}
 	const struct level *const *levels = (const struct level *const *)d.levels;
@@ -618,7 +629,7 @@ static int play_title(struct play_args *a)
 	case TITLE_HANGUP:
 		return 129;
 	case TITLE_ERROR:
-		fprintf(stderr, "astray: %s\n", err);
+		cli_message(stderr, "astray", err);
 		return 1;
 	}
 	return 1;
@@ -665,7 +676,7 @@ static bool play_file_saved_away(const char *data, const struct journal_setup *a
 		uint64_t seed = r.jg.game->seed;
 		play_resumed_fini(&r);
 		if (!play_save_file_away(data, seed, out, outsize, err, sizeof err)) {
-			fprintf(stderr, "astray: %s\n", err);
+			cli_message(stderr, "astray", err);
 			out[0] = '\0';
 			return false;
 		}
@@ -674,10 +685,10 @@ static bool play_file_saved_away(const char *data, const struct journal_setup *a
 	case PLAY_RESUME_FINISHED:
 		return true;
 	case PLAY_RESUME_SET_ASIDE:
-		fprintf(stderr, "astray: %s\n", msg);
+		cli_message(stderr, "astray", msg);
 		return true;
 	case PLAY_RESUME_FAILED:
-		fprintf(stderr, "astray: %s\n", msg);
+		cli_message(stderr, "astray", msg);
 		return false;
 	}
 	return false;
@@ -697,7 +708,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	memset(&r, 0, sizeof r);
 	char err[DIAG_ERR_LEN + 200] = "";
 	if (!a->no_save && !play_data_dir(a->data, s.data, sizeof s.data, err, sizeof err)) {
-		fprintf(stderr, "astray: %s\n", err);
+		cli_message(stderr, "astray", err);
 		return 1;
 	}
 	/* a kill during a write of the save leaves its temporary file: gone
@@ -728,7 +739,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			resume = st == PLAY_RESUME_READY;
 			keep_slot = st == PLAY_RESUME_FAILED;
 			if (!resume) {
-				fprintf(stderr, "astray: %s\n", msg);
+				cli_message(stderr, "astray", msg);
 				if (play_ask(stdin, stdout, "Start a new game?", true) != 1)
 					return 0;
 			}
@@ -738,7 +749,8 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			 * played, unsaved, and the saved game waits untouched */
 			enum play_resume_status st = play_resume_load(s.data, as_they_come, &r, msg, sizeof msg);
 			if (st == PLAY_RESUME_READY) {
-				printf("%s\n", msg);
+				cli_put_text(stdout, msg);
+				putchar('\n');
 				int yes = play_ask(stdin, stdout,
 						   "You named levels: n plays them unsaved, keeping this save. Continue it?",
 						   false);
@@ -753,9 +765,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 					play_save_slot(s.data, kept, sizeof kept);
 				}
 			} else if (st == PLAY_RESUME_FINISHED) {
-				printf("The saved game had ended.\n%s", msg);
+				fputs("The saved game had ended.\n", stdout);
+				cli_put_text(stdout, msg);
 			} else {
-				fprintf(stderr, "astray: %s\n", msg);
+				cli_message(stderr, "astray", msg);
 				keep_slot = st == PLAY_RESUME_FAILED;
 				if (play_ask(stdin, stdout, "Start a new game?", true) != 1)
 					resume = -1;
@@ -775,6 +788,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	 * monsters tuned (setup->scored); a resumed game as it was decided
 	 * when it began (its journal's `scored` record). */
 	s.unscored = resume == 1 ? !r.scored : setup->scored != JOURNAL_SCORED_YES;
+	if (resume == 1)
+		snprintf(s.mode, sizeof s.mode, "%s", r.mode);
+	else
+		play_score_mode(setup->levels, setup->n_levels, s.mode, sizeof s.mode);
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {
@@ -802,17 +819,23 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	/* the terminal is restored: now it is safe to print */
 	int status = o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
 	if (o == UI_ERROR) {
-		fprintf(stderr, "astray: %s\n", err);
+		cli_message(stderr, "astray", err);
 		status = 1;
 	} else {
 		print_outcome(g, o, signo, a->dungeon_seed == 0 && resume != 1, a);
 		if (a->dungeon_seed != 0)
 			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
 	}
-	if (filed[0])
-		printf("The game saved before this one is kept in %s (astray replay shows it).\n", filed);
-	if (kept[0])
-		printf("This game was not saved: the saved game in %s waits for astray to continue it.\n", kept);
+	if (filed[0]) {
+		fputs("The game saved before this one is kept in ", stdout);
+		cli_put_escaped(stdout, filed);
+		fputs(" (astray replay shows it).\n", stdout);
+	}
+	if (kept[0]) {
+		fputs("This game was not saved: the saved game in ", stdout);
+		cli_put_escaped(stdout, kept);
+		fputs(" waits for astray to continue it.\n", stdout);
+	}
 	if (g->over)
 		play_save_finish(&s, g, stdout);
 	else
@@ -851,7 +874,23 @@ static int lock_save_slot(const struct play_args *a)
 	if (!play_data_dir(a->data, data, sizeof data, err, sizeof err))
 		return -1;
 	snprintf(path, sizeof path, "%s/save.lock", data);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* O_NOFOLLOW: a link planted as the lock must not make a file appear
+	 * where it points; O_NONBLOCK: nor a FIFO hang the start */
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0600);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd < 0 && (errno == ELOOP || errno == EINVAL)) {
+		fputs("astray: ", stderr);
+		cli_put_escaped(stderr, path);
+		fputs(": not a file of its own (a symbolic link, a FIFO or a folder): the save lock is refused, "
+		      "nothing is played (remove it, or play with --no-save or --data DIR)\n",
+		      stderr);
+		return -2;
+	}
 	if (fd < 0)
 		return -1; /* a read-only folder: play_session says what fails */
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "clock.h"
 #include "cmd.h"
 #include "help.h"
@@ -88,8 +89,9 @@ int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	if (!verify && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "astray replay: watching a replay needs a terminal; astray replay %s --verify "
-				"checks it without one\n", file);
+		fputs("astray replay: watching a replay needs a terminal; astray replay ", stderr);
+		cli_put_shell_word(stderr, file);
+		fputs(" --verify checks it without one\n", stderr);
 		return 1;
 	}
 
@@ -97,12 +99,12 @@ int cmd_replay(int argc, char **argv)
 	struct journal_data d;
 	double t0 = clock_us();
 	if (!journal_read_file(file, &d, err, sizeof err)) {
-		fprintf(stderr, "astray replay: %s\n", err);
+		cli_message(stderr, "astray replay", err);
 		return 1;
 	}
 	struct journal_game jg;
 	if (!journal_start(&d, &jg, err, sizeof err)) {
-		fprintf(stderr, "astray replay: %s\n", err);
+		cli_message(stderr, "astray replay", err);
 		journal_data_fini(&d);
 		return 1;
 	}
@@ -113,9 +115,13 @@ int cmd_replay(int argc, char **argv)
 		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, &signo, err, sizeof err);
 		/* the terminal is restored: now it is safe to print */
 		if (o == UI_ERROR)
-			fprintf(stderr, "astray replay: %s\n", err);
+			cli_message(stderr, "astray replay", err);
 		else if (d.tail != JOURNAL_TAIL_CLEAN)
-			fprintf(stderr, "astray replay: %s: %s\n", file, d.tail_msg);
+		{
+			fputs("astray replay: ", stderr);
+			cli_put_escaped(stderr, file);
+			fprintf(stderr, ": %s\n", d.tail_msg);
+		}
 		journal_game_fini(&jg);
 		journal_data_fini(&d);
 		return o == UI_ERROR ? 1 : o == UI_SIGNAL ? 128 + signo : o == UI_HANGUP ? 129 : 0;
@@ -128,7 +134,7 @@ int cmd_replay(int argc, char **argv)
 		snprintf(snap, sizeof snap, "%s.snap", file);
 		ok = journal_resume(&d, &jg, snap, upto, &r, &from, note, sizeof note, err, sizeof err);
 		if (note[0])
-			fprintf(stderr, "astray replay: the snapshot was not used: %s\n", note);
+			cli_message(stderr, "astray replay: the snapshot was not used", note);
 	} else {
 		ok = journal_replay(&d, jg.game, upto, &r, err, sizeof err);
 	}
@@ -136,18 +142,22 @@ int cmd_replay(int argc, char **argv)
 	status = 0;
 	const struct game *g = jg.game;
 	if (!ok) {
-		fprintf(stderr, "astray replay: %s\n", err);
+		cli_message(stderr, "astray replay", err);
 		status = 1;
 	} else if (d.tail != JOURNAL_TAIL_CLEAN && (upto < 0 || upto >= d.n_actions)) {
-		fprintf(stderr, "astray replay: %s: %s; the game is intact up to action %ld (game turn %d)\n", file,
-			d.tail_msg, r.actions, g->turn);
+		fputs("astray replay: ", stderr);
+		cli_put_escaped(stderr, file);
+		fprintf(stderr, ": %s; the game is intact up to action %ld (game turn %d)\n", d.tail_msg, r.actions,
+			g->turn);
 		status = 1;
 	} else {
 		long unchecked = r.actions - r.good_action;
-		printf("replay: file=%s format=%d program=%s seed=%llu levels=%d actions=%ld checks=%ld "
+		fputs("replay: file=", stdout);
+		cli_put_escaped(stdout, file);
+		printf(" format=%d program=%s seed=%llu levels=%d actions=%ld checks=%ld "
 		       "unchecked=%ld turn=%d depth=%d outcome=%s hp=%d gold=%d kills=%d load_ms=%.1f "
 		       "replay_ms=%.1f%s",
-		       file, d.format, d.program, (unsigned long long)d.seed, d.n_levels, r.actions, r.checks, unchecked,
+		       d.format, d.program, (unsigned long long)d.seed, d.n_levels, r.actions, r.checks, unchecked,
 		       g->turn, g->depth + 1, outcome_of(g), g->player.hp, g->player.gold, g->player.kills,
 		       (t1 - t0) / 1000.0, (t2 - t1) / 1000.0, a.resume ? "" : "\n");
 		if (a.resume)

@@ -123,7 +123,8 @@ static const struct opt sim_opts[] = {
 	  .help = "every monster is told where the player is before each of the player's actions, so all "
 		  "of them hunt (scale runs on maps larger than any sight radius)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VALUE",
-	  .help = "override a bestiary knob (repeatable)" },
+	  .help = "override a bestiary knob, an item knob of levels/items.txt as ITEM.KEY=VALUE, or with "
+		  "rules.KEY=VALUE one of the game's (growth, to-hit, arrivals, healing); repeatable" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "the bestiary; by default the one beside the first level, in levels/, or the installed "
 		  "one" },
@@ -143,6 +144,10 @@ static const struct opt sim_opts[] = {
 		  "contact\tthe player's cell at first contact\n"
 		  "deaths\tthe player's cell when killed\n"
 		  "blocked\twaits of monsters blocked by another" },
+	{ .name = "heat-kind", .kind = OPT_STRING, .offset = ARG(heat_kind), .metavar = "KIND",
+	  .help = "the heat of one monster kind (its name, as in --set): occupancy and blocked count its "
+		  "monsters only, contact the player's cell at its first contact of each game, deaths where "
+		  "its blow killed the player; the picture's title names it" },
 	{ .name = "jobs", .kind = OPT_INT, .offset = ARG(jobs), .metavar = "N", .lo = 1, .hi = 256,
 	  .help = "play the games in N worker processes; the output is the same as with 1 (time columns "
 		  "aside)" },
@@ -203,6 +208,14 @@ static void sim_usage(FILE *out)
 		snprintf(text, sizeof text, "%s%s%s", mi->time ? "* " : "", mi->rate ? "rate: " : "", mi->doc);
 		help_row(out, left, 2 + col + 2, text);
 	}
+	help_text(out, 0, "\nper kind (KIND.METRIC for every kind of the bestiary, empty where the game has none of "
+			  "it; the summaries count the games that have it):");
+	for (int m = 0; m < SIM_KIND_METRIC_COUNT; m++) {
+		const struct sim_kind_metric_info *ki = sim_kind_metric_info((enum sim_kind_metric)m);
+		char left[40];
+		snprintf(left, sizeof left, "  KIND.%s", ki->name);
+		help_row(out, left, 2 + col + 2, ki->doc);
+	}
 	help_text(out, 0,
 		  "\nRates get Wilson intervals; other means (never negative) a seeded bootstrap percentile "
 		  "interval over games, which stays inside the values' range; p95 is the nearest-rank 95th "
@@ -212,7 +225,8 @@ static void sim_usage(FILE *out)
 		  "\n"
 		  "CSV columns:\n"
 		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>, which --shard writes; config "
+		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>, "
+		  "which --shard writes; config "
 		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
 		  "run after level, --compare side (A/B) before game\n"
 		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
@@ -311,6 +325,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	if (status < 0 && a->levels.n == 0 && !a->generate && !a->dungeon)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
+	if (status < 0 && a->heat_kind && !a->heatmap && !a->heat_counts)
+		status = opt_usage_error(&sim_command, "--heat-kind picks the heat of one kind: give --heatmap or "
+				       "--heat-counts too");
 	if (status < 0 && a->heat_counts && strcmp(a->heat_counts, "-") == 0)
 		status = opt_usage_error(&sim_command, "--heat-counts needs a file: standard output carries "
 				       "the report (or the slice's CSV)");
@@ -365,7 +382,8 @@ static int run(const struct sim_args *a)
 		return 1;
 	struct sim_level_run *runs = calloc((size_t)n_files, sizeof *runs);
 	struct sim_out o = { .a = a, .runs = runs, .n_runs = n_files };
-	struct sim_play pc = { .a = a, .runs = runs, .n_runs = n_files, .sides = a->compare[0] ? 2 : 1 };
+	struct sim_play pc = { .a = a, .runs = runs, .n_runs = n_files, .sides = a->compare[0] ? 2 : 1,
+			       .heat_kind = -1 };
 	char glyph = 0;
 	if (!runs) {
 		fprintf(stderr, "astray sim: out of memory\n");
@@ -382,6 +400,23 @@ static int run(const struct sim_args *a)
 		goto done;
 	if (!sim_load_bestiary(a, &sim_command, &base, &status))
 		goto done;
+	if (a->heat_kind) {
+		const struct monster_kind *k = bestiary_find_name(&base, a->heat_kind);
+		if (!k) {
+			char names[BESTIARY_MAX_KINDS * 33] = "";
+			size_t used = 0;
+			for (int i = 0; i < base.n && used < sizeof names; i++)
+				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+							 base.kinds[i].name);
+			status = opt_usage_error(&sim_command, "--heat-kind: no kind '%s' in the bestiary (its kinds: %s)",
+						 a->heat_kind, names);
+			goto done;
+		}
+		pc.heat_kind = (int)(k - base.kinds);
+	}
+	o.n_kinds = base.n;
+	for (int k = 0; k < base.n; k++)
+		snprintf(o.kind_names[k], sizeof o.kind_names[k], "%s", base.kinds[k].name);
 	for (int s = 0; s < pc.sides; s++) {
 		char err[DIAG_ERR_LEN];
 		pc.side[s] = base;

@@ -116,7 +116,9 @@ static bool read_file(struct sim_csv *c, struct heat_files *heat, const char *pa
 	size_t len = 0;
 	int e = textfile_read(path, &text, &len);
 	if (e) {
-		fprintf(stderr, "astray sim-report: %s: %s\n", path, strerror(e));
+		fputs("astray sim-report: ", stderr);
+		cli_put_escaped(stderr, path);
+		fprintf(stderr, ": %s\n", textfile_strerror(e));
 		return false;
 	}
 	struct diag_list d = { 0 };
@@ -162,17 +164,23 @@ static bool heat_matches(const struct heatmap_counts *h, const struct sim_csv_re
 		 (unsigned long long)(h->run.seed + (uint64_t)h->run.games - 1));
 	snprintf(cs, sizeof cs, "%llu..%llu", (unsigned long long)res->seed,
 		 (unsigned long long)(res->seed + (uint64_t)res->games - 1));
-	if (!level)
-		fprintf(stderr, "astray sim-report: %s:%d: the heat counts are of %s, which no CSV file has games of\n",
-			file, h->line_of[0], h->run.level);
+	if (!level) {
+		fputs("astray sim-report: ", stderr);
+		cli_put_escaped(stderr, file);
+		fprintf(stderr, ":%d: the heat counts are of ", h->line_of[0]);
+		cli_put_escaped(stderr, h->run.level);
+		fputs(", which no CSV file has games of\n", stderr);
+	}
 	else if (h->run.seed != res->seed || h->run.games != res->games)
 		fprintf(stderr, "astray sim-report: the heat counts files cover the games with seeds %s, the CSV "
 				"files seeds %s: give the heat counts of every shard and only those\n", hs, cs);
-	else if (h->run.compare != res->compare)
-		fprintf(stderr, "astray sim-report: %s: the heat counts are of %s, the CSV files of %s\n", file,
+	else if (h->run.compare != res->compare) {
+		fputs("astray sim-report: ", stderr);
+		cli_put_escaped(stderr, file);
+		fprintf(stderr, ": the heat counts are of %s, the CSV files of %s\n",
 			h->run.compare ? "a --compare run (sides A and B)" : "a run without --compare",
 			res->compare ? "a --compare run" : "a run without --compare");
-	else
+	} else
 		return true;
 	return false;
 }
@@ -272,6 +280,8 @@ int cmd_sim_report(int argc, char **argv)
 			r.seed = res.seed;
 			r.compare = res.compare;
 			memcpy(r.hidden, res.hidden, sizeof r.hidden);
+			r.kind_names = res.kind_names;
+			r.n_kinds = res.n_kinds;
 			r.format = a.format;
 			r.files = n_csv; /* the CSV files: the heat counts files are drawn, not reported */
 			status = sim_report_print(&r);

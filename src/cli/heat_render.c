@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "grid.h"
 #include "level.h"
 
@@ -365,11 +366,16 @@ int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b
 
 void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, enum sim_heat_layer l)
 {
-	int k = snprintf(buf, size, "%s: %s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
-			 sim_heat_layer_name(l), run->games, run->games == 1 ? "" : "s",
+	/* the level, player and settings come from files (heat counts
+	 * shards): escaped, the one line break kept */
+	char raw[sizeof run->level + sizeof run->settings + sizeof run->kind + 200];
+	int k = snprintf(raw, sizeof raw, "%s: %s%s%s%s, %d game%s, seed %llu%s\nplayer %s%s; ", run->level,
+			 sim_heat_layer_name(l), run->kind[0] ? " of " : "", run->kind, run->kind[0] ? " only" : "",
+			 run->games, run->games == 1 ? "" : "s",
 			 (unsigned long long)run->seed, run->compare ? ", B minus A" : "", run->player,
 			 run->chase ? ", --chase" : "");
-	if (k > 0 && (size_t)k < size)
-		snprintf(buf + k, size - (size_t)k, "%s%s%s%s", run->compare ? "A = " : "settings: ",
+	if (k > 0 && (size_t)k < sizeof raw)
+		snprintf(raw + k, sizeof raw - (size_t)k, "%s%s%s%s", run->compare ? "A = " : "settings: ",
 			 run->settings[0], run->compare ? "; B = " : "", run->compare ? run->settings[1] : "");
+	cli_escape_text(buf, size, raw);
 }

@@ -44,7 +44,9 @@ static void usage(FILE *out)
 	}
 	help_text(out, 0, "\nWith no command, or with a level or folder, astray plays.  `astray COMMAND --help` tells "
 			  "more.  `astray --version` prints the version.  Options take their value as --opt VALUE "
-			  "or --opt=VALUE; `--` ends them.  Exit status 2 means a usage error, in every command.");
+			  "or --opt=VALUE; `--` ends them.  Options before the command are the command's (astray "
+			  "--no-save play is astray play --no-save).  Exit status 2 means a usage error, in every "
+			  "command.");
 }
 
 static int run(int argc, char **argv)
@@ -62,6 +64,18 @@ static int run(int argc, char **argv)
 		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 			if (strcmp(argv[1], commands[i].name) == 0)
 				return commands[i].run(argc - 1, argv + 1);
+		/* Options before the command word (astray --no-save play
+		 * --dungeon) are the command's: the word moves to the front, so
+		 * the command reads them as its own (or names the one it does
+		 * not take), rather than play taking the word for a level. */
+		for (int a = 2; a < argc && argv[1][0] == '-' && strcmp(argv[a - 1], "--") != 0; a++)
+			for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+				if (strcmp(argv[a], commands[i].name) == 0) {
+					char *word = argv[a];
+					memmove(argv + 2, argv + 1, (size_t)(a - 1) * sizeof *argv);
+					argv[1] = word;
+					return commands[i].run(argc - 1, argv + 1);
+				}
 	}
 	/* A bare word that is neither a command nor a file is most likely a
 	 * mistyped command: say so rather than "no such file". */

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "scores.h"
 #include "snapshot.h"
@@ -139,8 +140,16 @@ static enum play_resume_status set_aside(const char *slot, const char *problem, 
 	return PLAY_RESUME_SET_ASIDE;
 }
 
-static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
+static void finish_files(const char *data, const char *journal, bool in_slot, bool scored, const char *mode,
 			 const struct game *g, char *report, size_t len);
+
+void play_score_mode(const struct journal_level *levels, int n, char *mode, size_t size)
+{
+	bool dungeon = n > 0;
+	for (int i = 0; i < n; i++)
+		dungeon = dungeon && !levels[i].movingai && levels[i].name && strcmp(levels[i].name, "dungeon") == 0;
+	scores_mode(dungeon, n, mode, size);
+}
 
 static bool same_text(const char *a, size_t alen, const char *b, size_t blen)
 {
@@ -220,9 +229,10 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
 	}
 	struct game *g = r->jg.game;
 	r->scored = play_journal_scored(&r->d, as_they_come);
+	play_score_mode(r->d.levels, r->d.n_levels, r->mode, sizeof r->mode);
 	if (g->over) {
 		/* it ended but was not filed (the program stopped at its end) */
-		finish_files(data, slot, true, r->scored, g, msg, msglen);
+		finish_files(data, slot, true, r->scored, r->mode, g, msg, msglen);
 		play_resumed_fini(r);
 		return PLAY_RESUME_FINISHED;
 	}
@@ -242,12 +252,27 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
 	return PLAY_RESUME_READY;
 }
 
+/* The journal's cap is the reader's (JOURNAL_MAX_BYTES); the test build
+ * lowers it with $ASTRAY_TEST_JOURNAL_MAX (bytes), so the end-to-end tests
+ * fill a save in a few keys instead of millions. */
+static void test_cap(struct journal *j)
+{
+#ifdef ASTRAY_CHECKS
+	const char *cap = getenv("ASTRAY_TEST_JOURNAL_MAX");
+	if (j && cap && *cap)
+		journal_set_max_bytes(j, (size_t)strtoull(cap, NULL, 10));
+#else
+	(void)j;
+#endif
+}
+
 bool play_save_begin(struct play_save *s, const struct journal_setup *setup, const struct game *g, char *err,
 		     size_t errlen)
 {
 	if (s->in_slot)
 		drop_snapshot(s->path); /* one left by a game that is gone */
 	s->j = journal_create(s->path, setup, g, err, errlen);
+	test_cap(s->j);
 	if (s->j && s->in_slot)
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
 	return s->j != NULL;
@@ -256,6 +281,7 @@ bool play_save_begin(struct play_save *s, const struct journal_setup *setup, con
 bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *err, size_t errlen)
 {
 	s->j = journal_open_append(s->path, &r->d, NULL, err, errlen);
+	test_cap(s->j);
 	if (s->j && s->in_slot) {
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
 		/* a resume that replayed the whole journal (no snapshot, or a bad
@@ -279,6 +305,16 @@ static bool hook_acted(void *ud, const struct game *g, const struct action *a, e
 		return true;
 	char err[DIAG_ERR_LEN];
 	if (journal_record(s->j, a, r, g, err, sizeof err)) {
+		if (!s->full_told && journal_nearly_full(s->j)) {
+			/* once, long before it matters: the journal stops at its
+			 * cap (what its reader takes) rather than grow past it */
+			s->full_told = true;
+			snprintf(msg, msglen,
+				 "The save is nearly full: about %ld more actions are saved, then the game goes on "
+				 "unsaved.",
+				 journal_actions_left(s->j));
+			return false;
+		}
 		const char *snap = journal_snapshot_problem(s->j);
 		if (!snap || s->snapshot_told)
 			return true;
@@ -354,7 +390,7 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
 	PUT("astray %s - %s\n\n", ASTRAY_VERSION, g->won ? "a victory" : "a death");
 	if (g->won)
-		PUT("Escaped the dungeon after %d turns.\n", g->turn);
+		PUT("Escaped the dungeon after %d turn%s.\n", g->turn, g->turn == 1 ? "" : "s");
 	else
 		PUT("Killed by %s on %s (level %d of %d), turn %d.\n", g->killer[0] ? g->killer : "something",
 		    lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn);
@@ -398,7 +434,7 @@ static void append(char *report, size_t len, const char *fmt, ...)
  * stop half way never counts a game twice).  Each line of report says
  * what was done or what failed.
  */
-static void finish_files(const char *data, const char *journal, bool in_slot, bool scored,
+static void finish_files(const char *data, const char *journal, bool in_slot, bool scored, const char *mode,
 			 const struct game *g, char *report, size_t len)
 {
 	char err[DIAG_ERR_LEN], filed[PLAY_PATH], morgue[PLAY_PATH];
@@ -434,14 +470,18 @@ static void finish_files(const char *data, const char *journal, bool in_slot, bo
 	}
 	struct score_entry e;
 	scores_entry_from_game(g, (long long)time(NULL), &e);
+	snprintf(e.mode, sizeof e.mode, "%s", mode && mode[0] ? mode : SCORES_UNKNOWN);
+	char title[96];
+	scores_mode_title(e.mode, title, sizeof title);
 	int rank = 0;
 	char aside[PLAY_PATH] = "";
 	if (!scores_add(data, &e, NULL, &rank, aside, sizeof aside, err, sizeof err))
 		append(report, len, "astray: the score was not kept: %s\n", err);
 	else if (rank > 0)
-		append(report, len, "Score %ld: place %d on the high-score list (astray scores).\n", e.score, rank);
+		append(report, len, "Score %ld: place %d on the high-score list of %s (astray scores).\n", e.score,
+		       rank, title);
 	else
-		append(report, len, "Score %ld: not on the high-score list.\n", e.score);
+		append(report, len, "Score %ld: not on the high-score list of %s.\n", e.score, title);
 	if (aside[0])
 		append(report, len,
 		       "astray: the high-score list was damaged: kept as %s; the new list keeps its good entries\n",
@@ -457,12 +497,12 @@ void play_save_finish(struct play_save *s, const struct game *g, FILE *out)
 		journal_close(s->j, err, sizeof err);
 	s->j = NULL;
 	if (s->failed)
-		fprintf(out, "astray: saving failed during the game: %s\n", s->failure);
+		cli_message(out, "astray: saving failed during the game", s->failure);
 	if (!s->path[0])
 		return; /* not journalled (--no-save, or the slot held another game): nothing to file */
 	char report[4096];
-	finish_files(s->data, s->path, s->in_slot, !s->unscored, g, report, sizeof report);
-	fputs(report, out);
+	finish_files(s->data, s->path, s->in_slot, !s->unscored, s->mode, g, report, sizeof report);
+	cli_put_text(out, report);
 }
 
 void play_save_leave(struct play_save *s, FILE *out)
@@ -474,13 +514,16 @@ void play_save_leave(struct play_save *s, FILE *out)
 	s->j = NULL;
 	if (!ok && !s->failed)
 		save_failed(s, err);
+	char line[2 * DIAG_ERR_LEN + sizeof s->path];
 	if (s->failed)
-		fprintf(out, "astray: saving failed: %s\nThe game is kept up to where saving failed, in %s.\n",
-			s->failure, s->path);
+		snprintf(line, sizeof line, "astray: saving failed: %s\nThe game is kept up to where saving failed, in %s.",
+			 s->failure, s->path);
 	else if (s->in_slot)
-		fprintf(out, "The game is saved in %s: start astray again to continue it.\n", s->path);
+		snprintf(line, sizeof line, "The game is saved in %s: start astray again to continue it.", s->path);
 	else
-		fprintf(out, "The game is recorded in %s.\n", s->path);
+		snprintf(line, sizeof line, "The game is recorded in %s.", s->path);
+	cli_put_text(out, line);
+	fputc('\n', out);
 }
 
 int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
@@ -520,27 +563,31 @@ int play_resume_offer(const char *data, const struct journal_setup *as_they_come
 		return 0;
 	switch (play_resume_load(data, as_they_come, r, msg, sizeof msg)) {
 	case PLAY_RESUME_READY: {
-		printf("%s\n", msg);
+		cli_put_text(stdout, msg);
+		putchar('\n');
 		int yes = play_ask(stdin, stdout, "Continue it?", true);
 		if (yes != 0)
 			return yes;
 		uint64_t seed = r->jg.game->seed;
 		play_resumed_fini(r);
 		if (!play_save_file_away(data, seed, filed, sizeof filed, err, sizeof err)) {
-			fprintf(stderr, "astray: %s\n", err);
+			cli_message(stderr, "astray", err);
 			return -1;
 		}
-		printf("The saved game is kept in %s (astray replay shows it).\n", filed);
+		fputs("The saved game is kept in ", stdout);
+		cli_put_escaped(stdout, filed);
+		fputs(" (astray replay shows it).\n", stdout);
 		return 0;
 	}
 	case PLAY_RESUME_FINISHED:
-		printf("The saved game had ended.\n%s", msg);
+		fputs("The saved game had ended.\n", stdout);
+		cli_put_text(stdout, msg);
 		return 0;
 	case PLAY_RESUME_FAILED:
 		*keep_slot = true;
 		/* fall through */
 	case PLAY_RESUME_SET_ASIDE:
-		fprintf(stderr, "astray: %s\n", msg);
+		cli_message(stderr, "astray", msg);
 		return play_ask(stdin, stdout, "Start a new game?", true) == 1 ? 0 : -1;
 	}
 	return -1;

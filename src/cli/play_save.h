@@ -19,9 +19,11 @@ struct play_save {
 	char path[PLAY_PATH];      /* the journal: DATA/save.jnl, or the --record file */
 	bool in_slot;              /* path is the save slot (offered for resume next time) */
 	bool unscored;             /* other levels or settings: kept out of the high-score list */
+	char mode[24];             /* the score list it goes on ("campaign", "dungeon-10"; play_score_mode) */
 	struct journal *j;         /* NULL: the game is not being saved */
 	bool failed;               /* a write failed; the player was told once */
 	bool snapshot_told;        /* a snapshot write failed and the player was told (once) */
+	bool full_told;            /* the save is nearly full and the player was told (once) */
 	char failure[DIAG_ERR_LEN];         /* that message, printed again after the game */
 };
 
@@ -46,11 +48,17 @@ int play_save_tidy(const char *data);
 /* Whether DATA/save.jnl holds a game (finished or not, readable or not). */
 bool play_save_exists(const char *data);
 
+/* The score list of a game on these levels (scores_mode): a generated
+ * dungeon of n levels when every level is one ("dungeon"), else the
+ * campaign.  Only games play_journal_scored admits are scored at all. */
+void play_score_mode(const struct journal_level *levels, int n, char *mode, size_t size);
+
 /* A saved game read back and replayed to where it was left. */
 struct play_resumed {
 	struct journal_data d;
 	struct journal_game jg;
 	bool scored;               /* the game counts for the high-score list (play_journal_scored) */
+	char mode[24];             /* and the list it goes on (play_score_mode) */
 	long from_snapshot;        /* actions the snapshot covered (0: the whole journal was replayed) */
 	char snapshot_note[700];   /* why DATA/save.jnl.snap was not used ("" when it was, or there was none) */
 };

@@ -64,6 +64,7 @@ struct sim_args {
 	const char *heatmap;         /* --heatmap FILE.svg or "-", or NULL */
 	const char *heat_counts;     /* --heat-counts FILE, or NULL */
 	int layer;                   /* enum sim_heat_layer */
+	const char *heat_kind;       /* --heat-kind KIND, or NULL: every kind */
 	int jobs;                    /* worker processes, 1 = none */
 	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
 };
@@ -127,6 +128,7 @@ struct sim_play {
 	int sides;
 	struct bestiary side[2];
 	struct sim_record rec[2];    /* --record, per side */
+	int heat_kind;               /* --heat-kind: the kind's place in the bestiary, -1 every kind */
 };
 
 /* Everything --record keeps the same for every game: the bestiary's text and each side's overrides. */
@@ -165,6 +167,8 @@ struct sim_out {
 	int first, end;             /* the games played: all, or a --shard slice */
 	bool hidden[SIM_METRIC_COUNT]; /* metrics not shown (sim-report: absent from its input) */
 	int report_files;           /* sim-report: the CSV files merged; 0 for sim */
+	char kind_names[SIM_KINDS][32]; /* the kinds of the per-kind columns, in order (the bestiary's) */
+	int n_kinds;
 	char settings[2][1024];     /* words for the header */
 };
 

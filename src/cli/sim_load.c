@@ -107,13 +107,17 @@ char **sim_load_files(const struct sim_args *a, int *n_out)
 		int k = 0;
 		char **names = cli_level_files(arg, &k);
 		if (!names || k == 0) {
-			fprintf(stderr, "astray sim: %s: %s\n", arg, names ? "no .lvl files in this folder" : strerror(errno));
+			const char *why = names ? "no .lvl files in this folder" : strerror(errno);
+			fputs("astray sim: ", stderr);
+			cli_put_escaped(stderr, arg);
+			fprintf(stderr, ": %s\n", why);
 			ok = false;
 		}
-		for (int j = 0; ok && j < k; j++)
+		for (int j = 0; ok && j < k; j++) {
 			ok = push_name(&out, &n, &cap, names[j]);
-		if (names && !ok)
-			fprintf(stderr, "astray sim: out of memory\n");
+			if (!ok)
+				fprintf(stderr, "astray sim: out of memory\n");
+		}
 		cli_names_free(names, k);
 	}
 	if (!ok) {
@@ -177,7 +181,9 @@ bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char gly
 	struct diag_list d = { 0 };
 	int err = textfile_read(file, &lr->text, &len);
 	if (err) {
-		fprintf(stderr, "astray sim: %s: %s\n", file, strerror(err));
+		fputs("astray sim: ", stderr);
+		cli_put_escaped(stderr, file);
+		fprintf(stderr, ": %s\n", textfile_strerror(err));
 		return false;
 	}
 	lr->src.file = file;
@@ -220,7 +226,8 @@ bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char gly
  */
 uint64_t sim_load_config(const struct sim_args *a, const struct bestiary *b, uint64_t level_hash)
 {
-	char text[256 + BESTIARY_MAX_KINDS * 320]; /* a kind's line is under 320 bytes: no cut */
+	/* a kind's line is under 448 bytes, the rules line under 512: no cut */
+	char text[256 + BESTIARY_MAX_KINDS * 448 + 512];
 	int head = snprintf(text, sizeof text, "astray-sim-config 1\nplayer %d\nturns %d\nchase %d\nmonsters %d %s\n"
 			    "size %dx%d\ndepth %d\nlevel %016llx\n", (int)a->opt.player, a->opt.max_turns,
 			    a->opt.chase ? 1 : 0, a->monsters.n, a->monsters.kind ? a->monsters.kind : "-",

@@ -21,6 +21,8 @@ struct sim_report {
 	uint64_t seed;                  /* the seed of game 0 */
 	bool compare;                   /* the files hold sides A and B */
 	bool hidden[SIM_METRIC_COUNT];  /* metrics absent from the files */
+	const char (*kind_names)[32];   /* the kinds of the per-kind columns, in the files' order */
+	int n_kinds;
 	int format;                     /* 0 table, 1 csv, 2 json (sim's --format) */
 	int files;                      /* how many files were merged */
 };

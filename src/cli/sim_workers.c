@@ -82,6 +82,7 @@ static int play_games(struct sim_play *pc, int first, int end, int k, int jobs,
 				struct diag_list d = { 0 };
 				struct sim_game *g = &pc->runs[l].games[s][i];
 				sim_runner_set_heat(runner, sim_wants_heat(a) ? &pc->runs[l].heat[s] : NULL);
+				sim_runner_set_heat_kind(runner, pc->heat_kind);
 				sim_runner_set_record(runner, a->record ? &pc->rec[s] : NULL);
 				if (sim_run_game_at(runner, &pc->runs[l].src, &pc->side[s], i,
 						    sim_game_seed(a->seed, i), &a->opt, g, &d) != 0) {

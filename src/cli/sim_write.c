@@ -28,6 +28,70 @@ static bool shown(const struct sim_out *o, int m)
 	return !o->hidden[m] && !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
 }
 
+/* A column of the report (sim_kind_col): a metric, then each kind's. */
+struct col {
+	char name[48];       /* "killed", "wolf.damage" */
+	char label[64];      /* "killed", "wolf damage dealt" */
+	const char *higher;  /* for a verdict: "catches the player more often" */
+	char who[40];        /* who is higher in a verdict: "" or "'s wolf" */
+	int decimals;
+	bool rate, time, kind;
+	int id;              /* the column (sim_kind_col) */
+};
+
+static int n_cols(const struct sim_out *o)
+{
+	return SIM_METRIC_COUNT + o->n_kinds * SIM_KIND_METRIC_COUNT;
+}
+
+/* The column at place i of the report (0 .. n_cols - 1): the metrics
+ * that are not time, each kind's, then the time metrics, so that the time
+ * columns stay last. */
+static int col_at(const struct sim_out *o, int i)
+{
+	int n_plain = 0;
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		n_plain += !sim_metric_info((enum sim_metric)m)->time;
+	if (i >= n_plain && i < n_plain + o->n_kinds * SIM_KIND_METRIC_COUNT)
+		return SIM_METRIC_COUNT + (i - n_plain);
+	bool time = i >= n_plain;
+	int k = time ? i - n_plain - o->n_kinds * SIM_KIND_METRIC_COUNT : i;
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		if (sim_metric_info((enum sim_metric)m)->time == time && k-- == 0)
+			return m;
+	return -1;
+}
+
+/* Fills c for the column at place i (col_at); false when it is not shown. */
+static bool col_info(const struct sim_out *o, int i, struct col *c)
+{
+	memset(c, 0, sizeof *c);
+	int col = col_at(o, i);
+	c->id = col;
+	if (col < SIM_METRIC_COUNT) {
+		if (!shown(o, col))
+			return false;
+		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)col);
+		snprintf(c->name, sizeof c->name, "%s", mi->name);
+		snprintf(c->label, sizeof c->label, "%s", mi->label);
+		c->higher = mi->higher;
+		c->decimals = mi->decimals;
+		c->rate = mi->rate;
+		c->time = mi->time;
+		return true;
+	}
+	int k = (col - SIM_METRIC_COUNT) / SIM_KIND_METRIC_COUNT;
+	const struct sim_kind_metric_info *ki =
+		sim_kind_metric_info((enum sim_kind_metric)((col - SIM_METRIC_COUNT) % SIM_KIND_METRIC_COUNT));
+	snprintf(c->name, sizeof c->name, "%.31s.%s", o->kind_names[k], ki->name);
+	snprintf(c->label, sizeof c->label, "%.31s %s", o->kind_names[k], ki->label);
+	snprintf(c->who, sizeof c->who, "'s %.31s", o->kind_names[k]);
+	c->higher = ki->higher;
+	c->decimals = 2;
+	c->kind = true;
+	return true;
+}
+
 /* A per-game value for CSV and JSON: 10 significant digits, more when
  * needed to read back the same double, so that sim-report recomputes
  * exactly the summaries of the run; NaN -> `nan_text`. */
@@ -53,21 +117,6 @@ static void put_num(FILE *f, double v, const char *nan_text)
 		fputs(nan_text, f);
 	else
 		fprintf(f, "%.10g", v);
-}
-
-static void csv_string(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* A JSON string: valid UTF-8 passes as it is; a byte that is not part of
@@ -166,18 +215,21 @@ static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 	char m1[64], c1[160];
 	fprintf(f, "\n%s\n", title);
 	fprintf(f, "  %-26s %6s %12s  %-24s\n", "metric", "n", "mean", "95% CI");
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
-			continue;
-		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	bool kinds = false;
+	for (int m = 0; m < n_cols(o); m++) {
+		struct col mi;
 		struct stats_summary s;
-		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+		if (!col_info(o, m, &mi) || sim_summarize_col(g, n, mi.id, &s) < 0 || (mi.kind && s.n == 0))
 			continue;
-		char label[64];
-		snprintf(label, sizeof label, "%s%s", mi->label, mi->time ? " *" : "");
-		fprintf(f, "  %-26s %6d %12s  %-24s", label, s.n, fmt(m1, sizeof m1, s.mean, mi->decimals, false),
-			fmt_ci(c1, sizeof c1, s.lo, s.hi, mi->decimals, false));
-		if (mi->rate)
+		if (mi.kind && !kinds) {
+			fprintf(f, "  per kind, over the games that have it:\n");
+			kinds = true;
+		}
+		char label[72];
+		snprintf(label, sizeof label, "%s%s", mi.label, mi.time ? " *" : "");
+		fprintf(f, "  %-26s %6d %12s  %-24s", label, s.n, fmt(m1, sizeof m1, s.mean, mi.decimals, false),
+			fmt_ci(c1, sizeof c1, s.lo, s.hi, mi.decimals, false));
+		if (mi.rate)
 			fprintf(f, " %ld of %d", s.successes, s.n);
 		fputc('\n', f);
 	}
@@ -186,7 +238,9 @@ static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 static void table_per_game(FILE *f, const struct sim_out *o, const struct sim_level_run *lr,
 			   const struct sim_game *g, int n)
 {
-	fprintf(f, "\n%s: games\n  %5s %20s %-12s %8s", lr->src.file, "game", "seed", "outcome", "monsters");
+	fputc('\n', f);
+	cli_put_escaped(f, lr->src.file);
+	fprintf(f, ": games\n  %5s %20s %-12s %8s", "game", "seed", "outcome", "monsters");
 	for (int m = SIM_M_TURNS; m < SIM_METRIC_COUNT; m++)
 		if (shown(o, m))
 			fprintf(f, " %*s", (int)strlen(sim_metric_info((enum sim_metric)m)->name),
@@ -218,9 +272,8 @@ static bool headline(int m)
 	       m == SIM_M_OSCILLATIONS || m == SIM_M_STUCK || m == SIM_M_BLOCKED_WAITS;
 }
 
-static void verdict_line(FILE *f, int m, const struct sim_paired *p)
+static void verdict_line(FILE *f, const struct col *mi, const struct sim_paired *p)
 {
-	const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
 	int dec = mi->decimals;
 	char va[64], vb[64], d[64], ci[160];
 	fmt(va, sizeof va, p->a, dec, false);
@@ -230,8 +283,8 @@ static void verdict_line(FILE *f, int m, const struct sim_paired *p)
 	if (p->n < 2) {
 		fprintf(f, "  %s: too few paired games to tell (n = %d).\n", mi->label, p->n);
 	} else if (p->sign != 0) {
-		fprintf(f, "  %s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
-			p->sign > 0 ? "B" : "A", mi->higher, mi->label, va, vb, d, ci);
+		fprintf(f, "  %s%s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
+			p->sign > 0 ? "B" : "A", mi->who, mi->higher, mi->label, va, vb, d, ci);
 	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
 		fprintf(f, "  No difference in %s: each game gives the same under A and B (mean %s).\n", mi->label,
 			va);
@@ -251,32 +304,46 @@ static const char *higher_side(const struct sim_paired *p)
 static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 			  const struct sim_game *ga, const struct sim_game *gb, int n)
 {
-	struct sim_paired p[SIM_METRIC_COUNT];
+	int cols = n_cols(o);
+	struct sim_paired *p = calloc((size_t)cols, sizeof *p);
+	bool *done = calloc((size_t)cols, sizeof *done), kinds = false;
+	if (!p || !done) {
+		free(p);
+		free(done);
+		fprintf(f, "\n%s\n  out of memory\n", title);
+		return;
+	}
 	fprintf(f, "\n%s\n", title);
 	fprintf(f, "  %-26s %6s %11s %11s %11s  %-26s %s\n", "metric", "n", "A", "B", "B-A",
 		"95% CI of B-A", "");
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
+	for (int m = 0; m < cols; m++) {
+		struct col mi;
+		char va[64], vb[64], d[64], ci[160], label[72];
+		if (!col_info(o, m, &mi) || sim_compare_col(ga, gb, n, mi.id, &p[m]) < 0 || (mi.kind && p[m].n == 0))
 			continue;
-		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
-		char va[64], vb[64], d[64], ci[160], label[64];
-		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p[m]) < 0)
-			continue;
-		snprintf(label, sizeof label, "%s%s", mi->label, mi->time ? " *" : "");
+		done[m] = true;
+		if (mi.kind && !kinds) {
+			fprintf(f, "  per kind, over the games that have it:\n");
+			kinds = true;
+		}
+		snprintf(label, sizeof label, "%s%s", mi.label, mi.time ? " *" : "");
 		fprintf(f, "  %-26s %6d %11s %11s %11s  %-26s %s\n", label, p[m].n,
-			fmt(va, sizeof va, p[m].a, mi->decimals, false),
-			fmt(vb, sizeof vb, p[m].b, mi->decimals, false),
-			fmt(d, sizeof d, p[m].diff.mean, mi->decimals, true),
-			fmt_ci(ci, sizeof ci, p[m].diff.lo, p[m].diff.hi, mi->decimals, true),
+			fmt(va, sizeof va, p[m].a, mi.decimals, false),
+			fmt(vb, sizeof vb, p[m].b, mi.decimals, false),
+			fmt(d, sizeof d, p[m].diff.mean, mi.decimals, true),
+			fmt_ci(ci, sizeof ci, p[m].diff.lo, p[m].diff.hi, mi.decimals, true),
 			p[m].n >= 2 ? higher_side(&p[m]) : "");
 	}
 	fprintf(f, "  verdict:\n");
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
+	for (int m = 0; m < cols; m++) {
+		struct col mi;
+		if (!done[m] || !col_info(o, m, &mi))
 			continue;
-		if (headline(m) || (p[m].sign != 0 && p[m].n >= 2))
-			verdict_line(f, m, &p[m]);
+		if ((mi.id < SIM_METRIC_COUNT && headline(mi.id)) || (p[m].sign != 0 && p[m].n >= 2))
+			verdict_line(f, &mi, &p[m]);
 	}
+	free(p);
+	free(done);
 }
 
 /* --dungeon: on which level the games that did not win ended, one line per outcome (the
@@ -302,11 +369,12 @@ static void table_depths(FILE *f, const struct sim_game *g, int n, int levels)
 static void print_table(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
-	char title[1200];
+	char title[17000], name[16400];
 	header_line(f, o);
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
-		snprintf(title, sizeof title, "%s (%d monster%s%s)", lr->src.file, lr->monsters,
+		cli_escape(name, sizeof name, lr->src.file);
+		snprintf(title, sizeof title, "%s (%d monster%s%s)", name, lr->monsters,
 			 lr->monsters == 1 ? "" : "s",
 			 cli_ends_with(lr->src.file, ".map") ? " placed from each seed" : "");
 		if (lr->src.dungeon > 0)
@@ -335,15 +403,15 @@ static void print_table(FILE *f, const struct sim_out *o)
 static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level,
 			     const struct sim_game *g, int n)
 {
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
-			continue;
-		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	for (int m = 0; m < n_cols(o); m++) {
+		struct col c, *mi = &c;
 		struct stats_summary s;
-		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+		if (!col_info(o, m, &c) || sim_summarize_col(g, n, c.id, &s) < 0 || (c.kind && s.n == 0))
 			continue;
-		csv_string(f, level);
-		fprintf(f, ",%s,%d,", mi->name, s.n);
+		cli_csv_field(f, level);
+		fputc(',', f);
+		cli_csv_field(f, mi->name);
+		fprintf(f, ",%d,", s.n);
 		put_num(f, s.mean, "");
 		fputc(',', f);
 		put_num(f, s.sd, "");
@@ -361,15 +429,15 @@ static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level
 static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level,
 			     const struct sim_game *ga, const struct sim_game *gb, int n)
 {
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
-			continue;
-		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	for (int m = 0; m < n_cols(o); m++) {
+		struct col c, *mi = &c;
 		struct sim_paired p;
-		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p) < 0)
+		if (!col_info(o, m, &c) || sim_compare_col(ga, gb, n, c.id, &p) < 0 || (c.kind && p.n == 0))
 			continue;
-		csv_string(f, level);
-		fprintf(f, ",%s,%d,", mi->name, p.n);
+		cli_csv_field(f, level);
+		fputc(',', f);
+		cli_csv_field(f, mi->name);
+		fprintf(f, ",%d,", p.n);
 		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
 		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
 			put_num(f, v[k], "");
@@ -387,23 +455,39 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 		char name[160];
 		if (src->gen)
 			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
-		csv_string(f, src->gen ? name : src->file);
+		cli_csv_field(f, src->gen ? name : src->file);
 		if (src->gen) {
 			fputc(',', f);
-			csv_string(f, src->file);
+			cli_csv_field(f, src->file);
 		}
 		if (side)
 			fprintf(f, ",%s", side);
 		fprintf(f, ",%d,%llu,%s,%d,%016llx", g[i].index, (unsigned long long)g[i].seed,
 			sim_outcome_name(g[i].outcome), g[i].monsters, (unsigned long long)config);
-		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-			if (!shown(o, m))
+		for (int m = 0; m < n_cols(o); m++) {
+			struct col c;
+			if (!col_info(o, m, &c))
 				continue;
 			fputc(',', f);
-			put_exact(f, g[i].v[m], "");
+			put_exact(f, sim_game_value(&g[i], c.id), "");
 		}
+		fputc(',', f); /* the killer's kind, after every metric (appended in rules 4) */
+		cli_csv_field(f, g[i].killer);
 		fputc('\n', f);
 	}
+}
+
+/* The per-game header's metric columns, each kind's after them. */
+static void csv_header_cols(FILE *f, const struct sim_out *o)
+{
+	for (int m = 0; m < n_cols(o); m++) {
+		struct col c;
+		if (col_info(o, m, &c)) {
+			fputc(',', f);
+			cli_csv_field(f, c.name);
+		}
+	}
+	fputs(",killer\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
@@ -412,10 +496,7 @@ static void print_csv(FILE *f, const struct sim_out *o)
 	if (a->compare[0] && a->per_game) {
 		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
 		fprintf(f, "level%s,side,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
-		for (int m = 0; m < SIM_METRIC_COUNT; m++)
-			if (shown(o, m))
-				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
-		fputc('\n', f);
+		csv_header_cols(f, o);
 		for (int l = 0; l < o->n_runs; l++)
 			for (int s = 0; s < 2; s++)
 				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].config[s],
@@ -429,10 +510,7 @@ static void print_csv(FILE *f, const struct sim_out *o)
 			csv_compare_rows(f, o, "all", o->all[0], o->all[1], o->n_all);
 	} else if (a->per_game) {
 		fprintf(f, "level%s,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
-		for (int m = 0; m < SIM_METRIC_COUNT; m++)
-			if (shown(o, m))
-				fprintf(f, ",%s", sim_metric_info((enum sim_metric)m)->name);
-		fputc('\n', f);
+		csv_header_cols(f, o);
 		for (int l = 0; l < o->n_runs; l++)
 			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].config[0], o->runs[l].games[0]);
 	} else {
@@ -448,14 +526,14 @@ static void json_summary(FILE *f, const struct sim_out *o, const struct sim_game
 {
 	bool first = true;
 	fprintf(f, "{");
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
-			continue;
-		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	for (int m = 0; m < n_cols(o); m++) {
+		struct col c, *mi = &c;
 		struct stats_summary s;
-		if (sim_summarize(g, n, (enum sim_metric)m, &s) < 0)
+		if (!col_info(o, m, &c) || sim_summarize_col(g, n, c.id, &s) < 0 || (c.kind && s.n == 0))
 			continue;
-		fprintf(f, "%s\n      \"%s\": {\"n\": %d, \"mean\": ", first ? "" : ",", mi->name, s.n);
+		fprintf(f, "%s\n      ", first ? "" : ",");
+		json_string(f, mi->name);
+		fprintf(f, ": {\"n\": %d, \"mean\": ", s.n);
 		put_num(f, s.mean, "null");
 		fprintf(f, ", \"sd\": ");
 		put_num(f, s.sd, "null");
@@ -476,14 +554,14 @@ static void json_compare(FILE *f, const struct sim_out *o, const struct sim_game
 {
 	bool first = true;
 	fprintf(f, "{");
-	for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-		if (!shown(o, m))
-			continue;
-		const struct sim_metric_info *mi = sim_metric_info((enum sim_metric)m);
+	for (int m = 0; m < n_cols(o); m++) {
+		struct col c, *mi = &c;
 		struct sim_paired p;
-		if (sim_compare_metric(ga, gb, n, (enum sim_metric)m, &p) < 0)
+		if (!col_info(o, m, &c) || sim_compare_col(ga, gb, n, c.id, &p) < 0 || (c.kind && p.n == 0))
 			continue;
-		fprintf(f, "%s\n      \"%s\": {\"n\": %d", first ? "" : ",", mi->name, p.n);
+		fprintf(f, "%s\n      ", first ? "" : ",");
+		json_string(f, mi->name);
+		fprintf(f, ": {\"n\": %d", p.n);
 		const char *keys[] = { "a", "b", "diff", "sd", "ci_lo", "ci_hi" };
 		const double v[] = { p.a, p.b, p.diff.mean, p.diff.sd, p.diff.lo, p.diff.hi };
 		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
@@ -505,13 +583,17 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *
 		fprintf(f, "%s\n      {\"game\": %d, \"seed\": %llu, \"outcome\": \"%s\", \"monsters\": %d",
 			i ? "," : "", g[i].index, (unsigned long long)g[i].seed,
 			sim_outcome_name(g[i].outcome), g[i].monsters);
-		for (int m = 0; m < SIM_METRIC_COUNT; m++) {
-			if (!shown(o, m))
+		for (int m = 0; m < n_cols(o); m++) {
+			struct col c;
+			/* a kind the game does not have is left out, not null */
+			if (!col_info(o, m, &c) || (c.kind && isnan(sim_game_value(&g[i], c.id))))
 				continue;
-			fprintf(f, ", \"%s\": ", sim_metric_info((enum sim_metric)m)->name);
-			put_exact(f, g[i].v[m], "null");
+			fprintf(f, ", ");
+			json_string(f, c.name);
+			fprintf(f, ": ");
+			put_exact(f, sim_game_value(&g[i], c.id), "null");
 		}
-		fputc('}', f);
+		fprintf(f, ", \"killer\": \"%s\"}", g[i].killer); /* a kind's name: letters, digits, - and _ */
 	}
 	fprintf(f, "\n    ]");
 }
@@ -628,6 +710,9 @@ int sim_report_print(const struct sim_report *r)
 		goto done;
 	}
 	memcpy(o.hidden, r->hidden, sizeof o.hidden);
+	o.n_kinds = r->n_kinds;
+	for (int k = 0; k < r->n_kinds; k++)
+		snprintf(o.kind_names[k], sizeof o.kind_names[k], "%s", r->kind_names[k]);
 	for (int l = 0; l < r->n_levels; l++) {
 		runs[l].src.file = r->levels[l].file;
 		runs[l].monsters = r->levels[l].monsters;
@@ -677,7 +762,8 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 		     struct heatmap_run *run)
 {
 	memset(run, 0, sizeof *run);
-	snprintf(run->level, sizeof run->level, "%s", lr->src.file);
+	/* escaped as the CSV writes it, so that sim-report matches the two */
+	cli_escape(run->level, sizeof run->level, lr->src.file);
 	run->level_hash = lr->text_hash;
 	run->games = end - first;
 	run->seed = sim_game_seed(a->seed, first);
@@ -690,6 +776,7 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 		sim_write_settings(run->settings[1], sizeof run->settings[1], a, a->compare[1]);
 	/* A .lvl starts the player on one cell; a .map places it anew each game. */
 	run->start = lr->parsed ? lr->parsed->player_y * lr->parsed->w + lr->parsed->player_x : -1;
+	snprintf(run->kind, sizeof run->kind, "%s", a->heat_kind ? a->heat_kind : "");
 }
 
 int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)

@@ -21,6 +21,11 @@
  *
  * fov_compute tests every cell of the radius' bounding box: O(r^3) steps,
  * a few thousand for the player's radius, no allocation and no state.
+ * It then adds the walls of what is seen (fov_wall_seen): a wall or closed
+ * door touching a clear cell in view is seen, as in Brogue CE and DCSS,
+ * so the far end of a room's wall shows with its floor, not one cell a
+ * step.  Clear cells - where anyone can stand - are in view by the
+ * symmetric line alone, so who sees whom stays symmetric.
  * It knows nothing of games: opacity comes in as an array.
  */
 #include "fov.h"
@@ -271,6 +276,31 @@ int fov_line_cells(const struct grid *g, int ax, int ay, int bx, int by, struct 
 	return count;
 }
 
+/* The neighbours a wall is seen from: every cell that touches it on the
+ * screen, so the grid's moves do not matter (square4 as square8, diamond4
+ * as diamond8). */
+static enum grid_topology touch_topology(enum grid_topology t)
+{
+	return t == GRID_SQUARE4 ? GRID_SQUARE8 : t == GRID_DIAMOND4 ? GRID_DIAMOND8 : t;
+}
+
+bool fov_wall_seen(const struct grid *g, const uint8_t *opaque, const uint8_t *visible, int x, int y)
+{
+	if (!grid_in_bounds(g, x, y) || !opaque[grid_index(g, x, y)])
+		return false;
+	const enum grid_topology t = touch_topology(g->topo);
+	const int n = grid_dir_count(t);
+	for (int i = 0; i < n; i++) {
+		const int nx = x + grid_nb_dx(t, y, i), ny = y + grid_nb_dy(t, i);
+		if (!grid_in_bounds(g, nx, ny))
+			continue;
+		const int c = grid_index(g, nx, ny);
+		if (visible[c] && !opaque[c])
+			return true;
+	}
+	return false;
+}
+
 void fov_compute(const struct grid *g, const uint8_t *opaque, int ox, int oy, int radius,
 		 uint8_t *visible)
 {
@@ -290,4 +320,19 @@ void fov_compute(const struct grid *g, const uint8_t *opaque, int ox, int oy, in
 		for (int x = x0; x <= x1; x++)
 			if (fov_line_of_sight(g, opaque, ox, oy, x, y, radius))
 				visible[grid_index(g, x, y)] = 1;
+	/* The wall rule: a wall or closed door that touches a clear cell in
+	 * view is seen, so a room's whole wall shows at once.  Only opaque
+	 * cells are added (what the first pass marked clear decides), so
+	 * whether a clear cell is in view - where a monster can stand - is
+	 * still the symmetric line test alone.  The walls lie at most one
+	 * step (two rows on a diamond map) outside the box. */
+	const int wy = grid_is_diamond(g->topo) ? 2 : 1;
+	int wx0 = x0 - 1 < 0 ? 0 : x0 - 1, wx1 = x1 + 1 >= g->w ? g->w - 1 : x1 + 1;
+	int wy0 = y0 - wy < 0 ? 0 : y0 - wy, wy1 = y1 + wy >= g->h ? g->h - 1 : y1 + wy;
+	for (int y = wy0; y <= wy1; y++)
+		for (int x = wx0; x <= wx1; x++) {
+			const int c = grid_index(g, x, y);
+			if (opaque[c] && !visible[c] && fov_wall_seen(g, opaque, visible, x, y))
+				visible[c] = 1; /* opaque: it cannot reveal another */
+		}
 }

@@ -12,12 +12,24 @@
  * from (ox, oy) within `radius` (distance as grid_step_distance, hex included):
  * a cell is seen when a line from the origin reaches it without passing a
  * cell that blocks sight (opaque[i] != 0).  Walls at the edge of the view
- * are seen.  Symmetric: if a sees b then b sees a.
+ * are seen, and so is every opaque cell that touches a clear cell in view
+ * (fov_wall_seen: the walls bounding visible floor, at most one step past
+ * the radius).  For clear cells the view is the line test alone, so it is
+ * symmetric: if a sees b then b sees a.
  */
 void fov_compute(const struct grid *g, const uint8_t *opaque, int ox, int oy, int radius,
 		 uint8_t *visible);
 
-/* Whether b is in view from a within radius (same rules as fov_compute). */
+/*
+ * The wall rule of fov_compute: (x, y) is opaque and touches on the screen
+ * (eight neighbours on square and diamond maps, six on hex, whatever the
+ * moves) a clear cell marked in visible[].
+ */
+bool fov_wall_seen(const struct grid *g, const uint8_t *opaque, const uint8_t *visible, int x, int y);
+
+/* Whether b is in view from a within radius by the line test: for a clear
+ * b exactly fov_compute's answer; an opaque b may also be seen by the
+ * wall rule. */
 bool fov_line_of_sight(const struct grid *g, const uint8_t *opaque, int ax, int ay, int bx, int by,
 		       int radius);
 

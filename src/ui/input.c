@@ -42,19 +42,26 @@ static const struct key_binding bindings[] = {
 	{ INPUT_END, INPUT_MOVE, GRID_SW, 1 },  { INPUT_PGDN, INPUT_MOVE, GRID_SE, 1 },
 	{ INPUT_B2, INPUT_WAIT, GRID_N, 0 },
 	{ '7', INPUT_MOVE, GRID_NW, 1 }, { '8', INPUT_MOVE, GRID_N, 1 }, { '9', INPUT_MOVE, GRID_NE, 1 },
-	{ '4', INPUT_MOVE, GRID_W, 1 },  { '5', INPUT_REST, GRID_N, 0 },  { '6', INPUT_MOVE, GRID_E, 1 },
+	{ '4', INPUT_MOVE, GRID_W, 1 },  { '5', INPUT_WAIT, GRID_N, 0 },  { '6', INPUT_MOVE, GRID_E, 1 },
 	{ '1', INPUT_MOVE, GRID_SW, 1 }, { '2', INPUT_MOVE, GRID_S, 1 },  { '3', INPUT_MOVE, GRID_SE, 1 },
 	/* everything else */
 	{ '.', INPUT_WAIT, GRID_N, 0 },  { 's', INPUT_WAIT, GRID_N, 0 },
 	{ '>', INPUT_DESCEND, GRID_N, 0 },
 	{ '?', INPUT_HELP, GRID_N, 0 },
 	{ 'P', INPUT_HISTORY, GRID_N, 0 }, { INPUT_CTRL('p'), INPUT_HISTORY, GRID_N, 0 },
-	/* as in DCSS: 5 and R rest, s and . wait a turn, q quaffs, o explores,
+	/* as in DCSS: R rests, s . and numpad 5 wait a turn, q quaffs, o explores,
 	 * i shows the pack; quitting is Q or Ctrl-Q (it asks first) */
 	{ 'R', INPUT_REST, GRID_N, 0 },
 	{ 'q', INPUT_QUAFF, GRID_N, 0 },
 	{ 'o', INPUT_EXPLORE, GRID_N, 0 },
 	{ 'i', INPUT_INVENTORY, GRID_N, 0 },
+	/* items, as in NetHack and DCSS; reading is a (r shows routes) */
+	{ 'a', INPUT_READ, GRID_N, 0 },  { 'z', INPUT_ZAP, GRID_N, 0 },
+	{ 't', INPUT_THROW, GRID_N, 0 }, { 'f', INPUT_FIRE, GRID_N, 0 },
+	{ 'w', INPUT_WIELD, GRID_N, 0 }, { 'W', INPUT_WEAR, GRID_N, 0 },
+	{ 'd', INPUT_DROP, GRID_N, 0 },  { ',', INPUT_PICKUP, GRID_N, 0 },
+	{ 'g', INPUT_PICKUP, GRID_N, 0 }, { 'c', INPUT_CLOSE, GRID_N, 0 },
+	{ '\t', INPUT_NEXT, GRID_N, 0 },
 	{ 'Q', INPUT_QUIT, GRID_N, 0 },  { INPUT_CTRL('q'), INPUT_QUIT, GRID_N, 0 },
 	{ '_', INPUT_CURSOR, GRID_N, 0 }, { 'x', INPUT_CURSOR, GRID_N, 0 },
 	{ 'r', INPUT_ROUTES, GRID_N, 0 },
@@ -75,6 +82,153 @@ struct input_command input_key(int key)
 bool input_is_vertical(enum grid_dir d)
 {
 	return d == GRID_N || d == GRID_S;
+}
+
+enum grid_dir input_move_dir(enum grid_topology topo, int key, enum grid_dir d, int y)
+{
+	if (topo == GRID_DIAMOND4) {
+		switch (key) {
+		case INPUT_UP:
+			return GRID_NE;
+		case INPUT_RIGHT:
+			return GRID_SE;
+		case INPUT_DOWN:
+			return GRID_SW;
+		case INPUT_LEFT:
+			return GRID_NW;
+		default:
+			return d;
+		}
+	}
+	if (topo == GRID_HEX && input_is_vertical(d)) {
+		/* odd rows sit half a cell to the right: from an even row the
+		 * right-hand neighbour, from an odd one the left-hand one */
+		const bool even = (y & 1) == 0;
+		if (d == GRID_N)
+			return even ? GRID_NE : GRID_NW;
+		return even ? GRID_SE : GRID_SW;
+	}
+	return d;
+}
+
+/* The key of an application-mode keypad's final byte after ESC O, or of
+ * a cursor key's after ESC [ or ESC O; -1 for none. */
+static int keypad_final(int c)
+{
+	static const char ops[] = "jklmnoX", op_keys[] = "*+,-./=";
+	if (c >= 'p' && c <= 'y')
+		return '0' + (c - 'p');
+	for (int i = 0; ops[i]; i++)
+		if (c == ops[i])
+			return op_keys[i];
+	switch (c) {
+	case 'M':
+		return '\n';
+	case 'A':
+		return INPUT_UP;
+	case 'B':
+		return INPUT_DOWN;
+	case 'C':
+		return INPUT_RIGHT;
+	case 'D':
+		return INPUT_LEFT;
+	case 'H':
+		return INPUT_HOME;
+	case 'F':
+		return INPUT_END;
+	case 'E':
+		return INPUT_B2;
+	default:
+		return -1;
+	}
+}
+
+/* ESC [ n ~ */
+static int csi_tilde(int n)
+{
+	switch (n) {
+	case 1:
+	case 7:
+		return INPUT_HOME;
+	case 4:
+	case 8:
+		return INPUT_END;
+	case 5:
+		return INPUT_PGUP;
+	case 6:
+		return INPUT_PGDN;
+	default:
+		return INPUT_ESC;
+	}
+}
+
+int input_after_escape(int (*next)(void *ctx), void *ctx, int *unread)
+{
+	*unread = -1;
+	int c = next(ctx);
+	if (c < 0)
+		return INPUT_ESC;
+	if (c == 'O') {
+		int f = next(ctx);
+		if (f < 0)
+			return 'O'; /* Alt-O */
+		int k = keypad_final(f);
+		if (k >= 0)
+			return k;
+		*unread = f;
+		return 'O';
+	}
+	if (c == '[') {
+		/* a control sequence: parameter bytes, then one final byte;
+		 * only cursor keys and ESC [ n ~ mean a key (a mouse report
+		 * ncurses did not take, ESC [ M or ESC [ <, means nothing) */
+		int n = 0;
+		for (int i = 0; i < 32; i++) {
+			int f = next(ctx);
+			if (f < 0)
+				return INPUT_ESC; /* cut short: nothing */
+			if (f >= '0' && f <= '9') {
+				if (n < 1000)
+					n = n * 10 + (f - '0');
+				continue;
+			}
+			if (f >= 0x20 && f <= 0x3f)
+				continue;
+			if (f == '~')
+				return csi_tilde(n);
+			if (f == 'M' && i == 0) {
+				/* an X10 mouse report: three bytes more */
+				for (int k = 0; k < 3 && next(ctx) >= 0; k++)
+					;
+				return INPUT_ESC;
+			}
+			if (f >= 0x40 && f <= 0x7e)
+				return f != 'M' && strchr("ABCDHFE", f) ? keypad_final(f) : INPUT_ESC;
+			*unread = f; /* not a sequence after all */
+			return INPUT_ESC;
+		}
+		return INPUT_ESC;
+	}
+	if (c >= ' ' && c < 127)
+		return c; /* Alt with a key: the key */
+	*unread = c;
+	return INPUT_ESC;
+}
+
+int input_key_named(const char *name)
+{
+	static const struct {
+		const char *name;
+		int key;
+	} names[] = {
+		{ "ka2", '8' },   { "kb1", '4' },   { "kb3", '6' },   { "kc2", '2' },   { "kpZRO", '0' },
+		{ "kpDOT", '.' }, { "kpADD", '+' }, { "kpSUB", '-' }, { "kpMUL", '*' }, { "kpDIV", '/' },
+		{ "kpCMA", ',' },
+	};
+	for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(name, names[i].name) == 0)
+			return names[i].key;
+	return -1;
 }
 
 bool input_click_event(struct input_click *c, enum input_button b, enum input_mouse_phase p)

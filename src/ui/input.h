@@ -40,7 +40,17 @@ enum input_command_kind {
 	INPUT_REST,      /* rest until healed or disturbed */
 	INPUT_QUAFF,     /* drink a potion from the pack */
 	INPUT_EXPLORE,   /* autoexplore */
-	INPUT_INVENTORY  /* show the pack */
+	INPUT_INVENTORY, /* show the pack */
+	INPUT_READ,      /* read a scroll, apply a tool (a) */
+	INPUT_ZAP,       /* zap a wand (z) */
+	INPUT_THROW,     /* throw (t) */
+	INPUT_FIRE,      /* fire the wielded launcher (f) */
+	INPUT_WIELD,     /* wield a weapon (w) */
+	INPUT_WEAR,      /* wear armour (W) */
+	INPUT_DROP,      /* drop (d) */
+	INPUT_PICKUP,    /* pick up (, or g) */
+	INPUT_CLOSE,     /* close a door (c) */
+	INPUT_NEXT       /* Tab: the next target */
 };
 
 struct input_command {
@@ -55,6 +65,39 @@ struct input_command input_key(int key);
 /* Keys whose direction exists on square maps but not on hex maps (k j 8 2
  * and the up and down arrows): the UI names them in its message. */
 bool input_is_vertical(enum grid_dir d);
+
+/*
+ * The step a move key takes on a topo map from row y, where the table's
+ * compass direction d has none: on hex maps up and down (k j 8 2, the
+ * arrows) take the upper or lower neighbour that keeps to the column,
+ * alternating (NE then NW going up from an even row); on diamond4 maps the
+ * arrows take the edge steps the screen shows that way round (up NE,
+ * right SE, down SW, left NW).  Any other key keeps d.
+ */
+enum grid_dir input_move_dir(enum grid_topology topo, int key, enum grid_dir d, int y);
+
+/*
+ * What an escape sequence the terminal's own key table did not know
+ * stands for, its ESC already read.  next(ctx) returns the next key
+ * already waiting, or -1 when none is (the sequence ends there).
+ * Keypads in application mode (PuTTY, tmux): ESC O p..y are the digits
+ * 0..9, ESC O M is Enter, ESC O j k l m n o X are * + , - . / =, ESC O
+ * A..D the arrows, ESC O H/F Home/End, ESC O E the keypad's 5; the same
+ * after ESC [ (and ESC [ n ~: 1 7 Home, 4 8 End, 5 6 PgUp PgDn).  Alt with
+ * a key sends ESC then the key: that key.  ESC alone is Escape.  Anything
+ * else is Escape, and *unread (else -1) is a key read that belongs to
+ * what follows, for the caller to read again.
+ */
+int input_after_escape(int (*next)(void *ctx), void *ctx, int *unread);
+
+/*
+ * The key a terminal description's extended key name stands for: xterm's
+ * entries name the application-mode keypad keys the classic table lacks
+ * (ka2 kb1 kb3 kc2: 8 4 6 2, kpZRO 0, kpDOT . kpADD + kpSUB - kpMUL *
+ * kpDIV / kpCMA ,), and ncurses gives each a code of its own; -1 for any
+ * other name.
+ */
+int input_key_named(const char *name);
 
 /*
  * Mouse clicks: a terminal reports a click either as one CLICKED event or

@@ -64,7 +64,8 @@ static void ui_more_key(struct ui *u, int key)
  * level before was another grid: on an all-square8 campaign it would be
  * noise.  The notice is the UI's, not a game message: a game message is
  * part of the state every journal's checksums hash, so a new one would
- * make every saved game on those levels drift.  NULL: nothing to say.
+ * make every saved game on those levels drift; the UI keeps it among its
+ * notes, which the history (P) shows in their place.  NULL: nothing to say.
  */
 static const char *ui_grid_note(enum grid_topology t)
 {
@@ -90,13 +91,23 @@ static void ui_say_grid(struct ui *u, bool first)
 	bool news = t != GRID_SQUARE8 || (!first && u->grid_said != GRID_SQUARE8);
 	u->grid_said = t;
 	const char *note = ui_grid_note(t);
-	if (news && note && !u->notice[0]) /* a hook's warning (saving failed) comes first */
+	if (news && note && !u->notice[0]) { /* a hook's warning (saving failed) comes first */
 		ui_notice(u, "This level is %s (? keys).", note);
+		/* and into the history, where P finds it again */
+		if (u->n_notes == UI_NOTES) {
+			memmove(u->notes, u->notes + 1, (UI_NOTES - 1) * sizeof u->notes[0]);
+			u->n_notes--;
+		}
+		struct ui_note *n = &u->notes[u->n_notes++];
+		n->stamp = u->g->message_stamp;
+		n->turn = u->g->turn;
+		snprintf(n->text, sizeof n->text, "This level is %s (? keys).", note);
+	}
 }
 
 /* ---- acting ----------------------------------------------------------- */
 
-static void ui_act(struct ui *u, struct action a)
+void ui_act(struct ui *u, struct action a)
 {
 	struct game *g = u->g;
 	u->msg_mark = g->message_stamp;
@@ -110,6 +121,7 @@ static void ui_act(struct ui *u, struct action a)
 		ui_notice(u, "%s", msg);
 	}
 	if (r == RESULT_NEW_LEVEL) {
+		u->level_mark = u->msg_mark;
 		u->view.col0 = u->view.row0 = -1; /* centre the new level */
 		u->screen = SCREEN_MAP;
 		ui_say_grid(u, false);
@@ -131,7 +143,28 @@ static void ui_go_to(struct ui *u, int x, int y)
 		ui_act(u, (struct action){ .kind = stairs ? ACT_DESCEND : ACT_WAIT });
 		return;
 	}
+	/* a click on a monster one step away attacks it, as walking into it */
+	const struct monster *m = grid_in_bounds(g->grid, x, y) ? game_monster_at(g, x, y) : NULL;
+	if (m && m->alive && g->visible[grid_index(g->grid, x, y)])
+		for (int d = 0; d < GRID_DIR_COUNT; d++) {
+			int nx, ny;
+			if (grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) && nx == x &&
+			    ny == y) {
+				ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d });
+				return;
+			}
+		}
 	ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
+}
+
+/* > off the stairs, on the map or in the cursor: the nearest known down
+ * stairs, as a travel goal (DCSS's G>, Brogue's >). */
+static bool ui_stairs_goal(struct ui *u, int *x, int *y)
+{
+	if (game_known_stairs(u->g, x, y))
+		return true;
+	ui_notice(u, "You have not seen any stairs down yet.");
+	return false;
 }
 
 static void ui_describe(struct ui *u, int x, int y)
@@ -179,12 +212,19 @@ static void ui_run_dir(struct ui *u, enum grid_dir d)
 
 /* Plans the route Enter would travel from the cursor, keeps it for drawing,
  * and says where it leads. */
-static void ui_cursor_preview(struct ui *u)
+void ui_cursor_preview(struct ui *u)
 {
 	struct game *g = u->g;
 	char what[GAME_MESSAGE_LEN];
 	game_describe(g, u->cursor_x, u->cursor_y, what, sizeof what);
 	u->preview_len = 0;
+	if (u->targeting) {
+		int steps = grid_step_distance(g->grid, grid_index(g->grid, g->player.x, g->player.y),
+					       grid_index(g->grid, u->cursor_x, u->cursor_y));
+		ui_notice(u, "Fire at: %s, %d step%s (Enter fires, Tab next, Esc cancels)", what, steps,
+			  steps == 1 ? "" : "s");
+		return;
+	}
 	if (u->cursor_x == g->player.x && u->cursor_y == g->player.y) {
 		ui_notice(u, "Travel to: %s (%d,%d); Enter waits a turn", what, u->cursor_x,
 			  u->cursor_y);
@@ -249,14 +289,20 @@ static void ui_key_map(struct ui *u, int key)
 		if (c.count > 1)
 			ui_run_dir(u, c.dir);
 		else
-			ui_move(u, c.dir);
+			ui_move(u, input_move_dir(u->g->grid->topo, key, c.dir, u->g->player.y));
 		break;
 	case INPUT_WAIT:
 		ui_act(u, (struct action){ .kind = ACT_WAIT });
 		break;
-	case INPUT_DESCEND:
-		ui_act(u, (struct action){ .kind = ACT_DESCEND });
+	case INPUT_DESCEND: {
+		const struct game *g = u->g;
+		int x, y;
+		if (g->tiles[grid_index(g->grid, g->player.x, g->player.y)] == TILE_EXIT)
+			ui_act(u, (struct action){ .kind = ACT_DESCEND });
+		else if (ui_stairs_goal(u, &x, &y))
+			ui_act(u, (struct action){ .kind = ACT_TRAVEL, .x = x, .y = y });
 		break;
+	}
 	case INPUT_HELP:
 		u->screen = SCREEN_HELP;
 		u->back = SCREEN_MAP;
@@ -271,20 +317,22 @@ static void ui_key_map(struct ui *u, int key)
 		ui_act(u, (struct action){ .kind = ACT_REST });
 		break;
 	case INPUT_QUAFF:
-		ui_act(u, (struct action){ .kind = ACT_QUAFF });
+	case INPUT_READ:
+	case INPUT_ZAP:
+	case INPUT_THROW:
+	case INPUT_FIRE:
+	case INPUT_WIELD:
+	case INPUT_WEAR:
+	case INPUT_DROP:
+	case INPUT_PICKUP:
+	case INPUT_CLOSE:
+	case INPUT_NEXT:
+	case INPUT_INVENTORY:
+		ui_pack_command(u, c.kind);
 		break;
 	case INPUT_EXPLORE:
 		ui_act(u, (struct action){ .kind = ACT_EXPLORE });
 		break;
-	case INPUT_INVENTORY: {
-		const struct player *p = &u->g->player;
-		if (p->potions > 0)
-			ui_notice(u, "Your pack: %d healing potion%s (q quaffs, +%d hp each; room for %d); %d gold.",
-				  p->potions, p->potions == 1 ? "" : "s", POTION_HEAL, PACK_POTIONS, p->gold);
-		else
-			ui_notice(u, "Your pack is empty (room for %d potions); %d gold.", PACK_POTIONS, p->gold);
-		break;
-	}
 	case INPUT_QUIT:
 		u->screen = SCREEN_QUIT;
 		break;
@@ -306,12 +354,13 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_CANCEL:
 		break;
 	case INPUT_NONE:
+		/* one wording, as the editor's */
 		if (key > ' ' && key < 127)
 			ui_notice(u, "Unknown key '%c': press ? for help.", key);
 		else if (key == '\t')
-			ui_notice(u, "Tab does nothing here: press ? for help.");
+			ui_notice(u, "Unknown key Tab: press ? for help.");
 		else
-			ui_notice(u, "That key does nothing here: press ? for help.");
+			ui_notice(u, "Unknown key: press ? for help.");
 		break;
 	}
 }
@@ -323,9 +372,27 @@ void ui_key(struct ui *u, int key)
 	case SCREEN_MAP:
 		ui_key_map(u, key);
 		break;
+	case SCREEN_PACK:
+		ui_pack_key(u, key);
+		break;
+	case SCREEN_DIR:
+		ui_dir_key(u, key);
+		break;
 	case SCREEN_CURSOR:
+		if (u->targeting && ui_target_key(u, key))
+			break;
 		if (c.kind == INPUT_MOVE) {
-			ui_cursor_move(u, c.dir, c.count);
+			/* hex: the cursor goes straight up a row (ui_cursor_move) */
+			enum grid_topology topo = u->g->grid->topo;
+			ui_cursor_move(u, topo == GRID_HEX ? c.dir : input_move_dir(topo, key, c.dir, u->cursor_y),
+				       c.count);
+		} else if (c.kind == INPUT_DESCEND) {
+			int x, y;
+			if (ui_stairs_goal(u, &x, &y)) {
+				u->cursor_x = x;
+				u->cursor_y = y;
+				ui_cursor_move(u, GRID_N, 0);
+			}
 		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CURSOR) {
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
@@ -334,7 +401,7 @@ void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
-			ui_notice(u, "Move the cursor; Enter travels there, Esc cancels.");
+			ui_notice(u, "Move the cursor (> to the stairs); Enter travels there, Esc cancels.");
 		}
 		break;
 	case SCREEN_HELP: {
@@ -359,7 +426,7 @@ void ui_key(struct ui *u, int key)
 	}
 	case SCREEN_HISTORY: {
 		int page = LINES > 4 ? LINES - 3 : 1;
-		int lines = ui_history_lines(u->g);
+		int lines = ui_history_lines(u);
 		int most = lines - (LINES - 1) > 0 ? lines - (LINES - 1) : 0;
 		if (key == INPUT_UP || key == 'k')
 			u->history_back++;
@@ -438,7 +505,12 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		u->screen = u->back;
 		break;
 	case SCREEN_QUIT:
+	case SCREEN_DIR:
 		u->screen = SCREEN_MAP;
+		break;
+	case SCREEN_PACK:
+		if (b == INPUT_BUTTON_LEFT)
+			ui_pack_click(u, srow);
 		break;
 	case SCREEN_HISTORY:
 	case SCREEN_END:
@@ -561,8 +633,10 @@ static void ui_loop(struct ui *u)
 		if (u->screen == SCREEN_MAP)
 			u->notice[0] = '\0';
 		if (g->travel.active && u->screen == SCREEN_MAP) {
-			/* any key stops travel, and does nothing else */
+			/* any key stops travel, and does nothing else: said, as
+			 * every other stop is */
 			game_travel_cancel(g);
+			ui_notice(u, "You stop: you pressed a key.");
 			continue;
 		}
 		ui_key(u, ui_translate_key(ch));

@@ -23,8 +23,12 @@ enum ui_screen {
 	SCREEN_HELP,
 	SCREEN_HISTORY,
 	SCREEN_QUIT,     /* "really quit?" */
-	SCREEN_END       /* died or won: the last look at the map */
+	SCREEN_END,      /* died or won: the last look at the map */
+	SCREEN_PACK,     /* the pack, to look at or choose from (pack_mode) */
+	SCREEN_DIR       /* which way? (a wand, a throw, a door) */
 };
+
+#define UI_NOTES 16 /* UI lines kept for the history */
 
 struct ui {
 	struct game *g;
@@ -48,10 +52,27 @@ struct ui {
 	struct input_click click;
 	char notice[GAME_MESSAGE_LEN * 2]; /* the UI's own one-frame message */
 	unsigned msg_mark;       /* g->message_stamp when the last action began: newer ones are new */
+	unsigned level_mark;     /* g->message_stamp before the action that entered this level: older
+				  * messages belong to a level left behind and are not shown dim */
 	bool done;
 	enum ui_outcome outcome;
 	int stale_reads;
 	enum grid_topology grid_said; /* the grid of the level entered last (said on entering a level) */
+	/* the UI's own lines kept for the history (P): the grid hints, which
+	 * are not game messages (ui_say_grid); the newest UI_NOTES */
+	struct ui_note {
+		unsigned stamp; /* g->message_stamp when said: after the messages up to it */
+		int turn;
+		char text[GAME_MESSAGE_LEN];
+	} notes[UI_NOTES];
+	int n_notes;
+	int pack_mode;           /* SCREEN_PACK: the key that opened it ('i', 'q', 'a', 'z', 't', 'w', 'W', 'd') */
+	int pack_row0;           /* SCREEN_PACK: the screen row of its first item (clicks) */
+	int pack_rows[PACK_SLOTS]; /* SCREEN_PACK: the slot shown on each row after pack_row0 (-1 none) */
+	int pending;             /* SCREEN_DIR: the key waiting for a direction ('z', 't', 'c') */
+	int pending_slot;        /* SCREEN_DIR: its pack slot */
+	bool targeting;          /* SCREEN_CURSOR chooses where f fires (Enter fires, Tab the next monster) */
+	int target;              /* targeting: the monster the cursor is on, -1 none */
 };
 
 /* ui_curses.c: a screen on g with options opt, as play starts it (the
@@ -59,11 +80,26 @@ struct ui {
 void ui_init(struct ui *u, struct game *g, const struct ui_options *opt);
 /* ui_curses.c: one key (input.h's names) on the screen shown now. */
 void ui_key(struct ui *u, int key);
+/* ui_curses.c: the player acts (cancels a --More--, says the result). */
+void ui_act(struct ui *u, struct action a);
+/* ui_curses.c: the cursor's notice after it moved. */
+void ui_cursor_preview(struct ui *u);
+
+/* ui_pack.c: the item keys on the map, the pack screen's keys and clicks,
+ * the direction prompt, and the fire cursor's keys. */
+void ui_pack_command(struct ui *u, int command);     /* an INPUT_* item command on the map */
+void ui_pack_key(struct ui *u, int key);             /* a key on SCREEN_PACK */
+void ui_pack_click(struct ui *u, int srow);          /* a left click on SCREEN_PACK */
+void ui_dir_key(struct ui *u, int key);              /* a key on SCREEN_DIR */
+bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targeting: true when taken */
+/* ui_draw.c: the pack over the map. */
+void ui_draw_pack(struct ui *u);
+
 /* ui_draw.c: one frame, from the state, in one place. */
 void ui_draw(struct ui *u);
 /* ui_draw.c: the screen lines of the help at this width (its scroll limit). */
 int ui_help_count(const struct ui *u);
 /* ui_draw.c: the lines the history takes at this width (its scroll limit). */
-int ui_history_lines(const struct game *g);
+int ui_history_lines(const struct ui *u);
 
 #endif

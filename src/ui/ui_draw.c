@@ -76,9 +76,13 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 	chtype ch;
 	enum ui_colour col;
 	if (g->items[i]) {
-		bool gold = g->items[i] - 1 == ITEM_GOLD;
-		ch = gold ? '$' : '!';
-		col = gold ? UI_COL_GOLD : UI_COL_POTION;
+		const struct item_def *d = game_item_def(g, g->items[i] - 1);
+		int cls = d ? d->cls : ITEM_POTION;
+		ch = (chtype)(unsigned char)item_class_glyph(cls);
+		col = cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION;
+	} else if (g->hazard && g->hazard[i] && game_tile_known(g, i) != TILE_WALL) {
+		ch = '^';
+		col = UI_COL_WARN;
 	} else {
 		enum tile t = game_tile_known(g, i);
 		if (t >= TILE_COUNT)
@@ -101,7 +105,16 @@ static void ui_draw_at_cell(const struct ui *u, int x, int y, chtype ch)
 		mvaddch(row, col, ch);
 }
 
-/* A route cell keeps what stands on it; bare ground shows the route mark. */
+/* Whether the player has seen cell: an overlay draws on no other, so a
+ * route that would show a corridor never seen is cut where it enters the
+ * unknown. */
+static bool ui_cell_known(const struct game *g, int cell)
+{
+	return cell >= 0 && cell < g->grid->w * g->grid->h && (g->visible[cell] || g->remembered[cell]);
+}
+
+/* A route cell keeps what stands on it; bare ground shows the route mark.
+ * Only known cells come here (ui_draw_route). */
 static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum ui_colour col)
 {
 	const struct game *g = u->g;
@@ -110,19 +123,24 @@ static void ui_draw_route_cell(const struct ui *u, int cell, chtype mark, enum u
 		return;
 	if (g->visible[cell] && g->occupant[cell] >= 0)
 		return;
-	if (g->items[cell] && (g->visible[cell] || g->remembered[cell]))
+	if (g->items[cell])
 		return;
 	enum tile t = game_tile_known(g, cell);
-	chtype ch = t == TILE_FLOOR || (!g->visible[cell] && !g->remembered[cell])
-			    ? mark
-			    : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;
+	chtype ch = t == TILE_FLOOR ? mark : (chtype)(unsigned char)tile_info(t < TILE_COUNT ? t : TILE_VOID)->glyph;
 	ui_draw_at_cell(u, x, y, ch | ui_attr(u, col));
+}
+
+/* Cells [from, len) of a route, up to the first the player has not seen. */
+static void ui_draw_route(const struct ui *u, const int *cells, int from, int len, chtype mark,
+			  enum ui_colour col)
+{
+	for (int j = from; j < len && ui_cell_known(u->g, cells[j]); j++)
+		ui_draw_route_cell(u, cells[j], mark, col);
 }
 
 static void ui_draw_routes(const struct ui *u)
 {
 	const struct game *g = u->g;
-	int n = g->grid->w * g->grid->h;
 	if (u->routes) {
 		for (int k = 0; k < g->n_monsters; k++) {
 			const struct monster *m = &g->monsters[k];
@@ -137,16 +155,15 @@ static void ui_draw_routes(const struct ui *u)
 			for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
 				if (j < mind->route_len && mind->route[j] == here)
 					from = j;
-			for (int j = from + 1; from >= 0 && j < mind->route_len; j++)
-				if (mind->route[j] >= 0 && mind->route[j] < n)
-					ui_draw_route_cell(u, mind->route[j], ':', UI_COL_MROUTE);
+			if (from >= 0)
+				ui_draw_route(u, mind->route, from + 1, mind->route_len, ':', UI_COL_MROUTE);
 		}
 		for (int k = 0; k < g->n_monsters; k++) {
 			const struct monster *m = &g->monsters[k];
 			if (!m->alive || !m->mind.hunting || !g->visible[m->y * g->grid->w + m->x])
 				continue;
 			int tx = m->mind.target_x, ty = m->mind.target_y;
-			if (!grid_in_bounds(g->grid, tx, ty))
+			if (!grid_in_bounds(g->grid, tx, ty) || !ui_cell_known(g, grid_index(g->grid, tx, ty)))
 				continue;
 			chtype under;
 			if (!ui_cell_look(u, tx, ty, &under))
@@ -156,9 +173,7 @@ static void ui_draw_routes(const struct ui *u)
 	}
 	const struct travel *t = &g->travel;
 	if (t->active && t->cells)
-		for (int j = t->pos + 1; j < t->len; j++)
-			if (t->cells[j] >= 0 && t->cells[j] < n)
-				ui_draw_route_cell(u, t->cells[j], '*', UI_COL_ROUTE);
+		ui_draw_route(u, t->cells, t->pos + 1, t->len, '*', UI_COL_ROUTE);
 }
 
 static void ui_draw_map(const struct ui *u)
@@ -190,10 +205,7 @@ static void ui_draw_map(const struct ui *u)
 	}
 	ui_draw_routes(u);
 	if (u->screen == SCREEN_CURSOR) {
-		const int n = gr->w * gr->h;
-		for (int j = 1; j < u->preview_len; j++)
-			if (u->preview[j] >= 0 && u->preview[j] < n)
-				ui_draw_route_cell(u, u->preview[j], '*', UI_COL_ROUTE);
+		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
 		int col, row;
 		if (input_cell_to_screen(&u->view, gr, u->cursor_x, u->cursor_y, &col, &row)) {
 			chtype ch;
@@ -284,6 +296,9 @@ static const char *ui_warning(const struct ui *u)
 	return h && h->warning ? h->warning(h->ud) : NULL;
 }
 
+/* The start of the message game.c says on stepping onto stairs. */
+#define UI_STAIRS_HERE "There are stairs down here"
+
 /*
  * The message rows.  The messages of the last action (fresh) are shown
  * oldest first, word-wrapped, a page at a time: when they need more rows
@@ -363,13 +378,17 @@ static void ui_draw_messages(struct ui *u)
 		first = n - rows;
 		shown = rows;
 	}
-	/* older messages above, when the fresh ones leave rows free */
+	/* older messages above, when the fresh ones leave rows free: of
+	 * this level only, and not one about where the player stood that
+	 * no longer holds (stairs left behind) */
 	int row = 0;
 	if (first < 0) {
 		int need = -first, m = 0;
 		int older[UI_MESSAGE_ROWS];
-		for (int i = fresh; m < need && game_message(g, i); i++)
-			older[m++] = i;
+		const bool on_stairs = g->tiles[grid_index(g->grid, g->player.x, g->player.y)] == TILE_EXIT;
+		for (int i = fresh; m < need && game_message(g, i) && game_message(g, i)->stamp > u->level_mark; i++)
+			if (on_stairs || strncmp(game_message(g, i)->text, UI_STAIRS_HERE, strlen(UI_STAIRS_HERE)) != 0)
+				older[m++] = i;
 		for (int k = m - 1; k >= 0 && row < rows; k--) {
 			ui_message_text(game_message(g, older[k]), text, sizeof text);
 			/* an old message too long for the row shows its start, cut
@@ -408,24 +427,42 @@ static void ui_draw_status(struct ui *u)
 	const struct game *g = u->g;
 	const struct level *lv = game_level(g);
 	char left[256], right[96], pack[32] = "";
-	if (g->player.potions > 0)
-		snprintf(pack, sizeof pack, "  Potions %d", g->player.potions);
+	int carried = 0;
+	for (int s = 0; s < PACK_SLOTS; s++)
+		carried += g->pack[s].kind >= 0;
+	if (carried > 0)
+		snprintf(pack, sizeof pack, "  Pack %d/%d", carried, PACK_SLOTS);
 	/* monsters in view that know of the player (game_noticed_by) */
 	char aware[32] = "";
 	int noticed = g->over ? 0 : game_noticed_by(g);
 	if (noticed > 0)
 		snprintf(aware, sizeof aware, "  noticed by %d", noticed);
-	snprintf(left, sizeof left, " HP %d/%d  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
-		 g->player.max_hp, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
+	/* the experience level and the way to the next as a bar of ten (full at the top level) */
+	long from = game_xp_for_level(g, g->player.xlevel), to = game_xp_for_level(g, g->player.xlevel + 1);
+	int pct = g->player.xlevel >= g->bestiary.rules.level_max || to <= from ? 100
+		  : (int)(100 * (g->player.xp - from) / (to - from));
+	pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+	int tenths = pct / 10;
+	char xpbar[16];
+	for (int i = 0; i < 10; i++)
+		xpbar[i] = i < tenths ? '=' : '-';
+	xpbar[10] = '\0';
+	snprintf(left, sizeof left, " HP %d/%d  XL %d [%s]  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
+		 g->player.max_hp, g->player.xlevel, xpbar, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
 		 g->turn, g->player.gold, pack, aware);
+	if ((int)strlen(left) + 8 >= COLS) /* the bar gives way first: the level as a percentage */
+		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
+			 g->player.max_hp, g->player.xlevel, pct, lv && lv->name ? lv->name : "?", g->depth + 1,
+			 g->n_levels, g->turn, g->player.gold, pack, aware);
 	if ((int)strlen(left) + 8 >= COLS) {
 		/* a narrow screen: every figure, short, rather than gold cut off */
-		if (g->player.potions > 0)
-			snprintf(pack, sizeof pack, "  !%d", g->player.potions);
+		if (carried > 0)
+			snprintf(pack, sizeof pack, "  p%d", carried);
 		if (noticed > 0)
 			snprintf(aware, sizeof aware, "  seen:%d", noticed);
-		snprintf(left, sizeof left, " HP %d/%d  L%d/%d  Turn %d  $%d%s%s", g->player.hp, g->player.max_hp,
-			 g->depth + 1, g->n_levels, g->turn, g->player.gold, pack, aware);
+		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
+			 g->player.max_hp, g->player.xlevel, pct, g->depth + 1, g->n_levels, g->turn,
+			 g->player.gold, pack, aware);
 	}
 	const char *mode = "";
 	static const char *const modes[] = {
@@ -433,7 +470,9 @@ static void ui_draw_status(struct ui *u)
 		[MODE_EXPLORE] = "EXPLORING: any key stops  ", [MODE_RUN] = "RUNNING: any key stops  ",
 	};
 	if (u->screen == SCREEN_CURSOR)
-		mode = "CURSOR: Enter=go Esc=back  ";
+		mode = u->targeting ? "FIRE: Enter=fire Tab=next Esc=back  " : "CURSOR: Enter=go Esc=back  ";
+	else if (u->screen == SCREEN_DIR)
+		mode = "WHICH WAY? Esc=back  ";
 	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over && !u->viewer)
 		mode = modes[g->travel.mode];
 	/* the mode matters most, then the routes flag, then the help hint (a
@@ -511,21 +550,34 @@ static const struct {
 	{ HELP_SQUARE4, "  move        h j k l   arrows   numpad 4 6 8 2 (numlock on or off);" },
 	{ HELP_SQUARE4, "              a square4 map: no diagonal steps" },
 	{ HELP_HEX, "  move        y u up, h l sideways, b n down; numpad 7 9 4 6 1 3" },
-	{ HELP_HEX, "              (numlock on or off); a hex map: no straight up or down" },
+	{ HELP_HEX, "              (numlock on or off); k j 8 2 and the arrows go up and down" },
+	{ HELP_HEX, "              by the two upper (lower) cells in turn, keeping the column" },
 	{ HELP_DIAMOND4 | HELP_DIAMOND8, "  move        y u b n   numpad 7 9 1 3   the edge steps, diagonal on screen" },
-	{ HELP_DIAMOND4, "              (numlock on or off); a diamond4 map: no other steps" },
+	{ HELP_DIAMOND4, "              (numlock on or off); a diamond4 map: no other steps;" },
+	{ HELP_DIAMOND4, "              the arrows turn to them: up u, right n, down b, left y" },
 	{ HELP_DIAMOND8, "              h l k j   numpad 4 6 8 2   arrows   the corner steps, straight" },
 	{ HELP_DIAMOND8, "              across or up and down two rows; a diamond8 map" },
 	{ 0, "  run         the move keys shifted (H J K L Y U B N): straight on; stops" },
 	{ 0, "              at junctions, doors, items, stairs and for monsters" },
 	{ 0, "  explore     o   walk to the nearest unexplored place, a step a turn;" },
-	{ 0, "              not with a monster in view" },
-	{ 0, "  wait        .  s  numpad 5, or click on yourself" },
-	{ 0, "  rest        5  R   until healed or disturbed (1 hp every 10 turns)" },
-	{ 0, "  quaff       q   drink a healing potion from your pack" },
-	{ 0, "  pack        i   what you carry" },
+	{ 0, "              not with a monster in view (one fleeing from you is let be)" },
+	{ 0, "  wait        .  s  5 (numpad 5), or click on yourself" },
+	{ 0, "  rest        R   until healed or disturbed (1 hp every 10 turns); stops" },
+	{ 0, "              for a monster in view, a blow, a noise heard" },
+	{ 0, "  pack        i   what you carry (letters a-p); a letter or a click uses it" },
+	{ 0, "  quaff       q   drink a potion" },
+	{ 0, "  read        a   read a scroll or apply a tool (caltrops); r is routes" },
+	{ 0, "  zap         z   zap a wand, then a direction (digging opens walls)" },
+	{ 0, "  wield/wear  w  W   a weapon, armour (- takes it off)" },
+	{ 0, "  fire        f   fire the wielded sling or bow: the cursor starts on the" },
+	{ 0, "              nearest monster, Tab the next, Enter fires" },
+	{ 0, "  throw       t   throw a stone or arrow by hand, then a direction" },
+	{ 0, "  pick up     , or g   (walking onto an item picks it up too)" },
+	{ 0, "  drop        d" },
+	{ 0, "  close       c   then a direction: close an open door" },
 	{ 0, "  stairs      >   on the stairs (stepping on them does not descend);" },
-	{ 0, "              a click on the stairs you stand on too" },
+	{ 0, "              a click on the stairs you stand on too; elsewhere > travels" },
+	{ 0, "              to the nearest stairs seen (> in the cursor goes there)" },
 	{ 0, "  travel      left click anywhere: walk there one step per turn, the route" },
 	{ 0, "              shown as *; it plans over what you have seen (unseen places" },
 	{ 0, "              count as open) and replans as you see more.  A wall or an" },
@@ -541,8 +593,13 @@ static const struct {
 	{ 0, "  help        ? or F1" },
 	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
 	{ 0, "" },
-	{ 0, "  Walk into a monster to attack it, into a door to open it." },
-	{ 0, "  ! heals (into the pack), $ is gold (your score), > leads down." },
+	{ 0, "  Walk into (or click on) a monster next to you to attack it, into a" },
+	{ 0, "  door to open it.  Alt with a key is the key.  Blows may miss; kills" },
+	{ 0, "  give experience (XL and its bar on the status line).  Time costs:" },
+	{ 0, "  wandering monsters come, more the longer you stay; hurt monsters heal." },
+	{ 0, "  ! potion  ? scroll  / wand  ) weapon  [ armour  ( ammunition  } tool" },
+	{ 0, "  $ gold (your score)  ^ caltrops  > leads down.  Potions, scrolls and" },
+	{ 0, "  wands look alike until you use one: a gamble, new each game." },
 };
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
@@ -648,40 +705,64 @@ static int ui_history_split(const char *text, int width, int start[], int len[])
 	return n;
 }
 
-/* Lines the history takes at this screen width (the scroll limit). */
-int ui_history_lines(const struct game *g)
+/* Entry k of the history, newest first: the game's messages with the
+ * UI's notes among them (a note after the messages up to its stamp);
+ * false past the end. */
+static bool ui_history_entry(const struct ui *u, int k, int *turn, char *text, size_t size)
 {
-	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES, lines = 0;
-	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
-	for (int i = 0; i < total; i++) {
-		char text[GAME_MESSAGE_LEN + 16];
-		ui_message_text(game_message(g, i), text, sizeof text);
-		lines += ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
+	const struct game *g = u->g;
+	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
+	int mi = 0, ni = u->n_notes - 1;
+	for (;;) {
+		const struct message *m = mi < total ? game_message(g, mi) : NULL;
+		bool note = ni >= 0 && (!m || u->notes[ni].stamp >= m->stamp);
+		if (!note && !m)
+			return false;
+		if (k-- == 0) {
+			if (note) {
+				*turn = u->notes[ni].turn;
+				snprintf(text, size, "%s", u->notes[ni].text);
+			} else {
+				*turn = m->turn;
+				ui_message_text(m, text, size);
+			}
+			return true;
+		}
+		if (note)
+			ni--;
+		else
+			mi++;
 	}
+}
+
+/* Lines the history takes at this screen width (the scroll limit). */
+int ui_history_lines(const struct ui *u)
+{
+	int lines = 0, turn;
+	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
+	char text[GAME_MESSAGE_LEN * 2 + 16];
+	for (int i = 0; ui_history_entry(u, i, &turn, text, sizeof text); i++)
+		lines += ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
 	return lines;
 }
 
 /* The newest line at the bottom; history_back counts lines scrolled back. */
 static void ui_draw_history(const struct ui *u)
 {
-	const struct game *g = u->g;
-	int total = g->n_messages < GAME_MESSAGES ? g->n_messages : GAME_MESSAGES;
 	ui_draw_line(0, "Message history: arrows/PgUp/PgDn scroll, any other key returns", A_BOLD);
-	int row = LINES - 1, skip = u->history_back;
+	int row = LINES - 1, skip = u->history_back, turn;
 	int start[UI_HISTORY_MAX_LINES], len[UI_HISTORY_MAX_LINES];
-	for (int i = 0; i < total && row >= 1; i++) {
-		const struct message *m = game_message(g, i);
-		char text[GAME_MESSAGE_LEN + 16];
-		ui_message_text(m, text, sizeof text);
+	char text[GAME_MESSAGE_LEN * 2 + 16];
+	for (int i = 0; row >= 1 && ui_history_entry(u, i, &turn, text, sizeof text); i++) {
 		int n = ui_history_split(text, COLS - UI_HISTORY_INDENT, start, len);
 		for (int k = n - 1; k >= 0 && row >= 1; k--) {
 			if (skip > 0) {
 				skip--;
 				continue;
 			}
-			char line[GAME_MESSAGE_LEN + 32];
+			char line[GAME_MESSAGE_LEN * 2 + 32];
 			if (k == 0)
-				snprintf(line, sizeof line, "%5d  %.*s", m->turn, len[k], text + start[k]);
+				snprintf(line, sizeof line, "%5d  %.*s", turn, len[k], text + start[k]);
 			else
 				snprintf(line, sizeof line, "%*s%.*s", UI_HISTORY_INDENT, "", len[k], text + start[k]);
 			mvaddnstr(row--, 0, line, COLS);
@@ -704,6 +785,8 @@ void ui_draw(struct ui *u)
 		ui_draw_map(u);
 		ui_draw_messages(u);
 		ui_draw_status(u);
+		if (u->screen == SCREEN_PACK)
+			ui_draw_pack(u);
 	}
 	wnoutrefresh(stdscr);
 	doupdate();

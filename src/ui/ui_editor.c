@@ -61,7 +61,7 @@ struct ued {
 	bool stroke;              /* the left button is down on the map */
 	bool anchor_by_press;     /* this press set the anchor (a click then waits for the second) */
 	int lx, ly;               /* last cell of the stroke */
-	bool mroutes;             /* show every monster's route to the start */
+	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
 	int sel;                  /* selected problem, -1 none */
 	struct input_view view;   /* as drawn last: clicks are read through it */
 	bool panel;               /* as drawn last */
@@ -107,7 +107,13 @@ static enum ui_colour glyph_colour(char c)
 	case '~': return UI_COL_WATER;
 	case '+': return UI_COL_DOOR;
 	case '>': return UI_COL_EXIT;
-	case '!': return UI_COL_POTION;
+	case '!':
+	case '?':
+	case '/':
+	case ')':
+	case '[':
+	case '(':
+	case '}': return UI_COL_POTION;
 	case '$': return UI_COL_GOLD;
 	case '@': return UI_COL_PLAYER;
 	default:
@@ -223,18 +229,36 @@ static void ued_draw_map(struct ued *u)
 		}
 	}
 	if (u->mroutes) {
-		int n = editor_monster_routes(ed);
+		int n = editor_monster_routes(ed), planned = editor_monster_plans(ed);
 		for (int i = 0; i < n; i++) {
 			int mx, my, len;
 			const int *cells;
 			bool reach;
+			struct editor_monster_plan p;
 			if (!editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach))
 				continue;
-			for (int j = 1; j + 1 < len; j++)
-				ued_mark(u, cells[j], ':', UI_COL_MROUTE);
+			if (planned == n && editor_monster_plan(ed, i, &p) && p.mind >= 0) {
+				/* its own mind's plan, as the game's AI plays it (marks below) */
+				for (int j = 1; j < p.walk_len; j++)
+					ued_mark(u, p.walk[j], ':', UI_COL_MROUTE);
+			} else {
+				for (int j = 1; j + 1 < len; j++)
+					ued_mark(u, cells[j], ':', UI_COL_MROUTE);
+			}
 			if (!reach)
 				ued_put_cell(u, mx, my,
 					     (chtype)(unsigned char)editor_glyph(ed, mx, my) | ued_attr(u, UI_COL_ERROR));
+		}
+		/* over every walk (others follow a digger through its breach): the
+		 * walls dug, '=' instead of '#', and the posts */
+		for (int i = 0; i < n && planned == n; i++) {
+			struct editor_monster_plan p;
+			if (!editor_monster_plan(ed, i, &p) || p.mind < 0)
+				continue;
+			for (int j = 0; j < p.n_dug; j++)
+				ued_put_cell(u, p.dug[j] % w, p.dug[j] / w, '=' | ued_attr(u, UI_COL_CAUTION));
+			if (p.post >= 0)
+				ued_mark(u, p.post, '&', UI_COL_MROUTE);
 		}
 	}
 	if (route->active && route->status != PATH_BAD_INPUT) {
@@ -354,8 +378,14 @@ static void ued_draw_panel(struct ued *u)
 		}
 		snprintf(line, sizeof line, "r monsters: %d, %d never reach", n, stuck);
 		ued_line(row++, left, width, line, ued_attr(u, stuck ? UI_COL_CAUTION : UI_COL_NONE));
+		bool cut;
+		int turns = editor_monster_plan_turns(ed, &cut);
+		if (turns > 0) {
+			snprintf(line, sizeof line, "  %d turns%s: : walks & post = digs", turns, cut ? " (cut)" : "");
+			ued_line(row++, left, width, line, A_NORMAL);
+		}
 	} else {
-		ued_line(row++, left, width, "r: every monster's route", A_NORMAL);
+		ued_line(row++, left, width, "r: every monster's plan", A_NORMAL);
 	}
 	row++;
 	const struct diag_list *d = editor_diags(ed);
@@ -424,7 +454,9 @@ static const char *const ued_help[] = {
 	"  cursor      h j k l y u b n, arrows, numpad (shifted: 8 cells)",
 	"  paint       Space or Enter: the current tool at the cursor",
 	"  glyphs      # % . , ~ + @ > ! $ choose, paint (pencil); _ void: no cell, dim _",
-	"              (% a permanent wall: no monster can dig it)",
+	"              (% a permanent wall: no monster can dig it); items: ! potion",
+	"              / wand ) weapon ( ammunition } tool $ gold; ? scroll and [ armour",
+	"              from the palette ([ ] step, or a click): ? and [ are keys here",
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
 	"              line and rectangles: Space at one corner, then at the other",
@@ -753,8 +785,8 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %s", err);
 		break;
 	default:
-		ued_notice(u, "Play-test over: %s after %d turns (seed %llu). p plays again.",
-			   outcome_text(o), turns, (unsigned long long)seed);
+		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). p plays again.",
+			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed);
 		break;
 	}
 }
@@ -803,7 +835,7 @@ static void ued_key_edit(struct ued *u, int key)
 		ued_cursor_move(u, c.dir, c.count);
 		return;
 	}
-	if (strchr("#%.,~+@>!$", key) && key) {
+	if (strchr("#%.,~+@>!$/)(}", key) && key) {
 		ued_select_glyph(u, (char)key);
 		if (u->tool == TOOL_PENCIL)
 			ued_apply(u);
@@ -860,7 +892,8 @@ static void ued_key_edit(struct ued *u, int key)
 		break;
 	case 'r':
 		u->mroutes = !u->mroutes;
-		ued_notice(u, u->mroutes ? "Every monster's route to the start (:); r hides them."
+		ued_notice(u, u->mroutes ? "Every monster's plan by its own mind, the player on the start "
+					   "(: walks, & post, = digs); r hides them."
 					 : "Monster routes hidden.");
 		break;
 	case 'e':

@@ -455,6 +455,19 @@ static int ui_test_getch(int timeout_ms)
 }
 #endif
 
+/* The next key already waiting, -1 when none (input_after_escape). */
+static int ui_key_waiting(void *ctx)
+{
+	(void)ctx;
+	timeout(0);
+	int ch = getch();
+#ifdef ASTRAY_TEST_IDLE
+	if (ch != ERR)
+		ui_test_keys++; /* each key ncurses gave counts, as in ui_screen_read */
+#endif
+	return ch == ERR ? -1 : ch;
+}
+
 int ui_screen_read(int timeout_ms, int *stale_reads)
 {
 #ifdef ASTRAY_TEST_IDLE
@@ -467,6 +480,15 @@ int ui_screen_read(int timeout_ms, int *stale_reads)
 #endif
 	if (ch != ERR) {
 		*stale_reads = 0;
+		if (ch == INPUT_ESC) {
+			/* a keypad in application mode or an Alt key: the rest
+			 * of the sequence is waiting already (ncurses held the
+			 * bytes for ESCDELAY and gave them back unmatched) */
+			int unread;
+			ch = input_after_escape(ui_key_waiting, NULL, &unread);
+			if (unread >= 0)
+				ungetch(unread);
+		}
 #ifdef ASTRAY_TEST_CRASH
 		if (ch == INPUT_CTRL(']'))
 			ui_test_crash();
@@ -506,5 +528,11 @@ int ui_screen_key(int ch)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (keys[i].curses == ch)
 			return keys[i].input;
+	if (ch > KEY_MIN) {
+		/* the keypad keys only the extended names know (xterm's ka2...) */
+		int k = input_key_named(keyname(ch));
+		if (k >= 0)
+			return k;
+	}
 	return ch;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dungeon.h"
 #include "ui_palette.h"
 #include "ui_screen.h"
 
@@ -69,7 +70,31 @@ struct title {
 	enum ui_title_choice choice;
 	uint64_t seed;
 	int stale_reads;
+	int list;                                  /* TS_SCORES: which mode's list (index into title_modes) */
 };
+
+#define TITLE_MODES 16 /* score lists the title can page through */
+
+/* The modes of the score lists, in scores_modes' order; returns how many. */
+static int title_modes(const struct title *t, char (*modes)[SCORES_MODE_LEN])
+{
+	struct score_list l = { .v = (struct score_entry *)t->e->scores, .n = t->e->scores ? t->e->n_scores : 0 };
+	return scores_modes(&l, modes, TITLE_MODES);
+}
+
+/* The list the title opens on: the one "New dungeon" plays into (a
+ * dungeon of DUNGEON_DEFAULT_LEVELS levels) when it has entries, else the
+ * first. */
+static int title_default_list(const struct title *t)
+{
+	char modes[TITLE_MODES][SCORES_MODE_LEN], want[SCORES_MODE_LEN];
+	scores_mode(true, DUNGEON_DEFAULT_LEVELS, want, sizeof want);
+	int n = title_modes(t, modes);
+	for (int i = 0; i < n; i++)
+		if (strcmp(modes[i], want) == 0)
+			return i;
+	return 0;
+}
 
 static attr_t title_attr(const struct title *t, enum ui_colour c)
 {
@@ -139,25 +164,39 @@ static void title_draw_menu(struct title *t, int top)
 
 static void title_draw_scores(const struct title *t, int top)
 {
-	title_centre(top, "High scores", A_BOLD);
-	int n = t->e->n_scores < UI_TITLE_SCORES ? t->e->n_scores : UI_TITLE_SCORES;
+	char modes[TITLE_MODES][SCORES_MODE_LEN], title[128], head[200];
+	int n_modes = title_modes(t, modes), list = t->list < n_modes ? t->list : 0;
+	scores_mode_title(n_modes ? modes[list] : SCORES_UNKNOWN, title, sizeof title);
+	snprintf(head, sizeof head, "High scores: %s", title);
+	title_centre(top, head, A_BOLD);
+	const struct score_entry *shown[UI_TITLE_SCORES];
+	int n = 0;
+	for (int i = 0; i < t->e->n_scores && n < UI_TITLE_SCORES && n_modes; i++)
+		if (strcmp(t->e->scores[i].mode, modes[list]) == 0)
+			shown[n++] = &t->e->scores[i];
 	char line[200];
 	int width = 0;
 	for (int i = 0; i < n; i++) {
-		const struct score_entry *s = &t->e->scores[i];
-		int l = snprintf(line, sizeof line, "%d. %7ld  depth %-2d  %-4s  %s  (seed %llu)", i + 1, s->score,
-				 s->depth, s->outcome, s->cause, (unsigned long long)s->seed);
+		const struct score_entry *s = shown[i];
+		int l = snprintf(line, sizeof line, "%d. %7ld  depth %-2d  %-4s  %5d turns  %s  (seed %llu)", i + 1,
+				 s->score, s->depth, s->outcome, s->turns, s->cause, (unsigned long long)s->seed);
 		if (l > width)
 			width = l;
 	}
 	int col = width < COLS ? (COLS - width) / 2 : 0;
 	for (int i = 0; i < n && top + 2 + i < LINES - 1; i++) {
-		const struct score_entry *s = &t->e->scores[i];
-		snprintf(line, sizeof line, "%d. %7ld  depth %-2d  %-4s  %s  (seed %llu)", i + 1, s->score, s->depth,
-			 s->outcome, s->cause, (unsigned long long)s->seed);
+		const struct score_entry *s = shown[i];
+		snprintf(line, sizeof line, "%d. %7ld  depth %-2d  %-4s  %5d turns  %s  (seed %llu)", i + 1, s->score,
+			 s->depth, s->outcome, s->turns, s->cause, (unsigned long long)s->seed);
 		mvaddnstr(top + 2 + i, col, line, COLS - col);
 	}
-	title_centre(top + 3 + n, "any key or click returns", title_attr(t, UI_COL_HINT));
+	if (n_modes > 1) {
+		snprintf(head, sizeof head, "list %d of %d: Tab or arrows for the next, any other key returns", list + 1,
+			 n_modes);
+		title_centre(top + 3 + n, head, title_attr(t, UI_COL_HINT));
+	} else {
+		title_centre(top + 3 + n, "any key or click returns", title_attr(t, UI_COL_HINT));
+	}
 }
 
 static void title_draw(struct title *t)
@@ -227,7 +266,10 @@ static void title_choose(struct title *t, enum title_entry which)
 		t->n_digits = 0;
 		t->digits[0] = '\0';
 		break;
-	case E_SCORES: t->screen = TS_SCORES; break;
+	case E_SCORES:
+		t->screen = TS_SCORES;
+		t->list = title_default_list(t);
+		break;
 	case E_COUNT: break;
 	}
 }
@@ -284,7 +326,14 @@ static void title_key(struct title *t, int ch)
 		return;
 	}
 	if (t->screen == TS_SCORES) {
-		t->screen = TS_MENU;
+		char modes[TITLE_MODES][SCORES_MODE_LEN];
+		int n_modes = title_modes(t, modes);
+		if (n_modes > 1 && (ch == '\t' || ch == KEY_RIGHT || ch == KEY_DOWN))
+			t->list = (t->list + 1) % n_modes;
+		else if (n_modes > 1 && (ch == KEY_BTAB || ch == KEY_LEFT || ch == KEY_UP))
+			t->list = (t->list + n_modes - 1) % n_modes;
+		else
+			t->screen = TS_MENU;
 		return;
 	}
 	t->notice[0] = '\0';

@@ -228,6 +228,79 @@ static void test_fifos_and_devices_are_refused(void **state)
 	free(out);
 }
 
+/* The files of the store (journals, their snapshots, the score list) are
+ * read alike: a FIFO is refused at once, naming the file and what it is,
+ * never waited on (savefile_read used to open without O_NONBLOCK and hang
+ * for ever); so are a folder and a device.  `timeout 10` turns a hang
+ * into a failure (124). */
+static void test_store_files_that_are_fifos_are_refused(void **state)
+{
+	struct tmp *t = *state;
+	char bin[4200], cmd[9000], path[300];
+	bin_path(t, bin, sizeof bin);
+	snprintf(path, sizeof path, "%s/pipe.jnl", t->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	int st;
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay %s --verify 2>&1", bin, path);
+	char *out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "pipe.jnl: not a regular file (a FIFO)");
+	free(out);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay %s --verify 2>&1", bin, t->dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "not a regular file (a folder)");
+	free(out);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay /dev/zero --verify 2>&1", bin);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "/dev/zero: not a regular file (a device)");
+	free(out);
+
+	/* a good journal whose snapshot is a FIFO: replayed in full */
+	snprintf(cmd, sizeof cmd, "cp tests/golden/journal/hex-options.jnl %s/game.jnl", t->dir);
+	free(run_capture(cmd, &st));
+	assert_int_equal(st, 0);
+	snprintf(path, sizeof path, "%s/game.jnl.snap", t->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s replay %s/game.jnl --verify --resume 2>&1", bin, t->dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	expect_has(out, "game.jnl.snap: not a regular file (a FIFO)");
+	free(out);
+
+	/* the score list */
+	snprintf(path, sizeof path, "%s/data", t->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/data/scores.txt", t->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(cmd, sizeof cmd, "timeout 10 %s scores --data %s/data 2>&1", bin, t->dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "scores.txt: not a regular file (a FIFO)");
+	free(out);
+}
+
+/* A symbolic link planted as the data folder's save.lock: play refuses
+ * to start, naming it, and no file appears where the link points (it was
+ * opened with O_CREAT and followed). */
+static void test_save_lock_link_is_refused(void **state)
+{
+	struct tmp *t = *state;
+	char lock[300], target[300], args[1200];
+	snprintf(lock, sizeof lock, "%s/save.lock", t->dir);
+	snprintf(target, sizeof target, "%s/planted", t->dir);
+	assert_int_equal(symlink(target, lock), 0);
+	snprintf(args, sizeof args, "play tests/levels/ok/lf.lvl --data %s </dev/null 2>&1", t->dir);
+	int st;
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "save.lock: not a file of its own");
+	free(out);
+	struct stat sb;
+	assert_true(lstat(target, &sb) != 0);
+}
+
 /* A bestiary.txt beside the level that cannot be read (here a folder) is
  * an error, not a missing bestiary that skips the monster checks. */
 static void test_unreadable_default_bestiary_is_an_error(void **state)
@@ -264,6 +337,71 @@ static void test_echoed_file_text_is_escaped(void **state)
 	snprintf(args, sizeof args, "bench --csv %s/out.csv %s/esc.scen 2>&1", t->dir, t->dir);
 	out = run(t, args, &st);
 	assert_null(strchr(out, '\033'));
+	free(out);
+}
+
+/* A level file named with escape sequences (ESC ] 0 ; ... BEL retitles a
+ * terminal, ESC [ 31 m turns its text red): sim, its CSV and heat counts
+ * shards, and sim-report reading them (or a CSV made by hand with the raw
+ * bytes) never print them raw, and the shards still match their CSV. */
+static void test_sim_names_from_files_are_escaped(void **state)
+{
+	struct tmp *t = *state;
+	static const char evil[] = "evil\033]0;pwned\007\033[31m";
+	char name[100], args[2000];
+	snprintf(name, sizeof name, "%s.map", evil);
+	write_text(t, name, "type octile\nheight 6\nwidth 8\nmap\n........\n........\n........\n"
+			    "........\n........\n........\n");
+	char folder[200];
+	snprintf(folder, sizeof folder, "%s/lvls", t->dir);
+	assert_int_equal(mkdir(folder, 0700), 0);
+	snprintf(name, sizeof name, "lvls/%s.lvl", evil);
+	write_text(t, name, small_level);
+	static const char *const runs[] = {
+		"sim '%s/evil'*.map --games 2 --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/lvls' --games 2 --per-game --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --format csv --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --heatmap - --bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --compare goblin.speed=100 goblin.speed=50 "
+		"--bestiary levels/bestiary.txt 2>&1",
+		"sim '%s/evil'*.map --games 2 --shard 1/1 --heat-counts %s/h.txt --bestiary levels/bestiary.txt "
+		">%s/g.csv 2>&1; cat %s/g.csv %s/h.txt",
+		"sim-report %s/g.csv %s/h.txt --heatmap - 2>&1",
+		"sim-report %s/g.csv %s/h.txt --heatmap %s/h.svg 2>&1; cat %s/h.svg",
+		"sim '%s/nothing\033[31m' --games 2 --bestiary levels/bestiary.txt 2>&1",
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+		snprintf(args, sizeof args, runs[i], t->dir, t->dir, t->dir, t->dir, t->dir);
+		int st;
+		char *out = run(t, args, &st);
+		if (i + 1 < sizeof runs / sizeof *runs && st != 0) {
+			print_error("%s: exit %d\n%.3000s\n", args, st, out);
+			fail();
+		}
+		if (strchr(out, '\033')) {
+			print_error("%s: an ESC reached the output:\n%.3000s\n", args, out);
+			fail();
+		}
+		if (i + 1 < sizeof runs / sizeof *runs && i != 2 && i != 5)
+			expect_has(out, "evil\\x1b]0;pwned\\x07\\x1b[31m");
+		free(out);
+	}
+	/* a CSV made by hand, with the raw bytes in its level column */
+	char sed[600];
+	snprintf(sed, sizeof sed, "sed 's/evil\\\\x1b]0;pwned\\\\x07\\\\x1b\\[31m/%s/' %s/g.csv >%s/raw.csv && grep -c '\033' %s/raw.csv",
+		 evil, t->dir, t->dir, t->dir);
+	int st;
+	char *text = run_capture(sed, &st);
+	assert_int_equal(st, 0);
+	assert_int_equal(atoi(text), 2);
+	free(text);
+	snprintf(args, sizeof args, "sim-report %s/raw.csv 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	if (st != 0)
+		print_error("%s: exit %d\n%.3000s\n", args, st, out);
+	assert_int_equal(st, 0);
+	assert_null(strchr(out, '\033'));
+	expect_has(out, "evil\\x1b]0;pwned\\x07\\x1b[31m.map");
 	free(out);
 }
 
@@ -374,9 +512,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_caps_diagnostics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_errors_exit_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifos_and_devices_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_files_that_are_fifos_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_lock_link_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_default_bestiary_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echoed_file_text_is_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bench_csv_quotes_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sim_names_from_files_are_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numbers_and_lines_are_range_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_file_names_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_levels_folder_only_in_source_tree, setup, teardown),

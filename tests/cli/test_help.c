@@ -123,6 +123,37 @@ static char *help_of(const char *args)
 	return out;
 }
 
+/* Options before the command word are the command's (issue 30): astray
+ * --no-save play --dungeon read "play" as a level and said --dungeon
+ * wants no LEVEL; now play takes the options, and names a bad one. */
+static void test_options_before_command(void **state)
+{
+	(void)state;
+	char cmd[512];
+	int st;
+	snprintf(cmd, sizeof cmd, "%s --no-save play --dungeon --depth 0 </dev/null 2>&1", test_bin());
+	char *out = run_capture(cmd, &st);
+	assert_non_null(out);
+	if (!strstr(out, "--depth wants"))
+		print_error("%s\n", out);
+	assert_non_null(strstr(out, "astray play: --depth wants"));
+	assert_null(strstr(out, "give no LEVEL"));
+	assert_int_equal(st, 2);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s --no-save check levels/01-first-steps.lvl </dev/null 2>&1", test_bin());
+	out = run_capture(cmd, &st);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "astray check: unknown option '--no-save'"));
+	assert_int_equal(st, 2);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s --seed 3 play --help </dev/null 2>&1", test_bin());
+	out = run_capture(cmd, &st);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "usage: astray [play]"));
+	assert_int_equal(st, 0);
+	free(out);
+}
+
 /* The checker itself: each rule catches what it is for. */
 static void test_checker(void **state)
 {
@@ -238,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_checker),
 		cmocka_unit_test(test_wrapper),
 		cmocka_unit_test(test_every_help),
+		cmocka_unit_test(test_options_before_command),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

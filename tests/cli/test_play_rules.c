@@ -19,15 +19,17 @@
 #include "play_save.h"
 #include "savefile.h"
 
-static void test_old_rules_save_kept_aside(void **state)
+/* The save in slot of rules version `rules` (a golden journal of that
+ * version): set aside as save.jnl.rulesN-1, unchanged, with both versions
+ * named. */
+static void old_rules_save_kept_aside(const char *golden, int rules)
 {
-	(void)state;
 	char dir[] = "/tmp/astray-rules-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char slot[512], err[512], kept[600], damaged[600];
 	play_save_slot(dir, slot, sizeof slot);
 	size_t len = 0;
-	char *old = savefile_read("tests/golden/rules1/hex-options.jnl", 1 << 24, &len, err, sizeof err);
+	char *old = savefile_read(golden, 1 << 24, &len, err, sizeof err);
 	assert_non_null(old);
 	FILE *f = fopen(slot, "wb");
 	assert_non_null(f);
@@ -37,10 +39,11 @@ static void test_old_rules_save_kept_aside(void **state)
 	struct play_resumed r;
 	char msg[2048] = "", want[200];
 	assert_int_equal(play_resume_load(dir, NULL, &r, msg, sizeof msg), PLAY_RESUME_SET_ASIDE);
-	snprintf(want, sizeof want, "rules version 1 (astray test); this astray plays rules version %d", GAME_RULES);
+	snprintf(want, sizeof want, "rules version %d (astray test); this astray plays rules version %d", rules,
+		 GAME_RULES);
 	if (!strstr(msg, want))
 		fail_msg("message \"%s\" does not name both versions", msg);
-	snprintf(kept, sizeof kept, "%s.rules1-1", slot);
+	snprintf(kept, sizeof kept, "%s.rules%d-1", slot, rules);
 	snprintf(damaged, sizeof damaged, "%s.damaged-1", slot);
 	if (!strstr(msg, kept))
 		fail_msg("message \"%s\" does not say where it is kept", msg);
@@ -55,6 +58,14 @@ static void test_old_rules_save_kept_aside(void **state)
 	free(old);
 	unlink(kept);
 	rmdir(dir);
+}
+
+static void test_old_rules_save_kept_aside(void **state)
+{
+	(void)state;
+	old_rules_save_kept_aside("tests/golden/rules1/hex-options.jnl", 1);
+	/* the version before growth, combat rolls and arrivals */
+	old_rules_save_kept_aside("tests/golden/rules3/campaign.jnl", 3);
 }
 
 int main(void)

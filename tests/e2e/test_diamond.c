@@ -165,8 +165,13 @@ static void test_diamond4_corner_keys_refused(void **state)
 	pty_send(&e->p, "l");
 	if (!pty_wait_text(&e->p, "No corner steps on a diamond4 map", WAIT_MS))
 		dm_fail(e, "l on diamond4 did not say it has no meaning");
-	assert_true(pty_send_idle(&e->p, "\033OA"));
+	assert_true(pty_send_idle(&e->p, "k"));
 	assert_int_equal(dm_turn(e), 0); /* no time spent */
+	/* the arrows turn to the edge steps: up is u, down is b */
+	pty_send(&e->p, "\033OA");
+	dm_wait_at(e, 8, 2);
+	pty_send(&e->p, "\033OB");
+	dm_wait_at(e, 7, 3);
 	pty_send(&e->p, "n");
 	dm_wait_at(e, 8, 4);
 	pty_send(&e->p, "9");

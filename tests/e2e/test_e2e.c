@@ -24,6 +24,7 @@
 
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define HEX "tests/levels/e2e/hex.lvl"
+#define ITEMS "tests/levels/e2e/items.lvl"
 
 struct e2e {
 	struct pty p;
@@ -224,6 +225,40 @@ static void test_click_floor_walks_there(void **state)
 	e2e_quit(e);
 }
 
+/* Items: walking over them fills the pack; i shows it with letters, a
+ * click on a line uses that item (a potion: quaffed and named); q with
+ * nothing to quaff says so; w opens the weapons. */
+static void test_pack_click_uses_item(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, ITEMS, 1, 1, 24, 80, NULL);
+	for (int x = 2; x <= 5; x++) {
+		pty_send(&e->p, "l");
+		e2e_wait_player_at(e, x, 1);
+		pty_send(&e->p, " "); /* past a --More-- if one is up */
+	}
+	pty_send(&e->p, "i");
+	if (!pty_wait_text(&e->p, "Your pack", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "i did not show the pack");
+	int row, col;
+	if (!pty_find(&e->p, "  a - ", &row, &col) || !pty_find(&e->p, "  d - ", NULL, NULL))
+		e2e_fail_dump(e, "the pack does not list its letters");
+	pty_click(&e->p, 0, col + 4, row, false);
+	if (!pty_wait_text(&e->p, "You drink a", WAIT_MS))
+		e2e_fail_dump(e, "a click on the potion did not quaff it");
+	pty_send(&e->p, " "); /* the --More-- */
+	if (!pty_wait_text(&e->p, "It was a potion of", WAIT_MS))
+		e2e_fail_dump(e, "the potion drunk was not named");
+	pty_send(&e->p, "q");
+	if (!pty_wait_text(&e->p, "no potions to quaff", WAIT_MS))
+		e2e_fail_dump(e, "q with no potion did not say so");
+	pty_send(&e->p, "w");
+	if (!pty_wait_text(&e->p, "Wield which weapon", WAIT_MS))
+		e2e_fail_dump(e, "w did not open the weapons");
+	pty_send(&e->p, "\033");
+	e2e_quit(e);
+}
+
 static void test_click_wall_walks_to_cut_point(void **state)
 {
 	struct e2e *e = *state;
@@ -235,14 +270,14 @@ static void test_click_wall_walks_to_cut_point(void **state)
 	e2e_wait_still(e);
 	e2e_wait_player_at(e, 3, 6);
 	/* a click far outside the map goes to the nearest cell: the corner wall
-	 * at 19,7.  The player never sees that corner (it is lit from no cell
-	 * inside), so for the player it may be open ground that the walls at
-	 * 18,7 and 19,6 shut off: the walk ends at 17,6, before the wall it
-	 * would have to cross. */
+	 * at 19,7.  The walls of what is seen are seen (rules 4): the corner
+	 * touches the floor at 18,6, so the player knows it for a wall and the
+	 * walk ends next to it, at 18,6 (before, the corner was never seen and
+	 * the walk stopped at 17,6, short of the walls that might shut it off). */
 	pty_click(&e->p, 0, e->p.cols - 1, e->p.rows - 2, false);
-	e2e_wait_player_at(e, 17, 6);
+	e2e_wait_player_at(e, 18, 6);
 	e2e_wait_still(e);
-	e2e_wait_player_at(e, 17, 6);
+	e2e_wait_player_at(e, 18, 6);
 	e2e_quit(e);
 }
 
@@ -355,11 +390,13 @@ static void test_hex_keys_and_clicks(void **state)
 	e2e_wait_player_at(e, 4, 2);
 	pty_send(&e->p, "h");
 	e2e_wait_player_at(e, 3, 2);
-	/* no straight up on hex: said, and no time passes */
+	/* up and down on hex: the two upper (lower) cells in turn, keeping
+	 * the column (row 1 is shifted right: up from row 2 is up-right) */
 	pty_send(&e->p, "k");
-	if (!pty_wait_text(&e->p, "hex map", WAIT_MS))
-		e2e_fail_dump(e, "k on hex said nothing");
-	assert_true(e2e_idle_at_turn(e, 6));
+	e2e_wait_player_at(e, 3, 1);
+	pty_send(&e->p, "j");
+	e2e_wait_player_at(e, 3, 2);
+	assert_true(e2e_idle_at_turn(e, 8));
 	/* numpad 9 and 1 are the up-right and down-left steps */
 	pty_send(&e->p, "9");
 	e2e_wait_player_at(e, 3, 1);
@@ -517,8 +554,8 @@ static void test_old_message_cut_at_word(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "levels/03-hex-arena.lvl", 0, 0, 24, 80, NULL);
-	pty_send(&e->p, "\033"); /* past the opening --More-- */
-	pty_send(&e->p, "5");     /* at full health: one fresh message below */
+	pty_send_idle(&e->p, "\033"); /* past the opening --More-- (apart: ESC R at once is Alt-R) */
+	pty_send(&e->p, "R");          /* at full health: one fresh message below */
 	if (!pty_wait_text(&e->p, "no need to rest", WAIT_MS))
 		e2e_fail_dump(e, "resting said nothing");
 	char row[256];
@@ -537,7 +574,8 @@ static void test_help_wraps_at_40_columns(void **state)
 	/* the status line is compact rather than cut: every figure and the hint */
 	if (!pty_wait_text(&e->p, "L1/1  Turn 0  $0", WAIT_MS) || !pty_find(&e->p, "? help", NULL, NULL))
 		e2e_fail_dump(e, "the 40-column status line lost a figure or the help hint");
-	pty_send(&e->p, "\033\033?");
+	pty_send_idle(&e->p, "\033\033");
+	pty_send(&e->p, "?");
 	if (!pty_wait_text(&e->p, "j/k scroll", WAIT_MS))
 		e2e_fail_dump(e, "no help with its scroll hint");
 	if (!pty_wait_text(&e->p, "              off)", WAIT_MS))
@@ -625,7 +663,7 @@ static void test_death_restores_terminal(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
-		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+		  (const char *const[]){ "--set", "goblin.damage=1000", "--set", "goblin.hit=100", NULL });
 	for (int i = 0; i < 10 && !pty_find(&e->p, "Enter leaves", NULL, NULL); i++)
 		pty_send_idle(&e->p, ".");
 	if (!pty_find(&e->p, "Enter leaves", NULL, NULL))
@@ -644,15 +682,16 @@ static void test_three_hits_all_shown(void **state)
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 24, 80,
 		  (const char *const[]){ "--set", "goblin.damage=1", "--set", "orc.damage=1", "--set",
-					 "wolf.damage=1", "--set", "wolf.speed=100", NULL });
+					 "wolf.damage=1", "--set", "wolf.speed=100", "--set", "goblin.hit=100", "--set",
+					 "orc.hit=100", "--set", "wolf.hit=100", NULL });
 	pty_send(&e->p, "s");
 	if (!pty_wait_text(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "no --More-- after three hits");
-	if (!pty_find(&e->p, "The goblin hits you (1 damage).", NULL, NULL) ||
-	    !pty_find(&e->p, "The orc hits you (1 damage).", NULL, NULL))
+	if (!pty_find(&e->p, "The goblin hits you (1).", NULL, NULL) ||
+	    !pty_find(&e->p, "The orc hits you (1).", NULL, NULL))
 		e2e_fail_dump(e, "the first page does not show the first two hits");
 	pty_send(&e->p, " ");
-	if (!pty_wait_text(&e->p, "The wolf hits you (1 damage).", WAIT_MS))
+	if (!pty_wait_text(&e->p, "The wolf hits you (1).", WAIT_MS))
 		e2e_fail_dump(e, "the third hit never reached the screen");
 	if (!pty_wait_gone(&e->p, "--More--", WAIT_MS))
 		e2e_fail_dump(e, "--More-- stayed after the last page");
@@ -665,14 +704,14 @@ static void test_death_names_killer_and_keeps_history(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/death.lvl", 2, 1, 24, 80,
-		  (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+		  (const char *const[]){ "--set", "goblin.damage=1000", "--set", "goblin.hit=100", NULL });
 	pty_send(&e->p, ".");
 	if (!pty_wait_text(&e->p, "killed by a goblin", WAIT_MS))
 		e2e_fail_dump(e, "the end line does not say what killed the player");
 	pty_send(&e->p, "P");
 	if (!pty_wait_text(&e->p, "Message history", WAIT_MS))
 		e2e_fail_dump(e, "no history after death");
-	if (!pty_find(&e->p, "damage). You die on level 1", NULL, NULL))
+	if (!pty_find(&e->p, "). You die on level 1", NULL, NULL))
 		e2e_fail_dump(e, "the history lacks the death");
 	pty_send(&e->p, "x");
 	if (!pty_wait_text(&e->p, "killed by a goblin", WAIT_MS))
@@ -744,20 +783,20 @@ static void test_help_scrolls_at_40x10(void **state)
 		e2e_fail_dump(e, "no help at 40x10");
 	if (!pty_wait_text(&e->p, "scroll", WAIT_MS))
 		e2e_fail_dump(e, "the help does not say it scrolls");
-	if (pty_find(&e->p, "! heals", NULL, NULL))
+	if (pty_find(&e->p, "new each game", NULL, NULL))
 		e2e_fail_dump(e, "the whole help fits in 40x10: the test shows nothing");
 	pty_send(&e->p, "j");
 	if (!pty_wait_gone(&e->p, "astray - keys", WAIT_MS))
 		e2e_fail_dump(e, "j did not scroll the help");
 	/* page by page to the end; the end of a line longer than 40 columns
-	 * ("quaff ... drink a healing potion from your pack") shows on a row
+	 * ("pack ... a letter or a click uses it") shows on a row
 	 * of its own instead of being cut off */
 	bool pack_seen = false;
-	for (int i = 0; i < 24 && !pty_find(&e->p, "! heals", NULL, NULL); i++) {
+	for (int i = 0; i < 24 && !pty_find(&e->p, "new each game", NULL, NULL); i++) {
 		assert_true(pty_send_idle(&e->p, "\033[6~")); /* PgDn */
-		pack_seen = pack_seen || pty_find(&e->p, "from your pack", NULL, NULL);
+		pack_seen = pack_seen || pty_find(&e->p, "click uses it", NULL, NULL);
 	}
-	if (!pty_wait_text(&e->p, "! heals", WAIT_MS))
+	if (!pty_wait_text(&e->p, "new each game", WAIT_MS))
 		e2e_fail_dump(e, "PgDn did not reach the help's last line");
 	if (!pack_seen)
 		e2e_fail_dump(e, "a help line longer than the terminal lost its end");
@@ -898,6 +937,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vi_keys_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_arrows_and_numpad_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_floor_walks_there, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_both_click_forms_act_once, e2e_setup, e2e_teardown),

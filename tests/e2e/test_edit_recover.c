@@ -264,7 +264,7 @@ static void test_broken_recovery_opens(void **state)
 	(void)state;
 	struct ed e;
 	setup_dir(&e);
-	put(e.recover, "astray-level 1\nname: Broken\ntopology: square8\nmap:\n#######\n#..@?>#\n#######\n");
+	put(e.recover, "astray-level 1\nname: Broken\ntopology: square8\nmap:\n#######\n#..@*>#\n#######\n");
 	run(&e, e.file, NULL);
 	wait_text(&e, QUESTION, "the start did not offer a broken recovery");
 	pty_answer(&e.p, "y\r");

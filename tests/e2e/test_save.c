@@ -271,6 +271,150 @@ static void test_damaged_save_is_set_aside(void **state)
 	assert_true(file_has(aside, "not a journal at all"));
 }
 
+/* A FIFO (or any file that is not a regular one) in the save's place
+ * never hangs the game: opening it for reading used to wait for a writer
+ * for ever, with `q` dead.  A FIFO as save.jnl is refused, named and kept
+ * aside; a FIFO as save.jnl.snap costs the snapshot, not the game. */
+static void test_fifo_in_the_data_folder_does_not_hang(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], snap[256], aside[256];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	snprintf(snap, sizeof snap, "%s/save.jnl.snap", f->data);
+	snprintf(aside, sizeof aside, "%s/save.jnl.damaged-1", f->data);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "not a regular file (a FIFO)", WAIT_MS))
+		fail_dump(f, "a FIFO as the save: no message (a hang?)");
+	assert_true(pty_log_has(&f->p, "save.jnl"));
+	if (!pty_wait_text(&f->p, "Start a new game?", WAIT_MS))
+		fail_dump(f, "no offer of a new game");
+	pty_answer(&f->p, "\r");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "no new game after the FIFO");
+	play_keys(f, "ll");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	struct stat st;
+	assert_int_equal(lstat(aside, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_true(file_has(path, "astray-journal 1"));
+
+	/* the snapshot's place: the game resumes by its journal */
+	unlink(snap);
+	assert_int_equal(mkfifo(snap, 0600), 0);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "a FIFO as the snapshot: no offer to continue (a hang?)");
+	pty_answer(&f->p, "y\r");
+	wait_turn(f, 2);
+	play_keys(f, "h");
+	pty_send(&f->p, "Q");
+	if (!pty_wait_text(&f->p, "game is saved", WAIT_MS))
+		fail_dump(f, "Q does not ask to quit");
+	pty_send(&f->p, "y");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	char cmd[512], out[2048];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), path);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "turn=3 "));
+}
+
+/* A marathon game fills its save: the journal stops at its cap (the test
+ * build lowers it with ASTRAY_TEST_JOURNAL_MAX; play's is what the reader
+ * takes), says so before and when it does, and never says "The game is
+ * saved" for a file its reader would refuse: what was saved resumes. */
+static void test_full_save_says_so_and_resumes(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], cap[32];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	/* the header's size: a game of one key */
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(unlink(path), 0);
+	snprintf(cap, sizeof cap, "%lld", (long long)st.st_size + 400);
+	setenv("ASTRAY_TEST_JOURNAL_MAX", cap, 1);
+	start(f, SQUARE, NULL);
+	unsetenv("ASTRAY_TEST_JOURNAL_MAX");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, "l");
+	if (!pty_wait_text(&f->p, "The save is nearly full", WAIT_MS))
+		fail_dump(f, "no warning that the save is nearly full");
+	int turn = 1;
+	while (!pty_find(&f->p, "SAVING FAILED (the save is full)", NULL, NULL) && turn < 60)
+		play_keys(f, turn++ % 2 ? "h" : "l");
+	if (!pty_find(&f->p, "SAVING FAILED (the save is full)", NULL, NULL))
+		fail_dump(f, "the save never filled");
+	if (!pty_wait_text(&f->p, "NOT SAVED", WAIT_MS))
+		fail_dump(f, "no NOT SAVED on the status line");
+	pty_send(&f->p, "Q");
+	if (!pty_wait_text(&f->p, "SAVING FAILED: the game is kept only up to where it failed", WAIT_MS))
+		fail_dump(f, "the quit question does not say saving failed");
+	pty_send(&f->p, "y");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	assert_true(pty_log_has(&f->p, "the save is full"));
+	assert_false(pty_log_has(&f->p, "The game is saved in"));
+	stop(f);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size <= atoll(cap));
+
+	/* what was saved is a good save: offered, and it verifies */
+	char cmd[512], out[2048];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), path);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "unchecked=0 "));
+	int saved = atoi(strstr(out, "turn=") + 5);
+	assert_true(saved > 1 && saved < turn);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "the full save is not offered");
+	pty_answer(&f->p, "y\r");
+	wait_turn(f, saved);
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+}
+
+/* A level whose name holds escape sequences (a .map is named by its file
+ * name): the end lines after the game show them escaped, and the "Play
+ * it again" command quotes the name so that a shell takes it back as it
+ * is; nothing of it reaches the terminal raw (it used to retitle the
+ * terminal and turn the text red). */
+static void test_end_lines_escape_a_crafted_name(void **state)
+{
+	struct fixture *f = *state;
+	char level[256];
+	snprintf(level, sizeof level, "%s/evil\033]0;pwned\007\033[31m.map", f->data);
+	FILE *fp = fopen(level, "w");
+	assert_non_null(fp);
+	fputs("type octile\nheight 6\nwidth 8\nmap\n", fp);
+	for (int r = 0; r < 6; r++)
+		fputs("........\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	start(f, level, (const char *const[]){ "--no-save", "--set", "goblin.damage=0", NULL });
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	if (!pty_log_has(&f->p, "You left on evil\\x1b]0;pwned\\x07\\x1b[31m.map (level 1 of 1)") ||
+	    !pty_log_has(&f->p, "/evil\\x1b]0;pwned\\x07\\x1b[31m.map' --set goblin.damage=0 --seed 7") ||
+	    !pty_log_has(&f->p, "Play it again: astray play $'/tmp/"))
+		fail_dump(f, "the end lines do not show the name escaped and quoted");
+	assert_false(pty_log_has(&f->p, "\033]0;pwned"));
+	assert_false(pty_log_has(&f->p, "\033[31m.map")); /* curses may turn red itself */
+	stop(f);
+}
+
 /* A death: the end line names the killer, the journal leaves the save
  * slot with its death record beside it; a game on other levels or with
  * --set is not scored. */
@@ -408,6 +552,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hangup_then_resume_is_the_same_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_save_is_set_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_in_the_data_folder_does_not_hang, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_end_lines_escape_a_crafted_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_save_says_so_and_resumes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),

@@ -196,7 +196,10 @@ static void test_dungeon_saved(void **state)
 	pty_send(&t->p, "\r");
 	char status[256];
 	expect_game(t, status, sizeof status);
-	pty_send(&t->p, "\033.."); /* past any --More--, then two turns of waiting */
+	/* past any --More--, then two turns of waiting (apart: ESC . at once
+	 * is Alt-.) */
+	pty_send_idle(&t->p, "\033");
+	pty_send(&t->p, "..");
 	if (!pty_wait_text(&t->p, "Turn 2", WAIT_MS))
 		fail_dump(t, "two waits did not make turn 2");
 	assert_true(status_line(t, status, sizeof status));
@@ -415,6 +418,44 @@ static void test_scores_shown(void **state)
 	assert_true(pty_wait_exit(&t->p, WAIT_MS));
 }
 
+/* Lists by mode (format 2): the title opens on the list "New dungeon"
+ * plays into (dungeons of 10 levels); Tab shows the next, wrapping from
+ * the last to the first (the campaign's). */
+static void test_scores_by_mode(void **state)
+{
+	struct title_test *t = *state;
+	char path[160];
+	snprintf(path, sizeof path, "%s/astray", t->data);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/astray/scores.txt", t->data);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("astray-scores 2\n"
+	      "900 3 100 1 1700000000 died campaign killed by a campaign rat\n"
+	      "700 10 2000 2 1700000000 won dungeon-10 escaped the ten\n"
+	      "3000 9 900 3 1700000000 died dungeon-25 killed by a deep troll\n",
+	      f);
+	fclose(f);
+	start_title(t);
+	expect(t, "High scores");
+	pty_send(&t->p, "h");
+	expect(t, "High scores: dungeons of 10 levels");
+	expect(t, "escaped the ten");
+	settle(t);
+	int row, col;
+	assert_false(pty_find(&t->p, "deep troll", &row, &col)); /* another list */
+	pty_send(&t->p, "\t");
+	expect(t, "High scores: dungeons of 25 levels");
+	expect(t, "deep troll");
+	pty_send(&t->p, "\t");
+	expect(t, "High scores: the campaign");
+	expect(t, "campaign rat");
+	pty_send(&t->p, " ");
+	expect(t, "New dungeon");
+	pty_send(&t->p, "q");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+}
+
 static void test_resize(void **state)
 {
 	struct title_test *t = *state;
@@ -468,7 +509,7 @@ int main(void)
 		T(test_continue_damaged_save_asks),
 		T(test_seed_entry), T(test_seed_escape),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
-		T(test_scores_shown), T(test_resize), T(test_no_title), T(test_sigterm),
+		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

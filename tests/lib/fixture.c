@@ -89,18 +89,40 @@ char *fixture_square_to_diamond(const char *square)
 	return out;
 }
 
+/* Every blow hits (hit 100, rules.player_hit 100), no monster arrives or
+ * heals: a test of something else sees exactly what it sets up.  The
+ * tests of chance, arrivals and healing set those knobs themselves. */
 const char fixture_kinds[] =
-	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 20\nmemory: 10\n"
-	"kind: dummy\nglyph: d\nhp: 1\ndamage: 0\nsight: 0\n"
-	"kind: slug\nglyph: s\nhp: 5\ndamage: 1\nspeed: 50\nsight: 20\n"
-	"kind: bat\nglyph: b\nhp: 5\ndamage: 1\nspeed: 200\nsight: 20\n"
-	"kind: killer\nglyph: k\nhp: 50\ndamage: 200\nsight: 20\n"
-	"kind: watcher\nglyph: w\nhp: 5\ndamage: 0\nsight: 20\nmemory: 0\n";
+	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 20\nmemory: 10\nhit: 100\n"
+	"kind: dummy\nglyph: d\nhp: 1\ndamage: 0\nsight: 0\nhit: 100\n"
+	"kind: slug\nglyph: s\nhp: 5\ndamage: 1\nspeed: 50\nsight: 20\nhit: 100\n"
+	"kind: bat\nglyph: b\nhp: 5\ndamage: 1\nspeed: 200\nsight: 20\nhit: 100\n"
+	"kind: killer\nglyph: k\nhp: 50\ndamage: 200\nsight: 20\nhit: 100\n"
+	"kind: watcher\nglyph: w\nhp: 5\ndamage: 0\nsight: 20\nmemory: 0\nhit: 100\n"
+	"rules:\nplayer_hit: 100\narrival: 0\nheal: 0\n";
 
 struct game *fixture_game(struct fixture *f, const char *topology, const char *map, uint64_t seed)
 {
 	memset(f, 0, sizeof *f);
 	fixture_bestiary(&f->b, fixture_kinds);
+	f->lv[0] = fixture_level(topology, map, &f->b);
+	f->levels[0] = f->lv[0];
+	f->n = 1;
+	f->g = game_create(f->levels, 1, &f->b, seed);
+	assert_non_null(f->g);
+	return f->g;
+}
+
+struct game *fixture_game_set(struct fixture *f, const char *topology, const char *map, uint64_t seed,
+			      const char *const *sets)
+{
+	memset(f, 0, sizeof *f);
+	fixture_bestiary(&f->b, fixture_kinds);
+	for (int i = 0; sets && sets[i]; i++) {
+		char err[512];
+		if (!bestiary_set(&f->b, sets[i], err, sizeof err))
+			fail_msg("--set %s: %s", sets[i], err);
+	}
 	f->lv[0] = fixture_level(topology, map, &f->b);
 	f->levels[0] = f->lv[0];
 	f->n = 1;

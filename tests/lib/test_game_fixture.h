@@ -41,6 +41,10 @@ struct fixture {
 };
 
 struct game *fixture_game(struct fixture *f, const char *topology, const char *map, uint64_t seed);
+/* fixture_game with --set overrides applied to the bestiary (and its item
+ * catalogue) first, in order; NULL-terminated. */
+struct game *fixture_game_set(struct fixture *f, const char *topology, const char *map, uint64_t seed,
+			      const char *const *sets);
 
 void fixture_fini(struct fixture *f);
 

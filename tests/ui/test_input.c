@@ -55,11 +55,169 @@ static void test_arrows_and_numpad(void **state)
 			continue;
 		check_move('0' + d, digits[d], 1);
 	}
-	assert_int_equal(input_key('5').kind, INPUT_REST);
+	/* numpad 5 waits with numlock on or off, as the help says; R rests */
+	assert_int_equal(input_key('5').kind, INPUT_WAIT);
 	assert_int_equal(input_key('R').kind, INPUT_REST);
 	assert_int_equal(input_key('s').kind, INPUT_WAIT);
 	assert_int_equal(input_key(INPUT_B2).kind, INPUT_WAIT);
 	assert_int_equal(input_key('.').kind, INPUT_WAIT);
+}
+
+/* Bytes after an ESC, for input_after_escape. */
+struct bytes {
+	const char *s;
+	size_t at;
+};
+
+static int next_byte(void *ctx)
+{
+	struct bytes *b = ctx;
+	return b->s[b->at] ? (unsigned char)b->s[b->at++] : -1;
+}
+
+/* The key the sequence ESC `rest` decodes to; *left: bytes not read. */
+static int decode(const char *rest, int *unread, size_t *left)
+{
+	struct bytes b = { rest, 0 };
+	int k = input_after_escape(next_byte, &b, unread);
+	*left = strlen(rest) - b.at;
+	return k;
+}
+
+static void check_decode(const char *rest, int want)
+{
+	int unread;
+	size_t left;
+	assert_int_equal(decode(rest, &unread, &left), want);
+	assert_int_equal(unread, -1);
+	assert_int_equal(left, 0);
+}
+
+/* Keypads in application mode (PuTTY, tmux: ESC O p..y, ESC O M) and Alt
+ * keys decode to their keys, not to Escape then a letter (numpad 1 drank
+ * a potion: ESC O q; numpad 8 opened the cursor: ESC O x). */
+static void test_escape_sequences(void **state)
+{
+	(void)state;
+	const char finals[] = "pqrstuvwxy";
+	for (int d = 0; d <= 9; d++) {
+		char seq[3] = { 'O', finals[d], 0 };
+		check_decode(seq, '0' + d);
+	}
+	int unread;
+	size_t left;
+	char seq[3] = { 'O', 'q', 0 };
+	assert_int_equal(input_key(decode(seq, &unread, &left)).kind, INPUT_MOVE);
+	assert_int_equal(input_key(decode(seq, &unread, &left)).dir, GRID_SW);
+	seq[1] = 'x';
+	assert_int_equal(input_key(decode(seq, &unread, &left)).dir, GRID_N);
+	seq[1] = 'u';
+	assert_int_equal(input_key(decode(seq, &unread, &left)).kind, INPUT_WAIT);
+	check_decode("OM", '\n');
+	assert_int_equal(input_key('\n').kind, INPUT_CONFIRM);
+	check_decode("Ok", '+');
+	check_decode("On", '.');
+	check_decode("OA", INPUT_UP);
+	check_decode("OD", INPUT_LEFT);
+	check_decode("OE", INPUT_B2);
+	check_decode("[E", INPUT_B2);
+	check_decode("[B", INPUT_DOWN);
+	check_decode("[5~", INPUT_PGUP);
+	check_decode("[6~", INPUT_PGDN);
+	check_decode("[1~", INPUT_HOME);
+	check_decode("[4~", INPUT_END);
+	check_decode("[3~", INPUT_ESC);
+	/* Alt with a key is the key */
+	check_decode("l", 'l');
+	check_decode("q", 'q');
+	check_decode("5", '5');
+	/* Escape alone */
+	check_decode("", INPUT_ESC);
+	/* Escape, then another sequence: the second ESC is read again */
+	assert_int_equal(decode("\033", &unread, &left), INPUT_ESC);
+	assert_int_equal(unread, 27);
+	/* Alt-O, then a key that is no keypad's: both */
+	assert_int_equal(decode("Oz", &unread, &left), 'O');
+	assert_int_equal(unread, 'z');
+	check_decode("O", 'O');
+	/* a mouse report ncurses did not take means nothing, and eats itself */
+	check_decode("[M !!", INPUT_ESC);
+	check_decode("[<0;3;4M", INPUT_ESC);
+	/* cut short */
+	check_decode("[12", INPUT_ESC);
+	/* a control byte ends a would-be sequence: read again */
+	assert_int_equal(decode("[1\t", &unread, &left), INPUT_ESC);
+	assert_int_equal(unread, '\t');
+}
+
+/* xterm's extended keypad names (ncurses gives them codes of their own). */
+static void test_keypad_names(void **state)
+{
+	(void)state;
+	assert_int_equal(input_key_named("ka2"), '8');
+	assert_int_equal(input_key(input_key_named("ka2")).dir, GRID_N);
+	assert_int_equal(input_key_named("kc2"), '2');
+	assert_int_equal(input_key_named("kb1"), '4');
+	assert_int_equal(input_key_named("kb3"), '6');
+	assert_int_equal(input_key_named("kpZRO"), '0');
+	assert_int_equal(input_key_named("kpDOT"), '.');
+	assert_int_equal(input_key_named("KEY_UP"), -1);
+	assert_int_equal(input_key_named(NULL), -1);
+}
+
+/* Arrow keys on every grid: on hex, up and down alternate between the two
+ * upper (lower) neighbours so that two presses go two rows straight up
+ * (down) the same screen column; on diamond4 the arrows take the edge
+ * steps that way round on the screen.  Keys other than the arrows and up
+ * and down keep their direction. */
+static void test_move_dir_on_every_grid(void **state)
+{
+	(void)state;
+	struct grid *hex = grid_create(9, 9, GRID_HEX);
+	for (int y0 = 3; y0 <= 4; y0++) {
+		const int keys[2] = { INPUT_UP, 'j' };
+		for (int k = 0; k < 2; k++) {
+			enum grid_dir d0 = k == 0 ? GRID_N : GRID_S;
+			int x = 4, y = y0, col0, row0;
+			grid_cell_to_screen(hex, x, y, &col0, &row0);
+			for (int step = 0; step < 2; step++) {
+				enum grid_dir d = input_move_dir(GRID_HEX, keys[k], d0, y);
+				int nx, ny;
+				assert_true(grid_dir_step(hex, x, y, d, &nx, &ny));
+				x = nx;
+				y = ny;
+			}
+			int col, row;
+			grid_cell_to_screen(hex, x, y, &col, &row);
+			assert_int_equal(col, col0);
+			assert_int_equal(row, row0 + (k == 0 ? -2 : 2));
+		}
+	}
+	assert_int_equal(input_move_dir(GRID_HEX, 'y', GRID_NW, 4), GRID_NW);
+	assert_int_equal(input_move_dir(GRID_HEX, 'l', GRID_E, 4), GRID_E);
+	grid_destroy(hex);
+
+	struct grid *dia = grid_create(9, 9, GRID_DIAMOND4);
+	const int arrows[4] = { INPUT_UP, INPUT_RIGHT, INPUT_DOWN, INPUT_LEFT };
+	const enum grid_dir table[4] = { GRID_N, GRID_E, GRID_S, GRID_W };
+	for (int a = 0; a < 4; a++) {
+		enum grid_dir d = input_move_dir(GRID_DIAMOND4, arrows[a], table[a], 4);
+		int nx, ny, col0, row0, col, row;
+		assert_true(grid_dir_step(dia, 4, 4, d, &nx, &ny));
+		grid_cell_to_screen(dia, 4, 4, &col0, &row0);
+		grid_cell_to_screen(dia, nx, ny, &col, &row);
+		/* up: a row up and to the right; then clockwise */
+		const int dcol[4] = { 1, 1, -1, -1 }, drow[4] = { -1, 1, 1, -1 };
+		assert_int_equal(col - col0 > 0 ? 1 : -1, dcol[a]);
+		assert_int_equal(row - row0, drow[a]);
+	}
+	/* k is no arrow: diamond4 keeps its meaning (and says there is none) */
+	assert_int_equal(input_move_dir(GRID_DIAMOND4, 'k', GRID_N, 4), GRID_N);
+	grid_destroy(dia);
+	/* square maps: as the table */
+	assert_int_equal(input_move_dir(GRID_SQUARE8, INPUT_UP, GRID_N, 3), GRID_N);
+	assert_int_equal(input_move_dir(GRID_SQUARE4, INPUT_LEFT, GRID_W, 3), GRID_W);
+	assert_int_equal(input_move_dir(GRID_DIAMOND8, INPUT_UP, GRID_N, 3), GRID_N);
 }
 
 static void test_other_keys(void **state)
@@ -74,7 +232,7 @@ static void test_other_keys(void **state)
 	assert_int_equal(input_key(INPUT_CTRL('q')).kind, INPUT_QUIT);
 	assert_int_equal(input_key('o').kind, INPUT_EXPLORE);
 	assert_int_equal(input_key('i').kind, INPUT_INVENTORY);
-	assert_int_equal(input_key('\t').kind, INPUT_NONE);
+	assert_int_equal(input_key('\t').kind, INPUT_NEXT);
 	assert_int_equal(input_key('_').kind, INPUT_CURSOR);
 	assert_int_equal(input_key('x').kind, INPUT_CURSOR);
 	assert_int_equal(input_key('r').kind, INPUT_ROUTES);
@@ -223,6 +381,9 @@ int main(void)
 		cmocka_unit_test(test_vi_keys),
 		cmocka_unit_test(test_arrows_and_numpad),
 		cmocka_unit_test(test_other_keys),
+		cmocka_unit_test(test_escape_sequences),
+		cmocka_unit_test(test_keypad_names),
+		cmocka_unit_test(test_move_dir_on_every_grid),
 		cmocka_unit_test(test_click_forms_act_once),
 		cmocka_unit_test(test_view_small_map_centred),
 		cmocka_unit_test(test_view_scrolls_and_clamps),

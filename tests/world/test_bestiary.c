@@ -104,7 +104,23 @@ static void test_defaults_match_docs(void **state)
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 26);
+	assert_int_equal(n, 30);
+	assert_int_equal(k->hit, 70);
+	assert_int_equal(k->evade, 0);
+	assert_int_equal(k->xp, 0);
+	assert_int_equal(k->heal, 0);
+	/* a file with no rules block: every rule knob at its documented default */
+	const struct bestiary_key_doc *rk = bestiary_rule_keys(&n);
+	assert_int_equal(n, 10);
+	struct rule_knobs want;
+	bestiary_rules_defaults(&want);
+	assert_memory_equal(&b.rules, &want, sizeof want);
+	for (int i = 0; i < n; i++) {
+		int v;
+		memcpy(&v, (const char *)&b.rules + rk[i].offset, sizeof v);
+		assert_int_equal(v, atoi(rk[i].def));
+		assert_true(strlen(rk[i].doc) > 5 && v >= rk[i].min && v <= rk[i].max);
+	}
 	for (int i = 0; i < n; i++) {
 		assert_true(strlen(keys[i].doc) > 5);
 		if (keys[i].def) {
@@ -245,7 +261,17 @@ static void test_set(void **state)
 	assert_int_equal(bestiary_find_name(&b, "rat")->budget, 100);
 
 	assert_false(bestiary_set(&b, "gobln.sight=3", err, sizeof err));
-	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin)");
+	assert_string_equal(err, "unknown kind 'gobln' in --set (kinds: rat, goblin; rules sets the game's knobs; or an item of the catalogue)");
+	/* the game's knobs: rules.KEY */
+	assert_true(bestiary_set(&b, "rules.arrival=0", err, sizeof err));
+	assert_int_equal(b.rules.arrival, 0);
+	assert_true(bestiary_set(&b, "rules.xp_base=40", err, sizeof err));
+	assert_int_equal(b.rules.xp_base, 40);
+	assert_false(bestiary_set(&b, "rules.arival=0", err, sizeof err));
+	assert_non_null(strstr(err, "unknown key 'arival' in --set rules (keys: xp_base, level_max,"));
+	assert_false(bestiary_set(&b, "rules.player_hit=101", err, sizeof err));
+	assert_string_equal(err, "bad value '101' for 'player_hit': expected a whole number from 0 to 100");
+	assert_int_equal(b.rules.player_hit, 75);
 	assert_false(bestiary_set(&b, "goblin.sigth=3", err, sizeof err));
 	{
 		/* the message lists every settable key of the table, in its order */
@@ -279,6 +305,41 @@ static void test_set(void **state)
 	diag_list_fini(&d);
 }
 
+/* The rules block: its keys set the game's knobs, a kind after it ends
+ * it, and bestiary_describe tells them (so sim's config and a journal's
+ * bestiary see a changed knob). */
+static void test_rules_block(void **state)
+{
+	(void)state;
+	static const char text[] = "kind: rat\nglyph: r\nrules:\narrival: 0   ; none\nheal: 7\n"
+				   "kind: bat\nglyph: b\nhp: 2\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("t", text, sizeof text - 1, &b, &d));
+	assert_int_equal(b.n, 2);
+	assert_int_equal(b.rules.arrival, 0);
+	assert_int_equal(b.rules.heal, 7);
+	assert_int_equal(b.rules.xp_base, 15); /* unset: the default */
+	assert_int_equal(bestiary_find_name(&b, "bat")->hp, 2);
+	char buf[4096];
+	bestiary_describe(&b, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nrules xp_base 15 level_max 20 "));
+	assert_non_null(strstr(buf, " arrival 0 "));
+	assert_non_null(strstr(buf, " heal 7\n"));
+	/* the default worth of a kill: hp / 2 + 2 x damage, at least 1 */
+	struct monster_kind k = *bestiary_find_name(&b, "bat");
+	k.hp = 14;
+	k.damage = 3;
+	assert_int_equal(bestiary_xp_worth(&k), 13);
+	k.xp = 5;
+	assert_int_equal(bestiary_xp_worth(&k), 5);
+	k.xp = 0;
+	k.hp = 1;
+	k.damage = 0;
+	assert_int_equal(bestiary_xp_worth(&k), 1);
+	diag_list_fini(&d);
+}
+
 static void test_default_path(void **state)
 {
 	(void)state;
@@ -305,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_error_fixtures),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_rules_block),
 		cmocka_unit_test(test_default_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

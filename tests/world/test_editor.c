@@ -161,7 +161,7 @@ static void test_paint_undo_redo(void **state)
 	assert_int_equal(editor_paint(ed, 3, 1, '~'), 1);
 	assert_int_equal(editor_paint(ed, 4, 3, 'g'), 1);
 	assert_int_equal(editor_paint(ed, 1, 1, 'Q'), -1); /* no kind 'Q' */
-	assert_int_equal(editor_paint(ed, 1, 1, '?'), -1);
+	assert_int_equal(editor_paint(ed, 1, 1, '*'), -1);
 	assert_true(editor_modified(ed));
 	char *after = written(ed);
 	assert_int_equal(editor_undo_count(ed), 3);
@@ -630,6 +630,139 @@ static void test_monster_routes(void **state)
 	editor_destroy(ed);
 }
 
+/* The minds of the plan tests: a chaser, a digger, a pack, an archer and an ambusher. */
+static const char MINDS[] =
+	"kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 8\nmemory: 10\n\n"
+	"kind: mole\nglyph: m\nhp: 8\ndamage: 2\nsight: 5\nmemory: 20\nbehaviour: dig\ndig: 3\ndig_turns: 2\n\n"
+	"kind: wolf\nglyph: w\nhp: 7\ndamage: 2\nspeed: 130\nsight: 10\nmemory: 25\ncrowd: 2\nbehaviour: pack\n\n"
+	"kind: kobold\nglyph: k\nhp: 4\ndamage: 1\nsight: 7\nmemory: 8\nbehaviour: ranged\nrange: 4\nkeep: 2\n\n"
+	"kind: spider\nglyph: s\nhp: 10\ndamage: 3\nsight: 6\nmemory: 12\nbehaviour: ambush\nambush: 2\n";
+
+static struct editor *open_minds(struct bestiary *b, const char *map)
+{
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("minds", MINDS, strlen(MINDS), b, &d));
+	char text[2048];
+	snprintf(text, sizeof text, "astray-level 1\nname: Minds\ntopology: square8\nmap:\n%s", map);
+	struct level *lv = level_parse("m.lvl", text, strlen(text), b, &d);
+	for (int i = 0; !lv && i < d.n; i++)
+		print_error("%d:%d: %s\n", d.items[i].line, d.items[i].col, d.items[i].msg);
+	assert_non_null(lv);
+	diag_list_fini(&d);
+	struct editor *ed = editor_create(lv, b, "m.lvl");
+	assert_non_null(ed);
+	level_destroy(lv);
+	return ed;
+}
+
+/* The map's monster at x,y: its plan. */
+static struct editor_monster_plan plan_at(struct editor *ed, int x, int y)
+{
+	int n = editor_monster_plans(ed);
+	for (int i = 0; i < n; i++) {
+		struct editor_monster_plan p;
+		assert_true(editor_monster_plan(ed, i, &p));
+		if (p.x == x && p.y == y)
+			return p;
+	}
+	fail_msg("no monster at %d,%d", x, y);
+	return (struct editor_monster_plan){ 0 };
+}
+
+static int cheb(int w, int a, int b)
+{
+	int dx = abs(a % w - b % w), dy = abs(a / w - b / w);
+	return dx > dy ? dx : dy;
+}
+
+/* The digger's plan goes through the wall of a sealed room and marks the
+ * walls it digs; a chaser beside it has no way in and digs nothing. */
+static void test_plan_dig(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "############\n"
+					   "#m...#....>#\n"
+					   "#g...#.@...#\n"
+					   "#....#.....#\n"
+					   "############\n");
+	int w = 12;
+	assert_int_equal(editor_monster_plans(ed), 2);
+	struct editor_monster_plan mole = plan_at(ed, 1, 1), gob = plan_at(ed, 1, 2);
+	assert_int_equal(mole.mind, MIND_DIG);
+	assert_true(mole.n_dug >= 1);
+	for (int i = 0; i < mole.n_dug; i++)
+		assert_int_equal(editor_glyph(ed, mole.dug[i] % w, mole.dug[i] / w), '#');
+	assert_true(mole.strike >= 0);                       /* it got in and bit */
+	assert_int_equal(cheb(w, mole.strike, 2 * w + 7), 1);
+	assert_int_equal(mole.walk[0], 1 * w + 1);
+	assert_int_equal(gob.mind, MIND_CHASE);
+	assert_int_equal(gob.n_dug, 0);
+	assert_int_equal(gob.strike, -1);                    /* no way in */
+	/* A change of the map plays again: a door, and the goblin comes in too. */
+	assert_true(editor_paint(ed, 5, 2, '+') > 0);
+	gob = plan_at(ed, 1, 2);
+	bool through = false; /* behind the mole in the doorway, but on its way in */
+	for (int i = 0; i < gob.walk_len; i++)
+		through |= gob.walk[i] == 2 * w + 5;
+	assert_true(through);
+	editor_destroy(ed);
+}
+
+/* Pack members take different posts beside the player; a chaser holds none. */
+static void test_plan_pack(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "##############\n"
+					   "#w..........>#\n"
+					   "#............#\n"
+					   "#w.....@.....#\n"
+					   "#............#\n"
+					   "#g...........#\n"
+					   "##############\n");
+	int w = 14, pc = 3 * w + 7;
+	struct editor_monster_plan w1 = plan_at(ed, 1, 1), w2 = plan_at(ed, 1, 3), g = plan_at(ed, 1, 5);
+	assert_int_equal(w1.mind, MIND_PACK);
+	assert_true(w1.post >= 0 && w2.post >= 0);
+	assert_true(w1.post != w2.post);
+	assert_int_equal(cheb(w, w1.post, pc), 1);
+	assert_int_equal(cheb(w, w2.post, pc), 1);
+	assert_int_equal(w1.walk[w1.walk_len - 1], w1.post); /* it walked to its post */
+	assert_int_equal(g.post, -1);
+	assert_int_equal(cheb(w, g.walk[g.walk_len - 1], pc), 1);
+	editor_destroy(ed);
+}
+
+/* The archer stops at a firing spot in its band and shoots from there; the
+ * ambusher walks to a lair by the chokepoint and waits, never striking. */
+static void test_plan_ranged_ambush(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "####################\n"
+					   "#@.............k...#\n"
+					   "#..................#\n"
+					   "#########.##########\n"
+					   "######....##########\n"
+					   "######.##.##########\n"
+					   "#s.....##.........>#\n"
+					   "####################\n");
+	int w = 20, pc = 1 * w + 1;
+	struct editor_monster_plan k = plan_at(ed, 15, 1), s = plan_at(ed, 1, 6);
+	assert_int_equal(k.mind, MIND_RANGED);
+	assert_true(k.strike >= 0);
+	int d = cheb(w, k.strike, pc);
+	assert_true(d >= 2 && d <= 4);
+	assert_int_equal(s.mind, MIND_AMBUSH);
+	assert_int_equal(s.strike, -1);
+	assert_true(s.post >= 0);
+	assert_int_equal(s.walk[s.walk_len - 1], s.post);
+	print_message("kobold strikes from %d,%d; spider waits at %d,%d\n", k.strike % w, k.strike / w,
+		      s.post % w, s.post / w);
+	editor_destroy(ed);
+}
+
 /* A 200x100 level: a stroke's recomputation is timed by the editor itself
  * (the figure is printed; the budget is checked by `astray edit --bench`). */
 static void test_big_level(void **state)
@@ -918,6 +1051,9 @@ int main(void)
 		cmocka_unit_test(test_diagnostics_follow_changes),
 		cmocka_unit_test(test_route_follows_changes),
 		cmocka_unit_test(test_monster_routes),
+		cmocka_unit_test(test_plan_dig),
+		cmocka_unit_test(test_plan_pack),
+		cmocka_unit_test(test_plan_ranged_ambush),
 		cmocka_unit_test(test_big_level),
 		cmocka_unit_test(test_header_edit),
 		cmocka_unit_test(test_resize_undo),

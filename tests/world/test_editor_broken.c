@@ -28,7 +28,7 @@ static const char BROKEN[] = "astray-level 1\n"
 			     "map:\n"
 			     "# # # # # # # #\n"
 			     " # . @ . . Q . #\n"
-			     "# . . # ? . > #\n"
+			     "# . . # * . > #\n"
 			     " # # # # # # # #\n";
 
 static void load(const char *text, struct bestiary *b, struct level **lv, struct diag_list *d)

@@ -41,7 +41,7 @@ static void test_symmetry_random(void **state)
 			struct grid *g = open_grid(31, 23, topos[t], &op);
 			for (int i = 0; i < 31 * 23; i++)
 				op[i] = rng_range(&r, 0, 99) < 25;
-			uint8_t *vis = calloc(31 * 23, 1);
+			uint8_t *vis = calloc(31 * 23, 1), *los = calloc(31 * 23, 1);
 			for (int k = 0; k < 40; k++) {
 				int ax = rng_range(&r, 0, 30), ay = rng_range(&r, 0, 22);
 				int radius = rng_range(&r, 1, 12);
@@ -53,10 +53,20 @@ static void test_symmetry_random(void **state)
 						bool ab = fov_line_of_sight(g, op, ax, ay, bx, by, radius);
 						bool ba = fov_line_of_sight(g, op, bx, by, ax, ay, radius);
 						assert_int_equal(ab, ba);
-						assert_int_equal(ab, vis[grid_index(g, bx, by)] != 0);
+						los[grid_index(g, bx, by)] = ab;
+					}
+				}
+				/* clear cells: the line alone; opaque ones: the line or
+				 * the wall rule over the clear cells in view */
+				for (int by = 0; by < 23; by++) {
+					for (int bx = 0; bx < 31; bx++) {
+						int c = grid_index(g, bx, by);
+						bool want = los[c] || (op[c] && fov_wall_seen(g, op, los, bx, by));
+						assert_int_equal(want, vis[c] != 0);
 					}
 				}
 			}
+			free(los);
 			free(vis);
 			free(op);
 			grid_destroy(g);
@@ -116,6 +126,77 @@ static void test_walls_block(void **state)
 		free(vis);
 		free(op);
 		grid_destroy(g);
+	}
+}
+
+/*
+ * The walls of what is seen are seen: in a convex room walled all round,
+ * from every floor cell every wall cell of the room is in view, on every
+ * grid (issue 30: a 10x4 room showed its top wall one cell a step).
+ * Rooms: a screen rectangle on every grid; a hexagon on hex; the square
+ * rectangle turned 45 degrees (a diamond of cells) on diamond maps.  The
+ * wall cells are all cells that touch the floor on the screen; the rest
+ * of the map is solid.
+ */
+static bool in_room(const struct grid *g, int shape, int x, int y)
+{
+	if (shape == 0) /* a 10x4 screen rectangle at (5..14, 5..8) */
+		return x >= 5 && x <= 14 && y >= 5 && y <= 8;
+	if (g->topo == GRID_HEX) /* a hexagon of radius 4 round (10, 10) */
+		return grid_step_distance(g, grid_index(g, 10, 10), grid_index(g, x, y)) <= 4;
+	/* diamond maps: square cells u in 3..12, v in -2..1 */
+	int X = 2 * x + (y & 1), u = (X + y) / 2, v = (y - X) / 2;
+	return u >= 3 && u <= 12 && v >= -2 && v <= 1;
+}
+
+static void test_room_walls_seen(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 5; t++) {
+		for (int shape = 0; shape < 2; shape++) {
+			if (shape == 1 && grid_is_square(topos[t]))
+				continue;
+			uint8_t *op;
+			struct grid *g = open_grid(31, 23, topos[t], &op);
+			/* touching on the screen: one step of the eight-way grid */
+			enum grid_topology tt = topos[t] == GRID_SQUARE4   ? GRID_SQUARE8
+						: topos[t] == GRID_DIAMOND4 ? GRID_DIAMOND8
+									    : topos[t];
+			struct grid *touch = grid_create(31, 23, tt);
+			int floor = 0;
+			for (int c = 0; c < 31 * 23; c++) {
+				bool in = in_room(g, shape, grid_x(g, c), grid_y(g, c));
+				op[c] = !in;
+				floor += in;
+			}
+			assert_true(floor >= 20);
+			uint8_t *wall = calloc(31 * 23, 1);
+			int walls = 0;
+			for (int c = 0; c < 31 * 23; c++)
+				for (int d = 0; d < 31 * 23 && op[c] && !wall[c]; d++)
+					if (!op[d] && grid_step_distance(touch, c, d) == 1) {
+						wall[c] = 1;
+						walls++;
+					}
+			assert_true(walls >= 20);
+			uint8_t *vis = calloc(31 * 23, 1);
+			for (int o = 0; o < 31 * 23; o++) {
+				if (op[o])
+					continue;
+				memset(vis, 0, 31 * 23);
+				fov_compute(g, op, grid_x(g, o), grid_y(g, o), 30, vis);
+				for (int c = 0; c < 31 * 23; c++)
+					if (wall[c] && !vis[c])
+						fail_msg("%s room %d from (%d,%d): wall (%d,%d) unseen",
+							 grid_topology_name(topos[t]), shape, grid_x(g, o), grid_y(g, o),
+							 grid_x(g, c), grid_y(g, c));
+			}
+			free(vis);
+			free(wall);
+			free(op);
+			grid_destroy(touch);
+			grid_destroy(g);
+		}
 	}
 }
 
@@ -214,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_symmetry_random),
 		cmocka_unit_test(test_radius),
 		cmocka_unit_test(test_walls_block),
+		cmocka_unit_test(test_room_walls_seen),
 		cmocka_unit_test(test_borders),
 		cmocka_unit_test(test_line_cells),
 	};

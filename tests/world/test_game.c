@@ -177,10 +177,12 @@ static void test_potions_and_gold(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square4",
-				      "#######\n"
-				      "#@!$..#\n"
-				      "######>\n", 3);
+	/* only potions of healing: the '!' is one */
+	static const char *const sets[] = { "vigour.freq=0", "sleep.freq=0", "poison.freq=0", NULL };
+	struct game *g = fixture_game_set(&f, "square4",
+					  "#######\n"
+					  "#@!$..#\n"
+					  "######>\n", 3, sets);
 	int potion = grid_index(g->grid, 2, 1);
 	struct action quaff = { .kind = ACT_QUAFF };
 	assert_int_equal(game_act(g, &quaff), RESULT_NOTHING);
@@ -189,7 +191,7 @@ static void test_potions_and_gold(void **state)
 	assert_int_equal(g->player.hp, PLAYER_HP);
 	assert_int_equal(g->items[potion], 0); /* into the pack, not drunk */
 	assert_int_equal(g->player.potions, 1);
-	assert_true(message_contains(g, "in your pack"));
+	assert_true(message_contains(g, "(q quaffs)"));
 	int t = g->turn;
 	assert_int_equal(game_act(g, &quaff), RESULT_NOTHING); /* unhurt: kept, no time */
 	assert_int_equal(g->turn, t);
@@ -199,11 +201,121 @@ static void test_potions_and_gold(void **state)
 	assert_int_equal(g->player.hp, 5 + POTION_HEAL);
 	assert_int_equal(g->player.potions, 0);
 	assert_int_equal(g->player.potions_drunk, 1);
-	assert_true(message_contains(g, "You drink a healing potion"));
+	assert_true(message_contains(g, "You drink "));
+	assert_true(message_contains(g, "It was a potion of healing"));
 	act_move(g, GRID_E);
 	assert_true(g->player.gold >= 10 && g->player.gold <= 30);
 	assert_int_equal(g->items[grid_index(g->grid, 3, 1)], 0);
 	assert_true(message_contains(g, "gold"));
+	fixture_fini(&f);
+}
+
+/*
+ * The walls of what is seen are seen (issue 30): standing in an 8x4 room, the player sees and remembers every cell of the room's
+ * wall at once, on every grid (before, the top wall showed one cell a
+ * step), and travel plans over it: the wall is known.  A monster in the
+ * room and the player see each other (clear cells keep the line rule).
+ */
+/* Square rows as hex text: cells two columns apart, odd rows half a cell
+ * to the right.  Returns malloc'ed text. */
+static char *hex_text(const char *square)
+{
+	char *out = malloc(strlen(square) * 2 + 64), *o = out;
+	assert_non_null(out);
+	int row = 0;
+	bool start = true;
+	for (const char *p = square; *p; p++) {
+		if (*p == '\n') {
+			*o++ = '\n';
+			row++;
+			start = true;
+			continue;
+		}
+		if (start && (row & 1))
+			*o++ = ' ';
+		else if (!start)
+			*o++ = ' ';
+		start = false;
+		*o++ = *p;
+	}
+	*o = 0;
+	return out;
+}
+
+/* Whether cell c touches a floor cell on the screen (one step of the
+ * eight-way grid; six neighbours on hex). */
+static bool touches_floor(const struct game *g, int c)
+{
+	enum grid_topology t = g->grid->topo;
+	enum grid_topology tt = t == GRID_SQUARE4 ? GRID_SQUARE8 : t == GRID_DIAMOND4 ? GRID_DIAMOND8 : t;
+	struct grid *touch = grid_create(g->grid->w, g->grid->h, tt);
+	bool yes = false;
+	for (int d = 0; d < g->grid->w * g->grid->h && !yes; d++)
+		yes = g->tiles[d] == TILE_FLOOR && grid_step_distance(touch, c, d) == 1;
+	grid_destroy(touch);
+	return yes;
+}
+
+static void test_room_wall_seen_at_once(void **state)
+{
+	(void)state;
+	static const char room[] = "##########\n"
+				   "#........#\n"
+				   "#...@....#\n"
+				   "#........#\n"
+				   "#.......g#\n"
+				   "#########>\n";
+	static const char *const topos[] = { "square8", "square4", "hex", "diamond8", "diamond4" };
+	for (int t = 0; t < 5; t++) {
+		bool diamond = t >= 3;
+		char *text = diamond ? fixture_square_to_diamond(room) : t == 2 ? hex_text(room) : NULL;
+		struct fixture f;
+		struct game *g = fixture_game(&f, topos[t], text ? text : room, 3);
+		int seen_walls = 0;
+		for (int v = 0; v < 6; v++)
+			for (int u = 0; u < 10; u++) {
+				if (u > 0 && u < 9 && v > 0 && v < 5)
+					continue; /* the floor */
+				if (u == 9 && v == 5)
+					continue; /* the stairs: a clear cell, seen or not by the line */
+				int x = u, y = v;
+				if (diamond)
+					fixture_diamond_cell(6, u, v, &x, &y);
+				int c = grid_index(g->grid, x, y);
+				if (!touches_floor(g, c))
+					continue; /* a hex map's corner touches only walls */
+				if (!g->visible[c] || !g->remembered[c] || g->known[c] != 0)
+					fail_msg("%s: wall (%d,%d) not seen at once", topos[t], u, v);
+				seen_walls++;
+			}
+		assert_true(seen_walls >= 10 * 2 + 4 * 2 - 3);
+		struct monster *gob = NULL;
+		for (int i = 0; i < g->n_monsters; i++)
+			gob = &g->monsters[i];
+		assert_non_null(gob);
+		bool player_sees = g->visible[grid_index(g->grid, gob->x, gob->y)] != 0;
+		bool gob_sees = fov_line_of_sight(g->grid, g->opaque, gob->x, gob->y, g->player.x, g->player.y,
+						  g->sight_radius);
+		assert_int_equal(player_sees, gob_sees);
+		fixture_fini(&f);
+		free(text);
+	}
+}
+
+/* Plurals (issue 30): a win in one turn says "1 turn", not "1 turns";
+ * and "There are stairs down here" is said on stepping onto them. */
+static void test_win_in_one_turn_singular(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", "####\n#@>#\n####\n", 3);
+	act_move(g, GRID_E);
+	assert_true(message_contains(g, "There are stairs down here"));
+	struct action a = { .kind = ACT_DESCEND };
+	assert_int_equal(game_act(g, &a), RESULT_WON);
+	assert_int_equal(g->turn, 1);
+	assert_true(message_contains(g, "in 1 turn!"));
+	assert_false(message_contains(g, "1 turns"));
 	fixture_fini(&f);
 }
 
@@ -233,7 +345,7 @@ static void test_doors(void **state)
 	assert_true(gob->mind.hunting);
 	char buf[128];
 	game_describe(g, 3, 1, buf, sizeof buf);
-	assert_string_equal(buf, "you (30/30 hp, 0 gold)");
+	assert_string_equal(buf, "you (30/30 hp, level 1, 0/15 xp, 0 gold)");
 	act_move(g, GRID_W);
 	game_describe(g, 3, 1, buf, sizeof buf);
 	assert_string_equal(buf, "an open door");
@@ -723,6 +835,46 @@ static void test_travel_news_only(void **state)
 	fixture_fini(&f);
 }
 
+/* A wounded monster that flees but stays in view no longer blocks
+ * autoexplore for good (issue 30): `o` lets a fleeing monster be; one
+ * that does not flee still stops it, and says what to do. */
+static void test_explore_past_fleeing_monster(void **state)
+{
+	(void)state;
+	struct fixture f;
+	memset(&f, 0, sizeof f);
+	fixture_bestiary(&f.b, "kind: rat\nglyph: r\nhp: 4\ndamage: 1\nsight: 20\nflee: 0.5\n");
+	f.lv[0] = fixture_level("square8",
+				"##############\n"
+				"#@...........#\n"
+				"#........r...#\n"
+				"#............#\n"
+				"######.#######\n"
+				"     #.#      \n"
+				"     #.#      \n"
+				"     #>#      \n",
+				&f.b);
+	f.levels[0] = f.lv[0];
+	f.n = 1;
+	f.g = game_create(f.levels, 1, &f.b, 5);
+	struct game *g = f.g;
+	assert_non_null(g);
+	struct monster *rat = game_monster_at(g, 9, 2);
+	assert_non_null(rat);
+	assert_true(rat->seen);
+	struct action ex = { .kind = ACT_EXPLORE };
+	/* unhurt, it does not flee: no exploring, and the way out is said */
+	rat->mind.asleep = false;
+	assert_int_equal(game_act(g, &ex), RESULT_NOTHING);
+	assert_true(message_contains(g, "cannot explore with a rat in view: fight it or get out of its sight"));
+	/* wounded, it flees (below half its hp) and stays in view */
+	rat->hp = 1;
+	rat->mind.fleeing = true;
+	assert_int_equal(game_act(g, &ex), RESULT_ACTED);
+	assert_true(g->travel.active || g->player.x != 1 || g->player.y != 1);
+	fixture_fini(&f);
+}
+
 /* Autoexplore does not start with a monster in view (each press would
  * step where the player did not choose while it follows); it does once
  * the monster is gone. */
@@ -1070,6 +1222,8 @@ int main(void)
 		cmocka_unit_test(test_long_description_said_whole),
 		cmocka_unit_test(test_combat),
 		cmocka_unit_test(test_potions_and_gold),
+		cmocka_unit_test(test_room_wall_seen_at_once),
+		cmocka_unit_test(test_win_in_one_turn_singular),
 		cmocka_unit_test(test_doors),
 		cmocka_unit_test(test_exit_and_winning),
 		cmocka_unit_test(test_death),
@@ -1085,6 +1239,7 @@ int main(void)
 		cmocka_unit_test(test_travel_news_only),
 		cmocka_unit_test(test_run_stops_at_junction),
 		cmocka_unit_test(test_explore_not_with_monster_in_view),
+		cmocka_unit_test(test_explore_past_fleeing_monster),
 		cmocka_unit_test(test_descriptions_whole),
 		cmocka_unit_test(test_autoexplore_campaign),
 		cmocka_unit_test(test_hex_directions),

@@ -70,6 +70,14 @@ CHANGE(monster_asleep, g->monsters[0].mind.asleep = !g->monsters[0].mind.asleep)
 CHANGE(monster_wander, g->monsters[0].mind.wander = sign > 0 ? cell(g, 2, 1) : -1)
 CHANGE(monster_tracking, g->monsters[0].mind.tracking = !g->monsters[0].mind.tracking)
 CHANGE(monster_trail, g->monsters[0].mind.trail += sign)
+CHANGE(player_xp, g->player.xp += sign)
+CHANGE(player_xlevel, g->player.xlevel += sign)
+CHANGE(player_hit_bonus, g->player.hit_bonus += sign)
+CHANGE(player_damage_bonus, g->player.damage_bonus += sign)
+CHANGE(player_armour, g->player.armour += sign)
+CHANGE(combat_rng, g->combat.s[0] += (uint64_t)(int64_t)sign)
+CHANGE(arrive_rng, g->arrive.s[1] += (uint64_t)(int64_t)sign)
+CHANGE(level_turn, g->level_turn += sign)
 
 static const struct change changes[] = {
 #define C(n) { #n, change_##n }
@@ -78,7 +86,8 @@ static const struct change changes[] = {
 	C(monster_memory), C(monster_repath), C(monster_commit), C(monster_seen), C(monster_dist),
 	C(noticed), C(tile), C(visible), C(known), C(opaque), C(known_version), C(ai_due), C(crowd),
 	C(scent), C(noise_cell), C(noise_turn), C(noise_loud), C(monster_asleep), C(monster_wander),
-	C(monster_tracking), C(monster_trail),
+	C(monster_tracking), C(monster_trail), C(player_xp), C(player_xlevel), C(player_hit_bonus),
+	C(player_damage_bonus), C(player_armour), C(combat_rng), C(arrive_rng), C(level_turn),
 #undef C
 };
 
@@ -164,26 +173,39 @@ static void test_state_of_other_rules_refused(void **state)
 	fixture_fini(&f);
 }
 
-/* A journal of the rules before the record (the golden journal as it was
- * before version 2): read, its version 1, and refused by journal_start
- * with both versions named.  A journal written now records this version. */
+/* Journals of older rules: the golden journal as it was before version 2
+ * (rules 1) and the campaign and hex journals of the hunt (rules 3, the
+ * version before growth, combat rolls and arrivals): read, their version
+ * told, and refused by journal_start with both versions named.  A journal
+ * written now records this version. */
 static void test_journal_of_other_rules_refused(void **state)
 {
 	(void)state;
-	const char *path = "tests/golden/rules1/hex-options.jnl";
-	struct journal_data d;
-	char err[1200] = "", want[160];
-	assert_true(journal_read_file(path, &d, err, sizeof err));
-	assert_int_equal(d.rules, 1);
-	assert_false(journal_rules_match(&d, err, sizeof err));
-	struct journal_game jg;
-	assert_false(journal_start(&d, &jg, err, sizeof err));
-	snprintf(want, sizeof want, "rules version 1 (astray test) and this astray plays rules version %d",
-		 GAME_RULES);
-	if (!strstr(err, want))
-		fail_msg("message \"%s\" does not name both versions", err);
-	journal_data_fini(&d);
+	static const struct {
+		const char *path;
+		int rules;
+	} old[] = {
+		{ "tests/golden/rules1/hex-options.jnl", 1 },
+		{ "tests/golden/rules3/hex-options.jnl", 3 },
+		{ "tests/golden/rules3/campaign.jnl", 3 },
+	};
+	for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+		struct journal_data d;
+		char err[1200] = "", want[160];
+		assert_true(journal_read_file(old[i].path, &d, err, sizeof err));
+		assert_int_equal(d.rules, old[i].rules);
+		assert_false(journal_rules_match(&d, err, sizeof err));
+		struct journal_game jg;
+		assert_false(journal_start(&d, &jg, err, sizeof err));
+		snprintf(want, sizeof want, "rules version %d (astray test) and this astray plays rules version %d",
+			 old[i].rules, GAME_RULES);
+		if (!strstr(err, want))
+			fail_msg("%s: message \"%s\" does not name both versions", old[i].path, err);
+		journal_data_fini(&d);
+	}
 
+	struct journal_data d;
+	char err[1200] = "";
 	assert_true(journal_read_file("tests/golden/journal/hex-options.jnl", &d, err, sizeof err));
 	assert_int_equal(d.rules, GAME_RULES);
 	assert_true(journal_rules_match(&d, err, sizeof err));

@@ -110,6 +110,17 @@ static void test_counts_round_trip(void **state)
 	assert_int_equal(c.run.start, 6);
 	assert_true(c.run.seed == 18446744073709551615ULL);
 	assert_string_equal(c.run.settings[1], "goblin.sight=9");
+	/* One kind's heat says so, and reads back. */
+	struct heatmap_run rk = r;
+	snprintf(rk.kind, sizeof rk.kind, "wolf");
+	char *kt = counts_text(&rk, &a, &b);
+	assert_non_null(strstr(kt, "\nsettings-b: goblin.sight=9\nkind: wolf\nterrain:\n"));
+	struct heatmap_counts ck;
+	assert_true(heatmap_counts_parse("k.heat", kt, strlen(kt), &ck, &d));
+	assert_string_equal(ck.run.kind, "wolf");
+	heatmap_counts_fini(&ck);
+	free(kt);
+	assert_null(strstr(text, "kind:"));
 	/* Written again, the same bytes. */
 	char *again = counts_text(&c.run, &c.heat[0], &c.heat[1]);
 	assert_string_equal(again, text);
@@ -165,6 +176,10 @@ static void test_counts_refused(void **state)
 	expect_refused(edit(buf, sizeof buf, text, "chase: no\n", "chase: no\nchase: no\n"), "h.heat:9:1: error: 'chase' is given twice");
 	expect_refused(edit(buf, sizeof buf, text, "chase: no\n", "colour: red\n"), "h.heat:8:1: error: expected a header line");
 	expect_refused(edit(buf, sizeof buf, text, "settings: goblin.sight=3", "settings-a: x"), "settings-b");
+	expect_refused(edit(buf, sizeof buf, text, "terrain:\n", "kind: two words\nterrain:\n"),
+		       "h.heat:13:7: error: expected the name of one monster kind");
+	expect_refused(edit(buf, sizeof buf, text, "terrain:\n", "kind: wolf\nkind: wolf\nterrain:\n"),
+		       "h.heat:14:1: error: 'kind' is given twice");
 	expect_refused(edit(buf, sizeof buf, text, "start: 1,1", "start: 0,0"), "h.heat:6:1: error: the player's start is on a wall");
 	expect_refused(edit(buf, sizeof buf, text, "start: 1,1", "start: 9,1"), "outside the map");
 	expect_refused(edit(buf, sizeof buf, text, "#..>#", "#..>"), "h.heat:15:1: error: expected terrain row 2 of 3");
@@ -258,6 +273,9 @@ static void test_counts_merge(void **state)
 		{ 3, "s2.heat:9:1: error: turns '50' differs" },
 		{ 4, "s2.heat:12:1: error: settings 'A = goblin.sight=3; B = goblin.sight=9' differs from s1.heat:12 ('goblin.sight=3')" },
 		{ 5, "s2.heat:8:1: error: chase 'yes' differs" },
+		/* --heat-kind: one kind's heat does not add to every kind's, nor to another kind's */
+		{ 6, "s2.heat:13:1: error: kind 'wolf' differs from s1.heat:13 ('(every kind)'): these counts come "
+		     "from another --heat-kind" },
 	};
 	for (size_t k = 0; k < sizeof diffs / sizeof diffs[0]; k++) {
 		struct heatmap_run r = sample_run(diffs[k].field == 4, 3, 5);
@@ -271,6 +289,8 @@ static void test_counts_merge(void **state)
 			r.max_turns = 50;
 		if (diffs[k].field == 5)
 			r.chase = true;
+		if (diffs[k].field == 6)
+			snprintf(r.kind, sizeof r.kind, "wolf");
 		parsed(&c4, &r, &a3, diffs[k].field == 4 ? &a3 : NULL);
 		const struct heatmap_counts *two[2] = { &c2, &c4 };
 		expect_merge(two, 2, diffs[k].want);

@@ -627,7 +627,11 @@ static void test_snapshot_resume(void **state)
 	session_record(&s, path, 700);
 	assert_true(exists(snap));
 	long from = resume_check(&s, path, NULL);
-	assert_true(from >= 600 && from <= 700);
+	/* a snapshot every 100 actions (at the first checksum after) or
+	 * at a level change: one lies in the last two hundred (rules 4:
+	 * a level change at 596, the checksum after 600 past the end) */
+	assert_int_equal(s.n, 700);
+	assert_true(from >= 500 && from <= 700);
 
 	size_t len;
 	char *good = read_all(snap, &len);
@@ -936,6 +940,155 @@ static void test_resume_after_torn_write(void **state)
 	journal_data_fini(&d);
 	free(kept);
 	free(full);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+/* ---- the cap ------------------------------------------------------------ */
+
+/*
+ * A marathon game: the writer never makes a file its reader refuses.  With
+ * a small cap (the knob tests use; play's cap is JOURNAL_MAX_BYTES, the
+ * reader's) the journal says it is nearly full well before, then stops
+ * with "the save is full" instead of growing past the cap; the file keeps
+ * every action before, checked to its very end, and reads back, replays
+ * and resumes.  Before, the writer had no cap at all: past the reader's,
+ * the quit line still said "The game is saved" and the next start set
+ * the save aside as damaged.
+ */
+static void test_journal_stops_at_its_cap(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[1200] = "";
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, harmless, 7, 11);
+	s.avoid_exits = true;
+	s.keys_only = true;
+	struct journal_setup st = session_setup(&s, NULL);
+	struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	/* the cap can only be lowered: the reader's is the law */
+	journal_set_max_bytes(j, (size_t)-1);
+	assert_true(journal_room(j) <= JOURNAL_MAX_BYTES);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	size_t cap = (size_t)sb.st_size + 4000;
+	journal_set_max_bytes(j, cap);
+	assert_false(journal_nearly_full(j));
+	long warned_at = -1, left_then = -1;
+	bool ok = true;
+	for (long k = 0; k < 5000 && ok && !s.g->over; k++) {
+		ok = session_play(&s, j, 1, err, sizeof err);
+		if (ok && warned_at < 0 && journal_nearly_full(j)) {
+			warned_at = journal_actions(j);
+			left_then = journal_actions_left(j);
+		}
+	}
+	assert_false(ok); /* it stopped at the cap, not at the end of the game */
+	assert_non_null(strstr(err, "the save is full"));
+	assert_non_null(strstr(err, path));
+	assert_string_equal(journal_failure_reason(j), "the save is full");
+	long written = journal_actions(j);
+	assert_int_equal(s.n, written + 1); /* the action that did not fit was played, not saved */
+	/* the warning came first, with room for more actions than it promised */
+	assert_true(warned_at > 0 && warned_at < written);
+	assert_true(left_then > 0 && left_then <= written - warned_at);
+	assert_int_equal(journal_room(j), 0);
+	assert_false(journal_close(j, err, sizeof err));
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true((size_t)sb.st_size <= cap);
+
+	/* what was saved reads back whole, checked to its last action */
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.n_actions, written);
+	assert_true(d.n_checks > 0);
+	assert_int_equal(d.checks[d.n_checks - 1].action, written);
+	check_replay(&s, &d);
+	/* resumed under the same cap it is still full, and says so at once;
+	 * under the real cap it goes on */
+	j = journal_open_append(path, &d, NULL, err, sizeof err);
+	assert_non_null(j);
+	journal_set_max_bytes(j, cap);
+	assert_true(journal_nearly_full(j));
+	struct action a = { .kind = ACT_WAIT };
+	assert_false(journal_append_action(j, &a, err, sizeof err));
+	assert_non_null(strstr(err, "the save is full"));
+	assert_false(journal_close(j, err, sizeof err));
+	j = journal_open_append(path, &d, NULL, err, sizeof err);
+	assert_non_null(j);
+	assert_false(journal_nearly_full(j));
+	assert_true(journal_append_action(j, &a, err, sizeof err));
+	assert_true(journal_close(j, err, sizeof err));
+	journal_data_fini(&d);
+	read_ok(path, &d);
+	assert_int_equal(d.n_actions, written + 1);
+	journal_data_fini(&d);
+	session_close(&s);
+	remove_dir(dir);
+}
+
+/*
+ * A state larger than a snapshot may be (on a 4096x4096 level, 386 MB
+ * against the reader's 256 MiB) is not written: writing it froze the game
+ * for seconds, for a file its reader then refused.  The snapshot fails
+ * once with the reason, the journal is untouched, and no snapshot is tried
+ * again on that level.  The small cap is the tests' knob.
+ */
+static void test_snapshot_over_its_cap_is_not_written(void **state)
+{
+	(void)state;
+	char dir[64], path[128], snap[160], err[1200] = "";
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s.snap", path);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, harmless, 7, 3);
+	s.avoid_exits = true;
+	struct journal_setup st = session_setup(&s, NULL);
+	struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_set_snapshot_max(j, 1000);
+	assert_true(session_play(&s, j, 20, err, sizeof err));
+	const char *why = journal_snapshot_problem(j);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "more than a snapshot holds (1000)"));
+	assert_false(exists(snap));
+	/* not tried again on this level, even with room now */
+	journal_set_snapshot_max(j, 0);
+	assert_true(session_play(&s, j, 40, err, sizeof err));
+	assert_false(exists(snap));
+	assert_true(journal_close(j, err, sizeof err));
+	/* the journal is whole */
+	struct journal_data d;
+	read_ok(path, &d);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.n_actions, s.n);
+	check_replay(&s, &d);
+	journal_data_fini(&d);
+
+	/* under the real cap the same game keeps its snapshot */
+	remove_dir(dir);
+	session_close(&s);
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s.snap", path);
+	session_open(&s, lv, 1, harmless, 7, 3);
+	s.avoid_exits = true;
+	st = session_setup(&s, NULL);
+	j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	assert_true(session_play(&s, j, 20, err, sizeof err));
+	assert_null(journal_snapshot_problem(j));
+	assert_true(exists(snap));
+	assert_true(journal_close(j, err, sizeof err));
 	session_close(&s);
 	remove_dir(dir);
 }
@@ -1536,6 +1689,8 @@ int main(void)
 		cmocka_unit_test(test_scored_record),
 		cmocka_unit_test(test_resume_is_never_stopping),
 		cmocka_unit_test(test_resume_after_torn_write),
+		cmocka_unit_test(test_journal_stops_at_its_cap),
+		cmocka_unit_test(test_snapshot_over_its_cap_is_not_written),
 		cmocka_unit_test(test_cut_at_every_byte),
 		cmocka_unit_test(test_bit_flips),
 		cmocka_unit_test(test_changed_action_drifts),

@@ -29,15 +29,16 @@
 
 /* archer: the mind under test; post: a monster that stands still (never
  * hunts) and takes shots; straw: the same, killed by one. */
-static const char KINDS[] = "kind: archer\nglyph: a\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\n"
+static const char KINDS[] = "kind: archer\nglyph: a\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\nhit: 100\n"
 			    "behaviour: ranged\nrange: 4\nkeep: 2\n"
-			    "kind: caster\nglyph: c\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\n"
+			    "kind: caster\nglyph: c\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\nhit: 100\n"
 			    "behaviour: ranged\nrange: 4\nkeep: 2\nreload: 1\n"
-			    "kind: sniper\nglyph: n\nhp: 5\ndamage: 1\nsight: 14\nmemory: 30\n"
+			    "kind: sniper\nglyph: n\nhp: 5\ndamage: 1\nsight: 14\nmemory: 30\nhit: 100\n"
 			    "behaviour: ranged\nrange: 12\nkeep: 2\n"
 			    "kind: post\nglyph: p\nhp: 50\ndamage: 0\nsight: 0\n"
 			    "kind: straw\nglyph: s\nhp: 1\ndamage: 0\nsight: 0\n"
-			    "kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 8\n";
+			    "kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 8\n"
+			    "rules:\nplayer_hit: 100\narrival: 0\nheal: 0\n"; /* every blow hits: the mind is under test */
 
 enum { KEEP = 2, RANGE = 4 };
 
@@ -416,12 +417,12 @@ static void test_unseen_shooter(void **state)
 	struct monster *n = glyph_monster(g, 'n');
 	assert_true(dist(g, n) > g->sight_radius && dist(g, n) <= 12);
 	act_wait(g);
-	assert_true(message_contains(g, "Something shoots you (1 damage)."));
+	assert_true(message_contains(g, "Something shoots you (1)."));
 	assert_false(message_contains(g, "The sniper"));
 	for (int k = 0; k < 2; k++)
 		act_move(g, GRID_E);
 	assert_true(dist(g, n) <= g->sight_radius);
-	assert_true(message_contains(g, "The sniper shoots you (1 damage)."));
+	assert_true(message_contains(g, "The sniper shoots you (1)."));
 	fixture_fini(&f);
 }
 

@@ -41,11 +41,11 @@ static int cell(const struct game *g, int x, int y) { return grid_index(g->grid,
 
 /* a punching bag next to the player; sleepers; a chaser of today */
 static const char kinds[] = "kind: bag\nglyph: d\nhp: 10000\ndamage: 0\nsight: 0\n"
-			    "kind: sleeper\nglyph: s\nhp: 5\ndamage: 1\nsight: 20\nsleep: 100\n"
-			    "kind: goblin\nglyph: g\nhp: 5\ndamage: 1\nsight: 20\n"
-			    "kind: walker\nglyph: w\nhp: 5\ndamage: 1\nsight: 3\nwander: 1\nmemory: 30\n"
-			    "kind: hound\nglyph: h\nhp: 5\ndamage: 1\nsight: 20\nmemory: 30\nbehaviour: track\n"
-			    "scent: 40\n";
+			    "kind: sleeper\nglyph: s\nhp: 5\ndamage: 1\nsight: 20\nsleep: 100\nhit: 100\n"
+			    "kind: goblin\nglyph: g\nhp: 5\ndamage: 1\nsight: 20\nhit: 100\n"
+			    "kind: walker\nglyph: w\nhp: 5\ndamage: 1\nsight: 3\nwander: 1\nmemory: 30\nhit: 100\n"
+			    "kind: hound\nglyph: h\nhp: 5\ndamage: 1\nsight: 20\nmemory: 30\nbehaviour: track\nhit: 100\n"
+			    "scent: 40\nrules:\nplayer_hit: 100\narrival: 0\nheal: 0\n"; /* every blow hits */
 
 static struct monster *at(struct game *g, int x, int y)
 {

@@ -58,6 +58,7 @@ static struct score_entry entry(long score, int turns, long long date, const cha
 	e.date = date;
 	snprintf(e.outcome, sizeof e.outcome, "died");
 	snprintf(e.cause, sizeof e.cause, "%s", cause);
+	snprintf(e.mode, sizeof e.mode, "dungeon-10");
 	return e;
 }
 
@@ -80,7 +81,7 @@ static void test_format_round_trip(void **state)
 	struct score_entry v[3] = { entry(300, 10, 1764000000, "killed by a goblin on level 2"),
 				    entry(200, 20, 1764000001, "escaped the dungeon"),
 				    entry(100, 30, 1764000002, "left on level 1") };
-	snprintf(v[1].outcome, sizeof v[1].outcome, "won");
+	snprintf(v[0].outcome, sizeof v[0].outcome, "won"); /* wins first: the order as given */
 	v[1].seed = UINT64_MAX;
 	struct score_list l = { .v = v, .n = 3 }, back;
 	size_t len;
@@ -104,7 +105,7 @@ static void test_format_round_trip(void **state)
 	assert_int_equal(back.n, 1); /* the good entry around it is kept */
 	assert_int_equal(back.skipped, 1);
 	scores_fini(&back);
-	static const char bad2[] = "astray-scores 2\n";
+	static const char bad2[] = "astray-scores 3\n";
 	assert_false(scores_parse("s.txt", bad2, sizeof bad2 - 1, &back, err, sizeof err));
 	assert_non_null(strstr(err, "not an astray score list"));
 	static const char bad3[] = "astray-scores 1\n10 1 2 3 4 died killed";
@@ -136,6 +137,7 @@ static void test_bad_line_keeps_good_entries(void **state)
 	assert_non_null(strstr(err, ":3: a malformed entry"));
 	scores_fini(&l);
 	struct score_entry e = entry(5, 5, 5, "killed by a bat on level 1");
+	snprintf(e.mode, sizeof e.mode, SCORES_UNKNOWN); /* on the old entries' list */
 	int rank = 0;
 	assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
 	assert_int_equal(rank, 2); /* below the 167 kept from the damaged list */
@@ -183,6 +185,33 @@ static void test_entry_from_games(void **state)
 	assert_string_equal(e.outcome, "quit");
 	assert_string_equal(e.cause, "left on level 1");
 	fixture_fini(&f);
+}
+
+/* A symbolic link planted as scores.lock is refused: opened with
+ * O_CREAT it used to make an empty file appear wherever it pointed. */
+static void test_lock_link_is_refused(void **state)
+{
+	(void)state;
+	char dir[64], err[600], aside[300], lock[200], target[200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(lock, sizeof lock, "%s/scores.lock", dir);
+	snprintf(target, sizeof target, "%s/planted", dir);
+	assert_int_equal(symlink(target, lock), 0);
+	struct score_entry e = entry(10, 5, 1, "killed by a rat on level 1");
+	int rank;
+	assert_false(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(err, "scores.lock: a symbolic link: refused"));
+	struct stat st;
+	assert_true(lstat(target, &st) != 0 && errno == ENOENT);
+	unlink(lock);
+	/* a FIFO there is refused too, at once */
+	assert_int_equal(mkfifo(lock, 0600), 0);
+	assert_false(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_non_null(strstr(err, "scores.lock: not a regular file"));
+	unlink(lock);
+	assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 1);
+	remove_dir(dir);
 }
 
 static void test_add_rank_and_cap(void **state)
@@ -308,6 +337,110 @@ static void test_games_ending_at_once(void **state)
 	remove_dir(dir);
 }
 
+/* One list per mode: each ranks, caps and orders its own entries; wins
+ * stand above deaths whatever their score; modes are shown campaign,
+ * dungeons by length, unknown. */
+static void test_lists_by_mode(void **state)
+{
+	(void)state;
+	struct score_entry won = entry(600, 900, 1, "escaped the dungeon"), died = entry(2000, 50, 2, "killed");
+	snprintf(won.outcome, sizeof won.outcome, "won");
+	assert_true(scores_compare(&won, &died) < 0); /* a win above a richer death */
+	struct score_entry quick = won;
+	quick.turns = 300;
+	assert_true(scores_compare(&quick, &won) < 0); /* equal wins: fewer turns first */
+
+	char dir[64], err[600], aside[300];
+	make_temp_dir(dir, sizeof dir);
+	int rank;
+	static const char *const modes[] = { "dungeon-25", "campaign", "dungeon-10", "dungeon-3" };
+	for (int i = 0; i < SCORES_MAX + 5; i++)
+		for (int m = 0; m < 4; m++) {
+			struct score_entry e = entry(10 * i + m, i, i, "killed by a rat on level 1");
+			snprintf(e.mode, sizeof e.mode, "%s", modes[m]);
+			assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+			assert_int_equal(rank, 1); /* each the best of its own list */
+		}
+	/* a 10-level win below the 25-level deaths' scores still ranks first in its list */
+	struct score_entry w = entry(50, 400, 9, "escaped the dungeon");
+	snprintf(w.outcome, sizeof w.outcome, "won");
+	assert_true(scores_add(dir, &w, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 1);
+	struct score_list l;
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 4 * SCORES_MAX); /* each list capped on its own */
+	char got[8][SCORES_MODE_LEN];
+	assert_int_equal(scores_modes(&l, got, 8), 4);
+	assert_string_equal(got[0], "campaign");
+	assert_string_equal(got[1], "dungeon-3");
+	assert_string_equal(got[2], "dungeon-10");
+	assert_string_equal(got[3], "dungeon-25");
+	int in10 = 0;
+	for (int i = 0; i < l.n; i++) {
+		if (i > 0)
+			assert_true(scores_compare(&l.v[i - 1], &l.v[i]) <= 0);
+		if (strcmp(l.v[i].mode, "dungeon-10") == 0 && in10++ == 0)
+			assert_string_equal(l.v[i].outcome, "won"); /* its first */
+	}
+	assert_int_equal(in10, SCORES_MAX);
+	scores_fini(&l);
+	char title[128];
+	scores_mode_title("dungeon-10", title, sizeof title);
+	assert_string_equal(title, "dungeons of 10 levels");
+	scores_mode_title("campaign", title, sizeof title);
+	assert_string_equal(title, "the campaign");
+	remove_dir(dir);
+}
+
+/* A list of format 1 (before the lists by mode) still reads: its entries
+ * form the list of mode unknown, and the next add keeps every one of
+ * them, in format 2.  No score is lost. */
+static void test_old_format_kept(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[600], aside[300];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/" SCORES_FILE, dir);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("astray-scores 1\n167 2 80 9 1700000000 died killed by a goblin on level 2\n"
+	      "600 1 2 262688054 1700000100 won escaped the dungeon\n",
+	      fp);
+	fclose(fp);
+	struct score_list l;
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.skipped, 0);
+	assert_string_equal(l.v[0].mode, SCORES_UNKNOWN);
+	assert_string_equal(l.v[0].outcome, "won");
+	scores_fini(&l);
+	struct score_entry e = entry(10, 5, 5, "killed by a bat on level 1");
+	snprintf(e.mode, sizeof e.mode, "campaign");
+	int rank;
+	assert_true(scores_add(dir, &e, NULL, &rank, aside, sizeof aside, err, sizeof err));
+	assert_int_equal(rank, 1);
+	assert_string_equal(aside, ""); /* an old list is not damaged */
+	assert_true(scores_load(dir, &l, err, sizeof err));
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0].mode, "campaign");
+	assert_string_equal(l.v[1].mode, SCORES_UNKNOWN);
+	assert_int_equal(l.v[1].score, 600);
+	assert_string_equal(l.v[2].cause, "killed by a goblin on level 2");
+	scores_fini(&l);
+	size_t len;
+	char *text = savefile_read(path, 1 << 20, &len, err, sizeof err);
+	assert_non_null(text);
+	assert_true(strncmp(text, "astray-scores 2\n", 16) == 0);
+	assert_non_null(strstr(text, " won unknown escaped the dungeon\n"));
+	free(text);
+	/* a format-2 line needs its mode */
+	static const char bad[] = "astray-scores 2\n10 1 2 3 4 died camp@ign killed\n10 1 2 3 4 died campaign\n";
+	assert_false(scores_parse("s.txt", bad, sizeof bad - 1, &l, err, sizeof err));
+	assert_int_equal(l.skipped, 2);
+	scores_fini(&l);
+	remove_dir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,10 +448,13 @@ int main(void)
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_entry_from_games),
 		cmocka_unit_test(test_add_rank_and_cap),
+		cmocka_unit_test(test_lock_link_is_refused),
 		cmocka_unit_test(test_damaged_list_is_kept),
 		cmocka_unit_test(test_bad_line_keeps_good_entries),
 		cmocka_unit_test(test_failing_write_keeps_old_list),
 		cmocka_unit_test(test_games_ending_at_once),
+		cmocka_unit_test(test_lists_by_mode),
+		cmocka_unit_test(test_old_format_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -516,18 +516,31 @@ static void test_cli_csv_columns(void **state)
 	(void)state;
 	BIN_SKIP();
 	char header[2048];
-	/* The summary: one row per metric. */
+	/* The summary: one row per metric, then five per kind on the level
+	 * (the arena has goblins and rats: both kinds of its bestiary). */
 	struct run r = run_sim("@L --games 4 --format csv");
 	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\n"));
+	assert_non_null(strstr(r.out, ",goblin.damage,4,"));
+	assert_non_null(strstr(r.out, ",rat.jams,4,"));
 	assert_int_equal(csv_check(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"),
-			 1 + SIM_METRIC_COUNT);
+			 1 + SIM_METRIC_COUNT + 2 * SIM_KIND_METRIC_COUNT);
 	free(r.out);
 
-	/* Per game: the documented columns, time columns last. */
+	/* Per game: the documented columns, each kind's of the bestiary after
+	 * the metrics, time columns last. */
 	int len = snprintf(header, sizeof header, "level,game,seed,outcome,monsters,config");
-	for (int m = 0; m < SIM_METRIC_COUNT; m++)
-		len += snprintf(header + len, sizeof header - (size_t)len, ",%s",
-				sim_metric_info((enum sim_metric)m)->name);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int m = 0; m < SIM_METRIC_COUNT; m++)
+			if (sim_metric_info((enum sim_metric)m)->time == (pass == 1))
+				len += snprintf(header + len, sizeof header - (size_t)len, ",%s",
+						sim_metric_info((enum sim_metric)m)->name);
+		for (int k = 0; k < 2 && pass == 0; k++)
+			for (int km = 0; km < SIM_KIND_METRIC_COUNT; km++)
+				len += snprintf(header + len, sizeof header - (size_t)len, ",%s.%s", k ? "rat" : "goblin",
+						sim_kind_metric_info((enum sim_kind_metric)km)->name);
+	}
+	len += snprintf(header + len, sizeof header - (size_t)len, ",killer");
 	r = run_sim("@L --games 5 --seed 3 --format csv --per-game");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, header), 6);
@@ -536,20 +549,20 @@ static void test_cli_csv_columns(void **state)
 	/* Without the time columns: the same text as --no-time gives. */
 	r = run_sim("@L --games 5 --seed 3 --format csv --per-game");
 	struct run nt = run_sim("@L --games 5 --seed 3 --format csv --per-game --no-time");
-	int first_time = -1;
-	for (int m = 0; m < SIM_METRIC_COUNT && first_time < 0; m++)
-		if (sim_metric_info((enum sim_metric)m)->time)
-			first_time = m;
 	char stripped[1 << 14] = "";
 	size_t used = 0;
 	char *save = NULL;
+	int first_time = 0; /* the metrics that are not time */
+	for (int m = 0; m < SIM_METRIC_COUNT; m++)
+		first_time += !sim_metric_info((enum sim_metric)m)->time;
 	for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[64];
 		int n = csv_fields(line, f, 64);
-		int keep = 6 + first_time; /* the time columns come last */
-		assert_true(n > keep);
+		int keep = 6 + first_time + 2 * SIM_KIND_METRIC_COUNT; /* the time columns, then the killer, come last */
+		assert_int_equal(n, keep + (SIM_METRIC_COUNT - first_time) + 1);
 		for (int k = 0; k < keep; k++)
 			used += (size_t)snprintf(stripped + used, sizeof stripped - used, "%s%s", k ? "," : "", f[k]);
+		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s", f[n - 1]);
 		used += (size_t)snprintf(stripped + used, sizeof stripped - used, "\n");
 	}
 	assert_string_equal(stripped, nt.out);
@@ -560,7 +573,7 @@ static void test_cli_csv_columns(void **state)
 	r = run_sim("@L --games 5 --format csv --compare 'goblin.sight=3' 'goblin.sight=9'");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time"),
-			 1 + SIM_METRIC_COUNT);
+			 1 + SIM_METRIC_COUNT + 2 * SIM_KIND_METRIC_COUNT);
 	free(r.out);
 }
 
@@ -807,6 +820,13 @@ static void test_cli_errors_and_help(void **state)
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		assert_non_null(strstr(r.out, sim_metric_info((enum sim_metric)m)->name));
 	assert_non_null(strstr(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"));
+	assert_non_null(strstr(r.out, "--heat-kind KIND"));
+	assert_non_null(strstr(r.out, "KIND.contacts"));
+	free(r.out);
+	/* One kind's heat: the title says which. */
+	r = run_sim("@L --games 2 --no-time --heat-kind rat --heatmap -");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ": occupancy of rat only, 2 games, seed 1\n"));
 	free(r.out);
 	static const struct {
 		const char *args;
@@ -821,6 +841,8 @@ static void test_cli_errors_and_help(void **state)
 		{ "@L --set troll.sight=2", 2 }, /* a bad option value: usage */
 		{ "@L --compare 'goblin.sight=2' 'goblin.nosuch=1'", 2 },
 		{ "no-such-level.lvl", 1 },
+		{ "@L --heat-kind rat", 2 },                 /* no picture to restrict */
+		{ "@L --heat-kind troll --heatmap -", 2 },   /* not in the bestiary */
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		r = run_sim(bad[i].args);

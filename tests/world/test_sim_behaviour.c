@@ -285,6 +285,144 @@ static void test_heat_counts(void **state)
 	level_destroy(lv);
 }
 
+/*
+ * Per kind, constructed: the damage the player took since a monster acted
+ * is that monster's kind's; a blow, a shot or ending next to the player is
+ * a contact; a blocked wait a jam; a dead monster a death.  Must not: a
+ * monster of a kind the game's bestiary does not hold counts nowhere.
+ */
+static void test_kind_counts(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	f.g.bestiary.n = 2;
+	snprintf(f.g.bestiary.kinds[0].name, sizeof f.g.bestiary.kinds[0].name, "rat");
+	snprintf(f.g.bestiary.kinds[1].name, sizeof f.g.bestiary.kinds[1].name, "orc");
+	f.m[0].kind = &f.g.bestiary.kinds[0];
+	f.m[1].kind = &f.g.bestiary.kinds[1];
+	f.g.player.x = 0; /* the player on cell 0 */
+	place(&f, 0, 2, 0);
+	place(&f, 1, 5, 0);
+	f.m[0].mind.route[0] = 2;
+	step(&f, 0, 1);                       /* ends next to the player: a contact */
+	sim_behaviour_act(f.r, &f.g, 0, (struct ai_decision){ .act = AI_ATTACK, .cell = 0 });
+	f.g.damage_taken += 3;                /* the rat's blow */
+	sim_behaviour_act(f.r, &f.g, 1, (struct ai_decision){ .act = AI_SHOOT, .cell = 0 });
+	f.g.damage_taken += 2;                /* the orc's shot */
+	f.m[1].mind.route[0] = 5;
+	f.m[1].mind.route[1] = 4;
+	f.m[1].mind.route_len = 2;
+	f.m[1].mind.route_pos = 0;
+	place(&f, 0, 4, 0);                   /* the rat holds the orc's next cell */
+	wait_(&f, 1);                         /* a blocked wait: the orc's jam */
+	f.m[0].alive = false;
+	uint32_t k[SIM_KINDS][SIM_KIND_METRIC_COUNT];
+	sim_kind_counts(f.r, &f.g, k);
+	assert_int_equal(k[0][SIM_K_MONSTERS], 1);
+	assert_int_equal(k[0][SIM_K_CONTACTS], 2);
+	assert_int_equal(k[0][SIM_K_DAMAGE], 3);
+	assert_int_equal(k[0][SIM_K_DEATHS], 1);
+	assert_int_equal(k[0][SIM_K_JAMS], 0);
+	assert_int_equal(k[1][SIM_K_MONSTERS], 1);
+	assert_int_equal(k[1][SIM_K_CONTACTS], 1);
+	assert_int_equal(k[1][SIM_K_DAMAGE], 2);
+	assert_int_equal(k[1][SIM_K_DEATHS], 0);
+	assert_int_equal(k[1][SIM_K_JAMS], 1);
+	assert_int_equal(count(&f, 2), 1);
+	/* Must not: a kind outside the bestiary counts nowhere. */
+	struct monster_kind stray = { .name = "stray" };
+	assert_true(sim_behaviour_begin(f.r, 2));
+	f.m[1].kind = &stray;
+	wait_(&f, 1);
+	f.g.damage_taken += 4;
+	sim_kind_counts(f.r, &f.g, k);
+	assert_int_equal(k[1][SIM_K_JAMS] + k[0][SIM_K_JAMS], 0);
+	assert_int_equal(k[0][SIM_K_DAMAGE] + k[1][SIM_K_DAMAGE], 0);
+	assert_int_equal(k[1][SIM_K_MONSTERS], 0);
+	fake_fini(&f);
+}
+
+/* Per kind, played: a rat bites an idle player while an orc jams behind
+ * it; the kinds' figures add up to the game's. */
+static void test_kind_game(void **state)
+{
+	(void)state;
+	static const char two_kinds[] =
+		"kind: rat\nglyph: r\nhp: 30\ndamage: 2\nspeed: 100\nsight: 12\nmemory: 10\ncrowd: 4\n\n"
+		"kind: orc\nglyph: o\nhp: 6\ndamage: 5\nspeed: 100\nsight: 12\nmemory: 10\ncrowd: 4\n\n"
+		"kind: bat\nglyph: b\nhp: 6\ndamage: 5\nspeed: 100\nsight: 12\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("b", two_kinds, strlen(two_kinds), &b, &d));
+	diag_list_fini(&d);
+	struct level *lv = make_level(&b, "##########\n#>@....ro#\n##########\n");
+	struct sim_game g;
+	play(lv, &b, NULL, &g);
+	assert_int_equal(g.outcome, SIM_KILLED);
+	assert_true(sim_game_value(&g, sim_kind_col(0, SIM_K_DAMAGE)) == g.v[SIM_M_DAMAGE]);
+	assert_true(sim_game_value(&g, sim_kind_col(1, SIM_K_DAMAGE)) == 0);
+	assert_true(sim_game_value(&g, sim_kind_col(0, SIM_K_CONTACTS)) > 5);
+	assert_true(sim_game_value(&g, sim_kind_col(1, SIM_K_CONTACTS)) == 0);
+	assert_true(sim_game_value(&g, sim_kind_col(1, SIM_K_JAMS)) == g.v[SIM_M_BLOCKED_WAITS]);
+	assert_true(g.v[SIM_M_BLOCKED_WAITS] > 5);
+	assert_true(sim_game_value(&g, sim_kind_col(0, SIM_K_MONSTERS)) == 1);
+	assert_true(sim_game_value(&g, sim_kind_col(1, SIM_K_DEATHS)) == 0);
+	/* the bat is not on the level: its columns are undefined */
+	for (int km = 0; km < SIM_KIND_METRIC_COUNT; km++)
+		assert_true(isnan(sim_game_value(&g, sim_kind_col(2, (enum sim_kind_metric)km))));
+	struct stats_summary s;
+	assert_int_equal(sim_summarize_col(&g, 1, sim_kind_col(2, SIM_K_DAMAGE), &s), 0);
+	level_destroy(lv);
+}
+
+/* --heat-kind: only the kind's heat.  The rat bites, the orc jams behind
+ * it: the rat's heat has the contact and the death and no blocked wait,
+ * the orc's the blocked waits and neither contact nor death; the two
+ * occupancies add up to every kind's. */
+static void test_heat_kind(void **state)
+{
+	(void)state;
+	static const char two_kinds[] =
+		"kind: rat\nglyph: r\nhp: 30\ndamage: 2\nspeed: 100\nsight: 12\nmemory: 10\ncrowd: 4\n\n"
+		"kind: orc\nglyph: o\nhp: 6\ndamage: 5\nspeed: 100\nsight: 12\nmemory: 10\ncrowd: 4\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("b", two_kinds, strlen(two_kinds), &b, &d));
+	diag_list_fini(&d);
+	struct level *lv = make_level(&b, "##########\n#>@....ro#\n##########\n");
+	struct sim_heat heat[3] = { { 0 } };
+	for (int k = -1; k < 2; k++) {
+		struct sim_runner *r = sim_runner_create();
+		assert_non_null(r);
+		sim_runner_set_heat(r, &heat[k + 1]);
+		sim_runner_set_heat_kind(r, k);
+		struct sim_level src = { .file = "t.lvl", .fixed = lv };
+		struct sim_options opt = { .player = SIM_PLAYER_IDLE, .max_turns = 200 };
+		struct sim_game g;
+		assert_int_equal(sim_run_game(r, &src, &b, 3, &opt, &g, &d), 0);
+		assert_int_equal(g.outcome, SIM_KILLED);
+		sim_runner_destroy(r);
+	}
+	double sum[3][SIM_HEAT_COUNT] = { { 0 } };
+	for (int i = 0; i < 3; i++)
+		for (int l = 0; l < SIM_HEAT_COUNT; l++)
+			for (int c = 0; c < 30; c++)
+				sum[i][l] += heat[i].v[l][c];
+	assert_true(sum[0][SIM_HEAT_OCCUPANCY] == sum[1][SIM_HEAT_OCCUPANCY] + sum[2][SIM_HEAT_OCCUPANCY]);
+	assert_true(sum[1][SIM_HEAT_OCCUPANCY] > 0 && sum[2][SIM_HEAT_OCCUPANCY] > 0);
+	assert_true(sum[0][SIM_HEAT_BLOCKED] > 5);
+	assert_true(sum[1][SIM_HEAT_BLOCKED] == 0);                        /* the rat never waits for the orc */
+	assert_true(sum[2][SIM_HEAT_BLOCKED] == sum[0][SIM_HEAT_BLOCKED]);
+	assert_true(heat[0].v[SIM_HEAT_CONTACT][10 + 2] == 1 && heat[1].v[SIM_HEAT_CONTACT][10 + 2] == 1);
+	assert_true(sum[2][SIM_HEAT_CONTACT] == 0);                        /* the orc never reaches the player */
+	assert_true(heat[0].v[SIM_HEAT_DEATHS][10 + 2] == 1 && heat[1].v[SIM_HEAT_DEATHS][10 + 2] == 1);
+	assert_true(sum[2][SIM_HEAT_DEATHS] == 0);                         /* the rat's blow killed */
+	for (int i = 0; i < 3; i++)
+		sim_heat_fini(&heat[i]);
+	level_destroy(lv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +431,9 @@ int main(void)
 		cmocka_unit_test(test_blocked_waits),
 		cmocka_unit_test(test_corridor_games),
 		cmocka_unit_test(test_heat_counts),
+		cmocka_unit_test(test_kind_counts),
+		cmocka_unit_test(test_kind_game),
+		cmocka_unit_test(test_heat_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,6 +71,16 @@ static void test_errors(void **state)
 		{ "level,game\n\"L,0\n", 2, "broken quoting" },
 		{ "level,game\nL,-1\n", 2, "game '-1'" },
 		{ "level,side,game\nL,C,0\n", 2, "side 'C'" },
+		/* per-kind columns: whole counts, all five of a kind, each once */
+		{ "level,game,wolf.monsters,wolf.contacts,wolf.damage,wolf.deaths,wolf.jams\nL,0,2,1.5,0,0,0\n", 2,
+		  "wolf.contacts '1.5' (expected a whole count or nothing)" },
+		{ "level,game,wolf.monsters,wolf.contacts,wolf.damage,wolf.deaths,wolf.jams\nL,0,2,-1,0,0,0\n", 2,
+		  "wolf.contacts '-1'" },
+		{ "level,game,wolf.monsters,wolf.contacts,wolf.damage,wolf.deaths\n", 1,
+		  "no column wolf.jams: each kind has one for each of" },
+		{ "level,game,wolf.jams,wolf.jams\n", 1, "the column 'wolf.jams' appears twice" },
+		{ "level,game,.jams\n", 1, "unknown column '.jams'" },
+		{ "level,game,wolf.bites\n", 1, "unknown column 'wolf.bites'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct sim_csv *c = sim_csv_create();
@@ -112,6 +122,47 @@ static void test_errors(void **state)
 	assert_false(add(c, "f.csv", "", &d));
 	assert_non_null(strstr(d.items[0].msg, "empty"));
 	assert_false(sim_csv_add(c, "n.csv", "level,game\nL,\0", 14, &d));
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+}
+
+/* Per-kind columns: read back as sim wrote them, an empty kind absent
+ * from its game; two files must name the same kinds in the same order. */
+static void test_kinds(void **state)
+{
+	(void)state;
+	static const char kh[] = "level,game,seed,killed,rat.monsters,rat.contacts,rat.damage,rat.deaths,rat.jams,"
+				 "orc.monsters,orc.contacts,orc.damage,orc.deaths,orc.jams\n";
+	struct sim_csv *c = sim_csv_create();
+	struct diag_list d = { 0 };
+	char a[512], b[512];
+	snprintf(a, sizeof a, "%sL,0,5,1,2,7,12,1,3,,,,,\n", kh);
+	snprintf(b, sizeof b, "%sL,1,6,0,1,0,0,0,0,4,9,4294967295,0,2\n", kh);
+	assert_true(add(c, "a.csv", a, &d));
+	assert_true(add(c, "b.csv", b, &d));
+	struct sim_csv_result r;
+	assert_true(sim_csv_finish(c, &r, &d));
+	assert_int_equal(r.n_kinds, 2);
+	assert_string_equal(r.kind_names[0], "rat");
+	assert_string_equal(r.kind_names[1], "orc");
+	const struct sim_game *g = r.levels[0].games[0];
+	assert_true(sim_game_value(&g[0], sim_kind_col(0, SIM_K_DAMAGE)) == 12);
+	assert_true(sim_game_value(&g[0], sim_kind_col(0, SIM_K_JAMS)) == 3);
+	assert_true(isnan(sim_game_value(&g[0], sim_kind_col(1, SIM_K_CONTACTS)))); /* no orc in game 0 */
+	assert_true(sim_game_value(&g[1], sim_kind_col(1, SIM_K_DAMAGE)) == 4294967295.0);
+	assert_true(sim_game_value(&g[1], sim_kind_col(0, SIM_K_CONTACTS)) == 0);
+	struct stats_summary s;
+	assert_int_equal(sim_summarize_col(g, 2, sim_kind_col(1, SIM_K_JAMS), &s), 1);
+	assert_true(s.mean == 2);
+	sim_csv_destroy(c);
+	/* Another bestiary's kinds (or order): refused at the header. */
+	c = sim_csv_create();
+	assert_true(add(c, "a.csv", a, &d));
+	static const char swapped[] = "level,game,seed,killed,orc.monsters,orc.contacts,orc.damage,orc.deaths,"
+				      "orc.jams,rat.monsters,rat.contacts,rat.damage,rat.deaths,rat.jams\n";
+	assert_false(add(c, "c.csv", swapped, &d));
+	assert_int_equal(d.items[d.n - 1].line, 1);
+	assert_non_null(strstr(d.items[d.n - 1].msg, "per-kind columns name other kinds"));
 	sim_csv_destroy(c);
 	diag_list_fini(&d);
 }
@@ -261,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_seed_ranges),
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,6 +85,10 @@ static bool shareable(const struct monster_kind *k)
 	return k->weight == 1.0 && k->penalty <= 0 && k->budget == 0;
 }
 
+/* The line rule of the player's view (fov_compute): for the clear cells
+ * monsters stand on, the player's view adds nothing to it (the wall rule
+ * adds only opaque cells), so the player sees m exactly when m, with the
+ * same radius, sees the player. */
 bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m)
 {
 	if (ai->all_hunt)

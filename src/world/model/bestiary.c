@@ -6,6 +6,8 @@
  *     kind: goblin        starts a kind; the name is the KIND of --set
  *     glyph: g            its letter on maps (required)
  *     hp: 8               any key of the table below; unset keys keep their default
+ *     rules:              starts the block of the game's own knobs (rule_keys below),
+ *     arrival: 2          which runs to the next kind: or the end of the file
  *
  * The table `keys` is the whole format: each row names a key, its type, the
  * field of struct monster_kind it fills, its default, range and meaning, so
@@ -101,7 +103,57 @@ static const struct bestiary_key_doc keys[] = {
 	KEY("ambush", BKEY_INT, ambush, "2", 1, 8,
 	    "behaviour ambush: a waiting ambusher strikes when the player comes within this many cells (or when it "
 	    "sees the player), then hunts as a chaser"),
+	KEY("hit", BKEY_INT, hit, "70", 0, 100,
+	    "chance in percent that its blow or shot hits you when you wear no armour (armour takes points from it); "
+	    "at least 5, at most 100"),
+	KEY("evade", BKEY_INT, evade, "0", 0, 100,
+	    "percent points taken from your chance to hit it (quick or small things are hard to hit)"),
+	KEY("xp", BKEY_INT, xp, "0", 0, 100000,
+	    "experience you gain for killing it; 0 = hp / 2 + 2 x damage (at least 1)"),
+	KEY("heal", BKEY_INT, heal, "0", 0, 100000,
+	    "it regains 1 hp every this many turns while hurt; 0 = the rules' heal (rules block)"),
 };
+
+#define RULE_KEY(name, field, def, lo, hi, doc) \
+	{ name, def, doc, BKEY_INT, offsetof(struct rule_knobs, field), lo, hi, NULL }
+
+/* The `rules:` block: knobs of the whole game, not of one kind. */
+static const struct bestiary_key_doc rule_keys[] = {
+	RULE_KEY("xp_base", xp_base, "15", 1, 1000000,
+		 "experience for level 2; level L needs xp_base x L x (L - 1) / 2 in all (15: 15, 45, 90, 150...)"),
+	RULE_KEY("level_max", level_max, "20", 1, 100, "the highest experience level"),
+	RULE_KEY("level_hp", level_hp, "5", 0, 1000, "max hp gained with each level (and healed at once)"),
+	RULE_KEY("level_hit", level_hit, "2", 0, 100, "percent points of your chance to hit gained with each level"),
+	RULE_KEY("level_damage", level_damage, "2", 1, 100, "your damage rises by 1 every this many levels"),
+	RULE_KEY("player_hit", player_hit, "75", 0, 100,
+		 "your chance to hit in percent at level 1, before equipment and the monster's evade (at least 5, "
+		 "at most 100)"),
+	RULE_KEY("arrival", arrival, "2", 0, 1000,
+		 "wandering monsters that arrive per 1000 turns when a level is entered; 0 = none ever arrive"),
+	RULE_KEY("arrival_ramp", arrival_ramp, "200", 1, 1000000,
+		 "the arrival rate grows by its start value every this many turns the level is held"),
+	RULE_KEY("arrival_max", arrival_max, "8", 0, RULES_ARRIVAL_MAX,
+		 "the most wandering monsters that arrive on one level"),
+	RULE_KEY("heal", heal, "20", 0, 100000,
+		 "a hurt monster regains 1 hp every this many turns (a kind's heal key overrides); 0 = never"),
+};
+
+#define N_RULE_KEYS ((int)(sizeof rule_keys / sizeof rule_keys[0]))
+
+const struct bestiary_key_doc *bestiary_rule_keys(int *count)
+{
+	if (count)
+		*count = N_RULE_KEYS;
+	return rule_keys;
+}
+
+int bestiary_xp_worth(const struct monster_kind *k)
+{
+	if (k->xp > 0)
+		return k->xp;
+	int xp = k->hp / 2 + 2 * k->damage;
+	return xp > 0 ? xp : 1;
+}
 
 #define N_KEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -112,54 +164,65 @@ const struct bestiary_key_doc *bestiary_keys(int *count)
 	return keys;
 }
 
+/* One line of bestiary_describe: every key of `table` with its value in
+ * the struct at base, "KEY VALUE" pairs after `lead`. */
+static size_t describe_row(const char *base, const struct bestiary_key_doc *table, int n_keys, const char *lead,
+			   char *buf, size_t size, size_t n)
+{
+	if (lead) {
+		int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s", lead);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	for (int i = 0; i < n_keys; i++) {
+		const char *field = base + table[i].offset;
+		char value[64];
+		int iv;
+		long lv;
+		double dv;
+		switch (table[i].type) {
+		case BKEY_GLYPH:
+			snprintf(value, sizeof value, "%c", *field);
+			break;
+		case BKEY_NAME:
+			snprintf(value, sizeof value, "%.31s", field);
+			break;
+		case BKEY_INT:
+			memcpy(&iv, field, sizeof iv);
+			snprintf(value, sizeof value, "%d", iv);
+			break;
+		case BKEY_LONG:
+			memcpy(&lv, field, sizeof lv);
+			snprintf(value, sizeof value, "%ld", lv);
+			break;
+		case BKEY_ENUM:
+			memcpy(&iv, field, sizeof iv);
+			snprintf(value, sizeof value, "%s", table[i].names[iv]);
+			break;
+		case BKEY_TEXT: /* its words joined by _, so the line stays KEY VALUE pairs */
+			snprintf(value, sizeof value, "%.63s", field[0] ? field : "-");
+			for (char *c = value; *c; c++)
+				if (*c == ' ')
+					*c = '_';
+			break;
+		default:
+			memcpy(&dv, field, sizeof dv);
+			snprintf(value, sizeof value, "%.17g", dv);
+			break;
+		}
+		int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s %s",
+				 i || lead ? " " : "", table[i].key, value);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "\n");
+	return n + (w > 0 ? (size_t)w : 0);
+}
+
 size_t bestiary_describe(const struct bestiary *b, char *buf, size_t size)
 {
 	size_t n = 0;
-	for (int k = 0; k < b->n; k++) {
-		const char *kind = (const char *)&b->kinds[k];
-		for (int i = 0; i < N_KEYS; i++) {
-			const char *field = kind + keys[i].offset;
-			char value[64];
-			int iv;
-			long lv;
-			double dv;
-			switch (keys[i].type) {
-			case BKEY_GLYPH:
-				snprintf(value, sizeof value, "%c", *field);
-				break;
-			case BKEY_NAME:
-				snprintf(value, sizeof value, "%.31s", field);
-				break;
-			case BKEY_INT:
-				memcpy(&iv, field, sizeof iv);
-				snprintf(value, sizeof value, "%d", iv);
-				break;
-			case BKEY_LONG:
-				memcpy(&lv, field, sizeof lv);
-				snprintf(value, sizeof value, "%ld", lv);
-				break;
-			case BKEY_ENUM:
-				memcpy(&iv, field, sizeof iv);
-				snprintf(value, sizeof value, "%s", keys[i].names[iv]);
-				break;
-			case BKEY_TEXT: /* its words joined by _, so the line stays KEY VALUE pairs */
-				snprintf(value, sizeof value, "%.63s", field[0] ? field : "-");
-				for (char *c = value; *c; c++)
-					if (*c == ' ')
-						*c = '_';
-				break;
-			default:
-				memcpy(&dv, field, sizeof dv);
-				snprintf(value, sizeof value, "%.17g", dv);
-				break;
-			}
-			int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s %s",
-					 i ? " " : "", keys[i].key, value);
-			n += w > 0 ? (size_t)w : 0;
-		}
-		int w = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "\n");
-		n += w > 0 ? (size_t)w : 0;
-	}
+	for (int k = 0; k < b->n; k++)
+		n = describe_row((const char *)&b->kinds[k], keys, N_KEYS, NULL, buf, size, n);
+	n = describe_row((const char *)&b->rules, rule_keys, N_RULE_KEYS, "rules", buf, size, n);
 	if (size > 0 && n == 0)
 		buf[0] = '\0';
 	return n;
@@ -194,7 +257,7 @@ static bool valid_name(const char *s, size_t n)
  * Stores a numeric value (text s of length n) into the field of k that key
  * describes.  On failure writes why into err and returns false.
  */
-static bool set_number(struct monster_kind *k, const struct bestiary_key_doc *key, const char *s, size_t n,
+static bool set_number(void *k, const struct bestiary_key_doc *key, const char *s, size_t n,
 		       char *err, size_t errlen)
 {
 	char buf[64];
@@ -255,6 +318,14 @@ bad:
 	return false;
 }
 
+void bestiary_rules_defaults(struct rule_knobs *r)
+{
+	memset(r, 0, sizeof *r);
+	char err[DIAG_ERR_LEN];
+	for (int i = 0; i < N_RULE_KEYS; i++)
+		set_number(r, &rule_keys[i], rule_keys[i].def, strlen(rule_keys[i].def), err, sizeof err);
+}
+
 /* Every numeric key at its default. */
 static void kind_defaults(struct monster_kind *k)
 {
@@ -272,6 +343,9 @@ struct bparser {
 	struct bestiary *b;
 	int kind_line;           /* line of the current kind's "kind:", 0 = none */
 	int seen[sizeof keys / sizeof keys[0]]; /* line each key was given in the current kind */
+	int rules_line;          /* line of the "rules:" that opened the block being read, 0 = none */
+	int rules_first;         /* line of the first "rules:" of the file, 0 = none yet */
+	int rules_seen[sizeof rule_keys / sizeof rule_keys[0]]; /* line each rule key was given */
 };
 
 static void berr(struct bparser *p, int line, int col, const char *msg)
@@ -332,6 +406,49 @@ static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 	}
 	while (ve > v && s[ve - 1] == ' ')
 		ve--;
+	if (ke - ks == 5 && memcmp(s + ks, "rules", 5) == 0) {
+		finish_kind(p);
+		if (ve > v) {
+			berr(p, line, (int)v + 1, "'rules:' takes no value (the game's knobs follow it, one a line)");
+			return;
+		}
+		if (p->rules_first) {
+			snprintf(msg, sizeof msg, "a second 'rules:' block (the first is on line %d)", p->rules_first);
+			berr(p, line, (int)ks + 1, msg);
+			return;
+		}
+		p->rules_first = p->rules_line = line;
+		return;
+	}
+	if (p->rules_line && !(ke - ks == 4 && memcmp(s + ks, "kind", 4) == 0)) {
+		const struct bestiary_key_doc *rk = NULL;
+		for (int r = 0; r < N_RULE_KEYS && !rk; r++)
+			if (strlen(rule_keys[r].key) == ke - ks && memcmp(rule_keys[r].key, s + ks, ke - ks) == 0)
+				rk = &rule_keys[r];
+		if (!rk) {
+			char list[200];
+			size_t used = 0;
+			for (int k = 0; k < N_RULE_KEYS && used < sizeof list; k++)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
+							 rule_keys[k].key);
+			snprintf(msg, sizeof msg, "unknown rules key '%.*s' (expected one of: %s; a kind starts with "
+				 "'kind: NAME')", (int)(ke - ks > 30 ? 30 : ke - ks), s + ks, list);
+			berr(p, line, (int)ks + 1, msg);
+			return;
+		}
+		int ridx = (int)(rk - rule_keys);
+		if (p->rules_seen[ridx]) {
+			snprintf(msg, sizeof msg, "repeated rules key '%s' (first given on line %d)", rk->key,
+				 p->rules_seen[ridx]);
+			berr(p, line, (int)ks + 1, msg);
+			return;
+		}
+		p->rules_seen[ridx] = line;
+		char err[DIAG_ERR_LEN];
+		if (!set_number(&p->b->rules, rk, s + v, ve - v, err, sizeof err))
+			berr(p, line, (int)v + 1, err);
+		return;
+	}
 	const struct bestiary_key_doc *key = find_key(s + ks, ke - ks);
 	if (!key) {
 		char list[256];
@@ -346,6 +463,11 @@ static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 	int kidx = (int)(key - keys);
 	if (key->type == BKEY_NAME) {
 		finish_kind(p);
+		p->rules_line = 0;
+		if (ve - v == 5 && memcmp(s + v, "rules", 5) == 0) {
+			berr(p, line, (int)v + 1, "a kind cannot be named 'rules' (--set rules.KEY sets the game's knobs)");
+			return;
+		}
 		if (!valid_name(s + v, ve - v)) {
 			snprintf(msg, sizeof msg, "bad kind name '%.*s' (letters, digits, - and _, 1 to 31 of them)",
 				 (int)(ve - v > 40 ? 40 : ve - v), s + v);
@@ -424,6 +546,7 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 	p.diags = diags;
 	p.b = out;
 	memset(out, 0, sizeof *out);
+	bestiary_rules_defaults(&out->rules);
 	size_t pos = 0;
 	int line = 0;
 	while (text && pos < len) {
@@ -440,6 +563,7 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 		diag_sort(diags, first_diag);
 	if (out->n == 0 && !p.errors)
 		berr(&p, line ? line : 1, 1, "no monster kinds (a kind starts with 'kind: NAME')");
+	items_default(&out->items);
 	return p.errors == 0;
 }
 
@@ -472,18 +596,37 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 		return false;
 	}
 	size_t kl = (size_t)(dot - assignment);
+	if (kl == 5 && memcmp(assignment, "rules", 5) == 0) {
+		const char *key_s = dot + 1;
+		size_t keyl = (size_t)(eq - key_s);
+		for (int i = 0; i < N_RULE_KEYS; i++)
+			if (strlen(rule_keys[i].key) == keyl && memcmp(rule_keys[i].key, key_s, keyl) == 0)
+				return set_number(&b->rules, &rule_keys[i], eq + 1, strlen(eq + 1), err, errlen);
+		char list[256];
+		size_t used = 0;
+		list[0] = '\0';
+		for (int i = 0; i < N_RULE_KEYS && used < sizeof list; i++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", rule_keys[i].key);
+		snprintf(err, errlen, "unknown key '%.*s' in --set rules (keys: %s)", (int)(keyl > 40 ? 40 : keyl), key_s,
+			 list);
+		return false;
+	}
 	struct monster_kind *k = NULL;
 	for (int i = 0; i < b->n; i++)
 		if (strlen(b->kinds[i].name) == kl && memcmp(b->kinds[i].name, assignment, kl) == 0)
 			k = &b->kinds[i];
+	if (!k && items_find(&b->items, assignment, kl) >= 0) {
+		bool unknown;
+		return items_set(&b->items, assignment, &unknown, err, errlen);
+	}
 	if (!k) {
 		char list[400];
 		size_t used = 0;
 		list[0] = '\0';
 		for (int i = 0; i < b->n && used < sizeof list; i++)
 			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", b->kinds[i].name);
-		snprintf(err, errlen, "unknown kind '%.*s' in --set (kinds: %s)", (int)(kl > 40 ? 40 : kl), assignment,
-			 b->n ? list : "none");
+		snprintf(err, errlen, "unknown kind '%.*s' in --set (kinds: %s; rules sets the game's knobs; or an item of the catalogue)",
+			 (int)(kl > 40 ? 40 : kl), assignment, b->n ? list : "none");
 		return false;
 	}
 	const char *key_s = dot + 1;
@@ -505,6 +648,8 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 	return set_number(k, key, val, strlen(val), err, errlen);
 }
 
+static bool exists(const char *path);
+
 bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list *diags)
 {
 	size_t len = 0;
@@ -517,6 +662,13 @@ bool bestiary_load_file(const char *path, struct bestiary *out, struct diag_list
 	}
 	bool ok = bestiary_parse(path, text, len, out, diags);
 	free(text);
+	/* the item catalogue beside it, when there is one */
+	char ipath[4096];
+	const char *slash = strrchr(path, '/');
+	int k = slash ? snprintf(ipath, sizeof ipath, "%.*s/items.txt", (int)(slash - path), path)
+		      : snprintf(ipath, sizeof ipath, "items.txt");
+	if (k > 0 && (size_t)k < sizeof ipath && exists(ipath))
+		ok = items_load_file(ipath, &out->items, diags) && ok;
 	return ok;
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "items.h"
 
 #define BESTIARY_MAX_KINDS 52 /* one per letter a-z A-Z */
 
@@ -41,7 +42,29 @@ struct monster_kind {
 	int dig_turns;       /* MIND_DIG: turns of work that turn one wall into rubble */
 	int pack;            /* pack mind: cells from the player within which a member takes a post around it */
 	int ambush;          /* ambush mind: cells from the player at which a waiting ambusher strikes */
+	/* combat and growth (docs/play.md, "Fighting") */
+	int hit;             /* chance in percent that its blow or shot hits an unarmoured player */
+	int evade;           /* percent points taken from the player's chance to hit it */
+	int xp;              /* experience the player gains for killing it; 0 = hp / 2 + 2 x damage */
+	int heal;            /* it regains 1 hp every this many turns; 0 = the rules' heal */
 };
+
+/* Game-wide knobs that belong to no kind: the `rules:` block of the
+ * bestiary file, set with --set rules.KEY=VALUE (docs/play.md explains
+ * what each is for; the table in bestiary.c gives defaults and ranges). */
+struct rule_knobs {
+	int xp_base;         /* experience for level 2; level L needs xp_base * L * (L - 1) / 2 */
+	int level_max;       /* the highest experience level */
+	int level_hp;        /* max hp gained per level */
+	int level_hit;       /* percent points of the chance to hit gained per level */
+	int level_damage;    /* the player's damage rises by 1 every this many levels */
+	int player_hit;      /* the player's chance to hit in percent at level 1, before equipment and evasion */
+	int arrival;         /* wandering arrivals per 1000 turns as a level is entered; 0 = none */
+	int arrival_ramp;    /* after this many turns on a level the arrival rate has grown by its start value */
+	int arrival_max;     /* the most wandering monsters that arrive on one level */
+	int heal;            /* monsters regain 1 hp every this many turns (a kind's heal overrides); 0 = never */
+};
+#define RULES_ARRIVAL_MAX 64 /* the highest arrival_max: monsters a level keeps room for */
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
  * Fleeing when hurt (the `flee` knob) combines with any of them.  The
@@ -62,7 +85,19 @@ const char *bestiary_mind_name(int mind);
 struct bestiary {
 	struct monster_kind kinds[BESTIARY_MAX_KINDS];
 	int n;
+	struct rule_knobs rules; /* the `rules:` block (every knob at its default when the file has none) */
+	/* The item catalogue that goes with it (items.h): the built-in one
+	 * after bestiary_parse, the items.txt beside the file after
+	 * bestiary_load_file; --set reaches both. */
+	struct item_catalogue items;
 };
+
+/* Every rule knob at its default (a bestiary made without a file). */
+void bestiary_rules_defaults(struct rule_knobs *r);
+
+/* The experience worth of killing a monster of kind k (its xp key, or
+ * the default made from its hp and damage). */
+int bestiary_xp_worth(const struct monster_kind *k);
 
 /* Parses bestiary text from memory.  Errors go to diags as file:line:col.
  * Returns true when there were no errors. */
@@ -73,7 +108,9 @@ bool bestiary_parse(const char *file, const char *text, size_t len, struct besti
 const struct monster_kind *bestiary_find_glyph(const struct bestiary *b, char glyph);
 struct monster_kind *bestiary_find_name(struct bestiary *b, const char *name);
 
-/* Applies "KIND.KEY=VALUE" (the --set option).  On failure returns false and
+/* Applies "KIND.KEY=VALUE" or "rules.KEY=VALUE" (the --set option); a KIND
+ * that is no monster kind but an item id of b->items sets the item's key
+ * (items_set).  On failure returns false and
  * writes a message naming the unknown kind, key or bad value into err. */
 bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t errlen);
 
@@ -93,6 +130,8 @@ struct bestiary_key_doc {
 	const char *const *names; /* BKEY_ENUM: the accepted words, NULL-terminated; stored as an int index */
 };
 const struct bestiary_key_doc *bestiary_keys(int *count);
+/* The keys of the `rules:` block (offsets into struct rule_knobs). */
+const struct bestiary_key_doc *bestiary_rule_keys(int *count);
 
 /* What the kinds are, whatever file and overrides made them: one line a
  * kind, every key of the table in its order ("kind goblin glyph g hp 5

@@ -32,6 +32,7 @@
 #include "check.h"
 #include "clock.h"
 #include "fov.h"
+#include "gen.h"
 
 const struct level *game_level(const struct game *g)
 {
@@ -106,6 +107,8 @@ static void level_state_free(struct game *g)
 	free(g->tiles);
 	free(g->open);
 	free(g->items);
+	free(g->item_qty);
+	free(g->hazard);
 	free(g->visible);
 	free(g->remembered);
 	free(g->known);
@@ -120,6 +123,7 @@ static void level_state_free(struct game *g)
 	path_destroy(g->reach.ctx);
 	grid_destroy(g->grid);
 	g->monsters = NULL;
+	g->item_qty = g->hazard = NULL;
 	g->tiles = g->open = g->items = g->visible = g->remembered = g->opaque = g->known = NULL;
 	g->noticed = NULL;
 	g->monster_dist = NULL;
@@ -137,9 +141,11 @@ static void fov_update(struct game *g)
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	memset(g->visible, 0, n);
 	fov_compute(g->grid, g->opaque, g->player.x, g->player.y, g->sight_radius, g->visible);
-	/* only the radius' box can have changed */
+	/* only the radius' box can have changed: the walls of what is seen
+	 * lie one step past the radius (two rows on a diamond map) */
 	int r = g->sight_radius + 1;
-	for (int y = g->player.y - r; y <= g->player.y + r; y++)
+	int rows = grid_is_diamond(g->grid->topo) ? 2 * r : r;
+	for (int y = g->player.y - rows; y <= g->player.y + rows; y++)
 		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++) {
 			if (!grid_in_bounds(g->grid, x, y) || !g->visible[cell_of(g, x, y)])
 				continue;
@@ -182,7 +188,7 @@ static void scent_mark(struct game *g)
  * (it does not hear itself), -1 for the player.  The same noise again on
  * the same turn (a second blow at the same place) is not flooded again.
  */
-static void make_noise(struct game *g, int cell, int loud, int source)
+void game_make_noise(struct game *g, int cell, int loud, int source)
 {
 	if (loud <= 0 || (g->noise_cell == cell && g->noise_turn == g->turn && g->noise_loud >= loud))
 		return;
@@ -218,24 +224,28 @@ bool game_level_load(struct game *g, int depth)
 	g->tiles = malloc(n);
 	g->open = calloc(n, 1);
 	g->items = calloc(n, 1);
+	g->item_qty = calloc(n, 1);
+	g->hazard = calloc(n, 1);
 	g->visible = calloc(n, 1);
 	g->remembered = calloc(n, 1);
 	g->known = malloc(n);
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
 	g->travel.cells = malloc(n * sizeof *g->travel.cells);
-	g->monsters = calloc((size_t)lv->n_monsters + 1, sizeof *g->monsters);
-	g->monster_dist = calloc((size_t)lv->n_monsters + 1, sizeof *g->monster_dist);
-	g->noticed = calloc((size_t)lv->n_monsters + 1, 1);
+	/* room for the level's own monsters and the wandering ones that may arrive */
+	g->monster_cap = lv->n_monsters + g->bestiary.rules.arrival_max;
+	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
+	g->monster_dist = calloc((size_t)g->monster_cap + 1, sizeof *g->monster_dist);
+	g->noticed = calloc((size_t)g->monster_cap + 1, 1);
 	g->scent = malloc(n * sizeof *g->scent);
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
 	g->reach.ctx = path_create(g->grid);
 	g->reach.source = -1;
-	if (!g->tiles || !g->open || !g->items || !g->visible || !g->remembered || !g->known ||
+	if (!g->tiles || !g->open || !g->items || !g->item_qty || !g->hazard || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
 	    !g->noticed || !g->scent || !g->noise || !g->path || !g->reach.ctx ||
-	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, lv->n_monsters))
+	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, g->monster_cap))
 		return false;
 	/* Every travel preview and click plans on g->path, and one into
 	 * unexplored space crosses rows of the context no search has touched
@@ -252,11 +262,9 @@ bool game_level_load(struct game *g, int depth)
 	g->noise_cell = -1;
 	g->noise_turn = 0;
 	g->noise_loud = 0;
-	for (int i = 0; i < lv->n_items; i++) {
-		const struct level_item *it = &lv->items[i];
-		if (grid_in_bounds(g->grid, it->x, it->y))
-			g->items[cell_of(g, it->x, it->y)] = (uint8_t)(1 + it->kind);
-	}
+	g->level_turn = g->turn;
+	g->arrivals = 0;
+	game_items_place(g);
 	g->player.x = lv->player_x;
 	g->player.y = lv->player_y;
 	g->player.energy = 100;
@@ -339,13 +347,21 @@ struct game *game_create(const struct level *const *levels, int n_levels,
 	g->n_levels = n_levels;
 	if (b)
 		g->bestiary = *b;
+	else
+		bestiary_rules_defaults(&g->bestiary.rules);
 	g->seed = seed;
 	rng_seed(&g->rng, seed);
+	/* one stream per purpose (shared/GAME.md, principle 4): a roll more or
+	 * less in a fight never moves where gold lies or when a monster arrives */
+	rng_seed(&g->combat, seed ^ 0x636f6d626174ULL);  /* "combat" */
+	rng_seed(&g->arrive, seed ^ 0x617272697665ULL);  /* "arrive" */
 	g->sight_radius = PLAYER_SIGHT;
 	g->player.hp = g->player.max_hp = PLAYER_HP;
 	g->player.damage = PLAYER_DAMAGE;
+	g->player.xlevel = 1;
 	g->first_contact_turn = -1;
 	g->last_hurt_turn = -1;
+	game_items_init(g);
 	ai_init(&g->ai);
 	if (!game_level_load(g, 0)) {
 		game_destroy(g);
@@ -368,14 +384,65 @@ void game_destroy(struct game *g)
 
 /* ---- fighting ----------------------------------------------------------- */
 
+/* A damage roll of `damage`: from half of it (rounded up) to all of it. */
 static int roll_damage(struct game *g, int damage)
 {
 	if (damage <= 0)
 		return 0;
-	return rng_range(&g->rng, (damage + 1) / 2, damage);
+	return rng_range(&g->combat, (damage + 1) / 2, damage);
 }
 
-static void monster_dies(struct game *g, struct monster *m)
+/* Whether a blow or shot with this chance in percent hits: the chance is
+ * held to 5..100 (a blow never becomes hopeless), one draw of the combat
+ * stream. */
+static bool roll_hit(struct game *g, int chance)
+{
+	if (chance < 5)
+		chance = 5;
+	if (chance >= 100)
+		return true;
+	return rng_range(&g->combat, 1, 100) <= chance;
+}
+
+int game_player_hit_chance(const struct game *g, const struct monster_kind *k)
+{
+	const struct rule_knobs *r = &g->bestiary.rules;
+	int c = r->player_hit + (g->player.xlevel - 1) * r->level_hit + g->player.hit_bonus - k->evade;
+	return c < 5 ? 5 : c > 100 ? 100 : c;
+}
+
+int game_monster_hit_chance(const struct game *g, const struct monster_kind *k)
+{
+	int c = k->hit - g->player.armour;
+	return c < 5 ? 5 : c > 100 ? 100 : c;
+}
+
+long game_xp_for_level(const struct game *g, int level)
+{
+	long base = g->bestiary.rules.xp_base;
+	return level <= 1 ? 0 : base * level * (level - 1) / 2;
+}
+
+/* The player gains xp; each level reached raises max hp (healing as much)
+ * and the chance to hit, and every level_damage levels the damage. */
+void game_gain_xp(struct game *g, int xp)
+{
+	struct player *p = &g->player;
+	const struct rule_knobs *r = &g->bestiary.rules;
+	p->xp += xp;
+	while (p->xlevel < r->level_max && p->xp >= game_xp_for_level(g, p->xlevel + 1)) {
+		p->xlevel++;
+		p->max_hp += r->level_hp;
+		p->hp += r->level_hp;
+		bool harder = (p->xlevel - 1) % r->level_damage == 0;
+		if (harder)
+			p->damage++;
+		game_message_add(g, "You feel stronger: level %d, %d hp%s.", p->xlevel, p->max_hp,
+				 harder ? ", harder blows" : "");
+	}
+}
+
+void game_monster_dies(struct game *g, struct monster *m)
 {
 	int c = cell_of(g, m->x, m->y);
 	m->alive = false;
@@ -387,27 +454,35 @@ static void monster_dies(struct game *g, struct monster *m)
 
 static void player_attacks(struct game *g, struct monster *m)
 {
-	make_noise(g, player_cell(g), NOISE_FIGHT, -1);
-	int d = roll_damage(g, g->player.damage);
+	game_make_noise(g, player_cell(g), NOISE_FIGHT, -1);
+	if (!roll_hit(g, game_player_hit_chance(g, m->kind))) {
+		game_message_add(g, "You miss the %s.", m->kind->name);
+		return;
+	}
+	int d = roll_damage(g, g->player.damage) + g->player.damage_bonus;
+	if (d < 1)
+		d = 1;
 	m->hp -= d;
 	if (m->hp <= 0) {
-		game_message_add(g, "You kill the %s.", m->kind->name);
+		int xp = bestiary_xp_worth(m->kind);
+		game_message_add(g, "You kill the %s (+%d xp).", m->kind->name, xp);
 		g->player.kills++;
-		monster_dies(g, m);
+		game_monster_dies(g, m);
+		game_gain_xp(g, xp);
 	} else {
-		game_message_add(g, "You hit the %s (%d damage, %d/%d hp left).", m->kind->name, d, m->hp,
-				 m->kind->hp);
+		game_message_add(g, "You hit the %s (%d; %d/%d hp left).", m->kind->name, d, m->hp, m->kind->hp);
 	}
 }
 
-/* The player takes monster m's damage roll: `how` opens the message ("The
- * goblin hits you"), `miss` is the whole message of a roll of 0. */
+/* Monster m's blow or shot at the player: the to-hit roll (its hit less
+ * the player's armour), then the damage roll.  `how` opens the message of a
+ * hit ("The goblin hits you"), `miss` is the whole message of a miss. */
 static void player_hurt(struct game *g, const struct monster *m, const char *how, const char *miss)
 {
-	make_noise(g, player_cell(g), NOISE_FIGHT, (int)(m - g->monsters));
+	game_make_noise(g, player_cell(g), NOISE_FIGHT, (int)(m - g->monsters));
 	if (g->first_contact_turn < 0)
 		g->first_contact_turn = g->turn;
-	int d = roll_damage(g, m->kind->damage);
+	int d = roll_hit(g, game_monster_hit_chance(g, m->kind)) ? roll_damage(g, m->kind->damage) : 0;
 	if (d <= 0) {
 		game_message_add(g, "%s", miss);
 		return;
@@ -418,12 +493,12 @@ static void player_hurt(struct game *g, const struct monster *m, const char *how
 	if (g->player.hp <= 0) {
 		g->player.hp = 0;
 		snprintf(g->killer, sizeof g->killer, "%s %s", game_article(m->kind->name), m->kind->name);
-		game_message_add(g, "%s (%d damage). You die on level %d with %d gold. (seed %llu)", how, d,
-				 g->depth + 1, g->player.gold, (unsigned long long)g->seed);
+		game_message_add(g, "%s (%d). You die on level %d at experience level %d with %d gold. (seed %llu)",
+				 how, d, g->depth + 1, g->player.xlevel, g->player.gold, (unsigned long long)g->seed);
 		g->over = true;
 		return;
 	}
-	game_message_add(g, "%s (%d damage).", how, d);
+	game_message_add(g, "%s (%d).", how, d);
 }
 
 /* A monster hits the player (adjacent); the caller charges the energy. */
@@ -507,15 +582,16 @@ static void monster_shoot(struct game *g, struct monster *m, int to)
 		return;
 	}
 	struct monster *t = &g->monsters[hit];
-	int d = roll_damage(g, m->kind->damage);
+	int chance = m->kind->hit - t->kind->evade;
+	int d = roll_hit(g, chance) ? roll_damage(g, m->kind->damage) : 0;
 	t->hp -= d;
 	if (t->hp <= 0) {
 		if (shown)
 			game_message_add(g, "%s kills the %s.", shot, t->kind->name);
-		monster_dies(g, t);
+		game_monster_dies(g, t);
 	} else if (shown) {
 		if (d > 0)
-			game_message_add(g, "%s hits the %s (%d damage).", shot, t->kind->name, d);
+			game_message_add(g, "%s hits the %s (%d).", shot, t->kind->name, d);
 		else
 			game_message_add(g, "%s misses the %s.", shot, t->kind->name);
 	}
@@ -544,9 +620,13 @@ static int monster_step(struct game *g, struct monster *m, int to)
 	int idx = g->occupant[from];
 	CHECK(g->occupant[to] < 0 && to != player_cell(g) && game_can_step(g, from, to));
 	if (open_door(g, to)) {
-		if (g->visible[to] || g->visible[from])
+		if (g->visible[to] || g->visible[from]) {
 			game_message_add(g, "The %s opens a door.", m->kind->name);
-		make_noise(g, to, NOISE_DOOR, idx);
+		} else if (grid_step_distance(g->grid, to, player_cell(g)) <= NOISE_DOOR) {
+			game_message_add(g, "You hear a door open.");
+			g->heard = "you hear a door open";
+		}
+		game_make_noise(g, to, NOISE_DOOR, idx);
 	}
 	g->occupant[from] = -1;
 	ai_cell_held(&g->ai, from, false);
@@ -562,10 +642,10 @@ static int monster_step(struct game *g, struct monster *m, int to)
 /* The tile at `cell` is now t: the grid's entering cost, the opacity and
  * the AI's maps follow.  The player's memory (known[]) follows only when
  * the player sees the cell (fov_update, after the monsters' turns). */
-static void tile_set(struct game *g, int cell, enum tile t)
+void game_tile_set(struct game *g, int cell, enum tile t)
 {
 	g->tiles[cell] = (uint8_t)t;
-	g->grid->cost[cell] = tile_info(t)->cost;
+	g->grid->cost[cell] = game_cell_cost(g, cell);
 	g->opaque[cell] = tile_info(t)->blocks_sight;
 	ai_cell_changed(&g->ai, g->grid, cell);
 }
@@ -574,7 +654,7 @@ bool game_grid_from_tiles(struct game *g)
 {
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	for (size_t c = 0; c < n; c++)
-		g->grid->cost[c] = tile_info((enum tile)g->tiles[c])->cost;
+		g->grid->cost[c] = game_cell_cost(g, (int)c);
 	return ai_level_refresh(&g->ai, g->grid);
 }
 
@@ -600,12 +680,12 @@ static void monster_dig(struct game *g, const struct monster *m, int cell)
 	if (m->mind.timer != 1 && !done)
 		return;
 	if (done)
-		tile_set(g, cell, TILE_RUBBLE);
+		game_tile_set(g, cell, TILE_RUBBLE);
 	if (g->visible[from] || (done && g->visible[cell])) {
 		game_message_add(g, done ? "The %s digs through the wall." : "The %s digs at the wall.", m->kind->name);
 	} else if (grid_step_distance(g->grid, from, player_cell(g)) <= DIG_HEARD) {
 		game_message_add(g, "You hear digging.");
-		g->heard = true;
+		g->heard = "you hear digging";
 	}
 }
 
@@ -685,9 +765,9 @@ static enum act_result descend(struct game *g)
 		g->over = true;
 		g->won = true;
 		game_message_add(g, "You take the last stairs out of the dungeon and win, with %d gold and %d kill%s "
-				    "in %d turns! (seed %llu)",
+				    "in %d turn%s! (seed %llu)",
 				 g->player.gold, g->player.kills, g->player.kills == 1 ? "" : "s", g->turn,
-				 (unsigned long long)g->seed);
+				 g->turn == 1 ? "" : "s", (unsigned long long)g->seed);
 		return RESULT_WON;
 	}
 	if (!game_level_load(g, g->depth + 1)) {
@@ -714,51 +794,15 @@ int game_player_enter(struct game *g, int to, enum act_result *res)
 	*res = RESULT_ACTED;
 	if (open_door(g, to)) {
 		game_message_add(g, "You open the door.");
-		make_noise(g, to, NOISE_DOOR, -1);
+		game_make_noise(g, to, NOISE_DOOR, -1);
 	}
 	g->player.x = grid_x(g->grid, to);
 	g->player.y = grid_y(g->grid, to);
 	int cost = enter_cost(g, to);
-	if (g->items[to] == 1 + ITEM_POTION) {
-		if (g->player.potions < PACK_POTIONS) {
-			g->player.potions++;
-			g->items[to] = 0;
-			game_message_add(g, "You put a healing potion in your pack (%d; q quaffs).", g->player.potions);
-		} else {
-			game_message_add(g, "A healing potion lies here; your pack is full (%d).", PACK_POTIONS);
-		}
-	} else if (g->items[to] == 1 + ITEM_GOLD) {
-		int amount = rng_range(&g->rng, 10, 30);
-		g->player.gold += amount;
-		g->items[to] = 0;
-		game_message_add(g, "You pick up %d gold (%d in all).", amount, g->player.gold);
-	}
+	game_item_step_on(g, to);
 	if (g->tiles[to] == TILE_EXIT)
 		game_message_add(g, "There are stairs down here: press > to descend.");
 	return cost;
-}
-
-/* ACT_QUAFF: drinks a potion from the pack; 0 (no time) when there is none
- * or the player is unhurt. */
-static int player_quaff(struct game *g)
-{
-	struct player *p = &g->player;
-	if (p->potions <= 0) {
-		game_message_add(g, "You have no potions.");
-		return 0;
-	}
-	if (p->hp >= p->max_hp) {
-		game_message_add(g, "You are at full health; you keep the potion.");
-		return 0;
-	}
-	int before = p->hp;
-	p->hp += POTION_HEAL;
-	if (p->hp > p->max_hp)
-		p->hp = p->max_hp;
-	p->potions--;
-	p->potions_drunk++;
-	game_message_add(g, "You drink a healing potion: +%d hp (%d/%d).", p->hp - before, p->hp, p->max_hp);
-	return 100;
 }
 
 /* ACT_MOVE: step, bump-attack, open a door.  Returns energy spent (0 = no time). */
@@ -860,6 +904,89 @@ static void tell(struct game *g, const struct monster *m, struct ai_decision d, 
 		game_message_add(g, "The %s sniffs the ground and follows your trail.", m->kind->name);
 }
 
+/* Monsters heal: a hurt one regains 1 hp on every turn that is a multiple
+ * of its kind's heal (else the rules' heal).  No state: the turn decides. */
+static void monsters_heal(struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		struct monster *m = &g->monsters[i];
+		int every = m->kind->heal > 0 ? m->kind->heal : g->bestiary.rules.heal;
+		if (m->alive && m->hp < m->kind->hp && every > 0 && g->turn % every == 0)
+			m->hp++;
+	}
+}
+
+/* A cell where a wandering monster may arrive: passable, free, out of the
+ * player's sight, farther than its sight radius in steps, and in the
+ * player's region (it can come); -1 when a few draws find none. */
+static int arrival_cell(struct game *g)
+{
+	int cells = g->grid->w * g->grid->h, pc = player_cell(g);
+	for (int tries = 0; tries < 32; tries++) {
+		int c = rng_range(&g->arrive, 0, cells - 1);
+		if (grid_passable(g->grid, c) && g->occupant[c] < 0 && c != pc && !g->visible[c] &&
+		    g->ai.region[c] == g->ai.region[pc] &&
+		    grid_step_distance(g->grid, c, pc) > g->sight_radius)
+			return c;
+	}
+	return -1;
+}
+
+/*
+ * Wandering arrivals (docs/play.md, "A price for time"): once a game turn
+ * a draw of the arrival stream says whether a monster arrives, with a
+ * chance that grows with the turns the level has been held: arrival per
+ * 1000 turns on entering, one more arrival's worth every arrival_ramp
+ * turns.  Its kind is drawn as the generator draws a level of this depth
+ * (gen_kinds_at), its place out of sight (arrival_cell); it comes to look
+ * where the player was when it arrived (it heard or smelled the intruder),
+ * and the player hears it when it arrives near enough.
+ */
+static void monsters_arrive(struct game *g)
+{
+	const struct rule_knobs *r = &g->bestiary.rules;
+	if (r->arrival <= 0 || g->arrivals >= r->arrival_max || g->n_monsters >= g->monster_cap)
+		return;
+	long long held = g->turn - g->level_turn;
+	long long den = 1000LL * r->arrival_ramp;
+	long long num = (long long)r->arrival * (r->arrival_ramp + held);
+	if (num < den && rng_range(&g->arrive, 0, (int)(den - 1)) >= num)
+		return;
+	char glyphs[BESTIARY_MAX_KINDS];
+	int weights[BESTIARY_MAX_KINDS];
+	int n = gen_kinds_at(&g->bestiary, g->depth + 1, glyphs, weights, BESTIARY_MAX_KINDS), total = 0;
+	for (int i = 0; i < n; i++)
+		total += weights[i];
+	if (total <= 0)
+		return;
+	int v = rng_range(&g->arrive, 0, total - 1), pick = 0;
+	while (pick < n - 1 && v >= weights[pick])
+		v -= weights[pick++];
+	const struct monster_kind *k = bestiary_find_glyph(&g->bestiary, glyphs[pick]);
+	int c = arrival_cell(g);
+	if (!k || c < 0)
+		return;
+	int i = g->n_monsters++;
+	g->arrivals++;
+	struct monster *m = &g->monsters[i];
+	memset(m, 0, sizeof *m);
+	m->kind = k;
+	m->x = grid_x(g->grid, c);
+	m->y = grid_y(g->grid, c);
+	m->hp = k->hp;
+	m->alive = true;
+	ai_mind_init(&g->ai, &m->mind, i);
+	ai_mind_alert(&m->mind, k, g->player.x, g->player.y, g->turn);
+	g->occupant[c] = i;
+	ai_cell_held(&g->ai, c, true);
+	g->noticed[i] = 0;
+	g->monster_dist[i] = game_monster_distance(g, i);
+	if (grid_step_distance(g->grid, c, player_cell(g)) <= DIG_HEARD) {
+		game_message_add(g, "You hear something coming.");
+		g->heard = "you hear something coming";
+	}
+}
+
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
@@ -885,6 +1012,10 @@ static void run_monsters(struct game *g)
 				CHECK(monster_sound(g, i));
 			}
 		}
+		if (!g->over) {
+			monsters_heal(g);
+			monsters_arrive(g);
+		}
 		struct player *p = &g->player;
 		if (!g->over && p->hp < p->max_hp) {
 			if (++p->regen >= PLAYER_REGEN_TURNS) {
@@ -904,9 +1035,9 @@ static void run_monsters(struct game *g)
 static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
-	g->heard = false;
+	g->heard = NULL;
 	long damage0 = g->damage_taken;
-	int gold0 = g->player.gold, potions0 = g->player.potions, from = player_cell(g);
+	int gold0 = g->player.gold, potions0 = game_pack_total(g), from = player_cell(g);
 	enum act_result res = RESULT_NOTHING;
 	int cost = 0;
 	switch (a->kind) {
@@ -945,9 +1076,16 @@ static enum act_result act(struct game *g, const struct action *a)
 		break;
 	}
 	case ACT_QUAFF:
+	case ACT_PICKUP:
+	case ACT_USE:
+	case ACT_THROW:
+	case ACT_FIRE:
+	case ACT_WIELD:
+	case ACT_WEAR:
+	case ACT_DROP:
+	case ACT_CLOSE:
 		game_travel_cancel(g);
-		cost = player_quaff(g);
-		res = cost > 0 ? RESULT_ACTED : RESULT_NOTHING;
+		cost = game_item_act(g, a, &res);
 		break;
 	case ACT_DESCEND:
 		game_travel_cancel(g);
@@ -966,7 +1104,9 @@ static enum act_result act(struct game *g, const struct action *a)
 	bool hurry = a->kind == ACT_RUN || a->kind == ACT_TRAVEL || a->kind == ACT_EXPLORE ||
 		     (a->kind == ACT_TRAVEL_STEP && g->travel.mode != MODE_REST);
 	if (hurry && player_cell(g) != from)
-		make_noise(g, player_cell(g), NOISE_HURRY, -1);
+		game_make_noise(g, player_cell(g), NOISE_HURRY, -1);
+	if (player_cell(g) != from)
+		game_item_moved(g); /* loud armour */
 	/* how far each monster stands before it moves: one that comes closer is news */
 	for (int i = 0; i < g->n_monsters; i++)
 		if (g->monsters[i].alive)
@@ -1018,7 +1158,8 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	int c = cell_of(g, x, y);
 	if (x == g->player.x && y == g->player.y) {
-		snprintf(buf, size, "you (%d/%d hp, %d gold)", g->player.hp, g->player.max_hp, g->player.gold);
+		snprintf(buf, size, "you (%d/%d hp, level %d, %d/%ld xp, %d gold)", g->player.hp, g->player.max_hp,
+			 g->player.xlevel, g->player.xp, game_xp_for_level(g, g->player.xlevel + 1), g->player.gold);
 		return;
 	}
 	if (!g->remembered[c]) {
@@ -1043,11 +1184,12 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 			   : t == TILE_EXIT ? "stairs down (stand on them and press > to descend)"
 					    : tile_info(t)->name;
 	const char *seen = g->visible[c] ? "" : " (remembered)";
-	if (g->items[c] == 1 + ITEM_POTION)
-		snprintf(buf, size, "a healing potion on %s%s", ground, seen);
-	else if (g->items[c] == 1 + ITEM_GOLD)
-		snprintf(buf, size, "gold on %s%s", ground, seen);
-	else
-		snprintf(buf, size, "%s%s", ground, seen);
+	char what[GAME_MESSAGE_LEN / 2];
+	if (g->items[c]) {
+		game_item_name(g, g->items[c] - 1, g->item_qty[c], what, sizeof what);
+		snprintf(buf, size, "%s on %s%s%s", what, ground, g->hazard[c] ? " strewn with caltrops" : "", seen);
+	} else {
+		snprintf(buf, size, "%s%s%s", ground, g->hazard[c] ? " strewn with caltrops" : "", seen);
+	}
 }
 

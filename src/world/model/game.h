@@ -24,9 +24,18 @@ enum action_kind {
 	ACT_TRAVEL_STEP,  /* take the next step of the current travel */
 	ACT_DESCEND,      /* take the stairs when standing on an exit (only this descends) */
 	ACT_REST,         /* rest until healed or disturbed (continued by ACT_TRAVEL_STEP) */
-	ACT_QUAFF,        /* drink a healing potion from the pack */
+	ACT_QUAFF,        /* drink a potion of healing from the pack (a shortcut for scripted players) */
 	ACT_EXPLORE,      /* autoexplore (continued by ACT_TRAVEL_STEP) */
-	ACT_RUN           /* dir: run straight until something is worth a stop (continued by ACT_TRAVEL_STEP) */
+	ACT_RUN,          /* dir: run straight until something is worth a stop (continued by ACT_TRAVEL_STEP) */
+	/* items (game_items.c); appended here, after every older kind, so old journals keep their meaning */
+	ACT_PICKUP,       /* pick up the item the player stands on */
+	ACT_USE,          /* x: pack slot; quaff, read, zap (in dir), apply, wield or wear, by the item's class */
+	ACT_THROW,        /* x: pack slot, dir: throw one of it that way (ammunition, by hand) */
+	ACT_FIRE,         /* x, y: the target cell; the wielded launcher fires its ammunition from the pack */
+	ACT_WIELD,        /* x: pack slot of a weapon, -1 bare hands */
+	ACT_WEAR,         /* x: pack slot of armour, -1 take it off */
+	ACT_DROP,         /* x: pack slot */
+	ACT_CLOSE         /* dir: close the open door that way */
 };
 
 struct action {
@@ -55,7 +64,7 @@ enum travel_stop {
 	TRAVEL_STAIRS,    /* stepped onto stairs that were not the destination */
 	TRAVEL_ITEM,      /* a run or autoexplore stepped onto an item */
 	TRAVEL_DONE,      /* rested to full health, or nothing left to explore */
-	TRAVEL_HEARD      /* the player heard a monster it does not see (digging) */
+	TRAVEL_HEARD      /* the player heard a monster it does not see (digging, a door, an arrival) */
 };
 
 /* What a travel-like activity is doing; every one advances by ACT_TRAVEL_STEP
@@ -74,9 +83,13 @@ enum travel_mode {
  * checksums bumps it (shared/GAME.md, principle 4).  1: every game before
  * the version was recorded; 2: the state table (game_state.c) hashes every
  * field of the state; 3: the hunt (monster minds, noise, sleep, wandering,
- * scent, digging and shots; docs/ai.md).
+ * scent, digging and shots; docs/ai.md); 4: the second wave: the walls of
+ * what is seen are seen (fov_wall_seen); growth by experience, to-hit and
+ * damage rolls from their own stream, wandering arrivals that grow with the
+ * time a level is held, monsters that heal, rest stopped by what is heard
+ * (docs/play.md); items (levels/items.txt); the swarm and breed minds.
  */
-#define GAME_RULES 3
+#define GAME_RULES 4
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
@@ -100,8 +113,22 @@ struct player {
 	int gold;
 	int kills;
 	int potions_drunk;
-	int potions;          /* healing potions in the pack (at most PACK_POTIONS) */
+	int potions;          /* potions of healing in the pack (kept by the pack's code: scripted players read it) */
 	int regen;            /* turns spent below max_hp since the last point regained */
+	int xp;               /* experience points from kills (growth) */
+	int xlevel;           /* experience level, 1 at the start */
+	int hit_bonus;        /* percent points added to the chance to hit, from equipment (items) */
+	int damage_bonus;     /* added to each hit's damage roll, from equipment (items) */
+	int armour;           /* percent points taken from monsters' chance to hit the player, from equipment (items) */
+};
+
+#define PACK_SLOTS 16         /* the pack's letters a-p */
+#define ITEM_LOOKS 12         /* appearances a class of unknown items draws from */
+
+/* One slot of the pack; a slot keeps its letter while it holds something. */
+struct pack_slot {
+	int kind;             /* index into g->bestiary.items, -1 empty */
+	int qty;              /* how many (potions, scrolls, ammunition stack); a wand's charges left */
 };
 
 struct travel {
@@ -119,8 +146,7 @@ struct travel {
 #define PLAYER_HP 30
 #define PLAYER_DAMAGE 4
 #define PLAYER_SIGHT 8
-#define POTION_HEAL 12
-#define PACK_POTIONS 5        /* potions the pack holds */
+#define POTION_HEAL 12        /* the healing of the built-in catalogue's potion of healing (levels/items.txt) */
 #define PLAYER_REGEN_TURNS 10 /* below max_hp the player regains 1 hp every this many turns */
 #define TRAVEL_BUDGET 65536L  /* expansions a travel plan or preview may take (a frame on any map) */
 #define REACH_COST 64         /* the player's distance map covers cells this near (travel cost over known[]) */
@@ -147,7 +173,9 @@ struct game {
 	struct grid *grid;      /* entering costs (doors passable) */
 	uint8_t *tiles;         /* w*h enum tile, doors opened in place (TILE_FLOOR after opening? see open[]) */
 	uint8_t *open;          /* w*h: 1 where a door stands open */
-	uint8_t *items;         /* w*h: 0 none, 1 + enum item_kind */
+	uint8_t *items;         /* w*h: 0 none, else 1 + the kind's index in bestiary.items (one item a cell) */
+	uint8_t *item_qty;      /* w*h: how many lie there (ammunition, gold), a wand's charges */
+	uint8_t *hazard;        /* w*h: extra entering cost laid there (caltrops), added to the tile's */
 	uint8_t *visible;       /* w*h: seen this turn */
 	uint8_t *remembered;    /* w*h: seen at some time */
 	uint8_t *known;         /* w*h: the player's map memory as entering costs: the true cost where
@@ -169,10 +197,20 @@ struct game {
 	int noise_loud;         /* its loudness (steps it carried) */
 
 	struct player player;
+	struct pack_slot pack[PACK_SLOTS];
+	int wielded, worn;      /* pack slots of the weapon and the armour in use, -1 none */
+	uint8_t identified[ITEMS_MAX]; /* 1: the player knows the kind (used one, or never unknown) */
+	uint8_t looks[ITEMS_MAX];      /* each unknown kind's appearance (index into its class's words), per game */
+	int items_used;         /* items quaffed, read, zapped, applied, thrown or fired (sim's CSV) */
 	struct travel travel;
 	int turn;
 	uint64_t seed;
 	struct rng rng;
+	struct rng combat;      /* to-hit and damage rolls (seeded from the seed, apart from rng) */
+	struct rng arrive;      /* wandering arrivals: when, where, which kind */
+	int level_turn;         /* g->turn when the current level was entered (arrivals grow with the time since) */
+	int arrivals;           /* wandering monsters that arrived on the current level (monsters[] after the level's own) */
+	int monster_cap;        /* room in monsters[] (the level's own plus rules.arrival_max) */
 	bool over, won;
 	int sight_radius;       /* the player's */
 
@@ -181,9 +219,9 @@ struct game {
 	unsigned message_stamp; /* counts additions and merges: a UI shows what is newer than its mark */
 	char killer[48];        /* what killed the player ("a goblin"), "" while alive */
 
-	bool heard;             /* during one game_act: the player heard something (digging) that stops an
-	                           activity; cleared by act() and game_activity_check, so never kept between
-	                           actions (not in the state table) */
+	const char *heard;      /* during one game_act: what the player heard ("digging", "a door open"...)
+	                           that stops an activity, NULL nothing; cleared by act() and
+	                           game_activity_check, so never kept between actions (not in the state table) */
 
 	int last_hurt_turn;
 	int first_contact_turn; /* turn a monster first hit or was adjacent; -1 none */
@@ -229,6 +267,10 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
 
+/* The known down stairs nearest the player (in steps; the first in cell
+ * order among equals) into (*x, *y); false when the player has seen none. */
+bool game_known_stairs(const struct game *g, int *x, int *y);
+
 /* Message history: i = 0 is the newest; NULL past the end.  Adding a
  * message equal to the newest merges it (count, stamp, turn). */
 const struct message *game_message(const struct game *g, int i);
@@ -245,6 +287,22 @@ enum tile game_tile_known(const struct game *g, int cell);
 /* A short description of a cell for a right click ("a goblin", "rubble", "unexplored"). */
 void game_describe(const struct game *g, int x, int y, char *buf, size_t size);
 
+/* ---- items (game_items.c) ---- */
+
+/* An item as the player knows it: "a murky potion", "potion of healing
+ * (x3)", "wand of digging (3 charges)", "sling"; qty as in a pack slot. */
+void game_item_name(const struct game *g, int kind, int qty, char *buf, size_t size);
+/* The catalogue kind, or NULL for an index out of range. */
+const struct item_def *game_item_def(const struct game *g, int kind);
+/* Everything in the pack counted (slots and stacks): changes on every pick-up, use and drop. */
+int game_pack_total(const struct game *g);
+/* The slot a kind would go into (its stack, or a free slot), -1 when the pack is full. */
+int game_pack_room(const struct game *g, int kind);
+/* Whether the item on `cell` is worth walking to: gold, or one the pack has room for. */
+bool game_item_wanted(const struct game *g, int cell);
+/* The nearest living monster the player sees (fewest steps), or -1: the first target of f. */
+int game_nearest_target(const struct game *g);
+
 /* The current level (borrowed from the campaign). */
 const struct level *game_level(const struct game *g);
 
@@ -252,6 +310,15 @@ const struct level *game_level(const struct game *g);
  * hunting it (seen, remembered or heard) or following its trail.  The
  * status line shows it ("noticed by 2"). */
 int game_noticed_by(const struct game *g);
+
+/* Chances in percent (5..100) that the player hits a monster of kind k
+ * (rules.player_hit, its level, its hit_bonus, the kind's evade), and
+ * that a monster of kind k hits the player (its hit less the armour). */
+int game_player_hit_chance(const struct game *g, const struct monster_kind *k);
+int game_monster_hit_chance(const struct game *g, const struct monster_kind *k);
+
+/* The experience that reaches experience level `level` (0 for level 1). */
+long game_xp_for_level(const struct game *g, int level);
 
 /* The monster standing at (x, y), or NULL (dead monsters stand nowhere). */
 struct monster *game_monster_at(const struct game *g, int x, int y);

@@ -25,6 +25,39 @@ int game_monster_distance(const struct game *g, int i);
  * the stairs' message.  Returns the energy it costs; *res RESULT_ACTED. */
 int game_player_enter(struct game *g, int to, enum act_result *res);
 
+/* A noise of loudness `loud` at `cell`; source: the monster that made it, -1 the player. */
+void game_make_noise(struct game *g, int cell, int loud, int source);
+
+/* The tile at `cell` is now t: the grid's cost (with the cell's hazard),
+ * the opacity and the AI's maps follow. */
+void game_tile_set(struct game *g, int cell, enum tile t);
+
+/* Monster m dies (it is taken off the map). */
+void game_monster_dies(struct game *g, struct monster *m);
+
+/* The player gains xp experience points, rising a level (or more) when
+ * it reaches the next threshold (a message each). */
+void game_gain_xp(struct game *g, int xp);
+
+/* The entering cost of a cell: its tile's, plus the hazard laid there
+ * (caltrops) when the tile can be entered at all; at most 255. */
+static inline uint8_t game_cell_cost(const struct game *g, int cell)
+{
+	int c = tile_info((enum tile)g->tiles[cell])->cost;
+	if (c > 0 && g->hazard)
+		c += g->hazard[cell];
+	return (uint8_t)(c > 255 ? 255 : c);
+}
+
+/* ---- game_items.c ---- */
+
+void game_items_init(struct game *g);            /* a new game: empty pack, the looks of unknown kinds */
+void game_items_place(struct game *g);           /* the level's items, their kinds drawn by class */
+void game_item_step_on(struct game *g, int cell);/* the player entered cell: picks up what it may */
+void game_item_moved(struct game *g);            /* the player moved: loud armour is heard */
+/* The item actions (ACT_QUAFF, ACT_PICKUP ... ACT_CLOSE): energy spent, 0 none. */
+int game_item_act(struct game *g, const struct action *a, enum act_result *res);
+
 /* ---- game_travel.c: each returns the energy spent (0: no time) ---- */
 
 int game_travel_start(struct game *g, int x, int y, enum act_result *res); /* ACT_TRAVEL */

@@ -389,6 +389,11 @@ static void state_walk(struct state_io *io, struct game *g)
 	state_u64(io, &g->seed);
 	state_u64(io, &g->rng.s[0]);
 	state_u64(io, &g->rng.s[1]);
+	state_u64(io, &g->combat.s[0]);
+	state_u64(io, &g->combat.s[1]);
+	state_u64(io, &g->arrive.s[0]);
+	state_u64(io, &g->arrive.s[1]);
+	STATE_INT(io, g->level_turn, 0, g->turn);
 	STATE_INT(io, g->over, 0, 1);
 	STATE_INT(io, g->won, 0, 1);
 	STATE_INT(io, g->sight_radius, 0, 1 << 16);
@@ -409,14 +414,33 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, p->potions_drunk, 0, big);
 	STATE_INT(io, p->potions, 0, big);
 	STATE_INT(io, p->regen, 0, big);
+	STATE_INT(io, p->xp, 0, INT32_MAX);
+	STATE_INT(io, p->xlevel, 1, g->bestiary.rules.level_max);
+	STATE_INT(io, p->hit_bonus, -1000, 1000);
+	STATE_INT(io, p->damage_bonus, -1000, 1000);
+	STATE_INT(io, p->armour, -1000, 1000);
+
+	/* the pack, equipment and what the player knows of items (game_items.c) */
+	const int kinds = g->bestiary.items.n;
+	for (int i = 0; i < PACK_SLOTS; i++) {
+		STATE_INT(io, g->pack[i].kind, -1, kinds - 1);
+		STATE_INT(io, g->pack[i].qty, 0, 255);
+	}
+	STATE_INT(io, g->wielded, -1, PACK_SLOTS - 1);
+	STATE_INT(io, g->worn, -1, PACK_SLOTS - 1);
+	state_cells_u8(io, g->identified, ITEMS_MAX, 2);
+	state_cells_u8(io, g->looks, ITEMS_MAX, ITEM_LOOKS);
+	STATE_INT(io, g->items_used, 0, INT32_MAX);
 
 	state_cells_u8(io, g->tiles, n, TILE_COUNT);
+	state_cells_u8(io, g->hazard, n, 256);
 	/* not a field: the grid's costs and the AI's regions are made from
 	 * the tiles (dug walls), before the flood below is rebuilt on them */
 	if (io->mode == STATE_LOAD && !io->bad && !game_grid_from_tiles(g))
 		io->bad = true;
 	state_cells_u8(io, g->open, n, 256);
-	state_cells_u8(io, g->items, n, 1 + ITEM_GOLD + 1);
+	state_cells_u8(io, g->items, n, (unsigned)(1 + kinds));
+	state_cells_u8(io, g->item_qty, n, 256);
 	state_cells_u8(io, g->visible, n, 256);
 	state_cells_u8(io, g->remembered, n, 256);
 	state_cells_u8(io, g->known, n, 256);
@@ -480,11 +504,21 @@ static void state_head(struct state_io *io, struct game *g)
 	STATE_INT(io, g->depth, 0, g->n_levels - 1);
 }
 
-static void state_sizes(struct state_io *io, const struct game *g)
+/* The level's size, its own monsters (those game_level_load placed) and
+ * the wandering ones that arrived since (monsters[] after them); LOAD
+ * makes room in the AI for the arrivals, whose bodies walk_monster reads. */
+static void state_sizes(struct state_io *io, struct game *g)
 {
 	state_expect(io, g->grid->w);
 	state_expect(io, g->grid->h);
-	state_expect(io, g->n_monsters);
+	int own = g->n_monsters - g->arrivals;
+	state_expect(io, own);
+	STATE_INT(io, g->arrivals, 0, g->monster_cap - own);
+	if (io->mode == STATE_LOAD && !io->bad) {
+		g->n_monsters = own + g->arrivals;
+		for (int i = own; i < g->n_monsters; i++)
+			ai_mind_init(&g->ai, &g->monsters[i].mind, i);
+	}
 }
 
 /* ---- the three uses ------------------------------------------------------ */

@@ -251,8 +251,7 @@ static int run_ahead(const struct game *g, enum grid_dir dir)
  * remembered item worth picking up). */
 static bool explore_wanted(const struct game *g, int c)
 {
-	return !g->remembered[c] || g->items[c] == 1 + ITEM_GOLD ||
-	       (g->items[c] == 1 + ITEM_POTION && g->player.potions < PACK_POTIONS);
+	return !g->remembered[c] || game_item_wanted(g, c);
 }
 
 /* Levels up to this many cells may be flooded whole by autoexplore's last
@@ -500,14 +499,18 @@ int game_run_start(struct game *g, enum grid_dir dir, enum act_result *res, bool
 
 /* ACT_EXPLORE: the first step of autoexplore.  Not with a monster in view
  * (as rest, and as DCSS): each press would take a step the player did not
- * choose while the monster follows. */
+ * choose while the monster follows.  A monster fleeing from the player is
+ * no such threat: a wounded rat that runs but stays in view blocked `o`
+ * for good; it is let be (if it turns and comes closer, the walk stops,
+ * as for any monster: game_activity_check). */
 int game_explore_start(struct game *g, enum act_result *res)
 {
 	*res = RESULT_NOTHING;
 	for (int i = 0; i < g->n_monsters; i++)
-		if (g->monsters[i].alive && g->monsters[i].seen) {
+		if (g->monsters[i].alive && g->monsters[i].seen && !g->monsters[i].mind.fleeing) {
 			const char *name = g->monsters[i].kind->name;
-			game_message_add(g, "You cannot explore with %s %s in view.", game_article(name), name);
+			game_message_add(g, "You cannot explore with %s %s in view: fight it or get out of its sight.",
+					 game_article(name), name);
 			return 0;
 		}
 	travel_begin(g, MODE_EXPLORE);
@@ -541,8 +544,8 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 			closer = m;
 		g->noticed[i] = 1;
 	}
-	bool heard = g->heard;
-	g->heard = false;
+	const char *heard = g->heard;
+	g->heard = NULL;
 	if (!t->active)
 		return;
 	int pc = player_cell(g);
@@ -551,7 +554,7 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 		game_message_add(g, "You stop: you are hurt.");
 	} else if (heard) {
 		travel_stop(g, TRAVEL_HEARD);
-		game_message_add(g, "You stop: you hear digging.");
+		game_message_add(g, "You stop: %s.", heard);
 	} else if (newcomer) {
 		travel_stop(g, TRAVEL_MONSTER);
 		game_message_add(g, "You stop: %s %s comes into view.", game_article(newcomer->kind->name),
@@ -571,7 +574,7 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 		   !(t->mode == MODE_TRAVEL && t->pos + 1 >= t->len)) {
 		travel_stop(g, TRAVEL_STAIRS);
 	} else if ((t->mode == MODE_RUN || t->mode == MODE_EXPLORE) &&
-		   (g->player.gold != gold0 || g->player.potions != potions0 || g->items[pc])) {
+		   (g->player.gold != gold0 || game_pack_total(g) != potions0 || g->items[pc])) {
 		travel_stop(g, TRAVEL_ITEM);
 	} else if (t->mode == MODE_RUN && run_sides(g, pc, t->dir) != t->sides) {
 		travel_stop(g, TRAVEL_ARRIVED); /* a junction, a doorway, the end of a wall */
@@ -580,3 +583,23 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 	}
 }
 
+
+bool game_known_stairs(const struct game *g, int *x, int *y)
+{
+	const int n = g->grid->w * g->grid->h, here = player_cell(g);
+	int best = -1, best_d = 0;
+	for (int c = 0; c < n; c++) {
+		if (!g->remembered[c] || game_tile_known(g, c) != TILE_EXIT)
+			continue;
+		int d = grid_step_distance(g->grid, here, c);
+		if (best < 0 || d < best_d) {
+			best = c;
+			best_d = d;
+		}
+	}
+	if (best < 0)
+		return false;
+	*x = grid_x(g->grid, best);
+	*y = grid_y(g->grid, best);
+	return true;
+}

@@ -950,14 +950,33 @@ static const struct kind_row KINDS[] = {
 	{ 'L', 13, 16, 99 }, { 'C', 14, 17, 99 },
 };
 
+static int row_weight(const struct bestiary *b, int depth, const struct kind_row *k)
+{
+	if (depth < k->from_depth || depth > k->last_depth)
+		return 0;
+	if (b && !bestiary_find_glyph(b, k->glyph))
+		return 0;
+	int w = 6 - iabs(depth - k->peak_depth);
+	return w < 1 ? 1 : w;
+}
+
 static int kind_weight(const struct gen_params *p, const struct kind_row *k)
 {
-	if (p->depth < k->from_depth || p->depth > k->last_depth)
-		return 0;
-	if (p->bestiary && !bestiary_find_glyph(p->bestiary, k->glyph))
-		return 0;
-	int w = 6 - iabs(p->depth - k->peak_depth);
-	return w < 1 ? 1 : w;
+	return row_weight(p->bestiary, p->depth, k);
+}
+
+int gen_kinds_at(const struct bestiary *b, int depth, char *glyphs, int *weights, int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0] && n < max; i++) {
+		int w = row_weight(b, depth, &KINDS[i]);
+		if (w > 0) {
+			glyphs[n] = KINDS[i].glyph;
+			weights[n] = w;
+			n++;
+		}
+	}
+	return n;
 }
 
 static char pick_kind(const struct gen_params *p, struct grng *r)
@@ -1008,17 +1027,24 @@ static bool place_things(struct map *m, const struct gen_params *p, struct grng 
 		return false;
 	put_floor(m, out->exit, TILE_EXIT);
 
-	int potions = 1 + m->nlist / 600, gold = 1 + m->nlist / 300;
-	out->items = malloc((size_t)(potions + gold) * sizeof *out->items);
+	/* Items by class; the game draws each one's kind from the catalogue
+	 * by the level's depth (levels/items.txt: depth, max-depth, freq). */
+	static const enum item_kind others[] = { ITEM_SCROLL, ITEM_SCROLL, ITEM_SCROLL, ITEM_WAND,
+						 ITEM_WEAPON, ITEM_WEAPON, ITEM_ARMOUR, ITEM_ARMOUR,
+						 ITEM_AMMO,   ITEM_AMMO,   ITEM_TOOL };
+	const int n_others = (int)(sizeof others / sizeof others[0]);
+	int potions = 1 + m->nlist / 600, gold = 1 + m->nlist / 300, more = 1 + m->nlist / 400;
+	out->items = malloc((size_t)(potions + gold + more) * sizeof *out->items);
 	if (!out->items)
 		return false;
-	for (int i = 0; i < potions + gold; i++) {
+	for (int i = 0; i < potions + gold + more; i++) {
 		int c = pick_cell(m, r, 0);
 		if (c < 0)
 			break;
 		put_floor(m, c, TILE_FLOOR);
-		out->items[out->n_items++] = (struct level_item){ i < potions ? ITEM_POTION : ITEM_GOLD,
-								  c % m->w, c / m->w };
+		enum item_kind cls = i < potions ? ITEM_POTION : i < potions + gold ? ITEM_GOLD
+											: others[rbelow(r, n_others)];
+		out->items[out->n_items++] = (struct level_item){ cls, c % m->w, c / m->w };
 	}
 
 	/* Monsters: more and stronger with depth, none within GEN_SAFE_STEPS

@@ -19,7 +19,7 @@
  * generator draws from its own splitmix64 stream (never the game's), makes
  * every decision in integers, and sorts nothing with ties.
  */
-#define GEN_VERSION 2 /* 2: the kinds of the hunt, each from its depth to its last */
+#define GEN_VERSION 3 /* 2: the kinds of the hunt, each from its depth to its last; 3: items of every class */
 
 #define GEN_MIN_WIDTH 12
 #define GEN_MIN_HEIGHT 8
@@ -101,5 +101,14 @@ struct gen_shape {
 	int regions;
 };
 bool gen_measure(const struct level *lv, struct gen_shape *out);
+
+/*
+ * The monster kinds a generated level of `depth` may hold and how common
+ * each is there (the generator's own table; kinds whose letter b lacks are
+ * left out; b may be NULL): writes at most max glyphs and their weights and
+ * returns how many.  The game draws wandering arrivals from it, so they
+ * fit the depth as the level's own monsters do.
+ */
+int gen_kinds_at(const struct bestiary *b, int depth, char *glyphs, int *weights, int max);
 
 #endif

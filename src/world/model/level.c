@@ -49,8 +49,7 @@ enum glyph_class {
 	G_BAD = 0,
 	G_TILE,     /* terrain only */
 	G_PLAYER,   /* '@' on floor */
-	G_POTION,   /* '!' on floor */
-	G_GOLD,     /* '$' on floor */
+	G_ITEM,     /* an item's class glyph on floor: ! $ ? / ) [ ( } (items.h) */
 	G_MONSTER,  /* a letter on floor */
 };
 
@@ -72,8 +71,14 @@ static const struct glyph_entry glyph_table[256] = {
 	['+'] = { G_TILE, TILE_DOOR },
 	['>'] = { G_TILE, TILE_EXIT },
 	['@'] = { G_PLAYER, TILE_FLOOR },
-	['!'] = { G_POTION, TILE_FLOOR },
-	['$'] = { G_GOLD, TILE_FLOOR },
+	['!'] = { G_ITEM, TILE_FLOOR },
+	['$'] = { G_ITEM, TILE_FLOOR },
+	['?'] = { G_ITEM, TILE_FLOOR },
+	['/'] = { G_ITEM, TILE_FLOOR },
+	[')'] = { G_ITEM, TILE_FLOOR },
+	['['] = { G_ITEM, TILE_FLOOR },
+	['('] = { G_ITEM, TILE_FLOOR },
+	['}'] = { G_ITEM, TILE_FLOOR },
 	M('a'), M('b'), M('c'), M('d'),
 	M('e'), M('f'), M('g'), M('h'),
 	M('i'), M('j'), M('k'), M('l'),
@@ -409,7 +414,7 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 			struct glyph_entry g = classify(ch);
 			switch ((enum glyph_class)g.cls) {
 			case G_BAD:
-				perr(p, line, col, "unknown glyph '%c' (expected one of # %% . , ~ + @ > ! $, a space or a monster letter)", ch);
+				perr(p, line, col, "unknown glyph '%c' (expected one of # %% . , ~ + @ > and the items ! $ ? / ) [ ( }, a space or a monster letter)", ch);
 				continue;
 			case G_TILE:
 				if (g.tile == TILE_EXIT)
@@ -426,9 +431,8 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 					lv->player_y = y;
 				}
 				break;
-			case G_POTION:
-			case G_GOLD:
-				if (!push_item(lv, &icap, g.cls == G_POTION ? ITEM_POTION : ITEM_GOLD, x, y))
+			case G_ITEM:
+				if (!push_item(lv, &icap, (enum item_kind)item_class_of_glyph((char)ch), x, y))
 					p->oom = true;
 				break;
 			case G_MONSTER:
@@ -795,9 +799,8 @@ static void partial_shifted_rows(struct parser *p, struct level *lv, const char 
 				lv->player_x = x;
 				lv->player_y = y;
 				break;
-			case G_POTION:
-			case G_GOLD:
-				if (!push_item(lv, &icap, g.cls == G_POTION ? ITEM_POTION : ITEM_GOLD, x, y)) {
+			case G_ITEM:
+				if (!push_item(lv, &icap, (enum item_kind)item_class_of_glyph((char)r[c]), x, y)) {
 					p->oom = true;
 					return;
 				}
@@ -927,7 +930,7 @@ char *level_write(const struct level *lv, size_t *len)
 		for (int x = 0; x < lv->w; x++)
 			CANVAS(x, y) = tile_glyph(level_tile(lv, x, y));
 	for (int i = 0; i < lv->n_items; i++)
-		CANVAS(lv->items[i].x, lv->items[i].y) = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+		CANVAS(lv->items[i].x, lv->items[i].y) = item_class_glyph((int)lv->items[i].kind);
 	for (int i = 0; i < lv->n_monsters; i++)
 		CANVAS(lv->monsters[i].x, lv->monsters[i].y) = lv->monsters[i].glyph;
 	if (lv->player_x >= 0 && lv->player_y >= 0)
@@ -1182,7 +1185,7 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 			continue;
 		level_cell_position(lv, it->x, it->y, &line, &col);
 		diag_add(diags, DIAG_WARNING, file, line, col, "%s '%c' at %d,%d cannot be reached from the player start",
-			 it->kind == ITEM_POTION ? "potion" : "gold", it->kind == ITEM_POTION ? '!' : '$', it->x, it->y);
+			 item_class_name((int)it->kind), item_class_glyph((int)it->kind), it->x, it->y);
 	}
 	int sw = level_screen_width(lv);
 	if (sw > 80 || lv->h > 24) {

@@ -9,6 +9,7 @@
 #include "bestiary.h"
 #include "diag.h"
 #include "grid.h"
+#include "items.h"
 
 #define LEVEL_MAX_SIDE 4096
 
@@ -44,7 +45,7 @@ static inline bool tile_diggable(enum tile t, int w, int h, int x, int y)
 	return t == TILE_WALL && x > 0 && y > 0 && x < w - 1 && y < h - 1;
 }
 
-enum item_kind { ITEM_POTION, ITEM_GOLD };
+/* enum item_kind (the class of an item on a map: potion, gold, scroll...) is items.h's. */
 
 struct level_item {
 	enum item_kind kind;

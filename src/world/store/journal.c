@@ -27,11 +27,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "snapshot.h"
 
 #define RECORD_MAX 512        /* longest record line the writer makes (names are cut to fit) */
+/* Room an action leaves for the checksum record after it (at most about
+ * 70 bytes: "c A T HASH CRC"). */
+#define JOURNAL_CHECK_RESERVE 128
+/* The longest action record line ("a t 7 -1048576 -1048576 CRC", 34 bytes). */
+#define ACTION_LINE_MAX 48
 #define NAME_MAX_LEN 200      /* file names kept in the header */
 #define COORD_LIMIT (1 << 20) /* |x|, |y| of an action; cells are far smaller */
 
@@ -49,6 +55,8 @@ static const struct {
 	{ ACT_NONE, 'n' }, { ACT_MOVE, 'm' }, { ACT_WAIT, 'w' },
 	{ ACT_TRAVEL, 't' }, { ACT_TRAVEL_STEP, 's' }, { ACT_DESCEND, 'd' },
 	{ ACT_REST, 'r' }, { ACT_QUAFF, 'q' }, { ACT_EXPLORE, 'e' }, { ACT_RUN, 'u' },
+	{ ACT_PICKUP, 'g' }, { ACT_USE, 'a' }, { ACT_THROW, 'h' }, { ACT_FIRE, 'f' },
+	{ ACT_WIELD, 'i' }, { ACT_WEAR, 'o' }, { ACT_DROP, 'k' }, { ACT_CLOSE, 'c' },
 };
 #define N_KINDS (sizeof kind_letters / sizeof kind_letters[0])
 
@@ -214,7 +222,7 @@ static bool field_is(const struct fields *f, int i, const char *word)
 static bool is_block_record(const char *body, size_t n)
 {
 	return (n > 9 && memcmp(body, "bestiary ", 9) == 0) || (n > 6 && memcmp(body, "level ", 6) == 0) ||
-	       (n > 4 && memcmp(body, "map ", 4) == 0);
+	       (n > 4 && memcmp(body, "map ", 4) == 0) || (n > 6 && memcmp(body, "items ", 6) == 0);
 }
 
 /*
@@ -249,7 +257,7 @@ static enum rec read_record(struct reader *r, struct record *rec)
 	uint32_t crc = crc_update(0, rec->body, rec->body_len);
 	if (is_block_record(rec->body, rec->body_len)) {
 		/* the length is the second field */
-		const char *p = rec->body + (rec->body[0] == 'b' ? 9 : rec->body[0] == 'l' ? 6 : 4);
+		const char *p = rec->body + (rec->body[0] == 'b' ? 9 : rec->body[0] == 'l' || rec->body[0] == 'i' ? 6 : 4);
 		const char *e = p;
 		const char *body_end = rec->body + rec->body_len;
 		while (e < body_end && *e != ' ')
@@ -292,7 +300,7 @@ static bool grow(void *arrp, int *cap, int n, size_t size)
 
 /* One header record; REC_BAD for anything unexpected. */
 struct header_state {
-	bool program, rules, seed, check_every, bestiary, scored;
+	bool program, rules, seed, check_every, bestiary, scored, items;
 	int sets_cap, levels_cap;
 };
 
@@ -345,6 +353,15 @@ static enum rec header_record(struct reader *r, struct record *rec, struct heade
 		d->bestiary_name = f.rest;
 		d->bestiary_text = rec->block;
 		d->bestiary_len = rec->block_len;
+		return REC_OK;
+	}
+	if (split(b, n, 2, true, &f) && field_is(&f, 0, "items")) {
+		if (h->items)
+			return bad(r, at, "a second items record");
+		h->items = true;
+		d->items_name = f.rest;
+		d->items_text = rec->block;
+		d->items_len = rec->block_len;
 		return REC_OK;
 	}
 	if (split(b, n, 1, true, &f) && field_is(&f, 0, "set")) {
@@ -651,6 +668,13 @@ bool journal_start(const struct journal_data *d, struct journal_game *out, char 
 		return false;
 	}
 	diag_list_fini(&diags);
+	if (d->items_text &&
+	    !items_parse(d->items_name, d->items_text, d->items_len, &out->bestiary.items, &diags)) {
+		first_error(d, &diags, "item catalogue", err, errlen);
+		diag_list_fini(&diags);
+		return false;
+	}
+	diag_list_fini(&diags);
 	for (int i = 0; i < d->n_sets; i++) {
 		char msg[256];
 		if (!bestiary_set(&out->bestiary, d->sets[i], msg, sizeof msg)) {
@@ -842,6 +866,9 @@ struct journal {
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
 	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
 	char snap_problem[4800];
+	size_t max_bytes;         /* the file never grows past it: JOURNAL_MAX_BYTES, the reader's cap */
+	size_t snap_max;          /* a snapshot's cap (0: SNAPSHOT_MAX_BYTES, its reader's) */
+	bool snap_too_large;      /* this level's state is over it: no more tries until the level changes */
 };
 
 /* A growable text buffer for the header. */
@@ -961,6 +988,21 @@ static char *header_text(const struct journal_setup *s, const struct game *g, si
 		n = snprintf(body, sizeof body, "scored %d", s->scored == JOURNAL_SCORED_YES);
 		text_record(&t, body, (size_t)n, NULL, 0);
 	}
+	if (g) {
+		/* the game's item catalogue as it plays (after the overrides),
+		 * written out whole: a replay parses it back */
+		size_t need = items_describe(&g->bestiary.items, NULL, 0);
+		char *cat = malloc(need + 1);
+		if (!cat) {
+			snprintf(err, errlen, "out of memory");
+			free(t.s);
+			return NULL;
+		}
+		items_describe(&g->bestiary.items, cat, need + 1);
+		n = snprintf(body, sizeof body, "items %zu catalogue", need);
+		text_record(&t, body, (size_t)n, cat, need);
+		free(cat);
+	}
 	for (int i = 0; i < s->n_levels; i++) {
 		const struct journal_level *lv = &s->levels[i];
 		clean_name(lv->name, name, sizeof name);
@@ -1008,6 +1050,7 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 	}
 	if (io)
 		j->io = *io;
+	j->max_bytes = JOURNAL_MAX_BYTES;
 	j->fd = -1;
 	j->last_check = -1;
 	return j;
@@ -1016,9 +1059,29 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 /* Opens the file for appending and learns its size. */
 static bool journal_open_fd(struct journal *j, char *err, size_t errlen)
 {
-	j->fd = open(j->path, O_WRONLY | O_APPEND);
+	/* O_NONBLOCK: a FIFO put in the file's place must not hang the game
+	 * (it is refused below) */
+	j->fd = open(j->path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (j->fd < 0) {
 		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+		return false;
+	}
+	struct stat st;
+	int flags = fcntl(j->fd, F_GETFL);
+	bool ok = fstat(j->fd, &st) == 0 && flags >= 0;
+	if (!ok)
+		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+	else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: cannot append: not a regular file (%s)", j->path,
+			 savefile_kind(st.st_mode));
+		ok = false;
+	} else if (fcntl(j->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		snprintf(err, errlen, "%s: cannot open to append: %s", j->path, strerror(errno));
+		ok = false;
+	}
+	if (!ok) {
+		close(j->fd);
+		j->fd = -1;
 		return false;
 	}
 	j->size = lseek(j->fd, 0, SEEK_END);
@@ -1110,14 +1173,32 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
 	return false;
 }
 
-/* Writes one record line; on failure cuts the file back and fails the journal. */
-static bool write_record(struct journal *j, const char *body, size_t n, const char *what, char *err, size_t errlen)
+/*
+ * Writes one record line; on failure cuts the file back and fails the
+ * journal.  The file never grows past max_bytes, the most the reader
+ * takes: a record that would pass it fails the journal instead ("the save
+ * is full"), so no program ever says a game is saved in a file its reader
+ * refuses.  An action also leaves `reserve` bytes free, room for the
+ * checksum that closes the game where it stopped.
+ */
+static bool write_record(struct journal *j, const char *body, size_t n, size_t reserve, const char *what,
+			 char *err, size_t errlen)
 {
 	if (j->failed)
 		return failed(j, err, errlen);
 	char line[RECORD_MAX + 16];
 	uint32_t crc = crc_update(0, body, n);
 	int k = snprintf(line, sizeof line, "%.*s %08" PRIx32 "\n", (int)n, body, crc);
+	if ((size_t)j->size + (size_t)k + reserve > j->max_bytes) {
+		j->failed = true;
+		snprintf(j->reason, sizeof j->reason, "the save is full");
+		snprintf(j->failure, sizeof j->failure,
+			 "%s: the save is full: it holds actions 1 to %ld in %lld bytes, and a journal is read back "
+			 "only up to %zu bytes; %s and what follows are not saved (the game up to here resumes "
+			 "and replays)",
+			 j->path, j->n_actions, (long long)j->size, j->max_bytes, what);
+		return failed(j, err, errlen);
+	}
 	size_t done;
 	if (savefile_write_all(&j->io, j->fd, line, (size_t)k, &done)) {
 		j->size += k;
@@ -1149,7 +1230,7 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 	}
 	int n = snprintf(body, sizeof body, "a %c %d %d %d", letter, dir, x, y);
 	snprintf(what, sizeof what, "action %ld", j->n_actions + 1);
-	if (!write_record(j, body, (size_t)n, what, err, errlen))
+	if (!write_record(j, body, (size_t)n, JOURNAL_CHECK_RESERVE, what, err, errlen))
 		return false;
 	j->n_actions++;
 	return true;
@@ -1162,7 +1243,7 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 	char body[96], what[64];
 	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, game_hash(g));
 	snprintf(what, sizeof what, "the checksum after action %ld", j->n_actions);
-	if (!write_record(j, body, (size_t)n, what, err, errlen))
+	if (!write_record(j, body, (size_t)n, 0, what, err, errlen))
 		return false;
 	j->last_check = j->n_actions;
 	return true;
@@ -1185,7 +1266,8 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	j->snap_due = false;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
-	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, &written, msg, sizeof msg)) {
+	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, j->snap_max, &written,
+				  &j->snap_too_large, msg, sizeof msg)) {
 		j->snap_failed = false;
 		return true;
 	}
@@ -1202,12 +1284,18 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		return false;
 	bool boundary = res == RESULT_NEW_LEVEL || res == RESULT_WON || res == RESULT_DIED || g->over;
 	bool snap = j->snap_every > 0 && !g->over && j->snap_due;
-	if ((boundary || snap || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
+	/* the next action may not fit under the cap: this state gets its
+	 * checksum now (in the room actions leave for it), so the saved part
+	 * of the game is checked to its very end */
+	bool closing = journal_room(j) < ACTION_LINE_MAX;
+	if ((boundary || snap || closing || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
 	    !journal_append_checksum(j, g, err, errlen))
 		return false;
-	if ((boundary || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
+	if ((boundary || closing || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
-	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions &&
+	if (res == RESULT_NEW_LEVEL)
+		j->snap_too_large = false; /* another level: its state may fit */
+	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
 	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every))
 		return snapshot_now(j, g, err, errlen);
 	return true;
@@ -1282,5 +1370,34 @@ void journal_snapshots(struct journal *j, int every) { j->snap_every = every < 0
 const char *journal_snapshot_problem(const struct journal *j) { return j->snap_failed ? j->snap_problem : NULL; }
 
 long journal_actions(const struct journal *j) { return j->n_actions; }
+
+void journal_set_snapshot_max(struct journal *j, size_t max)
+{
+	j->snap_max = max > SNAPSHOT_MAX_BYTES ? SNAPSHOT_MAX_BYTES : max;
+}
+
+void journal_set_max_bytes(struct journal *j, size_t max)
+{
+	j->max_bytes = max > JOURNAL_MAX_BYTES ? JOURNAL_MAX_BYTES : max;
+}
+
+size_t journal_room(const struct journal *j)
+{
+	size_t used = (size_t)j->size + JOURNAL_CHECK_RESERVE;
+	return j->failed || used >= j->max_bytes ? 0 : j->max_bytes - used;
+}
+
+long journal_actions_left(const struct journal *j)
+{
+	/* at the mean size of an action so far, its share of checksums and
+	 * header included: an estimate on the safe side */
+	size_t per = j->n_actions > 0 ? (size_t)j->size / (size_t)j->n_actions : 32;
+	return (long)(journal_room(j) / (per > 0 ? per : 1));
+}
+
+bool journal_nearly_full(const struct journal *j)
+{
+	return journal_room(j) < j->max_bytes / JOURNAL_WARN_FRACTION;
+}
 long journal_durable_actions(const struct journal *j) { return j->durable; }
 const char *journal_path(const struct journal *j) { return j->path; }

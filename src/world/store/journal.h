@@ -14,7 +14,11 @@
 #define JOURNAL_FORMAT 1          /* the format this program writes and the newest it reads */
 #define JOURNAL_CHECK_EVERY 16    /* default: actions between two checksum records */
 #define JOURNAL_SYNC_EVERY 8      /* default: actions between two fsyncs */
-#define JOURNAL_MAX_BYTES (64u << 20) /* a larger file is refused before it is read */
+/* A larger file is refused before it is read, and the writer never makes
+ * one: it stops saving first ("the save is full", journal_record). */
+#define JOURNAL_MAX_BYTES (128u << 20)
+/* journal_nearly_full: less than 1/16 of the cap left. */
+#define JOURNAL_WARN_FRACTION 16
 
 /* One level of the campaign, as it was when the game started. */
 struct journal_level {
@@ -90,6 +94,9 @@ struct journal_data {
 	const char *bestiary_name;
 	const char *bestiary_text;
 	size_t bestiary_len;
+	const char *items_name;   /* its `items` record: the game's item catalogue as it played (NULL: */
+	const char *items_text;   /* none; the catalogue built into the bestiary's parse is used) */
+	size_t items_len;
 	const char **sets;
 	int n_sets;
 	struct journal_options options;
@@ -253,6 +260,25 @@ bool journal_resumed(struct journal *j, const struct game *g, long from);
 const char *journal_snapshot_problem(const struct journal *j);
 
 long journal_actions(const struct journal *j);         /* action records in the file */
+/*
+ * The file's cap: JOURNAL_MAX_BYTES, what the reader takes; lower only for
+ * tests (a higher value is taken as JOURNAL_MAX_BYTES).  An append that
+ * would pass it fails the journal as a full disk does, with the reason
+ * "the save is full": the file keeps every action before, readable.
+ */
+void journal_set_max_bytes(struct journal *j, size_t max);
+/* A snapshot's cap: SNAPSHOT_MAX_BYTES, what its reader takes; lower only
+ * for tests.  A state over it is not written (that costs seconds on the
+ * largest levels, for a file the reader would refuse): the snapshot
+ * fails once with the reason (journal_snapshot_problem) and is not tried
+ * again until the level changes. */
+void journal_set_snapshot_max(struct journal *j, size_t max);
+/* Bytes left for actions before the cap (0 once failed). */
+size_t journal_room(const struct journal *j);
+/* About how many more actions fit, at the mean size of those so far. */
+long journal_actions_left(const struct journal *j);
+/* Whether less than 1/JOURNAL_WARN_FRACTION of the cap is left: time to say so. */
+bool journal_nearly_full(const struct journal *j);
 long journal_durable_actions(const struct journal *j); /* of which were in the file at the last fsync */
 const char *journal_path(const struct journal *j);
 

@@ -87,8 +87,13 @@ bool savefile_keep_as(const struct savefile_io *io, const char *path, const char
 
 /* Reads a whole regular file into a NUL-terminated buffer of exactly its
  * size + 1 (caller frees); at most max bytes.  NULL with a message on
- * failure (missing, too large, not a regular file). */
+ * failure (missing, too large, not a regular file).  Never blocks on the
+ * opening: a FIFO, a folder or a device is refused with a message naming
+ * the file and what it is. */
 char *savefile_read(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
+/* What a file of this st_mode is, for messages: "a FIFO", "a folder", "a device"... */
+const char *savefile_kind(mode_t mode);
 
 /* The CRC-32 (IEEE 802.3, as zlib's crc32) of data: crc 0 starts one, a
  * previous value continues it.  Journals and snapshots frame their records with it. */

@@ -6,14 +6,22 @@
  * and a crash leaves the old list or the new one.  Readers need no lock:
  * the list is only ever replaced whole.
  *
- * File format (text):
- *   astray-scores 1
- *   SCORE DEPTH TURNS SEED DATE OUTCOME CAUSE...
- * It never prints and never exits.
+ * One file holds one list per mode (the campaign, a dungeon of N levels):
+ * a game is compared only with games of the same mode and length, and
+ * each list keeps its best SCORES_MAX.
+ *
+ * File format (text), 2 since rules version 4:
+ *   astray-scores 2
+ *   SCORE DEPTH TURNS SEED DATE OUTCOME MODE CAUSE...
+ * Format 1 (no MODE) is still read: its entries could be campaign or
+ * dungeon games, which it did not record, so they form the list of mode
+ * SCORES_UNKNOWN; the next write keeps them, in format 2.  No score is
+ * lost.  It never prints and never exits.
  */
 #include "scores.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,6 +56,7 @@ static bool killer_of(const struct game *g, char *out, size_t size)
 void scores_entry_from_game(const struct game *g, long long date, struct score_entry *e)
 {
 	memset(e, 0, sizeof *e);
+	snprintf(e->mode, sizeof e->mode, "%s", SCORES_UNKNOWN);
 	e->depth = g->depth + 1;
 	e->turns = g->turn;
 	e->seed = g->seed;
@@ -72,8 +81,91 @@ void scores_entry_from_game(const struct game *g, long long date, struct score_e
 	}
 }
 
+void scores_mode(bool dungeon, int n_levels, char *mode, size_t size)
+{
+	if (dungeon)
+		snprintf(mode, size, "dungeon-%d", n_levels);
+	else
+		snprintf(mode, size, "campaign");
+}
+
+/* The number of levels of a "dungeon-N" mode, else 0. */
+static int dungeon_levels(const char *mode)
+{
+	if (strncmp(mode, "dungeon-", 8) != 0)
+		return 0;
+	char *end;
+	long n = strtol(mode + 8, &end, 10);
+	return *end == '\0' && n > 0 && n < 100000 ? (int)n : 0;
+}
+
+void scores_mode_title(const char *mode, char *buf, size_t size)
+{
+	int n = dungeon_levels(mode);
+	if (strcmp(mode, "campaign") == 0)
+		snprintf(buf, size, "the campaign");
+	else if (n > 0)
+		snprintf(buf, size, "dungeons of %d level%s", n, n == 1 ? "" : "s");
+	else if (strcmp(mode, SCORES_UNKNOWN) == 0)
+		snprintf(buf, size, "games from before the lists by mode (campaign or dungeon: not recorded)");
+	else
+		snprintf(buf, size, "%s", mode);
+}
+
+bool scores_mode_valid(const char *text, size_t n)
+{
+	if (n == 0 || n >= SCORES_MODE_LEN)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = text[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* The order the lists are shown in: campaign, dungeons by length, others
+ * by name, unknown last. */
+static int mode_order(const char *a, const char *b)
+{
+	int ra = strcmp(a, "campaign") == 0 ? 0 : dungeon_levels(a) ? 1 : strcmp(a, SCORES_UNKNOWN) == 0 ? 3 : 2;
+	int rb = strcmp(b, "campaign") == 0 ? 0 : dungeon_levels(b) ? 1 : strcmp(b, SCORES_UNKNOWN) == 0 ? 3 : 2;
+	if (ra != rb)
+		return ra - rb;
+	if (ra == 1 && dungeon_levels(a) != dungeon_levels(b))
+		return dungeon_levels(a) < dungeon_levels(b) ? -1 : 1;
+	return strcmp(a, b);
+}
+
+int scores_modes(const struct score_list *l, char (*modes)[SCORES_MODE_LEN], int max)
+{
+	int n = 0;
+	for (int i = 0; i < l->n; i++) {
+		bool seen = false;
+		for (int k = 0; k < n && !seen; k++)
+			seen = strcmp(modes[k], l->v[i].mode) == 0;
+		if (seen || n >= max)
+			continue;
+		/* insertion into the shown order */
+		int at = n;
+		while (at > 0 && mode_order(modes[at - 1], l->v[i].mode) > 0) {
+			memcpy(modes[at], modes[at - 1], SCORES_MODE_LEN);
+			at--;
+		}
+		snprintf(modes[at], SCORES_MODE_LEN, "%s", l->v[i].mode);
+		n++;
+	}
+	return n;
+}
+
 int scores_compare(const struct score_entry *a, const struct score_entry *b)
 {
+	int m = mode_order(a->mode, b->mode);
+	if (m != 0)
+		return m;
+	bool wa = strcmp(a->outcome, "won") == 0, wb = strcmp(b->outcome, "won") == 0;
+	if (wa != wb)
+		return wa ? -1 : 1;
 	if (a->score != b->score)
 		return a->score > b->score ? -1 : 1;
 	if (a->turns != b->turns)
@@ -106,9 +198,14 @@ static bool clean_text(const char *s, size_t n)
 bool scores_parse(const char *name, const char *text, size_t len, struct score_list *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	static const char magic[] = "astray-scores 1\n";
-	if (len < sizeof magic - 1 || memcmp(text, magic, sizeof magic - 1) != 0) {
-		snprintf(err, errlen, "%s:1: not an astray score list (format 1)", name);
+	static const char magic1[] = "astray-scores 1\n", magic2[] = "astray-scores 2\n";
+	int format = 0;
+	if (len >= sizeof magic1 - 1 && memcmp(text, magic1, sizeof magic1 - 1) == 0)
+		format = 1;
+	else if (len >= sizeof magic2 - 1 && memcmp(text, magic2, sizeof magic2 - 1) == 0)
+		format = 2;
+	if (!format) {
+		snprintf(err, errlen, "%s:1: not an astray score list (format 1 or 2)", name);
 		return false;
 	}
 	size_t lines = 0;
@@ -119,7 +216,7 @@ bool scores_parse(const char *name, const char *text, size_t len, struct score_l
 		snprintf(err, errlen, "%s: out of memory", name);
 		return false;
 	}
-	size_t pos = sizeof magic - 1;
+	size_t pos = sizeof magic1 - 1; /* both headers are as long */
 	bool ok = true;
 	for (int line = 2; pos < len; line++) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
@@ -141,7 +238,24 @@ bool scores_parse(const char *name, const char *text, size_t len, struct score_l
 			if (sscanf(buf, "%ld %d %d %llu %lld %7s %n", &e->score, &e->depth, &e->turns, &seed, &e->date,
 				   e->outcome, &used) == 6 && used > 0 && (size_t)used < n) {
 				e->seed = seed;
-				snprintf(e->cause, sizeof e->cause, "%s", buf + used);
+				snprintf(e->mode, sizeof e->mode, "%s", SCORES_UNKNOWN);
+				if (format == 2) {
+					/* the mode, then a space, then the cause */
+					size_t m = (size_t)used;
+					while (m < n && buf[m] != ' ')
+						m++;
+					if (m < n && scores_mode_valid(buf + used, m - (size_t)used)) {
+						snprintf(e->mode, sizeof e->mode, "%.*s", (int)(m - (size_t)used),
+							 buf + used);
+						used = (int)m + 1;
+					} else {
+						used = -1;
+					}
+				}
+				if (used > 0 && (size_t)used < n)
+					snprintf(e->cause, sizeof e->cause, "%s", buf + used);
+				else
+					used = -1;
 			} else {
 				used = -1;
 			}
@@ -169,7 +283,7 @@ char *scores_format(const struct score_list *l, size_t *len)
 	char *s = malloc(cap);
 	if (!s)
 		return NULL;
-	size_t n = (size_t)snprintf(s, cap, "astray-scores 1\n");
+	size_t n = (size_t)snprintf(s, cap, "astray-scores 2\n");
 	for (int i = 0; i < l->n; i++) {
 		const struct score_entry *e = &l->v[i];
 		char cause[SCORES_CAUSE_LEN];
@@ -177,8 +291,9 @@ char *scores_format(const struct score_list *l, size_t *len)
 		for (char *p = cause; *p; p++)
 			if (*p < 0x20 || *p > 0x7e)
 				*p = '?';
-		n += (size_t)snprintf(s + n, cap - n, "%ld %d %d %" PRIu64 " %lld %s %s\n", e->score, e->depth,
-				      e->turns, e->seed, e->date, e->outcome, cause);
+		const char *mode = scores_mode_valid(e->mode, strlen(e->mode)) ? e->mode : SCORES_UNKNOWN;
+		n += (size_t)snprintf(s + n, cap - n, "%ld %d %d %" PRIu64 " %lld %s %s %s\n", e->score, e->depth,
+				      e->turns, e->seed, e->date, e->outcome, mode, cause);
 	}
 	*len = n;
 	return s;
@@ -240,9 +355,19 @@ bool scores_add(const char *dir, const struct score_entry *e, const struct savef
 	if (!path_in(path, sizeof path, dir, SCORES_FILE, err, errlen) ||
 	    !path_in(lock, sizeof lock, dir, SCORES_LOCK, err, errlen))
 		return false;
-	int fd = open(lock, O_RDWR | O_CREAT, 0600);
+	/* O_NOFOLLOW: a link planted as the lock must not make a file appear
+	 * where it points; O_NONBLOCK: nor a FIFO hang the game */
+	int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+		snprintf(err, errlen, "%s: %s", lock,
+			 errno == ELOOP ? "a symbolic link: refused (the lock must be a file of its own)"
+					: strerror(errno));
+		return false;
+	}
+	struct stat lst;
+	if (fstat(fd, &lst) != 0 || !S_ISREG(lst.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file: refused", lock);
+		close(fd);
 		return false;
 	}
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
@@ -272,13 +397,18 @@ bool scores_add(const char *dir, const struct score_entry *e, const struct savef
 			l.v = v;
 			l.v[l.n++] = *e;
 			qsort(l.v, (size_t)l.n, sizeof *l.v, compare_entries);
-			if (l.n > SCORES_MAX)
-				l.n = SCORES_MAX;
-			for (int i = 0; i < l.n && rank; i++)
-				if (scores_compare(&l.v[i], e) == 0) {
-					*rank = i + 1;
-					break;
-				}
+			/* each mode keeps its best SCORES_MAX (sorted by mode, so a
+			 * mode's entries are one run): the rest are dropped */
+			int kept = 0, place = 0;
+			for (int i = 0; i < l.n; i++) {
+				place = i > 0 && strcmp(l.v[i].mode, l.v[i - 1].mode) == 0 ? place + 1 : 1;
+				if (place > SCORES_MAX)
+					continue;
+				if (rank && scores_compare(&l.v[i], e) == 0)
+					*rank = place;
+				l.v[kept++] = l.v[i];
+			}
+			l.n = kept;
 			size_t len;
 			char *text = scores_format(&l, &len);
 			if (!text) {

@@ -33,9 +33,13 @@ bool snapshot_path(const char *journal, char *buf, size_t size)
 }
 
 bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
-		    const struct game *g, bool *written, char *err, size_t errlen)
+		    const struct game *g, size_t max, bool *written, bool *too_large, char *err, size_t errlen)
 {
 	*written = false;
+	if (too_large)
+		*too_large = false;
+	if (max == 0 || max > SNAPSHOT_MAX_BYTES)
+		max = SNAPSHOT_MAX_BYTES;
 	void *state;
 	size_t len;
 	switch (game_state_save(g, &state, &len)) {
@@ -50,6 +54,15 @@ bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t hea
 	char head[200];
 	int n = snprintf(head, sizeof head, "astray-snapshot %d %08" PRIx32 " %ld %d %016" PRIx64 " %zu %08" PRIx32 "\n",
 			 SNAPSHOT_FORMAT, header_crc, action, g->turn, game_hash(g), len, savefile_crc32(0, state, len));
+	if ((size_t)n + len > max) {
+		/* its reader would refuse it: writing it would only cost time */
+		free(state);
+		if (too_large)
+			*too_large = true;
+		snprintf(err, errlen, "%s: the game's state takes %zu bytes, more than a snapshot holds (%zu)", path,
+			 (size_t)n + len, max);
+		return false;
+	}
 	char *file = malloc((size_t)n + len);
 	if (!file) {
 		free(state);

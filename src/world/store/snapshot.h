@@ -25,9 +25,12 @@ bool snapshot_path(const char *journal, char *buf, size_t size);
  * journal (journal_data.header_crc).  *written is false when the state
  * cannot be saved now (GAME_STATE_UNSAVABLE: nothing is written, the old
  * snapshot stays).  False with a message naming the file on failure.
+ * The file is never larger than max (0: SNAPSHOT_MAX_BYTES, what the
+ * reader takes): a larger state is not written (the old snapshot stays),
+ * and *too_large (may be NULL) says that was why.
  */
 bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
-		    const struct game *g, bool *written, char *err, size_t errlen);
+		    const struct game *g, size_t max, bool *written, bool *too_large, char *err, size_t errlen);
 
 /* A snapshot file's first line, read back. */
 struct snapshot_head {

@@ -36,6 +36,8 @@ static const struct {
 	{ '#', "wall" },   { '.', "floor" },     { ',', "rubble" }, { '~', "water" },
 	{ ' ', "void" },   { '+', "door" },      { '@', "start" },  { '>', "exit" },
 	{ '!', "potion" }, { '$', "gold" },      { '%', "permanent wall" },
+	{ '?', "scroll" }, { '/', "wand" },      { ')', "weapon" },  { '[', "armour" },
+	{ '(', "ammunition" }, { '}', "tool" },
 };
 #define N_FIXED ((int)(sizeof fixed_glyphs / sizeof fixed_glyphs[0]))
 
@@ -119,7 +121,7 @@ void editor_level_glyphs(const struct level *lv, char *out)
 		for (int x = 0; x < lv->w; x++)
 			out[y * lv->w + x] = tile_glyph(level_tile(lv, x, y));
 	for (int i = 0; i < lv->n_items; i++)
-		out[lv->items[i].y * lv->w + lv->items[i].x] = lv->items[i].kind == ITEM_POTION ? '!' : '$';
+		out[lv->items[i].y * lv->w + lv->items[i].x] = item_class_glyph((int)lv->items[i].kind);
 	for (int i = 0; i < lv->n_monsters; i++)
 		out[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
 	if (lv->player_x >= 0 && lv->player_y >= 0 && lv->player_x < lv->w && lv->player_y < lv->h)
@@ -206,6 +208,7 @@ void editor_destroy(struct editor *ed)
 	free(ed->mcells);
 	free(ed->mstart);
 	free(ed->mlen);
+	editor_plans_free(ed);
 	free(ed);
 }
 

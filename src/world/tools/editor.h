@@ -188,6 +188,42 @@ int editor_monster_routes(struct editor *ed);
 bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **cells, int *len,
 			  bool *reachable);
 
+/*
+ * What each monster's own mind would do at the level's start, with the
+ * player standing on the start (docs/edit.md, "Monster plans"): the
+ * game's own AI (ai_decide, through game_act) plays the level in a scratch
+ * game where the player waits and no blow hurts, every monster but the
+ * ambushers knowing where the player stands each turn (ai_mind_alert, as
+ * `sim --chase` tells them), until no monster has stepped or dug for
+ * EDITOR_PLAN_QUIET turns or EDITOR_PLAN_TURNS have passed.  Computed on
+ * demand; valid until the next change.
+ */
+#define EDITOR_PLAN_QUIET 12
+#define EDITOR_PLAN_TURNS 400
+/* ... and at most this many monster-turns in all (turns times monsters),
+ * so that a crowded level's plans stay a fraction of a second: its
+ * monsters' first EDITOR_PLAN_WORK / monsters turns (editor_monster_plan_turns). */
+#define EDITOR_PLAN_WORK 3000
+struct editor_monster_plan {
+	int x, y;            /* its cell on the map */
+	int mind;            /* its kind's enum mind_kind; -1 for a letter the bestiary does not know (no plan) */
+	const int *walk;     /* the cells it walks, its own first (cell = y * w + x); NULL when walk_len is 0 */
+	int walk_len;
+	const int *dug;      /* the walls it digs into rubble on the way, in order; NULL when n_dug is 0 */
+	int n_dug;
+	int post;            /* the cell its mind holds at the end: a pack member's post, an ambusher's lair,
+	                        a ranged monster's firing spot; -1 none */
+	int strike;          /* the cell it first struck the player from (a blow or a shot); -1 none */
+	bool asleep;         /* still asleep at the end (an ambusher of a kind that may sleep) */
+};
+/* Plays the scratch game when the map changed; the number of monsters (as
+ * in editor_level), 0 without a start, an exit or a bestiary. */
+int editor_monster_plans(struct editor *ed);
+/* Monster i's plan; false when there is none (i out of range). */
+bool editor_monster_plan(struct editor *ed, int i, struct editor_monster_plan *out);
+/* The turns the plans were played for, and whether the work limit cut them short. */
+int editor_monster_plan_turns(struct editor *ed, bool *cut);
+
 /* ---- header and size ---- */
 
 /* The header keys a designer edits; the topology is fixed once chosen. */

@@ -63,7 +63,7 @@ static bool build_level(struct editor *ed)
 		if (c == '@') {
 			lv->player_x = x;
 			lv->player_y = y;
-		} else if (c == '!' || c == '$') {
+		} else if (item_class_of_glyph(c) >= 0) {
 			if (lv->n_items == ed->cap_items) {
 				int cap = ed->cap_items ? ed->cap_items * 2 : 16;
 				struct level_item *it = realloc(lv->items, (size_t)cap * sizeof *it);
@@ -73,7 +73,7 @@ static bool build_level(struct editor *ed)
 				ed->cap_items = cap;
 			}
 			lv->items[lv->n_items++] =
-				(struct level_item){ c == '!' ? ITEM_POTION : ITEM_GOLD, x, y };
+				(struct level_item){ (enum item_kind)item_class_of_glyph(c), x, y };
 		} else if (editor_is_letter(c)) {
 			if (lv->n_monsters == ed->cap_monsters) {
 				int cap = ed->cap_monsters ? ed->cap_monsters * 2 : 16;
@@ -160,6 +160,7 @@ static void refresh(struct editor *ed)
 	double t0 = clock_cpu_us();
 	ed->stale = false;
 	ed->monsters_done = false;
+	ed->plans_done = false;
 	if (!build_level(ed)) {
 		diag_list_fini(&ed->diags);
 		diag_add(&ed->diags, DIAG_ERROR, ed->file, 0, 0, "out of memory");

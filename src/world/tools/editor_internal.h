@@ -83,8 +83,24 @@ struct editor {
 	int *mcells, n_mcells, cap_mcells; /* every monster's route, one after another */
 	int *mstart, *mlen;           /* per monster: offset in mcells, length (0: cannot reach) */
 	int cap_mon_routes;
+	struct plan_acc *plans;       /* per monster of the map: its plan (editor_plan.c) */
+	int n_plans, cap_plans;
+	bool plans_done;
+	int plan_turns;               /* turns the plans were played for */
+	bool plan_cut;                /* ... cut short by EDITOR_PLAN_WORK */
 	double refresh_us;
 };
+
+/* editor_plan.c: one monster's plan as the scratch game plays it. */
+struct plan_acc {
+	int *walk, n_walk, cap_walk;
+	int *dug, n_dug, cap_dug;
+	int post, strike, mind;
+	bool asleep;
+};
+
+/* editor_plan.c: frees the plans' buffers (editor_destroy). */
+void editor_plans_free(struct editor *ed);
 
 /* editor.c: whether c is an ASCII letter (a monster's glyph). */
 bool editor_is_letter(char c);

@@ -46,11 +46,11 @@ static int terrain_tile(char ch)
 /* The header keys, in the order they are written; line_of[] by index. */
 enum counts_key {
 	K_LEVEL, K_HASH, K_TOPOLOGY, K_SIZE, K_START, K_PLAYER, K_CHASE, K_TURNS, K_GAMES, K_SEED,
-	K_SETTINGS, K_SETTINGS_A, K_SETTINGS_B, K_TERRAIN, K_COUNT_KEYS
+	K_SETTINGS, K_SETTINGS_A, K_SETTINGS_B, K_KIND, K_TERRAIN, K_COUNT_KEYS
 };
 static const char *const counts_keys[K_COUNT_KEYS] = {
 	"level", "level-hash", "topology", "size", "start", "player", "chase", "turns", "games", "seed",
-	"settings", "settings-a", "settings-b", "terrain",
+	"settings", "settings-a", "settings-b", "kind", "terrain",
 };
 
 static bool has_line_break(const char *s)
@@ -62,7 +62,7 @@ int heatmap_counts_write(FILE *f, const struct heatmap_run *run, const struct si
 			 const struct sim_heat *b)
 {
 	if (!a || a->w == 0 || (run->compare && (!b || b->w != a->w || b->h != a->h)) || has_line_break(run->level) ||
-	    has_line_break(run->settings[0]) || has_line_break(run->settings[1]))
+	    has_line_break(run->settings[0]) || has_line_break(run->settings[1]) || has_line_break(run->kind))
 		return -1;
 	fprintf(f, "astray-heat 1\nlevel: %s\nlevel-hash: %016llx\ntopology: %s\nsize: %dx%d\n", run->level,
 		(unsigned long long)run->level_hash, grid_topology_name((enum grid_topology)a->topo), a->w, a->h);
@@ -76,6 +76,8 @@ int heatmap_counts_write(FILE *f, const struct heatmap_run *run, const struct si
 		fprintf(f, "settings-a: %s\nsettings-b: %s\n", run->settings[0], run->settings[1]);
 	else
 		fprintf(f, "settings: %s\n", run->settings[0]);
+	if (run->kind[0])
+		fprintf(f, "kind: %s\n", run->kind);
 	fprintf(f, "terrain:\n");
 	for (int y = 0; y < a->h; y++) {
 		for (int x = 0; x < a->w; x++) {
@@ -200,7 +202,7 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 		k++;
 	if (!colon || k == K_COUNT_KEYS)
 		return fail(r, 1, "expected a header line 'key: value' (level, level-hash, topology, size, start, "
-				  "player, chase, turns, games, seed, settings or settings-a/-b) or 'terrain:'");
+				  "player, chase, turns, games, seed, settings or settings-a/-b, kind) or 'terrain:'");
 	if (out->line_of[k])
 		return fail(r, 1, "'%s' is given twice", counts_keys[k]);
 	out->line_of[k] = r->line;
@@ -289,6 +291,11 @@ static bool header_line(struct counts_reader *r, struct heatmap_counts *out, int
 	case K_SETTINGS_B:
 		if (!copy_value(run->settings[k == K_SETTINGS_B], sizeof run->settings[0], v, vlen))
 			return fail(r, col, "the settings are too long or hold a NUL byte or a carriage return");
+		return true;
+	case K_KIND:
+		if (vlen == 0 || !copy_value(run->kind, sizeof run->kind, v, vlen) || strpbrk(run->kind, " \t"))
+			return fail(r, col, "expected the name of one monster kind (at most %d characters, no spaces)",
+				    (int)sizeof run->kind - 1);
 		return true;
 	default:
 		return false;
@@ -467,6 +474,10 @@ static bool same_key(const struct heatmap_counts *a, const struct heatmap_counts
 		snprintf(va, size, "%d", x->max_turns);
 		snprintf(vb, size, "%d", y->max_turns);
 		break;
+	case K_KIND:
+		snprintf(va, size, "%s", x->kind[0] ? x->kind : "(every kind)");
+		snprintf(vb, size, "%s", y->kind[0] ? y->kind : "(every kind)");
+		break;
 	case K_SETTINGS:
 	case K_SETTINGS_A:
 	case K_SETTINGS_B:
@@ -487,6 +498,8 @@ static int key_line(const struct heatmap_counts *c, enum counts_key k)
 {
 	if (k == K_SETTINGS || k == K_SETTINGS_A || k == K_SETTINGS_B)
 		return c->line_of[K_SETTINGS] ? c->line_of[K_SETTINGS] : c->line_of[K_SETTINGS_A];
+	if (k == K_KIND && !c->line_of[K_KIND])
+		return c->line_of[K_TERRAIN]; /* no kind line: every kind; point at where it would be */
 	return c->line_of[k];
 }
 
@@ -568,11 +581,11 @@ bool heatmap_counts_merge(const struct heatmap_counts *const *parts, const char 
 	if (n < 1)
 		return false;
 	static const enum counts_key same[] = { K_LEVEL, K_HASH, K_TOPOLOGY, K_SIZE, K_PLAYER, K_CHASE, K_TURNS,
-						K_SETTINGS };
+						K_SETTINGS, K_KIND };
 	static const char *const why[] = {
 		"another level", "another version of the level (its text differs)", "another topology",
 		"another size", "another scripted player", "another --chase", "another --turns",
-		"other settings",
+		"other settings", "another --heat-kind",
 	};
 	for (int i = 1; i < n; i++)
 		for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {

@@ -26,6 +26,7 @@ struct heatmap_run {
 	bool compare;              /* two sides, A and B */
 	char settings[2][1024];    /* each side's settings in words ([1] under compare) */
 	int start;                 /* the player's start cell (y * w + x); -1 when it varies (a .map) */
+	char kind[32];             /* --heat-kind: the one kind counted; "" every kind */
 };
 
 /* FNV-1a (64 bits) of a level file's text: tells two versions apart. */

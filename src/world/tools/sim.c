@@ -106,6 +106,8 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
 	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
 		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
+	[SIM_M_XLEVEL] = { "xlevel", "experience level", false, false, 2,
+		"leaves the player at a higher experience level", "the player's experience level at the end" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -119,6 +121,39 @@ int sim_metric_find(const char *name)
 		if (strcmp(metrics[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+static const struct sim_kind_metric_info kind_metrics[SIM_KIND_METRIC_COUNT] = {
+	[SIM_K_MONSTERS] = { "monsters", "monsters", "has more of them", "monsters of the kind at the start" },
+	[SIM_K_CONTACTS] = { "contacts", "contacts", "reaches the player more",
+		"its actions that attack the player (a blow or a shot) or end next to it" },
+	[SIM_K_DAMAGE] = { "damage", "damage dealt", "deals more damage to the player",
+		"hit points the player lost to it" },
+	[SIM_K_DEATHS] = { "deaths", "deaths", "loses more of them", "its monsters killed" },
+	[SIM_K_JAMS] = { "jams", "jams", "jams more", "its blocked waits" },
+};
+
+const struct sim_kind_metric_info *sim_kind_metric_info(enum sim_kind_metric m)
+{
+	return (unsigned)m < SIM_KIND_METRIC_COUNT ? &kind_metrics[m] : NULL;
+}
+
+int sim_kind_metric_find(const char *name)
+{
+	for (int i = 0; i < SIM_KIND_METRIC_COUNT; i++)
+		if (strcmp(kind_metrics[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+double sim_game_value(const struct sim_game *g, int col)
+{
+	if (col < SIM_METRIC_COUNT)
+		return g->v[col];
+	int k = (col - SIM_METRIC_COUNT) / SIM_KIND_METRIC_COUNT, km = (col - SIM_METRIC_COUNT) % SIM_KIND_METRIC_COUNT;
+	if (k >= SIM_KINDS || g->kinds[k][SIM_K_MONSTERS] == 0)
+		return NAN;
+	return (double)g->kinds[k][km];
 }
 
 uint64_t sim_game_seed(uint64_t base, int i)
@@ -161,6 +196,11 @@ struct sim_runner {
 	struct mon_track *track;  /* per monster of the current game */
 	int track_cap;
 	long oscillations, stuck, blocked_waits, longest_jam; /* this game */
+	uint32_t kinds[SIM_KINDS][SIM_KIND_METRIC_COUNT]; /* this game's contacts and jams per kind */
+	long damage_mark;         /* g->damage_taken when the monster of damage_kind acted */
+	int damage_kind;          /* the kind of the last monster that acted, -1 none */
+	int heat_kind;            /* --heat-kind: the kind whose heat is counted, -1 every kind */
+	bool kind_met;            /* this game: heat_kind has made its first contact */
 	struct sim_heat *heat;    /* borrowed, or NULL */
 	struct samples expanded;  /* per search */
 	struct samples us;        /* per search */
@@ -179,7 +219,10 @@ struct sim_runner {
 
 struct sim_runner *sim_runner_create(void)
 {
-	return calloc(1, sizeof(struct sim_runner));
+	struct sim_runner *r = calloc(1, sizeof(struct sim_runner));
+	if (r)
+		r->heat_kind = -1;
+	return r;
 }
 
 void sim_runner_destroy(struct sim_runner *r)
@@ -200,6 +243,11 @@ void sim_runner_destroy(struct sim_runner *r)
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat)
 {
 	r->heat = heat;
+}
+
+void sim_runner_set_heat_kind(struct sim_runner *r, int kind)
+{
+	r->heat_kind = kind;
 }
 
 void sim_runner_set_record(struct sim_runner *r, const struct sim_record *rec)
@@ -282,6 +330,23 @@ bool sim_heat_add(struct sim_heat *dst, const struct sim_heat *src)
 /* ------------------------------------------------------------------ */
 /* Behaviour metrics, from every monster action (game.on_monster_act)  */
 
+/* The place of m's kind in the game's bestiary, or -1 (a constructed test game may give none). */
+static int kind_of(const struct game *g, const struct monster *m)
+{
+	uintptr_t k = (uintptr_t)m->kind, first = (uintptr_t)g->bestiary.kinds;
+	if (!m->kind || k < first || k >= first + (uintptr_t)g->bestiary.n * sizeof g->bestiary.kinds[0])
+		return -1;
+	return (int)((k - first) / sizeof g->bestiary.kinds[0]);
+}
+
+/* Charges the damage taken since the last monster acted to its kind. */
+static void kind_damage(struct sim_runner *r, const struct game *g)
+{
+	if (r->damage_kind >= 0)
+		r->kinds[r->damage_kind][SIM_K_DAMAGE] += (uint32_t)(g->damage_taken - r->damage_mark);
+	r->damage_mark = g->damage_taken;
+}
+
 void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision d)
 {
 	struct sim_runner *r = ud;
@@ -292,8 +357,25 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 	int here = grid_index(grid, m->x, m->y);
 	bool hunting = mi->hunting && !mi->fleeing;
 	int target = hunting ? grid_index(grid, mi->target_x, mi->target_y) : -1;
-	if (r->heat)
-		r->heat->v[SIM_HEAT_OCCUPANCY][here] += 1;
+	int kind = kind_of(g, m);
+	/* --heat-kind: the other kinds' actions are not counted */
+	struct sim_heat *heat = r->heat_kind < 0 || kind == r->heat_kind ? r->heat : NULL;
+	if (heat)
+		heat->v[SIM_HEAT_OCCUPANCY][here] += 1;
+
+	/* Per kind: the damage since the previous monster acted was its
+	 * doing (only monsters hurt the player); a contact is a blow, a shot
+	 * or an action that ends next to the player. */
+	kind_damage(r, g);
+	r->damage_kind = kind;
+	int after = d.act == AI_STEP ? d.cell : here;
+	int player = grid_index(grid, g->player.x, g->player.y);
+	if (kind >= 0 && (d.act == AI_ATTACK || d.act == AI_SHOOT || grid_is_adjacent(grid, after, player))) {
+		r->kinds[kind][SIM_K_CONTACTS]++;
+		if (heat && r->heat_kind >= 0 && !r->kind_met)
+			heat->v[SIM_HEAT_CONTACT][player] += 1;
+		r->kind_met |= kind == r->heat_kind;
+	}
 
 	/* Blocked wait: waiting while the next cell of its route is held by
 	 * another monster (the AI keeps that route: ai.c next_step). */
@@ -303,11 +385,13 @@ void sim_behaviour_act(void *ud, const struct game *g, int i, struct ai_decision
 		       g->occupant[mi->route[mi->route_pos + 1]] != i;
 	if (blocked) {
 		r->blocked_waits++;
+		if (kind >= 0)
+			r->kinds[kind][SIM_K_JAMS]++;
 		t->jam++;
 		if (t->jam > r->longest_jam)
 			r->longest_jam = t->jam;
-		if (r->heat)
-			r->heat->v[SIM_HEAT_BLOCKED][here] += 1;
+		if (heat)
+			heat->v[SIM_HEAT_BLOCKED][here] += 1;
 	} else {
 		t->jam = 0;
 	}
@@ -362,7 +446,24 @@ static bool behaviour_level(struct sim_runner *r, int n_monsters)
 bool sim_behaviour_begin(struct sim_runner *r, int n_monsters)
 {
 	r->oscillations = r->stuck = r->blocked_waits = r->longest_jam = 0;
+	memset(r->kinds, 0, sizeof r->kinds);
+	r->damage_kind = -1;
+	r->kind_met = false;
+	r->damage_mark = 0;
 	return behaviour_level(r, n_monsters);
+}
+
+void sim_kind_counts(struct sim_runner *r, const struct game *g, uint32_t out[SIM_KINDS][SIM_KIND_METRIC_COUNT])
+{
+	kind_damage(r, g);
+	memcpy(out, r->kinds, sizeof r->kinds);
+	for (int i = 0; i < g->n_monsters; i++) {
+		int k = kind_of(g, &g->monsters[i]);
+		if (k < 0)
+			continue;
+		out[k][SIM_K_MONSTERS]++;
+		out[k][SIM_K_DEATHS] += !g->monsters[i].alive;
+	}
 }
 
 void sim_behaviour_counts(const struct sim_runner *r, long out[4])
@@ -671,6 +772,15 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 	v[SIM_M_AI_MS_MEAN] = r->turn_ms.n > 0 ? total / (double)r->turn_ms.n : NAN;
 	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
 	v[SIM_M_DEPTH] = g->depth + 1;
+	sim_kind_counts(r, g, out->kinds);
+	v[SIM_M_XLEVEL] = g->player.xlevel;
+	/* the killer's kind: g->killer is "a goblin", "an orc" */
+	const char *k = g->killer;
+	if (strncmp(k, "a ", 2) == 0)
+		k += 2;
+	else if (strncmp(k, "an ", 3) == 0)
+		k += 3;
+	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 }
 
 /*
@@ -730,6 +840,15 @@ static bool record(struct sim_runner *r, const struct action *a, enum act_result
 	return false;
 }
 
+/* The death layer: the player's cell, when the killing blow (the last
+ * monster action: the monsters stop when the player dies) was of the
+ * heat's kind. */
+static void heat_death(struct sim_runner *r, const struct game *g)
+{
+	if (r->heat && (r->heat_kind < 0 || r->damage_kind == r->heat_kind))
+		r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
+}
+
 /* A dungeon's next level was loaded: the scripted players' search
  * context, exits and route, and the monsters' tracks, are made anew. */
 static bool next_level(struct sim_runner *r, struct game *g, struct path_ctx **ctx)
@@ -737,7 +856,7 @@ static bool next_level(struct sim_runner *r, struct game *g, struct path_ctx **c
 	path_destroy(*ctx);
 	*ctx = path_create(g->grid);
 	r->route_len = r->route_pos = 0;
-	return *ctx && find_exits(r, g) && behaviour_level(r, g->n_monsters);
+	return *ctx && find_exits(r, g) && behaviour_level(r, g->monster_cap);
 }
 
 static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx **ctxp,
@@ -780,11 +899,10 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		int turns = g->turn - turn0;
 		for (int k = 0; k < turns; k++)
 			samples_push(&r->turn_ms, spent / turns);
-		if (r->heat && !contact0 && g->first_contact_turn >= 0)
+		if (r->heat && r->heat_kind < 0 && !contact0 && g->first_contact_turn >= 0)
 			r->heat->v[SIM_HEAT_CONTACT][player_cell(g)] += 1;
 		if (res == RESULT_DIED || g->player.hp <= 0) {
-			if (r->heat)
-				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
+			heat_death(r, g);
 			return SIM_KILLED;
 		}
 		if (res == RESULT_NEW_LEVEL && g->n_levels > 1) {
@@ -799,8 +917,8 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		if (a.kind == ACT_DESCEND && on_exit)
 			return SIM_ESCAPED;
 		if (g->over) {
-			if (!g->won && r->heat)
-				r->heat->v[SIM_HEAT_DEATHS][player_cell(g)] += 1;
+			if (!g->won)
+				heat_death(r, g);
 			return g->won ? SIM_ESCAPED : SIM_KILLED;
 		}
 	}
@@ -984,7 +1102,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	struct game *g = game_create(levels, n_levels, b, seed);
 	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
 	int rc = -1;
-	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->n_monsters))
+	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->monster_cap))
 		goto done;
 	if (opt->player == SIM_PLAYER_BOT && !r->bot && !(r->bot = sim_bot_create()))
 		goto done;
@@ -1056,15 +1174,20 @@ bool sim_apply_settings(struct bestiary *b, const char *list, char *err, size_t 
 int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 		  struct stats_summary *out)
 {
+	return sim_summarize_col(games, n, (int)m, out);
+}
+
+int sim_summarize_col(const struct sim_game *games, int n, int col, struct stats_summary *out)
+{
 	double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
 	if (!v)
 		return -1;
 	for (int i = 0; i < n; i++)
-		v[i] = games[i].v[m];
+		v[i] = sim_game_value(&games[i], col);
 	/* Every metric that is not a rate is a count, a turn or a time: never
 	 * negative, so its interval must not go below 0 either. */
-	int used = metrics[m].rate ? stats_rate_ci(v, (size_t)n, out)
-				   : stats_nonneg_ci(v, (size_t)n, out);
+	int used = col < SIM_METRIC_COUNT && metrics[col].rate ? stats_rate_ci(v, (size_t)n, out)
+								 : stats_nonneg_ci(v, (size_t)n, out);
 	free(v);
 	return used;
 }
@@ -1072,13 +1195,19 @@ int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,
 		       enum sim_metric m, struct sim_paired *out)
 {
+	return sim_compare_col(a, b, n, (int)m, out);
+}
+
+int sim_compare_col(const struct sim_game *a, const struct sim_game *b, int n, int col,
+		    struct sim_paired *out)
+{
 	size_t sz = (size_t)(n > 0 ? n : 1);
 	double *va = malloc(sz * sizeof *va), *vb = malloc(sz * sizeof *vb);
 	int rc = -1;
 	if (va && vb) {
 		for (int i = 0; i < n; i++) {
-			va[i] = a[i].v[m];
-			vb[i] = b[i].v[m];
+			va[i] = sim_game_value(&a[i], col);
+			vb[i] = sim_game_value(&b[i], col);
 		}
 		rc = stats_paired(va, vb, (size_t)n, &out->diff, &out->a, &out->b);
 		out->n = out->diff.n;

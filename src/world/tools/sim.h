@@ -65,6 +65,7 @@ enum sim_metric {
 	SIM_M_SEARCH_MS_TURN,
 	SIM_M_AI_MS_MEAN,
 	SIM_M_AI_MS_P95,
+	SIM_M_XLEVEL,        /* appended: the per-game CSV keeps its older columns in place */
 	SIM_METRIC_COUNT
 };
 
@@ -82,6 +83,43 @@ const struct sim_metric_info *sim_metric_info(enum sim_metric m);
 /* The metric with this name, or -1. */
 int sim_metric_find(const char *name);
 
+/*
+ * Per-kind metrics (docs/sim.md, "Per kind"): for every kind of the run's
+ * bestiary, counts over one game.  A kind with no monster in a game
+ * defines none of them there (the summaries count the games that have it).
+ */
+enum sim_kind_metric {
+	SIM_K_MONSTERS,      /* monsters of the kind at the start */
+	SIM_K_CONTACTS,      /* its actions that attack the player (a blow or a shot) or end next to it */
+	SIM_K_DAMAGE,        /* hit points the player lost to it */
+	SIM_K_DEATHS,        /* its monsters killed (by the player or a stray shot) */
+	SIM_K_JAMS,          /* its blocked waits (below) */
+	SIM_KIND_METRIC_COUNT
+};
+
+struct sim_kind_metric_info {
+	const char *name;    /* the column's part after the kind: "wolf.contacts" */
+	const char *label;   /* words for the table */
+	const char *higher;  /* what a higher value means, for --compare */
+	const char *doc;
+};
+
+const struct sim_kind_metric_info *sim_kind_metric_info(enum sim_kind_metric m);
+int sim_kind_metric_find(const char *name); /* "contacts" -> SIM_K_CONTACTS, or -1 */
+
+#define SIM_KINDS BESTIARY_MAX_KINDS
+
+/*
+ * A column of the report: a metric (0 .. SIM_METRIC_COUNT-1) or, after
+ * them, kind k's metric km as SIM_METRIC_COUNT + k * SIM_KIND_METRIC_COUNT
+ * + km.  k is the kind's place in the run's bestiary (sim) or in the
+ * header's list of kinds (sim-report), which are the same order.
+ */
+static inline int sim_kind_col(int kind, enum sim_kind_metric km)
+{
+	return SIM_METRIC_COUNT + kind * SIM_KIND_METRIC_COUNT + (int)km;
+}
+
 /* One game's result. */
 struct sim_game {
 	int level;           /* index of the level in the run */
@@ -90,7 +128,13 @@ struct sim_game {
 	enum sim_outcome outcome;
 	int monsters;        /* monsters at the start */
 	double v[SIM_METRIC_COUNT]; /* NaN where undefined */
+	uint32_t kinds[SIM_KINDS][SIM_KIND_METRIC_COUNT]; /* per kind; all 0 for a kind not in the game */
+	char killer[32];     /* the kind that killed the player ("goblin"), "" when it was not killed */
 };
+
+/* Column `col` of game g (sim_kind_col): NaN where undefined, a kind's
+ * columns included when the game has none of it. */
+double sim_game_value(const struct sim_game *g, int col);
 
 /* Actions of look-back for the `stuck` metric (docs/sim.md). */
 #define SIM_STUCK_K 8
@@ -179,6 +223,12 @@ struct sim_runner *sim_runner_create(void);
 void sim_runner_destroy(struct sim_runner *r); /* NULL does nothing */
 /* Games played from now on add their counts to heat (borrowed; NULL stops). */
 void sim_runner_set_heat(struct sim_runner *r, struct sim_heat *heat);
+/* Heat of one kind only (--heat-kind; docs/sim.md): kind is its place in
+ * the game's bestiary, -1 every kind (the default).  occupancy and blocked
+ * count that kind's monsters; contact the player's cell at the kind's
+ * first contact of each game; deaths the player's cell when the kind
+ * dealt the killing blow. */
+void sim_runner_set_heat_kind(struct sim_runner *r, int kind);
 
 /* sim --record: one journal per game, DIR/LEVELNAME-SEED.jnl (with
  * -A-/-B- before the seed for the sides of --compare), so any game can be
@@ -217,6 +267,9 @@ struct game;
 bool sim_behaviour_begin(struct sim_runner *r, int n_monsters);
 void sim_behaviour_act(void *runner, const struct game *g, int monster, struct ai_decision d);
 void sim_behaviour_counts(const struct sim_runner *r, long out[4]);
+/* The per-kind counts of the game so far (the observer's and the game's
+ * monsters): what sim_run_game puts in sim_game.kinds. */
+void sim_kind_counts(struct sim_runner *r, const struct game *g, uint32_t out[SIM_KINDS][SIM_KIND_METRIC_COUNT]);
 
 /*
  * Plays one headless game with the same game code as `play` (game_act on
@@ -246,6 +299,8 @@ bool sim_apply_settings(struct bestiary *b, const char *list, char *err, size_t 
  * Returns the number of games that define it, or -1 on no memory. */
 int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 		  struct stats_summary *out);
+/* sim_summarize of any column (sim_kind_col); a kind's columns are counts, not rates. */
+int sim_summarize_col(const struct sim_game *games, int n, int col, struct stats_summary *out);
 
 /* Metric m of setting A against setting B over n paired games (a[i] and b[i] share a seed). */
 struct sim_paired {
@@ -257,6 +312,9 @@ struct sim_paired {
 
 int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,
 		       enum sim_metric m, struct sim_paired *out);
+/* sim_compare_metric of any column: the pairs where both games define it. */
+int sim_compare_col(const struct sim_game *a, const struct sim_game *b, int n, int col,
+		    struct sim_paired *out);
 
 /* The length (1 to 4) of the valid UTF-8 sequence at the start of p (not
  * empty; NUL ends it), or 0 when it is not valid UTF-8 (a stray byte, an

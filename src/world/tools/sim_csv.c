@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Columns a file may have: the fixed ones, every metric, five per kind. */
+#define SIM_CSV_MAX_COLS (64 + SIM_METRIC_COUNT + SIM_KINDS * SIM_KIND_METRIC_COUNT)
+
 /* A whole decimal number in [lo, hi]. */
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -64,12 +67,14 @@ struct sim_csv {
 	bool any;                   /* a header was read */
 	bool hidden[SIM_METRIC_COUNT];
 	int ncols;                  /* columns of the header */
-	int col_kind[64 + SIM_METRIC_COUNT]; /* what each column is: below, or a metric */
+	int col_kind[SIM_CSV_MAX_COLS]; /* what each column is: below, or a column (sim_kind_col) */
+	char kind_names[SIM_KINDS][32]; /* the kinds of the KIND.METRIC columns, in order */
+	int n_kinds;
 	struct sim_csv_level *view;  /* sim_csv_finish's levels */
 };
 
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
-       COL_RUN = -7, COL_CONFIG = -8 };
+       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -113,6 +118,40 @@ static int split_csv(char *line, char **f, int max)
 	}
 }
 
+/*
+ * A per-kind column "KIND.METRIC": its column (sim_kind_col) with KIND
+ * added to names[] when new (has[] marks the metrics each kind has); -1
+ * when the name is not of that form, -2 with the reason in err.
+ */
+static int kind_column(const char *col, char names[SIM_KINDS][32], int *n, unsigned has[SIM_KINDS], char *err,
+		       size_t errlen)
+{
+	const char *dot = strrchr(col, '.');
+	int km = dot ? sim_kind_metric_find(dot + 1) : -1;
+	size_t len = dot ? (size_t)(dot - col) : 0;
+	if (km < 0 || len == 0 || len >= sizeof names[0])
+		return -1;
+	int k = 0;
+	while (k < *n && !(strlen(names[k]) == len && strncmp(names[k], col, len) == 0))
+		k++;
+	if (k == *n) {
+		if (*n == SIM_KINDS) {
+			snprintf(err, errlen, "more than %d kinds in the per-kind columns", SIM_KINDS);
+			return -2;
+		}
+		memcpy(names[k], col, len);
+		names[k][len] = '\0';
+		has[k] = 0;
+		(*n)++;
+	}
+	if (has[k] & 1u << km) {
+		snprintf(err, errlen, "the column '%.60s' appears twice", col);
+		return -2;
+	}
+	has[k] |= 1u << km;
+	return sim_kind_col(k, (enum sim_kind_metric)km);
+}
+
 static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t errlen)
 {
 	static const struct {
@@ -120,9 +159,12 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		int kind;
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
 		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
-		      { "run", COL_RUN }, { "config", COL_CONFIG } };
+		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER } };
 	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false,
 	     config = false;
+	char names[SIM_KINDS][32];
+	unsigned has[SIM_KINDS] = { 0 };
+	int n_kinds = 0;
 	if (n > (int)(sizeof rd->col_kind / sizeof rd->col_kind[0])) {
 		snprintf(err, errlen, "too many columns");
 		return false;
@@ -137,12 +179,15 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 			}
 		if (!found) {
 			int m = sim_metric_find(f[i]);
+			if (m < 0 && (m = kind_column(f[i], names, &n_kinds, has, err, errlen)) == -2)
+				return false;
 			if (m < 0) {
 				snprintf(err, errlen, "unknown column '%.60s' (expected the per-game CSV of astray sim)", f[i]);
 				return false;
 			}
 			kind = m;
-			seen[m] = true;
+			if (m < SIM_METRIC_COUNT)
+				seen[m] = true;
 		}
 		side |= kind == COL_SIDE;
 		game |= kind == COL_GAME;
@@ -156,14 +201,28 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 				      "astray sim --shard I/N or --per-game --format csv)");
 		return false;
 	}
+	for (int k = 0; k < n_kinds; k++)
+		for (int km = 0; km < SIM_KIND_METRIC_COUNT; km++)
+			if (!(has[k] & 1u << km)) {
+				snprintf(err, errlen, "no column %s.%s: each kind has one for each of monsters, contacts, "
+						      "damage, deaths and jams", names[k],
+					 sim_kind_metric_info((enum sim_kind_metric)km)->name);
+				return false;
+			}
 	bool hidden[SIM_METRIC_COUNT];
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		hidden[m] = !seen[m];
+	bool kinds_differ = n_kinds != rd->n_kinds;
+	for (int k = 0; k < n_kinds && !kinds_differ; k++)
+		kinds_differ = strcmp(names[k], rd->kind_names[k]) != 0;
 	if (rd->any && (side != rd->compare || seed != rd->seeds || config != rd->configs ||
-			memcmp(hidden, rd->hidden, sizeof hidden) != 0)) {
-		snprintf(err, errlen, "its columns differ from the first file's (mixed runs?)");
+			memcmp(hidden, rd->hidden, sizeof hidden) != 0 || kinds_differ)) {
+		snprintf(err, errlen, "its columns differ from the first file's (mixed runs?%s)",
+			 kinds_differ ? " its per-kind columns name other kinds: another bestiary" : "");
 		return false;
 	}
+	memcpy(rd->kind_names, names, sizeof names);
+	rd->n_kinds = n_kinds;
 	rd->compare = side;
 	rd->seeds = seed;
 	rd->configs = config;
@@ -292,6 +351,22 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			}
 			break;
 		}
+		case COL_KILLER: {
+			/* a kind's name (bestiary: letters, digits, - and _), or nothing */
+			size_t kl = strlen(f[i]);
+			bool ok = kl < sizeof g.killer;
+			for (size_t k = 0; k < kl && ok; k++) {
+				char c = f[i][k];
+				ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+				     c == '_';
+			}
+			if (!ok) {
+				snprintf(err, errlen, "killer '%.40s' (expected a monster kind's name or nothing)", f[i]);
+				return false;
+			}
+			memcpy(g.killer, f[i], kl + 1);
+			break;
+		}
 		case COL_MONSTERS:
 			if (!parse_long(f[i], 0, 100000000, &v)) {
 				snprintf(err, errlen, "monsters '%.20s' (expected a count)", f[i]);
@@ -300,6 +375,17 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			g.monsters = (int)v;
 			break;
 		default:
+			if (kind >= SIM_METRIC_COUNT) {
+				int k = (kind - SIM_METRIC_COUNT) / SIM_KIND_METRIC_COUNT;
+				int km = (kind - SIM_METRIC_COUNT) % SIM_KIND_METRIC_COUNT;
+				if (*f[i] != '\0' && !parse_long(f[i], 0, UINT32_MAX, &v)) {
+					snprintf(err, errlen, "%s.%s '%.30s' (expected a whole count or nothing)",
+						 rd->kind_names[k], sim_kind_metric_info((enum sim_kind_metric)km)->name, f[i]);
+					return false;
+				}
+				g.kinds[k][km] = *f[i] != '\0' ? (uint32_t)v : 0;
+				break;
+			}
 			if (!parse_number(f[i], &g.v[kind])) {
 				snprintf(err, errlen, "%s '%.30s' (expected a number or nothing)",
 					 sim_metric_info((enum sim_metric)kind)->name, f[i]);
@@ -515,6 +601,8 @@ bool sim_csv_finish(struct sim_csv *rd, struct sim_csv_result *out, struct diag_
 	out->seed = first_base;
 	out->compare = rd->compare;
 	memcpy(out->hidden, rd->hidden, sizeof out->hidden);
+	out->kind_names = (const char (*)[32])rd->kind_names;
+	out->n_kinds = rd->n_kinds;
 	return true;
 }
 
@@ -522,7 +610,7 @@ bool sim_csv_finish(struct sim_csv *rd, struct sim_csv_result *out, struct diag_
 bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t len, struct diag_list *d)
 {
 	char *copy = malloc(len + 1);
-	char **f = malloc((64 + SIM_METRIC_COUNT) * sizeof *f);
+	char **f = malloc(SIM_CSV_MAX_COLS * sizeof *f);
 	bool ok = copy && f, header = true;
 	char err[DIAG_ERR_LEN];
 	if (!ok) {
@@ -565,7 +653,7 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 			end[-1] = '\0';
 		*end = '\0';
 		if (*p != '\0') {
-			int n = split_csv(p, f, 64 + SIM_METRIC_COUNT);
+			int n = split_csv(p, f, SIM_CSV_MAX_COLS);
 			if (n < 0) {
 				snprintf(err, sizeof err, "broken quoting or too many fields");
 				ok = false;

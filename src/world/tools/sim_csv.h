@@ -24,6 +24,8 @@ struct sim_csv_result {
 	uint64_t seed;                  /* the seed of game 0 of the first level */
 	bool compare;                   /* the files hold sides A and B */
 	bool hidden[SIM_METRIC_COUNT];  /* metrics absent from the files */
+	const char (*kind_names)[32];   /* the kinds of the per-kind columns (KIND.METRIC), in order */
+	int n_kinds;
 };
 
 struct sim_csv *sim_csv_create(void);       /* NULL on no memory */
