@@ -154,8 +154,8 @@ static void edit_usage(FILE *out)
 					  "[--name NAME]", NULL });
 	help_text(out, 0,
 		  "\nThe level editor: paint the map with the keys or the mouse, and see what `astray check` says "
-		  "and the routes `astray path` finds while you draw; r shows each monster's plan by its own mind "
-		  "(its walk, its post, the walls it digs), as the game's AI plays the level's first turns.  "
+		  "and the routes `astray path` finds while you draw; r shows each monster's plan by its own mind: "
+		  "its walk, its post and the walls it digs, as the game's AI plays the level's first turns.  "
 		  "p plays the level as it is now; s saves: a "
 		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits the name, "
 		  "author and description, R resizes the map; ? in the editor lists the keys.");

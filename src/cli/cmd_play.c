@@ -730,6 +730,8 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			 * Continue entry: the saved game is filed away to
 			 * games/ (never lost), without a line-mode question */
 			keep_slot = !play_file_saved_away(s.data, as_they_come, filed, sizeof filed);
+			if (keep_slot) /* it could not be filed (a `games` that is a file...): said after the game too */
+				play_save_slot(s.data, kept, sizeof kept);
 		} else if (a->resume) {
 			/* chosen on the title screen: no question; a save that
 			 * cannot be resumed says why, and the player says whether
@@ -781,6 +783,9 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		s.in_slot = !keep_slot;
 		if (s.in_slot)
 			play_save_slot(s.data, s.path, sizeof s.path);
+		/* the slot holds another game: this one plays unsaved, and the
+		 * status line says so for all of it (NOT SAVED) */
+		s.unsaved = keep_slot;
 	}
 	struct game *own = NULL, *g;
 	/* The high-score list compares like with like: the campaign and

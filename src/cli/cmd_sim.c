@@ -145,7 +145,7 @@ static const struct opt sim_opts[] = {
 		  "deaths\tthe player's cell when killed\n"
 		  "blocked\twaits of monsters blocked by another" },
 	{ .name = "heat-kind", .kind = OPT_STRING, .offset = ARG(heat_kind), .metavar = "KIND",
-	  .help = "the heat of one monster kind (its name, as in --set): occupancy and blocked count its "
+	  .help = "the heat of one monster kind, named as in --set: occupancy and blocked count its "
 		  "monsters only, contact the player's cell at its first contact of each game, deaths where "
 		  "its blow killed the player; the picture's title names it" },
 	{ .name = "jobs", .kind = OPT_INT, .offset = ARG(jobs), .metavar = "N", .lo = 1, .hi = 256,
@@ -208,8 +208,8 @@ static void sim_usage(FILE *out)
 		snprintf(text, sizeof text, "%s%s%s", mi->time ? "* " : "", mi->rate ? "rate: " : "", mi->doc);
 		help_row(out, left, 2 + col + 2, text);
 	}
-	help_text(out, 0, "\nper kind (KIND.METRIC for every kind of the bestiary, empty where the game has none of "
-			  "it; the summaries count the games that have it):");
+	help_text(out, 0, "\nper kind, KIND.METRIC for every kind of the bestiary: empty where the game has none of "
+			  "it, and the summaries count the games that have it:");
 	for (int m = 0; m < SIM_KIND_METRIC_COUNT; m++) {
 		const struct sim_kind_metric_info *ki = sim_kind_metric_info((enum sim_kind_metric)m);
 		char left[40];

@@ -350,7 +350,7 @@ static void hook_stopping(void *ud, const struct game *g)
 static const char *hook_warning(void *ud)
 {
 	const struct play_save *s = ud;
-	return s->j && s->failed ? "NOT SAVED" : NULL;
+	return (s->j && s->failed) || (!s->j && s->unsaved) ? "NOT SAVED" : NULL;
 }
 
 void play_save_hooks(struct play_save *s, struct ui_hooks *h)
@@ -360,7 +360,9 @@ void play_save_hooks(struct play_save *s, struct ui_hooks *h)
 	h->acted = hook_acted;
 	h->stopping = hook_stopping;
 	h->warning = hook_warning;
-	h->failed_quit_prompt = "Really quit? SAVING FAILED: the game is kept only up to where it failed. (y/n)";
+	h->failed_quit_prompt = s->unsaved && !s->j
+					? "Really quit? This game is NOT SAVED: the save slot holds another game. (y/n)"
+					: "Really quit? SAVING FAILED: the game is kept only up to where it failed. (y/n)";
 	if (s->j && s->in_slot)
 		h->quit_prompt = "Really quit? The game is saved: start astray again to continue it. (y/n)";
 	else if (s->j)
@@ -395,10 +397,10 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
 		PUT("Killed by %s on %s (level %d of %d), turn %d.\n", g->killer[0] ? g->killer : "something",
 		    lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels, g->turn);
 	PUT("\n  score     %ld\n  depth     %d of %d\n  turns     %d\n  gold      %d\n  kills     %d\n"
-	    "  HP        %d/%d\n  potions   %d drunk, %d left\n  seed      %llu\n  date      %s\n"
-	    "  journal   %s\n",
-	    e.score, g->depth + 1, g->n_levels, g->turn, g->player.gold, g->player.kills, g->player.hp,
-	    g->player.max_hp, g->player.potions_drunk, g->player.potions, (unsigned long long)g->seed, date,
+	    "  level     %d (%d xp)\n  HP        %d/%d\n  potions   %d drunk, %d left\n  seed      %llu\n"
+	    "  date      %s\n  journal   %s\n",
+	    e.score, g->depth + 1, g->n_levels, g->turn, g->player.gold, g->player.kills, g->player.xlevel,
+	    g->player.xp, g->player.hp, g->player.max_hp, g->player.potions_drunk, g->player.potions, (unsigned long long)g->seed, date,
 	    journal_name);
 	PUT("\nWatch it again: astray replay %s\n\nThe last messages, oldest first:\n", journal_name);
 	int shown = 0;

@@ -24,6 +24,7 @@ struct play_save {
 	bool failed;               /* a write failed; the player was told once */
 	bool snapshot_told;        /* a snapshot write failed and the player was told (once) */
 	bool full_told;            /* the save is nearly full and the player was told (once) */
+	bool unsaved;              /* saving is on, but this game is not saved (the slot holds another) */
 	char failure[DIAG_ERR_LEN];         /* that message, printed again after the game */
 };
 

@@ -835,7 +835,7 @@ int sim_write_heat_counts(const struct sim_args *a, const struct sim_level_run *
 		return 1;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "astray sim: --heat-counts %s: a level name or setting holds a line break, "
+		fprintf(stderr, "astray sim: --heat-counts %s: a setting holds a line break (level names are written escaped), "
 				"which the counts file cannot carry\n", a->heat_counts);
 		return 1;
 	}

@@ -197,6 +197,23 @@ static void ui_move(struct ui *u, enum grid_dir d)
 	ui_act(u, (struct action){ .kind = ACT_MOVE, .dir = d });
 }
 
+/* The step of a move key (input_move_dir); on hex, when the upper (lower)
+ * neighbour that keeps the column is a wall the player knows and the
+ * other is not, the other: up goes up where it can. */
+static enum grid_dir ui_hex_vertical(const struct game *g, int key, enum grid_dir d)
+{
+	enum grid_dir step = input_move_dir(g->grid->topo, key, d, g->player.y);
+	if (g->grid->topo != GRID_HEX || !input_is_vertical(d))
+		return step;
+	enum grid_dir other = step == GRID_NE ? GRID_NW : step == GRID_NW ? GRID_NE : step == GRID_SE ? GRID_SW : GRID_SE;
+	int x1, y1, x2, y2;
+	bool ok1 = grid_dir_step(g->grid, g->player.x, g->player.y, step, &x1, &y1),
+	     ok2 = grid_dir_step(g->grid, g->player.x, g->player.y, other, &x2, &y2);
+	bool wall1 = !ok1 || (g->remembered[grid_index(g->grid, x1, y1)] && g->known[grid_index(g->grid, x1, y1)] == 0);
+	bool wall2 = !ok2 || (g->remembered[grid_index(g->grid, x2, y2)] && g->known[grid_index(g->grid, x2, y2)] == 0);
+	return wall1 && !wall2 ? other : step;
+}
+
 /* Shifted direction keys run straight on (ACT_RUN, interruptible like
  * travel); a run that cannot start is a plain move (bump, attack, door). */
 static void ui_run_dir(struct ui *u, enum grid_dir d)
@@ -289,7 +306,7 @@ static void ui_key_map(struct ui *u, int key)
 		if (c.count > 1)
 			ui_run_dir(u, c.dir);
 		else
-			ui_move(u, input_move_dir(u->g->grid->topo, key, c.dir, u->g->player.y));
+			ui_move(u, ui_hex_vertical(u->g, key, c.dir));
 		break;
 	case INPUT_WAIT:
 		ui_act(u, (struct action){ .kind = ACT_WAIT });

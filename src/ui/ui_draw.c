@@ -463,6 +463,10 @@ static void ui_draw_status(struct ui *u)
 		snprintf(left, sizeof left, " HP %d/%d  XL%d:%d%%  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
 			 g->player.max_hp, g->player.xlevel, pct, g->depth + 1, g->n_levels, g->turn,
 			 g->player.gold, pack, aware);
+		if ((int)strlen(left) + 8 >= COLS) /* narrower still: the level without its percentage */
+			snprintf(left, sizeof left, " HP %d/%d  XL%d  L%d/%d  Turn %d  $%d%s%s", g->player.hp,
+				 g->player.max_hp, g->player.xlevel, g->depth + 1, g->n_levels, g->turn, g->player.gold,
+				 pack, aware);
 	}
 	const char *mode = "";
 	static const char *const modes[] = {
@@ -551,7 +555,8 @@ static const struct {
 	{ HELP_SQUARE4, "              a square4 map: no diagonal steps" },
 	{ HELP_HEX, "  move        y u up, h l sideways, b n down; numpad 7 9 4 6 1 3" },
 	{ HELP_HEX, "              (numlock on or off); k j 8 2 and the arrows go up and down" },
-	{ HELP_HEX, "              by the two upper (lower) cells in turn, keeping the column" },
+	{ HELP_HEX, "              by the two upper (lower) cells in turn, keeping the column;" },
+	{ HELP_HEX, "              past a wall by the other one" },
 	{ HELP_DIAMOND4 | HELP_DIAMOND8, "  move        y u b n   numpad 7 9 1 3   the edge steps, diagonal on screen" },
 	{ HELP_DIAMOND4, "              (numlock on or off); a diamond4 map: no other steps;" },
 	{ HELP_DIAMOND4, "              the arrows turn to them: up u, right n, down b, left y" },

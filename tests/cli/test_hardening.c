@@ -405,6 +405,31 @@ static void test_sim_names_from_files_are_escaped(void **state)
 	free(out);
 }
 
+/* A level file name with a line break: sim's CSV and heat counts hold it
+ * escaped on one line, so sim-report reads back what sim wrote (it used
+ * to refuse the CSV, and sim the heat counts). */
+static void test_sim_report_reads_a_name_with_a_line_break(void **state)
+{
+	struct tmp *t = *state;
+	write_text(t, "new\nline.map", "type octile\nheight 6\nwidth 8\nmap\n........\n........\n........\n"
+					  "........\n........\n........\n");
+	char args[2000];
+	snprintf(args, sizeof args,
+		 "sim '%s/new'?'line.map' --games 2 --shard 1/1 --heat-counts %s/h.txt "
+		 "--bestiary levels/bestiary.txt >%s/g.csv 2>&1",
+		 t->dir, t->dir, t->dir);
+	int st;
+	free(run(t, args, &st));
+	assert_int_equal(st, 0);
+	snprintf(args, sizeof args, "sim-report %s/g.csv %s/h.txt --heatmap %s/h.svg 2>&1", t->dir, t->dir, t->dir);
+	char *out = run(t, args, &st);
+	if (st != 0)
+		print_error("%s: exit %d\n%.3000s\n", args, st, out);
+	assert_int_equal(st, 0);
+	expect_has(out, "new\\x0aline.map (10 monsters placed from each seed)");
+	free(out);
+}
+
 /* CSV quotes a name with a comma. */
 static void test_bench_csv_quotes_names(void **state)
 {
@@ -518,6 +543,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_echoed_file_text_is_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bench_csv_quotes_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sim_names_from_files_are_escaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sim_report_reads_a_name_with_a_line_break, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numbers_and_lines_are_range_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_file_names_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_levels_folder_only_in_source_tree, setup, teardown),

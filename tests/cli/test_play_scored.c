@@ -108,11 +108,31 @@ static void test_old_saves(void **state)
 	assert_false(play_journal_scored(&d, campaign(&c)));
 }
 
+/* The score list a game goes on: a generated dungeon of N levels (every
+ * level "dungeon") is the list dungeon-N, anything else the campaign's. */
+static void test_score_mode(void **state)
+{
+	(void)state;
+	struct journal_level dungeon[3] = { { .name = "dungeon" }, { .name = "dungeon" }, { .name = "dungeon" } };
+	char mode[24];
+	play_score_mode(dungeon, 3, mode, sizeof mode);
+	assert_string_equal(mode, "dungeon-3");
+	play_score_mode(dungeon, 1, mode, sizeof mode);
+	assert_string_equal(mode, "dungeon-1");
+	struct journal_level campaign[2] = { { .name = "levels/01-first-steps.lvl" }, { .name = "dungeon" } };
+	play_score_mode(campaign, 2, mode, sizeof mode);
+	assert_string_equal(mode, "campaign");
+	dungeon[1].movingai = true;
+	play_score_mode(dungeon, 3, mode, sizeof mode);
+	assert_string_equal(mode, "campaign");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_the_record_decides),
 		cmocka_unit_test(test_old_saves),
+		cmocka_unit_test(test_score_mode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

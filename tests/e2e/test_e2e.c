@@ -98,14 +98,14 @@ static void e2e_start(struct e2e *e, const char *level, int px, int py, int rows
 {
 	memset(e, 0, sizeof *e);
 	e->hex = strstr(level, "hex") != NULL;
-	char *argv[16];
+	char *argv[32];
 	int n = 0;
 	argv[n++] = (char *)test_bin();
 	argv[n++] = (char *)"play";
 	argv[n++] = (char *)level;
 	argv[n++] = (char *)"--seed";
 	argv[n++] = (char *)"1";
-	for (int i = 0; extra && extra[i] && n < 15; i++)
+	for (int i = 0; extra && extra[i] && n < 31; i++)
 		argv[n++] = (char *)extra[i];
 	argv[n] = NULL;
 	assert_true(pty_start(&e->p, rows, cols, argv));

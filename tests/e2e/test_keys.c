@@ -152,6 +152,29 @@ static void test_click_attacks(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* On hex, when the upper cell that keeps the column is a wall the player
+ * sees, up takes the other upper cell. */
+static void test_hex_up_around_a_wall(void **state)
+{
+	(void)state;
+	char dir[64] = "/tmp/astray-keys-test-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/h.lvl", dir);
+	write_level(path, "astray-level 1\nname: Hex Wall\ntopology: hex\nmap:\n"
+			  "# # # # # # # #\n"
+			  " # . . # . . . #\n"
+			  "# . . @ . . . #\n"
+			  " # . . . . . > #\n"
+			  "# # # # # # # #\n");
+	struct pty p;
+	start(&p, path);
+	step(&p, "\033[A", 1, -1, -1, "up did not take the open upper cell");
+	quit(&p);
+	snprintf(path, sizeof path, "rm -rf -- '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /* > in the travel cursor puts it on the stairs seen; > on the map, off
  * the stairs, travels there. */
 static void test_stairs_key(void **state)
@@ -175,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keypad_application_mode),
 		cmocka_unit_test(test_hex_arrows),
+		cmocka_unit_test(test_hex_up_around_a_wall),
 		cmocka_unit_test(test_click_attacks),
 		cmocka_unit_test(test_stairs_key),
 	};

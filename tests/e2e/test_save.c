@@ -385,6 +385,44 @@ static void test_full_save_says_so_and_resumes(void **state)
 	stop(f);
 }
 
+/* A new game whose old save cannot be filed into games/ (here `games` is
+ * a file) keeps the old save and plays unsaved: the status line says NOT
+ * SAVED for all of it, the quit question says why, and the end says where
+ * the old save waits.  Before, nothing on the screen said so. */
+static void test_unsaved_new_game_says_so(void **state)
+{
+	struct fixture *f = *state;
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, "l");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	char games[256], cmd[512], out[2048];
+	snprintf(games, sizeof games, "%s/games", f->data);
+	FILE *fp = fopen(games, "w");
+	assert_non_null(fp);
+	assert_int_equal(fclose(fp), 0);
+	char *argv[] = { (char *)bin(), (char *)"play", (char *)"--dungeon", (char *)"--seed", (char *)"3",
+			 (char *)"--data", f->data, NULL };
+	assert_true(pty_start(&f->p, ROWS, COLS, argv));
+	f->running = true;
+	if (!pty_wait_text(&f->p, "NOT SAVED", WAIT_MS))
+		fail_dump(f, "an unsaved game without NOT SAVED");
+	pty_send(&f->p, "Q");
+	if (!pty_wait_text(&f->p, "This game is NOT SAVED", WAIT_MS))
+		fail_dump(f, "the quit question does not say the game is not saved");
+	pty_send(&f->p, "y");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	assert_true(pty_log_has(&f->p, "This game was not saved: the saved game in"));
+	stop(f);
+	/* the old save is untouched */
+	snprintf(cmd, sizeof cmd, "%s replay %s/save.jnl --verify", bin(), f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, "turn=1 "));
+}
+
 /* A level whose name holds escape sequences (a .map is named by its file
  * name): the end lines after the game show them escaped, and the "Play
  * it again" command quotes the name so that a shell takes it back as it
@@ -555,6 +593,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fifo_in_the_data_folder_does_not_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_end_lines_escape_a_crafted_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_save_says_so_and_resumes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsaved_new_game_says_so, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),

@@ -141,6 +141,13 @@ static void test_combat_rolls(void **state)
 	assert_int_equal(game_monster_hit_chance(g, gob), 5); /* never hopeless */
 	g->player.hit_bonus = -300;
 	assert_int_equal(game_player_hit_chance(g, gob), 5);
+	/* the cursor tells the odds */
+	g->player.hit_bonus = -20;
+	g->player.armour = 30;
+	char buf[200];
+	game_describe(g, 2, 1, buf, sizeof buf);
+	if (!strstr(buf, "; you hit 80%, it hits 70%)"))
+		fail_msg("describe: \"%s\"", buf);
 	fixture_fini(&f);
 }
 

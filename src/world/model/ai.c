@@ -79,10 +79,24 @@ bool ai_can_step(const struct grid *g, int from, int to)
 	return false;
 }
 
-/* A kind whose plan is the exact optimal route, the same for all. */
-static bool shareable(const struct monster_kind *k)
+/* Whether the level is large: more than AI_SHARE_MIN x AI_SHARE_CELLS open
+ * cells (ai_level_init), where floods are kept while the goal moves and the
+ * scale rules below apply (docs/ai.md, "Scale"). */
+static bool large_level(const struct ai *ai)
 {
-	return k->weight == 1.0 && k->penalty <= 0 && k->budget == 0;
+	return ai->share_need > AI_SHARE_MIN;
+}
+
+/*
+ * A kind whose plan is the exact optimal route, the same for all.  On a
+ * large level the `weight` knob does not stand in the way: weighted A* is
+ * a way to search less, and where the shared flood serves, the exact route
+ * costs nothing more (a bat's greedy routes were a search of its own each
+ * turn, 55 bats of the mixed benchmark a third of its AI time).
+ */
+static bool shareable_in(const struct ai *ai, const struct monster_kind *k)
+{
+	return (k->weight == 1.0 || large_level(ai)) && k->penalty <= 0 && k->budget == 0;
 }
 
 /* The line rule of the player's view (fov_compute): for the clear cells
@@ -101,7 +115,7 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
 
 void ai_init(struct ai *ai)
 {
-	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1, .near_goal = -1 };
+	*ai = (struct ai){ .share = AI_SHARE_AUTO, .flood_goal = -1, .goal = -1, .near_goal = -1, .swarm_turn = -1 };
 }
 
 bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles, struct path_ctx *path,
@@ -288,12 +302,29 @@ enum ai_route_due ai_route_due(const struct ai_view *v, const struct monster *m,
 	return AI_ROUTE_DUE;
 }
 
+bool ai_route_fresh(const struct ai *ai, const struct ai_view *v, const struct monster *m, const struct mind *mi,
+		    int goal)
+{
+	if (!large_level(ai) || mi->commit_until != 0 || mi->route_goal < 0)
+		return false;
+	double moved = grid_heuristic(v->grid, mi->route_goal, goal);
+	double far = grid_heuristic(v->grid, ai_monster_cell(v, m), goal);
+	return (far > AI_NEAR_DIST && moved < AI_STALE_DIST) || moved * AI_FRESH_RATIO < far;
+}
+
 /* Whether monster m, whose mind is mi (m->mind itself), must plan toward goal now. */
-static bool needs_plan(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal)
+static bool needs_plan(const struct ai *ai, const struct ai_view *v, const struct monster *m,
+		       const struct mind *mi, int goal)
 {
 	enum ai_route_due due = ai_route_due(v, m, mi, goal);
 	if (due != AI_ROUTE_DUE)
 		return due == AI_ROUTE_PLAN;
+	/* A kind that searches on its own (a finite `penalty`, a budget) keeps
+	 * a route the goal has not moved far from (ai_route_fresh).  Without
+	 * it each of 55 zombies of the mixed benchmark searched every third
+	 * turn across the map. */
+	if (!shareable_in(ai, m->kind) && ai_route_fresh(ai, v, m, mi, goal))
+		return false;
 	/* Due by the schedule.  For an exact kind, a new plan toward the same
 	 * goal would cost what the rest of this route costs (a suffix of an
 	 * optimal route is optimal, and the fallback's order of blocked cells
@@ -301,14 +332,14 @@ static bool needs_plan(const struct ai_view *v, const struct monster *m, const s
 	 * "keep routes while still valid", and it spares a search per turn to
 	 * every monster heading for a remembered place.  A crowd detour
 	 * (commit_until set) is not optimal in that sense and is replanned. */
-	return !(shareable(m->kind) && mi->route_goal == goal && mi->commit_until == 0);
+	return !(shareable_in(ai, m->kind) && mi->route_goal == goal && mi->commit_until == 0);
 }
 
 /* The goal monster m will plan toward this turn if it may use a shared
  * flood (an exact kind, hunting or seeing the player), else -1. */
 static int shared_goal(const struct ai *ai, const struct ai_view *v, const struct monster *m, int pc)
 {
-	if (!m->alive || m->mind.fleeing || !shareable(m->kind) || (m->mind.asleep && !ai->all_hunt))
+	if (!m->alive || m->mind.fleeing || !shareable_in(ai, m->kind) || (m->mind.asleep && !ai->all_hunt))
 		return -1;
 	if (m->mind.hunting && grid_index(v->grid, m->mind.target_x, m->mind.target_y) == pc)
 		return pc;
@@ -330,6 +361,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 	ranged_map_forget(ai->ranged);
 	mind_pack_turn(ai->pack);
 	mind_ambush_turn(ai->ambush);
+	ai->swarm_turn = -1;
 	if (ai->share != AI_SHARE_AUTO)
 		return;
 	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
@@ -342,7 +374,7 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v)
 			other = goal;
 		if (goal != pc && goal != other)
 			continue;
-		if (m->mind.hunting && !needs_plan(v, m, &m->mind, goal) &&
+		if (m->mind.hunting && !needs_plan(ai, v, m, &m->mind, goal) &&
 		    !(goal == pc && ai_sees_player(ai, v, m)))
 			continue;
 		if (goal == pc)
@@ -643,7 +675,7 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 	mi->route_pos = 0;
 	mi->route_stuck = false;
 
-	struct flood_ctx *fl = shareable(k) ? flood_reach(ai, v, goal, here) : NULL;
+	struct flood_ctx *fl = shareable_in(ai, k) ? flood_reach(ai, v, goal, here) : NULL;
 	bool flood = fl && flood_settled(fl, here);
 	if (flood && !crowd) {
 		plan_downhill(fl, v, k, mi, here, goal);
@@ -658,7 +690,7 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
 		     int goal)
 {
-	if (needs_plan(v, m, mi, goal))
+	if (needs_plan(ai, v, m, mi, goal))
 		plan(ai, v, m, mi, goal, false);
 	if (mi->route_pos + 1 >= mi->route_len)
 		return -1;
@@ -666,7 +698,14 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 	if (v->occupant[next] >= 0) {
 		if (m->kind->crowd <= 0)
 			return -1;
-		if (crowd_horizon_rule(ai) && shareable(m->kind) && !free_neighbour(v, ai_monster_cell(v, m)))
+		if (crowd_horizon_rule(ai) && shareable_in(ai, m->kind) && !free_neighbour(v, ai_monster_cell(v, m)))
+			return -1;
+		/* On a large level a detour is planned at most once per commit
+		 * window: a monster whose detour is held again waits for the
+		 * jam to move instead of planning another each action (the
+		 * crowd replans were 60% of the AI time of 1,000 mixed hunters,
+		 * docs/perf-log.md 2026-11-28). */
+		if (crowd_horizon_rule(ai) && mi->commit_until > v->turn)
 			return -1;
 		plan(ai, v, m, mi, goal, true);
 		if (mi->route_pos + 1 >= mi->route_len)
@@ -765,6 +804,8 @@ static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_DIG] = ai_mind_dig,
 	[MIND_PACK] = mind_pack,
 	[MIND_AMBUSH] = mind_ambush,
+	[MIND_SWARM] = mind_swarm,
+	[MIND_BREED] = mind_breed,
 };
 
 /* How far (cells, each way) a wanderer's next goal may lie, and how many

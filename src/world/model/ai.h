@@ -81,6 +81,8 @@ struct ai_stats {
 	long floods;            /* shared reverse floods (also counted in searches) */
 	double ai_us;           /* total microseconds of monster turns (decisions and their moves; game.c measures) */
 	double last_ai_us;      /* microseconds of monster turns in the latest game_act */
+	double ai_cpu_us;       /* the same in this process's CPU time (clock_cpu_us): what a shared machine gives others is not counted */
+	double last_ai_cpu_us;
 };
 
 /* How hunters share search work (ai.c; docs/ai.md).  AUTO floods once from
@@ -132,6 +134,9 @@ struct ai {
 	struct mind_stairs *stairs; /* distances to the nearest stairs, made once per level */
 	struct mind_pack *pack;     /* this turn's posts of the pack around the player */
 	struct mind_ambush *ambush; /* this turn's chokepoint and its lairs */
+	/* the swarm mind's count (mind_swarm.c): a pure cache of this turn */
+	int swarm_turn;             /* the game turn swarm_near was counted on; -1 none */
+	int swarm_near;             /* swarm members hunting within their gather + 2 turns of the player */
 };
 
 /*
@@ -158,8 +163,10 @@ enum ai_act {
 	AI_STEP,                /* enter `cell`: adjacent, legal and free (a closed door opens) */
 	AI_ATTACK,              /* hit the player, who stands at `cell`, adjacent */
 	AI_SHOOT,               /* shoot at `cell` (the player's) along the line of sight: the shot stops at a wall or the first monster */
-	AI_DIG                  /* dig at `cell`, an adjacent wall that is not permanent: a turn of work toward rubble;
+	AI_DIG,                 /* dig at `cell`, an adjacent wall that is not permanent: a turn of work toward rubble;
 	                           the work is done when the mind's timer reaches the kind's dig_turns */
+	AI_BREED                /* bud off another monster of its kind onto `cell`, adjacent and free (breed mind);
+	                           the rules refuse it past the kind's breed_max (then it is a wait) */
 };
 
 /* What the rules say about a decision, when the player can see (or hear)
@@ -168,7 +175,9 @@ enum ai_act {
 enum ai_tell {
 	AI_TELL_NONE,
 	AI_TELL_PACK_SPREAD,    /* a pack member takes its post on a side of the player ("The jackals spread out.") */
-	AI_TELL_AMBUSH_SPRING   /* an ambusher leaves the lair it waited in ("A spider drops from its lair!") */
+	AI_TELL_AMBUSH_SPRING,  /* an ambusher leaves the lair it waited in ("A spider drops from its lair!") */
+	AI_TELL_SWARM_HOLD,     /* a swarm member starts holding back, too few near ("The ants hang back, gathering.") */
+	AI_TELL_SWARM_RUSH      /* a holding swarm member rushes with the others ("The ants swarm in!") */
 };
 
 struct ai_decision {

@@ -35,6 +35,21 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
 enum ai_route_due { AI_ROUTE_PLAN, AI_ROUTE_KEEP, AI_ROUTE_DUE };
 enum ai_route_due ai_route_due(const struct ai_view *v, const struct monster *m, const struct mind *mi, int goal);
 
+/*
+ * Whether a due route of a monster that searches on its own (a digger, a
+ * kind with a finite penalty or a budget) is kept on a large level (more
+ * than AI_SHARE_MIN x AI_SHARE_CELLS open cells; docs/ai.md, "Scale"):
+ * farther than AI_NEAR_DIST from a goal that moved less than AI_STALE_DIST
+ * from the one it planned toward, or the goal moved less than
+ * 1/AI_FRESH_RATIO of its distance.  It heads for where the player was a
+ * few turns ago and plans more often as it comes near: a bounded own
+ * search (GAME.md principle 5).  Never on a smaller level, and never for a
+ * crowd detour.
+ */
+#define AI_FRESH_RATIO 8
+bool ai_route_fresh(const struct ai *ai, const struct ai_view *v, const struct monster *m, const struct mind *mi,
+		    int goal);
+
 /* The next cell of m's route toward `goal` under the chase rule's
  * planning (its knobs, crowd detours, route kept while valid), or -1 to
  * wait.  The caller that steps to it must advance mi->route_pos. */
@@ -51,6 +66,11 @@ struct ranged_map *ranged_map_create(const struct grid *g);
 void ranged_map_destroy(struct ranged_map *rm);
 /* A new game turn: the player's turn map is made again when next needed. */
 void ranged_map_forget(struct ranged_map *rm);
+/* The turns the player needs to walk to `cell` by the player's turn map
+ * (made at most once a game turn, shared by the ranged and swarm minds),
+ * or -1 beyond AI_PLAYER_REACH turns or with no map (no memory). */
+#define AI_PLAYER_REACH 18
+int ai_player_turns(struct ai *ai, const struct ai_view *v, int cell);
 
 /* Counts a flood of a mind's own in ai->stats (searches, expanded,
  * search_us, on_search): `expanded` the cells it settled. */
@@ -158,5 +178,12 @@ bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi
 	       struct ai_decision *d);
 bool mind_ambush(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
 		 struct ai_decision *d);
+
+/* mind_swarm.c: holds back out of reach until enough are near, then rushes (docs/ai.md, "Mind: swarm"). */
+bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		struct ai_decision *d);
+/* mind_breed.c: buds off another of its kind while unseen (docs/ai.md, "Mind: breed"). */
+bool mind_breed(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
+		struct ai_decision *d);
 
 #endif

@@ -36,7 +36,7 @@
 	{ name, def, doc, BKEY_ENUM, offsetof(struct monster_kind, field), 0, 0, names }
 
 /* enum mind_kind's names, in its order */
-static const char *const mind_names[] = { "chase", "pack", "ranged", "dig", "track", "ambush", NULL };
+static const char *const mind_names[] = { "chase", "pack", "ranged", "dig", "track", "ambush", "swarm", "breed", NULL };
 
 const char *bestiary_mind_name(int mind)
 {
@@ -75,7 +75,8 @@ static const struct bestiary_key_doc keys[] = {
 	ENUM_KEY("behaviour", behaviour, "chase", mind_names,
 		 "how it hunts (docs/ai.md): chase the player by the shortest route; pack: each member takes another "
 		 "side of the player; ranged: keeps its distance in sight and shoots; dig: through walls; track: "
-		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs"),
+		 "follows the scent or the noise it lost; ambush: waits at a chokepoint of the way to the stairs; "
+		 "swarm: holds back until enough are near, then rushes together; breed: buds off another while unseen"),
 	KEY("range", BKEY_INT, range, "0", 0, 16,
 	    "behaviour ranged: the farthest it shoots, in steps, with a line of sight (and within its sight); 0 never shoots"),
 	KEY("keep", BKEY_INT, keep, "2", 0, 16,
@@ -112,6 +113,17 @@ static const struct bestiary_key_doc keys[] = {
 	    "experience you gain for killing it; 0 = hp / 2 + 2 x damage (at least 1)"),
 	KEY("heal", BKEY_INT, heal, "0", 0, 100000,
 	    "it regains 1 hp every this many turns while hurt; 0 = the rules' heal (rules block)"),
+	KEY("swarm", BKEY_INT, swarm, "4", 1, 50,
+	    "behaviour swarm: members (of any swarm kind) hunting within gather + 2 turns of the player before "
+	    "they rush it together; fewer hold back"),
+	KEY("gather", BKEY_INT, gather, "4", 1, 16,
+	    "behaviour swarm: while too few are near, a member holds this many of the player's turns away "
+	    "(backing off when nearer) and bites only when cornered"),
+	KEY("breed", BKEY_INT, breed, "0", 0, 1000,
+	    "behaviour breed: its own actions out of the player's sight (neither sees the other) after which it "
+	    "buds off another of its kind on a free cell beside it; 0 never"),
+	KEY("breed_max", BKEY_INT, breed_max, "8", 1, 64,
+	    "behaviour breed: the most of this kind the level may ever hold, the slain counted"),
 };
 
 #define RULE_KEY(name, field, def, lo, hi, doc) \

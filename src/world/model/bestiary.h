@@ -47,6 +47,10 @@ struct monster_kind {
 	int evade;           /* percent points taken from the player's chance to hit it */
 	int xp;              /* experience the player gains for killing it; 0 = hp / 2 + 2 x damage */
 	int heal;            /* it regains 1 hp every this many turns; 0 = the rules' heal */
+	int swarm;           /* swarm mind: members near the player before they rush it together */
+	int gather;          /* swarm mind: the player's turns of distance at which members hold while too few */
+	int breed;           /* breed mind: its own actions out of the player's sight before it buds; 0 = never */
+	int breed_max;       /* breed mind: the most of this kind the level may ever hold (the slain count) */
 };
 
 /* Game-wide knobs that belong to no kind: the `rules:` block of the
@@ -76,6 +80,8 @@ enum mind_kind {
 	MIND_DIG,            /* the player, through walls it digs into rubble */
 	MIND_TRACK,          /* the player's scent trail or the last noise, when it lost sight */
 	MIND_AMBUSH,         /* waits out of sight at a chokepoint of the player's way to the stairs */
+	MIND_SWARM,          /* holds back out of reach until enough are near, then rushes together */
+	MIND_BREED,          /* buds off another of its kind while the player does not see it */
 	MIND_COUNT
 };
 

@@ -210,6 +210,26 @@ void game_make_noise(struct game *g, int cell, int loud, int source)
 	}
 }
 
+/* The monster slots level lv needs: its monsters, and for each kind of
+ * the breed mind among them room to reach its breed_max (docs/ai.md,
+ * "Mind: breed"): the slots are made once, so a bud never reallocates
+ * what the AI and the rules point into. */
+static int monster_capacity(const struct game *g, const struct level *lv)
+{
+	long cap = lv->n_monsters;
+	for (int k = 0; k < g->bestiary.n; k++) {
+		const struct monster_kind *kind = &g->bestiary.kinds[k];
+		if (kind->behaviour != MIND_BREED || kind->breed <= 0)
+			continue;
+		int present = 0;
+		for (int i = 0; i < lv->n_monsters; i++)
+			present += lv->monsters[i].glyph == kind->glyph;
+		if (present > 0 && kind->breed_max > present)
+			cap += kind->breed_max - present;
+	}
+	return (int)cap;
+}
+
 /* Loads levels[depth] into the play state; false on no memory. */
 bool game_level_load(struct game *g, int depth)
 {
@@ -232,8 +252,8 @@ bool game_level_load(struct game *g, int depth)
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
 	g->travel.cells = malloc(n * sizeof *g->travel.cells);
-	/* room for the level's own monsters and the wandering ones that may arrive */
-	g->monster_cap = lv->n_monsters + g->bestiary.rules.arrival_max;
+	/* room for the level's own monsters, breeders' buds and the wandering ones that may arrive */
+	g->monster_cap = monster_capacity(g, lv) + g->bestiary.rules.arrival_max;
 	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
 	g->monster_dist = calloc((size_t)g->monster_cap + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)g->monster_cap + 1, 1);
@@ -690,6 +710,52 @@ static void monster_dig(struct game *g, const struct monster *m, int cell)
 }
 
 /*
+ * Monster i buds off another of its kind onto `cell` (AI_BREED; docs/ai.md,
+ * "Mind: breed"): a new monster in the next slot, at full hit points,
+ * without energy (it acts from the next turn), knowing what its parent
+ * knew of the player.  Refused (a wait) past the kind's breed_max on the
+ * level, the slain counted, or when the level has no slot left, or on a
+ * cell that is not free beside the parent (the AI never asks that).  The
+ * player is told what it sees, or hears within DIG_HEARD steps (a sound
+ * that does not stop travel: g->heard is the digging's).
+ */
+static void monster_breed(struct game *g, int i, int cell)
+{
+	const struct monster *m = &g->monsters[i];
+	const struct monster_kind *k = m->kind;
+	int from = cell_of(g, m->x, m->y);
+	bool ok = cell != player_cell(g) && g->occupant[cell] < 0 && game_can_step(g, from, cell);
+	CHECK(ok);
+	if (!ok || g->n_monsters >= g->monster_cap)
+		return;
+	int count = 0;
+	for (int j = 0; j < g->n_monsters; j++)
+		count += g->monsters[j].kind == k;
+	if (count >= k->breed_max)
+		return;
+	int j = g->n_monsters++;
+	struct monster *b = &g->monsters[j];
+	*b = (struct monster){ .kind = k, .x = grid_x(g->grid, cell), .y = grid_y(g->grid, cell), .hp = k->hp,
+			       .alive = true };
+	ai_mind_init(&g->ai, &b->mind, j);
+	const struct mind *pm = &g->monsters[i].mind;
+	b->mind.hunting = pm->hunting;
+	b->mind.target_x = pm->target_x;
+	b->mind.target_y = pm->target_y;
+	b->mind.memory_left = pm->memory_left;
+	b->mind.last_seen_turn = pm->last_seen_turn;
+	g->occupant[cell] = j;
+	ai_cell_held(&g->ai, cell, true);
+	g->noticed[j] = 0;
+	g->monster_dist[j] = game_monster_distance(g, j);
+	if (player_sees_now(g, from) || player_sees_now(g, cell)) {
+		game_message_add(g, "The %s splits in two!", k->name);
+	} else if (grid_step_distance(g->grid, from, player_cell(g)) <= DIG_HEARD) {
+		game_message_add(g, "You hear a wet, tearing sound.");
+	}
+}
+
+/*
  * Says a mind's tell (ai.h enum ai_tell) for monster m, before its action:
  * what the player sees from where it stands now (line of sight within its
  * sight radius), or for an ambusher's spring what it hears.  One message
@@ -715,6 +781,16 @@ static void monster_tell(struct game *g, const struct monster *m, enum ai_tell t
 				 strcmp(game_article(m->kind->name), "an") == 0 ? "An" : "A", m->kind->name);
 		else
 			snprintf(text, sizeof text, "You hear something drop from its lair nearby.");
+		break;
+	case AI_TELL_SWARM_HOLD:
+		if (!in_view)
+			return;
+		snprintf(text, sizeof text, "The %ss hang back, gathering.", m->kind->name);
+		break;
+	case AI_TELL_SWARM_RUSH:
+		if (!in_view)
+			return;
+		snprintf(text, sizeof text, "The %ss swarm in!", m->kind->name);
 		break;
 	default:
 		return;
@@ -748,6 +824,9 @@ static void monster_act(struct game *g, int i, struct ai_decision d)
 		break;
 	case AI_DIG:
 		monster_dig(g, m, d.cell);
+		break;
+	case AI_BREED:
+		monster_breed(g, i, d.cell);
 		break;
 	case AI_WAIT:
 		break;
@@ -990,7 +1069,7 @@ static void monsters_arrive(struct game *g)
 /* Runs game turns until the player has energy to act again. */
 static void run_monsters(struct game *g)
 {
-	double t0 = clock_us();
+	double t0 = clock_us(), c0 = clock_cpu_us();
 	while (!g->over && g->player.energy < 100) {
 		g->turn++;
 		scent_mark(g);
@@ -998,7 +1077,7 @@ static void run_monsters(struct game *g)
 		for (int i = 0; i < g->n_monsters; i++)
 			if (g->monsters[i].alive)
 				g->monsters[i].energy += g->monsters[i].kind->speed;
-		const struct ai_view v = ai_view_of(g);
+		struct ai_view v = ai_view_of(g);
 		ai_turn_begin(&g->ai, &v);
 		for (int i = 0; i < g->n_monsters && !g->over; i++) {
 			struct monster *m = &g->monsters[i];
@@ -1009,6 +1088,7 @@ static void run_monsters(struct game *g)
 				if (g->on_monster_act)
 					g->on_monster_act(g->on_monster_act_ud, g, i, d);
 				monster_act(g, i, d);
+				v.n_monsters = g->n_monsters; /* a bud joined the level (the array never moves) */
 				CHECK(monster_sound(g, i));
 			}
 		}
@@ -1026,15 +1106,18 @@ static void run_monsters(struct game *g)
 			p->regen = 0;
 		}
 	}
-	double us = clock_us() - t0;
+	double us = clock_us() - t0, cpu = clock_cpu_us() - c0;
 	g->ai.stats.ai_us += us;
 	g->ai.stats.last_ai_us = us;
+	g->ai.stats.ai_cpu_us += cpu;
+	g->ai.stats.last_ai_cpu_us = cpu;
 	CHECK(g->over || (g->player.energy >= 100 && g->player.energy < 200));
 }
 
 static enum act_result act(struct game *g, const struct action *a)
 {
 	g->ai.stats.last_ai_us = 0;
+	g->ai.stats.last_ai_cpu_us = 0;
 	g->heard = NULL;
 	long damage0 = g->damage_taken;
 	int gold0 = g->player.gold, potions0 = game_pack_total(g), from = player_cell(g);
@@ -1175,8 +1258,10 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 				    : m->kind->behaviour == MIND_AMBUSH && mi->timer > 0 ? ", lying in wait"
 				    : mi->tracking ? ", following your trail"
 				    : m->kind->wander ? ", wandering" : "";
-		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s)", game_article(m->kind->name), m->kind->name,
-			 m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp, doing);
+		/* the odds, as a seasoned player would ask: its and the player's chance to hit */
+		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s; you hit %d%%, it hits %d%%)", game_article(m->kind->name),
+			 m->kind->name, m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp, doing,
+			 game_player_hit_chance(g, m->kind), game_monster_hit_chance(g, m->kind));
 		return;
 	}
 	enum tile t = game_tile_known(g, c);

@@ -187,6 +187,10 @@ struct game {
 	int *occupant;          /* w*h: index into monsters[] or -1 */
 	struct monster *monsters; /* n_monsters (struct monster: ai.h); dead ones stay, alive = false */
 	int n_monsters;
+	int monster_cap;        /* slots of monsters[], monster_dist[], noticed[] and the AI's per-monster
+	                           buffers: the level's monsters and room for what breeders may add
+	                           (breed_max of each breeding kind present) and for rules.arrival_max
+	                           wandering arrivals; n_monsters grows up to it */
 	struct path_ctx *path;  /* one search context for the level, reused */
 	struct reach reach;     /* the player's distance map (travel previews) */
 	int *scent;             /* w*h: the game turn the player last stood on each cell, -1 never; water keeps
@@ -210,7 +214,6 @@ struct game {
 	struct rng arrive;      /* wandering arrivals: when, where, which kind */
 	int level_turn;         /* g->turn when the current level was entered (arrivals grow with the time since) */
 	int arrivals;           /* wandering monsters that arrived on the current level (monsters[] after the level's own) */
-	int monster_cap;        /* room in monsters[] (the level's own plus rules.arrival_max) */
 	bool over, won;
 	int sight_radius;       /* the player's */
 

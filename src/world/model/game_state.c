@@ -504,20 +504,22 @@ static void state_head(struct state_io *io, struct game *g)
 	STATE_INT(io, g->depth, 0, g->n_levels - 1);
 }
 
-/* The level's size, its own monsters (those game_level_load placed) and
- * the wandering ones that arrived since (monsters[] after them); LOAD
- * makes room in the AI for the arrivals, whose bodies walk_monster reads. */
+/* The level's size and its monsters: the level's own (those
+ * game_level_load placed), then breeders' buds and wandering arrivals in
+ * the order they came (up to monster_cap); LOAD takes the saved count and
+ * gives the monsters past the level's their route buffers before
+ * walk_monster reads them. */
 static void state_sizes(struct state_io *io, struct game *g)
 {
 	state_expect(io, g->grid->w);
 	state_expect(io, g->grid->h);
-	int own = g->n_monsters - g->arrivals;
-	state_expect(io, own);
-	STATE_INT(io, g->arrivals, 0, g->monster_cap - own);
+	int n = g->n_monsters;
+	STATE_INT(io, n, 0, g->monster_cap);
+	STATE_INT(io, g->arrivals, 0, g->monster_cap);
 	if (io->mode == STATE_LOAD && !io->bad) {
-		g->n_monsters = own + g->arrivals;
-		for (int i = own; i < g->n_monsters; i++)
+		for (int i = g->n_monsters; i < n; i++)
 			ai_mind_init(&g->ai, &g->monsters[i].mind, i);
+		g->n_monsters = n;
 	}
 }
 

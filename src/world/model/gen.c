@@ -934,20 +934,22 @@ static int pick_cell(struct map *m, struct grng *r, int min_dist)
 struct kind_row {
 	char glyph;
 	int from_depth, peak_depth, last_depth;
+	int group;      /* placed this many together (a swarm); 0 or 1: alone */
 };
+#define GEN_GROUP_MAX 6
 
 /* The monsters of the campaign's bestiary, by the depth they appear from,
  * the depth where they are most common and the last depth they appear at,
  * so a new kind or a new mix comes every two or three levels and the deep
  * levels hold none of the first ones (docs/gen.md).  A glyph the bestiary
  * lacks is left out.  Minds: chase r b g z o O, pack j w W, ranged k S C,
- * dig m U, track d T, ambush s L. */
+ * dig m U, track d T, ambush s L, swarm a (placed in groups), breed J. */
 static const struct kind_row KINDS[] = {
-	{ 'r', 1, 1, 4 },   { 'b', 1, 2, 6 },   { 'g', 1, 3, 8 },   { 'j', 2, 3, 7 },
-	{ 'k', 2, 4, 9 },   { 'w', 3, 5, 11 },  { 'z', 3, 6, 10 },  { 'm', 4, 6, 12 },
-	{ 'o', 4, 7, 14 },  { 's', 5, 7, 13 },  { 'd', 6, 8, 15 },  { 'O', 6, 10, 18 },
-	{ 'S', 7, 10, 99 }, { 'W', 9, 12, 99 }, { 'U', 11, 14, 99 }, { 'T', 12, 15, 99 },
-	{ 'L', 13, 16, 99 }, { 'C', 14, 17, 99 },
+	{ 'r', 1, 1, 4, 0 },   { 'b', 1, 2, 6, 0 },   { 'g', 1, 3, 8, 0 },   { 'j', 2, 3, 7, 0 },
+	{ 'k', 2, 4, 9, 0 },   { 'w', 3, 5, 11, 0 },  { 'a', 3, 5, 10, 5 },  { 'z', 3, 6, 10, 0 },
+	{ 'm', 4, 6, 12, 0 },  { 'o', 4, 7, 14, 0 },  { 's', 5, 7, 13, 0 },  { 'J', 5, 8, 16, 0 },
+	{ 'd', 6, 8, 15, 0 },  { 'O', 6, 10, 18, 0 }, { 'S', 7, 10, 99, 0 }, { 'W', 9, 12, 99, 0 },
+	{ 'U', 11, 14, 99, 0 }, { 'T', 12, 15, 99, 0 }, { 'L', 13, 16, 99, 0 }, { 'C', 14, 17, 99, 0 },
 };
 
 static int row_weight(const struct bestiary *b, int depth, const struct kind_row *k)
@@ -979,20 +981,38 @@ int gen_kinds_at(const struct bestiary *b, int depth, char *glyphs, int *weights
 	return n;
 }
 
-static char pick_kind(const struct gen_params *p, struct grng *r)
+static const struct kind_row *pick_kind(const struct gen_params *p, struct grng *r)
 {
 	int total = 0;
 	for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
 		total += kind_weight(p, &KINDS[i]);
 	if (total == 0)
-		return 0;
+		return NULL;
 	int v = rbelow(r, total);
 	for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
 		v -= kind_weight(p, &KINDS[i]);
 		if (v < 0)
-			return KINDS[i].glyph;
+			return &KINDS[i];
 	}
-	return 0;
+	return NULL;
+}
+
+/* A free cell for a member of a group near `c`: a short random walk over
+ * open cells, at least min_dist steps from the start; -1 when the draws
+ * found none. */
+static int pick_near(struct map *m, struct grng *r, int c, int min_dist)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		int u = c;
+		for (int s = 0; s < 3; s++) {
+			int v;
+			if (step(m, u, rbelow(r, m->tp.n_near), &v) && open_tile(m->t[v]))
+				u = v;
+		}
+		if (u != c && m->t[u] != TILE_DOOR && !m->busy[u] && m->dist[u] >= min_dist && m->mark[u] != m->stamp)
+			return u;
+	}
+	return -1;
 }
 
 struct placed {
@@ -1067,9 +1087,10 @@ static bool place_things(struct map *m, const struct gen_params *p, struct grng 
 				m->mark[u] = m->stamp;
 	}
 	for (int i = 0; i < wanted; i++) {
-		char g = pick_kind(p, r);
-		if (!g)
+		const struct kind_row *kr = pick_kind(p, r);
+		if (!kr)
 			break;
+		char g = kr->glyph;
 		int c = -1;
 		for (int tries = 0; tries < 8 && c < 0; tries++) {
 			c = pick_cell(m, r, GEN_SAFE_STEPS + 1);
@@ -1080,6 +1101,16 @@ static bool place_things(struct map *m, const struct gen_params *p, struct grng 
 			break;
 		put_floor(m, c, TILE_FLOOR);
 		out->monsters[out->n_monsters++] = (struct level_monster){ g, c % m->w, c / m->w };
+		/* a group's members count toward the monsters wanted, and
+		 * never go past them */
+		for (int k = 1; k < kr->group && k < GEN_GROUP_MAX && i + 1 < wanted; k++) {
+			int u = pick_near(m, r, c, GEN_SAFE_STEPS + 1);
+			if (u < 0)
+				break;
+			put_floor(m, u, TILE_FLOOR);
+			out->monsters[out->n_monsters++] = (struct level_monster){ g, u % m->w, u / m->w };
+			i++;
+		}
 	}
 	return true;
 }

@@ -19,7 +19,8 @@
  * generator draws from its own splitmix64 stream (never the game's), makes
  * every decision in integers, and sorts nothing with ties.
  */
-#define GEN_VERSION 3 /* 2: the kinds of the hunt, each from its depth to its last; 3: items of every class */
+#define GEN_VERSION 3 /* 2: the kinds of the hunt, each from its depth to its last; 3: items of every class,
+                         swarms (in groups) and breeders */
 
 #define GEN_MIN_WIDTH 12
 #define GEN_MIN_HEIGHT 8

@@ -43,11 +43,12 @@ static bool diggable(const struct ai_view *v, int cell)
  * search (weight 1, no budget): the rest of an optimal route is optimal.
  * On a large level (more than AI_SHARE_MIN x AI_SHARE_CELLS open cells,
  * where the chase keeps its flood while the goal moves: docs/ai.md, "A
- * goal that moves") a digger farther than AI_NEAR_DIST from a goal that
- * moved less than AI_STALE_DIST from where it planned toward keeps its
- * route too: it heads for where the player was a few turns ago, and
- * plans at every due turn once it comes near.  Without it each of 1,000
- * diggers of a walking player searched every turn.
+ * goal that moves") a digger keeps its route while the goal has not
+ * moved far from the one it planned toward (ai_route_fresh: less than
+ * AI_STALE_DIST when it is farther than AI_NEAR_DIST, else less than an
+ * eighth of its distance): it heads for where the player was a few turns
+ * ago, and plans at every due turn once it comes near.  Without it each
+ * of 1,000 diggers of a walking player searched every turn.
  */
 static bool needs_plan(const struct ai *ai, const struct ai_view *v, const struct monster *m,
 		       const struct mind *mi, int goal)
@@ -55,9 +56,7 @@ static bool needs_plan(const struct ai *ai, const struct ai_view *v, const struc
 	enum ai_route_due due = ai_route_due(v, m, mi, goal);
 	if (due != AI_ROUTE_DUE)
 		return due == AI_ROUTE_PLAN;
-	if (mi->commit_until == 0 && ai->share_need > AI_SHARE_MIN && mi->route_goal >= 0 &&
-	    grid_heuristic(v->grid, mi->route_goal, goal) < AI_STALE_DIST &&
-	    grid_heuristic(v->grid, ai_monster_cell(v, m), goal) > AI_NEAR_DIST)
+	if (ai_route_fresh(ai, v, m, mi, goal))
 		return false;
 	return !(m->kind->weight == 1.0 && m->kind->budget <= 0 && mi->route_goal == goal &&
 		 mi->commit_until == 0);
@@ -219,9 +218,15 @@ bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *
 	int next = mi->route[mi->route_pos + 1];
 	if (next != pc && v->occupant[next] >= 0) {
 		/* held by another monster: a detour with crowd costs, as the
-		 * chase rule's (ai.c rule 4), or wait */
-		if (k->crowd > 0)
+		 * chase rule's (ai.c rule 4), or wait; on a large level at most
+		 * one detour per commit window, as the chase rule's */
+		bool again = ai->share_need > AI_SHARE_MIN && mi->commit_until > v->turn;
+		if (k->crowd > 0 && !again)
 			plan(ai, v, m, mi, goal, true);
+		else if (again) {
+			*d = ai_wait();
+			return true;
+		}
 		next = mi->route_pos + 1 < mi->route_len ? mi->route[mi->route_pos + 1] : -1;
 		if (k->crowd <= 0 || next < 0 || (next != pc && v->occupant[next] >= 0)) {
 			*d = ai_wait();

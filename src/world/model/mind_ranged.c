@@ -36,7 +36,7 @@
 
 /* Turns the player's map and a firing-spot search reach: beyond the
  * largest `keep` (16), so every comparison with keep is exact. */
-#define RANGED_REACH 18
+#define RANGED_REACH AI_PLAYER_REACH
 #define RANGED_FAR 255 /* not reached within RANGED_REACH */
 
 /* A Dijkstra in turns over a window of cells round its source. */
@@ -219,6 +219,15 @@ static void player_map(struct ai *ai, int pc)
 	long settled = win_flood(rm, &rm->player, pc, NULL);
 	ai_count_flood(ai, settled, clock_us() - t0);
 	rm->src = pc;
+}
+
+int ai_player_turns(struct ai *ai, const struct ai_view *v, int cell)
+{
+	if (!ai->ranged)
+		return -1;
+	player_map(ai, ai_player_cell(v));
+	int t = win_turns(ai->ranged, &ai->ranged->player, cell);
+	return t == RANGED_FAR ? -1 : t;
 }
 
 /* Leaves the action to the chase rule, dropping a route of this mind's

@@ -107,7 +107,7 @@ void scores_mode_title(const char *mode, char *buf, size_t size)
 	else if (n > 0)
 		snprintf(buf, size, "dungeons of %d level%s", n, n == 1 ? "" : "s");
 	else if (strcmp(mode, SCORES_UNKNOWN) == 0)
-		snprintf(buf, size, "games from before the lists by mode (campaign or dungeon: not recorded)");
+		snprintf(buf, size, "games scored before the lists by mode");
 	else
 		snprintf(buf, size, "%s", mode);
 }
