@@ -30,7 +30,8 @@ enum bench_mode {
 	                  where it applies) on the core */
 	MODE_ASTAR,    /* plain A* everywhere */
 	MODE_DIJKSTRA, /* weight 0 */
-	MODE_FALLBACK  /* fallback on: reachable goals, then sealed goals vs a flood */
+	MODE_FALLBACK, /* fallback on: reachable goals, then sealed goals vs a flood */
+	MODE_JPS       /* jump point search wherever it applies, whatever the map (no pruning) */
 };
 
 struct bench_args {
@@ -40,7 +41,7 @@ struct bench_args {
 	const char *csv;         /* --csv FILE, or NULL */
 };
 
-static const char *const mode_choices[] = { "auto", "astar", "dijkstra", "fallback", NULL };
+static const char *const mode_choices[] = { "auto", "astar", "dijkstra", "fallback", "jps", NULL };
 
 /* square8, square4, diamond8 or diamond4: the Moving AI files' optimal
  * lengths are for square8 (and so for diamond8, the same map turned). */
@@ -76,14 +77,16 @@ static const struct opt bench_opts[] = {
 	{ .name = "mode", .kind = OPT_CHOICE, .offset = ARG(mode), .metavar = "M", .help =
 	  "auto (default): each map is prepared once (prune.c): dead ends are peeled into trees hanging off "
 	  "the map's core; a query walks the trees and runs path_find on the core alone, which on uniform "
-	  "square8 is jump point search (its expansions are jump points; each tree step counts one).  "
+	  "square8 is jump point search where the map's jump points are sparse enough to pay (docs/core.md), "
+	  "else plain A* (JPS expansions are jump points; each tree step counts one).  "
 	  "Each file's line ends with prep_ms=P peeled=C: the preparation time, which is not in the search "
 	  "times, and the cells peeled.\n"
 	  "astar: plain A* for every query (expansions are cells).\n"
 	  "dijkstra: weight 0.\n"
 	  "fallback: the obstacle-penalty fallback on; the reachable goals must still get their optimal "
 	  "cost.  Then each goal is sealed by blocking the cells around it, and the fallback search is timed "
-	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.",
+	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.\n"
+	  "jps: jump point search on every square8 query, whatever the map (no pruning): to weigh auto's choice.",
 	  .choices = mode_choices },
 	{ .name = "csv", .kind = OPT_STRING, .offset = ARG(csv), .metavar = "FILE", .help = "write one row per scenario to FILE" },
 };
@@ -99,7 +102,7 @@ static void bench_usage(FILE *out)
 {
 	help_usage(out, "bench",
 		   (const char *const[]){ "SCEN... [--every K] [--repeat R] [--topology square8|square4|diamond8|diamond4] "
-					  "[--mode auto|astar|dijkstra|fallback] [--csv FILE]", NULL });
+					  "[--mode auto|astar|dijkstra|fallback|jps] [--csv FILE]", NULL });
 	help_text(out, 0,
 		  "\nRuns the A* core on Moving AI scenario files (.scen), each with the .map of the same name "
 		  "beside it, checks every cost and times the searches alone, not the loading.  Prints one line "
@@ -164,7 +167,7 @@ static bool seal(struct grid *g, int start, int goal, int *cells, uint8_t *saved
 	for (int i = 0; i < *n; i++) {
 		cells[i] = s[i].cell;
 		saved[i] = g->cost[s[i].cell];
-		g->cost[s[i].cell] = 0;
+		grid_set_cost(g, s[i].cell, 0);
 	}
 	return true;
 }
@@ -399,7 +402,7 @@ static void time_sealed(struct bench_map *m, const struct path_options *opt, int
 			(int)fr.status, fr.blocked_crossed);
 	}
 	for (int k = 0; k < n; k++)
-		m->g->cost[cells[k]] = saved[k];
+		grid_set_cost(m->g, cells[k], saved[k]);
 }
 
 /* Round by round, so that a slow spell of the machine meets one run of a
@@ -413,6 +416,8 @@ static void bench_time(struct bench_map *m, const struct bench_args *a)
 		opt.weight = 0.0;
 	else if (a->mode == MODE_FALLBACK)
 		opt.fallback = true;
+	else if (a->mode == MODE_JPS)
+		opt.jps_always = true;
 	for (int round = 0; round < a->repeat; round++) {
 		for (long j = 0; j < m->runs; j++) {
 			struct run *u = &m->run[j];

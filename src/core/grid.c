@@ -25,14 +25,19 @@ struct grid *grid_create(int w, int h, enum grid_topology topo)
 	struct grid *g = malloc(sizeof *g);
 	if (!g)
 		return NULL;
-	g->cost = calloc((size_t)w * (size_t)h, 1);
-	if (!g->cost) {
-		free(g);
-		return NULL;
-	}
 	g->w = w;
 	g->h = h;
 	g->topo = topo;
+	g->row_words = (w + 63) / 64;
+	g->col_words = (h + 63) / 64;
+	g->cost = calloc((size_t)w * (size_t)h, 1);
+	g->rows = calloc((size_t)h * (size_t)g->row_words, sizeof *g->rows);
+	g->cols = calloc((size_t)w * (size_t)g->col_words, sizeof *g->cols);
+	g->bits_of = g->cost;
+	if (!g->cost || !g->rows || !g->cols) {
+		grid_destroy(g);
+		return NULL;
+	}
 	return g;
 }
 
@@ -40,8 +45,51 @@ void grid_destroy(struct grid *g)
 {
 	if (!g)
 		return;
-	free(g->cost);
+	free((void *)(uintptr_t)g->bits_of);
+	free(g->rows);
+	free(g->cols);
 	free(g);
+}
+
+void grid_set_cost(struct grid *g, int cell, uint8_t cost)
+{
+	((uint8_t *)(uintptr_t)g->bits_of)[cell] = cost;
+	const int y = cell / g->w, x = cell - y * g->w;
+	uint64_t *r = &g->rows[(size_t)y * (size_t)g->row_words + (size_t)(x >> 6)];
+	uint64_t *c = &g->cols[(size_t)x * (size_t)g->col_words + (size_t)(y >> 6)];
+	const uint64_t rb = 1ull << (x & 63), cb = 1ull << (y & 63);
+	if (cost) {
+		*r |= rb;
+		*c |= cb;
+	} else {
+		*r &= ~rb;
+		*c &= ~cb;
+	}
+}
+
+void grid_fill(struct grid *g, uint8_t cost)
+{
+	for (int i = 0; i < g->w * g->h; i++)
+		grid_set_cost(g, i, cost);
+}
+
+void grid_set_costs(struct grid *g, const uint8_t *costs)
+{
+	const size_t n = (size_t)g->w * (size_t)g->h;
+	memcpy((void *)(uintptr_t)g->bits_of, costs, n);
+	memset(g->rows, 0, (size_t)g->h * (size_t)g->row_words * sizeof *g->rows);
+	memset(g->cols, 0, (size_t)g->w * (size_t)g->col_words * sizeof *g->cols);
+	for (int y = 0; y < g->h; y++) {
+		const uint8_t *row = costs + (size_t)y * (size_t)g->w;
+		uint64_t *bits = g->rows + (size_t)y * (size_t)g->row_words;
+		for (int x = 0; x < g->w; x++)
+			bits[x >> 6] |= (uint64_t)(row[x] != 0) << (x & 63);
+	}
+	for (int x = 0; x < g->w; x++) {
+		uint64_t *bits = g->cols + (size_t)x * (size_t)g->col_words;
+		for (int y = 0; y < g->h; y++)
+			bits[y >> 6] |= (uint64_t)(costs[(size_t)y * (size_t)g->w + (size_t)x] != 0) << (y & 63);
+	}
 }
 
 const char *grid_topology_name(enum grid_topology topo)

@@ -167,7 +167,18 @@ bool grid_dir_step(const struct grid *g, int x, int y, enum grid_dir d, int *nx,
 struct grid {
 	int w, h;                  /* size in cells */
 	enum grid_topology topo;
-	uint8_t *cost;             /* w * h multipliers, 0 = blocked */
+	const uint8_t *cost;       /* w * h multipliers, 0 = blocked; changed only by grid_set_cost
+	                              and grid_set_costs, which keep the bits below in step */
+	/* Passability as bits, for word-at-a-time scans (jump point search):
+	 * bit x % 64 of rows[y * row_words + x / 64] is 1 where cell (x, y)
+	 * is passable, and bit y % 64 of cols[x * col_words + y / 64] is the
+	 * same cell again, the grid turned (a column read as a row).  Bits
+	 * past the width (rows) or height (cols) are 0. */
+	uint64_t *rows, *cols;
+	int row_words, col_words;
+	const uint8_t *bits_of;    /* the cost array the bits describe: a caller that points cost
+	                              at another array for one query (a map memory) makes the
+	                              bits unusable for that query, and the searches see it */
 };
 
 /* One neighbour of a cell: its index and the plain step cost (1 or sqrt 2),
@@ -179,6 +190,17 @@ struct grid_step {
 
 /* Allocates a w x h grid with every cell blocked.  NULL on bad size or no memory. */
 struct grid *grid_create(int w, int h, enum grid_topology topo);
+
+/* Sets one cell's cost (0 = blocked), keeping the passability bits in step:
+ * a door opened or a wall dug costs O(1), and nothing built from the grid
+ * goes stale. */
+void grid_set_cost(struct grid *g, int cell, uint8_t cost);
+
+/* Sets every cell's cost from w * h bytes, the bits rebuilt once. */
+void grid_set_costs(struct grid *g, const uint8_t *costs);
+
+/* Sets every cell's cost to `cost`. */
+void grid_fill(struct grid *g, uint8_t cost);
 void grid_destroy(struct grid *g); /* NULL does nothing */
 
 const char *grid_topology_name(enum grid_topology topo);

@@ -150,9 +150,8 @@ struct grid *movingai_parse_map(const char *text, size_t len, char *err, size_t 
 			grid_destroy(g);
 			return NULL;
 		}
-		uint8_t *row = g->cost + (size_t)y * (size_t)w;
 		for (int x = 0; x < w; x++)
-			row[x] = (s[x] == '.' || s[x] == 'G' || s[x] == 'S') ? 1 : 0;
+			grid_set_cost(g, y * w + x, (s[x] == '.' || s[x] == 'G' || s[x] == 'S') ? 1 : 0);
 	}
 	/* Anything after the rows must be blank. */
 	while (next_line(&ls, &s, &n)) {
@@ -326,6 +325,6 @@ struct grid *movingai_turn_diamond(const struct grid *sq, enum grid_topology top
 		return NULL;
 	for (int v = 0; v < sq->h; v++)
 		for (int u = 0; u < sq->w; u++)
-			d->cost[movingai_turned_cell(d, sq->h, u, v)] = sq->cost[grid_index(sq, u, v)];
+			grid_set_cost(d, movingai_turned_cell(d, sq->h, u, v), sq->cost[grid_index(sq, u, v)]);
 	return d;
 }

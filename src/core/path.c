@@ -69,6 +69,9 @@
  * open list grows past them has expanded over 100,000 cells, whose cost
  * dwarfs the page faults of the rest. */
 #define PREFAULT_KEYS ((size_t)1 << 20)
+/* corner_share below which a square8 grid searches with JPS (measured on
+ * the shared Moving AI maps: JPS wins at 0.11, plain A* at 0.32). */
+#define JPS_CORNER_SHARE 0.2
 
 /* 16 bytes per cell: everything a neighbour test touches is on one line. */
 struct node {
@@ -129,6 +132,7 @@ struct path_ctx {
 	int flood_source;      /* -1 when the last query was not a flood */
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
+	bool jps_pays;         /* square8: jump points are sparse enough for JPS to beat plain A* (corner_share) */
 };
 
 struct path_options path_options_default(void)
@@ -148,6 +152,40 @@ static int heap_capacity(int n)
 {
 	int cap = n - n / 9 + 9;
 	return cap > n ? n : cap;
+}
+
+/*
+ * The share of jump-point makers on a square grid: 2x2 blocks with exactly
+ * one blocked cell (each gives the free cell opposite it a forced
+ * neighbour, so straight jumps past it stop there), per passable cell.
+ * Rooms and caves have few (8room_000 0.11, AR0011SR 0.009), scattered
+ * obstacles many (random512-10-0 0.32), where JPS finds so many jump points
+ * that plain A* is faster (docs/core.md).  Counted 64 blocks a word on the
+ * grid's bit rows.
+ */
+static double corner_share(const struct grid *g)
+{
+	const int rw = g->row_words;
+	long corners = 0, free_cells = 0;
+	for (int y = 0; y < g->h; y++) {
+		const uint64_t *r0 = g->rows + (size_t)y * (size_t)rw;
+		for (int k = 0; k < rw; k++)
+			free_cells += __builtin_popcountll(r0[k]);
+		if (y + 1 >= g->h)
+			continue;
+		const uint64_t *r1 = r0 + rw;
+		for (int k = 0; k < rw; k++) {
+			const uint64_t a = r0[k], c = r1[k];
+			const uint64_t b = a >> 1 | (k + 1 < rw ? r0[k + 1] << 63 : 0);
+			const uint64_t d = c >> 1 | (k + 1 < rw ? r1[k + 1] << 63 : 0);
+			/* block x spans x and x + 1; the last column has no block */
+			const int last = g->w - 1 - k * 64;
+			const uint64_t in = last >= 64 ? ~0ull : last <= 0 ? 0 : (1ull << last) - 1;
+			const uint64_t one_blocked = (~a & b & c & d) | (a & ~b & c & d) | (a & b & ~c & d) | (a & b & c & ~d);
+			corners += __builtin_popcountll(one_blocked & in);
+		}
+	}
+	return free_cells ? (double)corners / (double)free_cells : 0.0;
 }
 
 struct path_ctx *path_create(const struct grid *g)
@@ -183,6 +221,7 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->s1 = 1;
 	ctx->s2 = 1;
 	ctx->row_magic = UINT64_MAX / (uint64_t)ctx->w + 1;
+	ctx->jps_pays = g->topo == GRID_SQUARE8 && corner_share(g) < JPS_CORNER_SHARE;
 	return ctx;
 }
 
@@ -1443,6 +1482,8 @@ struct jps {
 	const uint8_t *cost;
 	int w, h, goal, gx, gy;
 	int64_t s1, s2;
+	const uint64_t *rows, *cols; /* the grid's passability bits and their transpose (grid.h) */
+	int row_words, col_words;
 };
 
 static inline bool jfree(const struct jps *j, int x, int y)
@@ -1451,74 +1492,98 @@ static inline bool jfree(const struct jps *j, int x, int y)
 }
 
 /*
- * Straight jump from (x, y) along (dx, 0): the first jump point, or -1.  A
- * cell is a jump point when it is the goal or has a forced neighbour: on
- * one side, the cell diagonally behind is blocked while the cell beside is
- * free (without corner cutting that side cell, and the diagonal past it,
- * can only be reached well through this cell).
+ * A straight jump, 64 cells a word.  `line` is the bit line walked (a row,
+ * or a column of the turned grid), `side_a` and `side_b` the lines beside
+ * it (NULL at the map's edge), `words` each line's length in words, `p` the
+ * first position to test and `goal` the goal's position on this line (-1
+ * none).  Moving forward (positions rising), position q is a jump point
+ * when it is the goal or has a forced neighbour: on one side, the cell
+ * diagonally behind (q - 1) is blocked while the cell beside (q) is free
+ * (without corner cutting that side cell, and the diagonal past it, can
+ * only be reached well through q).  The scan stops at the first blocked
+ * cell (bits past the line's end are 0, so blocked).  Returns the jump
+ * point's position, or -1.
  */
-static inline __attribute__((always_inline)) int jump_h(const struct jps *j, int x, int y, int dx)
+static inline __attribute__((always_inline)) int scan_forward(const uint64_t *line, const uint64_t *side_a,
+							      const uint64_t *side_b, int words, int p, int goal)
 {
-	const uint8_t *row = j->cost + (size_t)y * (size_t)j->w;
-	const uint8_t *up = y > 0 ? row - j->w : NULL;
-	const uint8_t *dn = y + 1 < j->h ? row + j->w : NULL;
-	const int goal_x = j->gy == y ? j->gx : -1;
-	if (up && dn) {
-		/* An inner row: both neighbour rows exist. */
-		for (;;) {
-			x += dx;
-			if ((unsigned)x >= (unsigned)j->w || !row[x])
-				return -1;
-			if (x == goal_x || (up[x] && !up[x - dx]) || (dn[x] && !dn[x - dx]))
-				return y * j->w + x;
+	int k = p >> 6;
+	if (k >= words)
+		return -1;
+	uint64_t mask = ~0ull << (p & 63);
+	for (; k < words; k++, mask = ~0ull) {
+		uint64_t ev = ~line[k];
+		if (side_a) {
+			const uint64_t a = side_a[k], behind = a << 1 | (k ? side_a[k - 1] >> 63 : 0);
+			ev |= a & ~behind;
+		}
+		if (side_b) {
+			const uint64_t b = side_b[k], behind = b << 1 | (k ? side_b[k - 1] >> 63 : 0);
+			ev |= b & ~behind;
+		}
+		if ((goal >> 6) == k && goal >= 0)
+			ev |= 1ull << (goal & 63);
+		ev &= mask;
+		if (ev) {
+			const int q = k * 64 + __builtin_ctzll(ev);
+			return line[k] >> (q & 63) & 1 ? q : -1;
 		}
 	}
-	for (;;) {
-		x += dx;
-		if ((unsigned)x >= (unsigned)j->w || !row[x])
-			return -1;
-		if (x == goal_x)
-			return y * j->w + x;
-		if (up && up[x] && !up[x - dx])
-			return y * j->w + x;
-		if (dn && dn[x] && !dn[x - dx])
-			return y * j->w + x;
-	}
+	return -1;
 }
 
-/* Straight jump along (0, dy), the same rule turned a quarter. */
-static inline __attribute__((always_inline)) int jump_v(const struct jps *j, int x, int y, int dy)
+/* The same scan moving backward (positions falling): the cell behind q is q + 1. */
+static inline __attribute__((always_inline)) int scan_backward(const uint64_t *line, const uint64_t *side_a,
+							       const uint64_t *side_b, int words, int p, int goal)
 {
-	const int w = j->w;
-	const uint8_t *cost = j->cost;
-	const bool has_l = x > 0, has_r = x + 1 < w;
-	const int goal_y = j->gx == x ? j->gy : -1;
-	const int stride = dy * w;
-	int c = y * w + x;
-	if (has_l && has_r) {
-		/* An inner column: both neighbour columns exist. */
-		for (;;) {
-			y += dy;
-			c += stride;
-			if ((unsigned)y >= (unsigned)j->h || !cost[c])
-				return -1;
-			if (y == goal_y || (cost[c - 1] && !cost[c - 1 - stride]) ||
-			    (cost[c + 1] && !cost[c + 1 - stride]))
-				return c;
+	if (p < 0)
+		return -1;
+	int k = p >> 6;
+	uint64_t mask = (p & 63) == 63 ? ~0ull : (1ull << ((p & 63) + 1)) - 1;
+	for (; k >= 0; k--, mask = ~0ull) {
+		uint64_t ev = ~line[k];
+		if (side_a) {
+			const uint64_t a = side_a[k], behind = a >> 1 | (k + 1 < words ? side_a[k + 1] << 63 : 0);
+			ev |= a & ~behind;
+		}
+		if (side_b) {
+			const uint64_t b = side_b[k], behind = b >> 1 | (k + 1 < words ? side_b[k + 1] << 63 : 0);
+			ev |= b & ~behind;
+		}
+		if ((goal >> 6) == k && goal >= 0)
+			ev |= 1ull << (goal & 63);
+		ev &= mask;
+		if (ev) {
+			const int q = k * 64 + 63 - __builtin_clzll(ev);
+			return line[k] >> (q & 63) & 1 ? q : -1;
 		}
 	}
-	for (;;) {
-		y += dy;
-		c += stride;
-		if ((unsigned)y >= (unsigned)j->h || !cost[c])
-			return -1;
-		if (y == goal_y)
-			return c;
-		if (has_l && cost[c - 1] && !cost[c - 1 - stride])
-			return c;
-		if (has_r && cost[c + 1] && !cost[c + 1 - stride])
-			return c;
-	}
+	return -1;
+}
+
+/* Straight jump from (x, y) along (dx, 0): the first jump point, or -1. */
+static inline __attribute__((always_inline)) int jump_h(const struct jps *j, int x, int y, int dx)
+{
+	const int rw = j->row_words;
+	const uint64_t *line = j->rows + (size_t)y * (size_t)rw;
+	const uint64_t *up = y > 0 ? line - rw : NULL;
+	const uint64_t *dn = y + 1 < j->h ? line + rw : NULL;
+	const int goal = j->gy == y ? j->gx : -1;
+	const int q = dx > 0 ? scan_forward(line, up, dn, rw, x + 1, goal) : scan_backward(line, up, dn, rw, x - 1, goal);
+	return q < 0 ? -1 : y * j->w + q;
+}
+
+/* Straight jump along (0, dy): the same scan on the turned grid's column x. */
+static inline __attribute__((always_inline)) int jump_v(const struct jps *j, int x, int y, int dy)
+{
+	const int cw = j->col_words;
+	const uint64_t *line = j->cols + (size_t)x * (size_t)cw;
+	const uint64_t *left = x > 0 ? line - cw : NULL;
+	const uint64_t *right = x + 1 < j->w ? line + cw : NULL;
+	const int goal = j->gx == x ? j->gy : -1;
+	const int q = dy > 0 ? scan_forward(line, left, right, cw, y + 1, goal)
+			     : scan_backward(line, left, right, cw, y - 1, goal);
+	return q < 0 ? -1 : q * j->w + x;
 }
 
 /* Diagonal jump: each diagonal step needs both orthogonal cells free; a
@@ -1545,7 +1610,9 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 				   long *expanded_out)
 {
 	const int w = ctx->w;
-	const struct jps j = { ctx->grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2 };
+	const struct grid *grid = ctx->grid;
+	const struct jps j = { grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2,
+			       grid->rows, grid->cols, grid->row_words, grid->col_words };
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
 	long expanded = 0;
@@ -1708,7 +1775,9 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 
 static bool use_jps(const struct path_ctx *ctx, const struct path_options *opt)
 {
-	return !opt->plain_astar && ctx->grid->topo == GRID_SQUARE8 && opt->weight == 1.0 &&
+	return !opt->plain_astar && (ctx->jps_pays || (opt->jps_always && ctx->grid->topo == GRID_SQUARE8)) &&
+	       ctx->grid->cost == ctx->grid->bits_of &&
+	       opt->weight == 1.0 &&
 	       !opt->corner_cutting && !opt->fallback && opt->budget <= 0 && !opt->extra;
 }
 

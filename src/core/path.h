@@ -19,6 +19,8 @@ struct path_options {
 	const uint16_t *extra;/* optional w*h extra cost for entering a cell (crowding); NULL = none */
 	bool plain_astar;     /* never use jump point search (it is tried only for square8, weight 1,
 	                         no corner cutting, fallback, budget or extra; same costs, fewer expansions) */
+	bool jps_always;      /* use jump point search wherever it applies, even on a map whose jump points
+	                         are too dense for it to pay (tests and `astray bench --mode jps`) */
 	const uint8_t *solid; /* fallback: optional w*h, nonzero = a blocked cell the fallback may not enter
 	                         either (a wall no one can dig: DESIGN section 4, rule 6); NULL = none */
 };

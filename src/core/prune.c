@@ -249,9 +249,9 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		}
 	}
 	/* The core copy: every peeled cell blocked (a tree's last cell too). */
-	memcpy(p->core->cost, p->cost, n);
+	grid_set_costs(p->core, p->cost);
 	for (int i = 0; i < norder; i++)
-		p->core->cost[order[i]] = 0;
+		grid_set_cost(p->core, order[i], 0);
 	label_components(p, &m, p->cells); /* the order is no longer needed */
 	free(m.bits);
 	p->ctx = path_create(p->core);

@@ -39,7 +39,7 @@ static struct grid *random_grid(uint32_t *s, enum grid_topology t)
 	int walls = rnd_range(s, 0, 40);
 	for (int i = 0; i < w * h; i++) {
 		int v = rnd_range(s, 0, 99);
-		g->cost[i] = v < walls ? 0 : v < walls + 10 ? 2 : v < walls + 18 ? 3 : 1;
+		grid_set_cost(g, i, v < walls ? 0 : v < walls + 10 ? 2 : v < walls + 18 ? 3 : 1);
 	}
 	return g;
 }
@@ -150,7 +150,7 @@ static void test_detour_properties(void **state)
 			for (int c = 0; c < n; c++)
 				extra[c] = rnd_range(&s, 0, 99) < dens ? (uint16_t)k : 0;
 			int source = rnd_range(&s, 0, n - 1);
-			g->cost[source] = 1;
+			grid_set_cost(g, source, 1);
 			bool cut = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && (m & 1);
 			struct flood_ctx *f = flood_create(g);
 			struct path_ctx *p = path_create(g);
@@ -234,10 +234,10 @@ static void test_detour_properties(void **state)
 			}
 			/* what it refuses: no horizon, a forward flood, a blocked source */
 			assert_int_equal(flood_detour(f, source, extra, 0, out, n, NULL, NULL, NULL), -1);
-			g->cost[source] = 0;
+			grid_set_cost(g, source, 0);
 			flood_run(f, source, &o, NULL, 0);
 			assert_int_equal(flood_detour(f, source, extra, 3, out, n, NULL, NULL, NULL), -1);
-			g->cost[source] = 1;
+			grid_set_cost(g, source, 1);
 			o.reverse = false;
 			flood_run(f, source, &o, NULL, 0);
 			assert_int_equal(flood_detour(f, source, extra, 3, out, n, NULL, NULL, NULL), -1);
@@ -266,7 +266,7 @@ static void test_detour_is_local(void **state)
 	assert_non_null(g);
 	const int n = 300 * 300;
 	for (int c = 0; c < n; c++)
-		g->cost[c] = 1;
+		grid_set_cost(g, c, 1);
 	uint16_t *extra = calloc((size_t)n, sizeof *extra);
 	int *out = malloc((size_t)n * sizeof *out);
 	/* a wall of crowd right in front of the start */

@@ -49,7 +49,7 @@ static struct grid *random_grid(uint32_t *s, enum grid_topology t)
 			static const uint8_t rare[] = { 7, 40, 255 };
 			c = rare[rnd_range(s, 0, 2)];
 		}
-		g->cost[i] = c;
+		grid_set_cost(g, i, c);
 	}
 	return g;
 }
@@ -62,12 +62,12 @@ static struct grid *serpentine(int len)
 	struct grid *g = grid_create(w, h, GRID_SQUARE8);
 	assert_non_null(g);
 	for (int c = 0; c < n; c++)
-		g->cost[c] = 0;
+		grid_set_cost(g, c, 0);
 	for (int r = 0, cells = 0; r < rows && cells < len; r++) {
 		for (int x = 0; x < 40 && cells < len; x++, cells++)
-			g->cost[(2 * r) * w + ((r & 1) ? 39 - x : x)] = 1;
+			grid_set_cost(g, (2 * r) * w + ((r & 1) ? 39 - x : x), 1);
 		if (r + 1 < rows && cells < len)
-			g->cost[(2 * r + 1) * w + ((r & 1) ? 0 : 39)] = 1;
+			grid_set_cost(g, (2 * r + 1) * w + ((r & 1) ? 0 : 39), 1);
 	}
 	return g;
 }
@@ -200,7 +200,7 @@ static void test_corner_rule(void **state)
 				   "..."
 				   "...";
 	for (int i = 0; i < 9; i++)
-		g->cost[i] = rows[i] == '#' ? 0 : 1;
+		grid_set_cost(g, i, rows[i] == '#' ? 0 : 1);
 	struct flood_ctx *f = flood_create(g);
 	struct flood_options o = flood_options_default();
 	for (int rev = 0; rev < 2; rev++) {
@@ -226,9 +226,9 @@ static void test_reverse_and_forward_costs(void **state)
 {
 	(void)state;
 	struct grid *g = grid_create(3, 1, GRID_SQUARE4);
-	g->cost[0] = 1;
-	g->cost[1] = 3;
-	g->cost[2] = 2;
+	grid_set_cost(g, 0, 1);
+	grid_set_cost(g, 1, 3);
+	grid_set_cost(g, 2, 2);
 	struct flood_ctx *f = flood_create(g);
 	struct flood_options o = flood_options_default();
 	flood_run(f, 0, &o, NULL, 0);
@@ -339,7 +339,7 @@ static void test_reused_context_resets(void **state)
 			g = grid_create(rnd_range(&s, 60, 140), rnd_range(&s, 40, 90), t);
 			assert_non_null(g);
 			for (int i = 0; i < g->w * g->h; i++)
-				g->cost[i] = rnd_range(&s, 0, 99) < 15 ? 0 : 1;
+				grid_set_cost(g, i, rnd_range(&s, 0, 99) < 15 ? 0 : 1);
 		} else {
 			g = random_grid(&s, t);
 		}
@@ -417,7 +417,7 @@ static void test_large_and_memory(void **state)
 	struct grid *g = grid_create(300, 200, GRID_SQUARE8);
 	uint32_t s = 99;
 	for (int i = 0; i < 300 * 200; i++)
-		g->cost[i] = (uint8_t)(rnd_range(&s, 0, 9) == 0 ? 0 : rnd_range(&s, 1, 6));
+		grid_set_cost(g, i, (uint8_t)(rnd_range(&s, 0, 9) == 0 ? 0 : rnd_range(&s, 1, 6)));
 	struct flood_ctx *f = flood_create(g);
 	struct path_ctx *p = path_create(g);
 	assert_true(flood_memory(f) > (size_t)300 * 200 * 14);
@@ -487,7 +487,7 @@ static void test_route_with_extra(void **state)
 				extra[c] = rnd_range(&s, 0, 99) < dens ? (uint16_t)k : 0;
 			int source = rnd_range(&s, 0, n - 1);
 			if (!g->cost[source])
-				g->cost[source] = 1;
+				grid_set_cost(g, source, 1);
 			bool cut = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && (m & 1);
 			struct flood_ctx *f = flood_create(g), *early = flood_create(g);
 			struct path_ctx *p = path_create(g);
@@ -557,7 +557,7 @@ static void test_route_crowd_moves(void **state)
 			int *out = malloc((size_t)n * sizeof *out);
 			int source = rnd_range(&s, 0, n - 1);
 			if (!g->cost[source])
-				g->cost[source] = 1;
+				grid_set_cost(g, source, 1);
 			int k = rnd_range(&s, 1, 9);
 			/* a crowd packed around the goal, and some elsewhere */
 			for (int c = 0; c < n; c++) {
@@ -645,10 +645,10 @@ static void test_route_plain(void **state)
 		const uint8_t mult = (m % 4) == 3 ? 3 : 1;
 		int walls = rnd_range(&s, 0, 40);
 		for (int c = 0; c < n; c++)
-			g->cost[c] = rnd_range(&s, 0, 99) < walls ? 0 : mult;
+			grid_set_cost(g, c, rnd_range(&s, 0, 99) < walls ? 0 : mult);
 		int src = rnd_range(&s, 0, n - 1);
-		g->cost[src] = mult;
-		uint16_t *zero = calloc((size_t)n, sizeof *zero), *extra = calloc((size_t)n, sizeof *extra);
+		grid_set_cost(g, src, mult);
+		uint16_t *zero = calloc((size_t)w * (size_t)h, sizeof *zero), *extra = calloc((size_t)w * (size_t)h, sizeof *extra);
 		assert_non_null(zero);
 		assert_non_null(extra);
 		const int k = rnd_range(&s, 1, 9), dens = rnd_range(&s, 0, 50);
@@ -761,7 +761,7 @@ static void test_shift(void **state)
 			o.corner_cutting = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && (m & 1);
 			int src = rnd_range(&s, 0, n - 1);
 			if (!g->cost[src])
-				g->cost[src] = 1;
+				grid_set_cost(g, src, 1);
 			int partial[1] = { rnd_range(&s, 0, n - 1) };
 			flood_run(f, src, &o, partial, 1);
 			if (!flood_finished(f)) {
@@ -811,10 +811,10 @@ static void test_shift(void **state)
 				refused++;
 				o.reverse = true;
 				uint8_t keep = g->cost[src];
-				g->cost[src] = 0;
+				grid_set_cost(g, src, 0);
 				flood_run(f, src, &o, NULL, 0);
 				assert_false(flood_shift(f, nb[0].cell));
-				g->cost[src] = keep;
+				grid_set_cost(g, src, keep);
 				refused++;
 			}
 			flood_destroy(f);
@@ -850,11 +850,11 @@ static void test_uniform_fast_path(void **state)
 			const uint8_t mult = (m % 3) == 2 ? 3 : 1;
 			int walls = rnd_range(&s, 0, 40);
 			for (int c = 0; c < n; c++)
-				g->cost[c] = rnd_range(&s, 0, 99) < walls ? 0 : mult;
+				grid_set_cost(g, c, rnd_range(&s, 0, 99) < walls ? 0 : mult);
 			int wall = n - 1;
-			g->cost[wall] = 0;
+			grid_set_cost(g, wall, 0);
 			int src = rnd_range(&s, 0, n - 2);
-			g->cost[src] = mult;
+			grid_set_cost(g, src, mult);
 			struct flood_ctx *fast = flood_create(g), *slow = flood_create(g);
 			struct path_ctx *p = path_create(g);
 			assert_non_null(fast);
@@ -930,7 +930,7 @@ static void test_long_uniform_floods(void **state)
 	for (int len = 1000; len <= 1300; len += 100) {
 		struct grid *g = serpentine(len);
 		const int w = g->w, n = w * g->h;
-		g->cost[n - 1] = 0; /* the wall the general flood aims at */
+		grid_set_cost(g, n - 1, 0); /* the wall the general flood aims at */
 		struct flood_ctx *fast = flood_create(g), *slow = flood_create(g), *along = flood_create(g);
 		assert_non_null(fast);
 		assert_non_null(slow);
@@ -1039,13 +1039,13 @@ static void test_uniform_skipped_tries(void **state)
 					blocked = (x % room == 0 || y % room == 0) && rnd_range(&s, 0, 99) >= 12;
 				else
 					blocked = rnd_range(&s, 0, 99) < density;
-				g->cost[y * w + x] = blocked ? 0 : mult;
+				grid_set_cost(g, y * w + x, blocked ? 0 : mult);
 			}
 		}
 		const int wall = n - 1;
-		g->cost[wall] = 0;
+		grid_set_cost(g, wall, 0);
 		int src = rnd_range(&s, 0, n - 2);
-		g->cost[src] = mult;
+		grid_set_cost(g, src, mult);
 		struct flood_ctx *fast = flood_create(g), *slow = flood_create(g);
 		assert_non_null(fast);
 		assert_non_null(slow);

@@ -17,7 +17,7 @@ static struct grid *open_grid(int w, int h, enum grid_topology t)
 {
 	struct grid *g = grid_create(w, h, t);
 	assert_non_null(g);
-	memset(g->cost, 1, (size_t)w * (size_t)h);
+	grid_fill(g, 1);
 	return g;
 }
 
@@ -45,7 +45,7 @@ static void test_square4_neighbours(void **state)
 	assert_int_equal(grid_neighbours(g, grid_index(g, 4, 3), false, s), 2);
 	assert_int_equal(grid_neighbours(g, grid_index(g, 2, 0), false, s), 3);
 	/* blocked cells are left out of neighbours, kept by grid_adjacent */
-	g->cost[grid_index(g, 2, 1)] = 0;
+	grid_set_cost(g, grid_index(g, 2, 1), 0);
 	assert_int_equal(grid_neighbours(g, grid_index(g, 2, 2), false, s), 3);
 	assert_int_equal(grid_adjacent(g, grid_index(g, 2, 2), s), 4);
 	grid_destroy(g);
@@ -66,7 +66,7 @@ static void test_square8_neighbours_and_corners(void **state)
 	assert_int_equal(grid_neighbours(g, grid_index(g, 0, 2), false, s), 5);
 	/* Blocking north removes N, NW and NE without corner cutting: one
 	 * blocked orthogonal cell is enough (the Moving AI rule). */
-	g->cost[grid_index(g, 2, 1)] = 0;
+	grid_set_cost(g, grid_index(g, 2, 1), 0);
 	n = grid_neighbours(g, c, false, s);
 	assert_int_equal(n, 5);
 	assert_false(has_step(s, n, grid_index(g, 1, 1), GRID_SQRT2));
@@ -146,7 +146,7 @@ static void test_diamond_neighbours_parity(void **state)
 				struct grid *g = open_grid(w, h, topo);
 				if (round > 0)
 					for (int i = 0; i < w * h; i++)
-						g->cost[i] = rnd(&seed) % 4 == 0 ? 0 : 1;
+						grid_set_cost(g, i, rnd(&seed) % 4 == 0 ? 0 : 1);
 				for (int cc = 0; cc < 2; cc++) {
 					for (int c = 0; c < w * h; c++) {
 						int X = 2 * grid_x(g, c) + (grid_y(g, c) & 1), Y = grid_y(g, c);
@@ -277,7 +277,7 @@ static void test_heuristics_vs_dijkstra(void **state)
 			if (!empty)
 				for (int i = 0; i < w * h; i++) {
 					uint32_t r = rnd(&seed) % 10;
-					g->cost[i] = r < 2 ? 0 : r < 7 ? 1 : (uint8_t)(r - 5);
+					grid_set_cost(g, i, r < 2 ? 0 : r < 7 ? 1 : (uint8_t)(r - 5));
 				}
 			struct path_ctx *ctx = path_create(g);
 			assert_non_null(ctx);

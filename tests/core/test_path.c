@@ -72,7 +72,7 @@ static struct grid *random_grid(uint32_t *seed, enum grid_topology t, bool terra
 	assert_non_null(g);
 	for (int i = 0; i < w * h; i++) {
 		int r = (int)(rnd(seed) % 100);
-		g->cost[i] = r < wall_pct ? 0 : !terrain ? 1 : (uint8_t)(1 + rnd(seed) % 3);
+		grid_set_cost(g, i, r < wall_pct ? 0 : !terrain ? 1 : (uint8_t)(1 + rnd(seed) % 3));
 	}
 	return g;
 }
@@ -89,7 +89,7 @@ static void run_random(enum grid_topology t, uint32_t seed, bool terrain)
 		assert_non_null(ctx);
 		double *dist = malloc((size_t)n * sizeof *dist);
 		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
-		g->cost[start] = 1;
+		grid_set_cost(g, start, 1);
 		bool cc = (t == GRID_SQUARE8 || t == GRID_DIAMOND8) && m % 7 == 3;
 		ref_dijkstra(g, start, cc, dist);
 		struct path_options opt = path_options_default();
@@ -106,6 +106,12 @@ static void run_random(enum grid_topology t, uint32_t seed, bool terrain)
 			assert_true(fabs(r.cost - dist[goal]) < 1e-9);
 			check_walk(g, &r, start, cc);
 			reached++;
+			/* jump point search wherever it applies agrees */
+			opt.jps_always = true;
+			path_find(ctx, start, goal, &opt, &r);
+			assert_true(fabs(r.cost - dist[goal]) < 1e-9);
+			check_walk(g, &r, start, cc);
+			opt.jps_always = false;
 			/* plain A* and Dijkstra agree */
 			opt.plain_astar = true;
 			path_find(ctx, start, goal, &opt, &r);
@@ -135,6 +141,118 @@ static void run_random(enum grid_topology t, uint32_t seed, bool terrain)
 	}
 	assert_int_equal(checked, 1000);
 	assert_true(reached > 300); /* the maps are not all disconnected */
+}
+
+/* The grid's passability bits say what its costs say, in rows and turned. */
+static void assert_bits_match(const struct grid *g)
+{
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			const bool open = g->cost[y * g->w + x] != 0;
+			assert_int_equal(open, (int)(g->rows[y * g->row_words + x / 64] >> (x % 64) & 1));
+			assert_int_equal(open, (int)(g->cols[x * g->col_words + y / 64] >> (y % 64) & 1));
+		}
+	for (int y = 0; y < g->h; y++) /* nothing past the width */
+		if (g->w % 64)
+			assert_int_equal(g->rows[y * g->row_words + g->row_words - 1] >> (g->w % 64), 0);
+}
+
+/*
+ * Jump point search on maps wider and taller than a 64-bit word (the bit
+ * scans cross word boundaries; widths and heights on both sides of 64 and
+ * 128), rooms with scattered pillars, cells changed in place between
+ * queries (a door shut, a wall dug): every cost equal to plain A*'s.
+ */
+static void test_jps_wide_and_changing(void **state)
+{
+	(void)state;
+	static const int sizes[] = { 63, 64, 65, 127, 128, 129, 200 };
+	uint32_t seed = 4242;
+	int found = 0;
+	for (int m = 0; m < 14; m++) {
+		const int w = sizes[m % 7], h = sizes[(m * 3 + 1) % 7];
+		struct grid *g = grid_create(w, h, GRID_SQUARE8);
+		assert_non_null(g);
+		for (int i = 0; i < w * h; i++) {
+			const int x = i % w, y = i / w;
+			const bool wall = (x % 17 == 0 && y % 9 != 4) || (y % 13 == 0 && x % 11 != 5) ||
+					  rnd(&seed) % 100 < (unsigned)(m % 3) * 3;
+			grid_set_cost(g, i, wall ? 0 : 1);
+		}
+		assert_bits_match(g);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		for (int q = 0; q < 40; q++) {
+			for (int k = 0; k < 30; k++) /* shut or open some cells in place */
+				grid_set_cost(g, (int)(rnd(&seed) % (unsigned)(w * h)), rnd(&seed) % 4 ? 1 : 0);
+			const int start = (int)(rnd(&seed) % (unsigned)(w * h)), goal = (int)(rnd(&seed) % (unsigned)(w * h));
+			grid_set_cost(g, start, 1);
+			grid_set_cost(g, goal, 1);
+			struct path_options opt = path_options_default();
+			opt.jps_always = true;
+			struct path_result r;
+			const enum path_status st = path_find(ctx, start, goal, &opt, &r);
+			const double jps_cost = r.cost;
+			const long jps_expanded = r.expanded;
+			const int end = r.cells[r.len - 1];
+			opt.jps_always = false;
+			opt.plain_astar = true;
+			const enum path_status st2 = path_find(ctx, start, goal, &opt, &r);
+			assert_int_equal(st, st2);
+			if (st == PATH_FOUND) {
+				assert_int_equal(end, goal);
+				assert_true(fabs(jps_cost - r.cost) < 1e-9);
+				if (r.steps > 20)
+					assert_true(jps_expanded < r.expanded); /* it did jump */
+				found++;
+			}
+		}
+		assert_bits_match(g);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	assert_true(found > 300);
+}
+
+/* The default search picks JPS where jump points are sparse (rooms) and
+ * plain A* where they are dense (scattered pillars); both exact. */
+static void test_jps_choice(void **state)
+{
+	(void)state;
+	uint32_t seed = 77;
+	for (int dense = 0; dense < 2; dense++) {
+		struct grid *g = grid_create(150, 90, GRID_SQUARE8);
+		assert_non_null(g);
+		for (int i = 0; i < 150 * 90; i++) {
+			const int x = i % 150, y = i / 150;
+			const bool wall = dense ? rnd(&seed) % 100 < 25 : (x % 30 == 0 && y % 20 != 10) || (y % 30 == 0 && x % 25 != 12);
+			grid_set_cost(g, i, wall ? 0 : 1);
+		}
+		const int start = 1 * 150 + 1, goal = 88 * 150 + 148;
+		grid_set_cost(g, start, 1);
+		grid_set_cost(g, goal, 1);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		struct path_options opt = path_options_default();
+		struct path_result r;
+		if (path_find(ctx, start, goal, &opt, &r) != PATH_FOUND) { /* a dense map may wall the corner off */
+			path_destroy(ctx);
+			grid_destroy(g);
+			dense--;
+			continue;
+		}
+		const double cost = r.cost;
+		const long auto_expanded = r.expanded;
+		opt.plain_astar = true;
+		path_find(ctx, start, goal, &opt, &r);
+		assert_true(fabs(cost - r.cost) < 1e-9);
+		if (dense)
+			assert_int_equal(auto_expanded, r.expanded); /* the same search: plain A* */
+		else
+			assert_true(auto_expanded * 4 < r.expanded); /* jump points, far fewer than cells */
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
 }
 
 static void test_random_square4(void **state) { (void)state; run_random(GRID_SQUARE4, 1, true); }
@@ -198,7 +316,7 @@ static void run_fallback_random(enum grid_topology t, uint32_t seed)
 		int *count = malloc((size_t)n * sizeof *count);
 		double *travel = malloc((size_t)n * sizeof *travel), *dist = malloc((size_t)n * sizeof *dist);
 		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
-		g->cost[start] = 1;
+		grid_set_cost(g, start, 1);
 		ref_fallback(g, start, false, count, travel);
 		ref_dijkstra(g, start, false, dist);
 		struct path_options opt = path_options_default();
@@ -282,8 +400,8 @@ static void run_solid_random(enum grid_topology t, uint32_t seed)
 		for (int i = 0; i < n; i++)
 			solid[i] = !g->cost[i] && rnd(&seed) % 2;
 		int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
-		g->cost[start] = 1;
-		g->cost[goal] = 1;
+		grid_set_cost(g, start, 1);
+		grid_set_cost(g, goal, 1);
 		solid[start] = solid[goal] = 0;
 		double p = 0.5 + (double)(rnd(&seed) % 8);
 		ref_penalty(g, start, solid, p, dist);
@@ -352,7 +470,7 @@ static struct grid *turn_square(const struct grid *sq, enum grid_topology t, int
 			const int X = u - v + off, Y = u + v;
 			const int c = grid_index(d, (X - (Y & 1)) / 2, Y);
 			dcell[grid_index(sq, u, v)] = c;
-			d->cost[c] = sq->cost[grid_index(sq, u, v)];
+			grid_set_cost(d, c, sq->cost[grid_index(sq, u, v)]);
 		}
 	return d;
 }
@@ -371,7 +489,8 @@ static void run_turned(enum grid_topology sq_t, enum grid_topology d_t, uint32_t
 		assert_non_null(cd);
 		for (int q = 0; q < 8; q++) {
 			int a = (int)(rnd(&seed) % (unsigned)n), b = (int)(rnd(&seed) % (unsigned)n);
-			sq->cost[a] = dm->cost[dcell[a]] = 1;
+			grid_set_cost(sq, a, 1);
+			grid_set_cost(dm, dcell[a], 1);
 			struct path_options opt = path_options_default();
 			opt.corner_cutting = q == 3;
 			opt.fallback = q >= 6;
@@ -613,8 +732,8 @@ static void test_fallback_finite_penalty(void **state)
 	assert_true(r.cost == 10.0);
 	assert_int_equal(r.first_blocked, -1);
 	/* the goal walled off by solid cells: no route at all, either P */
-	g->cost[grid_index(g, 3, 2)] = 1;
-	g->cost[grid_index(g, 3, 3)] = 0;
+	grid_set_cost(g, grid_index(g, 3, 2), 1);
+	grid_set_cost(g, grid_index(g, 3, 3), 0);
 	solid[grid_index(g, 3, 3)] = 1;
 	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_NO_ROUTE);
 	assert_int_equal(r.len, 1);
@@ -624,8 +743,8 @@ static void test_fallback_finite_penalty(void **state)
 	opt.solid = NULL;
 	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FALLBACK);
 	free(solid);
-	g->cost[grid_index(g, 3, 2)] = 0;
-	g->cost[grid_index(g, 3, 3)] = 1;
+	grid_set_cost(g, grid_index(g, 3, 2), 0);
+	grid_set_cost(g, grid_index(g, 3, 3), 1);
 	/* P = 20: the detour again */
 	opt.penalty = 20.0;
 	assert_int_equal(path_find(ctx, a, b, &opt, &r), PATH_FOUND);
@@ -679,9 +798,9 @@ static void test_budget(void **state)
 {
 	(void)state;
 	struct grid *g = grid_create(20, 20, GRID_SQUARE8);
-	memset(g->cost, 1, 400);
+	grid_fill(g, 1);
 	for (int y = 0; y < 15; y++)
-		g->cost[grid_index(g, 10, y)] = 0;
+		grid_set_cost(g, grid_index(g, 10, y), 0);
 	struct path_ctx *ctx = path_create(g);
 	struct path_options opt = path_options_default();
 	opt.budget = 25;
@@ -717,8 +836,8 @@ static void test_determinism(void **state)
 		int n = g->w * g->h;
 		struct path_ctx *c1 = path_create(g), *c2 = path_create(g);
 		int s = (int)(rnd(&seed) % (unsigned)n), t = (int)(rnd(&seed) % (unsigned)n);
-		g->cost[s] = 1;
-		g->cost[t] = 1;
+		grid_set_cost(g, s, 1);
+		grid_set_cost(g, t, 1);
 		struct path_options opt = path_options_default();
 		opt.fallback = m % 4 == 1;
 		struct path_result a, b;
@@ -752,7 +871,7 @@ static void test_flood(void **state)
 		struct path_ctx *ctx = path_create(g);
 		double *dist = malloc((size_t)n * sizeof *dist), *back = malloc((size_t)n * sizeof *back);
 		int src = (int)(rnd(&seed) % (unsigned)n);
-		g->cost[src] = 1;
+		grid_set_cost(g, src, 1);
 		struct path_options opt = path_options_default();
 		ref_dijkstra(g, src, false, dist);
 		long settled = path_flood(ctx, src, &opt, false, 0.0);
@@ -844,7 +963,7 @@ static void test_exact_ties(void **state)
 	(void)state;
 	struct grid *g = grid_create(40, 30, GRID_SQUARE8);
 	for (int i = 0; i < 40 * 30; i++)
-		g->cost[i] = 1;
+		grid_set_cost(g, i, 1);
 	struct path_ctx *ctx = path_create(g);
 	struct path_options opt = path_options_default();
 	opt.plain_astar = true;
@@ -864,7 +983,7 @@ static void test_exact_ties(void **state)
 	for (int w = 1; w <= 3; w += 2) {
 		g = grid_create(w, 50, GRID_SQUARE4);
 		for (int i = 0; i < w * 50; i++)
-			g->cost[i] = 1;
+			grid_set_cost(g, i, 1);
 		ctx = path_create(g);
 		struct path_result r;
 		assert_int_equal(path_find(ctx, 0, w * 50 - 1, NULL, &r), PATH_FOUND);
@@ -893,7 +1012,7 @@ static void test_fallback_sealed_layers(void **state)
 				bool pillar = x % 3 == 1 && y % 3 == 1;
 				int d = abs(x - 15) > abs(y - 15) ? abs(x - 15) : abs(y - 15);
 				bool ring = d >= 1 && d <= rings;
-				g->cost[grid_index(g, x, y)] = pillar || ring ? 0 : 1;
+				grid_set_cost(g, grid_index(g, x, y), pillar || ring ? 0 : 1);
 			}
 		int start = grid_index(g, 0, 0), goal = grid_index(g, 15, 15);
 		int *count = malloc((size_t)n * sizeof *count);
@@ -950,11 +1069,11 @@ static void test_plain_ring(void **state)
 				c = (uint8_t)(1 + rnd(&seed) % 3);
 			else if (kind == 2 && r % 6 == 0)
 				c = (uint8_t)(1 + rnd(&seed) % 255);
-			g->cost[i] = r < 25 ? 0 : c;
+			grid_set_cost(g, i, r < 25 ? 0 : c);
 		}
 		const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
-		g->cost[start] = 1;
-		g->cost[goal] = 1;
+		grid_set_cost(g, start, 1);
+		grid_set_cost(g, goal, 1);
 		struct path_ctx *ctx = path_create(g);
 		assert_non_null(ctx);
 		uint16_t *zero = calloc((size_t)n, sizeof *zero);
@@ -1064,7 +1183,7 @@ static void test_plain_big_buckets(void **state)
 	struct grid *g = grid_create(w, h, GRID_SQUARE8);
 	assert_non_null(g);
 	for (int i = 0; i < n; i++)
-		g->cost[i] = rnd(&seed) % 100 < 3 ? 0 : 1;
+		grid_set_cost(g, i, rnd(&seed) % 100 < 3 ? 0 : 1);
 	struct path_ctx *ctx = path_create(g);
 	assert_non_null(ctx);
 	uint16_t *zero = calloc((size_t)n, sizeof *zero);
@@ -1072,8 +1191,8 @@ static void test_plain_big_buckets(void **state)
 	for (int q = 0; q < 6; q++) {
 		const int start = (int)(rnd(&seed) % 16) * w + (int)(rnd(&seed) % 16);
 		const int goal = (h - 1 - (int)(rnd(&seed) % 16)) * w + w - 1 - (int)(rnd(&seed) % 16);
-		g->cost[start] = 1;
-		g->cost[goal] = 1;
+		grid_set_cost(g, start, 1);
+		grid_set_cost(g, goal, 1);
 		check_plain_equals_general(ctx, start, goal, zero);
 	}
 	free(zero);
@@ -1093,9 +1212,9 @@ static void test_plain_large_costs(void **state)
 	struct grid *g = grid_create(w, h, GRID_SQUARE8);
 	assert_non_null(g);
 	for (int i = 0; i < w * h; i++)
-		g->cost[i] = 255;
+		grid_set_cost(g, i, 255);
 	for (int x = 0; x < w; x++)
-		g->cost[3 * w + x] = 0;
+		grid_set_cost(g, 3 * w + x, 0);
 	double cost;
 	long expanded;
 	plain_one(g, w + 0, w + w - 1, &cost, &expanded);
@@ -1122,7 +1241,7 @@ static void test_plain_maze(void **state)
 	assert_non_null(stack);
 	int top = 0;
 	stack[top++] = 0;
-	g->cost[w + 1] = 1;
+	grid_set_cost(g, w + 1, 1);
 	while (top > 0) {
 		const int room = stack[top - 1], rx = room % k, ry = room / k;
 		int next[4], count = 0;
@@ -1138,8 +1257,8 @@ static void test_plain_maze(void **state)
 		}
 		const int d = next[rnd(&seed) % (unsigned)count];
 		const int nx = rx + dx[d], ny = ry + dy[d];
-		g->cost[(2 * ry + 1 + dy[d]) * w + 2 * rx + 1 + dx[d]] = 1;
-		g->cost[(2 * ny + 1) * w + 2 * nx + 1] = 1;
+		grid_set_cost(g, (2 * ry + 1 + dy[d]) * w + 2 * rx + 1 + dx[d], 1);
+		grid_set_cost(g, (2 * ny + 1) * w + 2 * nx + 1, 1);
 		stack[top++] = ny * k + nx;
 	}
 	free(stack);
@@ -1163,7 +1282,7 @@ static void test_plain_maze(void **state)
 	}
 	/* A goal walled off (the corner, touching a room only diagonally):
 	 * the whole maze is expanded, and the ring runs dry. */
-	g->cost[0] = 1;
+	grid_set_cost(g, 0, 1);
 	struct path_options opt = path_options_default();
 	opt.plain_astar = true;
 	struct path_result a, b;
@@ -1191,7 +1310,7 @@ static void test_plain_far_buckets(void **state)
 	struct grid *g = grid_create(w, h, GRID_SQUARE8);
 	assert_non_null(g);
 	for (int x = 1; x < w; x++)
-		g->cost[w + x] = 8; /* a step back west would leave the ring: no cell there */
+		grid_set_cost(g, w + x, 8); /* a step back west would leave the ring: no cell there */
 	double cost;
 	long expanded;
 	plain_one(g, w + 1, 2 * w - 2, &cost, &expanded);
@@ -1209,8 +1328,8 @@ static void test_generation_wrap(void **state)
 	struct grid *g = grid_create(w, h, GRID_SQUARE8);
 	assert_non_null(g);
 	for (int i = 0; i < w * h; i++)
-		g->cost[i] = (uint8_t)(1 + i % 3);
-	g->cost[2 * w + 3] = 0;
+		grid_set_cost(g, i, (uint8_t)(1 + i % 3));
+	grid_set_cost(g, 2 * w + 3, 0);
 	struct path_ctx *ctx = path_create(g);
 	assert_non_null(ctx);
 	struct path_options opt = path_options_default();
@@ -1267,14 +1386,14 @@ static void test_prefault(void **state)
 		struct grid *g = grid_create(300, 200, tops[t]); /* 60,000 records: many pages */
 		assert_non_null(g);
 		for (int i = 0; i < g->w * g->h; i++)
-			g->cost[i] = rnd(&seed) % 100 < 30 ? 0 : (uint8_t)(1 + rnd(&seed) % 3);
+			grid_set_cost(g, i, rnd(&seed) % 100 < 30 ? 0 : (uint8_t)(1 + rnd(&seed) % 3));
 		struct path_ctx *plain = path_create(g), *warm = path_create(g);
 		assert_non_null(plain);
 		assert_non_null(warm);
 		path_prefault(warm);
 		for (int q = 0; q < 40; q++) {
 			int a = (int)(rnd(&seed) % (unsigned)(g->w * g->h)), b = (int)(rnd(&seed) % (unsigned)(g->w * g->h));
-			g->cost[a] = 1;
+			grid_set_cost(g, a, 1);
 			struct path_options opt = path_options_default();
 			opt.fallback = q % 2 == 0;
 			opt.budget = q % 5 == 1 ? 2000 : 0;
@@ -1297,6 +1416,8 @@ static void test_prefault(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jps_wide_and_changing),
+		cmocka_unit_test(test_jps_choice),
 		cmocka_unit_test(test_random_square4),
 		cmocka_unit_test(test_random_square8),
 		cmocka_unit_test(test_random_hex),

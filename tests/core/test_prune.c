@@ -71,20 +71,20 @@ static int grow_forest(struct grid *g, uint32_t *rng, int seeds, bool cc)
 		if (g->cost[c])
 			continue;
 		int before = box_moves(g, c, cc);
-		g->cost[c] = 1;
+		grid_set_cost(g, c, 1);
 		if (box_moves(g, c, cc) == before)
 			trees++;
 		else
-			g->cost[c] = 0;
+			grid_set_cost(g, c, 0);
 	}
 	for (int t = 0; t < n * 12; t++) {
 		int c = rnd_below(rng, n);
 		if (g->cost[c])
 			continue;
 		int before = box_moves(g, c, cc);
-		g->cost[c] = 1;
+		grid_set_cost(g, c, 1);
 		if (box_moves(g, c, cc) != before + 2)
-			g->cost[c] = 0;
+			grid_set_cost(g, c, 0);
 	}
 	return trees;
 }
@@ -295,21 +295,21 @@ struct coverage {
 static void random_map(struct grid *g, uint32_t *rng, int kind, bool cc)
 {
 	int n = g->w * g->h;
-	memset(g->cost, 0, (size_t)n);
+	grid_fill(g, 0);
 	if (kind % 2 == 0) {
 		grow_forest(g, rng, 1 + rnd_below(rng, 3), cc);
 		int extra = rnd_below(rng, n / 6 + 1);
 		for (int i = 0; i < extra; i++)
-			g->cost[rnd_below(rng, n)] = 1;
+			grid_set_cost(g, rnd_below(rng, n), 1);
 	} else {
 		int wall = 30 + rnd_below(rng, 16);
 		for (int c = 0; c < n; c++)
-			g->cost[c] = rnd_below(rng, 100) >= wall;
+			grid_set_cost(g, c, rnd_below(rng, 100) >= wall);
 	}
 	if (kind % 3 != 0)
 		for (int c = 0; c < n; c++)
 			if (g->cost[c])
-				g->cost[c] = (uint8_t)(1 + rnd_below(rng, 3));
+				grid_set_cost(g, c, (uint8_t)(1 + rnd_below(rng, 3)));
 }
 
 /* A random passable cell for which want(cell) holds, or -1. */
@@ -443,7 +443,7 @@ static void test_corridor_maze_is_one_tree(void **state)
 	assert_non_null(stack);
 	uint32_t rng = 777;
 	int top = 0, start = grid_index(g, 1, 1);
-	g->cost[start] = 1;
+	grid_set_cost(g, start, 1);
 	stack[top++] = start;
 	while (top > 0) {
 		int c = stack[top - 1], x = grid_x(g, c), y = grid_y(g, c);
@@ -459,8 +459,8 @@ static void test_corridor_maze_is_one_tree(void **state)
 			continue;
 		}
 		int i = opts[rnd_below(&rng, k)];
-		g->cost[grid_index(g, x + dx[i] / 2, y + dy[i] / 2)] = 1;
-		g->cost[grid_index(g, x + dx[i], y + dy[i])] = 1;
+		grid_set_cost(g, grid_index(g, x + dx[i] / 2, y + dy[i] / 2), 1);
+		grid_set_cost(g, grid_index(g, x + dx[i], y + dy[i]), 1);
 		stack[top++] = grid_index(g, x + dx[i], y + dy[i]);
 	}
 	free(stack);

@@ -20,7 +20,7 @@ struct grid *grid_from(enum grid_topology t, const char *const *rows, int h)
 		assert_int_equal((int)strlen(rows[y]), w);
 		for (int x = 0; x < w; x++) {
 			char c = rows[y][x];
-			g->cost[grid_index(g, x, y)] = c == '.' ? 1 : c == ',' ? 2 : c == '~' ? 3 : 0;
+			grid_set_cost(g, grid_index(g, x, y), c == '.' ? 1 : c == ',' ? 2 : c == '~' ? 3 : 0);
 		}
 	}
 	return g;

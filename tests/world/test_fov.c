@@ -21,7 +21,7 @@ static struct grid *open_grid(int w, int h, enum grid_topology t, uint8_t **opaq
 {
 	struct grid *g = grid_create(w, h, t);
 	assert_non_null(g);
-	memset(g->cost, 1, (size_t)w * h);
+	grid_fill(g, 1);
 	*opaque = calloc((size_t)w * h, 1);
 	assert_non_null(*opaque);
 	return g;

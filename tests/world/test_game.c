@@ -612,7 +612,7 @@ static void test_travel_plans_over_knowledge(void **state)
 	/* the free-space grid: remembered cells as they are, the rest open */
 	struct grid *free = grid_create(g->grid->w, g->grid->h, g->grid->topo);
 	for (int i = 0; i < n; i++)
-		free->cost[i] = g->remembered[i] ? g->grid->cost[i] : 1;
+		grid_set_cost(free, i, g->remembered[i] ? g->grid->cost[i] : 1);
 	struct path_ctx *fctx = path_create(free), *tctx = path_create(g->grid);
 	struct path_options opt = path_options_default();
 	struct path_result fr, tr;
@@ -696,7 +696,7 @@ static void test_preview_distance_map(void **state)
 		int n = g->grid->w * g->grid->h, start = grid_index(g->grid, g->player.x, g->player.y);
 		struct grid *fr = grid_create(g->grid->w, g->grid->h, g->grid->topo);
 		for (int i = 0; i < n; i++)
-			fr->cost[i] = g->remembered[i] ? g->grid->cost[i] : 1;
+			grid_set_cost(fr, i, g->remembered[i] ? g->grid->cost[i] : 1);
 		struct path_ctx *ref = path_create(fr);
 		struct path_options opt = path_options_default();
 		opt.fallback = true;

@@ -533,7 +533,7 @@ static void test_grid_regions_match_neighbours(void **state)
 			assert_non_null(g);
 			for (int c = 0; c < n; c++) {
 				seed = seed * 1103515245u + 12345u;
-				g->cost[c] = (int)(seed >> 16) % 100 < walls ? 0 : 1;
+				grid_set_cost(g, c, (int)(seed >> 16) % 100 < walls ? 0 : 1);
 			}
 			int *got = malloc((size_t)n * sizeof *got), *want = malloc((size_t)n * sizeof *want);
 			int *stack = malloc((size_t)n * sizeof *stack);

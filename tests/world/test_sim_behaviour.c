@@ -38,7 +38,7 @@ static void fake_init(struct fake *f)
 	f->grid = grid_create(10, 1, GRID_SQUARE4);
 	assert_non_null(f->grid);
 	for (int i = 0; i < 10; i++) {
-		f->grid->cost[i] = 1;
+		grid_set_cost(f->grid, i, 1);
 		f->occupant[i] = -1;
 	}
 	f->g.grid = f->grid;

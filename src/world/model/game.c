@@ -665,7 +665,7 @@ static int monster_step(struct game *g, struct monster *m, int to)
 void game_tile_set(struct game *g, int cell, enum tile t)
 {
 	g->tiles[cell] = (uint8_t)t;
-	g->grid->cost[cell] = game_cell_cost(g, cell);
+	grid_set_cost(g->grid, cell, game_cell_cost(g, cell));
 	g->opaque[cell] = tile_info(t)->blocks_sight;
 	ai_cell_changed(&g->ai, g->grid, cell);
 }
@@ -674,7 +674,7 @@ bool game_grid_from_tiles(struct game *g)
 {
 	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	for (size_t c = 0; c < n; c++)
-		g->grid->cost[c] = game_cell_cost(g, (int)c);
+		grid_set_cost(g->grid, (int)c, game_cell_cost(g, (int)c));
 	return ai_level_refresh(&g->ai, g->grid);
 }
 

@@ -30,7 +30,7 @@ static enum path_status plan_known(struct game *g, int from, int goal, struct pa
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
 	opt.budget = TRAVEL_BUDGET;
-	uint8_t *truth = g->grid->cost;
+	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	enum path_status st = path_find(g->path, from, goal, &opt, r);
 	g->grid->cost = truth;
@@ -69,7 +69,7 @@ static void reach_update(struct game *g)
 	if (m->source == pc && m->version == g->known_version)
 		return;
 	struct path_options opt = path_options_default();
-	uint8_t *truth = g->grid->cost;
+	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	m->settled = path_flood(m->ctx, pc, &opt, false, REACH_COST);
 	g->grid->cost = truth;
@@ -146,7 +146,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 	grid_clamp(g->grid, &x, &y);
 	reach_update(g);
 	enum path_status st;
-	uint8_t *truth = g->grid->cost;
+	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	bool mapped = reach_route(g, cell_of(g, x, y), &st, len);
 	g->grid->cost = truth;
@@ -275,7 +275,7 @@ static int explore_next(struct game *g)
 	static const double reach[] = { 24, 160, 0 }; /* 0: the whole level */
 	int pc = player_cell(g), goal = -1;
 	long cells = (long)g->grid->w * g->grid->h;
-	uint8_t *truth = g->grid->cost;
+	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	struct path_options opt = path_options_default();
 	for (size_t k = 0; k < sizeof reach / sizeof reach[0] && goal < 0; k++) {

@@ -980,7 +980,7 @@ struct grid *level_grid(const struct level *lv)
 		return NULL;
 	size_t cells = (size_t)lv->w * (size_t)lv->h;
 	for (size_t i = 0; i < cells; i++)
-		g->cost[i] = tile_info((enum tile)lv->tiles[i])->cost;
+		grid_set_cost(g, i, tile_info((enum tile)lv->tiles[i])->cost);
 	return g;
 }
 
@@ -1076,7 +1076,7 @@ static int *dig_regions(const struct level *lv)
 		for (int y = 0, c = 0; y < lv->h; y++)
 			for (int x = 0; x < lv->w; x++, c++)
 				if (tile_diggable(level_tile(lv, x, y), lv->w, lv->h, x, y))
-					g->cost[c] = tile_info(TILE_RUBBLE)->cost;
+					grid_set_cost(g, c, tile_info(TILE_RUBBLE)->cost);
 		if (level_grid_regions(g, out) < 0) {
 			free(out);
 			out = NULL;

@@ -85,7 +85,7 @@ static bool build_level(struct editor *ed)
 			}
 			lv->monsters[lv->n_monsters++] = (struct level_monster){ c, x, y };
 		}
-		ed->grid->cost[i] = tile_info((enum tile)lv->tiles[i])->cost;
+		grid_set_cost(ed->grid, i, tile_info((enum tile)lv->tiles[i])->cost);
 	}
 	return true;
 }
