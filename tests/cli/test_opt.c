@@ -199,7 +199,7 @@ static void test_binary_usage_errors(void **state)
 	expect("sim levels --compare a", 2, "astray sim: --compare needs two values, 'A' 'B'");
 	expect("sim --monsters 3: levels", 2, "--monsters wants K or K:KIND, not '3:'");
 	expect("sim --player=dance levels", 2, "--player wants exit, flee, idle, fight or bot, not 'dance'");
-	expect("bench --mode=nope x.scen", 2, "--mode wants auto, astar, dijkstra or fallback, not 'nope'");
+	expect("bench --mode=nope x.scen", 2, "--mode wants auto, astar, dijkstra, fallback or jps, not 'nope'");
 }
 
 /* The options section of --help comes from the table: every option the
