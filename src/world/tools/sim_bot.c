@@ -685,8 +685,8 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 	}
 	/* hunters coming: let them come, the first blow is the player's
 	 * (not under an archer's shots: better go on out of its sight) */
-	if (nearest >= 0 && archer < 0 && (closer || b->waited < BOT_PATIENCE)) {
-		b->waited = closer ? 0 : b->waited + 1;
+	if (nearest >= 0 && archer < 0 && b->waited < (closer ? 3 * BOT_PATIENCE : BOT_PATIENCE)) {
+		b->waited++; /* a crowd that hangs back and edges in is not waited for forever */
 		return b->why = "wait for them", act(ACT_WAIT);
 	}
 	/* a monster that does not come (asleep, unaware, stuck): go for it
