@@ -55,7 +55,7 @@ static char *ok(const char *args)
 /* Drops the CSV columns whose header starts with time_ (every line). */
 static void drop_time_columns(char *csv)
 {
-	bool drop[128] = { false };
+	bool drop[1024] = { false };
 	char *out = csv, *p = csv;
 	bool header = true;
 	while (*p) {
@@ -66,6 +66,7 @@ static void drop_time_columns(char *csv)
 		while (p < line_end) {
 			char *c = memchr(p, ',', (size_t)(line_end - p));
 			char *e = c ? c : line_end;
+			assert_true(col < (int)(sizeof drop / sizeof drop[0]));
 			if (header)
 				drop[col] = strncmp(p, "time_", 5) == 0;
 			if (!drop[col]) {
