@@ -609,7 +609,7 @@ static const struct {
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
 #define HELP_KEY_COL 14   /* where the descriptions start in help_lines */
-#define HELP_WRAPPED 160  /* screen lines of the help at the narrowest width */
+#define HELP_WRAPPED 256  /* screen lines of the help at the narrowest width */
 
 /*
  * The help as screen lines of at most width columns: a line too long is

@@ -179,7 +179,7 @@ static void test_errors(void **state)
 		{ "--repeat=1001 " OPEN, "--repeat wants a whole number from 1 to 1000, not '1001'" },
 		{ OPEN " --repeat", "astray bench: --repeat needs a value (see astray bench --help)" },
 		{ "--every 0 " OPEN, "--every wants a whole number from 1 to 1000000, not '0'" },
-		{ "--mode nope " OPEN, "--mode wants auto, astar, dijkstra or fallback, not 'nope'" },
+		{ "--mode nope " OPEN, "--mode wants auto, astar, dijkstra, fallback or jps, not 'nope'" },
 		{ "--topology=hex " OPEN, "--topology wants square8, square4, diamond8 or diamond4, not 'hex'" },
 		{ "--bogus " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
 		{ "--bogus=3 " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },

@@ -66,7 +66,7 @@ static void drop_time_columns(char *csv)
 		while (p < line_end) {
 			char *c = memchr(p, ',', (size_t)(line_end - p));
 			char *e = c ? c : line_end;
-			assert_true(col < (int)(sizeof drop / sizeof drop[0]));
+			assert_true(col < 1024); /* more columns than this test keeps track of */
 			if (header)
 				drop[col] = strncmp(p, "time_", 5) == 0;
 			if (!drop[col]) {
