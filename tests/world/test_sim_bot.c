@@ -196,7 +196,7 @@ static void test_cli_dungeon(void **state)
 	assert_int_equal(st1, 0);
 	assert_int_equal(st2, 0);
 	assert_string_equal(one, two);
-	assert_non_null(strstr(one, ",depth\n"));
+	assert_non_null(strstr(one, ",depth,"));
 	assert_non_null(strstr(one, "dungeon:d3,0,1,"));
 	free(one);
 	free(two);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "grid.h"
+#include "items.h"
 #include "level.h"
 
 /* Turns on one level after which the bot stops exploring and heads for the stairs. */
@@ -63,6 +64,7 @@ struct sim_bot {
 	int trail[BOT_TRAIL]; /* the player's last cells (a ring) */
 	int trail_i;       /* its next slot */
 	int calm_until;    /* until this turn, only monsters next to it or closing in are fought */
+	int mapped;        /* level_serial of the level it read a scroll of mapping on, -1 none */
 	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
 	int covers;        /* times it took cover on this level */
 	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
@@ -112,6 +114,7 @@ const char *sim_bot_why(const struct sim_bot *b)
 void sim_bot_begin(struct sim_bot *b)
 {
 	b->serial = -1;
+	b->mapped = -1;
 	b->kills = 0;
 	b->damage = 0;
 	forget_level(b);
@@ -229,24 +232,30 @@ static int first_step(const struct sim_bot *b, const struct game *g, int to)
 
 /* ---- sizing up a fight ---------------------------------------------------- */
 
-/* The player's damage per blow, as its status tells it. */
-static int player_blow(const struct game *g)
+/* The mean of a damage roll of `d` (half of it to all of it, rounded up: game.c). */
+static double mean_roll(int d)
 {
-	return g->player.damage > 0 ? g->player.damage : 1;
+	return d <= 0 ? 0 : ((d + 1) / 2 + d) / 2.0;
 }
 
-/* Blows the player needs to kill monster m. */
+/* Blows the player needs to kill monster m: its hit points over the
+ * player's mean damage times its chance to hit that kind (both on the
+ * character sheet). */
 static int blows_for(const struct game *g, const struct monster *m)
 {
-	int d = player_blow(g);
-	return (m->hp + d - 1) / d;
+	double per = (mean_roll(g->player.damage) + g->player.damage_bonus) *
+		     game_player_hit_chance(g, m->kind) / 100.0;
+	if (per < 0.25)
+		per = 0.25;
+	return (int)(m->hp / per + 0.999);
 }
 
-/* Damage monster m deals per turn of the player's, fighting: its blow times its speed. */
-static double harm_of(const struct monster *m)
+/* Damage monster m deals per turn of the player's, fighting: its mean
+ * blow times its chance to hit the player, times its speed. */
+static double harm_of(const struct game *g, const struct monster *m)
 {
 	int speed = m->kind->speed < 200 ? m->kind->speed : 200;
-	return m->kind->damage * speed / 100.0;
+	return mean_roll(m->kind->damage) * game_monster_hit_chance(g, m->kind) / 100.0 * speed / 100.0;
 }
 
 /* Whether monster m, in view, is a threat now: awake and not running away. */
@@ -281,9 +290,9 @@ static double fight_cost(const struct game *g, int slots)
 		for (int j = i, melee = 0; j < n; j++) {
 			const struct monster *m = &g->monsters[idx[j]];
 			if (m->kind->range > 0)
-				harm += harm_of(m);
+				harm += harm_of(g, m);
 			else if (melee++ < slots)
-				harm += harm_of(m);
+				harm += harm_of(g, m);
 		}
 		cost += blows_for(g, &g->monsters[idx[i]]) * harm;
 	}
@@ -292,16 +301,122 @@ static double fight_cost(const struct game *g, int slots)
 
 /* ---- the pack ---------------------------------------------------------------- */
 
-/* Hit points the player's potions of healing give, as far as it knows. */
-static double potion_reserve(const struct game *g)
+/* The kind in pack slot s as the player knows it: NULL for an empty slot
+ * or a potion, scroll or wand it has not identified. */
+static const struct item_def *known_def(const struct game *g, int s)
 {
-	return g->player.potions * (double)POTION_HEAL;
+	const struct item_def *d = game_item_def(g, g->pack[s].kind);
+	if (!d || g->pack[s].qty <= 0)
+		return NULL;
+	bool unknowable = d->cls == ITEM_POTION || d->cls == ITEM_SCROLL || d->cls == ITEM_WAND;
+	return !unknowable || g->identified[g->pack[s].kind] ? d : NULL;
 }
 
-/* The action that drinks a potion of healing, or ACT_NONE when it has none. */
+/* Whether slot s holds an item of class cls the player has not identified. */
+static bool unknown_in(const struct game *g, int s, int cls)
+{
+	const struct item_def *d = game_item_def(g, g->pack[s].kind);
+	return d && g->pack[s].qty > 0 && d->cls == cls && !known_def(g, s);
+}
+
+/* The first slot holding a known kind of class cls with this effect, -1 none. */
+static int known_slot(const struct game *g, int cls, int effect)
+{
+	for (int s = 0; s < PACK_SLOTS; s++) {
+		const struct item_def *d = known_def(g, s);
+		if (d && d->cls == cls && d->effect == effect)
+			return s;
+	}
+	return -1;
+}
+
+static struct action use(int s)
+{
+	return (struct action){ .kind = ACT_USE, .x = s };
+}
+
+/* Hit points the player's known potions of healing give. */
+static double potion_reserve(const struct game *g)
+{
+	double hp = 0;
+	for (int s = 0; s < PACK_SLOTS; s++) {
+		const struct item_def *d = known_def(g, s);
+		if (d && d->cls == ITEM_POTION && d->effect == EFFECT_HEAL)
+			hp += (double)g->pack[s].qty * d->amount;
+	}
+	return hp;
+}
+
+/* The action that drinks a known potion of healing, else (a gamble) an
+ * unknown potion; ACT_NONE when it has neither. */
 static struct action drink(const struct game *g)
 {
-	return act(g->player.potions > 0 ? ACT_QUAFF : ACT_NONE);
+	int s = known_slot(g, ITEM_POTION, EFFECT_HEAL);
+	for (int i = 0; s < 0 && i < PACK_SLOTS; i++)
+		if (unknown_in(g, i, ITEM_POTION))
+			s = i;
+	return s >= 0 ? use(s) : act(ACT_NONE);
+}
+
+/* How good a melee weapon is (bare hands 0): its damage, and its hit as a
+ * tenth of a point of damage per percent point. */
+static double weapon_worth(const struct item_def *d)
+{
+	return d ? d->damage + d->hit / 10.0 : 0;
+}
+
+/* How good armour is (none 0): its armour, less 5 when its steps are loud. */
+static double armour_worth(const struct item_def *d)
+{
+	return d ? d->armour - (d->noise > 0 ? 5 : 0) : 0;
+}
+
+/*
+ * What a careful player does with its pack when nothing is in view: the
+ * best melee weapon in hand (launchers are left in the pack: the bot
+ * fights hand to hand), the best armour on, a known potion of vigour
+ * drunk, unknown potions drunk at full health and unknown scrolls read to
+ * learn what they are, a known scroll of mapping read on a level not yet
+ * explored.  ACT_NONE when there is nothing to do.
+ */
+static struct action pack_chores(struct sim_bot *b, const struct game *g)
+{
+	const struct player *p = &g->player;
+	int best_w = -1, best_a = -1;
+	double cur_w = g->wielded >= 0 ? weapon_worth(known_def(g, g->wielded)) : 0;
+	double cur_a = g->worn >= 0 ? armour_worth(known_def(g, g->worn)) : 0;
+	for (int s = 0; s < PACK_SLOTS; s++) {
+		const struct item_def *d = known_def(g, s);
+		if (!d)
+			continue;
+		if (d->cls == ITEM_WEAPON && !d->ammo[0] && s != g->wielded && weapon_worth(d) > cur_w) {
+			best_w = s;
+			cur_w = weapon_worth(d);
+		}
+		if (d->cls == ITEM_ARMOUR && s != g->worn && armour_worth(d) > cur_a) {
+			best_a = s;
+			cur_a = armour_worth(d);
+		}
+	}
+	if (best_w >= 0)
+		return (struct action){ .kind = ACT_WIELD, .x = best_w };
+	if (best_a >= 0)
+		return (struct action){ .kind = ACT_WEAR, .x = best_a };
+	int s = known_slot(g, ITEM_POTION, EFFECT_VIGOUR);
+	if (s >= 0)
+		return use(s);
+	for (s = 0; s < PACK_SLOTS; s++) {
+		if (unknown_in(g, s, ITEM_POTION) && p->hp >= p->max_hp)
+			return use(s);
+		if (unknown_in(g, s, ITEM_SCROLL))
+			return use(s);
+	}
+	s = known_slot(g, ITEM_SCROLL, EFFECT_MAPPING);
+	if (s >= 0 && !b->explored && b->mapped != g->level_serial) {
+		b->mapped = g->level_serial;
+		return use(s);
+	}
+	return act(ACT_NONE);
 }
 
 /* Hit points the player can count on: what it has and what its potions give. */
@@ -511,6 +626,10 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		return b->why = "lost: stairs", act(ACT_DESCEND);
 	if (!flood(b, g, false))
 		return b->why = "no memory", act(ACT_WAIT);
+	/* a lost fight, low, with a known scroll of teleport: away */
+	int tele = known_slot(g, ITEM_SCROLL, EFFECT_TELEPORT);
+	if (lost && low && tele >= 0)
+		return b->why = "teleport away", use(tele);
 	/* a lost fight with known stairs near: run for them */
 	if (lost && exit >= 0 && b->dist[exit] > 0 && b->dist[exit] <= 12) {
 		int s = first_step(b, g, exit);
@@ -566,8 +685,8 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 	}
 	/* hunters coming: let them come, the first blow is the player's
 	 * (not under an archer's shots: better go on out of its sight) */
-	if (nearest >= 0 && archer < 0 && (closer || b->waited < BOT_PATIENCE)) {
-		b->waited = closer ? 0 : b->waited + 1;
+	if (nearest >= 0 && archer < 0 && b->waited < (closer ? 3 * BOT_PATIENCE : BOT_PATIENCE)) {
+		b->waited++; /* a crowd that hangs back and edges in is not waited for forever */
 		return b->why = "wait for them", act(ACT_WAIT);
 	}
 	/* a monster that does not come (asleep, unaware, stuck): go for it
@@ -579,7 +698,7 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 			continue; /* a monster running away is let go */
 		if (m->mind.hunting && !m->mind.asleep)
 			continue; /* awake and hunting but not coming: stuck, or an archer keeping off */
-		double harm = blows_for(g, m) * harm_of(m);
+		double harm = blows_for(g, m) * harm_of(g, m);
 		if (harm * 2 < p->hp && (target < 0 || m->hp < g->monsters[target].hp))
 			target = i;
 	}
@@ -636,6 +755,11 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 	bool done = leaving(b, g);
 	/* hurt with nothing in view: rest (more fully before the stairs) */
 	bool rest = done ? p->hp * 10 < p->max_hp * 9 : p->hp * 10 < p->max_hp * 6;
+	if (!t->active) {
+		struct action c = pack_chores(b, g);
+		if (c.kind != ACT_NONE)
+			return c;
+	}
 	if (t->active && t->mode == MODE_REST)
 		return act(ACT_TRAVEL_STEP);
 	if (g->turn < b->ambush_until) /* in cover: let the archer come */
