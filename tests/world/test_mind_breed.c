@@ -76,7 +76,7 @@ static void test_unseen_buds_to_cap(void **state)
 	(void)state;
 	struct fixture f;
 	struct game *g = make_game(&f, walled, true);
-	assert_int_equal(g->monster_cap, 4); /* one on the map, room for three buds */
+	assert_int_equal(g->monster_cap, 4 + g->bestiary.rules.arrival_max); /* one on the map, room for three buds and the arrivals */
 	for (int t = 0; t < 2; t++)
 		act_wait(g);
 	assert_int_equal(alive(g), 1); /* not yet: three of its actions */
