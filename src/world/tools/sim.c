@@ -108,6 +108,8 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
 	[SIM_M_XLEVEL] = { "xlevel", "experience level", false, false, 2,
 		"leaves the player at a higher experience level", "the player's experience level at the end" },
+	[SIM_M_ITEMS_USED] = { "items_used", "items used", false, false, 2,
+		"has the player use more items", "items the player quaffed, read, zapped or applied, and shots thrown or fired" },
 	[SIM_M_AI_CPU_MS_MEAN] = { "time_ai_cpu_ms_mean", "AI CPU ms/turn mean", false, true, 4,
 		"costs more CPU per turn",
 		"time_ai_ms_mean in CPU time: what a shared machine gives other programs is not counted" },
@@ -781,6 +783,7 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 	v[SIM_M_AI_MS_P95] = r->turn_ms.n > 0 ? percentile_or_nan(&r->turn_ms, 95) : NAN;
 	sim_kind_counts(r, g, out->kinds);
 	v[SIM_M_XLEVEL] = g->player.xlevel;
+	v[SIM_M_ITEMS_USED] = g->items_used;
 	/* the killer's kind: g->killer is "a goblin", "an orc" */
 	const char *k = g->killer;
 	if (strncmp(k, "a ", 2) == 0)
