@@ -57,7 +57,7 @@ static void test_messages_hold_now(void **state)
 	if (!pty_wait_text(&p, "Turn 0", WAIT_MS) || !pty_wait_idle(&p, WAIT_MS))
 		pty_fail(&p, "the game did not start");
 	pty_dismiss_more(&p);
-	play(&p, "\t", "Unknown key Tab", "Tab did not say it is an unknown key");
+	play(&p, "~", "Unknown key '~'", "~ did not say it is an unknown key");
 	play(&p, "l", "Turn 1 ", "no step onto the stairs");
 	if (!pty_find(&p, "There are stairs down here", NULL, NULL))
 		pty_fail(&p, "on the stairs, nothing says so");
