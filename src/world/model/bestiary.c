@@ -383,41 +383,18 @@ static void finish_kind(struct bparser *p)
 static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 {
 	char msg[320];
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\t' || c < 0x20 || c >= 0x7f) {
-			snprintf(msg, sizeof msg, c == '\t' ? "tab character (use spaces)"
-							    : "byte 0x%02X (the bestiary is plain ASCII text)", c);
-			berr(p, line, (int)i + 1, msg);
-			return;
-		}
-	}
-	size_t i = 0;
-	while (i < n && s[i] == ' ')
-		i++;
-	if (i == n || s[i] == ';')
+	struct textfile_kv kv;
+	int col = 0;
+	switch (textfile_kv_split(s, n, "bestiary", "a kind starts with 'kind: NAME'", &kv, &col, msg, sizeof msg)) {
+	case TEXTFILE_KV_BLANK:
 		return;
-	size_t ks = i;
-	while (i < n && s[i] != ':')
-		i++;
-	if (i == n) {
-		berr(p, line, (int)ks + 1, "expected 'key: value' (a kind starts with 'kind: NAME')");
+	case TEXTFILE_KV_BAD:
+		berr(p, line, col, msg);
 		return;
+	case TEXTFILE_KV_PAIR:
+		break;
 	}
-	size_t ke = i;
-	while (ke > ks && s[ke - 1] == ' ')
-		ke--;
-	size_t v = i + 1;
-	while (v < n && s[v] == ' ')
-		v++;
-	size_t ve = v;
-	for (size_t j = v; j < n; j++) {
-		if (s[j] == ';' && (j == v || s[j - 1] == ' '))
-			break;
-		ve = j + 1;
-	}
-	while (ve > v && s[ve - 1] == ' ')
-		ve--;
+	const size_t ks = kv.key, ke = kv.key_end, v = kv.value, ve = kv.value_end;
 	if (ke - ks == 5 && memcmp(s + ks, "rules", 5) == 0) {
 		finish_kind(p);
 		if (ve > v) {

@@ -238,41 +238,18 @@ static void finish_kind(struct iparser *p)
 static void items_line(struct iparser *p, int line, const char *s, size_t n)
 {
 	char msg[400];
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (ch == '\t' || ch < 0x20 || ch >= 0x7f) {
-			snprintf(msg, sizeof msg, ch == '\t' ? "tab character (use spaces)"
-							     : "byte 0x%02X (the catalogue is plain ASCII text)", ch);
-			ierr(p, line, (int)i + 1, msg);
-			return;
-		}
-	}
-	size_t i = 0;
-	while (i < n && s[i] == ' ')
-		i++;
-	if (i == n || s[i] == ';')
+	struct textfile_kv kv;
+	int col = 0;
+	switch (textfile_kv_split(s, n, "catalogue", "a kind starts with 'item: ID'", &kv, &col, msg, sizeof msg)) {
+	case TEXTFILE_KV_BLANK:
 		return;
-	size_t ks = i;
-	while (i < n && s[i] != ':')
-		i++;
-	if (i == n) {
-		ierr(p, line, (int)ks + 1, "expected 'key: value' (a kind starts with 'item: ID')");
+	case TEXTFILE_KV_BAD:
+		ierr(p, line, col, msg);
 		return;
+	case TEXTFILE_KV_PAIR:
+		break;
 	}
-	size_t ke = i;
-	while (ke > ks && s[ke - 1] == ' ')
-		ke--;
-	size_t v = i + 1;
-	while (v < n && s[v] == ' ')
-		v++;
-	size_t ve = v;
-	for (size_t j = v; j < n; j++) {
-		if (s[j] == ';' && (j == v || s[j - 1] == ' '))
-			break;
-		ve = j + 1;
-	}
-	while (ve > v && s[ve - 1] == ' ')
-		ve--;
+	const size_t ks = kv.key, ke = kv.key_end, v = kv.value, ve = kv.value_end;
 	const struct key *key = find_key(s + ks, ke - ks);
 	if (!key) {
 		char list[300];

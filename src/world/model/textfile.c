@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,4 +88,49 @@ const char *textfile_strerror(int err)
 	if (err == EFBIG)
 		return "file too large (at most 64 MiB)";
 	return strerror(err);
+}
+
+enum textfile_kv_kind textfile_kv_split(const char *s, size_t n, const char *what, const char *hint,
+					struct textfile_kv *out, int *col, char *msg, size_t msgsize)
+{
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char ch = (unsigned char)s[i];
+		if (ch == '\t' || ch < 0x20 || ch >= 0x7f) {
+			if (ch == '\t')
+				snprintf(msg, msgsize, "tab character (use spaces)");
+			else
+				snprintf(msg, msgsize, "byte 0x%02X (the %s is plain ASCII text)", ch, what);
+			*col = (int)i + 1;
+			return TEXTFILE_KV_BAD;
+		}
+	}
+	size_t i = 0;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == n || s[i] == ';')
+		return TEXTFILE_KV_BLANK;
+	const size_t ks = i;
+	while (i < n && s[i] != ':')
+		i++;
+	if (i == n) {
+		snprintf(msg, msgsize, "expected 'key: value' (%s)", hint);
+		*col = (int)ks + 1;
+		return TEXTFILE_KV_BAD;
+	}
+	size_t ke = i;
+	while (ke > ks && s[ke - 1] == ' ')
+		ke--;
+	size_t v = i + 1;
+	while (v < n && s[v] == ' ')
+		v++;
+	size_t ve = v;
+	for (size_t j = v; j < n; j++) {
+		if (s[j] == ';' && (j == v || s[j - 1] == ' '))
+			break;
+		ve = j + 1;
+	}
+	while (ve > v && s[ve - 1] == ' ')
+		ve--;
+	*out = (struct textfile_kv){ .key = ks, .key_end = ke, .value = v, .value_end = ve };
+	return TEXTFILE_KV_PAIR;
 }

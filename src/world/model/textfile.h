@@ -28,4 +28,27 @@ int textfile_read(const char *path, char **text, size_t *len);
  * TEXTFILE_ENOTREG and EFBIG. */
 const char *textfile_strerror(int err);
 
+/* One line of a "key: value" file (the bestiary, the item catalogue): the
+ * key is s[key, key_end), the value s[value, value_end), both trimmed of
+ * spaces, the value cut before a comment (';' at its start or after a
+ * space). */
+struct textfile_kv {
+	size_t key, key_end, value, value_end;
+};
+
+enum textfile_kv_kind {
+	TEXTFILE_KV_BLANK,    /* empty, spaces or a comment */
+	TEXTFILE_KV_PAIR,     /* *out holds the key and the value */
+	TEXTFILE_KV_BAD       /* msg says why, at 1-based column *col */
+};
+
+/*
+ * Splits line s (n bytes, no line break) of such a file.  A tab, a
+ * control byte or a byte past ASCII is an error ("byte 0x09 (the WHAT is
+ * plain ASCII text)"), and so is a line with no colon ("expected 'key:
+ * value' (HINT)").
+ */
+enum textfile_kv_kind textfile_kv_split(const char *s, size_t n, const char *what, const char *hint,
+					struct textfile_kv *out, int *col, char *msg, size_t msgsize);
+
 #endif
