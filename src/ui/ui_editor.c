@@ -1131,6 +1131,34 @@ static bool ued_in_map(const struct ued *u, int col, int row)
 	       col < u->view.left + u->view.width;
 }
 
+/*
+ * The map cell drawn at screen (col, row), or false when none is: the
+ * blank around a small map, the status and hint lines, the panel, the
+ * half column before an odd staggered row.  A press off the cells does
+ * nothing (a click meant for the palette must never paint the nearest
+ * wall); only a drag already under way follows the pointer to the edge.
+ */
+static bool ued_cell_at(const struct ued *u, int col, int row, int *x, int *y)
+{
+	if (!ued_in_map(u, col, row))
+		return false;
+	int cx, cy, scol, srow;
+	input_screen_to_cell(&u->view, u->grid, col, row, &cx, &cy);
+	if (!input_cell_to_screen(&u->view, u->grid, cx, cy, &scol, &srow) || srow != row)
+		return false;
+	/* a staggered cell is drawn in one column, with a gap column between
+	 * two cells of a row: the gap goes to a neighbour, past the ends to none */
+	int d = col - scol, slack = grid_is_staggered(editor_topology(u->ed)) ? 1 : 0;
+	if (d < -slack || d > slack)
+		return false;
+	int tc = col - u->view.left + u->view.col0;
+	if (tc < (cy & 1) || tc >= grid_screen_width(u->grid))
+		return false;
+	*x = cx;
+	*y = cy;
+	return true;
+}
+
 /* A press on the panel: a palette glyph or a problem. */
 static void ued_panel_click(struct ued *u, int col, int row)
 {
@@ -1151,12 +1179,11 @@ static void ued_panel_click(struct ued *u, int col, int row)
 
 static void ued_press(struct ued *u, int col, int row)
 {
-	if (!ued_in_map(u, col, row)) {
+	int x, y;
+	if (!ued_cell_at(u, col, row, &x, &y)) {
 		ued_panel_click(u, col, row);
 		return;
 	}
-	int x, y;
-	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
 	u->cx = x;
 	u->cy = y;
 	u->stroke = true;
@@ -1213,10 +1240,9 @@ static void ued_release(struct ued *u, int col, int row)
 
 static void ued_pick(struct ued *u, int col, int row)
 {
-	if (!ued_in_map(u, col, row))
-		return;
 	int x, y;
-	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
+	if (!ued_cell_at(u, col, row, &x, &y))
+		return;
 	ued_select_glyph(u, editor_glyph(u->ed, x, y));
 }
 

@@ -480,6 +480,49 @@ static void test_movingai_map_refused(void **state)
 	assert_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
 }
 
+/* A click off the map's cells (the blank around a small map, the status,
+ * notice and hint lines, the panel's edge) paints nothing: the nearest
+ * edge cell used to take it.  The file stays byte-identical. */
+static void test_off_map_clicks_do_nothing(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "]"); /* floor: a click on the wall around would change it */
+	if (!pty_wait_text(&e.p, "paint '.' floor", WAIT_MS))
+		dump_fail(&e, "] did not choose the floor");
+	const int w = 20, h = 8;
+	const int spots[][2] = {
+		{ e.ox, 0 },          { e.ox + 3, 1 },       { e.ox, 23 },            /* status, notice, hints */
+		{ e.ox - 1, e.oy },   { e.ox - 1, e.oy + 3 }, { e.ox + w, e.oy },     /* left and right of it */
+		{ e.ox + w + 2, e.oy + h - 1 }, { e.ox, e.oy - 1 }, { e.ox + 5, e.oy + h }, /* above, below */
+		{ e.ox - 3, e.oy - 2 }, { e.ox + w + 1, e.oy + h + 1 },                  /* the corners */
+	};
+	for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
+		click_cell(&e, spots[i][0] - e.ox, spots[i][1] - e.oy, i % 2 == 1);
+		/* a right click off the map picks nothing up either */
+		pty_click(&e.p, 2, spots[i][0], spots[i][1], false);
+		if (!pty_wait_idle(&e.p, WAIT_MS))
+			dump_fail(&e, "the editor did not take the right click");
+	}
+	if (!pty_wait_text(&e.p, "undo 0 redo 0", WAIT_MS) || !pty_wait_text(&e.p, "paint '.' floor", WAIT_MS))
+		dump_fail(&e, "a click off the map changed the level or the glyph");
+	/* and a click on a cell still paints (the control) */
+	click_cell(&e, 0, 0, false);
+	wait_cell(&e, 0, 0, '.', "a click on the corner cell did not paint");
+	pty_send(&e.p, "z");
+	wait_cell(&e, 0, 0, '#', "undo did not take the corner back");
+	pty_send(&e.p, "q"); /* unmodified: no question */
+	if (!pty_wait_exit(&e.p, WAIT_MS))
+		dump_fail(&e, "q asked: the level counts as modified");
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	char *text = slurp(e.file), *orig = slurp(FIXTURE);
+	assert_string_equal(text, orig);
+	free(text);
+	free(orig);
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -495,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_repeated_hangups_recover),
 		cmocka_unit_test(test_panel_takes_spare_width),
 		cmocka_unit_test(test_movingai_map_refused),
+		cmocka_unit_test(test_off_map_clicks_do_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
