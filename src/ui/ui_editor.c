@@ -35,7 +35,7 @@
 #define UED_VOID '_'          /* how a void cell (no cell: outside the map's shape) is drawn */
 
 enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE };
-enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_COUNT };
+enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_MARKER, TOOL_COUNT };
 
 static const struct {
 	const char *name;
@@ -43,7 +43,7 @@ static const struct {
 } tools[TOOL_COUNT] = {
 	[TOOL_PENCIL] = { "pencil", 'd' }, [TOOL_LINE] = { "line", 'i' },
 	[TOOL_RECT] = { "rectangle", 'o' }, [TOOL_BOX] = { "filled rectangle", 'O' },
-	[TOOL_FILL] = { "fill", 'f' },
+	[TOOL_FILL] = { "fill", 'f' },       [TOOL_MARKER] = { "marker", 'M' },
 };
 
 struct ued {
@@ -68,6 +68,8 @@ struct ued {
 	int panel_left;
 	int panel_w;             /* the side panel's width, from ued_layout */
 	int pal_row, pal_per_row, pal_n;
+	int marker_row;           /* the panel's "markers: A B" line, as drawn last */
+	int marker_next;          /* the marker tool places this one (0 A, 1 B) next */
 	char pal[64];
 	int prob_row, prob_rows, prob_top;
 	char notice[320];
@@ -335,8 +337,22 @@ static void ued_draw_panel(struct ued *u)
 	ued_line(row++, left, width, line, A_NORMAL);
 	snprintf(line, sizeof line, "%c void: no cell (the map's shape)", UED_VOID);
 	ued_line(row++, left, width, line, ued_attr(u, UI_COL_DIM));
-	snprintf(line, sizeof line, "tool: %s%s", tools[u->tool].name, u->anchor ? " (anchor set)" : "");
+	if (u->tool == TOOL_MARKER)
+		snprintf(line, sizeof line, "tool: marker (places %c next)", u->marker_next ? 'B' : 'A');
+	else
+		snprintf(line, sizeof line, "tool: %s%s", tools[u->tool].name, u->anchor ? " (anchor set)" : "");
 	ued_line(row++, left, width, line, A_NORMAL);
+	/* the marker tool by mouse: click A or B here, then the map */
+	u->marker_row = row;
+	ued_line(row, left, width, "markers: A B  (or shift/ctrl-click)", A_NORMAL);
+	for (int k = 0; k < 2; k++) {
+		chtype ch = (chtype)(k ? 'B' : 'A') | ued_attr(u, UI_COL_MARKER);
+		if (u->tool == TOOL_MARKER && u->marker_next == k)
+			ch = (ch & A_CHARTEXT) | A_REVERSE | A_BOLD;
+		if (row <= last && width > 12 + 2 * k)
+			mvaddch(row, left + 9 + 2 * k, ch);
+	}
+	row++;
 	row++;
 	const struct editor_route *r = editor_route(ed);
 	struct editor_route_options ro = editor_route_get_options(ed);
@@ -461,7 +477,8 @@ static const char *const ued_help[] = {
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
 	"              line and rectangles: Space at one corner, then at the other",
 	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step)",
-	"  route       a marker A at the cursor, t marker B, c clears them",
+	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
+	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
 	"  monsters    r every monster's route to the start (:); stuck ones reversed",
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
@@ -599,10 +616,21 @@ static void ued_shape(struct ued *u, int x0, int y0, int x1, int y1)
 	ued_report(u, r);
 }
 
+/* Marker `which` (0 A, 1 B) at (x, y): the route between them shows. */
+static void ued_place_marker(struct ued *u, int which, int x, int y)
+{
+	editor_set_marker(u->ed, which, x, y);
+	ued_notice(u, "Marker %c at %d,%d.", which ? 'B' : 'A', x, y);
+}
+
 /* Space or Enter: the tool at the cursor. */
 static void ued_apply(struct ued *u)
 {
 	switch (u->tool) {
+	case TOOL_MARKER:
+		ued_place_marker(u, u->marker_next, u->cx, u->cy);
+		u->marker_next = !u->marker_next;
+		break;
 	case TOOL_PENCIL:
 		ued_report(u, editor_paint(u->ed, u->cx, u->cy, u->glyph));
 		break;
@@ -714,7 +742,8 @@ static void ued_save(struct ued *u)
 
 /* press, drag and release paint; the right button picks */
 #define UED_MOUSE_EVENTS \
-	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_CLICKED | REPORT_MOUSE_POSITION)
+	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_CLICKED | \
+	 REPORT_MOUSE_POSITION | BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)
 
 /* Our screen: made at the start and again after a play-test (whose own
  * screen left the terminal in shell mode). */
@@ -845,7 +874,12 @@ static void ued_key_edit(struct ued *u, int key)
 		if (tools[t].key == key) {
 			u->tool = (enum ued_tool)t;
 			u->anchor = false;
-			ued_notice(u, "Tool: %s.", tools[t].name);
+			if (t == TOOL_MARKER) {
+				u->marker_next = 0;
+				ued_notice(u, "Tool: marker: Space or a click places A, then B.");
+			} else {
+				ued_notice(u, "Tool: %s.", tools[t].name);
+			}
 			return;
 		}
 	switch (key) {
@@ -876,8 +910,7 @@ static void ued_key_edit(struct ued *u, int key)
 		break;
 	case 'a':
 	case 't':
-		editor_set_marker(u->ed, key == 'a' ? 0 : 1, u->cx, u->cy);
-		ued_notice(u, "Marker %c at %d,%d.", key == 'a' ? 'A' : 'B', u->cx, u->cy);
+		ued_place_marker(u, key == 't', u->cx, u->cy);
 		break;
 	case 'c':
 		editor_set_marker(u->ed, 0, -1, -1);
@@ -1170,6 +1203,13 @@ static void ued_panel_click(struct ued *u, int col, int row)
 		ued_select_glyph(u, u->pal[k]);
 		return;
 	}
+	if (row == u->marker_row && (col - u->panel_left == 9 || col - u->panel_left == 11)) {
+		u->tool = TOOL_MARKER;
+		u->anchor = false;
+		u->marker_next = col - u->panel_left == 11;
+		ued_notice(u, "Tool: marker: a click on the map places %c.", u->marker_next ? 'B' : 'A');
+		return;
+	}
 	if (row >= u->prob_row && row < u->prob_row + u->prob_rows) {
 		int i = u->prob_top + row - u->prob_row;
 		if (i < editor_diags(u->ed)->n)
@@ -1195,6 +1235,7 @@ static void ued_press(struct ued *u, int col, int row)
 		ued_report(u, editor_paint(u->ed, x, y, u->glyph));
 		break;
 	case TOOL_FILL:
+	case TOOL_MARKER:
 		u->stroke = false;
 		ued_apply(u);
 		break;
@@ -1259,6 +1300,17 @@ static void ued_mouse(struct ued *u)
 	/* Button bits first: a release may come with the position bit set,
 	 * and a drag with the press bit; a press during a stroke is a drag. */
 	mmask_t b = ev.bstate;
+	if ((b & (BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)) && !u->stroke) {
+		/* shift-click places marker A, ctrl- (or alt-) click B, where
+		 * the terminal reports them; the marker tool works everywhere */
+		int x, y;
+		if ((b & (BUTTON1_PRESSED | BUTTON1_CLICKED)) && ued_cell_at(u, ev.x, ev.y, &x, &y)) {
+			u->cx = x;
+			u->cy = y;
+			ued_place_marker(u, (b & BUTTON_SHIFT) ? 0 : 1, x, y);
+		}
+		return;
+	}
 	if (b & BUTTON1_RELEASED) {
 		ued_release(u, ev.x, ev.y);
 	} else if (b & BUTTON1_CLICKED) {

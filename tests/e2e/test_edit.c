@@ -523,6 +523,63 @@ static void test_off_map_clicks_do_nothing(void **state)
 	finish(&e);
 }
 
+/* SGR mouse report of button code `code` (0 left; +4 shift, +16 ctrl) at map cell (x, y): press and release. */
+static void click_code(struct ed *e, int code, int x, int y)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "\033[<%d;%d;%dM\033[<%d;%d;%dm", code, e->ox + x + 1, e->oy + y + 1, code,
+		 e->ox + x + 1, e->oy + y + 1);
+	pty_send(&e->p, buf);
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_send_idle(&e->p, "\014"))
+		dump_fail(e, "the editor did not take the click");
+}
+
+/* Markers by mouse: shift-click A, ctrl-click B; the marker tool from the
+ * panel (A, then B) for terminals that keep modified clicks; none paints. */
+static void test_markers_by_mouse(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	click_code(&e, 4, 2, 1);   /* shift */
+	if (!pty_wait_text(&e.p, "Route: A placed; t sets B", WAIT_MS))
+		dump_fail(&e, "a shift-click did not place marker A");
+	click_code(&e, 16, 8, 5);  /* ctrl */
+	if (!pty_wait_text(&e.p, "Route 2,1 -> 8,5", WAIT_MS))
+		dump_fail(&e, "a ctrl-click did not place marker B");
+	pty_send(&e.p, "l"); /* the cursor off B: the markers show */
+	wait_cell(&e, 2, 1, 'A', "marker A is not drawn");
+	wait_cell(&e, 8, 5, 'B', "marker B is not drawn");
+	/* the marker tool: click B on the panel, then the map */
+	int row, col;
+	if (!pty_find(&e.p, "markers: A B", &row, &col))
+		dump_fail(&e, "no marker line on the panel");
+	pty_click(&e.p, 0, col + 11, row, false);
+	if (!pty_wait_text(&e.p, "a click on the map places B", WAIT_MS) ||
+	    !pty_wait_text(&e.p, "tool: marker (places B next)", WAIT_MS))
+		dump_fail(&e, "a click on the panel's B did not choose the marker tool");
+	click_cell(&e, 17, 6, false);
+	if (!pty_wait_text(&e.p, "Route 2,1 -> 17,6", WAIT_MS))
+		dump_fail(&e, "the marker tool did not move B");
+	/* M, then Space: A at the cursor */
+	pty_send(&e.p, "M");
+	if (!pty_wait_text(&e.p, "places A, then B", WAIT_MS))
+		dump_fail(&e, "M did not choose the marker tool");
+	pty_send(&e.p, " ");
+	if (!pty_wait_text(&e.p, "Route 17,6 -> 17,6", WAIT_MS)) /* the cursor followed the click */
+		dump_fail(&e, "Space with the marker tool did not place A");
+	if (!pty_wait_text(&e.p, "undo 0 redo 0", WAIT_MS))
+		dump_fail(&e, "placing markers changed the level");
+	pty_send(&e.p, "q");
+	if (!pty_wait_exit(&e.p, WAIT_MS))
+		dump_fail(&e, "q asked: the level counts as modified");
+	char *text = slurp(e.file), *orig = slurp(FIXTURE);
+	assert_string_equal(text, orig);
+	free(text);
+	free(orig);
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -539,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_panel_takes_spare_width),
 		cmocka_unit_test(test_movingai_map_refused),
 		cmocka_unit_test(test_off_map_clicks_do_nothing),
+		cmocka_unit_test(test_markers_by_mouse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
