@@ -846,6 +846,16 @@ static void ued_palette_step(struct ued *u, int by)
 	ued_select_glyph(u, pal[((at + by) % n + n) % n]);
 }
 
+/* When the history's cap dropped the oldest steps: a word, once. */
+static void ued_history_note(struct ued *u)
+{
+	long all;
+	int n = editor_undo_dropped(u->ed, &all);
+	if (n > 0)
+		ued_notice(u, "Undo over its %zu MB cap: the oldest %d step%s dropped (%ld in all), %d left.",
+			   editor_undo_cap(u->ed) >> 20, n, n == 1 ? "" : "s", all, editor_undo_count(u->ed));
+}
+
 /* z undoes, Z or Ctrl-R redoes, on every screen that edits. */
 static void ued_history_key(struct ued *u, int key)
 {
@@ -1352,6 +1362,7 @@ static void ued_loop(struct ued *u)
 				u->notice[0] = '\0';
 			ued_key(u, ui_screen_key(ch));
 		}
+		ued_history_note(u);
 	}
 	if (u->stroke) {
 		editor_end(u->ed); /* a stroke cut short by a signal still counts */

@@ -580,6 +580,38 @@ static void test_markers_by_mouse(void **state)
 	finish(&e);
 }
 
+/* --undo-mb: two fills of a 600x600 level (about 2.8 MB each) under a
+ * 1 MB cap: the second drops the first and says so; undo then reaches
+ * back one step (issue 33 item 7). */
+static void test_undo_cap_says_so(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "big.lvl");
+	char *argv[] = { (char *)bin(), (char *)"edit", (char *)"--new", e.file, (char *)"--size", (char *)"600x600",
+			 (char *)"--undo-mb", (char *)"1", (char *)"--bestiary", (char *)BESTIARY, NULL };
+	assert_true(pty_start(&e.p, 24, 140, argv)); /* wide: the status line shows the undo count */
+	if (!pty_wait_text(&e.p, "Palette", WAIT_MS))
+		dump_fail(&e, "the editor did not start");
+	pty_send(&e.p, "f~ ");
+	if (!pty_wait_text(&e.p, "undo 1 redo 0", WAIT_MS))
+		dump_fail(&e, "the first fill made no step");
+	pty_send(&e.p, ", ");
+	if (!pty_wait_text(&e.p, "Undo over its 1 MB cap: the oldest 1 step dropped (1 in all), 1 left.",
+			   WAIT_MS))
+		dump_fail(&e, "no word that the oldest step was dropped");
+	assert_true(pty_wait_text(&e.p, "undo 1 redo 0", WAIT_MS));
+	pty_send(&e.p, "z");
+	if (!pty_wait_text(&e.p, "undo 0 redo 1", WAIT_MS))
+		dump_fail(&e, "undo did not take the second fill back");
+	pty_send(&e.p, "z");
+	if (!pty_wait_text(&e.p, "Nothing to undo", WAIT_MS))
+		dump_fail(&e, "the dropped fill could still be undone");
+	pty_send(&e.p, "qy");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -597,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_movingai_map_refused),
 		cmocka_unit_test(test_off_map_clicks_do_nothing),
 		cmocka_unit_test(test_markers_by_mouse),
+		cmocka_unit_test(test_undo_cap_says_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

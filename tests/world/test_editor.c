@@ -1030,6 +1030,79 @@ static void test_save_stops_when_backup_cannot_be_kept(void **state)
 	editor_destroy(ed);
 }
 
+/*
+ * The undo history's memory cap (issue 33 item 7): past it the oldest
+ * steps go, the newest always stays, the count of dropped steps is told
+ * once, what is left undoes and redoes exactly, a header edit's kept
+ * states are freed with their step (ASan sees a leak otherwise), and the
+ * saved mark that fell off the history no longer counts as reachable.
+ */
+static void test_undo_cap(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char err[320] = "";
+	assert_true(editor_undo_cap(ed) == EDITOR_UNDO_CAP);
+	assert_true(editor_undo_bytes(ed) == 0);
+	/* a header edit first: its step holds two whole states */
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, "me", err, sizeof err), 1);
+	editor_mark_saved(ed); /* as if saved here */
+	for (int i = 0; i < 6; i++)
+		assert_true(editor_paint(ed, 1 + i, 3, '~') > 0);
+	long all = -1;
+	assert_int_equal(editor_undo_dropped(ed, &all), 0);
+	assert_int_equal(all, 0);
+	assert_int_equal(editor_undo_count(ed), 7);
+	size_t one = editor_undo_bytes(ed);
+	assert_true(one > 0);
+	char *before_fill = written(ed);
+	/* a fill of the room: one big step */
+	assert_true(editor_fill(ed, 2, 2, ',') >= 7);
+	size_t big = editor_undo_bytes(ed) - one;
+	/* a cap just above the fill: every step before it goes */
+	editor_set_undo_cap(ed, big + 1);
+	assert_true(editor_undo_bytes(ed) <= big + 1);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_int_equal(editor_undo_dropped(ed, &all), 7);
+	assert_int_equal(all, 7);
+	assert_int_equal(editor_undo_dropped(ed, NULL), 0); /* told once */
+	assert_true(editor_modified(ed));
+	/* the one step left undoes to the state before it, and no further */
+	assert_true(editor_undo(ed));
+	char *t = written(ed);
+	assert_string_equal(t, before_fill);
+	free(t);
+	assert_false(editor_undo(ed));
+	assert_true(editor_modified(ed)); /* the saved state is gone from the history */
+	assert_string_equal(editor_header(ed, EDITOR_AUTHOR), "me");
+	assert_true(editor_redo(ed));
+	assert_int_equal(editor_glyph(ed, 2, 2), ',');
+	/* under a small cap each new step pushes the oldest out; the newest
+	 * stays even when it alone is over the cap */
+	editor_set_undo_cap(ed, 1);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_true(editor_paint(ed, 8, 1, '#') > 0);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_int_equal(editor_undo_dropped(ed, &all), 1);
+	assert_int_equal(all, 8);
+	/* a header edit dropped in turn frees its states (no leak) */
+	assert_int_equal(editor_set_header(ed, EDITOR_NAME, "Capped", err, sizeof err), 1);
+	assert_true(editor_paint(ed, 8, 2, '#') > 0);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_true(editor_undo(ed));
+	assert_string_equal(editor_header(ed, EDITOR_NAME), "Capped");
+	assert_int_equal(editor_glyph(ed, 8, 2), '.');
+	/* no cap: nothing goes */
+	editor_set_undo_cap(ed, 0);
+	for (int i = 0; i < 5; i++)
+		assert_true(editor_paint(ed, 1 + i, 1, i % 2 ? '~' : '$') > 0);
+	assert_int_equal(editor_undo_count(ed), 5);
+	assert_int_equal(editor_undo_dropped(ed, NULL), 2);
+	free(before_fill);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1056,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_plan_ranged_ambush),
 		cmocka_unit_test(test_big_level),
 		cmocka_unit_test(test_header_edit),
+		cmocka_unit_test(test_undo_cap),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

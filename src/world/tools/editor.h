@@ -94,6 +94,23 @@ bool editor_redo(struct editor *ed);
 int editor_undo_count(const struct editor *ed);
 int editor_redo_count(const struct editor *ed);
 
+/*
+ * The undo history's memory cap: when a step takes the history (its cell
+ * changes, and the whole states a header edit or a resize keeps) past
+ * it, the oldest steps are dropped until it fits again; the newest step
+ * is always kept, whatever its size.  EDITOR_UNDO_CAP at the start (a
+ * fill of a 4096x4096 level takes about 130 MB).  0 means no cap.
+ */
+#define EDITOR_UNDO_CAP ((size_t)256 << 20)
+void editor_set_undo_cap(struct editor *ed, size_t bytes);
+size_t editor_undo_cap(const struct editor *ed);
+/* The bytes the history holds now, as the cap counts them. */
+size_t editor_undo_bytes(const struct editor *ed);
+/* The oldest steps dropped since the last call (then 0 until more are
+ * dropped), for a word to the user; `all` (may be NULL) gets the number
+ * dropped since the start. */
+int editor_undo_dropped(struct editor *ed, long *all);
+
 /* Whether the map differs from what was last saved (or loaded). */
 bool editor_modified(const struct editor *ed);
 void editor_mark_saved(struct editor *ed);

@@ -63,6 +63,9 @@ struct editor {
 	int done;                     /* steps in effect: undo takes step done - 1 */
 	int saved_at;                 /* `done` when last saved; -1 when unreachable */
 	int mark_at;                  /* `done` at editor_set_mark; -1 when dropped */
+	size_t undo_cap;              /* the history's memory cap in bytes (editor_set_undo_cap) */
+	int dropped_new;              /* oldest steps dropped since editor_undo_dropped last asked */
+	long dropped_all;             /* ... since the start */
 	int group;                    /* editor_begin nesting */
 	int group_start;              /* n_changes when the outer group began */
 
