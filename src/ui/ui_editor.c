@@ -35,7 +35,8 @@
 #define UED_VOID '_'          /* how a void cell (no cell: outside the map's shape) is drawn */
 
 enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE };
-enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_MARKER, TOOL_COUNT };
+enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_MARKER, TOOL_SELECT, TOOL_STAMP,
+		TOOL_COUNT };
 
 static const struct {
 	const char *name;
@@ -44,6 +45,7 @@ static const struct {
 	[TOOL_PENCIL] = { "pencil", 'd' }, [TOOL_LINE] = { "line", 'i' },
 	[TOOL_RECT] = { "rectangle", 'o' }, [TOOL_BOX] = { "filled rectangle", 'O' },
 	[TOOL_FILL] = { "fill", 'f' },       [TOOL_MARKER] = { "marker", 'M' },
+	[TOOL_SELECT] = { "select and copy", 'v' }, [TOOL_STAMP] = { "stamp", 'P' },
 };
 
 struct ued {
@@ -70,6 +72,9 @@ struct ued {
 	int pal_row, pal_per_row, pal_n;
 	int marker_row;           /* the panel's "markers: A B" line, as drawn last */
 	int marker_next;          /* the marker tool places this one (0 A, 1 B) next */
+	struct editor_clip clip;  /* what the select tool copied last; the stamp tool stamps it */
+	bool sel_on;              /* the rectangle selected last, until a resize: */
+	int sx0, sy0, sx1, sy1;   /* its corners (| and - mirror it in place) */
 	char pal[64];
 	int prob_row, prob_rows, prob_top;
 	char notice[320];
@@ -168,6 +173,8 @@ static bool ued_sync(struct ued *u)
 	u->cy = u->cy < 0 ? 0 : u->cy >= h ? h - 1 : u->cy;
 	if (u->anchor && (u->ax >= w || u->ay >= h))
 		u->anchor = false;
+	if (u->sel_on && (u->sx1 >= w || u->sy1 >= h))
+		u->sel_on = false;
 	return true;
 }
 
@@ -278,6 +285,20 @@ static void ued_draw_map(struct ued *u)
 		enum ui_colour col = d->items[i].severity == DIAG_ERROR ? UI_COL_ERROR : UI_COL_CAUTION;
 		ued_put_cell(u, x, y, (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) | ued_attr(u, col));
 	}
+	if (u->sel_on)
+		for (int y = u->sy0; y <= u->sy1; y++)
+			for (int x = u->sx0; x <= u->sx1; x++)
+				ued_put_cell(u, x, y,
+					     (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) | A_UNDERLINE |
+						     ued_attr(u, glyph_colour(editor_glyph(ed, x, y))));
+	if (u->tool == TOOL_STAMP && u->clip.glyphs)
+		/* where a stamp at the cursor would go */
+		for (int j = 0; j < u->clip.h; j++)
+			for (int i = 0; i < u->clip.w; i++)
+				if (u->cx + i < w && u->cy + j < h)
+					ued_put_cell(u, u->cx + i, u->cy + j,
+						     (chtype)(unsigned char)ued_char(u->clip.glyphs[j * u->clip.w + i]) |
+							     A_DIM | A_UNDERLINE);
 	for (int k = 0; k < 2; k++) {
 		int x, y;
 		if (editor_marker(ed, k, &x, &y))
@@ -476,6 +497,10 @@ static const char *const ued_help[] = {
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
 	"              line and rectangles: Space at one corner, then at the other",
+	"  copy        v select: two corners (or a drag) copy a rectangle; P stamp:",
+	"              Space or a click stamps the copy at the cursor (a paste; again",
+	"              and again: a stamp); | - mirror the selection in place, or with",
+	"              the stamp tool the copy (left-right, top-bottom); z undoes",
 	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step)",
 	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
 	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
@@ -611,6 +636,19 @@ static void ued_shape(struct ued *u, int x0, int y0, int x1, int y1)
 	case TOOL_LINE: r = editor_line(u->ed, x0, y0, x1, y1, u->glyph); break;
 	case TOOL_RECT: r = editor_rect(u->ed, x0, y0, x1, y1, u->glyph, false); break;
 	case TOOL_BOX: r = editor_rect(u->ed, x0, y0, x1, y1, u->glyph, true); break;
+	case TOOL_SELECT:
+		if (!editor_copy(u->ed, x0, y0, x1, y1, &u->clip)) {
+			ued_notice(u, "Nothing copied (out of memory?).");
+			return;
+		}
+		u->sel_on = true;
+		u->sx0 = x0 < x1 ? x0 : x1;
+		u->sx1 = x0 < x1 ? x1 : x0;
+		u->sy0 = y0 < y1 ? y0 : y1;
+		u->sy1 = y0 < y1 ? y1 : y0;
+		ued_notice(u, "Copied %dx%d cells: P stamps them at the cursor; | - mirror the selection.",
+			   u->clip.w, u->clip.h);
+		return;
 	default: r = editor_paint(u->ed, x1, y1, u->glyph); break;
 	}
 	ued_report(u, r);
@@ -623,6 +661,25 @@ static void ued_place_marker(struct ued *u, int which, int x, int y)
 	ued_notice(u, "Marker %c at %d,%d.", which ? 'B' : 'A', x, y);
 }
 
+/* | or -: the stamp tool's clip turned over, else the selection on the map. */
+static void ued_mirror(struct ued *u, bool left_right)
+{
+	const char *how = left_right ? "left to right" : "top to bottom";
+	if (u->tool == TOOL_STAMP && u->clip.glyphs) {
+		editor_clip_mirror(&u->clip, left_right);
+		ued_notice(u, "The stamp is mirrored %s.", how);
+	} else if (u->sel_on) {
+		int n = editor_mirror(u->ed, u->sx0, u->sy0, u->sx1, u->sy1, left_right);
+		if (n < 0)
+			ued_notice(u, "Not mirrored (out of memory?).");
+		else
+			ued_notice(u, "Mirrored %d,%d..%d,%d %s: %d cell%s changed (z undoes it).", u->sx0, u->sy0,
+				   u->sx1, u->sy1, how, n, n == 1 ? "" : "s");
+	} else {
+		ued_notice(u, "Nothing to mirror: v selects a rectangle first.");
+	}
+}
+
 /* Space or Enter: the tool at the cursor. */
 static void ued_apply(struct ued *u)
 {
@@ -631,6 +688,19 @@ static void ued_apply(struct ued *u)
 		ued_place_marker(u, u->marker_next, u->cx, u->cy);
 		u->marker_next = !u->marker_next;
 		break;
+	case TOOL_STAMP: {
+		if (!u->clip.glyphs) {
+			ued_notice(u, "Nothing to stamp: v selects and copies a rectangle first.");
+			break;
+		}
+		int n = editor_stamp(u->ed, &u->clip, u->cx, u->cy);
+		if (n < 0)
+			ued_notice(u, "Not stamped (out of memory, or a monster this bestiary lacks).");
+		else
+			ued_notice(u, "Stamped %dx%d at %d,%d: %d cell%s changed.", u->clip.w, u->clip.h, u->cx, u->cy,
+				   n, n == 1 ? "" : "s");
+		break;
+	}
 	case TOOL_PENCIL:
 		ued_report(u, editor_paint(u->ed, u->cx, u->cy, u->glyph));
 		break;
@@ -887,6 +957,14 @@ static void ued_key_edit(struct ued *u, int key)
 			if (t == TOOL_MARKER) {
 				u->marker_next = 0;
 				ued_notice(u, "Tool: marker: Space or a click places A, then B.");
+			} else if (t == TOOL_STAMP) {
+				if (u->clip.glyphs)
+					ued_notice(u, "Tool: stamp %dx%d: Space or a click stamps at the cursor; | - "
+						      "mirror it.", u->clip.w, u->clip.h);
+				else
+					ued_notice(u, "Tool: stamp: nothing copied yet (v selects a rectangle).");
+			} else if (t == TOOL_SELECT) {
+				ued_notice(u, "Tool: select: Space at two corners (or a drag) copies the rectangle.");
 			} else {
 				ued_notice(u, "Tool: %s.", tools[t].name);
 			}
@@ -932,6 +1010,10 @@ static void ued_key_edit(struct ued *u, int key)
 	case 'X':
 	case 'W':
 		ued_toggle_option(u, key);
+		break;
+	case '|':
+	case '-':
+		ued_mirror(u, key == '|');
 		break;
 	case 'r':
 		u->mroutes = !u->mroutes;
@@ -1246,6 +1328,7 @@ static void ued_press(struct ued *u, int col, int row)
 		break;
 	case TOOL_FILL:
 	case TOOL_MARKER:
+	case TOOL_STAMP:
 		u->stroke = false;
 		ued_apply(u);
 		break;
@@ -1409,6 +1492,7 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	ued_loop(&u);
 	ui_screen_stop(&u.tty);
 	grid_destroy(u.grid);
+	editor_clip_free(&u.clip);
 	if (u.outcome == UI_ERROR)
 		snprintf(err, errlen, "%s", u.err[0] ? u.err : "cannot use the terminal again after the play-test");
 	/* Stopped by a signal or a closed terminal, the caller now writes the

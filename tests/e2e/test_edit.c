@@ -612,6 +612,55 @@ static void test_undo_cap_says_so(void **state)
 	finish(&e);
 }
 
+/* v copies a rectangle (keys or a drag), P stamps it (Space, a click), |
+ * mirrors the selection in place; each edit one undo step. */
+static void test_copy_stamp_mirror_keys(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	/* the cursor is on the start, 3,2: copy 3,2..5,3 ("@.." / "...") */
+	pty_send(&e.p, "v ljl ");
+	if (!pty_wait_text(&e.p, "Copied 3x2 cells", WAIT_MS))
+		dump_fail(&e, "v and two corners did not copy");
+	/* a drag copies too: the vault's wall, 11,2..15,2 */
+	drag_cells(&e, 11, 2, 15);
+	if (!pty_wait_text(&e.p, "Copied 5x1 cells", WAIT_MS))
+		dump_fail(&e, "a drag with the select tool did not copy");
+	pty_send(&e.p, "P");
+	if (!pty_wait_text(&e.p, "Tool: stamp 5x1", WAIT_MS))
+		dump_fail(&e, "P did not choose the stamp");
+	click_cell(&e, 2, 5, false);
+	wait_cell(&e, 6, 5, '#', "a click did not stamp the wall");
+	wait_cell(&e, 2, 5, '#', "the stamp did not start at the click");
+	click_cell(&e, 2, 6, false); /* again: a stamp tool */
+	pty_send(&e.p, "v"); /* the select tool: no stamp preview at the cursor */
+	wait_cell(&e, 4, 6, '#', "a second click did not stamp");
+	pty_send(&e.p, "z");
+	wait_cell(&e, 4, 6, '.', "undo did not take the second stamp back");
+	wait_cell(&e, 4, 5, '#', "one undo took both stamps back");
+	/* select 1,5..6,5 (wall at 2..6) and mirror it: the wall moves to 1..5 */
+	drag_cells(&e, 1, 5, 6);
+	if (!pty_wait_text(&e.p, "Copied 6x1 cells", WAIT_MS))
+		dump_fail(&e, "the second selection did not copy");
+	pty_send(&e.p, "|");
+	if (!pty_wait_text(&e.p, "Mirrored 1,5..6,5 left to right", WAIT_MS))
+		dump_fail(&e, "| did not mirror the selection");
+	wait_cell(&e, 1, 5, '#', "the mirror did not move the wall");
+	wait_cell(&e, 6, 5, '.', "the mirror did not open the far end");
+	pty_send(&e.p, "s");
+	if (!pty_wait_text(&e.p, "Saved", WAIT_MS))
+		dump_fail(&e, "no word of the save");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	char *text = slurp(e.file);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n######.............#\n")); /* row 5 */
+	assert_non_null(strstr(text, "\n#>.................#\n")); /* row 6: the second stamp undone */
+	free(text);
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -630,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_off_map_clicks_do_nothing),
 		cmocka_unit_test(test_markers_by_mouse),
 		cmocka_unit_test(test_undo_cap_says_so),
+		cmocka_unit_test(test_copy_stamp_mirror_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1103,6 +1103,72 @@ static void test_undo_cap(void **state)
 	editor_destroy(ed);
 }
 
+/* Copy, stamp (a paste is one), mirror of a rectangle: each one undo
+ * step, a stamp clipped at the map's edge, a start in the clip moves the
+ * start, and a mirror twice gives the text back. */
+static void test_copy_stamp_mirror(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char *orig = written(ed);
+	struct editor_clip c = { 0 };
+	/* the room's corner with the start: 1,1 .. 3,2 ("@.." / "...") */
+	assert_true(editor_copy(ed, 3, 2, 1, 1, &c));
+	assert_int_equal(c.w, 3);
+	assert_int_equal(c.h, 2);
+	assert_memory_equal(c.glyphs, "@.....", 6);
+	assert_false(editor_copy(ed, 20, 20, 30, 30, &c)); /* off the map: the clip stays */
+	assert_int_equal(c.w, 3);
+	/* mirrored left to right: "..@" / "..." */
+	editor_clip_mirror(&c, true);
+	assert_memory_equal(c.glyphs, "..@...", 6);
+	editor_clip_mirror(&c, false);
+	assert_memory_equal(c.glyphs, "..." "..@", 6);
+	/* stamped at 6,2: the start moves there, the old one is floor */
+	int undo = editor_undo_count(ed);
+	assert_true(editor_stamp(ed, &c, 6, 2) > 0);
+	assert_int_equal(editor_undo_count(ed), undo + 1);
+	assert_int_equal(editor_glyph(ed, 8, 3), '@');
+	assert_int_equal(editor_glyph(ed, 1, 1), '.');
+	assert_int_equal(editor_glyph(ed, 7, 2), '.'); /* the goblin is gone under the stamp */
+	/* the edge clips it: at 8,3 only the column x = 8 lands */
+	struct editor_clip wall = { 0 };
+	assert_true(editor_copy(ed, 0, 0, 2, 0, &wall)); /* "###" */
+	assert_int_equal(editor_stamp(ed, &wall, 8, 4), 0); /* on the bottom wall: nothing changes */
+	assert_int_equal(editor_stamp(ed, &wall, 8, 2), 1); /* 8,2; 9,2 is a wall already, 10,2 off */
+	assert_int_equal(editor_glyph(ed, 8, 2), '#');
+	/* one undo each: the map as it was */
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	char *t = written(ed);
+	assert_string_equal(t, orig);
+	free(t);
+	/* mirror in place: the middle row's door side turned over, one step */
+	assert_true(editor_mirror(ed, 0, 2, 9, 2, true) > 0);
+	assert_int_equal(editor_glyph(ed, 4, 2), '+');
+	assert_int_equal(editor_glyph(ed, 2, 2), 'g');
+	assert_true(editor_mirror(ed, 9, 2, 0, 2, true) > 0); /* and back */
+	t = written(ed);
+	assert_string_equal(t, orig);
+	free(t);
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	t = written(ed);
+	assert_string_equal(t, orig);
+	free(t);
+	/* top to bottom over the whole map: rows reversed, the start with them */
+	assert_true(editor_mirror(ed, 0, 0, 9, 4, false) > 0);
+	assert_int_equal(editor_glyph(ed, 1, 3), '@');
+	assert_int_equal(editor_glyph(ed, 8, 1), '>');
+	assert_int_equal(editor_mirror(ed, 20, 20, 30, 30, false), 0);
+	editor_clip_free(&c);
+	editor_clip_free(&wall);
+	assert_null(c.glyphs);
+	free(orig);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1130,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_big_level),
 		cmocka_unit_test(test_header_edit),
 		cmocka_unit_test(test_undo_cap),
+		cmocka_unit_test(test_copy_stamp_mirror),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

@@ -82,6 +82,32 @@ int editor_rect(struct editor *ed, int x0, int y0, int x1, int y1, char glyph, b
 int editor_fill(struct editor *ed, int x, int y, char glyph);
 
 /*
+ * A clip: the glyphs of a rectangle of cells, row by row, for copy,
+ * paste (a stamp), stamp and mirror.  Zero it before the first use.
+ */
+struct editor_clip {
+	int w, h;
+	char *glyphs;        /* w * h file glyphs, or NULL: empty */
+};
+void editor_clip_free(struct editor_clip *c); /* and zeroes it */
+/* The rectangle with these corners, clipped to the map, into out (what
+ * it held is replaced).  False when none of it is on the map, or no
+ * memory (out unchanged). */
+bool editor_copy(const struct editor *ed, int x0, int y0, int x1, int y1, struct editor_clip *out);
+/* Turns the clip over: left to right, or top to bottom.  On hex and
+ * diamond maps the cells mirror by their places in the rows (each row's
+ * half-cell shift stays with the row). */
+void editor_clip_mirror(struct editor_clip *c, bool left_right);
+/* Stamps the clip with its top-left cell at (x, y), as one undo step; its
+ * cells off the map are skipped.  A start ('@') in the clip moves the
+ * start there.  Returns the cells changed, or -1 (no memory, or a glyph
+ * this bestiary cannot paint: nothing changed). */
+int editor_stamp(struct editor *ed, const struct editor_clip *c, int x, int y);
+/* Mirrors the rectangle with these corners in place (editor_copy,
+ * editor_clip_mirror, editor_stamp): one undo step; the cells changed. */
+int editor_mirror(struct editor *ed, int x0, int y0, int x1, int y1, bool left_right);
+
+/*
  * Groups every edit until the matching editor_end into one undo step (a
  * mouse stroke).  Groups nest; only the outermost counts.
  */
