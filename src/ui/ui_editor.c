@@ -157,7 +157,7 @@ static chtype ued_cell(const struct ued *u, char c)
 static bool ued_sync(struct ued *u)
 {
 	int w = editor_width(u->ed), h = editor_height(u->ed);
-	if (u->grid->w != w || u->grid->h != h) {
+	if (u->grid->w != w || u->grid->h != h || u->grid->topo != editor_topology(u->ed)) {
 		struct grid *g = grid_create(w, h, editor_topology(u->ed));
 		if (!g) {
 			snprintf(u->err, sizeof u->err, "out of memory");
@@ -509,9 +509,9 @@ static const char *const ued_help[] = {
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
 	"  save        s: a temporary file renamed over the level (FILE~ keeps the last)",
 	"  play        p plays the level as it is now; quitting the game comes back",
-	"  header      I: name, author, description (n a d edit one; the topology",
-	"              is fixed); R resize: h l k j grow the left, right, top,",
-	"              bottom side, H L K J shrink it (hex, diamond: top 2 rows)",
+	"  header      I: every key: n name, a author, d description, s sealed cells,",
+	"              t topology (within its layout); R resize: h l k j grow the",
+	"              left, right, top, bottom side, H L K J shrink it (hex: 2 rows)",
 	"  quit        q (asks when there are unsaved changes)",
 	"",
 	"  Mouse: click or drag paints with the tool; right click picks a glyph up;",
@@ -528,20 +528,21 @@ static void ued_draw_header(struct ued *u)
 	int row = 0;
 	ued_line(row++, 0, COLS, "Level header (s saves it with the map; z undoes a change)", A_BOLD);
 	row++;
-	static const char keys[EDITOR_FIELDS] = { 'n', 'a', 'd' };
+	static const char keys[EDITOR_FIELDS] = { 'n', 'a', 'd', 's', 't' };
 	for (int f = 0; f < EDITOR_FIELDS; f++) {
 		const char *v = editor_header(ed, (enum editor_field)f);
-		snprintf(line, sizeof line, "  %c  %-12s %s", keys[f], editor_field_name((enum editor_field)f),
-			 v ? v : "(none)");
+		snprintf(line, sizeof line, "  %c  %-12s %s%s", keys[f], editor_field_name((enum editor_field)f),
+			 v ? v : "(none)",
+			 f == EDITOR_TOPOLOGY ? (grid_is_staggered(editor_topology(ed)) ? "  (or hex, diamond4, diamond8)"
+											 : "  (or square4, square8)")
+			 : f == EDITOR_SEALED ? "  (X,Y cells inside regions walled off on purpose)"
+					       : "");
 		ued_line(row++, 0, COLS, line, v ? A_NORMAL : ued_attr(u, UI_COL_DIM));
 	}
-	snprintf(line, sizeof line, "     %-12s %s (fixed once chosen)", "topology",
-		 grid_topology_name(editor_topology(ed)));
-	ued_line(row++, 0, COLS, line, A_NORMAL);
 	snprintf(line, sizeof line, "  R  %-12s %dx%d cells", "size", editor_width(ed), editor_height(ed));
 	ued_line(row++, 0, COLS, line, A_NORMAL);
 	row++;
-	ued_line(row++, 0, COLS, "n a d: edit that value   R: resize the map   Esc or Enter: back to the map",
+	ued_line(row++, 0, COLS, "n a d s t: edit that value   R: resize the map   Esc or Enter: back to the map",
 		 ued_attr(u, UI_COL_DIM));
 	row++;
 	if (u->notice[0])
@@ -550,7 +551,7 @@ static void ued_draw_header(struct ued *u)
 		int r = LINES - 2;
 		snprintf(line, sizeof line, "%s: %s", editor_field_name(u->field), u->input);
 		ued_line(r, 0, COLS, line, A_REVERSE);
-		ued_line(r + 1, 0, COLS, "Enter sets it (empty removes author, description), Esc cancels, "
+		ued_line(r + 1, 0, COLS, "Enter sets it (empty removes author, description, sealed), Esc cancels, "
 				       "Ctrl-U clears", ued_attr(u, UI_COL_DIM));
 	}
 }
@@ -1129,7 +1130,8 @@ static void ued_key_header(struct ued *u, int key)
 	static const struct {
 		int key;
 		enum editor_field f;
-	} fields[] = { { 'n', EDITOR_NAME }, { 'a', EDITOR_AUTHOR }, { 'd', EDITOR_DESCRIPTION } };
+	} fields[] = { { 'n', EDITOR_NAME },   { 'a', EDITOR_AUTHOR },   { 'd', EDITOR_DESCRIPTION },
+		       { 's', EDITOR_SEALED }, { 't', EDITOR_TOPOLOGY } };
 	u->notice[0] = '\0';
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (fields[i].key == key) {
@@ -1158,7 +1160,7 @@ static void ued_key_header(struct ued *u, int key)
 		u->screen = UED_EDIT;
 		break;
 	default:
-		ued_notice(u, "n a d edit a value, R resizes, Esc returns to the map.");
+		ued_notice(u, "n a d s t edit a value, R resizes, Esc returns to the map.");
 		break;
 	}
 }

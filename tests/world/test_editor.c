@@ -1169,6 +1169,82 @@ static void test_copy_stamp_mirror(void **state)
 	editor_destroy(ed);
 }
 
+/* Every header key: sealed cells (checked as the parser checks them) and
+ * the topology within its layout, each one undo step, written and parsed
+ * back. */
+static void test_header_sealed_topology(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char err[320] = "";
+	assert_null(editor_header(ed, EDITOR_SEALED));
+	assert_string_equal(editor_header(ed, EDITOR_TOPOLOGY), "square8");
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, " 2,1   7,3 ", err, sizeof err), 1);
+	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1 7,3", err, sizeof err), 0);
+	/* refused: outside, blocked, not a cell */
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1 10,3", err, sizeof err), -1);
+	assert_non_null(strstr(err, "10,3 is outside the map (10x5 cells)"));
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "0,0", err, sizeof err), -1);
+	assert_non_null(strstr(err, "0,0 is blocked (wall)"));
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1 x", err, sizeof err), -1);
+	assert_non_null(strstr(err, "'x' at character 5 is not a cell"));
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1,3", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "-1,2", err, sizeof err), -1);
+	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
+	/* the topology: square4, not hex */
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "hex", err, sizeof err), -1);
+	assert_non_null(strstr(err, "only square4 and square8 keep every cell in place"));
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "squar", err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown 'squar'"));
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "square4", err, sizeof err), 1);
+	assert_int_equal(editor_topology(ed), GRID_SQUARE4);
+	assert_int_equal(editor_level(ed)->topo, GRID_SQUARE4);
+	char *t = written(ed);
+	assert_non_null(strstr(t, "topology: square4\n"));
+	assert_non_null(strstr(t, "sealed: 2,1 7,3\n"));
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("t.lvl", t, strlen(t), &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.errors, 0);
+	assert_int_equal(lv->topo, GRID_SQUARE4);
+	assert_int_equal(lv->n_sealed, 2);
+	level_destroy(lv);
+	diag_list_fini(&d);
+	free(t);
+	/* a route now takes no diagonal: 1,1 to 3,3 is 4 steps */
+	editor_set_marker(ed, 0, 1, 1);
+	editor_set_marker(ed, 1, 3, 3);
+	assert_int_equal(editor_route(ed)->steps, 4);
+	/* undo: square8 (2 diagonal steps), then no sealed key */
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_topology(ed), GRID_SQUARE8);
+	assert_int_equal(editor_route(ed)->steps, 2);
+	assert_true(editor_undo(ed));
+	assert_null(editor_header(ed, EDITOR_SEALED));
+	assert_true(editor_redo(ed));
+	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
+	/* empty removes the key */
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "  ", err, sizeof err), 1);
+	assert_null(editor_header(ed, EDITOR_SEALED));
+	editor_destroy(ed);
+	/* hex to diamond8 and back: the same text */
+	ed = open_text(&b, HEX);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "square8", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "diamond8", err, sizeof err), 1);
+	t = written(ed);
+	assert_non_null(strstr(t, "topology: diamond8\n"));
+	assert_non_null(strstr(t, " # . @ . . g . #\n"));
+	free(t);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "hex", err, sizeof err), 1);
+	t = written(ed);
+	assert_string_equal(t, HEX);
+	free(t);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1197,6 +1273,7 @@ int main(void)
 		cmocka_unit_test(test_header_edit),
 		cmocka_unit_test(test_undo_cap),
 		cmocka_unit_test(test_copy_stamp_mirror),
+		cmocka_unit_test(test_header_sealed_topology),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

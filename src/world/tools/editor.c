@@ -146,7 +146,7 @@ struct editor *editor_create(const struct level *lv, const struct bestiary *b, c
 		}
 	}
 	if (!ed->name || (lv->author && !ed->author) || (lv->description && !ed->description) ||
-	    (lv->n_sealed > 0 && !ed->sealed)) {
+	    (lv->n_sealed > 0 && !ed->sealed) || !editor_sealed_text_update(ed)) {
 		editor_destroy(ed);
 		return NULL;
 	}
@@ -195,6 +195,7 @@ void editor_destroy(struct editor *ed)
 	free(ed->description);
 	free(ed->comments);
 	free(ed->sealed);
+	free(ed->sealed_text);
 	free(ed->glyphs);
 	free(ed->changes);
 	free(ed->steps);

@@ -269,16 +269,25 @@ int editor_monster_plan_turns(struct editor *ed, bool *cut);
 
 /* ---- header and size ---- */
 
-/* The header keys a designer edits; the topology is fixed once chosen. */
-enum editor_field { EDITOR_NAME, EDITOR_AUTHOR, EDITOR_DESCRIPTION, EDITOR_FIELDS };
+/*
+ * The header keys a designer edits: every key of the format.  `sealed`
+ * is its list of cells as the file writes it ("13,3 5,6"); the topology
+ * changes only within its layout (square4 and square8; hex, diamond4 and
+ * diamond8: the cells keep their places in the text).
+ */
+enum editor_field { EDITOR_NAME, EDITOR_AUTHOR, EDITOR_DESCRIPTION, EDITOR_SEALED, EDITOR_TOPOLOGY,
+		    EDITOR_FIELDS };
 
-const char *editor_field_name(enum editor_field f); /* "name", "author", "description" */
-/* The value now; NULL when the key is absent (author, description). */
+const char *editor_field_name(enum editor_field f); /* "name", "author", "description", "sealed", "topology" */
+/* The value now; NULL when the key is absent (author, description, sealed). */
 const char *editor_header(const struct editor *ed, enum editor_field f);
 
 /*
  * Sets a header key as one undo step.  The value is trimmed of spaces, as
- * the parser reads it; an empty author or description removes the key.
+ * the parser reads it; an empty author, description or sealed removes the
+ * key.  Sealed cells are X,Y separated by spaces, each on the map and on
+ * a cell one can stand on (as the parser wants them); a topology is a
+ * name of the same layout as the map's.
  * Refused (-1, the reason in err, nothing changed) when the file could not
  * hold it: a byte that is not printable ASCII, a ';' at the start or after
  * a space (it would start a comment), an empty name; also no memory, or a

@@ -30,6 +30,8 @@ struct shape {
 	int n_sealed;
 	int w, h;
 	char *glyphs;                 /* w * h, or NULL: the map is not touched */
+	bool retopo;                  /* topo is the topology to take (else the editor's stays) */
+	int topo;                     /* enum grid_topology */
 	int origin_x, origin_y;       /* where the loaded map's 0,0 now is */
 };
 
@@ -46,6 +48,7 @@ struct editor {
 	size_t comments_len;
 	struct level_cell *sealed;
 	int n_sealed;
+	char *sealed_text;            /* the sealed cells as the header writes them ("13,3 5,6"), or NULL */
 	enum grid_topology topo;
 	int w, h;
 	char *glyphs;                 /* w * h file glyphs */
@@ -119,6 +122,9 @@ bool editor_record(struct editor *ed, int cell, char before, char after);
 
 /* editor.c: one cell of the open step (editor_begin); 1 changed, 0 not, -1 no memory. */
 int editor_set_cell(struct editor *ed, int x, int y, char glyph);
+
+/* editor_shape.c: ed->sealed_text anew from ed->sealed; false on no memory (then NULL). */
+bool editor_sealed_text_update(struct editor *ed);
 
 /* editor_shape.c: frees what sh holds and zeroes it. */
 void editor_shape_free(struct shape *sh);
