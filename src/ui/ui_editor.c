@@ -247,9 +247,11 @@ static void ued_draw_map(struct ued *u)
 			if (!editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach))
 				continue;
 			if (planned == n && editor_monster_plan(ed, i, &p) && p.mind >= 0) {
-				/* its own mind's plan, as the game's AI plays it (marks below) */
+				/* its own mind's plan, as the game's AI plays it (marks
+				 * below), drawn in the monster's own letter: whose walk is whose */
+				char letter = editor_glyph(ed, mx, my);
 				for (int j = 1; j < p.walk_len; j++)
-					ued_mark(u, p.walk[j], ':', UI_COL_MROUTE);
+					ued_mark(u, p.walk[j], letter, UI_COL_MROUTE);
 			} else {
 				for (int j = 1; j + 1 < len; j++)
 					ued_mark(u, cells[j], ':', UI_COL_MROUTE);
@@ -268,6 +270,11 @@ static void ued_draw_map(struct ued *u)
 				ued_put_cell(u, p.dug[j] % w, p.dug[j] / w, '=' | ued_attr(u, UI_COL_CAUTION));
 			if (p.post >= 0)
 				ued_mark(u, p.post, '&', UI_COL_MROUTE);
+			/* where it arrives: the cell it first strikes the player from */
+			if (p.strike >= 0)
+				ued_put_cell(u, p.strike % w, p.strike / w,
+					     (chtype)(unsigned char)editor_glyph(ed, p.x, p.y) |
+						     ued_attr(u, UI_COL_MROUTE) | A_REVERSE);
 		}
 	}
 	if (route->active && route->status != PATH_BAD_INPUT) {
@@ -329,6 +336,46 @@ static const char *status_word(const struct editor_route *r)
 	case PATH_BAD_INPUT: return "a marker is on a wall";
 	}
 	return "?";
+}
+
+/*
+ * r's legend: each monster by its letter and cell, and the turn it
+ * arrives (strikes the player on the start, reversed on the map), settles
+ * at its post, or that it sleeps or stays; as many as leave the problems
+ * a few rows.  Returns the next row.
+ */
+static int ued_draw_legend(struct ued *u, int row, int left, int width, int last)
+{
+	struct editor *ed = u->ed;
+	int n = editor_monster_plans(ed), room = (last - row + 1) / 2;
+	char line[200];
+	for (int i = 0; i < n; i++) {
+		struct editor_monster_plan p;
+		if (!editor_monster_plan(ed, i, &p))
+			continue;
+		if (i >= room - 1 && n > room) {
+			snprintf(line, sizeof line, "  ... %d more (the first listed)", n - i);
+			ued_line(row++, left, width, line, ued_attr(u, UI_COL_DIM));
+			break;
+		}
+		char what[96];
+		if (p.mind < 0)
+			snprintf(what, sizeof what, "no plan (unknown kind)");
+		else if (p.strike_turn > 0)
+			snprintf(what, sizeof what, "strikes @ on turn %d", p.strike_turn);
+		else if (p.asleep)
+			snprintf(what, sizeof what, "asleep");
+		else if (p.post >= 0 && p.settle_turn > 0)
+			snprintf(what, sizeof what, "at its post on turn %d", p.settle_turn);
+		else if (p.settle_turn > 0)
+			snprintf(what, sizeof what, "stops on turn %d", p.settle_turn);
+		else
+			snprintf(what, sizeof what, "stays");
+		char g = editor_glyph(ed, p.x, p.y);
+		snprintf(line, sizeof line, "  %c %d,%d %s: %s", g, p.x, p.y, editor_glyph_name(ed, g), what);
+		ued_line(row++, left, width, line, p.strike_turn > 0 ? ued_attr(u, UI_COL_MROUTE) : A_NORMAL);
+	}
+	return row;
 }
 
 static void ued_draw_panel(struct ued *u)
@@ -418,8 +465,10 @@ static void ued_draw_panel(struct ued *u)
 		bool cut;
 		int turns = editor_monster_plan_turns(ed, &cut);
 		if (turns > 0) {
-			snprintf(line, sizeof line, "  %d turns%s: : walks & post = digs", turns, cut ? " (cut)" : "");
+			snprintf(line, sizeof line, "  %d turns%s: letter walks & post = digs", turns,
+				 cut ? " (cut)" : "");
 			ued_line(row++, left, width, line, A_NORMAL);
+			row = ued_draw_legend(u, row, left, width, last);
 		}
 	} else {
 		ued_line(row++, left, width, "r: every monster's plan", A_NORMAL);
@@ -505,7 +554,8 @@ static const char *const ued_help[] = {
 	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
 	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
-	"  monsters    r every monster's route to the start (:); stuck ones reversed",
+	"  monsters    r every monster's plan, walked in its letter, reversed where it",
+	"              strikes; the panel lists when each arrives (turn); stuck: red",
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
 	"  save        s: a temporary file renamed over the level (FILE~ keeps the last)",
 	"  play        p plays the level as it is now; quitting the game comes back",
@@ -1018,8 +1068,8 @@ static void ued_key_edit(struct ued *u, int key)
 		break;
 	case 'r':
 		u->mroutes = !u->mroutes;
-		ued_notice(u, u->mroutes ? "Every monster's plan by its own mind, the player on the start "
-					   "(: walks, & post, = digs); r hides them."
+		ued_notice(u, u->mroutes ? "Monster plans: each walks in its letter, reversed where it strikes; "
+					   "& post, = digs; r hides."
 					 : "Monster routes hidden.");
 		break;
 	case 'e':

@@ -661,6 +661,39 @@ static void test_copy_stamp_mirror_keys(void **state)
 	finish(&e);
 }
 
+/* r: each monster's walk in its own letter, and the panel's legend with
+ * the turn each arrives (the plans of test_editor.c's test_plan_pack). */
+static void test_routes_letters_turns(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "m.lvl");
+	FILE *f = fopen(e.file, "wb");
+	assert_non_null(f);
+	fputs("astray-level 1\nname: Minds\ntopology: square8\nmap:\n"
+	      "##############\n#w..........>#\n#............#\n#w.....@.....#\n"
+	      "#............#\n#g...........#\n##############\n", f);
+	fclose(f);
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)"levels/bestiary.txt",
+			 NULL };
+	start_argv(&e, argv);
+	pty_send(&e.p, "r");
+	if (!pty_wait_text(&e.p, "g 1,5 goblin: strikes @ on turn 6", WAIT_MS) ||
+	    !pty_wait_text(&e.p, "w 1,1 wolf: strikes @ on turn", WAIT_MS))
+		dump_fail(&e, "no legend of when each monster arrives");
+	int row, col;
+	if (!pty_find(&e.p, "#g...", &row, &col)) /* map row 5 */
+		dump_fail(&e, "no map");
+	e.ox = col;
+	e.oy = row - 5;
+	wait_cell(&e, 2, 4, 'g', "the goblin's walk is not drawn in its letter");
+	pty_send(&e.p, "r");
+	wait_cell(&e, 2, 4, '.', "r did not hide the plans");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -680,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_markers_by_mouse),
 		cmocka_unit_test(test_undo_cap_says_so),
 		cmocka_unit_test(test_copy_stamp_mirror_keys),
+		cmocka_unit_test(test_routes_letters_turns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

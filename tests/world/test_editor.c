@@ -731,6 +731,14 @@ static void test_plan_pack(void **state)
 	assert_int_equal(w1.walk[w1.walk_len - 1], w1.post); /* it walked to its post */
 	assert_int_equal(g.post, -1);
 	assert_int_equal(cheb(w, g.walk[g.walk_len - 1], pc), 1);
+	/* when each arrives: the goblin walks 5 steps, one a turn, and
+	 * strikes on the next turn; the wolves settle at their posts */
+	print_message("goblin: %d steps, settled turn %d, strikes turn %d; wolf settled turn %d\n",
+		      g.walk_len - 1, g.settle_turn, g.strike_turn, w1.settle_turn);
+	assert_int_equal(g.walk_len - 1, 5);
+	assert_int_equal(g.settle_turn, 5);
+	assert_int_equal(g.strike_turn, 6);
+	assert_true(w1.settle_turn >= 1 && w1.settle_turn <= editor_monster_plan_turns(ed, &(bool){ false }));
 	editor_destroy(ed);
 }
 

@@ -257,6 +257,8 @@ struct editor_monster_plan {
 	int post;            /* the cell its mind holds at the end: a pack member's post, an ambusher's lair,
 	                        a ranged monster's firing spot; -1 none */
 	int strike;          /* the cell it first struck the player from (a blow or a shot); -1 none */
+	int strike_turn;     /* the player's turn (1 the first) of that strike: when it arrives; 0 none */
+	int settle_turn;     /* the turn of its last step or dig (at its post, or where it strikes from); 0 never moved */
 	bool asleep;         /* still asleep at the end (an ambusher of a kind that may sleep) */
 };
 /* Plays the scratch game when the map changed; the number of monsters (as

@@ -102,6 +102,7 @@ struct plan_acc {
 	int *walk, n_walk, cap_walk;
 	int *dug, n_dug, cap_dug;
 	int post, strike, mind;
+	int strike_turn, settle_turn; /* the turns of its first strike and of its last step or dig; 0 none */
 	bool asleep;
 };
 
