@@ -64,6 +64,7 @@ struct ued {
 	bool anchor_by_press;     /* this press set the anchor (a click then waits for the second) */
 	int lx, ly;               /* last cell of the stroke */
 	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
+	bool reveal;              /* play-tests start with the whole map known */
 	int sel;                  /* selected problem, -1 none */
 	struct input_view view;   /* as drawn last: clicks are read through it */
 	bool panel;               /* as drawn last */
@@ -473,6 +474,8 @@ static void ued_draw_panel(struct ued *u)
 	} else {
 		ued_line(row++, left, width, "r: every monster's plan", A_NORMAL);
 	}
+	snprintf(line, sizeof line, "play: p start, G cursor; V reveal:%s", u->reveal ? "on" : "off");
+	ued_line(row++, left, width, line, A_NORMAL);
 	row++;
 	const struct diag_list *d = editor_diags(ed);
 	if (d->errors == 0 && d->warnings == 0)
@@ -558,7 +561,8 @@ static const char *const ued_help[] = {
 	"              strikes; the panel lists when each arrives (turn); stuck: red",
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
 	"  save        s: a temporary file renamed over the level (FILE~ keeps the last)",
-	"  play        p plays the level as it is now; quitting the game comes back",
+	"  play        p plays the level as it is now, G from the cursor; V: the whole",
+	"              map known from the first turn (on/off); quitting comes back",
 	"  header      I: every key: n name, a author, d description, s sealed cells,",
 	"              t topology (within its layout); R resize: h l k j grow the",
 	"              left, right, top, bottom side, H L K J shrink it (hex: 2 rows)",
@@ -887,7 +891,7 @@ static const char *outcome_text(enum ui_outcome o)
 }
 
 /* p: the game on the level as it is in memory; back here where we were. */
-static void ued_play(struct ued *u)
+static void ued_play(struct ued *u, bool from_cursor)
 {
 	/* the file's errors as loaded do not count: the game plays the map in
 	 * memory, which has none of them */
@@ -896,17 +900,14 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %d error%s (e shows them).", errors, errors == 1 ? "" : "s");
 		return;
 	}
-	const struct level *lv = editor_level(u->ed);
-	if (!lv || !u->opt->b) {
-		ued_notice(u, "Cannot play: %s.", lv ? "no bestiary" : "out of memory");
+	struct editor_playtest pt;
+	char why[DIAG_ERR_LEN];
+	if (!editor_playtest_start(u->ed, from_cursor ? u->cx : -1, from_cursor ? u->cy : -1, u->reveal, u->opt->b,
+				   u->seed, &pt, why, sizeof why)) {
+		ued_notice(u, "Cannot play: %s.", why);
 		return;
 	}
-	const struct level *levels[1] = { lv };
-	struct game *g = game_create(levels, 1, u->opt->b, u->seed);
-	if (!g) {
-		ued_notice(u, "Cannot play: out of memory.");
-		return;
-	}
+	struct game *g = pt.g;
 	uint64_t seed = u->seed++;
 	/* ui_run makes and removes a screen of its own, and ncurses' delscreen
 	 * frees the windows of every screen: ours goes first and comes back after */
@@ -916,7 +917,7 @@ static void ued_play(struct ued *u)
 	char err[DIAG_ERR_LEN] = "";
 	enum ui_outcome o = ui_run(g, &po, &signo, err, sizeof err);
 	int turns = g->turn;
-	game_destroy(g);
+	editor_playtest_end(&pt);
 	char again[256];
 	if (!ued_screen_start(u, again, sizeof again)) {
 		u->outcome = UI_ERROR;
@@ -935,8 +936,9 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %s", err);
 		break;
 	default:
-		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). p plays again.",
-			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed);
+		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). %s plays again.",
+			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed,
+			   from_cursor ? "G" : "p");
 		break;
 	}
 }
@@ -1082,7 +1084,13 @@ static void ued_key_edit(struct ued *u, int key)
 		ued_save(u);
 		break;
 	case 'p':
-		ued_play(u);
+	case 'G':
+		ued_play(u, key == 'G');
+		break;
+	case 'V':
+		u->reveal = !u->reveal;
+		ued_notice(u, "Play-tests %s.", u->reveal ? "start with the whole map known (V: as in play)"
+						       : "start as in play (V: with the whole map known)");
 		break;
 	case 'I':
 		u->screen = UED_HEADER;

@@ -694,6 +694,37 @@ static void test_routes_letters_turns(void **state)
 	finish(&e);
 }
 
+/* G plays from the cursor (refused on a wall, with the reason); V makes
+ * the whole map known from the first turn. */
+static void test_play_from_cursor_reveal(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "kkG"); /* 3,0 */
+	if (!pty_wait_text(&e.p, "Cannot play: 3,0 is wall: start on a cell one can stand on.", WAIT_MS))
+		dump_fail(&e, "a play-test from a wall was not refused");
+	pty_send(&e.p, "jjjjlllllllV"); /* 10,4 */
+	if (!pty_wait_text(&e.p, "V reveal:on", WAIT_MS))
+		dump_fail(&e, "V did not turn the reveal on");
+	pty_send(&e.p, "G");
+	if (!pty_wait_text(&e.p, "Play-test: the whole map is known.", WAIT_MS))
+		dump_fail(&e, "the play-test did not start with the map known");
+	int row, col;
+	if (!pty_find(&e.p, "#>....", &row, &col)) /* the exit's row, known at once */
+		dump_fail(&e, "the exit is not shown at the start");
+	if (!pty_wait_char_at(&e.p, '@', row - 2, col + 10, WAIT_MS))
+		dump_fail(&e, "the player does not stand on the cursor's cell");
+	pty_send(&e.p, "Q");
+	assert_true(pty_wait_text(&e.p, "Really quit", WAIT_MS));
+	pty_send(&e.p, "y");
+	if (!pty_wait_text(&e.p, "G plays again", WAIT_MS))
+		dump_fail(&e, "the editor did not come back");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -714,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_undo_cap_says_so),
 		cmocka_unit_test(test_copy_stamp_mirror_keys),
 		cmocka_unit_test(test_routes_letters_turns),
+		cmocka_unit_test(test_play_from_cursor_reveal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 
 #include "bestiary.h"
 #include "editor.h"
+#include "game.h"
 #include "grid.h"
 #include "level.h"
 
@@ -1253,6 +1254,46 @@ static void test_header_sealed_topology(void **state)
 	editor_destroy(ed);
 }
 
+/* A play-test from any cell one can stand on, with or without the map
+ * known; refused on a wall or a monster, with the reason. */
+static void test_playtest_from_cursor(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	struct editor_playtest pt;
+	char err[320] = "";
+	/* from the start, as in play: the far room unknown */
+	assert_true(editor_playtest_start(ed, -1, -1, false, &b, 7, &pt, err, sizeof err));
+	assert_int_equal(pt.g->player.x, 1);
+	assert_int_equal(pt.g->player.y, 1);
+	assert_int_equal(pt.g->remembered[3 * 10 + 8], 0); /* the exit, behind the door */
+	editor_playtest_end(&pt);
+	assert_null(pt.g);
+	/* from 6,3, the map known: every cell remembered, the exit known */
+	assert_true(editor_playtest_start(ed, 6, 3, true, &b, 7, &pt, err, sizeof err));
+	assert_int_equal(pt.g->player.x, 6);
+	assert_int_equal(pt.g->player.y, 3);
+	for (int c = 0; c < 50; c++)
+		assert_int_equal(pt.g->remembered[c], 1);
+	int sx, sy;
+	assert_true(game_known_stairs(pt.g, &sx, &sy));
+	assert_int_equal(sx, 8);
+	assert_int_equal(sy, 3);
+	/* the editor's level keeps its own start */
+	assert_int_equal(editor_level(ed)->player_x, 1);
+	editor_playtest_end(&pt);
+	/* refused: a wall, the goblin, off the map */
+	assert_false(editor_playtest_start(ed, 0, 0, false, &b, 7, &pt, err, sizeof err));
+	assert_non_null(strstr(err, "0,0 is wall"));
+	assert_false(editor_playtest_start(ed, 7, 2, false, &b, 7, &pt, err, sizeof err));
+	assert_non_null(strstr(err, "a goblin stands on 7,2"));
+	assert_false(editor_playtest_start(ed, 10, 2, false, &b, 7, &pt, err, sizeof err));
+	assert_non_null(strstr(err, "off the map"));
+	assert_null(pt.g);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1282,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_undo_cap),
 		cmocka_unit_test(test_copy_stamp_mirror),
 		cmocka_unit_test(test_header_sealed_topology),
+		cmocka_unit_test(test_playtest_from_cursor),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

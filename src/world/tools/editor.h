@@ -269,6 +269,28 @@ bool editor_monster_plan(struct editor *ed, int i, struct editor_monster_plan *o
 /* The turns the plans were played for, and whether the work limit cut them short. */
 int editor_monster_plan_turns(struct editor *ed, bool *cut);
 
+/* ---- play-tests ---- */
+
+struct game;
+/*
+ * A play-test: the game on the level as it is now, not saved or
+ * journaled.  It borrows the editor's level (no edit until it ends).
+ */
+struct editor_playtest {
+	struct level lv;               /* the editor's level, its start moved */
+	const struct level *levels[1];
+	struct game *g;                /* the game (game.h), NULL once ended */
+};
+/*
+ * Starts one with game seed `seed`: from the level's start, or with
+ * x >= 0 from (x, y), a cell one can stand on without a monster; with
+ * `reveal` the player knows the whole map from the first turn.  pt must
+ * not move while the game lives.  False with the reason in err.
+ */
+bool editor_playtest_start(struct editor *ed, int x, int y, bool reveal, const struct bestiary *b, uint64_t seed,
+			   struct editor_playtest *pt, char *err, size_t errlen);
+void editor_playtest_end(struct editor_playtest *pt);
+
 /* ---- header and size ---- */
 
 /*
