@@ -65,6 +65,10 @@ struct ued {
 	int lx, ly;               /* last cell of the stroke */
 	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
 	bool reveal;              /* play-tests start with the whole map known */
+	bool sight;               /* x: the sight view is on ... */
+	int sight_x, sight_y;     /* ... of the monster on this cell, or (-1) of the start: who sees it */
+	uint8_t *seen;            /* the cells seen, as drawn last (w * h) */
+	size_t seen_cap;
 	int sel;                  /* selected problem, -1 none */
 	struct input_view view;   /* as drawn last: clicks are read through it */
 	bool panel;               /* as drawn last */
@@ -211,6 +215,92 @@ static void ued_mark(const struct ued *u, int cell, char mark, enum ui_colour co
 
 /* ---- drawing ---------------------------------------------------------- */
 
+static void ued_line(int row, int col, int width, const char *text, attr_t attr);
+
+/*
+ * The sight view's cells into u->seen: what the monster on (sight_x,
+ * sight_y) sees with its kind's radius, or the cells that see the start
+ * within the widest sight on the map.  The count seen, 0 when there is
+ * nothing to show (the view then turns itself off, with a word), -1 on
+ * no memory.
+ */
+static int ued_sight_compute(struct ued *u)
+{
+	struct editor *ed = u->ed;
+	int w = editor_width(ed), h = editor_height(ed), x = u->sight_x, y = u->sight_y, r;
+	if (x >= 0) {
+		r = editor_sight_radius(ed, x, y);
+		if (r < 0) {
+			u->sight = false;
+			ued_notice(u, "Sight view off: no monster stands on %d,%d any more.", x, y);
+			return 0;
+		}
+	} else {
+		const struct level *lv = editor_level(ed);
+		if (!lv || lv->player_x < 0) {
+			u->sight = false;
+			ued_notice(u, "Sight view off: the level has no start.");
+			return 0;
+		}
+		x = lv->player_x;
+		y = lv->player_y;
+		r = editor_sight_widest(ed);
+	}
+	size_t n = (size_t)w * (size_t)h;
+	if (n > u->seen_cap) {
+		uint8_t *s = realloc(u->seen, n);
+		if (!s)
+			return -1;
+		u->seen = s;
+		u->seen_cap = n;
+	}
+	return editor_sight(ed, x, y, r, u->seen);
+}
+
+/* x's lines on the panel: whose view, how far, and who sees the start. */
+static int ued_draw_sight_legend(struct ued *u, int row, int left, int width)
+{
+	struct editor *ed = u->ed;
+	char line[240];
+	const struct level *lv = editor_level(ed);
+	int sx = lv ? lv->player_x : -1, sy = lv ? lv->player_y : -1;
+	int count = 0;
+	if (u->seen) {
+		size_t n = (size_t)editor_width(ed) * (size_t)editor_height(ed);
+		for (size_t i = 0; i < n && i < u->seen_cap; i++)
+			count += u->seen[i] != 0;
+	}
+	if (u->sight_x >= 0) {
+		char g = editor_glyph(ed, u->sight_x, u->sight_y);
+		int r = editor_sight_radius(ed, u->sight_x, u->sight_y);
+		int sees = sx >= 0 ? editor_sees(ed, u->sight_x, u->sight_y, sx, sy, r) : 0;
+		snprintf(line, sizeof line, "x sight: %s %d,%d r%d: %d cells", editor_glyph_name(ed, g), u->sight_x,
+			 u->sight_y, r, count);
+		ued_line(row++, left, width, line, ued_attr(u, UI_COL_TARGET));
+		snprintf(line, sizeof line, "  sees the start: %s", sx < 0 ? "no start" : sees > 0 ? "yes" : "no");
+		ued_line(row++, left, width, line, A_NORMAL);
+		return row;
+	}
+	snprintf(line, sizeof line, "x sight: cells that see @ (r%d): %d", editor_sight_widest(ed), count);
+	ued_line(row++, left, width, line, ued_attr(u, UI_COL_TARGET));
+	/* the monsters that see it, each with its own radius */
+	char who[120] = "";
+	size_t k = 0;
+	int seers = 0;
+	for (int i = 0; lv && i < lv->n_monsters; i++) {
+		int mx = lv->monsters[i].x, my = lv->monsters[i].y;
+		int r = editor_sight_radius(ed, mx, my);
+		if (r > 0 && editor_sees(ed, mx, my, sx, sy, r) > 0) {
+			seers++;
+			if (k + 16 < sizeof who)
+				k += (size_t)snprintf(who + k, sizeof who - k, " %c%d,%d", lv->monsters[i].glyph, mx, my);
+		}
+	}
+	snprintf(line, sizeof line, "  monsters seeing it: %d%s", seers, who);
+	ued_line(row++, left, width, line, seers ? ued_attr(u, UI_COL_CAUTION) : A_NORMAL);
+	return row;
+}
+
 static void ued_draw_map(struct ued *u)
 {
 	struct editor *ed = u->ed;
@@ -237,6 +327,14 @@ static void ued_draw_map(struct ued *u)
 				ch = ':' | ued_attr(u, UI_COL_REMEMBERED);
 			mvaddch(u->view.top + r, u->view.left + c, ch);
 		}
+	}
+	if (u->sight && ued_sight_compute(u) > 0) {
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++)
+				if (u->seen[(size_t)y * (size_t)w + (size_t)x])
+					ued_put_cell(u, x, y,
+						     (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) |
+							     ued_attr(u, UI_COL_TARGET) | A_BOLD | A_UNDERLINE);
 	}
 	if (u->mroutes) {
 		int n = editor_monster_routes(ed), planned = editor_monster_plans(ed);
@@ -476,6 +574,10 @@ static void ued_draw_panel(struct ued *u)
 	}
 	snprintf(line, sizeof line, "play: p start, G cursor; V reveal:%s", u->reveal ? "on" : "off");
 	ued_line(row++, left, width, line, A_NORMAL);
+	if (u->sight)
+		row = ued_draw_sight_legend(u, row, left, width);
+	else
+		ued_line(row++, left, width, "x: sight (a monster's, or who sees @)", A_NORMAL);
 	row++;
 	const struct diag_list *d = editor_diags(ed);
 	if (d->errors == 0 && d->warnings == 0)
@@ -557,6 +659,8 @@ static const char *const ued_help[] = {
 	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
 	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
+	"  sight       x on a monster: what it sees (its kind's sight); elsewhere: the",
+	"              cells that see the start, and which monsters do; x hides it",
 	"  monsters    r every monster's plan, walked in its letter, reversed where it",
 	"              strikes; the panel lists when each arrives (turn); stuck: red",
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
@@ -732,6 +836,29 @@ static void ued_mirror(struct ued *u, bool left_right)
 				   u->sx1, u->sy1, how, n, n == 1 ? "" : "s");
 	} else {
 		ued_notice(u, "Nothing to mirror: v selects a rectangle first.");
+	}
+}
+
+/* x: the sight view of the monster at the cursor, or of who sees the start; x again hides it. */
+static void ued_sight_toggle(struct ued *u)
+{
+	int r = editor_sight_radius(u->ed, u->cx, u->cy);
+	if (u->sight && (r < 0 || (u->sight_x == u->cx && u->sight_y == u->cy))) {
+		u->sight = false;
+		ued_notice(u, "Sight view hidden.");
+		return;
+	}
+	u->sight = true;
+	if (r >= 0) {
+		u->sight_x = u->cx;
+		u->sight_y = u->cy;
+		char g = editor_glyph(u->ed, u->cx, u->cy);
+		ued_notice(u, "What the %s on %d,%d sees (sight %d); x on another monster shows its, x here hides it.",
+			   editor_glyph_name(u->ed, g), u->cx, u->cy, r);
+	} else {
+		u->sight_x = u->sight_y = -1;
+		ued_notice(u, "The cells that see the start within sight %d; x on a monster shows what it sees.",
+			   editor_sight_widest(u->ed));
 	}
 }
 
@@ -1086,6 +1213,9 @@ static void ued_key_edit(struct ued *u, int key)
 	case 'p':
 	case 'G':
 		ued_play(u, key == 'G');
+		break;
+	case 'x':
+		ued_sight_toggle(u);
 		break;
 	case 'V':
 		u->reveal = !u->reveal;
@@ -1553,6 +1683,7 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	ui_screen_stop(&u.tty);
 	grid_destroy(u.grid);
 	editor_clip_free(&u.clip);
+	free(u.seen);
 	if (u.outcome == UI_ERROR)
 		snprintf(err, errlen, "%s", u.err[0] ? u.err : "cannot use the terminal again after the play-test");
 	/* Stopped by a signal or a closed terminal, the caller now writes the

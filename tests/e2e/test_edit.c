@@ -725,6 +725,30 @@ static void test_play_from_cursor_reveal(void **state)
 	finish(&e);
 }
 
+/* x: who sees the start (the cells drawn, the monsters named); x on a
+ * monster: what it sees; x again hides it. */
+static void test_sight_view(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "lllllmg"); /* a goblin at 8,2, in the start's room */
+	wait_cell(&e, 8, 2, 'g', "m g did not paint a goblin");
+	pty_send(&e.p, "hhhhhx");  /* on the start */
+	if (!pty_wait_text(&e.p, "x sight: cells that see @", WAIT_MS) ||
+	    !pty_wait_text(&e.p, "monsters seeing it: 1 g8,2", WAIT_MS))
+		dump_fail(&e, "x on the start did not show who sees it");
+	pty_send(&e.p, "lllllx");
+	if (!pty_wait_text(&e.p, "x sight: goblin 8,2", WAIT_MS) || !pty_wait_text(&e.p, "sees the start: yes", WAIT_MS))
+		dump_fail(&e, "x on the goblin did not show its view");
+	pty_send(&e.p, "x");
+	if (!pty_wait_text(&e.p, "x: sight (a monster's, or who sees @)", WAIT_MS))
+		dump_fail(&e, "x again did not hide the view");
+	pty_send(&e.p, "qy");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -746,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_copy_stamp_mirror_keys),
 		cmocka_unit_test(test_routes_letters_turns),
 		cmocka_unit_test(test_play_from_cursor_reveal),
+		cmocka_unit_test(test_sight_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1294,6 +1294,48 @@ static void test_playtest_from_cursor(void **state)
 	editor_destroy(ed);
 }
 
+/* The sight view: a monster's field of view by its kind's radius, doors
+ * shut; the cells that see the start; who sees it; after an edit. */
+static void test_sight(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "####################\n"
+					   "#..........#.......#\n"
+					   "#..@.......#...g...#\n"
+					   "#..........+.......#\n"
+					   "#....w.....#.......#\n"
+					   "#..........#......>#\n"
+					   "####################\n");
+	int w = 20;
+	uint8_t seen[20 * 7];
+	assert_int_equal(editor_sight_radius(ed, 15, 2), 8);
+	assert_int_equal(editor_sight_radius(ed, 5, 4), 10);
+	assert_int_equal(editor_sight_radius(ed, 3, 2), -1); /* the start is no monster */
+	assert_int_equal(editor_sight_widest(ed), 10);
+	/* the goblin sees its room and the walls around it, nothing past the shut door */
+	int n = editor_sight(ed, 15, 2, 8, seen);
+	assert_true(n > 20);
+	assert_int_equal(seen[5 * w + 18], 1);  /* the exit */
+	assert_int_equal(seen[3 * w + 11], 1);  /* the door */
+	assert_int_equal(seen[2 * w + 5], 0);   /* behind the wall */
+	assert_int_equal(editor_sees(ed, 15, 2, 3, 2, 8), 0);
+	/* the start's view (the wolf's radius): the wolf sees the start */
+	assert_true(editor_sight(ed, 3, 2, 10, seen) > 0);
+	assert_int_equal(seen[4 * w + 5], 1);
+	assert_int_equal(editor_sees(ed, 5, 4, 3, 2, 10), 1);
+	assert_int_equal(seen[2 * w + 15], 0);  /* the goblin's room */
+	/* open the door and the wall beside: the goblin's room opens to the
+	 * start's view, but the goblin is 12 cells off, past its 8 */
+	assert_true(editor_rect(ed, 11, 1, 11, 5, '.', true) > 0);
+	assert_true(editor_sight(ed, 3, 2, 10, seen) > 0);
+	assert_int_equal(seen[2 * w + 12], 1);
+	assert_int_equal(editor_sees(ed, 15, 2, 3, 2, 8), 0);
+	assert_int_equal(editor_sees(ed, 15, 2, 3, 2, 12), 1);
+	assert_int_equal(editor_sight(ed, 20, 2, 8, seen), -1);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1324,6 +1366,7 @@ int main(void)
 		cmocka_unit_test(test_copy_stamp_mirror),
 		cmocka_unit_test(test_header_sealed_topology),
 		cmocka_unit_test(test_playtest_from_cursor),
+		cmocka_unit_test(test_sight),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bestiary.h"
 #include "diag.h"
@@ -268,6 +269,27 @@ int editor_monster_plans(struct editor *ed);
 bool editor_monster_plan(struct editor *ed, int i, struct editor_monster_plan *out);
 /* The turns the plans were played for, and whether the work limit cut them short. */
 int editor_monster_plan_turns(struct editor *ed, bool *cut);
+
+/* ---- sight ---- */
+
+/*
+ * The sight view: the game's own line of sight (fov.h) over the map as
+ * it is now, doors shut.  editor_sight marks in out (w * h bytes) every
+ * cell seen from (x, y) within `radius` and returns how many, or -1 (off
+ * the map, no memory).  Sight is symmetric between cells one can see
+ * through, so the cells a start sees within a radius are the cells from
+ * which a monster of that sight sees the start.
+ */
+int editor_sight(struct editor *ed, int x, int y, int radius, uint8_t *out);
+/* The sight radius of the monster on (x, y) (its kind's), or -1 when no
+ * known monster stands there. */
+int editor_sight_radius(const struct editor *ed, int x, int y);
+/* The widest sight of the monsters on the map (of the bestiary's kinds
+ * when the map has none); 0 without a bestiary. */
+int editor_sight_widest(const struct editor *ed);
+/* Whether (ax, ay) sees (bx, by) within radius, as a monster's sight
+ * test does: 1, 0, or -1 on no memory. */
+int editor_sees(struct editor *ed, int ax, int ay, int bx, int by, int radius);
 
 /* ---- play-tests ---- */
 
