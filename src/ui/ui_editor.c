@@ -14,6 +14,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "game.h"
 #include "input.h"
 #include "level.h"
@@ -34,7 +36,11 @@
 #define UED_BOTTOM_ROWS 1     /* key hints */
 #define UED_VOID '_'          /* how a void cell (no cell: outside the map's shape) is drawn */
 
-enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE };
+enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE, UED_SIM };
+
+#define UED_SIM_TURNS 1000    /* a quick sim's game is out of turns here, as sim's default */
+#define UED_SIM_SLICE_US 50000 /* games played between two looks at the keyboard, in wall time */
+static const int ued_sim_sizes[] = { 20, 100, 500, 2000 };
 enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_MARKER, TOOL_SELECT, TOOL_STAMP,
 		TOOL_COUNT };
 
@@ -65,6 +71,13 @@ struct ued {
 	int lx, ly;               /* last cell of the stroke */
 	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
 	bool reveal;              /* play-tests start with the whole map known */
+	struct editor_sim *sim;   /* S: the quick sim, running or done (its heat drawn) */
+	bool sim_running;
+	int sim_player;           /* S's settings: enum sim_player ... */
+	int sim_size;             /* ... an index into ued_sim_sizes */
+	bool heat_deaths;         /* the heat drawn: deaths, else first contacts */
+	bool heat_on;
+	int sim_undo, sim_redo;   /* the history when it started: the heat is of that level */
 	bool sight;               /* x: the sight view is on ... */
 	int sight_x, sight_y;     /* ... of the monster on this cell, or (-1) of the start: who sees it */
 	uint8_t *seen;            /* the cells seen, as drawn last (w * h) */
@@ -336,6 +349,21 @@ static void ued_draw_map(struct ued *u)
 						     (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) |
 							     ued_attr(u, UI_COL_TARGET) | A_BOLD | A_UNDERLINE);
 	}
+	if (u->sim && u->heat_on) {
+		int hw, hh;
+		double max;
+		const double *v = editor_sim_heat(u->sim, u->heat_deaths, &hw, &hh, &max);
+		for (int y = 0; v && max > 0 && y < hh && y < h; y++)
+			for (int x = 0; x < hw && x < w; x++) {
+				double c = v[(size_t)y * (size_t)hw + (size_t)x];
+				if (c <= 0)
+					continue;
+				int d = (int)ceil(9.0 * c / max);
+				ued_put_cell(u, x, y,
+					     (chtype)('0' + (d < 1 ? 1 : d > 9 ? 9 : d)) |
+						     ued_attr(u, u->heat_deaths ? UI_COL_ERROR : UI_COL_CAUTION) | A_BOLD);
+			}
+	}
 	if (u->mroutes) {
 		int n = editor_monster_routes(ed), planned = editor_monster_plans(ed);
 		for (int i = 0; i < n; i++) {
@@ -574,6 +602,23 @@ static void ued_draw_panel(struct ued *u)
 	}
 	snprintf(line, sizeof line, "play: p start, G cursor; V reveal:%s", u->reveal ? "on" : "off");
 	ued_line(row++, left, width, line, A_NORMAL);
+	if (u->sim) {
+		const struct editor_sim_result *sr = editor_sim_result(u->sim);
+		snprintf(line, sizeof line, "S sim %s %d/%d: escaped %d killed %d", editor_sim_player_name(sr->player),
+			 sr->done, sr->games, sr->escaped, sr->killed);
+		ued_line(row++, left, width, line, u->sim_running ? A_BOLD : A_NORMAL);
+		snprintf(line, sizeof line, "  out of turns %d, turns %.1f%s", sr->out_of_turns, sr->mean_turns,
+			 editor_undo_count(u->ed) != u->sim_undo || editor_redo_count(u->ed) != u->sim_redo
+				 ? " (of an older map)" : "");
+		ued_line(row++, left, width, line, A_NORMAL);
+		if (u->heat_on) {
+			snprintf(line, sizeof line, "  heat 1-9: %s (S: h other, x hide)",
+				 u->heat_deaths ? "deaths" : "first contacts");
+			ued_line(row++, left, width, line, ued_attr(u, u->heat_deaths ? UI_COL_ERROR : UI_COL_CAUTION));
+		}
+	} else {
+		ued_line(row++, left, width, "S: quick sim, its heat on the map", A_NORMAL);
+	}
 	if (u->sight)
 		row = ued_draw_sight_legend(u, row, left, width);
 	else
@@ -659,6 +704,8 @@ static const char *const ued_help[] = {
 	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
 	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
+	"  quick sim   S: p player, n games, h heat (deaths, first contacts), x hides",
+	"              it; Enter plays on the level in memory; any key stops the run",
 	"  sight       x on a monster: what it sees (its kind's sight); elsewhere: the",
 	"              cells that see the start, and which monsters do; x hides it",
 	"  monsters    r every monster's plan, walked in its letter, reversed where it",
@@ -755,6 +802,13 @@ static void ued_draw(struct ued *u)
 	} else if (u->screen == UED_QUIT) {
 		note = "Unsaved changes. s: save and quit, y: quit without saving, n: stay";
 		na = ued_attr(u, UI_COL_ERROR);
+	} else if (u->screen == UED_SIM) {
+		snprintf(prompt, sizeof prompt,
+			 "Quick sim: Enter or S plays %d games, player %s (p player, n games, h heat %s, x hide "
+			 "heat, Esc back)",
+			 ued_sim_sizes[u->sim_size], editor_sim_player_name(u->sim_player),
+			 u->heat_deaths ? "deaths" : "contacts");
+		note = u->notice[0] ? u->notice : prompt;
 	} else if (u->screen == UED_MONSTER) {
 		char known[64];
 		int n = editor_palette(u->ed, known, sizeof known), k = 0;
@@ -1217,6 +1271,9 @@ static void ued_key_edit(struct ued *u, int key)
 	case 'x':
 		ued_sight_toggle(u);
 		break;
+	case 'S':
+		u->screen = UED_SIM;
+		break;
 	case 'V':
 		u->reveal = !u->reveal;
 		ued_notice(u, "Play-tests %s.", u->reveal ? "start with the whole map known (V: as in play)"
@@ -1308,6 +1365,68 @@ static void ued_key_resize(struct ued *u, int key)
 		break;
 	default:
 		ued_notice(u, "Resize: h l k j grow a side, H L K J shrink it, Enter when done.");
+		break;
+	}
+}
+
+/* S then Enter: a new run on the level as it is now. */
+static void ued_sim_start(struct ued *u)
+{
+	char why[DIAG_ERR_LEN];
+	struct editor_sim *s = editor_sim_start(u->ed, u->opt->b, ued_sim_sizes[u->sim_size], u->sim_player,
+						UED_SIM_TURNS, u->seed, why, sizeof why);
+	if (!s) {
+		ued_notice(u, "Cannot sim: %s.", why);
+		return;
+	}
+	editor_sim_destroy(u->sim);
+	u->sim = s;
+	u->sim_running = true;
+	u->heat_on = true;
+	u->sim_undo = editor_undo_count(u->ed);
+	u->sim_redo = editor_redo_count(u->ed);
+	ued_notice(u, "Quick sim: %d games, player %s; any key stops it.", ued_sim_sizes[u->sim_size],
+		   editor_sim_player_name(u->sim_player));
+}
+
+/* The words when a run ends (done, stopped, failed). */
+static void ued_sim_said(struct ued *u, const char *how)
+{
+	const struct editor_sim_result *r = editor_sim_result(u->sim);
+	ued_notice(u, "Quick sim %s after %d of %d games: escaped %d, killed %d, out of turns %d; heat: %s.", how,
+		   r->done, r->games, r->escaped, r->killed, r->out_of_turns,
+		   u->heat_deaths ? "deaths" : "first contacts");
+}
+
+/* S: the quick sim's settings; Enter or S runs it. */
+static void ued_key_sim(struct ued *u, int key)
+{
+	u->notice[0] = '\0';
+	switch (key) {
+	case 'p':
+		u->sim_player = (u->sim_player + 1) % editor_sim_players();
+		break;
+	case 'n':
+		u->sim_size = (u->sim_size + 1) % (int)(sizeof ued_sim_sizes / sizeof ued_sim_sizes[0]);
+		break;
+	case 'h':
+		u->heat_deaths = !u->heat_deaths;
+		u->heat_on = u->sim != NULL;
+		break;
+	case 'x':
+		u->heat_on = false;
+		u->screen = UED_EDIT;
+		ued_notice(u, "Heat hidden (S then h shows it again).");
+		break;
+	case 'S':
+	case '\n':
+	case '\r':
+	case INPUT_ENTER:
+		u->screen = UED_EDIT;
+		ued_sim_start(u);
+		break;
+	default:
+		u->screen = UED_EDIT;
 		break;
 	}
 }
@@ -1434,6 +1553,9 @@ static void ued_key(struct ued *u, int key)
 		break;
 	case UED_RESIZE:
 		ued_key_resize(u, key);
+		break;
+	case UED_SIM:
+		ued_key_sim(u, key);
 		break;
 	}
 }
@@ -1620,9 +1742,49 @@ static void ued_redraw(void *u)
 	ued_draw(u);
 }
 
+/*
+ * One slice of a running quick sim: the screen drawn, a key looked for
+ * without waiting (any key stops the run, and is not taken as a
+ * command), then games for UED_SIM_SLICE_US.  False when the loop must
+ * end (a signal, the terminal gone).
+ */
+static bool ued_sim_slice(struct ued *u)
+{
+	ued_draw(u);
+	int ch = ui_screen_read(0, &u->stale_reads);
+	if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
+		u->outcome = ch == UI_READ_SIGNAL ? UI_SIGNAL : UI_HANGUP;
+		return false;
+	}
+	if (ch != ERR && ch != KEY_RESIZE) {
+		if (ch == KEY_MOUSE) {
+			MEVENT ev;
+			(void)getmouse(&ev);
+		}
+		u->sim_running = false;
+		ued_sim_said(u, "stopped");
+		return true;
+	}
+	double t0 = clock_us();
+	while (!editor_sim_finished(u->sim) && clock_us() - t0 < UED_SIM_SLICE_US)
+		if (editor_sim_step(u->sim, 1) < 0)
+			break;
+	if (editor_sim_finished(u->sim)) {
+		u->sim_running = false;
+		const struct editor_sim_result *r = editor_sim_result(u->sim);
+		ued_sim_said(u, r->done < r->games ? "failed" : "done");
+	}
+	return true;
+}
+
 static void ued_loop(struct ued *u)
 {
 	while (!u->done) {
+		if (u->sim_running) {
+			if (!ued_sim_slice(u))
+				break;
+			continue;
+		}
 		int ch = ui_screen_wait(ued_redraw, u, UED_IDLE_MS, &u->stale_reads);
 		if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
 			u->outcome = ch == UI_READ_SIGNAL ? UI_SIGNAL : UI_HANGUP;
@@ -1654,6 +1816,8 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	u.ed = ed;
 	u.opt = opt;
 	u.glyph = '#';
+	u.heat_deaths = true;
+	u.sim_size = 1; /* 100 games */
 	u.sel = -1;
 	u.seed = opt->seed;
 	u.outcome = UI_QUIT;
@@ -1683,6 +1847,7 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	ui_screen_stop(&u.tty);
 	grid_destroy(u.grid);
 	editor_clip_free(&u.clip);
+	editor_sim_destroy(u.sim);
 	free(u.seen);
 	if (u.outcome == UI_ERROR)
 		snprintf(err, errlen, "%s", u.err[0] ? u.err : "cannot use the terminal again after the play-test");

@@ -749,6 +749,44 @@ static void test_sight_view(void **state)
 	finish(&e);
 }
 
+/* S: a quick sim inside the editor: 20 games, the heat on the map, the
+ * figures on the panel; a long run stops at any key, which is not taken
+ * as a command (the z does not undo). */
+static void test_quick_sim(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "lllllmg"); /* a goblin at 8,2 */
+	wait_cell(&e, 8, 2, 'g', "m g did not paint a goblin");
+	pty_send(&e.p, "S");
+	if (!pty_wait_text(&e.p, "Quick sim: Enter or S plays 100 games, player exit", WAIT_MS))
+		dump_fail(&e, "S did not show the quick sim's settings");
+	pty_send(&e.p, "nnn\r"); /* 100 -> 500 -> 2000 -> 20 */
+	if (!pty_wait_text(&e.p, "Quick sim done after 20 of 20 games", WAIT_MS))
+		dump_fail(&e, "the quick sim did not finish");
+	if (!pty_wait_text(&e.p, "S sim exit 20/20: escaped", WAIT_MS) || !pty_wait_text(&e.p, "heat 1-9: deaths", WAIT_MS))
+		dump_fail(&e, "the panel does not show the sim's figures");
+	/* the contacts: the exit player meets the goblin near its path */
+	pty_send(&e.p, "Sh");
+	if (!pty_wait_text(&e.p, "heat 1-9: first contacts", WAIT_MS))
+		dump_fail(&e, "h did not switch the heat to the contacts");
+	if (!pty_send_idle(&e.p, "\033") || !pty_wait_gone(&e.p, "Quick sim: Enter or S plays", WAIT_MS))
+		dump_fail(&e, "Esc did not leave the quick sim's settings");
+	/* 2000 games, stopped by a key */
+	pty_send(&e.p, "Snnn\r"); /* 20 -> 100 -> 500 -> 2000 */
+	if (!pty_wait_text(&e.p, "Quick sim: 2000 games", WAIT_MS))
+		dump_fail(&e, "the long run did not start");
+	pty_send(&e.p, "z");
+	if (!pty_wait_text(&e.p, "Quick sim stopped after", WAIT_MS))
+		dump_fail(&e, "a key did not stop the run");
+	if (!pty_wait_text(&e.p, "undo 1 redo", WAIT_MS)) /* the line is cut at 80 columns */
+		dump_fail(&e, "the key that stopped the run was taken as a command");
+	pty_send(&e.p, "qy");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -771,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_routes_letters_turns),
 		cmocka_unit_test(test_play_from_cursor_reveal),
 		cmocka_unit_test(test_sight_view),
+		cmocka_unit_test(test_quick_sim),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1336,6 +1336,65 @@ static void test_sight(void **state)
 	editor_destroy(ed);
 }
 
+/* The quick sim: games a few at a time on a copy of the level, the
+ * outcome counts adding up, heat of contacts and deaths on the map's
+ * cells; stopped early it keeps what it played; errors refuse it. */
+static void test_quick_sim(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "##########\n"
+					   "#@.......#\n"
+					   "#.......g#\n"
+					   "#.g.....>#\n"
+					   "##########\n");
+	char err[320] = "";
+	/* the idle player waits: the goblins come, contact every game */
+	struct editor_sim *s = editor_sim_start(ed, &b, 6, 2 /* idle */, 60, 11, err, sizeof err);
+	assert_non_null(s);
+	assert_string_equal(editor_sim_player_name(2), "idle");
+	assert_int_equal(editor_sim_players(), 5);
+	/* an edit now does not reach the games: they play a copy */
+	assert_true(editor_paint(ed, 2, 3, '.') > 0);
+	assert_false(editor_sim_finished(s));
+	assert_int_equal(editor_sim_step(s, 4), 4);
+	assert_int_equal(editor_sim_step(s, 4), 6);
+	assert_true(editor_sim_finished(s));
+	const struct editor_sim_result *r = editor_sim_result(s);
+	assert_int_equal(r->done, 6);
+	assert_int_equal(r->escaped + r->killed + r->out_of_turns, 6);
+	assert_int_equal(r->escaped, 0);
+	int w, h;
+	double max;
+	const double *contact = editor_sim_heat(s, false, &w, &h, &max);
+	assert_non_null(contact);
+	assert_int_equal(w, 10);
+	assert_int_equal(h, 5);
+	double sum = 0;
+	for (int i = 0; i < w * h; i++)
+		sum += contact[i];
+	assert_true(sum == 6);          /* one first contact a game, at the start */
+	assert_true(contact[1 * w + 1] == 6);
+	const double *deaths = editor_sim_heat(s, true, &w, &h, &max);
+	assert_non_null(deaths);
+	assert_true(max == (r->killed ? deaths[1 * w + 1] : 0));
+	editor_sim_destroy(s);
+	/* the exit player on the map without goblins escapes every game */
+	assert_true(editor_paint(ed, 8, 2, '.') > 0);
+	s = editor_sim_start(ed, &b, 3, 0 /* exit */, 100, 11, err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(editor_sim_step(s, 10), 3);
+	assert_int_equal(editor_sim_result(s)->escaped, 3);
+	assert_true(editor_sim_result(s)->mean_turns == 7);
+	editor_sim_destroy(s);
+	/* a level with errors is refused */
+	assert_true(editor_paint(ed, 8, 3, '#') > 0);
+	assert_null(editor_sim_start(ed, &b, 3, 0, 100, 11, err, sizeof err));
+	assert_non_null(strstr(err, "error"));
+	editor_sim_destroy(NULL);
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1367,6 +1426,7 @@ int main(void)
 		cmocka_unit_test(test_header_sealed_topology),
 		cmocka_unit_test(test_playtest_from_cursor),
 		cmocka_unit_test(test_sight),
+		cmocka_unit_test(test_quick_sim),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

@@ -291,6 +291,36 @@ int editor_sight_widest(const struct editor *ed);
  * test does: 1, 0, or -1 on no memory. */
 int editor_sees(struct editor *ed, int ax, int ay, int bx, int by, int radius);
 
+/* ---- the quick sim ---- */
+
+/*
+ * N games of `astray sim` on the level as it is now (a copy: later edits
+ * do not touch them), played a few at a time by editor_sim_step so a
+ * screen stays live and can stop the run; the heat of deaths and first
+ * contacts (sim.h's heat layers) over the map.  `player` is an enum
+ * sim_player; the game seeds are sim's (sim_game_seed of `seed`).
+ */
+struct editor_sim;
+struct editor_sim_result {
+	int games, done;      /* asked for, played so far */
+	int player;           /* enum sim_player */
+	int escaped, killed, out_of_turns;
+	double mean_turns;
+};
+/* NULL with the reason in err: errors on the level, no bestiary, no memory. */
+struct editor_sim *editor_sim_start(struct editor *ed, const struct bestiary *b, int games, int player, int max_turns,
+				    uint64_t seed, char *err, size_t errlen);
+void editor_sim_destroy(struct editor_sim *s); /* NULL does nothing */
+/* Plays up to `games` more games; the number played in all, -1 on failure. */
+int editor_sim_step(struct editor_sim *s, int games);
+bool editor_sim_finished(const struct editor_sim *s);
+const struct editor_sim_result *editor_sim_result(const struct editor_sim *s);
+/* The deaths (or first-contact) counts per cell, w * h of them, and the
+ * largest; NULL before the first game. */
+const double *editor_sim_heat(const struct editor_sim *s, bool deaths, int *w, int *h, double *max);
+const char *editor_sim_player_name(int player);
+int editor_sim_players(void); /* how many players there are (0 .. n-1) */
+
 /* ---- play-tests ---- */
 
 struct game;
