@@ -71,6 +71,7 @@ struct ued {
 	int lx, ly;               /* last cell of the stroke */
 	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
 	bool reveal;              /* play-tests start with the whole map known */
+	int help_top;             /* the help screen's first line shown */
 	struct editor_sim *sim;   /* S: the quick sim, running or done (its heat drawn) */
 	bool sim_running;
 	int sim_player;           /* S's settings: enum sim_player ... */
@@ -695,12 +696,14 @@ static const char *const ued_help[] = {
 	"              from the palette ([ ] step, or a click): ? and [ are keys here",
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
+	"              M marker   v select   P stamp (below)",
 	"              line and rectangles: Space at one corner, then at the other",
 	"  copy        v select: two corners (or a drag) copy a rectangle; P stamp:",
 	"              Space or a click stamps the copy at the cursor (a paste; again",
 	"              and again: a stamp); | - mirror the selection in place, or with",
 	"              the stamp tool the copy (left-right, top-bottom); z undoes",
-	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step)",
+	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step);",
+	"              past its memory cap (--undo-mb) the oldest steps go, with a word",
 	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
 	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
@@ -720,9 +723,11 @@ static const char *const ued_help[] = {
 	"  quit        q (asks when there are unsaved changes)",
 	"",
 	"  Mouse: click or drag paints with the tool; right click picks a glyph up;",
-	"  a click on the palette chooses a glyph, on a problem goes there.",
+	"  a click on the palette chooses a glyph, on a problem goes there, on A or",
+	"  B of the markers line the marker tool; shift-click places A, ctrl-click B.",
+	"  A click off the map's cells does nothing.",
 	"",
-	"Press any key to return.",
+	"Any key but j, k and Space returns.",
 };
 
 /* I: the header as it will be written, and the line being typed. */
@@ -771,9 +776,16 @@ static void ued_draw(struct ued *u)
 		return;
 	}
 	if (u->screen == UED_HELP) {
-		int n = (int)(sizeof ued_help / sizeof ued_help[0]);
-		for (int i = 0; i < n && i < LINES; i++)
-			mvaddnstr(i, 0, ued_help[i], COLS);
+		/* longer than a small terminal: it scrolls, the last row says so */
+		int n = (int)(sizeof ued_help / sizeof ued_help[0]), rows = LINES - 1;
+		if (u->help_top > n - rows)
+			u->help_top = n - rows > 0 ? n - rows : 0;
+		for (int i = 0; i < rows && u->help_top + i < n; i++)
+			mvaddnstr(i, 0, ued_help[u->help_top + i], COLS);
+		ued_line(LINES - 1, 0, COLS,
+			 u->help_top + rows < n ? "-- more: j or Space scrolls down, k up; any other key returns --"
+						: "-- end: k scrolls up; any other key returns --",
+			 ued_attr(u, UI_COL_DIM));
 		refresh();
 		return;
 	}
@@ -1542,8 +1554,14 @@ static void ued_key(struct ued *u, int key)
 			u->screen = UED_EDIT;
 		}
 		break;
-	case UED_HELP: /* any key returns */
-		u->screen = UED_EDIT;
+	case UED_HELP: /* j k Space scroll, any other key returns */
+		if (key == 'j' || key == INPUT_DOWN || key == ' ' || key == INPUT_PGDN)
+			u->help_top += key == ' ' || key == INPUT_PGDN ? LINES - 2 : 1;
+		else if (key == 'k' || key == INPUT_UP || key == INPUT_PGUP)
+			u->help_top = u->help_top - (key == INPUT_PGUP ? LINES - 2 : 1) < 0
+					      ? 0 : u->help_top - (key == INPUT_PGUP ? LINES - 2 : 1);
+		else
+			u->screen = UED_EDIT;
 		break;
 	case UED_HEADER:
 		ued_key_header(u, key);
