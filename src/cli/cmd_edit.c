@@ -160,10 +160,13 @@ static void edit_usage(FILE *out)
 	help_text(out, 0,
 		  "\nThe level editor: paint the map with the keys or the mouse, and see what `astray check` says "
 		  "and the routes `astray path` finds while you draw; r shows each monster's plan by its own mind: "
-		  "its walk, its post and the walls it digs, as the game's AI plays the level's first turns.  "
-		  "p plays the level as it is now; s saves: a "
-		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits the name, "
-		  "author and description, R resizes the map; ? in the editor lists the keys.");
+		  "its walk in its letter, its post, the walls it digs and the turn it strikes, as the game's AI "
+		  "plays the level's first turns; x what a monster sees, or who sees the start; S a quick sim of "
+		  "the level in memory with its deaths and contacts drawn on the map.  v, P, | and - copy, stamp "
+		  "and mirror a rectangle.  p plays the level as it is now, G from the cursor, V with the map "
+		  "known; s saves: a "
+		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits every "
+		  "header key, R resizes the map; ? in the editor lists the keys.");
 	opt_print_help(out, &edit_command);
 	help_text(out, 0,
 		  "\nA level with errors opens with them listed first in the problems panel (file line:column, "
