@@ -31,6 +31,7 @@ struct path_args {
 	const char *bestiary;
 	const char *as;          /* --as KIND: a monster of KIND plans, from the first cell to the player at the second */
 	bool sight;              /* --sight: with --as, mark what it sees from its start */
+	bool hurt;               /* --hurt: with --as, it plans as when hurt below its flee share */
 };
 
 #define ARG(field) offsetof(struct path_args, field)
@@ -53,6 +54,9 @@ static const struct opt path_opts[] = {
 		  "by the game's own AI (below)" },
 	{ .name = "sight", .kind = OPT_FLAG, .offset = ARG(sight),
 	  .help = "with --as: also mark with ' every cell it sees from the first cell" },
+	{ .name = "hurt", .kind = OPT_FLAG, .offset = ARG(hurt),
+	  .help = "with --as: it plans as when hurt below its flee share (the flee key): it runs "
+		  "from the player along the safety map; a kind with flee 0 never flees" },
 };
 #undef ARG
 
@@ -67,7 +71,7 @@ static void path_usage(FILE *out)
 	help_usage(out, "path",
 		   (const char *const[]){ "LEVEL X,Y X,Y [--fallback] [--explored] [--weight W] [--corners] "
 					  "[--bestiary FILE]",
-					  "LEVEL X,Y X,Y --as KIND [--sight] [--bestiary FILE]", NULL });
+					  "LEVEL X,Y X,Y --as KIND [--sight] [--hurt] [--bestiary FILE]", NULL });
 	help_text(out, 0,
 		  "\nFinds the route from the first cell to the second with the game's A* and prints the map as "
 		  "the game draws it (hex and diamond maps in their doubled layout) with the route:\n"
@@ -89,7 +93,8 @@ static void path_usage(FILE *out)
 		  "shows\n"
 		  "  S  the monster's cell   *  its walk   E  where it ends   =  a wall it digs\n"
 		  "  &  the post its mind holds (pack, ambush, ranged)   @  the player\n"
-		  "and the last line is exactly\n"
+		  "With --hurt it starts below its flee share and runs, as a hurt monster does.  The last line "
+		  "is exactly\n"
 		  "  kind=K mind=M steps=N dug=D struck=yes|no end=X,Y post=X,Y|none\n"
 		  "  sees=yes|no turns=T\n"
 		  "on one line (sees: whether it sees the player from the first cell within its sight).\n"
@@ -141,8 +146,8 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 			"--weight and --corners do not go with it\n");
 		status = 2;
 	}
-	if (status < 0 && a->sight && !a->as) {
-		fprintf(stderr, "astray path: --sight goes with --as KIND\n");
+	if (status < 0 && (a->sight || a->hurt) && !a->as) {
+		fprintf(stderr, "astray path: --%s goes with --as KIND\n", a->sight ? "sight" : "hurt");
 		status = 2;
 	}
 	if (status < 0)
@@ -229,11 +234,12 @@ static bool use_colour(void)
 }
 
 /* The kind --as names: a name, or a letter. */
-static const struct monster_kind *find_kind(struct bestiary *b, const char *as)
+static struct monster_kind *find_kind(struct bestiary *b, const char *as)
 {
-	const struct monster_kind *k = bestiary_find_name(b, as);
-	if (!k && as[0] && !as[1])
-		k = bestiary_find_glyph(b, as[0]);
+	struct monster_kind *k = bestiary_find_name(b, as);
+	for (int i = 0; !k && as[0] && !as[1] && i < b->n; i++)
+		if (b->kinds[i].glyph == as[0])
+			k = &b->kinds[i];
 	return k;
 }
 
@@ -269,13 +275,24 @@ static int plan_as(const struct path_args *a, const struct level *lv, struct bes
 		fprintf(stderr, "astray path: --as needs a bestiary (none beside the level: use --bestiary FILE)\n");
 		return 1;
 	}
-	const struct monster_kind *k = find_kind(b, a->as);
+	struct monster_kind *k = find_kind(b, a->as);
 	if (!k) {
 		fprintf(stderr, "astray path: no kind '%s' in the bestiary (known:", a->as);
 		for (int i = 0; i < b->n; i++)
 			fprintf(stderr, " %s", b->kinds[i].name);
 		fprintf(stderr, ")\n");
 		return 2;
+	}
+	if (a->hurt) {
+		if (k->flee <= 0) {
+			fprintf(stderr, "astray path: the %s never flees (its flee is 0 in the bestiary): --hurt "
+				"shows nothing\n", k->name);
+			return 1;
+		}
+		/* The flee rule is hp < flee x full hp: a share above 1 makes it
+		 * hold from the first turn, as for a monster hurt below its
+		 * share, and nothing else reads it.  b is this command's copy. */
+		k->flee = 2.0;
 	}
 	if (!plan_cell(lv, "start", a->sx, a->sy) || !plan_cell(lv, "goal", a->gx, a->gy))
 		return 1;
@@ -340,8 +357,8 @@ static int plan_as(const struct path_args *a, const struct level *lv, struct bes
 	AT(a->sx, a->sy) = 'S';
 #undef AT
 	print_canvas(g, canvas, use_colour());
-	printf("S the %s, * its walk, E where it ends, = a wall it digs, & its post, @ the player%s\n", k->name,
-	       a->sight ? ", ' what it sees" : "");
+	printf("S the %s%s, * its walk, E where it ends, = a wall it digs, & its post, @ the player%s\n", k->name,
+	       a->hurt ? " (hurt: it flees)" : "", a->sight ? ", ' what it sees" : "");
 	if (plan.asleep)
 		printf("it is still asleep at the end (a kind that may sleep)\n");
 	if (cut)

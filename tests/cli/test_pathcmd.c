@@ -123,7 +123,7 @@ static void test_plan_goldens(void **state)
 	DIR *d = opendir("tests/golden");
 	assert_non_null(d);
 	struct dirent *e;
-	int n = 0, staggered = 0, dug = 0, sealed = 0, posts = 0;
+	int n = 0, staggered = 0, dug = 0, sealed = 0, posts = 0, fled = 0;
 	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, "plan-", 5) != 0)
 			continue;
@@ -170,6 +170,14 @@ static void test_plan_goldens(void **state)
 			assert_string_equal(struck, "no");
 			sealed++;
 		}
+		if (strstr(e->d_name, "flee")) {
+			/* hurt, it runs: it ends farther from the player (8,5) than it began (6,5) */
+			assert_string_equal(struck, "no");
+			assert_true(steps >= 3);
+			assert_true(abs(ex - 8) > 2);
+			assert_non_null(strstr(out, "(hurt: it flees)"));
+			fled++;
+		}
 		if (strstr(e->d_name, "pack") || strstr(e->d_name, "ranged")) {
 			assert_true(strcmp(post, "none") != 0);
 			posts++;
@@ -184,6 +192,7 @@ static void test_plan_goldens(void **state)
 	assert_int_equal(dug, 1);
 	assert_int_equal(sealed, 1);
 	assert_true(posts >= 3);
+	assert_int_equal(fled, 1);
 }
 
 static void test_plan_errors(void **state)
@@ -210,6 +219,12 @@ static void test_plan_errors(void **state)
 	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 2,2 14,4 --sight", lvl);
 	free(run(args, &st));
 	assert_int_equal(st, 2); /* --sight needs --as */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 6,5 8,5 --as wolf --hurt", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 1); /* a wolf never flees */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 6,5 8,5 --hurt", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 2); /* --hurt needs --as */
 	/* the letter names the kind as well as the name */
 	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 1,1 9,5 --as g", lvl);
 	char *out = run(args, &st);
