@@ -499,6 +499,16 @@ static const char *campaign_dir(void)
 static int play_session(const struct play_args *a, const struct level *const *levels, int n_levels,
 			const struct bestiary *b, const struct journal_setup *setup);
 
+/* The levels of a "dungeon-N" score mode (play_score_mode), else 0. */
+static int play_dungeon_levels(const char *mode)
+{
+	if (strncmp(mode, "dungeon-", 8) != 0)
+		return 0;
+	char *end;
+	long n = strtol(mode + 8, &end, 10);
+	return *end == '\0' && n > 0 && n <= DUNGEON_MAX_LEVELS ? (int)n : 0;
+}
+
 static void print_dungeon_again(uint64_t seed, int n)
 {
 	printf("This dungeon again: astray play --dungeon --seed %llu", (unsigned long long)seed);
@@ -597,11 +607,29 @@ static int play_title(struct play_args *a)
 	const char *data = play_data_dir(a->data, dir, sizeof dir, err, sizeof err) ? dir : NULL;
 	if (!data || !scores_load(data, &scores, err, sizeof err))
 		memset(&scores, 0, sizeof scores);
+	/* offer only what can start, and say why the rest is missing: a
+	 * dungeon needs a bestiary, the campaign its levels */
+	char bpath[4096], why[1024] = "";
+	const char *camp = campaign_dir();
+	bool no_dungeon = !a->bestiary && !bestiary_default_path(camp, bpath, sizeof bpath);
+	if (!camp && no_dungeon)
+		snprintf(why, sizeof why,
+			 "No campaign and no bestiary: this is not astray's source folder and nothing is installed "
+			 "in %s/levels (make install puts them there).", ASTRAY_DATADIR);
+	else if (!camp)
+		snprintf(why, sizeof why,
+			 "No campaign: this is not astray's source folder and none is installed in %s/levels.",
+			 ASTRAY_DATADIR);
+	else if (no_dungeon)
+		snprintf(why, sizeof why, "No dungeons: no bestiary.txt in %s (--bestiary FILE gives one).", camp);
 	struct ui_title_entries e = {
 		.can_continue = data && !a->no_save && play_save_exists(data),
 		.scores = scores.v,
 		.n_scores = scores.n,
 		.mouse = !a->no_mouse,
+		.notice = why[0] ? why : NULL,
+		.no_dungeon = no_dungeon,
+		.no_campaign = camp == NULL,
 	};
 	uint64_t seed = a->seed;
 	int signo = 0;
@@ -830,6 +858,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		print_outcome(g, o, signo, a->dungeon_seed == 0 && resume != 1, a);
 		if (a->dungeon_seed != 0)
 			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
+		else if (resume == 1 && play_dungeon_levels(s.mode) > 0)
+			/* a continued dungeon: its seed made its levels and its play
+			 * (play_dungeon), so the same line plays it again */
+			print_dungeon_again(g->seed, play_dungeon_levels(s.mode));
 	}
 	if (filed[0]) {
 		fputs("The game saved before this one is kept in ", stdout);
