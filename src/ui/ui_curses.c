@@ -172,6 +172,7 @@ static void ui_describe(struct ui *u, int x, int y)
 	char what[GAME_MESSAGE_LEN];
 	game_describe(u->g, x, y, what, sizeof what);
 	ui_notice(u, "%s (%d,%d)", what, x, y);
+	ui_describe_open(u, x, y); /* and in full, for a monster or known terrain */
 }
 
 static void ui_no_direction(struct ui *u, enum grid_dir d)
@@ -354,6 +355,7 @@ static void ui_key_map(struct ui *u, int key)
 		u->screen = SCREEN_QUIT;
 		break;
 	case INPUT_CURSOR:
+	case INPUT_DESCRIBE: /* v on the map: the cursor, where v describes */
 		u->screen = SCREEN_CURSOR;
 		u->cursor_x = u->g->player.x;
 		u->cursor_y = u->g->player.y;
@@ -410,6 +412,9 @@ void ui_key(struct ui *u, int key)
 				u->cursor_y = y;
 				ui_cursor_move(u, GRID_N, 0);
 			}
+		} else if (c.kind == INPUT_DESCRIBE) {
+			if (!ui_describe_open(u, u->cursor_x, u->cursor_y))
+				ui_cursor_preview(u); /* unexplored, or you: the line says it */
 		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CURSOR) {
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
@@ -418,7 +423,7 @@ void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
-			ui_notice(u, "Move the cursor (> to the stairs); Enter travels there, Esc cancels.");
+			ui_notice(u, "Move the cursor (> to the stairs); v describes, Enter travels there, Esc cancels.");
 		}
 		break;
 	case SCREEN_HELP: {
@@ -461,6 +466,13 @@ void ui_key(struct ui *u, int key)
 			u->history_back = 0;
 		break;
 	}
+	case SCREEN_DESCRIBE:
+		/* any key returns; one that means something there (a move, Q)
+		 * does it too, so reading a monster costs no extra key */
+		u->screen = u->desc_back;
+		if (c.kind != INPUT_CANCEL && c.kind != INPUT_CONFIRM && c.kind != INPUT_DESCRIBE && key != ' ')
+			ui_key(u, key);
+		break;
 	case SCREEN_QUIT:
 		if (key == 'y' || key == 'Y') {
 			u->outcome = UI_QUIT;
@@ -520,6 +532,9 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		break;
 	case SCREEN_HELP:
 		u->screen = u->back;
+		break;
+	case SCREEN_DESCRIBE:
+		u->screen = u->desc_back;
 		break;
 	case SCREEN_QUIT:
 	case SCREEN_DIR:

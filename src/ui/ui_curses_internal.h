@@ -25,10 +25,12 @@ enum ui_screen {
 	SCREEN_QUIT,     /* "really quit?" */
 	SCREEN_END,      /* died or won: the last look at the map */
 	SCREEN_PACK,     /* the pack, to look at or choose from (pack_mode) */
-	SCREEN_DIR       /* which way? (a wand, a throw, a door) */
+	SCREEN_DIR,      /* which way? (a wand, a throw, a door) */
+	SCREEN_DESCRIBE  /* a cell described in full over the map (ui_describe.c) */
 };
 
 #define UI_NOTES 16 /* UI lines kept for the history */
+#define UI_DESC_LINES 12 /* lines of a description (SCREEN_DESCRIBE) */
 
 struct ui {
 	struct game *g;
@@ -73,6 +75,10 @@ struct ui {
 	int pending_slot;        /* SCREEN_DIR: its pack slot */
 	bool targeting;          /* SCREEN_CURSOR chooses where f fires (Enter fires, Tab the next monster) */
 	int target;              /* targeting: the monster the cursor is on, -1 none */
+	char desc[UI_DESC_LINES][GAME_MESSAGE_LEN]; /* SCREEN_DESCRIBE: its lines */
+	int n_desc;
+	int desc_x, desc_y;      /* SCREEN_DESCRIBE: the cell described */
+	enum ui_screen desc_back;/* SCREEN_DESCRIBE: the screen it returns to */
 };
 
 /* ui_curses.c: a screen on g with options opt, as play starts it (the
@@ -92,6 +98,13 @@ void ui_pack_key(struct ui *u, int key);             /* a key on SCREEN_PACK */
 void ui_pack_click(struct ui *u, int srow);          /* a left click on SCREEN_PACK */
 void ui_dir_key(struct ui *u, int key);              /* a key on SCREEN_DIR */
 bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targeting: true when taken */
+/* ui_describe.c: describes cell (x, y) in full (a monster in view: hp,
+ * blow, speed, odds, mind; known terrain: cost, what it does) and shows
+ * SCREEN_DESCRIBE; false, nothing shown, for a cell never seen or the
+ * player's own (the one-line description says it all). */
+bool ui_describe_open(struct ui *u, int x, int y);
+/* ui_describe.c: the description's box over the map, away from the cell's screen row. */
+void ui_draw_describe(struct ui *u, int cell_row);
 /* ui_draw.c: the pack over the map. */
 void ui_draw_pack(struct ui *u);
 
