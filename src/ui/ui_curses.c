@@ -24,9 +24,13 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
+#include "ui_options.h"
 #include "ui_screen.h"
 
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
+#define UI_MOUSE_EVENTS                                                                            \
+	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
+	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
 
 static void ui_notice(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ui_notice(struct ui *u, const char *fmt, ...)
@@ -103,6 +107,66 @@ static void ui_say_grid(struct ui *u, bool first)
 		n->turn = u->g->turn;
 		snprintf(n->text, sizeof n->text, "This level is %s (? keys).", note);
 	}
+}
+
+/* ---- the options screen (O) ------------------------------------------- */
+
+void ui_options_open(struct ui *u)
+{
+	u->opt_back = u->screen;
+	u->screen = SCREEN_OPTIONS;
+	u->opt_changed = false;
+	u->shown = (struct settings){ .delay_ms = u->opt.step_delay_ms, .colour = u->colour || (!u->colour_ok && u->settings.colour),
+				      .mouse = u->mouse_on };
+	if (u->opt.settings_dir)
+		snprintf(u->opt_note, sizeof u->opt_note, "Kept in %s/%s for the next games.", u->opt.settings_dir,
+			 SETTINGS_FILE);
+	else
+		snprintf(u->opt_note, sizeof u->opt_note, "Not kept after this game: it is played with --no-save.");
+}
+
+/* A change on row sel of the options screen takes effect now, and goes
+ * into what the file will keep. */
+static void ui_options_apply(struct ui *u, int sel)
+{
+	const struct settings *s = &u->shown;
+	if (sel == 0) {
+		u->opt.step_delay_ms = s->delay_ms;
+		u->settings.delay_ms = s->delay_ms;
+	} else if (sel == 1) {
+		u->settings.colour = s->colour;
+		u->colour = u->colour_ok && s->colour;
+		if (s->colour && !u->colour_ok)
+			snprintf(u->opt_note, sizeof u->opt_note,
+				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
+	} else {
+		u->settings.mouse = s->mouse;
+		u->mouse_on = s->mouse;
+		mousemask(s->mouse ? UI_MOUSE_EVENTS : 0, NULL);
+	}
+}
+
+static void ui_options_key_in(struct ui *u, int key)
+{
+	bool changed;
+	int sel = u->opt_sel;
+	bool done = ui_options_key(&u->shown, &u->opt_sel, key, &changed);
+	if (changed) {
+		ui_options_apply(u, sel);
+		u->opt_changed = true;
+	}
+	if (!done)
+		return;
+	u->screen = u->opt_back;
+	if (!u->opt_changed)
+		return;
+	char err[400];
+	if (!u->opt.settings_dir)
+		ui_notice(u, "Options changed for this game (not kept: --no-save).");
+	else if (settings_save(u->opt.settings_dir, &u->settings, err, sizeof err))
+		ui_notice(u, "Options kept in %s.", SETTINGS_FILE);
+	else
+		ui_notice(u, "The options could not be kept: %s", err);
 }
 
 /* ---- acting ----------------------------------------------------------- */
@@ -369,6 +433,9 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
+	case INPUT_OPTIONS:
+		ui_options_open(u);
+		break;
 	case INPUT_CONFIRM:
 	case INPUT_CANCEL:
 		break;
@@ -466,6 +533,9 @@ void ui_key(struct ui *u, int key)
 			u->history_back = 0;
 		break;
 	}
+	case SCREEN_OPTIONS:
+		ui_options_key_in(u, key);
+		break;
 	case SCREEN_DESCRIBE:
 		/* any key returns; one that means something there (a move, Q)
 		 * does it too, so reading a monster costs no extra key */
@@ -536,6 +606,8 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 	case SCREEN_DESCRIBE:
 		u->screen = u->desc_back;
 		break;
+	case SCREEN_OPTIONS:
+		break;
 	case SCREEN_QUIT:
 	case SCREEN_DIR:
 		u->screen = SCREEN_MAP;
@@ -602,6 +674,11 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	u->screen = SCREEN_MAP;
 	u->view.col0 = u->view.row0 = -1;
 	u->outcome = UI_QUIT;
+	u->mouse_on = opt->mouse;
+	if (opt->settings)
+		u->settings = *opt->settings;
+	else
+		settings_default(&u->settings);
 	/* A game resumed past its start has its whole message log rebuilt by
 	 * the replay: that is history (P), not news to page through with
 	 * --More-- while a monster closes in.  A new game shows its opening
@@ -619,9 +696,6 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	}
 }
 
-#define UI_MOUSE_EVENTS                                                                            \
-	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
-	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
 
 static void ui_loop(struct ui *u)
 {
@@ -688,11 +762,15 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	}
 	struct ui u;
 	ui_init(&u, g, opt);
-	u.colour = scr.colour;
+	u.colour_ok = scr.colour;
+	u.colour = scr.colour && !opt->no_colour;
+	if (opt->note && opt->note[0])
+		ui_notice(&u, "%s", opt->note); /* a broken options file: said first */
 	ui_loop(&u);
 	if (opt->hooks && opt->hooks->stopping)
 		opt->hooks->stopping(opt->hooks->ud, g);
 	free(u.preview);
+	scr.mouse = u.mouse_on; /* O may have turned it on or off */
 	ui_screen_stop(&scr);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

@@ -26,7 +26,8 @@ enum ui_screen {
 	SCREEN_END,      /* died or won: the last look at the map */
 	SCREEN_PACK,     /* the pack, to look at or choose from (pack_mode) */
 	SCREEN_DIR,      /* which way? (a wand, a throw, a door) */
-	SCREEN_DESCRIBE  /* a cell described in full over the map (ui_describe.c) */
+	SCREEN_DESCRIBE, /* a cell described in full over the map (ui_describe.c) */
+	SCREEN_OPTIONS   /* the options screen (ui_options.c) */
 };
 
 #define UI_NOTES 16 /* UI lines kept for the history */
@@ -79,6 +80,14 @@ struct ui {
 	int n_desc;
 	int desc_x, desc_y;      /* SCREEN_DESCRIBE: the cell described */
 	enum ui_screen desc_back;/* SCREEN_DESCRIBE: the screen it returns to */
+	struct settings settings;/* the options file's content, as O last kept it */
+	struct settings shown;   /* SCREEN_OPTIONS: what is in effect now */
+	bool colour_ok;          /* the terminal shows colours (u->colour may still be off) */
+	bool mouse_on;           /* the mouse is taken now */
+	int opt_sel;             /* SCREEN_OPTIONS: the row chosen */
+	bool opt_changed;        /* SCREEN_OPTIONS: something changed since it opened */
+	char opt_note[300];      /* SCREEN_OPTIONS: the line under it */
+	enum ui_screen opt_back; /* SCREEN_OPTIONS: the screen it returns to */
 };
 
 /* ui_curses.c: a screen on g with options opt, as play starts it (the
@@ -105,6 +114,8 @@ bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targ
 bool ui_describe_open(struct ui *u, int x, int y);
 /* ui_describe.c: the description's box over the map, away from the cell's screen row. */
 void ui_draw_describe(struct ui *u, int cell_row);
+/* ui_curses.c: opens the options screen from the screen shown now. */
+void ui_options_open(struct ui *u);
 /* ui_draw.c: the pack over the map. */
 void ui_draw_pack(struct ui *u);
 

@@ -19,6 +19,7 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
+#include "ui_options.h"
 #include "ui_palette.h"
 #include "ui_screen.h"
 
@@ -597,6 +598,8 @@ static const struct {
 	{ 0, "  --More--    any key shows the next messages (Esc: all of them)" },
 	{ 0, "  redraw      Ctrl-L" },
 	{ 0, "  help        ? or F1" },
+	{ 0, "  options     O   animation speed (or instant), colours, mouse; kept" },
+	{ 0, "              for the next games" },
 	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
 	{ 0, "" },
 	{ 0, "  Walk into (or click on) a monster next to you to attack it, into a" },
@@ -817,6 +820,8 @@ void ui_draw(struct ui *u)
 		ui_draw_help(u);
 	} else if (u->screen == SCREEN_HISTORY) {
 		ui_draw_history(u);
+	} else if (u->screen == SCREEN_OPTIONS) {
+		ui_options_draw(&u->shown, u->opt_sel, u->opt_note);
 	} else {
 		ui_layout(u);
 		ui_draw_map(u);

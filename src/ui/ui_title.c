@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dungeon.h"
+#include "ui_options.h"
 #include "ui_palette.h"
 #include "ui_screen.h"
 
@@ -24,7 +25,7 @@
 #define TITLE_SEED_DIGITS 19  /* any 19-digit number fits in 64 bits */
 #define TITLE_MAX_ENTRIES 8
 
-enum title_entry { E_CONTINUE, E_NEW, E_SEED, E_CAMPAIGN, E_SCORES, E_QUIT, E_COUNT };
+enum title_entry { E_CONTINUE, E_NEW, E_SEED, E_CAMPAIGN, E_SCORES, E_OPTIONS, E_QUIT, E_COUNT };
 
 /* The menu, in screen order; `key` is the label's first letter, lower case. */
 static const struct {
@@ -36,6 +37,7 @@ static const struct {
 	[E_SEED] = { "Dungeon from a seed", 'd' },
 	[E_CAMPAIGN] = { "The campaign", 't' },
 	[E_SCORES] = { "High scores", 'h' },
+	[E_OPTIONS] = { "Options", 'o' },
 	[E_QUIT] = { "Quit", 'q' },
 };
 
@@ -53,7 +55,7 @@ static const char *const title_banner[] = {
 static const char title_tagline[] = "a turn-based roguelike on square, hex and diamond maps";
 static const char title_hint[] = "arrows or j k to choose, Enter to start, a letter picks, q quits";
 
-enum title_screen { TS_MENU, TS_SEED, TS_SCORES, TS_CONFIRM };
+enum title_screen { TS_MENU, TS_SEED, TS_SCORES, TS_CONFIRM, TS_OPTIONS };
 
 #define TITLE_TEXT 400      /* a notice or question, wrapped to the screen */
 #define TITLE_WRAP_ROWS 12  /* rows one wrapped text may take */
@@ -69,6 +71,11 @@ struct title {
 	int n_digits;
 	char notice[TITLE_TEXT];
 	enum title_entry confirming;               /* TS_CONFIRM: the new game waiting for a yes */
+	int opt_sel;                               /* TS_OPTIONS: the row chosen */
+	bool opt_changed;
+	char opt_note[300];
+	bool colour_ok;                            /* the terminal shows colours */
+	mmask_t mouse_mask;
 	bool colour;
 	bool done;
 	enum ui_title_choice choice;
@@ -256,6 +263,11 @@ static void title_draw(struct title *t)
 {
 	erase();
 	curs_set(0);
+	if (t->screen == TS_OPTIONS && !ui_screen_too_small()) {
+		ui_options_draw(t->e->settings, t->opt_sel, t->opt_note);
+		refresh();
+		return;
+	}
 	if (ui_screen_too_small()) {
 		ui_screen_draw_too_small("q quits");
 		refresh();
@@ -343,6 +355,14 @@ static void title_choose(struct title *t, enum title_entry which)
 		t->screen = TS_SCORES;
 		t->list = title_default_list(t);
 		break;
+	case E_OPTIONS:
+		t->screen = TS_OPTIONS;
+		t->opt_changed = false;
+		if (t->e->settings_dir)
+			snprintf(t->opt_note, sizeof t->opt_note, "Kept in %s/%s.", t->e->settings_dir, SETTINGS_FILE);
+		else
+			snprintf(t->opt_note, sizeof t->opt_note, "Not kept: astray runs with --no-save.");
+		break;
 	case E_COUNT: break;
 	}
 }
@@ -392,8 +412,41 @@ static void title_key_seed(struct title *t, int ch)
 	}
 }
 
+/* A key on the options screen: a change shows at once (colours, the
+ * mouse); closing keeps the options in their file. */
+static void title_key_options(struct title *t, int ch)
+{
+	struct settings *s = t->e->settings;
+	bool changed;
+	bool done = ui_options_key(s, &t->opt_sel, ui_screen_key(ch), &changed);
+	if (changed) {
+		t->opt_changed = true;
+		t->colour = t->colour_ok && s->colour;
+		mousemask(s->mouse ? t->mouse_mask : 0, NULL);
+		if (s->colour && !t->colour_ok)
+			snprintf(t->opt_note, sizeof t->opt_note,
+				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
+	}
+	if (!done)
+		return;
+	t->screen = TS_MENU;
+	char err[300];
+	if (!t->opt_changed)
+		return;
+	if (!t->e->settings_dir)
+		snprintf(t->notice, sizeof t->notice, "Options changed for this run (not kept: --no-save).");
+	else if (settings_save(t->e->settings_dir, s, err, sizeof err))
+		snprintf(t->notice, sizeof t->notice, "Options kept in %s.", SETTINGS_FILE);
+	else
+		snprintf(t->notice, sizeof t->notice, "The options could not be kept: %s", err);
+}
+
 static void title_key(struct title *t, int ch)
 {
+	if (t->screen == TS_OPTIONS) {
+		title_key_options(t, ch);
+		return;
+	}
 	if (t->screen == TS_CONFIRM) {
 		if (ch == 'y' || ch == 'Y') {
 			title_choose(t, t->confirming);
@@ -465,6 +518,8 @@ static void title_mouse(struct title *t)
 	bool act = ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED);
 	if (!press && !act)
 		return;
+	if (t->screen == TS_OPTIONS)
+		return; /* keys only */
 	if (t->screen == TS_SCORES || t->screen == TS_CONFIRM) {
 		if (act && t->screen == TS_CONFIRM)
 			snprintf(t->notice, sizeof t->notice, "The saved game is kept: Continue plays it.");
@@ -529,6 +584,8 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 		t.items[t.n++] = E_CAMPAIGN;
 	if (e->n_scores > 0 && e->scores)
 		t.items[t.n++] = E_SCORES;
+	if (e->settings)
+		t.items[t.n++] = E_OPTIONS;
 	t.items[t.n++] = E_QUIT;
 	title_select(&t, e->can_continue ? E_CONTINUE : E_NEW);
 
@@ -540,9 +597,13 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 		ui_screen_signals_restore(&sigs);
 		return TITLE_ERROR;
 	}
-	t.colour = tty.colour;
+	t.colour_ok = tty.colour;
+	t.colour = tty.colour && (!e->settings || e->settings->colour);
+	t.mouse_mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED;
 	title_loop(&t);
 
+	if (e->settings)
+		tty.mouse = e->settings->mouse; /* Options may have turned it on or off */
 	ui_screen_stop(&tty);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

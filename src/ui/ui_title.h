@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "scores.h"
+#include "settings.h"
 #include "ui.h"
 
 #define UI_TITLE_SCORES 5   /* high scores shown at most */
@@ -34,6 +35,10 @@ struct ui_title_entries {
 	/* what cannot start is not offered (the notice says why): */
 	bool no_dungeon;                 /* no bestiary: no "New dungeon", no "Dungeon from a seed" */
 	bool no_campaign;                /* no campaign's levels: no "The campaign" */
+	/* the options (the entry "Options", or O): changed in place, kept in
+	 * settings_dir (NULL: not kept); NULL: no entry */
+	struct settings *settings;
+	const char *settings_dir;
 };
 
 /*
