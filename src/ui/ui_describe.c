@@ -115,7 +115,8 @@ static void describe_terrain(struct ui *u, int c)
 			 g->grid->topo == GRID_SQUARE8 ? ": 1 straight, 1.4 diagonal"
 			 : g->grid->topo == GRID_DIAMOND8 ? ": 1 an edge step, 1.4 a corner step" : ", 1 on this map");
 	}
-	desc_add(u, "%s.", tile_words[t < TILE_COUNT ? t : TILE_VOID]);
+	const char *does = tile_words[t < TILE_COUNT ? t : TILE_VOID];
+	desc_add(u, "%c%s.", does[0] >= 'a' && does[0] <= 'z' ? does[0] - 'a' + 'A' : does[0], does + 1);
 	if (g->hazard[c])
 		desc_add(u, "Caltrops are strewn here: every route, yours and the monsters', pays %d more to cross.",
 			 g->hazard[c]);
@@ -197,8 +198,18 @@ void ui_draw_describe(struct ui *u, int cell_row)
 	}
 	if (n < 1)
 		return;
-	/* away from the cell described: below it when it is in the upper half */
-	int top = cell_row < UI_MESSAGE_ROWS + avail / 2 ? UI_MESSAGE_ROWS + avail - height : UI_MESSAGE_ROWS;
+	/* away from the cell described: under it when there is room below,
+	 * else over it when there is room above, else on the roomier side */
+	int first = UI_MESSAGE_ROWS, end = UI_MESSAGE_ROWS + avail; /* the map rows [first, end) */
+	int below = end - (cell_row + 1), above = cell_row - first;
+	int room = below > above ? below : above;
+	if (height > room && room >= 5) {
+		/* neither side holds it whole: the last lines (the ground
+		 * under a monster) give way rather than hide the cell */
+		n -= height - room;
+		height = room;
+	}
+	int top = below >= height ? end - height : above >= height ? first : below > above ? end - height : first;
 	int left = (COLS - width) / 2;
 	for (int r = 0; r < height; r++) {
 		move(top + r, left);

@@ -452,6 +452,7 @@ static void title_key(struct title *t, int ch)
 			title_choose(t, t->confirming);
 		} else if (ch != KEY_RESIZE) {
 			t->screen = TS_MENU;
+			title_select(t, E_CONTINUE); /* Enter now plays the game kept */
 			snprintf(t->notice, sizeof t->notice, "The saved game is kept: Continue plays it.");
 		}
 		return;
