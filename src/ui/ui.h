@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "game.h"
+#include "settings.h"
 
 #define UI_MIN_COLS 40  /* below this size the screen shows a notice instead of the game */
 #define UI_MIN_ROWS 10
@@ -36,6 +37,14 @@ struct ui_options {
 	bool mouse;          /* enable the mouse (false: the terminal keeps its own text selection) */
 	int step_delay_ms;   /* pause between two travel steps, so travel is seen and any key stops it */
 	const struct ui_hooks *hooks; /* NULL: none */
+	/* the options screen (O): the options file as read (NULL: the
+	 * defaults), the folder it is kept in (NULL: changes last this game
+	 * only); mouse and step_delay_ms above are what this run starts with
+	 * (the command line may differ from the file) */
+	const struct settings *settings;
+	const char *settings_dir;
+	bool no_colour;      /* the monochrome look even on a colour terminal */
+	const char *note;    /* said on the first frame (a broken options file), or NULL */
 };
 
 enum ui_outcome {
