@@ -147,7 +147,9 @@ static const struct opt sim_opts[] = {
 	{ .name = "heat-kind", .kind = OPT_STRING, .offset = ARG(heat_kind), .metavar = "KIND",
 	  .help = "the heat of one monster kind, named as in --set: occupancy and blocked count its "
 		  "monsters only, contact the player's cell at its first contact of each game, deaths where "
-		  "its blow killed the player; the picture's title names it" },
+		  "its blow killed the player; the picture's title names it.  The same as --kind" },
+	{ .name = "kind", .kind = OPT_STRING, .offset = ARG(heat_kind), .metavar = "KIND",
+	  .help = "the heat map of one monster kind: the same as --heat-kind" },
 	{ .name = "jobs", .kind = OPT_INT, .offset = ARG(jobs), .metavar = "N", .lo = 1, .hi = 256,
 	  .help = "play the games in N worker processes; the output is the same as with 1 (time columns "
 		  "aside)" },
@@ -326,7 +328,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
 	if (status < 0 && a->heat_kind && !a->heatmap && !a->heat_counts)
-		status = opt_usage_error(&sim_command, "--heat-kind picks the heat of one kind: give --heatmap or "
+		status = opt_usage_error(&sim_command, "--kind (--heat-kind) picks the heat of one kind: give --heatmap or "
 				       "--heat-counts too");
 	if (status < 0 && a->heat_counts && strcmp(a->heat_counts, "-") == 0)
 		status = opt_usage_error(&sim_command, "--heat-counts needs a file: standard output carries "
@@ -408,7 +410,7 @@ static int run(const struct sim_args *a)
 			for (int i = 0; i < base.n && used < sizeof names; i++)
 				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
 							 base.kinds[i].name);
-			status = opt_usage_error(&sim_command, "--heat-kind: no kind '%s' in the bestiary (its kinds: %s)",
+			status = opt_usage_error(&sim_command, "--kind: no kind '%s' in the bestiary (its kinds: %s)",
 						 a->heat_kind, names);
 			goto done;
 		}

@@ -195,7 +195,7 @@ static int draw(const struct report_args *a, const struct heatmap_counts *h)
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heat_render_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
+		heat_render_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start, h->monsters);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
 			return 1;
@@ -207,7 +207,7 @@ static int draw(const struct report_args *a, const struct heatmap_counts *h)
 		fprintf(stderr, "astray sim-report: --heatmap %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	heat_render_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
+	heat_render_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start, h->monsters);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim-report: --heatmap %s: write error: %s\n", a->heatmap, strerror(errno));

@@ -779,6 +779,17 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 	snprintf(run->kind, sizeof run->kind, "%s", a->heat_kind ? a->heat_kind : "");
 }
 
+/* Where the monsters of a .lvl start: w * h kind glyphs, 0 elsewhere
+ * (owned); NULL for a .map, whose monsters are placed anew each game. */
+static char *monster_starts(const struct sim_level_run *lr)
+{
+	const struct level *lv = lr->parsed;
+	char *m = lv ? calloc((size_t)lv->w * (size_t)lv->h, 1) : NULL;
+	for (int i = 0; m && i < lv->n_monsters; i++)
+		m[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
+	return m;
+}
+
 int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 {
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
@@ -792,7 +803,9 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
+		char *mons = monster_starts(lr);
+		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start, mons);
+		free(mons);
 		return 0;
 	}
 	FILE *f = fopen(a->heatmap, "w");
@@ -800,7 +813,9 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
+	char *mons = monster_starts(lr);
+	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start, mons);
+	free(mons);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
@@ -828,7 +843,9 @@ int sim_write_heat_counts(const struct sim_args *a, const struct sim_level_run *
 		fprintf(stderr, "astray sim: --heat-counts %s: %s\n", a->heat_counts, strerror(errno));
 		return 1;
 	}
-	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL);
+	char *mons = monster_starts(lr);
+	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL, mons);
+	free(mons);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: --heat-counts %s: write error: %s\n", a->heat_counts, strerror(errno));

@@ -827,6 +827,11 @@ static void test_cli_errors_and_help(void **state)
 	r = run_sim("@L --games 2 --no-time --heat-kind rat --heatmap -");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, ": occupancy of rat only, 2 games, seed 1\n"));
+	/* --kind is the same option */
+	struct run k = run_sim("@L --games 2 --no-time --kind rat --heatmap -");
+	assert_int_equal(k.status, 0);
+	assert_string_equal(k.out, r.out);
+	free(k.out);
 	free(r.out);
 	static const struct {
 		const char *args;
