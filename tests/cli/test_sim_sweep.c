@@ -310,6 +310,34 @@ static void test_refused(void **state)
 	}
 }
 
+/* --generate from a folder outside the source tree finds the bestiary of
+ * the tree the program lies in; a program with none anywhere says every
+ * place it looked. */
+static void test_generate_elsewhere(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char bin[4096], cmd[8400];
+	const char *rel = getenv("ASTRAY_BIN");
+	char cwd[2048];
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	snprintf(bin, sizeof bin, "%s%s%s", rel[0] == '/' ? "" : cwd, rel[0] == '/' ? "" : "/", rel);
+	snprintf(cmd, sizeof cmd, "cd %s && %s sim --generate square8 --games 2 --no-time --format csv 2>&1", dir, bin);
+	int st;
+	char *out = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "\ngen:square8:"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/bin && cp %s %s/bin/astray && cd %s && bin/astray sim --dungeon --games 1 "
+		 "2>&1", dir, bin, dir, dir);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 1);
+	assert_non_null(strstr(out, "astray sim: --dungeon needs a bestiary and found none: not ./bestiary.txt"));
+	assert_non_null(strstr(out, "/bin/../levels/bestiary.txt"));
+	assert_non_null(strstr(out, "give --bestiary FILE"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_shards_merge),
 		cmocka_unit_test(test_dungeon),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_generate_elsewhere),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
