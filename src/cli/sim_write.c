@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dungeon.h"
+#include "gen.h"
 #include "heat_render.h"
 #include "heatmap.h"
 #include "sim.h"
@@ -448,6 +450,28 @@ static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level
 	}
 }
 
+/* The topology game g was played on, for its per-game row: the level's,
+ * a generated game's own, a dungeon's level where the game ended; "" when
+ * not known (sim-report, whose rows come from files). */
+static const char *game_topology(const struct sim_level *src, const struct sim_game *g)
+{
+	if (src->fixed)
+		return grid_topology_name(src->fixed->topo);
+	if (src->map_text)
+		return grid_topology_name(GRID_SQUARE8); /* level_from_movingai */
+	if (src->gen && src->gen->n_topos > 0)
+		return grid_topology_name(src->gen->topos[g->index % src->gen->n_topos]);
+	if (src->dungeon > 0) {
+		struct gen_params *plan = calloc((size_t)src->dungeon, sizeof *plan);
+		int d = isnan(g->v[SIM_M_DEPTH]) ? 1 : (int)g->v[SIM_M_DEPTH];
+		d = d < 1 ? 1 : d > src->dungeon ? src->dungeon : d;
+		const char *t = plan && dungeon_plan(g->seed, src->dungeon, plan) ? grid_topology_name(plan[d - 1].topo) : "";
+		free(plan);
+		return t;
+	}
+	return "";
+}
+
 static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_level *src, const char *side,
 			  uint64_t config, const struct sim_game *g)
 {
@@ -473,6 +497,8 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 		}
 		fputc(',', f); /* the killer's kind, after every metric (appended in rules 4) */
 		cli_csv_field(f, g[i].killer);
+		fputc(',', f); /* the topology, after the killer (appended in issue 31) */
+		fputs(game_topology(src, &g[i]), f);
 		fputc('\n', f);
 	}
 }
@@ -487,7 +513,7 @@ static void csv_header_cols(FILE *f, const struct sim_out *o)
 			cli_csv_field(f, c.name);
 		}
 	}
-	fputs(",killer\n", f);
+	fputs(",killer,topology\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
@@ -576,7 +602,8 @@ static void json_compare(FILE *f, const struct sim_out *o, const struct sim_game
 	fprintf(f, "\n    }");
 }
 
-static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *g, int n)
+static void json_games(FILE *f, const struct sim_out *o, const struct sim_level *src, const struct sim_game *g,
+		       int n)
 {
 	fprintf(f, "[");
 	for (int i = 0; i < n; i++) {
@@ -593,7 +620,14 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *
 			fprintf(f, ": ");
 			put_exact(f, sim_game_value(&g[i], c.id), "null");
 		}
-		fprintf(f, ", \"killer\": \"%s\"}", g[i].killer); /* a kind's name: letters, digits, - and _ */
+		fprintf(f, ", \"killer\": \"%s\"", g[i].killer); /* a kind's name: letters, digits, - and _ */
+		/* where the game was played: its own level (a generated one's name) and topology */
+		char name[160];
+		if (src->gen)
+			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
+		fprintf(f, ", \"level\": ");
+		json_string(f, src->gen ? name : src->file);
+		fprintf(f, ", \"topology\": \"%s\"}", game_topology(src, &g[i]));
 	}
 	fprintf(f, "\n    ]");
 }
@@ -638,10 +672,10 @@ static void print_json(FILE *f, const struct sim_out *o)
 			json_summary(f, o, lr->games[0], a->games);
 		if (a->per_game) {
 			fprintf(f, ",\n    \"games%s\": ", cmp ? "_a" : "");
-			json_games(f, o, lr->games[0], a->games);
+			json_games(f, o, &lr->src, lr->games[0], a->games);
 			if (cmp) {
 				fprintf(f, ",\n    \"games_b\": ");
-				json_games(f, o, lr->games[1], a->games);
+				json_games(f, o, &lr->src, lr->games[1], a->games);
 			}
 		}
 		fprintf(f, "}");
@@ -779,6 +813,17 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 	snprintf(run->kind, sizeof run->kind, "%s", a->heat_kind ? a->heat_kind : "");
 }
 
+/* Where the monsters of a .lvl start: w * h kind glyphs, 0 elsewhere
+ * (owned); NULL for a .map, whose monsters are placed anew each game. */
+static char *monster_starts(const struct sim_level_run *lr)
+{
+	const struct level *lv = lr->parsed;
+	char *m = lv ? calloc((size_t)lv->w * (size_t)lv->h, 1) : NULL;
+	for (int i = 0; m && i < lv->n_monsters; i++)
+		m[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
+	return m;
+}
+
 int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 {
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
@@ -792,7 +837,9 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
+		char *mons = monster_starts(lr);
+		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start, mons);
+		free(mons);
 		return 0;
 	}
 	FILE *f = fopen(a->heatmap, "w");
@@ -800,7 +847,9 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
+	char *mons = monster_starts(lr);
+	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start, mons);
+	free(mons);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
@@ -828,7 +877,9 @@ int sim_write_heat_counts(const struct sim_args *a, const struct sim_level_run *
 		fprintf(stderr, "astray sim: --heat-counts %s: %s\n", a->heat_counts, strerror(errno));
 		return 1;
 	}
-	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL);
+	char *mons = monster_starts(lr);
+	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL, mons);
+	free(mons);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: --heat-counts %s: write error: %s\n", a->heat_counts, strerror(errno));

@@ -74,7 +74,7 @@ struct sim_csv {
 };
 
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
-       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9 };
+       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9, COL_TOPOLOGY = -10 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -159,7 +159,8 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		int kind;
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
 		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
-		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER } };
+		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER },
+		      { "topology", COL_TOPOLOGY } };
 	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false,
 	     config = false;
 	char names[SIM_KINDS][32];
@@ -365,6 +366,15 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 				return false;
 			}
 			memcpy(g.killer, f[i], kl + 1);
+			break;
+		}
+		case COL_TOPOLOGY: { /* where the game was played: checked, not kept (sim-report writes no rows) */
+			enum grid_topology t;
+			if (f[i][0] && !grid_topology_parse(f[i], &t)) {
+				snprintf(err, errlen, "topology '%.20s' (expected square4, square8, hex, diamond4 or diamond8)",
+					 f[i]);
+				return false;
+			}
 			break;
 		}
 		case COL_MONSTERS:
