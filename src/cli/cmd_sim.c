@@ -170,7 +170,11 @@ static const struct opt sim_opts[] = {
 		  "(default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
 	  .help = "write one journal per game into DIR, created if missing: DIR/LEVEL-SEED.jnl, or "
-		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE" },
+		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE.  "
+		  "A journal of the same name already there is an error, unless --force" },
+	{ .name = "force", .kind = OPT_FLAG, .offset = ARG(force),
+	  .help = "--record: replace the journals of the same names that DIR already holds (other files "
+		  "in DIR are left as they are)" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
 		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
@@ -317,6 +321,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = parse_generate(a);
 	else if (status < 0 && (a->size.w || a->depth))
 		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
+	if (status < 0 && a->force && !a->record)
+		status = opt_usage_error(&sim_command, "--force goes with --record: it replaces the journals "
+				       "that DIR already holds");
 	if (status < 0 && a->record && a->opt.chase)
 		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
 				       "are outside the rules, so a replay could not repeat them");

@@ -67,6 +67,7 @@ struct sim_args {
 	const char *heat_kind;       /* --heat-kind KIND, or NULL: every kind */
 	int jobs;                    /* worker processes, 1 = none */
 	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
+	bool force;                  /* --force: --record replaces journals of the same names */
 };
 
 /* One level's games: [0] the run (or setting A), [1] setting B of --compare. */
