@@ -1012,6 +1012,45 @@ static void test_cli_identical_games(void **state)
 	free(r.out);
 }
 
+/* A difference below a metric's floor is no verdict, however sure: B's
+ * AI time is A's + 0.0001 ms in every game (an interval far from 0), under
+ * the 0.01 ms floor; killed differs by a whole third and is reported. */
+static void test_cli_floor(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char path[192], text[4096];
+	snprintf(path, sizeof path, "%s/floor.csv", level_dir);
+	int len = snprintf(text, sizeof text, "level,side,game,seed,outcome,monsters,killed,time_ai_ms_mean,trace\n");
+	for (int i = 0; i < 12; i++)
+		for (int side = 0; side < 2; side++) {
+			bool killed = side == 1 && i % 3 == 0;
+			len += snprintf(text + len, sizeof text - (size_t)len, "x.lvl,%c,%d,%d,%s,1,%d,%.6f,%016x\n",
+					side ? 'B' : 'A', i, i + 1, killed ? "killed" : "escaped", killed,
+					0.1 + 0.001 * i + (side ? 0.0001 + 0.000001 * (i % 2) : 0), i * 2 + side + 1);
+		}
+	assert_true(write_file(path, text));
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "%s sim-report %s 2>&1", getenv("ASTRAY_BIN"), path);
+	int st;
+	char *out = run_capture(cmd, &st);
+	print_message("%s", out);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "No practical difference in AI ms/turn mean: "));
+	assert_non_null(strstr(out, "but is smaller than 0.01, the least that counts"));
+	assert_non_null(strstr(out, "below the floor"));
+	assert_non_null(strstr(out, "B catches the player more often: killed"));
+	assert_non_null(strstr(out, "distinct games: 12 of 12 pairs"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s sim-report %s --format csv 2>&1", getenv("ASTRAY_BIN"), path);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	/* time_ai_ms_mean: excludes 0, higher B, a time column, 12 distinct pairs, floor 0.01, not practical */
+	assert_non_null(strstr(out, ",1,B,1,12,12,0.01,0\n"));
+	free(out);
+	remove(path);
+}
+
 /* Every scripted player but idle ends its games on the campaign and on
  * generated levels: no timeouts, and every game that reached the turn
  * limit is counted as one (idle: none of its out-of-turns are). */
@@ -1114,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_fight_ends),
 		cmocka_unit_test(test_cli_identical_games),
 		cmocka_unit_test(test_cli_no_livelock),
+		cmocka_unit_test(test_cli_floor),
 		cmocka_unit_test(test_cli_same_seed_identical),
 		cmocka_unit_test(test_cli_csv_columns),
 		cmocka_unit_test(test_cli_folder),
