@@ -173,7 +173,11 @@ static const struct opt sim_opts[] = {
 		  "(default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
 	  .help = "write one journal per game into DIR, created if missing: DIR/LEVEL-SEED.jnl, or "
-		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE" },
+		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE.  "
+		  "A journal of the same name already there is an error, unless --force" },
+	{ .name = "force", .kind = OPT_FLAG, .offset = ARG(force),
+	  .help = "--record: replace the journals of the same names that DIR already holds (other files "
+		  "in DIR are left as they are)" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
 		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
@@ -235,15 +239,24 @@ static void sim_usage(FILE *out)
 		  "interval over games, which stays inside the values' range; p95 is the nearest-rank 95th "
 		  "percentile within a game, averaged over games.  AI time is the monsters' part of game_act "
 		  "(perception, searches, moves, attacks) per game turn, as the game measures it; the player's "
-		  "move, FOV and the scripted player's own route are not counted.\n"
+		  "move, FOV and the scripted player's own route are not counted.  Games with the same trace "
+		  "(positions and hit points, turn by turn) are one game: distinct_games counts them, each "
+		  "interval is as wide as the distinct games allow, and none is given when every game is the "
+		  "same.  --compare verdicts ignore a difference below its metric's floor (0.01 ms for time "
+		  "columns).  The scripted players break ties from a stream of their own, seeded by the game's "
+		  "seed; every player but idle ends its games (timeouts counts those it did not).\n"
 		  "\n"
 		  "CSV columns:\n"
-		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>, "
+		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time, then the columns distinct and "
+		  "distinct_games\n"
+		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>,"
+		  "killer,trace, "
 		  "which --shard writes; config "
 		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
 		  "run after level, --compare side (A/B) before game\n"
-		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
+		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time, then "
+		  "distinct,distinct_games,floor,practical\n"
+		  "JSON: docs/sim.schema.json lists every key.\n"
 		  "level is the file, or \"all\" for every level together; a generated level is "
 		  "gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.  docs/sim.md has "
 		  "the rest.\n"
@@ -331,6 +344,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = parse_generate(a);
 	else if (status < 0 && (a->size.w || a->depth))
 		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
+	if (status < 0 && a->force && !a->record)
+		status = opt_usage_error(&sim_command, "--force goes with --record: it replaces the journals "
+				       "that DIR already holds");
 	if (status < 0 && a->record && a->opt.chase)
 		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
 				       "are outside the rules, so a replay could not repeat them");
