@@ -708,7 +708,7 @@ static void test_cli_csv_columns(void **state)
 		assert_int_equal(n, keep + (SIM_METRIC_COUNT - first_time) + 3);
 		for (int k = 0; k < keep; k++)
 			used += (size_t)snprintf(stripped + used, sizeof stripped - used, "%s%s", k ? "," : "", f[k]);
-		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s,%s", f[n - 2], f[n - 1]);
+		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s,%s,%s", f[n - 3], f[n - 2], f[n - 1]);
 		used += (size_t)snprintf(stripped + used, sizeof stripped - used, "\n");
 	}
 	assert_string_equal(stripped, nt.out);
