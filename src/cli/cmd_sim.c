@@ -182,7 +182,7 @@ static const struct opt sim_opts[] = {
 	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
 		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
 		  "interval" },
-	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KIND.KEY=VALUES",
+	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KNOB=VALUES",
 	  .help = "play the same seeds once per value of one knob (VALUES: LO..HI:STEP or V1,V2,...), each "
 		  "value added to --set, and write one CSV: setting,value,level,metric,mean,lo,hi,n.  With "
 		  "--per-game or --shard: the per-game CSV with a sweep column first, which astray sim-report "
@@ -190,7 +190,7 @@ static const struct opt sim_opts[] = {
 	{ .name = "sweep-plot", .kind = OPT_STRING, .offset = ARG(sweep_plot), .metavar = "FILE",
 	  .help = "--sweep: an SVG line plot to FILE of each --sweep-metric against the value, its 95% "
 		  "interval as a band (of all levels together when there are several)" },
-	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M[,M...]",
+	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M,...",
 	  .help = "the metrics --sweep-plot draws, one panel each (default killed; with --dungeon escaped,depth); "
 		  "a metric or KIND.METRIC" },
 };
