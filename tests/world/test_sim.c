@@ -1059,12 +1059,13 @@ static void test_cli_no_livelock(void **state)
 	(void)state;
 	BIN_SKIP();
 	static const char *const runs[] = {
-		"levels/ --games 16 --player exit --no-time --format csv",
-		"levels/ --games 16 --player fight --no-time --format csv",
-		"levels/ --games 16 --player flee --no-time --format csv",
-		"levels/02-the-chase.lvl --games 200 --player fight --no-time --format csv",
-		"--generate square4,square8,hex,diamond4,diamond8 --games 10 --player fight --no-time --format csv",
-		"--generate square4,square8,hex,diamond4,diamond8 --games 10 --player flee --no-time --format csv",
+		/* 35 of 200 games of fight on 02 hit the limit before (issue 31): 120 would show some */
+		"levels/02-the-chase.lvl --games 120 --player fight --no-time --format csv",
+		"levels/ --games 10 --player exit --no-time --format csv",
+		"levels/ --games 10 --player fight --no-time --format csv",
+		"levels/ --games 10 --player flee --no-time --format csv",
+		"--generate square4,square8,hex,diamond4,diamond8 --games 5 --player fight --no-time --format csv",
+		"--generate square4,square8,hex,diamond4,diamond8 --games 5 --player flee --no-time --format csv",
 		"levels/01-first-steps.lvl --games 30 --player idle --turns 60 --no-time --format csv",
 	};
 	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {

@@ -226,7 +226,8 @@ struct sim_runner {
 	int n_exits;
 	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
 	struct sim_bot *bot;      /* the bot player's state, made at its first game */
-	struct rng rng;           /* the scripted player's own stream: its tie-breaks (sim_player_seed) */
+	struct rng rng;           /* the scripted player's own stream for its tie-breaks, seeded from the
+	                             game's seed apart from the game's streams (sim_run_game_at) */
 	struct flood_ctx *flood;  /* exit's way: a reverse flood from its exit, this level's grid; NULL none */
 	bool flood_stale;         /* the player's last action was refused: flood again */
 	int *fight_best;          /* fight: per monster, the cheapest route to it so far (x 1000, rounded) */
@@ -680,8 +681,12 @@ static struct action decide_exit(struct sim_runner *r, struct game *g, struct pa
 		if (fabs(via - dh) <= tol)
 			cand[k++] = c;
 	}
-	if (k == 0)
+	if (k == 0) {
+		/* the costs changed under the flood (a wall dug to rubble): flood
+		 * again next time, the A* route this time */
+		r->flood_stale = true;
 		return exit_by_route(r, g, ctx);
+	}
 	return act_move_to(g, cand[pick(r, k)]);
 }
 
