@@ -281,7 +281,7 @@ static void test_header_and_resize(void **state)
 	if (!pty_wait_text(&e.p, "Level header", WAIT_MS))
 		dump_fail(&e, "no header screen");
 	pty_send(&e.p, "n\025Deep Pit\r");
-	if (!pty_wait_text(&e.p, "The name is now 'Deep Pit'", WAIT_MS))
+	if (!pty_wait_text(&e.p, "name: is now 'Deep Pit'", WAIT_MS))
 		dump_fail(&e, "the name was not set");
 	pty_send(&e.p, "a\025me ;you\r");
 	if (!pty_wait_text(&e.p, "would start a comment", WAIT_MS))
