@@ -1422,6 +1422,8 @@ static void test_undo_cap_in_stroke(void **state)
 	long all;
 	assert_true(editor_undo_dropped(ed, &all) == 300);
 	assert_int_equal(editor_undo_count(ed), 1);
+	/* the stroke's 900 changes and its step's start, nothing else */
+	assert_int_equal(editor_undo_bytes(ed), 900 * 8 + sizeof(int));
 	assert_true(editor_undo(ed));
 	char *t = written(ed);
 	assert_string_equal(t, before);

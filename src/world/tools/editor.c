@@ -336,7 +336,8 @@ static void undo_trim(struct editor *ed)
 	}
 	if (k == 0)
 		return;
-	int cut = ed->steps[k];
+	/* every recorded step may go while a stroke is open: then up to it */
+	int cut = k < ed->n_steps ? ed->steps[k] : steps_end(ed);
 	/* the reshapes of the dropped steps are the first ones, in order */
 	int gone = 0;
 	for (int i = 0; i < cut; i++)
