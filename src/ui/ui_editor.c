@@ -421,11 +421,13 @@ static void ued_draw_map(struct ued *u)
 		ued_put_cell(u, x, y, (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) | ued_attr(u, col));
 	}
 	if (u->sel_on)
+		/* underlined over what is drawn there (heat, routes, sight stay) */
 		for (int y = u->sy0; y <= u->sy1; y++)
-			for (int x = u->sx0; x <= u->sx1; x++)
-				ued_put_cell(u, x, y,
-					     (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) | A_UNDERLINE |
-						     ued_attr(u, glyph_colour(editor_glyph(ed, x, y))));
+			for (int x = u->sx0; x <= u->sx1; x++) {
+				int col, row;
+				if (input_cell_to_screen(&u->view, u->grid, x, y, &col, &row))
+					mvaddch(row, col, mvinch(row, col) | A_UNDERLINE);
+			}
 	if (u->tool == TOOL_STAMP && u->clip.glyphs)
 		/* where a stamp at the cursor would go */
 		for (int j = 0; j < u->clip.h; j++)
@@ -1497,11 +1499,11 @@ static void ued_key_input(struct ued *u, int key)
 		}
 		const char *v = editor_header(u->ed, u->field);
 		if (r == 0)
-			ued_notice(u, "The %s is unchanged.", editor_field_name(u->field));
+			ued_notice(u, "%s: is unchanged.", editor_field_name(u->field));
 		else if (v)
-			ued_notice(u, "The %s is now '%s' (z undoes it).", editor_field_name(u->field), v);
+			ued_notice(u, "%s: is now '%s' (z undoes it).", editor_field_name(u->field), v);
 		else
-			ued_notice(u, "The %s is removed (z undoes it).", editor_field_name(u->field));
+			ued_notice(u, "%s: is removed (z undoes it).", editor_field_name(u->field));
 		u->screen = UED_HEADER;
 	} else if (key == INPUT_ESC) {
 		ued_notice(u, "Not changed.");

@@ -1204,7 +1204,7 @@ static void test_header_sealed_topology(void **state)
 	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
 	/* the topology: square4, not hex */
 	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "hex", err, sizeof err), -1);
-	assert_non_null(strstr(err, "only square4 and square8 keep every cell in place"));
+	assert_non_null(strstr(err, "hex lays its rows out shifted, this map straight: square4 or square8 only"));
 	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "squar", err, sizeof err), -1);
 	assert_non_null(strstr(err, "unknown 'squar'"));
 	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "", err, sizeof err), -1);
@@ -1395,6 +1395,46 @@ static void test_quick_sim(void **state)
 	editor_destroy(ed);
 }
 
+/* A stroke still open counts as the newest step: when the change array
+ * fills over the cap, the oldest steps go before it grows, and the
+ * stroke, once ended, undoes as one step. */
+static void test_undo_cap_in_stroke(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, "astray-level 1\nname: Big\ntopology: square8\nmap:\n"
+					  "########################################\n"
+					  "#@....................................>#\n"
+					  "########################################\n");
+	/* 300 one-cell steps: more than the array's first 256 changes */
+	for (int i = 0; i < 300; i++)
+		assert_true(editor_paint(ed, 2 + i % 30, 1, (i / 30) % 2 ? '~' : ',') > 0);
+	assert_int_equal(editor_undo_count(ed), 300);
+	editor_set_undo_cap(ed, 600 * 8); /* room for about 600 changes */
+	assert_int_equal(editor_undo_count(ed), 300);
+	char *before = written(ed);
+	/* one stroke of 900 changes: the old steps go while it is open */
+	editor_begin(ed);
+	for (int i = 0; i < 900; i++)
+		assert_true(editor_paint(ed, 2 + i % 30, 1, (i / 30) % 2 ? '.' : '$') > 0);
+	assert_true(editor_undo_count(ed) < 300);
+	editor_end(ed);
+	long all;
+	assert_true(editor_undo_dropped(ed, &all) == 300);
+	assert_int_equal(editor_undo_count(ed), 1);
+	/* the stroke's 900 changes and its step's start, nothing else */
+	assert_int_equal(editor_undo_bytes(ed), 900 * 8 + sizeof(int));
+	assert_true(editor_undo(ed));
+	char *t = written(ed);
+	assert_string_equal(t, before);
+	free(t);
+	free(before);
+	assert_false(editor_undo(ed));
+	assert_true(editor_redo(ed));
+	assert_int_equal(editor_glyph(ed, 2, 1), '.'); /* the stroke's last pass */
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1422,6 +1462,7 @@ int main(void)
 		cmocka_unit_test(test_big_level),
 		cmocka_unit_test(test_header_edit),
 		cmocka_unit_test(test_undo_cap),
+		cmocka_unit_test(test_undo_cap_in_stroke),
 		cmocka_unit_test(test_copy_stamp_mirror),
 		cmocka_unit_test(test_header_sealed_topology),
 		cmocka_unit_test(test_playtest_from_cursor),

@@ -228,10 +228,23 @@ char editor_glyph(const struct editor *ed, int x, int y)
 
 /* ---- changes and undo -------------------------------------------------- */
 
+static void undo_trim(struct editor *ed);
+
 bool editor_record(struct editor *ed, int cell, char before, char after)
 {
+	/* full: the oldest steps go first when the history is over its cap,
+	 * so the array does not double past it (not for a reshape's change,
+	 * whose index in reshapes[] is taken already) */
+	if (cell >= 0 && ed->n_changes == ed->cap_changes && ed->undo_cap > 0 &&
+	    (size_t)ed->cap_changes * sizeof *ed->changes >= ed->undo_cap / 2)
+		undo_trim(ed);
 	if (ed->n_changes == ed->cap_changes) {
 		int cap = ed->cap_changes ? ed->cap_changes * 2 : 256;
+		/* past half the cap, a quarter more at a time: the array stays
+		 * near what the history holds instead of twice it */
+		if (ed->undo_cap > 0 && ed->cap_changes >= 1024 &&
+		    (size_t)cap * sizeof *ed->changes > ed->undo_cap)
+			cap = ed->cap_changes + ed->cap_changes / 4;
 		struct change *c = realloc(ed->changes, (size_t)cap * sizeof *c);
 		if (!c)
 			return false;
@@ -277,10 +290,16 @@ static size_t shape_bytes(const struct shape *sh)
 	return n;
 }
 
+/* The end of the recorded steps' changes: an open stroke's follow them. */
+static int steps_end(const struct editor *ed)
+{
+	return ed->group > 0 ? ed->group_start : ed->n_changes;
+}
+
 /* What steps [from, to) hold: their changes and the reshapes they keep. */
 static size_t steps_bytes(const struct editor *ed, int from, int to)
 {
-	int begin = ed->steps[from], end = to < ed->n_steps ? ed->steps[to] : ed->n_changes;
+	int begin = ed->steps[from], end = to < ed->n_steps ? ed->steps[to] : steps_end(ed);
 	size_t n = (size_t)(end - begin) * sizeof(struct change) + (size_t)(to - from) * sizeof(int);
 	for (int i = begin; i < end; i++)
 		if (ed->changes[i].cell < 0) {
@@ -292,29 +311,33 @@ static size_t steps_bytes(const struct editor *ed, int from, int to)
 
 size_t editor_undo_bytes(const struct editor *ed)
 {
-	return ed->n_steps > 0 ? steps_bytes(ed, 0, ed->n_steps) : 0;
+	size_t open = (size_t)(ed->n_changes - steps_end(ed)) * sizeof(struct change);
+	return (ed->n_steps > 0 ? steps_bytes(ed, 0, ed->n_steps) : 0) + open;
 }
 
 /*
  * Drops the oldest steps while the history is over its cap, the newest
- * step kept: their changes go, the reshapes they hold are freed and the
- * later ones renumbered, and the saved and restored marks follow (one
- * that pointed into what is gone can no longer be reached).
+ * step kept (a stroke still open counts as the newest): their changes
+ * go, the reshapes they hold are freed and the later ones renumbered,
+ * and the saved and restored marks follow (one that pointed into what is
+ * gone can no longer be reached).
  */
 static void undo_trim(struct editor *ed)
 {
-	if (ed->undo_cap == 0 || ed->group > 0 || ed->n_steps <= 1)
+	int keep = ed->group > 0 ? 0 : 1;
+	if (ed->undo_cap == 0 || ed->n_steps <= keep)
 		return;
 	size_t total = editor_undo_bytes(ed);
 	int k = 0;
 	/* only steps in effect: the state before them is then the new base */
-	while (total > ed->undo_cap && k < ed->n_steps - 1 && k < ed->done) {
+	while (total > ed->undo_cap && k < ed->n_steps - keep && k < ed->done) {
 		total -= steps_bytes(ed, k, k + 1);
 		k++;
 	}
 	if (k == 0)
 		return;
-	int cut = ed->steps[k];
+	/* every recorded step may go while a stroke is open: then up to it */
+	int cut = k < ed->n_steps ? ed->steps[k] : steps_end(ed);
 	/* the reshapes of the dropped steps are the first ones, in order */
 	int gone = 0;
 	for (int i = 0; i < cut; i++)
@@ -335,6 +358,8 @@ static void undo_trim(struct editor *ed)
 			ed->changes[i].cell += gone;
 	for (int i = k; i < ed->n_steps; i++)
 		ed->steps[i - k] = ed->steps[i] - cut;
+	if (ed->group > 0)
+		ed->group_start -= cut;
 	ed->n_steps -= k;
 	ed->done -= k;
 	ed->saved_at = ed->saved_at >= k ? ed->saved_at - k : -1;

@@ -278,11 +278,10 @@ static bool parse_topology(const struct editor *ed, const char *value, size_t a,
 		if (strlen(name) != n - a || memcmp(name, value + a, n - a) != 0)
 			continue;
 		if (grid_is_staggered(all[i]) != grid_is_staggered(ed->topo)) {
-			snprintf(err, errlen,
-				 "topology: %s lays its rows out %s, this map %s: only %s keep every cell in place",
-				 name, grid_is_staggered(all[i]) ? "shifted by half a cell" : "straight",
+			snprintf(err, errlen, "topology: %s lays its rows out %s, this map %s: %s only", name,
+				 grid_is_staggered(all[i]) ? "shifted" : "straight",
 				 grid_is_staggered(ed->topo) ? "shifted" : "straight",
-				 grid_is_staggered(ed->topo) ? "hex, diamond4 and diamond8" : "square4 and square8");
+				 grid_is_staggered(ed->topo) ? "hex, diamond4 or diamond8" : "square4 or square8");
 			return false;
 		}
 		*out = all[i];
