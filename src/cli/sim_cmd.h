@@ -6,8 +6,8 @@
  * cmd_sim.c parses the options and runs the steps in order: sim_load.c
  * loads what the games are played on, sim_workers.c plays them (here or
  * in --jobs worker processes), sim_write.c writes what they gave.  Only
- * these four files include this header; sim-report reaches the writer
- * through sim_report.h.
+ * these four files and sim_sweep.c (--sweep) include this header;
+ * sim-report reaches the writer through sim_report.h.
  */
 
 #include <stdbool.h>
@@ -67,6 +67,10 @@ struct sim_args {
 	const char *heat_kind;       /* --heat-kind KIND, or NULL: every kind */
 	int jobs;                    /* worker processes, 1 = none */
 	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
+	const char *sweep;           /* --sweep KIND.KEY=VALUES, or NULL (sim_sweep.h) */
+	const char *sweep_plot;      /* --sweep-plot FILE.svg, or NULL */
+	const char *sweep_metric;    /* --sweep-metric M[,M...], or NULL: the default */
+	bool force;                  /* --force: --record replaces journals of the same names */
 };
 
 /* One level's games: [0] the run (or setting A), [1] setting B of --compare. */

@@ -76,13 +76,14 @@ void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *no
 /*
  * Watches a recorded game in the terminal: applies actions[0..n) to g (a
  * game fresh from journal_start) at a pace the viewer sets: Space pauses,
- * . steps, + and - change the speed, r shows the monsters' routes, q
- * quits.  Restores the terminal before it returns.  UI_QUIT when the
+ * . steps, + and - change the speed, r shows the monsters' routes, v
+ * reveals the whole level and every monster's route (`reveal` starts with
+ * it on), q quits.  Restores the terminal before it returns.  UI_QUIT when the
  * viewer left, UI_SIGNAL (*signal_number says which) or UI_HANGUP when it
  * was stopped, UI_ERROR when no terminal could be set up (err says why).
  */
-enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, int *signal_number, char *err,
-			      size_t errlen);
+enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, bool reveal,
+			      int *signal_number, char *err, size_t errlen);
 
 /*
  * The key-press benchmark: an 80x24 curses screen written to /dev/null,
