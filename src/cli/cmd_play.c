@@ -840,8 +840,11 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		} else {
 			resume = play_resume_offer(s.data, as_they_come, &r, &keep_slot);
 		}
-		if (resume < 0)
+		if (resume < 0) {
+			/* no answer (Esc, end of input) or no new game wanted */
+			fputs("Nothing was started.\n", stdout);
 			return 1;
+		}
 		s.in_slot = !keep_slot;
 		if (s.in_slot)
 			play_save_slot(s.data, s.path, sizeof s.path);

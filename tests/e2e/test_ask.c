@@ -132,6 +132,8 @@ static void test_escape_is_not_echoed(void **state)
 	if (!pty_wait_exit(&f->p, WAIT_MS))
 		fail_dump(f, "Esc did not answer the question");
 	assert_false(pty_log_has(&f->p, "^["));
+	assert_true(pty_log_has(&f->p, "(no answer)"));
+	assert_true(pty_log_has(&f->p, "Nothing was started."));
 	assert_false(f->p.altscreen); /* no game screen was started */
 	char path[128];
 	snprintf(path, sizeof path, "%s/save.jnl", f->data);

@@ -68,7 +68,6 @@ static void test_right_click_describes_a_monster(void **state)
 	expect(&p, "Health ");
 	expect(&p, "damage.  Speed:");
 	expect(&p, "It hits you ");
-	expect(&p, "Cost to enter: 1"); /* and the floor it stands on */
 	expect(&p, "any key or click returns");
 	assert_true(pty_wait_idle(&p, WAIT_MS));
 	assert_int_equal(pty_turn(&p), 0); /* looking takes no time */
