@@ -442,6 +442,9 @@ static int run(const struct sim_args *a, struct sim_sweep_out *sweep, int vi)
 		}
 		sim_write_settings(o.settings[s], sizeof o.settings[s], a, extra);
 	}
+	if (!sim_load_bestiary_file(a, o.bestiary, sizeof o.bestiary, &o.bestiary_hash))
+		o.bestiary[0] = '\0';
+	sim_write_run_words(&o);
 	bool any_map = false;
 	for (int l = 0; l < n_files && !a->generate && !a->dungeon; l++)
 		any_map |= cli_ends_with(files[l], ".map");
