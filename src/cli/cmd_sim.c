@@ -178,16 +178,18 @@ static const struct opt sim_opts[] = {
 	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
 		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
 		  "interval" },
-	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KIND.KEY=VALUES",
-	  .help = "play the same seeds once per value of one knob (VALUES: LO..HI:STEP or V1,V2,...), each "
-		  "value added to --set, and write one CSV: setting,value,level,metric,mean,lo,hi,n.  With "
-		  "--per-game or --shard: the per-game CSV with a sweep column first, which astray sim-report "
+	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KEY=VALUES",
+	  .help = "play the same seeds once per value of one knob, KEY as --set names it (KIND.KEY) and "
+		  "VALUES as LO..HI:STEP or V1,V2,..., each value added to --set; write one CSV: "
+		  "setting,value,level,metric,mean,lo,hi,n.  With --per-game or --shard: the per-game CSV with "
+		  "a sweep column first, which astray sim-report "
 		  "merges into the same CSV" },
 	{ .name = "sweep-plot", .kind = OPT_STRING, .offset = ARG(sweep_plot), .metavar = "FILE",
 	  .help = "--sweep: an SVG line plot to FILE of each --sweep-metric against the value, its 95% "
 		  "interval as a band (of all levels together when there are several)" },
-	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M[,M...]",
-	  .help = "the metrics --sweep-plot draws, one panel each (default killed; with --dungeon escaped,depth); "
+	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "LIST",
+	  .help = "the metrics --sweep-plot draws, M[,M...], one panel each (default killed; with --dungeon "
+		  "escaped,depth); "
 		  "a metric or KIND.METRIC" },
 };
 #undef ARG
@@ -239,11 +241,13 @@ static void sim_usage(FILE *out)
 		  "\n"
 		  "CSV columns:\n"
 		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>, "
-		  "which --shard writes; config "
-		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
-		  "run after level, --compare side (A/B) before game\n"
+		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>,"
+		  "killer,topology,settings, which --shard writes; config "
+		  "fingerprints the run's settings, so sim-report merges only files of one run, and settings "
+		  "words them for its header; --generate adds "
+		  "run after level, --compare side (A/B) before game, --sweep sweep first\n"
 		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
+		  "sweep:\tsetting,value,level,metric,mean,lo,hi,n\n"
 		  "level is the file, or \"all\" for every level together; a generated level is "
 		  "gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.  docs/sim.md has "
 		  "the rest.\n"
