@@ -173,23 +173,25 @@ static const struct opt sim_opts[] = {
 		  "(default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
 	  .help = "write one journal per game into DIR, created if missing: DIR/LEVEL-SEED.jnl, or "
-		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE" },
+		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE.  "
+		  "A journal of the same name already there is an error, unless --force" },
+	{ .name = "force", .kind = OPT_FLAG, .offset = ARG(force),
+	  .help = "--record: replace the journals of the same names that DIR already holds (other files "
+		  "in DIR are left as they are)" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
 		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
 		  "interval" },
-	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KEY=VALUES",
-	  .help = "play the same seeds once per value of one knob, KEY as --set names it (KIND.KEY) and "
-		  "VALUES as LO..HI:STEP or V1,V2,..., each value added to --set; write one CSV: "
-		  "setting,value,level,metric,mean,lo,hi,n.  With --per-game or --shard: the per-game CSV with "
-		  "a sweep column first, which astray sim-report "
+	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KNOB=VALUES",
+	  .help = "play the same seeds once per value of one knob (VALUES: LO..HI:STEP or V1,V2,...), each "
+		  "value added to --set, and write one CSV: setting,value,level,metric,mean,lo,hi,n.  With "
+		  "--per-game or --shard: the per-game CSV with a sweep column first, which astray sim-report "
 		  "merges into the same CSV" },
 	{ .name = "sweep-plot", .kind = OPT_STRING, .offset = ARG(sweep_plot), .metavar = "FILE",
 	  .help = "--sweep: an SVG line plot to FILE of each --sweep-metric against the value, its 95% "
 		  "interval as a band (of all levels together when there are several)" },
-	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "LIST",
-	  .help = "the metrics --sweep-plot draws, M[,M...], one panel each (default killed; with --dungeon "
-		  "escaped,depth); "
+	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M,...",
+	  .help = "the metrics --sweep-plot draws, one panel each (default killed; with --dungeon escaped,depth); "
 		  "a metric or KIND.METRIC" },
 };
 #undef ARG
@@ -237,17 +239,25 @@ static void sim_usage(FILE *out)
 		  "interval over games, which stays inside the values' range; p95 is the nearest-rank 95th "
 		  "percentile within a game, averaged over games.  AI time is the monsters' part of game_act "
 		  "(perception, searches, moves, attacks) per game turn, as the game measures it; the player's "
-		  "move, FOV and the scripted player's own route are not counted.\n"
+		  "move, FOV and the scripted player's own route are not counted.  Games with the same trace "
+		  "(positions and hit points, turn by turn) are one game: distinct_games counts them, each "
+		  "interval is as wide as the distinct games allow, and none is given when every game is the "
+		  "same.  --compare verdicts ignore a difference below its metric's floor (0.01 ms for time "
+		  "columns).  The scripted players break ties from a stream of their own, seeded by the game's "
+		  "seed; every player but idle ends its games (timeouts counts those it did not).\n"
 		  "\n"
 		  "CSV columns:\n"
-		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
+		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time, then the columns distinct and "
+		  "distinct_games\n"
 		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>,"
-		  "killer,topology,settings, which --shard writes; config "
+		  "killer,topology,trace,settings, which --shard writes; config "
 		  "fingerprints the run's settings, so sim-report merges only files of one run, and settings "
 		  "words them for its header; --generate adds "
 		  "run after level, --compare side (A/B) before game, --sweep sweep first\n"
-		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
+		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time, then "
+		  "distinct,distinct_games,floor,practical\n"
 		  "sweep:\tsetting,value,level,metric,mean,lo,hi,n\n"
+		  "JSON: docs/sim.schema.json lists every key.\n"
 		  "level is the file, or \"all\" for every level together; a generated level is "
 		  "gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.  docs/sim.md has "
 		  "the rest.\n"
@@ -335,6 +345,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = parse_generate(a);
 	else if (status < 0 && (a->size.w || a->depth))
 		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
+	if (status < 0 && a->force && !a->record)
+		status = opt_usage_error(&sim_command, "--force goes with --record: it replaces the journals "
+				       "that DIR already holds");
 	if (status < 0 && a->record && a->opt.chase)
 		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
 				       "are outside the rules, so a replay could not repeat them");

@@ -51,8 +51,8 @@ static const struct opt report_opts[] = {
 		  "astray sim" },
 	{ .name = "sweep-plot", .kind = OPT_STRING, .offset = ARG(sweep_plot), .metavar = "FILE",
 	  .help = "files of a sweep (sim --sweep ... --shard): the line plot sim --sweep-plot draws, to FILE" },
-	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "LIST",
-	  .help = "the metrics --sweep-plot draws, M[,M...] (default killed)" },
+	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M,...",
+	  .help = "the metrics --sweep-plot draws (default killed)" },
 };
 #undef ARG
 

@@ -70,6 +70,7 @@ struct sim_args {
 	const char *sweep;           /* --sweep KIND.KEY=VALUES, or NULL (sim_sweep.h) */
 	const char *sweep_plot;      /* --sweep-plot FILE.svg, or NULL */
 	const char *sweep_metric;    /* --sweep-metric M[,M...], or NULL: the default */
+	bool force;                  /* --force: --record replaces journals of the same names */
 };
 
 /* One level's games: [0] the run (or setting A), [1] setting B of --compare. */

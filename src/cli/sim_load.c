@@ -357,6 +357,7 @@ bool sim_load_record(const struct sim_args *a, struct sim_play *pc, struct sim_r
 			.bestiary_text = rc->bestiary_text, .bestiary_len = len,
 			.sets = (const char *const *)rc->sets[s], .n_sets = rc->n_sets[s],
 			.side = a->compare[0] ? (s ? "B" : "A") : NULL,
+			.force = a->force,
 		};
 	}
 	return true;

@@ -25,6 +25,8 @@
 /* ------------------------------------------------------------------ */
 /* The report: table, CSV and JSON                                     */
 
+#define SIM_MAX_NOTES 16     /* notes on settings that change nothing, at most */
+
 static bool shown(const struct sim_out *o, int m)
 {
 	return !o->hidden[m] && !(o->a->no_time && sim_metric_info((enum sim_metric)m)->time);
@@ -39,6 +41,8 @@ struct col {
 	int decimals;
 	bool rate, time, kind;
 	int id;              /* the column (sim_kind_col) */
+	double floor;        /* the least difference a verdict reports (sim_metric_info.floor, else
+	                        half the table's last digit) */
 };
 
 static int n_cols(const struct sim_out *o)
@@ -80,6 +84,7 @@ static bool col_info(const struct sim_out *o, int i, struct col *c)
 		c->decimals = mi->decimals;
 		c->rate = mi->rate;
 		c->time = mi->time;
+		c->floor = mi->floor > 0 ? mi->floor : 0.5 * pow(10.0, -mi->decimals);
 		return true;
 	}
 	int k = (col - SIM_METRIC_COUNT) / SIM_KIND_METRIC_COUNT;
@@ -91,6 +96,7 @@ static bool col_info(const struct sim_out *o, int i, struct col *c)
 	c->higher = ki->higher;
 	c->decimals = 2;
 	c->kind = true;
+	c->floor = 0.5 * pow(10.0, -c->decimals);
 	return true;
 }
 
@@ -188,6 +194,53 @@ static void describe_seeds(char *buf, size_t size, uint64_t first, int games)
 			 (unsigned long long)UINT64_MAX, (unsigned long long)last);
 }
 
+/* Whether no game played (either side) had a monster of kind k. */
+static bool kind_absent(const struct sim_out *o, int k)
+{
+	int sides = o->a->compare[0] ? 2 : 1;
+	for (int l = 0; l < o->n_runs; l++)
+		for (int s = 0; s < sides; s++)
+			for (int i = o->first; i < o->end; i++)
+				if (o->runs[l].games[s] && o->runs[l].games[s][i].kinds[k][SIM_K_MONSTERS] > 0)
+					return false;
+	return true;
+}
+
+/* The settings that change nothing these games touched, one sentence
+ * each into note[] (at most max): every KIND.KEY=VALUE of --set or of a
+ * --compare list whose KIND is a monster kind no game had.  (A setting of
+ * an item, or of a kind that took part, may still change nothing; the
+ * --compare table then says "A and B played every game alike".) */
+static int untouched_settings(const struct sim_out *o, char note[][200], int max)
+{
+	const struct sim_args *a = o->a;
+	const char *lists[SIM_MAX_NOTES + 2];
+	int n_lists = 0, n = 0;
+	for (int i = 0; i < a->sets.n && n_lists < SIM_MAX_NOTES; i++)
+		lists[n_lists++] = a->sets.v[i];
+	for (int s = 0; s < 2; s++)
+		if (a->compare[s])
+			lists[n_lists++] = a->compare[s];
+	for (int li = 0; li < n_lists; li++) {
+		const char *p = lists[li];
+		while (*p && n < max) {
+			p += strspn(p, " ,\t");
+			size_t len = strcspn(p, " ,\t"), klen = strcspn(p, ".");
+			if (len == 0)
+				break;
+			for (int k = 0; klen < len && k < o->n_kinds; k++)
+				if (strlen(o->kind_names[k]) == klen && strncmp(p, o->kind_names[k], klen) == 0 &&
+				    kind_absent(o, k)) {
+					snprintf(note[n++], 200, "%.*s changes nothing these games touched: no %s took part in any game",
+						 (int)(len < 120 ? len : 120), p, o->kind_names[k]);
+					break;
+				}
+			p += len;
+		}
+	}
+	return n;
+}
+
 static void header_line(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
@@ -223,11 +276,26 @@ static void header_line(FILE *f, const struct sim_out *o)
 	}
 }
 
+/* How many distinct games (or pairs of games) the n played: a line
+ * always, and a sentence when all or most of them are one game again
+ * (docs/sim.md, "Statistics"). */
+static void table_distinct(FILE *f, int d, int n, bool pairs)
+{
+	if (d < 0 || n < 1)
+		return;
+	fprintf(f, "  distinct games: %d of %d%s\n", d, n, pairs ? " pairs (A, B)" : "");
+	if (n > 1 && d == 1)
+		fprintf(f, "  Every game played out the same: the seeds change nothing here, so no interval is given.\n");
+	else if (n > 1 && 2 * d < n)
+		fprintf(f, "  Most games repeat another: each interval is only as wide as %d distinct games allow.\n", d);
+}
+
 static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 			  const struct sim_game *g, int n)
 {
 	char m1[64], c1[160];
 	fprintf(f, "\n%s\n", title);
+	table_distinct(f, sim_distinct(g, n, -1), n, false);
 	fprintf(f, "  %-26s %6s %12s  %-24s\n", "metric", "n", "mean", "95% CI");
 	bool kinds = false;
 	for (int m = 0; m < n_cols(o); m++) {
@@ -245,6 +313,9 @@ static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 			fmt_ci(c1, sizeof c1, s.lo, s.hi, mi.decimals, false));
 		if (mi.rate)
 			fprintf(f, " %ld of %d", s.successes, s.n);
+		int d = sim_distinct(g, n, mi.id);
+		if (d >= 0 && d < s.n)
+			fprintf(f, " (%d distinct)", d);
 		fputc('\n', f);
 	}
 }
@@ -286,33 +357,59 @@ static bool headline(int m)
 	       m == SIM_M_OSCILLATIONS || m == SIM_M_STUCK || m == SIM_M_BLOCKED_WAITS;
 }
 
+/* Whether a paired difference is one to report: its interval excludes 0
+ * (over at least 2 distinct pairs) and its size reaches the column's floor. */
+static bool practical(const struct col *mi, const struct sim_paired *p)
+{
+	return p->sign != 0 && p->n >= 2 && fabs(p->diff.mean) >= mi->floor;
+}
+
 static void verdict_line(FILE *f, const struct col *mi, const struct sim_paired *p)
 {
 	int dec = mi->decimals;
-	char va[64], vb[64], d[64], ci[160];
+	char va[64], vb[64], d[64], ci[160], fl[64];
 	fmt(va, sizeof va, p->a, dec, false);
 	fmt(vb, sizeof vb, p->b, dec, false);
 	fmt(d, sizeof d, p->diff.mean, dec, true);
 	fmt_ci(ci, sizeof ci, p->diff.lo, p->diff.hi, dec, true);
+	snprintf(fl, sizeof fl, "%g", mi->floor);
 	if (p->n < 2) {
 		fprintf(f, "  %s: too few paired games to tell (n = %d).\n", mi->label, p->n);
-	} else if (p->sign != 0) {
-		fprintf(f, "  %s%s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
-			p->sign > 0 ? "B" : "A", mi->who, mi->higher, mi->label, va, vb, d, ci);
 	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
 		fprintf(f, "  No difference in %s: each game gives the same under A and B (mean %s).\n", mi->label,
 			va);
+	} else if (p->distinct < 2) {
+		fprintf(f, "  Cannot tell for %s: %s (A) vs %s (B), but every pair of games is the same pair again, "
+			   "so the difference %s has no interval.\n", mi->label, va, vb, d);
+	} else if (p->sign != 0 && !practical(mi, p)) {
+		fprintf(f, "  No practical difference in %s: %s (A) vs %s (B), difference B-A %s %s excludes 0 "
+			   "but is smaller than %s, the least that counts (docs/sim.md).\n",
+			mi->label, va, vb, d, ci, fl);
+	} else if (p->sign != 0) {
+		fprintf(f, "  %s%s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
+			p->sign > 0 ? "B" : "A", mi->who, mi->higher, mi->label, va, vb, d, ci);
 	} else {
 		fprintf(f, "  No clear difference in %s: %s (A) vs %s (B), difference B-A %s %s holds 0, could be noise.\n",
 			mi->label, va, vb, d, ci);
 	}
 }
 
-static const char *higher_side(const struct sim_paired *p)
+static const char *higher_side(const struct col *mi, const struct sim_paired *p)
 {
-	if (p->sign == 0 && p->diff.sd == 0 && p->diff.mean == 0)
+	if (p->diff.sd == 0 && p->diff.mean == 0)
 		return "same in every game";
+	if (p->sign != 0 && !practical(mi, p))
+		return "below the floor";
 	return p->sign > 0 ? "B higher" : p->sign < 0 ? "A higher" : "no clear difference";
+}
+
+/* Whether A and B played every game alike (each pair the same trace). */
+static bool same_games(const struct sim_game *ga, const struct sim_game *gb, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ga[i].trace != gb[i].trace)
+			return false;
+	return n > 0;
 }
 
 static void table_compare(FILE *f, const struct sim_out *o, const char *title,
@@ -328,6 +425,9 @@ static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 		return;
 	}
 	fprintf(f, "\n%s\n", title);
+	table_distinct(f, sim_distinct_pairs(ga, gb, n, -1), n, true);
+	if (same_games(ga, gb, n))
+		fprintf(f, "  A and B played every game alike: the settings change nothing these games touched.\n");
 	fprintf(f, "  %-26s %6s %11s %11s %11s  %-26s %s\n", "metric", "n", "A", "B", "B-A",
 		"95% CI of B-A", "");
 	for (int m = 0; m < cols; m++) {
@@ -346,14 +446,14 @@ static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 			fmt(vb, sizeof vb, p[m].b, mi.decimals, false),
 			fmt(d, sizeof d, p[m].diff.mean, mi.decimals, true),
 			fmt_ci(ci, sizeof ci, p[m].diff.lo, p[m].diff.hi, mi.decimals, true),
-			p[m].n >= 2 ? higher_side(&p[m]) : "");
+			p[m].n >= 2 ? higher_side(&mi, &p[m]) : "");
 	}
 	fprintf(f, "  verdict:\n");
 	for (int m = 0; m < cols; m++) {
 		struct col mi;
 		if (!done[m] || !col_info(o, m, &mi))
 			continue;
-		if ((mi.id < SIM_METRIC_COUNT && headline(mi.id)) || (p[m].sign != 0 && p[m].n >= 2))
+		if ((mi.id < SIM_METRIC_COUNT && headline(mi.id)) || practical(&mi, &p[m]))
 			verdict_line(f, &mi, &p[m]);
 	}
 	free(p);
@@ -383,8 +483,11 @@ static void table_depths(FILE *f, const struct sim_game *g, int n, int levels)
 static void print_table(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
-	char title[17000], name[16400];
+	char title[17000], name[16400], note[SIM_MAX_NOTES][200];
 	header_line(f, o);
+	int notes = untouched_settings(o, note, SIM_MAX_NOTES);
+	for (int i = 0; i < notes; i++)
+		fprintf(f, "note: %s.\n", note[i]);
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
 		cli_escape(name, sizeof name, lr->src.file);
@@ -417,6 +520,7 @@ static void print_table(FILE *f, const struct sim_out *o)
 static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level,
 			     const struct sim_game *g, int n)
 {
+	int games = sim_distinct(g, n, -1);
 	for (int m = 0; m < n_cols(o); m++) {
 		struct col c, *mi = &c;
 		struct stats_summary s;
@@ -436,13 +540,15 @@ static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level
 		fputc(',', f);
 		if (mi->rate)
 			fprintf(f, "%ld", s.successes);
-		fprintf(f, ",%d\n", mi->time ? 1 : 0);
+		/* appended: the distinct games among n (the interval's), and of the level */
+		fprintf(f, ",%d,%d,%d\n", mi->time ? 1 : 0, sim_distinct(g, n, c.id), games);
 	}
 }
 
 static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level,
 			     const struct sim_game *ga, const struct sim_game *gb, int n)
 {
+	int games = sim_distinct_pairs(ga, gb, n, -1);
 	for (int m = 0; m < n_cols(o); m++) {
 		struct col c, *mi = &c;
 		struct sim_paired p;
@@ -457,8 +563,10 @@ static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level
 			put_num(f, v[k], "");
 			fputc(',', f);
 		}
-		fprintf(f, "%d,%s,%d\n", p.sign != 0, p.sign > 0 ? "B" : p.sign < 0 ? "A" : "",
-			mi->time ? 1 : 0);
+		fprintf(f, "%d,%s,%d,%d,%d,", p.sign != 0, p.sign > 0 ? "B" : p.sign < 0 ? "A" : "",
+			mi->time ? 1 : 0, p.distinct, games);
+		put_num(f, mi->floor, "");
+		fprintf(f, ",%d\n", practical(mi, &p));
 	}
 }
 
@@ -511,7 +619,8 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 		cli_csv_field(f, g[i].killer);
 		fputc(',', f); /* the topology, after the killer (appended in issue 31) */
 		fputs(game_topology(src, &g[i]), f);
-		fputc(',', f); /* and the side's settings in words, for sim-report's header */
+		fprintf(f, ",%016llx", (unsigned long long)g[i].trace); /* appended: the game's trace */
+		fputc(',', f); /* and the side's settings in words, for sim-report's header (appended) */
 		cli_csv_field(f, o->run_words[side && side[0] == 'B']);
 		fputc('\n', f);
 	}
@@ -527,12 +636,16 @@ static void csv_header_cols(FILE *f, const struct sim_out *o)
 			cli_csv_field(f, c.name);
 		}
 	}
-	fputs(",killer,topology,settings\n", f);
+	fputs(",killer,topology,trace,settings\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
+	char note[SIM_MAX_NOTES][200];
+	int notes = untouched_settings(o, note, SIM_MAX_NOTES);
+	for (int i = 0; i < notes; i++) /* the CSV has no place for words: they go beside it */
+		fprintf(stderr, "astray %s: note: %s\n", o->report_files ? "sim-report" : "sim", note[i]);
 	if (a->compare[0] && a->per_game) {
 		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
 		fprintf(f, "level%s,side,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
@@ -542,7 +655,8 @@ static void print_csv(FILE *f, const struct sim_out *o)
 				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].config[s],
 					      o->runs[l].games[s]);
 	} else if (a->compare[0]) {
-		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
+		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time,distinct,distinct_games,floor,"
+			   "practical\n");
 		for (int l = 0; l < o->n_runs; l++)
 			csv_compare_rows(f, o, o->runs[l].src.file, o->runs[l].games[0],
 					 o->runs[l].games[1], a->games);
@@ -554,7 +668,7 @@ static void print_csv(FILE *f, const struct sim_out *o)
 		for (int l = 0; l < o->n_runs; l++)
 			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].config[0], o->runs[l].games[0]);
 	} else {
-		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
+		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time,distinct,distinct_games\n");
 		for (int l = 0; l < o->n_runs; l++)
 			csv_summary_rows(f, o, o->runs[l].src.file, o->runs[l].games[0], a->games);
 		if (o->n_runs > 1)
@@ -583,7 +697,7 @@ static void json_summary(FILE *f, const struct sim_out *o, const struct sim_game
 		put_num(f, s.hi, "null");
 		if (mi->rate)
 			fprintf(f, ", \"successes\": %ld", s.successes);
-		fprintf(f, ", \"time\": %s}", mi->time ? "true" : "false");
+		fprintf(f, ", \"time\": %s, \"distinct\": %d}", mi->time ? "true" : "false", sim_distinct(g, n, c.id));
 		first = false;
 	}
 	fprintf(f, "\n    }");
@@ -608,9 +722,11 @@ static void json_compare(FILE *f, const struct sim_out *o, const struct sim_game
 			fprintf(f, ", \"%s\": ", keys[k]);
 			put_num(f, v[k], "null");
 		}
-		fprintf(f, ", \"excludes_zero\": %s, \"higher\": %s, \"time\": %s}",
+		fprintf(f, ", \"excludes_zero\": %s, \"higher\": %s, \"time\": %s, \"distinct\": %d, \"floor\": ",
 			p.sign != 0 ? "true" : "false",
-			p.sign > 0 ? "\"B\"" : p.sign < 0 ? "\"A\"" : "null", mi->time ? "true" : "false");
+			p.sign > 0 ? "\"B\"" : p.sign < 0 ? "\"A\"" : "null", mi->time ? "true" : "false", p.distinct);
+		put_num(f, mi->floor, "null");
+		fprintf(f, ", \"practical\": %s}", practical(mi, &p) ? "true" : "false");
 		first = false;
 	}
 	fprintf(f, "\n    }");
@@ -641,7 +757,8 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_level 
 			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
 		fprintf(f, ", \"level\": ");
 		json_string(f, src->gen ? name : src->file);
-		fprintf(f, ", \"topology\": \"%s\"}", game_topology(src, &g[i]));
+		fprintf(f, ", \"topology\": \"%s\", \"trace\": \"%016llx\"}", game_topology(src, &g[i]),
+			(unsigned long long)g[i].trace);
 	}
 	fprintf(f, "\n    ]");
 }
@@ -665,6 +782,14 @@ static void print_json(FILE *f, const struct sim_out *o)
 	for (int i = 0; i < a->sets.n; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		json_string(f, a->sets.v[i]);
+	}
+	fprintf(f, "],\n");
+	char note[SIM_MAX_NOTES][200];
+	int notes = untouched_settings(o, note, SIM_MAX_NOTES);
+	fprintf(f, "  \"notes\": [");
+	for (int i = 0; i < notes; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_string(f, note[i]);
 	}
 	fprintf(f, "],\n");
 	bool words = o->run_words[0][0] && (!cmp || o->run_words[1][0]);
@@ -694,7 +819,10 @@ static void print_json(FILE *f, const struct sim_out *o)
 		const struct sim_level_run *lr = &o->runs[l];
 		fprintf(f, "%s\n   {\"level\": ", l ? "," : "");
 		json_string(f, lr->src.file);
-		fprintf(f, ", \"monsters\": %d,\n    \"%s\": ", lr->monsters, cmp ? "compare" : "summary");
+		fprintf(f, ", \"monsters\": %d, \"distinct_games\": %d,\n    \"%s\": ", lr->monsters,
+			cmp ? sim_distinct_pairs(lr->games[0], lr->games[1], a->games, -1)
+			    : sim_distinct(lr->games[0], a->games, -1),
+			cmp ? "compare" : "summary");
 		if (cmp)
 			json_compare(f, o, lr->games[0], lr->games[1], a->games);
 		else
@@ -711,7 +839,9 @@ static void print_json(FILE *f, const struct sim_out *o)
 	}
 	fprintf(f, "\n  ]");
 	if (o->n_runs > 1) {
-		fprintf(f, ",\n  \"all\": {\"games\": %d,\n    \"%s\": ", o->n_all, cmp ? "compare" : "summary");
+		fprintf(f, ",\n  \"all\": {\"games\": %d, \"distinct_games\": %d,\n    \"%s\": ", o->n_all,
+			cmp ? sim_distinct_pairs(o->all[0], o->all[1], o->n_all, -1) : sim_distinct(o->all[0], o->n_all, -1),
+			cmp ? "compare" : "summary");
 		if (cmp)
 			json_compare(f, o, o->all[0], o->all[1], o->n_all);
 		else

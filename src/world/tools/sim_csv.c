@@ -65,6 +65,8 @@ struct sim_csv {
 	bool compare;
 	bool seeds;                 /* the files have a seed column: games are placed by seed */
 	bool configs;               /* the files have a config column: a level's side has one config */
+	bool traces;                /* the files have a trace column; without it every game counts as
+	                               distinct (files of older versions) */
 	bool any;                   /* a header was read */
 	bool hidden[SIM_METRIC_COUNT];
 	int ncols;                  /* columns of the header */
@@ -75,7 +77,7 @@ struct sim_csv {
 };
 
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
-       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9, COL_TOPOLOGY = -10, COL_SETTINGS = -11 };
+       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9, COL_TOPOLOGY = -10, COL_TRACE = -11, COL_SETTINGS = -12 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -161,9 +163,9 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
 		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
 		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER },
-		      { "topology", COL_TOPOLOGY }, { "settings", COL_SETTINGS } };
+		      { "topology", COL_TOPOLOGY }, { "trace", COL_TRACE }, { "settings", COL_SETTINGS } };
 	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false,
-	     config = false;
+	     config = false, trace = false;
 	char names[SIM_KINDS][32];
 	unsigned has[SIM_KINDS] = { 0 };
 	int n_kinds = 0;
@@ -196,6 +198,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		level |= kind == COL_LEVEL;
 		seed |= kind == COL_SEED;
 		config |= kind == COL_CONFIG;
+		trace |= kind == COL_TRACE;
 		rd->col_kind[i] = kind;
 	}
 	if (!game || !level) {
@@ -217,7 +220,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	bool kinds_differ = n_kinds != rd->n_kinds;
 	for (int k = 0; k < n_kinds && !kinds_differ; k++)
 		kinds_differ = strcmp(names[k], rd->kind_names[k]) != 0;
-	if (rd->any && (side != rd->compare || seed != rd->seeds || config != rd->configs ||
+	if (rd->any && (side != rd->compare || seed != rd->seeds || config != rd->configs || trace != rd->traces ||
 			memcmp(hidden, rd->hidden, sizeof hidden) != 0 || kinds_differ)) {
 		snprintf(err, errlen, "its columns differ from the first file's (mixed runs?%s)",
 			 kinds_differ ? " its per-kind columns name other kinds: another bestiary" : "");
@@ -228,6 +231,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	rd->compare = side;
 	rd->seeds = seed;
 	rd->configs = config;
+	rd->traces = trace;
 	memcpy(rd->hidden, hidden, sizeof hidden);
 	rd->ncols = n;
 	rd->any = true;
@@ -381,6 +385,17 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			}
 			break;
 		}
+		case COL_TRACE: {
+			char *end;
+			errno = 0;
+			g.trace = strtoull(f[i], &end, 16);
+			if (strlen(f[i]) != 16 || *end != '\0' || errno != 0 || f[i][0] == '-' || f[i][0] == '+' ||
+			    f[i][0] == ' ') {
+				snprintf(err, errlen, "trace '%.30s' (expected 16 hexadecimal digits)", f[i]);
+				return false;
+			}
+			break;
+		}
 		case COL_MONSTERS:
 			if (!parse_long(f[i], 0, 100000000, &v)) {
 				snprintf(err, errlen, "monsters '%.20s' (expected a count)", f[i]);
@@ -408,6 +423,8 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			break;
 		}
 	}
+	if (!rd->traces) /* no trace: a key of its own for each game and side, so every one is distinct */
+		g.trace = (g.seed ^ (uint64_t)g.index << 40) * 0x9e3779b97f4a7c15ULL + (uint64_t)side;
 	/* Under --generate every game has its own level; the run column names
 	 * the run they make up, the block a single run's summary prints. */
 	struct level_acc *l = find_level(rd, run ? run : level);
