@@ -250,12 +250,13 @@ static void sim_usage(FILE *out)
 		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time, then the columns distinct and "
 		  "distinct_games\n"
 		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>,"
-		  "killer,trace, "
-		  "which --shard writes; config "
-		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
-		  "run after level, --compare side (A/B) before game\n"
+		  "killer,topology,trace,settings, which --shard writes; config "
+		  "fingerprints the run's settings, so sim-report merges only files of one run, and settings "
+		  "words them for its header; --generate adds "
+		  "run after level, --compare side (A/B) before game, --sweep sweep first\n"
 		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time, then "
 		  "distinct,distinct_games,floor,practical\n"
+		  "sweep:\tsetting,value,level,metric,mean,lo,hi,n\n"
 		  "JSON: docs/sim.schema.json lists every key.\n"
 		  "level is the file, or \"all\" for every level together; a generated level is "
 		  "gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.  docs/sim.md has "
@@ -458,6 +459,9 @@ static int run(const struct sim_args *a, struct sim_sweep_out *sweep, int vi)
 		}
 		sim_write_settings(o.settings[s], sizeof o.settings[s], a, extra);
 	}
+	if (!sim_load_bestiary_file(a, o.bestiary, sizeof o.bestiary, &o.bestiary_hash))
+		o.bestiary[0] = '\0';
+	sim_write_run_words(&o);
 	bool any_map = false;
 	for (int l = 0; l < n_files && !a->generate && !a->dungeon; l++)
 		any_map |= cli_ends_with(files[l], ".map");

@@ -306,6 +306,8 @@ int cmd_sim_report(int argc, char **argv)
 				r.levels[l].monsters = res.levels[l].monsters;
 				r.levels[l].games[0] = res.levels[l].games[0];
 				r.levels[l].games[1] = res.levels[l].games[1];
+				r.levels[l].settings[0] = res.levels[l].settings[0];
+				r.levels[l].settings[1] = res.levels[l].settings[1];
 			}
 			r.n_levels = res.n_levels;
 			r.games = res.games;

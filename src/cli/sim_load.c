@@ -37,7 +37,7 @@
  * build folders, PROGRAM/../share/astray/levels/), so that build/astray
  * works from any folder.  False with
  * every place looked at said. */
-static bool generated_bestiary(bool dungeon, char *path, size_t size)
+static bool generated_bestiary(bool dungeon, bool quiet, char *path, size_t size)
 {
 	if (bestiary_default_path(".", path, size))
 		return true;
@@ -60,6 +60,8 @@ static bool generated_bestiary(bool dungeon, char *path, size_t size)
 			return true;
 		}
 	}
+	if (quiet)
+		return false;
 	fprintf(stderr, "astray sim: --%s needs a bestiary and found none: not ./bestiary.txt, not levels/bestiary.txt "
 			"of the source tree, not the installed %s/levels/bestiary.txt",
 		dungeon ? "dungeon" : "generate", ASTRAY_DATADIR);
@@ -67,6 +69,24 @@ static bool generated_bestiary(bool dungeon, char *path, size_t size)
 		fprintf(stderr, ", not %s", tried[i]);
 	fprintf(stderr, "; give --bestiary FILE (the items.txt beside it is read too)\n");
 	return false;
+}
+
+bool sim_load_bestiary_file(const struct sim_args *a, char *path, size_t size, uint64_t *hash)
+{
+	bool found;
+	if (a->bestiary)
+		found = snprintf(path, size, "%s", a->bestiary) < (int)size;
+	else if (a->generate || a->dungeon)
+		found = generated_bestiary(a->dungeon, true, path, size);
+	else
+		found = bestiary_default_path(a->levels.v[0], path, size) != NULL;
+	char *text = NULL;
+	size_t len = 0;
+	if (!found || textfile_read(path, &text, &len) != 0)
+		return false;
+	*hash = heatmap_text_hash(text, len);
+	free(text);
+	return true;
 }
 
 /* False with the message printed; *usage is 2 for a bad --set value, else
@@ -80,7 +100,7 @@ bool sim_load_bestiary(const struct sim_args *a, const struct opt_command *cmd, 
 	if (a->bestiary)
 		ok = bestiary_load_file(a->bestiary, b, &d);
 	else if (a->generate || a->dungeon)
-		ok = generated_bestiary(a->dungeon, path, sizeof path) && bestiary_load_file(path, b, &d);
+		ok = generated_bestiary(a->dungeon, false, path, sizeof path) && bestiary_load_file(path, b, &d);
 	else
 		ok = bestiary_load_default(a->levels.v[0], b, &d);
 	cli_print_diags(stderr, &d, false, false);
@@ -312,10 +332,9 @@ bool sim_load_record(const struct sim_args *a, struct sim_play *pc, struct sim_r
 		fprintf(stderr, "astray sim: --record %s: %s\n", a->record, strerror(errno));
 		return false;
 	}
-	const char *path = a->bestiary;
-	if (!path)
-		path = bestiary_default_path(a->generate || a->dungeon ? "." : a->levels.v[0], rc->bestiary_path,
-					     sizeof rc->bestiary_path);
+	uint64_t hash;
+	const char *path = sim_load_bestiary_file(a, rc->bestiary_path, sizeof rc->bestiary_path, &hash)
+				   ? rc->bestiary_path : a->bestiary;
 	size_t len = 0;
 	int err = path ? textfile_read(path, &rc->bestiary_text, &len) : ENOENT;
 	if (err) {

@@ -749,8 +749,19 @@ int sim_sweep_report(const char *const *files, int n, const char *plot, const ch
 			cli_escape(about.level, sizeof about.level, gs[0].res.levels[0].file);
 		else
 			snprintf(about.level, sizeof about.level, "all levels together");
-		snprintf(about.settings, sizeof about.settings, "one config per value in the %d merged file%s (per-game "
-			 "CSV carries them as a fingerprint)", n, n == 1 ? "" : "s");
+		/* the files' own words for the first value, its KEY=VALUE (added last) taken off */
+		const char *w = gs[0].res.n_levels > 0 ? gs[0].res.levels[0].settings[0] : NULL;
+		size_t wl = w ? strlen(w) : 0, sl = strlen(gs[0].set);
+		if (w && wl >= sl && strcmp(w + wl - sl, gs[0].set) == 0) {
+			wl -= sl;
+			while (wl > 0 && w[wl - 1] == ' ')
+				wl--;
+			snprintf(about.settings, sizeof about.settings, "%.*s%s", (int)wl, w,
+				 wl >= 2 && w[wl - 1] == ';' ? " the bestiary as read" : "");
+		} else {
+			snprintf(about.settings, sizeof about.settings, "as in the %d merged file%s (written before per-game "
+				 "CSV carried its settings)", n, n == 1 ? "" : "s");
+		}
 		status = sim_sweep_plot(s, plot, &about, "astray sim-report");
 	}
 	for (int i = 0; i < ng; i++)

@@ -249,8 +249,15 @@ static void header_line(FILE *f, const struct sim_out *o)
 	if (o->report_files > 0) {
 		fprintf(f, "astray sim-report: %d game%s per level (%s), merged from %d file%s\n", a->games,
 			a->games == 1 ? "" : "s", seeds, o->report_files, o->report_files == 1 ? "" : "s");
-		if (a->compare[0])
-			fprintf(f, "compare (same seeds for both): A and B as in the files\n");
+		if (a->compare[0] && o->run_words[0][0] && o->run_words[1][0]) {
+			fprintf(f, "compare (same seeds for both): A = %s\n", o->run_words[0]);
+			fprintf(f, "                               B = %s\n", o->run_words[1]);
+		} else if (a->compare[0]) {
+			fprintf(f, "compare (same seeds for both): A and B as in the files (written before they carried "
+				   "their settings)\n");
+		} else if (o->run_words[0][0]) {
+			fprintf(f, "settings: %s\n", o->run_words[0]);
+		}
 		return;
 	}
 	fprintf(f, "astray sim: player %s, %d game%s per level (%s), at most %d turns%s\n",
@@ -261,6 +268,11 @@ static void header_line(FILE *f, const struct sim_out *o)
 		fprintf(f, "                               B = %s\n", o->settings[1]);
 	} else {
 		fprintf(f, "settings: %s\n", o->settings[0]);
+	}
+	if (o->bestiary[0]) {
+		fprintf(f, "bestiary: ");
+		cli_put_escaped(f, o->bestiary);
+		fprintf(f, " (text hash %016llx)\n", (unsigned long long)o->bestiary_hash);
 	}
 }
 
@@ -607,7 +619,10 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 		cli_csv_field(f, g[i].killer);
 		fputc(',', f); /* the topology, after the killer (appended in issue 31) */
 		fputs(game_topology(src, &g[i]), f);
-		fprintf(f, ",%016llx\n", (unsigned long long)g[i].trace); /* appended: the game's trace */
+		fprintf(f, ",%016llx", (unsigned long long)g[i].trace); /* appended: the game's trace */
+		fputc(',', f); /* and the side's settings in words, for sim-report's header (appended) */
+		cli_csv_field(f, o->run_words[side && side[0] == 'B']);
+		fputc('\n', f);
 	}
 }
 
@@ -621,7 +636,7 @@ static void csv_header_cols(FILE *f, const struct sim_out *o)
 			cli_csv_field(f, c.name);
 		}
 	}
-	fputs(",killer,topology,trace\n", f);
+	fputs(",killer,topology,trace,settings\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
@@ -777,12 +792,27 @@ static void print_json(FILE *f, const struct sim_out *o)
 		json_string(f, note[i]);
 	}
 	fprintf(f, "],\n");
+	bool words = o->run_words[0][0] && (!cmp || o->run_words[1][0]);
 	if (cmp) {
 		fprintf(f, "  \"compare\": {\"a\": ");
-		json_string(f, a->compare[0]);
+		json_string(f, o->report_files > 0 && words ? o->run_words[0] : a->compare[0]);
 		fprintf(f, ", \"b\": ");
-		json_string(f, a->compare[1]);
+		json_string(f, o->report_files > 0 && words ? o->run_words[1] : a->compare[1]);
 		fprintf(f, "},\n");
+	}
+	if (o->bestiary[0]) {
+		fprintf(f, "  \"bestiary\": ");
+		json_string(f, o->bestiary);
+		fprintf(f, ",\n  \"bestiary_hash\": \"%016llx\",\n", (unsigned long long)o->bestiary_hash);
+	}
+	if (words) { /* each side's whole setting in words, as the table's header and the CSV carry it */
+		fprintf(f, "  \"run_settings\": [");
+		json_string(f, o->run_words[0]);
+		if (cmp) {
+			fprintf(f, ", ");
+			json_string(f, o->run_words[1]);
+		}
+		fprintf(f, "],\n");
 	}
 	fprintf(f, "  \"levels\": [");
 	for (int l = 0; l < o->n_runs; l++) {
@@ -846,6 +876,23 @@ void sim_write_settings(char *buf, size_t size, const struct sim_args *a, const 
 		snprintf(buf, size, "the bestiary as read");
 }
 
+void sim_write_run_words(struct sim_out *o)
+{
+	const struct sim_args *a = o->a;
+	char best[600] = "";
+	if (o->bestiary[0]) {
+		char esc[512];
+		cli_escape(esc, sizeof esc, o->bestiary);
+		snprintf(best, sizeof best, "; bestiary %s (text hash %016llx)", esc, (unsigned long long)o->bestiary_hash);
+	}
+	for (int s = 0; s < (a->compare[0] ? 2 : 1); s++) {
+		char words[sizeof o->run_words[0]];
+		snprintf(words, sizeof words, "player %s; at most %d turns%s%s; %s", sim_player_name(a->opt.player),
+			 a->opt.max_turns, a->opt.chase ? "; --chase" : "", best, o->settings[s]);
+		memcpy(o->run_words[s], words, sizeof words);
+	}
+}
+
 int sim_report_print(const struct sim_report *r)
 {
 	struct sim_args a;
@@ -876,6 +923,9 @@ int sim_report_print(const struct sim_report *r)
 	o.n_kinds = r->n_kinds;
 	for (int k = 0; k < r->n_kinds; k++)
 		snprintf(o.kind_names[k], sizeof o.kind_names[k], "%s", r->kind_names[k]);
+	for (int s = 0; s < sides && r->n_levels > 0; s++)
+		if (r->levels[0].settings[s])
+			snprintf(o.run_words[s], sizeof o.run_words[s], "%s", r->levels[0].settings[s]);
 	for (int l = 0; l < r->n_levels; l++) {
 		runs[l].src.file = r->levels[l].file;
 		runs[l].monsters = r->levels[l].monsters;

@@ -338,6 +338,48 @@ static void test_generate_elsewhere(void **state)
 	free(out);
 }
 
+/* The settings travel with per-game CSV: sim-report's table and JSON name
+ * each side's player, turns, bestiary and --set instead of "as in the
+ * files"; sim's own header names the bestiary and the hash of its text. */
+static void test_report_settings(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char args[1024];
+	const char *run = "sim levels/02-the-chase.lvl --games 4 --no-time --turns 300 --set rat.hp=4 "
+			  "--compare 'goblin.sight=3' 'goblin.sight=9'";
+	char *table = ok(run);
+	assert_non_null(strstr(table, "\nbestiary: levels/bestiary.txt (text hash "));
+	free(table);
+	snprintf(args, sizeof args, "%s --shard 1/2 > %s/c1.csv", run, dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "%s --shard 2/2 > %s/c2.csv", run, dir);
+	free(ok(args));
+	snprintf(args, sizeof args, "%s/c1.csv", dir);
+	char *csv = slurp(args);
+	assert_non_null(strstr(csv, ",killer,topology,trace,settings\n"));
+	assert_non_null(strstr(csv, ",player exit; at most 300 turns; bestiary levels/bestiary.txt (text hash "));
+	free(csv);
+	snprintf(args, sizeof args, "sim-report %s/c1.csv %s/c2.csv", dir, dir);
+	char *rep = ok(args);
+	assert_null(strstr(rep, "as in the files"));
+	assert_non_null(strstr(rep, "A = player exit; at most 300 turns; bestiary levels/bestiary.txt (text hash "));
+	assert_non_null(strstr(rep, "); rat.hp=4 goblin.sight=3\n"));
+	assert_non_null(strstr(rep, "); rat.hp=4 goblin.sight=9\n"));
+	free(rep);
+	snprintf(args, sizeof args, "sim-report %s/c1.csv %s/c2.csv --format json", dir, dir);
+	rep = ok(args);
+	assert_null(strstr(rep, "\"a\": \"A\""));
+	assert_non_null(strstr(rep, "\"compare\": {\"a\": \"player exit; at most 300 turns; bestiary "));
+	assert_non_null(strstr(rep, "\"run_settings\": [\"player exit;"));
+	free(rep);
+	/* the per-game JSON names each game's level and topology */
+	rep = ok("sim --generate hex,square4 --games 2 --no-time --format json --per-game");
+	assert_non_null(strstr(rep, "\"level\": \"gen:hex:"));
+	assert_non_null(strstr(rep, "\"topology\": \"square4\""));
+	free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_dungeon),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_generate_elsewhere),
+		cmocka_unit_test(test_report_settings),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -686,7 +686,7 @@ static void test_cli_csv_columns(void **state)
 				len += snprintf(header + len, sizeof header - (size_t)len, ",%s.%s", k ? "rat" : "goblin",
 						sim_kind_metric_info((enum sim_kind_metric)km)->name);
 	}
-	len += snprintf(header + len, sizeof header - (size_t)len, ",killer,topology,trace");
+	len += snprintf(header + len, sizeof header - (size_t)len, ",killer,topology,trace,settings");
 	r = run_sim("@L --games 5 --seed 3 --format csv --per-game");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, header), 6);
@@ -704,11 +704,12 @@ static void test_cli_csv_columns(void **state)
 	for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[64];
 		int n = csv_fields(line, f, 64);
-		int keep = 6 + first_time + 2 * SIM_KIND_METRIC_COUNT; /* the time columns, then killer, topology and trace, come last */
-		assert_int_equal(n, keep + (SIM_METRIC_COUNT - first_time) + 3);
+		int keep = 6 + first_time + 2 * SIM_KIND_METRIC_COUNT; /* the time columns, then killer, topology, trace and settings, come last */
+		assert_int_equal(n, keep + (SIM_METRIC_COUNT - first_time) + 4);
 		for (int k = 0; k < keep; k++)
 			used += (size_t)snprintf(stripped + used, sizeof stripped - used, "%s%s", k ? "," : "", f[k]);
-		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s,%s,%s", f[n - 3], f[n - 2], f[n - 1]);
+		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s,%s,%s,%s", f[n - 4], f[n - 3],
+					 f[n - 2], f[n - 1]);
 		used += (size_t)snprintf(stripped + used, sizeof stripped - used, "\n");
 	}
 	assert_string_equal(stripped, nt.out);
