@@ -44,8 +44,8 @@ static void usage(FILE *out)
 	}
 	help_text(out, 0, "\nWith no command, or with a level or folder, astray plays.  `astray COMMAND --help` tells "
 			  "more.  `astray --version` prints the version.  Options take their value as --opt VALUE "
-			  "or --opt=VALUE; `--` ends them.  Options before the command are the command's (astray "
-			  "--no-save play is astray play --no-save).  Exit status 2 means a usage error, in every "
+			  "or --opt=VALUE; `--` ends them.  Options before the command belong to it: astray "
+			  "--no-save play is astray play --no-save.  Exit status 2 means a usage error, in every "
 			  "command.");
 }
 
