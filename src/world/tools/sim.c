@@ -113,6 +113,9 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 	[SIM_M_AI_CPU_MS_MEAN] = { "time_ai_cpu_ms_mean", "AI CPU ms/turn mean", false, true, 4,
 		"costs more CPU per turn",
 		"time_ai_ms_mean in CPU time: what a shared machine gives other programs is not counted" },
+	[SIM_M_AI_CPU_MS_P95] = { "time_ai_cpu_ms_p95", "AI CPU ms/turn p95", false, true, 4,
+		"has slower worst turns in CPU time",
+		"time_ai_ms_p95 in CPU time: the 95th percentile of the monsters' CPU milliseconds per turn" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -210,6 +213,7 @@ struct sim_runner {
 	struct samples expanded;  /* per search */
 	struct samples us;        /* per search */
 	struct samples turn_ms;   /* per game turn */
+	struct samples turn_cpu_ms; /* per game turn, CPU time */
 	double cpu_ms;            /* the monsters' CPU milliseconds of the game */
 	int *route;               /* the scripted player's route */
 	int route_len, route_pos, route_cap;
@@ -238,6 +242,7 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->expanded.v);
 	free(r->us.v);
 	free(r->turn_ms.v);
+	free(r->turn_cpu_ms.v);
 	free(r->route);
 	free(r->exits);
 	free(r->avoid);
@@ -792,6 +797,7 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 		k += 3;
 	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 	v[SIM_M_AI_CPU_MS_MEAN] = r->turn_ms.n > 0 ? r->cpu_ms / (double)r->turn_ms.n : NAN;
+	v[SIM_M_AI_CPU_MS_P95] = r->turn_cpu_ms.n > 0 ? percentile_or_nan(&r->turn_cpu_ms, 95) : NAN;
 	v[SIM_M_DEPTH] = g->depth + 1;
 }
 
@@ -910,8 +916,10 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 				return SIM_OUT_OF_TURNS;
 		}
 		int turns = g->turn - turn0;
-		for (int k = 0; k < turns; k++)
+		for (int k = 0; k < turns; k++) {
 			samples_push(&r->turn_ms, spent / turns);
+			samples_push(&r->turn_cpu_ms, cpu / turns);
+		}
 		r->cpu_ms += cpu;
 		if (r->heat && r->heat_kind < 0 && !contact0 && g->first_contact_turn >= 0)
 			r->heat->v[SIM_HEAT_CONTACT][player_cell(g)] += 1;
@@ -1129,9 +1137,9 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 		goto done;
 	g->on_monster_act = sim_behaviour_act;
 	g->on_monster_act_ud = r;
-	r->expanded.n = r->us.n = r->turn_ms.n = 0;
+	r->expanded.n = r->us.n = r->turn_ms.n = r->turn_cpu_ms.n = 0;
 	r->cpu_ms = 0;
-	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
+	r->expanded.failed = r->us.failed = r->turn_ms.failed = r->turn_cpu_ms.failed = false;
 	r->route_len = r->route_pos = 0;
 	g->ai.stats.on_search = on_search;
 	g->ai.stats.ud = r;

@@ -68,6 +68,7 @@ enum sim_metric {
 	SIM_M_XLEVEL,        /* appended: the per-game CSV keeps its older columns in place */
 	SIM_M_ITEMS_USED,
 	SIM_M_AI_CPU_MS_MEAN,
+	SIM_M_AI_CPU_MS_P95,
 	SIM_METRIC_COUNT
 };
 
