@@ -820,6 +820,8 @@ static int monster_pushing_step(struct game *g, int i, int to, int depth)
 	int from = cell_of(g, m->x, m->y), b = g->occupant[to], dest = ai_pushed(&g->ai, b);
 	struct monster *mb = &g->monsters[b];
 	CHECK(b != i && dest >= 0 && depth < AI_PUSH_MAX && mb->alive && mb->energy >= 100);
+	if (b == i || dest < 0 || depth >= AI_PUSH_MAX)
+		return 100; /* not pushed (never, by the AI's rule): the step is a wait */
 	if (g->on_monster_act)
 		g->on_monster_act(g->on_monster_act_ud, g, b, (struct ai_decision){ .act = AI_STEP, .cell = dest });
 	if (dest == from) {
