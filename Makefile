@@ -10,6 +10,7 @@
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
+#   make bench-crowd  the crowd rules detour and pass side by side (docs/ai.md)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
 #   make soak       random play of every level and generated ones, journals
 #                   replayed, in the sanitizer build (SOAK_SECONDS=60)
@@ -99,7 +100,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-crowd fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -319,6 +320,16 @@ run:
 bench-resume: build/astray build/san/tests/world/test_journal
 	tools/bench-resume $(OLD)
 
+# The crowd rules side by side (docs/ai.md, "Crowds: priority passing"):
+# rules.crowd=detour against pass on the same seeds, paired intervals of
+# every behaviour metric and the AI's CPU time, on the corridor, doorway
+# and room suites (tests/bench/crowd) and the Moving AI 512x512 maps.
+bench-crowd: build/astray
+	ASTRAY_MAPS=$(MAPS) tests/bench/crowd-rules.sh build/astray $(CROWD_GAMES) $(CROWD_TURNS) $(CROWD_N)
+CROWD_GAMES ?= 6
+CROWD_TURNS ?= 80
+CROWD_N ?= 1000
+
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
@@ -384,7 +395,7 @@ SOAK_SEED ?= 20240613
 soak: build/san/tests/soak
 	$(SAN_ENV) build/san/tests/soak --seed $(SOAK_SEED) $(SOAK_SECONDS) \
 		levels/bestiary.txt tests/levels/bestiary.txt \
-		levels/*.lvl $$(find tests/levels -name '*.lvl' | sort)
+		levels/*.lvl $$(find tests/levels -name '*.lvl' | sort) tests/bench/crowd/*.lvl
 
 build/san/tests/soak: tests/soak.c build/san/libworld.a build/san/libcore.a
 	@mkdir -p $(@D)

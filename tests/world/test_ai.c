@@ -207,6 +207,7 @@ static void test_crowd(void **state)
 			struct fixture f;
 			struct game *g = fixture_game(&f, "square4", corridors_map, 1);
 			g->ai.share = share ? AI_SHARE_NEVER : AI_SHARE_ALWAYS;
+			g->bestiary.rules.crowd = CROWD_DETOUR; /* the detour rule (test_crowd.c: pass) */
 			g->player.hp = 1000;
 			kind(g, "goblin")->crowd = crowd;
 			kind(g, "goblin")->memory = 1000;
@@ -267,6 +268,7 @@ static void crowd_large_level(int lookahead)
 	struct game *g = fixture_game(&f, "square8", text, 1);
 	free(text);
 	g->ai.share = AI_SHARE_ALWAYS;
+	g->bestiary.rules.crowd = CROWD_DETOUR; /* the detour rule (test_crowd.c: pass) */
 	g->player.hp = 100000;
 	kind(g, "goblin")->memory = 1000;
 	kind(g, "goblin")->crowd = 4;

@@ -104,20 +104,28 @@ static void test_defaults_match_docs(void **state)
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 34);
+	assert_int_equal(n, 37);
+	assert_int_equal(k->swap, 1);
+	assert_int_equal(k->wait_detour, 8);
+	assert_int_equal(k->congestion, 0);
 	assert_int_equal(k->hit, 70);
 	assert_int_equal(k->evade, 0);
 	assert_int_equal(k->xp, 0);
 	assert_int_equal(k->heal, 0);
 	/* a file with no rules block: every rule knob at its documented default */
 	const struct bestiary_key_doc *rk = bestiary_rule_keys(&n);
-	assert_int_equal(n, 10);
+	assert_int_equal(n, 11);
+	assert_int_equal(b.rules.crowd, CROWD_PASS);
 	struct rule_knobs want;
 	bestiary_rules_defaults(&want);
 	assert_memory_equal(&b.rules, &want, sizeof want);
 	for (int i = 0; i < n; i++) {
 		int v;
 		memcpy(&v, (const char *)&b.rules + rk[i].offset, sizeof v);
+		if (rk[i].type == BKEY_ENUM) { /* a word: the default names the value */
+			assert_string_equal(rk[i].names[v], rk[i].def);
+			continue;
+		}
 		assert_int_equal(v, atoi(rk[i].def));
 		assert_true(strlen(rk[i].doc) > 5 && v >= rk[i].min && v <= rk[i].max);
 	}
@@ -325,7 +333,7 @@ static void test_rules_block(void **state)
 	bestiary_describe(&b, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\nrules xp_base 15 level_max 20 "));
 	assert_non_null(strstr(buf, " arrival 0 "));
-	assert_non_null(strstr(buf, " heal 7\n"));
+	assert_non_null(strstr(buf, " heal 7 crowd pass\n"));
 	/* the default worth of a kill: hp / 2 + 2 x damage, at least 1 */
 	struct monster_kind k = *bestiary_find_name(&b, "bat");
 	k.hp = 14;

@@ -21,6 +21,11 @@
  *      keeps that detour for AI_CROWD_COMMIT turns (or its repath interval,
  *      if longer) so that it does not turn back as soon as the jam moves;
  *      if the step is still held, it waits.
+ *   Rule 4 is the rules' crowd key `detour`.  Under `pass` (the default,
+ *   crowd.c) a chase-mind hunter that the shared flood serves steps to its
+ *   best free neighbour nearer the goal, pushing the hunters ahead of it
+ *   on, and searches the detour of rule 4 only after `wait_detour` actions
+ *   with no such step (docs/ai.md, "Crowds: priority passing").
  *
  * Sharing work: a plan of step 3 for a monster with the
  * exact knobs (weight 1, automatic P, no budget) is an optimal route to its
@@ -151,6 +156,18 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->near_goal = -1;
 	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
 		return false;
+	ai->max_monsters = max_monsters;
+	ai->push_who = malloc(AI_PUSH_MAX * sizeof *ai->push_who);
+	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);
+	ai->tried = calloc((size_t)max_monsters + 1, sizeof *ai->tried);
+	ai->want = calloc(n, sizeof *ai->want);
+	ai->want_turn = malloc(n * sizeof *ai->want_turn);
+	ai->push_n = 0;
+	ai->plan_cell = -1;
+	if (!ai->push_who || !ai->push_to || !ai->tried || !ai->want || !ai->want_turn)
+		return false;
+	for (size_t c = 0; c < n; c++)
+		ai->want_turn[c] = -1;
 	ai->stairs = mind_stairs_create(grid);
 	ai->pack = mind_pack_create(max_monsters);
 	ai->ambush = mind_ambush_create();
@@ -163,6 +180,15 @@ void ai_level_fini(struct ai *ai)
 	free(ai->region);
 	free(ai->solid);
 	free(ai->route_cells);
+	free(ai->push_who);
+	free(ai->push_to);
+	free(ai->tried);
+	free(ai->want);
+	free(ai->want_turn);
+	ai->push_who = ai->push_to = ai->want_turn = NULL;
+	ai->tried = NULL;
+	ai->want = NULL;
+	ai->push_n = 0;
 	flood_destroy(ai->flood);
 	flood_destroy(ai->near);
 	ranged_map_destroy(ai->ranged);
@@ -259,6 +285,7 @@ void ai_mind_fini(struct mind *mind)
 	mind->route_pos = 0;
 	mind->route_stuck = false;
 	mind->commit_until = 0;
+	mind->waited = 0;
 }
 
 void ai_mind_alert(struct mind *mind, const struct monster_kind *k, int x, int y, int turn)
@@ -514,6 +541,17 @@ static struct flood_ctx *flood_reach(struct ai *ai, const struct ai_view *v, int
 	return ai->flood;
 }
 
+bool ai_crowd_shareable(const struct ai *ai, const struct monster_kind *k)
+{
+	return shareable_in(ai, k);
+}
+
+struct flood_ctx *ai_crowd_field(struct ai *ai, const struct ai_view *v, int goal, int here)
+{
+	struct flood_ctx *fl = flood_reach(ai, v, goal, here);
+	return fl && flood_settled(fl, here) ? fl : NULL;
+}
+
 /* Fills crowd[] with this crowd knob (cells held by monsters). */
 static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 {
@@ -686,6 +724,11 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 	plan_search(ai, v, k, mi, here, goal, crowd);
 }
 
+void ai_crowd_detour(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal)
+{
+	plan(ai, v, m, mi, goal, true);
+}
+
 /* The next cell of the route (rules 2-4), or -1 to wait. */
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
 		     int goal)
@@ -714,6 +757,7 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 		if (v->occupant[next] >= 0)
 			return -1;
 	}
+	ai->plan_cell = next;
 	return next;
 }
 
@@ -736,7 +780,7 @@ struct ai_decision ai_attack(int cell)
 
 /* Fleeing: the free neighbour farthest from the player, if farther than
  * here; cornered and adjacent, it bites; otherwise it waits. */
-static struct ai_decision flee(const struct ai_view *v, const struct monster *m, struct mind *mi)
+static struct ai_decision flee(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi)
 {
 	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
@@ -754,6 +798,7 @@ static struct ai_decision flee(const struct ai_view *v, const struct monster *m,
 		}
 	}
 	ai_mind_fini(mi);
+	ai->plan_cell = to;
 	if (to >= 0)
 		return ai_step(to);
 	if (ai_can_step(v->grid, here, pc))
@@ -863,6 +908,8 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 	const struct monster *m = &v->monsters[self];
 	const struct monster_kind *k = m->kind;
 	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
+	ai->plan_cell = -1;
+	ai->push_n = 0;
 	bool sees = perceive(ai, v, m, mi);
 	if (mi->asleep)
 		return ai_wait();
@@ -870,7 +917,7 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 		mi->fleeing = true;
 		mi->target_x = v->player_x;
 		mi->target_y = v->player_y;
-		return flee(v, m, mi);
+		return flee(ai, v, m, mi);
 	}
 	mi->fleeing = false;
 	struct ai_decision d;
@@ -881,8 +928,12 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 		return idle(ai, v, m, mi);
 	if (sees && ai_can_step(v->grid, here, pc))
 		return ai_attack(pc);
-	int next = ai_next_step(ai, v, m, mi, grid_index(v->grid, mi->target_x, mi->target_y));
-	if (next < 0 || !ai_can_step(v->grid, here, next))
+	int goal = grid_index(v->grid, mi->target_x, mi->target_y);
+	/* the crowd rule pass is for hunters whose step comes from the shared field */
+	bool pass = v->crowd_rule == CROWD_PASS && k->behaviour == MIND_CHASE && shareable_in(ai, k);
+	int next = pass ? ai_crowd_step(ai, v, self, mi, goal) : ai_next_step(ai, v, m, mi, goal);
+	/* the pass only ever returns a cell it may step to (crowd.c) */
+	if (next < 0 || (!pass && !ai_can_step(v->grid, here, next)))
 		return ai_wait();
 	if (next == pc)
 		return ai_attack(pc);

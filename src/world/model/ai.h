@@ -49,6 +49,8 @@ struct mind {
 	int wander;             /* the cell an idle wanderer walks to; -1 none */
 	bool tracking;          /* track mind: following the player's scent trail */
 	int trail;              /* track mind: the newest scent stamp (game turn) it has followed or seen; -1 none */
+	/* crowds, rules crowd pass (crowd.c; docs/ai.md, "Crowds: priority passing"); in the state table */
+	int waited;             /* its actions in a row that found no free step nearer its target: its priority */
 };
 
 /*
@@ -99,6 +101,7 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_NEAR_DIST 48.0
 #define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
 #define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
+#define AI_PUSH_MAX 64      /* monsters one action may push ahead of it (crowd.c) */
 
 /*
  * The AI's state in a game (struct game embeds one).  The policy and the
@@ -137,6 +140,15 @@ struct ai {
 	/* the swarm mind's count (mind_swarm.c): a pure cache of this turn */
 	int swarm_turn;             /* the game turn swarm_near was counted on; -1 none */
 	int swarm_near;             /* swarm members hunting within their gather + 2 turns of the player */
+	/* crowds (crowd.c): scratch of one decision and this turn's wants, no state */
+	int max_monsters;           /* monsters the level keeps room for */
+	int *push_who, *push_to;    /* AI_PUSH_MAX: the monsters the acting one pushes this action, and where */
+	int push_n;
+	unsigned *tried;            /* max_monsters: the decision a monster was last asked to make room in */
+	unsigned decision;          /* counts the crowd rule's decisions, for tried[] */
+	uint16_t *want;             /* w*h: hunters that wanted each cell on turn want_turn[] (congestion) */
+	int *want_turn;
+	int plan_cell;              /* the cell the acting monster's plan returned this action, -1 none (the planner rule) */
 };
 
 /*
@@ -154,6 +166,7 @@ struct ai_view {
 	const uint8_t *tiles;           /* w*h enum tile (level.h): walls, doors, stairs as the level stands now */
 	const int *scent;               /* w*h: the game turn the player last stood on each cell; -1 never (water keeps none) */
 	struct rng *rng;                /* the game's random numbers: drawn only for a choice at random (a wanderer's goal) */
+	int crowd_rule;                 /* enum crowd_rule (bestiary.h): the rules' crowd key */
 };
 
 /* What a monster does with one action.  The rules charge it: a step 100
@@ -247,6 +260,22 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v);
  * decision: a step the mind has already counted as taken.
  */
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mind);
+
+/*
+ * The crowd rule `pass` (crowd.c): the acting monster's step may enter a
+ * cell another monster holds when the AI pushes that one on.  Where the
+ * AI pushed monster `index` in the decision just made (its own step,
+ * which the rules carry out first and charge to its energy; onto the
+ * pusher's cell it is a swap), or -1 when it was not pushed.
+ */
+int ai_pushed(const struct ai *ai, int index);
+
+/* The planner rule: the cell the acting monster's plan returned in the
+ * decision just made (a step must enter it), or -1 when none did. */
+static inline int ai_planned(const struct ai *ai)
+{
+	return ai->plan_cell;
+}
 
 /* The rules moved a monster off `cell` (held = false) or onto it (held =
  * true): keeps the crowd costs in step with the occupants. */

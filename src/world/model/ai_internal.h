@@ -55,6 +55,25 @@ bool ai_route_fresh(const struct ai *ai, const struct ai_view *v, const struct m
  * wait.  The caller that steps to it must advance mi->route_pos. */
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal);
 
+/* ---- crowds (crowd.c; docs/ai.md, "Crowds: priority passing") ---- */
+
+/* Whether kind k's plans are the exact route the shared field gives. */
+bool ai_crowd_shareable(const struct ai *ai, const struct monster_kind *k);
+
+/* The flood that serves a hunter at `here` toward `goal`, settled at
+ * `here`, or NULL when it must search on its own (flood_reach). */
+struct flood_ctx *ai_crowd_field(struct ai *ai, const struct ai_view *v, int goal, int here);
+
+/* Rule 4 of the chase rule: m plans a detour round the other monsters
+ * (their crowd cost) toward goal, and commits to it. */
+void ai_crowd_detour(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal);
+
+/* The crowd rule `pass` for a chase-mind hunter of the shared field: the
+ * cell it steps to (the player's cell: attack), pushing the monsters it
+ * needs to on (ai_pushed), or -1 to wait.  Sets the route as ai_next_step
+ * would (the caller advances route_pos on a step). */
+int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, int goal);
+
 /* ---- the minds (mind_*.c) ---- */
 
 /* mind_ranged.c: keeps a band of distance with a line of sight, shoots, backs off. */

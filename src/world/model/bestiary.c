@@ -38,6 +38,9 @@
 /* enum mind_kind's names, in its order */
 static const char *const mind_names[] = { "chase", "pack", "ranged", "dig", "track", "ambush", "swarm", "breed", NULL };
 
+/* enum crowd_rule's names, in its order */
+static const char *const crowd_rule_names[] = { "detour", "pass", NULL };
+
 const char *bestiary_mind_name(int mind)
 {
 	return mind >= 0 && mind < MIND_COUNT ? mind_names[mind] : "?";
@@ -124,6 +127,15 @@ static const struct bestiary_key_doc keys[] = {
 	    "buds off another of its kind on a free cell beside it; 0 never"),
 	KEY("breed_max", BKEY_INT, breed_max, "8", 1, 64,
 	    "behaviour breed: the most of this kind the level may ever hold, the slain counted"),
+	KEY("swap", BKEY_INT, swap, "1", 0, 2,
+	    "rules crowd pass: 1 lets a hunter push this monster on along the field (it spends its own move) or swap "
+	    "with it while it hunts nothing; 2 also lets one of higher priority push it aside; 0 never"),
+	KEY("wait_detour", BKEY_INT, wait_detour, "8", 0, 1000,
+	    "rules crowd pass: its actions with no free step nearer the target before it searches a detour round the "
+	    "crowd (with crowd > 0)"),
+	KEY("congestion", BKEY_INT, congestion, "0", 0, 10000,
+	    "rules crowd pass: hundredths of a step added to a cell for each hunter that wanted it this turn, when this "
+	    "kind picks its step, so crowds spread over parallel ways"),
 };
 
 #define RULE_KEY(name, field, def, lo, hi, doc) \
@@ -148,6 +160,10 @@ static const struct bestiary_key_doc rule_keys[] = {
 		 "the most wandering monsters that arrive on one level"),
 	RULE_KEY("heal", heal, "20", 0, 100000,
 		 "a hurt monster regains 1 hp every this many turns (a kind's heal key overrides); 0 = never"),
+	{ "crowd", "pass",
+	  "how hunters of the shared distance field move in a crowd: pass (push the crowd ahead, detour only when "
+	  "walled in) or detour (rules version 4: search a detour as soon as the next cell is held)",
+	  BKEY_ENUM, offsetof(struct rule_knobs, crowd), 0, 0, crowd_rule_names },
 };
 
 #define N_RULE_KEYS ((int)(sizeof rule_keys / sizeof rule_keys[0]))
@@ -382,7 +398,7 @@ static void finish_kind(struct bparser *p)
 
 static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 {
-	char msg[320];
+	char msg[800];
 	struct textfile_kv kv;
 	int col = 0;
 	switch (textfile_kv_split(s, n, "bestiary", "a kind starts with 'kind: NAME'", &kv, &col, msg, sizeof msg)) {
@@ -415,7 +431,7 @@ static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 			if (strlen(rule_keys[r].key) == ke - ks && memcmp(rule_keys[r].key, s + ks, ke - ks) == 0)
 				rk = &rule_keys[r];
 		if (!rk) {
-			char list[200];
+			char list[400];
 			size_t used = 0;
 			for (int k = 0; k < N_RULE_KEYS && used < sizeof list; k++)
 				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
@@ -440,7 +456,7 @@ static void bestiary_line(struct bparser *p, int line, const char *s, size_t n)
 	}
 	const struct bestiary_key_doc *key = find_key(s + ks, ke - ks);
 	if (!key) {
-		char list[256];
+		char list[400];
 		size_t used = 0;
 		for (int k = 0; k < N_KEYS && used < sizeof list; k++)
 			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", keys[k].key);
@@ -591,7 +607,7 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 		for (int i = 0; i < N_RULE_KEYS; i++)
 			if (strlen(rule_keys[i].key) == keyl && memcmp(rule_keys[i].key, key_s, keyl) == 0)
 				return set_number(&b->rules, &rule_keys[i], eq + 1, strlen(eq + 1), err, errlen);
-		char list[256];
+		char list[400];
 		size_t used = 0;
 		list[0] = '\0';
 		for (int i = 0; i < N_RULE_KEYS && used < sizeof list; i++)
@@ -622,7 +638,7 @@ bool bestiary_set(struct bestiary *b, const char *assignment, char *err, size_t 
 	size_t keyl = (size_t)(eq - key_s);
 	const struct bestiary_key_doc *key = find_key(key_s, keyl);
 	if (!key || key->type == BKEY_NAME || key->type == BKEY_GLYPH) {
-		char list[256];
+		char list[400];
 		size_t used = 0;
 		list[0] = '\0';
 		for (int i = 0; i < N_KEYS && used < sizeof list; i++)

@@ -51,6 +51,10 @@ struct monster_kind {
 	int gather;          /* swarm mind: the player's turns of distance at which members hold while too few */
 	int breed;           /* breed mind: its own actions out of the player's sight before it buds; 0 = never */
 	int breed_max;       /* breed mind: the most of this kind the level may ever hold (the slain count) */
+	/* crowds (docs/ai.md, "Crowds: priority passing"), the `pass` crowd rule */
+	int swap;            /* 1: a hunter may push it on along the field, or swap with it while it hunts nothing; 2: also push it aside; 0: never */
+	int wait_detour;     /* actions without an improving step before it searches a detour around the crowd */
+	int congestion;      /* hundredths of a step each other hunter that wants a cell adds to it, for this kind's choice */
 };
 
 /* Game-wide knobs that belong to no kind: the `rules:` block of the
@@ -67,8 +71,17 @@ struct rule_knobs {
 	int arrival_ramp;    /* after this many turns on a level the arrival rate has grown by its start value */
 	int arrival_max;     /* the most wandering monsters that arrive on one level */
 	int heal;            /* monsters regain 1 hp every this many turns (a kind's heal overrides); 0 = never */
+	int crowd;           /* enum crowd_rule: how hunters of the shared field move in a crowd (docs/ai.md) */
 };
 #define RULES_ARRIVAL_MAX 64 /* the highest arrival_max: monsters a level keeps room for */
+
+/* How hunters that follow the shared distance field move in a crowd (the
+ * rules' `crowd` key; docs/ai.md, "Crowds: priority passing"). */
+enum crowd_rule {
+	CROWD_DETOUR,        /* rules version 4: a held next cell makes it search a detour at once */
+	CROWD_PASS,          /* priority passing: it pushes the crowd ahead along the field; detours only when walled in */
+	CROWD_RULE_COUNT
+};
 
 /* How a kind hunts: its primary mind (the `behaviour` key; docs/ai.md).
  * Fleeing when hurt (the `flee` knob) combines with any of them.  The

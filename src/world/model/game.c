@@ -805,6 +805,47 @@ static void monster_tell(struct game *g, const struct monster *m, enum ai_tell t
 
 /* Carries out monster i's decision and charges its energy: a step 100
  * times the entering cost, an attack, a turn of digging or a wait 100. */
+/*
+ * The crowd rule `pass` (docs/ai.md, "Crowds: priority passing"): monster
+ * i steps onto `to`, which monster b holds and the AI pushed on
+ * (ai_pushed).  b takes its own step first and pays for it with its own
+ * energy, making room the same way where its step is held (a chain along
+ * a corridor); pushed onto i's cell, the two swap.  Returns i's cost.
+ */
+static bool monster_sound(const struct game *g, int i);
+
+static int monster_pushing_step(struct game *g, int i, int to, int depth)
+{
+	struct monster *m = &g->monsters[i];
+	int from = cell_of(g, m->x, m->y), b = g->occupant[to], dest = ai_pushed(&g->ai, b);
+	struct monster *mb = &g->monsters[b];
+	CHECK(b != i && dest >= 0 && depth < AI_PUSH_MAX && mb->alive && mb->energy >= 100);
+	if (b == i || dest < 0 || depth >= AI_PUSH_MAX)
+		return 100; /* not pushed (never, by the AI's rule): the step is a wait */
+	if (g->on_monster_act)
+		g->on_monster_act(g->on_monster_act_ud, g, b, (struct ai_decision){ .act = AI_STEP, .cell = dest });
+	if (dest == from) {
+		/* a swap: b is lifted off `to`, i steps in, b takes i's cell */
+		g->occupant[to] = -1;
+		ai_cell_held(&g->ai, to, false);
+		int cost = monster_step(g, m, to);
+		g->occupant[from] = b;
+		ai_cell_held(&g->ai, from, true);
+		mb->x = grid_x(g->grid, from);
+		mb->y = grid_y(g->grid, from);
+		mb->energy -= enter_cost(g, from);
+		if (g->first_contact_turn < 0 && grid_is_adjacent(g->grid, from, player_cell(g)))
+			g->first_contact_turn = g->turn;
+		return cost;
+	}
+	if (g->occupant[dest] >= 0)
+		mb->energy -= monster_pushing_step(g, b, dest, depth + 1);
+	else
+		mb->energy -= monster_step(g, mb, dest);
+	CHECK(monster_sound(g, b));
+	return monster_step(g, m, to);
+}
+
 static void monster_act(struct game *g, int i, struct ai_decision d)
 {
 	struct monster *m = &g->monsters[i];
@@ -812,6 +853,10 @@ static void monster_act(struct game *g, int i, struct ai_decision d)
 	monster_tell(g, m, d.tell);
 	switch (d.act) {
 	case AI_STEP:
+		if (g->occupant[d.cell] >= 0) {
+			cost = monster_pushing_step(g, i, d.cell, 0);
+			break;
+		}
 		cost = monster_step(g, m, d.cell);
 		break;
 	case AI_ATTACK:
@@ -937,6 +982,7 @@ static struct ai_view ai_view_of(struct game *g)
 		.tiles = g->tiles,
 		.scent = g->scent,
 		.rng = &g->rng,
+		.crowd_rule = g->bestiary.rules.crowd,
 	};
 }
 
@@ -1084,6 +1130,9 @@ static void run_monsters(struct game *g)
 			while (m->alive && m->energy >= 100 && !g->over) {
 				bool knew = m->mind.hunting || m->mind.tracking, tracked = m->mind.tracking;
 				struct ai_decision d = ai_decide(&g->ai, &v, i, &m->mind);
+				/* the planner rule: a monster steps only onto the
+				 * cell its plan returned in this decision */
+				CHECK(d.act != AI_STEP || d.cell == ai_planned(&g->ai));
 				tell(g, m, d, knew, tracked);
 				if (g->on_monster_act)
 					g->on_monster_act(g->on_monster_act_ud, g, i, d);

@@ -87,9 +87,11 @@ enum travel_mode {
  * what is seen are seen (fov_wall_seen); growth by experience, to-hit and
  * damage rolls from their own stream, wandering arrivals that grow with the
  * time a level is held, monsters that heal, rest stopped by what is heard
- * (docs/play.md); items (levels/items.txt); the swarm and breed minds.
+ * (docs/play.md); items (levels/items.txt); the swarm and breed minds;
+ * 5: crowds pass (the rules' crowd key: hunters of the shared field push
+ * the crowd ahead of them; docs/ai.md, "Crowds: priority passing").
  */
-#define GAME_RULES 4
+#define GAME_RULES 5
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160

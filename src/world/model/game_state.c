@@ -303,6 +303,7 @@ static void walk_mind(struct state_io *io, struct mind *mi, int cells)
 	STATE_INT(io, mi->wander, -1, cells - 1);
 	STATE_INT(io, mi->tracking, 0, 1);
 	STATE_INT(io, mi->trail, -1, INT32_MAX);
+	STATE_INT(io, mi->waited, 0, INT32_MAX);
 	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
 }
 

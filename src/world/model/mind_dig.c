@@ -138,7 +138,7 @@ static struct ai_decision dig(struct mind *mi, int wall)
  * it can.  When neither works (both beside it solid: rare) it waits there
  * as at a cut point, until its goal moves.
  */
-static struct ai_decision into_wall(const struct ai_view *v, struct mind *mi, int here, int wall)
+static struct ai_decision into_wall(struct ai *ai, const struct ai_view *v, struct mind *mi, int here, int wall)
 {
 	const struct grid *g = v->grid;
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
@@ -168,6 +168,7 @@ static struct ai_decision into_wall(const struct ai_view *v, struct mind *mi, in
 			if (v->occupant[open] >= 0 || open == ai_player_cell(v))
 				return ai_wait();
 			mi->route_len = 0; /* off the route: plan again from there */
+			ai->plan_cell = open;
 			return ai_step(open);
 		}
 		if (blocked)
@@ -234,7 +235,7 @@ bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *
 		}
 	}
 	if (!v->grid->cost[next]) {
-		*d = into_wall(v, mi, here, next);
+		*d = into_wall(ai, v, mi, here, next);
 		return true;
 	}
 	if (!ai_can_step(v->grid, here, next)) {
@@ -246,6 +247,7 @@ bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *
 		return true;
 	}
 	mi->route_pos++; /* the rules carry the step out before the next decision */
+	ai->plan_cell = next;
 	*d = ai_step(next);
 	return true;
 }

@@ -283,6 +283,7 @@ bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi
 		*d = ai_attack(pc);
 		next = -1;
 	} else if (next >= 0 && next != pc) {
+		ai->plan_cell = next;
 		*d = ai_step(next);
 	} else {
 		*d = ai_wait();

@@ -325,6 +325,7 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 			mi->route[0] = here;
 			mi->route[1] = to;
 			mi->route_len = 2;
+			ai->plan_cell = to;
 			*d = walk(v, mi, to);
 			return true;
 		}
@@ -372,6 +373,7 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 	}
 	ai_mind_fini(mi);
 	mi->route_len = len;
+	ai->plan_cell = mi->route[1];
 	*d = walk(v, mi, q.best);
 	return true;
 }

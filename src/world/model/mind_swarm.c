@@ -131,6 +131,7 @@ bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *m
 	} else {
 		int to = back_off(ai, v, here, t_here);
 		ai_mind_fini(mi);
+		ai->plan_cell = to;
 		if (to >= 0)
 			*d = ai_step(to);
 		else if (adjacent)

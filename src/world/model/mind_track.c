@@ -135,6 +135,7 @@ bool ai_mind_track(struct ai *ai, const struct ai_view *v, int self, struct mind
 		mi->hunting = false; /* the scent is newer than the place it remembered or heard */
 		mi->wander = -1;
 		trail_route(v, mi, here, next, stamp, scent);
+		ai->plan_cell = next;
 		*d = go(v, mi, next);
 		return true;
 	}

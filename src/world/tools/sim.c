@@ -121,6 +121,9 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"a livelock or a stalemate to look into" },
 	[SIM_M_LOWEST_HP] = { "lowest_hp", "lowest hit points", false, false, 2,
 		"leaves the player more hit points at its worst", "the player's lowest hit points during the game (0 if killed)" },
+	[SIM_M_AI_CPU_MS_P95] = { "time_ai_cpu_ms_p95", "AI CPU ms/turn p95", false, true, 4,
+		"has slower worst turns in CPU time",
+		"time_ai_ms_p95 in CPU time: the 95th percentile of the monsters' CPU milliseconds per turn", 0.01 },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -218,6 +221,7 @@ struct sim_runner {
 	struct samples expanded;  /* per search */
 	struct samples us;        /* per search */
 	struct samples turn_ms;   /* per game turn */
+	struct samples turn_cpu_ms; /* per game turn, CPU time */
 	double cpu_ms;            /* the monsters' CPU milliseconds of the game */
 	int *route;               /* the scripted player's route */
 	int route_len, route_pos, route_cap;
@@ -258,6 +262,7 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->expanded.v);
 	free(r->us.v);
 	free(r->turn_ms.v);
+	free(r->turn_cpu_ms.v);
 	free(r->route);
 	free(r->exits);
 	free(r->avoid);
@@ -975,6 +980,7 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 		k += 3;
 	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 	v[SIM_M_AI_CPU_MS_MEAN] = r->turn_ms.n > 0 ? r->cpu_ms / (double)r->turn_ms.n : NAN;
+	v[SIM_M_AI_CPU_MS_P95] = r->turn_cpu_ms.n > 0 ? percentile_or_nan(&r->turn_cpu_ms, 95) : NAN;
 	v[SIM_M_DEPTH] = g->depth + 1;
 	v[SIM_M_LOWEST_HP] = r->lowest_hp;
 	out->trace = trace_mix(r->trace, (uint64_t)outcome);
@@ -1098,8 +1104,10 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 				return SIM_OUT_OF_TURNS;
 		}
 		int turns = g->turn - turn0;
-		for (int k = 0; k < turns; k++)
+		for (int k = 0; k < turns; k++) {
 			samples_push(&r->turn_ms, spent / turns);
+			samples_push(&r->turn_cpu_ms, cpu / turns);
+		}
 		r->cpu_ms += cpu;
 		if (g->player.hp < r->lowest_hp)
 			r->lowest_hp = g->player.hp > 0 ? g->player.hp : 0;
@@ -1322,9 +1330,9 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 		goto done;
 	g->on_monster_act = sim_behaviour_act;
 	g->on_monster_act_ud = r;
-	r->expanded.n = r->us.n = r->turn_ms.n = 0;
+	r->expanded.n = r->us.n = r->turn_ms.n = r->turn_cpu_ms.n = 0;
 	r->cpu_ms = 0;
-	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
+	r->expanded.failed = r->us.failed = r->turn_ms.failed = r->turn_cpu_ms.failed = false;
 	r->route_len = r->route_pos = 0;
 	flood_destroy(r->flood);
 	r->flood = NULL;

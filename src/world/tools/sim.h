@@ -78,6 +78,7 @@ enum sim_metric {
 	SIM_M_AI_CPU_MS_MEAN,
 	SIM_M_TIMEOUTS,      /* appended: a turn limit the player meant to avoid (docs/sim.md) */
 	SIM_M_LOWEST_HP,
+	SIM_M_AI_CPU_MS_P95,
 	SIM_METRIC_COUNT
 };
 

@@ -1,0 +1,178 @@
+/*
+ * test_crowd.c - the crowd rule `pass` (src/world/model/crowd.c; docs/ai.md,
+ * "Crowds: priority passing"): a corridor of hunters moves as one, each
+ * pushed monster spends its own move, hunters never trade places, a
+ * monster that hunts nothing is swapped past where its kind allows it,
+ * and the rules' crowd key brings back the detour rule.  The test build
+ * checks the planner rule (a step enters only the cell the plan returned)
+ * on every monster action of every game here (game.c, run_monsters).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test_game_fixture.h"
+
+#include "ai.h"
+
+static struct monster_kind *kind(struct game *g, const char *name)
+{
+	struct monster_kind *k = bestiary_find_name(&g->bestiary, name);
+	assert_non_null(k);
+	return k;
+}
+
+/* Six goblins in a corridor, the one farthest from the player first in
+ * the monsters' order (it acts first each turn). */
+static const char corridor_map[] =
+	"############\n"
+	"#gggggg...@#\n"
+	"###########>";
+
+static void corridor_turn(enum crowd_rule rule, int *moved, int *energy_min, int *energy_max)
+{
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", corridor_map, 1);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->bestiary.rules.crowd = (int)rule;
+	g->player.hp = 1000;
+	int x0[6];
+	assert_int_equal(g->n_monsters, 6);
+	for (int i = 0; i < 6; i++) {
+		x0[i] = g->monsters[i].x;
+		ai_mind_alert(&g->monsters[i].mind, g->monsters[i].kind, g->player.x, g->player.y, g->turn);
+	}
+	assert_true(x0[0] < x0[5]);
+	act_wait(g);
+	*moved = 0;
+	*energy_min = 1000;
+	*energy_max = -1000;
+	for (int i = 0; i < 6; i++) {
+		const struct monster *m = &g->monsters[i];
+		assert_true(m->x - x0[i] == 0 || m->x - x0[i] == 1); /* never more than one step */
+		*moved += m->x - x0[i];
+		if (m->energy < *energy_min)
+			*energy_min = m->energy;
+		if (m->energy > *energy_max)
+			*energy_max = m->energy;
+	}
+	fixture_fini(&f);
+}
+
+static void test_corridor_flows(void **state)
+{
+	(void)state;
+	int moved, lo, hi;
+	/* pass: the first goblin pushes the five ahead of it on, so the
+	 * whole file moves in one turn, each on its own move and energy */
+	corridor_turn(CROWD_PASS, &moved, &lo, &hi);
+	assert_int_equal(moved, 6);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 0);
+	/* detour (rules version 4): each waits for the one ahead, which
+	 * acts after it: only the front goblin moves on the first turn */
+	corridor_turn(CROWD_DETOUR, &moved, &lo, &hi);
+	assert_int_equal(moved, 1);
+}
+
+/* A goblin behind a dummy that hunts nothing, in a corridor one cell wide. */
+static const char swap_map[] =
+	"###\n"
+	"#g#\n"
+	"#d#\n"
+	"#.#\n"
+	"#.#\n"
+	"#@#\n"
+	"##>";
+
+static void test_swaps_idle_monster(void **state)
+{
+	(void)state;
+	for (int swap = 0; swap <= 1; swap++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square4", swap_map, 1);
+		g->ai.share = AI_SHARE_ALWAYS;
+		g->player.hp = 1000;
+		kind(g, "dummy")->swap = swap;
+		struct monster *gob = game_monster_at(g, 1, 1), *dum = game_monster_at(g, 1, 2);
+		assert_non_null(gob);
+		assert_non_null(dum);
+		ai_mind_alert(&gob->mind, gob->kind, g->player.x, g->player.y, g->turn);
+		act_wait(g);
+		if (swap) {
+			/* they traded cells, each paying its own move */
+			assert_int_equal(gob->y, 2);
+			assert_int_equal(dum->y, 1);
+			assert_int_equal(dum->energy, 0);
+			act_wait(g);
+			assert_int_equal(gob->y, 3);
+			assert_false(dum->mind.hunting);
+		} else {
+			for (int i = 0; i < 12; i++)
+				act_wait(g);
+			assert_int_equal(gob->y, 1); /* no way past: it waits */
+			assert_int_equal(dum->y, 2);
+		}
+		fixture_fini(&f);
+	}
+}
+
+/* A room of goblins round an idle player: over many turns no two hunters
+ * ever trade places in one turn (a swap gains nothing for the crowd). */
+static const char room_map[] =
+	"############\n"
+	"#g.g.g.g.g.#\n"
+	"#.g.g.g.g..#\n"
+	"#g.g....g.g#\n"
+	"#....@.....#\n"
+	"#g.g.g..g.g#\n"
+	"#.g.g.g.g..#\n"
+	"###########>";
+
+static void test_hunters_never_trade(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", room_map, 3);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->player.hp = 100000;
+	kind(g, "goblin")->damage = 0;
+	kind(g, "goblin")->swap = 2; /* pushing aside allowed too */
+	int n = g->n_monsters, moves = 0;
+	assert_true(n >= 20);
+	int *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+	assert_non_null(x);
+	assert_non_null(y);
+	for (int t = 0; t < 40; t++) {
+		for (int i = 0; i < n; i++) {
+			x[i] = g->monsters[i].x;
+			y[i] = g->monsters[i].y;
+		}
+		act_wait(g);
+		for (int i = 0; i < n; i++) {
+			const struct monster *a = &g->monsters[i];
+			moves += a->x != x[i] || a->y != y[i];
+			for (int j = i + 1; j < n; j++) {
+				const struct monster *b = &g->monsters[j];
+				assert_false(a->x == x[j] && a->y == y[j] && b->x == x[i] && b->y == y[i]);
+			}
+		}
+	}
+	assert_true(moves >= n / 2); /* they did move in to the player */
+	free(x);
+	free(y);
+	fixture_fini(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corridor_flows),
+		cmocka_unit_test(test_swaps_idle_monster),
+		cmocka_unit_test(test_hunters_never_trade),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
