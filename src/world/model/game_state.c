@@ -47,6 +47,7 @@ struct state_io {
 	size_t at;                /* LOAD: next byte to read */
 	bool bad;                 /* LOAD: ran past the end or met a value out of range */
 	uint64_t h;               /* HASH: the checksum so far */
+	size_t depth_at;          /* LOAD: where the depth is read (for the message when it is bad) */
 };
 
 /* ---- the primitives: one field, in whichever mode ---------------------- */
@@ -173,10 +174,39 @@ static void state_u64(struct state_io *io, uint64_t *v)
  * way of STATE_INT, whatever its C type. */
 static void state_ll(struct state_io *io, long long *v, long long lo, long long hi)
 {
+	/* SAVE and LOAD: zigzag, then seven bits a byte, low first (a small
+	 * value of either sign takes one byte: the monsters' fields were 8
+	 * bytes each); HASH: the 64-bit value, as ever */
 	uint64_t u = (uint64_t)*v;
-	state_u64(io, &u);
-	if (io->mode != STATE_LOAD)
+	if (io->mode == STATE_HASH) {
+		state_u64(io, &u);
 		return;
+	}
+	if (io->mode == STATE_SAVE) {
+		uint64_t z = u << 1 ^ (uint64_t)-(int64_t)(u >> 63);
+		uint8_t b[10];
+		size_t n = 0;
+		do {
+			b[n] = (uint8_t)(z & 0x7f);
+			z >>= 7;
+			b[n] |= z ? 0x80 : 0;
+			n++;
+		} while (z);
+		out_bytes(io, b, n);
+		return;
+	}
+	uint64_t z = 0;
+	for (int shift = 0;; shift += 7) {
+		if (io->bad || io->at >= io->n || shift > 63) {
+			io->bad = true;
+			break;
+		}
+		uint8_t c = io->in[io->at++];
+		z |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			break;
+	}
+	u = z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
 	long long x = (long long)u;
 	if (io->bad || x < lo || x > hi) {
 		io->bad = true;
@@ -368,58 +398,113 @@ static void map_hash(struct state_io *io, const struct state_map *m)
 	io->h = h;
 }
 
+/*
+ * A block is saved raw (mode 0: its cells) or sparse (mode 1: a background
+ * value, a count, then each other cell as its offset in the block, two
+ * bytes, and its value), whichever is shorter: the occupants and crowd
+ * costs of 67,000 monsters touch every block of their maps, each holding a
+ * few monsters among 1,024 empty cells.
+ */
 static void map_save(struct state_io *io, const struct state_map *m)
 {
 	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
 	const bool all = !marked(m);
+	const size_t size = (size_t)m->size;
 	long long count = 0;
 	for (int b = 0; b < blocks; b++)
 		count += all || cellmark_bit(m->mark->touched, b);
 	state_ll(io, &count, 0, blocks);
-	uint8_t buf[CELLMARK_BLOCK * 4];
+	uint8_t buf[CELLMARK_BLOCK * 6];
 	for (int b = 0; b < blocks && !io->oom; b++) {
 		if (!all && !cellmark_bit(m->mark->touched, b))
 			continue;
 		long long at = b;
 		state_ll(io, &at, 0, blocks - 1);
 		size_t first = (size_t)b << CELLMARK_SHIFT, len = block_len(m, b);
-		for (size_t i = 0; i < len; i++) {
-			uint64_t v = (uint64_t)cell_get(m, first + i);
-			for (int k = 0; k < m->size; k++)
-				buf[i * (size_t)m->size + (size_t)k] = (uint8_t)(v >> (8 * k));
+		long long bg = cell_get(m, first);
+		size_t others = 0;
+		for (size_t i = 0; i < len; i++)
+			others += cell_get(m, first + i) != bg;
+		long long mode = others * (2 + size) + 16 < len * size;
+		state_ll(io, &mode, 0, 1);
+		size_t n = 0;
+		if (mode) {
+			long long k = (long long)others;
+			state_ll(io, &bg, m->lo, m->hi);
+			state_ll(io, &k, 0, (long long)len);
 		}
-		out_bytes(io, buf, len * (size_t)m->size);
+		for (size_t i = 0; i < len; i++) {
+			long long v = cell_get(m, first + i);
+			if (mode && v == bg)
+				continue;
+			if (mode) {
+				buf[n++] = (uint8_t)i;
+				buf[n++] = (uint8_t)(i >> 8);
+			}
+			for (size_t k = 0; k < size; k++)
+				buf[n++] = (uint8_t)((uint64_t)v >> (8 * k));
+		}
+		out_bytes(io, buf, n);
 	}
+}
+
+/* One value of `size` bytes, little-endian, at p: checked against the map's range. */
+static bool value_at(const struct state_map *m, const uint8_t *p, long long *v)
+{
+	uint64_t u = 0;
+	for (int k = 0; k < m->size; k++)
+		u |= (uint64_t)p[k] << (8 * k);
+	*v = m->size == 4 ? (long long)(int32_t)(uint32_t)u : (long long)u;
+	return *v >= m->lo && *v <= m->hi;
 }
 
 static void map_load(struct state_io *io, const struct state_map *m)
 {
 	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
+	const size_t size = (size_t)m->size;
 	long long count = 0, last = -1;
 	state_ll(io, &count, 0, blocks);
 	for (long long j = 0; j < count && !io->bad; j++) {
-		long long b = 0;
+		long long b = 0, mode = 0, bg = 0, others = 0;
 		state_ll(io, &b, last + 1, blocks - 1); /* in increasing order, each once */
 		if (io->bad)
 			return;
 		last = b;
 		size_t first = (size_t)b << CELLMARK_SHIFT, len = block_len(m, (int)b);
-		size_t bytes = len * (size_t)m->size;
-		if (io->n - io->at < bytes) {
+		state_ll(io, &mode, 0, 1);
+		if (mode) {
+			state_ll(io, &bg, m->lo, m->hi);
+			state_ll(io, &others, 0, (long long)len);
+		}
+		size_t bytes = mode ? (size_t)others * (2 + size) : len * size;
+		if (io->bad || io->n - io->at < bytes) {
 			io->bad = true;
 			return;
 		}
 		const uint8_t *p = io->in + io->at;
-		for (size_t i = 0; i < len; i++) {
-			uint64_t u = 0;
-			for (int k = 0; k < m->size; k++)
-				u |= (uint64_t)p[i * (size_t)m->size + (size_t)k] << (8 * k);
-			long long v = m->size == 4 ? (long long)(int32_t)(uint32_t)u : (long long)u;
-			if (v < m->lo || v > m->hi) {
-				io->bad = true;
-				return;
+		long long v;
+		if (mode) {
+			for (size_t i = 0; i < len; i++)
+				cell_put(m, first + i, bg);
+			size_t prev = 0;
+			for (size_t i = 0; i < (size_t)others; i++, p += 2 + size) {
+				size_t off = (size_t)p[0] | (size_t)p[1] << 8;
+				/* increasing offsets inside the block, none the background */
+				if (off >= len || (i > 0 && off <= prev) || !value_at(m, p + 2, &v) || v == bg) {
+					io->bad = true;
+					return;
+				}
+				prev = off;
+				cell_put(m, first + off, v);
 			}
-			cell_put(m, first + i, v);
+		} else {
+			for (size_t i = 0; i < len; i++, p += size) {
+				if (!value_at(m, p, &v)) {
+					io->bad = true;
+					return;
+				}
+				cell_put(m, first + i, v);
+			}
 		}
 		io->at += bytes;
 		if (marked(m))
@@ -661,14 +746,17 @@ static void state_walk(struct state_io *io, struct game *g)
  * encoding depends on, then what decides the level to load. */
 static void state_head(struct state_io *io, struct game *g)
 {
-	uint64_t magic = STATE_MAGIC;
+	uint64_t magic = STATE_MAGIC, rules = GAME_RULES;
 	state_u64(io, &magic);
 	if (magic != STATE_MAGIC)
 		io->bad = true;
-	state_expect(io, GAME_RULES);
+	state_u64(io, &rules); /* 8 bytes after the magic, whatever the version: named when it differs */
+	if (rules != GAME_RULES)
+		io->bad = true;
 	state_expect(io, GAME_MESSAGES);
 	state_expect(io, GAME_MESSAGE_LEN);
 	state_expect(io, AI_ROUTE_MAX);
+	io->depth_at = io->at;
 	STATE_INT(io, g->depth, 0, g->n_levels - 1);
 	/* with the depth, what makes the level as it begins (the items' kinds
 	 * are drawn from the seed): the per-cell maps are saved against it */
@@ -787,8 +875,8 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 				return false;
 			}
 		}
-		snprintf(err, errlen, io.at > 8 * 5 ? "a level outside the campaign"
-						   : "not a game state of this program");
+		snprintf(err, errlen, io.depth_at > 0 && io.at > io.depth_at ? "a level outside the campaign"
+									    : "not a game state of this program");
 		return false;
 	}
 	int depth = g->depth;
