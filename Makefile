@@ -10,6 +10,7 @@
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
+#   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
 #   make soak       random play of every level and generated ones, journals
 #                   replayed, in the sanitizer build (SOAK_SECONDS=60)
@@ -99,7 +100,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-keys-big fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -318,6 +319,11 @@ run:
 # of the new program against OLD's full replay (tools/bench-resume).
 bench-resume: build/astray build/san/tests/world/test_journal
 	tools/bench-resume $(OLD)
+
+# Key presses on a 4096x4096 level with saving on, and the resume of that
+# game (tools/bench-keys-big; OLD=path/to/astray compares, KEYS, ROUNDS).
+bench-keys-big: build/astray
+	tools/bench-keys-big $(OLD)
 
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
