@@ -103,8 +103,8 @@ static const struct opt play_opts[] = {
 	  .help = "write this game's journal to FILE (a new file) instead of the save slot; "
 		  "astray replay FILE shows it" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
-	  .help = "measure the CPU time of N key presses on an 80x24 screen (with --record FILE: saved as play "
-		  "saves, snapshots included)" },
+	  .help = "measure the CPU time of N key presses on an 80x24 screen; with --record FILE, saving as "
+		  "play saves, snapshots included" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 };
