@@ -10,7 +10,9 @@
  * naming the file and the call that failed.  Writes and fsyncs go through
  * struct savefile_io so tests can fail any one of them.
  */
+#ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700 /* realpath */
+#endif
 #include "savefile.h"
 
 #include <dirent.h>
