@@ -345,7 +345,7 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary items map scen set input journal snapshot scores heat
+FUZZERS := level bestiary items map scen set input journal snapshot scores heat settings
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
@@ -370,6 +370,7 @@ FUZZ_SRC_scores := $(CORE_SRC) $(WORLD_SRC)
 # The heat target also draws what it parsed, with the command layer's heat_render.c.
 FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC) src/cli/heat_render.c
 FUZZ_FLAGS_heat := -Isrc/cli
+FUZZ_SRC_settings := $(CORE_SRC) $(WORLD_SRC)
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \

@@ -27,7 +27,7 @@ static char *written(const struct heatmap_counts *c, size_t *len)
 	FILE *f = open_memstream(&buf, len);
 	if (!f)
 		return NULL;
-	int rc = heatmap_counts_write(f, &c->run, &c->heat[0], c->run.compare ? &c->heat[1] : NULL);
+	int rc = heatmap_counts_write(f, &c->run, &c->heat[0], c->run.compare ? &c->heat[1] : NULL, c->monsters);
 	fclose(f);
 	if (rc != 0)
 		abort(); /* what was read can be written */
@@ -61,8 +61,8 @@ static void draw(const struct heatmap_counts *c)
 	if (!f)
 		return;
 	const struct sim_heat *b = c->run.compare ? &c->heat[1] : NULL;
-	if (heat_render_svg(f, &c->heat[0], b, SIM_HEAT_OCCUPANCY, title, c->run.start) != 0 ||
-	    heat_render_text(f, &c->heat[0], b, SIM_HEAT_BLOCKED, true, c->run.start) != 0)
+	if (heat_render_svg(f, &c->heat[0], b, SIM_HEAT_OCCUPANCY, title, c->run.start, c->monsters) != 0 ||
+	    heat_render_text(f, &c->heat[0], b, SIM_HEAT_BLOCKED, true, c->run.start, c->monsters) != 0)
 		abort();
 	fclose(f);
 	free(buf);

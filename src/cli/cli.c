@@ -234,13 +234,18 @@ static void group_digits(int n, char *buf, size_t size)
 	buf[out] = '\0';
 }
 
+/* One diagnostic; `code` (never empty in JSON: "other" stands for none)
+ * and the cell x, y (-1 for none) are in the JSON form only. */
 static void print_one(FILE *out, const char *file, int line, int col, const char *sev, const char *msg,
-		      bool json)
+		      const char *code, int x, int y, bool json)
 {
 	if (json) {
 		fputs("{\"file\":", out);
 		cli_json_string(out, file);
-		fprintf(out, ",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":", line, col, sev);
+		fprintf(out, ",\"line\":%d,\"col\":%d,\"x\":%d,\"y\":%d,\"severity\":\"%s\",\"code\":", line, col,
+			x, y, sev);
+		cli_json_string(out, code && *code ? code : "other");
+		fputs(",\"message\":", out);
 		cli_json_string(out, msg);
 		fputs("}\n", out);
 		return;
@@ -261,7 +266,8 @@ void cli_print_diags(FILE *out, const struct diag_list *d, bool errors_only, boo
 		const struct diag *x = &d->items[i];
 		if (errors_only && x->severity != DIAG_ERROR)
 			continue;
-		print_one(out, x->file, x->line, x->col, diag_severity_name(x->severity), x->msg, json);
+		print_one(out, x->file, x->line, x->col, diag_severity_name(x->severity), x->msg, x->code, x->x, x->y,
+			  json);
 	}
 	static const char *const plural[DIAG_SEVERITIES] = { "errors", "warnings", "notes" };
 	for (int s = 0; s < DIAG_SEVERITIES; s++) {
@@ -272,13 +278,13 @@ void cli_print_diags(FILE *out, const struct diag_list *d, bool errors_only, boo
 		snprintf(msg, sizeof msg, "... and %s more %s (only the first %d are shown)", count, plural[s],
 			 DIAG_KEEP_PER_SEVERITY);
 		print_one(out, d->dropped_file[s] ? d->dropped_file[s] : "astray", 0, 0,
-			  diag_severity_name((enum diag_severity)s), msg, json);
+			  diag_severity_name((enum diag_severity)s), msg, "more", -1, -1, json);
 	}
 	if (d->lost) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "out of memory: %d diagnostic%s could not be kept", d->lost,
 			 d->lost == 1 ? "" : "s");
-		print_one(out, "astray", 0, 0, "error", msg, json);
+		print_one(out, "astray", 0, 0, "error", msg, "out-of-memory", -1, -1, json);
 	}
 }
 

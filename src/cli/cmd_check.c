@@ -60,8 +60,14 @@ static void check_usage(FILE *out)
 		  "\n"
 		  "errors\tthe file cannot be played: syntax, glyphs, no or two player starts, no exit, an exit "
 		  "the player cannot reach\n"
-		  "warnings\tfloor regions, monsters and items the player can never reach\n"
+		  "warnings\tfloor regions, monsters and items the player can never reach (more than three "
+		  "one-cell regions in one line)\n"
 		  "notes\ta map larger than 80x24 (it scrolls)\n"
+		  "\n"
+		  "Causes come first: errors, then warnings, then notes; a missing start or exit after the other "
+		  "errors.  A hex or diamond row shifted by one column, or a stray cell in it, is one error at its "
+		  "column, and the rest of the row is still read.  On diamond4 an exit cut off only at cell "
+		  "corners (a corridor straight across a row) is explained.\n"
 		  "\n"
 		  "A FILE ending in items.txt is checked as an item catalogue, any other .txt as a bestiary (and the items.txt beside a bestiary with it).  Monster letters are checked against "
 		  "--bestiary FILE, or else the bestiary.txt beside the first level, in levels/, or the "
@@ -70,8 +76,11 @@ static void check_usage(FILE *out)
 	help_text(out, 0,
 		  "\nWith --format json each problem is a JSON object on a line of its own, and the summary "
 		  "comes last (line and col are 0 when the problem has no position):\n"
-		  "  problem  {\"file\":F,\"line\":L,\"col\":C,\"severity\":S,\"message\":M}\n"
+		  "  problem  {\"file\":F, \"line\":L, \"col\":C, \"x\":X, \"y\":Y,\n"
+		  "            \"severity\":S, \"code\":K, \"message\":M}\n"
 		  "  summary  {\"summary\":{\"files\":N,\"errors\":E,\"warnings\":W,\"notes\":K}}\n"
+		  "x, y: the map cell (-1 when none); code: a stable name such as no-exit or layout-shift "
+		  "(levels/FORMAT.md lists them)\n"
 		  "\n"
 		  "exit status: 0 no errors, 1 errors, 2 bad usage");
 }
@@ -86,14 +95,26 @@ static void report(struct diag_list *d, const struct check_args *a, int *errors,
 	diag_list_fini(d);
 }
 
+/* Gives the diagnostics d->items[from..] that have no code of their own
+ * the code of the file kind they are about ("bestiary", "items"), so that
+ * every JSON line has one. */
+static void default_codes(struct diag_list *d, int from, const char *code)
+{
+	for (int i = from; i < d->n; i++)
+		if (!d->items[i].code[0])
+			snprintf(d->items[i].code, sizeof d->items[i].code, "%s", code);
+}
+
 /* Checks one file into d. */
 static void check_file(const char *path, const struct bestiary *b, struct diag_list *d)
 {
 	size_t len = 0;
 	char *text;
+	int from = d->n;
 	int err = textfile_read(path, &text, &len);
 	if (err) {
-		diag_add(d, DIAG_ERROR, path, 0, 0, "cannot read: %s", textfile_strerror(err));
+		diag_add_cell(d, DIAG_ERROR, "cannot-read", path, 0, 0, -1, -1, "cannot read: %s",
+			      textfile_strerror(err));
 		return;
 	}
 	if (cli_ends_with(path, "items.txt")) {
@@ -102,12 +123,14 @@ static void check_file(const char *path, const struct bestiary *b, struct diag_l
 			items_parse(path, text, len, tmp, d);
 		free(tmp);
 		free(text);
+		default_codes(d, from, "items");
 		return;
 	}
 	if (cli_ends_with(path, ".txt")) {
 		struct bestiary tmp;
 		bestiary_parse(path, text, len, &tmp, d);
 		free(text);
+		default_codes(d, from, "bestiary");
 		return;
 	}
 	struct level *lv = cli_ends_with(path, ".map") ? level_from_movingai(path, text, len, 1, 0, 'g', d)
@@ -116,6 +139,7 @@ static void check_file(const char *path, const struct bestiary *b, struct diag_l
 		level_analyse(lv, b, d);
 	level_destroy(lv);
 	free(text);
+	default_codes(d, from, cli_ends_with(path, ".map") ? "movingai" : "level");
 }
 
 /* The files to check, owned copies. */
@@ -164,11 +188,12 @@ static bool expand_targets(const struct opt_list *args, struct paths *out, struc
 		int n = 0;
 		char **names = cli_level_files(args->v[i], &n);
 		if (!names) {
-			diag_add(d, DIAG_ERROR, args->v[i], 0, 0, "cannot read the folder: %s", strerror(errno));
+			diag_add_cell(d, DIAG_ERROR, "cannot-read", args->v[i], 0, 0, -1, -1, "cannot read the folder: %s",
+				      strerror(errno));
 			continue;
 		}
 		if (n == 0)
-			diag_add(d, DIAG_ERROR, args->v[i], 0, 0, "no .lvl files in this folder");
+			diag_add_cell(d, DIAG_ERROR, "empty-folder", args->v[i], 0, 0, -1, -1, "no .lvl files in this folder");
 		bool ok = true;
 		for (int k = 0; k < n && ok; k++)
 			ok = paths_add(out, names[k]);
@@ -217,9 +242,10 @@ int cmd_check(int argc, char **argv)
 		if (paths.n > 0 && bestiary_default_path(paths.v[0], path, sizeof path))
 			have_bestiary = bestiary_load_file(path, b, &d);
 		else
-			diag_add(&d, DIAG_NOTE, "astray", 0, 0,
-				 "no bestiary.txt found: monster letters are not checked (use --bestiary FILE)");
+			diag_add_cell(&d, DIAG_NOTE, "no-bestiary", "astray", 0, 0, -1, -1,
+				      "no bestiary.txt found: monster letters are not checked (use --bestiary FILE)");
 	}
+	default_codes(&d, 0, "bestiary");
 	int errors = 0, warnings = 0, notes = 0;
 	report(&d, &a, &errors, &warnings, &notes);
 	for (int i = 0; i < paths.n; i++) {

@@ -44,6 +44,7 @@
 #define EDIT_DEFAULT_W 40
 #define EDIT_DEFAULT_H 20
 #define EDIT_DEFAULT_DELAY_MS 30
+#define EDIT_DEFAULT_UNDO_MB 256 /* EDITOR_UNDO_CAP, in MiB */
 
 struct edit_size {
 	int w, h;
@@ -62,6 +63,7 @@ struct edit_args {
 	bool no_mouse;
 	int delay_ms;
 	int bench;               /* > 0: time N strokes instead of editing */
+	int undo_mb;             /* the undo history's cap in MiB; 0: as editor.h says */
 	bool recover;            /* --recover: restore LEVEL.recover without asking */
 	bool discard_recover;    /* --discard-recover: remove it without asking */
 };
@@ -138,6 +140,9 @@ static const struct opt edit_opts[] = {
 	{ .name = "bench", .kind = OPT_INT, .offset = ARG(bench), .metavar = "N", .lo = 1, .hi = 100000,
 	  .help = "no screen: time N paint strokes, each followed by the diagnostics and routes a redraw needs "
 		  "(CPU microseconds)" },
+	{ .name = "undo-mb", .kind = OPT_INT, .offset = ARG(undo_mb), .metavar = "MB", .lo = 1, .hi = 65536,
+	  .help = "the undo history's memory cap: past it the oldest steps are dropped, and the editor says so "
+		  "(default " STR(EDIT_DEFAULT_UNDO_MB) ")" },
 };
 #undef ARG
 #define N_EDIT_OPTS ((int)(sizeof edit_opts / sizeof edit_opts[0]))
@@ -155,10 +160,13 @@ static void edit_usage(FILE *out)
 	help_text(out, 0,
 		  "\nThe level editor: paint the map with the keys or the mouse, and see what `astray check` says "
 		  "and the routes `astray path` finds while you draw; r shows each monster's plan by its own mind: "
-		  "its walk, its post and the walls it digs, as the game's AI plays the level's first turns.  "
-		  "p plays the level as it is now; s saves: a "
-		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits the name, "
-		  "author and description, R resizes the map; ? in the editor lists the keys.");
+		  "its walk in its letter, its post, the walls it digs and the turn it strikes, as the game's AI "
+		  "plays the level's first turns; x what a monster sees, or who sees the start; S a quick sim of "
+		  "the level in memory with its deaths and contacts drawn on the map.  v, P, | and - copy, stamp "
+		  "and mirror a rectangle.  p plays the level as it is now, G from the cursor, V with the map "
+		  "known; s saves: a "
+		  "temporary file is renamed over LEVEL, the previous version kept as LEVEL~.  I edits every "
+		  "header key, R resizes the map; ? in the editor lists the keys.");
 	opt_print_help(out, &edit_command);
 	help_text(out, 0,
 		  "\nA level with errors opens with them listed first in the problems panel (file line:column, "
@@ -691,6 +699,7 @@ int cmd_edit(int argc, char **argv)
 			 recover, path, recover);
 	else if (a.create)
 		snprintf(notice, sizeof notice, "New level: put a start (@) and an exit (>); ? lists the keys.");
+	editor_set_undo_cap(ed, (size_t)(a.undo_mb > 0 ? a.undo_mb : EDIT_DEFAULT_UNDO_MB) << 20);
 	struct ui_editor_options uo = {
 		.mouse = !a.no_mouse,
 		.path = path,

@@ -15,6 +15,8 @@
 #include "bestiary.h"
 #include "cli.h"
 #include "cmd.h"
+#include "editor.h"
+#include "fov.h"
 #include "help.h"
 #include "level.h"
 #include "opt.h"
@@ -27,6 +29,9 @@ struct path_args {
 	bool fallback, explored, corners;
 	double weight;
 	const char *bestiary;
+	const char *as;          /* --as KIND: a monster of KIND plans, from the first cell to the player at the second */
+	bool sight;              /* --sight: with --as, mark what it sees from its start */
+	bool hurt;               /* --hurt: with --as, it plans as when hurt below its flee share */
 };
 
 #define ARG(field) offsetof(struct path_args, field)
@@ -43,6 +48,15 @@ static const struct opt path_opts[] = {
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "the bestiary for monster letters; by default the one beside the level, then "
 		  "levels/bestiary.txt" },
+	{ .name = "as", .kind = OPT_STRING, .offset = ARG(as), .metavar = "KIND",
+	  .help = "plan as a monster of KIND (a name or letter of the bestiary) standing on the first cell "
+		  "would, hunting the player on the second: its mind, costs, corner rule and sight, played "
+		  "by the game's own AI (below)" },
+	{ .name = "sight", .kind = OPT_FLAG, .offset = ARG(sight),
+	  .help = "with --as: also mark with ' every cell it sees from the first cell" },
+	{ .name = "hurt", .kind = OPT_FLAG, .offset = ARG(hurt),
+	  .help = "with --as: it plans as when hurt below its flee share (the flee key): it runs "
+		  "from the player along the safety map; a kind with flee 0 never flees" },
 };
 #undef ARG
 
@@ -56,7 +70,8 @@ static void path_usage(FILE *out)
 {
 	help_usage(out, "path",
 		   (const char *const[]){ "LEVEL X,Y X,Y [--fallback] [--explored] [--weight W] [--corners] "
-					  "[--bestiary FILE]", NULL });
+					  "[--bestiary FILE]",
+					  "LEVEL X,Y X,Y --as KIND [--sight] [--hurt] [--bestiary FILE]", NULL });
 	help_text(out, 0,
 		  "\nFinds the route from the first cell to the second with the game's A* and prints the map as "
 		  "the game draws it (hex and diamond maps in their doubled layout) with the route:\n"
@@ -70,6 +85,19 @@ static void path_usage(FILE *out)
 		  "with C printed as %.3f: the cost of the walk from the start to `end`, where the walk stops "
 		  "(for an unreachable goal with --fallback, the cut point), N its steps and E the cells the "
 		  "search expanded.  Colour only when standard output is a terminal and NO_COLOR is not set.\n"
+		  "\n"
+		  "With --as KIND the plan is the monster's own: a monster of KIND is put on the first cell "
+		  "and the player on the second, and the game's AI plays the level as the editor's monster "
+		  "plans do (`r` in astray edit).  The player waits, no blow hurts and the level's other "
+		  "monsters play too, until the monster has struck or stood still for a while.  The map "
+		  "shows\n"
+		  "  S  the monster's cell   *  its walk   E  where it ends   =  a wall it digs\n"
+		  "  &  the post its mind holds (pack, ambush, ranged)   @  the player\n"
+		  "With --hurt it starts below its flee share and runs, as a hurt monster does.  The last line "
+		  "is exactly\n"
+		  "  kind=K mind=M steps=N dug=D struck=yes|no end=X,Y post=X,Y|none\n"
+		  "  sees=yes|no turns=T\n"
+		  "on one line (sees: whether it sees the player from the first cell within its sight).\n"
 		  "\n"
 		  "exit status: 0 the figures were printed, 1 a bad level or a cell outside the map or on a wall "
 		  "without --fallback, 2 bad usage");
@@ -113,17 +141,29 @@ static int parse_args(int argc, char **argv, struct path_args *a)
 			status = 2;
 		}
 	}
+	if (status < 0 && a->as && (a->fallback || a->explored || a->corners || a->weight != 1.0)) {
+		fprintf(stderr, "astray path: --as plans with the kind's own settings: --fallback, --explored, "
+			"--weight and --corners do not go with it\n");
+		status = 2;
+	}
+	if (status < 0 && (a->sight || a->hurt) && !a->as) {
+		fprintf(stderr, "astray path: --%s goes with --as KIND\n", a->sight ? "sight" : "hurt");
+		status = 2;
+	}
 	if (status < 0)
 		a->level = pos.v[0];
 	opt_list_fini(&pos);
 	return status;
 }
 
-static struct level *load_level(const struct path_args *a)
+/* The level, and in *bestiary the bestiary it was read with (owned; NULL
+ * when there is none). */
+static struct level *load_level(const struct path_args *a, struct bestiary **bestiary)
 {
 	struct diag_list d = { 0 };
 	struct bestiary *b = malloc(sizeof *b);
 	bool have_b = false;
+	*bestiary = NULL;
 	if (b) {
 		if (a->bestiary)
 			have_b = bestiary_load_file(a->bestiary, b, &d);
@@ -146,7 +186,10 @@ static struct level *load_level(const struct path_args *a)
 	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	free(text);
-	free(b);
+	if (have_b)
+		*bestiary = b;
+	else
+		free(b);
 	return lv;
 }
 
@@ -164,6 +207,181 @@ static bool settle_cell(const struct grid *g, const char *what, bool fallback, i
 	return true;
 }
 
+/* Prints a canvas of g's screen width, in colour when asked. */
+static void print_canvas(const struct grid *g, const char *canvas, bool colour)
+{
+	int sw = grid_screen_width(g);
+	for (int y = 0; y < g->h; y++) {
+		const char *row = canvas + (size_t)y * (size_t)sw;
+		int n = sw;
+		while (n > 0 && row[n - 1] == ' ')
+			n--;
+		for (int i = 0; i < n; i++) {
+			const char *esc = colour ? mark_colour(row[i]) : NULL;
+			if (esc)
+				printf("%s%c\033[0m", esc, row[i]);
+			else
+				putchar(row[i]);
+		}
+		putchar('\n');
+	}
+}
+
+static bool use_colour(void)
+{
+	const char *nc = getenv("NO_COLOR");
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+/* The kind --as names: a name, or a letter. */
+static struct monster_kind *find_kind(struct bestiary *b, const char *as)
+{
+	struct monster_kind *k = bestiary_find_name(b, as);
+	for (int i = 0; !k && as[0] && !as[1] && i < b->n; i++)
+		if (b->kinds[i].glyph == as[0])
+			k = &b->kinds[i];
+	return k;
+}
+
+/* A cell for --as: on the map and one a monster or the player can stand on. */
+static bool plan_cell(const struct level *lv, const char *what, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= lv->w || y >= lv->h) {
+		fprintf(stderr, "astray path: the %s %d,%d is outside the map (%dx%d cells: 0,0 to %d,%d)\n", what, x, y,
+			lv->w, lv->h, lv->w - 1, lv->h - 1);
+		return false;
+	}
+	enum tile t = level_tile(lv, x, y);
+	if (tile_info(t)->cost == 0) {
+		fprintf(stderr, "astray path: the %s %d,%d is %s: nothing stands there\n", what, x, y, tile_info(t)->name);
+		return false;
+	}
+	if (t == TILE_EXIT) {
+		fprintf(stderr, "astray path: the %s %d,%d is the exit: the plan needs the level's exit in place "
+			"(pick a cell beside it)\n", what, x, y);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * `path --as KIND`: the editor's monster plans (editor_monster_plan: the
+ * game's AI playing the level in a scratch game) on a copy of the level
+ * with a KIND on the start and the player on the goal.
+ */
+static int plan_as(const struct path_args *a, const struct level *lv, struct bestiary *b)
+{
+	if (!b) {
+		fprintf(stderr, "astray path: --as needs a bestiary (none beside the level: use --bestiary FILE)\n");
+		return 1;
+	}
+	struct monster_kind *k = find_kind(b, a->as);
+	if (!k) {
+		fprintf(stderr, "astray path: no kind '%s' in the bestiary (known:", a->as);
+		for (int i = 0; i < b->n; i++)
+			fprintf(stderr, " %s", b->kinds[i].name);
+		fprintf(stderr, ")\n");
+		return 2;
+	}
+	if (a->hurt) {
+		if (k->flee <= 0) {
+			fprintf(stderr, "astray path: the %s never flees (its flee is 0 in the bestiary): --hurt "
+				"shows nothing\n", k->name);
+			return 1;
+		}
+		/* The flee rule is hp < flee x full hp: a share above 1 makes it
+		 * hold from the first turn, as for a monster hurt below its
+		 * share, and nothing else reads it.  b is this command's copy. */
+		k->flee = 2.0;
+	}
+	if (!plan_cell(lv, "start", a->sx, a->sy) || !plan_cell(lv, "goal", a->gx, a->gy))
+		return 1;
+	if (a->sx == a->gx && a->sy == a->gy) {
+		fprintf(stderr, "astray path: the start and the goal are the same cell\n");
+		return 1;
+	}
+	int status = 1;
+	char *canvas = NULL;
+	uint8_t *opaque = NULL, *seen = NULL;
+	struct grid *g = NULL;
+	struct editor *ed = editor_create(lv, b, a->level);
+	if (!ed || editor_paint(ed, a->gx, a->gy, '@') < 0 || editor_paint(ed, a->sx, a->sy, k->glyph) < 0)
+		goto oom;
+	const struct level *plv = editor_level(ed);
+	g = plv ? level_grid(plv) : NULL;
+	if (!g)
+		goto oom;
+	int n = editor_monster_plans(ed);
+	struct editor_monster_plan plan;
+	bool found = false;
+	for (int i = 0; i < n && !found; i++)
+		found = editor_monster_plan(ed, i, &plan) && plan.x == a->sx && plan.y == a->sy;
+	if (!found) {
+		fprintf(stderr, "astray path: the level has no plan for the %s at %d,%d (it needs an exit and a "
+			"known kind)\n", k->name, a->sx, a->sy);
+		goto out;
+	}
+	bool cut = false;
+	int turns = editor_monster_plan_turns(ed, &cut);
+
+	/* what it sees from its cell, within its sight */
+	size_t cells = (size_t)g->w * (size_t)g->h;
+	opaque = malloc(cells);
+	seen = calloc(cells, 1);
+	int sw = grid_screen_width(g);
+	canvas = malloc((size_t)sw * (size_t)g->h);
+	if (!opaque || !seen || !canvas)
+		goto oom;
+	for (size_t c = 0; c < cells; c++)
+		opaque[c] = tile_info((enum tile)plv->tiles[c])->blocks_sight;
+	if (k->sight > 0)
+		fov_compute(g, opaque, a->sx, a->sy, k->sight, seen);
+	bool sees = seen[grid_index(g, a->gx, a->gy)] != 0;
+
+	memset(canvas, ' ', (size_t)sw * (size_t)g->h);
+#define AT(x, y) canvas[(size_t)(y) * (size_t)sw + (size_t)(grid_is_staggered(g->topo) ? 2 * (x) + ((y) & 1) : (x))]
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			char c = editor_glyph(ed, x, y);
+			AT(x, y) = a->sight && seen[grid_index(g, x, y)] && c == '.' ? '\'' : c;
+		}
+	for (int i = 1; i < plan.walk_len; i++)
+		AT(grid_x(g, plan.walk[i]), grid_y(g, plan.walk[i])) = '*';
+	for (int i = 0; i < plan.n_dug; i++)
+		AT(grid_x(g, plan.dug[i]), grid_y(g, plan.dug[i])) = '=';
+	if (plan.post >= 0)
+		AT(grid_x(g, plan.post), grid_y(g, plan.post)) = '&';
+	int end = plan.walk_len > 0 ? plan.walk[plan.walk_len - 1] : grid_index(g, a->sx, a->sy);
+	AT(grid_x(g, end), grid_y(g, end)) = 'E';
+	AT(a->gx, a->gy) = '@';
+	AT(a->sx, a->sy) = 'S';
+#undef AT
+	print_canvas(g, canvas, use_colour());
+	printf("S the %s%s, * its walk, E where it ends, = a wall it digs, & its post, @ the player%s\n", k->name,
+	       a->hurt ? " (hurt: it flees)" : "", a->sight ? ", ' what it sees" : "");
+	if (plan.asleep)
+		printf("it is still asleep at the end (a kind that may sleep)\n");
+	if (cut)
+		printf("the plan was cut short after %d turns (the level's monsters' work limit)\n", turns);
+	char post[32] = "none";
+	if (plan.post >= 0)
+		snprintf(post, sizeof post, "%d,%d", grid_x(g, plan.post), grid_y(g, plan.post));
+	printf("kind=%s mind=%s steps=%d dug=%d struck=%s end=%d,%d post=%s sees=%s turns=%d\n", k->name,
+	       bestiary_mind_name(plan.mind), plan.walk_len > 0 ? plan.walk_len - 1 : 0, plan.n_dug,
+	       plan.strike >= 0 ? "yes" : "no", grid_x(g, end), grid_y(g, end), post, sees ? "yes" : "no", turns);
+	status = 0;
+	goto out;
+oom:
+	fprintf(stderr, "astray path: out of memory\n");
+out:
+	free(canvas);
+	free(opaque);
+	free(seen);
+	grid_destroy(g);
+	editor_destroy(ed);
+	return status;
+}
+
 int cmd_path(int argc, char **argv)
 {
 	struct path_args a;
@@ -173,9 +391,19 @@ int cmd_path(int argc, char **argv)
 	if (status >= 0)
 		return status;
 
-	struct level *lv = load_level(&a);
-	if (!lv)
+	struct bestiary *b = NULL;
+	struct level *lv = load_level(&a, &b);
+	if (!lv) {
+		free(b);
 		return 1;
+	}
+	if (a.as) {
+		status = plan_as(&a, lv, b);
+		level_destroy(lv);
+		free(b);
+		return status;
+	}
+	free(b);
 	struct grid *g = level_grid(lv);
 	struct path_ctx *ctx = g ? path_create(g) : NULL;
 	char *canvas = NULL;
@@ -239,22 +467,7 @@ int cmd_path(int argc, char **argv)
 	AT(a.sx, a.sy) = 'S';
 #undef AT
 
-	const char *nc = getenv("NO_COLOR");
-	bool colour = isatty(STDOUT_FILENO) && !(nc && *nc);
-	for (int y = 0; y < g->h; y++) {
-		const char *row = canvas + (size_t)y * (size_t)sw;
-		int n = sw;
-		while (n > 0 && row[n - 1] == ' ')
-			n--;
-		for (int i = 0; i < n; i++) {
-			const char *esc = colour ? mark_colour(row[i]) : NULL;
-			if (esc)
-				printf("%s%c\033[0m", esc, row[i]);
-			else
-				putchar(row[i]);
-		}
-		putchar('\n');
-	}
+	print_canvas(g, canvas, use_colour());
 	printf("S start, E end of the walk, * route%s%s\n", r.reached ? "" : ", X goal not reached",
 	       a.explored ? ", : expanded" : "");
 	printf("cost=%.3f steps=%d expanded=%ld reached=%s end=%d,%d\n", r.cost, r.steps, r.expanded,

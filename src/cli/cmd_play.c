@@ -33,6 +33,7 @@
 #include "rng.h"
 #include "savefile.h"
 #include "scores.h"
+#include "settings.h"
 #include "play_save.h"
 #include "stats.h"
 #include "textfile.h"
@@ -67,6 +68,10 @@ struct play_args {
 	uint64_t dungeon_seed;   /* the dungeon's seed when playing --dungeon (0: not a dungeon) */
 	int dungeon_n;           /* and its number of levels */
 	const char *record;      /* --record FILE: journal to FILE instead of the save slot */
+	bool delay_given;        /* --delay was given: it beats the options file for this run */
+	struct settings settings;/* the options file (DATA/options.txt), or the defaults */
+	char settings_dir[4096]; /* the data folder that keeps it ("" with --no-save: not kept) */
+	char settings_note[1024];/* why the options file was not used whole ("" when it was) */
 };
 
 #define STR(x) STR_(x)
@@ -77,7 +82,7 @@ static const struct opt play_opts[] = {
 	[OPT_SEED_ROW] = { .name = "seed", .kind = OPT_SEED, .offset = ARG(seed), .metavar = "N",
 			   .help = "replay a game: the seed is printed when a game ends" },
 	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
-	  .help = "leave the mouse to the terminal (text selection)" },
+	  .help = "leave the mouse to the terminal (text selection) for this run; O turns it off for good" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
@@ -86,7 +91,8 @@ static const struct opt play_opts[] = {
 	{ .name = "monsters", .kind = OPT_INT, .offset = ARG(map_monsters), .metavar = "K", .lo = 0, .hi = 100000,
 	  .help = "monsters placed on a .map level (default " STR(PLAY_DEFAULT_MAP_MONSTERS) ")" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
-	  .help = "pause between travel steps (default " STR(PLAY_DEFAULT_DELAY_MS) ")" },
+	  .help = "pause between travel steps for this run (default: the options file's, set with O; "
+		  "0 is instant)" },
 	{ .name = "dungeon", .kind = OPT_FLAG, .offset = ARG(dungeon),
 	  .help = "play a dungeon of generated levels; the seed makes the dungeon" },
 	{ .name = "depth", .kind = OPT_INT, .offset = ARG(dungeon_levels), .metavar = "N", .lo = 1,
@@ -164,11 +170,32 @@ static void play_usage(FILE *out)
 	opt_print_help(out, &play_command);
 	help_text(out, 0,
 		  "\nIn the game, ? lists the keys.  Move with h j k l y u b n, the arrows or the numpad; left "
-		  "click anywhere to travel there; right click describes a cell.\n"
+		  "click anywhere to travel there; right click describes a cell; O sets the options (animation "
+		  "speed, colours, mouse), kept in the data folder's options.txt.\n"
 		  "\n"
 		  "exit status: 0 after a game, 1 when a level, the bestiary or the terminal is wrong, 2 bad "
 		  "usage; stopped by signal N (Ctrl-C, kill...), it restores the terminal and then dies of that "
 		  "signal (a shell shows 128+N); 129 on a hangup");
+}
+
+/*
+ * The options file of the data folder (not with --no-save: then the
+ * defaults, and O keeps nothing).  A broken file is said on stderr now
+ * and on the first screen, and its good lines are used: never a reason
+ * not to play.
+ */
+static void play_load_settings(struct play_args *a)
+{
+	settings_default(&a->settings);
+	a->settings_dir[0] = a->settings_note[0] = '\0';
+	char err[DIAG_ERR_LEN];
+	if (a->no_save || a->bench_keys > 0 || a->bench_preview > 0 ||
+	    !play_data_dir(a->data, a->settings_dir, sizeof a->settings_dir, err, sizeof err)) {
+		a->settings_dir[0] = '\0';
+		return;
+	}
+	if (!settings_load(a->settings_dir, &a->settings, a->settings_note, sizeof a->settings_note))
+		cli_message(stderr, "astray", a->settings_note);
 }
 
 /* Returns -1 to go on, or an exit status (help printed, or a bad argument). */
@@ -179,6 +206,9 @@ static int parse_args(int argc, char **argv, struct play_args *a)
 	a->map_monsters = PLAY_DEFAULT_MAP_MONSTERS;
 	int status = opt_parse(&play_command, argc, argv, a, &a->targets, given);
 	a->seeded = given[OPT_SEED_ROW];
+	for (int i = 0; i < N_PLAY_OPTS; i++)
+		if (given[i] && strcmp(play_opts[i].name, "delay") == 0)
+			a->delay_given = true;
 	return status;
 }
 
@@ -537,6 +567,16 @@ static const char *campaign_dir(void)
 static int play_session(const struct play_args *a, const struct level *const *levels, int n_levels,
 			const struct bestiary *b, const struct journal_setup *setup);
 
+/* The levels of a "dungeon-N" score mode (play_score_mode), else 0. */
+static int play_dungeon_levels(const char *mode)
+{
+	if (strncmp(mode, "dungeon-", 8) != 0)
+		return 0;
+	char *end;
+	long n = strtol(mode + 8, &end, 10);
+	return *end == '\0' && n > 0 && n <= DUNGEON_MAX_LEVELS ? (int)n : 0;
+}
+
 static void print_dungeon_again(uint64_t seed, int n)
 {
 	printf("This dungeon again: astray play --dungeon --seed %llu", (unsigned long long)seed);
@@ -635,11 +675,33 @@ static int play_title(struct play_args *a)
 	const char *data = play_data_dir(a->data, dir, sizeof dir, err, sizeof err) ? dir : NULL;
 	if (!data || !scores_load(data, &scores, err, sizeof err))
 		memset(&scores, 0, sizeof scores);
+	/* offer only what can start, and say why the rest is missing: a
+	 * dungeon needs a bestiary, the campaign its levels */
+	char bpath[4096], why[1024] = "";
+	const char *camp = campaign_dir();
+	bool no_dungeon = !a->bestiary && !bestiary_default_path(camp, bpath, sizeof bpath);
+	if (!camp && no_dungeon)
+		snprintf(why, sizeof why,
+			 "No campaign and no bestiary: this is not astray's source folder and nothing is installed "
+			 "in %s/levels (make install puts them there).", ASTRAY_DATADIR);
+	else if (!camp)
+		snprintf(why, sizeof why,
+			 "No campaign: this is not astray's source folder and none is installed in %s/levels.",
+			 ASTRAY_DATADIR);
+	else if (no_dungeon)
+		snprintf(why, sizeof why, "No dungeons: no bestiary.txt in %s (--bestiary FILE gives one).", camp);
+	if (!why[0] && a->settings_note[0])
+		snprintf(why, sizeof why, "%s", a->settings_note); /* a broken options file */
 	struct ui_title_entries e = {
+		.settings = &a->settings,
+		.settings_dir = a->settings_dir[0] ? a->settings_dir : NULL,
 		.can_continue = data && !a->no_save && play_save_exists(data),
 		.scores = scores.v,
 		.n_scores = scores.n,
-		.mouse = !a->no_mouse,
+		.mouse = !a->no_mouse && a->settings.mouse,
+		.notice = why[0] ? why : NULL,
+		.no_dungeon = no_dungeon,
+		.no_campaign = camp == NULL,
 	};
 	uint64_t seed = a->seed;
 	int signo = 0;
@@ -816,8 +878,11 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		} else {
 			resume = play_resume_offer(s.data, as_they_come, &r, &keep_slot);
 		}
-		if (resume < 0)
+		if (resume < 0) {
+			/* no answer (Esc, end of input) or no new game wanted */
+			fputs("Nothing was started.\n", stdout);
 			return 1;
+		}
 		s.in_slot = !keep_slot;
 		if (s.in_slot)
 			play_save_slot(s.data, s.path, sizeof s.path);
@@ -856,7 +921,14 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	}
 	struct ui_hooks hooks;
 	play_save_hooks(&s, &hooks);
-	struct ui_options opt = { .mouse = !a->no_mouse, .step_delay_ms = a->delay_ms, .hooks = &hooks };
+	/* the options file, unless the command line says otherwise for this run */
+	struct ui_options opt = { .mouse = !a->no_mouse && a->settings.mouse,
+				  .step_delay_ms = a->delay_given ? a->delay_ms : a->settings.delay_ms,
+				  .hooks = &hooks,
+				  .settings = &a->settings,
+				  .settings_dir = a->settings_dir[0] ? a->settings_dir : NULL,
+				  .no_colour = !a->settings.colour,
+				  .note = a->settings_note[0] ? a->settings_note : NULL };
 	int signo = 0;
 	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
 	/* the terminal is restored: now it is safe to print */
@@ -868,6 +940,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		print_outcome(g, o, signo, a->dungeon_seed == 0 && resume != 1, a);
 		if (a->dungeon_seed != 0)
 			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
+		else if (resume == 1 && play_dungeon_levels(s.mode) > 0)
+			/* a continued dungeon: its seed made its levels and its play
+			 * (play_dungeon), so the same line plays it again */
+			print_dungeon_again(g->seed, play_dungeon_levels(s.mode));
 	}
 	if (filed[0]) {
 		fputs("The game saved before this one is kept in ", stdout);
@@ -970,6 +1046,7 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!a.seeded)
 		a.seed = fresh_seed();
+	play_load_settings(&a);
 	lock_fd = lock_save_slot(&a);
 	if (lock_fd == -2)
 		goto out;

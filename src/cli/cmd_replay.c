@@ -25,6 +25,7 @@ struct replay_args {
 	bool verify;
 	bool resume;             /* start from FILE.snap when it belongs to FILE, as resuming a save does */
 	int upto;                /* actions replayed at most; -1 all */
+	bool reveal;             /* watching: the whole level and every monster's route */
 };
 
 #define ARG(field) offsetof(struct replay_args, field)
@@ -37,6 +38,9 @@ static const struct opt replay_opts[] = {
 		  "covered, and a snapshot that is not used is said on stderr" },
 	{ .name = "upto", .kind = OPT_INT, .offset = ARG(upto), .metavar = "N", .lo = 0, .hi = 1000000000,
 	  .help = "stop after the first N actions" },
+	{ .name = "reveal", .kind = OPT_FLAG, .offset = ARG(reveal),
+	  .help = "watching: show the whole level, every monster and every monster's route and target, "
+		  "not only what the player saw (v toggles it)" },
 };
 #undef ARG
 
@@ -48,10 +52,12 @@ static const struct opt_command replay_command = {
 
 static void replay_usage(FILE *out)
 {
-	help_usage(out, "replay", (const char *const[]){ "FILE [--verify [--resume]] [--upto N]", NULL });
+	help_usage(out, "replay", (const char *const[]){ "FILE [--verify [--resume]] [--upto N]",
+							  "FILE [--reveal] [--upto N]", NULL });
 	help_text(out, 0,
 		  "\nShows a recorded game (a journal: docs/journal.md) in the terminal, one action at a time: "
-		  "Space pauses, . steps, + and - change the speed, r shows the monsters' routes, q quits.\n"
+		  "Space pauses, . steps, + and - change the speed, r shows the routes of the monsters the "
+		  "player sees, v reveals the whole level and every monster's route, q quits.\n"
 		  "\n"
 		  "With --verify it replays the journal without a terminal: the game is rebuilt from the levels "
 		  "and bestiary recorded in the file, every action is applied again and every checksum "
@@ -88,6 +94,10 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "astray replay: --resume goes with --verify\n");
 		return 2;
 	}
+	if (a.reveal && verify) {
+		fprintf(stderr, "astray replay: --reveal is for watching; --verify shows nothing\n");
+		return 2;
+	}
 	if (!verify && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fputs("astray replay: watching a replay needs a terminal; astray replay ", stderr);
 		cli_put_shell_word(stderr, file);
@@ -112,7 +122,7 @@ int cmd_replay(int argc, char **argv)
 	if (!verify) {
 		long n = upto >= 0 && upto < d.n_actions ? upto : d.n_actions;
 		int signo = 0;
-		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, &signo, err, sizeof err);
+		enum ui_outcome o = ui_replay_run(jg.game, d.actions, n, a.reveal, &signo, err, sizeof err);
 		/* the terminal is restored: now it is safe to print */
 		if (o == UI_ERROR)
 			cli_message(stderr, "astray replay", err);

@@ -21,6 +21,7 @@
 #include "opt.h"
 #include "sim.h"
 #include "sim_cmd.h"
+#include "sim_sweep.h"
 
 #define DEFAULT_GAMES 100
 #define DEFAULT_TURNS 1000
@@ -147,7 +148,9 @@ static const struct opt sim_opts[] = {
 	{ .name = "heat-kind", .kind = OPT_STRING, .offset = ARG(heat_kind), .metavar = "KIND",
 	  .help = "the heat of one monster kind, named as in --set: occupancy and blocked count its "
 		  "monsters only, contact the player's cell at its first contact of each game, deaths where "
-		  "its blow killed the player; the picture's title names it" },
+		  "its blow killed the player; the picture's title names it.  The same as --kind" },
+	{ .name = "kind", .kind = OPT_STRING, .offset = ARG(heat_kind), .metavar = "KIND",
+	  .help = "the heat map of one monster kind: the same as --heat-kind" },
 	{ .name = "jobs", .kind = OPT_INT, .offset = ARG(jobs), .metavar = "N", .lo = 1, .hi = 256,
 	  .help = "play the games in N worker processes; the output is the same as with 1 (time columns "
 		  "aside)" },
@@ -170,11 +173,26 @@ static const struct opt sim_opts[] = {
 		  "(default " STR(DUNGEON_DEFAULT_LEVELS) ")" },
 	{ .name = "record", .kind = OPT_STRING, .offset = ARG(record), .metavar = "DIR",
 	  .help = "write one journal per game into DIR, created if missing: DIR/LEVEL-SEED.jnl, or "
-		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE" },
+		  "LEVEL-A-SEED.jnl and LEVEL-B-SEED.jnl under --compare; watch one with astray replay FILE.  "
+		  "A journal of the same name already there is an error, unless --force" },
+	{ .name = "force", .kind = OPT_FLAG, .offset = ARG(force),
+	  .help = "--record: replace the journals of the same names that DIR already holds (other files "
+		  "in DIR are left as they are)" },
 	{ .name = "compare", .kind = OPT_PAIR, .offset = ARG(compare), .metavar = "'A' 'B'",
 	  .help = "run every game under settings A and under settings B, each a list of KIND.KEY=VALUE "
 		  "separated by spaces or commas (on top of --set), and report B-A with a paired 95% "
 		  "interval" },
+	{ .name = "sweep", .kind = OPT_STRING, .offset = ARG(sweep), .metavar = "KNOB=VALUES",
+	  .help = "play the same seeds once per value of one knob (VALUES: LO..HI:STEP or V1,V2,...), each "
+		  "value added to --set, and write one CSV: setting,value,level,metric,mean,lo,hi,n.  With "
+		  "--per-game or --shard: the per-game CSV with a sweep column first, which astray sim-report "
+		  "merges into the same CSV" },
+	{ .name = "sweep-plot", .kind = OPT_STRING, .offset = ARG(sweep_plot), .metavar = "FILE",
+	  .help = "--sweep: an SVG line plot to FILE of each --sweep-metric against the value, its 95% "
+		  "interval as a band (of all levels together when there are several)" },
+	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M,...",
+	  .help = "the metrics --sweep-plot draws, one panel each (default killed; with --dungeon escaped,depth); "
+		  "a metric or KIND.METRIC" },
 };
 #undef ARG
 
@@ -221,15 +239,25 @@ static void sim_usage(FILE *out)
 		  "interval over games, which stays inside the values' range; p95 is the nearest-rank 95th "
 		  "percentile within a game, averaged over games.  AI time is the monsters' part of game_act "
 		  "(perception, searches, moves, attacks) per game turn, as the game measures it; the player's "
-		  "move, FOV and the scripted player's own route are not counted.\n"
+		  "move, FOV and the scripted player's own route are not counted.  Games with the same trace "
+		  "(positions and hit points, turn by turn) are one game: distinct_games counts them, each "
+		  "interval is as wide as the distinct games allow, and none is given when every game is the "
+		  "same.  --compare verdicts ignore a difference below its metric's floor (0.01 ms for time "
+		  "columns).  The scripted players break ties from a stream of their own, seeded by the game's "
+		  "seed; every player but idle ends its games (timeouts counts those it did not).\n"
 		  "\n"
 		  "CSV columns:\n"
-		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n"
-		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>, "
-		  "which --shard writes; config "
-		  "fingerprints the run's settings, so sim-report merges only files of one run; --generate adds "
-		  "run after level, --compare side (A/B) before game\n"
-		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n"
+		  "summary:\tlevel,metric,n,mean,sd,ci_lo,ci_hi,successes,time, then the columns distinct and "
+		  "distinct_games\n"
+		  "per game:\tlevel,game,seed,outcome,monsters,config,<metrics>,<per kind>,<time metrics>,"
+		  "killer,topology,trace,settings, which --shard writes; config "
+		  "fingerprints the run's settings, so sim-report merges only files of one run, and settings "
+		  "words them for its header; --generate adds "
+		  "run after level, --compare side (A/B) before game, --sweep sweep first\n"
+		  "compare:\tlevel,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time, then "
+		  "distinct,distinct_games,floor,practical\n"
+		  "sweep:\tsetting,value,level,metric,mean,lo,hi,n\n"
+		  "JSON: docs/sim.schema.json lists every key.\n"
 		  "level is the file, or \"all\" for every level together; a generated level is "
 		  "gen:TOPOLOGY:WxH:dD:SEED and run names the whole run, as the summary does.  docs/sim.md has "
 		  "the rest.\n"
@@ -317,6 +345,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = parse_generate(a);
 	else if (status < 0 && (a->size.w || a->depth))
 		status = opt_usage_error(&sim_command, "--size and --depth go with --generate");
+	if (status < 0 && a->force && !a->record)
+		status = opt_usage_error(&sim_command, "--force goes with --record: it replaces the journals "
+				       "that DIR already holds");
 	if (status < 0 && a->record && a->opt.chase)
 		status = opt_usage_error(&sim_command, "--record cannot go with --chase: its hints to the monsters "
 				       "are outside the rules, so a replay could not repeat them");
@@ -326,7 +357,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 		status = opt_usage_error(&sim_command, "give at least one level (.lvl or Moving AI .map); "
 				       "see astray sim --help");
 	if (status < 0 && a->heat_kind && !a->heatmap && !a->heat_counts)
-		status = opt_usage_error(&sim_command, "--heat-kind picks the heat of one kind: give --heatmap or "
+		status = opt_usage_error(&sim_command, "--kind (--heat-kind) picks the heat of one kind: give --heatmap or "
 				       "--heat-counts too");
 	if (status < 0 && a->heat_counts && strcmp(a->heat_counts, "-") == 0)
 		status = opt_usage_error(&sim_command, "--heat-counts needs a file: standard output carries "
@@ -365,8 +396,9 @@ static int finish_output(void)
 	return 1;
 }
 
-/* Loads, plays and writes, in that order; the exit status. */
-static int run(const struct sim_args *a)
+/* Loads, plays and writes, in that order; the exit status.  With sweep,
+ * the games go to sim_sweep_take as value vi instead of the report. */
+static int run(const struct sim_args *a, struct sim_sweep_out *sweep, int vi)
 {
 	struct sim_record_ctx recx = { 0 };
 	struct bestiary base;
@@ -408,7 +440,7 @@ static int run(const struct sim_args *a)
 			for (int i = 0; i < base.n && used < sizeof names; i++)
 				used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
 							 base.kinds[i].name);
-			status = opt_usage_error(&sim_command, "--heat-kind: no kind '%s' in the bestiary (its kinds: %s)",
+			status = opt_usage_error(&sim_command, "--kind: no kind '%s' in the bestiary (its kinds: %s)",
 						 a->heat_kind, names);
 			goto done;
 		}
@@ -427,6 +459,9 @@ static int run(const struct sim_args *a)
 		}
 		sim_write_settings(o.settings[s], sizeof o.settings[s], a, extra);
 	}
+	if (!sim_load_bestiary_file(a, o.bestiary, sizeof o.bestiary, &o.bestiary_hash))
+		o.bestiary[0] = '\0';
+	sim_write_run_words(&o);
 	bool any_map = false;
 	for (int l = 0; l < n_files && !a->generate && !a->dungeon; l++)
 		any_map |= cli_ends_with(files[l], ".map");
@@ -465,6 +500,10 @@ static int run(const struct sim_args *a)
 	o.n_all = (int)total;
 	o.first = first;
 	o.end = end;
+	if (sweep) {
+		status = sim_sweep_take(sweep, vi, &o);
+		goto done;
+	}
 	sim_write_report(stdout, &o);
 	status = a->heatmap ? sim_write_heatmap(a, &runs[0]) : 0;
 	if (status == 0 && a->heat_counts)
@@ -486,13 +525,120 @@ done:
 	return status;
 }
 
+/* Checks --sweep against the other options; -1 or the exit status. */
+static int check_sweep(const struct sim_args *a)
+{
+	if (!a->sweep)
+		return a->sweep_plot || a->sweep_metric
+			       ? opt_usage_error(&sim_command, "--%s goes with --sweep", a->sweep_plot ? "sweep-plot" : "sweep-metric")
+			       : -1;
+	if (a->compare[0])
+		return opt_usage_error(&sim_command, "--sweep compares many values: it cannot go with --compare");
+	if (a->heatmap || a->heat_counts)
+		return opt_usage_error(&sim_command, "--sweep writes a table of figures: it cannot go with --%s",
+				       a->heatmap ? "heatmap" : "heat-counts");
+	if (a->record)
+		return opt_usage_error(&sim_command, "--sweep cannot go with --record (record one value with --set)");
+	if (a->format == FORMAT_JSON)
+		return opt_usage_error(&sim_command, "--sweep writes CSV (--format csv)");
+	if (a->sweep_plot && a->per_game)
+		return opt_usage_error(&sim_command, "--sweep-plot draws the summaries: with --per-game or --shard, "
+				       "draw it with astray sim-report --sweep-plot");
+	if (a->sweep_metric) {
+		for (const char *p = a->sweep_metric;;) {
+			size_t n = strcspn(p, ",");
+			char name[64];
+			snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p);
+			if (!sim_sweep_metric_ok(name))
+				return opt_usage_error(&sim_command, "--sweep-metric: '%s' is not a metric (astray sim --help "
+						       "lists them, KIND.METRIC for a kind's)", name);
+			if (!p[n])
+				break;
+			p += n + 1;
+		}
+		if (!a->sweep_plot)
+			return opt_usage_error(&sim_command, "--sweep-metric picks what --sweep-plot draws: give "
+					       "--sweep-plot FILE.svg too");
+	}
+	return -1;
+}
+
+/* --sweep: the whole run once per value, the value's --set added last;
+ * every value's --set is checked before any game.  The exit status. */
+static int run_sweep(const struct sim_args *a)
+{
+	struct sim_sweep_spec *spec = calloc(1, sizeof *spec);
+	const char **sets = calloc((size_t)a->sets.n + 1, sizeof *sets);
+	char err[256];
+	int status = 1;
+	struct sim_sweep_out *out = NULL;
+	if (!spec || !sets) {
+		fprintf(stderr, "astray sim: out of memory\n");
+		goto done;
+	}
+	if (!sim_sweep_parse(a->sweep, spec, err, sizeof err)) {
+		status = opt_usage_error(&sim_command, "--sweep %s: %s", a->sweep, err);
+		goto done;
+	}
+	for (int i = 0; i < a->sets.n; i++)
+		sets[i] = a->sets.v[i];
+	struct sim_args b = *a;
+	b.sets.v = sets;
+	b.sets.n = a->sets.n + 1;
+	b.sweep = NULL;
+	for (int i = 0; i < spec->n; i++) {
+		struct bestiary check;
+		sets[a->sets.n] = spec->set[i];
+		if (!sim_load_bestiary(&b, &sim_command, &check, &status))
+			goto done;
+	}
+	const char *metrics = a->sweep_metric ? a->sweep_metric : a->dungeon ? "escaped,depth" : "killed";
+	out = sim_sweep_out_create(spec, stdout, a->per_game, a->sweep_plot ? metrics : NULL);
+	if (!out) {
+		fprintf(stderr, "astray sim: out of memory\n");
+		goto done;
+	}
+	status = 0;
+	for (int i = 0; i < spec->n && status == 0; i++) {
+		sets[a->sets.n] = spec->set[i];
+		status = run(&b, out, i);
+	}
+	if (status == 0)
+		status = finish_output();
+	if (status == 0 && a->sweep_plot) {
+		struct sim_sweep_about about = { .games = a->games, .seed = a->seed };
+		snprintf(about.player, sizeof about.player, "%s", sim_player_name(a->opt.player));
+		if (a->dungeon)
+			snprintf(about.level, sizeof about.level, "dungeons of %d levels", a->depth);
+		else if (a->generate)
+			snprintf(about.level, sizeof about.level, "generated %s, depth %d", a->generate, a->depth);
+		else if (a->levels.n == 1)
+			cli_escape(about.level, sizeof about.level, a->levels.v[0]);
+		else
+			snprintf(about.level, sizeof about.level, "all levels together");
+		struct sim_args plain = *a;
+		plain.compare[0] = NULL;
+		sim_write_settings(about.settings, sizeof about.settings, &plain, NULL);
+		status = sim_sweep_plot(out, a->sweep_plot, &about, "astray sim");
+	}
+done:
+	sim_sweep_out_destroy(out);
+	free(sets);
+	free(spec);
+	return status;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct sim_args a;
 	memset(&a, 0, sizeof a);
 	int status = parse_args(argc, argv, &a);
 	if (status < 0)
-		status = run(&a);
+		status = check_sweep(&a);
+	if (status < 0 && a.sweep)
+		status = run_sweep(&a);
+	else if (status < 0)
+		status = run(&a, NULL, 0);
 	opt_list_fini(&a.levels);
 	opt_list_fini(&a.sets);
 	return status;

@@ -25,6 +25,7 @@
 #include "sim.h"
 #include "sim_csv.h"
 #include "sim_report.h"
+#include "sim_sweep.h"
 #include "textfile.h"
 
 struct report_args {
@@ -32,6 +33,8 @@ struct report_args {
 	int format;
 	const char *heatmap;         /* --heatmap FILE.svg or "-", or NULL */
 	int layer;                   /* enum sim_heat_layer */
+	const char *sweep_plot;      /* --sweep-plot FILE.svg (sweep shards), or NULL */
+	const char *sweep_metric;    /* --sweep-metric M[,M...], or NULL: killed */
 };
 
 static const char *const format_choices[] = { "table", "csv", "json", NULL };
@@ -46,6 +49,10 @@ static const struct opt report_opts[] = {
 	{ .name = "layer", .kind = OPT_CHOICE, .offset = ARG(layer), .metavar = "L", .choices = sim_heat_layer_names,
 	  .help = "the heat map's layer (default occupancy): occupancy, contact, deaths or blocked, as "
 		  "astray sim" },
+	{ .name = "sweep-plot", .kind = OPT_STRING, .offset = ARG(sweep_plot), .metavar = "FILE",
+	  .help = "files of a sweep (sim --sweep ... --shard): the line plot sim --sweep-plot draws, to FILE" },
+	{ .name = "sweep-metric", .kind = OPT_STRING, .offset = ARG(sweep_metric), .metavar = "M,...",
+	  .help = "the metrics --sweep-plot draws (default killed)" },
 };
 #undef ARG
 
@@ -80,7 +87,12 @@ static void report_usage(FILE *out)
 		  "single run draws:\n"
 		  "  astray sim L.lvl --games 1000 --shard 1/2 --heat-counts s1.heat > s1.csv\n"
 		  "  astray sim L.lvl --games 1000 --shard 2/2 --heat-counts s2.heat > s2.csv\n"
-		  "  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg");
+		  "  astray sim-report s1.csv s2.csv s1.heat s2.heat --heatmap all.svg\n"
+		  "\n"
+		  "Sweeps: the shards of sim --sweep (per-game CSV with a sweep column first) merge per value into "
+		  "the sweep's CSV, byte for byte the one a single run writes:\n"
+		  "  astray sim L.lvl --sweep 'wolf.sight=2..20:2' --shard 1/2 > w1.csv\n"
+		  "  astray sim-report w1.csv w2.csv --sweep-plot sight.svg");
 	opt_print_help(out, &report_command);
 }
 
@@ -195,7 +207,7 @@ static int draw(const struct report_args *a, const struct heatmap_counts *h)
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heat_render_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start);
+		heat_render_text(stdout, &h->heat[0], hb, (enum sim_heat_layer)a->layer, color, h->run.start, h->monsters);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, "astray sim-report: write error on standard output: %s\n", strerror(errno));
 			return 1;
@@ -207,13 +219,24 @@ static int draw(const struct report_args *a, const struct heatmap_counts *h)
 		fprintf(stderr, "astray sim-report: --heatmap %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	heat_render_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start);
+	heat_render_svg(f, &h->heat[0], hb, (enum sim_heat_layer)a->layer, title, h->run.start, h->monsters);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim-report: --heatmap %s: write error: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
 	return 0;
+}
+
+/* Whether the file at path is per-game CSV of a sweep (an unreadable file
+ * is not: the ordinary reader reports it). */
+static bool is_sweep(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	bool yes = textfile_read(path, &text, &len) == 0 && sim_sweep_is_csv(text, len);
+	free(text);
+	return yes;
 }
 
 int cmd_sim_report(int argc, char **argv)
@@ -224,6 +247,15 @@ int cmd_sim_report(int argc, char **argv)
 	if (status < 0 && a.files.n == 0)
 		status = opt_usage_error(&report_command, "give at least one per-game CSV file; "
 					 "see astray sim-report --help");
+	if (status < 0 && is_sweep(a.files.v[0])) {
+		if (a.heatmap || a.format == 2)
+			status = opt_usage_error(&report_command, "a sweep's files merge into CSV (no --heatmap, no --format json)");
+		else
+			status = sim_sweep_report(a.files.v, a.files.n, a.sweep_plot, a.sweep_metric ? a.sweep_metric : "killed");
+	} else if (status < 0 && (a.sweep_plot || a.sweep_metric)) {
+		status = opt_usage_error(&report_command, "--sweep-plot and --sweep-metric go with the files of a sweep "
+					 "(astray sim --sweep ... --shard I/N)");
+	}
 	if (status >= 0) {
 		opt_list_fini(&a.files);
 		return status;
@@ -274,6 +306,8 @@ int cmd_sim_report(int argc, char **argv)
 				r.levels[l].monsters = res.levels[l].monsters;
 				r.levels[l].games[0] = res.levels[l].games[0];
 				r.levels[l].games[1] = res.levels[l].games[1];
+				r.levels[l].settings[0] = res.levels[l].settings[0];
+				r.levels[l].settings[1] = res.levels[l].settings[1];
 			}
 			r.n_levels = res.n_levels;
 			r.games = res.games;

@@ -189,11 +189,94 @@ static void number(char *buf, size_t size, double v, bool sign)
 		snprintf(buf, size, sign ? "%+.3g" : "%.3g", v);
 }
 
+/* The terrain of open cells drawn over their colour: water, rubble, doors. */
+static bool is_terrain(uint8_t t)
+{
+	return t == TILE_WATER || t == TILE_RUBBLE || t == TILE_DOOR;
+}
+
+/* Which marks the map has: terrain[t] for each tile, and monster starts. */
+struct marks_seen {
+	bool tile[TILE_COUNT];
+	bool monsters;
+};
+
+static void marks_seen(const struct sim_heat *a, const char *monsters, struct marks_seen *m)
+{
+	memset(m, 0, sizeof *m);
+	for (int c = 0; c < a->w * a->h; c++) {
+		if (a->tiles[c] < TILE_COUNT)
+			m->tile[a->tiles[c]] = true;
+		m->monsters |= monsters && monsters[c];
+	}
+}
+
+/* The patterns that draw water (blue waves) and rubble (brown stones)
+ * over a cell's colour, sized to the cell. */
+static void terrain_defs(FILE *f, double s, const struct marks_seen *m)
+{
+	double u = s / 2 < 3 ? 3 : s / 2, sw = s / 14 < 0.6 ? 0.6 : s / 14;
+	if (m->tile[TILE_WATER])
+		fprintf(f, "<pattern id=\"t-water\" patternUnits=\"userSpaceOnUse\" width=\"%.2f\" height=\"%.2f\">"
+			   "<path d=\"M0,%.2f q%.2f,%.2f %.2f,0 t%.2f,0\" fill=\"none\" stroke=\"#1f5fbf\" stroke-opacity=\"0.75\" "
+			   "stroke-width=\"%.2f\"/></pattern>\n",
+			u, u / 1.5, u / 3, u / 4, -u / 4, u / 2, u / 2, sw);
+	if (m->tile[TILE_RUBBLE])
+		fprintf(f, "<pattern id=\"t-rubble\" patternUnits=\"userSpaceOnUse\" width=\"%.2f\" height=\"%.2f\">"
+			   "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"#6b4a1f\"/>"
+			   "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"#6b4a1f\"/></pattern>\n",
+			u, u, u / 4, u / 4, sw * 1.6, u * 3 / 4, u * 3 / 4, sw * 1.2);
+}
+
+/* Terrain, then a monster's start, over cell (x, y) of the map at (ox, oy). */
+static void cell_marks(FILE *f, const struct sim_heat *a, const char *monsters, int x, int y, double s, double ox,
+		       double oy)
+{
+	int c = y * a->w + x;
+	uint8_t t = a->tiles[c];
+	double cx, cy;
+	centre(a, x, y, s, &cx, &cy);
+	cx += ox;
+	cy += oy;
+	if (t == TILE_WATER || t == TILE_RUBBLE) {
+		shape(f, a, x, y, s, ox, oy);
+		fprintf(f, " class=\"terrain\" fill=\"url(#t-%s)\" pointer-events=\"none\"/>\n",
+			t == TILE_WATER ? "water" : "rubble");
+	} else if (t == TILE_DOOR) { /* a brown door leaf across the cell */
+		double d = s * 0.56;
+		fprintf(f, "<rect class=\"terrain\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+			   "fill=\"none\" stroke=\"#7a4a12\" stroke-width=\"%.2f\" pointer-events=\"none\"/>\n",
+			cx - d / 2, cy - d / 2, d, d, s / 8 < 0.8 ? 0.8 : s / 8);
+	}
+	char g = monsters ? monsters[c] : 0;
+	if (!g)
+		return;
+	if (s >= 7) {
+		fprintf(f, "<text class=\"monster\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" "
+			   "dominant-baseline=\"central\" font-size=\"%.1f\" font-weight=\"bold\" "
+			   "font-family=\"monospace\" fill=\"#000000\" stroke=\"#ffffff\" stroke-width=\"%.2f\" "
+			   "paint-order=\"stroke\"><title>%d,%d: a monster starts here (",
+			cx, cy, s * 0.8, s / 8, x, y);
+		char gs[2] = { g, 0 };
+		xml_text(f, gs);
+		fputs(")</title>", f);
+		xml_text(f, gs);
+		fputs("</text>\n", f);
+	} else {
+		fprintf(f, "<circle class=\"monster\" cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"#000000\"/>\n", cx,
+			cy, s / 3 < 1 ? 1 : s / 3);
+	}
+}
+
 int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
-		    const char *title, int start)
+		    const char *title, int start, const char *monsters)
 {
 	if (!check(a, b, l))
 		return -1;
+	struct marks_seen seen;
+	marks_seen(a, monsters, &seen);
+	bool row2 = seen.tile[TILE_WATER] || seen.tile[TILE_RUBBLE] || seen.tile[TILE_DOOR] ||
+		    seen.tile[TILE_BEDROCK] || seen.monsters;
 	int big = a->w > a->h ? a->w : a->h;
 	double s = 960.0 / big;
 	s = s > 24 ? 24 : s < 2 ? 2 : s;
@@ -203,7 +286,7 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 	int lines = 1;
 	for (const char *p = title; *p; p++)
 		lines += *p == '\n';
-	const double pad = 10, top = 40 + 16.0 * (lines - 1), legend = 84;
+	const double pad = 10, top = 40 + 16.0 * (lines - 1), legend = row2 ? 104 : 84;
 	double width = mw + 2 * pad < 560 ? 560 : mw + 2 * pad, height = top + mh + legend;
 	double mx = scale_max(a, b, l);
 	bool div = b != NULL;
@@ -224,6 +307,11 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 	}
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#444\">%s%s%s</text>\n", pad, top - 6,
 		div ? "B minus A: " : "", sim_heat_layer_label(l), div ? " (blue: fewer under B, red: more)" : "");
+	if (row2) {
+		fprintf(f, "<defs>\n");
+		terrain_defs(f, s, &seen);
+		fprintf(f, "</defs>\n");
+	}
 	fprintf(f, "<g id=\"cells\" stroke=\"none\">\n");
 	for (int y = 0; y < a->h; y++)
 		for (int x = 0; x < a->w; x++) {
@@ -232,7 +320,7 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 			if (is_blocked(a, c)) {
 				bool wall = a->tiles[c] != TILE_VOID;
 				fprintf(f, " class=\"%s\" fill=\"%s\"/>\n", wall ? "wall" : "void",
-					wall ? "#3a3a3a" : "#d8d8d8");
+					!wall ? "#d8d8d8" : a->tiles[c] == TILE_BEDROCK ? "#111111" : "#3a3a3a");
 				continue;
 			}
 			double v = value(a, b, l, c);
@@ -247,6 +335,15 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 				exit ? " (exit)" : "", num, a->topo == GRID_SQUARE4 || a->topo == GRID_SQUARE8 ? "rect" : "polygon");
 		}
 	fprintf(f, "</g>\n");
+	/* Terrain and monster starts over the colours, in a group of their own. */
+	if (row2) {
+		fprintf(f, "<g id=\"marks\">\n");
+		for (int y = 0; y < a->h; y++)
+			for (int x = 0; x < a->w; x++)
+				if (is_terrain(a->tiles[y * a->w + x]) || (monsters && monsters[y * a->w + x]))
+					cell_marks(f, a, monsters, x, y, s, pad, top);
+		fprintf(f, "</g>\n");
+	}
 	/* The player's start: a ring over its cell, drawn after every cell so
 	 * no neighbour covers it; at least 4 px across on a huge map. */
 	if (start >= 0 && start < a->w * a->h) {
@@ -297,12 +394,42 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 		fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"none\" stroke=\"#000000\" stroke-width=\"2\"/>"
 			   "<text x=\"%.0f\" y=\"%.0f\">player start</text>\n",
 			pad + 186, my + 6, pad + 196, my + 11);
+	/* A second row for the terrain and the monsters the map has. */
+	double mx2 = pad, my2 = my + 20;
+	if (seen.tile[TILE_BEDROCK]) {
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"#111111\"/>"
+			   "<text x=\"%.0f\" y=\"%.0f\">permanent wall</text>\n", mx2, my2, mx2 + 16, my2 + 11);
+		mx2 += 120;
+	}
+	static const struct {
+		int tile;
+		const char *name;
+	} terr[] = { { TILE_WATER, "water" }, { TILE_RUBBLE, "rubble" } };
+	for (size_t i = 0; i < sizeof terr / sizeof terr[0]; i++) {
+		if (!seen.tile[terr[i].tile])
+			continue;
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"#ffffff\" stroke=\"#999\"/>"
+			   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"url(#t-%s)\"/>"
+			   "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
+			mx2, my2, mx2, my2, terr[i].name, mx2 + 16, my2 + 11, terr[i].name);
+		mx2 += 70;
+	}
+	if (seen.tile[TILE_DOOR]) {
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"9\" height=\"9\" fill=\"none\" stroke=\"#7a4a12\" "
+			   "stroke-width=\"2\"/><text x=\"%.0f\" y=\"%.0f\">door</text>\n",
+			mx2 + 1.5, my2 + 1.5, mx2 + 16, my2 + 11);
+		mx2 += 60;
+	}
+	if (seen.monsters)
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\" font-family=\"monospace\">g</text>"
+			   "<text x=\"%.0f\" y=\"%.0f\">a monster's start (its kind's letter)</text>\n",
+			mx2 + 2, my2 + 11, mx2 + 16, my2 + 11);
 	fprintf(f, "</g>\n</svg>\n");
 	return 0;
 }
 
 int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
-		     bool color, int start)
+		     bool color, int start, const char *monsters)
 {
 	if (!check(a, b, l))
 		return -1;
@@ -329,11 +456,16 @@ int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b
 					colour(scaled(v, mx), div, rgb);
 					tint = color;
 				}
-				/* Marks replace the count's character; the tint keeps it. */
+				/* Marks replace the count's character; the tint keeps it.
+				 * Terrain shows where nothing was counted. */
 				if (c == start)
 					ch = '@';
 				else if (a->tiles[c] == TILE_EXIT)
 					ch = '>';
+				else if (monsters && monsters[c])
+					ch = monsters[c];
+				else if (bin == 0 && is_terrain(a->tiles[c]))
+					ch = tile_glyph((enum tile)a->tiles[c]);
 			}
 			if (tint)
 				fprintf(f, "\033[48;2;%d;%d;%dm\033[30m%c\033[0m", rgb[0], rgb[1], rgb[2], ch);
@@ -354,13 +486,25 @@ int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b
 	else
 		fprintf(f, "%s:\n  1..9 on a log scale to the largest count, %s; . none; # wall\n",
 			sim_heat_layer_label(l), hi);
-	bool exits = false;
-	for (int c = 0; c < a->w * a->h && !exits; c++)
-		exits = a->tiles[c] == TILE_EXIT;
-	if (exits || (start >= 0 && start < a->w * a->h))
-		fprintf(f, "  %s%s%s (drawn instead of the cell's count)\n",
-			start >= 0 && start < a->w * a->h ? "@ the player's start" : "",
-			exits && start >= 0 && start < a->w * a->h ? ", " : "", exits ? "> exit" : "");
+	struct marks_seen seen;
+	marks_seen(a, monsters, &seen);
+	bool exits = seen.tile[TILE_EXIT], st = start >= 0 && start < a->w * a->h;
+	if (exits || st || seen.monsters)
+		fprintf(f, "  %s%s%s%s%s (drawn instead of the cell's count)\n", st ? "@ the player's start" : "",
+			exits && st ? ", " : "", exits ? "> exit" : "", seen.monsters && (exits || st) ? ", " : "",
+			seen.monsters ? "a letter: a monster's start" : "");
+	if (seen.tile[TILE_WATER] || seen.tile[TILE_RUBBLE] || seen.tile[TILE_DOOR] || seen.tile[TILE_BEDROCK]) {
+		fputs("  terrain where nothing was counted:", f);
+		static const int order[] = { TILE_WATER, TILE_RUBBLE, TILE_DOOR, TILE_BEDROCK };
+		bool first = true;
+		for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+			if (seen.tile[order[i]]) {
+				fprintf(f, "%s %c %s", first ? "" : ",", tile_glyph((enum tile)order[i]),
+					tile_info((enum tile)order[i])->name);
+				first = false;
+			}
+		fputc('\n', f);
+	}
 	return 0;
 }
 

@@ -23,12 +23,16 @@ void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, en
  * under B, red: more), symmetric about 0.  Every cell is exactly one
  * element with class "cell", "wall" or "void" and its count in a <title>.
  * Exits are outlined; the player's start cell `start` (y * w + x, or -1
- * for none) is ringed; the legend names every mark.
+ * for none) is ringed; water and rubble are patterned over their colour,
+ * doors framed, bedrock darker than walls; `monsters` (w * h kind glyphs,
+ * 0 where no monster starts, or NULL) puts each monster's letter on its
+ * start (class "terrain" and "monster" elements, after the cells); the
+ * legend names every mark the map has.
  * Returns 0, or -1 when heat is empty or the sizes differ.  Write errors
  * show in ferror(f).
  */
 int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
-		    const char *title, int start);
+		    const char *title, int start, const char *monsters);
 
 /*
  * The same layer as text: one character per cell in the level's layout
@@ -36,11 +40,12 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
  * '.' for a count of 0, and '1'..'9' for its ninth of the log scale
  * (with b: '1'..'9' where B is higher, 'a'..'i' where A is higher).  With
  * color, 24-bit colour escapes tint the cells; without, plain text
- * (NO_COLOR).  The start cell shows '@' and exits '>' instead of their
- * count (tinted by it in colour).  A legend follows.  Returns 0 or -1 as
- * above.
+ * (NO_COLOR).  The start cell shows '@', exits '>' and monster starts
+ * their letter instead of their count (tinted by it in colour); a cell of
+ * water, rubble or a door that counts 0 shows its terrain (~ , +).  A
+ * legend follows.  Returns 0 or -1 as above.
  */
 int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
-		     bool color, int start);
+		     bool color, int start, const char *monsters);
 
 #endif

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ask.h"
 #include "cli.h"
 #include "cmd.h"
 #include "scores.h"
@@ -530,23 +531,7 @@ void play_save_leave(struct play_save *s, FILE *out)
 
 int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
 {
-	char line[64];
-	for (;;) {
-		fprintf(out, "%s %s ", question, default_yes ? "[Y/n]" : "[y/N]");
-		fflush(out);
-		if (!fgets(line, sizeof line, in))
-			return -1;
-		char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\n' || *p == '\r' || *p == '\0')
-			return default_yes ? 1 : 0;
-		if (*p == 'y' || *p == 'Y')
-			return 1;
-		if (*p == 'n' || *p == 'N')
-			return 0;
-		fprintf(out, "Please answer y or n.\n");
-	}
+	return ask_yes_no(in, out, question, default_yes); /* one key in a terminal (ask.c) */
 }
 
 /*

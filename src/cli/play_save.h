@@ -129,8 +129,9 @@ int play_resume_offer(const char *data, const struct journal_setup *as_they_come
 		      bool *keep_slot);
 
 /*
- * Asks a yes/no question on out and reads a line from in.  Returns 1 for
- * yes (or an empty line when default_yes), 0 for no, -1 at end of input.
+ * Asks a yes/no question on out: one key when in is a terminal, else a
+ * line (ask_yes_no, ask.h).  Returns 1 for yes (Enter or an empty line
+ * when default_yes), 0 for no, -1 for no answer (Esc, end of input).
  */
 int play_ask(FILE *in, FILE *out, const char *question, bool default_yes);
 

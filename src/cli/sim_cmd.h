@@ -6,8 +6,8 @@
  * cmd_sim.c parses the options and runs the steps in order: sim_load.c
  * loads what the games are played on, sim_workers.c plays them (here or
  * in --jobs worker processes), sim_write.c writes what they gave.  Only
- * these four files include this header; sim-report reaches the writer
- * through sim_report.h.
+ * these four files and sim_sweep.c (--sweep) include this header;
+ * sim-report reaches the writer through sim_report.h.
  */
 
 #include <stdbool.h>
@@ -67,6 +67,10 @@ struct sim_args {
 	const char *heat_kind;       /* --heat-kind KIND, or NULL: every kind */
 	int jobs;                    /* worker processes, 1 = none */
 	struct shard_arg shard;      /* --shard I/N; n = 0 when not given */
+	const char *sweep;           /* --sweep KIND.KEY=VALUES, or NULL (sim_sweep.h) */
+	const char *sweep_plot;      /* --sweep-plot FILE.svg, or NULL */
+	const char *sweep_metric;    /* --sweep-metric M[,M...], or NULL: the default */
+	bool force;                  /* --force: --record replaces journals of the same names */
 };
 
 /* One level's games: [0] the run (or setting A), [1] setting B of --compare. */
@@ -116,6 +120,11 @@ bool sim_load_dungeon(const struct sim_args *a, const struct bestiary *b, struct
 /* A .lvl or Moving AI .map file into lr (glyph: the monsters of a .map). */
 bool sim_load_level(const struct sim_args *a, const struct bestiary *b, char glyph, struct sim_level_run *lr,
 		    const char *file);
+
+/* The bestiary file a run reads (--bestiary, beside the first level, or
+ * for --generate/--dungeon the one found from anywhere) and the hash of its
+ * text; false (nothing said) when there is none or it cannot be read. */
+bool sim_load_bestiary_file(const struct sim_args *a, char *path, size_t size, uint64_t *hash);
 
 /* The per-game CSV's config column for one side (bestiary b) of a level. */
 uint64_t sim_load_config(const struct sim_args *a, const struct bestiary *b, uint64_t level_hash);
@@ -170,6 +179,10 @@ struct sim_out {
 	char kind_names[SIM_KINDS][32]; /* the kinds of the per-kind columns, in order (the bestiary's) */
 	int n_kinds;
 	char settings[2][1024];     /* words for the header */
+	char bestiary[512];         /* the bestiary file read (sim; "" for sim-report) */
+	uint64_t bestiary_hash;     /* heatmap_text_hash of its text */
+	char run_words[2][2048];    /* each side's whole setting in words: player, turns, bestiary, settings;
+	                               the per-game CSV's settings column, sim-report's header */
 };
 
 /* The report in o->a->format (table, CSV or JSON) to f; write errors show in ferror(f). */
@@ -177,6 +190,9 @@ void sim_write_report(FILE *f, const struct sim_out *o);
 
 /* A side's settings in words: --set, then `extra` (its --compare list). */
 void sim_write_settings(char *buf, size_t size, const struct sim_args *a, const char *extra);
+
+/* Fills o->run_words from a, o->settings and o->bestiary. */
+void sim_write_run_words(struct sim_out *o);
 
 /* Whether the folder of --OPT's file `path` takes files (said when not),
  * checked before the games so a run that fails leaves no half picture. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bestiary.h"
 #include "cli.h"
@@ -25,14 +26,83 @@
 #include "sim_cmd.h"
 #include "textfile.h"
 
+#ifndef ASTRAY_DATADIR
+#define ASTRAY_DATADIR "/usr/local/share/astray"
+#endif
+
+/* The bestiary of a run with no level file (--generate, --dungeon) into
+ * path: bestiary.txt here, the source tree's or the installed one (as
+ * bestiary_default_path looks), else the one of the tree or prefix the
+ * program itself lies in (PROGRAM/../levels/ or ../../levels/ of the
+ * build folders, PROGRAM/../share/astray/levels/), so that build/astray
+ * works from any folder.  False with
+ * every place looked at said. */
+static bool generated_bestiary(bool dungeon, bool quiet, char *path, size_t size)
+{
+	if (bestiary_default_path(".", path, size))
+		return true;
+	char exe[4096], tried[4][4200];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	int k = 0;
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(tried[k++], sizeof tried[0], "%s/../levels/bestiary.txt", exe);
+		snprintf(tried[k++], sizeof tried[0], "%s/../../levels/bestiary.txt", exe); /* build/san/astray */
+		snprintf(tried[k++], sizeof tried[0], "%s/../share/astray/levels/bestiary.txt", exe);
+	}
+	for (int i = 0; i < k; i++) {
+		struct stat st;
+		if (stat(tried[i], &st) == 0 && S_ISREG(st.st_mode) && strlen(tried[i]) < size) {
+			snprintf(path, size, "%s", tried[i]);
+			return true;
+		}
+	}
+	if (quiet)
+		return false;
+	fprintf(stderr, "astray sim: --%s needs a bestiary and found none: not ./bestiary.txt, not levels/bestiary.txt "
+			"of the source tree, not the installed %s/levels/bestiary.txt",
+		dungeon ? "dungeon" : "generate", ASTRAY_DATADIR);
+	for (int i = 0; i < k; i++)
+		fprintf(stderr, ", not %s", tried[i]);
+	fprintf(stderr, "; give --bestiary FILE (the items.txt beside it is read too)\n");
+	return false;
+}
+
+bool sim_load_bestiary_file(const struct sim_args *a, char *path, size_t size, uint64_t *hash)
+{
+	bool found;
+	if (a->bestiary)
+		found = snprintf(path, size, "%s", a->bestiary) < (int)size;
+	else if (a->generate || a->dungeon)
+		found = generated_bestiary(a->dungeon, true, path, size);
+	else
+		found = bestiary_default_path(a->levels.v[0], path, size) != NULL;
+	char *text = NULL;
+	size_t len = 0;
+	if (!found || textfile_read(path, &text, &len) != 0)
+		return false;
+	*hash = heatmap_text_hash(text, len);
+	free(text);
+	return true;
+}
+
 /* False with the message printed; *usage is 2 for a bad --set value, else
  * left alone. */
 bool sim_load_bestiary(const struct sim_args *a, const struct opt_command *cmd, struct bestiary *b,
 		       int *usage)
 {
 	struct diag_list d = { 0 };
-	bool ok = a->bestiary ? bestiary_load_file(a->bestiary, b, &d)
-			      : bestiary_load_default(a->generate || a->dungeon ? "." : a->levels.v[0], b, &d);
+	char path[4096];
+	bool ok;
+	if (a->bestiary)
+		ok = bestiary_load_file(a->bestiary, b, &d);
+	else if (a->generate || a->dungeon)
+		ok = generated_bestiary(a->dungeon, false, path, sizeof path) && bestiary_load_file(path, b, &d);
+	else
+		ok = bestiary_load_default(a->levels.v[0], b, &d);
 	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	if (!ok)
@@ -262,10 +332,9 @@ bool sim_load_record(const struct sim_args *a, struct sim_play *pc, struct sim_r
 		fprintf(stderr, "astray sim: --record %s: %s\n", a->record, strerror(errno));
 		return false;
 	}
-	const char *path = a->bestiary;
-	if (!path)
-		path = bestiary_default_path(a->generate || a->dungeon ? "." : a->levels.v[0], rc->bestiary_path,
-					     sizeof rc->bestiary_path);
+	uint64_t hash;
+	const char *path = sim_load_bestiary_file(a, rc->bestiary_path, sizeof rc->bestiary_path, &hash)
+				   ? rc->bestiary_path : a->bestiary;
 	size_t len = 0;
 	int err = path ? textfile_read(path, &rc->bestiary_text, &len) : ENOENT;
 	if (err) {
@@ -288,6 +357,7 @@ bool sim_load_record(const struct sim_args *a, struct sim_play *pc, struct sim_r
 			.bestiary_text = rc->bestiary_text, .bestiary_len = len,
 			.sets = (const char *const *)rc->sets[s], .n_sets = rc->n_sets[s],
 			.side = a->compare[0] ? (s ? "B" : "A") : NULL,
+			.force = a->force,
 		};
 	}
 	return true;

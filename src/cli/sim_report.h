@@ -12,6 +12,7 @@ struct sim_report_level {
 	const char *file;               /* the level column */
 	int monsters;                   /* monsters of its lowest-numbered game */
 	struct sim_game *games[2];      /* games of setting A (or the run), and B with compare */
+	const char *settings[2];        /* each side's settings column (NULL in older files) */
 };
 
 struct sim_report {

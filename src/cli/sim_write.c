@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dungeon.h"
+#include "gen.h"
 #include "heat_render.h"
 #include "heatmap.h"
 #include "sim.h"
@@ -22,6 +24,8 @@
 
 /* ------------------------------------------------------------------ */
 /* The report: table, CSV and JSON                                     */
+
+#define SIM_MAX_NOTES 16     /* notes on settings that change nothing, at most */
 
 static bool shown(const struct sim_out *o, int m)
 {
@@ -37,6 +41,8 @@ struct col {
 	int decimals;
 	bool rate, time, kind;
 	int id;              /* the column (sim_kind_col) */
+	double floor;        /* the least difference a verdict reports (sim_metric_info.floor, else
+	                        half the table's last digit) */
 };
 
 static int n_cols(const struct sim_out *o)
@@ -78,6 +84,7 @@ static bool col_info(const struct sim_out *o, int i, struct col *c)
 		c->decimals = mi->decimals;
 		c->rate = mi->rate;
 		c->time = mi->time;
+		c->floor = mi->floor > 0 ? mi->floor : 0.5 * pow(10.0, -mi->decimals);
 		return true;
 	}
 	int k = (col - SIM_METRIC_COUNT) / SIM_KIND_METRIC_COUNT;
@@ -89,6 +96,7 @@ static bool col_info(const struct sim_out *o, int i, struct col *c)
 	c->higher = ki->higher;
 	c->decimals = 2;
 	c->kind = true;
+	c->floor = 0.5 * pow(10.0, -c->decimals);
 	return true;
 }
 
@@ -186,6 +194,53 @@ static void describe_seeds(char *buf, size_t size, uint64_t first, int games)
 			 (unsigned long long)UINT64_MAX, (unsigned long long)last);
 }
 
+/* Whether no game played (either side) had a monster of kind k. */
+static bool kind_absent(const struct sim_out *o, int k)
+{
+	int sides = o->a->compare[0] ? 2 : 1;
+	for (int l = 0; l < o->n_runs; l++)
+		for (int s = 0; s < sides; s++)
+			for (int i = o->first; i < o->end; i++)
+				if (o->runs[l].games[s] && o->runs[l].games[s][i].kinds[k][SIM_K_MONSTERS] > 0)
+					return false;
+	return true;
+}
+
+/* The settings that change nothing these games touched, one sentence
+ * each into note[] (at most max): every KIND.KEY=VALUE of --set or of a
+ * --compare list whose KIND is a monster kind no game had.  (A setting of
+ * an item, or of a kind that took part, may still change nothing; the
+ * --compare table then says "A and B played every game alike".) */
+static int untouched_settings(const struct sim_out *o, char note[][200], int max)
+{
+	const struct sim_args *a = o->a;
+	const char *lists[SIM_MAX_NOTES + 2];
+	int n_lists = 0, n = 0;
+	for (int i = 0; i < a->sets.n && n_lists < SIM_MAX_NOTES; i++)
+		lists[n_lists++] = a->sets.v[i];
+	for (int s = 0; s < 2; s++)
+		if (a->compare[s])
+			lists[n_lists++] = a->compare[s];
+	for (int li = 0; li < n_lists; li++) {
+		const char *p = lists[li];
+		while (*p && n < max) {
+			p += strspn(p, " ,\t");
+			size_t len = strcspn(p, " ,\t"), klen = strcspn(p, ".");
+			if (len == 0)
+				break;
+			for (int k = 0; klen < len && k < o->n_kinds; k++)
+				if (strlen(o->kind_names[k]) == klen && strncmp(p, o->kind_names[k], klen) == 0 &&
+				    kind_absent(o, k)) {
+					snprintf(note[n++], 200, "%.*s changes nothing these games touched: no %s took part in any game",
+						 (int)(len < 120 ? len : 120), p, o->kind_names[k]);
+					break;
+				}
+			p += len;
+		}
+	}
+	return n;
+}
+
 static void header_line(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
@@ -194,8 +249,15 @@ static void header_line(FILE *f, const struct sim_out *o)
 	if (o->report_files > 0) {
 		fprintf(f, "astray sim-report: %d game%s per level (%s), merged from %d file%s\n", a->games,
 			a->games == 1 ? "" : "s", seeds, o->report_files, o->report_files == 1 ? "" : "s");
-		if (a->compare[0])
-			fprintf(f, "compare (same seeds for both): A and B as in the files\n");
+		if (a->compare[0] && o->run_words[0][0] && o->run_words[1][0]) {
+			fprintf(f, "compare (same seeds for both): A = %s\n", o->run_words[0]);
+			fprintf(f, "                               B = %s\n", o->run_words[1]);
+		} else if (a->compare[0]) {
+			fprintf(f, "compare (same seeds for both): A and B as in the files (written before they carried "
+				   "their settings)\n");
+		} else if (o->run_words[0][0]) {
+			fprintf(f, "settings: %s\n", o->run_words[0]);
+		}
 		return;
 	}
 	fprintf(f, "astray sim: player %s, %d game%s per level (%s), at most %d turns%s\n",
@@ -207,6 +269,25 @@ static void header_line(FILE *f, const struct sim_out *o)
 	} else {
 		fprintf(f, "settings: %s\n", o->settings[0]);
 	}
+	if (o->bestiary[0]) {
+		fprintf(f, "bestiary: ");
+		cli_put_escaped(f, o->bestiary);
+		fprintf(f, " (text hash %016llx)\n", (unsigned long long)o->bestiary_hash);
+	}
+}
+
+/* How many distinct games (or pairs of games) the n played: a line
+ * always, and a sentence when all or most of them are one game again
+ * (docs/sim.md, "Statistics"). */
+static void table_distinct(FILE *f, int d, int n, bool pairs)
+{
+	if (d < 0 || n < 1)
+		return;
+	fprintf(f, "  distinct games: %d of %d%s\n", d, n, pairs ? " pairs (A, B)" : "");
+	if (n > 1 && d == 1)
+		fprintf(f, "  Every game played out the same: the seeds change nothing here, so no interval is given.\n");
+	else if (n > 1 && 2 * d < n)
+		fprintf(f, "  Most games repeat another: each interval is only as wide as %d distinct games allow.\n", d);
 }
 
 static void table_summary(FILE *f, const struct sim_out *o, const char *title,
@@ -214,6 +295,7 @@ static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 {
 	char m1[64], c1[160];
 	fprintf(f, "\n%s\n", title);
+	table_distinct(f, sim_distinct(g, n, -1), n, false);
 	fprintf(f, "  %-26s %6s %12s  %-24s\n", "metric", "n", "mean", "95% CI");
 	bool kinds = false;
 	for (int m = 0; m < n_cols(o); m++) {
@@ -231,6 +313,9 @@ static void table_summary(FILE *f, const struct sim_out *o, const char *title,
 			fmt_ci(c1, sizeof c1, s.lo, s.hi, mi.decimals, false));
 		if (mi.rate)
 			fprintf(f, " %ld of %d", s.successes, s.n);
+		int d = sim_distinct(g, n, mi.id);
+		if (d >= 0 && d < s.n)
+			fprintf(f, " (%d distinct)", d);
 		fputc('\n', f);
 	}
 }
@@ -272,33 +357,59 @@ static bool headline(int m)
 	       m == SIM_M_OSCILLATIONS || m == SIM_M_STUCK || m == SIM_M_BLOCKED_WAITS;
 }
 
+/* Whether a paired difference is one to report: its interval excludes 0
+ * (over at least 2 distinct pairs) and its size reaches the column's floor. */
+static bool practical(const struct col *mi, const struct sim_paired *p)
+{
+	return p->sign != 0 && p->n >= 2 && fabs(p->diff.mean) >= mi->floor;
+}
+
 static void verdict_line(FILE *f, const struct col *mi, const struct sim_paired *p)
 {
 	int dec = mi->decimals;
-	char va[64], vb[64], d[64], ci[160];
+	char va[64], vb[64], d[64], ci[160], fl[64];
 	fmt(va, sizeof va, p->a, dec, false);
 	fmt(vb, sizeof vb, p->b, dec, false);
 	fmt(d, sizeof d, p->diff.mean, dec, true);
 	fmt_ci(ci, sizeof ci, p->diff.lo, p->diff.hi, dec, true);
+	snprintf(fl, sizeof fl, "%g", mi->floor);
 	if (p->n < 2) {
 		fprintf(f, "  %s: too few paired games to tell (n = %d).\n", mi->label, p->n);
-	} else if (p->sign != 0) {
-		fprintf(f, "  %s%s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
-			p->sign > 0 ? "B" : "A", mi->who, mi->higher, mi->label, va, vb, d, ci);
 	} else if (p->diff.sd == 0 && p->diff.mean == 0) {
 		fprintf(f, "  No difference in %s: each game gives the same under A and B (mean %s).\n", mi->label,
 			va);
+	} else if (p->distinct < 2) {
+		fprintf(f, "  Cannot tell for %s: %s (A) vs %s (B), but every pair of games is the same pair again, "
+			   "so the difference %s has no interval.\n", mi->label, va, vb, d);
+	} else if (p->sign != 0 && !practical(mi, p)) {
+		fprintf(f, "  No practical difference in %s: %s (A) vs %s (B), difference B-A %s %s excludes 0 "
+			   "but is smaller than %s, the least that counts (docs/sim.md).\n",
+			mi->label, va, vb, d, ci, fl);
+	} else if (p->sign != 0) {
+		fprintf(f, "  %s%s %s: %s %s (A) vs %s (B), difference B-A %s %s excludes 0.\n",
+			p->sign > 0 ? "B" : "A", mi->who, mi->higher, mi->label, va, vb, d, ci);
 	} else {
 		fprintf(f, "  No clear difference in %s: %s (A) vs %s (B), difference B-A %s %s holds 0, could be noise.\n",
 			mi->label, va, vb, d, ci);
 	}
 }
 
-static const char *higher_side(const struct sim_paired *p)
+static const char *higher_side(const struct col *mi, const struct sim_paired *p)
 {
-	if (p->sign == 0 && p->diff.sd == 0 && p->diff.mean == 0)
+	if (p->diff.sd == 0 && p->diff.mean == 0)
 		return "same in every game";
+	if (p->sign != 0 && !practical(mi, p))
+		return "below the floor";
 	return p->sign > 0 ? "B higher" : p->sign < 0 ? "A higher" : "no clear difference";
+}
+
+/* Whether A and B played every game alike (each pair the same trace). */
+static bool same_games(const struct sim_game *ga, const struct sim_game *gb, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ga[i].trace != gb[i].trace)
+			return false;
+	return n > 0;
 }
 
 static void table_compare(FILE *f, const struct sim_out *o, const char *title,
@@ -314,6 +425,9 @@ static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 		return;
 	}
 	fprintf(f, "\n%s\n", title);
+	table_distinct(f, sim_distinct_pairs(ga, gb, n, -1), n, true);
+	if (same_games(ga, gb, n))
+		fprintf(f, "  A and B played every game alike: the settings change nothing these games touched.\n");
 	fprintf(f, "  %-26s %6s %11s %11s %11s  %-26s %s\n", "metric", "n", "A", "B", "B-A",
 		"95% CI of B-A", "");
 	for (int m = 0; m < cols; m++) {
@@ -332,14 +446,14 @@ static void table_compare(FILE *f, const struct sim_out *o, const char *title,
 			fmt(vb, sizeof vb, p[m].b, mi.decimals, false),
 			fmt(d, sizeof d, p[m].diff.mean, mi.decimals, true),
 			fmt_ci(ci, sizeof ci, p[m].diff.lo, p[m].diff.hi, mi.decimals, true),
-			p[m].n >= 2 ? higher_side(&p[m]) : "");
+			p[m].n >= 2 ? higher_side(&mi, &p[m]) : "");
 	}
 	fprintf(f, "  verdict:\n");
 	for (int m = 0; m < cols; m++) {
 		struct col mi;
 		if (!done[m] || !col_info(o, m, &mi))
 			continue;
-		if ((mi.id < SIM_METRIC_COUNT && headline(mi.id)) || (p[m].sign != 0 && p[m].n >= 2))
+		if ((mi.id < SIM_METRIC_COUNT && headline(mi.id)) || practical(&mi, &p[m]))
 			verdict_line(f, &mi, &p[m]);
 	}
 	free(p);
@@ -369,8 +483,11 @@ static void table_depths(FILE *f, const struct sim_game *g, int n, int levels)
 static void print_table(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
-	char title[17000], name[16400];
+	char title[17000], name[16400], note[SIM_MAX_NOTES][200];
 	header_line(f, o);
+	int notes = untouched_settings(o, note, SIM_MAX_NOTES);
+	for (int i = 0; i < notes; i++)
+		fprintf(f, "note: %s.\n", note[i]);
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
 		cli_escape(name, sizeof name, lr->src.file);
@@ -403,6 +520,7 @@ static void print_table(FILE *f, const struct sim_out *o)
 static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level,
 			     const struct sim_game *g, int n)
 {
+	int games = sim_distinct(g, n, -1);
 	for (int m = 0; m < n_cols(o); m++) {
 		struct col c, *mi = &c;
 		struct stats_summary s;
@@ -422,13 +540,15 @@ static void csv_summary_rows(FILE *f, const struct sim_out *o, const char *level
 		fputc(',', f);
 		if (mi->rate)
 			fprintf(f, "%ld", s.successes);
-		fprintf(f, ",%d\n", mi->time ? 1 : 0);
+		/* appended: the distinct games among n (the interval's), and of the level */
+		fprintf(f, ",%d,%d,%d\n", mi->time ? 1 : 0, sim_distinct(g, n, c.id), games);
 	}
 }
 
 static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level,
 			     const struct sim_game *ga, const struct sim_game *gb, int n)
 {
+	int games = sim_distinct_pairs(ga, gb, n, -1);
 	for (int m = 0; m < n_cols(o); m++) {
 		struct col c, *mi = &c;
 		struct sim_paired p;
@@ -443,9 +563,33 @@ static void csv_compare_rows(FILE *f, const struct sim_out *o, const char *level
 			put_num(f, v[k], "");
 			fputc(',', f);
 		}
-		fprintf(f, "%d,%s,%d\n", p.sign != 0, p.sign > 0 ? "B" : p.sign < 0 ? "A" : "",
-			mi->time ? 1 : 0);
+		fprintf(f, "%d,%s,%d,%d,%d,", p.sign != 0, p.sign > 0 ? "B" : p.sign < 0 ? "A" : "",
+			mi->time ? 1 : 0, p.distinct, games);
+		put_num(f, mi->floor, "");
+		fprintf(f, ",%d\n", practical(mi, &p));
 	}
+}
+
+/* The topology game g was played on, for its per-game row: the level's,
+ * a generated game's own, a dungeon's level where the game ended; "" when
+ * not known (sim-report, whose rows come from files). */
+static const char *game_topology(const struct sim_level *src, const struct sim_game *g)
+{
+	if (src->fixed)
+		return grid_topology_name(src->fixed->topo);
+	if (src->map_text)
+		return grid_topology_name(GRID_SQUARE8); /* level_from_movingai */
+	if (src->gen && src->gen->n_topos > 0)
+		return grid_topology_name(src->gen->topos[g->index % src->gen->n_topos]);
+	if (src->dungeon > 0) {
+		struct gen_params *plan = calloc((size_t)src->dungeon, sizeof *plan);
+		int d = isnan(g->v[SIM_M_DEPTH]) ? 1 : (int)g->v[SIM_M_DEPTH];
+		d = d < 1 ? 1 : d > src->dungeon ? src->dungeon : d;
+		const char *t = plan && dungeon_plan(g->seed, src->dungeon, plan) ? grid_topology_name(plan[d - 1].topo) : "";
+		free(plan);
+		return t;
+	}
+	return "";
 }
 
 static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_level *src, const char *side,
@@ -473,6 +617,11 @@ static void csv_game_rows(FILE *f, const struct sim_out *o, const struct sim_lev
 		}
 		fputc(',', f); /* the killer's kind, after every metric (appended in rules 4) */
 		cli_csv_field(f, g[i].killer);
+		fputc(',', f); /* the topology, after the killer (appended in issue 31) */
+		fputs(game_topology(src, &g[i]), f);
+		fprintf(f, ",%016llx", (unsigned long long)g[i].trace); /* appended: the game's trace */
+		fputc(',', f); /* and the side's settings in words, for sim-report's header (appended) */
+		cli_csv_field(f, o->run_words[side && side[0] == 'B']);
 		fputc('\n', f);
 	}
 }
@@ -487,12 +636,16 @@ static void csv_header_cols(FILE *f, const struct sim_out *o)
 			cli_csv_field(f, c.name);
 		}
 	}
-	fputs(",killer\n", f);
+	fputs(",killer,topology,trace,settings\n", f);
 }
 
 static void print_csv(FILE *f, const struct sim_out *o)
 {
 	const struct sim_args *a = o->a;
+	char note[SIM_MAX_NOTES][200];
+	int notes = untouched_settings(o, note, SIM_MAX_NOTES);
+	for (int i = 0; i < notes; i++) /* the CSV has no place for words: they go beside it */
+		fprintf(stderr, "astray %s: note: %s\n", o->report_files ? "sim-report" : "sim", note[i]);
 	if (a->compare[0] && a->per_game) {
 		/* --compare per game (a --shard included): the rows of both sides, for sim-report. */
 		fprintf(f, "level%s,side,game,seed,outcome,monsters,config", a->generate ? ",run" : "");
@@ -502,7 +655,8 @@ static void print_csv(FILE *f, const struct sim_out *o)
 				csv_game_rows(f, o, &o->runs[l].src, s ? "B" : "A", o->runs[l].config[s],
 					      o->runs[l].games[s]);
 	} else if (a->compare[0]) {
-		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time\n");
+		fprintf(f, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time,distinct,distinct_games,floor,"
+			   "practical\n");
 		for (int l = 0; l < o->n_runs; l++)
 			csv_compare_rows(f, o, o->runs[l].src.file, o->runs[l].games[0],
 					 o->runs[l].games[1], a->games);
@@ -514,7 +668,7 @@ static void print_csv(FILE *f, const struct sim_out *o)
 		for (int l = 0; l < o->n_runs; l++)
 			csv_game_rows(f, o, &o->runs[l].src, NULL, o->runs[l].config[0], o->runs[l].games[0]);
 	} else {
-		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time\n");
+		fprintf(f, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time,distinct,distinct_games\n");
 		for (int l = 0; l < o->n_runs; l++)
 			csv_summary_rows(f, o, o->runs[l].src.file, o->runs[l].games[0], a->games);
 		if (o->n_runs > 1)
@@ -543,7 +697,7 @@ static void json_summary(FILE *f, const struct sim_out *o, const struct sim_game
 		put_num(f, s.hi, "null");
 		if (mi->rate)
 			fprintf(f, ", \"successes\": %ld", s.successes);
-		fprintf(f, ", \"time\": %s}", mi->time ? "true" : "false");
+		fprintf(f, ", \"time\": %s, \"distinct\": %d}", mi->time ? "true" : "false", sim_distinct(g, n, c.id));
 		first = false;
 	}
 	fprintf(f, "\n    }");
@@ -568,15 +722,18 @@ static void json_compare(FILE *f, const struct sim_out *o, const struct sim_game
 			fprintf(f, ", \"%s\": ", keys[k]);
 			put_num(f, v[k], "null");
 		}
-		fprintf(f, ", \"excludes_zero\": %s, \"higher\": %s, \"time\": %s}",
+		fprintf(f, ", \"excludes_zero\": %s, \"higher\": %s, \"time\": %s, \"distinct\": %d, \"floor\": ",
 			p.sign != 0 ? "true" : "false",
-			p.sign > 0 ? "\"B\"" : p.sign < 0 ? "\"A\"" : "null", mi->time ? "true" : "false");
+			p.sign > 0 ? "\"B\"" : p.sign < 0 ? "\"A\"" : "null", mi->time ? "true" : "false", p.distinct);
+		put_num(f, mi->floor, "null");
+		fprintf(f, ", \"practical\": %s}", practical(mi, &p) ? "true" : "false");
 		first = false;
 	}
 	fprintf(f, "\n    }");
 }
 
-static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *g, int n)
+static void json_games(FILE *f, const struct sim_out *o, const struct sim_level *src, const struct sim_game *g,
+		       int n)
 {
 	fprintf(f, "[");
 	for (int i = 0; i < n; i++) {
@@ -593,7 +750,15 @@ static void json_games(FILE *f, const struct sim_out *o, const struct sim_game *
 			fprintf(f, ": ");
 			put_exact(f, sim_game_value(&g[i], c.id), "null");
 		}
-		fprintf(f, ", \"killer\": \"%s\"}", g[i].killer); /* a kind's name: letters, digits, - and _ */
+		fprintf(f, ", \"killer\": \"%s\"", g[i].killer); /* a kind's name: letters, digits, - and _ */
+		/* where the game was played: its own level (a generated one's name) and topology */
+		char name[160];
+		if (src->gen)
+			sim_gen_name(src->gen, g[i].index, g[i].seed, name, sizeof name);
+		fprintf(f, ", \"level\": ");
+		json_string(f, src->gen ? name : src->file);
+		fprintf(f, ", \"topology\": \"%s\", \"trace\": \"%016llx\"}", game_topology(src, &g[i]),
+			(unsigned long long)g[i].trace);
 	}
 	fprintf(f, "\n    ]");
 }
@@ -619,36 +784,64 @@ static void print_json(FILE *f, const struct sim_out *o)
 		json_string(f, a->sets.v[i]);
 	}
 	fprintf(f, "],\n");
+	char note[SIM_MAX_NOTES][200];
+	int notes = untouched_settings(o, note, SIM_MAX_NOTES);
+	fprintf(f, "  \"notes\": [");
+	for (int i = 0; i < notes; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_string(f, note[i]);
+	}
+	fprintf(f, "],\n");
+	bool words = o->run_words[0][0] && (!cmp || o->run_words[1][0]);
 	if (cmp) {
 		fprintf(f, "  \"compare\": {\"a\": ");
-		json_string(f, a->compare[0]);
+		json_string(f, o->report_files > 0 && words ? o->run_words[0] : a->compare[0]);
 		fprintf(f, ", \"b\": ");
-		json_string(f, a->compare[1]);
+		json_string(f, o->report_files > 0 && words ? o->run_words[1] : a->compare[1]);
 		fprintf(f, "},\n");
+	}
+	if (o->bestiary[0]) {
+		fprintf(f, "  \"bestiary\": ");
+		json_string(f, o->bestiary);
+		fprintf(f, ",\n  \"bestiary_hash\": \"%016llx\",\n", (unsigned long long)o->bestiary_hash);
+	}
+	if (words) { /* each side's whole setting in words, as the table's header and the CSV carry it */
+		fprintf(f, "  \"run_settings\": [");
+		json_string(f, o->run_words[0]);
+		if (cmp) {
+			fprintf(f, ", ");
+			json_string(f, o->run_words[1]);
+		}
+		fprintf(f, "],\n");
 	}
 	fprintf(f, "  \"levels\": [");
 	for (int l = 0; l < o->n_runs; l++) {
 		const struct sim_level_run *lr = &o->runs[l];
 		fprintf(f, "%s\n   {\"level\": ", l ? "," : "");
 		json_string(f, lr->src.file);
-		fprintf(f, ", \"monsters\": %d,\n    \"%s\": ", lr->monsters, cmp ? "compare" : "summary");
+		fprintf(f, ", \"monsters\": %d, \"distinct_games\": %d,\n    \"%s\": ", lr->monsters,
+			cmp ? sim_distinct_pairs(lr->games[0], lr->games[1], a->games, -1)
+			    : sim_distinct(lr->games[0], a->games, -1),
+			cmp ? "compare" : "summary");
 		if (cmp)
 			json_compare(f, o, lr->games[0], lr->games[1], a->games);
 		else
 			json_summary(f, o, lr->games[0], a->games);
 		if (a->per_game) {
 			fprintf(f, ",\n    \"games%s\": ", cmp ? "_a" : "");
-			json_games(f, o, lr->games[0], a->games);
+			json_games(f, o, &lr->src, lr->games[0], a->games);
 			if (cmp) {
 				fprintf(f, ",\n    \"games_b\": ");
-				json_games(f, o, lr->games[1], a->games);
+				json_games(f, o, &lr->src, lr->games[1], a->games);
 			}
 		}
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n  ]");
 	if (o->n_runs > 1) {
-		fprintf(f, ",\n  \"all\": {\"games\": %d,\n    \"%s\": ", o->n_all, cmp ? "compare" : "summary");
+		fprintf(f, ",\n  \"all\": {\"games\": %d, \"distinct_games\": %d,\n    \"%s\": ", o->n_all,
+			cmp ? sim_distinct_pairs(o->all[0], o->all[1], o->n_all, -1) : sim_distinct(o->all[0], o->n_all, -1),
+			cmp ? "compare" : "summary");
 		if (cmp)
 			json_compare(f, o, o->all[0], o->all[1], o->n_all);
 		else
@@ -683,6 +876,23 @@ void sim_write_settings(char *buf, size_t size, const struct sim_args *a, const 
 		snprintf(buf, size, "the bestiary as read");
 }
 
+void sim_write_run_words(struct sim_out *o)
+{
+	const struct sim_args *a = o->a;
+	char best[600] = "";
+	if (o->bestiary[0]) {
+		char esc[512];
+		cli_escape(esc, sizeof esc, o->bestiary);
+		snprintf(best, sizeof best, "; bestiary %s (text hash %016llx)", esc, (unsigned long long)o->bestiary_hash);
+	}
+	for (int s = 0; s < (a->compare[0] ? 2 : 1); s++) {
+		char words[sizeof o->run_words[0]];
+		snprintf(words, sizeof words, "player %s; at most %d turns%s%s; %s", sim_player_name(a->opt.player),
+			 a->opt.max_turns, a->opt.chase ? "; --chase" : "", best, o->settings[s]);
+		memcpy(o->run_words[s], words, sizeof words);
+	}
+}
+
 int sim_report_print(const struct sim_report *r)
 {
 	struct sim_args a;
@@ -713,6 +923,9 @@ int sim_report_print(const struct sim_report *r)
 	o.n_kinds = r->n_kinds;
 	for (int k = 0; k < r->n_kinds; k++)
 		snprintf(o.kind_names[k], sizeof o.kind_names[k], "%s", r->kind_names[k]);
+	for (int s = 0; s < sides && r->n_levels > 0; s++)
+		if (r->levels[0].settings[s])
+			snprintf(o.run_words[s], sizeof o.run_words[s], "%s", r->levels[0].settings[s]);
 	for (int l = 0; l < r->n_levels; l++) {
 		runs[l].src.file = r->levels[l].file;
 		runs[l].monsters = r->levels[l].monsters;
@@ -779,6 +992,17 @@ static void heat_run(const struct sim_args *a, const struct sim_level_run *lr, i
 	snprintf(run->kind, sizeof run->kind, "%s", a->heat_kind ? a->heat_kind : "");
 }
 
+/* Where the monsters of a .lvl start: w * h kind glyphs, 0 elsewhere
+ * (owned); NULL for a .map, whose monsters are placed anew each game. */
+static char *monster_starts(const struct sim_level_run *lr)
+{
+	const struct level *lv = lr->parsed;
+	char *m = lv ? calloc((size_t)lv->w * (size_t)lv->h, 1) : NULL;
+	for (int i = 0; m && i < lv->n_monsters; i++)
+		m[lv->monsters[i].y * lv->w + lv->monsters[i].x] = lv->monsters[i].glyph;
+	return m;
+}
+
 int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 {
 	const struct sim_heat *ha = &lr->heat[0], *hb = a->compare[0] ? &lr->heat[1] : NULL;
@@ -792,7 +1016,9 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		const char *nc = getenv("NO_COLOR");
 		bool color = !(nc && *nc) && isatty(STDOUT_FILENO);
 		fprintf(stdout, "\n%s\n", title);
-		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start);
+		char *mons = monster_starts(lr);
+		heat_render_text(stdout, ha, hb, (enum sim_heat_layer)a->layer, color, run.start, mons);
+		free(mons);
 		return 0;
 	}
 	FILE *f = fopen(a->heatmap, "w");
@@ -800,7 +1026,9 @@ int sim_write_heatmap(const struct sim_args *a, const struct sim_level_run *lr)
 		fprintf(stderr, "astray sim: %s: %s\n", a->heatmap, strerror(errno));
 		return 1;
 	}
-	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start);
+	char *mons = monster_starts(lr);
+	int rc = heat_render_svg(f, ha, hb, (enum sim_heat_layer)a->layer, title, run.start, mons);
+	free(mons);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: %s: write error: %s\n", a->heatmap, strerror(errno));
@@ -828,7 +1056,9 @@ int sim_write_heat_counts(const struct sim_args *a, const struct sim_level_run *
 		fprintf(stderr, "astray sim: --heat-counts %s: %s\n", a->heat_counts, strerror(errno));
 		return 1;
 	}
-	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL);
+	char *mons = monster_starts(lr);
+	int rc = heatmap_counts_write(f, &run, &lr->heat[0], a->compare[0] ? &lr->heat[1] : NULL, mons);
+	free(mons);
 	bool bad = ferror(f) != 0;
 	if (fclose(f) != 0 || bad) {
 		fprintf(stderr, "astray sim: --heat-counts %s: write error: %s\n", a->heat_counts, strerror(errno));

@@ -65,6 +65,8 @@ static const struct key_binding bindings[] = {
 	{ 'Q', INPUT_QUIT, GRID_N, 0 },  { INPUT_CTRL('q'), INPUT_QUIT, GRID_N, 0 },
 	{ '_', INPUT_CURSOR, GRID_N, 0 }, { 'x', INPUT_CURSOR, GRID_N, 0 },
 	{ 'r', INPUT_ROUTES, GRID_N, 0 },
+	{ 'v', INPUT_DESCRIBE, GRID_N, 0 }, { ';', INPUT_DESCRIBE, GRID_N, 0 },
+	{ 'O', INPUT_OPTIONS, GRID_N, 0 },
 	{ '\n', INPUT_CONFIRM, GRID_N, 0 }, { '\r', INPUT_CONFIRM, GRID_N, 0 },
 	{ INPUT_ENTER, INPUT_CONFIRM, GRID_N, 0 },
 	{ INPUT_ESC, INPUT_CANCEL, GRID_N, 0 },

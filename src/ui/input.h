@@ -50,7 +50,9 @@ enum input_command_kind {
 	INPUT_DROP,      /* drop (d) */
 	INPUT_PICKUP,    /* pick up (, or g) */
 	INPUT_CLOSE,     /* close a door (c) */
-	INPUT_NEXT       /* Tab: the next target */
+	INPUT_NEXT,      /* Tab: the next target */
+	INPUT_DESCRIBE,  /* v or ;: describe what the travel cursor is on */
+	INPUT_OPTIONS    /* O: the options screen */
 };
 
 struct input_command {

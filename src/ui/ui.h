@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "game.h"
+#include "settings.h"
 
 #define UI_MIN_COLS 40  /* below this size the screen shows a notice instead of the game */
 #define UI_MIN_ROWS 10
@@ -36,6 +37,14 @@ struct ui_options {
 	bool mouse;          /* enable the mouse (false: the terminal keeps its own text selection) */
 	int step_delay_ms;   /* pause between two travel steps, so travel is seen and any key stops it */
 	const struct ui_hooks *hooks; /* NULL: none */
+	/* the options screen (O): the options file as read (NULL: the
+	 * defaults), the folder it is kept in (NULL: changes last this game
+	 * only); mouse and step_delay_ms above are what this run starts with
+	 * (the command line may differ from the file) */
+	const struct settings *settings;
+	const char *settings_dir;
+	bool no_colour;      /* the monochrome look even on a colour terminal */
+	const char *note;    /* said on the first frame (a broken options file), or NULL */
 };
 
 enum ui_outcome {
@@ -67,13 +76,14 @@ void ui_draw_game(struct game *g, bool routes, unsigned msg_mark, const char *no
 /*
  * Watches a recorded game in the terminal: applies actions[0..n) to g (a
  * game fresh from journal_start) at a pace the viewer sets: Space pauses,
- * . steps, + and - change the speed, r shows the monsters' routes, q
- * quits.  Restores the terminal before it returns.  UI_QUIT when the
+ * . steps, + and - change the speed, r shows the monsters' routes, v
+ * reveals the whole level and every monster's route (`reveal` starts with
+ * it on), q quits.  Restores the terminal before it returns.  UI_QUIT when the
  * viewer left, UI_SIGNAL (*signal_number says which) or UI_HANGUP when it
  * was stopped, UI_ERROR when no terminal could be set up (err says why).
  */
-enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, int *signal_number, char *err,
-			      size_t errlen);
+enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, bool reveal,
+			      int *signal_number, char *err, size_t errlen);
 
 /*
  * The key-press benchmark: an 80x24 curses screen written to /dev/null,

@@ -24,9 +24,13 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
+#include "ui_options.h"
 #include "ui_screen.h"
 
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
+#define UI_MOUSE_EVENTS                                                                            \
+	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
+	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
 
 static void ui_notice(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ui_notice(struct ui *u, const char *fmt, ...)
@@ -105,6 +109,66 @@ static void ui_say_grid(struct ui *u, bool first)
 	}
 }
 
+/* ---- the options screen (O) ------------------------------------------- */
+
+void ui_options_open(struct ui *u)
+{
+	u->opt_back = u->screen;
+	u->screen = SCREEN_OPTIONS;
+	u->opt_changed = false;
+	u->shown = (struct settings){ .delay_ms = u->opt.step_delay_ms, .colour = u->colour || (!u->colour_ok && u->settings.colour),
+				      .mouse = u->mouse_on };
+	if (u->opt.settings_dir)
+		snprintf(u->opt_note, sizeof u->opt_note, "Kept in %s/%s for the next games.", u->opt.settings_dir,
+			 SETTINGS_FILE);
+	else
+		snprintf(u->opt_note, sizeof u->opt_note, "Not kept after this game: it is played with --no-save.");
+}
+
+/* A change on row sel of the options screen takes effect now, and goes
+ * into what the file will keep. */
+static void ui_options_apply(struct ui *u, int sel)
+{
+	const struct settings *s = &u->shown;
+	if (sel == 0) {
+		u->opt.step_delay_ms = s->delay_ms;
+		u->settings.delay_ms = s->delay_ms;
+	} else if (sel == 1) {
+		u->settings.colour = s->colour;
+		u->colour = u->colour_ok && s->colour;
+		if (s->colour && !u->colour_ok)
+			snprintf(u->opt_note, sizeof u->opt_note,
+				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
+	} else {
+		u->settings.mouse = s->mouse;
+		u->mouse_on = s->mouse;
+		mousemask(s->mouse ? UI_MOUSE_EVENTS : 0, NULL);
+	}
+}
+
+static void ui_options_key_in(struct ui *u, int key)
+{
+	bool changed;
+	int sel = u->opt_sel;
+	bool done = ui_options_key(&u->shown, &u->opt_sel, key, &changed);
+	if (changed) {
+		ui_options_apply(u, sel);
+		u->opt_changed = true;
+	}
+	if (!done)
+		return;
+	u->screen = u->opt_back;
+	if (!u->opt_changed)
+		return;
+	char err[400];
+	if (!u->opt.settings_dir)
+		ui_notice(u, "Options changed for this game (not kept: --no-save).");
+	else if (settings_save(u->opt.settings_dir, &u->settings, err, sizeof err))
+		ui_notice(u, "Options kept in %s.", SETTINGS_FILE);
+	else
+		ui_notice(u, "The options could not be kept: %s", err);
+}
+
 /* ---- acting ----------------------------------------------------------- */
 
 void ui_act(struct ui *u, struct action a)
@@ -172,6 +236,7 @@ static void ui_describe(struct ui *u, int x, int y)
 	char what[GAME_MESSAGE_LEN];
 	game_describe(u->g, x, y, what, sizeof what);
 	ui_notice(u, "%s (%d,%d)", what, x, y);
+	ui_describe_open(u, x, y); /* and in full, for a monster or known terrain */
 }
 
 static void ui_no_direction(struct ui *u, enum grid_dir d)
@@ -354,6 +419,7 @@ static void ui_key_map(struct ui *u, int key)
 		u->screen = SCREEN_QUIT;
 		break;
 	case INPUT_CURSOR:
+	case INPUT_DESCRIBE: /* v on the map: the cursor, where v describes */
 		u->screen = SCREEN_CURSOR;
 		u->cursor_x = u->g->player.x;
 		u->cursor_y = u->g->player.y;
@@ -366,6 +432,9 @@ static void ui_key_map(struct ui *u, int key)
 		break;
 	case INPUT_REDRAW:
 		clearok(curscr, TRUE);
+		break;
+	case INPUT_OPTIONS:
+		ui_options_open(u);
 		break;
 	case INPUT_CONFIRM:
 	case INPUT_CANCEL:
@@ -410,6 +479,9 @@ void ui_key(struct ui *u, int key)
 				u->cursor_y = y;
 				ui_cursor_move(u, GRID_N, 0);
 			}
+		} else if (c.kind == INPUT_DESCRIBE) {
+			if (!ui_describe_open(u, u->cursor_x, u->cursor_y))
+				ui_cursor_preview(u); /* unexplored, or you: the line says it */
 		} else if (c.kind == INPUT_CONFIRM || c.kind == INPUT_CURSOR) {
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
@@ -418,7 +490,7 @@ void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
-			ui_notice(u, "Move the cursor (> to the stairs); Enter travels there, Esc cancels.");
+			ui_notice(u, "Move the cursor (> to the stairs); v describes, Enter travels there, Esc cancels.");
 		}
 		break;
 	case SCREEN_HELP: {
@@ -461,6 +533,16 @@ void ui_key(struct ui *u, int key)
 			u->history_back = 0;
 		break;
 	}
+	case SCREEN_OPTIONS:
+		ui_options_key_in(u, key);
+		break;
+	case SCREEN_DESCRIBE:
+		/* any key returns; one that means something there (a move, Q)
+		 * does it too, so reading a monster costs no extra key */
+		u->screen = u->desc_back;
+		if (c.kind != INPUT_CANCEL && c.kind != INPUT_CONFIRM && c.kind != INPUT_DESCRIBE && key != ' ')
+			ui_key(u, key);
+		break;
 	case SCREEN_QUIT:
 		if (key == 'y' || key == 'Y') {
 			u->outcome = UI_QUIT;
@@ -520,6 +602,11 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		break;
 	case SCREEN_HELP:
 		u->screen = u->back;
+		break;
+	case SCREEN_DESCRIBE:
+		u->screen = u->desc_back;
+		break;
+	case SCREEN_OPTIONS:
 		break;
 	case SCREEN_QUIT:
 	case SCREEN_DIR:
@@ -587,6 +674,11 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	u->screen = SCREEN_MAP;
 	u->view.col0 = u->view.row0 = -1;
 	u->outcome = UI_QUIT;
+	u->mouse_on = opt->mouse;
+	if (opt->settings)
+		u->settings = *opt->settings;
+	else
+		settings_default(&u->settings);
 	/* A game resumed past its start has its whole message log rebuilt by
 	 * the replay: that is history (P), not news to page through with
 	 * --More-- while a monster closes in.  A new game shows its opening
@@ -604,9 +696,6 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	}
 }
 
-#define UI_MOUSE_EVENTS                                                                            \
-	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
-	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
 
 static void ui_loop(struct ui *u)
 {
@@ -673,11 +762,15 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	}
 	struct ui u;
 	ui_init(&u, g, opt);
-	u.colour = scr.colour;
+	u.colour_ok = scr.colour;
+	u.colour = scr.colour && !opt->no_colour;
+	if (opt->note && opt->note[0])
+		ui_notice(&u, "%s", opt->note); /* a broken options file: said first */
 	ui_loop(&u);
 	if (opt->hooks && opt->hooks->stopping)
 		opt->hooks->stopping(opt->hooks->ud, g);
 	free(u.preview);
+	scr.mouse = u.mouse_on; /* O may have turned it on or off */
 	ui_screen_stop(&scr);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

@@ -25,10 +25,13 @@ enum ui_screen {
 	SCREEN_QUIT,     /* "really quit?" */
 	SCREEN_END,      /* died or won: the last look at the map */
 	SCREEN_PACK,     /* the pack, to look at or choose from (pack_mode) */
-	SCREEN_DIR       /* which way? (a wand, a throw, a door) */
+	SCREEN_DIR,      /* which way? (a wand, a throw, a door) */
+	SCREEN_DESCRIBE, /* a cell described in full over the map (ui_describe.c) */
+	SCREEN_OPTIONS   /* the options screen (ui_options.c) */
 };
 
 #define UI_NOTES 16 /* UI lines kept for the history */
+#define UI_DESC_LINES 12 /* lines of a description (SCREEN_DESCRIBE) */
 
 struct ui {
 	struct game *g;
@@ -73,6 +76,18 @@ struct ui {
 	int pending_slot;        /* SCREEN_DIR: its pack slot */
 	bool targeting;          /* SCREEN_CURSOR chooses where f fires (Enter fires, Tab the next monster) */
 	int target;              /* targeting: the monster the cursor is on, -1 none */
+	char desc[UI_DESC_LINES][GAME_MESSAGE_LEN]; /* SCREEN_DESCRIBE: its lines */
+	int n_desc;
+	int desc_x, desc_y;      /* SCREEN_DESCRIBE: the cell described */
+	enum ui_screen desc_back;/* SCREEN_DESCRIBE: the screen it returns to */
+	struct settings settings;/* the options file's content, as O last kept it */
+	struct settings shown;   /* SCREEN_OPTIONS: what is in effect now */
+	bool colour_ok;          /* the terminal shows colours (u->colour may still be off) */
+	bool mouse_on;           /* the mouse is taken now */
+	int opt_sel;             /* SCREEN_OPTIONS: the row chosen */
+	bool opt_changed;        /* SCREEN_OPTIONS: something changed since it opened */
+	char opt_note[300];      /* SCREEN_OPTIONS: the line under it */
+	enum ui_screen opt_back; /* SCREEN_OPTIONS: the screen it returns to */
 };
 
 /* ui_curses.c: a screen on g with options opt, as play starts it (the
@@ -92,6 +107,15 @@ void ui_pack_key(struct ui *u, int key);             /* a key on SCREEN_PACK */
 void ui_pack_click(struct ui *u, int srow);          /* a left click on SCREEN_PACK */
 void ui_dir_key(struct ui *u, int key);              /* a key on SCREEN_DIR */
 bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targeting: true when taken */
+/* ui_describe.c: describes cell (x, y) in full (a monster in view: hp,
+ * blow, speed, odds, mind; known terrain: cost, what it does) and shows
+ * SCREEN_DESCRIBE; false, nothing shown, for a cell never seen or the
+ * player's own (the one-line description says it all). */
+bool ui_describe_open(struct ui *u, int x, int y);
+/* ui_describe.c: the description's box over the map, away from the cell's screen row. */
+void ui_draw_describe(struct ui *u, int cell_row);
+/* ui_curses.c: opens the options screen from the screen shown now. */
+void ui_options_open(struct ui *u);
 /* ui_draw.c: the pack over the map. */
 void ui_draw_pack(struct ui *u);
 

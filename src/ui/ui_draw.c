@@ -19,6 +19,7 @@
 #include "game.h"
 #include "input.h"
 #include "level.h"
+#include "ui_options.h"
 #include "ui_palette.h"
 #include "ui_screen.h"
 
@@ -38,7 +39,7 @@ static void ui_layout(struct ui *u)
 	u->view.left = 0;
 	u->view.width = COLS;
 	u->view.height = LINES - UI_MESSAGE_ROWS - UI_STATUS_ROWS;
-	if (u->screen == SCREEN_CURSOR)
+	if (u->screen == SCREEN_CURSOR || (u->screen == SCREEN_DESCRIBE && u->desc_back == SCREEN_CURSOR))
 		input_view_update(&u->view, g->grid, u->cursor_x, u->cursor_y);
 	else
 		input_view_update(&u->view, g->grid, g->player.x, g->player.y);
@@ -588,14 +589,17 @@ static const struct {
 	{ 0, "              count as open) and replans as you see more.  A wall or an" },
 	{ 0, "              unreachable place walks as close as it can.  Any key stops." },
 	{ 0, "              _ or x: a cursor; move it (its route shows, with the steps)," },
-	{ 0, "              Enter travels there, Esc cancels" },
+	{ 0, "              Enter travels there, v describes, Esc cancels" },
 	{ 0, "              (shifted keys move the cursor 8 cells)" },
-	{ 0, "  describe    right click on a cell" },
+	{ 0, "  describe    right click on a cell, or v (;) in the cursor: a monster's" },
+	{ 0, "              health, blow, speed, odds and mind; terrain's cost" },
 	{ 0, "  routes      r   show each visible monster's route (:) and target (reversed)" },
 	{ 0, "  history     P or Ctrl-P   the message history" },
 	{ 0, "  --More--    any key shows the next messages (Esc: all of them)" },
 	{ 0, "  redraw      Ctrl-L" },
 	{ 0, "  help        ? or F1" },
+	{ 0, "  options     O   animation speed (or instant), colours, mouse; kept" },
+	{ 0, "              for the next games" },
 	{ 0, "  quit        Q or Ctrl-Q (asks first)" },
 	{ 0, "" },
 	{ 0, "  Walk into (or click on) a monster next to you to attack it, into a" },
@@ -605,6 +609,37 @@ static const struct {
 	{ 0, "  ! potion  ? scroll  / wand  ) weapon  [ armour  ( ammunition  } tool" },
 	{ 0, "  $ gold (your score)  ^ caltrops  > leads down.  Potions, scrolls and" },
 	{ 0, "  wands look alike until you use one: a gamble, new each game." },
+	{ 0, "" },
+	{ 0, "  Costs: a step costs what its cell costs to enter (floor . 1, rubble , 2," },
+	{ 0, "  water ~ 3, caltrops ^ more; walls none) times its length.  Travel," },
+	{ 0, "  explore and every monster take the cheapest way they know: v in the" },
+	{ 0, "  cursor or a right click tells what a cell costs and a monster does." },
+	{ HELP_SQUARE8, "  square8: straight steps cost 1, diagonal steps 1.4.  The corner rule: a diagonal step "
+			"needs both cells beside it open (from @ to x below, the first is blocked, the second is not)." },
+	{ HELP_SQUARE8, "      y k u     #x    .x" },
+	{ HELP_SQUARE8, "      h @ l     @#    @." },
+	{ HELP_SQUARE8, "      b j n" },
+	{ HELP_SQUARE4, "  square4: four steps, each costing 1; no diagonals, so no corners to cut." },
+	{ HELP_SQUARE4, "        k" },
+	{ HELP_SQUARE4, "      h @ l" },
+	{ HELP_SQUARE4, "        j" },
+	{ HELP_HEX, "  hex: six steps, each costing 1, every way alike; no corners to cut." },
+	{ HELP_HEX, "       y   u" },
+	{ HELP_HEX, "     h   @   l" },
+	{ HELP_HEX, "       b   n" },
+	{ HELP_DIAMOND4, "  diamond4: four edge steps, each costing 1, diagonal on screen; no corner steps, so no "
+			 "corners to cut." },
+	{ HELP_DIAMOND4, "       y   u" },
+	{ HELP_DIAMOND4, "         @" },
+	{ HELP_DIAMOND4, "       b   n" },
+	{ HELP_DIAMOND8, "  diamond8: y u b n the edge steps, each costing 1; h l k j the corner steps, 1.4, straight "
+			 "across or two rows up or down.  The corner rule: a corner step needs both diamonds beside "
+			 "that corner open." },
+	{ HELP_DIAMOND8, "         k" },
+	{ HELP_DIAMOND8, "       y   u" },
+	{ HELP_DIAMOND8, "     h   @   l" },
+	{ HELP_DIAMOND8, "       b   n" },
+	{ HELP_DIAMOND8, "         j" },
 };
 
 #define HELP_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
@@ -785,6 +820,8 @@ void ui_draw(struct ui *u)
 		ui_draw_help(u);
 	} else if (u->screen == SCREEN_HISTORY) {
 		ui_draw_history(u);
+	} else if (u->screen == SCREEN_OPTIONS) {
+		ui_options_draw(&u->shown, u->opt_sel, u->opt_note);
 	} else {
 		ui_layout(u);
 		ui_draw_map(u);
@@ -792,6 +829,12 @@ void ui_draw(struct ui *u)
 		ui_draw_status(u);
 		if (u->screen == SCREEN_PACK)
 			ui_draw_pack(u);
+		if (u->screen == SCREEN_DESCRIBE) {
+			int col, row;
+			if (!input_cell_to_screen(&u->view, u->g->grid, u->desc_x, u->desc_y, &col, &row))
+				row = 0;
+			ui_draw_describe(u, row);
+		}
 	}
 	wnoutrefresh(stdscr);
 	doupdate();

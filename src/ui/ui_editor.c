@@ -14,6 +14,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "game.h"
 #include "input.h"
 #include "level.h"
@@ -34,8 +36,13 @@
 #define UED_BOTTOM_ROWS 1     /* key hints */
 #define UED_VOID '_'          /* how a void cell (no cell: outside the map's shape) is drawn */
 
-enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE };
-enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_COUNT };
+enum ued_screen { UED_EDIT, UED_HELP, UED_QUIT, UED_MONSTER, UED_HEADER, UED_INPUT, UED_RESIZE, UED_SIM };
+
+#define UED_SIM_TURNS 1000    /* a quick sim's game is out of turns here, as sim's default */
+#define UED_SIM_SLICE_US 50000 /* games played between two looks at the keyboard, in wall time */
+static const int ued_sim_sizes[] = { 20, 100, 500, 2000 };
+enum ued_tool { TOOL_PENCIL, TOOL_LINE, TOOL_RECT, TOOL_BOX, TOOL_FILL, TOOL_MARKER, TOOL_SELECT, TOOL_STAMP,
+		TOOL_COUNT };
 
 static const struct {
 	const char *name;
@@ -43,7 +50,8 @@ static const struct {
 } tools[TOOL_COUNT] = {
 	[TOOL_PENCIL] = { "pencil", 'd' }, [TOOL_LINE] = { "line", 'i' },
 	[TOOL_RECT] = { "rectangle", 'o' }, [TOOL_BOX] = { "filled rectangle", 'O' },
-	[TOOL_FILL] = { "fill", 'f' },
+	[TOOL_FILL] = { "fill", 'f' },       [TOOL_MARKER] = { "marker", 'M' },
+	[TOOL_SELECT] = { "select and copy", 'v' }, [TOOL_STAMP] = { "stamp", 'P' },
 };
 
 struct ued {
@@ -62,12 +70,30 @@ struct ued {
 	bool anchor_by_press;     /* this press set the anchor (a click then waits for the second) */
 	int lx, ly;               /* last cell of the stroke */
 	bool mroutes;             /* show every monster's plan (its route to the start without a bestiary) */
+	bool reveal;              /* play-tests start with the whole map known */
+	int help_top;             /* the help screen's first line shown */
+	struct editor_sim *sim;   /* S: the quick sim, running or done (its heat drawn) */
+	bool sim_running;
+	int sim_player;           /* S's settings: enum sim_player ... */
+	int sim_size;             /* ... an index into ued_sim_sizes */
+	bool heat_deaths;         /* the heat drawn: deaths, else first contacts */
+	bool heat_on;
+	int sim_undo, sim_redo;   /* the history when it started: the heat is of that level */
+	bool sight;               /* x: the sight view is on ... */
+	int sight_x, sight_y;     /* ... of the monster on this cell, or (-1) of the start: who sees it */
+	uint8_t *seen;            /* the cells seen, as drawn last (w * h) */
+	size_t seen_cap;
 	int sel;                  /* selected problem, -1 none */
 	struct input_view view;   /* as drawn last: clicks are read through it */
 	bool panel;               /* as drawn last */
 	int panel_left;
 	int panel_w;             /* the side panel's width, from ued_layout */
 	int pal_row, pal_per_row, pal_n;
+	int marker_row;           /* the panel's "markers: A B" line, as drawn last */
+	int marker_next;          /* the marker tool places this one (0 A, 1 B) next */
+	struct editor_clip clip;  /* what the select tool copied last; the stamp tool stamps it */
+	bool sel_on;              /* the rectangle selected last, until a resize: */
+	int sx0, sy0, sx1, sy1;   /* its corners (| and - mirror it in place) */
 	char pal[64];
 	int prob_row, prob_rows, prob_top;
 	char notice[320];
@@ -150,7 +176,7 @@ static chtype ued_cell(const struct ued *u, char c)
 static bool ued_sync(struct ued *u)
 {
 	int w = editor_width(u->ed), h = editor_height(u->ed);
-	if (u->grid->w != w || u->grid->h != h) {
+	if (u->grid->w != w || u->grid->h != h || u->grid->topo != editor_topology(u->ed)) {
 		struct grid *g = grid_create(w, h, editor_topology(u->ed));
 		if (!g) {
 			snprintf(u->err, sizeof u->err, "out of memory");
@@ -166,6 +192,8 @@ static bool ued_sync(struct ued *u)
 	u->cy = u->cy < 0 ? 0 : u->cy >= h ? h - 1 : u->cy;
 	if (u->anchor && (u->ax >= w || u->ay >= h))
 		u->anchor = false;
+	if (u->sel_on && (u->sx1 >= w || u->sy1 >= h))
+		u->sel_on = false;
 	return true;
 }
 
@@ -201,6 +229,92 @@ static void ued_mark(const struct ued *u, int cell, char mark, enum ui_colour co
 
 /* ---- drawing ---------------------------------------------------------- */
 
+static void ued_line(int row, int col, int width, const char *text, attr_t attr);
+
+/*
+ * The sight view's cells into u->seen: what the monster on (sight_x,
+ * sight_y) sees with its kind's radius, or the cells that see the start
+ * within the widest sight on the map.  The count seen, 0 when there is
+ * nothing to show (the view then turns itself off, with a word), -1 on
+ * no memory.
+ */
+static int ued_sight_compute(struct ued *u)
+{
+	struct editor *ed = u->ed;
+	int w = editor_width(ed), h = editor_height(ed), x = u->sight_x, y = u->sight_y, r;
+	if (x >= 0) {
+		r = editor_sight_radius(ed, x, y);
+		if (r < 0) {
+			u->sight = false;
+			ued_notice(u, "Sight view off: no monster stands on %d,%d any more.", x, y);
+			return 0;
+		}
+	} else {
+		const struct level *lv = editor_level(ed);
+		if (!lv || lv->player_x < 0) {
+			u->sight = false;
+			ued_notice(u, "Sight view off: the level has no start.");
+			return 0;
+		}
+		x = lv->player_x;
+		y = lv->player_y;
+		r = editor_sight_widest(ed);
+	}
+	size_t n = (size_t)w * (size_t)h;
+	if (n > u->seen_cap) {
+		uint8_t *s = realloc(u->seen, n);
+		if (!s)
+			return -1;
+		u->seen = s;
+		u->seen_cap = n;
+	}
+	return editor_sight(ed, x, y, r, u->seen);
+}
+
+/* x's lines on the panel: whose view, how far, and who sees the start. */
+static int ued_draw_sight_legend(struct ued *u, int row, int left, int width)
+{
+	struct editor *ed = u->ed;
+	char line[240];
+	const struct level *lv = editor_level(ed);
+	int sx = lv ? lv->player_x : -1, sy = lv ? lv->player_y : -1;
+	int count = 0;
+	if (u->seen) {
+		size_t n = (size_t)editor_width(ed) * (size_t)editor_height(ed);
+		for (size_t i = 0; i < n && i < u->seen_cap; i++)
+			count += u->seen[i] != 0;
+	}
+	if (u->sight_x >= 0) {
+		char g = editor_glyph(ed, u->sight_x, u->sight_y);
+		int r = editor_sight_radius(ed, u->sight_x, u->sight_y);
+		int sees = sx >= 0 ? editor_sees(ed, u->sight_x, u->sight_y, sx, sy, r) : 0;
+		snprintf(line, sizeof line, "x sight: %s %d,%d r%d: %d cells", editor_glyph_name(ed, g), u->sight_x,
+			 u->sight_y, r, count);
+		ued_line(row++, left, width, line, ued_attr(u, UI_COL_TARGET));
+		snprintf(line, sizeof line, "  sees the start: %s", sx < 0 ? "no start" : sees > 0 ? "yes" : "no");
+		ued_line(row++, left, width, line, A_NORMAL);
+		return row;
+	}
+	snprintf(line, sizeof line, "x sight: cells that see @ (r%d): %d", editor_sight_widest(ed), count);
+	ued_line(row++, left, width, line, ued_attr(u, UI_COL_TARGET));
+	/* the monsters that see it, each with its own radius */
+	char who[120] = "";
+	size_t k = 0;
+	int seers = 0;
+	for (int i = 0; lv && i < lv->n_monsters; i++) {
+		int mx = lv->monsters[i].x, my = lv->monsters[i].y;
+		int r = editor_sight_radius(ed, mx, my);
+		if (r > 0 && editor_sees(ed, mx, my, sx, sy, r) > 0) {
+			seers++;
+			if (k + 16 < sizeof who)
+				k += (size_t)snprintf(who + k, sizeof who - k, " %c%d,%d", lv->monsters[i].glyph, mx, my);
+		}
+	}
+	snprintf(line, sizeof line, "  monsters seeing it: %d%s", seers, who);
+	ued_line(row++, left, width, line, seers ? ued_attr(u, UI_COL_CAUTION) : A_NORMAL);
+	return row;
+}
+
 static void ued_draw_map(struct ued *u)
 {
 	struct editor *ed = u->ed;
@@ -228,6 +342,29 @@ static void ued_draw_map(struct ued *u)
 			mvaddch(u->view.top + r, u->view.left + c, ch);
 		}
 	}
+	if (u->sight && ued_sight_compute(u) > 0) {
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++)
+				if (u->seen[(size_t)y * (size_t)w + (size_t)x])
+					ued_put_cell(u, x, y,
+						     (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) |
+							     ued_attr(u, UI_COL_TARGET) | A_BOLD | A_UNDERLINE);
+	}
+	if (u->sim && u->heat_on) {
+		int hw, hh;
+		double max;
+		const double *v = editor_sim_heat(u->sim, u->heat_deaths, &hw, &hh, &max);
+		for (int y = 0; v && max > 0 && y < hh && y < h; y++)
+			for (int x = 0; x < hw && x < w; x++) {
+				double c = v[(size_t)y * (size_t)hw + (size_t)x];
+				if (c <= 0)
+					continue;
+				int d = (int)ceil(9.0 * c / max);
+				ued_put_cell(u, x, y,
+					     (chtype)('0' + (d < 1 ? 1 : d > 9 ? 9 : d)) |
+						     ued_attr(u, u->heat_deaths ? UI_COL_ERROR : UI_COL_CAUTION) | A_BOLD);
+			}
+	}
 	if (u->mroutes) {
 		int n = editor_monster_routes(ed), planned = editor_monster_plans(ed);
 		for (int i = 0; i < n; i++) {
@@ -238,9 +375,11 @@ static void ued_draw_map(struct ued *u)
 			if (!editor_monster_route(ed, i, &mx, &my, &cells, &len, &reach))
 				continue;
 			if (planned == n && editor_monster_plan(ed, i, &p) && p.mind >= 0) {
-				/* its own mind's plan, as the game's AI plays it (marks below) */
+				/* its own mind's plan, as the game's AI plays it (marks
+				 * below), drawn in the monster's own letter: whose walk is whose */
+				char letter = editor_glyph(ed, mx, my);
 				for (int j = 1; j < p.walk_len; j++)
-					ued_mark(u, p.walk[j], ':', UI_COL_MROUTE);
+					ued_mark(u, p.walk[j], letter, UI_COL_MROUTE);
 			} else {
 				for (int j = 1; j + 1 < len; j++)
 					ued_mark(u, cells[j], ':', UI_COL_MROUTE);
@@ -259,6 +398,11 @@ static void ued_draw_map(struct ued *u)
 				ued_put_cell(u, p.dug[j] % w, p.dug[j] / w, '=' | ued_attr(u, UI_COL_CAUTION));
 			if (p.post >= 0)
 				ued_mark(u, p.post, '&', UI_COL_MROUTE);
+			/* where it arrives: the cell it first strikes the player from */
+			if (p.strike >= 0)
+				ued_put_cell(u, p.strike % w, p.strike / w,
+					     (chtype)(unsigned char)editor_glyph(ed, p.x, p.y) |
+						     ued_attr(u, UI_COL_MROUTE) | A_REVERSE);
 		}
 	}
 	if (route->active && route->status != PATH_BAD_INPUT) {
@@ -276,6 +420,22 @@ static void ued_draw_map(struct ued *u)
 		enum ui_colour col = d->items[i].severity == DIAG_ERROR ? UI_COL_ERROR : UI_COL_CAUTION;
 		ued_put_cell(u, x, y, (chtype)(unsigned char)ued_char(editor_glyph(ed, x, y)) | ued_attr(u, col));
 	}
+	if (u->sel_on)
+		/* underlined over what is drawn there (heat, routes, sight stay) */
+		for (int y = u->sy0; y <= u->sy1; y++)
+			for (int x = u->sx0; x <= u->sx1; x++) {
+				int col, row;
+				if (input_cell_to_screen(&u->view, u->grid, x, y, &col, &row))
+					mvaddch(row, col, mvinch(row, col) | A_UNDERLINE);
+			}
+	if (u->tool == TOOL_STAMP && u->clip.glyphs)
+		/* where a stamp at the cursor would go */
+		for (int j = 0; j < u->clip.h; j++)
+			for (int i = 0; i < u->clip.w; i++)
+				if (u->cx + i < w && u->cy + j < h)
+					ued_put_cell(u, u->cx + i, u->cy + j,
+						     (chtype)(unsigned char)ued_char(u->clip.glyphs[j * u->clip.w + i]) |
+							     A_DIM | A_UNDERLINE);
 	for (int k = 0; k < 2; k++) {
 		int x, y;
 		if (editor_marker(ed, k, &x, &y))
@@ -308,6 +468,46 @@ static const char *status_word(const struct editor_route *r)
 	return "?";
 }
 
+/*
+ * r's legend: each monster by its letter and cell, and the turn it
+ * arrives (strikes the player on the start, reversed on the map), settles
+ * at its post, or that it sleeps or stays; as many as leave the problems
+ * a few rows.  Returns the next row.
+ */
+static int ued_draw_legend(struct ued *u, int row, int left, int width, int last)
+{
+	struct editor *ed = u->ed;
+	int n = editor_monster_plans(ed), room = (last - row + 1) / 2;
+	char line[200];
+	for (int i = 0; i < n; i++) {
+		struct editor_monster_plan p;
+		if (!editor_monster_plan(ed, i, &p))
+			continue;
+		if (i >= room - 1 && n > room) {
+			snprintf(line, sizeof line, "  ... %d more (the first listed)", n - i);
+			ued_line(row++, left, width, line, ued_attr(u, UI_COL_DIM));
+			break;
+		}
+		char what[96];
+		if (p.mind < 0)
+			snprintf(what, sizeof what, "no plan (unknown kind)");
+		else if (p.strike_turn > 0)
+			snprintf(what, sizeof what, "strikes @ on turn %d", p.strike_turn);
+		else if (p.asleep)
+			snprintf(what, sizeof what, "asleep");
+		else if (p.post >= 0 && p.settle_turn > 0)
+			snprintf(what, sizeof what, "at its post on turn %d", p.settle_turn);
+		else if (p.settle_turn > 0)
+			snprintf(what, sizeof what, "stops on turn %d", p.settle_turn);
+		else
+			snprintf(what, sizeof what, "stays");
+		char g = editor_glyph(ed, p.x, p.y);
+		snprintf(line, sizeof line, "  %c %d,%d %s: %s", g, p.x, p.y, editor_glyph_name(ed, g), what);
+		ued_line(row++, left, width, line, p.strike_turn > 0 ? ued_attr(u, UI_COL_MROUTE) : A_NORMAL);
+	}
+	return row;
+}
+
 static void ued_draw_panel(struct ued *u)
 {
 	struct editor *ed = u->ed;
@@ -335,8 +535,22 @@ static void ued_draw_panel(struct ued *u)
 	ued_line(row++, left, width, line, A_NORMAL);
 	snprintf(line, sizeof line, "%c void: no cell (the map's shape)", UED_VOID);
 	ued_line(row++, left, width, line, ued_attr(u, UI_COL_DIM));
-	snprintf(line, sizeof line, "tool: %s%s", tools[u->tool].name, u->anchor ? " (anchor set)" : "");
+	if (u->tool == TOOL_MARKER)
+		snprintf(line, sizeof line, "tool: marker (places %c next)", u->marker_next ? 'B' : 'A');
+	else
+		snprintf(line, sizeof line, "tool: %s%s", tools[u->tool].name, u->anchor ? " (anchor set)" : "");
 	ued_line(row++, left, width, line, A_NORMAL);
+	/* the marker tool by mouse: click A or B here, then the map */
+	u->marker_row = row;
+	ued_line(row, left, width, "markers: A B  (or shift/ctrl-click)", A_NORMAL);
+	for (int k = 0; k < 2; k++) {
+		chtype ch = (chtype)(k ? 'B' : 'A') | ued_attr(u, UI_COL_MARKER);
+		if (u->tool == TOOL_MARKER && u->marker_next == k)
+			ch = (ch & A_CHARTEXT) | A_REVERSE | A_BOLD;
+		if (row <= last && width > 12 + 2 * k)
+			mvaddch(row, left + 9 + 2 * k, ch);
+	}
+	row++;
 	row++;
 	const struct editor_route *r = editor_route(ed);
 	struct editor_route_options ro = editor_route_get_options(ed);
@@ -381,12 +595,37 @@ static void ued_draw_panel(struct ued *u)
 		bool cut;
 		int turns = editor_monster_plan_turns(ed, &cut);
 		if (turns > 0) {
-			snprintf(line, sizeof line, "  %d turns%s: : walks & post = digs", turns, cut ? " (cut)" : "");
+			snprintf(line, sizeof line, "  %d turns%s: letter walks & post = digs", turns,
+				 cut ? " (cut)" : "");
 			ued_line(row++, left, width, line, A_NORMAL);
+			row = ued_draw_legend(u, row, left, width, last);
 		}
 	} else {
 		ued_line(row++, left, width, "r: every monster's plan", A_NORMAL);
 	}
+	snprintf(line, sizeof line, "play: p start, G cursor; V reveal:%s", u->reveal ? "on" : "off");
+	ued_line(row++, left, width, line, A_NORMAL);
+	if (u->sim) {
+		const struct editor_sim_result *sr = editor_sim_result(u->sim);
+		snprintf(line, sizeof line, "S sim %s %d/%d: escaped %d killed %d", editor_sim_player_name(sr->player),
+			 sr->done, sr->games, sr->escaped, sr->killed);
+		ued_line(row++, left, width, line, u->sim_running ? A_BOLD : A_NORMAL);
+		snprintf(line, sizeof line, "  out of turns %d, turns %.1f%s", sr->out_of_turns, sr->mean_turns,
+			 editor_undo_count(u->ed) != u->sim_undo || editor_redo_count(u->ed) != u->sim_redo
+				 ? " (of an older map)" : "");
+		ued_line(row++, left, width, line, A_NORMAL);
+		if (u->heat_on) {
+			snprintf(line, sizeof line, "  heat 1-9: %s (S: h other, x hide)",
+				 u->heat_deaths ? "deaths" : "first contacts");
+			ued_line(row++, left, width, line, ued_attr(u, u->heat_deaths ? UI_COL_ERROR : UI_COL_CAUTION));
+		}
+	} else {
+		ued_line(row++, left, width, "S: quick sim, its heat on the map", A_NORMAL);
+	}
+	if (u->sight)
+		row = ued_draw_sight_legend(u, row, left, width);
+	else
+		ued_line(row++, left, width, "x: sight (a monster's, or who sees @)", A_NORMAL);
 	row++;
 	const struct diag_list *d = editor_diags(ed);
 	if (d->errors == 0 && d->warnings == 0)
@@ -459,23 +698,38 @@ static const char *const ued_help[] = {
 	"              from the palette ([ ] step, or a click): ? and [ are keys here",
 	"              m then a letter: a monster kind; [ ] step through the palette",
 	"  tools       d pencil   i line   o rectangle   O filled rectangle   f fill",
+	"              M marker   v select   P stamp (below)",
 	"              line and rectangles: Space at one corner, then at the other",
-	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step)",
-	"  route       a marker A at the cursor, t marker B, c clears them",
+	"  copy        v select: two corners (or a drag) copy a rectangle; P stamp:",
+	"              Space or a click stamps the copy at the cursor (a paste; again",
+	"              and again: a stamp); | - mirror the selection in place, or with",
+	"              the stamp tool the copy (left-right, top-bottom); z undoes",
+	"  undo        z undo   Z or Ctrl-R redo (every change, a fill too, is one step);",
+	"              past its memory cap (--undo-mb) the oldest steps go, with a word",
+	"  route       a marker A at the cursor, t marker B, c clears them; M the marker",
+	"              tool (Space or click: A, then B); shift-click A, ctrl-click B",
 	"              F fallback  W weight 1/2/5/0  C corners  X explored cells",
-	"  monsters    r every monster's route to the start (:); stuck ones reversed",
+	"  quick sim   S: p player, n games, h heat (deaths, first contacts), x hides",
+	"              it; Enter plays on the level in memory; any key stops the run",
+	"  sight       x on a monster: what it sees (its kind's sight); elsewhere: the",
+	"              cells that see the start, and which monsters do; x hides it",
+	"  monsters    r every monster's plan, walked in its letter, reversed where it",
+	"              strikes; the panel lists when each arrives (turn); stuck: red",
 	"  problems    e next, E previous: moves the cursor to it (or click it)",
 	"  save        s: a temporary file renamed over the level (FILE~ keeps the last)",
-	"  play        p plays the level as it is now; quitting the game comes back",
-	"  header      I: name, author, description (n a d edit one; the topology",
-	"              is fixed); R resize: h l k j grow the left, right, top,",
-	"              bottom side, H L K J shrink it (hex, diamond: top 2 rows)",
+	"  play        p plays the level as it is now, G from the cursor; V: the whole",
+	"              map known from the first turn (on/off); quitting comes back",
+	"  header      I: every key: n name, a author, d description, s sealed cells,",
+	"              t topology (within its layout); R resize: h l k j grow the",
+	"              left, right, top, bottom side, H L K J shrink it (hex: 2 rows)",
 	"  quit        q (asks when there are unsaved changes)",
 	"",
 	"  Mouse: click or drag paints with the tool; right click picks a glyph up;",
-	"  a click on the palette chooses a glyph, on a problem goes there.",
+	"  a click on the palette chooses a glyph, on a problem goes there, on A or",
+	"  B of the markers line the marker tool; shift-click places A, ctrl-click B.",
+	"  A click off the map's cells does nothing.",
 	"",
-	"Press any key to return.",
+	"Any key but j, k and Space returns.",
 };
 
 /* I: the header as it will be written, and the line being typed. */
@@ -486,20 +740,21 @@ static void ued_draw_header(struct ued *u)
 	int row = 0;
 	ued_line(row++, 0, COLS, "Level header (s saves it with the map; z undoes a change)", A_BOLD);
 	row++;
-	static const char keys[EDITOR_FIELDS] = { 'n', 'a', 'd' };
+	static const char keys[EDITOR_FIELDS] = { 'n', 'a', 'd', 's', 't' };
 	for (int f = 0; f < EDITOR_FIELDS; f++) {
 		const char *v = editor_header(ed, (enum editor_field)f);
-		snprintf(line, sizeof line, "  %c  %-12s %s", keys[f], editor_field_name((enum editor_field)f),
-			 v ? v : "(none)");
+		snprintf(line, sizeof line, "  %c  %-12s %s%s", keys[f], editor_field_name((enum editor_field)f),
+			 v ? v : "(none)",
+			 f == EDITOR_TOPOLOGY ? (grid_is_staggered(editor_topology(ed)) ? "  (or hex, diamond4, diamond8)"
+											 : "  (or square4, square8)")
+			 : f == EDITOR_SEALED ? "  (X,Y cells inside regions walled off on purpose)"
+					       : "");
 		ued_line(row++, 0, COLS, line, v ? A_NORMAL : ued_attr(u, UI_COL_DIM));
 	}
-	snprintf(line, sizeof line, "     %-12s %s (fixed once chosen)", "topology",
-		 grid_topology_name(editor_topology(ed)));
-	ued_line(row++, 0, COLS, line, A_NORMAL);
 	snprintf(line, sizeof line, "  R  %-12s %dx%d cells", "size", editor_width(ed), editor_height(ed));
 	ued_line(row++, 0, COLS, line, A_NORMAL);
 	row++;
-	ued_line(row++, 0, COLS, "n a d: edit that value   R: resize the map   Esc or Enter: back to the map",
+	ued_line(row++, 0, COLS, "n a d s t: edit that value   R: resize the map   Esc or Enter: back to the map",
 		 ued_attr(u, UI_COL_DIM));
 	row++;
 	if (u->notice[0])
@@ -508,7 +763,7 @@ static void ued_draw_header(struct ued *u)
 		int r = LINES - 2;
 		snprintf(line, sizeof line, "%s: %s", editor_field_name(u->field), u->input);
 		ued_line(r, 0, COLS, line, A_REVERSE);
-		ued_line(r + 1, 0, COLS, "Enter sets it (empty removes author, description), Esc cancels, "
+		ued_line(r + 1, 0, COLS, "Enter sets it (empty removes author, description, sealed), Esc cancels, "
 				       "Ctrl-U clears", ued_attr(u, UI_COL_DIM));
 	}
 }
@@ -523,9 +778,16 @@ static void ued_draw(struct ued *u)
 		return;
 	}
 	if (u->screen == UED_HELP) {
-		int n = (int)(sizeof ued_help / sizeof ued_help[0]);
-		for (int i = 0; i < n && i < LINES; i++)
-			mvaddnstr(i, 0, ued_help[i], COLS);
+		/* longer than a small terminal: it scrolls, the last row says so */
+		int n = (int)(sizeof ued_help / sizeof ued_help[0]), rows = LINES - 1;
+		if (u->help_top > n - rows)
+			u->help_top = n - rows > 0 ? n - rows : 0;
+		for (int i = 0; i < rows && u->help_top + i < n; i++)
+			mvaddnstr(i, 0, ued_help[u->help_top + i], COLS);
+		ued_line(LINES - 1, 0, COLS,
+			 u->help_top + rows < n ? "-- more: j or Space scrolls down, k up; any other key returns --"
+						: "-- end: k scrolls up; any other key returns --",
+			 ued_attr(u, UI_COL_DIM));
 		refresh();
 		return;
 	}
@@ -554,6 +816,13 @@ static void ued_draw(struct ued *u)
 	} else if (u->screen == UED_QUIT) {
 		note = "Unsaved changes. s: save and quit, y: quit without saving, n: stay";
 		na = ued_attr(u, UI_COL_ERROR);
+	} else if (u->screen == UED_SIM) {
+		snprintf(prompt, sizeof prompt,
+			 "Quick sim: Enter or S plays %d games, player %s (p player, n games, h heat %s, x hide "
+			 "heat, Esc back)",
+			 ued_sim_sizes[u->sim_size], editor_sim_player_name(u->sim_player),
+			 u->heat_deaths ? "deaths" : "contacts");
+		note = u->notice[0] ? u->notice : prompt;
 	} else if (u->screen == UED_MONSTER) {
 		char known[64];
 		int n = editor_palette(u->ed, known, sizeof known), k = 0;
@@ -594,15 +863,94 @@ static void ued_shape(struct ued *u, int x0, int y0, int x1, int y1)
 	case TOOL_LINE: r = editor_line(u->ed, x0, y0, x1, y1, u->glyph); break;
 	case TOOL_RECT: r = editor_rect(u->ed, x0, y0, x1, y1, u->glyph, false); break;
 	case TOOL_BOX: r = editor_rect(u->ed, x0, y0, x1, y1, u->glyph, true); break;
+	case TOOL_SELECT:
+		if (!editor_copy(u->ed, x0, y0, x1, y1, &u->clip)) {
+			ued_notice(u, "Nothing copied (out of memory?).");
+			return;
+		}
+		u->sel_on = true;
+		u->sx0 = x0 < x1 ? x0 : x1;
+		u->sx1 = x0 < x1 ? x1 : x0;
+		u->sy0 = y0 < y1 ? y0 : y1;
+		u->sy1 = y0 < y1 ? y1 : y0;
+		ued_notice(u, "Copied %dx%d cells: P stamps them at the cursor; | - mirror the selection.",
+			   u->clip.w, u->clip.h);
+		return;
 	default: r = editor_paint(u->ed, x1, y1, u->glyph); break;
 	}
 	ued_report(u, r);
+}
+
+/* Marker `which` (0 A, 1 B) at (x, y): the route between them shows. */
+static void ued_place_marker(struct ued *u, int which, int x, int y)
+{
+	editor_set_marker(u->ed, which, x, y);
+	ued_notice(u, "Marker %c at %d,%d.", which ? 'B' : 'A', x, y);
+}
+
+/* | or -: the stamp tool's clip turned over, else the selection on the map. */
+static void ued_mirror(struct ued *u, bool left_right)
+{
+	const char *how = left_right ? "left to right" : "top to bottom";
+	if (u->tool == TOOL_STAMP && u->clip.glyphs) {
+		editor_clip_mirror(&u->clip, left_right);
+		ued_notice(u, "The stamp is mirrored %s.", how);
+	} else if (u->sel_on) {
+		int n = editor_mirror(u->ed, u->sx0, u->sy0, u->sx1, u->sy1, left_right);
+		if (n < 0)
+			ued_notice(u, "Not mirrored (out of memory?).");
+		else
+			ued_notice(u, "Mirrored %d,%d..%d,%d %s: %d cell%s changed (z undoes it).", u->sx0, u->sy0,
+				   u->sx1, u->sy1, how, n, n == 1 ? "" : "s");
+	} else {
+		ued_notice(u, "Nothing to mirror: v selects a rectangle first.");
+	}
+}
+
+/* x: the sight view of the monster at the cursor, or of who sees the start; x again hides it. */
+static void ued_sight_toggle(struct ued *u)
+{
+	int r = editor_sight_radius(u->ed, u->cx, u->cy);
+	if (u->sight && (r < 0 || (u->sight_x == u->cx && u->sight_y == u->cy))) {
+		u->sight = false;
+		ued_notice(u, "Sight view hidden.");
+		return;
+	}
+	u->sight = true;
+	if (r >= 0) {
+		u->sight_x = u->cx;
+		u->sight_y = u->cy;
+		char g = editor_glyph(u->ed, u->cx, u->cy);
+		ued_notice(u, "What the %s on %d,%d sees (sight %d); x on another monster shows its, x here hides it.",
+			   editor_glyph_name(u->ed, g), u->cx, u->cy, r);
+	} else {
+		u->sight_x = u->sight_y = -1;
+		ued_notice(u, "The cells that see the start within sight %d; x on a monster shows what it sees.",
+			   editor_sight_widest(u->ed));
+	}
 }
 
 /* Space or Enter: the tool at the cursor. */
 static void ued_apply(struct ued *u)
 {
 	switch (u->tool) {
+	case TOOL_MARKER:
+		ued_place_marker(u, u->marker_next, u->cx, u->cy);
+		u->marker_next = !u->marker_next;
+		break;
+	case TOOL_STAMP: {
+		if (!u->clip.glyphs) {
+			ued_notice(u, "Nothing to stamp: v selects and copies a rectangle first.");
+			break;
+		}
+		int n = editor_stamp(u->ed, &u->clip, u->cx, u->cy);
+		if (n < 0)
+			ued_notice(u, "Not stamped (out of memory, or a monster this bestiary lacks).");
+		else
+			ued_notice(u, "Stamped %dx%d at %d,%d: %d cell%s changed.", u->clip.w, u->clip.h, u->cx, u->cy,
+				   n, n == 1 ? "" : "s");
+		break;
+	}
 	case TOOL_PENCIL:
 		ued_report(u, editor_paint(u->ed, u->cx, u->cy, u->glyph));
 		break;
@@ -714,7 +1062,8 @@ static void ued_save(struct ued *u)
 
 /* press, drag and release paint; the right button picks */
 #define UED_MOUSE_EVENTS \
-	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_CLICKED | REPORT_MOUSE_POSITION)
+	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_CLICKED | \
+	 REPORT_MOUSE_POSITION | BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)
 
 /* Our screen: made at the start and again after a play-test (whose own
  * screen left the terminal in shell mode). */
@@ -737,7 +1086,7 @@ static const char *outcome_text(enum ui_outcome o)
 }
 
 /* p: the game on the level as it is in memory; back here where we were. */
-static void ued_play(struct ued *u)
+static void ued_play(struct ued *u, bool from_cursor)
 {
 	/* the file's errors as loaded do not count: the game plays the map in
 	 * memory, which has none of them */
@@ -746,17 +1095,14 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %d error%s (e shows them).", errors, errors == 1 ? "" : "s");
 		return;
 	}
-	const struct level *lv = editor_level(u->ed);
-	if (!lv || !u->opt->b) {
-		ued_notice(u, "Cannot play: %s.", lv ? "no bestiary" : "out of memory");
+	struct editor_playtest pt;
+	char why[DIAG_ERR_LEN];
+	if (!editor_playtest_start(u->ed, from_cursor ? u->cx : -1, from_cursor ? u->cy : -1, u->reveal, u->opt->b,
+				   u->seed, &pt, why, sizeof why)) {
+		ued_notice(u, "Cannot play: %s.", why);
 		return;
 	}
-	const struct level *levels[1] = { lv };
-	struct game *g = game_create(levels, 1, u->opt->b, u->seed);
-	if (!g) {
-		ued_notice(u, "Cannot play: out of memory.");
-		return;
-	}
+	struct game *g = pt.g;
 	uint64_t seed = u->seed++;
 	/* ui_run makes and removes a screen of its own, and ncurses' delscreen
 	 * frees the windows of every screen: ours goes first and comes back after */
@@ -766,7 +1112,7 @@ static void ued_play(struct ued *u)
 	char err[DIAG_ERR_LEN] = "";
 	enum ui_outcome o = ui_run(g, &po, &signo, err, sizeof err);
 	int turns = g->turn;
-	game_destroy(g);
+	editor_playtest_end(&pt);
 	char again[256];
 	if (!ued_screen_start(u, again, sizeof again)) {
 		u->outcome = UI_ERROR;
@@ -785,8 +1131,9 @@ static void ued_play(struct ued *u)
 		ued_notice(u, "Cannot play: %s", err);
 		break;
 	default:
-		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). p plays again.",
-			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed);
+		ued_notice(u, "Play-test over: %s after %d turn%s (seed %llu). %s plays again.",
+			   outcome_text(o), turns, turns == 1 ? "" : "s", (unsigned long long)seed,
+			   from_cursor ? "G" : "p");
 		break;
 	}
 }
@@ -817,6 +1164,16 @@ static void ued_palette_step(struct ued *u, int by)
 	ued_select_glyph(u, pal[((at + by) % n + n) % n]);
 }
 
+/* When the history's cap dropped the oldest steps: a word, once. */
+static void ued_history_note(struct ued *u)
+{
+	long all;
+	int n = editor_undo_dropped(u->ed, &all);
+	if (n > 0)
+		ued_notice(u, "Undo over its %zu MB cap: the oldest %d step%s dropped (%ld in all), %d left.",
+			   editor_undo_cap(u->ed) >> 20, n, n == 1 ? "" : "s", all, editor_undo_count(u->ed));
+}
+
 /* z undoes, Z or Ctrl-R redoes, on every screen that edits. */
 static void ued_history_key(struct ued *u, int key)
 {
@@ -845,7 +1202,20 @@ static void ued_key_edit(struct ued *u, int key)
 		if (tools[t].key == key) {
 			u->tool = (enum ued_tool)t;
 			u->anchor = false;
-			ued_notice(u, "Tool: %s.", tools[t].name);
+			if (t == TOOL_MARKER) {
+				u->marker_next = 0;
+				ued_notice(u, "Tool: marker: Space or a click places A, then B.");
+			} else if (t == TOOL_STAMP) {
+				if (u->clip.glyphs)
+					ued_notice(u, "Tool: stamp %dx%d: Space or a click stamps at the cursor; | - "
+						      "mirror it.", u->clip.w, u->clip.h);
+				else
+					ued_notice(u, "Tool: stamp: nothing copied yet (v selects a rectangle).");
+			} else if (t == TOOL_SELECT) {
+				ued_notice(u, "Tool: select: Space at two corners (or a drag) copies the rectangle.");
+			} else {
+				ued_notice(u, "Tool: %s.", tools[t].name);
+			}
 			return;
 		}
 	switch (key) {
@@ -876,8 +1246,7 @@ static void ued_key_edit(struct ued *u, int key)
 		break;
 	case 'a':
 	case 't':
-		editor_set_marker(u->ed, key == 'a' ? 0 : 1, u->cx, u->cy);
-		ued_notice(u, "Marker %c at %d,%d.", key == 'a' ? 'A' : 'B', u->cx, u->cy);
+		ued_place_marker(u, key == 't', u->cx, u->cy);
 		break;
 	case 'c':
 		editor_set_marker(u->ed, 0, -1, -1);
@@ -890,10 +1259,14 @@ static void ued_key_edit(struct ued *u, int key)
 	case 'W':
 		ued_toggle_option(u, key);
 		break;
+	case '|':
+	case '-':
+		ued_mirror(u, key == '|');
+		break;
 	case 'r':
 		u->mroutes = !u->mroutes;
-		ued_notice(u, u->mroutes ? "Every monster's plan by its own mind, the player on the start "
-					   "(: walks, & post, = digs); r hides them."
+		ued_notice(u, u->mroutes ? "Monster plans: each walks in its letter, reversed where it strikes; "
+					   "& post, = digs; r hides."
 					 : "Monster routes hidden.");
 		break;
 	case 'e':
@@ -906,7 +1279,19 @@ static void ued_key_edit(struct ued *u, int key)
 		ued_save(u);
 		break;
 	case 'p':
-		ued_play(u);
+	case 'G':
+		ued_play(u, key == 'G');
+		break;
+	case 'x':
+		ued_sight_toggle(u);
+		break;
+	case 'S':
+		u->screen = UED_SIM;
+		break;
+	case 'V':
+		u->reveal = !u->reveal;
+		ued_notice(u, "Play-tests %s.", u->reveal ? "start with the whole map known (V: as in play)"
+						       : "start as in play (V: with the whole map known)");
 		break;
 	case 'I':
 		u->screen = UED_HEADER;
@@ -998,13 +1383,76 @@ static void ued_key_resize(struct ued *u, int key)
 	}
 }
 
+/* S then Enter: a new run on the level as it is now. */
+static void ued_sim_start(struct ued *u)
+{
+	char why[DIAG_ERR_LEN];
+	struct editor_sim *s = editor_sim_start(u->ed, u->opt->b, ued_sim_sizes[u->sim_size], u->sim_player,
+						UED_SIM_TURNS, u->seed, why, sizeof why);
+	if (!s) {
+		ued_notice(u, "Cannot sim: %s.", why);
+		return;
+	}
+	editor_sim_destroy(u->sim);
+	u->sim = s;
+	u->sim_running = true;
+	u->heat_on = true;
+	u->sim_undo = editor_undo_count(u->ed);
+	u->sim_redo = editor_redo_count(u->ed);
+	ued_notice(u, "Quick sim: %d games, player %s; any key stops it.", ued_sim_sizes[u->sim_size],
+		   editor_sim_player_name(u->sim_player));
+}
+
+/* The words when a run ends (done, stopped, failed). */
+static void ued_sim_said(struct ued *u, const char *how)
+{
+	const struct editor_sim_result *r = editor_sim_result(u->sim);
+	ued_notice(u, "Quick sim %s after %d of %d games: escaped %d, killed %d, out of turns %d; heat: %s.", how,
+		   r->done, r->games, r->escaped, r->killed, r->out_of_turns,
+		   u->heat_deaths ? "deaths" : "first contacts");
+}
+
+/* S: the quick sim's settings; Enter or S runs it. */
+static void ued_key_sim(struct ued *u, int key)
+{
+	u->notice[0] = '\0';
+	switch (key) {
+	case 'p':
+		u->sim_player = (u->sim_player + 1) % editor_sim_players();
+		break;
+	case 'n':
+		u->sim_size = (u->sim_size + 1) % (int)(sizeof ued_sim_sizes / sizeof ued_sim_sizes[0]);
+		break;
+	case 'h':
+		u->heat_deaths = !u->heat_deaths;
+		u->heat_on = u->sim != NULL;
+		break;
+	case 'x':
+		u->heat_on = false;
+		u->screen = UED_EDIT;
+		ued_notice(u, "Heat hidden (S then h shows it again).");
+		break;
+	case 'S':
+	case '\n':
+	case '\r':
+	case INPUT_ENTER:
+		u->screen = UED_EDIT;
+		ued_sim_start(u);
+		break;
+	default:
+		u->screen = UED_EDIT;
+		break;
+	}
+}
+
 /* I: the header screen; n a d start typing a value. */
 static void ued_key_header(struct ued *u, int key)
 {
 	static const struct {
 		int key;
 		enum editor_field f;
-	} fields[] = { { 'n', EDITOR_NAME }, { 'a', EDITOR_AUTHOR }, { 'd', EDITOR_DESCRIPTION } };
+	} fields[] = { { 'n', EDITOR_NAME },   { 'a', EDITOR_AUTHOR },   { 'd', EDITOR_DESCRIPTION },
+		       { 's', EDITOR_SEALED }, { 't', EDITOR_TOPOLOGY } };
 	u->notice[0] = '\0';
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (fields[i].key == key) {
@@ -1033,7 +1481,7 @@ static void ued_key_header(struct ued *u, int key)
 		u->screen = UED_EDIT;
 		break;
 	default:
-		ued_notice(u, "n a d edit a value, R resizes, Esc returns to the map.");
+		ued_notice(u, "n a d s t edit a value, R resizes, Esc returns to the map.");
 		break;
 	}
 }
@@ -1051,11 +1499,11 @@ static void ued_key_input(struct ued *u, int key)
 		}
 		const char *v = editor_header(u->ed, u->field);
 		if (r == 0)
-			ued_notice(u, "The %s is unchanged.", editor_field_name(u->field));
+			ued_notice(u, "%s: is unchanged.", editor_field_name(u->field));
 		else if (v)
-			ued_notice(u, "The %s is now '%s' (z undoes it).", editor_field_name(u->field), v);
+			ued_notice(u, "%s: is now '%s' (z undoes it).", editor_field_name(u->field), v);
 		else
-			ued_notice(u, "The %s is removed (z undoes it).", editor_field_name(u->field));
+			ued_notice(u, "%s: is removed (z undoes it).", editor_field_name(u->field));
 		u->screen = UED_HEADER;
 	} else if (key == INPUT_ESC) {
 		ued_notice(u, "Not changed.");
@@ -1108,8 +1556,14 @@ static void ued_key(struct ued *u, int key)
 			u->screen = UED_EDIT;
 		}
 		break;
-	case UED_HELP: /* any key returns */
-		u->screen = UED_EDIT;
+	case UED_HELP: /* j k Space scroll, any other key returns */
+		if (key == 'j' || key == INPUT_DOWN || key == ' ' || key == INPUT_PGDN)
+			u->help_top += key == ' ' || key == INPUT_PGDN ? LINES - 2 : 1;
+		else if (key == 'k' || key == INPUT_UP || key == INPUT_PGUP)
+			u->help_top = u->help_top - (key == INPUT_PGUP ? LINES - 2 : 1) < 0
+					      ? 0 : u->help_top - (key == INPUT_PGUP ? LINES - 2 : 1);
+		else
+			u->screen = UED_EDIT;
 		break;
 	case UED_HEADER:
 		ued_key_header(u, key);
@@ -1120,6 +1574,9 @@ static void ued_key(struct ued *u, int key)
 	case UED_RESIZE:
 		ued_key_resize(u, key);
 		break;
+	case UED_SIM:
+		ued_key_sim(u, key);
+		break;
 	}
 }
 
@@ -1129,6 +1586,34 @@ static bool ued_in_map(const struct ued *u, int col, int row)
 {
 	return row >= u->view.top && row < u->view.top + u->view.height && col >= u->view.left &&
 	       col < u->view.left + u->view.width;
+}
+
+/*
+ * The map cell drawn at screen (col, row), or false when none is: the
+ * blank around a small map, the status and hint lines, the panel, the
+ * half column before an odd staggered row.  A press off the cells does
+ * nothing (a click meant for the palette must never paint the nearest
+ * wall); only a drag already under way follows the pointer to the edge.
+ */
+static bool ued_cell_at(const struct ued *u, int col, int row, int *x, int *y)
+{
+	if (!ued_in_map(u, col, row))
+		return false;
+	int cx, cy, scol, srow;
+	input_screen_to_cell(&u->view, u->grid, col, row, &cx, &cy);
+	if (!input_cell_to_screen(&u->view, u->grid, cx, cy, &scol, &srow) || srow != row)
+		return false;
+	/* a staggered cell is drawn in one column, with a gap column between
+	 * two cells of a row: the gap goes to a neighbour, past the ends to none */
+	int d = col - scol, slack = grid_is_staggered(editor_topology(u->ed)) ? 1 : 0;
+	if (d < -slack || d > slack)
+		return false;
+	int tc = col - u->view.left + u->view.col0;
+	if (tc < (cy & 1) || tc >= grid_screen_width(u->grid))
+		return false;
+	*x = cx;
+	*y = cy;
+	return true;
 }
 
 /* A press on the panel: a palette glyph or a problem. */
@@ -1142,6 +1627,13 @@ static void ued_panel_click(struct ued *u, int col, int row)
 		ued_select_glyph(u, u->pal[k]);
 		return;
 	}
+	if (row == u->marker_row && (col - u->panel_left == 9 || col - u->panel_left == 11)) {
+		u->tool = TOOL_MARKER;
+		u->anchor = false;
+		u->marker_next = col - u->panel_left == 11;
+		ued_notice(u, "Tool: marker: a click on the map places %c.", u->marker_next ? 'B' : 'A');
+		return;
+	}
 	if (row >= u->prob_row && row < u->prob_row + u->prob_rows) {
 		int i = u->prob_top + row - u->prob_row;
 		if (i < editor_diags(u->ed)->n)
@@ -1151,12 +1643,11 @@ static void ued_panel_click(struct ued *u, int col, int row)
 
 static void ued_press(struct ued *u, int col, int row)
 {
-	if (!ued_in_map(u, col, row)) {
+	int x, y;
+	if (!ued_cell_at(u, col, row, &x, &y)) {
 		ued_panel_click(u, col, row);
 		return;
 	}
-	int x, y;
-	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
 	u->cx = x;
 	u->cy = y;
 	u->stroke = true;
@@ -1168,6 +1659,8 @@ static void ued_press(struct ued *u, int col, int row)
 		ued_report(u, editor_paint(u->ed, x, y, u->glyph));
 		break;
 	case TOOL_FILL:
+	case TOOL_MARKER:
+	case TOOL_STAMP:
 		u->stroke = false;
 		ued_apply(u);
 		break;
@@ -1213,10 +1706,9 @@ static void ued_release(struct ued *u, int col, int row)
 
 static void ued_pick(struct ued *u, int col, int row)
 {
-	if (!ued_in_map(u, col, row))
-		return;
 	int x, y;
-	input_screen_to_cell(&u->view, u->grid, col, row, &x, &y);
+	if (!ued_cell_at(u, col, row, &x, &y))
+		return;
 	ued_select_glyph(u, editor_glyph(u->ed, x, y));
 }
 
@@ -1233,6 +1725,17 @@ static void ued_mouse(struct ued *u)
 	/* Button bits first: a release may come with the position bit set,
 	 * and a drag with the press bit; a press during a stroke is a drag. */
 	mmask_t b = ev.bstate;
+	if ((b & (BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)) && !u->stroke) {
+		/* shift-click places marker A, ctrl- (or alt-) click B, where
+		 * the terminal reports them; the marker tool works everywhere */
+		int x, y;
+		if ((b & (BUTTON1_PRESSED | BUTTON1_CLICKED)) && ued_cell_at(u, ev.x, ev.y, &x, &y)) {
+			u->cx = x;
+			u->cy = y;
+			ued_place_marker(u, (b & BUTTON_SHIFT) ? 0 : 1, x, y);
+		}
+		return;
+	}
 	if (b & BUTTON1_RELEASED) {
 		ued_release(u, ev.x, ev.y);
 	} else if (b & BUTTON1_CLICKED) {
@@ -1259,9 +1762,49 @@ static void ued_redraw(void *u)
 	ued_draw(u);
 }
 
+/*
+ * One slice of a running quick sim: the screen drawn, a key looked for
+ * without waiting (any key stops the run, and is not taken as a
+ * command), then games for UED_SIM_SLICE_US.  False when the loop must
+ * end (a signal, the terminal gone).
+ */
+static bool ued_sim_slice(struct ued *u)
+{
+	ued_draw(u);
+	int ch = ui_screen_read(0, &u->stale_reads);
+	if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
+		u->outcome = ch == UI_READ_SIGNAL ? UI_SIGNAL : UI_HANGUP;
+		return false;
+	}
+	if (ch != ERR && ch != KEY_RESIZE) {
+		if (ch == KEY_MOUSE) {
+			MEVENT ev;
+			(void)getmouse(&ev);
+		}
+		u->sim_running = false;
+		ued_sim_said(u, "stopped");
+		return true;
+	}
+	double t0 = clock_us();
+	while (!editor_sim_finished(u->sim) && clock_us() - t0 < UED_SIM_SLICE_US)
+		if (editor_sim_step(u->sim, 1) < 0)
+			break;
+	if (editor_sim_finished(u->sim)) {
+		u->sim_running = false;
+		const struct editor_sim_result *r = editor_sim_result(u->sim);
+		ued_sim_said(u, r->done < r->games ? "failed" : "done");
+	}
+	return true;
+}
+
 static void ued_loop(struct ued *u)
 {
 	while (!u->done) {
+		if (u->sim_running) {
+			if (!ued_sim_slice(u))
+				break;
+			continue;
+		}
 		int ch = ui_screen_wait(ued_redraw, u, UED_IDLE_MS, &u->stale_reads);
 		if (ch == UI_READ_SIGNAL || ch == UI_READ_GONE) {
 			u->outcome = ch == UI_READ_SIGNAL ? UI_SIGNAL : UI_HANGUP;
@@ -1274,6 +1817,7 @@ static void ued_loop(struct ued *u)
 				u->notice[0] = '\0';
 			ued_key(u, ui_screen_key(ch));
 		}
+		ued_history_note(u);
 	}
 	if (u->stroke) {
 		editor_end(u->ed); /* a stroke cut short by a signal still counts */
@@ -1292,6 +1836,8 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	u.ed = ed;
 	u.opt = opt;
 	u.glyph = '#';
+	u.heat_deaths = true;
+	u.sim_size = 1; /* 100 games */
 	u.sel = -1;
 	u.seed = opt->seed;
 	u.outcome = UI_QUIT;
@@ -1320,6 +1866,9 @@ enum ui_outcome ui_editor_run(struct editor *ed, const struct ui_editor_options 
 	ued_loop(&u);
 	ui_screen_stop(&u.tty);
 	grid_destroy(u.grid);
+	editor_clip_free(&u.clip);
+	editor_sim_destroy(u.sim);
+	free(u.seen);
 	if (u.outcome == UI_ERROR)
 		snprintf(err, errlen, "%s", u.err[0] ? u.err : "cannot use the terminal again after the play-test");
 	/* Stopped by a signal or a closed terminal, the caller now writes the

@@ -7,11 +7,18 @@
  * terminal (start, stop, signals, reading keys, a closed terminal) is
  * ui_screen.c's, as for the game and the editor, so a hangup or SIGTERM
  * during a replay gives the terminal back before the program ends.
+ *
+ * Reveal (v, --reveal) draws the frame as if the player saw every cell:
+ * the true map, every monster, and every monster's route and target (the
+ * routes view of play, for all of them).  It does so by marking every cell
+ * seen for the one draw and putting the player's view back at once, so
+ * the game the next action meets is the recorded one, bit for bit.
  */
 #include "ui.h"
 
 #include <curses.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +37,8 @@ struct replay_view {
 	long n, next;             /* actions in all, the next to apply */
 	int delay_ms;
 	bool paused, routes;
+	bool reveal;              /* draw the whole level and every monster's route */
+	uint8_t *seen;            /* reveal: the player's own view, kept during a draw */
 	unsigned msg_mark;        /* message_stamp before the last action: newer ones are its messages */
 };
 
@@ -45,13 +54,37 @@ static void replay_draw(const struct replay_view *v)
 {
 	char notice[160];
 	const char *state = v->next >= v->n || v->g->over ? "END" : v->paused ? "PAUSED" : "PLAYING";
-	snprintf(notice, sizeof notice, "REPLAY %s %ld/%ld %dms  Space pause . step +/- speed r routes q quit",
-		 state, v->next, v->n, v->delay_ms);
-	ui_draw_game(v->g, v->routes, v->msg_mark, notice);
+	bool reveal = v->reveal && v->seen;
+	snprintf(notice, sizeof notice, "REPLAY %s %ld/%ld %dms%s  Space pause . step +/- speed r routes v all q",
+		 state, v->next, v->n, v->delay_ms, reveal ? " ALL" : "");
+	struct game *g = v->g;
+	size_t cells = (size_t)g->grid->w * (size_t)g->grid->h;
+	if (reveal) {
+		memcpy(v->seen, g->visible, cells);
+		memset(g->visible, 1, cells);
+	}
+	ui_draw_game(g, v->routes || reveal, v->msg_mark, notice);
+	if (reveal)
+		memcpy(g->visible, v->seen, cells);
 }
 
-enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, int *signal_number, char *err,
-			      size_t errlen)
+/* The room reveal keeps the player's view in, for the current level's
+ * size (a new level may be larger); false on no memory (reveal is off). */
+static bool replay_seen_room(struct replay_view *v, size_t *have)
+{
+	size_t cells = (size_t)v->g->grid->w * (size_t)v->g->grid->h;
+	if (cells <= *have)
+		return true;
+	uint8_t *p = realloc(v->seen, cells);
+	if (!p)
+		return false;
+	v->seen = p;
+	*have = cells;
+	return true;
+}
+
+enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long n, bool reveal,
+			      int *signal_number, char *err, size_t errlen)
 {
 	struct ui_signals sigs;
 	ui_screen_signals_install(&sigs);
@@ -62,10 +95,13 @@ enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long
 		ui_screen_signals_restore(&sigs);
 		return UI_ERROR;
 	}
-	struct replay_view v = { .g = g, .actions = actions, .n = n, .delay_ms = REPLAY_DEFAULT_MS };
+	struct replay_view v = { .g = g, .actions = actions, .n = n, .delay_ms = REPLAY_DEFAULT_MS, .reveal = reveal };
 	enum ui_outcome outcome = UI_QUIT;
 	int stale_reads = 0;
+	size_t seen_cells = 0;
 	for (;;) {
+		if (v.reveal && !replay_seen_room(&v, &seen_cells))
+			v.reveal = false;
 		replay_draw(&v);
 		bool running = !v.paused && v.next < v.n && !g->over && !ui_screen_too_small();
 		int ch = ui_screen_read(running ? v.delay_ms : REPLAY_IDLE_MS, &stale_reads);
@@ -102,10 +138,14 @@ enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long
 		case 'r':
 			v.routes = !v.routes;
 			break;
+		case 'v':
+			v.reveal = !v.reveal;
+			break;
 		default:
 			break;
 		}
 	}
+	free(v.seen);
 	ui_screen_stop(&tty);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

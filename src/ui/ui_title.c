@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dungeon.h"
+#include "ui_options.h"
 #include "ui_palette.h"
 #include "ui_screen.h"
 
@@ -24,7 +25,7 @@
 #define TITLE_SEED_DIGITS 19  /* any 19-digit number fits in 64 bits */
 #define TITLE_MAX_ENTRIES 8
 
-enum title_entry { E_CONTINUE, E_NEW, E_SEED, E_CAMPAIGN, E_SCORES, E_QUIT, E_COUNT };
+enum title_entry { E_CONTINUE, E_NEW, E_SEED, E_CAMPAIGN, E_SCORES, E_OPTIONS, E_QUIT, E_COUNT };
 
 /* The menu, in screen order; `key` is the label's first letter, lower case. */
 static const struct {
@@ -36,6 +37,7 @@ static const struct {
 	[E_SEED] = { "Dungeon from a seed", 'd' },
 	[E_CAMPAIGN] = { "The campaign", 't' },
 	[E_SCORES] = { "High scores", 'h' },
+	[E_OPTIONS] = { "Options", 'o' },
 	[E_QUIT] = { "Quit", 'q' },
 };
 
@@ -53,7 +55,10 @@ static const char *const title_banner[] = {
 static const char title_tagline[] = "a turn-based roguelike on square, hex and diamond maps";
 static const char title_hint[] = "arrows or j k to choose, Enter to start, a letter picks, q quits";
 
-enum title_screen { TS_MENU, TS_SEED, TS_SCORES };
+enum title_screen { TS_MENU, TS_SEED, TS_SCORES, TS_CONFIRM, TS_OPTIONS };
+
+#define TITLE_TEXT 400      /* a notice or question, wrapped to the screen */
+#define TITLE_WRAP_ROWS 12  /* rows one wrapped text may take */
 
 struct title {
 	const struct ui_title_entries *e;
@@ -64,7 +69,13 @@ struct title {
 	enum title_screen screen;
 	char digits[TITLE_SEED_DIGITS + 1];
 	int n_digits;
-	char notice[120];
+	char notice[TITLE_TEXT];
+	enum title_entry confirming;               /* TS_CONFIRM: the new game waiting for a yes */
+	int opt_sel;                               /* TS_OPTIONS: the row chosen */
+	bool opt_changed;
+	char opt_note[300];
+	bool colour_ok;                            /* the terminal shows colours */
+	mmask_t mouse_mask;
 	bool colour;
 	bool done;
 	enum ui_title_choice choice;
@@ -101,17 +112,55 @@ static attr_t title_attr(const struct title *t, enum ui_colour c)
 	return ui_palette_attr(t->colour, c);
 }
 
-/* text centred on row, cut to the screen width */
-static void title_centre(int row, const char *text, attr_t attr)
+/*
+ * text split at spaces into lines of at most width columns (a word longer
+ * than that is cut); start[k] and len[k] for each, at most max; returns
+ * how many.  At 40 to 60 columns the tagline, the hint and the notices
+ * wrap rather than lose their ends.
+ */
+static int title_wrap(const char *text, int width, int start[], int len[], int max)
 {
-	if (row < 0 || row >= LINES)
-		return;
-	int len = (int)strlen(text);
-	if (len > COLS)
-		len = COLS;
+	int n = 0, at = 0, total = (int)strlen(text);
+	if (width < 1)
+		width = 1;
+	while (at < total && n < max) {
+		int take = total - at;
+		if (take > width) {
+			take = width;
+			while (take > 0 && text[at + take] != ' ')
+				take--;
+			if (take == 0)
+				take = width;
+		}
+		start[n] = at;
+		len[n] = take;
+		n++;
+		at += take;
+		while (at < total && text[at] == ' ')
+			at++;
+	}
+	return n;
+}
+
+/* The rows text takes, wrapped to the screen. */
+static int title_rows(const char *text)
+{
+	int start[TITLE_WRAP_ROWS], len[TITLE_WRAP_ROWS];
+	return title_wrap(text, COLS, start, len, TITLE_WRAP_ROWS);
+}
+
+/* text wrapped to the screen, each line centred, from row down (rows off
+ * the screen are left out); returns the rows it takes */
+static int title_centre(int row, const char *text, attr_t attr)
+{
+	int start[TITLE_WRAP_ROWS], len[TITLE_WRAP_ROWS];
+	int n = title_wrap(text, COLS, start, len, TITLE_WRAP_ROWS);
 	attron(attr);
-	mvaddnstr(row, (COLS - len) / 2, text, len);
+	for (int i = 0; i < n; i++)
+		if (row + i >= 0 && row + i < LINES)
+			mvaddnstr(row + i, (COLS - len[i]) / 2, text + start[i], len[i]);
 	attroff(attr);
+	return n;
 }
 
 static int title_menu_width(const struct title *t)
@@ -125,7 +174,7 @@ static int title_menu_width(const struct title *t)
 	return w + 4; /* "> " before, "  " after */
 }
 
-static void title_draw_menu(struct title *t, int top)
+static void title_draw_menu(struct title *t, int top, int bottom)
 {
 	int w = title_menu_width(t);
 	t->col0 = (COLS - w) / 2;
@@ -135,7 +184,7 @@ static void title_draw_menu(struct title *t, int top)
 	for (int i = 0; i < t->n; i++) {
 		int row = top + i;
 		t->row[i] = row;
-		if (row >= LINES - 1)
+		if (row >= bottom)
 			continue;
 		const char *label = title_menu[t->items[i]].label;
 		bool on = i == t->sel;
@@ -199,21 +248,49 @@ static void title_draw_scores(const struct title *t, int top)
 	}
 }
 
+/* The question of TS_CONFIRM: a new game would file the saved one away. */
+static void title_confirm_text(const struct title *t, char *buf, size_t size)
+{
+	const char *what = t->confirming == E_CAMPAIGN ? "the campaign"
+			   : t->confirming == E_SEED ? "a dungeon from a seed" : "a new dungeon";
+	snprintf(buf, size,
+		 "A game is saved. Start %s instead? The saved game is filed away to games/ (astray replay "
+		 "shows it). y starts, any other key keeps it [y/N]",
+		 what);
+}
+
 static void title_draw(struct title *t)
 {
 	erase();
 	curs_set(0);
+	if (t->screen == TS_OPTIONS && !ui_screen_too_small()) {
+		ui_options_draw(t->e->settings, t->opt_sel, t->opt_note);
+		refresh();
+		return;
+	}
 	if (ui_screen_too_small()) {
 		ui_screen_draw_too_small("q quits");
 		refresh();
 		return;
 	}
-	/* the name, the tagline, a gap, the menu, a gap, the seed or notice line */
-	bool banner = LINES >= t->n + 16 && COLS >= BANNER_COLS + 2;
+	/* the name, the tagline, a gap, the menu, a gap, the seed line, the
+	 * question or the notice; the hint at the bottom.  Every text wraps
+	 * to the width, so a narrow terminal loses no word of it. */
+	char question[TITLE_TEXT];
+	title_confirm_text(t, question, sizeof question);
+	/* the caller's notice (why an entry is missing) stays; a passing
+	 * one of the title's own shows in its place until the next key */
+	const char *notice = t->notice[0] ? t->notice : t->e->notice;
+	const char *below_text = t->screen == TS_CONFIRM ? question : t->screen == TS_MENU ? notice : NULL;
+	int hint_rows = title_rows(title_hint);
+	int bottom = LINES - hint_rows; /* the first row of the hint */
+	int tag_rows = title_rows(title_tagline);
+	int below_rows = t->screen == TS_SEED ? 2 : below_text ? title_rows(below_text) : 0;
+	int body = t->screen == TS_SCORES ? 4 + UI_TITLE_SCORES : t->n + 1 + below_rows;
+	bool banner = bottom >= BANNER_ROWS + tag_rows + 1 + body && COLS >= BANNER_COLS + 2;
 	int name_rows = banner ? BANNER_ROWS : 1;
-	int body = t->screen == TS_SCORES ? 4 + UI_TITLE_SCORES : t->n + 2;
-	int height = name_rows + 2 + body;
-	int top = (LINES - 1 - height) / 2;
+	int height = name_rows + tag_rows + 1 + body;
+	int top = (bottom - height) / 2;
 	if (top < 0)
 		top = 0;
 	if (banner) {
@@ -223,39 +300,47 @@ static void title_draw(struct title *t)
 		title_centre(top, "A S T R A Y", title_attr(t, UI_COL_BANNER) | A_BOLD);
 	}
 	title_centre(top + name_rows, title_tagline, title_attr(t, UI_COL_HINT));
-	int menu_top = top + name_rows + 2;
+	int menu_top = top + name_rows + tag_rows + 1;
 	if (t->screen == TS_SCORES) {
 		title_draw_scores(t, menu_top);
 		for (int i = 0; i < t->n; i++)
 			t->row[i] = -1; /* no entry to click */
 	} else {
-		title_draw_menu(t, menu_top);
+		title_draw_menu(t, menu_top, bottom);
 	}
 	int below = menu_top + t->n + 1;
 	if (t->screen == TS_SEED) {
 		char line[80];
 		snprintf(line, sizeof line, "Seed: %s", t->digits);
 		int col = t->col0 > 0 ? t->col0 : 0;
-		if (below < LINES - 1) {
+		if (below < bottom) {
 			mvaddnstr(below, col, line, COLS - col);
-			if (below + 1 < LINES - 1)
+			if (below + 1 < bottom)
 				mvaddnstr(below + 1, col, "digits, then Enter; Esc goes back", COLS - col);
-			move(below, col + (int)strlen(line));
-			curs_set(1);
 		}
-	} else if (t->screen == TS_MENU && t->notice[0] && below < LINES - 1) {
-		title_centre(below, t->notice, A_BOLD);
+	} else if (below_text && below < bottom) {
+		title_centre(below, below_text, A_BOLD);
 	}
-	title_centre(LINES - 1, title_hint, title_attr(t, UI_COL_HINT));
-	if (t->screen == TS_SEED) {
+	title_centre(bottom, title_hint, title_attr(t, UI_COL_HINT));
+	if (t->screen == TS_SEED && below < bottom) {
 		int col = t->col0 > 0 ? t->col0 : 0;
 		move(below, col + 6 + t->n_digits);
+		curs_set(1);
 	}
 	refresh();
 }
 
 static void title_choose(struct title *t, enum title_entry which)
 {
+	/* a new game beside a saved one asks first (one key, no by default):
+	 * a slip of Enter must not put the saved game out of Continue's reach */
+	bool fresh = which == E_NEW || which == E_SEED || which == E_CAMPAIGN;
+	if (fresh && t->e->can_continue && t->screen != TS_CONFIRM) {
+		t->screen = TS_CONFIRM;
+		t->confirming = which;
+		return;
+	}
+	t->screen = TS_MENU;
 	switch (which) {
 	case E_CONTINUE: t->choice = TITLE_CONTINUE; t->done = true; break;
 	case E_NEW: t->choice = TITLE_NEW_DUNGEON; t->done = true; break;
@@ -269,6 +354,14 @@ static void title_choose(struct title *t, enum title_entry which)
 	case E_SCORES:
 		t->screen = TS_SCORES;
 		t->list = title_default_list(t);
+		break;
+	case E_OPTIONS:
+		t->screen = TS_OPTIONS;
+		t->opt_changed = false;
+		if (t->e->settings_dir)
+			snprintf(t->opt_note, sizeof t->opt_note, "Kept in %s/%s.", t->e->settings_dir, SETTINGS_FILE);
+		else
+			snprintf(t->opt_note, sizeof t->opt_note, "Not kept: astray runs with --no-save.");
 		break;
 	case E_COUNT: break;
 	}
@@ -319,8 +412,51 @@ static void title_key_seed(struct title *t, int ch)
 	}
 }
 
+/* A key on the options screen: a change shows at once (colours, the
+ * mouse); closing keeps the options in their file. */
+static void title_key_options(struct title *t, int ch)
+{
+	struct settings *s = t->e->settings;
+	bool changed;
+	bool done = ui_options_key(s, &t->opt_sel, ui_screen_key(ch), &changed);
+	if (changed) {
+		t->opt_changed = true;
+		t->colour = t->colour_ok && s->colour;
+		mousemask(s->mouse ? t->mouse_mask : 0, NULL);
+		if (s->colour && !t->colour_ok)
+			snprintf(t->opt_note, sizeof t->opt_note,
+				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
+	}
+	if (!done)
+		return;
+	t->screen = TS_MENU;
+	char err[300];
+	if (!t->opt_changed)
+		return;
+	if (!t->e->settings_dir)
+		snprintf(t->notice, sizeof t->notice, "Options changed for this run (not kept: --no-save).");
+	else if (settings_save(t->e->settings_dir, s, err, sizeof err))
+		snprintf(t->notice, sizeof t->notice, "Options kept in %s.", SETTINGS_FILE);
+	else
+		snprintf(t->notice, sizeof t->notice, "The options could not be kept: %s", err);
+}
+
 static void title_key(struct title *t, int ch)
 {
+	if (t->screen == TS_OPTIONS) {
+		title_key_options(t, ch);
+		return;
+	}
+	if (t->screen == TS_CONFIRM) {
+		if (ch == 'y' || ch == 'Y') {
+			title_choose(t, t->confirming);
+		} else if (ch != KEY_RESIZE) {
+			t->screen = TS_MENU;
+			title_select(t, E_CONTINUE); /* Enter now plays the game kept */
+			snprintf(t->notice, sizeof t->notice, "The saved game is kept: Continue plays it.");
+		}
+		return;
+	}
 	if (t->screen == TS_SEED) {
 		title_key_seed(t, ch);
 		return;
@@ -383,7 +519,11 @@ static void title_mouse(struct title *t)
 	bool act = ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED);
 	if (!press && !act)
 		return;
-	if (t->screen == TS_SCORES) {
+	if (t->screen == TS_OPTIONS)
+		return; /* keys only */
+	if (t->screen == TS_SCORES || t->screen == TS_CONFIRM) {
+		if (act && t->screen == TS_CONFIRM)
+			snprintf(t->notice, sizeof t->notice, "The saved game is kept: Continue plays it.");
 		if (act)
 			t->screen = TS_MENU;
 		return;
@@ -437,14 +577,17 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 	t.choice = TITLE_QUIT;
 	if (e->can_continue)
 		t.items[t.n++] = E_CONTINUE;
-	t.items[t.n++] = E_NEW;
-	t.items[t.n++] = E_SEED;
-	t.items[t.n++] = E_CAMPAIGN;
+	if (!e->no_dungeon) {
+		t.items[t.n++] = E_NEW;
+		t.items[t.n++] = E_SEED;
+	}
+	if (!e->no_campaign)
+		t.items[t.n++] = E_CAMPAIGN;
 	if (e->n_scores > 0 && e->scores)
 		t.items[t.n++] = E_SCORES;
+	if (e->settings)
+		t.items[t.n++] = E_OPTIONS;
 	t.items[t.n++] = E_QUIT;
-	if (e->notice)
-		snprintf(t.notice, sizeof t.notice, "%s", e->notice);
 	title_select(&t, e->can_continue ? E_CONTINUE : E_NEW);
 
 	struct ui_signals sigs;
@@ -455,9 +598,13 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 		ui_screen_signals_restore(&sigs);
 		return TITLE_ERROR;
 	}
-	t.colour = tty.colour;
+	t.colour_ok = tty.colour;
+	t.colour = tty.colour && (!e->settings || e->settings->colour);
+	t.mouse_mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED;
 	title_loop(&t);
 
+	if (e->settings)
+		tty.mouse = e->settings->mouse; /* Options may have turned it on or off */
 	ui_screen_stop(&tty);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "scores.h"
+#include "settings.h"
 #include "ui.h"
 
 #define UI_TITLE_SCORES 5   /* high scores shown at most */
@@ -30,13 +31,22 @@ struct ui_title_entries {
 	const struct score_entry *scores;/* best first; the entry "High scores" shows the top UI_TITLE_SCORES */
 	int n_scores;                    /* 0: no "High scores" entry */
 	bool mouse;                      /* a click on an entry chooses it */
-	const char *notice;              /* one line under the menu, or NULL */
+	const char *notice;              /* a line under the menu (wrapped), or NULL */
+	/* what cannot start is not offered (the notice says why): */
+	bool no_dungeon;                 /* no bestiary: no "New dungeon", no "Dungeon from a seed" */
+	bool no_campaign;                /* no campaign's levels: no "The campaign" */
+	/* the options (the entry "Options", or O): changed in place, kept in
+	 * settings_dir (NULL: not kept); NULL: no entry */
+	struct settings *settings;
+	const char *settings_dir;
 };
 
 /*
  * Shows the title screen on stdin/stdout until the player chooses.  Keys:
  * up/down arrows or k/j move, Enter chooses, an entry's first letter
- * chooses it, q or Esc quits; a click on an entry chooses it.  "Dungeon
+ * chooses it, q or Esc quits; a click on an entry chooses it.  A new
+ * game chosen while a game is saved (can_continue) asks first: y goes on,
+ * any other key (or a click) goes back to the menu.  "Dungeon
  * from a seed" asks for a number (digits, Backspace, Enter; Esc goes
  * back) and stores it in *seed.  The screen is redrawn on resize.  The
  * terminal is restored (endwin) before it returns, whatever happened;

@@ -96,10 +96,45 @@ static void expect_has(const char *out, const char *want)
 static const char small_level[] = "astray-level 1\nname: small\ntopology: square8\nmap:\n"
 				  "#####\n#@.>#\n#####\n";
 
-/* A 2048x2048 checkerboard: two million unreachable single-cell regions
- * (and an unreachable exit).  Check keeps 200 warnings, counts the rest
- * in one line, and stays quick. */
+/* A 2048x2048 map of dominoes: 700,000 unreachable two-cell regions (and
+ * an unreachable exit).  Check keeps 200 warnings, counts the rest in one
+ * line, and stays quick.  (Lone cells are summed up in one line: below.) */
 static void test_check_caps_diagnostics(void **state)
+{
+	struct tmp *t = *state;
+	enum { N = 2048 };
+	size_t head_len = 60, len = head_len + (size_t)N * (N + 1);
+	char *text = malloc(len + 1);
+	assert_non_null(text);
+	int k = snprintf(text, head_len + 1, "astray-level 1\nname: checker\ntopology: square4\nmap:\n");
+	size_t at = (size_t)k;
+	for (int y = 0; y < N; y++) {
+		for (int x = 0; x < N; x++) /* dominoes: a million regions of 2 cells */
+			text[at++] = y % 2 || x % 3 == 2 ? '#' : '.';
+		text[at++] = '\n';
+	}
+	size_t row = (size_t)N + 1;
+	text[k] = '@';
+	text[(size_t)k + row + 2] = '>'; /* 2,1: walled in */
+	write_file(t, "checker.lvl", text, at);
+	free(text);
+	int st;
+	char args[256];
+	snprintf(args, sizeof args, "check %s/checker.lvl 2>&1", t->dir);
+	char *out = run(t, args, &st);
+	assert_int_equal(st, 1);
+	expect_has(out, "error: exit '>' at 2,1 cannot be reached");
+	expect_has(out, "warning: ... and 699,192 more warnings (only the first 200 are shown)");
+	expect_has(out, "699392 warnings");
+	int lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_true(lines < 260);
+	free(out);
+}
+
+/* A 2048x2048 checkerboard: two million lone cells are one warning. */
+static void test_check_sums_lone_cells(void **state)
 {
 	struct tmp *t = *state;
 	enum { N = 2048 };
@@ -113,22 +148,17 @@ static void test_check_caps_diagnostics(void **state)
 			text[at++] = (x + y) % 2 ? '#' : '.';
 		text[at++] = '\n';
 	}
-	size_t row = (size_t)N + 1;
 	text[k] = '@';
-	text[(size_t)k + row + 1] = '>';
-	write_file(t, "checker.lvl", text, at);
+	text[(size_t)k + (size_t)N + 2] = '>';
+	write_file(t, "lone.lvl", text, at);
 	free(text);
 	int st;
 	char args[256];
-	snprintf(args, sizeof args, "check %s/checker.lvl 2>&1", t->dir);
+	snprintf(args, sizeof args, "check %s/lone.lvl 2>&1", t->dir);
 	char *out = run(t, args, &st);
 	assert_int_equal(st, 1);
-	expect_has(out, "warning: ... and 2,096,951 more warnings (only the first 200 are shown)");
-	expect_has(out, "2097151 warnings");
-	int lines = 0;
-	for (const char *p = out; *p; p++)
-		lines += *p == '\n';
-	assert_true(lines < 260);
+	expect_has(out, "warning: 2097151 floor cells stand alone, each a region of 1 cell unreachable");
+	expect_has(out, "checked 1 file: 1 error, 1 warning, 1 note");
 	free(out);
 }
 
@@ -536,6 +566,7 @@ static void test_levels_folder_only_in_source_tree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_check_sums_lone_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_caps_diagnostics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_errors_exit_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifos_and_devices_are_refused, setup, teardown),

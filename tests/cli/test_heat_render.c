@@ -197,7 +197,7 @@ static char *svg_start(const struct sim_heat *a, const struct sim_heat *b, enum 
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heat_render_svg(f, a, b, l, title, start), 0);
+	assert_int_equal(heat_render_svg(f, a, b, l, title, start, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -209,7 +209,7 @@ static char *svg_of(const struct sim_heat *a, const struct sim_heat *b, enum sim
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heat_render_svg(f, a, b, l, title, -1), 0);
+	assert_int_equal(heat_render_svg(f, a, b, l, title, -1, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -295,10 +295,10 @@ static void test_svg_hex_and_diff(void **state)
 	/* A size mismatch or an empty heat is refused. */
 	struct sim_heat empty = { 0 };
 	FILE *f = fopen("/dev/null", "w");
-	assert_int_equal(heat_render_svg(f, &empty, NULL, SIM_HEAT_OCCUPANCY, "x", -1), -1);
+	assert_int_equal(heat_render_svg(f, &empty, NULL, SIM_HEAT_OCCUPANCY, "x", -1, NULL), -1);
 	struct sim_heat c;
 	make_heat(&c, 2, 2, GRID_HEX, "....", "....", SIM_HEAT_BLOCKED);
-	assert_int_equal(heat_render_svg(f, &a, &c, SIM_HEAT_OCCUPANCY, "x", -1), -1);
+	assert_int_equal(heat_render_svg(f, &a, &c, SIM_HEAT_OCCUPANCY, "x", -1, NULL), -1);
 	fclose(f);
 	sim_heat_fini(&a);
 	sim_heat_fini(&b);
@@ -312,7 +312,7 @@ static char *text_start(const struct sim_heat *a, const struct sim_heat *b, enum
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heat_render_text(f, a, b, l, color, start), 0);
+	assert_int_equal(heat_render_text(f, a, b, l, color, start, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -323,7 +323,7 @@ static char *text_of(const struct sim_heat *a, const struct sim_heat *b, enum si
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heat_render_text(f, a, b, l, color, -1), 0);
+	assert_int_equal(heat_render_text(f, a, b, l, color, -1, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -410,6 +410,65 @@ static void test_marks(void **state)
 	sim_heat_fini(&h);
 }
 
+/* Water, rubble, doors and bedrock are drawn over their count, and each
+ * monster's start carries its letter; the legend names only what the map
+ * has.  Text shows the terrain where nothing was counted. */
+static void test_terrain_and_monsters(void **state)
+{
+	(void)state;
+	struct sim_heat h;
+	make_heat(&h, 6, 3, GRID_SQUARE8, "#######....#######", ".......1..........", SIM_HEAT_OCCUPANCY);
+	h.tiles[8] = TILE_WATER;
+	h.tiles[9] = TILE_RUBBLE;
+	h.tiles[10] = TILE_DOOR;
+	h.tiles[0] = TILE_BEDROCK;
+	char mons[18] = { 0 };
+	mons[7] = 'g';
+	mons[8] = '<'; /* markup in a glyph is escaped */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heat_render_svg(f, &h, NULL, SIM_HEAT_OCCUPANCY, "t", -1, mons), 0);
+	assert_int_equal(fclose(f), 0);
+	check_svg(buf, 4, 14, 0); /* the marks are no cells */
+	assert_non_null(strstr(buf, "class=\"terrain\" fill=\"url(#t-water)\""));
+	assert_non_null(strstr(buf, "class=\"terrain\" fill=\"url(#t-rubble)\""));
+	assert_non_null(strstr(buf, "<pattern id=\"t-water\""));
+	assert_non_null(strstr(buf, "stroke=\"#7a4a12\"")); /* the door */
+	assert_non_null(strstr(buf, "<title>1,1: a monster starts here (g)</title>g</text>"));
+	assert_non_null(strstr(buf, "(&lt;)</title>&lt;</text>"));
+	assert_non_null(strstr(buf, "fill=\"#111111\"/>")); /* bedrock, darker than a wall */
+	static const char *const names[] = { ">water</text>", ">rubble</text>", ">door</text>", ">permanent wall</text>",
+					     ">a monster's start (its kind's letter)</text>" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		assert_non_null(strstr(buf, names[i]));
+	assert_true(strstr(buf, "id=\"marks\"") > strstr(buf, "id=\"cells\""));
+	free(buf);
+	/* A plain map has none of it. */
+	buf = svg_of(&h, NULL, SIM_HEAT_DEATHS, "t");
+	assert_null(strstr(buf, "a monster starts"));
+	free(buf);
+	struct sim_heat plain;
+	make_heat(&plain, 5, 3, GRID_SQUARE8, "######...######", "......19.......", SIM_HEAT_OCCUPANCY);
+	buf = svg_of(&plain, NULL, SIM_HEAT_OCCUPANCY, "t");
+	assert_null(strstr(buf, "water"));
+	assert_null(strstr(buf, "id=\"marks\""));
+	free(buf);
+	sim_heat_fini(&plain);
+	/* Text: the letter replaces the count, terrain shows where it is 0. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heat_render_text(f, &h, NULL, SIM_HEAT_OCCUPANCY, false, -1, mons), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(strncmp(buf, "%#####\n#g<,+#\n######\n", 21) == 0);
+	assert_non_null(strstr(buf, "a letter: a monster's start"));
+	assert_non_null(strstr(buf, "terrain where nothing was counted: ~ shallow water, , rubble, + door, % permanent wall\n"));
+	free(buf);
+	sim_heat_fini(&h);
+}
+
 /* Two lines: what is drawn and of which games; then the player and the
  * settings of each side. */
 static void test_title(void **state)
@@ -446,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_svg_hex_and_diff),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_terrain_and_monsters),
 		cmocka_unit_test(test_title),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

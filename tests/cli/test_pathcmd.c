@@ -113,11 +113,133 @@ static void test_errors_and_usage(void **state)
 	free(out);
 }
 
+/* `path --as KIND`: the goldens tests/golden/plan-*.txt, each the exact
+ * output of its args; the last line's figures, and what each mind must
+ * show: the digger reaches the closed room through a wall it digs, the
+ * chaser cannot, the pack member and the archer take a post. */
+static void test_plan_goldens(void **state)
+{
+	(void)state;
+	DIR *d = opendir("tests/golden");
+	assert_non_null(d);
+	struct dirent *e;
+	int n = 0, staggered = 0, dug = 0, sealed = 0, posts = 0, fled = 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "plan-", 5) != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "tests/golden/%s", e->d_name);
+		size_t len;
+		char *golden = level_read_file(path, &len);
+		assert_non_null(golden);
+		assert_true(strncmp(golden, "args: ", 6) == 0);
+		char *nl = strchr(golden, '\n');
+		assert_non_null(nl);
+		*nl = '\0';
+		char args[1024];
+		snprintf(args, sizeof args, "path %s", golden + 6);
+		int status;
+		char *out = run(args, &status);
+		if (status != 0 || strcmp(out, nl + 1) != 0) {
+			print_error("%s (status %d):\n--- expected\n%s--- got\n%s", path, status, nl + 1, out);
+			fail();
+		}
+		char *last = out + strlen(out) - 1;
+		while (last > out && last[-1] != '\n')
+			last--;
+		char kind[32], mind[16], struck[4], post[16], sees[4];
+		int steps, ndug, ex, ey, turns, used = 0;
+		assert_int_equal(sscanf(last, "kind=%31s mind=%15s steps=%d dug=%d struck=%3[a-z] end=%d,%d post=%15s "
+					"sees=%3[a-z] turns=%d\n%n",
+					kind, mind, &steps, &ndug, struck, &ex, &ey, post, sees, &turns, &used), 10);
+		assert_int_equal((size_t)used, strlen(last));
+		assert_true(turns > 0 && steps >= 0);
+		/* S on the monster's cell, @ on the player's */
+		assert_non_null(strchr(nl + 1, 'S'));
+		assert_non_null(strchr(nl + 1, '@'));
+		staggered += strstr(golden, "hex") != NULL || strstr(golden, "diamond") != NULL;
+		if (strstr(e->d_name, "square8-dig")) {
+			assert_string_equal(mind, "dig");
+			assert_true(ndug >= 1);
+			assert_string_equal(struck, "yes");
+			assert_non_null(strchr(nl + 1, '='));
+			dug++;
+		}
+		if (strstr(e->d_name, "chase-sealed")) {
+			assert_int_equal(ndug, 0);
+			assert_string_equal(struck, "no");
+			sealed++;
+		}
+		if (strstr(e->d_name, "flee")) {
+			/* hurt, it runs: it ends farther from the player (8,5) than it began (6,5) */
+			assert_string_equal(struck, "no");
+			assert_true(steps >= 3);
+			assert_true(abs(ex - 8) > 2);
+			assert_non_null(strstr(out, "(hurt: it flees)"));
+			fled++;
+		}
+		if (strstr(e->d_name, "pack") || strstr(e->d_name, "ranged")) {
+			assert_true(strcmp(post, "none") != 0);
+			posts++;
+		}
+		free(out);
+		free(golden);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 8);
+	assert_true(staggered >= 3);
+	assert_int_equal(dug, 1);
+	assert_int_equal(sealed, 1);
+	assert_true(posts >= 3);
+	assert_int_equal(fled, 1);
+}
+
+static void test_plan_errors(void **state)
+{
+	(void)state;
+	int st;
+	const char *lvl = "tests/levels/path/plan.lvl";
+	char args[512];
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 2,2 14,4 --as dragon", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 2); /* no such kind */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 0,0 14,4 --as goblin", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 1); /* on a wall */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 2,2 17,6 --as goblin", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 1); /* the exit */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 2,2 40,4 --as goblin", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 1); /* outside */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 2,2 14,4 --as goblin --fallback", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 2); /* the kind's own settings only */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 2,2 14,4 --sight", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 2); /* --sight needs --as */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 6,5 8,5 --as wolf --hurt", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 1); /* a wolf never flees */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 6,5 8,5 --hurt", lvl);
+	free(run(args, &st));
+	assert_int_equal(st, 2); /* --hurt needs --as */
+	/* the letter names the kind as well as the name */
+	snprintf(args, sizeof args, "path --bestiary levels/bestiary.txt %s 1,1 9,5 --as g", lvl);
+	char *out = run(args, &st);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "kind=goblin mind=chase"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_errors_and_usage),
+		cmocka_unit_test(test_plan_goldens),
+		cmocka_unit_test(test_plan_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -281,7 +281,7 @@ static void test_header_and_resize(void **state)
 	if (!pty_wait_text(&e.p, "Level header", WAIT_MS))
 		dump_fail(&e, "no header screen");
 	pty_send(&e.p, "n\025Deep Pit\r");
-	if (!pty_wait_text(&e.p, "The name is now 'Deep Pit'", WAIT_MS))
+	if (!pty_wait_text(&e.p, "name: is now 'Deep Pit'", WAIT_MS))
 		dump_fail(&e, "the name was not set");
 	pty_send(&e.p, "a\025me ;you\r");
 	if (!pty_wait_text(&e.p, "would start a comment", WAIT_MS))
@@ -480,6 +480,315 @@ static void test_movingai_map_refused(void **state)
 	assert_null(strchr(strchr(out, '\n') + 1, '\n')); /* one line */
 }
 
+/* A click off the map's cells (the blank around a small map, the status,
+ * notice and hint lines, the panel's edge) paints nothing: the nearest
+ * edge cell used to take it.  The file stays byte-identical. */
+static void test_off_map_clicks_do_nothing(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "]"); /* floor: a click on the wall around would change it */
+	if (!pty_wait_text(&e.p, "paint '.' floor", WAIT_MS))
+		dump_fail(&e, "] did not choose the floor");
+	const int w = 20, h = 8;
+	const int spots[][2] = {
+		{ e.ox, 0 },          { e.ox + 3, 1 },       { e.ox, 23 },            /* status, notice, hints */
+		{ e.ox - 1, e.oy },   { e.ox - 1, e.oy + 3 }, { e.ox + w, e.oy },     /* left and right of it */
+		{ e.ox + w + 2, e.oy + h - 1 }, { e.ox, e.oy - 1 }, { e.ox + 5, e.oy + h }, /* above, below */
+		{ e.ox - 3, e.oy - 2 }, { e.ox + w + 1, e.oy + h + 1 },                  /* the corners */
+	};
+	for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
+		click_cell(&e, spots[i][0] - e.ox, spots[i][1] - e.oy, i % 2 == 1);
+		/* a right click off the map picks nothing up either */
+		pty_click(&e.p, 2, spots[i][0], spots[i][1], false);
+		if (!pty_wait_idle(&e.p, WAIT_MS))
+			dump_fail(&e, "the editor did not take the right click");
+	}
+	if (!pty_wait_text(&e.p, "undo 0 redo 0", WAIT_MS) || !pty_wait_text(&e.p, "paint '.' floor", WAIT_MS))
+		dump_fail(&e, "a click off the map changed the level or the glyph");
+	/* and a click on a cell still paints (the control) */
+	click_cell(&e, 0, 0, false);
+	wait_cell(&e, 0, 0, '.', "a click on the corner cell did not paint");
+	pty_send(&e.p, "z");
+	wait_cell(&e, 0, 0, '#', "undo did not take the corner back");
+	pty_send(&e.p, "q"); /* unmodified: no question */
+	if (!pty_wait_exit(&e.p, WAIT_MS))
+		dump_fail(&e, "q asked: the level counts as modified");
+	assert_int_equal(WEXITSTATUS(e.p.status), 0);
+	char *text = slurp(e.file), *orig = slurp(FIXTURE);
+	assert_string_equal(text, orig);
+	free(text);
+	free(orig);
+	finish(&e);
+}
+
+/* SGR mouse report of button code `code` (0 left; +4 shift, +16 ctrl) at map cell (x, y): press and release. */
+static void click_code(struct ed *e, int code, int x, int y)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "\033[<%d;%d;%dM\033[<%d;%d;%dm", code, e->ox + x + 1, e->oy + y + 1, code,
+		 e->ox + x + 1, e->oy + y + 1);
+	pty_send(&e->p, buf);
+	if (!pty_wait_idle(&e->p, WAIT_MS) || !pty_send_idle(&e->p, "\014"))
+		dump_fail(e, "the editor did not take the click");
+}
+
+/* Markers by mouse: shift-click A, ctrl-click B; the marker tool from the
+ * panel (A, then B) for terminals that keep modified clicks; none paints. */
+static void test_markers_by_mouse(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	click_code(&e, 4, 2, 1);   /* shift */
+	if (!pty_wait_text(&e.p, "Route: A placed; t sets B", WAIT_MS))
+		dump_fail(&e, "a shift-click did not place marker A");
+	click_code(&e, 16, 8, 5);  /* ctrl */
+	if (!pty_wait_text(&e.p, "Route 2,1 -> 8,5", WAIT_MS))
+		dump_fail(&e, "a ctrl-click did not place marker B");
+	pty_send(&e.p, "l"); /* the cursor off B: the markers show */
+	wait_cell(&e, 2, 1, 'A', "marker A is not drawn");
+	wait_cell(&e, 8, 5, 'B', "marker B is not drawn");
+	/* the marker tool: click B on the panel, then the map */
+	int row, col;
+	if (!pty_find(&e.p, "markers: A B", &row, &col))
+		dump_fail(&e, "no marker line on the panel");
+	pty_click(&e.p, 0, col + 11, row, false);
+	if (!pty_wait_text(&e.p, "a click on the map places B", WAIT_MS) ||
+	    !pty_wait_text(&e.p, "tool: marker (places B next)", WAIT_MS))
+		dump_fail(&e, "a click on the panel's B did not choose the marker tool");
+	click_cell(&e, 17, 6, false);
+	if (!pty_wait_text(&e.p, "Route 2,1 -> 17,6", WAIT_MS))
+		dump_fail(&e, "the marker tool did not move B");
+	/* M, then Space: A at the cursor */
+	pty_send(&e.p, "M");
+	if (!pty_wait_text(&e.p, "places A, then B", WAIT_MS))
+		dump_fail(&e, "M did not choose the marker tool");
+	pty_send(&e.p, " ");
+	if (!pty_wait_text(&e.p, "Route 17,6 -> 17,6", WAIT_MS)) /* the cursor followed the click */
+		dump_fail(&e, "Space with the marker tool did not place A");
+	if (!pty_wait_text(&e.p, "undo 0 redo 0", WAIT_MS))
+		dump_fail(&e, "placing markers changed the level");
+	pty_send(&e.p, "q");
+	if (!pty_wait_exit(&e.p, WAIT_MS))
+		dump_fail(&e, "q asked: the level counts as modified");
+	char *text = slurp(e.file), *orig = slurp(FIXTURE);
+	assert_string_equal(text, orig);
+	free(text);
+	free(orig);
+	finish(&e);
+}
+
+/* --undo-mb: two fills of a 400x400 level (about 1.26 MB each: 8 bytes a
+ * cell) under a 1 MB cap: the second drops the first and says so; undo
+ * then reaches back one step (issue 33 item 7).  A fill and its redraw
+ * take seconds under the sanitizers on a loaded machine: the waits for
+ * them are long. */
+static void test_undo_cap_says_so(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "big.lvl");
+	char *argv[] = { (char *)bin(), (char *)"edit", (char *)"--new", e.file, (char *)"--size", (char *)"400x400",
+			 (char *)"--undo-mb", (char *)"1", (char *)"--bestiary", (char *)BESTIARY, NULL };
+	assert_true(pty_start(&e.p, 24, 140, argv)); /* wide: the status line shows the undo count */
+	if (!pty_wait_text(&e.p, "Palette", WAIT_MS))
+		dump_fail(&e, "the editor did not start");
+	pty_send(&e.p, "f~ ");
+	if (!pty_wait_text(&e.p, "undo 1 redo 0", 6 * WAIT_MS))
+		dump_fail(&e, "the first fill made no step");
+	pty_send(&e.p, ", ");
+	if (!pty_wait_text(&e.p, "Undo over its 1 MB cap: the oldest 1 step dropped (1 in all), 1 left.",
+			   6 * WAIT_MS))
+		dump_fail(&e, "no word that the oldest step was dropped");
+	assert_true(pty_wait_text(&e.p, "undo 1 redo 0", WAIT_MS));
+	pty_send(&e.p, "z");
+	if (!pty_wait_text(&e.p, "undo 0 redo 1", 6 * WAIT_MS))
+		dump_fail(&e, "undo did not take the second fill back");
+	pty_send(&e.p, "z");
+	if (!pty_wait_text(&e.p, "Nothing to undo", WAIT_MS))
+		dump_fail(&e, "the dropped fill could still be undone");
+	pty_send(&e.p, "qy");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
+/* v copies a rectangle (keys or a drag), P stamps it (Space, a click), |
+ * mirrors the selection in place; each edit one undo step. */
+static void test_copy_stamp_mirror_keys(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	/* the cursor is on the start, 3,2: copy 3,2..5,3 ("@.." / "...") */
+	pty_send(&e.p, "v ljl ");
+	if (!pty_wait_text(&e.p, "Copied 3x2 cells", WAIT_MS))
+		dump_fail(&e, "v and two corners did not copy");
+	/* a drag copies too: the vault's wall, 11,2..15,2 */
+	drag_cells(&e, 11, 2, 15);
+	if (!pty_wait_text(&e.p, "Copied 5x1 cells", WAIT_MS))
+		dump_fail(&e, "a drag with the select tool did not copy");
+	pty_send(&e.p, "P");
+	if (!pty_wait_text(&e.p, "Tool: stamp 5x1", WAIT_MS))
+		dump_fail(&e, "P did not choose the stamp");
+	click_cell(&e, 2, 5, false);
+	wait_cell(&e, 6, 5, '#', "a click did not stamp the wall");
+	wait_cell(&e, 2, 5, '#', "the stamp did not start at the click");
+	click_cell(&e, 2, 6, false); /* again: a stamp tool */
+	pty_send(&e.p, "v"); /* the select tool: no stamp preview at the cursor */
+	wait_cell(&e, 4, 6, '#', "a second click did not stamp");
+	pty_send(&e.p, "z");
+	wait_cell(&e, 4, 6, '.', "undo did not take the second stamp back");
+	wait_cell(&e, 4, 5, '#', "one undo took both stamps back");
+	/* select 1,5..6,5 (wall at 2..6) and mirror it: the wall moves to 1..5 */
+	drag_cells(&e, 1, 5, 6);
+	if (!pty_wait_text(&e.p, "Copied 6x1 cells", WAIT_MS))
+		dump_fail(&e, "the second selection did not copy");
+	pty_send(&e.p, "|");
+	if (!pty_wait_text(&e.p, "Mirrored 1,5..6,5 left to right", WAIT_MS))
+		dump_fail(&e, "| did not mirror the selection");
+	wait_cell(&e, 1, 5, '#', "the mirror did not move the wall");
+	wait_cell(&e, 6, 5, '.', "the mirror did not open the far end");
+	pty_send(&e.p, "s");
+	if (!pty_wait_text(&e.p, "Saved", WAIT_MS))
+		dump_fail(&e, "no word of the save");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	char *text = slurp(e.file);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\n######.............#\n")); /* row 5 */
+	assert_non_null(strstr(text, "\n#>.................#\n")); /* row 6: the second stamp undone */
+	free(text);
+	finish(&e);
+}
+
+/* r: each monster's walk in its own letter, and the panel's legend with
+ * the turn each arrives (the plans of test_editor.c's test_plan_pack). */
+static void test_routes_letters_turns(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "m.lvl");
+	FILE *f = fopen(e.file, "wb");
+	assert_non_null(f);
+	fputs("astray-level 1\nname: Minds\ntopology: square8\nmap:\n"
+	      "##############\n#w..........>#\n#............#\n#w.....@.....#\n"
+	      "#............#\n#g...........#\n##############\n", f);
+	fclose(f);
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)"levels/bestiary.txt",
+			 NULL };
+	start_argv(&e, argv);
+	pty_send(&e.p, "r");
+	if (!pty_wait_text(&e.p, "g 1,5 goblin: strikes @ on turn 6", WAIT_MS) ||
+	    !pty_wait_text(&e.p, "w 1,1 wolf: strikes @ on turn", WAIT_MS))
+		dump_fail(&e, "no legend of when each monster arrives");
+	int row, col;
+	if (!pty_find(&e.p, "#g...", &row, &col)) /* map row 5 */
+		dump_fail(&e, "no map");
+	e.ox = col;
+	e.oy = row - 5;
+	wait_cell(&e, 2, 4, 'g', "the goblin's walk is not drawn in its letter");
+	pty_send(&e.p, "r");
+	wait_cell(&e, 2, 4, '.', "r did not hide the plans");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
+/* G plays from the cursor (refused on a wall, with the reason); V makes
+ * the whole map known from the first turn. */
+static void test_play_from_cursor_reveal(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "kkG"); /* 3,0 */
+	if (!pty_wait_text(&e.p, "Cannot play: 3,0 is wall: start on a cell one can stand on.", WAIT_MS))
+		dump_fail(&e, "a play-test from a wall was not refused");
+	pty_send(&e.p, "jjjjlllllllV"); /* 10,4 */
+	if (!pty_wait_text(&e.p, "V reveal:on", WAIT_MS))
+		dump_fail(&e, "V did not turn the reveal on");
+	pty_send(&e.p, "G");
+	if (!pty_wait_text(&e.p, "Play-test: the whole map is known.", WAIT_MS))
+		dump_fail(&e, "the play-test did not start with the map known");
+	int row, col;
+	if (!pty_find(&e.p, "#>....", &row, &col)) /* the exit's row, known at once */
+		dump_fail(&e, "the exit is not shown at the start");
+	if (!pty_wait_char_at(&e.p, '@', row - 2, col + 10, WAIT_MS))
+		dump_fail(&e, "the player does not stand on the cursor's cell");
+	pty_send(&e.p, "Q");
+	assert_true(pty_wait_text(&e.p, "Really quit", WAIT_MS));
+	pty_send(&e.p, "y");
+	if (!pty_wait_text(&e.p, "G plays again", WAIT_MS))
+		dump_fail(&e, "the editor did not come back");
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
+/* x: who sees the start (the cells drawn, the monsters named); x on a
+ * monster: what it sees; x again hides it. */
+static void test_sight_view(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "lllllmg"); /* a goblin at 8,2, in the start's room */
+	wait_cell(&e, 8, 2, 'g', "m g did not paint a goblin");
+	pty_send(&e.p, "hhhhhx");  /* on the start */
+	if (!pty_wait_text(&e.p, "x sight: cells that see @", WAIT_MS) ||
+	    !pty_wait_text(&e.p, "monsters seeing it: 1 g8,2", WAIT_MS))
+		dump_fail(&e, "x on the start did not show who sees it");
+	pty_send(&e.p, "lllllx");
+	if (!pty_wait_text(&e.p, "x sight: goblin 8,2", WAIT_MS) || !pty_wait_text(&e.p, "sees the start: yes", WAIT_MS))
+		dump_fail(&e, "x on the goblin did not show its view");
+	pty_send(&e.p, "x");
+	if (!pty_wait_text(&e.p, "x: sight (a monster's, or who sees @)", WAIT_MS))
+		dump_fail(&e, "x again did not hide the view");
+	pty_send(&e.p, "qy");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
+/* S: a quick sim inside the editor: 20 games, the heat on the map, the
+ * figures on the panel; a long run stops at any key, which is not taken
+ * as a command (the z does not undo). */
+static void test_quick_sim(void **state)
+{
+	(void)state;
+	struct ed e;
+	start(&e);
+	pty_send(&e.p, "lllllmg"); /* a goblin at 8,2 */
+	wait_cell(&e, 8, 2, 'g', "m g did not paint a goblin");
+	pty_send(&e.p, "S");
+	if (!pty_wait_text(&e.p, "Quick sim: Enter or S plays 100 games, player exit", WAIT_MS))
+		dump_fail(&e, "S did not show the quick sim's settings");
+	pty_send(&e.p, "nnn\r"); /* 100 -> 500 -> 2000 -> 20 */
+	if (!pty_wait_text(&e.p, "Quick sim done after 20 of 20 games", WAIT_MS))
+		dump_fail(&e, "the quick sim did not finish");
+	if (!pty_wait_text(&e.p, "S sim exit 20/20: escaped", WAIT_MS) || !pty_wait_text(&e.p, "heat 1-9: deaths", WAIT_MS))
+		dump_fail(&e, "the panel does not show the sim's figures");
+	/* the contacts: the exit player meets the goblin near its path */
+	pty_send(&e.p, "Sh");
+	if (!pty_wait_text(&e.p, "heat 1-9: first contacts", WAIT_MS))
+		dump_fail(&e, "h did not switch the heat to the contacts");
+	if (!pty_send_idle(&e.p, "\033") || !pty_wait_gone(&e.p, "Quick sim: Enter or S plays", WAIT_MS))
+		dump_fail(&e, "Esc did not leave the quick sim's settings");
+	/* 2000 games, stopped by a key */
+	pty_send(&e.p, "Snnn\r"); /* 20 -> 100 -> 500 -> 2000 */
+	if (!pty_wait_text(&e.p, "Quick sim: 2000 games", WAIT_MS))
+		dump_fail(&e, "the long run did not start");
+	pty_send(&e.p, "z");
+	if (!pty_wait_text(&e.p, "Quick sim stopped after", WAIT_MS))
+		dump_fail(&e, "a key did not stop the run");
+	if (!pty_wait_text(&e.p, "undo 1 redo", WAIT_MS)) /* the line is cut at 80 columns */
+		dump_fail(&e, "the key that stopped the run was taken as a command");
+	pty_send(&e.p, "qy");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 int main(void)
 
 
@@ -495,6 +804,14 @@ int main(void)
 		cmocka_unit_test(test_repeated_hangups_recover),
 		cmocka_unit_test(test_panel_takes_spare_width),
 		cmocka_unit_test(test_movingai_map_refused),
+		cmocka_unit_test(test_off_map_clicks_do_nothing),
+		cmocka_unit_test(test_markers_by_mouse),
+		cmocka_unit_test(test_undo_cap_says_so),
+		cmocka_unit_test(test_copy_stamp_mirror_keys),
+		cmocka_unit_test(test_routes_letters_turns),
+		cmocka_unit_test(test_play_from_cursor_reveal),
+		cmocka_unit_test(test_sight_view),
+		cmocka_unit_test(test_quick_sim),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

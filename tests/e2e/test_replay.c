@@ -2,8 +2,8 @@
  * test_replay.c - `astray play --record FILE` and `astray replay FILE`
  * through the real program in a pseudo-terminal: a recorded game verifies;
  * the viewer plays it, pauses, single-steps, goes faster and slower, shows
- * the routes, survives a terminal too small and a resize, quits, and gives
- * the terminal back; SIGTERM and a closed terminal during a replay give it
+ * the routes, reveals the whole level (--reveal, v), survives a terminal
+ * too small and a resize, quits, and gives the terminal back; SIGTERM and a closed terminal during a replay give it
  * back too.
  */
 #define _DEFAULT_SOURCE
@@ -182,6 +182,44 @@ static void test_viewer_keys(void **state)
 	pty_close(&p);
 }
 
+/* --reveal: the whole level, the vault the player never sees inside too;
+ * v turns it off and on; the replay still plays to the same end. */
+static void test_reveal(void **state)
+{
+	struct fixture *f = *state;
+	record(f);
+	struct pty p;
+	char *argv[] = { (char *)bin(), (char *)"replay", f->file, (char *)"--reveal", NULL };
+	assert_true(pty_start(&p, 24, 80, argv));
+	pty_send(&p, " ");
+	need(&p, "REPLAY PAUSED");
+	need(&p, "ms ALL  Space");
+	need(&p, "#...#...#"); /* the sealed vault's inside, then the room beyond it */
+	pty_send(&p, "v");
+	need(&p, "ms  Space");
+	assert_true(pty_wait_idle(&p, WAIT_MS));
+	int row, col;
+	if (pty_find(&p, "#...#...#", &row, &col))
+		fail_dump(&p, "the vault's inside shows without reveal");
+	pty_send(&p, "v");
+	need(&p, "ms ALL  Space");
+	need(&p, "#...#...#");
+	pty_send(&p, "++ ");
+	char want[32];
+	snprintf(want, sizeof want, "REPLAY END %d/%d", (int)strlen(KEYS), (int)strlen(KEYS));
+	need(&p, want);
+	need(&p, "#...#...#");
+	pty_send(&p, "q");
+	assert_true(pty_wait_exit(&p, WAIT_MS));
+	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
+	pty_close(&p);
+	/* and with --verify it is refused: there is nothing to show */
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify --reveal 2>/dev/null", bin(), f->file);
+	int rc = system(cmd);
+	assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+}
+
 static void test_sigterm_and_hangup_restore(void **state)
 {
 	struct fixture *f = *state;
@@ -210,6 +248,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_viewer_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_and_hangup_restore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reveal, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,6 +151,16 @@ static void quit_game(struct title_test *t)
 	assert_true(t->p.cursor_visible);
 }
 
+/* The seed the game printed at its end (seed=N), "" if none. */
+static const char *seed_of(struct title_test *t, char *seed, size_t size)
+{
+	seed[0] = '\0';
+	const char *at = t->p.log ? strstr(t->p.log, "seed=") : NULL;
+	if (at && size >= 32)
+		sscanf(at + 5, "%31[0-9]", seed);
+	return seed;
+}
+
 static void test_menu(void **state)
 {
 	struct title_test *t = *state;
@@ -227,10 +237,18 @@ static void test_dungeon_saved(void **state)
 	assert_false(pty_find(&t->p, "--More--", &mr, &mc));
 	assert_string_equal(status, again); /* the same dungeon level and turn */
 	quit_game(t);
+	/* a continued dungeon still says how to play it again */
+	char line[96], seed[32];
+	snprintf(line, sizeof line, "This dungeon again: astray play --dungeon --seed %s",
+		 seed_of(t, seed, sizeof seed));
+	if (!pty_log_has(&t->p, line))
+		fail_dump(t, "a continued dungeon did not end with \"This dungeon again\"");
 	pty_close(&t->p);
 
 	start_title(t);
-	pty_send(&t->p, "n"); /* New dungeon, though a game is saved */
+	pty_send(&t->p, "n"); /* New dungeon, though a game is saved: asked first */
+	expect(t, "A game is saved. Start a new dungeon instead?");
+	pty_send(&t->p, "y");
 	expect_game(t, status, sizeof status);
 	quit_game(t);
 	assert_true(pty_log_has(&t->p, "The game saved before this one is kept in"));
@@ -500,6 +518,134 @@ static void test_sigterm(void **state)
 	assert_true(t->p.cursor_visible);
 }
 
+/* Makes DATA/astray/save.jnl by playing two turns of a dungeon and quitting. */
+static void make_saved_game(struct title_test *t)
+{
+	start_title(t);
+	pty_send(&t->p, "\r");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	pty_send_idle(&t->p, "\033");
+	pty_send(&t->p, "..");
+	if (!pty_wait_text(&t->p, "Turn 2", WAIT_MS))
+		fail_dump(t, "two waits did not make turn 2");
+	quit_game(t);
+	pty_close(&t->p);
+}
+
+/* A new game beside a saved one asks first, one key, no by default:
+ * Enter, Esc or a click keep the saved game (Continue still offered and
+ * nothing filed away); y starts the new game. */
+static void test_new_game_asks_first(void **state)
+{
+	struct title_test *t = *state;
+	make_saved_game(t);
+	start_title(t);
+	expect(t, "> Continue saved game");
+	const char *keep[] = { "\r", "\033", "x" };
+	const char *entry[] = { "n", "t", "d" };
+	for (int i = 0; i < 3; i++) {
+		pty_send(&t->p, entry[i]);
+		expect(t, "A game is saved. Start");
+		expect(t, "[y/N]");
+		settle(t);
+		pty_send(&t->p, keep[i]);
+		expect(t, "The saved game is kept: Continue plays it.");
+		settle(t);
+		if (pty_find(&t->p, "HP 30/30", NULL, NULL) || pty_find(&t->p, "Seed:", NULL, NULL))
+			fail_dump(t, "a new game started without a yes");
+	}
+	/* a click on the question is a no as well */
+	pty_send(&t->p, "n");
+	expect(t, "[y/N]");
+	settle(t);
+	pty_click(&t->p, 0, 5, 5, false);
+	expect(t, "The saved game is kept");
+	char cmd[256];
+	int st = -1;
+	snprintf(cmd, sizeof cmd, "ls %s/astray/games 2>/dev/null | grep -c '[.]jnl$'", t->data);
+	char *out = run_capture(cmd, &st);
+	assert_string_equal(out, "0\n"); /* nothing filed away */
+	free(out);
+	/* the seed entry asks before the digits */
+	pty_send(&t->p, "d");
+	expect(t, "Start a dungeon from a seed instead?");
+	pty_send(&t->p, "y");
+	expect(t, "Seed:");
+	pty_send(&t->p, "\033");
+	if (!pty_wait_gone(&t->p, "Seed:", WAIT_MS))
+		fail_dump(t, "Esc did not leave the seed prompt");
+	pty_send(&t->p, "t");
+	expect(t, "Start the campaign instead?");
+	pty_send(&t->p, "Y");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	if (!strstr(status, "First Steps"))
+		fail_dump(t, "y did not start the campaign");
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "The game saved before this one is kept in"));
+}
+
+/* Outside the source tree, with no campaign installed, the title offers
+ * only what can start (a saved game, the scores, Quit) and says why. */
+static void test_title_without_campaign(void **state)
+{
+	struct title_test *t = *state;
+	struct stat st;
+	if (stat("/usr/local/share/astray/levels", &st) == 0) {
+		print_message("a campaign is installed: the missing campaign cannot be shown\n");
+		skip();
+	}
+	char exe[4096], here[4096], away[64];
+	assert_non_null(realpath(bin(), exe));
+	assert_non_null(getcwd(here, sizeof here));
+	snprintf(away, sizeof away, "/tmp/astray-title-cwd-XXXXXX");
+	assert_non_null(mkdtemp(away));
+	assert_int_equal(chdir(away), 0);
+	char *argv[] = { exe, NULL };
+	bool started = pty_start(&t->p, 24, 50, argv);
+	int back = chdir(here);
+	rmdir(away);
+	assert_int_equal(back, 0);
+	assert_true(started);
+	expect(t, "Quit");
+	expect(t, "No campaign and no bestiary");
+	expect(t, "make install");
+	settle(t);
+	int row, col;
+	assert_false(pty_find(&t->p, "New dungeon", &row, &col));
+	assert_false(pty_find(&t->p, "The campaign", &row, &col));
+	assert_false(pty_find(&t->p, "Dungeon from a seed", &row, &col));
+	/* a key that chose them before does nothing now */
+	pty_send(&t->p, "n");
+	settle(t);
+	assert_false(pty_find(&t->p, "HP ", &row, &col));
+	pty_send(&t->p, "q");
+	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_false(pty_log_has(&t->p, "no bestiary.txt found")); /* nothing failed after the title */
+}
+
+/* At 40 to 60 columns the title wraps its lines rather than cut them:
+ * the tagline and the hint show to their last word. */
+static void test_title_wraps(void **state)
+{
+	struct title_test *t = *state;
+	static const int widths[] = { 40, 48, 60 };
+	for (int i = 0; i < 3; i++) {
+		start(t, 24, widths[i], NULL, NULL);
+		expect(t, "New dungeon");
+		settle(t);
+		char what[96];
+		snprintf(what, sizeof what, "at %d columns the title lost words", widths[i]);
+		if (!pty_find(&t->p, "maps", NULL, NULL) || !pty_find(&t->p, "quits", NULL, NULL))
+			fail_dump(t, what);
+		pty_send(&t->p, "q");
+		assert_true(pty_wait_exit(&t->p, WAIT_MS));
+		pty_close(&t->p);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -510,6 +656,7 @@ int main(void)
 		T(test_seed_entry), T(test_seed_escape),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),
+		T(test_new_game_asks_first), T(test_title_without_campaign), T(test_title_wraps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

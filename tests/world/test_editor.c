@@ -18,6 +18,7 @@
 
 #include "bestiary.h"
 #include "editor.h"
+#include "game.h"
 #include "grid.h"
 #include "level.h"
 
@@ -731,6 +732,14 @@ static void test_plan_pack(void **state)
 	assert_int_equal(w1.walk[w1.walk_len - 1], w1.post); /* it walked to its post */
 	assert_int_equal(g.post, -1);
 	assert_int_equal(cheb(w, g.walk[g.walk_len - 1], pc), 1);
+	/* when each arrives: the goblin walks 5 steps, one a turn, and
+	 * strikes on the next turn; the wolves settle at their posts */
+	print_message("goblin: %d steps, settled turn %d, strikes turn %d; wolf settled turn %d\n",
+		      g.walk_len - 1, g.settle_turn, g.strike_turn, w1.settle_turn);
+	assert_int_equal(g.walk_len - 1, 5);
+	assert_int_equal(g.settle_turn, 5);
+	assert_int_equal(g.strike_turn, 6);
+	assert_true(w1.settle_turn >= 1 && w1.settle_turn <= editor_monster_plan_turns(ed, &(bool){ false }));
 	editor_destroy(ed);
 }
 
@@ -1030,6 +1039,402 @@ static void test_save_stops_when_backup_cannot_be_kept(void **state)
 	editor_destroy(ed);
 }
 
+/*
+ * The undo history's memory cap (issue 33 item 7): past it the oldest
+ * steps go, the newest always stays, the count of dropped steps is told
+ * once, what is left undoes and redoes exactly, a header edit's kept
+ * states are freed with their step (ASan sees a leak otherwise), and the
+ * saved mark that fell off the history no longer counts as reachable.
+ */
+static void test_undo_cap(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char err[320] = "";
+	assert_true(editor_undo_cap(ed) == EDITOR_UNDO_CAP);
+	assert_true(editor_undo_bytes(ed) == 0);
+	/* a header edit first: its step holds two whole states */
+	assert_int_equal(editor_set_header(ed, EDITOR_AUTHOR, "me", err, sizeof err), 1);
+	editor_mark_saved(ed); /* as if saved here */
+	for (int i = 0; i < 6; i++)
+		assert_true(editor_paint(ed, 1 + i, 3, '~') > 0);
+	long all = -1;
+	assert_int_equal(editor_undo_dropped(ed, &all), 0);
+	assert_int_equal(all, 0);
+	assert_int_equal(editor_undo_count(ed), 7);
+	size_t one = editor_undo_bytes(ed);
+	assert_true(one > 0);
+	char *before_fill = written(ed);
+	/* a fill of the room: one big step */
+	assert_true(editor_fill(ed, 2, 2, ',') >= 7);
+	size_t big = editor_undo_bytes(ed) - one;
+	/* a cap just above the fill: every step before it goes */
+	editor_set_undo_cap(ed, big + 1);
+	assert_true(editor_undo_bytes(ed) <= big + 1);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_int_equal(editor_undo_dropped(ed, &all), 7);
+	assert_int_equal(all, 7);
+	assert_int_equal(editor_undo_dropped(ed, NULL), 0); /* told once */
+	assert_true(editor_modified(ed));
+	/* the one step left undoes to the state before it, and no further */
+	assert_true(editor_undo(ed));
+	char *t = written(ed);
+	assert_string_equal(t, before_fill);
+	free(t);
+	assert_false(editor_undo(ed));
+	assert_true(editor_modified(ed)); /* the saved state is gone from the history */
+	assert_string_equal(editor_header(ed, EDITOR_AUTHOR), "me");
+	assert_true(editor_redo(ed));
+	assert_int_equal(editor_glyph(ed, 2, 2), ',');
+	/* under a small cap each new step pushes the oldest out; the newest
+	 * stays even when it alone is over the cap */
+	editor_set_undo_cap(ed, 1);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_true(editor_paint(ed, 8, 1, '#') > 0);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_int_equal(editor_undo_dropped(ed, &all), 1);
+	assert_int_equal(all, 8);
+	/* a header edit dropped in turn frees its states (no leak) */
+	assert_int_equal(editor_set_header(ed, EDITOR_NAME, "Capped", err, sizeof err), 1);
+	assert_true(editor_paint(ed, 8, 2, '#') > 0);
+	assert_int_equal(editor_undo_count(ed), 1);
+	assert_true(editor_undo(ed));
+	assert_string_equal(editor_header(ed, EDITOR_NAME), "Capped");
+	assert_int_equal(editor_glyph(ed, 8, 2), '.');
+	/* no cap: nothing goes */
+	editor_set_undo_cap(ed, 0);
+	for (int i = 0; i < 5; i++)
+		assert_true(editor_paint(ed, 1 + i, 1, i % 2 ? '~' : '$') > 0);
+	assert_int_equal(editor_undo_count(ed), 5);
+	assert_int_equal(editor_undo_dropped(ed, NULL), 2);
+	free(before_fill);
+	editor_destroy(ed);
+}
+
+/* Copy, stamp (a paste is one), mirror of a rectangle: each one undo
+ * step, a stamp clipped at the map's edge, a start in the clip moves the
+ * start, and a mirror twice gives the text back. */
+static void test_copy_stamp_mirror(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char *orig = written(ed);
+	struct editor_clip c = { 0 };
+	/* the room's corner with the start: 1,1 .. 3,2 ("@.." / "...") */
+	assert_true(editor_copy(ed, 3, 2, 1, 1, &c));
+	assert_int_equal(c.w, 3);
+	assert_int_equal(c.h, 2);
+	assert_memory_equal(c.glyphs, "@.....", 6);
+	assert_false(editor_copy(ed, 20, 20, 30, 30, &c)); /* off the map: the clip stays */
+	assert_int_equal(c.w, 3);
+	/* mirrored left to right: "..@" / "..." */
+	editor_clip_mirror(&c, true);
+	assert_memory_equal(c.glyphs, "..@...", 6);
+	editor_clip_mirror(&c, false);
+	assert_memory_equal(c.glyphs, "..." "..@", 6);
+	/* stamped at 6,2: the start moves there, the old one is floor */
+	int undo = editor_undo_count(ed);
+	assert_true(editor_stamp(ed, &c, 6, 2) > 0);
+	assert_int_equal(editor_undo_count(ed), undo + 1);
+	assert_int_equal(editor_glyph(ed, 8, 3), '@');
+	assert_int_equal(editor_glyph(ed, 1, 1), '.');
+	assert_int_equal(editor_glyph(ed, 7, 2), '.'); /* the goblin is gone under the stamp */
+	/* the edge clips it: at 8,3 only the column x = 8 lands */
+	struct editor_clip wall = { 0 };
+	assert_true(editor_copy(ed, 0, 0, 2, 0, &wall)); /* "###" */
+	assert_int_equal(editor_stamp(ed, &wall, 8, 4), 0); /* on the bottom wall: nothing changes */
+	assert_int_equal(editor_stamp(ed, &wall, 8, 2), 1); /* 8,2; 9,2 is a wall already, 10,2 off */
+	assert_int_equal(editor_glyph(ed, 8, 2), '#');
+	/* one undo each: the map as it was */
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	char *t = written(ed);
+	assert_string_equal(t, orig);
+	free(t);
+	/* mirror in place: the middle row's door side turned over, one step */
+	assert_true(editor_mirror(ed, 0, 2, 9, 2, true) > 0);
+	assert_int_equal(editor_glyph(ed, 4, 2), '+');
+	assert_int_equal(editor_glyph(ed, 2, 2), 'g');
+	assert_true(editor_mirror(ed, 9, 2, 0, 2, true) > 0); /* and back */
+	t = written(ed);
+	assert_string_equal(t, orig);
+	free(t);
+	assert_true(editor_undo(ed));
+	assert_true(editor_undo(ed));
+	t = written(ed);
+	assert_string_equal(t, orig);
+	free(t);
+	/* top to bottom over the whole map: rows reversed, the start with them */
+	assert_true(editor_mirror(ed, 0, 0, 9, 4, false) > 0);
+	assert_int_equal(editor_glyph(ed, 1, 3), '@');
+	assert_int_equal(editor_glyph(ed, 8, 1), '>');
+	assert_int_equal(editor_mirror(ed, 20, 20, 30, 30, false), 0);
+	editor_clip_free(&c);
+	editor_clip_free(&wall);
+	assert_null(c.glyphs);
+	free(orig);
+	editor_destroy(ed);
+}
+
+/* Every header key: sealed cells (checked as the parser checks them) and
+ * the topology within its layout, each one undo step, written and parsed
+ * back. */
+static void test_header_sealed_topology(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	char err[320] = "";
+	assert_null(editor_header(ed, EDITOR_SEALED));
+	assert_string_equal(editor_header(ed, EDITOR_TOPOLOGY), "square8");
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, " 2,1   7,3 ", err, sizeof err), 1);
+	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1 7,3", err, sizeof err), 0);
+	/* refused: outside, blocked, not a cell */
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1 10,3", err, sizeof err), -1);
+	assert_non_null(strstr(err, "10,3 is outside the map (10x5 cells)"));
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "0,0", err, sizeof err), -1);
+	assert_non_null(strstr(err, "0,0 is blocked (wall)"));
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1 x", err, sizeof err), -1);
+	assert_non_null(strstr(err, "'x' at character 5 is not a cell"));
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "2,1,3", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "-1,2", err, sizeof err), -1);
+	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
+	/* the topology: square4, not hex */
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "hex", err, sizeof err), -1);
+	assert_non_null(strstr(err, "hex lays its rows out shifted, this map straight: square4 or square8 only"));
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "squar", err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown 'squar'"));
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "square4", err, sizeof err), 1);
+	assert_int_equal(editor_topology(ed), GRID_SQUARE4);
+	assert_int_equal(editor_level(ed)->topo, GRID_SQUARE4);
+	char *t = written(ed);
+	assert_non_null(strstr(t, "topology: square4\n"));
+	assert_non_null(strstr(t, "sealed: 2,1 7,3\n"));
+	struct diag_list d = { 0 };
+	struct level *lv = level_parse("t.lvl", t, strlen(t), &b, &d);
+	assert_non_null(lv);
+	assert_int_equal(d.errors, 0);
+	assert_int_equal(lv->topo, GRID_SQUARE4);
+	assert_int_equal(lv->n_sealed, 2);
+	level_destroy(lv);
+	diag_list_fini(&d);
+	free(t);
+	/* a route now takes no diagonal: 1,1 to 3,3 is 4 steps */
+	editor_set_marker(ed, 0, 1, 1);
+	editor_set_marker(ed, 1, 3, 3);
+	assert_int_equal(editor_route(ed)->steps, 4);
+	/* undo: square8 (2 diagonal steps), then no sealed key */
+	assert_true(editor_undo(ed));
+	assert_int_equal(editor_topology(ed), GRID_SQUARE8);
+	assert_int_equal(editor_route(ed)->steps, 2);
+	assert_true(editor_undo(ed));
+	assert_null(editor_header(ed, EDITOR_SEALED));
+	assert_true(editor_redo(ed));
+	assert_string_equal(editor_header(ed, EDITOR_SEALED), "2,1 7,3");
+	/* empty removes the key */
+	assert_int_equal(editor_set_header(ed, EDITOR_SEALED, "  ", err, sizeof err), 1);
+	assert_null(editor_header(ed, EDITOR_SEALED));
+	editor_destroy(ed);
+	/* hex to diamond8 and back: the same text */
+	ed = open_text(&b, HEX);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "square8", err, sizeof err), -1);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "diamond8", err, sizeof err), 1);
+	t = written(ed);
+	assert_non_null(strstr(t, "topology: diamond8\n"));
+	assert_non_null(strstr(t, " # . @ . . g . #\n"));
+	free(t);
+	assert_int_equal(editor_set_header(ed, EDITOR_TOPOLOGY, "hex", err, sizeof err), 1);
+	t = written(ed);
+	assert_string_equal(t, HEX);
+	free(t);
+	editor_destroy(ed);
+}
+
+/* A play-test from any cell one can stand on, with or without the map
+ * known; refused on a wall or a monster, with the reason. */
+static void test_playtest_from_cursor(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, SQUARE);
+	struct editor_playtest pt;
+	char err[320] = "";
+	/* from the start, as in play: the far room unknown */
+	assert_true(editor_playtest_start(ed, -1, -1, false, &b, 7, &pt, err, sizeof err));
+	assert_int_equal(pt.g->player.x, 1);
+	assert_int_equal(pt.g->player.y, 1);
+	assert_int_equal(pt.g->remembered[3 * 10 + 8], 0); /* the exit, behind the door */
+	editor_playtest_end(&pt);
+	assert_null(pt.g);
+	/* from 6,3, the map known: every cell remembered, the exit known */
+	assert_true(editor_playtest_start(ed, 6, 3, true, &b, 7, &pt, err, sizeof err));
+	assert_int_equal(pt.g->player.x, 6);
+	assert_int_equal(pt.g->player.y, 3);
+	for (int c = 0; c < 50; c++)
+		assert_int_equal(pt.g->remembered[c], 1);
+	int sx, sy;
+	assert_true(game_known_stairs(pt.g, &sx, &sy));
+	assert_int_equal(sx, 8);
+	assert_int_equal(sy, 3);
+	/* the editor's level keeps its own start */
+	assert_int_equal(editor_level(ed)->player_x, 1);
+	editor_playtest_end(&pt);
+	/* refused: a wall, the goblin, off the map */
+	assert_false(editor_playtest_start(ed, 0, 0, false, &b, 7, &pt, err, sizeof err));
+	assert_non_null(strstr(err, "0,0 is wall"));
+	assert_false(editor_playtest_start(ed, 7, 2, false, &b, 7, &pt, err, sizeof err));
+	assert_non_null(strstr(err, "a goblin stands on 7,2"));
+	assert_false(editor_playtest_start(ed, 10, 2, false, &b, 7, &pt, err, sizeof err));
+	assert_non_null(strstr(err, "off the map"));
+	assert_null(pt.g);
+	editor_destroy(ed);
+}
+
+/* The sight view: a monster's field of view by its kind's radius, doors
+ * shut; the cells that see the start; who sees it; after an edit. */
+static void test_sight(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "####################\n"
+					   "#..........#.......#\n"
+					   "#..@.......#...g...#\n"
+					   "#..........+.......#\n"
+					   "#....w.....#.......#\n"
+					   "#..........#......>#\n"
+					   "####################\n");
+	int w = 20;
+	uint8_t seen[20 * 7];
+	assert_int_equal(editor_sight_radius(ed, 15, 2), 8);
+	assert_int_equal(editor_sight_radius(ed, 5, 4), 10);
+	assert_int_equal(editor_sight_radius(ed, 3, 2), -1); /* the start is no monster */
+	assert_int_equal(editor_sight_widest(ed), 10);
+	/* the goblin sees its room and the walls around it, nothing past the shut door */
+	int n = editor_sight(ed, 15, 2, 8, seen);
+	assert_true(n > 20);
+	assert_int_equal(seen[5 * w + 18], 1);  /* the exit */
+	assert_int_equal(seen[3 * w + 11], 1);  /* the door */
+	assert_int_equal(seen[2 * w + 5], 0);   /* behind the wall */
+	assert_int_equal(editor_sees(ed, 15, 2, 3, 2, 8), 0);
+	/* the start's view (the wolf's radius): the wolf sees the start */
+	assert_true(editor_sight(ed, 3, 2, 10, seen) > 0);
+	assert_int_equal(seen[4 * w + 5], 1);
+	assert_int_equal(editor_sees(ed, 5, 4, 3, 2, 10), 1);
+	assert_int_equal(seen[2 * w + 15], 0);  /* the goblin's room */
+	/* open the door and the wall beside: the goblin's room opens to the
+	 * start's view, but the goblin is 12 cells off, past its 8 */
+	assert_true(editor_rect(ed, 11, 1, 11, 5, '.', true) > 0);
+	assert_true(editor_sight(ed, 3, 2, 10, seen) > 0);
+	assert_int_equal(seen[2 * w + 12], 1);
+	assert_int_equal(editor_sees(ed, 15, 2, 3, 2, 8), 0);
+	assert_int_equal(editor_sees(ed, 15, 2, 3, 2, 12), 1);
+	assert_int_equal(editor_sight(ed, 20, 2, 8, seen), -1);
+	editor_destroy(ed);
+}
+
+/* The quick sim: games a few at a time on a copy of the level, the
+ * outcome counts adding up, heat of contacts and deaths on the map's
+ * cells; stopped early it keeps what it played; errors refuse it. */
+static void test_quick_sim(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_minds(&b, "##########\n"
+					   "#@.......#\n"
+					   "#.......g#\n"
+					   "#.g.....>#\n"
+					   "##########\n");
+	char err[320] = "";
+	/* the idle player waits: the goblins come, contact every game */
+	struct editor_sim *s = editor_sim_start(ed, &b, 6, 2 /* idle */, 60, 11, err, sizeof err);
+	assert_non_null(s);
+	assert_string_equal(editor_sim_player_name(2), "idle");
+	assert_int_equal(editor_sim_players(), 5);
+	/* an edit now does not reach the games: they play a copy */
+	assert_true(editor_paint(ed, 2, 3, '.') > 0);
+	assert_false(editor_sim_finished(s));
+	assert_int_equal(editor_sim_step(s, 4), 4);
+	assert_int_equal(editor_sim_step(s, 4), 6);
+	assert_true(editor_sim_finished(s));
+	const struct editor_sim_result *r = editor_sim_result(s);
+	assert_int_equal(r->done, 6);
+	assert_int_equal(r->escaped + r->killed + r->out_of_turns, 6);
+	assert_int_equal(r->escaped, 0);
+	int w, h;
+	double max;
+	const double *contact = editor_sim_heat(s, false, &w, &h, &max);
+	assert_non_null(contact);
+	assert_int_equal(w, 10);
+	assert_int_equal(h, 5);
+	double sum = 0;
+	for (int i = 0; i < w * h; i++)
+		sum += contact[i];
+	assert_true(sum == 6);          /* one first contact a game, at the start */
+	assert_true(contact[1 * w + 1] == 6);
+	const double *deaths = editor_sim_heat(s, true, &w, &h, &max);
+	assert_non_null(deaths);
+	assert_true(max == (r->killed ? deaths[1 * w + 1] : 0));
+	editor_sim_destroy(s);
+	/* the exit player on the map without goblins escapes every game */
+	assert_true(editor_paint(ed, 8, 2, '.') > 0);
+	s = editor_sim_start(ed, &b, 3, 0 /* exit */, 100, 11, err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(editor_sim_step(s, 10), 3);
+	assert_int_equal(editor_sim_result(s)->escaped, 3);
+	assert_true(editor_sim_result(s)->mean_turns == 7);
+	editor_sim_destroy(s);
+	/* a level with errors is refused */
+	assert_true(editor_paint(ed, 8, 3, '#') > 0);
+	assert_null(editor_sim_start(ed, &b, 3, 0, 100, 11, err, sizeof err));
+	assert_non_null(strstr(err, "error"));
+	editor_sim_destroy(NULL);
+	editor_destroy(ed);
+}
+
+/* A stroke still open counts as the newest step: when the change array
+ * fills over the cap, the oldest steps go before it grows, and the
+ * stroke, once ended, undoes as one step. */
+static void test_undo_cap_in_stroke(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct editor *ed = open_text(&b, "astray-level 1\nname: Big\ntopology: square8\nmap:\n"
+					  "########################################\n"
+					  "#@....................................>#\n"
+					  "########################################\n");
+	/* 300 one-cell steps: more than the array's first 256 changes */
+	for (int i = 0; i < 300; i++)
+		assert_true(editor_paint(ed, 2 + i % 30, 1, (i / 30) % 2 ? '~' : ',') > 0);
+	assert_int_equal(editor_undo_count(ed), 300);
+	editor_set_undo_cap(ed, 600 * 8); /* room for about 600 changes */
+	assert_int_equal(editor_undo_count(ed), 300);
+	char *before = written(ed);
+	/* one stroke of 900 changes: the old steps go while it is open */
+	editor_begin(ed);
+	for (int i = 0; i < 900; i++)
+		assert_true(editor_paint(ed, 2 + i % 30, 1, (i / 30) % 2 ? '.' : '$') > 0);
+	assert_true(editor_undo_count(ed) < 300);
+	editor_end(ed);
+	long all;
+	assert_true(editor_undo_dropped(ed, &all) == 300);
+	assert_int_equal(editor_undo_count(ed), 1);
+	/* the stroke's 900 changes and its step's start, nothing else */
+	assert_int_equal(editor_undo_bytes(ed), 900 * 8 + sizeof(int));
+	assert_true(editor_undo(ed));
+	char *t = written(ed);
+	assert_string_equal(t, before);
+	free(t);
+	free(before);
+	assert_false(editor_undo(ed));
+	assert_true(editor_redo(ed));
+	assert_int_equal(editor_glyph(ed, 2, 1), '.'); /* the stroke's last pass */
+	editor_destroy(ed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1056,6 +1461,13 @@ int main(void)
 		cmocka_unit_test(test_plan_ranged_ambush),
 		cmocka_unit_test(test_big_level),
 		cmocka_unit_test(test_header_edit),
+		cmocka_unit_test(test_undo_cap),
+		cmocka_unit_test(test_undo_cap_in_stroke),
+		cmocka_unit_test(test_copy_stamp_mirror),
+		cmocka_unit_test(test_header_sealed_topology),
+		cmocka_unit_test(test_playtest_from_cursor),
+		cmocka_unit_test(test_sight),
+		cmocka_unit_test(test_quick_sim),
 		cmocka_unit_test(test_resize_undo),
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),

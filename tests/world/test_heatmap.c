@@ -63,7 +63,7 @@ static char *counts_text(const struct heatmap_run *r, const struct sim_heat *a, 
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(heatmap_counts_write(f, r, a, b), 0);
+	assert_int_equal(heatmap_counts_write(f, r, a, b, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -121,6 +121,31 @@ static void test_counts_round_trip(void **state)
 	heatmap_counts_fini(&ck);
 	free(kt);
 	assert_null(strstr(text, "kind:"));
+	/* Monster starts: a section of their own, read back cell by cell. */
+	char mons[15] = { 0 };
+	mons[6] = 'g';
+	mons[7] = 'W';
+	char *mt = NULL;
+	size_t mlen = 0;
+	FILE *mf = open_memstream(&mt, &mlen);
+	assert_non_null(mf);
+	assert_int_equal(heatmap_counts_write(mf, &r, &a, &b, mons), 0);
+	assert_int_equal(fclose(mf), 0);
+	assert_non_null(strstr(mt, "\n#####\nmonsters:\ng 1 1\nW 2 1\ncounts:\n"));
+	struct heatmap_counts cm;
+	assert_true(heatmap_counts_parse("m.heat", mt, strlen(mt), &cm, &d));
+	assert_non_null(cm.monsters);
+	assert_memory_equal(cm.monsters, mons, 15);
+	heatmap_counts_fini(&cm);
+	free(mt);
+	expect_refused("astray-heat 1\nlevel: x\nlevel-hash: 0123456789abcdef\ntopology: square8\nsize: 2x1\n"
+		       "start: none\nplayer: exit\nchase: no\nturns: 9\ngames: 1\nseed: 1\nsettings: s\nterrain:\n"
+		       "..\nmonsters:\ng 5 0\ncounts:\nend\n",
+		       "h.heat:16:3: error: the cell is outside the map given by size");
+	expect_refused("astray-heat 1\nlevel: x\nlevel-hash: 0123456789abcdef\ntopology: square8\nsize: 2x1\n"
+		       "start: none\nplayer: exit\nchase: no\nturns: 9\ngames: 1\nseed: 1\nsettings: s\nterrain:\n"
+		       "..\nmonsters:\ng 1 0\nh 1 0\ncounts:\nend\n",
+		       "h.heat:17:1: error: two monsters start on the cell 1,0");
 	/* Written again, the same bytes. */
 	char *again = counts_text(&c.run, &c.heat[0], &c.heat[1]);
 	assert_string_equal(again, text);
@@ -139,7 +164,7 @@ static void test_counts_round_trip(void **state)
 	/* A name with a line break cannot be written. */
 	snprintf(r.level, sizeof r.level, "a\nb");
 	FILE *f = fopen("/dev/null", "w");
-	assert_int_equal(heatmap_counts_write(f, &r, &a, &b), -1);
+	assert_int_equal(heatmap_counts_write(f, &r, &a, &b, NULL), -1);
 	fclose(f);
 	sim_heat_fini(&a);
 	sim_heat_fini(&b);

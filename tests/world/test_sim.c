@@ -80,7 +80,9 @@ static void test_metric_table(void **state)
 		assert_int_equal(sim_metric_find(mi->name), m);
 		/* Time columns are named so and only they are. */
 		assert_int_equal(mi->time, strncmp(mi->name, "time_", 5) == 0);
-		assert_int_equal(mi->rate, m <= SIM_M_OUT_OF_TURNS);
+		assert_int_equal(mi->rate, m <= SIM_M_OUT_OF_TURNS || m == SIM_M_TIMEOUTS);
+		/* A time column's verdict floor is stated; the others' is half their last digit. */
+		assert_true(mi->time ? mi->floor > 0 : mi->floor == 0);
 	}
 	assert_int_equal(sim_metric_find("nosuch"), -1);
 	enum sim_player p;
@@ -113,6 +115,7 @@ static void set_games(struct sim_game *g, int n, enum sim_metric m, const double
 	for (int i = 0; i < n; i++) {
 		g[i].v[m] = v[i];
 		g[i].index = i;
+		g[i].trace = (uint64_t)i + 1; /* every game a distinct one */
 	}
 }
 
@@ -325,6 +328,145 @@ static void test_flee_player_keeps_away(void **state)
 	level_destroy(lv);
 }
 
+/* The player's own stream: in an open room every route of 5 steps to the
+ * far corner is a shortest one, and the exit player picks among them from
+ * a stream seeded by the game's seed.  The same seed walks the same way;
+ * other seeds walk other ways, all of the shortest length. */
+static void test_player_stream_routes(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	struct level *lv = make_level(&b,
+				      "#####\n"
+				      "#@..#\n"
+				      "#...#\n"
+				      "#...#\n"
+				      "#..>#\n"
+				      "#####\n", "square4");
+	struct sim_game g[12], again;
+	for (int i = 0; i < 12; i++) {
+		play_one(lv, &b, SIM_PLAYER_EXIT, 100, (uint64_t)i + 1, &g[i]);
+		assert_int_equal(g[i].outcome, SIM_ESCAPED);
+		NEAR(g[i].v[SIM_M_TURNS], 5, 0);
+	}
+	play_one(lv, &b, SIM_PLAYER_EXIT, 100, 5, &again);
+	assert_true(again.trace == g[4].trace);
+	/* 10 shortest routes: 12 seeds that took fewer than 3 would be a broken stream */
+	assert_true(sim_distinct(g, 12, -1) >= 3);
+	assert_true(sim_distinct(g, 12, SIM_M_TURNS) >= 3);
+	level_destroy(lv);
+}
+
+/* One game played again and again: one distinct game, no interval. */
+static void test_identical_games(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	struct level *lv = make_level(&b,
+				      "#######\n"
+				      "#@...>#\n"
+				      "#######\n", "square4");
+	struct sim_game g[8];
+	for (int i = 0; i < 8; i++)
+		play_one(lv, &b, SIM_PLAYER_EXIT, 100, (uint64_t)i * 7 + 1, &g[i]);
+	assert_int_equal(sim_distinct(g, 8, -1), 1);
+	struct stats_summary s;
+	assert_int_equal(sim_summarize(g, 8, SIM_M_TURNS, &s), 8);
+	NEAR(s.mean, 4, 0);
+	assert_true(isnan(s.lo) && isnan(s.hi));
+	assert_int_equal(sim_summarize(g, 8, SIM_M_ESCAPED, &s), 8);
+	assert_true(isnan(s.lo) && isnan(s.hi));
+	/* A pair of the same games under A and B: no interval either. */
+	struct sim_paired p;
+	assert_int_equal(sim_compare_metric(g, g, 8, SIM_M_TURNS, &p), 8);
+	assert_int_equal(p.distinct, 1);
+	assert_int_equal(p.sign, 0);
+	level_destroy(lv);
+
+	/* Half the games one game, half distinct: the interval is that of the distinct ones. */
+	struct sim_game h[10];
+	memset(h, 0, sizeof h);
+	for (int i = 0; i < 10; i++) {
+		h[i].v[SIM_M_DAMAGE] = i < 5 ? 3 : i;
+		h[i].trace = i < 5 ? 99 : (uint64_t)i;
+	}
+	assert_int_equal(sim_distinct(h, 10, SIM_M_DAMAGE), 6);
+	struct stats_summary wide, all;
+	sim_summarize(h, 10, SIM_M_DAMAGE, &wide);
+	for (int i = 0; i < 10; i++)
+		h[i].trace = (uint64_t)i + 1000;
+	sim_summarize(h, 10, SIM_M_DAMAGE, &all);
+	NEAR(wide.mean, all.mean, 0);
+	assert_true(wide.lo < all.lo && wide.hi > all.hi);
+}
+
+/* timeouts: a turn limit the player meant to avoid; lowest_hp: its worst moment. */
+static void test_timeouts_lowest_hp(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	load_bestiary(&b);
+	/* The exit is walled off: exit walks as far as it can and the limit comes. */
+	struct level *lv = make_level(&b,
+				      "#########\n"
+				      "#@....#>#\n"
+				      "#########\n", "square8");
+	struct sim_game g;
+	play_one(lv, &b, SIM_PLAYER_EXIT, 30, 1, &g);
+	assert_int_equal(g.outcome, SIM_OUT_OF_TURNS);
+	NEAR(g.v[SIM_M_TIMEOUTS], 1, 0);
+	NEAR(g.v[SIM_M_LOWEST_HP], 30, 0); /* nothing touched it: the starting hit points */
+	/* idle waits by design: its turn limit is no timeout */
+	play_one(lv, &b, SIM_PLAYER_IDLE, 30, 1, &g);
+	assert_int_equal(g.outcome, SIM_OUT_OF_TURNS);
+	NEAR(g.v[SIM_M_TIMEOUTS], 0, 0);
+	level_destroy(lv);
+	/* killed: lowest 0 */
+	lv = make_level(&b,
+			"########\n"
+			"#@g...>#\n"
+			"########\n", "square8");
+	play_one(lv, &b, SIM_PLAYER_IDLE, 500, 7, &g);
+	assert_int_equal(g.outcome, SIM_KILLED);
+	NEAR(g.v[SIM_M_LOWEST_HP], 0, 0);
+	NEAR(g.v[SIM_M_TIMEOUTS], 0, 0);
+	level_destroy(lv);
+}
+
+/* A goblin that flees when hurt, in a loop of corridors: the fight player
+ * chased such a one round and round until the turn limit (issue 31).  It
+ * now gives up a monster it gains no ground on and leaves: every game
+ * ends, on every seed. */
+static void test_fight_ends(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"kind: goblin\nglyph: g\nhp: 30\ndamage: 0\nspeed: 100\nsight: 20\nmemory: 50\nflee: 0.9\n";
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_parse("test-bestiary", text, strlen(text), &b, &d));
+	diag_list_fini(&d);
+	struct level *lv = make_level(&b,
+				      "###########\n"
+				      "#@........#\n"
+				      "#.#######.#\n"
+				      "#.#######.#\n"
+				      "#....g....#\n"
+				      "#########>#\n"
+				      "###########\n", "square4");
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct sim_game g;
+		play_one(lv, &b, SIM_PLAYER_FIGHT, 1000, seed, &g);
+		assert_int_not_equal(g.outcome, SIM_OUT_OF_TURNS);
+		NEAR(g.v[SIM_M_TIMEOUTS], 0, 0);
+		assert_true(g.v[SIM_M_TURNS] < 1000);
+	}
+	level_destroy(lv);
+}
+
+
 /* A Moving AI map: monsters placed from the seed, --chase makes them hunt. */
 static void test_movingai_chase(void **state)
 {
@@ -366,6 +508,7 @@ static void test_movingai_chase(void **state)
 static char level_dir[64];
 static char level_path[128];
 static char corridor_path[128];
+static char still_path[128];     /* a level without monsters: every game the same */
 
 static const char arena_text[] =
 	"astray-level 1\nname: sim arena\ntopology: square8\nmap:\n"
@@ -400,7 +543,9 @@ static int setup_files(void **state)
 	snprintf(level_path, sizeof level_path, "%s/arena.lvl", level_dir);
 	snprintf(path, sizeof path, "%s/bestiary.txt", level_dir);
 	snprintf(corridor_path, sizeof corridor_path, "%s/b-corridor.lvl", level_dir);
+	snprintf(still_path, sizeof still_path, "%s/still.lvl", level_dir);
 	return write_file(level_path, arena_text) && write_file(path, bestiary_text) &&
+	       write_file(still_path, "astray-level 1\nname: still\ntopology: square4\nmap:\n#######\n#@...>#\n#######\n") &&
 	       write_file(corridor_path, "astray-level 1\nname: corridor\ntopology: hex\nmap:\n"
 					     "# # # # # # #\n # @ . . r > #\n# # # # # # #\n")
 		       ? 0 : -1;
@@ -414,6 +559,7 @@ static int teardown_files(void **state)
 	remove(path);
 	remove(level_path);
 	remove(corridor_path);
+	remove(still_path);
 	remove(level_dir);
 	return 0;
 }
@@ -523,7 +669,7 @@ static void test_cli_csv_columns(void **state)
 	assert_non_null(strstr(r.out, "\n"));
 	assert_non_null(strstr(r.out, ",goblin.damage,4,"));
 	assert_non_null(strstr(r.out, ",rat.jams,4,"));
-	assert_int_equal(csv_check(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time"),
+	assert_int_equal(csv_check(r.out, "level,metric,n,mean,sd,ci_lo,ci_hi,successes,time,distinct,distinct_games"),
 			 1 + SIM_METRIC_COUNT + 2 * SIM_KIND_METRIC_COUNT);
 	free(r.out);
 
@@ -540,7 +686,7 @@ static void test_cli_csv_columns(void **state)
 				len += snprintf(header + len, sizeof header - (size_t)len, ",%s.%s", k ? "rat" : "goblin",
 						sim_kind_metric_info((enum sim_kind_metric)km)->name);
 	}
-	len += snprintf(header + len, sizeof header - (size_t)len, ",killer");
+	len += snprintf(header + len, sizeof header - (size_t)len, ",killer,topology,trace,settings");
 	r = run_sim("@L --games 5 --seed 3 --format csv --per-game");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(csv_check(r.out, header), 6);
@@ -558,11 +704,12 @@ static void test_cli_csv_columns(void **state)
 	for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[64];
 		int n = csv_fields(line, f, 64);
-		int keep = 6 + first_time + 2 * SIM_KIND_METRIC_COUNT; /* the time columns, then the killer, come last */
-		assert_int_equal(n, keep + (SIM_METRIC_COUNT - first_time) + 1);
+		int keep = 6 + first_time + 2 * SIM_KIND_METRIC_COUNT; /* the time columns, then killer, topology, trace and settings, come last */
+		assert_int_equal(n, keep + (SIM_METRIC_COUNT - first_time) + 4);
 		for (int k = 0; k < keep; k++)
 			used += (size_t)snprintf(stripped + used, sizeof stripped - used, "%s%s", k ? "," : "", f[k]);
-		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s", f[n - 1]);
+		used += (size_t)snprintf(stripped + used, sizeof stripped - used, ",%s,%s,%s,%s", f[n - 4], f[n - 3],
+					 f[n - 2], f[n - 1]);
 		used += (size_t)snprintf(stripped + used, sizeof stripped - used, "\n");
 	}
 	assert_string_equal(stripped, nt.out);
@@ -572,7 +719,8 @@ static void test_cli_csv_columns(void **state)
 	/* --compare: one row per metric with the paired interval. */
 	r = run_sim("@L --games 5 --format csv --compare 'goblin.sight=3' 'goblin.sight=9'");
 	assert_int_equal(r.status, 0);
-	assert_int_equal(csv_check(r.out, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time"),
+	assert_int_equal(csv_check(r.out, "level,metric,n,a,b,diff,sd,ci_lo,ci_hi,excludes_zero,higher,time,"
+					  "distinct,distinct_games,floor,practical"),
 			 1 + SIM_METRIC_COUNT + 2 * SIM_KIND_METRIC_COUNT);
 	free(r.out);
 }
@@ -803,12 +951,151 @@ static void test_cli_record(void **state)
 	r = run_sim(args);
 	assert_int_equal(r.status, 1);
 	free(r.out);
+	/* --force: the same journals written anew, and they replay; the rest of the folder kept */
+	snprintf(cmd, sizeof cmd, "cp %s/arena-5.jnl %s/keep.txt && rm %s/arena-6.jnl", dir, dir, dir);
+	free(run_capture(cmd, &st));
+	snprintf(args, sizeof args, "@L --games 3 --seed 4 --player fight --no-time --jobs 2 --record %s --force", dir);
+	r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	free(r.out);
+	snprintf(cmd, sizeof cmd,
+		 "for f in %s/arena-*.jnl; do %s replay \"$f\" --verify >/dev/null 2>&1 || echo \"FAIL $f\"; done; "
+		 "ls %s | wc -l",
+		 dir, getenv("ASTRAY_BIN"), dir);
+	out = run_capture(cmd, &st);
+	assert_string_equal(out, "8\n"); /* 7 journals and keep.txt */
+	free(out);
+	r = run_sim("@L --games 1 --force");
+	assert_int_equal(r.status, 2);
+	free(r.out);
 	snprintf(args, sizeof args, "@L --games 1 --chase --record %s", dir);
 	r = run_sim(args);
 	assert_int_equal(r.status, 2);
 	free(r.out);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	free(run_capture(cmd, &st));
+}
+
+/* A level where every game is the same: one distinct game, said in words,
+ * and no interval in any format. */
+static void test_cli_identical_games(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char args[512];
+	snprintf(args, sizeof args, "%s --games 6 --no-time", still_path);
+	struct run r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "  distinct games: 1 of 6\n"));
+	assert_non_null(strstr(r.out, "Every game played out the same"));
+	assert_non_null(strstr(r.out, "  turns                           6          4.0  -"));
+	free(r.out);
+	snprintf(args, sizeof args, "%s --games 6 --no-time --format json", still_path);
+	r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"distinct_games\": 1,"));
+	assert_non_null(strstr(r.out, "\"turns\": {\"n\": 6, \"mean\": 4, \"sd\": 0, \"ci_lo\": null, \"ci_hi\": null, "
+				      "\"time\": false, \"distinct\": 1}"));
+	free(r.out);
+	snprintf(args, sizeof args, "%s --games 6 --no-time --format csv", still_path);
+	r = run_sim(args);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, ",turns,6,4,0,,,,0,1,1\n"));
+	free(r.out);
+	/* A setting of a kind no game had: said so. */
+	snprintf(args, sizeof args, "%s --games 2 --no-time --set goblin.sight=3", still_path);
+	r = run_sim(args);
+	assert_non_null(strstr(r.out, "note: goblin.sight=3 changes nothing these games touched: no goblin took part"));
+	free(r.out);
+	snprintf(args, sizeof args, "%s --games 4 --no-time --compare goblin.sight=3 goblin.sight=9", still_path);
+	r = run_sim(args);
+	assert_non_null(strstr(r.out, "A and B played every game alike"));
+	free(r.out);
+}
+
+/* A difference below a metric's floor is no verdict, however sure: B's
+ * AI time is A's + 0.0001 ms in every game (an interval far from 0), under
+ * the 0.01 ms floor; killed differs by a whole third and is reported. */
+static void test_cli_floor(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char path[192], text[4096];
+	snprintf(path, sizeof path, "%s/floor.csv", level_dir);
+	int len = snprintf(text, sizeof text, "level,side,game,seed,outcome,monsters,killed,time_ai_ms_mean,trace\n");
+	for (int i = 0; i < 12; i++)
+		for (int side = 0; side < 2; side++) {
+			bool killed = side == 1 && i % 3 == 0;
+			len += snprintf(text + len, sizeof text - (size_t)len, "x.lvl,%c,%d,%d,%s,1,%d,%.6f,%016x\n",
+					side ? 'B' : 'A', i, i + 1, killed ? "killed" : "escaped", killed,
+					0.1 + 0.001 * i + (side ? 0.0001 + 0.000001 * (i % 2) : 0), i * 2 + side + 1);
+		}
+	assert_true(write_file(path, text));
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "%s sim-report %s 2>&1", getenv("ASTRAY_BIN"), path);
+	int st;
+	char *out = run_capture(cmd, &st);
+	print_message("%s", out);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(out, "No practical difference in AI ms/turn mean: "));
+	assert_non_null(strstr(out, "but is smaller than 0.01, the least that counts"));
+	assert_non_null(strstr(out, "below the floor"));
+	assert_non_null(strstr(out, "B catches the player more often: killed"));
+	assert_non_null(strstr(out, "distinct games: 12 of 12 pairs"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s sim-report %s --format csv 2>&1", getenv("ASTRAY_BIN"), path);
+	out = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	/* time_ai_ms_mean: excludes 0, higher B, a time column, 12 distinct pairs, floor 0.01, not practical */
+	assert_non_null(strstr(out, ",1,B,1,12,12,0.01,0\n"));
+	free(out);
+	remove(path);
+}
+
+/* Every scripted player but idle ends its games on the campaign and on
+ * generated levels: no timeouts, and every game that reached the turn
+ * limit is counted as one (idle: none of its out-of-turns are). */
+static void test_cli_no_livelock(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	static const char *const runs[] = {
+		/* 35 of 200 games of fight on 02 hit the limit before (issue 31): 120 would show some */
+		"levels/02-the-chase.lvl --games 120 --player fight --no-time --format csv",
+		"levels/ --games 10 --player exit --no-time --format csv",
+		"levels/ --games 10 --player fight --no-time --format csv",
+		"levels/ --games 10 --player flee --no-time --format csv",
+		"--generate square4,square8,hex,diamond4,diamond8 --games 5 --player fight --no-time --format csv",
+		"--generate square4,square8,hex,diamond4,diamond8 --games 5 --player flee --no-time --format csv",
+		"levels/01-first-steps.lvl --games 30 --player idle --turns 60 --no-time --format csv",
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		struct run r = run_sim(runs[i]);
+		assert_int_equal(r.status, 0);
+		bool idle = strstr(runs[i], "idle") != NULL;
+		int rows = 0;
+		/* each level's (and all's) timeouts row: 0 successes for the players that end their games;
+		 * and, but for idle, no game out of turns either (test_timeouts_lowest_hp: one would be a timeout) */
+		for (int key = 0; key < (idle ? 1 : 2); key++) {
+			const char *name = key ? ",out_of_turns," : ",timeouts,";
+			for (char *p = strstr(r.out, name); p; p = strstr(p + 1, name)) {
+				char *f[16], line[256];
+				char *eol = strchr(p, '\n');
+				snprintf(line, sizeof line, "%.*s", (int)(eol - p), p);
+				int n = csv_fields(line, f, 16);
+				assert_true(n >= 8);
+				if (strcmp(f[7], "0") != 0)
+					print_message("astray sim %s: %s\n", runs[i], line);
+				assert_string_equal(f[7], "0");
+				rows++;
+			}
+		}
+		assert_true(rows >= 1);
+		/* and a game at the limit is out of turns: for idle that is all it can be */
+		if (idle)
+			assert_null(strstr(r.out, ",out_of_turns,30,0,"));
+		free(r.out);
+	}
 }
 
 static void test_cli_errors_and_help(void **state)
@@ -827,6 +1114,11 @@ static void test_cli_errors_and_help(void **state)
 	r = run_sim("@L --games 2 --no-time --heat-kind rat --heatmap -");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, ": occupancy of rat only, 2 games, seed 1\n"));
+	/* --kind is the same option */
+	struct run k = run_sim("@L --games 2 --no-time --kind rat --heatmap -");
+	assert_int_equal(k.status, 0);
+	assert_string_equal(k.out, r.out);
+	free(k.out);
 	free(r.out);
 	static const struct {
 		const char *args;
@@ -866,6 +1158,13 @@ int main(void)
 		cmocka_unit_test(test_replay_same_seed),
 		cmocka_unit_test(test_flee_player_keeps_away),
 		cmocka_unit_test(test_movingai_chase),
+		cmocka_unit_test(test_player_stream_routes),
+		cmocka_unit_test(test_identical_games),
+		cmocka_unit_test(test_timeouts_lowest_hp),
+		cmocka_unit_test(test_fight_ends),
+		cmocka_unit_test(test_cli_identical_games),
+		cmocka_unit_test(test_cli_no_livelock),
+		cmocka_unit_test(test_cli_floor),
 		cmocka_unit_test(test_cli_same_seed_identical),
 		cmocka_unit_test(test_cli_csv_columns),
 		cmocka_unit_test(test_cli_folder),

@@ -425,7 +425,7 @@ static void test_heatmap_cli(void **state)
 	(void)state;
 	BIN_SKIP();
 	char *out = ok("sim levels/02-the-chase.lvl --games 4 --no-time --player flee --chase --turns 100 "
-		       "--heatmap - --layer occupancy | tail -3");
+		       "--heatmap - --layer occupancy | tail -4"); /* the legend: layer, scale, marks, terrain */
 	assert_null(strchr(out, '\033')); /* not a terminal: plain */
 	assert_non_null(strstr(out, "monster actions taken on the cell"));
 	free(out);

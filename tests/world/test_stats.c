@@ -220,6 +220,48 @@ static void test_nonneg_property(void **state)
 	}
 }
 
+/*
+ * The effective sample size: 10 values 1..10, t interval mean 5.5, sd
+ * 3.02765, half width t(9) 2.262157 * 3.02765 / sqrt 10 = 2.165853.  As
+ * if 4 were independent: half width times sqrt(10 / 4) * t(3) / t(9) =
+ * 1.581139 * 3.182446 / 2.262157 = 2.224377, so 4.81768 around 5.5.
+ * As if 2: t(1) = 12.7062, half width 27.2 goes below 0, and is cut there
+ * for a metric that cannot be negative.  A rate 3 of 10 over 4: the
+ * Wilson interval of 0.3 at n = 4.
+ * One value's worth: no interval.
+ */
+static void test_effective_n(void **state)
+{
+	(void)state;
+	double v[10];
+	for (int i = 0; i < 10; i++)
+		v[i] = i + 1;
+	struct stats_summary s;
+	stats_mean_ci(v, 10, &s);
+	NEAR(s.hi - s.mean, 2.165853, 1e-5);
+	stats_effective_n(&s, 10, false, true); /* as many as n: unchanged */
+	NEAR(s.hi - s.mean, 2.165853, 1e-5);
+	struct stats_summary w = s;
+	stats_effective_n(&w, 4, false, false);
+	NEAR(w.mean, 5.5, 0);
+	NEAR(w.hi - w.mean, 4.81768, 1e-4);
+	NEAR(w.mean - w.lo, 4.81768, 1e-4);
+	w = s;
+	stats_effective_n(&w, 2, false, true);
+	NEAR(w.lo, 0, 0);
+	assert_true(w.hi > 30);
+	double r[10] = { 1, 1, 1, 0, 0, 0, 0, 0, 0, 0 };
+	stats_rate_ci(r, 10, &s);
+	stats_effective_n(&s, 4, true, true);
+	/* Wilson at p = 0.3, n = 4, z = 1.959964: centre (0.3 + z^2/8) / (1 + z^2/4), half z/(1 + z^2/4) sqrt(0.3 0.7/4 + z^2/64) */
+	double z = stats_normal_quantile(0.975), den = 1 + z * z / 4;
+	NEAR(s.lo, (0.3 + z * z / 8) / den - z / den * sqrt(0.21 / 4 + z * z / 64), 1e-12);
+	NEAR(s.hi, (0.3 + z * z / 8) / den + z / den * sqrt(0.21 / 4 + z * z / 64), 1e-12);
+	stats_effective_n(&s, 1, true, true);
+	assert_true(isnan(s.lo) && isnan(s.hi));
+	NEAR(s.mean, 0.3, 1e-12);
+}
+
 static void test_percentile(void **state)
 {
 	(void)state;
@@ -270,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_effective_n),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_nonneg_issue_case),
 		cmocka_unit_test(test_nonneg_property),

@@ -51,6 +51,26 @@ static void *diag_alloc(const struct diag_list *l, void *old, size_t n)
 bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
 	      const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	bool ok = diag_addv(l, sev, NULL, file, line, col, -1, -1, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+bool diag_add_cell(struct diag_list *l, enum diag_severity sev, const char *code, const char *file, int line,
+		   int col, int x, int y, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool ok = diag_addv(l, sev, code, file, line, col, x, y, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+bool diag_addv(struct diag_list *l, enum diag_severity sev, const char *code, const char *file, int line,
+	       int col, int x, int y, const char *fmt, va_list ap)
+{
 	if ((int)sev < 0 || sev >= DIAG_SEVERITIES)
 		sev = DIAG_ERROR;
 	if (sev == DIAG_ERROR)
@@ -82,10 +102,10 @@ bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int
 	d->file = copy;
 	d->line = line;
 	d->col = col;
-	va_list ap;
-	va_start(ap, fmt);
+	d->x = x;
+	d->y = y;
+	snprintf(d->code, sizeof d->code, "%s", code ? code : "");
 	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
-	va_end(ap);
 	l->kept[sev]++;
 	l->dropped_file[sev] = d->file;
 	return true;
@@ -112,13 +132,40 @@ void diag_format(const struct diag *d, char *buf, size_t size)
 		snprintf(buf, size, "%s: %s: %s", d->file, sev, d->msg);
 }
 
+/* Whether a goes after b: by rank, then line, then column. */
+static bool after(const struct diag *a, const struct diag *b, int (*rank)(const struct diag *))
+{
+	int ra = rank ? rank(a) : 0, rb = rank ? rank(b) : 0;
+	if (ra != rb)
+		return ra > rb;
+	return a->line > b->line || (a->line == b->line && a->col > b->col);
+}
+
+void diag_sort_ranked(struct diag_list *l, int from, int (*rank)(const struct diag *d))
+{
+	/* an insertion sort: stable, and the lists are short and nearly sorted */
+	for (int i = from + 1; i < l->n; i++) {
+		struct diag t = l->items[i];
+		int j = i;
+		while (j > from && after(&l->items[j - 1], &t, rank)) {
+			l->items[j] = l->items[j - 1];
+			j--;
+		}
+		l->items[j] = t;
+	}
+}
+
 void diag_sort(struct diag_list *l, int from)
+{
+	diag_sort_ranked(l, from, NULL);
+}
+
+void diag_sort_severity(struct diag_list *l, int from)
 {
 	for (int i = from + 1; i < l->n; i++) {
 		struct diag t = l->items[i];
 		int j = i;
-		while (j > from && (l->items[j - 1].line > t.line ||
-				    (l->items[j - 1].line == t.line && l->items[j - 1].col > t.col))) {
+		while (j > from && l->items[j - 1].severity > t.severity) {
 			l->items[j] = l->items[j - 1];
 			j--;
 		}

@@ -3,6 +3,7 @@
 #define ASTRAY_DIAG_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 enum diag_severity { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE, DIAG_SEVERITIES };
@@ -20,6 +21,8 @@ struct diag {
 	enum diag_severity severity;
 	char *file;       /* file name as given by the caller, whole (owned by the list) */
 	int line, col;    /* 1-based; 0 when the message has no position */
+	int x, y;         /* the map cell it is about, or -1, -1 */
+	char code[24];    /* a stable name for what it says ("no-exit"), or "" */
 	char msg[320];    /* message without position or severity */
 };
 
@@ -44,11 +47,24 @@ void diag_list_fini(struct diag_list *l);
  */
 bool diag_add(struct diag_list *l, enum diag_severity sev, const char *file, int line, int col,
 	      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* diag_add with a stable code (a short kebab-case name, documented in
+ * levels/FORMAT.md for level files) and the map cell the problem is at
+ * (x, y; -1, -1 when none). */
+bool diag_add_cell(struct diag_list *l, enum diag_severity sev, const char *code, const char *file, int line,
+		   int col, int x, int y, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+bool diag_addv(struct diag_list *l, enum diag_severity sev, const char *code, const char *file, int line,
+	       int col, int x, int y, const char *fmt, va_list ap) __attribute__((format(printf, 9, 0)));
 /* Formats d as `file:line:col: error: message` (no newline) into buf. */
 void diag_format(const struct diag *d, char *buf, size_t size);
 const char *diag_severity_name(enum diag_severity sev);
 /* Puts items[from..n) in order of line, then column (stable), so a problem
  * found at the end of a pass sits among the others by position. */
 void diag_sort(struct diag_list *l, int from);
+/* Puts items[from..n) in order of rank(d) (lower first), then line, then
+ * column (stable): a cause before the symptoms it brings. */
+void diag_sort_ranked(struct diag_list *l, int from, int (*rank)(const struct diag *d));
+/* Puts items[from..n) in order of severity (errors, warnings, notes),
+ * keeping the order within each severity. */
+void diag_sort_severity(struct diag_list *l, int from);
 
 #endif

@@ -20,6 +20,8 @@
 /* Past this many errors in one file the parser stops adding them: one
  * shifted block of a huge map must not bury the rest under a million lines. */
 #define LEVEL_MAX_ERRORS 100
+/* More one-cell regions than this are summed up in one warning. */
+#define LEVEL_SINGLES_LISTED 3
 
 static const struct tile_info tile_table[TILE_COUNT] = {
 	[TILE_VOID] = { ' ', "void", 0, true },
@@ -110,27 +112,46 @@ struct parser {
 	bool oom;
 };
 
-static void perr(struct parser *p, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static void vperr(struct parser *p, const char *code, int line, int col, int x, int y, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
 
-static void perr(struct parser *p, int line, int col, const char *fmt, ...)
+/* One error: `code` is its stable name (levels/FORMAT.md), (x, y) the map
+ * cell it is about or -1, -1. */
+static void vperr(struct parser *p, const char *code, int line, int col, int x, int y, const char *fmt, va_list ap)
 {
 	p->errors++;
 	if (p->stopped)
 		return;
 	if (p->errors > LEVEL_MAX_ERRORS) {
 		p->stopped = true;
-		diag_add(p->diags, DIAG_ERROR, p->file, line, col,
-			 "too many errors (%d); stopping here", LEVEL_MAX_ERRORS);
+		diag_add_cell(p->diags, DIAG_ERROR, "too-many-errors", p->file, line, col, -1, -1,
+			      "too many errors (%d); stopping here", LEVEL_MAX_ERRORS);
 		return;
 	}
-	char msg[320];
+	if (!diag_addv(p->diags, DIAG_ERROR, code, p->file, line, col, x, y, fmt, ap))
+		p->oom = true;
+}
+
+static void perr(struct parser *p, const char *code, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void perr(struct parser *p, const char *code, int line, int col, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vperr(p, code, line, col, -1, -1, fmt, ap);
 	va_end(ap);
-	if (!diag_add(p->diags, DIAG_ERROR, p->file, line, col, "%s", msg))
-		p->oom = true;
+}
+
+static void perr_cell(struct parser *p, const char *code, int line, int col, int x, int y, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void perr_cell(struct parser *p, const char *code, int line, int col, int x, int y, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vperr(p, code, line, col, x, y, fmt, ap);
+	va_end(ap);
 }
 
 /* Walks the text one line at a time; the one place that counts lines. */
@@ -162,13 +183,13 @@ static bool next_line(struct cursor *c, const char **start, size_t *n)
 static bool check_byte(struct parser *p, int line, int col, unsigned char c)
 {
 	if (c == '\t')
-		perr(p, line, col, "tab character (use spaces: a tab has no fixed width)");
+		perr(p, "tab", line, col, "tab character (use spaces: a tab has no fixed width)");
 	else if (c == 0)
-		perr(p, line, col, "NUL byte (level files are plain ASCII text)");
+		perr(p, "nul-byte", line, col, "NUL byte (level files are plain ASCII text)");
 	else if (c >= 0x80)
-		perr(p, line, col, "non-ASCII byte 0x%02X (level files are plain ASCII text)", c);
+		perr(p, "non-ascii", line, col, "non-ASCII byte 0x%02X (level files are plain ASCII text)", c);
 	else if (c < 0x20 || c == 0x7f)
-		perr(p, line, col, "control character 0x%02X (level files are plain ASCII text)", c);
+		perr(p, "control-char", line, col, "control character 0x%02X (level files are plain ASCII text)", c);
 	else
 		return true;
 	return false;
@@ -233,7 +254,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 	while (i < n && s[i] != ':')
 		i++;
 	if (i == n) {
-		perr(p, line, (int)key_start + 1,
+		perr(p, "header-syntax", line, (int)key_start + 1,
 		     "expected 'key: value' (keys: name, topology, author, description, sealed) or 'map:'");
 		return;
 	}
@@ -257,7 +278,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 	const char *key = s + key_start;
 	if (klen == 3 && memcmp(key, "map", 3) == 0) {
 		if (vend > v)
-			perr(p, line, (int)v + 1, "nothing may follow 'map:' on its line (the map starts on the next line)");
+			perr(p, "map-line-text", line, (int)v + 1, "nothing may follow 'map:' on its line (the map starts on the next line)");
 		h->map_line = line;
 		return;
 	}
@@ -265,19 +286,19 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 	while (k < KEY_COUNT && !(strlen(header_keys[k]) == klen && memcmp(header_keys[k], key, klen) == 0))
 		k++;
 	if (k == KEY_COUNT) {
-		perr(p, line, (int)key_start + 1,
+		perr(p, "unknown-key", line, (int)key_start + 1,
 		     "unknown key '%.*s' (expected name, topology, author, description, sealed or map)",
 		     (int)(klen > 40 ? 40 : klen), key);
 		return;
 	}
 	if (h->seen_line[k]) {
-		perr(p, line, (int)key_start + 1, "repeated key '%s' (first given on line %d)",
+		perr(p, "repeated-key", line, (int)key_start + 1, "repeated key '%s' (first given on line %d)",
 		     header_keys[k], h->seen_line[k]);
 		return;
 	}
 	h->seen_line[k] = line;
 	if (vend == v) {
-		perr(p, line, (int)key_end + 2 > (int)n ? (int)n + 1 : (int)key_end + 2,
+		perr(p, "empty-value", line, (int)key_end + 2 > (int)n ? (int)n + 1 : (int)key_end + 2,
 		     "'%s:' needs a value", header_keys[k]);
 		return;
 	}
@@ -290,7 +311,7 @@ static void header_line(struct parser *p, struct header *h, int line, const char
 			h->topology_ok = grid_topology_parse(buf, &h->topo);
 		}
 		if (!h->topology_ok)
-			perr(p, line, (int)v + 1, "unknown topology '%.*s' (expected square4, square8, hex, diamond4 or diamond8)",
+			perr(p, "unknown-topology", line, (int)v + 1, "unknown topology '%.*s' (expected square4, square8, hex, diamond4 or diamond8)",
 			     (int)(vend - v > 40 ? 40 : vend - v), s + v);
 		return;
 	}
@@ -353,6 +374,32 @@ static bool push_item(struct level *lv, int *cap, enum item_kind kind, int x, in
 	return true;
 }
 
+/* The first layout error of staggered row y, at text column `col` (from 1)
+ * where the byte ch sits between two cells' columns: a row shifted whole
+ * (its first cell is already off) or a stray cell inside it.  Either way
+ * the row's cells from there on are read half a cell to the left (see
+ * parse_cells), so one stray shows one error, not a missing start or exit. */
+static void layout_error(struct parser *p, const char *kind, int line, int col, int x, int y, unsigned char ch,
+			 bool first_in_row)
+{
+	int parity = y & 1;
+	const char *cols = parity ? "2, 4, 6, ..." : "1, 3, 5, ...";
+	if (classify(ch).cls == G_BAD)
+		perr_cell(p, "layout-between", line, col, x, y,
+			  "'%c' at column %d, between %s cells (only spaces go between cells)", ch, col, kind);
+	else if (first_in_row)
+		perr_cell(p, "layout-shift", line, col, x, y,
+			  "%s row %d is shifted by one column: its first cell '%c' is at column %d, but an %s row's "
+			  "cells sit at columns %s (%s)",
+			  kind, y, ch, col, parity ? "odd" : "even", cols,
+			  parity ? "add a space at the start of the row" : "remove the space at the start of the row");
+	else
+		perr_cell(p, "layout-stray", line, col, x, y,
+			  "stray %s cell '%c' at column %d, between two cells: map row %d is %s, so its cells sit at "
+			  "columns %s; the rest of the row is read half a cell to the left (is there one cell too many?)",
+			  kind, ch, col, y, parity ? "odd" : "even", cols);
+}
+
 /* Fills lv->tiles and the lists from the rows; reports every bad character. */
 static void parse_cells(struct parser *p, struct level *lv, const char *text, const struct row *rows,
 			const struct bestiary *b)
@@ -365,7 +412,10 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 	for (int y = 0; y < lv->h && !p->oom; y++) {
 		const unsigned char *s = (const unsigned char *)text + rows[y].off;
 		int parity = y & 1;
-		bool parity_reported = false, byte_reported = false;
+		/* off: a layout error was found in this row; the cells at the
+		 * wrong column after it are read at x = c / 2, half a cell to
+		 * the left, where that cell is still void */
+		bool off = false, byte_reported = false, seen_cell = false;
 		uint8_t *trow = lv->tiles + (size_t)y * (size_t)lv->w;
 		int row_len = rows[y].len;
 		if (!hex && row_len > lv->w)
@@ -373,11 +423,12 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 		for (int c = 0; c < row_len; c++) {
 			unsigned char ch = s[c];
 			/* the common case first: terrain in a cell's column */
-			if (!hex || (c & 1) == parity) {
+			if (!off && (!hex || (c & 1) == parity)) {
 				struct glyph_entry fast = glyph_table[ch];
 				int fx = hex ? (c - parity) >> 1 : c;
 				if (fast.cls == G_TILE && fast.tile != TILE_EXIT && fx < lv->w) {
 					trow[fx] = fast.tile;
+					seen_cell |= ch != ' ';
 					continue;
 				}
 			} else if (ch == ' ') {
@@ -394,27 +445,28 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 			}
 			int x = c;
 			if (hex) {
-				if ((c & 1) != parity) {
-					if (!parity_reported) {
-						if (classify(ch).cls == G_BAD)
-							perr(p, line, col, "'%c' between %s cells (only spaces go between cells)", ch, kind);
-						else
-							perr(p, line, col,
-							     "%s cell '%c' at the wrong column: map row %d is %s, so its cells sit at columns %s (is the row shifted by one?)",
-							     kind, ch, y, parity ? "odd" : "even",
-							     parity ? "2, 4, 6, ..." : "1, 3, 5, ...");
-					}
-					parity_reported = true;
-					continue;
-				}
 				x = (c - parity) / 2;
+				if ((c & 1) != parity) {
+					x = c / 2;
+					if (!off) {
+						layout_error(p, kind, line, col, x, y, ch, !seen_cell);
+						off = true;
+						if (classify(ch).cls == G_BAD)
+							continue; /* reported as between cells */
+					}
+				}
+				if (off && (x >= lv->w || trow[x] != TILE_VOID))
+					continue; /* first come, first read in a row read off */
 			}
+			seen_cell = true;
 			if (x >= lv->w)
 				break; /* past the width limit, already reported */
 			struct glyph_entry g = classify(ch);
 			switch ((enum glyph_class)g.cls) {
 			case G_BAD:
-				perr(p, line, col, "unknown glyph '%c' (expected one of # %% . , ~ + @ > and the items ! $ ? / ) [ ( }, a space or a monster letter)", ch);
+				perr_cell(p, "unknown-glyph", line, col, x, y,
+					  "unknown glyph '%c' (expected one of # %% . , ~ + @ > and the items ! $ ? / ) [ ( }, a space or a monster letter)",
+					  ch);
 				continue;
 			case G_TILE:
 				if (g.tile == TILE_EXIT)
@@ -422,8 +474,9 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 				break;
 			case G_PLAYER:
 				if (player_line) {
-					perr(p, line, col, "a second player start '@' (the first is at line %d, column %d; a level has exactly one)",
-					     player_line, player_col);
+					perr_cell(p, "two-players", line, col, x, y,
+						  "a second player start '@' (the first is at line %d, column %d; a level has exactly one)",
+						  player_line, player_col);
 				} else {
 					player_line = line;
 					player_col = col;
@@ -439,8 +492,9 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 				if (b && !bestiary_find_glyph(b, (char)ch)) {
 					char known[2 * BESTIARY_MAX_KINDS + 8];
 					known_monsters(b, known, sizeof known);
-					perr(p, line, col, "unknown monster '%c': no kind in the bestiary has this letter (known: %s)",
-					     ch, known);
+					perr_cell(p, "unknown-monster", line, col, x, y,
+						  "unknown monster '%c': no kind in the bestiary has this letter (known: %s)", ch,
+						  known);
 					continue;
 				}
 				if (!push_monster(lv, &mcap, (char)ch, x, y))
@@ -451,9 +505,9 @@ static void parse_cells(struct parser *p, struct level *lv, const char *text, co
 		}
 	}
 	if (!player_line)
-		perr(p, lv->map_line - 1, 1, "no player start: put exactly one '@' on the map");
+		perr(p, "no-player", lv->map_line - 1, 1, "no player start: put exactly one '@' on the map");
 	if (!exits)
-		perr(p, lv->map_line - 1, 1, "no exit: put at least one '>' on the map");
+		perr(p, "no-exit", lv->map_line - 1, 1, "no exit: put at least one '>' on the map");
 }
 
 /*
@@ -501,15 +555,15 @@ static void parse_sealed(struct parser *p, struct level *lv, const char *v, int 
 		int col = col0 + (int)(tok - v), x = 0, y = 0;
 		int tl = (int)(s - tok);
 		if (!parse_cell(tok, (size_t)tl, &x, &y)) {
-			perr(p, line, col, "bad cell '%.*s' in 'sealed:' (expected X,Y cells like 12,4)", tl > 20 ? 20 : tl, tok);
+			perr(p, "sealed-syntax", line, col, "bad cell '%.*s' in 'sealed:' (expected X,Y cells like 12,4)", tl > 20 ? 20 : tl, tok);
 			continue;
 		}
 		if (x < 0 || y < 0 || x >= lv->w || y >= lv->h) {
-			perr(p, line, col, "sealed cell %d,%d is outside the map (%dx%d cells)", x, y, lv->w, lv->h);
+			perr(p, "sealed-outside", line, col, "sealed cell %d,%d is outside the map (%dx%d cells)", x, y, lv->w, lv->h);
 			continue;
 		}
 		if (tile_info(level_tile(lv, x, y))->cost == 0) {
-			perr(p, line, col, "sealed cell %d,%d is blocked (%s): name a cell you can stand on inside the sealed region",
+			perr(p, "sealed-blocked", line, col, "sealed cell %d,%d is blocked (%s): name a cell you can stand on inside the sealed region",
 			     x, y, tile_info(level_tile(lv, x, y))->name);
 			continue;
 		}
@@ -557,11 +611,11 @@ static bool magic_line(struct parser *p, int line, const char *s, size_t n, size
 		while (vend < n && s[vend] != ' ' && s[vend] != ';')
 			vend++;
 		if (!(vend - j == 1 && s[j] == '1'))
-			perr(p, line, (int)j + 1, "unsupported format version '%.*s' (this astray reads 'astray-level 1')",
+			perr(p, "bad-version", line, (int)j + 1, "unsupported format version '%.*s' (this astray reads 'astray-level 1')",
 			     (int)(vend - j > 20 ? 20 : vend - j), s + j);
 		return true;
 	}
-	perr(p, line, (int)i + 1, "expected 'astray-level 1' as the first line");
+	perr(p, "no-magic", line, (int)i + 1, "expected 'astray-level 1' as the first line");
 	return false;
 }
 
@@ -577,7 +631,7 @@ static bool parse_header(struct parser *p, struct cursor *cur, struct header *h)
 		int line = cur->line;
 		h->last_line = line;
 		if (line == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
-			perr(p, 1, 1, "UTF-8 byte-order mark at the start (save the file as plain ASCII, without a BOM)");
+			perr(p, "bom", 1, 1, "UTF-8 byte-order mark at the start (save the file as plain ASCII, without a BOM)");
 			s += 3;
 			n -= 3;
 		}
@@ -598,15 +652,15 @@ static bool parse_header(struct parser *p, struct cursor *cur, struct header *h)
 	}
 
 	if (!magic_seen && !h->map_line)
-		perr(p, 1, 1, "expected 'astray-level 1' as the first line (the file has only blank lines and comments)");
+		perr(p, "no-magic", 1, 1, "expected 'astray-level 1' as the first line (the file has only blank lines and comments)");
 	int end_line = h->last_line > 0 ? h->last_line : 1;
 	int pos_line = h->map_line ? h->map_line : end_line;
 	if (!h->seen_line[KEY_NAME])
-		perr(p, pos_line, 1, "missing 'name:' in the header (every level has a name)");
+		perr(p, "no-name", pos_line, 1, "missing 'name:' in the header (every level has a name)");
 	if (!h->seen_line[KEY_TOPOLOGY])
-		perr(p, pos_line, 1, "missing 'topology:' in the header (square4, square8, hex, diamond4 or diamond8)");
+		perr(p, "no-topology", pos_line, 1, "missing 'topology:' in the header (square4, square8, hex, diamond4 or diamond8)");
 	if (!h->map_line) {
-		perr(p, end_line, 1, "no 'map:' line (the map follows a line 'map:' after the header)");
+		perr(p, "no-map", end_line, 1, "no 'map:' line (the map follows a line 'map:' after the header)");
 		return false;
 	}
 	return true;
@@ -636,7 +690,7 @@ static int collect_rows(struct parser *p, struct cursor *cur, int map_line, stru
 	while (nrows > 0 && is_blank(cur->text + (*rows)[nrows - 1].off, (size_t)(*rows)[nrows - 1].len))
 		nrows--;
 	if (nrows == 0)
-		perr(p, map_line, 1, "the map is empty (draw it on the lines after 'map:')");
+		perr(p, "empty-map", map_line, 1, "the map is empty (draw it on the lines after 'map:')");
 	return nrows;
 }
 
@@ -646,7 +700,7 @@ static void measure(struct parser *p, const struct row *rows, int nrows, bool he
 {
 	*height = nrows;
 	if (*height > LEVEL_MAX_SIDE) {
-		perr(p, rows[LEVEL_MAX_SIDE].line, 1, "the map has %d rows; at most %d are allowed", *height,
+		perr(p, "too-tall", rows[LEVEL_MAX_SIDE].line, 1, "the map has %d rows; at most %d are allowed", *height,
 		     LEVEL_MAX_SIDE);
 		*height = LEVEL_MAX_SIDE;
 	}
@@ -657,7 +711,7 @@ static void measure(struct parser *p, const struct row *rows, int nrows, bool he
 		int cells = hex ? (rows[y].len > parity ? (rows[y].len - parity + 1) / 2 : 0) : rows[y].len;
 		if (cells > LEVEL_MAX_SIDE) {
 			if (!wide_reported)
-				perr(p, rows[y].line, hex ? 2 * LEVEL_MAX_SIDE + parity + 1 : LEVEL_MAX_SIDE + 1,
+				perr(p, "too-wide", rows[y].line, hex ? 2 * LEVEL_MAX_SIDE + parity + 1 : LEVEL_MAX_SIDE + 1,
 				     "the map is %d cells wide here; at most %d are allowed", cells, LEVEL_MAX_SIDE);
 			wide_reported = true;
 			cells = LEVEL_MAX_SIDE;
@@ -713,7 +767,7 @@ static struct level *finish_level(struct parser *p, struct header *h, struct lev
 	lv->description = h->value[KEY_DESCRIPTION];
 	free(h->value[KEY_SEALED]);
 	if (!lv->file) {
-		diag_add(p->diags, DIAG_ERROR, p->file, 0, 0, "out of memory");
+		diag_add_cell(p->diags, DIAG_ERROR, "out-of-memory", p->file, 0, 0, -1, -1, "out of memory");
 		level_destroy(lv);
 		return NULL;
 	}
@@ -722,6 +776,14 @@ static struct level *finish_level(struct parser *p, struct header *h, struct lev
 
 static void partial_shifted_rows(struct parser *p, struct level *lv, const char *text, const struct row *rows,
 				 const struct bestiary *b);
+
+/* Causes first: a missing start or exit is often what another error
+ * brings (a bad glyph, a row read off), so those two come after the rest,
+ * which are in order of position. */
+static int parse_rank(const struct diag *d)
+{
+	return strcmp(d->code, "no-player") == 0 || strcmp(d->code, "no-exit") == 0;
+}
 
 /* The parse both level_parse and level_parse_partial run: the header,
  * the rows, the level built from them and the diagnostics sorted; with
@@ -734,7 +796,7 @@ static struct level *parse_body(struct parser *p, struct header *h, const char *
 	struct row *rows = NULL;
 	struct level *lv = NULL;
 	if (len == 0 || !text) {
-		perr(p, 1, 1, "empty file (a level starts with the line 'astray-level 1')");
+		perr(p, "empty-file", 1, 1, "empty file (a level starts with the line 'astray-level 1')");
 		return NULL;
 	}
 	struct cursor cur = { text, len, 0, 0 };
@@ -746,9 +808,9 @@ static struct level *parse_body(struct parser *p, struct header *h, const char *
 			partial_shifted_rows(p, lv, text, rows, b);
 	}
 	if (!p->stopped)
-		diag_sort(p->diags, first_diag);
+		diag_sort_ranked(p->diags, first_diag, parse_rank);
 	if (p->oom)
-		diag_add(p->diags, DIAG_ERROR, p->file, 0, 0, "out of memory");
+		diag_add_cell(p->diags, DIAG_ERROR, "out-of-memory", p->file, 0, 0, -1, -1, "out of memory");
 	free(rows);
 	return lv;
 }
@@ -847,7 +909,7 @@ struct level *level_parse_partial(const char *file, const char *text, size_t len
 		free(h.value[KEY_SEALED]);
 		if (lv->file)
 			return lv;
-		diag_add(diags, DIAG_ERROR, p.file, 0, 0, "out of memory");
+		diag_add_cell(diags, DIAG_ERROR, "out-of-memory", p.file, 0, 0, -1, -1, "out of memory");
 		level_destroy(lv);
 		return NULL;
 	}
@@ -1086,17 +1148,58 @@ static int *dig_regions(const struct level *lv)
 	return out;
 }
 
+/* Region labels as if the cells of a diamond4 level touched at their
+ * corners too (diamond8's corner steps, past any wall corner): what this
+ * joins to the start and diamond4 does not is cut off only by corners.
+ * NULL on no memory. */
+static int *corner_regions(const struct level *lv)
+{
+	struct level wide = *lv;
+	wide.topo = GRID_DIAMOND8;
+	struct grid *g = level_grid(&wide);
+	int cells = lv->w * lv->h;
+	int *out = g ? malloc((size_t)cells * sizeof *out) : NULL;
+	int *stack = out ? malloc((size_t)cells * sizeof *stack) : NULL;
+	if (!stack) {
+		free(out);
+		grid_destroy(g);
+		return NULL;
+	}
+	for (int i = 0; i < cells; i++)
+		out[i] = -1;
+	for (int i = 0, regions = 0; i < cells; i++) {
+		if (out[i] >= 0 || !grid_passable(g, i))
+			continue;
+		int top = 0;
+		stack[top++] = i;
+		out[i] = regions;
+		while (top > 0) {
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			int k = grid_neighbours(g, stack[--top], true, nb);
+			for (int j = 0; j < k; j++)
+				if (out[nb[j].cell] < 0) {
+					out[nb[j].cell] = regions;
+					stack[top++] = nb[j].cell;
+				}
+		}
+		regions++;
+	}
+	free(stack);
+	grid_destroy(g);
+	return out;
+}
+
 int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_list *diags)
 {
 	const char *file = lv->file ? lv->file : "<level>";
-	int errors = 0;
+	int errors = 0, first_diag = diags->n;
 	int cells = lv->w * lv->h;
 	int *region = malloc((size_t)cells * sizeof *region);
 	int nreg = region ? level_regions(lv, region) : -1;
 	int *size = nreg >= 0 ? calloc((size_t)nreg + 1, sizeof *size) : NULL;
 	int *first = nreg >= 0 ? malloc(((size_t)nreg + 1) * sizeof *first) : NULL;
 	if (nreg < 0 || !size || !first) {
-		diag_add(diags, DIAG_ERROR, file, 0, 0, "out of memory");
+		diag_add_cell(diags, DIAG_ERROR, "out-of-memory", file, 0, 0, -1, -1, "out of memory");
 		free(region);
 		free(size);
 		free(first);
@@ -1123,33 +1226,74 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 			continue;
 		level_cell_position(lv, c->x, c->y, &line, &col);
 		if (r == home)
-			diag_add(diags, DIAG_WARNING, file, line, col,
-				 "sealed cell %d,%d is not sealed: the player can reach it", c->x, c->y);
+			diag_add_cell(diags, DIAG_WARNING, "sealed-reachable", file, line, col, c->x, c->y,
+				      "sealed cell %d,%d is not sealed: the player can reach it", c->x, c->y);
 		else {
-			diag_add(diags, DIAG_NOTE, file, line, col,
+			diag_add_cell(diags, DIAG_NOTE, "sealed-region", file, line, col, c->x, c->y,
 				 "region of %d cell%s sealed on purpose (header 'sealed:'): its monsters and items stay out of reach",
 				 size[r], plural(size[r]));
 			size[r] = -size[r];
 		}
 	}
+	/* On diamond4 the cells of one row touch only at their corners: what
+	 * diamond8's corner steps would join to the start is cut off only by
+	 * that, and the messages say so. */
+	int *wide = NULL;
+	if (lv->topo == GRID_DIAMOND4 && has_player)
+		wide = corner_regions(lv);
+	int wide_home = wide ? wide[lv->player_y * lv->w + lv->player_x] : -1;
+	static const char corner_why[] =
+		": on diamond4 a step crosses an edge of the diamond (up-left, up-right, down-left or down-right), "
+		"and the cells of one row touch only at their corners, so a corridor straight across a row "
+		"cannot be walked (draw it zig-zag over two rows)";
+	static const char corner_short[] = " (joined to the start only at cell corners: diamond4, see above)";
+	bool why_told = false;
+	/* Regions of one cell are summed up in one line when there are many. */
+	int singles = 0, singles_corner = 0, first_single = -1;
+	for (int r = 0; r < nreg; r++)
+		if (r != home && size[r] == 1)
+			singles++;
+	bool sum_singles = singles > LEVEL_SINGLES_LISTED;
+	for (int i = 0; i < cells && wide; i++)
+		if (lv->tiles[i] == TILE_EXIT && region[i] != home && wide[i] == wide_home)
+			why_told = true; /* the exit's error explains it; errors come first */
 	for (int r = 0; r < nreg; r++) {
 		if (r == home || size[r] < 0)
 			continue;
 		int x = first[r] % lv->w, y = first[r] / lv->w;
+		bool corner = wide && wide[first[r]] == wide_home;
+		const char *why = corner ? (why_told ? corner_short : corner_why) : "";
+		why_told |= corner;
+		if (sum_singles && size[r] == 1) {
+			if (first_single < 0)
+				first_single = first[r];
+			singles_corner += corner;
+			continue;
+		}
 		level_cell_position(lv, x, y, &line, &col);
-		diag_add(diags, DIAG_WARNING, file, line, col,
-			 "region of %d cell%s unreachable from the player start (cell %d,%d is one of them)",
-			 size[r], plural(size[r]), x, y);
+		diag_add_cell(diags, DIAG_WARNING, "region-unreachable", file, line, col, x, y,
+			      "region of %d cell%s unreachable from the player start (cell %d,%d is one of them)%s",
+			      size[r], plural(size[r]), x, y, why);
+	}
+	if (first_single >= 0) {
+		int x = first_single % lv->w, y = first_single / lv->w;
+		level_cell_position(lv, x, y, &line, &col);
+		diag_add_cell(diags, DIAG_WARNING, "regions-single", file, line, col, x, y,
+			      "%d floor cells stand alone, each a region of 1 cell unreachable from the player start "
+			      "(the first is %d,%d)%s",
+			      singles, x, y, singles_corner < singles ? "" : why_told ? corner_short : corner_why);
 	}
 	for (int i = 0; i < cells; i++) {
 		if (lv->tiles[i] != TILE_EXIT || region[i] == home)
 			continue;
 		int x = i % lv->w, y = i / lv->w;
 		level_cell_position(lv, x, y, &line, &col);
-		diag_add(diags, DIAG_ERROR, file, line, col,
-			 "exit '>' at %d,%d cannot be reached from the player start", x, y);
+		diag_add_cell(diags, DIAG_ERROR, "exit-unreachable", file, line, col, x, y,
+			      "exit '>' at %d,%d cannot be reached from the player start%s", x, y,
+			      wide && wide[i] == wide_home ? corner_why : "");
 		errors++;
 	}
+	free(wide);
 	int *dig = NULL; /* made for the first digger walled off, if any */
 	bool dig_tried = false;
 	for (int i = 0; i < lv->n_monsters; i++) {
@@ -1167,14 +1311,14 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 			if (dig && dig[mc] == dig[lv->player_y * lv->w + lv->player_x])
 				continue;
 			if (dig) {
-				diag_add(diags, DIAG_WARNING, file, line, col,
+				diag_add_cell(diags, DIAG_WARNING, "monster-unreachable", file, line, col, m->x, m->y,
 					 "%s '%c' at %d,%d can never reach the player, even digging (walled off by "
 					 "permanent walls: '%%' or the map's edge)",
 					 monster_name(b, m->glyph), m->glyph, m->x, m->y);
 				continue;
 			}
 		}
-		diag_add(diags, DIAG_WARNING, file, line, col,
+		diag_add_cell(diags, DIAG_WARNING, "monster-unreachable", file, line, col, m->x, m->y,
 			 "%s '%c' at %d,%d can never reach the player (walled off in a region of %d cell%s)",
 			 monster_name(b, m->glyph), m->glyph, m->x, m->y, size[mr], plural(size[mr]));
 	}
@@ -1184,12 +1328,13 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 		if (ir < 0 || ir == home || size[ir] < 0)
 			continue;
 		level_cell_position(lv, it->x, it->y, &line, &col);
-		diag_add(diags, DIAG_WARNING, file, line, col, "%s '%c' at %d,%d cannot be reached from the player start",
+		diag_add_cell(diags, DIAG_WARNING, "item-unreachable", file, line, col, it->x, it->y,
+			      "%s '%c' at %d,%d cannot be reached from the player start",
 			 item_class_name((int)it->kind), item_class_glyph((int)it->kind), it->x, it->y);
 	}
 	int sw = level_screen_width(lv);
 	if (sw > 80 || lv->h > 24) {
-		diag_add(diags, DIAG_NOTE, file, lv->map_line, lv->map_line ? 1 : 0,
+		diag_add_cell(diags, DIAG_NOTE, "map-scrolls", file, lv->map_line, lv->map_line ? 1 : 0, -1, -1,
 			 "the map is %dx%d cells (%d columns on screen), larger than 80x24: it will scroll",
 			 lv->w, lv->h, sw);
 	}
@@ -1197,6 +1342,7 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 	free(region);
 	free(size);
 	free(first);
+	diag_sort_severity(diags, first_diag); /* errors first: what stops play */
 	return errors;
 }
 
@@ -1267,7 +1413,7 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 	int nreg = region ? level_grid_regions(g, region) : -1;
 	int *size = nreg > 0 ? calloc((size_t)nreg, sizeof *size) : NULL;
 	if (!lv || !region || !members || !taken || nreg < 0 || (nreg > 0 && !size)) {
-		diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");
+		diag_add_cell(diags, DIAG_ERROR, "out-of-memory", fname, 0, 0, -1, -1, "out of memory");
 		goto fail;
 	}
 	lv->topo = GRID_SQUARE8;
@@ -1279,7 +1425,7 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 	const char *base = strrchr(fname, '/');
 	lv->name = strdup(base ? base + 1 : fname);
 	if (!lv->tiles || !lv->file || !lv->name) {
-		diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");
+		diag_add_cell(diags, DIAG_ERROR, "out-of-memory", fname, 0, 0, -1, -1, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < cells; i++) {
@@ -1317,7 +1463,7 @@ struct level *level_from_movingai(const char *file, const char *text, size_t len
 	if (n_monsters > 0) {
 		lv->monsters = malloc((size_t)n_monsters * sizeof *lv->monsters);
 		if (!lv->monsters) {
-			diag_add(diags, DIAG_ERROR, fname, 0, 0, "out of memory");
+			diag_add_cell(diags, DIAG_ERROR, "out-of-memory", fname, 0, 0, -1, -1, "out of memory");
 			goto fail;
 		}
 		/* Draws with rejection while the region is mostly free, so the

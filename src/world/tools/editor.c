@@ -110,6 +110,7 @@ static struct editor *editor_alloc(enum grid_topology topo, int w, int h, const 
 	ed->marker_x[0] = ed->marker_x[1] = -1;
 	ed->marker_y[0] = ed->marker_y[1] = -1;
 	ed->ropt.weight = 1.0;
+	ed->undo_cap = EDITOR_UNDO_CAP;
 	ed->stale = true;
 	return ed;
 }
@@ -145,7 +146,7 @@ struct editor *editor_create(const struct level *lv, const struct bestiary *b, c
 		}
 	}
 	if (!ed->name || (lv->author && !ed->author) || (lv->description && !ed->description) ||
-	    (lv->n_sealed > 0 && !ed->sealed)) {
+	    (lv->n_sealed > 0 && !ed->sealed) || !editor_sealed_text_update(ed)) {
 		editor_destroy(ed);
 		return NULL;
 	}
@@ -194,6 +195,7 @@ void editor_destroy(struct editor *ed)
 	free(ed->description);
 	free(ed->comments);
 	free(ed->sealed);
+	free(ed->sealed_text);
 	free(ed->glyphs);
 	free(ed->changes);
 	free(ed->steps);
@@ -226,10 +228,23 @@ char editor_glyph(const struct editor *ed, int x, int y)
 
 /* ---- changes and undo -------------------------------------------------- */
 
+static void undo_trim(struct editor *ed);
+
 bool editor_record(struct editor *ed, int cell, char before, char after)
 {
+	/* full: the oldest steps go first when the history is over its cap,
+	 * so the array does not double past it (not for a reshape's change,
+	 * whose index in reshapes[] is taken already) */
+	if (cell >= 0 && ed->n_changes == ed->cap_changes && ed->undo_cap > 0 &&
+	    (size_t)ed->cap_changes * sizeof *ed->changes >= ed->undo_cap / 2)
+		undo_trim(ed);
 	if (ed->n_changes == ed->cap_changes) {
 		int cap = ed->cap_changes ? ed->cap_changes * 2 : 256;
+		/* past half the cap, a quarter more at a time: the array stays
+		 * near what the history holds instead of twice it */
+		if (ed->undo_cap > 0 && ed->cap_changes >= 1024 &&
+		    (size_t)cap * sizeof *ed->changes > ed->undo_cap)
+			cap = ed->cap_changes + ed->cap_changes / 4;
 		struct change *c = realloc(ed->changes, (size_t)cap * sizeof *c);
 		if (!c)
 			return false;
@@ -261,6 +276,124 @@ void editor_begin(struct editor *ed)
 	ed->group_start = ed->n_changes;
 }
 
+/* ---- the history's memory cap ----------------------------------------- */
+
+static size_t shape_bytes(const struct shape *sh)
+{
+	size_t n = sizeof *sh + (size_t)sh->n_sealed * sizeof *sh->sealed;
+	if (sh->glyphs)
+		n += (size_t)sh->w * (size_t)sh->h;
+	const char *str[] = { sh->name, sh->author, sh->description };
+	for (int i = 0; i < 3; i++)
+		if (str[i])
+			n += strlen(str[i]) + 1;
+	return n;
+}
+
+/* The end of the recorded steps' changes: an open stroke's follow them. */
+static int steps_end(const struct editor *ed)
+{
+	return ed->group > 0 ? ed->group_start : ed->n_changes;
+}
+
+/* What steps [from, to) hold: their changes and the reshapes they keep. */
+static size_t steps_bytes(const struct editor *ed, int from, int to)
+{
+	int begin = ed->steps[from], end = to < ed->n_steps ? ed->steps[to] : steps_end(ed);
+	size_t n = (size_t)(end - begin) * sizeof(struct change) + (size_t)(to - from) * sizeof(int);
+	for (int i = begin; i < end; i++)
+		if (ed->changes[i].cell < 0) {
+			const struct reshape *r = &ed->reshapes[-1 - ed->changes[i].cell];
+			n += shape_bytes(&r->before) + shape_bytes(&r->after);
+		}
+	return n;
+}
+
+size_t editor_undo_bytes(const struct editor *ed)
+{
+	size_t open = (size_t)(ed->n_changes - steps_end(ed)) * sizeof(struct change);
+	return (ed->n_steps > 0 ? steps_bytes(ed, 0, ed->n_steps) : 0) + open;
+}
+
+/*
+ * Drops the oldest steps while the history is over its cap, the newest
+ * step kept (a stroke still open counts as the newest): their changes
+ * go, the reshapes they hold are freed and the later ones renumbered,
+ * and the saved and restored marks follow (one that pointed into what is
+ * gone can no longer be reached).
+ */
+static void undo_trim(struct editor *ed)
+{
+	int keep = ed->group > 0 ? 0 : 1;
+	if (ed->undo_cap == 0 || ed->n_steps <= keep)
+		return;
+	size_t total = editor_undo_bytes(ed);
+	int k = 0;
+	/* only steps in effect: the state before them is then the new base */
+	while (total > ed->undo_cap && k < ed->n_steps - keep && k < ed->done) {
+		total -= steps_bytes(ed, k, k + 1);
+		k++;
+	}
+	if (k == 0)
+		return;
+	/* every recorded step may go while a stroke is open: then up to it */
+	int cut = k < ed->n_steps ? ed->steps[k] : steps_end(ed);
+	/* the reshapes of the dropped steps are the first ones, in order */
+	int gone = 0;
+	for (int i = 0; i < cut; i++)
+		if (ed->changes[i].cell < 0 && -ed->changes[i].cell > gone)
+			gone = -ed->changes[i].cell;
+	for (int i = 0; i < gone; i++) {
+		editor_shape_free(&ed->reshapes[i].before);
+		editor_shape_free(&ed->reshapes[i].after);
+	}
+	if (gone > 0) {
+		memmove(ed->reshapes, ed->reshapes + gone, (size_t)(ed->n_reshapes - gone) * sizeof *ed->reshapes);
+		ed->n_reshapes -= gone;
+	}
+	memmove(ed->changes, ed->changes + cut, (size_t)(ed->n_changes - cut) * sizeof *ed->changes);
+	ed->n_changes -= cut;
+	for (int i = 0; i < ed->n_changes; i++)
+		if (ed->changes[i].cell < 0)
+			ed->changes[i].cell += gone;
+	for (int i = k; i < ed->n_steps; i++)
+		ed->steps[i - k] = ed->steps[i] - cut;
+	if (ed->group > 0)
+		ed->group_start -= cut;
+	ed->n_steps -= k;
+	ed->done -= k;
+	ed->saved_at = ed->saved_at >= k ? ed->saved_at - k : -1;
+	ed->mark_at = ed->mark_at >= k ? ed->mark_at - k : -1;
+	ed->dropped_new += k;
+	ed->dropped_all += k;
+	/* give the memory back: a huge fill's changes may be gone */
+	if (ed->cap_changes > 1024 && ed->n_changes < ed->cap_changes / 4) {
+		int cap = ed->n_changes * 2 > 256 ? ed->n_changes * 2 : 256;
+		struct change *c = realloc(ed->changes, (size_t)cap * sizeof *c);
+		if (c) {
+			ed->changes = c;
+			ed->cap_changes = cap;
+		}
+	}
+}
+
+void editor_set_undo_cap(struct editor *ed, size_t bytes)
+{
+	ed->undo_cap = bytes;
+	undo_trim(ed);
+}
+
+size_t editor_undo_cap(const struct editor *ed) { return ed->undo_cap; }
+
+int editor_undo_dropped(struct editor *ed, long *all)
+{
+	int n = ed->dropped_new;
+	ed->dropped_new = 0;
+	if (all)
+		*all = ed->dropped_all;
+	return n;
+}
+
 void editor_end(struct editor *ed)
 {
 	if (ed->group <= 0 || --ed->group > 0)
@@ -290,6 +423,7 @@ void editor_end(struct editor *ed)
 	}
 	ed->steps[ed->n_steps++] = ed->group_start;
 	ed->done = ed->n_steps;
+	undo_trim(ed);
 }
 
 /* Sets one cell inside a group; returns 1 when it changed, 0 when not, -1 on no memory. */

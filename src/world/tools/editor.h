@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bestiary.h"
 #include "diag.h"
@@ -82,6 +83,32 @@ int editor_rect(struct editor *ed, int x0, int y0, int x1, int y1, char glyph, b
 int editor_fill(struct editor *ed, int x, int y, char glyph);
 
 /*
+ * A clip: the glyphs of a rectangle of cells, row by row, for copy,
+ * paste (a stamp), stamp and mirror.  Zero it before the first use.
+ */
+struct editor_clip {
+	int w, h;
+	char *glyphs;        /* w * h file glyphs, or NULL: empty */
+};
+void editor_clip_free(struct editor_clip *c); /* and zeroes it */
+/* The rectangle with these corners, clipped to the map, into out (what
+ * it held is replaced).  False when none of it is on the map, or no
+ * memory (out unchanged). */
+bool editor_copy(const struct editor *ed, int x0, int y0, int x1, int y1, struct editor_clip *out);
+/* Turns the clip over: left to right, or top to bottom.  On hex and
+ * diamond maps the cells mirror by their places in the rows (each row's
+ * half-cell shift stays with the row). */
+void editor_clip_mirror(struct editor_clip *c, bool left_right);
+/* Stamps the clip with its top-left cell at (x, y), as one undo step; its
+ * cells off the map are skipped.  A start ('@') in the clip moves the
+ * start there.  Returns the cells changed, or -1 (no memory, or a glyph
+ * this bestiary cannot paint: nothing changed). */
+int editor_stamp(struct editor *ed, const struct editor_clip *c, int x, int y);
+/* Mirrors the rectangle with these corners in place (editor_copy,
+ * editor_clip_mirror, editor_stamp): one undo step; the cells changed. */
+int editor_mirror(struct editor *ed, int x0, int y0, int x1, int y1, bool left_right);
+
+/*
  * Groups every edit until the matching editor_end into one undo step (a
  * mouse stroke).  Groups nest; only the outermost counts.
  */
@@ -93,6 +120,23 @@ bool editor_undo(struct editor *ed);
 bool editor_redo(struct editor *ed);
 int editor_undo_count(const struct editor *ed);
 int editor_redo_count(const struct editor *ed);
+
+/*
+ * The undo history's memory cap: when a step takes the history (its cell
+ * changes, and the whole states a header edit or a resize keeps) past
+ * it, the oldest steps are dropped until it fits again; the newest step
+ * is always kept, whatever its size.  EDITOR_UNDO_CAP at the start (a
+ * fill of a 4096x4096 level takes about 130 MB).  0 means no cap.
+ */
+#define EDITOR_UNDO_CAP ((size_t)256 << 20)
+void editor_set_undo_cap(struct editor *ed, size_t bytes);
+size_t editor_undo_cap(const struct editor *ed);
+/* The bytes the history holds now, as the cap counts them. */
+size_t editor_undo_bytes(const struct editor *ed);
+/* The oldest steps dropped since the last call (then 0 until more are
+ * dropped), for a word to the user; `all` (may be NULL) gets the number
+ * dropped since the start. */
+int editor_undo_dropped(struct editor *ed, long *all);
 
 /* Whether the map differs from what was last saved (or loaded). */
 bool editor_modified(const struct editor *ed);
@@ -214,6 +258,8 @@ struct editor_monster_plan {
 	int post;            /* the cell its mind holds at the end: a pack member's post, an ambusher's lair,
 	                        a ranged monster's firing spot; -1 none */
 	int strike;          /* the cell it first struck the player from (a blow or a shot); -1 none */
+	int strike_turn;     /* the player's turn (1 the first) of that strike: when it arrives; 0 none */
+	int settle_turn;     /* the turn of its last step or dig (at its post, or where it strikes from); 0 never moved */
 	bool asleep;         /* still asleep at the end (an ambusher of a kind that may sleep) */
 };
 /* Plays the scratch game when the map changed; the number of monsters (as
@@ -224,18 +270,100 @@ bool editor_monster_plan(struct editor *ed, int i, struct editor_monster_plan *o
 /* The turns the plans were played for, and whether the work limit cut them short. */
 int editor_monster_plan_turns(struct editor *ed, bool *cut);
 
+/* ---- sight ---- */
+
+/*
+ * The sight view: the game's own line of sight (fov.h) over the map as
+ * it is now, doors shut.  editor_sight marks in out (w * h bytes) every
+ * cell seen from (x, y) within `radius` and returns how many, or -1 (off
+ * the map, no memory).  Sight is symmetric between cells one can see
+ * through, so the cells a start sees within a radius are the cells from
+ * which a monster of that sight sees the start.
+ */
+int editor_sight(struct editor *ed, int x, int y, int radius, uint8_t *out);
+/* The sight radius of the monster on (x, y) (its kind's), or -1 when no
+ * known monster stands there. */
+int editor_sight_radius(const struct editor *ed, int x, int y);
+/* The widest sight of the monsters on the map (of the bestiary's kinds
+ * when the map has none); 0 without a bestiary. */
+int editor_sight_widest(const struct editor *ed);
+/* Whether (ax, ay) sees (bx, by) within radius, as a monster's sight
+ * test does: 1, 0, or -1 on no memory. */
+int editor_sees(struct editor *ed, int ax, int ay, int bx, int by, int radius);
+
+/* ---- the quick sim ---- */
+
+/*
+ * N games of `astray sim` on the level as it is now (a copy: later edits
+ * do not touch them), played a few at a time by editor_sim_step so a
+ * screen stays live and can stop the run; the heat of deaths and first
+ * contacts (sim.h's heat layers) over the map.  `player` is an enum
+ * sim_player; the game seeds are sim's (sim_game_seed of `seed`).
+ */
+struct editor_sim;
+struct editor_sim_result {
+	int games, done;      /* asked for, played so far */
+	int player;           /* enum sim_player */
+	int escaped, killed, out_of_turns;
+	double mean_turns;
+};
+/* NULL with the reason in err: errors on the level, no bestiary, no memory. */
+struct editor_sim *editor_sim_start(struct editor *ed, const struct bestiary *b, int games, int player, int max_turns,
+				    uint64_t seed, char *err, size_t errlen);
+void editor_sim_destroy(struct editor_sim *s); /* NULL does nothing */
+/* Plays up to `games` more games; the number played in all, -1 on failure. */
+int editor_sim_step(struct editor_sim *s, int games);
+bool editor_sim_finished(const struct editor_sim *s);
+const struct editor_sim_result *editor_sim_result(const struct editor_sim *s);
+/* The deaths (or first-contact) counts per cell, w * h of them, and the
+ * largest; NULL before the first game. */
+const double *editor_sim_heat(const struct editor_sim *s, bool deaths, int *w, int *h, double *max);
+const char *editor_sim_player_name(int player);
+int editor_sim_players(void); /* how many players there are (0 .. n-1) */
+
+/* ---- play-tests ---- */
+
+struct game;
+/*
+ * A play-test: the game on the level as it is now, not saved or
+ * journaled.  It borrows the editor's level (no edit until it ends).
+ */
+struct editor_playtest {
+	struct level lv;               /* the editor's level, its start moved */
+	const struct level *levels[1];
+	struct game *g;                /* the game (game.h), NULL once ended */
+};
+/*
+ * Starts one with game seed `seed`: from the level's start, or with
+ * x >= 0 from (x, y), a cell one can stand on without a monster; with
+ * `reveal` the player knows the whole map from the first turn.  pt must
+ * not move while the game lives.  False with the reason in err.
+ */
+bool editor_playtest_start(struct editor *ed, int x, int y, bool reveal, const struct bestiary *b, uint64_t seed,
+			   struct editor_playtest *pt, char *err, size_t errlen);
+void editor_playtest_end(struct editor_playtest *pt);
+
 /* ---- header and size ---- */
 
-/* The header keys a designer edits; the topology is fixed once chosen. */
-enum editor_field { EDITOR_NAME, EDITOR_AUTHOR, EDITOR_DESCRIPTION, EDITOR_FIELDS };
+/*
+ * The header keys a designer edits: every key of the format.  `sealed`
+ * is its list of cells as the file writes it ("13,3 5,6"); the topology
+ * changes only within its layout (square4 and square8; hex, diamond4 and
+ * diamond8: the cells keep their places in the text).
+ */
+enum editor_field { EDITOR_NAME, EDITOR_AUTHOR, EDITOR_DESCRIPTION, EDITOR_SEALED, EDITOR_TOPOLOGY,
+		    EDITOR_FIELDS };
 
-const char *editor_field_name(enum editor_field f); /* "name", "author", "description" */
-/* The value now; NULL when the key is absent (author, description). */
+const char *editor_field_name(enum editor_field f); /* "name", "author", "description", "sealed", "topology" */
+/* The value now; NULL when the key is absent (author, description, sealed). */
 const char *editor_header(const struct editor *ed, enum editor_field f);
 
 /*
  * Sets a header key as one undo step.  The value is trimmed of spaces, as
- * the parser reads it; an empty author or description removes the key.
+ * the parser reads it; an empty author, description or sealed removes the
+ * key.  Sealed cells are X,Y separated by spaces, each on the map and on
+ * a cell one can stand on (as the parser wants them); a topology is a
+ * name of the same layout as the map's.
  * Refused (-1, the reason in err, nothing changed) when the file could not
  * hold it: a byte that is not printable ASCII, a ';' at the start or after
  * a space (it would start a comment), an empty name; also no memory, or a

@@ -30,6 +30,8 @@ struct shape {
 	int n_sealed;
 	int w, h;
 	char *glyphs;                 /* w * h, or NULL: the map is not touched */
+	bool retopo;                  /* topo is the topology to take (else the editor's stays) */
+	int topo;                     /* enum grid_topology */
 	int origin_x, origin_y;       /* where the loaded map's 0,0 now is */
 };
 
@@ -46,6 +48,7 @@ struct editor {
 	size_t comments_len;
 	struct level_cell *sealed;
 	int n_sealed;
+	char *sealed_text;            /* the sealed cells as the header writes them ("13,3 5,6"), or NULL */
 	enum grid_topology topo;
 	int w, h;
 	char *glyphs;                 /* w * h file glyphs */
@@ -63,6 +66,9 @@ struct editor {
 	int done;                     /* steps in effect: undo takes step done - 1 */
 	int saved_at;                 /* `done` when last saved; -1 when unreachable */
 	int mark_at;                  /* `done` at editor_set_mark; -1 when dropped */
+	size_t undo_cap;              /* the history's memory cap in bytes (editor_set_undo_cap) */
+	int dropped_new;              /* oldest steps dropped since editor_undo_dropped last asked */
+	long dropped_all;             /* ... since the start */
 	int group;                    /* editor_begin nesting */
 	int group_start;              /* n_changes when the outer group began */
 
@@ -96,6 +102,7 @@ struct plan_acc {
 	int *walk, n_walk, cap_walk;
 	int *dug, n_dug, cap_dug;
 	int post, strike, mind;
+	int strike_turn, settle_turn; /* the turns of its first strike and of its last step or dig; 0 none */
 	bool asleep;
 };
 
@@ -116,6 +123,9 @@ bool editor_record(struct editor *ed, int cell, char before, char after);
 
 /* editor.c: one cell of the open step (editor_begin); 1 changed, 0 not, -1 no memory. */
 int editor_set_cell(struct editor *ed, int x, int y, char glyph);
+
+/* editor_shape.c: ed->sealed_text anew from ed->sealed; false on no memory (then NULL). */
+bool editor_sealed_text_update(struct editor *ed);
 
 /* editor_shape.c: frees what sh holds and zeroes it. */
 void editor_shape_free(struct shape *sh);

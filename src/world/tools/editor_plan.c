@@ -54,6 +54,7 @@ struct plan_run {
 	struct editor *ed;
 	int *level_of;   /* per game monster: its index among the map's monsters */
 	bool moved;      /* a step or a dig this turn */
+	int turn;        /* the player's turn being played: 1 for the first */
 	bool failed;     /* out of memory */
 };
 
@@ -67,13 +68,16 @@ static void observe(void *ud, const struct game *g, int i, struct ai_decision d)
 	int here = grid_index(g->grid, m->x, m->y);
 	if (d.act == AI_STEP) {
 		pr->moved = true;
+		a->settle_turn = pr->turn;
 		pr->failed |= !push(&a->walk, &a->n_walk, &a->cap_walk, d.cell);
 	} else if (d.act == AI_DIG) {
 		pr->moved = true;
+		a->settle_turn = pr->turn;
 		if (a->n_dug == 0 || a->dug[a->n_dug - 1] != d.cell)
 			pr->failed |= !push(&a->dug, &a->n_dug, &a->cap_dug, d.cell);
 	} else if ((d.act == AI_ATTACK || d.act == AI_SHOOT) && a->strike < 0) {
 		a->strike = here;
+		a->strike_turn = pr->turn;
 	}
 }
 
@@ -102,6 +106,7 @@ static bool plans_reset(struct editor *ed, int n)
 		struct plan_acc *a = &ed->plans[i];
 		a->n_walk = a->n_dug = 0;
 		a->post = a->strike = a->mind = -1;
+		a->strike_turn = a->settle_turn = 0;
 		a->asleep = false;
 	}
 	ed->n_plans = n;
@@ -150,6 +155,7 @@ static bool play_plans(struct editor *ed)
 	for (; t < turns && quiet < EDITOR_PLAN_QUIET && !g->over && !pr.failed; t++) {
 		tell(g);
 		pr.moved = false;
+		pr.turn = t + 1;
 		struct action wait = { .kind = ACT_WAIT };
 		game_act(g, &wait);
 		quiet = pr.moved ? 0 : quiet + 1;
@@ -204,6 +210,7 @@ bool editor_monster_plan(struct editor *ed, int i, struct editor_monster_plan *o
 		.walk = a->n_walk ? a->walk : NULL, .walk_len = a->n_walk,
 		.dug = a->n_dug ? a->dug : NULL, .n_dug = a->n_dug,
 		.post = a->post, .strike = a->strike, .asleep = a->asleep,
+		.strike_turn = a->strike_turn, .settle_turn = a->settle_turn,
 	};
 	return true;
 }

@@ -57,6 +57,8 @@ static bool shape_take(const struct editor *ed, struct shape *sh, bool map)
 		return false;
 	sh->w = ed->w;
 	sh->h = ed->h;
+	sh->retopo = true;
+	sh->topo = (int)ed->topo;
 	sh->origin_x = ed->origin_x;
 	sh->origin_y = ed->origin_y;
 	if (map) {
@@ -83,12 +85,15 @@ bool editor_shape_apply(struct editor *ed, const struct shape *sh)
 	if (!header_dup(sh->name, sh->author, sh->description, sh->sealed, sh->n_sealed, &now))
 		return false;
 	bool map = sh->glyphs != NULL, sized = map && (sh->w != ed->w || sh->h != ed->h);
-	size_t cells = (size_t)sh->w * (size_t)sh->h;
+	enum grid_topology topo = sh->retopo ? (enum grid_topology)sh->topo : ed->topo;
+	bool regrid = sized || topo != ed->topo;
+	int nw = map ? sh->w : ed->w, nh = map ? sh->h : ed->h;
+	size_t cells = (size_t)nw * (size_t)nh;
 	char *glyphs = map ? malloc(cells) : NULL;
 	uint8_t *tiles = sized ? malloc(cells) : NULL;
-	struct grid *g = sized ? grid_create(sh->w, sh->h, ed->topo) : NULL;
+	struct grid *g = regrid ? grid_create(nw, nh, topo) : NULL;
 	struct path_ctx *rc = g ? path_create(g) : NULL, *fc = g ? path_create(g) : NULL;
-	if ((map && !glyphs) || (sized && (!tiles || !rc || !fc))) {
+	if ((map && !glyphs) || (sized && !tiles) || (regrid && (!rc || !fc))) {
 		free(glyphs);
 		free(tiles);
 		path_destroy(rc);
@@ -123,16 +128,37 @@ bool editor_shape_apply(struct editor *ed, const struct shape *sh)
 	if (sized) {
 		free(ed->lv.tiles);
 		ed->lv.tiles = tiles;
+	}
+	if (regrid) {
 		path_destroy(ed->route_ctx);
 		path_destroy(ed->flood_ctx);
 		grid_destroy(ed->grid);
 		ed->grid = g;
 		ed->route_ctx = rc;
 		ed->flood_ctx = fc;
-		ed->w = sh->w;
-		ed->h = sh->h;
+		ed->w = nw;
+		ed->h = nh;
+		ed->topo = topo;
 	}
+	if (!editor_sealed_text_update(ed))
+		ed->sealed_text = NULL; /* no memory: the header screen shows none; the cells stay */
 	ed->stale = true;
+	return true;
+}
+
+bool editor_sealed_text_update(struct editor *ed)
+{
+	free(ed->sealed_text);
+	ed->sealed_text = NULL;
+	if (ed->n_sealed == 0)
+		return true;
+	size_t cap = (size_t)ed->n_sealed * 24 + 1, n = 0;
+	char *t = malloc(cap);
+	if (!t)
+		return false;
+	for (int i = 0; i < ed->n_sealed; i++)
+		n += (size_t)snprintf(t + n, cap - n, "%s%d,%d", i ? " " : "", ed->sealed[i].x, ed->sealed[i].y);
+	ed->sealed_text = t;
 	return true;
 }
 
@@ -178,6 +204,7 @@ static int reshape(struct editor *ed, struct shape *after)
 
 static const char *const field_names[EDITOR_FIELDS] = {
 	[EDITOR_NAME] = "name", [EDITOR_AUTHOR] = "author", [EDITOR_DESCRIPTION] = "description",
+	[EDITOR_SEALED] = "sealed", [EDITOR_TOPOLOGY] = "topology",
 };
 
 const char *editor_field_name(enum editor_field f)
@@ -191,6 +218,8 @@ const char *editor_header(const struct editor *ed, enum editor_field f)
 	case EDITOR_NAME: return ed->name;
 	case EDITOR_AUTHOR: return ed->author;
 	case EDITOR_DESCRIPTION: return ed->description;
+	case EDITOR_SEALED: return ed->sealed_text;
+	case EDITOR_TOPOLOGY: return grid_topology_name(ed->topo);
 	default: return NULL;
 	}
 }
@@ -232,6 +261,98 @@ bool editor_header_check(enum editor_field f, const char *value, char *err, size
 		snprintf(err, errlen, "name: a level needs a name");
 		return false;
 	}
+	if (n == a && f == EDITOR_TOPOLOGY) {
+		snprintf(err, errlen, "topology: a level needs one (square4, square8, hex, diamond4 or diamond8)");
+		return false;
+	}
+	return true;
+}
+
+/* The topology named value[a, n) of the same layout as the map's; false with the reason. */
+static bool parse_topology(const struct editor *ed, const char *value, size_t a, size_t n, enum grid_topology *out,
+			   char *err, size_t errlen)
+{
+	static const enum grid_topology all[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		const char *name = grid_topology_name(all[i]);
+		if (strlen(name) != n - a || memcmp(name, value + a, n - a) != 0)
+			continue;
+		if (grid_is_staggered(all[i]) != grid_is_staggered(ed->topo)) {
+			snprintf(err, errlen, "topology: %s lays its rows out %s, this map %s: %s only", name,
+				 grid_is_staggered(all[i]) ? "shifted" : "straight",
+				 grid_is_staggered(ed->topo) ? "shifted" : "straight",
+				 grid_is_staggered(ed->topo) ? "hex, diamond4 or diamond8" : "square4 or square8");
+			return false;
+		}
+		*out = all[i];
+		return true;
+	}
+	snprintf(err, errlen, "topology: unknown '%.*s' (square4, square8, hex, diamond4 or diamond8)",
+		 (int)(n - a > 20 ? 20 : n - a), value + a);
+	return false;
+}
+
+/* The sealed cells of value[a, n) ("X,Y X,Y"), each on the map and standable; false with the reason. */
+static bool parse_sealed_cells(struct editor *ed, const char *value, size_t a, size_t n, struct level_cell **out,
+			       int *count, char *err, size_t errlen)
+{
+	*out = NULL;
+	*count = 0;
+	const struct level *lv = editor_level(ed);
+	if (!lv) {
+		snprintf(err, errlen, "out of memory");
+		return false;
+	}
+	int cap = 0;
+	size_t i = a;
+	while (i < n) {
+		while (i < n && value[i] == ' ')
+			i++;
+		if (i >= n)
+			break;
+		size_t t = i;
+		while (i < n && value[i] != ' ')
+			i++;
+		long x = -1, y = -1;
+		char tok[32];
+		size_t tl = i - t;
+		int used = 0;
+		if (tl < sizeof tok) {
+			memcpy(tok, value + t, tl);
+			tok[tl] = '\0';
+		}
+		if (tl >= sizeof tok || sscanf(tok, "%ld,%ld%n", &x, &y, &used) != 2 || (size_t)used != tl ||
+		    tok[0] == '+' || tok[0] == '-' || strchr(tok, ' ') || strstr(tok, ",+") || strstr(tok, ",-")) {
+			snprintf(err, errlen, "sealed: '%.*s' at character %zu is not a cell X,Y (like 12,4)",
+				 (int)(tl > 20 ? 20 : tl), value + t, t - a + 1);
+			free(*out);
+			return false;
+		}
+		if (x < 0 || y < 0 || x >= ed->w || y >= ed->h) {
+			snprintf(err, errlen, "sealed: cell %ld,%ld is outside the map (%dx%d cells)", x, y, ed->w, ed->h);
+			free(*out);
+			return false;
+		}
+		if (tile_info(level_tile(lv, (int)x, (int)y))->cost == 0) {
+			snprintf(err, errlen,
+				 "sealed: cell %ld,%ld is blocked (%s): name a cell one can stand on inside the region",
+				 x, y, tile_info(level_tile(lv, (int)x, (int)y))->name);
+			free(*out);
+			return false;
+		}
+		if (*count == cap) {
+			int nc = cap ? 2 * cap : 4;
+			struct level_cell *c = realloc(*out, (size_t)nc * sizeof *c);
+			if (!c) {
+				snprintf(err, errlen, "out of memory");
+				free(*out);
+				return false;
+			}
+			*out = c;
+			cap = nc;
+		}
+		(*out)[(*count)++] = (struct level_cell){ (int)x, (int)y };
+	}
 	return true;
 }
 
@@ -245,11 +366,35 @@ int editor_set_header(struct editor *ed, enum editor_field f, const char *value,
 	const char *now = editor_header(ed, f);
 	if ((n == a && !now) || (now && strlen(now) == n - a && memcmp(now, value + a, n - a) == 0))
 		return 0;
+	enum grid_topology topo = ed->topo;
+	struct level_cell *cells = NULL;
+	int n_cells = 0;
+	if (f == EDITOR_TOPOLOGY && !parse_topology(ed, value, a, n, &topo, err, errlen))
+		return -1;
+	if (f == EDITOR_SEALED && !parse_sealed_cells(ed, value, a, n, &cells, &n_cells, err, errlen))
+		return -1;
 	struct shape after;
 	memset(&after, 0, sizeof after);
-	if (!header_dup(ed->name, ed->author, ed->description, ed->sealed, ed->n_sealed, &after)) {
+	bool ok = f == EDITOR_SEALED
+			  ? header_dup(ed->name, ed->author, ed->description, cells, n_cells, &after)
+			  : header_dup(ed->name, ed->author, ed->description, ed->sealed, ed->n_sealed, &after);
+	free(cells);
+	if (!ok) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
+	}
+	after.retopo = true;
+	after.topo = (int)topo;
+	if (f == EDITOR_SEALED || f == EDITOR_TOPOLOGY) {
+		after.w = ed->w;
+		after.h = ed->h;
+		after.origin_x = ed->origin_x;
+		after.origin_y = ed->origin_y;
+		if (reshape(ed, &after) < 0) {
+			snprintf(err, errlen, ed->group > 0 ? "finish the stroke first" : "out of memory");
+			return -1;
+		}
+		return 1;
 	}
 	char *v = NULL;
 	if (n > a) {

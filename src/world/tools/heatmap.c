@@ -59,7 +59,7 @@ static bool has_line_break(const char *s)
 }
 
 int heatmap_counts_write(FILE *f, const struct heatmap_run *run, const struct sim_heat *a,
-			 const struct sim_heat *b)
+			 const struct sim_heat *b, const char *monsters)
 {
 	if (!a || a->w == 0 || (run->compare && (!b || b->w != a->w || b->h != a->h)) || has_line_break(run->level) ||
 	    has_line_break(run->settings[0]) || has_line_break(run->settings[1]) || has_line_break(run->kind))
@@ -86,6 +86,15 @@ int heatmap_counts_write(FILE *f, const struct heatmap_run *run, const struct si
 		}
 		fputc('\n', f);
 	}
+	bool any = false;
+	for (int c = 0; monsters && c < a->w * a->h && !any; c++)
+		any = monsters[c] > ' ' && monsters[c] < 0x7f;
+	if (any) {
+		fprintf(f, "monsters:\n");
+		for (int c = 0; c < a->w * a->h; c++)
+			if (monsters[c] > ' ' && monsters[c] < 0x7f)
+				fprintf(f, "%c %d %d\n", monsters[c], c % a->w, c / a->w);
+	}
 	fprintf(f, "counts:\n");
 	const struct sim_heat *side[2] = { a, b };
 	for (int l = 0; l < SIM_HEAT_COUNT; l++)
@@ -104,6 +113,7 @@ void heatmap_counts_fini(struct heatmap_counts *c)
 		return;
 	sim_heat_fini(&c->heat[0]);
 	sim_heat_fini(&c->heat[1]);
+	free(c->monsters);
 	memset(c, 0, sizeof *c);
 }
 
@@ -352,6 +362,35 @@ static bool heat_alloc(struct sim_heat *h, int w, int hh, int topo)
 	return ok;
 }
 
+/* The lines "G X Y" after "monsters:" (a kind's letter where one starts),
+ * up to the line after them, which is left in r.  False after reporting. */
+static bool monster_lines(struct counts_reader *r, struct heatmap_counts *out)
+{
+	const struct sim_heat *h = &out->heat[0];
+	out->monsters = calloc((size_t)h->w * (size_t)h->h, 1);
+	if (!out->monsters) {
+		diag_add(r->d, DIAG_ERROR, r->file, 0, 0, "out of memory");
+		return false;
+	}
+	for (;;) {
+		if (!next_line(r))
+			return fail(r, 1, "the file ends before 'counts:'");
+		if (r->len == 7 && memcmp(r->text, "counts:", 7) == 0)
+			return true;
+		const char *sp = r->len > 2 ? memchr(r->text + 2, ' ', r->len - 2) : NULL;
+		uint64_t x, y;
+		if (r->len < 5 || r->text[0] <= ' ' || r->text[0] >= 0x7f || r->text[1] != ' ' || !sp)
+			return fail(r, 1, "expected 'G X Y': a monster kind's letter and the cell it starts on");
+		if (!parse_u64(r->text + 2, (size_t)(sp - r->text - 2), 0, (uint64_t)h->w - 1, &x) ||
+		    !parse_u64(sp + 1, r->len - (size_t)(sp + 1 - r->text), 0, (uint64_t)h->h - 1, &y))
+			return fail(r, 3, "the cell is outside the map given by size");
+		size_t c = (size_t)y * (size_t)h->w + (size_t)x;
+		if (out->monsters[c])
+			return fail(r, 1, "two monsters start on the cell %d,%d", (int)x, (int)y);
+		out->monsters[c] = r->text[0];
+	}
+}
+
 static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 {
 	if (!next_line(r) || r->len != 13 || memcmp(r->text, "astray-heat 1", 13) != 0) {
@@ -412,8 +451,13 @@ static bool parse_body(struct counts_reader *r, struct heatmap_counts *out)
 		}
 		out->run.start = sy * w + sx;
 	}
-	if (!next_line(r) || r->len != 7 || memcmp(r->text, "counts:", 7) != 0)
-		return fail(r, 1, "expected 'counts:' after the terrain rows");
+	if (!next_line(r))
+		return fail(r, 1, "expected 'monsters:' or 'counts:' after the terrain rows");
+	if (r->len == 9 && memcmp(r->text, "monsters:", 9) == 0 && !monster_lines(r, out))
+		return false;
+	if (r->len != 7 || memcmp(r->text, "counts:", 7) != 0)
+		return fail(r, 1, "expected %s", out->monsters ? "'counts:' after the monsters' lines"
+							       : "'monsters:' or 'counts:' after the terrain rows");
 	long long last = -1;
 	for (;;) {
 		if (!next_line(r))
@@ -622,6 +666,13 @@ bool heatmap_counts_merge(const struct heatmap_counts *const *parts, const char 
 			ok = sim_heat_add(&out->heat[s], &first->heat[s]);
 			for (int i = 1; ok && i < n; i++)
 				ok = sim_heat_add(&out->heat[s], &parts[order[i]]->heat[s]);
+		}
+		size_t cells = (size_t)first->heat[0].w * (size_t)first->heat[0].h;
+		if (ok && first->monsters) {
+			out->monsters = malloc(cells);
+			ok = out->monsters != NULL;
+			if (ok)
+				memcpy(out->monsters, first->monsters, cells);
 		}
 		if (!ok)
 			diag_add(d, DIAG_ERROR, files[0], 0, 0, "out of memory");

@@ -43,15 +43,17 @@ struct heatmap_counts {
 	struct heatmap_run run;
 	struct sim_heat heat[2];   /* side A (or the run), side B under compare */
 	int line_of[16];           /* where each header key was read (for messages) */
+	char *monsters;            /* owned: w * h kind glyphs where monsters start, 0 elsewhere; NULL for none */
 };
 
 void heatmap_counts_fini(struct heatmap_counts *c);   /* NULL does nothing */
 
-/* Writes run and heat (b NULL unless run->compare) in that format.  -1
+/* Writes run and heat (b NULL unless run->compare) in that format, with
+ * the monsters' starts (w * h glyphs, 0 for none; NULL: no section).  -1
  * when the heat is empty or a name holds a line break; write errors show
  * in ferror(f). */
 int heatmap_counts_write(FILE *f, const struct heatmap_run *run, const struct sim_heat *a,
-			 const struct sim_heat *b);
+			 const struct sim_heat *b, const char *monsters);
 
 /* Parses a counts file from memory (`file` names it in messages).  On the
  * first problem returns false with `file:line:col: message` in d; out is

@@ -30,6 +30,8 @@
 #include "journal.h"
 #include "grid.h"
 #include "path.h"
+#include "flood.h"
+#include "rng.h"
 
 static const char *const player_names[SIM_PLAYER_COUNT] = { "exit", "flee", "idle", "fight", "bot" };
 static const char *const outcome_names[SIM_OUTCOME_COUNT] = { "escaped", "killed", "out_of_turns" };
@@ -96,23 +98,29 @@ static const struct sim_metric_info metrics[SIM_METRIC_COUNT] = {
 		"gets the player deeper",
 		"the level the game ended on, 1 first; with --dungeon, where the player won, died or ran out of turns" },
 	[SIM_M_SEARCH_US_MEAN] = { "time_search_us_mean", "us/search mean", false, true, 2,
-		"takes longer per search", "mean microseconds per search" },
+		"takes longer per search", "mean microseconds per search", 10.0 },
 	[SIM_M_SEARCH_US_P95] = { "time_search_us_p95", "us/search p95", false, true, 2,
-		"has slower long searches", "95th percentile of microseconds per search" },
+		"has slower long searches", "95th percentile of microseconds per search", 10.0 },
 	[SIM_M_SEARCH_MS_TURN] = { "time_search_ms_turn", "search ms/turn", false, true, 4,
-		"spends more time searching per turn", "milliseconds of searching per game turn" },
+		"spends more time searching per turn", "milliseconds of searching per game turn", 0.01 },
 	[SIM_M_AI_MS_MEAN] = { "time_ai_ms_mean", "AI ms/turn mean", false, true, 4,
 		"costs more per turn",
-		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)" },
+		"mean milliseconds per turn of the monsters' turns (AI, moves, attacks)", 0.01 },
 	[SIM_M_AI_MS_P95] = { "time_ai_ms_p95", "AI ms/turn p95", false, true, 4,
-		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn" },
+		"has slower worst turns", "95th percentile of the monsters' milliseconds per turn", 0.01 },
 	[SIM_M_XLEVEL] = { "xlevel", "experience level", false, false, 2,
 		"leaves the player at a higher experience level", "the player's experience level at the end" },
 	[SIM_M_ITEMS_USED] = { "items_used", "items used", false, false, 2,
 		"has the player use more items", "items the player quaffed, read, zapped or applied, and shots thrown or fired" },
 	[SIM_M_AI_CPU_MS_MEAN] = { "time_ai_cpu_ms_mean", "AI CPU ms/turn mean", false, true, 4,
 		"costs more CPU per turn",
-		"time_ai_ms_mean in CPU time: what a shared machine gives other programs is not counted" },
+		"time_ai_ms_mean in CPU time: what a shared machine gives other programs is not counted", 0.01 },
+	[SIM_M_TIMEOUTS] = { "timeouts", "timeouts", true, false, 3,
+		"leaves more games unended",
+		"1 if the turn limit came while the player was trying to end the game (every player but idle): "
+		"a livelock or a stalemate to look into" },
+	[SIM_M_LOWEST_HP] = { "lowest_hp", "lowest hit points", false, false, 2,
+		"leaves the player more hit points at its worst", "the player's lowest hit points during the game (0 if killed)" },
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m)
@@ -213,10 +221,22 @@ struct sim_runner {
 	double cpu_ms;            /* the monsters' CPU milliseconds of the game */
 	int *route;               /* the scripted player's route */
 	int route_len, route_pos, route_cap;
+	int route_goal;           /* plan_exit: the exit its route reaches, -1 when it reaches none */
 	int *exits;               /* exit cells of the current level */
 	int n_exits;
 	uint16_t *avoid;          /* extra cost per cell: the stairs, for a hunt (fight) */
 	struct sim_bot *bot;      /* the bot player's state, made at its first game */
+	struct rng rng;           /* the scripted player's own stream for its tie-breaks, seeded from the
+	                             game's seed apart from the game's streams (sim_run_game_at) */
+	struct flood_ctx *flood;  /* exit's way: a reverse flood from its exit, this level's grid; NULL none */
+	bool flood_stale;         /* the player's last action was refused: flood again */
+	int *fight_best;          /* fight: per monster, the cheapest route to it so far (x 1000, rounded) */
+	bool *given_up;           /* fight: per monster, hunted without gaining ground (below) */
+	int fight_cap;            /* slots of fight_best and given_up */
+	int fight_idle;           /* fight: its decisions since it last gained ground or struck */
+	int fled;                 /* flee: its decisions on this level that ran from a monster */
+	int lowest_hp;            /* this game's lowest hit points of the player */
+	uint64_t trace;           /* this game's trace hash so far (sim_game.trace) */
 	const struct sim_record *record; /* borrowed, or NULL */
 	struct journal *jnl;      /* the current game's journal (--record) */
 	char jnl_err[DIAG_ERR_LEN]; /* why it failed, when it did */
@@ -242,6 +262,9 @@ void sim_runner_destroy(struct sim_runner *r)
 	free(r->exits);
 	free(r->avoid);
 	free(r->track);
+	free(r->fight_best);
+	free(r->given_up);
+	flood_destroy(r->flood);
 	sim_bot_destroy(r->bot);
 	free(r);
 }
@@ -569,6 +592,7 @@ static bool plan_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx
 		}
 	}
 	r->route_len = 0;
+	r->route_goal = best_reached ? best : -1;
 	if (best < 0)
 		return false;
 	struct path_result res;
@@ -589,7 +613,10 @@ static struct action act_move_to(const struct game *g, int cell)
 	return (struct action){ .kind = ACT_MOVE, .dir = (enum grid_dir)d };
 }
 
-static struct action decide_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
+/* The old way of exit: the A* route (with the fallback, for an exit walled
+ * off), kept while the player is on it.  What exit does where its flood
+ * cannot reach (below). */
+static struct action exit_by_route(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
 {
 	int here = player_cell(g);
 	/* Keep the route while the player is on it; plan again when pushed off. */
@@ -601,6 +628,66 @@ static struct action decide_exit(struct sim_runner *r, struct game *g, struct pa
 		return act_wait();
 	/* A monster on the next cell is attacked by the move (bump to attack). */
 	return act_move_to(g, r->route[r->route_pos + 1]);
+}
+
+/* Makes (or carries on) the reverse flood from the exit plan_exit picks,
+ * until the player's cell is settled.  False: no flood reaches it. */
+static bool exit_flood(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
+{
+	int here = player_cell(g);
+	if (r->flood && !r->flood_stale && flood_source(r->flood) >= 0) {
+		if (!flood_settled(r->flood, here))
+			flood_settle(r->flood, &here, 1);
+		if (flood_settled(r->flood, here))
+			return true;
+	}
+	r->flood_stale = false;
+	if (!plan_exit(r, g, ctx) || r->route[r->route_len - 1] != r->route_goal)
+		return false; /* no exit, or none reachable: the fallback route */
+	if (!r->flood && !(r->flood = flood_create(g->grid)))
+		return false;
+	struct flood_options fo = flood_options_default();
+	fo.reverse = true;
+	return flood_run(r->flood, r->route_goal, &fo, &here, 1) >= 0 && flood_settled(r->flood, here);
+}
+
+/* A draw from the player's stream among n > 0 equal choices: none when n is 1. */
+static int pick(struct sim_runner *r, int n)
+{
+	return n > 1 ? rng_range(&r->rng, 0, n - 1) : 0;
+}
+
+/*
+ * exit: a shortest route to the cheapest exit, chosen step by step among
+ * every shortest route: each neighbour that lies on one (downhill on the
+ * reverse flood from the exit, by its full step cost) is an equal choice,
+ * and the player's stream picks one.  A monster on it is attacked by the
+ * move.  Where no flood reaches the player (the exit walled off), the A*
+ * route with the fallback, as before.
+ */
+static struct action decide_exit(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
+{
+	if (!exit_flood(r, g, ctx))
+		return exit_by_route(r, g, ctx);
+	int here = player_cell(g), cand[GRID_MAX_NEIGHBOURS], k = 0;
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(g->grid, here, false, nb);
+	double dh = flood_distance(r->flood, here), tol = 1e-9 * (dh > 1 ? dh : 1);
+	for (int i = 0; i < n; i++) {
+		int c = nb[i].cell;
+		if (!flood_settled(r->flood, c))
+			continue;
+		double via = flood_distance(r->flood, c) + nb[i].step * g->grid->cost[c];
+		if (fabs(via - dh) <= tol)
+			cand[k++] = c;
+	}
+	if (k == 0) {
+		/* the costs changed under the flood (a wall dug to rubble): flood
+		 * again next time, the A* route this time */
+		r->flood_stale = true;
+		return exit_by_route(r, g, ctx);
+	}
+	return act_move_to(g, cand[pick(r, k)]);
 }
 
 /* Distance as the crow flies from a cell to the nearest seen monster (large if none). */
@@ -620,14 +707,23 @@ static double nearest_seen(const struct game *g, int cell, double *sum)
 	return best;
 }
 
-static struct action decide_flee(struct game *g)
+/* Turns of a level flee spends running before it makes for the exit
+ * whatever it sees (a monster as fast as the player, seen all the way round
+ * a loop, held it there until the turn limit). */
+#define SIM_FLEE_PATIENCE 100
+
+/* flee: away from what it sees; with nothing in sight, or once it has
+ * run SIM_FLEE_PATIENCE turns of the level, exit's way out (a flee that
+ * only waited for the monsters, or ran round a loop, never ended its game). */
+static struct action decide_flee(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
 {
 	int here = player_cell(g);
 	double sum, best_sum;
 	double best = nearest_seen(g, here, &best_sum);
-	if (best >= 1e18)
-		return act_wait();
-	int best_cell = here;
+	if (best >= 1e18 || r->fled > SIM_FLEE_PATIENCE)
+		return decide_exit(r, g, ctx);
+	r->fled++;
+	int best_cell = here, ties = 0;
 	for (int d = 0; d < GRID_DIR_COUNT; d++) {
 		int nx, ny;
 		if (!grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) ||
@@ -637,38 +733,92 @@ static struct action decide_flee(struct game *g)
 		if (!game_can_step(g, here, c) || g->occupant[c] >= 0)
 			continue;
 		double dist = nearest_seen(g, c, &sum);
-		/* Farther from the nearest; on a tie, farther from all of them. */
+		/* Farther from the nearest; on a tie, farther from all of them;
+		 * cells equal in both, one drawn at random (reservoir: each of
+		 * the t equal ones kept with chance 1/t). */
 		if (dist > best || (dist == best && sum > best_sum)) {
 			best = dist;
 			best_sum = sum;
+			best_cell = c;
+			ties = 1;
+		} else if (ties > 0 && dist == best && sum == best_sum && rng_range(&r->rng, 1, ++ties) == 1) {
 			best_cell = c;
 		}
 	}
 	return best_cell == here ? act_wait() : act_move_to(g, best_cell);
 }
 
+/* Decisions the fight player hunts one monster without getting a cheaper
+ * route to it than before, nor striking any, before it gives that one up
+ * (a monster that keeps its distance, or one it cannot reach). */
+#define SIM_FIGHT_PATIENCE 40
+
+/* Fresh per-monster hunting records for a level of cap monster slots. */
+static bool fight_level(struct sim_runner *r, int cap)
+{
+	if (cap > r->fight_cap) {
+		int *best = realloc(r->fight_best, (size_t)cap * sizeof *best);
+		if (best)
+			r->fight_best = best;
+		bool *gu = realloc(r->given_up, (size_t)cap * sizeof *gu);
+		if (gu)
+			r->given_up = gu;
+		if (!best || !gu)
+			return false;
+		r->fight_cap = cap;
+	}
+	for (int i = 0; i < cap; i++) {
+		r->fight_best[i] = INT32_MAX;
+		r->given_up[i] = false;
+	}
+	r->fight_idle = 0;
+	r->fled = 0;
+	return true;
+}
+
+/* Whether fight still has a monster to hunt: alive and not given up. */
+static bool fight_has_prey(const struct sim_runner *r, const struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive && (i >= r->fight_cap || !r->given_up[i]))
+			return true;
+	return false;
+}
+
 static struct action decide_fight(struct sim_runner *r, struct game *g, struct path_ctx *ctx)
 {
-	int here = player_cell(g), target = -1;
+	int here = player_cell(g), target = -1, who = -1, ties = 0;
 	double best = 0;
+	/* A monster next to the player is struck, hunted or not. */
 	for (int i = 0; i < g->n_monsters; i++) {
 		const struct monster *m = &g->monsters[i];
-		if (!m->alive)
+		int c = grid_index(g->grid, m->x, m->y);
+		if (!m->alive || !grid_is_adjacent(g->grid, here, c))
+			continue;
+		struct action a = act_move_to(g, c);
+		if (a.kind == ACT_MOVE && game_can_step(g, here, c)) {
+			r->fight_idle = 0;
+			return a;
+		}
+	}
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || (i < r->fight_cap && r->given_up[i]))
 			continue;
 		int c = grid_index(g->grid, m->x, m->y);
 		double d = grid_heuristic(g->grid, here, c);
 		if (target < 0 || d < best) {
 			best = d;
 			target = c;
+			who = i;
+			ties = 1;
+		} else if (d == best && rng_range(&r->rng, 1, ++ties) == 1) {
+			target = c; /* equally near: one drawn from the player's stream */
+			who = i;
 		}
 	}
-	if (target < 0) /* the level is cleared: leave it as exit does */
+	if (target < 0) /* the level is cleared (or given up): leave it as exit does */
 		return decide_exit(r, g, ctx);
-	if (grid_is_adjacent(g->grid, here, target)) {
-		struct action a = act_move_to(g, target);
-		if (a.kind == ACT_MOVE)
-			return a;
-	}
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
 	/* Stepping onto the stairs leaves the level: the hunt goes round them
@@ -676,7 +826,23 @@ static struct action decide_fight(struct sim_runner *r, struct game *g, struct p
 	opt.extra = r->avoid;
 	struct path_result res;
 	if (path_find(ctx, here, target, &opt, &res) == PATH_BAD_INPUT || res.len < 2 ||
-	    !store_route(r, &res))
+	    !store_route(r, &res)) {
+		res.reached = false;
+		res.len = 0;
+	}
+	/* Ground gained: a cheaper route to this monster than ever before. */
+	if (who < r->fight_cap) {
+		double cost = res.len >= 2 && res.reached ? res.cost * 1000.0 : (double)INT32_MAX;
+		int c = cost < (double)INT32_MAX ? (int)lround(cost) : INT32_MAX;
+		if (c < r->fight_best[who]) {
+			r->fight_best[who] = c;
+			r->fight_idle = 0;
+		} else if (++r->fight_idle > SIM_FIGHT_PATIENCE) {
+			r->given_up[who] = true;
+			r->fight_idle = 0;
+		}
+	}
+	if (res.len < 2)
 		return act_wait();
 	const int next = r->route[1];
 	/* A hunt is planned afresh each turn; the way out is planned when the
@@ -685,21 +851,13 @@ static struct action decide_fight(struct sim_runner *r, struct game *g, struct p
 	return act_move_to(g, next);
 }
 
-static bool any_monster_alive(const struct game *g)
-{
-	for (int i = 0; i < g->n_monsters; i++)
-		if (g->monsters[i].alive)
-			return true;
-	return false;
-}
-
 /* Exit and flee take the stairs when they stand on them; fight once no
- * monster lives; idle stays. */
-static bool takes_stairs(enum sim_player p, const struct game *g)
+ * monster is left to hunt; idle stays. */
+static bool takes_stairs(const struct sim_runner *r, enum sim_player p, const struct game *g)
 {
 	/* the bot decides for itself (sim_bot.c) */
 	return p == SIM_PLAYER_EXIT || p == SIM_PLAYER_FLEE ||
-	       (p == SIM_PLAYER_FIGHT && !any_monster_alive(g));
+	       (p == SIM_PLAYER_FIGHT && !fight_has_prey(r, g));
 }
 
 static struct action decide(struct sim_runner *r, struct game *g, struct path_ctx *ctx,
@@ -709,7 +867,7 @@ static struct action decide(struct sim_runner *r, struct game *g, struct path_ct
 	case SIM_PLAYER_EXIT:
 		return decide_exit(r, g, ctx);
 	case SIM_PLAYER_FLEE:
-		return decide_flee(g);
+		return decide_flee(r, g, ctx);
 	case SIM_PLAYER_FIGHT:
 		return decide_fight(r, g, ctx);
 	case SIM_PLAYER_BOT:
@@ -747,6 +905,31 @@ static bool find_exits(struct sim_runner *r, const struct game *g)
 static double percentile_or_nan(struct samples *s, double q)
 {
 	return s->failed ? NAN : stats_percentile(s->v, s->n, q);
+}
+
+/* One value folded into the trace (splitmix64's finaliser over h ^ v). */
+static uint64_t trace_mix(uint64_t h, uint64_t v)
+{
+	uint64_t z = h ^ v;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) + 0x9e3779b97f4a7c15ULL;
+}
+
+/* Folds what the game looks like after an action into r->trace: the turn,
+ * the level, the player's cell and hit points, every monster's cell and
+ * hit points.  What the seed is, or where a random stream stands, is not
+ * in it: two seeds that play the same game give the same trace. */
+static void trace_turn(struct sim_runner *r, const struct game *g)
+{
+	uint64_t h = trace_mix(r->trace, (uint64_t)g->turn << 32 | (uint64_t)(uint32_t)g->depth);
+	h = trace_mix(h, (uint64_t)(uint32_t)player_cell(g) << 32 | (uint64_t)(uint32_t)g->player.hp);
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		uint64_t cell = m->alive ? (uint64_t)(uint32_t)grid_index(g->grid, m->x, m->y) : UINT32_MAX;
+		h = trace_mix(h, cell << 32 | (uint64_t)(uint32_t)m->hp);
+	}
+	r->trace = h;
 }
 
 static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome outcome,
@@ -793,6 +976,8 @@ static void collect(struct sim_runner *r, const struct game *g, enum sim_outcome
 	snprintf(out->killer, sizeof out->killer, "%.31s", outcome == SIM_KILLED ? k : "");
 	v[SIM_M_AI_CPU_MS_MEAN] = r->turn_ms.n > 0 ? r->cpu_ms / (double)r->turn_ms.n : NAN;
 	v[SIM_M_DEPTH] = g->depth + 1;
+	v[SIM_M_LOWEST_HP] = r->lowest_hp;
+	out->trace = trace_mix(r->trace, (uint64_t)outcome);
 }
 
 /*
@@ -868,7 +1053,9 @@ static bool next_level(struct sim_runner *r, struct game *g, struct path_ctx **c
 	path_destroy(*ctx);
 	*ctx = path_create(g->grid);
 	r->route_len = r->route_pos = 0;
-	return *ctx && find_exits(r, g) && behaviour_level(r, g->monster_cap);
+	flood_destroy(r->flood); /* the flood belongs to the old level's grid */
+	r->flood = NULL;
+	return *ctx && find_exits(r, g) && behaviour_level(r, g->monster_cap) && fight_level(r, g->monster_cap);
 }
 
 static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_ctx **ctxp,
@@ -883,7 +1070,7 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		int here = player_cell(g);
 		bool on_exit = g->tiles[here] == TILE_EXIT;
 		struct action a;
-		if (on_exit && takes_stairs(opt->player, g))
+		if (on_exit && takes_stairs(r, opt->player, g))
 			a = (struct action){ .kind = ACT_DESCEND };
 		else if (opt->player != SIM_PLAYER_BOT && g->player.potions > 0 &&
 			 g->player.hp + POTION_HEAL <= g->player.max_hp)
@@ -897,6 +1084,7 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		int turn0 = g->turn;
 		bool contact0 = g->first_contact_turn >= 0;
 		enum act_result res = game_act(g, &a);
+		r->flood_stale |= res == RESULT_NOTHING; /* exit's step was refused: its way is flooded anew */
 		double spent = g->ai.stats.last_ai_us / 1e3, cpu = g->ai.stats.last_ai_cpu_us / 1e3;
 		if (!record(r, &a, res, g))
 			return SIM_OUT_OF_TURNS;
@@ -913,6 +1101,9 @@ static enum sim_outcome play(struct sim_runner *r, struct game *g, struct path_c
 		for (int k = 0; k < turns; k++)
 			samples_push(&r->turn_ms, spent / turns);
 		r->cpu_ms += cpu;
+		if (g->player.hp < r->lowest_hp)
+			r->lowest_hp = g->player.hp > 0 ? g->player.hp : 0;
+		trace_turn(r, g);
 		if (r->heat && r->heat_kind < 0 && !contact0 && g->first_contact_turn >= 0)
 			r->heat->v[SIM_HEAT_CONTACT][player_cell(g)] += 1;
 		if (res == RESULT_DIED || g->player.hp <= 0) {
@@ -1024,6 +1215,8 @@ static bool record_begin(struct sim_runner *r, const struct sim_level *src, int 
 	char name[256], path[4096], gname[160];
 	sim_record_name(src, rec->side, game, seed, name, sizeof name);
 	snprintf(path, sizeof path, "%s/%s", rec->dir, name);
+	if (rec->force)
+		remove(path); /* --force: the journal of this name is written anew (none there: nothing to do) */
 	struct journal_level jl = { .name = src->file };
 	if (src->dungeon > 0)
 		return record_dungeon(r, path, dg, seed, g);
@@ -1133,6 +1326,14 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	r->cpu_ms = 0;
 	r->expanded.failed = r->us.failed = r->turn_ms.failed = false;
 	r->route_len = r->route_pos = 0;
+	flood_destroy(r->flood);
+	r->flood = NULL;
+	r->flood_stale = false;
+	rng_seed(&r->rng, seed ^ 0x706c61796572ULL); /* "player": apart from the game's streams */
+	r->lowest_hp = g->player.hp;
+	r->trace = 0;
+	if (!fight_level(r, g->monster_cap))
+		goto done;
 	g->ai.stats.on_search = on_search;
 	g->ai.stats.ud = r;
 
@@ -1142,7 +1343,8 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	out->monsters = g->n_monsters;
 	r->jnl_failed = false;
 	if (r->record && !record_begin(r, src, game, seed, &gres, &dg, g)) {
-		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s", r->jnl_err);
+		diag_add(diags, DIAG_ERROR, r->record->dir, 0, 0, "--record: %s%s", r->jnl_err,
+			 r->record->force ? "" : " (--force replaces the journals a folder already holds)");
 		goto done;
 	}
 	enum sim_outcome outcome = play(r, g, &ctx, opt);
@@ -1151,6 +1353,7 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 		goto done;
 	}
 	collect(r, g, outcome, out);
+	out->v[SIM_M_TIMEOUTS] = outcome == SIM_OUT_OF_TURNS && opt->player != SIM_PLAYER_IDLE;
 	rc = 0;
 done:
 	path_destroy(ctx);
@@ -1186,6 +1389,50 @@ bool sim_apply_settings(struct bestiary *b, const char *list, char *err, size_t 
 	}
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Distinct values among k[0..n): sorts k. */
+static int count_distinct(uint64_t *k, int n)
+{
+	qsort(k, (size_t)n, sizeof *k, cmp_u64);
+	int d = 0;
+	for (int i = 0; i < n; i++)
+		d += i == 0 || k[i] != k[i - 1];
+	return d;
+}
+
+int sim_distinct(const struct sim_game *games, int n, int col)
+{
+	uint64_t *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
+	if (!k)
+		return -1;
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (col < 0 || !isnan(sim_game_value(&games[i], col)))
+			k[m++] = games[i].trace;
+	int d = count_distinct(k, m);
+	free(k);
+	return d;
+}
+
+int sim_distinct_pairs(const struct sim_game *a, const struct sim_game *b, int n, int col)
+{
+	uint64_t *k = malloc((size_t)(n > 0 ? n : 1) * sizeof *k);
+	if (!k)
+		return -1;
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (col < 0 || (!isnan(sim_game_value(&a[i], col)) && !isnan(sim_game_value(&b[i], col))))
+			k[m++] = a[i].trace * 0x9e3779b97f4a7c15ULL ^ b[i].trace; /* the pair as one key */
+	int d = count_distinct(k, m);
+	free(k);
+	return d;
+}
+
 int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 		  struct stats_summary *out)
 {
@@ -1201,9 +1448,13 @@ int sim_summarize_col(const struct sim_game *games, int n, int col, struct stats
 		v[i] = sim_game_value(&games[i], col);
 	/* Every metric that is not a rate is a count, a turn or a time: never
 	 * negative, so its interval must not go below 0 either. */
-	int used = col < SIM_METRIC_COUNT && metrics[col].rate ? stats_rate_ci(v, (size_t)n, out)
-								 : stats_nonneg_ci(v, (size_t)n, out);
+	bool rate = col < SIM_METRIC_COUNT && metrics[col].rate;
+	int used = rate ? stats_rate_ci(v, (size_t)n, out) : stats_nonneg_ci(v, (size_t)n, out);
 	free(v);
+	int d = sim_distinct(games, n, col);
+	if (d < 0)
+		return -1;
+	stats_effective_n(out, d, rate, true);
 	return used;
 }
 
@@ -1226,6 +1477,11 @@ int sim_compare_col(const struct sim_game *a, const struct sim_game *b, int n, i
 		}
 		rc = stats_paired(va, vb, (size_t)n, &out->diff, &out->a, &out->b);
 		out->n = out->diff.n;
+		out->distinct = sim_distinct_pairs(a, b, n, col);
+		if (out->distinct < 0)
+			rc = -1;
+		else
+			stats_effective_n(&out->diff, out->distinct, false, false);
 		out->sign = stats_interval_sign(out->diff.lo, out->diff.hi);
 	}
 	free(va);

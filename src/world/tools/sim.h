@@ -13,12 +13,20 @@
 #include "level.h"
 #include "stats.h"
 
-/* The scripted players.  Each turn they make an action as the UI would. */
+/*
+ * The scripted players.  Each turn they make an action as the UI would.
+ * Where two choices are equally good (two shortest routes, two monsters
+ * equally near, two cells equally far from danger) they draw from a
+ * stream of their own, seeded from the game's seed apart from the game's
+ * streams, so the seed matters to them too and their draws shift nothing
+ * of the rules' (docs/sim.md, "Players").  Every player but idle ends its
+ * games: a game it takes to the turn limit counts as a timeout.
+ */
 enum sim_player {
-	SIM_PLAYER_EXIT,   /* walks the A* route to the nearest exit, attacking what blocks it */
-	SIM_PLAYER_FLEE,   /* steps to the cell farthest from the nearest seen monster */
+	SIM_PLAYER_EXIT,   /* walks a shortest route to the nearest exit, attacking what blocks it */
+	SIM_PLAYER_FLEE,   /* steps to the cell farthest from the nearest seen monster; none seen: exit's way */
 	SIM_PLAYER_IDLE,   /* waits */
-	SIM_PLAYER_FIGHT,  /* walks to the nearest monster and attacks it */
+	SIM_PLAYER_FIGHT,  /* hunts the nearest monster; gives up one it gains no ground on; none left: exit */
 	SIM_PLAYER_BOT,    /* a careful player of whole dungeons, from what the player knows (sim_bot.h) */
 	SIM_PLAYER_COUNT
 };
@@ -68,6 +76,8 @@ enum sim_metric {
 	SIM_M_XLEVEL,        /* appended: the per-game CSV keeps its older columns in place */
 	SIM_M_ITEMS_USED,
 	SIM_M_AI_CPU_MS_MEAN,
+	SIM_M_TIMEOUTS,      /* appended: a turn limit the player meant to avoid (docs/sim.md) */
+	SIM_M_LOWEST_HP,
 	SIM_METRIC_COUNT
 };
 
@@ -79,6 +89,8 @@ struct sim_metric_info {
 	int decimals;        /* digits after the point in the table */
 	const char *higher;  /* what a higher value means, for --compare ("catches the player more often") */
 	const char *doc;     /* one line for --help and docs/sim.md */
+	double floor;        /* the least difference of practical interest: a --compare verdict
+	                        ignores a smaller one however sure (docs/sim.md, "Statistics") */
 };
 
 const struct sim_metric_info *sim_metric_info(enum sim_metric m);
@@ -132,6 +144,9 @@ struct sim_game {
 	double v[SIM_METRIC_COUNT]; /* NaN where undefined */
 	uint32_t kinds[SIM_KINDS][SIM_KIND_METRIC_COUNT]; /* per kind; all 0 for a kind not in the game */
 	char killer[32];     /* the kind that killed the player ("goblin"), "" when it was not killed */
+	uint64_t trace;      /* what was played, as a hash of every turn's positions and hit points
+	                        (not of the seed or the random streams): equal traces are one game
+	                        played again (sim_distinct) */
 };
 
 /* Column `col` of game g (sim_kind_col): NaN where undefined, a kind's
@@ -246,6 +261,7 @@ struct sim_record {
 	const char *const *sets;    /* KIND.KEY=VALUE overrides the game's bestiary has, in order */
 	int n_sets;
 	const char *side;           /* NULL, or "A"/"B" */
+	bool force;                 /* a journal of the same name is replaced (sim --force), not an error */
 };
 
 /* Games played from now on are recorded (rec borrowed; NULL stops).  A
@@ -297,7 +313,19 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
  */
 bool sim_apply_settings(struct bestiary *b, const char *list, char *err, size_t errlen);
 
-/* The summary of metric m over n games: Wilson for rates, t for the rest.
+/*
+ * Distinct games: how many different traces (sim_game.trace) there are
+ * among games[0..n) that define column col (col < 0: among all of them);
+ * -1 on no memory.  The effective sample size of that column's summary.
+ */
+int sim_distinct(const struct sim_game *games, int n, int col);
+/* The same for pairs: distinct (a[i].trace, b[i].trace) among the pairs
+ * where both define col (col < 0: every pair). */
+int sim_distinct_pairs(const struct sim_game *a, const struct sim_game *b, int n, int col);
+
+/* The summary of metric m over n games: Wilson for rates, t for the rest,
+ * the interval that of as many games as are distinct (stats_effective_n
+ * with sim_distinct: none when every game is the same one).
  * Returns the number of games that define it, or -1 on no memory. */
 int sim_summarize(const struct sim_game *games, int n, enum sim_metric m,
 		  struct stats_summary *out);
@@ -310,6 +338,8 @@ struct sim_paired {
 	double a, b;         /* means over those pairs */
 	struct stats_summary diff; /* of b - a: mean, sd and the paired t interval */
 	int sign;            /* +1 the interval lies above 0 (B higher), -1 below, 0 it holds 0 */
+	int distinct;        /* distinct pairs of games among the n (sim_distinct_pairs): the
+	                        interval is that of as many pairs (none below 2) */
 };
 
 int sim_compare_metric(const struct sim_game *a, const struct sim_game *b, int n,

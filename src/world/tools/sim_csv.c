@@ -54,6 +54,7 @@ struct level_acc {
 	struct row *rows[2];
 	int n[2], cap[2];
 	struct sim_game *games[2]; /* sim_csv_finish's games, in game order */
+	char *settings[2];         /* the side's settings column, from its first row (owned) */
 };
 
 struct sim_csv {
@@ -64,6 +65,8 @@ struct sim_csv {
 	bool compare;
 	bool seeds;                 /* the files have a seed column: games are placed by seed */
 	bool configs;               /* the files have a config column: a level's side has one config */
+	bool traces;                /* the files have a trace column; without it every game counts as
+	                               distinct (files of older versions) */
 	bool any;                   /* a header was read */
 	bool hidden[SIM_METRIC_COUNT];
 	int ncols;                  /* columns of the header */
@@ -74,7 +77,7 @@ struct sim_csv {
 };
 
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
-       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9 };
+       COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9, COL_TOPOLOGY = -10, COL_TRACE = -11, COL_SETTINGS = -12 };
 
 /* Splits one CSV line (quotes as sim writes them) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
@@ -159,9 +162,10 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		int kind;
 	} fixed[] = { { "level", COL_LEVEL }, { "side", COL_SIDE }, { "game", COL_GAME },
 		      { "seed", COL_SEED }, { "outcome", COL_OUTCOME }, { "monsters", COL_MONSTERS },
-		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER } };
+		      { "run", COL_RUN }, { "config", COL_CONFIG }, { "killer", COL_KILLER },
+		      { "topology", COL_TOPOLOGY }, { "trace", COL_TRACE }, { "settings", COL_SETTINGS } };
 	bool seen[SIM_METRIC_COUNT] = { false }, side = false, game = false, level = false, seed = false,
-	     config = false;
+	     config = false, trace = false;
 	char names[SIM_KINDS][32];
 	unsigned has[SIM_KINDS] = { 0 };
 	int n_kinds = 0;
@@ -194,6 +198,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 		level |= kind == COL_LEVEL;
 		seed |= kind == COL_SEED;
 		config |= kind == COL_CONFIG;
+		trace |= kind == COL_TRACE;
 		rd->col_kind[i] = kind;
 	}
 	if (!game || !level) {
@@ -215,7 +220,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	bool kinds_differ = n_kinds != rd->n_kinds;
 	for (int k = 0; k < n_kinds && !kinds_differ; k++)
 		kinds_differ = strcmp(names[k], rd->kind_names[k]) != 0;
-	if (rd->any && (side != rd->compare || seed != rd->seeds || config != rd->configs ||
+	if (rd->any && (side != rd->compare || seed != rd->seeds || config != rd->configs || trace != rd->traces ||
 			memcmp(hidden, rd->hidden, sizeof hidden) != 0 || kinds_differ)) {
 		snprintf(err, errlen, "its columns differ from the first file's (mixed runs?%s)",
 			 kinds_differ ? " its per-kind columns name other kinds: another bestiary" : "");
@@ -226,6 +231,7 @@ static bool read_header(struct sim_csv *rd, char **f, int n, char *err, size_t e
 	rd->compare = side;
 	rd->seeds = seed;
 	rd->configs = config;
+	rd->traces = trace;
 	memcpy(rd->hidden, hidden, sizeof hidden);
 	rd->ncols = n;
 	rd->any = true;
@@ -291,7 +297,7 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 	memset(&g, 0, sizeof g);
 	for (int m = 0; m < SIM_METRIC_COUNT; m++)
 		g.v[m] = NAN;
-	const char *level = NULL, *run = NULL;
+	const char *level = NULL, *run = NULL, *settings = NULL;
 	int side = 0;
 	uint64_t config = 0;
 	for (int i = 0; i < n; i++) {
@@ -367,6 +373,29 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			memcpy(g.killer, f[i], kl + 1);
 			break;
 		}
+		case COL_SETTINGS: /* words for the report's header: kept from a side's first row */
+			settings = f[i];
+			break;
+		case COL_TOPOLOGY: { /* where the game was played: checked, not kept (sim-report writes no rows) */
+			enum grid_topology t;
+			if (f[i][0] && !grid_topology_parse(f[i], &t)) {
+				snprintf(err, errlen, "topology '%.20s' (expected square4, square8, hex, diamond4 or diamond8)",
+					 f[i]);
+				return false;
+			}
+			break;
+		}
+		case COL_TRACE: {
+			char *end;
+			errno = 0;
+			g.trace = strtoull(f[i], &end, 16);
+			if (strlen(f[i]) != 16 || *end != '\0' || errno != 0 || f[i][0] == '-' || f[i][0] == '+' ||
+			    f[i][0] == ' ') {
+				snprintf(err, errlen, "trace '%.30s' (expected 16 hexadecimal digits)", f[i]);
+				return false;
+			}
+			break;
+		}
 		case COL_MONSTERS:
 			if (!parse_long(f[i], 0, 100000000, &v)) {
 				snprintf(err, errlen, "monsters '%.20s' (expected a count)", f[i]);
@@ -394,6 +423,8 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 			break;
 		}
 	}
+	if (!rd->traces) /* no trace: a key of its own for each game and side, so every one is distinct */
+		g.trace = (g.seed ^ (uint64_t)g.index << 40) * 0x9e3779b97f4a7c15ULL + (uint64_t)side;
 	/* Under --generate every game has its own level; the run column names
 	 * the run they make up, the block a single run's summary prints. */
 	struct level_acc *l = find_level(rd, run ? run : level);
@@ -415,6 +446,10 @@ static bool read_row(struct sim_csv *rd, char **f, int n, int line, char *err, s
 				 (unsigned long long)config, (unsigned long long)l->config[side]);
 			return false;
 		}
+	}
+	if (l && settings && !l->settings[side] && !(l->settings[side] = strdup(settings))) {
+		snprintf(err, errlen, "out of memory");
+		return false;
 	}
 	if (l && run && strcmp(run, level) != 0)
 		r.name = strdup(level);
@@ -594,6 +629,8 @@ bool sim_csv_finish(struct sim_csv *rd, struct sim_csv_result *out, struct diag_
 		rd->view[i].monsters = l->games[0][0].monsters;
 		rd->view[i].games[0] = l->games[0];
 		rd->view[i].games[1] = rd->compare ? l->games[1] : NULL;
+		rd->view[i].settings[0] = l->settings[0];
+		rd->view[i].settings[1] = rd->compare ? l->settings[1] : NULL;
 	}
 	out->levels = rd->view;
 	out->n_levels = rd->n_levels;
@@ -687,6 +724,7 @@ void sim_csv_destroy(struct sim_csv *rd)
 	for (int i = 0; i < rd->n_levels; i++) {
 		free(rd->levels[i].file);
 		for (int s = 0; s < 2; s++) {
+			free(rd->levels[i].settings[s]);
 			for (int k = 0; k < rd->levels[i].n[s]; k++)
 				free(rd->levels[i].rows[s][k].name);
 			free(rd->levels[i].rows[s]);

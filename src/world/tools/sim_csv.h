@@ -14,6 +14,7 @@ struct sim_csv_level {
 	const char *file;               /* the level column */
 	int monsters;                   /* monsters of its game 0 */
 	struct sim_game *games[2];      /* setting A (or the run), and B under compare */
+	const char *settings[2];        /* each side's settings column (its first row's), or NULL */
 };
 
 /* What the files add up to (memory borrowed from the struct sim_csv). */

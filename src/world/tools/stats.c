@@ -243,6 +243,33 @@ int stats_paired(const double *a, const double *b, size_t n, struct stats_summar
 	return diff->n;
 }
 
+void stats_effective_n(struct stats_summary *s, int ess, bool rate, bool nonneg)
+{
+	if (ess >= s->n || s->n < 2)
+		return;
+	if (ess < 2) {
+		s->lo = s->hi = NAN;
+		return;
+	}
+	if (rate) {
+		/* the Wilson formula with a proportion p of ess values */
+		double nn = (double)ess, p = s->mean, z = stats_normal_quantile(0.975), z2 = z * z;
+		double denom = 1.0 + z2 / nn;
+		double centre = (p + z2 / (2.0 * nn)) / denom;
+		double half = z / denom * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
+		s->lo = p <= 0.0 ? 0.0 : fmax(0.0, centre - half);
+		s->hi = p >= 1.0 ? 1.0 : fmin(1.0, centre + half);
+		return;
+	}
+	if (isnan(s->lo) || isnan(s->hi))
+		return;
+	double k = sqrt((double)s->n / ess) * stats_t_quantile(0.975, ess - 1) / stats_t_quantile(0.975, s->n - 1);
+	s->lo = s->mean - (s->mean - s->lo) * k;
+	s->hi = s->mean + (s->hi - s->mean) * k;
+	if (nonneg && s->lo < 0)
+		s->lo = 0;
+}
+
 int stats_interval_sign(double lo, double hi)
 {
 	if (isnan(lo) || isnan(hi))

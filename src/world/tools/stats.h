@@ -70,6 +70,19 @@ void stats_wilson(long successes, long n, double z, double *lo, double *hi);
 int stats_paired(const double *a, const double *b, size_t n, struct stats_summary *diff,
 		 double *a_mean, double *b_mean);
 
+/*
+ * Narrows what a summary claims to `ess` independent values out of its n
+ * (its effective sample size: sim counts the distinct games, since a game
+ * played again under another seed is no new evidence).  With ess >= n
+ * nothing changes.  With ess < 2 there is no interval: lo and hi become
+ * NaN.  Otherwise the mean stays and the interval widens as if ess values
+ * had been drawn: a rate's becomes the Wilson interval of the same
+ * proportion over ess values; any other's half-widths are multiplied by
+ * sqrt(n / ess) * t(ess - 1) / t(n - 1) (the 97.5% t quantiles), its
+ * lower end kept at or above 0 when `nonneg`.
+ */
+void stats_effective_n(struct stats_summary *s, int ess, bool rate, bool nonneg);
+
 /* Whether an interval lies wholly on one side of 0: +1 above, -1 below, 0 it holds 0 (or is NaN). */
 int stats_interval_sign(double lo, double hi);
 

@@ -1,0 +1,27 @@
+/* ui_options.h - the options screen (O, from the game and the title): animation speed, colours, mouse. */
+#ifndef ASTRAY_UI_OPTIONS_H
+#define ASTRAY_UI_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "settings.h"
+
+#define UI_OPTIONS_ROWS 3
+
+/* Draws the options screen over the whole terminal: s as it stands, row
+ * sel chosen, note (why the colours cannot show, where the file is, or a
+ * failure) under it. */
+void ui_options_draw(const struct settings *s, int sel, const char *note);
+
+/*
+ * One key on the options screen: up/down (k j) choose a row, left/right
+ * (h l), Enter or Space change it (the speed steps through instant, fast,
+ * normal, slow and slower).  Returns true when the key closes the screen
+ * (Esc, q, O, Q); *changed says whether s changed.
+ */
+bool ui_options_key(struct settings *s, int *sel, int key, bool *changed);
+
+/* The animation speed in words ("normal, 30 ms a step"). */
+void ui_options_speed_words(int delay_ms, char *buf, int size);
+
+#endif

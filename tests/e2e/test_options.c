@@ -1,0 +1,247 @@
+/*
+ * test_options.c - the options screen (O) and its file (issue 30 item 7),
+ * through the real program ($ASTRAY_BIN) in a pseudo-terminal: changes
+ * are kept in DATA/options.txt and read by the next game; "instant"
+ * travel ends before the program next waits for a key, and --delay on
+ * the command line still beats the file; a broken file is said with its
+ * position and the game starts anyway; the title has the same screen.
+ */
+#define _DEFAULT_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pty_check.h"
+
+#define SQUARE "tests/levels/e2e/square.lvl"
+
+struct fixture {
+	char data[64];
+	struct pty p;
+	bool running;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	snprintf(f->data, sizeof f->data, "/tmp/astray-options-test-XXXXXX");
+	if (!mkdtemp(f->data)) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	if (f->running)
+		pty_close(&f->p);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", f->data);
+	int rc = system(cmd);
+	free(f);
+	return rc == 0 ? 0 : -1;
+}
+
+static void expect(struct fixture *f, const char *text)
+{
+	if (!pty_wait_text(&f->p, text, WAIT_MS)) {
+		char what[160];
+		snprintf(what, sizeof what, "never saw \"%s\"", text);
+		pty_fail(&f->p, what);
+	}
+}
+
+/* `astray play [SQUARE] --seed 7 --data DIR [extra]` (no level: the title). */
+static void start(struct fixture *f, bool level, const char *extra1, const char *extra2)
+{
+	char *argv[12];
+	int n = 0;
+	argv[n++] = (char *)pty_bin();
+	if (level) {
+		argv[n++] = (char *)"play";
+		argv[n++] = (char *)SQUARE;
+	}
+	argv[n++] = (char *)"--seed";
+	argv[n++] = (char *)"7";
+	argv[n++] = (char *)"--data";
+	argv[n++] = f->data;
+	if (extra1)
+		argv[n++] = (char *)extra1;
+	if (extra2)
+		argv[n++] = (char *)extra2;
+	argv[n] = NULL;
+	if (f->running)
+		pty_close(&f->p);
+	assert_true(pty_start(&f->p, 24, 80, argv));
+	f->running = true;
+	if (level) {
+		expect(f, "Turn 0");
+		if (!pty_wait_idle(&f->p, WAIT_MS))
+			pty_fail(&f->p, "the game did not go idle");
+	}
+}
+
+static void quit(struct fixture *f)
+{
+	pty_send(&f->p, "Q");
+	expect(f, "Really quit");
+	pty_send(&f->p, "y");
+	if (!pty_wait_exit(&f->p, WAIT_MS))
+		pty_fail(&f->p, "Q y did not end the game");
+	/* the next start is a new game, not a question about this one */
+	char path[128];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/save.jnl.snap", f->data);
+	unlink(path);
+}
+
+static void write_options(struct fixture *f, const char *text)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/options.txt", f->data);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static char *read_options(struct fixture *f)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/options.txt", f->data);
+	char *text = pty_slurp(path);
+	assert_non_null(text);
+	return text;
+}
+
+static void test_options_are_kept(void **state)
+{
+	struct fixture *f = *state;
+	start(f, true, NULL, NULL);
+	pty_send(&f->p, "O");
+	expect(f, "> Animation  normal, 30 ms a step");
+	pty_send(&f->p, "hh");
+	expect(f, "Animation  instant");
+	pty_send(&f->p, "j ");
+	expect(f, "Colours    off");
+	pty_send(&f->p, "\033");
+	expect(f, "Options kept in options.txt.");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	assert_int_equal(pty_turn(&f->p), 0); /* no time passed */
+	char *text = read_options(f);
+	assert_non_null(strstr(text, "delay: instant"));
+	assert_non_null(strstr(text, "colour: off"));
+	assert_non_null(strstr(text, "mouse: on"));
+	free(text);
+	quit(f);
+
+	start(f, true, NULL, NULL); /* the next game reads them */
+	pty_send(&f->p, "O");
+	expect(f, "Animation  instant");
+	expect(f, "Colours    off");
+	pty_send(&f->p, "\033");
+	if (!pty_wait_gone(&f->p, "Animation", WAIT_MS))
+		pty_fail(&f->p, "Esc did not close the options");
+	quit(f);
+}
+
+/* The turn after a click on the far corner (17,6) of the square level
+ * (the player at 3,2: 14 steps), once the program next waits for a key. */
+static int turn_after_long_travel(struct fixture *f)
+{
+	int row, col;
+	if (!pty_find(&f->p, "#..@", &row, &col))
+		pty_fail(&f->p, "the player is not where the test looks");
+	pty_click(&f->p, 0, col + 17, row + 4, false);
+	if (!pty_wait_idle(&f->p, WAIT_MS))
+		pty_fail(&f->p, "the program did not go idle after the click");
+	return pty_turn(&f->p);
+}
+
+static void test_instant_and_delay_override(void **state)
+{
+	struct fixture *f = *state;
+	write_options(f, "astray-options 1\ndelay: instant\n");
+	start(f, true, NULL, NULL);
+	int instant = turn_after_long_travel(f);
+	if (instant != 14)
+		pty_fail(&f->p, "instant travel had not arrived when the program next waited");
+	quit(f);
+	/* --delay on the command line beats the file */
+	start(f, true, "--delay", "1000");
+	int slow = turn_after_long_travel(f);
+	if (slow > 2)
+		pty_fail(&f->p, "--delay 1000 did not slow the travel down");
+	pty_send(&f->p, "x"); /* a key stops travel */
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	quit(f);
+	char *text = read_options(f);
+	assert_non_null(strstr(text, "delay: instant")); /* the file is left as it was */
+	free(text);
+}
+
+static void test_broken_file_says_where(void **state)
+{
+	struct fixture *f = *state;
+	write_options(f, "astray-options 1\nmouse: off\ndelay: soon\n");
+	start(f, true, NULL, NULL);
+	assert_true(pty_log_has(&f->p, "options.txt:3:8: error: delay"));
+	expect(f, "options.txt:3:8");
+	pty_send(&f->p, "O");
+	expect(f, "Mouse      off"); /* the good line stands */
+	expect(f, "Animation  normal"); /* the bad one keeps its default */
+	pty_send(&f->p, "\033");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	quit(f);
+}
+
+static void test_title_options(void **state)
+{
+	struct fixture *f = *state;
+	start(f, false, NULL, NULL);
+	expect(f, "Options");
+	if (!pty_wait_idle(&f->p, WAIT_MS))
+		pty_fail(&f->p, "the title did not go idle");
+	pty_send(&f->p, "o");
+	expect(f, "> Animation");
+	pty_send(&f->p, "\033[B\033[B"); /* down twice: the mouse */
+	expect(f, "> Mouse      on");
+	pty_send(&f->p, "\r");
+	expect(f, "Mouse      off");
+	pty_send(&f->p, "q");
+	expect(f, "Options kept in options.txt.");
+	expect(f, "New dungeon");
+	char *text = read_options(f);
+	assert_non_null(strstr(text, "mouse: off"));
+	free(text);
+	pty_send(&f->p, "q");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_options_are_kept),
+		T(test_instant_and_delay_override),
+		T(test_broken_file_says_where),
+		T(test_title_options),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
