@@ -11,7 +11,9 @@
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make bench-crowd  the crowd rules detour and pass side by side (docs/ai.md)
-#   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each)
+#   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
+#   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,
+#                   the terminal input 20 times that: FUZZ_INPUT_FACTOR)
 #   make soak       random play of every level and generated ones, journals
 #                   replayed, in the sanitizer build (SOAK_SECONDS=60)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -100,7 +102,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-crowd fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-crowd bench-keys-big fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -329,6 +331,10 @@ bench-crowd: build/astray
 CROWD_GAMES ?= 6
 CROWD_TURNS ?= 80
 CROWD_N ?= 1000
+# Key presses on a 4096x4096 level with saving on, and the resume of that
+# game (tools/bench-keys-big; OLD=path/to/astray compares, KEYS, ROUNDS).
+bench-keys-big: build/astray
+	tools/bench-keys-big $(OLD)
 
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
@@ -353,6 +359,11 @@ FUZZERS := level bestiary items map scen set input journal snapshot scores heat 
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
+# The input target's coverage was still rising after 1,200 s, and in 60 s
+# libFuzzer's slow growth of lengths kept it under 92 bytes: it gets
+# FUZZ_INPUT_FACTOR times FUZZ_SECONDS, and its whole length at once.
+FUZZ_INPUT_FACTOR ?= 20
+FUZZ_ARGS_input := -len_control=0
 FUZZ_SRC_level := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_bestiary := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_items := $(CORE_SRC) $(WORLD_SRC)
@@ -375,8 +386,10 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \
 		case $$f in level) max=$(FUZZ_MAXLEN_level);; input) max=$(FUZZ_MAXLEN_input);; *) max=65536;; esac; \
 		mkdir -p build/fuzz-work/$$f; \
-		echo "== fuzz_$$f for $(FUZZ_SECONDS) s"; \
-		./build/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -timeout=5 \
+		case $$f in input) secs=$$(($(FUZZ_SECONDS) * $(FUZZ_INPUT_FACTOR))); args="$(FUZZ_ARGS_input)";; \
+			*) secs=$(FUZZ_SECONDS); args=;; esac; \
+		echo "== fuzz_$$f for $$secs s"; \
+		./build/fuzz_$$f -max_total_time=$$secs -max_len=$$max -timeout=5 $$args \
 			-artifact_prefix=build/fuzz-work/$$f- build/fuzz-work/$$f $$corpus || exit 1; \
 	done
 
