@@ -109,7 +109,8 @@ static const struct opt play_opts[] = {
 	  .help = "write this game's journal to FILE (a new file) instead of the save slot; "
 		  "astray replay FILE shows it" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
-	  .help = "measure the CPU time of N key presses on an 80x24 screen" },
+	  .help = "measure the CPU time of N key presses on an 80x24 screen; with --record FILE, saving as "
+		  "play saves, snapshots included" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 };
@@ -309,8 +310,15 @@ static bool load_bestiary(const struct play_args *a, const char *near, struct be
 	return ok;
 }
 
+/*
+ * --bench-keys N: N key presses, each timed in CPU time.  With --record
+ * FILE the game is saved as play saves it (the journal, its checksums,
+ * and the snapshot beside it every SNAPSHOT_EVERY actions: FILE.snap), so
+ * the figures include what saving costs; a game that ends makes way for
+ * the next seed, journalled to FILE-2, FILE-3...
+ */
 static int run_bench(const struct level *const *levels, const struct bestiary *b,
-		     const struct play_args *a)
+		     const struct play_args *a, const struct journal_setup *setup)
 {
 	double *samples = malloc((size_t)a->bench_keys * sizeof *samples);
 	if (!samples) {
@@ -327,7 +335,36 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 			return 1;
 		}
 		char err[DIAG_ERR_LEN];
-		int got = ui_bench_keys(g, a->bench_keys - have, samples + have, err, sizeof err);
+		struct play_save s;
+		struct ui_hooks hooks;
+		memset(&s, 0, sizeof s);
+		if (a->record) {
+			struct journal_setup one = *setup;
+			one.seed = g->seed;
+			if (games == 0)
+				snprintf(s.path, sizeof s.path, "%s", a->record);
+			else
+				snprintf(s.path, sizeof s.path, "%s-%d", a->record, games + 1);
+			s.in_slot = true; /* snapshots beside it, as the save slot has */
+			if (!play_save_begin(&s, &one, g, err, sizeof err)) {
+				fprintf(stderr, "astray: --bench-keys: %s\n", err);
+				game_destroy(g);
+				free(samples);
+				return 1;
+			}
+			play_save_hooks(&s, &hooks);
+		}
+		int got = ui_bench_keys(g, a->bench_keys - have, a->record ? &hooks : NULL, samples + have, err,
+					sizeof err);
+		if (s.j) {
+			if (hooks.stopping)
+				hooks.stopping(hooks.ud, g);
+			char cerr[DIAG_ERR_LEN];
+			if (!journal_close(s.j, cerr, sizeof cerr))
+				fprintf(stderr, "astray: --bench-keys: %s\n", cerr);
+			if (s.failed)
+				fprintf(stderr, "astray: --bench-keys: saving failed: %s\n", s.failure);
+		}
 		game_destroy(g);
 		games++;
 		if (got < 0) {
@@ -344,9 +381,10 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 	}
 	struct stats_spread sp;
 	stats_spread(samples, (size_t)have, &sp);
-	printf("bench-keys: presses=%d games=%d monsters=%d terminal=80x24 cpu_us_mean=%.1f "
+	printf("bench-keys: presses=%d games=%d monsters=%d map=%dx%d saving=%s terminal=80x24 cpu_us_mean=%.1f "
 	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f\n",
-	       have, games, monsters, sp.mean, sp.p50, sp.p95, sp.max);
+	       have, games, monsters, levels[0]->w, levels[0]->h, a->record ? "on" : "off", sp.mean, sp.p50, sp.p95,
+	       sp.max);
 	free(samples);
 	return 0;
 }
@@ -581,11 +619,7 @@ static int play_dungeon(struct play_args *a)
 		goto out;
 	}
 	const struct level *const *levels = (const struct level *const *)d.levels;
-	if (a->bench_keys > 0) {
-		status = run_bench(levels, &b, a);
-		goto out;
-	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	if (a->bench_keys == 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "astray: play needs a terminal on stdin and stdout "
 				"(for games without one, see astray sim --help)\n");
 		goto out;
@@ -612,6 +646,10 @@ static int play_dungeon(struct play_args *a)
 		.scored = a->sets.n > 0 || a->bestiary ? JOURNAL_SCORED_NO : JOURNAL_SCORED_YES,
 		.levels = jl, .n_levels = d.n,
 	};
+	if (a->bench_keys > 0) {
+		status = run_bench(levels, &b, a, &setup);
+		goto out;
+	}
 	a->dungeon_seed = a->seed;
 	a->dungeon_n = n;
 	status = play_session(a, levels, d.n, &b, &setup);
@@ -1080,8 +1118,18 @@ int cmd_play(int argc, char **argv)
 		goto out;
 	}
 
+	struct journal_setup setup = {
+		.program = ASTRAY_VERSION, .seed = a.seed,
+		.bestiary_name = bestiary_name, .bestiary_text = bestiary_text, .bestiary_len = bestiary_len,
+		.sets = (const char *const *)a.sets.v, .n_sets = a.sets.n,
+		.options = { .ai_share = AI_SHARE_AUTO, .all_hunt = false },
+		/* the high-score list compares like with like: the campaign as
+		 * it comes, not a level of one's own or monsters tuned */
+		.scored = a.targets.n > 0 || a.sets.n > 0 || a.bestiary ? JOURNAL_SCORED_NO : JOURNAL_SCORED_YES,
+		.levels = jlevels, .n_levels = n_levels,
+	};
 	if (a.bench_keys > 0) {
-		status = run_bench((const struct level *const *)levels, &b, &a);
+		status = run_bench((const struct level *const *)levels, &b, &a, &setup);
 		goto out;
 	}
 	if (a.bench_preview > 0) {
@@ -1095,16 +1143,6 @@ int cmd_play(int argc, char **argv)
 		goto out;
 	}
 
-	struct journal_setup setup = {
-		.program = ASTRAY_VERSION, .seed = a.seed,
-		.bestiary_name = bestiary_name, .bestiary_text = bestiary_text, .bestiary_len = bestiary_len,
-		.sets = (const char *const *)a.sets.v, .n_sets = a.sets.n,
-		.options = { .ai_share = AI_SHARE_AUTO, .all_hunt = false },
-		/* the high-score list compares like with like: the campaign as
-		 * it comes, not a level of one's own or monsters tuned */
-		.scored = a.targets.n > 0 || a.sets.n > 0 || a.bestiary ? JOURNAL_SCORED_NO : JOURNAL_SCORED_YES,
-		.levels = jlevels, .n_levels = n_levels,
-	};
 	status = play_session(&a, (const struct level *const *)levels, n_levels, &b, &setup);
 out:
 	for (int i = 0; i < n_levels; i++) {

@@ -37,7 +37,7 @@ bool play_data_dir(const char *dir, char *buf, size_t size, char *err, size_t er
 				      "(use --data DIR, or --no-save)");
 		return false;
 	}
-	return savefile_make_dir(buf, err, errlen);
+	return savefile_make_dir(buf, err, errlen) && savefile_private_dir(buf, err, errlen);
 }
 
 void play_save_slot(const char *data, char *buf, size_t size)

@@ -18,7 +18,8 @@
 #include "ui_palette.h"
 #include "ui_screen.h"
 
-int ui_bench_keys(struct game *g, int n, double *samples_us, char *err, size_t errlen)
+int ui_bench_keys(struct game *g, int n, const struct ui_hooks *hooks, double *samples_us, char *err,
+		  size_t errlen)
 {
 	static const char *const terms[] = { "xterm-256color", "xterm", "vt100" };
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -42,7 +43,7 @@ int ui_bench_keys(struct game *g, int n, double *samples_us, char *err, size_t e
 	set_term(scr);
 	resize_term(24, 80);
 	struct ui u;
-	struct ui_options opt = { .mouse = false, .step_delay_ms = 0 };
+	struct ui_options opt = { .mouse = false, .step_delay_ms = 0, .hooks = hooks };
 	ui_init(&u, g, &opt);
 	ui_screen_modes();
 	u.colour = ui_palette_init();

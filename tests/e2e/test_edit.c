@@ -713,7 +713,9 @@ static void test_play_from_cursor_reveal(void **state)
 	if (!pty_wait_text(&e.p, "Play-test: the whole map is known.", WAIT_MS))
 		dump_fail(&e, "the play-test did not start with the map known");
 	int row, col;
-	if (!pty_find(&e.p, "#>....", &row, &col)) /* the exit's row, known at once */
+	/* the message line is drawn before the map: wait for the map too */
+	if (!pty_wait_text(&e.p, "#>....", WAIT_MS) ||
+	    !pty_find(&e.p, "#>....", &row, &col)) /* the exit's row, known at once */
 		dump_fail(&e, "the exit is not shown at the start");
 	if (!pty_wait_char_at(&e.p, '@', row - 2, col + 10, WAIT_MS))
 		dump_fail(&e, "the player does not stand on the cursor's cell");

@@ -47,6 +47,7 @@ static void reveal_all(struct game *g)
 		g->remembered[i] = 1;
 		g->known[i] = g->grid->cost[i];
 	}
+	game_maps_written(g); /* written by hand: hashed and saved again */
 	g->known_version++;
 }
 
@@ -1157,6 +1158,7 @@ static void corrupt_monster_in_wall(struct game *g)
 	g->occupant[grid_index(g->grid, m->x, m->y)] = -1;
 	m->y = 0;
 	g->occupant[grid_index(g->grid, m->x, m->y)] = 0;
+	game_maps_written(g); /* written by hand: hashed and saved again */
 }
 
 static void corrupt_player_in_wall(struct game *g)

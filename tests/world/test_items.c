@@ -171,6 +171,7 @@ static void test_pickup_and_full_pack(void **state)
 	int c = grid_index(g->grid, 4, 1);
 	g->items[c] = (uint8_t)(1 + kind_of(g, "axe"));
 	g->item_qty[c] = 1;
+	game_maps_written(g); /* written by hand: hashed and saved again */
 	act_move(g, GRID_E);
 	assert_int_equal(g->items[c], 1 + kind_of(g, "axe"));
 	assert_true(message_contains(g, "your pack is full"));

@@ -1501,6 +1501,74 @@ static void test_data_dir(void **state)
 	remove_dir(dir);
 }
 
+/* A data folder other users can write, or of another owner, is refused
+ * with a message naming it, its mode and what to do; a private one is
+ * taken. */
+static void test_data_dir_private(void **state)
+{
+	(void)state;
+	char dir[64], err[600];
+	make_temp_dir(dir, sizeof dir);
+	assert_int_equal(chmod(dir, 0700), 0);
+	assert_true(savefile_private_dir(dir, err, sizeof err));
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_true(savefile_private_dir(dir, err, sizeof err));
+	static const mode_t open_modes[] = { 0777, 0770, 0702, 01777 };
+	for (size_t i = 0; i < sizeof open_modes / sizeof open_modes[0]; i++) {
+		assert_int_equal(chmod(dir, open_modes[i]), 0);
+		err[0] = '\0';
+		assert_false(savefile_private_dir(dir, err, sizeof err));
+		if (!strstr(err, dir) || !strstr(err, "other users can write") || !strstr(err, "--no-save"))
+			fail_msg("mode %04o: message \"%s\"", (unsigned)open_modes[i], err);
+	}
+	assert_int_equal(chmod(dir, 0700), 0);
+	char file[128];
+	snprintf(file, sizeof file, "%s/f", dir);
+	write_all(file, "x", 1);
+	assert_false(savefile_private_dir(file, err, sizeof err));
+	assert_non_null(strstr(err, "not a folder"));
+	unlink(file);
+	remove_dir(dir);
+}
+
+/* A level saved through a link (savefile_write_atomic_mode) replaces the
+ * file the link names and keeps the link; savefile_write_atomic replaces
+ * the link itself (a save slot never writes where a planted link points). */
+static void test_atomic_write_through_link(void **state)
+{
+	(void)state;
+	char dir[64], real[128], link_path[128], err[600];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(real, sizeof real, "%s/real.lvl", dir);
+	snprintf(link_path, sizeof link_path, "%s/link.lvl", dir);
+	write_all(real, "old", 3);
+	assert_int_equal(symlink("real.lvl", link_path), 0);
+	assert_true(savefile_write_atomic_mode(NULL, link_path, "new", 3, true, 0644, err, sizeof err));
+	struct stat st;
+	assert_int_equal(lstat(link_path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	size_t len;
+	char *t = read_all(real, &len);
+	assert_string_equal(t, "new");
+	free(t);
+	/* a dangling link: said, nothing written */
+	unlink(real);
+	assert_false(savefile_write_atomic_mode(NULL, link_path, "x", 1, true, 0644, err, sizeof err));
+	assert_non_null(strstr(err, "cannot be reached"));
+	assert_int_equal(lstat(real, &st), -1);
+	/* the private writer replaces the link, never its target */
+	write_all(real, "kept", 4);
+	assert_true(savefile_write_atomic(NULL, link_path, "slot", 4, true, err, sizeof err));
+	assert_int_equal(lstat(link_path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	t = read_all(real, &len);
+	assert_string_equal(t, "kept");
+	free(t);
+	unlink(real);
+	unlink(link_path);
+	remove_dir(dir);
+}
+
 static void test_atomic_write_and_set_aside(void **state)
 {
 	(void)state;
@@ -1697,6 +1765,8 @@ int main(void)
 		cmocka_unit_test(test_foreign_and_newer_files),
 		cmocka_unit_test(test_every_write_failing),
 		cmocka_unit_test(test_data_dir),
+		cmocka_unit_test(test_data_dir_private),
+		cmocka_unit_test(test_atomic_write_through_link),
 		cmocka_unit_test(test_atomic_write_and_set_aside),
 		cmocka_unit_test(test_create_never_replaces),
 		cmocka_unit_test(test_fuzz_corpus),

@@ -223,6 +223,7 @@ static void test_cursor_says_lying_in_wait(void **state)
 	assert_true(s->mind.timer > 0);
 	g->visible[cell_at(g, s->x, s->y)] = 1; /* as if seen from farther than it sees */
 	g->remembered[cell_at(g, s->x, s->y)] = 1;
+	game_maps_written(g); /* written by hand: hashed and saved again */
 	char what[128];
 	game_describe(g, s->x, s->y, what, sizeof what);
 	assert_non_null(strstr(what, "lying in wait"));

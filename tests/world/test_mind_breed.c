@@ -140,6 +140,7 @@ static void test_slain_count(void **state)
 	b->alive = false;
 	g->occupant[grid_index(g->grid, b->x, b->y)] = -1;
 	g->ai.crowd[grid_index(g->grid, b->x, b->y)] = 0;
+	game_maps_written(g); /* written by hand: hashed and saved again */
 	for (int t = 0; t < 30; t++)
 		act_wait(g);
 	assert_int_equal(g->n_monsters, 4);

@@ -87,6 +87,7 @@ static void test_flood(void **state)
 	assert_false(seen[cell(g, 5, 2)]); /* the closed door */
 	assert_false(seen[cell(g, 8, 2)]); /* the room behind it */
 	g->open[cell(g, 5, 2)] = 1;
+	game_maps_written(g); /* written by hand: hashed and saved again */
 	n = noise_flood(g->noise, g->tiles, g->open, cell(g, 1, 1), 20, &cells);
 	memset(seen, 0, sizeof seen);
 	for (int i = 0; i < n; i++)
@@ -359,6 +360,7 @@ static void test_wanderer_walks(void **state)
 	assert_true(moved >= 10);
 	char what[128];
 	g->visible[cell(g, m->x, m->y)] = g->remembered[cell(g, m->x, m->y)] = 1; /* as if in view */
+	game_maps_written(g); /* written by hand: hashed and saved again */
 	game_describe(g, m->x, m->y, what, sizeof what);
 	assert_non_null(strstr(what, "wandering"));
 	fixture_fini(&f);

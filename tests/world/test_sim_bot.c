@@ -147,6 +147,7 @@ static void test_bot_sees_what_the_player_sees(void **state)
 			struct monster *m = &g->monsters[list[k]];
 			m->alive = true;
 			g->occupant[grid_index(g->grid, m->x, m->y)] = list[k];
+			game_maps_written(g); /* written by hand: hashed and saved again */
 		}
 		free(list);
 		hidden_max = hidden > hidden_max ? hidden : hidden_max;

@@ -563,8 +563,11 @@ static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 		return;
 	ai->crowd_value = value;
 	for (int i = 0; i < v->n_monsters; i++)
-		if (v->monsters[i].alive)
-			ai->crowd[ai_monster_cell(v, &v->monsters[i])] = (uint16_t)value;
+		if (v->monsters[i].alive) {
+			int c = ai_monster_cell(v, &v->monsters[i]);
+			ai->crowd[c] = (uint16_t)value;
+			cellmark_set(ai->crowd_mark, c);
+		}
 }
 
 const uint16_t *ai_crowd(struct ai *ai, const struct ai_view *v, int value)

@@ -225,7 +225,12 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 			ai->plan_cell = next;
 			return next;
 		}
-		return -1; /* held: it waits on its detour, as the detour rule does */
+		/* held by a hunter of the same goal: it waits on its detour, as
+		 * the detour rule does; held by one that is not on its way (a
+		 * pack at its post, a sleeper), the route is given up */
+		if (v->occupant[next] >= 0 && follower(ai, v, &v->monsters[v->occupant[next]], goal))
+			return -1;
+		mi->commit_until = 0;
 	}
 	struct flood_ctx *fl = ai_crowd_field(ai, v, goal, here);
 	if (!fl) {
@@ -249,20 +254,26 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 	}
 	want_add(ai, v, c[0].cell);
 	double dh = flood_distance(fl, here);
+	bool queue = false; /* a hunter of the same goal holds a cell ahead: it moves on in its turn */
 	for (int i = 0; i < n; i++) {
 		int to = c[i].cell;
-		if (v->occupant[to] >= 0 && !make_room(ai, v, fl, self, goal, to, here, dh - c[i].d, 0))
+		if (v->occupant[to] >= 0 && !make_room(ai, v, fl, self, goal, to, here, dh - c[i].d, 0)) {
+			queue |= follower(ai, v, &v->monsters[v->occupant[to]], goal);
 			continue;
+		}
 		route_set(mi, here, to, goal, v->turn);
 		mi->waited = 0;
 		ai->plan_cell = to;
 		return to;
 	}
-	/* walled in by the crowd: wait, and past the knob's actions search a detour */
+	/* walled in by the crowd: wait in the queue, and past the knob's
+	 * actions search a detour; held back only by monsters that are not
+	 * on their way (a pack at its posts, a sleeper, another mind's), a
+	 * queue would never move: search the detour at once */
 	if (mi->waited < INT32_MAX)
 		mi->waited++;
 	route_set(mi, here, c[0].cell, goal, v->turn);
-	if (mi->waited > k->wait_detour && k->crowd > 0) {
+	if ((mi->waited > k->wait_detour || !queue) && k->crowd > 0) {
 		/* one search per wait_detour + 1 actions at most: the count starts again */
 		mi->waited = 0;
 		ai_crowd_detour(ai, v, m, mi, goal);

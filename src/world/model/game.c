@@ -128,6 +128,9 @@ static void level_state_free(struct game *g)
 	g->noticed = NULL;
 	g->monster_dist = NULL;
 	g->occupant = g->travel.cells = g->scent = NULL;
+	for (int m = 0; m < GAME_MAPS; m++)
+		cellmark_fini(&g->marks[m]);
+	g->ai.crowd_mark = NULL;
 	g->noise = NULL;
 	g->path = NULL;
 	g->reach.ctx = NULL;
@@ -136,26 +139,64 @@ static void level_state_free(struct game *g)
 	memset(&g->travel, 0, sizeof g->travel);
 }
 
+/* The cells fov_compute may set from the player's cell, clipped to the
+ * map: the radius' box, the walls of what is seen one step past it (two
+ * rows on a diamond map), and one more for the sake of doubt. */
+static void fov_box(const struct game *g, int box[4])
+{
+	int r = g->sight_radius + 2;
+	int rows = grid_is_diamond(g->grid->topo) ? 2 * r : r;
+	box[0] = g->player.x - r - 1 < 0 ? 0 : g->player.x - r - 1;
+	box[1] = g->player.y - rows < 0 ? 0 : g->player.y - rows;
+	box[2] = g->player.x + r + 1 >= g->grid->w ? g->grid->w - 1 : g->player.x + r + 1;
+	box[3] = g->player.y + rows >= g->grid->h ? g->grid->h - 1 : g->player.y + rows;
+}
+
+/* Clears visible[] where the last field of view may have set it (the
+ * whole map when that is not known), marking what it clears. */
+static void fov_clear(struct game *g)
+{
+	const int *b = g->fov_box;
+	if (b[0] > b[2] || b[1] > b[3])
+		return; /* nothing set */
+	if (b[0] < 0 || b[2] >= g->grid->w || b[3] >= g->grid->h) {
+		memset(g->visible, 0, (size_t)g->grid->w * (size_t)g->grid->h);
+		cellmark_range(&g->marks[MAP_VISIBLE], 0, g->grid->w * g->grid->h - 1);
+		return;
+	}
+	for (int y = b[1]; y <= b[3]; y++) {
+		int c0 = cell_of(g, b[0], y);
+		memset(g->visible + c0, 0, (size_t)(b[2] - b[0] + 1));
+		cellmark_range(&g->marks[MAP_VISIBLE], c0, c0 + b[2] - b[0]);
+	}
+}
+
 static void fov_update(struct game *g)
 {
-	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	memset(g->visible, 0, n);
+	/* only the box of the last view and of this one change: a whole
+	 * 4096x4096 visible[] cleared each turn made every block of it dirty */
+	fov_clear(g);
 	fov_compute(g->grid, g->opaque, g->player.x, g->player.y, g->sight_radius, g->visible);
-	/* only the radius' box can have changed: the walls of what is seen
-	 * lie one step past the radius (two rows on a diamond map) */
-	int r = g->sight_radius + 1;
-	int rows = grid_is_diamond(g->grid->topo) ? 2 * r : r;
-	for (int y = g->player.y - rows; y <= g->player.y + rows; y++)
-		for (int x = g->player.x - r - 1; x <= g->player.x + r + 1; x++) {
-			if (!grid_in_bounds(g->grid, x, y) || !g->visible[cell_of(g, x, y)])
+	fov_box(g, g->fov_box);
+	const int *b = g->fov_box;
+	for (int y = b[1]; y <= b[3]; y++) {
+		int c0 = cell_of(g, b[0], y);
+		cellmark_range(&g->marks[MAP_VISIBLE], c0, c0 + b[2] - b[0]);
+		for (int x = b[0]; x <= b[2]; x++) {
+			int c = c0 + (x - b[0]);
+			if (!g->visible[c])
 				continue;
-			int c = cell_of(g, x, y);
-			g->remembered[c] = 1;
+			if (!g->remembered[c]) {
+				g->remembered[c] = 1;
+				game_mark(g, MAP_REMEMBERED, c);
+			}
 			if (g->known[c] != g->grid->cost[c]) {
 				g->known[c] = g->grid->cost[c];
+				game_mark(g, MAP_KNOWN, c);
 				g->known_version++;
 			}
 		}
+	}
 	for (int i = 0; i < g->n_monsters; i++) {
 		struct monster *m = &g->monsters[i];
 		m->was_seen = m->seen;
@@ -177,8 +218,10 @@ int game_monster_distance(const struct game *g, int i)
 static void scent_mark(struct game *g)
 {
 	int pc = player_cell(g);
-	if (g->tiles[pc] != TILE_WATER)
+	if (g->tiles[pc] != TILE_WATER) {
 		g->scent[pc] = g->turn;
+		game_mark(g, MAP_SCENT, pc);
+	}
 }
 
 /*
@@ -271,6 +314,13 @@ bool game_level_load(struct game *g, int depth)
 	 * unexplored space crosses rows of the context no search has touched
 	 * yet: on a 4096x4096 level their page faults took up to 60 ms. */
 	path_prefault(g->path);
+	for (int m = 0; m < GAME_MAPS; m++)
+		if (!cellmark_init(&g->marks[m], n))
+			return false;
+	g->ai.crowd_mark = &g->marks[MAP_CROWD];
+	g->fov_box[0] = 1; /* empty: visible[] is all clear */
+	g->fov_box[1] = 1;
+	g->fov_box[2] = g->fov_box[3] = 0;
 	g->travel.cap = (int)n;
 	memset(g->known, 1, n); /* never seen: assumed open floor */
 	memcpy(g->tiles, lv->tiles, n);
@@ -315,6 +365,11 @@ bool game_level_load(struct game *g, int depth)
 		g->occupant[c] = g->n_monsters;
 		g->n_monsters++;
 	}
+	/* the level as it begins, made from the level, the bestiary, the seed
+	 * and the depth alone: a snapshot keeps only the blocks changed since
+	 * (game_state.c), and its loader makes this again to lay them on */
+	for (int m = 0; m < GAME_MAPS; m++)
+		cellmark_begin(&g->marks[m]);
 	scent_mark(g);
 	fov_update(g);
 	for (int i = 0; i < g->n_monsters; i++) {
@@ -322,6 +377,7 @@ bool game_level_load(struct game *g, int depth)
 		g->noticed[i] = g->monsters[i].seen;
 		g->monster_dist[i] = game_monster_distance(g, i);
 	}
+	g->level_fresh = true;
 	return true;
 }
 
@@ -468,6 +524,7 @@ void game_monster_dies(struct game *g, struct monster *m)
 	m->alive = false;
 	m->seen = false;
 	g->occupant[c] = -1;
+	game_mark(g, MAP_OCCUPANT, c);
 	ai_cell_held(&g->ai, c, false);
 	ai_mind_fini(&m->mind);
 }
@@ -624,6 +681,8 @@ static bool open_door(struct game *g, int cell)
 		return false;
 	g->open[cell] = 1;
 	g->opaque[cell] = 0;
+	game_mark(g, MAP_OPEN, cell);
+	game_mark(g, MAP_OPAQUE, cell);
 	return true;
 }
 
@@ -649,8 +708,10 @@ static int monster_step(struct game *g, struct monster *m, int to)
 		game_make_noise(g, to, NOISE_DOOR, idx);
 	}
 	g->occupant[from] = -1;
+	game_mark(g, MAP_OCCUPANT, from);
 	ai_cell_held(&g->ai, from, false);
 	g->occupant[to] = idx;
+	game_mark(g, MAP_OCCUPANT, to);
 	ai_cell_held(&g->ai, to, true);
 	m->x = grid_x(g->grid, to);
 	m->y = grid_y(g->grid, to);
@@ -667,6 +728,8 @@ void game_tile_set(struct game *g, int cell, enum tile t)
 	g->tiles[cell] = (uint8_t)t;
 	grid_set_cost(g->grid, cell, game_cell_cost(g, cell));
 	g->opaque[cell] = tile_info(t)->blocks_sight;
+	game_mark(g, MAP_TILES, cell);
+	game_mark(g, MAP_OPAQUE, cell);
 	ai_cell_changed(&g->ai, g->grid, cell);
 }
 
@@ -745,6 +808,7 @@ static void monster_breed(struct game *g, int i, int cell)
 	b->mind.memory_left = pm->memory_left;
 	b->mind.last_seen_turn = pm->last_seen_turn;
 	g->occupant[cell] = j;
+	game_mark(g, MAP_OCCUPANT, cell);
 	ai_cell_held(&g->ai, cell, true);
 	g->noticed[j] = 0;
 	g->monster_dist[j] = game_monster_distance(g, j);
@@ -1103,6 +1167,7 @@ static void monsters_arrive(struct game *g)
 	ai_mind_init(&g->ai, &m->mind, i);
 	ai_mind_alert(&m->mind, k, g->player.x, g->player.y, g->turn);
 	g->occupant[c] = i;
+	game_mark(g, MAP_OCCUPANT, c);
 	ai_cell_held(&g->ai, c, true);
 	g->noticed[i] = 0;
 	g->monster_dist[i] = game_monster_distance(g, i);
@@ -1256,6 +1321,7 @@ enum act_result game_act(struct game *g, const struct action *a)
 {
 	if (!g || !a || g->over)
 		return RESULT_NOTHING;
+	g->level_fresh = false;
 	enum act_result res = act(g, a);
 	CHECK(state_sound(g));
 	return res;

@@ -8,6 +8,7 @@
 
 #include "ai.h"
 #include "bestiary.h"
+#include "cellmark.h"
 #include "grid.h"
 #include "level.h"
 #include "noise.h"
@@ -89,7 +90,8 @@ enum travel_mode {
  * time a level is held, monsters that heal, rest stopped by what is heard
  * (docs/play.md); items (levels/items.txt); the swarm and breed minds;
  * 5: crowds pass (the rules' crowd key: hunters of the shared field push
- * the crowd ahead of them; docs/ai.md, "Crowds: priority passing").
+ * the crowd ahead of them; docs/ai.md, "Crowds: priority passing"); and the per-cell maps hashed by blocks
+ * (game_state.c), so a checksum costs what changed, not the whole level.
  */
 #define GAME_RULES 5
 
@@ -164,6 +166,23 @@ struct reach {
 	long settled;         /* cells settled by the flood */
 	int cells[REACH_COST + 2]; /* the last route read from it (a step costs at least 1) */
 };
+/* The per-cell maps whose writes are marked (struct game's marks[]). */
+enum game_map {
+	MAP_TILES,
+	MAP_HAZARD,
+	MAP_OPEN,
+	MAP_ITEMS,
+	MAP_ITEM_QTY,
+	MAP_VISIBLE,
+	MAP_REMEMBERED,
+	MAP_KNOWN,
+	MAP_OPAQUE,
+	MAP_OCCUPANT,
+	MAP_SCENT,
+	MAP_CROWD,
+	GAME_MAPS
+};
+
 struct game {
 	/* campaign: borrowed levels, played in order */
 	const struct level *const *levels;
@@ -243,6 +262,15 @@ struct game {
 	 * it out; it must not change the game.  NULL: none. */
 	void (*on_monster_act)(void *ud, const struct game *g, int monster, struct ai_decision d);
 	void *on_monster_act_ud;
+
+	/* Not state: which blocks of each per-cell map were written since the
+	 * hash last read them and since the level began (cellmark.h), so the
+	 * hash and a snapshot cost what changed, not the whole level.  Every
+	 * write of one of these maps marks its cell (game_mark). */
+	struct cellmark marks[GAME_MAPS];
+	bool level_fresh;       /* not state: the level is as game_level_load left it (no action since) */
+	int fov_box[4];         /* not state: x0, y0, x1, y1 of the cells the last field of view may have set
+	                           (x0 > x1: none; x0 < 0: not known, the whole map is cleared) */
 };
 
 /*
@@ -351,6 +379,12 @@ int game_shot_stop(const struct game *g, int from, int to, int *monster);
  * equal states; for the journal's checksums, the determinism tests and
  * sim's replay check. */
 uint64_t game_hash(const struct game *g);
+
+/* The per-cell maps of enum game_map were written from outside the rules
+ * (a test setting a cell by hand): every block of every map is hashed
+ * again and kept in the next snapshot.  The rules mark what they write
+ * themselves (cellmark.h); the test build's hash checks they did. */
+void game_maps_written(struct game *g);
 
 /* ---- the whole play state as bytes (journal snapshots) -------------------- */
 

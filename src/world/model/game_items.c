@@ -246,6 +246,8 @@ static bool pick_up(struct game *g, int cell)
 		g->player.gold += amount;
 		g->items[cell] = 0;
 		g->item_qty[cell] = 0;
+		game_mark(g, MAP_ITEMS, cell);
+		game_mark(g, MAP_ITEM_QTY, cell);
 		game_message_add(g, "You pick up %d gold (%d in all).", amount, g->player.gold);
 		return true;
 	}
@@ -267,6 +269,8 @@ static bool pick_up(struct game *g, int cell)
 	}
 	g->items[cell] = 0;
 	g->item_qty[cell] = 0;
+	game_mark(g, MAP_ITEMS, cell);
+	game_mark(g, MAP_ITEM_QTY, cell);
 	count_potions(g);
 	game_item_name(g, k, p->qty, name, sizeof name); /* the whole stack now */
 	const char *hint = d->cls == ITEM_POTION ? "q quaffs"
@@ -317,6 +321,8 @@ static void lay(struct game *g, int cell, int kind, int qty)
 		g->items[cell] = (uint8_t)(1 + kind);
 		g->item_qty[cell] = (uint8_t)(qty > 255 ? 255 : qty);
 	}
+	game_mark(g, MAP_ITEMS, cell);
+	game_mark(g, MAP_ITEM_QTY, cell);
 }
 
 /* ---- using ---------------------------------------------------------------- */
@@ -357,9 +363,13 @@ static void map_level(struct game *g, int radius)
 	for (int c = 0; c < n; c++) {
 		if (g->tiles[c] == TILE_VOID || (radius > 0 && grid_step_distance(g->grid, c, pc) > radius))
 			continue;
-		g->remembered[c] = 1;
+		if (!g->remembered[c]) {
+			g->remembered[c] = 1;
+			game_mark(g, MAP_REMEMBERED, c);
+		}
 		if (g->known[c] != g->grid->cost[c]) {
 			g->known[c] = g->grid->cost[c];
+			game_mark(g, MAP_KNOWN, c);
 			g->known_version++;
 		}
 	}
@@ -402,6 +412,7 @@ static void lay_caltrops(struct game *g, int radius, int amount)
 			    g->tiles[c] == TILE_EXIT)
 				continue;
 			g->hazard[c] = (uint8_t)(amount > 200 ? 200 : amount < 0 ? 0 : amount);
+			game_mark(g, MAP_HAZARD, c);
 			game_tile_set(g, c, (enum tile)g->tiles[c]);
 		}
 }
@@ -761,6 +772,8 @@ static int close_door(struct game *g, enum grid_dir dir)
 	}
 	g->open[c] = 0;
 	g->opaque[c] = 1;
+	game_mark(g, MAP_OPEN, c);
+	game_mark(g, MAP_OPAQUE, c);
 	game_message_add(g, "You close the door.");
 	game_make_noise(g, c, NOISE_DOOR, -1);
 	return 100;

@@ -28,6 +28,7 @@
  * settled count, not the list.
  */
 #include "game_internal.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ struct state_io {
 	size_t at;                /* LOAD: next byte to read */
 	bool bad;                 /* LOAD: ran past the end or met a value out of range */
 	uint64_t h;               /* HASH: the checksum so far */
+	size_t depth_at;          /* LOAD: where the depth is read (for the message when it is bad) */
 };
 
 /* ---- the primitives: one field, in whichever mode ---------------------- */
@@ -63,9 +65,9 @@ static uint64_t mix(uint64_t h, uint64_t v)
  * byte order, the words mixed into four lanes (so the multiplications do
  * not wait on each other), the lanes then into the hash.
  */
-static void hash_words(struct state_io *io, const void *cells, size_t n, int size)
+static uint64_t words_hash(uint64_t seed, const void *cells, size_t n, int size)
 {
-	uint64_t lane[4] = { io->h, io->h ^ 1, io->h ^ 2, io->h ^ 3 };
+	uint64_t lane[4] = { seed, seed ^ 1, seed ^ 2, seed ^ 3 };
 	const size_t per = (size_t)(8 / size); /* elements a word */
 	const uint8_t *b8 = cells;
 	const uint16_t *b16 = cells;
@@ -103,10 +105,15 @@ static void hash_words(struct state_io *io, const void *cells, size_t n, int siz
 			w |= (uint64_t)(size == 1 ? b8[i] : size == 2 ? b16[i] : b32[i]) << (8 * (size_t)size * k);
 		lane[l] = mix(lane[l], w);
 	}
-	uint64_t h = mix(io->h, n);
+	uint64_t h = mix(seed, n);
 	for (int l = 0; l < 4; l++)
 		h = mix(h, lane[l]);
-	io->h = h;
+	return h;
+}
+
+static void hash_words(struct state_io *io, const void *cells, size_t n, int size)
+{
+	io->h = words_hash(io->h, cells, n, size);
 }
 
 static void out_bytes(struct state_io *io, const void *p, size_t n)
@@ -167,10 +174,39 @@ static void state_u64(struct state_io *io, uint64_t *v)
  * way of STATE_INT, whatever its C type. */
 static void state_ll(struct state_io *io, long long *v, long long lo, long long hi)
 {
+	/* SAVE and LOAD: zigzag, then seven bits a byte, low first (a small
+	 * value of either sign takes one byte: the monsters' fields were 8
+	 * bytes each); HASH: the 64-bit value, as ever */
 	uint64_t u = (uint64_t)*v;
-	state_u64(io, &u);
-	if (io->mode != STATE_LOAD)
+	if (io->mode == STATE_HASH) {
+		state_u64(io, &u);
 		return;
+	}
+	if (io->mode == STATE_SAVE) {
+		uint64_t z = u << 1 ^ (uint64_t)-(int64_t)(u >> 63);
+		uint8_t b[10];
+		size_t n = 0;
+		do {
+			b[n] = (uint8_t)(z & 0x7f);
+			z >>= 7;
+			b[n] |= z ? 0x80 : 0;
+			n++;
+		} while (z);
+		out_bytes(io, b, n);
+		return;
+	}
+	uint64_t z = 0;
+	for (int shift = 0;; shift += 7) {
+		if (io->bad || io->at >= io->n || shift > 63) {
+			io->bad = true;
+			break;
+		}
+		uint8_t c = io->in[io->at++];
+		z |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			break;
+	}
+	u = z >> 1 ^ (uint64_t)-(int64_t)(z & 1);
 	long long x = (long long)u;
 	if (io->bad || x < lo || x > hi) {
 		io->bad = true;
@@ -235,17 +271,6 @@ static void state_cells_int(struct state_io *io, int *cells, size_t n, int lo, i
 		STATE_INT(io, cells[i], lo, hi);
 }
 
-/* A per-cell map of 16-bit values. */
-static void state_cells_u16(struct state_io *io, uint16_t *cells, size_t n)
-{
-	if (io->mode == STATE_HASH) {
-		hash_words(io, cells, n, 2);
-		return;
-	}
-	for (size_t i = 0; i < n && !io->bad && !io->oom; i++)
-		STATE_INT(io, cells[i], 0, 65535);
-}
-
 /* A string field of `size` bytes: its text, then zeros (what follows the
  * NUL in the struct is whatever was there before, not state).  LOAD ends
  * it with a NUL whatever the bytes say. */
@@ -274,6 +299,235 @@ static void state_text(struct state_io *io, char *text, size_t size)
 		break;
 	case STATE_HASH:
 		hash_words(io, text, strnlen(text, size), 1);
+		break;
+	}
+}
+
+/* ---- the marked per-cell maps (cellmark.h) ------------------------------- */
+
+/*
+ * A map of enum game_map: n cells of `size` bytes (1, 2 or 4; an int map
+ * is 4), each in [lo, hi] when loaded.  Its hash is made of the hashes of
+ * its blocks of CELLMARK_BLOCK cells, in order, each a function of the
+ * block's cells alone: only the blocks written since the last hash are
+ * read again.  A snapshot keeps only the blocks written since the level
+ * began (touched), each as its index and its cells (little-endian, `size`
+ * bytes each); its loader lays them on the level as game_level_load makes
+ * it (game_state_load sees to that).
+ */
+struct state_map {
+	struct cellmark *mark;   /* NULL or not set up: every block hashed, the whole map saved */
+	void *cells;
+	size_t n;
+	int size;
+	long long lo, hi;
+};
+
+static long long cell_get(const struct state_map *m, size_t i)
+{
+	switch (m->size) {
+	case 1:
+		return ((const uint8_t *)m->cells)[i];
+	case 2:
+		return ((const uint16_t *)m->cells)[i];
+	default:
+		return ((const int *)m->cells)[i];
+	}
+}
+
+static void cell_put(const struct state_map *m, size_t i, long long v)
+{
+	switch (m->size) {
+	case 1:
+		((uint8_t *)m->cells)[i] = (uint8_t)v;
+		break;
+	case 2:
+		((uint16_t *)m->cells)[i] = (uint16_t)v;
+		break;
+	default:
+		((int *)m->cells)[i] = (int)v;
+	}
+}
+
+static size_t block_len(const struct state_map *m, int b)
+{
+	size_t first = (size_t)b << CELLMARK_SHIFT;
+	return m->n - first < CELLMARK_BLOCK ? m->n - first : CELLMARK_BLOCK;
+}
+
+static uint64_t block_hash(const struct state_map *m, int b)
+{
+	size_t first = (size_t)b << CELLMARK_SHIFT;
+	return words_hash(0x9e3779b97f4a7c15ULL, (const uint8_t *)m->cells + first * (size_t)m->size, block_len(m, b),
+			  m->size);
+}
+
+static bool marked(const struct state_map *m)
+{
+	return m->mark && m->mark->dirty && m->mark->cells == m->n;
+}
+
+static void map_hash(struct state_io *io, const struct state_map *m)
+{
+	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
+	uint64_t h = mix(io->h, m->n);
+	if (!marked(m)) {
+		for (int b = 0; b < blocks; b++)
+			h = mix(h, block_hash(m, b));
+		io->h = h;
+		return;
+	}
+	struct cellmark *k = m->mark;
+	for (int w = 0; w < (blocks + 63) / 64; w++) {
+		uint64_t d = k->dirty[w];
+		while (d) {
+			int b = w * 64 + __builtin_ctzll(d);
+			d &= d - 1;
+			if (b < blocks)
+				k->sums[b] = block_hash(m, b);
+		}
+		k->dirty[w] = 0;
+	}
+	for (int b = 0; b < blocks; b++) {
+#ifdef ASTRAY_CHECKS
+		/* a write that did not mark its cell leaves a stale sum */
+		CHECK(k->sums[b] == block_hash(m, b));
+#endif
+		h = mix(h, k->sums[b]);
+	}
+	io->h = h;
+}
+
+/*
+ * A block is saved raw (mode 0: its cells) or sparse (mode 1: a background
+ * value, a count, then each other cell as its offset in the block, two
+ * bytes, and its value), whichever is shorter: the occupants and crowd
+ * costs of 67,000 monsters touch every block of their maps, each holding a
+ * few monsters among 1,024 empty cells.
+ */
+static void map_save(struct state_io *io, const struct state_map *m)
+{
+	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
+	const bool all = !marked(m);
+	const size_t size = (size_t)m->size;
+	long long count = 0;
+	for (int b = 0; b < blocks; b++)
+		count += all || cellmark_bit(m->mark->touched, b);
+	state_ll(io, &count, 0, blocks);
+	uint8_t buf[CELLMARK_BLOCK * 6];
+	for (int b = 0; b < blocks && !io->oom; b++) {
+		if (!all && !cellmark_bit(m->mark->touched, b))
+			continue;
+		long long at = b;
+		state_ll(io, &at, 0, blocks - 1);
+		size_t first = (size_t)b << CELLMARK_SHIFT, len = block_len(m, b);
+		long long bg = cell_get(m, first);
+		size_t others = 0;
+		for (size_t i = 0; i < len; i++)
+			others += cell_get(m, first + i) != bg;
+		long long mode = others * (2 + size) + 16 < len * size;
+		state_ll(io, &mode, 0, 1);
+		size_t n = 0;
+		if (mode) {
+			long long k = (long long)others;
+			state_ll(io, &bg, m->lo, m->hi);
+			state_ll(io, &k, 0, (long long)len);
+		}
+		for (size_t i = 0; i < len; i++) {
+			long long v = cell_get(m, first + i);
+			if (mode && v == bg)
+				continue;
+			if (mode) {
+				buf[n++] = (uint8_t)i;
+				buf[n++] = (uint8_t)(i >> 8);
+			}
+			for (size_t k = 0; k < size; k++)
+				buf[n++] = (uint8_t)((uint64_t)v >> (8 * k));
+		}
+		out_bytes(io, buf, n);
+	}
+}
+
+/* One value of `size` bytes, little-endian, at p: checked against the map's range. */
+static bool value_at(const struct state_map *m, const uint8_t *p, long long *v)
+{
+	uint64_t u = 0;
+	for (int k = 0; k < m->size; k++)
+		u |= (uint64_t)p[k] << (8 * k);
+	*v = m->size == 4 ? (long long)(int32_t)(uint32_t)u : (long long)u;
+	return *v >= m->lo && *v <= m->hi;
+}
+
+static void map_load(struct state_io *io, const struct state_map *m)
+{
+	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
+	const size_t size = (size_t)m->size;
+	long long count = 0, last = -1;
+	state_ll(io, &count, 0, blocks);
+	for (long long j = 0; j < count && !io->bad; j++) {
+		long long b = 0, mode = 0, bg = 0, others = 0;
+		state_ll(io, &b, last + 1, blocks - 1); /* in increasing order, each once */
+		if (io->bad)
+			return;
+		last = b;
+		size_t first = (size_t)b << CELLMARK_SHIFT, len = block_len(m, (int)b);
+		state_ll(io, &mode, 0, 1);
+		if (mode) {
+			state_ll(io, &bg, m->lo, m->hi);
+			state_ll(io, &others, 0, (long long)len);
+		}
+		size_t bytes = mode ? (size_t)others * (2 + size) : len * size;
+		if (io->bad || io->n - io->at < bytes) {
+			io->bad = true;
+			return;
+		}
+		const uint8_t *p = io->in + io->at;
+		long long v;
+		if (mode) {
+			for (size_t i = 0; i < len; i++)
+				cell_put(m, first + i, bg);
+			size_t prev = 0;
+			for (size_t i = 0; i < (size_t)others; i++, p += 2 + size) {
+				size_t off = (size_t)p[0] | (size_t)p[1] << 8;
+				/* increasing offsets inside the block, none the background */
+				if (off >= len || (i > 0 && off <= prev) || !value_at(m, p + 2, &v) || v == bg) {
+					io->bad = true;
+					return;
+				}
+				prev = off;
+				cell_put(m, first + off, v);
+			}
+		} else {
+			for (size_t i = 0; i < len; i++, p += size) {
+				if (!value_at(m, p, &v)) {
+					io->bad = true;
+					return;
+				}
+				cell_put(m, first + i, v);
+			}
+		}
+		io->at += bytes;
+		if (marked(m))
+			cellmark_range(m->mark, (int)first, (int)(first + len - 1));
+	}
+	if (marked(m))
+		cellmark_all_dirty(m->mark);
+}
+
+static void state_map(struct state_io *io, struct game *g, enum game_map which, void *cells, int size, long long lo,
+		      long long hi)
+{
+	struct state_map m = { .mark = &g->marks[which], .cells = cells, .n = (size_t)g->grid->w * (size_t)g->grid->h,
+			       .size = size, .lo = lo, .hi = hi };
+	switch (io->mode) {
+	case STATE_SAVE:
+		map_save(io, &m);
+		break;
+	case STATE_LOAD:
+		map_load(io, &m);
+		break;
+	case STATE_HASH:
+		map_hash(io, &m);
 		break;
 	}
 }
@@ -384,7 +638,6 @@ static void state_walk(struct state_io *io, struct game *g)
 {
 	const long long big = 1LL << 40;
 	const int cells = g->grid->w * g->grid->h;
-	const size_t n = (size_t)cells;
 	STATE_INT(io, g->level_serial, 0, INT32_MAX);
 	STATE_INT(io, g->turn, 0, INT32_MAX);
 	state_u64(io, &g->seed);
@@ -433,22 +686,22 @@ static void state_walk(struct state_io *io, struct game *g)
 	state_cells_u8(io, g->looks, ITEMS_MAX, ITEM_LOOKS);
 	STATE_INT(io, g->items_used, 0, INT32_MAX);
 
-	state_cells_u8(io, g->tiles, n, TILE_COUNT);
-	state_cells_u8(io, g->hazard, n, 256);
+	state_map(io, g, MAP_TILES, g->tiles, 1, 0, TILE_COUNT - 1);
+	state_map(io, g, MAP_HAZARD, g->hazard, 1, 0, 255);
 	/* not a field: the grid's costs and the AI's regions are made from
 	 * the tiles (dug walls), before the flood below is rebuilt on them */
 	if (io->mode == STATE_LOAD && !io->bad && !game_grid_from_tiles(g))
 		io->bad = true;
-	state_cells_u8(io, g->open, n, 256);
-	state_cells_u8(io, g->items, n, (unsigned)(1 + kinds));
-	state_cells_u8(io, g->item_qty, n, 256);
-	state_cells_u8(io, g->visible, n, 256);
-	state_cells_u8(io, g->remembered, n, 256);
-	state_cells_u8(io, g->known, n, 256);
-	state_cells_u8(io, g->opaque, n, 256);
+	state_map(io, g, MAP_OPEN, g->open, 1, 0, 255);
+	state_map(io, g, MAP_ITEMS, g->items, 1, 0, kinds);
+	state_map(io, g, MAP_ITEM_QTY, g->item_qty, 1, 0, 255);
+	state_map(io, g, MAP_VISIBLE, g->visible, 1, 0, 1);
+	state_map(io, g, MAP_REMEMBERED, g->remembered, 1, 0, 255);
+	state_map(io, g, MAP_KNOWN, g->known, 1, 0, 255);
+	state_map(io, g, MAP_OPAQUE, g->opaque, 1, 0, 255);
 	STATE_INT(io, g->known_version, 0, UINT32_MAX);
-	state_cells_int(io, g->occupant, n, -1, g->n_monsters - 1);
-	state_cells_int(io, g->scent, n, -1, INT32_MAX);
+	state_map(io, g, MAP_OCCUPANT, g->occupant, 4, -1, g->n_monsters - 1);
+	state_map(io, g, MAP_SCENT, g->scent, 4, -1, INT32_MAX);
 	STATE_INT(io, g->noise_cell, -1, cells - 1);
 	STATE_INT(io, g->noise_turn, 0, INT32_MAX);
 	STATE_INT(io, g->noise_loud, 0, INT32_MAX);
@@ -486,7 +739,7 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, ai->due, 0, INT32_MAX);
 	STATE_INT(io, ai->goal, -1, cells - 1);
 	state_expect(io, ai->share_need);
-	state_cells_u16(io, ai->crowd, n);
+	state_map(io, g, MAP_CROWD, ai->crowd, 2, 0, 65535);
 	walk_flood(io, g, cells);
 }
 
@@ -494,15 +747,21 @@ static void state_walk(struct state_io *io, struct game *g)
  * encoding depends on, then what decides the level to load. */
 static void state_head(struct state_io *io, struct game *g)
 {
-	uint64_t magic = STATE_MAGIC;
+	uint64_t magic = STATE_MAGIC, rules = GAME_RULES;
 	state_u64(io, &magic);
 	if (magic != STATE_MAGIC)
 		io->bad = true;
-	state_expect(io, GAME_RULES);
+	state_u64(io, &rules); /* 8 bytes after the magic, whatever the version: named when it differs */
+	if (rules != GAME_RULES)
+		io->bad = true;
 	state_expect(io, GAME_MESSAGES);
 	state_expect(io, GAME_MESSAGE_LEN);
 	state_expect(io, AI_ROUTE_MAX);
+	io->depth_at = io->at;
 	STATE_INT(io, g->depth, 0, g->n_levels - 1);
+	/* with the depth, what makes the level as it begins (the items' kinds
+	 * are drawn from the seed): the per-cell maps are saved against it */
+	state_u64(io, &g->seed);
 }
 
 /* The level's size and its monsters: the level's own (those
@@ -525,6 +784,44 @@ static void state_sizes(struct state_io *io, struct game *g)
 }
 
 /* ---- the three uses ------------------------------------------------------ */
+
+/* After a load: the box of the cells set in visible[], which the next
+ * field of view clears (game.c, fov_clear). */
+static void visible_box(struct game *g)
+{
+	int w = g->grid->w, h = g->grid->h;
+	int *b = g->fov_box;
+	b[0] = b[1] = 1;
+	b[2] = b[3] = 0;
+	for (int y = 0; y < h; y++) {
+		const uint8_t *row = g->visible + (size_t)y * (size_t)w;
+		const uint8_t *first = memchr(row, 1, (size_t)w);
+		if (!first)
+			continue;
+		int x = (int)(first - row);
+		if (b[0] > b[2]) {
+			b[0] = b[2] = x;
+			b[1] = y;
+		}
+		b[3] = y;
+		for (int i = w - 1; i >= x; i--)
+			if (row[i]) {
+				b[2] = i > b[2] ? i : b[2];
+				break;
+			}
+		b[0] = x < b[0] ? x : b[0];
+	}
+}
+
+void game_maps_written(struct game *g)
+{
+	for (int m = 0; m < GAME_MAPS; m++) {
+		struct cellmark *k = &g->marks[m];
+		if (k->dirty && k->cells > 0)
+			cellmark_range(k, 0, (int)k->cells - 1);
+	}
+	g->level_fresh = false;
+}
 
 uint64_t game_hash(const struct game *g)
 {
@@ -564,8 +861,10 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 {
 	struct state_io io = { .mode = STATE_LOAD, .in = bytes, .n = len };
 	int depth0 = g->depth;
+	uint64_t seed0 = g->seed;
 	state_head(&io, g);
 	if (io.bad) {
+		g->seed = seed0;
 		if (io.at >= 16 && io.n >= 16) {
 			/* the magic read, then the rules version: name both */
 			uint64_t rules = 0;
@@ -577,13 +876,16 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 				return false;
 			}
 		}
-		snprintf(err, errlen, io.at > 8 * 5 ? "a level outside the campaign"
-						   : "not a game state of this program");
+		snprintf(err, errlen, io.depth_at > 0 && io.at > io.depth_at ? "a level outside the campaign"
+									    : "not a game state of this program");
 		return false;
 	}
 	int depth = g->depth;
 	g->depth = depth0;
-	if (depth != g->depth && !game_level_load(g, depth)) {
+	/* the per-cell maps come as the blocks changed since the level began
+	 * (state_map): they are laid on the level as it began, so a game that
+	 * played on since is taken back there first */
+	if ((depth != g->depth || !g->level_fresh || g->seed != seed0) && !game_level_load(g, depth)) {
 		snprintf(err, errlen, "out of memory loading level %d", depth + 1);
 		return false;
 	}
@@ -602,5 +904,7 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 		return false;
 	}
 	g->reach.source = -1; /* rebuilt from known[] on the next preview or plan */
+	visible_box(g);
+	g->level_fresh = false;
 	return true;
 }

@@ -10,6 +10,9 @@
  * naming the file and the call that failed.  Writes and fsyncs go through
  * struct savefile_io so tests can fail any one of them.
  */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
 #include "savefile.h"
 
 #include <dirent.h>
@@ -95,6 +98,30 @@ bool savefile_make_dir(const char *dir, char *err, size_t errlen)
 	return true;
 }
 
+bool savefile_private_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder", dir);
+		return false;
+	}
+	if (st.st_uid != geteuid()) {
+		snprintf(err, errlen,
+			 "%s: the folder belongs to another user (uid %lu): its owner could change or replace the "
+			 "saves in it; use a folder of your own (--data DIR), or --no-save",
+			 dir, (unsigned long)st.st_uid);
+		return false;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, errlen,
+			 "%s: other users can write to this folder (mode %04o): they could change or replace the "
+			 "saves in it; make it yours alone (chmod go-w %s), use another (--data DIR), or --no-save",
+			 dir, (unsigned)(st.st_mode & 07777), dir);
+		return false;
+	}
+	return true;
+}
+
 /* The folder part of path ("." when it has none). */
 static void dir_of(const char *path, char *out, size_t size)
 {
@@ -125,14 +152,38 @@ bool savefile_sync_dir(const struct savefile_io *io, const char *path, char *err
 	return ok;
 }
 
+static bool write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len, bool replace,
+			 mode_t mode, char *err, size_t errlen);
+
 bool savefile_write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len,
 			   bool replace, char *err, size_t errlen)
 {
-	return savefile_write_atomic_mode(io, path, data, len, replace, 0600, err, errlen);
+	return write_atomic(io, path, data, len, replace, 0600, err, errlen);
 }
 
 bool savefile_write_atomic_mode(const struct savefile_io *io, const char *path, const void *data, size_t len,
 				bool replace, mode_t mode, char *err, size_t errlen)
+{
+	/* a level kept as a link to the real file (levels shared between
+	 * projects): the file it names is replaced, in its own folder, and
+	 * the link stays; a rename onto the link would replace the link by a
+	 * copy and leave the real level as it was */
+	struct stat st;
+	if (replace && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *target = realpath(path, NULL);
+		if (!target) {
+			snprintf(err, errlen, "%s: a link to a file that cannot be reached: %s", path, strerror(errno));
+			return false;
+		}
+		bool ok = write_atomic(io, target, data, len, true, mode, err, errlen);
+		free(target);
+		return ok;
+	}
+	return write_atomic(io, path, data, len, replace, mode, err, errlen);
+}
+
+static bool write_atomic(const struct savefile_io *io, const char *path, const void *data, size_t len, bool replace,
+			 mode_t mode, char *err, size_t errlen)
 {
 	char tmp[PATH_CAP];
 	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {

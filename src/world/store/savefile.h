@@ -38,6 +38,15 @@ const char *savefile_data_dir(char *buf, size_t size, const char *xdg_data_home,
  * False with a message naming the folder on failure. */
 bool savefile_make_dir(const char *dir, char *err, size_t errlen);
 
+/*
+ * Whether dir may hold saves: a folder of this user's that no other user
+ * can write (neither group nor others have write permission).  Another
+ * user who can write there could replace a save, a snapshot or the score
+ * list, or plant links and FIFOs in their place.  False with a message
+ * that names the folder, its mode or owner, and what to do.
+ */
+bool savefile_private_dir(const char *dir, char *err, size_t errlen);
+
 /* fsync of the folder that holds path (so a rename or a new name in it is
  * durable).  False with a message on failure. */
 bool savefile_sync_dir(const struct savefile_io *io, const char *path, char *err, size_t errlen);
@@ -54,7 +63,10 @@ bool savefile_write_atomic(const struct savefile_io *io, const char *path, const
 			   bool replace, char *err, size_t errlen);
 
 /* The same with the file's permission bits given (savefile_write_atomic
- * makes private 0600 files; a level a designer saves is 0644). */
+ * makes private 0600 files; a level a designer saves is 0644).  A path
+ * that is a symbolic link (replace true) replaces the file the link
+ * names, beside it, and the link stays (savefile_write_atomic never
+ * follows one: it replaces the link). */
 bool savefile_write_atomic_mode(const struct savefile_io *io, const char *path, const void *data, size_t len,
 				bool replace, mode_t mode, char *err, size_t errlen);
 
