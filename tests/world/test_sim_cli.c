@@ -608,6 +608,36 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* --games and --monsters beyond what memory allows are refused at once,
+ * with the figure, before anything is reserved or played (issue 33, item
+ * 9); the test build's $ASTRAY_TEST_MEMORY stands for the machine's. */
+static void test_memory_bound(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	assert_int_equal(setenv("ASTRAY_TEST_MEMORY", "100000000", 1), 0);
+	int st;
+	char *out = astray("sim levels/01-first-steps.lvl --games 100000000", true, &st);
+	assert_int_equal(st, 2);
+	if (!strstr(out, "--games 100000000 needs about ") || !strstr(out, "GB for its per-game rows") ||
+	    !strstr(out, "at most "))
+		fail_msg("no figure in: %s", out);
+	free(out);
+	out = astray("sim levels/01-first-steps.lvl --games 20000 --compare a= b=", true, &st);
+	assert_int_equal(st, 2);
+	if (!strstr(out, "x 2 for --compare"))
+		fail_msg("--compare not counted in: %s", out);
+	free(out);
+	out = astray("sim tests/fuzz-corpus-map/open.map --monsters 1000000 --jobs 2", true, &st);
+	assert_int_equal(st, 2);
+	if (!strstr(out, "--monsters 1000000 needs about ") || !strstr(out, "at most "))
+		fail_msg("no figure in: %s", out);
+	free(out);
+	/* what fits is played */
+	free(ok("sim levels/01-first-steps.lvl --games 3 --turns 20 --monsters 10"));
+	assert_int_equal(unsetenv("ASTRAY_TEST_MEMORY"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_heatmap_cli),
 		cmocka_unit_test(test_heat_shards),
+		cmocka_unit_test(test_memory_bound),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
