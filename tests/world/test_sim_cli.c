@@ -638,6 +638,41 @@ static void test_memory_bound(void **state)
 	assert_int_equal(unsetenv("ASTRAY_TEST_MEMORY"), 0);
 }
 
+/* sim-report reads what sim wrote for a level whose file name holds a
+ * newline (issue 33, item 11): the per-game CSV, and a shard CSV of its
+ * own whose quoted name holds the raw newline (as a spreadsheet writes
+ * it), merged as one level. */
+static void test_newline_level_name(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cp levels/01-first-steps.lvl '%s/a\nb.lvl'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "sim '%s/a\nb.lvl' --games 4 --turns 30 --per-game --format csv > '%s/nl.csv'", dir,
+		 dir);
+	free(ok(cmd));
+	snprintf(cmd, sizeof cmd, "sim-report '%s/nl.csv'", dir);
+	char *out = ok(cmd);
+	if (!strstr(out, "4 games per level") || !strstr(out, "b.lvl"))
+		fail_msg("sim-report of a newline name: %s", out);
+	free(out);
+	/* the same rows with the name quoted raw, newline and all */
+	snprintf(cmd, sizeof cmd,
+		 "sed -e '2,$s|^[^,]*,|\"%s/a\\\nb.lvl\",|' '%s/nl.csv' > '%s/raw.csv' && grep -c . '%s/raw.csv'",
+		 dir, dir, dir, dir);
+	int st;
+	char *lines = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	assert_int_equal(atoi(lines), 9); /* the header and four rows of two lines */
+	free(lines);
+	snprintf(cmd, sizeof cmd, "sim-report '%s/raw.csv'", dir);
+	out = ok(cmd);
+	if (!strstr(out, "4 games per level"))
+		fail_msg("sim-report of a raw newline in a quoted name: %s", out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_heatmap_cli),
 		cmocka_unit_test(test_heat_shards),
 		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_newline_level_name),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
