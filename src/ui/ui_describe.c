@@ -149,28 +149,13 @@ bool ui_describe_open(struct ui *u, int x, int y)
 	return true;
 }
 
-/* Splits text at spaces into rows of at most width; returns how many (at most max). */
+/* Splits text at spaces into rows of at most width; returns how many (at most max, and one empty row for empty text). */
 static int desc_wrap(const char *text, int width, int start[], int len[], int max)
 {
-	int n = 0, at = 0, total = (int)strlen(text);
-	if (total == 0 && max > 0) {
+	int n = ui_screen_wrap(text, width, start, len, max);
+	if (n == 0 && max > 0) {
 		start[0] = len[0] = 0;
-		return 1;
-	}
-	while (at < total && n < max) {
-		int take = total - at;
-		if (take > width) {
-			take = width;
-			while (take > 0 && text[at + take] != ' ')
-				take--;
-			if (take == 0)
-				take = width;
-		}
-		start[n] = at;
-		len[n++] = take;
-		at += take;
-		while (at < total && text[at] == ' ')
-			at++;
+		n = 1;
 	}
 	return n;
 }

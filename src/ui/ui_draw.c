@@ -724,24 +724,11 @@ static void ui_draw_help(const struct ui *u)
  * longer than width is cut); start[k], len[k] for each; returns how many. */
 static int ui_history_split(const char *text, int width, int start[], int len[])
 {
-	int n = 0, total = (int)strlen(text), at = 0;
-	if (width < 8)
-		width = 8;
-	do {
-		int take = total - at;
-		if (take > width) {
-			take = width;
-			while (take > 0 && text[at + take] != ' ')
-				take--;
-			if (take == 0)
-				take = width;
-		}
-		start[n] = at;
-		len[n++] = take;
-		at += take;
-		while (at < total && text[at] == ' ')
-			at++;
-	} while (at < total && n < UI_HISTORY_MAX_LINES);
+	int n = ui_screen_wrap(text, width < 8 ? 8 : width, start, len, UI_HISTORY_MAX_LINES);
+	if (n == 0) { /* an empty message still takes its row */
+		start[0] = len[0] = 0;
+		n = 1;
+	}
 	return n;
 }
 

@@ -536,3 +536,26 @@ int ui_screen_key(int ch)
 	}
 	return ch;
 }
+
+int ui_screen_wrap(const char *text, int width, int start[], int len[], int max)
+{
+	int n = 0, at = 0, total = (int)strlen(text);
+	if (width < 1)
+		width = 1;
+	while (at < total && n < max) {
+		int take = total - at;
+		if (take > width) {
+			take = width;
+			while (take > 0 && text[at + take] != ' ')
+				take--;
+			if (take == 0)
+				take = width;
+		}
+		start[n] = at;
+		len[n++] = take;
+		at += take;
+		while (at < total && text[at] == ' ')
+			at++;
+	}
+	return n;
+}

@@ -1,4 +1,4 @@
-/* ui_screen.h - the terminal plumbing every curses screen shares: signals, start and stop, reading keys. */
+/* ui_screen.h - the terminal plumbing every curses screen shares: signals, start and stop, reading keys, wrapping text. */
 #ifndef ASTRAY_UI_SCREEN_H
 #define ASTRAY_UI_SCREEN_H
 
@@ -102,5 +102,12 @@ int ui_screen_wait(void (*draw)(void *ud), void *ud, int idle_ms, int *stale_rea
 
 /* curses key codes to the names input.h knows; everything else passes. */
 int ui_screen_key(int ch);
+
+/*
+ * Splits text at spaces into rows of at most width cells (a word longer
+ * than a row is cut), skipping the spaces between rows; fills start[] and
+ * len[] and returns the rows, at most max (0 for empty text).
+ */
+int ui_screen_wrap(const char *text, int width, int start[], int len[], int max);
 
 #endif

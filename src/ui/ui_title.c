@@ -112,41 +112,11 @@ static attr_t title_attr(const struct title *t, enum ui_colour c)
 	return ui_palette_attr(t->colour, c);
 }
 
-/*
- * text split at spaces into lines of at most width columns (a word longer
- * than that is cut); start[k] and len[k] for each, at most max; returns
- * how many.  At 40 to 60 columns the tagline, the hint and the notices
- * wrap rather than lose their ends.
- */
-static int title_wrap(const char *text, int width, int start[], int len[], int max)
-{
-	int n = 0, at = 0, total = (int)strlen(text);
-	if (width < 1)
-		width = 1;
-	while (at < total && n < max) {
-		int take = total - at;
-		if (take > width) {
-			take = width;
-			while (take > 0 && text[at + take] != ' ')
-				take--;
-			if (take == 0)
-				take = width;
-		}
-		start[n] = at;
-		len[n] = take;
-		n++;
-		at += take;
-		while (at < total && text[at] == ' ')
-			at++;
-	}
-	return n;
-}
-
 /* The rows text takes, wrapped to the screen. */
 static int title_rows(const char *text)
 {
 	int start[TITLE_WRAP_ROWS], len[TITLE_WRAP_ROWS];
-	return title_wrap(text, COLS, start, len, TITLE_WRAP_ROWS);
+	return ui_screen_wrap(text, COLS, start, len, TITLE_WRAP_ROWS);
 }
 
 /* text wrapped to the screen, each line centred, from row down (rows off
@@ -154,7 +124,7 @@ static int title_rows(const char *text)
 static int title_centre(int row, const char *text, attr_t attr)
 {
 	int start[TITLE_WRAP_ROWS], len[TITLE_WRAP_ROWS];
-	int n = title_wrap(text, COLS, start, len, TITLE_WRAP_ROWS);
+	int n = ui_screen_wrap(text, COLS, start, len, TITLE_WRAP_ROWS);
 	attron(attr);
 	for (int i = 0; i < n; i++)
 		if (row + i >= 0 && row + i < LINES)

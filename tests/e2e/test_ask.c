@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "pty_driver.h"
+#include "pty_check.h"
 
 #define SQUARE "tests/levels/e2e/square.lvl"
 
@@ -29,12 +29,6 @@ struct fixture {
 	struct pty p;
 	bool running;
 };
-
-static const char *bin(void)
-{
-	const char *b = getenv("ASTRAY_BIN");
-	return b && *b ? b : "build/san/astray";
-}
 
 static int setup(void **state)
 {
@@ -62,27 +56,19 @@ static int teardown(void **state)
 	return rc == 0 ? 0 : -1;
 }
 
-static void fail_dump(struct fixture *f, const char *what)
-{
-	char buf[8192];
-	pty_dump(&f->p, buf, sizeof buf);
-	print_error("%s\n%s", what, buf);
-	fail();
-}
-
 static void expect(struct fixture *f, const char *text)
 {
 	if (!pty_wait_text(&f->p, text, WAIT_MS)) {
 		char what[160];
 		snprintf(what, sizeof what, "never saw \"%s\"", text);
-		fail_dump(f, what);
+		pty_fail(&f->p, what);
 	}
 }
 
 /* `astray --data DIR --seed 7 --no-title ARGS...` (the campaign unless a level is given). */
 static void start(struct fixture *f, const char *level)
 {
-	char *argv[] = { (char *)bin(), (char *)"play", (char *)"--seed", (char *)"7", (char *)"--data", f->data,
+	char *argv[] = { (char *)pty_bin(), (char *)"play", (char *)"--seed", (char *)"7", (char *)"--data", f->data,
 			 (char *)level, NULL };
 	if (f->running)
 		pty_close(&f->p);
@@ -115,9 +101,9 @@ static void test_continue_is_one_key(void **state)
 	expect(f, "Continue it? [y/N]");
 	pty_answer(&f->p, "y"); /* no Enter */
 	if (!pty_wait_text(&f->p, "Turn 3", WAIT_MS))
-		fail_dump(f, "y alone did not continue the game");
+		pty_fail(&f->p, "y alone did not continue the game");
 	if (!pty_wait_idle(&f->p, WAIT_MS))
-		fail_dump(f, "the continued game did not go idle");
+		pty_fail(&f->p, "the continued game did not go idle");
 	assert_true(pty_log_has(&f->p, "Continue it? [y/N] yes"));
 }
 
@@ -130,7 +116,7 @@ static void test_escape_is_not_echoed(void **state)
 	expect(f, "Continue it?");
 	pty_answer(&f->p, "\033");
 	if (!pty_wait_exit(&f->p, WAIT_MS))
-		fail_dump(f, "Esc did not answer the question");
+		pty_fail(&f->p, "Esc did not answer the question");
 	assert_false(pty_log_has(&f->p, "^["));
 	assert_true(pty_log_has(&f->p, "(no answer)"));
 	assert_true(pty_log_has(&f->p, "Nothing was started."));
@@ -154,9 +140,9 @@ static void test_other_keys_ask_again(void **state)
 	pty_answer(&f->p, "x");
 	pty_answer(&f->p, "n");
 	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
-		fail_dump(f, "n did not start the named level");
+		pty_fail(&f->p, "n did not start the named level");
 	if (!pty_wait_idle(&f->p, WAIT_MS))
-		fail_dump(f, "the game did not go idle");
+		pty_fail(&f->p, "the game did not go idle");
 	assert_true(pty_log_has(&f->p, "no\r\n"));
 }
 
