@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include "ai.h"
 #include "bestiary.h"
 #include "cli.h"
 #include "cmd.h"
@@ -396,6 +399,60 @@ static int finish_output(void)
 	return 1;
 }
 
+/* The memory this run may use: the machine's, or less under a limit of
+ * its address space ($ASTRAY_TEST_MEMORY, bytes, in the test build). */
+static double memory_allowed(void)
+{
+	double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < mem)
+		mem = (double)rl.rlim_cur;
+#ifdef ASTRAY_CHECKS
+	const char *test = getenv("ASTRAY_TEST_MEMORY");
+	if (test && *test)
+		mem = strtod(test, NULL);
+#endif
+	return mem > 0 ? mem : 1e9;
+}
+
+/* About what a monster costs while its game is played: its record, its
+ * route buffer and its share of the minds' and crowds' tables. */
+#define SIM_MONSTER_BYTES (sizeof(struct monster) + AI_ROUTE_MAX * sizeof(int) + 512)
+
+/*
+ * Whether the per-game rows of --games (n_files levels, each side of a
+ * --compare) and the monsters of --monsters (one game at a time in each
+ * of --jobs processes) fit in half the memory this run may use; else
+ * says so with the figures, before anything is reserved, and sets
+ * *status.
+ */
+static bool fits_memory(const struct sim_args *a, int n_files, int sides, int *status)
+{
+	double mem = memory_allowed(), half = mem / 2;
+	double row = (double)sizeof(struct sim_game) * sides * (n_files > 0 ? n_files : 1);
+	double rows = row * a->games;
+	if (rows > half) {
+		*status = opt_usage_error(&sim_command,
+					  "--games %d needs about %.1f GB for its per-game rows (%d level%s x %d "
+					  "bytes%s); at most %.0f here (half of the %.1f GB this run may use)",
+					  a->games, rows / 1e9, n_files, n_files == 1 ? "" : "s",
+					  (int)sizeof(struct sim_game), sides > 1 ? " x 2 for --compare" : "",
+					  half / row, mem / 1e9);
+		return false;
+	}
+	int jobs = a->jobs > 1 ? a->jobs : 1;
+	double mon = (double)SIM_MONSTER_BYTES * jobs;
+	if (a->monsters.n > 0 && mon * a->monsters.n > half) {
+		*status = opt_usage_error(&sim_command,
+					  "--monsters %d needs about %.1f GB (%d bytes a monster%s); at most %.0f here "
+					  "(half of the %.1f GB this run may use)",
+					  a->monsters.n, mon * a->monsters.n / 1e9, (int)SIM_MONSTER_BYTES,
+					  jobs > 1 ? ", in each of the --jobs processes" : "", half / mon, mem / 1e9);
+		return false;
+	}
+	return true;
+}
+
 /* Loads, plays and writes, in that order; the exit status.  With sweep,
  * the games go to sim_sweep_take as value vi instead of the report. */
 static int run(const struct sim_args *a, struct sim_sweep_out *sweep, int vi)
@@ -421,6 +478,8 @@ static int run(const struct sim_args *a, struct sim_sweep_out *sweep, int vi)
 		fprintf(stderr, "astray sim: out of memory\n");
 		goto done;
 	}
+	if (!fits_memory(a, n_files, pc.sides, &status))
+		goto done; /* said before the games, not after hours of them */
 	if (sim_wants_heat(a) && n_files != 1) {
 		status = opt_usage_error(&sim_command, "--%s draws one level: give one LEVEL",
 					 a->heatmap ? "heatmap" : "heat-counts");

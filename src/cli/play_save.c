@@ -10,6 +10,7 @@
  */
 #include "play_save.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -67,6 +68,23 @@ int play_save_tidy(const char *data)
 	 * a torn save before the rename): the save itself is save.jnl, intact */
 	if ((k = savefile_remove_temps(slot, err, sizeof err)) > 0)
 		n += k;
+	/* a death record's (games/NAME.txt.tmp-XXXXXX) from a kill at a
+	 * game's end: the record is written again when the game is filed */
+	char dir[PLAY_PATH + 8], tmp[2 * PLAY_PATH];
+	snprintf(dir, sizeof dir, "%s/%s", data, PLAY_GAMES_DIR);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		const char *t = strstr(e->d_name, ".tmp-");
+		struct stat st;
+		if (!t || t == e->d_name || strlen(t) != 11)
+			continue;
+		snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name);
+		if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode) && unlink(tmp) == 0)
+			n++;
+	}
+	if (d)
+		closedir(d);
 	return n;
 }
 
@@ -95,29 +113,45 @@ static void drop_snapshot(const char *journal)
 		unlink(snap); /* missing is fine; a stale one would be refused anyway */
 }
 
-bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outsize, char *err, size_t errlen)
+/*
+ * Links the save slot into DATA/games under the first free name (a link
+ * never replaces) and leaves the slot as it is; out gets the new name.
+ * A slot already linked there (a game whose end was cut short between
+ * filing and removing the slot) keeps its name: it is not filed twice.
+ */
+static bool file_link(const char *data, uint64_t seed, char *out, size_t outsize, char *err, size_t errlen)
 {
 	char slot[PLAY_PATH], dir[PLAY_PATH], stem[PLAY_PATH];
 	play_save_slot(data, slot, sizeof slot);
 	snprintf(dir, sizeof dir, "%s/%s", data, PLAY_GAMES_DIR);
 	if (!savefile_make_dir(dir, err, errlen))
 		return false;
+	struct stat st;
+	if (lstat(slot, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+			struct stat fst;
+			if (n < 5 || strcmp(e->d_name + n - 4, ".jnl") != 0)
+				continue;
+			snprintf(out, outsize, "%s/%s", dir, e->d_name);
+			if (lstat(out, &fst) == 0 && fst.st_ino == st.st_ino && fst.st_dev == st.st_dev) {
+				closedir(d);
+				return true;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
 	games_stem(data, seed, stem, sizeof stem);
-	/* a link never replaces: the first free name wins */
 	for (int n = 1; n < 1000; n++) {
 		if (n == 1)
 			snprintf(out, outsize, "%s.jnl", stem);
 		else
 			snprintf(out, outsize, "%s-%d.jnl", stem, n);
-		if (link(slot, out) == 0) {
-			drop_snapshot(slot);
-			if (unlink(slot) != 0) {
-				snprintf(err, errlen, "%s: cannot remove it after filing it as %s: %s", slot, out,
-					 strerror(errno));
-				return false;
-			}
-			return savefile_sync_dir(NULL, out, err, errlen) && savefile_sync_dir(NULL, slot, err, errlen);
-		}
+		if (link(slot, out) == 0)
+			return savefile_sync_dir(NULL, out, err, errlen);
 		if (errno != EEXIST) {
 			snprintf(err, errlen, "%s: cannot file it as %s: %s", slot, out, strerror(errno));
 			return false;
@@ -125,6 +159,24 @@ bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outs
 	}
 	snprintf(err, errlen, "%s: no free name to file it as", stem);
 	return false;
+}
+
+/* Removes the save slot (and its snapshot) once it is filed as `filed`. */
+static bool file_unslot(const char *data, const char *filed, char *err, size_t errlen)
+{
+	char slot[PLAY_PATH];
+	play_save_slot(data, slot, sizeof slot);
+	drop_snapshot(slot);
+	if (unlink(slot) != 0) {
+		snprintf(err, errlen, "%s: cannot remove it after filing it as %s: %s", slot, filed, strerror(errno));
+		return false;
+	}
+	return savefile_sync_dir(NULL, slot, err, errlen);
+}
+
+bool play_save_file_away(const char *data, uint64_t seed, char *out, size_t outsize, char *err, size_t errlen)
+{
+	return file_link(data, seed, out, outsize, err, errlen) && file_unslot(data, out, err, errlen);
 }
 
 /* Moves the save slot aside as save.jnl.damaged-N and words why. */
@@ -431,22 +483,45 @@ static void append(char *report, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* In the test build, $ASTRAY_TEST_FINISH_STOP=STEP ends finish_files
+ * right after STEP ("filed", "record" or "scored"), as a kill there
+ * would, so a test can check what the next start makes of it. */
+static bool stop_after(const char *step)
+{
+#ifdef ASTRAY_CHECKS
+	const char *at = getenv("ASTRAY_TEST_FINISH_STOP");
+	return at && strcmp(at, step) == 0;
+#else
+	(void)step;
+	return false;
+#endif
+}
+
 /*
- * The end of a game on disk: the journal filed in DATA/games (when it is
- * the save slot), the death record beside it, then the score (last, so a
- * stop half way never counts a game twice).  Each line of report says
- * what was done or what failed.
+ * The end of a game on disk, each step safe to repeat, so a stop at any
+ * point loses nothing and counts nothing twice when the next start finds
+ * the finished game in the slot and ends it again: the journal linked
+ * into DATA/games (when it is the save slot; a slot already linked there
+ * keeps its name), the death record beside it, the score (dated by the
+ * journal's last write, so the same game gives the same entry, which
+ * scores_add does not add twice), and only then the slot removed.  Each
+ * line of report says what was done or what failed.
  */
 static void finish_files(const char *data, const char *journal, bool in_slot, bool scored, const char *mode,
 			 const struct game *g, char *report, size_t len)
 {
 	char err[DIAG_ERR_LEN], filed[PLAY_PATH], morgue[PLAY_PATH];
 	report[0] = '\0';
+	struct stat jst;
+	long long ended = stat(journal, &jst) == 0 ? (long long)jst.st_mtime : (long long)time(NULL);
 	snprintf(filed, sizeof filed, "%s", journal);
-	if (in_slot && !play_save_file_away(data, g->seed, filed, sizeof filed, err, sizeof err)) {
+	bool linked = in_slot && file_link(data, g->seed, filed, sizeof filed, err, sizeof err);
+	if (in_slot && !linked) {
 		append(report, len, "astray: the finished game stays in %s: %s\n", journal, err);
 		snprintf(filed, sizeof filed, "%s", journal);
 	}
+	if (stop_after("filed"))
+		return;
 	/* NAME.jnl -> NAME.txt, else FILE.txt */
 	size_t flen = strlen(filed);
 	if (flen > 4 && strcmp(filed + flen - 4, ".jnl") == 0)
@@ -459,36 +534,41 @@ static void finish_files(const char *data, const char *journal, bool in_slot, bo
 	char *text = play_morgue_text(g, filed, &mlen);
 	if (!text)
 		append(report, len, "astray: no death record: out of memory\n");
-	else if (!savefile_write_atomic(NULL, morgue, text, mlen, false, err, sizeof err))
+	else if (!savefile_write_atomic(NULL, morgue, text, mlen, linked, err, sizeof err))
 		append(report, len, "astray: no death record: %s\n", err);
 	else
 		append(report, len, "The game is in %s, its record in %s.\n", filed, morgue);
 	free(text);
-	if (!data[0])
+	if (stop_after("record"))
 		return;
-	if (!scored) {
+	if (data[0] && !scored) {
 		append(report, len, "Not scored: the high-score list is for the campaign and generated dungeons "
 				    "as they come (this game had other levels or settings).\n");
-		return;
+	} else if (data[0]) {
+		struct score_entry e;
+		scores_entry_from_game(g, ended, &e);
+		snprintf(e.mode, sizeof e.mode, "%s", mode && mode[0] ? mode : SCORES_UNKNOWN);
+		char title[96];
+		scores_mode_title(e.mode, title, sizeof title);
+		int rank = 0;
+		char aside[PLAY_PATH] = "";
+		if (!scores_add(data, &e, NULL, &rank, aside, sizeof aside, err, sizeof err))
+			append(report, len, "astray: the score was not kept: %s\n", err);
+		else if (rank > 0)
+			append(report, len, "Score %ld: place %d on the high-score list of %s (astray scores).\n",
+			       e.score, rank, title);
+		else
+			append(report, len, "Score %ld: not on the high-score list of %s.\n", e.score, title);
+		if (aside[0])
+			append(report, len,
+			       "astray: the high-score list was damaged: kept as %s; the new list keeps its good "
+			       "entries\n",
+			       aside);
 	}
-	struct score_entry e;
-	scores_entry_from_game(g, (long long)time(NULL), &e);
-	snprintf(e.mode, sizeof e.mode, "%s", mode && mode[0] ? mode : SCORES_UNKNOWN);
-	char title[96];
-	scores_mode_title(e.mode, title, sizeof title);
-	int rank = 0;
-	char aside[PLAY_PATH] = "";
-	if (!scores_add(data, &e, NULL, &rank, aside, sizeof aside, err, sizeof err))
-		append(report, len, "astray: the score was not kept: %s\n", err);
-	else if (rank > 0)
-		append(report, len, "Score %ld: place %d on the high-score list of %s (astray scores).\n", e.score,
-		       rank, title);
-	else
-		append(report, len, "Score %ld: not on the high-score list of %s.\n", e.score, title);
-	if (aside[0])
-		append(report, len,
-		       "astray: the high-score list was damaged: kept as %s; the new list keeps its good entries\n",
-		       aside);
+	if (stop_after("scored"))
+		return;
+	if (linked && !file_unslot(data, filed, err, sizeof err))
+		append(report, len, "astray: %s\n", err);
 }
 
 void play_save_finish(struct play_save *s, const struct game *g, FILE *out)

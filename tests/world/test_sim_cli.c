@@ -608,6 +608,71 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* --games and --monsters beyond what memory allows are refused at once,
+ * with the figure, before anything is reserved or played (issue 33, item
+ * 9); the test build's $ASTRAY_TEST_MEMORY stands for the machine's. */
+static void test_memory_bound(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	assert_int_equal(setenv("ASTRAY_TEST_MEMORY", "100000000", 1), 0);
+	int st;
+	char *out = astray("sim levels/01-first-steps.lvl --games 100000000", true, &st);
+	assert_int_equal(st, 2);
+	if (!strstr(out, "--games 100000000 needs about ") || !strstr(out, "GB for its per-game rows") ||
+	    !strstr(out, "at most "))
+		fail_msg("no figure in: %s", out);
+	free(out);
+	out = astray("sim levels/01-first-steps.lvl --games 20000 --compare a= b=", true, &st);
+	assert_int_equal(st, 2);
+	if (!strstr(out, "x 2 for --compare"))
+		fail_msg("--compare not counted in: %s", out);
+	free(out);
+	out = astray("sim tests/fuzz-corpus-map/open.map --monsters 1000000 --jobs 2", true, &st);
+	assert_int_equal(st, 2);
+	if (!strstr(out, "--monsters 1000000 needs about ") || !strstr(out, "at most "))
+		fail_msg("no figure in: %s", out);
+	free(out);
+	/* what fits is played */
+	free(ok("sim levels/01-first-steps.lvl --games 3 --turns 20 --monsters 10"));
+	assert_int_equal(unsetenv("ASTRAY_TEST_MEMORY"), 0);
+}
+
+/* sim-report reads what sim wrote for a level whose file name holds a
+ * newline (issue 33, item 11): the per-game CSV, and a shard CSV of its
+ * own whose quoted name holds the raw newline (as a spreadsheet writes
+ * it), merged as one level. */
+static void test_newline_level_name(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cp levels/01-first-steps.lvl '%s/a\nb.lvl'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "sim '%s/a\nb.lvl' --games 4 --turns 30 --per-game --format csv > '%s/nl.csv'", dir,
+		 dir);
+	free(ok(cmd));
+	snprintf(cmd, sizeof cmd, "sim-report '%s/nl.csv'", dir);
+	char *out = ok(cmd);
+	if (!strstr(out, "4 games per level") || !strstr(out, "b.lvl"))
+		fail_msg("sim-report of a newline name: %s", out);
+	free(out);
+	/* the same rows with the name quoted raw, newline and all */
+	snprintf(cmd, sizeof cmd,
+		 "sed -e '2,$s|^[^,]*,|\"%s/a\\\nb.lvl\",|' '%s/nl.csv' > '%s/raw.csv' && grep -c . '%s/raw.csv'",
+		 dir, dir, dir, dir);
+	int st;
+	char *lines = run_capture(cmd, &st);
+	assert_int_equal(st, 0);
+	assert_int_equal(atoi(lines), 9); /* the header and four rows of two lines */
+	free(lines);
+	snprintf(cmd, sizeof cmd, "sim-report '%s/raw.csv'", dir);
+	out = ok(cmd);
+	if (!strstr(out, "4 games per level"))
+		fail_msg("sim-report of a raw newline in a quoted name: %s", out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +685,8 @@ int main(void)
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_heatmap_cli),
 		cmocka_unit_test(test_heat_shards),
+		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_newline_level_name),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -54,6 +54,45 @@ static void test_merge(void **state)
 	diag_list_fini(&d);
 }
 
+/* A quoted field that holds newlines (a level's file name) is one field
+ * of one record, whose lines count for the line numbers after it. */
+static void test_newline_in_field(void **state)
+{
+	(void)state;
+	struct sim_csv *c = sim_csv_create();
+	struct diag_list d = { 0 };
+	char a[512];
+	snprintf(a, sizeof a, "%s\"a\nb\r\n.lvl\",0,7,escaped,3,0,2.5,\n\"a\nb\r\n.lvl\",1,8,killed,3,1,4,2\r\n", head);
+	assert_true(add(c, "a.csv", a, &d));
+	struct sim_csv_result r;
+	assert_true(sim_csv_finish(c, &r, &d));
+	assert_int_equal(d.n, 0);
+	assert_int_equal(r.n_levels, 1);
+	assert_int_equal(r.games, 2);
+	assert_string_equal(r.levels[0].file, "a\nb\r\n.lvl");
+	assert_int_equal(r.levels[0].games[0][1].outcome, SIM_KILLED);
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+
+	/* the line of an error after such a record is the file's line */
+	c = sim_csv_create();
+	snprintf(a, sizeof a, "%s\"a\nb.lvl\",0,7,escaped,3,0,2.5,\nL,x,8,killed,3,1,4,2\n", head);
+	assert_false(add(c, "b.csv", a, &d));
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].line, 4);
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+
+	/* a quote never closed is refused at its record's first line */
+	c = sim_csv_create();
+	snprintf(a, sizeof a, "%s\"a\nb.lvl,0,7,escaped,3,0,2.5,\n", head);
+	assert_false(add(c, "c.csv", a, &d));
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].line, 2);
+	sim_csv_destroy(c);
+	diag_list_fini(&d);
+}
+
 /* Each bad input: the message and where it points. */
 static void test_errors(void **state)
 {
@@ -309,6 +348,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_newline_in_field),
 		cmocka_unit_test(test_seed_ranges),
 		cmocka_unit_test(test_generated),
 		cmocka_unit_test(test_config),

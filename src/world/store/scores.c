@@ -344,6 +344,15 @@ bool scores_load(const char *dir, struct score_list *out, char *err, size_t errl
 	return ok || (damaged && partly_good(out));
 }
 
+/* Whether a and b are the same game's entry: every field equal (its date
+ * is the second the game ended, so two games never share one). */
+static bool same_entry(const struct score_entry *a, const struct score_entry *b)
+{
+	return a->score == b->score && a->depth == b->depth && a->turns == b->turns && a->seed == b->seed &&
+	       a->date == b->date && strcmp(a->outcome, b->outcome) == 0 && strcmp(a->cause, b->cause) == 0 &&
+	       strcmp(a->mode, b->mode) == 0;
+}
+
 bool scores_add(const char *dir, const struct score_entry *e, const struct savefile_io *io, int *rank,
 		char *aside, size_t aside_size, char *err, size_t errlen)
 {
@@ -380,15 +389,31 @@ bool scores_add(const char *dir, const struct score_entry *e, const struct savef
 	}
 	/* the lock is released when fd is closed */
 	struct score_list l;
-	bool damaged, ok = load_path(path, &l, &damaged, err, errlen);
+	bool damaged, ok = load_path(path, &l, &damaged, err, errlen), moved = false;
 	if (!ok && damaged) {
+		moved = true;
 		/* the damaged file is kept as it is, for a look; the new list
 		 * starts from its good entries */
 		if (!partly_good(&l))
 			scores_fini(&l);
 		ok = savefile_set_aside(io, path, true, aside, aside_size, err, errlen);
 	}
-	if (ok) {
+	/* the same game again (a finished game resumed after a stop between
+	 * its score and its filing): already on the list, not added twice */
+	bool again = false;
+	for (int i = 0; ok && !moved && i < l.n && !again; i++)
+		again = same_entry(&l.v[i], e);
+	if (ok && again) {
+		if (rank) {
+			int place = 0;
+			for (int i = 0; i < l.n; i++)
+				if (strcmp(l.v[i].mode, e->mode) == 0) {
+					place++;
+					if (same_entry(&l.v[i], e))
+						*rank = place;
+				}
+		}
+	} else if (ok) {
 		struct score_entry *v = realloc(l.v, (size_t)(l.n + 1) * sizeof *v);
 		if (!v) {
 			snprintf(err, errlen, "%s: out of memory", path);

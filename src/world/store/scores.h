@@ -88,6 +88,8 @@ bool scores_load(const char *dir, struct score_list *out, char *err, size_t errl
  * it is set to "").
  * *rank (may be NULL) gets the entry's 1-based place in its mode's list, or
  * 0 when it did not make the list.  False with a message on failure (the old list is intact).
+ * An entry equal in every field to one already on the list (the same game,
+ * scored again after a stop before its save was removed) is not added twice.
  */
 bool scores_add(const char *dir, const struct score_entry *e, const struct savefile_io *io, int *rank,
 		char *aside, size_t aside_size, char *err, size_t errlen);

@@ -79,7 +79,8 @@ struct sim_csv {
 enum { COL_LEVEL = -1, COL_SIDE = -2, COL_GAME = -3, COL_SEED = -4, COL_OUTCOME = -5, COL_MONSTERS = -6,
        COL_RUN = -7, COL_CONFIG = -8, COL_KILLER = -9, COL_TOPOLOGY = -10, COL_TRACE = -11, COL_SETTINGS = -12 };
 
-/* Splits one CSV line (quotes as sim writes them) into fields, in place;
+/* Splits one CSV record (quotes as sim writes them; a quoted field may
+ * hold newlines) into fields, in place;
  * returns the number of fields or -1 on a broken quote. */
 static int split_csv(char *line, char **f, int max)
 {
@@ -677,8 +678,18 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 	char *p = copy;
 	int lineno = 0;
 	while (ok && p < copy + len) {
-		char *nl = memchr(p, '\n', (size_t)(copy + len - p));
-		char *end = nl ? nl : copy + len;
+		/* a record ends at a newline outside quotes: a quoted field
+		 * (a level's name) may hold newlines, and its record then
+		 * spans lines (lineno is its first; `lines` counts them) */
+		char *end = p;
+		bool quoted = false;
+		int lines = 1;
+		for (; end < copy + len && (quoted || *end != '\n'); end++) {
+			if (*end == '"')
+				quoted = !quoted;
+			else if (*end == '\n')
+				lines++;
+		}
 		lineno++;
 		if (memchr(p, '\0', (size_t)(end - p))) {
 			diag_add(d, DIAG_ERROR, file, lineno, (int)((char *)memchr(p, '\0', (size_t)(end - p)) - p) + 1,
@@ -702,6 +713,7 @@ bool sim_csv_add(struct sim_csv *rd, const char *file, const char *text, size_t 
 			header = false;
 		}
 		p = end + 1;
+		lineno += lines - 1;
 	}
 	if (ok && header) {
 		diag_add(d, DIAG_ERROR, file, 0, 0, "empty (expected per-game CSV with a header)");
