@@ -86,8 +86,7 @@ static void colour(double t, bool diverging, int rgb[3])
 		rgb[k] = (int)lround(from[k] + (to[k] - from[k]) * u);
 }
 
-/* Text for XML: escapes markup, replaces bytes that are not UTF-8 with U+FFFD. */
-static void xml_text(FILE *f, const char *s)
+void heat_render_xml_text(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
@@ -258,9 +257,9 @@ static void cell_marks(FILE *f, const struct sim_heat *a, const char *monsters, 
 			   "paint-order=\"stroke\"><title>%d,%d: a monster starts here (",
 			cx, cy, s * 0.8, s / 8, x, y);
 		char gs[2] = { g, 0 };
-		xml_text(f, gs);
+		heat_render_xml_text(f, gs);
 		fputs(")</title>", f);
-		xml_text(f, gs);
+		heat_render_xml_text(f, gs);
 		fputs("</text>\n", f);
 	} else {
 		fprintf(f, "<circle class=\"monster\" cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"#000000\"/>\n", cx,
@@ -301,7 +300,7 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 		char buf[512];
 		snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
 		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\"%s>", pad, 18 + 16.0 * i, i ? " font-size=\"12\"" : "");
-		xml_text(f, buf);
+		heat_render_xml_text(f, buf);
 		fprintf(f, "</text>\n");
 		line += n + (line[n] == '\n');
 	}

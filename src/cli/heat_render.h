@@ -11,6 +11,10 @@
 
 /* The picture's two title lines (one '\n' between them) for layer l, as
  * sim writes them: level, layer, games, seed; player and settings. */
+/* Text for XML (SVG): escapes markup, replaces bytes that are not UTF-8
+ * and control characters other than tab and newline with U+FFFD. */
+void heat_render_xml_text(FILE *f, const char *s);
+
 void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, enum sim_heat_layer l);
 
 /*

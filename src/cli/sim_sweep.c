@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "heat_render.h"
 #include "sim_cmd.h"
 #include "sim_csv.h"
 #include "textfile.h"
@@ -356,29 +357,6 @@ static double tick_step(double range)
 	return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
 }
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		int n = sim_utf8_seq(p);
-		if (n == 0 || (n == 1 && *p < 0x20)) {
-			fputs("\xef\xbf\xbd", f);
-			p++;
-			continue;
-		}
-		if (*p == '&')
-			fputs("&amp;", f);
-		else if (*p == '<')
-			fputs("&lt;", f);
-		else if (*p == '>')
-			fputs("&gt;", f);
-		else if (*p == '"')
-			fputs("&quot;", f);
-		else
-			fwrite(p, 1, (size_t)n, f);
-		p += n;
-	}
-}
-
 /* One panel: metric m against the value, its top-left corner at (x0, y0). */
 static void panel(FILE *f, const struct sim_sweep_out *s, int m, double x0, double y0, double w, double h)
 {
@@ -400,7 +378,7 @@ static void panel(FILE *f, const struct sim_sweep_out *s, int m, double x0, doub
 	}
 	fprintf(f, "<g class=\"panel\" id=\"panel-%d\">\n", m);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">", x0, y0 - 8);
-	xml_text(f, s->metric[m]);
+	heat_render_xml_text(f, s->metric[m]);
 	fprintf(f, "%s</text>\n", rate ? " (rate)" : "");
 	if (shown == 0) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">no game defines this metric at any value</text>\n</g>\n", x0 + 10,
@@ -471,11 +449,11 @@ static void panel(FILE *f, const struct sim_sweep_out *s, int m, double x0, doub
 		const struct point *p = &s->pts[order[k]][m];
 		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#08519c\"><title>", PX(sp->v[order[k]]),
 			PY(p->mean));
-		xml_text(f, sp->set[order[k]]);
+		heat_render_xml_text(f, sp->set[order[k]]);
 		fprintf(f, ": %.4g [%.4g, %.4g], n = %d</title></circle>\n", p->mean, p->lo, p->hi, p->n);
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">", x0 + w / 2, y0 + h + 32);
-	xml_text(f, sp->key);
+	heat_render_xml_text(f, sp->key);
 	fprintf(f, "</text>\n</g>\n");
 #undef PX
 #undef PY
@@ -498,16 +476,16 @@ int sim_sweep_plot(const struct sim_sweep_out *s, const char *path, const struct
 	fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"15\">");
 	char line[1400];
 	snprintf(line, sizeof line, "Sweep of %s over %d values: %s", s->spec->key, s->spec->n, about->level);
-	xml_text(f, line);
+	heat_render_xml_text(f, line);
 	fprintf(f, "</text>\n<text x=\"10\" y=\"38\" font-size=\"12\">");
 	snprintf(line, sizeof line, "%d games per value, seeds %llu..%llu (the same at every value)%s%s", about->games,
 		 (unsigned long long)about->seed, (unsigned long long)(about->seed + (uint64_t)about->games - 1),
 		 about->player[0] ? ", player " : "", about->player);
-	xml_text(f, line);
+	heat_render_xml_text(f, line);
 	fprintf(f, "</text>\n<text x=\"10\" y=\"54\" font-size=\"12\">");
 	snprintf(line, sizeof line, "%s%s; line: mean, band: its 95%% interval", about->settings[0] ? "other settings: " : "",
 		 about->settings[0] ? about->settings : "no other settings");
-	xml_text(f, line);
+	heat_render_xml_text(f, line);
 	fprintf(f, "</text>\n");
 	for (int m = 0; m < s->n_metrics; m++)
 		panel(f, s, m, left, top + m * (ph + gap), pw, ph);
