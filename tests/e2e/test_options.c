@@ -35,8 +35,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof *f);
 	if (!f)
 		return -1;
-	snprintf(f->data, sizeof f->data, "/tmp/astray-options-test-XXXXXX");
-	if (!mkdtemp(f->data)) {
+	if (!pty_data_make(f->data, sizeof f->data, "options")) {
 		free(f);
 		return -1;
 	}
@@ -49,11 +48,9 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	if (f->running)
 		pty_close(&f->p);
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", f->data);
-	int rc = system(cmd);
+	bool removed = pty_data_remove(f->data);
 	free(f);
-	return rc == 0 ? 0 : -1;
+	return removed ? 0 : -1;
 }
 
 static void expect(struct fixture *f, const char *text)

@@ -3,12 +3,14 @@
  * failing a test with the screen dumped, and reading the status line.
  */
 #define _DEFAULT_SOURCE
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -93,4 +95,17 @@ char *pty_slurp(const char *path)
 		buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+bool pty_data_make(char *buf, size_t size, const char *tag)
+{
+	int n = snprintf(buf, size, "/tmp/astray-%s-test-XXXXXX", tag);
+	return n > 0 && (size_t)n < size && mkdtemp(buf) != NULL;
+}
+
+bool pty_data_remove(const char *dir)
+{
+	char cmd[PATH_MAX + 32];
+	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", dir);
+	return system(cmd) == 0;
 }

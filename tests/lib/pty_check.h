@@ -36,4 +36,11 @@ const char *pty_bin(void);
  * when it cannot be opened. */
 char *pty_slurp(const char *path);
 
+/* A fresh, empty data folder /tmp/astray-TAG-test-XXXXXX, its name in
+ * buf; false when it cannot be made. */
+bool pty_data_make(char *buf, size_t size, const char *tag);
+
+/* Removes the data folder and everything in it; false when rm fails. */
+bool pty_data_remove(const char *dir);
+
 #endif
