@@ -24,46 +24,13 @@
 
 #define SQUARE "tests/levels/e2e/square.lvl"
 
-struct fixture {
-	char data[64];
-	struct pty p;
-	bool running;
-};
-
-static int setup(void **state)
+static void expect(struct pty_data_test *f, const char *text)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	if (!f)
-		return -1;
-	if (!pty_data_make(f->data, sizeof f->data, "ask")) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	if (f->running)
-		pty_close(&f->p);
-	bool removed = pty_data_remove(f->data);
-	free(f);
-	return removed ? 0 : -1;
-}
-
-static void expect(struct fixture *f, const char *text)
-{
-	if (!pty_wait_text(&f->p, text, WAIT_MS)) {
-		char what[160];
-		snprintf(what, sizeof what, "never saw \"%s\"", text);
-		pty_fail(&f->p, what);
-	}
+	pty_expect(&f->p, text, WAIT_MS);
 }
 
 /* `astray --data DIR --seed 7 --no-title ARGS...` (the campaign unless a level is given). */
-static void start(struct fixture *f, const char *level)
+static void start(struct pty_data_test *f, const char *level)
 {
 	char *argv[] = { (char *)pty_bin(), (char *)"play", (char *)"--seed", (char *)"7", (char *)"--data", f->data,
 			 (char *)level, NULL };
@@ -74,7 +41,7 @@ static void start(struct fixture *f, const char *level)
 }
 
 /* A saved game of the square level at turn 3, left with Q y. */
-static void make_save(struct fixture *f)
+static void make_save(struct pty_data_test *f)
 {
 	start(f, SQUARE);
 	expect(f, "Turn 0");
@@ -92,7 +59,7 @@ static void make_save(struct fixture *f)
 /* y alone, with no Enter, continues the saved game. */
 static void test_continue_is_one_key(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	make_save(f);
 	start(f, SQUARE);
 	expect(f, "Continue it? [y/N]");
@@ -107,7 +74,7 @@ static void test_continue_is_one_key(void **state)
 /* Esc answers nothing: no ^[ echoed, the program stops, the save stays. */
 static void test_escape_is_not_echoed(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	make_save(f);
 	start(f, SQUARE);
 	expect(f, "Continue it?");
@@ -128,7 +95,7 @@ static void test_escape_is_not_echoed(void **state)
  * n then plays the named level unsaved. */
 static void test_other_keys_ask_again(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	make_save(f);
 	start(f, SQUARE);
 	expect(f, "Continue it?");
@@ -143,7 +110,7 @@ static void test_other_keys_ask_again(void **state)
 	assert_true(pty_log_has(&f->p, "no\r\n"));
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, pty_data_setup, pty_data_teardown)
 
 int main(void)
 {

@@ -50,11 +50,7 @@ static void quit(struct pty *p)
 
 static void expect(struct pty *p, const char *text)
 {
-	if (!pty_wait_text(p, text, WAIT_MS)) {
-		char what[160];
-		snprintf(what, sizeof what, "never saw \"%s\"", text);
-		pty_fail(p, what);
-	}
+	pty_expect(p, text, WAIT_MS);
 }
 
 static void test_right_click_describes_a_monster(void **state)

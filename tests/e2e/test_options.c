@@ -24,46 +24,13 @@
 
 #define SQUARE "tests/levels/e2e/square.lvl"
 
-struct fixture {
-	char data[64];
-	struct pty p;
-	bool running;
-};
-
-static int setup(void **state)
+static void expect(struct pty_data_test *f, const char *text)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	if (!f)
-		return -1;
-	if (!pty_data_make(f->data, sizeof f->data, "options")) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	if (f->running)
-		pty_close(&f->p);
-	bool removed = pty_data_remove(f->data);
-	free(f);
-	return removed ? 0 : -1;
-}
-
-static void expect(struct fixture *f, const char *text)
-{
-	if (!pty_wait_text(&f->p, text, WAIT_MS)) {
-		char what[160];
-		snprintf(what, sizeof what, "never saw \"%s\"", text);
-		pty_fail(&f->p, what);
-	}
+	pty_expect(&f->p, text, WAIT_MS);
 }
 
 /* `astray play [SQUARE] --seed 7 --data DIR [extra]` (no level: the title). */
-static void start(struct fixture *f, bool level, const char *extra1, const char *extra2)
+static void start(struct pty_data_test *f, bool level, const char *extra1, const char *extra2)
 {
 	char *argv[12];
 	int n = 0;
@@ -92,7 +59,7 @@ static void start(struct fixture *f, bool level, const char *extra1, const char 
 	}
 }
 
-static void quit(struct fixture *f)
+static void quit(struct pty_data_test *f)
 {
 	pty_send(&f->p, "Q");
 	expect(f, "Really quit");
@@ -107,7 +74,7 @@ static void quit(struct fixture *f)
 	unlink(path);
 }
 
-static void write_options(struct fixture *f, const char *text)
+static void write_options(struct pty_data_test *f, const char *text)
 {
 	char path[128];
 	snprintf(path, sizeof path, "%s/options.txt", f->data);
@@ -117,7 +84,7 @@ static void write_options(struct fixture *f, const char *text)
 	fclose(fp);
 }
 
-static char *read_options(struct fixture *f)
+static char *read_options(struct pty_data_test *f)
 {
 	char path[128];
 	snprintf(path, sizeof path, "%s/options.txt", f->data);
@@ -128,7 +95,7 @@ static char *read_options(struct fixture *f)
 
 static void test_options_are_kept(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	start(f, true, NULL, NULL);
 	pty_send(&f->p, "O");
 	expect(f, "> Animation  normal, 30 ms a step");
@@ -159,7 +126,7 @@ static void test_options_are_kept(void **state)
 
 /* The turn after a click on the far corner (17,6) of the square level
  * (the player at 3,2: 14 steps), once the program next waits for a key. */
-static int turn_after_long_travel(struct fixture *f)
+static int turn_after_long_travel(struct pty_data_test *f)
 {
 	int row, col;
 	if (!pty_find(&f->p, "#..@", &row, &col))
@@ -172,7 +139,7 @@ static int turn_after_long_travel(struct fixture *f)
 
 static void test_instant_and_delay_override(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	write_options(f, "astray-options 1\ndelay: instant\n");
 	start(f, true, NULL, NULL);
 	int instant = turn_after_long_travel(f);
@@ -194,7 +161,7 @@ static void test_instant_and_delay_override(void **state)
 
 static void test_broken_file_says_where(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	write_options(f, "astray-options 1\nmouse: off\ndelay: soon\n");
 	start(f, true, NULL, NULL);
 	assert_true(pty_log_has(&f->p, "options.txt:3:8: error: delay"));
@@ -209,7 +176,7 @@ static void test_broken_file_says_where(void **state)
 
 static void test_title_options(void **state)
 {
-	struct fixture *f = *state;
+	struct pty_data_test *f = *state;
 	start(f, false, NULL, NULL);
 	expect(f, "Options");
 	if (!pty_wait_idle(&f->p, WAIT_MS))
@@ -230,7 +197,7 @@ static void test_title_options(void **state)
 	assert_true(pty_wait_exit(&f->p, WAIT_MS));
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, pty_data_setup, pty_data_teardown)
 
 int main(void)
 {

@@ -109,3 +109,35 @@ bool pty_data_remove(const char *dir)
 	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", dir);
 	return system(cmd) == 0;
 }
+
+void pty_expect(struct pty *p, const char *text, int ms)
+{
+	if (!pty_wait_text(p, text, ms)) {
+		char what[160];
+		snprintf(what, sizeof what, "never saw \"%s\"", text);
+		pty_fail(p, what);
+	}
+}
+
+int pty_data_setup(void **state)
+{
+	struct pty_data_test *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	if (!pty_data_make(f->data, sizeof f->data, "e2e")) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+int pty_data_teardown(void **state)
+{
+	struct pty_data_test *f = *state;
+	if (f->running)
+		pty_close(&f->p);
+	bool removed = pty_data_remove(f->data);
+	free(f);
+	return removed ? 0 : -1;
+}

@@ -36,6 +36,20 @@ const char *pty_bin(void);
  * when it cannot be opened. */
 char *pty_slurp(const char *path);
 
+/* Fails the running test with the screen unless `text` shows within ms. */
+void pty_expect(struct pty *p, const char *text, int ms);
+
+/* A suite's state when each test plays in a data folder of its own:
+ * pty_data_setup makes the folder (cmocka setup), pty_data_teardown
+ * closes the program if it runs and removes the folder. */
+struct pty_data_test {
+	char data[64];
+	struct pty p;
+	bool running;
+};
+int pty_data_setup(void **state);
+int pty_data_teardown(void **state);
+
 /* A fresh, empty data folder /tmp/astray-TAG-test-XXXXXX, its name in
  * buf; false when it cannot be made. */
 bool pty_data_make(char *buf, size_t size, const char *tag);
