@@ -65,7 +65,7 @@ struct play_args {
 	bool no_save;            /* --no-save: no journal, no resume, no score */
 	bool resume;             /* the title's Continue was chosen: resume without asking */
 	bool fresh;              /* the title's new game was chosen: file a saved game away, no question */
-	uint64_t dungeon_seed;   /* the dungeon's seed when playing --dungeon (0: not a dungeon) */
+	bool in_dungeon;         /* playing --dungeon: its seed (any, 0 too) is a->seed */
 	int dungeon_n;           /* and its number of levels */
 	const char *record;      /* --record FILE: journal to FILE instead of the save slot */
 	bool delay_given;        /* --delay was given: it beats the options file for this run */
@@ -650,7 +650,7 @@ static int play_dungeon(struct play_args *a)
 		status = run_bench(levels, &b, a, &setup);
 		goto out;
 	}
-	a->dungeon_seed = a->seed;
+	a->in_dungeon = true;
 	a->dungeon_n = n;
 	status = play_session(a, levels, d.n, &b, &setup);
 out:
@@ -937,9 +937,11 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		cli_message(stderr, "astray", err);
 		status = 1;
 	} else {
-		print_outcome(g, o, signo, a->dungeon_seed == 0 && resume != 1, a);
-		if (a->dungeon_seed != 0)
-			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
+		/* a dungeon's line plays it again, whatever its seed (0 too):
+		 * the campaign's would play other levels */
+		print_outcome(g, o, signo, !a->in_dungeon && resume != 1, a);
+		if (a->in_dungeon)
+			print_dungeon_again(a->seed, a->dungeon_n);
 		else if (resume == 1 && play_dungeon_levels(s.mode) > 0)
 			/* a continued dungeon: its seed made its levels and its play
 			 * (play_dungeon), so the same line plays it again */
