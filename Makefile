@@ -409,7 +409,7 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 # fields to their zero (sim.c's metric table) as a missing field.
 build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) -Wno-missing-field-initializers $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \
+	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -o $@
 
 # The soak: the sanitizer build (game.c CHECKs its invariants every turn)
