@@ -1904,12 +1904,11 @@ static bool near_possible(struct path_ctx *ctx, const struct region *rg, int32_t
 	return false;
 }
 
-static enum path_status fallback_near(struct path_ctx *ctx, const struct search *s, const struct region *rg,
-				      int *end, long *expanded_out)
+static inline __attribute__((always_inline)) enum path_status
+near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const enum grid_topology topo,
+	  int *end, long *expanded_out)
 {
-	const struct grid *grid = ctx->grid;
-	const enum grid_topology topo = grid->topo;
-	const uint8_t *cost = grid->cost;
+	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
 	const int64_t s1 = s->s1, s2 = s->s2;
@@ -1988,6 +1987,25 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
 	*end = s->start;
 	*expanded_out = expanded;
 	return PATH_NO_ROUTE;
+}
+
+/* near_loop compiled once per topology (the constant `topo`), as astar_loop is. */
+static enum path_status fallback_near(struct path_ctx *ctx, const struct search *s, const struct region *rg,
+				      int *end, long *ex)
+{
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4:
+		return near_loop(ctx, s, rg, GRID_SQUARE4, end, ex);
+	case GRID_SQUARE8:
+		return near_loop(ctx, s, rg, GRID_SQUARE8, end, ex);
+	case GRID_DIAMOND4:
+		return near_loop(ctx, s, rg, GRID_DIAMOND4, end, ex);
+	case GRID_DIAMOND8:
+		return near_loop(ctx, s, rg, GRID_DIAMOND8, end, ex);
+	case GRID_HEX:
+		break;
+	}
+	return near_loop(ctx, s, rg, GRID_HEX, end, ex);
 }
 
 /* Whether path_find may answer through fallback_near. */
