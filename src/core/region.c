@@ -12,14 +12,15 @@
  * parent is earlier, so it already holds its root's id).  No queue, no
  * memory beyond the labels and the sets.
  *
- * Changes: an opening cell unites the sets of its neighbours (by size);
- * a closing cell leaves its region whole when the passable cells around
- * it that touch it form one run around it (then they stay joined through
- * each other), and otherwise marks the labels stale, to be made again in
- * full by region_refresh before the next query.  Splitting a region
- * exactly would need a search of the region anyway; a closing that can
- * split one is rare in play (a door shut, a boulder moved), and a full
- * labelling costs about as much as one fallback search used to.
+ * Changes: an opening cell unites the sets of its neighbours (by size).
+ * A closing cell leaves its region whole when the passable cells around
+ * it that touch it form one run around it (they stay joined through each
+ * other).  Otherwise walks start from each run at once, a cell each in
+ * turn (split_check): walks that meet are one side; a side whose walks
+ * all end without meeting the others is cut off and gets a new id.  The
+ * cost is about the smaller side, or the distance at which the sides
+ * meet, not the region.  A walk past SPLIT_WALK_LIMIT cells gives up and
+ * marks the labels stale, and region_refresh labels the map anew.
  *
  * What this file does not do: know which array the grid will point at
  * next, or notice a change nobody reports (the caller reports each one).
@@ -42,6 +43,11 @@ struct region {
 	int32_t ids, cap;      /* ids in use, room */
 	long regions;
 	long rebuilds;
+	/* split_check's scratch, made on its first use */
+	uint32_t *mark;        /* n: which walk of which check reached the cell */
+	uint32_t epoch;        /* the marks of the current check start here */
+	int *walk[4];          /* each walk's cells, in the order reached */
+	long walk_cap[4];
 };
 
 static int conn_rows(enum grid_topology t, bool cc)
@@ -189,6 +195,9 @@ void region_destroy(struct region *r)
 	free(r->label);
 	free(r->parent);
 	free(r->size);
+	free(r->mark);
+	for (int k = 0; k < 4; k++)
+		free(r->walk[k]);
 	free(r);
 }
 
@@ -201,39 +210,164 @@ static const uint8_t ring_square[8] = { 0, 5, 2, 7, 3, 6, 1, 4 };  /* N NE E SE 
 static const uint8_t ring_diamond[8] = { 4, 0, 5, 2, 7, 3, 6, 1 }; /* N NE E SE S SW W NW */
 static const uint8_t ring_hex[6] = { 1, 5, 4, 0, 2, 3 };           /* E SE SW W NW NE */
 
-/* Whether closing `cell` leaves its region in one piece for sure: the
- * passable cells that touch it lie in one run around it. */
-static bool closing_keeps_whole(const struct region *r, int cell)
+/* The runs of passable cells around `cell` that touch it (at most 4),
+ * with one touching cell of each in from[]: closing `cell` leaves its
+ * region whole for sure when there is at most one. */
+static int touching_runs(const struct region *r, int cell, int *from)
 {
 	const enum grid_topology t = r->g->topo;
 	const int x = cell % r->w, y = cell / r->w;
 	const uint8_t *ring = t == GRID_HEX ? ring_hex : grid_is_diamond(t) ? ring_diamond : ring_square;
 	const int len = t == GRID_HEX ? 6 : 8;
 	bool open[8], touch[8];
+	int cellv[8];
 	int first_closed = -1;
 	for (int k = 0; k < len; k++) {
 		const int v = nb(r, x, y, ring[k]);
+		cellv[k] = v;
 		open[k] = v >= 0 && r->cost[v];
 		touch[k] = ring[k] < r->conn;
 		if (!open[k] && first_closed < 0)
 			first_closed = k;
 	}
 	if (first_closed < 0)
-		return true;
-	int runs = 0;
-	bool in_run = false, run_touches = false;
+		return 1;
+	int runs = 0, touching = -1;
+	bool in_run = false;
 	for (int j = 1; j <= len; j++) {
 		const int k = (first_closed + j) % len;
 		if (open[k]) {
 			in_run = true;
-			run_touches = run_touches || touch[k];
+			if (touch[k] && touching < 0)
+				touching = cellv[k];
 		} else if (in_run) {
-			runs += run_touches;
+			if (touching >= 0 && runs < 4)
+				from[runs++] = touching;
 			in_run = false;
-			run_touches = false;
+			touching = -1;
 		}
 	}
-	return runs <= 1;
+	return runs;
+}
+
+/* At most this many cells (and at least a sixteenth of the map) are
+ * walked to learn whether a closing split its region; beyond, the labels
+ * go stale and the next refresh labels the map anew. */
+#define SPLIT_WALK_LIMIT (1L << 18)
+
+static bool walk_push(struct region *r, int k, long *len, int cell)
+{
+	if (len[k] == r->walk_cap[k]) {
+		const long cap = r->walk_cap[k] ? 2 * r->walk_cap[k] : 256;
+		int *p = realloc(r->walk[k], (size_t)cap * sizeof *p);
+		if (!p)
+			return false;
+		r->walk[k] = p;
+		r->walk_cap[k] = cap;
+	}
+	r->walk[k][len[k]++] = cell;
+	return true;
+}
+
+/*
+ * After `cell` (of the set `root`) closed with its touching neighbours in
+ * `runs` runs around it, starting at from[0..runs): walks from each run at
+ * once, one cell each in turn.  Walks that meet join a group; a group
+ * whose walks have all ended without meeting the others is a region of its
+ * own, and its cells get a new id.  When one group is left the rest of
+ * the old region keeps its id.  So the cost is about the smaller side's
+ * size times the runs, or the distance at which the sides meet.  False
+ * when it gave up (the walk limit, or no memory): the caller marks the
+ * labels stale.
+ */
+static bool split_check(struct region *r, int32_t root, const int *from, int runs)
+{
+	if (!r->mark) {
+		r->mark = calloc((size_t)r->n, sizeof *r->mark);
+		if (!r->mark)
+			return false;
+		r->epoch = 1;
+	}
+	if (r->epoch > UINT32_MAX - 8) {
+		memset(r->mark, 0, (size_t)r->n * sizeof *r->mark);
+		r->epoch = 1;
+	}
+	const uint32_t base = r->epoch;
+	r->epoch += (uint32_t)runs;
+	long len[4] = { 0 }, head[4] = { 0 }, total = 0;
+	int group[4];
+	bool gone[4] = { false };
+	const long limit = SPLIT_WALK_LIMIT > r->n / 16 ? SPLIT_WALK_LIMIT : r->n / 16;
+	for (int k = 0; k < runs; k++) {
+		group[k] = k;
+		if (r->mark[from[k]] >= base && r->mark[from[k]] < base + (uint32_t)runs) {
+			group[k] = group[r->mark[from[k]] - base];
+			continue;
+		}
+		r->mark[from[k]] = base + (uint32_t)k;
+		if (!walk_push(r, k, len, from[k]))
+			return false;
+	}
+	for (;;) {
+		/* groups left, and whether each has a walk still going */
+		int left = 0;
+		bool going[4] = { false }, seen[4] = { false };
+		for (int k = 0; k < runs; k++) {
+			const int gk = group[k];
+			if (gone[gk])
+				continue;
+			if (!seen[gk]) {
+				seen[gk] = true;
+				left++;
+			}
+			going[gk] = going[gk] || head[k] < len[k];
+		}
+		if (left <= 1)
+			return true;
+		for (int gi = 0; gi < runs; gi++) {
+			if (!seen[gi] || going[gi])
+				continue;
+			/* group gi is cut off: its cells become a region of their own */
+			if (!reserve(r, r->ids + 1))
+				return false;
+			const int32_t id = r->ids++;
+			r->parent[id] = id;
+			r->size[id] = 0;
+			for (int k = 0; k < runs; k++)
+				if (group[k] == gi)
+					for (long j = 0; j < len[k]; j++) {
+						r->label[r->walk[k][j]] = id;
+						r->size[id]++;
+					}
+			r->size[root] -= r->size[id];
+			r->regions++;
+			gone[gi] = true;
+			if (--left <= 1)
+				return true;
+		}
+		for (int k = 0; k < runs; k++) {
+			if (gone[group[k]] || head[k] >= len[k])
+				continue;
+			const int c = r->walk[k][head[k]++], x = c % r->w, y = c / r->w;
+			for (int i = 0; i < r->conn; i++) {
+				const int v = nb(r, x, y, i);
+				if (v < 0 || !r->cost[v])
+					continue;
+				const uint32_t m = r->mark[v];
+				if (m >= base && m < base + (uint32_t)runs) {
+					const int a = group[k], b = group[m - base];
+					if (a != b)
+						for (int j = 0; j < runs; j++)
+							if (group[j] == b)
+								group[j] = a;
+					continue;
+				}
+				r->mark[v] = base + (uint32_t)k;
+				if (!walk_push(r, k, len, v) || ++total > limit)
+					return false;
+			}
+		}
+	}
 }
 
 void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
@@ -282,13 +416,13 @@ void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
 	r->label[cell] = -1;
 	if (id < 0)
 		return;
-	if (!closing_keeps_whole(r, cell)) {
-		r->stale = true;
-		return;
-	}
 	const int32_t root = find_mut(r, id);
 	if (--r->size[root] == 0)
 		r->regions--;
+	int from[4];
+	const int runs = touching_runs(r, cell, from);
+	if (runs > 1 && !split_check(r, root, from, runs))
+		r->stale = true;
 }
 
 bool region_refresh(struct region *r)
@@ -319,5 +453,9 @@ long region_rebuilds(const struct region *r) { return r->rebuilds; }
 
 size_t region_memory(const struct region *r)
 {
-	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent;
+	size_t walks = 0;
+	for (int k = 0; k < 4; k++)
+		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
+	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
+	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }

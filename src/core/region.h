@@ -21,8 +21,10 @@
  * memory the caller points the grid at).  The caller reports each change
  * of that array with region_cell_changed: a cell that opens joins the
  * regions around it at once (a union); a cell that closes and may split
- * its region marks the labels stale, and region_refresh labels the whole
- * map again (a scan and a union-find, about 0.1 s on 4096 x 4096).
+ * its region starts walks from its sides, which end where they meet or,
+ * on the smaller side, give it a new label.  Past a quarter million cells
+ * walked the labels are marked stale instead, and region_refresh labels
+ * the whole map again (a scan and a union-find, 0.3-0.5 s on 4096 x 4096).
  * Queries on stale labels are refused (region_current is false), never
  * answered wrongly.
  */

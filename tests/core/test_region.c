@@ -147,7 +147,8 @@ static void test_changes_keep_labels(void **state)
 				check_labels(g, r, cc);
 			}
 			assert_true(closings > 20);
-			assert_true(region_rebuilds(r) - 1 < closings);
+			/* every split was found by the walks: no full labelling */
+			assert_int_equal(region_rebuilds(r), 1);
 			region_destroy(r);
 			grid_destroy(g);
 		}
@@ -173,7 +174,9 @@ static void test_current_only_for_its_array(void **state)
 		grid_set_cost(g, 3 * 8 + x, 0);
 		region_cell_changed(r, 3 * 8 + x, 1);
 	}
+	assert_false(region_stale(r)); /* the split was found by walking the smaller side */
 	assert_true(region_refresh(r));
+	assert_int_equal(region_rebuilds(r), 1);
 	assert_int_equal(region_count(r), 2);
 	assert_int_not_equal(region_of(r, 0), region_of(r, 63));
 	assert_int_equal(region_size(r, 0), 24);
@@ -185,6 +188,44 @@ static void test_current_only_for_its_array(void **state)
 	assert_int_equal(region_count(r), 1);
 	assert_int_equal(region_of(r, 0), region_of(r, 63));
 	assert_int_equal(region_size(r, 0), 57);
+	region_destroy(r);
+	grid_destroy(g);
+}
+
+/* A wall closed across a large map: the last cell cuts it into halves
+ * too large to walk, so the labels go stale, and a refresh is exact. */
+static void test_large_split_goes_stale(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(1100, 600, GRID_SQUARE8);
+	assert_non_null(g);
+	grid_fill(g, 1);
+	struct region *r = region_create(g, false);
+	assert_non_null(r);
+	for (int x = 0; x < 1100; x++) {
+		grid_set_cost(g, 300 * 1100 + x, 0);
+		region_cell_changed(r, 300 * 1100 + x, 1);
+		if (x < 1099)
+			assert_false(region_stale(r));
+	}
+	assert_true(region_stale(r));
+	assert_int_equal(region_of(r, 0) >= 0, 1);
+	assert_false(region_current(r, g->cost, false));
+	assert_true(region_refresh(r));
+	assert_int_equal(region_rebuilds(r), 2);
+	assert_int_equal(region_count(r), 2);
+	assert_int_equal(region_size(r, 0), 300 * 1100);
+	/* a small pocket cut off is found by its walk */
+	for (int y = 10; y < 13; y++)
+		for (int x = 10; x < 13; x++)
+			if (y != 11 || x != 11) {
+				grid_set_cost(g, y * 1100 + x, 0);
+				region_cell_changed(r, y * 1100 + x, 1);
+			}
+	assert_false(region_stale(r));
+	assert_int_equal(region_count(r), 3);
+	assert_int_equal(region_size(r, 11 * 1100 + 11), 1);
+	assert_int_equal(region_size(r, 0), 300 * 1100 - 9);
 	region_destroy(r);
 	grid_destroy(g);
 }
@@ -350,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_labels_match_flood),
 		cmocka_unit_test(test_changes_keep_labels),
 		cmocka_unit_test(test_current_only_for_its_array),
+		cmocka_unit_test(test_large_split_goes_stale),
 		cmocka_unit_test(test_fallback_same_answer),
 		cmocka_unit_test(test_fallback_other_half),
 	};
