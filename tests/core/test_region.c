@@ -385,6 +385,44 @@ static void test_fallback_other_half(void **state)
 	}
 }
 
+/* Goals in a region too large to walk first: one wall away (the labels
+ * answer) and two walls away (the search through the labels ends without
+ * the goal, and the layered search answers): both the layered answer. */
+static void test_fallback_large_goal_region(void **state)
+{
+	(void)state;
+	for (int thick = 1; thick <= 2; thick++) {
+		struct grid *g = grid_create(1000, 620, GRID_SQUARE8);
+		assert_non_null(g);
+		grid_fill(g, 1);
+		for (int y = 300; y < 300 + thick; y++)
+			for (int x = 0; x < 1000; x++)
+				grid_set_cost(g, y * 1000 + x, 0);
+		struct path_ctx *ref = path_create(g), *fast = path_create(g);
+		struct region *r = region_create(g, false);
+		assert_true(ref && fast && r);
+		assert_true(region_size(r, 310 * 1000) > (1 << 18));
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		struct path_options with = opt;
+		with.regions = r;
+		struct path_result a, b;
+		const int start = 280 * 1000 + 500, goal = 320 * 1000 + 510;
+		path_find(ref, start, goal, &opt, &a);
+		path_find(fast, start, goal, &with, &b);
+		check_same(&a, &b);
+		assert_int_equal(b.blocked_crossed, thick);
+		if (thick == 1)
+			assert_true(b.expanded * 10 < a.expanded);
+		else
+			assert_true(b.expanded > a.expanded); /* both searches ran */
+		path_destroy(ref);
+		path_destroy(fast);
+		region_destroy(r);
+		grid_destroy(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_large_split_goes_stale),
 		cmocka_unit_test(test_fallback_same_answer),
 		cmocka_unit_test(test_fallback_other_half),
+		cmocka_unit_test(test_fallback_large_goal_region),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
