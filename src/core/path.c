@@ -2044,6 +2044,14 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
 		return PATH_NO_ROUTE;
 	}
+	/* Without fallback or budget, a goal outside the start's region has
+	 * no route: the labels say so without settling that region. */
+	if (!opt->fallback && opt->budget <= 0 && opt->regions &&
+	    region_current(opt->regions, cost, opt->corner_cutting) &&
+	    region_of(opt->regions, goal) != region_of(opt->regions, start)) {
+		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+		return PATH_NO_ROUTE;
+	}
 
 	const double weight = opt->weight < 0 ? 0.0 : opt->weight;
 	struct search s = {

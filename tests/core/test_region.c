@@ -293,6 +293,17 @@ static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, con
 		if (b.expanded < a.expanded)
 			(*faster)++;
 		checked++;
+		/* without fallback: the same answer, no route at once when the
+		 * labels part the two */
+		struct path_options plain = opt, plain_with = with;
+		plain.fallback = plain_with.fallback = false;
+		const enum path_status pa = path_find(ref, start, goal, &plain, &a);
+		const enum path_status pb = path_find(fast, start, goal, &plain_with, &b);
+		assert_int_equal(pa, pb);
+		if (pa != PATH_BAD_INPUT)
+			check_same(&a, &b);
+		if (pa == PATH_NO_ROUTE && g->cost[start] && g->cost[goal])
+			assert_int_equal(b.expanded, 0);
 	}
 	path_destroy(ref);
 	path_destroy(fast);
