@@ -852,6 +852,17 @@ void ai_crowd_detour(struct ai *ai, const struct ai_view *v, const struct monste
 	plan(ai, v, m, mi, goal, true);
 }
 
+/* Whether a monster of kind k that finds its next step held queues on a
+ * large level (sidesteps downhill, else waits up to `wait_detour` actions
+ * before a detour): a mind other than chase on the shared flood.  The
+ * chase kinds have the crowd rule (crowd.c), or the detour rule as it
+ * was; `waited` counts the waits (its crowd-rule priority is only read
+ * for chase kinds). */
+static bool queues(const struct ai *ai, const struct monster_kind *k)
+{
+	return crowd_horizon_rule(ai) && shareable_in(ai, k) && k->behaviour != MIND_CHASE;
+}
+
 /* The next cell of the route (rules 2-4), or -1 to wait. */
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
 		     int goal)
@@ -877,17 +888,25 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 		 * follows the shared flood steps round the one in its way, to a
 		 * free cell still nearer the goal, before it searches a detour
 		 * (the detours were a third of the mixed benchmark's AI time,
-		 * docs/perf-log.md 2026-11-28); the chase kinds have the crowd
-		 * rule (crowd.c), or the detour rule as it was. */
-		if (crowd_horizon_rule(ai) && shareable_in(ai, m->kind) && m->kind->behaviour != MIND_CHASE) {
+		 * docs/perf-log.md 2026-11-28). */
+		if (queues(ai, m->kind)) {
 			int here = ai_monster_cell(v, m);
 			struct flood_ctx *fl = ai_crowd_field(ai, v, goal, here);
 			int to = fl ? downhill_free(v, fl, here) : -1;
 			if (to >= 0) {
 				sidestep(v, mi, here, to);
+				mi->waited = 0;
 				ai->plan_cell = to;
 				return to;
 			}
+			/* walled in: it waits in the queue, and searches a
+			 * detour only past its kind's `wait_detour` actions, as
+			 * the crowd rule's hunters do (crowd.c) */
+			if (mi->waited < m->kind->wait_detour) {
+				mi->waited++;
+				return -1;
+			}
+			mi->waited = 0;
 		}
 		plan(ai, v, m, mi, goal, true);
 		if (mi->route_pos + 1 >= mi->route_len)
@@ -896,6 +915,8 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 		if (v->occupant[next] >= 0)
 			return -1;
 	}
+	if (queues(ai, m->kind))
+		mi->waited = 0;
 	ai->plan_cell = next;
 	return next;
 }
