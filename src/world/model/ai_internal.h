@@ -75,9 +75,8 @@ bool ai_far_flood(struct ai *ai, const struct ai_view *v, const struct monster_k
  * steps on (a search with crowd costs and at most AI_REJOIN_BUDGET
  * expansions), committed for the detour's window; with no such way it
  * keeps its route and waits out the window.  False (nothing changed) when
- * it is not far, does not detour (crowd 0) or is off its route. */
-#define AI_REJOIN 8
-#define AI_REJOIN_BUDGET 1024
+ * it is not far, does not detour (crowd 0) or is off its route.
+ * AI_REJOIN and AI_REJOIN_BUDGET are in ai.h. */
 bool ai_far_rejoin(struct ai *ai, const struct ai_view *v, const struct monster_kind *k, struct mind *mi, int here,
 		   int goal);
 
