@@ -219,6 +219,7 @@ void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell)
 	ai->flood_goal = -1;
 	ai->near_goal = -1;
 	mind_stairs_forget(ai->stairs);
+	mind_pack_forget(ai->pack);
 	if (!grid->cost[cell]) {
 		ai->region[cell] = -1; /* play never closes a cell; kept sound if it did */
 		return;
@@ -266,6 +267,7 @@ bool ai_level_refresh(struct ai *ai, const struct grid *grid)
 {
 	ai->flood_goal = -1;
 	ai->near_goal = -1;
+	mind_pack_forget(ai->pack);
 	/* solid[] stays: the cells no one can dig never change */
 	ai->regions = level_grid_regions(grid, ai->region);
 	return ai->regions >= 0;

@@ -216,6 +216,9 @@ void mind_ambush_destroy(struct mind_ambush *a); /* NULL does nothing */
 /* A new game turn (ai_turn_begin): this turn's posts and lairs are made
  * again at the first mind that asks. */
 void mind_pack_turn(struct mind_pack *p);
+/* A cost of the grid changed (ai_cell_changed, ai_level_refresh): the
+ * pack's fields, kept while the player stands, are made again. */
+void mind_pack_forget(struct mind_pack *p);
 void mind_ambush_turn(struct mind_ambush *a);
 
 bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,
