@@ -112,6 +112,13 @@ int cmd_replay(int argc, char **argv)
 		cli_message(stderr, "astray replay", err);
 		return 1;
 	}
+	/* a game that outgrew one file: its segments before this one (a
+	 * resume from the snapshot reads them only when it must) */
+	if (!a.resume && !journal_read_chain(&d, err, sizeof err)) {
+		cli_message(stderr, "astray replay", err);
+		journal_data_fini(&d);
+		return 1;
+	}
 	struct journal_game jg;
 	if (!journal_start(&d, &jg, err, sizeof err)) {
 		cli_message(stderr, "astray replay", err);
