@@ -25,7 +25,7 @@
  * is kept as PATH.seg-N and PATH goes on from there (docs/journal.md,
  * "Segments").  Well under the cap, so a rollover that fails (a full disk)
  * is tried again with room to spare. */
-#define JOURNAL_SEGMENT_BYTES (64u << 20)
+#define JOURNAL_SEGMENT_BYTES (16u << 20)
 #define JOURNAL_SEGMENT_SUFFIX ".seg-"  /* PATH.seg-1, PATH.seg-2, ...: the segments before PATH's */
 
 /* One level of the campaign, as it was when the game started. */
