@@ -1040,6 +1040,7 @@ struct journal {
 	uint32_t header_crc;      /* journal_data.header_crc of this file */
 	int snap_every;           /* actions between snapshots; 0: none are written */
 	long last_snap;           /* n_actions at the newest snapshot written (or found) */
+	long long snap_work;      /* monster turns (monsters + 1 an action) since then: what replaying them costs */
 	bool snap_due;            /* write one at the next action (a resume replayed too much to wait) */
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
 	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
@@ -1453,6 +1454,7 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	char snap[sizeof j->path + 8], msg[sizeof j->snap_problem - 200];
 	bool written;
 	j->last_snap = j->n_actions; /* tried here: the next try is snap_every actions on */
+	j->snap_work = 0;
 	j->snap_due = false;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
@@ -1619,6 +1621,10 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 {
 	if (!journal_append_action(j, a, err, errlen))
 		return false;
+	/* what replaying this action would cost a resume, counted (not timed,
+	 * so the same game writes the same file): most of an action on a
+	 * large level is its monsters' turn */
+	j->snap_work += g->n_monsters + 1;
 	bool boundary = res == RESULT_NEW_LEVEL || res == RESULT_WON || res == RESULT_DIED || g->over;
 	bool snap = j->snap_every > 0 && !g->over && j->snap_due;
 	/* the next action may not fit under the cap: this state gets its
@@ -1644,7 +1650,8 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	if (res == RESULT_NEW_LEVEL)
 		j->snap_too_large = false; /* another level: its state may fit */
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
-	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every))
+	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every ||
+	     j->snap_work >= SNAPSHOT_WORK))
 		return snapshot_now(j, g, err, errlen);
 	return true;
 }
@@ -1652,6 +1659,7 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 bool journal_resumed(struct journal *j, const struct game *g, long from)
 {
 	j->last_snap = from < 0 ? 0 : from > j->n_actions ? j->n_actions : from;
+	j->snap_work = 0;
 	j->snap_due = false;
 	long replayed = j->n_actions - j->last_snap;
 	if (j->snap_every <= 0 || g->over || replayed <= 0 || (j->last_snap > 0 && replayed < j->snap_every))
