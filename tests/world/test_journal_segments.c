@@ -465,6 +465,45 @@ static void test_segment_header_rules(void **state)
 	ref_close(&r);
 }
 
+/* A snapshot comes at the first checksum past the monster turns' budget
+ * (here 40: the room has no monsters, so an action counts one), long
+ * before SNAPSHOT_EVERY; and it resumes. */
+static void test_snapshot_by_work(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, 100, true);
+	char dir[64], path[128], snap[160], err[DIAG_ERR_LEN];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/save.jnl", dir);
+	struct journal_setup st = setup_of(&r, NULL);
+	struct game *g = new_game(&r);
+	struct journal *j = journal_create(path, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, SNAPSHOT_EVERY);
+	journal_set_snapshot_work(j, 40);
+	play(j, g, 0, 100);
+	assert_true(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	assert_true(snapshot_path(path, snap, sizeof snap));
+	size_t len;
+	char *bytes = level_read_file(snap, &len);
+	assert_non_null(bytes);
+	struct snapshot_head h;
+	assert_true(snapshot_parse(bytes, len, &h, err, sizeof err));
+	assert_int_equal(h.action, 96); /* at 48 (48 turns past 0), then at 96 */
+	free(bytes);
+	struct journal_data d;
+	struct journal_game jg;
+	long from;
+	resume_ok(&r, path, &d, &jg, &from);
+	assert_int_equal(from, 96);
+	journal_game_fini(&jg);
+	journal_data_fini(&d);
+	remove_dir(dir);
+	ref_close(&r);
+}
+
 /* ---- kills at every write and fsync ---------------------------------------- */
 
 struct killer {
@@ -630,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_rollover_chain_resume),
 		cmocka_unit_test(test_broken_chain_is_named),
 		cmocka_unit_test(test_segment_header_rules),
+		cmocka_unit_test(test_snapshot_by_work),
 		cmocka_unit_test(test_kill_at_every_call),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

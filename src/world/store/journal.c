@@ -1041,6 +1041,7 @@ struct journal {
 	int snap_every;           /* actions between snapshots; 0: none are written */
 	long last_snap;           /* n_actions at the newest snapshot written (or found) */
 	long long snap_work;      /* monster turns (monsters + 1 an action) since then: what replaying them costs */
+	long long snap_work_max;  /* a snapshot at the first checksum past it (SNAPSHOT_WORK) */
 	bool snap_due;            /* write one at the next action (a resume replayed too much to wait) */
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
 	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
@@ -1236,6 +1237,7 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 	if (io)
 		j->io = *io;
 	j->max_bytes = JOURNAL_MAX_BYTES;
+	j->snap_work_max = SNAPSHOT_WORK;
 	j->fd = -1;
 	j->last_check = -1;
 	return j;
@@ -1453,6 +1455,8 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 		return false;
 	char snap[sizeof j->path + 8], msg[sizeof j->snap_problem - 200];
 	bool written;
+	long last = j->last_snap;
+	long long work = j->snap_work;
 	j->last_snap = j->n_actions; /* tried here: the next try is snap_every actions on */
 	j->snap_work = 0;
 	j->snap_due = false;
@@ -1461,6 +1465,13 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, j->snap_max, &written,
 				  &j->snap_too_large, msg, sizeof msg)) {
 		j->snap_failed = false;
+		if (!written) {
+			/* the state cannot be saved now (the AI's shifted flood):
+			 * tried again at the next checksum, not snap_every actions
+			 * on, or a large level's snapshot comes only by luck */
+			j->last_snap = last;
+			j->snap_work = work;
+		}
 		return true;
 	}
 	j->snap_failed = true;
@@ -1651,7 +1662,7 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		j->snap_too_large = false; /* another level: its state may fit */
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
 	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every ||
-	     j->snap_work >= SNAPSHOT_WORK))
+	     j->snap_work >= j->snap_work_max))
 		return snapshot_now(j, g, err, errlen);
 	return true;
 }
@@ -1738,6 +1749,8 @@ void journal_set_max_bytes(struct journal *j, size_t max)
 }
 
 void journal_set_segment_bytes(struct journal *j, size_t bytes) { j->seg_bytes = bytes; }
+
+void journal_set_snapshot_work(struct journal *j, long long work) { j->snap_work_max = work > 0 ? work : SNAPSHOT_WORK; }
 
 int journal_segment(const struct journal *j) { return j->segment; }
 

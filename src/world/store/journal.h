@@ -297,6 +297,9 @@ bool journal_close(struct journal *j, char *err, size_t errlen);
  * what follows it (journal_resume).  0 turns it off (the default).
  */
 void journal_snapshots(struct journal *j, int every);
+/* The monster turns after which a snapshot is due at the next checksum
+ * (SNAPSHOT_WORK, snapshot.h; lower for tests; 0: the default). */
+void journal_set_snapshot_work(struct journal *j, long long work);
 /*
  * After journal_open_append and journal_snapshots, on a resumed game g
  * that was rebuilt from a snapshot of action `from` (0: none, the whole
