@@ -14,6 +14,7 @@
 #   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
 #   make bench-fallback  clicks on walls and sealed pockets of 4096x4096 levels, with and
 #                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE)
+#   make bench-marathon  a 2,000,000-action game in segments: save, resume, replay
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,
 #                   the terminal input 20 times that: FUZZ_INPUT_FACTOR)
 #   make soak       random play of every level and generated ones, journals
@@ -113,7 +114,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-crowd bench-keys-big bench-fallback fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-crowd bench-keys-big bench-fallback bench-marathon fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -351,6 +352,11 @@ bench-keys-big: build/astray
 # (tests/bench/fallback.sh; ROUNDS, and TOPOS, STYLES, SIZE as it says).
 bench-fallback: build/astray
 	tests/bench/fallback.sh $(or $(ROUNDS),3)
+
+# A 2,000,000-action game (ACTIONS=N) written as play's slot keeps it, in
+# segments; its resume and its full replay timed (tools/bench-marathon).
+bench-marathon: build/astray build/san/tests/world/test_journal_segments
+	tools/bench-marathon
 
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen

@@ -62,7 +62,11 @@ static void replay_usage(FILE *out)
 		  "With --verify it replays the journal without a terminal: the game is rebuilt from the levels "
 		  "and bestiary recorded in the file, every action is applied again and every checksum "
 		  "compared.  Prints one line of key=value figures and exits 0, or exits 1 naming the first "
-		  "action and game turn where the replay differs, or where the file is damaged.");
+		  "action and game turn where the replay differs, or where the file is damaged.\n"
+		  "\n"
+		  "A game too long for one file is kept in segments: FILE is the newest, FILE.seg-1, "
+		  "FILE.seg-2... the parts before it; they are read in order and each must be the one the "
+		  "next names; with --resume they are read only when the snapshot cannot be used.");
 	opt_print_help(out, &replay_command);
 	help_text(out, 0,
 		  "\nexit status: 0 the replay matched, 1 it differs or the file is damaged, 2 bad usage; "
@@ -110,6 +114,13 @@ int cmd_replay(int argc, char **argv)
 	double t0 = clock_us();
 	if (!journal_read_file(file, &d, err, sizeof err)) {
 		cli_message(stderr, "astray replay", err);
+		return 1;
+	}
+	/* a game that outgrew one file: its segments before this one (a
+	 * resume from the snapshot reads them only when it must) */
+	if (!a.resume && !journal_read_chain(&d, err, sizeof err)) {
+		cli_message(stderr, "astray replay", err);
+		journal_data_fini(&d);
 		return 1;
 	}
 	struct journal_game jg;

@@ -121,6 +121,14 @@ static void drop_snapshot(const char *journal)
 		unlink(snap); /* missing is fine; a stale one would be refused anyway */
 }
 
+/* The segments before the slot's file (a game that outgrew one file:
+ * save.jnl.seg-1, ...) linked beside `filed` under its name, so a replay
+ * of it finds them. */
+static bool file_segments(const char *slot, const char *filed, char *err, size_t errlen)
+{
+	return journal_segments_link(slot, filed, false, err, errlen) >= 0;
+}
+
 /*
  * Links the save slot into DATA/games under the first free name (a link
  * never replaces) and leaves the slot as it is; out gets the new name.
@@ -146,7 +154,7 @@ static bool file_link(const char *data, uint64_t seed, char *out, size_t outsize
 			snprintf(out, outsize, "%s/%s", dir, e->d_name);
 			if (lstat(out, &fst) == 0 && fst.st_ino == st.st_ino && fst.st_dev == st.st_dev) {
 				closedir(d);
-				return true;
+				return file_segments(slot, out, err, errlen);
 			}
 		}
 		if (d)
@@ -159,7 +167,7 @@ static bool file_link(const char *data, uint64_t seed, char *out, size_t outsize
 		else
 			snprintf(out, outsize, "%s-%d.jnl", stem, n);
 		if (link(slot, out) == 0)
-			return savefile_sync_dir(NULL, out, err, errlen);
+			return savefile_sync_dir(NULL, out, err, errlen) && file_segments(slot, out, err, errlen);
 		if (errno != EEXIST) {
 			snprintf(err, errlen, "%s: cannot file it as %s: %s", slot, out, strerror(errno));
 			return false;
@@ -175,6 +183,7 @@ static bool file_unslot(const char *data, const char *filed, char *err, size_t e
 	char slot[PLAY_PATH];
 	play_save_slot(data, slot, sizeof slot);
 	drop_snapshot(slot);
+	journal_segments_remove(slot); /* filed beside it */
 	if (unlink(slot) != 0) {
 		snprintf(err, errlen, "%s: cannot remove it after filing it as %s: %s", slot, filed, strerror(errno));
 		return false;
@@ -197,6 +206,8 @@ static enum play_resume_status set_aside(const char *slot, const char *problem, 
 				      "it is left as it is and this game will not be saved.", problem, err);
 		return PLAY_RESUME_FAILED;
 	}
+	/* its segments go with it (a failure only leaves them where they were) */
+	journal_segments_link(slot, aside, true, err, sizeof err);
 	snprintf(msg, msglen, "The saved game cannot be resumed: %s.\nThe file is kept as %s.", problem, aside);
 	return PLAY_RESUME_SET_ASIDE;
 }
@@ -262,6 +273,7 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
 				 rules, program, GAME_RULES, why);
 			return PLAY_RESUME_FAILED;
 		}
+		journal_segments_link(slot, aside, true, why, sizeof why); /* its segments go with it */
 		snprintf(msg, msglen,
 			 "The saved game was played under rules version %d (astray %s); this astray plays rules version "
 			 "%d and cannot resume it.\nIt is kept, unchanged, as %s: replay it with the astray that wrote "
@@ -318,12 +330,17 @@ enum play_resume_status play_resume_load(const char *data, const struct journal_
  * fill a save in a few keys instead of millions. */
 static void test_cap(struct journal *j)
 {
+	if (j)
+		journal_set_segment_bytes(j, JOURNAL_SEGMENT_BYTES); /* a long game rolls over: never full */
 #ifdef ASTRAY_CHECKS
+	/* the test build: $ASTRAY_TEST_JOURNAL_SEGMENT (bytes after the
+	 * header; 0 turns segments off) rolls over in a few keys */
 	const char *cap = getenv("ASTRAY_TEST_JOURNAL_MAX");
+	const char *seg = getenv("ASTRAY_TEST_JOURNAL_SEGMENT");
+	if (j && seg && *seg)
+		journal_set_segment_bytes(j, (size_t)strtoull(seg, NULL, 10));
 	if (j && cap && *cap)
 		journal_set_max_bytes(j, (size_t)strtoull(cap, NULL, 10));
-#else
-	(void)j;
 #endif
 }
 

@@ -343,8 +343,10 @@ static void test_full_save_says_so_and_resumes(void **state)
 	assert_int_equal(unlink(path), 0);
 	snprintf(cap, sizeof cap, "%lld", (long long)st.st_size + 400);
 	setenv("ASTRAY_TEST_JOURNAL_MAX", cap, 1);
+	setenv("ASTRAY_TEST_JOURNAL_SEGMENT", "0", 1); /* no rollover: the cap itself is under test */
 	start(f, SQUARE, NULL);
 	unsetenv("ASTRAY_TEST_JOURNAL_MAX");
+	unsetenv("ASTRAY_TEST_JOURNAL_SEGMENT");
 	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
 		fail_dump(f, "the game did not start");
 	play_keys(f, "l");
@@ -754,6 +756,48 @@ static void test_read_only_data_folder_says_no_save(void **state)
 	assert_true(pty_wait_exit(&f->p, WAIT_MS));
 	if (geteuid() != 0)
 		chmod(folder, 0700); /* for the teardown's rm */
+/* A marathon game goes on in segments (the test build rolls over every
+ * 200 bytes of records with ASTRAY_TEST_JOURNAL_SEGMENT): the save is
+ * save.jnl and save.jnl.seg-1, -2..., it verifies whole, resumes at its
+ * turn, and when the game ends its segments are filed with it. */
+static void test_marathon_save_rolls_over(void **state)
+{
+	struct fixture *f = *state;
+	char path[256], seg[300], cmd[700], out[4096];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	setenv("ASTRAY_TEST_JOURNAL_SEGMENT", "200", 1);
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, "bb"); /* to 1,4, two steps above the exit */
+	for (int i = 0; i < 14; i++)
+		play_keys(f, "lh");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	snprintf(seg, sizeof seg, "%s.seg-2", path);
+	assert_true(exists(seg));
+	assert_true(file_has(path, "astray-journal 2 "));
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), path);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, " actions=30 "));
+	assert_non_null(strstr(out, " turn=30 "));
+	resume_and_win(f, 30);
+	unsetenv("ASTRAY_TEST_JOURNAL_SEGMENT");
+	if (!pty_log_has(&f->p, "You escaped"))
+		fail_dump(f, "no escape");
+	stop(f);
+	assert_false(exists(path));
+	snprintf(seg, sizeof seg, "%s.seg-1", path);
+	assert_false(exists(seg));
+	/* filed with its segments: it replays from games/ */
+	snprintf(cmd, sizeof cmd, "ls %s/games/*.jnl.seg-1 | wc -l", f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_int_equal(atoi(out), 1);
+	snprintf(cmd, sizeof cmd, "%s replay %s/games/*.jnl --verify", bin(), f->data);
+	assert_int_equal(run(cmd, out, sizeof out), 0);
+	assert_non_null(strstr(out, " outcome=won "));
+	assert_non_null(strstr(out, " actions=33 "));
 }
 
 int main(void)
@@ -771,6 +815,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_finished_then_killed_game_is_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_failure_is_said_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_data_folder_says_no_save, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_marathon_save_rolls_over, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }

@@ -300,8 +300,9 @@ static bool grow(void *arrp, int *cap, int n, size_t size)
 
 /* One header record; REC_BAD for anything unexpected. */
 struct header_state {
-	bool program, rules, seed, check_every, bestiary, scored, items;
+	bool program, rules, seed, check_every, bestiary, scored, items, segment;
 	int sets_cap, levels_cap;
+	size_t segment_at, segment_end; /* the segment record's bytes (left out of game_crc) */
 };
 
 static enum rec header_record(struct reader *r, struct record *rec, struct header_state *h)
@@ -387,6 +388,28 @@ static enum rec header_record(struct reader *r, struct record *rec, struct heade
 		}
 		return bad(r, at, "unknown option '%.*s'", (int)f.n[1], f.s[1]);
 	}
+	if (split(b, n, 6, false, &f) && field_is(&f, 0, "segment")) {
+		long long k, act, turn;
+		uint64_t hash, crc;
+		if (d->format < JOURNAL_FORMAT_SEGMENT)
+			return bad(r, at, "a segment record in a journal of format %d", d->format);
+		if (h->segment)
+			return bad(r, at, "a second segment record");
+		if (!parse_num(f.s[1], f.n[1], 2, 1000000, &k) || !parse_num(f.s[2], f.n[2], 1, INT64_MAX / 2, &act) ||
+		    !parse_num(f.s[3], f.n[3], 0, INT32_MAX, &turn) || f.n[4] != 16 || !parse_hex(f.s[4], 16, &hash) ||
+		    f.n[5] != 8 || !parse_hex(f.s[5], 8, &crc))
+			return bad(r, at, "a malformed segment record");
+		d->segment = (int)k;
+		d->first_action = (long)act;
+		d->n_actions = (long)act;
+		d->first_turn = (int)turn;
+		d->first_hash = hash;
+		d->prev_crc = (uint32_t)crc;
+		h->segment = true;
+		h->segment_at = rec->start;
+		h->segment_end = rec->end;
+		return REC_OK;
+	}
 	if (split(b, n, 2, false, &f) && field_is(&f, 0, "scored")) {
 		if (h->scored)
 			return bad(r, at, "a second scored record");
@@ -443,8 +466,8 @@ static enum rec body_record(struct reader *r, struct record *rec)
 		a.dir = (int)dir; /* the record stores the compass number, N = 0 to NW = 7 */
 		a.x = (int)x;
 		a.y = (int)y;
-		d->actions[d->n_actions] = a;
-		d->action_offsets[d->n_actions] = rec->start;
+		d->actions[d->n_actions - d->first_action] = a;
+		d->action_offsets[d->n_actions - d->first_action] = rec->start;
 		d->n_actions++;
 		return REC_OK;
 	}
@@ -464,6 +487,7 @@ static enum rec body_record(struct reader *r, struct record *rec)
 		c->turn = (int)turn;
 		c->hash = hash;
 		c->offset = rec->start;
+		c->segment = d->segment;
 		return REC_OK;
 	}
 	return bad(r, rec->start, "unknown record '%.*s'", (int)(rec->body_len < 20 ? rec->body_len : 20), rec->body);
@@ -474,6 +498,7 @@ void journal_data_fini(struct journal_data *d)
 	if (!d)
 		return;
 	free(d->buf);
+	free(d->path);
 	free(d->sets);
 	free(d->levels);
 	free(d->actions);
@@ -533,6 +558,8 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	d->size = len;
 	d->format = (int)version;
 	d->rules = 1; /* journals from before the record were all version 1 */
+	d->segment = 1;
+	d->loaded_from = 1;
 	d->options.ai_share = AI_SHARE_AUTO;
 
 	struct reader r = { .d = d };
@@ -560,11 +587,23 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	if (st == REC_BAD)
 		return reject(d, err, errlen, "byte %zu: damaged header: %s", r.at, r.msg);
 	const char *missing = !h.program ? "program" : !h.seed ? "seed" : !h.check_every ? "check-every"
-			    : !h.bestiary ? "bestiary" : d->n_levels == 0 ? "level" : NULL;
+			    : !h.bestiary ? "bestiary" : d->n_levels == 0 ? "level"
+			    : d->format >= JOURNAL_FORMAT_SEGMENT && !h.segment ? "segment" : NULL;
 	if (missing)
 		return reject(d, err, errlen, "byte %zu: the header has no %s record", rec.start, missing);
 	d->header_end = r.pos;
 	d->header_crc = crc_update(0, bytes, d->header_end); /* of the bytes as read: d->buf is cut up in place */
+	d->loaded_from = d->segment;
+	d->segment_at = h.segment ? h.segment_at : 0;
+	d->segment_end = h.segment ? h.segment_end : 0;
+	{
+		/* the game: the header but its first line (the format) and its
+		 * segment record, which are all a rollover changes */
+		const char *nl1 = memchr(bytes, '\n', d->header_end);
+		size_t from = nl1 ? (size_t)(nl1 - bytes) + 1 : 0;
+		size_t cut = h.segment ? h.segment_at : d->header_end, resume = h.segment ? h.segment_end : d->header_end;
+		d->game_crc = crc_update(crc_update(0, bytes + from, cut - from), bytes + resume, d->header_end - resume);
+	}
 
 	/* the records: counted first, so the arrays are exactly as large as the file allows */
 	long n_a = 0, n_c = 0;
@@ -615,6 +654,11 @@ bool journal_read_file(const char *path, struct journal_data *out, char *err, si
 		return false;
 	bool ok = journal_parse(path, text, len, out, err, errlen);
 	free(text);
+	if (ok && !(out->path = strdup(path))) {
+		journal_data_fini(out);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return false;
+	}
 	return ok;
 }
 
@@ -744,24 +788,29 @@ static bool replay_range(const struct journal_data *d, struct game *g, long from
 				continue;
 			}
 			r->drift = ci;
+			char where[300];
+			if (c->segment != d->segment)
+				snprintf(where, sizeof where, "%.200s%s%d", d->name, JOURNAL_SEGMENT_SUFFIX, c->segment);
+			else
+				snprintf(where, sizeof where, "%s", d->name);
 			if (i == 0)
 				snprintf(err, errlen,
 					 "%s: byte %zu: the game differs from its start (turn %d hash %016" PRIx64
 					 " recorded, %d %016" PRIx64 " now): this program loads the recorded levels "
 					 "or bestiary differently from the one that wrote it (%s)",
-					 d->name, c->offset, c->turn, c->hash, g->turn, h, d->program);
+					 where, c->offset, c->turn, c->hash, g->turn, h, d->program);
 			else
 				snprintf(err, errlen,
 					 "%s: byte %zu: replay drifts at action %ld (game turn %d): recorded turn %d "
 					 "hash %016" PRIx64 ", replayed turn %d hash %016" PRIx64
 					 "; the game first differs in actions %ld to %ld (written by astray %s)",
-					 d->name, c->offset, i, g->turn, c->turn, c->hash, g->turn, h,
+					 where, c->offset, i, g->turn, c->turn, c->hash, g->turn, h,
 					 r->good_action + 1, i, d->program);
 			return false;
 		}
 		if (i >= n)
 			break;
-		game_act(g, &d->actions[i]);
+		game_act(g, &d->actions[i - d->first_action]);
 		r->actions++;
 	}
 	return true;
@@ -770,7 +819,130 @@ static bool replay_range(const struct journal_data *d, struct game *g, long from
 bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
 		    size_t errlen)
 {
+	if (d->first_action > 0) {
+		memset(r, 0, sizeof *r);
+		r->drift = -1;
+		snprintf(err, errlen, "%s: segment %d of a game: its %ld actions before are in the segments before it "
+				      "(journal_read_chain)", d->name, d->segment, d->first_action);
+		return false;
+	}
 	return replay_range(d, g, 0, upto, r, err, errlen);
+}
+
+bool journal_replay_all(struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
+			size_t errlen)
+{
+	if (!journal_read_chain(d, err, errlen)) {
+		memset(r, 0, sizeof *r);
+		r->drift = -1;
+		return false;
+	}
+	return journal_replay(d, g, upto, r, err, errlen);
+}
+
+bool journal_segment_path(const char *journal, int k, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s%s%d", journal, JOURNAL_SEGMENT_SUFFIX, k);
+	return n > 0 && (size_t)n < size;
+}
+
+/* Puts the arrays of s (the segment just before d's first in memory) in
+ * front of d's; d's first checksum, which repeats s's last, is dropped. */
+static bool chain_merge(struct journal_data *d, const struct journal_data *s)
+{
+	long na = s->n_actions - s->first_action, nb = d->n_actions - d->first_action;
+	long skip = d->n_checks > 0 && d->checks[0].action == d->first_action ? 1 : 0;
+	long nc = s->n_checks + d->n_checks - skip;
+	struct action *a = malloc((size_t)(na + nb + 1) * sizeof *a);
+	size_t *o = malloc((size_t)(na + nb + 1) * sizeof *o);
+	struct journal_check *c = malloc((size_t)(nc + 1) * sizeof *c);
+	if (!a || !o || !c) {
+		free(a);
+		free(o);
+		free(c);
+		return false;
+	}
+	if (na > 0) {
+		memcpy(a, s->actions, (size_t)na * sizeof *a);
+		memcpy(o, s->action_offsets, (size_t)na * sizeof *o);
+	}
+	if (nb > 0) {
+		memcpy(a + na, d->actions, (size_t)nb * sizeof *a);
+		memcpy(o + na, d->action_offsets, (size_t)nb * sizeof *o);
+	}
+	if (s->n_checks > 0)
+		memcpy(c, s->checks, (size_t)s->n_checks * sizeof *c);
+	if (d->n_checks - skip > 0)
+		memcpy(c + s->n_checks, d->checks + skip, (size_t)(d->n_checks - skip) * sizeof *c);
+	free(d->actions);
+	free(d->action_offsets);
+	free(d->checks);
+	d->actions = a;
+	d->action_offsets = o;
+	d->checks = c;
+	d->n_checks = nc;
+	d->first_action = s->first_action;
+	d->loaded_from = s->segment;
+	return true;
+}
+
+bool journal_read_chain(struct journal_data *d, char *err, size_t errlen)
+{
+	if (d->loaded_from <= 1)
+		return true;
+	if (!d->path) {
+		snprintf(err, errlen, "%s: segment %d of a game, read from memory: its segments before cannot be found",
+			 d->name, d->segment);
+		return false;
+	}
+	/* what the segment before the first one in memory must be */
+	uint32_t want_crc = d->prev_crc;
+	int want_turn = d->first_turn;
+	uint64_t want_hash = d->first_hash;
+	while (d->loaded_from > 1) {
+		int k = d->loaded_from - 1;
+		long want_end = d->first_action;
+		char seg[4200], msg[DIAG_ERR_LEN];
+		if (!journal_segment_path(d->path, k, seg, sizeof seg)) {
+			snprintf(err, errlen, "%s: file name too long for its segments", d->name);
+			return false;
+		}
+		struct journal_data s;
+		if (!journal_read_file(seg, &s, msg, sizeof msg)) {
+			snprintf(err, errlen, "%s: segment %d of this game cannot be read: %s", d->name, k, msg);
+			return false;
+		}
+		const char *why = NULL;
+		if (s.segment != k)
+			why = "it is another segment";
+		else if (s.game_crc != d->game_crc)
+			why = "it belongs to another game";
+		else if (s.header_crc != want_crc)
+			why = "it is not the segment the next one follows (another copy of it?)";
+		else if (s.tail != JOURNAL_TAIL_CLEAN)
+			why = s.tail_msg;
+		else if (s.n_actions != want_end)
+			why = "it does not end where the next segment begins";
+		else if (s.n_checks == 0 || s.checks[s.n_checks - 1].action != want_end ||
+			 s.checks[s.n_checks - 1].turn != want_turn || s.checks[s.n_checks - 1].hash != want_hash)
+			why = "its last checksum is not the state the next segment begins from";
+		if (why) {
+			snprintf(err, errlen, "%s: segment %d of this game is not usable (%.300s): %.1000s", d->name, k,
+				 why, seg);
+			journal_data_fini(&s);
+			return false;
+		}
+		if (!chain_merge(d, &s)) {
+			journal_data_fini(&s);
+			snprintf(err, errlen, "%s: out of memory reading its segments", d->name);
+			return false;
+		}
+		want_crc = s.prev_crc;
+		want_turn = s.first_turn;
+		want_hash = s.first_hash;
+		journal_data_fini(&s);
+	}
+	return true;
 }
 
 /* The checksum record at exactly `action`, or NULL. */
@@ -822,7 +994,7 @@ static bool snapshot_use(const struct journal_data *d, struct journal_game *jg, 
 	return false;
 }
 
-bool journal_resume(const struct journal_data *d, struct journal_game *jg, const char *snap, long upto,
+bool journal_resume(struct journal_data *d, struct journal_game *jg, const char *snap, long upto,
 		    struct journal_replay *r, long *from, char *note, size_t notelen, char *err, size_t errlen)
 {
 	*from = 0;
@@ -841,6 +1013,12 @@ bool journal_resume(const struct journal_data *d, struct journal_game *jg, const
 		*from = 0;
 		if (!journal_start(d, jg, err, errlen))
 			return false;
+	}
+	if (*from < d->first_action && !journal_read_chain(d, err, errlen)) {
+		/* the whole game must be replayed: the segments before this one too */
+		memset(r, 0, sizeof *r);
+		r->drift = -1;
+		return false;
 	}
 	return replay_range(d, jg->game, *from, upto, r, err, errlen);
 }
@@ -862,6 +1040,8 @@ struct journal {
 	uint32_t header_crc;      /* journal_data.header_crc of this file */
 	int snap_every;           /* actions between snapshots; 0: none are written */
 	long last_snap;           /* n_actions at the newest snapshot written (or found) */
+	long long snap_work;      /* monster turns (monsters + 1 an action) since then: what replaying them costs */
+	long long snap_work_max;  /* a snapshot at the first checksum past it (SNAPSHOT_WORK) */
 	bool snap_due;            /* write one at the next action (a resume replayed too much to wait) */
 	bool snap_failed;         /* the newest snapshot write failed (snap_problem); cleared by the next success */
 	char reason[96];          /* failed: the system's word for why (strerror), for a short notice */
@@ -869,6 +1049,12 @@ struct journal {
 	size_t max_bytes;         /* the file never grows past it: JOURNAL_MAX_BYTES, the reader's cap */
 	size_t snap_max;          /* a snapshot's cap (0: SNAPSHOT_MAX_BYTES, its reader's) */
 	bool snap_too_large;      /* this level's state is over it: no more tries until the level changes */
+	int segment;              /* the file's segment number (1: the game's first file) */
+	size_t header_end;        /* the file's header: [0, header_end) */
+	size_t segment_at, segment_end; /* its segment record ([0, 0): none) */
+	size_t seg_bytes;         /* records after the header before a rollover (0: segments off) */
+	off_t roll_retry;         /* a rollover failed: not tried again below this size */
+	char roll_problem[DIAG_ERR_LEN]; /* why it failed ("" when it did not) */
 };
 
 /* A growable text buffer for the header. */
@@ -945,7 +1131,7 @@ static char *header_text(const struct journal_setup *s, const struct game *g, si
 		snprintf(err, errlen, "a journal needs at least one level");
 		return NULL;
 	}
-	n = snprintf(body, sizeof body, "astray-journal %d", JOURNAL_FORMAT);
+	n = snprintf(body, sizeof body, "astray-journal 1"); /* a first segment: format 1, as ever */
 	text_record(&t, body, (size_t)n, NULL, 0);
 	clean_name(s->program, name, sizeof name);
 	for (char *p = name; *p; p++)
@@ -1051,6 +1237,7 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 	if (io)
 		j->io = *io;
 	j->max_bytes = JOURNAL_MAX_BYTES;
+	j->snap_work_max = SNAPSHOT_WORK;
 	j->fd = -1;
 	j->last_check = -1;
 	return j;
@@ -1118,6 +1305,8 @@ struct journal *journal_create(const char *path, const struct journal_setup *s, 
 		return NULL;
 	}
 	j->last_check = g ? 0 : -1;
+	j->segment = 1;
+	j->header_end = header_len;
 	return j;
 }
 
@@ -1164,6 +1353,10 @@ struct journal *journal_open_append(const char *path, const struct journal_data 
 	j->header_crc = d->header_crc;
 	j->last_snap = d->n_actions; /* the resume started from a state at most this old */
 	j->last_check = d->n_checks > 0 ? d->checks[d->n_checks - 1].action : -1;
+	j->segment = d->segment;
+	j->header_end = d->header_end;
+	j->segment_at = d->segment_at;
+	j->segment_end = d->segment_end;
 	return j;
 }
 
@@ -1262,13 +1455,23 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 		return false;
 	char snap[sizeof j->path + 8], msg[sizeof j->snap_problem - 200];
 	bool written;
+	long last = j->last_snap;
+	long long work = j->snap_work;
 	j->last_snap = j->n_actions; /* tried here: the next try is snap_every actions on */
+	j->snap_work = 0;
 	j->snap_due = false;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
 	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, j->snap_max, &written,
 				  &j->snap_too_large, msg, sizeof msg)) {
 		j->snap_failed = false;
+		if (!written) {
+			/* the state cannot be saved now (the AI's shifted flood):
+			 * tried again at the next checksum, not snap_every actions
+			 * on, or a large level's snapshot comes only by luck */
+			j->last_snap = last;
+			j->snap_work = work;
+		}
 		return true;
 	}
 	j->snap_failed = true;
@@ -1277,26 +1480,189 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	return true;
 }
 
+/* The file size past which journal_record rolls over (SIZE_MAX: never). */
+static size_t roll_at(const struct journal *j)
+{
+	if (j->seg_bytes == 0)
+		return SIZE_MAX;
+	size_t at = j->header_end + j->seg_bytes, top = j->max_bytes - j->max_bytes / 32;
+	if (at > top)
+		at = top; /* a large header: the file still stays under the cap, with room for retries */
+	if ((size_t)j->roll_retry > at)
+		at = (size_t)j->roll_retry;
+	return at;
+}
+
+/* Appends a record to a text buffer, as the writer frames one. */
+static void text_record(struct text *t, const char *body, size_t n, const char *block, size_t block_len);
+
+/*
+ * The rollover (journal_set_segment_bytes), on a file that ends with the
+ * checksum of g's state and is synced: the file is linked as
+ * PATH.seg-N, then PATH is replaced (temporary file, fsync, rename, fsync
+ * of the folder) by segment N+1: its header is this one's, byte for byte,
+ * but its first line (format 2) and a `segment` record before `play`
+ * naming where it starts and the segment before, then the checksum of
+ * that start.  A crash at any point leaves PATH a whole journal: the old
+ * file (perhaps also linked as PATH.seg-N: the next rollover takes that
+ * link as its own) or the new one, with PATH.seg-N in place.  0: rolled
+ * over; 1: not done, the file is as it was (roll_problem says why); -1:
+ * PATH was replaced but cannot be opened again (the journal failed).
+ */
+static int rollover(struct journal *j, const struct game *g, char *err, size_t errlen)
+{
+	char seg[sizeof j->path + 32], msg[DIAG_ERR_LEN];
+	msg[0] = '\0';
+	struct text t = { 0 };
+	char *hdr = NULL;
+	int rc = 1;
+	struct stat live, st;
+	int fd = -1;
+	if (!journal_segment_path(j->path, j->segment, seg, sizeof seg)) {
+		snprintf(msg, sizeof msg, "%.400s: file name too long for its segments", j->path);
+		goto out;
+	}
+	/* this file's header, read back (checked against its CRC) */
+	hdr = malloc(j->header_end ? j->header_end : 1);
+	fd = open(j->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (!hdr || fd < 0 || fstat(fd, &st) != 0 || fstat(j->fd, &live) != 0 || st.st_ino != live.st_ino ||
+	    st.st_dev != live.st_dev) {
+		snprintf(msg, sizeof msg, "%.400s: cannot read its header back%s%s", j->path, fd < 0 ? ": " : "",
+			 fd < 0 ? strerror(errno) : "");
+		goto out;
+	}
+	size_t got = 0;
+	while (got < j->header_end) {
+		ssize_t k = pread(fd, hdr + got, j->header_end - got, (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (got != j->header_end || crc_update(0, hdr, got) != j->header_crc) {
+		snprintf(msg, sizeof msg, "%.400s: its header reads back differently", j->path);
+		goto out;
+	}
+	const char *nl1 = memchr(hdr, '\n', got);
+	static const size_t play_len = 14; /* "play CRC\n" */
+	if (!nl1 || got < play_len || memcmp(hdr + got - play_len, "play ", 5) != 0) {
+		snprintf(msg, sizeof msg, "%.400s: a header of another shape", j->path);
+		goto out;
+	}
+	size_t mid_from = (size_t)(nl1 - hdr) + 1, mid_to = j->segment_end > 0 ? j->segment_at : got - play_len;
+	char body[RECORD_MAX];
+	int n = snprintf(body, sizeof body, "astray-journal %d", JOURNAL_FORMAT_SEGMENT);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	text_add(&t, hdr + mid_from, mid_to - mid_from);
+	size_t seg_at = t.n;
+	uint64_t hash = game_hash(g);
+	n = snprintf(body, sizeof body, "segment %d %ld %d %016" PRIx64 " %08" PRIx32, j->segment + 1, j->n_actions,
+		     g->turn, hash, j->header_crc);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	size_t seg_end = t.n;
+	text_record(&t, "play", 4, NULL, 0);
+	size_t header_end = t.n;
+	n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, hash);
+	text_record(&t, body, (size_t)n, NULL, 0);
+	if (t.oom) {
+		snprintf(msg, sizeof msg, "%.400s: out of memory for its next segment", j->path);
+		goto out;
+	}
+	/* the file as it is, under its segment's name: a link never
+	 * replaces; one already there is this file's own (a rollover cut
+	 * short) or a stray, set aside */
+	for (int tries = 0;; tries++) {
+		if (link(j->path, seg) == 0)
+			break;
+		int e = errno;
+		if (e == EEXIST && lstat(seg, &st) == 0 && st.st_ino == live.st_ino && st.st_dev == live.st_dev)
+			break;
+		char aside[sizeof seg + 32];
+		if (e != EEXIST || tries > 0 ||
+		    !savefile_set_aside(&j->io, seg, true, aside, sizeof aside, msg, sizeof msg)) {
+			if (!msg[0])
+				snprintf(msg, sizeof msg, "%.400s: cannot keep it as %.400s: %s", j->path, seg, strerror(e));
+			goto out;
+		}
+	}
+	if (!savefile_sync_dir(&j->io, seg, msg, sizeof msg))
+		goto out;
+	if (!savefile_write_atomic(&j->io, j->path, t.s, t.n, true, msg, sizeof msg))
+		goto out;
+	/* PATH is the new segment now */
+	rc = -1;
+	close(j->fd);
+	j->fd = -1;
+	uint32_t crc = crc_update(0, t.s, header_end);
+	if (!journal_open_fd(j, err, errlen) || (size_t)j->size != t.n) {
+		j->failed = true;
+		snprintf(j->reason, sizeof j->reason, "its next segment cannot be opened");
+		snprintf(j->failure, sizeof j->failure, "%.400s: after segment %d was kept as %.400s, the next one cannot be "
+			 "opened: %.1000s", j->path, j->segment, seg, (size_t)j->size != t.n ? "it changed" : err);
+		snprintf(err, errlen, "%s", j->failure);
+		goto out;
+	}
+	rc = 0;
+	j->segment++;
+	j->header_crc = crc;
+	j->header_end = header_end;
+	j->segment_at = seg_at;
+	j->segment_end = seg_end;
+	j->last_check = j->n_actions;
+	j->since_sync = 0;
+	j->durable = j->n_actions;
+	j->roll_retry = 0;
+	j->roll_problem[0] = '\0';
+out:
+	if (fd >= 0)
+		close(fd);
+	free(hdr);
+	free(t.s);
+	if (rc == 1) {
+		size_t step = j->seg_bytes < (1u << 20) ? j->seg_bytes : (1u << 20);
+		j->roll_retry = j->size + (off_t)(step > 0 ? step : 1);
+		snprintf(j->roll_problem, sizeof j->roll_problem, "%s", msg);
+	}
+	return rc;
+}
+
 bool journal_record(struct journal *j, const struct action *a, enum act_result res, const struct game *g, char *err,
 		    size_t errlen)
 {
 	if (!journal_append_action(j, a, err, errlen))
 		return false;
+	/* what replaying this action would cost a resume, counted (not timed,
+	 * so the same game writes the same file): most of an action on a
+	 * large level is its monsters' turn */
+	j->snap_work += g->n_monsters + 1;
 	bool boundary = res == RESULT_NEW_LEVEL || res == RESULT_WON || res == RESULT_DIED || g->over;
 	bool snap = j->snap_every > 0 && !g->over && j->snap_due;
 	/* the next action may not fit under the cap: this state gets its
 	 * checksum now (in the room actions leave for it), so the saved part
 	 * of the game is checked to its very end */
 	bool closing = journal_room(j) < ACTION_LINE_MAX;
-	if ((boundary || snap || closing || j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
+	/* past its segment's size the file ends with a checksum, synced, and
+	 * the game goes on in the next segment (not at its end: nothing follows) */
+	bool roll = !g->over && (size_t)j->size >= roll_at(j);
+	if ((boundary || snap || closing || roll ||
+	     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
 	    !journal_append_checksum(j, g, err, errlen))
 		return false;
-	if ((boundary || closing || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
+	if ((boundary || closing || roll || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
+	if (roll) {
+		int rc = rollover(j, g, err, errlen);
+		if (rc < 0)
+			return false;
+		if (rc == 0 && j->snap_every > 0 && !j->snap_too_large)
+			return snapshot_now(j, g, err, errlen); /* a resume need not read the segments before */
+	}
 	if (res == RESULT_NEW_LEVEL)
 		j->snap_too_large = false; /* another level: its state may fit */
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
-	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every))
+	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every ||
+	     j->snap_work >= j->snap_work_max))
 		return snapshot_now(j, g, err, errlen);
 	return true;
 }
@@ -1304,6 +1670,7 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 bool journal_resumed(struct journal *j, const struct game *g, long from)
 {
 	j->last_snap = from < 0 ? 0 : from > j->n_actions ? j->n_actions : from;
+	j->snap_work = 0;
 	j->snap_due = false;
 	long replayed = j->n_actions - j->last_snap;
 	if (j->snap_every <= 0 || g->over || replayed <= 0 || (j->last_snap > 0 && replayed < j->snap_every))
@@ -1379,6 +1746,63 @@ void journal_set_snapshot_max(struct journal *j, size_t max)
 void journal_set_max_bytes(struct journal *j, size_t max)
 {
 	j->max_bytes = max > JOURNAL_MAX_BYTES ? JOURNAL_MAX_BYTES : max;
+}
+
+void journal_set_segment_bytes(struct journal *j, size_t bytes) { j->seg_bytes = bytes; }
+
+void journal_set_snapshot_work(struct journal *j, long long work) { j->snap_work_max = work > 0 ? work : SNAPSHOT_WORK; }
+
+int journal_segment(const struct journal *j) { return j->segment; }
+
+const char *journal_rollover_problem(const struct journal *j) { return j->roll_problem[0] ? j->roll_problem : NULL; }
+
+int journal_segments_link(const char *from, const char *to, bool move, char *err, size_t errlen)
+{
+	struct stat self, st;
+	bool have_self = stat(from, &self) == 0;
+	int linked = 0;
+	for (int k = 1; k < 1000000; k++) {
+		char a[4200], b[4200];
+		if (!journal_segment_path(from, k, a, sizeof a) || !journal_segment_path(to, k, b, sizeof b)) {
+			snprintf(err, errlen, "%s: file name too long for its segments", to);
+			return -1;
+		}
+		if (lstat(a, &st) != 0 || !S_ISREG(st.st_mode))
+			break;
+		if (have_self && st.st_ino == self.st_ino && st.st_dev == self.st_dev) {
+			/* the journal itself, linked by a rollover cut short: not a segment */
+			if (move)
+				unlink(a);
+			break;
+		}
+		struct stat bt;
+		if (link(a, b) != 0 && !(errno == EEXIST && lstat(b, &bt) == 0 && bt.st_ino == st.st_ino &&
+					 bt.st_dev == st.st_dev)) {
+			/* (already there: an earlier filing of the same game cut short) */
+			snprintf(err, errlen, "%.400s: cannot keep it as %.400s: %s", a, b, strerror(errno));
+			return -1;
+		}
+		linked++;
+		if (move)
+			unlink(a);
+	}
+	if (linked > 0 && (!savefile_sync_dir(NULL, to, err, errlen) || (move && !savefile_sync_dir(NULL, from, err, errlen))))
+		return -1;
+	return linked;
+}
+
+int journal_segments_remove(const char *from)
+{
+	int removed = 0;
+	for (int k = 1; k < 1000000; k++) {
+		char a[4200];
+		struct stat st;
+		if (!journal_segment_path(from, k, a, sizeof a) || lstat(a, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    unlink(a) != 0)
+			break;
+		removed++;
+	}
+	return removed;
 }
 
 size_t journal_room(const struct journal *j)

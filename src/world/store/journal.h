@@ -11,7 +11,8 @@
 #include "level.h"
 #include "savefile.h"
 
-#define JOURNAL_FORMAT 1          /* the format this program writes and the newest it reads */
+#define JOURNAL_FORMAT 2          /* the newest format this program reads (it writes 1, and 2 for a segment after the first) */
+#define JOURNAL_FORMAT_SEGMENT 2  /* a segment after the first: its header has a `segment` record */
 #define JOURNAL_CHECK_EVERY 16    /* default: actions between two checksum records */
 #define JOURNAL_SYNC_EVERY 8      /* default: actions between two fsyncs */
 /* A larger file is refused before it is read, and the writer never makes
@@ -19,6 +20,13 @@
 #define JOURNAL_MAX_BYTES (128u << 20)
 /* journal_nearly_full: less than 1/16 of the cap left. */
 #define JOURNAL_WARN_FRACTION 16
+/* A journal with segments on (journal_set_segment_bytes: play's save slot
+ * and --record) rolls over into a new file past this size: the file so far
+ * is kept as PATH.seg-N and PATH goes on from there (docs/journal.md,
+ * "Segments").  Well under the cap, so a rollover that fails (a full disk)
+ * is tried again with room to spare. */
+#define JOURNAL_SEGMENT_BYTES (16u << 20)
+#define JOURNAL_SEGMENT_SUFFIX ".seg-"  /* PATH.seg-1, PATH.seg-2, ...: the segments before PATH's */
 
 /* One level of the campaign, as it was when the game started. */
 struct journal_level {
@@ -72,6 +80,7 @@ struct journal_check {
 	int turn;                 /* game turn then (g->turn) */
 	uint64_t hash;            /* game_hash then */
 	size_t offset;            /* byte offset of the record in the file */
+	int segment;              /* the segment whose file holds it (1: the first, or the only one) */
 };
 
 /* How the file ends after its last good record. */
@@ -84,6 +93,7 @@ enum journal_tail {
 /* A journal read into memory.  Strings and texts point into buf. */
 struct journal_data {
 	char name[256];           /* the name given to journal_parse, for messages */
+	char *path;               /* journal_read_file's path (owned; NULL from journal_parse): finds the segments */
 	char *buf;                /* the file's bytes (owned), NUL-terminated copies of the names in place */
 	size_t size;              /* bytes in the file */
 	int format;
@@ -103,9 +113,19 @@ struct journal_data {
 	enum journal_scored scored;   /* its `scored` record (UNKNOWN: none) */
 	struct journal_level *levels;
 	int n_levels;
-	struct action *actions;   /* every complete action record, in order */
-	size_t *action_offsets;   /* byte offset of each */
-	long n_actions;
+	/* The segment: a game that outgrew one file goes on in another whose
+	 * header names the file before it (journal_read_chain). */
+	int segment;              /* 1: the first file of the game (or its only one) */
+	long first_action;        /* actions before this file's first (0 once the chain is read) */
+	int first_turn;           /* the game turn then */
+	uint64_t first_hash;      /* game_hash then */
+	uint32_t prev_crc;        /* header_crc of the segment before (0 for the first) */
+	uint32_t game_crc;        /* CRC-32 of the header without its first line and segment record: one game's segments share it */
+	size_t segment_at, segment_end; /* the segment record's bytes in the header (0, 0: none) */
+	int loaded_from;          /* the first segment whose actions are in memory (segment, or 1 once the chain is read) */
+	struct action *actions;   /* every complete action record from first_action on, in order: action i is actions[i - first_action] */
+	size_t *action_offsets;   /* byte offset of each (in its segment's file) */
+	long n_actions;           /* actions in the game up to this file's end (first_action + the file's records) */
 	struct journal_check *checks;
 	long n_checks;
 	size_t header_end;        /* offset just after the `play` record */
@@ -125,8 +145,35 @@ struct journal_data {
  */
 bool journal_parse(const char *name, const char *bytes, size_t len, struct journal_data *out, char *err,
 		   size_t errlen);
-/* journal_parse of a file (at most JOURNAL_MAX_BYTES). */
+/* journal_parse of a file (at most JOURNAL_MAX_BYTES).  Of a segment
+ * after the first, only that file is read (first_action > 0): resuming
+ * from a snapshot needs no more; journal_read_chain reads the rest. */
 bool journal_read_file(const char *path, struct journal_data *out, char *err, size_t errlen);
+/*
+ * Puts the actions and checksums of every segment before d's (PATH.seg-1
+ * up to PATH.seg-(segment-1), read one at a time) in front of d's, so d
+ * holds the whole game from action 0 (first_action 0).  Each must be the
+ * one d's chain names: its segment number, its header CRC as the next
+ * one's `segment` record says, the same game (game_crc), a clean end at
+ * exactly the next one's first action, and a last checksum equal to the
+ * next one's start.  True at once for a first segment; false with a
+ * message naming the file otherwise (d is left as it was).
+ */
+bool journal_read_chain(struct journal_data *d, char *err, size_t errlen);
+/* PATH.seg-K into buf; false when it does not fit. */
+bool journal_segment_path(const char *journal, int k, char *buf, size_t size);
+/*
+ * The segments of the journal at `from` (from.seg-1, from.seg-2, ... while
+ * they exist) linked as to.seg-1, ... (a link never replaces: an existing
+ * name is an error), and when move is true their old names removed; the
+ * folders are synced.  A from.seg-K that is the journal itself (a link a
+ * rollover cut short left) is not one of them: it is removed when move.
+ * Returns how many were linked, or -1 with a message.
+ */
+int journal_segments_link(const char *from, const char *to, bool move, char *err, size_t errlen);
+/* Removes from.seg-1, from.seg-2, ... (a game's segments, once it is filed
+ * elsewhere or gone); returns how many. */
+int journal_segments_remove(const char *from);
 void journal_data_fini(struct journal_data *d); /* a zeroed or finished struct does nothing */
 
 /* A game rebuilt from a journal's header: it owns its levels and bestiary. */
@@ -170,6 +217,10 @@ struct journal_replay {
  */
 bool journal_replay(const struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
 		    size_t errlen);
+/* journal_replay of d's whole chain: the segments before d's are read
+ * first (journal_read_chain). */
+bool journal_replay_all(struct journal_data *d, struct game *g, long upto, struct journal_replay *r, char *err,
+			size_t errlen);
 
 /*
  * What a resume does: jg fresh from journal_start on d; when the snapshot
@@ -181,9 +232,11 @@ bool journal_replay(const struct journal_data *d, struct game *g, long upto, str
  * (*from = 0) and note says why the snapshot was not used (empty when
  * there was none).  The rest is journal_replay's contract: r counts every
  * action from the start; false with err at the first checksum that
- * differs, or when the game cannot be rebuilt.
+ * differs, or when the game cannot be rebuilt.  When the whole game must
+ * be replayed and d is a later segment, the segments before it are read
+ * first (journal_read_chain).
  */
-bool journal_resume(const struct journal_data *d, struct journal_game *jg, const char *snap, long upto,
+bool journal_resume(struct journal_data *d, struct journal_game *jg, const char *snap, long upto,
 		    struct journal_replay *r, long *from, char *note, size_t notelen, char *err, size_t errlen);
 
 /* ---- writing ------------------------------------------------------------ */
@@ -244,6 +297,9 @@ bool journal_close(struct journal *j, char *err, size_t errlen);
  * what follows it (journal_resume).  0 turns it off (the default).
  */
 void journal_snapshots(struct journal *j, int every);
+/* The monster turns after which a snapshot is due at the next checksum
+ * (SNAPSHOT_WORK, snapshot.h; lower for tests; 0: the default). */
+void journal_set_snapshot_work(struct journal *j, long long work);
 /*
  * After journal_open_append and journal_snapshots, on a resumed game g
  * that was rebuilt from a snapshot of action `from` (0: none, the whole
@@ -273,6 +329,20 @@ void journal_set_max_bytes(struct journal *j, size_t max);
  * fails once with the reason (journal_snapshot_problem) and is not tried
  * again until the level changes. */
 void journal_set_snapshot_max(struct journal *j, size_t max);
+/*
+ * Turns segments on (0: off, the default): past `bytes` (at most
+ * JOURNAL_SEGMENT_BYTES... any value up to the cap, lower for tests),
+ * journal_record closes the file with a checksum, keeps it as PATH.seg-N
+ * (a link), and replaces PATH by a new segment, N+1: the same header with
+ * a `segment` record naming the file before, and the checksum of the
+ * state it starts from.  A game then never meets the cap.  At every
+ * instant PATH is a whole journal of the game.  A rollover that fails
+ * leaves the file as it was and is tried again 1 MiB later.
+ */
+void journal_set_segment_bytes(struct journal *j, size_t bytes);
+int journal_segment(const struct journal *j);           /* the segment being written (1 first) */
+/* NULL, or why the last rollover failed (the journal goes on in its file, under its cap). */
+const char *journal_rollover_problem(const struct journal *j);
 /* Bytes left for actions before the cap (0 once failed). */
 size_t journal_room(const struct journal *j);
 /* About how many more actions fit, at the mean size of those so far. */
