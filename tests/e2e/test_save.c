@@ -756,6 +756,8 @@ static void test_read_only_data_folder_says_no_save(void **state)
 	assert_true(pty_wait_exit(&f->p, WAIT_MS));
 	if (geteuid() != 0)
 		chmod(folder, 0700); /* for the teardown's rm */
+}
+
 /* A marathon game goes on in segments (the test build rolls over every
  * 200 bytes of records with ASTRAY_TEST_JOURNAL_SEGMENT): the save is
  * save.jnl and save.jnl.seg-1, -2..., it verifies whole, resumes at its
