@@ -1,0 +1,449 @@
+/*
+ * jps_turned.c - jump point search on the grids that are not square: hex,
+ * and the diamond grids (a square grid turned 45 degrees).  It owns its
+ * own context (records, queue) and answers uniform-cost queries only: every
+ * passable cell counts as cost 1, and the caller (path.c) checks the route's
+ * terrain and searches again with the costs when the route crosses any
+ * (docs/core.md, "Jump point search on hex and diamond").  It does not know
+ * path.c's records, ties or fallback.
+ *
+ * The method.  Each grid's moves split into "spawning" moves and "terminal"
+ * moves, and every shortest route on an open map can be put in the
+ * canonical form: spawning moves first, then terminal ones.
+ * - diamond8 is square8 turned: its corner steps (the square diagonals)
+ *   spawn, its edge steps (the square straights) are terminal.  Jump point
+ *   search for square8 (Harabor and Grastien) carries over move for move,
+ *   the corner rule included.
+ * - diamond4 is square4 turned: the square W and E moves (diamond NW, SE)
+ *   spawn, N and S (diamond NE, SW) are terminal.
+ * - hex: a shortest route on an open hex map uses at most two directions,
+ *   60 degrees apart, and of any two such directions one is in {W, NE, SE}
+ *   and the other in {E, NW, SW} (they alternate around the hex).  So W, NE
+ *   and SE spawn, each into its two neighbours (NE into E and NW, since NE
+ *   = E + NW in axial coordinates), and E, NW and SW are terminal.
+ * A terminal jump goes straight until the goal, a blocked cell (no jump
+ * point), or a forced neighbour: a turn q whose cell beside (x + q) is free
+ * while the same turn from the previous cell p (p + q) is blocked.  Were
+ * p + q free, a canonical route would reach x + q through it at the same
+ * cost (spawning move first), so only a blocked p + q forces the turn at
+ * x; the turn is then added to the jump point's moves.
+ * A spawning jump goes straight and stops at the first cell from which a
+ * terminal jump along one of its two components finds a jump point (or the
+ * goal).  A spawning move forces nothing: every other neighbour of the cell
+ * it enters is a neighbour of the cell it came from.  On diamond8 a
+ * spawning (corner) step needs both flanks free, as every search's.
+ *
+ * The jump points are then searched by A* with the grid's own heuristic in
+ * fixed point (1 = 2^shift, sqrt 2 rounded), so equal routes tie exactly.
+ * The scans read the cost bytes cell by cell, so a cell changed in place
+ * between queries (a door, a dug wall) is seen at once: nothing is built
+ * from the map.
+ */
+#include "jps_turned.h"
+
+#include "check.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POS_CLOSED (-1)
+#define POS_STACK INT32_MIN
+#define DIR_NONE 255
+#define GEN_LIMIT 0xffff
+
+/* 16 bytes per cell. */
+struct tnode {
+	int64_t g;      /* fixed-point cost from the start */
+	int32_t pos;    /* heap slot, POS_CLOSED or POS_STACK */
+	uint16_t stamp; /* live when stamp == gen */
+	uint8_t dir;    /* the move (grid.h table index) that arrived here; DIR_NONE at the start */
+	uint8_t unused;
+};
+
+#define PQ_RECORD struct tnode
+#define PQ_RING_SLOTS 64
+#define PQ_RING_CHUNK 32
+#include "pqueue.h"
+
+/*
+ * A topology's moves, by grid.h table index: which spawn, the two terminal
+ * components of a spawning move, the two turns of a terminal move and the
+ * moves a forced turn adds (square8's rule adds the turn and the diagonal
+ * between it and the move), and each move's opposite.
+ */
+struct rules {
+	int moves;
+	unsigned spawning;   /* bit i: move i spawns */
+	uint8_t comp[8][2];  /* spawning move: its terminal components */
+	uint8_t turn[8][2];  /* terminal move: the cells beside that can force a turn */
+	uint8_t add[8][2];   /* terminal move: the moves turn k adds, as a bit mask */
+	uint8_t opp[8];
+};
+
+/* Hex (grid.h: W, E, NW, NE, SW, SE).  Around the hex: E, NE, NW, W, SW, SE. */
+static const struct rules HEX_RULES = {
+	.moves = 6,
+	.spawning = 1u << 0 | 1u << 3 | 1u << 5, /* W, NE, SE */
+	.comp = { [0] = { 2, 4 }, [3] = { 1, 2 }, [5] = { 4, 1 } },
+	.turn = { [1] = { 3, 5 }, [2] = { 3, 0 }, [4] = { 0, 5 } },
+	.add = { [1] = { 1u << 3, 1u << 5 }, [2] = { 1u << 3, 1u << 0 }, [4] = { 1u << 0, 1u << 5 } },
+	.opp = { 1, 0, 5, 4, 3, 2 },
+};
+
+/* Diamond4 (NE, NW, SE, SW = the square N, W, E, S): W and E spawn. */
+static const struct rules DIAMOND4_RULES = {
+	.moves = 4,
+	.spawning = 1u << 1 | 1u << 2,
+	.comp = { [1] = { 0, 3 }, [2] = { 0, 3 } },
+	.turn = { [0] = { 1, 2 }, [3] = { 1, 2 } },
+	.add = { [0] = { 1u << 1, 1u << 2 }, [3] = { 1u << 1, 1u << 2 } },
+	.opp = { 3, 2, 1, 0 },
+};
+
+/* Diamond8: the square8 moves turned (N, W, E, S, then NW, NE, SW, SE). */
+static const struct rules DIAMOND8_RULES = {
+	.moves = 8,
+	.spawning = 0xf0,
+	.comp = { [4] = { 0, 1 }, [5] = { 0, 2 }, [6] = { 1, 3 }, [7] = { 3, 2 } },
+	.turn = { [0] = { 1, 2 }, [1] = { 0, 3 }, [2] = { 0, 3 }, [3] = { 1, 2 } },
+	.add = { [0] = { 1u << 1 | 1u << 4, 1u << 2 | 1u << 5 },
+		 [1] = { 1u << 0 | 1u << 4, 1u << 3 | 1u << 6 },
+		 [2] = { 1u << 0 | 1u << 5, 1u << 3 | 1u << 7 },
+		 [3] = { 1u << 1 | 1u << 6, 1u << 2 | 1u << 7 } },
+	.opp = { 3, 2, 1, 0, 7, 6, 5, 4 },
+};
+
+struct jps_turned {
+	const struct grid *grid;
+	int w, h, n;
+	struct tnode *node;  /* n records */
+	struct pq queue;     /* heap and tie stack; after a query its array holds the route */
+	uint16_t gen;
+	int64_t s1, s2;      /* fixed-point 1 and sqrt 2 */
+	int hshift;          /* h >> hshift fits the key's 32 bits */
+};
+
+/* What one query's scans read. */
+struct scan {
+	const uint8_t *cost;
+	int w, h, goal;
+};
+
+struct jps_turned *jps_turned_create(const struct grid *g)
+{
+	if (!g || g->w <= 0 || g->h <= 0 || !(g->topo == GRID_HEX || grid_is_diamond(g->topo)))
+		return NULL;
+	const size_t n = (size_t)g->w * (size_t)g->h;
+	if (n > (size_t)INT32_MAX / 2)
+		return NULL;
+	struct jps_turned *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->grid = g;
+	t->w = g->w;
+	t->h = g->h;
+	t->n = (int)n;
+	t->node = calloc(n, sizeof *t->node);
+	t->queue.cap = (long)n + 1;
+	t->queue.key = malloc((size_t)t->queue.cap * sizeof *t->queue.key);
+	if (!t->node || !t->queue.key) {
+		jps_turned_destroy(t);
+		return NULL;
+	}
+	/* The largest scale at which no g or f can reach 2^62: a g is at most
+	 * a route through every cell plus one jump across the map, at sqrt 2. */
+	const double most = ((double)n + 4.0 * (double)(g->w + g->h)) * 2.0;
+	int shift = 32;
+	while (shift > 8 && most * ldexp(GRID_SQRT2, shift) >= ldexp(1.0, 62))
+		shift--;
+	t->s1 = (int64_t)1 << shift;
+	t->s2 = (int64_t)llround(ldexp(GRID_SQRT2, shift));
+	const double hmax = 2.0 * (double)(g->w + g->h) * (double)t->s2;
+	t->hshift = 0;
+	while (ldexp(hmax, -t->hshift) >= 4294967295.0)
+		t->hshift++;
+	return t;
+}
+
+void jps_turned_destroy(struct jps_turned *t)
+{
+	if (!t)
+		return;
+	free(t->node);
+	free(t->queue.key);
+	free(t);
+}
+
+size_t jps_turned_memory(const struct jps_turned *t)
+{
+	if (!t)
+		return 0;
+	return sizeof *t + (size_t)t->n * sizeof *t->node + (size_t)t->queue.cap * sizeof *t->queue.key;
+}
+
+static inline int iabs(int v) { return v < 0 ? -v : v; }
+
+static inline bool jfree(const struct scan *j, int x, int y)
+{
+	return (unsigned)x < (unsigned)j->w && (unsigned)y < (unsigned)j->h && j->cost[y * j->w + x];
+}
+
+/* The exact distance on an open map, in fixed point. */
+static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, int gy, int64_t s1, int64_t s2)
+{
+	const int dX = (2 * x + (y & 1)) - (2 * gx + (gy & 1)), dY = y - gy;
+	if (topo == GRID_HEX) {
+		const int ax = iabs(dX), ay = iabs(dY);
+		return (int64_t)(ay + (ax > ay ? (ax - ay) / 2 : 0)) * s1;
+	}
+	const int du = iabs(dX + dY) / 2, dv = iabs(dY - dX) / 2;
+	if (topo == GRID_DIAMOND4)
+		return (int64_t)(du + dv) * s1;
+	const int lo = du < dv ? du : dv, hi = du < dv ? dv : du;
+	return (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
+}
+
+/*
+ * A terminal jump from (x, y) along move d: the first jump point (the goal,
+ * or a cell with a forced turn), or -1 at a blocked cell.  *steps gets its
+ * distance in moves.
+ */
+static inline __attribute__((always_inline)) int jump_terminal(const struct scan *j, const struct rules *r,
+							       const enum grid_topology topo, int x, int y,
+							       int d, int *steps)
+{
+	const int q0 = r->turn[d][0], q1 = r->turn[d][1];
+	const int dy = grid_nb_dy(topo, d);
+	for (int k = 1;; k++) {
+		const int px = x, py = y;
+		x += grid_nb_dx(topo, py, d);
+		y += dy;
+		if (!jfree(j, x, y))
+			return -1;
+		const int c = y * j->w + x;
+		if (c == j->goal ||
+		    (jfree(j, x + grid_nb_dx(topo, y, q0), y + grid_nb_dy(topo, q0)) &&
+		     !jfree(j, px + grid_nb_dx(topo, py, q0), py + grid_nb_dy(topo, q0))) ||
+		    (jfree(j, x + grid_nb_dx(topo, y, q1), y + grid_nb_dy(topo, q1)) &&
+		     !jfree(j, px + grid_nb_dx(topo, py, q1), py + grid_nb_dy(topo, q1)))) {
+			*steps = k;
+			return c;
+		}
+	}
+}
+
+/*
+ * A spawning jump from (x, y) along move d: the first cell that is the goal
+ * or from which a terminal jump along one of d's components finds a jump
+ * point; -1 at a blocked cell (or, on diamond8, a corner whose flank is).
+ */
+static inline __attribute__((always_inline)) int jump_spawning(const struct scan *j, const struct rules *r,
+							       const enum grid_topology topo, int x, int y,
+							       int d, int *steps)
+{
+	const int c0 = r->comp[d][0], c1 = r->comp[d][1];
+	const int dy = grid_nb_dy(topo, d);
+	for (int k = 1;; k++) {
+		if (topo == GRID_DIAMOND8 &&
+		    (!jfree(j, x + grid_nb_dx(topo, y, c0), y + grid_nb_dy(topo, c0)) ||
+		     !jfree(j, x + grid_nb_dx(topo, y, c1), y + grid_nb_dy(topo, c1))))
+			return -1;
+		x += grid_nb_dx(topo, y, d);
+		y += dy;
+		if (!jfree(j, x, y))
+			return -1;
+		const int c = y * j->w + x;
+		int ignored;
+		if (c == j->goal || jump_terminal(j, r, topo, x, y, c0, &ignored) >= 0 ||
+		    jump_terminal(j, r, topo, x, y, c1, &ignored) >= 0) {
+			*steps = k;
+			return c;
+		}
+	}
+}
+
+static void new_generation(struct jps_turned *t)
+{
+	t->gen++;
+	if (t->gen == GEN_LIMIT) {
+		memset(t->node, 0, (size_t)t->n * sizeof *t->node);
+		t->gen = 1;
+	}
+	pq_clear(&t->queue);
+}
+
+static inline pq_key make_key(const struct jps_turned *t, int64_t g, int64_t h, int cell)
+{
+	return (pq_key)(uint64_t)(g + h) << 64 | (pq_key)((uint64_t)(uint32_t)(h >> t->hshift) << 32 | (uint32_t)cell);
+}
+
+/* The search over jump points, compiled once per topology.  Returns true
+ * when the goal was reached. */
+static inline __attribute__((always_inline)) bool search(struct jps_turned *t, const struct rules *r,
+							 const enum grid_topology topo, int start, int goal,
+							 long *expanded_out)
+{
+	const int w = t->w;
+	const struct scan j = { t->grid->cost, w, t->h, goal };
+	const int gx = goal % w, gy = goal / w;
+	const int64_t s1 = t->s1, s2 = t->s2;
+	struct tnode *node = t->node;
+	const uint16_t gen = t->gen;
+	long expanded = 0;
+
+	node[start] = (struct tnode){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	pq_push(&t->queue, node, make_key(t, 0, heuristic(topo, start % w, start / w, gx, gy, s1, s2), start),
+		UINT64_MAX, POS_STACK);
+	while (!pq_empty(&t->queue)) {
+		const pq_key uk = pq_pop(&t->queue, node);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = pq_f(uk);
+		node[u].pos = POS_CLOSED;
+		expanded++;
+		if (u == goal) {
+			*expanded_out = expanded;
+			return true;
+		}
+		const int uy = u / w, ux = u - uy * w;
+		const int64_t ug = node[u].g;
+		const int a = node[u].dir;
+		unsigned moves;
+		if (a == DIR_NONE) {
+			moves = (1u << r->moves) - 1;
+		} else if (r->spawning >> a & 1) {
+			moves = 1u << a | 1u << r->comp[a][0] | 1u << r->comp[a][1];
+		} else {
+			/* the natural move, and the turns the cells beside force */
+			moves = 1u << a;
+			const int b = r->opp[a];
+			const int bx = ux + grid_nb_dx(topo, uy, b), by = uy + grid_nb_dy(topo, b);
+			for (int k = 0; k < 2; k++) {
+				const int q = r->turn[a][k];
+				if (jfree(&j, ux + grid_nb_dx(topo, uy, q), uy + grid_nb_dy(topo, q)) &&
+				    !jfree(&j, bx + grid_nb_dx(topo, by, q), by + grid_nb_dy(topo, q)))
+					moves |= r->add[a][k];
+			}
+		}
+		while (moves) {
+			const int d = __builtin_ctz(moves);
+			moves &= moves - 1;
+			int k = 0;
+			const int v = r->spawning >> d & 1 ? jump_spawning(&j, r, topo, ux, uy, d, &k)
+							  : jump_terminal(&j, r, topo, ux, uy, d, &k);
+			if (v < 0)
+				continue;
+			const int64_t ng = ug + (int64_t)k * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1);
+			struct tnode *nv = &node[v];
+			if (nv->stamp == gen && (nv->pos == POS_CLOSED || !(ng < nv->g)))
+				continue;
+			const int vy = v / w, vx = v - vy * w;
+			const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, s1, s2), v);
+			if (nv->stamp != gen) {
+				nv->stamp = gen;
+				nv->g = ng;
+				nv->dir = (uint8_t)d;
+				pq_push(&t->queue, node, key, tie_f, POS_STACK);
+				continue;
+			}
+			/* a lower g for an open cell: with a consistent heuristic it
+			 * is on the heap (a stacked key has the least f there is) */
+			CHECK(nv->pos >= 0);
+			nv->g = ng;
+			nv->dir = (uint8_t)d;
+			pq_sift_up(&t->queue, node, nv->pos, key);
+		}
+	}
+	*expanded_out = expanded;
+	return false;
+}
+
+static bool search_hex(struct jps_turned *t, int start, int goal, long *ex)
+{
+	return search(t, &HEX_RULES, GRID_HEX, start, goal, ex);
+}
+
+static bool search_diamond4(struct jps_turned *t, int start, int goal, long *ex)
+{
+	return search(t, &DIAMOND4_RULES, GRID_DIAMOND4, start, goal, ex);
+}
+
+static bool search_diamond8(struct jps_turned *t, int start, int goal, long *ex)
+{
+	return search(t, &DIAMOND8_RULES, GRID_DIAMOND8, start, goal, ex);
+}
+
+/* The cell one move d from `cell` (known to be in the map). */
+static inline int step_cell(const struct jps_turned *t, int cell, int d)
+{
+	const int x = cell % t->w, y = cell / t->w;
+	return (y + grid_nb_dy(t->grid->topo, d)) * t->w + x + grid_nb_dx(t->grid->topo, y, d);
+}
+
+/*
+ * The jump point before `cell`: the first closed cell back along the move
+ * that arrived whose g plus the line's length is exactly g(cell) (the
+ * recorded parent always qualifies; an earlier one is as good), or -1 at
+ * the start.
+ */
+static int parent_of(const struct jps_turned *t, int cell, int *dir)
+{
+	const int d = t->node[cell].dir;
+	if (d == DIR_NONE)
+		return -1;
+	const enum grid_topology topo = t->grid->topo;
+	const int back = topo == GRID_HEX ? HEX_RULES.opp[d] : DIAMOND8_RULES.opp[d];
+	const int64_t g = t->node[cell].g, step = topo == GRID_DIAMOND8 && d >= 4 ? t->s2 : t->s1;
+	int p = step_cell(t, cell, back);
+	for (int64_t k = 1;; k++, p = step_cell(t, p, back)) {
+		const struct tnode *np = &t->node[p];
+		if (np->stamp == t->gen && np->pos == POS_CLOSED && np->g + k * step == g)
+			break;
+	}
+	*dir = back;
+	return p;
+}
+
+enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal, const int **cells,
+				       int *len, long *expanded)
+{
+	new_generation(t);
+	*expanded = 0;
+	*cells = NULL;
+	*len = 0;
+	bool found;
+	switch (t->grid->topo) {
+	case GRID_DIAMOND4:
+		found = search_diamond4(t, start, goal, expanded);
+		break;
+	case GRID_DIAMOND8:
+		found = search_diamond8(t, start, goal, expanded);
+		break;
+	default:
+		found = search_hex(t, start, goal, expanded);
+		break;
+	}
+	if (!found)
+		return JPS_TURNED_NO_ROUTE;
+	/* The route's length, then its cells from the goal back, each jump's
+	 * line walked cell by cell (the heap's memory holds them). */
+	const uint8_t *cost = t->grid->cost;
+	int n = 1, d;
+	for (int c = goal, p; (p = parent_of(t, c, &d)) != -1; c = p)
+		for (int k = c; k != p; k = step_cell(t, k, d))
+			n++;
+	int *out = (int *)(void *)t->queue.key;
+	int i = n;
+	bool uniform = true;
+	for (int c = goal, p; (p = parent_of(t, c, &d)) != -1; c = p)
+		for (int k = c; k != p; k = step_cell(t, k, d)) {
+			uniform &= cost[k] == 1;
+			out[--i] = k;
+		}
+	out[0] = start;
+	CHECK(i == 1);
+	*cells = out;
+	*len = n;
+	return uniform ? JPS_TURNED_FOUND : JPS_TURNED_TERRAIN;
+}
