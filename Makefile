@@ -367,7 +367,7 @@ bench-turned: build/bench_turned
 	for t in hex diamond8 diamond4; do ./build/bench_turned --topology $$t --every $(TURNED_EVERY) --rounds $(TURNED_ROUNDS) $(MAPS)/*.scen || exit 1; done
 
 build/bench_turned: tests/bench_turned.c build/obj/libcore.a
-	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(LDFLAGS) $^ -lm -o $@
+	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(LDFLAGS) $(filter %.c %.a,$^) -lm -o $@
 
 # One libFuzzer target per parser and decoder, each FUZZ_SECONDS long, in
 # turn (the machine is shared).  tests/fuzz-corpus* are their seeds (and

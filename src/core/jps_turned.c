@@ -35,9 +35,18 @@
  *
  * The jump points are then searched by A* with the grid's own heuristic in
  * fixed point (1 = 2^shift, sqrt 2 rounded), so equal routes tie exactly.
- * The scans read the cost bytes cell by cell, so a cell changed in place
- * between queries (a door, a dug wall) is seen at once: nothing is built
- * from the map.
+ * The terminal jumps scan 64 cells a machine word (count trailing or
+ * leading zeros), on bit lines along the grid's own axes: hex rows are the
+ * grid's bit rows (grid.h), and the context keeps the two other hex axes
+ * (axial q constant: NW-SE; q + r constant: NE-SW), or a diamond map's u
+ * and v lines.  A turn is forced at position r when a side line's cell at
+ * r + a is free and its cell at r + b blocked (a and b per axis and side),
+ * so one word of events is ~line | (side(r + a) & ~side(r + b)) for both
+ * sides, read at a shifted window.  Each query first compares the grid's
+ * bit rows (kept in step by grid_set_cost) with the copy it last saw, and
+ * changes the lines' bits for the cells that differ: a door opened or a
+ * wall dug in place costs its bits, and nothing built goes stale.  The
+ * spawning jumps step cell by cell on the cost bytes.
  */
 #include "jps_turned.h"
 
@@ -118,6 +127,14 @@ static const struct rules DIAMOND8_RULES = {
 struct jps_turned {
 	const struct grid *grid;
 	int w, h, n;
+	/* The bit lines besides the grid's rows: hex: la[q + qoff] holds bit y
+	 * for the cell of axial q in row y, lb[q + y] the same for the NE-SW
+	 * axis; diamond: la[u] holds bit v + voff, lb[v + voff] bit u.  Bits
+	 * outside the map are 0.  seen is the copy of grid->rows they describe. */
+	uint64_t *la, *lb, *seen;
+	int na, nb;          /* lines in each family */
+	int la_words, lb_words; /* words per line */
+	int off;             /* hex: qoff; diamond: voff */
 	struct tnode *node;  /* n records */
 	struct pq queue;     /* heap and tie stack; after a query its array holds the route */
 	uint16_t gen;
@@ -148,7 +165,22 @@ struct jps_turned *jps_turned_create(const struct grid *g)
 	t->node = calloc(n, sizeof *t->node);
 	t->queue.cap = (long)n + 1;
 	t->queue.key = malloc((size_t)t->queue.cap * sizeof *t->queue.key);
-	if (!t->node || !t->queue.key) {
+	if (g->topo == GRID_HEX) {
+		t->off = (g->h - 1) >> 1;
+		t->na = g->w + t->off;        /* q from -qoff to w - 1 */
+		t->nb = g->w + (g->h >> 1);   /* q + y from 0 to w - 1 + h / 2 */
+		t->la_words = t->lb_words = (g->h + 63) / 64;
+	} else {
+		t->off = g->w;                /* v from -w to h / 2 */
+		t->na = g->w + (g->h >> 1) + 1;
+		t->nb = g->w + (g->h >> 1) + 1;
+		t->la_words = (t->nb + 63) / 64; /* a u line is indexed by v + voff */
+		t->lb_words = (t->na + 63) / 64; /* a v line by u */
+	}
+	t->la = calloc((size_t)t->na * (size_t)t->la_words, sizeof *t->la);
+	t->lb = calloc((size_t)t->nb * (size_t)t->lb_words, sizeof *t->lb);
+	t->seen = calloc((size_t)g->h * (size_t)g->row_words, sizeof *t->seen);
+	if (!t->node || !t->queue.key || !t->la || !t->lb || !t->seen) {
 		jps_turned_destroy(t);
 		return NULL;
 	}
@@ -173,6 +205,9 @@ void jps_turned_destroy(struct jps_turned *t)
 		return;
 	free(t->node);
 	free(t->queue.key);
+	free(t->la);
+	free(t->lb);
+	free(t->seen);
 	free(t);
 }
 
@@ -180,7 +215,9 @@ size_t jps_turned_memory(const struct jps_turned *t)
 {
 	if (!t)
 		return 0;
-	return sizeof *t + (size_t)t->n * sizeof *t->node + (size_t)t->queue.cap * sizeof *t->queue.key;
+	return sizeof *t + (size_t)t->n * sizeof *t->node + (size_t)t->queue.cap * sizeof *t->queue.key +
+	       ((size_t)t->na * (size_t)t->la_words + (size_t)t->nb * (size_t)t->lb_words +
+		(size_t)t->h * (size_t)t->grid->row_words) * sizeof *t->la;
 }
 
 static inline int iabs(int v) { return v < 0 ? -v : v; }
@@ -205,33 +242,145 @@ static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, i
 	return (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 }
 
+/* Bits [pos, pos + 64) of a line of `words` words; 0 outside it, and all
+ * of it for a NULL line (the map's edge). */
+static inline uint64_t window(const uint64_t *line, int words, int pos)
+{
+	if (!line)
+		return 0;
+	const int k = pos >> 6, o = pos & 63; /* pos >> 6 floors a negative pos */
+	const uint64_t lo = (unsigned)k < (unsigned)words ? line[k] : 0;
+	if (!o)
+		return lo;
+	const uint64_t hi = (unsigned)(k + 1) < (unsigned)words ? line[k + 1] : 0;
+	return lo >> o | hi << (64 - o);
+}
+
+/* A side of a scan: the event at position r is bits[r + a] & ~bits[r + b]. */
+struct side {
+	const uint64_t *bits;
+	int a, b;
+};
+
+/*
+ * A straight scan along the bit line m (`words` words) from position p,
+ * rising (forward) or falling: the first position that is the goal's (gp,
+ * or -1), or has an event on a side, or is blocked.  Returns it, or -1 when
+ * it is blocked (bits past the line's end are 0, so blocked).
+ */
+static inline __attribute__((always_inline)) int scan(const uint64_t *m, int words, struct side s0, struct side s1,
+						      int p, int gp, bool forward)
+{
+	if (p < 0)
+		return -1;
+	int k = p >> 6;
+	if (k >= words)
+		return -1;
+	uint64_t mask = forward ? ~0ull << (p & 63) : (p & 63) == 63 ? ~0ull : (1ull << ((p & 63) + 1)) - 1;
+	for (;;) {
+		const int base = k * 64;
+		uint64_t ev = ~m[k] | (window(s0.bits, words, base + s0.a) & ~window(s0.bits, words, base + s0.b)) |
+			      (window(s1.bits, words, base + s1.a) & ~window(s1.bits, words, base + s1.b));
+		if ((gp >> 6) == k && gp >= 0)
+			ev |= 1ull << (gp & 63);
+		ev &= mask;
+		if (ev) {
+			const int q = base + (forward ? __builtin_ctzll(ev) : 63 - __builtin_clzll(ev));
+			return m[k] >> (q & 63) & 1 ? q : -1;
+		}
+		mask = ~0ull;
+		k += forward ? 1 : -1;
+		if (k < 0 || k >= words)
+			return -1;
+	}
+}
+
+/* Line i of a family of n lines (NULL outside: the map's edge). */
+static inline const uint64_t *line_of(const uint64_t *lines, int n, int words, int i)
+{
+	return (unsigned)i < (unsigned)n ? lines + (size_t)i * (size_t)words : NULL;
+}
+
 /*
  * A terminal jump from (x, y) along move d: the first jump point (the goal,
  * or a cell with a forced turn), or -1 at a blocked cell.  *steps gets its
- * distance in moves.
+ * distance in moves.  Hex: E along the row, NW along its q line, SW along
+ * its q + r line; diamond: NE and SW along the u line, NW and SE along
+ * the v line.  The sides' offsets are the forced-turn rule above written
+ * in each line's positions.
  */
-static inline __attribute__((always_inline)) int jump_terminal(const struct scan *j, const struct rules *r,
+static inline __attribute__((always_inline)) int jump_terminal(const struct jps_turned *t, const struct scan *j,
 							       const enum grid_topology topo, int x, int y,
 							       int d, int *steps)
 {
-	const int q0 = r->turn[d][0], q1 = r->turn[d][1];
-	const int dy = grid_nb_dy(topo, d);
-	for (int k = 1;; k++) {
-		const int px = x, py = y;
-		x += grid_nb_dx(topo, py, d);
-		y += dy;
-		if (!jfree(j, x, y))
-			return -1;
-		const int c = y * j->w + x;
-		if (c == j->goal ||
-		    (jfree(j, x + grid_nb_dx(topo, y, q0), y + grid_nb_dy(topo, q0)) &&
-		     !jfree(j, px + grid_nb_dx(topo, py, q0), py + grid_nb_dy(topo, q0))) ||
-		    (jfree(j, x + grid_nb_dx(topo, y, q1), y + grid_nb_dy(topo, q1)) &&
-		     !jfree(j, px + grid_nb_dx(topo, py, q1), py + grid_nb_dy(topo, q1)))) {
-			*steps = k;
-			return c;
+	const int w = j->w, gx = j->goal % w, gy = j->goal / w;
+	if (topo == GRID_HEX) {
+		if (d == 1) { /* E: the grid's row y; the rows above and below shifted by the parity */
+			const struct grid *g = t->grid;
+			const int rw = g->row_words, par = y & 1;
+			const uint64_t *m = g->rows + (size_t)y * (size_t)rw;
+			const struct side up = { y > 0 ? m - rw : NULL, par, par - 1 };
+			const struct side dn = { y + 1 < t->h ? m + rw : NULL, par, par - 1 };
+			const int q = scan(m, rw, up, dn, x + 1, gy == y ? gx : -1, true);
+			if (q < 0)
+				return -1;
+			*steps = q - x;
+			return y * w + q;
 		}
+		const int ww = t->la_words;
+		if (d == 2) { /* NW: q line, y falling; sides NE (q + 1) and W (q - 1) */
+			const int L = x - (y >> 1) + t->off;
+			const uint64_t *m = t->la + (size_t)L * (size_t)ww;
+			const struct side ne = { line_of(t->la, t->na, ww, L + 1), -1, 0 };
+			const struct side we = { line_of(t->la, t->na, ww, L - 1), 0, 1 };
+			const int gl = gx - (gy >> 1) + t->off;
+			const int q = scan(m, ww, ne, we, y - 1, gl == L ? gy : -1, false);
+			if (q < 0)
+				return -1;
+			*steps = y - q;
+			return q * w + L - t->off + (q >> 1);
+		}
+		/* SW: q + r line, y rising; sides W (T - 1) and SE (T + 1) */
+		const int T = x + ((y + 1) >> 1);
+		const uint64_t *m = t->lb + (size_t)T * (size_t)ww;
+		const struct side we = { line_of(t->lb, t->nb, ww, T - 1), 0, -1 };
+		const struct side se = { line_of(t->lb, t->nb, ww, T + 1), 1, 0 };
+		const int gl = gx + ((gy + 1) >> 1);
+		const int q = scan(m, ww, we, se, y + 1, gl == T ? gy : -1, true);
+		if (q < 0)
+			return -1;
+		*steps = q - y;
+		return q * w + T - ((q + 1) >> 1);
 	}
+	/* diamond: u = (X + Y) / 2, v = (Y - X) / 2, X = 2x + (y & 1) */
+	const int X = 2 * x + (y & 1), u = (X + y) >> 1, v = (y - X) >> 1;
+	const int gX = 2 * gx + (gy & 1), gu = (gX + gy) >> 1, gv = (gy - gX) >> 1;
+	int nu = u, nv = v;
+	if (d == 0 || d == 3) { /* NE (v falling), SW (v rising) along u line u */
+		const int ww = t->la_words;
+		const uint64_t *m = t->la + (size_t)u * (size_t)ww;
+		const int b = d == 0 ? 1 : -1;
+		const struct side s0 = { line_of(t->la, t->na, ww, u - 1), 0, b };
+		const struct side s1 = { line_of(t->la, t->na, ww, u + 1), 0, b };
+		const int q = scan(m, ww, s0, s1, v + t->off - b, gu == u ? gv + t->off : -1, d == 3);
+		if (q < 0)
+			return -1;
+		nv = q - t->off;
+		*steps = iabs(nv - v);
+	} else { /* NW (u falling), SE (u rising) along v line v */
+		const int ww = t->lb_words, V = v + t->off;
+		const uint64_t *m = t->lb + (size_t)V * (size_t)ww;
+		const int b = d == 1 ? 1 : -1;
+		const struct side s0 = { line_of(t->lb, t->nb, ww, V - 1), 0, b };
+		const struct side s1 = { line_of(t->lb, t->nb, ww, V + 1), 0, b };
+		const int q = scan(m, ww, s0, s1, u - b, gv == v ? gu : -1, d == 2);
+		if (q < 0)
+			return -1;
+		nu = q;
+		*steps = iabs(nu - u);
+	}
+	const int nY = nu + nv, nX = nu - nv;
+	return nY * w + ((nX - (nY & 1)) >> 1);
 }
 
 /*
@@ -239,7 +388,8 @@ static inline __attribute__((always_inline)) int jump_terminal(const struct scan
  * or from which a terminal jump along one of d's components finds a jump
  * point; -1 at a blocked cell (or, on diamond8, a corner whose flank is).
  */
-static inline __attribute__((always_inline)) int jump_spawning(const struct scan *j, const struct rules *r,
+static inline __attribute__((always_inline)) int jump_spawning(const struct jps_turned *t, const struct scan *j,
+							       const struct rules *r,
 							       const enum grid_topology topo, int x, int y,
 							       int d, int *steps)
 {
@@ -256,8 +406,8 @@ static inline __attribute__((always_inline)) int jump_spawning(const struct scan
 			return -1;
 		const int c = y * j->w + x;
 		int ignored;
-		if (c == j->goal || jump_terminal(j, r, topo, x, y, c0, &ignored) >= 0 ||
-		    jump_terminal(j, r, topo, x, y, c1, &ignored) >= 0) {
+		if (c == j->goal || jump_terminal(t, j, topo, x, y, c0, &ignored) >= 0 ||
+		    jump_terminal(t, j, topo, x, y, c1, &ignored) >= 0) {
 			*steps = k;
 			return c;
 		}
@@ -330,8 +480,8 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 			const int d = __builtin_ctz(moves);
 			moves &= moves - 1;
 			int k = 0;
-			const int v = r->spawning >> d & 1 ? jump_spawning(&j, r, topo, ux, uy, d, &k)
-							  : jump_terminal(&j, r, topo, ux, uy, d, &k);
+			const int v = r->spawning >> d & 1 ? jump_spawning(t, &j, r, topo, ux, uy, d, &k)
+							  : jump_terminal(t, &j, topo, ux, uy, d, &k);
 			if (v < 0)
 				continue;
 			const int64_t ng = ug + (int64_t)k * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1);
@@ -405,6 +555,57 @@ static int parent_of(const struct jps_turned *t, int cell, int *dir)
 	return p;
 }
 
+/* Sets or clears cell (x, y)'s bit in both line families. */
+static void line_bits(struct jps_turned *t, int x, int y, bool on)
+{
+	int ia, pa, ib, pb;
+	if (t->grid->topo == GRID_HEX) {
+		ia = x - (y >> 1) + t->off;
+		ib = x + ((y + 1) >> 1);
+		pa = pb = y;
+	} else {
+		const int X = 2 * x + (y & 1), u = (X + y) >> 1, v = (y - X) >> 1;
+		ia = u;
+		pa = v + t->off;
+		ib = v + t->off;
+		pb = u;
+	}
+	uint64_t *a = &t->la[(size_t)ia * (size_t)t->la_words + (size_t)(pa >> 6)];
+	uint64_t *b = &t->lb[(size_t)ib * (size_t)t->lb_words + (size_t)(pb >> 6)];
+	if (on) {
+		*a |= 1ull << (pa & 63);
+		*b |= 1ull << (pb & 63);
+	} else {
+		*a &= ~(1ull << (pa & 63));
+		*b &= ~(1ull << (pb & 63));
+	}
+}
+
+/* Brings the lines in step with the grid's bit rows: every bit that
+ * differs from the copy last seen is set or cleared in the lines.  False
+ * when the rows do not describe the costs (grid.h's bits_of). */
+static bool sync_lines(struct jps_turned *t)
+{
+	const struct grid *g = t->grid;
+	if (g->cost != g->bits_of)
+		return false;
+	const int rw = g->row_words;
+	for (int y = 0; y < t->h; y++) {
+		const uint64_t *row = g->rows + (size_t)y * (size_t)rw;
+		uint64_t *old = t->seen + (size_t)y * (size_t)rw;
+		for (int k = 0; k < rw; k++) {
+			uint64_t diff = row[k] ^ old[k];
+			while (diff) {
+				const int b = __builtin_ctzll(diff);
+				diff &= diff - 1;
+				line_bits(t, k * 64 + b, y, row[k] >> b & 1);
+			}
+			old[k] = row[k];
+		}
+	}
+	return true;
+}
+
 enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal, const int **cells,
 				       int *len, long *expanded)
 {
@@ -412,6 +613,8 @@ enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal
 	*expanded = 0;
 	*cells = NULL;
 	*len = 0;
+	if (!sync_lines(t))
+		return JPS_TURNED_ASTAR;
 	bool found;
 	switch (t->grid->topo) {
 	case GRID_DIAMOND4:
@@ -445,5 +648,5 @@ enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal
 	CHECK(i == 1);
 	*cells = out;
 	*len = n;
-	return uniform ? JPS_TURNED_FOUND : JPS_TURNED_TERRAIN;
+	return uniform ? JPS_TURNED_FOUND : JPS_TURNED_ASTAR;
 }

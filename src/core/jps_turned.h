@@ -21,13 +21,15 @@ size_t jps_turned_memory(const struct jps_turned *t);
 enum jps_turned_status {
 	JPS_TURNED_FOUND,    /* cells[] is a shortest route, and every cell on it after the start costs 1 */
 	JPS_TURNED_NO_ROUTE, /* the goal cannot be reached at all */
-	JPS_TURNED_TERRAIN   /* a route was found but crosses terrain dearer than 1: the caller must
-	                        search with the costs (this route need not be optimal then) */
+	JPS_TURNED_ASTAR     /* the caller must search with the costs: the route found crosses terrain
+	                        dearer than 1 (it need not be optimal then), or the grid's bit rows do
+	                        not describe its costs (grid.h's bits_of) */
 };
 
 /*
  * Jump point search from start to goal (passable cells, start != goal),
- * every passable cell taken as cost 1.  On FOUND *cells (owned by the
+ * every passable cell taken as cost 1.  Cells changed in place since the
+ * last query (grid_set_cost) are taken up first, by the bits that changed.  On FOUND *cells (owned by the
  * context, valid until its next query) holds the *len cells of the route
  * from start to goal.  *expanded counts the jump points expanded.
  * No allocation.

@@ -1806,7 +1806,7 @@ static bool turned_find(struct path_ctx *ctx, int start, int goal, const struct 
 	const int *cells;
 	int len;
 	const enum jps_turned_status st = jps_turned_find(ctx->turned, start, goal, &cells, &len, expanded);
-	if (st == JPS_TURNED_TERRAIN)
+	if (st == JPS_TURNED_ASTAR)
 		return false;
 	if (st == JPS_TURNED_NO_ROUTE) {
 		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
