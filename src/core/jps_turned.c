@@ -124,16 +124,45 @@ static const struct rules DIAMOND8_RULES = {
 	.opp = { 3, 2, 1, 0, 7, 6, 5, 4 },
 };
 
+/*
+ * A family of n bit lines of `words` words each, padded: line i, for i
+ * from -1 to n, is at mem + (i + 1) * (words + 2) + 1, and words -1 and
+ * `words` of every line, and lines -1 and n, are 0 (blocked: the map's
+ * edge).  So a scan reads one word either side and the lines either side
+ * without a test.
+ */
+struct family {
+	uint64_t *mem;
+	int n, words;
+};
+
+static bool family_init(struct family *f, int n, int words)
+{
+	f->n = n;
+	f->words = words;
+	f->mem = calloc((size_t)(n + 2) * (size_t)(words + 2), sizeof *f->mem);
+	return f->mem != NULL;
+}
+
+static size_t family_bytes(const struct family *f)
+{
+	return (size_t)(f->n + 2) * (size_t)(f->words + 2) * sizeof *f->mem;
+}
+
+static inline uint64_t *family_line(const struct family *f, int i)
+{
+	return f->mem + (size_t)(i + 1) * (size_t)(f->words + 2) + 1;
+}
+
 struct jps_turned {
 	const struct grid *grid;
 	int w, h, n;
-	/* The bit lines besides the grid's rows: hex: la[q + qoff] holds bit y
-	 * for the cell of axial q in row y, lb[q + y] the same for the NE-SW
-	 * axis; diamond: la[u] holds bit v + voff, lb[v + voff] bit u.  Bits
-	 * outside the map are 0.  seen is the copy of grid->rows they describe. */
-	uint64_t *la, *lb, *seen;
-	int na, nb;          /* lines in each family */
-	int la_words, lb_words; /* words per line */
+	/* The bit lines: hex: a's line q + qoff holds bit y for the cell of
+	 * axial q in row y, b's line q + y the same for the NE-SW axis;
+	 * diamond: a's line u holds bit v + voff, b's line v + voff bit u.
+	 * rows is the copy of grid->rows that a and b describe (hex E scans
+	 * read it too).  Bits outside the map are 0. */
+	struct family a, b, rows;
 	int off;             /* hex: qoff; diamond: voff */
 	struct tnode *node;  /* n records */
 	struct pq queue;     /* heap and tie stack; after a query its array holds the route */
@@ -165,22 +194,19 @@ struct jps_turned *jps_turned_create(const struct grid *g)
 	t->node = calloc(n, sizeof *t->node);
 	t->queue.cap = (long)n + 1;
 	t->queue.key = malloc((size_t)t->queue.cap * sizeof *t->queue.key);
+	bool lines;
 	if (g->topo == GRID_HEX) {
 		t->off = (g->h - 1) >> 1;
-		t->na = g->w + t->off;        /* q from -qoff to w - 1 */
-		t->nb = g->w + (g->h >> 1);   /* q + y from 0 to w - 1 + h / 2 */
-		t->la_words = t->lb_words = (g->h + 63) / 64;
+		/* q from -qoff to w - 1; q + y from 0 to w - 1 + h / 2 */
+		lines = family_init(&t->a, g->w + t->off, (g->h + 63) / 64) &&
+			family_init(&t->b, g->w + (g->h >> 1), (g->h + 63) / 64);
 	} else {
-		t->off = g->w;                /* v from -w to h / 2 */
-		t->na = g->w + (g->h >> 1) + 1;
-		t->nb = g->w + (g->h >> 1) + 1;
-		t->la_words = (t->nb + 63) / 64; /* a u line is indexed by v + voff */
-		t->lb_words = (t->na + 63) / 64; /* a v line by u */
+		t->off = g->w; /* v from -w to h / 2, u from 0 to w + h / 2 */
+		const int span = g->w + (g->h >> 1) + 1;
+		lines = family_init(&t->a, span, (span + 63) / 64) && family_init(&t->b, span, (span + 63) / 64);
 	}
-	t->la = calloc((size_t)t->na * (size_t)t->la_words, sizeof *t->la);
-	t->lb = calloc((size_t)t->nb * (size_t)t->lb_words, sizeof *t->lb);
-	t->seen = calloc((size_t)g->h * (size_t)g->row_words, sizeof *t->seen);
-	if (!t->node || !t->queue.key || !t->la || !t->lb || !t->seen) {
+	lines = lines && family_init(&t->rows, g->h, g->row_words);
+	if (!t->node || !t->queue.key || !lines) {
 		jps_turned_destroy(t);
 		return NULL;
 	}
@@ -205,9 +231,9 @@ void jps_turned_destroy(struct jps_turned *t)
 		return;
 	free(t->node);
 	free(t->queue.key);
-	free(t->la);
-	free(t->lb);
-	free(t->seen);
+	free(t->a.mem);
+	free(t->b.mem);
+	free(t->rows.mem);
 	free(t);
 }
 
@@ -216,8 +242,7 @@ size_t jps_turned_memory(const struct jps_turned *t)
 	if (!t)
 		return 0;
 	return sizeof *t + (size_t)t->n * sizeof *t->node + (size_t)t->queue.cap * sizeof *t->queue.key +
-	       ((size_t)t->na * (size_t)t->la_words + (size_t)t->nb * (size_t)t->lb_words +
-		(size_t)t->h * (size_t)t->grid->row_words) * sizeof *t->la;
+	       family_bytes(&t->a) + family_bytes(&t->b) + family_bytes(&t->rows);
 }
 
 static inline int iabs(int v) { return v < 0 ? -v : v; }
@@ -242,18 +267,12 @@ static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, i
 	return (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 }
 
-/* Bits [pos, pos + 64) of a line of `words` words; 0 outside it, and all
- * of it for a NULL line (the map's edge). */
-static inline uint64_t window(const uint64_t *line, int words, int pos)
+/* Bits [pos, pos + 64) of a padded line, for pos from -64 to 64 * words
+ * - 1 (the padding words read as 0). */
+static inline uint64_t window(const uint64_t *line, int pos)
 {
-	if (!line)
-		return 0;
 	const int k = pos >> 6, o = pos & 63; /* pos >> 6 floors a negative pos */
-	const uint64_t lo = (unsigned)k < (unsigned)words ? line[k] : 0;
-	if (!o)
-		return lo;
-	const uint64_t hi = (unsigned)(k + 1) < (unsigned)words ? line[k + 1] : 0;
-	return lo >> o | hi << (64 - o);
+	return line[k] >> o | (line[k + 1] << 1) << (63 - o);
 }
 
 /* A side of a scan: the event at position r is bits[r + a] & ~bits[r + b]. */
@@ -279,8 +298,8 @@ static inline __attribute__((always_inline)) int scan(const uint64_t *m, int wor
 	uint64_t mask = forward ? ~0ull << (p & 63) : (p & 63) == 63 ? ~0ull : (1ull << ((p & 63) + 1)) - 1;
 	for (;;) {
 		const int base = k * 64;
-		uint64_t ev = ~m[k] | (window(s0.bits, words, base + s0.a) & ~window(s0.bits, words, base + s0.b)) |
-			      (window(s1.bits, words, base + s1.a) & ~window(s1.bits, words, base + s1.b));
+		uint64_t ev = ~m[k] | (window(s0.bits, base + s0.a) & ~window(s0.bits, base + s0.b)) |
+			      (window(s1.bits, base + s1.a) & ~window(s1.bits, base + s1.b));
 		if ((gp >> 6) == k && gp >= 0)
 			ev |= 1ull << (gp & 63);
 		ev &= mask;
@@ -293,12 +312,6 @@ static inline __attribute__((always_inline)) int scan(const uint64_t *m, int wor
 		if (k < 0 || k >= words)
 			return -1;
 	}
-}
-
-/* Line i of a family of n lines (NULL outside: the map's edge). */
-static inline const uint64_t *line_of(const uint64_t *lines, int n, int words, int i)
-{
-	return (unsigned)i < (unsigned)n ? lines + (size_t)i * (size_t)words : NULL;
 }
 
 /*
@@ -316,23 +329,22 @@ static inline __attribute__((always_inline)) int jump_terminal(const struct jps_
 	const int w = j->w, gx = j->goal % w, gy = j->goal / w;
 	if (topo == GRID_HEX) {
 		if (d == 1) { /* E: the grid's row y; the rows above and below shifted by the parity */
-			const struct grid *g = t->grid;
-			const int rw = g->row_words, par = y & 1;
-			const uint64_t *m = g->rows + (size_t)y * (size_t)rw;
-			const struct side up = { y > 0 ? m - rw : NULL, par, par - 1 };
-			const struct side dn = { y + 1 < t->h ? m + rw : NULL, par, par - 1 };
-			const int q = scan(m, rw, up, dn, x + 1, gy == y ? gx : -1, true);
+			const int par = y & 1;
+			const uint64_t *m = family_line(&t->rows, y);
+			const struct side up = { family_line(&t->rows, y - 1), par, par - 1 };
+			const struct side dn = { family_line(&t->rows, y + 1), par, par - 1 };
+			const int q = scan(m, t->rows.words, up, dn, x + 1, gy == y ? gx : -1, true);
 			if (q < 0)
 				return -1;
 			*steps = q - x;
 			return y * w + q;
 		}
-		const int ww = t->la_words;
+		const int ww = t->a.words;
 		if (d == 2) { /* NW: q line, y falling; sides NE (q + 1) and W (q - 1) */
 			const int L = x - (y >> 1) + t->off;
-			const uint64_t *m = t->la + (size_t)L * (size_t)ww;
-			const struct side ne = { line_of(t->la, t->na, ww, L + 1), -1, 0 };
-			const struct side we = { line_of(t->la, t->na, ww, L - 1), 0, 1 };
+			const uint64_t *m = family_line(&t->a, L);
+			const struct side ne = { family_line(&t->a, L + 1), -1, 0 };
+			const struct side we = { family_line(&t->a, L - 1), 0, 1 };
 			const int gl = gx - (gy >> 1) + t->off;
 			const int q = scan(m, ww, ne, we, y - 1, gl == L ? gy : -1, false);
 			if (q < 0)
@@ -342,9 +354,9 @@ static inline __attribute__((always_inline)) int jump_terminal(const struct jps_
 		}
 		/* SW: q + r line, y rising; sides W (T - 1) and SE (T + 1) */
 		const int T = x + ((y + 1) >> 1);
-		const uint64_t *m = t->lb + (size_t)T * (size_t)ww;
-		const struct side we = { line_of(t->lb, t->nb, ww, T - 1), 0, -1 };
-		const struct side se = { line_of(t->lb, t->nb, ww, T + 1), 1, 0 };
+		const uint64_t *m = family_line(&t->b, T);
+		const struct side we = { family_line(&t->b, T - 1), 0, -1 };
+		const struct side se = { family_line(&t->b, T + 1), 1, 0 };
 		const int gl = gx + ((gy + 1) >> 1);
 		const int q = scan(m, ww, we, se, y + 1, gl == T ? gy : -1, true);
 		if (q < 0)
@@ -357,22 +369,22 @@ static inline __attribute__((always_inline)) int jump_terminal(const struct jps_
 	const int gX = 2 * gx + (gy & 1), gu = (gX + gy) >> 1, gv = (gy - gX) >> 1;
 	int nu = u, nv = v;
 	if (d == 0 || d == 3) { /* NE (v falling), SW (v rising) along u line u */
-		const int ww = t->la_words;
-		const uint64_t *m = t->la + (size_t)u * (size_t)ww;
+		const int ww = t->a.words;
+		const uint64_t *m = family_line(&t->a, u);
 		const int b = d == 0 ? 1 : -1;
-		const struct side s0 = { line_of(t->la, t->na, ww, u - 1), 0, b };
-		const struct side s1 = { line_of(t->la, t->na, ww, u + 1), 0, b };
+		const struct side s0 = { family_line(&t->a, u - 1), 0, b };
+		const struct side s1 = { family_line(&t->a, u + 1), 0, b };
 		const int q = scan(m, ww, s0, s1, v + t->off - b, gu == u ? gv + t->off : -1, d == 3);
 		if (q < 0)
 			return -1;
 		nv = q - t->off;
 		*steps = iabs(nv - v);
 	} else { /* NW (u falling), SE (u rising) along v line v */
-		const int ww = t->lb_words, V = v + t->off;
-		const uint64_t *m = t->lb + (size_t)V * (size_t)ww;
+		const int ww = t->b.words, V = v + t->off;
+		const uint64_t *m = family_line(&t->b, V);
 		const int b = d == 1 ? 1 : -1;
-		const struct side s0 = { line_of(t->lb, t->nb, ww, V - 1), 0, b };
-		const struct side s1 = { line_of(t->lb, t->nb, ww, V + 1), 0, b };
+		const struct side s0 = { family_line(&t->b, V - 1), 0, b };
+		const struct side s1 = { family_line(&t->b, V + 1), 0, b };
 		const int q = scan(m, ww, s0, s1, u - b, gv == v ? gu : -1, d == 2);
 		if (q < 0)
 			return -1;
@@ -451,6 +463,8 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 		const int u = pq_cell(uk);
 		const uint64_t tie_f = pq_f(uk);
 		node[u].pos = POS_CLOSED;
+		if (t->queue.heap_len > 0) /* the likely next jump point: fetch its record meanwhile */
+			__builtin_prefetch(&node[pq_cell(t->queue.key[0])]);
 		expanded++;
 		if (u == goal) {
 			*expanded_out = expanded;
@@ -476,6 +490,10 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 					moves |= r->add[a][k];
 			}
 		}
+		/* All the jumps first, each successor's record prefetched: jump
+		 * points lie apart, so their records are mostly cache misses, and
+		 * this overlaps them with the remaining jumps. */
+		int succ[8], sdir[8], slen[8], ns = 0;
 		while (moves) {
 			const int d = __builtin_ctz(moves);
 			moves &= moves - 1;
@@ -484,7 +502,14 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 							  : jump_terminal(t, &j, topo, ux, uy, d, &k);
 			if (v < 0)
 				continue;
-			const int64_t ng = ug + (int64_t)k * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1);
+			__builtin_prefetch(&node[v], 1);
+			succ[ns] = v;
+			sdir[ns] = d;
+			slen[ns++] = k;
+		}
+		for (int i = 0; i < ns; i++) {
+			const int v = succ[i], d = sdir[i];
+			const int64_t ng = ug + (int64_t)slen[i] * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1);
 			struct tnode *nv = &node[v];
 			if (nv->stamp == gen && (nv->pos == POS_CLOSED || !(ng < nv->g)))
 				continue;
@@ -570,8 +595,8 @@ static void line_bits(struct jps_turned *t, int x, int y, bool on)
 		ib = v + t->off;
 		pb = u;
 	}
-	uint64_t *a = &t->la[(size_t)ia * (size_t)t->la_words + (size_t)(pa >> 6)];
-	uint64_t *b = &t->lb[(size_t)ib * (size_t)t->lb_words + (size_t)(pb >> 6)];
+	uint64_t *a = family_line(&t->a, ia) + (pa >> 6);
+	uint64_t *b = family_line(&t->b, ib) + (pb >> 6);
 	if (on) {
 		*a |= 1ull << (pa & 63);
 		*b |= 1ull << (pb & 63);
@@ -592,7 +617,7 @@ static bool sync_lines(struct jps_turned *t)
 	const int rw = g->row_words;
 	for (int y = 0; y < t->h; y++) {
 		const uint64_t *row = g->rows + (size_t)y * (size_t)rw;
-		uint64_t *old = t->seen + (size_t)y * (size_t)rw;
+		uint64_t *old = family_line(&t->rows, y);
 		for (int k = 0; k < rw; k++) {
 			uint64_t diff = row[k] ^ old[k];
 			while (diff) {
