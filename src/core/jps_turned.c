@@ -165,6 +165,9 @@ struct jps_turned {
 	struct family a, b, rows;
 	int off;             /* hex: qoff; diamond: voff */
 	struct tnode *node;  /* n records */
+	uint64_t *seen;      /* bit c: cell c has a live record this query (n bits, cleared per query):
+	                        a new jump point is known new without reading its record, which is
+	                        mostly a cache miss */
 	struct pq queue;     /* heap and tie stack; after a query its array holds the route */
 	uint16_t gen;
 	int64_t s1, s2;      /* fixed-point 1 and sqrt 2 */
@@ -192,6 +195,7 @@ struct jps_turned *jps_turned_create(const struct grid *g)
 	t->h = g->h;
 	t->n = (int)n;
 	t->node = calloc(n, sizeof *t->node);
+	t->seen = calloc(n / 64 + 1, sizeof *t->seen);
 	t->queue.cap = (long)n + 1;
 	t->queue.key = malloc((size_t)t->queue.cap * sizeof *t->queue.key);
 	bool lines;
@@ -206,7 +210,7 @@ struct jps_turned *jps_turned_create(const struct grid *g)
 		lines = family_init(&t->a, span, (span + 63) / 64) && family_init(&t->b, span, (span + 63) / 64);
 	}
 	lines = lines && family_init(&t->rows, g->h, g->row_words);
-	if (!t->node || !t->queue.key || !lines) {
+	if (!t->node || !t->seen || !t->queue.key || !lines) {
 		jps_turned_destroy(t);
 		return NULL;
 	}
@@ -230,6 +234,7 @@ void jps_turned_destroy(struct jps_turned *t)
 	if (!t)
 		return;
 	free(t->node);
+	free(t->seen);
 	free(t->queue.key);
 	free(t->a.mem);
 	free(t->b.mem);
@@ -241,7 +246,8 @@ size_t jps_turned_memory(const struct jps_turned *t)
 {
 	if (!t)
 		return 0;
-	return sizeof *t + (size_t)t->n * sizeof *t->node + (size_t)t->queue.cap * sizeof *t->queue.key +
+	return sizeof *t + (size_t)t->n * sizeof *t->node + ((size_t)t->n / 64 + 1) * sizeof *t->seen +
+	       (size_t)t->queue.cap * sizeof *t->queue.key +
 	       family_bytes(&t->a) + family_bytes(&t->b) + family_bytes(&t->rows);
 }
 
@@ -434,6 +440,7 @@ static void new_generation(struct jps_turned *t)
 		t->gen = 1;
 	}
 	pq_clear(&t->queue);
+	memset(t->seen, 0, ((size_t)t->n / 64 + 1) * sizeof *t->seen);
 }
 
 static inline pq_key make_key(const struct jps_turned *t, int64_t g, int64_t h, int cell)
@@ -456,6 +463,8 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 	long expanded = 0;
 
 	node[start] = (struct tnode){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	uint64_t *seen = t->seen;
+	seen[start >> 6] |= 1ull << (start & 63);
 	pq_push(&t->queue, node, make_key(t, 0, heuristic(topo, start % w, start / w, gx, gy, s1, s2), start),
 		UINT64_MAX, POS_STACK);
 	while (!pq_empty(&t->queue)) {
@@ -490,9 +499,11 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 					moves |= r->add[a][k];
 			}
 		}
-		/* All the jumps first, each successor's record prefetched: jump
-		 * points lie apart, so their records are mostly cache misses, and
-		 * this overlaps them with the remaining jumps. */
+		/* All the jumps first, then their records: a new jump point is
+		 * known new by its bit in `seen`, so only a jump point seen
+		 * before has its record read (jump points lie apart, and their
+		 * records are mostly cache misses: 8room read as hex, 11% less
+		 * time a query). */
 		int succ[8], sdir[8], slen[8], ns = 0;
 		while (moves) {
 			const int d = __builtin_ctz(moves);
@@ -502,7 +513,6 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 							  : jump_terminal(t, &j, topo, ux, uy, d, &k);
 			if (v < 0)
 				continue;
-			__builtin_prefetch(&node[v], 1);
 			succ[ns] = v;
 			sdir[ns] = d;
 			slen[ns++] = k;
@@ -511,17 +521,17 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 			const int v = succ[i], d = sdir[i];
 			const int64_t ng = ug + (int64_t)slen[i] * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1);
 			struct tnode *nv = &node[v];
-			if (nv->stamp == gen && (nv->pos == POS_CLOSED || !(ng < nv->g)))
-				continue;
 			const int vy = v / w, vx = v - vy * w;
-			const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, s1, s2), v);
-			if (nv->stamp != gen) {
-				nv->stamp = gen;
-				nv->g = ng;
-				nv->dir = (uint8_t)d;
+			if (!(seen[v >> 6] >> (v & 63) & 1)) {
+				seen[v >> 6] |= 1ull << (v & 63);
+				const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, s1, s2), v);
+				*nv = (struct tnode){ .g = ng, .stamp = gen, .dir = (uint8_t)d };
 				pq_push(&t->queue, node, key, tie_f, POS_STACK);
 				continue;
 			}
+			if (nv->pos == POS_CLOSED || !(ng < nv->g))
+				continue;
+			const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, s1, s2), v);
 			/* a lower g for an open cell: with a consistent heuristic it
 			 * is on the heap (a stacked key has the least f there is) */
 			CHECK(nv->pos >= 0);
