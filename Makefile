@@ -12,6 +12,7 @@
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make bench-crowd  the crowd rules detour and pass side by side (docs/ai.md)
 #   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
+#   make bench-turned  jump point search on hex and diamond against plain A* (docs/core.md)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,
 #                   the terminal input 20 times that: FUZZ_INPUT_FACTOR)
 #   make soak       random play of every level and generated ones, journals
