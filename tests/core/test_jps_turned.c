@@ -45,7 +45,7 @@ static int run_random(enum grid_topology t, uint32_t seed, int maps, int queries
 {
 	int jumped = 0;
 	for (int m = 0; m < maps; m++) {
-		const int w = 3 + (int)(rnd(&seed) % 60), h = 3 + (int)(rnd(&seed) % 60);
+		const int w = 1 + (int)(rnd(&seed) % 62), h = 1 + (int)(rnd(&seed) % 62); /* thin maps too */
 		const int n = w * h;
 		const unsigned density = rnd(&seed) % 45, terrain = m % 3 == 2 ? 10 : 0;
 		const bool rooms = m % 2;
