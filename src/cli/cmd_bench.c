@@ -89,9 +89,9 @@ static const struct opt bench_opts[] = {
 	  "fallback: the obstacle-penalty fallback on; the reachable goals must still get their optimal "
 	  "cost.  Then each goal is sealed by blocking the cells around it, and the fallback search is timed "
 	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.\n"
-	  "jps: jump point search on every uniform-cost query, whatever the map (no pruning): to weigh auto's "
-	  "choice on square8; on hex, diamond4 and diamond8 the jump search of jps_turned.c (docs/core.md), "
-	  "which auto and the game leave out, against astar.",
+	  "jps: jump point search on every uniform-cost query, whatever the map (no pruning): on square8 to "
+	  "weigh auto's choice; on hex, diamond4 and diamond8 the jump search that auto and the game leave "
+	  "out (docs/core.md), to set against astar.",
 	  .choices = mode_choices },
 	{ .name = "csv", .kind = OPT_STRING, .offset = ARG(csv), .metavar = "FILE", .help = "write one row per scenario to FILE" },
 };

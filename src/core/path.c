@@ -1796,8 +1796,8 @@ static bool use_jps(const struct path_ctx *ctx, const struct path_options *opt)
 static bool turned_find(struct path_ctx *ctx, int start, int goal, const struct path_options *opt,
 			struct path_result *out, long *expanded)
 {
-	if (!opt->jps_always || opt->plain_astar || opt->weight != 1.0 || opt->fallback || opt->budget > 0 ||
-	    opt->extra || !(ctx->grid->topo == GRID_HEX || grid_is_diamond(ctx->grid->topo)))
+	if (!opt->jps_always || opt->plain_astar || opt->weight != 1.0 || opt->corner_cutting || opt->fallback ||
+	    opt->budget > 0 || opt->extra || !(ctx->grid->topo == GRID_HEX || grid_is_diamond(ctx->grid->topo)))
 		return false;
 	if (!ctx->turned)
 		ctx->turned = jps_turned_create(ctx->grid);

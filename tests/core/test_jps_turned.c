@@ -209,6 +209,50 @@ static void test_terrain_and_sealed(void **state)
 	grid_destroy(g);
 }
 
+/* Corner cutting on diamond8 lets a corner step pass a blocked flank: the
+ * jump search knows only the corner rule, so path.c must not ask it then;
+ * jps_always with corner cutting is exactly Dijkstra with corner cutting. */
+static void test_corner_cutting(void **state)
+{
+	(void)state;
+	uint32_t seed = 301;
+	int differ = 0;
+	for (int m = 0; m < 40; m++) {
+		const int w = 4 + (int)(rnd(&seed) % 20), h = 4 + (int)(rnd(&seed) % 20), n = w * h;
+		struct grid *g = grid_create(w, h, GRID_DIAMOND8);
+		assert_non_null(g);
+		for (int i = 0; i < n; i++)
+			grid_set_cost(g, i, rnd(&seed) % 100 < 30 ? 0 : 1);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		for (int q = 0; q < 30; q++) {
+			const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+			if (start == goal)
+				continue;
+			grid_set_cost(g, start, 1);
+			grid_set_cost(g, goal, 1);
+			struct path_options opt = path_options_default();
+			opt.jps_always = true;
+			opt.corner_cutting = true;
+			struct path_result r, d, rule;
+			const enum path_status st = path_find(ctx, start, goal, &opt, &r);
+			const double cost = r.cost;
+			opt.jps_always = false;
+			opt.weight = 0.0;
+			assert_int_equal(st, path_find(ctx, start, goal, &opt, &d));
+			if (st == PATH_FOUND)
+				assert_true(fabs(cost - d.cost) < 1e-9);
+			const double cut = d.cost;
+			opt.corner_cutting = false;
+			const enum path_status sr = path_find(ctx, start, goal, &opt, &rule);
+			differ += st == PATH_FOUND && (sr != PATH_FOUND || rule.cost > cut + 1e-9);
+		}
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	assert_true(differ > 10); /* the maps do make corner cutting matter */
+}
+
 /* The module's own contract: other topologies get no context; the
  * memory is reported; NULL is destroyed quietly. */
 static void test_create(void **state)
@@ -246,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_open_diamond4),
 		cmocka_unit_test(test_open_diamond8),
 		cmocka_unit_test(test_terrain_and_sealed),
+		cmocka_unit_test(test_corner_cutting),
 		cmocka_unit_test(test_create),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
