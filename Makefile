@@ -15,6 +15,7 @@
 #   make bench-fallback  clicks on walls and sealed pockets of 4096x4096 levels, with and
 #                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE)
 #   make bench-marathon  a 2,000,000-action game in segments: save, resume, replay
+#   make bench-turned  jump point search on hex and diamond against plain A* (docs/core.md)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,
 #                   the terminal input 20 times that: FUZZ_INPUT_FACTOR)
 #   make soak       random play of every level and generated ones, journals
@@ -114,7 +115,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-crowd bench-keys-big bench-fallback bench-marathon fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -371,6 +372,16 @@ bench: build/astray
 
 build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(TCOD_CFLAGS) $(LDFLAGS) $^ $(TCOD_LIBS) -lm -o $@
+
+# Jump point search on hex and diamond maps (jps_turned.c) against plain
+# A*, interleaved, CPU time (docs/core.md); TURNED_EVERY, TURNED_ROUNDS.
+TURNED_EVERY ?= 8
+TURNED_ROUNDS ?= 3
+bench-turned: build/bench_turned
+	for t in hex diamond8 diamond4; do ./build/bench_turned --topology $$t --every $(TURNED_EVERY) --rounds $(TURNED_ROUNDS) $(MAPS)/*.scen || exit 1; done
+
+build/bench_turned: tests/bench_turned.c build/obj/libcore.a
+	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(LDFLAGS) $(filter %.c %.a,$^) -lm -o $@
 
 # One libFuzzer target per parser and decoder, each FUZZ_SECONDS long, in
 # turn (the machine is shared).  tests/fuzz-corpus* are their seeds (and

@@ -45,6 +45,7 @@
 
 #include "check.h"
 #include "region.h"
+#include "jps_turned.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,8 @@ struct path_ctx {
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
 	bool jps_pays;         /* square8: jump points are sparse enough for JPS to beat plain A* (corner_share) */
+	struct jps_turned *turned; /* hex, diamond: jump point search (jps_turned.c), made at the first
+	                              query that asks for it (opt.jps_always); NULL before */
 };
 
 struct path_options path_options_default(void)
@@ -233,6 +236,7 @@ void path_destroy(struct path_ctx *ctx)
 	free(ctx->node);
 	free(ctx->queue.key);
 	free(ctx->pool);
+	jps_turned_destroy(ctx->turned);
 	free(ctx);
 }
 
@@ -241,7 +245,7 @@ size_t path_memory(const struct path_ctx *ctx)
 	if (!ctx)
 		return 0;
 	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
-	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool;
+	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + jps_turned_memory(ctx->turned);
 }
 
 /*
@@ -2017,6 +2021,40 @@ static bool use_near(const struct path_ctx *ctx, const struct path_options *opt,
 	       (!cost[goal] || region_of(opt->regions, goal) != region_of(opt->regions, start));
 }
 
+/*
+ * Hex and diamond: jump point search (jps_turned.c), only when asked for
+ * (opt.jps_always: `astray bench --mode jps`, the tests).  Its route can
+ * differ from plain A*'s among equally short ones, and the game keeps A*'s
+ * routes, so the default stays plain A*.  True when *out is the answer;
+ * false when A* must answer (a route over terrain dearer than 1, or no
+ * memory), with *expanded the jump points spent.
+ */
+static bool turned_find(struct path_ctx *ctx, int start, int goal, const struct path_options *opt,
+			struct path_result *out, long *expanded)
+{
+	if (!opt->jps_always || opt->plain_astar || opt->weight != 1.0 || opt->corner_cutting || opt->fallback ||
+	    opt->budget > 0 || opt->extra || !(ctx->grid->topo == GRID_HEX || grid_is_diamond(ctx->grid->topo)))
+		return false;
+	if (!ctx->turned)
+		ctx->turned = jps_turned_create(ctx->grid);
+	if (!ctx->turned)
+		return false;
+	const int *cells;
+	int len;
+	const enum jps_turned_status st = jps_turned_find(ctx->turned, start, goal, &cells, &len, expanded);
+	if (st == JPS_TURNED_ASTAR)
+		return false;
+	if (st == JPS_TURNED_NO_ROUTE) {
+		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+		out->expanded = *expanded;
+		return true;
+	}
+	*out = (struct path_result){ .status = PATH_FOUND, .cells = cells, .len = len, .end = goal,
+				     .cost = route_cost(ctx, cells, len, 0.0, NULL), .steps = len - 1,
+				     .expanded = *expanded, .reached = true, .first_blocked = -1 };
+	return true;
+}
+
 enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			   const struct path_options *opt, struct path_result *out)
 {
@@ -2071,6 +2109,8 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 	const double penalty = opt->fallback && opt->penalty > 0 ? opt->penalty : 0.0;
 
 	long expanded = 0;
+	if (turned_find(ctx, start, goal, opt, out, &expanded))
+		return out->status;
 	if (use_jps(ctx, opt)) {
 		enum path_status st = jps_search(ctx, start, goal, &s, &expanded);
 		if (st == PATH_NO_ROUTE) {

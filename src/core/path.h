@@ -21,7 +21,9 @@ struct path_options {
 	bool plain_astar;     /* never use jump point search (it is tried only for square8, weight 1,
 	                         no corner cutting, fallback, budget or extra; same costs, fewer expansions) */
 	bool jps_always;      /* use jump point search wherever it applies, even on a map whose jump points
-	                         are too dense for it to pay (tests and `astray bench --mode jps`) */
+	                         are too dense for it to pay (tests and `astray bench --mode jps`); on hex
+	                         and diamond maps only then (jps_turned.c: same costs, but its route can
+	                         differ from plain A*'s among equal ones, and the game keeps A*'s) */
 	const uint8_t *solid; /* fallback: optional w*h, nonzero = a blocked cell the fallback may not enter
 	                         either (a wall no one can dig: DESIGN section 4, rule 6); NULL = none */
 	const struct region *regions; /* optional labels of the cost array searched (region.h);

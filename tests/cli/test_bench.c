@@ -88,6 +88,36 @@ static void test_figures(void **state)
 	free(out);
 }
 
+/* Hex (each map read as hex) and the turned grids, checked against
+ * astray's own Dijkstra (diamond8 against the file): plain A* and the jump
+ * search (--mode jps) both exact, the jump search with fewer expansions. */
+static void test_turned_jps(void **state)
+{
+	(void)state;
+	static const char *const topos[] = { "hex", "diamond4", "diamond8" };
+	for (size_t i = 0; i < sizeof topos / sizeof topos[0]; i++) {
+		char args[256];
+		int status;
+		snprintf(args, sizeof args, "--topology %s --mode astar " OPEN, topos[i]);
+		char *astar = bench(args, false, &status);
+		assert_int_equal(status, 0);
+		snprintf(args, sizeof args, "--topology %s --mode jps --repeat 2 " OPEN, topos[i]);
+		char *jps = bench(args, false, &status);
+		assert_int_equal(status, 0);
+		char head[64];
+		snprintf(head, sizeof head, "mode=jps topology=%s every=1 repeat=2\n", topos[i]);
+		assert_non_null(strstr(jps, head));
+		struct figures a = last_line(astar), j = last_line(jps);
+		assert_int_equal(a.n, OPEN_N);
+		assert_int_equal(j.n, OPEN_N);
+		assert_int_equal(a.mismatches, 0);
+		assert_int_equal(j.mismatches, 0);
+		assert_true(j.mean_expanded < a.mean_expanded);
+		free(astar);
+		free(jps);
+	}
+}
+
 /* --repeat R: still one figure per scenario, the same expansions (the
  * answer does not change between rounds), and no slower than one round
  * can make it: each scenario keeps its fastest run. */
@@ -180,7 +210,7 @@ static void test_errors(void **state)
 		{ OPEN " --repeat", "astray bench: --repeat needs a value (see astray bench --help)" },
 		{ "--every 0 " OPEN, "--every wants a whole number from 1 to 1000000, not '0'" },
 		{ "--mode nope " OPEN, "--mode wants auto, astar, dijkstra, fallback or jps, not 'nope'" },
-		{ "--topology=hex " OPEN, "--topology wants square8, square4, diamond8 or diamond4, not 'hex'" },
+		{ "--topology=hex6 " OPEN, "--topology wants square8, square4, diamond8, diamond4 or hex, not 'hex6'" },
 		{ "--bogus " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
 		{ "--bogus=3 " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
 		{ "", "usage: astray bench SCEN..." },
@@ -206,6 +236,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),  cmocka_unit_test(test_repeat), cmocka_unit_test(test_mismatch),
 		cmocka_unit_test(test_csv),      cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_turned_jps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

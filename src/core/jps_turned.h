@@ -1,0 +1,40 @@
+/* jps_turned.h - jump point search on hex, diamond4 and diamond8 maps (uniform cost). */
+#ifndef ASTRAY_JPS_TURNED_H
+#define ASTRAY_JPS_TURNED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grid.h"
+
+struct jps_turned; /* opaque; sized once per grid, reused for every query */
+
+/* A context for grid g (hex, diamond4 or diamond8; g must outlive it, its
+ * costs may change between queries, its size may not).  NULL on another
+ * topology or no memory. */
+struct jps_turned *jps_turned_create(const struct grid *g);
+void jps_turned_destroy(struct jps_turned *t); /* NULL does nothing */
+
+/* Bytes the context holds. */
+size_t jps_turned_memory(const struct jps_turned *t);
+
+enum jps_turned_status {
+	JPS_TURNED_FOUND,    /* cells[] is a shortest route, and every cell on it after the start costs 1 */
+	JPS_TURNED_NO_ROUTE, /* the goal cannot be reached at all */
+	JPS_TURNED_ASTAR     /* the caller must search with the costs: the route found crosses terrain
+	                        dearer than 1 (it need not be optimal then), or the grid's bit rows do
+	                        not describe its costs (grid.h's bits_of) */
+};
+
+/*
+ * Jump point search from start to goal (passable cells, start != goal),
+ * every passable cell taken as cost 1.  Cells changed in place since the
+ * last query (grid_set_cost) are taken up first, by the bits that changed.  On FOUND *cells (owned by the
+ * context, valid until its next query) holds the *len cells of the route
+ * from start to goal.  *expanded counts the jump points expanded.
+ * No allocation.
+ */
+enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal, const int **cells,
+				       int *len, long *expanded);
+
+#endif
