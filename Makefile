@@ -45,7 +45,10 @@ LDFLAGS ?=
 # the tests' own files at -O0, which compiles them in a third of the time
 # and runs the suites as fast (measured: docs/perf-log.md, 2026-11-28).
 SAN_CFLAGS = -DASTRAY_CHECKS -DASTRAY_TEST_CRASH -DASTRAY_TEST_IDLE -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SAN_FLAGS = $(SAN_CFLAGS) -O1
+# Without var-tracking-assignments (still -g: lines and variables, their
+# locations less exact at -O1): a fifth less CPU to compile the sources,
+# a quarter for path.c.
+SAN_FLAGS = $(SAN_CFLAGS) -O1 -fno-var-tracking-assignments
 SAN_TEST_FLAGS = $(SAN_CFLAGS) -O0
 # GCC links the sanitizer runtimes statically when told: a sanitized
 # program then starts in two thirds of the time (make test starts
@@ -161,6 +164,20 @@ build/san/libcli.a: $(filter-out build/san/cli/main.o,$(CLI_SRC:src/%.c=build/sa
 build/san/libtest.a: $(TESTLIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+# The -O2 build of a few suites (REL_PARTS below): the release objects
+# of build/astray, no sanitizers, for their long property sweeps.
+build/obj/libworld.a: $(WORLD_SRC:src/%.c=build/obj/%.o)
+	rm -f $@ && ar rcs $@ $^
+O2_LIB_core := build/obj/libcore.a
+O2_LIB_world := build/obj/libworld.a $(O2_LIB_core)
+# tests/lib without the pty driver (the -O2 suites run no terminal).
+O2_TESTLIB_OBJ := $(addprefix build/O2/tests/lib/,fixture.o grid_text.o run_capture.o testrand.o)
+build/O2/libtest.a: $(O2_TESTLIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+build/O2/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(if $(findstring /lib/,$@),$(INC_cli),$(INC_$(call layer_of,$@))) -Itests/lib $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+
 # The crash tests' LD_PRELOAD shim (tests/shim/failio.c): fails or kills
 # the real program at its k-th write, fsync, rename or link.
 build/shim/failio.so: tests/shim/failio.c
@@ -168,7 +185,7 @@ build/shim/failio.so: tests/shim/failio.c
 	$(CC) -std=c11 $(WARN) -O1 -g -fPIC -shared $< -o $@ -ldl
 
 # Kept (not deleted as intermediates), so make test's summary is its last line.
-.SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o)
+.SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o) $(TEST_SRC:tests/%.c=build/O2/tests/%.o) build/O2/tests/lib/suite_filter.o
 
 # A test compiles with its layer's include paths (tests/core/x.c sees only
 # the core) plus tests/lib, and links its layer's libraries and below.
@@ -184,6 +201,9 @@ SUITE_FILTER := build/san/tests/lib/suite_filter.o -Wl,--wrap=_cmocka_run_group_
 build/san/tests/%: build/san/tests/%.o build/san/libtest.a build/san/tests/lib/suite_filter.o $$(SAN_LIB_$$(call layer_of,$$@))
 	$(CC) $(SAN_FLAGS) $(SAN_LDFLAGS) $(LDFLAGS) $< $(SUITE_FILTER) build/san/libtest.a $(SAN_LIB_$(call layer_of,$@)) $(CMOCKA_LIBS) \
 		$(if $(filter core,$(call layer_of,$@)),-lm,$(VTERM_LIBS) -lutil $(LIBS)) -o $@
+build/O2/tests/%: build/O2/tests/%.o build/O2/libtest.a build/O2/tests/lib/suite_filter.o $$(O2_LIB_$$(call layer_of,$$@))
+	$(CC) $(CFLAGS) $(LDFLAGS) $< build/O2/tests/lib/suite_filter.o -Wl,--wrap=_cmocka_run_group_tests \
+		build/O2/libtest.a $(O2_LIB_$(call layer_of,$@)) $(CMOCKA_LIBS) -lm -o $@
 
 # make test: tools/deps installs what this machine lacks (apt-get,
 # printing what it runs; ASTRAY_NO_DEPS=1 skips it), then a make of its
@@ -213,15 +233,26 @@ PLAIN_SUITES := $(filter $(addprefix build/san/tests/e2e/,test_crash test_save_s
 # the others in NAME.2 (ASTRAY_TEST_SKIP).  The split is by CPU time
 # (tools/run-suite prints it); a test added later lands in part 2.
 SUITE_PARTS := world/test_sim_cli=test_shards_merge,test_ranges_merge \
-	       core/test_flood=test_equals_path_flood,test_early_stop,test_route_*
+	       world/test_sim=test_cli_no_livelock,test_cli_record,test_cli_generate,test_cli_errors_and_help
+# The long property sweeps of a few suites run in their -O2 build, a
+# quarter of the sanitized CPU: NAME=GLOB,... runs the tests the globs
+# name from build/O2/tests/NAME (log NAME.O2, ASTRAY_TEST_ONLY) and the
+# others sanitized as usual (log NAME, ASTRAY_TEST_SKIP).  What the
+# sweeps exercise still runs under the sanitizers in the suite's other
+# tests (the flood's and the route's cases; the bot's replays and its
+# dungeon games), and make test T=NAME runs both parts.  Not with
+# SUITE_PARTS; not for a suite that runs a terminal.
+REL_PARTS := core/test_flood=test_equals_path_flood,test_uniform_fast_path,test_determinism,test_reused_context_resets \
+	     world/test_sim_bot=test_contract_small
 comma := ,
 PART_NAMES := $(foreach p,$(SUITE_PARTS),$(firstword $(subst =, ,$(p))))
-part_globs = $(subst $(comma), ,$(word 2,$(subst =, ,$(filter $(1)=%,$(SUITE_PARTS)))))
+REL_NAMES := $(foreach p,$(REL_PARTS),$(firstword $(subst =, ,$(p))))
+part_globs = $(subst $(comma), ,$(word 2,$(subst =, ,$(filter $(1)=%,$(SUITE_PARTS) $(REL_PARTS)))))
 # NAME (world/test_ai) -> its logs under TEST_LOGS, the parts' if split.
 suite_logs = $(foreach n,$(1),$(if $(filter $(n),$(PART_NAMES)),$(TEST_LOGS)/$(n).1.log \
-	     $(TEST_LOGS)/$(n).2.log,$(TEST_LOGS)/$(n).log))
+	     $(TEST_LOGS)/$(n).2.log,$(TEST_LOGS)/$(n).log $(if $(filter $(n),$(REL_NAMES)),$(TEST_LOGS)/$(n).O2.log)))
 SUITE_NAMES := $(TESTS:build/san/tests/%=%)
-WHOLE_LOGS := $(SUITE_NAMES:%=$(TEST_LOGS)/%.log)
+WHOLE_LOGS := $(filter-out $(REL_NAMES:%=$(TEST_LOGS)/%.log),$(SUITE_NAMES:%=$(TEST_LOGS)/%.log))
 SUITE_LOGS := $(call suite_logs,$(SUITE_NAMES))
 CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install
 CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
@@ -230,7 +261,7 @@ CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
 # test_flood first, as it needs only the core and so starts while the
 # rest compiles.
 LONG_LOGS := $(filter $(SUITE_LOGS) $(CHECK_LOGS),$(call suite_logs,core/test_flood \
-	     world/test_journal world/test_sim_cli world/test_sim_bot checks/golden-sim world/test_sim \
+	     world/test_journal world/test_sim_cli world/test_sim world/test_sim_bot checks/golden-sim \
 	     checks/golden-gen world/test_gen world/test_ai e2e/test_e2e cli/test_hardening e2e/test_save \
 	     e2e/test_crash cli/test_opt e2e/test_edit_recover checks/check-man cli/test_pathcmd \
 	     e2e/test_title core/test_path core/test_prune cli/test_gen_cmd))
@@ -249,7 +280,8 @@ QUICK_LOGS := $(QUICK_TESTS:build/san/tests/%=$(TEST_LOGS)/quick/%.log)
 
 # T=test_ai or T=world/test_ai: that suite's log.
 T_SUITE := $(if $(T),$(or $(filter build/san/tests/$(T),$(TESTS)),$(filter %/$(T),$(TESTS))))
-T_LOGS := $(T_SUITE:build/san/tests/%=$(TEST_LOGS)/%.log)
+T_LOGS := $(foreach n,$(T_SUITE:build/san/tests/%=%),$(if $(filter $(n),$(REL_NAMES)),$(call \
+	  suite_logs,$(n)),$(TEST_LOGS)/$(n).log))
 
 test:
 	@tools/deps test
@@ -270,7 +302,7 @@ test-quick:
 # built, in the order of the list (the longest first), so the two
 # processors stay busy from the first compile to the last suite instead
 # of waiting for the build's last links.  make test-build only builds.
-test-build: build/astray build/san/astray build/shim/failio.so $(TESTS)
+test-build: build/astray build/san/astray build/shim/failio.so $(TESTS) $(REL_NAMES:%=build/O2/tests/%)
 
 test-suites: $(ALL_LOGS)
 	@tools/test-summary $(CHECK_LOGS) $(SUITE_LOGS)
@@ -288,6 +320,10 @@ $(PART_NAMES:%=$(TEST_LOGS)/%.1.log): $(TEST_LOGS)/%.1.log: build/san/tests/% FO
 	@tools/run-suite $@ env $(SUITE_ENV) ASTRAY_TEST_ONLY='$(call part_globs,$*)' $<
 $(PART_NAMES:%=$(TEST_LOGS)/%.2.log): $(TEST_LOGS)/%.2.log: build/san/tests/% FORCE
 	@tools/run-suite $@ env $(SUITE_ENV) ASTRAY_TEST_SKIP='$(call part_globs,$*)' $<
+$(REL_NAMES:%=$(TEST_LOGS)/%.log): $(TEST_LOGS)/%.log: build/san/tests/% FORCE
+	@tools/run-suite $@ env $(SUITE_ENV) ASTRAY_TEST_SKIP='$(call part_globs,$*)' $<
+$(REL_NAMES:%=$(TEST_LOGS)/%.O2.log): $(TEST_LOGS)/%.O2.log: build/O2/tests/% FORCE
+	@tools/run-suite $@ env ASTRAY_BIN=build/astray ASTRAY_MAPS=$(MAPS) ASTRAY_TEST_ONLY='$(call part_globs,$*)' $<
 $(call suite_logs,$(BIN_SUITES:build/san/tests/%=%)) $(BIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): build/san/astray
 $(call suite_logs,$(PLAIN_SUITES:build/san/tests/%=%)) $(PLAIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): \
 	build/astray build/shim/failio.so
@@ -302,6 +338,16 @@ $(TEST_LOGS)/checks/check-levels.log: build/san/astray FORCE
 	@tools/run-suite $@ env $(SAN_ENV) build/san/astray check $(wildcard levels/*.lvl)
 $(TEST_LOGS)/checks/golden-%.log: build/san/astray FORCE
 	@tools/run-suite $@ env ASTRAY_BIN=build/san/astray ASTRAY_MAPS=$(MAPS) $(SAN_ENV) UPDATE=$(UPDATE) tools/golden-$*
+# The sim and generator catalogues run every case with the -O2 build and
+# a sample with the sanitized one (both must print the golden bytes): a
+# sanitized run costs four times the CPU (tools/golden-sim, golden-gen).
+GOLDEN_SAN_SIM := generate-mixed crowd-random512-jobs dungeon-bot
+$(TEST_LOGS)/checks/golden-sim.log: build/san/astray build/astray FORCE
+	@tools/run-suite $@ env ASTRAY_BIN=build/astray ASTRAY_SAN_BIN=build/san/astray \
+		ASTRAY_SAN_CASES='$(GOLDEN_SAN_SIM)' ASTRAY_MAPS=$(MAPS) $(SAN_ENV) UPDATE=$(UPDATE) tools/golden-sim
+$(TEST_LOGS)/checks/golden-gen.log: build/san/astray build/astray FORCE
+	@tools/run-suite $@ env ASTRAY_BIN=build/san/astray ASTRAY_BIN_O2=build/astray ASTRAY_SAN_EVERY=4 \
+		ASTRAY_MAPS=$(MAPS) $(SAN_ENV) UPDATE=$(UPDATE) tools/golden-gen
 $(TEST_LOGS)/checks/check-man.log: build/san/astray FORCE
 	@tools/run-suite $@ env ASTRAY_BIN=build/san/astray $(SAN_ENV) tools/check-man
 $(TEST_LOGS)/checks/check-install.log: build/astray FORCE
