@@ -164,20 +164,6 @@ build/san/libcli.a: $(filter-out build/san/cli/main.o,$(CLI_SRC:src/%.c=build/sa
 build/san/libtest.a: $(TESTLIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-# The -O2 build of a few suites (REL_PARTS below): the release objects
-# of build/astray, no sanitizers, for their long property sweeps.
-build/obj/libworld.a: $(WORLD_SRC:src/%.c=build/obj/%.o)
-	rm -f $@ && ar rcs $@ $^
-O2_LIB_core := build/obj/libcore.a
-O2_LIB_world := build/obj/libworld.a $(O2_LIB_core)
-# tests/lib without the pty driver (the -O2 suites run no terminal).
-O2_TESTLIB_OBJ := $(addprefix build/O2/tests/lib/,fixture.o grid_text.o run_capture.o testrand.o)
-build/O2/libtest.a: $(O2_TESTLIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
-build/O2/tests/%.o: tests/%.c
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(if $(findstring /lib/,$@),$(INC_cli),$(INC_$(call layer_of,$@))) -Itests/lib $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
-
 # The crash tests' LD_PRELOAD shim (tests/shim/failio.c): fails or kills
 # the real program at its k-th write, fsync, rename or link.
 build/shim/failio.so: tests/shim/failio.c
@@ -185,7 +171,7 @@ build/shim/failio.so: tests/shim/failio.c
 	$(CC) -std=c11 $(WARN) -O1 -g -fPIC -shared $< -o $@ -ldl
 
 # Kept (not deleted as intermediates), so make test's summary is its last line.
-.SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o) $(TEST_SRC:tests/%.c=build/O2/tests/%.o) build/O2/tests/lib/suite_filter.o
+.SECONDARY: $(TEST_SRC:tests/%.c=build/san/tests/%.o)
 
 # A test compiles with its layer's include paths (tests/core/x.c sees only
 # the core) plus tests/lib, and links its layer's libraries and below.
@@ -201,9 +187,6 @@ SUITE_FILTER := build/san/tests/lib/suite_filter.o -Wl,--wrap=_cmocka_run_group_
 build/san/tests/%: build/san/tests/%.o build/san/libtest.a build/san/tests/lib/suite_filter.o $$(SAN_LIB_$$(call layer_of,$$@))
 	$(CC) $(SAN_FLAGS) $(SAN_LDFLAGS) $(LDFLAGS) $< $(SUITE_FILTER) build/san/libtest.a $(SAN_LIB_$(call layer_of,$@)) $(CMOCKA_LIBS) \
 		$(if $(filter core,$(call layer_of,$@)),-lm,$(VTERM_LIBS) -lutil $(LIBS)) -o $@
-build/O2/tests/%: build/O2/tests/%.o build/O2/libtest.a build/O2/tests/lib/suite_filter.o $$(O2_LIB_$$(call layer_of,$$@))
-	$(CC) $(CFLAGS) $(LDFLAGS) $< build/O2/tests/lib/suite_filter.o -Wl,--wrap=_cmocka_run_group_tests \
-		build/O2/libtest.a $(O2_LIB_$(call layer_of,$@)) $(CMOCKA_LIBS) -lm -o $@
 
 # make test: tools/deps installs what this machine lacks (apt-get,
 # printing what it runs; ASTRAY_NO_DEPS=1 skips it), then a make of its
@@ -233,26 +216,16 @@ PLAIN_SUITES := $(filter $(addprefix build/san/tests/e2e/,test_crash test_save_s
 # the others in NAME.2 (ASTRAY_TEST_SKIP).  The split is by CPU time
 # (tools/run-suite prints it); a test added later lands in part 2.
 SUITE_PARTS := world/test_sim_cli=test_shards_merge,test_ranges_merge \
+	       core/test_flood=test_equals_path_flood,test_early_stop,test_route_* \
 	       world/test_sim=test_cli_no_livelock,test_cli_record,test_cli_generate,test_cli_errors_and_help
-# The long property sweeps of a few suites run in their -O2 build, a
-# quarter of the sanitized CPU: NAME=GLOB,... runs the tests the globs
-# name from build/O2/tests/NAME (log NAME.O2, ASTRAY_TEST_ONLY) and the
-# others sanitized as usual (log NAME, ASTRAY_TEST_SKIP).  What the
-# sweeps exercise still runs under the sanitizers in the suite's other
-# tests (the flood's and the route's cases; the bot's replays and its
-# dungeon games), and make test T=NAME runs both parts.  Not with
-# SUITE_PARTS; not for a suite that runs a terminal.
-REL_PARTS := core/test_flood=test_equals_path_flood,test_uniform_fast_path,test_determinism,test_reused_context_resets \
-	     world/test_sim_bot=test_contract_small
 comma := ,
 PART_NAMES := $(foreach p,$(SUITE_PARTS),$(firstword $(subst =, ,$(p))))
-REL_NAMES := $(foreach p,$(REL_PARTS),$(firstword $(subst =, ,$(p))))
-part_globs = $(subst $(comma), ,$(word 2,$(subst =, ,$(filter $(1)=%,$(SUITE_PARTS) $(REL_PARTS)))))
+part_globs = $(subst $(comma), ,$(word 2,$(subst =, ,$(filter $(1)=%,$(SUITE_PARTS)))))
 # NAME (world/test_ai) -> its logs under TEST_LOGS, the parts' if split.
 suite_logs = $(foreach n,$(1),$(if $(filter $(n),$(PART_NAMES)),$(TEST_LOGS)/$(n).1.log \
-	     $(TEST_LOGS)/$(n).2.log,$(TEST_LOGS)/$(n).log $(if $(filter $(n),$(REL_NAMES)),$(TEST_LOGS)/$(n).O2.log)))
+	     $(TEST_LOGS)/$(n).2.log,$(TEST_LOGS)/$(n).log))
 SUITE_NAMES := $(TESTS:build/san/tests/%=%)
-WHOLE_LOGS := $(filter-out $(REL_NAMES:%=$(TEST_LOGS)/%.log),$(SUITE_NAMES:%=$(TEST_LOGS)/%.log))
+WHOLE_LOGS := $(SUITE_NAMES:%=$(TEST_LOGS)/%.log)
 SUITE_LOGS := $(call suite_logs,$(SUITE_NAMES))
 CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install
 CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
@@ -280,8 +253,7 @@ QUICK_LOGS := $(QUICK_TESTS:build/san/tests/%=$(TEST_LOGS)/quick/%.log)
 
 # T=test_ai or T=world/test_ai: that suite's log.
 T_SUITE := $(if $(T),$(or $(filter build/san/tests/$(T),$(TESTS)),$(filter %/$(T),$(TESTS))))
-T_LOGS := $(foreach n,$(T_SUITE:build/san/tests/%=%),$(if $(filter $(n),$(REL_NAMES)),$(call \
-	  suite_logs,$(n)),$(TEST_LOGS)/$(n).log))
+T_LOGS := $(T_SUITE:build/san/tests/%=$(TEST_LOGS)/%.log)
 
 test:
 	@tools/deps test
@@ -302,7 +274,7 @@ test-quick:
 # built, in the order of the list (the longest first), so the two
 # processors stay busy from the first compile to the last suite instead
 # of waiting for the build's last links.  make test-build only builds.
-test-build: build/astray build/san/astray build/shim/failio.so $(TESTS) $(REL_NAMES:%=build/O2/tests/%)
+test-build: build/astray build/san/astray build/shim/failio.so $(TESTS)
 
 test-suites: $(ALL_LOGS)
 	@tools/test-summary $(CHECK_LOGS) $(SUITE_LOGS)
@@ -320,10 +292,6 @@ $(PART_NAMES:%=$(TEST_LOGS)/%.1.log): $(TEST_LOGS)/%.1.log: build/san/tests/% FO
 	@tools/run-suite $@ env $(SUITE_ENV) ASTRAY_TEST_ONLY='$(call part_globs,$*)' $<
 $(PART_NAMES:%=$(TEST_LOGS)/%.2.log): $(TEST_LOGS)/%.2.log: build/san/tests/% FORCE
 	@tools/run-suite $@ env $(SUITE_ENV) ASTRAY_TEST_SKIP='$(call part_globs,$*)' $<
-$(REL_NAMES:%=$(TEST_LOGS)/%.log): $(TEST_LOGS)/%.log: build/san/tests/% FORCE
-	@tools/run-suite $@ env $(SUITE_ENV) ASTRAY_TEST_SKIP='$(call part_globs,$*)' $<
-$(REL_NAMES:%=$(TEST_LOGS)/%.O2.log): $(TEST_LOGS)/%.O2.log: build/O2/tests/% FORCE
-	@tools/run-suite $@ env ASTRAY_BIN=build/astray ASTRAY_MAPS=$(MAPS) ASTRAY_TEST_ONLY='$(call part_globs,$*)' $<
 $(call suite_logs,$(BIN_SUITES:build/san/tests/%=%)) $(BIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): build/san/astray
 $(call suite_logs,$(PLAIN_SUITES:build/san/tests/%=%)) $(PLAIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): \
 	build/astray build/shim/failio.so
