@@ -469,6 +469,8 @@ static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, i
 /* The cell one step from `cell` in direction d (known to be in the map). */
 static inline int step_cell(const struct path_ctx *ctx, int cell, int d)
 {
+	if (grid_is_square(ctx->grid->topo))
+		return cell + GRID_SQUARE_DY[d] * ctx->w + GRID_SQUARE_DX[d]; /* no division */
 	int x = cell % ctx->w, y = cell / ctx->w;
 	if (ctx->grid->topo == GRID_HEX)
 		return (y + GRID_HEX_DY[d]) * ctx->w + x + GRID_HEX_DX[y & 1][d];
@@ -541,7 +543,10 @@ static double route_cost(const struct path_ctx *ctx, const int *cells, int len, 
 	for (int i = 1; i < len; i++) {
 		const int a = cells[i - 1], v = cells[i];
 		double step = 1.0;
-		if (ctx->grid->topo == GRID_SQUARE8 && a % w != v % w && a / w != v / w)
+		/* square8: a step of 1 or w is straight, w +- 1 diagonal (for w > 2
+		 * the four differences are distinct; no division per step) */
+		if (ctx->grid->topo == GRID_SQUARE8 &&
+		    (w > 2 ? iabs(v - a) != 1 && iabs(v - a) != w : a % w != v % w && a / w != v / w))
 			step = GRID_SQRT2;
 		else if (ctx->grid->topo == GRID_DIAMOND8 && iabs(a / w - v / w) != 1)
 			step = GRID_SQRT2; /* a corner step: same row, or two rows apart */
