@@ -88,7 +88,8 @@ static const struct opt bench_opts[] = {
 	  "fallback: the obstacle-penalty fallback on; the reachable goals must still get their optimal "
 	  "cost.  Then each goal is sealed by blocking the cells around it, and the fallback search is timed "
 	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.\n"
-	  "jps: jump point search on every square8 query, whatever the map (no pruning): to weigh auto's choice.",
+	  "jps: jump point search on every square8 or square4 query, whatever the map (no pruning): to weigh "
+	  "auto's choice.  square4's JPS runs only in this mode for now (docs/core.md).",
 	  .choices = mode_choices },
 	{ .name = "clock", .kind = OPT_CHOICE, .offset = ARG(clock), .metavar = "C", .help =
 	  "wall (default): the monotonic clock.  cpu: the CPU time of this process (clock_cpu_us), so that "
