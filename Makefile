@@ -12,6 +12,8 @@
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make bench-crowd  the crowd rules detour and pass side by side (docs/ai.md)
 #   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
+#   make bench-fallback  clicks on walls and sealed pockets of 4096x4096 levels, with and
+#                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,
 #                   the terminal input 20 times that: FUZZ_INPUT_FACTOR)
 #   make soak       random play of every level and generated ones, journals
@@ -111,7 +113,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-crowd bench-keys-big fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-crowd bench-keys-big bench-fallback fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -345,6 +347,11 @@ CROWD_N ?= 1000
 bench-keys-big: build/astray
 	tools/bench-keys-big $(OLD)
 
+# Fallback clicks on 4096x4096 levels, with the region labels and without
+# (tests/bench/fallback.sh; ROUNDS, and TOPOS, STYLES, SIZE as it says).
+bench-fallback: build/astray
+	tests/bench/fallback.sh $(or $(ROUNDS),3)
+
 bench: build/astray
 	./build/astray bench $(MAPS)/*.scen
 	./build/astray bench --topology square4 $(MAPS)/maze512-1-0.map.scen
@@ -364,7 +371,7 @@ build/bench_tcod: tests/bench_tcod.c build/obj/libcore.a
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary items map scen set input journal snapshot scores heat settings
+FUZZERS := level bestiary items map scen set input journal snapshot scores heat settings csv
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
@@ -390,6 +397,9 @@ FUZZ_SRC_scores := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC) src/cli/heat_render.c
 FUZZ_FLAGS_heat := -Isrc/cli
 FUZZ_SRC_settings := $(CORE_SRC) $(WORLD_SRC)
+# The per-game CSV target also prints sim-report's report, with sim_write.c.
+FUZZ_SRC_csv := $(CORE_SRC) $(WORLD_SRC) src/cli/sim_write.c src/cli/heat_render.c src/cli/cli.c
+FUZZ_FLAGS_csv := -Isrc/cli
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \
@@ -402,6 +412,8 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 			-artifact_prefix=build/fuzz-work/$$f- build/fuzz-work/$$f $$corpus || exit 1; \
 	done
 
+# Clang (not GCC) counts a positional initializer that leaves trailing
+# fields to their zero (sim.c's metric table) as a missing field.
 build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \

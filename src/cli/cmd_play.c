@@ -65,7 +65,7 @@ struct play_args {
 	bool no_save;            /* --no-save: no journal, no resume, no score */
 	bool resume;             /* the title's Continue was chosen: resume without asking */
 	bool fresh;              /* the title's new game was chosen: file a saved game away, no question */
-	uint64_t dungeon_seed;   /* the dungeon's seed when playing --dungeon (0: not a dungeon) */
+	bool in_dungeon;         /* playing --dungeon: its seed (any, 0 too) is a->seed */
 	int dungeon_n;           /* and its number of levels */
 	const char *record;      /* --record FILE: journal to FILE instead of the save slot */
 	bool delay_given;        /* --delay was given: it beats the options file for this run */
@@ -650,7 +650,7 @@ static int play_dungeon(struct play_args *a)
 		status = run_bench(levels, &b, a, &setup);
 		goto out;
 	}
-	a->dungeon_seed = a->seed;
+	a->in_dungeon = true;
 	a->dungeon_n = n;
 	status = play_session(a, levels, d.n, &b, &setup);
 out:
@@ -760,10 +760,12 @@ static int play_mode(struct play_args *a)
  * Files a saved game away to DATA/games/ for a new game chosen on the
  * title screen.  False when the slot must be left alone (it could not be
  * read or moved: the message is printed and the new game is not saved
- * over it); out names where a resumable game went ("" if none).
+ * over it); out names where a resumable game went ("" if none); a game
+ * found ended is filed as its end would have, and what was done goes to
+ * ended (said after the new game: its screen would wipe it now).
  */
 static bool play_file_saved_away(const char *data, const struct journal_setup *as_they_come, char *out,
-				  size_t outsize)
+				  size_t outsize, char *ended, size_t endedlen)
 {
 	struct play_resumed r;
 	memset(&r, 0, sizeof r);
@@ -783,6 +785,7 @@ static bool play_file_saved_away(const char *data, const struct journal_setup *a
 		return true;
 	}
 	case PLAY_RESUME_FINISHED:
+		snprintf(ended, endedlen, "%s", msg);
 		return true;
 	case PLAY_RESUME_SET_ASIDE:
 		cli_message(stderr, "astray", msg);
@@ -792,6 +795,27 @@ static bool play_file_saved_away(const char *data, const struct journal_setup *a
 		return false;
 	}
 	return false;
+}
+
+/* What was done with a saved game found ended (filed, scored), printed
+ * where it stays: after the new game's screen, or instead of it. */
+static void say_ended(const char *ended)
+{
+	if (!ended[0])
+		return;
+	fputs("The game saved before this one had ended; it is filed now:\n", stdout);
+	cli_put_text(stdout, ended);
+	if (ended[strlen(ended) - 1] != '\n')
+		putchar('\n');
+}
+
+/* Saving cannot begin (a read-only data folder, a full disk): what
+ * failed, and the two ways to play anyway. */
+static void say_unsaveable(const char *what, const char *err)
+{
+	fprintf(stderr, "astray: %s: ", what);
+	cli_put_escaped(stderr, err);
+	fputs("\n(play without saving: --no-save; or keep the save in another folder: --data DIR)\n", stderr);
 }
 
 /*
@@ -820,6 +844,10 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	const struct journal_setup *as_they_come = setup->scored == JOURNAL_SCORED_YES ? setup : NULL;
 	int resume = 0;
 	char filed[PLAY_PATH] = "", kept[PLAY_PATH] = "";
+	/* a saved game found ended (a stop at its very end): filed now, and
+	 * said in the game (its first notice, the history) and after it,
+	 * never only on the line-mode screen the game's screen wipes */
+	char ended[2048] = "";
 	if (a->record) {
 		snprintf(s.path, sizeof s.path, "%s", a->record);
 	} else if (!a->no_save) {
@@ -829,7 +857,8 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			/* a new game chosen on the title screen, beside its
 			 * Continue entry: the saved game is filed away to
 			 * games/ (never lost), without a line-mode question */
-			keep_slot = !play_file_saved_away(s.data, as_they_come, filed, sizeof filed);
+			keep_slot = !play_file_saved_away(s.data, as_they_come, filed, sizeof filed, ended,
+							  sizeof ended);
 			if (keep_slot) /* it could not be filed (a `games` that is a file...): said after the game too */
 				play_save_slot(s.data, kept, sizeof kept);
 		} else if (a->resume) {
@@ -840,11 +869,15 @@ static int play_session(const struct play_args *a, const struct level *const *le
 			enum play_resume_status st = play_resume_load(s.data, as_they_come, &r, msg, sizeof msg);
 			resume = st == PLAY_RESUME_READY;
 			keep_slot = st == PLAY_RESUME_FAILED;
-			if (!resume) {
+			if (st == PLAY_RESUME_FINISHED) {
+				/* it had ended: filed now, said here and after the game */
+				snprintf(ended, sizeof ended, "%s", msg);
+				say_ended(ended);
+			} else if (!resume) {
 				cli_message(stderr, "astray", msg);
-				if (play_ask(stdin, stdout, "Start a new game?", true) != 1)
-					return 0;
 			}
+			if (!resume && play_ask(stdin, stdout, "Start a new game?", true) != 1)
+				return 0;
 		} else if (a->targets.n > 0 && play_save_exists(s.data)) {
 			/* levels named on the command line are what the player
 			 * asked for: unless the player says otherwise they are
@@ -867,8 +900,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 					play_save_slot(s.data, kept, sizeof kept);
 				}
 			} else if (st == PLAY_RESUME_FINISHED) {
-				fputs("The saved game had ended.\n", stdout);
-				cli_put_text(stdout, msg);
+				snprintf(ended, sizeof ended, "%s", msg);
 			} else {
 				cli_message(stderr, "astray", msg);
 				keep_slot = st == PLAY_RESUME_FAILED;
@@ -876,10 +908,11 @@ static int play_session(const struct play_args *a, const struct level *const *le
 					resume = -1;
 			}
 		} else {
-			resume = play_resume_offer(s.data, as_they_come, &r, &keep_slot);
+			resume = play_resume_offer(s.data, as_they_come, &r, &keep_slot, ended, sizeof ended);
 		}
 		if (resume < 0) {
 			/* no answer (Esc, end of input) or no new game wanted */
+			say_ended(ended);
 			fputs("Nothing was started.\n", stdout);
 			return 1;
 		}
@@ -903,24 +936,32 @@ static int play_session(const struct play_args *a, const struct level *const *le
 	if (resume == 1) {
 		g = r.jg.game;
 		if (!play_save_reopen(&s, &r, err, sizeof err)) {
-			fprintf(stderr, "astray: cannot go on saving the game: %s\n", err);
+			say_unsaveable("cannot go on saving the game", err);
 			play_resumed_fini(&r);
 			return 1;
 		}
 	} else {
 		g = own = game_create(levels, n_levels, b, a->seed);
 		if (!g) {
+			say_ended(ended);
 			fprintf(stderr, "astray: out of memory\n");
 			return 1;
 		}
 		if (s.path[0] && !play_save_begin(&s, setup, g, err, sizeof err)) {
-			fprintf(stderr, "astray: cannot save the game: %s\n", err);
+			say_ended(ended);
+			say_unsaveable("cannot save the game", err);
 			game_destroy(own);
 			return 1;
 		}
 	}
 	struct ui_hooks hooks;
 	play_save_hooks(&s, &hooks);
+	/* the first notice (kept in the history): an options file's
+	 * trouble, a saved game found ended (its files' names are too long
+	 * for the message rows: they follow the game's end lines) */
+	char note[sizeof a->settings_note + 200];
+	snprintf(note, sizeof note, "%s%s%s", a->settings_note, a->settings_note[0] && ended[0] ? " " : "",
+		 ended[0] ? "The saved game had ended: it is filed in games/ (details when you leave)." : "");
 	/* the options file, unless the command line says otherwise for this run */
 	struct ui_options opt = { .mouse = !a->no_mouse && a->settings.mouse,
 				  .step_delay_ms = a->delay_given ? a->delay_ms : a->settings.delay_ms,
@@ -928,7 +969,7 @@ static int play_session(const struct play_args *a, const struct level *const *le
 				  .settings = &a->settings,
 				  .settings_dir = a->settings_dir[0] ? a->settings_dir : NULL,
 				  .no_colour = !a->settings.colour,
-				  .note = a->settings_note[0] ? a->settings_note : NULL };
+				  .note = note[0] ? note : NULL };
 	int signo = 0;
 	enum ui_outcome o = ui_run(g, &opt, &signo, err, sizeof err);
 	/* the terminal is restored: now it is safe to print */
@@ -937,14 +978,17 @@ static int play_session(const struct play_args *a, const struct level *const *le
 		cli_message(stderr, "astray", err);
 		status = 1;
 	} else {
-		print_outcome(g, o, signo, a->dungeon_seed == 0 && resume != 1, a);
-		if (a->dungeon_seed != 0)
-			print_dungeon_again(a->dungeon_seed, a->dungeon_n);
+		/* a dungeon's line plays it again, whatever its seed (0 too):
+		 * the campaign's would play other levels */
+		print_outcome(g, o, signo, !a->in_dungeon && resume != 1, a);
+		if (a->in_dungeon)
+			print_dungeon_again(a->seed, a->dungeon_n);
 		else if (resume == 1 && play_dungeon_levels(s.mode) > 0)
 			/* a continued dungeon: its seed made its levels and its play
 			 * (play_dungeon), so the same line plays it again */
 			print_dungeon_again(g->seed, play_dungeon_levels(s.mode));
 	}
+	say_ended(ended);
 	if (filed[0]) {
 		fputs("The game saved before this one is kept in ", stdout);
 		cli_put_escaped(stdout, filed);

@@ -38,7 +38,15 @@ bool play_data_dir(const char *dir, char *buf, size_t size, char *err, size_t er
 				      "(use --data DIR, or --no-save)");
 		return false;
 	}
-	return savefile_make_dir(buf, err, errlen) && savefile_private_dir(buf, err, errlen);
+	if (!savefile_make_dir(buf, err, errlen)) {
+		/* a folder that cannot be made (read-only, or a file in the
+		 * way): the ways round it */
+		size_t at = strlen(err);
+		if (at < errlen)
+			snprintf(err + at, errlen - at, " (use --data DIR, or --no-save)");
+		return false;
+	}
+	return savefile_private_dir(buf, err, errlen);
 }
 
 void play_save_slot(const char *data, char *buf, size_t size)
@@ -622,10 +630,12 @@ int play_ask(FILE *in, FILE *out, const char *question, bool default_yes)
  * could not be moved aside: the new game must then not be saved there.
  */
 int play_resume_offer(const char *data, const struct journal_setup *as_they_come, struct play_resumed *r,
-		      bool *keep_slot)
+		      bool *keep_slot, char *ended, size_t endedlen)
 {
 	char msg[2048], err[DIAG_ERR_LEN], filed[PLAY_PATH];
 	*keep_slot = false;
+	if (endedlen > 0)
+		ended[0] = '\0';
 	if (!play_save_exists(data))
 		return 0;
 	switch (play_resume_load(data, as_they_come, r, msg, sizeof msg)) {
@@ -647,8 +657,8 @@ int play_resume_offer(const char *data, const struct journal_setup *as_they_come
 		return 0;
 	}
 	case PLAY_RESUME_FINISHED:
-		fputs("The saved game had ended.\n", stdout);
-		cli_put_text(stdout, msg);
+		if (endedlen > 0)
+			snprintf(ended, endedlen, "%s", msg);
 		return 0;
 	case PLAY_RESUME_FAILED:
 		*keep_slot = true;

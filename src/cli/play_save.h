@@ -123,10 +123,13 @@ char *play_morgue_text(const struct game *g, const char *journal_name, size_t *l
  * with play_save_exists and play_resume_load).  Returns 1 when r holds
  * the game to continue, 0 for a new game, -1 to stop (end of input, or
  * no new game wanted).  *keep_slot is set when the slot holds a file that
- * could not be moved aside: the new game must not be saved there.
+ * could not be moved aside: the new game must not be saved there.  A game
+ * found ended (stopped at its end before it was filed) is filed now, and
+ * what was done goes to `ended` (lines; "" when none), not to stdout: the
+ * new game's screen would wipe it, so the caller says it where it stays.
  */
 int play_resume_offer(const char *data, const struct journal_setup *as_they_come, struct play_resumed *r,
-		      bool *keep_slot);
+		      bool *keep_slot, char *ended, size_t endedlen);
 
 /*
  * Asks a yes/no question on out: one key when in is a terminal, else a

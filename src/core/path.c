@@ -44,6 +44,7 @@
 #include "path.h"
 
 #include "check.h"
+#include "region.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1897,6 +1898,241 @@ static bool use_jps(const struct path_ctx *ctx, const struct path_options *opt)
 	       !opt->corner_cutting && !opt->fallback && opt->budget <= 0 && !opt->extra;
 }
 
+/* ---- the fallback over region labels (path_options.regions) ---- */
+
+/*
+ * With automatic P the fallback's layers are: layer 0, the start's region
+ * (the start passable); layer 1, the blocked cells next to it and every
+ * passable cell they lead to outside it; and so on.  When the goal lies
+ * outside the start's region (the labels say so at once) and one blocked
+ * cell can reach it, the answer is in layer 1, and the layered search
+ * finds it only after settling all of layer 0, the whole start region.
+ *
+ * fallback_near finds the same answer without that: one heap holds both
+ * layers, ordered by f first, then layer 0 before layer 1, then each
+ * layer's own tie rule (larger g, lower cell).  A layer-1 cell is popped
+ * only when every layer-0 cell of no larger f has been, so its g and its
+ * parent are those the whole layer 0 would have given it (a layer-0 cell
+ * popped later has a larger f, and by the heuristic's consistency offers
+ * a larger g); and the layer-1 cells come out in the order the layered
+ * search pops them, up to the goal.  What the layered search learns from
+ * having closed all of layer 0 the labels tell instead: a passable cell
+ * of the start's region is closed to layer 1, and a blocked cell whose
+ * passable neighbours all lie in that region (and which is not the goal)
+ * is never queued, as layer_next sets it aside.  Blocked cells offered
+ * from layer 1 belong to layer 2 and are not needed.  So the search stops
+ * at the goal's f rather than at the start region's end: about what an A*
+ * to the goal costs.  tests/core/test_region.c holds it to the layered
+ * search on every topology.
+ *
+ * Returns PATH_FOUND with *end the goal, or PATH_NO_ROUTE when layer 1
+ * does not hold the goal (the caller runs the layered search).
+ */
+static inline qkey near_key(const struct search *s, int cell, int64_t g, int64_t h, unsigned layer)
+{
+	return make_key((uint64_t)(g + h) << 1 | layer, (uint32_t)((uint64_t)h >> s->hshift), cell);
+}
+
+/* Whether blocked cell b, offered by layer 0, would be queued in layer 1:
+ * the goal, or a cell with a passable neighbour outside the start's region. */
+static bool near_useful(const struct path_ctx *ctx, const struct region *rg, int32_t home, int b, int goal)
+{
+	if (b == goal)
+		return true;
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, bx = b % w, by = b / w;
+	for (int i = 0; i < grid_dir_count(topo); i++) {
+		const int nx = bx + grid_nb_dx(topo, by, i), ny = by + grid_nb_dy(topo, i);
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)ctx->h)
+			continue;
+		const int v = ny * w + nx;
+		if (cost[v] && region_of(rg, v) != home)
+			return true;
+	}
+	return false;
+}
+
+/* Regions of at most this many cells are walked to learn whether one
+ * blocked cell joins them to the start's region; larger ones are not
+ * (the search itself then finds out). */
+#define NEAR_WALK_LIMIT (1 << 18)
+
+/*
+ * Whether one blocked cell (not solid) can lead from the start's region
+ * `home` to the goal: for a blocked goal, whether it touches that region;
+ * for a goal in another region, whether a blocked cell touches both (true
+ * without looking when the goal's region is large).  Uses the records and
+ * the queue's memory; the caller starts a new generation after it.
+ */
+static bool near_possible(struct path_ctx *ctx, const struct region *rg, int32_t home, int goal,
+			  const uint8_t *solid)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
+	if (solid && solid[goal])
+		return false;
+	if (!cost[goal]) {
+		const int gx = goal % w, gy = goal / w;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = gx + grid_nb_dx(topo, gy, i), ny = gy + grid_nb_dy(topo, i);
+			if ((unsigned)nx < (unsigned)w && (unsigned)ny < (unsigned)hgt && cost[ny * w + nx] &&
+			    region_of(rg, ny * w + nx) == home)
+				return true;
+		}
+		return false;
+	}
+	if (region_size(rg, goal) > NEAR_WALK_LIMIT)
+		return true;
+	const int32_t there = region_of(rg, goal);
+	int *todo = (int *)(void *)ctx->queue.key;
+	const uint16_t gen = ctx->gen;
+	long head = 0, tail = 0;
+	todo[tail++] = goal;
+	ctx->node[goal].stamp = gen;
+	while (head < tail) {
+		const int c = todo[head++], cx = c % w, cy = c / w;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = cx + grid_nb_dx(topo, cy, i), ny = cy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			if (ctx->node[v].stamp == gen)
+				continue;
+			ctx->node[v].stamp = gen;
+			if (cost[v]) {
+				if (region_of(rg, v) == there)
+					todo[tail++] = v;
+				continue;
+			}
+			if (solid && solid[v])
+				continue;
+			const int bx = nx, by = ny;
+			for (int k = 0; k < dirs; k++) {
+				const int mx = bx + grid_nb_dx(topo, by, k), my = by + grid_nb_dy(topo, k);
+				if ((unsigned)mx < (unsigned)w && (unsigned)my < (unsigned)hgt && cost[my * w + mx] &&
+				    region_of(rg, my * w + mx) == home)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+static inline __attribute__((always_inline)) enum path_status
+near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const enum grid_topology topo,
+	  int *end, long *expanded_out)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const int32_t home = region_of(rg, s->start);
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	struct pq *q = &ctx->queue;
+	long expanded = 0;
+
+	node[s->start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	pq_sift_up(q, node, (int)q->heap_len++,
+		   near_key(s, s->start, 0, heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2), 0));
+	while (q->heap_len > 0) {
+		const qkey uk = pq_pop(q, node);
+		const int u = pq_cell(uk);
+		const unsigned layer = (unsigned)(pq_f(uk) & 1);
+		node[u].pos = POS_CLOSED;
+		expanded++;
+		if (u == s->goal) {
+			*end = u;
+			*expanded_out = expanded;
+			return PATH_FOUND;
+		}
+		const int uy = u / w, ux = u - uy * w;
+		const int64_t ug = node[u].g;
+		const bool u_open = cost[u] != 0;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = ux + grid_nb_dx(topo, uy, i), ny = uy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			const unsigned cv = cost[v];
+			const int64_t step = grid_nb_long(topo, i) ? s2 : s1;
+			int64_t ng;
+			unsigned vlayer;
+			bool park = false; /* a blocked cell layer_next would set aside */
+			if (cv) {
+				if (layer == 1 && region_of(rg, v) == home)
+					continue; /* closed by layer 0 */
+				if (i >= 4 && u_open && !s->corner_cutting &&
+				    ((topo == GRID_SQUARE8 && (!cost[uy * w + nx] || !cost[ny * w + ux])) ||
+				     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, ux, uy, i))))
+					continue;
+				ng = ug + step * (int64_t)cv;
+				if (s->extra)
+					ng += (int64_t)s->extra[v] << s->extra_shift;
+				vlayer = layer;
+			} else {
+				if (layer == 1 || (s->solid && s->solid[v]))
+					continue; /* layer 2, or never */
+				ng = ug + step;
+				vlayer = 1;
+			}
+			struct node *nv = &node[v];
+			if (nv->stamp != gen) {
+				nv->stamp = gen;
+				nv->g = ng;
+				nv->dir = opp[i];
+				park = !cv && !near_useful(ctx, rg, home, v, s->goal);
+				if (park)
+					nv->pos = POS_PENDING0;
+				else
+					pq_sift_up(q, node, (int)q->heap_len++,
+						   near_key(s, v, ng, heuristic(topo, nx, ny, s->gx, s->gy, s1, s2), vlayer));
+				continue;
+			}
+			if (nv->pos == POS_CLOSED || ng >= nv->g)
+				continue;
+			nv->g = ng;
+			nv->dir = opp[i];
+			if (nv->pos >= 0)
+				pq_sift_up(q, node, nv->pos,
+					   near_key(s, v, ng, heuristic(topo, nx, ny, s->gx, s->gy, s1, s2), vlayer));
+		}
+	}
+	*end = s->start;
+	*expanded_out = expanded;
+	return PATH_NO_ROUTE;
+}
+
+/* near_loop compiled once per topology (the constant `topo`), as astar_loop is. */
+static enum path_status fallback_near(struct path_ctx *ctx, const struct search *s, const struct region *rg,
+				      int *end, long *ex)
+{
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4:
+		return near_loop(ctx, s, rg, GRID_SQUARE4, end, ex);
+	case GRID_SQUARE8:
+		return near_loop(ctx, s, rg, GRID_SQUARE8, end, ex);
+	case GRID_DIAMOND4:
+		return near_loop(ctx, s, rg, GRID_DIAMOND4, end, ex);
+	case GRID_DIAMOND8:
+		return near_loop(ctx, s, rg, GRID_DIAMOND8, end, ex);
+	case GRID_HEX:
+		break;
+	}
+	return near_loop(ctx, s, rg, GRID_HEX, end, ex);
+}
+
+/* Whether path_find may answer through fallback_near. */
+static bool use_near(const struct path_ctx *ctx, const struct path_options *opt, int start, int goal)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	return opt->fallback && !(opt->penalty > 0) && opt->budget <= 0 && opt->weight == 1.0 &&
+	       opt->regions && region_current(opt->regions, cost, opt->corner_cutting) && cost[start] &&
+	       (!cost[goal] || region_of(opt->regions, goal) != region_of(opt->regions, start));
+}
+
 enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			   const struct path_options *opt, struct path_result *out)
 {
@@ -1921,6 +2157,14 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		return PATH_FOUND;
 	}
 	if (!opt->fallback && !cost[goal]) {
+		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+		return PATH_NO_ROUTE;
+	}
+	/* Without fallback or budget, a goal outside the start's region has
+	 * no route: the labels say so without settling that region. */
+	if (!opt->fallback && opt->budget <= 0 && opt->regions &&
+	    region_current(opt->regions, cost, opt->corner_cutting) &&
+	    region_of(opt->regions, goal) != region_of(opt->regions, start)) {
 		single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
 		return PATH_NO_ROUTE;
 	}
@@ -1954,6 +2198,22 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		if (jps_result(ctx, start, goal, expanded, out))
 			return PATH_FOUND;
 		new_generation(ctx);
+	}
+
+	if (use_near(ctx, opt, start, goal)) {
+		const bool possible = near_possible(ctx, opt->regions, region_of(opt->regions, start), goal, s.solid);
+		new_generation(ctx);
+		if (possible) {
+			int near_end = start;
+			long near_ex = 0;
+			const enum path_status nst = fallback_near(ctx, &s, opt->regions, &near_end, &near_ex);
+			expanded += near_ex;
+			if (nst == PATH_FOUND) {
+				build_result(ctx, start, goal, near_end, true, nst, expanded, penalty, opt->extra, out);
+				return out->status;
+			}
+			new_generation(ctx);
+		}
 	}
 
 	int end = start;

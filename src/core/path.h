@@ -8,6 +8,7 @@
 
 #include "grid.h"
 
+struct region;   /* region.h */
 struct path_ctx; /* opaque; sized once per grid, reused for every query */
 
 struct path_options {
@@ -23,6 +24,10 @@ struct path_options {
 	                         are too dense for it to pay (tests and `astray bench --mode jps`) */
 	const uint8_t *solid; /* fallback: optional w*h, nonzero = a blocked cell the fallback may not enter
 	                         either (a wall no one can dig: DESIGN section 4, rule 6); NULL = none */
+	const struct region *regions; /* optional labels of the cost array searched (region.h);
+	                         when current, a goal outside the start's region is answered
+	                         without settling that region (fallback one wall away, or
+	                         no route without fallback or budget): the same answer, sooner */
 };
 
 /* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */

@@ -44,7 +44,8 @@ struct ui_options {
 	const struct settings *settings;
 	const char *settings_dir;
 	bool no_colour;      /* the monochrome look even on a colour terminal */
-	const char *note;    /* said on the first frame (a broken options file), or NULL */
+	const char *note;    /* said on the first frame and kept in the history (a broken options file,
+			      * a saved game found ended), or NULL */
 };
 
 enum ui_outcome {

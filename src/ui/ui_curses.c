@@ -39,6 +39,8 @@ static void ui_notice(struct ui *u, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(u->notice, sizeof u->notice, fmt, ap);
 	va_end(ap);
+	u->notice_seen = 0; /* a new notice: from its first row, and not a warning */
+	u->notice_paged = false;
 }
 
 /* Whether a key pages on through --More--: any key on the map; on the end
@@ -53,11 +55,46 @@ static bool ui_pages_more(const struct ui *u, int key)
 	return k != INPUT_CONFIRM && k != INPUT_HISTORY && k != INPUT_HELP && k != INPUT_CANCEL;
 }
 
-/* A key while --More-- is shown: the next page (Escape: past them all). */
+/* A key while --More-- is shown: the next page (Escape: past them all);
+ * a notice that took every message row goes first, to make room. */
 static void ui_more_key(struct ui *u, int key)
 {
+	if (u->notice_more) {
+		u->notice_more = false;
+		u->notice_seen += UI_MESSAGE_ROWS;
+		if (u->notice_seen >= u->notice_rows || key == INPUT_ESC)
+			u->notice[0] = '\0'; /* read: the messages come next (Escape: past them too) */
+		if (key != INPUT_ESC) {
+			u->more = false;
+			return;
+		}
+	}
 	u->more_seen += key == INPUT_ESC ? UI_MSG_LINES : UI_MESSAGE_ROWS - (u->notice[0] ? 1 : 0);
 	u->more = false;
+}
+
+/* Keeps text among the UI's notes, which the history (P) shows in their
+ * place among the game's messages (the oldest goes when they are full). */
+static void ui_note_keep(struct ui *u, const char *text)
+{
+	if (u->n_notes == UI_NOTES) {
+		memmove(u->notes, u->notes + 1, (UI_NOTES - 1) * sizeof u->notes[0]);
+		u->n_notes--;
+	}
+	struct ui_note *n = &u->notes[u->n_notes++];
+	n->stamp = u->g->message_stamp;
+	n->turn = u->g->turn;
+	snprintf(n->text, sizeof n->text, "%s", text);
+}
+
+/* A warning the player must read (a failed snapshot, a full save,
+ * saving failed): the notice, wrapped and paged whole
+ * (ui_draw_messages), and kept in the history. */
+static void ui_warn(struct ui *u, const char *text)
+{
+	ui_notice(u, "%s", text);
+	u->notice_paged = true;
+	ui_note_keep(u, text);
 }
 
 /*
@@ -97,15 +134,7 @@ static void ui_say_grid(struct ui *u, bool first)
 	const char *note = ui_grid_note(t);
 	if (news && note && !u->notice[0]) { /* a hook's warning (saving failed) comes first */
 		ui_notice(u, "This level is %s (? keys).", note);
-		/* and into the history, where P finds it again */
-		if (u->n_notes == UI_NOTES) {
-			memmove(u->notes, u->notes + 1, (UI_NOTES - 1) * sizeof u->notes[0]);
-			u->n_notes--;
-		}
-		struct ui_note *n = &u->notes[u->n_notes++];
-		n->stamp = u->g->message_stamp;
-		n->turn = u->g->turn;
-		snprintf(n->text, sizeof n->text, "This level is %s (? keys).", note);
+		ui_note_keep(u, u->notice); /* and into the history, where P finds it again */
 	}
 }
 
@@ -180,9 +209,10 @@ void ui_act(struct ui *u, struct action a)
 	const struct ui_hooks *h = u->opt.hooks;
 	char msg[sizeof u->notice];
 	if (h && h->acted && !h->acted(h->ud, g, &a, r, msg, sizeof msg)) {
-		/* keys typed ahead would take the notice away unseen */
+		/* keys typed ahead would take the notice away unseen; it is
+		 * wrapped over the message rows, and kept in the history */
 		flushinp();
-		ui_notice(u, "%s", msg);
+		ui_warn(u, msg);
 	}
 	if (r == RESULT_NEW_LEVEL) {
 		u->level_mark = u->msg_mark;
@@ -764,8 +794,13 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	ui_init(&u, g, opt);
 	u.colour_ok = scr.colour;
 	u.colour = scr.colour && !opt->no_colour;
-	if (opt->note && opt->note[0])
-		ui_notice(&u, "%s", opt->note); /* a broken options file: said first */
+	if (opt->note && opt->note[0]) {
+		/* a broken options file, a saved game found ended: said first
+		 * on its row (the first key stays the player's), and kept in
+		 * the history whole */
+		ui_notice(&u, "%s", opt->note);
+		ui_note_keep(&u, opt->note);
+	}
 	ui_loop(&u);
 	if (opt->hooks && opt->hooks->stopping)
 		opt->hooks->stopping(opt->hooks->ud, g);

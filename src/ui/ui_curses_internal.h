@@ -49,6 +49,10 @@ struct ui {
 	int help_col0, help_col1;/* status line: the columns of "? help" (a click there opens help) */
 	int more_seen;           /* fresh message lines already paged past (--More--) */
 	bool more;               /* a --More-- is on screen: the next key pages on */
+	bool notice_more;        /* ... ending a page of the notice: the key shows its next page, or clears it */
+	bool notice_paged;       /* the notice is a warning (ui_warn): wrapped and paged, not cut */
+	int notice_seen;         /* rows of the notice (wrapped) already paged past */
+	int notice_rows;         /* rows the whole notice takes, wrapped (set as it is drawn) */
 	bool viewer;             /* drawn for the replay viewer: no play keys on the status line */
 	char lines[UI_MSG_LINES][GAME_MESSAGE_LEN + 16]; /* the message lines of the frame, wrapped */
 	bool line_fresh[UI_MSG_LINES];
@@ -62,11 +66,13 @@ struct ui {
 	int stale_reads;
 	enum grid_topology grid_said; /* the grid of the level entered last (said on entering a level) */
 	/* the UI's own lines kept for the history (P): the grid hints, which
-	 * are not game messages (ui_say_grid); the newest UI_NOTES */
+	 * are not game messages (ui_say_grid), and the warnings of the hooks
+	 * and the caller (a failed snapshot, a full save, a note at the
+	 * start); the newest UI_NOTES */
 	struct ui_note {
 		unsigned stamp; /* g->message_stamp when said: after the messages up to it */
 		int turn;
-		char text[GAME_MESSAGE_LEN];
+		char text[GAME_MESSAGE_LEN * 2]; /* as long as a notice */
 	} notes[UI_NOTES];
 	int n_notes;
 	int pack_mode;           /* SCREEN_PACK: the key that opened it ('i', 'q', 'a', 'z', 't', 'w', 'W', 'd') */

@@ -335,14 +335,53 @@ static void ui_draw_messages(struct ui *u)
 			prompt = u->notice;
 		break;
 	}
+	/* fresh messages, oldest first, wrapped (before the prompt: whether
+	 * any wait unseen decides how a long notice is shown) */
+	int width = COLS - (int)strlen(UI_MORE);
+	int fresh = 0;
+	while (fresh < GAME_MESSAGES && game_message(g, fresh) && game_message(g, fresh)->stamp > u->msg_mark)
+		fresh++;
+	int n = 0;
+	char text[GAME_MESSAGE_LEN + 16];
+	for (int i = fresh - 1; i >= 0; i--) {
+		ui_message_text(game_message(g, i), text, sizeof text);
+		if (!ui_wrap(u, &n, text, width, true))
+			break;
+	}
 	/* The quit question, too long for a row of a narrow terminal, takes
 	 * the rows it needs, word-wrapped, so its (y/n) shows: the messages
-	 * can wait while it is asked.  Anything else keeps to its row (the
-	 * fresh messages need theirs) and ends with "..." when cut. */
+	 * can wait while it is asked.  A warning on the map (a failed
+	 * snapshot, a full save, saving failed: news the player must read,
+	 * ui_warn) is wrapped and paged as messages are: when it needs
+	 * more rows than there are, or takes them all while fresh messages
+	 * wait, its page ends with --More-- and the next key shows the rest,
+	 * then the messages.  Elsewhere a warning takes the rows there are;
+	 * any other notice (the cursor's line, a description's) and the end
+	 * line keep to their row, the fresh messages need theirs.  What is
+	 * still too long ends with "..." (a warning is in the history, P,
+	 * whole). */
 	char prompt_rows[UI_MESSAGE_ROWS][GAME_MESSAGE_LEN * 2];
 	int np = 0;
-	if (prompt) {
-		const int most = u->screen == SCREEN_QUIT ? UI_MESSAGE_ROWS : 1;
+	bool notice_more = false;
+	if (prompt && prompt == u->notice && u->notice_paged && u->screen == SCREEN_MAP && !u->viewer) {
+		size_t len = strlen(prompt), at = 0;
+		int total = 0;
+		while (at < len) {
+			size_t take = ui_line_take(prompt, at, len, width);
+			if (total >= u->notice_seen && np < UI_MESSAGE_ROWS) {
+				snprintf(prompt_rows[np], sizeof prompt_rows[np], "%.*s", (int)take, prompt + at);
+				np++;
+			}
+			total++;
+			at += take;
+			while (prompt[at] == ' ')
+				at++;
+		}
+		u->notice_rows = total;
+		notice_more = u->notice_seen + np < total || (np == UI_MESSAGE_ROWS && n - u->more_seen > 0);
+		rows -= np;
+	} else if (prompt) {
+		const int most = u->screen == SCREEN_QUIT || (prompt == u->notice && u->notice_paged) ? UI_MESSAGE_ROWS : 1;
 		size_t len = strlen(prompt), at = 0;
 		while (at < len && np < most) {
 			/* the last row it gets takes the rest, to be cut with "..." */
@@ -357,20 +396,9 @@ static void ui_draw_messages(struct ui *u)
 			ui_ellipsize(prompt_rows[np - 1], COLS);
 		rows -= np;
 	}
-	int width = COLS - (int)strlen(UI_MORE);
-	/* fresh messages, oldest first */
-	int fresh = 0;
-	while (fresh < GAME_MESSAGES && game_message(g, fresh) && game_message(g, fresh)->stamp > u->msg_mark)
-		fresh++;
-	int n = 0;
-	char text[GAME_MESSAGE_LEN + 16];
-	for (int i = fresh - 1; i >= 0; i--) {
-		ui_message_text(game_message(g, i), text, sizeof text);
-		if (!ui_wrap(u, &n, text, width, true))
-			break;
-	}
 	int first, shown;
-	u->more = false;
+	u->more = notice_more;
+	u->notice_more = notice_more;
 	if (n - u->more_seen > rows && rows > 0) {
 		first = u->more_seen;
 		shown = rows;
@@ -421,6 +449,11 @@ static void ui_draw_messages(struct ui *u)
 	}
 	for (int k = 0; k < np; k++)
 		ui_draw_line(rows + k, prompt_rows[k], prompt_attr);
+	if (notice_more) {
+		attron(A_REVERSE);
+		addstr(UI_MORE);
+		attroff(A_REVERSE);
+	}
 }
 
 static void ui_draw_status(struct ui *u)

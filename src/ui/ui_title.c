@@ -11,6 +11,7 @@
 #include "ui_title.h"
 
 #include <curses.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@
 #include "ui_screen.h"
 
 #define TITLE_IDLE_MS 200
-#define TITLE_SEED_DIGITS 19  /* any 19-digit number fits in 64 bits */
+#define TITLE_SEED_DIGITS 20  /* 18446744073709551615, the largest seed, has 20 */
 #define TITLE_MAX_ENTRIES 8
 
 enum title_entry { E_CONTINUE, E_NEW, E_SEED, E_CAMPAIGN, E_SCORES, E_OPTIONS, E_QUIT, E_COUNT };
@@ -69,6 +70,7 @@ struct title {
 	enum title_screen screen;
 	char digits[TITLE_SEED_DIGITS + 1];
 	int n_digits;
+	char seed_note[TITLE_TEXT];                /* TS_SEED: why the last key was not taken ("" none) */
 	char notice[TITLE_TEXT];
 	enum title_entry confirming;               /* TS_CONFIRM: the new game waiting for a yes */
 	int opt_sel;                               /* TS_OPTIONS: the row chosen */
@@ -255,7 +257,8 @@ static void title_draw(struct title *t)
 	int hint_rows = title_rows(title_hint);
 	int bottom = LINES - hint_rows; /* the first row of the hint */
 	int tag_rows = title_rows(title_tagline);
-	int below_rows = t->screen == TS_SEED ? 2 : below_text ? title_rows(below_text) : 0;
+	int below_rows = t->screen == TS_SEED ? 2 + (t->seed_note[0] ? title_rows(t->seed_note) : 0)
+			 : below_text ? title_rows(below_text) : 0;
 	int body = t->screen == TS_SCORES ? 4 + UI_TITLE_SCORES : t->n + 1 + below_rows;
 	bool banner = bottom >= BANNER_ROWS + tag_rows + 1 + body && COLS >= BANNER_COLS + 2;
 	int name_rows = banner ? BANNER_ROWS : 1;
@@ -287,6 +290,9 @@ static void title_draw(struct title *t)
 			mvaddnstr(below, col, line, COLS - col);
 			if (below + 1 < bottom)
 				mvaddnstr(below + 1, col, "digits, then Enter; Esc goes back", COLS - col);
+			/* a key not taken says why, never silently */
+			if (t->seed_note[0] && below + 2 < bottom)
+				title_centre(below + 2, t->seed_note, title_attr(t, UI_COL_WARN) | A_BOLD);
 		}
 	} else if (below_text && below < bottom) {
 		title_centre(below, below_text, A_BOLD);
@@ -320,6 +326,7 @@ static void title_choose(struct title *t, enum title_entry which)
 		t->screen = TS_SEED;
 		t->n_digits = 0;
 		t->digits[0] = '\0';
+		t->seed_note[0] = '\0';
 		break;
 	case E_SCORES:
 		t->screen = TS_SCORES;
@@ -344,14 +351,33 @@ static void title_select(struct title *t, enum title_entry which)
 			t->sel = i;
 }
 
+/* Whether the typed digits followed by digit d still make a 64-bit seed. */
+static bool title_seed_fits(const struct title *t, int d)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < t->n_digits; i++)
+		v = v * 10 + (uint64_t)(t->digits[i] - '0');
+	return v <= (UINT64_MAX - (uint64_t)d) / 10;
+}
+
+/*
+ * A key in the seed entry.  A key that is not taken (a digit past the
+ * largest seed, a letter, a pasted "seed=") says why on the line under
+ * the entry until the next key, so no digit is lost unseen: a seed
+ * copied from the end of a game must be the seed played.
+ */
 static void title_key_seed(struct title *t, int ch)
 {
+	t->seed_note[0] = '\0';
 	if (ch >= '0' && ch <= '9') {
-		if (t->n_digits < TITLE_SEED_DIGITS && !(t->n_digits == 1 && t->digits[0] == '0')) {
+		if (t->n_digits == 1 && t->digits[0] == '0') {
+			t->digits[0] = (char)ch; /* no leading zeros: 07 is 7 */
+		} else if (t->n_digits < TITLE_SEED_DIGITS && title_seed_fits(t, ch - '0')) {
 			t->digits[t->n_digits++] = (char)ch;
 			t->digits[t->n_digits] = '\0';
-		} else if (t->n_digits == 1 && t->digits[0] == '0') {
-			t->digits[0] = (char)ch; /* no leading zeros */
+		} else {
+			snprintf(t->seed_note, sizeof t->seed_note, "Not taken: the largest seed is %llu.",
+				 (unsigned long long)UINT64_MAX);
 		}
 		return;
 	}
@@ -378,7 +404,14 @@ static void title_key_seed(struct title *t, int ch)
 		t->done = true;
 		return;
 	default:
-		return; /* anything else is not part of a number */
+		/* anything else is not part of a number: said, and left out */
+		if (ch > ' ' && ch < 127)
+			snprintf(t->seed_note, sizeof t->seed_note, "Not taken: '%c' is not a digit; a seed is digits only.",
+				 ch);
+		else
+			snprintf(t->seed_note, sizeof t->seed_note,
+				 "Not taken: that key is not a digit; a seed is digits only.");
+		return;
 	}
 }
 

@@ -5,9 +5,9 @@
 # damage 0 for every kind so the games last.  For each build given (run
 # interleaved, A then B, ROUNDS times, so machine load hits both alike) it
 # prints one CSV line per run: the monsters' milliseconds per game turn,
-# wall (time_ai_ms_mean) and CPU (time_ai_cpu_ms_mean: empty for a build
-# without that column).
-#   build,chase,round,ai_ms_mean,ai_cpu_ms_mean
+# wall (time_ai_ms_mean) and CPU (time_ai_cpu_ms_mean, and its p95
+# time_ai_cpu_ms_p95: empty for a build without those columns).
+#   build,chase,round,ai_ms_mean,ai_cpu_ms_mean,ai_cpu_ms_p95
 # usage: tests/bench/mixed.sh BIN_A [BIN_B] (from the repository root)
 # env: ROUNDS (2), TURNS (100), GAMES (2), N (1000), PLAYER (exit),
 #      GLYPHS (only these kinds, e.g. "mU" for the diggers), SIM_ARGS (more
@@ -25,7 +25,7 @@ sets=
 for k in $(sed -n 's/^kind:[[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' "$bestiary"); do
 	sets="$sets --set $k.damage=0"
 done
-echo "build,chase,round,ai_ms_mean,ai_cpu_ms_mean"
+echo "build,chase,round,ai_ms_mean,ai_cpu_ms_mean,ai_cpu_ms_p95"
 r=1
 while [ "$r" -le "$rounds" ]; do
 	for chase in no yes; do
@@ -38,7 +38,8 @@ while [ "$r" -le "$rounds" ]; do
 				awk -F, -v b="$bin" -v c="$chase" -v r="$r" '
 					$2 == "time_ai_ms_mean" { mean = $4 }
 					$2 == "time_ai_cpu_ms_mean" { cpu = $4 }
-					END { printf "%s,%s,%s,%.4f,%s\n", b, c, r, mean, cpu }'
+					$2 == "time_ai_cpu_ms_p95" { p95 = $4 }
+					END { printf "%s,%s,%s,%.4f,%s,%s\n", b, c, r, mean, cpu, p95 }'
 		done
 	done
 	r=$((r + 1))

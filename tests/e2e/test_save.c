@@ -585,6 +585,177 @@ static void test_resumed_own_level_is_not_scored(void **state)
 	}
 }
 
+/* Starts `astray play --no-title --seed 7 --data DIR`: the campaign, with
+ * the line-mode offer of a saved game first. */
+static void start_campaign(struct fixture *f)
+{
+	char *argv[] = { (char *)bin(), (char *)"play", (char *)"--no-title", (char *)"--seed", (char *)"7",
+			 (char *)"--data", f->data, NULL };
+	if (f->running)
+		pty_close(&f->p);
+	assert_true(pty_start(&f->p, ROWS, COLS, argv));
+	f->running = true;
+}
+
+/* A game stopped at its very end (killed after its journal was filed,
+ * before the slot was freed) is ended again at the next start: what was
+ * done with it is said on the new game's screen, kept in its history (P)
+ * and printed again after it, where it stays.  It used to be printed in
+ * line mode just before the game's screen wiped it (or, from the title's
+ * new game, not at all). */
+static void test_finished_then_killed_game_is_said(void **state)
+{
+	struct fixture *f = *state;
+	setenv("ASTRAY_TEST_FINISH_STOP", "filed", 1);
+	start(f, DEATH, (const char *const[]){ "--set", "goblin.damage=1000", NULL });
+	unsetenv("ASTRAY_TEST_FINISH_STOP");
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	for (int i = 0; i < 10 && !pty_find(&f->p, "Enter leaves", NULL, NULL); i++)
+		pty_send_idle(&f->p, ".");
+	pty_send(&f->p, "\r");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	char path[256];
+	snprintf(path, sizeof path, "%s/save.jnl", f->data);
+	assert_true(exists(path)); /* the stop: the finished game is still in the slot */
+
+	start_campaign(f);
+	if (!pty_wait_text(&f->p, "The saved game had ended: it is filed in games/", WAIT_MS))
+		fail_dump(f, "the new game's screen does not say the saved game had ended");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	pty_send_idle(&f->p, "\033"); /* past any --More-- */
+	pty_send(&f->p, "P");
+	if (!pty_wait_text(&f->p, "Message history", WAIT_MS) ||
+	    !pty_wait_text(&f->p, "The saved game had ended: it is filed in games/", WAIT_MS))
+		fail_dump(f, "the history does not keep the word on the ended game");
+	pty_send_idle(&f->p, "\033");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	/* after the game's end lines, where the screen cannot wipe it */
+	const char *left = strstr(f->p.log, "You left on");
+	const char *said = left ? strstr(left, "The game saved before this one had ended; it is filed now:") : NULL;
+	if (!said || !strstr(said, "its record in"))
+		fail_dump(f, "the end lines do not say what was done with the ended game");
+	stop(f);
+}
+
+/* The screen's rows from..to-1, each trimmed, joined by one space: a
+ * text wrapped over rows reads as one line again. */
+static void rows_joined(struct fixture *f, int from, int to, char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int r = from; r < to; r++) {
+		char line[512];
+		pty_row(&f->p, r, line, sizeof line);
+		char *a = line, *e = line + strlen(line);
+		while (*a == ' ')
+			a++;
+		while (e > a && e[-1] == ' ')
+			e--;
+		if (e == a)
+			continue;
+		int w = snprintf(buf + at, size - at, "%s%.*s", at ? " " : "", (int)(e - a), a);
+		if (w < 0 || (size_t)w >= size - at)
+			break;
+		at += (size_t)w;
+	}
+}
+
+/* Waits until the rows from..to-1, joined, hold text. */
+static bool wait_joined(struct fixture *f, int from, int to, const char *text)
+{
+	char buf[8192];
+	for (int i = 0; i < WAIT_MS / 50; i++) {
+		pty_wait_idle(&f->p, 50);
+		rows_joined(f, from, to, buf, sizeof buf);
+		if (strstr(buf, text))
+			return true;
+	}
+	return false;
+}
+
+/* A failed snapshot (here a folder stands where it goes) is said whole:
+ * wrapped over the message rows and paged with --More--, not cut at the
+ * width; and it is in the history (P). */
+static void test_snapshot_failure_is_said_whole(void **state)
+{
+	struct fixture *f = *state;
+	start(f, SQUARE, NULL);
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start");
+	play_keys(f, "l");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	stop(f);
+	char snap[256];
+	snprintf(snap, sizeof snap, "%s/save.jnl.snap", f->data);
+	assert_int_equal(mkdir(snap, 0700), 0);
+	snprintf(snap, sizeof snap, "%s/save.jnl.snap/in-the-way", f->data);
+	assert_int_equal(mkdir(snap, 0700), 0);
+	/* resumed without a snapshot: one is written at once, and fails */
+	start_campaign(f);
+	if (!pty_wait_text(&f->p, "Continue it?", WAIT_MS))
+		fail_dump(f, "no offer to continue");
+	pty_answer(&f->p, "y\r");
+	wait_turn(f, 1);
+	pty_send(&f->p, "h");
+	if (!pty_wait_text(&f->p, "Snapshot failed", WAIT_MS))
+		fail_dump(f, "no word of the failed snapshot");
+	if (!pty_wait_text(&f->p, "--More--", WAIT_MS))
+		fail_dump(f, "the long notice is not paged");
+	pty_send(&f->p, " ");
+	if (!wait_joined(f, 0, 2, "whole journal (the game itself is saved)"))
+		fail_dump(f, "the notice's end never showed");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	pty_send(&f->p, "P");
+	if (!pty_wait_text(&f->p, "Message history", WAIT_MS) ||
+	    !wait_joined(f, 1, ROWS, "Snapshot failed (the game is still saved): ") ||
+	    !wait_joined(f, 1, ROWS, "whole journal (the game itself is saved)"))
+		fail_dump(f, "the history does not keep the failed snapshot whole");
+	pty_send_idle(&f->p, "\033");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	assert_true(pty_log_has(&f->p, "The game is saved in"));
+}
+
+/* A data folder where no save can be written: the message says how to
+ * play anyway (--no-save, or another --data folder).  A user's read-only
+ * folder (mode 0500); root writes into any folder, so as root a folder of
+ * /proc, where nothing can be created, stands in for it. */
+static void test_read_only_data_folder_says_no_save(void **state)
+{
+	struct fixture *f = *state;
+	char folder[128];
+	if (geteuid() != 0) {
+		snprintf(folder, sizeof folder, "%s/ro", f->data);
+		assert_int_equal(mkdir(folder, 0500), 0);
+	} else {
+		snprintf(folder, sizeof folder, "/proc/self/fdinfo");
+	}
+	char *argv[] = { (char *)bin(), (char *)"play", (char *)SQUARE, (char *)"--data", folder, NULL };
+	assert_true(pty_start(&f->p, ROWS, COLS, argv));
+	f->running = true;
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	if (!pty_log_has(&f->p, "astray: cannot save the game: ") || !pty_log_has(&f->p, "--no-save"))
+		fail_dump(f, "the message does not say --no-save");
+	assert_true(WIFEXITED(f->p.status));
+	assert_int_equal(WEXITSTATUS(f->p.status), 1);
+	stop(f);
+	/* and it plays with --no-save */
+	char *argv2[] = { (char *)bin(), (char *)"play", (char *)SQUARE, (char *)"--data", folder, (char *)"--no-save",
+			  NULL };
+	assert_true(pty_start(&f->p, ROWS, COLS, argv2));
+	f->running = true;
+	if (!pty_wait_text(&f->p, "Turn 0", WAIT_MS))
+		fail_dump(f, "the game did not start with --no-save");
+	pty_send(&f->p, "Qy");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+	if (geteuid() != 0)
+		chmod(folder, 0700); /* for the teardown's rm */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -597,6 +768,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_death_files_the_game_and_scores_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_declined_save_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resumed_own_level_is_not_scored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finished_then_killed_game_is_said, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_failure_is_said_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_only_data_folder_says_no_save, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }

@@ -327,8 +327,12 @@ static void test_seed_entry(void **state)
 	start_title(t);
 	pty_send(&t->p, "d");
 	expect(t, "Seed:");
-	pty_send(&t->p, "4x2");   /* a letter is not part of a number */
+	pty_send(&t->p, "4x");    /* a letter is not part of a number: said, not taken */
+	expect(t, "'x' is not a digit");
+	pty_send(&t->p, "2");     /* the next key takes the word away */
 	expect(t, "Seed: 42");
+	if (!pty_wait_gone(&t->p, "is not a digit", WAIT_MS))
+		fail_dump(t, "the word on the x stayed");
 	pty_send(&t->p, "9\177"); /* Backspace takes the 9 back */
 	if (!pty_wait_gone(&t->p, "Seed: 429", WAIT_MS))
 		fail_dump(t, "Backspace did not erase");
@@ -346,6 +350,46 @@ static void test_seed_entry(void **state)
 	expect_game(t, again, sizeof again);
 	assert_string_equal(status, again);
 	quit_game(t);
+}
+
+/* The largest seed has 20 digits, and the entry takes them all: a seed
+ * copied from a game's end is the seed played.  A digit past it is
+ * refused with a word why, never dropped unseen. */
+static void test_seed_entry_largest(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	pty_send(&t->p, "d");
+	expect(t, "Seed:");
+	pty_send(&t->p, "18446744073709551615");
+	expect(t, "Seed: 18446744073709551615");
+	pty_send(&t->p, "7");
+	expect(t, "Not taken: the largest seed is 18446744073709551615.");
+	int row, col;
+	assert_false(pty_find(&t->p, "Seed: 184467440737095516157", &row, &col));
+	pty_send(&t->p, "\r");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "seed=18446744073709551615 outcome=quit"));
+	assert_true(pty_log_has(&t->p, "This dungeon again: astray play --dungeon --seed 18446744073709551615\r\n"));
+}
+
+/* Seed 0 is a seed like any other: the end line plays that dungeon
+ * again (it printed the campaign's "Play it again" line). */
+static void test_dungeon_seed_zero_again(void **state)
+{
+	struct title_test *t = *state;
+	start(t, 24, 80, "--dungeon", "--seed=0");
+	char status[256];
+	expect_game(t, status, sizeof status);
+	if (!strstr(status, "(1/10)"))
+		fail_dump(t, "--dungeon --seed 0 did not start a dungeon");
+	quit_game(t);
+	assert_true(pty_log_has(&t->p, "seed=0 outcome=quit"));
+	if (!pty_log_has(&t->p, "This dungeon again: astray play --dungeon --seed 0\r\n"))
+		fail_dump(t, "no \"This dungeon again\" line for seed 0");
+	assert_false(pty_log_has(&t->p, "Play it again"));
 }
 
 static void test_seed_escape(void **state)
@@ -653,7 +697,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_one_game_per_data_folder),
 		T(test_continue_damaged_save_asks),
-		T(test_seed_entry), T(test_seed_escape),
+		T(test_seed_entry), T(test_seed_escape), T(test_seed_entry_largest), T(test_dungeon_seed_zero_again),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),
 		T(test_new_game_asks_first), T(test_title_without_campaign), T(test_title_wraps),

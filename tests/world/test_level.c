@@ -412,6 +412,35 @@ static void test_movingai_import(void **state)
 	diag_list_fini(&d);
 }
 
+/* A side past the largest level in a .map header: said at the number,
+ * with the limit (the format's reader called it an unexpected line). */
+static void test_movingai_side_too_large(void **state)
+{
+	(void)state;
+	static const char tall[] = "type octile\nheight 100000\nwidth 5\nmap\n.....\n";
+	struct diag_list d = { 0 };
+	assert_null(level_from_movingai("tall.map", tall, sizeof tall - 1, 1, 0, 'g', &d));
+	assert_int_equal(d.errors, 1);
+	assert_string_equal(d.items[0].file, "tall.map");
+	assert_int_equal(d.items[0].line, 2);
+	assert_int_equal(d.items[0].col, 8);
+	assert_non_null(strstr(d.items[0].msg, "height 100000 is too large (at most 4096)"));
+	diag_list_fini(&d);
+	/* just past the limit, the width, CRLF and a tab; and a number too
+	 * long for any integer */
+	static const char wide[] = "type octile\r\nwidth\t4097\r\nheight 4\r\nmap\r\n";
+	assert_null(level_from_movingai("wide.map", wide, sizeof wide - 1, 1, 0, 'g', &d));
+	assert_int_equal(d.items[0].line, 2);
+	assert_int_equal(d.items[0].col, 7);
+	assert_non_null(strstr(d.items[0].msg, "width 4097 is too large (at most 4096)"));
+	diag_list_fini(&d);
+	static const char huge[] = "type octile\nheight 3\nwidth 99999999999999999999999999999999\nmap\n";
+	assert_null(level_from_movingai("huge.map", huge, sizeof huge - 1, 1, 0, 'g', &d));
+	assert_int_equal(d.items[0].line, 3);
+	assert_non_null(strstr(d.items[0].msg, "is too large (at most 4096)"));
+	diag_list_fini(&d);
+}
+
 static void test_movingai_shared_maps(void **state)
 {
 	(void)state;
@@ -645,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_permanent_wall),
 		cmocka_unit_test(test_round_trip_campaign),
 		cmocka_unit_test(test_movingai_import),
+		cmocka_unit_test(test_movingai_side_too_large),
 		cmocka_unit_test(test_movingai_shared_maps),
 		cmocka_unit_test(test_largest_map),
 		cmocka_unit_test(test_fuzz_corpus),

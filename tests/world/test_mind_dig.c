@@ -468,6 +468,96 @@ static void test_large_level_keeps_route(void **state)
 	fixture_fini(&f);
 }
 
+/* A 200x200 level (a large one) with the player at (180, 100), a goblin
+ * at (20, 50) that makes the shared flood when it plans (it acts first),
+ * a digger at (20, 100), both told where the player is; with `wall` a
+ * wall down x = 100 from y = 21 to the bottom, so the walk round it is
+ * long; with `blocker` an idle goblin at (25, 100), on the digger's way. */
+static struct game *far_game(struct fixture *f, bool wall, bool blocker)
+{
+	const int w = 200, h = 200;
+	char *text = malloc((size_t)(w + 1) * h + 1);
+	assert_non_null(text);
+	size_t n = 0;
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++)
+			text[n++] = x == 0 || y == 0 || x == w - 1 || y == h - 1 ? '#'
+				    : (wall && x == 100 && y > 20)       ? '#'
+									 : '.';
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[100 * (w + 1) + 180] = '@';
+	text[150 * (w + 1) + 180] = '>';
+	text[50 * (w + 1) + 20] = 'g';
+	text[100 * (w + 1) + 20] = 'U';
+	if (blocker)
+		text[100 * (w + 1) + 25] = 'g';
+	struct game *g = dig_game(f, "square8", text, 1, NULL);
+	free(text);
+	g->ai.all_hunt = false;
+	g->ai.share = AI_SHARE_ALWAYS;
+	assert_true(g->ai.share_need > AI_SHARE_MIN);
+	struct monster *gob = game_monster_at(g, 20, 50), *u = game_monster_at(g, 20, 100);
+	assert_non_null(gob);
+	assert_non_null(u);
+	ai_mind_alert(&gob->mind, gob->kind, 180, 100, g->turn);
+	ai_mind_alert(&u->mind, u->kind, 180, 100, g->turn);
+	return g;
+}
+
+/* Rules 6 (docs/ai.md, "Far from the goal, no search across the level"):
+ * on a large level a digger far from its goal whose walk on the shared
+ * flood costs no more than `dig` + h / 8 over the straight distance walks
+ * it, with no search of its own; with a long way round it searches (and
+ * plans to dig through the wall). */
+static void test_far_digger_walks_flood(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = far_game(&f, false, false);
+	struct monster *u = game_monster_at(g, 20, 100);
+	act_wait(g);
+	assert_true(g->ai.stats.floods >= 1);
+	assert_int_equal(g->ai.stats.searches - g->ai.stats.floods, 0);
+	assert_int_equal(u->x, 21); /* straight on toward the player */
+	assert_int_equal(u->y, 100);
+	fixture_fini(&f);
+
+	g = far_game(&f, true, false);
+	u = game_monster_at(g, 20, 100);
+	act_wait(g);
+	assert_true(g->ai.stats.searches - g->ai.stats.floods >= 1);
+	/* its route ends at the wall it will dig (x = 100), not round it */
+	int last = u->mind.route[u->mind.route_len - 1];
+	assert_int_equal(grid_x(g->grid, last), 100);
+	assert_false(grid_passable(g->grid, last));
+	fixture_fini(&f);
+}
+
+/* Rules 6: a far digger whose next step is held goes round the monster in
+ * its way with no search across the level (before, a search with crowd
+ * costs toward its goal). */
+static void test_far_digger_goes_round(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = far_game(&f, true, true);
+	struct monster *u = game_monster_at(g, 20, 100), *b = game_monster_at(g, 25, 100);
+	assert_non_null(b);
+	for (int i = 0; i < 4; i++)
+		act_wait(g);
+	assert_int_equal(u->x, 24); /* before the blocker, on its route */
+	assert_int_equal(u->y, 100);
+	long expanded = g->ai.stats.expanded, searches = g->ai.stats.searches - g->ai.stats.floods;
+	act_wait(g);
+	assert_false(u->x == 24 && u->y == 100); /* round it */
+	assert_int_equal(b->x, 25);
+	assert_true(g->ai.stats.searches - g->ai.stats.floods - searches <= 1);
+	assert_true(g->ai.stats.expanded - expanded <= AI_REJOIN_BUDGET);
+	fixture_fini(&f);
+}
+
 /* The shipped bestiary's diggers are diggers, and the defaults dig not. */
 static void test_bestiary_kinds(void **state)
 {
@@ -501,6 +591,8 @@ int main(void)
 		cmocka_unit_test(test_memory_does_not_leak),
 		cmocka_unit_test(test_deterministic_and_saved_mid_dig),
 		cmocka_unit_test(test_large_level_keeps_route),
+		cmocka_unit_test(test_far_digger_walks_flood),
+		cmocka_unit_test(test_far_digger_goes_round),
 		cmocka_unit_test(test_bestiary_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -673,6 +673,37 @@ static void test_newline_level_name(void **state)
 	free(out);
 }
 
+/* sim-report's header says what the games were played under, as sim's
+ * does: each side's player, turn limit, bestiary (file and text hash)
+ * and --set, from the files' settings column (issue 33, item 12). */
+static void test_report_header_settings(void **state)
+{
+	(void)state;
+	BIN_SKIP();
+	char args[1024];
+	static const char run[] = "sim levels/02-the-chase.lvl --games 4 --no-time --player flee --turns 400";
+	for (int i = 1; i <= 2; i++) {
+		snprintf(args, sizeof args, "%s --set goblin.sight=7 --shard %d/2 > %s/h%d.csv", run, i, dir, i);
+		free(ok(args));
+		snprintf(args, sizeof args, "%s --compare goblin.sight=3 goblin.sight=9 --shard %d/2 > %s/k%d.csv", run,
+			 i, dir, i);
+		free(ok(args));
+	}
+	snprintf(args, sizeof args, "sim-report %s/h2.csv %s/h1.csv", dir, dir);
+	char *out = ok(args);
+	if (!strstr(out, "\nsettings: player flee; at most 400 turns; bestiary levels/bestiary.txt (text hash ") ||
+	    !strstr(out, "); goblin.sight=7\n"))
+		fail_msg("sim-report's header lacks the run's settings:\n%s", out);
+	free(out);
+	snprintf(args, sizeof args, "sim-report %s/k1.csv %s/k2.csv", dir, dir);
+	out = ok(args);
+	if (!strstr(out, "compare (same seeds for both): A = player flee; at most 400 turns; bestiary ") ||
+	    !strstr(out, "); goblin.sight=3\n") || !strstr(out, "B = player flee; at most 400 turns; ") ||
+	    !strstr(out, "); goblin.sight=9\n"))
+		fail_msg("sim-report's header lacks each side's settings:\n%s", out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_heat_shards),
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_newline_level_name),
+		cmocka_unit_test(test_report_header_settings),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

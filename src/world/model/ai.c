@@ -55,6 +55,7 @@
 #include "ai_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "fov.h"
@@ -218,6 +219,7 @@ void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell)
 	ai->flood_goal = -1;
 	ai->near_goal = -1;
 	mind_stairs_forget(ai->stairs);
+	mind_pack_forget(ai->pack);
 	if (!grid->cost[cell]) {
 		ai->region[cell] = -1; /* play never closes a cell; kept sound if it did */
 		return;
@@ -265,6 +267,7 @@ bool ai_level_refresh(struct ai *ai, const struct grid *grid)
 {
 	ai->flood_goal = -1;
 	ai->near_goal = -1;
+	mind_pack_forget(ai->pack);
 	/* solid[] stays: the cells no one can dig never change */
 	ai->regions = level_grid_regions(grid, ai->region);
 	return ai->regions >= 0;
@@ -703,12 +706,129 @@ static void plan_search(struct ai *ai, const struct ai_view *v, const struct mon
 	mi->route_stuck = len == r.len && (st == PATH_FALLBACK || st == PATH_NO_ROUTE);
 }
 
+/* ---- sidesteps and own searchers far from their goal on large levels ---- */
+
+/* The free neighbour of `here` nearer the source of fl (settled at here)
+ * that starts the cheapest walk (the step's cost plus the distance from
+ * there), not the player's cell; -1 none. */
+static int downhill_free(const struct ai_view *v, struct flood_ctx *fl, int here)
+{
+	int pc = ai_player_cell(v), to = -1;
+	double dh = flood_distance(fl, here), best = 0;
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(v->grid, here, false, s);
+	for (int i = 0; i < n; i++) {
+		int c = s[i].cell;
+		if (c == pc || v->occupant[c] >= 0)
+			continue;
+		double d = flood_distance(fl, c);
+		if (d < 0 || !(d < dh))
+			continue;
+		double f = d + s[i].step * v->grid->cost[c];
+		if (to < 0 || f < best) {
+			best = f;
+			to = c;
+		}
+	}
+	return to;
+}
+
+/* The route of a sidestep: here, then `to`; planned again at the next action. */
+static void sidestep(const struct ai_view *v, struct mind *mi, int here, int to)
+{
+	mi->route[0] = here;
+	mi->route[1] = to;
+	mi->route_len = 2;
+	mi->route_pos = 0;
+	mi->route_stuck = false;
+	mi->next_repath = v->turn;
+}
+
+bool ai_far(const struct ai *ai, const struct ai_view *v, int here, int goal)
+{
+	return large_level(ai) && grid_heuristic(v->grid, here, goal) > AI_NEAR_DIST;
+}
+
+bool ai_far_flood(struct ai *ai, const struct ai_view *v, const struct monster_kind *k, struct mind *mi, int here,
+		  int goal, double penalty)
+{
+	if (!ai_far(ai, v, here, goal) || ai->flood_goal < 0 || !flood_finished(ai->flood) ||
+	    !flood_settled(ai->flood, here))
+		return false;
+	double dg = flood_distance(ai->flood, goal);
+	if (!(dg >= 0 && dg < AI_STALE_DIST))
+		return false;
+	int source = ai->flood_goal;
+	/* Any route through a blocked cell costs at least h + P (h the
+	 * straight distance), so the walk the flood gives (D) is no dearer
+	 * when D - h <= P; far off, a walk up to an eighth of h dearer than
+	 * that is taken too (the tolerance of ai_route_fresh): it digs, or
+	 * presses against walls, where it counts, near its goal. */
+	double h = grid_heuristic(v->grid, here, source);
+	if (penalty > 0 && flood_distance(ai->flood, here) - h > penalty + h / AI_FRESH_RATIO)
+		return false;
+	plan_downhill(ai->flood, v, k, mi, here, source);
+	return mi->route_len >= 2;
+}
+
+bool ai_far_rejoin(struct ai *ai, const struct ai_view *v, const struct monster_kind *k, struct mind *mi, int here,
+		   int goal)
+{
+	int pos = mi->route_pos, last = mi->route_len - 1, pc = ai_player_cell(v);
+	if (!ai_far(ai, v, here, goal) || k->crowd <= 0 || pos > last || mi->route[pos] != here)
+		return false;
+	/* where the whole flood serves, the free neighbour still downhill on
+	 * it that starts the cheapest walk: no search (it plans again from
+	 * there at its next action) */
+	if (ai->flood_goal >= 0 && flood_finished(ai->flood) && flood_settled(ai->flood, here)) {
+		double dg = flood_distance(ai->flood, goal);
+		int to = dg >= 0 && dg < AI_STALE_DIST ? downhill_free(v, ai->flood, here) : -1;
+		if (to >= 0) {
+			sidestep(v, mi, here, to);
+			return true;
+		}
+	}
+	/* with no way round near, it keeps its route and waits for the jam
+	 * to move, as after a detour (no search again before the window ends) */
+	int every = k->repath > 1 ? k->repath : 1;
+	mi->commit_until = v->turn + (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT);
+	/* the farthest free, passable cell of its route at most AI_REJOIN
+	 * steps on, and at least two (the next one is held) */
+	int j = pos + AI_REJOIN < last ? pos + AI_REJOIN : last;
+	for (; j >= pos + 2; j--) {
+		int c = mi->route[j];
+		if (v->grid->cost[c] && v->occupant[c] < 0 && c != pc)
+			break;
+	}
+	if (j < pos + 2)
+		return true;
+	struct path_options opt = path_options_default();
+	opt.extra = ai_crowd(ai, v, k->crowd);
+	opt.budget = AI_REJOIN_BUDGET;
+	struct path_result r;
+	double t0 = clock_us();
+	enum path_status st = path_find(ai->path, here, mi->route[j], &opt, &r);
+	ai_count_search(ai, &r, clock_us() - t0);
+	int tail = last - j;
+	if (st != PATH_FOUND || r.len < 2 || r.len + tail > mi->route_cap)
+		return true;
+	memmove(mi->route + r.len, mi->route + j + 1, (size_t)tail * sizeof *mi->route);
+	memcpy(mi->route, r.cells, (size_t)r.len * sizeof *mi->route);
+	mi->route_len = r.len + tail;
+	mi->route_pos = 0;
+	return true;
+}
+
 /* Plans a route from the monster's cell toward goal (rule 3, or rule 4 with crowd). */
 static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
 		 int goal, bool crowd)
 {
 	const struct monster_kind *k = m->kind;
 	int here = ai_monster_cell(v, m);
+	/* rule 4 for an own searcher far from its goal: round the monster in
+	 * its way and back onto its own route (docs/ai.md, "Scale") */
+	if (crowd && !shareable_in(ai, k) && ai_far_rejoin(ai, v, k, mi, here, goal))
+		return;
 	int every = k->repath > 1 ? k->repath : 1;
 	mi->next_repath = (v->turn / every + 1) * every;
 	mi->commit_until = crowd ? v->turn + (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) : 0;
@@ -724,12 +844,25 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 	}
 	if (flood && crowd && plan_crowd_on_flood(ai, fl, v, k, mi, here))
 		return;
+	if (!crowd && !shareable_in(ai, k) && ai_far_flood(ai, v, k, mi, here, goal, k->penalty))
+		return;
 	plan_search(ai, v, k, mi, here, goal, crowd);
 }
 
 void ai_crowd_detour(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal)
 {
 	plan(ai, v, m, mi, goal, true);
+}
+
+/* Whether a monster of kind k that finds its next step held queues on a
+ * large level (sidesteps downhill, else waits up to `wait_detour` actions
+ * before a detour): a mind other than chase on the shared flood.  The
+ * chase kinds have the crowd rule (crowd.c), or the detour rule as it
+ * was; `waited` counts the waits (its crowd-rule priority is only read
+ * for chase kinds). */
+static bool queues(const struct ai *ai, const struct monster_kind *k)
+{
+	return crowd_horizon_rule(ai) && shareable_in(ai, k) && k->behaviour != MIND_CHASE;
 }
 
 /* The next cell of the route (rules 2-4), or -1 to wait. */
@@ -753,6 +886,30 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 		 * docs/perf-log.md 2026-11-28). */
 		if (crowd_horizon_rule(ai) && mi->commit_until > v->turn)
 			return -1;
+		/* On a large level a monster of a mind other than chase that
+		 * follows the shared flood steps round the one in its way, to a
+		 * free cell still nearer the goal, before it searches a detour
+		 * (the detours were a third of the mixed benchmark's AI time,
+		 * docs/perf-log.md 2026-11-28). */
+		if (queues(ai, m->kind)) {
+			int here = ai_monster_cell(v, m);
+			struct flood_ctx *fl = ai_crowd_field(ai, v, goal, here);
+			int to = fl ? downhill_free(v, fl, here) : -1;
+			if (to >= 0) {
+				sidestep(v, mi, here, to);
+				mi->waited = 0;
+				ai->plan_cell = to;
+				return to;
+			}
+			/* walled in: it waits in the queue, and searches a
+			 * detour only past its kind's `wait_detour` actions, as
+			 * the crowd rule's hunters do (crowd.c) */
+			if (mi->waited < m->kind->wait_detour) {
+				mi->waited++;
+				return -1;
+			}
+			mi->waited = 0;
+		}
 		plan(ai, v, m, mi, goal, true);
 		if (mi->route_pos + 1 >= mi->route_len)
 			return -1;
@@ -760,6 +917,8 @@ int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m
 		if (v->occupant[next] >= 0)
 			return -1;
 	}
+	if (queues(ai, m->kind))
+		mi->waited = 0;
 	ai->plan_cell = next;
 	return next;
 }

@@ -102,6 +102,8 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_NEAR_DIST 48.0
 #define AI_ROUTE_MAX 128    /* cells of a route a monster keeps (it replans when they run out) */
 #define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
+#define AI_REJOIN 8           /* large levels: a far own searcher goes round a blocker back onto its route this many cells on */
+#define AI_REJOIN_BUDGET 1024 /* ... in a search of at most this many expansions (ai_far_rejoin) */
 #define AI_PUSH_MAX 64      /* monsters one action may push ahead of it (crowd.c) */
 
 /*

@@ -55,6 +55,31 @@ bool ai_route_fresh(const struct ai *ai, const struct ai_view *v, const struct m
  * wait.  The caller that steps to it must advance mi->route_pos. */
 int ai_next_step(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi, int goal);
 
+/*
+ * Own searchers far from their goal on a large level (docs/ai.md,
+ * "Scale"; a kind off the shared flood, a digger): farther than
+ * AI_NEAR_DIST from goal on a level of more than AI_SHARE_MIN x
+ * AI_SHARE_CELLS open cells.
+ */
+bool ai_far(const struct ai *ai, const struct ai_view *v, int here, int goal);
+/* Rule 3 for one of them: when the whole shared flood serves goal (its
+ * source within AI_STALE_DIST) and its walk from `here` costs at most
+ * penalty + h / AI_FRESH_RATIO more than the straight distance h (every
+ * route through a blocked cell costs at least h + P; penalty <= 0:
+ * automatic P, always), its route is that walk, downhill toward the
+ * flood's source, as a chaser's; false (nothing changed) when not. */
+bool ai_far_flood(struct ai *ai, const struct ai_view *v, const struct monster_kind *k, struct mind *mi, int here,
+		  int goal, double penalty);
+/* Rule 4 for one of them: round the monster holding its next step and
+ * back onto its own route, at its farthest free cell at most AI_REJOIN
+ * steps on (a search with crowd costs and at most AI_REJOIN_BUDGET
+ * expansions), committed for the detour's window; with no such way it
+ * keeps its route and waits out the window.  False (nothing changed) when
+ * it is not far, does not detour (crowd 0) or is off its route.
+ * AI_REJOIN and AI_REJOIN_BUDGET are in ai.h. */
+bool ai_far_rejoin(struct ai *ai, const struct ai_view *v, const struct monster_kind *k, struct mind *mi, int here,
+		   int goal);
+
 /* ---- crowds (crowd.c; docs/ai.md, "Crowds: priority passing") ---- */
 
 /* Whether kind k's plans are the exact route the shared field gives. */
@@ -191,6 +216,9 @@ void mind_ambush_destroy(struct mind_ambush *a); /* NULL does nothing */
 /* A new game turn (ai_turn_begin): this turn's posts and lairs are made
  * again at the first mind that asks. */
 void mind_pack_turn(struct mind_pack *p);
+/* A cost of the grid changed (ai_cell_changed, ai_level_refresh): the
+ * pack's fields, kept while the player stands, are made again. */
+void mind_pack_forget(struct mind_pack *p);
 void mind_ambush_turn(struct mind_ambush *a);
 
 bool mind_pack(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, bool sees,

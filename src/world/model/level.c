@@ -1385,11 +1385,53 @@ static int movingai_map_line(const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * A `height N` or `width N` header line of a .map whose N (digits, any
+ * count) is past LEVEL_MAX_SIDE: reported at the number with the limit,
+ * true.  The reader of the format (movingai.c) takes sides up to 65536
+ * and calls a larger one an unexpected line; a level is at most
+ * LEVEL_MAX_SIDE a side, and the designer should read that.
+ */
+static bool movingai_side_too_large(const char *fname, const char *text, size_t len, struct diag_list *diags)
+{
+	struct cursor c = { text, len, 0, 0 };
+	const char *s;
+	size_t n;
+	while (next_line(&c, &s, &n)) {
+		while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		if (n == 3 && memcmp(s, "map", 3) == 0)
+			return false;
+		size_t kl = n > 6 && memcmp(s, "height", 6) == 0 ? 6 : n > 5 && memcmp(s, "width", 5) == 0 ? 5 : 0;
+		if (kl == 0 || (s[kl] != ' ' && s[kl] != '\t'))
+			continue;
+		size_t at = kl;
+		while (at < n && (s[at] == ' ' || s[at] == '\t'))
+			at++;
+		size_t end = at;
+		long long v = 0;
+		while (end < n && s[end] >= '0' && s[end] <= '9') {
+			if (v <= LEVEL_MAX_SIDE)
+				v = v * 10 + (s[end] - '0');
+			end++;
+		}
+		if (end == at || end != n || v <= LEVEL_MAX_SIDE)
+			continue; /* not a number, or one that fits: the reader judges it */
+		diag_add(diags, DIAG_ERROR, fname, c.line, (int)at + 1, "%s %.*s%s is too large (at most %d)",
+			 kl == 6 ? "height" : "width", (int)(end - at > 24 ? 24 : end - at), s + at,
+			 end - at > 24 ? "..." : "", LEVEL_MAX_SIDE);
+		return true;
+	}
+	return false;
+}
+
 struct level *level_from_movingai(const char *file, const char *text, size_t len, uint64_t seed,
 				  int n_monsters, char monster_glyph, struct diag_list *diags)
 {
 	const char *fname = file ? file : "<map>";
 	char err[DIAG_ERR_LEN];
+	if (movingai_side_too_large(fname, text ? text : "", text ? len : 0, diags))
+		return NULL;
 	struct grid *g = movingai_parse_map(text ? text : "", text ? len : 0, err, sizeof err);
 	if (!g) {
 		int line = 0, used = 0;

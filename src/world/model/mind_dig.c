@@ -74,12 +74,21 @@ static void plan(struct ai *ai, const struct ai_view *v, const struct monster *m
 {
 	const struct monster_kind *k = m->kind;
 	int here = ai_monster_cell(v, m);
+	/* far from its goal on a large level: round the monster in its way
+	 * and back onto its route, never a search across the level */
+	if (crowd && ai_far_rejoin(ai, v, k, mi, here, goal))
+		return;
 	int every = k->repath > 1 ? k->repath : 1;
 	mi->next_repath = (v->turn / every + 1) * every;
 	mi->commit_until = crowd ? v->turn + (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) : 0;
 	mi->route_goal = goal;
 	mi->route_pos = 0;
 	mi->route_stuck = false;
+	/* far from its goal and digging would not pay (the walk of the
+	 * shared flood costs at most `dig` more than the straight distance):
+	 * it walks the flood's way, as a chaser does */
+	if (!crowd && ai_far_flood(ai, v, k, mi, here, goal, k->dig))
+		return;
 
 	struct path_options opt = path_options_default();
 	opt.weight = k->weight;

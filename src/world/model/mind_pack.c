@@ -42,7 +42,10 @@
  * members have posts.  Cost a turn: an O(monsters) scan, up to eight
  * fields of at most (2 pack + 5)^2 cells and in a narrow place one of at
  * most (6 pack + 9)^2, the pairing (posts^2 x members); no member
- * searches on its own.
+ * searches on its own.  A field is kept from turn to turn while its post,
+ * the player's cell and its radius stay and no cost of the grid changed
+ * (mind_pack_forget, from ai_cell_changed): while the player stands and
+ * fights, no field is made again.
  */
 #include "ai_internal.h"
 
@@ -65,6 +68,11 @@ struct mind_pack {
 	int cand[PACK_POSTS]; /* the cells */
 	bool taken[PACK_POSTS];
 	struct mind_field field[PACK_POSTS]; /* toward each */
+	/* what each field was made for (its post, the player's cell, its
+	 * radius; -1: nothing): a field is a pure function of those and the
+	 * grid's costs, so it is kept while they stay (mind_pack_forget when
+	 * a cost changes) */
+	int made_post[PACK_POSTS], made_pc[PACK_POSTS], made_reach[PACK_POSTS];
 	int max_monsters;
 	int scanned;  /* monsters the assignment looked at (slot, post hold for them) */
 	int *slot;    /* per monster: its post's field; -1 none, -2 a member without one */
@@ -78,6 +86,7 @@ struct mind_pack *mind_pack_create(int max_monsters)
 	if (!p)
 		return NULL;
 	p->turn = -1;
+	mind_pack_forget(p);
 	p->max_monsters = max_monsters;
 	size_t n = (size_t)max_monsters + 1;
 	p->slot = malloc(n * sizeof *p->slot);
@@ -109,6 +118,14 @@ void mind_pack_turn(struct mind_pack *p)
 {
 	if (p)
 		p->turn = -1;
+}
+
+void mind_pack_forget(struct mind_pack *p)
+{
+	if (!p)
+		return;
+	for (int f = 0; f < PACK_POSTS; f++)
+		p->made_post[f] = p->made_pc[f] = p->made_reach[f] = -1;
 }
 
 /* A field run, counted in the AI's statistics. */
@@ -204,7 +221,14 @@ static struct mind_pack *assign(struct ai *ai, const struct ai_view *v)
 	for (int r = 0; r < p->n_cand; r++) {
 		p->taken[r] = false;
 		int reach = r == cut_at ? CUT_RADIUS(radius) : RING_RADIUS(radius);
+		/* the same post, player's cell and radius as the field already
+		 * holds (the player stood still: most turns of a fight): kept */
+		if (p->made_post[r] == p->cand[r] && p->made_pc[r] == pc && p->made_reach[r] == reach)
+			continue;
 		field_run(ai, &p->field[r], g, pc, reach, &p->cand[r], 1, pc);
+		p->made_post[r] = p->cand[r];
+		p->made_pc[r] = pc;
+		p->made_reach[r] = reach;
 	}
 	/* ties: the lower monster (members[] is by index), then the post listed first */
 	for (int round = 0; round < p->n_cand; round++) {

@@ -1,0 +1,461 @@
+/*
+ * region.c - connected regions of a grid's passable cells (region.h), for
+ * the fallback search (path.c): a goal outside the start's region cannot be
+ * reached without crossing a blocked cell, which one comparison now says
+ * where a search had to settle the whole start region to learn it.
+ *
+ * Each passable cell holds an id of a union-find over ids; the cells of a
+ * region hold ids of one set.  A full labelling is a scan in cell order
+ * that joins each cell to its earlier neighbours (a union-find over cell
+ * indices held in the label array itself, every link to the smaller
+ * index), then a second scan that gives each root a dense id (a cell's
+ * parent is earlier, so it already holds its root's id).  No queue, no
+ * memory beyond the labels and the sets.
+ *
+ * Changes: an opening cell unites the sets of its neighbours (by size).
+ * A closing cell leaves its region whole when the passable cells around
+ * it that touch it form one run around it (they stay joined through each
+ * other).  Otherwise walks start from each run at once, a cell each in
+ * turn (split_check): walks that meet are one side; a side whose walks
+ * all end without meeting the others is cut off and gets a new id.  The
+ * cost is about the smaller side, or the distance at which the sides
+ * meet, not the region.  A walk past SPLIT_WALK_LIMIT cells gives up and
+ * marks the labels stale, and region_refresh labels the map anew.
+ *
+ * What this file does not do: know which array the grid will point at
+ * next, or notice a change nobody reports (the caller reports each one).
+ */
+#include "region.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct region {
+	const struct grid *g;
+	const uint8_t *cost;   /* the array the labels describe */
+	bool cc;               /* corner cutting: long steps join cells too */
+	bool stale;
+	int w, h, n;
+	int conn;              /* expansion-table rows that join cells: 4, 6 or 8 */
+	int32_t *label;        /* n: a set id, or -1 blocked */
+	int32_t *parent;       /* cap: the union-find over ids */
+	int32_t *size;         /* cap: cells in a root's set */
+	int32_t ids, cap;      /* ids in use, room */
+	long regions;
+	long rebuilds;
+	/* split_check's scratch, made on its first use */
+	uint32_t *mark;        /* n: which walk of which check reached the cell */
+	uint32_t epoch;        /* the marks of the current check start here */
+	int *walk[4];          /* each walk's cells, in the order reached */
+	long walk_cap[4];
+};
+
+static int conn_rows(enum grid_topology t, bool cc)
+{
+	if (t == GRID_HEX)
+		return 6;
+	return cc && (t == GRID_SQUARE8 || t == GRID_DIAMOND8) ? 8 : 4;
+}
+
+/* Neighbour i (expansion table row) of (x, y), or -1 outside the map. */
+static inline int nb(const struct region *r, int x, int y, int i)
+{
+	const enum grid_topology t = r->g->topo;
+	const int nx = x + grid_nb_dx(t, y, i), ny = y + grid_nb_dy(t, i);
+	if ((unsigned)nx >= (unsigned)r->w || (unsigned)ny >= (unsigned)r->h)
+		return -1;
+	return ny * r->w + nx;
+}
+
+static int32_t find_mut(struct region *r, int32_t id)
+{
+	while (r->parent[id] != id) {
+		r->parent[id] = r->parent[r->parent[id]];
+		id = r->parent[id];
+	}
+	return id;
+}
+
+static int32_t find_const(const struct region *r, int32_t id)
+{
+	while (r->parent[id] != id)
+		id = r->parent[id];
+	return id;
+}
+
+static bool reserve(struct region *r, int32_t need)
+{
+	if (need <= r->cap)
+		return true;
+	int32_t cap = r->cap > 0 ? r->cap : 64;
+	while (cap < need)
+		cap = cap > INT32_MAX / 2 ? INT32_MAX : cap * 2;
+	int32_t *p = realloc(r->parent, (size_t)cap * sizeof *p);
+	if (!p)
+		return false;
+	r->parent = p;
+	int32_t *s = realloc(r->size, (size_t)cap * sizeof *s);
+	if (!s)
+		return false;
+	r->size = s;
+	r->cap = cap;
+	return true;
+}
+
+/* The scan's union-find over cell indices, in the label array: a root
+ * holds its own index, and every link goes to a smaller index. */
+static int32_t cell_root(int32_t *lab, int32_t c)
+{
+	while (lab[c] != c) {
+		lab[c] = lab[lab[c]];
+		c = lab[c];
+	}
+	return c;
+}
+
+bool region_rebuild(struct region *r)
+{
+	const uint8_t *cost = r->g->cost;
+	int32_t *lab = r->label;
+	r->cost = cost;
+	r->rebuilds++;
+	for (int y = 0, c = 0; y < r->h; y++)
+		for (int x = 0; x < r->w; x++, c++) {
+			if (!cost[c]) {
+				lab[c] = -1;
+				continue;
+			}
+			lab[c] = c;
+			for (int i = 0; i < r->conn; i++) {
+				const int v = nb(r, x, y, i);
+				if (v < 0 || v > c || !cost[v])
+					continue;
+				int32_t a = cell_root(lab, c), b = cell_root(lab, v);
+				if (a != b) {
+					if (a < b)
+						lab[b] = a;
+					else
+						lab[a] = b;
+				}
+			}
+		}
+	/* Dense ids, coded -2 - id while the scan runs: a cell's parent is an
+	 * earlier cell and already holds its root's code. */
+	int32_t ids = 0;
+	for (int c = 0; c < r->n; c++) {
+		const int32_t p = lab[c];
+		if (p < 0)
+			continue;
+		lab[c] = p == c ? -2 - ids++ : lab[p];
+	}
+	if (!reserve(r, ids > 0 ? ids : 1)) {
+		r->stale = true;
+		return false;
+	}
+	for (int32_t i = 0; i < ids; i++) {
+		r->parent[i] = i;
+		r->size[i] = 0;
+	}
+	for (int c = 0; c < r->n; c++)
+		if (lab[c] <= -2) {
+			lab[c] = -2 - lab[c];
+			r->size[lab[c]]++;
+		}
+	r->ids = ids;
+	r->regions = ids;
+	r->stale = false;
+	return true;
+}
+
+struct region *region_create(const struct grid *g, bool corner_cutting)
+{
+	if (!g)
+		return NULL;
+	struct region *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->g = g;
+	r->cc = corner_cutting;
+	r->w = g->w;
+	r->h = g->h;
+	r->n = g->w * g->h;
+	r->conn = conn_rows(g->topo, corner_cutting);
+	r->label = malloc((size_t)r->n * sizeof *r->label);
+	if (!r->label || !region_rebuild(r)) {
+		region_destroy(r);
+		return NULL;
+	}
+	return r;
+}
+
+void region_destroy(struct region *r)
+{
+	if (!r)
+		return;
+	free(r->label);
+	free(r->parent);
+	free(r->size);
+	free(r->mark);
+	for (int k = 0; k < 4; k++)
+		free(r->walk[k]);
+	free(r);
+}
+
+/*
+ * The cells around `cell` in the order they ring it, as expansion-table
+ * rows: consecutive ones are neighbours of each other (on hex all six
+ * touch the centre; on square and diamond rows 0-3 are the short steps).
+ */
+static const uint8_t ring_square[8] = { 0, 5, 2, 7, 3, 6, 1, 4 };  /* N NE E SE S SW W NW */
+static const uint8_t ring_diamond[8] = { 4, 0, 5, 2, 7, 3, 6, 1 }; /* N NE E SE S SW W NW */
+static const uint8_t ring_hex[6] = { 1, 5, 4, 0, 2, 3 };           /* E SE SW W NW NE */
+
+/* The runs of passable cells around `cell` that touch it (at most 4),
+ * with one touching cell of each in from[]: closing `cell` leaves its
+ * region whole for sure when there is at most one. */
+static int touching_runs(const struct region *r, int cell, int *from)
+{
+	const enum grid_topology t = r->g->topo;
+	const int x = cell % r->w, y = cell / r->w;
+	const uint8_t *ring = t == GRID_HEX ? ring_hex : grid_is_diamond(t) ? ring_diamond : ring_square;
+	const int len = t == GRID_HEX ? 6 : 8;
+	bool open[8], touch[8];
+	int cellv[8];
+	int first_closed = -1;
+	for (int k = 0; k < len; k++) {
+		const int v = nb(r, x, y, ring[k]);
+		cellv[k] = v;
+		open[k] = v >= 0 && r->cost[v];
+		touch[k] = ring[k] < r->conn;
+		if (!open[k] && first_closed < 0)
+			first_closed = k;
+	}
+	if (first_closed < 0)
+		return 1;
+	int runs = 0, touching = -1;
+	bool in_run = false;
+	for (int j = 1; j <= len; j++) {
+		const int k = (first_closed + j) % len;
+		if (open[k]) {
+			in_run = true;
+			if (touch[k] && touching < 0)
+				touching = cellv[k];
+		} else if (in_run) {
+			if (touching >= 0 && runs < 4)
+				from[runs++] = touching;
+			in_run = false;
+			touching = -1;
+		}
+	}
+	return runs;
+}
+
+/* At most this many cells (and at least a sixteenth of the map) are
+ * walked to learn whether a closing split its region; beyond, the labels
+ * go stale and the next refresh labels the map anew. */
+#define SPLIT_WALK_LIMIT (1L << 18)
+
+static bool walk_push(struct region *r, int k, long *len, int cell)
+{
+	if (len[k] == r->walk_cap[k]) {
+		const long cap = r->walk_cap[k] ? 2 * r->walk_cap[k] : 256;
+		int *p = realloc(r->walk[k], (size_t)cap * sizeof *p);
+		if (!p)
+			return false;
+		r->walk[k] = p;
+		r->walk_cap[k] = cap;
+	}
+	r->walk[k][len[k]++] = cell;
+	return true;
+}
+
+/*
+ * After `cell` (of the set `root`) closed with its touching neighbours in
+ * `runs` runs around it, starting at from[0..runs): walks from each run at
+ * once, one cell each in turn.  Walks that meet join a group; a group
+ * whose walks have all ended without meeting the others is a region of its
+ * own, and its cells get a new id.  When one group is left the rest of
+ * the old region keeps its id.  So the cost is about the smaller side's
+ * size times the runs, or the distance at which the sides meet.  False
+ * when it gave up (the walk limit, or no memory): the caller marks the
+ * labels stale.
+ */
+static bool split_check(struct region *r, int32_t root, const int *from, int runs)
+{
+	if (!r->mark) {
+		r->mark = calloc((size_t)r->n, sizeof *r->mark);
+		if (!r->mark)
+			return false;
+		r->epoch = 1;
+	}
+	if (r->epoch > UINT32_MAX - 8) {
+		memset(r->mark, 0, (size_t)r->n * sizeof *r->mark);
+		r->epoch = 1;
+	}
+	const uint32_t base = r->epoch;
+	r->epoch += (uint32_t)runs;
+	long len[4] = { 0 }, head[4] = { 0 }, total = 0;
+	int group[4];
+	bool gone[4] = { false };
+	const long limit = SPLIT_WALK_LIMIT > r->n / 16 ? SPLIT_WALK_LIMIT : r->n / 16;
+	for (int k = 0; k < runs; k++) {
+		group[k] = k;
+		if (r->mark[from[k]] >= base && r->mark[from[k]] < base + (uint32_t)runs) {
+			group[k] = group[r->mark[from[k]] - base];
+			continue;
+		}
+		r->mark[from[k]] = base + (uint32_t)k;
+		if (!walk_push(r, k, len, from[k]))
+			return false;
+	}
+	for (;;) {
+		/* groups left, and whether each has a walk still going */
+		int left = 0;
+		bool going[4] = { false }, seen[4] = { false };
+		for (int k = 0; k < runs; k++) {
+			const int gk = group[k];
+			if (gone[gk])
+				continue;
+			if (!seen[gk]) {
+				seen[gk] = true;
+				left++;
+			}
+			going[gk] = going[gk] || head[k] < len[k];
+		}
+		if (left <= 1)
+			return true;
+		for (int gi = 0; gi < runs; gi++) {
+			if (!seen[gi] || going[gi])
+				continue;
+			/* group gi is cut off: its cells become a region of their own */
+			if (!reserve(r, r->ids + 1))
+				return false;
+			const int32_t id = r->ids++;
+			r->parent[id] = id;
+			r->size[id] = 0;
+			for (int k = 0; k < runs; k++)
+				if (group[k] == gi)
+					for (long j = 0; j < len[k]; j++) {
+						r->label[r->walk[k][j]] = id;
+						r->size[id]++;
+					}
+			r->size[root] -= r->size[id];
+			r->regions++;
+			gone[gi] = true;
+			if (--left <= 1)
+				return true;
+		}
+		for (int k = 0; k < runs; k++) {
+			if (gone[group[k]] || head[k] >= len[k])
+				continue;
+			const int c = r->walk[k][head[k]++], x = c % r->w, y = c / r->w;
+			for (int i = 0; i < r->conn; i++) {
+				const int v = nb(r, x, y, i);
+				if (v < 0 || !r->cost[v])
+					continue;
+				const uint32_t m = r->mark[v];
+				if (m >= base && m < base + (uint32_t)runs) {
+					const int a = group[k], b = group[m - base];
+					if (a != b)
+						for (int j = 0; j < runs; j++)
+							if (group[j] == b)
+								group[j] = a;
+					continue;
+				}
+				r->mark[v] = base + (uint32_t)k;
+				if (!walk_push(r, k, len, v) || ++total > limit)
+					return false;
+			}
+		}
+	}
+}
+
+void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
+{
+	if (!r || cell < 0 || cell >= r->n)
+		return;
+	const bool now = r->cost[cell] != 0;
+	if (now == (old_cost != 0) || r->stale)
+		return;
+	const int x = cell % r->w, y = cell / r->w;
+	if (now) {
+		int32_t root = -1;
+		for (int i = 0; i < r->conn; i++) {
+			const int v = nb(r, x, y, i);
+			if (v < 0 || !r->cost[v] || r->label[v] < 0)
+				continue;
+			int32_t b = find_mut(r, r->label[v]);
+			if (root < 0) {
+				root = b;
+			} else if (b != root) {
+				if (r->size[b] > r->size[root]) {
+					const int32_t t = b;
+					b = root;
+					root = t;
+				}
+				r->parent[b] = root;
+				r->size[root] += r->size[b];
+				r->regions--;
+			}
+		}
+		if (root < 0) {
+			if (!reserve(r, r->ids + 1)) {
+				r->stale = true;
+				return;
+			}
+			root = r->ids++;
+			r->parent[root] = root;
+			r->size[root] = 0;
+			r->regions++;
+		}
+		r->label[cell] = root;
+		r->size[root]++;
+		return;
+	}
+	const int32_t id = r->label[cell];
+	r->label[cell] = -1;
+	if (id < 0)
+		return;
+	const int32_t root = find_mut(r, id);
+	if (--r->size[root] == 0)
+		r->regions--;
+	int from[4];
+	const int runs = touching_runs(r, cell, from);
+	if (runs > 1 && !split_check(r, root, from, runs))
+		r->stale = true;
+}
+
+bool region_refresh(struct region *r)
+{
+	return !r->stale || region_rebuild(r);
+}
+
+bool region_current(const struct region *r, const uint8_t *cost, bool corner_cutting)
+{
+	return r && !r->stale && r->cost == cost && r->cc == corner_cutting;
+}
+
+int32_t region_of(const struct region *r, int cell)
+{
+	const int32_t id = r->label[cell];
+	return id < 0 ? -1 : find_const(r, id);
+}
+
+long region_size(const struct region *r, int cell)
+{
+	const int32_t id = region_of(r, cell);
+	return id < 0 ? 0 : r->size[id];
+}
+
+long region_count(const struct region *r) { return r->regions; }
+bool region_stale(const struct region *r) { return r->stale; }
+long region_rebuilds(const struct region *r) { return r->rebuilds; }
+
+size_t region_memory(const struct region *r)
+{
+	size_t walks = 0;
+	for (int k = 0; k < 4; k++)
+		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
+	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
+	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
+}

@@ -1,0 +1,449 @@
+/* test_region.c - region labels against a flood, kept up to date, and the fallback through them against the layered search. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "testrand.h"
+
+#include "grid.h"
+#include "path.h"
+#include "region.h"
+
+static const enum grid_topology TOPOS[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+#define N_TOPOS (sizeof TOPOS / sizeof TOPOS[0])
+
+/* Random walls at `wall_pct` percent, terrain 1..3 on some floors. */
+static void fill_random(struct grid *g, uint32_t *seed, int wall_pct)
+{
+	for (int c = 0; c < g->w * g->h; c++) {
+		uint8_t v = (int)(rnd(seed) % 100) < wall_pct ? 0 : 1;
+		if (v && rnd(seed) % 8 == 0)
+			v = (uint8_t)(2 + rnd(seed) % 2);
+		grid_set_cost(g, c, v);
+	}
+}
+
+/* The reference: which cells a flood over grid_neighbours joins. comp[]
+ * gets a component number per passable cell, -1 for blocked; returns the
+ * number of components. */
+static int ref_components(const struct grid *g, bool cc, int *comp, int *sizes)
+{
+	const int n = g->w * g->h;
+	int *todo = malloc((size_t)n * sizeof *todo);
+	assert_non_null(todo);
+	for (int c = 0; c < n; c++)
+		comp[c] = -1;
+	int k = 0;
+	for (int c = 0; c < n; c++) {
+		if (!g->cost[c] || comp[c] >= 0)
+			continue;
+		int head = 0, tail = 0;
+		todo[tail++] = c;
+		comp[c] = k;
+		sizes[k] = 0;
+		while (head < tail) {
+			const int u = todo[head++];
+			sizes[k]++;
+			struct grid_step s[GRID_MAX_NEIGHBOURS];
+			const int m = grid_neighbours(g, u, cc, s);
+			for (int i = 0; i < m; i++)
+				if (comp[s[i].cell] < 0) {
+					comp[s[i].cell] = k;
+					todo[tail++] = s[i].cell;
+				}
+		}
+		k++;
+	}
+	free(todo);
+	return k;
+}
+
+/* The labels name exactly the reference's components, with their sizes. */
+static void check_labels(const struct grid *g, const struct region *r, bool cc)
+{
+	const int n = g->w * g->h;
+	int *comp = malloc((size_t)n * sizeof *comp), *sizes = malloc((size_t)(n + 1) * sizeof *sizes);
+	int32_t *label_of = malloc((size_t)(n + 1) * sizeof *label_of);
+	assert_true(comp && sizes && label_of);
+	const int k = ref_components(g, cc, comp, sizes);
+	assert_false(region_stale(r));
+	assert_true(region_current(r, g->cost, cc));
+	assert_int_equal(region_count(r), k);
+	for (int i = 0; i < k; i++)
+		label_of[i] = -1;
+	for (int c = 0; c < n; c++) {
+		if (comp[c] < 0) {
+			assert_int_equal(region_of(r, c), -1);
+			assert_int_equal(region_size(r, c), 0);
+			continue;
+		}
+		const int32_t l = region_of(r, c);
+		assert_true(l >= 0);
+		if (label_of[comp[c]] < 0)
+			label_of[comp[c]] = l;
+		assert_int_equal(l, label_of[comp[c]]);
+		assert_int_equal(region_size(r, c), sizes[comp[c]]);
+	}
+	/* distinct components, distinct labels */
+	for (int i = 0; i < k; i++)
+		for (int j = i + 1; j < k && j < i + 64; j++)
+			assert_int_not_equal(label_of[i], label_of[j]);
+	free(comp);
+	free(sizes);
+	free(label_of);
+}
+
+static void test_labels_match_flood(void **state)
+{
+	(void)state;
+	uint32_t seed = 12345;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int cc = 0; cc < 2; cc++)
+			for (int round = 0; round < 6; round++) {
+				const int w = 5 + (int)(rnd(&seed) % 40), h = 3 + (int)(rnd(&seed) % 30);
+				struct grid *g = grid_create(w, h, TOPOS[t]);
+				assert_non_null(g);
+				fill_random(g, &seed, 20 + round * 10);
+				struct region *r = region_create(g, cc);
+				assert_non_null(r);
+				check_labels(g, r, cc);
+				assert_true(region_memory(r) >= (size_t)(w * h) * 4);
+				region_destroy(r);
+				grid_destroy(g);
+			}
+}
+
+/* Cells open and close one at a time; after each the labels (refreshed
+ * when stale) are the reference's again, and not every closing forces a
+ * full labelling. */
+static void test_changes_keep_labels(void **state)
+{
+	(void)state;
+	uint32_t seed = 777;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int cc = 0; cc < 2; cc++) {
+			struct grid *g = grid_create(23, 17, TOPOS[t]);
+			assert_non_null(g);
+			fill_random(g, &seed, 40);
+			struct region *r = region_create(g, cc);
+			assert_non_null(r);
+			long closings = 0;
+			for (int step = 0; step < 300; step++) {
+				const int c = (int)(rnd(&seed) % (unsigned)(g->w * g->h));
+				const uint8_t old = g->cost[c];
+				const uint8_t now = old ? (rnd(&seed) % 4 == 0 ? 2 : 0) : 1;
+				closings += old && !now;
+				grid_set_cost(g, c, now);
+				region_cell_changed(r, c, old);
+				if (region_stale(r)) {
+					assert_false(region_current(r, g->cost, cc));
+					assert_true(region_refresh(r));
+				}
+				check_labels(g, r, cc);
+			}
+			assert_true(closings > 20);
+			/* every split was found by the walks: no full labelling */
+			assert_int_equal(region_rebuilds(r), 1);
+			region_destroy(r);
+			grid_destroy(g);
+		}
+}
+
+/* Labels of another array, or of another corner rule, are not current. */
+static void test_current_only_for_its_array(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(8, 8, GRID_SQUARE8);
+	assert_non_null(g);
+	grid_fill(g, 1);
+	struct region *r = region_create(g, false);
+	assert_non_null(r);
+	uint8_t other[64];
+	memset(other, 1, sizeof other);
+	assert_true(region_current(r, g->cost, false));
+	assert_false(region_current(r, g->cost, true));
+	assert_false(region_current(r, other, false));
+	assert_int_equal(region_count(r), 1);
+	/* a wall across the middle splits the map in two */
+	for (int x = 0; x < 8; x++) {
+		grid_set_cost(g, 3 * 8 + x, 0);
+		region_cell_changed(r, 3 * 8 + x, 1);
+	}
+	assert_false(region_stale(r)); /* the split was found by walking the smaller side */
+	assert_true(region_refresh(r));
+	assert_int_equal(region_rebuilds(r), 1);
+	assert_int_equal(region_count(r), 2);
+	assert_int_not_equal(region_of(r, 0), region_of(r, 63));
+	assert_int_equal(region_size(r, 0), 24);
+	assert_int_equal(region_size(r, 63), 32);
+	/* a door in it joins them at once */
+	grid_set_cost(g, 3 * 8 + 4, 1);
+	region_cell_changed(r, 3 * 8 + 4, 0);
+	assert_false(region_stale(r));
+	assert_int_equal(region_count(r), 1);
+	assert_int_equal(region_of(r, 0), region_of(r, 63));
+	assert_int_equal(region_size(r, 0), 57);
+	region_destroy(r);
+	grid_destroy(g);
+}
+
+/* A wall closed across a large map: the last cell cuts it into halves
+ * too large to walk, so the labels go stale, and a refresh is exact. */
+static void test_large_split_goes_stale(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(1100, 600, GRID_SQUARE8);
+	assert_non_null(g);
+	grid_fill(g, 1);
+	struct region *r = region_create(g, false);
+	assert_non_null(r);
+	for (int x = 0; x < 1100; x++) {
+		grid_set_cost(g, 300 * 1100 + x, 0);
+		region_cell_changed(r, 300 * 1100 + x, 1);
+		if (x < 1099)
+			assert_false(region_stale(r));
+	}
+	assert_true(region_stale(r));
+	assert_int_equal(region_of(r, 0) >= 0, 1);
+	assert_false(region_current(r, g->cost, false));
+	assert_true(region_refresh(r));
+	assert_int_equal(region_rebuilds(r), 2);
+	assert_int_equal(region_count(r), 2);
+	assert_int_equal(region_size(r, 0), 300 * 1100);
+	/* a small pocket cut off is found by its walk */
+	for (int y = 10; y < 13; y++)
+		for (int x = 10; x < 13; x++)
+			if (y != 11 || x != 11) {
+				grid_set_cost(g, y * 1100 + x, 0);
+				region_cell_changed(r, y * 1100 + x, 1);
+			}
+	assert_false(region_stale(r));
+	assert_int_equal(region_count(r), 3);
+	assert_int_equal(region_size(r, 11 * 1100 + 11), 1);
+	assert_int_equal(region_size(r, 0), 300 * 1100 - 9);
+	region_destroy(r);
+	grid_destroy(g);
+}
+
+/* Two answers are the same answer. */
+static void check_same(const struct path_result *a, const struct path_result *b)
+{
+	assert_int_equal(a->status, b->status);
+	assert_int_equal(a->len, b->len);
+	assert_int_equal(a->end, b->end);
+	assert_int_equal(a->reached, b->reached);
+	assert_int_equal(a->blocked_crossed, b->blocked_crossed);
+	assert_int_equal(a->first_blocked, b->first_blocked);
+	assert_true(a->cost == b->cost);
+	for (int i = 0; i < a->len; i++)
+		assert_int_equal(a->cells[i], b->cells[i]);
+}
+
+/* A map of rooms: walls of width 1..3 around boxes, doors, sealed boxes,
+ * then noise: many regions, and goals one wall or several away. */
+static void fill_rooms(struct grid *g, uint32_t *seed)
+{
+	grid_fill(g, 1);
+	for (int k = 0; k < g->w * g->h / 40; k++) {
+		const int x0 = (int)(rnd(seed) % (unsigned)g->w), y0 = (int)(rnd(seed) % (unsigned)g->h);
+		const int bw = 3 + (int)(rnd(seed) % 8), bh = 3 + (int)(rnd(seed) % 8), th = 1 + (int)(rnd(seed) % 3);
+		for (int y = y0; y < y0 + bh && y < g->h; y++)
+			for (int x = x0; x < x0 + bw && x < g->w; x++)
+				if (x < x0 + th || y < y0 + th || x >= x0 + bw - th || y >= y0 + bh - th)
+					grid_set_cost(g, y * g->w + x, 0);
+	}
+	for (int c = 0; c < g->w * g->h; c++) {
+		const unsigned r = rnd(seed) % 100;
+		if (r < 6)
+			grid_set_cost(g, c, 0);
+		else if (r < 9)
+			grid_set_cost(g, c, (uint8_t)(1 + r % 3));
+	}
+}
+
+static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, const uint8_t *solid, uint32_t *seed,
+			     int queries, long *faster)
+{
+	struct path_ctx *ref = path_create(g), *fast = path_create(g);
+	struct region *r = region_create(g, cc);
+	assert_true(ref && fast && r);
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	opt.corner_cutting = cc;
+	opt.extra = extra;
+	opt.solid = solid;
+	struct path_options with = opt;
+	with.regions = r;
+	const int n = g->w * g->h;
+	long checked = 0;
+	for (int q = 0; q < queries; q++) {
+		int start = (int)(rnd(seed) % (unsigned)n), goal = (int)(rnd(seed) % (unsigned)n);
+		for (int tries = 0; tries < 50 && !g->cost[start]; tries++)
+			start = (int)(rnd(seed) % (unsigned)n);
+		struct path_result a, b;
+		const enum path_status sa = path_find(ref, start, goal, &opt, &a);
+		const enum path_status sb = path_find(fast, start, goal, &with, &b);
+		assert_int_equal(sa, sb);
+		check_same(&a, &b);
+		if (b.expanded < a.expanded)
+			(*faster)++;
+		checked++;
+		/* without fallback: the same answer, no route at once when the
+		 * labels part the two */
+		struct path_options plain = opt, plain_with = with;
+		plain.fallback = plain_with.fallback = false;
+		const enum path_status pa = path_find(ref, start, goal, &plain, &a);
+		const enum path_status pb = path_find(fast, start, goal, &plain_with, &b);
+		assert_int_equal(pa, pb);
+		if (pa != PATH_BAD_INPUT)
+			check_same(&a, &b);
+		if (pa == PATH_NO_ROUTE && g->cost[start] && g->cost[goal])
+			assert_int_equal(b.expanded, 0);
+	}
+	path_destroy(ref);
+	path_destroy(fast);
+	region_destroy(r);
+	return checked;
+}
+
+/*
+ * The fallback with labels gives the layered search's answer, cell for
+ * cell, on random and room maps of every topology, with and without
+ * corner cutting, terrain, crowding costs and solid cells; and it does
+ * so with fewer expansions often.
+ */
+static void test_fallback_same_answer(void **state)
+{
+	(void)state;
+	uint32_t seed = 4242;
+	long checked = 0, faster = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 4; kind++) {
+			const bool cc = kind == 3 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
+			struct grid *g = grid_create(48 + (int)(rnd(&seed) % 20), 40 + (int)(rnd(&seed) % 20), TOPOS[t]);
+			assert_non_null(g);
+			const int n = g->w * g->h;
+			if (kind == 0)
+				fill_random(g, &seed, 35);
+			else
+				fill_rooms(g, &seed);
+			uint16_t *extra = NULL;
+			uint8_t *solid = NULL;
+			if (kind == 2) {
+				extra = calloc((size_t)n, sizeof *extra);
+				solid = calloc((size_t)n, 1);
+				assert_true(extra && solid);
+				for (int c = 0; c < n; c++) {
+					if (rnd(&seed) % 10 == 0)
+						extra[c] = (uint16_t)(1 + rnd(&seed) % 5);
+					if (!g->cost[c] && rnd(&seed) % 5 == 0)
+						solid[c] = 1;
+				}
+			}
+			checked += fallback_queries(g, cc, extra, solid, &seed, 120, &faster);
+			free(extra);
+			free(solid);
+			grid_destroy(g);
+		}
+	print_message("%ld queries, %ld with fewer expansions\n", checked, faster);
+	assert_true(checked >= 2000);
+	/* the labels spare work in a good share of the queries */
+	assert_true(faster * 10 > checked);
+}
+
+/* A map cut in two by a wall: the answer through the wall, found without
+ * settling the start's half. */
+static void test_fallback_other_half(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t < N_TOPOS; t++) {
+		struct grid *g = grid_create(200, 200, TOPOS[t]);
+		assert_non_null(g);
+		grid_fill(g, 1);
+		for (int x = 0; x < 200; x++)
+			grid_set_cost(g, 100 * 200 + x, 0);
+		struct path_ctx *ctx = path_create(g);
+		struct region *r = region_create(g, false);
+		assert_true(ctx && r);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		struct path_result a, b;
+		const int start = 90 * 200 + 100, goal = 110 * 200 + 100;
+		path_find(ctx, start, goal, &opt, &a);
+		const long whole = a.expanded;
+		int cells[256];
+		const int len = a.len;
+		assert_true(len < 256);
+		memcpy(cells, a.cells, (size_t)len * sizeof *cells);
+		const double cost = a.cost;
+		opt.regions = r;
+		path_find(ctx, start, goal, &opt, &b);
+		assert_int_equal(b.status, PATH_FALLBACK);
+		assert_int_equal(b.blocked_crossed, 1);
+		assert_int_equal(b.len, len);
+		assert_true(b.cost == cost);
+		assert_memory_equal(b.cells, cells, (size_t)len * sizeof *cells);
+		assert_true(whole > 19000);
+		assert_true(b.expanded < 2000);
+		path_destroy(ctx);
+		region_destroy(r);
+		grid_destroy(g);
+	}
+}
+
+/* Goals in a region too large to walk first: one wall away (the labels
+ * answer) and two walls away (the search through the labels ends without
+ * the goal, and the layered search answers): both the layered answer. */
+static void test_fallback_large_goal_region(void **state)
+{
+	(void)state;
+	for (int thick = 1; thick <= 2; thick++) {
+		struct grid *g = grid_create(1000, 620, GRID_SQUARE8);
+		assert_non_null(g);
+		grid_fill(g, 1);
+		for (int y = 300; y < 300 + thick; y++)
+			for (int x = 0; x < 1000; x++)
+				grid_set_cost(g, y * 1000 + x, 0);
+		struct path_ctx *ref = path_create(g), *fast = path_create(g);
+		struct region *r = region_create(g, false);
+		assert_true(ref && fast && r);
+		assert_true(region_size(r, 310 * 1000) > (1 << 18));
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		struct path_options with = opt;
+		with.regions = r;
+		struct path_result a, b;
+		const int start = 280 * 1000 + 500, goal = 320 * 1000 + 510;
+		path_find(ref, start, goal, &opt, &a);
+		path_find(fast, start, goal, &with, &b);
+		check_same(&a, &b);
+		assert_int_equal(b.blocked_crossed, thick);
+		if (thick == 1)
+			assert_true(b.expanded * 10 < a.expanded);
+		else
+			assert_true(b.expanded > a.expanded); /* both searches ran */
+		path_destroy(ref);
+		path_destroy(fast);
+		region_destroy(r);
+		grid_destroy(g);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_labels_match_flood),
+		cmocka_unit_test(test_changes_keep_labels),
+		cmocka_unit_test(test_current_only_for_its_array),
+		cmocka_unit_test(test_large_split_goes_stale),
+		cmocka_unit_test(test_fallback_same_answer),
+		cmocka_unit_test(test_fallback_other_half),
+		cmocka_unit_test(test_fallback_large_goal_region),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
