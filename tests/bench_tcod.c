@@ -1,14 +1,20 @@
 /*
  * bench_tcod.c - the peer comparison behind `make bench`: the same Moving AI
  * scenarios through libtcod's TCOD_path (diagonal cost 1.41421356, a cost
- * callback that forbids corner cutting) and through astray's search as
- * `astray bench` (auto mode) runs it: dead ends pruned once per map
- * (prune.c), then path_find on the core.  One process, the searches timed
- * alone, except that astray's preparation of each map is counted in its
- * time, so the ratio does not leave it out.  Prints both means and their
- * ratio per file and overall.  Only libtcod's public C API is used.
+ * callback that forbids corner cutting) and through astray's search three
+ * ways: as `astray bench` (auto mode) runs it, dead ends pruned once per map
+ * (prune.c), then path_find on the core; plain A* (path_find, plain_astar);
+ * and jump point search wherever it applies (jps_always).  One process, the
+ * searches timed alone, in this thread's CPU time (the machine is shared)
+ * and in wall time, except that astray's preparation of each map is counted
+ * in the default's time, so the ratio does not leave it out.  Each tool runs
+ * a file's queries as one timed batch, R rounds (--rounds), its fastest
+ * round kept.  Prints the
+ * means and libtcod's time over each of astray's per file and pooled over
+ * all files (the sums of the times, so a file weighs by its queries).
+ * Only libtcod's public C API is used.
  *
- * usage: bench_tcod SCEN... [--every K]
+ * usage: bench_tcod SCEN... [--every K] [--rounds R]
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,12 +34,23 @@
 #include "path.h"
 #include "prune.h"
 
-static double now_ns(void)
+/* One reading of both clocks, in nanoseconds. */
+struct stamp {
+	double cpu, wall;
+};
+
+static struct stamp now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	struct timespec c, w;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c);
+	clock_gettime(CLOCK_MONOTONIC, &w);
+	return (struct stamp){ (double)c.tv_sec * 1e9 + (double)c.tv_nsec,
+			       (double)w.tv_sec * 1e9 + (double)w.tv_nsec };
 }
+
+/* The tools compared, in the order of the columns. */
+enum { T_TCOD, T_DEFAULT, T_ASTAR, T_JPS, TOOLS };
+static const char *const tool_name[TOOLS] = { "tcod", "default", "astar", "jps" };
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -67,12 +84,87 @@ static float tcod_cost(int xf, int yf, int xt, int yt, void *user)
 }
 
 struct sums {
-	double tcod_ns, astray_ns; /* astray_ns includes astray_prep_ns */
-	double astray_prep_ns;
-	long runs, tcod_bad, astray_bad;
+	double cpu[TOOLS], wall[TOOLS]; /* the default's include astray_prep */
+	double astray_prep_ns;          /* CPU */
+	double astray_prep_wall;
+	long runs, bad[TOOLS];
 };
 
-static int run_file(const char *scen_path, int every, struct sums *all)
+static void add_time(struct sums *f, int tool, struct stamp a, struct stamp b)
+{
+	f->cpu[tool] += b.cpu - a.cpu;
+	f->wall[tool] += b.wall - a.wall;
+}
+
+/* One line of figures: CPU means, then libtcod's CPU time over each
+ * astray search's, then the same ratios in wall time. */
+static void print_sums(const char *name, const struct sums *f)
+{
+	const double n = f->runs > 0 ? (double)f->runs : 1.0;
+	printf("%-20s scenarios=%ld", name, f->runs);
+	for (int t = 0; t < TOOLS; t++)
+		printf(" %s_us=%.2f", tool_name[t], f->cpu[t] / 1000.0 / n);
+	for (int t = T_DEFAULT; t < TOOLS; t++)
+		printf(" ratio_%s=%.2f", tool_name[t], f->cpu[T_TCOD] / f->cpu[t]);
+	printf(" ratio_default_search=%.2f", f->cpu[T_TCOD] / (f->cpu[T_DEFAULT] - f->astray_prep_ns));
+	for (int t = T_DEFAULT; t < TOOLS; t++)
+		printf(" wall_ratio_%s=%.2f", tool_name[t], f->wall[T_TCOD] / f->wall[t]);
+	printf(" wall_ratio_default_search=%.2f", f->wall[T_TCOD] / (f->wall[T_DEFAULT] - f->astray_prep_wall));
+	printf(" mismatches=%ld/%ld/%ld/%ld prep_ms=%.2f\n", f->bad[T_TCOD], f->bad[T_DEFAULT],
+	       f->bad[T_ASTAR], f->bad[T_JPS], f->astray_prep_ns / 1e6);
+	fflush(stdout);
+}
+
+/* One libtcod search; false when its route is missing or not optimal. */
+static bool tcod_one(TCOD_path_t tp, const struct movingai_scenario *s)
+{
+	if (!TCOD_path_compute(tp, s->sx, s->sy, s->gx, s->gy))
+		return false;
+	double cost = 0.0;
+	int px = s->sx, py = s->sy, n = TCOD_path_size(tp);
+	for (int k = 0; k < n; k++) {
+		int x, y;
+		TCOD_path_get(tp, k, &x, &y);
+		cost += (x != px && y != py) ? GRID_SQRT2 : 1.0;
+		px = x;
+		py = y;
+	}
+	return movingai_cost_matches(cost, s->optimal);
+}
+
+/*
+ * One tool over a file's queries (every `every`-th), timed as one batch:
+ * a CPU clock read is a system call on a virtual machine (about 1.5 us of
+ * CPU, as much as a small query), so one pair of reads per batch keeps it
+ * out of the figures.  Each route is checked inside the batch, the same
+ * small cost for every tool.
+ */
+static void time_batch(struct sums *f, int tool, const struct movingai_scenario *sc, int count, int every,
+		       const struct grid *g, TCOD_path_t tp, struct prune *pr, struct path_ctx *ctx,
+		       const struct path_options *opt)
+{
+	long bad = 0;
+	struct stamp a = now();
+	for (int i = 0; i < count; i += every) {
+		const struct movingai_scenario *s = &sc[i];
+		if (tool == T_TCOD) {
+			bad += !tcod_one(tp, s);
+			continue;
+		}
+		const int start = grid_index(g, s->sx, s->sy), goal = grid_index(g, s->gx, s->gy);
+		struct path_result r;
+		if (pr)
+			prune_find(pr, start, goal, opt, &r);
+		else
+			path_find(ctx, start, goal, opt, &r);
+		bad += !r.reached || !movingai_cost_matches(r.cost, s->optimal);
+	}
+	struct stamp b = now();
+	add_time(f, tool, a, b);
+	f->bad[tool] += bad;
+}
+
+static int run_file(const char *scen_path, int every, int rounds, struct sums *all)
 {
 	size_t len;
 	char err[256];
@@ -102,56 +194,51 @@ static int run_file(const char *scen_path, int every, struct sums *all)
 		return 2;
 	}
 	TCOD_path_t tp = TCOD_path_new_using_function(g->w, g->h, tcod_cost, g, 1.41421356f);
-	double p0 = now_ns();
+	struct stamp p0 = now();
 	struct prune *pr = prune_create(g, false);
-	double prep = now_ns() - p0;
-	if (!tp || !pr) {
+	struct stamp p1 = now();
+	struct path_ctx *ctx = path_create(g);
+	if (!tp || !pr || !ctx) {
 		fprintf(stderr, "bench_tcod: out of memory\n");
 		return 2;
 	}
 	struct path_options opt = path_options_default();
-	struct sums f = { .astray_ns = prep, .astray_prep_ns = prep };
-	for (int i = 0; i < count; i += every) {
-		const struct movingai_scenario *s = &sc[i];
-		double t0 = now_ns();
-		bool ok = TCOD_path_compute(tp, s->sx, s->sy, s->gx, s->gy);
-		double t1 = now_ns();
-		double cost = 0.0;
-		if (ok) {
-			int px = s->sx, py = s->sy, n = TCOD_path_size(tp);
-			for (int k = 0; k < n; k++) {
-				int x, y;
-				TCOD_path_get(tp, k, &x, &y);
-				cost += (x != px && y != py) ? GRID_SQRT2 : 1.0;
-				px = x;
-				py = y;
+	struct path_options astar = opt, jps = opt;
+	astar.plain_astar = true;
+	jps.jps_always = true;
+	struct sums f = { .astray_prep_ns = p1.cpu - p0.cpu, .astray_prep_wall = p1.wall - p0.wall };
+	add_time(&f, T_DEFAULT, p0, p1);
+	/* rounds: each tool's batch once per round, and each tool keeps its
+	 * fastest round (a slow spell of the machine spoils one round) */
+	struct sums best = f;
+	for (int round = 0; round < rounds; round++) {
+		struct sums cur = f;
+		time_batch(&cur, T_TCOD, sc, count, every, g, tp, NULL, NULL, NULL);
+		time_batch(&cur, T_DEFAULT, sc, count, every, g, NULL, pr, NULL, &opt);
+		time_batch(&cur, T_ASTAR, sc, count, every, g, NULL, NULL, ctx, &astar);
+		time_batch(&cur, T_JPS, sc, count, every, g, NULL, NULL, ctx, &jps);
+		for (int t = 0; t < TOOLS; t++) {
+			if (round == 0 || cur.cpu[t] < best.cpu[t]) {
+				best.cpu[t] = cur.cpu[t];
+				best.wall[t] = cur.wall[t];
 			}
+			if (round == 0)
+				best.bad[t] = cur.bad[t];
 		}
-		if (!ok || !movingai_cost_matches(cost, s->optimal))
-			f.tcod_bad++;
-
-		struct path_result r;
-		double t2 = now_ns();
-		prune_find(pr, grid_index(g, s->sx, s->sy), grid_index(g, s->gx, s->gy), &opt, &r);
-		double t3 = now_ns();
-		if (!r.reached || !movingai_cost_matches(r.cost, s->optimal))
-			f.astray_bad++;
-		f.tcod_ns += t1 - t0;
-		f.astray_ns += t3 - t2;
-		f.runs++;
 	}
-	printf("%-20s scenarios=%ld tcod_mean_us=%.2f astray_mean_us=%.2f ratio=%.2f "
-	       "tcod_mismatches=%ld astray_mismatches=%ld astray_prep_ms=%.2f\n",
-	       sc[0].map, f.runs, f.tcod_ns / 1000.0 / (double)f.runs,
-	       f.astray_ns / 1000.0 / (double)f.runs, f.tcod_ns / f.astray_ns, f.tcod_bad,
-	       f.astray_bad, f.astray_prep_ns / 1e6);
-	fflush(stdout);
-	all->tcod_ns += f.tcod_ns;
-	all->astray_ns += f.astray_ns;
+	f = best;
+	for (int i = 0; i < count; i += every)
+		f.runs++;
+	print_sums(sc[0].map, &f);
+	for (int t = 0; t < TOOLS; t++) {
+		all->cpu[t] += f.cpu[t];
+		all->wall[t] += f.wall[t];
+		all->bad[t] += f.bad[t];
+	}
 	all->astray_prep_ns += f.astray_prep_ns;
+	all->astray_prep_wall += f.astray_prep_wall;
 	all->runs += f.runs;
-	all->tcod_bad += f.tcod_bad;
-	all->astray_bad += f.astray_bad;
+	path_destroy(ctx);
 	TCOD_path_delete(tp);
 	prune_destroy(pr);
 	grid_destroy(g);
@@ -161,7 +248,7 @@ static int run_file(const char *scen_path, int every, struct sums *all)
 
 int main(int argc, char **argv)
 {
-	int every = 1, files = 0;
+	int every = 1, rounds = 1, files = 0;
 	struct sums all = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
@@ -170,29 +257,34 @@ int main(int argc, char **argv)
 				every = 1;
 			continue;
 		}
+		if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+			rounds = atoi(argv[++i]);
+			if (rounds < 1)
+				rounds = 1;
+			continue;
+		}
 		if (strcmp(argv[i], "--help") == 0) {
-			printf("usage: bench_tcod SCEN... [--every K]\n");
+			printf("usage: bench_tcod SCEN... [--every K] [--rounds R]\n");
 			return 0;
 		}
 		files++;
 	}
 	if (files == 0) {
-		fprintf(stderr, "usage: bench_tcod SCEN... [--every K]\n");
+		fprintf(stderr, "usage: bench_tcod SCEN... [--every K] [--rounds R]\n");
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--every") == 0) {
+		if (strcmp(argv[i], "--every") == 0 || strcmp(argv[i], "--rounds") == 0) {
 			i++;
 			continue;
 		}
-		if (run_file(argv[i], every, &all) != 0)
+		if (run_file(argv[i], every, rounds, &all) != 0)
 			return 2;
 	}
-	printf("(astray's times include preparing each map once: prune_create, astray_prep_ms)\n");
-	printf("overall scenarios=%ld tcod_mean_us=%.2f astray_mean_us=%.2f ratio=%.2f "
-	       "tcod_total_s=%.2f astray_total_s=%.2f astray_prep_s=%.3f\n",
-	       all.runs, all.tcod_ns / 1000.0 / (double)all.runs,
-	       all.astray_ns / 1000.0 / (double)all.runs, all.tcod_ns / all.astray_ns,
-	       all.tcod_ns / 1e9, all.astray_ns / 1e9, all.astray_prep_ns / 1e9);
-	return all.astray_bad ? 1 : 0;
+	printf("(times in CPU; the default's include preparing each map once: prune_create, prep_ms;\n"
+	       " ratio_X is libtcod's time over X's, pooled: the sums over all files;\n"
+	       " ratio_default_search leaves the preparation out)\n");
+	print_sums("pooled", &all);
+	return all.bad[T_DEFAULT] + all.bad[T_ASTAR] + all.bad[T_JPS] ? 1 : 0;
+
 }

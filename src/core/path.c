@@ -225,6 +225,9 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->s1 = 1;
 	ctx->s2 = 1;
 	ctx->row_magic = UINT64_MAX / (uint64_t)ctx->w + 1;
+	/* square4's JPS (jps4_search) beat plain A* on every shared map, but
+	 * counts jump points as expansions, which the sim goldens record: it
+	 * runs only when asked (jps_always) until the rules version moves. */
 	ctx->jps_pays = g->topo == GRID_SQUARE8 && corner_share(g) < JPS_CORNER_SHARE;
 	return ctx;
 }
@@ -474,6 +477,8 @@ static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, i
 /* The cell one step from `cell` in direction d (known to be in the map). */
 static inline int step_cell(const struct path_ctx *ctx, int cell, int d)
 {
+	if (grid_is_square(ctx->grid->topo))
+		return cell + GRID_SQUARE_DY[d] * ctx->w + GRID_SQUARE_DX[d]; /* no division */
 	int x = cell % ctx->w, y = cell / ctx->w;
 	if (ctx->grid->topo == GRID_HEX)
 		return (y + GRID_HEX_DY[d]) * ctx->w + x + GRID_HEX_DX[y & 1][d];
@@ -546,7 +551,10 @@ static double route_cost(const struct path_ctx *ctx, const int *cells, int len, 
 	for (int i = 1; i < len; i++) {
 		const int a = cells[i - 1], v = cells[i];
 		double step = 1.0;
-		if (ctx->grid->topo == GRID_SQUARE8 && a % w != v % w && a / w != v / w)
+		/* square8: a step of 1 or w is straight, w +- 1 diagonal (for w > 2
+		 * the four differences are distinct; no division per step) */
+		if (ctx->grid->topo == GRID_SQUARE8 &&
+		    (w > 2 ? iabs(v - a) != 1 && iabs(v - a) != w : a % w != v % w && a / w != v / w))
 			step = GRID_SQRT2;
 		else if (ctx->grid->topo == GRID_DIAMOND8 && iabs(a / w - v / w) != 1)
 			step = GRID_SQRT2; /* a corner step: same row, or two rows apart */
@@ -1734,6 +1742,113 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 }
 
 /*
+ * Jump point search on square4 (uniform cost).  The canonical routes turn
+ * from vertical to horizontal freely and from horizontal to vertical only
+ * where a wall forces it, as JPS on square8 goes diagonal first: so a
+ * vertical move plays the diagonal's part.  A horizontal jump stops where
+ * the cell beside it is free and the one diagonally behind is blocked (the
+ * same forced neighbours as scan_forward's, 64 cells a word on the bit
+ * rows); a vertical jump steps one cell at a time and stops where a
+ * horizontal jump from the cell, either way, finds a jump point.
+ */
+static int jump_v4(const struct jps *j, int x, int y, int dy)
+{
+	for (;;) {
+		y += dy;
+		if (!jfree(j, x, y))
+			return -1;
+		const int c = y * j->w + x;
+		if (c == j->goal || jump_h(j, x, y, 1) >= 0 || jump_h(j, x, y, -1) >= 0)
+			return c;
+	}
+}
+
+/* The search proper, as jps_search.  Returns PATH_FOUND or PATH_NO_ROUTE. */
+static __attribute__((noinline)) enum path_status
+jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, long *expanded_out)
+{
+	const int w = ctx->w;
+	const struct grid *grid = ctx->grid;
+	const struct jps j = { grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2,
+			       grid->rows, grid->cols, grid->row_words, grid->col_words };
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	long expanded = 0;
+
+	node[start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	sift_up(ctx, ctx->queue.heap_len++,
+		search_key(s, start, 0, heuristic(GRID_SQUARE4, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
+	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
+		const qkey uk = queue_pop(ctx);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = pq_f(uk);
+		if (ctx->queue.heap_len > 0)
+			__builtin_prefetch(&node[pq_cell(ctx->queue.key[0])]);
+		expanded++;
+		if (u == goal) {
+			*expanded_out = expanded;
+			return PATH_FOUND;
+		}
+		const int uy = cell_row(ctx, u), ux = u - uy * w;
+		const int64_t ug = node[u].g;
+		/* Directions to try (N 0, W 1, E 2, S 3): all four from the start;
+		 * after a vertical arrival on, and both horizontals; after a
+		 * horizontal one on, and a vertical side that is free where the
+		 * cell behind it is blocked. */
+		unsigned dirs;
+		if (node[u].dir == DIR_NONE) {
+			dirs = 0x0f;
+		} else {
+			const int arrive = sq_opp[node[u].dir];
+			if (arrive == 0 || arrive == 3) {
+				dirs = 1u << arrive | 1u << 1 | 1u << 2;
+			} else {
+				const int dx = GRID_SQUARE_DX[arrive];
+				dirs = 1u << arrive;
+				if (jfree(&j, ux, uy - 1) && !jfree(&j, ux - dx, uy - 1))
+					dirs |= 1u << 0;
+				if (jfree(&j, ux, uy + 1) && !jfree(&j, ux - dx, uy + 1))
+					dirs |= 1u << 3;
+			}
+		}
+		int succ[4], sdir[4], ns = 0;
+		while (dirs) {
+			const int i = __builtin_ctz(dirs);
+			dirs &= dirs - 1;
+			const int v = (i == 1 || i == 2) ? jump_h(&j, ux, uy, GRID_SQUARE_DX[i])
+							 : jump_v4(&j, ux, uy, GRID_SQUARE_DY[i]);
+			if (v < 0)
+				continue;
+			__builtin_prefetch(&node[v], 1);
+			succ[ns] = v;
+			sdir[ns++] = i;
+		}
+		for (int t = 0; t < ns; t++) {
+			const int v = succ[t], i = sdir[t];
+			const int vy = cell_row(ctx, v), vx = v - vy * w;
+			const int64_t ng = ug + (int64_t)(iabs(vx - ux) + iabs(vy - uy)) * j.s1;
+			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE4, vx, vy, j.gx, j.gy, j.s1, j.s2));
+			struct node *nv = &node[v];
+			if (nv->stamp != gen) {
+				nv->stamp = gen;
+				nv->g = ng;
+				nv->dir = sq_opp[i];
+				queue_push(ctx, key, tie_f);
+				continue;
+			}
+			if (nv->pos == POS_CLOSED || !(ng < nv->g))
+				continue;
+			nv->g = ng;
+			nv->dir = sq_opp[i];
+			if (nv->pos >= 0)
+				sift_up(ctx, nv->pos, key);
+		}
+	}
+	*expanded_out = expanded;
+	return PATH_NO_ROUTE;
+}
+
+/*
  * Expands the chain of jump points ending at the goal into every cell of
  * the route.  Returns false, leaving *out untouched, when a cell on the
  * route costs more than 1 (then the uniform-cost answer might not be
@@ -1780,7 +1895,8 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 
 static bool use_jps(const struct path_ctx *ctx, const struct path_options *opt)
 {
-	return !opt->plain_astar && (ctx->jps_pays || (opt->jps_always && ctx->grid->topo == GRID_SQUARE8)) &&
+	return !opt->plain_astar &&
+	       (ctx->jps_pays || (opt->jps_always && grid_is_square(ctx->grid->topo))) &&
 	       ctx->grid->cost == ctx->grid->bits_of &&
 	       opt->weight == 1.0 &&
 	       !opt->corner_cutting && !opt->fallback && opt->budget <= 0 && !opt->extra;
@@ -2112,7 +2228,8 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 	if (turned_find(ctx, start, goal, opt, out, &expanded))
 		return out->status;
 	if (use_jps(ctx, opt)) {
-		enum path_status st = jps_search(ctx, start, goal, &s, &expanded);
+		enum path_status st = ctx->grid->topo == GRID_SQUARE4 ? jps4_search(ctx, start, goal, &s, &expanded)
+								       : jps_search(ctx, start, goal, &s, &expanded);
 		if (st == PATH_NO_ROUTE) {
 			single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
 			out->expanded = expanded;

@@ -137,6 +137,16 @@ static void test_repeat(void **state)
 	free(one);
 	free(three);
 
+	/* --clock cpu: the same answers, timed in CPU time, and said so */
+	char *cpu = bench("--mode astar --clock cpu --repeat 2 " OPEN, false, &status);
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(cpu, "mode=astar topology=square8 every=1 repeat=2 clock=cpu\n"));
+	struct figures c = last_line(cpu);
+	assert_int_equal(c.n, OPEN_N);
+	assert_int_equal(c.mismatches, 0);
+	assert_true(c.mean_expanded == a.mean_expanded);
+	free(cpu);
+
 	/* the fallback mode's sealed goals are timed over the rounds too */
 	char *fb = bench("--mode fallback --repeat 2 " OPEN, false, &status);
 	assert_int_equal(status, 0);
@@ -210,6 +220,7 @@ static void test_errors(void **state)
 		{ OPEN " --repeat", "astray bench: --repeat needs a value (see astray bench --help)" },
 		{ "--every 0 " OPEN, "--every wants a whole number from 1 to 1000000, not '0'" },
 		{ "--mode nope " OPEN, "--mode wants auto, astar, dijkstra, fallback or jps, not 'nope'" },
+		{ "--clock gpu " OPEN, "--clock wants wall or cpu, not 'gpu'" },
 		{ "--topology=hex6 " OPEN, "--topology wants square8, square4, diamond8, diamond4 or hex, not 'hex6'" },
 		{ "--bogus " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
 		{ "--bogus=3 " OPEN, "astray bench: unknown option '--bogus' (see astray bench --help)" },
