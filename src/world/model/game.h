@@ -91,9 +91,12 @@ enum travel_mode {
  * (docs/play.md); items (levels/items.txt); the swarm and breed minds;
  * 5: crowds pass (the rules' crowd key: hunters of the shared field push
  * the crowd ahead of them; docs/ai.md, "Crowds: priority passing"); and the per-cell maps hashed by blocks
- * (game_state.c), so a checksum costs what changed, not the whole level.
+ * (game_state.c), so a checksum costs what changed, not the whole level;
+ * 6: the crowd's plan of a turn (crowd.c: the hunters of the shared field
+ * take their steps in order of priority, the longest waiting first) and a
+ * wait count that a detour search no longer starts again.
  */
-#define GAME_RULES 5
+#define GAME_RULES 6
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
