@@ -400,7 +400,12 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 		if (!b->alive || b->energy < 100 || !follower(ai, v, b, goal) || mi->commit_until > v->turn)
 			continue;
 		int here = ai_monster_cell(v, b);
-		if (here == goal || alone(v, here) || ai_crowd_field(ai, v, goal, here) != fl)
+		if (here == goal || alone(v, here))
+			continue;
+		/* the shared flood of this goal serves it when settled there (what
+		 * ai_crowd_field answers, without its other questions) */
+		if (!(fl == ai->flood && ai->flood_goal == goal ? flood_settled(fl, here)
+								: ai_crowd_field(ai, v, goal, here) == fl))
 			continue;
 		p->mark[i] = p->id;
 		p->from[i] = here;
