@@ -16,10 +16,15 @@
  * more than its `wait_detour` actions.  Cells other hunters wanted this
  * turn cost `congestion` hundredths of a step more each for the choice
  * of those who come later, so a crowd spreads over parallel ways.
+ * Since rules version 6 the steps of a turn are planned once, for every
+ * hunter of the goal with another monster beside it, in order of
+ * priority rather than in the order they act (plan_make below): the
+ * monster that waited longest gets the cell that frees up.
  *
  * It reads the game through the view and writes only the acting monster's
  * mind and struct ai's scratch (the pushes of this decision, this turn's
- * wants).  It only ever returns a cell from the field's ranking: the
+ * wants, this turn's plan: a cache of one turn, made again each turn from
+ * the state, so no state of its own).  It only ever returns a cell from the field's ranking: the
  * planner rule (ai_planned).
  */
 #include "ai_internal.h"
