@@ -407,10 +407,11 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 		int here = ai_monster_cell(v, b);
 		if (here == goal || alone(v, here))
 			continue;
-		/* the shared flood of this goal serves it when settled there (what
-		 * ai_crowd_field answers, without its other questions) */
-		if (!(fl == ai->flood && ai->flood_goal == goal ? flood_settled(fl, here)
-								: ai_crowd_field(ai, v, goal, here) == fl))
+		/* the shared flood of this goal, settled there, serves it (what
+		 * ai_crowd_field answers, without its other questions); else ask
+		 * (it settles the flood out to the cell) */
+		if (!(fl == ai->flood && ai->flood_goal == goal && flood_settled(fl, here)) &&
+		    ai_crowd_field(ai, v, goal, here) != fl)
 			continue;
 		p->mark[i] = p->id;
 		p->from[i] = here;
