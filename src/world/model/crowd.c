@@ -164,8 +164,10 @@ static bool make_room(struct ai *ai, const struct ai_view *v, struct flood_ctx *
 		return false;
 	ai->tried[b] = ai->decision;
 	if (!follower(ai, v, mb, goal)) {
-		/* one that hunts nothing (awake, not running) swaps places */
-		if (!idle_body(ai, v, mb) || !ai_can_step(v->grid, cell, from))
+		/* one that hunts nothing (awake, not running) swaps places with
+		 * the acting monster only: down a chain it would take the cell
+		 * of a pushed monster the acting one is about to enter */
+		if (depth > 0 || !idle_body(ai, v, mb) || !ai_can_step(v->grid, cell, from))
 			return false;
 		push_record(ai, b, from);
 		return true;
