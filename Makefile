@@ -10,7 +10,8 @@
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
-#   make bench-crowd  the crowd rules detour and pass side by side (docs/ai.md)
+#   make bench-crowd  the crowd rules detour and pass side by side, and 100 chasers
+#                   on every campaign level (docs/ai.md)
 #   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
 #   make bench-fallback  clicks on walls and sealed pockets of 4096x4096 levels, with and
 #                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE)
@@ -355,6 +356,7 @@ bench-resume: build/astray build/san/tests/world/test_journal
 # and room suites (tests/bench/crowd) and the Moving AI 512x512 maps.
 bench-crowd: build/astray
 	ASTRAY_MAPS=$(MAPS) tests/bench/crowd-rules.sh build/astray $(CROWD_GAMES) $(CROWD_TURNS) $(CROWD_N)
+	tests/bench/crowd-campaign.sh build/astray "" 100
 CROWD_GAMES ?= 6
 CROWD_TURNS ?= 80
 CROWD_N ?= 1000

@@ -9,8 +9,11 @@
 # "same" otherwise.  Metrics: the behaviour metrics of docs/sim.md (blocked
 # waits, oscillations, stuck actions, longest jam), goblin contacts, searches,
 # and the AI's CPU milliseconds per turn (mean and p95).
-# Suites: tests/bench/crowd/*.lvl (their own goblins) and the Moving AI
-# 512x512 maps with N chasers.
+# Suites: tests/bench/crowd/*.lvl (their own goblins), the Moving AI
+# 512x512 maps with N chasers, and den520d (256x257, a map of the Moving AI
+# multi-agent (MAPF) benchmark set, movingai.com/benchmarks/mapf; the
+# monsters are placed from each game's seed, not from its MAPF scenarios)
+# with N chasers.
 # usage: tests/bench/crowd-rules.sh [BIN] [GAMES] [TURNS] [N]
 #   (from the repository root; defaults build/astray 6 80 1000;
 #    ASTRAY_MAPS: the Moving AI maps, default ../shared/maps/movingai)
@@ -34,7 +37,7 @@ for player in idle exit flee; do
 	for lvl in tests/bench/crowd/*.lvl; do
 		run "$(basename "$lvl" .lvl)" "$player" level "$lvl"
 	done
-	for map in 8room_000 random512-10-0; do
+	for map in 8room_000 random512-10-0 den520d; do
 		[ -f "$maps/$map.map" ] || continue
 		run "$map" "$player" "$n" "$maps/$map.map" --monsters "$n:goblin"
 	done

@@ -3,6 +3,7 @@
  * "Crowds: priority passing"): a corridor of hunters moves as one, each
  * pushed monster spends its own move, hunters never trade places, a
  * monster that hunts nothing is swapped past where its kind allows it,
+ * the turn's plan gives a freed cell to the monster that waited longest,
  * and the rules' crowd key brings back the detour rule.  The test build
  * checks the planner rule (a step enters only the cell the plan returned)
  * on every monster action of every game here (game.c, run_monsters).
@@ -167,12 +168,57 @@ static void test_hunters_never_trade(void **state)
 	fixture_fini(&f);
 }
 
+/* Two goblins beside each other want the one cell nearer the player, F
+ * (3,2): goblin A above it acts first (index 0), goblin B left of it acts
+ * second.  The turn's plan
+ * (rules 6) gives F to the one that waited longer, whatever order they
+ * act in; with equal waits, to the lower index. */
+static const char funnel_map[] =
+	"########\n"
+	"##.g####\n"
+	"#.g...@#\n"
+	"#######>";
+
+static void funnel_turn(int b_waited, bool *a_on_f, bool *b_on_f)
+{
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", funnel_map, 1);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->player.hp = 1000;
+	struct monster *a = game_monster_at(g, 3, 1), *b = game_monster_at(g, 2, 2);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a < b); /* A acts first */
+	ai_mind_alert(&a->mind, a->kind, g->player.x, g->player.y, g->turn);
+	ai_mind_alert(&b->mind, b->kind, g->player.x, g->player.y, g->turn);
+	b->mind.waited = b_waited;
+	act_wait(g);
+	*a_on_f = a->x == 3 && a->y == 2;
+	*b_on_f = b->x == 3 && b->y == 2;
+	/* the other one waited where it stood */
+	assert_true(*a_on_f ? b->x == 2 && b->y == 2 : a->x == 3 && a->y == 1);
+	fixture_fini(&f);
+}
+
+static void test_longest_waiter_first(void **state)
+{
+	(void)state;
+	bool a_on_f, b_on_f;
+	funnel_turn(5, &a_on_f, &b_on_f);
+	assert_true(b_on_f); /* B waited 5 actions: F is its, though A acts first */
+	assert_false(a_on_f);
+	funnel_turn(0, &a_on_f, &b_on_f);
+	assert_true(a_on_f); /* equal waits and distances: the lower index */
+	assert_false(b_on_f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corridor_flows),
 		cmocka_unit_test(test_swaps_idle_monster),
 		cmocka_unit_test(test_hunters_never_trade),
+		cmocka_unit_test(test_longest_waiter_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

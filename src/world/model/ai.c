@@ -163,9 +163,10 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->tried = calloc((size_t)max_monsters + 1, sizeof *ai->tried);
 	ai->want = calloc(n, sizeof *ai->want);
 	ai->want_turn = malloc(n * sizeof *ai->want_turn);
+	ai->cplan = crowd_plan_create((int)n, max_monsters);
 	ai->push_n = 0;
 	ai->plan_cell = -1;
-	if (!ai->push_who || !ai->push_to || !ai->tried || !ai->want || !ai->want_turn)
+	if (!ai->push_who || !ai->push_to || !ai->tried || !ai->want || !ai->want_turn || !ai->cplan)
 		return false;
 	for (size_t c = 0; c < n; c++)
 		ai->want_turn[c] = -1;
@@ -186,6 +187,8 @@ void ai_level_fini(struct ai *ai)
 	free(ai->tried);
 	free(ai->want);
 	free(ai->want_turn);
+	crowd_plan_destroy(ai->cplan);
+	ai->cplan = NULL;
 	ai->push_who = ai->push_to = ai->want_turn = NULL;
 	ai->tried = NULL;
 	ai->want = NULL;

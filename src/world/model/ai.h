@@ -152,6 +152,7 @@ struct ai {
 	unsigned decision;          /* counts the crowd rule's decisions, for tried[] */
 	uint16_t *want;             /* w*h: hunters that wanted each cell on turn want_turn[] (congestion) */
 	int *want_turn;
+	struct crowd_plan *cplan;   /* this turn's plan of the crowd (crowd.c), a cache of one turn */
 	int plan_cell;              /* the cell the acting monster's plan returned this action, -1 none (the planner rule) */
 };
 

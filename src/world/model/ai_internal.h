@@ -99,6 +99,12 @@ void ai_crowd_detour(struct ai *ai, const struct ai_view *v, const struct monste
  * would (the caller advances route_pos on a step). */
 int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, int goal);
 
+/* The crowd's plan of one turn (crowd.c): buffers for a level of `cells`
+ * cells and max_monsters monsters, NULL on no memory; _destroy(NULL) does
+ * nothing. */
+struct crowd_plan *crowd_plan_create(int cells, int max_monsters);
+void crowd_plan_destroy(struct crowd_plan *p);
+
 /* ---- the minds (mind_*.c) ---- */
 
 /* mind_ranged.c: keeps a band of distance with a line of sight, shoots, backs off. */

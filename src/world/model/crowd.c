@@ -16,15 +16,22 @@
  * more than its `wait_detour` actions.  Cells other hunters wanted this
  * turn cost `congestion` hundredths of a step more each for the choice
  * of those who come later, so a crowd spreads over parallel ways.
+ * Since rules version 6 the steps of a turn are planned once, for every
+ * hunter of the goal with another monster beside it, in order of
+ * priority rather than in the order they act (plan_make below): the
+ * monster that waited longest gets the cell that frees up.
  *
  * It reads the game through the view and writes only the acting monster's
  * mind and struct ai's scratch (the pushes of this decision, this turn's
- * wants).  It only ever returns a cell from the field's ranking: the
+ * wants, this turn's plan: a cache of one turn, made again each turn from
+ * the state, so no state of its own).  It only ever returns a cell from the field's ranking: the
  * planner rule (ai_planned).
  */
 #include "ai_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Candidate cells of one mover, best first. */
 struct cand {
@@ -72,7 +79,7 @@ static int candidates(const struct ai *ai, const struct ai_view *v, struct flood
 		if (d < 0 || (!all && !(d < dh)))
 			continue;
 		/* the step's own cost plus the rest: the best start of a route */
-		struct cand x = { c, d, d + s[i].step * v->grid->cost[c] + w * wants(ai, v, c) };
+		struct cand x = { c, d, d + s[i].step * v->grid->cost[c] + (w > 0 ? w * wants(ai, v, c) : 0) };
 		int j = m++;
 		while (j > 0 && out[j - 1].score > x.score) {
 			out[j] = out[j - 1];
@@ -157,8 +164,10 @@ static bool make_room(struct ai *ai, const struct ai_view *v, struct flood_ctx *
 		return false;
 	ai->tried[b] = ai->decision;
 	if (!follower(ai, v, mb, goal)) {
-		/* one that hunts nothing (awake, not running) swaps places */
-		if (!idle_body(ai, v, mb) || !ai_can_step(v->grid, cell, from))
+		/* one that hunts nothing (awake, not running) swaps places with
+		 * the acting monster only: down a chain it would take the cell
+		 * of a pushed monster the acting one is about to enter */
+		if (depth > 0 || !idle_body(ai, v, mb) || !ai_can_step(v->grid, cell, from))
 			return false;
 		push_record(ai, b, from);
 		return true;
@@ -187,6 +196,274 @@ static bool make_room(struct ai *ai, const struct ai_view *v, struct flood_ctx *
 	return false;
 }
 
+/*
+ * The turn's plan (priority inheritance over the whole crowd, PIBT): at
+ * the first decision of a turn for a goal, every hunter of that goal that
+ * will act this turn (an agent) is given its step in order of priority
+ * (most waited actions first, then nearest the goal, then the lower
+ * index: agents_sort), so the monster that waited longest gets the cell that frees up,
+ * and one whose way is held by an agent not yet planned makes that one
+ * plan first (inheriting its priority), down a chain, as the local rule
+ * does.  An agent is given a strictly nearer cell, or, pushed aside by
+ * one of higher priority (swap 2), a free cell no nearer; it enters a
+ * held cell only when the holder is planned to leave it, and a cell is
+ * given to one agent only, so no two trade places and no chain comes back
+ * on itself (each step into a held cell is strictly downhill).  When an
+ * agent acts, it takes its planned cell, pushing the agents on its way
+ * along their own planned steps (they spend their own energy); where the
+ * turn changed what the plan saw, it decides by the local rule below.
+ */
+struct crowd_agent {
+	uint32_t key; /* agent_key: the priority, smaller first */
+	int i;
+};
+
+struct crowd_plan {
+	unsigned id;                 /* the current plan's stamp, 0 none */
+	int turn, goal;              /* what it was made for */
+	const struct flood_ctx *fl;  /* the field it ranked by */
+	unsigned *mark;              /* max_monsters: the plan a monster is an agent of, not yet acted on */
+	int *from, *to, *len;        /* max_monsters: its cell, its planned cell (-2 not yet planned), chain length */
+	int *best;                   /* max_monsters: an agent that stays: the cell it waits for, -1 none */
+	bool *queue;                 /* max_monsters: that cell or another nearer is held by a hunter of the goal */
+	unsigned *held;              /* cells: the plan that gave the cell away (or kept an agent on it) */
+	struct crowd_agent *agents, *tmp; /* max_monsters: the agents in order of priority; the sort's */
+	int n;
+	bool congestion;             /* an agent's kind has a congestion knob: wants are counted */
+};
+
+struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
+{
+	struct crowd_plan *p = calloc(1, sizeof *p);
+	size_t m = max_monsters > 0 ? (size_t)max_monsters : 1, c = cells > 0 ? (size_t)cells : 1;
+	if (!p)
+		return NULL;
+	p->mark = calloc(m, sizeof *p->mark);
+	p->from = malloc(m * sizeof *p->from);
+	p->to = malloc(m * sizeof *p->to);
+	p->len = malloc(m * sizeof *p->len);
+	p->best = malloc(m * sizeof *p->best);
+	p->queue = malloc(m * sizeof *p->queue);
+	p->agents = malloc(m * sizeof *p->agents);
+	p->tmp = malloc(m * sizeof *p->tmp);
+	/* calloc: on a large level only the pages round the crowd are made */
+	p->held = calloc(c, sizeof *p->held);
+	p->turn = p->goal = -1;
+	if (!p->mark || !p->from || !p->to || !p->len || !p->best || !p->queue || !p->agents || !p->tmp || !p->held) {
+		crowd_plan_destroy(p);
+		return NULL;
+	}
+	return p;
+}
+
+void crowd_plan_destroy(struct crowd_plan *p)
+{
+	if (!p)
+		return;
+	free(p->mark);
+	free(p->from);
+	free(p->to);
+	free(p->len);
+	free(p->best);
+	free(p->queue);
+	free(p->agents);
+	free(p->tmp);
+	free(p->held);
+	free(p);
+}
+
+static int goal_of(const struct crowd_plan *p)
+{
+	return p->goal;
+}
+
+static bool agent_of(const struct crowd_plan *p, int b)
+{
+	return p->mark[b] == p->id;
+}
+
+/* Plans agent a (not yet planned), pushed by the agent at `pusher` (-1:
+ * none) that gains `gain` by taking a's cell; true when a moves. */
+static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan *p, struct flood_ctx *fl, int a,
+		       int pusher, int pusher_cell, double gain, int depth)
+{
+	const struct monster *m = &v->monsters[a];
+	int here = p->from[a];
+	p->to[a] = here; /* planned: it stays unless a step is found */
+	p->len[a] = 0;
+	struct cand c[GRID_MAX_NEIGHBOURS];
+	bool pc_step, aside = pusher >= 0 && m->kind->swap >= 2 && ranks_above(v, fl, pusher, a);
+	int n = candidates(ai, v, fl, m->kind, here, aside, c, &pc_step);
+	if (n > 0 && pusher < 0 && p->congestion)
+		want_add(ai, v, c[0].cell); /* congestion: those planned later see it */
+	double dh = flood_distance(fl, here);
+	bool local = false; /* a way the plan does not see: a swap with one that hunts nothing */
+	p->best[a] = n > 0 ? c[0].cell : -1;
+	p->queue[a] = false;
+	for (int i = 0; i < n; i++) {
+		int to = c[i].cell, b = v->occupant[to];
+		bool nearer = c[i].d < dh;
+		/* a cell nearer given to another agent, or one that stays: a hunter will hold it */
+		p->queue[a] |= nearer && p->held[to] == p->id;
+		if (to == pusher_cell || p->held[to] == p->id || (!nearer && !(c[i].d - dh < gain)))
+			continue;
+		if (b >= 0) {
+			p->queue[a] |= nearer && (agent_of(p, b) || follower(ai, v, &v->monsters[b], goal_of(p)));
+			local |= pusher < 0 && nearer && !agent_of(p, b) && v->monsters[b].kind->swap >= 1 &&
+				 idle_body(ai, v, &v->monsters[b]);
+			/* a held cell only downhill, and only from an agent that leaves it */
+			if (!nearer || !agent_of(p, b) || v->monsters[b].kind->swap < 1)
+				continue;
+			if (p->to[b] == -2) {
+				if (depth + 1 >= AI_PUSH_MAX)
+					continue;
+				p->held[to] = p->id; /* a's, or b's if b stays */
+				if (!plan_agent(ai, v, p, fl, b, a, here, dh - c[i].d, depth + 1))
+					continue;
+			} else if (p->to[b] == -1 || p->to[b] == to || p->len[b] + 1 >= AI_PUSH_MAX) {
+				continue;
+			}
+			p->held[to] = p->id;
+			p->to[a] = to;
+			p->len[a] = p->len[b] + 1;
+			return true;
+		}
+		p->held[to] = p->id;
+		p->to[a] = to;
+		p->len[a] = 1;
+		return true;
+	}
+	p->held[here] = p->id;
+	if (local)
+		p->to[a] = -1; /* it stays in the plan; its own action decides by the local rule */
+	return false;
+}
+
+/*
+ * Sorts the agents by priority: more waited actions (up to 255), then
+ * nearer the goal (in 1/16 steps), then the lower index; a radix sort of
+ * 32-bit keys, stable, so equal keys keep the order of the index (a turn
+ * allocates nothing, and 10,000 agents cost a few passes).
+ */
+static uint32_t agent_key(int waited, double d)
+{
+	uint32_t w = waited < 255 ? (uint32_t)(waited < 0 ? 0 : waited) : 255;
+	double q = d * 16.0;
+	uint32_t dq = q < (double)0xffffff ? (uint32_t)q : 0xffffffu;
+	return (255u - w) << 24 | dq;
+}
+
+static void agents_sort(struct crowd_agent *a, struct crowd_agent *tmp, int n)
+{
+	for (int shift = 0; shift < 32; shift += 8) {
+		int count[257] = { 0 };
+		for (int i = 0; i < n; i++)
+			count[((a[i].key >> shift) & 255u) + 1]++;
+		if (count[((a[0].key >> shift) & 255u) + 1] == n)
+			continue; /* one digit for all: nothing moves */
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (int i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 255u]++] = a[i];
+		memcpy(a, tmp, (size_t)n * sizeof *a);
+	}
+}
+
+/* Whether no monster stands beside `cell`: no one can push it or wait
+ * for its cell, so its own action decides by the local rule, at no cost to
+ * the plan (most of 10,000 chasers on a 512x512 map).  Its step may still
+ * meet an agent's at a free cell between them: the one that acts second
+ * finds the cell held and decides by the local rule. */
+static bool alone(const struct ai_view *v, int cell)
+{
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(v->grid, cell, false, s);
+	for (int i = 0; i < n; i++)
+		if (v->occupant[s[i].cell] >= 0)
+			return false;
+	return true;
+}
+
+/* Makes the turn's plan toward `goal` over field fl, once per turn. */
+static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct flood_ctx *fl)
+{
+	struct crowd_plan *p = ai->cplan;
+	if (!p || p->turn == v->turn)
+		return; /* made this turn (another goal's monsters use the local rule) */
+	p->turn = v->turn;
+	p->goal = goal;
+	p->fl = fl;
+	if (++p->id == 0) { /* the stamps wrapped: start afresh */
+		memset(p->mark, 0, (size_t)ai->max_monsters * sizeof *p->mark);
+		memset(p->held, 0, (size_t)v->grid->w * (size_t)v->grid->h * sizeof *p->held);
+		p->id = 1;
+	}
+	p->n = 0;
+	p->congestion = false;
+	int pc = ai_player_cell(v);
+	for (int i = 0; i < v->n_monsters && i < ai->max_monsters; i++) {
+		const struct monster *b = &v->monsters[i];
+		const struct mind *mi = &b->mind;
+		if (!b->alive || b->energy < 100 || !follower(ai, v, b, goal) || mi->commit_until > v->turn)
+			continue;
+		int here = ai_monster_cell(v, b);
+		if (here == goal || alone(v, here))
+			continue;
+		/* the shared flood of this goal, settled there, serves it (what
+		 * ai_crowd_field answers, without its other questions); else ask
+		 * (it settles the flood out to the cell) */
+		if (!(fl == ai->flood && ai->flood_goal == goal && flood_settled(fl, here)) &&
+		    ai_crowd_field(ai, v, goal, here) != fl)
+			continue;
+		p->mark[i] = p->id;
+		p->from[i] = here;
+		p->congestion |= b->kind->congestion > 0;
+		if (ai_can_step(v->grid, here, pc)) { /* beside the player: it attacks */
+			p->best[i] = -1;
+			p->to[i] = here;
+			p->len[i] = 0;
+			p->held[here] = p->id;
+			continue;
+		}
+		p->to[i] = -2;
+		p->agents[p->n++] = (struct crowd_agent){ agent_key(mi->waited, flood_distance(fl, here)), i };
+	}
+	agents_sort(p->agents, p->tmp, p->n);
+	for (int k = 0; k < p->n; k++)
+		if (p->to[p->agents[k].i] == -2)
+			plan_agent(ai, v, p, fl, p->agents[k].i, -1, -1, 0.0, 0);
+}
+
+/* The plan's step for `self`: 1 with *to (the pushes recorded), 0 when
+ * the plan keeps it where it is, -1 when there is no plan for it or the
+ * turn has changed what the plan saw (the local rule decides). */
+static int plan_follow(struct ai *ai, const struct ai_view *v, int self, int goal, int here, int *to)
+{
+	struct crowd_plan *p = ai->cplan;
+	if (!p || p->goal != goal || p->turn != v->turn || !agent_of(p, self) || p->from[self] != here ||
+	    p->to[self] < 0)
+		return -1;
+	p->mark[self] = 0; /* one action per plan */
+	if (p->to[self] == here)
+		return 0;
+	int cell = p->to[self];
+	ai->push_n = 0;
+	for (int b; (b = v->occupant[cell]) >= 0;) {
+		const struct monster *mb = &v->monsters[b];
+		if (!agent_of(p, b) || p->from[b] != cell || p->to[b] < 0 || p->to[b] == cell || mb->energy < 100 ||
+		    ai->push_n >= AI_PUSH_MAX || pushed_already(ai, b) || b == self) {
+			ai->push_n = 0;
+			return -1;
+		}
+		push_record(ai, b, p->to[b]);
+		cell = p->to[b];
+	}
+	for (int k = 0; k < ai->push_n; k++)
+		p->mark[ai->push_who[k]] = 0; /* moved by this action */
+	*to = p->to[self];
+	return 1;
+}
+
 int ai_pushed(const struct ai *ai, int index)
 {
 	for (int i = 0; i < ai->push_n; i++)
@@ -206,6 +483,44 @@ static void route_set(struct mind *mi, int here, int next, int goal, int turn)
 	mi->route_stuck = false;
 	mi->commit_until = 0;
 	mi->next_repath = turn;
+}
+
+/*
+ * Walled in by the crowd: waits in the queue for `want` (the metrics see
+ * the cell it waits for), and past the knob's actions searches a detour;
+ * held back only by monsters that are not on their way (a pack at its
+ * posts, a sleeper, another mind's: !queue), a queue would never move:
+ * it searches the detour at once.  The step, or -1.
+ */
+static int crowd_wait(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, int goal,
+		      struct flood_ctx *fl, int here, int want, bool queue)
+{
+	const struct monster *m = &v->monsters[self];
+	const struct monster_kind *k = m->kind;
+	double dh = flood_distance(fl, here);
+	if (mi->waited < INT32_MAX)
+		mi->waited++;
+	route_set(mi, here, want, goal, v->turn);
+	const int every = k->wait_detour + 1;
+	if (((mi->waited > k->wait_detour && (mi->waited - every) % every == 0) || !queue) && k->crowd > 0) {
+		/* one search per wait_detour + 1 actions at most; the count goes
+		 * on (it is the monster's priority in the turn's plan) */
+		ai_crowd_detour(ai, v, m, mi, goal);
+		if (mi->route_pos + 1 < mi->route_len) {
+			int next = mi->route[mi->route_pos + 1];
+			/* a detour that starts by stepping away would, once the
+			 * way ahead frees, be walked back (A-B-A): only one that
+			 * starts no farther from the goal by the field */
+			double dn = flood_distance(fl, next);
+			if (v->occupant[next] < 0 && ai_can_step(v->grid, here, next) && dn >= 0 && dn <= dh) {
+				ai->plan_cell = next;
+				return next;
+			}
+		}
+		/* the metrics see the cell it waits for */
+		route_set(mi, here, want, goal, v->turn);
+	}
+	return -1;
 }
 
 int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, int goal)
@@ -237,6 +552,17 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		int next = ai_next_step(ai, v, m, mi, goal);
 		return next >= 0 && ai_can_step(v->grid, here, next) ? next : -1;
 	}
+	/* the turn's plan, when it has a step for it */
+	plan_make(ai, v, goal, fl);
+	int planned, follow = plan_follow(ai, v, self, goal, here, &planned);
+	if (follow > 0) {
+		route_set(mi, here, planned, goal, v->turn);
+		mi->waited = 0;
+		ai->plan_cell = planned;
+		return planned;
+	}
+	if (follow == 0 && ai->cplan->best[self] >= 0) /* the plan keeps it: it waits */
+		return crowd_wait(ai, v, self, mi, goal, fl, here, ai->cplan->best[self], ai->cplan->queue[self]);
 	struct cand c[GRID_MAX_NEIGHBOURS];
 	bool pc_step;
 	int n = candidates(ai, v, fl, k, here, false, c, &pc_step);
@@ -252,10 +578,13 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		route_set(mi, here, -1, goal, v->turn);
 		return -1;
 	}
-	want_add(ai, v, c[0].cell);
 	double dh = flood_distance(fl, here);
 	bool queue = false; /* a hunter of the same goal holds a cell ahead: it moves on in its turn */
-	for (int i = 0; i < n; i++) {
+	if (follow < 0 && (k->congestion > 0 || !ai->cplan || ai->cplan->congestion))
+		want_add(ai, v, c[0].cell);
+	for (int i = 0; i < n && follow == 0; i++)
+		queue |= v->occupant[c[i].cell] >= 0 && follower(ai, v, &v->monsters[v->occupant[c[i].cell]], goal);
+	for (int i = 0; i < n && follow < 0; i++) {
 		int to = c[i].cell;
 		if (v->occupant[to] >= 0 && !make_room(ai, v, fl, self, goal, to, here, dh - c[i].d, 0)) {
 			queue |= follower(ai, v, &v->monsters[v->occupant[to]], goal);
@@ -266,26 +595,5 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		ai->plan_cell = to;
 		return to;
 	}
-	/* walled in by the crowd: wait in the queue, and past the knob's
-	 * actions search a detour; held back only by monsters that are not
-	 * on their way (a pack at its posts, a sleeper, another mind's), a
-	 * queue would never move: search the detour at once */
-	if (mi->waited < INT32_MAX)
-		mi->waited++;
-	route_set(mi, here, c[0].cell, goal, v->turn);
-	if ((mi->waited > k->wait_detour || !queue) && k->crowd > 0) {
-		/* one search per wait_detour + 1 actions at most: the count starts again */
-		mi->waited = 0;
-		ai_crowd_detour(ai, v, m, mi, goal);
-		if (mi->route_pos + 1 < mi->route_len) {
-			int next = mi->route[mi->route_pos + 1];
-			if (v->occupant[next] < 0 && ai_can_step(v->grid, here, next)) {
-				ai->plan_cell = next;
-				return next;
-			}
-		}
-		/* the metrics see the cell it waits for */
-		route_set(mi, here, c[0].cell, goal, v->turn);
-	}
-	return -1;
+	return crowd_wait(ai, v, self, mi, goal, fl, here, c[0].cell, queue);
 }

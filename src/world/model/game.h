@@ -94,7 +94,10 @@ enum travel_mode {
  * (game_state.c), so a checksum costs what changed, not the whole level;
  * 6: on large levels, own searchers far from their goal walk the shared
  * flood and go round a blocker back onto their route, and the other minds
- * sidestep and queue before a crowd detour (docs/ai.md, "Scale").
+ * sidestep and queue before a crowd detour (docs/ai.md, "Scale");
+ * and the crowd's plan of a turn (crowd.c: the hunters of the shared field
+ * take their steps in order of priority, the longest waiting first) and a
+ * wait count that a detour search no longer starts again.
  */
 #define GAME_RULES 6
 
