@@ -1499,6 +1499,27 @@ struct jps {
 	int row_words, col_words;
 };
 
+/* A jump point v reached with cost ng from the direction whose opposite is
+ * dir: opened (a fresh record), or its g lowered if still open; shared by
+ * the square8 and square4 jump searches. */
+static inline __attribute__((always_inline)) void jps_relax(struct path_ctx *ctx, struct node *nv, uint16_t gen,
+							    int64_t ng, qkey key, uint8_t dir, uint64_t tie_f)
+{
+	if (nv->stamp != gen) {
+		nv->stamp = gen;
+		nv->g = ng;
+		nv->dir = dir;
+		queue_push(ctx, key, tie_f);
+		return;
+	}
+	if (nv->pos == POS_CLOSED || !(ng < nv->g))
+		return;
+	nv->g = ng;
+	nv->dir = dir;
+	if (nv->pos >= 0)
+		sift_up(ctx, nv->pos, key);
+}
+
 static inline bool jfree(const struct jps *j, int x, int y)
 {
 	return (unsigned)x < (unsigned)j->w && (unsigned)y < (unsigned)j->h && j->cost[y * j->w + x];
@@ -1721,20 +1742,7 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 			const int k = iabs(vx - ux) > iabs(vy - uy) ? iabs(vx - ux) : iabs(vy - uy);
 			const int64_t ng = ug + (int64_t)k * (i < 4 ? j.s1 : j.s2);
 			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE8, vx, vy, j.gx, j.gy, j.s1, j.s2));
-			struct node *nv = &node[v];
-			if (nv->stamp != gen) {
-				nv->stamp = gen;
-				nv->g = ng;
-				nv->dir = sq_opp[i];
-				queue_push(ctx, key, tie_f);
-				continue;
-			}
-			if (nv->pos == POS_CLOSED || !(ng < nv->g))
-				continue;
-			nv->g = ng;
-			nv->dir = sq_opp[i];
-			if (nv->pos >= 0)
-				sift_up(ctx, nv->pos, key);
+			jps_relax(ctx, &node[v], gen, ng, key, sq_opp[i], tie_f);
 		}
 	}
 	*expanded_out = expanded;
@@ -1828,20 +1836,7 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
 			const int vy = cell_row(ctx, v), vx = v - vy * w;
 			const int64_t ng = ug + (int64_t)(iabs(vx - ux) + iabs(vy - uy)) * j.s1;
 			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE4, vx, vy, j.gx, j.gy, j.s1, j.s2));
-			struct node *nv = &node[v];
-			if (nv->stamp != gen) {
-				nv->stamp = gen;
-				nv->g = ng;
-				nv->dir = sq_opp[i];
-				queue_push(ctx, key, tie_f);
-				continue;
-			}
-			if (nv->pos == POS_CLOSED || !(ng < nv->g))
-				continue;
-			nv->g = ng;
-			nv->dir = sq_opp[i];
-			if (nv->pos >= 0)
-				sift_up(ctx, nv->pos, key);
+			jps_relax(ctx, &node[v], gen, ng, key, sq_opp[i], tie_f);
 		}
 	}
 	*expanded_out = expanded;
