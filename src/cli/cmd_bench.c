@@ -83,7 +83,7 @@ static const struct opt bench_opts[] = {
 	  "auto (default): each map is prepared once (prune.c): dead ends are peeled into trees hanging off "
 	  "the map's core; a query walks the trees and runs path_find on the core alone, which on uniform "
 	  "square8 is jump point search where the map's jump points are sparse enough to pay (docs/core.md), "
-	  "else plain A* (JPS expansions are jump points; each tree step counts one).  "
+	  "on square4 always jump point search, else plain A* (JPS expansions are jump points; each tree step counts one).  "
 	  "Each file's line ends with prep_ms=P peeled=C: the preparation time, which is not in the search "
 	  "times, and the cells peeled.\n"
 	  "astar: plain A* for every query (expansions are cells).\n"
@@ -92,8 +92,8 @@ static const struct opt bench_opts[] = {
 	  "cost.  Then each goal is sealed by blocking the cells around it, and the fallback search is timed "
 	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.\n"
 	  "jps: jump point search on every uniform-cost query, whatever the map (no pruning): on square8 to "
-	  "weigh auto's choice; on square4, hex, diamond4 and diamond8 the jump search that auto and the game leave "
-	  "out (docs/core.md), to set against astar.",
+	  "weigh auto's choice; on square4 without pruning; on hex, diamond4 and diamond8 the jump search that "
+	  "auto and the game leave out (docs/core.md), to set against astar.",
 	  .choices = mode_choices },
 	{ .name = "clock", .kind = OPT_CHOICE, .offset = ARG(clock), .metavar = "C", .help =
 	  "wall (default): the monotonic clock.  cpu: the CPU time of this process (clock_cpu_us), so that "

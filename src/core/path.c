@@ -225,10 +225,10 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->s1 = 1;
 	ctx->s2 = 1;
 	ctx->row_magic = UINT64_MAX / (uint64_t)ctx->w + 1;
-	/* square4's JPS (jps4_search) beat plain A* on every shared map, but
-	 * counts jump points as expansions, which the sim goldens record: it
-	 * runs only when asked (jps_always) until the rules version moves. */
-	ctx->jps_pays = g->topo == GRID_SQUARE8 && corner_share(g) < JPS_CORNER_SHARE;
+	/* square8's JPS pays only where jump points are sparse (docs/core.md);
+	 * square4's (jps4_search) beat plain A* on every shared map, mazes and
+	 * random512 included, so it is the default there (rules 6). */
+	ctx->jps_pays = (g->topo == GRID_SQUARE8 && corner_share(g) < JPS_CORNER_SHARE) || g->topo == GRID_SQUARE4;
 	return ctx;
 }
 

@@ -97,7 +97,9 @@ enum travel_mode {
  * sidestep and queue before a crowd detour (docs/ai.md, "Scale");
  * and the crowd's plan of a turn (crowd.c: the hunters of the shared field
  * take their steps in order of priority, the longest waiting first) and a
- * wait count that a detour search no longer starts again.
+ * wait count that a detour search no longer starts again; and square4
+ * searches by jump points (path.c), which may pick another of equally
+ * short routes than plain A*.
  */
 #define GAME_RULES 6
 
