@@ -76,8 +76,9 @@ int play_save_tidy(const char *data)
 	 * a torn save before the rename): the save itself is save.jnl, intact */
 	if ((k = savefile_remove_temps(slot, err, sizeof err)) > 0)
 		n += k;
-	/* a death record's (games/NAME.txt.tmp-XXXXXX) from a kill at a
-	 * game's end: the record is written again when the game is filed */
+	/* a death record's temporary file (games/NAME.txt.tmp- and six random
+	 * letters) from a kill at a game's end: the record is written again
+	 * when the game is filed */
 	char dir[PLAY_PATH + 8], tmp[2 * PLAY_PATH];
 	snprintf(dir, sizeof dir, "%s/%s", data, PLAY_GAMES_DIR);
 	DIR *d = opendir(dir);

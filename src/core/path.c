@@ -1499,6 +1499,21 @@ struct jps {
 	int row_words, col_words;
 };
 
+/* The start of a square jump search: its view of the grid, and the start
+ * opened at g 0 (jps_search and jps4_search share it). */
+static struct jps jps_begin(struct path_ctx *ctx, int start, int goal, const struct search *s,
+			    enum grid_topology topo)
+{
+	const int w = ctx->w;
+	const struct grid *grid = ctx->grid;
+	const struct jps j = { grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2,
+			       grid->rows, grid->cols, grid->row_words, grid->col_words };
+	ctx->node[start] = (struct node){ .g = 0, .pos = 0, .stamp = ctx->gen, .dir = DIR_NONE };
+	sift_up(ctx, ctx->queue.heap_len++,
+		search_key(s, start, 0, heuristic(topo, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
+	return j;
+}
+
 /* A jump point v reached with cost ng from the direction whose opposite is
  * dir: opened (a fresh record), or its g lowered if still open; shared by
  * the square8 and square4 jump searches. */
@@ -1644,16 +1659,11 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 				   long *expanded_out)
 {
 	const int w = ctx->w;
-	const struct grid *grid = ctx->grid;
-	const struct jps j = { grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2,
-			       grid->rows, grid->cols, grid->row_words, grid->col_words };
+	const struct jps j = jps_begin(ctx, start, goal, s, GRID_SQUARE8);
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
 	long expanded = 0;
 
-	node[start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->queue.heap_len++,
-		search_key(s, start, 0, heuristic(GRID_SQUARE8, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
 	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
 		const qkey uk = queue_pop(ctx);
 		const int u = pq_cell(uk);
@@ -1776,16 +1786,11 @@ static __attribute__((noinline)) enum path_status
 jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, long *expanded_out)
 {
 	const int w = ctx->w;
-	const struct grid *grid = ctx->grid;
-	const struct jps j = { grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2,
-			       grid->rows, grid->cols, grid->row_words, grid->col_words };
+	const struct jps j = jps_begin(ctx, start, goal, s, GRID_SQUARE4);
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
 	long expanded = 0;
 
-	node[start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	sift_up(ctx, ctx->queue.heap_len++,
-		search_key(s, start, 0, heuristic(GRID_SQUARE4, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
 	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
 		const qkey uk = queue_pop(ctx);
 		const int u = pq_cell(uk);
@@ -1985,13 +1990,13 @@ static bool near_possible(struct path_ctx *ctx, const struct region *rg, int32_t
 	if (region_size(rg, goal) > NEAR_WALK_LIMIT)
 		return true;
 	const int32_t there = region_of(rg, goal);
-	int *todo = (int *)(void *)ctx->queue.key;
+	int *walk = (int *)(void *)ctx->queue.key; /* the walk's FIFO, in the idle heap's memory */
 	const uint16_t gen = ctx->gen;
 	long head = 0, tail = 0;
-	todo[tail++] = goal;
+	walk[tail++] = goal;
 	ctx->node[goal].stamp = gen;
 	while (head < tail) {
-		const int c = todo[head++], cx = c % w, cy = c / w;
+		const int c = walk[head++], cx = c % w, cy = c / w;
 		for (int i = 0; i < dirs; i++) {
 			const int nx = cx + grid_nb_dx(topo, cy, i), ny = cy + grid_nb_dy(topo, i);
 			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
@@ -2002,7 +2007,7 @@ static bool near_possible(struct path_ctx *ctx, const struct region *rg, int32_t
 			ctx->node[v].stamp = gen;
 			if (cost[v]) {
 				if (region_of(rg, v) == there)
-					todo[tail++] = v;
+					walk[tail++] = v;
 				continue;
 			}
 			if (solid && solid[v])
