@@ -7,13 +7,15 @@
  * the player's map memory, the AI's crowd costs; the scent, the last
  * noise, sleep, wandering and tracking) are checked by name.  A
  * state of another rules version is refused naming both versions; so is
- * a journal, by journal_start.
+ * a journal, by journal_start.  The occupant map is made from the
+ * monsters on load, and a state whose monsters collide is refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -301,6 +303,52 @@ static void test_large_level_state_is_a_delta(void **state)
 	fixture_fini(&f);
 }
 
+/*
+ * The occupant map is not a field (rules 7): it is the monsters' places.
+ * A loaded game has the saved one's map cell for cell, made from its
+ * monsters; a state whose monsters share a cell, or stand on the player,
+ * is refused rather than loaded into a map that would hold one of them.
+ */
+static void test_occupants_made_from_the_monsters(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = played(&f);
+	assert_true(g->n_monsters >= 2);
+	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	void *bytes = NULL;
+	size_t len = 0;
+	char err[256] = "";
+	assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+	struct game *h = game_create(f.levels, f.n, &f.b, 99);
+	assert_non_null(h);
+	assert_true(game_state_load(h, bytes, len, err, sizeof err));
+	assert_memory_equal(h->occupant, g->occupant, n * sizeof *g->occupant);
+	free(bytes);
+	game_destroy(h);
+
+	/* monster 1 saved on monster 0's cell; then on the player's */
+	struct monster *m = &g->monsters[1];
+	int x = m->x, y = m->y;
+	const int at[2][2] = { { g->monsters[0].x, g->monsters[0].y }, { g->player.x, g->player.y } };
+	for (int k = 0; k < 2; k++) {
+		m->x = at[k][0];
+		m->y = at[k][1];
+		assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+		h = game_create(f.levels, f.n, &f.b, 99);
+		assert_non_null(h);
+		err[0] = '\0';
+		if (game_state_load(h, bytes, len, err, sizeof err))
+			fail_msg("a state with monster 1 on %s's cell loads", k ? "the player" : "monster 0");
+		assert_non_null(strstr(err, "malformed"));
+		free(bytes);
+		game_destroy(h);
+	}
+	m->x = x;
+	m->y = y;
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_state_of_other_rules_refused),
 		cmocka_unit_test(test_journal_of_other_rules_refused),
 		cmocka_unit_test(test_large_level_state_is_a_delta),
+		cmocka_unit_test(test_occupants_made_from_the_monsters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

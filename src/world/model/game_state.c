@@ -8,14 +8,15 @@
  * value range-checked, so damaged bytes never crash), HASH folds it into a
  * 64-bit checksum.  A new field is one line in state_walk and so can be
  * left out of none of the three.  Per-cell maps (tiles, doors, memory,
- * the occupant map, crowd costs; the scent stamps; later items) are listed
- * with state_cells_u8 and state_cells_int, which SAVE and HASH take in
- * words, not bytes.
+ * crowd costs, the scent stamps, items) are listed with state_map, which
+ * HASH takes by blocks in words and SAVE as the blocks changed since the
+ * level began.
  *
  * The encoding: fixed-width little-endian integers, so equal states give
  * equal bytes and equal hashes on every machine.  What is a pure cache is
  * left out and rebuilt: the search contexts, the player's distance map
- * (reach), the region map.  The AI's shared flood is not a pure cache (a
+ * (reach), the region map, and the occupant map (made from the monsters'
+ * places: occupants_load).  The AI's shared flood is not a pure cache (a
  * monster uses a flood that is current even when it would not start one,
  * and a flood settled in steps is only as far along as its callers took
  * it), so its goal and its settled cells are kept and the flood is settled
@@ -629,6 +630,66 @@ static void walk_flood(struct state_io *io, struct game *g, int cells)
 }
 
 /*
+ * The occupant map is not in the table: it is the monsters' places (an
+ * alive monster i on cell c is occupant[c] == i, every other cell is -1),
+ * so the monsters' fields hash and save it.  LOAD takes the level's own
+ * monsters off it before it reads theirs (occupants_clear: the map is
+ * game_level_load's, consistent with them), then puts every alive monster
+ * on it (occupants_load), refusing two on a cell, one on the player or on
+ * a cell it cannot stand on.
+ */
+static void occupants_clear(struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!grid_in_bounds(g->grid, m->x, m->y))
+			continue;
+		int c = grid_index(g->grid, m->x, m->y);
+		if (g->occupant[c] == i) {
+			g->occupant[c] = -1;
+			game_mark(g, MAP_OCCUPANT, c);
+		}
+	}
+}
+
+static bool occupants_load(struct game *g)
+{
+	int pc = grid_index(g->grid, g->player.x, g->player.y);
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive)
+			continue;
+		int c = grid_index(g->grid, m->x, m->y);
+		if (g->occupant[c] >= 0 || c == pc || !grid_passable(g->grid, c))
+			return false;
+		g->occupant[c] = i;
+		game_mark(g, MAP_OCCUPANT, c);
+	}
+	return true;
+}
+
+#ifdef ASTRAY_CHECKS
+/* The test build: the occupant map is what the monsters say, and nothing
+ * else (what leaving it out of the hash and the snapshot rests on). */
+static bool occupants_derived(const struct game *g)
+{
+	size_t n = (size_t)g->grid->w * (size_t)g->grid->h, held = 0, alive = 0;
+	for (size_t c = 0; c < n; c++) {
+		int i = g->occupant[c];
+		if (i < 0)
+			continue;
+		if (i >= g->n_monsters || !g->monsters[i].alive ||
+		    grid_index(g->grid, g->monsters[i].x, g->monsters[i].y) != (int)c)
+			return false;
+		held++;
+	}
+	for (int i = 0; i < g->n_monsters; i++)
+		alive += g->monsters[i].alive;
+	return held == alive;
+}
+#endif
+
+/*
  * Every field of the play state, once.  The depth, the level's size and
  * the monster count come first (state_load reads them first to load the
  * level they need); everything after is the level as play changed it, the
@@ -700,13 +761,19 @@ static void state_walk(struct state_io *io, struct game *g)
 	state_map(io, g, MAP_KNOWN, g->known, 1, 0, 255);
 	state_map(io, g, MAP_OPAQUE, g->opaque, 1, 0, 255);
 	STATE_INT(io, g->known_version, 0, UINT32_MAX);
-	state_map(io, g, MAP_OCCUPANT, g->occupant, 4, -1, g->n_monsters - 1);
+	/* not a field: the occupant map is made from the monsters' places
+	 * (occupants_load); it was hashed and saved whole, and 67,000 moving
+	 * monsters made every checksum read all of it (rules 7) */
 	state_map(io, g, MAP_SCENT, g->scent, 4, -1, INT32_MAX);
 	STATE_INT(io, g->noise_cell, -1, cells - 1);
 	STATE_INT(io, g->noise_turn, 0, INT32_MAX);
 	STATE_INT(io, g->noise_loud, 0, INT32_MAX);
+	if (io->mode == STATE_LOAD)
+		occupants_clear(g);
 	for (int i = 0; i < g->n_monsters && !io->bad; i++)
 		walk_monster(io, g, i, cells);
+	if (io->mode == STATE_LOAD && !io->bad && !occupants_load(g))
+		io->bad = true;
 
 	struct travel *t = &g->travel;
 	STATE_INT(io, t->active, 0, 1);
@@ -828,6 +895,9 @@ uint64_t game_hash(const struct game *g)
 	/* HASH mode reads every field and writes none */
 	struct state_io io = { .mode = STATE_HASH, .h = 0xcbf29ce484222325ULL };
 	struct game *w = (struct game *)g;
+#ifdef ASTRAY_CHECKS
+	CHECK(occupants_derived(g));
+#endif
 	state_head(&io, w);
 	state_sizes(&io, w);
 	state_walk(&io, w);
