@@ -115,9 +115,8 @@ static int32_t cell_root(int32_t *lab, int32_t c)
 
 bool region_rebuild(struct region *r)
 {
-	const uint8_t *cost = r->g->cost;
+	const uint8_t *cost = r->cost;
 	int32_t *lab = r->label;
-	r->cost = cost;
 	r->rebuilds++;
 	for (int y = 0, c = 0; y < r->h; y++)
 		for (int x = 0; x < r->w; x++, c++) {
@@ -169,12 +168,18 @@ bool region_rebuild(struct region *r)
 
 struct region *region_create(const struct grid *g, bool corner_cutting)
 {
-	if (!g)
+	return g ? region_create_over(g, g->cost, corner_cutting) : NULL;
+}
+
+struct region *region_create_over(const struct grid *g, const uint8_t *cost, bool corner_cutting)
+{
+	if (!g || !cost)
 		return NULL;
 	struct region *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->g = g;
+	r->cost = cost;
 	r->cc = corner_cutting;
 	r->w = g->w;
 	r->h = g->h;
@@ -368,6 +373,12 @@ static bool split_check(struct region *r, int32_t root, const int *from, int run
 			}
 		}
 	}
+}
+
+void region_mark_stale(struct region *r)
+{
+	if (r)
+		r->stale = true;
 }
 
 void region_cell_changed(struct region *r, int cell, uint8_t old_cost)

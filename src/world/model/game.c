@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "fov.h"
 #include "gen.h"
+#include "region.h"
 
 const struct level *game_level(const struct game *g)
 {
@@ -121,6 +122,9 @@ static void level_state_free(struct game *g)
 	noise_destroy(g->noise);
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
+	region_destroy(g->reach.labels);
+	g->reach.labels = NULL;
+	g->reach.labels_ok = false;
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->item_qty = g->hazard = NULL;
@@ -191,9 +195,10 @@ static void fov_update(struct game *g)
 				game_mark(g, MAP_REMEMBERED, c);
 			}
 			if (g->known[c] != g->grid->cost[c]) {
+				const uint8_t old = g->known[c];
 				g->known[c] = g->grid->cost[c];
 				game_mark(g, MAP_KNOWN, c);
-				g->known_version++;
+				game_known_changed(g, c, old);
 			}
 		}
 	}
