@@ -328,6 +328,13 @@ bool game_level_load(struct game *g, int depth)
 	g->fov_box[2] = g->fov_box[3] = 0;
 	g->travel.cap = (int)n;
 	memset(g->known, 1, n); /* never seen: assumed open floor */
+	/* The click fallback's labels of known[] (game_travel.c), made now
+	 * rather than at the first click: on 4096x4096 their 64 MiB take a
+	 * few hundred ms of first touches.  Without them (no memory) the
+	 * first plan tries again. */
+	g->reach.labels = region_create_over(g->grid, g->known, false);
+	g->reach.labels_ok = g->reach.labels != NULL;
+	g->reach.labels_version = g->known_version;
 	memcpy(g->tiles, lv->tiles, n);
 	for (size_t i = 0; i < n; i++) {
 		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
