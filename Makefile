@@ -14,7 +14,8 @@
 #                   on every campaign level (docs/ai.md)
 #   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
 #   make bench-fallback  clicks on walls and sealed pockets of 4096x4096 levels, with and
-#                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE)
+#                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE; OLD=astray
+#                   also times the game's previews against that program)
 #   make bench-marathon  a 2,000,000-action game in segments: save, resume, replay
 #   make bench-turned  jump point search on hex and diamond against plain A* (docs/core.md)
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,

@@ -1930,7 +1930,9 @@ static bool use_jps(const struct path_ctx *ctx, const struct path_options *opt)
  * search on every topology.
  *
  * Returns PATH_FOUND with *end the goal, or PATH_NO_ROUTE when layer 1
- * does not hold the goal (the caller runs the layered search).
+ * does not hold the goal, or (with a budget: path_options.near_exact) when
+ * it is not found within the budget's expansions: the caller runs the
+ * layered search.
  */
 static inline qkey near_key(const struct search *s, int cell, int64_t g, int64_t h, unsigned layer)
 {
@@ -2052,6 +2054,8 @@ near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
+		if (s->budget > 0 && expanded >= s->budget)
+			break; /* near_exact: the caller's bounded search answers */
 		const int uy = u / w, ux = u - uy * w;
 		const int64_t ug = node[u].g;
 		const bool u_open = cost[u] != 0;
@@ -2132,7 +2136,7 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
 static bool use_near(const struct path_ctx *ctx, const struct path_options *opt, int start, int goal)
 {
 	const uint8_t *cost = ctx->grid->cost;
-	return opt->fallback && !(opt->penalty > 0) && opt->budget <= 0 && opt->weight == 1.0 &&
+	return opt->fallback && !(opt->penalty > 0) && (opt->budget <= 0 || opt->near_exact) && opt->weight == 1.0 &&
 	       opt->regions && region_current(opt->regions, cost, opt->corner_cutting) && cost[start] &&
 	       (!cost[goal] || region_of(opt->regions, goal) != region_of(opt->regions, start));
 }

@@ -30,6 +30,12 @@ struct path_options {
 	                         when current, a goal outside the start's region is answered
 	                         without settling that region (fallback one wall away, or
 	                         no route without fallback or budget): the same answer, sooner */
+	bool near_exact;      /* with a budget, current labels and automatic P: a goal one blocked
+	                         cell away from the start's region gets the exact fallback answer
+	                         (the one without a budget), found within the budget's expansions;
+	                         the budget's partial answer only when that search does not find it.
+	                         For the player's clicks (game_travel.c): a function of the map alone,
+	                         so the caller must keep the labels current */
 };
 
 /* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */

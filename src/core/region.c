@@ -8,7 +8,8 @@
  * region hold ids of one set.  A full labelling is a scan in cell order
  * that joins each cell to its earlier neighbours (a union-find over cell
  * indices held in the label array itself, every link to the smaller
- * index), then a second scan that gives each root a dense id (a cell's
+ * index; on square and hex maps a row's runs of open cells at once,
+ * scan_runs), then a second scan that gives each root a dense id (a cell's
  * parent is earlier, so it already holds its root's id).  No queue, no
  * memory beyond the labels and the sets.
  *
@@ -113,12 +114,79 @@ static int32_t cell_root(int32_t *lab, int32_t c)
 	return c;
 }
 
-bool region_rebuild(struct region *r)
+/*
+ * Square and hex maps join a cell to its row neighbours, so a row's open
+ * cells come in runs that are each within one set: the scan links a run's
+ * cells to its first cell and unites that with each run of the row above
+ * that touches it (the above cells within [x0 + lo, x1 + hi], lo and hi
+ * the least and largest dx of the steps up, per row parity).  One union a
+ * pair of touching runs rather than one a neighbour: a map mostly open (a
+ * memory of unseen cells) costs little more than writing the labels.
+ * Diamond maps have no row steps (except corner steps with corner
+ * cutting, which reach two rows up) and keep the cell scan.
+ */
+static bool runs_apply(const struct region *r, int lo[2], int hi[2])
 {
-	const uint8_t *cost = r->g->cost;
+	const enum grid_topology t = r->g->topo;
+	if (grid_is_diamond(t))
+		return false;
+	for (int par = 0; par < 2; par++) {
+		lo[par] = 2;
+		hi[par] = -2;
+		for (int i = 0; i < r->conn; i++)
+			if (grid_nb_dy(t, i) == -1) {
+				const int dx = grid_nb_dx(t, par, i);
+				lo[par] = dx < lo[par] ? dx : lo[par];
+				hi[par] = dx > hi[par] ? dx : hi[par];
+			}
+	}
+	return true;
+}
+
+static void scan_runs(struct region *r, const int lo[2], const int hi[2])
+{
+	const uint8_t *cost = r->cost;
 	int32_t *lab = r->label;
-	r->cost = cost;
-	r->rebuilds++;
+	const int w = r->w;
+	for (int y = 0; y < r->h; y++) {
+		const int row = y * w;
+		for (int x = 0; x < w;) {
+			if (!cost[row + x]) {
+				lab[row + x++] = -1;
+				continue;
+			}
+			const int s = row + x, x0 = x;
+			while (x < w && cost[row + x]) {
+				lab[row + x] = s;
+				x++;
+			}
+			if (y == 0)
+				continue;
+			/* the runs above that touch [x0, x - 1] */
+			const int par = y & 1, up = row - w;
+			int a = x0 + lo[par], b = x - 1 + hi[par];
+			a = a < 0 ? 0 : a;
+			b = b >= w ? w - 1 : b;
+			for (int k = a; k <= b; k++) {
+				if (!cost[up + k] || (k > a && cost[up + k - 1]))
+					continue; /* closed, or the run seen at k - 1 */
+				int32_t ra = cell_root(lab, s), rb = cell_root(lab, up + k);
+				if (ra != rb) {
+					if (ra < rb)
+						lab[rb] = ra;
+					else
+						lab[ra] = rb;
+				}
+			}
+		}
+	}
+}
+
+/* Any grid: each cell joined to its earlier neighbours one by one. */
+static void scan_cells(struct region *r)
+{
+	const uint8_t *cost = r->cost;
+	int32_t *lab = r->label;
 	for (int y = 0, c = 0; y < r->h; y++)
 		for (int x = 0; x < r->w; x++, c++) {
 			if (!cost[c]) {
@@ -139,6 +207,17 @@ bool region_rebuild(struct region *r)
 				}
 			}
 		}
+}
+
+bool region_rebuild(struct region *r)
+{
+	int32_t *lab = r->label;
+	int lo[2], hi[2];
+	r->rebuilds++;
+	if (runs_apply(r, lo, hi))
+		scan_runs(r, lo, hi);
+	else
+		scan_cells(r);
 	/* Dense ids, coded -2 - id while the scan runs: a cell's parent is an
 	 * earlier cell and already holds its root's code. */
 	int32_t ids = 0;
@@ -169,12 +248,18 @@ bool region_rebuild(struct region *r)
 
 struct region *region_create(const struct grid *g, bool corner_cutting)
 {
-	if (!g)
+	return g ? region_create_over(g, g->cost, corner_cutting) : NULL;
+}
+
+struct region *region_create_over(const struct grid *g, const uint8_t *cost, bool corner_cutting)
+{
+	if (!g || !cost)
 		return NULL;
 	struct region *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->g = g;
+	r->cost = cost;
 	r->cc = corner_cutting;
 	r->w = g->w;
 	r->h = g->h;
@@ -368,6 +453,12 @@ static bool split_check(struct region *r, int32_t root, const int *from, int run
 			}
 		}
 	}
+}
+
+void region_mark_stale(struct region *r)
+{
+	if (r)
+		r->stale = true;
 }
 
 void region_cell_changed(struct region *r, int cell, uint8_t old_cost)

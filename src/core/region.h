@@ -16,9 +16,10 @@
  * four short steps; with corner cutting every step counts.  A blocked cell
  * is in no region.
  *
- * The labels describe one cost array: the one the grid's `cost` points at
- * when region_create or region_rebuild is called (the true map, or a map
- * memory the caller points the grid at).  The caller reports each change
+ * The labels describe one cost array, laid out as the grid's cells: the
+ * one the grid's `cost` points at when region_create is called (the true
+ * map), or the one given to region_create_over (a map memory, such as the
+ * player's known[]); region_rebuild labels that same array again.  The caller reports each change
  * of that array with region_cell_changed: a cell that opens joins the
  * regions around it at once (a union); a cell that closes and may split
  * its region starts walks from its sides, which end where they meet or,
@@ -32,15 +33,22 @@ struct region;
 
 /* Labels g's passable cells for the corner rule `corner_cutting`.  NULL on no memory. */
 struct region *region_create(const struct grid *g, bool corner_cutting);
+/* Labels the passable (non-zero) cells of `cost`, a w*h array of g's
+ * shape that must outlive the labels, instead of g's own costs. */
+struct region *region_create_over(const struct grid *g, const uint8_t *cost, bool corner_cutting);
 void region_destroy(struct region *r); /* NULL does nothing */
 
-/* Labels every cell again from the cost array the grid points at now. */
+/* Labels every cell again from the array the labels describe. */
 bool region_rebuild(struct region *r);
 
 /* After the cost of `cell` changed from `old_cost` (0 = blocked) to the
  * array's present value: an opening cell joins its neighbours' regions;
  * a closing cell that might split its region makes the labels stale. */
 void region_cell_changed(struct region *r, int cell, uint8_t old_cost);
+
+/* Changes nobody reported one by one (a whole map learnt at once): the
+ * labels are stale until region_refresh.  NULL does nothing. */
+void region_mark_stale(struct region *r);
 
 /* Labels the map again if they are stale (region_rebuild); false on no memory. */
 bool region_refresh(struct region *r);

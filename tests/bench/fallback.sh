@@ -15,6 +15,11 @@
 # median over ROUNDS (default 3) of the search's CPU ms, new and old, and
 # the CPU ms of labelling the regions (once per level, not per click).
 # ASTRAY=path/to/astray picks the program (default build/astray).
+# With OLD=path/to/another/astray, each level is also played headless for
+# the game's clicks and cursor previews (`play --bench-preview`, PREVIEWS,
+# default 400: known walls near the player, far unseen cells, the border),
+# the two programs interleaved ROUNDS times: mean, p95 and worst CPU us a
+# plan, and the level's creation (which makes the labels of known[]).
 set -eu
 rounds=${1:-3}
 astray=${ASTRAY:-build/astray}
@@ -53,5 +58,16 @@ for topo in ${TOPOS:-square8 hex diamond8}; do
 			printf '%-9s %-6s %-10s %10s %10s %8s %10s %9s %s\n' "$topo" "$style" "$name" "$n" "$o" \
 				"$(awk -v a="$o" -v b="$n" 'BEGIN { printf "%.1fx", (b > 0 ? a / b : 0) }')" "$nw" "$lab" "$en/$eo"
 		done <"$lvl.clicks"
+		if [ -n "${OLD:-}" ]; then
+			i=0
+			while [ "$i" -lt "$rounds" ]; do
+				for prog in "$astray" "$OLD"; do
+					printf '%-9s %-6s %-10s %s: ' "$topo" "$style" game "$prog"
+					"$prog" play "$lvl.p.lvl" --seed 1 --bench-preview "${PREVIEWS:-400}" |
+						sed 's/.*cpu_us_mean=\([0-9.]*\).*cpu_us_p95=\([0-9.]*\) cpu_us_max=\([0-9.]*\).*game_create_ms=\([0-9.]*\).*/mean \1 p95 \2 max \3 create_ms \4/'
+				done
+				i=$((i + 1))
+			done
+		fi
 	done
 done

@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "fov.h"
 #include "gen.h"
+#include "region.h"
 
 const struct level *game_level(const struct game *g)
 {
@@ -121,6 +122,9 @@ static void level_state_free(struct game *g)
 	noise_destroy(g->noise);
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
+	region_destroy(g->reach.labels);
+	g->reach.labels = NULL;
+	g->reach.labels_ok = false;
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->item_qty = g->hazard = NULL;
@@ -191,9 +195,10 @@ static void fov_update(struct game *g)
 				game_mark(g, MAP_REMEMBERED, c);
 			}
 			if (g->known[c] != g->grid->cost[c]) {
+				const uint8_t old = g->known[c];
 				g->known[c] = g->grid->cost[c];
 				game_mark(g, MAP_KNOWN, c);
-				g->known_version++;
+				game_known_changed(g, c, old);
 			}
 		}
 	}
@@ -323,6 +328,13 @@ bool game_level_load(struct game *g, int depth)
 	g->fov_box[2] = g->fov_box[3] = 0;
 	g->travel.cap = (int)n;
 	memset(g->known, 1, n); /* never seen: assumed open floor */
+	/* The click fallback's labels of known[] (game_travel.c), made now
+	 * rather than at the first click: on 4096x4096 their 64 MiB take a
+	 * few hundred ms of first touches.  Without them (no memory) the
+	 * first plan tries again. */
+	g->reach.labels = region_create_over(g->grid, g->known, false);
+	g->reach.labels_ok = g->reach.labels != NULL;
+	g->reach.labels_version = g->known_version;
 	memcpy(g->tiles, lv->tiles, n);
 	for (size_t i = 0; i < n; i++) {
 		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;

@@ -101,7 +101,10 @@ enum travel_mode {
  * searches by jump points (path.c), which may pick another of equally
  * short routes than plain A*; 7: the occupant map is left out of the
  * hash and the snapshot (it is the monsters' places, which both keep), so a
- * checksum no longer reads it whole when many monsters move.
+ * checksum no longer reads it whole when many monsters move; and a click on
+ * a known wall or into a region the known walls seal gets the fallback's
+ * exact answer on every level, not the travel budget's partial one
+ * (game_travel.c, plan_known).
  */
 #define GAME_RULES 7
 
@@ -175,6 +178,11 @@ struct reach {
 	unsigned version;     /* g->known_version it was flooded on */
 	long settled;         /* cells settled by the flood */
 	int cells[REACH_COST + 2]; /* the last route read from it (a step costs at least 1) */
+	struct region *labels;/* the regions of known[] (region.h), for the click fallback; made at the
+	                         first plan, kept up to date cell by cell as known[] changes */
+	unsigned labels_version; /* the known_version they describe ... */
+	bool labels_ok;       /* ... if set; otherwise (a restore, known[] written at once) they are
+	                         labelled anew at the next plan.  Speed only: no answer depends on them */
 };
 /* The per-cell maps whose writes are marked (struct game's marks[]). */
 enum game_map {

@@ -75,6 +75,10 @@ int game_explore_start(struct game *g, enum act_result *res);              /* AC
  * caller then makes it a plain move: bump, attack, door). */
 int game_run_start(struct game *g, enum grid_dir dir, enum act_result *res, bool *moved);
 
+/* known[cell] just changed from `old`: counts the change (known_version)
+ * and keeps the click fallback's labels of known[] up to date. */
+void game_known_changed(struct game *g, int cell, uint8_t old);
+
 /* After the monsters acted: whether the current activity stops, and why
  * (damage0, gold0, potions0: the player's before the action). */
 void game_activity_check(struct game *g, long damage0, int gold0, int potions0);

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "region.h"
+
 /* ---- travel ------------------------------------------------------------- */
 
 /*
@@ -24,12 +26,50 @@
  * true map.  The level's one search context serves both: its grid's costs
  * are pointed at known[] for the one query (a context reads the costs at
  * each query and keeps nothing from them between queries).
+ *
+ * A plan takes at most TRAVEL_BUDGET expansions, with one exception
+ * (rules 7): a goal that known[] puts one blocked cell away from the
+ * player's region (a click on a known wall, or into a region the known
+ * walls seal) gets the fallback's exact answer, the one an unbounded
+ * search gives, when the search through the region labels of known[]
+ * (path_options.near_exact) finds it within the budget.  Which goals are
+ * answered so is a function of known[] alone, never of the labels'
+ * history: they are made current before each plan.
  */
+static const struct region *known_labels(struct game *g)
+{
+	struct reach *m = &g->reach;
+	if (!m->labels) {
+		m->labels = region_create_over(g->grid, g->known, false);
+		if (!m->labels)
+			return NULL;
+	} else if (!m->labels_ok || m->labels_version != g->known_version) {
+		region_mark_stale(m->labels);
+	}
+	if (!region_refresh(m->labels))
+		return NULL;
+	m->labels_ok = true;
+	m->labels_version = g->known_version;
+	return m->labels;
+}
+
+void game_known_changed(struct game *g, int cell, uint8_t old)
+{
+	struct reach *m = &g->reach;
+	if (m->labels && m->labels_ok && m->labels_version == g->known_version) {
+		region_cell_changed(m->labels, cell, old);
+		m->labels_version++;
+	}
+	g->known_version++;
+}
+
 static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
 {
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
 	opt.budget = TRAVEL_BUDGET;
+	opt.regions = known_labels(g);
+	opt.near_exact = true;
 	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	enum path_status st = path_find(g->path, from, goal, &opt, r);
