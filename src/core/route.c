@@ -23,35 +23,81 @@
 
 bool route_create(struct flood_ctx *f)
 {
-	const size_t n = (size_t)f->n;
-	f->route.node = calloc(n, sizeof *f->route.node);
-	f->route.ring.pool_chunks = f->n / 8 + 1;
-	f->route.ring.pool = malloc((size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool);
-	f->route.queue.key = calloc(n, sizeof *f->route.queue.key);
-	f->route.queue.cap = f->n;
-	f->crowd.dist = malloc(n * sizeof *f->crowd.dist);
-	f->crowd.state = calloc(n, sizeof *f->crowd.state);
+	f->route = calloc(1, sizeof *f->route);
+	if (!f->route)
+		return false;
+	f->route->users = 1;
+	f->route->n = f->n;
 	f->crowd.cell = malloc((size_t)CROWD_CELLS * sizeof *f->crowd.cell);
 	f->crowd.extra = malloc((size_t)CROWD_CELLS * sizeof *f->crowd.extra);
 	f->crowd.heap = malloc(((size_t)CROWD_CELLS * GRID_MAX_NEIGHBOURS + 1) * sizeof *f->crowd.heap);
-	return f->route.node && f->route.ring.pool && f->route.queue.key && f->crowd.dist && f->crowd.state &&
-	       f->crowd.cell && f->crowd.extra && f->crowd.heap;
+	return f->crowd.cell && f->crowd.extra && f->crowd.heap;
 }
 
-void route_pretouch(struct flood_ctx *f)
+/* Makes the per-cell arrays of the search and of the crowd potential, on
+ * the first search (about 52 bytes a cell: on a 4096x4096 level 870 MB a
+ * context, which one that only floods never takes).  False: no memory. */
+static bool route_ready(struct flood_ctx *f)
 {
+	struct route_search *r = f->route;
 	const size_t n = (size_t)f->n;
-	pages_touch(f->route.node, n * sizeof *f->route.node);
-	pages_touch(f->route.queue.key, n * sizeof *f->route.queue.key);
+	if (!r->node) {
+		struct a_node *node = calloc(n, sizeof *node);
+		pq_key *key = calloc(n, sizeof *key);
+		const int chunks = f->n / 8 + 1;
+		int32_t *pool = malloc((size_t)chunks * RCHUNK * sizeof *pool);
+		if (!node || !key || !pool) {
+			free(node);
+			free(key);
+			free(pool);
+			return false;
+		}
+		r->node = node;
+		r->queue.key = key;
+		r->queue.cap = f->n;
+		r->ring.pool = pool;
+		r->ring.pool_chunks = chunks;
+	}
+	if (!f->crowd.dist) {
+		double *dist = malloc(n * sizeof *dist);
+		uint32_t *state = calloc(n, sizeof *state);
+		if (!dist || !state) {
+			free(dist);
+			free(state);
+			return false;
+		}
+		f->crowd.dist = dist;
+		f->crowd.state = state;
+	}
+	return true;
+}
+
+bool route_pretouch(struct flood_ctx *f)
+{
+	if (!route_ready(f))
+		return false;
+	const size_t n = (size_t)f->n;
+	pages_touch(f->route->node, n * sizeof *f->route->node);
+	pages_touch(f->route->queue.key, n * sizeof *f->route->queue.key);
 	pages_touch(f->crowd.dist, n * sizeof *f->crowd.dist);
 	pages_touch(f->crowd.state, n * sizeof *f->crowd.state);
+	return true;
+}
+
+static void search_release(struct route_search *r)
+{
+	if (!r || --r->users > 0)
+		return;
+	free(r->node);
+	free(r->ring.pool);
+	free(r->queue.key);
+	free(r);
 }
 
 void route_destroy(struct flood_ctx *f)
 {
-	free(f->route.node);
-	free(f->route.ring.pool);
-	free(f->route.queue.key);
+	search_release(f->route);
+	f->route = NULL;
 	free(f->crowd.dist);
 	free(f->crowd.state);
 	free(f->crowd.cell);
@@ -59,13 +105,31 @@ void route_destroy(struct flood_ctx *f)
 	free(f->crowd.heap);
 }
 
+bool flood_share_search(struct flood_ctx *f, struct flood_ctx *with)
+{
+	if (!f || !with || f == with || f->n != with->n)
+		return false;
+	if (f->route == with->route)
+		return true;
+	search_release(f->route);
+	f->route = with->route;
+	f->route->users++;
+	return true;
+}
+
 size_t route_memory(const struct flood_ctx *f)
 {
-	return (size_t)f->n * (sizeof *f->route.node + sizeof *f->route.queue.key + sizeof *f->crowd.dist +
-			       sizeof *f->crowd.state) +
-	       (size_t)CROWD_CELLS * (sizeof *f->crowd.cell + sizeof *f->crowd.extra +
-				      GRID_MAX_NEIGHBOURS * sizeof *f->crowd.heap) +
-	       sizeof *f->crowd.heap + (size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool;
+	const struct route_search *r = f->route;
+	size_t own = (size_t)CROWD_CELLS * (sizeof *f->crowd.cell + sizeof *f->crowd.extra +
+					    GRID_MAX_NEIGHBOURS * sizeof *f->crowd.heap) +
+		     sizeof *f->crowd.heap;
+	if (f->crowd.dist)
+		own += (size_t)f->n * (sizeof *f->crowd.dist + sizeof *f->crowd.state);
+	/* a shared search counts in full for each context that shares it */
+	if (r && r->node)
+		own += sizeof *r + (size_t)r->n * (sizeof *r->node + sizeof *r->queue.key) +
+		       (size_t)r->ring.pool_chunks * RCHUNK * sizeof *r->ring.pool;
+	return own;
 }
 
 /* The flood's distance of v, a lower bound where it has not settled v;
@@ -235,7 +299,7 @@ static inline int32_t a_cell(akey k) { return (int32_t)(uint32_t)k; }
 
 static inline void a_up(struct flood_ctx *f, int i, akey e)
 {
-	pq_sift_up(&f->route.queue, f->route.node, i, e);
+	pq_sift_up(&f->route->queue, f->route->node, i, e);
 }
 
 /*
@@ -320,10 +384,10 @@ static inline akey drain_key(const void *env, int cell)
 	const struct flood_ctx *f = e->f;
 	const struct rpot *p = e->p;
 	if (p->codes) {
-		const uint64_t gv = f->route.node[cell].gc;
+		const uint64_t gv = f->route->node[cell].gc;
 		return a_key_codes(gv + route_hc(f, p, cell), gv, cell);
 	}
-	const double gv = f->route.node[cell].g;
+	const double gv = f->route->node[cell].g;
 	return a_key(gv + route_h(f, cell, p->lo, p->delta, p->in_r), gv, cell);
 }
 
@@ -331,32 +395,32 @@ static inline akey drain_key(const void *env, int cell)
 static void r_drain(struct flood_ctx *f, int r, const struct rpot *p)
 {
 	const struct drain_env env = { f, p };
-	pq_ring_drain(&f->route.ring, &f->route.queue, f->route.node, r, false, drain_key, &env);
+	pq_ring_drain(&f->route->ring, &f->route->queue, f->route->node, r, false, drain_key, &env);
 }
 
 /* The current bucket is used up: the next slot with a cell becomes the heap. */
 static bool r_advance(struct flood_ctx *f, const struct rpot *p)
 {
-	struct pq_ring *rg = &f->route.ring;
-	while (f->route.queue.heap_len == 0) {
+	struct pq_ring *rg = &f->route->ring;
+	while (f->route->queue.heap_len == 0) {
 		const int d = pq_ring_next(rg);
 		if (d == RRING)
 			break;
 		rg->bucket += (uint64_t)d;
 		r_drain(f, (int)(rg->bucket % RRING), p);
 	}
-	pq_heapify(&f->route.queue, f->route.node);
-	return f->route.queue.heap_len > 0;
+	pq_heapify(&f->route->queue, f->route->node);
+	return f->route->queue.heap_len > 0;
 }
 
 /* Gives up the ring: every listed cell goes to the heap. */
 static void r_flush(struct flood_ctx *f, const struct rpot *p)
 {
 	for (int r = 0; r < RRING; r++)
-		if (f->route.ring.head[r] >= 0)
+		if (f->route->ring.head[r] >= 0)
 			r_drain(f, r, p);
-	pq_heapify(&f->route.queue, f->route.node);
-	f->route.ring.on = false;
+	pq_heapify(&f->route->queue, f->route->node);
+	f->route->ring.on = false;
 }
 
 /*
@@ -374,20 +438,20 @@ static void r_flush(struct flood_ctx *f, const struct rpot *p)
 
 static __attribute__((noinline)) void a_unstack(struct flood_ctx *f, int32_t v)
 {
-	akey *const base = pq_stack_top(&f->route.queue);
+	akey *const base = pq_stack_top(&f->route->queue);
 	int i = 0;
 	while (a_cell(base[i]) != v)
 		i++;
 	for (; i > 0; i--)
 		base[i] = base[i - 1];
-	f->route.queue.stack_len--;
+	f->route->queue.stack_len--;
 }
 
 /* Removes the least key of the tie stack and the heap; returns its cell. */
 static inline int32_t a_take(struct flood_ctx *f)
 {
-	const akey k = pq_pop(&f->route.queue, f->route.node);
-	f->route.tie_f = pq_f(k);
+	const akey k = pq_pop(&f->route->queue, f->route->node);
+	f->route->tie_f = pq_f(k);
 	return pq_cell(k);
 }
 
@@ -402,12 +466,12 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 		a_unstack(f, v);
 		pos = INT32_MIN;
 	}
-	if (f->route.ring.on) {
-		if (q > f->route.ring.bucket) {
+	if (f->route->ring.on) {
+		if (q > f->route->ring.bucket) {
 			const int r = (int)(q % RRING);
 			if (pos == PQ_RING_POS(r))
 				return; /* still in the same list: its key is made when drained */
-			if (q - f->route.ring.bucket < RRING && pq_ring_add(&f->route.ring, f->route.node, r, v))
+			if (q - f->route->ring.bucket < RRING && pq_ring_add(&f->route->ring, f->route->node, r, v))
 				return;
 			r_flush(f, p);
 			if (pos != INT32_MIN)
@@ -418,7 +482,7 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 	if (pos >= 0) {
 		a_up(f, pos, k);
 	} else {
-		pq_push(&f->route.queue, f->route.node, k, f->route.tie_f, A_STACKED);
+		pq_push(&f->route->queue, f->route->node, k, f->route->tie_f, A_STACKED);
 	}
 }
 
@@ -441,7 +505,7 @@ static double unsettled_bound(const struct flood_ctx *f)
 /* The cell before v on flood_route's search tree; -1 at the start. */
 static int32_t a_parent(const struct flood_ctx *f, int32_t v)
 {
-	const unsigned d = f->route.node[v].tag & A_NO_DIR;
+	const unsigned d = f->route->node[v].tag & A_NO_DIR;
 	if (d == A_NO_DIR)
 		return -1;
 	if (grid_is_square(f->grid->topo))
@@ -470,11 +534,11 @@ static inline __attribute__((always_inline)) int32_t
 route_take(struct flood_ctx *f, const struct rpot *p, const uint16_t *extra, struct a_node *an,
 	   uint32_t closed, int w, const bool fixed, const bool square, const bool plain, const bool in_code)
 {
-	struct pq *q = &f->route.queue;
-	if (q->heap_len == 0 && q->stack_len == 0 && !(f->route.ring.on && r_advance(f, p)))
+	struct pq *q = &f->route->queue;
+	if (q->heap_len == 0 && q->stack_len == 0 && !(f->route->ring.on && r_advance(f, p)))
 		return -1;
 	const int32_t u = a_take(f);
-	if (fixed && f->route.tie_f > CLIMIT)
+	if (fixed && f->route->tie_f > CLIMIT)
 		return -2;
 	an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 	if (square && (q->stack_len > 0 || q->heap_len > 0)) {
@@ -529,8 +593,8 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 	const int w = g->w, h = g->h, goal = f->run.source;
 	const bool square = plain || grid_is_square(g->topo);
 	const bool diamond = !plain && grid_is_diamond(g->topo);
-	const uint32_t open = f->route.gen << 1, closed = open | 1u;
-	struct a_node *an = f->route.node;
+	const uint32_t open = f->route->gen << 1, closed = open | 1u;
+	struct a_node *an = f->route->node;
 	const uint32_t *cdist = f->dist.code, *cst = f->crowd.state;
 	const double *dist = f->dist.value, *cd = f->crowd.dist;
 	const int32_t rlo = f->crowd.first_cell;
@@ -709,8 +773,8 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 						 const struct rpot *p, long *exp_out)
 {
 	const int w = f->grid->w, goal = f->run.source;
-	const uint32_t agen = f->route.gen, open = agen << 1, closed = open | 1u;
-	struct a_node *an = f->route.node;
+	const uint32_t agen = f->route->gen, open = agen << 1, closed = open | 1u;
+	struct a_node *an = f->route->node;
 	const uint64_t eo = p->mult << CBITS, ed = p->mult * f->dist.sqrt2;
 	int32_t step[8];
 	memcpy(step, f->moves.delta, sizeof step);
@@ -726,8 +790,8 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 		}
 		/* The potential is exactly consistent in compact units: no f
 		 * popped is below the one before. */
-		CHECK(f->route.tie_f >= last_f);
-		last_f = f->route.tie_f;
+		CHECK(f->route->tie_f >= last_f);
+		last_f = f->route->tie_f;
 		exp++;
 		if (u == goal) {
 			res = FIXED_FOUND;
@@ -769,17 +833,17 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
  * key is k0 in bucket q0. */
 static void route_start(struct flood_ctx *f, int32_t start, akey k0, uint64_t q0)
 {
-	if (++f->route.gen > A_GEN_LIMIT) {
+	if (++f->route->gen > A_GEN_LIMIT) {
 		for (int c = 0; c < f->n; c++)
-			f->route.node[c].tag = 0;
-		f->route.gen = 1;
+			f->route->node[c].tag = 0;
+		f->route->gen = 1;
 	}
-	pq_clear(&f->route.queue);
-	f->route.tie_f = UINT64_MAX;
-	f->route.node[start] = (struct a_node){ .gc = 0, .pos = 0, .tag = f->route.gen << 1 << A_DIR_BITS | A_NO_DIR };
-	f->route.queue.key[f->route.queue.heap_len++] = k0;
+	pq_clear(&f->route->queue);
+	f->route->tie_f = UINT64_MAX;
+	f->route->node[start] = (struct a_node){ .gc = 0, .pos = 0, .tag = f->route->gen << 1 << A_DIR_BITS | A_NO_DIR };
+	f->route->queue.key[f->route->queue.heap_len++] = k0;
 	/* the ring starts empty, its current bucket that of the start */
-	pq_ring_reset(&f->route.ring, q0, true);
+	pq_ring_reset(&f->route->ring, q0, true);
 }
 
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
@@ -787,7 +851,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 {
 	if (expanded)
 		*expanded = 0;
-	if (!f || !f->run.reverse || !flood_settled(f, start))
+	if (!f || !f->run.reverse || !flood_settled(f, start) || !route_ready(f))
 		return -1;
 	const struct grid *g = f->grid;
 	const int goal = f->run.source;
@@ -842,11 +906,11 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	if (cost) {
 		if (codes) {
 			/* a cost in compact units, A 2^CBITS + B cr, is A + B sqrt 2 */
-			const uint64_t gc = f->route.node[goal].gc;
+			const uint64_t gc = f->route->node[goal].gc;
 			const uint64_t b = ((uint32_t)gc & CMASK) * (uint64_t)f->dist.sqrt2_inverse & CMASK;
 			*cost = (double)((gc - b * f->dist.sqrt2) >> CBITS) + (double)b * GRID_SQRT2;
 		} else {
-			*cost = f->route.node[goal].g;
+			*cost = f->route->node[goal].g;
 		}
 	}
 	return len;
@@ -904,7 +968,7 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 {
 	if (expanded)
 		*expanded = 0;
-	if (!f || !f->run.reverse || !flood_settled(f, start) || horizon < 1)
+	if (!f || !f->run.reverse || !flood_settled(f, start) || horizon < 1 || !route_ready(f))
 		return -1;
 	const struct grid *g = f->grid;
 	const int goal = f->run.source;
@@ -919,10 +983,10 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 	if (h0 < 0)
 		return -1;
 	route_start(f, start, a_key(h0, 0.0, start), r_bucket(h0));
-	f->route.ring.on = false;
+	f->route->ring.on = false;
 	const struct rpot pot = { .lo = lo, .delta = delta, .in_r = in_r };
-	const uint32_t open = f->route.gen << 1, closed = open | 1u;
-	struct a_node *an = f->route.node;
+	const uint32_t open = f->route->gen << 1, closed = open | 1u;
+	struct a_node *an = f->route->node;
 	const bool square8 = g->topo == GRID_SQUARE8;
 	const int w = g->w, sy = start / w, sx = start - sy * w;
 	long exp = 0;
@@ -930,9 +994,9 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 	double end_f = 0.0;
 	int32_t nb[GRID_MAX_NEIGHBOURS];
 	uint8_t dir[GRID_MAX_NEIGHBOURS];
-	while (!pq_empty(&f->route.queue)) {
-		const akey k = pq_pop(&f->route.queue, an);
-		f->route.tie_f = pq_f(k);
+	while (!pq_empty(&f->route->queue)) {
+		const akey k = pq_pop(&f->route->queue, an);
+		f->route->tie_f = pq_f(k);
 		const int32_t u = pq_cell(k);
 		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
