@@ -31,6 +31,8 @@
 #define CLIMIT (1100u << CBITS)    /* the largest key whose order is kept exact */
 #define RSCALE 4.0             /* flood_route: buckets per unit of f */
 #define RCHUNK 16              /* flood_route: ints per list chunk (a link, then 15 cells) */
+#define RING_CHUNKS ((1 << 20) / 8 + 1) /* flood_route: the most chunks its ring has (8 MiB) */
+#define KEYS_FIRST (1 << 16)   /* flood_route: keys its queue starts with on a large map */
 
 struct fifo {
 	int32_t head_blk, head_pos; /* head_blk < 0: empty */
@@ -151,19 +153,32 @@ struct flood_moves {
 struct route_search {
 	int users;              /* the contexts that share it */
 	int n;                  /* cells of their grids */
+	bool starved;           /* the queue could not grow: this search finds nothing */
 	struct a_node *node;    /* n records */
-	struct pq queue;        /* n keys: the heap and the tie stack (pqueue.h) */
+	struct pq queue;        /* the heap and the tie stack (pqueue.h): up to n keys,
+	                           grown as a search opens cells (keys_reserve) */
 	uint64_t tie_f;         /* the f bits of the key popped last */
 	uint32_t gen;           /* records of this search carry gen (see struct a_node) */
 	struct pq_ring ring;    /* buckets of f: floor(f * RSCALE), or f >> RSHIFT in
-	                           compact units; ring.pool holds n / 8 + 1 chunks */
+	                           compact units; ring.pool holds n / 8 + 1 chunks,
+	                           at most RING_CHUNKS (a full pool sends the listed
+	                           cells to the heap: the same order, more heap work) */
 };
 
 /* flood_route's potential (route.c): a Dijkstra from the source under the
- * crowd costs, stopped after CROWD_CELLS cells (see crowd_make). */
+ * crowd costs, stopped after CROWD_CELLS cells (see crowd_make).  Its cells
+ * are kept in a small open-addressing table, not in per-cell arrays: it
+ * queues at most 1 + CROWD_CELLS * GRID_MAX_NEIGHBOURS cells, under half
+ * of CROWD_SLOTS. */
+#define CROWD_SLOTS 16384      /* a power of two */
+struct crowd_slot {
+	double dist;            /* the cell's crowd distance (cost or compact units) */
+	int32_t cell;
+	uint32_t state;         /* gen << 1 queued, gen << 1 | 1 settled (in R); a
+	                           slot of an older gen is free */
+};
 struct route_crowd {
-	double *dist;           /* n: crowd distance of the cells in R (cost or compact units) */
-	uint32_t *state;        /* n: gen << 1 queued, gen << 1 | 1 settled (in R) */
+	struct crowd_slot *slot; /* CROWD_SLOTS */
 	uint32_t gen;
 	int32_t *cell;          /* CROWD_CELLS: R's cells in the order settled */
 	uint16_t *extra;        /* CROWD_CELLS: the extra cost each had then */
