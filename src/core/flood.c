@@ -93,7 +93,13 @@ struct flood_ctx *flood_create(const struct grid *g)
 	long long entries = (long long)GRID_MAX_NEIGHBOURS * f->n + 1;
 	f->queue.blocks = (int32_t)((entries + BLOCK - 1) / BLOCK + QUEUES + 1);
 	f->dist.value = malloc((size_t)f->n * sizeof *f->dist.value);
-	f->dist.code = malloc((size_t)f->n * sizeof *f->dist.code);
+	/* compact distances serve whole floods on uniform grids only: made
+	 * now on a map small enough to be touched now, else by the first */
+	if (f->n <= PRETOUCH_CELLS && !(f->dist.code = malloc((size_t)f->n * sizeof *f->dist.code))) {
+		free(f->dist.value);
+		free(f);
+		return NULL;
+	}
 	f->queue.tag = calloc((size_t)f->n, sizeof *f->queue.tag);
 	/* The pool starts with what a whole uniform flood takes on a map
 	 * small enough to be touched now, else with POOL_FIRST blocks, and
@@ -106,7 +112,7 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->moves.bits = malloc((size_t)f->n);
 	f->moves.costs = malloc((size_t)f->n);
 	f->moves.corner_rule = -1;
-	if (!route_create(f) || !f->dist.value || !f->dist.code || !f->queue.tag || !f->moves.bits ||
+	if (!route_create(f) || !f->dist.value || !f->queue.tag || !f->moves.bits ||
 	    !f->moves.costs) {
 		flood_destroy(f);
 		return NULL;
@@ -177,7 +183,8 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist.value + sizeof *f->dist.code + sizeof *f->queue.tag + 2) +
+	       (size_t)f->n * (sizeof *f->dist.value + sizeof *f->queue.tag + 2) +
+	       (f->dist.code ? (size_t)f->n * sizeof *f->dist.code : 0) +
 	       (size_t)f->queue.cap_blocks * (BLOCK * sizeof *f->queue.pool + sizeof *f->queue.block_next) +
 	       route_memory(f);
 }
@@ -930,6 +937,8 @@ static void cnone_all(uint32_t *cd, int n)
  * the grid allows it, else (or when it gives up) in doubles. */
 static void run_whole_uniform(struct flood_ctx *f)
 {
+	if (!f->dist.code_off && !f->dist.code && !(f->dist.code = malloc((size_t)f->n * sizeof *f->dist.code)))
+		f->dist.code_off = true; /* no memory for them: in doubles */
 	if (!f->dist.code_off) {
 		uint32_t *const cd = f->dist.code;
 		cnone_all(cd, f->n);

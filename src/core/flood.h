@@ -35,10 +35,10 @@
  * given cells are settled (or to the end), and a later flood_settle carries
  * on where the previous one stopped.
  *
- * Memory (issue 33): 18 bytes a cell from flood_create (distances 8 + 4,
- * tags 4, moves 2); the FIFO pool grows to what the frontier needs (a
- * whole flood on a uniform square grid lays two arrays over it, 24 bytes
- * a cell); flood_route and flood_detour make their arrays (52 bytes a
+ * Memory (issue 33): 14 bytes a cell from flood_create on a large map
+ * (distances 8, tags 4, moves 2); the FIFO pool grows to what the
+ * frontier needs; a whole flood on a uniform square grid adds its compact
+ * distances (4) and lays two arrays over the pool (24); flood_route and flood_detour make their arrays (52 bytes a
  * cell, 40 of them the search's, which contexts may share) on their first
  * call.  Where memory runs out, a flood stops as at a max_dist (the cells
  * it settled keep their exact distances, the others count as not reached)

@@ -54,9 +54,11 @@ static int passable_cell(const struct grid *g, uint32_t *s)
 	}
 }
 
-/* The bytes a cell of a large map's context: at most 19 when made (the
- * distances 8 + 4, the tags 4, the moves 2; the pool starts at 64 KiB,
- * the route's arrays are not made); after a whole flood in general
+/* The bytes a cell of a large map's context: at most 15 when made (the
+ * distances 8, the tags 4, the moves 2; the pool starts at 64 KiB, the
+ * compact distances and the route's arrays are not made); after a whole
+ * flood on a uniform grid, 4 more for the compact distances and the pool
+ * its arrays take (24); after a whole flood in general
  * queues, the pool holds its frontier only; after routes, the search's
  * records (16), its ring (at most 8 MiB, 7.6 bytes a cell here, 0.5 on a
  * 4096x4096 map) and a queue that grew to what the searches opened.
@@ -71,15 +73,15 @@ static void test_bytes_a_cell(void **state)
 	assert_non_null(f);
 	const size_t made = flood_memory(f);
 	print_message("made: %.2f bytes a cell\n", (double)made / (double)n);
-	assert_true(made <= 19 * n);
-	assert_true(made >= 18 * n);
+	assert_true(made <= 15 * n);
+	assert_true(made >= 14 * n);
 	struct flood_options o = flood_options_default();
 	o.reverse = true;
 	const int source = passable_cell(g, &s);
 	assert_true(flood_run(f, source, &o, NULL, 0) > (long)(n / 2));
 	const size_t flooded = flood_memory(f);
 	print_message("after a whole flood: %.2f bytes a cell\n", (double)flooded / (double)n);
-	assert_true(flooded <= 20 * n);
+	assert_true(flooded <= 16 * n);
 	int *out = malloc(n * sizeof *out);
 	assert_non_null(out);
 	for (int q = 0; q < 20; q++) {
@@ -89,7 +91,7 @@ static void test_bytes_a_cell(void **state)
 	}
 	const size_t routed = flood_memory(f);
 	print_message("after routes: %.2f bytes a cell\n", (double)routed / (double)n);
-	assert_true(routed <= 45 * n);
+	assert_true(routed <= 41 * n);
 	free(out);
 	flood_destroy(f);
 	grid_destroy(g);
@@ -112,6 +114,8 @@ static void test_big_floods_equal_path(void **state)
 		fo.reverse = true;
 		const int source = passable_cell(g, &s);
 		assert_int_equal(path_flood(p, source, &po, true, 0), flood_run(f, source, &fo, NULL, 0));
+		if (uniform) /* the compact distances and the uniform loop's arrays */
+			assert_true(flood_memory(f) >= (size_t)BIG_W * BIG_H * (14 + 4 + 24));
 		for (int c = 0; c < BIG_W * BIG_H; c++) {
 			const double a = path_flood_distance(p, c), b = flood_distance(f, c);
 			assert_int_equal(a >= 0, b >= 0);
