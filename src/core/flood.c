@@ -44,6 +44,38 @@
 
 static void moves_refresh(struct flood_ctx *f, bool cut);
 
+#define POOL_FIRST 64 /* blocks the pool of a large map starts with (64 KiB) */
+
+/* The blocks a whole uniform flood lays its arrays over (uniform_loop:
+ * in doubles, two FIFOs of n + 1 cells and n + 1 keys). */
+static int32_t uniform_blocks(const struct flood_ctx *f)
+{
+	const long long len = 6LL * ((long long)f->n + 1);
+	const long long b = (len + BLOCK - 1) / BLOCK;
+	return (int32_t)(b < f->queue.blocks ? b : f->queue.blocks);
+}
+
+/* Grows the pool to at least `want` blocks (at most queue.blocks); false,
+ * the pool as it was, when there is no memory.  Its blocks are found by
+ * index, never by pointer, so they may move. */
+static bool pool_reserve(struct flood_ctx *f, int32_t want)
+{
+	if (want > f->queue.blocks)
+		want = f->queue.blocks;
+	if (want <= f->queue.cap_blocks)
+		return true;
+	int32_t *pool = realloc(f->queue.pool, (size_t)want * BLOCK * sizeof *pool);
+	if (!pool)
+		return false;
+	f->queue.pool = pool;
+	int32_t *next = realloc(f->queue.block_next, (size_t)want * sizeof *next);
+	if (!next)
+		return false;
+	f->queue.block_next = next;
+	f->queue.cap_blocks = want;
+	return true;
+}
+
 struct flood_options flood_options_default(void)
 {
 	return (struct flood_options){ .reverse = false, .corner_cutting = false, .max_dist = 0.0 };
@@ -61,17 +93,27 @@ struct flood_ctx *flood_create(const struct grid *g)
 	long long entries = (long long)GRID_MAX_NEIGHBOURS * f->n + 1;
 	f->queue.blocks = (int32_t)((entries + BLOCK - 1) / BLOCK + QUEUES + 1);
 	f->dist.value = malloc((size_t)f->n * sizeof *f->dist.value);
-	f->dist.code = malloc((size_t)f->n * sizeof *f->dist.code);
+	/* compact distances serve whole floods on uniform grids only: made
+	 * now on a map small enough to be touched now, else by the first */
+	if (f->n <= PRETOUCH_CELLS && !(f->dist.code = malloc((size_t)f->n * sizeof *f->dist.code))) {
+		free(f->dist.value);
+		free(f);
+		return NULL;
+	}
 	f->queue.tag = calloc((size_t)f->n, sizeof *f->queue.tag);
-	/* malloc, not calloc: the pool is reserved for the worst case, and a
-	 * flood writes only the blocks its frontier needs. */
-	f->queue.pool = malloc((size_t)f->queue.blocks * BLOCK * sizeof *f->queue.pool);
-	f->queue.block_next = malloc((size_t)f->queue.blocks * sizeof *f->queue.block_next);
+	/* The pool starts with what a whole uniform flood takes on a map
+	 * small enough to be touched now, else with POOL_FIRST blocks, and
+	 * grows to what a flood's frontier needs (pool_reserve). */
+	const int32_t first = f->n <= PRETOUCH_CELLS ? uniform_blocks(f) : POOL_FIRST;
+	if (!pool_reserve(f, first)) {
+		flood_destroy(f);
+		return NULL;
+	}
 	f->moves.bits = malloc((size_t)f->n);
 	f->moves.costs = malloc((size_t)f->n);
 	f->moves.corner_rule = -1;
-	if (!route_create(f) || !f->dist.value || !f->dist.code || !f->queue.tag || !f->queue.pool ||
-	    !f->queue.block_next || !f->moves.bits || !f->moves.costs) {
+	if (!route_create(f) || !f->dist.value || !f->queue.tag || !f->moves.bits ||
+	    !f->moves.costs) {
 		flood_destroy(f);
 		return NULL;
 	}
@@ -107,12 +149,14 @@ struct flood_ctx *flood_create(const struct grid *g)
 			f->dist.code[c] = CNONE;
 		}
 		f->dist.dirty_hi = 0;
-		const size_t n = (size_t)f->n, pool_len = (size_t)f->queue.blocks * BLOCK,
-			     uniform_len = 6 * (n + 1);
-		memset(f->queue.pool, 0, (uniform_len < pool_len ? uniform_len : pool_len) * sizeof *f->queue.pool);
+		const size_t n = (size_t)f->n;
+		memset(f->queue.pool, 0, (size_t)f->queue.cap_blocks * BLOCK * sizeof *f->queue.pool);
 		if (f->n <= PRETOUCH_ROUTE_CELLS) {
 			pages_touch(f->queue.tag, n * sizeof *f->queue.tag);
-			route_pretouch(f);
+			if (!route_pretouch(f)) {
+				flood_destroy(f);
+				return NULL;
+			}
 		}
 	}
 	moves_refresh(f, false);
@@ -139,13 +183,15 @@ size_t flood_memory(const struct flood_ctx *f)
 	if (!f)
 		return 0;
 	return sizeof *f +
-	       (size_t)f->n * (sizeof *f->dist.value + sizeof *f->dist.code + sizeof *f->queue.tag + 2) +
-	       (size_t)f->queue.blocks * (BLOCK * sizeof *f->queue.pool + sizeof *f->queue.block_next) +
+	       (size_t)f->n * (sizeof *f->dist.value + sizeof *f->queue.tag + 2) +
+	       (f->dist.code ? (size_t)f->n * sizeof *f->dist.code : 0) +
+	       (size_t)f->queue.cap_blocks * (BLOCK * sizeof *f->queue.pool + sizeof *f->queue.block_next) +
 	       route_memory(f);
 }
 
 /* ---- the FIFOs ---------------------------------------------------------- */
 
+/* A free block, -1 when the pool is full and cannot grow. */
 static int32_t block_take(struct flood_ctx *f)
 {
 	int32_t b = f->queue.free_block;
@@ -153,7 +199,22 @@ static int32_t block_take(struct flood_ctx *f)
 		f->queue.free_block = f->queue.block_next[b];
 		return b;
 	}
-	return f->queue.used_blocks++; /* bounded by n_blocks (see the top of the file) */
+	/* bounded by queue.blocks (see the top of the file) */
+	if (f->queue.used_blocks == f->queue.cap_blocks &&
+	    !pool_reserve(f, f->queue.cap_blocks > f->queue.blocks / 2 ? f->queue.blocks : 2 * f->queue.cap_blocks))
+		return -1;
+	return f->queue.used_blocks++;
+}
+
+/* The pool could not grow: every FIFO is emptied and later pushes are
+ * dropped, so the flood ends where it stands, as at a max_dist (the cells
+ * it settled have their exact distances, the others count as not reached). */
+static void starve(struct flood_ctx *f)
+{
+	f->queue.starved = true;
+	for (int i = 0; i < f->queue.active_count; i++)
+		f->queue.fifo[f->queue.active[i]].head_blk = -1;
+	f->queue.active_count = 0;
 }
 
 static void block_give(struct flood_ctx *f, int32_t b)
@@ -176,14 +237,18 @@ static void activate(struct flood_ctx *f, uint16_t q)
 static void push_slow(struct flood_ctx *f, uint16_t q, int32_t cell, double key)
 {
 	struct fifo *Q = &f->queue.fifo[q];
+	const int32_t b = f->queue.starved ? -1 : block_take(f);
+	if (b < 0) {
+		if (!f->queue.starved)
+			starve(f);
+		return;
+	}
 	if (Q->head_blk < 0) {
-		int32_t b = block_take(f);
 		Q->head_blk = Q->tail_blk = b;
 		Q->head_pos = Q->tail_pos = 0;
 		f->queue.head_key[q] = key;
 		activate(f, q);
 	} else {
-		int32_t b = block_take(f);
 		f->queue.block_next[Q->tail_blk] = b;
 		Q->tail_blk = b;
 		Q->tail_pos = 0;
@@ -379,6 +444,7 @@ static void queues_reset(struct flood_ctx *f)
 	f->queue.active_count = 0;
 	f->queue.used_blocks = 0;
 	f->queue.free_block = -1;
+	f->queue.starved = false;
 	f->run.settled = 0;
 	f->run.source = -1;
 	f->run.finished = true;
@@ -871,6 +937,8 @@ static void cnone_all(uint32_t *cd, int n)
  * the grid allows it, else (or when it gives up) in doubles. */
 static void run_whole_uniform(struct flood_ctx *f)
 {
+	if (!f->dist.code_off && !f->dist.code && !(f->dist.code = malloc((size_t)f->n * sizeof *f->dist.code)))
+		f->dist.code_off = true; /* no memory for them: in doubles */
 	if (!f->dist.code_off) {
 		uint32_t *const cd = f->dist.code;
 		cnone_all(cd, f->n);
@@ -891,7 +959,7 @@ long flood_settle(struct flood_ctx *f, const int *targets, int n)
 	if (!f || f->run.source < 0)
 		return 0;
 	long before = f->run.settled;
-	if (n == 0 && !f->run.finished && uniform_ready(f)) {
+	if (n == 0 && !f->run.finished && uniform_ready(f) && pool_reserve(f, uniform_blocks(f))) {
 		run_whole_uniform(f);
 		return f->run.settled - before;
 	}
@@ -940,7 +1008,7 @@ long flood_run(struct flood_ctx *f, int source, const struct flood_options *opt,
 bool flood_shift(struct flood_ctx *f, int source)
 {
 	if (!f || f->run.source < 0 || !f->run.reverse || !f->run.finished || f->run.max_dist > 0 || source < 0 ||
-	    source >= f->n)
+	    source >= f->n || f->queue.starved)
 		return false;
 	const struct grid *g = f->grid;
 	const int old = f->run.source;
@@ -959,6 +1027,9 @@ bool flood_shift(struct flood_ctx *f, int source)
 	const double c = f->queue.edge_cost[2u * m + (dg[i] ? 1u : 0u)];
 	const bool cut = f->run.corner_cutting;
 	const bool was_compact = f->dist.in_code;
+	if ((was_compact || (grid_is_square(g->topo) && f->moves.uniform && g->cost[source] == f->moves.uniform)) &&
+	    !pool_reserve(f, uniform_blocks(f)))
+		return false; /* no memory for the uniform loop's arrays */
 	queues_reset(f);
 	f->run.source = source;
 	f->run.reverse = true;
@@ -999,6 +1070,11 @@ bool flood_shift(struct flood_ctx *f, int source)
 	push(f, 0, source, -c);
 	for (int32_t u; (u = pop_min(f)) >= 0;)
 		settle_one(f, u);
+	if (f->queue.starved) {
+		/* no memory to finish it: no flood (the caller floods anew) */
+		queues_reset(f);
+		return true;
+	}
 	/* an unreached cell's +infinity stays so; every finite one is settled */
 	dadd_all(dist, f->n, c);
 	f->run.finished = true;

@@ -31,6 +31,8 @@
 #define CLIMIT (1100u << CBITS)    /* the largest key whose order is kept exact */
 #define RSCALE 4.0             /* flood_route: buckets per unit of f */
 #define RCHUNK 16              /* flood_route: ints per list chunk (a link, then 15 cells) */
+#define RING_CHUNKS ((1 << 20) / 8 + 1) /* flood_route: the most chunks its ring has (8 MiB) */
+#define KEYS_FIRST (1 << 16)   /* flood_route: keys its queue starts with on a large map */
 
 struct fifo {
 	int32_t head_blk, head_pos; /* head_blk < 0: empty */
@@ -102,7 +104,10 @@ struct flood_queue {
 	uint32_t gen;           /* 1..65535 */
 	int32_t *pool;          /* blocks * BLOCK cells, the FIFOs' entries */
 	int32_t *block_next;    /* blocks: the next block of a FIFO, or of the free list */
-	int32_t blocks;         /* blocks in the pool */
+	int32_t blocks;         /* blocks the pool may need at most (the worst case) */
+	int32_t cap_blocks;     /* blocks allocated so far: the pool grows when a
+	                           flood needs more (pool_reserve), never past blocks */
+	bool starved;           /* the pool could not grow: the flood stopped there */
 	int32_t used_blocks;    /* blocks never given back start here */
 	int32_t free_block;     /* the first free block, -1: none */
 	struct fifo fifo[QUEUES];
@@ -142,21 +147,38 @@ struct flood_moves {
 	                             whose bits[] byte is m (see urow_make) */
 };
 
-/* flood_route's A* (route.c): the records, the queue and its bucket ring. */
+/* flood_route's A* (route.c): the records, the queue and its bucket ring.
+ * Scratch of one search at a time, so contexts may share one
+ * (flood_share_search); its arrays are made by the first search. */
 struct route_search {
+	int users;              /* the contexts that share it */
+	int n;                  /* cells of their grids */
+	bool starved;           /* the queue could not grow: this search finds nothing */
 	struct a_node *node;    /* n records */
-	struct pq queue;        /* n keys: the heap and the tie stack (pqueue.h) */
+	struct pq queue;        /* the heap and the tie stack (pqueue.h): up to n keys,
+	                           grown as a search opens cells (keys_reserve) */
 	uint64_t tie_f;         /* the f bits of the key popped last */
 	uint32_t gen;           /* records of this search carry gen (see struct a_node) */
 	struct pq_ring ring;    /* buckets of f: floor(f * RSCALE), or f >> RSHIFT in
-	                           compact units; ring.pool holds n / 8 + 1 chunks */
+	                           compact units; ring.pool holds n / 8 + 1 chunks,
+	                           at most RING_CHUNKS (a full pool sends the listed
+	                           cells to the heap: the same order, more heap work) */
 };
 
 /* flood_route's potential (route.c): a Dijkstra from the source under the
- * crowd costs, stopped after CROWD_CELLS cells (see crowd_make). */
+ * crowd costs, stopped after CROWD_CELLS cells (see crowd_make).  Its cells
+ * are kept in a small open-addressing table, not in per-cell arrays: it
+ * queues at most 1 + CROWD_CELLS * GRID_MAX_NEIGHBOURS cells, under half
+ * of CROWD_SLOTS. */
+#define CROWD_SLOTS 16384      /* a power of two */
+struct crowd_slot {
+	double dist;            /* the cell's crowd distance (cost or compact units) */
+	int32_t cell;
+	uint32_t state;         /* gen << 1 queued, gen << 1 | 1 settled (in R); a
+	                           slot of an older gen is free */
+};
 struct route_crowd {
-	double *dist;           /* n: crowd distance of the cells in R (cost or compact units) */
-	uint32_t *state;        /* n: gen << 1 queued, gen << 1 | 1 settled (in R) */
+	struct crowd_slot *slot; /* CROWD_SLOTS */
 	uint32_t gen;
 	int32_t *cell;          /* CROWD_CELLS: R's cells in the order settled */
 	uint16_t *extra;        /* CROWD_CELLS: the extra cost each had then */
@@ -182,7 +204,7 @@ struct flood_ctx {
 	struct flood_queue queue;
 	struct flood_run run;
 	struct flood_moves moves;
-	struct route_search route;
+	struct route_search *route; /* its own, or shared (flood_share_search) */
 	struct route_crowd crowd;
 };
 
@@ -256,8 +278,10 @@ static inline int legal_neighbours(const struct flood_ctx *f, int32_t v, int32_t
 
 /* route.c's part of the context: allocated and freed with it (route_create
  * false: no memory; route_destroy frees what was allocated), its bytes
- * (route_memory).  Its arrays come zeroed from calloc; route_pretouch maps
- * their pages (flood_create does on maps up to PRETOUCH_ROUTE_CELLS). */
+ * (route_memory).  Its per-cell arrays are made by the first flood_route or
+ * flood_detour (route_ready), so a context that only floods never has
+ * them, or by route_pretouch, which also maps their pages (flood_create
+ * does on maps up to PRETOUCH_ROUTE_CELLS). */
 /* Writes one byte of every page of [p, p + len), so that the kernel maps
  * them now (a memset of calloc'd memory may be dropped by the compiler). */
 static inline void pages_touch(void *p, size_t len)
@@ -268,7 +292,7 @@ static inline void pages_touch(void *p, size_t len)
 }
 
 bool route_create(struct flood_ctx *f);
-void route_pretouch(struct flood_ctx *f); /* maps the pages of its arrays now (flood_create) */
+bool route_pretouch(struct flood_ctx *f); /* makes its arrays and maps their pages now (flood_create) */
 void route_destroy(struct flood_ctx *f);
 size_t route_memory(const struct flood_ctx *f);
 

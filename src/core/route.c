@@ -23,49 +23,100 @@
 
 bool route_create(struct flood_ctx *f)
 {
-	const size_t n = (size_t)f->n;
-	f->route.node = calloc(n, sizeof *f->route.node);
-	f->route.ring.pool_chunks = f->n / 8 + 1;
-	f->route.ring.pool = malloc((size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool);
-	f->route.queue.key = calloc(n, sizeof *f->route.queue.key);
-	f->route.queue.cap = f->n;
-	f->crowd.dist = malloc(n * sizeof *f->crowd.dist);
-	f->crowd.state = calloc(n, sizeof *f->crowd.state);
+	f->route = calloc(1, sizeof *f->route);
+	if (!f->route)
+		return false;
+	f->route->users = 1;
+	f->route->n = f->n;
+	f->crowd.slot = calloc(CROWD_SLOTS, sizeof *f->crowd.slot);
 	f->crowd.cell = malloc((size_t)CROWD_CELLS * sizeof *f->crowd.cell);
 	f->crowd.extra = malloc((size_t)CROWD_CELLS * sizeof *f->crowd.extra);
 	f->crowd.heap = malloc(((size_t)CROWD_CELLS * GRID_MAX_NEIGHBOURS + 1) * sizeof *f->crowd.heap);
-	return f->route.node && f->route.ring.pool && f->route.queue.key && f->crowd.dist && f->crowd.state &&
-	       f->crowd.cell && f->crowd.extra && f->crowd.heap;
+	return f->crowd.slot && f->crowd.cell && f->crowd.extra && f->crowd.heap;
 }
 
-void route_pretouch(struct flood_ctx *f)
+/* Makes the per-cell arrays of the search on the first search (40 bytes a
+ * cell: on a 4096x4096 level 670 MB, which a context that only floods
+ * never takes, and contexts may share).  False: no memory. */
+static bool route_ready(struct flood_ctx *f)
 {
+	struct route_search *r = f->route;
 	const size_t n = (size_t)f->n;
-	pages_touch(f->route.node, n * sizeof *f->route.node);
-	pages_touch(f->route.queue.key, n * sizeof *f->route.queue.key);
-	pages_touch(f->crowd.dist, n * sizeof *f->crowd.dist);
-	pages_touch(f->crowd.state, n * sizeof *f->crowd.state);
+	if (!r->node) {
+		struct a_node *node = calloc(n, sizeof *node);
+		/* on a small map all it can need at once, else a start (keys_reserve) */
+		const int keys = f->n <= PRETOUCH_ROUTE_CELLS || f->n < KEYS_FIRST ? f->n : KEYS_FIRST;
+		pq_key *key = calloc((size_t)keys, sizeof *key);
+		const int chunks = f->n / 8 + 1 < RING_CHUNKS ? f->n / 8 + 1 : RING_CHUNKS;
+		int32_t *pool = malloc((size_t)chunks * RCHUNK * sizeof *pool);
+		if (!node || !key || !pool) {
+			free(node);
+			free(key);
+			free(pool);
+			return false;
+		}
+		r->node = node;
+		r->queue.key = key;
+		r->queue.cap = keys;
+		r->ring.pool = pool;
+		r->ring.pool_chunks = chunks;
+	}
+	return true;
+}
+
+bool route_pretouch(struct flood_ctx *f)
+{
+	if (!route_ready(f))
+		return false;
+	const size_t n = (size_t)f->n;
+	pages_touch(f->route->node, n * sizeof *f->route->node);
+	pages_touch(f->route->queue.key, (size_t)f->route->queue.cap * sizeof *f->route->queue.key);
+	return true;
+}
+
+static void search_release(struct route_search *r)
+{
+	if (!r || --r->users > 0)
+		return;
+	free(r->node);
+	free(r->ring.pool);
+	free(r->queue.key);
+	free(r);
 }
 
 void route_destroy(struct flood_ctx *f)
 {
-	free(f->route.node);
-	free(f->route.ring.pool);
-	free(f->route.queue.key);
-	free(f->crowd.dist);
-	free(f->crowd.state);
+	search_release(f->route);
+	f->route = NULL;
+	free(f->crowd.slot);
 	free(f->crowd.cell);
 	free(f->crowd.extra);
 	free(f->crowd.heap);
 }
 
+bool flood_share_search(struct flood_ctx *f, struct flood_ctx *with)
+{
+	if (!f || !with || f == with || f->n != with->n)
+		return false;
+	if (f->route == with->route)
+		return true;
+	search_release(f->route);
+	f->route = with->route;
+	f->route->users++;
+	return true;
+}
+
 size_t route_memory(const struct flood_ctx *f)
 {
-	return (size_t)f->n * (sizeof *f->route.node + sizeof *f->route.queue.key + sizeof *f->crowd.dist +
-			       sizeof *f->crowd.state) +
-	       (size_t)CROWD_CELLS * (sizeof *f->crowd.cell + sizeof *f->crowd.extra +
-				      GRID_MAX_NEIGHBOURS * sizeof *f->crowd.heap) +
-	       sizeof *f->crowd.heap + (size_t)f->route.ring.pool_chunks * RCHUNK * sizeof *f->route.ring.pool;
+	const struct route_search *r = f->route;
+	size_t own = (size_t)CROWD_CELLS * (sizeof *f->crowd.cell + sizeof *f->crowd.extra +
+					    GRID_MAX_NEIGHBOURS * sizeof *f->crowd.heap) +
+		     sizeof *f->crowd.heap + (size_t)CROWD_SLOTS * sizeof *f->crowd.slot;
+	/* a shared search counts in full for each context that shares it */
+	if (r && r->node)
+		own += sizeof *r + (size_t)r->n * sizeof *r->node + (size_t)r->queue.cap * sizeof *r->queue.key +
+		       (size_t)r->ring.pool_chunks * RCHUNK * sizeof *r->ring.pool;
+	return own;
 }
 
 /* The flood's distance of v, a lower bound where it has not settled v;
@@ -113,6 +164,48 @@ static struct a_entry c_pop(struct flood_ctx *f)
 	return top;
 }
 
+/* The slot of v in the crowd table of the current gen, NULL if none. */
+static inline const struct crowd_slot *crowd_get(const struct flood_ctx *f, int32_t v)
+{
+	const uint32_t gen = f->crowd.gen;
+	for (uint32_t i = ((uint32_t)v * 0x9E3779B1u) >> 18;; i = (i + 1) & (CROWD_SLOTS - 1)) {
+		const struct crowd_slot *s = &f->crowd.slot[i];
+		if (s->state >> 1 != gen)
+			return NULL;
+		if (s->cell == v)
+			return s;
+	}
+}
+
+/* The slot of v, taken (state 0, to be set) when it has none. */
+static inline struct crowd_slot *crowd_put(struct flood_ctx *f, int32_t v)
+{
+	const uint32_t gen = f->crowd.gen;
+	for (uint32_t i = ((uint32_t)v * 0x9E3779B1u) >> 18;; i = (i + 1) & (CROWD_SLOTS - 1)) {
+		struct crowd_slot *s = &f->crowd.slot[i];
+		if (s->state >> 1 != gen) {
+			s->cell = v;
+			s->state = 0;
+			return s;
+		}
+		if (s->cell == v)
+			return s;
+	}
+}
+
+/* Whether v is in R (settled by the crowd Dijkstra: state in_r), with its
+ * crowd distance then in *d. */
+static inline bool crowd_in_r(const struct flood_ctx *f, int32_t v, uint32_t in_r, double *d)
+{
+	if ((uint32_t)(v - f->crowd.first_cell) > (uint32_t)f->crowd.cell_span)
+		return false;
+	const struct crowd_slot *s = crowd_get(f, v);
+	if (!s || s->state != in_r)
+		return false;
+	*d = s->dist;
+	return true;
+}
+
 /*
  * flood_route's potential.  A Dijkstra from the source under the costs the
  * route pays (step x multiplier + extra), stopped after CROWD_CELLS cells:
@@ -137,23 +230,28 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo, bo
 {
 	const uint8_t *gc = f->grid->cost;
 	if (++f->crowd.gen > 0x7FFFFFFFu) {
-		memset(f->crowd.state, 0, (size_t)f->n * sizeof *f->crowd.state);
+		memset(f->crowd.slot, 0, (size_t)CROWD_SLOTS * sizeof *f->crowd.slot);
 		f->crowd.gen = 1;
 	}
 	const uint32_t queued = f->crowd.gen << 1, done = queued | 1u;
 	f->crowd.count = 0;
 	f->crowd.heap_len = 0;
-	f->crowd.dist[f->run.source] = 0.0;
-	f->crowd.state[f->run.source] = queued;
+	/* R's span is known at the end: until then crowd_in_r looks everywhere */
+	f->crowd.first_cell = 0;
+	f->crowd.cell_span = f->n;
+	struct crowd_slot *s0 = crowd_put(f, f->run.source);
+	s0->dist = 0.0;
+	s0->state = queued;
 	c_push(f, 0.0, f->run.source);
 	int32_t nb[GRID_MAX_NEIGHBOURS];
 	bool dg[GRID_MAX_NEIGHBOURS];
 	while (f->crowd.heap_len > 0 && f->crowd.count < CROWD_CELLS) {
 		const struct a_entry e = c_pop(f);
 		const int32_t v = e.cell;
-		if (f->crowd.state[v] == done || e.g > f->crowd.dist[v])
+		struct crowd_slot *sv = crowd_put(f, v); /* queued, so found */
+		if (sv->state == done || e.g > sv->dist)
 			continue;
-		f->crowd.state[v] = done;
+		sv->state = done;
 		const uint16_t xv = extra ? extra[v] : 0;
 		f->crowd.cell[f->crowd.count] = v;
 		f->crowd.extra[f->crowd.count++] = xv;
@@ -161,15 +259,16 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo, bo
 		const int k = legal_neighbours(f, v, nb, dg);
 		for (int i = 0; i < k; i++) {
 			const int32_t u = nb[i];
-			if (f->crowd.state[u] == done)
+			struct crowd_slot *su = crowd_put(f, u);
+			if (su->state == done)
 				continue;
 			const double key =
 				codes ? e.g + (double)((uint64_t)m * (dg[i] ? f->dist.sqrt2 : 1u << CBITS) +
 						       ((uint64_t)xv << CBITS))
 				      : e.g + f->queue.edge_cost[2u * m + (dg[i] ? 1u : 0u)] + (double)xv;
-			if (f->crowd.state[u] != queued || key < f->crowd.dist[u]) {
-				f->crowd.state[u] = queued;
-				f->crowd.dist[u] = key;
+			if (su->state != queued || key < su->dist) {
+				su->state = queued;
+				su->dist = key;
 				c_push(f, key, u);
 			}
 		}
@@ -180,14 +279,17 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo, bo
 		const int32_t b = f->crowd.cell[r];
 		const int k = legal_neighbours(f, b, nb, dg);
 		bool edge = false;
-		for (int i = 0; i < k && !edge; i++)
-			edge = f->crowd.state[nb[i]] != done;
+		for (int i = 0; i < k && !edge; i++) {
+			const struct crowd_slot *sn = crowd_get(f, nb[i]);
+			edge = !sn || sn->state != done;
+		}
 		if (!edge)
 			continue;
 		const double hb = !codes ? flood_h(f, b, lo)
 				  : f->dist.code[b] < CNONE ? (double)((uint64_t)f->moves.uniform * f->dist.code[b]) : -1.0;
-		if (hb >= 0 && f->crowd.dist[b] - hb < delta)
-			delta = f->crowd.dist[b] - hb;
+		const double cb = crowd_get(f, b)->dist; /* b is in R */
+		if (hb >= 0 && cb - hb < delta)
+			delta = cb - hb;
 	}
 	f->crowd.delta = delta < 0 ? 0 : delta;
 	int32_t rmin = f->run.source, rmax = f->run.source;
@@ -235,7 +337,7 @@ static inline int32_t a_cell(akey k) { return (int32_t)(uint32_t)k; }
 
 static inline void a_up(struct flood_ctx *f, int i, akey e)
 {
-	pq_sift_up(&f->route.queue, f->route.node, i, e);
+	pq_sift_up(&f->route->queue, f->route->node, i, e);
 }
 
 /*
@@ -277,9 +379,10 @@ static inline double route_h(const struct flood_ctx *f, int32_t v, double lo, do
 	if (hv < 0)
 		return -1.0; /* cannot reach the source */
 	hv += delta;
-	if (f->crowd.state[v] == in_r) {
-		if (f->crowd.dist[v] < hv)
-			hv = f->crowd.dist[v];
+	double cv;
+	if (crowd_in_r(f, v, in_r, &cv)) {
+		if (cv < hv)
+			hv = cv;
 	} else if (delta == HUGE_VAL) {
 		return -1.0; /* R holds every cell that reaches the source */
 	}
@@ -295,8 +398,9 @@ static inline uint64_t route_hc(const struct flood_ctx *f, const struct rpot *p,
 	if (code >= CNONE)
 		return UINT64_MAX; /* cannot reach the source */
 	uint64_t h = p->cdelta == UINT64_MAX ? UINT64_MAX : p->mult * code + p->cdelta;
-	if ((uint32_t)(v - f->crowd.first_cell) <= (uint32_t)f->crowd.cell_span && f->crowd.state[v] == p->in_r && (uint64_t)f->crowd.dist[v] < h)
-		h = (uint64_t)f->crowd.dist[v];
+	double cv;
+	if (crowd_in_r(f, v, p->in_r, &cv) && (uint64_t)cv < h)
+		h = (uint64_t)cv;
 	return h;
 }
 
@@ -320,43 +424,78 @@ static inline akey drain_key(const void *env, int cell)
 	const struct flood_ctx *f = e->f;
 	const struct rpot *p = e->p;
 	if (p->codes) {
-		const uint64_t gv = f->route.node[cell].gc;
+		const uint64_t gv = f->route->node[cell].gc;
 		return a_key_codes(gv + route_hc(f, p, cell), gv, cell);
 	}
-	const double gv = f->route.node[cell].g;
+	const double gv = f->route->node[cell].g;
 	return a_key(gv + route_h(f, cell, p->lo, p->delta, p->in_r), gv, cell);
 }
 
-/* Appends slot r's live cells to the heap (unordered) and frees its chunks. */
+/* Grows the queue to hold `need` keys (never past the n cells: a cell has
+ * at most one key in the heap or the stack).  The tie stack, at the top of
+ * the array, moves to the new top; records find heap keys by index and
+ * stacked ones by a code, so none changes.  False, and the search starved
+ * (it then finds nothing), when there is no memory. */
+static bool keys_reserve(struct route_search *r, long need)
+{
+	struct pq *q = &r->queue;
+	if (need <= q->cap)
+		return true;
+	if (r->starved)
+		return false;
+	long cap = q->cap;
+	while (cap < need)
+		cap *= 2;
+	if (cap > r->n)
+		cap = r->n;
+	pq_key *key = realloc(q->key, (size_t)cap * sizeof *key);
+	if (!key) {
+		r->starved = true;
+		return false;
+	}
+	memmove(key + cap - q->stack_len, key + q->cap - q->stack_len, (size_t)q->stack_len * sizeof *key);
+	q->key = key;
+	q->cap = cap;
+	return true;
+}
+
+/* Appends slot r's live cells to the heap (unordered) and frees its chunks;
+ * with no memory for them, empties the ring (the search has starved). */
 static void r_drain(struct flood_ctx *f, int r, const struct rpot *p)
 {
+	struct route_search *rs = f->route;
+	const long listed = (long)rs->ring.next_chunk * (RCHUNK - 1);
+	if (!keys_reserve(rs, rs->queue.heap_len + rs->queue.stack_len + (listed < rs->n ? listed : rs->n))) {
+		pq_ring_reset(&rs->ring, rs->ring.bucket, false);
+		return;
+	}
 	const struct drain_env env = { f, p };
-	pq_ring_drain(&f->route.ring, &f->route.queue, f->route.node, r, false, drain_key, &env);
+	pq_ring_drain(&rs->ring, &rs->queue, rs->node, r, false, drain_key, &env);
 }
 
 /* The current bucket is used up: the next slot with a cell becomes the heap. */
 static bool r_advance(struct flood_ctx *f, const struct rpot *p)
 {
-	struct pq_ring *rg = &f->route.ring;
-	while (f->route.queue.heap_len == 0) {
+	struct pq_ring *rg = &f->route->ring;
+	while (f->route->queue.heap_len == 0) {
 		const int d = pq_ring_next(rg);
 		if (d == RRING)
 			break;
 		rg->bucket += (uint64_t)d;
 		r_drain(f, (int)(rg->bucket % RRING), p);
 	}
-	pq_heapify(&f->route.queue, f->route.node);
-	return f->route.queue.heap_len > 0;
+	pq_heapify(&f->route->queue, f->route->node);
+	return f->route->queue.heap_len > 0;
 }
 
 /* Gives up the ring: every listed cell goes to the heap. */
 static void r_flush(struct flood_ctx *f, const struct rpot *p)
 {
 	for (int r = 0; r < RRING; r++)
-		if (f->route.ring.head[r] >= 0)
+		if (f->route->ring.head[r] >= 0)
 			r_drain(f, r, p);
-	pq_heapify(&f->route.queue, f->route.node);
-	f->route.ring.on = false;
+	pq_heapify(&f->route->queue, f->route->node);
+	f->route->ring.on = false;
 }
 
 /*
@@ -374,20 +513,20 @@ static void r_flush(struct flood_ctx *f, const struct rpot *p)
 
 static __attribute__((noinline)) void a_unstack(struct flood_ctx *f, int32_t v)
 {
-	akey *const base = pq_stack_top(&f->route.queue);
+	akey *const base = pq_stack_top(&f->route->queue);
 	int i = 0;
 	while (a_cell(base[i]) != v)
 		i++;
 	for (; i > 0; i--)
 		base[i] = base[i - 1];
-	f->route.queue.stack_len--;
+	f->route->queue.stack_len--;
 }
 
 /* Removes the least key of the tie stack and the heap; returns its cell. */
 static inline int32_t a_take(struct flood_ctx *f)
 {
-	const akey k = pq_pop(&f->route.queue, f->route.node);
-	f->route.tie_f = pq_f(k);
+	const akey k = pq_pop(&f->route->queue, f->route->node);
+	f->route->tie_f = pq_f(k);
 	return pq_cell(k);
 }
 
@@ -402,12 +541,12 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 		a_unstack(f, v);
 		pos = INT32_MIN;
 	}
-	if (f->route.ring.on) {
-		if (q > f->route.ring.bucket) {
+	if (f->route->ring.on) {
+		if (q > f->route->ring.bucket) {
 			const int r = (int)(q % RRING);
 			if (pos == PQ_RING_POS(r))
 				return; /* still in the same list: its key is made when drained */
-			if (q - f->route.ring.bucket < RRING && pq_ring_add(&f->route.ring, f->route.node, r, v))
+			if (q - f->route->ring.bucket < RRING && pq_ring_add(&f->route->ring, f->route->node, r, v))
 				return;
 			r_flush(f, p);
 			if (pos != INT32_MIN)
@@ -418,7 +557,11 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 	if (pos >= 0) {
 		a_up(f, pos, k);
 	} else {
-		pq_push(&f->route.queue, f->route.node, k, f->route.tie_f, A_STACKED);
+		struct pq *qu = &f->route->queue;
+		if (__builtin_expect(qu->heap_len + qu->stack_len >= qu->cap, 0) &&
+		    !keys_reserve(f->route, qu->heap_len + qu->stack_len + 1))
+			return; /* starved: flood_route and flood_detour find nothing */
+		pq_push(qu, f->route->node, k, f->route->tie_f, A_STACKED);
 	}
 }
 
@@ -441,7 +584,7 @@ static double unsettled_bound(const struct flood_ctx *f)
 /* The cell before v on flood_route's search tree; -1 at the start. */
 static int32_t a_parent(const struct flood_ctx *f, int32_t v)
 {
-	const unsigned d = f->route.node[v].tag & A_NO_DIR;
+	const unsigned d = f->route->node[v].tag & A_NO_DIR;
 	if (d == A_NO_DIR)
 		return -1;
 	if (grid_is_square(f->grid->topo))
@@ -470,11 +613,11 @@ static inline __attribute__((always_inline)) int32_t
 route_take(struct flood_ctx *f, const struct rpot *p, const uint16_t *extra, struct a_node *an,
 	   uint32_t closed, int w, const bool fixed, const bool square, const bool plain, const bool in_code)
 {
-	struct pq *q = &f->route.queue;
-	if (q->heap_len == 0 && q->stack_len == 0 && !(f->route.ring.on && r_advance(f, p)))
+	struct pq *q = &f->route->queue;
+	if (q->heap_len == 0 && q->stack_len == 0 && !(f->route->ring.on && r_advance(f, p)))
 		return -1;
 	const int32_t u = a_take(f);
-	if (fixed && f->route.tie_f > CLIMIT)
+	if (fixed && f->route->tie_f > CLIMIT)
 		return -2;
 	an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 	if (square && (q->stack_len > 0 || q->heap_len > 0)) {
@@ -529,10 +672,10 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 	const int w = g->w, h = g->h, goal = f->run.source;
 	const bool square = plain || grid_is_square(g->topo);
 	const bool diamond = !plain && grid_is_diamond(g->topo);
-	const uint32_t open = f->route.gen << 1, closed = open | 1u;
-	struct a_node *an = f->route.node;
-	const uint32_t *cdist = f->dist.code, *cst = f->crowd.state;
-	const double *dist = f->dist.value, *cd = f->crowd.dist;
+	const uint32_t open = f->route->gen << 1, closed = open | 1u;
+	struct a_node *an = f->route->node;
+	const uint32_t *cdist = f->dist.code;
+	const double *dist = f->dist.value;
 	const int32_t rlo = f->crowd.first_cell;
 	const uint32_t rspan = (uint32_t)f->crowd.cell_span;
 	const double eo = f->queue.edge_cost[2u * f->moves.uniform], ed = f->queue.edge_cost[2u * f->moves.uniform + 1u];
@@ -650,8 +793,9 @@ route_loop(struct flood_ctx *f, const uint16_t *extra, double lo, double delta, 
 						continue;
 				}
 				hv = d + delta;
-				if ((uint32_t)(v - rlo) <= rspan && cst[v] == in_r && cd[v] < hv)
-					hv = cd[v];
+				double cv;
+				if ((uint32_t)(v - rlo) <= rspan && crowd_in_r(f, v, in_r, &cv) && cv < hv)
+					hv = cv;
 				if (hv == HUGE_VAL)
 					continue; /* outside R when R holds every cell that reaches the source */
 			} else {
@@ -709,8 +853,8 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 						 const struct rpot *p, long *exp_out)
 {
 	const int w = f->grid->w, goal = f->run.source;
-	const uint32_t agen = f->route.gen, open = agen << 1, closed = open | 1u;
-	struct a_node *an = f->route.node;
+	const uint32_t agen = f->route->gen, open = agen << 1, closed = open | 1u;
+	struct a_node *an = f->route->node;
 	const uint64_t eo = p->mult << CBITS, ed = p->mult * f->dist.sqrt2;
 	int32_t step[8];
 	memcpy(step, f->moves.delta, sizeof step);
@@ -726,8 +870,8 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
 		}
 		/* The potential is exactly consistent in compact units: no f
 		 * popped is below the one before. */
-		CHECK(f->route.tie_f >= last_f);
-		last_f = f->route.tie_f;
+		CHECK(f->route->tie_f >= last_f);
+		last_f = f->route->tie_f;
 		exp++;
 		if (u == goal) {
 			res = FIXED_FOUND;
@@ -769,17 +913,18 @@ static __attribute__((noinline)) int route_fixed(struct flood_ctx *f, const uint
  * key is k0 in bucket q0. */
 static void route_start(struct flood_ctx *f, int32_t start, akey k0, uint64_t q0)
 {
-	if (++f->route.gen > A_GEN_LIMIT) {
+	if (++f->route->gen > A_GEN_LIMIT) {
 		for (int c = 0; c < f->n; c++)
-			f->route.node[c].tag = 0;
-		f->route.gen = 1;
+			f->route->node[c].tag = 0;
+		f->route->gen = 1;
 	}
-	pq_clear(&f->route.queue);
-	f->route.tie_f = UINT64_MAX;
-	f->route.node[start] = (struct a_node){ .gc = 0, .pos = 0, .tag = f->route.gen << 1 << A_DIR_BITS | A_NO_DIR };
-	f->route.queue.key[f->route.queue.heap_len++] = k0;
+	pq_clear(&f->route->queue);
+	f->route->starved = false;
+	f->route->tie_f = UINT64_MAX;
+	f->route->node[start] = (struct a_node){ .gc = 0, .pos = 0, .tag = f->route->gen << 1 << A_DIR_BITS | A_NO_DIR };
+	f->route->queue.key[f->route->queue.heap_len++] = k0;
 	/* the ring starts empty, its current bucket that of the start */
-	pq_ring_reset(&f->route.ring, q0, true);
+	pq_ring_reset(&f->route->ring, q0, true);
 }
 
 int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out, int cap,
@@ -787,7 +932,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 {
 	if (expanded)
 		*expanded = 0;
-	if (!f || !f->run.reverse || !flood_settled(f, start))
+	if (!f || !f->run.reverse || !flood_settled(f, start) || !route_ready(f))
 		return -1;
 	const struct grid *g = f->grid;
 	const int goal = f->run.source;
@@ -817,8 +962,9 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 		const uint32_t in_r = f->crowd.gen << 1 | 1u;
 		const double delta = f->crowd.delta;
 		double h0 = dist_of(f, start) + delta;
-		if (f->crowd.state[start] == in_r && f->crowd.dist[start] < h0)
-			h0 = f->crowd.dist[start];
+		double cs;
+		if (crowd_in_r(f, start, in_r, &cs) && cs < h0)
+			h0 = cs;
 		route_start(f, start, a_key(h0, 0.0, start), r_bucket(h0));
 		long more = 0;
 		if (plain)
@@ -830,7 +976,7 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	}
 	if (expanded)
 		*expanded = exp;
-	if (!found)
+	if (!found || f->route->starved)
 		return -1;
 	int len = 0;
 	for (int32_t c = goal; c >= 0; c = a_parent(f, c))
@@ -842,11 +988,11 @@ int flood_route(struct flood_ctx *f, int start, const uint16_t *extra, int *out,
 	if (cost) {
 		if (codes) {
 			/* a cost in compact units, A 2^CBITS + B cr, is A + B sqrt 2 */
-			const uint64_t gc = f->route.node[goal].gc;
+			const uint64_t gc = f->route->node[goal].gc;
 			const uint64_t b = ((uint32_t)gc & CMASK) * (uint64_t)f->dist.sqrt2_inverse & CMASK;
 			*cost = (double)((gc - b * f->dist.sqrt2) >> CBITS) + (double)b * GRID_SQRT2;
 		} else {
-			*cost = f->route.node[goal].g;
+			*cost = f->route->node[goal].g;
 		}
 	}
 	return len;
@@ -904,7 +1050,7 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 {
 	if (expanded)
 		*expanded = 0;
-	if (!f || !f->run.reverse || !flood_settled(f, start) || horizon < 1)
+	if (!f || !f->run.reverse || !flood_settled(f, start) || horizon < 1 || !route_ready(f))
 		return -1;
 	const struct grid *g = f->grid;
 	const int goal = f->run.source;
@@ -919,10 +1065,10 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 	if (h0 < 0)
 		return -1;
 	route_start(f, start, a_key(h0, 0.0, start), r_bucket(h0));
-	f->route.ring.on = false;
+	f->route->ring.on = false;
 	const struct rpot pot = { .lo = lo, .delta = delta, .in_r = in_r };
-	const uint32_t open = f->route.gen << 1, closed = open | 1u;
-	struct a_node *an = f->route.node;
+	const uint32_t open = f->route->gen << 1, closed = open | 1u;
+	struct a_node *an = f->route->node;
 	const bool square8 = g->topo == GRID_SQUARE8;
 	const int w = g->w, sy = start / w, sx = start - sy * w;
 	long exp = 0;
@@ -930,9 +1076,9 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 	double end_f = 0.0;
 	int32_t nb[GRID_MAX_NEIGHBOURS];
 	uint8_t dir[GRID_MAX_NEIGHBOURS];
-	while (!pq_empty(&f->route.queue)) {
-		const akey k = pq_pop(&f->route.queue, an);
-		f->route.tie_f = pq_f(k);
+	while (!pq_empty(&f->route->queue)) {
+		const akey k = pq_pop(&f->route->queue, an);
+		f->route->tie_f = pq_f(k);
 		const int32_t u = pq_cell(k);
 		an[u].tag = closed << A_DIR_BITS | (an[u].tag & A_NO_DIR);
 		exp++;
@@ -971,7 +1117,7 @@ int flood_detour(struct flood_ctx *f, int start, const uint16_t *extra, int hori
 	}
 	if (expanded)
 		*expanded = exp;
-	if (end < 0)
+	if (end < 0 || f->route->starved)
 		return -1;
 	int len = 0;
 	for (int32_t c = end; c >= 0; c = a_parent(f, c))

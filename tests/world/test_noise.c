@@ -98,6 +98,44 @@ static void test_flood(void **state)
 	fixture_fini(&f);
 }
 
+/* A noise louder than the queue's first size (1024 cells) on an open
+ * map: the queue grows and holds every cell within reach, once; and
+ * 70,000 noises, past the 16-bit stamps' turn (65,535), each reach the
+ * same cells in the same order. */
+static void test_queue_grows_and_stamps_go_round(void **state)
+{
+	(void)state;
+	struct grid *gr = grid_create(61, 61, GRID_SQUARE8);
+	assert_non_null(gr);
+	for (int c = 0; c < 61 * 61; c++)
+		grid_set_cost(gr, c, 1);
+	uint8_t tiles[61 * 61], open[61 * 61];
+	memset(tiles, TILE_FLOOR, sizeof tiles);
+	memset(open, 0, sizeof open);
+	struct noise *nz = noise_create(gr);
+	assert_non_null(nz);
+	const int *cells;
+	const int mid = grid_index(gr, 30, 30);
+	/* square8, no walls: every cell within 30 king's steps, the whole map */
+	assert_int_equal(noise_flood(nz, tiles, open, mid, 30, &cells), 61 * 61);
+	bool seen[61 * 61] = { false };
+	for (int i = 0; i < 61 * 61; i++) {
+		assert_false(seen[cells[i]]);
+		seen[cells[i]] = true;
+	}
+	int first[25];
+	const int n = noise_flood(nz, tiles, open, mid, 2, &cells);
+	assert_int_equal(n, 25);
+	memcpy(first, cells, sizeof first);
+	for (int k = 0; k < 70000; k++) {
+		assert_int_equal(noise_flood(nz, tiles, open, mid, 2, &cells), 25);
+		if (k % 997 == 0 || k >= 65530)
+			assert_memory_equal(cells, first, sizeof first);
+	}
+	noise_destroy(nz);
+	grid_destroy(gr);
+}
+
 /* The player hits the bag: the sleeper along the corridor (within
  * NOISE_FIGHT steps) wakes and comes to look; the one beyond a wall (near
  * as the crow flies, far round it) and the one behind a closed door sleep
@@ -427,6 +465,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_queue_grows_and_stamps_go_round),
 		cmocka_unit_test(test_fight_wakes_within_the_flood),
 		cmocka_unit_test(test_sleeper_ignores_a_quiet_player),
 		cmocka_unit_test(test_noise_sends_the_restless_to_look),

@@ -157,6 +157,9 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->near_goal = -1;
 	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
 		return false;
+	/* the two floods route one at a time: one search's arrays serve both */
+	if (ai->near)
+		flood_share_search(ai->near, ai->flood);
 	ai->max_monsters = max_monsters;
 	ai->push_who = malloc(AI_PUSH_MAX * sizeof *ai->push_who);
 	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);

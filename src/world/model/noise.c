@@ -8,6 +8,12 @@
  * nothing of monsters.  One flood per noise, never one per monster, and
  * its cost is the cells it reaches: the per-cell stamps of old floods are
  * told apart by a generation number instead of being cleared.
+ *
+ * Memory (issue 33, a 4096x4096 level within 2 GB of address space): two
+ * bytes a cell, the stamps; they go round every 65,535 noises, when one
+ * clearing of the level's stamps (32 MiB on the largest) costs a few ms.
+ * The queue holds the cells one noise reaches, grown when a louder noise
+ * needs more, never the level's size.
  */
 #include "noise.h"
 
@@ -18,10 +24,13 @@
 
 struct noise {
 	const struct grid *grid;
-	uint32_t *stamp;        /* w*h: the generation of the flood that last reached the cell */
-	uint32_t gen;           /* the current flood's generation */
-	int *queue;             /* w*h: the cells reached, in flood order */
+	uint16_t *stamp;        /* w*h: the generation of the flood that last reached the cell */
+	uint16_t gen;           /* the current flood's generation */
+	int *queue;             /* cap: the cells reached, in flood order */
+	int cap;
 };
+
+#define NOISE_QUEUE_FIRST 1024 /* cells the queue holds before it first grows */
 
 struct noise *noise_create(const struct grid *grid)
 {
@@ -31,7 +40,8 @@ struct noise *noise_create(const struct grid *grid)
 	size_t n = (size_t)grid->w * (size_t)grid->h;
 	nz->grid = grid;
 	nz->stamp = calloc(n, sizeof *nz->stamp);
-	nz->queue = malloc(n * sizeof *nz->queue);
+	nz->cap = n < NOISE_QUEUE_FIRST ? (int)n : NOISE_QUEUE_FIRST;
+	nz->queue = malloc((size_t)nz->cap * sizeof *nz->queue);
 	if (!nz->stamp || !nz->queue) {
 		noise_destroy(nz);
 		return NULL;
@@ -60,7 +70,7 @@ int noise_flood(struct noise *nz, const uint8_t *tiles, const uint8_t *open, int
 		memset(nz->stamp, 0, (size_t)g->w * (size_t)g->h * sizeof *nz->stamp);
 		nz->gen = 1;
 	}
-	const uint32_t gen = nz->gen;
+	const uint16_t gen = nz->gen;
 	int head = 0, tail = 0;
 	nz->queue[tail++] = from;
 	nz->stamp[from] = gen;
@@ -76,6 +86,18 @@ int noise_flood(struct noise *nz, const uint8_t *tiles, const uint8_t *open, int
 				nz->stamp[c] = gen;
 				if (tiles[c] == TILE_DOOR && !open[c])
 					continue; /* a closed door stops it */
+				if (tail == nz->cap) {
+					/* at most every cell is queued once */
+					const long long want = 2LL * nz->cap,
+						       all = (long long)g->w * g->h;
+					const int cap = (int)(want < all ? want : all);
+					int *q = realloc(nz->queue, (size_t)cap * sizeof *q);
+					if (!q)
+						return tail; /* no memory: the cells reached so far */
+					nz->queue = q;
+					nz->cap = cap;
+					*cells = q;
+				}
 				nz->queue[tail++] = c;
 			}
 		}
