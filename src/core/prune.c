@@ -35,7 +35,7 @@ struct prune {
 	bool corner_cutting;     /* the move rule the trees were peeled under */
 	const uint8_t *cost;     /* n: the original multipliers (0 = blocked): a copy, or with
 	                            no trees kept the caller's grid's */
-	bool trees;              /* the trees are kept: else every query is path_find on the copy */
+	bool trees;              /* the trees are kept: else every query is path_find on the caller's map */
 	uint8_t *up;             /* n: direction of the parent (into off[][]), PRUNE_NO_PARENT
 	                            for a root or a blocked cell; one byte, as every tree
 	                            step of every query reads it */
