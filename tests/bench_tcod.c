@@ -9,12 +9,13 @@
  * and in wall time, except that astray's preparation of each map is counted
  * in the default's time, so the ratio does not leave it out.  Each tool runs
  * a file's queries as one timed batch, R rounds (--rounds), its fastest
- * round kept.  Prints the
+ * round kept; the tools take turns to go first from round to round.
+ * --no-tcod leaves libtcod out (the chooser's table alone).  Prints the
  * means and libtcod's time over each of astray's per file and pooled over
  * all files (the sums of the times, so a file weighs by its queries).
  * Only libtcod's public C API is used.
  *
- * usage: bench_tcod SCEN... [--every K] [--rounds R]
+ * usage: bench_tcod SCEN... [--every K] [--rounds R] [--no-tcod]
  */
 #include <math.h>
 #include <stdio.h>
@@ -97,19 +98,25 @@ static void add_time(struct sums *f, int tool, struct stamp a, struct stamp b)
 }
 
 /* One line of figures: CPU means, then libtcod's CPU time over each
- * astray search's, then the same ratios in wall time. */
-static void print_sums(const char *name, const struct sums *f)
+ * astray search's, then the same ratios in wall time; then plain A*'s CPU
+ * time over the default's and over JPS's (item 2 of issue 32: the default
+ * must never be slower than plain A*). */
+static void print_sums(const char *name, const struct sums *f, bool tcod)
 {
 	const double n = f->runs > 0 ? (double)f->runs : 1.0;
 	printf("%-20s scenarios=%ld", name, f->runs);
-	for (int t = 0; t < TOOLS; t++)
+	for (int t = tcod ? 0 : T_DEFAULT; t < TOOLS; t++)
 		printf(" %s_us=%.2f", tool_name[t], f->cpu[t] / 1000.0 / n);
-	for (int t = T_DEFAULT; t < TOOLS; t++)
-		printf(" ratio_%s=%.2f", tool_name[t], f->cpu[T_TCOD] / f->cpu[t]);
-	printf(" ratio_default_search=%.2f", f->cpu[T_TCOD] / (f->cpu[T_DEFAULT] - f->astray_prep_ns));
-	for (int t = T_DEFAULT; t < TOOLS; t++)
-		printf(" wall_ratio_%s=%.2f", tool_name[t], f->wall[T_TCOD] / f->wall[t]);
-	printf(" wall_ratio_default_search=%.2f", f->wall[T_TCOD] / (f->wall[T_DEFAULT] - f->astray_prep_wall));
+	if (tcod) {
+		for (int t = T_DEFAULT; t < TOOLS; t++)
+			printf(" ratio_%s=%.2f", tool_name[t], f->cpu[T_TCOD] / f->cpu[t]);
+		printf(" ratio_default_search=%.2f", f->cpu[T_TCOD] / (f->cpu[T_DEFAULT] - f->astray_prep_ns));
+		for (int t = T_DEFAULT; t < TOOLS; t++)
+			printf(" wall_ratio_%s=%.2f", tool_name[t], f->wall[T_TCOD] / f->wall[t]);
+		printf(" wall_ratio_default_search=%.2f", f->wall[T_TCOD] / (f->wall[T_DEFAULT] - f->astray_prep_wall));
+	}
+	printf(" astar_over_default=%.2f astar_over_jps=%.2f", f->cpu[T_ASTAR] / f->cpu[T_DEFAULT],
+	       f->cpu[T_ASTAR] / f->cpu[T_JPS]);
 	printf(" mismatches=%ld/%ld/%ld/%ld prep_ms=%.2f\n", f->bad[T_TCOD], f->bad[T_DEFAULT],
 	       f->bad[T_ASTAR], f->bad[T_JPS], f->astray_prep_ns / 1e6);
 	fflush(stdout);
@@ -164,7 +171,7 @@ static void time_batch(struct sums *f, int tool, const struct movingai_scenario 
 	f->bad[tool] += bad;
 }
 
-static int run_file(const char *scen_path, int every, int rounds, struct sums *all)
+static int run_file(const char *scen_path, int every, int rounds, bool tcod, struct sums *all)
 {
 	size_t len;
 	char err[256];
@@ -193,12 +200,12 @@ static int run_file(const char *scen_path, int every, int rounds, struct sums *a
 		free(sc);
 		return 2;
 	}
-	TCOD_path_t tp = TCOD_path_new_using_function(g->w, g->h, tcod_cost, g, 1.41421356f);
+	TCOD_path_t tp = tcod ? TCOD_path_new_using_function(g->w, g->h, tcod_cost, g, 1.41421356f) : NULL;
 	struct stamp p0 = now();
 	struct prune *pr = prune_create(g, false);
 	struct stamp p1 = now();
 	struct path_ctx *ctx = path_create(g);
-	if (!tp || !pr || !ctx) {
+	if ((tcod && !tp) || !pr || !ctx) {
 		fprintf(stderr, "bench_tcod: out of memory\n");
 		return 2;
 	}
@@ -213,10 +220,19 @@ static int run_file(const char *scen_path, int every, int rounds, struct sums *a
 	struct sums best = f;
 	for (int round = 0; round < rounds; round++) {
 		struct sums cur = f;
-		time_batch(&cur, T_TCOD, sc, count, every, g, tp, NULL, NULL, NULL);
-		time_batch(&cur, T_DEFAULT, sc, count, every, g, NULL, pr, NULL, &opt);
-		time_batch(&cur, T_ASTAR, sc, count, every, g, NULL, NULL, ctx, &astar);
-		time_batch(&cur, T_JPS, sc, count, every, g, NULL, NULL, ctx, &jps);
+		/* the tools take turns to go first, so that none always
+		 * starts with the caches another tool left */
+		for (int k = 0; k < TOOLS; k++) {
+			const int t = (k + round) % TOOLS;
+			if (t == T_TCOD && tcod)
+				time_batch(&cur, T_TCOD, sc, count, every, g, tp, NULL, NULL, NULL);
+			else if (t == T_DEFAULT)
+				time_batch(&cur, T_DEFAULT, sc, count, every, g, NULL, pr, NULL, &opt);
+			else if (t == T_ASTAR)
+				time_batch(&cur, T_ASTAR, sc, count, every, g, NULL, NULL, ctx, &astar);
+			else if (t == T_JPS)
+				time_batch(&cur, T_JPS, sc, count, every, g, NULL, NULL, ctx, &jps);
+		}
 		for (int t = 0; t < TOOLS; t++) {
 			if (round == 0 || cur.cpu[t] < best.cpu[t]) {
 				best.cpu[t] = cur.cpu[t];
@@ -229,7 +245,7 @@ static int run_file(const char *scen_path, int every, int rounds, struct sums *a
 	f = best;
 	for (int i = 0; i < count; i += every)
 		f.runs++;
-	print_sums(sc[0].map, &f);
+	print_sums(sc[0].map, &f, tcod);
 	for (int t = 0; t < TOOLS; t++) {
 		all->cpu[t] += f.cpu[t];
 		all->wall[t] += f.wall[t];
@@ -239,7 +255,8 @@ static int run_file(const char *scen_path, int every, int rounds, struct sums *a
 	all->astray_prep_wall += f.astray_prep_wall;
 	all->runs += f.runs;
 	path_destroy(ctx);
-	TCOD_path_delete(tp);
+	if (tp)
+		TCOD_path_delete(tp);
 	prune_destroy(pr);
 	grid_destroy(g);
 	free(sc);
@@ -249,6 +266,7 @@ static int run_file(const char *scen_path, int every, int rounds, struct sums *a
 int main(int argc, char **argv)
 {
 	int every = 1, rounds = 1, files = 0;
+	bool tcod = true;
 	struct sums all = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
@@ -263,14 +281,18 @@ int main(int argc, char **argv)
 				rounds = 1;
 			continue;
 		}
+		if (strcmp(argv[i], "--no-tcod") == 0) {
+			tcod = false;
+			continue;
+		}
 		if (strcmp(argv[i], "--help") == 0) {
-			printf("usage: bench_tcod SCEN... [--every K] [--rounds R]\n");
+			printf("usage: bench_tcod SCEN... [--every K] [--rounds R] [--no-tcod]\n");
 			return 0;
 		}
 		files++;
 	}
 	if (files == 0) {
-		fprintf(stderr, "usage: bench_tcod SCEN... [--every K] [--rounds R]\n");
+		fprintf(stderr, "usage: bench_tcod SCEN... [--every K] [--rounds R] [--no-tcod]\n");
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -278,13 +300,15 @@ int main(int argc, char **argv)
 			i++;
 			continue;
 		}
-		if (run_file(argv[i], every, rounds, &all) != 0)
+		if (strcmp(argv[i], "--no-tcod") == 0)
+			continue;
+		if (run_file(argv[i], every, rounds, tcod, &all) != 0)
 			return 2;
 	}
 	printf("(times in CPU; the default's include preparing each map once: prune_create, prep_ms;\n"
 	       " ratio_X is libtcod's time over X's, pooled: the sums over all files;\n"
 	       " ratio_default_search leaves the preparation out)\n");
-	print_sums("pooled", &all);
+	print_sums("pooled", &all, tcod);
 	return all.bad[T_DEFAULT] + all.bad[T_ASTAR] + all.bad[T_JPS] ? 1 : 0;
 
 }

@@ -26,8 +26,8 @@
 #define BENCH_NAME_MAX (4 * 256 + 1)
 
 enum bench_mode {
-	MODE_AUTO,     /* dead ends pruned once per map, then path_find (jump point search
-	                  where it applies) on the core */
+	MODE_AUTO,     /* dead ends pruned once per map where they pay, then path_find (jump
+	                  point search where it applies) on the core */
 	MODE_ASTAR,    /* plain A* everywhere */
 	MODE_DIJKSTRA, /* weight 0 */
 	MODE_FALLBACK, /* fallback on: reachable goals, then sealed goals vs a flood */
@@ -81,11 +81,12 @@ static const struct opt bench_opts[] = {
 	  .parse = parse_topology, .want = "square8, square4, diamond8, diamond4 or hex" },
 	{ .name = "mode", .kind = OPT_CHOICE, .offset = ARG(mode), .metavar = "M", .help =
 	  "auto (default): each map is prepared once (prune.c): dead ends are peeled into trees hanging off "
-	  "the map's core; a query walks the trees and runs path_find on the core alone, which on uniform "
+	  "the map's core, kept when they hold at least a sixteenth of the passable cells; a query walks the "
+	  "trees and runs path_find on the core alone (with no trees kept, on the whole map), which on uniform "
 	  "square8 is jump point search where the map's jump points are sparse enough to pay (docs/core.md), "
 	  "on square4 always jump point search, else plain A* (JPS expansions are jump points; each tree step counts one).  "
-	  "Each file's line ends with prep_ms=P peeled=C: the preparation time, which is not in the search "
-	  "times, and the cells peeled.\n"
+	  "Each file's line ends with prep_ms=P peeled=C dead_ends=D: the preparation time, which is not in "
+	  "the search times, the cells in the trees kept, and the cells the peeling found.\n"
 	  "astar: plain A* for every query (expansions are cells).\n"
 	  "dijkstra: weight 0.\n"
 	  "fallback: the obstacle-penalty fallback on; the reachable goals must still get their optimal "
@@ -493,7 +494,8 @@ static int bench_report(struct bench_map *m, const struct bench_args *a, FILE *c
 	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0, sp.p50, sp.p95,
 	       runs ? (double)m->expanded / (double)runs : 0.0, m->expanded ? ns / (double)m->expanded : 0.0);
 	if (m->pr)
-		printf(" prep_ms=%.2f peeled=%d", m->prep_ns / 1e6, prune_peeled(m->pr));
+		printf(" prep_ms=%.2f peeled=%d dead_ends=%d", m->prep_ns / 1e6, prune_peeled(m->pr),
+		       prune_dead_ends(m->pr));
 	printf("\n");
 	fflush(stdout);
 	tot->mismatches += m->bad;

@@ -3,7 +3,8 @@
  * trees that hang off the 2-core of the move graph once, then answers a
  * query by walking trees and searching the core alone.  It owns the
  * peeling and the splicing of routes; the search itself is path.c's, run
- * on a private copy of the map with every peeled cell blocked.  It knows
+ * on a private copy of the map with every peeled cell blocked (or, when
+ * the trees are too few to keep, on the caller's map).  It knows
  * nothing of games or files.
  *
  * Why the core copy is exact: an optimal route between two core cells never
@@ -24,12 +25,17 @@
 
 /* up[c] for a root or a blocked cell: no parent. */
 #define PRUNE_NO_PARENT 0xFF
+/* The trees are kept when they hold at least 1 / PRUNE_MIN_SHARE_DIV of
+ * the passable cells (docs/core.md, "Dead-end pruning"). */
+#define PRUNE_MIN_SHARE_DIV 16
 
 struct prune {
 	int w, h, n;             /* size of the map in cells */
 	enum grid_topology topo;
 	bool corner_cutting;     /* the move rule the trees were peeled under */
-	uint8_t *cost;           /* n: the original multipliers (0 = blocked) */
+	const uint8_t *cost;     /* n: the original multipliers (0 = blocked): a copy, or with
+	                            no trees kept the caller's grid's */
+	bool trees;              /* the trees are kept: else every query is path_find on the caller's map */
 	uint8_t *up;             /* n: direction of the parent (into off[][]), PRUNE_NO_PARENT
 	                            for a root or a blocked cell; one byte, as every tree
 	                            step of every query reads it */
@@ -40,8 +46,8 @@ struct prune {
 	int *comp;               /* n: connected component number; -1 blocked */
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
 	int peeled;              /* passable cells outside the core */
-	struct grid *core;       /* the map with every peeled cell blocked */
-	struct path_ctx *ctx;    /* search context on `core` */
+	struct grid *core;       /* the map with every peeled cell blocked (trees kept only) */
+	struct path_ctx *ctx;    /* search context on `core`, or on the caller's grid */
 };
 
 void prune_destroy(struct prune *p)
@@ -49,8 +55,9 @@ void prune_destroy(struct prune *p)
 	if (!p)
 		return;
 	path_destroy(p->ctx);
+	if (p->trees)
+		free((void *)(uintptr_t)p->cost);
 	grid_destroy(p->core);
-	free(p->cost);
 	free(p->up);
 	free(p->depth);
 	free(p->root);
@@ -60,61 +67,78 @@ void prune_destroy(struct prune *p)
 }
 
 /*
- * The move graph, read once from grid_neighbours: bit i of bits[c] is set
- * when the move from c in direction i is allowed.  Direction i leads to
- * c + off[r][i], r the row's parity on hex (0 on square grids).
+ * The move rules: the move from c in direction i leads to c + off[r][i],
+ * r the row's parity on hex and diamond (0 on square grids).  A cell's
+ * moves are read from the map when the peeling needs them (moves_at),
+ * never all at once: most maps have few dead ends, and the peeling then
+ * looks at them and their neighbours only.
  */
 struct moves {
-	uint8_t *bits;                      /* n */
-	bool hex;
+	const uint8_t *cost;
+	int w, h, dirs;
+	enum grid_topology topo;
+	bool hex, corners, dcorners;
 	int off[2][GRID_MAX_NEIGHBOURS];    /* index offsets per direction */
 };
 
-/* The same rules as grid_neighbours (the tests hold prune to path_find's
- * answers), row by row, without a call or a division per cell. */
-static bool moves_build(struct moves *m, const struct grid *g, bool corner_cutting)
+static void moves_init(struct moves *m, const struct grid *g, const uint8_t *cost, bool corner_cutting)
 {
-	const int w = g->w, h = g->h;
-	const uint8_t *cost = g->cost;
-	const enum grid_topology topo = g->topo;
-	m->hex = grid_is_staggered(topo); /* hex or diamond: offsets by row parity */
-	const int dirs = grid_dir_count(topo);
-	const bool corners = g->topo == GRID_SQUARE8 && !corner_cutting;
-	const bool dcorners = g->topo == GRID_DIAMOND8 && !corner_cutting;
+	m->cost = cost;
+	m->w = g->w;
+	m->h = g->h;
+	m->topo = g->topo;
+	m->dirs = grid_dir_count(g->topo);
+	m->hex = grid_is_staggered(g->topo); /* hex or diamond: offsets by row parity */
+	m->corners = g->topo == GRID_SQUARE8 && !corner_cutting;
+	m->dcorners = g->topo == GRID_DIAMOND8 && !corner_cutting;
 	for (int r = 0; r < 2; r++)
 		for (int i = 0; i < GRID_MAX_NEIGHBOURS; i++)
-			m->off[r][i] = i >= dirs ? 0 : grid_nb_dy(topo, i) * w + grid_nb_dx(topo, r, i);
-	m->bits = malloc((size_t)w * (size_t)h);
-	if (!m->bits)
-		return false;
-	for (int y = 0, c = 0; y < h; y++) {
-		const int8_t *dx = topo == GRID_HEX ? GRID_HEX_DX[y & 1] : grid_is_diamond(topo) ? GRID_DIAMOND_DX[y & 1] : GRID_SQUARE_DX;
-		const int8_t *dy = topo == GRID_HEX ? GRID_HEX_DY : grid_is_diamond(topo) ? GRID_DIAMOND_DY : GRID_SQUARE_DY;
-		for (int x = 0; x < w; x++, c++) {
-			unsigned bits = 0;
-			if (cost[c]) {
-				for (int i = 0; i < dirs; i++) {
-					const int nx = x + dx[i], ny = y + dy[i];
-					if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)h ||
-					    !cost[ny * w + nx])
-						continue;
-					/* square8 diagonals (i >= 4) pass two orthogonal cells */
-					if (corners && i >= 4 && (!cost[y * w + nx] || !cost[ny * w + x]))
-						continue;
-					if (dcorners && i >= 4 && !grid_diamond_flanks_open(cost, w, h, x, y, i))
-						continue;
-					bits |= 1u << i;
-				}
-			}
-			m->bits[c] = (uint8_t)bits;
-		}
-	}
-	return true;
+			m->off[r][i] = i >= m->dirs ? 0 : grid_nb_dy(g->topo, i) * g->w + grid_nb_dx(g->topo, r, i);
 }
 
-static inline const int *moves_off(const struct moves *m, int c, int w)
+/* Bit i set when the move from passable cell c = (x, y) in direction i is
+ * allowed: the same rules as grid_neighbours (the tests hold prune to
+ * path_find's answers). */
+static unsigned moves_at(const struct moves *m, int x, int y)
 {
-	return m->off[m->hex ? (c / w) & 1 : 0];
+	const enum grid_topology topo = m->topo;
+	const int w = m->w, h = m->h;
+	if (grid_is_square(topo) && x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+		/* an interior square cell: its eight neighbours' bytes at once
+		 * (bit i: direction i, N W E S NW NE SW SE) */
+		const uint8_t *c = m->cost + y * w + x;
+		const unsigned raw = (unsigned)(c[-w] != 0) | (unsigned)(c[-1] != 0) << 1 | (unsigned)(c[1] != 0) << 2 |
+				     (unsigned)(c[w] != 0) << 3;
+		if (topo == GRID_SQUARE4)
+			return raw;
+		const unsigned diag = (unsigned)(c[-w - 1] != 0) << 4 | (unsigned)(c[-w + 1] != 0) << 5 |
+				      (unsigned)(c[w - 1] != 0) << 6 | (unsigned)(c[w + 1] != 0) << 7;
+		if (!m->corners)
+			return raw | diag;
+		const unsigned bn = raw & 1, bw = raw >> 1 & 1, be = raw >> 2 & 1, bs = raw >> 3 & 1;
+		return raw | (diag & ((bn & bw) << 4 | (bn & be) << 5 | (bs & bw) << 6 | (bs & be) << 7));
+	}
+	const int8_t *dx = topo == GRID_HEX ? GRID_HEX_DX[y & 1] : grid_is_diamond(topo) ? GRID_DIAMOND_DX[y & 1] : GRID_SQUARE_DX;
+	const int8_t *dy = topo == GRID_HEX ? GRID_HEX_DY : grid_is_diamond(topo) ? GRID_DIAMOND_DY : GRID_SQUARE_DY;
+	const uint8_t *cost = m->cost;
+	unsigned bits = 0;
+	for (int i = 0; i < m->dirs; i++) {
+		const int nx = x + dx[i], ny = y + dy[i];
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)h || !cost[ny * w + nx])
+			continue;
+		/* square8 diagonals (i >= 4) pass two orthogonal cells */
+		if (m->corners && i >= 4 && (!cost[y * w + nx] || !cost[ny * w + x]))
+			continue;
+		if (m->dcorners && i >= 4 && !grid_diamond_flanks_open(cost, w, h, x, y, i))
+			continue;
+		bits |= 1u << i;
+	}
+	return bits;
+}
+
+static inline const int *moves_off(const struct moves *m, int c)
+{
+	return m->off[m->hex ? (c / m->w) & 1 : 0];
 }
 
 /* The next cell up the tree from c (c must have a parent). */
@@ -123,39 +147,79 @@ static inline int parent_of(const struct prune *p, int c)
 	return c + p->off[p->hex ? (c / p->w) & 1 : 0][p->up[c]];
 }
 
-/* Peels cells of degree <= 1 until none is left; fills the parents (and
- * root[] with 0 for peeled cells, 1 for core cells, -1 for blocked) and
- * writes the peeling order to order[], returning its length.  deg[] is
- * scratch of n ints. */
-static int peel(struct prune *p, const struct moves *m, int *deg, int *order)
+/*
+ * The dead-end tips, the cells with at most one move, into order[] in
+ * cell order; returns how many.  On square4, and on square8 without
+ * corner cutting, that is a passable cell with at most one passable
+ * orthogonal neighbour (a diagonal needs two), found 64 cells a word on
+ * the grid's bit rows; elsewhere each cell's moves are counted.
+ */
+static int tips(const struct grid *g, const struct moves *m, int *order)
 {
-	int *removed = p->root; /* 1 while in the graph, 0 once peeled, -1 blocked */
-	int head = 0, tail = 0;
-	for (int c = 0; c < p->n; c++) {
-		p->up[c] = PRUNE_NO_PARENT;
-		if (!p->cost[c]) {
-			removed[c] = -1;
-			deg[c] = 0;
-			continue;
-		}
-		removed[c] = 1;
-		deg[c] = __builtin_popcount(m->bits[c]);
-		if (deg[c] <= 1)
-			order[tail++] = c;
+	int k = 0;
+	if (!(g->topo == GRID_SQUARE4 || (g->topo == GRID_SQUARE8 && m->corners)) || g->cost != g->bits_of) {
+		for (int y = 0, c = 0; y < g->h; y++)
+			for (int x = 0; x < g->w; x++, c++)
+				if (m->cost[c] && __builtin_popcount(moves_at(m, x, y)) <= 1)
+					order[k++] = c;
+		return k;
 	}
-	/* A cell enters the queue once: at the start with degree <= 1, or
-	 * when its degree falls from 2 to 1. */
+	const int rw = g->row_words;
+	for (int y = 0; y < g->h; y++) {
+		const uint64_t *r = g->rows + (size_t)y * (size_t)rw;
+		const uint64_t *up = y > 0 ? r - rw : NULL, *dn = y + 1 < g->h ? r + rw : NULL;
+		for (int i = 0; i < rw; i++) {
+			const uint64_t n = up ? up[i] : 0, s = dn ? dn[i] : 0;
+			const uint64_t west = r[i] << 1 | (i ? r[i - 1] >> 63 : 0);
+			const uint64_t east = r[i] >> 1 | (i + 1 < rw ? r[i + 1] << 63 : 0);
+			/* at most one of the four: no two of them */
+			const uint64_t two = (n & s) | (west & east) | ((n | s) & (west | east));
+			for (uint64_t t = r[i] & ~two; t; t &= t - 1)
+				order[k++] = y * g->w + i * 64 + __builtin_ctzll(t);
+		}
+	}
+	return k;
+}
+
+/*
+ * Peels cells of degree <= 1 until none is left, from the tips in order[]
+ * (k of them), and writes the peeling order to order[] and each peeled
+ * cell's parent direction to dir[] (same index), returning the length.  A
+ * cell enters the queue once: as a tip, or when its degree falls from 2
+ * to 1; a degree is counted again from the map when a neighbour goes, so
+ * only the peeled cells and their neighbours are looked at, and the marks
+ * are two bits a cell (`queued`, `peeled`): on most maps the dead ends
+ * are few, and the preparation then touches little memory.
+ */
+static inline bool bit(const uint64_t *b, int c) { return b[c >> 6] >> (c & 63) & 1; }
+static inline void set_bit(uint64_t *b, int c) { b[c >> 6] |= 1ull << (c & 63); }
+
+static int peel(const struct prune *p, const struct moves *m, uint64_t *queued, uint64_t *peeled, int *order,
+		uint8_t *dir, int k)
+{
+	int head = 0, tail = k;
+	for (int i = 0; i < k; i++)
+		set_bit(queued, order[i]);
 	while (head < tail) {
-		const int c = order[head++];
-		const int *off = moves_off(m, c, p->w);
-		removed[c] = 0;
-		for (unsigned bits = m->bits[c]; bits; bits &= bits - 1) {
-			const int dir = __builtin_ctz(bits), v = c + off[dir];
-			if (removed[v] != 1)
+		const int c = order[head];
+		const int *off = moves_off(m, c);
+		set_bit(peeled, c);
+		dir[head++] = PRUNE_NO_PARENT;
+		for (unsigned bits = moves_at(m, c % p->w, c / p->w); bits; bits &= bits - 1) {
+			const int d = __builtin_ctz(bits), v = c + off[d];
+			if (bit(peeled, v))
 				continue;
-			p->up[c] = (uint8_t)dir; /* the one neighbour left, if any */
-			if (--deg[v] == 1)
+			dir[head - 1] = (uint8_t)d; /* the one neighbour left, if any */
+			if (bit(queued, v))
+				continue;
+			int deg = 0;
+			const int *voff = moves_off(m, v);
+			for (unsigned vb = moves_at(m, v % p->w, v / p->w); vb && deg < 2; vb &= vb - 1)
+				deg += !bit(peeled, v + voff[__builtin_ctz(vb)]);
+			if (deg <= 1) {
+				set_bit(queued, v);
 				order[tail++] = v;
+			}
 		}
 	}
 	return tail;
@@ -176,8 +240,8 @@ static void label_components(struct prune *p, const struct moves *m, int *queue)
 		queue[tail++] = c;
 		while (head < tail) {
 			const int u = queue[head++];
-			const int *off = moves_off(m, u, p->w);
-			for (unsigned bits = m->bits[u]; bits; bits &= bits - 1) {
+			const int *off = moves_off(m, u);
+			for (unsigned bits = moves_at(m, u % p->w, u / p->w); bits; bits &= bits - 1) {
 				const int v = u + off[__builtin_ctz(bits)];
 				if (p->comp[v] < 0) {
 					p->comp[v] = next;
@@ -187,6 +251,33 @@ static void label_components(struct prune *p, const struct moves *m, int *queue)
 		}
 		next++;
 	}
+}
+
+/* The map's copy: its costs, and its bit rows and columns as they are
+ * when they are current (else made again). */
+static void copy_map(struct grid *core, const struct grid *g)
+{
+	if (g->cost != g->bits_of) {
+		grid_set_costs(core, g->cost);
+		return;
+	}
+	memcpy((void *)(uintptr_t)core->bits_of, g->cost, (size_t)g->w * (size_t)g->h);
+	memcpy(core->rows, g->rows, (size_t)g->h * (size_t)g->row_words * sizeof *g->rows);
+	memcpy(core->cols, g->cols, (size_t)g->w * (size_t)g->col_words * sizeof *g->cols);
+}
+
+/* Passable cells: the bit rows counted when they are current. */
+static long count_passable(const struct grid *g)
+{
+	long k = 0;
+	if (g->cost == g->bits_of) {
+		for (size_t i = 0; i < (size_t)g->h * (size_t)g->row_words; i++)
+			k += __builtin_popcountll(g->rows[i]);
+	} else {
+		for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+			k += g->cost[i] != 0;
+	}
+	return k;
 }
 
 struct prune *prune_create(const struct grid *g, bool corner_cutting)
@@ -201,60 +292,65 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->n = g->w * g->h;
 	p->topo = g->topo;
 	p->corner_cutting = (g->topo == GRID_SQUARE8 || g->topo == GRID_DIAMOND8) && corner_cutting;
-	const size_t n = (size_t)p->n;
-	p->cost = malloc(n);
-	p->up = malloc(n);
-	p->depth = malloc(n * sizeof *p->depth);
-	p->root = malloc(n * sizeof *p->root);
-	p->comp = malloc(n * sizeof *p->comp);
+	const size_t n = (size_t)p->n, words = (n + 63) / 64;
 	p->cells = malloc(n * sizeof *p->cells);
-	p->core = grid_create(g->w, g->h, g->topo);
-	if (!p->cost || !p->up || !p->depth || !p->root || !p->comp || !p->cells || !p->core) {
-		prune_destroy(p);
-		return NULL;
-	}
-	memcpy(p->cost, g->cost, n);
-
+	uint8_t *dir = malloc(n);
+	uint64_t *queued = calloc(words, sizeof *queued), *peeled = calloc(words, sizeof *peeled);
+	bool ok = p->cells && dir && queued && peeled;
 	struct moves m;
-	if (!moves_build(&m, g, p->corner_cutting)) {
-		prune_destroy(p);
-		return NULL;
-	}
+	moves_init(&m, g, g->cost, p->corner_cutting);
 	p->hex = m.hex;
 	memcpy(p->off, m.off, sizeof p->off);
-	/* comp[] serves as the degree scratch and cells[] as the order. */
 	int *order = p->cells;
-	int norder = peel(p, &m, p->comp, order);
+	const int norder = ok ? peel(p, &m, queued, peeled, order, dir, tips(g, &m, order)) : 0;
 	p->peeled = norder;
-
-	/* Roots and depths: a parent is peeled after its children, so in
-	 * reverse peeling order every parent is done before its children. */
-	for (int c = 0; c < p->n; c++) {
-		if (p->root[c] == 1) { /* core */
-			p->root[c] = c;
-			p->depth[c] = 0;
-		} else if (p->root[c] < 0) {
-			p->depth[c] = -1;
-		}
+	free(queued);
+	free(peeled);
+	/* Trees that hold too small a share of the map are not kept: every
+	 * query is then path_find on g itself (docs/core.md, "Dead-end
+	 * pruning": the maps with under 1% of their cells in trees gained
+	 * nothing from them, and keeping them costs a copy of the map, a pass
+	 * over it and a breadth-first labelling). */
+	p->trees = ok && norder > 0 && (long)norder * PRUNE_MIN_SHARE_DIV >= count_passable(g);
+	uint8_t *cost = NULL;
+	if (ok && p->trees) {
+		p->cost = cost = malloc(n);
+		p->up = malloc(n);
+		p->depth = malloc(n * sizeof *p->depth);
+		p->root = malloc(n * sizeof *p->root);
+		p->comp = malloc(n * sizeof *p->comp);
+		p->core = grid_create(g->w, g->h, g->topo);
+		ok = p->cost && p->up && p->depth && p->root && p->comp && p->core;
 	}
-	for (int i = norder - 1; i >= 0; i--) {
-		const int c = order[i];
-		if (p->up[c] == PRUNE_NO_PARENT) {
-			p->root[c] = c;
-			p->depth[c] = 0;
-		} else {
-			const int up = parent_of(p, c);
-			p->root[c] = p->root[up];
-			p->depth[c] = p->depth[up] + 1;
+	if (ok && p->trees) {
+		memcpy(cost, g->cost, n);
+		copy_map(p->core, g);
+		/* Roots and depths: a parent is peeled after its children, so
+		 * in reverse peeling order every parent is done before its
+		 * children. */
+		for (int c = 0; c < p->n; c++) {
+			p->root[c] = p->cost[c] ? c : -1;
+			p->depth[c] = p->cost[c] ? 0 : -1;
 		}
+		for (int i = norder - 1; i >= 0; i--) {
+			const int c = order[i];
+			p->up[c] = dir[i];
+			if (dir[i] != PRUNE_NO_PARENT) {
+				const int up = parent_of(p, c);
+				p->root[c] = p->root[up];
+				p->depth[c] = p->depth[up] + 1;
+			}
+		}
+		/* The core copy: every peeled cell blocked (a tree's last cell too). */
+		for (int i = 0; i < norder; i++)
+			grid_set_cost(p->core, order[i], 0);
+		moves_init(&m, g, p->cost, p->corner_cutting);
+		label_components(p, &m, p->cells); /* the order is no longer needed */
+	} else if (ok) {
+		p->cost = g->cost;
 	}
-	/* The core copy: every peeled cell blocked (a tree's last cell too). */
-	grid_set_costs(p->core, p->cost);
-	for (int i = 0; i < norder; i++)
-		grid_set_cost(p->core, order[i], 0);
-	label_components(p, &m, p->cells); /* the order is no longer needed */
-	free(m.bits);
-	p->ctx = path_create(p->core);
+	free(dir);
+	p->ctx = ok ? path_create(p->trees ? p->core : g) : NULL;
 	if (!p->ctx) {
 		prune_destroy(p);
 		return NULL;
@@ -353,6 +449,8 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		out->status = PATH_BAD_INPUT;
 		return PATH_BAD_INPUT;
 	}
+	if (!p->trees)
+		return path_find(p->ctx, start, goal, opt, out);
 	if (start == goal) {
 		single_cell(p, start, PATH_FOUND, out);
 		return PATH_FOUND;
@@ -401,20 +499,29 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 
 int prune_root(const struct prune *p, int cell)
 {
-	return p && cell >= 0 && cell < p->n ? p->root[cell] : -1;
+	if (!p || cell < 0 || cell >= p->n)
+		return -1;
+	return p->trees ? p->root[cell] : p->cost[cell] ? cell : -1;
 }
 
 int prune_depth(const struct prune *p, int cell)
 {
-	return p && cell >= 0 && cell < p->n ? p->depth[cell] : -1;
+	if (!p || cell < 0 || cell >= p->n)
+		return -1;
+	return p->trees ? p->depth[cell] : p->cost[cell] ? 0 : -1;
 }
 
 int prune_component(const struct prune *p, int cell)
 {
-	return p && cell >= 0 && cell < p->n ? p->comp[cell] : -1;
+	return p && p->trees && cell >= 0 && cell < p->n ? p->comp[cell] : -1;
 }
 
 int prune_peeled(const struct prune *p)
+{
+	return p && p->trees ? p->peeled : 0;
+}
+
+int prune_dead_ends(const struct prune *p)
 {
 	return p ? p->peeled : 0;
 }
@@ -424,5 +531,7 @@ size_t prune_memory(const struct prune *p)
 	if (!p)
 		return 0;
 	const size_t n = (size_t)p->n;
-	return sizeof *p + 2 * n + 4 * n * sizeof(int) + n + path_memory(p->ctx);
+	const size_t trees = p->trees ? 3 * n + 3 * n * sizeof(int) + (size_t)p->h * (size_t)p->core->row_words * 8 +
+						(size_t)p->w * (size_t)p->core->col_words * 8 : 0;
+	return sizeof *p + n * sizeof(int) + trees + path_memory(p->ctx);
 }

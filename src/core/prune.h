@@ -19,14 +19,18 @@
  * blocked) and walks down from the goal's root.  The answers are exact:
  * a tree hanging from root r meets the rest of the map only at r.
  *
- * The map is copied at creation and never read again, so this is only for
- * maps that do not change (the Moving AI benchmarks), not for the game,
- * whose doors change its grids.  No allocation after prune_create.
+ * Trees holding less than a sixteenth of the passable cells are not
+ * kept (prune_peeled), and a query is then path_find on g itself.
+ *
+ * So g must outlive p and must not change while p is used: this is only
+ * for maps that do not change (the Moving AI benchmarks), not for the
+ * game, whose doors change its grids.  No allocation after prune_create.
  */
 struct prune; /* opaque */
 
-/* Prepares grid g for searches with or without corner cutting (square8;
- * ignored on the other topologies).  g is not kept.  NULL on no memory. */
+/* Prepares grid g for searches with or without corner cutting (square8
+ * and diamond8; ignored on the other topologies).  g is kept (above).
+ * NULL on no memory. */
 struct prune *prune_create(const struct grid *g, bool corner_cutting);
 void prune_destroy(struct prune *p); /* NULL does nothing */
 
@@ -44,13 +48,21 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 
 /* The preparation, for tests and reports: a passable cell's root (itself
  * for a core cell or a tree's last cell), its steps to the root, its
- * component number; -1 for a blocked or out-of-range cell. */
+ * component number; -1 for a blocked or out-of-range cell.  When the trees
+ * are not kept (prune_peeled 0) every passable cell is its own root at
+ * depth 0, and the component is -1. */
 int prune_root(const struct prune *p, int cell);
 int prune_depth(const struct prune *p, int cell);
 int prune_component(const struct prune *p, int cell);
 
-/* Number of passable cells peeled (not in the core). */
+/* Number of passable cells in the trees prune_find walks (not in the
+ * core): 0 when the trees are not kept.  prune_create keeps them only when
+ * they hold at least a sixteenth of the passable cells; with fewer they
+ * speed up no search measurably, and every query is path_find on the map
+ * (docs/core.md).  prune_dead_ends: the cells the peeling
+ * found, kept or not. */
 int prune_peeled(const struct prune *p);
+int prune_dead_ends(const struct prune *p);
 
 /* Bytes held, including the core search context. */
 size_t prune_memory(const struct prune *p);

@@ -232,6 +232,44 @@ static void test_options_not_served(void **state)
 	grid_destroy(g);
 }
 
+/* An open map with one dead-end niche: the peeling finds it, but a tree
+ * of one cell in 1,600 is not worth keeping, so every query is path_find
+ * on the map itself; the answers stay path_find's. */
+static void test_few_dead_ends_not_kept(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 2; t++) {
+		struct grid *g = grid_create(40, 40, topologies[t]);
+		assert_non_null(g);
+		grid_fill(g, 1);
+		grid_set_cost(g, grid_index(g, 5, 4), 0);
+		grid_set_cost(g, grid_index(g, 4, 5), 0);
+		grid_set_cost(g, grid_index(g, 6, 5), 0);
+		const int tip = grid_index(g, 5, 5);
+		struct prune *p = prune_create(g, false);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(p);
+		assert_non_null(ctx);
+		assert_int_equal(prune_dead_ends(p), 1);
+		assert_int_equal(prune_peeled(p), 0);
+		assert_int_equal(prune_root(p, tip), tip);
+		assert_int_equal(prune_depth(p, tip), 0);
+		assert_int_equal(prune_root(p, grid_index(g, 5, 4)), -1);
+		const int goals[] = { grid_index(g, 39, 39), grid_index(g, 0, 0), grid_index(g, 5, 3), tip };
+		for (int i = 0; i < 4; i++) {
+			struct path_result a, b;
+			assert_int_equal(prune_find(p, tip, goals[i], NULL, &a), PATH_FOUND);
+			check_walk(g, false, tip, goals[i], &a);
+			path_find(ctx, tip, goals[i], NULL, &b);
+			assert_true(fabs(a.cost - b.cost) < 1e-9);
+			assert_int_equal(a.len, b.len);
+		}
+		path_destroy(ctx);
+		prune_destroy(p);
+		grid_destroy(g);
+	}
+}
+
 /* ---- forests: one root per component ---- */
 
 static void test_perfect_maze_one_root_per_component(void **state)
@@ -555,6 +593,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_with_tail),
 		cmocka_unit_test(test_options_not_served),
+		cmocka_unit_test(test_few_dead_ends_not_kept),
 		cmocka_unit_test(test_perfect_maze_one_root_per_component),
 		cmocka_unit_test(test_random_maps_match_path_find),
 		cmocka_unit_test(test_corridor_maze_is_one_tree),
