@@ -831,8 +831,9 @@ static inline qkey open_env_key(const void *env, int cell)
  * (so not in heap order), and its chunks given back. */
 static inline bool ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
 {
-	/* Room first: the chunks ever taken bound every slot's cells. */
-	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1)))
+	/* Room first: the chunks ever taken bound every slot's cells, and
+	 * the expansion under way (ring_flush) may push 8 more after them. */
+	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1) + 8))
 		return false;
 	const struct open_env env = { ctx, s };
 	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, open_env_key, &env);
@@ -1226,8 +1227,8 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		const int32_t listed = nv->pos;
 		if (__builtin_expect(listed >= 0, 0)) {
 			if (rg->run)
-				ring_heap(ctx, rg);
-			sift_up(ctx, listed, k);
+				ring_heap(ctx, rg); /* renumbers the run: pos read again */
+			sift_up(ctx, nv->pos, k);
 		} else if (__builtin_expect(listed != POS_STACK, 1))
 			ring_push(ctx, rg, s, k, tie_f, listed);
 	}
