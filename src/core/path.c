@@ -71,22 +71,39 @@
  * open list grows past them has expanded over 100,000 cells, whose cost
  * dwarfs the page faults of the rest. */
 #define PREFAULT_KEYS ((size_t)1 << 20)
+/* The queue's first size, in keys (64 KiB), or the bound if smaller; it
+ * grows by doubling up to the bound (queue_reserve). */
+#define FIRST_KEYS ((long)1 << 12)
 /* corner_share below which a square8 grid searches with JPS (measured on
  * the shared Moving AI maps: JPS wins at 0.11, plain A* at 0.32). */
 #define JPS_CORNER_SHARE 0.2
 
-/* 16 bytes per cell: everything a neighbour test touches is on one line. */
+/*
+ * A cell's record is split in two arrays (docs/core.md, "The records").
+ * The hot one, ctx->gw, holds one 8-byte word a cell, the only thing a
+ * neighbour test reads: the searches' fixed-point g (an int64_t, below
+ * 2^61: travel only in the lexicographic fallback), the floods' cost (a
+ * non-negative double's bits), or plain A*'s generation and g in one word
+ * (see PK_LOW).  A row of three neighbours is 24 bytes, one cache line or
+ * two, where 16-byte records took two or three.  The cold one, struct
+ * node, is read only for the cells whose g changes and by the queue.
+ */
 struct node {
-	union {
-		int64_t g;   /* searches: fixed-point cost from the start (travel only in lexicographic fallback) */
-		double gd;   /* floods: cost in double */
-		uint64_t gw; /* plain A*: its generation and g in one word (see PK_LOW) */
-	};
 	int32_t pos;     /* heap index, POS_CLOSED, POS_STACK, or a pending-layer slot */
-	uint16_t stamp;  /* the record is live when stamp == ctx->gen (plain A* keeps it too) */
+	uint16_t stamp;  /* the record is live when stamp == ctx->gen (plain A*: see ctx->packed) */
 	uint8_t dir;     /* direction (grid.c order) from this cell toward its parent; DIR_NONE at the start */
 	uint8_t unused;
 };
+
+/* A flood's cost in the hot word, and back. */
+static inline double gd_get(const uint64_t *gw, int c)
+{
+	double d;
+	memcpy(&d, &gw[c], sizeof d);
+	return d;
+}
+
+static inline void gd_set(uint64_t *gw, int c, double d) { memcpy(&gw[c], &d, sizeof d); }
 
 /* The open list: pqueue.h's heap, tie stack and bucket ring over these records. */
 #define PQ_RECORD struct node
@@ -122,15 +139,21 @@ static inline int64_t pk_g(uint64_t gw) { return (int64_t)(PK_LOW - (gw & PK_LOW
 struct path_ctx {
 	const struct grid *grid;
 	int w, h, n;
-	struct node *node;     /* n records */
+	uint64_t *gw;          /* n hot words: g, a flood's cost, or plain A*'s word */
+	struct node *node;     /* n cold records */
 	struct pq queue;       /* the heap and the tie stack (pqueue.h); after a query
-	                          its array holds the result cells */
+	                          its array holds the result cells.  queue.cap keys are
+	                          allocated, grown on demand up to key_max */
+	long key_max;          /* what the queue can ever need (heap_capacity) */
+	bool no_memory;        /* the last query could not grow the queue */
 	int pending_len;       /* cells waiting for the next fallback layer ... */
 	int pending_head;      /* ... a list through their pos, from this cell (-1: empty) */
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
 	uint16_t gen;
+	uint64_t packed;       /* plain A*'s code (pk_code) when the last query kept its records
+	                          live by that code in the words alone, without stamps; else 0 */
 	int flood_source;      /* -1 when the last query was not a flood */
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
@@ -208,15 +231,17 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->w = g->w;
 	ctx->h = g->h;
 	ctx->n = (int)n;
-	ctx->queue.cap = heap_capacity(ctx->n);
+	ctx->key_max = heap_capacity(ctx->n);
+	ctx->queue.cap = ctx->key_max < FIRST_KEYS ? ctx->key_max : FIRST_KEYS;
+	ctx->gw = calloc(n, sizeof *ctx->gw);
 	ctx->node = calloc(n, sizeof *ctx->node);
 	ctx->queue.key = malloc((size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 	/* About one byte per cell; on smaller maps as many chunks as with
 	 * chunks of 16 ints (up to RING / 2 more), since every bucket in use
 	 * holds one. */
-	ctx->pool_chunks = ctx->queue.cap / 128 + 1 + (ctx->queue.cap / 128 < RING / 2 ? ctx->queue.cap / 128 : RING / 2);
+	ctx->pool_chunks = ctx->key_max / 128 + 1 + (ctx->key_max / 128 < RING / 2 ? ctx->key_max / 128 : RING / 2);
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
-	if (!ctx->node || !ctx->queue.key || !ctx->pool) {
+	if (!ctx->gw || !ctx->node || !ctx->queue.key || !ctx->pool) {
 		path_destroy(ctx);
 		return NULL;
 	}
@@ -236,6 +261,7 @@ void path_destroy(struct path_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	free(ctx->gw);
 	free(ctx->node);
 	free(ctx->queue.key);
 	free(ctx->pool);
@@ -247,7 +273,7 @@ size_t path_memory(const struct path_ctx *ctx)
 {
 	if (!ctx)
 		return 0;
-	return sizeof *ctx + (size_t)ctx->n * sizeof *ctx->node + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
+	return sizeof *ctx + (size_t)ctx->n * (sizeof *ctx->gw + sizeof *ctx->node) + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
 	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + jps_turned_memory(ctx->turned);
 }
 
@@ -277,14 +303,68 @@ static void populate(void *p, size_t len)
 	v[len - 1] = v[len - 1];
 }
 
+/*
+ * Makes room for `need` keys in the queue: the heap keeps the front, the
+ * tie stack the end.  The array grows by doubling up to key_max, so a
+ * context reaches the size its largest query needs after a few growths and
+ * then never allocates again (and path_prefault gives the game's context
+ * its first 2^20 keys at once).  The queue holds only the open cells, and
+ * plain square8 A* only the current bucket's: on a 4096 x 4096 level the
+ * bound is 238 MB, which few queries come near.  False, with the query
+ * marked, when the memory is not there.
+ */
+static __attribute__((noinline)) bool queue_grow(struct path_ctx *ctx, long need)
+{
+	struct pq *q = &ctx->queue;
+	/* The bound holds every open cell (and every result), whatever a
+	 * caller's margin asks for. */
+	if (need > ctx->key_max)
+		need = ctx->key_max;
+	if (need <= q->cap)
+		return true;
+	long cap = q->cap * 2 > need ? q->cap * 2 : need;
+	if (cap > ctx->key_max)
+		cap = ctx->key_max;
+	pq_key *key = realloc(q->key, (size_t)cap * sizeof *key);
+	if (!key) {
+		ctx->no_memory = true;
+		return false;
+	}
+	memmove(key + cap - q->stack_len, key + q->cap - q->stack_len, (size_t)q->stack_len * sizeof *key);
+	q->key = key;
+	q->cap = cap;
+	return true;
+}
+
+static inline bool queue_reserve(struct path_ctx *ctx, long need)
+{
+	return need <= ctx->queue.cap || queue_grow(ctx, need);
+}
+
+/* Room for `more` keys beyond those queued. */
+static inline bool queue_room(struct path_ctx *ctx, long more)
+{
+	return queue_reserve(ctx, ctx->queue.heap_len + ctx->queue.stack_len + more);
+}
+
+/* Room for n result cells (ints) in the queue's memory. */
+static inline int *result_cells(struct path_ctx *ctx, long n)
+{
+	if (!queue_reserve(ctx, (n * (long)sizeof(int) + (long)sizeof(pq_key) - 1) / (long)sizeof(pq_key)))
+		return NULL;
+	return (int *)(void *)ctx->queue.key;
+}
+
 void path_prefault(struct path_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	populate(ctx->gw, (size_t)ctx->n * sizeof *ctx->gw);
 	populate(ctx->node, (size_t)ctx->n * sizeof *ctx->node);
 	populate(ctx->pool, (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
-	const size_t keys = (size_t)ctx->queue.cap < PREFAULT_KEYS ? (size_t)ctx->queue.cap : PREFAULT_KEYS;
-	populate(ctx->queue.key, keys * sizeof *ctx->queue.key);
+	const size_t keys = (size_t)ctx->key_max < PREFAULT_KEYS ? (size_t)ctx->key_max : PREFAULT_KEYS;
+	(void)queue_reserve(ctx, (long)keys); /* without the memory, the queue grows later */
+	populate(ctx->queue.key, (size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 }
 
 /* A new generation: every record becomes stale at once. */
@@ -292,6 +372,7 @@ static void new_generation(struct path_ctx *ctx)
 {
 	ctx->gen++;
 	if (ctx->gen == GEN_LIMIT) {
+		memset(ctx->gw, 0, (size_t)ctx->n * sizeof *ctx->gw);
 		memset(ctx->node, 0, (size_t)ctx->n * sizeof *ctx->node);
 		ctx->gen = 1;
 	}
@@ -301,6 +382,8 @@ static void new_generation(struct path_ctx *ctx)
 	ctx->deferred_head = -1;
 	ctx->queue.stack_len = 0;
 	ctx->flood_source = -1;
+	ctx->packed = 0;
+	ctx->no_memory = false;
 }
 
 /* ---- the priority queue: a 4-ary heap with decrease-key, and a tie stack ---- */
@@ -489,6 +572,8 @@ static inline int step_cell(const struct path_ctx *ctx, int cell, int d)
 
 static inline bool live(const struct path_ctx *ctx, int cell)
 {
+	if (ctx->packed)
+		return (ctx->gw[cell] & ~PK_LOW) == ctx->packed;
 	return ctx->node[cell].stamp == ctx->gen;
 }
 
@@ -512,15 +597,22 @@ static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 		return -1;
 	int p = step_cell(ctx, cell, d);
 	if (jps) {
-		const int64_t g = ctx->node[cell].g, step = d < 4 ? ctx->s1 : ctx->s2;
+		const int64_t g = (int64_t)ctx->gw[cell], step = d < 4 ? ctx->s1 : ctx->s2;
 		for (int64_t k = 1;; k++, p = step_cell(ctx, p, d))
-			if (closed(ctx, p) && ctx->node[p].g + k * step == g)
+			if (closed(ctx, p) && (int64_t)ctx->gw[p] + k * step == g)
 				break;
 	}
 	return p;
 }
 
 /* ---- the result ---- */
+
+/* The answer when the queue could not grow (status PATH_BAD_INPUT). */
+static void no_memory_result(struct path_result *out, long expanded)
+{
+	*out = (struct path_result){ .status = PATH_BAD_INPUT, .cells = NULL, .len = 0, .end = -1,
+				     .expanded = expanded, .first_blocked = -1 };
+}
 
 static void single_cell_result(struct path_ctx *ctx, int start, int goal, enum path_status status,
 			       struct path_result *out)
@@ -576,10 +668,14 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 			 const uint16_t *extra, struct path_result *out)
 {
 	const uint8_t *cost = ctx->grid->cost;
-	int *cells = (int *)(void *)ctx->queue.key;
 	int len = 0;
 	for (int c = end; c != -1; c = parent_of(ctx, c, false))
 		len++;
+	int *cells = result_cells(ctx, len);
+	if (!cells) {
+		no_memory_result(out, expanded);
+		return;
+	}
 	int i = len;
 	int blocked = 0, first_blocked = -1;
 	for (int c = end; c != -1; c = parent_of(ctx, c, false)) {
@@ -715,7 +811,7 @@ static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const 
 static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, int cell)
 {
 	const int y = cell_row(ctx, cell), x = cell - y * ctx->w;
-	return search_key(s, cell, pk_g(ctx->node[cell].gw),
+	return search_key(s, cell, pk_g(ctx->gw[cell]),
 			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
@@ -733,10 +829,15 @@ static inline qkey open_env_key(const void *env, int cell)
 
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
-static inline void ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
+static inline bool ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
 {
+	/* Room first: the chunks ever taken bound every slot's cells, and
+	 * the expansion under way (ring_flush) may push 8 more after them. */
+	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1) + 8))
+		return false;
 	const struct open_env env = { ctx, s };
 	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, open_env_key, &env);
+	return true;
 }
 
 /*
@@ -762,7 +863,8 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
 		if (d == RING)
 			break;
 		rg->lists.bucket += (uint64_t)d;
-		ring_drain(ctx, rg, s, (int)(rg->lists.bucket % RING));
+		if (!ring_drain(ctx, rg, s, (int)(rg->lists.bucket % RING)))
+			return false;
 	}
 	const int m = ctx->queue.heap_len;
 	qkey *a = ctx->queue.key;
@@ -853,7 +955,8 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->queue.heap_len;
-		ring_drain(ctx, rg, s, r);
+		if (!ring_drain(ctx, rg, s, r))
+			return;
 		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
 			sift_up(ctx, i, ctx->queue.key[i]);
@@ -878,8 +981,8 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 			if (q - rg->lists.bucket < RING && pq_ring_add(&rg->lists, ctx->node, r, pq_cell(k)))
 				return;
 			ring_flush(ctx, rg, s);
-			if (listed != POS_CLOSED)
-				return; /* the flush queued it, with its new g */
+			if (listed != POS_CLOSED || ctx->no_memory)
+				return; /* the flush queued it, with its new g (or the query ends) */
 		}
 	}
 	struct pq *pq = &ctx->queue;
@@ -894,19 +997,19 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 	sift_up(ctx, pq->heap_len++, k);
 }
 
-/* Fetches the records of the three rows around cell t (an interior one),
- * which an expansion of t is about to read. */
+/* Fetches the hot words of the three rows around cell t (an interior
+ * one), which an expansion of t is about to read. */
 static inline __attribute__((always_inline)) void prefetch_around(const struct path_ctx *ctx, int t)
 {
 	const int w = ctx->w;
 	if (t > w && t < ctx->n - w - 1) {
-		const struct node *node = ctx->node;
-		__builtin_prefetch(&node[t - w - 1]);
-		__builtin_prefetch(&node[t - w + 1]);
-		__builtin_prefetch(&node[t - 1]);
-		__builtin_prefetch(&node[t + 1]);
-		__builtin_prefetch(&node[t + w - 1]);
-		__builtin_prefetch(&node[t + w + 1]);
+		const uint64_t *gw = ctx->gw;
+		__builtin_prefetch(&gw[t - w - 1]);
+		__builtin_prefetch(&gw[t - w + 1]);
+		__builtin_prefetch(&gw[t - 1]);
+		__builtin_prefetch(&gw[t + 1]);
+		__builtin_prefetch(&gw[t + w - 1]);
+		__builtin_prefetch(&gw[t + w + 1]);
 	}
 }
 
@@ -933,6 +1036,7 @@ static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
 	const uint16_t gen = ctx->gen;
 	const int dirs = grid_dir_count(topo);
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp; /* diamond: as square */
@@ -951,15 +1055,15 @@ static __attribute__((noinline)) long layer_expand_deferred(struct path_ctx *ctx
 			const int v = ny * w + nx;
 			if (cost[v] || (s->solid && s->solid[v]))
 				continue;
-			const int64_t ng = node[c].g + (grid_nb_long(topo, i) ? s2 : s1);
+			const int64_t ng = (int64_t)gw[c] + (grid_nb_long(topo, i) ? s2 : s1);
 			struct node *nv = &node[v];
 			if (nv->stamp != gen) {
 				nv->stamp = gen;
-				nv->g = ng;
+				gw[v] = (uint64_t)ng;
 				nv->dir = opp[i];
 				pending_add(ctx, v);
-			} else if (is_pending(nv->pos) && ng < nv->g) {
-				nv->g = ng;
+			} else if (is_pending(nv->pos) && ng < (int64_t)gw[v]) {
+				gw[v] = (uint64_t)ng;
 				nv->dir = opp[i];
 			}
 		}
@@ -1001,7 +1105,7 @@ static __attribute__((noinline)) void layer_next(struct path_ctx *ctx, const str
 		}
 		if (useful) {
 			int64_t h = heuristic(topo, cx, cy, s->gx, s->gy, s1, s2);
-			ctx->queue.key[m] = search_key(s, c, node[c].g, h);
+			ctx->queue.key[m] = search_key(s, c, (int64_t)ctx->gw[c], h);
 			node[c].pos = m++;
 		} else {
 			node[c].pos = POS_DEFERRED0 - (ctx->deferred_head + 1);
@@ -1019,7 +1123,7 @@ static __attribute__((noinline)) void layer_next(struct path_ctx *ctx, const str
  * (every direction, no corner rule). */
 static inline __attribute__((always_inline)) void
 sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, int uy, int64_t ug,
-		 unsigned around, uint64_t tie_f, struct node *node, uint16_t gen, const int *off,
+		 unsigned around, uint64_t tie_f, struct node *node, uint64_t *gw, uint16_t gen, const int *off,
 		 const int64_t *stepc, const int *sq_dx, const int *sq_dy)
 {
 	const enum grid_topology topo = GRID_SQUARE8;
@@ -1035,7 +1139,7 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 		struct node *nv = &node[v];
 		if (nv->stamp != gen) {
 			nv->stamp = gen;
-			nv->g = ng;
+			gw[v] = (uint64_t)ng;
 			nv->dir = sq_opp[i];
 			if (s->layered)
 				pending_add(ctx, v);
@@ -1047,9 +1151,9 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 		}
 		const int pos = nv->pos;
 		if (pos == POS_CLOSED || (s->layered && (pos >= 0 || is_deferred(pos))) ||
-		    !(ng < nv->g))
+		    !(ng < (int64_t)gw[v]))
 			continue;
-		nv->g = ng;
+		gw[v] = (uint64_t)ng;
 		nv->dir = sq_opp[i];
 		if (pos >= 0)
 			sift_up(ctx, pos, search_key(s, v, ng,
@@ -1064,8 +1168,8 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 static inline __attribute__((always_inline)) void
 sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, int64_t ug,
 	  const uint8_t *c, bool unit, unsigned m, int dxu, int dyu, uint64_t tie_f, struct node *node,
-	  uint16_t gen, uint64_t code, int w, const int *off, const int64_t *stepc, const int *sq_dx,
-	  const int *sq_dy)
+	  uint64_t *gw, uint64_t code, int w, const int *off, const int64_t *stepc,
+	  const int *sq_dx, const int *sq_dy)
 {
 	const int64_t s1 = s->s1, s2 = s->s2;
 	/*
@@ -1076,7 +1180,7 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 	 * lowers it.
 	 */
 	const uint64_t ku = pk(code, ug);
-	const struct node *nu = node + u, *na = nu - w, *nb = nu + w;
+	const uint64_t *nu = gw + u, *na = nu - w, *nb = nu + w;
 	const uint8_t *ca = c - w, *cb = c + w;
 	uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
 	if (unit) {
@@ -1092,14 +1196,14 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		ksw = ku - (uint64_t)s2 * cb[-1];
 		kse = ku - (uint64_t)s2 * cb[1];
 	}
-	unsigned work = (unsigned)(kse > nb[1].gw);
-	work = work << 1 | (unsigned)(ksw > nb[-1].gw);
-	work = work << 1 | (unsigned)(kne > na[1].gw);
-	work = work << 1 | (unsigned)(knw > na[-1].gw);
-	work = work << 1 | (unsigned)(ks > nb[0].gw);
-	work = work << 1 | (unsigned)(ke > nu[1].gw);
-	work = work << 1 | (unsigned)(kw > nu[-1].gw);
-	work = work << 1 | (unsigned)(kn > na[0].gw);
+	unsigned work = (unsigned)(kse > nb[1]);
+	work = work << 1 | (unsigned)(ksw > nb[-1]);
+	work = work << 1 | (unsigned)(kne > na[1]);
+	work = work << 1 | (unsigned)(knw > na[-1]);
+	work = work << 1 | (unsigned)(ks > nb[0]);
+	work = work << 1 | (unsigned)(ke > nu[1]);
+	work = work << 1 | (unsigned)(kw > nu[-1]);
+	work = work << 1 | (unsigned)(kn > na[0]);
 	work &= m;
 	while (work) {
 		const int i = __builtin_ctz(work);
@@ -1110,16 +1214,20 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
 		const qkey k = search_key(s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
 		struct node *nv = &node[v];
-		/* POS_CLOSED (all bits set) for a new cell, else its pos,
-		 * without a branch */
-		const int32_t listed =
-			nv->pos | -(int32_t)((nv->gw & ~PK_LOW) != code);
-		nv->gw = pk(code, ng);
-		nv->stamp = gen;
+		/* A new cell (the common case) needs nothing of its cold
+		 * record but the stores: its pos is not read.  The test is on
+		 * the word just compared, so it costs no wait. */
+		const bool fresh = (gw[v] & ~PK_LOW) != code;
+		gw[v] = pk(code, ng);
 		nv->dir = sq_opp[i];
+		if (__builtin_expect(fresh, 1)) {
+			ring_push(ctx, rg, s, k, tie_f, POS_CLOSED);
+			continue;
+		}
+		const int32_t listed = nv->pos;
 		if (__builtin_expect(listed >= 0, 0)) {
 			if (rg->run)
-				ring_heap(ctx, rg);
+				ring_heap(ctx, rg); /* renumbers the run: pos read again */
 			sift_up(ctx, nv->pos, k);
 		} else if (__builtin_expect(listed != POS_STACK, 1))
 			ring_push(ctx, rg, s, k, tie_f, listed);
@@ -1130,8 +1238,8 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
  * passable cells, the loop unrolled (one test of m's bit each). */
 static inline __attribute__((always_inline)) void
 sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, const uint8_t *c,
-	    unsigned m, int dxu, int dyu, uint64_t tie_f, bool need_h, struct node *node, uint16_t gen,
-	    const int *off, const int64_t *stepc, const int *sq_dx, const int *sq_dy)
+	    unsigned m, int dxu, int dyu, uint64_t tie_f, bool need_h, struct node *node, uint64_t *gw,
+	    uint16_t gen, const int *off, const int64_t *stepc, const int *sq_dx, const int *sq_dy)
 {
 	const int64_t s1 = s->s1, s2 = s->s2;
 #pragma GCC unroll 8
@@ -1144,7 +1252,7 @@ sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, con
 			ng += (int64_t)s->extra[v] << s->extra_shift;
 		struct node *nv = &node[v];
 		const bool fresh = nv->stamp != gen;
-		if (!fresh && !(nv->pos != POS_CLOSED && ng < nv->g))
+		if (!fresh && !(nv->pos != POS_CLOSED && ng < (int64_t)gw[v]))
 			continue;
 		int64_t hv = 0;
 		if (need_h) {
@@ -1153,7 +1261,7 @@ sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, con
 			hv = (int64_t)hi * s1 + (int64_t)lo * (s2 - s1);
 		}
 		const qkey k = search_key(s, v, ng, hv);
-		nv->g = ng;
+		gw[v] = (uint64_t)ng;
 		nv->dir = sq_opp[i];
 		if (fresh) {
 			nv->stamp = gen;
@@ -1172,7 +1280,7 @@ sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, con
 static inline __attribute__((always_inline)) void
 expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const enum grid_topology topo,
 	   const bool ring, const bool need_h, int u, int ux, int uy, int64_t ug, uint64_t tie_f,
-	   const uint8_t *cost, int w, int hgt, struct node *node, uint16_t gen, uint64_t code,
+	   const uint8_t *cost, int w, int hgt, struct node *node, uint64_t *gw, uint16_t gen, uint64_t code,
 	   const uint8_t *opp)
 {
 	const int dirs = grid_dir_count(topo);
@@ -1216,12 +1324,10 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 			ng = ug + step + s->penalty;
 		}
 		struct node *nv = &node[v];
-		if (ring ? (nv->gw & ~PK_LOW) != code : nv->stamp != gen) {
-			nv->stamp = gen;
-			if (ring)
-				nv->gw = pk(code, ng);
-			else
-				nv->g = ng;
+		if (ring ? (gw[v] & ~PK_LOW) != code : nv->stamp != gen) {
+			if (!ring)
+				nv->stamp = gen;
+			gw[v] = ring ? pk(code, ng) : (uint64_t)ng;
 			nv->dir = opp[i];
 			if (v_blocked && s->layered)
 				pending_add(ctx, v);
@@ -1238,11 +1344,8 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 			continue;
 		if (v_blocked && s->layered && (pos >= 0 || is_deferred(pos)))
 			continue; /* already in this layer: fewer blocked cells */
-		if (ring ? ng < pk_g(nv->gw) : ng < nv->g) {
-			if (ring)
-				nv->gw = pk(code, ng);
-			else
-				nv->g = ng;
+		if (ring ? ng < pk_g(gw[v]) : ng < (int64_t)gw[v]) {
+			gw[v] = ring ? pk(code, ng) : (uint64_t)ng;
 			nv->dir = opp[i];
 			if (pos >= 0) {
 				if (ring && rg->run)
@@ -1285,6 +1388,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
 	const uint16_t gen = ctx->gen;
 	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp; /* diamond: as square */
 	const int64_t s1 = s.s1, s2 = s.s2;
@@ -1308,9 +1412,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	 * from which every step still fits the word's 48 bits. */
 	const uint64_t code = pk_code(gen);
 	const int64_t g_limit = (int64_t)PK_LOW - 255 * s2;
-	node[s.start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	node[s.start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	gw[s.start] = ring ? pk(code, 0) : 0;
 	if (ring)
-		node[s.start].gw = pk(code, 0);
+		ctx->packed = code;
 	sift_up(ctx, ctx->queue.heap_len++, search_key(&s, s.start, 0, best_h));
 	if (ring)
 		ring_init(ctx, &rg, &s, pq_f(ctx->queue.key[0]));
@@ -1328,6 +1433,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			}
 			if (ctx->pending_len == 0)
 				break;
+			if (!queue_reserve(ctx, ctx->pending_len))
+				break;
 			layer_next(ctx, &s, topo);
 			continue;
 		}
@@ -1335,7 +1442,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		 * f last popped: that f is at most weight * optimal, so the bound
 		 * holds, and the goal's own expansion is saved. */
 		if (s.wmode == W_WEIGHTED && node[s.goal].stamp == gen && node[s.goal].pos >= 0 &&
-		    (uint64_t)node[s.goal].g <= last_f) {
+		    gw[s.goal] <= last_f) {
 			*end = s.goal;
 			*expanded_out = expanded;
 			return PATH_FOUND;
@@ -1368,7 +1475,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			}
 		}
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
-		const int64_t ug = ring ? pk_g(node[u].gw) : node[u].g;
+		const int64_t ug = ring ? pk_g(gw[u]) : (int64_t)gw[u];
 		if (ring && __builtin_expect(ug > g_limit, 0)) {
 			*end = u;
 			*expanded_out = expanded;
@@ -1377,6 +1484,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		/* The key popped is the cell's own: f = g + h (A*) or g (Dijkstra). */
 		CHECK(s.wmode == W_WEIGHTED ||
 		      pq_f(uk) == (uint64_t)(ug + weighted(&s, heuristic(topo, ux, uy, s.gx, s.gy, s1, s2))));
+		/* Room for the pushes of this expansion (the queue grows, once). */
+		if (__builtin_expect(!queue_room(ctx, 8) || ctx->no_memory, 0))
+			break;
 		if (s.budget > 0) {
 			int64_t uh = heuristic(topo, ux, uy, s.gx, s.gy, s1, s2);
 			if (uh < best_h || (uh == best_h && ug < best_g)) {
@@ -1403,25 +1513,25 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 						     : sq8_pack(nonzero_lanes(ra), nonzero_lanes(rm), nonzero_lanes(rb));
 			unsigned m = sq8_moves[s.corner_cutting][around];
 			if (s.fallback)
-				sq8_into_blocked(ctx, &s, u, ux, uy, ug, around, tie_f, node, gen, off, stepc, sq_dx,
-						 sq_dy);
+				sq8_into_blocked(ctx, &s, u, ux, uy, ug, around, tie_f, node, gw, gen, off, stepc,
+						 sq_dx, sq_dy);
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
 			if (ring)
-				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gen, code, w, off,
+				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gw, code, w, off,
 					  stepc, sq_dx, sq_dy);
 			else
-				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gen, off, stepc,
-					    sq_dx, sq_dy);
+				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gw, gen, off,
+					    stepc, sq_dx, sq_dy);
 			continue;
 		}
-		expand_any(ctx, &s, &rg, topo, ring, need_h, u, ux, uy, ug, tie_f, cost, w, hgt, node, gen, code,
-			   opp);
+		expand_any(ctx, &s, &rg, topo, ring, need_h, u, ux, uy, ug, tie_f, cost, w, hgt, node, gw, gen,
+			   code, opp);
 	}
 	*end = best;
 	*expanded_out = expanded;
-	return PATH_NO_ROUTE;
+	return ctx->no_memory ? PATH_BAD_INPUT : PATH_NO_ROUTE;
 }
 
 static enum path_status astar_square4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
@@ -1471,7 +1581,7 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_SQUARE8:
 		if (plain_search(s)) {
 			const enum path_status st = astar_square8_plain(ctx, s, end, ex);
-			if (st != PATH_BAD_INPUT)
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
 				return st;
 			/* A g too large for plain A*'s word: the same search again in
 			 * the general loop, which expands the same cells in the same
@@ -1508,7 +1618,8 @@ static struct jps jps_begin(struct path_ctx *ctx, int start, int goal, const str
 	const struct grid *grid = ctx->grid;
 	const struct jps j = { grid->cost, w, ctx->h, goal, goal % w, goal / w, s->s1, s->s2,
 			       grid->rows, grid->cols, grid->row_words, grid->col_words };
-	ctx->node[start] = (struct node){ .g = 0, .pos = 0, .stamp = ctx->gen, .dir = DIR_NONE };
+	ctx->node[start] = (struct node){ .pos = 0, .stamp = ctx->gen, .dir = DIR_NONE };
+	ctx->gw[start] = 0;
 	sift_up(ctx, ctx->queue.heap_len++,
 		search_key(s, start, 0, heuristic(topo, start % w, start / w, j.gx, j.gy, j.s1, j.s2)));
 	return j;
@@ -1517,19 +1628,20 @@ static struct jps jps_begin(struct path_ctx *ctx, int start, int goal, const str
 /* A jump point v reached with cost ng from the direction whose opposite is
  * dir: opened (a fresh record), or its g lowered if still open; shared by
  * the square8 and square4 jump searches. */
-static inline __attribute__((always_inline)) void jps_relax(struct path_ctx *ctx, struct node *nv, uint16_t gen,
+static inline __attribute__((always_inline)) void jps_relax(struct path_ctx *ctx, int v, uint16_t gen,
 							    int64_t ng, qkey key, uint8_t dir, uint64_t tie_f)
 {
+	struct node *nv = &ctx->node[v];
 	if (nv->stamp != gen) {
 		nv->stamp = gen;
-		nv->g = ng;
+		ctx->gw[v] = (uint64_t)ng;
 		nv->dir = dir;
 		queue_push(ctx, key, tie_f);
 		return;
 	}
-	if (nv->pos == POS_CLOSED || !(ng < nv->g))
+	if (nv->pos == POS_CLOSED || !(ng < (int64_t)ctx->gw[v]))
 		return;
-	nv->g = ng;
+	ctx->gw[v] = (uint64_t)ng;
 	nv->dir = dir;
 	if (nv->pos >= 0)
 		sift_up(ctx, nv->pos, key);
@@ -1675,8 +1787,10 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
+		if (!queue_room(ctx, 8))
+			break; /* no memory: path_find says so */
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
-		const int64_t ug = node[u].g;
+		const int64_t ug = (int64_t)ctx->gw[u];
 		/* The passable neighbours as a bit mask (bit i: direction i of
 		 * GRID_SQUARE_DX/GRID_SQUARE_DY), then the first steps that are legal at all. */
 		const uint8_t *c = j.cost + u;
@@ -1743,6 +1857,7 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 			if (v < 0)
 				continue;
 			__builtin_prefetch(&node[v], 1);
+			__builtin_prefetch(&ctx->gw[v], 1);
 			succ[ns] = v;
 			sdir[ns++] = i;
 		}
@@ -1752,7 +1867,7 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 			const int k = iabs(vx - ux) > iabs(vy - uy) ? iabs(vx - ux) : iabs(vy - uy);
 			const int64_t ng = ug + (int64_t)k * (i < 4 ? j.s1 : j.s2);
 			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE8, vx, vy, j.gx, j.gy, j.s1, j.s2));
-			jps_relax(ctx, &node[v], gen, ng, key, sq_opp[i], tie_f);
+			jps_relax(ctx, v, gen, ng, key, sq_opp[i], tie_f);
 		}
 	}
 	*expanded_out = expanded;
@@ -1802,8 +1917,10 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
 			*expanded_out = expanded;
 			return PATH_FOUND;
 		}
+		if (!queue_room(ctx, 8))
+			break; /* no memory: path_find says so */
 		const int uy = cell_row(ctx, u), ux = u - uy * w;
-		const int64_t ug = node[u].g;
+		const int64_t ug = (int64_t)ctx->gw[u];
 		/* Directions to try (N 0, W 1, E 2, S 3): all four from the start;
 		 * after a vertical arrival on, and both horizontals; after a
 		 * horizontal one on, and a vertical side that is free where the
@@ -1833,6 +1950,7 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
 			if (v < 0)
 				continue;
 			__builtin_prefetch(&node[v], 1);
+			__builtin_prefetch(&ctx->gw[v], 1);
 			succ[ns] = v;
 			sdir[ns++] = i;
 		}
@@ -1841,7 +1959,7 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
 			const int vy = cell_row(ctx, v), vx = v - vy * w;
 			const int64_t ng = ug + (int64_t)(iabs(vx - ux) + iabs(vy - uy)) * j.s1;
 			const qkey key = search_key(s, v, ng, heuristic(GRID_SQUARE4, vx, vy, j.gx, j.gy, j.s1, j.s2));
-			jps_relax(ctx, &node[v], gen, ng, key, sq_opp[i], tie_f);
+			jps_relax(ctx, v, gen, ng, key, sq_opp[i], tie_f);
 		}
 	}
 	*expanded_out = expanded;
@@ -1867,7 +1985,9 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 		int dx = iabs(c % w - p % w), dy = iabs(c / w - p / w);
 		len += dx > dy ? dx : dy;
 	}
-	int *cells = (int *)(void *)ctx->queue.key;
+	int *cells = result_cells(ctx, len);
+	if (!cells)
+		return false;
 	int i = len;
 	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
 		int step = sgn(p % w - c % w) + w * sgn(p / w - c / w);
@@ -1992,7 +2112,9 @@ static bool near_possible(struct path_ctx *ctx, const struct region *rg, int32_t
 	if (region_size(rg, goal) > NEAR_WALK_LIMIT)
 		return true;
 	const int32_t there = region_of(rg, goal);
-	int *walk = (int *)(void *)ctx->queue.key; /* the walk's FIFO, in the idle heap's memory */
+	int *walk = result_cells(ctx, region_size(rg, goal)); /* the walk's FIFO, in the idle heap's memory */
+	if (!walk)
+		return true; /* the search finds out */
 	const uint16_t gen = ctx->gen;
 	long head = 0, tail = 0;
 	walk[tail++] = goal;
@@ -2040,7 +2162,8 @@ near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	struct pq *q = &ctx->queue;
 	long expanded = 0;
 
-	node[s->start] = (struct node){ .g = 0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	node[s->start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	ctx->gw[s->start] = 0;
 	pq_sift_up(q, node, (int)q->heap_len++,
 		   near_key(s, s->start, 0, heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2), 0));
 	while (q->heap_len > 0) {
@@ -2056,8 +2179,10 @@ near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		}
 		if (s->budget > 0 && expanded >= s->budget)
 			break; /* near_exact: the caller's bounded search answers */
+		if (!queue_room(ctx, dirs))
+			break; /* no memory: the layered search runs, and says so */
 		const int uy = u / w, ux = u - uy * w;
-		const int64_t ug = node[u].g;
+		const int64_t ug = (int64_t)ctx->gw[u];
 		const bool u_open = cost[u] != 0;
 		for (int i = 0; i < dirs; i++) {
 			const int nx = ux + grid_nb_dx(topo, uy, i), ny = uy + grid_nb_dy(topo, i);
@@ -2089,7 +2214,7 @@ near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			struct node *nv = &node[v];
 			if (nv->stamp != gen) {
 				nv->stamp = gen;
-				nv->g = ng;
+				ctx->gw[v] = (uint64_t)ng;
 				nv->dir = opp[i];
 				park = !cv && !near_useful(ctx, rg, home, v, s->goal);
 				if (park)
@@ -2099,9 +2224,9 @@ near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 						   near_key(s, v, ng, heuristic(topo, nx, ny, s->gx, s->gy, s1, s2), vlayer));
 				continue;
 			}
-			if (nv->pos == POS_CLOSED || ng >= nv->g)
+			if (nv->pos == POS_CLOSED || ng >= (int64_t)ctx->gw[v])
 				continue;
-			nv->g = ng;
+			ctx->gw[v] = (uint64_t)ng;
 			nv->dir = opp[i];
 			if (nv->pos >= 0)
 				pq_sift_up(q, node, nv->pos,
@@ -2194,7 +2319,8 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		return PATH_BAD_INPUT;
 	}
 	if (start == goal) {
-		ctx->node[start] = (struct node){ .g = 0, .pos = POS_CLOSED, .stamp = ctx->gen, .dir = DIR_NONE };
+		ctx->node[start] = (struct node){ .pos = POS_CLOSED, .stamp = ctx->gen, .dir = DIR_NONE };
+		ctx->gw[start] = 0;
 		single_cell_result(ctx, start, goal, PATH_FOUND, out);
 		return PATH_FOUND;
 	}
@@ -2234,6 +2360,10 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 	if (use_jps(ctx, opt)) {
 		enum path_status st = ctx->grid->topo == GRID_SQUARE4 ? jps4_search(ctx, start, goal, &s, &expanded)
 								       : jps_search(ctx, start, goal, &s, &expanded);
+		if (ctx->no_memory) {
+			no_memory_result(out, expanded);
+			return PATH_BAD_INPUT;
+		}
 		if (st == PATH_NO_ROUTE) {
 			single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
 			out->expanded = expanded;
@@ -2264,6 +2394,10 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 	long more = 0;
 	enum path_status st = astar(ctx, &s, &end, &more);
 	expanded += more;
+	if (ctx->no_memory) {
+		no_memory_result(out, expanded);
+		return PATH_BAD_INPUT;
+	}
 	if (st == PATH_NO_ROUTE) {
 		/* Without fallback, or with solid cells that wall the goal off:
 		 * otherwise the fallback can enter every cell. */
@@ -2293,20 +2427,24 @@ static inline __attribute__((always_inline)) long flood_loop(struct path_ctx *ct
 	const uint16_t *extra = opt->extra;
 	const bool corner_cutting = opt->corner_cutting;
 	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
 	const uint16_t gen = ctx->gen;
 	long settled = 0;
 
 	ctx->flood_source = source;
-	node[source] = (struct node){ .gd = 0.0, .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	node[source] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
+	gd_set(gw, source, 0.0);
 	sift_up(ctx, ctx->queue.heap_len++, double_key(0.0, source));
 	while (ctx->queue.heap_len > 0 || ctx->queue.stack_len > 0) {
 		const int u = pq_cell(queue_peek(ctx));
-		if (max_cost > 0 && node[u].gd > max_cost)
+		if (max_cost > 0 && gd_get(gw, u) > max_cost)
 			break;
+		if (!queue_room(ctx, dirs))
+			break; /* no memory: the cells settled so far keep their distances */
 		const uint64_t tie_f = pq_f(queue_pop(ctx));
 		settled++;
 		const int uy = u / w, ux = u - uy * w;
-		const double ug = node[u].gd;
+		const double ug = gd_get(gw, u);
 		/* Reverse: the mover walks v -> u and pays for entering u (a
 		 * blocked source, such as a closed door, counts as floor). */
 		const unsigned cu = cost[u] ? cost[u] : 1;
@@ -2339,11 +2477,11 @@ static inline __attribute__((always_inline)) long flood_loop(struct path_ctx *ct
 			struct node *nv = &node[v];
 			if (nv->stamp != gen) {
 				nv->stamp = gen;
-				nv->gd = ng;
+				gd_set(gw, v, ng);
 				nv->dir = opp[i];
 				queue_push(ctx, double_key(ng, v), tie_f);
-			} else if ((nv->pos >= 0 || nv->pos == POS_STACK) && ng < nv->gd) {
-				nv->gd = ng;
+			} else if ((nv->pos >= 0 || nv->pos == POS_STACK) && ng < gd_get(gw, v)) {
+				gd_set(gw, v, ng);
 				nv->dir = opp[i];
 				if (nv->pos >= 0)
 					sift_up(ctx, nv->pos, double_key(ng, v));
@@ -2393,7 +2531,7 @@ double path_flood_distance(const struct path_ctx *ctx, int cell)
 {
 	if (!ctx || ctx->flood_source < 0 || cell < 0 || cell >= ctx->n || !closed(ctx, cell))
 		return -1.0;
-	return ctx->node[cell].gd;
+	return gd_get(ctx->gw, cell);
 }
 
 int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_options *opt)

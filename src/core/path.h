@@ -46,7 +46,8 @@ enum path_status {
 	PATH_FALLBACK,     /* fallback: the goal was blocked or unreachable; cells[] walks to the cut point */
 	PATH_NO_ROUTE,     /* no route (without fallback, or with it when solid cells wall the goal off): cells[] holds only the start */
 	PATH_BUDGET,       /* budget exceeded: cells[] is the best partial path toward the goal */
-	PATH_BAD_INPUT     /* start or goal outside the map, or start blocked without fallback */
+	PATH_BAD_INPUT     /* start or goal outside the map, or start blocked without fallback;
+	                      or no memory to grow the context's queue (len 0, cells NULL) */
 };
 
 struct path_result {
@@ -70,7 +71,8 @@ void path_destroy(struct path_ctx *ctx); /* NULL does nothing */
 
 /*
  * Makes the context's memory resident now (all its per-cell records and
- * the first 16 MiB of its queue) without changing any answer, so that no
+ * the first 16 MiB of its queue, which it grows to that size if it can)
+ * without changing any answer, so that no
  * later query stops for the first touch of a page.  Without it a long
  * route across a large map takes a page fault for nearly every row it
  * crosses (a row of a 4096-wide map is 16 pages of records): up to 60 ms
@@ -80,7 +82,9 @@ void path_destroy(struct path_ctx *ctx); /* NULL does nothing */
  */
 void path_prefault(struct path_ctx *ctx);
 
-/* Bytes the context holds (for the 1024x1024 < 32 MiB target). */
+/* Bytes the context holds (for the 1024x1024 < 32 MiB target): 16 a cell
+ * and the ring's pool (about 17 a cell), and its queue, which starts at
+ * 64 KiB and grows to what the largest query has needed (path.c). */
 size_t path_memory(const struct path_ctx *ctx);
 
 /*

@@ -1471,6 +1471,98 @@ static void test_prefault(void **state)
 	}
 }
 
+/*
+ * The queue starts small and grows during a query (path.c, queue_grow):
+ * a fresh context, whose queue grows in the middle of each search (dear
+ * terrain keeps a wide band of cells open; a serpentine route outgrows
+ * it with its cells), answers exactly as one prefaulted to the full
+ * bound: status, cells, cost, expansions, and a flood's distances.
+ */
+static void test_queue_growth(void **state)
+{
+	(void)state;
+	uint32_t seed = 77;
+	const enum grid_topology tops[] = { GRID_SQUARE8, GRID_SQUARE4, GRID_HEX };
+	for (int t = 0; t < 3; t++) {
+		const int w = 256, h = 300, n = w * h;
+		struct grid *g = grid_create(w, h, tops[t]);
+		assert_non_null(g);
+		for (int i = 0; i < n; i++) {
+			const int x = i % w, y = i / w;
+			/* the top half: a floor on the left (long tie runs), a
+			 * checkerboard of costs 1 and 255 on the right (each dear cell
+			 * stays open until the search's f passes it by 255 steps);
+			 * the bottom half a serpentine of wall rows (a long route) */
+			uint8_t c = x < w / 3 || (x + y) % 2 ? 1 : 255;
+			if (y >= h / 2)
+				c = y % 2 == 0 || (y % 4 == 1 ? x == w - 1 : x == 0) ? 1 : 0;
+			grid_set_cost(g, i, c);
+		}
+		struct path_ctx *warm = path_create(g);
+		assert_non_null(warm);
+		path_prefault(warm);
+		int grew = 0;
+		for (int q = 0; q < 12; q++) {
+			int a, b;
+			do {
+				a = (int)(rnd(&seed) % (unsigned)n);
+				b = (int)(rnd(&seed) % (unsigned)n);
+			} while (!g->cost[a] || !g->cost[b]);
+			if (q % 3 == 0) {
+				a = 0;
+				b = n - w - 1; /* the serpentine's far end */
+			}
+			struct path_options opt = path_options_default();
+			opt.weight = q % 4 == 1 ? 0.0 : q % 4 == 2 ? 1.5 : 1.0;
+			opt.fallback = q % 5 == 3;
+			opt.plain_astar = true;
+			struct path_ctx *fresh = path_create(g);
+			assert_non_null(fresh);
+			const size_t before = path_memory(fresh);
+			struct path_result r1, r2;
+			const enum path_status s1 = path_find(fresh, a, b, &opt, &r1);
+			const enum path_status s2 = path_find(warm, a, b, &opt, &r2);
+			assert_int_equal(s1, s2);
+			assert_int_not_equal(s1, PATH_BAD_INPUT);
+			assert_int_equal(r1.len, r2.len);
+			assert_true(r1.cost == r2.cost);
+			assert_true(r1.expanded == r2.expanded);
+			assert_memory_equal(r1.cells, r2.cells, (size_t)r1.len * sizeof *r1.cells);
+			grew += path_memory(fresh) > before;
+			path_flood(fresh, a, &opt, false, 0.0);
+			path_flood(warm, a, &opt, false, 0.0);
+			for (int c = 0; c < n; c += 7)
+				assert_true(path_flood_distance(fresh, c) == path_flood_distance(warm, c));
+			path_destroy(fresh);
+		}
+		assert_true(grew >= 4); /* at least the corner to corner routes grew it */
+		path_destroy(warm);
+		grid_destroy(g);
+	}
+}
+
+/* What a context holds per cell on the largest legal level (4096 x 4096):
+ * an 8-byte word and an 8-byte record, the ring's pool and a queue that
+ * starts small.  It was 30 bytes a cell (a 16-byte record, and a queue
+ * sized for every cell at once). */
+static void test_memory_largest(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(4096, 4096, GRID_SQUARE8);
+	assert_non_null(g);
+	grid_fill(g, 1);
+	struct path_ctx *ctx = path_create(g);
+	assert_non_null(ctx);
+	const double per_cell = (double)path_memory(ctx) / (4096.0 * 4096.0);
+	assert_true(per_cell < 17.0);
+	assert_true(per_cell > 16.0);
+	struct path_result r;
+	assert_int_equal(path_find(ctx, 0, 4096 * 4096 - 1, NULL, &r), PATH_FOUND);
+	assert_int_equal(r.len, 4096);
+	path_destroy(ctx);
+	grid_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1517,6 +1609,8 @@ int main(void)
 		cmocka_unit_test(test_generation_wrap),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_prefault),
+		cmocka_unit_test(test_queue_growth),
+		cmocka_unit_test(test_memory_largest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
