@@ -99,9 +99,13 @@ enum travel_mode {
  * take their steps in order of priority, the longest waiting first) and a
  * wait count that a detour search no longer starts again; and square4
  * searches by jump points (path.c), which may pick another of equally
- * short routes than plain A*.
+ * short routes than plain A*;
+ * 7: the crowd's front (crowd.c: with some cells beside the player free
+ * and others held, the hunters near it head for the free ones round
+ * those that attack) and no step back onto the cell a hunter's last step
+ * left while its goal stays (docs/ai.md, "Crowds: priority passing").
  */
-#define GAME_RULES 6
+#define GAME_RULES 7
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
