@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -212,6 +213,55 @@ static void test_longest_waiter_first(void **state)
 	assert_false(b_on_f);
 }
 
+/* The front (rules 7): three goblins attack the player from the west,
+ * a fourth stands behind them, at B (2,3).  Every cell nearer the
+ * player than B is held by one that attacks and stays, while the cells
+ * east of the player are free: the fourth walks round the attackers to a
+ * free cell beside the player instead of queueing behind one for the
+ * rest of the fight, and never steps back onto a cell it left. */
+static const char front_map[] =
+	"#########\n"
+	"#.......#\n"
+	"#..g....#\n"
+	"#.gg@...#\n"
+	"#..g....#\n"
+	"#.......#\n"
+	"########>";
+
+static void test_front_walks_round(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", front_map, 1);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->player.hp = 100000;
+	kind(g, "goblin")->damage = 0;
+	assert_int_equal(g->n_monsters, 4);
+	struct monster *b = game_monster_at(g, 2, 3);
+	assert_non_null(b);
+	for (int i = 0; i < g->n_monsters; i++)
+		ai_mind_alert(&g->monsters[i].mind, g->monsters[i].kind, g->player.x, g->player.y, g->turn);
+	int px = g->player.x, py = g->player.y, prev_x = -1, prev_y = -1, turns = 0;
+	while (turns < 8 && !(abs(b->x - px) <= 1 && abs(b->y - py) <= 1)) {
+		int x = b->x, y = b->y;
+		act_wait(g);
+		turns++;
+		if (b->x != x || b->y != y) {
+			assert_false(b->x == prev_x && b->y == prev_y); /* no A-B-A */
+			prev_x = x;
+			prev_y = y;
+		}
+	}
+	assert_true(abs(b->x - px) <= 1 && abs(b->y - py) <= 1);
+	assert_true(b->x > 2); /* it went round, past the attackers */
+	assert_true(turns <= 5);
+	/* the attackers stayed where they were */
+	assert_non_null(game_monster_at(g, 3, 2));
+	assert_non_null(game_monster_at(g, 3, 3));
+	assert_non_null(game_monster_at(g, 3, 4));
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_swaps_idle_monster),
 		cmocka_unit_test(test_hunters_never_trade),
 		cmocka_unit_test(test_longest_waiter_first),
+		cmocka_unit_test(test_front_walks_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,6 +99,10 @@ void ai_crowd_detour(struct ai *ai, const struct ai_view *v, const struct monste
  * would (the caller advances route_pos on a step). */
 int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, int goal);
 
+/* How far round the player the crowd's plan looks for a free cell beside
+ * it (crowd.c, the front; docs/ai.md, "Crowds: priority passing"). */
+#define AI_FRONT_RADIUS 3
+
 /* The crowd's plan of one turn (crowd.c): buffers for a level of `cells`
  * cells and max_monsters monsters, NULL on no memory; _destroy(NULL) does
  * nothing. */
@@ -151,7 +155,9 @@ bool ai_mind_dig(struct ai *ai, const struct ai_view *v, int self, struct mind *
 /* ---- mind_field.c: small Dijkstra fields over a window of the level ---- */
 
 /* Distances toward the nearest of some source cells over a window of the
- * level; buffers sized once, a run allocates nothing. */
+ * level; buffers sized once, a run allocates nothing.  A run never enters
+ * its walls: the `blocked` cell, and up to MIND_FIELD_WALLS - 1 more. */
+#define MIND_FIELD_WALLS (GRID_MAX_NEIGHBOURS + 2)
 struct mind_field_entry {
 	float d;                /* distance */
 	int l;                  /* window index */
@@ -163,7 +169,8 @@ struct mind_field {
 	int *pos;               /* w*h: slot in the queue; -1 never queued, -2 settled */
 	struct mind_field_entry *heap; /* the queue of a run */
 	int queued;             /* entries in the queue */
-	int blocked;            /* the cell the run never enters, -1 none */
+	int walls[MIND_FIELD_WALLS]; /* the cells the run never enters (-1: none) */
+	int n_walls;
 };
 
 /* Buffers for windows of up to cap cells; false on no memory (then fini). */
@@ -179,6 +186,9 @@ void mind_field_fini(struct mind_field *f);
 void mind_field_begin(struct mind_field *f, const struct grid *g, int centre, int radius, const int *sources,
 		      int n, int blocked);
 long mind_field_settle(struct mind_field *f, const struct grid *g, int target);
+/* One more cell the run begun never enters (before it settles anything);
+ * false when the walls are full. */
+bool mind_field_wall(struct mind_field *f, int cell);
 long mind_field_run(struct mind_field *f, const struct grid *g, int centre, int radius, const int *sources,
 		    int n, int blocked);
 bool mind_field_settled(const struct mind_field *f, const struct grid *g, int cell);

@@ -28,6 +28,7 @@
  * planner rule (ai_planned).
  */
 #include "ai_internal.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,12 +63,21 @@ static void want_add(struct ai *ai, const struct ai_view *v, int cell)
  * the cost of the route through them (the step's cost plus the distance
  * from there) plus congestion; only those nearer than `here` unless `all`.
  */
-static int candidates(const struct ai *ai, const struct ai_view *v, struct flood_ctx *fl,
-		      const struct monster_kind *k, int here, bool all, struct cand *out, bool *pc_step)
+static double field_distance(struct flood_ctx *fl, const struct mind_field *front, const struct grid *g, int cell)
+{
+	if (!front)
+		return flood_distance(fl, cell);
+	float d = mind_field_dist(front, g, cell);
+	return isinf(d) ? -1.0 : (double)d;
+}
+
+static int candidates_in(const struct ai *ai, const struct ai_view *v, struct flood_ctx *fl,
+			 const struct mind_field *front, const struct monster_kind *k, int here, bool all,
+			 struct cand *out, bool *pc_step)
 {
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int n = grid_neighbours(v->grid, here, false, s), m = 0, pc = ai_player_cell(v);
-	double dh = flood_distance(fl, here), w = k->congestion / 100.0;
+	double dh = field_distance(fl, front, v->grid, here), w = k->congestion / 100.0;
 	*pc_step = false;
 	for (int i = 0; i < n; i++) {
 		int c = s[i].cell;
@@ -75,7 +85,7 @@ static int candidates(const struct ai *ai, const struct ai_view *v, struct flood
 			*pc_step = true; /* the player's cell: never a step, maybe an attack */
 			continue;
 		}
-		double d = flood_distance(fl, c);
+		double d = field_distance(fl, front, v->grid, c);
 		if (d < 0 || (!all && !(d < dh)))
 			continue;
 		/* the step's own cost plus the rest: the best start of a route */
@@ -88,6 +98,12 @@ static int candidates(const struct ai *ai, const struct ai_view *v, struct flood
 		out[j] = x;
 	}
 	return m;
+}
+
+static int candidates(const struct ai *ai, const struct ai_view *v, struct flood_ctx *fl,
+		      const struct monster_kind *k, int here, bool all, struct cand *out, bool *pc_step)
+{
+	return candidates_in(ai, v, fl, NULL, k, here, all, out, pc_step);
 }
 
 static bool pushed_already(const struct ai *ai, int b)
@@ -230,6 +246,8 @@ struct crowd_plan {
 	struct crowd_agent *agents, *tmp; /* max_monsters: the agents in order of priority; the sort's */
 	int n;
 	bool congestion;             /* an agent's kind has a congestion knob: wants are counted */
+	struct mind_field front;     /* the front: distances to the free cells beside the goal */
+	bool front_on;               /* made this turn: some cells beside the goal free, some held */
 };
 
 struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
@@ -249,7 +267,8 @@ struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
 	/* calloc: on a large level only the pages round the crowd are made */
 	p->held = calloc(c, sizeof *p->held);
 	p->turn = p->goal = -1;
-	if (!p->mark || !p->from || !p->to || !p->len || !p->best || !p->queue || !p->agents || !p->tmp || !p->held) {
+	bool front = mind_field_init(&p->front, (2 * AI_FRONT_RADIUS + 1) * (2 * AI_FRONT_RADIUS + 1));
+	if (!front || !p->mark || !p->from || !p->to || !p->len || !p->best || !p->queue || !p->agents || !p->tmp || !p->held) {
 		crowd_plan_destroy(p);
 		return NULL;
 	}
@@ -269,6 +288,7 @@ void crowd_plan_destroy(struct crowd_plan *p)
 	free(p->agents);
 	free(p->tmp);
 	free(p->held);
+	mind_field_fini(&p->front);
 	free(p);
 }
 
@@ -282,35 +302,42 @@ static bool agent_of(const struct crowd_plan *p, int b)
 	return p->mark[b] == p->id;
 }
 
-/* Plans agent a (not yet planned), pushed by the agent at `pusher` (-1:
- * none) that gains `gain` by taking a's cell; true when a moves. */
+/* The cell monster mi's last step left while it hunted `goal` and stood
+ * at `here` since (its route: route_set, the caller advanced route_pos),
+ * or -1.  It never steps back there: no A-B-A (the oscillations of
+ * docs/sim.md) when the way it went round frees behind it. */
 static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan *p, struct flood_ctx *fl, int a,
-		       int pusher, int pusher_cell, double gain, int depth)
+		       int pusher, int pusher_cell, double gain, int depth);
+
+static int left_cell(const struct mind *mi, int here, int goal)
 {
-	const struct monster *m = &v->monsters[a];
+	if (mi->route_goal != goal || mi->route_pos < 1 || mi->route_pos >= mi->route_len ||
+	    mi->route[mi->route_pos] != here)
+		return -1;
+	return mi->route[mi->route_pos - 1];
+}
+
+/* The steps of plan_agent over one ranking c[0..n) whose distance at
+ * `here` is dh; with `front`, a step must also be no farther by it. */
+static bool plan_steps(struct ai *ai, const struct ai_view *v, struct crowd_plan *p, struct flood_ctx *fl, int a,
+		       int pusher_cell, double gain, int depth, const struct cand *c, int n, double dh,
+		       const struct mind_field *front, int left, bool *local)
+{
 	int here = p->from[a];
-	p->to[a] = here; /* planned: it stays unless a step is found */
-	p->len[a] = 0;
-	struct cand c[GRID_MAX_NEIGHBOURS];
-	bool pc_step, aside = pusher >= 0 && m->kind->swap >= 2 && ranks_above(v, fl, pusher, a);
-	int n = candidates(ai, v, fl, m->kind, here, aside, c, &pc_step);
-	if (n > 0 && pusher < 0 && p->congestion)
-		want_add(ai, v, c[0].cell); /* congestion: those planned later see it */
-	double dh = flood_distance(fl, here);
-	bool local = false; /* a way the plan does not see: a swap with one that hunts nothing */
-	p->best[a] = n > 0 ? c[0].cell : -1;
-	p->queue[a] = false;
+	double fh = front ? (double)mind_field_dist(front, v->grid, here) : 0;
 	for (int i = 0; i < n; i++) {
 		int to = c[i].cell, b = v->occupant[to];
 		bool nearer = c[i].d < dh;
 		/* a cell nearer given to another agent, or one that stays: a hunter will hold it */
 		p->queue[a] |= nearer && p->held[to] == p->id;
-		if (to == pusher_cell || p->held[to] == p->id || (!nearer && !(c[i].d - dh < gain)))
+		if (to == pusher_cell || to == left || p->held[to] == p->id || (!nearer && !(c[i].d - dh < gain)))
 			continue;
+		if (front && !((double)mind_field_dist(front, v->grid, to) <= fh))
+			continue; /* away from the free cells at the front */
 		if (b >= 0) {
 			p->queue[a] |= nearer && (agent_of(p, b) || follower(ai, v, &v->monsters[b], goal_of(p)));
-			local |= pusher < 0 && nearer && !agent_of(p, b) && v->monsters[b].kind->swap >= 1 &&
-				 idle_body(ai, v, &v->monsters[b]);
+			*local |= pusher_cell < 0 && nearer && !agent_of(p, b) && v->monsters[b].kind->swap >= 1 &&
+				  idle_body(ai, v, &v->monsters[b]);
 			/* a held cell only downhill, and only from an agent that leaves it */
 			if (!nearer || !agent_of(p, b) || v->monsters[b].kind->swap < 1)
 				continue;
@@ -333,6 +360,37 @@ static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan
 		p->len[a] = 1;
 		return true;
 	}
+	return false;
+}
+
+/* Plans agent a (not yet planned), pushed by the agent at `pusher` (-1:
+ * none) that gains `gain` by taking a's cell; true when a moves.  Its
+ * step is strictly nearer the goal by the shared field (and, at the
+ * front, no farther from its free cells); with none, at the front, one
+ * strictly nearer a free cell beside the goal (round those that attack);
+ * never back onto the cell its last step left. */
+static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan *p, struct flood_ctx *fl, int a,
+		       int pusher, int pusher_cell, double gain, int depth)
+{
+	const struct monster *m = &v->monsters[a];
+	int here = p->from[a];
+	p->to[a] = here; /* planned: it stays unless a step is found */
+	p->len[a] = 0;
+	struct cand c[GRID_MAX_NEIGHBOURS];
+	bool pc_step, aside = pusher >= 0 && m->kind->swap >= 2 && ranks_above(v, fl, pusher, a);
+	/* the front (front_make) when it reaches here: it ranks the steps */
+	const struct mind_field *front =
+		p->front_on && !isinf(mind_field_dist(&p->front, v->grid, here)) ? &p->front : NULL;
+	int n = candidates_in(ai, v, fl, front, m->kind, here, aside, c, &pc_step);
+	if (n > 0 && pusher < 0 && p->congestion)
+		want_add(ai, v, c[0].cell); /* congestion: those planned later see it */
+	int left = left_cell(&m->mind, here, p->goal);
+	bool local = false; /* a way the plan does not see: a swap with one that hunts nothing */
+	p->best[a] = n > 0 ? c[0].cell : -1;
+	p->queue[a] = false;
+	if (plan_steps(ai, v, p, fl, a, pusher_cell, gain, depth, c, n, field_distance(fl, front, v->grid, here),
+		       NULL, left, &local))
+		return true;
 	p->held[here] = p->id;
 	if (local)
 		p->to[a] = -1; /* it stays in the plan; its own action decides by the local rule */
@@ -384,6 +442,44 @@ static bool alone(const struct ai_view *v, int cell)
 	return true;
 }
 
+/*
+ * The front (rules version 7): when the goal is the player's cell and some
+ * of the cells beside it are held (those monsters attack and stay) while
+ * others are free, the distances, within AI_FRONT_RADIUS of the goal, to
+ * the nearest free one, never through a held one.  An agent the front
+ * reaches ranks its steps by it, so the monsters behind those that attack
+ * walk round them to a free cell instead of queueing behind one for the
+ * rest of the fight.  With every cell beside the goal held, or none,
+ * there is no front and the shared field decides.
+ */
+static void front_make(struct ai *ai, const struct ai_view *v, struct crowd_plan *p, int goal)
+{
+	p->front_on = false;
+	if (goal != ai_player_cell(v))
+		return;
+	struct grid_step s[GRID_MAX_NEIGHBOURS];
+	int n = grid_neighbours(v->grid, goal, false, s), src[GRID_MAX_NEIGHBOURS], free_n = 0, held = 0;
+	for (int i = 0; i < n; i++) {
+		int c = s[i].cell;
+		if (!ai_can_step(v->grid, c, goal))
+			continue;
+		if (v->occupant[c] >= 0)
+			held++;
+		else
+			src[free_n++] = c;
+	}
+	if (free_n == 0 || held == 0)
+		return;
+	double t0 = clock_us();
+	mind_field_begin(&p->front, v->grid, goal, AI_FRONT_RADIUS, src, free_n, goal);
+	for (int i = 0; i < n; i++)
+		if (v->occupant[s[i].cell] >= 0)
+			mind_field_wall(&p->front, s[i].cell);
+	long settled = mind_field_settle(&p->front, v->grid, -1);
+	ai_count_flood(ai, settled, clock_us() - t0);
+	p->front_on = true;
+}
+
 /* Makes the turn's plan toward `goal` over field fl, once per turn. */
 static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct flood_ctx *fl)
 {
@@ -428,6 +524,10 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 		p->to[i] = -2;
 		p->agents[p->n++] = (struct crowd_agent){ agent_key(mi->waited, flood_distance(fl, here)), i };
 	}
+	if (p->n > 0)
+		front_make(ai, v, p, goal);
+	else
+		p->front_on = false;
 	agents_sort(p->agents, p->tmp, p->n);
 	for (int k = 0; k < p->n; k++)
 		if (p->to[p->agents[k].i] == -2)
@@ -485,6 +585,23 @@ static void route_set(struct mind *mi, int here, int next, int goal, int turn)
 	mi->next_repath = turn;
 }
 
+/* The route of a monster that waits at `here` for `next` (-1: none):
+ * `left`, the cell its last step left (left_cell; -1 none), stays before
+ * it, so it does not step back there after a wait either. */
+static void route_wait(struct mind *mi, int left, int here, int next, int goal, int turn)
+{
+	if (left < 0 || mi->route_cap < 3) {
+		route_set(mi, here, next, goal, turn);
+		return;
+	}
+	route_set(mi, here, next, goal, turn);
+	mi->route[0] = left;
+	mi->route[1] = here;
+	mi->route[2] = next;
+	mi->route_len = next >= 0 ? 3 : 2;
+	mi->route_pos = 1;
+}
+
 /*
  * Walled in by the crowd: waits in the queue for `want` (the metrics see
  * the cell it waits for), and past the knob's actions searches a detour;
@@ -500,7 +617,8 @@ static int crowd_wait(struct ai *ai, const struct ai_view *v, int self, struct m
 	double dh = flood_distance(fl, here);
 	if (mi->waited < INT32_MAX)
 		mi->waited++;
-	route_set(mi, here, want, goal, v->turn);
+	int left = left_cell(mi, here, goal);
+	route_wait(mi, left, here, want, goal, v->turn);
 	const int every = k->wait_detour + 1;
 	if (((mi->waited > k->wait_detour && (mi->waited - every) % every == 0) || !queue) && k->crowd > 0) {
 		/* one search per wait_detour + 1 actions at most; the count goes
@@ -512,13 +630,14 @@ static int crowd_wait(struct ai *ai, const struct ai_view *v, int self, struct m
 			 * way ahead frees, be walked back (A-B-A): only one that
 			 * starts no farther from the goal by the field */
 			double dn = flood_distance(fl, next);
-			if (v->occupant[next] < 0 && ai_can_step(v->grid, here, next) && dn >= 0 && dn <= dh) {
+			if (v->occupant[next] < 0 && ai_can_step(v->grid, here, next) && dn >= 0 && dn <= dh &&
+			    next != left) {
 				ai->plan_cell = next;
 				return next;
 			}
 		}
 		/* the metrics see the cell it waits for */
-		route_set(mi, here, want, goal, v->turn);
+		route_wait(mi, left, here, want, goal, v->turn);
 	}
 	return -1;
 }
@@ -575,7 +694,7 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		return pc;
 	}
 	if (n == 0) {
-		route_set(mi, here, -1, goal, v->turn);
+		route_wait(mi, left_cell(mi, here, goal), here, -1, goal, v->turn);
 		return -1;
 	}
 	double dh = flood_distance(fl, here);
@@ -584,8 +703,11 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		want_add(ai, v, c[0].cell);
 	for (int i = 0; i < n && follow == 0; i++)
 		queue |= v->occupant[c[i].cell] >= 0 && follower(ai, v, &v->monsters[v->occupant[c[i].cell]], goal);
+	int left = left_cell(mi, here, goal);
 	for (int i = 0; i < n && follow < 0; i++) {
 		int to = c[i].cell;
+		if (to == left)
+			continue; /* never back where its last step left (A-B-A) */
 		if (v->occupant[to] >= 0 && !make_room(ai, v, fl, self, goal, to, here, dh - c[i].d, 0)) {
 			queue |= follower(ai, v, &v->monsters[v->occupant[to]], goal);
 			continue;

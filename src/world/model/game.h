@@ -99,12 +99,16 @@ enum travel_mode {
  * take their steps in order of priority, the longest waiting first) and a
  * wait count that a detour search no longer starts again; and square4
  * searches by jump points (path.c), which may pick another of equally
- * short routes than plain A*; 7: the occupant map is left out of the
- * hash and the snapshot (it is the monsters' places, which both keep), so a
- * checksum no longer reads it whole when many monsters move; and a click on
- * a known wall or into a region the known walls seal gets the fallback's
- * exact answer on every level, not the travel budget's partial one
- * (game_travel.c, plan_known).
+ * short routes than plain A*;
+ * 7: the occupant map is left out of the hash and the snapshot (it is the
+ * monsters' places, which both keep), so a checksum no longer reads it
+ * whole when many monsters move; a click on a known wall or into a region
+ * the known walls seal gets the fallback's exact answer on every level,
+ * not the travel budget's partial one (game_travel.c, plan_known); and the
+ * crowd's front (crowd.c: with some cells beside the player free and
+ * others held, the hunters near it head for the free ones round those
+ * that attack) and no step back onto the cell a hunter's last step left
+ * while its goal stays (docs/ai.md, "Crowds: priority passing").
  */
 #define GAME_RULES 7
 

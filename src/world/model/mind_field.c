@@ -116,11 +116,29 @@ static int heap_pop(struct mind_field *f)
 	return top;
 }
 
+/* Whether the run never enters `cell`. */
+static bool walled(const struct mind_field *f, int cell)
+{
+	for (int i = 0; i < f->n_walls; i++)
+		if (f->walls[i] == cell)
+			return true;
+	return false;
+}
+
+bool mind_field_wall(struct mind_field *f, int cell)
+{
+	if (f->n_walls >= MIND_FIELD_WALLS)
+		return false;
+	f->walls[f->n_walls++] = cell;
+	return true;
+}
+
 void mind_field_begin(struct mind_field *f, const struct grid *g, int centre, int radius, const int *sources,
 		      int n, int blocked)
 {
 	f->queued = 0;
-	f->blocked = blocked;
+	f->walls[0] = blocked;
+	f->n_walls = 1;
 	if (radius < 0) {
 		f->x0 = f->y0 = 0;
 		f->w = g->w;
@@ -145,7 +163,7 @@ void mind_field_begin(struct mind_field *f, const struct grid *g, int centre, in
 	}
 	for (int i = 0; i < n; i++) {
 		int l = local_of(f, g, sources[i]);
-		if (l < 0 || sources[i] == blocked || !grid_passable(g, sources[i]) || f->pos[l] != -1)
+		if (l < 0 || walled(f, sources[i]) || !grid_passable(g, sources[i]) || f->pos[l] != -1)
 			continue;
 		f->dist[l] = 0;
 		heap_up(f, f->queued++, (struct mind_field_entry){ 0, l });
@@ -167,7 +185,7 @@ long mind_field_settle(struct mind_field *f, const struct grid *g, int target)
 		int k = grid_neighbours(g, cu, false, s);
 		for (int i = 0; i < k; i++) {
 			int v = local_of(f, g, s[i].cell);
-			if (v < 0 || s[i].cell == f->blocked || f->pos[v] == -2)
+			if (v < 0 || f->pos[v] == -2 || walled(f, s[i].cell))
 				continue;
 			float d = f->dist[u] + (float)s[i].step * enter;
 			if (!(d < f->dist[v]))
