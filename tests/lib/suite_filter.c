@@ -8,6 +8,12 @@
  * one with ONLY=G and one with SKIP=G, runs and counts every test once.
  * Without either variable the whole group runs as written; an ONLY that
  * names no test fails.
+ *
+ * ASTRAY_CHILD_ASAN_OPTIONS, when set, becomes ASAN_OPTIONS for the
+ * programs the suite starts (its own sanitizer read its options before
+ * main): make test checks leaks at the exit of every suite, and not at
+ * the exit of each of the hundreds of short program runs that the cli,
+ * sim and e2e suites start (a quarter of the CPU of such a run).
  */
 #include <fnmatch.h>
 #include <setjmp.h>
@@ -49,6 +55,9 @@ int __wrap__cmocka_run_group_tests(const char *group_name, const struct CMUnitTe
 				   const size_t num_tests, CMFixtureFunction group_setup,
 				   CMFixtureFunction group_teardown)
 {
+	const char *child = getenv("ASTRAY_CHILD_ASAN_OPTIONS");
+	if (child && *child)
+		setenv("ASAN_OPTIONS", child, 1);
 	const char *only = getenv("ASTRAY_TEST_ONLY");
 	const char *skip = getenv("ASTRAY_TEST_SKIP");
 	if ((!only || !*only) && (!skip || !*skip))
