@@ -63,8 +63,13 @@ static void want_add(struct ai *ai, const struct ai_view *v, int cell)
  * the cost of the route through them (the step's cost plus the distance
  * from there) plus congestion; only those nearer than `here` unless `all`.
  */
-static double field_distance(struct flood_ctx *fl, const struct mind_field *front, const struct grid *g, int cell)
+static double cong_dist(const struct crowd_plan *p, int cell);
+
+static double field_distance(struct flood_ctx *fl, const struct mind_field *front, const struct crowd_plan *cong,
+			     const struct grid *g, int cell)
 {
+	if (cong)
+		return cong_dist(cong, cell);
 	if (!front)
 		return flood_distance(fl, cell);
 	float d = mind_field_dist(front, g, cell);
@@ -72,12 +77,12 @@ static double field_distance(struct flood_ctx *fl, const struct mind_field *fron
 }
 
 static int candidates_in(const struct ai *ai, const struct ai_view *v, struct flood_ctx *fl,
-			 const struct mind_field *front, const struct monster_kind *k, int here, bool all,
-			 struct cand *out, bool *pc_step)
+			 const struct mind_field *front, const struct crowd_plan *cong, const struct monster_kind *k,
+			 int here, bool all, struct cand *out, bool *pc_step)
 {
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int n = grid_neighbours(v->grid, here, false, s), m = 0, pc = ai_player_cell(v);
-	double dh = field_distance(fl, front, v->grid, here), w = k->congestion / 100.0;
+	double dh = field_distance(fl, front, cong, v->grid, here), w = k->congestion / 100.0;
 	*pc_step = false;
 	for (int i = 0; i < n; i++) {
 		int c = s[i].cell;
@@ -85,7 +90,7 @@ static int candidates_in(const struct ai *ai, const struct ai_view *v, struct fl
 			*pc_step = true; /* the player's cell: never a step, maybe an attack */
 			continue;
 		}
-		double d = field_distance(fl, front, v->grid, c);
+		double d = field_distance(fl, front, cong, v->grid, c);
 		if (d < 0 || (!all && !(d < dh)))
 			continue;
 		/* the step's own cost plus the rest: the best start of a route */
@@ -100,11 +105,8 @@ static int candidates_in(const struct ai *ai, const struct ai_view *v, struct fl
 	return m;
 }
 
-static int candidates(const struct ai *ai, const struct ai_view *v, struct flood_ctx *fl,
-		      const struct monster_kind *k, int here, bool all, struct cand *out, bool *pc_step)
-{
-	return candidates_in(ai, v, fl, NULL, k, here, all, out, pc_step);
-}
+static const struct crowd_plan *cong_for(const struct ai *ai, const struct ai_view *v, const struct flood_ctx *fl,
+					 const struct monster_kind *k, int here);
 
 static bool pushed_already(const struct ai *ai, int b)
 {
@@ -188,12 +190,13 @@ static bool make_room(struct ai *ai, const struct ai_view *v, struct flood_ctx *
 		push_record(ai, b, from);
 		return true;
 	}
-	double db = flood_distance(fl, cell);
+	const struct crowd_plan *cg = cong_for(ai, v, fl, mb->kind, cell);
+	double db = field_distance(fl, NULL, cg, v->grid, cell);
 	if (db < 0)
 		return false;
 	struct cand c[GRID_MAX_NEIGHBOURS];
 	bool lower = mb->kind->swap >= 2 && ranks_above(v, fl, self, b), pc_step;
-	int n = candidates(ai, v, fl, mb->kind, cell, lower, c, &pc_step);
+	int n = candidates_in(ai, v, fl, NULL, cg, mb->kind, cell, lower, c, &pc_step);
 	int mark = ai->push_n;
 	for (int i = 0; i < n; i++) {
 		int to = c[i].cell;
@@ -248,6 +251,15 @@ struct crowd_plan {
 	bool congestion;             /* an agent's kind has a congestion knob: wants are counted */
 	struct mind_field front;     /* the front: distances to the free cells beside the goal */
 	bool front_on;               /* made this turn: some cells beside the goal free, some held */
+	/* The congestion field (cong_make): made on first use, cells long */
+	int cells;
+	float *cdist;                /* distance to the goal, each monster on the way adding the knob */
+	unsigned *cstamp;            /* cdist[c] is settled when cstamp[c] == cong_id */
+	unsigned *cqueued;           /* c is or was in the heap when cqueued[c] == cong_id */
+	int *heap, *hpos;            /* an indexed binary heap of cells by cdist */
+	unsigned cong_id;            /* the stamp of this turn's field; 0 none */
+	int cong_turn;               /* the turn it was made (-1 none) */
+	double cong_w;               /* its weight: steps per monster */
 };
 
 struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
@@ -266,7 +278,8 @@ struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
 	p->tmp = malloc(m * sizeof *p->tmp);
 	/* calloc: on a large level only the pages round the crowd are made */
 	p->held = calloc(c, sizeof *p->held);
-	p->turn = p->goal = -1;
+	p->turn = p->goal = p->cong_turn = -1;
+	p->cells = (int)c;
 	bool front = mind_field_init(&p->front, (2 * AI_FRONT_RADIUS + 1) * (2 * AI_FRONT_RADIUS + 1));
 	if (!front || !p->mark || !p->from || !p->to || !p->len || !p->best || !p->queue || !p->agents || !p->tmp || !p->held) {
 		crowd_plan_destroy(p);
@@ -288,8 +301,157 @@ void crowd_plan_destroy(struct crowd_plan *p)
 	free(p->agents);
 	free(p->tmp);
 	free(p->held);
+	free(p->cdist);
+	free(p->cstamp);
+	free(p->cqueued);
+	free(p->heap);
+	free(p->hpos);
 	mind_field_fini(&p->front);
 	free(p);
+}
+
+/*
+ * The congestion field (the `congestion` knob, docs/ai.md "Crowds",
+ * step 4): made once a turn, when an agent's kind has the knob, for the
+ * plan's goal: a Dijkstra from the goal over the costs of the shared
+ * field, where entering a cell held by a monster costs `congestion`
+ * hundredths of a step more (the largest knob among the agents).  A queue
+ * in one corridor makes the way through it longer by its length times the
+ * knob, so the monsters behind take a parallel way a few steps longer
+ * once the queue in the short one is long enough.  It settles cells until
+ * every agent's cell is settled; a monster whose cell it did not reach
+ * ranks by the shared field.
+ */
+static double cong_dist(const struct crowd_plan *p, int cell)
+{
+	return p->cstamp[cell] == p->cong_id ? (double)p->cdist[cell] : -1.0;
+}
+
+static const struct crowd_plan *cong_for(const struct ai *ai, const struct ai_view *v, const struct flood_ctx *fl,
+					 const struct monster_kind *k, int here)
+{
+	const struct crowd_plan *p = ai->cplan;
+	if (!p || k->congestion <= 0 || p->cong_turn != v->turn || p->turn != v->turn || p->fl != fl ||
+	    p->cstamp[here] != p->cong_id)
+		return NULL;
+	return p;
+}
+
+static void heap_swap(struct crowd_plan *p, int i, int j)
+{
+	int a = p->heap[i], b = p->heap[j];
+	p->heap[i] = b;
+	p->heap[j] = a;
+	p->hpos[b] = i;
+	p->hpos[a] = j;
+}
+
+/* Cell order in the heap: nearer first, then the lower cell (a total
+ * order, so the field does not depend on the heap's history). */
+static bool heap_less(const struct crowd_plan *p, int a, int b)
+{
+	return p->cdist[a] != p->cdist[b] ? p->cdist[a] < p->cdist[b] : a < b;
+}
+
+static void heap_up(struct crowd_plan *p, int i)
+{
+	while (i > 0 && heap_less(p, p->heap[i], p->heap[(i - 1) / 2])) {
+		heap_swap(p, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_down(struct crowd_plan *p, int i, int n)
+{
+	for (;;) {
+		int l = 2 * i + 1, best = i;
+		if (l < n && heap_less(p, p->heap[l], p->heap[best]))
+			best = l;
+		if (l + 1 < n && heap_less(p, p->heap[l + 1], p->heap[best]))
+			best = l + 1;
+		if (best == i)
+			return;
+		heap_swap(p, i, best);
+		i = best;
+	}
+}
+
+static bool cong_alloc(struct crowd_plan *p)
+{
+	if (p->cdist)
+		return true;
+	size_t c = (size_t)p->cells;
+	p->cdist = malloc(c * sizeof *p->cdist);
+	p->cstamp = calloc(c, sizeof *p->cstamp);
+	p->cqueued = calloc(c, sizeof *p->cqueued);
+	p->heap = malloc(c * sizeof *p->heap);
+	p->hpos = malloc(c * sizeof *p->hpos);
+	if (p->cdist && p->cstamp && p->cqueued && p->heap && p->hpos)
+		return true;
+	free(p->cdist);
+	free(p->cstamp);
+	free(p->cqueued);
+	free(p->heap);
+	free(p->hpos);
+	p->cdist = NULL;
+	p->cstamp = p->cqueued = NULL;
+	p->heap = p->hpos = NULL;
+	return false;
+}
+
+/* Makes the congestion field of weight w (steps per monster) toward
+ * `goal` until the cells of the plan's agents are settled. */
+static void cong_make(struct ai *ai, const struct ai_view *v, struct crowd_plan *p, int goal, double w)
+{
+	p->cong_turn = -1;
+	if (!cong_alloc(p))
+		return;
+	if (++p->cong_id == 0) {
+		memset(p->cstamp, 0, (size_t)p->cells * sizeof *p->cstamp);
+		memset(p->cqueued, 0, (size_t)p->cells * sizeof *p->cqueued);
+		p->cong_id = 1;
+	}
+	double t0 = clock_us();
+	unsigned id = p->cong_id;
+	int left = p->n; /* agents' cells not yet settled (the agents to plan, each on its own cell) */
+	int hn = 0;
+	long settled = 0;
+	p->cdist[goal] = 0.0f;
+	p->cqueued[goal] = id;
+	p->heap[hn] = goal;
+	p->hpos[goal] = hn++;
+	while (hn > 0 && left > 0) {
+		int u = p->heap[0];
+		heap_swap(p, 0, --hn);
+		heap_down(p, 0, hn);
+		p->cstamp[u] = id;
+		settled++;
+		int o = v->occupant[u];
+		if (o >= 0 && o < ai->max_monsters && p->mark[o] == p->id && p->to[o] == -2 && p->from[o] == u)
+			left--;
+		/* entering u from a neighbour: its cost, and the knob when a monster holds it */
+		double held = u != goal && o >= 0 ? w : 0.0;
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int n = grid_neighbours(v->grid, u, false, s);
+		for (int i = 0; i < n; i++) {
+			int x = s[i].cell;
+			if (p->cstamp[x] == id)
+				continue;
+			float d = (float)(p->cdist[u] + s[i].step * v->grid->cost[u] + held);
+			if (p->cqueued[x] != id) {
+				p->cqueued[x] = id;
+				p->cdist[x] = d;
+				p->heap[hn] = x;
+				p->hpos[x] = hn++;
+				heap_up(p, hn - 1);
+			} else if (d < p->cdist[x]) {
+				p->cdist[x] = d;
+				heap_up(p, p->hpos[x]);
+			}
+		}
+	}
+	ai_count_flood(ai, settled, clock_us() - t0);
+	p->cong_turn = v->turn;
 }
 
 static int goal_of(const struct crowd_plan *p)
@@ -381,15 +543,16 @@ static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan
 	/* the front (front_make) when it reaches here: it ranks the steps */
 	const struct mind_field *front =
 		p->front_on && !isinf(mind_field_dist(&p->front, v->grid, here)) ? &p->front : NULL;
-	int n = candidates_in(ai, v, fl, front, m->kind, here, aside, c, &pc_step);
+	const struct crowd_plan *cg = front ? NULL : cong_for(ai, v, fl, m->kind, here);
+	int n = candidates_in(ai, v, fl, front, cg, m->kind, here, aside, c, &pc_step);
 	if (n > 0 && pusher < 0 && p->congestion)
 		want_add(ai, v, c[0].cell); /* congestion: those planned later see it */
 	int left = left_cell(&m->mind, here, p->goal);
 	bool local = false; /* a way the plan does not see: a swap with one that hunts nothing */
 	p->best[a] = n > 0 ? c[0].cell : -1;
 	p->queue[a] = false;
-	if (plan_steps(ai, v, p, fl, a, pusher_cell, gain, depth, c, n, field_distance(fl, front, v->grid, here),
-		       NULL, left, &local))
+	if (plan_steps(ai, v, p, fl, a, pusher_cell, gain, depth, c, n,
+		       field_distance(fl, front, cg, v->grid, here), NULL, left, &local))
 		return true;
 	p->held[here] = p->id;
 	if (local)
@@ -496,6 +659,8 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 	}
 	p->n = 0;
 	p->congestion = false;
+	p->cong_turn = -1;
+	double cong_w = 0; /* the largest knob among the agents */
 	int pc = ai_player_cell(v);
 	for (int i = 0; i < v->n_monsters && i < ai->max_monsters; i++) {
 		const struct monster *b = &v->monsters[i];
@@ -514,6 +679,8 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 		p->mark[i] = p->id;
 		p->from[i] = here;
 		p->congestion |= b->kind->congestion > 0;
+		if (b->kind->congestion / 100.0 > cong_w)
+			cong_w = b->kind->congestion / 100.0;
 		if (ai_can_step(v->grid, here, pc)) { /* beside the player: it attacks */
 			p->best[i] = -1;
 			p->to[i] = here;
@@ -528,6 +695,8 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 		front_make(ai, v, p, goal);
 	else
 		p->front_on = false;
+	if (p->n > 0 && cong_w > 0)
+		cong_make(ai, v, p, goal, cong_w);
 	agents_sort(p->agents, p->tmp, p->n);
 	for (int k = 0; k < p->n; k++)
 		if (p->to[p->agents[k].i] == -2)
@@ -684,12 +853,13 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		return crowd_wait(ai, v, self, mi, goal, fl, here, ai->cplan->best[self], ai->cplan->queue[self]);
 	struct cand c[GRID_MAX_NEIGHBOURS];
 	bool pc_step;
-	int n = candidates(ai, v, fl, k, here, false, c, &pc_step);
+	const struct crowd_plan *cg = cong_for(ai, v, fl, k, here);
+	int n = candidates_in(ai, v, fl, NULL, cg, k, here, false, c, &pc_step);
 	int pc = ai_player_cell(v);
-	double dpc = pc_step ? flood_distance(fl, pc) : -1;
+	double dpc = pc_step ? field_distance(fl, NULL, cg, v->grid, pc) : -1;
 	/* the player beside it, nearer the goal than any other step (or it
 	 * stands next to its goal): attack */
-	if (dpc >= 0 && dpc < (n > 0 ? c[0].d : flood_distance(fl, here))) {
+	if (dpc >= 0 && dpc < (n > 0 ? c[0].d : field_distance(fl, NULL, cg, v->grid, here))) {
 		ai->plan_cell = pc;
 		return pc;
 	}
@@ -697,7 +867,7 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 		route_wait(mi, left_cell(mi, here, goal), here, -1, goal, v->turn);
 		return -1;
 	}
-	double dh = flood_distance(fl, here);
+	double dh = field_distance(fl, NULL, cg, v->grid, here);
 	bool queue = false; /* a hunter of the same goal holds a cell ahead: it moves on in its turn */
 	if (follow < 0 && (k->congestion > 0 || !ai->cplan || ai->cplan->congestion))
 		want_add(ai, v, c[0].cell);
