@@ -11,7 +11,8 @@
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
 #   make bench-resume  resuming 10,000-action saves (OLD=astray to compare with)
 #   make bench-crowd  the crowd rules detour and pass side by side, and 100 chasers
-#                   on every campaign level (docs/ai.md)
+#                   on every campaign level (docs/ai.md); CONGESTION="50 100" also
+#                   compares goblin.congestion=0 with each value on every suite
 #   make bench-keys-big  key presses and resume on a 4096x4096 level, saving on
 #   make bench-fallback  clicks on walls and sealed pockets of 4096x4096 levels, with and
 #                   without the region labels (ROUNDS=3, TOPOS, STYLES, SIZE; OLD=astray
@@ -368,6 +369,9 @@ bench-resume: build/astray build/san/tests/world/test_journal
 bench-crowd: build/astray
 	ASTRAY_MAPS=$(MAPS) tests/bench/crowd-rules.sh build/astray $(CROWD_GAMES) $(CROWD_TURNS) $(CROWD_N)
 	tests/bench/crowd-campaign.sh build/astray "" 100
+	@for c in $(CONGESTION); do \
+		ASTRAY_MAPS=$(MAPS) tests/bench/crowd-rules.sh build/astray $(CROWD_GAMES) $(CROWD_TURNS) $(CROWD_N) \
+			goblin.congestion=0 goblin.congestion=$$c || exit 1; done
 CROWD_GAMES ?= 6
 CROWD_TURNS ?= 80
 CROWD_N ?= 1000

@@ -14,11 +14,16 @@
 # multi-agent (MAPF) benchmark set, movingai.com/benchmarks/mapf; the
 # monsters are placed from each game's seed, not from its MAPF scenarios)
 # with N chasers.
-# usage: tests/bench/crowd-rules.sh [BIN] [GAMES] [TURNS] [N]
-#   (from the repository root; defaults build/astray 6 80 1000;
+# With A and B, those two settings are compared instead (each a --compare
+# side, e.g. 'goblin.congestion=0' 'goblin.congestion=100': the
+# congestion knob, docs/ai.md "Crowds", step 4).
+# usage: tests/bench/crowd-rules.sh [BIN] [GAMES] [TURNS] [N] [A B]
+#   (from the repository root; defaults build/astray 6 80 1000
+#    rules.crowd=detour rules.crowd=pass;
 #    ASTRAY_MAPS: the Moving AI maps, default ../shared/maps/movingai)
 set -eu
 bin=${1:-build/astray} games=${2:-6} turns=${3:-80} n=${4:-1000}
+side_a=${5:-rules.crowd=detour} side_b=${6:-rules.crowd=pass}
 maps=${ASTRAY_MAPS:-../shared/maps/movingai}
 metrics='^(blocked_waits|oscillations|stuck|longest_jam|goblin\.contacts|searches|time_ai_cpu_ms_mean|time_ai_cpu_ms_p95)$'
 echo "suite,player,monsters,metric,a,b,diff,ci_lo,ci_hi,verdict"
@@ -26,7 +31,7 @@ run() { # suite player monsters sim-args...
 	suite=$1 player=$2 mons=$3
 	shift 3
 	"$bin" sim "$@" --games "$games" --turns "$turns" --player "$player" --chase --set goblin.damage=0 \
-		--compare 'rules.crowd=detour' 'rules.crowd=pass' --format csv |
+		--compare "$side_a" "$side_b" --format csv |
 		awk -F, -v s="$suite" -v p="$player" -v m="$mons" -v re="$metrics" '
 			NR > 1 && $2 ~ re {
 				v = $10 == 1 ? ($11 == "B" ? "B higher" : "A higher") : "same"

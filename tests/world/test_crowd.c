@@ -262,6 +262,55 @@ static void test_front_walks_round(void **state)
 	fixture_fini(&f);
 }
 
+/* Two corridors from a room of 20 goblins to the player's room, the lower
+ * one 4 steps longer (a dip through row 6). */
+static const char lopsided_map[] =
+	"########################\n"
+	"#gggg##############....#\n"
+	"#gggg..................#\n"
+	"#gggg##############..@.#\n"
+	"#gggg.....####.........#\n"
+	"#gggg####.####.####....#\n"
+	"#########......####...>#\n"
+	"###################....#\n"
+	"########################";
+
+/* How many goblins walk the longer corridor (stand on its dip) in 30
+ * turns with the goblins' congestion knob set to `congestion`. */
+static int lopsided_long_way(int congestion)
+{
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", lopsided_map, 1);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->player.hp = 100000;
+	kind(g, "goblin")->damage = 0;
+	kind(g, "goblin")->congestion = congestion;
+	assert_int_equal(g->n_monsters, 20);
+	bool dip[20] = { false };
+	for (int i = 0; i < g->n_monsters; i++)
+		ai_mind_alert(&g->monsters[i].mind, g->monsters[i].kind, g->player.x, g->player.y, g->turn);
+	for (int t = 0; t < 30; t++) {
+		act_wait(g);
+		for (int i = 0; i < g->n_monsters; i++)
+			dip[i] |= g->monsters[i].y == 6 && g->monsters[i].x >= 10 && g->monsters[i].x <= 13;
+	}
+	int n = 0;
+	for (int i = 0; i < 20; i++)
+		n += dip[i];
+	fixture_fini(&f);
+	return n;
+}
+
+/* The congestion knob splits the crowd: with it, the queue in the short
+ * corridor sends part of the goblins down the longer one. */
+static void test_congestion_splits(void **state)
+{
+	(void)state;
+	int plain = lopsided_long_way(0), split = lopsided_long_way(100);
+	print_message("goblins down the longer corridor: knob 0: %d, knob 100: %d\n", plain, split);
+	assert_true(split >= plain + 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_hunters_never_trade),
 		cmocka_unit_test(test_longest_waiter_first),
 		cmocka_unit_test(test_front_walks_round),
+		cmocka_unit_test(test_congestion_splits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
