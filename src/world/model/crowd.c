@@ -15,7 +15,9 @@
  * A detour search is left for a monster that found no step nearer for
  * more than its `wait_detour` actions.  Cells other hunters wanted this
  * turn cost `congestion` hundredths of a step more each for the choice
- * of those who come later, so a crowd spreads over parallel ways.
+ * of those who come later, and for kinds with that knob the plan ranks
+ * steps by a congestion field (cong_make: each monster on the way costs
+ * the knob), so a crowd spreads over parallel ways.
  * Since rules version 6 the steps of a turn are planned once, for every
  * hunter of the goal with another monster beside it, in order of
  * priority rather than in the order they act (plan_make below): the
