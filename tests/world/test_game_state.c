@@ -312,11 +312,13 @@ static void assert_lazy(const struct game *g)
 	assert_null(g->travel.cells);       /* a travel route */
 	assert_int_equal(g->travel.room, 0);
 	assert_false(mind_stairs_ready(g->ai.stairs)); /* the way to the stairs: pack and ambush minds */
+	assert_true(g->ai.share_need > AI_SHARE_MIN);   /* a large level, where ... */
+	assert_null(g->ai.near);                         /* ... the near flood serves a goal that moved */
 }
 
 /*
- * The travel route, the player's distance map and the way to the stairs
- * are made at their first use, not with the level: a game on a large
+ * The travel route, the player's distance map, the way to the stairs and
+ * the AI's near flood are made at their first use, not with the level: a game on a large
  * level that walks, saves and loads never makes them; travel makes the
  * route only as long as it is, and a state with a route loads it.
  */
