@@ -154,7 +154,15 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 		passable += grid->cost[c] != 0;
 	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
 	ai->share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
-	ai->near_goal = -1; /* the near flood is made by its first run (near_make) */
+	ai->near_goal = -1;
+	/* the near flood: made now on a map of up to 2^20 cells (flood.c
+	 * touches such a context when made: not on a monster's turn), else by
+	 * its first run (near_make) */
+	if (ai->share_need > AI_SHARE_MIN && n <= ((size_t)1 << 20)) {
+		if (!(ai->near = flood_create(grid)))
+			return false;
+		flood_share_search(ai->near, ai->flood);
+	}
 	ai->max_monsters = max_monsters;
 	ai->push_who = malloc(AI_PUSH_MAX * sizeof *ai->push_who);
 	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);
@@ -497,9 +505,9 @@ static bool near_serves(const struct ai *ai, int goal)
 
 static void near_make(struct ai *ai, const struct grid *grid, int goal)
 {
-	/* made at its first use (issue 33: 14 bytes a cell of address space
-	 * that a game whose goal never moves near the flood's source never
-	 * needs); without memory for it the monsters near the goal search on
+	/* on a large map made at its first use (issue 33: 14 bytes a cell of
+	 * address space that a game whose goal never moves near the flood's
+	 * source never needs); without memory for it the monsters near the goal search on
 	 * their own (flood_reach) */
 	if (!ai->near) {
 		if (!(ai->near = flood_create(grid)))
