@@ -21,6 +21,7 @@
 
 #include "test_game_fixture.h"
 
+#include "ai_internal.h"
 #include "journal.h"
 #include "textfile.h"
 
@@ -303,6 +304,69 @@ static void test_large_level_state_is_a_delta(void **state)
 	fixture_fini(&f);
 }
 
+/* The per-cell maps a game makes only when first used (issue 33): none
+ * of them exists on a level of over 2^20 cells where nothing used it. */
+static void assert_lazy(const struct game *g)
+{
+	assert_null(g->reach.ctx);          /* the player's distance map: travel previews */
+	assert_null(g->travel.cells);       /* a travel route */
+	assert_int_equal(g->travel.room, 0);
+	assert_false(mind_stairs_ready(g->ai.stairs)); /* the way to the stairs: pack and ambush minds */
+	assert_true(g->ai.share_need > AI_SHARE_MIN);   /* a large level, where ... */
+	assert_null(g->ai.near);                         /* ... the near flood serves a goal that moved */
+}
+
+/*
+ * The travel route, the player's distance map, the way to the stairs and
+ * the AI's near flood are made at their first use, not with the level: a game on a large
+ * level that walks, saves and loads never makes them; travel makes the
+ * route only as long as it is, and a state with a route loads it.
+ */
+static void test_maps_made_when_first_used(void **state)
+{
+	(void)state;
+	const int w = 1100, h = 1000; /* over 2^20 cells: the near flood is lazy there */
+	char *map = big_map(w, h);
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 5);
+	assert_lazy(g);
+	for (int i = 0; i < 30; i++)
+		act_move(g, i % 3 == 0 ? GRID_S : GRID_E);
+	assert_lazy(g);
+	void *bytes = NULL;
+	size_t len = 0;
+	char err[256] = "";
+	assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+	struct game *a = game_create(f.levels, f.n, &f.b, 5);
+	assert_true(game_state_load(a, bytes, len, err, sizeof err));
+	assert_lazy(a);
+	free(bytes);
+	/* travel: the route is as long as it needs, far less than the level */
+	assert_int_equal(act_travel(g, 40, 12), RESULT_ACTED);
+	assert_non_null(g->reach.ctx);
+	assert_non_null(g->travel.cells);
+	assert_true(g->travel.len > 1);
+	assert_true(g->travel.room >= g->travel.len);
+	if (g->travel.room > 1024)
+		fail_msg("a route of %d cells took room for %d", g->travel.len, g->travel.room);
+	/* a state in mid-travel loads onto a game that has no route yet */
+	assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+	struct game *b = game_create(f.levels, f.n, &f.b, 5);
+	assert_true(game_state_load(b, bytes, len, err, sizeof err));
+	assert_true(game_hash(b) == game_hash(g));
+	assert_true(b->travel.len == g->travel.len && b->travel.room >= b->travel.len);
+	for (int i = 0; i < 5; i++) {
+		act_travel_step(g);
+		act_travel_step(b);
+	}
+	assert_true(game_hash(b) == game_hash(g));
+	free(bytes);
+	game_destroy(a);
+	game_destroy(b);
+	free(map);
+	fixture_fini(&f);
+}
+
 /*
  * The occupant map is not a field (rules 7): it is the monsters' places.
  * A loaded game has the saved one's map cell for cell, made from its
@@ -357,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_state_of_other_rules_refused),
 		cmocka_unit_test(test_journal_of_other_rules_refused),
 		cmocka_unit_test(test_large_level_state_is_a_delta),
+		cmocka_unit_test(test_maps_made_when_first_used),
 		cmocka_unit_test(test_occupants_made_from_the_monsters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

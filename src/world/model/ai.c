@@ -155,11 +155,14 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
 	ai->share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
 	ai->near_goal = -1;
-	if (ai->share_need > AI_SHARE_MIN && !(ai->near = flood_create(grid)))
-		return false;
-	/* the two floods route one at a time: one search's arrays serve both */
-	if (ai->near)
+	/* the near flood: made now on a map of up to 2^20 cells (flood.c
+	 * touches such a context when made: not on a monster's turn), else by
+	 * its first run (near_make) */
+	if (ai->share_need > AI_SHARE_MIN && n <= ((size_t)1 << 20)) {
+		if (!(ai->near = flood_create(grid)))
+			return false;
 		flood_share_search(ai->near, ai->flood);
+	}
 	ai->max_monsters = max_monsters;
 	ai->push_who = malloc(AI_PUSH_MAX * sizeof *ai->push_who);
 	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);
@@ -494,14 +497,24 @@ static void flood_make(struct ai *ai, const struct ai_view *v, int goal, int her
  */
 static bool near_serves(const struct ai *ai, int goal)
 {
-	if (!ai->near || ai->flood_goal < 0 || !flood_finished(ai->flood))
+	if (ai->share_need <= AI_SHARE_MIN || ai->flood_goal < 0 || !flood_finished(ai->flood))
 		return false;
 	double d = flood_distance(ai->flood, goal);
 	return d >= 0 && d < AI_STALE_DIST;
 }
 
-static void near_make(struct ai *ai, int goal)
+static void near_make(struct ai *ai, const struct grid *grid, int goal)
 {
+	/* on a large map made at its first use (issue 33: 14 bytes a cell of
+	 * address space that a game whose goal never moves near the flood's
+	 * source never needs); without memory for it the monsters near the goal search on
+	 * their own (flood_reach) */
+	if (!ai->near) {
+		if (!(ai->near = flood_create(grid)))
+			return;
+		/* the two floods route one at a time: one search's arrays serve both */
+		flood_share_search(ai->near, ai->flood);
+	}
 	struct flood_options opt = flood_options_default();
 	opt.reverse = true;
 	opt.max_dist = AI_NEAR_DIST;
@@ -529,7 +542,7 @@ static struct flood_ctx *flood_reach(struct ai *ai, const struct ai_view *v, int
 		const bool worth = ai->share == AI_SHARE_ALWAYS || (goal == ai->goal && ai->due >= ai->share_need);
 		if (near_serves(ai, goal)) {
 			if (ai->near_goal != goal && worth)
-				near_make(ai, goal);
+				near_make(ai, v->grid, goal);
 			if (ai->near_goal == goal)
 				return flood_settled(ai->near, here) ? ai->near : ai->flood;
 			/* another goal near the flood's source: the flood serves

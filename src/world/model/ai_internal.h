@@ -210,6 +210,8 @@ int mind_field_route(const struct mind_field *f, const struct grid *g, int from,
 /* ---- mind_stairs.c: the player's likely way to the stairs ---- */
 
 struct mind_stairs *mind_stairs_create(const struct grid *g);
+/* Whether s holds its per-cell field yet (made at the first question). */
+bool mind_stairs_ready(const struct mind_stairs *s);
 void mind_stairs_destroy(struct mind_stairs *s); /* NULL does nothing */
 /* A cell's cost changed (a dug wall): the field is made again when next asked. */
 void mind_stairs_forget(struct mind_stairs *s);

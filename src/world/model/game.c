@@ -299,7 +299,6 @@ bool game_level_load(struct game *g, int depth)
 	g->known = malloc(n);
 	g->opaque = malloc(n);
 	g->occupant = malloc(n * sizeof *g->occupant);
-	g->travel.cells = malloc(n * sizeof *g->travel.cells);
 	/* room for the level's own monsters, breeders' buds and the wandering ones that may arrive */
 	g->monster_cap = monster_capacity(g, lv) + g->bestiary.rules.arrival_max;
 	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
@@ -308,11 +307,11 @@ bool game_level_load(struct game *g, int depth)
 	g->scent = malloc(n * sizeof *g->scent);
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
-	g->reach.ctx = path_create(g->grid);
+	g->reach.ctx = NULL; /* made by the first travel preview or plan (game_travel.c) */
 	g->reach.source = -1;
 	if (!g->tiles || !g->open || !g->items || !g->item_qty || !g->hazard || !g->visible || !g->remembered || !g->known ||
-	    !g->opaque || !g->occupant || !g->travel.cells || !g->monsters || !g->monster_dist ||
-	    !g->noticed || !g->scent || !g->noise || !g->path || !g->reach.ctx ||
+	    !g->opaque || !g->occupant || !g->monsters || !g->monster_dist ||
+	    !g->noticed || !g->scent || !g->noise || !g->path ||
 	    !ai_level_init(&g->ai, g->grid, lv->tiles, g->path, g->monster_cap))
 		return false;
 	/* Every travel preview and click plans on g->path, and one into

@@ -156,8 +156,9 @@ struct travel {
 	bool active;
 	enum travel_mode mode;
 	int goal_x, goal_y;   /* where the player clicked (clamped) */
-	int *cells;           /* route to walk, cells[0] = start */
-	int len, pos, cap;
+	int *cells;           /* route to walk, cells[0] = start; NULL until the first route */
+	int len, pos, cap;    /* cap: the longest route (the level's cells) */
+	int room;             /* cells[] allocated, grown to the longest route so far (not state) */
 	enum travel_stop stopped;
 	unsigned known_version; /* g->known_version the route was planned on */
 	enum grid_dir dir;    /* MODE_RUN: the direction */

@@ -78,6 +78,10 @@ int game_run_start(struct game *g, enum grid_dir dir, enum act_result *res, bool
 /* known[cell] just changed from `old`: counts the change (known_version)
  * and keeps the click fallback's labels of known[] up to date. */
 void game_known_changed(struct game *g, int cell, uint8_t old);
+/* Makes room for a travel route of `len` cells in g->travel.cells (made on
+ * the first route, grown as needed: 4 bytes a cell that a game without
+ * travel never needs); false without memory. */
+bool game_travel_room(struct game *g, int len);
 
 /* After the monsters acted: whether the current activity stops, and why
  * (damage0, gold0, potions0: the player's before the action). */

@@ -786,6 +786,8 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, t->known_version, 0, UINT32_MAX);
 	STATE_INT(io, t->dir, 0, 7);
 	STATE_INT(io, t->sides, INT32_MIN, INT32_MAX);
+	if (io->mode == STATE_LOAD && !io->bad && !game_travel_room(g, t->len))
+		io->bad = true; /* no memory for the route */
 	if (!io->bad)
 		state_cells_int(io, t->cells, (size_t)t->len, 0, cells - 1);
 

@@ -12,6 +12,7 @@
 #include "game_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "region.h"
@@ -77,6 +78,24 @@ static enum path_status plan_known(struct game *g, int from, int goal, struct pa
 	return st;
 }
 
+bool game_travel_room(struct game *g, int len)
+{
+	struct travel *t = &g->travel;
+	if (len <= t->room)
+		return true;
+	if (len > t->cap)
+		return false;
+	int room = t->room > 0 ? t->room : 256;
+	while (room < len)
+		room = room > t->cap / 2 ? t->cap : 2 * room;
+	int *cells = realloc(t->cells, (size_t)room * sizeof *cells);
+	if (!cells)
+		return false;
+	t->cells = cells;
+	t->room = room;
+	return true;
+}
+
 static void travel_stop(struct game *g, enum travel_stop why)
 {
 	g->travel.active = false;
@@ -100,13 +119,18 @@ void game_travel_cancel(struct game *g)
  * once, most usefully a click on a known wall, which the bounded search
  * can only answer by exhausting its budget.  A flood on its own context
  * touches no page the fallback search has not, and no O(map) work is done
- * per flood (the context's generation stamps).
+ * per flood (the context's generation stamps).  The context is made by the
+ * first preview or plan (issue 33: 17 bytes a cell of address space, 283 MB
+ * on 4096x4096, that a game without travel never needs); without memory
+ * for it every plan is the bounded search's.
  */
 static void reach_update(struct game *g)
 {
 	struct reach *m = &g->reach;
 	int pc = player_cell(g);
 	if (m->source == pc && m->version == g->known_version)
+		return;
+	if (!m->ctx && !(m->ctx = path_create(g->grid)))
 		return;
 	struct path_options opt = path_options_default();
 	const uint8_t *truth = g->grid->cost;
@@ -188,7 +212,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 	enum path_status st;
 	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
-	bool mapped = reach_route(g, cell_of(g, x, y), &st, len);
+	bool mapped = g->reach.ctx && reach_route(g, cell_of(g, x, y), &st, len);
 	g->grid->cost = truth;
 	if (mapped) {
 		*cells = g->reach.cells;
@@ -212,6 +236,8 @@ static int travel_plan_goal(struct game *g, enum path_status *st)
 	int n;
 	*st = game_travel_plan(g, t->goal_x, t->goal_y, &cells, &n);
 	int len = n < t->cap ? n : t->cap;
+	if (!game_travel_room(g, len))
+		len = 0;
 	if (len > 0)
 		memcpy(t->cells, cells, (size_t)len * sizeof *t->cells);
 	t->len = len;

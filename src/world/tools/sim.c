@@ -1056,8 +1056,7 @@ static void heat_death(struct sim_runner *r, const struct game *g)
  * context, exits and route, and the monsters' tracks, are made anew. */
 static bool next_level(struct sim_runner *r, struct game *g, struct path_ctx **ctx)
 {
-	path_destroy(*ctx);
-	*ctx = path_create(g->grid);
+	*ctx = g->path; /* the game's own, made anew with the level */
 	r->route_len = r->route_pos = 0;
 	flood_destroy(r->flood); /* the flood belongs to the old level's grid */
 	r->flood = NULL;
@@ -1315,7 +1314,11 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 		lv = made;
 	}
 	struct game *g = game_create(levels, n_levels, b, seed);
-	struct path_ctx *ctx = g ? path_create(g->grid) : NULL;
+	/* The scripted player plans on the game's search context: its routes
+	 * are copied out (store_route) and the monsters' searches between two
+	 * of its turns start afresh, as travel's do; a context of its own cost
+	 * 17 bytes a cell of address space (issue 33). */
+	struct path_ctx *ctx = g ? g->path : NULL;
 	int rc = -1;
 	if (!g || !ctx || !find_exits(r, g) || !sim_behaviour_begin(r, g->monster_cap))
 		goto done;
@@ -1364,7 +1367,6 @@ int sim_run_game_at(struct sim_runner *r, const struct sim_level *src, const str
 	out->v[SIM_M_TIMEOUTS] = outcome == SIM_OUT_OF_TURNS && opt->player != SIM_PLAYER_IDLE;
 	rc = 0;
 done:
-	path_destroy(ctx);
 	game_destroy(g);
 	level_destroy(made);
 	gen_result_free(&gres);
