@@ -229,6 +229,46 @@ struct jps_turned *jps_turned_create(const struct grid *g)
 	return t;
 }
 
+static inline bool cell_free(const struct grid *g, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < g->w && y < g->h && g->cost[y * g->w + x] != 0;
+}
+
+double jps_turned_turn_share(const struct grid *g, long *passable)
+{
+	if (passable)
+		*passable = 0;
+	if (!g || !(g->topo == GRID_HEX || grid_is_diamond(g->topo)))
+		return 0.0;
+	const enum grid_topology topo = g->topo;
+	const struct rules *r = topo == GRID_HEX ? &HEX_RULES : topo == GRID_DIAMOND4 ? &DIAMOND4_RULES : &DIAMOND8_RULES;
+	long turns = 0, free_cells = 0;
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			if (!g->cost[y * g->w + x])
+				continue;
+			free_cells++;
+			bool forced = false;
+			for (int d = 0; d < r->moves && !forced; d++) {
+				if (r->spawning >> d & 1)
+					continue;
+				const int b = r->opp[d];
+				const int px = x + grid_nb_dx(topo, y, b), py = y + grid_nb_dy(topo, b);
+				if (!cell_free(g, px, py))
+					continue;
+				for (int k = 0; k < 2 && !forced; k++) {
+					const int q = r->turn[d][k];
+					forced = cell_free(g, x + grid_nb_dx(topo, y, q), y + grid_nb_dy(topo, q)) &&
+						 !cell_free(g, px + grid_nb_dx(topo, py, q), py + grid_nb_dy(topo, q));
+				}
+			}
+			turns += forced;
+		}
+	if (passable)
+		*passable = free_cells;
+	return free_cells ? (double)turns / (double)free_cells : 0.0;
+}
+
 void jps_turned_destroy(struct jps_turned *t)
 {
 	if (!t)
