@@ -22,7 +22,8 @@ void jps_turned_destroy(struct jps_turned *t); /* NULL does nothing */
  * 0 on another topology.  *passable (if not NULL) gets the passable cells.  Open maps and rooms have few such cells, maps of
  * scattered obstacles and corridors many: there jump points are nearly as
  * many as A*'s expansions and plain A* is as fast (path.c's chooser,
- * docs/core.md).  One pass over the cost bytes, no allocation.
+ * docs/core.md).  On maps of 256 rows or more, a quarter of the rows
+ * (hashed) is counted.  No allocation.
  */
 double jps_turned_turn_share(const struct grid *g, long *passable);
 
