@@ -268,6 +268,39 @@ static void test_auto_small(void **state)
 		path_destroy(ctx);
 		grid_destroy(g);
 	}
+	/* Over 2^20 cells the jump search's context (33 bytes a cell) is not
+	 * made: plain A*, and the path context's memory does not grow.  At a
+	 * pays-map under the cap it is made at the first query. */
+	const int sizes[2][2] = { { 1025, 1024 }, { 200, 200 } };
+	for (int k = 0; k < 2; k++) {
+		const int w = sizes[k][0], h = sizes[k][1];
+		struct grid *g = grid_create(w, h, GRID_HEX);
+		assert_non_null(g);
+		for (int i = 0; i < w * h; i++)
+			grid_set_cost(g, i, 1);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		const size_t before = path_memory(ctx);
+		const int start = (h / 2) * w + w / 2, goal = start + 40 * w + 30;
+		struct path_result r, a;
+		assert_int_equal(path_find(ctx, start, goal, NULL, &r), PATH_FOUND);
+		const long expanded = r.expanded;
+		const double cost = r.cost;
+		const size_t after = path_memory(ctx);
+		struct path_options plain = path_options_default();
+		plain.plain_astar = true;
+		assert_int_equal(path_find(ctx, start, goal, &plain, &a), PATH_FOUND);
+		assert_true(fabs(cost - a.cost) < 1e-9);
+		if (k == 0) {
+			assert_int_equal(after, before);
+			assert_int_equal(expanded, a.expanded);
+		} else {
+			assert_true(after >= before + (size_t)(w * h) * 32);
+			assert_true(expanded < a.expanded);
+		}
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
 	struct grid *sq = grid_create(80, 80, GRID_SQUARE8);
 	assert_non_null(sq);
 	assert_true(jps_turned_turn_share(sq, NULL) == 0.0);
