@@ -115,7 +115,7 @@ static int bench_file(const char *scen, enum grid_topology topo, int every, int 
 		return 2;
 	}
 	const double share_t0 = clock_cpu_us();
-	const double share = jps_turned_turn_share(g, NULL);
+	const double share = jps_turned_turn_share(g, NULL, NULL);
 	const double share_ms = (clock_cpu_us() - share_t0) / 1e3;
 	const int runs = (count + every - 1) / every;
 	double *best = malloc((size_t)runs * 4 * sizeof *best);

@@ -264,21 +264,28 @@ static bool forced_at_edge(const struct grid *g, const struct rules *r, int x, i
  * period alias with the walls'.  Cells two steps or more from the edge
  * read their neighbours by offsets, without tests.
  */
-double jps_turned_turn_share(const struct grid *g, long *passable)
+double jps_turned_turn_share(const struct grid *g, long *passable, long *terrain)
 {
 	if (passable)
 		*passable = 0;
+	if (terrain)
+		*terrain = 0;
 	if (!g || !(g->topo == GRID_HEX || grid_is_diamond(g->topo)))
 		return 0.0;
 	const enum grid_topology topo = g->topo;
 	const struct rules *r = topo == GRID_HEX ? &HEX_RULES : topo == GRID_DIAMOND4 ? &DIAMOND4_RULES : &DIAMOND8_RULES;
 	const int w = g->w, h = g->h;
 	const uint8_t *cost = g->cost;
-	if (passable) {
-		long all = 0;
-		for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+	if (passable || terrain) {
+		long all = 0, dear = 0;
+		for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
 			all += cost[i] != 0;
-		*passable = all;
+			dear += cost[i] > 1;
+		}
+		if (passable)
+			*passable = all;
+		if (terrain)
+			*terrain = dear;
 	}
 	/* per row parity, per test: the offsets of p (one step back), x + q and p + q */
 	int tests = 0, op[2][16], oq[2][16], opq[2][16];
