@@ -22,6 +22,7 @@
 
 #include "clock.h"
 #include "grid.h"
+#include "jps_turned.h"
 #include "movingai.h"
 #include "path.h"
 
@@ -104,6 +105,8 @@ static int bench_file(const char *scen, enum grid_topology topo, int every, int 
 		grid_destroy(g);
 		g = d;
 	}
+	if (g)
+		g->topo = topo; /* before path_create, whose chooser reads the topology */
 	struct path_ctx *ctx = g ? path_create(g) : NULL;
 	if (!ctx) {
 		fprintf(stderr, "bench_turned: out of memory\n");
@@ -111,7 +114,9 @@ static int bench_file(const char *scen, enum grid_topology topo, int every, int 
 		free(sc);
 		return 2;
 	}
-	g->topo = topo;
+	const double share_t0 = clock_cpu_us();
+	const double share = jps_turned_turn_share(g, NULL, NULL);
+	const double share_ms = (clock_cpu_us() - share_t0) / 1e3;
 	const int runs = (count + every - 1) / every;
 	double *best = malloc((size_t)runs * 4 * sizeof *best);
 	if (!best) {
@@ -178,9 +183,9 @@ static int bench_file(const char *scen, enum grid_topology topo, int every, int 
 	}
 	f.queries = runs;
 	printf("%-20s queries=%d astar_cpu_ms=%.1f jps_cpu_ms=%.1f cpu_ratio=%.2f wall_ratio=%.2f "
-	       "astar_expanded=%.0f jps_expanded=%.0f mismatches=%ld\n",
+	       "astar_expanded=%.0f jps_expanded=%.0f turn_share=%.3f (%.2f ms) mismatches=%ld\n",
 	       sc[0].map, runs, f.a_cpu / 1e3, f.j_cpu / 1e3, f.j_cpu > 0 ? f.a_cpu / f.j_cpu : 0.0,
-	       f.j_wall > 0 ? f.a_wall / f.j_wall : 0.0, f.a_exp / runs, f.j_exp / runs, f.mismatches);
+	       f.j_wall > 0 ? f.a_wall / f.j_wall : 0.0, f.a_exp / runs, f.j_exp / runs, share, share_ms, f.mismatches);
 	fflush(stdout);
 	all->queries += f.queries;
 	all->mismatches += f.mismatches;

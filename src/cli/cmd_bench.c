@@ -84,7 +84,10 @@ static const struct opt bench_opts[] = {
 	  "the map's core, kept when they hold at least a sixteenth of the passable cells; a query walks the "
 	  "trees and runs path_find on the core alone (with no trees kept, on the whole map), which on uniform "
 	  "square8 is jump point search where the map's jump points are sparse enough to pay (docs/core.md), "
-	  "on square4 always jump point search, else plain A* (JPS expansions are jump points; each tree step counts one).  "
+	  "on square4 always jump point search, on hex, diamond4 and diamond8 jump point search where the map "
+	  "has at least 4,096 passable cells, at most 2^20 cells, few forced turns (turn share under 0.15) and "
+	  "terrain on at most one passable cell in 1,024, "
+	  "else plain A* (JPS expansions are jump points; each tree step counts one).  "
 	  "Each file's line ends with prep_ms=P peeled=C dead_ends=D: the preparation time, which is not in "
 	  "the search times, the cells in the trees kept, and the cells the peeling found.\n"
 	  "astar: plain A* for every query (expansions are cells).\n"
@@ -93,8 +96,8 @@ static const struct opt bench_opts[] = {
 	  "cost.  Then each goal is sealed by blocking the cells around it, and the fallback search is timed "
 	  "against a full Dijkstra flood of the start's region; their ratio is printed before the last line.\n"
 	  "jps: jump point search on every uniform-cost query, whatever the map (no pruning): on square8 to "
-	  "weigh auto's choice; on square4 without pruning; on hex, diamond4 and diamond8 the jump search that "
-	  "auto and the game leave out (docs/core.md), to set against astar.",
+	  "weigh auto's choice; on square4 without pruning; on hex, diamond4 and diamond8 also on the maps that "
+	  "auto leaves to plain A* (docs/core.md), to set against astar.",
 	  .choices = mode_choices },
 	{ .name = "clock", .kind = OPT_CHOICE, .offset = ARG(clock), .metavar = "C", .help =
 	  "wall (default): the monotonic clock.  cpu: the CPU time of this process (clock_cpu_us), so that "

@@ -15,6 +15,19 @@ struct jps_turned; /* opaque; sized once per grid, reused for every query */
 struct jps_turned *jps_turned_create(const struct grid *g);
 void jps_turned_destroy(struct jps_turned *t); /* NULL does nothing */
 
+/*
+ * The share of passable cells where a terminal jump of the search stops
+ * for a forced turn (arriving along a terminal move d from a passable cell
+ * p, a turn q with x + q passable and p + q blocked), per passable cell;
+ * 0 on another topology.  *passable and *terrain (each if not NULL)
+ * get the passable cells and those of them dearer than 1.  Open maps and rooms have few such cells, maps of
+ * scattered obstacles and corridors many: there jump points are nearly as
+ * many as A*'s expansions and plain A* is as fast (path.c's chooser,
+ * docs/core.md).  On maps of 256 rows or more, a quarter of the rows
+ * (hashed) is counted.  No allocation.
+ */
+double jps_turned_turn_share(const struct grid *g, long *passable, long *terrain);
+
 /* Bytes the context holds. */
 size_t jps_turned_memory(const struct jps_turned *t);
 

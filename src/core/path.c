@@ -77,6 +77,23 @@
 /* corner_share below which a square8 grid searches with JPS (measured on
  * the shared Moving AI maps: JPS wins at 0.11, plain A* at 0.32). */
 #define JPS_CORNER_SHARE 0.2
+/* Hex and diamond grids search with jump points (jps_turned.c) when their
+ * turn share (jps_turned_turn_share) is below TURNED_SHARE: measured on the
+ * shared Moving AI maps, the rooms and open maps are at 0.01-0.11 and gain
+ * 2.8-19x, maze512 and random512 at 0.22-0.39 gain 1.15-2.4x (hex 1.2).
+ * Not on maps of under TURNED_MIN_CELLS passable cells (arena, 49x49:
+ * queries of 1-5 us, 0.98-1.17x, nothing to win), nor over TURNED_MAX_CELLS
+ * cells: its context holds 33 bytes a cell (a 16-byte record and a 16-byte
+ * queue key), 35 MB at the cap, where a 4096x4096 level's two game
+ * contexts would grow by 1.1 GB (docs/core.md). */
+#define TURNED_SHARE 0.15
+/* Nor where over one passable cell in TURNED_TERRAIN costs more than 1: a
+ * long route then nearly always crosses some, and plain A* runs after the
+ * jump search (a generated 400x300 hex level of rooms: 12 ms of plain A*
+ * became 22 ms of both, the same route cost). */
+#define TURNED_TERRAIN 1024L
+#define TURNED_MIN_CELLS 4096L
+#define TURNED_MAX_CELLS (1 << 20)
 
 /*
  * A cell's record is split in two arrays (docs/core.md, "The records").
@@ -158,8 +175,9 @@ struct path_ctx {
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
 	bool jps_pays;         /* square8: jump points are sparse enough for JPS to beat plain A* (corner_share) */
+	bool turned_pays;      /* hex, diamond: the jump search is the default (TURNED_SHARE) */
 	struct jps_turned *turned; /* hex, diamond: jump point search (jps_turned.c), made at the first
-	                              query that asks for it (opt.jps_always); NULL before */
+	                              query that uses it (turned_pays or opt.jps_always); NULL before */
 };
 
 struct path_options path_options_default(void)
@@ -254,6 +272,13 @@ struct path_ctx *path_create(const struct grid *g)
 	 * square4's (jps4_search) beat plain A* on every shared map, mazes and
 	 * random512 included, so it is the default there (rules 6). */
 	ctx->jps_pays = (g->topo == GRID_SQUARE8 && corner_share(g) < JPS_CORNER_SHARE) || g->topo == GRID_SQUARE4;
+	/* hex and diamond: where jump points are sparse (rules 7) */
+	if ((g->topo == GRID_HEX || grid_is_diamond(g->topo)) && n <= (size_t)TURNED_MAX_CELLS) {
+		long passable, terrain;
+		const double share = jps_turned_turn_share(g, &passable, &terrain);
+		ctx->turned_pays = passable >= TURNED_MIN_CELLS && share < TURNED_SHARE &&
+				   terrain * TURNED_TERRAIN < passable;
+	}
 	return ctx;
 }
 
@@ -2267,17 +2292,18 @@ static bool use_near(const struct path_ctx *ctx, const struct path_options *opt,
 }
 
 /*
- * Hex and diamond: jump point search (jps_turned.c), only when asked for
- * (opt.jps_always: `astray bench --mode jps`, the tests).  Its route can
- * differ from plain A*'s among equally short ones, and the game keeps A*'s
- * routes, so the default stays plain A*.  True when *out is the answer;
+ * Hex and diamond: jump point search (jps_turned.c), by default where it
+ * pays (ctx->turned_pays, decided once in path_create from the map's turn
+ * share and size), or when asked for (opt.jps_always: `astray bench --mode
+ * jps`, the tests).  Its route can differ from plain A*'s among equally
+ * short ones (rules 7).  True when *out is the answer;
  * false when A* must answer (a route over terrain dearer than 1, or no
  * memory), with *expanded the jump points spent.
  */
 static bool turned_find(struct path_ctx *ctx, int start, int goal, const struct path_options *opt,
 			struct path_result *out, long *expanded)
 {
-	if (!opt->jps_always || opt->plain_astar || opt->weight != 1.0 || opt->corner_cutting || opt->fallback ||
+	if (!(opt->jps_always || (ctx->turned_pays && ctx->grid->cost == ctx->grid->bits_of)) || opt->plain_astar || opt->weight != 1.0 || opt->corner_cutting || opt->fallback ||
 	    opt->budget > 0 || opt->extra || !(ctx->grid->topo == GRID_HEX || grid_is_diamond(ctx->grid->topo)))
 		return false;
 	if (!ctx->turned)

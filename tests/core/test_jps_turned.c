@@ -167,6 +167,147 @@ static void test_open_hex(void **state) { (void)state; open_maps(GRID_HEX, 201);
 static void test_open_diamond4(void **state) { (void)state; open_maps(GRID_DIAMOND4, 202); }
 static void test_open_diamond8(void **state) { (void)state; open_maps(GRID_DIAMOND8, 203); }
 
+/*
+ * The auto mode (path_options_default): on random hex and diamond levels
+ * large enough for the chooser (80 to 111 cells a side), with a few scattered
+ * walls (turn share low: the jump search) or many (a quarter of the cells:
+ * turn share high, plain A*), every answer has plain A*'s cost and status and a
+ * legal walk, with cells changed in place between queries.  The chooser
+ * is seen at work: on the open maps most queries expand fewer jump points
+ * than plain A* cells, the
+ * dense ones exactly as many.
+ */
+static void auto_maps(enum grid_topology t, uint32_t seed)
+{
+	for (int m = 0; m < 6; m++) {
+		const int w = 80 + (int)(rnd(&seed) % 32), h = 80 + (int)(rnd(&seed) % 32), n = w * h;
+		const bool dense = m >= 4;
+		struct grid *g = grid_create(w, h, t);
+		assert_non_null(g);
+		for (int i = 0; i < n; i++) {
+			const bool wall = rnd(&seed) % 1000 < (dense ? 250u : 2u + 2u * (unsigned)m);
+			grid_set_cost(g, i, wall ? 0 : 1);
+		}
+		long passable;
+		const double share = jps_turned_turn_share(g, &passable, NULL);
+		assert_true(passable >= 4096);
+		if (dense)
+			assert_true(share > 0.15);
+		else
+			assert_true(share < 0.15);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		int found = 0, fewer = 0, same = 0, shut = -1;
+		for (int q = 0; q < 50; q++) {
+			if (shut >= 0) /* a door opened and another shut, in place */
+				grid_set_cost(g, shut, 1);
+			shut = (int)(rnd(&seed) % (unsigned)n);
+			if (!g->cost[shut])
+				shut = -1;
+			else
+				grid_set_cost(g, shut, 0);
+			const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+			if (start == goal || !g->cost[start] || !g->cost[goal])
+				continue;
+			struct path_result r, a;
+			const enum path_status st = path_find(ctx, start, goal, NULL, &r);
+			const double cost = r.cost;
+			const long expanded = r.expanded;
+			if (st == PATH_FOUND)
+				check_walk(g, &r, start, goal);
+			struct path_options plain = path_options_default();
+			plain.plain_astar = true;
+			assert_int_equal(st, path_find(ctx, start, goal, &plain, &a));
+			if (st != PATH_FOUND)
+				continue;
+			if (fabs(cost - a.cost) > 1e-9)
+				fail_msg("%s map %d query %d: %d -> %d auto %.9f, plain A* %.9f", grid_topology_name(t), m,
+					 q, start, goal, cost, a.cost);
+			found++;
+			fewer += expanded < a.expanded;
+			same += expanded == a.expanded;
+		}
+		assert_true(found > 20);
+		if (dense)
+			assert_int_equal(same, found);
+		else
+			assert_true(fewer * 2 > found);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+}
+
+static void test_auto_hex(void **state) { (void)state; auto_maps(GRID_HEX, 301); }
+static void test_auto_diamond4(void **state) { (void)state; auto_maps(GRID_DIAMOND4, 302); }
+static void test_auto_diamond8(void **state) { (void)state; auto_maps(GRID_DIAMOND8, 303); }
+
+/* Small levels (under 4096 passable cells) and square grids keep plain
+ * A*: the same expansions, though the map is open (its turn share low:
+ * only the map's edge makes turns).  The share is 0 on square grids. */
+static void test_auto_small(void **state)
+{
+	(void)state;
+	const enum grid_topology tops[] = { GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+	for (int k = 0; k < 3; k++) {
+		struct grid *g = grid_create(60, 60, tops[k]);
+		assert_non_null(g);
+		for (int i = 0; i < 3600; i++)
+			grid_set_cost(g, i, 1);
+		long passable;
+		assert_true(jps_turned_turn_share(g, &passable, NULL) < 0.15);
+		assert_int_equal(passable, 3600);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		struct path_result r, a;
+		assert_int_equal(path_find(ctx, 61, 3538, NULL, &r), PATH_FOUND);
+		const long expanded = r.expanded;
+		struct path_options plain = path_options_default();
+		plain.plain_astar = true;
+		assert_int_equal(path_find(ctx, 61, 3538, &plain, &a), PATH_FOUND);
+		assert_int_equal(expanded, a.expanded);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	/* Over 2^20 cells the jump search's context (33 bytes a cell) is not
+	 * made: plain A*, and the path context's memory does not grow; nor on
+	 * a map with terrain on 2% of its cells.  At an open map under the cap
+	 * it is made at the first query. */
+	const int sizes[3][2] = { { 1025, 1024 }, { 200, 200 }, { 200, 200 } };
+	for (int k = 0; k < 3; k++) {
+		const int w = sizes[k][0], h = sizes[k][1];
+		struct grid *g = grid_create(w, h, GRID_HEX);
+		assert_non_null(g);
+		for (int i = 0; i < w * h; i++)
+			grid_set_cost(g, i, k == 2 && i % 50 == 7 ? 3 : 1);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		const size_t before = path_memory(ctx);
+		const int start = (h / 2) * w + w / 2, goal = start + 40 * w + 30;
+		struct path_result r, a;
+		assert_int_equal(path_find(ctx, start, goal, NULL, &r), PATH_FOUND);
+		const long expanded = r.expanded;
+		const double cost = r.cost;
+		const size_t after = path_memory(ctx);
+		struct path_options plain = path_options_default();
+		plain.plain_astar = true;
+		assert_int_equal(path_find(ctx, start, goal, &plain, &a), PATH_FOUND);
+		assert_true(fabs(cost - a.cost) < 1e-9);
+		if (k != 1) {
+			assert_int_equal(after, before);
+			assert_int_equal(expanded, a.expanded);
+		} else {
+			assert_true(after >= before + (size_t)(w * h) * 32);
+			assert_true(expanded < a.expanded);
+		}
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	struct grid *sq = grid_create(80, 80, GRID_SQUARE8);
+	assert_non_null(sq);
+	assert_true(jps_turned_turn_share(sq, NULL, NULL) == 0.0);
+	grid_destroy(sq);
+}
+
 /* A route over terrain dearer than 1 goes to plain A*, which may then
  * choose a longer route around it; with the terrain off the line the jump
  * search answers, and a sealed goal is no route.  The context is made at
@@ -289,6 +430,10 @@ int main(void)
 		cmocka_unit_test(test_open_hex),
 		cmocka_unit_test(test_open_diamond4),
 		cmocka_unit_test(test_open_diamond8),
+		cmocka_unit_test(test_auto_hex),
+		cmocka_unit_test(test_auto_diamond4),
+		cmocka_unit_test(test_auto_diamond8),
+		cmocka_unit_test(test_auto_small),
 		cmocka_unit_test(test_terrain_and_sealed),
 		cmocka_unit_test(test_corner_cutting),
 		cmocka_unit_test(test_create),

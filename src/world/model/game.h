@@ -108,7 +108,10 @@ enum travel_mode {
  * crowd's front (crowd.c: with some cells beside the player free and
  * others held, the hunters near it head for the free ones round those
  * that attack) and no step back onto the cell a hunter's last step left
- * while its goal stays (docs/ai.md, "Crowds: priority passing").
+ * while its goal stays (docs/ai.md, "Crowds: priority passing"); and
+ * hex and diamond levels of at least 4,096 passable cells whose walls make
+ * few forced turns, with next to no terrain, search by jump points (path.c's chooser, docs/core.md),
+ * which among equally short routes may pick another than plain A*'s.
  */
 #define GAME_RULES 7
 
