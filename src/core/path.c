@@ -350,14 +350,10 @@ static __attribute__((noinline)) bool queue_grow(struct path_ctx *ctx, long need
 	long cap = q->cap * 2 > need ? q->cap * 2 : need;
 	if (cap > ctx->key_max)
 		cap = ctx->key_max;
-	pq_key *key = realloc(q->key, (size_t)cap * sizeof *key);
-	if (!key) {
+	if (!pq_resize(q, cap)) {
 		ctx->no_memory = true;
 		return false;
 	}
-	memmove(key + cap - q->stack_len, key + q->cap - q->stack_len, (size_t)q->stack_len * sizeof *key);
-	q->key = key;
-	q->cap = cap;
 	return true;
 }
 

@@ -23,6 +23,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #if !defined(PQ_RECORD) || !defined(PQ_RING_SLOTS) || !defined(PQ_RING_CHUNK)
 #error "define PQ_RECORD, PQ_RING_SLOTS and PQ_RING_CHUNK before including pqueue.h"
@@ -57,6 +59,21 @@ static inline void pq_clear(struct pq *q)
 }
 
 static inline bool pq_empty(const struct pq *q) { return q->heap_len == 0 && q->stack_len == 0; }
+
+/* Gives the queue room for `cap` keys (at least its present size): the
+ * heap keeps the front of the array and the tie stack moves to the new
+ * end, so records that find heap keys by index and stacked ones by a
+ * code stay right.  False, the queue as it was, when there is no memory. */
+static inline bool pq_resize(struct pq *q, long cap)
+{
+	pq_key *key = realloc(q->key, (size_t)cap * sizeof *key);
+	if (!key)
+		return false;
+	memmove(key + cap - q->stack_len, key + q->cap - q->stack_len, (size_t)q->stack_len * sizeof *key);
+	q->key = key;
+	q->cap = cap;
+	return true;
+}
 
 /* Puts e at heap slot i, or above it while it beats its parent. */
 static inline void pq_sift_up(struct pq *q, PQ_RECORD *rec, int i, pq_key e)

@@ -448,14 +448,10 @@ static bool keys_reserve(struct route_search *r, long need)
 		cap *= 2;
 	if (cap > r->n)
 		cap = r->n;
-	pq_key *key = realloc(q->key, (size_t)cap * sizeof *key);
-	if (!key) {
+	if (!pq_resize(q, cap)) {
 		r->starved = true;
 		return false;
 	}
-	memmove(key + cap - q->stack_len, key + q->cap - q->stack_len, (size_t)q->stack_len * sizeof *key);
-	q->key = key;
-	q->cap = cap;
 	return true;
 }
 
