@@ -110,8 +110,9 @@ enum travel_mode {
  * that attack) and no step back onto the cell a hunter's last step left
  * while its goal stays (docs/ai.md, "Crowds: priority passing"); and
  * hex and diamond levels of at least 4,096 passable cells whose walls make
- * few forced turns, with next to no terrain, search by jump points (path.c's chooser, docs/core.md),
- * which among equally short routes may pick another than plain A*'s.
+ * few forced turns, with next to no terrain, search by jump points
+ * (path.c's chooser, docs/core.md), which among equally short routes may
+ * pick another than plain A*'s.
  */
 #define GAME_RULES 7
 
