@@ -34,8 +34,8 @@ static void fill_random(struct grid *g, uint32_t *seed, int wall_pct)
 static int ref_components(const struct grid *g, bool cc, int *comp, int *sizes)
 {
 	const int n = g->w * g->h;
-	int *todo = malloc((size_t)n * sizeof *todo);
-	assert_non_null(todo);
+	int *queue = malloc((size_t)n * sizeof *queue);
+	assert_non_null(queue);
 	for (int c = 0; c < n; c++)
 		comp[c] = -1;
 	int k = 0;
@@ -43,23 +43,23 @@ static int ref_components(const struct grid *g, bool cc, int *comp, int *sizes)
 		if (!g->cost[c] || comp[c] >= 0)
 			continue;
 		int head = 0, tail = 0;
-		todo[tail++] = c;
+		queue[tail++] = c;
 		comp[c] = k;
 		sizes[k] = 0;
 		while (head < tail) {
-			const int u = todo[head++];
+			const int u = queue[head++];
 			sizes[k]++;
 			struct grid_step s[GRID_MAX_NEIGHBOURS];
 			const int m = grid_neighbours(g, u, cc, s);
 			for (int i = 0; i < m; i++)
 				if (comp[s[i].cell] < 0) {
 					comp[s[i].cell] = k;
-					todo[tail++] = s[i].cell;
+					queue[tail++] = s[i].cell;
 				}
 		}
 		k++;
 	}
-	free(todo);
+	free(queue);
 	return k;
 }
 
