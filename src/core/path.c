@@ -2763,13 +2763,16 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			int near_end = start;
 			long near_ex = 0;
 			/* Without a budget: the same answer by fallback_one, faster. */
-			if (opt->budget <= 0 && fallback_one(ctx, &s, opt->regions, &near_end, &near_ex)) {
-				build_result(ctx, start, goal, near_end, true, PATH_FOUND, expanded + near_ex, penalty,
-					     opt->extra, out);
-				return out->status;
+			if (opt->budget <= 0) {
+				if (fallback_one(ctx, &s, opt->regions, &near_end, &near_ex)) {
+					build_result(ctx, start, goal, near_end, true, PATH_FOUND, expanded + near_ex,
+						     penalty, opt->extra, out);
+					return out->status;
+				}
+				new_generation(ctx);
+				near_end = start;
+				near_ex = 0;
 			}
-			new_generation(ctx);
-			near_ex = 0;
 			const enum path_status nst = fallback_near(ctx, &s, opt->regions, &near_end, &near_ex);
 			expanded += near_ex;
 			if (nst == PATH_FOUND) {
