@@ -2448,7 +2448,6 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 			const int x = pq_cell(queue_pop(ctx));
 			const int xy = x / w, xx = x - xy * w;
 			const int64_t dx = (int64_t)gw[x];
-			expanded++;
 			for (int i = 0; i < dirs; i++) {
 				const int nx = xx + grid_nb_dx(topo, xy, i), ny = xy + grid_nb_dy(topo, i);
 				if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
@@ -2543,8 +2542,10 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 	s0.tg = &tg;
 	int e0 = s->start;
 	long ex0 = 0;
-	(void)astar(ctx, &s0, &e0, &ex0);
-	expanded += ex0;
+	/* counted as fallback_near counts: not the pop that stopped it, but
+	 * the goal's pop when it is blocked (layer 1's pops below) */
+	const enum path_status st0 = astar(ctx, &s0, &e0, &ex0);
+	expanded += ex0 - (st0 == PATH_FOUND) + wall;
 	gen = ctx->gen; /* astar() may have begun again in a new one */
 	if (ctx->no_memory)
 		return false;
