@@ -2527,6 +2527,8 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 			}
 		}
 	}
+	if (nt == 0)
+		return false;
 	qsort(ctx->one_t, (size_t)nt, sizeof *ctx->one_t, target_cmp);
 	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell, .bound = UINT64_MAX,
 			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell) };
