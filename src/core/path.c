@@ -931,7 +931,8 @@ static inline qkey open_env_key(const void *env, int cell)
 
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
-static inline bool ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
+static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
+							      const struct search *s, int r)
 {
 	/* Room first: the chunks ever taken bound every slot's cells, and
 	 * the expansion under way (ring_flush) may push 8 more after them. */
