@@ -138,20 +138,42 @@ static inline void gd_set(uint64_t *gw, int c, double d) { memcpy(&gw[c], &d, si
 typedef pq_key qkey;
 
 /*
- * Plain A*'s word: gw = (0x8000 | gen) << 48 | (PK_LOW - g), for g below
- * 2^48.  Then "new cell, or a cost below its g" is one unsigned compare,
- * pk(gen, ng) > gw: a word of this query compares as PK_LOW - g, and any
- * other is smaller in its top half, since older plain words hold an older
- * (smaller) generation and the other searches' g and the floods'
- * non-negative doubles stay below 2^63 (top bit clear).  The generation
- * therefore stays below 0x8000 (new_generation).
+ * Plain A*'s word: gw = code << 48 | (PK_LOW - g), for g below 2^48, where
+ * code is the query's own 16-bit code (not its generation).  Then "new
+ * cell, or a cost below its g" is one compare, pk(code, ng) > gw: a word of
+ * this query compares as PK_LOW - g, and every other word must compare
+ * below every word of this query.  The codes come in two classes that take
+ * turns, a phase each (new_generation):
+ * - unsigned phases: codes 0x8000..0xffff, compared unsigned.  Every other
+ *   search's word is below 2^63 (fixed-point g below 2^61, a flood's
+ *   non-negative double), and so is every word of a signed phase;
+ * - signed phases: codes PK_S_FIRST..0x7fff, compared as int64_t (the same
+ *   compare instruction with another condition).  Every word of an
+ *   unsigned phase is negative then, and the other searches' words stay
+ *   below PK_S_FIRST << 48 (fixed-point g below 2^61; a flood's distance is
+ *   at most n * (255 sqrt 2 + 65535) < 2^48, a double below 2^65).
+ * Within a phase the codes only grow, so an older word of the same phase
+ * is smaller.  A word of the phase before last would not be: the phase in
+ * between sweeps every record once (the sweep, new_generation), so none is
+ * left when a class comes back.  No query ever clears the whole arrays.
  */
 #define PK_LOW ((UINT64_C(1) << 48) - 1)
-#define GEN_LIMIT 0x8000
+#define PK_U_FIRST 0x8000u
+#define PK_U_END 0x10000u
+#define PK_S_FIRST 0x4400u
+#define PK_S_END 0x8000u
+/* A phase lasts at most this many generations, and sweeps every record
+ * once: a record is swept at least once every 2 * PHASE_GENS < 65535
+ * generations, so a 16-bit stamp never meets its value again unswept. */
+#define PHASE_GENS 32000
 
-static inline uint64_t pk_code(uint16_t gen) { return (uint64_t)(GEN_LIMIT | gen) << 48; }
 static inline uint64_t pk(uint64_t code, int64_t g) { return code | (PK_LOW - (uint64_t)g); }
 static inline int64_t pk_g(uint64_t gw) { return (int64_t)(PK_LOW - (gw & PK_LOW)); }
+/* k > w in the phase's order: unsigned, or signed (sgn). */
+static inline bool pk_above(uint64_t k, uint64_t w, bool sgn)
+{
+	return sgn ? (int64_t)k > (int64_t)w : k > w;
+}
 
 struct path_ctx {
 	const struct grid *grid;
@@ -168,9 +190,17 @@ struct path_ctx {
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
-	uint16_t gen;
-	uint64_t packed;       /* plain A*'s code (pk_code) when the last query kept its records
+	uint16_t gen;          /* the records' stamp of this query: never 0, which is a swept record */
+	uint64_t packed;       /* plain A*'s code << 48 when the last query kept its records
 	                          live by that code in the words alone, without stamps; else 0 */
+	/* The phases and the sweep (new_generation) */
+	bool pk_signed;        /* this phase's codes are the signed class */
+	unsigned code_next, code_end; /* this phase's unused codes */
+	int phase_gen;         /* generations begun in this phase */
+	int phase_gens;        /* the most a phase may have: PHASE_GENS (less in tests) */
+	unsigned class_codes;  /* the most codes a phase may use: a class's (less in tests) */
+	int sweep_at;          /* the next record the sweep clears ... */
+	int sweep_left;        /* ... and how many it has still to clear in this phase */
 	int flood_source;      /* -1 when the last query was not a flood */
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
@@ -268,6 +298,12 @@ struct path_ctx *path_create(const struct grid *g)
 		return NULL;
 	}
 	ctx->gen = 0;
+	/* The arrays start cleared: the first phase has nothing to sweep. */
+	ctx->phase_gens = PHASE_GENS;
+	ctx->class_codes = PK_U_END - PK_U_FIRST;
+	ctx->pk_signed = false;
+	ctx->code_next = PK_U_FIRST;
+	ctx->code_end = PK_U_END;
 	ctx->flood_source = -1;
 	ctx->s1 = 1;
 	ctx->s2 = 1;
@@ -394,14 +430,43 @@ void path_prefault(struct path_ctx *ctx)
 	populate(ctx->queue.key, (size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 }
 
-/* A new generation: every record becomes stale at once. */
+/*
+ * A new generation: every record becomes stale at once, by its stamp, or
+ * for plain A*'s words by the code its query takes (next_code).  Each call
+ * also sweeps a slice of the records (clears them: all are stale now), so
+ * that each phase clears every record once; it ends when its generations
+ * or its codes run out, and the slice is what is left over what remains of
+ * either, so the sweep is done by then.  On a 4096x4096 level that is
+ * 8 KiB a query where the whole 268 MB was cleared every 32,767 queries.
+ */
 static void new_generation(struct path_ctx *ctx)
 {
+	if (ctx->phase_gen >= ctx->phase_gens || ctx->code_next >= ctx->code_end) {
+		ctx->pk_signed = !ctx->pk_signed;
+		const unsigned first = ctx->pk_signed ? PK_S_FIRST : PK_U_FIRST;
+		const unsigned end = ctx->pk_signed ? PK_S_END : PK_U_END;
+		ctx->code_next = first;
+		ctx->code_end = end - first < ctx->class_codes ? end : first + ctx->class_codes;
+		ctx->phase_gen = 0;
+		ctx->sweep_at = 0;
+		ctx->sweep_left = ctx->n;
+	}
+	ctx->phase_gen++;
 	ctx->gen++;
-	if (ctx->gen == GEN_LIMIT) {
-		memset(ctx->gw, 0, (size_t)ctx->n * sizeof *ctx->gw);
-		memset(ctx->node, 0, (size_t)ctx->n * sizeof *ctx->node);
+	if (ctx->gen == 0)
 		ctx->gen = 1;
+	if (ctx->sweep_left > 0) {
+		/* generations left in the phase, this one counted, and codes left */
+		long budget = ctx->phase_gens - ctx->phase_gen + 1;
+		if ((long)(ctx->code_end - ctx->code_next) < budget)
+			budget = (long)(ctx->code_end - ctx->code_next);
+		if (budget < 1)
+			budget = 1;
+		const long k = ((long)ctx->sweep_left + budget - 1) / budget;
+		memset(ctx->gw + ctx->sweep_at, 0, (size_t)k * sizeof *ctx->gw);
+		memset(ctx->node + ctx->sweep_at, 0, (size_t)k * sizeof *ctx->node);
+		ctx->sweep_at += (int)k;
+		ctx->sweep_left -= (int)k;
 	}
 	ctx->queue.heap_len = 0;
 	ctx->pending_len = 0;
@@ -411,6 +476,22 @@ static void new_generation(struct path_ctx *ctx)
 	ctx->flood_source = -1;
 	ctx->packed = 0;
 	ctx->no_memory = false;
+}
+
+/* Plain A*'s code for the query under way (one a generation at most: the
+ * phase still has one, or new_generation would have begun the next). */
+static uint64_t next_code(struct path_ctx *ctx)
+{
+	CHECK(ctx->code_next < ctx->code_end);
+	return (uint64_t)ctx->code_next++ << 48;
+}
+
+void path_set_phases(struct path_ctx *ctx, int gens, int codes)
+{
+	if (!ctx)
+		return;
+	ctx->phase_gens = gens >= 1 && gens <= PHASE_GENS ? gens : PHASE_GENS;
+	ctx->class_codes = codes >= 1 ? (unsigned)codes : PK_U_END - PK_U_FIRST;
 }
 
 /* ---- the priority queue: a 4-ary heap with decrease-key, and a tie stack ---- */
@@ -879,7 +960,8 @@ static inline qkey open_env_key(const void *env, int cell)
 
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
-static inline bool ring_drain(struct path_ctx *ctx, struct ring *rg, const struct search *s, int r)
+static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
+							      const struct search *s, int r)
 {
 	/* Room first: the chunks ever taken bound every slot's cells, and
 	 * the expansion under way (ring_flush) may push 8 more after them. */
@@ -1218,7 +1300,7 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 static inline __attribute__((always_inline)) void
 sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, int64_t ug,
 	  const uint8_t *c, bool unit, unsigned m, int dxu, int dyu, uint64_t tie_f, struct node *node,
-	  uint64_t *gw, uint64_t code, int w, const int *off, const int64_t *stepc,
+	  uint64_t *gw, uint64_t code, bool sgn, int w, const int *off, const int64_t *stepc,
 	  const int *sq_dx, const int *sq_dy)
 {
 	const int64_t s1 = s->s1, s2 = s->s2;
@@ -1246,14 +1328,14 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		ksw = ku - (uint64_t)s2 * cb[-1];
 		kse = ku - (uint64_t)s2 * cb[1];
 	}
-	unsigned work = (unsigned)(kse > nb[1]);
-	work = work << 1 | (unsigned)(ksw > nb[-1]);
-	work = work << 1 | (unsigned)(kne > na[1]);
-	work = work << 1 | (unsigned)(knw > na[-1]);
-	work = work << 1 | (unsigned)(ks > nb[0]);
-	work = work << 1 | (unsigned)(ke > nu[1]);
-	work = work << 1 | (unsigned)(kw > nu[-1]);
-	work = work << 1 | (unsigned)(kn > na[0]);
+	unsigned work = (unsigned)pk_above(kse, nb[1], sgn);
+	work = work << 1 | (unsigned)pk_above(ksw, nb[-1], sgn);
+	work = work << 1 | (unsigned)pk_above(kne, na[1], sgn);
+	work = work << 1 | (unsigned)pk_above(knw, na[-1], sgn);
+	work = work << 1 | (unsigned)pk_above(ks, nb[0], sgn);
+	work = work << 1 | (unsigned)pk_above(ke, nu[1], sgn);
+	work = work << 1 | (unsigned)pk_above(kw, nu[-1], sgn);
+	work = work << 1 | (unsigned)pk_above(kn, na[0], sgn);
 	work &= m;
 	while (work) {
 		const int i = __builtin_ctz(work);
@@ -1458,7 +1540,7 @@ static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, st
  */
 static inline __attribute__((always_inline)) enum path_status
 astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,
-	   const bool plain, int *end, long *expanded_out)
+	   const bool plain, const bool sgn, int *end, long *expanded_out)
 {
 	/* A local copy: stores to nodes cannot alias it.  With the constant
 	 * `plain` (plain A*: weight 1, no fallback, budget or extra costs) the
@@ -1498,7 +1580,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	const bool ring = plain && topo == GRID_SQUARE8;
 	/* Plain A*: the top half of this query's words, and the largest g
 	 * from which every step still fits the word's 48 bits. */
-	const uint64_t code = pk_code(gen);
+	const uint64_t code = ring ? next_code(ctx) : 0;
 	const int64_t g_limit = (int64_t)PK_LOW - 255 * s2;
 	node[s.start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
 	gw[s.start] = ring ? pk(code, 0) : 0;
@@ -1613,7 +1695,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
 			if (ring)
-				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gw, code, w, off,
+				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gw, code, sgn, w, off,
 					  stepc, sq_dx, sq_dy);
 			else
 				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gw, gen, off,
@@ -1630,35 +1712,42 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 static enum path_status astar_square4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE4, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE4, false, false, end, ex);
 }
 
 static enum path_status astar_square8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, false, false, end, ex);
 }
 
+/* Plain A* in an unsigned and in a signed phase (new_generation). */
 static enum path_status astar_square8_plain(struct path_ctx *ctx, const struct search *s, int *end,
 					    long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, false, end, ex);
+}
+
+static enum path_status astar_square8_plain_signed(struct path_ctx *ctx, const struct search *s, int *end,
+						   long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE8, true, true, end, ex);
 }
 
 static enum path_status astar_hex(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_HEX, false, end, ex);
+	return astar_loop(ctx, s, GRID_HEX, false, false, end, ex);
 }
 
 /* Diamond maps: their own specialisations (expand_any's diamond rows), so
  * the square and hex loops stay as they were. */
 static enum path_status astar_diamond4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND4, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND4, false, false, end, ex);
 }
 
 static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND8, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, end, ex);
 }
 
 /* Plain A*: weight 1 and nothing else that the general loop must test for. */
@@ -1674,7 +1763,8 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
 		if (plain_search(s)) {
-			const enum path_status st = astar_square8_plain(ctx, s, end, ex);
+			const enum path_status st = ctx->pk_signed ? astar_square8_plain_signed(ctx, s, end, ex)
+								   : astar_square8_plain(ctx, s, end, ex);
 			if (st != PATH_BAD_INPUT || ctx->no_memory)
 				return st;
 			/* A g too large for plain A*'s word: the same search again in

@@ -88,6 +88,14 @@ void path_prefault(struct path_ctx *ctx);
 size_t path_memory(const struct path_ctx *ctx);
 
 /*
+ * For tests: shortens the context's phases (path.c, new_generation) to
+ * at most `gens` generations (queries, and retries within one) and `codes`
+ * plain A* queries, so that a few hundred queries cross many phases and
+ * sweeps.  Answers do not change; 0 or out of range restores the default.
+ */
+void path_set_phases(struct path_ctx *ctx, int gens, int codes);
+
+/*
  * Finds a route from start to goal (cell indices; a fallback goal outside
  * the map is clamped by the caller with grid_clamp).  No allocation.  Ties
  * between equal f go to larger g, always the same way.  Returns status.

@@ -1377,8 +1377,117 @@ static void test_plain_far_buckets(void **state)
 	grid_destroy(g);
 }
 
-/* Past the generation counter's wrap (records cleared once per 32767
- * queries), plain A* between other queries keeps its answer. */
+/* Across phase changes at their default length (a phase lasts at most
+ * 32,000 generations and sweeps every record once: path.c,
+ * new_generation), plain A* between other queries keeps its answer. */
+/* One query's answer, kept to compare a context with a fresh one. */
+struct answer {
+	enum path_status st;
+	int len, end;
+	long expanded;
+	double cost;
+	int cells[4096];
+	bool was[4096];
+	double flood[4096];
+};
+
+/* Query q of a mix on g: plain A*, Dijkstra, weighted, fallback, a budget,
+ * the default (jump points), a flood; into *a. */
+static void mixed_query(struct path_ctx *ctx, const struct grid *g, int q, int start, int goal,
+			struct answer *a)
+{
+	const int n = g->w * g->h;
+	struct path_options opt = path_options_default();
+	memset(a, 0, sizeof *a);
+	const int kind = q % 7;
+	if (kind == 6) {
+		a->expanded = path_flood(ctx, start, NULL, q % 2 == 0, 0.0);
+		for (int i = 0; i < n; i++)
+			a->flood[i] = path_flood_distance(ctx, i);
+		return;
+	}
+	opt.plain_astar = kind == 0 || kind == 1;
+	opt.corner_cutting = kind == 1;
+	if (kind == 2)
+		opt.weight = 0.0;
+	if (kind == 3)
+		opt.weight = 1.5;
+	if (kind == 4)
+		opt.fallback = true;
+	if (kind == 5 && q % 2)
+		opt.budget = 20;
+	struct path_result r;
+	a->st = path_find(ctx, start, goal, &opt, &r);
+	a->len = r.len;
+	a->end = r.end;
+	a->expanded = r.expanded;
+	a->cost = r.cost;
+	if (r.len > 0)
+		memcpy(a->cells, r.cells, (size_t)r.len * sizeof *r.cells);
+	for (int i = 0; i < n; i++)
+		a->was[i] = path_was_expanded(ctx, i);
+}
+
+/*
+ * Phases a few generations long: plain A*'s codes change class and come
+ * back every few queries, and the sweep between must leave no word of
+ * the class's last use.  Every answer of a long-lived context, queries of
+ * every kind mixed, equals a fresh context's: route, cost, expansions,
+ * the cells expanded and the flood's distances.
+ */
+static void test_generation_phases(void **state)
+{
+	(void)state;
+	uint32_t seed = 9191;
+	struct answer *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+	assert_true(a && b);
+	long plain_found = 0;
+	for (int m = 0; m < 12; m++) {
+		const int w = 8 + (int)(rnd(&seed) % 40), h = 8 + (int)(rnd(&seed) % 40);
+		struct grid *g = grid_create(w, h, GRID_SQUARE8);
+		assert_non_null(g);
+		const int n = w * h;
+		for (int i = 0; i < n; i++) {
+			const int r = (int)(rnd(&seed) % 100);
+			const uint8_t c = m % 3 == 0 ? (uint8_t)(1 + rnd(&seed) % 4) : 1;
+			grid_set_cost(g, i, r < 22 ? 0 : c);
+		}
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		/* phases of 1 to 6 generations, of 1 to 3 codes */
+		path_set_phases(ctx, 1 + m % 6, 1 + m % 3);
+		for (int q = 0; q < 400; q++) {
+			/* mostly passable ends; the map itself never changes (the
+			 * context chose its search from it when made) */
+			int start, goal;
+			do {
+				start = (int)(rnd(&seed) % (unsigned)n);
+				goal = (int)(rnd(&seed) % (unsigned)n);
+			} while (q % 5 != 4 && (!g->cost[start] || !g->cost[goal]));
+			mixed_query(ctx, g, q, start, goal, a);
+			struct path_ctx *fresh = path_create(g);
+			assert_non_null(fresh);
+			mixed_query(fresh, g, q, start, goal, b);
+			path_destroy(fresh);
+			assert_int_equal(a->st, b->st);
+			assert_int_equal(a->len, b->len);
+			assert_int_equal(a->end, b->end);
+			assert_true(a->expanded == b->expanded);
+			assert_true(a->cost == b->cost);
+			assert_memory_equal(a->cells, b->cells, (size_t)a->len * sizeof *a->cells);
+			assert_memory_equal(a->was, b->was, (size_t)n * sizeof *a->was);
+			assert_memory_equal(a->flood, b->flood, (size_t)n * sizeof *a->flood);
+			if (q % 7 < 2 && a->st == PATH_FOUND)
+				plain_found++;
+		}
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	free(a);
+	free(b);
+	assert_true(plain_found > 500);
+}
+
 static void test_generation_wrap(void **state)
 {
 	(void)state;
@@ -1607,6 +1716,7 @@ int main(void)
 		cmocka_unit_test(test_plain_maze),
 		cmocka_unit_test(test_plain_far_buckets),
 		cmocka_unit_test(test_generation_wrap),
+		cmocka_unit_test(test_generation_phases),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_prefault),
 		cmocka_unit_test(test_queue_growth),
