@@ -265,8 +265,8 @@ static void test_front_walks_round(void **state)
 /* The front first (rules 8): three goblins attack the player from the
  * west; W at (5,2) waits behind them for the cell (6,1) that leads round
  * the top to the free side, and a file in the corridor of row 1 wants it
- * too: its head F1 (5,1) stands as near as W, and its rearmost goblin
- * (3,1), outside the front's reach, waited longer than W.  Planned by
+ * too: its head F1 (5,1) stands nearer by the front, and its rearmost
+ * goblin (3,1), outside the front's reach, waited longer than W.  Planned by
  * waits alone, the rearmost pulled the file on (priority inheritance)
  * and its head took (6,1), turn after turn; the front's agents are
  * planned first, so W, which waited longer than F1, takes it. */

@@ -652,12 +652,12 @@ static void front_make(struct ai *ai, const struct ai_view *v, struct crowd_plan
  * their order of priority, then the others in theirs (a stable partition
  * of the sorted agents).  The cells round the attackers free up for those
  * that wait there: planned in the order of waits alone, a file in a
- * corridor behind them, whose rearmost monster waited longer (it left a
- * crowded room), pulled its whole length along by priority inheritance
- * and took the cell beside a goblin that waited at the front, turn after
- * turn, though the file had another cell as near; that goblin waited to
- * the end of the game (on the two-corridor level, 29 turns against 28
- * under `detour`; planned front first, 23).
+ * corridor behind them, one of whose goblins farther back had waited
+ * longer, pulled its whole length along by priority inheritance, and its
+ * head, which had waited less and had another step nearer, took the cell
+ * beside a goblin that waited at the front, turn after turn; that goblin
+ * waited to the end of the game (on the two-corridor level, 29 turns
+ * against 28 under `detour`; planned front first, 23).
  */
 static void front_first(const struct ai_view *v, struct crowd_plan *p)
 {
