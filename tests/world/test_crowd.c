@@ -262,6 +262,52 @@ static void test_front_walks_round(void **state)
 	fixture_fini(&f);
 }
 
+/* The front first (rules 8): three goblins attack the player from the
+ * west; W at (5,2) waits behind them for the cell (6,1) that leads round
+ * the top to the free side, and a file in the corridor of row 1 wants it
+ * too: its head F1 (5,1) stands nearer by the front, and its rearmost
+ * goblin (3,1), outside the front's reach, waited longer than W.  Planned by
+ * waits alone, the rearmost pulled the file on (priority inheritance)
+ * and its head took (6,1), turn after turn; the front's agents are
+ * planned first, so W, which waited longer than F1, takes it. */
+static const char front_first_map[] =
+	"###########\n"
+	"#..ggg....#\n"
+	"#####gg...#\n"
+	"#.....g@..#\n"
+	"#.....g...#\n"
+	"#.........#\n"
+	"##########>";
+
+static void test_front_planned_first(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", front_first_map, 1);
+	g->ai.share = AI_SHARE_ALWAYS;
+	g->player.hp = 100000;
+	kind(g, "goblin")->damage = 0;
+	assert_int_equal(g->n_monsters, 7);
+	struct monster *rear = game_monster_at(g, 3, 1), *head = game_monster_at(g, 5, 1), *w = game_monster_at(g, 5, 2);
+	assert_non_null(rear);
+	assert_non_null(head);
+	assert_non_null(w);
+	for (int i = 0; i < g->n_monsters; i++)
+		ai_mind_alert(&g->monsters[i].mind, g->monsters[i].kind, g->player.x, g->player.y, g->turn);
+	rear->mind.waited = 5;
+	w->mind.waited = 1;
+	act_wait(g);
+	assert_int_equal(w->x, 6); /* W took the way round */
+	assert_int_equal(w->y, 1);
+	assert_int_equal(head->x, 5); /* the file's head waits for it */
+	assert_int_equal(head->y, 1);
+	/* the attackers stayed where they were */
+	assert_non_null(game_monster_at(g, 6, 2));
+	assert_non_null(game_monster_at(g, 6, 3));
+	assert_non_null(game_monster_at(g, 6, 4));
+	fixture_fini(&f);
+}
+
 /* Two corridors from a room of 20 goblins to the player's room, the lower
  * one 4 steps longer (a dip through row 6). */
 static const char lopsided_map[] =
@@ -319,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_hunters_never_trade),
 		cmocka_unit_test(test_longest_waiter_first),
 		cmocka_unit_test(test_front_walks_round),
+		cmocka_unit_test(test_front_planned_first),
 		cmocka_unit_test(test_congestion_splits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

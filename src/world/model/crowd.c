@@ -21,7 +21,8 @@
  * Since rules version 6 the steps of a turn are planned once, for every
  * hunter of the goal with another monster beside it, in order of
  * priority rather than in the order they act (plan_make below): the
- * monster that waited longest gets the cell that frees up.
+ * monster that waited longest gets the cell that frees up; since rules
+ * version 8 those the front reaches (front_make) come first.
  *
  * It reads the game through the view and writes only the acting monster's
  * mind and struct ai's scratch (the pushes of this decision, this turn's
@@ -222,7 +223,8 @@ static bool make_room(struct ai *ai, const struct ai_view *v, struct flood_ctx *
  * the first decision of a turn for a goal, every hunter of that goal that
  * will act this turn (an agent) is given its step in order of priority
  * (most waited actions first, then nearest the goal, then the lower
- * index: agents_sort), so the monster that waited longest gets the cell that frees up,
+ * index: agents_sort; those the front reaches first: front_first), so the
+ * monster that waited longest gets the cell that frees up,
  * and one whose way is held by an agent not yet planned makes that one
  * plan first (inheriting its priority), down a chain, as the local rule
  * does.  An agent is given a strictly nearer cell, or, pushed aside by
@@ -645,6 +647,31 @@ static void front_make(struct ai *ai, const struct ai_view *v, struct crowd_plan
 	p->front_on = true;
 }
 
+/*
+ * The agents the front reaches are planned first (rules version 8), in
+ * their order of priority, then the others in theirs (a stable partition
+ * of the sorted agents).  The cells round the attackers free up for those
+ * that wait there: planned in the order of waits alone, a file in a
+ * corridor behind them, one of whose goblins farther back had waited
+ * longer, pulled its whole length along by priority inheritance, and its
+ * head, which had waited less and had another step nearer, took the cell
+ * beside a goblin that waited at the front, turn after turn; that goblin
+ * waited to the end of the game (on the two-corridor level, 29 turns
+ * against 28 under `detour`; planned front first, 23).
+ */
+static void front_first(const struct ai_view *v, struct crowd_plan *p)
+{
+	int k = 0, rest = 0;
+	for (int j = 0; j < p->n; j++) {
+		struct crowd_agent ag = p->agents[j];
+		if (!isinf(mind_field_dist(&p->front, v->grid, p->from[ag.i])))
+			p->agents[k++] = ag;
+		else
+			p->tmp[rest++] = ag;
+	}
+	memcpy(p->agents + k, p->tmp, (size_t)rest * sizeof *p->agents);
+}
+
 /* Makes the turn's plan toward `goal` over field fl, once per turn. */
 static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct flood_ctx *fl)
 {
@@ -700,6 +727,8 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 	if (p->n > 0 && cong_w > 0)
 		cong_make(ai, v, p, goal, cong_w);
 	agents_sort(p->agents, p->tmp, p->n);
+	if (p->front_on)
+		front_first(v, p);
 	for (int k = 0; k < p->n; k++)
 		if (p->to[p->agents[k].i] == -2)
 			plan_agent(ai, v, p, fl, p->agents[k].i, -1, -1, 0.0, 0);

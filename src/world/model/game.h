@@ -112,9 +112,12 @@ enum travel_mode {
  * hex and diamond levels of at least 4,096 passable cells whose walls make
  * few forced turns, with next to no terrain, search by jump points
  * (path.c's chooser, docs/core.md), which among equally short routes may
- * pick another than plain A*'s.
+ * pick another than plain A*'s;
+ * 8: the crowd's front first (crowd.c: the hunters the front reaches are
+ * planned before the others, so a file pulled on from behind no longer
+ * takes the way round from one that waits beside the attackers).
  */
-#define GAME_RULES 7
+#define GAME_RULES 8
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
