@@ -23,6 +23,8 @@
  */
 #include "game_internal.h"
 
+#include "bigmem.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,22 +291,22 @@ bool game_level_load(struct game *g, int depth)
 	if (!g->grid)
 		return false;
 	size_t n = (size_t)lv->w * (size_t)lv->h;
-	g->tiles = malloc(n);
+	g->tiles = big_malloc(n);
 	g->open = calloc(n, 1);
 	g->items = calloc(n, 1);
 	g->item_qty = calloc(n, 1);
 	g->hazard = calloc(n, 1);
 	g->visible = calloc(n, 1);
 	g->remembered = calloc(n, 1);
-	g->known = malloc(n);
-	g->opaque = malloc(n);
-	g->occupant = malloc(n * sizeof *g->occupant);
+	g->known = big_malloc(n);
+	g->opaque = big_malloc(n);
+	g->occupant = big_malloc(n * sizeof *g->occupant);
 	/* room for the level's own monsters, breeders' buds and the wandering ones that may arrive */
 	g->monster_cap = monster_capacity(g, lv) + g->bestiary.rules.arrival_max;
 	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
 	g->monster_dist = calloc((size_t)g->monster_cap + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)g->monster_cap + 1, 1);
-	g->scent = malloc(n * sizeof *g->scent);
+	g->scent = big_malloc(n * sizeof *g->scent);
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
 	g->reach.ctx = NULL; /* made by the first travel preview or plan (game_travel.c) */
@@ -746,10 +748,29 @@ void game_tile_set(struct game *g, int cell, enum tile t)
 
 bool game_grid_from_tiles(struct game *g)
 {
-	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	for (size_t c = 0; c < n; c++)
-		grid_set_cost(g->grid, (int)c, game_cell_cost(g, (int)c));
-	return ai_level_refresh(&g->ai, g->grid);
+	/* Most cells of a loaded state are as the level began, which the grid
+	 * and the AI's regions (labelled from it) already hold: only a cell
+	 * whose cost differs is set, and the regions are labelled again only
+	 * when one opened or closed.  A cost of game_cell_cost, with the
+	 * tiles' costs looked up once. */
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	int base[TILE_COUNT];
+	for (int t = 0; t < TILE_COUNT; t++)
+		base[t] = tile_info((enum tile)t)->cost;
+	const uint8_t *now = g->grid->cost;
+	bool passable_changed = false;
+	for (size_t c = 0; c < n; c++) {
+		const uint8_t t = g->tiles[c];
+		int v = t < TILE_COUNT ? base[t] : tile_info((enum tile)t)->cost;
+		if (v > 0 && g->hazard)
+			v += g->hazard[c];
+		const uint8_t cost = (uint8_t)(v > 255 ? 255 : v);
+		if (cost != now[c]) {
+			passable_changed |= (cost == 0) != (now[c] == 0);
+			grid_set_cost(g->grid, (int)c, cost);
+		}
+	}
+	return ai_level_refresh(&g->ai, g->grid, passable_changed);
 }
 
 /*

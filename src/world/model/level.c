@@ -8,6 +8,9 @@
  */
 #include "level.h"
 
+#include "bigmem.h"
+#include "region.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -741,7 +744,7 @@ static struct level *build_level(struct parser *p, const struct header *h, const
 	lv->h = height;
 	lv->map_line = rows[0].line;
 	lv->player_x = lv->player_y = -1;
-	lv->tiles = calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
+	lv->tiles = big_calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
 	if (!lv->tiles) {
 		p->oom = true;
 		return lv;
@@ -1052,8 +1055,17 @@ void level_cell_position(const struct level *lv, int x, int y, int *line, int *c
 	*col = (grid_is_staggered(lv->topo) ? 2 * x + (y & 1) : x) + 1;
 }
 
-/* Labels the connected passable cells of g; out[i] = region or -1. */
+/* Labels the connected passable cells of g; out[i] = region or -1.  The
+ * regions are numbered in the order of their first cells, as the flood
+ * below (level_grid_regions_flood, kept for the tests) numbers them; the
+ * scan of region.c labels a row's runs of open cells at once and needs no
+ * stack (a 4096x4096 level: 64 MiB less, and several times faster). */
 int level_grid_regions(const struct grid *g, int *out)
+{
+	return (int)region_label(g, g->cost, false, out);
+}
+
+int level_grid_regions_flood(const struct grid *g, int *out)
 {
 	int cells = g->w * g->h;
 	int *stack = malloc((size_t)cells * sizeof *stack);

@@ -15,6 +15,8 @@
 #endif
 #include "savefile.h"
 
+#include "bigmem.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -362,7 +364,7 @@ char *savefile_read(const char *path, size_t max, size_t *len, char *err, size_t
 		return NULL;
 	}
 	size_t size = (size_t)st.st_size;
-	char *buf = malloc(size + 1);
+	char *buf = big_malloc(size + 1);
 	if (!buf) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		close(fd);
