@@ -130,10 +130,10 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 {
 	size_t n = (size_t)grid->w * (size_t)grid->h;
 	ai->path = path;
-	ai->crowd = calloc(n, sizeof *ai->crowd);
+	ai->crowd = big_calloc(n, sizeof *ai->crowd); /* the crowd's costs touch every block */
 	ai->region = big_malloc(n * sizeof *ai->region); /* written whole below */
 	ai->solid = big_malloc(n);
-	ai->route_cells = malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
+	ai->route_cells = big_malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
 	ai->flood = flood_create(grid);
 	ai->ranged = ranged_map_create(grid);
 	ai->crowd_value = 0;

@@ -293,8 +293,8 @@ bool game_level_load(struct game *g, int depth)
 	size_t n = (size_t)lv->w * (size_t)lv->h;
 	g->tiles = big_malloc(n);
 	g->open = calloc(n, 1);
-	g->items = calloc(n, 1);
-	g->item_qty = calloc(n, 1);
+	g->items = big_calloc(n, 1); /* the level's items lie all over it */
+	g->item_qty = big_calloc(n, 1);
 	g->hazard = calloc(n, 1);
 	g->visible = calloc(n, 1);
 	g->remembered = calloc(n, 1);
@@ -303,7 +303,7 @@ bool game_level_load(struct game *g, int depth)
 	g->occupant = big_malloc(n * sizeof *g->occupant);
 	/* room for the level's own monsters, breeders' buds and the wandering ones that may arrive */
 	g->monster_cap = monster_capacity(g, lv) + g->bestiary.rules.arrival_max;
-	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
+	g->monsters = big_calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
 	g->monster_dist = calloc((size_t)g->monster_cap + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)g->monster_cap + 1, 1);
 	g->scent = big_malloc(n * sizeof *g->scent);
