@@ -452,6 +452,8 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 			game_destroy(g);
 			double t0 = clock_cpu_us();
 			g = game_create(levels, 1, b, a->seed + (uint64_t)games++);
+			if (g)
+				game_prefault(g); /* as the play screen does */
 			setup_us += clock_cpu_us() - t0;
 			if (!g) {
 				fprintf(stderr, "astray: out of memory\n");

@@ -46,6 +46,7 @@ int ui_bench_keys(struct game *g, int n, const char *script, const struct ui_hoo
 	struct ui u;
 	struct ui_options opt = { .mouse = false, .step_delay_ms = 0, .hooks = hooks };
 	ui_init(&u, g, &opt);
+	game_prefault(g); /* as the play screen does after its first frame: not in the samples */
 	ui_screen_modes();
 	u.colour = ui_palette_init();
 	ui_draw(&u);

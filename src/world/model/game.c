@@ -281,6 +281,14 @@ static int monster_capacity(const struct game *g, const struct level *lv)
 }
 
 /* Loads levels[depth] into the play state; false on no memory. */
+/* The click fallback's labels of known[] as it is now (game_travel.c). */
+static void reach_labels_make(struct game *g)
+{
+	g->reach.labels = region_create_over(g->grid, g->known, false);
+	g->reach.labels_ok = g->reach.labels != NULL;
+	g->reach.labels_version = g->known_version;
+}
+
 bool game_level_load(struct game *g, int depth)
 {
 	level_state_free(g);
@@ -318,8 +326,11 @@ bool game_level_load(struct game *g, int depth)
 		return false;
 	/* Every travel preview and click plans on g->path, and one into
 	 * unexplored space crosses rows of the context no search has touched
-	 * yet: on a 4096x4096 level their page faults took up to 60 ms. */
-	path_prefault(g->path);
+	 * yet: on a 4096x4096 level their page faults took up to 60 ms.  Only
+	 * for a person (game_prefault): a resume or a replay would spend
+	 * 285 MB of first touches there before its first frame. */
+	if (g->prefault)
+		path_prefault(g->path);
 	for (int m = 0; m < GAME_MAPS; m++)
 		if (!cellmark_init(&g->marks[m], n))
 			return false;
@@ -331,11 +342,14 @@ bool game_level_load(struct game *g, int depth)
 	memset(g->known, 1, n); /* never seen: assumed open floor */
 	/* The click fallback's labels of known[] (game_travel.c), made now
 	 * rather than at the first click: on 4096x4096 their 64 MiB take a
-	 * few hundred ms of first touches.  Without them (no memory) the
-	 * first plan tries again. */
-	g->reach.labels = region_create_over(g->grid, g->known, false);
-	g->reach.labels_ok = g->reach.labels != NULL;
-	g->reach.labels_version = g->known_version;
+	 * few hundred ms of first touches.  Only for a person (game_prefault
+	 * makes them for a game loaded before): else, and without memory,
+	 * the first plan makes them (the same labels: a plan makes them
+	 * current from known[] alone). */
+	g->reach.labels = NULL;
+	g->reach.labels_ok = false;
+	if (g->prefault)
+		reach_labels_make(g);
 	memcpy(g->tiles, lv->tiles, n);
 	for (size_t i = 0; i < n; i++) {
 		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
@@ -422,6 +436,16 @@ static void describe_level(struct game *g)
 			game_message_add(g, "%.*s", (int)take, d + at);
 		at += take;
 	}
+}
+
+void game_prefault(struct game *g)
+{
+	if (g->prefault)
+		return;
+	g->prefault = true;
+	path_prefault(g->path);
+	if (!g->reach.labels)
+		reach_labels_make(g);
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,
@@ -759,7 +783,19 @@ bool game_grid_from_tiles(struct game *g)
 		base[t] = tile_info((enum tile)t)->cost;
 	const uint8_t *now = g->grid->cost;
 	bool passable_changed = false;
+	/* a block of the level's own tiles and no caltrops has the costs the
+	 * grid was made with (level_grid; a loaded state lies on a fresh
+	 * level): two memcmps skip it */
+	const uint8_t *start = game_level(g)->tiles;
+	static const uint8_t none[CELLMARK_BLOCK];
 	for (size_t c = 0; c < n; c++) {
+		if ((c & (CELLMARK_BLOCK - 1)) == 0) {
+			const size_t len = n - c < CELLMARK_BLOCK ? n - c : CELLMARK_BLOCK;
+			if (memcmp(g->tiles + c, start + c, len) == 0 && (!g->hazard || memcmp(g->hazard + c, none, len) == 0)) {
+				c += len - 1;
+				continue;
+			}
+		}
 		const uint8_t t = g->tiles[c];
 		int v = t < TILE_COUNT ? base[t] : tile_info((enum tile)t)->cost;
 		if (v > 0 && g->hazard)

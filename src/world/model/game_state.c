@@ -992,6 +992,9 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 		snprintf(err, errlen, "out of memory loading level %d", depth + 1);
 		return false;
 	}
+	/* from here the level is written (the blocks laid, the grid's costs
+	 * from them): a load that fails leaves it to be made again */
+	g->level_fresh = false;
 	state_sizes(&io, g);
 	if (io.bad) {
 		snprintf(err, errlen, "the level's size or its monsters differ from the campaign's");

@@ -1044,8 +1044,16 @@ struct grid *level_grid(const struct level *lv)
 	if (!g)
 		return NULL;
 	size_t cells = (size_t)lv->w * (size_t)lv->h;
-	for (size_t i = 0; i < cells; i++)
-		grid_set_cost(g, i, tile_info((enum tile)lv->tiles[i])->cost);
+	/* a new grid is all blocked: only the open cells are set */
+	uint8_t cost[TILE_COUNT];
+	for (int t = 0; t < TILE_COUNT; t++)
+		cost[t] = tile_info((enum tile)t)->cost;
+	for (size_t i = 0; i < cells; i++) {
+		const uint8_t t = lv->tiles[i];
+		const uint8_t c = t < TILE_COUNT ? cost[t] : tile_info((enum tile)t)->cost;
+		if (c)
+			grid_set_cost(g, (int)i, c);
+	}
 	return g;
 }
 
