@@ -113,8 +113,8 @@ static const struct opt play_opts[] = {
 	  .help = "measure the CPU time of N key presses on an 80x24 screen; with --record FILE, saving as "
 		  "play saves, snapshots included" },
 	{ .name = "bench-script", .kind = OPT_STRING, .offset = ARG(bench_script), .metavar = "KEYS",
-	  .help = "with --bench-keys, press these keys in turn (again from the first when they run out; "
-		  "default hhll.kj), e.g. oooooR> to explore, rest and travel" },
+	  .help = "with --bench-keys, press these keys in turn, from the first again when they run out; "
+		  "default hhll.kj; oooooR> explores, rests and travels" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 };
