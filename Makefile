@@ -121,7 +121,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-resume-big bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -361,6 +361,12 @@ run:
 # of the new program against OLD's full replay (tools/bench-resume).
 bench-resume: build/astray build/san/tests/world/test_journal
 	tools/bench-resume $(OLD)
+
+# Resuming a game on the 4096x4096 level, after a quit and (with OLD)
+# after a kill: CPU time of OLD's and the new program's resume,
+# interleaved (tools/bench-resume-big).
+bench-resume-big: build/astray
+	tools/bench-resume-big $(OLD)
 
 # The crowd rules side by side (docs/ai.md, "Crowds: priority passing"):
 # rules.crowd=detour against pass on the same seeds, paired intervals of

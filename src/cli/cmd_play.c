@@ -57,6 +57,7 @@ struct play_args {
 	int delay_ms;
 	int map_monsters;        /* monsters placed on a Moving AI .map */
 	int bench_keys;          /* > 0: measure key presses instead of playing */
+	const char *bench_script; /* the keys --bench-keys presses in turn (NULL: to and fro) */
 	int bench_preview;       /* > 0: measure travel previews instead of playing */
 	bool dungeon;            /* --dungeon: generated levels instead of files */
 	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
@@ -111,6 +112,9 @@ static const struct opt play_opts[] = {
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen; with --record FILE, saving as "
 		  "play saves, snapshots included" },
+	{ .name = "bench-script", .kind = OPT_STRING, .offset = ARG(bench_script), .metavar = "KEYS",
+	  .help = "with --bench-keys, press these keys in turn, from the first again when they run out; "
+		  "default hhll.kj; oooooR> explores, rests and travels" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 };
@@ -354,8 +358,8 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 			}
 			play_save_hooks(&s, &hooks);
 		}
-		int got = ui_bench_keys(g, a->bench_keys - have, a->record ? &hooks : NULL, samples + have, err,
-					sizeof err);
+		int got = ui_bench_keys(g, a->bench_keys - have, a->bench_script, a->record ? &hooks : NULL,
+					samples + have, err, sizeof err);
 		if (s.j) {
 			if (hooks.stopping)
 				hooks.stopping(hooks.ud, g);
@@ -448,6 +452,8 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 			game_destroy(g);
 			double t0 = clock_cpu_us();
 			g = game_create(levels, 1, b, a->seed + (uint64_t)games++);
+			if (g)
+				game_prefault(g); /* as the play screen does */
 			setup_us += clock_cpu_us() - t0;
 			if (!g) {
 				fprintf(stderr, "astray: out of memory\n");
@@ -746,6 +752,9 @@ static int play_mode(struct play_args *a)
 		return opt_usage_error(&play_command, "--dungeon makes its own levels: give no LEVEL or DIR");
 	if (!a->dungeon && a->dungeon_levels > 0)
 		return opt_usage_error(&play_command, "--depth is the number of levels of --dungeon");
+	if (a->bench_script && (a->bench_keys == 0 || !a->bench_script[0]))
+		return opt_usage_error(&play_command, "--bench-script gives the keys of --bench-keys N: give both, "
+						      "and at least one key");
 	if (a->dungeon) {
 		a->fresh = true; /* asked for a new dungeon: a saved game is filed away, not offered */
 		return play_dungeon(a);

@@ -418,8 +418,11 @@ static void hook_stopping(void *ud, const struct game *g)
 	if (!s->j || s->failed)
 		return;
 	char err[DIAG_ERR_LEN];
-	/* a checksum where the player left, then fsync: the resume is checked to here */
+	/* a checksum where the player left, a snapshot there (the next
+	 * resume replays nothing), then fsync: the resume is checked to here */
 	bool ok = g->over || journal_append_checksum(s->j, g, err, sizeof err);
+	if (ok && s->in_slot)
+		ok = journal_snapshot_at_stop(s->j, g, err, sizeof err);
 	if (ok)
 		ok = journal_sync(s->j, err, sizeof err);
 	if (!ok)

@@ -33,6 +33,7 @@
 #include "flood.h"
 #include "flood_internal.h"
 
+#include "bigmem.h"
 #include "check.h"
 
 #include <math.h>
@@ -109,8 +110,8 @@ struct flood_ctx *flood_create(const struct grid *g)
 		flood_destroy(f);
 		return NULL;
 	}
-	f->moves.bits = malloc((size_t)f->n);
-	f->moves.costs = malloc((size_t)f->n);
+	f->moves.bits = big_malloc((size_t)f->n); /* written whole by moves_refresh */
+	f->moves.costs = big_malloc((size_t)f->n);
 	f->moves.corner_rule = -1;
 	if (!route_create(f) || !f->dist.value || !f->queue.tag || !f->moves.bits ||
 	    !f->moves.costs) {

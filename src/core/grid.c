@@ -7,6 +7,8 @@
  */
 #include "grid.h"
 
+#include "bigmem.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +32,7 @@ struct grid *grid_create(int w, int h, enum grid_topology topo)
 	g->topo = topo;
 	g->row_words = (w + 63) / 64;
 	g->col_words = (h + 63) / 64;
-	g->cost = calloc((size_t)w * (size_t)h, 1);
+	g->cost = big_calloc((size_t)w * (size_t)h, 1);
 	g->rows = calloc((size_t)h * (size_t)g->row_words, sizeof *g->rows);
 	g->cols = calloc((size_t)w * (size_t)g->col_words, sizeof *g->cols);
 	g->bits_of = g->cost;

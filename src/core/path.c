@@ -43,6 +43,7 @@
 
 #include "path.h"
 
+#include "bigmem.h"
 #include "check.h"
 #include "region.h"
 #include "jps_turned.h"
@@ -285,8 +286,8 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->n = (int)n;
 	ctx->key_max = heap_capacity(ctx->n);
 	ctx->queue.cap = ctx->key_max < FIRST_KEYS ? ctx->key_max : FIRST_KEYS;
-	ctx->gw = calloc(n, sizeof *ctx->gw);
-	ctx->node = calloc(n, sizeof *ctx->node);
+	ctx->gw = big_calloc(n, sizeof *ctx->gw);   /* written whole by path_prefault */
+	ctx->node = big_calloc(n, sizeof *ctx->node);
 	ctx->queue.key = malloc((size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 	/* About one byte per cell; on smaller maps as many chunks as with
 	 * chunks of 16 ints (up to RING / 2 more), since every bucket in use

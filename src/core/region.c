@@ -28,6 +28,8 @@
  */
 #include "region.h"
 
+#include "bigmem.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,17 +211,18 @@ static void scan_cells(struct region *r)
 		}
 }
 
-bool region_rebuild(struct region *r)
+/* The scan (runs where the map allows), then dense ids, coded -2 - id: a
+ * cell's parent is an earlier cell and already holds its root's code.  A
+ * root is its set's first cell, so the ids go in the order of each
+ * region's first cell.  Returns the number of ids. */
+static int32_t scan_coded(struct region *r)
 {
 	int32_t *lab = r->label;
 	int lo[2], hi[2];
-	r->rebuilds++;
 	if (runs_apply(r, lo, hi))
 		scan_runs(r, lo, hi);
 	else
 		scan_cells(r);
-	/* Dense ids, coded -2 - id while the scan runs: a cell's parent is an
-	 * earlier cell and already holds its root's code. */
 	int32_t ids = 0;
 	for (int c = 0; c < r->n; c++) {
 		const int32_t p = lab[c];
@@ -227,6 +230,25 @@ bool region_rebuild(struct region *r)
 			continue;
 		lab[c] = p == c ? -2 - ids++ : lab[p];
 	}
+	return ids;
+}
+
+int32_t region_label(const struct grid *g, const uint8_t *cost, bool corner_cutting, int32_t *out)
+{
+	struct region r = { .g = g, .cost = cost, .cc = corner_cutting, .w = g->w, .h = g->h, .n = g->w * g->h,
+			     .conn = conn_rows(g->topo, corner_cutting), .label = out };
+	const int32_t ids = scan_coded(&r);
+	for (int c = 0; c < r.n; c++)
+		if (out[c] <= -2)
+			out[c] = -2 - out[c];
+	return ids;
+}
+
+bool region_rebuild(struct region *r)
+{
+	int32_t *lab = r->label;
+	r->rebuilds++;
+	const int32_t ids = scan_coded(r);
 	if (!reserve(r, ids > 0 ? ids : 1)) {
 		r->stale = true;
 		return false;
@@ -265,7 +287,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->h = g->h;
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
-	r->label = malloc((size_t)r->n * sizeof *r->label);
+	r->label = big_malloc((size_t)r->n * sizeof *r->label);
 	if (!r->label || !region_rebuild(r)) {
 		region_destroy(r);
 		return NULL;

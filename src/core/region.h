@@ -38,6 +38,14 @@ struct region *region_create(const struct grid *g, bool corner_cutting);
 struct region *region_create_over(const struct grid *g, const uint8_t *cost, bool corner_cutting);
 void region_destroy(struct region *r); /* NULL does nothing */
 
+/* One labelling, kept by the caller and never updated: out[c] (w*h of
+ * g's shape) is the region of cell c of `cost`, or -1 for a blocked cell;
+ * the regions are numbered 0, 1, ... in the order of their first cells
+ * (the lowest index of each), as a flood started at each unlabelled cell
+ * in cell order numbers them.  Returns how many there are.  No memory
+ * beyond `out`. */
+int32_t region_label(const struct grid *g, const uint8_t *cost, bool corner_cutting, int32_t *out);
+
 /* Labels every cell again from the array the labels describe. */
 bool region_rebuild(struct region *r);
 

@@ -88,13 +88,14 @@ enum ui_outcome ui_replay_run(struct game *g, const struct action *actions, long
 
 /*
  * The key-press benchmark: an 80x24 curses screen written to /dev/null,
- * `n` key presses (moves to and fro) each resolved and redrawn through the
- * same code as play, with play's hooks (saving) when hooks is not NULL;
- * samples_us[i] receives the CPU microseconds of press i.
+ * `n` key presses each resolved and redrawn through the same code as play:
+ * the keys of `script` in turn, again from its start when it runs out
+ * (NULL or "": moves to and fro), with play's hooks (saving) when hooks
+ * is not NULL; samples_us[i] receives the CPU microseconds of press i.
  * Stops early when the game ends.  Returns the number of samples written,
  * or -1 when no screen could be set up (err says why).
  */
-int ui_bench_keys(struct game *g, int n, const struct ui_hooks *hooks, double *samples_us, char *err,
-		  size_t errlen);
+int ui_bench_keys(struct game *g, int n, const char *script, const struct ui_hooks *hooks, double *samples_us,
+		  char *err, size_t errlen);
 
 #endif

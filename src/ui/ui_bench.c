@@ -13,13 +13,14 @@
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "ui_palette.h"
 #include "ui_screen.h"
 
-int ui_bench_keys(struct game *g, int n, const struct ui_hooks *hooks, double *samples_us, char *err,
-		  size_t errlen)
+int ui_bench_keys(struct game *g, int n, const char *script, const struct ui_hooks *hooks, double *samples_us,
+		  char *err, size_t errlen)
 {
 	static const char *const terms[] = { "xterm-256color", "xterm", "vt100" };
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
@@ -45,14 +46,17 @@ int ui_bench_keys(struct game *g, int n, const struct ui_hooks *hooks, double *s
 	struct ui u;
 	struct ui_options opt = { .mouse = false, .step_delay_ms = 0, .hooks = hooks };
 	ui_init(&u, g, &opt);
+	game_prefault(g); /* as the play screen does after its first frame: not in the samples */
 	ui_screen_modes();
 	u.colour = ui_palette_init();
 	ui_draw(&u);
 	/* to and fro, so the view, the field of view and every chaser change */
 	static const int keys[] = { 'h', 'h', 'l', 'l', '.', 'k', 'j' };
+	const size_t script_len = script ? strlen(script) : 0;
 	int done = 0;
 	for (int i = 0; i < n && !g->over; i++) {
-		int key = keys[i % (int)(sizeof keys / sizeof keys[0])];
+		int key = script_len ? (unsigned char)script[(size_t)i % script_len]
+				     : keys[i % (int)(sizeof keys / sizeof keys[0])];
 		double t0 = clock_cpu_us();
 		u.notice[0] = '\0';
 		ui_key(&u, key);

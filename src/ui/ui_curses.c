@@ -736,6 +736,10 @@ static void ui_loop(struct ui *u)
 			break;
 		}
 		ui_draw(u);
+		/* the first frame is up (a resumed game shows as soon as it is
+		 * rebuilt): now what the first clicks need (once; later levels
+		 * do it as they load) */
+		game_prefault(g);
 		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_screen_too_small() && !u->more;
 		int ch = ui_screen_read(travelling ? u->opt.step_delay_ms : UI_IDLE_TIMEOUT_MS, &u->stale_reads);
 		if (ch == UI_READ_SIGNAL)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "opt.h"
 #include "run_capture.h"
@@ -202,6 +203,39 @@ static void test_binary_usage_errors(void **state)
 	expect("bench --mode=nope x.scen", 2, "--mode wants auto, astar, dijkstra, fallback or jps, not 'nope'");
 }
 
+/* --bench-script: the keys --bench-keys presses, in turn; alone, a usage
+ * error.  The journal of the run holds what the keys did: explore steps
+ * (o) and a rest (R), none of the default moves. */
+static void test_bench_script(void **state)
+{
+	(void)state;
+	expect("play --bench-script oo", 2, "--bench-script gives the keys of --bench-keys N");
+	expect("play --bench-keys 3 --bench-script=", 2, "and at least one key");
+	char path[] = "/tmp/astray-bench-script-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path); /* --record wants a new file */
+	char args[512];
+	snprintf(args, sizeof args,
+		 "play levels/07-the-deep.lvl --seed 1 --bench-keys 12 --bench-script oooR --record %s", path);
+	expect(args, 0, "bench-keys: presses=12");
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char line[512];
+	int explore = 0, rest = 0, moves = 0;
+	while (fgets(line, sizeof line, f)) {
+		explore += strncmp(line, "a e ", 4) == 0;
+		rest += strncmp(line, "a r ", 4) == 0;
+		moves += strncmp(line, "a m ", 4) == 0;
+	}
+	fclose(f);
+	unlink(path);
+	assert_int_equal(explore, 9);
+	assert_true(rest <= 3);
+	assert_int_equal(moves, 0);
+}
+
 /* The options section of --help comes from the table: every option the
  * command takes is listed, each on its own line. */
 static void test_help_lists_options(void **state)
@@ -243,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_kinds_and_spellings),  cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_cell),                 cmocka_unit_test(test_binary_usage_errors),
 		cmocka_unit_test(test_help_lists_options),
+		cmocka_unit_test(test_bench_script),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

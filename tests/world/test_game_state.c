@@ -22,6 +22,7 @@
 #include "test_game_fixture.h"
 
 #include "ai_internal.h"
+#include "game_internal.h"
 #include "journal.h"
 #include "textfile.h"
 
@@ -368,6 +369,56 @@ static void test_maps_made_when_first_used(void **state)
 }
 
 /*
+ * A loaded state's grid and AI regions are made from what the state
+ * changed on the level as it began (game_grid_from_tiles): the costs of
+ * every cell as the saved game's (dug rubble, a wall, caltrops), the
+ * passability bits with them, and the regions those of the loaded grid
+ * as the reference flood labels them (a closed cell splits a region
+ * here); with nothing changed, the level's own labels.
+ */
+static void test_grid_and_regions_after_load(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = played(&f);
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	int *ref = malloc(n * sizeof *ref);
+	assert_non_null(ref);
+	for (int k = 0; k < 2; k++) {
+		if (k == 1) {
+			game_tile_set(g, cell(g, 3, 2), TILE_RUBBLE); /* dug */
+			game_tile_set(g, cell(g, 4, 4), TILE_WALL);   /* (4, 3) cut off */
+			g->hazard[cell(g, 7, 1)] = 3;                 /* caltrops */
+			game_maps_written(g);
+			grid_set_cost(g->grid, cell(g, 7, 1), (uint8_t)(g->grid->cost[cell(g, 7, 1)] + 3));
+		}
+		void *bytes = NULL;
+		size_t len = 0;
+		char err[256] = "";
+		assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+		struct game *h = game_create(f.levels, f.n, &f.b, 99);
+		assert_non_null(h);
+		assert_true(game_state_load(h, bytes, len, err, sizeof err));
+		assert_memory_equal(h->grid->cost, g->grid->cost, n);
+		assert_memory_equal(h->grid->rows, g->grid->rows,
+				    (size_t)g->grid->h * (size_t)g->grid->row_words * sizeof *g->grid->rows);
+		assert_memory_equal(h->grid->cols, g->grid->cols,
+				    (size_t)g->grid->w * (size_t)g->grid->col_words * sizeof *g->grid->cols);
+		const int regions = level_grid_regions_flood(h->grid, ref);
+		assert_int_equal(h->ai.regions, regions);
+		assert_memory_equal(h->ai.region, ref, n * sizeof *ref);
+		if (k == 1) {
+			assert_int_equal(h->grid->cost[cell(g, 3, 2)], tile_info(TILE_RUBBLE)->cost);
+			assert_true(ref[cell(g, 4, 3)] >= 0 && ref[cell(g, 4, 3)] != ref[cell(g, 1, 1)]);
+		}
+		free(bytes);
+		game_destroy(h);
+	}
+	free(ref);
+	fixture_fini(&f);
+}
+
+/*
  * The occupant map is not a field (rules 7): it is the monsters' places.
  * A loaded game has the saved one's map cell for cell, made from its
  * monsters; a state whose monsters share a cell, or stand on the player,
@@ -421,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_state_of_other_rules_refused),
 		cmocka_unit_test(test_journal_of_other_rules_refused),
 		cmocka_unit_test(test_large_level_state_is_a_delta),
+		cmocka_unit_test(test_grid_and_regions_after_load),
 		cmocka_unit_test(test_maps_made_when_first_used),
 		cmocka_unit_test(test_occupants_made_from_the_monsters),
 	};

@@ -753,6 +753,58 @@ static long resume_play(struct session *s, const char *path, int every, long mor
 	return from;
 }
 
+/* Leaving keeps a snapshot where the player left (journal_snapshot_at_stop,
+ * after the quit's checksum): the next resume replays nothing.  None when
+ * the newest snapshot is already there, none without snapshots. */
+static void test_snapshot_at_stop(void **state)
+{
+	(void)state;
+	char dir[64], path[128], snap[160], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	snprintf(snap, sizeof snap, "%s.snap", path);
+	struct session s;
+	session_open(&s, campaign, N_CAMPAIGN, harmless, 7, 52);
+	s.avoid_exits = true; /* no level change: those write snapshots of their own */
+	struct journal_setup st = session_setup(&s, NULL);
+	struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 100);
+	assert_true(session_play(&s, j, 150, err, sizeof err));
+	long before = snap_action(snap);
+	assert_true(before >= 100 && before < 150); /* the last one, some actions back */
+	assert_true(journal_append_checksum(j, s.g, err, sizeof err)); /* as quitting does */
+	assert_true(journal_snapshot_at_stop(j, s.g, err, sizeof err));
+	assert_null(journal_snapshot_problem(j));
+	assert_int_equal(snap_action(snap), 150);
+	/* again at the same place: the file stays as it is */
+	struct stat a, b;
+	assert_int_equal(stat(snap, &a), 0);
+	assert_true(journal_snapshot_at_stop(j, s.g, err, sizeof err));
+	assert_int_equal(stat(snap, &b), 0);
+	assert_true(a.st_ino == b.st_ino && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec);
+	assert_true(journal_close(j, err, sizeof err));
+	/* the resume starts there, in the live game's state */
+	assert_int_equal(resume_check(&s, path, NULL), 150);
+	session_close(&s);
+
+	/* without snapshots (a --record file): none is written */
+	unlink(snap);
+	unlink(path);
+	session_open(&s, campaign, N_CAMPAIGN, harmless, 7, 53);
+	s.avoid_exits = true;
+	st = session_setup(&s, NULL);
+	j = journal_create(path, &st, s.g, err, sizeof err);
+	assert_non_null(j);
+	assert_true(session_play(&s, j, 40, err, sizeof err));
+	assert_true(journal_append_checksum(j, s.g, err, sizeof err));
+	assert_true(journal_snapshot_at_stop(j, s.g, err, sizeof err));
+	assert_false(exists(snap));
+	assert_true(journal_close(j, err, sizeof err));
+	session_close(&s);
+	remove_dir(dir);
+}
+
 /* A resume that replayed the whole journal (no snapshot, or a bad one)
  * keeps a snapshot at once, or with the next action when the journal ends
  * with actions; one that started from a recent snapshot writes none, and
@@ -1754,6 +1806,7 @@ int main(void)
 		cmocka_unit_test(test_state_damage),
 		cmocka_unit_test(test_snapshot_resume),
 		cmocka_unit_test(test_snapshot_after_full_replay),
+		cmocka_unit_test(test_snapshot_at_stop),
 		cmocka_unit_test(test_scored_record),
 		cmocka_unit_test(test_resume_is_never_stopping),
 		cmocka_unit_test(test_resume_after_torn_write),

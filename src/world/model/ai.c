@@ -53,6 +53,7 @@
  * AI_SHARE_CELLS), never on time.
  */
 #include "ai_internal.h"
+#include "bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,10 +130,10 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 {
 	size_t n = (size_t)grid->w * (size_t)grid->h;
 	ai->path = path;
-	ai->crowd = calloc(n, sizeof *ai->crowd);
-	ai->region = malloc(n * sizeof *ai->region);
-	ai->solid = malloc(n);
-	ai->route_cells = malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
+	ai->crowd = big_calloc(n, sizeof *ai->crowd); /* the crowd's costs touch every block */
+	ai->region = big_malloc(n * sizeof *ai->region); /* written whole below */
+	ai->solid = big_malloc(n);
+	ai->route_cells = big_malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
 	ai->flood = flood_create(grid);
 	ai->ranged = ranged_map_create(grid);
 	ai->crowd_value = 0;
@@ -168,7 +169,7 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);
 	ai->tried = calloc((size_t)max_monsters + 1, sizeof *ai->tried);
 	ai->want = calloc(n, sizeof *ai->want);
-	ai->want_turn = malloc(n * sizeof *ai->want_turn);
+	ai->want_turn = big_malloc(n * sizeof *ai->want_turn);
 	ai->cplan = crowd_plan_create((int)n, max_monsters);
 	ai->push_n = 0;
 	ai->plan_cell = -1;
@@ -272,13 +273,14 @@ void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell)
 	}
 }
 
-bool ai_level_refresh(struct ai *ai, const struct grid *grid)
+bool ai_level_refresh(struct ai *ai, const struct grid *grid, bool passable_changed)
 {
 	ai->flood_goal = -1;
 	ai->near_goal = -1;
 	mind_pack_forget(ai->pack);
 	/* solid[] stays: the cells no one can dig never change */
-	ai->regions = level_grid_regions(grid, ai->region);
+	if (passable_changed)
+		ai->regions = level_grid_regions(grid, ai->region);
 	return ai->regions >= 0;
 }
 

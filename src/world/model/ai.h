@@ -228,10 +228,12 @@ void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell);
 
 /*
  * The grid's costs were put back from a saved state (game_state_load):
- * the region labels are made again from them and the floods dropped
- * before the state's own flood is rebuilt.  False on no memory.
+ * the floods are dropped before the state's own flood is rebuilt, and
+ * the region labels made again from them when `passable_changed` (a
+ * cell opened or closed since they were made: else they still hold).
+ * False on no memory.
  */
-bool ai_level_refresh(struct ai *ai, const struct grid *grid);
+bool ai_level_refresh(struct ai *ai, const struct grid *grid, bool passable_changed);
 
 /* Frees the level's buffers; the policy and the counters stay. */
 void ai_level_fini(struct ai *ai);

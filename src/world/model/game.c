@@ -23,6 +23,8 @@
  */
 #include "game_internal.h"
 
+#include "bigmem.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +281,14 @@ static int monster_capacity(const struct game *g, const struct level *lv)
 }
 
 /* Loads levels[depth] into the play state; false on no memory. */
+/* The click fallback's labels of known[] as it is now (game_travel.c). */
+static void reach_labels_make(struct game *g)
+{
+	g->reach.labels = region_create_over(g->grid, g->known, false);
+	g->reach.labels_ok = g->reach.labels != NULL;
+	g->reach.labels_version = g->known_version;
+}
+
 bool game_level_load(struct game *g, int depth)
 {
 	level_state_free(g);
@@ -289,22 +299,22 @@ bool game_level_load(struct game *g, int depth)
 	if (!g->grid)
 		return false;
 	size_t n = (size_t)lv->w * (size_t)lv->h;
-	g->tiles = malloc(n);
+	g->tiles = big_malloc(n);
 	g->open = calloc(n, 1);
-	g->items = calloc(n, 1);
-	g->item_qty = calloc(n, 1);
+	g->items = big_calloc(n, 1); /* the level's items lie all over it */
+	g->item_qty = big_calloc(n, 1);
 	g->hazard = calloc(n, 1);
 	g->visible = calloc(n, 1);
 	g->remembered = calloc(n, 1);
-	g->known = malloc(n);
-	g->opaque = malloc(n);
-	g->occupant = malloc(n * sizeof *g->occupant);
+	g->known = big_malloc(n);
+	g->opaque = big_malloc(n);
+	g->occupant = big_malloc(n * sizeof *g->occupant);
 	/* room for the level's own monsters, breeders' buds and the wandering ones that may arrive */
 	g->monster_cap = monster_capacity(g, lv) + g->bestiary.rules.arrival_max;
-	g->monsters = calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
+	g->monsters = big_calloc((size_t)g->monster_cap + 1, sizeof *g->monsters);
 	g->monster_dist = calloc((size_t)g->monster_cap + 1, sizeof *g->monster_dist);
 	g->noticed = calloc((size_t)g->monster_cap + 1, 1);
-	g->scent = malloc(n * sizeof *g->scent);
+	g->scent = big_malloc(n * sizeof *g->scent);
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
 	g->reach.ctx = NULL; /* made by the first travel preview or plan (game_travel.c) */
@@ -316,8 +326,11 @@ bool game_level_load(struct game *g, int depth)
 		return false;
 	/* Every travel preview and click plans on g->path, and one into
 	 * unexplored space crosses rows of the context no search has touched
-	 * yet: on a 4096x4096 level their page faults took up to 60 ms. */
-	path_prefault(g->path);
+	 * yet: on a 4096x4096 level their page faults took up to 60 ms.  Only
+	 * for a person (game_prefault): a resume or a replay would spend
+	 * 285 MB of first touches there before its first frame. */
+	if (g->prefault)
+		path_prefault(g->path);
 	for (int m = 0; m < GAME_MAPS; m++)
 		if (!cellmark_init(&g->marks[m], n))
 			return false;
@@ -329,11 +342,14 @@ bool game_level_load(struct game *g, int depth)
 	memset(g->known, 1, n); /* never seen: assumed open floor */
 	/* The click fallback's labels of known[] (game_travel.c), made now
 	 * rather than at the first click: on 4096x4096 their 64 MiB take a
-	 * few hundred ms of first touches.  Without them (no memory) the
-	 * first plan tries again. */
-	g->reach.labels = region_create_over(g->grid, g->known, false);
-	g->reach.labels_ok = g->reach.labels != NULL;
-	g->reach.labels_version = g->known_version;
+	 * few hundred ms of first touches.  Only for a person (game_prefault
+	 * makes them for a game loaded before): else, and without memory,
+	 * the first plan makes them (the same labels: a plan makes them
+	 * current from known[] alone). */
+	g->reach.labels = NULL;
+	g->reach.labels_ok = false;
+	if (g->prefault)
+		reach_labels_make(g);
 	memcpy(g->tiles, lv->tiles, n);
 	for (size_t i = 0; i < n; i++) {
 		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
@@ -420,6 +436,16 @@ static void describe_level(struct game *g)
 			game_message_add(g, "%.*s", (int)take, d + at);
 		at += take;
 	}
+}
+
+void game_prefault(struct game *g)
+{
+	if (g->prefault)
+		return;
+	g->prefault = true;
+	path_prefault(g->path);
+	if (!g->reach.labels)
+		reach_labels_make(g);
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,
@@ -746,10 +772,41 @@ void game_tile_set(struct game *g, int cell, enum tile t)
 
 bool game_grid_from_tiles(struct game *g)
 {
-	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	for (size_t c = 0; c < n; c++)
-		grid_set_cost(g->grid, (int)c, game_cell_cost(g, (int)c));
-	return ai_level_refresh(&g->ai, g->grid);
+	/* Most cells of a loaded state are as the level began, which the grid
+	 * and the AI's regions (labelled from it) already hold: only a cell
+	 * whose cost differs is set, and the regions are labelled again only
+	 * when one opened or closed.  A cost of game_cell_cost, with the
+	 * tiles' costs looked up once. */
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	int base[TILE_COUNT];
+	for (int t = 0; t < TILE_COUNT; t++)
+		base[t] = tile_info((enum tile)t)->cost;
+	const uint8_t *now = g->grid->cost;
+	bool passable_changed = false;
+	/* a block of the level's own tiles and no caltrops has the costs the
+	 * grid was made with (level_grid; a loaded state lies on a fresh
+	 * level): two memcmps skip it */
+	const uint8_t *start = game_level(g)->tiles;
+	static const uint8_t none[CELLMARK_BLOCK];
+	for (size_t c = 0; c < n; c++) {
+		if ((c & (CELLMARK_BLOCK - 1)) == 0) {
+			const size_t len = n - c < CELLMARK_BLOCK ? n - c : CELLMARK_BLOCK;
+			if (memcmp(g->tiles + c, start + c, len) == 0 && (!g->hazard || memcmp(g->hazard + c, none, len) == 0)) {
+				c += len - 1;
+				continue;
+			}
+		}
+		const uint8_t t = g->tiles[c];
+		int v = t < TILE_COUNT ? base[t] : tile_info((enum tile)t)->cost;
+		if (v > 0 && g->hazard)
+			v += g->hazard[c];
+		const uint8_t cost = (uint8_t)(v > 255 ? 255 : v);
+		if (cost != now[c]) {
+			passable_changed |= (cost == 0) != (now[c] == 0);
+			grid_set_cost(g->grid, (int)c, cost);
+		}
+	}
+	return ai_level_refresh(&g->ai, g->grid, passable_changed);
 }
 
 /*

@@ -299,9 +299,21 @@ struct game {
 	 * write of one of these maps marks its cell (game_mark). */
 	struct cellmark marks[GAME_MAPS];
 	bool level_fresh;       /* not state: the level is as game_level_load left it (no action since) */
+	bool prefault;          /* not state: a person plays (game_prefault): every level load makes the
+	                           path context resident */
 	int fov_box[4];         /* not state: x0, y0, x1, y1 of the cells the last field of view may have set
 	                           (x0 > x1: none; x0 < 0: not known, the whole map is cleared) */
 };
+
+/*
+ * A person plays this game: its path context (17 bytes a cell, 285 MB on
+ * 4096x4096) is made resident now and at every later level load, so the
+ * first clicks and preview into unexplored space meet no page faults
+ * (path_prefault).  Games no one waits on (replay, sim, the tests, a
+ * resume until its first frame) do without: their searches touch only
+ * what they reach.  The play screen calls it after its first frame.
+ */
+void game_prefault(struct game *g);
 
 /*
  * Starts a game on levels[0] (borrowed: they must outlive the game) with a

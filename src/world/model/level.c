@@ -8,6 +8,9 @@
  */
 #include "level.h"
 
+#include "bigmem.h"
+#include "region.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -741,7 +744,7 @@ static struct level *build_level(struct parser *p, const struct header *h, const
 	lv->h = height;
 	lv->map_line = rows[0].line;
 	lv->player_x = lv->player_y = -1;
-	lv->tiles = calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
+	lv->tiles = big_calloc((size_t)width * (size_t)height, 1); /* TILE_VOID is 0 */
 	if (!lv->tiles) {
 		p->oom = true;
 		return lv;
@@ -1041,8 +1044,16 @@ struct grid *level_grid(const struct level *lv)
 	if (!g)
 		return NULL;
 	size_t cells = (size_t)lv->w * (size_t)lv->h;
-	for (size_t i = 0; i < cells; i++)
-		grid_set_cost(g, i, tile_info((enum tile)lv->tiles[i])->cost);
+	/* a new grid is all blocked: only the open cells are set */
+	uint8_t cost[TILE_COUNT];
+	for (int t = 0; t < TILE_COUNT; t++)
+		cost[t] = tile_info((enum tile)t)->cost;
+	for (size_t i = 0; i < cells; i++) {
+		const uint8_t t = lv->tiles[i];
+		const uint8_t c = t < TILE_COUNT ? cost[t] : tile_info((enum tile)t)->cost;
+		if (c)
+			grid_set_cost(g, (int)i, c);
+	}
 	return g;
 }
 
@@ -1052,8 +1063,17 @@ void level_cell_position(const struct level *lv, int x, int y, int *line, int *c
 	*col = (grid_is_staggered(lv->topo) ? 2 * x + (y & 1) : x) + 1;
 }
 
-/* Labels the connected passable cells of g; out[i] = region or -1. */
+/* Labels the connected passable cells of g; out[i] = region or -1.  The
+ * regions are numbered in the order of their first cells, as the flood
+ * below (level_grid_regions_flood, kept for the tests) numbers them; the
+ * scan of region.c labels a row's runs of open cells at once and needs no
+ * stack (a 4096x4096 level: 64 MiB less, and several times faster). */
 int level_grid_regions(const struct grid *g, int *out)
+{
+	return (int)region_label(g, g->cost, false, out);
+}
+
+int level_grid_regions_flood(const struct grid *g, int *out)
 {
 	int cells = g->w * g->h;
 	int *stack = malloc((size_t)cells * sizeof *stack);

@@ -155,6 +155,8 @@ int level_analyse(const struct level *lv, const struct bestiary *b, struct diag_
 int level_regions(const struct level *lv, int *out);
 /* The same labels for a grid made by level_grid (no copy made). */
 int level_grid_regions(const struct grid *g, int *out);
+/* The same labels by a flood from each cell in turn: the reference the tests compare with. */
+int level_grid_regions_flood(const struct grid *g, int *out);
 
 /* Screen size of the map as the game draws it (hex: doubled columns). */
 int level_screen_width(const struct level *lv);

@@ -1442,6 +1442,18 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 	return true;
 }
 
+static bool snapshot_now(struct journal *j, const struct game *g, char *err, size_t errlen);
+
+bool journal_snapshot_at_stop(struct journal *j, const struct game *g, char *err, size_t errlen)
+{
+	if (j->failed)
+		return failed(j, err, errlen);
+	if (j->snap_every <= 0 || g->over || j->snap_too_large || j->last_check != j->n_actions ||
+	    j->last_snap == j->n_actions)
+		return true;
+	return snapshot_now(j, g, err, errlen);
+}
+
 /*
  * Writes the snapshot of g, which follows the checksum just appended.  The
  * journal is synced first, so a snapshot never refers to records a crash

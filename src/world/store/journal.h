@@ -272,6 +272,17 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 bool journal_append_checksum(struct journal *j, const struct game *g, char *err, size_t errlen);
 
 /*
+ * The player leaves: after the checksum journal_append_checksum put where
+ * the game stands, keeps a snapshot there too (when snapshots are on, the
+ * game is not over and the newest snapshot is older), so the next resume
+ * replays nothing.  Without it a resume replayed the actions since the
+ * last snapshot: on a 4096x4096 level up to 31 actions of about 40 ms.
+ * A failed snapshot fails only itself (journal_snapshot_problem), as at
+ * any checksum; false only when the journal itself failed.
+ */
+bool journal_snapshot_at_stop(struct journal *j, const struct game *g, char *err, size_t errlen);
+
+/*
  * What the game loop calls after each game_act: appends the action; a
  * checksum every check_every actions and at every level change and end of
  * game; an fsync every sync_every actions and at those same moments.

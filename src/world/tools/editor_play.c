@@ -52,6 +52,7 @@ bool editor_playtest_start(struct editor *ed, int x, int y, bool reveal, const s
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}
+	game_prefault(pt->g); /* a person clicks through it */
 	if (reveal) {
 		struct game *g = pt->g;
 		int n = g->grid->w * g->grid->h;

@@ -1,0 +1,87 @@
+/*
+ * bigmem.c - per-cell arrays on huge pages (bigmem.h).
+ *
+ * malloc and calloc give a large array its own fresh, untouched mapping
+ * (or fresh heap): the advice is given before the first touch, so the
+ * first write of each 2 MiB of it faults once.  The advice covers the
+ * whole pages of the array only; a huge page is made only where a 2 MiB
+ * aligned range lies within the advised pages.
+ */
+/* madvise and MADV_HUGEPAGE are outside strict POSIX.  Guarded: the fuzz
+ * build of the UI passes -D_DEFAULT_SOURCE (curses). */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
+
+#include "bigmem.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+static void advise(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	if (!p || len < BIGMEM_MIN)
+		return;
+	const size_t page = page_size();
+	/* the whole pages inside the array: a page shared with a neighbour
+	 * keeps what its owner made of it */
+	const uintptr_t first = ((uintptr_t)p + page - 1) / page * page;
+	const uintptr_t end = ((uintptr_t)p + len) / page * page;
+	if (first < end)
+		(void)madvise((void *)first, end - first, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
+void *big_malloc(size_t size)
+{
+	void *p = malloc(size);
+	advise(p, size);
+	return p;
+}
+
+void *big_calloc(size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size)
+		return NULL;
+	void *p = calloc(count, size);
+	advise(p, count * size);
+	return p;
+}
+
+int big_advised(const void *p, size_t len)
+{
+	/* /proc/self/smaps: the mapping holding p says "VmFlags: ... hg" */
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	const uintptr_t at = (uintptr_t)p + len / 2;
+	char line[512];
+	int in = 0, found = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			in = at >= lo && at < hi;
+			continue;
+		}
+		if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			found = strstr(line, " hg") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}

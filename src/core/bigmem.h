@@ -1,0 +1,27 @@
+/* bigmem.h - memory for the per-cell arrays of large maps, backed by huge pages where the system allows. */
+#ifndef ASTRAY_BIGMEM_H
+#define ASTRAY_BIGMEM_H
+
+#include <stddef.h>
+
+/*
+ * As malloc and calloc (the memory is given back with free), but an array
+ * of BIGMEM_MIN bytes or more is advised for transparent huge pages
+ * (Linux MADV_HUGEPAGE) before anything touches it.  A 4096x4096 level's
+ * arrays are hundreds of MB that loading a level writes whole; on a
+ * virtual machine every first touch of a 4 KiB page costs a few
+ * microseconds (about 3.4 ms a MiB measured, most of a resume), and one
+ * fault of a 2 MiB page replaces 512 of them.  Only for arrays that are
+ * written whole or densely: a sparse one would hold 2 MiB of memory for
+ * each page it touches.  Where the advice is not taken (another system,
+ * huge pages off) the memory is ordinary memory.
+ */
+#define BIGMEM_MIN ((size_t)4 << 20)
+
+void *big_malloc(size_t size);
+void *big_calloc(size_t count, size_t size);
+
+/* Whether the pages of [p, p + len) were advised (for the tests). */
+int big_advised(const void *p, size_t len);
+
+#endif
