@@ -906,27 +906,51 @@ uint64_t game_hash(const struct game *g)
 	return io.h;
 }
 
-enum game_state_status game_state_save(const struct game *g, void **out, size_t *len)
+enum game_state_status game_state_save_into(const struct game *g, size_t at, void **buf, size_t *cap, size_t *len)
 {
-	*out = NULL;
 	*len = 0;
 	if (g->ai.flood_goal >= 0 && g->ai.share_need > AI_SHARE_MIN)
 		return GAME_STATE_UNSAVABLE;
 	/* SAVE mode reads every field and writes none */
-	struct state_io io = { .mode = STATE_SAVE };
+	struct state_io io = { .mode = STATE_SAVE, .out = *buf, .cap = *buf ? *cap : 0 };
+	if (at > 0) {
+		/* room for the caller's part, its bytes left as they are */
+		uint8_t zero[256] = { 0 };
+		for (size_t left = at; left > 0 && !io.oom;) {
+			size_t k = left < sizeof zero ? left : sizeof zero;
+			if (io.n + k <= io.cap)
+				io.n += k; /* the buffer has them already */
+			else
+				out_bytes(&io, zero, k);
+			left -= k;
+		}
+	}
 	struct game *w = (struct game *)g;
 	state_head(&io, w);
 	state_sizes(&io, w);
 	state_walk(&io, w);
 	uint64_t magic = STATE_MAGIC;
 	state_u64(&io, &magic);
-	if (io.oom) {
-		free(io.out);
+	*buf = io.out;
+	*cap = io.cap;
+	if (io.oom)
 		return GAME_STATE_NO_MEMORY;
-	}
-	*out = io.out;
-	*len = io.n;
+	*len = io.n - at;
 	return GAME_STATE_OK;
+}
+
+enum game_state_status game_state_save(const struct game *g, void **out, size_t *len)
+{
+	void *buf = NULL;
+	size_t cap = 0;
+	enum game_state_status st = game_state_save_into(g, 0, &buf, &cap, len);
+	if (st != GAME_STATE_OK) {
+		free(buf);
+		buf = NULL;
+		*len = 0;
+	}
+	*out = buf;
+	return st;
 }
 
 bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, size_t errlen)
