@@ -57,7 +57,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigmem.h"
 #include "clock.h"
 #include "fov.h"
 #include "level.h"
@@ -130,13 +129,10 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 {
 	size_t n = (size_t)grid->w * (size_t)grid->h;
 	ai->path = path;
-	/* per-cell maps and the route buffers in huge pages (bigmem.h): the
-	 * crowd map and the routes are first written by the first key's
-	 * monsters, 4096x4096 level: 67 MB, 150 ms of page faults */
-	ai->crowd = bigmem_calloc(n, sizeof *ai->crowd);
-	ai->region = bigmem_malloc(n, sizeof *ai->region);
-	ai->solid = bigmem_malloc(n, 1);
-	ai->route_cells = bigmem_malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX, sizeof *ai->route_cells);
+	ai->crowd = calloc(n, sizeof *ai->crowd);
+	ai->region = malloc(n * sizeof *ai->region);
+	ai->solid = malloc(n);
+	ai->route_cells = malloc(((size_t)max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
 	ai->flood = flood_create(grid);
 	ai->ranged = ranged_map_create(grid);
 	ai->crowd_value = 0;
@@ -171,8 +167,8 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->push_who = malloc(AI_PUSH_MAX * sizeof *ai->push_who);
 	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);
 	ai->tried = calloc((size_t)max_monsters + 1, sizeof *ai->tried);
-	ai->want = bigmem_calloc(n, sizeof *ai->want);
-	ai->want_turn = bigmem_malloc(n, sizeof *ai->want_turn);
+	ai->want = calloc(n, sizeof *ai->want);
+	ai->want_turn = malloc(n * sizeof *ai->want_turn);
 	ai->cplan = crowd_plan_create((int)n, max_monsters);
 	ai->push_n = 0;
 	ai->plan_cell = -1;
