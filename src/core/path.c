@@ -178,6 +178,10 @@ struct path_ctx {
 	bool turned_pays;      /* hex, diamond: the jump search is the default (TURNED_SHARE) */
 	struct jps_turned *turned; /* hex, diamond: jump point search (jps_turned.c), made at the first
 	                              query that uses it (turned_pays or opt.jps_always); NULL before */
+	int *one_b;            /* fallback_one: the blocked cells that may join the two regions ... */
+	long one_b_cap;
+	struct target *one_t;  /* ... and the start region's cells beside them; grown on demand */
+	long one_t_cap;
 };
 
 struct path_options path_options_default(void)
@@ -291,6 +295,8 @@ void path_destroy(struct path_ctx *ctx)
 	free(ctx->queue.key);
 	free(ctx->pool);
 	jps_turned_destroy(ctx->turned);
+	free(ctx->one_b);
+	free(ctx->one_t);
 	free(ctx);
 }
 
@@ -726,6 +732,28 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 
 enum wmode { W_DIJKSTRA, W_ASTAR, W_WEIGHTED };
 
+/*
+ * Targets of a search: fallback_one's first layer (NULL in every other
+ * search).  The search records the g and the rank of each target's pop,
+ * and stops at the first pop whose f exceeds `bound`, the least g + togo
+ * of the targets popped so far (see fallback_one).
+ */
+struct target {
+	int cell;
+	int32_t order;  /* the rank of its pop among the targets' pops; -1 before */
+	int64_t togo;   /* the cost of a real route on from it to the goal */
+	int64_t g;      /* its g at its pop */
+};
+
+struct targets {
+	struct target *t; /* sorted by cell */
+	int n, lo;        /* lo: the least cell; span: the largest minus it */
+	unsigned span;
+	int pops;
+	uint16_t gen;     /* the generation they describe (astar() may start a search again) */
+	uint64_t bound;
+};
+
 struct search {
 	int start, goal, gx, gy;
 	enum wmode wmode;
@@ -738,6 +766,7 @@ struct search {
 	long budget;
 	const uint16_t *extra;
 	const uint8_t *solid;  /* fallback: blocked cells it may not enter either; NULL none */
+	struct targets *tg;    /* fallback_one's first layer; NULL none */
 };
 
 /* weight * h in fixed point. */
@@ -1381,6 +1410,44 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 }
 
 /*
+ * A pop seen by a search with targets (struct targets): at a new
+ * generation they are reset; true when the pop's f exceeds the bound (the
+ * search stops); a target's pop records its g and rank and lowers the
+ * bound to its g + togo.
+ */
+static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, struct targets *tg, int u, int64_t g,
+						  uint64_t f)
+{
+	if (tg->gen != ctx->gen) {
+		for (int k = 0; k < tg->n; k++)
+			tg->t[k].order = -1;
+		tg->pops = 0;
+		tg->bound = UINT64_MAX;
+		tg->gen = ctx->gen;
+	}
+	if (f > tg->bound)
+		return true;
+	if ((unsigned)(u - tg->lo) > tg->span)
+		return false;
+	int a = 0, b = tg->n;
+	while (a < b) {
+		const int m = a + (b - a) / 2;
+		if (tg->t[m].cell < u)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a == tg->n || tg->t[a].cell != u)
+		return false;
+	struct target *t = &tg->t[a];
+	t->order = tg->pops++;
+	t->g = g;
+	if ((uint64_t)(g + t->togo) < tg->bound)
+		tg->bound = (uint64_t)(g + t->togo);
+	return false;
+}
+
+/*
  * The A* loop, specialised per topology by the constant `topo` and for
  * plain A* by `plain` (the function is inlined into one caller for each).
  * Returns the status; *end is the cell the route ends at, *expanded_out
@@ -1501,6 +1568,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*end = u;
 			*expanded_out = expanded;
 			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
+		}
+		if (s.tg && (pq_f(uk) > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span || s.tg->gen != gen) &&
+		    targets_pop(ctx, s.tg, u, ug, pq_f(uk))) {
+			*end = u;
+			*expanded_out = expanded;
+			return PATH_FOUND; /* fallback_one's first layer has what it needs */
 		}
 		/* The key popped is the cell's own: f = g + h (A*) or g (Dijkstra). */
 		CHECK(s.wmode == W_WEIGHTED ||
@@ -2278,6 +2351,296 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
 	return near_loop(ctx, s, rg, GRID_HEX, end, ex);
 }
 
+/*
+ * fallback_one: fallback_near's answer (the layered search's, cell for
+ * cell) without its heap: the first layer by the plain A* loop, the
+ * second from the goal's side.  The goal is one blocked cell from the
+ * start's region `home`: blocked itself (a click on a wall), or in another
+ * region R of at most NEAR_WALK_LIMIT cells (a sealed region).
+ *
+ * 1. The set B of blocked cells a route may cross: the goal itself, or the
+ *    cells (not solid) that touch both home and R.  For each b in B a real
+ *    route's cost L(b) from b to the goal: 0 for a blocked goal, else a
+ *    Dijkstra from the goal over R, backwards (a step's cost is its
+ *    target's).  The targets: the cells of home beside B, each with togo =
+ *    the least step into some b plus its L(b).
+ * 2. Layer 0: the A* loop from the start toward the goal, as plain A* on
+ *    square8, with the same keys and rules as fallback_near's layer 0, so
+ *    its pops, g and parents are the same, pop for pop.  It records the g
+ *    and rank of each target it pops and stops at the first pop whose f
+ *    exceeds U, the least g + togo so far.  U is a real route's cost, so it
+ *    is at least the answer's T; when it stops every cell of f <= T has
+ *    been popped, which is all fallback_near pops of layer 0 before the goal.
+ * 3. Each b in B gets the g and parent fallback_near gives it: the least
+ *    g(p) + step over the popped targets p beside it, a tie to the one
+ *    popped first.  A blocked goal is then done.  Else layer 1 runs over B
+ *    and R alone, with fallback_near's keys and rules: its cells there are
+ *    reached only from B and R, in the same order as there (a b's g is
+ *    final before it pops, in both), so the route from the goal back to
+ *    its b, that b's parent, and the start is the same.
+ *
+ * True with *end the goal; false when it does not apply or runs out of
+ * memory (the caller runs fallback_near).  Uses the records of two
+ * generations.
+ */
+/* fallback_one walks a goal region of at most ONE_WALK_BASE cells, or
+ * ONE_WALK_PER_STEP a step of the heuristic's distance to the goal. */
+#define ONE_WALK_BASE 1024
+#define ONE_WALK_PER_STEP 64
+
+static bool one_grow(void **buf, long *cap, long need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	long c = *cap > 0 ? 2 * *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *p = realloc(*buf, (size_t)c * size);
+	if (!p)
+		return false;
+	*buf = p;
+	*cap = c;
+	return true;
+}
+
+static int target_cmp(const void *a, const void *b)
+{
+	const int x = ((const struct target *)a)->cell, y = ((const struct target *)b)->cell;
+	return (x > y) - (x < y);
+}
+
+static bool fallback_one(struct path_ctx *ctx, const struct search *s, const struct region *rg, int *end,
+			 long *ex)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const int32_t home = region_of(rg, s->start);
+	const int goal = s->goal;
+	const bool wall = !cost[goal];
+	const int32_t there = wall ? -1 : region_of(rg, goal);
+	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
+	long nb = 0, expanded = 0;
+	/* R is walked whole: not when that could cost more than the search it
+	 * spares (fallback_near explores about what an A* to the goal does) */
+	const int64_t dist = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2) / s1;
+	if (!wall && (region_size(rg, goal) > NEAR_WALK_LIMIT || region_size(rg, goal) > ONE_WALK_BASE + ONE_WALK_PER_STEP * dist))
+		return false;
+
+	/* 1. B and L (the records of this generation) */
+	uint16_t gen = ctx->gen;
+	if (wall) {
+		if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, 1, sizeof *ctx->one_b))
+			return false;
+		ctx->one_b[nb++] = goal;
+		node[goal] = (struct node){ .pos = POS_CLOSED, .stamp = gen, .dir = DIR_NONE };
+		gw[goal] = 0;
+	} else {
+		if (!queue_reserve(ctx, region_size(rg, goal) + 1))
+			return false;
+		node[goal] = (struct node){ .pos = POS_CLOSED, .stamp = gen, .dir = DIR_NONE };
+		gw[goal] = 0;
+		queue_push(ctx, make_key(0, 0, goal), NO_TIE_F);
+		while (!pq_empty(&ctx->queue)) {
+			const int x = pq_cell(queue_pop(ctx));
+			const int xy = x / w, xx = x - xy * w;
+			const int64_t dx = (int64_t)gw[x];
+			for (int i = 0; i < dirs; i++) {
+				const int nx = xx + grid_nb_dx(topo, xy, i), ny = xy + grid_nb_dy(topo, i);
+				if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+					continue;
+				const int v = ny * w + nx;
+				const int j = opp[i]; /* the step from v to x */
+				int64_t c = (grid_nb_long(topo, i) ? s2 : s1) * (int64_t)cost[x];
+				if (s->extra)
+					c += (int64_t)s->extra[x] << s->extra_shift;
+				struct node *nv = &node[v];
+				if (!cost[v]) {
+					/* a blocked cell beside R: in B when it touches home */
+					if (s->solid && s->solid[v])
+						continue;
+					if (nv->stamp != gen) {
+						nv->stamp = gen;
+						nv->pos = POS_CLOSED;
+						gw[v] = (uint64_t)(dx + c);
+						bool touches = false;
+						for (int k = 0; k < dirs && !touches; k++) {
+							const int mx = nx + grid_nb_dx(topo, ny, k), my = ny + grid_nb_dy(topo, k);
+							touches = (unsigned)mx < (unsigned)w && (unsigned)my < (unsigned)hgt &&
+								  cost[my * w + mx] && region_of(rg, my * w + mx) == home;
+						}
+						nv->dir = touches;
+						if (touches) {
+							if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, nb + 1,
+								      sizeof *ctx->one_b))
+								return false;
+							ctx->one_b[nb++] = v;
+						}
+					} else if (dx + c < (int64_t)gw[v]) {
+						gw[v] = (uint64_t)(dx + c);
+					}
+					continue;
+				}
+				if (region_of(rg, v) != there)
+					continue;
+				if (grid_nb_long(topo, j) && !s->corner_cutting &&
+				    ((topo == GRID_SQUARE8 && (!cost[ny * w + xx] || !cost[xy * w + nx])) ||
+				     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, nx, ny, j))))
+					continue;
+				if (nv->stamp != gen) {
+					nv->stamp = gen;
+					gw[v] = (uint64_t)(dx + c);
+					queue_push(ctx, make_key((uint64_t)(dx + c), 0, v), NO_TIE_F);
+				} else if (nv->pos >= 0 && dx + c < (int64_t)gw[v]) {
+					gw[v] = (uint64_t)(dx + c);
+					sift_up(ctx, nv->pos, make_key((uint64_t)(dx + c), 0, v));
+				}
+			}
+		}
+	}
+	if (nb == 0)
+		return false;
+	/* the targets: home's cells beside B (their records are still free) */
+	long nt = 0;
+	for (long k = 0; k < nb; k++) {
+		const int b = ctx->one_b[k], by = b / w, bx = b - by * w;
+		const int64_t lb = (int64_t)gw[b];
+		for (int i = 0; i < dirs; i++) {
+			const int nx = bx + grid_nb_dx(topo, by, i), ny = by + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int p = ny * w + nx;
+			if (!cost[p] || region_of(rg, p) != home)
+				continue;
+			const int64_t togo = lb + (grid_nb_long(topo, i) ? s2 : s1);
+			if (node[p].stamp != gen) {
+				if (!one_grow((void **)&ctx->one_t, &ctx->one_t_cap, nt + 1, sizeof *ctx->one_t))
+					return false;
+				node[p].stamp = gen;
+				node[p].pos = (int32_t)nt;
+				ctx->one_t[nt++] = (struct target){ .cell = p, .order = -1, .togo = togo };
+			} else if (togo < ctx->one_t[node[p].pos].togo) {
+				ctx->one_t[node[p].pos].togo = togo;
+			}
+		}
+	}
+	if (nt == 0)
+		return false;
+	qsort(ctx->one_t, (size_t)nt, sizeof *ctx->one_t, target_cmp);
+	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell, .bound = UINT64_MAX,
+			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell) };
+
+	/* 2. layer 0 */
+	new_generation(ctx);
+	gen = ctx->gen;
+	tg.gen = (uint16_t)(gen - 1); /* reset at the first pop */
+	struct search s0 = *s;
+	s0.fallback = false;
+	s0.layered = false;
+	s0.solid = NULL;
+	s0.tg = &tg;
+	int e0 = s->start;
+	long ex0 = 0;
+	/* counted as fallback_near counts: not the pop that stopped it, but
+	 * the goal's pop when it is blocked (layer 1's pops below) */
+	const enum path_status st0 = astar(ctx, &s0, &e0, &ex0);
+	expanded += ex0 - (st0 == PATH_FOUND) + wall;
+	gen = ctx->gen; /* astar() may have begun again in a new one */
+	if (ctx->no_memory)
+		return false;
+
+	/* 3. B's g and parents */
+	ctx->queue.heap_len = 0;
+	ctx->queue.stack_len = 0;
+	if (!wall && !queue_reserve(ctx, region_size(rg, goal) + nb + 1))
+		return false;
+	for (long k = 0; k < nb; k++) {
+		const int b = ctx->one_b[k], by = b / w, bx = b - by * w;
+		int64_t best = -1;
+		int32_t rank = -1;
+		int dir = -1;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = bx + grid_nb_dx(topo, by, i), ny = by + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int p = ny * w + nx;
+			if (!cost[p] || region_of(rg, p) != home)
+				continue;
+			const struct target key = { .cell = p };
+			const struct target *t = bsearch(&key, tg.t, (size_t)tg.n, sizeof *tg.t, target_cmp);
+			if (!t || t->order < 0)
+				continue;
+			const int64_t ng = t->g + (grid_nb_long(topo, i) ? s2 : s1);
+			if (best < 0 || ng < best || (ng == best && t->order < rank)) {
+				best = ng;
+				rank = t->order;
+				dir = i;
+			}
+		}
+		if (dir < 0)
+			continue;
+		node[b] = (struct node){ .pos = POS_CLOSED, .stamp = gen, .dir = (uint8_t)dir };
+		gw[b] = (uint64_t)best;
+		if (!wall)
+			sift_up(ctx, (int)ctx->queue.heap_len++,
+				search_key(s, b, best, heuristic(topo, bx, by, s->gx, s->gy, s1, s2)));
+	}
+	if (wall) {
+		*end = goal;
+		*ex = expanded;
+		return node[goal].stamp == gen && node[goal].dir != DIR_NONE;
+	}
+
+	/* layer 1, over B and R */
+	while (!pq_empty(&ctx->queue)) {
+		const int u = pq_cell(queue_pop(ctx));
+		expanded++;
+		if (u == goal) {
+			*end = u;
+			*ex = expanded;
+			return true;
+		}
+		const int uy = u / w, ux = u - uy * w;
+		const int64_t ug = (int64_t)gw[u];
+		const bool u_open = cost[u] != 0;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = ux + grid_nb_dx(topo, uy, i), ny = uy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			const unsigned cv = cost[v];
+			if (!cv || region_of(rg, v) != there)
+				continue; /* layer 2, or out of R */
+			if (i >= 4 && u_open && !s->corner_cutting &&
+			    ((topo == GRID_SQUARE8 && (!cost[uy * w + nx] || !cost[ny * w + ux])) ||
+			     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, ux, uy, i))))
+				continue;
+			int64_t ng = ug + (grid_nb_long(topo, i) ? s2 : s1) * (int64_t)cv;
+			if (s->extra)
+				ng += (int64_t)s->extra[v] << s->extra_shift;
+			struct node *nv = &node[v];
+			if (nv->stamp != gen) {
+				nv->stamp = gen;
+				gw[v] = (uint64_t)ng;
+				nv->dir = opp[i];
+				queue_push(ctx, search_key(s, v, ng, heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)),
+					   NO_TIE_F);
+				continue;
+			}
+			if (nv->pos == POS_CLOSED || ng >= (int64_t)gw[v])
+				continue;
+			gw[v] = (uint64_t)ng;
+			nv->dir = opp[i];
+			if (nv->pos >= 0)
+				sift_up(ctx, nv->pos, search_key(s, v, ng, heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)));
+		}
+	}
+	return false;
+}
+
 /* Whether path_find may answer through fallback_near. */
 static bool use_near(const struct path_ctx *ctx, const struct path_options *opt, int start, int goal)
 {
@@ -2402,6 +2765,17 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		if (possible) {
 			int near_end = start;
 			long near_ex = 0;
+			/* Without a budget: the same answer by fallback_one, faster. */
+			if (opt->budget <= 0) {
+				if (fallback_one(ctx, &s, opt->regions, &near_end, &near_ex)) {
+					build_result(ctx, start, goal, near_end, true, PATH_FOUND, expanded + near_ex,
+						     penalty, opt->extra, out);
+					return out->status;
+				}
+				new_generation(ctx);
+				near_end = start;
+				near_ex = 0;
+			}
 			const enum path_status nst = fallback_near(ctx, &s, opt->regions, &near_end, &near_ex);
 			expanded += near_ex;
 			if (nst == PATH_FOUND) {

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Clicks for the fallback benchmark (tests/bench/fallback.sh).
 
-Reads a level, writes a copy with a sealed pocket carved next to a floor
-far from the player, and prints one line per click: NAME X,Y X,Y (from
-the player).  Clicks: a wall next to the floor near the player and far
-from it (one wall cell away), the pocket (one wall away), and a wall deep
-in rock (several walls away: the layered search answers that one).
+Reads a level, writes a copy with two sealed pockets carved next to a
+floor, a quarter and half of the map from the player, and prints one line
+per click: NAME X,Y X,Y (from the player).  Clicks: a wall next to the
+floor near the player, a quarter of the map from it and half of the map
+from it (one wall cell away), the two pockets (one wall away), and a wall
+deep in rock (several walls away: the layered search answers that one).
 Cells are read as the level format lays them out (hex and diamond rows
 doubled); '#' is rock, '.' floor, other glyphs are not chosen.
 """
@@ -70,21 +71,26 @@ def main():
         return None
 
     fx, fy = (px + w // 2) % w, (py + h // 2) % h
+    mx, my = (px + w // 4) % w, (py + h // 4) % h
     clicks = []
     near = wall_by_floor(min(w - 2, px + 40), min(h - 2, py + 25))
+    mid = wall_by_floor(mx, my)
     far = wall_by_floor(fx, fy)
-    site = pocket_site(fx, fy)
+    sites = [('pocket-mid', pocket_site(mx, my)), ('pocket', pocket_site(fx, fy))]
     deep = deep_rock(fx, fy)
     if near:
         clicks.append(('wall-near', near))
+    if mid:
+        clicks.append(('wall-mid', mid))
     if far:
         clicks.append(('wall-far', far))
-    if site:
-        sx, sy = site
-        for y in range(sy - 1, sy + 2):
-            for x in range(sx + 2, sx + 5):
-                grid[y][x] = FLOOR
-        clicks.append(('pocket', (sx + 3, sy)))
+    for name, site in sites:
+        if site:
+            sx, sy = site
+            for y in range(sy - 1, sy + 2):
+                for x in range(sx + 2, sx + 5):
+                    grid[y][x] = FLOOR
+            clicks.append((name, (sx + 3, sy)))
     if deep:
         clicks.append(('deep-rock', deep))
     with open(out, 'w') as f:

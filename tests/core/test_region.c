@@ -267,7 +267,7 @@ static void fill_rooms(struct grid *g, uint32_t *seed)
 }
 
 static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, const uint8_t *solid, uint32_t *seed,
-			     int queries, long *faster)
+			     int queries, long *faster, long *one)
 {
 	struct path_ctx *ref = path_create(g), *fast = path_create(g);
 	struct region *r = region_create(g, cc);
@@ -293,6 +293,16 @@ static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, con
 		if (b.expanded < a.expanded)
 			(*faster)++;
 		checked++;
+		/* one blocked cell away: fallback_near (near_exact, a budget no
+		 * search reaches) gives the same answer as fallback_one (no budget) */
+		if (a.blocked_crossed == 1 && g->cost[start]) {
+			struct path_options bounded = with;
+			bounded.budget = 16L * n;
+			bounded.near_exact = true;
+			assert_int_equal(path_find(ref, start, goal, &bounded, &a), sb);
+			check_same(&a, &b);
+			(*one)++;
+		}
 		/* without fallback: the same answer, no route at once when the
 		 * labels part the two */
 		struct path_options plain = opt, plain_with = with;
@@ -321,7 +331,7 @@ static void test_fallback_same_answer(void **state)
 {
 	(void)state;
 	uint32_t seed = 4242;
-	long checked = 0, faster = 0;
+	long checked = 0, faster = 0, one = 0;
 	for (size_t t = 0; t < N_TOPOS; t++)
 		for (int kind = 0; kind < 4; kind++) {
 			const bool cc = kind == 3 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
@@ -345,15 +355,78 @@ static void test_fallback_same_answer(void **state)
 						solid[c] = 1;
 				}
 			}
-			checked += fallback_queries(g, cc, extra, solid, &seed, 120, &faster);
+			checked += fallback_queries(g, cc, extra, solid, &seed, 120, &faster, &one);
 			free(extra);
 			free(solid);
 			grid_destroy(g);
 		}
-	print_message("%ld queries, %ld with fewer expansions\n", checked, faster);
+	print_message("%ld queries, %ld with fewer expansions, %ld one blocked cell away\n", checked, faster, one);
 	assert_true(checked >= 2000);
+	assert_true(one >= 200);
 	/* the labels spare work in a good share of the queries */
 	assert_true(faster * 10 > checked);
+}
+
+/*
+ * Far clicks on larger maps of every topology, one blocked cell away (a
+ * wall beside the start's region, a cell of a small sealed region): the
+ * layered search, fallback_one (no budget) and fallback_near (near_exact)
+ * give the same answer, cell for cell, and fallback_one settles less than
+ * the start's region.
+ */
+static void test_fallback_one_far(void **state)
+{
+	(void)state;
+	uint32_t seed = 777;
+	long one = 0, pockets = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 2; kind++) {
+			struct grid *g = grid_create(220, 160, TOPOS[t]);
+			assert_non_null(g);
+			const int n = g->w * g->h;
+			if (kind == 0)
+				fill_random(g, &seed, 30);
+			else
+				fill_rooms(g, &seed);
+			struct path_ctx *ref = path_create(g), *fast = path_create(g);
+			struct region *r = region_create(g, false);
+			assert_true(ref && fast && r);
+			struct path_options opt = path_options_default();
+			opt.fallback = true;
+			struct path_options with = opt, bounded = opt;
+			with.regions = bounded.regions = r;
+			bounded.budget = 16L * n;
+			bounded.near_exact = true;
+			for (int q = 0; q < 400 && one < 12 * (long)(2 * t + (size_t)kind + 1); q++) {
+				/* from the left edge's side to the right's */
+				const int start = (int)(rnd(&seed) % 40) + (int)(rnd(&seed) % (unsigned)g->h) * g->w;
+				int goal = g->w - 1 - (int)(rnd(&seed) % 40) + (int)(rnd(&seed) % (unsigned)g->h) * g->w;
+				if (!g->cost[start] || region_size(r, start) < n / 4)
+					continue;
+				/* every other query: a cell of a small sealed region there */
+				for (int k = 0; q % 2 && k < 400 && !(g->cost[goal] && region_size(r, goal) <= 300); k++)
+					goal = g->w - 1 - (int)(rnd(&seed) % 80) + (int)(rnd(&seed) % (unsigned)g->h) * g->w;
+				struct path_result a, b, c;
+				const enum path_status sb = path_find(fast, start, goal, &with, &b);
+				if (b.blocked_crossed != 1)
+					continue;
+				assert_int_equal(path_find(ref, start, goal, &opt, &a), sb);
+				check_same(&a, &b);
+				assert_int_equal(path_find(ref, start, goal, &bounded, &c), sb);
+				check_same(&c, &b);
+				assert_true(b.expanded < region_size(r, start));
+				one++;
+				if (g->cost[goal])
+					pockets++;
+			}
+			path_destroy(ref);
+			path_destroy(fast);
+			region_destroy(r);
+			grid_destroy(g);
+		}
+	print_message("%ld far clicks one blocked cell away, %ld into sealed regions\n", one, pockets);
+	assert_true(one >= 60);
+	assert_true(pockets >= 20);
 }
 
 /* A map cut in two by a wall: the answer through the wall, found without
@@ -442,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_current_only_for_its_array),
 		cmocka_unit_test(test_large_split_goes_stale),
 		cmocka_unit_test(test_fallback_same_answer),
+		cmocka_unit_test(test_fallback_one_far),
 		cmocka_unit_test(test_fallback_other_half),
 		cmocka_unit_test(test_fallback_large_goal_region),
 	};
