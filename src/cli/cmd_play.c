@@ -59,6 +59,7 @@ struct play_args {
 	int bench_keys;          /* > 0: measure key presses instead of playing */
 	const char *bench_script; /* the keys --bench-keys presses in turn (NULL: to and fro) */
 	int bench_preview;       /* > 0: measure travel previews instead of playing */
+	const char *bench_samples; /* --bench-samples FILE: each press's CPU time, one a line */
 	bool dungeon;            /* --dungeon: generated levels instead of files */
 	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
 	bool no_title;           /* --no-title: no title screen without level arguments */
@@ -115,6 +116,8 @@ static const struct opt play_opts[] = {
 	{ .name = "bench-script", .kind = OPT_STRING, .offset = ARG(bench_script), .metavar = "KEYS",
 	  .help = "with --bench-keys, press these keys in turn, from the first again when they run out; "
 		  "default hhll.kj; oooooR> explores, rests and travels" },
+	{ .name = "bench-samples", .kind = OPT_STRING, .offset = ARG(bench_samples), .metavar = "FILE",
+	  .help = "with --bench-keys: also write each press's CPU time in microseconds to FILE, one a line" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 };
@@ -383,12 +386,28 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 		}
 		have += got;
 	}
+	if (a->bench_samples) {
+		FILE *f = fopen(a->bench_samples, "w");
+		if (!f) {
+			fprintf(stderr, "astray: --bench-samples: %s: %s\n", a->bench_samples, strerror(errno));
+			free(samples);
+			return 1;
+		}
+		for (int i = 0; i < have; i++)
+			fprintf(f, "%.1f\n", samples[i]);
+		if (fclose(f) != 0) {
+			fprintf(stderr, "astray: --bench-samples: %s: %s\n", a->bench_samples, strerror(errno));
+			free(samples);
+			return 1;
+		}
+	}
+	double first = samples[0];
 	struct stats_spread sp;
 	stats_spread(samples, (size_t)have, &sp);
 	printf("bench-keys: presses=%d games=%d monsters=%d map=%dx%d saving=%s terminal=80x24 cpu_us_mean=%.1f "
-	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f\n",
+	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f cpu_us_first=%.1f\n",
 	       have, games, monsters, levels[0]->w, levels[0]->h, a->record ? "on" : "off", sp.mean, sp.p50, sp.p95,
-	       sp.max);
+	       sp.max, first);
 	free(samples);
 	return 0;
 }

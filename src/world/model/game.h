@@ -446,6 +446,16 @@ enum game_state_status {
 enum game_state_status game_state_save(const struct game *g, void **out, size_t *len);
 
 /*
+ * The same bytes into a buffer the caller keeps from one save to the next
+ * (a snapshot every 32 actions on a large level: the pages of a new
+ * buffer of megabytes cost more to touch than the bytes to write): the
+ * state goes to (*buf)[at, at + *len), *buf (malloc'ed, or NULL with *cap
+ * 0) grown with realloc as needed, the first `at` bytes left for the
+ * caller.  *buf and *cap stay valid (the caller frees) whatever it returns.
+ */
+enum game_state_status game_state_save_into(const struct game *g, size_t at, void **buf, size_t *cap, size_t *len);
+
+/*
  * Puts a state made by game_state_save into g, a game created on the same
  * levels and bestiary (fresh from game_create, or any later state of it):
  * afterwards g plays on exactly as the game that was saved.  Every value is

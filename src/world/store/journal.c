@@ -1049,6 +1049,9 @@ struct journal {
 	size_t max_bytes;         /* the file never grows past it: JOURNAL_MAX_BYTES, the reader's cap */
 	size_t snap_max;          /* a snapshot's cap (0: SNAPSHOT_MAX_BYTES, its reader's) */
 	bool snap_too_large;      /* this level's state is over it: no more tries until the level changes */
+	struct snapshot_buf snap_buf; /* where snapshots are made, kept from one to the next */
+	long hash_at;             /* n_actions when last_hash was appended as a checksum here; -1 none */
+	uint64_t last_hash;       /* that checksum's hash: the snapshot taken right after it needs it again */
 	int segment;              /* the file's segment number (1: the game's first file) */
 	size_t header_end;        /* the file's header: [0, header_end) */
 	size_t segment_at, segment_end; /* its segment record ([0, 0): none) */
@@ -1240,6 +1243,7 @@ static struct journal *journal_new(const char *path, const struct savefile_io *i
 	j->snap_work_max = SNAPSHOT_WORK;
 	j->fd = -1;
 	j->last_check = -1;
+	j->hash_at = -1;
 	return j;
 }
 
@@ -1434,11 +1438,14 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 	if (j->last_check == j->n_actions)
 		return j->failed ? failed(j, err, errlen) : true; /* one per action count */
 	char body[96], what[64];
-	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, game_hash(g));
+	uint64_t hash = game_hash(g);
+	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, hash);
 	snprintf(what, sizeof what, "the checksum after action %ld", j->n_actions);
 	if (!write_record(j, body, (size_t)n, 0, what, err, errlen))
 		return false;
 	j->last_check = j->n_actions;
+	j->hash_at = j->n_actions;
+	j->last_hash = hash;
 	return true;
 }
 
@@ -1474,7 +1481,8 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	j->snap_due = false;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
-	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g, j->snap_max, &written,
+	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g,
+				  j->hash_at == j->n_actions ? &j->last_hash : NULL, &j->snap_buf, j->snap_max, &written,
 				  &j->snap_too_large, msg, sizeof msg)) {
 		j->snap_failed = false;
 		if (!written) {
@@ -1740,6 +1748,7 @@ bool journal_close(struct journal *j, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: close failed: %s", j->path, strerror(errno));
 		ok = false;
 	}
+	snapshot_buf_free(&j->snap_buf);
 	free(j);
 	return ok;
 }

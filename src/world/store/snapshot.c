@@ -32,50 +32,63 @@ bool snapshot_path(const char *journal, char *buf, size_t size)
 	return n > 0 && (size_t)n < size;
 }
 
+/* Bytes kept before the state in the buffer for the first line, which is
+ * written right before the state once the state's length and CRC are
+ * known (it takes at most 120). */
+#define HEAD_ROOM 200
+
 bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
-		    const struct game *g, size_t max, bool *written, bool *too_large, char *err, size_t errlen)
+		    const struct game *g, const uint64_t *hash, struct snapshot_buf *buf, size_t max, bool *written,
+		    bool *too_large, char *err, size_t errlen)
 {
 	*written = false;
 	if (too_large)
 		*too_large = false;
 	if (max == 0 || max > SNAPSHOT_MAX_BYTES)
 		max = SNAPSHOT_MAX_BYTES;
-	void *state;
+	struct snapshot_buf own = { 0 }, *b = buf ? buf : &own;
 	size_t len;
-	switch (game_state_save(g, &state, &len)) {
+	bool ok = false;
+	switch (game_state_save_into(g, HEAD_ROOM, &b->bytes, &b->cap, &len)) {
 	case GAME_STATE_OK:
 		break;
 	case GAME_STATE_UNSAVABLE:
-		return true;
+		ok = true;
+		goto out;
 	case GAME_STATE_NO_MEMORY:
 		snprintf(err, errlen, "%s: out of memory saving the game state", path);
-		return false;
+		goto out;
 	}
-	char head[200];
+	char *state = (char *)b->bytes + HEAD_ROOM;
+	char head[HEAD_ROOM];
 	int n = snprintf(head, sizeof head, "astray-snapshot %d %08" PRIx32 " %ld %d %016" PRIx64 " %zu %08" PRIx32 "\n",
-			 SNAPSHOT_FORMAT, header_crc, action, g->turn, game_hash(g), len, savefile_crc32(0, state, len));
+			 SNAPSHOT_FORMAT, header_crc, action, g->turn, hash ? *hash : game_hash(g), len,
+			 savefile_crc32(0, state, len));
+	if (n < 0 || (size_t)n >= sizeof head) {
+		snprintf(err, errlen, "%s: the snapshot's first line does not fit", path);
+		goto out;
+	}
 	if ((size_t)n + len > max) {
 		/* its reader would refuse it: writing it would only cost time */
-		free(state);
 		if (too_large)
 			*too_large = true;
 		snprintf(err, errlen, "%s: the game's state takes %zu bytes, more than a snapshot holds (%zu)", path,
 			 (size_t)n + len, max);
-		return false;
+		goto out;
 	}
-	char *file = malloc((size_t)n + len);
-	if (!file) {
-		free(state);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return false;
-	}
-	memcpy(file, head, (size_t)n);
-	memcpy(file + n, state, len);
-	free(state);
-	bool ok = savefile_write_atomic(io, path, file, (size_t)n + len, true, err, errlen);
-	free(file);
+	memcpy(state - n, head, (size_t)n);
+	ok = savefile_write_atomic(io, path, state - n, (size_t)n + len, true, err, errlen);
 	*written = ok;
+out:
+	snapshot_buf_free(&own);
 	return ok;
+}
+
+void snapshot_buf_free(struct snapshot_buf *buf)
+{
+	free(buf->bytes);
+	buf->bytes = NULL;
+	buf->cap = 0;
 }
 
 /* The next space-separated field of line at *p: [s, s + *len). */

@@ -33,10 +33,21 @@ bool snapshot_path(const char *journal, char *buf, size_t size);
  * snapshot stays).  False with a message naming the file on failure.
  * The file is never larger than max (0: SNAPSHOT_MAX_BYTES, what the
  * reader takes): a larger state is not written (the old snapshot stays),
- * and *too_large (may be NULL) says that was why.
+ * and *too_large (may be NULL) says that was why.  hash: that checksum
+ * record's hash when the caller has it (NULL: computed again, a whole
+ * game_hash).  buf: where the file is made, kept by the caller from one
+ * snapshot to the next (zeroed at first; snapshot_buf_free frees it), so
+ * a large level's state does not fault in megabytes of new pages each
+ * time; NULL: a buffer of this call's own.
  */
+struct snapshot_buf {
+	void *bytes;
+	size_t cap;
+};
 bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
-		    const struct game *g, size_t max, bool *written, bool *too_large, char *err, size_t errlen);
+		    const struct game *g, const uint64_t *hash, struct snapshot_buf *buf, size_t max, bool *written,
+		    bool *too_large, char *err, size_t errlen);
+void snapshot_buf_free(struct snapshot_buf *buf);
 
 /* A snapshot file's first line, read back. */
 struct snapshot_head {
