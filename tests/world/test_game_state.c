@@ -4,11 +4,12 @@
  * any field changes the hash, survives a save and a load, and the loaded
  * game hashes as the saved one.  Fields the hash once missed (the player's
  * damage, the sight radius, the killer, the activity, the monsters' minds,
- * the player's map memory, the AI's crowd costs; the scent, the last
+ * the player's map memory, the AI's crowd knob; the scent, the last
  * noise, sleep, wandering and tracking) are checked by name.  A
  * state of another rules version is refused naming both versions; so is
- * a journal, by journal_start.  The occupant map is made from the
- * monsters on load, and a state whose monsters collide is refused.
+ * a journal, by journal_start.  The occupant map and the crowd costs are
+ * made from the monsters on load, and a state whose monsters collide is
+ * refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +42,16 @@ struct change {
 
 static int cell(const struct game *g, int x, int y) { return grid_index(g->grid, x, y); }
 
+/* The crowd knob set as the AI sets it (ai.c, crowd_fill): its value on
+ * every alive monster's cell. */
+static void crowd_set(struct game *g, int value)
+{
+	g->ai.crowd_value = value;
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].alive)
+			g->ai.crowd[cell(g, g->monsters[i].x, g->monsters[i].y)] = (uint16_t)value;
+}
+
 #define CHANGE(field_name, stmt)                                                                             \
 	static void change_##field_name(struct game *g, int sign) { (void)sign; stmt; }
 CHANGE(player_damage, g->player.damage += sign)
@@ -66,7 +77,7 @@ CHANGE(known, g->known[cell(g, 8, 1)] = (uint8_t)(g->known[cell(g, 8, 1)] + sign
 CHANGE(opaque, g->opaque[cell(g, 2, 2)] = (uint8_t)!g->opaque[cell(g, 2, 2)])
 CHANGE(known_version, g->known_version += (unsigned)sign)
 CHANGE(ai_due, g->ai.due += sign)
-CHANGE(crowd, g->ai.crowd[cell(g, 2, 1)] = (uint16_t)(g->ai.crowd[cell(g, 2, 1)] + sign))
+CHANGE(crowd_value, crowd_set(g, g->ai.crowd_value + sign))
 CHANGE(scent, g->scent[cell(g, 8, 1)] += sign)
 CHANGE(noise_cell, g->noise_cell = sign > 0 ? cell(g, 2, 1) : -1)
 CHANGE(noise_turn, g->noise_turn += sign)
@@ -89,7 +100,7 @@ static const struct change changes[] = {
 	C(player_damage), C(player_regen), C(sight_radius), C(last_hurt_turn), C(level_serial),
 	C(seed), C(killer), C(travel_goal), C(travel_stopped), C(message_turn), C(message_stamp),
 	C(monster_memory), C(monster_repath), C(monster_commit), C(monster_seen), C(monster_dist),
-	C(noticed), C(tile), C(visible), C(known), C(opaque), C(known_version), C(ai_due), C(crowd),
+	C(noticed), C(tile), C(visible), C(known), C(opaque), C(known_version), C(ai_due), C(crowd_value),
 	C(scent), C(noise_cell), C(noise_turn), C(noise_loud), C(monster_asleep), C(monster_wander),
 	C(monster_tracking), C(monster_trail), C(player_xp), C(player_xlevel), C(player_hit_bonus),
 	C(player_damage_bonus), C(player_armour), C(combat_rng), C(arrive_rng), C(level_turn),
@@ -434,13 +445,21 @@ static void test_occupants_made_from_the_monsters(void **state)
 	void *bytes = NULL;
 	size_t len = 0;
 	char err[256] = "";
-	assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
-	struct game *h = game_create(f.levels, f.n, &f.b, 99);
-	assert_non_null(h);
-	assert_true(game_state_load(h, bytes, len, err, sizeof err));
-	assert_memory_equal(h->occupant, g->occupant, n * sizeof *g->occupant);
-	free(bytes);
-	game_destroy(h);
+	const int knob = g->ai.crowd_value;
+	for (int value = 0; value <= 7; value += 7) { /* the crowd costs too, with the knob at 0 and 7 */
+		crowd_set(g, value);
+		assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+		struct game *h = game_create(f.levels, f.n, &f.b, 99);
+		assert_non_null(h);
+		assert_true(game_state_load(h, bytes, len, err, sizeof err));
+		assert_memory_equal(h->occupant, g->occupant, n * sizeof *g->occupant);
+		assert_memory_equal(h->ai.crowd, g->ai.crowd, n * sizeof *g->ai.crowd);
+		assert_int_equal(game_hash(h), game_hash(g));
+		free(bytes);
+		game_destroy(h);
+	}
+	crowd_set(g, knob);
+	struct game *h;
 
 	/* monster 1 saved on monster 0's cell; then on the player's */
 	struct monster *m = &g->monsters[1];

@@ -590,7 +590,6 @@ static void crowd_fill(struct ai *ai, const struct ai_view *v, int value)
 		if (v->monsters[i].alive) {
 			int c = ai_monster_cell(v, &v->monsters[i]);
 			ai->crowd[c] = (uint16_t)value;
-			cellmark_set(ai->crowd_mark, c);
 		}
 }
 

@@ -7,7 +7,6 @@
 
 #include "bestiary.h"
 #include "flood.h"
-#include "cellmark.h"
 #include "grid.h"
 #include "path.h"
 #include "rng.h"
@@ -128,7 +127,6 @@ struct ai {
 	                           a digger's fallback may not cross it (path_options.solid); fixed per level */
 	int *route_cells;       /* max_monsters * AI_ROUTE_MAX: the monsters' route buffers */
 	int crowd_value;        /* the crowd knob crowd[] is filled with now */
-	struct cellmark *crowd_mark; /* borrowed, may be NULL: the game's marks of crowd[] (cellmark.h) */
 	int flood_goal;         /* cell the current flood was made from; -1 none */
 	struct flood_ctx *near; /* large levels: the flood around a goal that moved (ai.c), or NULL */
 	int near_goal;          /* cell the near flood was made from; -1 none */
@@ -289,7 +287,6 @@ static inline int ai_planned(const struct ai *ai)
 static inline void ai_cell_held(struct ai *ai, int cell, bool held)
 {
 	ai->crowd[cell] = held ? (uint16_t)ai->crowd_value : 0;
-	cellmark_set(ai->crowd_mark, cell);
 }
 
 #endif

@@ -136,7 +136,6 @@ static void level_state_free(struct game *g)
 	g->occupant = g->travel.cells = g->scent = NULL;
 	for (int m = 0; m < GAME_MAPS; m++)
 		cellmark_fini(&g->marks[m]);
-	g->ai.crowd_mark = NULL;
 	g->noise = NULL;
 	g->path = NULL;
 	g->reach.ctx = NULL;
@@ -334,7 +333,6 @@ bool game_level_load(struct game *g, int depth)
 	for (int m = 0; m < GAME_MAPS; m++)
 		if (!cellmark_init(&g->marks[m], n))
 			return false;
-	g->ai.crowd_mark = &g->marks[MAP_CROWD];
 	g->fov_box[0] = 1; /* empty: visible[] is all clear */
 	g->fov_box[1] = 1;
 	g->fov_box[2] = g->fov_box[3] = 0;

@@ -115,7 +115,9 @@ enum travel_mode {
  * pick another than plain A*'s;
  * 8: the crowd's front first (crowd.c: the hunters the front reaches are
  * planned before the others, so a file pulled on from behind no longer
- * takes the way round from one that waits beside the attackers).
+ * takes the way round from one that waits beside the attackers); and the
+ * crowd costs out of the hash and the snapshot (the crowd knob on the
+ * monsters' cells, made again when a state loads, as the occupant map is).
  */
 #define GAME_RULES 8
 
@@ -209,7 +211,6 @@ enum game_map {
 	MAP_OPAQUE,
 	MAP_OCCUPANT,
 	MAP_SCENT,
-	MAP_CROWD,
 	GAME_MAPS
 };
 

@@ -8,15 +8,16 @@
  * value range-checked, so damaged bytes never crash), HASH folds it into a
  * 64-bit checksum.  A new field is one line in state_walk and so can be
  * left out of none of the three.  Per-cell maps (tiles, doors, memory,
- * crowd costs, the scent stamps, items) are listed with state_map, which
+ * the scent stamps, items) are listed with state_map, which
  * HASH takes by blocks in words and SAVE as the blocks changed since the
  * level began.
  *
  * The encoding: fixed-width little-endian integers, so equal states give
  * equal bytes and equal hashes on every machine.  What is a pure cache is
  * left out and rebuilt: the search contexts, the player's distance map
- * (reach), the region map, and the occupant map (made from the monsters'
- * places: occupants_load).  The AI's shared flood is not a pure cache (a
+ * (reach), the region map, the occupant map (made from the monsters'
+ * places: occupants_load) and the crowd costs (the crowd knob on those
+ * places: crowd_load).  The AI's shared flood is not a pure cache (a
  * monster uses a flood that is current even when it would not start one,
  * and a flood settled in steps is only as far along as its callers took
  * it), so its goal and its settled cells are kept and the flood is settled
@@ -452,9 +453,10 @@ static void map_hash(struct state_io *io, const struct state_map *m)
  * as its offset in the block (two bytes) and its value (`size` bytes,
  * little-endian) into buf (room for every cell).  On a little-endian
  * machine eight bytes of cells are compared with bg's at once and a word
- * of background cells is passed over: the crowd map of a 4096x4096 level
- * holds a few monsters a block, and cell_get's switch on every cell took
- * 20-34 ms of a snapshot there.
+ * of background cells is passed over: a map of a 4096x4096 level that
+ * holds a few changed cells a block (as the crowd costs of its 67,000
+ * monsters did until rules 8) took 20-34 ms of a snapshot with cell_get's
+ * switch on every cell.
  */
 static size_t block_others(const struct state_map *m, size_t first, size_t len, long long bg, uint8_t *buf,
 			   size_t *bytes)
@@ -519,9 +521,9 @@ static void block_raw(struct state_io *io, const struct state_map *m, size_t fir
 /*
  * A block is saved raw (mode 0: its cells) or sparse (mode 1: a background
  * value, a count, then each other cell as its offset in the block, two
- * bytes, and its value), whichever is shorter: the occupants and crowd
- * costs of 67,000 monsters touch every block of their maps, each holding a
- * few monsters among 1,024 empty cells.
+ * bytes, and its value), whichever is shorter: a map that moving monsters
+ * mark (the scent stamps; the occupants and crowd costs did before rules 7
+ * and 8) changes a few cells in each of many blocks of 1,024.
  */
 static void map_save(struct state_io *io, const struct state_map *m)
 {
@@ -753,6 +755,7 @@ static void occupants_clear(struct game *g)
 		if (g->occupant[c] == i) {
 			g->occupant[c] = -1;
 			game_mark(g, MAP_OCCUPANT, c);
+			g->ai.crowd[c] = 0;
 		}
 	}
 }
@@ -773,7 +776,31 @@ static bool occupants_load(struct game *g)
 	return true;
 }
 
+/* The crowd costs likewise (ai.h, ai_cell_held): the crowd knob on every
+ * cell an alive monster holds, 0 elsewhere.  occupants_clear took the
+ * level's own monsters' costs off with them; this puts the loaded
+ * monsters' on, once the knob is read. */
+static void crowd_load(struct game *g)
+{
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (m->alive)
+			g->ai.crowd[grid_index(g->grid, m->x, m->y)] = (uint16_t)g->ai.crowd_value;
+	}
+}
+
 #ifdef ASTRAY_CHECKS
+/* The test build: the crowd costs are the knob on the occupants' cells
+ * and 0 elsewhere (what leaving them out of the hash rests on). */
+static bool crowd_derived(const struct game *g)
+{
+	size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	for (size_t c = 0; c < n; c++)
+		if (g->ai.crowd[c] != (g->occupant[c] >= 0 ? g->ai.crowd_value : 0))
+			return false;
+	return true;
+}
+
 /* The test build: the occupant map is what the monsters say, and nothing
  * else (what leaving it out of the hash and the snapshot rests on). */
 static bool occupants_derived(const struct game *g)
@@ -913,7 +940,11 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, ai->due, 0, INT32_MAX);
 	STATE_INT(io, ai->goal, -1, cells - 1);
 	state_expect(io, ai->share_need);
-	state_map(io, g, MAP_CROWD, ai->crowd, 2, 0, 65535);
+	/* not a field: the crowd costs are the crowd knob on the monsters'
+	 * cells (crowd_load); hashed whole, they were 12 ms of every checksum
+	 * on a 4096x4096 level with 67,000 monsters (rules 8) */
+	if (io->mode == STATE_LOAD && !io->bad)
+		crowd_load(g);
 	walk_flood(io, g, cells);
 }
 
@@ -1004,6 +1035,7 @@ uint64_t game_hash(const struct game *g)
 	struct game *w = (struct game *)g;
 #ifdef ASTRAY_CHECKS
 	CHECK(occupants_derived(g));
+	CHECK(crowd_derived(g));
 #endif
 	state_head(&io, w);
 	state_sizes(&io, w);
