@@ -334,8 +334,10 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 	}
 	int have = 0, games = 0, monsters = levels[0]->n_monsters;
 	while (have < a->bench_keys) {
-		/* a game that ends (the player dies) is replaced by the next seed */
-		struct game *g = game_create(levels, 1, b, a->seed + (uint64_t)games);
+		/* a game that ends (the player dies) is replaced by the next seed;
+		 * all the levels, as the journal names them (a dungeon's ten: with
+		 * one, its start hashed otherwise and replay --verify refused it) */
+		struct game *g = game_create(levels, setup->n_levels, b, a->seed + (uint64_t)games);
 		if (!g) {
 			fprintf(stderr, "astray: out of memory\n");
 			free(samples);

@@ -234,6 +234,15 @@ static void test_bench_script(void **state)
 	assert_int_equal(explore, 9);
 	assert_true(rest <= 3);
 	assert_int_equal(moves, 0);
+
+	/* a generated dungeon's run replays as recorded: the game has all ten
+	 * levels the journal names (with one its start hashed otherwise) */
+	snprintf(args, sizeof args, "play --dungeon --seed 11 --bench-keys 40 --bench-script oooo --record %s", path);
+	expect(args, 0, "bench-keys: presses=40");
+	snprintf(args, sizeof args, "replay --verify %s", path);
+	expect(args, 0, "levels=10");
+	unlink(path);
+	unlink(strcat(strcpy(line, path), ".snap"));
 }
 
 /* The options section of --help comes from the table: every option the
