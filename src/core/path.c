@@ -2494,6 +2494,18 @@ static bool one_grow(void **buf, long *cap, long need, size_t size)
 	return true;
 }
 
+/* The cell one step i from (x, y) when it lies on the map, is open and is
+ * in region `home`; -1 otherwise. */
+static inline int home_step(const struct path_ctx *ctx, const struct region *rg, int x, int y, int i, int32_t home)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const int nx = x + grid_nb_dx(topo, y, i), ny = y + grid_nb_dy(topo, i);
+	if ((unsigned)nx >= (unsigned)ctx->w || (unsigned)ny >= (unsigned)ctx->h)
+		return -1;
+	const int p = ny * ctx->w + nx;
+	return ctx->grid->cost[p] && region_of(rg, p) == home ? p : -1;
+}
+
 static int target_cmp(const void *a, const void *b)
 {
 	const int x = ((const struct target *)a)->cell, y = ((const struct target *)b)->cell;
@@ -2558,11 +2570,8 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 						nv->pos = POS_CLOSED;
 						gw[v] = (uint64_t)(dx + c);
 						bool touches = false;
-						for (int k = 0; k < dirs && !touches; k++) {
-							const int mx = nx + grid_nb_dx(topo, ny, k), my = ny + grid_nb_dy(topo, k);
-							touches = (unsigned)mx < (unsigned)w && (unsigned)my < (unsigned)hgt &&
-								  cost[my * w + mx] && region_of(rg, my * w + mx) == home;
-						}
+						for (int k = 0; k < dirs && !touches; k++)
+							touches = home_step(ctx, rg, nx, ny, k, home) >= 0;
 						nv->dir = touches;
 						if (touches) {
 							if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, nb + 1,
@@ -2600,11 +2609,8 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 		const int b = ctx->one_b[k], by = b / w, bx = b - by * w;
 		const int64_t lb = (int64_t)gw[b];
 		for (int i = 0; i < dirs; i++) {
-			const int nx = bx + grid_nb_dx(topo, by, i), ny = by + grid_nb_dy(topo, i);
-			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-				continue;
-			const int p = ny * w + nx;
-			if (!cost[p] || region_of(rg, p) != home)
+			const int p = home_step(ctx, rg, bx, by, i, home);
+			if (p < 0)
 				continue;
 			const int64_t togo = lb + (grid_nb_long(topo, i) ? s2 : s1);
 			if (node[p].stamp != gen) {
@@ -2654,11 +2660,8 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 		int32_t rank = -1;
 		int dir = -1;
 		for (int i = 0; i < dirs; i++) {
-			const int nx = bx + grid_nb_dx(topo, by, i), ny = by + grid_nb_dy(topo, i);
-			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
-				continue;
-			const int p = ny * w + nx;
-			if (!cost[p] || region_of(rg, p) != home)
+			const int p = home_step(ctx, rg, bx, by, i, home);
+			if (p < 0)
 				continue;
 			const struct target key = { .cell = p };
 			const struct target *t = bsearch(&key, tg.t, (size_t)tg.n, sizeof *tg.t, target_cmp);
