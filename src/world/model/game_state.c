@@ -458,6 +458,15 @@ static void map_hash(struct state_io *io, const struct state_map *m)
  * monsters did until rules 8) took 20-34 ms of a snapshot with cell_get's
  * switch on every cell.
  */
+static size_t put_other(uint8_t *buf, size_t n, size_t i, long long v, size_t size)
+{
+	buf[n++] = (uint8_t)i;
+	buf[n++] = (uint8_t)(i >> 8);
+	for (size_t q = 0; q < size; q++)
+		buf[n++] = (uint8_t)((uint64_t)v >> (8 * q));
+	return n;
+}
+
 static size_t block_others(const struct state_map *m, size_t first, size_t len, long long bg, uint8_t *buf,
 			   size_t *bytes)
 {
@@ -475,25 +484,19 @@ static size_t block_others(const struct state_map *m, size_t first, size_t len, 
 			continue;
 		for (size_t k = 0; k < per; k++) {
 			long long v = cell_get(m, first + i + k);
-			if (v == bg)
-				continue;
-			others++;
-			buf[n++] = (uint8_t)(i + k);
-			buf[n++] = (uint8_t)((i + k) >> 8);
-			for (size_t q = 0; q < size; q++)
-				buf[n++] = (uint8_t)((uint64_t)v >> (8 * q));
+			if (v != bg) {
+				others++;
+				n = put_other(buf, n, i + k, v, size);
+			}
 		}
 	}
 #endif
 	for (; i < len; i++) {
 		long long v = cell_get(m, first + i);
-		if (v == bg)
-			continue;
-		others++;
-		buf[n++] = (uint8_t)i;
-		buf[n++] = (uint8_t)(i >> 8);
-		for (size_t q = 0; q < size; q++)
-			buf[n++] = (uint8_t)((uint64_t)v >> (8 * q));
+		if (v != bg) {
+			others++;
+			n = put_other(buf, n, i, v, size);
+		}
 	}
 	*bytes = n;
 	return others;
@@ -1050,18 +1053,11 @@ enum game_state_status game_state_save_into(const struct game *g, size_t at, voi
 		return GAME_STATE_UNSAVABLE;
 	/* SAVE mode reads every field and writes none */
 	struct state_io io = { .mode = STATE_SAVE, .out = *buf, .cap = *buf ? *cap : 0 };
-	if (at > 0) {
-		/* room for the caller's part, its bytes left as they are */
-		uint8_t zero[256] = { 0 };
-		for (size_t left = at; left > 0 && !io.oom;) {
-			size_t k = left < sizeof zero ? left : sizeof zero;
-			if (io.n + k <= io.cap)
-				io.n += k; /* the buffer has them already */
-			else
-				out_bytes(&io, zero, k);
-			left -= k;
-		}
-	}
+	/* room for the caller's part, which the caller writes itself */
+	if (at > io.cap)
+		(void)out_grow(&io, at);
+	if (!io.oom)
+		io.n = at;
 	struct game *w = (struct game *)g;
 	state_head(&io, w);
 	state_sizes(&io, w);
