@@ -1,8 +1,9 @@
 /*
  * test_snapshot_write.c - what a snapshot costs less to write and must
- * write the same: savefile_crc32's eight-bytes-at-a-time path for long
- * inputs gives the CRC of the byte-at-a-time one (the standard CRC-32),
- * and snapshot_write with the journal's kept buffer and the checksum's
+ * write the same: savefile_crc32, eight bytes a step, gives the standard
+ * CRC-32 however a long input is cut into pieces and carried from one to
+ * the next (test_savefile_crc checks it against a bitwise CRC), and
+ * snapshot_write with the journal's kept buffer and the checksum's
  * hash handed in writes byte for byte the file it writes on its own
  * (fresh buffer, hash computed), on the first snapshot and on later ones
  * made in the same buffer, which load back to the same game.
@@ -27,7 +28,7 @@ static void test_crc_long_inputs(void **state)
 {
 	(void)state;
 	assert_int_equal(savefile_crc32(0, "123456789", 9), 0xcbf43926u);
-	const size_t n = 300005; /* past the sliced path's threshold, not a multiple of 8 */
+	const size_t n = 300005; /* not a multiple of 8 */
 	unsigned char *b = malloc(n);
 	assert_non_null(b);
 	uint32_t s = 12345;
@@ -35,7 +36,7 @@ static void test_crc_long_inputs(void **state)
 		s = s * 1103515245u + 12345u;
 		b[i] = (unsigned char)(s >> 16);
 	}
-	/* pieces under the threshold take the nibble loop: the same CRC */
+	/* cut into pieces, each carrying the CRC before it: the same CRC */
 	for (size_t piece = 1000; piece <= 70000; piece += 23000) {
 		uint32_t chained = 0;
 		for (size_t at = 0; at < n; at += piece)
