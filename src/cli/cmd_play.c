@@ -776,6 +776,8 @@ static int play_mode(struct play_args *a)
 	if (a->bench_script && (a->bench_keys == 0 || !a->bench_script[0]))
 		return opt_usage_error(&play_command, "--bench-script gives the keys of --bench-keys N: give both, "
 						      "and at least one key");
+	if (a->bench_samples && a->bench_keys == 0)
+		return opt_usage_error(&play_command, "--bench-samples writes the times of --bench-keys N: give both");
 	if (a->dungeon) {
 		a->fresh = true; /* asked for a new dungeon: a saved game is filed away, not offered */
 		return play_dungeon(a);

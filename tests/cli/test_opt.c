@@ -211,6 +211,7 @@ static void test_bench_script(void **state)
 	(void)state;
 	expect("play --bench-script oo", 2, "--bench-script gives the keys of --bench-keys N");
 	expect("play --bench-keys 3 --bench-script=", 2, "and at least one key");
+	expect("play --bench-samples /tmp/x", 2, "--bench-samples writes the times of --bench-keys N");
 	char path[] = "/tmp/astray-bench-script-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
