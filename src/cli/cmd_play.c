@@ -763,11 +763,11 @@ static int play_title(struct play_args *a)
 }
 
 /*
- * Chooses the mode: --dungeon, or the title screen (no level arguments, a
- * terminal on both sides, no --no-title).  Returns -1 for the campaign or
- * the given levels, as without either; otherwise the exit status.
+ * The options that only make sense together: -1 when they agree, else the
+ * usage error's status.  Checked before the save lock is taken, so a
+ * mistyped command says what is wrong even while another game is saved.
  */
-static int play_mode(struct play_args *a)
+static int play_check_combinations(const struct play_args *a)
 {
 	if (a->dungeon && a->targets.n > 0)
 		return opt_usage_error(&play_command, "--dungeon makes its own levels: give no LEVEL or DIR");
@@ -778,6 +778,16 @@ static int play_mode(struct play_args *a)
 						      "and at least one key");
 	if (a->bench_samples && a->bench_keys == 0)
 		return opt_usage_error(&play_command, "--bench-samples writes the times of --bench-keys N: give both");
+	return -1;
+}
+
+/*
+ * Chooses the mode: --dungeon, or the title screen (no level arguments, a
+ * terminal on both sides, no --no-title).  Returns -1 for the campaign or
+ * the given levels, as without either; otherwise the exit status.
+ */
+static int play_mode(struct play_args *a)
+{
 	if (a->dungeon) {
 		a->fresh = true; /* asked for a new dungeon: a saved game is filed away, not offered */
 		return play_dungeon(a);
@@ -1116,6 +1126,8 @@ int cmd_play(int argc, char **argv)
 	struct bestiary b;
 	memset(&b, 0, sizeof b);
 	int r = parse_args(argc, argv, &a);
+	if (r < 0)
+		r = play_check_combinations(&a);
 	if (r >= 0) {
 		status = r;
 		goto out;
