@@ -316,6 +316,67 @@ static void test_large_level_state_is_a_delta(void **state)
 	fixture_fini(&f);
 }
 
+static int bits_set(const uint64_t *bits, int blocks)
+{
+	int n = 0;
+	for (int b = 0; b < blocks; b++)
+		n += cellmark_bit(bits, b);
+	return n;
+}
+
+/*
+ * The first hash of a game made or loaded reads only the blocks the level
+ * or the load wrote (issue 33, resume): the maps game_level_load fills
+ * with one value (nothing seen, remembered or smelled, nothing open, no
+ * hazard, all assumed open floor) have their other blocks' hashes from
+ * that value, and a loaded state marks the blocks it lays and no others.
+ * The test build's hash checks every such hash against the block's
+ * cells, so a wrong value or a block the level wrote unmarked fails here.
+ */
+static void test_first_hash_reads_what_changed(void **state)
+{
+	(void)state;
+	const int w = 600, h = 400;
+	char *map = big_map(w, h);
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 5);
+	struct game *a = game_create(f.levels, f.n, &f.b, 5); /* not hashed yet */
+	static const enum game_map uniform[] = { MAP_HAZARD, MAP_OPEN, MAP_VISIBLE, MAP_REMEMBERED, MAP_KNOWN, MAP_SCENT };
+	for (size_t k = 0; k < sizeof uniform / sizeof uniform[0]; k++) {
+		const struct cellmark *m = &a->marks[uniform[k]];
+		assert_true(m->blocks > 200);
+		/* only the blocks the first sight and the scent wrote */
+		if (bits_set(m->dirty, m->blocks) > bits_set(m->touched, m->blocks))
+			fail_msg("map %d: %d of %d blocks to hash, %d written", (int)uniform[k],
+				 bits_set(m->dirty, m->blocks), m->blocks, bits_set(m->touched, m->blocks));
+	}
+	uint64_t h0 = game_hash(g);
+	for (int i = 0; i < 30; i++)
+		act_move(g, i % 3 == 0 ? GRID_S : GRID_E);
+	void *bytes = NULL;
+	size_t len = 0;
+	assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+	char err[256] = "";
+	assert_true(game_hash(a) == h0);
+	assert_true(game_state_load(a, bytes, len, err, sizeof err));
+	for (size_t k = 0; k < sizeof uniform / sizeof uniform[0]; k++) {
+		const struct cellmark *m = &a->marks[uniform[k]];
+		if (bits_set(m->dirty, m->blocks) > bits_set(m->touched, m->blocks))
+			fail_msg("map %d after a load: %d of %d blocks to hash, %d laid", (int)uniform[k],
+				 bits_set(m->dirty, m->blocks), m->blocks, bits_set(m->touched, m->blocks));
+	}
+	assert_true(game_hash(a) == game_hash(g));
+	for (int i = 0; i < 10; i++) {
+		act_move(g, GRID_E);
+		act_move(a, GRID_E);
+	}
+	assert_true(game_hash(a) == game_hash(g));
+	game_destroy(a);
+	free(bytes);
+	free(map);
+	fixture_fini(&f);
+}
+
 /* The per-cell maps a game makes only when first used (issue 33): none
  * of them exists on a level of over 2^20 cells where nothing used it. */
 static void assert_lazy(const struct game *g)
@@ -491,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_state_of_other_rules_refused),
 		cmocka_unit_test(test_journal_of_other_rules_refused),
 		cmocka_unit_test(test_large_level_state_is_a_delta),
+		cmocka_unit_test(test_first_hash_reads_what_changed),
 		cmocka_unit_test(test_grid_and_regions_after_load),
 		cmocka_unit_test(test_maps_made_when_first_used),
 		cmocka_unit_test(test_occupants_made_from_the_monsters),

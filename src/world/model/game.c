@@ -393,6 +393,14 @@ bool game_level_load(struct game *g, int depth)
 	/* the level as it begins, made from the level, the bestiary, the seed
 	 * and the depth alone: a snapshot keeps only the blocks changed since
 	 * (game_state.c), and its loader makes this again to lay them on */
+	/* the maps filled with one value above (calloc, memset, the loop):
+	 * their hashes need not read them */
+	game_map_uniform(g, MAP_HAZARD, 1, 0);
+	game_map_uniform(g, MAP_OPEN, 1, 0);
+	game_map_uniform(g, MAP_VISIBLE, 1, 0);
+	game_map_uniform(g, MAP_REMEMBERED, 1, 0);
+	game_map_uniform(g, MAP_KNOWN, 1, 1);
+	game_map_uniform(g, MAP_SCENT, (int)sizeof *g->scent, -1);
 	for (int m = 0; m < GAME_MAPS; m++)
 		cellmark_begin(&g->marks[m]);
 	scent_mark(g);

@@ -416,6 +416,26 @@ static bool marked(const struct state_map *m)
 	return m->mark && m->mark->dirty && m->mark->cells == m->n;
 }
 
+void game_map_uniform(struct game *g, enum game_map which, int size, long long value)
+{
+	struct cellmark *k = &g->marks[which];
+	uint8_t cells[CELLMARK_BLOCK * 4];
+	struct state_map m = { .mark = k, .cells = cells, .n = CELLMARK_BLOCK, .size = size };
+	if (!k->dirty || k->blocks == 0 || size < 1 || size > 4)
+		return;
+	for (size_t i = 0; i < CELLMARK_BLOCK; i++)
+		cell_put(&m, i, value);
+	const size_t last = k->cells - ((size_t)(k->blocks - 1) << CELLMARK_SHIFT); /* cells of the last block */
+	const uint64_t full = words_hash(0x9e3779b97f4a7c15ULL, cells, CELLMARK_BLOCK, size),
+		       tail = words_hash(0x9e3779b97f4a7c15ULL, cells, last, size);
+	for (int b = 0; b < k->blocks; b++) {
+		if (cellmark_bit(k->touched, b))
+			continue; /* written since it was set up: hashed from its cells */
+		k->sums[b] = b == k->blocks - 1 ? tail : full;
+		k->dirty[b >> 6] &= ~(1ULL << (b & 63));
+	}
+}
+
 static void map_hash(struct state_io *io, const struct state_map *m)
 {
 	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
@@ -621,8 +641,8 @@ static void map_load(struct state_io *io, const struct state_map *m)
 		if (marked(m))
 			cellmark_range(m->mark, (int)first, (int)(first + len - 1));
 	}
-	if (marked(m))
-		cellmark_all_dirty(m->mark);
+	/* the blocks not listed are as the level began (game_state_load makes
+	 * it so): their sums, where clean, still hold */
 }
 
 static void state_map(struct state_io *io, struct game *g, enum game_map which, void *cells, int size, long long lo,
