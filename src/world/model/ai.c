@@ -169,14 +169,16 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->push_to = malloc(AI_PUSH_MAX * sizeof *ai->push_to);
 	ai->tried = calloc((size_t)max_monsters + 1, sizeof *ai->tried);
 	ai->want = calloc(n, sizeof *ai->want);
-	ai->want_turn = big_malloc(n * sizeof *ai->want_turn);
+	/* zero, not -1, for "no turn": a cell whose want_turn is the turn and
+	 * whose want is 0 counts as wanted by none, as an old turn does, so
+	 * turn 0 reads alike; and 64 MiB on 4096x4096 are not written at every
+	 * level made (a resume's first touches) */
+	ai->want_turn = big_calloc(n, sizeof *ai->want_turn);
 	ai->cplan = crowd_plan_create((int)n, max_monsters);
 	ai->push_n = 0;
 	ai->plan_cell = -1;
 	if (!ai->push_who || !ai->push_to || !ai->tried || !ai->want || !ai->want_turn || !ai->cplan)
 		return false;
-	for (size_t c = 0; c < n; c++)
-		ai->want_turn[c] = -1;
 	ai->stairs = mind_stairs_create(grid);
 	ai->pack = mind_pack_create(max_monsters);
 	ai->ambush = mind_ambush_create();

@@ -149,7 +149,7 @@ struct ai {
 	unsigned *tried;            /* max_monsters: the decision a monster was last asked to make room in */
 	unsigned decision;          /* counts the crowd rule's decisions, for tried[] */
 	uint16_t *want;             /* w*h: hunters that wanted each cell on turn want_turn[] (congestion) */
-	int *want_turn;
+	int *want_turn;             /* 0 at first (with want 0: none, whatever the turn) */
 	struct crowd_plan *cplan;   /* this turn's plan of the crowd (crowd.c), a cache of one turn */
 	int plan_cell;              /* the cell the acting monster's plan returned this action, -1 none (the planner rule) */
 };
