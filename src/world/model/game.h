@@ -448,7 +448,7 @@ enum game_state_status game_state_save(const struct game *g, void **out, size_t 
 
 /*
  * The same bytes into a buffer the caller keeps from one save to the next
- * (a snapshot every 32 actions on a large level: the pages of a new
+ * (a snapshot every 16 actions on a large level: the pages of a new
  * buffer of megabytes cost more to touch than the bytes to write): the
  * state goes to (*buf)[at, at + *len), *buf (malloc'ed, or NULL with *cap
  * 0) grown with realloc as needed, the first `at` bytes left for the
