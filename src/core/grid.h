@@ -198,6 +198,10 @@ void grid_set_cost(struct grid *g, int cell, uint8_t cost);
 
 /* Sets every cell's cost from w * h bytes, the bits rebuilt once. */
 void grid_set_costs(struct grid *g, const uint8_t *costs);
+/* Sets cell i's cost to map[from[i]] for every cell of w * h bytes (a
+ * level's tiles through each tile's cost), the bits rebuilt once: on
+ * 4096x4096 several times faster than grid_set_cost cell by cell. */
+void grid_set_costs_mapped(struct grid *g, const uint8_t *from, const uint8_t map[256]);
 
 /* Sets every cell's cost to `cost`. */
 void grid_fill(struct grid *g, uint8_t cost);

@@ -198,6 +198,57 @@ static void test_diamond_neighbours_parity(void **state)
 	}
 }
 
+/*
+ * Every cell's cost at once (grid_set_costs_mapped, grid_set_costs) gives
+ * the costs and the passability bits of rows and columns that setting
+ * each cell alone gives, on sizes that fill no word and several, and on
+ * a grid that held other costs before (every word is written whole).
+ */
+static void test_costs_at_once(void **state)
+{
+	(void)state;
+	static const int sizes[][2] = { { 1, 1 }, { 63, 65 }, { 64, 64 }, { 130, 70 }, { 200, 129 }, { 7, 300 } };
+	uint32_t seed = 12345;
+	uint8_t map[256];
+	for (int t = 0; t < 256; t++)
+		map[t] = t % 3 == 0 ? 0 : (uint8_t)t;
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		const int w = sizes[k][0], h = sizes[k][1];
+		const size_t n = (size_t)w * (size_t)h;
+		uint8_t *from = malloc(n), *want = malloc(n);
+		assert_non_null(from);
+		assert_non_null(want);
+		for (size_t i = 0; i < n; i++) {
+			from[i] = (uint8_t)(rnd(&seed) & 7); /* 0, 3 and 6 blocked */
+			want[i] = map[from[i]];
+		}
+		struct grid *one = grid_create(w, h, GRID_SQUARE8);
+		struct grid *all = grid_create(w, h, GRID_SQUARE8);
+		struct grid *copy = grid_create(w, h, GRID_SQUARE8);
+		assert_non_null(one);
+		assert_non_null(all);
+		assert_non_null(copy);
+		for (size_t i = 0; i < n; i++)
+			grid_set_cost(one, (int)i, want[i]);
+		grid_fill(all, 1); /* other bits before: all of them must go */
+		grid_set_costs_mapped(all, from, map);
+		grid_fill(copy, 1);
+		grid_set_costs(copy, want);
+		const size_t rw = (size_t)h * (size_t)one->row_words, cw = (size_t)w * (size_t)one->col_words;
+		const struct grid *got[] = { all, copy };
+		for (int j = 0; j < 2; j++) {
+			assert_memory_equal(got[j]->cost, one->cost, n);
+			assert_memory_equal(got[j]->rows, one->rows, rw * sizeof *one->rows);
+			assert_memory_equal(got[j]->cols, one->cols, cw * sizeof *one->cols);
+		}
+		grid_destroy(one);
+		grid_destroy(all);
+		grid_destroy(copy);
+		free(from);
+		free(want);
+	}
+}
+
 static void test_screen_round_trip(void **state)
 {
 	(void)state;
@@ -387,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_square8_neighbours_and_corners),
 		cmocka_unit_test(test_hex_neighbours_parity),
 		cmocka_unit_test(test_diamond_neighbours_parity),
+		cmocka_unit_test(test_costs_at_once),
 		cmocka_unit_test(test_screen_round_trip),
 		cmocka_unit_test(test_heuristics_vs_dijkstra),
 		cmocka_unit_test(test_topology_names),

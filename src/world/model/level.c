@@ -1043,17 +1043,11 @@ struct grid *level_grid(const struct level *lv)
 	struct grid *g = grid_create(lv->w, lv->h, lv->topo);
 	if (!g)
 		return NULL;
-	size_t cells = (size_t)lv->w * (size_t)lv->h;
-	/* a new grid is all blocked: only the open cells are set */
-	uint8_t cost[TILE_COUNT];
-	for (int t = 0; t < TILE_COUNT; t++)
+	/* every cell's cost through its tile's, the bits made once */
+	uint8_t cost[256];
+	for (int t = 0; t < 256; t++)
 		cost[t] = tile_info((enum tile)t)->cost;
-	for (size_t i = 0; i < cells; i++) {
-		const uint8_t t = lv->tiles[i];
-		const uint8_t c = t < TILE_COUNT ? cost[t] : tile_info((enum tile)t)->cost;
-		if (c)
-			grid_set_cost(g, (int)i, c);
-	}
+	grid_set_costs_mapped(g, lv->tiles, cost);
 	return g;
 }
 
