@@ -362,9 +362,9 @@ run:
 bench-resume: build/astray build/san/tests/world/test_journal
 	tools/bench-resume $(OLD)
 
-# Resuming a game on the 4096x4096 level, after a quit and (with OLD)
-# after a kill: CPU time of OLD's and the new program's resume,
-# interleaved (tools/bench-resume-big).
+# Resuming a game on the 4096x4096 level, after a quit and after a kill
+# (15 and 31 actions replayed): CPU time of the new program's resume and,
+# with OLD, OLD's, interleaved (tools/bench-resume-big).
 bench-resume-big: build/astray
 	tools/bench-resume-big $(OLD)
 
