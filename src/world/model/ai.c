@@ -183,6 +183,14 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	return ai->stairs && ai->pack && ai->ambush;
 }
 
+void ai_prefault(struct ai *ai, const struct grid *grid)
+{
+	if (!ai->crowd || !ai->route_cells)
+		return;
+	big_populate(ai->crowd, (size_t)grid->w * (size_t)grid->h * sizeof *ai->crowd);
+	big_populate(ai->route_cells, ((size_t)ai->max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
+}
+
 void ai_level_fini(struct ai *ai)
 {
 	free(ai->crowd);
