@@ -692,6 +692,23 @@ static bool plan_crowd_on_flood(struct ai *ai, struct flood_ctx *fl, const struc
 	return true;
 }
 
+/*
+ * Whether a search of the monster's own from here toward goal is a far
+ * plan (rules 9; docs/ai.md, "Far plans"): on a large level, toward a goal
+ * farther than AI_FAR_PLAN.  An exact A* there may settle most of the
+ * level (a monster arriving across the 4096x4096 bench level: 1.1 million
+ * expansions, 150 ms of one key), while the monster keeps only the first
+ * AI_ROUTE_MAX cells of the route; a weighted A* (AI_FAR_WEIGHT) finds a
+ * route a few per cent dearer with under 1% of the expansions, and
+ * AI_FAR_BUDGET bounds it where even that would not (the monster then
+ * walks the best partial route and plans again where it ends).  Within
+ * AI_FAR_PLAN of the goal the plan is exact again.
+ */
+static bool far_plan(const struct ai *ai, const struct ai_view *v, int here, int goal)
+{
+	return large_level(ai) && grid_heuristic(v->grid, here, goal) > AI_FAR_PLAN;
+}
+
 /* Rules 3 and 4 by a search of the monster's own, with its knobs. */
 static void plan_search(struct ai *ai, const struct ai_view *v, const struct monster_kind *k,
 			struct mind *mi, int here, int goal, bool crowd)
@@ -712,6 +729,13 @@ static void plan_search(struct ai *ai, const struct ai_view *v, const struct mon
 	if (crowd) {
 		crowd_fill(ai, v, k->crowd);
 		opt.extra = ai->crowd;
+	}
+	/* far on a large level, toward a goal it surely reaches: a weighted
+	 * search within a budget (rules 9) */
+	if (!opt.fallback && far_plan(ai, v, here, goal)) {
+		if (!(opt.weight >= AI_FAR_WEIGHT))
+			opt.weight = AI_FAR_WEIGHT;
+		opt.budget = AI_FAR_BUDGET;
 	}
 	struct path_result r;
 	double t0 = clock_us();

@@ -103,6 +103,9 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
 #define AI_REJOIN 8           /* large levels: a far own searcher goes round a blocker back onto its route this many cells on */
 #define AI_REJOIN_BUDGET 1024 /* ... in a search of at most this many expansions (ai_far_rejoin) */
+#define AI_FAR_PLAN 256.0    /* large levels: a monster's own search toward a goal farther than this ... */
+#define AI_FAR_WEIGHT 1.5    /* ... is a weighted A* of at least this weight ... */
+#define AI_FAR_BUDGET 65536L /* ... and at most this many expansions (ai.c, far_plan; rules 9) */
 #define AI_PUSH_MAX 64      /* monsters one action may push ahead of it (crowd.c) */
 
 /*
