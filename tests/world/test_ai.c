@@ -5,7 +5,7 @@
  * monster down the other corridor (on a large level, round a blocker
  * within its horizon, and a walled-in one waits without a search), a
  * budget yields a partial path, a far plan on a large level is weighted
- * and bounded, fleeing
+ * and bounded and its wanderers draw goals in turn, fleeing
  * increases the distance, repath and weight change the work; the shared
  * flood chooses moves as good as one search per monster on random maps;
  * and the cost per turn at scale, printed (never asserted: time is noise).
@@ -531,6 +531,64 @@ static void test_far_plan(void **state)
 	far_plan_case(500, 480, false); /* 460 away, but not a large level: exact */
 }
 
+/*
+ * Wanderers on a large level (rules 9): one with no goal draws its next
+ * on one game turn in WANDER_EVERY (4), when the turn plus its monster
+ * number is a multiple of it, and waits on the others; on a small level
+ * every one draws at once.  Eight bats far from the player, spaced apart,
+ * on an open map of 200x200 (large) and of 100x100 (not).
+ */
+static void wanderers_case(int size, bool large)
+{
+	char *text = malloc((size_t)(size + 1) * size + 1);
+	size_t n = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++)
+			text[n++] = x == 0 || y == 0 || x == size - 1 || y == size - 1 ? '#' : '.';
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[(size - 10) * (size + 1) + size - 10] = '@';
+	text[(size - 1) * (size + 1) + size - 2] = '>';
+	for (int i = 0; i < 8; i++)
+		text[(10 + 5 * i) * (size + 1) + 10] = 'b';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	assert_int_equal(g->ai.share_need > AI_SHARE_MIN, large);
+	assert_int_equal(g->n_monsters, 8);
+	kind(g, "bat")->wander = 1;
+	int x0[8], y0[8];
+	for (int i = 0; i < 8; i++) {
+		x0[i] = g->monsters[i].x;
+		y0[i] = g->monsters[i].y;
+		assert_true(g->monsters[i].kind->wander);
+		assert_int_equal(g->monsters[i].mind.wander, -1);
+	}
+	act_wait(g);
+	assert_int_equal(g->turn, 1);
+	int drew = 0;
+	for (int i = 0; i < 8; i++) {
+		const struct monster *m = &g->monsters[i];
+		const bool slot = !large || (g->turn + i) % 4 == 0;
+		assert_false(m->mind.hunting);
+		assert_int_equal(m->mind.wander >= 0, slot);
+		if (!slot) /* it waited where it was */
+			assert_true(m->x == x0[i] && m->y == y0[i]);
+		drew += slot;
+	}
+	assert_int_equal(drew, large ? 2 : 8);
+	assert_int_equal(g->ai.stats.searches, drew);
+	fixture_fini(&f);
+}
+
+static void test_wanderers_staggered(void **state)
+{
+	(void)state;
+	wanderers_case(200, true);
+	wanderers_case(100, false);
+}
+
 /* ---- shared flood against one search per monster ------------------------ */
 
 /* A random level as text: walls, rubble and water, one player, one exit. */
@@ -988,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(test_repath_and_weight),
 		cmocka_unit_test(test_reachable_goal_skips_fallback),
 		cmocka_unit_test(test_far_plan),
+		cmocka_unit_test(test_wanderers_staggered),
 		cmocka_unit_test(test_shared_equals_per_monster),
 		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_shared_moving_goal_large),
