@@ -533,10 +533,10 @@ static void test_far_plan(void **state)
 
 /*
  * Wanderers on a large level (rules 9): one with no goal draws its next
- * on one game turn in WANDER_EVERY (4), when the turn plus its monster
- * number is a multiple of it, and waits on the others; on a small level
- * every one draws at once.  Eight bats far from the player, spaced apart,
- * on an open map of 200x200 (large) and of 100x100 (not).
+ * when the turn plus its monster number is a multiple of AI_WANDER_EVERY,
+ * and waits on the others; on a small level every one draws at once.
+ * Eight bats far from the player, spaced apart, on an open map of 200x200
+ * (large) and of 100x100 (not), over the first AI_WANDER_EVERY turns.
  */
 static void wanderers_case(int size, bool large)
 {
@@ -565,20 +565,31 @@ static void wanderers_case(int size, bool large)
 		assert_true(g->monsters[i].kind->wander);
 		assert_int_equal(g->monsters[i].mind.wander, -1);
 	}
-	act_wait(g);
-	assert_int_equal(g->turn, 1);
+	bool drawn[8] = { false };
 	int drew = 0;
-	for (int i = 0; i < 8; i++) {
-		const struct monster *m = &g->monsters[i];
-		const bool slot = !large || (g->turn + i) % 4 == 0;
-		assert_false(m->mind.hunting);
-		assert_int_equal(m->mind.wander >= 0, slot);
-		if (!slot) /* it waited where it was */
-			assert_true(m->x == x0[i] && m->y == y0[i]);
-		drew += slot;
+	for (int t = 1; t <= AI_WANDER_EVERY; t++) {
+		act_wait(g);
+		assert_int_equal(g->turn, t);
+		int now = 0;
+		for (int i = 0; i < 8; i++) {
+			const struct monster *m = &g->monsters[i];
+			const bool slot = !large || (t + i) % AI_WANDER_EVERY == 0;
+			assert_false(m->mind.hunting);
+			if (slot && !drawn[i]) { /* its turn: it drew a goal and set off */
+				assert_true(m->mind.wander >= 0);
+				drawn[i] = true;
+				now++;
+			}
+			if (!drawn[i]) /* not yet: it waited where it was */
+				assert_true(m->mind.wander < 0 && m->x == x0[i] && m->y == y0[i]);
+		}
+		/* on a large level 8 bats draw one turn each, else all on turn 1 */
+		assert_int_equal(now, large ? 8 / AI_WANDER_EVERY + (t <= 8 % AI_WANDER_EVERY) : t == 1 ? 8 : 0);
+		drew += now;
+		if (t == 1)
+			assert_int_equal(g->ai.stats.searches, now);
 	}
-	assert_int_equal(drew, large ? 2 : 8);
-	assert_int_equal(g->ai.stats.searches, drew);
+	assert_int_equal(drew, 8);
 	fixture_fini(&f);
 }
 

@@ -1072,13 +1072,6 @@ static const ai_mind_fn minds[MIND_COUNT] = {
  * each plan a short search, however large the level. */
 #define WANDER_RANGE 12
 #define WANDER_TRIES 8
-/* On a large level a wanderer with no goal draws its next one only on one
- * game turn in WANDER_EVERY, by its index, and waits on the others (rules
- * 9): on the 4096x4096 bench level 22,800 bats drew and planned their
- * first goals on turn 1, 100 ms of the first key; a quarter of them now
- * do so on each of the first four turns, and one that reaches its goal
- * rests up to three turns before the next. */
-#define WANDER_EVERY 4
 
 /* A random cell for a wanderer at `here`: passable, in its own region
  * (so reachable), not its own; -1 when the draws found none. */
@@ -1109,7 +1102,7 @@ static struct ai_decision idle(struct ai *ai, const struct ai_view *v, const str
 	if (mi->wander == here)
 		mi->wander = -1;
 	if (mi->wander < 0) {
-		if (large_level(ai) && ((long)v->turn + (long)(m - v->monsters)) % WANDER_EVERY != 0)
+		if (large_level(ai) && ((long)v->turn + (long)(m - v->monsters)) % AI_WANDER_EVERY != 0)
 			return ai_wait();
 		mi->wander = wander_pick(ai, v, here);
 		if (mi->wander < 0)

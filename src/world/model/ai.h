@@ -106,6 +106,13 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_FAR_PLAN 256.0    /* large levels: a monster's own search toward a goal farther than this ... */
 #define AI_FAR_WEIGHT 1.5    /* ... is a weighted A* of at least this weight ... */
 #define AI_FAR_BUDGET 65536L /* ... and at most this many expansions (ai.c, far_plan; rules 9) */
+/* On a large level a wanderer with no goal draws its next one only on the
+ * game turns when the turn plus its monster number is a multiple of this,
+ * and waits on the others (ai.c, idle; rules 9): on the 4096x4096 bench
+ * level 22,800 bats drew and planned their first goals all on turn 1,
+ * 100 ms of the first key; an eighth of them now do on each of the first
+ * eight turns, and one that reaches its goal rests up to seven turns. */
+#define AI_WANDER_EVERY 8
 #define AI_PUSH_MAX 64      /* monsters one action may push ahead of it (crowd.c) */
 
 /*

@@ -122,8 +122,8 @@ enum travel_mode {
  * 256 cells away is a weighted A* (weight 1.5 at least) of at most 65,536
  * expansions (ai.c, far_plan; docs/ai.md, "Far plans"), where an exact one
  * across a 4096x4096 level took 150 ms of one key; and there a wanderer
- * with no goal draws its next one on one turn in four, by its monster
- * number (ai.c, WANDER_EVERY), not all of them on turn 1.
+ * with no goal draws its next one on one turn in eight, by its monster
+ * number (ai.h, AI_WANDER_EVERY), not all of them on turn 1.
  */
 #define GAME_RULES 9
 
