@@ -94,6 +94,8 @@ struct flood_dist {
 	bool code_off;          /* this grid's floods outgrew CLIMIT: whole floods use value[] */
 	int dirty_lo, dirty_hi; /* value[] is +infinity outside [dirty_lo, dirty_hi): a flood
 	                           that settles a few cells resets only those (flood_begin) */
+	int dirty_x0, dirty_x1; /* ... and outside columns [dirty_x0, dirty_x1) of those rows
+	                           (a bounded uniform flood's box; else the whole width) */
 };
 
 /* The multi-queue: one FIFO of cells per kind of edge (see flood.h). */
@@ -129,6 +131,10 @@ struct flood_run {
 	bool whole;             /* it ran to its end with no max_dist, so a cell is
 	                           settled exactly when its distance is finite (tag[]
 	                           is then not kept up to date) */
+	bool keyed;             /* a cell is settled exactly when its distance is at most
+	                           `limit` (a whole flood: finite; a bounded uniform one,
+	                           run_bounded: max_dist), so tag[] is not kept up to date */
+	double limit;           /* see keyed */
 	long settled;           /* cells settled by this flood */
 	uint64_t epoch;         /* floods begun on this context (the route's potential
 	                           is kept while it does not change) */
@@ -228,8 +234,8 @@ static inline double dist_of(const struct flood_ctx *f, int32_t v)
 
 static inline bool is_settled(const struct flood_ctx *f, int32_t v)
 {
-	if (f->run.whole)
-		return f->dist.in_code ? f->dist.code[v] < CNONE : f->dist.value[v] < HUGE_VAL;
+	if (f->run.keyed)
+		return f->dist.in_code ? f->dist.code[v] < CNONE : f->dist.value[v] <= f->run.limit;
 	return f->queue.tag[v] == (f->queue.gen << 16 | SETTLED);
 }
 
