@@ -1029,9 +1029,42 @@ static void run_whole_uniform(struct flood_ctx *f)
 	run_doubles(f, f->run.source);
 }
 
+/* Whether the distances are value[] and `cell` lies outside the part of
+ * it a flood wrote: then it is not settled, and a bounded flood (the near
+ * flood of a crowd, most of whose monsters stand outside its box) need
+ * not read the cell's distance, a cache miss, to say so. */
+static inline bool outside_written(const struct flood_ctx *f, int cell)
+{
+	if (!f->run.keyed || f->dist.in_code)
+		return false;
+	if (cell < f->dist.dirty_lo || cell >= f->dist.dirty_hi)
+		return true;
+	const int x = cell % f->grid->w;
+	return x < f->dist.dirty_x0 || x >= f->dist.dirty_x1;
+}
+
 bool flood_settled(const struct flood_ctx *f, int cell)
 {
-	return f && f->run.source >= 0 && cell >= 0 && cell < f->n && is_settled(f, cell);
+	return f && f->run.source >= 0 && cell >= 0 && cell < f->n && !outside_written(f, cell) && is_settled(f, cell);
+}
+
+void flood_prefetch(const struct flood_ctx *f, int cell)
+{
+	if (!f || f->run.source < 0 || cell < 0 || cell >= f->n || outside_written(f, cell))
+		return;
+	const int w = f->grid->w;
+	const int up = cell >= w ? cell - w : cell, down = cell + w < f->n ? cell + w : cell;
+	if (f->dist.in_code) {
+		__builtin_prefetch(&f->dist.code[up]);
+		__builtin_prefetch(&f->dist.code[cell]);
+		__builtin_prefetch(&f->dist.code[down]);
+	} else {
+		__builtin_prefetch(&f->dist.value[up]);
+		__builtin_prefetch(&f->dist.value[cell]);
+		__builtin_prefetch(&f->dist.value[down]);
+	}
+	if (!f->run.keyed)
+		__builtin_prefetch(&f->queue.tag[cell]);
 }
 long flood_settle(struct flood_ctx *f, const int *targets, int n)
 {

@@ -115,6 +115,13 @@ long flood_settled_count(const struct flood_ctx *f);
 /* Whether `cell` is settled (its distance is final). */
 bool flood_settled(const struct flood_ctx *f, int cell);
 
+/* Asks for the memory that flood_settled and flood_distance read at
+ * `cell` and its neighbours (its row and the rows above and below), for a
+ * caller that will read them soon: a crowd's monsters stand far apart, so
+ * each one's first reads miss the caches.  Reads nothing; no effect but
+ * time. */
+void flood_prefetch(const struct flood_ctx *f, int cell);
+
 /* The exact distance of a settled cell (to the source when reverse, from
  * it otherwise); a negative value if the cell is not settled (yet). */
 double flood_distance(const struct flood_ctx *f, int cell);

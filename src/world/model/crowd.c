@@ -672,6 +672,34 @@ static void front_first(const struct ai_view *v, struct crowd_plan *p)
 	memcpy(p->agents + k, p->tmp, (size_t)rest * sizeof *p->agents);
 }
 
+/*
+ * The monsters of a crowd stand far apart on a large map, so the first
+ * reads of each one's cells miss the caches: the occupants round it
+ * (alone), the field's distances there (flood_settled, candidates_in),
+ * the near flood's.  plan_make, which visits every monster of the turn
+ * first, asks for those of the monster PLAN_AHEAD places on while it
+ * decides about this one, and the monsters' own decisions later in the
+ * turn find most of them still in cache.  Reads nothing: no effect on
+ * play.
+ */
+#define PLAN_AHEAD 8
+
+static void prefetch_monster(const struct ai *ai, const struct ai_view *v, const struct flood_ctx *fl, int j)
+{
+	const struct monster *m = &v->monsters[j];
+	if (!m->alive || m->mind.asleep)
+		return;
+	const int w = v->grid->w, n = w * v->grid->h, c = ai_monster_cell(v, m);
+	if (c - w >= 0)
+		__builtin_prefetch(&v->occupant[c - w]);
+	__builtin_prefetch(&v->occupant[c]);
+	if (c + w < n)
+		__builtin_prefetch(&v->occupant[c + w]);
+	flood_prefetch(fl, c);
+	if (ai->near && ai->near != fl)
+		flood_prefetch(ai->near, c);
+}
+
 /* Makes the turn's plan toward `goal` over field fl, once per turn. */
 static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct flood_ctx *fl)
 {
@@ -691,9 +719,12 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 	p->cong_turn = -1;
 	double cong_w = 0; /* the largest knob among the agents */
 	int pc = ai_player_cell(v);
-	for (int i = 0; i < v->n_monsters && i < ai->max_monsters; i++) {
+	const int upto = v->n_monsters < ai->max_monsters ? v->n_monsters : ai->max_monsters;
+	for (int i = 0; i < upto; i++) {
 		const struct monster *b = &v->monsters[i];
 		const struct mind *mi = &b->mind;
+		if (i + PLAN_AHEAD < upto)
+			prefetch_monster(ai, v, fl, i + PLAN_AHEAD);
 		if (!b->alive || b->energy < 100 || !follower(ai, v, b, goal) || mi->commit_until > v->turn)
 			continue;
 		int here = ai_monster_cell(v, b);
