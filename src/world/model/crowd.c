@@ -683,6 +683,7 @@ static void front_first(const struct ai_view *v, struct crowd_plan *p)
  * play.
  */
 #define PLAN_AHEAD 8
+#define DECIDE_AHEAD 4 /* ai_crowd_step: the same for the monsters' own decisions */
 
 static void prefetch_monster(const struct ai *ai, const struct ai_view *v, const struct flood_ctx *fl, int j)
 {
@@ -880,6 +881,10 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 	int here = ai_monster_cell(v, m);
 	ai->decision++;
 	ai->push_n = 0;
+	/* the turn's monsters decide in order: those a few places on will
+	 * read their cells soon (prefetch_monster) */
+	if (self + DECIDE_AHEAD < v->n_monsters && self + DECIDE_AHEAD < ai->max_monsters)
+		prefetch_monster(ai, v, ai->flood, self + DECIDE_AHEAD);
 	/* a detour it searched is walked while committed and free */
 	if (mi->commit_until > v->turn && mi->route_goal == goal && mi->route_pos + 1 < mi->route_len &&
 	    mi->route[mi->route_pos] == here) {
