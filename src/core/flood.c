@@ -1048,6 +1048,21 @@ bool flood_settled(const struct flood_ctx *f, int cell)
 	return f && f->run.source >= 0 && cell >= 0 && cell < f->n && !outside_written(f, cell) && is_settled(f, cell);
 }
 
+void flood_distances(const struct flood_ctx *f, const int *cells, int n, double *out)
+{
+	if (f && f->run.source >= 0 && f->run.keyed && f->dist.in_code) {
+		/* a whole compact flood: settled means a code below CNONE */
+		for (int i = 0; i < n; i++) {
+			const int c = cells[i];
+			const uint32_t code = c >= 0 && c < f->n ? f->dist.code[c] : CNONE;
+			out[i] = code < CNONE ? cdecode(f, code) : -1.0;
+		}
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		out[i] = flood_distance(f, cells[i]);
+}
+
 void flood_prefetch(const struct flood_ctx *f, int cell)
 {
 	if (!f || f->run.source < 0 || cell < 0 || cell >= f->n || outside_written(f, cell))

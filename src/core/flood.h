@@ -115,6 +115,10 @@ long flood_settled_count(const struct flood_ctx *f);
 /* Whether `cell` is settled (its distance is final). */
 bool flood_settled(const struct flood_ctx *f, int cell);
 
+/* flood_distance of cells[0 .. n) into out[0 .. n), at one call (a
+ * crowd's monster ranks its neighbours by them every turn). */
+void flood_distances(const struct flood_ctx *f, const int *cells, int n, double *out);
+
 /* Asks for the memory that flood_settled and flood_distance read at
  * `cell` and its neighbours (its row and the rows above and below), for a
  * caller that will read them soon: a crowd's monsters stand far apart, so

@@ -843,6 +843,14 @@ static void same_flood(const struct grid *g, const struct flood_ctx *a, const st
 {
 	assert_int_equal(flood_settled_count(a), flood_settled_count(b));
 	assert_int_equal(flood_finished(a), flood_finished(b));
+	/* flood_distances, the batch (cells off the map included), as flood_distance */
+	const int cells[] = { -1, 0, g->w * g->h / 2, g->w * g->h - 1, g->w * g->h };
+	double batch[5];
+	flood_distances(a, cells, 5, batch);
+	for (int i = 0; i < 5; i++) {
+		const double one = flood_distance(a, cells[i]);
+		assert_memory_equal(&batch[i], &one, sizeof one);
+	}
 	for (int c = 0; c < g->w * g->h; c++) {
 		assert_int_equal(flood_settled(a, c), flood_settled(b, c));
 		const double da = flood_distance(a, c), db = flood_distance(b, c);
