@@ -261,6 +261,8 @@ struct crowd_plan {
 	unsigned *mark;              /* max_monsters: the plan a monster is an agent of, not yet acted on */
 	int *from, *to, *len;        /* max_monsters: its cell, its planned cell (-2 not yet planned), chain length */
 	int *best;                   /* max_monsters: an agent that stays: the cell it waits for, -1 none */
+	int *left;                   /* max_monsters: an agent's left_cell, read once in the order of
+	                                the monsters (its route is a cache miss in the order of priority) */
 	bool *queue;                 /* max_monsters: that cell or another nearer is held by a hunter of the goal */
 	unsigned *held;              /* cells: the plan that gave the cell away (or kept an agent on it) */
 	struct crowd_agent *agents, *tmp; /* max_monsters: the agents in order of priority; the sort's */
@@ -290,6 +292,7 @@ struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
 	p->to = malloc(m * sizeof *p->to);
 	p->len = malloc(m * sizeof *p->len);
 	p->best = malloc(m * sizeof *p->best);
+	p->left = malloc(m * sizeof *p->left);
 	p->queue = malloc(m * sizeof *p->queue);
 	p->agents = malloc(m * sizeof *p->agents);
 	p->tmp = malloc(m * sizeof *p->tmp);
@@ -298,7 +301,7 @@ struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
 	p->turn = p->goal = p->cong_turn = -1;
 	p->cells = (int)c;
 	bool front = mind_field_init(&p->front, (2 * AI_FRONT_RADIUS + 1) * (2 * AI_FRONT_RADIUS + 1));
-	if (!front || !p->mark || !p->from || !p->to || !p->len || !p->best || !p->queue || !p->agents || !p->tmp || !p->held) {
+	if (!front || !p->mark || !p->from || !p->to || !p->len || !p->best || !p->left || !p->queue || !p->agents || !p->tmp || !p->held) {
 		crowd_plan_destroy(p);
 		return NULL;
 	}
@@ -349,6 +352,7 @@ void crowd_plan_destroy(struct crowd_plan *p)
 	free(p->to);
 	free(p->len);
 	free(p->best);
+	free(p->left);
 	free(p->queue);
 	free(p->agents);
 	free(p->tmp);
@@ -599,7 +603,7 @@ static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan
 	int n = candidates_in(ai, v, fl, front, cg, m->kind, here, aside, c, &pc_step);
 	if (n > 0 && pusher < 0 && p->congestion)
 		want_add(ai, v, c[0].cell); /* congestion: those planned later see it */
-	int left = left_cell(&m->mind, here, p->goal);
+	int left = p->left[a];
 	bool local = false; /* a way the plan does not see: a swap with one that hunts nothing */
 	p->best[a] = n > 0 ? c[0].cell : -1;
 	p->queue[a] = false;
@@ -747,6 +751,9 @@ static void prefetch_monster(const struct ai *ai, const struct ai_view *v, const
 	flood_prefetch(fl, c);
 	if (ai->near && ai->near != fl)
 		flood_prefetch(ai->near, c);
+	const struct mind *mi = &m->mind;
+	if (mi->route && mi->route_pos >= 1 && mi->route_pos < mi->route_len && mi->route_len <= mi->route_cap)
+		__builtin_prefetch(&mi->route[mi->route_pos - 1]); /* left_cell */
 }
 
 /* Makes the turn's plan toward `goal` over field fl, once per turn. */
@@ -798,6 +805,7 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 			continue;
 		}
 		p->to[i] = -2;
+		p->left[i] = left_cell(mi, here, goal);
 		p->agents[p->n++] = (struct crowd_agent){ agent_key(mi->waited, flood_distance(fl, here)), i };
 	}
 	if (p->n > 0)
