@@ -756,6 +756,24 @@ static void prefetch_monster(const struct ai *ai, const struct ai_view *v, const
 		__builtin_prefetch(&mi->route[mi->route_pos - 1]); /* left_cell */
 }
 
+/* The same for the agents, planned in the order of priority, which
+ * jumps across the map: the rows round the cell of the one PLAN_AHEAD
+ * places on, of the occupants, the costs, the plan's held cells and the
+ * field. */
+static void prefetch_agent(const struct ai_view *v, const struct crowd_plan *p, const struct flood_ctx *fl, int c)
+{
+	const int w = v->grid->w, n = w * v->grid->h;
+	for (int r = -1; r <= 1; r++) {
+		const int k = c + r * w;
+		if (k < 0 || k >= n)
+			continue;
+		__builtin_prefetch(&v->occupant[k]);
+		__builtin_prefetch(&v->grid->cost[k]);
+		__builtin_prefetch(&p->held[k]);
+	}
+	flood_prefetch(fl, c);
+}
+
 /* Makes the turn's plan toward `goal` over field fl, once per turn. */
 static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct flood_ctx *fl)
 {
@@ -817,9 +835,12 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 	agents_sort(p->agents, p->tmp, p->n);
 	if (p->front_on)
 		front_first(v, p);
-	for (int k = 0; k < p->n; k++)
+	for (int k = 0; k < p->n; k++) {
+		if (k + PLAN_AHEAD < p->n)
+			prefetch_agent(v, p, fl, p->from[p->agents[k + PLAN_AHEAD].i]);
 		if (p->to[p->agents[k].i] == -2)
 			plan_agent(ai, v, p, fl, p->agents[k].i, -1, -1, 0.0, 0);
+	}
 }
 
 /* The plan's step for `self`: 1 with *to (the pushes recorded), 0 when
