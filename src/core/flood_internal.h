@@ -56,11 +56,6 @@ struct a_node {
 #define A_NO_DIR 15u
 #define A_GEN_LIMIT 0x7FFFFFFu /* route.gen << 1 | 1 fits beside the direction */
 
-struct a_entry {
-	double f, g;
-	int32_t cell;
-};
-
 /* flood_route's heap entry: one 128-bit key compared as an unsigned
  * integer, the IEEE bits of f (non-negative, so they order as the values
  * do), then the complement of g rounded to a float (larger g first), then
@@ -189,7 +184,7 @@ struct route_crowd {
 	int32_t *cell;          /* CROWD_CELLS: R's cells in the order settled */
 	uint16_t *extra;        /* CROWD_CELLS: the extra cost each had then */
 	int count;              /* cells in R */
-	struct a_entry *heap;   /* the Dijkstra's binary heap (f unused) */
+	akey *heap;             /* the Dijkstra's heap (route.c, c_push) */
 	int heap_len;
 	double delta;           /* lower bound of (crowd distance - flood distance) outside R */
 	int32_t first_cell;     /* R lies in first_cell .. first_cell + cell_span */
