@@ -6,8 +6,8 @@
  * the range a loaded value must lie in; it runs in one of three modes:
  * SAVE appends each field to a byte buffer, LOAD reads it back (every
  * value range-checked, so damaged bytes never crash), HASH folds it into a
- * 64-bit checksum.  A new field is one line in state_walk and so can be
- * left out of none of the three.  Per-cell maps (tiles, doors, memory,
+ * 64-bit checksum.  A new field is one line in state_walk (a monster's, one
+ * line in MONSTER_FIELDS) and so can be left out of none of the three.  Per-cell maps (tiles, doors, memory,
  * the scent stamps, items) are listed with state_map, which
  * HASH takes by blocks in words and SAVE as the blocks changed since the
  * level began.
@@ -244,6 +244,46 @@ static void state_ll(struct state_io *io, long long *v, long long lo, long long 
 			(lvalue) = state_v_;                                                                 \
 	} while (0)
 
+/*
+ * SAVE or HASH of n values at once, as n STATE_INTs would (the same bytes,
+ * the same hash): one test of the room for them, then each value zigzagged
+ * and written seven bits a byte, or mixed into the hash.  T is long long
+ * (state_lls) or int (state_ints: a list of cells).
+ */
+#define STATE_VALUES(io, v, n)                                                                               \
+	do {                                                                                                 \
+		if ((io)->mode == STATE_HASH) {                                                              \
+			uint64_t h_ = (io)->h;                                                               \
+			for (size_t k_ = 0; k_ < (n); k_++)                                                  \
+				h_ = mix(h_, (uint64_t)(long long)(v)[k_]);                                  \
+			(io)->h = h_;                                                                        \
+			break;                                                                               \
+		}                                                                                            \
+		if ((io)->cap - (io)->n < 10 * (n) && !out_grow((io), 10 * (n)))                             \
+			break;                                                                               \
+		uint8_t *b_ = (io)->out + (io)->n;                                                           \
+		for (size_t k_ = 0; k_ < (n); k_++) {                                                        \
+			uint64_t u_ = (uint64_t)(long long)(v)[k_];                                          \
+			uint64_t z_ = u_ << 1 ^ (uint64_t)-(int64_t)(u_ >> 63);                              \
+			while (z_ >= 0x80) {                                                                 \
+				*b_++ = (uint8_t)(z_ | 0x80);                                                \
+				z_ >>= 7;                                                                    \
+			}                                                                                    \
+			*b_++ = (uint8_t)z_;                                                                 \
+		}                                                                                            \
+		(io)->n = (size_t)(b_ - (io)->out);                                                          \
+	} while (0)
+
+static void state_lls(struct state_io *io, const long long *v, size_t n)
+{
+	STATE_VALUES(io, v, n);
+}
+
+static void state_ints(struct state_io *io, const int *v, size_t n)
+{
+	STATE_VALUES(io, v, n);
+}
+
 /* A value that must equal `want` (a size or a count the game already has):
  * LOAD marks the input bad when it differs. */
 static void state_expect(struct state_io *io, long long want)
@@ -286,7 +326,11 @@ static void state_cells_int(struct state_io *io, int *cells, size_t n, int lo, i
 		hash_words(io, cells, n, 4);
 		return;
 	}
-	for (size_t i = 0; i < n && !io->bad && !io->oom; i++)
+	if (io->mode == STATE_SAVE) {
+		state_ints(io, cells, n);
+		return;
+	}
+	for (size_t i = 0; i < n && !io->bad; i++)
 		STATE_INT(io, cells[i], lo, hi);
 }
 
@@ -645,51 +689,74 @@ static void state_map(struct state_io *io, struct game *g, enum game_map which, 
 
 /* ---- the table ---------------------------------------------------------- */
 
-static void walk_mind(struct state_io *io, struct mind *mi, int cells)
-{
-	const long long big = 1LL << 40;
-	STATE_INT(io, mi->hunting, 0, 1);
-	STATE_INT(io, mi->target_x, -big, big);
-	STATE_INT(io, mi->target_y, -big, big);
-	STATE_INT(io, mi->memory_left, INT32_MIN, INT32_MAX);
-	STATE_INT(io, mi->fleeing, 0, 1);
-	STATE_INT(io, mi->next_repath, INT32_MIN, INT32_MAX);
-	STATE_INT(io, mi->route_len, 0, mi->route_cap);
-	STATE_INT(io, mi->route_pos, 0, mi->route_cap);
-	STATE_INT(io, mi->last_seen_turn, INT32_MIN, INT32_MAX);
-	STATE_INT(io, mi->route_goal, -1, cells - 1);
-	STATE_INT(io, mi->route_stuck, 0, 1);
-	STATE_INT(io, mi->commit_until, INT32_MIN, INT32_MAX);
-	STATE_INT(io, mi->saw_player, 0, 1);
-	STATE_INT(io, mi->sighted, 0, 1);
-	STATE_INT(io, mi->post, -1, cells - 1);
-	STATE_INT(io, mi->timer, INT32_MIN, INT32_MAX);
-	STATE_INT(io, mi->asleep, 0, 1);
-	STATE_INT(io, mi->wander, -1, cells - 1);
-	STATE_INT(io, mi->tracking, 0, 1);
-	STATE_INT(io, mi->trail, -1, INT32_MAX);
-	STATE_INT(io, mi->waited, 0, INT32_MAX);
-	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
-}
+/*
+ * A monster's fields, listed once: its place and health, its mind (before
+ * the mind's route, a list of cells of its own), then the game's
+ * per-monster entries.  X(lvalue, lo, hi) for each, in the order they are
+ * saved and hashed.  The monsters are most of a large level's state
+ * (67,000 on a 4096x4096 level: two million fields), so SAVE and HASH take
+ * each monster's fields as one array (state_lls) instead of a call and a
+ * switch on the mode for each field; the bytes and the hash are the same.
+ */
+#define MONSTER_FIELDS(X)                                                                                    \
+	X(m->x, 0, g->grid->w - 1)                                                                          \
+	X(m->y, 0, g->grid->h - 1)                                                                          \
+	X(m->hp, -big, big)                                                                                 \
+	X(m->energy, -big, big)                                                                             \
+	X(m->alive, 0, 1)                                                                                   \
+	X(m->seen, 0, 1)                                                                                    \
+	X(m->was_seen, 0, 1)                                                                                \
+	X(mi->hunting, 0, 1)                                                                                \
+	X(mi->target_x, -big, big)                                                                          \
+	X(mi->target_y, -big, big)                                                                          \
+	X(mi->memory_left, INT32_MIN, INT32_MAX)                                                            \
+	X(mi->fleeing, 0, 1)                                                                                \
+	X(mi->next_repath, INT32_MIN, INT32_MAX)                                                            \
+	X(mi->route_len, 0, mi->route_cap)                                                                  \
+	X(mi->route_pos, 0, mi->route_cap)                                                                  \
+	X(mi->last_seen_turn, INT32_MIN, INT32_MAX)                                                         \
+	X(mi->route_goal, -1, cells - 1)                                                                    \
+	X(mi->route_stuck, 0, 1)                                                                            \
+	X(mi->commit_until, INT32_MIN, INT32_MAX)                                                           \
+	X(mi->saw_player, 0, 1)                                                                             \
+	X(mi->sighted, 0, 1)                                                                                \
+	X(mi->post, -1, cells - 1)                                                                          \
+	X(mi->timer, INT32_MIN, INT32_MAX)                                                                  \
+	X(mi->asleep, 0, 1)                                                                                 \
+	X(mi->wander, -1, cells - 1)                                                                        \
+	X(mi->tracking, 0, 1)                                                                               \
+	X(mi->trail, -1, INT32_MAX)                                                                         \
+	X(mi->waited, 0, INT32_MAX)
+/* after the mind's route */
+#define MONSTER_GAME_FIELDS(X)                                                                               \
+	X(g->monster_dist[i], INT32_MIN, INT32_MAX)                                                         \
+	X(g->noticed[i], 0, 1)
+
+#define FIELD_LOAD(lvalue, lo, hi) STATE_INT(io, lvalue, lo, hi);
+#define FIELD_VALUE(lvalue, lo, hi) (long long)(lvalue),
+#define FIELD_COUNT(lvalue, lo, hi) +1
 
 static void walk_monster(struct state_io *io, struct game *g, int i, int cells)
 {
 	const long long big = 1LL << 40;
 	struct monster *m = &g->monsters[i];
-	long long kind = m->kind ? m->kind - g->bestiary.kinds : 0;
-	state_ll(io, &kind, 0, g->bestiary.n - 1);
-	if (io->mode == STATE_LOAD)
+	struct mind *mi = &m->mind;
+	if (io->mode == STATE_LOAD) {
+		long long kind = 0;
+		state_ll(io, &kind, 0, g->bestiary.n - 1);
 		m->kind = &g->bestiary.kinds[kind];
-	STATE_INT(io, m->x, 0, g->grid->w - 1);
-	STATE_INT(io, m->y, 0, g->grid->h - 1);
-	STATE_INT(io, m->hp, -big, big);
-	STATE_INT(io, m->energy, -big, big);
-	STATE_INT(io, m->alive, 0, 1);
-	STATE_INT(io, m->seen, 0, 1);
-	STATE_INT(io, m->was_seen, 0, 1);
-	walk_mind(io, &m->mind, cells);
-	STATE_INT(io, g->monster_dist[i], INT32_MIN, INT32_MAX);
-	STATE_INT(io, g->noticed[i], 0, 1);
+		MONSTER_FIELDS(FIELD_LOAD)
+		state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
+		MONSTER_GAME_FIELDS(FIELD_LOAD)
+		return;
+	}
+	(void)big;
+	const long long head[] = { m->kind ? (long long)(m->kind - g->bestiary.kinds) : 0, MONSTER_FIELDS(FIELD_VALUE) };
+	_Static_assert(sizeof head / sizeof head[0] == 1 MONSTER_FIELDS(FIELD_COUNT), "one value a field");
+	const long long tail[] = { MONSTER_GAME_FIELDS(FIELD_VALUE) };
+	state_lls(io, head, sizeof head / sizeof head[0]);
+	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
+	state_lls(io, tail, sizeof tail / sizeof tail[0]);
 }
 
 /* The AI's shared flood: its goal, whether it finished, and (SAVE, LOAD)
