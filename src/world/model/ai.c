@@ -177,6 +177,7 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 		return false;
 	for (size_t c = 0; c < n; c++)
 		ai->want_turn[c] = -1;
+	ai_crowd_pretouch(ai, grid);
 	ai->stairs = mind_stairs_create(grid);
 	ai->pack = mind_pack_create(max_monsters);
 	ai->ambush = mind_ambush_create();
