@@ -62,6 +62,22 @@ void *big_calloc(size_t count, size_t size)
 	return p;
 }
 
+void big_populate(void *p, size_t len)
+{
+	if (!p || len == 0)
+		return;
+	const size_t page = page_size();
+#ifdef MADV_POPULATE_WRITE
+	const uintptr_t first = ((uintptr_t)p + page - 1) / page * page, end = (uintptr_t)p + len;
+	if (first < end && end - first >= page)
+		(void)madvise((void *)first, (end - first) / page * page, MADV_POPULATE_WRITE);
+#endif
+	volatile unsigned char *v = p;
+	for (size_t i = 0; i < len; i += page)
+		v[i] = v[i];
+	v[len - 1] = v[len - 1];
+}
+
 int big_advised(const void *p, size_t len)
 {
 	/* /proc/self/smaps: the mapping holding p says "VmFlags: ... hg" */

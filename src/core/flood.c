@@ -36,6 +36,7 @@
 #include "bigmem.h"
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -53,6 +54,14 @@ static int32_t uniform_blocks(const struct flood_ctx *f)
 {
 	const long long len = 6LL * ((long long)f->n + 1);
 	const long long b = (len + BLOCK - 1) / BLOCK;
+	return (int32_t)(b < f->queue.blocks ? b : f->queue.blocks);
+}
+
+/* The blocks a bounded uniform flood (run_bounded) lays its arrays over:
+ * the same, for `slots` cells. */
+static int32_t bounded_blocks(const struct flood_ctx *f, long long slots)
+{
+	const long long b = (6LL * slots + BLOCK - 1) / BLOCK;
 	return (int32_t)(b < f->queue.blocks ? b : f->queue.blocks);
 }
 
@@ -132,6 +141,8 @@ struct flood_ctx *flood_create(const struct grid *g)
 	f->run.source = -1;
 	f->run.finished = true;
 	f->dist.dirty_hi = f->n; /* malloc's: unknown until filled */
+	f->dist.dirty_x0 = 0;
+	f->dist.dirty_x1 = g->w;
 	/* Done now, when the level loads, rather than by the first flood and
 	 * the first flood_route (a monster's first turn): the moves of every
 	 * cell under the usual corner rule, and the first touch of the
@@ -450,6 +461,7 @@ static void queues_reset(struct flood_ctx *f)
 	f->run.source = -1;
 	f->run.finished = true;
 	f->run.whole = false;
+	f->run.keyed = false;
 }
 
 bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *opt)
@@ -469,11 +481,21 @@ bool flood_begin(struct flood_ctx *f, int source, const struct flood_options *op
 	f->run.finished = false;
 	f->dist.in_code = false;
 	moves_refresh(f, f->run.corner_cutting);
-	for (int c = f->dist.dirty_lo; c < f->dist.dirty_hi; c++)
-		f->dist.value[c] = HUGE_VAL;
+	const int w = f->grid->w, x0 = f->dist.dirty_x0, x1 = f->dist.dirty_x1;
+	if (x0 == 0 && x1 == w) {
+		for (int c = f->dist.dirty_lo; c < f->dist.dirty_hi; c++)
+			f->dist.value[c] = HUGE_VAL;
+	} else if (f->dist.dirty_lo < f->dist.dirty_hi) {
+		/* a bounded uniform flood's box (run_bounded): its rows, its columns */
+		for (int r = f->dist.dirty_lo / w; r <= (f->dist.dirty_hi - 1) / w; r++)
+			for (int c = r * w + x0; c < r * w + x1; c++)
+				f->dist.value[c] = HUGE_VAL;
+	}
 	f->dist.value[source] = 0.0;
 	f->dist.dirty_lo = source;
 	f->dist.dirty_hi = source + 1;
+	f->dist.dirty_x0 = 0;
+	f->dist.dirty_x1 = w;
 	f->queue.tag[source] = f->queue.gen << 16;
 	push(f, 0, source, 0.0);
 	return true;
@@ -641,15 +663,16 @@ static inline void settle_one(struct flood_ctx *f, int32_t u)
 	}
 }
 
-/* Whether a whole flood may take uniform_loop (below): a square grid
- * whose passable cells all cost the same (the Moving AI maps), moves made
- * for this corner rule, nothing but the source queued and no max_dist.
- * Forward and reverse are the same there. */
-static bool uniform_ready(const struct flood_ctx *f)
+/* Whether a flood may take uniform_loop (below): a square grid whose
+ * passable cells all cost the same (the Moving AI maps), moves made for
+ * this corner rule, nothing but the source queued, and no max_dist (a
+ * whole flood) or, `bounded`, one (run_bounded).  Forward and reverse are
+ * the same there. */
+static bool uniform_ready(const struct flood_ctx *f, bool bounded)
 {
 	return grid_is_square(f->grid->topo) && f->moves.uniform && f->moves.corner_rule == (int)f->run.corner_cutting &&
-	       !(f->run.max_dist > 0) && f->queue.active_count == 1 && f->queue.active[0] == 0 && f->run.settled == 0 &&
-	       f->grid->cost[f->run.source] == f->moves.uniform;
+	       (f->run.max_dist > 0) == bounded && f->queue.active_count == 1 && f->queue.active[0] == 0 &&
+	       f->run.settled == 0 && f->grid->cost[f->run.source] == f->moves.uniform;
 }
 
 
@@ -714,9 +737,15 @@ static inline double dval(uint64_t b)
  * anything, so leaving them out changes no distance, no entry and no
  * order.  In open ground a cell makes 3 tries instead of 8 (compact; in
  * doubles a cell entered by a diagonal adds a try of itself).
+ *
+ * `slots` bounds the cells the flood may reach (each FIFO holds at most
+ * one entry per cell, and a sentinel): n + 1 for a whole flood.  In
+ * doubles, `limit` stops it before the first key past it (run_bounded's
+ * max_dist; DBL_MAX for a whole flood): the cells settled then are those
+ * the general queue settles under that max_dist, with the same distances.
  */
 static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx *f, int32_t source,
-							      const bool compact)
+							      const bool compact, const size_t slots, const double limit)
 {
 	/* the block queues hold at most the source: empty them, the arrays take the pool */
 	f->queue.fifo[0].head_blk = -1;
@@ -727,7 +756,6 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 	 * entries o, then d, 64 bits each, reached through head and tail
 	 * pointers.  Doubles: cells o, cells d, keys o, keys d (8 bytes a
 	 * key), reached through head and tail indices. */
-	const size_t slots = (size_t)f->n + 1;
 	uint64_t *const eo_at = (uint64_t *)(void *)f->queue.pool, *const ed_at = eo_at + slots;
 	uint32_t *const fo = (uint32_t *)f->queue.pool, *const fd = fo + slots;
 	double *const do_at = (double *)(void *)(f->queue.pool + 2 * slots), *const dd_at = do_at + slots;
@@ -741,6 +769,8 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 		       ed = compact ? f->dist.sqrt2 : dbits(f->queue.edge_cost[qo + 1u]);
 	/* compact: an entry whose key is past CLIMIT (the empty FIFO's too) */
 	const uint64_t past = (uint64_t)(CLIMIT + 1u) << 32;
+	/* doubles: the largest key settled (non-negative doubles order as their bits) */
+	const uint64_t last = dbits(limit);
 	uint64_t *ho_p = eo_at, *to_p = eo_at, *hd_p = ed_at, *td_p = ed_at;
 	size_t ho = 0, to = 0, hd = 0, td = 0;
 #define U_GET(v) (compact ? (uint64_t)cdist[v] : dbits(ddist[v]))
@@ -827,7 +857,7 @@ static inline __attribute__((always_inline)) bool uniform_loop(struct flood_ctx 
 				const uint64_t a = dbits(do_at[ho]), b = dbits(dd_at[hd]);
 				const bool take_o = a <= b;
 				k = take_o ? a : b;
-				if (k == dbits(HUGE_VAL))
+				if (k > last) /* the sentinels' +infinity, or past the limit */
 					goto done;
 				ul = take_o ? fo[ho] : fd[hd];
 				ho += take_o;
@@ -868,27 +898,75 @@ done:
 #undef U_ADD
 #undef U_TRY
 #undef U_END
-	/* every entry was popped, and each live one settled a cell */
+	/* every entry was popped (doubles: up to the limit), and each live one
+	 * settled a cell */
 	if (compact)
 		f->run.settled += 1 + (long)((to_p - eo_at) + (td_p - ed_at)) - stale;
 	else
-		f->run.settled += 1 + (long)(to + td) - stale;
+		f->run.settled += 1 + (long)(ho + hd) - stale;
 	f->run.finished = true;
-	f->run.whole = true; /* no tag was written: every reached cell is settled */
+	/* no tag was written: a cell is settled when its distance is finite
+	 * (a whole flood), or within the limit */
+	f->run.whole = compact || !(limit < DBL_MAX);
+	f->run.keyed = true;
+	f->run.limit = compact ? DBL_MAX : limit;
 	f->dist.in_code = compact;
 	return true;
 }
 
 static bool run_compact(struct flood_ctx *f, int32_t source)
 {
-	return uniform_loop(f, source, true);
+	return uniform_loop(f, source, true, (size_t)f->n + 1, DBL_MAX);
 }
 
 static void run_doubles(struct flood_ctx *f, int32_t source)
 {
 	f->dist.dirty_lo = 0;
 	f->dist.dirty_hi = f->n;
-	(void)uniform_loop(f, source, false);
+	f->dist.dirty_x0 = 0;
+	f->dist.dirty_x1 = f->grid->w;
+	(void)uniform_loop(f, source, false, (size_t)f->n + 1, DBL_MAX);
+}
+
+/* The box round the source of a bounded uniform flood: every cell it may
+ * write.  A cell it settles is at most max_dist away, so at most
+ * max_dist / m steps (m the grid's one multiplier, the least a step
+ * costs), and the cells it tries are one step farther (and one more for
+ * the sums' rounding).  Its size in cells. */
+static long long bounded_box(const struct flood_ctx *f, int *x0, int *x1, int *y0, int *y1)
+{
+	const struct grid *g = f->grid;
+	const double steps = f->run.max_dist / (double)f->moves.uniform + 2.0;
+	const int r = steps < (double)(g->w + g->h) ? (int)steps : g->w + g->h;
+	const int sx = f->run.source % g->w, sy = f->run.source / g->w;
+	*x0 = sx - r > 0 ? sx - r : 0;
+	*x1 = sx + r + 1 < g->w ? sx + r + 1 : g->w;
+	*y0 = sy - r > 0 ? sy - r : 0;
+	*y1 = sy + r + 1 < g->h ? sy + r + 1 : g->h;
+	return (long long)(*x1 - *x0) * (*y1 - *y0);
+}
+
+/*
+ * A flood with a max_dist on a uniform square grid (the near flood of a
+ * goal that moves, docs/ai.md "Scale"), in doubles by uniform_loop, which
+ * settles the same cells as the general queue with the same distances, at
+ * a third of its cost; the arrays it lays over the pool are sized by its
+ * box, and the box is all flood_begin clears after it.  False, with
+ * nothing done, when there is no memory for them.
+ */
+static bool run_bounded(struct flood_ctx *f)
+{
+	int x0, x1, y0, y1;
+	const long long cells = bounded_box(f, &x0, &x1, &y0, &y1);
+	if (!pool_reserve(f, bounded_blocks(f, cells + 1)))
+		return false;
+	const int w = f->grid->w;
+	f->dist.dirty_lo = y0 * w + x0;
+	f->dist.dirty_hi = (y1 - 1) * w + x1;
+	f->dist.dirty_x0 = x0;
+	f->dist.dirty_x1 = x1;
+	(void)uniform_loop(f, f->run.source, false, (size_t)cells + 1, f->run.max_dist);
+	return true;
 }
 
 /*
@@ -951,19 +1029,69 @@ static void run_whole_uniform(struct flood_ctx *f)
 	run_doubles(f, f->run.source);
 }
 
+/* Whether the distances are value[] and `cell` lies outside the part of
+ * it a flood wrote: then it is not settled, and a bounded flood (the near
+ * flood of a crowd, most of whose monsters stand outside its box) need
+ * not read the cell's distance, a cache miss, to say so. */
+static inline bool outside_written(const struct flood_ctx *f, int cell)
+{
+	if (!f->run.keyed || f->dist.in_code)
+		return false;
+	if (cell < f->dist.dirty_lo || cell >= f->dist.dirty_hi)
+		return true;
+	const int x = cell % f->grid->w;
+	return x < f->dist.dirty_x0 || x >= f->dist.dirty_x1;
+}
+
 bool flood_settled(const struct flood_ctx *f, int cell)
 {
-	return f && f->run.source >= 0 && cell >= 0 && cell < f->n && is_settled(f, cell);
+	return f && f->run.source >= 0 && cell >= 0 && cell < f->n && !outside_written(f, cell) && is_settled(f, cell);
+}
+
+void flood_distances(const struct flood_ctx *f, const int *cells, int n, double *out)
+{
+	if (f && f->run.source >= 0 && f->run.keyed && f->dist.in_code) {
+		/* a whole compact flood: settled means a code below CNONE */
+		for (int i = 0; i < n; i++) {
+			const int c = cells[i];
+			const uint32_t code = c >= 0 && c < f->n ? f->dist.code[c] : CNONE;
+			out[i] = code < CNONE ? cdecode(f, code) : -1.0;
+		}
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		out[i] = flood_distance(f, cells[i]);
+}
+
+void flood_prefetch(const struct flood_ctx *f, int cell)
+{
+	if (!f || f->run.source < 0 || cell < 0 || cell >= f->n || outside_written(f, cell))
+		return;
+	const int w = f->grid->w;
+	const int up = cell >= w ? cell - w : cell, down = cell + w < f->n ? cell + w : cell;
+	if (f->dist.in_code) {
+		__builtin_prefetch(&f->dist.code[up]);
+		__builtin_prefetch(&f->dist.code[cell]);
+		__builtin_prefetch(&f->dist.code[down]);
+	} else {
+		__builtin_prefetch(&f->dist.value[up]);
+		__builtin_prefetch(&f->dist.value[cell]);
+		__builtin_prefetch(&f->dist.value[down]);
+	}
+	if (!f->run.keyed)
+		__builtin_prefetch(&f->queue.tag[cell]);
 }
 long flood_settle(struct flood_ctx *f, const int *targets, int n)
 {
 	if (!f || f->run.source < 0)
 		return 0;
 	long before = f->run.settled;
-	if (n == 0 && !f->run.finished && uniform_ready(f) && pool_reserve(f, uniform_blocks(f))) {
+	if (n == 0 && !f->run.finished && uniform_ready(f, false) && pool_reserve(f, uniform_blocks(f))) {
 		run_whole_uniform(f);
 		return f->run.settled - before;
 	}
+	if (n == 0 && !f->run.finished && uniform_ready(f, true) && run_bounded(f))
+		return f->run.settled - before;
 	int t = 0;
 	double last = -HUGE_VAL; /* the distance settled last */
 	while (!f->run.finished) {
@@ -1058,6 +1186,8 @@ bool flood_shift(struct flood_ctx *f, int source)
 	double *const dist = f->dist.value;
 	f->dist.dirty_lo = 0; /* every finite distance moves */
 	f->dist.dirty_hi = f->n;
+	f->dist.dirty_x0 = 0;
+	f->dist.dirty_x1 = g->w;
 	if (grid_is_square(g->topo) && f->moves.uniform && g->cost[source] == f->moves.uniform) {
 		/* the uniform loop counts from 0: the step goes on first (an
 		 * unreached cell's +infinity stays so) */
@@ -1080,6 +1210,8 @@ bool flood_shift(struct flood_ctx *f, int source)
 	dadd_all(dist, f->n, c);
 	f->run.finished = true;
 	f->run.whole = true;
+	f->run.keyed = true;
+	f->run.limit = DBL_MAX;
 	return true;
 }
 

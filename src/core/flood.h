@@ -33,7 +33,10 @@
  *
  * A flood is resumable: flood_begin starts it, flood_settle runs it until
  * given cells are settled (or to the end), and a later flood_settle carries
- * on where the previous one stopped.
+ * on where the previous one stopped.  On a square grid whose passable
+ * cells all cost the same, a flood run to its end (or to its max_dist) at
+ * once takes a faster loop (flood.c: a whole flood counts in compact
+ * distances; a bounded one gives the general queue's doubles bit for bit).
  *
  * Memory (issue 33): 14 bytes a cell from flood_create on a large map
  * (distances 8, tags 4, moves 2); the FIFO pool grows to what the
@@ -114,6 +117,17 @@ long flood_settled_count(const struct flood_ctx *f);
 
 /* Whether `cell` is settled (its distance is final). */
 bool flood_settled(const struct flood_ctx *f, int cell);
+
+/* flood_distance of cells[0 .. n) into out[0 .. n), at one call (a
+ * crowd's monster ranks its neighbours by them every turn). */
+void flood_distances(const struct flood_ctx *f, const int *cells, int n, double *out);
+
+/* Asks for the memory that flood_settled and flood_distance read at
+ * `cell` and its neighbours (its row and the rows above and below), for a
+ * caller that will read them soon: a crowd's monsters stand far apart, so
+ * each one's first reads miss the caches.  Reads nothing; no effect but
+ * time. */
+void flood_prefetch(const struct flood_ctx *f, int cell);
 
 /* The exact distance of a settled cell (to the source when reverse, from
  * it otherwise); a negative value if the cell is not settled (yet). */

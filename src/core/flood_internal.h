@@ -56,11 +56,6 @@ struct a_node {
 #define A_NO_DIR 15u
 #define A_GEN_LIMIT 0x7FFFFFFu /* route.gen << 1 | 1 fits beside the direction */
 
-struct a_entry {
-	double f, g;
-	int32_t cell;
-};
-
 /* flood_route's heap entry: one 128-bit key compared as an unsigned
  * integer, the IEEE bits of f (non-negative, so they order as the values
  * do), then the complement of g rounded to a float (larger g first), then
@@ -94,6 +89,8 @@ struct flood_dist {
 	bool code_off;          /* this grid's floods outgrew CLIMIT: whole floods use value[] */
 	int dirty_lo, dirty_hi; /* value[] is +infinity outside [dirty_lo, dirty_hi): a flood
 	                           that settles a few cells resets only those (flood_begin) */
+	int dirty_x0, dirty_x1; /* ... and outside columns [dirty_x0, dirty_x1) of those rows
+	                           (a bounded uniform flood's box; else the whole width) */
 };
 
 /* The multi-queue: one FIFO of cells per kind of edge (see flood.h). */
@@ -129,6 +126,10 @@ struct flood_run {
 	bool whole;             /* it ran to its end with no max_dist, so a cell is
 	                           settled exactly when its distance is finite (tag[]
 	                           is then not kept up to date) */
+	bool keyed;             /* a cell is settled exactly when its distance is at most
+	                           `limit` (a whole flood: finite; a bounded uniform one,
+	                           run_bounded: max_dist), so tag[] is not kept up to date */
+	double limit;           /* see keyed */
 	long settled;           /* cells settled by this flood */
 	uint64_t epoch;         /* floods begun on this context (the route's potential
 	                           is kept while it does not change) */
@@ -183,7 +184,7 @@ struct route_crowd {
 	int32_t *cell;          /* CROWD_CELLS: R's cells in the order settled */
 	uint16_t *extra;        /* CROWD_CELLS: the extra cost each had then */
 	int count;              /* cells in R */
-	struct a_entry *heap;   /* the Dijkstra's binary heap (f unused) */
+	akey *heap;             /* the Dijkstra's heap (route.c, c_push) */
 	int heap_len;
 	double delta;           /* lower bound of (crowd distance - flood distance) outside R */
 	int32_t first_cell;     /* R lies in first_cell .. first_cell + cell_span */
@@ -228,8 +229,8 @@ static inline double dist_of(const struct flood_ctx *f, int32_t v)
 
 static inline bool is_settled(const struct flood_ctx *f, int32_t v)
 {
-	if (f->run.whole)
-		return f->dist.in_code ? f->dist.code[v] < CNONE : f->dist.value[v] < HUGE_VAL;
+	if (f->run.keyed)
+		return f->dist.in_code ? f->dist.code[v] < CNONE : f->dist.value[v] <= f->run.limit;
 	return f->queue.tag[v] == (f->queue.gen << 16 | SETTLED);
 }
 

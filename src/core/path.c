@@ -346,32 +346,6 @@ size_t path_memory(const struct path_ctx *ctx)
 }
 
 /*
- * Makes bytes [p, p + len) resident and writable now, keeping their
- * values.  The loop writes one byte of every page back from user space:
- * only that takes all of a first touch's cost (on a virtual machine a
- * page the kernel filled still costs a few microseconds at its first
- * user write; 256 MiB: about 1.2 s by the loop alone there).  Where Linux
- * can fill the range in one call (MADV_POPULATE_WRITE, 5.14) that goes
- * first and the loop then finds the pages present (there: 70 + 220 ms).
- */
-static void populate(void *p, size_t len)
-{
-	if (!p || len == 0)
-		return;
-	long page_size = sysconf(_SC_PAGESIZE);
-	const size_t page = page_size > 0 ? (size_t)page_size : 4096;
-#ifdef MADV_POPULATE_WRITE
-	const uintptr_t first = ((uintptr_t)p + page - 1) / page * page, end = (uintptr_t)p + len;
-	if (first < end && end - first >= page)
-		(void)madvise((void *)first, (end - first) / page * page, MADV_POPULATE_WRITE);
-#endif
-	volatile unsigned char *v = p;
-	for (size_t i = 0; i < len; i += page)
-		v[i] = v[i];
-	v[len - 1] = v[len - 1];
-}
-
-/*
  * Makes room for `need` keys in the queue: the heap keeps the front, the
  * tie stack the end.  The array grows by doubling up to key_max, so a
  * context reaches the size its largest query needs after a few growths and
@@ -423,12 +397,12 @@ void path_prefault(struct path_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	populate(ctx->gw, (size_t)ctx->n * sizeof *ctx->gw);
-	populate(ctx->node, (size_t)ctx->n * sizeof *ctx->node);
-	populate(ctx->pool, (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
+	big_populate(ctx->gw, (size_t)ctx->n * sizeof *ctx->gw);
+	big_populate(ctx->node, (size_t)ctx->n * sizeof *ctx->node);
+	big_populate(ctx->pool, (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
 	const size_t keys = (size_t)ctx->key_max < PREFAULT_KEYS ? (size_t)ctx->key_max : PREFAULT_KEYS;
 	(void)queue_reserve(ctx, (long)keys); /* without the memory, the queue grows later */
-	populate(ctx->queue.key, (size_t)ctx->queue.cap * sizeof *ctx->queue.key);
+	big_populate(ctx->queue.key, (size_t)ctx->queue.cap * sizeof *ctx->queue.key);
 }
 
 /*

@@ -126,41 +126,62 @@ static inline double flood_h(const struct flood_ctx *f, int32_t v, double lo)
 	return is_settled(f, v) ? dist_of(f, v) : lo;
 }
 
-static inline bool c_before(const struct a_entry *a, const struct a_entry *b)
+/* The crowd Dijkstra's heap: 4-ary, of keys that order its cells by
+ * distance, then by index (one unsigned 128-bit compare: the IEEE bits of
+ * the non-negative distance above the cell).  Keys are unique, so the
+ * cells come out in the order of their keys whatever the heap's shape. */
+#define C_HEAP_D 4
+
+static inline akey c_key(double g, int32_t cell)
 {
-	return a->g != b->g ? a->g < b->g : a->cell < b->cell;
+	uint64_t b;
+	memcpy(&b, &g, sizeof b);
+	return (akey)b << 64 | (uint32_t)cell;
 }
 
-static void c_push(struct flood_ctx *f, double key, int32_t cell)
+static inline double c_dist(akey k)
 {
+	const uint64_t b = (uint64_t)(k >> 64);
+	double g;
+	memcpy(&g, &b, sizeof g);
+	return g;
+}
+
+static void c_push(struct flood_ctx *f, double g, int32_t cell)
+{
+	akey *h = f->crowd.heap;
 	int i = f->crowd.heap_len++;
-	struct a_entry e = { 0.0, key, cell };
+	const akey e = c_key(g, cell);
 	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (!c_before(&e, &f->crowd.heap[p]))
+		const int p = (i - 1) / C_HEAP_D;
+		if (!(e < h[p]))
 			break;
-		f->crowd.heap[i] = f->crowd.heap[p];
+		h[i] = h[p];
 		i = p;
 	}
-	f->crowd.heap[i] = e;
+	h[i] = e;
 }
 
-static struct a_entry c_pop(struct flood_ctx *f)
+static akey c_pop(struct flood_ctx *f)
 {
-	struct a_entry top = f->crowd.heap[0], e = f->crowd.heap[--f->crowd.heap_len];
-	int i = 0, n = f->crowd.heap_len;
+	akey *h = f->crowd.heap;
+	const akey top = h[0], e = h[--f->crowd.heap_len];
+	const int n = f->crowd.heap_len;
+	int i = 0;
 	for (;;) {
-		int l = 2 * i + 1;
+		const int l = C_HEAP_D * i + 1;
 		if (l >= n)
 			break;
-		int m = l + 1 < n && c_before(&f->crowd.heap[l + 1], &f->crowd.heap[l]) ? l + 1 : l;
-		if (!c_before(&f->crowd.heap[m], &e))
+		int m = l;
+		for (int j = l + 1; j < l + C_HEAP_D && j < n; j++)
+			m = h[j] < h[m] ? j : m;
+		if (!(h[m] < e))
 			break;
-		f->crowd.heap[i] = f->crowd.heap[m];
+		h[i] = h[m];
 		i = m;
 	}
 	if (n > 0)
-		f->crowd.heap[i] = e;
+		h[i] = e;
 	return top;
 }
 
@@ -245,18 +266,25 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo, bo
 	c_push(f, 0.0, f->run.source);
 	int32_t nb[GRID_MAX_NEIGHBOURS];
 	bool dg[GRID_MAX_NEIGHBOURS];
+	/* R's cells' neighbours, listed once for both passes */
+	int32_t rnb[CROWD_CELLS][GRID_MAX_NEIGHBOURS];
+	int rk[CROWD_CELLS];
 	while (f->crowd.heap_len > 0 && f->crowd.count < CROWD_CELLS) {
-		const struct a_entry e = c_pop(f);
+		const akey ek = c_pop(f);
+		const struct { double g; int32_t cell; } e = { c_dist(ek), (int32_t)(uint32_t)ek };
 		const int32_t v = e.cell;
 		struct crowd_slot *sv = crowd_put(f, v); /* queued, so found */
 		if (sv->state == done || e.g > sv->dist)
 			continue;
 		sv->state = done;
 		const uint16_t xv = extra ? extra[v] : 0;
-		f->crowd.cell[f->crowd.count] = v;
+		const int r = f->crowd.count;
+		f->crowd.cell[r] = v;
 		f->crowd.extra[f->crowd.count++] = xv;
 		const unsigned m = gc[v] ? gc[v] : 1u;
 		const int k = legal_neighbours(f, v, nb, dg);
+		memcpy(rnb[r], nb, (size_t)k * sizeof *nb);
+		rk[r] = k;
 		for (int i = 0; i < k; i++) {
 			const int32_t u = nb[i];
 			struct crowd_slot *su = crowd_put(f, u);
@@ -277,10 +305,10 @@ static void crowd_make(struct flood_ctx *f, const uint16_t *extra, double lo, bo
 	double delta = HUGE_VAL;
 	for (int r = 0; r < f->crowd.count; r++) {
 		const int32_t b = f->crowd.cell[r];
-		const int k = legal_neighbours(f, b, nb, dg);
+		const int k = rk[r];
 		bool edge = false;
 		for (int i = 0; i < k && !edge; i++) {
-			const struct crowd_slot *sn = crowd_get(f, nb[i]);
+			const struct crowd_slot *sn = crowd_get(f, rnb[r][i]);
 			edge = !sn || sn->state != done;
 		}
 		if (!edge)

@@ -837,6 +837,87 @@ static void test_shift(void **state)
  * downhill steps, and both must agree with path_flood; so must shifts on
  * such grids.
  */
+/* Every distance, settled cell, count and downhill step of two floods
+ * alike, the distances bit for bit when `exact`. */
+static void same_flood(const struct grid *g, const struct flood_ctx *a, const struct flood_ctx *b, bool exact)
+{
+	assert_int_equal(flood_settled_count(a), flood_settled_count(b));
+	assert_int_equal(flood_finished(a), flood_finished(b));
+	/* flood_distances, the batch (cells off the map included), as flood_distance */
+	const int cells[] = { -1, 0, g->w * g->h / 2, g->w * g->h - 1, g->w * g->h };
+	double batch[5];
+	flood_distances(a, cells, 5, batch);
+	for (int i = 0; i < 5; i++) {
+		const double one = flood_distance(a, cells[i]);
+		assert_memory_equal(&batch[i], &one, sizeof one);
+	}
+	for (int c = 0; c < g->w * g->h; c++) {
+		assert_int_equal(flood_settled(a, c), flood_settled(b, c));
+		const double da = flood_distance(a, c), db = flood_distance(b, c);
+		if (exact)
+			assert_memory_equal(&da, &db, sizeof da);
+		else
+			assert_true(fabs(da - db) <= 1e-12 * (1 + db));
+		assert_int_equal(flood_next(a, c), flood_next(b, c));
+	}
+}
+
+/*
+ * Floods with a max_dist on uniform square grids (run_bounded, the near
+ * flood of a goal that moves) against the general queue (made to take it
+ * by a target it never settles): the same cells settled, the same
+ * distances bit for bit, the same count.  Bounds on and between the
+ * distances that occur (whole steps, sums of diagonals), tiny and past
+ * the map; the same contexts reused by floods of every kind in turn, so a
+ * bounded flood's box must be cleared for the next, whole or bounded; and
+ * on the hex and diamond grids, which keep the general path.
+ */
+static void test_bounded_uniform(void **state)
+{
+	(void)state;
+	uint32_t s = 4242;
+	int floods = 0;
+	for (int t = 0; t < 5; t++) {
+		for (int m = 0; m < 60; m++) {
+			int w = rnd_range(&s, 2, 60), h = rnd_range(&s, 1, 50), n = w * h;
+			struct grid *g = grid_create(w, h, (enum grid_topology)t);
+			assert_non_null(g);
+			const uint8_t mult = (m % 4) == 3 ? 2 : 1;
+			int walls = rnd_range(&s, 0, 40);
+			for (int c = 0; c < n; c++)
+				grid_set_cost(g, c, rnd_range(&s, 0, 99) < walls ? 0 : mult);
+			int wall = n - 1;
+			grid_set_cost(g, wall, 0);
+			struct flood_ctx *fast = flood_create(g), *slow = flood_create(g);
+			assert_non_null(fast);
+			assert_non_null(slow);
+			for (int k = 0; k < 12; k++) {
+				int src = rnd_range(&s, 0, n - 2);
+				grid_set_cost(g, src, mult);
+				struct flood_options o = flood_options_default();
+				o.reverse = rnd_range(&s, 0, 1);
+				o.corner_cutting = rnd_range(&s, 0, 3) == 0;
+				static const double bounds[] = { 0.5, 1.0, 1.4142135623730951, 2.0, 3.0 * 1.4142135623730951,
+								 4.0 + 2.0 * 1.4142135623730951, 7.5, 12.0, 48.0, 1e9 };
+				const int kind = rnd_range(&s, 0, 11);
+				/* now and then a whole flood, which must find the box cleared */
+				o.max_dist = kind < 10 ? bounds[kind] * mult : 0.0;
+				long a = flood_run(fast, src, &o, NULL, 0);
+				long b = flood_run(slow, src, &o, &wall, 1);
+				assert_int_equal(a, b);
+				/* a whole flood is compact (its own sums) */
+				same_flood(g, fast, slow, o.max_dist > 0);
+				floods++;
+			}
+			flood_destroy(fast);
+			flood_destroy(slow);
+			grid_destroy(g);
+		}
+	}
+	assert_true(floods > 3000);
+	print_message("bounded floods on uniform grids: %d = the general path\n", floods);
+}
+
 static void test_uniform_fast_path(void **state)
 {
 	(void)state;
@@ -1150,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_route_crowd_moves),
 		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_uniform_fast_path),
+		cmocka_unit_test(test_bounded_uniform),
 		cmocka_unit_test(test_long_uniform_floods),
 		cmocka_unit_test(test_uniform_skipped_tries),
 		cmocka_unit_test(test_route_plain),

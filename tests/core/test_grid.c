@@ -79,6 +79,53 @@ static void test_square8_neighbours_and_corners(void **state)
 	grid_destroy(g);
 }
 
+/* The square steps as the direction table and bounds tests give them, in
+ * its order: the reference for grid_neighbours' border-free path. */
+static int square_reference(const struct grid *g, int cell, bool cut, struct grid_step out[])
+{
+	int x = grid_x(g, cell), y = grid_y(g, cell), n = 0;
+	for (int i = 0; i < (g->topo == GRID_SQUARE8 ? 8 : 4); i++) {
+		int nx = x + GRID_SQUARE_DX[i], ny = y + GRID_SQUARE_DY[i];
+		if (!grid_in_bounds(g, nx, ny) || !g->cost[grid_index(g, nx, ny)])
+			continue;
+		if (i >= 4 && !cut && (!g->cost[grid_index(g, nx, y)] || !g->cost[grid_index(g, x, ny)]))
+			continue;
+		out[n++] = (struct grid_step){ grid_index(g, nx, ny), i < 4 ? 1.0 : GRID_SQRT2 };
+	}
+	return n;
+}
+
+/* grid_neighbours on square grids, inside the border and on it, with and
+ * without corner cutting, on random walls: the reference's steps in the
+ * reference's order (the crowd's choices keep the first of equal steps). */
+static void test_square_neighbours_random(void **state)
+{
+	(void)state;
+	uint32_t s = 77;
+	long cells = 0;
+	for (int m = 0; m < 200; m++) {
+		int w = 1 + (int)(rnd(&s) % 12), h = 1 + (int)(rnd(&s) % 12), walls = (int)(rnd(&s) % 60);
+		struct grid *g = grid_create(w, h, (m & 1) ? GRID_SQUARE8 : GRID_SQUARE4);
+		assert_non_null(g);
+		for (int c = 0; c < w * h; c++)
+			grid_set_cost(g, c, (int)(rnd(&s) % 100) < walls ? 0 : (uint8_t)(1 + rnd(&s) % 3));
+		for (int c = 0; c < w * h; c++) {
+			for (int cut = 0; cut < 2; cut++) {
+				struct grid_step a[GRID_MAX_NEIGHBOURS], b[GRID_MAX_NEIGHBOURS];
+				int na = grid_neighbours(g, c, cut, a), nb = square_reference(g, c, cut, b);
+				assert_int_equal(na, nb);
+				for (int i = 0; i < na; i++) {
+					assert_int_equal(a[i].cell, b[i].cell);
+					assert_true(a[i].step == b[i].step);
+				}
+				cells++;
+			}
+		}
+		grid_destroy(g);
+	}
+	assert_true(cells > 10000);
+}
+
 static void test_hex_neighbours_parity(void **state)
 {
 	(void)state;
@@ -436,6 +483,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_square4_neighbours),
 		cmocka_unit_test(test_square8_neighbours_and_corners),
+		cmocka_unit_test(test_square_neighbours_random),
 		cmocka_unit_test(test_hex_neighbours_parity),
 		cmocka_unit_test(test_diamond_neighbours_parity),
 		cmocka_unit_test(test_costs_at_once),

@@ -4,7 +4,8 @@
  * wall where the automatic P takes the detour, a crowd cost sends a second
  * monster down the other corridor (on a large level, round a blocker
  * within its horizon, and a walled-in one waits without a search), a
- * budget yields a partial path, fleeing
+ * budget yields a partial path, a far plan on a large level is weighted
+ * and bounded and its wanderers draw goals in turn, fleeing
  * increases the distance, repath and weight change the work; the shared
  * flood chooses moves as good as one search per monster on random maps;
  * and the cost per turn at scale, printed (never asserted: time is noise).
@@ -457,6 +458,146 @@ static void test_reachable_goal_skips_fallback(void **state)
 		path_destroy(p);
 		fixture_fini(&f);
 	}
+}
+
+/*
+ * Far plans (rules 9): on a large level a monster's own search toward a
+ * goal farther than AI_FAR_PLAN is a weighted A* (AI_FAR_WEIGHT) within
+ * AI_FAR_BUDGET expansions; within AI_FAR_PLAN, and on a level that is
+ * not large, it is the exact search.  A 700x60 map strewn with rubble
+ * (no jump search) with a wall across it, open at the bottom: a goblin
+ * beyond it, the player on the other
+ * side, no shared flood.  Its route is the reference search's, cell for
+ * cell (the far one expands fewer cells than the exact search).
+ */
+static void far_plan_case(int w, int gx, bool want_far)
+{
+	const int h = 60;
+	char *text = malloc((size_t)(w + 1) * h + 1);
+	size_t n = 0;
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++)
+			text[n++] = x == 0 || y == 0 || x == w - 1 || y == h - 1 || (x == 40 && y < h - 6) ? '#'
+				    : (x * 7 + y * 3) % 11 == 0					      ? ','
+												      : '.';
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[10 * (w + 1) + 20] = '@';
+	text[(h - 2) * (w + 1) + 2] = '>';
+	text[10 * (w + 1) + gx] = 'g';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	g->ai.share = AI_SHARE_NEVER;
+	g->player.hp = 100000;
+	assert_int_equal(g->ai.share_need > AI_SHARE_MIN, w >= 600);
+	struct monster *m = game_monster_at(g, gx, 10);
+	assert_non_null(m);
+	force_hunt(g, m);
+	const int from = grid_index(g->grid, m->x, m->y), to = grid_index(g->grid, g->player.x, g->player.y);
+	assert_int_equal(grid_heuristic(g->grid, from, to) > AI_FAR_PLAN, gx - 20 > AI_FAR_PLAN);
+	struct path_ctx *p = path_create(g->grid);
+	struct path_options o = path_options_default();
+	struct path_result exact, far;
+	assert_int_equal(path_find(p, from, to, &o, &exact), PATH_FOUND);
+	/* the result's cells live in the context: keep the exact route's */
+	int *exact_cells = malloc((size_t)exact.len * sizeof *exact_cells);
+	memcpy(exact_cells, exact.cells, (size_t)exact.len * sizeof *exact_cells);
+	o.weight = AI_FAR_WEIGHT;
+	o.budget = AI_FAR_BUDGET;
+	assert_int_equal(path_find(p, from, to, &o, &far), PATH_FOUND);
+	assert_true(far.expanded < exact.expanded);
+	const struct path_result *want = want_far ? &far : &exact;
+	const int *cells = want_far ? far.cells : exact_cells;
+	act_wait(g);
+	assert_int_equal(g->ai.stats.searches, 1);
+	assert_int_equal(g->ai.stats.expanded, want->expanded);
+	const int len = want->len < AI_ROUTE_MAX ? want->len : AI_ROUTE_MAX;
+	assert_int_equal(m->mind.route_len, len);
+	for (int i = 0; i < len; i++)
+		assert_int_equal(m->mind.route[i], cells[i]);
+	assert_int_equal(grid_index(g->grid, m->x, m->y), cells[1]); /* and it took the first step */
+	free(exact_cells);
+	path_destroy(p);
+	fixture_fini(&f);
+}
+
+static void test_far_plan(void **state)
+{
+	(void)state;
+	far_plan_case(700, 680, true);  /* large, 660 away: far */
+	far_plan_case(700, 260, false); /* large, 240 away: exact */
+	far_plan_case(500, 480, false); /* 460 away, but not a large level: exact */
+}
+
+/*
+ * Wanderers on a large level (rules 9): one with no goal draws its next
+ * when the turn plus its monster number is a multiple of AI_WANDER_EVERY,
+ * and waits on the others; on a small level every one draws at once.
+ * Eight bats far from the player, spaced apart, on an open map of 200x200
+ * (large) and of 100x100 (not), over the first AI_WANDER_EVERY turns.
+ */
+static void wanderers_case(int size, bool large)
+{
+	char *text = malloc((size_t)(size + 1) * size + 1);
+	size_t n = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++)
+			text[n++] = x == 0 || y == 0 || x == size - 1 || y == size - 1 ? '#' : '.';
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[(size - 10) * (size + 1) + size - 10] = '@';
+	text[(size - 1) * (size + 1) + size - 2] = '>';
+	for (int i = 0; i < 8; i++)
+		text[(10 + 5 * i) * (size + 1) + 10] = 'b';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	assert_int_equal(g->ai.share_need > AI_SHARE_MIN, large);
+	assert_int_equal(g->n_monsters, 8);
+	kind(g, "bat")->wander = 1;
+	int x0[8], y0[8];
+	for (int i = 0; i < 8; i++) {
+		x0[i] = g->monsters[i].x;
+		y0[i] = g->monsters[i].y;
+		assert_true(g->monsters[i].kind->wander);
+		assert_int_equal(g->monsters[i].mind.wander, -1);
+	}
+	bool drawn[8] = { false };
+	int drew = 0;
+	for (int t = 1; t <= AI_WANDER_EVERY; t++) {
+		act_wait(g);
+		assert_int_equal(g->turn, t);
+		int now = 0;
+		for (int i = 0; i < 8; i++) {
+			const struct monster *m = &g->monsters[i];
+			const bool slot = !large || (t + i) % AI_WANDER_EVERY == 0;
+			assert_false(m->mind.hunting);
+			if (slot && !drawn[i]) { /* its turn: it drew a goal and set off */
+				assert_true(m->mind.wander >= 0);
+				drawn[i] = true;
+				now++;
+			}
+			if (!drawn[i]) /* not yet: it waited where it was */
+				assert_true(m->mind.wander < 0 && m->x == x0[i] && m->y == y0[i]);
+		}
+		/* on a large level 8 bats draw one turn each, else all on turn 1 */
+		assert_int_equal(now, large ? 8 / AI_WANDER_EVERY + (t <= 8 % AI_WANDER_EVERY) : t == 1 ? 8 : 0);
+		drew += now;
+		if (t == 1)
+			assert_int_equal(g->ai.stats.searches, now);
+	}
+	assert_int_equal(drew, 8);
+	fixture_fini(&f);
+}
+
+static void test_wanderers_staggered(void **state)
+{
+	(void)state;
+	wanderers_case(200, true);
+	wanderers_case(100, false);
 }
 
 /* ---- shared flood against one search per monster ------------------------ */
@@ -915,6 +1056,8 @@ int main(void)
 		cmocka_unit_test(test_flee),
 		cmocka_unit_test(test_repath_and_weight),
 		cmocka_unit_test(test_reachable_goal_skips_fallback),
+		cmocka_unit_test(test_far_plan),
+		cmocka_unit_test(test_wanderers_staggered),
 		cmocka_unit_test(test_shared_equals_per_monster),
 		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_shared_moving_goal_large),

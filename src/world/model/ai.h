@@ -103,6 +103,16 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
 #define AI_CROWD_COMMIT 8   /* turns a monster keeps a detour it took around other monsters */
 #define AI_REJOIN 8           /* large levels: a far own searcher goes round a blocker back onto its route this many cells on */
 #define AI_REJOIN_BUDGET 1024 /* ... in a search of at most this many expansions (ai_far_rejoin) */
+#define AI_FAR_PLAN 256.0    /* large levels: a monster's own search toward a goal farther than this ... */
+#define AI_FAR_WEIGHT 1.5    /* ... is a weighted A* of at least this weight ... */
+#define AI_FAR_BUDGET 65536L /* ... and at most this many expansions (ai.c, far_plan; rules 9) */
+/* On a large level a wanderer with no goal draws its next one only on the
+ * game turns when the turn plus its monster number is a multiple of this,
+ * and waits on the others (ai.c, idle; rules 9): on the 4096x4096 bench
+ * level 22,800 bats drew and planned their first goals all on turn 1,
+ * 100 ms of the first key; an eighth of them now do on each of the first
+ * eight turns, and one that reaches its goal rests up to seven turns. */
+#define AI_WANDER_EVERY 8
 #define AI_PUSH_MAX 64      /* monsters one action may push ahead of it (crowd.c) */
 
 /*
@@ -232,6 +242,14 @@ void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell);
  * False on no memory.
  */
 bool ai_level_refresh(struct ai *ai, const struct grid *grid, bool passable_changed);
+
+/*
+ * Touches now, keeping their values, the level's maps that every
+ * monster's first plan writes a little of: the route buffers and the
+ * crowd map (on a 4096x4096 level 66 MB, whose first touches were about
+ * half the first key's 230-330 ms).  Only for a person (game_prefault).
+ */
+void ai_prefault(struct ai *ai, const struct grid *grid);
 
 /* Frees the level's buffers; the policy and the counters stay. */
 void ai_level_fini(struct ai *ai);

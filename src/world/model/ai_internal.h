@@ -108,6 +108,9 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
  * nothing. */
 struct crowd_plan *crowd_plan_create(int cells, int max_monsters);
 void crowd_plan_destroy(struct crowd_plan *p);
+/* Maps the pages of the crowd's per-cell arrays and the route buffers
+ * now, on a map small enough (crowd.c): not on a crowd's first turns. */
+void ai_crowd_pretouch(struct ai *ai, const struct grid *grid);
 
 /* ---- the minds (mind_*.c) ---- */
 

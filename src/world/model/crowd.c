@@ -85,7 +85,20 @@ static int candidates_in(const struct ai *ai, const struct ai_view *v, struct fl
 {
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int n = grid_neighbours(v->grid, here, false, s), m = 0, pc = ai_player_cell(v);
-	double dh = field_distance(fl, front, cong, v->grid, here), w = k->congestion / 100.0;
+	/* the distances of the neighbours, then of here: the shared field's at one call */
+	double dist[GRID_MAX_NEIGHBOURS + 1];
+	if (!cong && !front) {
+		int cells[GRID_MAX_NEIGHBOURS + 1];
+		for (int i = 0; i < n; i++)
+			cells[i] = s[i].cell;
+		cells[n] = here;
+		flood_distances(fl, cells, n + 1, dist);
+	} else {
+		for (int i = 0; i < n; i++)
+			dist[i] = field_distance(fl, front, cong, v->grid, s[i].cell);
+		dist[n] = field_distance(fl, front, cong, v->grid, here);
+	}
+	double dh = dist[n], w = k->congestion / 100.0;
 	*pc_step = false;
 	for (int i = 0; i < n; i++) {
 		int c = s[i].cell;
@@ -93,7 +106,7 @@ static int candidates_in(const struct ai *ai, const struct ai_view *v, struct fl
 			*pc_step = true; /* the player's cell: never a step, maybe an attack */
 			continue;
 		}
-		double d = field_distance(fl, front, cong, v->grid, c);
+		double d = dist[i];
 		if (d < 0 || (!all && !(d < dh)))
 			continue;
 		/* the step's own cost plus the rest: the best start of a route */
@@ -248,6 +261,8 @@ struct crowd_plan {
 	unsigned *mark;              /* max_monsters: the plan a monster is an agent of, not yet acted on */
 	int *from, *to, *len;        /* max_monsters: its cell, its planned cell (-2 not yet planned), chain length */
 	int *best;                   /* max_monsters: an agent that stays: the cell it waits for, -1 none */
+	int *left;                   /* max_monsters: an agent's left_cell, read once in the order of
+	                                the monsters (its route is a cache miss in the order of priority) */
 	bool *queue;                 /* max_monsters: that cell or another nearer is held by a hunter of the goal */
 	unsigned *held;              /* cells: the plan that gave the cell away (or kept an agent on it) */
 	struct crowd_agent *agents, *tmp; /* max_monsters: the agents in order of priority; the sort's */
@@ -277,6 +292,7 @@ struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
 	p->to = malloc(m * sizeof *p->to);
 	p->len = malloc(m * sizeof *p->len);
 	p->best = malloc(m * sizeof *p->best);
+	p->left = malloc(m * sizeof *p->left);
 	p->queue = malloc(m * sizeof *p->queue);
 	p->agents = malloc(m * sizeof *p->agents);
 	p->tmp = malloc(m * sizeof *p->tmp);
@@ -285,11 +301,47 @@ struct crowd_plan *crowd_plan_create(int cells, int max_monsters)
 	p->turn = p->goal = p->cong_turn = -1;
 	p->cells = (int)c;
 	bool front = mind_field_init(&p->front, (2 * AI_FRONT_RADIUS + 1) * (2 * AI_FRONT_RADIUS + 1));
-	if (!front || !p->mark || !p->from || !p->to || !p->len || !p->best || !p->queue || !p->agents || !p->tmp || !p->held) {
+	if (!front || !p->mark || !p->from || !p->to || !p->len || !p->best || !p->left || !p->queue || !p->agents || !p->tmp || !p->held) {
 		crowd_plan_destroy(p);
 		return NULL;
 	}
 	return p;
+}
+
+/* Writes one byte of every page of [p, p + len), so that the kernel maps
+ * them now (a memset of calloc'd memory may be dropped by the compiler). */
+static void pages_touch(void *p, size_t len)
+{
+	volatile unsigned char *b = p;
+	for (size_t i = 0; i < len; i += 4096)
+		b[i] = b[i];
+}
+
+/*
+ * The crowd's per-cell arrays and the monsters' route buffers are first
+ * written on the first turns of a crowd, wherever its monsters stand: on
+ * a 512x512 map with 1,000 chasers about 2.5 MB, 3-5 ms of page faults on
+ * this machine class (bigmem.h: about 3.4 ms a MiB) on the first turns of
+ * a level.  On a map of up to AI_PRETOUCH_CELLS cells their pages are
+ * mapped now, when the level loads, as flood_create does its own; on a
+ * larger one they stay lazy (only the pages round the crowd are made).
+ */
+#define AI_PRETOUCH_CELLS (1 << 20)
+#define AI_PRETOUCH_ROUTES ((size_t)16 << 20) /* bytes of route buffers mapped now at most */
+
+void ai_crowd_pretouch(struct ai *ai, const struct grid *grid)
+{
+	const size_t n = (size_t)grid->w * (size_t)grid->h;
+	const size_t routes = ((size_t)ai->max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells;
+	if (routes <= AI_PRETOUCH_ROUTES)
+		pages_touch(ai->route_cells, routes);
+	if (n > AI_PRETOUCH_CELLS)
+		return;
+	pages_touch(ai->crowd, n * sizeof *ai->crowd);
+	pages_touch(ai->want, n * sizeof *ai->want);
+	pages_touch(ai->want_turn, n * sizeof *ai->want_turn); /* calloc'd zero, no longer filled */
+	if (ai->cplan)
+		pages_touch(ai->cplan->held, n * sizeof *ai->cplan->held);
 }
 
 void crowd_plan_destroy(struct crowd_plan *p)
@@ -301,6 +353,7 @@ void crowd_plan_destroy(struct crowd_plan *p)
 	free(p->to);
 	free(p->len);
 	free(p->best);
+	free(p->left);
 	free(p->queue);
 	free(p->agents);
 	free(p->tmp);
@@ -551,7 +604,7 @@ static bool plan_agent(struct ai *ai, const struct ai_view *v, struct crowd_plan
 	int n = candidates_in(ai, v, fl, front, cg, m->kind, here, aside, c, &pc_step);
 	if (n > 0 && pusher < 0 && p->congestion)
 		want_add(ai, v, c[0].cell); /* congestion: those planned later see it */
-	int left = left_cell(&m->mind, here, p->goal);
+	int left = p->left[a];
 	bool local = false; /* a way the plan does not see: a swap with one that hunts nothing */
 	p->best[a] = n > 0 ? c[0].cell : -1;
 	p->queue[a] = false;
@@ -672,6 +725,56 @@ static void front_first(const struct ai_view *v, struct crowd_plan *p)
 	memcpy(p->agents + k, p->tmp, (size_t)rest * sizeof *p->agents);
 }
 
+/*
+ * The monsters of a crowd stand far apart on a large map, so the first
+ * reads of each one's cells miss the caches: the occupants round it
+ * (alone), the field's distances there (flood_settled, candidates_in),
+ * the near flood's.  plan_make, which visits every monster of the turn
+ * first, asks for those of the monster PLAN_AHEAD places on while it
+ * decides about this one, and the monsters' own decisions later in the
+ * turn find most of them still in cache.  Reads nothing: no effect on
+ * play.
+ */
+#define PLAN_AHEAD 8
+#define DECIDE_AHEAD 4 /* ai_crowd_step: the same for the monsters' own decisions */
+
+static void prefetch_monster(const struct ai *ai, const struct ai_view *v, const struct flood_ctx *fl, int j)
+{
+	const struct monster *m = &v->monsters[j];
+	if (!m->alive || m->mind.asleep)
+		return;
+	const int w = v->grid->w, n = w * v->grid->h, c = ai_monster_cell(v, m);
+	if (c - w >= 0)
+		__builtin_prefetch(&v->occupant[c - w]);
+	__builtin_prefetch(&v->occupant[c]);
+	if (c + w < n)
+		__builtin_prefetch(&v->occupant[c + w]);
+	flood_prefetch(fl, c);
+	if (ai->near && ai->near != fl)
+		flood_prefetch(ai->near, c);
+	const struct mind *mi = &m->mind;
+	if (mi->route && mi->route_pos >= 1 && mi->route_pos < mi->route_len && mi->route_len <= mi->route_cap)
+		__builtin_prefetch(&mi->route[mi->route_pos - 1]); /* left_cell */
+}
+
+/* The same for the agents, planned in the order of priority, which
+ * jumps across the map: the rows round the cell of the one PLAN_AHEAD
+ * places on, of the occupants, the costs, the plan's held cells and the
+ * field. */
+static void prefetch_agent(const struct ai_view *v, const struct crowd_plan *p, const struct flood_ctx *fl, int c)
+{
+	const int w = v->grid->w, n = w * v->grid->h;
+	for (int r = -1; r <= 1; r++) {
+		const int k = c + r * w;
+		if (k < 0 || k >= n)
+			continue;
+		__builtin_prefetch(&v->occupant[k]);
+		__builtin_prefetch(&v->grid->cost[k]);
+		__builtin_prefetch(&p->held[k]);
+	}
+	flood_prefetch(fl, c);
+}
+
 /* Makes the turn's plan toward `goal` over field fl, once per turn. */
 static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct flood_ctx *fl)
 {
@@ -691,9 +794,12 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 	p->cong_turn = -1;
 	double cong_w = 0; /* the largest knob among the agents */
 	int pc = ai_player_cell(v);
-	for (int i = 0; i < v->n_monsters && i < ai->max_monsters; i++) {
+	const int upto = v->n_monsters < ai->max_monsters ? v->n_monsters : ai->max_monsters;
+	for (int i = 0; i < upto; i++) {
 		const struct monster *b = &v->monsters[i];
 		const struct mind *mi = &b->mind;
+		if (i + PLAN_AHEAD < upto)
+			prefetch_monster(ai, v, fl, i + PLAN_AHEAD);
 		if (!b->alive || b->energy < 100 || !follower(ai, v, b, goal) || mi->commit_until > v->turn)
 			continue;
 		int here = ai_monster_cell(v, b);
@@ -718,6 +824,7 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 			continue;
 		}
 		p->to[i] = -2;
+		p->left[i] = left_cell(mi, here, goal);
 		p->agents[p->n++] = (struct crowd_agent){ agent_key(mi->waited, flood_distance(fl, here)), i };
 	}
 	if (p->n > 0)
@@ -729,9 +836,12 @@ static void plan_make(struct ai *ai, const struct ai_view *v, int goal, struct f
 	agents_sort(p->agents, p->tmp, p->n);
 	if (p->front_on)
 		front_first(v, p);
-	for (int k = 0; k < p->n; k++)
+	for (int k = 0; k < p->n; k++) {
+		if (k + PLAN_AHEAD < p->n)
+			prefetch_agent(v, p, fl, p->from[p->agents[k + PLAN_AHEAD].i]);
 		if (p->to[p->agents[k].i] == -2)
 			plan_agent(ai, v, p, fl, p->agents[k].i, -1, -1, 0.0, 0);
+	}
 }
 
 /* The plan's step for `self`: 1 with *to (the pushes recorded), 0 when
@@ -849,6 +959,10 @@ int ai_crowd_step(struct ai *ai, const struct ai_view *v, int self, struct mind 
 	int here = ai_monster_cell(v, m);
 	ai->decision++;
 	ai->push_n = 0;
+	/* the turn's monsters decide in order: those a few places on will
+	 * read their cells soon (prefetch_monster) */
+	if (self + DECIDE_AHEAD < v->n_monsters && self + DECIDE_AHEAD < ai->max_monsters)
+		prefetch_monster(ai, v, ai->flood, self + DECIDE_AHEAD);
 	/* a detour it searched is walked while committed and free */
 	if (mi->commit_until > v->turn && mi->route_goal == goal && mi->route_pos + 1 < mi->route_len &&
 	    mi->route[mi->route_pos] == here) {

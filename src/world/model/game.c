@@ -328,8 +328,10 @@ bool game_level_load(struct game *g, int depth)
 	 * yet: on a 4096x4096 level their page faults took up to 60 ms.  Only
 	 * for a person (game_prefault): a resume or a replay would spend
 	 * 285 MB of first touches there before its first frame. */
-	if (g->prefault)
+	if (g->prefault) {
 		path_prefault(g->path);
+		ai_prefault(&g->ai, g->grid);
+	}
 	for (int m = 0; m < GAME_MAPS; m++)
 		if (!cellmark_init(&g->marks[m], n))
 			return false;
@@ -450,6 +452,7 @@ void game_prefault(struct game *g)
 		return;
 	g->prefault = true;
 	path_prefault(g->path);
+	ai_prefault(&g->ai, g->grid);
 	if (!g->reach.labels)
 		reach_labels_make(g);
 }

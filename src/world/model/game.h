@@ -117,9 +117,18 @@ enum travel_mode {
  * planned before the others, so a file pulled on from behind no longer
  * takes the way round from one that waits beside the attackers); and the
  * crowd costs out of the hash and the snapshot (the crowd knob on the
- * monsters' cells, made again when a state loads, as the occupant map is).
+ * monsters' cells, made again when a state loads, as the occupant map is);
+ * 9: each monster hashed on its own, its fields in four lanes, then mixed
+ * into the state's hash (game_state.c's monster_hash: a checksum of 67,000
+ * monsters no longer waits on one chain of multiplications); and far plans:
+ * on large levels a monster's own search toward a goal over
+ * 256 cells away is a weighted A* (weight 1.5 at least) of at most 65,536
+ * expansions (ai.c, far_plan; docs/ai.md, "Far plans"), where an exact one
+ * across a 4096x4096 level took 150 ms of one key; and there a wanderer
+ * with no goal draws its next one on one turn in eight, by its monster
+ * number (ai.h, AI_WANDER_EVERY), not all of them on turn 1.
  */
-#define GAME_RULES 8
+#define GAME_RULES 9
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160

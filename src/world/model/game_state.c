@@ -713,10 +713,10 @@ static void state_map(struct state_io *io, struct game *g, enum game_map which, 
  * A monster's fields, listed once: its place and health, its mind (before
  * the mind's route, a list of cells of its own), then the game's
  * per-monster entries.  X(lvalue, lo, hi) for each, in the order they are
- * saved and hashed.  The monsters are most of a large level's state
- * (67,000 on a 4096x4096 level: two million fields), so SAVE and HASH take
- * each monster's fields as one array (state_lls) instead of a call and a
- * switch on the mode for each field; the bytes and the hash are the same.
+ * saved.  The monsters are most of a large level's state (67,000 on a
+ * 4096x4096 level: two million fields), so SAVE takes each monster's
+ * fields as one array (state_lls) instead of a call and a switch on the
+ * mode for each field, and HASH as one word (monster_hash).
  */
 #define MONSTER_FIELDS(X)                                                                                    \
 	X(m->x, 0, g->grid->w - 1)                                                                          \
@@ -756,6 +756,38 @@ static void state_map(struct state_io *io, struct game *g, enum game_map which, 
 #define FIELD_VALUE(lvalue, lo, hi) (long long)(lvalue),
 #define FIELD_COUNT(lvalue, lo, hi) +1
 
+/*
+ * A monster's part of the hash (rules 9): its kind and fields in four
+ * lanes (value k into lane k mod 4), its route's cells by words_hash, each
+ * from a fixed seed, then all of it mixed into one word that the state's
+ * hash takes.  Nothing in it waits on the hash of the monsters before, and
+ * a lane's multiplications wait only on its own: a checksum of a
+ * 4096x4096 level's 67,000 monsters was one chain of 2.4 million dependent
+ * multiplications, 9-10 ms, when each field was mixed into the state's
+ * hash in turn; now 6-7 ms.
+ */
+#define FIELD_LANE(lvalue, lo, hi)                                                                           \
+	lane[k & 3] = mix(lane[k & 3], (uint64_t)(long long)(lvalue));                                       \
+	k++;
+
+static uint64_t monster_hash(const struct game *g, int i)
+{
+	const long long big = 1LL << 40;
+	const int cells = g->grid->w * g->grid->h;
+	const struct monster *m = &g->monsters[i];
+	const struct mind *mi = &m->mind;
+	(void)big;
+	(void)cells;
+	uint64_t lane[4] = { 0x6d6f6e7374657273ULL, 1, 2, 3 }; /* "monsters" */
+	unsigned k = 0;
+	FIELD_LANE(m->kind ? m->kind - g->bestiary.kinds : 0, 0, 0)
+	MONSTER_FIELDS(FIELD_LANE)
+	MONSTER_GAME_FIELDS(FIELD_LANE)
+	uint64_t h = mix(lane[0], lane[1]) ^ mix(lane[2], lane[3]);
+	return mi->route_len ? mix(h, words_hash(0x726f757465ULL /* "route" */, mi->route, (size_t)mi->route_len, 4))
+			     : h;
+}
+
 static void walk_monster(struct state_io *io, struct game *g, int i, int cells)
 {
 	const long long big = 1LL << 40;
@@ -768,6 +800,10 @@ static void walk_monster(struct state_io *io, struct game *g, int i, int cells)
 		MONSTER_FIELDS(FIELD_LOAD)
 		state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
 		MONSTER_GAME_FIELDS(FIELD_LOAD)
+		return;
+	}
+	if (io->mode == STATE_HASH) {
+		io->h = mix(io->h, monster_hash(g, i));
 		return;
 	}
 	(void)big;
