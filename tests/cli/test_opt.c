@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,38 @@ static void test_help_lists_options(void **state)
 	}
 }
 
+/*
+ * A usage error is said before the save lock is asked for: with another
+ * program holding DATA/save.lock (this test, by a record lock), a
+ * mistyped play command still gets its usage message and status 2, not
+ * "another astray is playing".  The lock is checked to be real: a
+ * well-formed command on the same folder is refused for it.
+ */
+static void test_usage_before_lock(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/astray-opt-lock-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char lock[128];
+	snprintf(lock, sizeof lock, "%s/save.lock", dir);
+	int fd = open(lock, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+	assert_int_equal(fcntl(fd, F_SETLK, &fl), 0);
+	char args[512];
+	snprintf(args, sizeof args, "play --data %s --no-title levels/01-first-steps.lvl", dir);
+	expect(args, 1, "is playing a game saved in");
+	snprintf(args, sizeof args, "play --data %s --bench-script oo", dir);
+	expect(args, 2, "--bench-script gives the keys of --bench-keys N");
+	snprintf(args, sizeof args, "play --data %s --dungeon levels/01-first-steps.lvl", dir);
+	expect(args, 2, "--dungeon makes its own levels");
+	snprintf(args, sizeof args, "play --data %s --depth 3 levels/01-first-steps.lvl", dir);
+	expect(args, 2, "--depth is the number of levels of --dungeon");
+	close(fd);
+	unlink(lock);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_cell),                 cmocka_unit_test(test_binary_usage_errors),
 		cmocka_unit_test(test_help_lists_options),
 		cmocka_unit_test(test_bench_script),
+		cmocka_unit_test(test_usage_before_lock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
