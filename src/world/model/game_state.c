@@ -178,6 +178,21 @@ static void state_u64(struct state_io *io, uint64_t *v)
 	}
 }
 
+/* SAVE's encoding of an integer at b: zigzag (a small value of either
+ * sign is small), then seven bits a byte, low first, the top bit set on
+ * every byte but the last.  Returns the byte after it (at most 10). */
+static inline uint8_t *put_zigzag(uint8_t *b, long long v)
+{
+	uint64_t u = (uint64_t)v;
+	uint64_t z = u << 1 ^ (uint64_t)-(int64_t)(u >> 63);
+	while (z >= 0x80) {
+		*b++ = (uint8_t)(z | 0x80);
+		z >>= 7;
+	}
+	*b++ = (uint8_t)z;
+	return b;
+}
+
 /* An integer that must lie in [lo, hi] when loaded (out of range marks
  * the input bad and gives lo).  Every integer field goes through it, by
  * way of STATE_INT, whatever its C type. */
@@ -195,16 +210,7 @@ static void state_ll(struct state_io *io, long long *v, long long lo, long long 
 		/* straight into the buffer (a snapshot writes millions of these) */
 		if (io->cap - io->n < 10 && !out_grow(io, 10))
 			return;
-		uint64_t z = u << 1 ^ (uint64_t)-(int64_t)(u >> 63);
-		uint8_t *b = io->out + io->n;
-		size_t n = 0;
-		do {
-			b[n] = (uint8_t)(z & 0x7f);
-			z >>= 7;
-			b[n] |= z ? 0x80 : 0;
-			n++;
-		} while (z);
-		io->n += n;
+		io->n = (size_t)(put_zigzag(io->out + io->n, *v) - io->out);
 		return;
 	}
 	uint64_t z = 0;
@@ -245,43 +251,28 @@ static void state_ll(struct state_io *io, long long *v, long long lo, long long 
 	} while (0)
 
 /*
- * SAVE or HASH of n values at once, as n STATE_INTs would (the same bytes,
- * the same hash): one test of the room for them, then each value zigzagged
- * and written seven bits a byte, or mixed into the hash.  T is long long
- * (state_lls) or int (state_ints: a list of cells).
+ * SAVE of n values at once, as n STATE_INTs would write them (the same
+ * bytes): one test of the room for them, then put_zigzag each.  Of long
+ * longs (a monster's fields) or of ints (a list of cells).
  */
-#define STATE_VALUES(io, v, n)                                                                               \
-	do {                                                                                                 \
-		if ((io)->mode == STATE_HASH) {                                                              \
-			uint64_t h_ = (io)->h;                                                               \
-			for (size_t k_ = 0; k_ < (n); k_++)                                                  \
-				h_ = mix(h_, (uint64_t)(long long)(v)[k_]);                                  \
-			(io)->h = h_;                                                                        \
-			break;                                                                               \
-		}                                                                                            \
-		if ((io)->cap - (io)->n < 10 * (n) && !out_grow((io), 10 * (n)))                             \
-			break;                                                                               \
-		uint8_t *b_ = (io)->out + (io)->n;                                                           \
-		for (size_t k_ = 0; k_ < (n); k_++) {                                                        \
-			uint64_t u_ = (uint64_t)(long long)(v)[k_];                                          \
-			uint64_t z_ = u_ << 1 ^ (uint64_t)-(int64_t)(u_ >> 63);                              \
-			while (z_ >= 0x80) {                                                                 \
-				*b_++ = (uint8_t)(z_ | 0x80);                                                \
-				z_ >>= 7;                                                                    \
-			}                                                                                    \
-			*b_++ = (uint8_t)z_;                                                                 \
-		}                                                                                            \
-		(io)->n = (size_t)(b_ - (io)->out);                                                          \
-	} while (0)
-
-static void state_lls(struct state_io *io, const long long *v, size_t n)
+static void save_lls(struct state_io *io, const long long *v, size_t n)
 {
-	STATE_VALUES(io, v, n);
+	if (io->cap - io->n < 10 * n && !out_grow(io, 10 * n))
+		return;
+	uint8_t *b = io->out + io->n;
+	for (size_t k = 0; k < n; k++)
+		b = put_zigzag(b, v[k]);
+	io->n = (size_t)(b - io->out);
 }
 
-static void state_ints(struct state_io *io, const int *v, size_t n)
+static void save_ints(struct state_io *io, const int *v, size_t n)
 {
-	STATE_VALUES(io, v, n);
+	if (io->cap - io->n < 10 * n && !out_grow(io, 10 * n))
+		return;
+	uint8_t *b = io->out + io->n;
+	for (size_t k = 0; k < n; k++)
+		b = put_zigzag(b, v[k]);
+	io->n = (size_t)(b - io->out);
 }
 
 /* A value that must equal `want` (a size or a count the game already has):
@@ -327,7 +318,7 @@ static void state_cells_int(struct state_io *io, int *cells, size_t n, int lo, i
 		return;
 	}
 	if (io->mode == STATE_SAVE) {
-		state_ints(io, cells, n);
+		save_ints(io, cells, n);
 		return;
 	}
 	for (size_t i = 0; i < n && !io->bad; i++)
@@ -715,7 +706,7 @@ static void state_map(struct state_io *io, struct game *g, enum game_map which, 
  * per-monster entries.  X(lvalue, lo, hi) for each, in the order they are
  * saved.  The monsters are most of a large level's state (67,000 on a
  * 4096x4096 level: two million fields), so SAVE takes each monster's
- * fields as one array (state_lls) instead of a call and a switch on the
+ * fields as one array (save_lls) instead of a call and a switch on the
  * mode for each field, and HASH as one word (monster_hash).
  */
 #define MONSTER_FIELDS(X)                                                                                    \
@@ -810,9 +801,9 @@ static void walk_monster(struct state_io *io, struct game *g, int i, int cells)
 	const long long head[] = { m->kind ? (long long)(m->kind - g->bestiary.kinds) : 0, MONSTER_FIELDS(FIELD_VALUE) };
 	_Static_assert(sizeof head / sizeof head[0] == 1 MONSTER_FIELDS(FIELD_COUNT), "one value a field");
 	const long long tail[] = { MONSTER_GAME_FIELDS(FIELD_VALUE) };
-	state_lls(io, head, sizeof head / sizeof head[0]);
+	save_lls(io, head, sizeof head / sizeof head[0]);
 	state_cells_int(io, mi->route, (size_t)mi->route_len, 0, cells - 1);
-	state_lls(io, tail, sizeof tail / sizeof tail[0]);
+	save_lls(io, tail, sizeof tail / sizeof tail[0]);
 }
 
 /* The AI's shared flood: its goal, whether it finished, and (SAVE, LOAD)
