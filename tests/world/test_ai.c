@@ -640,6 +640,46 @@ static void test_wanderers_staggered(void **state)
 }
 
 /*
+ * A wanderer's goal on a large level (rules 10) is any passable cell
+ * drawn, its region not asked: a bat walled in on its own cell draws a
+ * goal outside, its walk ends where it stands, and it waits.
+ */
+static void test_wanderer_walled_in(void **state)
+{
+	(void)state;
+	const int size = 200;
+	char *text = malloc((size_t)(size + 1) * size + 1);
+	size_t n = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++) {
+			bool ring = x >= 29 && x <= 31 && y >= 29 && y <= 31 && !(x == 30 && y == 30);
+			text[n++] = x == 0 || y == 0 || x == size - 1 || y == size - 1 || ring ? '#' : '.';
+		}
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[(size - 10) * (size + 1) + size - 10] = '@';
+	text[(size - 1) * (size + 1) + size - 2] = '>';
+	text[30 * (size + 1) + 30] = 'b';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	assert_true(g->ai.share_need > AI_SHARE_MIN);
+	kind(g, "bat")->wander = 1;
+	const struct monster *b = &g->monsters[0];
+	const int here = grid_index(g->grid, b->x, b->y);
+	for (int t = 0; t < AI_WANDER_EVERY; t++)
+		act_wait(g);
+	const int goal = b->mind.route_goal;
+	assert_true(goal > 0 && goal != here && grid_passable(g->grid, goal));
+	assert_int_not_equal(g->ai.region[goal], g->ai.region[here]);
+	assert_int_equal(grid_index(g->grid, b->x, b->y), here);
+	assert_int_equal(b->mind.wander, -1);
+	assert_int_equal(g->ai.stats.searches, 0);
+	fixture_fini(&f);
+}
+
+/*
  * A wanderer whose next cell another monster holds, on a large level
  * (rules 10): it gives up its goal and waits, with no search (a hunter
  * would search a detour).  A bat on an open 200x200 map walks toward its
@@ -1159,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_far_plan),
 		cmocka_unit_test(test_wanderers_staggered),
 		cmocka_unit_test(test_wanderer_held),
+		cmocka_unit_test(test_wanderer_walled_in),
 		cmocka_unit_test(test_shared_equals_per_monster),
 		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_shared_moving_goal_large),

@@ -129,7 +129,8 @@ enum travel_mode {
  * number (ai.h, AI_WANDER_EVERY), not all of them on turn 1;
  * 10: on large levels a wanderer walks straight toward its goal, no
  * search (each step to the neighbour nearest the goal while that comes
- * nearer; ai.c, wander_walk), and one whose next cell another monster
+ * nearer; ai.c, wander_walk), its goal drawn among passable cells
+ * whatever their region, and one whose next cell another monster
  * holds gives up that goal and waits, where it searched a detour: the
  * 22,500 bats of the 4096x4096 bench level searched 3,500 times a key,
  * over half of an ordinary key's CPU time (docs/ai.md, "Noise, sleep and
