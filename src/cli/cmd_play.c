@@ -486,6 +486,7 @@ struct preview_kind {
 	int n, partial;  /* previews, and those that got PATH_BUDGET */
 	double expanded; /* the plans' expansions, summed */
 	double exact_expanded, exact_expanded_max, exact_us, exact_us_max; /* of the partial ones */
+	uint64_t routes; /* FNV-1a of the statuses and cells: a change of any route shows */
 };
 
 static void preview_kind_print(const struct preview_kind *k, int kind)
@@ -496,9 +497,10 @@ static void preview_kind_print(const struct preview_kind *k, int kind)
 	const int p = k->partial > 0 ? k->partial : 1;
 	printf("bench-preview-kind: kind=%s previews=%d cpu_us_mean=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f "
 	       "expanded_mean=%.0f partial=%d exact_expanded_mean=%.0f exact_expanded_max=%.0f "
-	       "exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f\n",
+	       "exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f routes=%016llx\n",
 	       names[kind], k->n, sp.mean, sp.p95, sp.max, k->n ? k->expanded / k->n : 0.0, k->partial,
-	       k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max);
+	       k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max,
+	       (unsigned long long)k->routes);
 }
 
 static int run_bench_preview(const struct level *const *levels, const struct bestiary *b,
@@ -511,8 +513,10 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		return 1;
 	}
 	struct preview_kind kinds[PREVIEW_KINDS] = { { 0 } };
-	for (int k = 0; k < PREVIEW_KINDS; k++)
+	for (int k = 0; k < PREVIEW_KINDS; k++) {
 		kinds[k].us = samples + n + (size_t)k * (size_t)(n / PREVIEW_KINDS + 1);
+		kinds[k].routes = 0xcbf29ce484222325ull;
+	}
 	struct rng r;
 	rng_seed(&r, a->seed ^ 0x5eedu);
 	int games = 0, turns = 0;
@@ -556,6 +560,9 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		k->expanded += (double)g->reach.expanded;
 		if (st == PATH_BUDGET)
 			k->partial++;
+		k->routes = (k->routes ^ (uint64_t)st) * 0x100000001b3ull;
+		for (int c = 0; c < len; c++)
+			k->routes = (k->routes ^ (uint64_t)(unsigned)cells[c]) * 0x100000001b3ull;
 		if (st == PATH_BUDGET && a->bench_exact) {
 			long ex;
 			t0 = clock_cpu_us();
