@@ -460,7 +460,8 @@ static void preview_target(const struct game *g, struct rng *r, int i, int *x, i
  * work (a distance map, say) is paid by the first preview of each turn and
  * counted.  Prints mean, p95 and worst, and the worst first-of-a-turn,
  * in CPU time of this process (clock_cpu_us, as --bench-keys); then a line
- * per kind of target (preview_target) with its own spread, how many got
+ * per kind of target (preview_target) with its own spread (and its wall
+ * time's mean and worst, clock_us), how many got
  * the budget's partial route, and with --bench-exact for those the search
  * the exact answer needs (game_travel_exact, run after the timed plan and
  * not in its time): its expansions and CPU time.
@@ -487,6 +488,7 @@ struct preview_kind {
 	double expanded; /* the plans' expansions, summed */
 	double exact_expanded, exact_expanded_max, exact_us, exact_us_max; /* of the partial ones */
 	uint64_t routes; /* FNV-1a of the statuses and cells: a change of any route shows */
+	double wall_us, wall_us_max; /* the plans' wall time (clock_us), summed, and the largest */
 };
 
 static void preview_kind_print(const struct preview_kind *k, int kind)
@@ -497,10 +499,10 @@ static void preview_kind_print(const struct preview_kind *k, int kind)
 	const int p = k->partial > 0 ? k->partial : 1;
 	printf("bench-preview-kind: kind=%s previews=%d cpu_us_mean=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f "
 	       "expanded_mean=%.0f partial=%d exact_expanded_mean=%.0f exact_expanded_max=%.0f "
-	       "exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f routes=%016llx\n",
+	       "exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f routes=%016llx wall_us_mean=%.1f wall_us_max=%.1f\n",
 	       names[kind], k->n, sp.mean, sp.p95, sp.max, k->n ? k->expanded / k->n : 0.0, k->partial,
 	       k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max,
-	       (unsigned long long)k->routes);
+	       (unsigned long long)k->routes, k->n ? k->wall_us / k->n : 0.0, k->wall_us_max);
 }
 
 static int run_bench_preview(const struct level *const *levels, const struct bestiary *b,
@@ -550,14 +552,18 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		preview_target(g, &r, i, &x, &y);
 		const int *cells;
 		int len;
+		const double w0 = clock_us();
 		double t0 = clock_cpu_us();
 		const enum path_status st = game_travel_plan(g, x, y, &cells, &len);
 		samples[i] = clock_cpu_us() - t0;
+		const double wall = clock_us() - w0;
 		if (i % PREVIEWS_PER_TURN == 0 && samples[i] > first_max)
 			first_max = samples[i];
 		struct preview_kind *k = &kinds[i % PREVIEW_KINDS];
 		k->us[k->n++] = samples[i];
 		k->expanded += (double)g->reach.expanded;
+		k->wall_us += wall;
+		k->wall_us_max = wall > k->wall_us_max ? wall : k->wall_us_max;
 		if (st == PATH_BUDGET)
 			k->partial++;
 		k->routes = (k->routes ^ (uint64_t)st) * 0x100000001b3ull;
