@@ -59,6 +59,8 @@ struct play_args {
 	int bench_keys;          /* > 0: measure key presses instead of playing */
 	const char *bench_script; /* the keys --bench-keys presses in turn (NULL: to and fro) */
 	int bench_preview;       /* > 0: measure travel previews instead of playing */
+	bool bench_mapped;       /* --bench-mapped: the previews' player knows the whole level */
+	bool bench_exact;        /* --bench-exact: the previews' partial routes searched again without budget */
 	const char *bench_samples; /* --bench-samples FILE: each press's CPU time, one a line */
 	bool dungeon;            /* --dungeon: generated levels instead of files */
 	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
@@ -120,6 +122,12 @@ static const struct opt play_opts[] = {
 	  .help = "with --bench-keys: also write each press's CPU time in microseconds to FILE, one a line" },
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
+	{ .name = "bench-mapped", .kind = OPT_FLAG, .offset = ARG(bench_mapped),
+	  .help = "with --bench-preview: the player knows the whole level's map from the start, as after "
+		  "a scroll of magic mapping (clicks then plan round every wall)" },
+	{ .name = "bench-exact", .kind = OPT_FLAG, .offset = ARG(bench_exact),
+	  .help = "with --bench-preview: search each click that got a partial route again without the "
+		  "budget, and print what that exact search takes (seconds each on 4096x4096)" },
 };
 #undef ARG
 #define N_PLAY_OPTS ((int)(sizeof play_opts / sizeof play_opts[0]))
@@ -451,17 +459,65 @@ static void preview_target(const struct game *g, struct rng *r, int i, int *x, i
  * a step between turns (toward a random cell, or waiting), so per-turn
  * work (a distance map, say) is paid by the first preview of each turn and
  * counted.  Prints mean, p95 and worst, and the worst first-of-a-turn,
- * in CPU time of this process (clock_cpu_us, as --bench-keys).
+ * in CPU time of this process (clock_cpu_us, as --bench-keys); then a line
+ * per kind of target (preview_target) with its own spread (and its wall
+ * time's mean and worst, clock_us), how many got
+ * the budget's partial route, and with --bench-exact for those the search
+ * the exact answer needs (game_travel_exact, run after the timed plan and
+ * not in its time): its expansions and CPU time.
  */
 #define PREVIEWS_PER_TURN 16
+#define PREVIEW_KINDS 4
+
+/* --bench-mapped: the player's memory made the true map, as a map of the
+ * level teaches it (game_items.c, map_level) but written from outside. */
+static void learn_level(struct game *g)
+{
+	const int n = g->grid->w * g->grid->h;
+	for (int c = 0; c < n; c++) {
+		g->remembered[c] = 1;
+		g->known[c] = g->grid->cost[c];
+	}
+	game_maps_written(g);
+	g->known_version++;
+}
+
+struct preview_kind {
+	double *us;      /* the plans' CPU times of this kind */
+	int n, partial;  /* previews, and those that got PATH_BUDGET */
+	double expanded; /* the plans' expansions, summed */
+	double exact_expanded, exact_expanded_max, exact_us, exact_us_max; /* of the partial ones */
+	uint64_t routes; /* FNV-1a of the statuses and cells: a change of any route shows */
+	double wall_us, wall_us_max; /* the plans' wall time (clock_us), summed, and the largest */
+};
+
+static void preview_kind_print(const struct preview_kind *k, int kind)
+{
+	static const char *const names[PREVIEW_KINDS] = { "far", "near", "sight", "border" };
+	struct stats_spread sp;
+	stats_spread(k->us, (size_t)k->n, &sp);
+	const int p = k->partial > 0 ? k->partial : 1;
+	printf("bench-preview-kind: kind=%s previews=%d cpu_us_mean=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f "
+	       "expanded_mean=%.0f partial=%d exact_expanded_mean=%.0f exact_expanded_max=%.0f "
+	       "exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f routes=%016llx wall_us_mean=%.1f wall_us_max=%.1f\n",
+	       names[kind], k->n, sp.mean, sp.p95, sp.max, k->n ? k->expanded / k->n : 0.0, k->partial,
+	       k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max,
+	       (unsigned long long)k->routes, k->n ? k->wall_us / k->n : 0.0, k->wall_us_max);
+}
+
 static int run_bench_preview(const struct level *const *levels, const struct bestiary *b,
 			     const struct play_args *a)
 {
 	int n = a->bench_preview;
-	double *samples = malloc((size_t)n * sizeof *samples);
+	double *samples = malloc(((size_t)n * 2 + PREVIEW_KINDS) * sizeof *samples);
 	if (!samples) {
 		fprintf(stderr, "astray: out of memory\n");
 		return 1;
+	}
+	struct preview_kind kinds[PREVIEW_KINDS] = { { 0 } };
+	for (int k = 0; k < PREVIEW_KINDS; k++) {
+		kinds[k].us = samples + n + (size_t)k * (size_t)(n / PREVIEW_KINDS + 1);
+		kinds[k].routes = 0xcbf29ce484222325ull;
 	}
 	struct rng r;
 	rng_seed(&r, a->seed ^ 0x5eedu);
@@ -481,6 +537,8 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 				free(samples);
 				return 1;
 			}
+			if (a->bench_mapped)
+				learn_level(g);
 		}
 		if (i > 0 && i % PREVIEWS_PER_TURN == 0) {
 			struct action act = { .kind = ACT_MOVE, .dir = (enum grid_dir)rng_range(&r, 0, GRID_DIR_COUNT - 1) };
@@ -494,11 +552,33 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		preview_target(g, &r, i, &x, &y);
 		const int *cells;
 		int len;
+		const double w0 = clock_us();
 		double t0 = clock_cpu_us();
-		game_travel_plan(g, x, y, &cells, &len);
+		const enum path_status st = game_travel_plan(g, x, y, &cells, &len);
 		samples[i] = clock_cpu_us() - t0;
+		const double wall = clock_us() - w0;
 		if (i % PREVIEWS_PER_TURN == 0 && samples[i] > first_max)
 			first_max = samples[i];
+		struct preview_kind *k = &kinds[i % PREVIEW_KINDS];
+		k->us[k->n++] = samples[i];
+		k->expanded += (double)g->reach.expanded;
+		k->wall_us += wall;
+		k->wall_us_max = wall > k->wall_us_max ? wall : k->wall_us_max;
+		if (st == PATH_BUDGET)
+			k->partial++;
+		k->routes = (k->routes ^ (uint64_t)st) * 0x100000001b3ull;
+		for (int c = 0; c < len; c++)
+			k->routes = (k->routes ^ (uint64_t)(unsigned)cells[c]) * 0x100000001b3ull;
+		if (st == PATH_BUDGET && a->bench_exact) {
+			long ex;
+			t0 = clock_cpu_us();
+			game_travel_exact(g, x, y, &ex, &len);
+			const double us = clock_cpu_us() - t0;
+			k->exact_us += us;
+			k->exact_us_max = us > k->exact_us_max ? us : k->exact_us_max;
+			k->exact_expanded += (double)ex;
+			k->exact_expanded_max = (double)ex > k->exact_expanded_max ? (double)ex : k->exact_expanded_max;
+		}
 	}
 	int w = g->grid->w, h = g->grid->h;
 	game_destroy(g);
@@ -507,6 +587,8 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 	printf("bench-preview: map=%dx%d previews=%d turns=%d games=%d cpu_us_mean=%.1f cpu_us_p50=%.1f "
 	       "cpu_us_p95=%.1f cpu_us_max=%.1f first_of_turn_us_max=%.1f game_create_ms=%.1f\n",
 	       w, h, n, turns, games, sp.mean, sp.p50, sp.p95, sp.max, first_max, setup_us / 1e3 / games);
+	for (int k = 0; k < PREVIEW_KINDS; k++)
+		preview_kind_print(&kinds[k], k);
 	free(samples);
 	return 0;
 }
@@ -778,6 +860,9 @@ static int play_check_combinations(const struct play_args *a)
 						      "and at least one key");
 	if (a->bench_samples && a->bench_keys == 0)
 		return opt_usage_error(&play_command, "--bench-samples writes the times of --bench-keys N: give both");
+	if ((a->bench_mapped || a->bench_exact) && a->bench_preview == 0)
+		return opt_usage_error(&play_command, "--bench-mapped and --bench-exact are for --bench-preview N: "
+						      "give it too");
 	return -1;
 }
 

@@ -1515,17 +1515,18 @@ static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, st
  */
 static inline __attribute__((always_inline)) enum path_status
 astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,
-	   const bool plain, const bool sgn, int *end, long *expanded_out)
+	   const bool plain, const bool sgn, const bool budgeted, int *end, long *expanded_out)
 {
 	/* A local copy: stores to nodes cannot alias it.  With the constant
-	 * `plain` (plain A*: weight 1, no fallback, budget or extra costs) the
-	 * compiler drops every branch for those. */
+	 * `plain` (plain A*: weight 1, no fallback or extra costs; a budget
+	 * only with the constant `budgeted`) the compiler drops every branch
+	 * for those. */
 	struct search s = *sp;
 	if (plain) {
 		s.wmode = W_ASTAR;
 		s.fallback = false;
 		s.layered = false;
-		s.budget = 0;
+		s.budget = budgeted ? s.budget : 0;
 		s.extra = NULL;
 		s.penalty = 0;
 		s.solid = NULL;
@@ -1687,48 +1688,63 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 static enum path_status astar_square4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE4, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE4, false, false, false, end, ex);
 }
 
 static enum path_status astar_square8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, false, false, false, end, ex);
 }
 
 /* Plain A* in an unsigned and in a signed phase (new_generation). */
 static enum path_status astar_square8_plain(struct path_ctx *ctx, const struct search *s, int *end,
 					    long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, false, false, end, ex);
 }
 
 static enum path_status astar_square8_plain_signed(struct path_ctx *ctx, const struct search *s, int *end,
 						   long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, true, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, true, false, end, ex);
+}
+
+/* The same with a budget (the player's far clicks: path_find), apart so
+ * that the unbudgeted loops keep no test of it. */
+static enum path_status astar_square8_plain_budget(struct path_ctx *ctx, const struct search *s, int *end,
+						   long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE8, true, false, true, end, ex);
+}
+
+static enum path_status astar_square8_plain_budget_signed(struct path_ctx *ctx, const struct search *s,
+							  int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE8, true, true, true, end, ex);
 }
 
 static enum path_status astar_hex(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_HEX, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_HEX, false, false, false, end, ex);
 }
 
 /* Diamond maps: their own specialisations (expand_any's diamond rows), so
  * the square and hex loops stay as they were. */
 static enum path_status astar_diamond4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND4, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND4, false, false, false, end, ex);
 }
 
 static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, false, end, ex);
 }
 
-/* Plain A*: weight 1 and nothing else that the general loop must test for. */
+/* Plain A*: weight 1 and nothing else that the general loop must test for
+ * but a budget (the ring keeps the same best cell for it: the same pops). */
 static bool plain_search(const struct search *s)
 {
-	return s->wmode == W_ASTAR && !s->fallback && s->budget <= 0 && !s->extra;
+	return s->wmode == W_ASTAR && !s->fallback && !s->extra;
 }
 
 static enum path_status astar(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
@@ -1738,8 +1754,11 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
 		if (plain_search(s)) {
-			const enum path_status st = ctx->pk_signed ? astar_square8_plain_signed(ctx, s, end, ex)
-								   : astar_square8_plain(ctx, s, end, ex);
+			const enum path_status st =
+				s->budget > 0 ? (ctx->pk_signed ? astar_square8_plain_budget_signed(ctx, s, end, ex)
+								: astar_square8_plain_budget(ctx, s, end, ex))
+					      : (ctx->pk_signed ? astar_square8_plain_signed(ctx, s, end, ex)
+								: astar_square8_plain(ctx, s, end, ex));
 			if (st != PATH_BAD_INPUT || ctx->no_memory)
 				return st;
 			/* A g too large for plain A*'s word: the same search again in
@@ -2854,6 +2873,22 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		}
 	}
 
+	/* Automatic P, weight 1, and current labels that put the goal in the
+	 * start's region, or a budget smaller than that region: the layered
+	 * search never leaves layer 0, and layer 0's pops are plain A*'s (the
+	 * same keys and relaxation; its blocked neighbours only wait in the
+	 * pending list, and the budget's best cell is a layer-0 cell): plain
+	 * A* gives the same answer, budget or not, without the fallback's
+	 * tests, and on square8 in the bucket ring (the far clicks of a mapped
+	 * 4096x4096 level: docs/core.md). */
+	if (s.layered && s.wmode == W_ASTAR && cost[start] && opt->regions &&
+	    region_current(opt->regions, cost, opt->corner_cutting) &&
+	    ((cost[goal] && region_of(opt->regions, goal) == region_of(opt->regions, start)) ||
+	     (s.budget > 0 && region_size(opt->regions, start) > s.budget))) {
+		s.fallback = false;
+		s.layered = false;
+		s.solid = NULL;
+	}
 	int end = start;
 	long more = 0;
 	enum path_status st = astar(ctx, &s, &end, &more);

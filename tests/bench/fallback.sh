@@ -90,7 +90,7 @@ for topo in ${TOPOS:-square8 hex diamond8}; do
 			while [ "$i" -lt "$rounds" ]; do
 				for prog in "$astray" "$OLD"; do
 					printf '%-9s %-6s %-10s %s: ' "$topo" "$style" game "$prog"
-					"$prog" play "$lvl.p.lvl" --seed 1 --bench-preview "${PREVIEWS:-400}" |
+					"$prog" play "$lvl.p.lvl" --seed 1 --bench-preview "${PREVIEWS:-400}" | grep "^bench-preview:" |
 						sed 's/.*cpu_us_mean=\([0-9.]*\).*cpu_us_p95=\([0-9.]*\) cpu_us_max=\([0-9.]*\).*game_create_ms=\([0-9.]*\).*/mean \1 p95 \2 max \3 create_ms \4/'
 				done
 				i=$((i + 1))

@@ -213,6 +213,11 @@ static void test_bench_script(void **state)
 	expect("play --bench-script oo", 2, "--bench-script gives the keys of --bench-keys N");
 	expect("play --bench-keys 3 --bench-script=", 2, "and at least one key");
 	expect("play --bench-samples /tmp/x", 2, "--bench-samples writes the times of --bench-keys N");
+	expect("play --bench-mapped", 2, "--bench-mapped and --bench-exact are for --bench-preview N");
+	expect("play --bench-keys 3 --bench-exact", 2, "--bench-mapped and --bench-exact are for --bench-preview N");
+	/* the preview bench's line per kind of target, the fourth the border's */
+	expect("play levels/07-the-deep.lvl --seed 1 --bench-preview 8 --bench-mapped --bench-exact", 0,
+	       "bench-preview-kind: kind=border previews=2 ");
 	char path[] = "/tmp/astray-bench-script-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);

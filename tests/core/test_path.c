@@ -1112,7 +1112,7 @@ static void test_plain_ring(void **state)
 {
 	(void)state;
 	uint32_t seed = 4242;
-	int found = 0;
+	int found = 0, budgeted = 0;
 	for (int m = 0; m < 240; m++) {
 		const int kind = m % 4; /* uniform, terrain 1..3, spikes up to 255, small */
 		const int w = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
@@ -1165,6 +1165,27 @@ static void test_plain_ring(void **state)
 		assert_true(b.expanded == a.expanded);
 		for (int i = 0; i < n; i++)
 			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
+		/* With a budget (the ring keeps the budget's best cell itself:
+		 * the player's far clicks): the same partial route, cell for
+		 * cell, as the general loop's, or the same whole one. */
+		if (st == PATH_FOUND || st == PATH_NO_ROUTE) {
+			struct path_options bo = opt;
+			bo.extra = NULL;
+			bo.budget = 1 + (long)(rnd(&seed) % (unsigned)(a.expanded + 2));
+			struct path_result ra, rb;
+			const enum path_status bs = path_find(ctx, start, goal, &bo, &ra);
+			budgeted += bs == PATH_BUDGET;
+			int *part = malloc((size_t)ra.len * sizeof *part);
+			assert_non_null(part);
+			memcpy(part, ra.cells, (size_t)ra.len * sizeof *part);
+			bo.extra = zero;
+			assert_int_equal(path_find(ctx, start, goal, &bo, &rb), bs);
+			assert_int_equal(rb.len, ra.len);
+			assert_memory_equal(rb.cells, part, (size_t)ra.len * sizeof *part);
+			assert_true(rb.expanded == ra.expanded);
+			assert_true(rb.cost == ra.cost);
+			free(part);
+		}
 		if (st == PATH_FOUND) {
 			found++;
 			opt.extra = NULL;
@@ -1179,6 +1200,7 @@ static void test_plain_ring(void **state)
 		grid_destroy(g);
 	}
 	assert_true(found > 100);
+	assert_true(budgeted > 50);
 }
 
 /*

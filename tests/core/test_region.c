@@ -267,7 +267,7 @@ static void fill_rooms(struct grid *g, uint32_t *seed)
 }
 
 static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, const uint8_t *solid, uint32_t *seed,
-			     int queries, long *faster, long *one)
+			     int queries, long *faster, long *one, long *partial)
 {
 	struct path_ctx *ref = path_create(g), *fast = path_create(g);
 	struct region *r = region_create(g, cc);
@@ -314,6 +314,22 @@ static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, con
 			check_same(&a, &b);
 		if (pa == PATH_NO_ROUTE && g->cost[start] && g->cost[goal])
 			assert_int_equal(b.expanded, 0);
+		/* with a budget (the game's clicks without near_exact): the same
+		 * answer, partial or whole, and the same expansions; a goal in
+		 * the start's region runs as plain A* there (path_find) */
+		if (g->cost[start]) {
+			struct path_options ob = opt, wb = with;
+			ob.budget = wb.budget = 1 + (long)(rnd(seed) % 400);
+			struct path_result c;
+			const enum path_status sc = path_find(ref, start, goal, &ob, &c);
+			assert_int_equal(path_find(fast, start, goal, &wb, &b), sc);
+			check_same(&c, &b);
+			assert_int_equal(c.expanded, b.expanded);
+			if (sc == PATH_BUDGET && g->cost[goal] && region_of(r, goal) == region_of(r, start))
+				partial[0]++;
+			else if (sc == PATH_BUDGET && region_size(r, start) > ob.budget)
+				partial[1]++; /* the goal elsewhere: a budget smaller than the start's region */
+		}
 	}
 	path_destroy(ref);
 	path_destroy(fast);
@@ -331,7 +347,7 @@ static void test_fallback_same_answer(void **state)
 {
 	(void)state;
 	uint32_t seed = 4242;
-	long checked = 0, faster = 0, one = 0;
+	long checked = 0, faster = 0, one = 0, partial[2] = { 0, 0 };
 	for (size_t t = 0; t < N_TOPOS; t++)
 		for (int kind = 0; kind < 4; kind++) {
 			const bool cc = kind == 3 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
@@ -355,13 +371,15 @@ static void test_fallback_same_answer(void **state)
 						solid[c] = 1;
 				}
 			}
-			checked += fallback_queries(g, cc, extra, solid, &seed, 120, &faster, &one);
+			checked += fallback_queries(g, cc, extra, solid, &seed, 120, &faster, &one, partial);
 			free(extra);
 			free(solid);
 			grid_destroy(g);
 		}
-	print_message("%ld queries, %ld with fewer expansions, %ld one blocked cell away\n", checked, faster, one);
+	print_message("%ld queries, %ld with fewer expansions, %ld one blocked cell away, partial %ld in the start's "
+		      "region and %ld elsewhere\n", checked, faster, one, partial[0], partial[1]);
 	assert_true(checked >= 2000);
+	assert_true(partial[0] >= 200 && partial[1] >= 200);
 	assert_true(one >= 200);
 	/* the labels spare work in a good share of the queries */
 	assert_true(faster * 10 > checked);

@@ -209,6 +209,7 @@ struct reach {
 	unsigned version;     /* g->known_version it was flooded on */
 	long settled;         /* cells settled by the flood */
 	int cells[REACH_COST + 2]; /* the last route read from it (a step costs at least 1) */
+	long expanded;        /* the last plan's search expansions (0: the distance map answered); for benches */
 	struct region *labels;/* the regions of known[] (region.h), for the click fallback; made at the
 	                         first plan, kept up to date cell by cell as known[] changes */
 	unsigned labels_version; /* the known_version they describe ... */
@@ -356,6 +357,11 @@ enum act_result game_act(struct game *g, const struct action *a);
  * budget ran out first (the route then leads to the closest cell found).
  */
 enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len);
+
+/* For the preview bench (play --bench-preview): the search a click on
+ * (x, y) would need for the exact answer, game_travel_plan's search over
+ * known[] without its budget; *expanded its expansions, *len its cells. */
+enum path_status game_travel_exact(struct game *g, int x, int y, long *expanded, int *len);
 
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);

@@ -64,17 +64,33 @@ void game_known_changed(struct game *g, int cell, uint8_t old)
 	g->known_version++;
 }
 
-static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
+static enum path_status plan_known_budget(struct game *g, int from, int goal, long budget, struct path_result *r)
 {
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
-	opt.budget = TRAVEL_BUDGET;
+	opt.budget = budget;
 	opt.regions = known_labels(g);
 	opt.near_exact = true;
 	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	enum path_status st = path_find(g->path, from, goal, &opt, r);
 	g->grid->cost = truth;
+	g->reach.expanded = r->expanded;
+	return st;
+}
+
+static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
+{
+	return plan_known_budget(g, from, goal, TRAVEL_BUDGET, r);
+}
+
+enum path_status game_travel_exact(struct game *g, int x, int y, long *expanded, int *len)
+{
+	grid_clamp(g->grid, &x, &y);
+	struct path_result r;
+	const enum path_status st = plan_known_budget(g, player_cell(g), cell_of(g, x, y), 0, &r);
+	*expanded = r.expanded;
+	*len = r.len;
 	return st;
 }
 
@@ -216,6 +232,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 	g->grid->cost = truth;
 	if (mapped) {
 		*cells = g->reach.cells;
+		g->reach.expanded = 0;
 		return st;
 	}
 	struct path_result r;
