@@ -16,7 +16,8 @@
  * 67,000 monsters at every checksum (16 actions), so a resume after a kill
  * replays at most 15 actions of about 45 ms, not 31 (with 2,000,000 until
  * issue 33's resume3), nor 512; on the campaign's levels never before the
- * 512 actions. */
+ * 512 actions.  Play's save slot, whose snapshots are written in the
+ * background, goes further (SNAPSHOT_BG_SPLIT, below). */
 #define SNAPSHOT_WORK 1000000LL
 /* With the snapshot written in the background (play's save slot,
  * journal_snapshots_background), at most every SNAPSHOT_BG_SPLIT actions
