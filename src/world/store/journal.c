@@ -1810,8 +1810,15 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	 * SNAPSHOT_BG_SPLIT-th of SNAPSHOT_WORK is done, so a kill replays a
 	 * few actions, not up to 15 */
 	long since_check = j->n_actions - (j->last_check < 0 ? 0 : j->last_check);
-	bool soon = j->snap_bg && j->snap_every > 0 && !g->over && !j->snap_too_large &&
+	bool soon = j->snap_bg && j->snap_every > 0 && !g->over &&
 		    j->snap_work >= j->snap_work_max / SNAPSHOT_BG_SPLIT && since_check >= SNAPSHOT_BG_SPLIT;
+	if (soon) {
+		/* the writer before decides (a state over the cap: no more on
+		 * this level), waited for, so the checksums written never
+		 * depend on how fast it was */
+		snap_reap(j, true);
+		soon = !j->snap_too_large;
+	}
 	if ((boundary || snap || closing || roll || soon ||
 	     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
 	    !journal_append_checksum(j, g, err, errlen))
