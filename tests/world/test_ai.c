@@ -532,6 +532,39 @@ static void test_far_plan(void **state)
 }
 
 /*
+ * A wanderer's route on a large level (rules 10): its straight walk from
+ * where it planned toward its goal (ai.c, wander_walk), each cell the
+ * neighbour of the one before that is nearest the goal, strictly nearer
+ * than it; on an open map it ends at the goal.  The part still ahead of
+ * it is checked (the route's start is behind it).
+ */
+static void check_walk(const struct game *g, const struct monster *m)
+{
+	const struct mind *mi = &m->mind;
+	if (mi->wander < 0)
+		return;
+	assert_int_equal(mi->route_goal, mi->wander);
+	assert_true(mi->route_len >= 2);
+	assert_int_equal(mi->route[mi->route_pos], grid_index(g->grid, m->x, m->y));
+	for (int j = 1; j < mi->route_len; j++) {
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int n = grid_neighbours(g->grid, mi->route[j - 1], false, s);
+		double best = grid_heuristic(g->grid, mi->route[j - 1], mi->wander);
+		bool legal = false;
+		for (int k = 0; k < n; k++) {
+			double d = grid_heuristic(g->grid, s[k].cell, mi->wander);
+			legal = legal || s[k].cell == mi->route[j];
+			if (d < best)
+				best = d;
+		}
+		assert_true(legal);
+		assert_true(grid_heuristic(g->grid, mi->route[j], mi->wander) == best);
+	}
+	assert_false(mi->route_stuck);
+	assert_int_equal(mi->route[mi->route_len - 1], mi->wander);
+}
+
+/*
  * Wanderers on a large level (rules 9): one with no goal draws its next
  * when the turn plus its monster number is a multiple of AI_WANDER_EVERY,
  * and waits on the others; on a small level every one draws at once.
@@ -586,10 +619,16 @@ static void wanderers_case(int size, bool large)
 		/* on a large level 8 bats draw one turn each, else all on turn 1 */
 		assert_int_equal(now, large ? 8 / AI_WANDER_EVERY + (t <= 8 % AI_WANDER_EVERY) : t == 1 ? 8 : 0);
 		drew += now;
+		/* a search for each goal drawn; on a large level none (rules
+		 * 10: the straight walk) */
 		if (t == 1)
-			assert_int_equal(g->ai.stats.searches, now);
+			assert_int_equal(g->ai.stats.searches, large ? 0 : now);
+		for (int i = 0; i < 8 && large; i++)
+			check_walk(g, &g->monsters[i]);
 	}
 	assert_int_equal(drew, 8);
+	if (large)
+		assert_int_equal(g->ai.stats.searches, 0);
 	fixture_fini(&f);
 }
 
@@ -598,6 +637,107 @@ static void test_wanderers_staggered(void **state)
 	(void)state;
 	wanderers_case(200, true);
 	wanderers_case(100, false);
+}
+
+/*
+ * A wanderer's goal on a large level (rules 10) is any passable cell
+ * drawn, its region not asked: a bat walled in on its own cell draws a
+ * goal outside, its walk ends where it stands, and it waits.
+ */
+static void test_wanderer_walled_in(void **state)
+{
+	(void)state;
+	const int size = 200;
+	char *text = malloc((size_t)(size + 1) * size + 1);
+	size_t n = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++) {
+			bool ring = x >= 29 && x <= 31 && y >= 29 && y <= 31 && !(x == 30 && y == 30);
+			text[n++] = x == 0 || y == 0 || x == size - 1 || y == size - 1 || ring ? '#' : '.';
+		}
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[(size - 10) * (size + 1) + size - 10] = '@';
+	text[(size - 1) * (size + 1) + size - 2] = '>';
+	text[30 * (size + 1) + 30] = 'b';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	assert_true(g->ai.share_need > AI_SHARE_MIN);
+	kind(g, "bat")->wander = 1;
+	const struct monster *b = &g->monsters[0];
+	const int here = grid_index(g->grid, b->x, b->y);
+	for (int t = 0; t < AI_WANDER_EVERY; t++)
+		act_wait(g);
+	const int goal = b->mind.route_goal;
+	assert_true(goal > 0 && goal != here && grid_passable(g->grid, goal));
+	assert_int_not_equal(g->ai.region[goal], g->ai.region[here]);
+	assert_int_equal(grid_index(g->grid, b->x, b->y), here);
+	assert_int_equal(b->mind.wander, -1);
+	assert_int_equal(g->ai.stats.searches, 0);
+	fixture_fini(&f);
+}
+
+/*
+ * A wanderer whose next cell another monster holds, on a large level
+ * (rules 10): it gives up its goal and waits, with no search (a hunter
+ * would search a detour).  A bat on an open 200x200 map walks toward its
+ * goal; then its next cell is shown held (a copy of the occupant map).
+ */
+static void test_wanderer_held(void **state)
+{
+	(void)state;
+	const int size = 200;
+	char *text = malloc((size_t)(size + 1) * size + 1);
+	size_t n = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++)
+			text[n++] = x == 0 || y == 0 || x == size - 1 || y == size - 1 ? '#' : '.';
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[(size - 10) * (size + 1) + size - 10] = '@';
+	text[(size - 1) * (size + 1) + size - 2] = '>';
+	text[30 * (size + 1) + 30] = 'b';
+	text[100 * (size + 1) + 30] = 'g';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", text, 1);
+	free(text);
+	assert_true(g->ai.share_need > AI_SHARE_MIN);
+	kind(g, "bat")->wander = 1;
+	struct monster *b = &g->monsters[0];
+	assert_int_equal(b->kind, kind(g, "bat"));
+	for (int t = 0; t < 4 * AI_WANDER_EVERY && !(b->mind.wander >= 0 && b->mind.route_len >= 2 &&
+						     b->mind.route_pos + 1 < b->mind.route_len);
+	     t++)
+		act_wait(g);
+	assert_true(b->mind.wander >= 0);
+	check_walk(g, b);
+	const int cells = g->grid->w * g->grid->h;
+	int *held = malloc((size_t)cells * sizeof *held);
+	memcpy(held, g->occupant, (size_t)cells * sizeof *held);
+	const int next = b->mind.route[b->mind.route_pos + 1], here = grid_index(g->grid, b->x, b->y);
+	held[next] = 1;
+	struct ai_view v = { .grid = g->grid, .opaque = g->opaque, .occupant = held, .monsters = g->monsters,
+			     .n_monsters = g->n_monsters, .player_x = g->player.x, .player_y = g->player.y,
+			     .turn = g->turn, .tiles = g->tiles, .scent = g->scent, .rng = &g->rng,
+			     .crowd_rule = g->bestiary.rules.crowd };
+	const long searches = g->ai.stats.searches;
+	struct ai_decision d = ai_decide(&g->ai, &v, 0, &b->mind);
+	assert_int_equal(d.act, AI_WAIT);
+	assert_int_equal(b->mind.wander, -1);
+	assert_int_equal(g->ai.stats.searches, searches);
+	/* free, it steps on */
+	held[next] = -1;
+	b->mind.wander = b->mind.route_goal;
+	d = ai_decide(&g->ai, &v, 0, &b->mind);
+	assert_int_equal(d.act, AI_STEP);
+	assert_int_equal(d.cell, next);
+	assert_int_not_equal(d.cell, here);
+	assert_int_equal(g->ai.stats.searches, searches);
+	free(held);
+	fixture_fini(&f);
 }
 
 /* ---- shared flood against one search per monster ------------------------ */
@@ -1058,6 +1198,8 @@ int main(void)
 		cmocka_unit_test(test_reachable_goal_skips_fallback),
 		cmocka_unit_test(test_far_plan),
 		cmocka_unit_test(test_wanderers_staggered),
+		cmocka_unit_test(test_wanderer_held),
+		cmocka_unit_test(test_wanderer_walled_in),
 		cmocka_unit_test(test_shared_equals_per_monster),
 		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_shared_moving_goal_large),

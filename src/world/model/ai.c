@@ -1077,7 +1077,10 @@ static const ai_mind_fn minds[MIND_COUNT] = {
 #define WANDER_TRIES 8
 
 /* A random cell for a wanderer at `here`: passable, in its own region
- * (so reachable), not its own; -1 when the draws found none. */
+ * (so reachable), not its own; -1 when the draws found none.  On a large
+ * level its region is not asked (rules 10): its straight walk (wander_walk)
+ * goes as far as the walls let it whatever the region, and region[] (4
+ * bytes a cell, 64 MiB on 4096x4096) was two cache misses a draw. */
 static int wander_pick(const struct ai *ai, const struct ai_view *v, int here)
 {
 	if (!v->rng)
@@ -1089,10 +1092,70 @@ static int wander_pick(const struct ai *ai, const struct ai_view *v, int here)
 		if (!grid_in_bounds(v->grid, nx, ny))
 			continue;
 		int c = grid_index(v->grid, nx, ny);
-		if (c != here && grid_passable(v->grid, c) && ai->region[c] == ai->region[here])
+		if (c != here && grid_passable(v->grid, c) && (large_level(ai) || ai->region[c] == ai->region[here]))
 			return c;
 	}
 	return -1;
+}
+
+/*
+ * A wanderer's way on a large level (rules 10; docs/ai.md, "Wandering"):
+ * its straight walk toward its goal, no search.  From its cell it steps,
+ * again and again, to the first neighbour it may step to (grid_neighbours:
+ * passable, the corner rule; in the grid's order) that is nearest the goal
+ * by the grid's straight distance, while that distance falls; the walk
+ * ends at the goal, or short of it where no step comes nearer (a wall
+ * across the way: route_stuck, so it draws another goal there).  Monsters
+ * play no part (rule 3).  On the 4096x4096 bench level the bats' own
+ * searches toward their goals were 3,500 a key, over half of an ordinary
+ * key's CPU time (docs/perf-log.md, 2026-11-29, keys4).
+ */
+static void wander_walk(const struct ai_view *v, struct mind *mi, int here, int goal)
+{
+	int len = 0, c = here;
+	double h = grid_heuristic(v->grid, c, goal);
+	mi->route[len++] = c;
+	while (c != goal && len < mi->route_cap) {
+		struct grid_step s[GRID_MAX_NEIGHBOURS];
+		int n = grid_neighbours(v->grid, c, false, s), to = -1;
+		for (int i = 0; i < n; i++) {
+			double d = grid_heuristic(v->grid, s[i].cell, goal);
+			if (d < h) {
+				h = d;
+				to = s[i].cell;
+			}
+		}
+		if (to < 0)
+			break;
+		c = to;
+		mi->route[len++] = c;
+	}
+	mi->route_len = len;
+	mi->route_pos = 0;
+	mi->route_goal = goal;
+	mi->route_stuck = c != goal;
+	mi->commit_until = 0;
+	mi->next_repath = v->turn;
+}
+
+/* The next cell of a wanderer's straight walk on a large level, walked
+ * anew when it has none (ai_route_due: none, left, used up), or -1 to
+ * wait.  A wanderer whose next cell another monster holds gives up its
+ * goal and waits (it draws another at its next turn to: idle), where a
+ * hunter would search a detour round the jam. */
+static int wander_next(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi)
+{
+	if (ai_route_due(v, m, mi, mi->wander) == AI_ROUTE_PLAN)
+		wander_walk(v, mi, ai_monster_cell(v, m), mi->wander);
+	if (mi->route_pos + 1 >= mi->route_len)
+		return -1;
+	int next = mi->route[mi->route_pos + 1];
+	if (v->occupant[next] >= 0) {
+		mi->wander = -1;
+		return -1;
+	}
+	ai->plan_cell = next;
+	return next;
 }
 
 /* A monster that hunts nothing: a wanderer walks to a random cell near
@@ -1112,7 +1175,7 @@ static struct ai_decision idle(struct ai *ai, const struct ai_view *v, const str
 			return ai_wait();
 		ai_mind_fini(mi);
 	}
-	int next = ai_next_step(ai, v, m, mi, mi->wander);
+	int next = large_level(ai) ? wander_next(ai, v, m, mi) : ai_next_step(ai, v, m, mi, mi->wander);
 	if (next < 0 || !ai_can_step(v->grid, here, next) || next == ai_player_cell(v)) {
 		if (mi->route_stuck || mi->route_len < 2)
 			mi->wander = -1; /* no way there: another goal next time */

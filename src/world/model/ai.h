@@ -111,7 +111,9 @@ enum ai_share { AI_SHARE_AUTO, AI_SHARE_NEVER, AI_SHARE_ALWAYS };
  * and waits on the others (ai.c, idle; rules 9): on the 4096x4096 bench
  * level 22,800 bats drew and planned their first goals all on turn 1,
  * 100 ms of the first key; an eighth of them now do on each of the first
- * eight turns, and one that reaches its goal rests up to seven turns. */
+ * eight turns, and one that reaches its goal rests up to seven turns.
+ * Its way there is a straight walk, no search (ai.c, wander_walk; rules
+ * 10). */
 #define AI_WANDER_EVERY 8
 #define AI_PUSH_MAX 64      /* monsters one action may push ahead of it (crowd.c) */
 
