@@ -507,57 +507,6 @@ static void test_snapshot_by_work(void **state)
 	ref_close(&r);
 }
 
-/*
- * With the snapshots in the background, a level of much work gets one
- * sooner, each after a checksum of its own: once a SNAPSHOT_BG_SPLIT-th
- * of the work is done and at least SNAPSHOT_BG_SPLIT actions after the
- * last checksum (work 40: every 10 actions here, where the snapshot in
- * line came at the checksums of 48 and 96), so a kill replays fewer.
- */
-static void test_background_snapshots_sooner(void **state)
-{
-	(void)state;
-	struct ref r;
-	ref_open(&r, 103, true);
-	char dir[64], path[128], snap[160], err[DIAG_ERR_LEN];
-	make_temp_dir(dir, sizeof dir);
-	snprintf(path, sizeof path, "%s/save.jnl", dir);
-	struct journal_setup st = setup_of(&r, NULL);
-	struct game *g = new_game(&r);
-	struct journal *j = journal_create(path, &st, g, err, sizeof err);
-	assert_non_null(j);
-	journal_snapshots(j, SNAPSHOT_EVERY);
-	journal_snapshots_background(j, true);
-	journal_set_snapshot_work(j, 40);
-	play(j, g, 0, 103);
-	journal_snapshot_wait(j);
-	/* a kill now: the journal as it is, no snapshot at stop */
-	assert_true(snapshot_path(path, snap, sizeof snap));
-	size_t len;
-	char *bytes = level_read_file(snap, &len);
-	assert_non_null(bytes);
-	struct snapshot_head h;
-	assert_true(snapshot_parse(bytes, len, &h, err, sizeof err));
-	assert_int_equal(h.action, 100); /* 10, 20, ... 100 */
-	free(bytes);
-	struct journal_data d;
-	struct journal_game jg;
-	long from;
-	resume_ok(&r, path, &d, &jg, &from);
-	assert_int_equal(from, 100);
-	/* the checksums: every 16 as ever, and one with each snapshot */
-	long at10 = 0;
-	for (long i = 0; i < d.n_checks; i++)
-		at10 += d.checks[i].action % 10 == 0 && d.checks[i].action > 0;
-	assert_int_equal(at10, 10);
-	journal_game_fini(&jg);
-	journal_data_fini(&d);
-	assert_true(journal_close(j, err, sizeof err));
-	game_destroy(g);
-	remove_dir(dir);
-	ref_close(&r);
-}
-
 /* ---- kills at every write and fsync ---------------------------------------- */
 
 struct killer {
@@ -941,7 +890,6 @@ int main(void)
 		cmocka_unit_test(test_snapshot_by_work),
 		cmocka_unit_test(test_kill_at_every_call),
 		cmocka_unit_test(test_kill_while_the_writer_runs),
-		cmocka_unit_test(test_background_snapshots_sooner),
 		cmocka_unit_test(test_background_snapshot_same_file_and_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1804,22 +1804,7 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	/* past its segment's size the file ends with a checksum, synced, and
 	 * the game goes on in the next segment (not at its end: nothing follows) */
 	bool roll = !g->over && (size_t)j->size >= roll_at(j);
-	/* a snapshot in the background costs the key a copy (about 3 ms on
-	 * 4096x4096): on a level of many monsters one comes with a checksum
-	 * of its own every SNAPSHOT_BG_SPLIT actions at most, once a
-	 * SNAPSHOT_BG_SPLIT-th of SNAPSHOT_WORK is done, so a kill replays a
-	 * few actions, not up to 15 */
-	long since_check = j->n_actions - (j->last_check < 0 ? 0 : j->last_check);
-	bool soon = j->snap_bg && j->snap_every > 0 && !g->over &&
-		    j->snap_work >= j->snap_work_max / SNAPSHOT_BG_SPLIT && since_check >= SNAPSHOT_BG_SPLIT;
-	if (soon) {
-		/* the writer before decides (a state over the cap: no more on
-		 * this level), waited for, so the checksums written never
-		 * depend on how fast it was */
-		snap_reap(j, true);
-		soon = !j->snap_too_large;
-	}
-	if ((boundary || snap || closing || roll || soon ||
+	if ((boundary || snap || closing || roll ||
 	     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
 	    !journal_append_checksum(j, g, err, errlen))
 		return false;
@@ -1837,7 +1822,7 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		j->snap_too_large = false; /* another level: its state may fit */
 	}
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
-	    (res == RESULT_NEW_LEVEL || snap || soon || j->n_actions - j->last_snap >= j->snap_every ||
+	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every ||
 	     j->snap_work >= j->snap_work_max))
 		return snapshot_now(j, g, err, errlen);
 	return true;

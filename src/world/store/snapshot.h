@@ -16,15 +16,8 @@
  * 67,000 monsters at every checksum (16 actions), so a resume after a kill
  * replays at most 15 actions of about 45 ms, not 31 (with 2,000,000 until
  * issue 33's resume3), nor 512; on the campaign's levels never before the
- * 512 actions.  Play's save slot, whose snapshots are written in the
- * background, goes further (SNAPSHOT_BG_SPLIT, below). */
+ * 512 actions. */
 #define SNAPSHOT_WORK 1000000LL
-/* With the snapshot written in the background (play's save slot,
- * journal_snapshots_background), at most every SNAPSHOT_BG_SPLIT actions
- * and once SNAPSHOT_WORK / SNAPSHOT_BG_SPLIT monster turns are done, each
- * after a checksum record of its own: on 4096x4096 every 4 actions, so a
- * kill replays at most 3 (7 when it comes while the newest is written). */
-#define SNAPSHOT_BG_SPLIT 4
 #define SNAPSHOT_SUFFIX ".snap"     /* JOURNAL.snap */
 #define SNAPSHOT_MAX_BYTES (256u << 20) /* a larger file is not read */
 
