@@ -79,7 +79,7 @@ VTERM_CFLAGS := $(shell $(PKG_CONFIG) --cflags vterm 2>/dev/null)
 VTERM_LIBS := $(shell $(PKG_CONFIG) --libs vterm 2>/dev/null || echo -lvterm)
 TCOD_LIBS := $(shell $(PKG_CONFIG) --libs libtcod 2>/dev/null)
 TCOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtcod 2>/dev/null)
-LIBS = $(CURSES_LIBS) -lm
+LIBS = $(CURSES_LIBS) -lm -pthread
 
 # One folder per layer (DESIGN section 1; docs/HACKING.md).  Each layer
 # compiles with only the include paths it may use, so an include of a
@@ -471,7 +471,7 @@ fuzz: $(FUZZERS:%=build/fuzz_%)
 build/fuzz_%: tests/fuzz_%.c $$(FUZZ_SRC_$$*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) -g -O1 \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -o $@
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm -pthread -o $@
 
 # The soak: the sanitizer build (game.c CHECKs its invariants every turn)
 # plays every shipped level and tests/levels/**/*.lvl, generated dungeons
@@ -487,7 +487,7 @@ soak: build/san/tests/soak
 
 build/san/tests/soak: tests/soak.c build/san/libworld.a build/san/libcore.a
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(INC_world) $(SAN_FLAGS) $(SAN_LDFLAGS) $(LDFLAGS) tests/soak.c build/san/libworld.a build/san/libcore.a -lm -o $@
+	$(CC) $(BASE_CFLAGS) $(INC_world) $(SAN_FLAGS) $(SAN_LDFLAGS) $(LDFLAGS) tests/soak.c build/san/libworld.a build/san/libcore.a -lm -pthread -o $@
 
 # What make install writes, and so exactly what make uninstall removes.
 LEVEL_FILES := $(sort $(wildcard levels/*.lvl)) levels/bestiary.txt

@@ -352,8 +352,11 @@ bool play_save_begin(struct play_save *s, const struct journal_setup *setup, con
 		drop_snapshot(s->path); /* one left by a game that is gone */
 	s->j = journal_create(s->path, setup, g, err, errlen);
 	test_cap(s->j);
-	if (s->j && s->in_slot)
+	if (s->j && s->in_slot) {
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
+		journal_snapshots_background(s->j, true); /* a person waits on the keys, not on the snapshot */
+		journal_snapshot_prefault(s->j, g);
+	}
 	return s->j != NULL;
 }
 
@@ -363,6 +366,8 @@ bool play_save_reopen(struct play_save *s, const struct play_resumed *r, char *e
 	test_cap(s->j);
 	if (s->j && s->in_slot) {
 		journal_snapshots(s->j, SNAPSHOT_EVERY);
+		journal_snapshots_background(s->j, true);
+		journal_snapshot_prefault(s->j, r->jg.game);
 		/* a resume that replayed the whole journal (no snapshot, or a bad
 		 * one) keeps one at once, so the next resume is quick */
 		journal_resumed(s->j, r->jg.game, r->from_snapshot);

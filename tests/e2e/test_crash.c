@@ -202,7 +202,21 @@ static int teardown(void **state)
 	return rc == 0 ? 0 : -1;
 }
 
-/* The uninterrupted game, through the shim counting. */
+/* Which thread's calls the shim counts (FAILIO_THREAD): "main" (the
+ * game's), "other" (the snapshot writer's) or NULL (every call).  The
+ * game's calls come in one order, and so do the writer's, but the two
+ * interleave as the machine runs them: a kill at the k-th call of one
+ * thread lands at the same point of that thread every time. */
+static void count_thread(const char *which)
+{
+	if (which)
+		setenv("FAILIO_THREAD", which, 1);
+	else
+		unsetenv("FAILIO_THREAD");
+}
+
+/* The uninterrupted game, through the shim counting (the calls of
+ * count_thread's thread). */
 static void reference(struct fixture *f)
 {
 	char data[128], log[128], path[160];
@@ -215,6 +229,7 @@ static void reference(struct fixture *f)
 	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
 	pty_close(&p);
 	snprintf(path, sizeof path, "%s/save.jnl", data);
+	free(f->ref);
 	f->ref = read_file(path, &f->ref_len);
 	assert_non_null(f->ref);
 	assert_int_equal(actions_in(f->ref, f->ref_len), (int)strlen(KEYS));
@@ -224,50 +239,74 @@ static void reference(struct fixture *f)
 	size_t len;
 	char *l = read_file(log, &len);
 	assert_non_null(l);
+	f->calls = 0;
 	for (size_t i = 0; i < len; i++)
 		f->calls += l[i] == '\n';
 	free(l);
-	assert_true(f->calls >= (long)strlen(KEYS)); /* at least a write per action */
+	unlink(log);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", data);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A kill at the k-th call of the thread count_thread names; returns the
+ * actions the save kept (-1: no save). */
+static int kill_at(struct fixture *f, long k, const char *which)
+{
+	char data[128], path[160];
+	snprintf(data, sizeof data, "%s/%s%ld", f->dir, which, k);
+	mkdir(data, 0700);
+	struct pty p;
+	start(&p, data, "kill", k, NULL);
+	play_and_quit(&p, k);
+	if (!WIFSIGNALED(p.status) || WTERMSIG(p.status) != SIGKILL)
+		fail_dump(&p, "the shim did not kill it", k);
+	pty_close(&p);
+	snprintf(path, sizeof path, "%s/save.jnl", data);
+	size_t len;
+	char *b = read_file(path, &len);
+	int kept = -1, turn = -1;
+	if (b) {
+		/* what a kill leaves is what was written: a prefix of the whole save */
+		assert_true(len <= f->ref_len);
+		assert_memory_equal(b, f->ref, len);
+		kept = actions_in(b, len);
+		turn = replayed_turn(path, k);
+		free(b);
+	}
+	resume_at(data, turn, k);
+	return kept;
 }
 
 static void test_kill_at_every_call(void **state)
 {
 	struct fixture *f = *state;
+	/* the game's own calls: a later kill never loses what an earlier one kept */
+	count_thread("main");
 	reference(f);
+	assert_true(f->calls >= (long)strlen(KEYS)); /* at least a write per action */
 	int last = -1;
 	for (long k = 1; k <= f->calls; k++) {
-		char data[128], path[160];
-		snprintf(data, sizeof data, "%s/k%ld", f->dir, k);
-		mkdir(data, 0700);
-		struct pty p;
-		start(&p, data, "kill", k, NULL);
-		play_and_quit(&p, k);
-		if (!WIFSIGNALED(p.status) || WTERMSIG(p.status) != SIGKILL)
-			fail_dump(&p, "the shim did not kill it", k);
-		pty_close(&p);
-		snprintf(path, sizeof path, "%s/save.jnl", data);
-		size_t len;
-		char *b = read_file(path, &len);
-		int kept = -1, turn = -1;
-		if (b) {
-			/* what a kill leaves is what was written: a prefix of the whole save */
-			assert_true(len <= f->ref_len);
-			assert_memory_equal(b, f->ref, len);
-			kept = actions_in(b, len);
-			turn = replayed_turn(path, k);
-			free(b);
-		}
-		/* a later kill never loses what an earlier one kept */
+		int kept = kill_at(f, k, "main");
 		assert_true(kept >= last);
 		last = kept;
-		resume_at(data, turn, k);
 	}
 	assert_int_equal(last, (int)strlen(KEYS));
+	/* the snapshot writer's calls (the level change's snapshot and the
+	 * quit's: its temporary file, fsync, rename, the folder's fsync),
+	 * whatever the game was doing meanwhile */
+	count_thread("other");
+	reference(f);
+	assert_true(f->calls >= 6); /* two snapshots */
+	for (long k = 1; k <= f->calls; k++)
+		assert_true(kill_at(f, k, "other") >= 0);
+	count_thread(NULL);
 }
 
 static void test_full_disk(void **state)
 {
 	struct fixture *f = *state;
+	count_thread(NULL);
 	reference(f);
 	/* a disk full from the middle of the game on: shown at once, said after the game */
 	char data[128], path[160];

@@ -9,6 +9,11 @@
  *   FAILIO_MODE=full  from the k-th call on, every write fails with ENOSPC
  *                     (a disk that filled up and stays full)
  *   FAILIO_LOG=FILE   one line per counted call appended to FILE: "N CALL"
+ *   FAILIO_THREAD=main|other  count only the calls of the program's main
+ *                     thread, or only those of its other threads (the
+ *                     snapshot writer): each thread's calls come in an
+ *                     order of their own, while the two interleave as the
+ *                     machine runs them; unset: every call
  *
  * Why a shim and not a hook in the program: the program under test is the
  * real one, built as users get it; nothing in src/ knows about faults.
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The next definition of `name` (libc's), into the function pointer fn
@@ -46,10 +52,22 @@ static ssize_t real_write(int fd, const void *buf, size_t n)
 	return fn(fd, buf, n);
 }
 
+/* Whether this call is one FAILIO_THREAD counts. */
+static int counted_thread(void)
+{
+	const char *which = getenv("FAILIO_THREAD");
+	if (!which)
+		return 1;
+	int main_thread = syscall(SYS_gettid) == getpid();
+	return strcmp(which, "main") == 0 ? main_thread : !main_thread;
+}
+
 /* Counts one call; returns 1 to fail it (errno set), 0 to let it through. */
 static int count(const char *what)
 {
-	long k = ++calls;
+	if (!counted_thread())
+		return 0;
+	long k = __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST);
 	if (log_fd == -2) {
 		const char *path = getenv("FAILIO_LOG");
 		log_fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;

@@ -316,6 +316,75 @@ static void test_large_level_state_is_a_delta(void **state)
 	fixture_fini(&f);
 }
 
+/* The copy's bytes (game_state_copy_save_into) against game_state_save's
+ * of g now; returns the copy's bytes (caller frees). */
+static void *copy_bytes(const struct game_state_copy *c, size_t *len)
+{
+	void *buf = NULL;
+	size_t cap = 0;
+	assert_int_equal(game_state_copy_save_into(c, 0, &buf, &cap, len), GAME_STATE_OK);
+	return buf;
+}
+
+/*
+ * A snapshot written in the background saves a copy taken on the key
+ * (game_state_capture): its bytes are game_state_save's of the game as it
+ * was then, byte for byte, however the game plays on before the copy is
+ * saved (the copy shares nothing the game writes), and the copy's
+ * buffers, kept from one capture to the next, leave nothing of the one
+ * before.  On a level of many blocks (only the touched ones are copied)
+ * and on the small one with every field of the table changed.
+ */
+static void test_copy_saves_the_same_bytes(void **state)
+{
+	(void)state;
+	const int w = 600, h = 400;
+	char *map = big_map(w, h);
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 5);
+	struct game_state_copy *c = game_state_copy_new();
+	assert_non_null(c);
+	for (int round = 0; round < 6; round++) {
+		void *want = NULL;
+		size_t want_len = 0, got_len = 0;
+		assert_int_equal(game_state_save(g, &want, &want_len), GAME_STATE_OK);
+		assert_int_equal(game_state_capture(g, c), GAME_STATE_OK);
+		assert_int_equal(game_state_copy_turn(c), g->turn);
+		/* the game plays on before the copy is saved */
+		for (int i = 0; i < 9; i++)
+			act_move(g, (round + i) % 3 == 0 ? GRID_S : GRID_E);
+		void *got = copy_bytes(c, &got_len);
+		assert_int_equal(got_len, want_len);
+		assert_memory_equal(got, want, want_len);
+		free(got);
+		free(want);
+	}
+	game_state_copy_free(c);
+	free(map);
+	fixture_fini(&f);
+
+	g = played(&f);
+	c = game_state_copy_new();
+	assert_non_null(c);
+	for (size_t i = 0; i < sizeof changes / sizeof changes[0]; i++) {
+		changes[i].apply(g, +1);
+		game_maps_written(g);
+		void *want = NULL;
+		size_t want_len = 0, got_len = 0;
+		assert_int_equal(game_state_save(g, &want, &want_len), GAME_STATE_OK);
+		assert_int_equal(game_state_capture(g, c), GAME_STATE_OK);
+		changes[i].apply(g, -1);
+		game_maps_written(g);
+		void *got = copy_bytes(c, &got_len);
+		if (got_len != want_len || memcmp(got, want, want_len) != 0)
+			fail_msg("%s: the copy saves other bytes", changes[i].name);
+		free(got);
+		free(want);
+	}
+	game_state_copy_free(c);
+	fixture_fini(&f);
+}
+
 static int bits_set(const uint64_t *bits, int blocks)
 {
 	int n = 0;
@@ -552,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_state_of_other_rules_refused),
 		cmocka_unit_test(test_journal_of_other_rules_refused),
 		cmocka_unit_test(test_large_level_state_is_a_delta),
+		cmocka_unit_test(test_copy_saves_the_same_bytes),
 		cmocka_unit_test(test_first_hash_reads_what_changed),
 		cmocka_unit_test(test_grid_and_regions_after_load),
 		cmocka_unit_test(test_maps_made_when_first_used),

@@ -16,6 +16,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -618,6 +621,221 @@ static void test_kill_at_every_call(void **state)
 	ref_close(&r);
 }
 
+/* ---- the snapshot written in the background ----------------------------------- */
+
+/*
+ * Kills for the background writer (journal_snapshots_background): the
+ * calls of the game's own thread and of the writer's are counted apart,
+ * so a kill lands at a given call of either, whatever the other is
+ * doing.  The writer's calls are slowed (a millisecond each) so that the
+ * game plays on while a snapshot is being written.
+ */
+struct bg_killer {
+	pthread_t game;          /* the game's thread */
+	atomic_long game_calls, writer_calls;
+	long at;                 /* _exit just before this call of ... */
+	bool writer;             /* ... the writer (else of the game's thread) */
+	bool fail;               /* the writer's writes fail (ENOSPC) instead */
+};
+
+static bool bg_call(struct bg_killer *k)
+{
+	bool writer = !pthread_equal(pthread_self(), k->game);
+	long n = writer ? atomic_fetch_add(&k->writer_calls, 1) + 1 : atomic_fetch_add(&k->game_calls, 1) + 1;
+	if (writer == k->writer && n == k->at)
+		_exit(0);
+	if (writer)
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	return writer;
+}
+
+static ssize_t bg_write(void *ud, int fd, const void *buf, size_t n)
+{
+	struct bg_killer *k = ud;
+	if (bg_call(k) && k->fail) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return write(fd, buf, n);
+}
+
+static int bg_fsync(void *ud, int fd)
+{
+	(void)fd;
+	bg_call(ud);
+	return 0;
+}
+
+/* The kill test's game with its snapshots in the background (one at
+ * every checksum): returns the calls of the thread k counts. */
+static long bg_game(struct ref *r, const char *path, struct bg_killer *k)
+{
+	k->game = pthread_self();
+	struct savefile_io io = { bg_write, bg_fsync, k };
+	struct journal_setup st = setup_of(r, &io);
+	char err[DIAG_ERR_LEN];
+	struct game *g = new_game(r);
+	struct journal *j = journal_create(path, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_set_segment_bytes(j, KILL_SEG_BYTES);
+	journal_snapshots(j, 16);
+	journal_snapshots_background(j, true);
+	play(j, g, 0, KILL_ACTIONS);
+	assert_true(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	return k->writer ? atomic_load(&k->writer_calls) : atomic_load(&k->game_calls);
+}
+
+/*
+ * A kill at any call of the writer (its temporary file, its fsync, its
+ * rename's folder sync), or of the game while a snapshot may be under
+ * way, loses nothing: the save resumes to the reference state of its
+ * action count (from the newest whole snapshot, or from the start), its
+ * chain replays whole, and it plays on to the end.
+ */
+static void test_kill_while_the_writer_runs(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, KILL_ACTIONS, true);
+	char dir[64], path[128], err[DIAG_ERR_LEN];
+	for (int writer = 1; writer >= 0; writer--) {
+		struct bg_killer k = { .at = 0, .writer = writer };
+		make_temp_dir(dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/save.jnl", dir);
+		long calls = bg_game(&r, path, &k);
+		remove_dir(dir);
+		assert_true(calls > (writer ? 12 : 60));
+		int from_snapshot = 0;
+		for (long at = 1; at <= calls; at++) {
+			make_temp_dir(dir, sizeof dir);
+			snprintf(path, sizeof path, "%s/save.jnl", dir);
+			fflush(NULL);
+			pid_t pid = fork();
+			assert_true(pid >= 0);
+			if (pid == 0) {
+				struct bg_killer kk = { .at = at, .writer = writer };
+				bg_game(&r, path, &kk);
+				_exit(0);
+			}
+			int status;
+			assert_int_equal(waitpid(pid, &status, 0), pid);
+			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+			if (!exists(path)) {
+				remove_dir(dir);
+				continue;
+			}
+			struct journal_data d;
+			struct journal_game jg;
+			long from;
+			resume_ok(&r, path, &d, &jg, &from);
+			from_snapshot += from > 0;
+			struct journal *j = journal_open_append(path, &d, &quick_io, err, sizeof err);
+			assert_non_null(j);
+			journal_set_segment_bytes(j, KILL_SEG_BYTES);
+			journal_snapshots(j, 16);
+			journal_snapshots_background(j, true);
+			journal_resumed(j, jg.game, from);
+			play(j, jg.game, d.n_actions, KILL_ACTIONS);
+			assert_true(journal_close(j, err, sizeof err));
+			journal_game_fini(&jg);
+			journal_data_fini(&d);
+			assert_int_equal(replay_all_ok(&r, path), KILL_ACTIONS);
+			remove_dir(dir);
+		}
+		assert_true(from_snapshot > 0); /* the snapshots were there to resume from */
+	}
+	ref_close(&r);
+}
+
+/*
+ * The background snapshot is the file written in line, byte for byte;
+ * the writer runs while the game goes on (a snapshot being written is
+ * seen between two actions); and a writer that fails (a full disk) is
+ * said by journal_snapshot_problem once it is joined, while the journal
+ * itself goes on, whole.
+ */
+static void test_background_snapshot_same_file_and_failure(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, 200, true);
+	char dir[64], a[128], b[128], sa[160], sb[160], err[DIAG_ERR_LEN];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(a, sizeof a, "%s/inline.jnl", dir);
+	snprintf(b, sizeof b, "%s/bg.jnl", dir);
+	struct bg_killer k = { .at = 0 };
+	k.game = pthread_self();
+	struct savefile_io slow = { bg_write, bg_fsync, &k };
+	for (int bg = 0; bg <= 1; bg++) {
+		struct journal_setup st = setup_of(&r, bg ? &slow : NULL);
+		struct game *g = new_game(&r);
+		struct journal *j = journal_create(bg ? b : a, &st, g, err, sizeof err);
+		assert_non_null(j);
+		journal_snapshots(j, 16);
+		journal_snapshots_background(j, bg);
+		bool seen_writing = false;
+		for (long i = 0; i < 150; i++) {
+			struct action act = script(i);
+			enum act_result res = game_act(g, &act);
+			assert_true(journal_record(j, &act, res, g, err, sizeof err));
+			seen_writing |= journal_snapshot_writing(j);
+		}
+		assert_true(seen_writing == (bool)bg);
+		assert_true(journal_close(j, err, sizeof err));
+		game_destroy(g);
+	}
+	assert_true(snapshot_path(a, sa, sizeof sa) && snapshot_path(b, sb, sizeof sb));
+	size_t la, lb, ja, jb;
+	char *fa = savefile_read(sa, SNAPSHOT_MAX_BYTES, &la, err, sizeof err);
+	char *fb = savefile_read(sb, SNAPSHOT_MAX_BYTES, &lb, err, sizeof err);
+	char *ga = savefile_read(a, JOURNAL_MAX_BYTES, &ja, err, sizeof err);
+	char *gb = savefile_read(b, JOURNAL_MAX_BYTES, &jb, err, sizeof err);
+	assert_non_null(fa);
+	assert_non_null(fb);
+	assert_non_null(ga);
+	assert_non_null(gb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(fa, fb, la);
+	assert_int_equal(ja, jb);
+	assert_memory_equal(ga, gb, ja);
+	free(fa);
+	free(fb);
+	free(ga);
+	free(gb);
+
+	/* the writer's writes fail: said once it is joined, the journal goes on */
+	struct bg_killer f = { .at = 0, .fail = true };
+	f.game = pthread_self();
+	struct savefile_io failing = { bg_write, bg_fsync, &f };
+	snprintf(a, sizeof a, "%s/full.jnl", dir);
+	struct journal_setup st = setup_of(&r, &failing);
+	struct game *g = new_game(&r);
+	struct journal *j = journal_create(a, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_snapshots_background(j, true);
+	bool told = false;
+	for (long i = 0; i < 100; i++) {
+		struct action act = script(i);
+		enum act_result res = game_act(g, &act);
+		assert_true(journal_record(j, &act, res, g, err, sizeof err));
+		told |= journal_snapshot_problem(j) != NULL;
+	}
+	journal_snapshot_wait(j);
+	assert_true(told);
+	const char *why = journal_snapshot_problem(j);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "No space left on device"));
+	assert_true(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	assert_true(snapshot_path(a, sa, sizeof sa));
+	assert_false(exists(sa));
+	assert_int_equal(replay_all_ok(&r, a), 100);
+	remove_dir(dir);
+	ref_close(&r);
+}
+
 /* ---- the marathon writer (tools/bench-marathon) ------------------------------ */
 
 static int marathon(const char *path, long n)
@@ -671,6 +889,8 @@ int main(void)
 		cmocka_unit_test(test_segment_header_rules),
 		cmocka_unit_test(test_snapshot_by_work),
 		cmocka_unit_test(test_kill_at_every_call),
+		cmocka_unit_test(test_kill_while_the_writer_runs),
+		cmocka_unit_test(test_background_snapshot_same_file_and_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -480,6 +480,25 @@ enum game_state_status game_state_save(const struct game *g, void **out, size_t 
 enum game_state_status game_state_save_into(const struct game *g, size_t at, void **buf, size_t *cap, size_t *len);
 
 /*
+ * A snapshot written while play goes on (journal.c's writer thread): the
+ * state is captured on the key (game_state_capture: a copy of what
+ * game_state_save reads, a few milliseconds where saving it took ten or
+ * more on a 4096x4096 level), and saved from the copy on another thread
+ * (game_state_copy_save_into: the very bytes game_state_save gives for
+ * the game as it was at the capture).  The copy shares nothing the game
+ * writes afterwards, and keeps its buffers from one capture to the next.
+ * The capture's status is game_state_save's (UNSAVABLE: a shifted flood);
+ * copy_save_into repeats it.
+ */
+struct game_state_copy;
+struct game_state_copy *game_state_copy_new(void); /* NULL on no memory */
+void game_state_copy_free(struct game_state_copy *c); /* NULL does nothing */
+enum game_state_status game_state_capture(const struct game *g, struct game_state_copy *c);
+enum game_state_status game_state_copy_save_into(const struct game_state_copy *c, size_t at, void **buf,
+						 size_t *cap, size_t *len);
+int game_state_copy_turn(const struct game_state_copy *c); /* the game turn at the capture */
+
+/*
  * Puts a state made by game_state_save into g, a game created on the same
  * levels and bestiary (fresh from game_create, or any later state of it):
  * afterwards g plays on exactly as the game that was saved.  Every value is

@@ -1255,3 +1255,238 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 	g->level_fresh = false;
 	return true;
 }
+
+/* ---- a private copy of what SAVE reads (a snapshot written in the background) ---- */
+
+/*
+ * What game_state_save reads of a game, copied: the game's own fields (a
+ * shallow copy of struct game), and, behind its pointers, what SAVE
+ * follows: the grid's size, the monsters, their routes, the per-monster
+ * distances and marks, the travel route, and of each saved per-cell map
+ * the blocks touched since the level began (the rest of the map is never
+ * read by SAVE: map_save lists only touched blocks) with the touched bits.
+ * Every other pointer of the copy is NULL, so a new field that SAVE
+ * follows and that this copy forgot fails at once in the tests
+ * (test_game_state: the bytes from a copy against game_state_save's).
+ * The buffers are kept from one capture to the next: a 4096x4096 level's
+ * maps are 200 MB of address space, of which only the touched blocks'
+ * pages are ever made resident.
+ */
+struct copy_map {
+	void *cells;              /* the map's size; only the touched blocks hold its cells */
+	size_t bytes;             /* allocated */
+	uint64_t *touched;        /* the touched bits as they were */
+	size_t words;             /* allocated */
+};
+
+struct game_state_copy {
+	struct game g;            /* the game's fields; its pointers redirected to the copies below */
+	struct grid grid;
+	enum game_state_status status; /* of the capture */
+	bool whole;               /* a current flood: the state was saved at the capture, into bytes */
+	int turn;                 /* the game turn then */
+	uint8_t *bytes;
+	size_t bytes_cap, bytes_len;
+	struct monster *monsters;
+	size_t monsters_cap;
+	int *routes;
+	size_t routes_cap;
+	int *dist;
+	size_t dist_cap;
+	uint8_t *noticed;
+	size_t noticed_cap;
+	int *travel;
+	size_t travel_cap;
+	struct copy_map maps[GAME_MAPS];
+};
+
+struct game_state_copy *game_state_copy_new(void)
+{
+	struct game_state_copy *c = calloc(1, sizeof *c);
+	if (c)
+		c->status = GAME_STATE_NO_MEMORY; /* nothing captured yet */
+	return c;
+}
+
+void game_state_copy_free(struct game_state_copy *c)
+{
+	if (!c)
+		return;
+	free(c->bytes);
+	free(c->monsters);
+	free(c->routes);
+	free(c->dist);
+	free(c->noticed);
+	free(c->travel);
+	for (int m = 0; m < GAME_MAPS; m++) {
+		free(c->maps[m].cells);
+		free(c->maps[m].touched);
+	}
+	free(c);
+}
+
+/* *p holds at least n bytes (its old content is not kept), room for
+ * `reserve` when it must grow (so a count that grows by one now and then,
+ * as the monsters do by arrivals, does not fault in a new buffer each
+ * time); false on no memory. */
+static bool room_for(void **p, size_t *cap, size_t n, size_t reserve, bool zeroed)
+{
+	if (*cap >= n && *p)
+		return true;
+	if (reserve < n)
+		reserve = n;
+	free(*p);
+	*p = zeroed ? calloc(reserve ? reserve : 1, 1) : malloc(reserve ? reserve : 1);
+	*cap = *p ? reserve : 0;
+	return *p != NULL;
+}
+
+/* The saved part of map `which` (cells of `size` bytes) into the copy;
+ * returns where the copy's game reads it, NULL on no memory. */
+static void *copy_map(struct game_state_copy *c, const struct game *g, enum game_map which, const void *cells,
+		      size_t size)
+{
+	struct copy_map *cm = &c->maps[which];
+	const struct cellmark *k = &g->marks[which];
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	const struct state_map m = { .mark = (struct cellmark *)k, .cells = (void *)cells, .n = n, .size = (int)size };
+	/* calloc'ed: the pages of blocks never touched are never made resident */
+	if (!room_for(&cm->cells, &cm->bytes, n * size, 0, true))
+		return NULL;
+	struct cellmark *ck = &c->g.marks[which];
+	if (!marked(&m)) {
+		memcpy(cm->cells, cells, n * size); /* SAVE takes such a map whole */
+		memset(ck, 0, sizeof *ck);
+		return cm->cells;
+	}
+	const size_t words = ((size_t)k->blocks + 63) / 64;
+	if (!room_for((void **)&cm->touched, &cm->words, words * sizeof(uint64_t), 0, false))
+		return NULL;
+	memcpy(cm->touched, k->touched, words * sizeof(uint64_t));
+	for (size_t w = 0; w < words; w++)
+		for (uint64_t d = k->touched[w]; d; d &= d - 1) {
+			size_t b = w * 64 + (size_t)__builtin_ctzll(d), first = b << CELLMARK_SHIFT;
+			if (first < n)
+				memcpy((uint8_t *)cm->cells + first * size, (const uint8_t *)cells + first * size,
+				       block_len(&m, (int)b) * size);
+		}
+	/* marked() reads only that dirty is set; SAVE reads touched */
+	*ck = (struct cellmark){ .dirty = cm->touched, .touched = cm->touched, .blocks = k->blocks, .cells = k->cells };
+	return cm->cells;
+}
+
+static enum game_state_status capture(const struct game *g, struct game_state_copy *c)
+{
+	if (g->ai.flood_goal >= 0 && g->ai.share_need > AI_SHARE_MIN)
+		return GAME_STATE_UNSAVABLE;
+	c->whole = false;
+	c->turn = g->turn;
+	if (g->ai.flood_goal >= 0) {
+		/* a current flood (a level of few passable cells: the state is
+		 * small): SAVE reads the flood's settled cells, saved now */
+		c->whole = true;
+		return game_state_save_into(g, 0, (void **)&c->bytes, &c->bytes_cap, &c->bytes_len);
+	}
+	c->g = *g;
+	struct game *w = &c->g;
+	c->grid = *g->grid;
+	w->grid = &c->grid;
+	const size_t n = (size_t)g->n_monsters, most = (size_t)g->monster_cap;
+	if (!room_for((void **)&c->monsters, &c->monsters_cap, n * sizeof *c->monsters, most * sizeof *c->monsters,
+		      false) ||
+	    !room_for((void **)&c->dist, &c->dist_cap, n * sizeof *c->dist, most * sizeof *c->dist, false) ||
+	    !room_for((void **)&c->noticed, &c->noticed_cap, n, most, false))
+		return GAME_STATE_NO_MEMORY;
+	memcpy(c->monsters, g->monsters, n * sizeof *c->monsters);
+	memcpy(c->dist, g->monster_dist, n * sizeof *c->dist);
+	if (n)
+		memcpy(c->noticed, g->noticed, n);
+	size_t routes = 0;
+	for (size_t i = 0; i < n; i++)
+		routes += (size_t)g->monsters[i].mind.route_len;
+	/* room for every route at its longest: only the pages used are ever resident */
+	if (!room_for((void **)&c->routes, &c->routes_cap, routes * sizeof(int), most * AI_ROUTE_MAX * sizeof(int),
+		      false))
+		return GAME_STATE_NO_MEMORY;
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* the kinds are the bestiary's, which lies in struct game: the copy's own */
+		if (g->monsters[i].kind)
+			c->monsters[i].kind = w->bestiary.kinds + (g->monsters[i].kind - g->bestiary.kinds);
+		struct mind *mi = &c->monsters[i].mind;
+		size_t len = (size_t)mi->route_len;
+		if (len)
+			memcpy(c->routes + at, g->monsters[i].mind.route, len * sizeof(int));
+		mi->route = len ? c->routes + at : NULL;
+		at += len;
+	}
+	w->monsters = c->monsters;
+	w->monster_dist = c->dist;
+	w->noticed = c->noticed;
+	const size_t tlen = g->travel.len > 0 ? (size_t)g->travel.len : 0;
+	if (!room_for((void **)&c->travel, &c->travel_cap, tlen * sizeof(int), tlen * sizeof(int) * 2, false))
+		return GAME_STATE_NO_MEMORY;
+	if (tlen)
+		memcpy(c->travel, g->travel.cells, tlen * sizeof(int));
+	w->travel.cells = c->travel;
+	/* the saved per-cell maps (state_walk's state_map lines) */
+	if (!(w->tiles = copy_map(c, g, MAP_TILES, g->tiles, 1)) ||
+	    !(w->hazard = copy_map(c, g, MAP_HAZARD, g->hazard, 1)) ||
+	    !(w->open = copy_map(c, g, MAP_OPEN, g->open, 1)) ||
+	    !(w->items = copy_map(c, g, MAP_ITEMS, g->items, 1)) ||
+	    !(w->item_qty = copy_map(c, g, MAP_ITEM_QTY, g->item_qty, 1)) ||
+	    !(w->visible = copy_map(c, g, MAP_VISIBLE, g->visible, 1)) ||
+	    !(w->remembered = copy_map(c, g, MAP_REMEMBERED, g->remembered, 1)) ||
+	    !(w->known = copy_map(c, g, MAP_KNOWN, g->known, 1)) ||
+	    !(w->opaque = copy_map(c, g, MAP_OPAQUE, g->opaque, 1)) ||
+	    !(w->scent = copy_map(c, g, MAP_SCENT, g->scent, sizeof *g->scent)))
+		return GAME_STATE_NO_MEMORY;
+	/* what SAVE never follows: NULL, so a forgotten one fails in the tests */
+	w->occupant = NULL;
+	w->path = NULL;
+	w->noise = NULL;
+	w->reach = (struct reach){ .source = -1 };
+	memset(&w->marks[MAP_OCCUPANT], 0, sizeof w->marks[MAP_OCCUPANT]);
+	struct ai *ai = &w->ai;
+	ai->path = NULL;
+	ai->flood = ai->near = NULL;
+	ai->crowd = ai->want = NULL;
+	ai->region = ai->want_turn = ai->route_cells = ai->push_who = ai->push_to = NULL;
+	ai->solid = NULL;
+	ai->tried = NULL;
+	ai->ranged = NULL;
+	ai->stairs = NULL;
+	ai->pack = NULL;
+	ai->ambush = NULL;
+	ai->cplan = NULL;
+	return GAME_STATE_OK;
+}
+
+enum game_state_status game_state_capture(const struct game *g, struct game_state_copy *c)
+{
+	c->status = capture(g, c);
+	return c->status;
+}
+
+enum game_state_status game_state_copy_save_into(const struct game_state_copy *c, size_t at, void **buf,
+						 size_t *cap, size_t *len)
+{
+	*len = 0;
+	if (c->status != GAME_STATE_OK)
+		return c->status;
+	if (c->whole) {
+		if (*cap < at + c->bytes_len || !*buf) {
+			void *q = realloc(*buf, at + c->bytes_len);
+			if (!q)
+				return GAME_STATE_NO_MEMORY;
+			*buf = q;
+			*cap = at + c->bytes_len;
+		}
+		memcpy((uint8_t *)*buf + at, c->bytes, c->bytes_len);
+		*len = c->bytes_len;
+		return GAME_STATE_OK;
+	}
+	return game_state_save_into(&c->g, at, buf, cap, len);
+}
+
+int game_state_copy_turn(const struct game_state_copy *c) { return c->whole ? c->turn : c->g.turn; }

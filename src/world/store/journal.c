@@ -24,6 +24,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1025,6 +1028,32 @@ bool journal_resume(struct journal_data *d, struct journal_game *jg, const char 
 
 /* ---- writing ------------------------------------------------------------ */
 
+/*
+ * A snapshot written on a thread of its own (journal_snapshots_background):
+ * the key captures the state (game_state_capture) and starts the thread,
+ * which saves it from the copy, takes its CRC and writes the file
+ * (snapshot_write_copy: temporary file, fsync, rename, fsync of the
+ * folder).  The thread touches only this job, the copy and the journal's
+ * snapshot buffer; the journal reads its result once it is joined
+ * (snap_reap).  At most one runs: it is joined before the next snapshot,
+ * a rollover, a level change's flag, at quit and at close.
+ */
+struct snap_job {
+	pthread_t thread;
+	bool running;             /* started, not yet joined */
+	atomic_bool done;         /* the thread has finished */
+	struct game_state_copy *copy;
+	struct snapshot_buf *buf; /* the journal's snap_buf */
+	struct savefile_io io;
+	char path[4096 + 8];
+	uint32_t header_crc;
+	long action;
+	uint64_t hash;
+	size_t max;
+	bool ok, written, too_large; /* the result */
+	char msg[4600];
+};
+
 struct journal {
 	int fd;
 	char path[4096];
@@ -1050,6 +1079,8 @@ struct journal {
 	size_t snap_max;          /* a snapshot's cap (0: SNAPSHOT_MAX_BYTES, its reader's) */
 	bool snap_too_large;      /* this level's state is over it: no more tries until the level changes */
 	struct snapshot_buf snap_buf; /* where snapshots are made, kept from one to the next */
+	bool snap_bg;             /* snapshots written by a thread of their own (journal_snapshots_background) */
+	struct snap_job *job;     /* its job (NULL until the first) */
 	long hash_at;             /* n_actions when last_hash was appended as a checksum here; -1 none */
 	uint64_t last_hash;       /* that checksum's hash: the snapshot taken right after it needs it again */
 	int segment;              /* the file's segment number (1: the game's first file) */
@@ -1450,19 +1481,119 @@ bool journal_append_checksum(struct journal *j, const struct game *g, char *err,
 }
 
 static bool snapshot_now(struct journal *j, const struct game *g, char *err, size_t errlen);
+static void snap_reap(struct journal *j, bool wait);
 
 bool journal_snapshot_at_stop(struct journal *j, const struct game *g, char *err, size_t errlen)
 {
 	if (j->failed)
 		return failed(j, err, errlen);
 	if (j->snap_every <= 0 || g->over || j->snap_too_large || j->last_check != j->n_actions ||
-	    j->last_snap == j->n_actions)
+	    j->last_snap == j->n_actions) {
+		snap_reap(j, true);
 		return true;
-	return snapshot_now(j, g, err, errlen);
+	}
+	bool ok = snapshot_now(j, g, err, errlen);
+	snap_reap(j, true); /* the player leaves: the snapshot is on disk before the game says so */
+	return ok;
+}
+
+/* A snapshot's outcome: ok (written, or not saved now), or why it failed. */
+static void snapshot_done(struct journal *j, bool ok, const char *msg)
+{
+	j->snap_failed = !ok;
+	if (!ok)
+		snprintf(j->snap_problem, sizeof j->snap_problem,
+			 "%s; resuming will replay the whole journal (the game itself is saved)", msg);
+}
+
+static void *snap_writer(void *arg)
+{
+	struct snap_job *w = arg;
+	w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, w->hash, w->buf, w->max,
+				    &w->written, &w->too_large, w->msg, sizeof w->msg);
+	atomic_store(&w->done, true);
+	return NULL;
+}
+
+/* The background snapshot's result, once its thread is joined: waiting
+ * for it when wait is true, else only when it has finished. */
+static void snap_reap(struct journal *j, bool wait)
+{
+	struct snap_job *w = j->job;
+	if (!w || !w->running || (!wait && !atomic_load(&w->done)))
+		return;
+	pthread_join(w->thread, NULL);
+	w->running = false;
+	if (w->too_large)
+		j->snap_too_large = true;
+	snapshot_done(j, w->ok, w->msg);
+}
+
+/* The writer's job and its copy, made once (false on no memory). */
+static bool snap_job_new(struct journal *j)
+{
+	if (j->job)
+		return true;
+	j->job = calloc(1, sizeof *j->job);
+	if (j->job && !(j->job->copy = game_state_copy_new())) {
+		free(j->job);
+		j->job = NULL;
+	}
+	return j->job != NULL;
+}
+
+/* Starts the writer on the state of g (the checksum just appended):
+ * false with a message when it cannot be started (then nothing runs). */
+static bool snap_start(struct journal *j, const struct game *g, const char *snap, bool *saved, char *msg,
+		       size_t msglen)
+{
+	*saved = true;
+	if (!snap_job_new(j)) {
+		snprintf(msg, msglen, "%s: out of memory for the snapshot's copy", snap);
+		return false;
+	}
+	struct snap_job *w = j->job;
+	switch (game_state_capture(g, w->copy)) {
+	case GAME_STATE_OK:
+		break;
+	case GAME_STATE_UNSAVABLE:
+		*saved = false;
+		return true;
+	case GAME_STATE_NO_MEMORY:
+		snprintf(msg, msglen, "%s: out of memory copying the game state", snap);
+		return false;
+	}
+	w->buf = &j->snap_buf;
+	w->io = j->io;
+	snprintf(w->path, sizeof w->path, "%s", snap);
+	w->header_crc = j->header_crc;
+	w->action = j->n_actions;
+	w->hash = j->hash_at == j->n_actions ? j->last_hash : game_hash(g);
+	w->max = j->snap_max;
+	w->ok = w->written = w->too_large = false;
+	w->msg[0] = '\0';
+	atomic_store(&w->done, false);
+	/* the writer takes no signal: play's handlers are the main thread's */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&w->thread, NULL, snap_writer, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snap_writer(w); /* no thread: written here, as without the writer */
+		if (w->too_large)
+			j->snap_too_large = true;
+		if (!w->ok)
+			snprintf(msg, msglen, "%s", w->msg);
+		return w->ok;
+	}
+	w->running = true;
+	return true;
 }
 
 /*
- * Writes the snapshot of g, which follows the checksum just appended.  The
+ * Writes the snapshot of g, which follows the checksum just appended (in
+ * line, or by starting the writer after the writer before is joined).  The
  * journal is synced first, so a snapshot never refers to records a crash
  * could take back.  A failed snapshot leaves the journal as good as ever
  * (the old snapshot stays, or none: resume replays more): it returns true,
@@ -1472,6 +1603,9 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 {
 	if (j->since_sync > 0 && !journal_sync(j, err, errlen))
 		return false;
+	snap_reap(j, true); /* one at a time */
+	if (j->snap_too_large)
+		return true; /* the one before said so: not tried again on this level */
 	char snap[sizeof j->path + 8], msg[sizeof j->snap_problem - 200];
 	bool written;
 	long last = j->last_snap;
@@ -1479,24 +1613,27 @@ static bool snapshot_now(struct journal *j, const struct game *g, char *err, siz
 	j->last_snap = j->n_actions; /* tried here: the next try is snap_every actions on */
 	j->snap_work = 0;
 	j->snap_due = false;
+	bool ok;
 	if (!snapshot_path(j->path, snap, sizeof snap)) {
 		snprintf(msg, sizeof msg, "%s: file name too long for its snapshot", j->path);
-	} else if (snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g,
-				  j->hash_at == j->n_actions ? &j->last_hash : NULL, &j->snap_buf, j->snap_max, &written,
-				  &j->snap_too_large, msg, sizeof msg)) {
-		j->snap_failed = false;
-		if (!written) {
-			/* the state cannot be saved now (the AI's shifted flood):
-			 * tried again at the next checksum, not snap_every actions
-			 * on, or a large level's snapshot comes only by luck */
-			j->last_snap = last;
-			j->snap_work = work;
-		}
-		return true;
+		ok = false;
+		written = false;
+	} else if (j->snap_bg) {
+		ok = snap_start(j, g, snap, &written, msg, sizeof msg);
+	} else {
+		ok = snapshot_write(&j->io, snap, j->header_crc, j->n_actions, g,
+				    j->hash_at == j->n_actions ? &j->last_hash : NULL, &j->snap_buf, j->snap_max,
+				    &written, &j->snap_too_large, msg, sizeof msg);
 	}
-	j->snap_failed = true;
-	snprintf(j->snap_problem, sizeof j->snap_problem,
-		 "%s; resuming will replay the whole journal (the game itself is saved)", msg);
+	if (ok && !written) {
+		/* the state cannot be saved now (the AI's shifted flood):
+		 * tried again at the next checksum, not snap_every actions
+		 * on, or a large level's snapshot comes only by luck */
+		j->last_snap = last;
+		j->snap_work = work;
+	}
+	if (!ok || !j->snap_bg || !j->job || !j->job->running)
+		snapshot_done(j, ok, msg); /* a running writer says at snap_reap */
 	return true;
 }
 
@@ -1531,6 +1668,7 @@ static void text_record(struct text *t, const char *body, size_t n, const char *
  */
 static int rollover(struct journal *j, const struct game *g, char *err, size_t errlen)
 {
+	snap_reap(j, true); /* the snapshot being written names this file */
 	char seg[sizeof j->path + 32], msg[DIAG_ERR_LEN];
 	msg[0] = '\0';
 	struct text t = { 0 };
@@ -1650,6 +1788,7 @@ out:
 bool journal_record(struct journal *j, const struct action *a, enum act_result res, const struct game *g, char *err,
 		    size_t errlen)
 {
+	snap_reap(j, false); /* a background snapshot that finished: its outcome */
 	if (!journal_append_action(j, a, err, errlen))
 		return false;
 	/* what replaying this action would cost a resume, counted (not timed,
@@ -1678,8 +1817,10 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 		if (rc == 0 && j->snap_every > 0 && !j->snap_too_large)
 			return snapshot_now(j, g, err, errlen); /* a resume need not read the segments before */
 	}
-	if (res == RESULT_NEW_LEVEL)
+	if (res == RESULT_NEW_LEVEL) {
+		snap_reap(j, true); /* its outcome is the old level's */
 		j->snap_too_large = false; /* another level: its state may fit */
+	}
 	if (j->snap_every > 0 && !g->over && j->last_check == j->n_actions && !j->snap_too_large &&
 	    (res == RESULT_NEW_LEVEL || snap || j->n_actions - j->last_snap >= j->snap_every ||
 	     j->snap_work >= j->snap_work_max))
@@ -1708,6 +1849,7 @@ bool journal_resumed(struct journal *j, const struct game *g, long from)
 	if (!journal_sync(j, err, sizeof err))
 		return false;
 	snapshot_now(j, g, err, sizeof err); /* nothing left to sync: it fails only as a snapshot */
+	snap_reap(j, true);
 	return !j->snap_failed;
 }
 
@@ -1743,17 +1885,42 @@ bool journal_close(struct journal *j, char *err, size_t errlen)
 {
 	if (!j)
 		return true;
+	journal_snapshot_wait(j);
 	bool ok = j->failed ? failed(j, err, errlen) : journal_sync(j, err, errlen);
 	if (close(j->fd) != 0 && ok) {
 		snprintf(err, errlen, "%s: close failed: %s", j->path, strerror(errno));
 		ok = false;
 	}
 	snapshot_buf_free(&j->snap_buf);
+	if (j->job)
+		game_state_copy_free(j->job->copy);
+	free(j->job);
 	free(j);
 	return ok;
 }
 
 void journal_snapshots(struct journal *j, int every) { j->snap_every = every < 0 ? 0 : every; }
+
+void journal_snapshots_background(struct journal *j, bool on)
+{
+	snap_reap(j, true);
+	j->snap_bg = on;
+}
+
+void journal_snapshot_prefault(struct journal *j, const struct game *g)
+{
+	snap_reap(j, true);
+	if (j->snap_bg && snap_job_new(j))
+		(void)game_state_capture(g, j->job->copy); /* its pages made resident; the next capture overwrites it */
+}
+
+void journal_snapshot_wait(struct journal *j)
+{
+	if (j)
+		snap_reap(j, true);
+}
+
+bool journal_snapshot_writing(const struct journal *j) { return j->job && j->job->running && !atomic_load(&j->job->done); }
 
 const char *journal_snapshot_problem(const struct journal *j) { return j->snap_failed ? j->snap_problem : NULL; }
 

@@ -37,36 +37,32 @@ bool snapshot_path(const char *journal, char *buf, size_t size)
  * known (it takes at most 120). */
 #define HEAD_ROOM 200
 
-bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
-		    const struct game *g, const uint64_t *hash, struct snapshot_buf *buf, size_t max, bool *written,
-		    bool *too_large, char *err, size_t errlen)
+/* The state st made in b (at HEAD_ROOM, len bytes) to path, behind its first line. */
+static bool write_state(const struct savefile_io *io, const char *path, uint32_t header_crc, long action, int turn,
+			uint64_t hash, struct snapshot_buf *b, enum game_state_status st, size_t len, size_t max,
+			bool *written, bool *too_large, char *err, size_t errlen)
 {
 	*written = false;
 	if (too_large)
 		*too_large = false;
 	if (max == 0 || max > SNAPSHOT_MAX_BYTES)
 		max = SNAPSHOT_MAX_BYTES;
-	struct snapshot_buf own = { 0 }, *b = buf ? buf : &own;
-	size_t len;
-	bool ok = false;
-	switch (game_state_save_into(g, HEAD_ROOM, &b->bytes, &b->cap, &len)) {
+	switch (st) {
 	case GAME_STATE_OK:
 		break;
 	case GAME_STATE_UNSAVABLE:
-		ok = true;
-		goto out;
+		return true;
 	case GAME_STATE_NO_MEMORY:
 		snprintf(err, errlen, "%s: out of memory saving the game state", path);
-		goto out;
+		return false;
 	}
 	char *state = (char *)b->bytes + HEAD_ROOM;
 	char head[HEAD_ROOM];
 	int n = snprintf(head, sizeof head, "astray-snapshot %d %08" PRIx32 " %ld %d %016" PRIx64 " %zu %08" PRIx32 "\n",
-			 SNAPSHOT_FORMAT, header_crc, action, g->turn, hash ? *hash : game_hash(g), len,
-			 savefile_crc32(0, state, len));
+			 SNAPSHOT_FORMAT, header_crc, action, turn, hash, len, savefile_crc32(0, state, len));
 	if (n < 0 || (size_t)n >= sizeof head) {
 		snprintf(err, errlen, "%s: the snapshot's first line does not fit", path);
-		goto out;
+		return false;
 	}
 	if ((size_t)n + len > max) {
 		/* its reader would refuse it: writing it would only cost time */
@@ -74,14 +70,36 @@ bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t hea
 			*too_large = true;
 		snprintf(err, errlen, "%s: the game's state takes %zu bytes, more than a snapshot holds (%zu)", path,
 			 (size_t)n + len, max);
-		goto out;
+		return false;
 	}
 	memcpy(state - n, head, (size_t)n);
-	ok = savefile_write_atomic(io, path, state - n, (size_t)n + len, true, err, errlen);
+	bool ok = savefile_write_atomic(io, path, state - n, (size_t)n + len, true, err, errlen);
 	*written = ok;
-out:
+	return ok;
+}
+
+bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
+		    const struct game *g, const uint64_t *hash, struct snapshot_buf *buf, size_t max, bool *written,
+		    bool *too_large, char *err, size_t errlen)
+{
+	struct snapshot_buf own = { 0 }, *b = buf ? buf : &own;
+	size_t len;
+	enum game_state_status st = game_state_save_into(g, HEAD_ROOM, &b->bytes, &b->cap, &len);
+	bool ok = write_state(io, path, header_crc, action, g->turn,
+			      st == GAME_STATE_OK ? (hash ? *hash : game_hash(g)) : 0, b, st, len, max, written,
+			      too_large, err, errlen);
 	snapshot_buf_free(&own);
 	return ok;
+}
+
+bool snapshot_write_copy(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
+			 const struct game_state_copy *c, uint64_t hash, struct snapshot_buf *buf, size_t max,
+			 bool *written, bool *too_large, char *err, size_t errlen)
+{
+	size_t len;
+	enum game_state_status st = game_state_copy_save_into(c, HEAD_ROOM, &buf->bytes, &buf->cap, &len);
+	return write_state(io, path, header_crc, action, game_state_copy_turn(c), hash, buf, st, len, max, written,
+			   too_large, err, errlen);
 }
 
 void snapshot_buf_free(struct snapshot_buf *buf)

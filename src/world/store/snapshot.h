@@ -49,6 +49,16 @@ bool snapshot_write(const struct savefile_io *io, const char *path, uint32_t hea
 		    const struct game *g, const uint64_t *hash, struct snapshot_buf *buf, size_t max, bool *written,
 		    bool *too_large, char *err, size_t errlen);
 void snapshot_buf_free(struct snapshot_buf *buf);
+/*
+ * snapshot_write of the state captured in c (game_state_capture, right
+ * after that checksum record: hash is its hash): the same file,
+ * byte for byte, as snapshot_write gives for the game as it was then.
+ * Reads only c and buf, so it may run on another thread while the game
+ * plays on (journal.c's writer).
+ */
+bool snapshot_write_copy(const struct savefile_io *io, const char *path, uint32_t header_crc, long action,
+			 const struct game_state_copy *c, uint64_t hash, struct snapshot_buf *buf, size_t max,
+			 bool *written, bool *too_large, char *err, size_t errlen);
 
 /* A snapshot file's first line, read back. */
 struct snapshot_head {
