@@ -672,7 +672,7 @@ static void test_wanderer_walled_in(void **state)
 		act_wait(g);
 	const int goal = b->mind.route_goal;
 	assert_true(goal > 0 && goal != here && grid_passable(g->grid, goal));
-	assert_int_not_equal(g->ai.region[goal], g->ai.region[here]);
+	assert_int_not_equal(ai_regions(&g->ai, g->grid)[goal], ai_regions(&g->ai, g->grid)[here]);
 	assert_int_equal(grid_index(g->grid, b->x, b->y), here);
 	assert_int_equal(b->mind.wander, -1);
 	assert_int_equal(g->ai.stats.searches, 0);

@@ -140,8 +140,7 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->flood_goal = -1;
 	ai->due = 0;
 	ai->goal = -1;
-	if (!ai->crowd || !ai->region || !ai->solid || !ai->route_cells || !ai->flood || !ai->ranged ||
-	    (ai->regions = level_grid_regions(grid, ai->region)) < 0)
+	if (!ai->crowd || !ai->region || !ai->solid || !ai->route_cells || !ai->flood || !ai->ranged)
 		return false;
 	for (int y = 0, c = 0; y < grid->h; y++)
 		for (int x = 0; x < grid->w; x++, c++)
@@ -155,6 +154,12 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 		passable += grid->cost[c] != 0;
 	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
 	ai->share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
+	/* the regions: on a large level by their first reader (ai_regions;
+	 * wander_pick, which cannot label them, reads them only on a small one) */
+	ai->regions = 0;
+	ai->region_later = large_level(ai);
+	if (!ai->region_later && (ai->regions = level_grid_regions(grid, ai->region)) < 0)
+		return false;
 	ai->near_goal = -1;
 	/* the near flood: made now on a map of up to 2^20 cells (flood.c
 	 * touches such a context when made: not on a monster's turn), else by
@@ -192,6 +197,17 @@ void ai_prefault(struct ai *ai, const struct grid *grid)
 		return;
 	big_populate(ai->crowd, (size_t)grid->w * (size_t)grid->h * sizeof *ai->crowd);
 	big_populate(ai->route_cells, ((size_t)ai->max_monsters + 1) * AI_ROUTE_MAX * sizeof *ai->route_cells);
+	flood_prefault(ai->flood); /* its moves, left by a large map's level load to the first flood */
+	(void)ai_regions(ai, grid);
+}
+
+const int *ai_regions(struct ai *ai, const struct grid *grid)
+{
+	if (ai->region_later && ai->region) {
+		ai->regions = level_grid_regions(grid, ai->region);
+		ai->region_later = false;
+	}
+	return ai->region;
 }
 
 void ai_level_fini(struct ai *ai)
@@ -227,6 +243,7 @@ void ai_level_fini(struct ai *ai)
 	ai->region = NULL;
 	ai->solid = NULL;
 	ai->regions = 0;
+	ai->region_later = false;
 	ai->route_cells = NULL;
 	ai->flood = NULL;
 	ai->path = NULL;
@@ -241,6 +258,8 @@ void ai_cell_changed(struct ai *ai, const struct grid *grid, int cell)
 	ai->near_goal = -1;
 	mind_stairs_forget(ai->stairs);
 	mind_pack_forget(ai->pack);
+	if (ai->region_later)
+		return; /* labelled from the grid as it will be then */
 	if (!grid->cost[cell]) {
 		ai->region[cell] = -1; /* play never closes a cell; kept sound if it did */
 		return;
@@ -290,7 +309,7 @@ bool ai_level_refresh(struct ai *ai, const struct grid *grid, bool passable_chan
 	ai->near_goal = -1;
 	mind_pack_forget(ai->pack);
 	/* solid[] stays: the cells no one can dig never change */
-	if (passable_changed)
+	if (passable_changed && !ai->region_later)
 		ai->regions = level_grid_regions(grid, ai->region);
 	return ai->regions >= 0;
 }
@@ -726,8 +745,8 @@ static void plan_search(struct ai *ai, const struct ai_view *v, const struct mon
 	 * it gives: leave it out, so that a uniform square8 map is answered
 	 * by jump point search (the same cost; between equally short routes
 	 * it may pick another, as the shared flood may). */
-	if (!(k->penalty > 0) && k->budget <= 0 && ai->region[here] >= 0 &&
-	    ai->region[here] == ai->region[goal])
+	const int *region = !(k->penalty > 0) && k->budget <= 0 ? ai_regions(ai, v->grid) : NULL;
+	if (region && region[here] >= 0 && region[here] == region[goal])
 		opt.fallback = false;
 	if (crowd) {
 		crowd_fill(ai, v, k->crowd);

@@ -135,6 +135,8 @@ struct ai {
 	int *region;            /* w*h: connected region of each passable cell (level_grid_regions), -1 blocked;
 	                           kept up to date as walls are dug (ai_cell_changed): equal labels, same region */
 	int regions;            /* labels region[] may use are below this */
+	bool region_later;      /* region[] not labelled yet: a large level's, labelled by its first reader
+	                           (ai_regions) or for a person (ai_prefault) */
 	uint8_t *solid;         /* w*h: 1 for a blocked cell no one can dig (the map's edge, '%', void):
 	                           a digger's fallback may not cross it (path_options.solid); fixed per level */
 	int *route_cells;       /* max_monsters * AI_ROUTE_MAX: the monsters' route buffers */
@@ -252,6 +254,18 @@ bool ai_level_refresh(struct ai *ai, const struct grid *grid, bool passable_chan
  * half the first key's 230-330 ms).  Only for a person (game_prefault).
  */
 void ai_prefault(struct ai *ai, const struct grid *grid);
+
+/*
+ * region[], labelled now if it was left for later.  On a large level
+ * (large_level: the shared flood's) ai_level_init leaves the labels to
+ * their first reader, a monster that plans near the player: a resume or
+ * a replay whose actions read none skips a pass over the level (on
+ * 4096x4096 about 100 ms and 64 MiB of first touches).  The labels are
+ * those of the grid as it is then, the regions the labels kept up to date
+ * since the level began would give (ai_cell_changed: play never closes a
+ * cell), and only their equality is read.
+ */
+const int *ai_regions(struct ai *ai, const struct grid *grid);
 
 /* Frees the level's buffers; the policy and the counters stay. */
 void ai_level_fini(struct ai *ai);

@@ -1214,7 +1214,7 @@ static int arrival_cell(struct game *g)
 	for (int tries = 0; tries < 32; tries++) {
 		int c = rng_range(&g->arrive, 0, cells - 1);
 		if (grid_passable(g->grid, c) && g->occupant[c] < 0 && c != pc && !g->visible[c] &&
-		    g->ai.region[c] == g->ai.region[pc] &&
+		    ai_regions(&g->ai, g->grid)[c] == ai_regions(&g->ai, g->grid)[pc] &&
 		    grid_step_distance(g->grid, c, pc) > g->sight_radius)
 			return c;
 	}

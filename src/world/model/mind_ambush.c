@@ -197,7 +197,7 @@ static int choose_lair(struct mind_ambush *a, struct ai *ai, const struct ai_vie
 	for (int j = 0; j < a->n_lairs; j++) {
 		int c = a->lair[j], occ = v->occupant[c];
 		if (a->owner[j] >= 0 || (occ >= 0 && occ != self) ||
-		    ai->region[c] != ai->region[here])
+		    ai_regions(ai, v->grid)[c] != ai_regions(ai, v->grid)[here])
 			continue;
 		a->owner[j] = self;
 		return c;

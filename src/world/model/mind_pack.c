@@ -188,7 +188,8 @@ static struct mind_pack *assign(struct ai *ai, const struct ai_view *v)
 		 * farther off than that) */
 		int here = ai_monster_cell(v, m);
 		int reach = m->mind.post >= 0 ? CUT_RADIUS(PACK_MAX) : m->kind->pack;
-		if (ai->region[here] != ai->region[pc] || grid_step_distance(g, here, pc) > reach ||
+		const int *region = ai_regions(ai, g);
+		if (region[here] != region[pc] || grid_step_distance(g, here, pc) > reach ||
 		    !hunts_player(ai, v, m, pc))
 			continue;
 		p->slot[i] = -2;
