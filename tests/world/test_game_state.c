@@ -265,6 +265,37 @@ static char *big_map(int w, int h)
  * Every hash in the test build also checks its cached blocks against the
  * cells (game_state.c), so a write the rules did not mark fails here.
  */
+/* The box of the cells set in visible[], found by reading every cell (as
+ * game.c's fov_box: {1, 1, 0, 0} when none is set). */
+static void visible_box_read(const struct game *g, int box[4])
+{
+	box[0] = box[1] = 1;
+	box[2] = box[3] = 0;
+	for (int y = 0; y < g->grid->h; y++)
+		for (int x = 0; x < g->grid->w; x++) {
+			if (!g->visible[(size_t)y * (size_t)g->grid->w + (size_t)x])
+				continue;
+			if (box[0] > box[2]) {
+				box[0] = box[2] = x;
+				box[1] = box[3] = y;
+			}
+			box[0] = x < box[0] ? x : box[0];
+			box[2] = x > box[2] ? x : box[2];
+			box[1] = y < box[1] ? y : box[1];
+			box[3] = y > box[3] ? y : box[3];
+		}
+}
+
+/* A load finds the box of what is visible from the blocks it laid alone
+ * (game_state.c, visible_box): the box every cell gives. */
+static void assert_visible_box(const struct game *g)
+{
+	int box[4];
+	visible_box_read(g, box);
+	assert_true(box[0] <= box[2]); /* something is in view */
+	assert_memory_equal(g->fov_box, box, sizeof box);
+}
+
 static void test_large_level_state_is_a_delta(void **state)
 {
 	(void)state;
@@ -298,6 +329,9 @@ static void test_large_level_state_is_a_delta(void **state)
 	struct game *c = game_create(f.levels, f.n, &f.b, 77);
 	assert_true(game_state_load(c, bytes, len, err, sizeof err));
 	assert_true(game_hash(c) == game_hash(g));
+	assert_visible_box(a);
+	assert_visible_box(b);
+	assert_visible_box(c);
 	/* all three play on alike */
 	for (int i = 0; i < 20; i++) {
 		act_move(g, GRID_E);

@@ -806,9 +806,18 @@ bool game_grid_from_tiles(struct game *g)
 	 * level): two memcmps skip it */
 	const uint8_t *start = game_level(g)->tiles;
 	static const uint8_t none[CELLMARK_BLOCK];
+	/* a block that neither map has touched since the level began (the
+	 * load marks the blocks it lays) is the level's own: not even read */
+	const struct cellmark *mt = &g->marks[MAP_TILES], *mh = &g->marks[MAP_HAZARD];
+	const bool marked = mt->touched && mh->touched && mt->cells == n && mh->cells == n;
 	for (size_t c = 0; c < n; c++) {
 		if ((c & (CELLMARK_BLOCK - 1)) == 0) {
 			const size_t len = n - c < CELLMARK_BLOCK ? n - c : CELLMARK_BLOCK;
+			const int b = (int)(c >> CELLMARK_SHIFT);
+			if (marked && !cellmark_bit(mt->touched, b) && !cellmark_bit(mh->touched, b)) {
+				c += len - 1;
+				continue;
+			}
 			if (memcmp(g->tiles + c, start + c, len) == 0 && (!g->hazard || memcmp(g->hazard + c, none, len) == 0)) {
 				c += len - 1;
 				continue;

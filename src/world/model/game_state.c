@@ -1115,6 +1115,35 @@ static void visible_box(struct game *g)
 	int *b = g->fov_box;
 	b[0] = b[1] = 1;
 	b[2] = b[3] = 0;
+	/* visible[] is clear where the level began (game_map_uniform): only
+	 * the blocks touched since (those the load laid) can hold a set cell,
+	 * and on a large level they are a few of thousands */
+	const struct cellmark *k = &g->marks[MAP_VISIBLE];
+	const size_t n = (size_t)w * (size_t)h;
+	if (k->touched && k->cells == n) {
+		for (int blk = 0; blk < k->blocks; blk++) {
+			if (!cellmark_bit(k->touched, blk))
+				continue;
+			const size_t first = (size_t)blk << CELLMARK_SHIFT;
+			const size_t end = n - first < CELLMARK_BLOCK ? n : first + CELLMARK_BLOCK;
+			for (size_t c = first; c < end; c++) {
+				const uint8_t *p = memchr(g->visible + c, 1, end - c);
+				if (!p)
+					break;
+				c = (size_t)(p - g->visible);
+				const int x = (int)(c % (size_t)w), y = (int)(c / (size_t)w);
+				if (b[0] > b[2]) {
+					b[0] = b[2] = x;
+					b[1] = b[3] = y;
+				}
+				b[0] = x < b[0] ? x : b[0];
+				b[2] = x > b[2] ? x : b[2];
+				b[1] = y < b[1] ? y : b[1];
+				b[3] = y > b[3] ? y : b[3];
+			}
+		}
+		return;
+	}
 	for (int y = 0; y < h; y++) {
 		const uint8_t *row = g->visible + (size_t)y * (size_t)w;
 		const uint8_t *first = memchr(row, 1, (size_t)w);
