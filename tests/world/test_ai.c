@@ -23,6 +23,8 @@
 
 #include "ai.h"
 #include "fov.h"
+#include "game_internal.h"
+#include "level.h"
 #include "path.h"
 
 static struct monster_kind *kind(struct game *g, const char *name)
@@ -640,6 +642,60 @@ static void test_wanderers_staggered(void **state)
 }
 
 /*
+ * A large level's region labels are left to their first reader
+ * (ai_regions), and what it reads then is the grid as it is: a sealed
+ * cell its own region until a wall beside it is dug, after which the
+ * labels split the cells as the reference flood labels the grid.
+ */
+static struct game *sealed_cell_game(struct fixture *f, int size)
+{
+	char *text = malloc((size_t)(size + 1) * size + 1);
+	assert_non_null(text);
+	size_t n = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++) {
+			bool ring = x >= 29 && x <= 31 && y >= 29 && y <= 31 && !(x == 30 && y == 30);
+			text[n++] = x == 0 || y == 0 || x == size - 1 || y == size - 1 || ring ? '#' : '.';
+		}
+		text[n++] = '\n';
+	}
+	text[n - 1] = 0;
+	text[(size - 10) * (size + 1) + size - 10] = '@';
+	text[(size - 1) * (size + 1) + size - 2] = '>';
+	struct game *g = fixture_game(f, "square8", text, 1);
+	free(text);
+	return g;
+}
+
+static void test_regions_labelled_when_first_read(void **state)
+{
+	(void)state;
+	const int size = 200;
+	const size_t cells = (size_t)size * (size_t)size;
+	int *ref = malloc(cells * sizeof *ref);
+	assert_non_null(ref);
+	for (int dig = 0; dig < 2; dig++) {
+		struct fixture f;
+		struct game *g = sealed_cell_game(&f, size);
+		assert_true(g->ai.share_need > AI_SHARE_MIN);
+		assert_true(g->ai.region_later); /* not labelled by the load */
+		const int inside = grid_index(g->grid, 30, 30), outside = grid_index(g->grid, 100, 100);
+		if (dig)
+			game_tile_set(g, grid_index(g->grid, 31, 30), TILE_FLOOR); /* before any reader */
+		assert_true(g->ai.region_later);
+		const int *region = ai_regions(&g->ai, g->grid);
+		assert_false(g->ai.region_later);
+		assert_true((region[inside] == region[outside]) == (dig == 1));
+		assert_int_equal(level_grid_regions_flood(g->grid, ref), g->ai.regions);
+		for (size_t c = 0; c < cells; c++)
+			assert_true((region[c] == region[inside]) == (ref[c] == ref[inside]));
+		assert_ptr_equal(ai_regions(&g->ai, g->grid), region); /* labelled once */
+		fixture_fini(&f);
+	}
+	free(ref);
+}
+
+/*
  * A wanderer's goal on a large level (rules 10) is any passable cell
  * drawn, its region not asked: a bat walled in on its own cell draws a
  * goal outside, its walk ends where it stands, and it waits.
@@ -1204,6 +1260,7 @@ int main(void)
 		cmocka_unit_test(test_shared_remembered_goal),
 		cmocka_unit_test(test_shared_moving_goal_large),
 		cmocka_unit_test(test_scale_printed),
+		cmocka_unit_test(test_regions_labelled_when_first_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
