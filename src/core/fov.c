@@ -205,7 +205,7 @@ bool fov_line_of_sight(const struct grid *g, const uint8_t *opaque, int ax, int 
 	const int rows = grid_is_diamond(g->topo) ? 2 * radius : radius;
 	if (abs(bx - ax) > radius + 1 || abs(by - ay) > rows)
 		return false;
-	int n = grid_step_distance(g, grid_index(g, ax, ay), grid_index(g, bx, by));
+	int n = grid_step_distance_xy(g, ax, ay, bx, by);
 	if (n > radius)
 		return false;
 	if (g->topo == GRID_HEX)
@@ -243,7 +243,7 @@ int fov_line_cells(const struct grid *g, int ax, int ay, int bx, int by, struct 
 		return -1;
 	int count = 0;
 	if (g->topo == GRID_HEX) {
-		int n = grid_step_distance(g, grid_index(g, ax, ay), grid_index(g, bx, by));
+		int n = grid_step_distance_xy(g, ax, ay, bx, by);
 		long aq, ar, bq, br;
 		hex_to_cube(ax, ay, &aq, &ar);
 		hex_to_cube(bx, by, &bq, &br);

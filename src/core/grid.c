@@ -358,7 +358,11 @@ static void diamond_uv(int ax, int ay, int bx, int by, int *du, int *dv)
 
 double grid_heuristic(const struct grid *g, int a, int b)
 {
-	int ax = grid_x(g, a), ay = grid_y(g, a), bx = grid_x(g, b), by = grid_y(g, b);
+	return grid_heuristic_xy(g, grid_x(g, a), grid_y(g, a), grid_x(g, b), grid_y(g, b));
+}
+
+double grid_heuristic_xy(const struct grid *g, int ax, int ay, int bx, int by)
+{
 	switch (g->topo) {
 	case GRID_DIAMOND4:
 	case GRID_DIAMOND8: {
@@ -385,7 +389,11 @@ double grid_heuristic(const struct grid *g, int a, int b)
 
 int grid_step_distance(const struct grid *g, int a, int b)
 {
-	int ax = grid_x(g, a), ay = grid_y(g, a), bx = grid_x(g, b), by = grid_y(g, b);
+	return grid_step_distance_xy(g, grid_x(g, a), grid_y(g, a), grid_x(g, b), grid_y(g, b));
+}
+
+int grid_step_distance_xy(const struct grid *g, int ax, int ay, int bx, int by)
+{
 	int dx = iabs(ax - bx), dy = iabs(ay - by);
 	if (g->topo == GRID_SQUARE8)
 		return dx > dy ? dx : dy;
@@ -394,7 +402,7 @@ int grid_step_distance(const struct grid *g, int a, int b)
 		diamond_uv(ax, ay, bx, by, &du, &dv);
 		return g->topo == GRID_DIAMOND4 ? du + dv : du > dv ? du : dv;
 	}
-	return (int)grid_heuristic(g, a, b);
+	return (int)grid_heuristic_xy(g, ax, ay, bx, by);
 }
 
 void grid_cell_to_screen(const struct grid *g, int x, int y, int *col, int *row)

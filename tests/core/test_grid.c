@@ -126,6 +126,31 @@ static void test_square_neighbours_random(void **state)
 	assert_true(cells > 10000);
 }
 
+/* The distances from coordinates are the distances from cells, on every
+ * topology, for every pair of cells of small maps of each parity. */
+static void test_distances_from_coordinates(void **state)
+{
+	(void)state;
+	const enum grid_topology topos[] = { GRID_SQUARE8, GRID_SQUARE4, GRID_HEX, GRID_DIAMOND8, GRID_DIAMOND4 };
+	long pairs = 0;
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		for (int w = 1; w <= 7; w += 3) {
+			struct grid *g = grid_create(w, 9 - w, topos[t]);
+			assert_non_null(g);
+			for (int a = 0; a < g->w * g->h; a++) {
+				for (int b = 0; b < g->w * g->h; b++) {
+					int ax = grid_x(g, a), ay = grid_y(g, a), bx = grid_x(g, b), by = grid_y(g, b);
+					assert_true(grid_heuristic_xy(g, ax, ay, bx, by) == grid_heuristic(g, a, b));
+					assert_int_equal(grid_step_distance_xy(g, ax, ay, bx, by), grid_step_distance(g, a, b));
+					pairs++;
+				}
+			}
+			grid_destroy(g);
+		}
+	}
+	assert_true(pairs > 1000);
+}
+
 static void test_hex_neighbours_parity(void **state)
 {
 	(void)state;
@@ -484,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_square4_neighbours),
 		cmocka_unit_test(test_square8_neighbours_and_corners),
 		cmocka_unit_test(test_square_neighbours_random),
+		cmocka_unit_test(test_distances_from_coordinates),
 		cmocka_unit_test(test_hex_neighbours_parity),
 		cmocka_unit_test(test_diamond_neighbours_parity),
 		cmocka_unit_test(test_costs_at_once),

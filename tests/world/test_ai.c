@@ -22,6 +22,7 @@
 #include "test_game_fixture.h"
 
 #include "ai.h"
+#include "ai_internal.h"
 #include "fov.h"
 #include "game_internal.h"
 #include "level.h"
@@ -1238,6 +1239,44 @@ static void test_scale_printed(void **state)
 	level_destroy(lv);
 }
 
+/* ai_can_step, whose square maps' inside cells it answers without listing
+ * the steps, says what grid_neighbours lists (no corner cutting): every
+ * pair of cells of small random maps of each topology, walls and all. */
+static void test_can_step_is_the_neighbours(void **state)
+{
+	(void)state;
+	const enum grid_topology topos[] = { GRID_SQUARE8, GRID_SQUARE4, GRID_HEX, GRID_DIAMOND8, GRID_DIAMOND4 };
+	unsigned s = 12345;
+	long yes = 0, no = 0;
+	for (int round = 0; round < 40; round++) {
+		enum grid_topology t = topos[round % 5];
+		s = s * 1103515245u + 12345u;
+		int w = 1 + (int)(s >> 16) % 9;
+		s = s * 1103515245u + 12345u;
+		int h = 1 + (int)(s >> 16) % 9;
+		struct grid *g = grid_create(w, h, t);
+		assert_non_null(g);
+		for (int c = 0; c < w * h; c++) {
+			s = s * 1103515245u + 12345u;
+			grid_set_cost(g, c, (s >> 16) % 100 < 30 ? 0 : (uint8_t)(1 + (s >> 20) % 3));
+		}
+		for (int a = 0; a < w * h; a++) {
+			struct grid_step n[GRID_MAX_NEIGHBOURS];
+			int k = grid_neighbours(g, a, false, n);
+			for (int b = 0; b < w * h; b++) {
+				bool listed = false;
+				for (int i = 0; i < k; i++)
+					listed = listed || n[i].cell == b;
+				assert_int_equal(ai_can_step(g, a, b), listed);
+				yes += listed;
+				no += !listed;
+			}
+		}
+		grid_destroy(g);
+	}
+	assert_true(yes > 500 && no > 5000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1261,6 +1300,7 @@ int main(void)
 		cmocka_unit_test(test_shared_moving_goal_large),
 		cmocka_unit_test(test_scale_printed),
 		cmocka_unit_test(test_regions_labelled_when_first_read),
+		cmocka_unit_test(test_can_step_is_the_neighbours),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

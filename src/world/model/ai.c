@@ -78,6 +78,22 @@ int ai_player_cell(const struct ai_view *v)
  * corner cutting on square8); the rules hold the same one (game_can_step). */
 bool ai_can_step(const struct grid *g, int from, int to)
 {
+	/* a square map's cell inside the border, as grid_neighbours takes it
+	 * (a wanderer's every step on a 4096x4096 level asks): the step is
+	 * one of the eight (four) offsets, onto a passable cell, and on
+	 * square8 a diagonal one has both cells beside it passable (no
+	 * corner cutting); without listing every step of `from` */
+	const int w = g->w, x = grid_x(g, from), y = grid_y(g, from);
+	if ((g->topo == GRID_SQUARE8 || g->topo == GRID_SQUARE4) && x > 0 && y > 0 && x < w - 1 && y < g->h - 1) {
+		const uint8_t *c = g->cost + from;
+		const int d = to - from;
+		if (d == -w || d == -1 || d == 1 || d == w)
+			return c[d] != 0;
+		if (g->topo == GRID_SQUARE4 || !(d == -w - 1 || d == -w + 1 || d == w - 1 || d == w + 1))
+			return false;
+		const int dx = d == -w - 1 || d == w - 1 ? -1 : 1, dy = d < 0 ? -w : w;
+		return c[d] != 0 && c[dx] != 0 && c[dy] != 0;
+	}
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
 	int n = grid_neighbours(g, from, false, s);
 	for (int i = 0; i < n; i++)
@@ -115,7 +131,14 @@ bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct m
 	if (ai->all_hunt)
 		return true;
 	int r = m->kind->sight;
-	return r > 0 && fov_line_of_sight(v->grid, v->opaque, m->x, m->y, v->player_x, v->player_y, r);
+	if (r <= 0)
+		return false;
+	/* fov_line_of_sight's own box test first, here: a call fewer for
+	 * nearly every awake monster of a large level, twice a turn */
+	const int rows = grid_is_diamond(v->grid->topo) ? 2 * r : r;
+	if (abs(v->player_x - m->x) > r + 1 || abs(v->player_y - m->y) > rows)
+		return false;
+	return fov_line_of_sight(v->grid, v->opaque, m->x, m->y, v->player_x, v->player_y, r);
 }
 
 /* ---- lifecycle ---------------------------------------------------------- */
@@ -1014,9 +1037,20 @@ struct ai_decision ai_attack(int cell)
 	return (struct ai_decision){ .act = AI_ATTACK, .cell = cell };
 }
 
+/* A decision written field by field: ai_decide_to's reader reads it so,
+ * and a store of the whole built on the stack would be read back in a
+ * load no store can forward (ai.h, ai_decide_to). */
+static inline void put(struct ai_decision *d, enum ai_act act, int cell)
+{
+	d->act = act;
+	d->cell = cell;
+	d->tell = AI_TELL_NONE;
+}
+
 /* Fleeing: the free neighbour farthest from the player, if farther than
  * here; cornered and adjacent, it bites; otherwise it waits. */
-static struct ai_decision flee(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi)
+static void flee(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
+		 struct ai_decision *d)
 {
 	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	struct grid_step s[GRID_MAX_NEIGHBOURS];
@@ -1027,19 +1061,20 @@ static struct ai_decision flee(struct ai *ai, const struct ai_view *v, const str
 		int c = s[i].cell;
 		if (c == pc || v->occupant[c] >= 0)
 			continue;
-		double d = grid_heuristic(v->grid, c, pc);
-		if (d > best) {
-			best = d;
+		double far = grid_heuristic(v->grid, c, pc);
+		if (far > best) {
+			best = far;
 			to = c;
 		}
 	}
 	ai_mind_fini(mi);
 	ai->plan_cell = to;
 	if (to >= 0)
-		return ai_step(to);
-	if (ai_can_step(v->grid, here, pc))
-		return ai_attack(pc);
-	return ai_wait();
+		put(d, AI_STEP, to);
+	else if (ai_can_step(v->grid, here, pc))
+		put(d, AI_ATTACK, pc);
+	else
+		put(d, AI_WAIT, -1);
 }
 
 /* Perceive and remember: sight sets the target, memory runs out unseen.
@@ -1050,7 +1085,7 @@ static bool perceive(const struct ai *ai, const struct ai_view *v, const struct 
 	/* Asleep, it sees nothing; the player next to it wakes it (a noise
 	 * wakes it through ai_mind_hear, --chase through ai_mind_alert). */
 	if (mi->asleep) {
-		if (!ai->all_hunt && grid_step_distance(v->grid, ai_monster_cell(v, m), ai_player_cell(v)) > 1) {
+		if (!ai->all_hunt && grid_step_distance_xy(v->grid, m->x, m->y, v->player_x, v->player_y) > 1) {
 			mi->sighted = mi->saw_player = false;
 			return false;
 		}
@@ -1131,17 +1166,49 @@ static int wander_pick(const struct ai *ai, const struct ai_view *v, int here)
  */
 static void wander_walk(const struct ai_view *v, struct mind *mi, int here, int goal)
 {
-	int len = 0, c = here;
-	double h = grid_heuristic(v->grid, c, goal);
+	const struct grid *g = v->grid;
+	const int w = g->w, gx = grid_x(g, goal), gy = grid_y(g, goal);
+	int len = 0, c = here, x = grid_x(g, c), y = grid_y(g, c);
+	double h = grid_heuristic_xy(g, x, y, gx, gy);
 	mi->route[len++] = c;
 	while (c != goal && len < mi->route_cap) {
-		struct grid_step s[GRID_MAX_NEIGHBOURS];
-		int n = grid_neighbours(v->grid, c, false, s), to = -1;
-		for (int i = 0; i < n; i++) {
-			double d = grid_heuristic(v->grid, s[i].cell, goal);
-			if (d < h) {
-				h = d;
-				to = s[i].cell;
+		int to = -1;
+		if ((g->topo == GRID_SQUARE8 || g->topo == GRID_SQUARE4) && x > 0 && y > 0 && x < w - 1 &&
+		    y < g->h - 1) {
+			/* inside a square map's border: grid_neighbours' steps in
+			 * its order, each one's distance from its coordinates
+			 * (no division a step; the grid's own function) */
+			static const int dx[8] = { 0, -1, 1, 0, -1, 1, -1, 1 }, dy[8] = { -1, 0, 0, 1, -1, -1, 1, 1 };
+			const uint8_t *k = g->cost + c;
+			const bool open[4] = { k[-w] != 0, k[-1] != 0, k[1] != 0, k[w] != 0 };
+			const int dirs = g->topo == GRID_SQUARE8 ? 8 : 4;
+			int tx = x, ty = y;
+			for (int i = 0; i < dirs; i++) {
+				if (i < 4 ? !open[i] : !k[dx[i] + dy[i] * w] || !open[dx[i] < 0 ? 1 : 2] || !open[dy[i] < 0 ? 0 : 3])
+					continue;
+				double d = grid_heuristic_xy(g, x + dx[i], y + dy[i], gx, gy);
+				if (d < h) {
+					h = d;
+					to = c + dx[i] + dy[i] * w;
+					tx = x + dx[i];
+					ty = y + dy[i];
+				}
+			}
+			x = tx;
+			y = ty;
+		} else {
+			struct grid_step s[GRID_MAX_NEIGHBOURS];
+			int n = grid_neighbours(g, c, false, s);
+			for (int i = 0; i < n; i++) {
+				double d = grid_heuristic(g, s[i].cell, goal);
+				if (d < h) {
+					h = d;
+					to = s[i].cell;
+				}
+			}
+			if (to >= 0) {
+				x = grid_x(g, to);
+				y = grid_y(g, to);
 			}
 		}
 		if (to < 0)
@@ -1177,34 +1244,42 @@ static int wander_next(struct ai *ai, const struct ai_view *v, const struct mons
 	return next;
 }
 
+bool ai_wander_waits(const struct ai *ai, int turn, int self)
+{
+	return large_level(ai) && ((long)turn + (long)self) % AI_WANDER_EVERY != 0;
+}
+
 /* A monster that hunts nothing: a wanderer walks to a random cell near
  * it, then to another; any other waits where it is. */
-static struct ai_decision idle(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi)
+static void idle(struct ai *ai, const struct ai_view *v, const struct monster *m, struct mind *mi,
+		 struct ai_decision *d)
 {
+	put(d, AI_WAIT, -1);
 	if (!m->kind->wander)
-		return ai_wait();
+		return;
 	int here = ai_monster_cell(v, m);
 	if (mi->wander == here)
 		mi->wander = -1;
 	if (mi->wander < 0) {
-		if (large_level(ai) && ((long)v->turn + (long)(m - v->monsters)) % AI_WANDER_EVERY != 0)
-			return ai_wait();
+		if (ai_wander_waits(ai, v->turn, (int)(m - v->monsters)))
+			return;
 		mi->wander = wander_pick(ai, v, here);
 		if (mi->wander < 0)
-			return ai_wait();
+			return;
 		ai_mind_fini(mi);
 	}
 	int next = large_level(ai) ? wander_next(ai, v, m, mi) : ai_next_step(ai, v, m, mi, mi->wander);
 	if (next < 0 || !ai_can_step(v->grid, here, next) || next == ai_player_cell(v)) {
 		if (mi->route_stuck || mi->route_len < 2)
 			mi->wander = -1; /* no way there: another goal next time */
-		return ai_wait();
+		return;
 	}
 	mi->route_pos++;
-	return ai_step(next);
+	put(d, AI_STEP, next);
 }
 
-struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
+static inline __attribute__((always_inline)) void decide(struct ai *ai, const struct ai_view *v, int self,
+							struct mind *mi, struct ai_decision *d)
 {
 	const struct monster *m = &v->monsters[self];
 	const struct monster_kind *k = m->kind;
@@ -1212,32 +1287,54 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
 	ai->plan_cell = -1;
 	ai->push_n = 0;
 	bool sees = perceive(ai, v, m, mi);
-	if (mi->asleep)
-		return ai_wait();
+	if (mi->asleep) {
+		put(d, AI_WAIT, -1);
+		return;
+	}
 	if ((sees || mi->hunting) && k->flee > 0 && (double)m->hp < k->flee * (double)k->hp) {
 		mi->fleeing = true;
 		mi->target_x = v->player_x;
 		mi->target_y = v->player_y;
-		return flee(ai, v, m, mi);
+		flee(ai, v, m, mi, d);
+		return;
 	}
 	mi->fleeing = false;
-	struct ai_decision d;
 	ai_mind_fn mind = k->behaviour >= 0 && k->behaviour < MIND_COUNT ? minds[k->behaviour] : NULL;
-	if (mind && mind(ai, v, self, mi, sees, &d))
-		return d;
-	if (!mi->hunting)
-		return idle(ai, v, m, mi);
-	if (sees && ai_can_step(v->grid, here, pc))
-		return ai_attack(pc);
+	if (mind && mind(ai, v, self, mi, sees, d))
+		return;
+	if (!mi->hunting) {
+		idle(ai, v, m, mi, d);
+		return;
+	}
+	if (sees && ai_can_step(v->grid, here, pc)) {
+		put(d, AI_ATTACK, pc);
+		return;
+	}
 	int goal = grid_index(v->grid, mi->target_x, mi->target_y);
 	/* the crowd rule pass is for hunters whose step comes from the shared field */
 	bool pass = v->crowd_rule == CROWD_PASS && k->behaviour == MIND_CHASE && shareable_in(ai, k);
 	int next = pass ? ai_crowd_step(ai, v, self, mi, goal) : ai_next_step(ai, v, m, mi, goal);
 	/* the pass only ever returns a cell it may step to (crowd.c) */
-	if (next < 0 || (!pass && !ai_can_step(v->grid, here, next)))
-		return ai_wait();
-	if (next == pc)
-		return ai_attack(pc);
+	if (next < 0 || (!pass && !ai_can_step(v->grid, here, next))) {
+		put(d, AI_WAIT, -1);
+		return;
+	}
+	if (next == pc) {
+		put(d, AI_ATTACK, pc);
+		return;
+	}
 	mi->route_pos++; /* the rules carry the step out before the next decision */
-	return ai_step(next);
+	put(d, AI_STEP, next);
+}
+
+struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
+{
+	struct ai_decision d;
+	decide(ai, v, self, mi, &d);
+	return d;
+}
+
+void ai_decide_to(struct ai *ai, const struct ai_view *v, int self, struct mind *mi, struct ai_decision *d)
+{
+	decide(ai, v, self, mi, d);
 }

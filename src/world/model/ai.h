@@ -292,6 +292,12 @@ void ai_mind_hear(struct mind *mind, const struct monster_kind *k, int x, int y,
  * share a flood this turn (the choice depends on counts, never on time). */
 void ai_turn_begin(struct ai *ai, const struct ai_view *v);
 
+/* Whether a wanderer with no goal, monster number `self`, waits on game
+ * turn `turn` without drawing one (a large level's rule, idle in ai.c):
+ * then its decision reads no map row and no route, and the turn loop asks
+ * no memory for it (game.c, run_monsters' prefetches). */
+bool ai_wander_waits(const struct ai *ai, int turn, int self);
+
 /*
  * One action of monster v->monsters[self] (alive, with energy to act):
  * perceive, update its mind (`mind`, which is v->monsters[self].mind),
@@ -299,6 +305,15 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v);
  * decision: a step the mind has already counted as taken.
  */
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mind);
+
+/* The same decision, written to *d (the turn loop's call).  A decision
+ * returned in registers was built on the stack and read back whole, a
+ * load that no store could forward (two stores of 4 bytes, one load of
+ * 8): it waited for every store before it to reach the cache, the moves
+ * of the monsters before too (the occupant and crowd cells they left
+ * and entered, misses on a 4096x4096 level), about a third of
+ * ai_decide's CPU time there. */
+void ai_decide_to(struct ai *ai, const struct ai_view *v, int self, struct mind *mind, struct ai_decision *d);
 
 /*
  * The crowd rule `pass` (crowd.c): the acting monster's step may enter a
