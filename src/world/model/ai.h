@@ -26,28 +26,38 @@ struct mind_ambush;
 
 struct ranged_map; /* mind_ranged.c */
 
-/* A monster's mind: what the AI remembers between turns. */
+/*
+ * A monster's mind: what the AI remembers between turns.  The fields
+ * every turn reads of every monster come first, with the body's before
+ * them in struct monster (its first 64 bytes: one cache line where the
+ * array is aligned so, game.c); the rest after.  The state table
+ * (game_state.c) names each field, so their order here is not the
+ * order they are saved or hashed in.
+ */
 struct mind {
+	/* read each turn (the turn loop, the flood count, the view) */
 	bool hunting;           /* has a target */
-	int target_x, target_y; /* where it last saw the player (or where it is fleeing from) */
-	int memory_left;        /* turns left before it gives up on an unseen target */
 	bool fleeing;
-	int next_repath;        /* turn at which the route is recomputed */
-	int *route;             /* cells of the current route, route[0] = its cell when planned (in struct ai's route_cells) */
-	int route_len, route_pos, route_cap;
-	int last_seen_turn;     /* game turn it last saw the player */
-	int route_goal;         /* the target cell the route was planned toward */
-	bool route_stuck;       /* the route ends short of route_goal (cut point, no route): wait there until the next repath */
-	int commit_until;       /* a detour around other monsters is kept until this turn */
+	bool asleep;            /* sees nothing until a noise or the player next to it wakes it */
+	bool tracking;          /* track mind: following the player's scent trail */
 	bool saw_player;        /* it saw the player at its last decision */
 	bool sighted;           /* this decision sees the player and the last did not: plan at once */
+	bool route_stuck;       /* the route ends short of route_goal (cut point, no route): wait there until the next repath */
+	int wander;             /* the cell an idle wanderer walks to; -1 none */
+	int target_x, target_y; /* where it last saw the player (or where it is fleeing from) */
+	int route_pos, route_len;
+	int next_repath;        /* turn at which the route is recomputed */
+	int *route;             /* cells of the current route, route[0] = its cell when planned (in struct ai's route_cells) */
+	/* read when it plans or hunts */
+	int route_cap;
+	int route_goal;         /* the target cell the route was planned toward */
+	int commit_until;       /* a detour around other monsters is kept until this turn */
+	int memory_left;        /* turns left before it gives up on an unseen target */
+	int last_seen_turn;     /* game turn it last saw the player */
 	/* for the minds other than chase (docs/ai.md, "Minds"); in the state table */
 	int post;               /* a cell the mind holds to (a pack member's side, an ambush, a firing spot); -1 none */
 	int timer;              /* turns of what the mind is doing (digging, waiting, reloading); 0 none */
 	/* sleep, wandering, noise and scent (docs/ai.md, "Noise, sleep and wandering"); in the state table */
-	bool asleep;            /* sees nothing until a noise or the player next to it wakes it */
-	int wander;             /* the cell an idle wanderer walks to; -1 none */
-	bool tracking;          /* track mind: following the player's scent trail */
 	int trail;              /* track mind: the newest scent stamp (game turn) it has followed or seen; -1 none */
 	/* crowds, rules crowd pass (crowd.c; docs/ai.md, "Crowds: priority passing"); in the state table */
 	int waited;             /* its actions in a row that found no free step nearer its target: its priority */
@@ -57,17 +67,18 @@ struct mind {
  * A monster: the body, which only the rules (game.c) change, and the mind,
  * which only the AI changes.  Declared here because the AI reads every
  * monster's body and mind (to count the hunters that share a flood), and
- * game.h includes this header, not the other way round.
+ * game.h includes this header, not the other way round.  The fields each
+ * turn reads first (struct mind); hp, read by a hit and a heal, last.
  */
 struct monster {
 	const struct monster_kind *kind; /* points into the game's own bestiary copy */
 	int x, y;
-	int hp;
 	int energy;             /* acts when energy >= 100 */
 	bool alive;
 	bool seen;              /* in the player's view this turn */
-	struct mind mind;
 	bool was_seen;          /* in the player's view after the player's previous action */
+	struct mind mind;
+	int hp;
 };
 
 /* Counters for `astray sim` (nothing reads time for decisions). */
