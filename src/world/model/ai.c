@@ -1140,6 +1140,17 @@ static int wander_pick(const struct ai *ai, const struct ai_view *v, int here)
 	if (!v->rng)
 		return -1;
 	int x = grid_x(v->grid, here), y = grid_y(v->grid, here);
+	/* the cells the draws will name, asked for all at once from a copy
+	 * of the stream (the stream itself is drawn below as before): each
+	 * draw's cost[] is a cache miss on a large level, and one waited for
+	 * the next when a draw was a wall */
+	struct rng ahead = *v->rng;
+	for (int t = 0; t < WANDER_TRIES; t++) {
+		int nx = x + rng_range(&ahead, -WANDER_RANGE, WANDER_RANGE);
+		int ny = y + rng_range(&ahead, -WANDER_RANGE, WANDER_RANGE);
+		if (grid_in_bounds(v->grid, nx, ny))
+			__builtin_prefetch(&v->grid->cost[grid_index(v->grid, nx, ny)]);
+	}
 	for (int t = 0; t < WANDER_TRIES; t++) {
 		int nx = x + rng_range(v->rng, -WANDER_RANGE, WANDER_RANGE);
 		int ny = y + rng_range(v->rng, -WANDER_RANGE, WANDER_RANGE);
@@ -1170,6 +1181,17 @@ static void wander_walk(const struct ai_view *v, struct mind *mi, int here, int 
 	const int w = g->w, gx = grid_x(g, goal), gy = grid_y(g, goal);
 	int len = 0, c = here, x = grid_x(g, c), y = grid_y(g, c);
 	double h = grid_heuristic_xy(g, x, y, gx, gy);
+	/* the walk stays in the box of here and the goal, and each step reads
+	 * the rows round its cell: the box's rows asked for at once, not one
+	 * miss after another as the walk reaches them (on a large level) */
+	if ((g->topo == GRID_SQUARE8 || g->topo == GRID_SQUARE4) && abs(gy - y) <= 2 * WANDER_RANGE) {
+		const int x0 = (x < gx ? x : gx) - 1, x1 = (x < gx ? gx : x) + 1;
+		const int y0 = (y < gy ? y : gy) - 1, y1 = (y < gy ? gy : y) + 1;
+		for (int r = y0 < 0 ? 0 : y0; r <= y1 && r < g->h; r++) {
+			__builtin_prefetch(&g->cost[(long)r * w + (x0 < 0 ? 0 : x0)]);
+			__builtin_prefetch(&g->cost[(long)r * w + (x1 >= w ? w - 1 : x1)]);
+		}
+	}
 	mi->route[len++] = c;
 	while (c != goal && len < mi->route_cap) {
 		int to = -1;

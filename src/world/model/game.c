@@ -1334,7 +1334,22 @@ static inline __attribute__((always_inline)) void prefetch_rows(const struct gam
 	if (wander_waits(g, m, j))
 		return;
 	const int w = g->grid->w, n = w * g->grid->h, c = cell_of(g, m->x, m->y);
-	for (int r = -1; r <= 1; r++) {
+	/* a monster that follows a route steps to its next cell, and one of
+	 * two moves a turn (a bat) steps on from there: the rows round that
+	 * cell too (a row beyond the three round its own when it moves up or
+	 * down), and the crowd map's cells the step leaves and enters */
+	const struct mind *mi = &m->mind;
+	int lo = -1, hi = 1;
+	if (mi->route && mi->route_pos >= 0 && mi->route_pos + 1 < mi->route_len && mi->route_len <= mi->route_cap) {
+		int next = mi->route[mi->route_pos + 1];
+		if (next >= 0 && next < n) {
+			lo = next < c - 1 ? -2 : -1;
+			hi = next > c + 1 ? 2 : 1;
+			__builtin_prefetch(&g->ai.crowd[next], 1);
+		}
+	}
+	__builtin_prefetch(&g->ai.crowd[c], 1);
+	for (int r = lo; r <= hi; r++) {
 		int k = c + r * w;
 		if (k < 0 || k >= n)
 			continue;
