@@ -442,43 +442,66 @@ static int shared_goal(const struct ai *ai, const struct ai_view *v, const struc
 	return m->mind.hunting ? grid_index(v->grid, m->mind.target_x, m->mind.target_y) : -1;
 }
 
-void ai_turn_begin(struct ai *ai, const struct ai_view *v)
+void ai_turn_open(struct ai *ai, const struct ai_view *v)
 {
 	/* Picks the goal a flood may serve this turn and counts the monsters
 	 * due to plan toward it; only decides whether to flood, so an estimate
 	 * is enough.  Two candidates: the player's cell, and the first other
 	 * goal met (monsters told where the player was, or remembering it,
 	 * share that cell); the player's cell wins when both reach the count. */
-	int pc = ai_player_cell(v), other = -1, due_pc = 0, due_other = 0;
+	ai->count_pc = ai_player_cell(v);
+	ai->count_other = -1;
+	ai->count_due_pc = ai->count_due_other = 0;
 	ai->due = 0;
 	ai->goal = -1;
 	ranged_map_forget(ai->ranged);
 	mind_pack_turn(ai->pack);
 	mind_ambush_turn(ai->ambush);
 	ai->swarm_turn = -1;
+	ai->counting = ai->share == AI_SHARE_AUTO;
+	ai->count_need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
+}
+
+void ai_turn_count(struct ai *ai, const struct ai_view *v, int self)
+{
+	/* the count stops where either candidate reaches the need */
+	if (!ai->counting)
+		return;
+	const struct monster *m = &v->monsters[self];
+	const int pc = ai->count_pc;
+	int goal = shared_goal(ai, v, m, pc);
+	if (goal < 0)
+		return;
+	if (goal != pc && ai->count_other < 0)
+		ai->count_other = goal;
+	if (goal != pc && goal != ai->count_other)
+		return;
+	if (m->mind.hunting && !needs_plan(ai, v, m, &m->mind, goal) && !(goal == pc && ai_sees_player(ai, v, m)))
+		return;
+	if (goal == pc)
+		ai->count_due_pc++;
+	else
+		ai->count_due_other++;
+	ai->counting = ai->count_due_pc < ai->count_need && ai->count_due_other < ai->count_need;
+}
+
+void ai_turn_close(struct ai *ai)
+{
 	if (ai->share != AI_SHARE_AUTO)
 		return;
-	int need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
-	for (int i = 0; i < v->n_monsters && due_pc < need && due_other < need; i++) {
-		const struct monster *m = &v->monsters[i];
-		int goal = shared_goal(ai, v, m, pc);
-		if (goal < 0)
-			continue;
-		if (goal != pc && other < 0)
-			other = goal;
-		if (goal != pc && goal != other)
-			continue;
-		if (m->mind.hunting && !needs_plan(ai, v, m, &m->mind, goal) &&
-		    !(goal == pc && ai_sees_player(ai, v, m)))
-			continue;
-		if (goal == pc)
-			due_pc++;
-		else
-			due_other++;
-	}
-	bool pick_pc = due_pc >= need || due_pc >= due_other;
-	ai->goal = pick_pc ? pc : other;
+	const int due_pc = ai->count_due_pc, due_other = ai->count_due_other;
+	bool pick_pc = due_pc >= ai->count_need || due_pc >= due_other;
+	ai->goal = pick_pc ? ai->count_pc : ai->count_other;
 	ai->due = pick_pc ? due_pc : due_other;
+	ai->counting = false;
+}
+
+void ai_turn_begin(struct ai *ai, const struct ai_view *v)
+{
+	ai_turn_open(ai, v);
+	for (int i = 0; i < v->n_monsters && ai->counting; i++)
+		ai_turn_count(ai, v, i);
+	ai_turn_close(ai);
 }
 
 /* ---- searching ---------------------------------------------------------- */

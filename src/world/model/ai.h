@@ -156,6 +156,9 @@ struct ai {
 	struct flood_ctx *near; /* large levels: the flood around a goal that moved (ai.c), or NULL */
 	int near_goal;          /* cell the near flood was made from; -1 none */
 	int due;                /* shareable hunters due to replan this turn (ai_turn_begin) */
+	/* ai_turn_open .. ai_turn_close's count, scratch of one pass */
+	int count_pc, count_other, count_due_pc, count_due_other, count_need;
+	bool counting;
 	int goal;               /* the goal those hunters share (the player's cell, or a cell they remember); -1 none */
 	int share_need;         /* hunters due before AUTO floods on this level (ai_level_init) */
 	struct ranged_map *ranged; /* the ranged mind's player turn map and spot search (mind_ranged.c); a cache */
@@ -302,6 +305,15 @@ void ai_mind_hear(struct mind *mind, const struct monster_kind *k, int x, int y,
 /* Once per game turn before any monster acts: counts the hunters that may
  * share a flood this turn (the choice depends on counts, never on time). */
 void ai_turn_begin(struct ai *ai, const struct ai_view *v);
+
+/* The same in three parts, for a turn loop that passes over the monsters
+ * anyway (game.c gives them their energy in it): ai_turn_open, then
+ * ai_turn_count for each monster in order, then ai_turn_close; no other
+ * AI call between them.  One pass over 67,000 monsters fewer a turn on
+ * a 4096x4096 level. */
+void ai_turn_open(struct ai *ai, const struct ai_view *v);
+void ai_turn_count(struct ai *ai, const struct ai_view *v, int self);
+void ai_turn_close(struct ai *ai);
 
 /* Whether a wanderer with no goal, monster number `self`, waits on game
  * turn `turn` without drawing one (a large level's rule, idle in ai.c):

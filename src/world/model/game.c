@@ -1381,17 +1381,22 @@ static void run_monsters(struct game *g)
 		g->turn++;
 		scent_mark(g);
 		g->player.energy += 100;
+		/* the AI's count of the turn (ai_turn_begin) in the same pass:
+		 * it reads no energy, and the energy reads nothing it writes */
+		struct ai_view v = ai_view_of(g);
+		ai_turn_open(&g->ai, &v);
 		for (int i = 0; i < g->n_monsters; i++) {
 			struct monster *m = &g->monsters[i];
+			if (g->ai.counting)
+				ai_turn_count(&g->ai, &v, i);
 			if (!m->alive)
 				continue;
 			if (measure)
 				g->monster_dist[i] = game_monster_distance(g, i);
 			m->energy += m->kind->speed;
 		}
+		ai_turn_close(&g->ai);
 		measure = false;
-		struct ai_view v = ai_view_of(g);
-		ai_turn_begin(&g->ai, &v);
 		for (int i = 0; i < g->n_monsters && !g->over; i++) {
 			struct monster *m = &g->monsters[i];
 			if (i + PREFETCH_ROUTE < g->n_monsters)
