@@ -374,12 +374,8 @@ double grid_heuristic_xy(const struct grid *g, int ax, int ay, int bx, int by)
 		return hi + (GRID_SQRT2 - 1.0) * lo;
 	}
 	case GRID_SQUARE4:
-		return iabs(ax - bx) + iabs(ay - by);
-	case GRID_SQUARE8: {
-		int dx = iabs(ax - bx), dy = iabs(ay - by);
-		int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-		return hi + (GRID_SQRT2 - 1.0) * lo;
-	}
+	case GRID_SQUARE8:
+		return grid_square_heuristic(g->topo, ax - bx, ay - by);
 	case GRID_HEX:
 		break;
 	}

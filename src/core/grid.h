@@ -245,6 +245,19 @@ double grid_heuristic(const struct grid *g, int a, int b);
  * and in (u, v) on diamond8). */
 int grid_step_distance(const struct grid *g, int a, int b);
 
+/* grid_heuristic_xy of a square map (square8 or square4), the cells dx
+ * and dy apart: inline for a loop that weighs every step of a walk
+ * (ai.c's wanderers); grid.c takes its own from here. */
+static inline double grid_square_heuristic(enum grid_topology t, int dx, int dy)
+{
+	dx = dx < 0 ? -dx : dx;
+	dy = dy < 0 ? -dy : dy;
+	if (t == GRID_SQUARE4)
+		return dx + dy;
+	int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+	return hi + (GRID_SQRT2 - 1.0) * lo;
+}
+
 /* The same two, from the cells' coordinates (what a caller that has them
  * spares: the divisions that take a cell apart, four a call; the game's
  * turn measures 67,000 monsters' distances on a 4096x4096 level). */

@@ -1277,6 +1277,28 @@ static void test_can_step_is_the_neighbours(void **state)
 	assert_true(yes > 500 && no > 5000);
 }
 
+/* A wanderer's draw is rng_range's over the wander range: the same value
+ * and the stream left the same, draw after draw. */
+static void test_wander_draw_is_rng_range(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct rng a, b;
+		rng_seed(&a, seed);
+		rng_seed(&b, seed);
+		int lo = 0, hi = 0;
+		for (int i = 0; i < 100000; i++) {
+			int x = ai_wander_draw(&a), y = rng_range(&b, -WANDER_RANGE, WANDER_RANGE);
+			assert_int_equal(x, y);
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+		assert_true(a.s[0] == b.s[0] && a.s[1] == b.s[1]);
+		assert_int_equal(lo, -WANDER_RANGE);
+		assert_int_equal(hi, WANDER_RANGE);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1301,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_scale_printed),
 		cmocka_unit_test(test_regions_labelled_when_first_read),
 		cmocka_unit_test(test_can_step_is_the_neighbours),
+		cmocka_unit_test(test_wander_draw_is_rng_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1147,11 +1147,6 @@ static const ai_mind_fn minds[MIND_COUNT] = {
 	[MIND_BREED] = mind_breed,
 };
 
-/* How far (cells, each way) a wanderer's next goal may lie, and how many
- * cells it draws before it gives up for this turn: a goal near it keeps
- * each plan a short search, however large the level. */
-#define WANDER_RANGE 12
-#define WANDER_TRIES 8
 
 /* A random cell for a wanderer at `here`: passable, in its own region
  * (so reachable), not its own; -1 when the draws found none.  On a large
@@ -1169,14 +1164,14 @@ static int wander_pick(const struct ai *ai, const struct ai_view *v, int here)
 	 * the next when a draw was a wall */
 	struct rng ahead = *v->rng;
 	for (int t = 0; t < WANDER_TRIES; t++) {
-		int nx = x + rng_range(&ahead, -WANDER_RANGE, WANDER_RANGE);
-		int ny = y + rng_range(&ahead, -WANDER_RANGE, WANDER_RANGE);
+		int nx = x + ai_wander_draw(&ahead);
+		int ny = y + ai_wander_draw(&ahead);
 		if (grid_in_bounds(v->grid, nx, ny))
 			__builtin_prefetch(&v->grid->cost[grid_index(v->grid, nx, ny)]);
 	}
 	for (int t = 0; t < WANDER_TRIES; t++) {
-		int nx = x + rng_range(v->rng, -WANDER_RANGE, WANDER_RANGE);
-		int ny = y + rng_range(v->rng, -WANDER_RANGE, WANDER_RANGE);
+		int nx = x + ai_wander_draw(v->rng);
+		int ny = y + ai_wander_draw(v->rng);
 		if (!grid_in_bounds(v->grid, nx, ny))
 			continue;
 		int c = grid_index(v->grid, nx, ny);
@@ -1231,7 +1226,7 @@ static void wander_walk(const struct ai_view *v, struct mind *mi, int here, int 
 			for (int i = 0; i < dirs; i++) {
 				if (i < 4 ? !open[i] : !k[dx[i] + dy[i] * w] || !open[dx[i] < 0 ? 1 : 2] || !open[dy[i] < 0 ? 0 : 3])
 					continue;
-				double d = grid_heuristic_xy(g, x + dx[i], y + dy[i], gx, gy);
+				double d = grid_square_heuristic(g->topo, x + dx[i] - gx, y + dy[i] - gy);
 				if (d < h) {
 					h = d;
 					to = c + dx[i] + dy[i] * w;

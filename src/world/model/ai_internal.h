@@ -24,6 +24,26 @@ int ai_player_cell(const struct ai_view *v);
 /* The movement rule of the game: adjacent, passable, no corner cutting. */
 bool ai_can_step(const struct grid *g, int from, int to);
 
+/* How far (cells, each way) a wanderer's next goal may lie, and how many
+ * cells it draws before it gives up for this turn: a goal near it keeps
+ * each plan a short search, however large the level. */
+#define WANDER_RANGE 12
+#define WANDER_TRIES 8
+
+/* rng_range(r, -WANDER_RANGE, WANDER_RANGE): the same draws of the stream
+ * and the same value (test_ai checks), with the span known here, so its
+ * two 64-bit divisions by a span known only at run time are a multiply
+ * each (16 draws a wanderer's goal on a large level, two of them). */
+static inline int ai_wander_draw(struct rng *r)
+{
+	const uint64_t span = 2 * WANDER_RANGE + 1, range = 1ULL << 53, limit = range - range % span;
+	uint64_t v;
+	do
+		v = rng_next(r) >> 11;
+	while (v >= limit);
+	return -WANDER_RANGE + (int)(v % span);
+}
+
 /* Whether monster m sees the player (its sight knob, line of sight). */
 bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m);
 
