@@ -126,19 +126,26 @@ static bool shareable_in(const struct ai *ai, const struct monster_kind *k)
  * monsters stand on, the player's view adds nothing to it (the wall rule
  * adds only opaque cells), so the player sees m exactly when m, with the
  * same radius, sees the player. */
+/* Whether the player stands in the box of m's sight (fov_line_of_sight's
+ * own first test): outside it, m does not see the player. */
+static inline bool in_sight_box(const struct ai_view *v, const struct monster *m)
+{
+	int r = m->kind->sight;
+	if (r <= 0)
+		return false;
+	const int rows = grid_is_diamond(v->grid->topo) ? 2 * r : r;
+	return abs(v->player_x - m->x) <= r + 1 && abs(v->player_y - m->y) <= rows;
+}
+
 bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m)
 {
 	if (ai->all_hunt)
 		return true;
-	int r = m->kind->sight;
-	if (r <= 0)
+	/* the box test first, here: a call fewer for nearly every awake
+	 * monster of a large level, twice a turn */
+	if (!in_sight_box(v, m))
 		return false;
-	/* fov_line_of_sight's own box test first, here: a call fewer for
-	 * nearly every awake monster of a large level, twice a turn */
-	const int rows = grid_is_diamond(v->grid->topo) ? 2 * r : r;
-	if (abs(v->player_x - m->x) > r + 1 || abs(v->player_y - m->y) > rows)
-		return false;
-	return fov_line_of_sight(v->grid, v->opaque, m->x, m->y, v->player_x, v->player_y, r);
+	return fov_line_of_sight(v->grid, v->opaque, m->x, m->y, v->player_x, v->player_y, m->kind->sight);
 }
 
 /* ---- lifecycle ---------------------------------------------------------- */
@@ -1365,6 +1372,34 @@ static inline __attribute__((always_inline)) void decide(struct ai *ai, const st
 	}
 	mi->route_pos++; /* the rules carry the step out before the next decision */
 	put(d, AI_STEP, next);
+}
+
+bool ai_idles(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
+{
+	const struct monster *m = &v->monsters[self];
+	const struct monster_kind *k = m->kind;
+	if (ai->all_hunt)
+		return false;
+	if (mi->asleep) {
+		/* perceive: asleep and not woken, it sees nothing; decide waits */
+		if (grid_step_distance_xy(v->grid, m->x, m->y, v->player_x, v->player_y) <= 1)
+			return false;
+		mi->sighted = mi->saw_player = false;
+	} else {
+		/* perceive sees nothing (outside the box) and hunted nothing;
+		 * not fleeing (neither sees nor hunts); the chase mind (no mind
+		 * of its own) leaves it to idle, which waits: not a wanderer,
+		 * or one with no goal whose turn to draw one this is not (the
+		 * same at its second action of the turn) */
+		if (mi->hunting || k->behaviour != MIND_CHASE || in_sight_box(v, m) ||
+		    (k->wander && !(mi->wander < 0 && ai_wander_waits(ai, v->turn, self))))
+			return false;
+		mi->sighted = mi->saw_player = false;
+		mi->fleeing = false;
+	}
+	ai->plan_cell = -1;
+	ai->push_n = 0;
+	return true;
 }
 
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)

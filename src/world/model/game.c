@@ -1299,8 +1299,8 @@ static void monsters_arrive(struct game *g)
  * takes a function that only prefetches for a pure one and drops the
  * calls (path.c's prefetch_around is inlined for the same reason).
  */
-#define PREFETCH_ROUTE 8
-#define PREFETCH_ROWS 4
+#define PREFETCH_ROUTE 16
+#define PREFETCH_ROWS 8
 
 /* A wanderer that hunts nothing, has no goal and waits this turn for its
  * turn to draw one (ai_wander_waits): 7 in 8 of the 13,000 such bats a
@@ -1403,6 +1403,17 @@ static void run_monsters(struct game *g)
 				prefetch_route(g, i + PREFETCH_ROUTE);
 			if (i + PREFETCH_ROWS < g->n_monsters)
 				prefetch_rows(g, i + PREFETCH_ROWS);
+			/* a monster whose every action this turn is a wait that
+			 * changes nothing but its perception (ai_idles; not when a
+			 * tool watches each decision): the waits without a decision
+			 * each, most of 67,000 monsters a turn on 4096x4096 */
+			if (m->alive && m->energy >= 100 && !g->on_monster_act && ai_idles(&g->ai, &v, i, &m->mind)) {
+				do
+					m->energy -= 100;
+				while (m->energy >= 100);
+				CHECK(monster_sound(g, i));
+				continue;
+			}
 			while (m->alive && m->energy >= 100 && !g->over) {
 				bool knew = m->mind.hunting || m->mind.tracking, tracked = m->mind.tracking;
 				struct ai_decision d;
