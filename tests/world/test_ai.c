@@ -24,6 +24,7 @@
 #include "ai.h"
 #include "ai_internal.h"
 #include "fov.h"
+#include "gen.h"
 #include "game_internal.h"
 #include "level.h"
 #include "path.h"
@@ -1299,6 +1300,65 @@ static void test_wander_draw_is_rng_range(void **state)
 	}
 }
 
+/* Counts the decisions a tool watches (game.on_monster_act): with the
+ * hook set the turn loop asks ai_decide for every action, ai_idles none. */
+static void count_decision(void *ud, const struct game *g, int monster, struct ai_decision d)
+{
+	(void)g;
+	(void)monster;
+	long *n = ud;
+	n[0]++;
+	n[1] += d.act == AI_WAIT;
+}
+
+/* ai_idles changes nothing in play: a game whose every action is asked
+ * of ai_decide (a watched one) and the same game played with ai_idles
+ * hash the same after every key, on a generated level large enough for
+ * the large-level rules (the wanderers' turns to draw a goal) and on a
+ * small one, the real bestiary's sleepers, chasers and wanderers. */
+static void test_idles_change_nothing(void **state)
+{
+	(void)state;
+	struct bestiary b;
+	struct diag_list diags = { 0 };
+	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &diags));
+	diag_list_fini(&diags);
+	static const enum grid_dir keys[] = { GRID_W, GRID_W, GRID_E, GRID_E, GRID_N, GRID_S };
+	const int sides[2][2] = { { 400, 300 }, { 80, 40 } };
+	for (int s = 0; s < 2; s++) {
+		struct gen_params p = { .topo = GRID_SQUARE8, .w = sides[s][0], .h = sides[s][1], .depth = 6,
+					.seed = 5 + (uint64_t)s, .style = GEN_STYLE_MIXED, .bestiary = &b };
+		struct gen_result r;
+		char err[200];
+		assert_true(gen_level(&p, &r, err, sizeof err));
+		const struct level *levels[1] = { r.level };
+		struct game *watched = game_create(levels, 1, &b, 3), *plain = game_create(levels, 1, &b, 3);
+		assert_non_null(watched);
+		assert_non_null(plain);
+		if (s == 0)
+			assert_true(watched->ai.share_need > AI_SHARE_MIN && watched->n_monsters > 100);
+		long seen[2] = { 0, 0 };
+		watched->on_monster_act = count_decision;
+		watched->on_monster_act_ud = seen;
+		watched->player.hp = plain->player.hp = 1000000;
+		watched->player.max_hp = plain->player.max_hp = 1000000;
+		for (int k = 0; k < 96 && !watched->over; k++) {
+			enum act_result a = act_move(watched, keys[k % 6]), b2 = act_move(plain, keys[k % 6]);
+			if (a != RESULT_ACTED) {
+				a = act_wait(watched);
+				b2 = act_wait(plain);
+			}
+			assert_int_equal(a, b2);
+			assert_true(game_hash(watched) == game_hash(plain));
+		}
+		print_message("idles: %ld decisions, %ld waits\n", seen[0], seen[1]);
+		assert_true(seen[1] > (s == 0 ? 1000 : 50)); /* many waits, each decided in the watched game */
+		game_destroy(watched);
+		game_destroy(plain);
+		gen_result_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1324,6 +1384,7 @@ int main(void)
 		cmocka_unit_test(test_regions_labelled_when_first_read),
 		cmocka_unit_test(test_can_step_is_the_neighbours),
 		cmocka_unit_test(test_wander_draw_is_rng_range),
+		cmocka_unit_test(test_idles_change_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
