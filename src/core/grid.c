@@ -388,7 +388,7 @@ int grid_step_distance(const struct grid *g, int a, int b)
 	return grid_step_distance_xy(g, grid_x(g, a), grid_y(g, a), grid_x(g, b), grid_y(g, b));
 }
 
-int grid_step_distance_xy(const struct grid *g, int ax, int ay, int bx, int by)
+int grid_step_distance_other(const struct grid *g, int ax, int ay, int bx, int by)
 {
 	int dx = iabs(ax - bx), dy = iabs(ay - by);
 	if (g->topo == GRID_SQUARE8)

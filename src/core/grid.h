@@ -262,7 +262,18 @@ static inline double grid_square_heuristic(enum grid_topology t, int dx, int dy)
  * spares: the divisions that take a cell apart, four a call; the game's
  * turn measures 67,000 monsters' distances on a 4096x4096 level). */
 double grid_heuristic_xy(const struct grid *g, int ax, int ay, int bx, int by);
-int grid_step_distance_xy(const struct grid *g, int ax, int ay, int bx, int by);
+int grid_step_distance_other(const struct grid *g, int ax, int ay, int bx, int by);
+/* (inline: square8's Chebyshev distance without a call, the others' in
+ * grid.c) */
+static inline int grid_step_distance_xy(const struct grid *g, int ax, int ay, int bx, int by)
+{
+	if (g->topo != GRID_SQUARE8)
+		return grid_step_distance_other(g, ax, ay, bx, by);
+	int dx = ax - bx, dy = ay - by;
+	dx = dx < 0 ? -dx : dx;
+	dy = dy < 0 ? -dy : dy;
+	return dx > dy ? dx : dy;
+}
 
 /* Screen layout (DESIGN section 2): square cell (x, y) is text column x;
  * hex and diamond cell (x, y) is text column 2x + (y & 1), the doubled

@@ -107,7 +107,7 @@ bool ai_can_step(const struct grid *g, int from, int to)
  * scale rules below apply (docs/ai.md, "Scale"). */
 static bool large_level(const struct ai *ai)
 {
-	return ai->share_need > AI_SHARE_MIN;
+	return ai_large_level(ai);
 }
 
 /*
@@ -126,24 +126,13 @@ static bool shareable_in(const struct ai *ai, const struct monster_kind *k)
  * monsters stand on, the player's view adds nothing to it (the wall rule
  * adds only opaque cells), so the player sees m exactly when m, with the
  * same radius, sees the player. */
-/* Whether the player stands in the box of m's sight (fov_line_of_sight's
- * own first test): outside it, m does not see the player. */
-static inline bool in_sight_box(const struct ai_view *v, const struct monster *m)
-{
-	int r = m->kind->sight;
-	if (r <= 0)
-		return false;
-	const int rows = grid_is_diamond(v->grid->topo) ? 2 * r : r;
-	return abs(v->player_x - m->x) <= r + 1 && abs(v->player_y - m->y) <= rows;
-}
-
 bool ai_sees_player(const struct ai *ai, const struct ai_view *v, const struct monster *m)
 {
 	if (ai->all_hunt)
 		return true;
 	/* the box test first, here: a call fewer for nearly every awake
 	 * monster of a large level, twice a turn */
-	if (!in_sight_box(v, m))
+	if (!ai_sight_box(v, m))
 		return false;
 	return fov_line_of_sight(v->grid, v->opaque, m->x, m->y, v->player_x, v->player_y, m->kind->sight);
 }
@@ -469,7 +458,7 @@ void ai_turn_open(struct ai *ai, const struct ai_view *v)
 	ai->count_need = ai->share_need > AI_SHARE_MIN ? ai->share_need : AI_SHARE_MIN;
 }
 
-void ai_turn_count(struct ai *ai, const struct ai_view *v, int self)
+void ai_turn_count_near(struct ai *ai, const struct ai_view *v, int self)
 {
 	/* the count stops where either candidate reaches the need */
 	if (!ai->counting)
@@ -1291,10 +1280,6 @@ static int wander_next(struct ai *ai, const struct ai_view *v, const struct mons
 	return next;
 }
 
-bool ai_wander_waits(const struct ai *ai, int turn, int self)
-{
-	return large_level(ai) && ((long)turn + (long)self) % AI_WANDER_EVERY != 0;
-}
 
 /* A monster that hunts nothing: a wanderer walks to a random cell near
  * it, then to another; any other waits where it is. */
@@ -1372,34 +1357,6 @@ static inline __attribute__((always_inline)) void decide(struct ai *ai, const st
 	}
 	mi->route_pos++; /* the rules carry the step out before the next decision */
 	put(d, AI_STEP, next);
-}
-
-bool ai_idles(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
-{
-	const struct monster *m = &v->monsters[self];
-	const struct monster_kind *k = m->kind;
-	if (ai->all_hunt)
-		return false;
-	if (mi->asleep) {
-		/* perceive: asleep and not woken, it sees nothing; decide waits */
-		if (grid_step_distance_xy(v->grid, m->x, m->y, v->player_x, v->player_y) <= 1)
-			return false;
-		mi->sighted = mi->saw_player = false;
-	} else {
-		/* perceive sees nothing (outside the box) and hunted nothing;
-		 * not fleeing (neither sees nor hunts); the chase mind (no mind
-		 * of its own) leaves it to idle, which waits: not a wanderer,
-		 * or one with no goal whose turn to draw one this is not (the
-		 * same at its second action of the turn) */
-		if (mi->hunting || k->behaviour != MIND_CHASE || in_sight_box(v, m) ||
-		    (k->wander && !(mi->wander < 0 && ai_wander_waits(ai, v->turn, self))))
-			return false;
-		mi->sighted = mi->saw_player = false;
-		mi->fleeing = false;
-	}
-	ai->plan_cell = -1;
-	ai->push_n = 0;
-	return true;
 }
 
 struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)

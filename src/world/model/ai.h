@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "bestiary.h"
 #include "flood.h"
@@ -312,14 +313,11 @@ void ai_turn_begin(struct ai *ai, const struct ai_view *v);
  * AI call between them.  One pass over 67,000 monsters fewer a turn on
  * a 4096x4096 level. */
 void ai_turn_open(struct ai *ai, const struct ai_view *v);
-void ai_turn_count(struct ai *ai, const struct ai_view *v, int self);
+static inline void ai_turn_count(struct ai *ai, const struct ai_view *v, int self);
 void ai_turn_close(struct ai *ai);
+/* ai_turn_count's part for a monster its inline test does not pass by */
+void ai_turn_count_near(struct ai *ai, const struct ai_view *v, int self);
 
-/* Whether a wanderer with no goal, monster number `self`, waits on game
- * turn `turn` without drawing one (a large level's rule, idle in ai.c):
- * then its decision reads no map row and no route, and the turn loop asks
- * no memory for it (game.c, run_monsters' prefetches). */
-bool ai_wander_waits(const struct ai *ai, int turn, int self);
 
 /*
  * One action of monster v->monsters[self] (alive, with energy to act):
@@ -339,7 +337,7 @@ struct ai_decision ai_decide(struct ai *ai, const struct ai_view *v, int self, s
  * carries out the waits without asking ai_decide.  False: ask it.  Most
  * of a 4096x4096 level's 67,000 monsters each turn; no effect on play.
  */
-bool ai_idles(struct ai *ai, const struct ai_view *v, int self, struct mind *mind);
+static inline bool ai_idles(struct ai *ai, const struct ai_view *v, int self, struct mind *mind);
 
 /* The same decision, written to *d (the turn loop's call).  A decision
  * returned in registers was built on the stack and read back whole, a
@@ -371,6 +369,77 @@ static inline int ai_planned(const struct ai *ai)
 static inline void ai_cell_held(struct ai *ai, int cell, bool held)
 {
 	ai->crowd[cell] = held ? (uint16_t)ai->crowd_value : 0;
+}
+
+
+/* ---- inline: what the turn loop asks of every monster -------------------- */
+
+/* Whether the level is large: more than AI_SHARE_MIN x AI_SHARE_CELLS open
+ * cells (ai_level_init), where floods are kept while the goal moves and the
+ * scale rules apply (docs/ai.md, "Scale"). */
+static inline bool ai_large_level(const struct ai *ai)
+{
+	return ai->share_need > AI_SHARE_MIN;
+}
+
+/* Whether a wanderer with no goal, monster number `self`, waits on game
+ * turn `turn` without drawing one (a large level's rule, idle in ai.c):
+ * then its decision reads no map row and no route, and the turn loop asks
+ * no memory for it (game.c, run_monsters' prefetches). */
+static inline bool ai_wander_waits(const struct ai *ai, int turn, int self)
+{
+	return ai_large_level(ai) && ((long)turn + (long)self) % AI_WANDER_EVERY != 0;
+}
+
+/* Whether the player stands in the box of m's sight (fov_line_of_sight's
+ * own first test): outside it, m does not see the player. */
+static inline bool ai_sight_box(const struct ai_view *v, const struct monster *m)
+{
+	int r = m->kind->sight;
+	if (r <= 0)
+		return false;
+	const int rows = grid_is_diamond(v->grid->topo) ? 2 * r : r;
+	return abs(v->player_x - m->x) <= r + 1 && abs(v->player_y - m->y) <= rows;
+}
+
+static inline void ai_turn_count(struct ai *ai, const struct ai_view *v, int self)
+{
+	/* a monster that may share no flood (shared_goal in ai.c: dead,
+	 * fleeing, asleep, or hunting nothing and not seeing the player)
+	 * counts for nothing: most of them, without a call */
+	const struct monster *m = &v->monsters[self];
+	if (!ai->counting || !m->alive || m->mind.fleeing ||
+	    (!ai->all_hunt && (m->mind.asleep || (!m->mind.hunting && !ai_sight_box(v, m)))))
+		return;
+	ai_turn_count_near(ai, v, self);
+}
+
+static inline bool ai_idles(struct ai *ai, const struct ai_view *v, int self, struct mind *mi)
+{
+	const struct monster *m = &v->monsters[self];
+	const struct monster_kind *k = m->kind;
+	if (ai->all_hunt)
+		return false;
+	if (mi->asleep) {
+		/* perceive: asleep and not woken, it sees nothing; decide waits */
+		if (grid_step_distance_xy(v->grid, m->x, m->y, v->player_x, v->player_y) <= 1)
+			return false;
+		mi->sighted = mi->saw_player = false;
+	} else {
+		/* perceive sees nothing (outside the box) and hunted nothing;
+		 * not fleeing (neither sees nor hunts); the chase mind (no mind
+		 * of its own) leaves it to idle, which waits: not a wanderer,
+		 * or one with no goal whose turn to draw one this is not (the
+		 * same at its second action of the turn) */
+		if (mi->hunting || k->behaviour != MIND_CHASE || ai_sight_box(v, m) ||
+		    (k->wander && !(mi->wander < 0 && ai_wander_waits(ai, v->turn, self))))
+			return false;
+		mi->sighted = mi->saw_player = false;
+		mi->fleeing = false;
+	}
+	ai->plan_cell = -1;
+	ai->push_n = 0;
+	return true;
 }
 
 #endif
