@@ -5,13 +5,19 @@
  * where a search had to settle the whole start region to learn it.
  *
  * Each passable cell holds an id of a union-find over ids; the cells of a
- * region hold ids of one set.  A full labelling is a scan in cell order
- * that joins each cell to its earlier neighbours (a union-find over cell
- * indices held in the label array itself, every link to the smaller
- * index; on square and hex maps a row's runs of open cells at once,
- * scan_runs), then a second scan that gives each root a dense id (a cell's
- * parent is earlier, so it already holds its root's id).  No queue, no
- * memory beyond the labels and the sets.
+ * region hold ids of one set.  A full labelling on square and hex maps
+ * works on runs (a row's stretches of open cells, each within one region
+ * since row neighbours are joined): the first pass finds each row's runs
+ * from a bit per cell (its cost bytes read eight at a time) and unites
+ * each run with the runs of the row above that touch it, in a union-find
+ * over run numbers; the second finds the runs again, gives each set a
+ * dense id in the order of its first cell and writes each run's cells and
+ * each gap's, eight at a time.  So the work per cell is a bit and a store,
+ * and the branches are per run (join_runs, number_runs).  Diamond maps,
+ * whose rows have no steps within them, keep a scan in cell order that
+ * joins each cell to its earlier neighbours (a union-find over cell
+ * indices held in the label array itself).  The memory beyond the labels
+ * and the sets: two rows' runs.
  *
  * Changes: an opening cell unites the sets of its neighbours (by size).
  * A closing cell leaves its region whole when the passable cells around
@@ -105,6 +111,22 @@ static bool reserve(struct region *r, int32_t need)
 	return true;
 }
 
+/* Room for `need` links in parent[] alone (region_label's runs). */
+static bool reserve_parent(struct region *r, int32_t need)
+{
+	if (need <= r->cap)
+		return true;
+	int32_t cap = r->cap > 0 ? r->cap : 64;
+	while (cap < need)
+		cap = cap > INT32_MAX / 2 ? INT32_MAX : cap * 2;
+	int32_t *p = realloc(r->parent, (size_t)cap * sizeof *p);
+	if (!p)
+		return false;
+	r->parent = p;
+	r->cap = cap;
+	return true;
+}
+
 /* The scan's union-find over cell indices, in the label array: a root
  * holds its own index, and every link goes to a smaller index. */
 static int32_t cell_root(int32_t *lab, int32_t c)
@@ -118,12 +140,10 @@ static int32_t cell_root(int32_t *lab, int32_t c)
 
 /*
  * Square and hex maps join a cell to its row neighbours, so a row's open
- * cells come in runs that are each within one set: the scan links a run's
- * cells to its first cell and unites that with each run of the row above
- * that touches it (the above cells within [x0 + lo, x1 + hi], lo and hi
- * the least and largest dx of the steps up, per row parity).  One union a
- * pair of touching runs rather than one a neighbour: a map mostly open (a
- * memory of unseen cells) costs little more than writing the labels.
+ * cells come in runs that are each within one region.  A run [a, e) of
+ * row y touches the cells of row y - 1 within [a + lo, e - 1 + hi], lo and
+ * hi the least and largest dx of the steps up at the row's parity (square
+ * without corner cutting 0 and 0, with it -1 and 1; hex by parity).
  * Diamond maps have no row steps (except corner steps with corner
  * cutting, which reach two rows up) and keep the cell scan.
  */
@@ -145,43 +165,216 @@ static bool runs_apply(const struct region *r, int lo[2], int hi[2])
 	return true;
 }
 
-static void scan_runs(struct region *r, const int lo[2], const int hi[2])
+/*
+ * A row's runs are found from a bit per cell: its cost bytes eight at a
+ * time as one word, each non-zero byte flagged by its top bit (the low
+ * seven bits plus 0x7f carry into the top bit for any non-zero byte and
+ * never into the next byte), the eight flags gathered into a byte by one
+ * multiplication (flag k, at bit 8k + 7, lands at bit 56 + k).
+ */
+#define LOW7 0x7f7f7f7f7f7f7f7fULL
+#define TOPS 0x8080808080808080ULL
+#define GATHER 0x0102040810204080ULL
+
+static inline uint64_t open_byte(const uint8_t *p)
 {
-	const uint8_t *cost = r->cost;
-	int32_t *lab = r->label;
-	const int w = r->w;
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return (((((v & LOW7) + LOW7) | v) & TOPS) >> 7) * GATHER >> 56;
+}
+
+/* bits[x / 64] bit x % 64: whether cell row + x (of the n-cell array) is
+ * passable, for x < w; the bits past w are clear. */
+static void row_bits(const uint8_t *cost, int n, int row, int w, uint64_t *bits)
+{
+	const int words = (w + 63) / 64;
+	for (int i = 0; i < words; i++) {
+		uint64_t word = 0;
+		for (int k = 0; k < 8; k++) {
+			const int c = row + 64 * i + 8 * k;
+			uint64_t byte = 0;
+			if (c <= n - 8) {
+				byte = open_byte(cost + c);
+			} else {
+				for (int b = 0; b < 8 && c + b < n; b++)
+					byte |= (uint64_t)(cost[c + b] != 0) << b;
+			}
+			word |= byte << (8 * k);
+		}
+		bits[i] = word;
+	}
+	if (w % 64)
+		bits[words - 1] &= (1ULL << (w % 64)) - 1;
+}
+
+/* out[k...] = base + the position of each set bit of `bits`, in order;
+ * returns k plus their number.  Writes one entry past them. */
+static inline int put_bits(int *out, int k, uint64_t bits, int base)
+{
+	/* most words hold few: four written whatever, counted only if set */
+	for (int t = 0; t < 4; t++) {
+		out[k] = base + __builtin_ctzll(bits | 1ULL << 63);
+		k += bits != 0;
+		bits &= bits - 1;
+	}
+	while (bits) {
+		out[k++] = base + __builtin_ctzll(bits);
+		bits &= bits - 1;
+	}
+	return k;
+}
+
+/* The row's runs from its bits: run i is cells [sa[i], se[i]) of the row.
+ * sa and se need room for w / 2 + 2.  Returns how many there are. */
+static int row_runs(const uint64_t *bits, int w, int *sa, int *se)
+{
+	const int words = (w + 63) / 64;
+	int ns = 0, ne = 0;
+	uint64_t carry = 0; /* bit 0: the cell before the word is open */
+	for (int i = 0; i < words; i++) {
+		const uint64_t b = bits[i], before = b << 1 | carry;
+		carry = b >> 63;
+		ns = put_bits(sa, ns, b & ~before, 64 * i);
+		ne = put_bits(se, ne, ~b & before, 64 * i);
+	}
+	if (ne < ns)
+		se[ne] = w; /* a run to the row's end, w a multiple of 64 */
+	return ns;
+}
+
+/* The room row_runs needs in each of its arrays, and the words of bits. */
+static int run_room(int w) { return w / 2 + 2; }
+static int bit_words(int w) { return (w + 63) / 64; }
+
+/* The union-find over runs: find with path halving. */
+static int32_t run_root(int32_t *parent, int32_t k)
+{
+	while (parent[k] != k) {
+		parent[k] = parent[parent[k]];
+		k = parent[k];
+	}
+	return k;
+}
+
+/*
+ * The first pass: the runs numbered in cell order, each a set of a
+ * union-find over run numbers in r->parent (every link to a smaller
+ * number, so a set's root is its first run), united with the runs of the
+ * row above that touch it.  `span` is scratch: four arrays of run_room(w)
+ * (this row's runs and the row above's) and bit_words(w) words.  Nothing
+ * of the labels is written.  Returns the number of runs, -1 on no memory
+ * (with `count` r->parent and r->size grow together, else parent alone).
+ */
+static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], int *span, bool count)
+{
+	const int w = r->w, room = run_room(w);
+	int32_t runs = 0, above = 0; /* runs so far; the first run of the row above */
+	int *ua = span, *ue = span + room, *ca = span + 2 * room, *ce = span + 3 * room;
+	uint64_t *bits = (uint64_t *)(span + 4 * room);
+	int na = 0; /* runs in the row above */
 	for (int y = 0; y < r->h; y++) {
-		const int row = y * w;
-		for (int x = 0; x < w;) {
-			if (!cost[row + x]) {
-				lab[row + x++] = -1;
-				continue;
-			}
-			const int s = row + x, x0 = x;
-			while (x < w && cost[row + x]) {
-				lab[row + x] = s;
-				x++;
-			}
-			if (y == 0)
-				continue;
-			/* the runs above that touch [x0, x - 1] */
-			const int par = y & 1, up = row - w;
-			int a = x0 + lo[par], b = x - 1 + hi[par];
-			a = a < 0 ? 0 : a;
-			b = b >= w ? w - 1 : b;
-			for (int k = a; k <= b; k++) {
-				if (!cost[up + k] || (k > a && cost[up + k - 1]))
-					continue; /* closed, or the run seen at k - 1 */
-				int32_t ra = cell_root(lab, s), rb = cell_root(lab, up + k);
-				if (ra != rb) {
-					if (ra < rb)
-						lab[rb] = ra;
-					else
-						lab[ra] = rb;
+		const int par = y & 1;
+		if (r->cap - runs < room && !(count ? reserve(r, runs + room) : reserve_parent(r, runs + room)))
+			return -1;
+		int32_t *parent = r->parent;
+		row_bits(r->cost, r->n, y * w, w, bits);
+		const int nc = row_runs(bits, w, ca, ce);
+		for (int i = 0, j = 0; i < nc; i++) {
+			const int32_t k = runs + i;
+			int32_t rs = k; /* the root of k's set */
+			parent[k] = k;
+			/* the runs above that touch cells [a, b] of the row above */
+			const int a = ca[i] + lo[par], b = ce[i] - 1 + hi[par];
+			while (j < na && ue[j] <= a)
+				j++;
+			for (int u = j; u < na && ua[u] <= b; u++) {
+				const int32_t rb = run_root(parent, above + u);
+				if (rb < rs) {
+					parent[rs] = rb;
+					rs = rb;
+				} else if (rb > rs) {
+					parent[rb] = rs;
 				}
 			}
 		}
+		int *t = ua;
+		ua = ca;
+		ca = t;
+		t = ue;
+		ue = ce;
+		ce = t;
+		na = nc;
+		above = runs;
+		runs += nc;
 	}
+	return runs;
+}
+
+/*
+ * Cells [p, p + len) get v, written eight at a time: the last eight may
+ * pass the end by up to seven cells, which the caller writes next; within
+ * the last `room` cells of the array the writes stop at the end.
+ */
+static inline void fill_cells(int32_t *p, int len, long room, int32_t v)
+{
+	if (len + 7 <= room) {
+		const int32_t eight[8] = { v, v, v, v, v, v, v, v };
+		for (int i = 0; i < len; i += 8)
+			memcpy(p + i, eight, sizeof eight);
+	} else {
+		for (int i = 0; i < len; i++)
+			p[i] = v;
+	}
+}
+
+/*
+ * The second pass, in cell order, the runs found again from the costs:
+ * each run's cells get its set's dense id and the blocked cells -1, a row
+ * from its first cell to its last (a fill past a run's or a gap's end is
+ * written over next).  A run's link of the first pass goes to itself (a
+ * root: the next id, so the ids go in the order of each region's first
+ * cell) or to an earlier run, which already holds its root's id, coded
+ * -2 - id.  With `count`, r's sets are made afresh (in the room the runs'
+ * union-find used), one a region, with their sizes.  Returns the number
+ * of ids.
+ */
+static int32_t number_runs(struct region *r, int *span, bool count)
+{
+	int32_t *lab = r->label, *parent = r->parent;
+	const int w = r->w, n = r->n, room = run_room(w);
+	int *sa = span, *se = span + room;
+	uint64_t *bits = (uint64_t *)(span + 4 * room);
+	int32_t ids = 0, k = 0;
+	for (int row = 0; row < n; row += w) {
+		row_bits(r->cost, n, row, w, bits);
+		const int nr = row_runs(bits, w, sa, se);
+		int x = 0;
+		for (int i = 0; i < nr; i++, k++) {
+			fill_cells(lab + row + x, sa[i] - x, (long)n - row - x, -1);
+			const int32_t p = parent[k];
+			int32_t id;
+			if (p == k) {
+				id = ids++;
+				if (count)
+					r->size[id] = 0;
+			} else {
+				id = -2 - parent[p];
+			}
+			parent[k] = -2 - id;
+			fill_cells(lab + row + sa[i], se[i] - sa[i], (long)n - row - sa[i], id);
+			if (count)
+				r->size[id] += se[i] - sa[i];
+			x = se[i];
+		}
+		fill_cells(lab + row + x, w - x, (long)n - row - x, -1);
+	}
+	if (count)
+		for (int32_t i = 0; i < ids; i++)
+			parent[i] = i;
+	return ids;
 }
 
 /* Any grid: each cell joined to its earlier neighbours one by one. */
@@ -211,18 +404,15 @@ static void scan_cells(struct region *r)
 		}
 }
 
-/* The scan (runs where the map allows), then dense ids, coded -2 - id: a
- * cell's parent is an earlier cell and already holds its root's code.  A
- * root is its set's first cell, so the ids go in the order of each
- * region's first cell.  Returns the number of ids. */
-static int32_t scan_coded(struct region *r)
+/* Diamond maps: the cell scan, then dense ids, coded -2 - id: a cell's
+ * parent is an earlier cell and already holds its root's code.  A root is
+ * its set's first cell, so the ids go in the order of each region's first
+ * cell.  With `count`, r's sets are made afresh with their sizes.  Returns
+ * the number of ids, -1 on no memory. */
+static int32_t number_cells(struct region *r, bool count)
 {
 	int32_t *lab = r->label;
-	int lo[2], hi[2];
-	if (runs_apply(r, lo, hi))
-		scan_runs(r, lo, hi);
-	else
-		scan_cells(r);
+	scan_cells(r);
 	int32_t ids = 0;
 	for (int c = 0; c < r->n; c++) {
 		const int32_t p = lab[c];
@@ -230,38 +420,60 @@ static int32_t scan_coded(struct region *r)
 			continue;
 		lab[c] = p == c ? -2 - ids++ : lab[p];
 	}
+	if (count) {
+		if (!reserve(r, ids > 0 ? ids : 1))
+			return -1;
+		for (int32_t i = 0; i < ids; i++) {
+			r->parent[i] = i;
+			r->size[i] = 0;
+		}
+	}
+	for (int c = 0; c < r->n; c++)
+		if (lab[c] <= -2) {
+			lab[c] = -2 - lab[c];
+			if (count)
+				r->size[lab[c]]++;
+		}
 	return ids;
 }
 
+/* Every cell labelled: runs where the map allows, else (and when the
+ * runs find no memory) the cell scan.  -1 on no memory. */
+static int32_t label_all(struct region *r, bool count)
+{
+	int lo[2], hi[2];
+	if (runs_apply(r, lo, hi)) {
+		/* four run arrays, then the bits (an even number of ints before them) */
+		const size_t ints = 4 * (size_t)run_room(r->w) + 2 * (size_t)bit_words(r->w);
+		int *span = malloc(ints * sizeof *span);
+		const int32_t runs = span ? join_runs(r, lo, hi, span, count) : -1;
+		const int32_t ids = runs >= 0 ? number_runs(r, span, count) : -1;
+		free(span);
+		if (ids >= 0)
+			return ids;
+	}
+	return number_cells(r, count);
+}
+
+/* The labels alone, into `out`: the runs' union-find in scratch memory
+ * freed on return; with none to be had, the cell scan in `out` itself. */
 int32_t region_label(const struct grid *g, const uint8_t *cost, bool corner_cutting, int32_t *out)
 {
 	struct region r = { .g = g, .cost = cost, .cc = corner_cutting, .w = g->w, .h = g->h, .n = g->w * g->h,
 			     .conn = conn_rows(g->topo, corner_cutting), .label = out };
-	const int32_t ids = scan_coded(&r);
-	for (int c = 0; c < r.n; c++)
-		if (out[c] <= -2)
-			out[c] = -2 - out[c];
+	const int32_t ids = label_all(&r, false);
+	free(r.parent);
 	return ids;
 }
 
 bool region_rebuild(struct region *r)
 {
-	int32_t *lab = r->label;
 	r->rebuilds++;
-	const int32_t ids = scan_coded(r);
-	if (!reserve(r, ids > 0 ? ids : 1)) {
+	const int32_t ids = label_all(r, true);
+	if (ids < 0) {
 		r->stale = true;
 		return false;
 	}
-	for (int32_t i = 0; i < ids; i++) {
-		r->parent[i] = i;
-		r->size[i] = 0;
-	}
-	for (int c = 0; c < r->n; c++)
-		if (lab[c] <= -2) {
-			lab[c] = -2 - lab[c];
-			r->size[lab[c]]++;
-		}
 	r->ids = ids;
 	r->regions = ids;
 	r->stale = false;
