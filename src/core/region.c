@@ -313,21 +313,18 @@ static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], int
 	return runs;
 }
 
-/*
- * Cells [p, p + len) get v, written eight at a time: the last eight may
- * pass the end by up to seven cells, which the caller writes next; within
- * the last `room` cells of the array the writes stop at the end.
- */
-static inline void fill_cells(int32_t *p, int len, long room, int32_t v)
+/* Cells [p, p + len) get v, sixteen at a time and at least sixteen (most
+ * runs and gaps are shorter: no branch for them): the writes may pass the
+ * end by up to sixteen cells, which the caller writes next or has room
+ * for. */
+#define FILL_OVER 16
+static inline void fill_cells(int32_t *p, int len, int32_t v)
 {
-	if (len + 7 <= room) {
-		const int32_t eight[8] = { v, v, v, v, v, v, v, v };
-		for (int i = 0; i < len; i += 8)
-			memcpy(p + i, eight, sizeof eight);
-	} else {
-		for (int i = 0; i < len; i++)
-			p[i] = v;
-	}
+	const int32_t eight[8] = { v, v, v, v, v, v, v, v };
+	memcpy(p, eight, sizeof eight);
+	memcpy(p + 8, eight, sizeof eight);
+	for (int i = 16; i < len; i += 8)
+		memcpy(p + i, eight, sizeof eight);
 }
 
 /*
@@ -343,17 +340,19 @@ static inline void fill_cells(int32_t *p, int len, long room, int32_t v)
  */
 static int32_t number_runs(struct region *r, int *span, bool count)
 {
-	int32_t *lab = r->label, *parent = r->parent;
+	int32_t *parent = r->parent;
 	const int w = r->w, n = r->n, room = run_room(w);
 	int *sa = span, *se = span + room;
 	uint64_t *bits = (uint64_t *)(span + 4 * room);
+	int32_t *line = (int32_t *)(bits + bit_words(w)); /* the last row's labels, made here */
 	int32_t ids = 0, k = 0;
 	for (int row = 0; row < n; row += w) {
 		row_bits(r->cost, n, row, w, bits);
 		const int nr = row_runs(bits, w, sa, se);
+		int32_t *lab = row + w + FILL_OVER <= n ? r->label + row : line; /* room for FILL_OVER past the row */
 		int x = 0;
 		for (int i = 0; i < nr; i++, k++) {
-			fill_cells(lab + row + x, sa[i] - x, (long)n - row - x, -1);
+			fill_cells(lab + x, sa[i] - x, -1);
 			const int32_t p = parent[k];
 			int32_t id;
 			if (p == k) {
@@ -364,12 +363,14 @@ static int32_t number_runs(struct region *r, int *span, bool count)
 				id = -2 - parent[p];
 			}
 			parent[k] = -2 - id;
-			fill_cells(lab + row + sa[i], se[i] - sa[i], (long)n - row - sa[i], id);
+			fill_cells(lab + sa[i], se[i] - sa[i], id);
 			if (count)
 				r->size[id] += se[i] - sa[i];
 			x = se[i];
 		}
-		fill_cells(lab + row + x, w - x, (long)n - row - x, -1);
+		fill_cells(lab + x, w - x, -1);
+		if (lab == line)
+			memcpy(r->label + row, line, (size_t)w * sizeof *line);
 	}
 	if (count)
 		for (int32_t i = 0; i < ids; i++)
@@ -443,8 +444,8 @@ static int32_t label_all(struct region *r, bool count)
 {
 	int lo[2], hi[2];
 	if (runs_apply(r, lo, hi)) {
-		/* four run arrays, then the bits (an even number of ints before them) */
-		const size_t ints = 4 * (size_t)run_room(r->w) + 2 * (size_t)bit_words(r->w);
+		/* four run arrays, the bits (an even number of ints before them), a row of labels */
+		const size_t ints = 4 * (size_t)run_room(r->w) + 2 * (size_t)bit_words(r->w) + (size_t)r->w + 2 * FILL_OVER;
 		int *span = malloc(ints * sizeof *span);
 		const int32_t runs = span ? join_runs(r, lo, hi, span, count) : -1;
 		const int32_t ids = runs >= 0 ? number_runs(r, span, count) : -1;
