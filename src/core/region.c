@@ -50,6 +50,10 @@ struct region {
 	int32_t *parent;       /* cap: the union-find over ids */
 	int32_t *size;         /* cap: cells in a root's set */
 	int32_t ids, cap;      /* ids in use, room */
+	/* a whole labelling's runs (square and hex), kept for the next one */
+	int32_t *run_a, *run_e; /* run_cap: run k is cells [run_a[k], run_e[k]) of its row */
+	int32_t run_cap;
+	int32_t *row_first;    /* h + 1: the first run of each row */
 	long regions;
 	long rebuilds;
 	/* split_check's scratch, made on its first use */
@@ -259,29 +263,52 @@ static int32_t run_root(int32_t *parent, int32_t k)
 	return k;
 }
 
+/* Room for `need` runs in run_a and run_e. */
+static bool reserve_runs(struct region *r, int32_t need)
+{
+	if (need <= r->run_cap)
+		return true;
+	int32_t cap = r->run_cap > 0 ? r->run_cap : 1024;
+	while (cap < need)
+		cap = cap > INT32_MAX / 2 ? INT32_MAX : cap * 2;
+	int32_t *a = realloc(r->run_a, (size_t)cap * sizeof *a);
+	if (!a)
+		return false;
+	r->run_a = a;
+	int32_t *e = realloc(r->run_e, (size_t)cap * sizeof *e);
+	if (!e)
+		return false;
+	r->run_e = e;
+	r->run_cap = cap;
+	return true;
+}
+
 /*
- * The first pass: the runs numbered in cell order, each a set of a
- * union-find over run numbers in r->parent (every link to a smaller
- * number, so a set's root is its first run), united with the runs of the
- * row above that touch it.  `span` is scratch: four arrays of run_room(w)
- * (this row's runs and the row above's) and bit_words(w) words.  Nothing
- * of the labels is written.  Returns the number of runs, -1 on no memory
- * (with `count` r->parent and r->size grow together, else parent alone).
+ * The first pass: each row's runs found and kept (run_a, run_e, row_first),
+ * numbered in cell order, each a set of a union-find over run numbers in
+ * r->parent (every link to a smaller number, so a set's root is its first
+ * run), united with the runs of the row above that touch it.  `bits` is
+ * scratch of bit_words(w).  Nothing of the labels is written.  Returns the
+ * number of runs, -1 on no memory (with `count` r->parent and r->size grow
+ * together, else parent alone).
  */
-static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], int *span, bool count)
+static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uint64_t *bits, bool count)
 {
 	const int w = r->w, room = run_room(w);
 	int32_t runs = 0, above = 0; /* runs so far; the first run of the row above */
-	int *ua = span, *ue = span + room, *ca = span + 2 * room, *ce = span + 3 * room;
-	uint64_t *bits = (uint64_t *)(span + 4 * room);
-	int na = 0; /* runs in the row above */
 	for (int y = 0; y < r->h; y++) {
 		const int par = y & 1;
 		if (r->cap - runs < room && !(count ? reserve(r, runs + room) : reserve_parent(r, runs + room)))
 			return -1;
+		if (r->run_cap - runs < room && !reserve_runs(r, runs + room))
+			return -1;
 		int32_t *parent = r->parent;
+		const int32_t *ua = r->run_a + above, *ue = r->run_e + above;
+		int32_t *ca = r->run_a + runs, *ce = r->run_e + runs;
+		const int na = runs - above; /* runs in the row above */
 		row_bits(r->cost, r->n, y * w, w, bits);
 		const int nc = row_runs(bits, w, ca, ce);
+		r->row_first[y] = runs;
 		for (int i = 0, j = 0; i < nc; i++) {
 			const int32_t k = runs + i;
 			int32_t rs = k; /* the root of k's set */
@@ -300,16 +327,10 @@ static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], int
 				}
 			}
 		}
-		int *t = ua;
-		ua = ca;
-		ca = t;
-		t = ue;
-		ue = ce;
-		ce = t;
-		na = nc;
 		above = runs;
 		runs += nc;
 	}
+	r->row_first[r->h] = runs;
 	return runs;
 }
 
@@ -338,21 +359,17 @@ static inline void fill_cells(int32_t *p, int len, int32_t v)
  * union-find used), one a region, with their sizes.  Returns the number
  * of ids.
  */
-static int32_t number_runs(struct region *r, int *span, bool count)
+static int32_t number_runs(struct region *r, int32_t *line, bool count)
 {
 	int32_t *parent = r->parent;
-	const int w = r->w, n = r->n, room = run_room(w);
-	int *sa = span, *se = span + room;
-	uint64_t *bits = (uint64_t *)(span + 4 * room);
-	int32_t *line = (int32_t *)(bits + bit_words(w)); /* the last row's labels, made here */
-	int32_t ids = 0, k = 0;
-	for (int row = 0; row < n; row += w) {
-		row_bits(r->cost, n, row, w, bits);
-		const int nr = row_runs(bits, w, sa, se);
+	const int32_t *sa = r->run_a, *se = r->run_e;
+	const int w = r->w, n = r->n;
+	int32_t ids = 0;
+	for (int y = 0, row = 0; y < r->h; y++, row += w) {
 		int32_t *lab = row + w + FILL_OVER <= n ? r->label + row : line; /* room for FILL_OVER past the row */
 		int x = 0;
-		for (int i = 0; i < nr; i++, k++) {
-			fill_cells(lab + x, sa[i] - x, -1);
+		for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
+			fill_cells(lab + x, sa[k] - x, -1);
 			const int32_t p = parent[k];
 			int32_t id;
 			if (p == k) {
@@ -363,10 +380,10 @@ static int32_t number_runs(struct region *r, int *span, bool count)
 				id = -2 - parent[p];
 			}
 			parent[k] = -2 - id;
-			fill_cells(lab + sa[i], se[i] - sa[i], id);
+			fill_cells(lab + sa[k], se[k] - sa[k], id);
 			if (count)
-				r->size[id] += se[i] - sa[i];
-			x = se[i];
+				r->size[id] += se[k] - sa[k];
+			x = se[k];
 		}
 		fill_cells(lab + x, w - x, -1);
 		if (lab == line)
@@ -444,26 +461,33 @@ static int32_t label_all(struct region *r, bool count)
 {
 	int lo[2], hi[2];
 	if (runs_apply(r, lo, hi)) {
-		/* four run arrays, the bits (an even number of ints before them), a row of labels */
-		const size_t ints = 4 * (size_t)run_room(r->w) + 2 * (size_t)bit_words(r->w) + (size_t)r->w + 2 * FILL_OVER;
-		int *span = malloc(ints * sizeof *span);
-		const int32_t runs = span ? join_runs(r, lo, hi, span, count) : -1;
-		const int32_t ids = runs >= 0 ? number_runs(r, span, count) : -1;
-		free(span);
+		/* a row's bits, then a row of labels with room past it */
+		const size_t words = (size_t)bit_words(r->w) + ((size_t)r->w + FILL_OVER + 1) / 2;
+		uint64_t *scratch = malloc(words * sizeof *scratch);
+		if (!r->row_first)
+			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
+		int32_t ids = -1;
+		if (scratch && r->row_first && join_runs(r, lo, hi, scratch, count) >= 0)
+			ids = number_runs(r, (int32_t *)(scratch + bit_words(r->w)), count);
+		free(scratch);
 		if (ids >= 0)
 			return ids;
 	}
 	return number_cells(r, count);
 }
 
-/* The labels alone, into `out`: the runs' union-find in scratch memory
- * freed on return; with none to be had, the cell scan in `out` itself. */
+/* The labels alone, into `out`: the runs and their union-find in scratch
+ * memory freed on return; with none to be had, the cell scan in `out`
+ * itself. */
 int32_t region_label(const struct grid *g, const uint8_t *cost, bool corner_cutting, int32_t *out)
 {
 	struct region r = { .g = g, .cost = cost, .cc = corner_cutting, .w = g->w, .h = g->h, .n = g->w * g->h,
 			     .conn = conn_rows(g->topo, corner_cutting), .label = out };
 	const int32_t ids = label_all(&r, false);
 	free(r.parent);
+	free(r.run_a);
+	free(r.run_e);
+	free(r.row_first);
 	return ids;
 }
 
@@ -515,6 +539,9 @@ void region_destroy(struct region *r)
 	free(r->label);
 	free(r->parent);
 	free(r->size);
+	free(r->run_a);
+	free(r->run_e);
+	free(r->row_first);
 	free(r->mark);
 	for (int k = 0; k < 4; k++)
 		free(r->walk[k]);
@@ -783,5 +810,6 @@ size_t region_memory(const struct region *r)
 	for (int k = 0; k < 4; k++)
 		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
 	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
+	       2 * (size_t)r->run_cap * sizeof *r->run_a + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
 	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }
