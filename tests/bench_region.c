@@ -5,7 +5,9 @@
  * (the player's known[] after a map of the level is read: the first click
  * relabels), over a memory that has seen nothing (every cell open, as
  * known[] starts), and region_label into an array (the AI's labels,
- * level_grid_regions).  Each is run R times; the least, the median and the
+ * level_grid_regions); and `first`, the game's case, labels made over a
+ * memory that has seen nothing and the level then learnt whole: the first
+ * relabelling of fresh labels, with whatever memory it must make.  Each is run R times; the least, the median and the
  * largest are printed, with the region count as a check that the run
  * labelled what it should.  To compare two builds, build this file against
  * each and run them in turn (tools and docs/perf-log.md show how).
@@ -85,6 +87,24 @@ static int bench_file(const char *file, int rounds)
 		us[k] = clock_cpu_us() - t0;
 	}
 	report(file, "blank", us, rounds, region_count(blank));
+	long first_regions = 0;
+	for (int k = 0; k < rounds; k++) {
+		memset(open, 1, (size_t)n);
+		struct region *fresh = region_create_over(g, open, false);
+		if (!fresh)
+			goto done;
+		memcpy(open, g->cost, (size_t)n);
+		region_mark_stale(fresh);
+		const double t0 = clock_cpu_us();
+		const bool ok = region_refresh(fresh);
+		us[k] = clock_cpu_us() - t0;
+		first_regions = region_count(fresh);
+		region_destroy(fresh);
+		if (!ok)
+			goto done;
+	}
+	report(file, "first", us, rounds, first_regions);
+	memset(out, 0, (size_t)n * sizeof *out); /* its first touch is not the labelling's */
 	long ids = 0;
 	for (int k = 0; k < rounds; k++) {
 		const double t0 = clock_cpu_us();

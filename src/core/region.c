@@ -50,8 +50,10 @@ struct region {
 	int32_t *parent;       /* cap: the union-find over ids */
 	int32_t *size;         /* cap: cells in a root's set */
 	int32_t ids, cap;      /* ids in use, room */
-	/* a whole labelling's runs (square and hex), kept for the next one */
-	int32_t *run_a, *run_e; /* run_cap: run k is cells [run_a[k], run_e[k]) of its row */
+	/* a whole labelling's runs (square and hex), kept for the next one: one
+	 * block of huge pages (big_malloc) of three arrays of run_cap */
+	int32_t *run_link;     /* the union-find over runs, then each run's id coded */
+	int32_t *run_a, *run_e; /* run k is cells [run_a[k], run_e[k]) of its row */
 	int32_t run_cap;
 	int32_t *row_first;    /* h + 1: the first run of each row */
 	long regions;
@@ -111,22 +113,6 @@ static bool reserve(struct region *r, int32_t need)
 	if (!s)
 		return false;
 	r->size = s;
-	r->cap = cap;
-	return true;
-}
-
-/* Room for `need` links in parent[] alone (region_label's runs). */
-static bool reserve_parent(struct region *r, int32_t need)
-{
-	if (need <= r->cap)
-		return true;
-	int32_t cap = r->cap > 0 ? r->cap : 64;
-	while (cap < need)
-		cap = cap > INT32_MAX / 2 ? INT32_MAX : cap * 2;
-	int32_t *p = realloc(r->parent, (size_t)cap * sizeof *p);
-	if (!p)
-		return false;
-	r->parent = p;
 	r->cap = cap;
 	return true;
 }
@@ -263,67 +249,76 @@ static int32_t run_root(int32_t *parent, int32_t k)
 	return k;
 }
 
-/* Room for `need` runs in run_a and run_e. */
-static bool reserve_runs(struct region *r, int32_t need)
+/* Room for `need` runs (of `proj` foreseen), the runs so far kept: a
+ * new block, since big_malloc has no realloc.  A first touch of memory
+ * is dear on a virtual machine (about 3.4 ms a MiB on 4 KiB pages), so the
+ * block is of huge pages and grows at once to the number foreseen. */
+static bool reserve_runs(struct region *r, int32_t need, int32_t runs, long proj)
 {
 	if (need <= r->run_cap)
 		return true;
-	int32_t cap = r->run_cap > 0 ? r->run_cap : 1024;
-	while (cap < need)
-		cap = cap > INT32_MAX / 2 ? INT32_MAX : cap * 2;
-	int32_t *a = realloc(r->run_a, (size_t)cap * sizeof *a);
-	if (!a)
+	long cap = r->run_cap > 0 ? 2L * r->run_cap : 4096;
+	cap = cap < proj ? proj : cap;
+	cap = cap < need ? need : cap;
+	cap = cap > INT32_MAX ? INT32_MAX : cap;
+	int32_t *block = big_malloc(3 * (size_t)cap * sizeof *block);
+	if (!block)
 		return false;
-	r->run_a = a;
-	int32_t *e = realloc(r->run_e, (size_t)cap * sizeof *e);
-	if (!e)
-		return false;
-	r->run_e = e;
-	r->run_cap = cap;
+	if (runs > 0) {
+		memcpy(block, r->run_link, (size_t)runs * sizeof *block);
+		memcpy(block + cap, r->run_a, (size_t)runs * sizeof *block);
+		memcpy(block + 2 * cap, r->run_e, (size_t)runs * sizeof *block);
+	}
+	free(r->run_link);
+	r->run_link = block;
+	r->run_a = block + cap;
+	r->run_e = block + 2 * cap;
+	r->run_cap = (int32_t)cap;
 	return true;
 }
 
 /*
  * The first pass: each row's runs found and kept (run_a, run_e, row_first),
  * numbered in cell order, each a set of a union-find over run numbers in
- * r->parent (every link to a smaller number, so a set's root is its first
+ * run_link (every link to a smaller number, so a set's root is its first
  * run), united with the runs of the row above that touch it.  `bits` is
  * scratch of bit_words(w).  Nothing of the labels is written.  Returns the
- * number of runs, -1 on no memory (with `count` r->parent and r->size grow
- * together, else parent alone).
+ * number of sets (the regions), -1 on no memory.
  */
-static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uint64_t *bits, bool count)
+static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uint64_t *bits)
 {
 	const int w = r->w, room = run_room(w);
-	int32_t runs = 0, above = 0; /* runs so far; the first run of the row above */
+	int32_t runs = 0, above = 0, sets = 0; /* runs so far; the first run of the row above; sets */
 	for (int y = 0; y < r->h; y++) {
 		const int par = y & 1;
-		if (r->cap - runs < room && !(count ? reserve(r, runs + room) : reserve_parent(r, runs + room)))
+		if (r->run_cap - runs < room &&
+		    !reserve_runs(r, runs + room, runs, (long)((double)runs * r->h / (y + 1) * 1.125) + room))
 			return -1;
-		if (r->run_cap - runs < room && !reserve_runs(r, runs + room))
-			return -1;
-		int32_t *parent = r->parent;
+		int32_t *link = r->run_link;
 		const int32_t *ua = r->run_a + above, *ue = r->run_e + above;
 		int32_t *ca = r->run_a + runs, *ce = r->run_e + runs;
 		const int na = runs - above; /* runs in the row above */
 		row_bits(r->cost, r->n, y * w, w, bits);
 		const int nc = row_runs(bits, w, ca, ce);
 		r->row_first[y] = runs;
+		sets += nc;
 		for (int i = 0, j = 0; i < nc; i++) {
 			const int32_t k = runs + i;
 			int32_t rs = k; /* the root of k's set */
-			parent[k] = k;
+			link[k] = k;
 			/* the runs above that touch cells [a, b] of the row above */
 			const int a = ca[i] + lo[par], b = ce[i] - 1 + hi[par];
 			while (j < na && ue[j] <= a)
 				j++;
 			for (int u = j; u < na && ua[u] <= b; u++) {
-				const int32_t rb = run_root(parent, above + u);
+				const int32_t rb = run_root(link, above + u);
 				if (rb < rs) {
-					parent[rs] = rb;
+					link[rs] = rb;
 					rs = rb;
+					sets--;
 				} else if (rb > rs) {
-					parent[rb] = rs;
+					link[rb] = rs;
+					sets--;
 				}
 			}
 		}
@@ -331,7 +326,7 @@ static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uin
 		runs += nc;
 	}
 	r->row_first[r->h] = runs;
-	return runs;
+	return sets;
 }
 
 /* Cells [p, p + len) get v, sixteen at a time and at least sixteen (most
@@ -349,19 +344,19 @@ static inline void fill_cells(int32_t *p, int len, int32_t v)
 }
 
 /*
- * The second pass, in cell order, the runs found again from the costs:
- * each run's cells get its set's dense id and the blocked cells -1, a row
- * from its first cell to its last (a fill past a run's or a gap's end is
- * written over next).  A run's link of the first pass goes to itself (a
- * root: the next id, so the ids go in the order of each region's first
- * cell) or to an earlier run, which already holds its root's id, coded
- * -2 - id.  With `count`, r's sets are made afresh (in the room the runs'
- * union-find used), one a region, with their sizes.  Returns the number
- * of ids.
+ * The second pass, over the kept runs in cell order: each run's cells get
+ * its set's dense id and the blocked cells -1, a row from its first cell
+ * to its last (a fill past a run's or a gap's end is written over next;
+ * the rows near the array's end are made in `line`, w + FILL_OVER, and
+ * copied).  A run's link of the first pass goes to itself (a root: the
+ * next id, so the ids go in the order of each region's first cell) or to
+ * an earlier run, which already holds its root's id, coded -2 - id.  With
+ * `count`, r's sets over ids (room made for them) are made afresh, one a
+ * region, with their sizes.  Returns the number of ids.
  */
 static int32_t number_runs(struct region *r, int32_t *line, bool count)
 {
-	int32_t *parent = r->parent;
+	int32_t *link = r->run_link;
 	const int32_t *sa = r->run_a, *se = r->run_e;
 	const int w = r->w, n = r->n;
 	int32_t ids = 0;
@@ -370,16 +365,18 @@ static int32_t number_runs(struct region *r, int32_t *line, bool count)
 		int x = 0;
 		for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
 			fill_cells(lab + x, sa[k] - x, -1);
-			const int32_t p = parent[k];
+			const int32_t p = link[k];
 			int32_t id;
 			if (p == k) {
 				id = ids++;
-				if (count)
+				if (count) {
+					r->parent[id] = id;
 					r->size[id] = 0;
+				}
 			} else {
-				id = -2 - parent[p];
+				id = -2 - link[p];
 			}
-			parent[k] = -2 - id;
+			link[k] = -2 - id;
 			fill_cells(lab + sa[k], se[k] - sa[k], id);
 			if (count)
 				r->size[id] += se[k] - sa[k];
@@ -389,9 +386,6 @@ static int32_t number_runs(struct region *r, int32_t *line, bool count)
 		if (lab == line)
 			memcpy(r->label + row, line, (size_t)w * sizeof *line);
 	}
-	if (count)
-		for (int32_t i = 0; i < ids; i++)
-			parent[i] = i;
 	return ids;
 }
 
@@ -466,8 +460,11 @@ static int32_t label_all(struct region *r, bool count)
 		uint64_t *scratch = malloc(words * sizeof *scratch);
 		if (!r->row_first)
 			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
-		int32_t ids = -1;
-		if (scratch && r->row_first && join_runs(r, lo, hi, scratch, count) >= 0)
+		int32_t ids = -1, sets = -1;
+		if (scratch && r->row_first)
+			sets = join_runs(r, lo, hi, scratch);
+		/* with `count` the sets made afresh, one a region, with their sizes */
+		if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
 			ids = number_runs(r, (int32_t *)(scratch + bit_words(r->w)), count);
 		free(scratch);
 		if (ids >= 0)
@@ -484,9 +481,7 @@ int32_t region_label(const struct grid *g, const uint8_t *cost, bool corner_cutt
 	struct region r = { .g = g, .cost = cost, .cc = corner_cutting, .w = g->w, .h = g->h, .n = g->w * g->h,
 			     .conn = conn_rows(g->topo, corner_cutting), .label = out };
 	const int32_t ids = label_all(&r, false);
-	free(r.parent);
-	free(r.run_a);
-	free(r.run_e);
+	free(r.run_link);
 	free(r.row_first);
 	return ids;
 }
@@ -525,6 +520,14 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
 	r->label = big_malloc((size_t)r->n * sizeof *r->label);
+	/* Room for the runs of a relabelling made now, while a first touch
+	 * costs no one a key: a run a twelve cells (a byte a cell; a 4096 x
+	 * 4096 cave level has one a sixteen), else the first relabelling of a
+	 * map learnt whole (a memory all unknown has a run a row) paid for its
+	 * new memory there. */
+	int lo[2], hi[2];
+	if (runs_apply(r, lo, hi) && reserve_runs(r, r->n / 12 + run_room(r->w), 0, 0))
+		big_populate(r->run_link, 3 * (size_t)r->run_cap * sizeof *r->run_link);
 	if (!r->label || !region_rebuild(r)) {
 		region_destroy(r);
 		return NULL;
@@ -539,8 +542,7 @@ void region_destroy(struct region *r)
 	free(r->label);
 	free(r->parent);
 	free(r->size);
-	free(r->run_a);
-	free(r->run_e);
+	free(r->run_link);
 	free(r->row_first);
 	free(r->mark);
 	for (int k = 0; k < 4; k++)
@@ -810,6 +812,6 @@ size_t region_memory(const struct region *r)
 	for (int k = 0; k < 4; k++)
 		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
 	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
-	       2 * (size_t)r->run_cap * sizeof *r->run_a + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
+	       3 * (size_t)r->run_cap * sizeof *r->run_link + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
 	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }
