@@ -134,14 +134,25 @@ static int32_t cell_root(int32_t *lab, int32_t c)
  * row y touches the cells of row y - 1 within [a + lo, e - 1 + hi], lo and
  * hi the least and largest dx of the steps up at the row's parity (square
  * without corner cutting 0 and 0, with it -1 and 1; hex by parity).
- * Diamond maps have no row steps (except corner steps with corner
- * cutting, which reach two rows up) and keep the cell scan.
+ *
+ * Diamond maps have no row steps, but their short steps (all that join
+ * cells without corner cutting) link rows y - 1 and y in a zigzag: on an
+ * even row cell x touches x - 1 and x above, on an odd row x and x + 1,
+ * so the two rows read in the order C0 U0 C1 U1 ... (even; U0 C0 U1 C1 ...
+ * odd; C this row, U the row above) are a path, each element joined to the
+ * next.  A stretch of open elements of it is one region's: its cells of
+ * row y are a run, and the cells of row y - 1 in it are what the run
+ * touches above.  So diamond rows have runs too, found from the zigzag's
+ * bits.  Diamond with corner cutting (corner steps two rows up) keeps the
+ * cell scan.
  */
-static bool runs_apply(const struct region *r, int lo[2], int hi[2])
+enum run_kind { RUNS_NONE, RUNS_ROW, RUNS_ZIGZAG };
+
+static enum run_kind run_kind(const struct region *r, int lo[2], int hi[2])
 {
 	const enum grid_topology t = r->g->topo;
 	if (grid_is_diamond(t))
-		return false;
+		return r->conn == 4 ? RUNS_ZIGZAG : RUNS_NONE;
 	for (int par = 0; par < 2; par++) {
 		lo[par] = 2;
 		hi[par] = -2;
@@ -152,7 +163,7 @@ static bool runs_apply(const struct region *r, int lo[2], int hi[2])
 				hi[par] = dx > hi[par] ? dx : hi[par];
 			}
 	}
-	return true;
+	return RUNS_ROW;
 }
 
 /*
@@ -235,9 +246,73 @@ static int row_runs(const uint64_t *bits, int w, int *sa, int *se)
 	return ns;
 }
 
-/* The room row_runs needs in each of its arrays, and the words of bits. */
-static int run_room(int w) { return w / 2 + 2; }
+/* The room a row's runs need in each array (a diamond row's zigzag may
+ * hold a run a cell), and the words of a row's bits. */
+static int run_room(int w) { return w + 2; }
 static int bit_words(int w) { return (w + 63) / 64; }
+
+/* The 32 bits of x spread to the even bits of the result. */
+static inline uint64_t spread(uint64_t x)
+{
+	x &= 0xffffffffULL;
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	x = (x | x << 2) & 0x3333333333333333ULL;
+	return (x | x << 1) & 0x5555555555555555ULL;
+}
+
+/* A labelling's scratch, O(w): one allocation. */
+struct run_scratch {
+	uint64_t *bits[2]; /* bit_words(w) each: a row's bits, by row parity (diamond: the row above's too) */
+	uint64_t *zig;     /* 2 * bit_words(w): the zigzag of a diamond row and the row above */
+	int *za, *ze;      /* run_room(w) each: the zigzag's runs */
+	int *ga, *gb;      /* run_room(w) each: a run's cells of the row above, [ga, gb] */
+	int32_t *line;     /* w + FILL_OVER: a row of labels (number_runs) */
+};
+
+/*
+ * Row y's runs into ca, ce and what each touches above into ga, gb (an
+ * empty range: gb < ga).  Returns how many there are.
+ */
+static int runs_of_row(const struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
+		       struct run_scratch *s, int y, int *ca, int *ce)
+{
+	const int w = r->w, par = y & 1, words = bit_words(w);
+	uint64_t *bits = s->bits[par];
+	row_bits(r->cost, r->n, y * w, w, bits);
+	if (kind == RUNS_ROW) {
+		const int nc = row_runs(bits, w, ca, ce);
+		for (int i = 0; i < nc; i++) {
+			s->ga[i] = ca[i] + lo[par];
+			s->gb[i] = ce[i] - 1 + hi[par];
+		}
+		return nc;
+	}
+	const uint64_t *up = s->bits[par ^ 1];
+	for (int i = 0; i < words; i++) {
+		const uint64_t c = bits[i], u = y > 0 ? up[i] : 0;
+		const uint64_t first = par ? u : c, second = par ? c : u;
+		s->zig[2 * i] = spread(first) | spread(second) << 1;
+		s->zig[2 * i + 1] = spread(first >> 32) | spread(second >> 32) << 1;
+	}
+	const int nz = row_runs(s->zig, 2 * w, s->za, s->ze);
+	const int q = par, uq = par ^ 1; /* the zigzag positions' parity of this row's cells and the row above's */
+	int nc = 0;
+	for (int i = 0; i < nz; i++) {
+		const int a = s->za[i], e = s->ze[i];
+		const int p0 = a + ((a ^ q) & 1), p1 = (e - 1) - (((e - 1) ^ q) & 1);
+		if (p0 > p1)
+			continue; /* a cell of the row above alone: in its own row's run */
+		const int u0 = a + ((a ^ uq) & 1), u1 = (e - 1) - (((e - 1) ^ uq) & 1);
+		ca[nc] = p0 >> 1;
+		ce[nc] = (p1 >> 1) + 1;
+		s->ga[nc] = u0 <= u1 ? u0 >> 1 : 1;
+		s->gb[nc] = u0 <= u1 ? u1 >> 1 : 0;
+		nc++;
+	}
+	return nc;
+}
 
 /* The union-find over runs: find with path halving. */
 static int32_t run_root(int32_t *parent, int32_t k)
@@ -281,16 +356,16 @@ static bool reserve_runs(struct region *r, int32_t need, int32_t runs, long proj
  * The first pass: each row's runs found and kept (run_a, run_e, row_first),
  * numbered in cell order, each a set of a union-find over run numbers in
  * run_link (every link to a smaller number, so a set's root is its first
- * run), united with the runs of the row above that touch it.  `bits` is
- * scratch of bit_words(w).  Nothing of the labels is written.  Returns the
- * number of sets (the regions), -1 on no memory.
+ * run), united with the runs of the row above that touch it.  Nothing of
+ * the labels is written.  Returns the number of sets (the regions), -1 on
+ * no memory.
  */
-static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uint64_t *bits)
+static int32_t join_runs(struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
+			 struct run_scratch *s)
 {
-	const int w = r->w, room = run_room(w);
+	const int room = run_room(r->w);
 	int32_t runs = 0, above = 0, sets = 0; /* runs so far; the first run of the row above; sets */
 	for (int y = 0; y < r->h; y++) {
-		const int par = y & 1;
 		if (r->run_cap - runs < room &&
 		    !reserve_runs(r, runs + room, runs, (long)((double)runs * r->h / (y + 1) * 1.125) + room))
 			return -1;
@@ -298,8 +373,7 @@ static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uin
 		const int32_t *ua = r->run_a + above, *ue = r->run_e + above;
 		int32_t *ca = r->run_a + runs, *ce = r->run_e + runs;
 		const int na = runs - above; /* runs in the row above */
-		row_bits(r->cost, r->n, y * w, w, bits);
-		const int nc = row_runs(bits, w, ca, ce);
+		const int nc = runs_of_row(r, kind, lo, hi, s, y, ca, ce);
 		r->row_first[y] = runs;
 		sets += nc;
 		for (int i = 0, j = 0; i < nc; i++) {
@@ -307,7 +381,9 @@ static int32_t join_runs(struct region *r, const int lo[2], const int hi[2], uin
 			int32_t rs = k; /* the root of k's set */
 			link[k] = k;
 			/* the runs above that touch cells [a, b] of the row above */
-			const int a = ca[i] + lo[par], b = ce[i] - 1 + hi[par];
+			const int a = s->ga[i], b = s->gb[i];
+			if (b < a)
+				continue;
 			while (j < na && ue[j] <= a)
 				j++;
 			for (int u = j; u < na && ua[u] <= b; u++) {
@@ -454,19 +530,25 @@ static int32_t number_cells(struct region *r, bool count)
 static int32_t label_all(struct region *r, bool count)
 {
 	int lo[2], hi[2];
-	if (runs_apply(r, lo, hi)) {
-		/* a row's bits, then a row of labels with room past it */
-		const size_t words = (size_t)bit_words(r->w) + ((size_t)r->w + FILL_OVER + 1) / 2;
-		uint64_t *scratch = malloc(words * sizeof *scratch);
+	const enum run_kind kind = run_kind(r, lo, hi);
+	if (kind != RUNS_NONE) {
+		const size_t words = (size_t)bit_words(r->w), room = (size_t)run_room(r->w);
+		/* the words first, then the ints */
+		uint64_t *block = malloc(4 * words * sizeof *block + (4 * room + (size_t)r->w + FILL_OVER) * sizeof(int));
 		if (!r->row_first)
 			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
 		int32_t ids = -1, sets = -1;
-		if (scratch && r->row_first)
-			sets = join_runs(r, lo, hi, scratch);
-		/* with `count` the sets made afresh, one a region, with their sizes */
-		if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
-			ids = number_runs(r, (int32_t *)(scratch + bit_words(r->w)), count);
-		free(scratch);
+		if (block && r->row_first) {
+			int *ints = (int *)(block + 4 * words);
+			struct run_scratch s = { .bits = { block, block + words }, .zig = block + 2 * words,
+						 .za = ints, .ze = ints + room, .ga = ints + 2 * room, .gb = ints + 3 * room,
+						 .line = ints + 4 * room };
+			sets = join_runs(r, kind, lo, hi, &s);
+			/* with `count` the sets made afresh, one a region, with their sizes */
+			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
+				ids = number_runs(r, s.line, count);
+		}
+		free(block);
 		if (ids >= 0)
 			return ids;
 	}
@@ -526,7 +608,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	 * map learnt whole (a memory all unknown has a run a row) paid for its
 	 * new memory there. */
 	int lo[2], hi[2];
-	if (runs_apply(r, lo, hi) && reserve_runs(r, r->n / 12 + run_room(r->w), 0, 0))
+	if (run_kind(r, lo, hi) != RUNS_NONE && reserve_runs(r, r->n / 12 + run_room(r->w), 0, 0))
 		big_populate(r->run_link, 3 * (size_t)r->run_cap * sizeof *r->run_link);
 	if (!r->label || !region_rebuild(r)) {
 		region_destroy(r);
