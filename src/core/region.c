@@ -5,19 +5,21 @@
  * where a search had to settle the whole start region to learn it.
  *
  * Each passable cell holds an id of a union-find over ids; the cells of a
- * region hold ids of one set.  A full labelling on square and hex maps
- * works on runs (a row's stretches of open cells, each within one region
- * since row neighbours are joined): the first pass finds each row's runs
- * from a bit per cell (its cost bytes read eight at a time) and unites
- * each run with the runs of the row above that touch it, in a union-find
- * over run numbers; the second finds the runs again, gives each set a
- * dense id in the order of its first cell and writes each run's cells and
- * each gap's, eight at a time.  So the work per cell is a bit and a store,
- * and the branches are per run (join_runs, number_runs).  Diamond maps,
- * whose rows have no steps within them, keep a scan in cell order that
- * joins each cell to its earlier neighbours (a union-find over cell
- * indices held in the label array itself).  The memory beyond the labels
- * and the sets: two rows' runs.
+ * region hold ids of one set.  A full labelling works on runs (a row's
+ * stretches of open cells that are each within one region: on square and
+ * hex maps any stretch, since row neighbours are joined; on diamond maps
+ * the stretches of the zigzag a row makes with the row above, run_kind):
+ * the first pass finds each row's runs from a bit per cell (its cost
+ * bytes read eight at a time) and unites each run with the runs of the
+ * row above that it touches, in a union-find over run numbers; the second
+ * gives each set a dense id in the order of its first cell and writes
+ * each run's cells and each gap's, eight at a time.  So the work per cell
+ * is a bit and a store, and the branches are per run (join_runs,
+ * number_runs).  Diamond maps with corner cutting keep a scan in cell
+ * order that joins each cell to its earlier neighbours (a union-find over
+ * cell indices held in the label array itself).  The memory beyond the
+ * labels and the sets: the runs, 12 bytes each, kept for the next
+ * labelling.
  *
  * Changes: an opening cell unites the sets of its neighbours (by size).
  * A closing cell leaves its region whole when the passable cells around

@@ -26,7 +26,7 @@
  * on the smaller side, give it a new label.  Past a quarter million cells
  * walked the labels are marked stale instead, and region_refresh labels
  * the whole map again (runs of open cells and a union-find over them:
- * about 30 ms of CPU on a 4096 x 4096 cave level, region.c).
+ * 20-30 ms of CPU on a 4096 x 4096 cave level, region.c).
  * Queries on stale labels are refused (region_current is false), never
  * answered wrongly.
  */
