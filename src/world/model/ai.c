@@ -155,14 +155,24 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 		const size_t row = (size_t)y * (size_t)w;
 		const uint8_t *crow = cost + row, *trow = tiles ? tiles + row : NULL;
 		uint8_t *srow = solid + row;
-		long open = 0;
-		for (int x = 0; x < w; x++) {
-			srow[x] = crow[x] == 0;
-			open += crow[x] != 0;
+		int x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* eight cells a word: a byte's high bit set where it is not zero */
+		const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = 0x0101010101010101ULL;
+		for (; x + 8 <= w; x += 8) {
+			uint64_t c;
+			memcpy(&c, crow + x, 8);
+			const uint64_t nz = (((c & low7) + low7) | c) >> 7 & ones; /* 1 where cost != 0 */
+			memcpy(srow + x, &(uint64_t){ nz ^ ones }, 8);
+			passable += (long)((nz * ones) >> 56); /* the bytes' sum: at most 8 */
 		}
-		passable += open;
+#endif
+		for (; x < w; x++) {
+			srow[x] = crow[x] == 0;
+			passable += crow[x] != 0;
+		}
 		if (trow && y > 0 && y < h - 1)
-			for (int x = 1; x < w - 1; x++)
+			for (x = 1; x < w - 1; x++)
 				srow[x] &= trow[x] != TILE_WALL;
 	}
 #ifdef ASTRAY_CHECKS
