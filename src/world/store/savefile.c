@@ -392,9 +392,9 @@ char *savefile_read(const char *path, size_t max, size_t *len, char *err, size_t
 }
 
 /* Eight bytes at a time (slicing-by-8): the 16 MB text of a 4096x4096
- * level is checked three times when a save is read (its record, the
- * header's CRC, the game's), and four bits at a time that took about
- * 0.2 s of a resume. */
+ * level is checked when a save is read (once: the header's and the game's
+ * CRCs are joined from it, savefile_crc32_combine), and four bits at a
+ * time that took about 0.2 s of a resume. */
 #include "crc32_tables.inc"
 
 uint32_t savefile_crc32(uint32_t crc, const void *data, size_t n)
