@@ -447,6 +447,17 @@ static void test_segment_header_rules(void **state)
 	assert_true(d.segment >= 2);
 	assert_true(d.first_action > 0);
 	assert_true(d.segment_at > 0 && d.segment_end > d.segment_at);
+	/* the header's and the game's CRCs, which the reader joins from its
+	 * records' (a level text is read once), are those of the bytes: the
+	 * whole header, and the header without its first line and its
+	 * segment record */
+	assert_int_equal(d.header_crc, savefile_crc32(0, bytes, d.header_end));
+	{
+		const size_t l1 = (size_t)((const char *)memchr(bytes, '\n', len) - bytes) + 1;
+		uint32_t game = savefile_crc32(0, bytes + l1, d.segment_at - l1);
+		game = savefile_crc32(game, bytes + d.segment_end, d.header_end - d.segment_end);
+		assert_int_equal(d.game_crc, game);
+	}
 	/* from memory there is no file to find the segments before by */
 	assert_false(journal_read_chain(&d, err, sizeof err));
 	assert_non_null(strstr(err, "read from memory"));
