@@ -749,6 +749,97 @@ static void test_kill_while_the_writer_runs(void **state)
 }
 
 /*
+ * A kill between a snapshot key's hash and its checksum record.  The
+ * writer hashes the copy and hands the hash back; the game appends the
+ * checksum with its next record (check_flush).  The kill comes in the
+ * game's thread just before that append, a while after the hash, so
+ * that the writer has gone as far as it may: it has made the snapshot's
+ * bytes and waits for the checksum before its file takes the old one's
+ * place.  The save ends with the key's action and no checksum for it;
+ * the snapshot is the one of the key before (a snapshot renamed before
+ * its checksum was in the journal would be refused, and the whole game
+ * replayed); the resume starts there, loses nothing and plays on to the
+ * end.
+ */
+struct check_killer {
+	pthread_t game;
+	long action;             /* _exit before the game's thread writes the checksum of this action */
+};
+
+static ssize_t check_kill_write(void *ud, int fd, const void *buf, size_t n)
+{
+	struct check_killer *k = ud;
+	char want[32];
+	int len = snprintf(want, sizeof want, "c %ld ", k->action);
+	if (pthread_equal(pthread_self(), k->game) && n > (size_t)len && memcmp(buf, want, (size_t)len) == 0) {
+		nanosleep(&(struct timespec){ 0, 50 * 1000000 }, NULL); /* the writer as far as it goes */
+		_exit(0);
+	}
+	return write(fd, buf, n);
+}
+
+static void test_kill_between_the_hash_and_its_checksum(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, KILL_ACTIONS, true);
+	char dir[64], path[128], snap[160], err[DIAG_ERR_LEN];
+	for (long at = 16; at <= 64; at += 16) {
+		make_temp_dir(dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/save.jnl", dir);
+		fflush(NULL);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct check_killer k = { .game = pthread_self(), .action = at };
+			struct savefile_io io = { check_kill_write, no_fsync, &k };
+			struct journal_setup st = setup_of(&r, &io);
+			struct game *g = new_game(&r);
+			struct journal *j = journal_create(path, &st, g, err, sizeof err);
+			if (!j)
+				_exit(2);
+			journal_snapshots(j, 16);
+			journal_snapshots_background(j, true);
+			play(j, g, 0, KILL_ACTIONS);
+			_exit(3); /* not killed */
+		}
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		struct journal_data d;
+		struct journal_game jg;
+		long from;
+		resume_ok(&r, path, &d, &jg, &from);
+		/* the key's action is there, its checksum is not */
+		assert_int_equal(d.n_actions, at);
+		assert_true(d.n_checks > 0);
+		assert_int_equal(d.checks[d.n_checks - 1].action, at - 16);
+		/* the snapshot is the key's before (none before the first) */
+		assert_true(snapshot_path(path, snap, sizeof snap));
+		assert_int_equal(from, at - 16);
+		assert_int_equal(exists(snap), at > 16);
+		struct journal *j = journal_open_append(path, &d, &quick_io, err, sizeof err);
+		assert_non_null(j);
+		journal_snapshots(j, 16);
+		journal_snapshots_background(j, true);
+		journal_resumed(j, jg.game, from);
+		play(j, jg.game, d.n_actions, KILL_ACTIONS);
+		assert_true(journal_close(j, err, sizeof err));
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+		assert_int_equal(replay_all_ok(&r, path), KILL_ACTIONS);
+		/* and the snapshot then written is one a resume takes */
+		resume_ok(&r, path, &d, &jg, &from);
+		assert_true(from > at);
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+		remove_dir(dir);
+	}
+	ref_close(&r);
+}
+
+/*
  * The background snapshot is the file written in line, byte for byte;
  * the writer runs while the game goes on (a snapshot being written is
  * seen between two actions); and a writer that fails (a full disk) is
@@ -782,6 +873,12 @@ static void test_background_snapshot_same_file_and_failure(void **state)
 			seen_writing |= journal_snapshot_writing(j);
 		}
 		assert_true(seen_writing == (bool)bg);
+		/* in the background the snapshot keys' hashes were the writer's */
+		long checks, waits;
+		double wait_us, wait_max_us;
+		journal_hash_waits(j, &checks, &waits, &wait_us, &wait_max_us);
+		assert_int_equal(checks, bg ? 150 / 16 : 0);
+		assert_true(waits <= checks && wait_max_us <= wait_us);
 		assert_true(journal_close(j, err, sizeof err));
 		game_destroy(g);
 	}
@@ -890,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_by_work),
 		cmocka_unit_test(test_kill_at_every_call),
 		cmocka_unit_test(test_kill_while_the_writer_runs),
+		cmocka_unit_test(test_kill_between_the_hash_and_its_checksum),
 		cmocka_unit_test(test_background_snapshot_same_file_and_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,8 @@ struct state_io {
 	size_t at;                /* LOAD: next byte to read */
 	bool bad;                 /* LOAD: ran past the end or met a value out of range */
 	uint64_t h;               /* HASH: the checksum so far */
+	bool copy;                /* HASH of a captured copy: its maps' sums were made current at the capture,
+				   * and it holds only the touched blocks' cells (not checked against them) */
 	size_t depth_at;          /* LOAD: where the depth is read (for the message when it is bad) */
 };
 
@@ -471,17 +473,12 @@ void game_map_uniform(struct game *g, enum game_map which, int size, long long v
 	}
 }
 
-static void map_hash(struct state_io *io, const struct state_map *m)
+/* The sums of a marked map's dirty blocks taken again (the part of its
+ * hash that reads cells: only the blocks written since the last time). */
+static void map_sums(const struct state_map *m)
 {
 	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
-	uint64_t h = mix(io->h, m->n);
 	struct block_memo memo = { .have = false };
-	if (!marked(m)) {
-		for (int b = 0; b < blocks; b++)
-			h = mix(h, block_hash_memo(m, b, &memo));
-		io->h = h;
-		return;
-	}
 	struct cellmark *k = m->mark;
 	for (int w = 0; w < (blocks + 63) / 64; w++) {
 		uint64_t d = k->dirty[w];
@@ -493,13 +490,29 @@ static void map_hash(struct state_io *io, const struct state_map *m)
 		}
 		k->dirty[w] = 0;
 	}
-	for (int b = 0; b < blocks; b++) {
 #ifdef ASTRAY_CHECKS
-		/* a write that did not mark its cell leaves a stale sum */
+	/* a write that did not mark its cell leaves a stale sum */
+	for (int b = 0; b < blocks; b++)
 		CHECK(k->sums[b] == block_hash(m, b));
 #endif
-		h = mix(h, k->sums[b]);
+}
+
+static void map_hash(struct state_io *io, const struct state_map *m)
+{
+	const int blocks = (int)((m->n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT);
+	uint64_t h = mix(io->h, m->n);
+	if (!marked(m)) {
+		struct block_memo memo = { .have = false };
+		for (int b = 0; b < blocks; b++)
+			h = mix(h, block_hash_memo(m, b, &memo));
+		io->h = h;
+		return;
 	}
+	if (!io->copy)
+		map_sums(m);
+	const uint64_t *sums = m->mark->sums;
+	for (int b = 0; b < blocks; b++)
+		h = mix(h, sums[b]);
 	io->h = h;
 }
 
@@ -1174,19 +1187,25 @@ void game_maps_written(struct game *g)
 	g->level_fresh = false;
 }
 
-uint64_t game_hash(const struct game *g)
+/* HASH mode reads every field and writes none (but the maps' sums, a
+ * cache of their blocks' hashes) */
+static uint64_t hash_walk(const struct game *g, bool copy)
 {
-	/* HASH mode reads every field and writes none */
-	struct state_io io = { .mode = STATE_HASH, .h = 0xcbf29ce484222325ULL };
+	struct state_io io = { .mode = STATE_HASH, .h = 0xcbf29ce484222325ULL, .copy = copy };
 	struct game *w = (struct game *)g;
-#ifdef ASTRAY_CHECKS
-	CHECK(occupants_derived(g));
-	CHECK(crowd_derived(g));
-#endif
 	state_head(&io, w);
 	state_sizes(&io, w);
 	state_walk(&io, w);
 	return io.h;
+}
+
+uint64_t game_hash(const struct game *g)
+{
+#ifdef ASTRAY_CHECKS
+	CHECK(occupants_derived(g));
+	CHECK(crowd_derived(g));
+#endif
+	return hash_walk(g, false);
 }
 
 enum game_state_status game_state_save_into(const struct game *g, size_t at, void **buf, size_t *cap, size_t *len)
@@ -1306,6 +1325,10 @@ struct copy_map {
 	size_t bytes;             /* allocated */
 	uint64_t *touched;        /* the touched bits as they were */
 	size_t words;             /* allocated */
+	uint64_t *clean;          /* as many bits, all clear: the copy's dirty bits (its sums are current) */
+	size_t clean_bytes;       /* allocated */
+	uint64_t *sums;           /* the blocks' sums as they were, made current (HASH reads them) */
+	size_t sums_bytes;        /* allocated */
 };
 
 struct game_state_copy {
@@ -1314,6 +1337,7 @@ struct game_state_copy {
 	enum game_state_status status; /* of the capture */
 	bool whole;               /* a current flood: the state was saved at the capture, into bytes */
 	int turn;                 /* the game turn then */
+	uint64_t hash;            /* whole: the state's hash, taken at the capture */
 	uint8_t *bytes;
 	size_t bytes_cap, bytes_len;
 	struct monster *monsters;
@@ -1350,6 +1374,8 @@ void game_state_copy_free(struct game_state_copy *c)
 	for (int m = 0; m < GAME_MAPS; m++) {
 		free(c->maps[m].cells);
 		free(c->maps[m].touched);
+		free(c->maps[m].clean);
+		free(c->maps[m].sums);
 	}
 	free(c);
 }
@@ -1389,9 +1415,16 @@ static void *copy_map(struct game_state_copy *c, const struct game *g, enum game
 		return cm->cells;
 	}
 	const size_t words = ((size_t)k->blocks + 63) / 64;
-	if (!room_for((void **)&cm->touched, &cm->words, words * sizeof(uint64_t), 0, false))
+	if (!room_for((void **)&cm->touched, &cm->words, words * sizeof(uint64_t), 0, false) ||
+	    !room_for((void **)&cm->clean, &cm->clean_bytes, words * sizeof(uint64_t), 0, true) ||
+	    !room_for((void **)&cm->sums, &cm->sums_bytes, (size_t)k->blocks * sizeof(uint64_t), 0, false))
 		return NULL;
 	memcpy(cm->touched, k->touched, words * sizeof(uint64_t));
+	/* the hash's part that reads cells, on the game's own map (only the
+	 * blocks written since the last hash: what game_hash would take
+	 * now), so that the copy's hash needs only the sums */
+	map_sums(&m);
+	memcpy(cm->sums, k->sums, (size_t)k->blocks * sizeof(uint64_t));
 	for (size_t w = 0; w < words; w++)
 		for (uint64_t d = k->touched[w]; d; d &= d - 1) {
 			size_t b = w * 64 + (size_t)__builtin_ctzll(d), first = b << CELLMARK_SHIFT;
@@ -1399,8 +1432,10 @@ static void *copy_map(struct game_state_copy *c, const struct game *g, enum game
 				memcpy((uint8_t *)cm->cells + first * size, (const uint8_t *)cells + first * size,
 				       block_len(&m, (int)b) * size);
 		}
-	/* marked() reads only that dirty is set; SAVE reads touched */
-	*ck = (struct cellmark){ .dirty = cm->touched, .touched = cm->touched, .blocks = k->blocks, .cells = k->cells };
+	/* SAVE reads the touched bits, HASH the sums (none dirty) */
+	*ck = (struct cellmark){
+		.dirty = cm->clean, .touched = cm->touched, .sums = cm->sums, .blocks = k->blocks, .cells = k->cells
+	};
 	return cm->cells;
 }
 
@@ -1414,8 +1449,14 @@ static enum game_state_status capture(const struct game *g, struct game_state_co
 		/* a current flood (a level of few passable cells: the state is
 		 * small): SAVE reads the flood's settled cells, saved now */
 		c->whole = true;
+		c->hash = game_hash(g);
 		return game_state_save_into(g, 0, (void **)&c->bytes, &c->bytes_cap, &c->bytes_len);
 	}
+#ifdef ASTRAY_CHECKS
+	/* game_hash's checks, on the game: the copy has no occupant map */
+	CHECK(occupants_derived(g));
+	CHECK(crowd_derived(g));
+#endif
 	c->g = *g;
 	struct game *w = &c->g;
 	c->grid = *g->grid;
@@ -1519,3 +1560,10 @@ enum game_state_status game_state_copy_save_into(const struct game_state_copy *c
 }
 
 int game_state_copy_turn(const struct game_state_copy *c) { return c->whole ? c->turn : c->g.turn; }
+
+uint64_t game_state_copy_hash(const struct game_state_copy *c)
+{
+	if (c->status != GAME_STATE_OK)
+		return 0;
+	return c->whole ? c->hash : hash_walk(&c->g, true);
+}

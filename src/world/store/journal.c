@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "snapshot.h"
 
 #define RECORD_MAX 512        /* longest record line the writer makes (names are cut to fit) */
@@ -1037,7 +1038,25 @@ bool journal_resume(struct journal_data *d, struct journal_game *jg, const char 
  * snapshot buffer; the journal reads its result once it is joined
  * (snap_reap).  At most one runs: it is joined before the next snapshot,
  * a rollover, a level change's flag, at quit and at close.
+ *
+ * On a snapshot key that is not also a boundary (a level change, the
+ * game's end, a rollover, the cap), the checksum's hash is the writer's
+ * too (`defer`, snapshot_deferred): the key appends its action, captures
+ * the state and starts the thread, which hashes the copy first and hands
+ * the hash back (`hashed`, under `lock`).  The checksum record is
+ * appended by the game's thread with the journal's next record, or at a
+ * sync, a join or the close (check_flush: it waits for the hash there if
+ * the writer is not that far yet), so the file is the one written in
+ * line, byte for byte.  The writer meanwhile makes the snapshot's bytes,
+ * then waits for `go`: SNAP_WRITE once the checksum is in the file, when
+ * it syncs the journal and only then writes the snapshot (a snapshot is
+ * used only with its checksum in the journal: renamed before, a kill
+ * would leave a snapshot no resume takes, in place of the old one that
+ * it could); SNAP_DROP when the checksum could not be appended (the
+ * journal failed): nothing is written.
  */
+enum snap_go { SNAP_WAIT, SNAP_WRITE, SNAP_DROP };
+
 struct snap_job {
 	pthread_t thread;
 	bool running;             /* started, not yet joined */
@@ -1052,6 +1071,17 @@ struct snap_job {
 	size_t max;
 	bool ok, written, too_large; /* the result */
 	char msg[4600];
+	/* the checksum's hash taken by the writer (defer) */
+	bool defer;
+	pthread_mutex_t lock;     /* guards hashed, hash (while defer) and go */
+	pthread_cond_t cond;      /* signalled when either changes */
+	bool hashed;
+	enum snap_go go;
+	int turn;                 /* the checksum's turn */
+	int journal_fd;           /* synced by the writer after the checksum, before the snapshot */
+	bool synced, sync_failed; /* its fsync's outcome */
+	int sync_errno;
+	long sync_gen, sync_since, sync_actions; /* the journal's sync count, since_sync, n_actions at the checksum */
 };
 
 struct journal {
@@ -1083,6 +1113,11 @@ struct journal {
 	struct snap_job *job;     /* its job (NULL until the first) */
 	long hash_at;             /* n_actions when last_hash was appended as a checksum here; -1 none */
 	uint64_t last_hash;       /* that checksum's hash: the snapshot taken right after it needs it again */
+	bool check_pending;       /* the checksum at last_check is the writer's to hash, not yet in the file */
+	size_t pending_bytes;     /* that record's length */
+	long sync_gen;            /* journal_sync calls that succeeded */
+	long hash_checks, hash_waits; /* deferred checksums appended; of which the hash was not ready */
+	double hash_wait_us, hash_wait_max_us; /* wall time the game's thread waited for them */
 	int segment;              /* the file's segment number (1: the game's first file) */
 	size_t header_end;        /* the file's header: [0, header_end) */
 	size_t segment_at, segment_end; /* its segment record ([0, 0): none) */
@@ -1409,9 +1444,12 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
  * refuses.  An action also leaves `reserve` bytes free, room for the
  * checksum that closes the game where it stopped.
  */
+static void check_flush(struct journal *j);
+
 static bool write_record(struct journal *j, const char *body, size_t n, size_t reserve, const char *what,
 			 char *err, size_t errlen)
 {
+	check_flush(j); /* a checksum the writer hashed comes first: it follows the action before */
 	if (j->failed)
 		return failed(j, err, errlen);
 	char line[RECORD_MAX + 16];
@@ -1466,6 +1504,7 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 
 bool journal_append_checksum(struct journal *j, const struct game *g, char *err, size_t errlen)
 {
+	check_flush(j); /* one the writer hashed is in the file once this returns */
 	if (j->last_check == j->n_actions)
 		return j->failed ? failed(j, err, errlen) : true; /* one per action count */
 	char body[96], what[64];
@@ -1506,24 +1545,77 @@ static void snapshot_done(struct journal *j, bool ok, const char *msg)
 			 "%s; resuming will replay the whole journal (the game itself is saved)", msg);
 }
 
+/* The deferred job's writer: the checksum's hash first, handed back; the
+ * snapshot's bytes; then, once the checksum is in the journal, the
+ * journal's fsync and the snapshot's file. */
+static void snap_write_deferred(struct snap_job *w)
+{
+	uint64_t hash = game_state_copy_hash(w->copy);
+	pthread_mutex_lock(&w->lock);
+	w->hash = hash;
+	w->hashed = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	const char *file = NULL;
+	size_t len = 0;
+	bool made = snapshot_make_copy(w->path, w->header_crc, w->action, w->copy, hash, w->buf, w->max, &file, &len,
+				       &w->too_large, w->msg, sizeof w->msg);
+	pthread_mutex_lock(&w->lock);
+	while (w->go == SNAP_WAIT)
+		pthread_cond_wait(&w->cond, &w->lock);
+	enum snap_go go = w->go;
+	pthread_mutex_unlock(&w->lock);
+	w->ok = true; /* not written: the journal's own failure is what is said */
+	if (go != SNAP_WRITE)
+		return;
+	/* the checksum durable before the snapshot that needs it replaces the old one */
+	if (!savefile_fsync(&w->io, w->journal_fd)) {
+		w->sync_failed = true;
+		w->sync_errno = errno;
+		return;
+	}
+	w->synced = true;
+	w->ok = made && (!file || savefile_write_atomic(&w->io, w->path, file, len, true, w->msg, sizeof w->msg));
+	w->written = w->ok && file != NULL;
+}
+
 static void *snap_writer(void *arg)
 {
 	struct snap_job *w = arg;
-	w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, w->hash, w->buf, w->max,
-				    &w->written, &w->too_large, w->msg, sizeof w->msg);
+	if (w->defer)
+		snap_write_deferred(w);
+	else
+		w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, w->hash, w->buf,
+					    w->max, &w->written, &w->too_large, w->msg, sizeof w->msg);
 	atomic_store(&w->done, true);
 	return NULL;
 }
 
 /* The background snapshot's result, once its thread is joined: waiting
- * for it when wait is true, else only when it has finished. */
+ * for it when wait is true (a checksum it hashed is appended first, which
+ * it waits for), else only when it has finished. */
 static void snap_reap(struct journal *j, bool wait)
 {
 	struct snap_job *w = j->job;
+	if (wait)
+		check_flush(j);
 	if (!w || !w->running || (!wait && !atomic_load(&w->done)))
 		return;
 	pthread_join(w->thread, NULL);
 	w->running = false;
+	if (w->defer && w->sync_failed && !j->failed) {
+		/* as journal_sync's: nothing since the last good fsync is trusted */
+		j->failed = true;
+		snprintf(j->reason, sizeof j->reason, "%s", strerror(w->sync_errno));
+		snprintf(j->failure, sizeof j->failure, "%s: fsync failed: %s; actions after %ld may be lost", j->path,
+			 strerror(w->sync_errno), j->durable);
+	} else if (w->defer && w->synced && j->sync_gen == w->sync_gen) {
+		/* the writer's fsync made the records before it durable, as
+		 * the snapshot key's own did when the checksum was in line */
+		j->since_sync -= w->sync_since < j->since_sync ? w->sync_since : j->since_sync;
+		if (w->sync_actions > j->durable)
+			j->durable = w->sync_actions;
+	}
 	if (w->too_large)
 		j->snap_too_large = true;
 	snapshot_done(j, w->ok, w->msg);
@@ -1534,12 +1626,65 @@ static bool snap_job_new(struct journal *j)
 {
 	if (j->job)
 		return true;
-	j->job = calloc(1, sizeof *j->job);
-	if (j->job && !(j->job->copy = game_state_copy_new())) {
-		free(j->job);
-		j->job = NULL;
+	struct snap_job *w = calloc(1, sizeof *w);
+	if (!w)
+		return false;
+	if (!(w->copy = game_state_copy_new())) {
+		free(w);
+		return false;
 	}
-	return j->job != NULL;
+	if (pthread_mutex_init(&w->lock, NULL) != 0) {
+		game_state_copy_free(w->copy);
+		free(w);
+		return false;
+	}
+	if (pthread_cond_init(&w->cond, NULL) != 0) {
+		pthread_mutex_destroy(&w->lock);
+		game_state_copy_free(w->copy);
+		free(w);
+		return false;
+	}
+	j->job = w;
+	return true;
+}
+
+static void snap_job_free(struct snap_job *w)
+{
+	if (!w)
+		return;
+	game_state_copy_free(w->copy);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
+
+/* The job's fields for a snapshot of action n_actions to snap, its hash
+ * given (not deferred). */
+static void snap_fill(struct journal *j, struct snap_job *w, const char *snap, uint64_t hash)
+{
+	w->buf = &j->snap_buf;
+	w->io = j->io;
+	snprintf(w->path, sizeof w->path, "%s", snap);
+	w->header_crc = j->header_crc;
+	w->action = j->n_actions;
+	w->hash = hash;
+	w->max = j->snap_max;
+	w->ok = w->written = w->too_large = false;
+	w->msg[0] = '\0';
+	w->defer = false;
+	atomic_store(&w->done, false);
+}
+
+/* The writer's thread started on w: false when it cannot be. */
+static bool snap_thread(struct snap_job *w)
+{
+	/* the writer takes no signal: play's handlers are the main thread's */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&w->thread, NULL, snap_writer, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc == 0;
 }
 
 /* Starts the writer on the state of g (the checksum just appended):
@@ -1563,23 +1708,8 @@ static bool snap_start(struct journal *j, const struct game *g, const char *snap
 		snprintf(msg, msglen, "%s: out of memory copying the game state", snap);
 		return false;
 	}
-	w->buf = &j->snap_buf;
-	w->io = j->io;
-	snprintf(w->path, sizeof w->path, "%s", snap);
-	w->header_crc = j->header_crc;
-	w->action = j->n_actions;
-	w->hash = j->hash_at == j->n_actions ? j->last_hash : game_hash(g);
-	w->max = j->snap_max;
-	w->ok = w->written = w->too_large = false;
-	w->msg[0] = '\0';
-	atomic_store(&w->done, false);
-	/* the writer takes no signal: play's handlers are the main thread's */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&w->thread, NULL, snap_writer, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	snap_fill(j, w, snap, j->hash_at == j->n_actions ? j->last_hash : game_hash(g));
+	if (!snap_thread(w)) {
 		snap_writer(w); /* no thread: written here, as without the writer */
 		if (w->too_large)
 			j->snap_too_large = true;
@@ -1588,6 +1718,93 @@ static bool snap_start(struct journal *j, const struct game *g, const char *snap
 		return w->ok;
 	}
 	w->running = true;
+	return true;
+}
+
+/*
+ * The checksum a snapshot key left to the writer (snapshot_deferred),
+ * appended now: before any other record (write_record), at a sync, a join
+ * of the writer (snap_reap) and so at the close.  Waits for the writer's
+ * hash when it is not there yet (the time is counted: journal_hash_waits),
+ * then lets the writer go on to the journal's fsync and the snapshot, or
+ * tells it to write nothing when the checksum could not be appended.
+ */
+static void check_flush(struct journal *j)
+{
+	if (!j->check_pending)
+		return;
+	j->check_pending = false;
+	struct snap_job *w = j->job;
+	pthread_mutex_lock(&w->lock);
+	if (!w->hashed) {
+		double t0 = clock_us();
+		while (!w->hashed)
+			pthread_cond_wait(&w->cond, &w->lock);
+		double t = clock_us() - t0;
+		j->hash_waits++;
+		j->hash_wait_us += t;
+		if (t > j->hash_wait_max_us)
+			j->hash_wait_max_us = t;
+	}
+	uint64_t hash = w->hash;
+	pthread_mutex_unlock(&w->lock);
+	j->hash_checks++;
+	/* the record journal_append_checksum writes, for the state of action
+	 * w->action: nothing was appended since (this comes first) */
+	char body[96], what[64], err[DIAG_ERR_LEN];
+	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, w->action, w->turn, hash);
+	snprintf(what, sizeof what, "the checksum after action %ld", w->action);
+	bool ok = write_record(j, body, (size_t)n, 0, what, err, sizeof err);
+	if (ok) {
+		j->hash_at = w->action;
+		j->last_hash = hash;
+	}
+	w->sync_gen = j->sync_gen;
+	w->sync_since = j->since_sync;
+	w->sync_actions = j->n_actions;
+	pthread_mutex_lock(&w->lock);
+	w->go = ok ? SNAP_WRITE : SNAP_DROP;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/*
+ * A snapshot key's checksum and snapshot both left to the writer
+ * (journal_record, snapshots in the background): the state captured,
+ * the writer started on it, the checksum pending (check_flush).  False
+ * when it cannot be (the caller then appends the checksum and takes the
+ * snapshot in line as before, which says what failed).
+ */
+static bool snapshot_deferred(struct journal *j, const struct game *g)
+{
+	snap_reap(j, true); /* one at a time: the copy is the job's */
+	char snap[sizeof j->path + 8];
+	if (j->failed || j->snap_too_large || !snapshot_path(j->path, snap, sizeof snap) || !snap_job_new(j))
+		return false;
+	struct snap_job *w = j->job;
+	if (game_state_capture(g, w->copy) != GAME_STATE_OK)
+		return false;
+	snap_fill(j, w, snap, 0);
+	w->defer = true;
+	w->hashed = false;
+	w->go = SNAP_WAIT;
+	w->turn = g->turn;
+	w->journal_fd = j->fd;
+	w->synced = w->sync_failed = false;
+	w->sync_errno = 0;
+	if (!snap_thread(w))
+		return false;
+	w->running = true;
+	/* the record's length is known now (the hash is 16 digits): the
+	 * room left counts it, as it counted it in line */
+	char body[96];
+	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, (uint64_t)0);
+	j->pending_bytes = (size_t)n + 10; /* " CRC\n" */
+	j->check_pending = true;
+	j->last_check = j->n_actions;
+	j->last_snap = j->n_actions;
+	j->snap_work = 0;
+	j->snap_due = false;
 	return true;
 }
 
@@ -1804,9 +2021,16 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	/* past its segment's size the file ends with a checksum, synced, and
 	 * the game goes on in the next segment (not at its end: nothing follows) */
 	bool roll = !g->over && (size_t)j->size >= roll_at(j);
-	if ((boundary || snap || closing || roll ||
-	     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
-	    !journal_append_checksum(j, g, err, errlen))
+	bool check = boundary || snap || closing || roll ||
+		     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every;
+	/* a snapshot key (as below) that is nothing else, in a person's game:
+	 * its checksum's hash is the writer's, taken from the copy beside
+	 * the next keys, and the record is appended with the next one */
+	if (check && j->snap_bg && !boundary && !closing && !roll && j->snap_every > 0 && !j->snap_too_large &&
+	    (snap || j->n_actions - j->last_snap >= j->snap_every || j->snap_work >= j->snap_work_max) &&
+	    snapshot_deferred(j, g))
+		return true;
+	if (check && !journal_append_checksum(j, g, err, errlen))
 		return false;
 	if ((boundary || closing || roll || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
@@ -1865,6 +2089,7 @@ bool journal_flush(struct journal *j, char *err, size_t errlen)
 
 bool journal_sync(struct journal *j, char *err, size_t errlen)
 {
+	check_flush(j); /* what is synced ends with the checksum the writer hashed */
 	if (j->failed)
 		return failed(j, err, errlen);
 	if (!savefile_fsync(&j->io, j->fd)) {
@@ -1878,6 +2103,7 @@ bool journal_sync(struct journal *j, char *err, size_t errlen)
 	}
 	j->since_sync = 0;
 	j->durable = j->n_actions;
+	j->sync_gen++;
 	return true;
 }
 
@@ -1892,9 +2118,7 @@ bool journal_close(struct journal *j, char *err, size_t errlen)
 		ok = false;
 	}
 	snapshot_buf_free(&j->snap_buf);
-	if (j->job)
-		game_state_copy_free(j->job->copy);
-	free(j->job);
+	snap_job_free(j->job);
 	free(j);
 	return ok;
 }
@@ -1993,9 +2217,15 @@ int journal_segments_remove(const char *from)
 	return removed;
 }
 
+/* The file's size with the checksum the writer is hashing. */
+static size_t size_due(const struct journal *j)
+{
+	return (size_t)j->size + (j->check_pending ? j->pending_bytes : 0);
+}
+
 size_t journal_room(const struct journal *j)
 {
-	size_t used = (size_t)j->size + JOURNAL_CHECK_RESERVE;
+	size_t used = size_due(j) + JOURNAL_CHECK_RESERVE;
 	return j->failed || used >= j->max_bytes ? 0 : j->max_bytes - used;
 }
 
@@ -2003,7 +2233,7 @@ long journal_actions_left(const struct journal *j)
 {
 	/* at the mean size of an action so far, its share of checksums and
 	 * header included: an estimate on the safe side */
-	size_t per = j->n_actions > 0 ? (size_t)j->size / (size_t)j->n_actions : 32;
+	size_t per = j->n_actions > 0 ? size_due(j) / (size_t)j->n_actions : 32;
 	return (long)(journal_room(j) / (per > 0 ? per : 1));
 }
 
@@ -2012,4 +2242,12 @@ bool journal_nearly_full(const struct journal *j)
 	return journal_room(j) < j->max_bytes / JOURNAL_WARN_FRACTION;
 }
 long journal_durable_actions(const struct journal *j) { return j->durable; }
+
+void journal_hash_waits(const struct journal *j, long *checks, long *waits, double *total_us, double *max_us)
+{
+	*checks = j->hash_checks;
+	*waits = j->hash_waits;
+	*total_us = j->hash_wait_us;
+	*max_us = j->hash_wait_max_us;
+}
 const char *journal_path(const struct journal *j) { return j->path; }
