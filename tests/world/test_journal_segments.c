@@ -635,7 +635,8 @@ struct bg_killer {
 	atomic_long game_calls, writer_calls;
 	long at;                 /* _exit just before this call of ... */
 	bool writer;             /* ... the writer (else of the game's thread) */
-	bool fail;               /* the writer's writes fail (ENOSPC) instead */
+	bool fail;               /* the writer's writes of its snapshot fail (ENOSPC) instead */
+	bool fail_check;         /* ... or its writes of a checksum record */
 };
 
 static bool bg_call(struct bg_killer *k)
@@ -652,7 +653,9 @@ static bool bg_call(struct bg_killer *k)
 static ssize_t bg_write(void *ud, int fd, const void *buf, size_t n)
 {
 	struct bg_killer *k = ud;
-	if (bg_call(k) && k->fail) {
+	/* a record of the journal, or the snapshot's bytes */
+	bool check = n > 2 && memcmp(buf, "c ", 2) == 0;
+	if (bg_call(k) && (check ? k->fail_check : k->fail)) {
 		errno = ENOSPC;
 		return -1;
 	}
@@ -749,21 +752,19 @@ static void test_kill_while_the_writer_runs(void **state)
 }
 
 /*
- * A kill between a snapshot key's hash and its checksum record.  The
- * writer hashes the copy and hands the hash back; the game appends the
- * checksum with its next record (check_flush).  The kill comes in the
- * game's thread just before that append, a while after the hash, so
- * that the writer has gone as far as it may: it has made the snapshot's
- * bytes and waits for the checksum before its file takes the old one's
- * place.  The save ends with the key's action and no checksum for it;
- * the snapshot is the one of the key before (a snapshot renamed before
- * its checksum was in the journal would be refused, and the whole game
- * replayed); the resume starts there, loses nothing and plays on to the
- * end.
+ * A kill between a snapshot key's hash and its checksum record, both the
+ * writer's (the game's thread waits for the record at its next one).
+ * The kill comes in the writer's thread as it appends the record, the
+ * hash taken: the save ends with the key's action and no checksum for
+ * it, the snapshot is the one of the key before (the writer writes its
+ * snapshot only once the checksum is in the journal and synced: renamed
+ * before, it would be refused for want of its checksum, and the whole
+ * game replayed), and the resume starts there, loses nothing and plays
+ * on to the end.
  */
 struct check_killer {
 	pthread_t game;
-	long action;             /* _exit before the game's thread writes the checksum of this action */
+	long action;             /* _exit as the writer appends the checksum of this action */
 };
 
 static ssize_t check_kill_write(void *ud, int fd, const void *buf, size_t n)
@@ -771,10 +772,8 @@ static ssize_t check_kill_write(void *ud, int fd, const void *buf, size_t n)
 	struct check_killer *k = ud;
 	char want[32];
 	int len = snprintf(want, sizeof want, "c %ld ", k->action);
-	if (pthread_equal(pthread_self(), k->game) && n > (size_t)len && memcmp(buf, want, (size_t)len) == 0) {
-		nanosleep(&(struct timespec){ 0, 50 * 1000000 }, NULL); /* the writer as far as it goes */
+	if (!pthread_equal(pthread_self(), k->game) && n > (size_t)len && memcmp(buf, want, (size_t)len) == 0)
 		_exit(0);
-	}
 	return write(fd, buf, n);
 }
 
@@ -901,7 +900,8 @@ static void test_background_snapshot_same_file_and_failure(void **state)
 	free(ga);
 	free(gb);
 
-	/* the writer's writes fail: said once it is joined, the journal goes on */
+	/* the writer's writes of the snapshot fail (it takes more room than a
+	 * record): said once it is joined, the journal goes on */
 	struct bg_killer f = { .at = 0, .fail = true };
 	f.game = pthread_self();
 	struct savefile_io failing = { bg_write, bg_fsync, &f };
@@ -929,6 +929,40 @@ static void test_background_snapshot_same_file_and_failure(void **state)
 	assert_true(snapshot_path(a, sa, sizeof sa));
 	assert_false(exists(sa));
 	assert_int_equal(replay_all_ok(&r, a), 100);
+
+	/* the writer cannot append a checksum (a full disk): the journal
+	 * fails at the next record, naming that checksum, keeps the actions
+	 * before it whole, and no snapshot is written */
+	struct bg_killer fc = { .at = 0, .fail_check = true };
+	fc.game = pthread_self();
+	struct savefile_io full_check = { bg_write, bg_fsync, &fc };
+	snprintf(a, sizeof a, "%s/check.jnl", dir);
+	st = setup_of(&r, &full_check);
+	g = new_game(&r);
+	j = journal_create(a, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_snapshots_background(j, true);
+	long i = 0;
+	for (; i < 100; i++) {
+		struct action act = script(i);
+		enum act_result res = game_act(g, &act);
+		if (!journal_record(j, &act, res, g, err, sizeof err))
+			break;
+	}
+	assert_int_equal(i, 16); /* action 17's record: after the checksum of 16 */
+	assert_non_null(strstr(err, "writing the checksum after action 16 failed: No space left on device"));
+	assert_string_equal(journal_failure_reason(j), "No space left on device");
+	assert_false(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	assert_true(snapshot_path(a, sa, sizeof sa));
+	assert_false(exists(sa));
+	struct journal_data d;
+	assert_true(journal_read_file(a, &d, err, sizeof err));
+	assert_int_equal(d.n_actions, 16);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.checks[d.n_checks - 1].action, 0);
+	journal_data_fini(&d);
 	remove_dir(dir);
 	ref_close(&r);
 }

@@ -1040,23 +1040,18 @@ bool journal_resume(struct journal_data *d, struct journal_game *jg, const char 
  * a rollover, a level change's flag, at quit and at close.
  *
  * On a snapshot key that is not also a boundary (a level change, the
- * game's end, a rollover, the cap), the checksum's hash is the writer's
- * too (`defer`, snapshot_deferred): the key appends its action, captures
- * the state and starts the thread, which hashes the copy first and hands
- * the hash back (`hashed`, under `lock`).  The checksum record is
- * appended by the game's thread with the journal's next record, or at a
- * sync, a join or the close (check_flush: it waits for the hash there if
- * the writer is not that far yet), so the file is the one written in
- * line, byte for byte.  The writer meanwhile makes the snapshot's bytes,
- * then waits for `go`: SNAP_WRITE once the checksum is in the file, when
- * it syncs the journal and only then writes the snapshot (a snapshot is
- * used only with its checksum in the journal: renamed before, a kill
- * would leave a snapshot no resume takes, in place of the old one that
- * it could); SNAP_DROP when the checksum could not be appended (the
- * journal failed): nothing is written.
+ * game's end, a rollover, the cap), the checksum is the writer's too
+ * (`defer`, snapshot_deferred): the key appends its action, captures the
+ * state and starts the thread, which hashes the copy, appends the
+ * checksum record and syncs the journal, and only then makes and writes
+ * the snapshot (a snapshot is used only with its checksum in the
+ * journal: renamed before, a kill would leave a snapshot no resume
+ * takes, in place of the old one that it could).  The game's thread
+ * writes nothing to the journal meanwhile: its next record, sync, join or
+ * close first waits for the writer's append (`appended`, under `lock`)
+ * and takes its outcome (check_flush), so the checksum stays right after
+ * its action and the file is the one written in line, byte for byte.
  */
-enum snap_go { SNAP_WAIT, SNAP_WRITE, SNAP_DROP };
-
 struct snap_job {
 	pthread_t thread;
 	bool running;             /* started, not yet joined */
@@ -1071,17 +1066,19 @@ struct snap_job {
 	size_t max;
 	bool ok, written, too_large; /* the result */
 	char msg[4600];
-	/* the checksum's hash taken by the writer (defer) */
+	/* the checksum taken and appended by the writer (defer) */
 	bool defer;
-	pthread_mutex_t lock;     /* guards hashed, hash (while defer) and go */
-	pthread_cond_t cond;      /* signalled when either changes */
-	bool hashed;
-	enum snap_go go;
 	int turn;                 /* the checksum's turn */
-	int journal_fd;           /* synced by the writer after the checksum, before the snapshot */
-	bool synced, sync_failed; /* its fsync's outcome */
+	int journal_fd;           /* the journal, appended to and synced by the writer before the snapshot */
+	pthread_mutex_t lock;     /* guards appended and what follows it */
+	pthread_cond_t cond;      /* signalled when appended is set */
+	bool appended;            /* the writer's append is over: */
+	bool append_ok;           /* the record is in the file (line_len bytes); else: */
+	int append_errno;         /* why not, */
+	size_t append_done;       /* after how many of its bytes */
+	size_t line_len;
+	bool synced, sync_failed; /* the journal's fsync after it */
 	int sync_errno;
-	long sync_gen, sync_since, sync_actions; /* the journal's sync count, since_sync, n_actions at the checksum */
 };
 
 struct journal {
@@ -1113,9 +1110,10 @@ struct journal {
 	struct snap_job *job;     /* its job (NULL until the first) */
 	long hash_at;             /* n_actions when last_hash was appended as a checksum here; -1 none */
 	uint64_t last_hash;       /* that checksum's hash: the snapshot taken right after it needs it again */
-	bool check_pending;       /* the checksum at last_check is the writer's to hash, not yet in the file */
+	bool check_pending;       /* the checksum at last_check is the writer's, not yet taken in here */
 	size_t pending_bytes;     /* that record's length */
 	long sync_gen;            /* journal_sync calls that succeeded */
+	long flush_gen, flush_since, flush_actions; /* sync_gen, since_sync, n_actions once it was taken in */
 	long hash_checks, hash_waits; /* deferred checksums appended; of which the hash was not ready */
 	double hash_wait_us, hash_wait_max_us; /* wall time the game's thread waited for them */
 	int segment;              /* the file's segment number (1: the game's first file) */
@@ -1446,15 +1444,26 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
  */
 static void check_flush(struct journal *j);
 
+/* A record's line: its body, a space, the body's CRC-32 in hex, a newline. */
+static int frame_record(char *line, size_t size, const char *body, size_t n)
+{
+	return snprintf(line, size, "%.*s %08" PRIx32 "\n", (int)n, body, crc_update(0, body, n));
+}
+
+/* The body of the checksum record after action `action`. */
+static int check_body(char *body, size_t size, long action, int turn, uint64_t hash)
+{
+	return snprintf(body, size, "c %ld %d %016" PRIx64, action, turn, hash);
+}
+
 static bool write_record(struct journal *j, const char *body, size_t n, size_t reserve, const char *what,
 			 char *err, size_t errlen)
 {
-	check_flush(j); /* a checksum the writer hashed comes first: it follows the action before */
+	check_flush(j); /* the writer's checksum comes first: it follows the action before */
 	if (j->failed)
 		return failed(j, err, errlen);
 	char line[RECORD_MAX + 16];
-	uint32_t crc = crc_update(0, body, n);
-	int k = snprintf(line, sizeof line, "%.*s %08" PRIx32 "\n", (int)n, body, crc);
+	int k = frame_record(line, sizeof line, body, n);
 	if ((size_t)j->size + (size_t)k + reserve > j->max_bytes) {
 		j->failed = true;
 		snprintf(j->reason, sizeof j->reason, "the save is full");
@@ -1504,12 +1513,12 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 
 bool journal_append_checksum(struct journal *j, const struct game *g, char *err, size_t errlen)
 {
-	check_flush(j); /* one the writer hashed is in the file once this returns */
+	check_flush(j); /* the writer's is in the file once this returns */
 	if (j->last_check == j->n_actions)
 		return j->failed ? failed(j, err, errlen) : true; /* one per action count */
 	char body[96], what[64];
 	uint64_t hash = game_hash(g);
-	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, hash);
+	int n = check_body(body, sizeof body, j->n_actions, g->turn, hash);
 	snprintf(what, sizeof what, "the checksum after action %ld", j->n_actions);
 	if (!write_record(j, body, (size_t)n, 0, what, err, errlen))
 		return false;
@@ -1545,28 +1554,28 @@ static void snapshot_done(struct journal *j, bool ok, const char *msg)
 			 "%s; resuming will replay the whole journal (the game itself is saved)", msg);
 }
 
-/* The deferred job's writer: the checksum's hash first, handed back; the
- * snapshot's bytes; then, once the checksum is in the journal, the
- * journal's fsync and the snapshot's file. */
+/* The deferred job's writer: the checksum's hash from the copy, its
+ * record appended and the journal synced; then the snapshot. */
 static void snap_write_deferred(struct snap_job *w)
 {
 	uint64_t hash = game_state_copy_hash(w->copy);
+	char body[96], line[RECORD_MAX + 16];
+	int n = check_body(body, sizeof body, w->action, w->turn, hash);
+	int k = frame_record(line, sizeof line, body, (size_t)n);
+	size_t done = 0;
+	bool ok = savefile_write_all(&w->io, w->journal_fd, line, (size_t)k, &done);
+	int e = errno;
 	pthread_mutex_lock(&w->lock);
 	w->hash = hash;
-	w->hashed = true;
+	w->append_ok = ok;
+	w->append_errno = ok ? 0 : e;
+	w->append_done = done;
+	w->line_len = (size_t)k;
+	w->appended = true;
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
-	const char *file = NULL;
-	size_t len = 0;
-	bool made = snapshot_make_copy(w->path, w->header_crc, w->action, w->copy, hash, w->buf, w->max, &file, &len,
-				       &w->too_large, w->msg, sizeof w->msg);
-	pthread_mutex_lock(&w->lock);
-	while (w->go == SNAP_WAIT)
-		pthread_cond_wait(&w->cond, &w->lock);
-	enum snap_go go = w->go;
-	pthread_mutex_unlock(&w->lock);
-	w->ok = true; /* not written: the journal's own failure is what is said */
-	if (go != SNAP_WRITE)
+	w->ok = true; /* nothing written: the journal's own failure is what is said */
+	if (!ok)
 		return;
 	/* the checksum durable before the snapshot that needs it replaces the old one */
 	if (!savefile_fsync(&w->io, w->journal_fd)) {
@@ -1575,8 +1584,8 @@ static void snap_write_deferred(struct snap_job *w)
 		return;
 	}
 	w->synced = true;
-	w->ok = made && (!file || savefile_write_atomic(&w->io, w->path, file, len, true, w->msg, sizeof w->msg));
-	w->written = w->ok && file != NULL;
+	w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, hash, w->buf, w->max,
+				    &w->written, &w->too_large, w->msg, sizeof w->msg);
 }
 
 static void *snap_writer(void *arg)
@@ -1592,7 +1601,7 @@ static void *snap_writer(void *arg)
 }
 
 /* The background snapshot's result, once its thread is joined: waiting
- * for it when wait is true (a checksum it hashed is appended first, which
+ * for it when wait is true (a checksum it appends is taken in first, which
  * it waits for), else only when it has finished. */
 static void snap_reap(struct journal *j, bool wait)
 {
@@ -1609,12 +1618,12 @@ static void snap_reap(struct journal *j, bool wait)
 		snprintf(j->reason, sizeof j->reason, "%s", strerror(w->sync_errno));
 		snprintf(j->failure, sizeof j->failure, "%s: fsync failed: %s; actions after %ld may be lost", j->path,
 			 strerror(w->sync_errno), j->durable);
-	} else if (w->defer && w->synced && j->sync_gen == w->sync_gen) {
-		/* the writer's fsync made the records before it durable, as
-		 * the snapshot key's own did when the checksum was in line */
-		j->since_sync -= w->sync_since < j->since_sync ? w->sync_since : j->since_sync;
-		if (w->sync_actions > j->durable)
-			j->durable = w->sync_actions;
+	} else if (w->defer && w->synced && j->sync_gen == j->flush_gen) {
+		/* the writer's fsync made the records up to its checksum
+		 * durable, as the snapshot key's own did in line */
+		j->since_sync -= j->flush_since < j->since_sync ? j->flush_since : j->since_sync;
+		if (j->flush_actions > j->durable)
+			j->durable = j->flush_actions;
 	}
 	if (w->too_large)
 		j->snap_too_large = true;
@@ -1723,11 +1732,11 @@ static bool snap_start(struct journal *j, const struct game *g, const char *snap
 
 /*
  * The checksum a snapshot key left to the writer (snapshot_deferred),
- * appended now: before any other record (write_record), at a sync, a join
- * of the writer (snap_reap) and so at the close.  Waits for the writer's
- * hash when it is not there yet (the time is counted: journal_hash_waits),
- * then lets the writer go on to the journal's fsync and the snapshot, or
- * tells it to write nothing when the checksum could not be appended.
+ * taken in: before any other record (write_record), at a sync, a join of
+ * the writer (snap_reap) and so at the close.  Waits for the writer's
+ * append when it is not over yet (the time is counted:
+ * journal_hash_waits), then counts the record in, or fails the journal as
+ * write_record does when the append failed.
  */
 static void check_flush(struct journal *j)
 {
@@ -1736,9 +1745,9 @@ static void check_flush(struct journal *j)
 	j->check_pending = false;
 	struct snap_job *w = j->job;
 	pthread_mutex_lock(&w->lock);
-	if (!w->hashed) {
+	if (!w->appended) {
 		double t0 = clock_us();
-		while (!w->hashed)
+		while (!w->appended)
 			pthread_cond_wait(&w->cond, &w->lock);
 		double t = clock_us() - t0;
 		j->hash_waits++;
@@ -1746,26 +1755,26 @@ static void check_flush(struct journal *j)
 		if (t > j->hash_wait_max_us)
 			j->hash_wait_max_us = t;
 	}
-	uint64_t hash = w->hash;
 	pthread_mutex_unlock(&w->lock);
 	j->hash_checks++;
-	/* the record journal_append_checksum writes, for the state of action
-	 * w->action: nothing was appended since (this comes first) */
-	char body[96], what[64], err[DIAG_ERR_LEN];
-	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, w->action, w->turn, hash);
-	snprintf(what, sizeof what, "the checksum after action %ld", w->action);
-	bool ok = write_record(j, body, (size_t)n, 0, what, err, sizeof err);
-	if (ok) {
+	if (w->append_ok) {
+		j->size += (off_t)w->line_len;
+		j->since_sync++;
 		j->hash_at = w->action;
-		j->last_hash = hash;
+		j->last_hash = w->hash;
+		j->flush_gen = j->sync_gen;
+		j->flush_since = j->since_sync;
+		j->flush_actions = j->n_actions;
+		return;
 	}
-	w->sync_gen = j->sync_gen;
-	w->sync_since = j->since_sync;
-	w->sync_actions = j->n_actions;
-	pthread_mutex_lock(&w->lock);
-	w->go = ok ? SNAP_WRITE : SNAP_DROP;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	bool cut = w->append_done == 0 || ftruncate(j->fd, j->size) == 0;
+	j->failed = true;
+	snprintf(j->reason, sizeof j->reason, "%s", strerror(w->append_errno));
+	snprintf(j->failure, sizeof j->failure,
+		 "%s: writing the checksum after action %ld failed: %s; the journal keeps actions 1 to %ld%s (%ld "
+		 "made durable)",
+		 j->path, w->action, strerror(w->append_errno), j->n_actions,
+		 cut ? "" : " and a cut record the next reader will drop", j->durable);
 }
 
 /*
@@ -1778,28 +1787,26 @@ static void check_flush(struct journal *j)
 static bool snapshot_deferred(struct journal *j, const struct game *g)
 {
 	snap_reap(j, true); /* one at a time: the copy is the job's */
-	char snap[sizeof j->path + 8];
-	if (j->failed || j->snap_too_large || !snapshot_path(j->path, snap, sizeof snap) || !snap_job_new(j))
+	char snap[sizeof j->path + 8], body[96];
+	/* the record's length is known now (the hash is 16 digits): the
+	 * room left counts it, as it counted it in line */
+	size_t bytes = (size_t)check_body(body, sizeof body, j->n_actions, g->turn, 0) + 10; /* " CRC\n" */
+	if (j->failed || j->snap_too_large || (size_t)j->size + bytes > j->max_bytes ||
+	    !snapshot_path(j->path, snap, sizeof snap) || !snap_job_new(j))
 		return false;
 	struct snap_job *w = j->job;
 	if (game_state_capture(g, w->copy) != GAME_STATE_OK)
 		return false;
 	snap_fill(j, w, snap, 0);
 	w->defer = true;
-	w->hashed = false;
-	w->go = SNAP_WAIT;
 	w->turn = g->turn;
 	w->journal_fd = j->fd;
+	w->appended = w->append_ok = false;
 	w->synced = w->sync_failed = false;
-	w->sync_errno = 0;
 	if (!snap_thread(w))
 		return false;
 	w->running = true;
-	/* the record's length is known now (the hash is 16 digits): the
-	 * room left counts it, as it counted it in line */
-	char body[96];
-	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, (uint64_t)0);
-	j->pending_bytes = (size_t)n + 10; /* " CRC\n" */
+	j->pending_bytes = bytes;
 	j->check_pending = true;
 	j->last_check = j->n_actions;
 	j->last_snap = j->n_actions;
@@ -2089,7 +2096,7 @@ bool journal_flush(struct journal *j, char *err, size_t errlen)
 
 bool journal_sync(struct journal *j, char *err, size_t errlen)
 {
-	check_flush(j); /* what is synced ends with the checksum the writer hashed */
+	check_flush(j); /* what is synced ends with the writer's checksum */
 	if (j->failed)
 		return failed(j, err, errlen);
 	if (!savefile_fsync(&j->io, j->fd)) {

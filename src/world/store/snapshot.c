@@ -37,15 +37,12 @@ bool snapshot_path(const char *journal, char *buf, size_t size)
  * known (it takes at most 120). */
 #define HEAD_ROOM 200
 
-/* The file of the state st made in b (at HEAD_ROOM, len bytes): its
- * first line put before it; *file and *file_len what to write (*file NULL:
- * the state cannot be saved now). */
-static bool make_file(const char *path, uint32_t header_crc, long action, int turn, uint64_t hash,
-		      struct snapshot_buf *b, enum game_state_status st, size_t len, size_t max, const char **file,
-		      size_t *file_len, bool *too_large, char *err, size_t errlen)
+/* The state st made in b (at HEAD_ROOM, len bytes) to path, behind its first line. */
+static bool write_state(const struct savefile_io *io, const char *path, uint32_t header_crc, long action, int turn,
+			uint64_t hash, struct snapshot_buf *b, enum game_state_status st, size_t len, size_t max,
+			bool *written, bool *too_large, char *err, size_t errlen)
 {
-	*file = NULL;
-	*file_len = 0;
+	*written = false;
 	if (too_large)
 		*too_large = false;
 	if (max == 0 || max > SNAPSHOT_MAX_BYTES)
@@ -76,24 +73,7 @@ static bool make_file(const char *path, uint32_t header_crc, long action, int tu
 		return false;
 	}
 	memcpy(state - n, head, (size_t)n);
-	*file = state - n;
-	*file_len = (size_t)n + len;
-	return true;
-}
-
-/* The state st made in b (at HEAD_ROOM, len bytes) to path, behind its first line. */
-static bool write_state(const struct savefile_io *io, const char *path, uint32_t header_crc, long action, int turn,
-			uint64_t hash, struct snapshot_buf *b, enum game_state_status st, size_t len, size_t max,
-			bool *written, bool *too_large, char *err, size_t errlen)
-{
-	*written = false;
-	const char *file;
-	size_t file_len;
-	if (!make_file(path, header_crc, action, turn, hash, b, st, len, max, &file, &file_len, too_large, err, errlen))
-		return false;
-	if (!file)
-		return true;
-	bool ok = savefile_write_atomic(io, path, file, file_len, true, err, errlen);
+	bool ok = savefile_write_atomic(io, path, state - n, (size_t)n + len, true, err, errlen);
 	*written = ok;
 	return ok;
 }
@@ -120,16 +100,6 @@ bool snapshot_write_copy(const struct savefile_io *io, const char *path, uint32_
 	enum game_state_status st = game_state_copy_save_into(c, HEAD_ROOM, &buf->bytes, &buf->cap, &len);
 	return write_state(io, path, header_crc, action, game_state_copy_turn(c), hash, buf, st, len, max, written,
 			   too_large, err, errlen);
-}
-
-bool snapshot_make_copy(const char *path, uint32_t header_crc, long action, const struct game_state_copy *c,
-			uint64_t hash, struct snapshot_buf *buf, size_t max, const char **file, size_t *len,
-			bool *too_large, char *err, size_t errlen)
-{
-	size_t state_len;
-	enum game_state_status st = game_state_copy_save_into(c, HEAD_ROOM, &buf->bytes, &buf->cap, &state_len);
-	return make_file(path, header_crc, action, game_state_copy_turn(c), hash, buf, st, state_len, max, file, len,
-			 too_large, err, errlen);
 }
 
 void snapshot_buf_free(struct snapshot_buf *buf)

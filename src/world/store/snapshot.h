@@ -60,18 +60,6 @@ bool snapshot_write_copy(const struct savefile_io *io, const char *path, uint32_
 			 const struct game_state_copy *c, uint64_t hash, struct snapshot_buf *buf, size_t max,
 			 bool *written, bool *too_large, char *err, size_t errlen);
 
-/*
- * The file snapshot_write_copy writes, made in buf without writing it:
- * *file and *len are its bytes (in buf), for savefile_write_atomic once
- * the journal holds the checksum it names (journal.c's writer, which
- * takes the checksum's hash itself and writes the file only once the
- * game has appended that checksum).  *file is NULL when the state cannot
- * be saved now; false with a message as snapshot_write_copy.
- */
-bool snapshot_make_copy(const char *path, uint32_t header_crc, long action, const struct game_state_copy *c,
-			uint64_t hash, struct snapshot_buf *buf, size_t max, const char **file, size_t *len,
-			bool *too_large, char *err, size_t errlen);
-
 /* A snapshot file's first line, read back. */
 struct snapshot_head {
 	int format;
