@@ -114,9 +114,9 @@ static const struct opt play_opts[] = {
 		  "astray replay FILE shows it" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen (of the thread that handles "
-		  "them); with --record FILE, saving as play saves, snapshots included (their writer's thread "
-		  "counts in cpu_s_all; a key that waited for the writer's checksum, wall time not in the "
-		  "samples, counts in waited and wait_us)" },
+		  "them); with --record FILE, saving as play saves, snapshots included: their writer's thread "
+		  "counts in cpu_s_all, and a key's wait for the writer's checksum, in wall time, in waited "
+		  "and wait_us" },
 	{ .name = "bench-script", .kind = OPT_STRING, .offset = ARG(bench_script), .metavar = "KEYS",
 	  .help = "with --bench-keys, press these keys in turn, from the first again when they run out; "
 		  "default hhll.kj; oooooR> explores, rests and travels" },
