@@ -839,6 +839,44 @@ static void test_kill_between_the_hash_and_its_checksum(void **state)
 }
 
 /*
+ * The writer's fsync after its checksum is the journal's: the snapshot
+ * key no longer syncs, and once the writer is joined (at the next record
+ * when it has finished) the actions up to its checksum count as durable
+ * and the game's thread starts its own cadence (an fsync every 8
+ * records) from there, as it did from the key's own fsync in line.
+ */
+static void test_writer_sync_counts(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, 40, true);
+	char dir[64], path[128], err[DIAG_ERR_LEN];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/save.jnl", dir);
+	struct journal_setup st = setup_of(&r, NULL);
+	struct game *g = new_game(&r);
+	struct journal *j = journal_create(path, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_snapshots_background(j, true);
+	play(j, g, 0, 16);
+	assert_int_equal(journal_durable_actions(j), 8); /* the key of action 16 did not sync */
+	while (journal_snapshot_writing(j))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	play(j, g, 16, 17);
+	assert_int_equal(journal_durable_actions(j), 16); /* the writer's, and no sync of the game's at 17 */
+	play(j, g, 17, 23);
+	assert_int_equal(journal_durable_actions(j), 16);
+	play(j, g, 23, 25);
+	assert_int_equal(journal_durable_actions(j), 24); /* 8 records on: actions 17 to 24, as in line */
+	assert_true(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	assert_int_equal(replay_all_ok(&r, path), 25);
+	remove_dir(dir);
+	ref_close(&r);
+}
+
+/*
  * The background snapshot is the file written in line, byte for byte;
  * the writer runs while the game goes on (a snapshot being written is
  * seen between two actions); and a writer that fails (a full disk) is
@@ -1022,6 +1060,7 @@ int main(void)
 		cmocka_unit_test(test_kill_at_every_call),
 		cmocka_unit_test(test_kill_while_the_writer_runs),
 		cmocka_unit_test(test_kill_between_the_hash_and_its_checksum),
+		cmocka_unit_test(test_writer_sync_counts),
 		cmocka_unit_test(test_background_snapshot_same_file_and_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

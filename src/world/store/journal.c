@@ -1606,10 +1606,9 @@ static void *snap_writer(void *arg)
 static void snap_reap(struct journal *j, bool wait)
 {
 	struct snap_job *w = j->job;
-	if (wait)
-		check_flush(j);
 	if (!w || !w->running || (!wait && !atomic_load(&w->done)))
 		return;
+	check_flush(j); /* its checksum taken in first (over once the writer is) */
 	pthread_join(w->thread, NULL);
 	w->running = false;
 	if (w->defer && w->sync_failed && !j->failed) {
