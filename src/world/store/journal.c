@@ -1434,14 +1434,6 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
 	return false;
 }
 
-/*
- * Writes one record line; on failure cuts the file back and fails the
- * journal.  The file never grows past max_bytes, the most the reader
- * takes: a record that would pass it fails the journal instead ("the save
- * is full"), so no program ever says a game is saved in a file its reader
- * refuses.  An action also leaves `reserve` bytes free, room for the
- * checksum that closes the game where it stopped.
- */
 static void check_flush(struct journal *j);
 
 /* A record's line: its body, a space, the body's CRC-32 in hex, a newline. */
@@ -1456,6 +1448,14 @@ static int check_body(char *body, size_t size, long action, int turn, uint64_t h
 	return snprintf(body, size, "c %ld %d %016" PRIx64, action, turn, hash);
 }
 
+/*
+ * Writes one record line; on failure cuts the file back and fails the
+ * journal.  The file never grows past max_bytes, the most the reader
+ * takes: a record that would pass it fails the journal instead ("the save
+ * is full"), so no program ever says a game is saved in a file its reader
+ * refuses.  An action also leaves `reserve` bytes free, room for the
+ * checksum that closes the game where it stopped.
+ */
 static bool write_record(struct journal *j, const char *body, size_t n, size_t reserve, const char *what,
 			 char *err, size_t errlen)
 {
@@ -2030,8 +2030,8 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	bool check = boundary || snap || closing || roll ||
 		     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every;
 	/* a snapshot key (as below) that is nothing else, in a person's game:
-	 * its checksum's hash is the writer's, taken from the copy beside
-	 * the next keys, and the record is appended with the next one */
+	 * its checksum is the writer's too, hashed from the copy and appended
+	 * beside the next keys (snapshot_deferred) */
 	if (check && j->snap_bg && !boundary && !closing && !roll && j->snap_every > 0 && !j->snap_too_large &&
 	    (snap || j->n_actions - j->last_snap >= j->snap_every || j->snap_work >= j->snap_work_max) &&
 	    snapshot_deferred(j, g))
