@@ -19,6 +19,7 @@
 #                   also times the game's previews against that program)
 #   make bench-marathon  a 2,000,000-action game in segments: save, resume, replay
 #   make bench-turned  jump point search on hex and diamond against plain A* (docs/core.md)
+#   make bench-region  a whole relabelling of the region labels on 4096x4096 levels
 #   make fuzz       libFuzzer on every parser and decoder (clang; FUZZ_SECONDS=60 each,
 #                   the terminal input 20 times that: FUZZ_INPUT_FACTOR)
 #   make soak       random play of every level and generated ones, journals
@@ -121,7 +122,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-resume-big bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-resume-big bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned bench-region fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -419,6 +420,17 @@ bench-turned: build/bench_turned
 
 build/bench_turned: tests/bench_turned.c build/obj/libcore.a
 	$(CC) $(BASE_CFLAGS) $(INC_core) $(CFLAGS) $(LDFLAGS) $(filter %.c %.a,$^) -lm -o $@
+
+# A whole relabelling of region.c's labels (tests/bench_region.c), CPU
+# time, on generated 4096x4096 levels of each grid (REGION_ROUNDS).
+REGION_ROUNDS ?= 9
+bench-region: build/bench_region build/astray
+	for t in square8 square4 hex diamond8; do f=build/bench-region-$$t.lvl; \
+		[ -f $$f ] || ./build/astray gen --topology $$t --seed 7 --size 4096x4096 --style caves -o $$f || exit 1; \
+		./build/bench_region --rounds $(REGION_ROUNDS) $$f || exit 1; done
+
+build/bench_region: tests/bench_region.c $(filter build/obj/core/% build/obj/world/model/%,$(OBJ))
+	$(CC) $(BASE_CFLAGS) $(INC_model) $(CFLAGS) $(LDFLAGS) $(filter %.c %.o,$^) -lm -pthread -o $@
 
 # One libFuzzer target per parser and decoder, each FUZZ_SECONDS long, in
 # turn (the machine is shared).  tests/fuzz-corpus* are their seeds (and

@@ -114,8 +114,9 @@ static const struct opt play_opts[] = {
 		  "astray replay FILE shows it" },
 	{ .name = "bench-keys", .kind = OPT_INT, .offset = ARG(bench_keys), .metavar = "N", .lo = 1, .hi = 1000000,
 	  .help = "measure the CPU time of N key presses on an 80x24 screen (of the thread that handles "
-		  "them); with --record FILE, saving as play saves, snapshots included (their writer's thread "
-		  "counts in cpu_s_all)" },
+		  "them); with --record FILE, saving as play saves, snapshots included: their writer's thread "
+		  "counts in cpu_s_all, and a key's wait for the writer's checksum, in wall time, in waited "
+		  "and wait_us" },
 	{ .name = "bench-script", .kind = OPT_STRING, .offset = ARG(bench_script), .metavar = "KEYS",
 	  .help = "with --bench-keys, press these keys in turn, from the first again when they run out; "
 		  "default hhll.kj; oooooR> explores, rests and travels" },
@@ -343,6 +344,9 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 	}
 	int have = 0, games = 0, monsters = levels[0]->n_monsters;
 	double all0 = clock_cpu_us(); /* every thread's, the snapshot writer's too */
+	/* the checksums the writer took, and the keys' waits for them (wall time, not in the samples) */
+	long checks = 0, waits = 0;
+	double wait_us = 0, wait_max_us = 0;
 	while (have < a->bench_keys) {
 		/* a game that ends (the player dies) is replaced by the next seed;
 		 * all the levels, as the journal names them (a dungeon's ten: with
@@ -376,6 +380,13 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 		int got = ui_bench_keys(g, a->bench_keys - have, a->bench_script, a->record ? &hooks : NULL,
 					samples + have, err, sizeof err);
 		if (s.j) {
+			long c, w;
+			double t, m;
+			journal_hash_waits(s.j, &c, &w, &t, &m);
+			checks += c;
+			waits += w;
+			wait_us += t;
+			wait_max_us = m > wait_max_us ? m : wait_max_us;
 			if (hooks.stopping)
 				hooks.stopping(hooks.ud, g);
 			char cerr[DIAG_ERR_LEN];
@@ -417,9 +428,10 @@ static int run_bench(const struct level *const *levels, const struct bestiary *b
 	struct stats_spread sp;
 	stats_spread(samples, (size_t)have, &sp);
 	printf("bench-keys: presses=%d games=%d monsters=%d map=%dx%d saving=%s terminal=80x24 cpu_us_mean=%.1f "
-	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f cpu_us_first=%.1f cpu_s_all=%.2f\n",
+	       "cpu_us_p50=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f cpu_us_first=%.1f cpu_s_all=%.2f writer_checks=%ld "
+	       "waited=%ld wait_us_total=%.0f wait_us_max=%.0f\n",
 	       have, games, monsters, levels[0]->w, levels[0]->h, a->record ? "on" : "off", sp.mean, sp.p50, sp.p95,
-	       sp.max, first, (clock_cpu_us() - all0) / 1e6);
+	       sp.max, first, (clock_cpu_us() - all0) / 1e6, checks, waits, wait_us, wait_max_us);
 	free(samples);
 	return 0;
 }

@@ -16,7 +16,10 @@
  * each page it touches.  Where the advice is not taken (another system,
  * huge pages off) the memory is ordinary memory.
  */
-#define BIGMEM_MIN ((size_t)4 << 20)
+#define BIGMEM_MIN ((size_t)2 << 20)
+/* Where such an array starts: on a huge page's boundary, so that every
+ * whole 2 MiB of it can be one (see bigmem.c). */
+#define BIGMEM_ALIGN ((size_t)2 << 20)
 
 void *big_malloc(size_t size);
 void *big_calloc(size_t count, size_t size);

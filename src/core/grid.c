@@ -33,8 +33,9 @@ struct grid *grid_create(int w, int h, enum grid_topology topo)
 	g->row_words = (w + 63) / 64;
 	g->col_words = (h + 63) / 64;
 	g->cost = big_calloc((size_t)w * (size_t)h, 1);
-	g->rows = calloc((size_t)h * (size_t)g->row_words, sizeof *g->rows);
-	g->cols = calloc((size_t)w * (size_t)g->col_words, sizeof *g->cols);
+	/* written whole (bits_from_costs): 2 MiB each on 4096x4096, one huge page */
+	g->rows = big_calloc((size_t)h * (size_t)g->row_words, sizeof *g->rows);
+	g->cols = big_calloc((size_t)w * (size_t)g->col_words, sizeof *g->cols);
 	g->bits_of = g->cost;
 	if (!g->cost || !g->rows || !g->cols) {
 		grid_destroy(g);

@@ -5,13 +5,21 @@
  * where a search had to settle the whole start region to learn it.
  *
  * Each passable cell holds an id of a union-find over ids; the cells of a
- * region hold ids of one set.  A full labelling is a scan in cell order
- * that joins each cell to its earlier neighbours (a union-find over cell
- * indices held in the label array itself, every link to the smaller
- * index; on square and hex maps a row's runs of open cells at once,
- * scan_runs), then a second scan that gives each root a dense id (a cell's
- * parent is earlier, so it already holds its root's id).  No queue, no
- * memory beyond the labels and the sets.
+ * region hold ids of one set.  A full labelling works on runs (a row's
+ * stretches of open cells that are each within one region: on square and
+ * hex maps any stretch, since row neighbours are joined; on diamond maps
+ * the stretches of the zigzag a row makes with the row above, run_kind):
+ * the first pass finds each row's runs from a bit per cell (its cost
+ * bytes read eight at a time) and unites each run with the runs of the
+ * row above that it touches, in a union-find over run numbers; the second
+ * gives each set a dense id in the order of its first cell and writes
+ * each run's cells and each gap's, eight at a time.  So the work per cell
+ * is a bit and a store, and the branches are per run (join_runs,
+ * number_runs).  Diamond maps with corner cutting keep a scan in cell
+ * order that joins each cell to its earlier neighbours (a union-find over
+ * cell indices held in the label array itself).  The memory beyond the
+ * labels and the sets: the runs, 12 bytes each, kept for the next
+ * labelling.
  *
  * Changes: an opening cell unites the sets of its neighbours (by size).
  * A closing cell leaves its region whole when the passable cells around
@@ -44,6 +52,12 @@ struct region {
 	int32_t *parent;       /* cap: the union-find over ids */
 	int32_t *size;         /* cap: cells in a root's set */
 	int32_t ids, cap;      /* ids in use, room */
+	/* a whole labelling's runs (square and hex), kept for the next one: one
+	 * block of huge pages (big_malloc) of three arrays of run_cap */
+	int32_t *run_link;     /* the union-find over runs, then each run's id coded */
+	int32_t *run_a, *run_e; /* run k is cells [run_a[k], run_e[k]) of its row */
+	int32_t run_cap;
+	int32_t *row_first;    /* h + 1: the first run of each row */
 	long regions;
 	long rebuilds;
 	/* split_check's scratch, made on its first use */
@@ -118,20 +132,29 @@ static int32_t cell_root(int32_t *lab, int32_t c)
 
 /*
  * Square and hex maps join a cell to its row neighbours, so a row's open
- * cells come in runs that are each within one set: the scan links a run's
- * cells to its first cell and unites that with each run of the row above
- * that touches it (the above cells within [x0 + lo, x1 + hi], lo and hi
- * the least and largest dx of the steps up, per row parity).  One union a
- * pair of touching runs rather than one a neighbour: a map mostly open (a
- * memory of unseen cells) costs little more than writing the labels.
- * Diamond maps have no row steps (except corner steps with corner
- * cutting, which reach two rows up) and keep the cell scan.
+ * cells come in runs that are each within one region.  A run [a, e) of
+ * row y touches the cells of row y - 1 within [a + lo, e - 1 + hi], lo and
+ * hi the least and largest dx of the steps up at the row's parity (square
+ * without corner cutting 0 and 0, with it -1 and 1; hex by parity).
+ *
+ * Diamond maps have no row steps, but their short steps (all that join
+ * cells without corner cutting) link rows y - 1 and y in a zigzag: on an
+ * even row cell x touches x - 1 and x above, on an odd row x and x + 1,
+ * so the two rows read in the order C0 U0 C1 U1 ... (even; U0 C0 U1 C1 ...
+ * odd; C this row, U the row above) are a path, each element joined to the
+ * next.  A stretch of open elements of it is one region's: its cells of
+ * row y are a run, and the cells of row y - 1 in it are what the run
+ * touches above.  So diamond rows have runs too, found from the zigzag's
+ * bits.  Diamond with corner cutting (corner steps two rows up) keeps the
+ * cell scan.
  */
-static bool runs_apply(const struct region *r, int lo[2], int hi[2])
+enum run_kind { RUNS_NONE, RUNS_ROW, RUNS_ZIGZAG };
+
+static enum run_kind run_kind(const struct region *r, int lo[2], int hi[2])
 {
 	const enum grid_topology t = r->g->topo;
 	if (grid_is_diamond(t))
-		return false;
+		return r->conn == 4 ? RUNS_ZIGZAG : RUNS_NONE;
 	for (int par = 0; par < 2; par++) {
 		lo[par] = 2;
 		hi[par] = -2;
@@ -142,46 +165,306 @@ static bool runs_apply(const struct region *r, int lo[2], int hi[2])
 				hi[par] = dx > hi[par] ? dx : hi[par];
 			}
 	}
+	return RUNS_ROW;
+}
+
+/*
+ * A row's runs are found from a bit per cell: its cost bytes eight at a
+ * time as one word, each non-zero byte flagged by its top bit (the low
+ * seven bits plus 0x7f carry into the top bit for any non-zero byte and
+ * never into the next byte), the eight flags gathered into a byte by one
+ * multiplication (flag k, at bit 8k + 7, lands at bit 56 + k).
+ */
+#define LOW7 0x7f7f7f7f7f7f7f7fULL
+#define TOPS 0x8080808080808080ULL
+#define GATHER 0x0102040810204080ULL
+
+static inline uint64_t open_byte(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return (((((v & LOW7) + LOW7) | v) & TOPS) >> 7) * GATHER >> 56;
+}
+
+/* bits[x / 64] bit x % 64: whether cell row + x (of the n-cell array) is
+ * passable, for x < w; the bits past w are clear. */
+static void row_bits(const uint8_t *cost, int n, int row, int w, uint64_t *bits)
+{
+	const int words = (w + 63) / 64;
+	for (int i = 0; i < words; i++) {
+		uint64_t word = 0;
+		for (int k = 0; k < 8; k++) {
+			const int c = row + 64 * i + 8 * k;
+			uint64_t byte = 0;
+			if (c <= n - 8) {
+				byte = open_byte(cost + c);
+			} else {
+				for (int b = 0; b < 8 && c + b < n; b++)
+					byte |= (uint64_t)(cost[c + b] != 0) << b;
+			}
+			word |= byte << (8 * k);
+		}
+		bits[i] = word;
+	}
+	if (w % 64)
+		bits[words - 1] &= (1ULL << (w % 64)) - 1;
+}
+
+/* out[k...] = base + the position of each set bit of `bits`, in order;
+ * returns k plus their number.  Writes one entry past them. */
+static inline int put_bits(int *out, int k, uint64_t bits, int base)
+{
+	/* most words hold few: four written whatever, counted only if set */
+	for (int t = 0; t < 4; t++) {
+		out[k] = base + __builtin_ctzll(bits | 1ULL << 63);
+		k += bits != 0;
+		bits &= bits - 1;
+	}
+	while (bits) {
+		out[k++] = base + __builtin_ctzll(bits);
+		bits &= bits - 1;
+	}
+	return k;
+}
+
+/* The row's runs from its bits: run i is cells [sa[i], se[i]) of the row.
+ * sa and se need room for w / 2 + 2.  Returns how many there are. */
+static int row_runs(const uint64_t *bits, int w, int *sa, int *se)
+{
+	const int words = (w + 63) / 64;
+	int ns = 0, ne = 0;
+	uint64_t carry = 0; /* bit 0: the cell before the word is open */
+	for (int i = 0; i < words; i++) {
+		const uint64_t b = bits[i], before = b << 1 | carry;
+		carry = b >> 63;
+		ns = put_bits(sa, ns, b & ~before, 64 * i);
+		ne = put_bits(se, ne, ~b & before, 64 * i);
+	}
+	if (ne < ns)
+		se[ne] = w; /* a run to the row's end, w a multiple of 64 */
+	return ns;
+}
+
+/* The room a row's runs need in each array (a diamond row's zigzag may
+ * hold a run a cell), and the words of a row's bits. */
+static int run_room(int w) { return w + 2; }
+static int bit_words(int w) { return (w + 63) / 64; }
+
+/* The 32 bits of x spread to the even bits of the result. */
+static inline uint64_t spread(uint64_t x)
+{
+	x &= 0xffffffffULL;
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	x = (x | x << 2) & 0x3333333333333333ULL;
+	return (x | x << 1) & 0x5555555555555555ULL;
+}
+
+/* A labelling's scratch, O(w): one allocation. */
+struct run_scratch {
+	uint64_t *bits[2]; /* bit_words(w) each: a row's bits, by row parity (diamond: the row above's too) */
+	uint64_t *zig;     /* 2 * bit_words(w): the zigzag of a diamond row and the row above */
+	int *za, *ze;      /* run_room(w) each: the zigzag's runs */
+	int *ga, *gb;      /* run_room(w) each: a run's cells of the row above, [ga, gb] */
+	int32_t *line;     /* w + FILL_OVER: a row of labels (number_runs) */
+};
+
+/*
+ * Row y's runs into ca, ce and what each touches above into ga, gb (an
+ * empty range: gb < ga).  Returns how many there are.
+ */
+static int runs_of_row(const struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
+		       struct run_scratch *s, int y, int *ca, int *ce)
+{
+	const int w = r->w, par = y & 1, words = bit_words(w);
+	uint64_t *bits = s->bits[par];
+	row_bits(r->cost, r->n, y * w, w, bits);
+	if (kind == RUNS_ROW) {
+		const int nc = row_runs(bits, w, ca, ce);
+		for (int i = 0; i < nc; i++) {
+			s->ga[i] = ca[i] + lo[par];
+			s->gb[i] = ce[i] - 1 + hi[par];
+		}
+		return nc;
+	}
+	const uint64_t *up = s->bits[par ^ 1];
+	for (int i = 0; i < words; i++) {
+		const uint64_t c = bits[i], u = y > 0 ? up[i] : 0;
+		const uint64_t first = par ? u : c, second = par ? c : u;
+		s->zig[2 * i] = spread(first) | spread(second) << 1;
+		s->zig[2 * i + 1] = spread(first >> 32) | spread(second >> 32) << 1;
+	}
+	const int nz = row_runs(s->zig, 2 * w, s->za, s->ze);
+	const int q = par, uq = par ^ 1; /* the zigzag positions' parity of this row's cells and the row above's */
+	int nc = 0;
+	for (int i = 0; i < nz; i++) {
+		const int a = s->za[i], e = s->ze[i];
+		const int p0 = a + ((a ^ q) & 1), p1 = (e - 1) - (((e - 1) ^ q) & 1);
+		if (p0 > p1)
+			continue; /* a cell of the row above alone: in its own row's run */
+		const int u0 = a + ((a ^ uq) & 1), u1 = (e - 1) - (((e - 1) ^ uq) & 1);
+		ca[nc] = p0 >> 1;
+		ce[nc] = (p1 >> 1) + 1;
+		s->ga[nc] = u0 <= u1 ? u0 >> 1 : 1;
+		s->gb[nc] = u0 <= u1 ? u1 >> 1 : 0;
+		nc++;
+	}
+	return nc;
+}
+
+/* The union-find over runs: find with path halving. */
+static int32_t run_root(int32_t *parent, int32_t k)
+{
+	while (parent[k] != k) {
+		parent[k] = parent[parent[k]];
+		k = parent[k];
+	}
+	return k;
+}
+
+/* Room for `need` runs (of `proj` foreseen), the runs so far kept: a
+ * new block, since big_malloc has no realloc.  A first touch of memory
+ * is dear on a virtual machine (about 3.4 ms a MiB on 4 KiB pages), so the
+ * block is of huge pages and grows at once to the number foreseen. */
+static bool reserve_runs(struct region *r, int32_t need, int32_t runs, long proj)
+{
+	if (need <= r->run_cap)
+		return true;
+	long cap = r->run_cap > 0 ? 2L * r->run_cap : 4096;
+	cap = cap < proj ? proj : cap;
+	cap = cap < need ? need : cap;
+	cap = cap > INT32_MAX ? INT32_MAX : cap;
+	int32_t *block = big_malloc(3 * (size_t)cap * sizeof *block);
+	if (!block)
+		return false;
+	if (runs > 0) {
+		memcpy(block, r->run_link, (size_t)runs * sizeof *block);
+		memcpy(block + cap, r->run_a, (size_t)runs * sizeof *block);
+		memcpy(block + 2 * cap, r->run_e, (size_t)runs * sizeof *block);
+	}
+	free(r->run_link);
+	r->run_link = block;
+	r->run_a = block + cap;
+	r->run_e = block + 2 * cap;
+	r->run_cap = (int32_t)cap;
 	return true;
 }
 
-static void scan_runs(struct region *r, const int lo[2], const int hi[2])
+/*
+ * The first pass: each row's runs found and kept (run_a, run_e, row_first),
+ * numbered in cell order, each a set of a union-find over run numbers in
+ * run_link (every link to a smaller number, so a set's root is its first
+ * run), united with the runs of the row above that touch it.  Nothing of
+ * the labels is written.  Returns the number of sets (the regions), -1 on
+ * no memory.
+ */
+static int32_t join_runs(struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
+			 struct run_scratch *s)
 {
-	const uint8_t *cost = r->cost;
-	int32_t *lab = r->label;
-	const int w = r->w;
+	const int room = run_room(r->w);
+	int32_t runs = 0, above = 0, sets = 0; /* runs so far; the first run of the row above; sets */
 	for (int y = 0; y < r->h; y++) {
-		const int row = y * w;
-		for (int x = 0; x < w;) {
-			if (!cost[row + x]) {
-				lab[row + x++] = -1;
+		if (r->run_cap - runs < room &&
+		    !reserve_runs(r, runs + room, runs, (long)((double)runs * r->h / (y + 1) * 1.125) + room))
+			return -1;
+		int32_t *link = r->run_link;
+		const int32_t *ua = r->run_a + above, *ue = r->run_e + above;
+		int32_t *ca = r->run_a + runs, *ce = r->run_e + runs;
+		const int na = runs - above; /* runs in the row above */
+		const int nc = runs_of_row(r, kind, lo, hi, s, y, ca, ce);
+		r->row_first[y] = runs;
+		sets += nc;
+		for (int i = 0, j = 0; i < nc; i++) {
+			const int32_t k = runs + i;
+			int32_t rs = k; /* the root of k's set */
+			link[k] = k;
+			/* the runs above that touch cells [a, b] of the row above */
+			const int a = s->ga[i], b = s->gb[i];
+			if (b < a)
 				continue;
-			}
-			const int s = row + x, x0 = x;
-			while (x < w && cost[row + x]) {
-				lab[row + x] = s;
-				x++;
-			}
-			if (y == 0)
-				continue;
-			/* the runs above that touch [x0, x - 1] */
-			const int par = y & 1, up = row - w;
-			int a = x0 + lo[par], b = x - 1 + hi[par];
-			a = a < 0 ? 0 : a;
-			b = b >= w ? w - 1 : b;
-			for (int k = a; k <= b; k++) {
-				if (!cost[up + k] || (k > a && cost[up + k - 1]))
-					continue; /* closed, or the run seen at k - 1 */
-				int32_t ra = cell_root(lab, s), rb = cell_root(lab, up + k);
-				if (ra != rb) {
-					if (ra < rb)
-						lab[rb] = ra;
-					else
-						lab[ra] = rb;
+			while (j < na && ue[j] <= a)
+				j++;
+			for (int u = j; u < na && ua[u] <= b; u++) {
+				const int32_t rb = run_root(link, above + u);
+				if (rb < rs) {
+					link[rs] = rb;
+					rs = rb;
+					sets--;
+				} else if (rb > rs) {
+					link[rb] = rs;
+					sets--;
 				}
 			}
 		}
+		above = runs;
+		runs += nc;
 	}
+	r->row_first[r->h] = runs;
+	return sets;
+}
+
+/* Cells [p, p + len) get v, sixteen at a time and at least sixteen (most
+ * runs and gaps are shorter: no branch for them): the writes may pass the
+ * end by up to sixteen cells, which the caller writes next or has room
+ * for. */
+#define FILL_OVER 16
+static inline void fill_cells(int32_t *p, int len, int32_t v)
+{
+	const int32_t eight[8] = { v, v, v, v, v, v, v, v };
+	memcpy(p, eight, sizeof eight);
+	memcpy(p + 8, eight, sizeof eight);
+	for (int i = 16; i < len; i += 8)
+		memcpy(p + i, eight, sizeof eight);
+}
+
+/*
+ * The second pass, over the kept runs in cell order: each run's cells get
+ * its set's dense id and the blocked cells -1, a row from its first cell
+ * to its last (a fill past a run's or a gap's end is written over next;
+ * the rows near the array's end are made in `line`, w + FILL_OVER, and
+ * copied).  A run's link of the first pass goes to itself (a root: the
+ * next id, so the ids go in the order of each region's first cell) or to
+ * an earlier run, which already holds its root's id, coded -2 - id.  With
+ * `count`, r's sets over ids (room made for them) are made afresh, one a
+ * region, with their sizes.  Returns the number of ids.
+ */
+static int32_t number_runs(struct region *r, int32_t *line, bool count)
+{
+	int32_t *link = r->run_link;
+	const int32_t *sa = r->run_a, *se = r->run_e;
+	const int w = r->w, n = r->n;
+	int32_t ids = 0;
+	for (int y = 0, row = 0; y < r->h; y++, row += w) {
+		int32_t *lab = row + w + FILL_OVER <= n ? r->label + row : line; /* room for FILL_OVER past the row */
+		int x = 0;
+		for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
+			fill_cells(lab + x, sa[k] - x, -1);
+			const int32_t p = link[k];
+			int32_t id;
+			if (p == k) {
+				id = ids++;
+				if (count) {
+					r->parent[id] = id;
+					r->size[id] = 0;
+				}
+			} else {
+				id = -2 - link[p];
+			}
+			link[k] = -2 - id;
+			fill_cells(lab + sa[k], se[k] - sa[k], id);
+			if (count)
+				r->size[id] += se[k] - sa[k];
+			x = se[k];
+		}
+		fill_cells(lab + x, w - x, -1);
+		if (lab == line)
+			memcpy(r->label + row, line, (size_t)w * sizeof *line);
+	}
+	return ids;
 }
 
 /* Any grid: each cell joined to its earlier neighbours one by one. */
@@ -211,18 +494,15 @@ static void scan_cells(struct region *r)
 		}
 }
 
-/* The scan (runs where the map allows), then dense ids, coded -2 - id: a
- * cell's parent is an earlier cell and already holds its root's code.  A
- * root is its set's first cell, so the ids go in the order of each
- * region's first cell.  Returns the number of ids. */
-static int32_t scan_coded(struct region *r)
+/* Diamond maps: the cell scan, then dense ids, coded -2 - id: a cell's
+ * parent is an earlier cell and already holds its root's code.  A root is
+ * its set's first cell, so the ids go in the order of each region's first
+ * cell.  With `count`, r's sets are made afresh with their sizes.  Returns
+ * the number of ids, -1 on no memory. */
+static int32_t number_cells(struct region *r, bool count)
 {
 	int32_t *lab = r->label;
-	int lo[2], hi[2];
-	if (runs_apply(r, lo, hi))
-		scan_runs(r, lo, hi);
-	else
-		scan_cells(r);
+	scan_cells(r);
 	int32_t ids = 0;
 	for (int c = 0; c < r->n; c++) {
 		const int32_t p = lab[c];
@@ -230,38 +510,74 @@ static int32_t scan_coded(struct region *r)
 			continue;
 		lab[c] = p == c ? -2 - ids++ : lab[p];
 	}
+	if (count) {
+		if (!reserve(r, ids > 0 ? ids : 1))
+			return -1;
+		for (int32_t i = 0; i < ids; i++) {
+			r->parent[i] = i;
+			r->size[i] = 0;
+		}
+	}
+	for (int c = 0; c < r->n; c++)
+		if (lab[c] <= -2) {
+			lab[c] = -2 - lab[c];
+			if (count)
+				r->size[lab[c]]++;
+		}
 	return ids;
 }
 
+/* Every cell labelled: runs where the map allows, else (and when the
+ * runs find no memory) the cell scan.  -1 on no memory. */
+static int32_t label_all(struct region *r, bool count)
+{
+	int lo[2], hi[2];
+	const enum run_kind kind = run_kind(r, lo, hi);
+	if (kind != RUNS_NONE) {
+		const size_t words = (size_t)bit_words(r->w), room = (size_t)run_room(r->w);
+		/* the words first, then the ints */
+		uint64_t *block = malloc(4 * words * sizeof *block + (4 * room + (size_t)r->w + FILL_OVER) * sizeof(int));
+		if (!r->row_first)
+			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
+		int32_t ids = -1, sets = -1;
+		if (block && r->row_first) {
+			int *ints = (int *)(block + 4 * words);
+			struct run_scratch s = { .bits = { block, block + words }, .zig = block + 2 * words,
+						 .za = ints, .ze = ints + room, .ga = ints + 2 * room, .gb = ints + 3 * room,
+						 .line = ints + 4 * room };
+			sets = join_runs(r, kind, lo, hi, &s);
+			/* with `count` the sets made afresh, one a region, with their sizes */
+			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
+				ids = number_runs(r, s.line, count);
+		}
+		free(block);
+		if (ids >= 0)
+			return ids;
+	}
+	return number_cells(r, count);
+}
+
+/* The labels alone, into `out`: the runs and their union-find in scratch
+ * memory freed on return; with none to be had, the cell scan in `out`
+ * itself. */
 int32_t region_label(const struct grid *g, const uint8_t *cost, bool corner_cutting, int32_t *out)
 {
 	struct region r = { .g = g, .cost = cost, .cc = corner_cutting, .w = g->w, .h = g->h, .n = g->w * g->h,
 			     .conn = conn_rows(g->topo, corner_cutting), .label = out };
-	const int32_t ids = scan_coded(&r);
-	for (int c = 0; c < r.n; c++)
-		if (out[c] <= -2)
-			out[c] = -2 - out[c];
+	const int32_t ids = label_all(&r, false);
+	free(r.run_link);
+	free(r.row_first);
 	return ids;
 }
 
 bool region_rebuild(struct region *r)
 {
-	int32_t *lab = r->label;
 	r->rebuilds++;
-	const int32_t ids = scan_coded(r);
-	if (!reserve(r, ids > 0 ? ids : 1)) {
+	const int32_t ids = label_all(r, true);
+	if (ids < 0) {
 		r->stale = true;
 		return false;
 	}
-	for (int32_t i = 0; i < ids; i++) {
-		r->parent[i] = i;
-		r->size[i] = 0;
-	}
-	for (int c = 0; c < r->n; c++)
-		if (lab[c] <= -2) {
-			lab[c] = -2 - lab[c];
-			r->size[lab[c]]++;
-		}
 	r->ids = ids;
 	r->regions = ids;
 	r->stale = false;
@@ -288,6 +604,16 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
 	r->label = big_malloc((size_t)r->n * sizeof *r->label);
+	/* Room for the runs of a relabelling made now, while a first touch
+	 * costs no one a key: a run a twelve cells (a byte a cell; a 4096 x
+	 * 4096 cave level has one a sixteen), on diamond maps a run an eight
+	 * (their zigzag breaks more often: one a 9.7 there), else the first
+	 * relabelling of a map learnt whole (a memory all unknown has a run
+	 * a row) paid for its new memory there. */
+	int lo[2], hi[2];
+	const enum run_kind kind = run_kind(r, lo, hi);
+	if (kind != RUNS_NONE && reserve_runs(r, r->n / (kind == RUNS_ZIGZAG ? 8 : 12) + run_room(r->w), 0, 0))
+		big_populate(r->run_link, 3 * (size_t)r->run_cap * sizeof *r->run_link);
 	if (!r->label || !region_rebuild(r)) {
 		region_destroy(r);
 		return NULL;
@@ -302,6 +628,8 @@ void region_destroy(struct region *r)
 	free(r->label);
 	free(r->parent);
 	free(r->size);
+	free(r->run_link);
+	free(r->row_first);
 	free(r->mark);
 	for (int k = 0; k < 4; k++)
 		free(r->walk[k]);
@@ -570,5 +898,6 @@ size_t region_memory(const struct region *r)
 	for (int k = 0; k < 4; k++)
 		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
 	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
+	       3 * (size_t)r->run_cap * sizeof *r->run_link + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
 	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }

@@ -2,8 +2,9 @@
  * test_bigmem.c - big_malloc and big_calloc: memory as malloc's and
  * calloc's (zeroed, freed by free), and an array of BIGMEM_MIN bytes or
  * more advised for huge pages (its mapping's VmFlags say "hg") where the
- * system has them, which a plain malloc's is not; big_populate makes an
- * array resident and keeps its values.
+ * system has them, which a plain malloc's is not, and starting on a 2 MiB
+ * boundary (so that all its whole 2 MiB ranges can be huge pages);
+ * big_populate makes an array resident and keeps its values.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,12 +104,43 @@ static void test_populate(void **state)
 	free(p);
 }
 
+/* Every large array starts on a huge page's boundary (malloc's start 16
+ * bytes past a page, which left their first 2 MiB to small pages), and
+ * big_calloc's is zero even where the memory was written before (a
+ * block malloc reuses: its pages are dropped, not rewritten). */
+static void test_aligned_and_zeroed_again(void **state)
+{
+	(void)state;
+	const size_t sizes[] = { BIGMEM_MIN, BIGMEM_MIN + 17, BIGMEM_MIN * 4 + 4095, BIGMEM_MIN * 3 };
+	for (int round = 0; round < 3; round++)
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+			const size_t n = sizes[k];
+			unsigned char *a = big_malloc(n);
+			assert_non_null(a);
+			assert_int_equal((uintptr_t)a % BIGMEM_ALIGN, 0);
+			memset(a, 0xab, n);
+			free(a);
+			unsigned char *z = big_calloc(n, 1);
+			assert_non_null(z);
+			assert_int_equal((uintptr_t)z % BIGMEM_ALIGN, 0);
+			for (size_t i = 0; i < n; i += 997)
+				assert_int_equal(z[i], 0);
+			assert_int_equal(z[n - 1], 0);
+			memset(z, 0xcd, n); /* dirty for the next round's reuse */
+			free(z);
+		}
+	unsigned char *small = big_malloc(100);
+	assert_non_null(small);
+	free(small);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zeroed_and_usable),
 		cmocka_unit_test(test_advised),
 		cmocka_unit_test(test_populate),
+		cmocka_unit_test(test_aligned_and_zeroed_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

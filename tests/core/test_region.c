@@ -118,6 +118,138 @@ static void test_labels_match_flood(void **state)
 			}
 }
 
+/* A map of one of several shapes: random walls at some density, stripes
+ * (rows, columns, diagonals both ways), a checkerboard, runs of random
+ * lengths, rows copied with a shift (runs that touch only at corners). */
+static void fill_shape(struct grid *g, uint32_t *seed, int shape)
+{
+	const int w = g->w, h = g->h, k = 2 + (int)(rnd(seed) % 4);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			bool open;
+			switch (shape) {
+			case 0: open = (int)(rnd(seed) % 100) >= 10 * (int)(rnd(seed) % 11); break;
+			case 1: open = y % k != 0; break;
+			case 2: open = x % k != 0; break;
+			case 3: open = (x + y) % k != 0; break;
+			case 4: open = (x - y + 4 * h) % k != 0; break;
+			case 5: open = (x + y) % 2 == 0; break;
+			case 6: open = (x ^ (y * 7)) % k != 1; break;
+			default: open = rnd(seed) % 2 == 0; break;
+			}
+			grid_set_cost(g, y * w + x, open ? (uint8_t)(1 + rnd(seed) % 3) : 0);
+		}
+	if (shape == 7) /* runs of random lengths, each row the one above shifted by -1, 0 or 1 */
+		for (int y = 0; y < h; y++) {
+			if (y > 0 && rnd(seed) % 3 != 0) {
+				const int d = (int)(rnd(seed) % 3) - 1;
+				for (int x = 0; x < w; x++) {
+					const int sx = x + d;
+					grid_set_cost(g, y * w + x, sx >= 0 && sx < w ? g->cost[(y - 1) * w + sx] : 0);
+				}
+				continue;
+			}
+			for (int x = 0; x < w;) {
+				const int len = 1 + (int)(rnd(seed) % 80);
+				const uint8_t v = rnd(seed) % 2 ? 1 : 0;
+				for (int i = 0; i < len && x < w; i++, x++)
+					grid_set_cost(g, y * w + x, v);
+			}
+		}
+}
+
+/* region_label's numbers are exactly the flood's (regions in the order of
+ * their first cells), and a region's labels name the flood's components
+ * with their sizes, on maps of every shape, width (across the 64-cell
+ * words of the run scan) and grid, both corner rules. */
+static void test_label_equals_flood_numbering(void **state)
+{
+	(void)state;
+	static const int widths[] = { 1, 2, 3, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200 };
+	uint32_t seed = 4242;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int cc = 0; cc < 2; cc++)
+			for (int shape = 0; shape < 8; shape++)
+				for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+					const int w = widths[wi], h = 1 + (int)(rnd(&seed) % 24);
+					struct grid *g = grid_create(w, h, TOPOS[t]);
+					assert_non_null(g);
+					fill_shape(g, &seed, shape);
+					const int n = w * h;
+					int *comp = malloc((size_t)n * sizeof *comp), *sizes = malloc((size_t)n * sizeof *sizes);
+					int32_t *out = malloc((size_t)n * sizeof *out);
+					assert_true(comp && sizes && out);
+					const int k = ref_components(g, cc, comp, sizes);
+					assert_int_equal(region_label(g, g->cost, cc, out), k);
+					for (int c = 0; c < n; c++)
+						assert_int_equal(out[c], comp[c]);
+					struct region *r = region_create(g, cc);
+					assert_non_null(r);
+					check_labels(g, r, cc);
+					region_destroy(r);
+					free(comp);
+					free(sizes);
+					free(out);
+					grid_destroy(g);
+				}
+}
+
+/* Many cells changed without a report, then a whole relabelling: the
+ * labels are the flood's again, round after round on the same region
+ * (its sets remade over what the last rounds left). */
+static void test_refresh_after_unreported_changes(void **state)
+{
+	(void)state;
+	static const int widths[] = { 5, 64, 65, 130 };
+	uint32_t seed = 99;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int cc = 0; cc < 2; cc++)
+			for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+				const int w = widths[wi], h = 3 + (int)(rnd(&seed) % 20), n = w * h;
+				struct grid *g = grid_create(w, h, TOPOS[t]);
+				assert_non_null(g);
+				fill_random(g, &seed, 40);
+				struct region *r = region_create(g, cc);
+				assert_non_null(r);
+				int32_t *out = malloc((size_t)n * sizeof *out);
+				int *comp = malloc((size_t)n * sizeof *comp), *sizes = malloc((size_t)n * sizeof *sizes);
+				assert_true(out && comp && sizes);
+				for (int round = 0; round < 8; round++) {
+					const int changes = 1 + (int)(rnd(&seed) % (unsigned)n);
+					for (int i = 0; i < changes; i++) {
+						const int c = (int)(rnd(&seed) % (unsigned)n);
+						grid_set_cost(g, c, g->cost[c] ? 0 : (uint8_t)(1 + rnd(&seed) % 2));
+					}
+					if (round % 2)
+						fill_shape(g, &seed, (int)(rnd(&seed) % 8));
+					region_mark_stale(r);
+					assert_false(region_current(r, g->cost, cc));
+					assert_true(region_refresh(r));
+					check_labels(g, r, cc);
+					const int k = ref_components(g, cc, comp, sizes);
+					assert_int_equal(region_label(g, g->cost, cc, out), k);
+					for (int c = 0; c < n; c++)
+						assert_int_equal(out[c], comp[c]);
+					/* the sets made by the relabelling take later changes */
+					for (int i = 0; i < 20; i++) {
+						const int c = (int)(rnd(&seed) % (unsigned)n);
+						const uint8_t old = g->cost[c];
+						grid_set_cost(g, c, old ? 0 : 1);
+						region_cell_changed(r, c, old);
+						if (region_stale(r))
+							assert_true(region_refresh(r));
+					}
+					check_labels(g, r, cc);
+				}
+				assert_int_equal(region_rebuilds(r), 9);
+				free(out);
+				free(comp);
+				free(sizes);
+				region_destroy(r);
+				grid_destroy(g);
+			}
+}
+
 /* Cells open and close one at a time; after each the labels (refreshed
  * when stale) are the reference's again, and not every closing forces a
  * full labelling. */
@@ -529,6 +661,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_labels_match_flood),
+		cmocka_unit_test(test_label_equals_flood_numbering),
+		cmocka_unit_test(test_refresh_after_unreported_changes),
 		cmocka_unit_test(test_changes_keep_labels),
 		cmocka_unit_test(test_current_only_for_its_array),
 		cmocka_unit_test(test_large_split_goes_stale),

@@ -366,8 +366,10 @@ static void *copy_bytes(const struct game_state_copy *c, size_t *len)
  * was then, byte for byte, however the game plays on before the copy is
  * saved (the copy shares nothing the game writes), and the copy's
  * buffers, kept from one capture to the next, leave nothing of the one
- * before.  On a level of many blocks (only the touched ones are copied)
- * and on the small one with every field of the table changed.
+ * before.  The copy hashes as game_hash did the game at the capture
+ * (game_state_copy_hash: the checksum of a snapshot key, taken on the
+ * writer's thread).  On a level of many blocks (only the touched ones are
+ * copied) and on the small one with every field of the table changed.
  */
 static void test_copy_saves_the_same_bytes(void **state)
 {
@@ -384,9 +386,12 @@ static void test_copy_saves_the_same_bytes(void **state)
 		assert_int_equal(game_state_save(g, &want, &want_len), GAME_STATE_OK);
 		assert_int_equal(game_state_capture(g, c), GAME_STATE_OK);
 		assert_int_equal(game_state_copy_turn(c), g->turn);
-		/* the game plays on before the copy is saved */
+		const uint64_t want_hash = game_hash(g);
+		/* the game plays on before the copy is saved and hashed */
 		for (int i = 0; i < 9; i++)
 			act_move(g, (round + i) % 3 == 0 ? GRID_S : GRID_E);
+		assert_true(game_hash(g) != want_hash);
+		assert_true(game_state_copy_hash(c) == want_hash);
 		void *got = copy_bytes(c, &got_len);
 		assert_int_equal(got_len, want_len);
 		assert_memory_equal(got, want, want_len);
@@ -406,9 +411,16 @@ static void test_copy_saves_the_same_bytes(void **state)
 		void *want = NULL;
 		size_t want_len = 0, got_len = 0;
 		assert_int_equal(game_state_save(g, &want, &want_len), GAME_STATE_OK);
+		/* the hash taken before the capture in half the cases, after it
+		 * in the others: the capture leaves the game's own hash as it was */
+		const uint64_t before = i % 2 ? game_hash(g) : 0;
 		assert_int_equal(game_state_capture(g, c), GAME_STATE_OK);
+		const uint64_t want_hash = i % 2 ? before : game_hash(g);
+		assert_true(game_hash(g) == want_hash);
 		changes[i].apply(g, -1);
 		game_maps_written(g);
+		if (game_state_copy_hash(c) != want_hash)
+			fail_msg("%s: the copy hashes otherwise", changes[i].name);
 		void *got = copy_bytes(c, &got_len);
 		if (got_len != want_len || memcmp(got, want, want_len) != 0)
 			fail_msg("%s: the copy saves other bytes", changes[i].name);

@@ -1287,6 +1287,14 @@ static void test_changed_action_drifts(void **state)
 
 	assert_true(journal_parse("drift.jnl", buf, len, &d, err, sizeof err));
 	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	/* the header's CRC and the game's (joined from the records' by the
+	 * reader) are those of the header's bytes, the second without its
+	 * first line */
+	assert_int_equal(d.header_crc, journal_crc(0, buf, d.header_end));
+	{
+		const size_t l1 = (size_t)(strchr(buf, '\n') - buf) + 1;
+		assert_int_equal(d.game_crc, journal_crc(0, buf + l1, d.header_end - l1));
+	}
 	assert_int_equal(d.actions[i].kind, ACT_WAIT);
 	struct journal_game jg;
 	struct journal_replay r;

@@ -447,6 +447,17 @@ static void test_segment_header_rules(void **state)
 	assert_true(d.segment >= 2);
 	assert_true(d.first_action > 0);
 	assert_true(d.segment_at > 0 && d.segment_end > d.segment_at);
+	/* the header's and the game's CRCs, which the reader joins from its
+	 * records' (a level text is read once), are those of the bytes: the
+	 * whole header, and the header without its first line and its
+	 * segment record */
+	assert_int_equal(d.header_crc, savefile_crc32(0, bytes, d.header_end));
+	{
+		const size_t l1 = (size_t)((const char *)memchr(bytes, '\n', len) - bytes) + 1;
+		uint32_t game = savefile_crc32(0, bytes + l1, d.segment_at - l1);
+		game = savefile_crc32(game, bytes + d.segment_end, d.header_end - d.segment_end);
+		assert_int_equal(d.game_crc, game);
+	}
 	/* from memory there is no file to find the segments before by */
 	assert_false(journal_read_chain(&d, err, sizeof err));
 	assert_non_null(strstr(err, "read from memory"));
@@ -635,7 +646,8 @@ struct bg_killer {
 	atomic_long game_calls, writer_calls;
 	long at;                 /* _exit just before this call of ... */
 	bool writer;             /* ... the writer (else of the game's thread) */
-	bool fail;               /* the writer's writes fail (ENOSPC) instead */
+	bool fail;               /* the writer's writes of its snapshot fail (ENOSPC) instead */
+	bool fail_check;         /* ... or its writes of a checksum record */
 };
 
 static bool bg_call(struct bg_killer *k)
@@ -652,7 +664,9 @@ static bool bg_call(struct bg_killer *k)
 static ssize_t bg_write(void *ud, int fd, const void *buf, size_t n)
 {
 	struct bg_killer *k = ud;
-	if (bg_call(k) && k->fail) {
+	/* a record of the journal, or the snapshot's bytes */
+	bool check = n > 2 && memcmp(buf, "c ", 2) == 0;
+	if (bg_call(k) && (check ? k->fail_check : k->fail)) {
 		errno = ENOSPC;
 		return -1;
 	}
@@ -749,6 +763,131 @@ static void test_kill_while_the_writer_runs(void **state)
 }
 
 /*
+ * A kill between a snapshot key's hash and its checksum record, both the
+ * writer's (the game's thread waits for the record at its next one).
+ * The kill comes in the writer's thread as it appends the record, the
+ * hash taken: the save ends with the key's action and no checksum for
+ * it, the snapshot is the one of the key before (the writer writes its
+ * snapshot only once the checksum is in the journal and synced: renamed
+ * before, it would be refused for want of its checksum, and the whole
+ * game replayed), and the resume starts there, loses nothing and plays
+ * on to the end.
+ */
+struct check_killer {
+	pthread_t game;
+	long action;             /* _exit as the writer appends the checksum of this action */
+};
+
+static ssize_t check_kill_write(void *ud, int fd, const void *buf, size_t n)
+{
+	struct check_killer *k = ud;
+	char want[32];
+	int len = snprintf(want, sizeof want, "c %ld ", k->action);
+	if (!pthread_equal(pthread_self(), k->game) && n > (size_t)len && memcmp(buf, want, (size_t)len) == 0)
+		_exit(0);
+	return write(fd, buf, n);
+}
+
+static void test_kill_between_the_hash_and_its_checksum(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, KILL_ACTIONS, true);
+	char dir[64], path[128], snap[160], err[DIAG_ERR_LEN];
+	for (long at = 16; at <= 64; at += 16) {
+		make_temp_dir(dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/save.jnl", dir);
+		fflush(NULL);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct check_killer k = { .game = pthread_self(), .action = at };
+			struct savefile_io io = { check_kill_write, no_fsync, &k };
+			struct journal_setup st = setup_of(&r, &io);
+			struct game *g = new_game(&r);
+			struct journal *j = journal_create(path, &st, g, err, sizeof err);
+			if (!j)
+				_exit(2);
+			journal_snapshots(j, 16);
+			journal_snapshots_background(j, true);
+			play(j, g, 0, KILL_ACTIONS);
+			_exit(3); /* not killed */
+		}
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		struct journal_data d;
+		struct journal_game jg;
+		long from;
+		resume_ok(&r, path, &d, &jg, &from);
+		/* the key's action is there, its checksum is not */
+		assert_int_equal(d.n_actions, at);
+		assert_true(d.n_checks > 0);
+		assert_int_equal(d.checks[d.n_checks - 1].action, at - 16);
+		/* the snapshot is the key's before (none before the first) */
+		assert_true(snapshot_path(path, snap, sizeof snap));
+		assert_int_equal(from, at - 16);
+		assert_int_equal(exists(snap), at > 16);
+		struct journal *j = journal_open_append(path, &d, &quick_io, err, sizeof err);
+		assert_non_null(j);
+		journal_snapshots(j, 16);
+		journal_snapshots_background(j, true);
+		journal_resumed(j, jg.game, from);
+		play(j, jg.game, d.n_actions, KILL_ACTIONS);
+		assert_true(journal_close(j, err, sizeof err));
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+		assert_int_equal(replay_all_ok(&r, path), KILL_ACTIONS);
+		/* and the snapshot then written is one a resume takes */
+		resume_ok(&r, path, &d, &jg, &from);
+		assert_true(from > at);
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+		remove_dir(dir);
+	}
+	ref_close(&r);
+}
+
+/*
+ * The writer's fsync after its checksum is the journal's: the snapshot
+ * key no longer syncs, and once the writer is joined (at the next record
+ * when it has finished) the actions up to its checksum count as durable
+ * and the game's thread starts its own cadence (an fsync every 8
+ * records) from there, as it did from the key's own fsync in line.
+ */
+static void test_writer_sync_counts(void **state)
+{
+	(void)state;
+	struct ref r;
+	ref_open(&r, 40, true);
+	char dir[64], path[128], err[DIAG_ERR_LEN];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/save.jnl", dir);
+	struct journal_setup st = setup_of(&r, NULL);
+	struct game *g = new_game(&r);
+	struct journal *j = journal_create(path, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_snapshots_background(j, true);
+	play(j, g, 0, 16);
+	assert_int_equal(journal_durable_actions(j), 8); /* the key of action 16 did not sync */
+	while (journal_snapshot_writing(j))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	play(j, g, 16, 17);
+	assert_int_equal(journal_durable_actions(j), 16); /* the writer's, and no sync of the game's at 17 */
+	play(j, g, 17, 23);
+	assert_int_equal(journal_durable_actions(j), 16);
+	play(j, g, 23, 25);
+	assert_int_equal(journal_durable_actions(j), 24); /* 8 records on: actions 17 to 24, as in line */
+	assert_true(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	assert_int_equal(replay_all_ok(&r, path), 25);
+	remove_dir(dir);
+	ref_close(&r);
+}
+
+/*
  * The background snapshot is the file written in line, byte for byte;
  * the writer runs while the game goes on (a snapshot being written is
  * seen between two actions); and a writer that fails (a full disk) is
@@ -782,6 +921,12 @@ static void test_background_snapshot_same_file_and_failure(void **state)
 			seen_writing |= journal_snapshot_writing(j);
 		}
 		assert_true(seen_writing == (bool)bg);
+		/* in the background the snapshot keys' hashes were the writer's */
+		long checks, waits;
+		double wait_us, wait_max_us;
+		journal_hash_waits(j, &checks, &waits, &wait_us, &wait_max_us);
+		assert_int_equal(checks, bg ? 150 / 16 : 0);
+		assert_true(waits <= checks && wait_max_us <= wait_us);
 		assert_true(journal_close(j, err, sizeof err));
 		game_destroy(g);
 	}
@@ -804,7 +949,8 @@ static void test_background_snapshot_same_file_and_failure(void **state)
 	free(ga);
 	free(gb);
 
-	/* the writer's writes fail: said once it is joined, the journal goes on */
+	/* the writer's writes of the snapshot fail (it takes more room than a
+	 * record): said once it is joined, the journal goes on */
 	struct bg_killer f = { .at = 0, .fail = true };
 	f.game = pthread_self();
 	struct savefile_io failing = { bg_write, bg_fsync, &f };
@@ -832,6 +978,40 @@ static void test_background_snapshot_same_file_and_failure(void **state)
 	assert_true(snapshot_path(a, sa, sizeof sa));
 	assert_false(exists(sa));
 	assert_int_equal(replay_all_ok(&r, a), 100);
+
+	/* the writer cannot append a checksum (a full disk): the journal
+	 * fails at the next record, naming that checksum, keeps the actions
+	 * before it whole, and no snapshot is written */
+	struct bg_killer fc = { .at = 0, .fail_check = true };
+	fc.game = pthread_self();
+	struct savefile_io full_check = { bg_write, bg_fsync, &fc };
+	snprintf(a, sizeof a, "%s/check.jnl", dir);
+	st = setup_of(&r, &full_check);
+	g = new_game(&r);
+	j = journal_create(a, &st, g, err, sizeof err);
+	assert_non_null(j);
+	journal_snapshots(j, 16);
+	journal_snapshots_background(j, true);
+	long i = 0;
+	for (; i < 100; i++) {
+		struct action act = script(i);
+		enum act_result res = game_act(g, &act);
+		if (!journal_record(j, &act, res, g, err, sizeof err))
+			break;
+	}
+	assert_int_equal(i, 16); /* action 17's record: after the checksum of 16 */
+	assert_non_null(strstr(err, "writing the checksum after action 16 failed: No space left on device"));
+	assert_string_equal(journal_failure_reason(j), "No space left on device");
+	assert_false(journal_close(j, err, sizeof err));
+	game_destroy(g);
+	assert_true(snapshot_path(a, sa, sizeof sa));
+	assert_false(exists(sa));
+	struct journal_data d;
+	assert_true(journal_read_file(a, &d, err, sizeof err));
+	assert_int_equal(d.n_actions, 16);
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.checks[d.n_checks - 1].action, 0);
+	journal_data_fini(&d);
 	remove_dir(dir);
 	ref_close(&r);
 }
@@ -890,6 +1070,8 @@ int main(void)
 		cmocka_unit_test(test_snapshot_by_work),
 		cmocka_unit_test(test_kill_at_every_call),
 		cmocka_unit_test(test_kill_while_the_writer_runs),
+		cmocka_unit_test(test_kill_between_the_hash_and_its_checksum),
+		cmocka_unit_test(test_writer_sync_counts),
 		cmocka_unit_test(test_background_snapshot_same_file_and_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

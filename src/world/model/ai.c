@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "clock.h"
 #include "fov.h"
 #include "level.h"
@@ -161,16 +162,46 @@ bool ai_level_init(struct ai *ai, const struct grid *grid, const uint8_t *tiles,
 	ai->goal = -1;
 	if (!ai->crowd || !ai->region || !ai->solid || !ai->route_cells || !ai->flood || !ai->ranged)
 		return false;
-	for (int y = 0, c = 0; y < grid->h; y++)
-		for (int x = 0; x < grid->w; x++, c++)
-			ai->solid[c] = !grid->cost[c] &&
-				       !(tiles && tile_diggable((enum tile)tiles[c], grid->w, grid->h, x, y));
+	/* solid: no cost and not diggable (tile_diggable: a wall off the
+	 * border), and the passable count, row by row in loops the compiler
+	 * makes word-wide (a resume on 4096x4096 makes them for 16.8 million
+	 * cells; through the struct, each cell reloaded the grid's fields) */
+	const uint8_t *cost = grid->cost;
+	uint8_t *solid = ai->solid;
+	const int w = grid->w, h = grid->h;
+	long passable = 0;
+	for (int y = 0; y < h; y++) {
+		const size_t row = (size_t)y * (size_t)w;
+		const uint8_t *crow = cost + row, *trow = tiles ? tiles + row : NULL;
+		uint8_t *srow = solid + row;
+		int x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* eight cells a word: a byte's high bit set where it is not zero */
+		const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL, ones = 0x0101010101010101ULL;
+		for (; x + 8 <= w; x += 8) {
+			uint64_t c;
+			memcpy(&c, crow + x, 8);
+			const uint64_t nz = (((c & low7) + low7) | c) >> 7 & ones; /* 1 where cost != 0 */
+			memcpy(srow + x, &(uint64_t){ nz ^ ones }, 8);
+			passable += (long)((nz * ones) >> 56); /* the bytes' sum: at most 8 */
+		}
+#endif
+		for (; x < w; x++) {
+			srow[x] = crow[x] == 0;
+			passable += crow[x] != 0;
+		}
+		if (trow && y > 0 && y < h - 1)
+			for (x = 1; x < w - 1; x++)
+				srow[x] &= trow[x] != TILE_WALL;
+	}
+#ifdef ASTRAY_CHECKS
+	for (int y = 0, c = 0; y < h; y++)
+		for (int x = 0; x < w; x++, c++)
+			CHECK(solid[c] == (!cost[c] && !(tiles && tile_diggable((enum tile)tiles[c], w, h, x, y))));
+#endif
 	/* A flood may settle every passable cell, one search per monster only
 	 * what its route needs: on a large level the flood pays when many
 	 * hunters share it (a count of cells and monsters, never a time). */
-	long passable = 0;
-	for (size_t c = 0; c < n; c++)
-		passable += grid->cost[c] != 0;
 	long need = (passable + AI_SHARE_CELLS - 1) / AI_SHARE_CELLS;
 	ai->share_need = need > AI_SHARE_MIN ? (int)need : AI_SHARE_MIN;
 	/* the regions: on a large level by their first reader (ai_regions;

@@ -359,12 +359,26 @@ bool game_level_load(struct game *g, int depth)
 	g->reach.labels_ok = false;
 	if (g->prefault)
 		reach_labels_make(g);
-	memcpy(g->tiles, lv->tiles, n);
-	for (size_t i = 0; i < n; i++) {
-		g->opaque[i] = tile_info((enum tile)g->tiles[i])->blocks_sight;
-		g->occupant[i] = -1;
-		g->scent[i] = -1;
+	/* plain loops the compiler makes word-wide (a tile_info call a cell
+	 * kept the one loop they were a byte at a time: 16.8 million cells on
+	 * 4096x4096, at every resume); the tiles copied and their opacity
+	 * taken a slice at a time, while the slice is in the cache */
+	uint8_t sight[256];
+	for (int t = 0; t < 256; t++)
+		sight[t] = tile_info((enum tile)t)->blocks_sight;
+	const uint8_t *tiles = g->tiles;
+	uint8_t *opaque = g->opaque;
+	for (size_t at = 0; at < n; at += (size_t)1 << 16) {
+		const size_t end = n - at < ((size_t)1 << 16) ? n : at + ((size_t)1 << 16);
+		memcpy(g->tiles + at, lv->tiles + at, end - at);
+		for (size_t i = at; i < end; i++)
+			opaque[i] = sight[tiles[i]];
 	}
+	int *occupant = g->occupant, *scent = g->scent;
+	for (size_t i = 0; i < n; i++)
+		occupant[i] = -1;
+	for (size_t i = 0; i < n; i++)
+		scent[i] = -1;
 	g->noise_cell = -1;
 	g->noise_turn = 0;
 	g->noise_loud = 0;

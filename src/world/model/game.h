@@ -497,6 +497,13 @@ enum game_state_status game_state_capture(const struct game *g, struct game_stat
 enum game_state_status game_state_copy_save_into(const struct game_state_copy *c, size_t at, void **buf,
 						 size_t *cap, size_t *len);
 int game_state_copy_turn(const struct game_state_copy *c); /* the game turn at the capture */
+/* game_hash of the game as it was at the capture, from the copy alone (so
+ * on another thread: the checksum of a snapshot key is taken beside the
+ * next keys).  The capture took the part that reads the per-cell maps
+ * (the sums of the blocks written since the last hash) on the game;
+ * the copy's part is the fields, the monsters and their routes.  0 when
+ * the capture failed. */
+uint64_t game_state_copy_hash(const struct game_state_copy *c);
 
 /*
  * Puts a state made by game_state_save into g, a game created on the same

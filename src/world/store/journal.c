@@ -33,6 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigmem.h"
+#include "clock.h"
 #include "snapshot.h"
 
 #define RECORD_MAX 512        /* longest record line the writer makes (names are cut to fit) */
@@ -46,6 +48,8 @@
 
 /* The CRC-32 of every record (savefile_crc32: the IEEE one, as zlib's). */
 static uint32_t crc_update(uint32_t crc, const void *data, size_t n) { return savefile_crc32(crc, data, n); }
+/* The CRC of two pieces from theirs (the reader's: a level text is read once). */
+static uint32_t crc_join(uint32_t crc1, uint32_t crc2, size_t len2) { return savefile_crc32_combine(crc1, crc2, len2); }
 
 uint32_t journal_crc(uint32_t crc, const void *data, size_t n) { return crc_update(crc, data, n); }
 
@@ -89,6 +93,7 @@ static const char *const share_names[] = { "auto", "never", "always" }; /* enum 
 struct reader {
 	struct journal_data *d;
 	size_t pos;               /* start of the next record */
+	bool raw;                 /* give each record's raw_crc (the header's records) */
 	char msg[256];            /* what is wrong (without the position) */
 	size_t at;                /* byte offset of the problem */
 };
@@ -103,6 +108,7 @@ struct record {
 	const char *block;        /* the counted block after the line, or NULL */
 	size_t block_len;
 	size_t start, end;        /* byte offsets: first byte, one past the last (its final '\n') */
+	uint32_t raw_crc;         /* with reader.raw: the CRC-32 of the bytes [start, end) as they were read */
 };
 
 static enum rec bad(struct reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -258,6 +264,8 @@ static enum rec read_record(struct reader *r, struct record *rec)
 	rec->start = start;
 	rec->end = line_end + 1;
 	uint32_t crc = crc_update(0, rec->body, rec->body_len);
+	if (r->raw) /* the body, then " CRC\n" */
+		rec->raw_crc = crc_update(crc, buf + start + rec->body_len, 10);
 	if (is_block_record(rec->body, rec->body_len)) {
 		/* the length is the second field */
 		const char *p = rec->body + (rec->body[0] == 'b' ? 9 : rec->body[0] == 'l' || rec->body[0] == 'i' ? 6 : 4);
@@ -277,7 +285,13 @@ static enum rec read_record(struct reader *r, struct record *rec)
 		rec->block = buf + bstart;
 		rec->block_len = (size_t)blen;
 		rec->end = bstart + (size_t)blen + 1;
-		crc = crc_update(crc, rec->block, rec->block_len);
+		/* the block's bytes are read once (a 4096x4096 level's text is 16
+		 * MB): its CRC joins the line's for the record's, and the raw one
+		 * for the header's and the game's CRCs (journal_parse) */
+		const uint32_t bcrc = crc_update(0, rec->block, rec->block_len);
+		crc = crc_join(crc, bcrc, rec->block_len);
+		if (r->raw)
+			rec->raw_crc = crc_update(crc_join(rec->raw_crc, bcrc, rec->block_len), "\n", 1);
 	}
 	if (crc != (uint32_t)want)
 		return bad(r, start, "CRC mismatch (the record says %08" PRIx64 ", its bytes give %08" PRIx32 ")",
@@ -524,11 +538,19 @@ static bool reject(struct journal_data *d, char *err, size_t errlen, const char 
 	return false;
 }
 
-bool journal_parse(const char *name, const char *bytes, size_t len, struct journal_data *out, char *err,
-		   size_t errlen)
+/*
+ * journal_parse of buf, len bytes and a NUL after them, which it owns from
+ * here (d->buf, freed with d): the names are cut out of it in place, so a
+ * file read is parsed where it was read, not copied (16 MB and 4,000 page
+ * faults on a 4096x4096 level).
+ */
+static bool parse_buf(const char *name, char *buf, size_t len, struct journal_data *out, char *err, size_t errlen)
 {
 	struct journal_data *d = out;
 	memset(d, 0, sizeof *d);
+	d->buf = buf;
+	d->size = len;
+	const char *bytes = buf;
 	snprintf(d->name, sizeof d->name, "%s", name);
 	if (len > JOURNAL_MAX_BYTES)
 		return reject(d, err, errlen, "too large to be a journal (%zu bytes)", len);
@@ -553,35 +575,44 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	if (version < 1)
 		return reject(d, err, errlen, "journal format %lld does not exist", version);
 
-	d->buf = malloc(len + 1);
-	if (!d->buf)
-		return reject(d, err, errlen, "out of memory (%zu bytes)", len);
-	memcpy(d->buf, bytes, len);
-	d->buf[len] = '\0';
-	d->size = len;
 	d->format = (int)version;
 	d->rules = 1; /* journals from before the record were all version 1 */
 	d->segment = 1;
 	d->loaded_from = 1;
 	d->options.ai_share = AI_SHARE_AUTO;
 
-	struct reader r = { .d = d };
+	struct reader r = { .d = d, .raw = true };
 	struct record rec;
 	struct header_state h;
 	memset(&h, 0, sizeof h);
+	/* the header's CRC (of its bytes as read: d->buf is cut up in place)
+	 * and the game's (the header but its first line, the format, and its
+	 * segment record, which are all a rollover changes), joined from the
+	 * records' raw CRCs */
+	uint32_t header_crc = 0, game_crc = 0;
 	enum rec st = read_record(&r, &rec);
 	if (st == REC_OK) {
 		struct fields f;
+		header_crc = rec.raw_crc;
 		if (!split(rec.body, rec.body_len, 2, false, &f))
 			st = bad(&r, 0, "a malformed first record");
 	}
 	/* the header, up to `play` (the loop ends with REC_OK only there) */
 	while (st == REC_OK) {
 		st = read_record(&r, &rec);
-		if (st != REC_OK || strcmp(rec.body, "play") == 0)
+		if (st != REC_OK)
 			break;
+		header_crc = crc_join(header_crc, rec.raw_crc, rec.end - rec.start);
+		if (strcmp(rec.body, "play") == 0) {
+			game_crc = crc_join(game_crc, rec.raw_crc, rec.end - rec.start);
+			break;
+		}
+		const bool was_segment = h.segment;
 		st = header_record(&r, &rec, &h);
+		if (!(h.segment && !was_segment))
+			game_crc = crc_join(game_crc, rec.raw_crc, rec.end - rec.start);
 	}
+	r.raw = false;
 	if (st == REC_INCOMPLETE)
 		return reject(d, err, errlen,
 			      "the file ends inside its header (byte %zu of %zu): the game was never completely "
@@ -595,18 +626,11 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	if (missing)
 		return reject(d, err, errlen, "byte %zu: the header has no %s record", rec.start, missing);
 	d->header_end = r.pos;
-	d->header_crc = crc_update(0, bytes, d->header_end); /* of the bytes as read: d->buf is cut up in place */
+	d->header_crc = header_crc;
+	d->game_crc = game_crc;
 	d->loaded_from = d->segment;
 	d->segment_at = h.segment ? h.segment_at : 0;
 	d->segment_end = h.segment ? h.segment_end : 0;
-	{
-		/* the game: the header but its first line (the format) and its
-		 * segment record, which are all a rollover changes */
-		const char *nl1 = memchr(bytes, '\n', d->header_end);
-		size_t from = nl1 ? (size_t)(nl1 - bytes) + 1 : 0;
-		size_t cut = h.segment ? h.segment_at : d->header_end, resume = h.segment ? h.segment_end : d->header_end;
-		d->game_crc = crc_update(crc_update(0, bytes + from, cut - from), bytes + resume, d->header_end - resume);
-	}
 
 	/* the records: counted first, so the arrays are exactly as large as the file allows */
 	long n_a = 0, n_c = 0;
@@ -648,6 +672,24 @@ bool journal_parse(const char *name, const char *bytes, size_t len, struct journ
 	return true;
 }
 
+bool journal_parse(const char *name, const char *bytes, size_t len, struct journal_data *out, char *err,
+		   size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	if (len > JOURNAL_MAX_BYTES) { /* refused before a copy is made */
+		snprintf(err, errlen, "%.255s: too large to be a journal (%zu bytes)", name, len);
+		return false;
+	}
+	char *buf = big_malloc(len + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory (%zu bytes)", name, len);
+		return false;
+	}
+	memcpy(buf, bytes, len);
+	buf[len] = '\0';
+	return parse_buf(name, buf, len, out, err, errlen);
+}
+
 bool journal_read_file(const char *path, struct journal_data *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
@@ -655,8 +697,7 @@ bool journal_read_file(const char *path, struct journal_data *out, char *err, si
 	char *text = savefile_read(path, JOURNAL_MAX_BYTES, &len, err, errlen);
 	if (!text)
 		return false;
-	bool ok = journal_parse(path, text, len, out, err, errlen);
-	free(text);
+	bool ok = parse_buf(path, text, len, out, err, errlen); /* text is d->buf from here */
 	if (ok && !(out->path = strdup(path))) {
 		journal_data_fini(out);
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -1037,6 +1078,19 @@ bool journal_resume(struct journal_data *d, struct journal_game *jg, const char 
  * snapshot buffer; the journal reads its result once it is joined
  * (snap_reap).  At most one runs: it is joined before the next snapshot,
  * a rollover, a level change's flag, at quit and at close.
+ *
+ * On a snapshot key that is not also a boundary (a level change, the
+ * game's end, a rollover, the cap), the checksum is the writer's too
+ * (`defer`, snapshot_deferred): the key appends its action, captures the
+ * state and starts the thread, which hashes the copy, appends the
+ * checksum record and syncs the journal, and only then makes and writes
+ * the snapshot (a snapshot is used only with its checksum in the
+ * journal: renamed before, a kill would leave a snapshot no resume
+ * takes, in place of the old one that it could).  The game's thread
+ * writes nothing to the journal meanwhile: its next record, sync, join or
+ * close first waits for the writer's append (`appended`, under `lock`)
+ * and takes its outcome (check_flush), so the checksum stays right after
+ * its action and the file is the one written in line, byte for byte.
  */
 struct snap_job {
 	pthread_t thread;
@@ -1052,6 +1106,19 @@ struct snap_job {
 	size_t max;
 	bool ok, written, too_large; /* the result */
 	char msg[4600];
+	/* the checksum taken and appended by the writer (defer) */
+	bool defer;
+	int turn;                 /* the checksum's turn */
+	int journal_fd;           /* the journal, appended to and synced by the writer before the snapshot */
+	pthread_mutex_t lock;     /* guards appended and what follows it */
+	pthread_cond_t cond;      /* signalled when appended is set */
+	bool appended;            /* the writer's append is over: */
+	bool append_ok;           /* the record is in the file (line_len bytes); else: */
+	int append_errno;         /* why not, */
+	size_t append_done;       /* after how many of its bytes */
+	size_t line_len;
+	bool synced, sync_failed; /* the journal's fsync after it */
+	int sync_errno;
 };
 
 struct journal {
@@ -1083,6 +1150,12 @@ struct journal {
 	struct snap_job *job;     /* its job (NULL until the first) */
 	long hash_at;             /* n_actions when last_hash was appended as a checksum here; -1 none */
 	uint64_t last_hash;       /* that checksum's hash: the snapshot taken right after it needs it again */
+	bool check_pending;       /* the checksum at last_check is the writer's, not yet taken in here */
+	size_t pending_bytes;     /* that record's length */
+	long sync_gen;            /* journal_sync calls that succeeded */
+	long flush_gen, flush_since, flush_actions; /* sync_gen, since_sync, n_actions once it was taken in */
+	long hash_checks, hash_waits; /* deferred checksums appended; of which the hash was not ready */
+	double hash_wait_us, hash_wait_max_us; /* wall time the game's thread waited for them */
 	int segment;              /* the file's segment number (1: the game's first file) */
 	size_t header_end;        /* the file's header: [0, header_end) */
 	size_t segment_at, segment_end; /* its segment record ([0, 0): none) */
@@ -1401,6 +1474,20 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
 	return false;
 }
 
+static void check_flush(struct journal *j);
+
+/* A record's line: its body, a space, the body's CRC-32 in hex, a newline. */
+static int frame_record(char *line, size_t size, const char *body, size_t n)
+{
+	return snprintf(line, size, "%.*s %08" PRIx32 "\n", (int)n, body, crc_update(0, body, n));
+}
+
+/* The body of the checksum record after action `action`. */
+static int check_body(char *body, size_t size, long action, int turn, uint64_t hash)
+{
+	return snprintf(body, size, "c %ld %d %016" PRIx64, action, turn, hash);
+}
+
 /*
  * Writes one record line; on failure cuts the file back and fails the
  * journal.  The file never grows past max_bytes, the most the reader
@@ -1412,11 +1499,11 @@ static bool failed(const struct journal *j, char *err, size_t errlen)
 static bool write_record(struct journal *j, const char *body, size_t n, size_t reserve, const char *what,
 			 char *err, size_t errlen)
 {
+	check_flush(j); /* the writer's checksum comes first: it follows the action before */
 	if (j->failed)
 		return failed(j, err, errlen);
 	char line[RECORD_MAX + 16];
-	uint32_t crc = crc_update(0, body, n);
-	int k = snprintf(line, sizeof line, "%.*s %08" PRIx32 "\n", (int)n, body, crc);
+	int k = frame_record(line, sizeof line, body, n);
 	if ((size_t)j->size + (size_t)k + reserve > j->max_bytes) {
 		j->failed = true;
 		snprintf(j->reason, sizeof j->reason, "the save is full");
@@ -1466,11 +1553,12 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 
 bool journal_append_checksum(struct journal *j, const struct game *g, char *err, size_t errlen)
 {
+	check_flush(j); /* the writer's is in the file once this returns */
 	if (j->last_check == j->n_actions)
 		return j->failed ? failed(j, err, errlen) : true; /* one per action count */
 	char body[96], what[64];
 	uint64_t hash = game_hash(g);
-	int n = snprintf(body, sizeof body, "c %ld %d %016" PRIx64, j->n_actions, g->turn, hash);
+	int n = check_body(body, sizeof body, j->n_actions, g->turn, hash);
 	snprintf(what, sizeof what, "the checksum after action %ld", j->n_actions);
 	if (!write_record(j, body, (size_t)n, 0, what, err, errlen))
 		return false;
@@ -1506,24 +1594,76 @@ static void snapshot_done(struct journal *j, bool ok, const char *msg)
 			 "%s; resuming will replay the whole journal (the game itself is saved)", msg);
 }
 
+/* The deferred job's writer: the checksum's hash from the copy, its
+ * record appended and the journal synced; then the snapshot. */
+static void snap_write_deferred(struct snap_job *w)
+{
+	uint64_t hash = game_state_copy_hash(w->copy);
+	char body[96], line[RECORD_MAX + 16];
+	int n = check_body(body, sizeof body, w->action, w->turn, hash);
+	int k = frame_record(line, sizeof line, body, (size_t)n);
+	size_t done = 0;
+	bool ok = savefile_write_all(&w->io, w->journal_fd, line, (size_t)k, &done);
+	int e = errno;
+	pthread_mutex_lock(&w->lock);
+	w->hash = hash;
+	w->append_ok = ok;
+	w->append_errno = ok ? 0 : e;
+	w->append_done = done;
+	w->line_len = (size_t)k;
+	w->appended = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	w->ok = true; /* nothing written: the journal's own failure is what is said */
+	if (!ok)
+		return;
+	/* the checksum durable before the snapshot that needs it replaces the old one */
+	if (!savefile_fsync(&w->io, w->journal_fd)) {
+		w->sync_failed = true;
+		w->sync_errno = errno;
+		return;
+	}
+	w->synced = true;
+	w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, hash, w->buf, w->max,
+				    &w->written, &w->too_large, w->msg, sizeof w->msg);
+}
+
 static void *snap_writer(void *arg)
 {
 	struct snap_job *w = arg;
-	w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, w->hash, w->buf, w->max,
-				    &w->written, &w->too_large, w->msg, sizeof w->msg);
+	if (w->defer)
+		snap_write_deferred(w);
+	else
+		w->ok = snapshot_write_copy(&w->io, w->path, w->header_crc, w->action, w->copy, w->hash, w->buf,
+					    w->max, &w->written, &w->too_large, w->msg, sizeof w->msg);
 	atomic_store(&w->done, true);
 	return NULL;
 }
 
 /* The background snapshot's result, once its thread is joined: waiting
- * for it when wait is true, else only when it has finished. */
+ * for it when wait is true (a checksum it appends is taken in first, which
+ * it waits for), else only when it has finished. */
 static void snap_reap(struct journal *j, bool wait)
 {
 	struct snap_job *w = j->job;
 	if (!w || !w->running || (!wait && !atomic_load(&w->done)))
 		return;
+	check_flush(j); /* its checksum taken in first (over once the writer is) */
 	pthread_join(w->thread, NULL);
 	w->running = false;
+	if (w->defer && w->sync_failed && !j->failed) {
+		/* as journal_sync's: nothing since the last good fsync is trusted */
+		j->failed = true;
+		snprintf(j->reason, sizeof j->reason, "%s", strerror(w->sync_errno));
+		snprintf(j->failure, sizeof j->failure, "%s: fsync failed: %s; actions after %ld may be lost", j->path,
+			 strerror(w->sync_errno), j->durable);
+	} else if (w->defer && w->synced && j->sync_gen == j->flush_gen) {
+		/* the writer's fsync made the records up to its checksum
+		 * durable, as the snapshot key's own did in line */
+		j->since_sync -= j->flush_since < j->since_sync ? j->flush_since : j->since_sync;
+		if (j->flush_actions > j->durable)
+			j->durable = j->flush_actions;
+	}
 	if (w->too_large)
 		j->snap_too_large = true;
 	snapshot_done(j, w->ok, w->msg);
@@ -1534,12 +1674,65 @@ static bool snap_job_new(struct journal *j)
 {
 	if (j->job)
 		return true;
-	j->job = calloc(1, sizeof *j->job);
-	if (j->job && !(j->job->copy = game_state_copy_new())) {
-		free(j->job);
-		j->job = NULL;
+	struct snap_job *w = calloc(1, sizeof *w);
+	if (!w)
+		return false;
+	if (!(w->copy = game_state_copy_new())) {
+		free(w);
+		return false;
 	}
-	return j->job != NULL;
+	if (pthread_mutex_init(&w->lock, NULL) != 0) {
+		game_state_copy_free(w->copy);
+		free(w);
+		return false;
+	}
+	if (pthread_cond_init(&w->cond, NULL) != 0) {
+		pthread_mutex_destroy(&w->lock);
+		game_state_copy_free(w->copy);
+		free(w);
+		return false;
+	}
+	j->job = w;
+	return true;
+}
+
+static void snap_job_free(struct snap_job *w)
+{
+	if (!w)
+		return;
+	game_state_copy_free(w->copy);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
+
+/* The job's fields for a snapshot of action n_actions to snap, its hash
+ * given (not deferred). */
+static void snap_fill(struct journal *j, struct snap_job *w, const char *snap, uint64_t hash)
+{
+	w->buf = &j->snap_buf;
+	w->io = j->io;
+	snprintf(w->path, sizeof w->path, "%s", snap);
+	w->header_crc = j->header_crc;
+	w->action = j->n_actions;
+	w->hash = hash;
+	w->max = j->snap_max;
+	w->ok = w->written = w->too_large = false;
+	w->msg[0] = '\0';
+	w->defer = false;
+	atomic_store(&w->done, false);
+}
+
+/* The writer's thread started on w: false when it cannot be. */
+static bool snap_thread(struct snap_job *w)
+{
+	/* the writer takes no signal: play's handlers are the main thread's */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&w->thread, NULL, snap_writer, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc == 0;
 }
 
 /* Starts the writer on the state of g (the checksum just appended):
@@ -1563,23 +1756,8 @@ static bool snap_start(struct journal *j, const struct game *g, const char *snap
 		snprintf(msg, msglen, "%s: out of memory copying the game state", snap);
 		return false;
 	}
-	w->buf = &j->snap_buf;
-	w->io = j->io;
-	snprintf(w->path, sizeof w->path, "%s", snap);
-	w->header_crc = j->header_crc;
-	w->action = j->n_actions;
-	w->hash = j->hash_at == j->n_actions ? j->last_hash : game_hash(g);
-	w->max = j->snap_max;
-	w->ok = w->written = w->too_large = false;
-	w->msg[0] = '\0';
-	atomic_store(&w->done, false);
-	/* the writer takes no signal: play's handlers are the main thread's */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&w->thread, NULL, snap_writer, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
+	snap_fill(j, w, snap, j->hash_at == j->n_actions ? j->last_hash : game_hash(g));
+	if (!snap_thread(w)) {
 		snap_writer(w); /* no thread: written here, as without the writer */
 		if (w->too_large)
 			j->snap_too_large = true;
@@ -1588,6 +1766,91 @@ static bool snap_start(struct journal *j, const struct game *g, const char *snap
 		return w->ok;
 	}
 	w->running = true;
+	return true;
+}
+
+/*
+ * The checksum a snapshot key left to the writer (snapshot_deferred),
+ * taken in: before any other record (write_record), at a sync, a join of
+ * the writer (snap_reap) and so at the close.  Waits for the writer's
+ * append when it is not over yet (the time is counted:
+ * journal_hash_waits), then counts the record in, or fails the journal as
+ * write_record does when the append failed.
+ */
+static void check_flush(struct journal *j)
+{
+	if (!j->check_pending)
+		return;
+	j->check_pending = false;
+	struct snap_job *w = j->job;
+	pthread_mutex_lock(&w->lock);
+	if (!w->appended) {
+		double t0 = clock_us();
+		while (!w->appended)
+			pthread_cond_wait(&w->cond, &w->lock);
+		double t = clock_us() - t0;
+		j->hash_waits++;
+		j->hash_wait_us += t;
+		if (t > j->hash_wait_max_us)
+			j->hash_wait_max_us = t;
+	}
+	pthread_mutex_unlock(&w->lock);
+	j->hash_checks++;
+	if (w->append_ok) {
+		j->size += (off_t)w->line_len;
+		j->since_sync++;
+		j->hash_at = w->action;
+		j->last_hash = w->hash;
+		j->flush_gen = j->sync_gen;
+		j->flush_since = j->since_sync;
+		j->flush_actions = j->n_actions;
+		return;
+	}
+	bool cut = w->append_done == 0 || ftruncate(j->fd, j->size) == 0;
+	j->failed = true;
+	snprintf(j->reason, sizeof j->reason, "%s", strerror(w->append_errno));
+	snprintf(j->failure, sizeof j->failure,
+		 "%s: writing the checksum after action %ld failed: %s; the journal keeps actions 1 to %ld%s (%ld "
+		 "made durable)",
+		 j->path, w->action, strerror(w->append_errno), j->n_actions,
+		 cut ? "" : " and a cut record the next reader will drop", j->durable);
+}
+
+/*
+ * A snapshot key's checksum and snapshot both left to the writer
+ * (journal_record, snapshots in the background): the state captured,
+ * the writer started on it, the checksum pending (check_flush).  False
+ * when it cannot be (the caller then appends the checksum and takes the
+ * snapshot in line as before, which says what failed).
+ */
+static bool snapshot_deferred(struct journal *j, const struct game *g)
+{
+	snap_reap(j, true); /* one at a time: the copy is the job's */
+	char snap[sizeof j->path + 8], body[96];
+	/* the record's length is known now (the hash is 16 digits): the
+	 * room left counts it, as it counted it in line */
+	size_t bytes = (size_t)check_body(body, sizeof body, j->n_actions, g->turn, 0) + 10; /* " CRC\n" */
+	if (j->failed || j->snap_too_large || (size_t)j->size + bytes > j->max_bytes ||
+	    !snapshot_path(j->path, snap, sizeof snap) || !snap_job_new(j))
+		return false;
+	struct snap_job *w = j->job;
+	if (game_state_capture(g, w->copy) != GAME_STATE_OK)
+		return false;
+	snap_fill(j, w, snap, 0);
+	w->defer = true;
+	w->turn = g->turn;
+	w->journal_fd = j->fd;
+	w->appended = w->append_ok = false;
+	w->synced = w->sync_failed = false;
+	if (!snap_thread(w))
+		return false;
+	w->running = true;
+	j->pending_bytes = bytes;
+	j->check_pending = true;
+	j->last_check = j->n_actions;
+	j->last_snap = j->n_actions;
+	j->snap_work = 0;
+	j->snap_due = false;
 	return true;
 }
 
@@ -1804,9 +2067,16 @@ bool journal_record(struct journal *j, const struct action *a, enum act_result r
 	/* past its segment's size the file ends with a checksum, synced, and
 	 * the game goes on in the next segment (not at its end: nothing follows) */
 	bool roll = !g->over && (size_t)j->size >= roll_at(j);
-	if ((boundary || snap || closing || roll ||
-	     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every) &&
-	    !journal_append_checksum(j, g, err, errlen))
+	bool check = boundary || snap || closing || roll ||
+		     j->n_actions - (j->last_check < 0 ? 0 : j->last_check) >= j->check_every;
+	/* a snapshot key (as below) that is nothing else, in a person's game:
+	 * its checksum is the writer's too, hashed from the copy and appended
+	 * beside the next keys (snapshot_deferred) */
+	if (check && j->snap_bg && !boundary && !closing && !roll && j->snap_every > 0 && !j->snap_too_large &&
+	    (snap || j->n_actions - j->last_snap >= j->snap_every || j->snap_work >= j->snap_work_max) &&
+	    snapshot_deferred(j, g))
+		return true;
+	if (check && !journal_append_checksum(j, g, err, errlen))
 		return false;
 	if ((boundary || closing || roll || j->since_sync >= j->sync_every) && !journal_sync(j, err, errlen))
 		return false;
@@ -1865,6 +2135,7 @@ bool journal_flush(struct journal *j, char *err, size_t errlen)
 
 bool journal_sync(struct journal *j, char *err, size_t errlen)
 {
+	check_flush(j); /* what is synced ends with the writer's checksum */
 	if (j->failed)
 		return failed(j, err, errlen);
 	if (!savefile_fsync(&j->io, j->fd)) {
@@ -1878,6 +2149,7 @@ bool journal_sync(struct journal *j, char *err, size_t errlen)
 	}
 	j->since_sync = 0;
 	j->durable = j->n_actions;
+	j->sync_gen++;
 	return true;
 }
 
@@ -1892,9 +2164,7 @@ bool journal_close(struct journal *j, char *err, size_t errlen)
 		ok = false;
 	}
 	snapshot_buf_free(&j->snap_buf);
-	if (j->job)
-		game_state_copy_free(j->job->copy);
-	free(j->job);
+	snap_job_free(j->job);
 	free(j);
 	return ok;
 }
@@ -1993,9 +2263,15 @@ int journal_segments_remove(const char *from)
 	return removed;
 }
 
+/* The file's size with the checksum the writer is hashing. */
+static size_t size_due(const struct journal *j)
+{
+	return (size_t)j->size + (j->check_pending ? j->pending_bytes : 0);
+}
+
 size_t journal_room(const struct journal *j)
 {
-	size_t used = (size_t)j->size + JOURNAL_CHECK_RESERVE;
+	size_t used = size_due(j) + JOURNAL_CHECK_RESERVE;
 	return j->failed || used >= j->max_bytes ? 0 : j->max_bytes - used;
 }
 
@@ -2003,7 +2279,7 @@ long journal_actions_left(const struct journal *j)
 {
 	/* at the mean size of an action so far, its share of checksums and
 	 * header included: an estimate on the safe side */
-	size_t per = j->n_actions > 0 ? (size_t)j->size / (size_t)j->n_actions : 32;
+	size_t per = j->n_actions > 0 ? size_due(j) / (size_t)j->n_actions : 32;
 	return (long)(journal_room(j) / (per > 0 ? per : 1));
 }
 
@@ -2012,4 +2288,12 @@ bool journal_nearly_full(const struct journal *j)
 	return journal_room(j) < j->max_bytes / JOURNAL_WARN_FRACTION;
 }
 long journal_durable_actions(const struct journal *j) { return j->durable; }
+
+void journal_hash_waits(const struct journal *j, long *checks, long *waits, double *total_us, double *max_us)
+{
+	*checks = j->hash_checks;
+	*waits = j->hash_waits;
+	*total_us = j->hash_wait_us;
+	*max_us = j->hash_wait_max_us;
+}
 const char *journal_path(const struct journal *j) { return j->path; }

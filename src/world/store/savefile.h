@@ -111,4 +111,8 @@ const char *savefile_kind(mode_t mode);
  * previous value continues it.  Journals and snapshots frame their records with it. */
 uint32_t savefile_crc32(uint32_t crc, const void *data, size_t n);
 
+/* savefile_crc32 of A followed by B, from crc1 = savefile_crc32(0, A, .)
+ * and crc2 = savefile_crc32(0, B, len2) alone, without reading them. */
+uint32_t savefile_crc32_combine(uint32_t crc1, uint32_t crc2, size_t len2);
+
 #endif
