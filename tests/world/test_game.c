@@ -22,6 +22,7 @@
 #include "test_game_fixture.h"
 
 #include "fov.h"
+#include "game_internal.h"
 #include "path.h"
 #include "textfile.h"
 
@@ -1217,6 +1218,81 @@ static void test_invariants_checked(void **state)
 	fixture_fini(&f);
 }
 
+/* game_known_stairs by a scan of every cell: the nearest remembered exit,
+ * the first in index order of the nearest. */
+static bool stairs_by_scan(const struct game *g, int *x, int *y)
+{
+	const int n = g->grid->w * g->grid->h, here = grid_index(g->grid, g->player.x, g->player.y);
+	int best = -1, best_d = 0;
+	for (int c = 0; c < n; c++) {
+		if (!g->remembered[c] || game_tile_known(g, c) != TILE_EXIT)
+			continue;
+		int d = grid_step_distance(g->grid, here, c);
+		if (best < 0 || d < best_d) {
+			best = c;
+			best_d = d;
+		}
+	}
+	if (best < 0)
+		return false;
+	*x = grid_x(g->grid, best);
+	*y = grid_y(g->grid, best);
+	return true;
+}
+
+/*
+ * `>` away from the stairs goes to the nearest remembered one, which
+ * game_known_stairs finds in the blocks of remembered[] written since the
+ * level began (a 4096x4096 level's first `>` read 16.8 M cells): on an
+ * 80x60 level (five blocks of 1,024 cells) with exits in four of them,
+ * remembered one at a time (as sight and magic mapping write them,
+ * marked), it answers as the scan of every cell does.
+ */
+static void test_known_stairs_by_blocks(void **state)
+{
+	(void)state;
+	enum { W = 80, H = 60 };
+	static const int exits[][2] = { { 70, 5 }, { 10, 30 }, { 60, 50 }, { 40, 58 }, { 78, 13 } };
+	char *map = malloc((size_t)(W + 1) * H + 1);
+	assert_non_null(map);
+	char *p = map;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++)
+			*p++ = x == 0 || y == 0 || x == W - 1 || y == H - 1 ? '#' : '.';
+		*p++ = '\n';
+	}
+	*p = '\0';
+	map[1 * (W + 1) + 1] = '@';
+	for (size_t i = 0; i < sizeof exits / sizeof exits[0]; i++)
+		map[exits[i][1] * (W + 1) + exits[i][0]] = '>';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 3);
+	free(map);
+	int x, y, rx, ry;
+	assert_false(game_known_stairs(g, &x, &y)); /* none in sight of 1,1 */
+	assert_false(stairs_by_scan(g, &rx, &ry));
+	const int order[] = { 3, 2, 4, 0, 1 };
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		int c = grid_index(g->grid, exits[order[i]][0], exits[order[i]][1]);
+		assert_int_equal(g->tiles[c], TILE_EXIT);
+		g->remembered[c] = 1;
+		game_mark(g, MAP_REMEMBERED, c);
+		assert_true(stairs_by_scan(g, &rx, &ry));
+		assert_true(game_known_stairs(g, &x, &y));
+		assert_int_equal(x, rx);
+		assert_int_equal(y, ry);
+	}
+	/* the player walks: the nearest changes, both still agree */
+	for (int k = 0; k < 30; k++) {
+		assert_int_equal(act_move(g, k < 20 ? GRID_S : GRID_E), RESULT_ACTED);
+		assert_true(stairs_by_scan(g, &rx, &ry));
+		assert_true(game_known_stairs(g, &x, &y));
+		assert_int_equal(x, rx);
+		assert_int_equal(y, ry);
+	}
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1248,6 +1324,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_messages_ring),
 		cmocka_unit_test(test_invariants_checked),
+		cmocka_unit_test(test_known_stairs_by_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

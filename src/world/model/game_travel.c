@@ -667,11 +667,24 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 }
 
 
+/*
+ * The nearest stairs the player remembers (the first in index order of
+ * those nearest).  remembered[] is clear where the level began
+ * (game_map_uniform), so a remembered cell lies in a block of it touched
+ * since: on 4096x4096 the scan of all 16.8 M cells, most of them pages
+ * never touched before, made the first `>` a key of 78 ms.
+ */
 bool game_known_stairs(const struct game *g, int *x, int *y)
 {
 	const int n = g->grid->w * g->grid->h, here = player_cell(g);
+	const struct cellmark *k = &g->marks[MAP_REMEMBERED];
+	const bool by_block = k->touched && k->cells == (size_t)n;
 	int best = -1, best_d = 0;
 	for (int c = 0; c < n; c++) {
+		if (by_block && (c & (CELLMARK_BLOCK - 1)) == 0 && !cellmark_bit(k->touched, c >> CELLMARK_SHIFT)) {
+			c += CELLMARK_BLOCK - 1; /* the loop's c++ goes to the next block */
+			continue;
+		}
 		if (!g->remembered[c] || game_tile_known(g, c) != TILE_EXIT)
 			continue;
 		int d = grid_step_distance(g->grid, here, c);
