@@ -659,6 +659,53 @@ static void test_occupants_made_from_the_monsters(void **state)
 	fixture_fini(&f);
 }
 
+/*
+ * cellmark_next_touched walks the touched blocks as a test of every bit
+ * does: on a map of 300 blocks (five words of bits, the last one partly
+ * used) with no block, one, the first and last of each word, and random
+ * sets of blocks touched.
+ */
+static void test_next_touched_block(void **state)
+{
+	(void)state;
+	enum { BLOCKS = 300 };
+	struct cellmark m;
+	assert_true(cellmark_init(&m, (size_t)BLOCKS * CELLMARK_BLOCK - 5));
+	assert_int_equal(m.blocks, BLOCKS);
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+	for (int round = 0; round < 40; round++) {
+		cellmark_begin(&m);
+		if (round == 1)
+			cellmark_set(&m, 0);
+		else if (round == 2)
+			cellmark_set(&m, (BLOCKS - 1) * CELLMARK_BLOCK);
+		else if (round == 3)
+			for (int b = 0; b < BLOCKS; b += 64) {
+				cellmark_set(&m, b * CELLMARK_BLOCK);
+				if (b + 63 < BLOCKS)
+					cellmark_set(&m, (b + 63) * CELLMARK_BLOCK + 7);
+			}
+		else if (round > 3)
+			for (int k = 0; k < round; k++) {
+				seed ^= seed << 13;
+				seed ^= seed >> 7;
+				seed ^= seed << 17;
+				cellmark_set(&m, (int)(seed % ((uint64_t)BLOCKS * CELLMARK_BLOCK - 5)));
+			}
+		int want = 0, got = cellmark_next_touched(&m, 0);
+		for (;;) {
+			while (want < BLOCKS && !cellmark_bit(m.touched, want))
+				want++;
+			assert_int_equal(got, want);
+			if (want == BLOCKS)
+				break;
+			want++;
+			got = cellmark_next_touched(&m, got + 1);
+		}
+	}
+	cellmark_fini(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_grid_and_regions_after_load),
 		cmocka_unit_test(test_maps_made_when_first_used),
 		cmocka_unit_test(test_occupants_made_from_the_monsters),
+		cmocka_unit_test(test_next_touched_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,6 +40,22 @@ static inline bool cellmark_bit(const uint64_t *bits, int block)
 	return bits[block >> 6] >> (block & 63) & 1;
 }
 
+/* The first block at or after `block` written since cellmark_begin, or
+ * m->blocks when there is none: a map that held one value where the level
+ * began can differ from it only in these (game_known_stairs, visible_box). */
+static inline int cellmark_next_touched(const struct cellmark *m, int block)
+{
+	while (block < m->blocks) {
+		const uint64_t bits = m->touched[block >> 6] >> (block & 63);
+		if (bits) {
+			block += __builtin_ctzll(bits);
+			return block < m->blocks ? block : m->blocks;
+		}
+		block = (block | 63) + 1;
+	}
+	return m->blocks;
+}
+
 /* Cell `cell` was written.  A map never set up (NULL) is not marked. */
 static inline void cellmark_set(struct cellmark *m, int cell)
 {

@@ -1178,9 +1178,7 @@ static void visible_box(struct game *g)
 	const struct cellmark *k = &g->marks[MAP_VISIBLE];
 	const size_t n = (size_t)w * (size_t)h;
 	if (k->touched && k->cells == n) {
-		for (int blk = 0; blk < k->blocks; blk++) {
-			if (!cellmark_bit(k->touched, blk))
-				continue;
+		for (int blk = cellmark_next_touched(k, 0); blk < k->blocks; blk = cellmark_next_touched(k, blk + 1)) {
 			const size_t first = (size_t)blk << CELLMARK_SHIFT;
 			const size_t end = n - first < CELLMARK_BLOCK ? n : first + CELLMARK_BLOCK;
 			for (size_t c = first; c < end; c++) {

@@ -679,18 +679,19 @@ bool game_known_stairs(const struct game *g, int *x, int *y)
 	const int n = g->grid->w * g->grid->h, here = player_cell(g);
 	const struct cellmark *k = &g->marks[MAP_REMEMBERED];
 	const bool by_block = k->touched && k->cells == (size_t)n;
+	const int blocks = (n + CELLMARK_BLOCK - 1) >> CELLMARK_SHIFT;
 	int best = -1, best_d = 0;
-	for (int c = 0; c < n; c++) {
-		if (by_block && (c & (CELLMARK_BLOCK - 1)) == 0 && !cellmark_bit(k->touched, c >> CELLMARK_SHIFT)) {
-			c += CELLMARK_BLOCK - 1; /* the loop's c++ goes to the next block */
-			continue;
-		}
-		if (!g->remembered[c] || game_tile_known(g, c) != TILE_EXIT)
-			continue;
-		int d = grid_step_distance(g->grid, here, c);
-		if (best < 0 || d < best_d) {
-			best = c;
-			best_d = d;
+	for (int b = by_block ? cellmark_next_touched(k, 0) : 0; b < blocks;
+	     b = by_block ? cellmark_next_touched(k, b + 1) : b + 1) {
+		const int end = n - (b << CELLMARK_SHIFT) < CELLMARK_BLOCK ? n : (b + 1) << CELLMARK_SHIFT;
+		for (int c = b << CELLMARK_SHIFT; c < end; c++) {
+			if (!g->remembered[c] || game_tile_known(g, c) != TILE_EXIT)
+				continue;
+			int d = grid_step_distance(g->grid, here, c);
+			if (best < 0 || d < best_d) {
+				best = c;
+				best_d = d;
+			}
 		}
 	}
 	if (best < 0)
