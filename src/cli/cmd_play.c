@@ -483,19 +483,6 @@ static void preview_target(const struct game *g, struct rng *r, int i, int *x, i
 #define PREVIEWS_PER_TURN 16
 #define PREVIEW_KINDS 4
 
-/* --bench-mapped: the player's memory made the true map, as a map of the
- * level teaches it (game_items.c, map_level) but written from outside. */
-static void learn_level(struct game *g)
-{
-	const int n = g->grid->w * g->grid->h;
-	for (int c = 0; c < n; c++) {
-		g->remembered[c] = 1;
-		g->known[c] = g->grid->cost[c];
-	}
-	game_maps_written(g);
-	g->known_version++;
-}
-
 struct preview_kind {
 	double *us;      /* the plans' CPU times of this kind */
 	int n, partial;  /* previews, and those that got PATH_BUDGET */
@@ -552,7 +539,7 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 				return 1;
 			}
 			if (a->bench_mapped)
-				learn_level(g);
+				game_map_level(g, 0); /* as after a scroll of magic mapping */
 		}
 		if (i > 0 && i % PREVIEWS_PER_TURN == 0) {
 			struct action act = { .kind = ACT_MOVE, .dir = (enum grid_dir)rng_range(&r, 0, GRID_DIR_COUNT - 1) };

@@ -366,6 +366,12 @@ enum path_status game_travel_exact(struct game *g, int x, int y, long *expanded,
 /* Stops travel (a key was pressed). */
 void game_travel_cancel(struct game *g);
 
+/* The player learns the level's map within `radius` steps (0: all of it),
+ * as a scroll of magic mapping teaches it: every cell but the void
+ * remembered, its cost known.  The editor's play-test and the preview
+ * bench (--bench-mapped) call it too. */
+void game_map_level(struct game *g, int radius);
+
 /* The known down stairs nearest the player (in steps; the first in cell
  * order among equals) into (*x, *y); false when the player has seen none. */
 bool game_known_stairs(const struct game *g, int *x, int *y);

@@ -357,7 +357,7 @@ static int teleport_cell(struct game *g, int away)
 	return -1;
 }
 
-static void map_level(struct game *g, int radius)
+void game_map_level(struct game *g, int radius)
 {
 	int n = g->grid->w * g->grid->h, pc = player_cell(g);
 	for (int c = 0; c < n; c++) {
@@ -498,7 +498,7 @@ static int use_effect(struct game *g, int s, enum grid_dir dir, enum act_result 
 		break;
 	}
 	case EFFECT_MAPPING:
-		map_level(g, d->radius);
+		game_map_level(g, d->radius);
 		game_message_add(g, d->radius > 0 ? "A map of your surroundings forms in your mind."
 						 : "A map of the level forms in your mind.");
 		break;
