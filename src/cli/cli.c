@@ -1,8 +1,8 @@
 /*
  * cli.c - the pieces every subcommand shares, so that they accept the same
  * spellings and show the same things alike: numbers of options, file name
- * suffixes, diagnostics lists and the .lvl files of a folder.  The option
- * tables themselves are in opt.c.
+ * suffixes, diagnostics lists, the .lvl files of a folder and the folders
+ * of the program's own levels.  The option tables themselves are in opt.c.
  */
 #include "cli.h"
 
@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 bool cli_parse_long(const char *s, long lo, long hi, long *out)
 {
@@ -337,4 +339,38 @@ char **cli_level_files(const char *dir, int *n)
 	}
 	*n = k;
 	return out;
+}
+
+int cli_program_level_dirs(char dirs[][CLI_PATH_MAX])
+{
+	char exe[CLI_PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	static const char *const under[CLI_OWN_DIRS] = { "../levels", "../../levels", "../share/astray/levels" };
+	int k = 0;
+	for (int i = 0; i < CLI_OWN_DIRS; i++) {
+		int len = snprintf(dirs[k], CLI_PATH_MAX, "%s/%s", exe, under[i]);
+		k += len > 0 && len < CLI_PATH_MAX;
+	}
+	return k;
+}
+
+const char *cli_program_levels(char *buf, size_t size)
+{
+	char dirs[CLI_OWN_DIRS][CLI_PATH_MAX], b[CLI_PATH_MAX + 16];
+	int k = cli_program_level_dirs(dirs);
+	for (int i = 0; i < k; i++) {
+		struct stat st;
+		int len = snprintf(b, sizeof b, "%s/bestiary.txt", dirs[i]);
+		if (len > 0 && (size_t)len < sizeof b && stat(b, &st) == 0 && S_ISREG(st.st_mode) && strlen(dirs[i]) < size) {
+			snprintf(buf, size, "%s", dirs[i]);
+			return buf;
+		}
+	}
+	return NULL;
 }

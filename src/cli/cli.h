@@ -72,4 +72,20 @@ void cli_json_string(FILE *out, const char *s);
 char **cli_level_files(const char *dir, int *n);
 void cli_names_free(char **names, int n);
 
+/*
+ * The folders beside the running program where its own levels may lie,
+ * most likely first: PROGRAM/../levels and PROGRAM/../../levels (the
+ * source tree of build/astray and of build/san/astray) and
+ * PROGRAM/../share/astray/levels (the prefix it is installed in), so that
+ * a program run from any folder finds the levels it came with.  Writes
+ * them into dirs (CLI_OWN_DIRS at most, each of CLI_PATH_MAX bytes) and
+ * returns how many: 0 when the program's own path cannot be read.
+ */
+#define CLI_OWN_DIRS 3
+#define CLI_PATH_MAX 4096
+int cli_program_level_dirs(char dirs[][CLI_PATH_MAX]);
+/* The first of those folders that holds a bestiary.txt, copied into buf;
+ * NULL when none does (or buf is too small). */
+const char *cli_program_levels(char *buf, size_t size);
+
 #endif

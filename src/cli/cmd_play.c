@@ -178,7 +178,9 @@ static void play_usage(FILE *out)
 	help_textf(out, 0,
 		   "\nPlays the campaign: the .lvl files of the installed campaign, %s/levels, in name order, "
 		   "or the levels and folders given.  When the current folder is astray's source tree, the one "
-		   "holding src/cli/main.c, the campaign is ./levels instead.  Without level arguments, in a "
+		   "holding src/cli/main.c, the campaign is ./levels instead; from any other folder, with no "
+		   "campaign installed, it is the one the program came with: the levels of the source tree it "
+		   "was built in, or of the prefix it is installed in.  Without level arguments, in a "
 		   "terminal, a title screen offers a new dungeon, a dungeon from a seed and the campaign "
 		   "(--no-title skips it).  --dungeon plays generated levels on mixed maps, harder with depth; "
 		   "the same seed, the same dungeon.  A Moving AI .map plays as one square8 level with monsters "
@@ -667,11 +669,18 @@ static void print_outcome(const struct game *g, enum ui_outcome o, int signo, bo
 
 /* ---- the dungeon mode and the title screen --------------------------- */
 
-/* The campaign's folder: ./levels, else the installed one; NULL if neither. */
-static const char *campaign_dir(void)
+/* The campaign's folder: ./levels in astray's source tree, else the
+ * installed one, else the levels that came with the program (the source
+ * tree build/astray was built in, or the prefix it is installed in:
+ * cli_program_levels), into buf; NULL if none is there.  Any other
+ * levels/ folder of the current directory is not this game's. */
+static const char *campaign_dir(char *buf, size_t size)
 {
-	const char *dir = bestiary_in_source_tree() ? "levels" : ASTRAY_DATADIR "/levels";
-	return is_dir(dir) ? dir : NULL;
+	if (bestiary_in_source_tree())
+		return is_dir("levels") ? "levels" : NULL;
+	if (is_dir(ASTRAY_DATADIR "/levels"))
+		return ASTRAY_DATADIR "/levels";
+	return cli_program_levels(buf, size);
 }
 
 static int play_session(const struct play_args *a, const struct level *const *levels, int n_levels,
@@ -714,7 +723,8 @@ static int play_dungeon(struct play_args *a)
 	memset(&d, 0, sizeof d);
 	struct journal_level *jl = NULL;
 	int status = 1;
-	if (!load_bestiary(a, campaign_dir(), &b, &btext, &blen, bname, sizeof bname))
+	char camp[CLI_PATH_MAX];
+	if (!load_bestiary(a, campaign_dir(camp, sizeof camp), &b, &btext, &blen, bname, sizeof bname))
 		goto out;
 	for (int i = 0; i < a->sets.n; i++) {
 		char err[DIAG_ERR_LEN];
@@ -787,8 +797,8 @@ static int play_title(struct play_args *a)
 		memset(&scores, 0, sizeof scores);
 	/* offer only what can start, and say why the rest is missing: a
 	 * dungeon needs a bestiary, the campaign its levels */
-	char bpath[4096], why[1024] = "";
-	const char *camp = campaign_dir();
+	char bpath[4096], why[1024] = "", cbuf[CLI_PATH_MAX];
+	const char *camp = campaign_dir(cbuf, sizeof cbuf);
 	bool no_dungeon = !a->bestiary && !bestiary_default_path(camp, bpath, sizeof bpath);
 	if (!camp && no_dungeon)
 		snprintf(why, sizeof why,
@@ -1232,12 +1242,15 @@ int cmd_play(int argc, char **argv)
 
 	/* the campaign */
 	const char *near = NULL;
+	char camp_buf[CLI_PATH_MAX];
 	if (a.targets.n == 0) {
-		/* ./levels only in astray's own source tree: any other levels/
-		 * folder in the current directory is not this game's */
-		const char *dir = bestiary_in_source_tree() ? "levels" : ASTRAY_DATADIR "/levels";
-		if (!is_dir(dir)) {
-			fprintf(stderr, "astray: no campaign installed in %s (give a level or folder)\n", dir);
+		const char *dir = campaign_dir(camp_buf, sizeof camp_buf);
+		if (!dir) {
+			if (bestiary_in_source_tree())
+				fprintf(stderr, "astray: no levels/ folder in this source tree (give a level or folder)\n");
+			else
+				fprintf(stderr, "astray: no campaign installed in %s/levels, nor beside the program "
+						"(give a level or folder)\n", ASTRAY_DATADIR);
 			goto out;
 		}
 		near = dir;

@@ -33,40 +33,27 @@
 /* The bestiary of a run with no level file (--generate, --dungeon) into
  * path: bestiary.txt here, the source tree's or the installed one (as
  * bestiary_default_path looks), else the one of the tree or prefix the
- * program itself lies in (PROGRAM/../levels/ or ../../levels/ of the
- * build folders, PROGRAM/../share/astray/levels/), so that build/astray
- * works from any folder.  False with
- * every place looked at said. */
+ * program itself lies in (cli_program_levels), so that build/astray works
+ * from any folder.  False with every place looked at said. */
 static bool generated_bestiary(bool dungeon, bool quiet, char *path, size_t size)
 {
 	if (bestiary_default_path(".", path, size))
 		return true;
-	char exe[4096], tried[4][4200];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	int k = 0;
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		snprintf(tried[k++], sizeof tried[0], "%s/../levels/bestiary.txt", exe);
-		snprintf(tried[k++], sizeof tried[0], "%s/../../levels/bestiary.txt", exe); /* build/san/astray */
-		snprintf(tried[k++], sizeof tried[0], "%s/../share/astray/levels/bestiary.txt", exe);
-	}
-	for (int i = 0; i < k; i++) {
-		struct stat st;
-		if (stat(tried[i], &st) == 0 && S_ISREG(st.st_mode) && strlen(tried[i]) < size) {
-			snprintf(path, size, "%s", tried[i]);
+	char own[CLI_PATH_MAX];
+	if (cli_program_levels(own, sizeof own)) {
+		int len = snprintf(path, size, "%s/bestiary.txt", own);
+		if (len > 0 && (size_t)len < size)
 			return true;
-		}
 	}
 	if (quiet)
 		return false;
 	fprintf(stderr, "astray sim: --%s needs a bestiary and found none: not ./bestiary.txt, not levels/bestiary.txt "
 			"of the source tree, not the installed %s/levels/bestiary.txt",
 		dungeon ? "dungeon" : "generate", ASTRAY_DATADIR);
+	char dirs[CLI_OWN_DIRS][CLI_PATH_MAX];
+	int k = cli_program_level_dirs(dirs);
 	for (int i = 0; i < k; i++)
-		fprintf(stderr, ", not %s", tried[i]);
+		fprintf(stderr, ", not %s/bestiary.txt", dirs[i]);
 	fprintf(stderr, "; give --bestiary FILE (the items.txt beside it is read too)\n");
 	return false;
 }

@@ -630,7 +630,32 @@ static void test_new_game_asks_first(void **state)
 	assert_true(pty_log_has(&t->p, "The game saved before this one is kept in"));
 }
 
-/* Outside the source tree, with no campaign installed, the title offers
+/* Starts the program at exe (argv[0]) from a fresh temporary folder
+ * `away` (the caller removes it), so that its current folder is not
+ * astray's source tree. */
+static void start_away(struct title_test *t, const char *exe, char *away, size_t size)
+{
+	char here[4096];
+	assert_non_null(getcwd(here, sizeof here));
+	snprintf(away, size, "/tmp/astray-title-cwd-XXXXXX");
+	assert_non_null(mkdtemp(away));
+	assert_int_equal(chdir(away), 0);
+	char *argv[] = { (char *)exe, NULL };
+	bool started = pty_start(&t->p, 24, 50, argv);
+	assert_int_equal(chdir(here), 0);
+	assert_true(started);
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (strncmp(dir, "/tmp/astray-title-cwd-", 22) == 0 && system(cmd) != 0)
+		print_error("could not remove %s\n", dir);
+}
+
+/* Outside the source tree, with no campaign installed and none beside
+ * the program (a copy of it in a folder of its own), the title offers
  * only what can start (a saved game, the scores, Quit) and says why. */
 static void test_title_without_campaign(void **state)
 {
@@ -640,18 +665,15 @@ static void test_title_without_campaign(void **state)
 		print_message("a campaign is installed: the missing campaign cannot be shown\n");
 		skip();
 	}
-	char exe[4096], here[4096], away[64];
+	char exe[4096], lone[160], away[64], cmd[8400];
 	assert_non_null(realpath(bin(), exe));
-	assert_non_null(getcwd(here, sizeof here));
-	snprintf(away, sizeof away, "/tmp/astray-title-cwd-XXXXXX");
-	assert_non_null(mkdtemp(away));
-	assert_int_equal(chdir(away), 0);
-	char *argv[] = { exe, NULL };
-	bool started = pty_start(&t->p, 24, 50, argv);
-	int back = chdir(here);
-	rmdir(away);
-	assert_int_equal(back, 0);
-	assert_true(started);
+	snprintf(lone, sizeof lone, "/tmp/astray-title-cwd-XXXXXX");
+	assert_non_null(mkdtemp(lone));
+	snprintf(cmd, sizeof cmd, "mkdir '%s/bin' && cp '%s' '%s/bin/astray'", lone, exe, lone);
+	assert_int_equal(system(cmd), 0);
+	snprintf(exe, sizeof exe, "%s/bin/astray", lone);
+	start_away(t, exe, away, sizeof away);
+	remove_tree(away);
 	expect(t, "Quit");
 	expect(t, "No campaign and no bestiary");
 	expect(t, "make install");
@@ -666,8 +688,31 @@ static void test_title_without_campaign(void **state)
 	assert_false(pty_find(&t->p, "HP ", &row, &col));
 	pty_send(&t->p, "q");
 	assert_true(pty_wait_exit(&t->p, WAIT_MS));
+	remove_tree(lone);
 	assert_int_equal(WEXITSTATUS(t->p.status), 0);
 	assert_false(pty_log_has(&t->p, "no bestiary.txt found")); /* nothing failed after the title */
+}
+
+/* The program run from any other folder finds the levels it came with
+ * (the source tree it was built in): the title offers the dungeons and
+ * the campaign, and the campaign starts at its first level. */
+static void test_title_from_another_folder(void **state)
+{
+	struct title_test *t = *state;
+	char exe[4096], away[64];
+	assert_non_null(realpath(bin(), exe));
+	start_away(t, exe, away, sizeof away);
+	remove_tree(away);
+	expect(t, "New dungeon");
+	expect(t, "The campaign");
+	settle(t);
+	int row, col;
+	assert_false(pty_find(&t->p, "No campaign", &row, &col));
+	/* the campaign is the one of the tree: its first level */
+	assert_true(pty_find(&t->p, "The campaign", &row, &col));
+	pty_click(&t->p, 0, col, row, false);
+	expect(t, "First Steps");
+	quit_game(t);
 }
 
 /* At 40 to 60 columns the title wraps its lines rather than cut them:
@@ -700,7 +745,8 @@ int main(void)
 		T(test_seed_entry), T(test_seed_escape), T(test_seed_entry_largest), T(test_dungeon_seed_zero_again),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),
-		T(test_new_game_asks_first), T(test_title_without_campaign), T(test_title_wraps),
+		T(test_new_game_asks_first), T(test_title_without_campaign),
+		T(test_title_from_another_folder), T(test_title_wraps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
