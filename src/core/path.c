@@ -1303,15 +1303,11 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		ksw = ku - (uint64_t)s2 * cb[-1];
 		kse = ku - (uint64_t)s2 * cb[1];
 	}
-	unsigned work = (unsigned)pk_above(kse, nb[1], sgn);
-	work = work << 1 | (unsigned)pk_above(ksw, nb[-1], sgn);
-	work = work << 1 | (unsigned)pk_above(kne, na[1], sgn);
-	work = work << 1 | (unsigned)pk_above(knw, na[-1], sgn);
-	work = work << 1 | (unsigned)pk_above(ks, nb[0], sgn);
-	work = work << 1 | (unsigned)pk_above(ke, nu[1], sgn);
-	work = work << 1 | (unsigned)pk_above(kw, nu[-1], sgn);
-	work = work << 1 | (unsigned)pk_above(kn, na[0], sgn);
-	work &= m;
+	const unsigned w0 = (unsigned)pk_above(kn, na[0], sgn) | (unsigned)pk_above(kw, nu[-1], sgn) << 1;
+	const unsigned w1 = (unsigned)pk_above(ke, nu[1], sgn) << 2 | (unsigned)pk_above(ks, nb[0], sgn) << 3;
+	const unsigned w2 = (unsigned)pk_above(knw, na[-1], sgn) << 4 | (unsigned)pk_above(kne, na[1], sgn) << 5;
+	const unsigned w3 = (unsigned)pk_above(ksw, nb[-1], sgn) << 6 | (unsigned)pk_above(kse, nb[1], sgn) << 7;
+	unsigned work = ((w0 | w1) | (w2 | w3)) & m;
 	while (work) {
 		const int i = __builtin_ctz(work);
 		work &= work - 1;
