@@ -1028,15 +1028,6 @@ static inline bool ring_stack_first(const struct path_ctx *ctx, const struct rin
 	       (q->heap_len == 0 || *pq_stack_top(q) < q->key[rg->run ? q->heap_len - 1 : 0]);
 }
 
-/* The least key of the tie stack and the current bucket, left in place. */
-static inline qkey ring_peek(const struct path_ctx *ctx, const struct ring *rg)
-{
-	const struct pq *q = &ctx->queue;
-	if (ring_stack_first(ctx, rg))
-		return *pq_stack_top(q);
-	return q->key[rg->run ? q->heap_len - 1 : 0];
-}
-
 /* Removes and returns the least key of the tie stack and the current bucket. */
 static inline qkey ring_pop(struct path_ctx *ctx, struct ring *rg)
 {
@@ -1604,8 +1595,13 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		if (ctx->queue.heap_len + ctx->queue.stack_len > 0) {
-			/* The likely next cell: fetch its neighbours' records meanwhile. */
-			prefetch_around(ctx, pq_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
+			/* The likely next cell: fetch its neighbours' records
+			 * meanwhile.  Not in plain square8 A*: its next cell is
+			 * mostly a successor of u (the tie stack), whose rows are
+			 * fetched already, or the sorted bucket's next, and the
+			 * peek cost more than the fetch saved (docs/core.md). */
+			if (!ring)
+				prefetch_around(ctx, pq_cell(queue_peek(ctx)));
 		} else if (ring && rg.lists.on) {
 			/* The bucket is done: the next is the ring's next used slot
 			 * (unless u's successors fall below it), mostly one or two
