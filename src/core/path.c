@@ -1305,8 +1305,10 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		const int v = u + off[i];
 		const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
 		const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-		const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-		const qkey k = search_key(s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
+		/* The octile h, hi s1 + lo (s2 - s1), as (ax + ay) s1 + lo (s2 - 2 s1):
+		 * the same integer, without the max. */
+		const int lo = ax < ay ? ax : ay;
+		const qkey k = search_key(s, v, ng, (int64_t)(ax + ay) * s1 + (int64_t)lo * (s2 - 2 * s1));
 		struct node *nv = &node[v];
 		/* A new cell (the common case) needs nothing of its cold
 		 * record but the stores: its pos is not read.  The test is on
