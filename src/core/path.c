@@ -1028,15 +1028,6 @@ static inline bool ring_stack_first(const struct path_ctx *ctx, const struct rin
 	       (q->heap_len == 0 || *pq_stack_top(q) < q->key[rg->run ? q->heap_len - 1 : 0]);
 }
 
-/* The least key of the tie stack and the current bucket, left in place. */
-static inline qkey ring_peek(const struct path_ctx *ctx, const struct ring *rg)
-{
-	const struct pq *q = &ctx->queue;
-	if (ring_stack_first(ctx, rg))
-		return *pq_stack_top(q);
-	return q->key[rg->run ? q->heap_len - 1 : 0];
-}
-
 /* Removes and returns the least key of the tie stack and the current bucket. */
 static inline qkey ring_pop(struct path_ctx *ctx, struct ring *rg)
 {
@@ -1303,23 +1294,21 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 		ksw = ku - (uint64_t)s2 * cb[-1];
 		kse = ku - (uint64_t)s2 * cb[1];
 	}
-	unsigned work = (unsigned)pk_above(kse, nb[1], sgn);
-	work = work << 1 | (unsigned)pk_above(ksw, nb[-1], sgn);
-	work = work << 1 | (unsigned)pk_above(kne, na[1], sgn);
-	work = work << 1 | (unsigned)pk_above(knw, na[-1], sgn);
-	work = work << 1 | (unsigned)pk_above(ks, nb[0], sgn);
-	work = work << 1 | (unsigned)pk_above(ke, nu[1], sgn);
-	work = work << 1 | (unsigned)pk_above(kw, nu[-1], sgn);
-	work = work << 1 | (unsigned)pk_above(kn, na[0], sgn);
-	work &= m;
+	const unsigned w0 = (unsigned)pk_above(kn, na[0], sgn) | (unsigned)pk_above(kw, nu[-1], sgn) << 1;
+	const unsigned w1 = (unsigned)pk_above(ke, nu[1], sgn) << 2 | (unsigned)pk_above(ks, nb[0], sgn) << 3;
+	const unsigned w2 = (unsigned)pk_above(knw, na[-1], sgn) << 4 | (unsigned)pk_above(kne, na[1], sgn) << 5;
+	const unsigned w3 = (unsigned)pk_above(ksw, nb[-1], sgn) << 6 | (unsigned)pk_above(kse, nb[1], sgn) << 7;
+	unsigned work = ((w0 | w1) | (w2 | w3)) & m;
 	while (work) {
 		const int i = __builtin_ctz(work);
 		work &= work - 1;
 		const int v = u + off[i];
 		const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
 		const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-		const int lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-		const qkey k = search_key(s, v, ng, (int64_t)hi * s1 + (int64_t)lo * (s2 - s1));
+		/* The octile h, hi s1 + lo (s2 - s1), as (ax + ay) s1 + lo (s2 - 2 s1):
+		 * the same integer, without the max. */
+		const int lo = ax < ay ? ax : ay;
+		const qkey k = search_key(s, v, ng, (int64_t)(ax + ay) * s1 + (int64_t)lo * (s2 - 2 * s1));
 		struct node *nv = &node[v];
 		/* A new cell (the common case) needs nothing of its cold
 		 * record but the stores: its pos is not read.  The test is on
@@ -1608,8 +1597,13 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		if (ctx->queue.heap_len + ctx->queue.stack_len > 0) {
-			/* The likely next cell: fetch its neighbours' records meanwhile. */
-			prefetch_around(ctx, pq_cell(ring ? ring_peek(ctx, &rg) : queue_peek(ctx)));
+			/* The likely next cell: fetch its neighbours' records
+			 * meanwhile.  Not in plain square8 A*: its next cell is
+			 * mostly a successor of u (the tie stack), whose rows are
+			 * fetched already, or the sorted bucket's next, and the
+			 * peek cost more than the fetch saved (docs/core.md). */
+			if (!ring)
+				prefetch_around(ctx, pq_cell(queue_peek(ctx)));
 		} else if (ring && rg.lists.on) {
 			/* The bucket is done: the next is the ring's next used slot
 			 * (unless u's successors fall below it), mostly one or two

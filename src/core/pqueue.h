@@ -265,7 +265,7 @@ static inline int pq_ring_next(const struct pq_ring *rg)
 }
 
 /* Lists `cell` in slot r; false when the pool has no chunk left. */
-static inline bool pq_ring_add(struct pq_ring *rg, PQ_RECORD *rec, int r, int cell)
+static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg, PQ_RECORD *rec, int r, int cell)
 {
 	int32_t *pool = rg->pool;
 	int c = rg->head[r];
