@@ -802,12 +802,13 @@ static int play_title(struct play_args *a)
 	bool no_dungeon = !a->bestiary && !bestiary_default_path(camp, bpath, sizeof bpath);
 	if (!camp && no_dungeon)
 		snprintf(why, sizeof why,
-			 "No campaign and no bestiary: this is not astray's source folder and nothing is installed "
-			 "in %s/levels (make install puts them there).", ASTRAY_DATADIR);
+			 "No campaign and no bestiary: this is not astray's source folder, nothing is installed "
+			 "in %s/levels and no levels lie beside the program (make install puts them there).",
+			 ASTRAY_DATADIR);
 	else if (!camp)
 		snprintf(why, sizeof why,
-			 "No campaign: this is not astray's source folder and none is installed in %s/levels.",
-			 ASTRAY_DATADIR);
+			 "No campaign: this is not astray's source folder, none is installed in %s/levels and "
+			 "none lies beside the program.", ASTRAY_DATADIR);
 	else if (no_dungeon)
 		snprintf(why, sizeof why, "No dungeons: no bestiary.txt in %s (--bestiary FILE gives one).", camp);
 	if (!why[0] && a->settings_note[0])
