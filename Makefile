@@ -260,6 +260,13 @@ ALL_LOGS := $(LONG_LOGS) $(filter-out $(LONG_LOGS),$(CHECK_LOGS) $(SUITE_LOGS))
 # that run the program at scale: well under 30 s once built.
 QUICK_GEN_SEEDS ?= 200
 QUICK_SKIP := core/test_flood world/test_sim_cli
+# ... and, within the suites it runs, the exhaustive and random sweeps
+# (ASTRAY_TEST_SKIP): a kill at every write of a game (282 forked games,
+# 22 s of CPU), a journal cut at every byte and every write failing in
+# turn, random maps against the reference searches.  make test runs them.
+QUICK_SKIP_TESTS := test_kill_at_every_call test_kill_while_the_writer_runs test_cut_at_every_byte \
+		    test_every_write_failing test_random_maps_match_path_find test_fallback_one_far \
+		    test_fallback_same_answer
 QUICK_LONG := $(filter $(TESTS),$(addprefix build/san/tests/,world/test_journal world/test_ai world/test_sim))
 QUICK_TESTS := $(QUICK_LONG) $(filter-out $(QUICK_SKIP:%=build/san/tests/%) $(BIN_SUITES) $(QUICK_LONG),\
 		$(filter build/san/tests/core/% build/san/tests/world/% build/san/tests/ui/%,$(TESTS)))
@@ -310,7 +317,8 @@ $(call suite_logs,$(BIN_SUITES:build/san/tests/%=%)) $(BIN_SUITES:build/san/test
 $(call suite_logs,$(PLAIN_SUITES:build/san/tests/%=%)) $(PLAIN_SUITES:build/san/tests/%=$(TEST_LOGS)/%.log): \
 	build/astray build/shim/failio.so
 $(TEST_LOGS)/quick/%.log: build/san/tests/% FORCE
-	@tools/run-suite $@ env ASTRAY_MAPS=$(MAPS) $(SAN_ENV) GEN_SEEDS=$(QUICK_GEN_SEEDS) $<
+	@tools/run-suite $@ env ASTRAY_MAPS=$(MAPS) $(SAN_ENV) GEN_SEEDS=$(QUICK_GEN_SEEDS) \
+		ASTRAY_TEST_SKIP='$(strip $(QUICK_SKIP_TESTS))' $<
 
 $(TEST_LOGS)/checks/lint.log: FORCE
 	@tools/run-suite $@ tools/lint
