@@ -611,6 +611,13 @@ static inline int cell_row(const struct path_ctx *ctx, int cell)
 }
 static inline int sgn(int v) { return (v > 0) - (v < 0); }
 
+/* cell_row without its test of w == 1: plain square8 A* (the bucket ring)
+ * runs only on maps at least 2 wide (astar), where the magic holds. */
+static inline int cell_row_wide(const struct path_ctx *ctx, int cell)
+{
+	return (int)(((qkey)(uint64_t)cell * ctx->row_magic) >> 64);
+}
+
 /* The heuristic in fixed point (s1 = 1, s2 = sqrt 2). */
 static inline int64_t heuristic(enum grid_topology topo, int x, int y, int gx, int gy, int64_t s1,
 				int64_t s2)
@@ -916,7 +923,7 @@ static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const 
 /* The queue key of an open cell, from its record. */
 static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, int cell)
 {
-	const int y = cell_row(ctx, cell), x = cell - y * ctx->w;
+	const int y = cell_row_wide(ctx, cell), x = cell - y * ctx->w;
 	return search_key(s, cell, pk_g(ctx->gw[cell]),
 			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
 }
@@ -1264,7 +1271,7 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
  * every cell around u costs 1 (or 0).
  */
 static inline __attribute__((always_inline)) void
-sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, int64_t ug,
+sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, int64_t ug, uint64_t ku,
 	  const uint8_t *c, bool unit, unsigned m, int dxu, int dyu, uint64_t tie_f, struct node *node,
 	  uint64_t *gw, uint64_t code, bool sgn, int w, const int *off, const int64_t *stepc,
 	  const int *sq_dx, const int *sq_dy)
@@ -1277,7 +1284,6 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 	 * consistent, so a closed cell's g is optimal and no step
 	 * lowers it.
 	 */
-	const uint64_t ku = pk(code, ug);
 	const uint64_t *nu = gw + u, *na = nu - w, *nb = nu + w;
 	const uint8_t *ca = c - w, *cb = c + w;
 	uint64_t kn, kw, ke, ks, knw, kne, ksw, kse;
@@ -1516,6 +1522,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 		s.fallback = false;
 		s.layered = false;
 		s.budget = budgeted ? s.budget : 0;
+		s.tg = budgeted ? s.tg : NULL; /* fallback_one's targets take the budget's loop */
 		s.extra = NULL;
 		s.penalty = 0;
 		s.solid = NULL;
@@ -1614,8 +1621,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				prefetch_around(ctx, rg.lists.last[(rg.lists.bucket + (uint64_t)d) % RING]);
 			}
 		}
-		const int uy = cell_row(ctx, u), ux = u - uy * w;
-		const int64_t ug = ring ? pk_g(gw[u]) : (int64_t)gw[u];
+		const int uy = ring ? cell_row_wide(ctx, u) : cell_row(ctx, u), ux = u - uy * w;
+		/* Plain A*: u's word is its key for the neighbour test (pk) */
+		const uint64_t gwu = gw[u];
+		const int64_t ug = ring ? pk_g(gwu) : (int64_t)gwu;
 		if (ring && __builtin_expect(ug > g_limit, 0)) {
 			*end = u;
 			*expanded_out = expanded;
@@ -1665,7 +1674,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			 * distance of u, one step away in each axis. */
 			const int dxu = ux - s.gx, dyu = uy - s.gy;
 			if (ring)
-				sq8_plain(ctx, &s, &rg, u, ug, c, unit, m, dxu, dyu, tie_f, node, gw, code, sgn, w, off,
+				sq8_plain(ctx, &s, &rg, u, ug, gwu, c, unit, m, dxu, dyu, tie_f, node, gw, code, sgn, w, off,
 					  stepc, sq_dx, sq_dy);
 			else
 				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gw, gen, off,
@@ -1703,8 +1712,9 @@ static enum path_status astar_square8_plain_signed(struct path_ctx *ctx, const s
 	return astar_loop(ctx, s, GRID_SQUARE8, true, true, false, end, ex);
 }
 
-/* The same with a budget (the player's far clicks: path_find), apart so
- * that the unbudgeted loops keep no test of it. */
+/* The same with a budget (the player's far clicks: path_find) or
+ * fallback_one's targets, apart so that the other loops keep no test of
+ * either. */
 static enum path_status astar_square8_plain_budget(struct path_ctx *ctx, const struct search *s, int *end,
 						   long *ex)
 {
@@ -1747,9 +1757,9 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_SQUARE4:
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
-		if (plain_search(s)) {
+		if (plain_search(s) && ctx->w > 1) {
 			const enum path_status st =
-				s->budget > 0 ? (ctx->pk_signed ? astar_square8_plain_budget_signed(ctx, s, end, ex)
+				s->budget > 0 || s->tg ? (ctx->pk_signed ? astar_square8_plain_budget_signed(ctx, s, end, ex)
 								: astar_square8_plain_budget(ctx, s, end, ex))
 					      : (ctx->pk_signed ? astar_square8_plain_signed(ctx, s, end, ex)
 								: astar_square8_plain(ctx, s, end, ex));
