@@ -1543,6 +1543,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 #define SQ8(t) { t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] }
 	const int sq_dx[8] = SQ8(GRID_SQUARE_DX), sq_dy[8] = SQ8(GRID_SQUARE_DY);
 #undef SQ8
+	/* The query's constants that the turn reads, out of s (whose address
+	 * the pieces take, so its fields are read again after every store) */
+	const uint8_t *const moves = sq8_moves[s.corner_cutting];
+	const int gx = s.gx, gy = s.gy;
 	long expanded = 0;
 	uint64_t last_f = 0;
 	int best = s.start;
@@ -1666,13 +1670,13 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			const bool unit = ring && sq8_unit_rows(ra, rm, rb);
 			const unsigned around = unit ? sq8_pack(ra, rm, rb)
 						     : sq8_pack(nonzero_lanes(ra), nonzero_lanes(rm), nonzero_lanes(rb));
-			unsigned m = sq8_moves[s.corner_cutting][around];
+			unsigned m = moves[around];
 			if (s.fallback)
 				sq8_into_blocked(ctx, &s, u, ux, uy, ug, around, tie_f, node, gw, gen, off, stepc,
 						 sq_dx, sq_dy);
 			/* Passable neighbours: the heuristic's terms from the goal
 			 * distance of u, one step away in each axis. */
-			const int dxu = ux - s.gx, dyu = uy - s.gy;
+			const int dxu = ux - gx, dyu = uy - gy;
 			if (ring)
 				sq8_plain(ctx, &s, &rg, u, ug, gwu, c, unit, m, dxu, dyu, tie_f, node, gw, code, sgn, w, off,
 					  stepc, sq_dx, sq_dy);
