@@ -1547,6 +1547,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	 * the pieces take, so its fields are read again after every store) */
 	const uint8_t *const moves = sq8_moves[s.corner_cutting];
 	const int gx = s.gx, gy = s.gy;
+	const uint64_t row_magic = ctx->row_magic;
 	long expanded = 0;
 	uint64_t last_f = 0;
 	int best = s.start;
@@ -1625,7 +1626,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 				prefetch_around(ctx, rg.lists.last[(rg.lists.bucket + (uint64_t)d) % RING]);
 			}
 		}
-		const int uy = ring ? cell_row_wide(ctx, u) : cell_row(ctx, u), ux = u - uy * w;
+		const int uy = ring ? (int)(((qkey)(uint64_t)u * row_magic) >> 64) : cell_row(ctx, u),
+			  ux = u - uy * w;
 		/* Plain A*: u's word is its key for the neighbour test (pk) */
 		const uint64_t gwu = gw[u];
 		const int64_t ug = ring ? pk_g(gwu) : (int64_t)gwu;
