@@ -1266,6 +1266,40 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 	}
 }
 
+/* Plain A*'s successor i of an interior square8 cell u (sq8_plain). */
+static inline __attribute__((always_inline)) void
+sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, int i, int u, int64_t ug,
+	       const uint8_t *c, int dxu, int dyu, uint64_t tie_f, struct node *node, uint64_t *gw,
+	       uint64_t code, const int *off, const int64_t *stepc, const int *sq_dx, const int *sq_dy)
+{
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const int v = u + off[i];
+	const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
+	const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
+	/* The octile h, hi s1 + lo (s2 - s1), as (ax + ay) s1 + lo (s2 - 2 s1):
+	 * the same integer, without the max. */
+	const int lo = ax < ay ? ax : ay;
+	const qkey k = search_key(s, v, ng, (int64_t)(ax + ay) * s1 + (int64_t)lo * (s2 - 2 * s1));
+	struct node *nv = &node[v];
+	/* A new cell (the common case) needs nothing of its cold
+	 * record but the stores: its pos is not read.  The test is on
+	 * the word just compared, so it costs no wait. */
+	const bool fresh = (gw[v] & ~PK_LOW) != code;
+	gw[v] = pk(code, ng);
+	nv->dir = sq_opp[i];
+	if (__builtin_expect(fresh, 1)) {
+		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED);
+		return;
+	}
+	const int32_t listed = nv->pos;
+	if (__builtin_expect(listed >= 0, 0)) {
+		if (rg->run)
+			ring_heap(ctx, rg); /* renumbers the run: pos read again */
+		sift_up(ctx, nv->pos, k);
+	} else if (__builtin_expect(listed != POS_STACK, 1))
+		ring_push(ctx, rg, s, k, tie_f, listed);
+}
+
 /*
  * An interior square8 cell u of plain A*.  m: u's legal moves; unit:
  * every cell around u costs 1 (or 0).
@@ -1304,36 +1338,21 @@ sq8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, int u, 
 	const unsigned w1 = (unsigned)pk_above(ke, nu[1], sgn) << 2 | (unsigned)pk_above(ks, nb[0], sgn) << 3;
 	const unsigned w2 = (unsigned)pk_above(knw, na[-1], sgn) << 4 | (unsigned)pk_above(kne, na[1], sgn) << 5;
 	const unsigned w3 = (unsigned)pk_above(ksw, nb[-1], sgn) << 6 | (unsigned)pk_above(kse, nb[1], sgn) << 7;
-	unsigned work = ((w0 | w1) | (w2 | w3)) & m;
-	while (work) {
-		const int i = __builtin_ctz(work);
-		work &= work - 1;
-		const int v = u + off[i];
-		const int64_t ng = ug + stepc[i] * (int64_t)c[off[i]];
-		const int ax = iabs(dxu + sq_dx[i]), ay = iabs(dyu + sq_dy[i]);
-		/* The octile h, hi s1 + lo (s2 - s1), as (ax + ay) s1 + lo (s2 - 2 s1):
-		 * the same integer, without the max. */
-		const int lo = ax < ay ? ax : ay;
-		const qkey k = search_key(s, v, ng, (int64_t)(ax + ay) * s1 + (int64_t)lo * (s2 - 2 * s1));
-		struct node *nv = &node[v];
-		/* A new cell (the common case) needs nothing of its cold
-		 * record but the stores: its pos is not read.  The test is on
-		 * the word just compared, so it costs no wait. */
-		const bool fresh = (gw[v] & ~PK_LOW) != code;
-		gw[v] = pk(code, ng);
-		nv->dir = sq_opp[i];
-		if (__builtin_expect(fresh, 1)) {
-			ring_push(ctx, rg, s, k, tie_f, POS_CLOSED);
-			continue;
-		}
-		const int32_t listed = nv->pos;
-		if (__builtin_expect(listed >= 0, 0)) {
-			if (rg->run)
-				ring_heap(ctx, rg); /* renumbers the run: pos read again */
-			sift_up(ctx, nv->pos, k);
-		} else if (__builtin_expect(listed != POS_STACK, 1))
-			ring_push(ctx, rg, s, k, tie_f, listed);
+	const unsigned work = ((w0 | w1) | (w2 | w3)) & m;
+	if (!(work & (work - 1))) {
+		/* None or one (a corridor's cell): its index at once */
+		if (work)
+			sq8_plain_succ(ctx, s, rg, __builtin_ctz(work), u, ug, c, dxu, dyu, tie_f, node, gw, code,
+				       off, stepc, sq_dx, sq_dy);
+		return;
 	}
+	/* Two or more: one test of each bit, so that each successor's offsets
+	 * and steps are constants */
+#pragma GCC unroll 8
+	for (int i = 0; i < 8; i++)
+		if (work >> i & 1)
+			sq8_plain_succ(ctx, s, rg, i, u, ug, c, dxu, dyu, tie_f, node, gw, code, off, stepc, sq_dx,
+				       sq_dy);
 }
 
 /* An interior square8 cell u, any other query: its legal moves m into
