@@ -8,7 +8,7 @@
  * region hold ids of one set.  A full labelling works on runs (a row's
  * stretches of open cells that are each within one region: on square and
  * hex maps any stretch, since row neighbours are joined; on diamond maps
- * the stretches of the zigzag a row makes with the row above, run_kind):
+ * the stretches joined through the row above, run_kind):
  * the first pass finds each row's runs from a bit per cell (its cost
  * bytes read eight at a time) and unites each run with the runs of the
  * row above that it touches, in a union-find over run numbers; the second
@@ -144,17 +144,19 @@ static int32_t cell_root(int32_t *lab, int32_t c)
  * odd; C this row, U the row above) are a path, each element joined to the
  * next.  A stretch of open elements of it is one region's: its cells of
  * row y are a run, and the cells of row y - 1 in it are what the run
- * touches above.  So diamond rows have runs too, found from the zigzag's
- * bits.  Diamond with corner cutting (corner steps two rows up) keeps the
- * cell scan.
+ * touches above.  So diamond rows have runs too: cells x and x + 1 of row
+ * y are in one when both are open and so is the cell above between them
+ * (diamond_runs), and a run [a, e) touches the open cells of row y - 1
+ * within [a + lo, e - 1 + hi], as on square maps.  Diamond with corner
+ * cutting (corner steps two rows up) keeps the cell scan.
  */
 enum run_kind { RUNS_NONE, RUNS_ROW, RUNS_ZIGZAG };
 
 static enum run_kind run_kind(const struct region *r, int lo[2], int hi[2])
 {
 	const enum grid_topology t = r->g->topo;
-	if (grid_is_diamond(t))
-		return r->conn == 4 ? RUNS_ZIGZAG : RUNS_NONE;
+	if (grid_is_diamond(t) && r->conn != 4)
+		return RUNS_NONE;
 	for (int par = 0; par < 2; par++) {
 		lo[par] = 2;
 		hi[par] = -2;
@@ -165,7 +167,7 @@ static enum run_kind run_kind(const struct region *r, int lo[2], int hi[2])
 				hi[par] = dx > hi[par] ? dx : hi[par];
 			}
 	}
-	return RUNS_ROW;
+	return grid_is_diamond(t) ? RUNS_ZIGZAG : RUNS_ROW;
 }
 
 /*
@@ -253,65 +255,56 @@ static int row_runs(const uint64_t *bits, int w, int *sa, int *se)
 static int run_room(int w) { return w + 2; }
 static int bit_words(int w) { return (w + 63) / 64; }
 
-/* The 32 bits of x spread to the even bits of the result. */
-static inline uint64_t spread(uint64_t x)
+/*
+ * A diamond row's runs from its bits c and the row above's u: cells x and
+ * x + 1 of the row are joined by the short steps of the two rows when both
+ * are open and so is the one cell of the row above that both touch,
+ * x + shift (shift the largest dx up at the row's parity, hi; the least,
+ * lo, is shift - 1).  Bit x of `join` says so, and a run starts at an open
+ * cell not joined to the one before and ends after an open cell not joined
+ * to the next: one pass over the row's words, no zigzag of the two rows
+ * made.  Run i is cells [sa[i], se[i]); returns how many there are.
+ */
+static int diamond_runs(const uint64_t *c, const uint64_t *u, int words, int shift, int *sa, int *se)
 {
-	x &= 0xffffffffULL;
-	x = (x | x << 16) & 0x0000ffff0000ffffULL;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
-	x = (x | x << 2) & 0x3333333333333333ULL;
-	return (x | x << 1) & 0x5555555555555555ULL;
+	int ns = 0, ne = 0;
+	uint64_t carry = 0; /* bit 0: the last cell of the word before is joined to the next */
+	for (int i = 0; i < words; i++) {
+		const uint64_t cn = i + 1 < words ? c[i + 1] : 0, un = i + 1 < words ? u[i + 1] : 0;
+		const uint64_t next = c[i] >> 1 | cn << 63, up = shift ? u[i] >> 1 | un << 63 : u[i];
+		const uint64_t join = c[i] & next & up;
+		ns = put_bits(sa, ns, c[i] & ~(join << 1 | carry), 64 * i);
+		ne = put_bits(se, ne, c[i] & ~join, 64 * i + 1);
+		carry = join >> 63;
+	}
+	return ns;
 }
 
 /* A labelling's scratch, O(w): one allocation. */
 struct run_scratch {
 	uint64_t *bits[2]; /* bit_words(w) each: a row's bits, by row parity (diamond: the row above's too) */
-	uint64_t *zig;     /* 2 * bit_words(w): the zigzag of a diamond row and the row above */
-	int *za, *ze;      /* run_room(w) each: the zigzag's runs */
 	int *ga, *gb;      /* run_room(w) each: a run's cells of the row above, [ga, gb] */
 	int32_t *line;     /* w + FILL_OVER: a row of labels (number_runs) */
 };
 
 /*
- * Row y's runs into ca, ce and what each touches above into ga, gb (an
- * empty range: gb < ga).  Returns how many there are.
+ * Row y's runs into ca, ce and what each touches above into ga, gb (a
+ * range that may hold blocked cells of the row above, which are in no run
+ * there).  Returns how many there are.
  */
 static int runs_of_row(const struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
 		       struct run_scratch *s, int y, int *ca, int *ce)
 {
-	const int w = r->w, par = y & 1, words = bit_words(w);
+	const int w = r->w, par = y & 1;
 	uint64_t *bits = s->bits[par];
 	row_bits(r->cost, r->n, y * w, w, bits);
-	if (kind == RUNS_ROW) {
-		const int nc = row_runs(bits, w, ca, ce);
-		for (int i = 0; i < nc; i++) {
-			s->ga[i] = ca[i] + lo[par];
-			s->gb[i] = ce[i] - 1 + hi[par];
-		}
-		return nc;
-	}
-	const uint64_t *up = s->bits[par ^ 1];
-	for (int i = 0; i < words; i++) {
-		const uint64_t c = bits[i], u = y > 0 ? up[i] : 0;
-		const uint64_t first = par ? u : c, second = par ? c : u;
-		s->zig[2 * i] = spread(first) | spread(second) << 1;
-		s->zig[2 * i + 1] = spread(first >> 32) | spread(second >> 32) << 1;
-	}
-	const int nz = row_runs(s->zig, 2 * w, s->za, s->ze);
-	const int q = par, uq = par ^ 1; /* the zigzag positions' parity of this row's cells and the row above's */
-	int nc = 0;
-	for (int i = 0; i < nz; i++) {
-		const int a = s->za[i], e = s->ze[i];
-		const int p0 = a + ((a ^ q) & 1), p1 = (e - 1) - (((e - 1) ^ q) & 1);
-		if (p0 > p1)
-			continue; /* a cell of the row above alone: in its own row's run */
-		const int u0 = a + ((a ^ uq) & 1), u1 = (e - 1) - (((e - 1) ^ uq) & 1);
-		ca[nc] = p0 >> 1;
-		ce[nc] = (p1 >> 1) + 1;
-		s->ga[nc] = u0 <= u1 ? u0 >> 1 : 1;
-		s->gb[nc] = u0 <= u1 ? u1 >> 1 : 0;
-		nc++;
+	if (y == 0)
+		memset(s->bits[1], 0, (size_t)bit_words(w) * sizeof *bits); /* no row above: all blocked */
+	const int nc = kind == RUNS_ROW ? row_runs(bits, w, ca, ce)
+					: diamond_runs(bits, s->bits[par ^ 1], bit_words(w), hi[par], ca, ce);
+	for (int i = 0; i < nc; i++) {
+		s->ga[i] = ca[i] + lo[par];
+		s->gb[i] = ce[i] - 1 + hi[par];
 	}
 	return nc;
 }
@@ -536,15 +529,14 @@ static int32_t label_all(struct region *r, bool count)
 	if (kind != RUNS_NONE) {
 		const size_t words = (size_t)bit_words(r->w), room = (size_t)run_room(r->w);
 		/* the words first, then the ints */
-		uint64_t *block = malloc(4 * words * sizeof *block + (4 * room + (size_t)r->w + FILL_OVER) * sizeof(int));
+		uint64_t *block = malloc(2 * words * sizeof *block + (2 * room + (size_t)r->w + FILL_OVER) * sizeof(int));
 		if (!r->row_first)
 			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
 		int32_t ids = -1, sets = -1;
 		if (block && r->row_first) {
-			int *ints = (int *)(block + 4 * words);
-			struct run_scratch s = { .bits = { block, block + words }, .zig = block + 2 * words,
-						 .za = ints, .ze = ints + room, .ga = ints + 2 * room, .gb = ints + 3 * room,
-						 .line = ints + 4 * room };
+			int *ints = (int *)(block + 2 * words);
+			struct run_scratch s = { .bits = { block, block + words },
+						 .ga = ints, .gb = ints + room, .line = ints + 2 * room };
 			sets = join_runs(r, kind, lo, hi, &s);
 			/* with `count` the sets made afresh, one a region, with their sizes */
 			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
