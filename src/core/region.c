@@ -58,6 +58,10 @@ struct region {
 	int32_t *run_a, *run_e; /* run k is cells [run_a[k], run_e[k]) of its row */
 	int32_t run_cap;
 	int32_t *row_first;    /* h + 1: the first run of each row */
+	/* after a relabelling by runs the labels are written a band of cells
+	 * at a time on its first read (label_at), from the kept runs */
+	uint8_t *band_todo;    /* a band's labels are yet to be written: n / BAND_CELLS + 1 */
+	int32_t *line;         /* w + FILL_OVER: a row made here whose fill would pass its band */
 	long regions;
 	long rebuilds;
 	/* split_check's scratch, made on its first use */
@@ -414,28 +418,40 @@ static inline void fill_cells(int32_t *p, int len, int32_t v)
 		memcpy(p + i, eight, sizeof eight);
 }
 
+/* Row y's labels from its numbered runs into lab[0, w): each run's cells
+ * its id, the blocked cells -1, from the row's first cell to its last (a
+ * fill past a run's or a gap's end is written over next; lab has room for
+ * FILL_OVER past the row). */
+static void fill_row(const struct region *r, int y, int32_t *lab)
+{
+	const int32_t *link = r->run_link, *sa = r->run_a, *se = r->run_e;
+	int x = 0;
+	for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
+		fill_cells(lab + x, sa[k] - x, -1);
+		fill_cells(lab + sa[k], se[k] - sa[k], -2 - link[k]);
+		x = se[k];
+	}
+	fill_cells(lab + x, r->w - x, -1);
+}
+
 /*
- * The second pass, over the kept runs in cell order: each run's cells get
- * its set's dense id and the blocked cells -1, a row from its first cell
- * to its last (a fill past a run's or a gap's end is written over next;
- * the rows near the array's end are made in `line`, w + FILL_OVER, and
- * copied).  A run's link of the first pass goes to itself (a root: the
- * next id, so the ids go in the order of each region's first cell) or to
- * an earlier run, which already holds its root's id, coded -2 - id.  With
- * `count`, r's sets over ids (room made for them) are made afresh, one a
- * region, with their sizes.  Returns the number of ids.
+ * The second pass, over the kept runs in cell order: a run's link of the
+ * first pass goes to itself (a root: the next id, so the ids go in the
+ * order of each region's first cell) or to an earlier run, which already
+ * holds its root's id, coded -2 - id; each run is left holding its id so.
+ * With `count`, r's sets over ids (room made for them) are made afresh,
+ * one a region, with their sizes.  With `line` (w + FILL_OVER) each row's
+ * labels are written as its runs are numbered (fill_row, the rows near the
+ * array's end made in `line` and copied), else none (label_at writes them
+ * as they are read).  Returns the number of ids.
  */
-static int32_t number_runs(struct region *r, int32_t *line, bool count)
+static int32_t number_runs(struct region *r, bool count, int32_t *line)
 {
 	int32_t *link = r->run_link;
 	const int32_t *sa = r->run_a, *se = r->run_e;
-	const int w = r->w, n = r->n;
 	int32_t ids = 0;
-	for (int y = 0, row = 0; y < r->h; y++, row += w) {
-		int32_t *lab = row + w + FILL_OVER <= n ? r->label + row : line; /* room for FILL_OVER past the row */
-		int x = 0;
+	for (int y = 0, row = 0; y < r->h; y++, row += r->w) {
 		for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
-			fill_cells(lab + x, sa[k] - x, -1);
 			const int32_t p = link[k];
 			int32_t id;
 			if (p == k) {
@@ -448,16 +464,64 @@ static int32_t number_runs(struct region *r, int32_t *line, bool count)
 				id = -2 - link[p];
 			}
 			link[k] = -2 - id;
-			fill_cells(lab + sa[k], se[k] - sa[k], id);
 			if (count)
 				r->size[id] += se[k] - sa[k];
-			x = se[k];
 		}
-		fill_cells(lab + x, w - x, -1);
-		if (lab == line)
-			memcpy(r->label + row, line, (size_t)w * sizeof *line);
+		if (!line)
+			continue;
+		const bool near_end = (long)row + r->w + FILL_OVER > r->n; /* no room past the row */
+		fill_row(r, y, near_end ? line : r->label + row);
+		if (near_end)
+			memcpy(r->label + row, line, (size_t)r->w * sizeof *line);
 	}
 	return ids;
+}
+
+/* The labels of cells [lo, hi) from the numbered runs: a row in place when
+ * its fill past the row's end stays within [lo, hi), else made in `line`
+ * (w + FILL_OVER) and its cells within [lo, hi) copied, so no label
+ * outside them is touched. */
+static void fill_span(const struct region *r, int lo, int hi, int32_t *line)
+{
+	const int w = r->w;
+	for (int y = lo / w, row = y * w; row < hi; y++, row += w) {
+		if (row >= lo && (long)row + w + FILL_OVER <= hi) {
+			fill_row(r, y, r->label + row);
+			continue;
+		}
+		fill_row(r, y, line);
+		const int a = row > lo ? row : lo, e = hi - row < w ? hi : row + w;
+		memcpy(r->label + a, line + (a - row), (size_t)(e - a) * sizeof *line);
+	}
+}
+
+/*
+ * The lazy labels: a band is BAND_CELLS cells (16 rows of a 4096-wide
+ * map, 256 KiB of labels), written from the kept runs on the first read
+ * or change of one of its cells (label_at), so a relabelling costs the
+ * runs and their union-find, and the cells are written only where they
+ * are read.  label_at takes the labels as const, as region_of does: a
+ * band written is what it would have held had the relabelling written it,
+ * so nothing the caller sees changes.
+ */
+#define BAND_SHIFT 16
+#define BAND_CELLS (1L << BAND_SHIFT)
+
+static int bands(const struct region *r) { return (int)(((long)r->n + BAND_CELLS - 1) / BAND_CELLS); }
+
+static void fill_band(const struct region *r, int b)
+{
+	const long lo = (long)b * BAND_CELLS, hi = lo + BAND_CELLS < r->n ? lo + BAND_CELLS : r->n;
+	fill_span(r, (int)lo, (int)hi, r->line);
+	r->band_todo[b] = 0;
+}
+
+/* Cell c's label, its band written first if it is yet to be. */
+static inline int32_t *label_at(const struct region *r, int c)
+{
+	if (r->band_todo && r->band_todo[c >> BAND_SHIFT])
+		fill_band(r, c >> BAND_SHIFT);
+	return r->label + c;
 }
 
 /* Any grid: each cell joined to its earlier neighbours one by one. */
@@ -521,11 +585,15 @@ static int32_t number_cells(struct region *r, bool count)
 }
 
 /* Every cell labelled: runs where the map allows, else (and when the
- * runs find no memory) the cell scan.  -1 on no memory. */
+ * runs find no memory) the cell scan.  With r's bands (region_create) the
+ * runs' labels are written as they are read, else at once.  -1 on no
+ * memory. */
 static int32_t label_all(struct region *r, bool count)
 {
 	int lo[2], hi[2];
 	const enum run_kind kind = run_kind(r, lo, hi);
+	if (r->band_todo)
+		memset(r->band_todo, 0, (size_t)bands(r));
 	if (kind != RUNS_NONE) {
 		const size_t words = (size_t)bit_words(r->w), room = (size_t)run_room(r->w);
 		/* the words first, then the ints */
@@ -540,7 +608,9 @@ static int32_t label_all(struct region *r, bool count)
 			sets = join_runs(r, kind, lo, hi, &s);
 			/* with `count` the sets made afresh, one a region, with their sizes */
 			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
-				ids = number_runs(r, s.line, count);
+				ids = number_runs(r, count, r->band_todo ? NULL : s.line);
+			if (ids >= 0 && r->band_todo)
+				memset(r->band_todo, 1, (size_t)bands(r));
 		}
 		free(block);
 		if (ids >= 0)
@@ -596,6 +666,8 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
 	r->label = big_malloc((size_t)r->n * sizeof *r->label);
+	r->band_todo = calloc((size_t)bands(r), 1);
+	r->line = malloc(((size_t)r->w + FILL_OVER) * sizeof *r->line);
 	/* Room for the runs of a relabelling made now, while a first touch
 	 * costs no one a key: a run a twelve cells (a byte a cell; a 4096 x
 	 * 4096 cave level has one a sixteen), on diamond maps a run an eight
@@ -606,7 +678,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	const enum run_kind kind = run_kind(r, lo, hi);
 	if (kind != RUNS_NONE && reserve_runs(r, r->n / (kind == RUNS_ZIGZAG ? 8 : 12) + run_room(r->w), 0, 0))
 		big_populate(r->run_link, 3 * (size_t)r->run_cap * sizeof *r->run_link);
-	if (!r->label || !region_rebuild(r)) {
+	if (!r->label || !r->band_todo || !r->line || !region_rebuild(r)) {
 		region_destroy(r);
 		return NULL;
 	}
@@ -622,6 +694,8 @@ void region_destroy(struct region *r)
 	free(r->size);
 	free(r->run_link);
 	free(r->row_first);
+	free(r->band_todo);
+	free(r->line);
 	free(r->mark);
 	for (int k = 0; k < 4; k++)
 		free(r->walk[k]);
@@ -763,7 +837,7 @@ static bool split_check(struct region *r, int32_t root, const int *from, int run
 			for (int k = 0; k < runs; k++)
 				if (group[k] == gi)
 					for (long j = 0; j < len[k]; j++) {
-						r->label[r->walk[k][j]] = id;
+						*label_at(r, r->walk[k][j]) = id;
 						r->size[id]++;
 					}
 			r->size[root] -= r->size[id];
@@ -815,7 +889,7 @@ void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
 		int32_t root = -1;
 		for (int i = 0; i < r->conn; i++) {
 			const int v = nb(r, x, y, i);
-			if (v < 0 || !r->cost[v] || r->label[v] < 0)
+			if (v < 0 || !r->cost[v] || *label_at(r, v) < 0)
 				continue;
 			int32_t b = find_mut(r, r->label[v]);
 			if (root < 0) {
@@ -841,11 +915,11 @@ void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
 			r->size[root] = 0;
 			r->regions++;
 		}
-		r->label[cell] = root;
+		*label_at(r, cell) = root;
 		r->size[root]++;
 		return;
 	}
-	const int32_t id = r->label[cell];
+	const int32_t id = *label_at(r, cell);
 	r->label[cell] = -1;
 	if (id < 0)
 		return;
@@ -870,7 +944,7 @@ bool region_current(const struct region *r, const uint8_t *cost, bool corner_cut
 
 int32_t region_of(const struct region *r, int cell)
 {
-	const int32_t id = r->label[cell];
+	const int32_t id = *label_at(r, cell);
 	return id < 0 ? -1 : find_const(r, id);
 }
 
@@ -891,5 +965,6 @@ size_t region_memory(const struct region *r)
 		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
 	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
 	       3 * (size_t)r->run_cap * sizeof *r->run_link + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
+	       (size_t)bands(r) + ((size_t)r->w + FILL_OVER) * sizeof *r->line +
 	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }
