@@ -287,16 +287,11 @@ static int diamond_runs(const uint64_t *c, const uint64_t *u, int words, int shi
 /* A labelling's scratch, O(w): one allocation. */
 struct run_scratch {
 	uint64_t *bits[2]; /* bit_words(w) each: a row's bits, by row parity (diamond: the row above's too) */
-	int *ga, *gb;      /* run_room(w) each: a run's cells of the row above, [ga, gb] */
 	int32_t *line;     /* w + FILL_OVER: a row of labels (number_runs) */
 };
 
-/*
- * Row y's runs into ca, ce and what each touches above into ga, gb (a
- * range that may hold blocked cells of the row above, which are in no run
- * there).  Returns how many there are.
- */
-static int runs_of_row(const struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
+/* Row y's runs into ca, ce.  Returns how many there are. */
+static int runs_of_row(const struct region *r, enum run_kind kind, const int hi[2],
 		       struct run_scratch *s, int y, int *ca, int *ce)
 {
 	const int w = r->w, par = y & 1;
@@ -306,10 +301,6 @@ static int runs_of_row(const struct region *r, enum run_kind kind, const int lo[
 		memset(s->bits[1], 0, (size_t)bit_words(w) * sizeof *bits); /* no row above: all blocked */
 	const int nc = kind == RUNS_ROW ? row_runs(bits, w, ca, ce)
 					: diamond_runs(bits, s->bits[par ^ 1], bit_words(w), hi[par], ca, ce);
-	for (int i = 0; i < nc; i++) {
-		s->ga[i] = ca[i] + lo[par];
-		s->gb[i] = ce[i] - 1 + hi[par];
-	}
 	return nc;
 }
 
@@ -372,17 +363,17 @@ static int32_t join_runs(struct region *r, enum run_kind kind, const int lo[2], 
 		const int32_t *ua = r->run_a + above, *ue = r->run_e + above;
 		int32_t *ca = r->run_a + runs, *ce = r->run_e + runs;
 		const int na = runs - above; /* runs in the row above */
-		const int nc = runs_of_row(r, kind, lo, hi, s, y, ca, ce);
+		const int nc = runs_of_row(r, kind, hi, s, y, ca, ce);
+		const int dlo = lo[y & 1], dhi = hi[y & 1] - 1;
 		r->row_first[y] = runs;
 		sets += nc;
 		for (int i = 0, j = 0; i < nc; i++) {
 			const int32_t k = runs + i;
 			int32_t rs = k; /* the root of k's set */
 			link[k] = k;
-			/* the runs above that touch cells [a, b] of the row above */
-			const int a = s->ga[i], b = s->gb[i];
-			if (b < a)
-				continue;
+			/* the runs above that touch cells [a, b] of the row above (a
+			 * range that may hold blocked cells, which are in no run) */
+			const int a = ca[i] + dlo, b = ce[i] + dhi;
 			while (j < na && ue[j] <= a)
 				j++;
 			for (int u = j; u < na && ua[u] <= b; u++) {
@@ -595,16 +586,15 @@ static int32_t label_all(struct region *r, bool count)
 	if (r->band_todo)
 		memset(r->band_todo, 0, (size_t)bands(r));
 	if (kind != RUNS_NONE) {
-		const size_t words = (size_t)bit_words(r->w), room = (size_t)run_room(r->w);
+		const size_t words = (size_t)bit_words(r->w);
 		/* the words first, then the ints */
-		uint64_t *block = malloc(2 * words * sizeof *block + (2 * room + (size_t)r->w + FILL_OVER) * sizeof(int));
+		uint64_t *block = malloc(2 * words * sizeof *block + ((size_t)r->w + FILL_OVER) * sizeof(int));
 		if (!r->row_first)
 			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
 		int32_t ids = -1, sets = -1;
 		if (block && r->row_first) {
 			int *ints = (int *)(block + 2 * words);
-			struct run_scratch s = { .bits = { block, block + words },
-						 .ga = ints, .gb = ints + room, .line = ints + 2 * room };
+			struct run_scratch s = { .bits = { block, block + words }, .line = ints };
 			sets = join_runs(r, kind, lo, hi, &s);
 			/* with `count` the sets made afresh, one a region, with their sizes */
 			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
