@@ -8,7 +8,7 @@
  * region hold ids of one set.  A full labelling works on runs (a row's
  * stretches of open cells that are each within one region: on square and
  * hex maps any stretch, since row neighbours are joined; on diamond maps
- * the stretches of the zigzag a row makes with the row above, run_kind):
+ * the stretches joined through the row above, run_kind):
  * the first pass finds each row's runs from a bit per cell (its cost
  * bytes read eight at a time) and unites each run with the runs of the
  * row above that it touches, in a union-find over run numbers; the second
@@ -58,6 +58,10 @@ struct region {
 	int32_t *run_a, *run_e; /* run k is cells [run_a[k], run_e[k]) of its row */
 	int32_t run_cap;
 	int32_t *row_first;    /* h + 1: the first run of each row */
+	/* after a relabelling by runs the labels are written a band of cells
+	 * at a time on its first read (label_at), from the kept runs */
+	uint8_t *band_todo;    /* a band's labels are yet to be written: n / BAND_CELLS + 1 */
+	int32_t *line;         /* w + FILL_OVER: a row made here whose fill would pass its band */
 	long regions;
 	long rebuilds;
 	/* split_check's scratch, made on its first use */
@@ -144,17 +148,19 @@ static int32_t cell_root(int32_t *lab, int32_t c)
  * odd; C this row, U the row above) are a path, each element joined to the
  * next.  A stretch of open elements of it is one region's: its cells of
  * row y are a run, and the cells of row y - 1 in it are what the run
- * touches above.  So diamond rows have runs too, found from the zigzag's
- * bits.  Diamond with corner cutting (corner steps two rows up) keeps the
- * cell scan.
+ * touches above.  So diamond rows have runs too: cells x and x + 1 of row
+ * y are in one when both are open and so is the cell above between them
+ * (diamond_runs), and a run [a, e) touches the open cells of row y - 1
+ * within [a + lo, e - 1 + hi], as on square maps.  Diamond with corner
+ * cutting (corner steps two rows up) keeps the cell scan.
  */
 enum run_kind { RUNS_NONE, RUNS_ROW, RUNS_ZIGZAG };
 
 static enum run_kind run_kind(const struct region *r, int lo[2], int hi[2])
 {
 	const enum grid_topology t = r->g->topo;
-	if (grid_is_diamond(t))
-		return r->conn == 4 ? RUNS_ZIGZAG : RUNS_NONE;
+	if (grid_is_diamond(t) && r->conn != 4)
+		return RUNS_NONE;
 	for (int par = 0; par < 2; par++) {
 		lo[par] = 2;
 		hi[par] = -2;
@@ -165,7 +171,7 @@ static enum run_kind run_kind(const struct region *r, int lo[2], int hi[2])
 				hi[par] = dx > hi[par] ? dx : hi[par];
 			}
 	}
-	return RUNS_ROW;
+	return grid_is_diamond(t) ? RUNS_ZIGZAG : RUNS_ROW;
 }
 
 /*
@@ -253,66 +259,48 @@ static int row_runs(const uint64_t *bits, int w, int *sa, int *se)
 static int run_room(int w) { return w + 2; }
 static int bit_words(int w) { return (w + 63) / 64; }
 
-/* The 32 bits of x spread to the even bits of the result. */
-static inline uint64_t spread(uint64_t x)
+/*
+ * A diamond row's runs from its bits c and the row above's u: cells x and
+ * x + 1 of the row are joined by the short steps of the two rows when both
+ * are open and so is the one cell of the row above that both touch,
+ * x + shift (shift the largest dx up at the row's parity, hi; the least,
+ * lo, is shift - 1).  Bit x of `join` says so, and a run starts at an open
+ * cell not joined to the one before and ends after an open cell not joined
+ * to the next: one pass over the row's words, no zigzag of the two rows
+ * made.  Run i is cells [sa[i], se[i]); returns how many there are.
+ */
+static int diamond_runs(const uint64_t *c, const uint64_t *u, int words, int shift, int *sa, int *se)
 {
-	x &= 0xffffffffULL;
-	x = (x | x << 16) & 0x0000ffff0000ffffULL;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
-	x = (x | x << 2) & 0x3333333333333333ULL;
-	return (x | x << 1) & 0x5555555555555555ULL;
+	int ns = 0, ne = 0;
+	uint64_t carry = 0; /* bit 0: the last cell of the word before is joined to the next */
+	for (int i = 0; i < words; i++) {
+		const uint64_t cn = i + 1 < words ? c[i + 1] : 0, un = i + 1 < words ? u[i + 1] : 0;
+		const uint64_t next = c[i] >> 1 | cn << 63, up = shift ? u[i] >> 1 | un << 63 : u[i];
+		const uint64_t join = c[i] & next & up;
+		ns = put_bits(sa, ns, c[i] & ~(join << 1 | carry), 64 * i);
+		ne = put_bits(se, ne, c[i] & ~join, 64 * i + 1);
+		carry = join >> 63;
+	}
+	return ns;
 }
 
 /* A labelling's scratch, O(w): one allocation. */
 struct run_scratch {
 	uint64_t *bits[2]; /* bit_words(w) each: a row's bits, by row parity (diamond: the row above's too) */
-	uint64_t *zig;     /* 2 * bit_words(w): the zigzag of a diamond row and the row above */
-	int *za, *ze;      /* run_room(w) each: the zigzag's runs */
-	int *ga, *gb;      /* run_room(w) each: a run's cells of the row above, [ga, gb] */
 	int32_t *line;     /* w + FILL_OVER: a row of labels (number_runs) */
 };
 
-/*
- * Row y's runs into ca, ce and what each touches above into ga, gb (an
- * empty range: gb < ga).  Returns how many there are.
- */
-static int runs_of_row(const struct region *r, enum run_kind kind, const int lo[2], const int hi[2],
+/* Row y's runs into ca, ce.  Returns how many there are. */
+static int runs_of_row(const struct region *r, enum run_kind kind, const int hi[2],
 		       struct run_scratch *s, int y, int *ca, int *ce)
 {
-	const int w = r->w, par = y & 1, words = bit_words(w);
+	const int w = r->w, par = y & 1;
 	uint64_t *bits = s->bits[par];
 	row_bits(r->cost, r->n, y * w, w, bits);
-	if (kind == RUNS_ROW) {
-		const int nc = row_runs(bits, w, ca, ce);
-		for (int i = 0; i < nc; i++) {
-			s->ga[i] = ca[i] + lo[par];
-			s->gb[i] = ce[i] - 1 + hi[par];
-		}
-		return nc;
-	}
-	const uint64_t *up = s->bits[par ^ 1];
-	for (int i = 0; i < words; i++) {
-		const uint64_t c = bits[i], u = y > 0 ? up[i] : 0;
-		const uint64_t first = par ? u : c, second = par ? c : u;
-		s->zig[2 * i] = spread(first) | spread(second) << 1;
-		s->zig[2 * i + 1] = spread(first >> 32) | spread(second >> 32) << 1;
-	}
-	const int nz = row_runs(s->zig, 2 * w, s->za, s->ze);
-	const int q = par, uq = par ^ 1; /* the zigzag positions' parity of this row's cells and the row above's */
-	int nc = 0;
-	for (int i = 0; i < nz; i++) {
-		const int a = s->za[i], e = s->ze[i];
-		const int p0 = a + ((a ^ q) & 1), p1 = (e - 1) - (((e - 1) ^ q) & 1);
-		if (p0 > p1)
-			continue; /* a cell of the row above alone: in its own row's run */
-		const int u0 = a + ((a ^ uq) & 1), u1 = (e - 1) - (((e - 1) ^ uq) & 1);
-		ca[nc] = p0 >> 1;
-		ce[nc] = (p1 >> 1) + 1;
-		s->ga[nc] = u0 <= u1 ? u0 >> 1 : 1;
-		s->gb[nc] = u0 <= u1 ? u1 >> 1 : 0;
-		nc++;
-	}
+	if (y == 0)
+		memset(s->bits[1], 0, (size_t)bit_words(w) * sizeof *bits); /* no row above: all blocked */
+	const int nc = kind == RUNS_ROW ? row_runs(bits, w, ca, ce)
+					: diamond_runs(bits, s->bits[par ^ 1], bit_words(w), hi[par], ca, ce);
 	return nc;
 }
 
@@ -375,17 +363,17 @@ static int32_t join_runs(struct region *r, enum run_kind kind, const int lo[2], 
 		const int32_t *ua = r->run_a + above, *ue = r->run_e + above;
 		int32_t *ca = r->run_a + runs, *ce = r->run_e + runs;
 		const int na = runs - above; /* runs in the row above */
-		const int nc = runs_of_row(r, kind, lo, hi, s, y, ca, ce);
+		const int nc = runs_of_row(r, kind, hi, s, y, ca, ce);
+		const int dlo = lo[y & 1], dhi = hi[y & 1] - 1;
 		r->row_first[y] = runs;
 		sets += nc;
 		for (int i = 0, j = 0; i < nc; i++) {
 			const int32_t k = runs + i;
 			int32_t rs = k; /* the root of k's set */
 			link[k] = k;
-			/* the runs above that touch cells [a, b] of the row above */
-			const int a = s->ga[i], b = s->gb[i];
-			if (b < a)
-				continue;
+			/* the runs above that touch cells [a, b] of the row above (a
+			 * range that may hold blocked cells, which are in no run) */
+			const int a = ca[i] + dlo, b = ce[i] + dhi;
 			while (j < na && ue[j] <= a)
 				j++;
 			for (int u = j; u < na && ua[u] <= b; u++) {
@@ -421,28 +409,40 @@ static inline void fill_cells(int32_t *p, int len, int32_t v)
 		memcpy(p + i, eight, sizeof eight);
 }
 
+/* Row y's labels from its numbered runs into lab[0, w): each run's cells
+ * its id, the blocked cells -1, from the row's first cell to its last (a
+ * fill past a run's or a gap's end is written over next; lab has room for
+ * FILL_OVER past the row). */
+static void fill_row(const struct region *r, int y, int32_t *lab)
+{
+	const int32_t *link = r->run_link, *sa = r->run_a, *se = r->run_e;
+	int x = 0;
+	for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
+		fill_cells(lab + x, sa[k] - x, -1);
+		fill_cells(lab + sa[k], se[k] - sa[k], -2 - link[k]);
+		x = se[k];
+	}
+	fill_cells(lab + x, r->w - x, -1);
+}
+
 /*
- * The second pass, over the kept runs in cell order: each run's cells get
- * its set's dense id and the blocked cells -1, a row from its first cell
- * to its last (a fill past a run's or a gap's end is written over next;
- * the rows near the array's end are made in `line`, w + FILL_OVER, and
- * copied).  A run's link of the first pass goes to itself (a root: the
- * next id, so the ids go in the order of each region's first cell) or to
- * an earlier run, which already holds its root's id, coded -2 - id.  With
- * `count`, r's sets over ids (room made for them) are made afresh, one a
- * region, with their sizes.  Returns the number of ids.
+ * The second pass, over the kept runs in cell order: a run's link of the
+ * first pass goes to itself (a root: the next id, so the ids go in the
+ * order of each region's first cell) or to an earlier run, which already
+ * holds its root's id, coded -2 - id; each run is left holding its id so.
+ * With `count`, r's sets over ids (room made for them) are made afresh,
+ * one a region, with their sizes.  With `line` (w + FILL_OVER) each row's
+ * labels are written as its runs are numbered (fill_row, the rows near the
+ * array's end made in `line` and copied), else none (label_at writes them
+ * as they are read).  Returns the number of ids.
  */
-static int32_t number_runs(struct region *r, int32_t *line, bool count)
+static int32_t number_runs(struct region *r, bool count, int32_t *line)
 {
 	int32_t *link = r->run_link;
 	const int32_t *sa = r->run_a, *se = r->run_e;
-	const int w = r->w, n = r->n;
 	int32_t ids = 0;
-	for (int y = 0, row = 0; y < r->h; y++, row += w) {
-		int32_t *lab = row + w + FILL_OVER <= n ? r->label + row : line; /* room for FILL_OVER past the row */
-		int x = 0;
+	for (int y = 0, row = 0; y < r->h; y++, row += r->w) {
 		for (int32_t k = r->row_first[y]; k < r->row_first[y + 1]; k++) {
-			fill_cells(lab + x, sa[k] - x, -1);
 			const int32_t p = link[k];
 			int32_t id;
 			if (p == k) {
@@ -455,16 +455,64 @@ static int32_t number_runs(struct region *r, int32_t *line, bool count)
 				id = -2 - link[p];
 			}
 			link[k] = -2 - id;
-			fill_cells(lab + sa[k], se[k] - sa[k], id);
 			if (count)
 				r->size[id] += se[k] - sa[k];
-			x = se[k];
 		}
-		fill_cells(lab + x, w - x, -1);
-		if (lab == line)
-			memcpy(r->label + row, line, (size_t)w * sizeof *line);
+		if (!line)
+			continue;
+		const bool near_end = (long)row + r->w + FILL_OVER > r->n; /* no room past the row */
+		fill_row(r, y, near_end ? line : r->label + row);
+		if (near_end)
+			memcpy(r->label + row, line, (size_t)r->w * sizeof *line);
 	}
 	return ids;
+}
+
+/* The labels of cells [lo, hi) from the numbered runs: a row in place when
+ * its fill past the row's end stays within [lo, hi), else made in `line`
+ * (w + FILL_OVER) and its cells within [lo, hi) copied, so no label
+ * outside them is touched. */
+static void fill_span(const struct region *r, int lo, int hi, int32_t *line)
+{
+	const int w = r->w;
+	for (int y = lo / w, row = y * w; row < hi; y++, row += w) {
+		if (row >= lo && (long)row + w + FILL_OVER <= hi) {
+			fill_row(r, y, r->label + row);
+			continue;
+		}
+		fill_row(r, y, line);
+		const int a = row > lo ? row : lo, e = hi - row < w ? hi : row + w;
+		memcpy(r->label + a, line + (a - row), (size_t)(e - a) * sizeof *line);
+	}
+}
+
+/*
+ * The lazy labels: a band is BAND_CELLS cells (16 rows of a 4096-wide
+ * map, 256 KiB of labels), written from the kept runs on the first read
+ * or change of one of its cells (label_at), so a relabelling costs the
+ * runs and their union-find, and the cells are written only where they
+ * are read.  label_at takes the labels as const, as region_of does: a
+ * band written is what it would have held had the relabelling written it,
+ * so nothing the caller sees changes.
+ */
+#define BAND_SHIFT 16
+#define BAND_CELLS (1L << BAND_SHIFT)
+
+static int bands(const struct region *r) { return (int)(((long)r->n + BAND_CELLS - 1) / BAND_CELLS); }
+
+static void fill_band(const struct region *r, int b)
+{
+	const long lo = (long)b * BAND_CELLS, hi = lo + BAND_CELLS < r->n ? lo + BAND_CELLS : r->n;
+	fill_span(r, (int)lo, (int)hi, r->line);
+	r->band_todo[b] = 0;
+}
+
+/* Cell c's label, its band written first if it is yet to be. */
+static inline int32_t *label_at(const struct region *r, int c)
+{
+	if (r->band_todo && r->band_todo[c >> BAND_SHIFT])
+		fill_band(r, c >> BAND_SHIFT);
+	return r->label + c;
 }
 
 /* Any grid: each cell joined to its earlier neighbours one by one. */
@@ -528,27 +576,31 @@ static int32_t number_cells(struct region *r, bool count)
 }
 
 /* Every cell labelled: runs where the map allows, else (and when the
- * runs find no memory) the cell scan.  -1 on no memory. */
+ * runs find no memory) the cell scan.  With r's bands (region_create) the
+ * runs' labels are written as they are read, else at once.  -1 on no
+ * memory. */
 static int32_t label_all(struct region *r, bool count)
 {
 	int lo[2], hi[2];
 	const enum run_kind kind = run_kind(r, lo, hi);
+	if (r->band_todo)
+		memset(r->band_todo, 0, (size_t)bands(r));
 	if (kind != RUNS_NONE) {
-		const size_t words = (size_t)bit_words(r->w), room = (size_t)run_room(r->w);
+		const size_t words = (size_t)bit_words(r->w);
 		/* the words first, then the ints */
-		uint64_t *block = malloc(4 * words * sizeof *block + (4 * room + (size_t)r->w + FILL_OVER) * sizeof(int));
+		uint64_t *block = malloc(2 * words * sizeof *block + ((size_t)r->w + FILL_OVER) * sizeof(int));
 		if (!r->row_first)
 			r->row_first = malloc(((size_t)r->h + 1) * sizeof *r->row_first);
 		int32_t ids = -1, sets = -1;
 		if (block && r->row_first) {
-			int *ints = (int *)(block + 4 * words);
-			struct run_scratch s = { .bits = { block, block + words }, .zig = block + 2 * words,
-						 .za = ints, .ze = ints + room, .ga = ints + 2 * room, .gb = ints + 3 * room,
-						 .line = ints + 4 * room };
+			int *ints = (int *)(block + 2 * words);
+			struct run_scratch s = { .bits = { block, block + words }, .line = ints };
 			sets = join_runs(r, kind, lo, hi, &s);
 			/* with `count` the sets made afresh, one a region, with their sizes */
 			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
-				ids = number_runs(r, s.line, count);
+				ids = number_runs(r, count, r->band_todo ? NULL : s.line);
+			if (ids >= 0 && r->band_todo)
+				memset(r->band_todo, 1, (size_t)bands(r));
 		}
 		free(block);
 		if (ids >= 0)
@@ -604,6 +656,8 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
 	r->label = big_malloc((size_t)r->n * sizeof *r->label);
+	r->band_todo = calloc((size_t)bands(r), 1);
+	r->line = malloc(((size_t)r->w + FILL_OVER) * sizeof *r->line);
 	/* Room for the runs of a relabelling made now, while a first touch
 	 * costs no one a key: a run a twelve cells (a byte a cell; a 4096 x
 	 * 4096 cave level has one a sixteen), on diamond maps a run an eight
@@ -614,7 +668,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	const enum run_kind kind = run_kind(r, lo, hi);
 	if (kind != RUNS_NONE && reserve_runs(r, r->n / (kind == RUNS_ZIGZAG ? 8 : 12) + run_room(r->w), 0, 0))
 		big_populate(r->run_link, 3 * (size_t)r->run_cap * sizeof *r->run_link);
-	if (!r->label || !region_rebuild(r)) {
+	if (!r->label || !r->band_todo || !r->line || !region_rebuild(r)) {
 		region_destroy(r);
 		return NULL;
 	}
@@ -630,6 +684,8 @@ void region_destroy(struct region *r)
 	free(r->size);
 	free(r->run_link);
 	free(r->row_first);
+	free(r->band_todo);
+	free(r->line);
 	free(r->mark);
 	for (int k = 0; k < 4; k++)
 		free(r->walk[k]);
@@ -771,7 +827,7 @@ static bool split_check(struct region *r, int32_t root, const int *from, int run
 			for (int k = 0; k < runs; k++)
 				if (group[k] == gi)
 					for (long j = 0; j < len[k]; j++) {
-						r->label[r->walk[k][j]] = id;
+						*label_at(r, r->walk[k][j]) = id;
 						r->size[id]++;
 					}
 			r->size[root] -= r->size[id];
@@ -823,7 +879,7 @@ void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
 		int32_t root = -1;
 		for (int i = 0; i < r->conn; i++) {
 			const int v = nb(r, x, y, i);
-			if (v < 0 || !r->cost[v] || r->label[v] < 0)
+			if (v < 0 || !r->cost[v] || *label_at(r, v) < 0)
 				continue;
 			int32_t b = find_mut(r, r->label[v]);
 			if (root < 0) {
@@ -849,11 +905,11 @@ void region_cell_changed(struct region *r, int cell, uint8_t old_cost)
 			r->size[root] = 0;
 			r->regions++;
 		}
-		r->label[cell] = root;
+		*label_at(r, cell) = root;
 		r->size[root]++;
 		return;
 	}
-	const int32_t id = r->label[cell];
+	const int32_t id = *label_at(r, cell);
 	r->label[cell] = -1;
 	if (id < 0)
 		return;
@@ -878,7 +934,7 @@ bool region_current(const struct region *r, const uint8_t *cost, bool corner_cut
 
 int32_t region_of(const struct region *r, int cell)
 {
-	const int32_t id = r->label[cell];
+	const int32_t id = *label_at(r, cell);
 	return id < 0 ? -1 : find_const(r, id);
 }
 
@@ -899,5 +955,6 @@ size_t region_memory(const struct region *r)
 		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
 	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
 	       3 * (size_t)r->run_cap * sizeof *r->run_link + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
+	       (size_t)bands(r) + ((size_t)r->w + FILL_OVER) * sizeof *r->line +
 	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }

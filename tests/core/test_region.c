@@ -324,6 +324,109 @@ static void test_current_only_for_its_array(void **state)
 	grid_destroy(g);
 }
 
+/* The labels of a relabelling are written a band of 65,536 cells at a
+ * time as they are first read or changed (region.c): on maps of several
+ * bands, with band edges inside rows, the bands read in a random order and
+ * cells changed in bands not yet written (a closing's walks cross bands)
+ * give the flood's labels, and so does region_label's labelling of the
+ * whole map at once. */
+static void test_lazy_bands_any_order(void **state)
+{
+	(void)state;
+	uint32_t seed = 4242;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int cc = 0; cc < 2; cc++) {
+			const int w = 300 + (int)(rnd(&seed) % 37), h = 700, n = w * h, bands = (n + 65535) / 65536;
+			struct grid *g = grid_create(w, h, TOPOS[t]);
+			assert_non_null(g);
+			fill_shape(g, &seed, cc ? 7 : 0);
+			struct region *r = region_create(g, cc);
+			assert_non_null(r);
+			for (int round = 0; round < 3; round++) {
+				for (int i = 0; i < 2000; i++) {
+					const int c = (int)(rnd(&seed) % (unsigned)n);
+					grid_set_cost(g, c, g->cost[c] ? 0 : 1);
+				}
+				region_mark_stale(r);
+				assert_true(region_refresh(r));
+				/* changes reported before their bands are read */
+				for (int i = 0; i < 40; i++) {
+					const int c = (int)(rnd(&seed) % (unsigned)n);
+					const uint8_t old = g->cost[c];
+					grid_set_cost(g, c, old ? 0 : 1);
+					region_cell_changed(r, c, old);
+					if (region_stale(r))
+						assert_true(region_refresh(r));
+				}
+				/* the bands first read in a random order, at a band's
+				 * first or last cell or within it */
+				int order[8];
+				assert_true(bands <= 8 && bands >= 3);
+				for (int b = 0; b < bands; b++)
+					order[b] = b;
+				for (int b = bands - 1; b > 0; b--) {
+					const int j = (int)(rnd(&seed) % (unsigned)(b + 1)), x = order[b];
+					order[b] = order[j];
+					order[j] = x;
+				}
+				for (int b = 0; b < bands; b++) {
+					const int lo = order[b] * 65536, hi = lo + 65536 < n ? lo + 65536 : n;
+					const int pick = (int)(rnd(&seed) % 3);
+					const int c = pick == 0 ? lo : pick == 1 ? hi - 1 : lo + (int)(rnd(&seed) % (unsigned)(hi - lo));
+					(void)region_of(r, c);
+				}
+				check_labels(g, r, cc);
+			}
+			int32_t *out = malloc((size_t)n * sizeof *out);
+			int *comp = malloc((size_t)n * sizeof *comp), *sizes = malloc((size_t)n * sizeof *sizes);
+			assert_true(out && comp && sizes);
+			assert_int_equal(region_label(g, g->cost, cc, out), ref_components(g, cc, comp, sizes));
+			for (int c = 0; c < n; c++)
+				assert_int_equal(out[c], comp[c]);
+			free(out);
+			free(comp);
+			free(sizes);
+			region_destroy(r);
+			grid_destroy(g);
+		}
+}
+
+/* A pocket across a band's edge sealed by one reported closing: the
+ * walk gives the pocket its new id, also in the band not yet written,
+ * which must keep it when written. */
+static void test_lazy_bands_split_across_edge(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int cc = 0; cc < 2; cc++) {
+			if (TOPOS[t] == GRID_DIAMOND8 && cc)
+				continue; /* corner steps cross a wall a cell thick (and this case labels by cells) */
+			const int w = 300, h = 600, edge = 65536 / w; /* band 1 starts in row `edge` */
+			struct grid *g = grid_create(w, h, TOPOS[t]);
+			assert_non_null(g);
+			grid_fill(g, 1);
+			/* a ring of walls around x 10..20, rows edge - 5 .. edge + 5 */
+			const int x0 = 9, x1 = 21, y0 = edge - 6, y1 = edge + 6, last = y0 * w + 15;
+			for (int y = y0; y <= y1; y++)
+				for (int x = x0; x <= x1; x++)
+					if ((y == y0 || y == y1 || x == x0 || x == x1) && y * w + x != last)
+						grid_set_cost(g, y * w + x, 0);
+			struct region *r = region_create(g, cc);
+			assert_non_null(r);
+			assert_int_equal(region_count(r), 1);
+			region_mark_stale(r);
+			assert_true(region_refresh(r));
+			grid_set_cost(g, last, 0);
+			region_cell_changed(r, last, 1);
+			assert_false(region_stale(r)); /* the pocket was walked */
+			assert_int_equal(region_count(r), 2);
+			check_labels(g, r, cc);
+			assert_int_not_equal(region_of(r, (edge + 3) * w + 15), region_of(r, 0));
+			region_destroy(r);
+			grid_destroy(g);
+		}
+}
+
 /* A wall closed across a large map: the last cell cuts it into halves
  * too large to walk, so the labels go stale, and a refresh is exact. */
 static void test_large_split_goes_stale(void **state)
@@ -666,6 +769,8 @@ int main(void)
 		cmocka_unit_test(test_changes_keep_labels),
 		cmocka_unit_test(test_current_only_for_its_array),
 		cmocka_unit_test(test_large_split_goes_stale),
+		cmocka_unit_test(test_lazy_bands_any_order),
+		cmocka_unit_test(test_lazy_bands_split_across_edge),
 		cmocka_unit_test(test_fallback_same_answer),
 		cmocka_unit_test(test_fallback_one_far),
 		cmocka_unit_test(test_fallback_other_half),
