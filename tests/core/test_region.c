@@ -28,6 +28,21 @@ static void fill_random(struct grid *g, uint32_t *seed, int wall_pct)
 	}
 }
 
+/* `count` random cells opened or closed in turn, each reported to r (a
+ * refresh when a change leaves the labels stale). */
+static void change_cells(struct grid *g, struct region *r, uint32_t *seed, int count)
+{
+	const int n = g->w * g->h;
+	for (int i = 0; i < count; i++) {
+		const int c = (int)(rnd(seed) % (unsigned)n);
+		const uint8_t old = g->cost[c];
+		grid_set_cost(g, c, old ? 0 : 1);
+		region_cell_changed(r, c, old);
+		if (region_stale(r))
+			assert_true(region_refresh(r));
+	}
+}
+
 /* The reference: which cells a flood over grid_neighbours joins. comp[]
  * gets a component number per passable cell, -1 for blocked; returns the
  * number of components. */
@@ -231,14 +246,7 @@ static void test_refresh_after_unreported_changes(void **state)
 					for (int c = 0; c < n; c++)
 						assert_int_equal(out[c], comp[c]);
 					/* the sets made by the relabelling take later changes */
-					for (int i = 0; i < 20; i++) {
-						const int c = (int)(rnd(&seed) % (unsigned)n);
-						const uint8_t old = g->cost[c];
-						grid_set_cost(g, c, old ? 0 : 1);
-						region_cell_changed(r, c, old);
-						if (region_stale(r))
-							assert_true(region_refresh(r));
-					}
+					change_cells(g, r, &seed, 20);
 					check_labels(g, r, cc);
 				}
 				assert_int_equal(region_rebuilds(r), 9);
@@ -350,14 +358,7 @@ static void test_lazy_bands_any_order(void **state)
 				region_mark_stale(r);
 				assert_true(region_refresh(r));
 				/* changes reported before their bands are read */
-				for (int i = 0; i < 40; i++) {
-					const int c = (int)(rnd(&seed) % (unsigned)n);
-					const uint8_t old = g->cost[c];
-					grid_set_cost(g, c, old ? 0 : 1);
-					region_cell_changed(r, c, old);
-					if (region_stale(r))
-						assert_true(region_refresh(r));
-				}
+				change_cells(g, r, &seed, 40);
 				/* the bands first read in a random order, at a band's
 				 * first or last cell or within it */
 				int order[8];
