@@ -60,7 +60,7 @@ struct region {
 	int32_t *row_first;    /* h + 1: the first run of each row */
 	/* after a relabelling by runs the labels are written a band of cells
 	 * at a time on its first read (label_at), from the kept runs */
-	uint8_t *band_todo;    /* a band's labels are yet to be written: n / BAND_CELLS + 1 */
+	uint8_t *band_unwritten; /* a band's labels are yet to be written: n / BAND_CELLS + 1 */
 	int32_t *line;         /* w + FILL_OVER: a row made here whose fill would pass its band */
 	long regions;
 	long rebuilds;
@@ -504,13 +504,13 @@ static void fill_band(const struct region *r, int b)
 {
 	const long lo = (long)b * BAND_CELLS, hi = lo + BAND_CELLS < r->n ? lo + BAND_CELLS : r->n;
 	fill_span(r, (int)lo, (int)hi, r->line);
-	r->band_todo[b] = 0;
+	r->band_unwritten[b] = 0;
 }
 
 /* Cell c's label, its band written first if it is yet to be. */
 static inline int32_t *label_at(const struct region *r, int c)
 {
-	if (r->band_todo && r->band_todo[c >> BAND_SHIFT])
+	if (r->band_unwritten && r->band_unwritten[c >> BAND_SHIFT])
 		fill_band(r, c >> BAND_SHIFT);
 	return r->label + c;
 }
@@ -583,8 +583,8 @@ static int32_t label_all(struct region *r, bool count)
 {
 	int lo[2], hi[2];
 	const enum run_kind kind = run_kind(r, lo, hi);
-	if (r->band_todo)
-		memset(r->band_todo, 0, (size_t)bands(r));
+	if (r->band_unwritten)
+		memset(r->band_unwritten, 0, (size_t)bands(r));
 	if (kind != RUNS_NONE) {
 		const size_t words = (size_t)bit_words(r->w);
 		/* the words first, then the ints */
@@ -598,9 +598,9 @@ static int32_t label_all(struct region *r, bool count)
 			sets = join_runs(r, kind, lo, hi, &s);
 			/* with `count` the sets made afresh, one a region, with their sizes */
 			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
-				ids = number_runs(r, count, r->band_todo ? NULL : s.line);
-			if (ids >= 0 && r->band_todo)
-				memset(r->band_todo, 1, (size_t)bands(r));
+				ids = number_runs(r, count, r->band_unwritten ? NULL : s.line);
+			if (ids >= 0 && r->band_unwritten)
+				memset(r->band_unwritten, 1, (size_t)bands(r));
 		}
 		free(block);
 		if (ids >= 0)
@@ -656,7 +656,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
 	r->label = big_malloc((size_t)r->n * sizeof *r->label);
-	r->band_todo = calloc((size_t)bands(r), 1);
+	r->band_unwritten = calloc((size_t)bands(r), 1);
 	r->line = malloc(((size_t)r->w + FILL_OVER) * sizeof *r->line);
 	/* Room for the runs of a relabelling made now, while a first touch
 	 * costs no one a key: a run a twelve cells (a byte a cell; a 4096 x
@@ -668,7 +668,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	const enum run_kind kind = run_kind(r, lo, hi);
 	if (kind != RUNS_NONE && reserve_runs(r, r->n / (kind == RUNS_ZIGZAG ? 8 : 12) + run_room(r->w), 0, 0))
 		big_populate(r->run_link, 3 * (size_t)r->run_cap * sizeof *r->run_link);
-	if (!r->label || !r->band_todo || !r->line || !region_rebuild(r)) {
+	if (!r->label || !r->band_unwritten || !r->line || !region_rebuild(r)) {
 		region_destroy(r);
 		return NULL;
 	}
@@ -684,7 +684,7 @@ void region_destroy(struct region *r)
 	free(r->size);
 	free(r->run_link);
 	free(r->row_first);
-	free(r->band_todo);
+	free(r->band_unwritten);
 	free(r->line);
 	free(r->mark);
 	for (int k = 0; k < 4; k++)
