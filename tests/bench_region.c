@@ -5,7 +5,8 @@
  * (the player's known[] after a map of the level is read: the first click
  * relabels; `mapped_read`, the same and then a cell of every 4096 read,
  * which writes every label, since region.c writes them as they are read),
- * over a memory that has seen nothing (every cell open, as known[] starts), and region_label into an array (the AI's labels,
+ * over a memory that has seen nothing (every cell open, as known[]
+ * starts), and region_label into an array (the AI's labels,
  * level_grid_regions); and `first`, the game's case, labels made over a
  * memory that has seen nothing and the level then learnt whole: the first
  * relabelling of fresh labels, with whatever memory it must make.  Each is run R times; the least, the median and the

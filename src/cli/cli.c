@@ -367,7 +367,8 @@ const char *cli_program_levels(char *buf, size_t size)
 	for (int i = 0; i < k; i++) {
 		struct stat st;
 		int len = snprintf(b, sizeof b, "%s/bestiary.txt", dirs[i]);
-		if (len > 0 && (size_t)len < sizeof b && stat(b, &st) == 0 && S_ISREG(st.st_mode) && strlen(dirs[i]) < size) {
+		if (len > 0 && (size_t)len < sizeof b && stat(b, &st) == 0 && S_ISREG(st.st_mode) &&
+		    strlen(dirs[i]) < size) {
 			snprintf(buf, size, "%s", dirs[i]);
 			return buf;
 		}
