@@ -1,20 +1,24 @@
-/* bench-plain-pair.c - plain square8 A* of an older path.c (its names
- * renamed A_path_*) and of this tree in one process, query by query: CPU
- * time per expansion of each, their ratio, and a check that both give the
- * same expansions and routes.  Built and run by tools/bench-plain-pair. */
-#include "movingai.h"
-#include "path.h"
-#include "grid.h"
+/* bench-plain-pair.c - plain square8 A* of two revisions of the core (A:
+ * the older, B: this tree) in one process, query by query: CPU time per
+ * expansion of each, their ratio, and a check that both give the same
+ * expansions and routes.  Each revision's core and
+ * tools/bench-plain-pair-shim.c are compiled against its own headers and
+ * their names renamed A_ or B_ (tools/bench-plain-pair), so the two may
+ * differ in any struct. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
 #include <time.h>
 
-struct path_ctx *A_path_create(const struct grid *g);
-void A_path_destroy(struct path_ctx *ctx);
-enum path_status A_path_find(struct path_ctx *ctx, int start, int goal, const struct path_options *opt,
-			     struct path_result *out);
+void *A_shim_load(const char *map, size_t len);
+int A_shim_scen(void *s, const char *text, size_t len, int **cells);
+long A_shim_find(void *s, int start, int goal, uint64_t *hash);
+void A_shim_free(void *s);
+void *B_shim_load(const char *map, size_t len);
+int B_shim_scen(void *s, const char *text, size_t len, int **cells);
+long B_shim_find(void *s, int start, int goal, uint64_t *hash);
+void B_shim_free(void *s);
 
 static double tcpu(void)
 {
@@ -31,7 +35,7 @@ static char *slurp(const char *p, size_t *len)
 	long n = ftell(f);
 	fseek(f, 0, SEEK_SET);
 	char *b = malloc((size_t)n + 1);
-	if (fread(b, 1, (size_t)n, f) != (size_t)n) exit(2);
+	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) exit(2);
 	fclose(f);
 	*len = (size_t)n;
 	return b;
@@ -45,6 +49,10 @@ static int cmpd(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	if (argc < 4) {
+		fprintf(stderr, "usage: pair EVERY ROUNDS MAP.scen...\n");
+		return 2;
+	}
 	int every = atoi(argv[1]), rep = atoi(argv[2]);
 	for (int a = 3; a < argc; a++) {
 		char mp[1024];
@@ -53,13 +61,13 @@ int main(int argc, char **argv)
 		snprintf(mp, sizeof mp, "%s", argv[a]);
 		mp[strlen(mp) - 5] = 0;
 		char *mt = slurp(mp, &ml);
-		char err[256];
-		struct grid *g = movingai_parse_map(mt, ml, err, sizeof err);
-		struct movingai_scenario *sc;
-		int ns = movingai_parse_scen(st, sl, &sc, err, sizeof err);
-		struct path_ctx *ca = A_path_create(g), *cb = path_create(g);
-		struct path_options opt = path_options_default();
-		opt.plain_astar = true;
+		void *sa = A_shim_load(mt, ml), *sb = B_shim_load(mt, ml);
+		int *cells;
+		int ns = sa && sb ? B_shim_scen(sb, st, sl, &cells) : -1;
+		if (ns <= 0) {
+			fprintf(stderr, "%s: cannot read the map or its scenarios\n", argv[a]);
+			return 2;
+		}
 		int nq = 0;
 		for (int i = 0; i < ns; i += every) nq++;
 		double *ba = malloc(sizeof(double) * (size_t)nq), *bb = malloc(sizeof(double) * (size_t)nq);
@@ -69,32 +77,32 @@ int main(int argc, char **argv)
 		for (int r = 0; r < rep; r++) {
 			int q = 0;
 			for (int i = 0; i < ns; i += every, q++) {
-				int s = sc[i].sy * g->w + sc[i].sx, t = sc[i].gy * g->w + sc[i].gx;
-				struct path_result ra, rb;
+				int s = cells[2 * i], t = cells[2 * i + 1];
+				uint64_t ha, hb;
+				long ea, eb;
 				double ta, tb, t0;
 				if ((r + q) % 2 == 0) {
-					t0 = tcpu(); A_path_find(ca, s, t, &opt, &ra); ta = tcpu() - t0;
-					t0 = tcpu(); path_find(cb, s, t, &opt, &rb); tb = tcpu() - t0;
+					t0 = tcpu(); ea = A_shim_find(sa, s, t, &ha); ta = tcpu() - t0;
+					t0 = tcpu(); eb = B_shim_find(sb, s, t, &hb); tb = tcpu() - t0;
 				} else {
-					t0 = tcpu(); path_find(cb, s, t, &opt, &rb); tb = tcpu() - t0;
-					t0 = tcpu(); A_path_find(ca, s, t, &opt, &ra); ta = tcpu() - t0;
+					t0 = tcpu(); eb = B_shim_find(sb, s, t, &hb); tb = tcpu() - t0;
+					t0 = tcpu(); ea = A_shim_find(sa, s, t, &ha); ta = tcpu() - t0;
 				}
-				if (ra.expanded != rb.expanded || ra.len != rb.len || ra.status != rb.status ||
-				    (ra.len > 0 && memcmp(ra.cells, rb.cells, sizeof(int) * (size_t)ra.len)))
+				if (ea != eb || ha != hb)
 					bad++;
-				if (r == 0) { ba[q] = ta; bb[q] = tb; ex[q] = ra.expanded; }
+				if (r == 0) { ba[q] = ta; bb[q] = tb; ex[q] = ea; }
 				else { if (ta < ba[q]) ba[q] = ta; if (tb < bb[q]) bb[q] = tb; }
 			}
 		}
-		double sa = 0, sb = 0; long te = 0;
-		for (int q = 0; q < nq; q++) { sa += ba[q]; sb += bb[q]; te += ex[q]; ratio[q] = ba[q] / bb[q]; }
+		double ta = 0, tb = 0; long te = 0;
+		for (int q = 0; q < nq; q++) { ta += ba[q]; tb += bb[q]; te += ex[q]; ratio[q] = ba[q] / bb[q]; }
 		qsort(ratio, (size_t)nq, sizeof *ratio, cmpd);
 		const char *name = strrchr(mp, '/') ? strrchr(mp, '/') + 1 : mp;
 		printf("%-20s q=%d exp=%ld A=%.2f B=%.2f pooled_A/B=%.3f median_A/B=%.3f mismatch=%d\n", name, nq, te,
-		       sa / (double)te, sb / (double)te, sa / sb, ratio[nq / 2], bad);
-		A_path_destroy(ca); path_destroy(cb);
-		grid_destroy(g);
-		free(sc); free(st); free(mt); free(ba); free(bb); free(ratio); free(ex);
+		       ta / (double)te, tb / (double)te, ta / tb, ratio[nq / 2], bad);
+		fflush(stdout);
+		A_shim_free(sa); B_shim_free(sb);
+		free(cells); free(st); free(mt); free(ba); free(bb); free(ratio); free(ex);
 	}
 	return 0;
 }

@@ -1,0 +1,74 @@
+/* bench-plain-pair-shim.c - a tree's plain square8 A* behind a call
+ * interface that does not depend on the tree's structs.  Compiled once
+ * against each tree's src/core (tools/bench-plain-pair --whole), its
+ * names and the core's then renamed A_ or B_, so two revisions whose
+ * grid, context or option structs differ can still be timed in one
+ * process, query by query. */
+#include "movingai.h"
+#include "path.h"
+#include "grid.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct shim { struct grid *g; struct path_ctx *ctx; };
+
+/* The map's text made into a grid and a context; NULL on error. */
+void *shim_load(const char *map, size_t len)
+{
+	char err[256];
+	struct shim *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->g = movingai_parse_map(map, len, err, sizeof err);
+	s->ctx = s->g ? path_create(s->g) : NULL;
+	if (!s->ctx) {
+		if (s->g)
+			grid_destroy(s->g);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The scenarios' start and goal cells, two ints a query (malloc'd). */
+int shim_scen(void *sp, const char *text, size_t len, int **cells)
+{
+	struct shim *s = sp;
+	char err[256];
+	struct movingai_scenario *sc;
+	int n = movingai_parse_scen(text, len, &sc, err, sizeof err);
+	if (n <= 0)
+		return n;
+	*cells = malloc(sizeof(int) * 2 * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		(*cells)[2 * i] = sc[i].sy * s->g->w + sc[i].sx;
+		(*cells)[2 * i + 1] = sc[i].gy * s->g->w + sc[i].gx;
+	}
+	free(sc);
+	return n;
+}
+
+/* One plain A* query: its expansions; *hash folds the status and every
+ * route cell (FNV-1a), so two trees' answers compare in one word. */
+long shim_find(void *sp, int start, int goal, uint64_t *hash)
+{
+	struct shim *s = sp;
+	struct path_options opt = path_options_default();
+	opt.plain_astar = true;
+	struct path_result r;
+	enum path_status st = path_find(s->ctx, start, goal, &opt, &r);
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)st;
+	for (int i = 0; i < r.len; i++)
+		h = (h ^ (uint64_t)(unsigned)r.cells[i]) * 1099511628211ull;
+	*hash = h;
+	return r.expanded;
+}
+
+void shim_free(void *sp)
+{
+	struct shim *s = sp;
+	path_destroy(s->ctx);
+	grid_destroy(s->g);
+	free(s);
+}
