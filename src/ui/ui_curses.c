@@ -360,9 +360,15 @@ void ui_cursor_preview(struct ui *u)
 	if (len < 2)
 		ui_notice(u, "Travel to: %s (%d,%d); no way closer from here", what, u->cursor_x,
 			  u->cursor_y);
+	else if (st == PATH_FOUND && g->reach.weight > 1.0)
+		ui_notice(u, "Travel to: %s (%d,%d); %d step%s (a long way: a near-shortest route)", what,
+			  u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
 	else if (st == PATH_FOUND)
 		ui_notice(u, "Travel to: %s (%d,%d); %d step%s", what, u->cursor_x, u->cursor_y,
 			  steps, steps == 1 ? "" : "s");
+	else if (st == PATH_BUDGET && g->reach.weight > 1.0)
+		ui_notice(u, "Travel to: %s (%d,%d); %d step%s toward it (the rest planned as you walk)",
+			  what, u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
 	else if (st == PATH_BUDGET)
 		ui_notice(u, "Travel to: %s (%d,%d); %d step%s toward it (planned in part)", what,
 			  u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");

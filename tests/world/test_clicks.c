@@ -6,6 +6,7 @@
  * leaks no wall the player has not seen; and the region labels of known[]
  * that find it follow the player's discoveries cell by cell.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -190,11 +191,169 @@ static void test_labels_follow_discoveries(void **state)
 	fixture_fini(&f);
 }
 
+/* A FAR_W x FAR_H open level with the player at (3, 3) and, when
+ * `walls` > 0, that many walls across it from top to bottom, evenly
+ * spaced, each with a gap of 7 cells at one end, at the bottom for the
+ * first and at alternate ends after it (a U trap for one wall, a
+ * serpentine for many). */
+#define FAR_W 400
+#define FAR_H 300
+static char *far_map(int walls)
+{
+	char *m = malloc((size_t)(FAR_W + 1) * FAR_H + 1);
+	assert_non_null(m);
+	char *p = m;
+	for (int y = 0; y < FAR_H; y++) {
+		for (int x = 0; x < FAR_W; x++) {
+			char c = '.';
+			const int k = walls > 0 && x % (FAR_W / (walls + 1)) == 0 ? x / (FAR_W / (walls + 1)) : 0;
+			const bool gap = k % 2 ? y >= FAR_H - 8 : y <= 7;
+			if (x == 0 || y == 0 || x == FAR_W - 1 || y == FAR_H - 1 || (k >= 1 && k <= walls && !gap))
+				c = '#';
+			else if (x == 3 && y == 3)
+				c = '@';
+			else if (x == 3 && y == FAR_H - 3)
+				c = '>';
+			*p++ = c;
+		}
+		*p++ = '\n';
+	}
+	*p = '\0';
+	return m;
+}
+
+/* A search over a copy of the player's memory, as the old code planned a
+ * click on a large level (weight 1, the travel budget) or without a
+ * budget; its status, cost and cells. */
+static enum path_status known_search(const struct game *g, int goal, double weight, long budget, double *cost,
+				     int **cells, int *len)
+{
+	struct grid *k = grid_create(g->grid->w, g->grid->h, g->grid->topo);
+	assert_non_null(k);
+	for (int c = 0; c < g->grid->w * g->grid->h; c++)
+		grid_set_cost(k, c, g->known[c]);
+	struct path_ctx *ctx = path_create(k);
+	assert_non_null(ctx);
+	struct path_options opt = path_options_default();
+	opt.weight = weight;
+	opt.budget = budget;
+	struct path_result r;
+	const enum path_status st = path_find(ctx, grid_index(g->grid, g->player.x, g->player.y), goal, &opt, &r);
+	*cost = r.cost;
+	*len = r.len;
+	if (cells) {
+		*cells = malloc((size_t)r.len * sizeof **cells);
+		assert_non_null(*cells);
+		memcpy(*cells, r.cells, (size_t)r.len * sizeof **cells);
+	}
+	path_destroy(ctx);
+	grid_destroy(k);
+	return st;
+}
+
+/* The cost of a walk over the player's memory; every step one a mover may
+ * take there (its neighbours, the corner rule kept). */
+static double walk_cost(const struct game *g, const int *cells, int len)
+{
+	struct grid *k = grid_create(g->grid->w, g->grid->h, g->grid->topo);
+	assert_non_null(k);
+	for (int c = 0; c < g->grid->w * g->grid->h; c++)
+		grid_set_cost(k, c, g->known[c]);
+	double cost = 0;
+	for (int i = 1; i < len; i++) {
+		struct grid_step nb[GRID_MAX_NEIGHBOURS];
+		const int n = grid_neighbours(k, cells[i - 1], false, nb);
+		int j = 0;
+		while (j < n && nb[j].cell != cells[i])
+			j++;
+		assert_true(j < n);
+		cost += nb[j].step * g->known[cells[i]];
+	}
+	grid_destroy(k);
+	return cost;
+}
+
+/* Rules 11: a far click the player can reach, whose shortest route the
+ * budget cannot find (two walls across a mapped level), gets a whole route
+ * by weighted A*, within its weight of the shortest, and travel walks it
+ * to the goal, where the old code walked the budget's partial route and
+ * said the spot could not be reached. */
+static void test_far_click_whole_route(void **state)
+{
+	(void)state;
+	char *map = far_map(2);
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 1);
+	free(map);
+	game_map_level(g, 0);
+	const int gx = FAR_W - 10, gy = 3, goal = grid_index(g->grid, gx, gy);
+	double best, old_cost;
+	int *shortest, best_len, old_len;
+	assert_int_equal(known_search(g, goal, 1.0, 0, &best, &shortest, &best_len), PATH_FOUND);
+	assert_true(fabs(walk_cost(g, shortest, best_len) - best) < 1e-6 * best);
+	free(shortest);
+	assert_int_equal(known_search(g, goal, 1.0, TRAVEL_BUDGET, &old_cost, NULL, &old_len), PATH_BUDGET);
+	const int *cells;
+	int len;
+	const uint64_t before = game_hash(g);
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	assert_true(game_hash(g) == before);
+	assert_true(g->reach.weight > 1.0);
+	assert_int_equal(cells[0], grid_index(g->grid, 3, 3));
+	assert_int_equal(cells[len - 1], goal);
+	const double cost = walk_cost(g, cells, len);
+	assert_true(cost >= best - 1e-9 && cost <= g->reach.weight * best + 1e-9);
+	assert_true(len > 600); /* the long way round both walls */
+	/* Enter walks it all, step by step */
+	assert_int_equal(travel_all(g, gx, gy), len - 1);
+	assert_int_equal(g->player.x, gx);
+	assert_int_equal(g->player.y, gy);
+	assert_false(message_contains(g, "You cannot reach that spot"));
+	fixture_fini(&f);
+}
+
+/* Rules 11: where even the last weight runs out of budget (a serpentine
+ * of walls across a mapped level), travel walks the partial route and
+ * plans the rest where it ends, until it arrives. */
+static void test_far_click_planned_as_you_walk(void **state)
+{
+	(void)state;
+	char *map = far_map(19);
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 1);
+	free(map);
+	game_map_level(g, 0);
+	const int gx = FAR_W - 5, gy = FAR_H / 2, goal = grid_index(g->grid, gx, gy);
+	double best, w_cost;
+	int best_len, w_len;
+	assert_int_equal(known_search(g, goal, 1.0, 0, &best, NULL, &best_len), PATH_FOUND);
+	assert_int_equal(known_search(g, goal, 1.5, TRAVEL_BUDGET, &w_cost, NULL, &w_len), PATH_BUDGET);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_BUDGET);
+	assert_true(g->reach.weight > 1.0);
+	assert_true(len >= 2 && cells[len - 1] != goal);
+	assert_int_equal(act_travel(g, gx, gy), RESULT_ACTED);
+	assert_true(g->travel.partial);
+	assert_true(message_contains(g, "It is a long way there"));
+	int steps = 1;
+	while (g->travel.active && steps < 20000 && act_travel_step(g) == RESULT_ACTED)
+		steps++;
+	assert_int_equal(g->player.x, gx);
+	assert_int_equal(g->player.y, gy);
+	/* a walk of several parts, none shorter than the shortest route */
+	assert_true(steps >= best_len - 1);
+	assert_false(message_contains(g, "You cannot reach that spot"));
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sealed_click_exact),
 		cmocka_unit_test(test_labels_follow_discoveries),
+		cmocka_unit_test(test_far_click_whole_route),
+		cmocka_unit_test(test_far_click_planned_as_you_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

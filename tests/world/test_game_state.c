@@ -63,6 +63,7 @@ CHANGE(seed, g->seed += (uint64_t)(int64_t)sign)
 CHANGE(killer, g->killer[0] = sign > 0 ? 'x' : '\0')
 CHANGE(travel_goal, g->travel.goal_x += sign)
 CHANGE(travel_stopped, g->travel.stopped = (enum travel_stop)((int)g->travel.stopped + sign))
+CHANGE(travel_partial, g->travel.partial = sign > 0)
 CHANGE(message_turn, g->messages[0].turn += sign)
 CHANGE(message_stamp, g->message_stamp += (unsigned)sign)
 CHANGE(monster_memory, g->monsters[0].mind.memory_left += sign)
@@ -98,7 +99,7 @@ CHANGE(level_turn, g->level_turn += sign)
 static const struct change changes[] = {
 #define C(n) { #n, change_##n }
 	C(player_damage), C(player_regen), C(sight_radius), C(last_hurt_turn), C(level_serial),
-	C(seed), C(killer), C(travel_goal), C(travel_stopped), C(message_turn), C(message_stamp),
+	C(seed), C(killer), C(travel_goal), C(travel_stopped), C(travel_partial), C(message_turn), C(message_stamp),
 	C(monster_memory), C(monster_repath), C(monster_commit), C(monster_seen), C(monster_dist),
 	C(noticed), C(tile), C(visible), C(known), C(opaque), C(known_version), C(ai_due), C(crowd_value),
 	C(scent), C(noise_cell), C(noise_turn), C(noise_loud), C(monster_asleep), C(monster_wander),

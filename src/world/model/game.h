@@ -134,9 +134,16 @@ enum travel_mode {
  * holds gives up that goal and waits, where it searched a detour: the
  * 22,500 bats of the 4096x4096 bench level searched 3,500 times a key,
  * over half of an ordinary key's CPU time (docs/ai.md, "Noise, sleep and
- * wandering").
+ * wandering");
+ * 11: far clicks on large levels: a goal the player can reach whose
+ * shortest route the travel budget cannot find is walked by a route of
+ * weighted A* over the player's memory (weights 1.15, then 1.5, each within
+ * the budget), where travel walked the budget's partial route and stopped
+ * with "You cannot reach that spot"; and when even that runs out, travel
+ * plans again where the partial route ends (game_travel.c, FAR_WEIGHTS;
+ * struct travel's `partial`, a new field of the state).
  */
-#define GAME_RULES 10
+#define GAME_RULES 11
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
@@ -185,6 +192,8 @@ struct travel {
 	int *cells;           /* route to walk, cells[0] = start; NULL until the first route */
 	int len, pos, cap;    /* cap: the longest route (the level's cells) */
 	int room;             /* cells[] allocated, grown to the longest route so far (not state) */
+	bool partial;         /* the route ends where a far goal's plan ran out of budget: planned
+	                         again from there (rules 11; game_travel.c, FAR_WEIGHTS) */
 	enum travel_stop stopped;
 	unsigned known_version; /* g->known_version the route was planned on */
 	enum grid_dir dir;    /* MODE_RUN: the direction */
@@ -210,6 +219,9 @@ struct reach {
 	long settled;         /* cells settled by the flood */
 	int cells[REACH_COST + 2]; /* the last route read from it (a step costs at least 1) */
 	long expanded;        /* the last plan's search expansions (0: the distance map answered); for benches */
+	double weight;        /* the last plan's heuristic weight: 1, the shortest route over known[];
+	                         above 1, a far goal's route by weighted A* (rules 11), at most that
+	                         many times as dear as the shortest */
 	struct region *labels;/* the regions of known[] (region.h), for the click fallback; made at the
 	                         first plan, kept up to date cell by cell as known[] changes */
 	unsigned labels_version; /* the known_version they describe ... */
@@ -351,7 +363,9 @@ enum act_result game_act(struct game *g, const struct action *a);
  * valid until its next search) from the player's cell, *len cells (0 when
  * there is no route at all).  The plan is over the player's map memory
  * (known[]: cells never seen count as open floor), so it shows nothing the
- * player has not seen, and takes at most TRAVEL_BUDGET expansions.  Returns
+ * player has not seen, and takes at most TRAVEL_BUDGET expansions (a goal
+ * the player can reach but the budget cannot, up to two more budgets of
+ * weighted A*: g->reach.weight says which search answered).  Returns
  * the search's status: PATH_FOUND when the route reaches (x, y),
  * PATH_FALLBACK when it only gets as close as it can, PATH_BUDGET when the
  * budget ran out first (the route then leads to the closest cell found).

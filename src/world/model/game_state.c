@@ -1088,6 +1088,7 @@ static void state_walk(struct state_io *io, struct game *g)
 	STATE_INT(io, t->goal_y, -big, big);
 	STATE_INT(io, t->len, 0, t->cap);
 	STATE_INT(io, t->pos, 0, t->cap);
+	STATE_INT(io, t->partial, 0, 1);
 	STATE_INT(io, t->stopped, TRAVEL_NONE, TRAVEL_HEARD);
 	STATE_INT(io, t->known_version, 0, UINT32_MAX);
 	STATE_INT(io, t->dir, 0, 7);

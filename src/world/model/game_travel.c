@@ -35,7 +35,9 @@
  * search gives, when the search through the region labels of known[]
  * (path_options.near_exact) finds it within the budget.  Which goals are
  * answered so is a function of known[] alone, never of the labels'
- * history: they are made current before each plan.
+ * history: they are made current before each plan.  And far goals the
+ * player can reach get up to two more budgets, of weighted A* (rules 11;
+ * plan_travel, below).
  */
 static const struct region *known_labels(struct game *g)
 {
@@ -82,6 +84,49 @@ static enum path_status plan_known_budget(struct game *g, int from, int goal, lo
 static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
 {
 	return plan_known_budget(g, from, goal, TRAVEL_BUDGET, r);
+}
+
+/*
+ * Far goals on large levels (rules 11).  A goal the player can reach (open
+ * in known[], in the player's region of its labels) whose shortest route
+ * the budget cannot find gets a route by weighted A* over known[] with the
+ * same budget: first at weight FAR_WEIGHTS[0], then FAR_WEIGHTS[1].  Such a
+ * route costs at most the weight times the shortest (on the 4096x4096
+ * caves level, 1-4.5% more at 1.15, with 5-47 k expansions where the
+ * shortest needs 15 k-3 M); its cost, at most three budgets' expansions
+ * in all, keeps a click within a frame.  When even the last weight runs
+ * out of budget (a maze), its partial route is walked and travel plans
+ * again where it ends (struct travel's `partial`).
+ */
+static const double FAR_WEIGHTS[] = { 1.15, 1.5 };
+
+static bool known_reachable(struct game *g, int from, int goal)
+{
+	const struct region *labels = g->known[goal] ? known_labels(g) : NULL;
+	return labels && region_of(labels, goal) >= 0 && region_of(labels, goal) == region_of(labels, from);
+}
+
+static enum path_status plan_travel(struct game *g, int from, int goal, struct path_result *r)
+{
+	enum path_status st = plan_known(g, from, goal, r);
+	if (st != PATH_BUDGET || !known_reachable(g, from, goal))
+		return st;
+	long spent = r->expanded;
+	for (size_t k = 0; k < sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
+		struct path_options opt = path_options_default();
+		opt.weight = FAR_WEIGHTS[k];
+		opt.budget = TRAVEL_BUDGET;
+		const uint8_t *truth = g->grid->cost;
+		g->grid->cost = g->known;
+		st = path_find(g->path, from, goal, &opt, r);
+		g->grid->cost = truth;
+		spent += r->expanded;
+		g->reach.weight = FAR_WEIGHTS[k];
+		if (st != PATH_BUDGET)
+			break;
+	}
+	g->reach.expanded = spent;
+	return st;
 }
 
 enum path_status game_travel_exact(struct game *g, int x, int y, long *expanded, int *len)
@@ -224,6 +269,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 	*cells = NULL;
 	*len = 0;
 	grid_clamp(g->grid, &x, &y);
+	g->reach.weight = 1.0;
 	reach_update(g);
 	enum path_status st;
 	const uint8_t *truth = g->grid->cost;
@@ -236,7 +282,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 		return st;
 	}
 	struct path_result r;
-	st = plan_known(g, player_cell(g), cell_of(g, x, y), &r);
+	st = plan_travel(g, player_cell(g), cell_of(g, x, y), &r);
 	if (st != PATH_BAD_INPUT && r.len >= 1) {
 		*cells = r.cells;
 		*len = r.len;
@@ -260,6 +306,7 @@ static int travel_plan_goal(struct game *g, enum path_status *st)
 	t->len = len;
 	t->pos = 0;
 	t->known_version = g->known_version;
+	t->partial = *st == PATH_BUDGET && g->reach.weight > 1.0;
 	return len;
 }
 
@@ -475,10 +522,19 @@ int game_travel_step(struct game *g, enum act_result *res)
 				travel_stop(g, TRAVEL_ARRIVED);
 				return 0;
 			}
-			if (st != PATH_FOUND && was_found)
+			if (st != PATH_FOUND && !t->partial && was_found)
 				game_message_add(g, "The way there is shut; you walk as close as you can.");
 		} else {
 			t->known_version = g->known_version;
+		}
+	}
+	if (t->pos + 1 >= t->len && t->partial && here == t->cells[t->pos]) {
+		/* the end of a far route planned in part: the next part from here */
+		enum path_status st;
+		if (travel_plan_goal(g, &st) < 2) {
+			travel_stop(g, TRAVEL_ARRIVED);
+			game_message_add(g, "You stop: the way on is too long to plan from here.");
+			return 0;
 		}
 	}
 	if (t->pos + 1 >= t->len) {
@@ -504,6 +560,7 @@ static void travel_begin(struct game *g, enum travel_mode mode)
 	t->mode = mode;
 	t->stopped = TRAVEL_NONE;
 	t->len = t->pos = 0;
+	t->partial = false;
 }
 
 /* ACT_TRAVEL: plans the route through the fallback and takes its first step. */
@@ -518,6 +575,7 @@ int game_travel_start(struct game *g, int x, int y, enum act_result *res)
 	t->goal_x = x;
 	t->goal_y = y;
 	t->len = t->pos = 0;
+	t->partial = false;
 	if (cell_of(g, x, y) == player_cell(g)) {
 		*res = RESULT_ACTED;
 		t->stopped = TRAVEL_ARRIVED;
@@ -535,7 +593,9 @@ int game_travel_start(struct game *g, int x, int y, enum act_result *res)
 		return 0;
 	}
 	t->active = true;
-	if (st != PATH_FOUND)
+	if (t->partial)
+		game_message_add(g, "It is a long way there: you set off, and plan the rest as you go.");
+	else if (st != PATH_FOUND)
 		game_message_add(g, "You cannot reach that spot; you walk as close as you can.");
 	/* the first step is the player's own choice: no stop for a monster near it */
 	int next = t->cells[1];
@@ -661,8 +721,8 @@ void game_activity_check(struct game *g, long damage0, int gold0, int potions0)
 		travel_stop(g, TRAVEL_ITEM);
 	} else if (t->mode == MODE_RUN && run_sides(g, pc, t->dir) != t->sides) {
 		travel_stop(g, TRAVEL_ARRIVED); /* a junction, a doorway, the end of a wall */
-	} else if (t->mode == MODE_TRAVEL && t->pos + 1 >= t->len) {
-		travel_stop(g, TRAVEL_ARRIVED);
+	} else if (t->mode == MODE_TRAVEL && t->pos + 1 >= t->len && !t->partial) {
+		travel_stop(g, TRAVEL_ARRIVED); /* a route planned in part goes on (game_travel_step) */
 	}
 }
 
