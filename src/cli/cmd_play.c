@@ -488,7 +488,8 @@ static void preview_target(const struct game *g, struct rng *r, int i, int *x, i
 struct preview_kind {
 	double *us;      /* the plans' CPU times of this kind */
 	int n, partial;  /* previews, and those that got PATH_BUDGET */
-	int weighted;    /* previews whose whole route came from a far goal's weighted A* (rules 11) */
+	int weighted;    /* previews whose whole route, to the goal or to where a walk toward a goal
+	                    out of reach ends, came from weighted A* (rules 11) */
 	int walked;      /* partial ones whose rest is planned as the player walks (rules 11) */
 	double expanded; /* the plans' expansions, summed */
 	double exact_expanded, exact_expanded_max, exact_us, exact_us_max; /* of the partial ones */
@@ -572,7 +573,7 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		k->wall_us_max = wall > k->wall_us_max ? wall : k->wall_us_max;
 		if (st == PATH_BUDGET)
 			k->partial++;
-		if (st == PATH_FOUND && g->reach.weight > 1.0)
+		if (st != PATH_BUDGET && g->reach.weight > 1.0)
 			k->weighted++;
 		if (st == PATH_BUDGET && g->reach.weight > 1.0)
 			k->walked++;

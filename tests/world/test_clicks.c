@@ -225,8 +225,24 @@ static char *far_map(int walls)
 /* A search over a copy of the player's memory, as the old code planned a
  * click on a large level (weight 1, the travel budget) or without a
  * budget; its status, cost and cells. */
+static enum path_status known_search_from(const struct game *g, int start, int goal, bool fallback, double weight,
+					  long budget, struct path_result *out, int **cells);
+
 static enum path_status known_search(const struct game *g, int goal, double weight, long budget, double *cost,
 				     int **cells, int *len)
+{
+	struct path_result r;
+	const enum path_status st = known_search_from(g, grid_index(g->grid, g->player.x, g->player.y), goal, false,
+						      weight, budget, &r, cells);
+	*cost = r.cost;
+	*len = r.len;
+	return st;
+}
+
+/* The same from any start, with or without the fallback; *out's cells are
+ * copied to *cells when asked (its own are gone with the context). */
+static enum path_status known_search_from(const struct game *g, int start, int goal, bool fallback, double weight,
+					  long budget, struct path_result *out, int **cells)
 {
 	struct grid *k = grid_create(g->grid->w, g->grid->h, g->grid->topo);
 	assert_non_null(k);
@@ -237,10 +253,11 @@ static enum path_status known_search(const struct game *g, int goal, double weig
 	struct path_options opt = path_options_default();
 	opt.weight = weight;
 	opt.budget = budget;
+	opt.fallback = fallback;
 	struct path_result r;
-	const enum path_status st = path_find(ctx, grid_index(g->grid, g->player.x, g->player.y), goal, &opt, &r);
-	*cost = r.cost;
-	*len = r.len;
+	const enum path_status st = path_find(ctx, start, goal, &opt, &r);
+	*out = r;
+	out->cells = NULL;
 	if (cells) {
 		*cells = malloc((size_t)r.len * sizeof **cells);
 		assert_non_null(*cells);
@@ -347,6 +364,96 @@ static void test_far_click_planned_as_you_walk(void **state)
 	fixture_fini(&f);
 }
 
+/* A mapped far_map(walls) with a block of rock far from the player. */
+static struct game *rock_game(struct fixture *f, int walls)
+{
+	char *map = far_map(walls);
+	for (int y = 100; y <= 170; y++)
+		for (int x = 300; x <= 370; x++)
+			map[y * (FAR_W + 1) + x] = '#';
+	struct game *g = fixture_game(f, "square8", map, 1);
+	free(map);
+	game_map_level(g, 0);
+	return g;
+}
+
+/* Whether `end` is a cut point toward `goal` through as many walls as the
+ * fallback's own answer from the player: the fallback from there goes
+ * nowhere, crossing `walls` blocked cells. */
+static void assert_cut_point(const struct game *g, int end, int goal, int walls)
+{
+	struct path_result there;
+	assert_int_equal(known_search_from(g, end, goal, true, 1.0, 0, &there, NULL), PATH_FALLBACK);
+	assert_int_equal(there.len, 1);
+	assert_int_equal(there.blocked_crossed, walls);
+}
+
+/* Rules 11: a click deep in rock on a mapped level too large for the
+ * fallback's budget (it settles the player's whole region first) walks to
+ * a cut point crossing as few walls as the fallback's own answer (its first
+ * criterion; the cell among those is the one nearest the straight way),
+ * where the old code walked the budget's partial route. */
+static void test_far_click_into_rock(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = rock_game(&f, 0);
+	const int start = grid_index(g->grid, 3, 3);
+	const int goals[][2] = { { 335, 135 }, { 310, 160 }, { 300, 100 }, { 370, 170 } };
+	for (size_t q = 0; q < sizeof goals / sizeof goals[0]; q++) {
+		const int goal = grid_index(g->grid, goals[q][0], goals[q][1]);
+		struct path_result exact, old;
+		assert_int_equal(known_search_from(g, start, goal, true, 1.0, 0, &exact, NULL), PATH_FALLBACK);
+		assert_int_equal(known_search_from(g, start, goal, true, 1.0, TRAVEL_BUDGET, &old, NULL), PATH_BUDGET);
+		const int *cells;
+		int len;
+		assert_int_equal(game_travel_plan(g, goals[q][0], goals[q][1], &cells, &len), PATH_FALLBACK);
+		assert_int_equal(cells[0], start);
+		const int end = cells[len - 1];
+		assert_cut_point(g, end, goal, exact.blocked_crossed);
+		/* on the side of the rock that faces the player */
+		/* as near the straight way as the fallback's own cut point: the
+		 * walk there and a straight line on through the rock cost no
+		 * more (equal here: the octile distance has many shortest ways) */
+		assert_true(g->reach.weight == 1.0);
+		assert_true(walk_cost(g, cells, len) + grid_heuristic(g->grid, end, goal) <=
+			    exact.cost + grid_heuristic(g->grid, exact.end, goal) + 1e-9);
+	}
+	const int *cells;
+	int len;
+	game_travel_plan(g, goals[0][0], goals[0][1], &cells, &len);
+	const int end = cells[len - 1];
+	assert_int_equal(travel_all(g, goals[0][0], goals[0][1]), len - 1);
+	assert_int_equal(grid_index(g->grid, g->player.x, g->player.y), end);
+	assert_true(message_contains(g, "You cannot reach that spot"));
+	fixture_fini(&f);
+}
+
+/* The same behind two walls, where even weight 1.5 runs out of budget on
+ * the way to the cut point: travel walks it in parts and stops at a cut
+ * point as good. */
+static void test_far_click_into_rock_in_parts(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = rock_game(&f, 2);
+	const int start = grid_index(g->grid, 3, 3), gx = 335, gy = 135, goal = grid_index(g->grid, gx, gy);
+	struct path_result exact;
+	assert_int_equal(known_search_from(g, start, goal, true, 1.0, 0, &exact, NULL), PATH_FALLBACK);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_BUDGET);
+	assert_true(g->reach.weight > 1.0);
+	int steps = act_travel(g, gx, gy) == RESULT_ACTED;
+	assert_true(g->travel.partial);
+	while (g->travel.active && steps < 20000 && act_travel_step(g) == RESULT_ACTED)
+		steps++;
+	assert_false(g->travel.active);
+	assert_cut_point(g, grid_index(g->grid, g->player.x, g->player.y), goal, exact.blocked_crossed);
+	assert_true(steps >= exact.len - 1);
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +461,8 @@ int main(void)
 		cmocka_unit_test(test_labels_follow_discoveries),
 		cmocka_unit_test(test_far_click_whole_route),
 		cmocka_unit_test(test_far_click_planned_as_you_walk),
+		cmocka_unit_test(test_far_click_into_rock),
+		cmocka_unit_test(test_far_click_into_rock_in_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

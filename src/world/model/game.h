@@ -141,7 +141,11 @@ enum travel_mode {
  * the budget), where travel walked the budget's partial route and stopped
  * with "You cannot reach that spot"; and when even that runs out, travel
  * plans again where the partial route ends (game_travel.c, FAR_WEIGHTS;
- * struct travel's `partial`, a new field of the state).
+ * struct travel's `partial`, a new field of the state); and a goal out of
+ * reach whose fallback search runs out of budget (it settles the player's
+ * whole region first) walks to a cut point through the fewest walls,
+ * found from the goal's side (game_travel.c, deep_target), the cost
+ * among such points kept only roughly.
  */
 #define GAME_RULES 11
 

@@ -106,11 +106,166 @@ static bool known_reachable(struct game *g, int from, int goal)
 	return labels && region_of(labels, goal) >= 0 && region_of(labels, goal) == region_of(labels, from);
 }
 
+/*
+ * A far click the player cannot reach (rules 11): a goal blocked in known[]
+ * or outside the player's region, whose fallback search ran out of budget
+ * (it settles the player's whole region first: 15 M cells on the
+ * 4096x4096 caves level).  The fallback's first criterion, the fewest
+ * blocked cells crossed, is found from the goal's side: a breadth-first
+ * search over known[] from the goal, a layer per blocked cell (an open
+ * cell outside the player's region costs nothing; a step between two
+ * open cells keeps the corner rule, a step into or out of a blocked cell
+ * checks none, as in the fallback), out to the first layer a blocked cell
+ * of which lies beside the player's region.  Of the region's cells beside
+ * such a cell, the walk ends at the one nearest the straight way (the
+ * least heuristic from the player plus to the goal; then the lowest
+ * index), and the route there is planned as a reachable far goal's (the
+ * shortest within the budget, else by weight).  The fallback's second
+ * criterion, the least cost, is so kept only roughly, as the far routes'
+ * weights keep it.  The search stops after DEEP_CELLS cells (a goal in a
+ * large region of its own, say): with a cell beside the player's region
+ * found by then it answers (the layer's count is the least, though not
+ * all of the layer was seen), without one the budget's partial route
+ * stands.  Returns the cell, or -1.
+ */
+#define DEEP_CELLS 65536
+#define DEEP_SLOTS (4 * DEEP_CELLS) /* a power of two */
+
+struct deep {
+	struct game *g;
+	const struct region *labels;
+	int32_t home;        /* the player's region */
+	int from, goal;
+	int *seen;           /* DEEP_SLOTS cells, open addressing; -1 empty */
+	int count;           /* cells seen */
+	int best;            /* where the walk ends so far; -1 none */
+	double best_score;
+};
+
+static int deep_slot(const int *seen, int c)
+{
+	unsigned h = ((unsigned)c * 2654435761u) & (DEEP_SLOTS - 1);
+	while (seen[h] >= 0 && seen[h] != c)
+		h = (h + 1) & (DEEP_SLOTS - 1);
+	return (int)h;
+}
+
+/* A blocked cell of the layer being found: the player's region's cells
+ * beside it are where a walk may end. */
+static void deep_beside(struct deep *d, int x)
+{
+	struct grid_step adj[GRID_MAX_NEIGHBOURS];
+	const int n = grid_adjacent(d->g->grid, x, adj);
+	for (int j = 0; j < n; j++) {
+		const int y = adj[j].cell;
+		if (!d->g->known[y] || region_of(d->labels, y) != d->home)
+			continue;
+		const double score = grid_heuristic(d->g->grid, d->from, y) + grid_heuristic(d->g->grid, y, d->goal);
+		if (d->best < 0 || score < d->best_score || (score == d->best_score && y < d->best)) {
+			d->best = y;
+			d->best_score = score;
+		}
+	}
+}
+
+static int deep_target(struct game *g, int from, int goal)
+{
+	struct deep d = { .g = g, .labels = known_labels(g), .from = from, .goal = goal, .count = 1, .best = -1 };
+	if (!d.labels)
+		return -1;
+	d.home = region_of(d.labels, from);
+	const int list = DEEP_CELLS + GRID_MAX_NEIGHBOURS;
+	int *mem = malloc(sizeof(int) * ((size_t)DEEP_SLOTS + 2 * (size_t)list));
+	if (!mem)
+		return -1;
+	d.seen = mem;
+	int *now = mem + DEEP_SLOTS, *next = now + list;
+	memset(d.seen, 0xff, sizeof(int) * (size_t)DEEP_SLOTS);
+	const uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	int n_now = 0, n_next = 0;
+	d.seen[deep_slot(d.seen, goal)] = goal;
+	if (g->known[goal]) {
+		now[n_now++] = goal;
+	} else {
+		next[n_next++] = goal;
+		deep_beside(&d, goal);
+	}
+	/* A layer's blocked cells are all found while the layer before it is
+	 * walked (with its open cells), so the first layer with a cell beside
+	 * the player's region is whole when that walk ends. */
+	while (d.best < 0 && d.count <= DEEP_CELLS && (n_now > 0 || n_next > 0)) {
+		int *t = now;
+		now = next;
+		next = t;
+		n_now = n_next;
+		n_next = 0;
+		for (int i = 0; i < n_now && d.count <= DEEP_CELLS; i++) {
+			const int x = now[i];
+			const bool x_open = g->known[x] != 0;
+			struct grid_step adj[GRID_MAX_NEIGHBOURS], legal[GRID_MAX_NEIGHBOURS];
+			const int na = grid_adjacent(g->grid, x, adj);
+			const int nl = x_open ? grid_neighbours(g->grid, x, false, legal) : 0;
+			for (int j = 0; j < na && d.count <= DEEP_CELLS; j++) {
+				const int y = adj[j].cell;
+				const bool y_open = g->known[y] != 0;
+				if (y_open && x_open) { /* a real step: the corner rule holds */
+					int k = 0;
+					while (k < nl && legal[k].cell != y)
+						k++;
+					if (k == nl)
+						continue;
+				}
+				if (y_open && region_of(d.labels, y) == d.home)
+					continue;
+				const int slot = deep_slot(d.seen, y);
+				if (d.seen[slot] >= 0)
+					continue;
+				d.seen[slot] = y;
+				d.count++;
+				if (y_open) {
+					now[n_now++] = y; /* the same layer */
+				} else {
+					next[n_next++] = y;
+					deep_beside(&d, y);
+				}
+			}
+		}
+	}
+	g->grid->cost = truth;
+	free(mem);
+	/* Past DEEP_CELLS a layer may be found only in part: its count of
+	 * blocked cells is still the least, its best cell perhaps not. */
+	return d.best;
+}
+
+static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r);
+
 static enum path_status plan_travel(struct game *g, int from, int goal, struct path_result *r)
 {
 	enum path_status st = plan_known(g, from, goal, r);
-	if (st != PATH_BUDGET || !known_reachable(g, from, goal))
+	if (st != PATH_BUDGET)
 		return st;
+	if (known_reachable(g, from, goal))
+		return plan_far(g, from, goal, r);
+	const long spent = r->expanded;
+	const int end = deep_target(g, from, goal);
+
+	if (end < 0)
+		return st;
+	struct path_result e;
+	enum path_status est = plan_known(g, from, end, &e);
+	if (est == PATH_BUDGET)
+		est = plan_far(g, from, end, &e);
+	g->reach.expanded += spent;
+	*r = e;
+	return est == PATH_FOUND ? PATH_FALLBACK : est; /* PATH_BAD_INPUT: no memory */
+}
+
+/* A reachable goal the budget could not reach: the far weights in turn. */
+static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r)
+{
+	enum path_status st = PATH_BUDGET;
 	long spent = r->expanded;
 	for (size_t k = 0; k < sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
 		struct path_options opt = path_options_default();
