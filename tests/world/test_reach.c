@@ -117,6 +117,7 @@ static bool ref_route(const struct grid *k, const struct path_ctx *ref, int sour
 
 struct tally {
 	long found, fallback, cells;
+	size_t memory; /* the distance map's context, bytes */
 };
 
 /* The player at (x, y) over a fresh random memory: the window's map
@@ -190,6 +191,7 @@ static void check_level(enum grid_topology topo, int w, int h, uint32_t *seed, i
 		check_at(g, seed, at[i][0], at[i][1], wall, dear, t);
 	for (int i = 0; i < 3; i++)
 		check_at(g, seed, (int)(rnd(seed) % (unsigned)w), (int)(rnd(seed) % (unsigned)h), wall, dear, t);
+	t->memory = path_memory(g->reach.ctx);
 	fixture_fini(&f);
 }
 
@@ -207,8 +209,8 @@ static void check_topology(enum grid_topology topo)
 	check_level(topo, 145, 150 * tall, &seed, 250, 250, &t);
 	check_level(topo, 200, 60, &seed, 30, 100, &t);
 	check_level(topo, 37, 21, &seed, 100, 200, &t);
-	print_message("%s: %ld found and %ld fallback routes compared, %ld cells\n", grid_topology_name(topo),
-		      t.found, t.fallback, t.cells);
+	print_message("%s: %ld found and %ld fallback routes compared, %ld cells; the map's context %zu bytes\n",
+		      grid_topology_name(topo), t.found, t.fallback, t.cells, t.memory);
 	assert_true(t.found > 1000);
 	assert_true(t.fallback > 50);
 }
@@ -255,6 +257,11 @@ static void test_reused_and_moved(void **state)
 	uint32_t seed = 99;
 	struct tally t = { 0 };
 	check_at(g, &seed, 100, 90, 80, 100, &t);
+	/* the window's context, not the level's: 200x180 cells would be 36,000
+	 * records, the window 129x130 = 16,770 */
+	print_message("the distance map's context: %zu bytes\n", path_memory(g->reach.ctx));
+	assert_int_equal(g->reach.win->w * g->reach.win->h, 129 * 130);
+	assert_true(path_memory(g->reach.ctx) < 512 * 1024);
 	const int *cells;
 	int len;
 	const unsigned v = g->known_version;

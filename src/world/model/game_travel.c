@@ -150,16 +150,17 @@ void game_travel_cancel(struct game *g)
  * window's cells are in the same order as the level's, so it settles the
  * same cells in the same order with the same sums: the same distances to
  * the last bit, and so the same routes (reach_route), as a flood of the
- * whole level.  Its context is the window's size (about 17 bytes a cell:
- * 290 KB, 570 KB on diamond8) where one of the level took 283 MB of
+ * whole level.  Its context is the window's size (path_memory: 360 KB,
+ * 640 KB on diamond8) where one of the level took 283 MB of
  * address space on 4096x4096 and up to 27 ms of first touches at the first
  * plan (docs/perf-log.md); it is made by the first preview or plan and kept
  * for the level.  Without memory for it every plan is the bounded search's.
  */
 static void reach_window_size(enum grid_topology topo, int *w, int *h)
 {
+	const int rows = topo == GRID_DIAMOND8 ? 2 * REACH_COST : REACH_COST; /* each way */
 	*w = 2 * REACH_COST + 1;
-	*h = 2 * (topo == GRID_DIAMOND8 ? 2 * REACH_COST : REACH_COST) + 2; /* + 1: y0 rounded down to even */
+	*h = 2 * rows + 2; /* one row more than 2 * rows + 1: y0 is rounded down to even */
 }
 
 static void reach_update(struct game *g)
