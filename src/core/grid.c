@@ -156,6 +156,24 @@ void grid_set_costs(struct grid *g, const uint8_t *costs)
 	bits_from_costs(g);
 }
 
+void grid_set_costs_window(struct grid *g, const uint8_t *from, int from_w, int from_h, int x0, int y0)
+{
+	uint8_t *cost = (uint8_t *)(uintptr_t)g->bits_of;
+	const int xa = x0 < 0 ? 0 : x0, xb = x0 + g->w < from_w ? x0 + g->w : from_w;
+	for (int y = 0; y < g->h; y++) {
+		uint8_t *row = cost + (size_t)y * (size_t)g->w;
+		const int fy = y0 + y;
+		if (fy < 0 || fy >= from_h || xa >= xb) {
+			memset(row, 0, (size_t)g->w);
+			continue;
+		}
+		memset(row, 0, (size_t)(xa - x0));
+		memcpy(row + (xa - x0), from + (size_t)fy * (size_t)from_w + (size_t)xa, (size_t)(xb - xa));
+		memset(row + (xb - x0), 0, (size_t)(x0 + g->w - xb));
+	}
+	bits_from_costs(g);
+}
+
 void grid_set_costs_mapped(struct grid *g, const uint8_t *from, const uint8_t map[256])
 {
 	const size_t n = (size_t)g->w * (size_t)g->h;

@@ -203,6 +203,14 @@ void grid_set_costs(struct grid *g, const uint8_t *costs);
  * 4096x4096 several times faster than grid_set_cost cell by cell. */
 void grid_set_costs_mapped(struct grid *g, const uint8_t *from, const uint8_t map[256]);
 
+/* Sets g's costs to the w x h window of a from_w x from_h cost array whose
+ * top left corner is (x0, y0) of that array: cell (x, y) of g gets
+ * from[(y0 + y) * from_w + x0 + x], and is blocked where that lies outside
+ * the array (the window may overhang any edge).  The bits rebuilt once.
+ * On hex and diamond maps an even y0 keeps each row's parity, so a cell's
+ * neighbours in g are its neighbours in the array. */
+void grid_set_costs_window(struct grid *g, const uint8_t *from, int from_w, int from_h, int x0, int y0);
+
 /* Sets every cell's cost to `cost`. */
 void grid_fill(struct grid *g, uint8_t cost);
 void grid_destroy(struct grid *g); /* NULL does nothing */

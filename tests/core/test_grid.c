@@ -271,6 +271,51 @@ static void test_diamond_neighbours_parity(void **state)
 }
 
 /*
+ * A window cut from a cost array (grid_set_costs_window) holds, cell for
+ * cell, what setting each cell alone from the array's cell under it gives,
+ * blocked where the window overhangs an edge of the array (each edge, all
+ * of them, none, and a window wholly outside), bits included; and a grid
+ * that held other costs before keeps none of them.
+ */
+static void test_costs_window(void **state)
+{
+	(void)state;
+	const int fw = 150, fh = 97;
+	uint32_t seed = 777;
+	uint8_t *from = malloc((size_t)fw * fh);
+	assert_non_null(from);
+	for (int i = 0; i < fw * fh; i++)
+		from[i] = (uint8_t)(rnd(&seed) % 5); /* 0: blocked */
+	static const int wins[][4] = {
+		/* w, h, x0, y0 */
+		{ 129, 130, 10, -30 }, { 129, 130, -64, 20 }, { 129, 130, 60, 40 }, { 129, 258, -70, -129 },
+		{ 200, 120, -20, -10 }, { 64, 64, 0, 0 }, { 65, 3, 85, 94 }, { 20, 20, 150, 0 },
+		{ 20, 20, -20, 5 }, { 10, 10, 30, 97 }, { 10, 10, 30, -10 }, { 1, 1, 149, 96 },
+	};
+	for (size_t k = 0; k < sizeof wins / sizeof wins[0]; k++) {
+		const int w = wins[k][0], h = wins[k][1], x0 = wins[k][2], y0 = wins[k][3];
+		struct grid *win = grid_create(w, h, GRID_DIAMOND8);
+		struct grid *one = grid_create(w, h, GRID_DIAMOND8);
+		assert_non_null(win);
+		assert_non_null(one);
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) {
+				const int fx = x0 + x, fy = y0 + y;
+				const bool in = fx >= 0 && fy >= 0 && fx < fw && fy < fh;
+				grid_set_cost(one, grid_index(one, x, y), in ? from[fy * fw + fx] : 0);
+			}
+		grid_fill(win, 1); /* other costs before: none of them may stay */
+		grid_set_costs_window(win, from, fw, fh, x0, y0);
+		assert_memory_equal(win->cost, one->cost, (size_t)w * h);
+		assert_memory_equal(win->rows, one->rows, (size_t)h * one->row_words * sizeof *one->rows);
+		assert_memory_equal(win->cols, one->cols, (size_t)w * one->col_words * sizeof *one->cols);
+		grid_destroy(win);
+		grid_destroy(one);
+	}
+	free(from);
+}
+
+/*
  * Every cell's cost at once (grid_set_costs_mapped, grid_set_costs) gives
  * the costs and the passability bits of rows and columns that setting
  * each cell alone gives, on sizes that fill no word and several, and on
@@ -516,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_screen_round_trip),
 		cmocka_unit_test(test_heuristics_vs_dijkstra),
 		cmocka_unit_test(test_topology_names),
+		cmocka_unit_test(test_costs_window),
 		cmocka_unit_test(test_direction_vocabulary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

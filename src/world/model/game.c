@@ -124,6 +124,7 @@ static void level_state_free(struct game *g)
 	noise_destroy(g->noise);
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
+	grid_destroy(g->reach.win);
 	region_destroy(g->reach.labels);
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
@@ -139,6 +140,7 @@ static void level_state_free(struct game *g)
 	g->noise = NULL;
 	g->path = NULL;
 	g->reach.ctx = NULL;
+	g->reach.win = NULL;
 	g->grid = NULL;
 	g->n_monsters = 0;
 	memset(&g->travel, 0, sizeof g->travel);
@@ -326,6 +328,7 @@ bool game_level_load(struct game *g, int depth)
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
 	g->reach.ctx = NULL; /* made by the first travel preview or plan (game_travel.c) */
+	g->reach.win = NULL;
 	g->reach.source = -1;
 	if (!g->tiles || !g->open || !g->items || !g->item_qty || !g->hazard || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->monsters || !g->monster_dist ||

@@ -215,9 +215,15 @@ struct travel {
 
 /* The player's distance map: a flood over known[] from the player's cell,
  * out to REACH_COST, made by the first preview or plan after the player
- * moved or learnt something, and reused by every later one (game.c). */
+ * moved or learnt something, and reused by every later one
+ * (game_travel.c).  It is made on a window of known[] around the player,
+ * REACH_COST steps each way (the flood never leaves it), with a context
+ * the size of the window: a few hundred KB, where a context of the whole
+ * level is 17 bytes a cell (283 MB on 4096x4096). */
 struct reach {
-	struct path_ctx *ctx; /* its own search context: the fallback searches on g->path leave it intact */
+	struct grid *win;     /* the window: known[]'s cells round the player, blocked past the level's edges */
+	int x0, y0;           /* the level's cell at the window's (0, 0) (y0 even: rows keep their parity) */
+	struct path_ctx *ctx; /* the window's search context, made with it by the first preview or plan */
 	int source;           /* player cell it was flooded from; -1 none */
 	unsigned version;     /* g->known_version it was flooded on */
 	long settled;         /* cells settled by the flood */

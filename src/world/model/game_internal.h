@@ -89,6 +89,12 @@ int game_run_start(struct game *g, enum grid_dir dir, enum act_result *res, bool
 /* known[cell] just changed from `old`: counts the change (known_version)
  * and keeps the click fallback's labels of known[] up to date. */
 void game_known_changed(struct game *g, int cell, uint8_t old);
+/* The player's distance map (game_travel.c): the travel cost over known[]
+ * from the cell it was last made from to `cell`, when the flood settled
+ * it (at most REACH_COST); a negative value otherwise, or before the first
+ * preview or plan made it.  For the tests, which hold it to a flood of
+ * the whole level. */
+double game_reach_distance(const struct game *g, int cell);
 /* Makes room for a travel route of `len` cells in g->travel.cells (made on
  * the first route, grown as needed: 4 bytes a cell that a game without
  * travel never needs); false without memory. */

@@ -333,28 +333,71 @@ void game_travel_cancel(struct game *g)
  * a fifth of the travel budget), is made on the first
  * plan of such a state and answers the later ones near the player at
  * once, most usefully a click on a known wall, which the bounded search
- * can only answer by exhausting its budget.  A flood on its own context
- * touches no page the fallback search has not, and no O(map) work is done
- * per flood (the context's generation stamps).  The context is made by the
- * first preview or plan (issue 33: 17 bytes a cell of address space, 283 MB
- * on 4096x4096, that a game without travel never needs); without memory
- * for it every plan is the bounded search's.
+ * can only answer by exhausting its budget.
+ *
+ * The flood runs on a window of known[] around the player, not on the
+ * level.  Every step costs at least 1, so a cell it settles (cost at most
+ * REACH_COST) is at most REACH_COST steps from the player, and so is every
+ * cell it settles from and every cell the corner rule asks about for a
+ * step between two of them (a flank is one step from the cell the step
+ * leaves, which is settled at a cost below REACH_COST - 1).  One step moves
+ * at most one column and one row, but a diamond8 corner step (N, S) two
+ * rows: the window reaches REACH_COST columns each way and REACH_COST rows
+ * (diamond8: 2 * REACH_COST), and starts on an even row so that each row
+ * keeps its parity (hex and diamond neighbours depend on it).  Past the
+ * window's edge the flood sees only blocked cells, as it does past the
+ * level's.  The flood pops cells in order of (cost, cell index), and the
+ * window's cells are in the same order as the level's, so it settles the
+ * same cells in the same order with the same sums: the same distances to
+ * the last bit, and so the same routes (reach_route), as a flood of the
+ * whole level.  Its context is the window's size (path_memory: 360 KB,
+ * 640 KB on diamond8) where one of the level took 283 MB of
+ * address space on 4096x4096 and up to 27 ms of first touches at the first
+ * plan (docs/perf-log.md); it is made by the first preview or plan and kept
+ * for the level.  Without memory for it every plan is the bounded search's.
  */
+static void reach_window_size(enum grid_topology topo, int *w, int *h)
+{
+	const int rows = topo == GRID_DIAMOND8 ? 2 * REACH_COST : REACH_COST; /* each way */
+	*w = 2 * REACH_COST + 1;
+	*h = 2 * rows + 2; /* one row more than 2 * rows + 1: y0 is rounded down to even */
+}
+
 static void reach_update(struct game *g)
 {
 	struct reach *m = &g->reach;
 	int pc = player_cell(g);
 	if (m->source == pc && m->version == g->known_version)
 		return;
-	if (!m->ctx && !(m->ctx = path_create(g->grid)))
-		return;
+	if (!m->ctx) {
+		int w, h;
+		reach_window_size(g->grid->topo, &w, &h);
+		if (!m->win && !(m->win = grid_create(w, h, g->grid->topo)))
+			return;
+		if (!(m->ctx = path_create(m->win)))
+			return;
+	}
+	const int ry = (m->win->h - 2) / 2;
+	m->x0 = g->player.x - (m->win->w - 1) / 2;
+	m->y0 = g->player.y - ry;
+	m->y0 -= m->y0 & 1; /* even (two's complement: -3 becomes -4) */
+	grid_set_costs_window(m->win, g->known, g->grid->w, g->grid->h, m->x0, m->y0);
+	const int source = grid_index(m->win, g->player.x - m->x0, g->player.y - m->y0);
 	struct path_options opt = path_options_default();
-	const uint8_t *truth = g->grid->cost;
-	g->grid->cost = g->known;
-	m->settled = path_flood(m->ctx, pc, &opt, false, REACH_COST);
-	g->grid->cost = truth;
+	m->settled = path_flood(m->ctx, source, &opt, false, REACH_COST);
 	m->source = pc;
 	m->version = g->known_version;
+}
+
+double game_reach_distance(const struct game *g, int cell)
+{
+	const struct reach *m = &g->reach;
+	if (!m->ctx || m->source < 0)
+		return -1.0;
+	const int x = grid_x(g->grid, cell) - m->x0, y = grid_y(g->grid, cell) - m->y0;
+	if ((unsigned)x >= (unsigned)m->win->w || (unsigned)y >= (unsigned)m->win->h)
+		return -1.0;
+	return path_flood_distance(m->ctx, grid_index(m->win, x, y));
 }
 
 static bool reach_same(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 + fabs(b)); }
@@ -371,18 +414,17 @@ static bool reach_same(double a, double b) { return fabs(a - b) <= 1e-9 * (1.0 +
  */
 static bool reach_route(struct game *g, int goal, enum path_status *st, int *len)
 {
-	const struct path_ctx *ctx = g->reach.ctx;
 	struct grid_step nb[GRID_MAX_NEIGHBOURS];
 	int end = goal;
 	if (g->known[goal]) {
-		if (path_flood_distance(ctx, goal) < 0)
+		if (game_reach_distance(g, goal) < 0)
 			return false;
 		*st = PATH_FOUND;
 	} else {
 		int n = grid_adjacent(g->grid, goal, nb), best = -1;
 		double best_d = 0;
 		for (int i = 0; i < n; i++) {
-			double d = path_flood_distance(ctx, nb[i].cell);
+			double d = game_reach_distance(g, nb[i].cell);
 			if (g->known[nb[i].cell] && d >= 0 && (best < 0 || d + nb[i].step < best_d)) {
 				best = nb[i].cell;
 				best_d = d + nb[i].step;
@@ -399,10 +441,10 @@ static bool reach_route(struct game *g, int goal, enum path_status *st, int *len
 	int k = 0, c = end;
 	g->reach.cells[k++] = c;
 	while (c != g->reach.source) {
-		double dc = path_flood_distance(ctx, c);
+		double dc = game_reach_distance(g, c);
 		int n = grid_neighbours(g->grid, c, false, nb), prev = -1;
 		for (int i = 0; i < n && prev < 0; i++) {
-			double dp = path_flood_distance(ctx, nb[i].cell);
+			double dp = game_reach_distance(g, nb[i].cell);
 			if (dp >= 0 && dp < dc && reach_same(dp + nb[i].step * g->known[c], dc))
 				prev = nb[i].cell;
 		}
