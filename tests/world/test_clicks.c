@@ -454,6 +454,61 @@ static void test_far_click_into_rock_in_parts(void **state)
 	fixture_fini(&f);
 }
 
+/* Rules 11: a click deep in rock too thick for the search from the goal's
+ * side (a 300x300 block: the player's region lies 150 cells from its
+ * middle, past 65,536 cells of rock) walks to the region's cell nearest
+ * the goal in steps (150: the block's bottom and right faces), the one
+ * of those nearest the straight way, where the old code walked the
+ * budget's partial route. */
+static void test_far_click_into_thick_rock(void **state)
+{
+	(void)state;
+	enum { W = 600, H = 320 };
+	char *map = malloc((size_t)(W + 1) * H + 1);
+	assert_non_null(map);
+	char *p = map;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			const bool rock = x >= 280 && x < 580 && y >= 10 && y < 310;
+			*p++ = x == 0 || y == 0 || x == W - 1 || y == H - 1 || rock ? '#'
+			       : x == 3 && y == 3				      ? '@'
+			       : x == 3 && y == H - 3				      ? '>'
+										      : '.';
+		}
+		*p++ = '\n';
+	}
+	*p = '\0';
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", map, 1);
+	free(map);
+	game_map_level(g, 0);
+	const int gx = 430, gy = 160, goal = grid_index(g->grid, gx, gy);
+	struct path_result old;
+	assert_int_equal(known_search_from(g, grid_index(g->grid, 3, 3), goal, true, 1.0, TRAVEL_BUDGET, &old, NULL),
+			 PATH_BUDGET);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FALLBACK);
+	const int end = cells[len - 1];
+	assert_int_equal(grid_step_distance(g->grid, end, goal), 150);
+	/* of the cells 150 steps away, one nearest the straight way, as the
+	 * bottom face's left end (280, 310) is */
+	const int start = grid_index(g->grid, 3, 3), corner = grid_index(g->grid, 280, 310);
+	assert_true(grid_heuristic(g->grid, start, end) + grid_heuristic(g->grid, end, goal) <=
+		    grid_heuristic(g->grid, start, corner) + grid_heuristic(g->grid, corner, goal) + 1e-9);
+	assert_int_equal(travel_all(g, gx, gy), len - 1);
+	const int here = grid_index(g->grid, g->player.x, g->player.y);
+	assert_int_equal(here, end);
+	struct grid_step adj[GRID_MAX_NEIGHBOURS];
+	const int n = grid_adjacent(g->grid, here, adj);
+	int rock = 0;
+	for (int i = 0; i < n; i++)
+		rock += !grid_passable(g->grid, adj[i].cell);
+	assert_true(rock > 0);
+	assert_true(message_contains(g, "You cannot reach that spot"));
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_planned_as_you_walk),
 		cmocka_unit_test(test_far_click_into_rock),
 		cmocka_unit_test(test_far_click_into_rock_in_parts),
+		cmocka_unit_test(test_far_click_into_thick_rock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,7 +145,9 @@ enum travel_mode {
  * reach whose fallback search runs out of budget (it settles the player's
  * whole region first) walks to a cut point through the fewest walls,
  * found from the goal's side (game_travel.c, deep_target), the cost
- * among such points kept only roughly.
+ * among such points kept only roughly; past that search's 65,536 cells
+ * (a goal deep in thick rock) the budget's partial route is walked and
+ * planned again where it ends, until a plan gets no closer.
  */
 #define GAME_RULES 11
 
@@ -197,7 +199,8 @@ struct travel {
 	int len, pos, cap;    /* cap: the longest route (the level's cells) */
 	int room;             /* cells[] allocated, grown to the longest route so far (not state) */
 	bool partial;         /* the route ends where a far goal's plan ran out of budget: planned
-	                         again from there (rules 11; game_travel.c, FAR_WEIGHTS) */
+	                         again from there, until a plan gets no closer (rules 11;
+	                         game_travel.c, FAR_WEIGHTS) */
 	enum travel_stop stopped;
 	unsigned known_version; /* g->known_version the route was planned on */
 	enum grid_dir dir;    /* MODE_RUN: the direction */
