@@ -34,31 +34,38 @@
 #define UNSEEN_X 160
 #define UNSEEN_Y1 200
 
-/* A large level: the border, the unseen wall, the sealed room; the player
- * at (3, 3), stairs at the bottom left. */
-static char *big_map(void)
+/* A w x h level's text: its border and the cells `wall` says are walls,
+ * the player at (3, 3), stairs at (3, h - 3). */
+static char *level_text(int w, int h, bool (*wall)(int x, int y, int arg), int arg)
 {
-	char *m = malloc((size_t)(BIG_W + 1) * BIG_H + 1);
+	char *m = malloc((size_t)(w + 1) * (size_t)h + 1);
 	assert_non_null(m);
 	char *p = m;
-	for (int y = 0; y < BIG_H; y++) {
-		for (int x = 0; x < BIG_W; x++) {
-			char c = '.';
-			const bool border = x == 0 || y == 0 || x == BIG_W - 1 || y == BIG_H - 1;
-			const bool room_wall = x >= ROOM_X0 && x <= ROOM_X1 && y >= ROOM_Y0 && y <= ROOM_Y1 &&
-					       (x == ROOM_X0 || x == ROOM_X1 || y == ROOM_Y0 || y == ROOM_Y1);
-			if (border || room_wall || (x == UNSEEN_X && y <= UNSEEN_Y1))
-				c = '#';
-			else if (x == 3 && y == 3)
-				c = '@';
-			else if (x == 3 && y == BIG_H - 3)
-				c = '>';
-			*p++ = c;
-		}
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++)
+			*p++ = x == 0 || y == 0 || x == w - 1 || y == h - 1 || wall(x, y, arg) ? '#'
+			       : x == 3 && y == 3				       ? '@'
+			       : x == 3 && y == h - 3				       ? '>'
+										       : '.';
 		*p++ = '\n';
 	}
 	*p = '\0';
 	return m;
+}
+
+static bool big_wall(int x, int y, int arg)
+{
+	(void)arg;
+	const bool room_wall = x >= ROOM_X0 && x <= ROOM_X1 && y >= ROOM_Y0 && y <= ROOM_Y1 &&
+			       (x == ROOM_X0 || x == ROOM_X1 || y == ROOM_Y0 || y == ROOM_Y1);
+	return room_wall || (x == UNSEEN_X && y <= UNSEEN_Y1);
+}
+
+/* A large level: the border, the unseen wall, the sealed room; the player
+ * at (3, 3), stairs at the bottom left. */
+static char *big_map(void)
+{
+	return level_text(BIG_W, BIG_H, big_wall, 0);
 }
 
 /* The player learns the sealed room (its walls and inside), as a map of it
@@ -75,15 +82,22 @@ static void learn_room(struct game *g)
 	g->known_version++;
 }
 
-/* The reference: the fallback over a copy of the player's memory, without
- * a budget (what the old code answered on any level small enough for its
- * budget); and the old code's own answer on this level (with the budget). */
-static enum path_status reference(const struct game *g, int goal, bool budget, int **cells, int *len)
+/* A grid of the player's memory (known[]'s costs). */
+static struct grid *known_grid(const struct game *g)
 {
 	struct grid *k = grid_create(g->grid->w, g->grid->h, g->grid->topo);
 	assert_non_null(k);
 	for (int c = 0; c < g->grid->w * g->grid->h; c++)
 		grid_set_cost(k, c, g->known[c]);
+	return k;
+}
+
+/* The reference: the fallback over a copy of the player's memory, without
+ * a budget (what the old code answered on any level small enough for its
+ * budget); and the old code's own answer on this level (with the budget). */
+static enum path_status reference(const struct game *g, int goal, bool budget, int **cells, int *len)
+{
+	struct grid *k = known_grid(g);
 	struct path_ctx *ctx = path_create(k);
 	assert_non_null(ctx);
 	struct path_options opt = path_options_default();
@@ -198,28 +212,26 @@ static void test_labels_follow_discoveries(void **state)
  * serpentine for many). */
 #define FAR_W 400
 #define FAR_H 300
+static bool far_wall(int x, int y, int walls)
+{
+	const int k = walls > 0 && x % (FAR_W / (walls + 1)) == 0 ? x / (FAR_W / (walls + 1)) : 0;
+	const bool gap = k % 2 ? y >= FAR_H - 8 : y <= 7;
+	return k >= 1 && k <= walls && !gap;
+}
+
 static char *far_map(int walls)
 {
-	char *m = malloc((size_t)(FAR_W + 1) * FAR_H + 1);
-	assert_non_null(m);
-	char *p = m;
-	for (int y = 0; y < FAR_H; y++) {
-		for (int x = 0; x < FAR_W; x++) {
-			char c = '.';
-			const int k = walls > 0 && x % (FAR_W / (walls + 1)) == 0 ? x / (FAR_W / (walls + 1)) : 0;
-			const bool gap = k % 2 ? y >= FAR_H - 8 : y <= 7;
-			if (x == 0 || y == 0 || x == FAR_W - 1 || y == FAR_H - 1 || (k >= 1 && k <= walls && !gap))
-				c = '#';
-			else if (x == 3 && y == 3)
-				c = '@';
-			else if (x == 3 && y == FAR_H - 3)
-				c = '>';
-			*p++ = c;
-		}
-		*p++ = '\n';
-	}
-	*p = '\0';
-	return m;
+	return level_text(FAR_W, FAR_H, far_wall, walls);
+}
+
+/* A square8 game of the level text `map` (freed), its whole map learnt,
+ * as after a scroll of magic mapping. */
+static struct game *mapped_game(struct fixture *f, char *map)
+{
+	struct game *g = fixture_game(f, "square8", map, 1);
+	free(map);
+	game_map_level(g, 0);
+	return g;
 }
 
 /* A search over a copy of the player's memory, as the old code planned a
@@ -244,10 +256,7 @@ static enum path_status known_search(const struct game *g, int goal, double weig
 static enum path_status known_search_from(const struct game *g, int start, int goal, bool fallback, double weight,
 					  long budget, struct path_result *out, int **cells)
 {
-	struct grid *k = grid_create(g->grid->w, g->grid->h, g->grid->topo);
-	assert_non_null(k);
-	for (int c = 0; c < g->grid->w * g->grid->h; c++)
-		grid_set_cost(k, c, g->known[c]);
+	struct grid *k = known_grid(g);
 	struct path_ctx *ctx = path_create(k);
 	assert_non_null(ctx);
 	struct path_options opt = path_options_default();
@@ -272,10 +281,7 @@ static enum path_status known_search_from(const struct game *g, int start, int g
  * take there (its neighbours, the corner rule kept). */
 static double walk_cost(const struct game *g, const int *cells, int len)
 {
-	struct grid *k = grid_create(g->grid->w, g->grid->h, g->grid->topo);
-	assert_non_null(k);
-	for (int c = 0; c < g->grid->w * g->grid->h; c++)
-		grid_set_cost(k, c, g->known[c]);
+	struct grid *k = known_grid(g);
 	double cost = 0;
 	for (int i = 1; i < len; i++) {
 		struct grid_step nb[GRID_MAX_NEIGHBOURS];
@@ -298,11 +304,8 @@ static double walk_cost(const struct game *g, const int *cells, int len)
 static void test_far_click_whole_route(void **state)
 {
 	(void)state;
-	char *map = far_map(2);
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8", map, 1);
-	free(map);
-	game_map_level(g, 0);
+	struct game *g = mapped_game(&f, far_map(2));
 	const int gx = FAR_W - 10, gy = 3, goal = grid_index(g->grid, gx, gy);
 	double best, old_cost;
 	int *shortest, best_len, old_len;
@@ -335,11 +338,8 @@ static void test_far_click_whole_route(void **state)
 static void test_far_click_planned_as_you_walk(void **state)
 {
 	(void)state;
-	char *map = far_map(19);
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8", map, 1);
-	free(map);
-	game_map_level(g, 0);
+	struct game *g = mapped_game(&f, far_map(19));
 	const int gx = FAR_W - 5, gy = FAR_H / 2, goal = grid_index(g->grid, gx, gy);
 	double best, w_cost;
 	int best_len, w_len;
@@ -371,10 +371,7 @@ static struct game *rock_game(struct fixture *f, int walls)
 	for (int y = 100; y <= 170; y++)
 		for (int x = 300; x <= 370; x++)
 			map[y * (FAR_W + 1) + x] = '#';
-	struct game *g = fixture_game(f, "square8", map, 1);
-	free(map);
-	game_map_level(g, 0);
-	return g;
+	return mapped_game(f, map);
 }
 
 /* Whether `end` is a cut point toward `goal` through as many walls as the
@@ -454,6 +451,12 @@ static void test_far_click_into_rock_in_parts(void **state)
 	fixture_fini(&f);
 }
 
+static bool thick_rock(int x, int y, int arg)
+{
+	(void)arg;
+	return x >= 280 && x < 580 && y >= 10 && y < 310;
+}
+
 /* Rules 11: a click deep in rock too thick for the search from the goal's
  * side (a 300x300 block: the player's region lies 150 cells from its
  * middle, past 65,536 cells of rock) walks to the region's cell nearest
@@ -463,25 +466,8 @@ static void test_far_click_into_rock_in_parts(void **state)
 static void test_far_click_into_thick_rock(void **state)
 {
 	(void)state;
-	enum { W = 600, H = 320 };
-	char *map = malloc((size_t)(W + 1) * H + 1);
-	assert_non_null(map);
-	char *p = map;
-	for (int y = 0; y < H; y++) {
-		for (int x = 0; x < W; x++) {
-			const bool rock = x >= 280 && x < 580 && y >= 10 && y < 310;
-			*p++ = x == 0 || y == 0 || x == W - 1 || y == H - 1 || rock ? '#'
-			       : x == 3 && y == 3				      ? '@'
-			       : x == 3 && y == H - 3				      ? '>'
-										      : '.';
-		}
-		*p++ = '\n';
-	}
-	*p = '\0';
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8", map, 1);
-	free(map);
-	game_map_level(g, 0);
+	struct game *g = mapped_game(&f, level_text(600, 320, thick_rock, 0));
 	const int gx = 430, gy = 160, goal = grid_index(g->grid, gx, gy);
 	struct path_result old;
 	assert_int_equal(known_search_from(g, grid_index(g->grid, 3, 3), goal, true, 1.0, TRAVEL_BUDGET, &old, NULL),
