@@ -187,3 +187,24 @@ bool message_contains(const struct game *g, const char *needle)
 	}
 	return false;
 }
+
+char *fixture_floor_map(enum grid_topology topo, int w, int h)
+{
+	const bool stag = grid_is_staggered(topo);
+	const size_t row = stag ? (size_t)2 * w + 2 : (size_t)w + 1;
+	char *m = malloc(row * (size_t)h + 1);
+	assert_non_null(m);
+	char *p = m;
+	for (int y = 0; y < h; y++) {
+		if (stag && (y & 1))
+			*p++ = ' ';
+		for (int x = 0; x < w; x++) {
+			*p++ = x == 1 && y == 1 ? '@' : x == w - 2 && y == h - 2 ? '>' : '.';
+			if (stag && x < w - 1)
+				*p++ = ' ';
+		}
+		*p++ = '\n';
+	}
+	*p = '\0';
+	return m;
+}

@@ -29,6 +29,11 @@ struct level *fixture_level(const char *topology, const char *map, const struct 
 char *fixture_square_to_diamond(const char *square);
 void fixture_diamond_cell(int h, int u, int v, int *x, int *y);
 
+/* A w x h map of floor in the text of topology `topo` (hex and diamond
+ * rows staggered), the player at (1, 1), stairs at (w - 2, h - 2);
+ * malloc'ed. */
+char *fixture_floor_map(enum grid_topology topo, int w, int h);
+
 /* A standard test bestiary: slow, fast, harmless and deadly kinds. */
 extern const char fixture_kinds[];
 

@@ -495,6 +495,47 @@ static void test_far_click_into_thick_rock(void **state)
 	fixture_fini(&f);
 }
 
+/* Rules 11 on every grid: on a floor level too large for the budget,
+ * whose player knows a 480x300 block of rock (too thick for the search
+ * from the goal's side), a click in the block walks to a cell nearest the
+ * goal in steps (held to every open cell), by steps a mover may take.  On
+ * square maps the nearest face (x = 580, 133 steps) lies in a farther ring
+ * of 64x64 squares than the bottom face (150 steps), so a search that
+ * stopped at the first ring with an open cell would be caught. */
+static void test_far_click_into_rock_every_grid(void **state)
+{
+	(void)state;
+	static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4,
+						    GRID_DIAMOND8 };
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		char *map = fixture_floor_map(topos[t], 600, 330);
+		struct fixture f;
+		struct game *g = fixture_game(&f, grid_topology_name(topos[t]), map, 1);
+		free(map);
+		game_map_level(g, 0);
+		for (int y = 10; y < 310; y++)
+			for (int x = 100; x < 580; x++)
+				g->known[grid_index(g->grid, x, y)] = 0;
+		game_maps_written(g);
+		g->known_version++;
+		const int goal = grid_index(g->grid, 447, 160), n = g->grid->w * g->grid->h;
+		const int *cells;
+		int len;
+		assert_int_equal(game_travel_plan(g, 447, 160, &cells, &len), PATH_FALLBACK);
+		assert_int_equal(cells[0], grid_index(g->grid, g->player.x, g->player.y));
+		walk_cost(g, cells, len); /* every step one a mover may take */
+		int nearest = -1;
+		for (int c = 0; c < n; c++)
+			if (g->known[c] && (nearest < 0 || grid_step_distance(g->grid, c, goal) < nearest))
+				nearest = grid_step_distance(g->grid, c, goal);
+		if (grid_step_distance(g->grid, cells[len - 1], goal) != nearest)
+			fail_msg("%s: the walk ends %d steps from the goal, the nearest open cell is %d",
+				 grid_topology_name(topos[t]), grid_step_distance(g->grid, cells[len - 1], goal),
+				 nearest);
+		fixture_fini(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock),
 		cmocka_unit_test(test_far_click_into_rock_in_parts),
 		cmocka_unit_test(test_far_click_into_thick_rock),
+		cmocka_unit_test(test_far_click_into_rock_every_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

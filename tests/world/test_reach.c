@@ -26,28 +26,6 @@
 #include "game_internal.h"
 #include "path.h"
 
-/* A level of floor, w x h, the player at (1, 1) and the stairs at (w - 2,
- * h - 2), in the map text of its topology (hex and diamond: staggered). */
-static char *floor_map(enum grid_topology topo, int w, int h)
-{
-	const bool stag = grid_is_staggered(topo);
-	const size_t row = stag ? (size_t)2 * w + 2 : (size_t)w + 1;
-	char *m = malloc(row * (size_t)h + 1);
-	assert_non_null(m);
-	char *p = m;
-	for (int y = 0; y < h; y++) {
-		if (stag && (y & 1))
-			*p++ = ' ';
-		for (int x = 0; x < w; x++) {
-			*p++ = x == 1 && y == 1 ? '@' : x == w - 2 && y == h - 2 ? '>' : '.';
-			if (stag && x < w - 1)
-				*p++ = ' ';
-		}
-		*p++ = '\n';
-	}
-	*p = '\0';
-	return m;
-}
 
 /* The player's memory as the map reads it: `wall` in 1000 cells blocked,
  * `dear` in 1000 of the rest dearer (2, 3 or 9), the others 1 (floor, or
@@ -178,7 +156,7 @@ static void check_at(struct game *g, uint32_t *seed, int x, int y, int wall, int
 static void check_level(enum grid_topology topo, int w, int h, uint32_t *seed, int wall, int dear,
 			struct tally *t)
 {
-	char *map = floor_map(topo, w, h);
+	char *map = fixture_floor_map(topo, w, h);
 	struct fixture f;
 	struct game *g = fixture_game(&f, grid_topology_name(topo), map, 1);
 	free(map);
@@ -250,7 +228,7 @@ static void test_diamond8(void **state)
 static void test_reused_and_moved(void **state)
 {
 	(void)state;
-	char *map = floor_map(GRID_SQUARE8, 200, 180);
+	char *map = fixture_floor_map(GRID_SQUARE8, 200, 180);
 	struct fixture f;
 	struct game *g = fixture_game(&f, "square8", map, 1);
 	free(map);
