@@ -448,6 +448,9 @@ static void test_far_click_into_rock_in_parts(void **state)
 	assert_false(g->travel.active);
 	assert_cut_point(g, grid_index(g->grid, g->player.x, g->player.y), goal, exact.blocked_crossed);
 	assert_true(steps >= exact.len - 1);
+	/* out of reach, whatever the way's length: said so, not "a long way" */
+	assert_true(message_contains(g, "You cannot reach that spot"));
+	assert_false(message_contains(g, "It is a long way there"));
 	fixture_fini(&f);
 }
 

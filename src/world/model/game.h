@@ -235,6 +235,8 @@ struct reach {
 	double weight;        /* the last plan's heuristic weight: 1, the shortest route over known[];
 	                         above 1, a far goal's route by weighted A* (rules 11), at most that
 	                         many times as dear as the shortest */
+	bool out_of_reach;    /* the last plan's goal is one the player cannot reach, its walk planned
+	                         from the goal's side (rules 11; game_travel.c, deep_target) */
 	struct region *labels;/* the regions of known[] (region.h), for the click fallback; made at the
 	                         first plan, kept up to date cell by cell as known[] changes */
 	unsigned labels_version; /* the known_version they describe ... */

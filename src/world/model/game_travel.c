@@ -363,6 +363,7 @@ static enum path_status plan_travel(struct game *g, int from, int goal, struct p
 	const int end = deep_target(g, from, goal);
 	if (end < 0)
 		return deep ? plan_known(g, from, goal, r) : st;
+	g->reach.out_of_reach = true;
 	struct path_result e;
 	enum path_status est = plan_known(g, from, end, &e);
 	if (est == PATH_BUDGET)
@@ -577,6 +578,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 	*len = 0;
 	grid_clamp(g->grid, &x, &y);
 	g->reach.weight = 1.0;
+	g->reach.out_of_reach = false;
 	reach_update(g);
 	enum path_status st;
 	const uint8_t *truth = g->grid->cost;
@@ -840,8 +842,9 @@ int game_travel_step(struct game *g, enum act_result *res)
 		enum path_status st;
 		if (travel_plan_goal(g, &st) < 2) {
 			travel_stop(g, TRAVEL_ARRIVED);
-			game_message_add(g, g->reach.weight > 1.0 ? "You stop: the way on is too long to plan from here."
-								  : "You cannot get any closer to there.");
+			game_message_add(g, g->reach.weight > 1.0 && !g->reach.out_of_reach
+						    ? "You stop: the way on is too long to plan from here."
+						    : "You cannot get any closer to there.");
 			return 0;
 		}
 	}
@@ -901,7 +904,7 @@ int game_travel_start(struct game *g, int x, int y, enum act_result *res)
 		return 0;
 	}
 	t->active = true;
-	if (t->partial && g->reach.weight > 1.0)
+	if (t->partial && g->reach.weight > 1.0 && !g->reach.out_of_reach)
 		game_message_add(g, "It is a long way there: you set off, and plan the rest as you go.");
 	else if (st != PATH_FOUND)
 		game_message_add(g, "You cannot reach that spot; you walk as close as you can.");
