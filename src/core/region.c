@@ -675,6 +675,12 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	return r;
 }
 
+void region_prefault(struct region *r)
+{
+	if (r)
+		big_populate(r->label, (size_t)r->n * sizeof *r->label);
+}
+
 void region_destroy(struct region *r)
 {
 	if (!r)

@@ -297,6 +297,9 @@ static void reach_labels_make(struct game *g)
 	g->reach.labels = region_create_over(g->grid, g->known, false);
 	g->reach.labels_ok = g->reach.labels != NULL;
 	g->reach.labels_version = g->known_version;
+	/* their labels are written as they are read: resident now, not at a
+	 * click (a first touch of fresh memory cost a click 55 ms) */
+	region_prefault(g->reach.labels);
 }
 
 bool game_level_load(struct game *g, int depth)
