@@ -66,6 +66,18 @@ void game_known_changed(struct game *g, int cell, uint8_t old)
 	g->known_version++;
 }
 
+/* A search of the level's context over known[] (its grid's costs pointed
+ * there for the one query). */
+static enum path_status find_over_known(struct game *g, int from, int goal, const struct path_options *opt,
+					struct path_result *r)
+{
+	const uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	const enum path_status st = path_find(g->path, from, goal, opt, r);
+	g->grid->cost = truth;
+	return st;
+}
+
 static enum path_status plan_known_budget(struct game *g, int from, int goal, long budget, struct path_result *r)
 {
 	struct path_options opt = path_options_default();
@@ -73,10 +85,7 @@ static enum path_status plan_known_budget(struct game *g, int from, int goal, lo
 	opt.budget = budget;
 	opt.regions = known_labels(g);
 	opt.near_exact = true;
-	const uint8_t *truth = g->grid->cost;
-	g->grid->cost = g->known;
-	enum path_status st = path_find(g->path, from, goal, &opt, r);
-	g->grid->cost = truth;
+	const enum path_status st = find_over_known(g, from, goal, &opt, r);
 	g->reach.expanded = r->expanded;
 	return st;
 }
@@ -143,6 +152,13 @@ struct deep {
 	double best_score;
 };
 
+/* How far c lies off the straight way from the player to the goal: the
+ * heuristic from one to c plus from c to the other. */
+static double deep_score(const struct deep *d, int c)
+{
+	return grid_heuristic(d->g->grid, d->from, c) + grid_heuristic(d->g->grid, c, d->goal);
+}
+
 static int deep_slot(const int *seen, int c)
 {
 	unsigned h = ((unsigned)c * 2654435761u) & (DEEP_SLOTS - 1);
@@ -161,7 +177,7 @@ static void deep_beside(struct deep *d, int x)
 		const int y = adj[j].cell;
 		if (!d->g->known[y] || region_of(d->labels, y) != d->home)
 			continue;
-		const double score = grid_heuristic(d->g->grid, d->from, y) + grid_heuristic(d->g->grid, y, d->goal);
+		const double score = deep_score(d, y);
 		if (d->best < 0 || score < d->best_score || (score == d->best_score && y < d->best)) {
 			d->best = y;
 			d->best_score = score;
@@ -187,7 +203,7 @@ static void deep_beside(struct deep *d, int x)
 static void deep_consider(struct deep *d, int c, int *best_steps)
 {
 	const int steps = grid_step_distance(d->g->grid, d->goal, c);
-	const double score = grid_heuristic(d->g->grid, d->from, c) + grid_heuristic(d->g->grid, c, d->goal);
+	const double score = deep_score(d, c);
 	if (d->best < 0 || steps < *best_steps ||
 	    (steps == *best_steps && (score < d->best_score || (score == d->best_score && c < d->best)))) {
 		d->best = c;
@@ -326,7 +342,24 @@ static int deep_target(struct game *g, int from, int goal)
 	return d.best >= 0 || d.count <= DEEP_CELLS ? d.best : deep_nearest(&d);
 }
 
-static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r);
+/* A reachable goal the budget could not reach: the far weights in turn. */
+static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r)
+{
+	enum path_status st = PATH_BUDGET;
+	long spent = r->expanded;
+	for (size_t k = 0; k < sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
+		struct path_options opt = path_options_default();
+		opt.weight = FAR_WEIGHTS[k];
+		opt.budget = TRAVEL_BUDGET;
+		st = find_over_known(g, from, goal, &opt, r);
+		spent += r->expanded;
+		g->reach.weight = FAR_WEIGHTS[k];
+		if (st != PATH_BUDGET)
+			break;
+	}
+	g->reach.expanded = spent;
+	return st;
+}
 
 /*
  * Whether the fallback search toward `goal` must run out of budget before
@@ -371,28 +404,6 @@ static enum path_status plan_travel(struct game *g, int from, int goal, struct p
 	g->reach.expanded += spent;
 	*r = e;
 	return est == PATH_FOUND ? PATH_FALLBACK : est; /* PATH_BAD_INPUT: no memory */
-}
-
-/* A reachable goal the budget could not reach: the far weights in turn. */
-static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r)
-{
-	enum path_status st = PATH_BUDGET;
-	long spent = r->expanded;
-	for (size_t k = 0; k < sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
-		struct path_options opt = path_options_default();
-		opt.weight = FAR_WEIGHTS[k];
-		opt.budget = TRAVEL_BUDGET;
-		const uint8_t *truth = g->grid->cost;
-		g->grid->cost = g->known;
-		st = path_find(g->path, from, goal, &opt, r);
-		g->grid->cost = truth;
-		spent += r->expanded;
-		g->reach.weight = FAR_WEIGHTS[k];
-		if (st != PATH_BUDGET)
-			break;
-	}
-	g->reach.expanded = spent;
-	return st;
 }
 
 enum path_status game_travel_exact(struct game *g, int x, int y, long *expanded, int *len)
