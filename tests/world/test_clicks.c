@@ -225,13 +225,22 @@ static char *far_map(int walls)
 }
 
 /* A square8 game of the level text `map` (freed), its whole map learnt,
- * as after a scroll of magic mapping. */
-static struct game *mapped_game(struct fixture *f, char *map)
+ * as after a scroll of magic mapping.  Its regions are smaller than
+ * TRAVEL_WHOLE_REGION; whole_region 0 plans on them as play plans on a
+ * level whose regions are larger (rules 11), TRAVEL_WHOLE_REGION as play
+ * plans on these (rules 12). */
+static struct game *mapped_game_whole(struct fixture *f, char *map, long whole_region)
 {
 	struct game *g = fixture_game(f, "square8", map, 1);
 	free(map);
 	game_map_level(g, 0);
+	g->reach.whole_region = whole_region;
 	return g;
+}
+
+static struct game *mapped_game(struct fixture *f, char *map)
+{
+	return mapped_game_whole(f, map, 0);
 }
 
 /* A search over a copy of the player's memory, as the old code planned a
@@ -364,6 +373,53 @@ static void test_far_click_planned_as_you_walk(void **state)
 	fixture_fini(&f);
 }
 
+/* Rules 12: on a region of at most TRAVEL_WHOLE_REGION cells, the far
+ * click of the serpentine above gets its shortest route at once (the
+ * search's budget is the region's size more), and travel walks it in one
+ * part; with whole_region one cell short of the region, rules 11's
+ * partial route. */
+static void test_far_click_whole_region(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = mapped_game_whole(&f, far_map(19), TRAVEL_WHOLE_REGION);
+	const int gx = FAR_W - 5, gy = FAR_H / 2, goal = grid_index(g->grid, gx, gy);
+	double best;
+	int *shortest, best_len;
+	assert_int_equal(known_search(g, goal, 1.0, 0, &best, &shortest, &best_len), PATH_FOUND);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	assert_true(g->reach.weight == 1.0);
+	assert_false(g->reach.out_of_reach);
+	assert_true(g->reach.expanded > TRAVEL_BUDGET);
+	assert_int_equal(len, best_len);
+	assert_memory_equal(cells, shortest, (size_t)len * sizeof *cells);
+	assert_true(fabs(walk_cost(g, cells, len) - best) < 1e-6 * best);
+	free(shortest);
+	/* the region's size is the edge: one cell less, and rules 11 answer */
+	const long region = region_size(g->reach.labels, grid_index(g->grid, 3, 3));
+	assert_true(region > TRAVEL_BUDGET && region <= TRAVEL_WHOLE_REGION);
+	g->reach.whole_region = region - 1;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_BUDGET);
+	g->reach.whole_region = region;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	/* Enter walks it all in one part, and never says it is a long way */
+	assert_int_equal(act_travel(g, gx, gy), RESULT_ACTED);
+	assert_false(g->travel.partial);
+	int steps = 1;
+	while (g->travel.active && steps < 20000 && act_travel_step(g) == RESULT_ACTED) {
+		assert_false(g->travel.partial);
+		steps++;
+	}
+	assert_int_equal(steps, best_len - 1);
+	assert_int_equal(g->player.x, gx);
+	assert_int_equal(g->player.y, gy);
+	assert_false(message_contains(g, "It is a long way there"));
+	assert_false(message_contains(g, "You cannot reach that spot"));
+	fixture_fini(&f);
+}
+
 /* A mapped far_map(walls) with a block of rock far from the player. */
 static struct game *rock_game(struct fixture *f, int walls)
 {
@@ -415,7 +471,45 @@ static void test_far_click_into_rock(void **state)
 		assert_true(g->reach.weight == 1.0);
 		assert_true(walk_cost(g, cells, len) + grid_heuristic(g->grid, end, goal) <=
 			    exact.cost + grid_heuristic(g->grid, exact.end, goal) + 1e-9);
+		/* rules 12 leaves a goal out of reach as it was, whatever the
+		 * region's size: the fallback would settle the region first
+		 * (the two corners are one blocked cell away, answered by
+		 * fallback_near; the others from the goal's side) */
+		const bool was_deep = g->reach.out_of_reach;
+		assert_true(was_deep == (q < 2));
+		int *was = malloc((size_t)len * sizeof *was);
+		assert_non_null(was);
+		memcpy(was, cells, (size_t)len * sizeof *was);
+		const int was_len = len;
+		g->reach.whole_region = TRAVEL_WHOLE_REGION;
+		assert_int_equal(game_travel_plan(g, goals[q][0], goals[q][1], &cells, &len), PATH_FALLBACK);
+		assert_true(g->reach.out_of_reach == was_deep);
+		assert_int_equal(len, was_len);
+		assert_memory_equal(cells, was, (size_t)len * sizeof *cells);
+		g->reach.whole_region = 0;
+		free(was);
 	}
+	/* and a goal in a pocket of floor inside the rock: open in known[],
+	 * in a region of its own, so out of reach too */
+	const int pocket = grid_index(g->grid, 335, 135);
+	g->known[pocket] = 1;
+	game_maps_written(g);
+	g->known_version++;
+	struct path_result exact;
+	assert_int_equal(known_search_from(g, start, pocket, true, 1.0, 0, &exact, NULL), PATH_FALLBACK);
+	for (int k = 0; k < 2; k++) {
+		g->reach.whole_region = k ? TRAVEL_WHOLE_REGION : 0;
+		const int *cells;
+		int len;
+		assert_int_equal(game_travel_plan(g, 335, 135, &cells, &len), PATH_FALLBACK);
+		assert_true(g->reach.out_of_reach);
+		assert_int_equal(cells[0], start);
+		assert_cut_point(g, cells[len - 1], pocket, exact.blocked_crossed);
+	}
+	g->known[pocket] = 0;
+	game_maps_written(g);
+	g->known_version++;
+	g->reach.whole_region = 0;
 	const int *cells;
 	int len;
 	game_travel_plan(g, goals[0][0], goals[0][1], &cells, &len);
@@ -546,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_labels_follow_discoveries),
 		cmocka_unit_test(test_far_click_whole_route),
 		cmocka_unit_test(test_far_click_planned_as_you_walk),
+		cmocka_unit_test(test_far_click_whole_region),
 		cmocka_unit_test(test_far_click_into_rock),
 		cmocka_unit_test(test_far_click_into_rock_in_parts),
 		cmocka_unit_test(test_far_click_into_thick_rock),

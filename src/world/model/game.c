@@ -333,6 +333,7 @@ bool game_level_load(struct game *g, int depth)
 	g->reach.ctx = NULL; /* made by the first travel preview or plan (game_travel.c) */
 	g->reach.win = NULL;
 	g->reach.source = -1;
+	g->reach.whole_region = TRAVEL_WHOLE_REGION;
 	if (!g->tiles || !g->open || !g->items || !g->item_qty || !g->hazard || !g->visible || !g->remembered || !g->known ||
 	    !g->opaque || !g->occupant || !g->monsters || !g->monster_dist ||
 	    !g->noticed || !g->scent || !g->noise || !g->path ||

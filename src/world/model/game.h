@@ -147,9 +147,19 @@ enum travel_mode {
  * found from the goal's side (game_travel.c, deep_target), the cost
  * among such points kept only roughly; past that search's 65,536 cells
  * (a goal deep in thick rock) the budget's partial route is walked and
- * planned again where it ends, until a plan gets no closer.
+ * planned again where it ends, until a plan gets no closer;
+ * 12: a click's plan searches the player's whole region of the map
+ * memory when it holds at most 262,144 cells (TRAVEL_WHOLE_REGION: the
+ * budget is 65,536 expansions plus the region's size), so every goal
+ * in it gets its shortest route, where a far one on a mapped 512x512
+ * maze got rules 11's weighted or partial route, walked in parts
+ * into dead ends (game_travel.c, travel_budget); and a goal on open
+ * floor in a pocket the known walls seal, two or more walls from the
+ * player's region, walks to a cut point found from the goal's side as
+ * a goal in rock does, where rules 11 walked the budget's partial route
+ * (deep_target lost such a goal before its first layer).
  */
-#define GAME_RULES 11
+#define GAME_RULES 12
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
@@ -213,6 +223,8 @@ struct travel {
 #define POTION_HEAL 12        /* the healing of the built-in catalogue's potion of healing (levels/items.txt) */
 #define PLAYER_REGEN_TURNS 10 /* below max_hp the player regains 1 hp every this many turns */
 #define TRAVEL_BUDGET 65536L  /* expansions a travel plan or preview may take (a frame on any map) */
+#define TRAVEL_WHOLE_REGION 262144L /* a player's region of known[] this small is searched whole by a
+                                      plan: its size is added to TRAVEL_BUDGET (rules 12, game_travel.c) */
 #define REACH_COST 64         /* the player's distance map covers cells this near (travel cost over known[]) */
 #define DIG_HEARD 16          /* the player hears digging it does not see this many steps away or nearer */
 
@@ -235,6 +247,8 @@ struct reach {
 	double weight;        /* the last plan's heuristic weight: 1, the shortest route over known[];
 	                         above 1, a far goal's route by weighted A* (rules 11), at most that
 	                         many times as dear as the shortest */
+	long whole_region;    /* TRAVEL_WHOLE_REGION; the tests set less to try on small levels what
+	                         play does on levels whose regions are larger */
 	bool out_of_reach;    /* the last plan's goal is one the player cannot reach, its walk planned
 	                         from the goal's side (rules 11; game_travel.c, deep_target) */
 	struct region *labels;/* the regions of known[] (region.h), for the click fallback; made at the
