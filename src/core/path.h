@@ -134,6 +134,16 @@ double path_flood_distance(const struct path_ctx *ctx, int cell);
  */
 int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_options *opt);
 
+/*
+ * After path_find with opt.fallback: the whole route of its answer, past
+ * the cut point too (through the blocked cells to the goal), as the search
+ * found it; the answer's cells[] is its first len cells.  Sets *cells and
+ * returns the number of cells (1, the start, for PATH_NO_ROUTE); 0 and NULL
+ * after a flood, bad input or no memory.  Valid until the next query.  For
+ * the tests, which hold routes through walls to the layered search's key.
+ */
+int path_route(const struct path_ctx *ctx, const int **cells);
+
 /* Whether the last query or flood expanded `cell` (for `astray path --explored`). */
 bool path_was_expanded(const struct path_ctx *ctx, int cell);
 
