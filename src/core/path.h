@@ -29,7 +29,10 @@ struct path_options {
 	const struct region *regions; /* optional labels of the cost array searched (region.h);
 	                         when current, a goal outside the start's region is answered
 	                         without settling that region (fallback one wall away, or
-	                         no route without fallback or budget): the same answer, sooner */
+	                         no route without fallback or budget): the same answer, sooner.
+	                         Two or more walls away (fallback, automatic P, weight 1, no
+	                         budget): the same blocked cells and cost, but among routes
+	                         equal in both its own tie rule (path.c, fallback_deep) */
 	bool near_exact;      /* with a budget, current labels and automatic P: a goal one blocked
 	                         cell away from the start's region gets the exact fallback answer
 	                         (the one without a budget), found within the budget's expansions;
