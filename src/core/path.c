@@ -2950,9 +2950,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		pq_sift_up(q, node, (int)q->heap_len++,
 			   make_key(top << DEEP_WALL_SHIFT | (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), s->start));
 	}
-	while (q->heap_len > 0) {
+	while (q->heap_len > 0 || q->stack_len > 0) {
 		const qkey uk = pq_pop(q, node);
 		const int u = pq_cell(uk);
+		const uint64_t tie_f = pq_f(uk); /* successors of this f go on the tie stack */
 		node[u].pos = POS_CLOSED;
 		expanded++;
 		if (u == goal) {
@@ -3005,10 +3006,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			if (fresh) {
 				nv->stamp = gen;
 				nv->unused = (uint8_t)rest;
-				pq_sift_up(q, node, (int)q->heap_len++, k);
-			} else {
+				pq_push(q, node, k, tie_f, POS_STACK);
+			} else if (nv->pos >= 0) {
 				pq_sift_up(q, node, nv->pos, k);
-			}
+			} /* else on the tie stack: its f is the least, so no lower g comes (consistency) */
 		}
 	}
 	*end = s->start;
