@@ -64,7 +64,8 @@ static const struct opt path_opts[] = {
 	{ .name = "time", .kind = OPT_FLAG, .offset = ARG(time),
 	  .help = "also print on standard error the CPU time of labelling the map's regions and of the "
 		  "search, in ms (the wall time beside it), and of the same search run again at once (its "
-		  "memory touched, as in a game)" },
+		  "memory touched, as in a game); with --fallback also the whole route past the cut "
+		  "point: its blocked cells, cost and cells" },
 	{ .name = "no-regions", .kind = OPT_FLAG, .offset = ARG(no_regions),
 	  .help = "developer: with --fallback, search without the region labels, settling the whole "
 		  "start region when the goal is outside it (the same answer, the old way; for timing)" },
@@ -467,6 +468,17 @@ int cmd_path(int argc, char **argv)
 			"again %.3f ms cpu (%.3f wall)\n",
 			(cpu1 - cpu0) / 1e3, (wall1 - wall0) / 1e3, (cpu2 - cpu1) / 1e3, (wall2 - wall1) / 1e3,
 			(clock_cpu_us() - cpu2) / 1e3, (clock_us() - wall2) / 1e3);
+		/* With the fallback, the whole route past the cut point: its
+		 * blocked cells and cost (routes of equal key are equally good) */
+		const int *route;
+		const int rlen = a.fallback ? path_route(ctx, &route) : 0;
+		if (rlen > 0) {
+			double rcost = 0.0;
+			for (int i = 1; i < rlen; i++)
+				rcost += grid_heuristic(g, route[i - 1], route[i]) *
+					 (g->cost[route[i]] ? (double)g->cost[route[i]] : 1.0);
+			fprintf(stderr, "route: blocked %d cost %.3f cells %d\n", r.blocked_crossed, rcost, rlen);
+		}
 	}
 	if (st == PATH_BAD_INPUT || r.len < 1) {
 		fprintf(stderr, "astray path: the search refused these cells\n");

@@ -213,6 +213,7 @@ struct path_ctx {
 	long one_b_cap;
 	struct target *one_t;  /* ... and the start region's cells beside them; grown on demand */
 	long one_t_cap;
+	int route_len;         /* the last answer's whole route in the queue's memory (path_route); 0 none */
 };
 
 struct path_options path_options_default(void)
@@ -451,6 +452,7 @@ static void new_generation(struct path_ctx *ctx)
 	ctx->flood_source = -1;
 	ctx->packed = 0;
 	ctx->no_memory = false;
+	ctx->route_len = 0;
 }
 
 /* Plain A*'s code for the query under way (one a generation at most: the
@@ -709,6 +711,7 @@ static void single_cell_result(struct path_ctx *ctx, int start, int goal, enum p
 {
 	int *cells = (int *)(void *)ctx->queue.key;
 	cells[0] = start;
+	ctx->route_len = 1;
 	out->status = status;
 	out->cells = cells;
 	out->len = 1;
@@ -775,6 +778,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 			first_blocked = i;
 		}
 	}
+	ctx->route_len = len;
 	if (cut && first_blocked >= 0)
 		len = first_blocked;
 	out->status = status;
@@ -2771,6 +2775,267 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 	return false;
 }
 
+/*
+ * fallback_deep: a goal two or more blocked cells from the start's region
+ * `home` (a click deep in rock, or into a region sealed by thick walls),
+ * without settling home.  Queries without a budget, automatic P, weight 1,
+ * current labels.  The answer has the layered search's key, the fewest
+ * blocked cells W and then the least cost T (in the query's fixed point),
+ * but not always its route: among routes of equal key the layered search's
+ * choice depends on the pop order of the whole of home (docs/core.md,
+ * "Deep goals"), and this search keeps its own tie rule, A*'s over the
+ * pair: the least (blocked cells so far + their bound on to the goal),
+ * then the least f = g + h, then the larger g, then the lower cell.
+ *
+ * 1. The count, from the goal's side: w(c), the fewest blocked cells a
+ *    route from c to the goal enters (c itself not counted), with the
+ *    fallback's own moves: a step into a passable cell counts 0 (between
+ *    two passable cells it keeps the corner rule), a step into a blocked
+ *    cell 1 (no corner rule), solid cells are never entered.  Breadth
+ *    first, a level at a time, from the goal backwards: a level's passable
+ *    cells pass it to their neighbours at once, its blocked cells make the
+ *    next level.  It stops at the first cell of home it meets, at level W
+ *    (every cell of home has w = W: they join at no cost), with every cell
+ *    of w < W counted.  Each counted cell keeps its w in its record (pos
+ *    POS_COUNTED, unused w), in the generation the A* then runs in.
+ * 2. A* from the start over the pair (blocked cells, g) as one integer,
+ *    blocked << DEEP_WALL_SHIFT | g, with the heuristic w'(c) << DEEP_WALL_SHIFT
+ *    | h(c), where w'(c) is the count's w for counted cells and W for the
+ *    rest (all of them have w >= W then).  w' is a lower bound and
+ *    consistent (a step into a blocked cell lowers it by at most 1, into a
+ *    passable one not at all, and where it does not drop the plain h
+ *    covers the step), so the first pop of the goal is optimal for the
+ *    pair, which is the lexicographic order.  No cell of the answer has
+ *    blocked + w' > W; those are never queued, so the search expands only
+ *    cells on routes through W blocked cells, and of them the ones with
+ *    f below T (and ties): in home, about what an A* toward the goal pops.
+ *
+ * g must stay below 2^DEEP_G_BITS (far above any route on a 4096x4096
+ * level: 2^42 there) and W at most DEEP_WALLS_MAX; else, and without
+ * memory, DEEP_NOT: the caller runs the layered search.  DEEP_NO_ROUTE
+ * when solid cells wall the goal off from home (the count ends first).
+ */
+#define POS_COUNTED (-3)    /* fallback_deep: counted from the goal, not yet reached by its A* */
+#define DEEP_WALL_SHIFT 56
+#define DEEP_G_BITS 55
+#define DEEP_WALLS_MAX 250  /* blocked + w' of a queued cell is at most W, in the key's top 8 bits */
+
+enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE };
+
+/* Room for n ints of the count's list in the queue's memory (it may move). */
+static inline int *deep_list(struct path_ctx *ctx, long n)
+{
+	return result_cells(ctx, n);
+}
+
+static inline __attribute__((always_inline)) enum deep_status
+deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const enum grid_topology topo,
+	  int *end, long *expanded_out)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const int32_t home = region_of(rg, s->start);
+	const uint8_t *solid = s->solid;
+	const bool corners = !s->corner_cutting && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8);
+	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
+	const uint16_t gen = ctx->gen;
+	const int goal = s->goal;
+
+	/* 1. the count */
+	long len = 0, lo = 0;
+	long cap = 1024;
+	int *list = deep_list(ctx, cap);
+	if (!list)
+		return DEEP_NOT;
+	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .unused = 0 };
+	list[len++] = goal;
+	int level = 0, walls = -1;
+	for (;;) {
+		/* the level's passable cells: their neighbours join the level */
+		for (long k = lo; k < len && walls < 0; k++) {
+			const int c = list[k];
+			if (!cost[c])
+				continue;
+			const int cy = c / w, cx = c - cy * w;
+			for (int i = 0; i < dirs; i++) {
+				const int nx = cx + grid_nb_dx(topo, cy, i), ny = cy + grid_nb_dy(topo, i);
+				if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+					continue;
+				const int u = ny * w + nx;
+				if (node[u].stamp == gen)
+					continue;
+				if (!cost[u]) {
+					if (solid && solid[u])
+						continue;
+				} else if (corners && grid_nb_long(topo, i) &&
+					   ((topo == GRID_SQUARE8 && (!cost[cy * w + nx] || !cost[ny * w + cx])) ||
+					    (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, nx, ny, opp[i])))) {
+					continue; /* the step u -> c cuts a corner */
+				}
+				if (len == cap) {
+					cap *= 2;
+					if (!(list = deep_list(ctx, cap)))
+						return DEEP_NOT;
+				}
+				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
+							 .unused = (uint8_t)level };
+				list[len++] = u;
+				if (cost[u] && region_of(rg, u) == home) {
+					walls = level;
+					break;
+				}
+			}
+		}
+		if (walls >= 0)
+			break;
+		if (level + 1 > DEEP_WALLS_MAX)
+			return DEEP_NOT;
+		/* the level's blocked cells: their neighbours make the next level */
+		const long hi = len;
+		for (long k = lo; k < hi && walls < 0; k++) {
+			const int c = list[k];
+			if (cost[c])
+				continue;
+			const int cy = c / w, cx = c - cy * w;
+			for (int i = 0; i < dirs; i++) {
+				const int nx = cx + grid_nb_dx(topo, cy, i), ny = cy + grid_nb_dy(topo, i);
+				if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+					continue;
+				const int u = ny * w + nx;
+				if (node[u].stamp == gen || (!cost[u] && solid && solid[u]))
+					continue;
+				if (len == cap) {
+					cap *= 2;
+					if (!(list = deep_list(ctx, cap)))
+						return DEEP_NOT;
+				}
+				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
+							 .unused = (uint8_t)(level + 1) };
+				list[len++] = u;
+				if (cost[u] && region_of(rg, u) == home) {
+					walls = level + 1;
+					break;
+				}
+			}
+		}
+		level++;
+		if (walls >= 0)
+			break;
+		if (hi == len) {
+			*expanded_out = len;
+			return DEEP_NO_ROUTE; /* solid cells wall the goal off */
+		}
+		lo = hi;
+	}
+	if (walls < 2)
+		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
+
+	/* 2. the A* over (blocked cells, g) */
+	const uint64_t wall = UINT64_C(1) << DEEP_WALL_SHIFT;
+	const uint64_t g_end = UINT64_C(1) << DEEP_G_BITS;
+	const uint64_t top = (uint64_t)walls;
+	struct pq *q = &ctx->queue;
+	long expanded = len;
+	q->heap_len = 0;
+	q->stack_len = 0;
+	{
+		const int64_t h = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2);
+		if ((uint64_t)h >= g_end)
+			return DEEP_NOT;
+		node[s->start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE, .unused = (uint8_t)walls };
+		gw[s->start] = 0;
+		pq_sift_up(q, node, (int)q->heap_len++,
+			   make_key(top << DEEP_WALL_SHIFT | (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), s->start));
+	}
+	while (q->heap_len > 0 || q->stack_len > 0) {
+		const qkey uk = pq_pop(q, node);
+		const int u = pq_cell(uk);
+		const uint64_t tie_f = pq_f(uk); /* successors of this f go on the tie stack */
+		node[u].pos = POS_CLOSED;
+		expanded++;
+		if (u == goal) {
+			*end = u;
+			*expanded_out = expanded;
+			return DEEP_FOUND;
+		}
+		if (!queue_room(ctx, dirs))
+			return DEEP_NOT;
+		const int uy = u / w, ux = u - uy * w;
+		const uint64_t uc = gw[u];
+		const bool u_open = cost[u] != 0;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = ux + grid_nb_dx(topo, uy, i), ny = uy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			const unsigned cv = cost[v];
+			const int64_t step = grid_nb_long(topo, i) ? s2 : s1;
+			uint64_t nc;
+			if (cv) {
+				if (u_open && corners && grid_nb_long(topo, i) &&
+				    ((topo == GRID_SQUARE8 && (!cost[uy * w + nx] || !cost[ny * w + ux])) ||
+				     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, ux, uy, i))))
+					continue;
+				nc = uc + (uint64_t)(step * (int64_t)cv);
+				if (s->extra)
+					nc += (uint64_t)s->extra[v] << s->extra_shift;
+			} else {
+				if (solid && solid[v])
+					continue;
+				nc = uc + wall + (uint64_t)step;
+			}
+			if ((nc & (wall - 1)) >= g_end)
+				return DEEP_NOT;
+			struct node *nv = &node[v];
+			const bool fresh = nv->stamp != gen || nv->pos == POS_COUNTED;
+			if (!fresh && (nv->pos == POS_CLOSED || nc >= gw[v]))
+				continue;
+			const uint64_t rest = fresh ? (nv->stamp == gen ? nv->unused : top) : nv->unused;
+			if ((nc >> DEEP_WALL_SHIFT) + rest > top)
+				continue; /* on no route through W blocked cells */
+			const int64_t h = heuristic(topo, nx, ny, s->gx, s->gy, s1, s2);
+			if ((nc & (wall - 1)) + (uint64_t)h >= wall)
+				return DEEP_NOT;
+			const qkey k = make_key(nc + (rest << DEEP_WALL_SHIFT) + (uint64_t)h,
+						(uint32_t)((uint64_t)h >> s->hshift), v);
+			gw[v] = nc;
+			nv->dir = opp[i];
+			if (fresh) {
+				nv->stamp = gen;
+				nv->unused = (uint8_t)rest;
+				pq_push(q, node, k, tie_f, POS_STACK);
+			} else if (nv->pos >= 0) {
+				pq_sift_up(q, node, nv->pos, k);
+			} /* else on the tie stack: its f is the least, so no lower g comes (consistency) */
+		}
+	}
+	*end = s->start;
+	*expanded_out = expanded;
+	return DEEP_NO_ROUTE;
+}
+
+/* deep_loop compiled once per topology (the constant `topo`). */
+static enum deep_status fallback_deep(struct path_ctx *ctx, const struct search *s, const struct region *rg,
+				      int *end, long *ex)
+{
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4:
+		return deep_loop(ctx, s, rg, GRID_SQUARE4, end, ex);
+	case GRID_SQUARE8:
+		return deep_loop(ctx, s, rg, GRID_SQUARE8, end, ex);
+	case GRID_DIAMOND4:
+		return deep_loop(ctx, s, rg, GRID_DIAMOND4, end, ex);
+	case GRID_DIAMOND8:
+		return deep_loop(ctx, s, rg, GRID_DIAMOND8, end, ex);
+	case GRID_HEX:
+		break;
+	}
+	return deep_loop(ctx, s, rg, GRID_HEX, end, ex);
+}
+
 /* Whether path_find may answer through fallback_near. */
 static bool use_near(const struct path_ctx *ctx, const struct path_options *opt, int start, int goal)
 {
@@ -2911,6 +3176,22 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			if (nst == PATH_FOUND) {
 				build_result(ctx, start, goal, near_end, true, nst, expanded, penalty, opt->extra, out);
 				return out->status;
+			}
+			new_generation(ctx);
+		} else if (opt->budget <= 0 && !(s.solid && s.solid[goal])) {
+			/* Two or more blocked cells away: the same key, stopping near the goal. */
+			int deep_end = start;
+			long deep_ex = 0;
+			const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, &deep_end, &deep_ex);
+			if (ds == DEEP_FOUND) {
+				build_result(ctx, start, goal, deep_end, true, PATH_FOUND, expanded + deep_ex, penalty,
+					     opt->extra, out);
+				return out->status;
+			}
+			if (ds == DEEP_NO_ROUTE) {
+				single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+				out->expanded = expanded + deep_ex;
+				return PATH_NO_ROUTE;
 			}
 			new_generation(ctx);
 		}
@@ -3082,6 +3363,16 @@ int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_opti
 	if (path_flood_distance(ctx, cell) < 0)
 		return -1;
 	return parent_of(ctx, cell, false);
+}
+
+int path_route(const struct path_ctx *ctx, const int **cells)
+{
+	if (!ctx || ctx->route_len <= 0) {
+		*cells = NULL;
+		return 0;
+	}
+	*cells = (const int *)(const void *)ctx->queue.key;
+	return ctx->route_len;
 }
 
 bool path_was_expanded(const struct path_ctx *ctx, int cell)

@@ -29,7 +29,10 @@ struct path_options {
 	const struct region *regions; /* optional labels of the cost array searched (region.h);
 	                         when current, a goal outside the start's region is answered
 	                         without settling that region (fallback one wall away, or
-	                         no route without fallback or budget): the same answer, sooner */
+	                         no route without fallback or budget): the same answer, sooner.
+	                         Two or more walls away (fallback, automatic P, weight 1, no
+	                         budget): the same blocked cells and cost, but among routes
+	                         equal in both its own tie rule (path.c, fallback_deep) */
 	bool near_exact;      /* with a budget, current labels and automatic P: a goal one blocked
 	                         cell away from the start's region gets the exact fallback answer
 	                         (the one without a budget), found within the budget's expansions;
@@ -133,6 +136,16 @@ double path_flood_distance(const struct path_ctx *ctx, int cell);
  * or -1 if none (cell unreached or already the source).
  */
 int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_options *opt);
+
+/*
+ * After path_find with opt.fallback: the whole route of its answer, past
+ * the cut point too (through the blocked cells to the goal), as the search
+ * found it; the answer's cells[] is its first len cells.  Sets *cells and
+ * returns the number of cells (1, the start, for PATH_NO_ROUTE); 0 and NULL
+ * after a flood, bad input or no memory.  Valid until the next query.  For
+ * the tests, which hold routes through walls to the layered search's key.
+ */
+int path_route(const struct path_ctx *ctx, const int **cells);
 
 /* Whether the last query or flood expanded `cell` (for `astray path --explored`). */
 bool path_was_expanded(const struct path_ctx *ctx, int cell);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include <cmocka.h>
 
@@ -480,6 +481,102 @@ static void check_same(const struct path_result *a, const struct path_result *b)
 		assert_int_equal(a->cells[i], b->cells[i]);
 }
 
+/* The step from a to b as the fallback takes it: between two passable
+ * cells a move of grid_neighbours (the corner rule), else one of
+ * grid_adjacent; 0 when it is no move, else its length (1 or sqrt 2). */
+static double fallback_step(const struct grid *g, bool cc, int a, int b)
+{
+	struct grid_step nb[GRID_MAX_NEIGHBOURS];
+	const int k = g->cost[a] && g->cost[b] ? grid_neighbours(g, a, cc, nb) : grid_adjacent(g, a, nb);
+	for (int i = 0; i < k; i++)
+		if (nb[i].cell == b)
+			return nb[i].step;
+	return 0.0;
+}
+
+/* The key of a whole fallback route: its blocked cells (the start not
+ * counted) and its cost, as units + roots * sqrt 2 (so that two routes'
+ * costs compare without the order of a sum).  Fails on an illegal step
+ * or a solid cell. */
+struct route_key {
+	int blocked;
+	long units, roots;
+};
+
+static struct route_key route_key_of(const struct grid *g, bool cc, const uint16_t *extra, const uint8_t *solid,
+				     const int *cells, int len)
+{
+	struct route_key k = { 0, 0, 0 };
+	for (int i = 1; i < len; i++) {
+		const int a = cells[i - 1], v = cells[i];
+		const double step = fallback_step(g, cc, a, v);
+		assert_true(step > 0.0);
+		const long mult = g->cost[v] ? g->cost[v] : 1;
+		if (step > 1.0)
+			k.roots += mult;
+		else
+			k.units += mult;
+		if (g->cost[v] && extra)
+			k.units += extra[v];
+		if (!g->cost[v]) {
+			assert_true(!solid || !solid[v]);
+			k.blocked++;
+		}
+	}
+	return k;
+}
+
+static double key_cost(struct route_key k) { return (double)k.units + (double)k.roots * 1.4142135623730951; }
+
+/*
+ * An answer through two or more blocked cells against the layered
+ * search's (ref, a): the same status, blocked cells and whole route's
+ * cost; b's route (fast's path_route) legal from the start to the goal,
+ * and b's walk its beginning, cut before its first blocked cell.  True
+ * when the two routes differ (a tie the two searches break apart).
+ */
+static bool check_key(const struct grid *g, bool cc, const uint16_t *extra, const uint8_t *solid,
+		      const struct path_ctx *ref, const struct path_result *a, const struct path_ctx *fast,
+		      const struct path_result *b, int start, int goal)
+{
+	assert_int_equal(a->status, b->status);
+	assert_int_equal(a->blocked_crossed, b->blocked_crossed);
+	const int *ra, *rb;
+	const int la = path_route(ref, &ra), lb = path_route(fast, &rb);
+	assert_true(la >= 1 && lb >= 1);
+	if (a->status == PATH_NO_ROUTE) {
+		assert_int_equal(lb, 1);
+		return false;
+	}
+	assert_int_equal(rb[0], start);
+	assert_int_equal(rb[lb - 1], goal);
+	assert_int_equal(ra[la - 1], goal);
+	const struct route_key ka = route_key_of(g, cc, extra, solid, ra, la);
+	const struct route_key kb = route_key_of(g, cc, extra, solid, rb, lb);
+	assert_int_equal(ka.blocked, kb.blocked);
+	assert_int_equal(kb.blocked, b->blocked_crossed);
+	assert_true(fabs(key_cost(ka) - key_cost(kb)) <= 1e-9 * (1.0 + key_cost(ka)));
+	/* the walk: the route up to the cell before its first blocked cell */
+	int cut = 1;
+	while (cut < lb && g->cost[rb[cut]])
+		cut++;
+	assert_true(cut < lb);
+	assert_int_equal(b->len, cut);
+	assert_int_equal(b->first_blocked, rb[cut]);
+	assert_int_equal(b->end, rb[cut - 1]);
+	assert_false(b->reached);
+	for (int i = 0; i < b->len; i++)
+		assert_int_equal(b->cells[i], rb[i]);
+	const struct route_key kw = route_key_of(g, cc, extra, solid, rb, cut);
+	assert_true(fabs(key_cost(kw) - b->cost) <= 1e-9 * (1.0 + b->cost));
+	if (la != lb)
+		return true;
+	for (int i = 0; i < la; i++)
+		if (ra[i] != rb[i])
+			return true;
+	return false;
+}
+
 /* A map of rooms: walls of width 1..3 around boxes, doors, sealed boxes,
  * then noise: many regions, and goals one wall or several away. */
 static void fill_rooms(struct grid *g, uint32_t *seed)
@@ -525,7 +622,12 @@ static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, con
 		const enum path_status sa = path_find(ref, start, goal, &opt, &a);
 		const enum path_status sb = path_find(fast, start, goal, &with, &b);
 		assert_int_equal(sa, sb);
-		check_same(&a, &b);
+		/* two or more blocked cells from a passable start: fallback_deep's
+		 * key; every other answer the layered search's, cell for cell */
+		if (a.blocked_crossed >= 2 && g->cost[start])
+			(void)check_key(g, cc, extra, solid, ref, &a, fast, &b, start, goal);
+		else
+			check_same(&a, &b);
 		if (b.expanded < a.expanded)
 			(*faster)++;
 		checked++;
@@ -683,6 +785,125 @@ static void test_fallback_one_far(void **state)
 	assert_true(pockets >= 20);
 }
 
+/* Thick rock: blobs of rock, boxes sealed by walls 2..4 thick, noise
+ * walls and terrain: goals two or more blocked cells from everywhere. */
+static void fill_thick(struct grid *g, uint32_t *seed)
+{
+	const int w = g->w, h = g->h, n = w * h;
+	grid_fill(g, 1);
+	for (int k = 0; k < n / 150; k++) {
+		const int x0 = (int)(rnd(seed) % (unsigned)w), y0 = (int)(rnd(seed) % (unsigned)h);
+		const int bw = 3 + (int)(rnd(seed) % 12), bh = 3 + (int)(rnd(seed) % 12);
+		for (int y = y0; y < y0 + bh && y < h; y++)
+			for (int x = x0; x < x0 + bw && x < w; x++)
+				grid_set_cost(g, y * w + x, 0);
+	}
+	for (int k = 0; k < n / 300; k++) {
+		const int x0 = (int)(rnd(seed) % (unsigned)w), y0 = (int)(rnd(seed) % (unsigned)h);
+		const int bw = 7 + (int)(rnd(seed) % 10), bh = 7 + (int)(rnd(seed) % 10), th = 2 + (int)(rnd(seed) % 3);
+		for (int y = y0; y < y0 + bh && y < h; y++)
+			for (int x = x0; x < x0 + bw && x < w; x++)
+				grid_set_cost(g, y * w + x,
+					      x < x0 + th || y < y0 + th || x >= x0 + bw - th || y >= y0 + bh - th ? 0 : 1);
+	}
+	for (int c = 0; c < n; c++) {
+		const unsigned r = rnd(seed) % 100;
+		if (r < 5)
+			grid_set_cost(g, c, 0);
+		else if (r < 8 && g->cost[c])
+			grid_set_cost(g, c, (uint8_t)(2 + r % 2));
+	}
+}
+
+/*
+ * Goals two or more blocked cells from the start's region (deep in rock,
+ * in regions sealed by thick walls) on maps of every topology, with and
+ * without corner cutting, crowding costs and solid cells: fallback_deep's
+ * answer has the layered search's status, blocked cells and cost; its
+ * route is legal and its walk is cut before its first blocked cell; and it
+ * expands fewer cells than the layered search, which settles the start's
+ * region, in most of them.
+ */
+static void test_fallback_deep(void **state)
+{
+	(void)state;
+	uint32_t seed = 9090;
+	long deep = 0, fewer = 0, differ = 0, sealed = 0, none = 0, thick = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 3; kind++) {
+			const bool cc = kind == 1 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
+			struct grid *g = grid_create(150 + (int)(rnd(&seed) % 20), 110 + (int)(rnd(&seed) % 20), TOPOS[t]);
+			assert_non_null(g);
+			const int n = g->w * g->h;
+			fill_thick(g, &seed);
+			uint16_t *extra = NULL;
+			uint8_t *solid = NULL;
+			if (kind == 2) {
+				extra = calloc((size_t)n, sizeof *extra);
+				solid = calloc((size_t)n, 1);
+				assert_true(extra && solid);
+				for (int c = 0; c < n; c++) {
+					if (rnd(&seed) % 10 == 0)
+						extra[c] = (uint16_t)(1 + rnd(&seed) % 5);
+					if (!g->cost[c] && rnd(&seed) % 8 == 0)
+						solid[c] = 1;
+				}
+			}
+			struct path_ctx *ref = path_create(g), *fast = path_create(g);
+			struct region *r = region_create(g, cc);
+			assert_true(ref && fast && r);
+			struct path_options opt = path_options_default();
+			opt.fallback = true;
+			opt.corner_cutting = cc;
+			opt.extra = extra;
+			opt.solid = solid;
+			struct path_options with = opt;
+			with.regions = r;
+			long here = 0;
+			for (int q = 0; q < 300 && here < 60; q++) {
+				const int start = (int)(rnd(&seed) % (unsigned)n);
+				int goal = (int)(rnd(&seed) % (unsigned)n);
+				if (!g->cost[start] || region_size(r, start) < n / 8)
+					continue;
+				/* a blocked goal, or a cell of a small region */
+				for (int k = 0; k < 200 && (q % 2 ? g->cost[goal] : !g->cost[goal] || region_size(r, goal) > 200);
+				     k++)
+					goal = (int)(rnd(&seed) % (unsigned)n);
+				struct path_result a, b;
+				const enum path_status sa = path_find(ref, start, goal, &opt, &a);
+				const enum path_status sb = path_find(fast, start, goal, &with, &b);
+				assert_int_equal(sa, sb);
+				if (sa == PATH_NO_ROUTE) {
+					none++;
+					continue;
+				}
+				if (a.blocked_crossed < 2) {
+					check_same(&a, &b);
+					continue;
+				}
+				differ += check_key(g, cc, extra, solid, ref, &a, fast, &b, start, goal);
+				deep++;
+				here++;
+				fewer += b.expanded < a.expanded;
+				sealed += g->cost[goal] != 0;
+				thick += a.blocked_crossed >= 4;
+			}
+			path_destroy(ref);
+			path_destroy(fast);
+			region_destroy(r);
+			free(extra);
+			free(solid);
+			grid_destroy(g);
+		}
+	print_message("%ld goals two or more blocked cells away (%ld in sealed regions, %ld four or more), %ld with "
+		      "fewer expansions, %ld on another route of the same key; %ld walled off by solid cells\n",
+		      deep, sealed, thick, fewer, differ, none);
+	assert_true(deep >= 600);
+	assert_true(sealed >= 100);
+	assert_true(thick >= 50);
+	assert_true(fewer * 10 >= deep * 9);
+}
+
 /* A map cut in two by a wall: the answer through the wall, found without
  * settling the start's half. */
 static void test_fallback_other_half(void **state)
@@ -774,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_lazy_bands_split_across_edge),
 		cmocka_unit_test(test_fallback_same_answer),
 		cmocka_unit_test(test_fallback_one_far),
+		cmocka_unit_test(test_fallback_deep),
 		cmocka_unit_test(test_fallback_other_half),
 		cmocka_unit_test(test_fallback_large_goal_region),
 	};
