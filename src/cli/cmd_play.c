@@ -491,6 +491,8 @@ struct preview_kind {
 	int weighted;    /* previews whose whole route, to the goal or to where a walk toward a goal
 	                    out of reach ends, came from weighted A* (rules 11) */
 	int walked;      /* partial ones whose rest is planned as the player walks (rules 11) */
+	int from_goal;   /* goals out of reach walked to deep_target's cut point, found from the
+	                    goal's side (rules 11), not the fallback's own answer */
 	double expanded; /* the plans' expansions, summed */
 	double exact_expanded, exact_expanded_max, exact_us, exact_us_max; /* of the partial ones */
 	uint64_t routes; /* FNV-1a of the statuses and cells: a change of any route shows */
@@ -504,11 +506,11 @@ static void preview_kind_print(const struct preview_kind *k, int kind)
 	stats_spread(k->us, (size_t)k->n, &sp);
 	const int p = k->partial > 0 ? k->partial : 1;
 	printf("bench-preview-kind: kind=%s previews=%d cpu_us_mean=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f "
-	       "expanded_mean=%.0f partial=%d weighted=%d walked=%d exact_expanded_mean=%.0f "
+	       "expanded_mean=%.0f partial=%d weighted=%d walked=%d from_goal=%d exact_expanded_mean=%.0f "
 	       "exact_expanded_max=%.0f exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f routes=%016llx "
 	       "wall_us_mean=%.1f wall_us_max=%.1f\n",
 	       names[kind], k->n, sp.mean, sp.p95, sp.max, k->n ? k->expanded / k->n : 0.0, k->partial,
-	       k->weighted, k->walked, k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max,
+	       k->weighted, k->walked, k->from_goal, k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max,
 	       (unsigned long long)k->routes, k->n ? k->wall_us / k->n : 0.0, k->wall_us_max);
 }
 
@@ -577,6 +579,8 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 			k->weighted++;
 		if (st == PATH_BUDGET && g->reach.weight > 1.0)
 			k->walked++;
+		if (g->reach.out_of_reach)
+			k->from_goal++;
 		k->routes = (k->routes ^ (uint64_t)st) * 0x100000001b3ull;
 		for (int c = 0; c < len; c++)
 			k->routes = (k->routes ^ (uint64_t)(unsigned)cells[c]) * 0x100000001b3ull;

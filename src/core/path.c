@@ -2814,13 +2814,15 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  * level: 2^42 there) and W at most DEEP_WALLS_MAX; else, and without
  * memory, DEEP_NOT: the caller runs the layered search.  DEEP_NO_ROUTE
  * when solid cells wall the goal off from home (the count ends first).
+ * With a budget (path_options.near_exact), the cells counted and the A*'s
+ * pops together take at most s->budget expansions; DEEP_BUDGET past it.
  */
 #define POS_COUNTED (-3)    /* fallback_deep: counted from the goal, not yet reached by its A* */
 #define DEEP_WALL_SHIFT 56
 #define DEEP_G_BITS 55
 #define DEEP_WALLS_MAX 250  /* blocked + w' of a queued cell is at most W, in the key's top 8 bits */
 
-enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE };
+enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE, DEEP_BUDGET };
 
 /* Room for n ints of the count's list in the queue's memory (it may move). */
 static inline int *deep_list(struct path_ctx *ctx, long n)
@@ -2843,6 +2845,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	uint64_t *gw = ctx->gw;
 	const uint16_t gen = ctx->gen;
 	const int goal = s->goal;
+	const long budget = s->budget;
 
 	/* 1. the count */
 	long len = 0, lo = 0;
@@ -2883,6 +2886,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
 							 .unused = (uint8_t)level };
 				list[len++] = u;
+				if (budget > 0 && len >= budget) {
+					*expanded_out = len;
+					return DEEP_BUDGET;
+				}
 				if (cost[u] && region_of(rg, u) == home) {
 					walls = level;
 					break;
@@ -2915,6 +2922,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
 							 .unused = (uint8_t)(level + 1) };
 				list[len++] = u;
+				if (budget > 0 && len >= budget) {
+					*expanded_out = len;
+					return DEEP_BUDGET;
+				}
 				if (cost[u] && region_of(rg, u) == home) {
 					walls = level + 1;
 					break;
@@ -2960,6 +2971,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			*end = u;
 			*expanded_out = expanded;
 			return DEEP_FOUND;
+		}
+		if (budget > 0 && expanded >= budget) {
+			*expanded_out = expanded;
+			return DEEP_BUDGET;
 		}
 		if (!queue_room(ctx, dirs))
 			return DEEP_NOT;
@@ -3178,8 +3193,11 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 				return out->status;
 			}
 			new_generation(ctx);
-		} else if (opt->budget <= 0 && !(s.solid && s.solid[goal])) {
-			/* Two or more blocked cells away: the same key, stopping near the goal. */
+		} else if (!(s.solid && s.solid[goal])) {
+			/* Two or more blocked cells away: the same key, stopping near
+			 * the goal; with a budget (near_exact), within it, or
+			 * PATH_BUDGET at once with the start alone (the layered
+			 * search would settle the start's region first). */
 			int deep_end = start;
 			long deep_ex = 0;
 			const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, &deep_end, &deep_ex);
@@ -3188,10 +3206,11 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 					     opt->extra, out);
 				return out->status;
 			}
-			if (ds == DEEP_NO_ROUTE) {
-				single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+			if (ds == DEEP_NO_ROUTE || ds == DEEP_BUDGET) {
+				const enum path_status dst = ds == DEEP_BUDGET ? PATH_BUDGET : PATH_NO_ROUTE;
+				single_cell_result(ctx, start, goal, dst, out);
 				out->expanded = expanded + deep_ex;
-				return PATH_NO_ROUTE;
+				return dst;
 			}
 			new_generation(ctx);
 		}

@@ -31,12 +31,17 @@ struct path_options {
 	                         without settling that region (fallback one wall away, or
 	                         no route without fallback or budget): the same answer, sooner.
 	                         Two or more walls away (fallback, automatic P, weight 1, no
-	                         budget): the same blocked cells and cost, but among routes
-	                         equal in both its own tie rule (path.c, fallback_deep) */
+	                         budget or near_exact): the same blocked cells and cost, but among
+	                         routes equal in both its own tie rule (path.c, fallback_deep) */
 	bool near_exact;      /* with a budget, current labels and automatic P: a goal one blocked
 	                         cell away from the start's region gets the exact fallback answer
 	                         (the one without a budget), found within the budget's expansions;
 	                         the budget's partial answer only when that search does not find it.
+	                         A goal two or more walls away gets fallback_deep's answer (the
+	                         one without a budget) when it is found within the budget, else
+	                         PATH_BUDGET with the start alone: the layered search would settle
+	                         the start's region first.  (Where fallback_deep declines, past
+	                         250 walls or without memory, the layered search answers.)
 	                         For the player's clicks (game_travel.c): a function of the map alone,
 	                         so the caller must keep the labels current */
 };

@@ -849,9 +849,9 @@ static void test_fallback_deep(void **state)
 						solid[c] = 1;
 				}
 			}
-			struct path_ctx *ref = path_create(g), *fast = path_create(g);
+			struct path_ctx *ref = path_create(g), *fast = path_create(g), *bud = path_create(g);
 			struct region *r = region_create(g, cc);
-			assert_true(ref && fast && r);
+			assert_true(ref && fast && bud && r);
 			struct path_options opt = path_options_default();
 			opt.fallback = true;
 			opt.corner_cutting = cc;
@@ -882,6 +882,21 @@ static void test_fallback_deep(void **state)
 					continue;
 				}
 				differ += check_key(g, cc, extra, solid, ref, &a, fast, &b, start, goal);
+				/* with a budget (near_exact, the player's clicks): the
+				 * same answer when it holds the search's expansions,
+				 * else PATH_BUDGET with the start alone, one short */
+				struct path_options bounded = with;
+				bounded.near_exact = true;
+				bounded.budget = b.expanded;
+				struct path_result c;
+				assert_int_equal(path_find(bud, start, goal, &bounded, &c), sb);
+				check_same(&b, &c);
+				assert_int_equal(c.expanded, b.expanded);
+				bounded.budget = b.expanded - 1;
+				assert_int_equal(path_find(bud, start, goal, &bounded, &c), PATH_BUDGET);
+				assert_int_equal(c.len, 1);
+				assert_int_equal(c.cells[0], start);
+				assert_true(c.expanded <= bounded.budget);
 				deep++;
 				here++;
 				fewer += b.expanded < a.expanded;
@@ -890,6 +905,7 @@ static void test_fallback_deep(void **state)
 			}
 			path_destroy(ref);
 			path_destroy(fast);
+			path_destroy(bud);
 			region_destroy(r);
 			free(extra);
 			free(solid);

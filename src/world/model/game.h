@@ -153,11 +153,16 @@ enum travel_mode {
  * budget is 65,536 expansions plus the region's size), so every goal
  * in it gets its shortest route, where a far one on a mapped 512x512
  * maze got rules 11's weighted or partial route, walked in parts
- * into dead ends (game_travel.c, travel_budget); and a goal on open
- * floor in a pocket the known walls seal, two or more walls from the
- * player's region, walks to a cut point found from the goal's side as
- * a goal in rock does, where rules 11 walked the budget's partial route
- * (deep_target lost such a goal before its first layer).
+ * into dead ends (game_travel.c, travel_budget); a click two or more
+ * walls from the player's region (deep in rock, in a pocket the known
+ * walls seal) gets the fallback's own answer, the fewest walls and then
+ * the least cost, when path.c's fallback_deep finds it within the budget
+ * (its tie rule among equal routes is A*'s), where rules 11 walked to a
+ * cut point found from the goal's side whose cost was kept only roughly;
+ * and where the budget does not hold it, a goal on open floor in such a
+ * pocket walks to that cut point as a goal in rock does, where rules 11
+ * walked the budget's partial route (deep_target lost such a goal before
+ * its first layer).
  */
 #define GAME_RULES 12
 

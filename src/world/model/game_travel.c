@@ -100,28 +100,28 @@ static bool known_reachable(struct game *g, int from, int goal)
 }
 
 /*
- * The expansions a plan from `from` to `goal` may take: TRAVEL_BUDGET,
- * and for a goal the player can reach in a region of known[] of at most
- * g->reach.whole_region cells (TRAVEL_WHOLE_REGION), that region's size
- * more (rules 12).  A* expands a cell at most once, so such a goal always
- * gets its shortest route: on a mapped 512x512 maze it took 4-6 ms of
- * CPU, where rules 11's weighted A* within TRAVEL_BUDGET ran into dead
- * ends and walked 36 of 100 far clicks in parts.  A goal out of reach
- * keeps TRAVEL_BUDGET: its fallback would settle the whole region first
- * (docs/core.md, "Not covered"), 18 ms a click on a mapped 512x512 caves
- * level, where deep_target answers in about 1 ms.
+ * The expansions a plan from `from` may take: TRAVEL_BUDGET, and when the
+ * player's region of known[] holds at most g->reach.whole_region cells
+ * (TRAVEL_WHOLE_REGION), that region's size more (rules 12).  A* expands
+ * a cell at most once, so a goal in such a region always gets its
+ * shortest route: on a mapped 512x512 maze it took 4-6 ms of CPU, where
+ * rules 11's weighted A* within TRAVEL_BUDGET ran into dead ends and
+ * walked 36 of 100 far clicks in parts.  A goal out of reach gets the
+ * fallback's answer (path.c's fallback_near one wall away, fallback_deep
+ * further: neither settles the region), or failing those the layered
+ * search's, which settles the region first and then has TRAVEL_BUDGET to
+ * look past it.
  */
-static long travel_budget(struct game *g, int from, int goal)
+static long travel_budget(struct game *g, int from)
 {
-	if (!known_reachable(g, from, goal))
-		return TRAVEL_BUDGET;
-	const long size = region_size(known_labels(g), from);
+	const struct region *labels = known_labels(g);
+	const long size = labels ? region_size(labels, from) : 0;
 	return size <= g->reach.whole_region ? TRAVEL_BUDGET + size : TRAVEL_BUDGET;
 }
 
 static enum path_status plan_known(struct game *g, int from, int goal, struct path_result *r)
 {
-	return plan_known_budget(g, from, goal, travel_budget(g, from, goal), r);
+	return plan_known_budget(g, from, goal, travel_budget(g, from), r);
 }
 
 /*
@@ -384,40 +384,22 @@ static enum path_status plan_far(struct game *g, int from, int goal, struct path
 }
 
 /*
- * Whether the fallback search toward `goal` must run out of budget before
- * it looks past the player's region: a goal blocked in known[] with no
- * cell of the region beside it lies two or more blocked cells away, and
- * the search settles the whole region first (docs/core.md, "Not
- * covered"), so with a region larger than the budget its answer is the
- * budget's partial route, and deep_target's is taken without it.
+ * A goal out of reach whose fallback search runs out of budget (a goal two
+ * or more blocked cells away is answered by path.c's fallback_deep within
+ * the budget, or not at all: PATH_BUDGET with the start alone) walks to
+ * deep_target's cut point.
  */
-static bool deep_for_sure(struct game *g, int from, int goal)
-{
-	if (g->known[goal])
-		return false;
-	const struct region *labels = known_labels(g);
-	if (!labels || region_size(labels, from) <= TRAVEL_BUDGET)
-		return false;
-	struct grid_step adj[GRID_MAX_NEIGHBOURS];
-	const int n = grid_adjacent(g->grid, goal, adj);
-	for (int j = 0; j < n; j++)
-		if (g->known[adj[j].cell] && region_of(labels, adj[j].cell) == region_of(labels, from))
-			return false;
-	return true;
-}
-
 static enum path_status plan_travel(struct game *g, int from, int goal, struct path_result *r)
 {
-	const bool deep = deep_for_sure(g, from, goal);
-	enum path_status st = deep ? PATH_BUDGET : plan_known(g, from, goal, r);
+	enum path_status st = plan_known(g, from, goal, r);
 	if (st != PATH_BUDGET)
 		return st;
-	if (!deep && known_reachable(g, from, goal))
+	if (known_reachable(g, from, goal))
 		return plan_far(g, from, goal, r);
-	const long spent = deep ? 0 : r->expanded;
+	const long spent = r->expanded;
 	const int end = deep_target(g, from, goal);
 	if (end < 0)
-		return deep ? plan_known(g, from, goal, r) : st;
+		return st;
 	g->reach.out_of_reach = true;
 	struct path_result e;
 	enum path_status est = plan_known(g, from, end, &e);
