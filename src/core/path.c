@@ -2463,23 +2463,30 @@ near_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	return PATH_NO_ROUTE;
 }
 
+/* Returns loop(ctx, s, rg, TOPO, end, ex) with the grid's topology as the
+ * constant TOPO, so that each topology gets its own compiled loop. */
+#define BY_TOPOLOGY(loop, ctx, s, rg, end, ex)                          \
+	do {                                                            \
+		switch ((ctx)->grid->topo) {                            \
+		case GRID_SQUARE4:                                      \
+			return loop(ctx, s, rg, GRID_SQUARE4, end, ex); \
+		case GRID_SQUARE8:                                      \
+			return loop(ctx, s, rg, GRID_SQUARE8, end, ex); \
+		case GRID_DIAMOND4:                                     \
+			return loop(ctx, s, rg, GRID_DIAMOND4, end, ex); \
+		case GRID_DIAMOND8:                                     \
+			return loop(ctx, s, rg, GRID_DIAMOND8, end, ex); \
+		case GRID_HEX:                                          \
+			break;                                          \
+		}                                                       \
+		return loop(ctx, s, rg, GRID_HEX, end, ex);             \
+	} while (0)
+
 /* near_loop compiled once per topology (the constant `topo`), as astar_loop is. */
 static enum path_status fallback_near(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				      int *end, long *ex)
 {
-	switch (ctx->grid->topo) {
-	case GRID_SQUARE4:
-		return near_loop(ctx, s, rg, GRID_SQUARE4, end, ex);
-	case GRID_SQUARE8:
-		return near_loop(ctx, s, rg, GRID_SQUARE8, end, ex);
-	case GRID_DIAMOND4:
-		return near_loop(ctx, s, rg, GRID_DIAMOND4, end, ex);
-	case GRID_DIAMOND8:
-		return near_loop(ctx, s, rg, GRID_DIAMOND8, end, ex);
-	case GRID_HEX:
-		break;
-	}
-	return near_loop(ctx, s, rg, GRID_HEX, end, ex);
+	BY_TOPOLOGY(near_loop, ctx, s, rg, end, ex);
 }
 
 /*
@@ -3036,19 +3043,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 static enum deep_status fallback_deep(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				      int *end, long *ex)
 {
-	switch (ctx->grid->topo) {
-	case GRID_SQUARE4:
-		return deep_loop(ctx, s, rg, GRID_SQUARE4, end, ex);
-	case GRID_SQUARE8:
-		return deep_loop(ctx, s, rg, GRID_SQUARE8, end, ex);
-	case GRID_DIAMOND4:
-		return deep_loop(ctx, s, rg, GRID_DIAMOND4, end, ex);
-	case GRID_DIAMOND8:
-		return deep_loop(ctx, s, rg, GRID_DIAMOND8, end, ex);
-	case GRID_HEX:
-		break;
-	}
-	return deep_loop(ctx, s, rg, GRID_HEX, end, ex);
+	BY_TOPOLOGY(deep_loop, ctx, s, rg, end, ex);
 }
 
 /* Whether path_find may answer through fallback_near. */

@@ -468,6 +468,22 @@ static void test_large_split_goes_stale(void **state)
 }
 
 /* Two answers are the same answer. */
+/* Crowding costs on about a tenth of the cells, and one blocked cell in
+ * `solid_in` solid, for the fallback's `extra` and `solid` options. */
+static void crowd_and_solid(const struct grid *g, uint32_t *seed, unsigned solid_in, uint16_t **extra, uint8_t **solid)
+{
+	const int n = g->w * g->h;
+	*extra = calloc((size_t)n, sizeof **extra);
+	*solid = calloc((size_t)n, 1);
+	assert_true(*extra && *solid);
+	for (int c = 0; c < n; c++) {
+		if (rnd(seed) % 10 == 0)
+			(*extra)[c] = (uint16_t)(1 + rnd(seed) % 5);
+		if (!g->cost[c] && rnd(seed) % solid_in == 0)
+			(*solid)[c] = 1;
+	}
+}
+
 static void check_same(const struct path_result *a, const struct path_result *b)
 {
 	assert_int_equal(a->status, b->status);
@@ -691,24 +707,14 @@ static void test_fallback_same_answer(void **state)
 			const bool cc = kind == 3 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
 			struct grid *g = grid_create(48 + (int)(rnd(&seed) % 20), 40 + (int)(rnd(&seed) % 20), TOPOS[t]);
 			assert_non_null(g);
-			const int n = g->w * g->h;
 			if (kind == 0)
 				fill_random(g, &seed, 35);
 			else
 				fill_rooms(g, &seed);
 			uint16_t *extra = NULL;
 			uint8_t *solid = NULL;
-			if (kind == 2) {
-				extra = calloc((size_t)n, sizeof *extra);
-				solid = calloc((size_t)n, 1);
-				assert_true(extra && solid);
-				for (int c = 0; c < n; c++) {
-					if (rnd(&seed) % 10 == 0)
-						extra[c] = (uint16_t)(1 + rnd(&seed) % 5);
-					if (!g->cost[c] && rnd(&seed) % 5 == 0)
-						solid[c] = 1;
-				}
-			}
+			if (kind == 2)
+				crowd_and_solid(g, &seed, 5, &extra, &solid);
 			checked += fallback_queries(g, cc, extra, solid, &seed, 120, &faster, &one, partial);
 			free(extra);
 			free(solid);
@@ -838,17 +844,8 @@ static void test_fallback_deep(void **state)
 			fill_thick(g, &seed);
 			uint16_t *extra = NULL;
 			uint8_t *solid = NULL;
-			if (kind == 2) {
-				extra = calloc((size_t)n, sizeof *extra);
-				solid = calloc((size_t)n, 1);
-				assert_true(extra && solid);
-				for (int c = 0; c < n; c++) {
-					if (rnd(&seed) % 10 == 0)
-						extra[c] = (uint16_t)(1 + rnd(&seed) % 5);
-					if (!g->cost[c] && rnd(&seed) % 8 == 0)
-						solid[c] = 1;
-				}
-			}
+			if (kind == 2)
+				crowd_and_solid(g, &seed, 8, &extra, &solid);
 			struct path_ctx *ref = path_create(g), *fast = path_create(g), *bud = path_create(g);
 			struct region *r = region_create(g, cc);
 			assert_true(ref && fast && bud && r);
