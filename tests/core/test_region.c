@@ -468,6 +468,17 @@ static void test_large_split_goes_stale(void **state)
 }
 
 /* Two answers are the same answer. */
+/* The fallback's options with these knobs (automatic P, no labels). */
+static struct path_options fallback_options(bool cc, const uint16_t *extra, const uint8_t *solid)
+{
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	opt.corner_cutting = cc;
+	opt.extra = extra;
+	opt.solid = solid;
+	return opt;
+}
+
 /* Crowding costs on about a tenth of the cells, and one blocked cell in
  * `solid_in` solid, for the fallback's `extra` and `solid` options. */
 static void crowd_and_solid(const struct grid *g, uint32_t *seed, unsigned solid_in, uint16_t **extra, uint8_t **solid)
@@ -621,11 +632,7 @@ static long fallback_queries(struct grid *g, bool cc, const uint16_t *extra, con
 	struct path_ctx *ref = path_create(g), *fast = path_create(g);
 	struct region *r = region_create(g, cc);
 	assert_true(ref && fast && r);
-	struct path_options opt = path_options_default();
-	opt.fallback = true;
-	opt.corner_cutting = cc;
-	opt.extra = extra;
-	opt.solid = solid;
+	struct path_options opt = fallback_options(cc, extra, solid);
 	struct path_options with = opt;
 	with.regions = r;
 	const int n = g->w * g->h;
@@ -849,11 +856,7 @@ static void test_fallback_deep(void **state)
 			struct path_ctx *ref = path_create(g), *fast = path_create(g), *bud = path_create(g);
 			struct region *r = region_create(g, cc);
 			assert_true(ref && fast && bud && r);
-			struct path_options opt = path_options_default();
-			opt.fallback = true;
-			opt.corner_cutting = cc;
-			opt.extra = extra;
-			opt.solid = solid;
+			struct path_options opt = fallback_options(cc, extra, solid);
 			struct path_options with = opt;
 			with.regions = r;
 			long here = 0;
