@@ -29,15 +29,17 @@
  * each query and keeps nothing from them between queries).
  *
  * A plan takes at most TRAVEL_BUDGET expansions, plus the size of the
- * player's region for a goal in it when the region holds at most
- * TRAVEL_WHOLE_REGION cells (rules 12, travel_budget), so that every such
- * goal gets its shortest route.  A goal that known[] puts one blocked cell away from the
- * player's region (a click on a known wall, or into a region the known
- * walls seal) gets the fallback's exact answer, the one an unbounded
- * search gives, when the search through the region labels of known[]
- * (path_options.near_exact) finds it within the budget (rules 7).  Which goals are
- * answered so is a function of known[] alone, never of the labels'
- * history: they are made current before each plan.  And far goals the
+ * player's region when that holds at most TRAVEL_WHOLE_REGION cells
+ * (rules 12, travel_budget), so that there every goal the player can
+ * reach gets its shortest route.  A goal that known[] puts one blocked
+ * cell away from the player's region (a click on a known wall, or into a
+ * region the known walls seal) gets the fallback's exact answer, the one
+ * an unbounded search gives, when the search through the region labels
+ * of known[] (path_options.near_exact) finds it within the budget (rules
+ * 7); one two or more blocked cells away the fallback's blocked cells and
+ * cost, by path.c's fallback_deep (rules 12).  Which goals are answered
+ * so is a function of known[] alone, never of the labels' history: they
+ * are made current before each plan.  And far goals the
  * player can reach get up to two more budgets, of weighted A* (rules 11;
  * plan_travel, below).
  */
