@@ -646,6 +646,116 @@ static void test_far_click_into_rock_every_grid(void **state)
 	}
 }
 
+/* The key of the fallback's whole route from `start` to `goal` over a copy
+ * of the player's memory, without a budget (past its cut point too:
+ * path_route): its blocked cells, returned, and its cost in *cost (a step
+ * into a blocked cell at its plain length). */
+static int fallback_key(const struct game *g, int start, int goal, double *cost)
+{
+	struct grid *k = known_grid(g);
+	struct path_ctx *ctx = path_create(k);
+	assert_non_null(ctx);
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	struct path_result r;
+	path_find(ctx, start, goal, &opt, &r);
+	const int *route;
+	const int n = path_route(ctx, &route);
+	assert_true(n >= 1 && route[0] == start);
+	int walls = 0;
+	*cost = 0;
+	for (int i = 1; i < n; i++) {
+		struct grid_step adj[GRID_MAX_NEIGHBOURS];
+		const int m = grid_adjacent(k, route[i - 1], adj);
+		int j = 0;
+		while (j < m && adj[j].cell != route[i])
+			j++;
+		assert_true(j < m);
+		const uint8_t c = g->known[route[i]];
+		*cost += adj[j].step * (c ? c : 1);
+		walls += !c;
+	}
+	assert_int_equal(walls, r.blocked_crossed);
+	path_destroy(ctx);
+	grid_destroy(k);
+	return walls;
+}
+
+/* Rules 12 on every grid: on a level whose player's region of known[] is
+ * within TRAVEL_WHOLE_REGION, with rock, sealed boxes with walls 2-3
+ * thick and pockets in them, every click gets the exact answer: a goal
+ * the player can reach its shortest route's cost, any other a walk that
+ * the fallback's whole route from its end completes to the unbounded
+ * fallback's key (as many walls, the same cost), answered by the fallback
+ * itself, never by the search from the goal's side. */
+static void test_small_region_clicks_exact(void **state)
+{
+	(void)state;
+	static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4,
+						    GRID_DIAMOND8 };
+	uint32_t seed = 4242;
+	long found = 0, fell = 0, deep = 0;
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		char *map = fixture_floor_map(topos[t], 160, 110);
+		struct fixture f;
+		struct game *g = fixture_game(&f, grid_topology_name(topos[t]), map, 1);
+		free(map);
+		game_map_level(g, 0);
+		const int w = g->grid->w, h = g->grid->h;
+		for (int k = 0; k < 60; k++) { /* blobs of rock, and boxes with a pocket */
+			seed = seed * 1664525u + 1013904223u;
+			const int x0 = 8 + (int)(seed >> 8) % (w - 24), y0 = 8 + (int)(seed >> 20) % (h - 24);
+			const int bw = 4 + (int)(seed % 11), th = 2 + (int)(seed >> 4) % 2, box = k % 3 == 0;
+			for (int y = y0; y < y0 + bw; y++)
+				for (int x = x0; x < x0 + bw; x++) {
+					const bool wall = !box || x < x0 + th || y < y0 + th || x >= x0 + bw - th ||
+							  y >= y0 + bw - th;
+					if (wall)
+						g->known[grid_index(g->grid, x, y)] = 0;
+				}
+		}
+		const int px = g->player.x, py = g->player.y, start = grid_index(g->grid, px, py);
+		g->known[start] = 1;
+		game_maps_written(g);
+		g->known_version++;
+		for (int q = 0; q < 60; q++) {
+			seed = seed * 1664525u + 1013904223u;
+			const int gx = 1 + (int)(seed >> 8) % (w - 2), gy = 1 + (int)(seed >> 20) % (h - 2);
+			const int goal = grid_index(g->grid, gx, gy);
+			struct path_result exact;
+			const enum path_status want = known_search_from(g, start, goal, true, 1.0, 0, &exact, NULL);
+			const int *cells;
+			int len;
+			const enum path_status st = game_travel_plan(g, gx, gy, &cells, &len);
+			assert_int_equal(st, want);
+			assert_false(g->reach.out_of_reach);
+			assert_true(g->reach.weight == 1.0);
+			assert_int_equal(cells[0], start);
+			if (st == PATH_FOUND) {
+				assert_int_equal(cells[len - 1], goal);
+				assert_true(fabs(walk_cost(g, cells, len) - exact.cost) < 1e-6 * (exact.cost + 1));
+				found++;
+			} else {
+				assert_int_equal(st, PATH_FALLBACK);
+				/* the walk and the fallback's whole route on from its
+				 * end: the key of the fallback's own whole route (its
+				 * cut point may differ among routes of that key) */
+				double rest, whole;
+				const int walls = fallback_key(g, cells[len - 1], goal, &rest);
+				assert_int_equal(fallback_key(g, start, goal, &whole), exact.blocked_crossed);
+				assert_int_equal(walls, exact.blocked_crossed);
+				assert_true(fabs(walk_cost(g, cells, len) + rest - whole) < 1e-6 * (whole + 1));
+				fell++;
+				deep += exact.blocked_crossed >= 2;
+			}
+		}
+		assert_true(region_size(g->reach.labels, start) <= TRAVEL_WHOLE_REGION);
+		fixture_fini(&f);
+	}
+	print_message("%ld clicks reached, %ld out of reach (%ld two or more walls away)\n", found, fell, deep);
+	assert_true(found >= 100 && fell >= 40 && deep >= 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock_in_parts),
 		cmocka_unit_test(test_far_click_into_thick_rock),
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
+		cmocka_unit_test(test_small_region_clicks_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
