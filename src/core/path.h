@@ -40,8 +40,9 @@ struct path_options {
 	                         A goal two or more walls away gets fallback_deep's answer (the
 	                         one without a budget) when it is found within the budget, else
 	                         PATH_BUDGET with the start alone: the layered search would settle
-	                         the start's region first.  (Where fallback_deep declines, past
-	                         250 walls or without memory, the layered search answers.)
+	                         the start's region first.  So too past 250 walls, where
+	                         fallback_deep's key has no room; without memory for it, the
+	                         layered search answers.
 	                         For the player's clicks (game_travel.c): a function of the map alone,
 	                         so the caller must keep the labels current */
 };

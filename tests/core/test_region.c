@@ -920,6 +920,43 @@ static void test_fallback_deep(void **state)
 	assert_true(fewer * 10 >= deep * 9);
 }
 
+/* A goal more than 250 blocked cells from the start's region: without a
+ * budget the layered search answers (fallback_deep's key has room for
+ * 250); with near_exact and a budget that would hold that search, the
+ * answer is PATH_BUDGET with the start alone, after the count alone. */
+static void test_fallback_deep_thick(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t < N_TOPOS; t++) {
+		struct grid *g = grid_create(420, 12, TOPOS[t]);
+		assert_non_null(g);
+		grid_fill(g, 0);
+		for (int y = 1; y < 11; y++)
+			for (int x = 1; x < 20; x++)
+				grid_set_cost(g, y * 420 + x, 1);
+		struct path_ctx *ctx = path_create(g);
+		struct region *r = region_create(g, false);
+		assert_true(ctx && r);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		opt.regions = r;
+		const int start = 5 * 420 + 5, goal = 5 * 420 + 410;
+		struct path_result a, b;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &a), PATH_FALLBACK);
+		assert_true(a.blocked_crossed > 250);
+		const long whole = a.expanded;
+		opt.near_exact = true;
+		opt.budget = 4 * whole;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &b), PATH_BUDGET);
+		assert_int_equal(b.len, 1);
+		assert_int_equal(b.cells[0], start);
+		assert_true(b.expanded > 250 && b.expanded < whole);
+		path_destroy(ctx);
+		region_destroy(r);
+		grid_destroy(g);
+	}
+}
+
 /* A map cut in two by a wall: the answer through the wall, found without
  * settling the start's half. */
 static void test_fallback_other_half(void **state)
@@ -1012,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_same_answer),
 		cmocka_unit_test(test_fallback_one_far),
 		cmocka_unit_test(test_fallback_deep),
+		cmocka_unit_test(test_fallback_deep_thick),
 		cmocka_unit_test(test_fallback_other_half),
 		cmocka_unit_test(test_fallback_large_goal_region),
 	};

@@ -157,7 +157,8 @@ enum travel_mode {
  * walls from the player's region (deep in rock, in a pocket the known
  * walls seal) gets the fallback's own answer, the fewest walls and then
  * the least cost, when path.c's fallback_deep finds it within the budget
- * (its tie rule among equal routes is A*'s), where rules 11 walked to a
+ * (its tie rule among equal routes is A*'s; past 250 walls it does not
+ * try, nor does the layered search), where rules 11 walked to a
  * cut point found from the goal's side whose cost was kept only roughly;
  * and where the budget does not hold it, a goal on open floor in such a
  * pocket walks to that cut point as a goal in rock does, where rules 11
