@@ -605,6 +605,19 @@ static void test_far_click_into_thick_rock(void **state)
 	fixture_fini(&f);
 }
 
+/* The five grids, for the tests that hold a rule on each. */
+static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+
+/* A floor level of topology `topo`, w x h cells, its whole map learnt. */
+static struct game *mapped_floor_game(struct fixture *f, enum grid_topology topo, int w, int h)
+{
+	char *map = fixture_floor_map(topo, w, h);
+	struct game *g = fixture_game(f, grid_topology_name(topo), map, 1);
+	free(map);
+	game_map_level(g, 0);
+	return g;
+}
+
 /* Rules 11 on every grid: on a floor level too large for the budget,
  * whose player knows a 480x300 block of rock (too thick for the search
  * from the goal's side), a click in the block walks to a cell nearest the
@@ -615,14 +628,9 @@ static void test_far_click_into_thick_rock(void **state)
 static void test_far_click_into_rock_every_grid(void **state)
 {
 	(void)state;
-	static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4,
-						    GRID_DIAMOND8 };
 	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
-		char *map = fixture_floor_map(topos[t], 600, 330);
 		struct fixture f;
-		struct game *g = fixture_game(&f, grid_topology_name(topos[t]), map, 1);
-		free(map);
-		game_map_level(g, 0);
+		struct game *g = mapped_floor_game(&f, topos[t], 600, 330);
 		for (int y = 10; y < 310; y++)
 			for (int x = 100; x < 580; x++)
 				g->known[grid_index(g->grid, x, y)] = 0;
@@ -691,16 +699,11 @@ static int fallback_key(const struct game *g, int start, int goal, double *cost)
 static void test_small_region_clicks_exact(void **state)
 {
 	(void)state;
-	static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4,
-						    GRID_DIAMOND8 };
 	uint32_t seed = 4242;
 	long found = 0, fell = 0, deep = 0;
 	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
-		char *map = fixture_floor_map(topos[t], 160, 110);
 		struct fixture f;
-		struct game *g = fixture_game(&f, grid_topology_name(topos[t]), map, 1);
-		free(map);
-		game_map_level(g, 0);
+		struct game *g = mapped_floor_game(&f, topos[t], 160, 110);
 		const int w = g->grid->w, h = g->grid->h;
 		for (int k = 0; k < 60; k++) { /* blobs of rock, and boxes with a pocket */
 			seed = seed * 1664525u + 1013904223u;
