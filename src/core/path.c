@@ -2818,8 +2818,8 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    f below T (and ties): in home, about what an A* toward the goal pops.
  *
  * g must stay below 2^DEEP_G_BITS (far above any route on a 4096x4096
- * level: 2^42 there) and W at most DEEP_WALLS_MAX; else, and without
- * memory, DEEP_NOT: the caller runs the layered search.  DEEP_NO_ROUTE
+ * level: 2^42 there); else, and without memory, DEEP_NOT: the caller
+ * runs the layered search.  DEEP_NO_ROUTE
  * when solid cells wall the goal off from home (the count ends first).
  * With a budget (path_options.near_exact), the cells counted and the A*'s
  * pops together take at most s->budget expansions; DEEP_BUDGET past it.
@@ -3200,7 +3200,9 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			/* Two or more blocked cells away: the same key, stopping near
 			 * the goal; with a budget (near_exact), within it, or
 			 * PATH_BUDGET at once with the start alone (the layered
-			 * search would settle the start's region first). */
+			 * search would settle the start's region first), past 250
+			 * walls too (DEEP_THICK; without a budget the layered
+			 * search answers those). */
 			int deep_end = start;
 			long deep_ex = 0;
 			const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, &deep_end, &deep_ex);
