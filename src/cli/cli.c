@@ -6,6 +6,12 @@
  */
 #include "cli.h"
 
+#include "bestiary.h"
+
+#ifndef ASTRAY_DATADIR
+#define ASTRAY_DATADIR "/usr/local/share/astray"
+#endif
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -374,4 +380,28 @@ const char *cli_program_levels(char *buf, size_t size)
 		}
 	}
 	return NULL;
+}
+
+const char *cli_bestiary_path(const char *near, char *buf, size_t size)
+{
+	if (bestiary_default_path(near, buf, size))
+		return buf;
+	char own[CLI_PATH_MAX];
+	if (!cli_program_levels(own, sizeof own))
+		return NULL;
+	int len = snprintf(buf, size, "%s/bestiary.txt", own);
+	return len > 0 && (size_t)len < size ? buf : NULL;
+}
+
+bool cli_bestiary_load(const char *near, struct bestiary *out, struct diag_list *diags)
+{
+	char path[CLI_PATH_MAX + 16];
+	if (cli_bestiary_path(near, path, sizeof path))
+		return bestiary_load_file(path, out, diags);
+	memset(out, 0, sizeof *out);
+	diag_add(diags, DIAG_ERROR, near ? near : "astray", 0, 0,
+		 "no bestiary.txt found (looked beside the level, in levels/ of astray's source folder, in "
+		 "%s/levels/ and in the levels beside the program); give --bestiary FILE",
+		 ASTRAY_DATADIR);
+	return false;
 }

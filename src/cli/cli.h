@@ -88,4 +88,20 @@ int cli_program_level_dirs(char dirs[][CLI_PATH_MAX]);
  * NULL when none does (or buf is too small). */
 const char *cli_program_levels(char *buf, size_t size);
 
+struct bestiary; /* bestiary.h */
+
+/*
+ * The default bestiary for a level file or folder `near` (may be NULL):
+ * the first of bestiary_default_path's places (beside `near`, levels/ of
+ * astray's source folder, the installed one), else the bestiary.txt of
+ * the levels the program came with (cli_program_levels), so that a level
+ * kept in any folder, with no bestiary beside it, plays and checks with
+ * the program's own.  Writes its path into buf and returns buf, or NULL.
+ */
+const char *cli_bestiary_path(const char *near, char *buf, size_t size);
+
+/* cli_bestiary_path and bestiary_load_file; when there is none, an error
+ * in diags that names every place looked in and --bestiary FILE. */
+bool cli_bestiary_load(const char *near, struct bestiary *out, struct diag_list *diags);
+
 #endif

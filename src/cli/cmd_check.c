@@ -70,8 +70,8 @@ static void check_usage(FILE *out)
 		  "corners (a corridor straight across a row) is explained.\n"
 		  "\n"
 		  "A FILE ending in items.txt is checked as an item catalogue, any other .txt as a bestiary (and the items.txt beside a bestiary with it).  Monster letters are checked against "
-		  "--bestiary FILE, or else the bestiary.txt beside the first level, in levels/, or the "
-		  "installed one.");
+		  "--bestiary FILE, or else the bestiary.txt beside the first level, in levels/, the "
+		  "installed one, or the one of the levels the program came with.");
 	opt_print_help(out, &check_command);
 	help_text(out, 0,
 		  "\nWith --format json each problem is a JSON object on a line of its own, and the summary "
@@ -239,7 +239,7 @@ int cmd_check(int argc, char **argv)
 		have_bestiary = bestiary_load_file(a.bestiary, b, &d);
 	} else {
 		char path[4096];
-		if (paths.n > 0 && bestiary_default_path(paths.v[0], path, sizeof path))
+		if (paths.n > 0 && cli_bestiary_path(paths.v[0], path, sizeof path))
 			have_bestiary = bestiary_load_file(path, b, &d);
 		else
 			diag_add_cell(&d, DIAG_NOTE, "no-bestiary", "astray", 0, 0, -1, -1,

@@ -132,7 +132,8 @@ static const struct opt edit_opts[] = {
 	[ROW_DISCARD] = { .name = "discard-recover", .kind = OPT_FLAG, .offset = ARG(discard_recover),
 			  .help = "remove LEVEL.recover without asking, then open LEVEL" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
-	  .help = "monster kinds (default: bestiary.txt beside the level)" },
+	  .help = "monster kinds; by default bestiary.txt beside the level, else levels/, the installed "
+		  "one, or the one of the levels the program came with" },
 	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
 	  .help = "leave the mouse to the terminal (text selection)" },
 	{ .name = "delay", .kind = OPT_INT, .offset = ARG(delay_ms), .metavar = "MS", .lo = 0, .hi = 1000,
@@ -609,7 +610,7 @@ int cmd_edit(int argc, char **argv)
 	struct bestiary b;
 	struct diag_list diags = { 0 };
 	bool ok = a.bestiary ? bestiary_load_file(a.bestiary, &b, &diags)
-			     : bestiary_load_default(path, &b, &diags);
+			     : cli_bestiary_load(path, &b, &diags);
 	cli_print_diags(stderr, &diags, false, false);
 	diag_list_fini(&diags);
 	if (!ok)

@@ -51,7 +51,8 @@ static const struct opt path_opts[] = {
 	  .help = "square8: allow diagonal steps past a wall corner" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
 	  .help = "the bestiary for monster letters; by default the one beside the level, then "
-		  "levels/bestiary.txt" },
+		  "levels/bestiary.txt of the source folder, the installed one, or the one of the levels "
+		  "the program came with" },
 	{ .name = "as", .kind = OPT_STRING, .offset = ARG(as), .metavar = "KIND",
 	  .help = "plan as a monster of KIND (a name or letter of the bestiary) standing on the first cell "
 		  "would, hunting the player on the second: its mind, costs, corner rule and sight, played "
@@ -181,7 +182,7 @@ static struct level *load_level(const struct path_args *a, struct bestiary **bes
 			have_b = bestiary_load_file(a->bestiary, b, &d);
 		else {
 			char p[4096];
-			if (bestiary_default_path(a->level, p, sizeof p))
+			if (cli_bestiary_path(a->level, p, sizeof p))
 				have_b = bestiary_load_file(p, b, &d);
 		}
 	}
@@ -284,7 +285,7 @@ static bool plan_cell(const struct level *lv, const char *what, int x, int y)
 static int plan_as(const struct path_args *a, const struct level *lv, struct bestiary *b)
 {
 	if (!b) {
-		fprintf(stderr, "astray path: --as needs a bestiary (none beside the level: use --bestiary FILE)\n");
+		fprintf(stderr, "astray path: --as needs a bestiary (none beside the level or the program: use --bestiary FILE)\n");
 		return 1;
 	}
 	struct monster_kind *k = find_kind(b, a->as);

@@ -88,7 +88,8 @@ static const struct opt play_opts[] = {
 	{ .name = "no-mouse", .kind = OPT_FLAG, .offset = ARG(no_mouse),
 	  .help = "leave the mouse to the terminal (text selection) for this run; O turns it off for good" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
-	  .help = "monster kinds (default: bestiary.txt beside the levels)" },
+	  .help = "monster kinds; by default bestiary.txt beside the levels, else levels/, the installed "
+		  "one, or the one of the levels the program came with" },
 	{ .name = "set", .kind = OPT_LIST, .offset = ARG(sets), .metavar = "KIND.KEY=VAL",
 	  .help = "override one bestiary knob, an item knob as ITEM.KEY=VAL, or with rules.KEY=VAL one of the "
 		  "game's (rules.arrival=0: no wandering monsters); repeatable" },
@@ -315,8 +316,8 @@ static bool load_bestiary(const struct play_args *a, const char *near, struct be
 	*text = NULL;
 	if (a->bestiary)
 		snprintf(name, namesize, "%s", a->bestiary);
-	if (!a->bestiary && !bestiary_default_path(near, name, namesize)) {
-		ok = bestiary_load_default(near, b, &diags); /* prints where it looked */
+	if (!a->bestiary && !cli_bestiary_path(near, name, namesize)) {
+		ok = cli_bestiary_load(near, b, &diags); /* prints where it looked */
 	} else {
 		int err = textfile_read(name, text, len);
 		if (err)
@@ -811,7 +812,7 @@ static int play_title(struct play_args *a)
 	 * dungeon needs a bestiary, the campaign its levels */
 	char bpath[4096], why[1024] = "", cbuf[CLI_PATH_MAX];
 	const char *camp = campaign_dir(cbuf, sizeof cbuf);
-	bool no_dungeon = !a->bestiary && !bestiary_default_path(camp, bpath, sizeof bpath);
+	bool no_dungeon = !a->bestiary && !cli_bestiary_path(camp, bpath, sizeof bpath);
 	if (!camp && no_dungeon)
 		snprintf(why, sizeof why,
 			 "No campaign and no bestiary: this is not astray's source folder, nothing is installed "

@@ -130,8 +130,8 @@ static const struct opt sim_opts[] = {
 	  .help = "override a bestiary knob, an item knob of levels/items.txt as ITEM.KEY=VALUE, or with "
 		  "rules.KEY=VALUE one of the game's (growth, to-hit, arrivals, healing); repeatable" },
 	{ .name = "bestiary", .kind = OPT_STRING, .offset = ARG(bestiary), .metavar = "FILE",
-	  .help = "the bestiary; by default the one beside the first level, in levels/, or the installed "
-		  "one" },
+	  .help = "the bestiary; by default the one beside the first level, in levels/, the installed "
+		  "one, or the one of the levels the program came with" },
 	{ .name = "monsters", .kind = OPT_CUSTOM, .offset = ARG(monsters), .metavar = "K[:KIND]",
 	  .parse = parse_monsters, .want = "K or K:KIND",
 	  .help = "monsters placed on a .map; default " STR(SIM_DEFAULT_MAP_MONSTERS) " of the first kind" },

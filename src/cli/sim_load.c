@@ -32,18 +32,12 @@
 /* The bestiary of a run with no level file (--generate, --dungeon) into
  * path: bestiary.txt here, the source tree's or the installed one (as
  * bestiary_default_path looks), else the one of the tree or prefix the
- * program itself lies in (cli_program_levels), so that build/astray works
+ * program itself lies in (cli_bestiary_path), so that build/astray works
  * from any folder.  False with every place looked at said. */
 static bool generated_bestiary(bool dungeon, bool quiet, char *path, size_t size)
 {
-	if (bestiary_default_path(".", path, size))
+	if (cli_bestiary_path(".", path, size))
 		return true;
-	char own[CLI_PATH_MAX];
-	if (cli_program_levels(own, sizeof own)) {
-		int len = snprintf(path, size, "%s/bestiary.txt", own);
-		if (len > 0 && (size_t)len < size)
-			return true;
-	}
 	if (quiet)
 		return false;
 	fprintf(stderr, "astray sim: --%s needs a bestiary and found none: not ./bestiary.txt, not levels/bestiary.txt "
@@ -65,7 +59,7 @@ bool sim_load_bestiary_file(const struct sim_args *a, char *path, size_t size, u
 	else if (a->generate || a->dungeon)
 		found = generated_bestiary(a->dungeon, true, path, size);
 	else
-		found = bestiary_default_path(a->levels.v[0], path, size) != NULL;
+		found = cli_bestiary_path(a->levels.v[0], path, size) != NULL;
 	char *text = NULL;
 	size_t len = 0;
 	if (!found || textfile_read(path, &text, &len) != 0)
@@ -88,7 +82,7 @@ bool sim_load_bestiary(const struct sim_args *a, const struct opt_command *cmd, 
 	else if (a->generate || a->dungeon)
 		ok = generated_bestiary(a->dungeon, false, path, sizeof path) && bestiary_load_file(path, b, &d);
 	else
-		ok = bestiary_load_default(a->levels.v[0], b, &d);
+		ok = cli_bestiary_load(a->levels.v[0], b, &d);
 	cli_print_diags(stderr, &d, false, false);
 	diag_list_fini(&d);
 	if (!ok)
