@@ -4,6 +4,9 @@
  * suffixes, diagnostics lists, the .lvl files of a folder and the folders
  * of the program's own levels.  The option tables themselves are in opt.c.
  */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
 #include "cli.h"
 
 #include "bestiary.h"
@@ -14,6 +17,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -373,9 +377,13 @@ const char *cli_program_levels(char *buf, size_t size)
 	for (int i = 0; i < k; i++) {
 		struct stat st;
 		int len = snprintf(b, sizeof b, "%s/bestiary.txt", dirs[i]);
-		if (len > 0 && (size_t)len < sizeof b && stat(b, &st) == 0 && S_ISREG(st.st_mode) &&
-		    strlen(dirs[i]) < size) {
-			snprintf(buf, size, "%s", dirs[i]);
+		if (len > 0 && (size_t)len < sizeof b && stat(b, &st) == 0 && S_ISREG(st.st_mode)) {
+			/* without the program's folder and its ..: what a report names */
+			char whole[PATH_MAX];
+			const char *dir = realpath(dirs[i], whole) ? whole : dirs[i];
+			if (strlen(dir) >= size)
+				continue;
+			snprintf(buf, size, "%s", dir);
 			return buf;
 		}
 	}
