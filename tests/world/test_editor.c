@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1435,6 +1436,85 @@ static void test_undo_cap_in_stroke(void **state)
 	editor_destroy(ed);
 }
 
+
+/* The editor's derived level and diagnostics (editor_derived.c: a table
+ * per glyph, the analysis over the editor's own grid) against the parser's
+ * level and level_analyse's, on the campaign and the check fixtures (items,
+ * monsters, sealed regions, unreachable exits, diamond4's corners). */
+static void compare_derived(const char *path)
+{
+	struct bestiary b;
+	struct diag_list d = { 0 };
+	assert_true(bestiary_load_file("levels/bestiary.txt", &b, &d));
+	size_t len;
+	char *text = level_read_file(path, &len);
+	assert_non_null(text);
+	struct level *lv = level_parse(path, text, len, &b, &d);
+	free(text);
+	assert_non_null(lv);
+	struct editor *ed = editor_create(lv, &b, path);
+	assert_non_null(ed);
+	const struct level *got = editor_level(ed);
+	assert_non_null(got);
+	assert_int_equal(got->w, lv->w);
+	assert_int_equal(got->h, lv->h);
+	assert_memory_equal(got->tiles, lv->tiles, (size_t)lv->w * (size_t)lv->h);
+	assert_int_equal(got->player_x, lv->player_x);
+	assert_int_equal(got->player_y, lv->player_y);
+	assert_int_equal(got->n_items, lv->n_items);
+	for (int i = 0; i < lv->n_items; i++) {
+		assert_int_equal(got->items[i].kind, lv->items[i].kind);
+		assert_int_equal(got->items[i].x, lv->items[i].x);
+		assert_int_equal(got->items[i].y, lv->items[i].y);
+	}
+	assert_int_equal(got->n_monsters, lv->n_monsters);
+	for (int i = 0; i < lv->n_monsters; i++) {
+		assert_int_equal(got->monsters[i].glyph, lv->monsters[i].glyph);
+		assert_int_equal(got->monsters[i].x, lv->monsters[i].x);
+		assert_int_equal(got->monsters[i].y, lv->monsters[i].y);
+	}
+	struct diag_list want = { 0 };
+	level_analyse(lv, &b, &want);
+	const struct diag_list *have = editor_diags(ed);
+	assert_int_equal(have->n, want.n);
+	for (int i = 0; i < want.n; i++) {
+		assert_int_equal(have->items[i].severity, want.items[i].severity);
+		/* the editor counts lines in the text it writes (no comments) */
+		assert_int_equal(have->items[i].line - got->map_line, want.items[i].line - lv->map_line);
+		assert_int_equal(have->items[i].col, want.items[i].col);
+		assert_string_equal(have->items[i].msg, want.items[i].msg);
+	}
+	diag_list_fini(&want);
+	diag_list_fini(&d);
+	editor_destroy(ed);
+	level_destroy(lv);
+}
+
+static void test_derived_as_parsed(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "levels", "tests/levels/check" };
+	int n = 0, with_diags = 0;
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+		DIR *dir = opendir(dirs[k]);
+		assert_non_null(dir);
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t l = strlen(e->d_name);
+			if (l < 5 || strcmp(e->d_name + l - 4, ".lvl") != 0)
+				continue;
+			char path[512];
+			snprintf(path, sizeof path, "%s/%s", dirs[k], e->d_name);
+			compare_derived(path);
+			n++;
+			with_diags += strstr(dirs[k], "check") != NULL;
+		}
+		closedir(dir);
+	}
+	assert_true(n >= 15);
+	assert_true(with_diags >= 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1472,6 +1552,7 @@ int main(void)
 		cmocka_unit_test(test_resize_rules),
 		cmocka_unit_test(test_resize_sealed),
 		cmocka_unit_test(test_save_stops_when_backup_cannot_be_kept),
+		cmocka_unit_test(test_derived_as_parsed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
