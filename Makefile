@@ -467,8 +467,9 @@ FUZZ_LIBS_input := $(CURSES_LIBS)
 FUZZ_SRC_journal := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_snapshot := $(CORE_SRC) $(WORLD_SRC)
 FUZZ_SRC_scores := $(CORE_SRC) $(WORLD_SRC)
-# The heat target also draws what it parsed, with the command layer's heat_render.c.
-FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC) src/cli/heat_render.c
+# The heat target also draws what it parsed, with the command layer's heat_render.c
+# (and cli.c, whose escaping the titles go through).
+FUZZ_SRC_heat := $(CORE_SRC) $(WORLD_SRC) src/cli/heat_render.c src/cli/cli.c
 FUZZ_FLAGS_heat := -Isrc/cli
 FUZZ_SRC_settings := $(CORE_SRC) $(WORLD_SRC)
 # The per-game CSV target also prints sim-report's report, with sim_write.c.

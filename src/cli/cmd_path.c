@@ -36,6 +36,7 @@ struct path_args {
 	bool hurt;               /* --hurt: with --as, it plans as when hurt below its flee share */
 	bool time;               /* --time: the labels' and the search's CPU time (and again) on standard error */
 	bool no_regions;         /* --no-regions: the fallback without region labels (the reference) */
+	bool whole;              /* --whole: the whole map, however large */
 };
 
 #define ARG(field) offsetof(struct path_args, field)
@@ -67,6 +68,9 @@ static const struct opt path_opts[] = {
 		  "search, in ms (the wall time beside it), and of the same search run again at once (its "
 		  "memory touched, as in a game); with --fallback also the whole route past the cut "
 		  "point: its blocked cells, cost and cells" },
+	{ .name = "whole", .kind = OPT_FLAG, .offset = ARG(whole),
+	  .help = "print the whole map: a map of more than 250,000 cells is otherwise cut to the "
+		  "box round what is marked, 3 cells beyond it" },
 	{ .name = "no-regions", .kind = OPT_FLAG, .offset = ARG(no_regions),
 	  .help = "developer: with --fallback, search without the region labels, settling the whole "
 		  "start region when the goal is outside it (the same answer, the old way; for timing)" },
@@ -83,8 +87,8 @@ static void path_usage(FILE *out)
 {
 	help_usage(out, "path",
 		   (const char *const[]){ "LEVEL X,Y X,Y [--fallback] [--explored] [--weight W] [--corners] "
-					  "[--bestiary FILE] [--time] [--no-regions]",
-					  "LEVEL X,Y X,Y --as KIND [--sight] [--hurt] [--bestiary FILE]", NULL });
+					  "[--bestiary FILE] [--time] [--whole] [--no-regions]",
+					  "LEVEL X,Y X,Y --as KIND [--sight] [--hurt] [--bestiary FILE] [--whole]", NULL });
 	help_text(out, 0,
 		  "\nFinds the route from the first cell to the second with the game's A* and prints the map as "
 		  "the game draws it (hex and diamond maps in their doubled layout) with the route:\n"
@@ -220,13 +224,63 @@ static bool settle_cell(const struct grid *g, const char *what, bool fallback, i
 	return true;
 }
 
-/* Prints a canvas of g's screen width, in colour when asked. */
-static void print_canvas(const struct grid *g, const char *canvas, bool colour)
+/*
+ * The part of the map printed: the whole of a map of up to PATH_WHOLE_CELLS
+ * cells (any level that fits a few screens), else the box round the cells
+ * marked (the route or walk, its ends, what was expanded), PATH_MARGIN
+ * cells beyond it, so that a 4096x4096 level prints the neighbourhood of
+ * its route rather than 16 MB of map; --whole prints all of it.
+ */
+#define PATH_WHOLE_CELLS 250000L
+#define PATH_MARGIN 3
+
+struct box {
+	int x0, y0, x1, y1; /* cells, inclusive; x0 > x1 while empty */
+};
+
+static void box_add(struct box *b, const struct grid *g, int cell)
 {
-	int sw = grid_screen_width(g);
-	for (int y = 0; y < g->h; y++) {
-		const char *row = canvas + (size_t)y * (size_t)sw;
-		int n = sw;
+	const int x = grid_x(g, cell), y = grid_y(g, cell);
+	if (b->x0 > b->x1) {
+		*b = (struct box){ x, y, x, y };
+		return;
+	}
+	b->x0 = x < b->x0 ? x : b->x0;
+	b->x1 = x > b->x1 ? x : b->x1;
+	b->y0 = y < b->y0 ? y : b->y0;
+	b->y1 = y > b->y1 ? y : b->y1;
+}
+
+/* The box printed: the whole map, or the marks' box with its margin,
+ * saying so on a line of its own before the map. */
+static struct box print_box(const struct grid *g, struct box marks, bool whole)
+{
+	const struct box all = { 0, 0, g->w - 1, g->h - 1 };
+	if (whole || (long)g->w * g->h <= PATH_WHOLE_CELLS || marks.x0 > marks.x1)
+		return all;
+	struct box b = { marks.x0 - PATH_MARGIN, marks.y0 - PATH_MARGIN, marks.x1 + PATH_MARGIN,
+			 marks.y1 + PATH_MARGIN };
+	b.x0 = b.x0 < 0 ? 0 : b.x0;
+	b.y0 = b.y0 < 0 ? 0 : b.y0;
+	b.x1 = b.x1 >= g->w ? g->w - 1 : b.x1;
+	b.y1 = b.y1 >= g->h ? g->h - 1 : b.y1;
+	if (b.x0 == 0 && b.y0 == 0 && b.x1 == g->w - 1 && b.y1 == g->h - 1)
+		return all;
+	printf("columns %d-%d and rows %d-%d of the %dx%d map: what is marked and %d cells round it "
+	       "(--whole prints all of it)\n",
+	       b.x0, b.x1, b.y0, b.y1, g->w, g->h, PATH_MARGIN);
+	return b;
+}
+
+/* Prints the box of a canvas of g's screen width, in colour when asked. */
+static void print_canvas(const struct grid *g, const char *canvas, struct box b, bool colour)
+{
+	const int sw = grid_screen_width(g);
+	const bool staggered = grid_is_staggered(g->topo);
+	const int c0 = staggered ? 2 * b.x0 : b.x0, c1 = staggered ? 2 * b.x1 + 2 : b.x1 + 1;
+	for (int y = b.y0; y <= b.y1; y++) {
+		const char *row = canvas + (size_t)y * (size_t)sw + c0;
+		int n = (c1 < sw ? c1 : sw) - c0;
 		while (n > 0 && row[n - 1] == ' ')
 			n--;
 		for (int i = 0; i < n; i++) {
@@ -358,18 +412,28 @@ static int plan_as(const struct path_args *a, const struct level *lv, struct bes
 			char c = editor_glyph(ed, x, y);
 			AT(x, y) = a->sight && seen[grid_index(g, x, y)] && c == '.' ? '\'' : c;
 		}
-	for (int i = 1; i < plan.walk_len; i++)
+	struct box marks = { 1, 0, 0, 0 };
+	for (int i = 1; i < plan.walk_len; i++) {
 		AT(grid_x(g, plan.walk[i]), grid_y(g, plan.walk[i])) = '*';
-	for (int i = 0; i < plan.n_dug; i++)
+		box_add(&marks, g, plan.walk[i]);
+	}
+	for (int i = 0; i < plan.n_dug; i++) {
 		AT(grid_x(g, plan.dug[i]), grid_y(g, plan.dug[i])) = '=';
-	if (plan.post >= 0)
+		box_add(&marks, g, plan.dug[i]);
+	}
+	if (plan.post >= 0) {
 		AT(grid_x(g, plan.post), grid_y(g, plan.post)) = '&';
+		box_add(&marks, g, plan.post);
+	}
 	int end = plan.walk_len > 0 ? plan.walk[plan.walk_len - 1] : grid_index(g, a->sx, a->sy);
 	AT(grid_x(g, end), grid_y(g, end)) = 'E';
 	AT(a->gx, a->gy) = '@';
 	AT(a->sx, a->sy) = 'S';
+	box_add(&marks, g, end);
+	box_add(&marks, g, grid_index(g, a->gx, a->gy));
+	box_add(&marks, g, grid_index(g, a->sx, a->sy));
 #undef AT
-	print_canvas(g, canvas, use_colour());
+	print_canvas(g, canvas, print_box(g, marks, a->whole), use_colour());
 	printf("S the %s%s, * its walk, E where it ends, = a wall it digs, & its post, @ the player%s\n", k->name,
 	       a->hurt ? " (hurt: it flees)" : "", a->sight ? ", ' what it sees" : "");
 	if (plan.asleep)
@@ -503,19 +567,27 @@ int cmd_path(int argc, char **argv)
 	for (int i = 0; i < lv->n_monsters; i++)
 		AT(lv->monsters[i].x, lv->monsters[i].y) = lv->monsters[i].glyph;
 	AT(lv->player_x, lv->player_y) = '@';
+	struct box marks = { 1, 0, 0, 0 };
 	if (a.explored)
 		for (int c = 0; c < g->w * g->h; c++)
-			if (path_was_expanded(ctx, c))
+			if (path_was_expanded(ctx, c)) {
 				AT(grid_x(g, c), grid_y(g, c)) = ':';
-	for (int i = 1; i + 1 < r.len; i++)
+				box_add(&marks, g, c);
+			}
+	for (int i = 1; i + 1 < r.len; i++) {
 		AT(grid_x(g, r.cells[i]), grid_y(g, r.cells[i])) = '*';
+		box_add(&marks, g, r.cells[i]);
+	}
 	if (!r.reached)
 		AT(a.gx, a.gy) = 'X';
 	AT(grid_x(g, r.end), grid_y(g, r.end)) = 'E';
 	AT(a.sx, a.sy) = 'S';
+	box_add(&marks, g, goal);
+	box_add(&marks, g, r.end);
+	box_add(&marks, g, start);
 #undef AT
 
-	print_canvas(g, canvas, use_colour());
+	print_canvas(g, canvas, print_box(g, marks, a.whole), use_colour());
 	printf("S start, E end of the walk, * route%s%s\n", r.reached ? "" : ", X goal not reached",
 	       a.explored ? ", : expanded" : "");
 	printf("cost=%.3f steps=%d expanded=%ld reached=%s end=%d,%d\n", r.cost, r.steps, r.expanded,

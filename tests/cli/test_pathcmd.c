@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,84 @@ static void test_plan_errors(void **state)
 	free(out);
 }
 
+
+/* The n-th line of text (0 first), without its newline, into buf. */
+static void nth_line(const char *text, int n, char *buf, size_t size)
+{
+	for (int i = 0; i < n && text; i++) {
+		text = strchr(text, '\n');
+		text = text ? text + 1 : NULL;
+	}
+	assert_non_null(text);
+	size_t len = strcspn(text, "\n");
+	assert_true(len < size);
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* A map of more than 250,000 cells prints the box round the route, 3
+ * cells beyond it, each row the same as in the whole map (--whole),
+ * which is what a smaller map prints. */
+static void test_large_map_cropped(void **state)
+{
+	(void)state;
+	char level[] = "/tmp/astray-path-big-XXXXXX";
+	int fd = mkstemp(level);
+	assert_true(fd >= 0);
+	close(fd);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "gen --topology hex --size 600x450 --seed 3 -o %s", level);
+	int st;
+	free(run(cmd, &st));
+	assert_int_equal(st, 0);
+	snprintf(cmd, sizeof cmd, "path %s 100,100 140,121 --fallback", level);
+	char *cut = run(cmd, &st);
+	assert_int_equal(st, 0);
+	snprintf(cmd, sizeof cmd, "path %s 100,100 140,121 --fallback --whole", level);
+	char *whole = run(cmd, &st);
+	assert_int_equal(st, 0);
+	unlink(level);
+	int x0, x1, y0, y1;
+	assert_int_equal(sscanf(cut, "columns %d-%d and rows %d-%d of the 600x450 map", &x0, &x1, &y0, &y1), 4);
+	/* the route's box holds both ends; 3 cells more each way */
+	assert_true(x0 <= 97 && x1 >= 143 && y0 <= 97 && y1 >= 124);
+	assert_true(x1 - x0 < 120 && y1 - y0 < 80);
+	assert_int_equal(count_lines(cut), 1 + (y1 - y0 + 1) + 2);
+	assert_int_equal(count_lines(whole), 450 + 2);
+	assert_true(strncmp(whole, "columns", 7) != 0);
+	char a[4096], b[4096];
+	for (int y = y0; y <= y1; y++) {
+		nth_line(cut, 1 + y - y0, a, sizeof a);
+		nth_line(whole, y, b, sizeof b);
+		/* hex rows in the doubled layout: the box's columns 2 x0 to 2 x1 + 1 */
+		char want[4096];
+		size_t from = 2 * (size_t)x0, n = strlen(b) > from ? strlen(b) - from : 0;
+		if (n > 2 * (size_t)(x1 - x0) + 2)
+			n = 2 * (size_t)(x1 - x0) + 2;
+		memcpy(want, b + from, n);
+		while (n > 0 && want[n - 1] == ' ')
+			n--;
+		want[n] = '\0';
+		assert_string_equal(a, want);
+	}
+	assert_non_null(strchr(cut, 'S'));
+	/* the same last lines */
+	nth_line(cut, count_lines(cut) - 1, a, sizeof a);
+	nth_line(whole, count_lines(whole) - 1, b, sizeof b);
+	assert_string_equal(a, b);
+	assert_true(strncmp(a, "cost=", 5) == 0);
+	free(cut);
+	free(whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_errors_and_usage),
 		cmocka_unit_test(test_plan_goldens),
 		cmocka_unit_test(test_plan_errors),
+		cmocka_unit_test(test_large_map_cropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
