@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -267,11 +268,167 @@ static void cell_marks(FILE *f, const struct sim_heat *a, const char *monsters, 
 	}
 }
 
+/*
+ * A large map drawn in blocks.  An SVG of one element per cell grows by
+ * about 160 bytes a cell: 51 MB for an 800x400 map, which a viewer takes
+ * many seconds to draw, and 2.6 GB for 4096x4096.  So a map of more than
+ * HEAT_CELLS cells is drawn as blocks of bx x by cells (HEAT_CELLS
+ * blocks at most), each a square of the picture: by rows make a block as
+ * tall as bx columns are wide on the level's own layout (hex rows are
+ * sqrt 3 / 2 of a column apart, diamond rows half a column).  A block
+ * counts the sum of its cells' counts; it is drawn as an exit when it
+ * holds one, as a wall (or void) when most of its cells are and nothing
+ * was counted on it, else coloured by its count; the start's block is
+ * ringed.  Terrain and monster starts are too small to
+ * show and are left out; the title says what a block is.
+ * heat_render_text draws such a map in the same blocks, a character each.
+ */
+#define HEAT_CELLS 40000L
+
+struct blocks {
+	struct sim_heat a, b; /* the blocks' heat (b only under --compare) */
+	int bx, by;           /* cells of the level per block, across and down */
+	int w, h;             /* the level's size in cells */
+	int start;            /* the start's block, or -1 */
+};
+
+static void free_blocks(struct blocks *bl);
+
+/* Rows per block for bx columns: a square block on the page. */
+static int block_rows(int topo, int bx)
+{
+	const double row = topo == GRID_HEX ? sqrt(3.0) / 2 : topo == GRID_SQUARE4 || topo == GRID_SQUARE8 ? 1.0 : 0.5;
+	const int by = (int)lround(bx / row);
+	return by < 1 ? 1 : by;
+}
+
+/* The blocks of at most `cells` for heat a (and b), or false when a is
+ * small enough as it is (or on no memory: then drawn whole). */
+static bool make_blocks(const struct sim_heat *a, const struct sim_heat *b, int start, long cells,
+			struct blocks *out)
+{
+	memset(out, 0, sizeof *out);
+	if ((long)a->w * a->h <= cells)
+		return false;
+	int bx = 1, by = 1, w = a->w, h = a->h;
+	for (;; bx++) {
+		by = block_rows(a->topo, bx);
+		w = (a->w + bx - 1) / bx;
+		h = (a->h + by - 1) / by;
+		if ((long)w * h <= cells)
+			break;
+	}
+	const size_t n = (size_t)w * (size_t)h;
+	struct sim_heat *hs[2] = { &out->a, b ? &out->b : NULL };
+	const struct sim_heat *src[2] = { a, b };
+	for (int k = 0; k < 2 && hs[k]; k++) {
+		hs[k]->w = w;
+		hs[k]->h = h;
+		hs[k]->topo = GRID_SQUARE8;
+		hs[k]->tiles = malloc(n);
+		for (int l = 0; l < SIM_HEAT_COUNT; l++)
+			hs[k]->v[l] = calloc(n, sizeof *hs[k]->v[l]);
+		bool ok = hs[k]->tiles != NULL;
+		for (int l = 0; l < SIM_HEAT_COUNT; l++)
+			ok = ok && hs[k]->v[l];
+		if (!ok) {
+			sim_heat_fini(&out->a);
+			sim_heat_fini(&out->b);
+			return false;
+		}
+		for (int y = 0; y < a->h; y++)
+			for (int x = 0; x < a->w; x++) {
+				const int c = y * a->w + x, o = (y / by) * w + x / bx;
+				for (int l = 0; l < SIM_HEAT_COUNT; l++)
+					hs[k]->v[l][o] += src[k]->v[l][c];
+			}
+	}
+	/* Each block's look: an exit when it holds one; else a wall (void)
+	 * when most of its cells are walls (void) and nothing was counted on
+	 * it, so the walls' shapes still show; else open, coloured. */
+	int *tally = calloc(n * 3, sizeof *tally); /* open, void, wall */
+	if (!tally) {
+		free_blocks(out);
+		return false;
+	}
+	memset(out->a.tiles, TILE_FLOOR, n);
+	for (int y = 0; y < a->h; y++)
+		for (int x = 0; x < a->w; x++) {
+			const int c = y * a->w + x, o = (y / by) * w + x / bx;
+			const uint8_t t = a->tiles[c];
+			if (t == TILE_EXIT)
+				out->a.tiles[o] = TILE_EXIT;
+			tally[3 * o + (!is_blocked(a, c) ? 0 : t == TILE_VOID ? 1 : 2)]++;
+		}
+	for (size_t o = 0; o < n; o++) {
+		if (out->a.tiles[o] == TILE_EXIT)
+			continue;
+		const int open = tally[3 * o], vd = tally[3 * o + 1], wall = tally[3 * o + 2];
+		bool counted = false;
+		for (int l = 0; l < SIM_HEAT_COUNT; l++)
+			counted = counted || out->a.v[l][o] != 0 || (b && out->b.v[l][o] != 0);
+		if (open == 0 || (!counted && vd + wall > open))
+			out->a.tiles[o] = vd > wall ? TILE_VOID : TILE_WALL;
+	}
+	free(tally);
+	if (b)
+		memcpy(out->b.tiles, out->a.tiles, n);
+	out->bx = bx;
+	out->by = by;
+	out->w = a->w;
+	out->h = a->h;
+	out->start = start >= 0 && start < a->w * a->h ? (start / a->w / by) * w + (start % a->w) / bx : -1;
+	return true;
+}
+
+static void free_blocks(struct blocks *bl)
+{
+	sim_heat_fini(&bl->a);
+	sim_heat_fini(&bl->b);
+}
+
+static int render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		      const char *title, int start, const char *monsters, const struct blocks *bl);
+
 int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
 		    const char *title, int start, const char *monsters)
 {
 	if (!check(a, b, l))
 		return -1;
+	struct blocks bl;
+	if (!make_blocks(a, b, start, HEAT_CELLS, &bl))
+		return render_svg(f, a, b, l, title, start, monsters, NULL);
+	const size_t size = strlen(title) + 200;
+	char *t = malloc(size);
+	if (!t) {
+		free_blocks(&bl);
+		return render_svg(f, a, b, l, title, start, monsters, NULL);
+	}
+	snprintf(t, size, "%s\neach square: %d x %d cells of the %dx%d map, counting their sum", title, bl.bx, bl.by,
+		 a->w, a->h);
+	const int rc = render_svg(f, &bl.a, b ? &bl.b : NULL, l, t, bl.start, NULL, &bl);
+	free(t);
+	free_blocks(&bl);
+	return rc;
+}
+
+/* The level's cells a cell of the picture stands for, x,y or, drawn in
+ * blocks (bl), x0-x1,y0-y1 of the level (w x h). */
+static void cells_named(char *buf, size_t size, int x, int y, const struct blocks *bl, int w, int h)
+{
+	if (!bl) {
+		snprintf(buf, size, "%d,%d", x, y);
+		return;
+	}
+	const int x1 = (x + 1) * bl->bx - 1, y1 = (y + 1) * bl->by - 1;
+	snprintf(buf, size, "%d-%d,%d-%d", x * bl->bx, x1 < w ? x1 : w - 1, y * bl->by, y1 < h ? y1 : h - 1);
+}
+
+static int render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		      const char *title, int start, const char *monsters, const struct blocks *bl)
+{
+	/* the level's size, for the names of its cells */
+	const int level_w = bl ? bl->w : a->w, level_h = bl ? bl->h : a->h;
 	struct marks_seen seen;
 	marks_seen(a, monsters, &seen);
 	bool row2 = seen.tile[TILE_WATER] || seen.tile[TILE_RUBBLE] || seen.tile[TILE_DOOR] ||
@@ -329,8 +486,10 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 			number(num, sizeof num, v, div);
 			/* Exits are outlined so the picture reads against the level. */
 			bool exit = a->tiles[c] == TILE_EXIT;
-			fprintf(f, " class=\"cell\" fill=\"#%02x%02x%02x\"%s><title>%d,%d%s: %s</title></%s>\n", rgb[0],
-				rgb[1], rgb[2], exit ? " stroke=\"#000000\" stroke-width=\"1.5\"" : "", x, y,
+			char at[64];
+			cells_named(at, sizeof at, x, y, bl, level_w, level_h);
+			fprintf(f, " class=\"cell\" fill=\"#%02x%02x%02x\"%s><title>%s%s: %s</title></%s>\n", rgb[0],
+				rgb[1], rgb[2], exit ? " stroke=\"#000000\" stroke-width=\"1.5\"" : "", at,
 				exit ? " (exit)" : "", num, a->topo == GRID_SQUARE4 || a->topo == GRID_SQUARE8 ? "rect" : "polygon");
 		}
 	fprintf(f, "</g>\n");
@@ -350,9 +509,11 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 		centre(a, start % a->w, start / a->w, s, &cx, &cy);
 		char num[32];
 		number(num, sizeof num, value(a, b, l, start), div);
+		char at[64];
+		cells_named(at, sizeof at, start % a->w, start / a->w, bl, level_w, level_h);
 		fprintf(f, "<circle id=\"start\" class=\"start\" cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"none\" "
-			   "stroke=\"#000000\" stroke-width=\"2\"><title>%d,%d (player start): %s</title></circle>\n",
-			cx + pad, cy + top, r, start % a->w, start / a->w, num);
+			   "stroke=\"#000000\" stroke-width=\"2\"><title>%s (player start%s): %s</title></circle>\n",
+			cx + pad, cy + top, r, at, bl ? "'s block" : "", num);
 	}
 	/* The legend: the scale as a gradient with its ends and middle labelled. */
 	double ly = top + mh + 16, lw = 300;
@@ -427,11 +588,26 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
 	return 0;
 }
 
+static int render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		       bool color, int start, const char *monsters);
+
 int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
 		     bool color, int start, const char *monsters)
 {
 	if (!check(a, b, l))
 		return -1;
+	struct blocks bl;
+	if (!make_blocks(a, b, start, HEAT_CELLS, &bl))
+		return render_text(f, a, b, l, color, start, monsters);
+	fprintf(f, "each character: %d x %d cells of the %dx%d map, counting their sum\n", bl.bx, bl.by, a->w, a->h);
+	const int rc = render_text(f, &bl.a, b ? &bl.b : NULL, l, color, bl.start, NULL);
+	free_blocks(&bl);
+	return rc;
+}
+
+static int render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
+		       bool color, int start, const char *monsters)
+{
 	double mx = scale_max(a, b, l);
 	bool div = b != NULL, doubled = a->topo != GRID_SQUARE4 && a->topo != GRID_SQUARE8;
 	for (int y = 0; y < a->h; y++) {

@@ -32,6 +32,10 @@ void heat_render_title(char *buf, size_t size, const struct heatmap_run *run, en
  * 0 where no monster starts, or NULL) puts each monster's letter on its
  * start (class "terrain" and "monster" elements, after the cells); the
  * legend names every mark the map has.
+ * A map of more than 40,000 cells is drawn in blocks of cells instead (at
+ * most 40,000, square on the page, each counting the sum of its cells;
+ * no terrain or monster marks), and a line of the title says how many
+ * cells a block is: an 800x400 map drew 51 MB, a 4096x4096 one 2.6 GB.
  * Returns 0, or -1 when heat is empty or the sizes differ.  Write errors
  * show in ferror(f).
  */
@@ -47,7 +51,9 @@ int heat_render_svg(FILE *f, const struct sim_heat *a, const struct sim_heat *b,
  * (NO_COLOR).  The start cell shows '@', exits '>' and monster starts
  * their letter instead of their count (tinted by it in colour); a cell of
  * water, rubble or a door that counts 0 shows its terrain (~ , +).  A
- * legend follows.  Returns 0 or -1 as above.
+ * legend follows.  A map of more than 40,000 cells is drawn in the same
+ * blocks as the SVG, a character each, under a line that says so.
+ * Returns 0 or -1 as above.
  */
 int heat_render_text(FILE *f, const struct sim_heat *a, const struct sim_heat *b, enum sim_heat_layer l,
 		     bool color, int start, const char *monsters);

@@ -497,6 +497,61 @@ static void test_title(void **state)
 	assert_int_equal(strlen(small), sizeof small - 1);
 }
 
+
+/* A map of more than 40,000 cells is drawn in blocks: at most 40,000
+ * elements, each block counting the sum of its cells, a wall where most
+ * of its cells are walls and nothing was counted, the exit's block
+ * outlined, the start's ringed, and the title saying what a block is;
+ * the text the same, a character a block. */
+static void test_large_map_in_blocks(void **state)
+{
+	(void)state;
+	const int w = 300, h = 200; /* 60,000 cells: blocks of 2 x 2 */
+	char *map = malloc((size_t)(w * h)), *digits = malloc((size_t)(w * h));
+	assert_non_null(map);
+	assert_non_null(digits);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			/* walls in the left half's even columns' 2x2 blocks of
+			 * columns 0-99; floor elsewhere; one count per row */
+			map[y * w + x] = x < 100 && (x / 2) % 2 == 0 ? '#' : '.';
+			digits[y * w + x] = x == 150 ? '3' : '.';
+		}
+	map[7 * w + 201] = '>';
+	struct sim_heat a;
+	make_heat(&a, w, h, GRID_SQUARE8, map, digits, SIM_HEAT_OCCUPANCY);
+	char *svg = svg_start(&a, NULL, SIM_HEAT_OCCUPANCY, "big", 5 * w + 3);
+	const char *const cls[] = { "cell", "wall", "void" };
+	int k[3] = { 0, 0, 0 };
+	assert_true(xml_well_formed(svg, cls, 3, k));
+	/* 150 x 100 blocks: of the 50 block columns left of x 100, 25 are walls */
+	assert_int_equal(k[0] + k[1] + k[2], 150 * 100);
+	assert_int_equal(k[1], 25 * 100);
+	assert_int_equal(k[2], 0);
+	assert_non_null(strstr(svg, "each square: 2 x 2 cells of the 300x200 map, counting their sum"));
+	/* the column of 3s: each block of it holds two cells, 6 */
+	assert_non_null(strstr(svg, "<title>150-151,0-1: 6</title>"));
+	assert_non_null(strstr(svg, "<title>200-201,6-7 (exit): 0</title>"));
+	assert_non_null(strstr(svg, "<title>2-3,4-5 (player start's block): 0</title>"));
+	free(svg);
+	/* the text: 100 rows of 150 characters, under a line saying so */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(heat_render_text(f, &a, NULL, SIM_HEAT_OCCUPANCY, false, 5 * w + 3, NULL), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(strncmp(buf, "each character: 2 x 2 cells of the 300x200 map, counting their sum\n", 66) == 0);
+	const char *row = strchr(buf, '\n') + 1;
+	assert_int_equal((int)strcspn(row, "\n"), 150);
+	assert_true(strncmp(row, "#.#.", 4) == 0);
+	assert_int_equal(row[75], '9'); /* the largest count: the top of the scale */
+	free(buf);
+	sim_heat_fini(&a);
+	free(map);
+	free(digits);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_terrain_and_monsters),
 		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_large_map_in_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
