@@ -67,6 +67,20 @@ static void glyph_classes(struct glyph_class *gc)
 	}
 }
 
+/* Room for one more of n records of `size` bytes at list, its capacity
+ * *cap doubled when full: the list, moved or not, or NULL on no memory
+ * (list is then as it was). */
+static void *room_for(void *list, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return list;
+	const int more = *cap ? *cap * 2 : 16;
+	void *grown = realloc(list, (size_t)more * size);
+	if (grown)
+		*cap = more;
+	return grown;
+}
+
 static bool build_level(struct editor *ed)
 {
 	struct level *lv = &ed->lv;
@@ -96,28 +110,24 @@ static bool build_level(struct editor *ed)
 				lv->player_x = x;
 				lv->player_y = y;
 				break;
-			case ROLE_ITEM:
-				if (lv->n_items == ed->cap_items) {
-					int cap = ed->cap_items ? ed->cap_items * 2 : 16;
-					struct level_item *it = realloc(lv->items, (size_t)cap * sizeof *it);
-					if (!it)
-						return false;
-					lv->items = it;
-					ed->cap_items = cap;
-				}
+			case ROLE_ITEM: {
+				struct level_item *items =
+					room_for(lv->items, lv->n_items, &ed->cap_items, sizeof *items);
+				if (!items)
+					return false;
+				lv->items = items;
 				lv->items[lv->n_items++] = (struct level_item){ (enum item_kind)gc.item[c], x, y };
 				break;
-			case ROLE_MONSTER:
-				if (lv->n_monsters == ed->cap_monsters) {
-					int cap = ed->cap_monsters ? ed->cap_monsters * 2 : 16;
-					struct level_monster *m = realloc(lv->monsters, (size_t)cap * sizeof *m);
-					if (!m)
-						return false;
-					lv->monsters = m;
-					ed->cap_monsters = cap;
-				}
+			}
+			case ROLE_MONSTER: {
+				struct level_monster *ms =
+					room_for(lv->monsters, lv->n_monsters, &ed->cap_monsters, sizeof *ms);
+				if (!ms)
+					return false;
+				lv->monsters = ms;
 				lv->monsters[lv->n_monsters++] = (struct level_monster){ (char)c, x, y };
 				break;
+			}
 			}
 		}
 	}
