@@ -192,6 +192,7 @@ static void diagnose(struct editor *ed)
 	}
 	const struct level *lv = &ed->lv;
 	bool exit = memchr(ed->glyphs, '>', (size_t)ed->w * (size_t)ed->h) != NULL;
+	ed->has_exit = exit;
 	if (lv->player_x < 0)
 		diag_add(&ed->diags, DIAG_ERROR, ed->file, lv->map_line - 1, 1,
 			 "no player start: put exactly one '@' on the map");

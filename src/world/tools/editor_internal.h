@@ -92,6 +92,7 @@ struct editor {
 	struct plan_acc *plans;       /* per monster of the map: its plan (editor_plan.c) */
 	int n_plans, cap_plans;
 	bool plans_done;
+	bool has_exit;            /* the map has a '>' (found by the last refresh) */
 	int plan_turns;               /* turns the plans were played for */
 	bool plan_cut;                /* ... cut short by EDITOR_PLAN_WORK */
 	double refresh_us;
