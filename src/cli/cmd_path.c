@@ -439,7 +439,8 @@ static int plan_as(const struct path_args *a, const struct level *lv, struct bes
 	if (plan.asleep)
 		printf("it is still asleep at the end (a kind that may sleep)\n");
 	if (cut)
-		printf("the plan was cut short after %d turns (the level's monsters' work limit)\n", turns);
+		printf("the plan was cut short after %d turn%s (the level's monsters' work limit)\n", turns,
+		       turns == 1 ? "" : "s");
 	char post[32] = "none";
 	if (plan.post >= 0)
 		snprintf(post, sizeof post, "%d,%d", grid_x(g, plan.post), grid_y(g, plan.post));

@@ -595,8 +595,8 @@ static void ued_draw_panel(struct ued *u)
 		bool cut;
 		int turns = editor_monster_plan_turns(ed, &cut);
 		if (turns > 0) {
-			snprintf(line, sizeof line, "  %d turns%s: letter walks & post = digs", turns,
-				 cut ? " (cut)" : "");
+			snprintf(line, sizeof line, "  %d turn%s%s: letter walks & post = digs", turns,
+				 turns == 1 ? "" : "s", cut ? " (cut)" : "");
 			ued_line(row++, left, width, line, A_NORMAL);
 			row = ued_draw_legend(u, row, left, width, last);
 		}
