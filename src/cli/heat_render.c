@@ -297,7 +297,9 @@ static void free_blocks(struct blocks *bl);
 /* Rows per block for bx columns: a square block on the page. */
 static int block_rows(int topo, int bx)
 {
-	const double row = topo == GRID_HEX ? sqrt(3.0) / 2 : topo == GRID_SQUARE4 || topo == GRID_SQUARE8 ? 1.0 : 0.5;
+	const double row = topo == GRID_HEX ? sqrt(3.0) / 2
+			   : topo == GRID_SQUARE4 || topo == GRID_SQUARE8 ? 1.0
+			   : 0.5;
 	const int by = (int)lround(bx / row);
 	return by < 1 ? 1 : by;
 }
