@@ -62,51 +62,43 @@ static char *run_in(const struct folder *f, const char *exe, const char *args, i
 	return run_capture(cmd, status);
 }
 
+/* `astray ARGS` in the folder: it exits with `status` (-1: anything but
+ * 0), finds the bestiary, and prints `want`. */
+static void expect_run(const struct folder *f, const char *args, int status, const char *want)
+{
+	int got;
+	char *out = run_in(f, f->exe, args, &got);
+	if (status < 0)
+		assert_int_not_equal(got, 0);
+	else
+		assert_int_equal(got, status);
+	assert_null(strstr(out, "no bestiary"));
+	assert_null(strstr(out, "needs a bestiary"));
+	if (!strstr(out, want))
+		fail_msg("astray %s did not print '%s':\n%s", args, want, out);
+	free(out);
+}
+
 static void test_check_finds_the_bestiary(void **state)
 {
 	struct folder *f = *state;
-	int status;
-	char *out = run_in(f, f->exe, "check lone.lvl", &status);
-	assert_int_equal(status, 0);
-	assert_null(strstr(out, "no bestiary"));
-	assert_non_null(strstr(out, "0 errors"));
-	free(out);
+	expect_run(f, "check lone.lvl", 0, "0 errors");
 	/* the monster letters are checked: with the bestiary found, the
 	 * unknown one is an error at its cell */
-	out = run_in(f, f->exe, "check stranger.lvl", &status);
-	assert_int_not_equal(status, 0);
-	assert_null(strstr(out, "no bestiary"));
-	assert_non_null(strstr(out, "stranger.lvl:18:"));
-	assert_non_null(strstr(out, "'Z'"));
-	free(out);
+	expect_run(f, "check stranger.lvl", -1, "stranger.lvl:18:");
+	expect_run(f, "check stranger.lvl", -1, "'Z'");
 }
 
 static void test_path_as_a_monster(void **state)
 {
-	struct folder *f = *state;
-	int status;
 	/* the rat at 18,10 plans toward the player's start */
-	char *out = run_in(f, f->exe, "path lone.lvl 18,10 3,3 --as rat", &status);
-	assert_int_equal(status, 0);
-	assert_null(strstr(out, "needs a bestiary"));
-	assert_non_null(strstr(out, "kind=rat mind=chase"));
-	free(out);
+	expect_run(*state, "path lone.lvl 18,10 3,3 --as rat", 0, "kind=rat mind=chase");
 }
 
 static void test_sim_and_play(void **state)
 {
-	struct folder *f = *state;
-	int status;
-	char *out = run_in(f, f->exe, "sim lone.lvl --games 2 --no-time", &status);
-	assert_int_equal(status, 0);
-	assert_null(strstr(out, "no bestiary"));
-	assert_non_null(strstr(out, "rat"));
-	free(out);
-	out = run_in(f, f->exe, "play lone.lvl --seed 1 --bench-preview 4", &status);
-	assert_int_equal(status, 0);
-	assert_null(strstr(out, "no bestiary"));
-	assert_non_null(strstr(out, "bench-preview:"));
-	free(out);
+	expect_run(*state, "sim lone.lvl --games 2 --no-time", 0, "rat");
+	expect_run(*state, "play lone.lvl --seed 1 --bench-preview 4", 0, "bench-preview:");
 }
 
 /* A copy of the program in a folder with no levels beside it finds no
