@@ -366,7 +366,9 @@ static void ued_draw_map(struct ued *u)
 			}
 	}
 	if (u->mroutes) {
-		int n = editor_monster_routes(ed), planned = editor_monster_plans(ed);
+		/* past EDITOR_PLAN_MONSTERS, routes only (editor.h) */
+		int n = editor_monster_routes(ed);
+		int planned = n <= EDITOR_PLAN_MONSTERS ? editor_monster_plans(ed) : 0;
 		for (int i = 0; i < n; i++) {
 			int mx, my, len;
 			const int *cells;
@@ -593,12 +595,15 @@ static void ued_draw_panel(struct ued *u)
 		snprintf(line, sizeof line, "r monsters: %d, %d never reach", n, stuck);
 		ued_line(row++, left, width, line, ued_attr(u, stuck ? UI_COL_CAUTION : UI_COL_NONE));
 		bool cut;
-		int turns = editor_monster_plan_turns(ed, &cut);
+		int turns = n <= EDITOR_PLAN_MONSTERS ? editor_monster_plan_turns(ed, &cut) : 0;
 		if (turns > 0) {
 			snprintf(line, sizeof line, "  %d turn%s%s: letter walks & post = digs", turns,
 				 turns == 1 ? "" : "s", cut ? " (cut)" : "");
 			ued_line(row++, left, width, line, A_NORMAL);
 			row = ued_draw_legend(u, row, left, width, last);
+		} else if (n > EDITOR_PLAN_MONSTERS) {
+			snprintf(line, sizeof line, "  routes only: >%d monsters", EDITOR_PLAN_MONSTERS);
+			ued_line(row++, left, width, line, ued_attr(u, UI_COL_DIM));
 		}
 	} else {
 		ued_line(row++, left, width, "r: every monster's plan", A_NORMAL);

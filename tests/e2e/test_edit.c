@@ -696,6 +696,46 @@ static void test_routes_letters_turns(void **state)
 	finish(&e);
 }
 
+
+/* Past EDITOR_PLAN_MONSTERS monsters r plays no plans (each would get
+ * less than two turns) and draws the routes to the start, saying so. */
+static void test_routes_only_past_the_limit(void **state)
+{
+	(void)state;
+	struct ed e;
+	fresh_dir(&e, "crowd.lvl");
+	FILE *f = fopen(e.file, "wb");
+	assert_non_null(f);
+	fputs("astray-level 1\nname: Crowd\ntopology: square8\nmap:\n", f);
+	const int w = 78, h = 24;
+	int rats = 0;
+	for (int y = 0; y < h; y++) {
+		char row[128];
+		for (int x = 0; x < w; x++) {
+			const bool edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+			row[x] = edge ? '#' : x == 1 && y == 1 ? '@' : x == w - 2 && y == 1 ? '>' : x < 4 ? '.' : 'r';
+			rats += row[x] == 'r';
+		}
+		row[w] = '\0';
+		fprintf(f, "%s\n", row);
+	}
+	fclose(f);
+	assert_true(rats > 1500); /* EDITOR_PLAN_MONSTERS, editor.h */
+	char *argv[] = { (char *)bin(), (char *)"edit", e.file, (char *)"--bestiary", (char *)"levels/bestiary.txt",
+			 NULL };
+	start_argv(&e, argv);
+	pty_send(&e.p, "r");
+	char want[64];
+	snprintf(want, sizeof want, "r monsters: %d, 0 never reach", rats);
+	if (!pty_wait_text(&e.p, want, WAIT_MS) || !pty_wait_text(&e.p, "routes only: >1500 monsters", WAIT_MS))
+		dump_fail(&e, "r on a crowded level did not say it draws routes only");
+	int row, col;
+	assert_false(pty_find(&e.p, "turns:", &row, &col));
+	pty_send(&e.p, "q");
+	assert_true(pty_wait_exit(&e.p, WAIT_MS));
+	finish(&e);
+}
+
 /* G plays from the cursor (refused on a wall, with the reason); V makes
  * the whole map known from the first turn. */
 static void test_play_from_cursor_reveal(void **state)
@@ -811,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_undo_cap_says_so),
 		cmocka_unit_test(test_copy_stamp_mirror_keys),
 		cmocka_unit_test(test_routes_letters_turns),
+		cmocka_unit_test(test_routes_only_past_the_limit),
 		cmocka_unit_test(test_play_from_cursor_reveal),
 		cmocka_unit_test(test_sight_view),
 		cmocka_unit_test(test_quick_sim),

@@ -248,6 +248,12 @@ bool editor_monster_route(struct editor *ed, int i, int *x, int *y, const int **
  * so that a crowded level's plans stay a fraction of a second: its
  * monsters' first EDITOR_PLAN_WORK / monsters turns (editor_monster_plan_turns). */
 #define EDITOR_PLAN_WORK 3000
+/* Past this many monsters each would be played for less than two turns,
+ * a first step and no plan, while the scratch game of a large level costs
+ * seconds and gigabytes (4096x4096, 66,831 monsters: 2.9 GB of address
+ * space): the view (`r`) plays no plans and draws each monster's route to
+ * the start.  `astray path --as` still plays its one monster's. */
+#define EDITOR_PLAN_MONSTERS (EDITOR_PLAN_WORK / 2)
 struct editor_monster_plan {
 	int x, y;            /* its cell on the map */
 	int mind;            /* its kind's enum mind_kind; -1 for a letter the bestiary does not know (no plan) */
