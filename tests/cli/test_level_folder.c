@@ -18,10 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pty_check.h"
 #include "run_capture.h"
 
 struct folder {
-	char dir[64];          /* /tmp/astray-folder-XXXXXX */
+	char dir[64];          /* a fresh folder under /tmp (pty_data_make) */
 	char exe[PATH_MAX];    /* the program, by its whole path */
 };
 
@@ -30,8 +31,7 @@ static int setup(void **state)
 	struct folder *f = calloc(1, sizeof *f);
 	assert_non_null(f);
 	assert_non_null(realpath(test_bin(), f->exe));
-	snprintf(f->dir, sizeof f->dir, "/tmp/astray-folder-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	assert_true(pty_data_make(f->dir, sizeof f->dir, "folder"));
 	/* the campaign's first level, and the same with its rat made a
 	 * letter no bestiary has */
 	char cmd[PATH_MAX + 256];
@@ -45,9 +45,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct folder *f = *state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-	if (strncmp(f->dir, "/tmp/astray-folder-", 19) == 0 && system(cmd) != 0)
+	if (!pty_data_remove(f->dir))
 		print_error("could not remove %s\n", f->dir);
 	free(f);
 	return 0;

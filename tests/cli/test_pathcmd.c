@@ -11,12 +11,12 @@
 #include <cmocka.h>
 
 #include <dirent.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "level.h"
+#include "pty_check.h"
 #include "run_capture.h"
 
 /* The "route: blocked K cost C" of `astray path ... --fallback --time`
@@ -319,10 +319,9 @@ static int count_lines(const char *text)
 static void test_large_map_cropped(void **state)
 {
 	(void)state;
-	char level[] = "/tmp/astray-path-big-XXXXXX";
-	int fd = mkstemp(level);
-	assert_true(fd >= 0);
-	close(fd);
+	char dir[64], level[96];
+	assert_true(pty_data_make(dir, sizeof dir, "path-big"));
+	snprintf(level, sizeof level, "%s/big.lvl", dir);
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "gen --topology hex --size 600x450 --seed 3 -o %s", level);
 	int st;
@@ -334,7 +333,7 @@ static void test_large_map_cropped(void **state)
 	snprintf(cmd, sizeof cmd, "path %s 100,100 140,121 --fallback --whole", level);
 	char *whole = run(cmd, &st);
 	assert_int_equal(st, 0);
-	unlink(level);
+	assert_true(pty_data_remove(dir));
 	int x0, x1, y0, y1;
 	assert_int_equal(sscanf(cut, "columns %d-%d and rows %d-%d of the 600x450 map", &x0, &x1, &y0, &y1), 4);
 	/* the route's box holds both ends; 3 cells more each way */
