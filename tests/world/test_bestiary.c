@@ -358,7 +358,7 @@ static void test_default_path(void **state)
 	assert_string_equal(bestiary_default_path(NULL, buf, sizeof buf), "levels/bestiary.txt");
 	struct bestiary b;
 	struct diag_list d = { 0 };
-	assert_true(bestiary_load_default("levels", &b, &d));
+	assert_true(bestiary_load_file(bestiary_default_path("levels", buf, sizeof buf), &b, &d));
 	assert_false(bestiary_load_file("no/such/bestiary.txt", &b, &d));
 	assert_int_equal(d.errors, 1);
 	assert_non_null(strstr(d.items[0].msg, "cannot read the bestiary"));

@@ -36,7 +36,8 @@ static int setup(void **state)
 {
 	(void)state;
 	struct diag_list d = { 0 };
-	bool ok = bestiary_load_default(".", &game_bestiary, &d);
+	char path[4096];
+	bool ok = bestiary_default_path(".", path, sizeof path) && bestiary_load_file(path, &game_bestiary, &d);
 	diag_list_fini(&d);
 	return ok ? 0 : -1;
 }

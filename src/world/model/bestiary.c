@@ -721,15 +721,3 @@ const char *bestiary_default_path(const char *near, char *buf, size_t size)
 	}
 	return NULL;
 }
-
-bool bestiary_load_default(const char *near, struct bestiary *out, struct diag_list *diags)
-{
-	char path[4096];
-	if (!bestiary_default_path(near, path, sizeof path)) {
-		memset(out, 0, sizeof *out);
-		diag_add(diags, DIAG_ERROR, near ? near : "astray", 0, 0,
-			 "no bestiary.txt found (looked beside the level, in levels/ and in %s/levels/)", ASTRAY_DATADIR);
-		return false;
-	}
-	return bestiary_load_file(path, out, diags);
-}

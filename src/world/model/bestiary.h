@@ -178,7 +178,8 @@ const char *bestiary_default_path(const char *near, char *buf, size_t size);
  * campaign; an installed astray elsewhere plays its installed one. */
 bool bestiary_in_source_tree(void);
 
-/* bestiary_default_path + bestiary_load_file; an error in diags when none is found. */
-bool bestiary_load_default(const char *near, struct bestiary *out, struct diag_list *diags);
+/* The commands load the default bestiary through cli.h's
+ * cli_bestiary_load, which also looks in the levels the program came
+ * with. */
 
 #endif
