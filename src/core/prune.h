@@ -22,9 +22,12 @@
  * Trees holding less than a sixteenth of the passable cells are not
  * kept (prune_peeled), and a query is then path_find on g itself.
  *
- * So g must outlive p and must not change while p is used: this is only
- * for maps that do not change (the Moving AI benchmarks), not for the
- * game, whose doors change its grids.  No allocation after prune_create.
+ * So g must outlive p and its costs must not change while p is used: for
+ * maps that do not change (the Moving AI benchmarks), and for the game's
+ * map memory, made anew when it changes (game_travel.c, known_trees).  g's
+ * costs may be an array of the caller's rather than the grid's own (the
+ * peeling then packs them into bit rows itself).  No allocation after
+ * prune_create.
  */
 struct prune; /* opaque */
 
@@ -37,11 +40,14 @@ void prune_destroy(struct prune *p); /* NULL does nothing */
 /*
  * Finds a route like path_find, with the same result fields and the same
  * costs (entering cell v costs step * terrain(v), summed from the start).
- * opt may be NULL (A*); its weight and plain_astar apply to the core search.
- * Fallback, budget, extra costs, or a corner_cutting other than the one
- * given to prune_create are not served: PATH_BAD_INPUT.  `expanded` counts
- * the core search's expansions plus one per tree step walked.  out->cells
- * is owned by p and valid until its next query.
+ * opt may be NULL (A*); its weight, plain_astar and budget apply to the
+ * core search (a tree walk has no budget: it takes a step a cell of its
+ * route).  A core search out of budget answers PATH_BUDGET with the start
+ * alone, not a partial route (with the trees not kept, path_find's own
+ * partial one).  Fallback, extra costs, or a corner_cutting other than the
+ * one given to prune_create are not served: PATH_BAD_INPUT.  `expanded`
+ * counts the core search's expansions plus one per tree step walked.
+ * out->cells is owned by p and valid until its next query.
  */
 enum path_status prune_find(struct prune *p, int start, int goal, const struct path_options *opt,
 			    struct path_result *out);

@@ -212,9 +212,6 @@ static void test_options_not_served(void **state)
 	o.fallback = true;
 	assert_int_equal(prune_find(p, a, b, &o, &r), PATH_BAD_INPUT);
 	o = path_options_default();
-	o.budget = 10;
-	assert_int_equal(prune_find(p, a, b, &o, &r), PATH_BAD_INPUT);
-	o = path_options_default();
 	o.corner_cutting = true;
 	assert_int_equal(prune_find(p, a, b, &o, &r), PATH_BAD_INPUT);
 	assert_int_equal(prune_find(p, 0, b, NULL, &r), PATH_BAD_INPUT);  /* start blocked */
@@ -530,6 +527,112 @@ static void test_corridor_maze_is_one_tree(void **state)
 
 /* ---- no allocation per query ---- */
 
+/* A budget applies to the core search alone: one too small for it answers
+ * PATH_BUDGET with the start alone (a partial route of the core would end
+ * in no tree); one large enough, the route without it; a walk within one
+ * tree takes no budget. */
+static void test_budget_on_the_core(void **state)
+{
+	(void)state;
+	struct grid *g = grid_from(GRID_SQUARE8, ring_tail, 7);
+	struct prune *p = prune_create(g, false);
+	assert_non_null(p);
+	assert_true(prune_peeled(p) > 0);
+	const int tail = grid_index(g, 3, 5), ring = grid_index(g, 1, 1), joint = grid_index(g, 3, 3);
+	assert_int_equal(prune_root(p, tail), joint);
+	struct path_result r, free_run;
+	assert_int_equal(prune_find(p, tail, ring, NULL, &free_run), PATH_FOUND);
+	int *cells = malloc((size_t)free_run.len * sizeof *cells);
+	assert_non_null(cells);
+	memcpy(cells, free_run.cells, (size_t)free_run.len * sizeof *cells);
+	const int len = free_run.len;
+	const double cost = free_run.cost;
+	struct path_options o = path_options_default();
+	o.budget = 1;
+	assert_int_equal(prune_find(p, tail, ring, &o, &r), PATH_BUDGET);
+	assert_int_equal(r.len, 1);
+	assert_int_equal(r.cells[0], tail);
+	assert_false(r.reached);
+	assert_true(r.expanded >= 1);
+	o.budget = 1000;
+	assert_int_equal(prune_find(p, tail, ring, &o, &r), PATH_FOUND);
+	assert_int_equal(r.len, len);
+	assert_memory_equal(r.cells, cells, (size_t)len * sizeof *cells);
+	assert_true(r.cost == cost);
+	o.budget = 1;
+	assert_int_equal(prune_find(p, tail, grid_index(g, 3, 4), &o, &r), PATH_FOUND); /* one tree */
+	assert_int_equal(r.len, 2);
+	free(cells);
+	prune_destroy(p);
+	grid_destroy(g);
+}
+
+/* The peeling over a costs array of the caller's (the game's map memory:
+ * the grid's cost pointed at it, the grid's bit rows describing another
+ * map) is the peeling of a grid made from that array: the same trees,
+ * roots, depths and components, and the same routes, on every grid and on
+ * widths that end anywhere in a word. */
+static void test_caller_costs_peel_alike(void **state)
+{
+	(void)state;
+	uint32_t rng = 777;
+	long kept = 0, compared = 0;
+	for (int t = 0; t < 5; t++) {
+		for (int m = 0; m < 160; m++) {
+			const int w = 1 + rnd_below(&rng, 150), h = 1 + rnd_below(&rng, 12), n = w * h;
+			const bool cc = (topologies[t] == GRID_SQUARE8 || topologies[t] == GRID_DIAMOND8) && m % 5 == 4;
+			struct grid *g = grid_create(w, h, topologies[t]);
+			struct grid *same = grid_create(w, h, topologies[t]);
+			uint8_t *costs = malloc((size_t)n);
+			assert_non_null(g);
+			assert_non_null(same);
+			assert_non_null(costs);
+			random_map(g, &rng, m, cc);
+			/* the caller's array: the grid's map with a few cells changed */
+			memcpy(costs, g->cost, (size_t)n);
+			for (int i = 0; i < n / 10; i++) {
+				const int c = rnd_below(&rng, n);
+				costs[c] = costs[c] ? 0 : 1;
+			}
+			grid_set_costs(same, costs);
+			const uint8_t *own = g->cost;
+			g->cost = costs;
+			struct prune *a = prune_create(g, cc);
+			struct prune *b = prune_create(same, cc);
+			assert_non_null(a);
+			assert_non_null(b);
+			assert_int_equal(prune_peeled(a), prune_peeled(b));
+			assert_int_equal(prune_dead_ends(a), prune_dead_ends(b));
+			kept += prune_peeled(a) > 0;
+			for (int c = 0; c < n; c++) {
+				assert_int_equal(prune_root(a, c), prune_root(b, c));
+				assert_int_equal(prune_depth(a, c), prune_depth(b, c));
+				assert_int_equal(prune_component(a, c), prune_component(b, c));
+			}
+			for (int q = 0; q < 4; q++) {
+				const int s = pick(same, b, &rng, 0, -1), goal = pick(same, b, &rng, 0, -1);
+				if (s < 0 || goal < 0)
+					break;
+				struct path_result ra, rb;
+				assert_int_equal(prune_find(a, s, goal, NULL, &ra), prune_find(b, s, goal, NULL, &rb));
+				assert_int_equal(ra.len, rb.len);
+				assert_memory_equal(ra.cells, rb.cells, (size_t)ra.len * sizeof *ra.cells);
+				assert_true(ra.cost == rb.cost);
+				compared++;
+			}
+			prune_destroy(a);
+			prune_destroy(b);
+			g->cost = own;
+			free(costs);
+			grid_destroy(same);
+			grid_destroy(g);
+		}
+	}
+	print_message("%ld maps with trees kept, %ld routes compared\n", kept, compared);
+	assert_true(kept >= 100);
+	assert_true(compared >= 1000);
+}
+
 #ifdef HAVE_ASAN_STATS
 struct heap_stats {
 	size_t allocated, heap, free_bytes;
@@ -598,6 +701,8 @@ int main(void)
 		cmocka_unit_test(test_random_maps_match_path_find),
 		cmocka_unit_test(test_corridor_maze_is_one_tree),
 		cmocka_unit_test(test_no_allocation_per_query),
+		cmocka_unit_test(test_budget_on_the_core),
+		cmocka_unit_test(test_caller_costs_peel_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
