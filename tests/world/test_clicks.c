@@ -20,6 +20,7 @@
 
 #include "path.h"
 #include "region.h"
+#include "testrand.h"
 
 #define BIG_W 330
 #define BIG_H 240 /* 79,200 cells: more than the travel budget's 65,536 expansions */
@@ -759,6 +760,146 @@ static void test_small_region_clicks_exact(void **state)
 	assert_true(found >= 100 && fell >= 40 && deep >= 10);
 }
 
+/* A w x h (both odd) maze's level text, corridors one cell wide between
+ * the cells at odd (x, y), dug depth first from the seed's draws, then
+ * `loops` walls between two corridors knocked through; the player at
+ * (1, 1), stairs at (w - 2, h - 2). */
+static char *maze_text(int w, int h, uint32_t seed, int loops)
+{
+	char *m = malloc((size_t)(w + 1) * (size_t)h + 1);
+	const int cw = (w - 1) / 2, ch = (h - 1) / 2;
+	int *stack = malloc((size_t)cw * (size_t)ch * sizeof *stack);
+	unsigned char *dug = calloc((size_t)cw * (size_t)ch, 1);
+	assert_non_null(m);
+	assert_non_null(stack);
+	assert_non_null(dug);
+	for (int y = 0; y < h; y++) {
+		memset(m + (size_t)y * (size_t)(w + 1), '#', (size_t)w);
+		m[(size_t)y * (size_t)(w + 1) + (size_t)w] = '\n';
+	}
+	m[(size_t)(w + 1) * (size_t)h] = '\0';
+#define MAZE_AT(x, y) m[(size_t)(y) * (size_t)(w + 1) + (size_t)(x)]
+	int top = 0;
+	stack[top++] = 0;
+	dug[0] = 1;
+	MAZE_AT(1, 1) = '.';
+	static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
+	while (top > 0) {
+		const int c = stack[top - 1], cx = c % cw, cy = c / cw;
+		int open[4], n = 0;
+		for (int i = 0; i < 4; i++) {
+			const int nx = cx + dx[i], ny = cy + dy[i];
+			if (nx >= 0 && ny >= 0 && nx < cw && ny < ch && !dug[ny * cw + nx])
+				open[n++] = i;
+		}
+		if (n == 0) {
+			top--;
+			continue;
+		}
+		const int i = open[rnd(&seed) % (uint32_t)n], nx = cx + dx[i], ny = cy + dy[i];
+		dug[ny * cw + nx] = 1;
+		MAZE_AT(2 * nx + 1, 2 * ny + 1) = '.';
+		MAZE_AT(cx + nx + 1, cy + ny + 1) = '.';
+		stack[top++] = ny * cw + nx;
+	}
+	for (int k = 0; k < loops;) {
+		const int x = 1 + (int)(rnd(&seed) % (uint32_t)(w - 2)), y = 1 + (int)(rnd(&seed) % (uint32_t)(h - 2));
+		if (MAZE_AT(x, y) == '#' && (x + y) % 2 == 1) { /* between two cells */
+			MAZE_AT(x, y) = '.';
+			k++;
+		}
+	}
+	MAZE_AT(1, 1) = '@';
+	MAZE_AT(w - 2, h - 2) = '>';
+#undef MAZE_AT
+	free(stack);
+	free(dug);
+	return m;
+}
+
+/*
+ * Rules 13: a far click on a mapped maze larger than the budget's reach
+ * (131,000 open cells; whole_region 0, as play plans on regions larger
+ * than TRAVEL_WHOLE_REGION) gets its shortest route at once through the
+ * dead-end trees of known[], where rules 11's weighted searches ran out of
+ * budget in the dead ends and travel walked partial routes into them.
+ * With a few loops the cells between the trees (the core) are searched
+ * within the budget: still the shortest.  The trees follow known[].
+ */
+static void test_far_click_maze_trees(void **state)
+{
+	(void)state;
+	for (int loops = 0; loops <= 12; loops += 12) {
+		struct fixture f;
+		struct game *g = mapped_game(&f, maze_text(511, 511, 99u + (uint32_t)loops, loops));
+		/* the first cell of a walk along the maze's far edges that rules
+		 * 11's last try (weight 1.5 within the budget) does not find */
+		int gx = -1, gy = -1, goal = -1;
+		double best, w_cost;
+		int *shortest, best_len, w_len;
+		for (int k = 0; k < 64 && goal < 0; k++) {
+			const int x = k < 32 ? 509 : 509 - 16 * (k - 32), y = k < 32 ? 1 + 16 * k : 509;
+			if (known_search(g, grid_index(g->grid, x, y), 1.5, TRAVEL_BUDGET, &w_cost, NULL, &w_len) ==
+			    PATH_BUDGET)
+				gx = x, gy = y, goal = grid_index(g->grid, x, y);
+		}
+		assert_true(goal >= 0);
+		assert_int_equal(known_search(g, goal, 1.0, 0, &best, &shortest, &best_len), PATH_FOUND);
+		print_message("%d loops: a click at %d,%d, %d steps away\n", loops, gx, gy, best_len - 1);
+		const int *cells;
+		int len;
+		const uint64_t before = game_hash(g);
+		assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+		assert_true(game_hash(g) == before);
+		assert_non_null(g->reach.trees);
+		assert_true(g->reach.weight == 1.0);
+		assert_false(g->reach.out_of_reach);
+		assert_int_equal(cells[0], grid_index(g->grid, 1, 1));
+		assert_int_equal(cells[len - 1], goal);
+		assert_true(fabs(walk_cost(g, cells, len) - best) < 1e-6 * best);
+		if (loops == 0) { /* one route only */
+			assert_int_equal(len, best_len);
+			assert_memory_equal(cells, shortest, (size_t)len * sizeof *cells);
+		}
+		free(shortest);
+		/* travel walks it in one part */
+		assert_int_equal(act_travel(g, gx, gy), RESULT_ACTED);
+		assert_false(g->travel.partial);
+		int steps = 1;
+		while (g->travel.active && steps < 200000 && act_travel_step(g) == RESULT_ACTED) {
+			assert_false(g->travel.partial);
+			steps++;
+		}
+		assert_int_equal(g->player.x, gx);
+		assert_int_equal(g->player.y, gy);
+		assert_int_equal(steps, len - 1);
+		assert_false(message_contains(g, "It is a long way there"));
+		/* a discovery off the way: a dead end's last cell is a wall; the
+		 * trees are peeled again, and the way back is still the shortest */
+		const unsigned peeled_on = g->reach.trees_version;
+		int tip = -1;
+		for (int c = 0; c < g->grid->w * g->grid->h && tip < 0; c++) {
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			if (g->known[c] && c != goal && c != grid_index(g->grid, 1, 1) &&
+			    grid_neighbours(g->grid, c, false, nb) == 1)
+				tip = c;
+		}
+		assert_true(tip >= 0);
+		g->known[tip] = 0;
+		game_maps_written(g);
+		g->known_version++;
+		double back;
+		int back_len;
+		assert_int_equal(known_search(g, grid_index(g->grid, 1, 1), 1.0, 0, &back, NULL, &back_len), PATH_FOUND);
+		assert_int_equal(game_travel_plan(g, 1, 1, &cells, &len), PATH_FOUND);
+		assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
+		assert_true(g->reach.trees_version != peeled_on);
+		assert_true(g->reach.weight == 1.0);
+		assert_true(fabs(walk_cost(g, cells, len) - back) < 1e-6 * back);
+		fixture_fini(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -772,6 +913,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_thick_rock),
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
 		cmocka_unit_test(test_small_region_clicks_exact),
+		cmocka_unit_test(test_far_click_maze_trees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,7 @@
 #include "clock.h"
 #include "fov.h"
 #include "gen.h"
+#include "prune.h"
 #include "region.h"
 
 const struct level *game_level(const struct game *g)
@@ -128,6 +129,9 @@ static void level_state_free(struct game *g)
 	region_destroy(g->reach.labels);
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
+	prune_destroy(g->reach.trees);
+	g->reach.trees = NULL;
+	g->reach.trees_ok = false;
 	grid_destroy(g->grid);
 	g->monsters = NULL;
 	g->item_qty = g->hazard = NULL;
@@ -364,6 +368,8 @@ bool game_level_load(struct game *g, int depth)
 	 * current from known[] alone). */
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
+	g->reach.trees = NULL;
+	g->reach.trees_ok = false;
 	if (g->prefault)
 		reach_labels_make(g);
 	/* plain loops the compiler makes word-wide (a tile_info call a cell

@@ -163,9 +163,16 @@ enum travel_mode {
  * and where the budget does not hold it, a goal on open floor in such a
  * pocket walks to that cut point as a goal in rock does, where rules 11
  * walked the budget's partial route (deep_target lost such a goal before
- * its first layer).
+ * its first layer);
+ * 13: a far click the player can reach, whose shortest route the budget
+ * does not find, goes through the dead-end trees of the map memory when
+ * they hold a sixteenth of its open cells or more (a maze; prune.h): a
+ * tree's route is the only one, the cells between the trees are searched
+ * within the budget, and the route is the shortest, where a far click on
+ * a mapped maze larger than TRAVEL_WHOLE_REGION got rules 11's partial
+ * routes, walked in parts into dead ends (game_travel.c, plan_trees).
  */
-#define GAME_RULES 12
+#define GAME_RULES 13
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
@@ -262,6 +269,10 @@ struct reach {
 	unsigned labels_version; /* the known_version they describe ... */
 	bool labels_ok;       /* ... if set; otherwise (a restore, known[] written at once) they are
 	                         labelled anew at the next plan.  Speed only: no answer depends on them */
+	struct prune *trees;  /* the dead-end trees of known[] (prune.h), for far clicks in a large
+	                         region (rules 13; game_travel.c, known_trees); NULL: none kept */
+	unsigned trees_version; /* the known_version they were peeled on ... */
+	bool trees_ok;        /* ... if set (trees NULL and set: known[] had too few to keep) */
 };
 /* The per-cell maps whose writes are marked (struct game's marks[]). */
 enum game_map {

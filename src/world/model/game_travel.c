@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prune.h"
 #include "region.h"
 
 /* ---- travel ------------------------------------------------------------- */
@@ -366,11 +367,72 @@ static int deep_target(struct game *g, int from, int goal)
 	return d.best >= 0 || d.count <= DEEP_CELLS ? d.best : deep_nearest(&d);
 }
 
-/* A reachable goal the budget could not reach: the far weights in turn. */
+/*
+ * The dead-end trees of known[] (prune.h), peeled at most once per
+ * known_version: NULL when they hold too few of its cells to keep (open
+ * ground, caves, rooms: about 16 ms to find so on 4096x4096, its bit rows
+ * packed from known[]) or on no memory.  A maze's trees are most of it (a
+ * mapped 2048x2048 perfect maze: 250 ms to peel, then about 2 ms a far
+ * route).  They are a function of known[] alone, so a replay or a resume,
+ * which peels them when its first far plan asks, plans the same routes.
+ */
+static struct prune *known_trees(struct game *g)
+{
+	struct reach *m = &g->reach;
+	if (m->trees_ok && m->trees_version == g->known_version)
+		return m->trees;
+	prune_destroy(m->trees);
+	const uint8_t *truth = g->grid->cost;
+	g->grid->cost = g->known;
+	struct prune *p = prune_create(g->grid, false);
+	g->grid->cost = truth;
+	if (p && prune_peeled(p) == 0) {
+		prune_destroy(p); /* its search context alone would be the level's size */
+		p = NULL;
+	}
+	m->trees = p;
+	m->trees_version = g->known_version;
+	m->trees_ok = true;
+	return p;
+}
+
+/*
+ * A reachable goal the budget could not reach (rules 13): through the dead-end
+ * trees of known[] when they are kept.  A tree's route is the only one
+ * there is, so a maze's far click gets its shortest route at once, where
+ * the weighted searches below ran out of budget in its dead ends and
+ * their partial routes led into them; between trees, A* over the cells
+ * left (the core) within the budget.  PATH_BUDGET (r untouched) when
+ * there are no trees or the core search needs more.
+ */
+static enum path_status plan_trees(struct game *g, int from, int goal, struct path_result *r)
+{
+	struct prune *p = known_trees(g);
+	if (!p)
+		return PATH_BUDGET;
+	struct path_options opt = path_options_default();
+	opt.budget = TRAVEL_BUDGET;
+	struct path_result t;
+	const enum path_status st = prune_find(p, from, goal, &opt, &t);
+	g->reach.expanded += t.expanded;
+	if (st != PATH_FOUND)
+		return PATH_BUDGET;
+	*r = t;
+	return PATH_FOUND;
+}
+
+/* A reachable goal the budget could not reach: its trees, then the far
+ * weights in turn. */
 static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r)
 {
-	enum path_status st = PATH_BUDGET;
 	long spent = r->expanded;
+	g->reach.expanded = 0;
+	enum path_status st = plan_trees(g, from, goal, r);
+	spent += g->reach.expanded;
+	if (st == PATH_FOUND) {
+		g->reach.expanded = spent;
+		return st;
+	}
 	for (size_t k = 0; k < sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
 		struct path_options opt = path_options_default();
 		opt.weight = FAR_WEIGHTS[k];
