@@ -147,6 +147,13 @@ static inline int parent_of(const struct prune *p, int c)
 	return c + p->off[p->hex ? (c / p->w) & 1 : 0][p->up[c]];
 }
 
+/* The high bit of each of the eight bytes of v that is not zero. */
+static inline uint64_t nonzero_bytes(uint64_t v)
+{
+	const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+	return (((v & low7) + low7) | v) & ~low7;
+}
+
 /*
  * Row y of a map's costs as bits, 64 cells a word (bit i of word j: cell
  * 64 j + i is passable), as the grid's bit rows hold them.  Eight cells at
@@ -155,14 +162,12 @@ static inline int parent_of(const struct prune *p, int c)
  */
 static void pack_row(const uint8_t *row, int w, uint64_t *out)
 {
-	const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull;
 	for (int j = 0, x = 0; x < w; j++) {
 		uint64_t word = 0;
 		for (int b = 0; b < 64 && x < w; b += 8, x += 8) {
 			uint64_t v = 0;
 			memcpy(&v, row + x, w - x < 8 ? (size_t)(w - x) : 8);
-			const uint64_t t = (((v & low7) + low7) | v) & high;
-			word |= ((t >> 7) * 0x0102040810204080ull >> 56) << b;
+			word |= ((nonzero_bytes(v) >> 7) * 0x0102040810204080ull >> 56) << b;
 		}
 		out[j] = word;
 	}
@@ -277,15 +282,20 @@ static int peel(const struct prune *p, const struct moves *m, uint64_t *queued, 
 	return tail;
 }
 
-/* Numbers the connected components of the move graph into comp[],
- * breadth first; queue[] is scratch of n ints. */
+/* Numbers the connected components of the move graph into comp[]: the
+ * core's breadth first over its own moves (p->core, the peeled cells
+ * blocked), then each peeled cell its root's (a tree hanging from a core
+ * cell is in that cell's component; a component that is a whole tree has
+ * one root, numbered when first met).  queue[] is scratch of n ints.  On a
+ * maze the core is small, so the search looks at few cells. */
 static void label_components(struct prune *p, const struct moves *m, int *queue)
 {
 	int next = 0;
+	const uint8_t *core = p->core->cost;
 	for (int c = 0; c < p->n; c++)
 		p->comp[c] = -1;
 	for (int c = 0; c < p->n; c++) {
-		if (!p->cost[c] || p->comp[c] >= 0)
+		if (!core[c] || p->comp[c] >= 0)
 			continue;
 		int head = 0, tail = 0;
 		p->comp[c] = next;
@@ -295,7 +305,7 @@ static void label_components(struct prune *p, const struct moves *m, int *queue)
 			const int *off = moves_off(m, u);
 			for (unsigned bits = moves_at(m, u % p->w, u / p->w); bits; bits &= bits - 1) {
 				const int v = u + off[__builtin_ctz(bits)];
-				if (p->comp[v] < 0) {
+				if (core[v] && p->comp[v] < 0) {
 					p->comp[v] = next;
 					queue[tail++] = v;
 				}
@@ -303,22 +313,18 @@ static void label_components(struct prune *p, const struct moves *m, int *queue)
 		}
 		next++;
 	}
-}
-
-/* The map's copy: its costs, and its bit rows and columns as they are
- * when they are current (else made again). */
-static void copy_map(struct grid *core, const struct grid *g)
-{
-	if (g->cost != g->bits_of) {
-		grid_set_costs(core, g->cost);
-		return;
+	for (int c = 0; c < p->n; c++) {
+		if (!p->cost[c] || p->comp[c] >= 0)
+			continue;
+		const int r = p->root[c];
+		if (p->comp[r] < 0)
+			p->comp[r] = next++;
+		p->comp[c] = p->comp[r];
 	}
-	memcpy((void *)(uintptr_t)core->bits_of, g->cost, (size_t)g->w * (size_t)g->h);
-	memcpy(core->rows, g->rows, (size_t)g->h * (size_t)g->row_words * sizeof *g->rows);
-	memcpy(core->cols, g->cols, (size_t)g->w * (size_t)g->col_words * sizeof *g->cols);
 }
 
-/* Passable cells: the bit rows counted when they are current. */
+/* Passable cells: the bit rows counted when they are current, else the
+ * costs eight at a time. */
 static long count_passable(const struct grid *g)
 {
 	long k = 0;
@@ -326,7 +332,14 @@ static long count_passable(const struct grid *g)
 		for (size_t i = 0; i < (size_t)g->h * (size_t)g->row_words; i++)
 			k += __builtin_popcountll(g->rows[i]);
 	} else {
-		for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+		const size_t n = (size_t)g->w * (size_t)g->h;
+		size_t i = 0;
+		for (; i + 8 <= n; i += 8) {
+			uint64_t v;
+			memcpy(&v, g->cost + i, 8);
+			k += (long)((nonzero_bytes(v) >> 7) * 0x0101010101010101ull >> 56); /* their sum */
+		}
+		for (; i < n; i++)
 			k += g->cost[i] != 0;
 	}
 	return k;
@@ -378,7 +391,6 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	}
 	if (ok && p->trees) {
 		memcpy(cost, g->cost, n);
-		copy_map(p->core, g);
 		/* Roots and depths: a parent is peeled after its children, so
 		 * in reverse peeling order every parent is done before its
 		 * children. */
@@ -395,9 +407,13 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 				p->depth[c] = p->depth[up] + 1;
 			}
 		}
-		/* The core copy: every peeled cell blocked (a tree's last cell too). */
+		/* The core copy: every peeled cell blocked (a tree's last cell
+		 * too), made in dir[] (free now) and set at once, bit rows and
+		 * all, not a cell at a time: most of a maze is peeled. */
+		memcpy(dir, g->cost, n);
 		for (int i = 0; i < norder; i++)
-			grid_set_cost(p->core, order[i], 0);
+			dir[order[i]] = 0;
+		grid_set_costs(p->core, dir);
 		moves_init(&m, g, p->cost, p->corner_cutting);
 		label_components(p, &m, p->cells); /* the order is no longer needed */
 	} else if (ok) {
@@ -522,15 +538,13 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		/* Different roots in one component: both are core cells. */
 		struct path_result core;
 		path_find(p->ctx, rs, rg, opt, &core);
-		if (core.status != PATH_FOUND) {
-			/* a budget the core search ran out of: no partial route,
-			 * as the core's would end anywhere (in no tree) */
-			const enum path_status st = core.status == PATH_BUDGET ? PATH_BUDGET : PATH_NO_ROUTE;
-			single_cell(p, start, st, out);
+		if (core.status != PATH_FOUND && core.status != PATH_BUDGET) {
+			single_cell(p, start, PATH_NO_ROUTE, out);
 			out->expanded = core.expanded;
-			return st;
+			return PATH_NO_ROUTE;
 		}
-		const int ds = p->depth[start], dg = p->depth[goal];
+		const int ds = p->depth[start];
+		const int dg = core.status == PATH_FOUND ? p->depth[goal] : 0;
 		int c = start;
 		for (int i = 0; i < ds; i++, c = parent_of(p, c))
 			p->cells[i] = c;
@@ -540,6 +554,21 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		for (int i = len - 1; i >= len - dg; i--, c = parent_of(p, c))
 			p->cells[i] = c;
 		expanded = core.expanded + ds + dg;
+		if (core.status == PATH_BUDGET) {
+			/* up to the start's root and the core search's best cell:
+			 * a partial route that ends on the core, in no dead end */
+			out->status = PATH_BUDGET;
+			out->cells = p->cells;
+			out->len = len;
+			out->end = p->cells[len - 1];
+			out->cost = route_cost(p, p->cells, len);
+			out->steps = len - 1;
+			out->expanded = expanded;
+			out->reached = false;
+			out->blocked_crossed = 0;
+			out->first_blocked = -1;
+			return PATH_BUDGET;
+		}
 	}
 	out->status = PATH_FOUND;
 	out->cells = p->cells;

@@ -42,9 +42,10 @@ void prune_destroy(struct prune *p); /* NULL does nothing */
  * costs (entering cell v costs step * terrain(v), summed from the start).
  * opt may be NULL (A*); its weight, plain_astar and budget apply to the
  * core search (a tree walk has no budget: it takes a step a cell of its
- * route).  A core search out of budget answers PATH_BUDGET with the start
- * alone, not a partial route (with the trees not kept, path_find's own
- * partial one).  Fallback, extra costs, or a corner_cutting other than the
+ * route).  A core search out of budget answers PATH_BUDGET with a partial
+ * route: up the start's tree to its root, then the core search's partial
+ * route, so it ends on the core, never in a dead end (with the trees not
+ * kept, path_find's own partial route).  Fallback, extra costs, or a corner_cutting other than the
  * one given to prune_create are not served: PATH_BAD_INPUT.  `expanded`
  * counts the core search's expansions plus one per tree step walked.
  * out->cells is owned by p and valid until its next query.

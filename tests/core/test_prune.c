@@ -528,9 +528,10 @@ static void test_corridor_maze_is_one_tree(void **state)
 /* ---- no allocation per query ---- */
 
 /* A budget applies to the core search alone: one too small for it answers
- * PATH_BUDGET with the start alone (a partial route of the core would end
- * in no tree); one large enough, the route without it; a walk within one
- * tree takes no budget. */
+ * PATH_BUDGET with a partial route up the start's tree and on along the
+ * core search's partial route, so it ends on the core (in no dead end);
+ * one large enough, the route without it; a walk within one tree takes no
+ * budget. */
 static void test_budget_on_the_core(void **state)
 {
 	(void)state;
@@ -548,12 +549,26 @@ static void test_budget_on_the_core(void **state)
 	const int len = free_run.len;
 	const double cost = free_run.cost;
 	struct path_options o = path_options_default();
-	o.budget = 1;
-	assert_int_equal(prune_find(p, tail, ring, &o, &r), PATH_BUDGET);
-	assert_int_equal(r.len, 1);
-	assert_int_equal(r.cells[0], tail);
-	assert_false(r.reached);
-	assert_true(r.expanded >= 1);
+	for (long budget = 1; budget <= 3; budget++) {
+		o.budget = budget;
+		assert_int_equal(prune_find(p, tail, ring, &o, &r), PATH_BUDGET);
+		assert_false(r.reached);
+		assert_true(r.expanded >= budget);
+		assert_int_equal(r.cells[0], tail);
+		assert_true(r.len >= 3); /* the tail's two cells up, at least */
+		assert_int_equal(r.cells[2], joint);
+		assert_int_equal(r.end, r.cells[r.len - 1]);
+		assert_int_equal(prune_depth(p, r.end), 0); /* on the core */
+		assert_int_equal(prune_root(p, r.end), r.end);
+		double sum = 0;
+		for (int i = 1; i < r.len; i++) {
+			assert_true(grid_is_adjacent(g, r.cells[i - 1], r.cells[i]));
+			sum += (grid_x(g, r.cells[i]) != grid_x(g, r.cells[i - 1]) &&
+				grid_y(g, r.cells[i]) != grid_y(g, r.cells[i - 1]) ? GRID_SQRT2 : 1.0) *
+			       g->cost[r.cells[i]];
+		}
+		assert_true(fabs(sum - r.cost) < 1e-9);
+	}
 	o.budget = 1000;
 	assert_int_equal(prune_find(p, tail, ring, &o, &r), PATH_FOUND);
 	assert_int_equal(r.len, len);

@@ -19,6 +19,7 @@
 #include "test_game_fixture.h"
 
 #include "path.h"
+#include "prune.h"
 #include "region.h"
 #include "testrand.h"
 
@@ -900,6 +901,73 @@ static void test_far_click_maze_trees(void **state)
 	}
 }
 
+/* Whether every cell of a route after its first core cell lies on the core
+ * of `p` (the dead-end trees of the map memory): a route that leaves the
+ * start's tree enters no dead end. */
+static bool stays_on_core(const struct prune *p, const int *cells, int len)
+{
+	int i = 0;
+	while (i < len && prune_depth(p, cells[i]) > 0)
+		i++;
+	for (; i < len; i++)
+		if (prune_depth(p, cells[i]) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * Rules 13: a maze with many loops keeps a core too large to search within
+ * the budget; a far click gets a partial route that goes up the player's
+ * dead end and on along the core, and ends there, never in a dead end
+ * (rules 11's weighted routes of the whole map ended in them); travel
+ * walks it and plans each next part where the last ended, every part on
+ * the core, until it arrives.
+ */
+static void test_far_click_loopy_maze_in_parts(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = mapped_game(&f, maze_text(767, 767, 7u, 6000));
+	struct grid *k = known_grid(g);
+	struct prune *p = prune_create(k, false);
+	assert_non_null(p);
+	assert_true(prune_peeled(p) > 0);
+	const int *cells;
+	int len, partial = 0;
+	for (int q = 0; q < 48; q++) { /* open cells along the far edges */
+		const int x = q < 24 ? 765 : 765 - 16 * (q - 24), y = q < 24 ? 381 + 16 * q : 765;
+		if (game_travel_plan(g, x, y, &cells, &len) != PATH_BUDGET)
+			continue;
+		partial++;
+		assert_true(len >= 2);
+		assert_int_equal(prune_depth(p, cells[len - 1]), 0);
+		assert_true(stays_on_core(p, cells, len));
+	}
+	print_message("%d of 48 far clicks planned in part\n", partial);
+	assert_non_null(g->reach.trees);
+	assert_true(partial >= 10);
+	const int gx = 765, gy = 765, goal = grid_index(g->grid, gx, gy);
+	double best;
+	int best_len;
+	assert_int_equal(known_search(g, goal, 1.0, 0, &best, NULL, &best_len), PATH_FOUND);
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_BUDGET);
+	assert_int_equal(act_travel(g, gx, gy), RESULT_ACTED);
+	assert_true(g->travel.partial);
+	int steps = 1;
+	while (g->travel.active && steps < 400000 && act_travel_step(g) == RESULT_ACTED) {
+		/* each part planned from where the last ended stays on the core */
+		if (g->travel.partial)
+			assert_true(stays_on_core(p, g->travel.cells + g->travel.pos, g->travel.len - g->travel.pos));
+		steps++;
+	}
+	print_message("%d steps; the shortest %d\n", steps, best_len - 1);
+	assert_int_equal(g->player.x, gx);
+	assert_int_equal(g->player.y, gy);
+	prune_destroy(p);
+	grid_destroy(k);
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -914,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
 		cmocka_unit_test(test_small_region_clicks_exact),
 		cmocka_unit_test(test_far_click_maze_trees),
+		cmocka_unit_test(test_far_click_loopy_maze_in_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

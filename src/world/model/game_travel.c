@@ -397,39 +397,50 @@ static struct prune *known_trees(struct game *g)
 }
 
 /*
- * A reachable goal the budget could not reach (rules 13): through the dead-end
- * trees of known[] when they are kept.  A tree's route is the only one
- * there is, so a maze's far click gets its shortest route at once, where
- * the weighted searches below ran out of budget in its dead ends and
- * their partial routes led into them; between trees, A* over the cells
- * left (the core) within the budget.  PATH_BUDGET (r untouched) when
- * there are no trees or the core search needs more.
+ * A reachable goal the budget could not reach (rules 13): through the
+ * dead-end trees of known[] when they are kept.  A tree's route is the
+ * only one there is and the cells left between the trees (the core) are
+ * searched alone, within the budget: at weight 1, so a maze's far click
+ * gets its shortest route at once, where the weighted searches of the
+ * whole map ran out of budget in its dead ends and their partial routes
+ * led into them.  A core too large for that (a maze with many loops) gets
+ * the far weights in turn, and failing those the last one's partial route,
+ * which ends on the core (prune_find): walked, and planned on where it
+ * ends, never into a dead end.  PATH_NO_ROUTE (r untouched) when there
+ * are no trees to go by.
  */
-static enum path_status plan_trees(struct game *g, int from, int goal, struct path_result *r)
+static enum path_status plan_trees(struct game *g, int from, int goal, struct path_result *r, long *spent)
 {
 	struct prune *p = known_trees(g);
 	if (!p)
-		return PATH_BUDGET;
-	struct path_options opt = path_options_default();
-	opt.budget = TRAVEL_BUDGET;
+		return PATH_NO_ROUTE;
+	enum path_status st = PATH_NO_ROUTE;
 	struct path_result t;
-	const enum path_status st = prune_find(p, from, goal, &opt, &t);
-	g->reach.expanded += t.expanded;
-	if (st != PATH_FOUND)
-		return PATH_BUDGET;
+	for (size_t k = 0; k <= sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
+		struct path_options opt = path_options_default();
+		opt.weight = k ? FAR_WEIGHTS[k - 1] : 1.0;
+		opt.budget = TRAVEL_BUDGET;
+		st = prune_find(p, from, goal, &opt, &t);
+		*spent += t.expanded;
+		g->reach.weight = opt.weight;
+		if (st != PATH_BUDGET)
+			break;
+	}
+	if (st != PATH_FOUND && st != PATH_BUDGET) {
+		g->reach.weight = 1.0;
+		return PATH_NO_ROUTE; /* cannot be: the labels put the goal in the player's region */
+	}
 	*r = t;
-	return PATH_FOUND;
+	return st;
 }
 
-/* A reachable goal the budget could not reach: its trees, then the far
+/* A reachable goal the budget could not reach: its trees, else the far
  * weights in turn. */
 static enum path_status plan_far(struct game *g, int from, int goal, struct path_result *r)
 {
 	long spent = r->expanded;
-	g->reach.expanded = 0;
-	enum path_status st = plan_trees(g, from, goal, r);
-	spent += g->reach.expanded;
-	if (st == PATH_FOUND) {
+	enum path_status st = plan_trees(g, from, goal, r, &spent);
+	if (st != PATH_NO_ROUTE) {
 		g->reach.expanded = spent;
 		return st;
 	}
