@@ -19,6 +19,7 @@
  */
 #include "prune.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,14 @@ struct prune {
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
 	int peeled;              /* passable cells outside the core */
 	struct grid *core;       /* the map with every peeled cell blocked (trees kept only) */
-	struct path_ctx *ctx;    /* search context on `core`, or on the caller's grid */
+	struct path_ctx *ctx;    /* search context on `core`, or on the caller's grid; NULL when
+	                            the core is searched as chains (below) */
+	struct moves *mv;        /* the move rules over `cost`, for walking chains (chains only) */
+	struct chains *ch;       /* the core as junctions and the chains between them; NULL: not */
 };
+
+static void chains_free(struct chains *ch);
+static double route_cost(const struct prune *p, const int *cells, int len);
 
 void prune_destroy(struct prune *p)
 {
@@ -63,6 +70,8 @@ void prune_destroy(struct prune *p)
 	free(p->root);
 	free(p->comp);
 	free(p->cells);
+	chains_free(p->ch);
+	free(p->mv);
 	free(p);
 }
 
@@ -323,6 +332,467 @@ static void label_components(struct prune *p, const struct moves *m, int *queue)
 	}
 }
 
+/* ---- the core as chains ------------------------------------------------ */
+
+/*
+ * A maze's core is mostly corridors: cells with exactly two moves within
+ * the core.  When at least half the core's cells are such, the core is
+ * searched as a graph of its junctions (core cells with any other number
+ * of moves) joined by arcs, each the chain of two-move cells between two
+ * junctions (or a junction and itself), with its cost summed each way.  A
+ * loop with no junction gets its lowest cell as one.  A query's ends that
+ * lie inside a chain join it at the chain's two junctions.  The search is
+ * A* over the junctions (the grid's heuristic is consistent there too: an
+ * arc costs at least the distance of its ends), so the answer is exact.
+ */
+struct arc {
+	int a, b;          /* the junction cells at its ends */
+	int first[2];      /* the first cell after a (0) and after b (1): an interior cell, or the other end */
+	double cost[2];    /* from a to b (0), from b to a (1): the cells entered on the way */
+};
+
+struct chains {
+	uint8_t *moves;    /* n: a core cell's moves to core cells, a bit a direction (0 elsewhere) */
+	int *tag;          /* n: a junction's node (>= 0), a chain cell's -2 - arc, else -1 */
+	int *cell;         /* nodes: the junction cell of each node */
+	int *adj0, *adj;   /* nodes + 1 offsets; 2 * arcs entries: arc * 2 + the direction leaving the node */
+	struct arc *arcs;
+	int nodes, narcs;
+	/* the search's scratch, per node */
+	double *g;
+	int *from;         /* the arc entry (arc * 2 + dir) it was reached by; -1 the start, -2 none */
+	unsigned *seen;    /* the query it was reached in */
+	unsigned *closed;  /* the query it was taken from the queue in: never opened again */
+	unsigned query;
+	struct hent { double f, g; int node; } *heap;
+	int heap_cap;
+	int *path;         /* nodes + 2: the entries of a route, last first */
+};
+
+static void chains_free(struct chains *ch)
+{
+	if (!ch)
+		return;
+	free(ch->moves);
+	free(ch->tag);
+	free(ch->cell);
+	free(ch->adj0);
+	free(ch->adj);
+	free(ch->arcs);
+	free(ch->g);
+	free(ch->from);
+	free(ch->seen);
+	free(ch->closed);
+	free(ch->heap);
+	free(ch->path);
+	free(ch);
+}
+
+/* The core cells core cell c can move to, as bits over the directions,
+ * read from the map (chains_make keeps them: core_moves). */
+static unsigned core_moves_of(const struct prune *p, const struct moves *m, int c)
+{
+	unsigned bits = moves_at(m, c % p->w, c / p->w), out = 0;
+	const int *off = moves_off(m, c);
+	for (unsigned b = bits; b; b &= b - 1) {
+		const int i = __builtin_ctz(b);
+		if (p->core->cost[c + off[i]])
+			out |= 1u << i;
+	}
+	return out;
+}
+
+static inline unsigned core_moves(const struct prune *p, const struct moves *m, int c)
+{
+	(void)m;
+	return p->ch->moves[c];
+}
+
+/* The core cell after x on a chain entered from prev (x has two core moves). */
+static int chain_next(const struct prune *p, const struct moves *m, int x, int prev)
+{
+	const int *off = moves_off(m, x);
+	for (unsigned b = core_moves(p, m, x); b; b &= b - 1) {
+		const int v = x + off[__builtin_ctz(b)];
+		if (v != prev)
+			return v;
+	}
+	return prev; /* cannot be: a chain cell has two */
+}
+
+/* The cost of the step from a to the adjacent v, as path.c charges it. */
+static double step_cost(const struct prune *p, int a, int v)
+{
+	const int pair[2] = { a, v };
+	return route_cost(p, pair, 2);
+}
+
+/* Walks a chain from junction `from` through `first` to the junction at
+ * its other end, tagging its cells with arc k; the arc's costs and ends. */
+static void trace_arc(struct prune *p, const struct moves *m, struct chains *ch, int k, int from, int first)
+{
+	struct arc *a = &ch->arcs[k];
+	a->a = from;
+	a->first[0] = first;
+	a->cost[0] = a->cost[1] = 0.0;
+	int prev = from, x = first;
+	while (ch->tag[x] < 0) { /* a chain cell (junctions are tagged first) */
+		ch->tag[x] = -2 - k;
+		a->cost[0] += step_cost(p, prev, x);
+		a->cost[1] += step_cost(p, x, prev);
+		const int next = chain_next(p, m, x, prev);
+		prev = x;
+		x = next;
+	}
+	a->cost[0] += step_cost(p, prev, x);
+	a->cost[1] += step_cost(p, x, prev);
+	a->b = x;
+	a->first[1] = prev; /* from, when the chain has no cell between */
+}
+
+/* The core as chains, when at least half its cells are two-move cells;
+ * NULL when not (or on no memory: the core is then searched whole). */
+static struct chains *chains_make(struct prune *p, const struct moves *m)
+{
+	long core = 0, two = 0;
+	uint8_t *moves = calloc((size_t)p->n, 1);
+	if (!moves)
+		return NULL;
+	for (int c = 0; c < p->n; c++) {
+		if (!p->core->cost[c])
+			continue;
+		moves[c] = (uint8_t)core_moves_of(p, m, c);
+		core++;
+		two += __builtin_popcount(moves[c]) == 2;
+	}
+	struct chains *ch = core == 0 || two * 2 < core ? NULL : calloc(1, sizeof *ch);
+	if (!ch) {
+		free(moves);
+		return NULL;
+	}
+	ch->moves = moves;
+	p->ch = ch; /* core_moves reads them from here on */
+	ch->tag = malloc((size_t)p->n * sizeof *ch->tag);
+	ch->cell = malloc((size_t)(core - two + 1) * sizeof *ch->cell);
+	if (!ch->tag || !ch->cell) {
+		chains_free(ch);
+		return NULL;
+	}
+	for (int c = 0; c < p->n; c++) {
+		ch->tag[c] = -1;
+		if (p->core->cost[c] && __builtin_popcount(core_moves(p, m, c)) != 2) {
+			ch->tag[c] = ch->nodes;
+			ch->cell[ch->nodes++] = c;
+		}
+	}
+	/* arcs: at most one per junction's move, plus the loops without one */
+	long cap_arcs = 0;
+	for (int i = 0; i < ch->nodes; i++)
+		cap_arcs += __builtin_popcount(core_moves(p, m, ch->cell[i]));
+	cap_arcs = cap_arcs / 2 + two / 3 + 2;
+	ch->arcs = malloc((size_t)cap_arcs * sizeof *ch->arcs);
+	int *grown = NULL;
+	if (!ch->arcs) {
+		chains_free(ch);
+		return NULL;
+	}
+	for (int i = 0; i < ch->nodes; i++) {
+		const int c = ch->cell[i];
+		const int *off = moves_off(m, c);
+		for (unsigned b = core_moves(p, m, c); b; b &= b - 1) {
+			const int v = c + off[__builtin_ctz(b)];
+			if (ch->tag[v] <= -2 || (ch->tag[v] >= 0 && v < c))
+				continue; /* traced from its other end already */
+			trace_arc(p, m, ch, ch->narcs++, c, v);
+		}
+	}
+	/* loops of two-move cells alone: their lowest cell a junction */
+	for (int c = 0; c < p->n; c++) {
+		if (ch->tag[c] != -1 || !p->core->cost[c])
+			continue;
+		grown = realloc(ch->cell, (size_t)(ch->nodes + 1) * sizeof *ch->cell);
+		if (!grown || ch->narcs >= cap_arcs) {
+			if (grown)
+				ch->cell = grown;
+			chains_free(ch);
+			return NULL;
+		}
+		ch->cell = grown;
+		ch->tag[c] = ch->nodes;
+		ch->cell[ch->nodes++] = c;
+		const int *off = moves_off(m, c);
+		const unsigned b = core_moves(p, m, c);
+		trace_arc(p, m, ch, ch->narcs++, c, c + off[__builtin_ctz(b)]);
+	}
+	/* each node's arcs leaving it, in arc order */
+	ch->adj0 = calloc((size_t)ch->nodes + 1, sizeof *ch->adj0);
+	ch->adj = malloc((size_t)ch->narcs * 2 * sizeof *ch->adj);
+	ch->g = malloc(((size_t)ch->nodes + 1) * sizeof *ch->g);
+	ch->from = malloc(((size_t)ch->nodes + 1) * sizeof *ch->from);
+	ch->seen = calloc((size_t)ch->nodes + 1, sizeof *ch->seen);
+	ch->closed = calloc((size_t)ch->nodes + 1, sizeof *ch->closed);
+	ch->heap_cap = 2 * ch->narcs + ch->nodes + 8;
+	ch->heap = malloc((size_t)ch->heap_cap * sizeof *ch->heap);
+	ch->path = malloc(((size_t)ch->nodes + 2) * sizeof *ch->path);
+	if (!ch->adj0 || !ch->adj || !ch->g || !ch->from || !ch->seen || !ch->closed || !ch->heap || !ch->path) {
+		chains_free(ch);
+		return NULL;
+	}
+	for (int k = 0; k < ch->narcs; k++) {
+		ch->adj0[ch->tag[ch->arcs[k].a] + 1]++;
+		ch->adj0[ch->tag[ch->arcs[k].b] + 1]++;
+	}
+	for (int i = 0; i < ch->nodes; i++)
+		ch->adj0[i + 1] += ch->adj0[i];
+	int *fill = ch->from; /* scratch until the first query */
+	memcpy(fill, ch->adj0, (size_t)ch->nodes * sizeof *fill);
+	for (int k = 0; k < ch->narcs; k++) {
+		ch->adj[fill[ch->tag[ch->arcs[k].a]]++] = 2 * k;
+		ch->adj[fill[ch->tag[ch->arcs[k].b]]++] = 2 * k + 1;
+	}
+	return ch;
+}
+
+static void heap_push(struct chains *ch, int *size, struct hent e)
+{
+	if (*size >= ch->heap_cap)
+		return; /* cannot be: a node is taken once, and its arcs pushed once */
+	int i = (*size)++;
+	while (i > 0) {
+		const int up = (i - 1) / 2;
+		const struct hent *u = &ch->heap[up];
+		if (u->f < e.f || (u->f == e.f && u->g >= e.g))
+			break;
+		ch->heap[i] = *u;
+		i = up;
+	}
+	ch->heap[i] = e;
+}
+
+static struct hent heap_pop(struct chains *ch, int *size)
+{
+	const struct hent top = ch->heap[0], e = ch->heap[--*size];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= *size)
+			break;
+		if (c + 1 < *size && (ch->heap[c + 1].f < ch->heap[c].f ||
+				      (ch->heap[c + 1].f == ch->heap[c].f && ch->heap[c + 1].g > ch->heap[c].g)))
+			c++;
+		if (e.f < ch->heap[c].f || (e.f == ch->heap[c].f && e.g >= ch->heap[c].g))
+			break;
+		ch->heap[i] = ch->heap[c];
+		i = c;
+	}
+	ch->heap[i] = e;
+	return top;
+}
+
+/* From x along a chain through `first` up to `stop` or the chain's end:
+ * appends the cells after x (the last one included) to out[] from *len,
+ * and returns the last cell. */
+static int walk_chain(const struct prune *p, const struct moves *m, int x, int first, int stop, int *out, int *len)
+{
+	int prev = x, c = first;
+	for (;;) {
+		out[(*len)++] = c;
+		if (c == stop || p->ch->tag[c] >= 0)
+			return c;
+		const int next = chain_next(p, m, c, prev);
+		prev = c;
+		c = next;
+	}
+}
+
+/* The cost of walking from x through `first` to the chain's end (or to
+ * `stop`, where *met is set), and the chain's last cell before that end
+ * in *last. */
+static double chain_cost(const struct prune *p, const struct moves *m, int x, int first, int stop, bool *met,
+			 int *end, int *last)
+{
+	double cost = 0.0;
+	int prev = x, c = first;
+	*met = false;
+	for (;;) {
+		cost += step_cost(p, prev, c);
+		if (c == stop) {
+			*met = true;
+			break;
+		}
+		if (p->ch->tag[c] >= 0)
+			break;
+		const int next = chain_next(p, m, c, prev);
+		prev = c;
+		c = next;
+	}
+	*end = c;
+	*last = prev;
+	return cost;
+}
+
+/*
+ * A* over the junctions from core cell rs to core cell rg (rs != rg).  The
+ * goal is a node of its own (number `nodes`): reached from rg's junction,
+ * or when rg lies in a chain from either end of it (the rest of the chain
+ * its cost) and from rs along their common chain; a route is found when
+ * that node is taken from the queue, as A* takes a goal, for any weight.
+ * The route from rs to rg (or, out of budget, to the junction taken that
+ * lies nearest rg by the heuristic, the fewer cost first) goes to out[]
+ * from *len.  Returns PATH_FOUND, PATH_BUDGET or PATH_NO_ROUTE; *expanded
+ * counts the junctions taken.
+ */
+static enum path_status chains_find(struct prune *p, int rs, int rg, const struct path_options *opt, int *out,
+				    int *len, long *expanded)
+{
+	struct chains *ch = p->ch;
+	const struct moves *m = p->mv;
+	const double w = opt->weight;
+	const int goal = ch->nodes;
+	if (++ch->query == 0) {
+		memset(ch->seen, 0, ((size_t)ch->nodes + 1) * sizeof *ch->seen);
+		memset(ch->closed, 0, ((size_t)ch->nodes + 1) * sizeof *ch->closed);
+		ch->query = 1;
+	}
+	const unsigned q = ch->query;
+	int size = 0;
+	/* reaching node v (or the goal) at cost g, by `from` */
+#define CHAINS_REACH(v, gv, fromv, hv)                                                                        \
+	do {                                                                                                  \
+		if (ch->closed[v] != q && (ch->seen[v] != q || (gv) < ch->g[v])) {                            \
+			ch->seen[v] = q;                                                                      \
+			ch->g[v] = (gv);                                                                      \
+			ch->from[v] = (fromv);                                                                \
+			heap_push(ch, &size, (struct hent){ (gv) + w * (hv), (gv), (v) });                    \
+		}                                                                                             \
+	} while (0)
+	/* the goal's side: its chain's two ends, the cost from each to rg,
+	 * and the cell after each end on the way */
+	const int gnode = ch->tag[rg];
+	int gend[2] = { -1, -1 }, glast[2] = { -1, -1 };
+	double gcost[2] = { 0.0, 0.0 };
+	if (gnode < 0) {
+		const int *off = moves_off(m, rg);
+		unsigned b = core_moves(p, m, rg);
+		for (int d = 0; d < 2; d++, b &= b - 1) {
+			int prev = rg, c = rg + off[__builtin_ctz(b)];
+			double back = step_cost(p, c, prev); /* walked outward: the steps' costs toward rg */
+			while (ch->tag[c] < 0) {
+				const int next = chain_next(p, m, c, prev);
+				prev = c;
+				c = next;
+				back += step_cost(p, c, prev);
+			}
+			gend[d] = c;
+			glast[d] = prev;
+			gcost[d] = back;
+		}
+	}
+	/* the start's side */
+	int direct_first = -1;
+	if (ch->tag[rs] >= 0) {
+		const int s = ch->tag[rs];
+		CHAINS_REACH(s, 0.0, -1, grid_heuristic(p->core, rs, rg));
+	} else {
+		const int *off = moves_off(m, rs);
+		unsigned b = core_moves(p, m, rs);
+		for (int d = 0; d < 2; d++, b &= b - 1) {
+			const int first = rs + off[__builtin_ctz(b)];
+			bool met;
+			int end, last;
+			const double c = chain_cost(p, m, rs, first, rg, &met, &end, &last);
+			if (met) { /* rg lies this way along rs's own chain */
+				if (ch->seen[goal] != q || c < ch->g[goal])
+					direct_first = first;
+				CHAINS_REACH(goal, c, -5, 0.0);
+			} else {
+				CHAINS_REACH(ch->tag[end], c, -3 - d, grid_heuristic(p->core, end, rg));
+			}
+		}
+	}
+	long pops = 0;
+	int near = -1;
+	double near_h = INFINITY, near_g = 0.0;
+	bool found = false;
+	while (size > 0) {
+		const struct hent e = heap_pop(ch, &size);
+		if (e.g > ch->g[e.node] || ch->closed[e.node] == q)
+			continue; /* a stale entry */
+		const int u = e.node;
+		ch->closed[u] = q;
+		if (u == goal) {
+			found = true;
+			break;
+		}
+		if (opt->budget > 0 && pops >= opt->budget)
+			break;
+		pops++;
+		const int cu = ch->cell[u];
+		const double hu = grid_heuristic(p->core, cu, rg);
+		if (hu < near_h || (hu == near_h && e.g < near_g)) {
+			near = u;
+			near_h = hu;
+			near_g = e.g;
+		}
+		if (u == gnode) {
+			CHAINS_REACH(goal, e.g, -6, 0.0);
+			continue;
+		}
+		for (int d = 0; d < 2; d++)
+			if (gnode < 0 && cu == gend[d])
+				CHAINS_REACH(goal, e.g + gcost[d], -10 - d, 0.0);
+		for (int k = ch->adj0[u]; k < ch->adj0[u + 1]; k++) {
+			const int entry = ch->adj[k];
+			const struct arc *a = &ch->arcs[entry / 2];
+			const int vcell = (entry & 1) ? a->a : a->b;
+			CHAINS_REACH(ch->tag[vcell], e.g + a->cost[entry & 1], entry, grid_heuristic(p->core, vcell, rg));
+		}
+	}
+#undef CHAINS_REACH
+	*expanded = pops;
+	int reached; /* the junction the route leaves the junctions at; -1: along rs's chain */
+	enum path_status st = PATH_FOUND;
+	if (found) {
+		reached = ch->from[goal] == -5 ? -1 : ch->from[goal] == -6 ? gnode : ch->tag[gend[-10 - ch->from[goal]]];
+	} else if (opt->budget > 0 && pops >= opt->budget && near >= 0) {
+		st = PATH_BUDGET;
+		reached = near;
+	} else {
+		return PATH_NO_ROUTE;
+	}
+	out[(*len)++] = rs;
+	if (reached < 0) {
+		walk_chain(p, m, rs, direct_first, rg, out, len);
+		return PATH_FOUND;
+	}
+	/* the arc entries from rs to `reached`, last first */
+	int np = 0, v = reached;
+	while (ch->from[v] >= 0) {
+		const int entry = ch->from[v];
+		ch->path[np++] = entry;
+		const struct arc *a = &ch->arcs[entry / 2];
+		v = ch->tag[(entry & 1) ? a->b : a->a];
+	}
+	if (ch->from[v] <= -3) { /* rs inside a chain: out along its side d */
+		const int *off = moves_off(m, rs);
+		unsigned b = core_moves(p, m, rs);
+		if (-3 - ch->from[v] == 1)
+			b &= b - 1;
+		walk_chain(p, m, rs, rs + off[__builtin_ctz(b)], -1, out, len);
+	}
+	for (int i = np - 1; i >= 0; i--) {
+		const int entry = ch->path[i];
+		const struct arc *a = &ch->arcs[entry / 2];
+		const int dir = entry & 1;
+		walk_chain(p, m, dir ? a->b : a->a, a->first[dir], -1, out, len);
+	}
+	if (st == PATH_FOUND && ch->from[goal] <= -10) {
+		const int d = -10 - ch->from[goal];
+		walk_chain(p, m, gend[d], glast[d], rg, out, len);
+	}
+	return st;
+}
+
 /* Passable cells: the bit rows counted when they are current, else the
  * costs eight at a time. */
 static long count_passable(const struct grid *g)
@@ -416,12 +886,17 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		grid_set_costs(p->core, dir);
 		moves_init(&m, g, p->cost, p->corner_cutting);
 		label_components(p, &m, p->cells); /* the order is no longer needed */
+		p->mv = malloc(sizeof *p->mv);
+		if (p->mv) {
+			*p->mv = m;
+			p->ch = chains_make(p, p->mv);
+		}
 	} else if (ok) {
 		p->cost = g->cost;
 	}
 	free(dir);
-	p->ctx = ok ? path_create(p->trees ? p->core : g) : NULL;
-	if (!p->ctx) {
+	p->ctx = ok && !p->ch ? path_create(p->trees ? p->core : g) : NULL;
+	if (!ok || (!p->ch && !p->ctx)) {
 		prune_destroy(p);
 		return NULL;
 	}
@@ -535,26 +1010,39 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 	if (rs == rg) {
 		len = tree_route(p, start, goal, &expanded);
 	} else {
-		/* Different roots in one component: both are core cells. */
-		struct path_result core;
-		path_find(p->ctx, rs, rg, opt, &core);
-		if (core.status != PATH_FOUND && core.status != PATH_BUDGET) {
-			single_cell(p, start, PATH_NO_ROUTE, out);
-			out->expanded = core.expanded;
-			return PATH_NO_ROUTE;
-		}
+		/* Different roots in one component: both are core cells.  Up
+		 * the start's tree, the core's route (as chains, or searched
+		 * whole), down the goal's tree. */
 		const int ds = p->depth[start];
-		const int dg = core.status == PATH_FOUND ? p->depth[goal] : 0;
 		int c = start;
 		for (int i = 0; i < ds; i++, c = parent_of(p, c))
 			p->cells[i] = c;
-		memcpy(p->cells + ds, core.cells, (size_t)core.len * sizeof *p->cells);
-		len = ds + core.len + dg;
+		enum path_status cst;
+		long core_expanded = 0;
+		len = ds;
+		if (p->ch) {
+			cst = chains_find(p, rs, rg, opt, p->cells, &len, &core_expanded);
+		} else {
+			struct path_result core;
+			cst = path_find(p->ctx, rs, rg, opt, &core);
+			core_expanded = core.expanded;
+			if (cst == PATH_FOUND || cst == PATH_BUDGET) {
+				memcpy(p->cells + ds, core.cells, (size_t)core.len * sizeof *p->cells);
+				len += core.len;
+			}
+		}
+		if (cst != PATH_FOUND && cst != PATH_BUDGET) {
+			single_cell(p, start, PATH_NO_ROUTE, out);
+			out->expanded = core_expanded;
+			return PATH_NO_ROUTE;
+		}
+		const int dg = cst == PATH_FOUND ? p->depth[goal] : 0;
+		len += dg;
 		c = goal;
 		for (int i = len - 1; i >= len - dg; i--, c = parent_of(p, c))
 			p->cells[i] = c;
-		expanded = core.expanded + ds + dg;
-		if (core.status == PATH_BUDGET) {
+		expanded = core_expanded + ds + dg;
+		if (cst == PATH_BUDGET) {
 			/* up to the start's root and the core search's best cell:
 			 * a partial route that ends on the core, in no dead end */
 			out->status = PATH_BUDGET;
@@ -607,6 +1095,11 @@ int prune_peeled(const struct prune *p)
 	return p && p->trees ? p->peeled : 0;
 }
 
+int prune_junctions(const struct prune *p)
+{
+	return p && p->ch ? p->ch->nodes : 0;
+}
+
 int prune_dead_ends(const struct prune *p)
 {
 	return p ? p->peeled : 0;
@@ -619,5 +1112,13 @@ size_t prune_memory(const struct prune *p)
 	const size_t n = (size_t)p->n;
 	const size_t trees = p->trees ? 3 * n + 3 * n * sizeof(int) + (size_t)p->h * (size_t)p->core->row_words * 8 +
 						(size_t)p->w * (size_t)p->core->col_words * 8 : 0;
-	return sizeof *p + n * sizeof(int) + trees + path_memory(p->ctx);
+	size_t chains = 0;
+	if (p->ch) {
+		const size_t nodes = (size_t)p->ch->nodes + 2;
+		chains = sizeof *p->ch + sizeof *p->mv + n * sizeof(int) +
+			 nodes * (3 * sizeof(int) + sizeof(double) + 3 * sizeof(unsigned)) +
+			 (size_t)p->ch->narcs * (sizeof(struct arc) + 2 * sizeof(int)) +
+			 (size_t)p->ch->heap_cap * sizeof(struct hent);
+	}
+	return sizeof *p + n * sizeof(int) + trees + chains + (p->ctx ? path_memory(p->ctx) : 0);
 }

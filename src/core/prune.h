@@ -71,6 +71,14 @@ int prune_component(const struct prune *p, int cell);
 int prune_peeled(const struct prune *p);
 int prune_dead_ends(const struct prune *p);
 
+/* The junctions of the core when it is searched as chains: a core whose
+ * cells are at least half corridor (two moves within the core: a maze with
+ * loops) is searched as a graph of its other cells, the junctions, joined
+ * by the chains of corridor cells between them, each with its cost both
+ * ways (the same costs, exact; a budget then counts junctions).  0 when
+ * the core is searched whole with path_find (or the trees are not kept). */
+int prune_junctions(const struct prune *p);
+
 /* Bytes held, including the core search context. */
 size_t prune_memory(const struct prune *p);
 

@@ -144,6 +144,16 @@ static void check_walk(const struct grid *g, bool cc, int start, int goal, const
 
 /* ---- hand-made maps ---- */
 
+static const char *const room_tail[] = {
+	"#######",
+	"#.....#",
+	"#.....#",
+	"#.....#",
+	"###.###",
+	"###.###",
+	"#######",
+};
+
 static const char *const ring_tail[] = {
 	"#######",
 	"#.....#",
@@ -465,6 +475,99 @@ static void test_random_maps_match_path_find(void **state)
 	}
 }
 
+/* Mazes with loops on every grid (a forest, then a few cells more, each
+ * joining trees or closing a loop): their cores are mostly corridor, so
+ * they are searched as chains of junctions; every answer, at weights 0 and
+ * 1, costs what path_find's costs (a legal walk), weight 1.5 at most 1.5
+ * times that, and a budget of a few junctions answers a partial route
+ * that ends on the core. */
+static void test_chains_match_path_find(void **state)
+{
+	(void)state;
+	uint32_t rng = 2468;
+	for (int t = 0; t < 5; t++) {
+		struct coverage cov = { 0 };
+		long chained = 0, junctions = 0, weighted = 0, partial = 0;
+		for (int m = 0; m < 400; m++) {
+			const int w = 8 + rnd_below(&rng, 40), h = 8 + rnd_below(&rng, 30), n = w * h;
+			const bool cc = (topologies[t] == GRID_SQUARE8 || topologies[t] == GRID_DIAMOND8) && m % 5 == 4;
+			struct grid *g = grid_create(w, h, topologies[t]);
+			assert_non_null(g);
+			grid_fill(g, 0);
+			grow_forest(g, &rng, 1 + rnd_below(&rng, 3), cc);
+			const int extra = 1 + rnd_below(&rng, n / 40 + 1);
+			for (int i = 0; i < extra; i++)
+				grid_set_cost(g, rnd_below(&rng, n), 1);
+			if (m % 3 != 0)
+				for (int c = 0; c < n; c++)
+					if (g->cost[c])
+						grid_set_cost(g, c, (uint8_t)(1 + rnd_below(&rng, 3)));
+			struct prune *p = prune_create(g, cc);
+			struct path_ctx *ctx = path_create(g);
+			assert_non_null(p);
+			assert_non_null(ctx);
+			if (prune_junctions(p) == 0) {
+				prune_destroy(p);
+				path_destroy(ctx);
+				grid_destroy(g);
+				continue;
+			}
+			chained++;
+			junctions += prune_junctions(p);
+			struct path_options o = path_options_default();
+			o.corner_cutting = cc;
+			o.weight = m % 2 ? 0.0 : 1.0;
+			for (int q = 0; q < 24; q++) {
+				int s = pick(g, p, &rng, q % 4 == 0 ? 3 : 0, -1);
+				if (s < 0)
+					break;
+				const int goal = q % 4 == 1 ? pick(g, p, &rng, 3, s) : pick(g, p, &rng, q % 2 ? 2 : 0, s);
+				if (goal < 0)
+					continue;
+				compare_one(g, p, ctx, &o, s, goal, &cov);
+				/* weighted: found where the exact one is, within its weight */
+				struct path_options ow = o;
+				ow.weight = 1.5;
+				struct path_result a, b;
+				const enum path_status sa = prune_find(p, s, goal, &ow, &a);
+				const double acost = a.cost;
+				const enum path_status sb = path_find(ctx, s, goal, &o, &b);
+				assert_int_equal(sa, sb);
+				if (sa == PATH_FOUND) {
+					assert_true(acost <= 1.5 * b.cost + 1e-9 * (1.0 + b.cost));
+					assert_true(acost >= b.cost - 1e-9 * (1.0 + b.cost));
+					weighted++;
+				}
+				/* a budget of one junction, where the route needs more */
+				struct path_options ob = o;
+				ob.budget = 1;
+				const enum path_status sc = prune_find(p, s, goal, &ob, &a);
+				if (sc == PATH_BUDGET) {
+					partial++;
+					assert_false(a.reached);
+					assert_int_equal(a.cells[0], s);
+					assert_int_equal(prune_depth(p, a.end), 0);
+					for (int i = 1; i < a.len; i++)
+						assert_true(grid_is_adjacent(g, a.cells[i - 1], a.cells[i]));
+				} else {
+					assert_int_equal(sc, sb);
+				}
+			}
+			prune_destroy(p);
+			path_destroy(ctx);
+			grid_destroy(g);
+		}
+		print_message("%s: %ld maps as chains (%ld junctions), %ld found (%ld core to core), %ld no route, "
+			      "%ld weighted, %ld partial\n",
+			      grid_topology_name(topologies[t]), chained, junctions, cov.found, cov.core_to_core,
+			      cov.no_route, weighted, partial);
+		assert_true(chained >= 50);
+		assert_true(cov.core_to_core >= 200);
+		assert_true(weighted >= 200);
+		assert_true(partial >= 50);
+	}
+}
+
 /* A 2^k-cell perfect maze in the Moving AI shape (corridors one cell wide,
  * square8 without corner cutting): every query is a tree walk. */
 static void test_corridor_maze_is_one_tree(void **state)
@@ -535,10 +638,11 @@ static void test_corridor_maze_is_one_tree(void **state)
 static void test_budget_on_the_core(void **state)
 {
 	(void)state;
-	struct grid *g = grid_from(GRID_SQUARE8, ring_tail, 7);
+	struct grid *g = grid_from(GRID_SQUARE8, room_tail, 7);
 	struct prune *p = prune_create(g, false);
 	assert_non_null(p);
 	assert_true(prune_peeled(p) > 0);
+	assert_int_equal(prune_junctions(p), 0); /* the room searched whole */
 	const int tail = grid_index(g, 3, 5), ring = grid_index(g, 1, 1), joint = grid_index(g, 3, 3);
 	assert_int_equal(prune_root(p, tail), joint);
 	struct path_result r, free_run;
@@ -549,7 +653,7 @@ static void test_budget_on_the_core(void **state)
 	const int len = free_run.len;
 	const double cost = free_run.cost;
 	struct path_options o = path_options_default();
-	for (long budget = 1; budget <= 3; budget++) {
+	for (long budget = 1; budget <= 2; budget++) {
 		o.budget = budget;
 		assert_int_equal(prune_find(p, tail, ring, &o, &r), PATH_BUDGET);
 		assert_false(r.reached);
@@ -718,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_no_allocation_per_query),
 		cmocka_unit_test(test_budget_on_the_core),
 		cmocka_unit_test(test_caller_costs_peel_alike),
+		cmocka_unit_test(test_chains_match_path_find),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

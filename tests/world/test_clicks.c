@@ -901,70 +901,48 @@ static void test_far_click_maze_trees(void **state)
 	}
 }
 
-/* Whether every cell of a route after its first core cell lies on the core
- * of `p` (the dead-end trees of the map memory): a route that leaves the
- * start's tree enters no dead end. */
-static bool stays_on_core(const struct prune *p, const int *cells, int len)
-{
-	int i = 0;
-	while (i < len && prune_depth(p, cells[i]) > 0)
-		i++;
-	for (; i < len; i++)
-		if (prune_depth(p, cells[i]) != 0)
-			return false;
-	return true;
-}
-
 /*
- * Rules 13: a maze with many loops keeps a core too large to search within
- * the budget; a far click gets a partial route that goes up the player's
- * dead end and on along the core, and ends there, never in a dead end
- * (rules 11's weighted routes of the whole map ended in them); travel
- * walks it and plans each next part where the last ended, every part on
- * the core, until it arrives.
+ * Rules 13: a maze with loops keeps a core of corridors between its
+ * junctions, searched as chains (prune.h, prune_junctions): its far
+ * clicks get their shortest routes at once, where rules 11's weighted
+ * searches of the whole map ran out of budget, and travel walks one in a
+ * single part.
  */
-static void test_far_click_loopy_maze_in_parts(void **state)
+static void test_far_click_loopy_maze_exact(void **state)
 {
 	(void)state;
 	struct fixture f;
 	struct game *g = mapped_game(&f, maze_text(767, 767, 7u, 6000));
-	struct grid *k = known_grid(g);
-	struct prune *p = prune_create(k, false);
-	assert_non_null(p);
-	assert_true(prune_peeled(p) > 0);
 	const int *cells;
-	int len, partial = 0;
+	int len, old_partial = 0;
 	for (int q = 0; q < 48; q++) { /* open cells along the far edges */
 		const int x = q < 24 ? 765 : 765 - 16 * (q - 24), y = q < 24 ? 381 + 16 * q : 765;
-		if (game_travel_plan(g, x, y, &cells, &len) != PATH_BUDGET)
-			continue;
-		partial++;
-		assert_true(len >= 2);
-		assert_int_equal(prune_depth(p, cells[len - 1]), 0);
-		assert_true(stays_on_core(p, cells, len));
+		const int goal = grid_index(g->grid, x, y);
+		double best, w_cost;
+		int best_len, w_len;
+		assert_int_equal(known_search(g, goal, 1.0, 0, &best, NULL, &best_len), PATH_FOUND);
+		old_partial += known_search(g, goal, 1.5, TRAVEL_BUDGET, &w_cost, NULL, &w_len) == PATH_BUDGET;
+		assert_int_equal(game_travel_plan(g, x, y, &cells, &len), PATH_FOUND);
+		assert_true(g->reach.weight == 1.0);
+		assert_int_equal(cells[len - 1], goal);
+		assert_true(fabs(walk_cost(g, cells, len) - best) < 1e-6 * best);
 	}
-	print_message("%d of 48 far clicks planned in part\n", partial);
+	print_message("48 far clicks, all shortest; rules 11's last weight found %d of them\n", 48 - old_partial);
 	assert_non_null(g->reach.trees);
-	assert_true(partial >= 10);
-	const int gx = 765, gy = 765, goal = grid_index(g->grid, gx, gy);
-	double best;
-	int best_len;
-	assert_int_equal(known_search(g, goal, 1.0, 0, &best, NULL, &best_len), PATH_FOUND);
-	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_BUDGET);
-	assert_int_equal(act_travel(g, gx, gy), RESULT_ACTED);
-	assert_true(g->travel.partial);
+	assert_true(prune_junctions(g->reach.trees) > 0);
+	assert_true(old_partial >= 10);
+	assert_int_equal(game_travel_plan(g, 765, 765, &cells, &len), PATH_FOUND);
+	assert_int_equal(act_travel(g, 765, 765), RESULT_ACTED);
+	assert_false(g->travel.partial);
 	int steps = 1;
 	while (g->travel.active && steps < 400000 && act_travel_step(g) == RESULT_ACTED) {
-		/* each part planned from where the last ended stays on the core */
-		if (g->travel.partial)
-			assert_true(stays_on_core(p, g->travel.cells + g->travel.pos, g->travel.len - g->travel.pos));
+		assert_false(g->travel.partial);
 		steps++;
 	}
-	print_message("%d steps; the shortest %d\n", steps, best_len - 1);
-	assert_int_equal(g->player.x, gx);
-	assert_int_equal(g->player.y, gy);
-	prune_destroy(p);
-	grid_destroy(k);
+	assert_int_equal(steps, len - 1);
+	assert_int_equal(g->player.x, 765);
+	assert_int_equal(g->player.y, 765);
+	assert_false(message_contains(g, "It is a long way there"));
 	fixture_fini(&f);
 }
 
@@ -982,7 +960,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
 		cmocka_unit_test(test_small_region_clicks_exact),
 		cmocka_unit_test(test_far_click_maze_trees),
-		cmocka_unit_test(test_far_click_loopy_maze_in_parts),
+		cmocka_unit_test(test_far_click_loopy_maze_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
