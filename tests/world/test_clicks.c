@@ -18,6 +18,8 @@
 
 #include "test_game_fixture.h"
 
+#include "game_internal.h"
+
 #include "path.h"
 #include "prune.h"
 #include "region.h"
@@ -235,8 +237,8 @@ static struct game *mapped_game_whole(struct fixture *f, char *map, long whole_r
 {
 	struct game *g = fixture_game(f, "square8", map, 1);
 	free(map);
-	game_map_level(g, 0);
 	g->reach.whole_region = whole_region;
+	game_map_level(g, 0);
 	return g;
 }
 
@@ -946,6 +948,60 @@ static void test_far_click_loopy_maze_exact(void **state)
 	fixture_fini(&f);
 }
 
+/*
+ * The trees are peeled in a thread when the map is learnt (a scroll of
+ * magic mapping on a level larger than a plan searches whole): the first
+ * far click takes them from it, and its route is the one the click gets
+ * when it peels them itself (the thread dropped); a thread's peeling of a
+ * known[] that changed since is not used.
+ */
+static void test_trees_peeled_in_a_thread(void **state)
+{
+	(void)state;
+	const int gx = 413, gy = 509;
+	int *routes[3], lens[3], tip = -1;
+	for (int k = 0; k < 3; k++) {
+		struct fixture f;
+		struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0));
+		assert_non_null(g->reach.job); /* started by the mapping */
+		if (k == 1)
+			game_trees_drop(g);
+		assert_true(k != 1 || g->reach.job == NULL);
+		if (k == 2) { /* a discovery after the mapping, off the route: a dead end's last cell is a wall */
+			for (int c = 0; c < g->grid->w * g->grid->h && tip < 0; c++) {
+				struct grid_step nb[GRID_MAX_NEIGHBOURS];
+				bool on_route = false;
+				for (int i = 0; i < lens[0] && !on_route; i++)
+					on_route = routes[0][i] == c;
+				if (g->known[c] && !on_route && grid_neighbours(g->grid, c, false, nb) == 1)
+					tip = c;
+			}
+			assert_true(tip >= 0);
+			g->known[tip] = 0;
+			game_maps_written(g);
+			g->known_version++;
+		}
+		const int *cells;
+		assert_int_equal(game_travel_plan(g, gx, gy, &cells, &lens[k]), PATH_FOUND);
+		assert_null(g->reach.job);
+		assert_non_null(g->reach.trees);
+		assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
+		assert_true(g->reach.weight == 1.0);
+		if (k == 2)
+			assert_int_equal(prune_root(g->reach.trees, tip), -1); /* peeled anew: a wall there */
+		routes[k] = malloc((size_t)lens[k] * sizeof *routes[k]);
+		assert_non_null(routes[k]);
+		memcpy(routes[k], cells, (size_t)lens[k] * sizeof *cells);
+		fixture_fini(&f);
+	}
+	for (int k = 1; k < 3; k++) {
+		assert_int_equal(lens[k], lens[0]);
+		assert_memory_equal(routes[k], routes[0], (size_t)lens[0] * sizeof *routes[0]);
+	}
+	for (int k = 0; k < 3; k++)
+		free(routes[k]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -961,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_small_region_clicks_exact),
 		cmocka_unit_test(test_far_click_maze_trees),
 		cmocka_unit_test(test_far_click_loopy_maze_exact),
+		cmocka_unit_test(test_trees_peeled_in_a_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

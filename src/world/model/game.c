@@ -129,6 +129,7 @@ static void level_state_free(struct game *g)
 	region_destroy(g->reach.labels);
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
+	game_trees_drop(g);
 	prune_destroy(g->reach.trees);
 	g->reach.trees = NULL;
 	g->reach.trees_ok = false;

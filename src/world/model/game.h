@@ -167,10 +167,14 @@ enum travel_mode {
  * 13: a far click the player can reach, whose shortest route the budget
  * does not find, goes through the dead-end trees of the map memory when
  * they hold a sixteenth of its open cells or more (a maze; prune.h): a
- * tree's route is the only one, the cells between the trees are searched
- * within the budget, and the route is the shortest, where a far click on
- * a mapped maze larger than TRAVEL_WHOLE_REGION got rules 11's partial
- * routes, walked in parts into dead ends (game_travel.c, plan_trees).
+ * tree's route is the only one, the cells between the trees (the core)
+ * are searched within the budget, as chains between their junctions when
+ * they are mostly corridor (a maze with loops), and the route is the
+ * shortest, where a far click on a mapped maze larger than
+ * TRAVEL_WHOLE_REGION got rules 11's partial routes, walked in parts into
+ * dead ends; a core too large even so gets the far weights on the core,
+ * then a partial route that ends on the core, never in a dead end
+ * (game_travel.c, plan_trees).
  */
 #define GAME_RULES 13
 
@@ -273,6 +277,8 @@ struct reach {
 	                         region (rules 13; game_travel.c, known_trees); NULL: none kept */
 	unsigned trees_version; /* the known_version they were peeled on ... */
 	bool trees_ok;        /* ... if set (trees NULL and set: known[] had too few to keep) */
+	struct trees_job *job;/* the trees of known[] being peeled in a thread of their own, started
+	                         when the map is learnt (game_trees_start); NULL none */
 };
 /* The per-cell maps whose writes are marked (struct game's marks[]). */
 enum game_map {

@@ -80,6 +80,13 @@ int game_item_act(struct game *g, const struct action *a, enum act_result *res);
 
 int game_travel_start(struct game *g, int x, int y, enum act_result *res); /* ACT_TRAVEL */
 int game_travel_step(struct game *g, enum act_result *res);                /* ACT_TRAVEL_STEP */
+/* The dead-end trees of known[] (game_travel.c): game_trees_start peels
+ * them in a thread of their own when much of the map was learnt at once
+ * (on a level larger than a plan searches whole), so that the first far
+ * click finds them made; game_trees_drop waits for that thread and
+ * forgets its work (a restore, a new level, the end). */
+void game_trees_start(struct game *g);
+void game_trees_drop(struct game *g);
 int game_rest_start(struct game *g, enum act_result *res);                 /* ACT_REST */
 int game_explore_start(struct game *g, enum act_result *res);              /* ACT_EXPLORE */
 /* ACT_RUN: -1 and *moved false when the first step is not open (the

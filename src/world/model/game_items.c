@@ -373,6 +373,7 @@ void game_map_level(struct game *g, int radius)
 			g->known_version++;
 		}
 	}
+	game_trees_start(g);
 }
 
 /* Digs along dir from the player, up to range cells: every diggable wall

@@ -12,6 +12,7 @@
 #include "game_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,29 +368,130 @@ static int deep_target(struct game *g, int from, int goal)
 	return d.best >= 0 || d.count <= DEEP_CELLS ? d.best : deep_nearest(&d);
 }
 
+/* The dead-end trees of grid g's costs, or NULL when too few to keep
+ * (their search context alone would be the level's size) or no memory. */
+static struct prune *peel(const struct grid *g)
+{
+	struct prune *p = prune_create(g, false);
+	if (p && prune_peeled(p) == 0) {
+		prune_destroy(p);
+		p = NULL;
+	}
+	return p;
+}
+
+/* A peeling of known[] as it was at `version`, in a thread of its own. */
+struct trees_job {
+	pthread_t thread;
+	int w, h;
+	enum grid_topology topo;
+	uint8_t *known;        /* the copy; freed by the thread */
+	unsigned version;
+	struct prune *result;
+};
+
+static void *trees_job_run(void *arg)
+{
+	struct trees_job *j = arg;
+	struct grid *k = grid_create(j->w, j->h, j->topo);
+	if (k) {
+		grid_set_costs(k, j->known);
+		j->result = peel(k); /* kept trees hold copies of their own */
+		grid_destroy(k);
+	}
+	free(j->known);
+	j->known = NULL;
+	return NULL;
+}
+
+/* Waits for the job and ends it: its trees, when they describe known[]
+ * as it is now (*current), else NULL. */
+static struct prune *trees_job_end(struct game *g, bool *current)
+{
+	struct trees_job *j = g->reach.job;
+	g->reach.job = NULL;
+	pthread_join(j->thread, NULL);
+	struct prune *p = j->result;
+	*current = j->version == g->known_version;
+	if (!*current) {
+		prune_destroy(p);
+		p = NULL;
+	}
+	free(j);
+	return p;
+}
+
+void game_trees_drop(struct game *g)
+{
+	if (g->reach.job) {
+		bool current;
+		prune_destroy(trees_job_end(g, &current));
+	}
+}
+
+/*
+ * After much of known[] was learnt at once (a scroll of magic mapping), on
+ * a level larger than a plan searches whole: the trees peeled in a thread,
+ * from a copy of known[], while the player looks at the map.  A plan that
+ * needs them first waits for the thread; what it gets is what it would
+ * have peeled itself (the same function of known[]: no answer depends on
+ * when the thread ran), and when known[] changed since, it peels anew.
+ */
+void game_trees_start(struct game *g)
+{
+	struct reach *m = &g->reach;
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	if ((long)n <= m->whole_region || (m->trees_ok && m->trees_version == g->known_version))
+		return;
+	game_trees_drop(g);
+	struct trees_job *j = calloc(1, sizeof *j);
+	uint8_t *copy = malloc(n);
+	if (!j || !copy) {
+		free(j);
+		free(copy);
+		return; /* the first plan that needs them peels them */
+	}
+	memcpy(copy, g->known, n);
+	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .known = copy,
+				 .version = g->known_version };
+	if (pthread_create(&j->thread, NULL, trees_job_run, j) != 0) {
+		free(copy);
+		free(j);
+		return;
+	}
+	m->job = j;
+}
+
 /*
  * The dead-end trees of known[] (prune.h), peeled at most once per
  * known_version: NULL when they hold too few of its cells to keep (open
- * ground, caves, rooms: about 16 ms to find so on 4096x4096, its bit rows
+ * ground, caves, rooms: 12-15 ms to find so on 4096x4096, its bit rows
  * packed from known[]) or on no memory.  A maze's trees are most of it (a
- * mapped 2048x2048 perfect maze: 250 ms to peel, then about 2 ms a far
- * route).  They are a function of known[] alone, so a replay or a resume,
- * which peels them when its first far plan asks, plans the same routes.
+ * mapped 2048x2048 maze: 180-300 ms to peel, then a few ms a far route),
+ * so game_trees_start peels them in a thread when the map is learnt.
+ * They are a function of known[] alone, so a replay or a resume, which
+ * peels them when its first far plan asks, plans the same routes.
  */
 static struct prune *known_trees(struct game *g)
 {
 	struct reach *m = &g->reach;
+	if (m->job) {
+		bool current;
+		struct prune *p = trees_job_end(g, &current);
+		if (current) {
+			prune_destroy(m->trees);
+			m->trees = p;
+			m->trees_version = g->known_version;
+			m->trees_ok = true;
+		}
+	}
 	if (m->trees_ok && m->trees_version == g->known_version)
 		return m->trees;
 	prune_destroy(m->trees);
 	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
-	struct prune *p = prune_create(g->grid, false);
+	struct prune *p = peel(g->grid);
 	g->grid->cost = truth;
-	if (p && prune_peeled(p) == 0) {
-		prune_destroy(p); /* its search context alone would be the level's size */
-		p = NULL;
-	}
 	m->trees = p;
 	m->trees_version = g->known_version;
 	m->trees_ok = true;
