@@ -395,8 +395,10 @@ static void *trees_job_run(void *arg)
 	struct trees_job *j = arg;
 	struct grid *k = grid_create(j->w, j->h, j->topo);
 	if (k) {
-		grid_set_costs(k, j->known);
+		const uint8_t *own = k->cost;
+		k->cost = j->known; /* as the plans point the level's grid at known[] */
 		j->result = peel(k); /* kept trees hold copies of their own */
+		k->cost = own;
 		grid_destroy(k);
 	}
 	free(j->known);
