@@ -4,8 +4,10 @@
  * query by walking trees and searching the core alone.  It owns the
  * peeling and the splicing of routes; the search itself is path.c's, run
  * on a private copy of the map with every peeled cell blocked (or, when
- * the trees are too few to keep, on the caller's map).  It knows
- * nothing of games or files.
+ * the trees are too few to keep, on the caller's map), or, on a core that
+ * is mostly corridor, its own A* over the core's junctions and the chains
+ * between them ("the core as chains", below).  It knows nothing of games
+ * or files.
  *
  * Why the core copy is exact: an optimal route between two core cells never
  * enters a hanging tree (it would have to leave through the cell it came
@@ -1007,6 +1009,7 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 	const int rs = p->root[start], rg = p->root[goal];
 	long expanded = 0;
 	int len;
+	enum path_status st = PATH_FOUND;
 	if (rs == rg) {
 		len = tree_route(p, start, goal, &expanded);
 	} else {
@@ -1042,33 +1045,21 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		for (int i = len - 1; i >= len - dg; i--, c = parent_of(p, c))
 			p->cells[i] = c;
 		expanded = core_expanded + ds + dg;
-		if (cst == PATH_BUDGET) {
-			/* up to the start's root and the core search's best cell:
-			 * a partial route that ends on the core, in no dead end */
-			out->status = PATH_BUDGET;
-			out->cells = p->cells;
-			out->len = len;
-			out->end = p->cells[len - 1];
-			out->cost = route_cost(p, p->cells, len);
-			out->steps = len - 1;
-			out->expanded = expanded;
-			out->reached = false;
-			out->blocked_crossed = 0;
-			out->first_blocked = -1;
-			return PATH_BUDGET;
-		}
+		/* out of budget: up to the start's root and the core search's
+		 * best cell, a partial route that ends on the core, in no dead end */
+		st = cst;
 	}
-	out->status = PATH_FOUND;
+	out->status = st;
 	out->cells = p->cells;
 	out->len = len;
-	out->end = goal;
+	out->end = p->cells[len - 1]; /* the goal, when found */
 	out->cost = route_cost(p, p->cells, len);
 	out->steps = len - 1;
 	out->expanded = expanded;
-	out->reached = true;
+	out->reached = st == PATH_FOUND;
 	out->blocked_crossed = 0;
 	out->first_blocked = -1;
-	return PATH_FOUND;
+	return st;
 }
 
 int prune_root(const struct prune *p, int cell)
