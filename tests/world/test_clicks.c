@@ -953,7 +953,8 @@ static void test_far_click_loopy_maze_exact(void **state)
  * magic mapping on a level larger than a plan searches whole): the first
  * far click takes them from it, and its route is the one the click gets
  * when it peels them itself (the thread dropped); a thread's peeling of a
- * known[] that changed since is not used.
+ * known[] that changed since is not used.  A resumed game starts one when
+ * it is readied for a person (game_prefault).
  */
 static void test_trees_peeled_in_a_thread(void **state)
 {
@@ -1000,6 +1001,22 @@ static void test_trees_peeled_in_a_thread(void **state)
 	}
 	for (int k = 0; k < 3; k++)
 		free(routes[k]);
+	/* a game loaded before (a resume) starts the peeling when it is
+	 * readied for a person, and its first far click takes it */
+	struct fixture f;
+	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0));
+	game_trees_drop(g);
+	g->reach.trees_ok = false;
+	g->prefault = false;
+	game_prefault(g);
+	assert_non_null(g->reach.job);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	assert_null(g->reach.job);
+	assert_non_null(g->reach.trees);
+	assert_int_equal(len, lens[0]);
+	fixture_fini(&f);
 }
 
 int main(void)

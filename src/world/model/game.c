@@ -492,6 +492,7 @@ void game_prefault(struct game *g)
 	ai_prefault(&g->ai, g->grid);
 	if (!g->reach.labels)
 		reach_labels_make(g);
+	game_trees_start(g); /* a resumed mapped maze's first far click finds its trees made */
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,
