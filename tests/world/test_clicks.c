@@ -765,9 +765,10 @@ static void test_small_region_clicks_exact(void **state)
 
 /* A w x h (both odd) maze's level text, corridors one cell wide between
  * the cells at odd (x, y), dug depth first from the seed's draws, then
- * `loops` walls between two corridors knocked through; the player at
- * (1, 1), stairs at (w - 2, h - 2). */
-static char *maze_text(int w, int h, uint32_t seed, int loops)
+ * `loops` walls between two corridors knocked through, and `terrain` in a
+ * hundred of the open cells rubble or water; the player at (1, 1), stairs
+ * at (w - 2, h - 2). */
+static char *maze_text(int w, int h, uint32_t seed, int loops, int terrain)
 {
 	char *m = malloc((size_t)(w + 1) * (size_t)h + 1);
 	const int cw = (w - 1) / 2, ch = (h - 1) / 2;
@@ -812,6 +813,10 @@ static char *maze_text(int w, int h, uint32_t seed, int loops)
 			k++;
 		}
 	}
+	for (int y = 1; y < h - 1 && terrain > 0; y++)
+		for (int x = 1; x < w - 1; x++)
+			if (MAZE_AT(x, y) == '.' && (int)(rnd(&seed) % 100u) < terrain)
+				MAZE_AT(x, y) = rnd(&seed) % 2u ? ',' : '~';
 	MAZE_AT(1, 1) = '@';
 	MAZE_AT(w - 2, h - 2) = '>';
 #undef MAZE_AT
@@ -834,7 +839,7 @@ static void test_far_click_maze_trees(void **state)
 	(void)state;
 	for (int loops = 0; loops <= 12; loops += 12) {
 		struct fixture f;
-		struct game *g = mapped_game(&f, maze_text(511, 511, 99u + (uint32_t)loops, loops));
+		struct game *g = mapped_game(&f, maze_text(511, 511, 99u + (uint32_t)loops, loops, 0));
 		/* the first cell of a walk along the maze's far edges that rules
 		 * 11's last try (weight 1.5 within the budget) does not find */
 		int gx = -1, gy = -1, goal = -1;
@@ -906,15 +911,16 @@ static void test_far_click_maze_trees(void **state)
 /*
  * Rules 13: a maze with loops keeps a core of corridors between its
  * junctions, searched as chains (prune.h, prune_junctions): its far
- * clicks get their shortest routes at once, where rules 11's weighted
- * searches of the whole map ran out of budget, and travel walks one in a
- * single part.
+ * clicks get their shortest routes at once (through rubble and water in a
+ * tenth of its cells, which make a chain's two ways cost differently),
+ * where rules 11's weighted searches of the whole map ran out of budget,
+ * and travel walks one in a single part.
  */
 static void test_far_click_loopy_maze_exact(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = mapped_game(&f, maze_text(767, 767, 7u, 6000));
+	struct game *g = mapped_game(&f, maze_text(767, 767, 7u, 6000, 10));
 	const int *cells;
 	int len, old_partial = 0;
 	for (int q = 0; q < 48; q++) { /* open cells along the far edges */
@@ -963,7 +969,7 @@ static void test_trees_peeled_in_a_thread(void **state)
 	int *routes[3], lens[3], tip = -1;
 	for (int k = 0; k < 3; k++) {
 		struct fixture f;
-		struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0));
+		struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
 		assert_non_null(g->reach.job); /* started by the mapping */
 		if (k == 1)
 			game_trees_drop(g);
@@ -1004,7 +1010,7 @@ static void test_trees_peeled_in_a_thread(void **state)
 	/* a game loaded before (a resume) starts the peeling when it is
 	 * readied for a person, and its first far click takes it */
 	struct fixture f;
-	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0));
+	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
 	game_trees_drop(g);
 	g->reach.trees_ok = false;
 	g->prefault = false;
