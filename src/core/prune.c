@@ -404,9 +404,8 @@ static unsigned core_moves_of(const struct prune *p, const struct moves *m, int 
 	return out;
 }
 
-static inline unsigned core_moves(const struct prune *p, const struct moves *m, int c)
+static inline unsigned core_moves(const struct prune *p, int c)
 {
-	(void)m;
 	return p->ch->moves[c];
 }
 
@@ -414,12 +413,22 @@ static inline unsigned core_moves(const struct prune *p, const struct moves *m, 
 static int chain_next(const struct prune *p, const struct moves *m, int x, int prev)
 {
 	const int *off = moves_off(m, x);
-	for (unsigned b = core_moves(p, m, x); b; b &= b - 1) {
+	for (unsigned b = core_moves(p, x); b; b &= b - 1) {
 		const int v = x + off[__builtin_ctz(b)];
 		if (v != prev)
 			return v;
 	}
 	return prev; /* cannot be: a chain cell has two */
+}
+
+/* Chain cell c's core neighbour on its side d (0: the first of its two
+ * moves in direction order, 1: the other). */
+static int chain_side(const struct prune *p, const struct moves *m, int c, int d)
+{
+	unsigned b = core_moves(p, c);
+	if (d == 1)
+		b &= b - 1;
+	return c + moves_off(m, c)[__builtin_ctz(b)];
 }
 
 /* The cost of the step from a to the adjacent v, as path.c charges it. */
@@ -482,7 +491,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 	}
 	for (int c = 0; c < p->n; c++) {
 		ch->tag[c] = -1;
-		if (p->core->cost[c] && __builtin_popcount(core_moves(p, m, c)) != 2) {
+		if (p->core->cost[c] && __builtin_popcount(core_moves(p, c)) != 2) {
 			ch->tag[c] = ch->nodes;
 			ch->cell[ch->nodes++] = c;
 		}
@@ -490,7 +499,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 	/* arcs: at most one per junction's move, plus the loops without one */
 	long cap_arcs = 0;
 	for (int i = 0; i < ch->nodes; i++)
-		cap_arcs += __builtin_popcount(core_moves(p, m, ch->cell[i]));
+		cap_arcs += __builtin_popcount(core_moves(p, ch->cell[i]));
 	cap_arcs = cap_arcs / 2 + two / 3 + 2;
 	ch->arcs = malloc((size_t)cap_arcs * sizeof *ch->arcs);
 	int *grown = NULL;
@@ -501,7 +510,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 	for (int i = 0; i < ch->nodes; i++) {
 		const int c = ch->cell[i];
 		const int *off = moves_off(m, c);
-		for (unsigned b = core_moves(p, m, c); b; b &= b - 1) {
+		for (unsigned b = core_moves(p, c); b; b &= b - 1) {
 			const int v = c + off[__builtin_ctz(b)];
 			if (ch->tag[v] <= -2 || (ch->tag[v] >= 0 && v < c))
 				continue; /* traced from its other end already */
@@ -523,7 +532,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 		ch->tag[c] = ch->nodes;
 		ch->cell[ch->nodes++] = c;
 		const int *off = moves_off(m, c);
-		const unsigned b = core_moves(p, m, c);
+		const unsigned b = core_moves(p, c);
 		trace_arc(p, m, ch, ch->narcs++, c, c + off[__builtin_ctz(b)]);
 	}
 	/* each node's arcs leaving it, in arc order */
@@ -607,11 +616,10 @@ static int walk_chain(const struct prune *p, const struct moves *m, int x, int f
 	}
 }
 
-/* The cost of walking from x through `first` to the chain's end (or to
- * `stop`, where *met is set), and the chain's last cell before that end
- * in *last. */
+/* The cost of walking from x through `first` to the chain's end, *end
+ * (or to `stop`, where *met is set). */
 static double chain_cost(const struct prune *p, const struct moves *m, int x, int first, int stop, bool *met,
-			 int *end, int *last)
+			 int *end)
 {
 	double cost = 0.0;
 	int prev = x, c = first;
@@ -629,7 +637,6 @@ static double chain_cost(const struct prune *p, const struct moves *m, int x, in
 		c = next;
 	}
 	*end = c;
-	*last = prev;
 	return cost;
 }
 
@@ -674,10 +681,8 @@ static enum path_status chains_find(struct prune *p, int rs, int rg, const struc
 	int gend[2] = { -1, -1 }, glast[2] = { -1, -1 };
 	double gcost[2] = { 0.0, 0.0 };
 	if (gnode < 0) {
-		const int *off = moves_off(m, rg);
-		unsigned b = core_moves(p, m, rg);
-		for (int d = 0; d < 2; d++, b &= b - 1) {
-			int prev = rg, c = rg + off[__builtin_ctz(b)];
+		for (int d = 0; d < 2; d++) {
+			int prev = rg, c = chain_side(p, m, rg, d);
 			double back = step_cost(p, c, prev); /* walked outward: the steps' costs toward rg */
 			while (ch->tag[c] < 0) {
 				const int next = chain_next(p, m, c, prev);
@@ -696,13 +701,11 @@ static enum path_status chains_find(struct prune *p, int rs, int rg, const struc
 		const int s = ch->tag[rs];
 		CHAINS_REACH(s, 0.0, -1, grid_heuristic(p->core, rs, rg));
 	} else {
-		const int *off = moves_off(m, rs);
-		unsigned b = core_moves(p, m, rs);
-		for (int d = 0; d < 2; d++, b &= b - 1) {
-			const int first = rs + off[__builtin_ctz(b)];
+		for (int d = 0; d < 2; d++) {
+			const int first = chain_side(p, m, rs, d);
 			bool met;
-			int end, last;
-			const double c = chain_cost(p, m, rs, first, rg, &met, &end, &last);
+			int end;
+			const double c = chain_cost(p, m, rs, first, rg, &met, &end);
 			if (met) { /* rg lies this way along rs's own chain */
 				if (ch->seen[goal] != q || c < ch->g[goal])
 					direct_first = first;
@@ -775,13 +778,8 @@ static enum path_status chains_find(struct prune *p, int rs, int rg, const struc
 		const struct arc *a = &ch->arcs[entry / 2];
 		v = ch->tag[(entry & 1) ? a->b : a->a];
 	}
-	if (ch->from[v] <= -3) { /* rs inside a chain: out along its side d */
-		const int *off = moves_off(m, rs);
-		unsigned b = core_moves(p, m, rs);
-		if (-3 - ch->from[v] == 1)
-			b &= b - 1;
-		walk_chain(p, m, rs, rs + off[__builtin_ctz(b)], -1, out, len);
-	}
+	if (ch->from[v] <= -3) /* rs inside a chain: out along its side d */
+		walk_chain(p, m, rs, chain_side(p, m, rs, -3 - ch->from[v]), -1, out, len);
 	for (int i = np - 1; i >= 0; i--) {
 		const int entry = ch->path[i];
 		const struct arc *a = &ch->arcs[entry / 2];
