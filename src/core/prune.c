@@ -32,6 +32,14 @@
  * the passable cells (docs/core.md, "Dead-end pruning"). */
 #define PRUNE_MIN_SHARE_DIV 16
 
+/* A cell's place in its tree: its steps to its root and, when there are
+ * any, the root.  A cell at depth 0 is its own root (a core cell, a tree's
+ * last cell): all zero, as calloc leaves them, so only the cells hanging
+ * in trees are written. */
+struct tie {
+	int root, depth;
+};
+
 struct prune {
 	int w, h, n;             /* size of the map in cells */
 	enum grid_topology topo;
@@ -39,14 +47,17 @@ struct prune {
 	const uint8_t *cost;     /* n: the original multipliers (0 = blocked): a copy, or with
 	                            no trees kept the caller's grid's */
 	bool trees;              /* the trees are kept: else every query is path_find on the caller's map */
-	uint8_t *up;             /* n: direction of the parent (into off[][]), PRUNE_NO_PARENT
-	                            for a root or a blocked cell; one byte, as every tree
-	                            step of every query reads it */
-	int *depth;              /* n: steps to the root; -1 blocked */
+	uint8_t *up;             /* n: direction of the parent (into off[][]) of a peeled
+	                            cell, PRUNE_NO_PARENT for a tree's last cell; not set
+	                            elsewhere; one byte, as every tree step of every query
+	                            reads it */
+	struct tie *tie;         /* n: each cell's root and steps to it, side by side (made
+	                            in one pass of parents; one cache line a cell, not two) */
+	int *comp;               /* n, read at roots only: 1 + the component number of the
+	                            root's tree; 0 for other cells (calloc'd: on a maze
+	                            few pages are ever touched) */
 	bool hex;                /* the direction offsets depend on the row's parity */
 	int off[2][GRID_MAX_NEIGHBOURS]; /* index offset of each direction, per row parity */
-	int *root;               /* n: root of the cell's tree; -1 blocked */
-	int *comp;               /* n: connected component number; -1 blocked */
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
 	int peeled;              /* passable cells outside the core */
 	struct grid *core;       /* the map with every peeled cell blocked (trees kept only) */
@@ -68,8 +79,7 @@ void prune_destroy(struct prune *p)
 		free((void *)(uintptr_t)p->cost);
 	grid_destroy(p->core);
 	free(p->up);
-	free(p->depth);
-	free(p->root);
+	free(p->tie);
 	free(p->comp);
 	free(p->cells);
 	chains_free(p->ch);
@@ -90,6 +100,10 @@ struct moves {
 	enum grid_topology topo;
 	bool hex, corners, dcorners;
 	int off[2][GRID_MAX_NEIGHBOURS];    /* index offsets per direction */
+	int dx[2][GRID_MAX_NEIGHBOURS], dy[GRID_MAX_NEIGHBOURS]; /* the same as steps in x and y */
+	const uint64_t *bits;               /* on square grids, while peeling: cost as bit rows
+	                                       (rw words a row), read instead of the bytes */
+	int rw;
 };
 
 static void moves_init(struct moves *m, const struct grid *g, const uint8_t *cost, bool corner_cutting)
@@ -102,28 +116,53 @@ static void moves_init(struct moves *m, const struct grid *g, const uint8_t *cos
 	m->hex = grid_is_staggered(g->topo); /* hex or diamond: offsets by row parity */
 	m->corners = g->topo == GRID_SQUARE8 && !corner_cutting;
 	m->dcorners = g->topo == GRID_DIAMOND8 && !corner_cutting;
+	m->bits = NULL;
+	m->rw = 0;
 	for (int r = 0; r < 2; r++)
-		for (int i = 0; i < GRID_MAX_NEIGHBOURS; i++)
-			m->off[r][i] = i >= m->dirs ? 0 : grid_nb_dy(g->topo, i) * g->w + grid_nb_dx(g->topo, r, i);
+		for (int i = 0; i < GRID_MAX_NEIGHBOURS; i++) {
+			m->dx[r][i] = i >= m->dirs ? 0 : grid_nb_dx(g->topo, r, i);
+			m->dy[i] = i >= m->dirs ? 0 : grid_nb_dy(g->topo, i);
+			m->off[r][i] = m->dy[i] * g->w + m->dx[r][i];
+		}
 }
 
 /* Bit i set when the move from passable cell c = (x, y) in direction i is
  * allowed: the same rules as grid_neighbours (the tests hold prune to
  * path_find's answers). */
+/* Bits x - 1, x and x + 1 of a bit row as bits 0-2 (0 < x < w - 1). */
+static inline unsigned trio(const uint64_t *row, int x)
+{
+	const int b = x - 1, j = b >> 6, s = b & 63;
+	uint64_t v = row[j] >> s;
+	if (s > 61)
+		v |= row[j + 1] << (64 - s);
+	return (unsigned)v & 7;
+}
+
 static unsigned moves_at(const struct moves *m, int x, int y)
 {
 	const enum grid_topology topo = m->topo;
 	const int w = m->w, h = m->h;
 	if (grid_is_square(topo) && x > 0 && y > 0 && x < w - 1 && y < h - 1) {
-		/* an interior square cell: its eight neighbours' bytes at once
-		 * (bit i: direction i, N W E S NW NE SW SE) */
-		const uint8_t *c = m->cost + y * w + x;
-		const unsigned raw = (unsigned)(c[-w] != 0) | (unsigned)(c[-1] != 0) << 1 | (unsigned)(c[1] != 0) << 2 |
-				     (unsigned)(c[w] != 0) << 3;
+		/* an interior square cell: its eight neighbours at once (bit
+		 * i: direction i, N W E S NW NE SW SE), from the bit rows when
+		 * there are (a maze's 4096x4096 bytes spill out of the cache,
+		 * its bits do not) */
+		unsigned raw, diag;
+		if (m->bits) {
+			const uint64_t *r = m->bits + (size_t)y * (size_t)m->rw;
+			const unsigned up = trio(r - m->rw, x), mid = trio(r, x), dn = trio(r + m->rw, x);
+			raw = (up >> 1 & 1) | (mid & 1) << 1 | (mid >> 2 & 1) << 2 | (dn >> 1 & 1) << 3;
+			diag = (up & 1) << 4 | (up >> 2 & 1) << 5 | (dn & 1) << 6 | (dn >> 2 & 1) << 7;
+		} else {
+			const uint8_t *c = m->cost + y * w + x;
+			raw = (unsigned)(c[-w] != 0) | (unsigned)(c[-1] != 0) << 1 | (unsigned)(c[1] != 0) << 2 |
+			      (unsigned)(c[w] != 0) << 3;
+			diag = (unsigned)(c[-w - 1] != 0) << 4 | (unsigned)(c[-w + 1] != 0) << 5 |
+			       (unsigned)(c[w - 1] != 0) << 6 | (unsigned)(c[w + 1] != 0) << 7;
+		}
 		if (topo == GRID_SQUARE4)
 			return raw;
-		const unsigned diag = (unsigned)(c[-w - 1] != 0) << 4 | (unsigned)(c[-w + 1] != 0) << 5 |
-				      (unsigned)(c[w - 1] != 0) << 6 | (unsigned)(c[w + 1] != 0) << 7;
 		if (!m->corners)
 			return raw | diag;
 		const unsigned bn = raw & 1, bw = raw >> 1 & 1, be = raw >> 2 & 1, bs = raw >> 3 & 1;
@@ -150,6 +189,12 @@ static unsigned moves_at(const struct moves *m, int x, int y)
 static inline const int *moves_off(const struct moves *m, int c)
 {
 	return m->off[m->hex ? (c / m->w) & 1 : 0];
+}
+
+/* The root of passable cell c's tree. */
+static inline int root_of(const struct prune *p, int c)
+{
+	return p->tie[c].depth ? p->tie[c].root : c;
 }
 
 /* The next cell up the tree from c (c must have a parent). */
@@ -202,135 +247,180 @@ static int row_tips(const uint64_t *r, const uint64_t *up, const uint64_t *dn, i
 	return k;
 }
 
+/* The moves in a cell's set of them (at most eight), without the call
+ * __builtin_popcount makes on a build for any x86-64. */
+static inline int move_count(unsigned v)
+{
+	v = v - (v >> 1 & 0x55);
+	v = (v & 0x33) + (v >> 2 & 0x33);
+	return (int)((v + (v >> 4)) & 0x0F);
+}
+
+static inline bool bit(const uint64_t *b, int c) { return b[c >> 6] >> (c & 63) & 1; }
+static inline void set_bit(uint64_t *b, int c) { b[c >> 6] |= 1ull << (c & 63); }
+
+/* The marks of the peeling, a bit a cell in rows of rw words, as the
+ * grid's bit rows are laid out (so one word-wise read gives a square
+ * cell's ring of neighbours). */
+struct marks {
+	uint64_t *bits;
+	int rw;
+};
+
+static inline bool marked(const struct marks *k, int x, int y) { return bit(k->bits + (size_t)y * (size_t)k->rw, x); }
+
+/* Of the moves mv of cell (x, y), those to cells not marked. */
+static inline unsigned unmarked(const struct moves *m, const struct marks *k, int x, int y, unsigned mv)
+{
+	if (grid_is_square(m->topo) && x > 0 && y > 0 && x < m->w - 1 && y < m->h - 1) {
+		const uint64_t *r = k->bits + (size_t)y * (size_t)k->rw;
+		const unsigned up = trio(r - k->rw, x), mid = trio(r, x), dn = trio(r + k->rw, x);
+		const unsigned ring = (up >> 1 & 1) | (mid & 1) << 1 | (mid >> 2 & 1) << 2 | (dn >> 1 & 1) << 3 |
+				      (up & 1) << 4 | (up >> 2 & 1) << 5 | (dn & 1) << 6 | (dn >> 2 & 1) << 7;
+		return mv & ~ring;
+	}
+	const int *dx = m->dx[m->hex ? y & 1 : 0];
+	unsigned left = 0;
+	for (unsigned b = mv; b; b &= b - 1) {
+		const int d = __builtin_ctz(b);
+		if (!marked(k, x + dx[d], y + m->dy[d]))
+			left |= 1u << d;
+	}
+	return left;
+}
+
 /*
- * The dead-end tips, the cells with at most one move, into order[] in
- * cell order; returns how many.  On square4, and on square8 without
- * corner cutting, that is a passable cell with at most one passable
- * orthogonal neighbour (a diagonal needs two), found 64 cells a word: on
- * the grid's bit rows, or on a costs array of the caller's (the game's map
- * memory) rows packed into bits three at a time (on 4096x4096 about 15
- * times faster than counting each cell's moves); elsewhere each cell's
- * moves are counted.  Returns -1 on no memory.
+ * Peels c, a cell with at most one move to a cell not yet peeled, then
+ * that neighbour while it has at most one such move left, and so on up
+ * the dead end: appends each to order[] from n and its parent direction
+ * (the one neighbour left, or PRUNE_NO_PARENT) to dir[], returning the
+ * new length.  A cell's moves left fall only when a neighbour is peeled,
+ * and then to that neighbour's parent, so following the parent at once
+ * peels every cell that can be peeled, as a queue would; but along the
+ * corridor, a few cache lines at a time, where a queue's order jumped
+ * between the dead ends of the whole map (on a 4096x4096 maze most of the
+ * time went in those misses).  A cell's moves left are its moves less a
+ * mask of its peeled neighbours, with no branch a neighbour.
  */
-static int tips(const struct grid *g, const struct moves *m, int *order)
+static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint8_t *dir, int n, int c)
+{
+	int x = c % m->w, y = c / m->w;
+	unsigned mv = moves_at(m, x, y);
+	for (;;) {
+		set_bit(peeled->bits + (size_t)y * (size_t)peeled->rw, x);
+		order[n] = c;
+		const unsigned left = unmarked(m, peeled, x, y, mv);
+		if (!left) {
+			dir[n] = PRUNE_NO_PARENT;
+			return n + 1;
+		}
+		const int d = __builtin_ctz(left);
+		dir[n++] = (uint8_t)d;
+		const int r = m->hex ? y & 1 : 0, v = c + m->off[r][d], vx = x + m->dx[r][d], vy = y + m->dy[d];
+		const unsigned vm = moves_at(m, vx, vy), vleft = unmarked(m, peeled, vx, vy, vm);
+		if (vleft & (vleft - 1)) /* two or more */
+			return n;
+		c = v;
+		x = vx;
+		y = vy;
+		mv = vm;
+	}
+}
+
+/*
+ * Peels cells with at most one move until none is left (the 2-core of the
+ * move graph stays), writing the peeling order to order[] and each peeled
+ * cell's parent direction to dir[] (same index); returns the length, or -1
+ * on no memory.  The tips (the cells with at most one move on the map)
+ * are found a row at a time into tip[] (w ints), each peeled up its dead
+ * end (peel_up) before the next row is looked at.  On square grids the
+ * moves are read from bit rows, 64 cells a word: the grid's, or a costs
+ * array of the caller's (the game's map memory) packed into bits first
+ * (w * h / 8 bytes while peeling).  On square4, and on square8 without
+ * corner cutting, a tip is then a passable cell with at most one passable
+ * orthogonal neighbour (a diagonal needs two), found a word at a time (on
+ * 4096x4096 about 15 times faster than counting each cell's moves);
+ * elsewhere each cell's moves are counted.  `peeled` is a bit a cell: on
+ * most maps the dead ends are few, and the preparation then touches
+ * little memory.
+ */
+static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int *order, uint8_t *dir, int *tip)
 {
 	int k = 0;
+	const int rw = g->row_words, w = g->w, h = g->h;
+	const bool own = g->cost == g->bits_of;
+	if (own && grid_is_square(g->topo)) {
+		m->bits = g->rows;
+		m->rw = rw;
+	}
 	if (!(g->topo == GRID_SQUARE4 || (g->topo == GRID_SQUARE8 && m->corners))) {
-		for (int y = 0, c = 0; y < g->h; y++)
-			for (int x = 0; x < g->w; x++, c++)
-				if (m->cost[c] && __builtin_popcount(moves_at(m, x, y)) <= 1)
-					order[k++] = c;
+		for (int y = 0, c = 0; y < h; y++)
+			for (int x = 0; x < w; x++, c++)
+				if (m->cost[c] && !marked(peeled, x, y) && move_count(moves_at(m, x, y)) <= 1)
+					k = peel_up(m, peeled, order, dir, k, c);
+		m->bits = NULL;
+		m->rw = 0;
 		return k;
 	}
-	const int rw = g->row_words;
-	if (g->cost == g->bits_of) {
-		for (int y = 0; y < g->h; y++) {
-			const uint64_t *r = g->rows + (size_t)y * (size_t)rw;
-			k = row_tips(r, y > 0 ? r - rw : NULL, y + 1 < g->h ? r + rw : NULL, rw, y, g->w, order, k);
-		}
-		return k;
-	}
-	/* three packed rows in turn: above, this one, below */
-	uint64_t *buf = calloc(3 * (size_t)rw, sizeof *buf);
-	if (!buf)
+	/* the caller's costs: three packed rows in turn, above, this one, below */
+	uint64_t *buf = own ? NULL : calloc(3 * (size_t)rw, sizeof *buf);
+	if (!own && !buf)
 		return -1;
 	uint64_t *rows[3] = { buf, buf + rw, buf + 2 * (size_t)rw };
-	pack_row(g->cost, g->w, rows[1]);
-	for (int y = 0; y < g->h; y++) {
-		if (y + 1 < g->h)
-			pack_row(g->cost + (size_t)(y + 1) * (size_t)g->w, g->w, rows[2]);
-		k = row_tips(rows[1], y > 0 ? rows[0] : NULL, y + 1 < g->h ? rows[2] : NULL, rw, y, g->w, order, k);
-		uint64_t *t = rows[0];
-		rows[0] = rows[1];
-		rows[1] = rows[2];
-		rows[2] = t;
+	if (!own)
+		pack_row(g->cost, w, rows[1]);
+	for (int y = 0; y < h; y++) {
+		int ntip;
+		if (own) {
+			const uint64_t *r = g->rows + (size_t)y * (size_t)rw;
+			ntip = row_tips(r, y > 0 ? r - rw : NULL, y + 1 < h ? r + rw : NULL, rw, y, w, tip, 0);
+		} else {
+			if (y + 1 < h)
+				pack_row(g->cost + (size_t)(y + 1) * (size_t)w, w, rows[2]);
+			ntip = row_tips(rows[1], y > 0 ? rows[0] : NULL, y + 1 < h ? rows[2] : NULL, rw, y, w, tip, 0);
+			uint64_t *t = rows[0];
+			rows[0] = rows[1];
+			rows[1] = rows[2];
+			rows[2] = t;
+		}
+		for (int i = 0; i < ntip; i++)
+			if (!marked(peeled, tip[i] % w, y))
+				k = peel_up(m, peeled, order, dir, k, tip[i]);
 	}
+	m->bits = NULL;
+	m->rw = 0;
 	free(buf);
 	return k;
 }
 
-/*
- * Peels cells of degree <= 1 until none is left, from the tips in order[]
- * (k of them), and writes the peeling order to order[] and each peeled
- * cell's parent direction to dir[] (same index), returning the length.  A
- * cell enters the queue once: as a tip, or when its degree falls from 2
- * to 1; a degree is counted again from the map when a neighbour goes, so
- * only the peeled cells and their neighbours are looked at, and the marks
- * are two bits a cell (`queued`, `peeled`): on most maps the dead ends
- * are few, and the preparation then touches little memory.
- */
-static inline bool bit(const uint64_t *b, int c) { return b[c >> 6] >> (c & 63) & 1; }
-static inline void set_bit(uint64_t *b, int c) { b[c >> 6] |= 1ull << (c & 63); }
-
-static int peel(const struct prune *p, const struct moves *m, uint64_t *queued, uint64_t *peeled, int *order,
-		uint8_t *dir, int k)
+/* Numbers the core's connected components (breadth first over its own
+ * moves: p->core, the peeled cells blocked) into comp[] from next + 1 on,
+ * each of its cells 1 + its number (a tree hanging from a core cell is in
+ * that cell's component; prune_create numbered each whole tree's root
+ * before).  stack[] is scratch of n ints; depth first, so that on a maze
+ * the search follows its corridors, a few cache lines at a time, not a
+ * front spread over the whole map.  On a maze the core is small, so the
+ * search looks at few cells. */
+static void label_components(struct prune *p, const struct moves *m, int *stack, int next)
 {
-	int head = 0, tail = k;
-	for (int i = 0; i < k; i++)
-		set_bit(queued, order[i]);
-	while (head < tail) {
-		const int c = order[head];
-		const int *off = moves_off(m, c);
-		set_bit(peeled, c);
-		dir[head++] = PRUNE_NO_PARENT;
-		for (unsigned bits = moves_at(m, c % p->w, c / p->w); bits; bits &= bits - 1) {
-			const int d = __builtin_ctz(bits), v = c + off[d];
-			if (bit(peeled, v))
-				continue;
-			dir[head - 1] = (uint8_t)d; /* the one neighbour left, if any */
-			if (bit(queued, v))
-				continue;
-			int deg = 0;
-			const int *voff = moves_off(m, v);
-			for (unsigned vb = moves_at(m, v % p->w, v / p->w); vb && deg < 2; vb &= vb - 1)
-				deg += !bit(peeled, v + voff[__builtin_ctz(vb)]);
-			if (deg <= 1) {
-				set_bit(queued, v);
-				order[tail++] = v;
-			}
-		}
-	}
-	return tail;
-}
-
-/* Numbers the connected components of the move graph into comp[]: the
- * core's breadth first over its own moves (p->core, the peeled cells
- * blocked), then each peeled cell its root's (a tree hanging from a core
- * cell is in that cell's component; a component that is a whole tree has
- * one root, numbered when first met).  queue[] is scratch of n ints.  On a
- * maze the core is small, so the search looks at few cells. */
-static void label_components(struct prune *p, const struct moves *m, int *queue)
-{
-	int next = 0;
 	const uint8_t *core = p->core->cost;
-	for (int c = 0; c < p->n; c++)
-		p->comp[c] = -1;
 	for (int c = 0; c < p->n; c++) {
-		if (!core[c] || p->comp[c] >= 0)
+		if (!core[c] || p->comp[c])
 			continue;
-		int head = 0, tail = 0;
-		p->comp[c] = next;
-		queue[tail++] = c;
-		while (head < tail) {
-			const int u = queue[head++];
+		int top = 0;
+		p->comp[c] = ++next;
+		stack[top++] = c;
+		while (top > 0) {
+			const int u = stack[--top];
 			const int *off = moves_off(m, u);
 			for (unsigned bits = moves_at(m, u % p->w, u / p->w); bits; bits &= bits - 1) {
 				const int v = u + off[__builtin_ctz(bits)];
-				if (core[v] && p->comp[v] < 0) {
+				if (core[v] && !p->comp[v]) {
 					p->comp[v] = next;
-					queue[tail++] = v;
+					stack[top++] = v;
 				}
 			}
 		}
-		next++;
-	}
-	for (int c = 0; c < p->n; c++) {
-		if (!p->cost[c] || p->comp[c] >= 0)
-			continue;
-		const int r = p->root[c];
-		if (p->comp[r] < 0)
-			p->comp[r] = next++;
-		p->comp[c] = p->comp[r];
 	}
 }
 
@@ -474,7 +564,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 			continue;
 		moves[c] = (uint8_t)core_moves_of(p, m, c);
 		core++;
-		two += __builtin_popcount(moves[c]) == 2;
+		two += move_count(moves[c]) == 2;
 	}
 	struct chains *ch = core == 0 || two * 2 < core ? NULL : calloc(1, sizeof *ch);
 	if (!ch) {
@@ -491,7 +581,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 	}
 	for (int c = 0; c < p->n; c++) {
 		ch->tag[c] = -1;
-		if (p->core->cost[c] && __builtin_popcount(core_moves(p, c)) != 2) {
+		if (p->core->cost[c] && move_count(core_moves(p, c)) != 2) {
 			ch->tag[c] = ch->nodes;
 			ch->cell[ch->nodes++] = c;
 		}
@@ -499,7 +589,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 	/* arcs: at most one per junction's move, plus the loops without one */
 	long cap_arcs = 0;
 	for (int i = 0; i < ch->nodes; i++)
-		cap_arcs += __builtin_popcount(core_moves(p, ch->cell[i]));
+		cap_arcs += move_count(core_moves(p, ch->cell[i]));
 	cap_arcs = cap_arcs / 2 + two / 3 + 2;
 	ch->arcs = malloc((size_t)cap_arcs * sizeof *ch->arcs);
 	int *grown = NULL;
@@ -827,22 +917,22 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->n = g->w * g->h;
 	p->topo = g->topo;
 	p->corner_cutting = (g->topo == GRID_SQUARE8 || g->topo == GRID_DIAMOND8) && corner_cutting;
-	const size_t n = (size_t)p->n, words = (n + 63) / 64;
+	const size_t n = (size_t)p->n;
 	p->cells = malloc(n * sizeof *p->cells);
 	uint8_t *dir = malloc(n);
-	uint64_t *queued = calloc(words, sizeof *queued), *peeled = calloc(words, sizeof *peeled);
-	bool ok = p->cells && dir && queued && peeled;
+	struct marks peeled = { calloc((size_t)g->h * (size_t)g->row_words, sizeof(uint64_t)), g->row_words };
+	int *tip = malloc((size_t)g->w * sizeof *tip);
+	bool ok = p->cells && dir && peeled.bits && tip;
 	struct moves m;
 	moves_init(&m, g, g->cost, p->corner_cutting);
 	p->hex = m.hex;
 	memcpy(p->off, m.off, sizeof p->off);
 	int *order = p->cells;
-	const int ntips = ok ? tips(g, &m, order) : -1;
-	ok = ok && ntips >= 0;
-	const int norder = ok ? peel(p, &m, queued, peeled, order, dir, ntips) : 0;
-	p->peeled = norder;
-	free(queued);
-	free(peeled);
+	const int norder = ok ? peel(g, &m, &peeled, order, dir, tip) : -1;
+	ok = ok && norder >= 0;
+	p->peeled = ok ? norder : 0;
+	free(tip);
+	free(peeled.bits);
 	/* Trees that hold too small a share of the map are not kept: every
 	 * query is then path_find on g itself (docs/core.md, "Dead-end
 	 * pruning": the maps with under 1% of their cells in trees gained
@@ -853,28 +943,25 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	if (ok && p->trees) {
 		p->cost = cost = malloc(n);
 		p->up = malloc(n);
-		p->depth = malloc(n * sizeof *p->depth);
-		p->root = malloc(n * sizeof *p->root);
-		p->comp = malloc(n * sizeof *p->comp);
+		p->tie = calloc(n, sizeof *p->tie);
+		p->comp = calloc(n, sizeof *p->comp);
 		p->core = grid_create(g->w, g->h, g->topo);
-		ok = p->cost && p->up && p->depth && p->root && p->comp && p->core;
+		ok = p->cost && p->up && p->tie && p->comp && p->core;
 	}
 	if (ok && p->trees) {
 		memcpy(cost, g->cost, n);
 		/* Roots and depths: a parent is peeled after its children, so
 		 * in reverse peeling order every parent is done before its
-		 * children. */
-		for (int c = 0; c < p->n; c++) {
-			p->root[c] = p->cost[c] ? c : -1;
-			p->depth[c] = p->cost[c] ? 0 : -1;
-		}
+		 * children.  A whole tree's root is numbered as its component. */
+		int comps = 0;
 		for (int i = norder - 1; i >= 0; i--) {
 			const int c = order[i];
 			p->up[c] = dir[i];
 			if (dir[i] != PRUNE_NO_PARENT) {
 				const int up = parent_of(p, c);
-				p->root[c] = p->root[up];
-				p->depth[c] = p->depth[up] + 1;
+				p->tie[c] = (struct tie){ root_of(p, up), p->tie[up].depth + 1 };
+			} else {
+				p->comp[c] = ++comps;
 			}
 		}
 		/* The core copy: every peeled cell blocked (a tree's last cell
@@ -885,7 +972,7 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 			dir[order[i]] = 0;
 		grid_set_costs(p->core, dir);
 		moves_init(&m, g, p->cost, p->corner_cutting);
-		label_components(p, &m, p->cells); /* the order is no longer needed */
+		label_components(p, &m, p->cells, comps); /* the order is no longer needed */
 		p->mv = malloc(sizeof *p->mv);
 		if (p->mv) {
 			*p->mv = m;
@@ -960,7 +1047,7 @@ static int tree_route(struct prune *p, int start, int goal, long *walked)
 {
 	int *cells = p->cells;
 	int a = start, b = goal, i = 0, j = p->n;
-	int da = p->depth[a], db = p->depth[b];
+	int da = p->tie[a].depth, db = p->tie[b].depth;
 	for (; da > db; da--) {
 		cells[i++] = a;
 		a = parent_of(p, a);
@@ -1000,11 +1087,11 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		single_cell(p, start, PATH_FOUND, out);
 		return PATH_FOUND;
 	}
-	if (!p->cost[goal] || p->comp[start] != p->comp[goal]) {
+	const int rs = root_of(p, start), rg = p->cost[goal] ? root_of(p, goal) : -1;
+	if (rg < 0 || p->comp[rs] != p->comp[rg]) {
 		single_cell(p, start, PATH_NO_ROUTE, out);
 		return PATH_NO_ROUTE;
 	}
-	const int rs = p->root[start], rg = p->root[goal];
 	long expanded = 0;
 	int len;
 	enum path_status st = PATH_FOUND;
@@ -1014,7 +1101,7 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		/* Different roots in one component: both are core cells.  Up
 		 * the start's tree, the core's route (as chains, or searched
 		 * whole), down the goal's tree. */
-		const int ds = p->depth[start];
+		const int ds = p->tie[start].depth;
 		int c = start;
 		for (int i = 0; i < ds; i++, c = parent_of(p, c))
 			p->cells[i] = c;
@@ -1037,7 +1124,7 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 			out->expanded = core_expanded;
 			return PATH_NO_ROUTE;
 		}
-		const int dg = cst == PATH_FOUND ? p->depth[goal] : 0;
+		const int dg = cst == PATH_FOUND ? p->tie[goal].depth : 0;
 		len += dg;
 		c = goal;
 		for (int i = len - 1; i >= len - dg; i--, c = parent_of(p, c))
@@ -1064,19 +1151,19 @@ int prune_root(const struct prune *p, int cell)
 {
 	if (!p || cell < 0 || cell >= p->n)
 		return -1;
-	return p->trees ? p->root[cell] : p->cost[cell] ? cell : -1;
+	return !p->cost[cell] ? -1 : p->trees ? root_of(p, cell) : cell;
 }
 
 int prune_depth(const struct prune *p, int cell)
 {
 	if (!p || cell < 0 || cell >= p->n)
 		return -1;
-	return p->trees ? p->depth[cell] : p->cost[cell] ? 0 : -1;
+	return !p->cost[cell] ? -1 : p->trees ? p->tie[cell].depth : 0;
 }
 
 int prune_component(const struct prune *p, int cell)
 {
-	return p && p->trees && cell >= 0 && cell < p->n ? p->comp[cell] : -1;
+	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? p->comp[root_of(p, cell)] - 1 : -1;
 }
 
 int prune_peeled(const struct prune *p)
