@@ -139,6 +139,16 @@ static inline unsigned trio(const uint64_t *row, int x)
 	return (unsigned)v & 7;
 }
 
+/* The bits of the eight cells around interior square cell (x, y) of bit
+ * rows of rw words, bit i for direction i (N W E S NW NE SW SE). */
+static inline unsigned ring_of(const uint64_t *bits, int rw, int x, int y)
+{
+	const uint64_t *r = bits + (size_t)y * (size_t)rw;
+	const unsigned up = trio(r - rw, x), mid = trio(r, x), dn = trio(r + rw, x);
+	return (up >> 1 & 1) | (mid & 1) << 1 | (mid >> 2 & 1) << 2 | (dn >> 1 & 1) << 3 | (up & 1) << 4 |
+	       (up >> 2 & 1) << 5 | (dn & 1) << 6 | (dn >> 2 & 1) << 7;
+}
+
 static unsigned moves_at(const struct moves *m, int x, int y)
 {
 	const enum grid_topology topo = m->topo;
@@ -150,10 +160,9 @@ static unsigned moves_at(const struct moves *m, int x, int y)
 		 * its bits do not) */
 		unsigned raw, diag;
 		if (m->bits) {
-			const uint64_t *r = m->bits + (size_t)y * (size_t)m->rw;
-			const unsigned up = trio(r - m->rw, x), mid = trio(r, x), dn = trio(r + m->rw, x);
-			raw = (up >> 1 & 1) | (mid & 1) << 1 | (mid >> 2 & 1) << 2 | (dn >> 1 & 1) << 3;
-			diag = (up & 1) << 4 | (up >> 2 & 1) << 5 | (dn & 1) << 6 | (dn >> 2 & 1) << 7;
+			const unsigned ring = ring_of(m->bits, m->rw, x, y);
+			raw = ring & 0x0F;
+			diag = ring & 0xF0;
 		} else {
 			const uint8_t *c = m->cost + y * w + x;
 			raw = (unsigned)(c[-w] != 0) | (unsigned)(c[-1] != 0) << 1 | (unsigned)(c[1] != 0) << 2 |
@@ -272,13 +281,8 @@ static inline bool marked(const struct marks *k, int x, int y) { return bit(k->b
 /* Of the moves mv of cell (x, y), those to cells not marked. */
 static inline unsigned unmarked(const struct moves *m, const struct marks *k, int x, int y, unsigned mv)
 {
-	if (grid_is_square(m->topo) && x > 0 && y > 0 && x < m->w - 1 && y < m->h - 1) {
-		const uint64_t *r = k->bits + (size_t)y * (size_t)k->rw;
-		const unsigned up = trio(r - k->rw, x), mid = trio(r, x), dn = trio(r + k->rw, x);
-		const unsigned ring = (up >> 1 & 1) | (mid & 1) << 1 | (mid >> 2 & 1) << 2 | (dn >> 1 & 1) << 3 |
-				      (up & 1) << 4 | (up >> 2 & 1) << 5 | (dn & 1) << 6 | (dn >> 2 & 1) << 7;
-		return mv & ~ring;
-	}
+	if (grid_is_square(m->topo) && x > 0 && y > 0 && x < m->w - 1 && y < m->h - 1)
+		return mv & ~ring_of(k->bits, k->rw, x, y);
 	const int *dx = m->dx[m->hex ? y & 1 : 0];
 	unsigned left = 0;
 	for (unsigned b = mv; b; b &= b - 1) {
@@ -459,7 +463,19 @@ struct chains {
 	struct hent { double f, g; int node; } *heap;
 	int heap_cap;
 	int *path;         /* nodes + 2: the entries of a route, last first */
+	int *comp;         /* nodes: 1 + the component number of each node (of its chains' cells too) */
 };
+
+/* 1 + the component number of root r: a core cell's from its chain's
+ * node when the core is kept as chains, else comp[]. */
+static inline int comp_at(const struct prune *p, int r)
+{
+	if (p->ch && p->core->cost[r]) {
+		const int t = p->ch->tag[r];
+		return p->ch->comp[t >= 0 ? t : p->ch->tag[p->ch->arcs[-2 - t].a]];
+	}
+	return p->comp[r];
+}
 
 static void chains_free(struct chains *ch)
 {
@@ -477,14 +493,19 @@ static void chains_free(struct chains *ch)
 	free(ch->closed);
 	free(ch->heap);
 	free(ch->path);
+	free(ch->comp);
 	free(ch);
 }
 
-/* The core cells core cell c can move to, as bits over the directions,
- * read from the map (chains_make keeps them: core_moves). */
-static unsigned core_moves_of(const struct prune *p, const struct moves *m, int c)
+/* The core cells core cell c = (x, y) can move to, as bits over the
+ * directions, read from the map (chains_make keeps them: core_moves); on
+ * a square grid's interior its moves less the ring of the core's bits. */
+static unsigned core_moves_of(const struct prune *p, const struct moves *m, int c, int x, int y)
 {
-	unsigned bits = moves_at(m, c % p->w, c / p->w), out = 0;
+	const unsigned bits = moves_at(m, x, y);
+	if (grid_is_square(p->topo) && x > 0 && y > 0 && x < p->w - 1 && y < p->h - 1)
+		return bits & ring_of(p->core->rows, p->core->row_words, x, y);
+	unsigned out = 0;
 	const int *off = moves_off(m, c);
 	for (unsigned b = bits; b; b &= b - 1) {
 		const int i = __builtin_ctz(b);
@@ -492,6 +513,21 @@ static unsigned core_moves_of(const struct prune *p, const struct moves *m, int 
 			out |= 1u << i;
 	}
 	return out;
+}
+
+/* The core's cells in cell order into list[], from its bit rows; returns
+ * how many.  The passes below look at them alone, not at every cell. */
+static int core_cells(const struct prune *p, int *list)
+{
+	const struct grid *g = p->core;
+	int k = 0;
+	for (int y = 0; y < g->h; y++) {
+		const uint64_t *r = g->rows + (size_t)y * (size_t)g->row_words;
+		for (int j = 0; j < g->row_words; j++)
+			for (uint64_t b = r[j]; b; b &= b - 1)
+				list[k++] = y * g->w + j * 64 + __builtin_ctzll(b);
+	}
+	return k;
 }
 
 static inline unsigned core_moves(const struct prune *p, int c)
@@ -553,17 +589,16 @@ static void trace_arc(struct prune *p, const struct moves *m, struct chains *ch,
 
 /* The core as chains, when at least half its cells are two-move cells;
  * NULL when not (or on no memory: the core is then searched whole). */
-static struct chains *chains_make(struct prune *p, const struct moves *m)
+static struct chains *chains_make(struct prune *p, const struct moves *m, int *list, int comps)
 {
-	long core = 0, two = 0;
+	long two = 0;
 	uint8_t *moves = calloc((size_t)p->n, 1);
 	if (!moves)
 		return NULL;
-	for (int c = 0; c < p->n; c++) {
-		if (!p->core->cost[c])
-			continue;
-		moves[c] = (uint8_t)core_moves_of(p, m, c);
-		core++;
+	const int core = core_cells(p, list);
+	for (int i = 0; i < core; i++) {
+		const int c = list[i];
+		moves[c] = (uint8_t)core_moves_of(p, m, c, c % p->w, c / p->w);
 		two += move_count(moves[c]) == 2;
 	}
 	struct chains *ch = core == 0 || two * 2 < core ? NULL : calloc(1, sizeof *ch);
@@ -579,9 +614,10 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 		chains_free(ch);
 		return NULL;
 	}
-	for (int c = 0; c < p->n; c++) {
-		ch->tag[c] = -1;
-		if (p->core->cost[c] && move_count(core_moves(p, c)) != 2) {
+	memset(ch->tag, 0xFF, (size_t)p->n * sizeof *ch->tag); /* all -1 */
+	for (int i = 0; i < core; i++) {
+		const int c = list[i];
+		if (move_count(core_moves(p, c)) != 2) {
 			ch->tag[c] = ch->nodes;
 			ch->cell[ch->nodes++] = c;
 		}
@@ -608,8 +644,9 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 		}
 	}
 	/* loops of two-move cells alone: their lowest cell a junction */
-	for (int c = 0; c < p->n; c++) {
-		if (ch->tag[c] != -1 || !p->core->cost[c])
+	for (int i = 0; i < core; i++) {
+		const int c = list[i];
+		if (ch->tag[c] != -1)
 			continue;
 		grown = realloc(ch->cell, (size_t)(ch->nodes + 1) * sizeof *ch->cell);
 		if (!grown || ch->narcs >= cap_arcs) {
@@ -650,6 +687,33 @@ static struct chains *chains_make(struct prune *p, const struct moves *m)
 	for (int k = 0; k < ch->narcs; k++) {
 		ch->adj[fill[ch->tag[ch->arcs[k].a]]++] = 2 * k;
 		ch->adj[fill[ch->tag[ch->arcs[k].b]]++] = 2 * k + 1;
+	}
+	/* the core's components over the nodes, breadth first along the arcs
+	 * (a chain's cells are in its ends' component): a maze's 20,000
+	 * junctions, not its million core cells */
+	ch->comp = calloc((size_t)ch->nodes, sizeof *ch->comp);
+	if (!ch->comp) {
+		chains_free(ch);
+		return NULL;
+	}
+	int *queue = ch->path; /* scratch until the first query */
+	for (int i = 0; i < ch->nodes; i++) {
+		if (ch->comp[i])
+			continue;
+		int head = 0, tail = 0;
+		ch->comp[i] = ++comps;
+		queue[tail++] = i;
+		while (head < tail) {
+			const int u = queue[head++];
+			for (int e = ch->adj0[u]; e < ch->adj0[u + 1]; e++) {
+				const struct arc *a = &ch->arcs[ch->adj[e] >> 1];
+				const int v = ch->tag[(ch->adj[e] & 1) ? a->a : a->b];
+				if (!ch->comp[v]) {
+					ch->comp[v] = comps;
+					queue[tail++] = v;
+				}
+			}
+		}
 	}
 	return ch;
 }
@@ -972,12 +1036,14 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 			dir[order[i]] = 0;
 		grid_set_costs(p->core, dir);
 		moves_init(&m, g, p->cost, p->corner_cutting);
-		label_components(p, &m, p->cells, comps); /* the order is no longer needed */
+		/* the order is no longer needed: p->cells is scratch */
 		p->mv = malloc(sizeof *p->mv);
 		if (p->mv) {
 			*p->mv = m;
-			p->ch = chains_make(p, p->mv);
+			p->ch = chains_make(p, p->mv, p->cells, comps);
 		}
+		if (!p->ch)
+			label_components(p, &m, p->cells, comps);
 	} else if (ok) {
 		p->cost = g->cost;
 	}
@@ -1088,7 +1154,7 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		return PATH_FOUND;
 	}
 	const int rs = root_of(p, start), rg = p->cost[goal] ? root_of(p, goal) : -1;
-	if (rg < 0 || p->comp[rs] != p->comp[rg]) {
+	if (rg < 0 || comp_at(p, rs) != comp_at(p, rg)) {
 		single_cell(p, start, PATH_NO_ROUTE, out);
 		return PATH_NO_ROUTE;
 	}
@@ -1163,7 +1229,7 @@ int prune_depth(const struct prune *p, int cell)
 
 int prune_component(const struct prune *p, int cell)
 {
-	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? p->comp[root_of(p, cell)] - 1 : -1;
+	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? comp_at(p, root_of(p, cell)) - 1 : -1;
 }
 
 int prune_peeled(const struct prune *p)
