@@ -32,14 +32,6 @@
  * the passable cells (docs/core.md, "Dead-end pruning"). */
 #define PRUNE_MIN_SHARE_DIV 16
 
-/* A cell's place in its tree: its steps to its root and, when there are
- * any, the root.  A cell at depth 0 is its own root (a core cell, a tree's
- * last cell): all zero, as calloc leaves them, so only the cells hanging
- * in trees are written. */
-struct tie {
-	int root, depth;
-};
-
 struct prune {
 	int w, h, n;             /* size of the map in cells */
 	enum grid_topology topo;
@@ -50,12 +42,16 @@ struct prune {
 	uint8_t *up;             /* n: direction of the parent (into off[][]) of a peeled
 	                            cell, PRUNE_NO_PARENT for a tree's last cell; not set
 	                            elsewhere; one byte, as every tree step of every query
-	                            reads it */
-	struct tie *tie;         /* n: each cell's root and steps to it, side by side (made
-	                            in one pass of parents; one cache line a cell, not two) */
+	                            reads it.  A cell's root and depth are found by climbing:
+	                            kept for every cell they were a pass of scattered writes
+	                            as long as the peeling (and 8 bytes a cell) */
 	int *comp;               /* n, read at roots only: 1 + the component number of the
 	                            root's tree; 0 for other cells (calloc'd: on a maze
 	                            few pages are ever touched) */
+	int *depth;              /* n: a peeled cell's steps up to its root; 0 elsewhere (a
+	                            root: a core cell, a tree's last cell).  Written for the
+	                            cells hanging in trees alone; no root is kept, as the
+	                            climbs that need it walk there anyway */
 	bool hex;                /* the direction offsets depend on the row's parity */
 	int off[2][GRID_MAX_NEIGHBOURS]; /* index offset of each direction, per row parity */
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
@@ -79,8 +75,8 @@ void prune_destroy(struct prune *p)
 		free((void *)(uintptr_t)p->cost);
 	grid_destroy(p->core);
 	free(p->up);
-	free(p->tie);
 	free(p->comp);
+	free(p->depth);
 	free(p->cells);
 	chains_free(p->ch);
 	free(p->mv);
@@ -200,12 +196,6 @@ static inline const int *moves_off(const struct moves *m, int c)
 	return m->off[m->hex ? (c / m->w) & 1 : 0];
 }
 
-/* The root of passable cell c's tree. */
-static inline int root_of(const struct prune *p, int c)
-{
-	return p->tie[c].depth ? p->tie[c].root : c;
-}
-
 /* The next cell up the tree from c (c must have a parent). */
 static inline int parent_of(const struct prune *p, int c)
 {
@@ -298,7 +288,9 @@ static inline unsigned unmarked(const struct moves *m, const struct marks *k, in
  * that neighbour while it has at most one such move left, and so on up
  * the dead end: appends each to order[] from n and its parent direction
  * (the one neighbour left, or PRUNE_NO_PARENT) to dir[], returning the
- * new length.  A cell's moves left fall only when a neighbour is peeled,
+ * new length.  Sequential writes: the parents are scattered to their
+ * cells only when the trees are kept (on caves, which keep none, a write
+ * a cell would touch most pages of an n-byte array).  A cell's moves left fall only when a neighbour is peeled,
  * and then to that neighbour's parent, so following the parent at once
  * peels every cell that can be peeled, as a queue would; but along the
  * corridor, a few cache lines at a time, where a queue's order jumped
@@ -314,7 +306,7 @@ static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint
 		set_bit(peeled->bits + (size_t)y * (size_t)peeled->rw, x);
 		order[n] = c;
 		const unsigned left = unmarked(m, peeled, x, y, mv);
-		if (!left) {
+		if (!left) { /* a whole tree's last cell: its root */
 			dir[n] = PRUNE_NO_PARENT;
 			return n + 1;
 		}
@@ -333,17 +325,17 @@ static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint
 
 /*
  * Peels cells with at most one move until none is left (the 2-core of the
- * move graph stays), writing the peeling order to order[] and each peeled
- * cell's parent direction to dir[] (same index); returns the length, or -1
- * on no memory.  The tips (the cells with at most one move on the map)
- * are found a row at a time into tip[] (w ints), each peeled up its dead
- * end (peel_up) before the next row is looked at.  On square grids the
- * moves are read from bit rows, 64 cells a word: the grid's, or a costs
- * array of the caller's (the game's map memory) packed into bits first
- * (w * h / 8 bytes while peeling).  On square4, and on square8 without
- * corner cutting, a tip is then a passable cell with at most one passable
- * orthogonal neighbour (a diagonal needs two), found a word at a time (on
- * 4096x4096 about 15 times faster than counting each cell's moves);
+ * move graph stays), marking each in `peeled`, writing the peeling order
+ * to order[] and each peeled cell's parent direction to dir[]; returns how
+ * many, or -1 on no memory.  The tips (the
+ * cells with at most one move on the map) are found a row at a time into
+ * tip[] (w ints), each peeled up its dead end (peel_up) before the next
+ * row is looked at.  On square4, and on square8 without corner cutting, a
+ * tip is a passable cell with at most one passable orthogonal neighbour
+ * (a diagonal needs two), found 64 cells a word: on the grid's bit rows
+ * (its moves are then read from them too), or on a costs array of the
+ * caller's (the game's map memory) packed into bits three rows at a time
+ * (on 4096x4096 about 15 times faster than counting each cell's moves);
  * elsewhere each cell's moves are counted.  `peeled` is a bit a cell: on
  * most maps the dead ends are few, and the preparation then touches
  * little memory.
@@ -969,6 +961,29 @@ static long count_passable(const struct grid *g)
 	return k;
 }
 
+/* The map's costs with every cell marked in `peeled` blocked, into out[]:
+ * eight cells at a time, each mark spread to a byte's mask. */
+static void core_costs(const uint8_t *cost, const struct marks *peeled, int w, int h, uint8_t *out)
+{
+	for (int y = 0; y < h; y++) {
+		const uint64_t *r = peeled->bits + (size_t)y * (size_t)peeled->rw;
+		const uint8_t *src = cost + (size_t)y * (size_t)w;
+		uint8_t *dst = out + (size_t)y * (size_t)w;
+		int x = 0;
+		for (; x + 8 <= w; x += 8) {
+			const uint64_t eight = r[x >> 6] >> (x & 63) & 0xFF;
+			const uint64_t mask = (nonzero_bytes(eight * 0x0101010101010101ull & 0x8040201008040201ull) >> 7) *
+					      0xFF;
+			uint64_t v;
+			memcpy(&v, src + x, 8);
+			v &= ~mask;
+			memcpy(dst + x, &v, 8);
+		}
+		for (; x < w; x++)
+			dst[x] = bit(r, x) ? 0 : src[x];
+	}
+}
+
 struct prune *prune_create(const struct grid *g, bool corner_cutting)
 {
 	if (!g || g->w <= 0 || g->h <= 0)
@@ -982,6 +997,8 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->topo = g->topo;
 	p->corner_cutting = (g->topo == GRID_SQUARE8 || g->topo == GRID_DIAMOND8) && corner_cutting;
 	const size_t n = (size_t)p->n;
+	/* up[] and comp[] are written for peeled cells alone: on a map with
+	 * few dead ends few of their pages are touched before they go */
 	p->cells = malloc(n * sizeof *p->cells);
 	uint8_t *dir = malloc(n);
 	struct marks peeled = { calloc((size_t)g->h * (size_t)g->row_words, sizeof(uint64_t)), g->row_words };
@@ -992,51 +1009,46 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->hex = m.hex;
 	memcpy(p->off, m.off, sizeof p->off);
 	int *order = p->cells;
-	const int norder = ok ? peel(g, &m, &peeled, order, dir, tip) : -1;
-	ok = ok && norder >= 0;
-	p->peeled = ok ? norder : 0;
+	const int npeeled = ok ? peel(g, &m, &peeled, order, dir, tip) : -1;
+	ok = ok && npeeled >= 0;
+	p->peeled = ok ? npeeled : 0;
 	free(tip);
-	free(peeled.bits);
 	/* Trees that hold too small a share of the map are not kept: every
 	 * query is then path_find on g itself (docs/core.md, "Dead-end
 	 * pruning": the maps with under 1% of their cells in trees gained
 	 * nothing from them, and keeping them costs a copy of the map, a pass
 	 * over it and a breadth-first labelling). */
-	p->trees = ok && norder > 0 && (long)norder * PRUNE_MIN_SHARE_DIV >= count_passable(g);
-	uint8_t *cost = NULL;
+	p->trees = ok && npeeled > 0 && (long)npeeled * PRUNE_MIN_SHARE_DIV >= count_passable(g);
+	uint8_t *cost = NULL, *core = NULL;
 	if (ok && p->trees) {
 		p->cost = cost = malloc(n);
 		p->up = malloc(n);
-		p->tie = calloc(n, sizeof *p->tie);
+		core = malloc(n);
+		p->depth = calloc(n, sizeof *p->depth);
 		p->comp = calloc(n, sizeof *p->comp);
 		p->core = grid_create(g->w, g->h, g->topo);
-		ok = p->cost && p->up && p->tie && p->comp && p->core;
+		ok = p->cost && p->up && core && p->depth && p->comp && p->core;
 	}
 	if (ok && p->trees) {
 		memcpy(cost, g->cost, n);
-		/* Roots and depths: a parent is peeled after its children, so
-		 * in reverse peeling order every parent is done before its
-		 * children.  A whole tree's root is numbered as its component. */
+		/* parents, and depths in reverse peeling order (a parent is
+		 * peeled after its children) */
 		int comps = 0;
-		for (int i = norder - 1; i >= 0; i--) {
+		for (int i = npeeled - 1; i >= 0; i--) {
 			const int c = order[i];
 			p->up[c] = dir[i];
-			if (dir[i] != PRUNE_NO_PARENT) {
-				const int up = parent_of(p, c);
-				p->tie[c] = (struct tie){ root_of(p, up), p->tie[up].depth + 1 };
-			} else {
-				p->comp[c] = ++comps;
-			}
+			if (dir[i] != PRUNE_NO_PARENT)
+				p->depth[c] = p->depth[parent_of(p, c)] + 1;
+			else
+				p->comp[c] = ++comps; /* a whole tree's root: its component */
 		}
 		/* The core copy: every peeled cell blocked (a tree's last cell
-		 * too), made in dir[] (free now) and set at once, bit rows and
-		 * all, not a cell at a time: most of a maze is peeled. */
-		memcpy(dir, g->cost, n);
-		for (int i = 0; i < norder; i++)
-			dir[order[i]] = 0;
-		grid_set_costs(p->core, dir);
+		 * too), set at once, bit rows and all, not a cell at a time:
+		 * most of a maze is peeled. */
+		core_costs(g->cost, &peeled, g->w, g->h, core);
+		grid_set_costs(p->core, core);
 		moves_init(&m, g, p->cost, p->corner_cutting);
-		/* the order is no longer needed: p->cells is scratch */
+		/* p->cells is scratch until the first query */
 		p->mv = malloc(sizeof *p->mv);
 		if (p->mv) {
 			*p->mv = m;
@@ -1047,7 +1059,9 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	} else if (ok) {
 		p->cost = g->cost;
 	}
+	free(core);
 	free(dir);
+	free(peeled.bits);
 	p->ctx = ok && !p->ch ? path_create(p->trees ? p->core : g) : NULL;
 	if (!ok || (!p->ch && !p->ctx)) {
 		prune_destroy(p);
@@ -1105,33 +1119,41 @@ static double route_cost(const struct prune *p, const int *cells, int len)
 	return g;
 }
 
-/* The unique route inside one tree: up from both ends to their lowest
- * common ancestor, in one pass.  The start's side is written from the
- * front of cells[], the goal's from the back, then moved up to join it
- * (a route is simple, so the two never meet).  Returns the length. */
-static int tree_route(struct prune *p, int start, int goal, long *walked)
+/*
+ * The two ends' climb: the deeper of start and goal goes up to the
+ * other's depth, then both a step at a time, until they meet (their
+ * lowest common ancestor) or both stand at their roots (depth 0).  Each
+ * step is a step of the route.  The start's cells go to cells[0..) from
+ * the start up, the goal's to cells[..n) from the goal (at n - 1) up.
+ * Returns the route's length when they met, with the route in cells[0..)
+ * and its steps in *walked; else 0, with the start's climb in
+ * cells[0..*ds] (its root last) and the goal's in cells[n - 1 - *dg..n)
+ * (its root first).
+ */
+static int climb(struct prune *p, int start, int goal, long *walked, int *ds, int *dg)
 {
 	int *cells = p->cells;
-	int a = start, b = goal, i = 0, j = p->n;
-	int da = p->tie[a].depth, db = p->tie[b].depth;
-	for (; da > db; da--) {
-		cells[i++] = a;
-		a = parent_of(p, a);
+	const int n = p->n;
+	int ia = 0, jb = n, a = start, b = goal, da = p->depth[start], db = p->depth[goal];
+	cells[ia++] = a;
+	cells[--jb] = b;
+	for (; da > db; da--)
+		cells[ia++] = a = parent_of(p, a);
+	for (; db > da; db--)
+		cells[--jb] = b = parent_of(p, b);
+	for (; a != b && da > 0; da--) {
+		cells[ia++] = a = parent_of(p, a);
+		cells[--jb] = b = parent_of(p, b);
 	}
-	for (; db > da; db--) {
-		cells[--j] = b;
-		b = parent_of(p, b);
+	if (a != b) {
+		*ds = ia - 1;
+		*dg = n - jb - 1;
+		return 0;
 	}
-	while (a != b) {
-		cells[i++] = a;
-		cells[--j] = b;
-		a = parent_of(p, a);
-		b = parent_of(p, b);
-	}
-	cells[i++] = a; /* the lowest common ancestor */
-	memmove(cells + i, cells + j, (size_t)(p->n - j) * sizeof *cells);
-	*walked = i - 1 + p->n - j;
-	return i + p->n - j;
+	/* the ancestor is in both halves: the goal's from the one after it */
+	memmove(cells + ia, cells + jb + 1, (size_t)(n - jb - 1) * sizeof *cells);
+	*walked = ia + (n - jb - 1) - 1;
+	return ia + (n - jb - 1);
 }
 
 enum path_status prune_find(struct prune *p, int start, int goal, const struct path_options *opt,
@@ -1153,24 +1175,25 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 		single_cell(p, start, PATH_FOUND, out);
 		return PATH_FOUND;
 	}
-	const int rs = root_of(p, start), rg = p->cost[goal] ? root_of(p, goal) : -1;
-	if (rg < 0 || comp_at(p, rs) != comp_at(p, rg)) {
+	if (!p->cost[goal]) {
 		single_cell(p, start, PATH_NO_ROUTE, out);
 		return PATH_NO_ROUTE;
 	}
 	long expanded = 0;
-	int len;
+	int ds = 0, dg = 0;
+	int len = climb(p, start, goal, &expanded, &ds, &dg);
 	enum path_status st = PATH_FOUND;
-	if (rs == rg) {
-		len = tree_route(p, start, goal, &expanded);
-	} else {
-		/* Different roots in one component: both are core cells.  Up
-		 * the start's tree, the core's route (as chains, or searched
-		 * whole), down the goal's tree. */
-		const int ds = p->tie[start].depth;
-		int c = start;
-		for (int i = 0; i < ds; i++, c = parent_of(p, c))
-			p->cells[i] = c;
+	if (len == 0) {
+		/* Different roots: the start's climb is in cells[0..ds], its
+		 * root last.  In one component both are core cells: the core's
+		 * route (as chains, or searched whole), then down the goal's
+		 * tree. */
+		const int rs = p->cells[ds];
+		const int rg = p->cells[p->n - 1 - dg]; /* the goal's climb, its root on top */
+		if (comp_at(p, rs) != comp_at(p, rg)) {
+			single_cell(p, start, PATH_NO_ROUTE, out);
+			return PATH_NO_ROUTE;
+		}
 		enum path_status cst;
 		long core_expanded = 0;
 		len = ds;
@@ -1190,9 +1213,10 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 			out->expanded = core_expanded;
 			return PATH_NO_ROUTE;
 		}
-		const int dg = cst == PATH_FOUND ? p->tie[goal].depth : 0;
+		if (cst != PATH_FOUND)
+			dg = 0;
 		len += dg;
-		c = goal;
+		int c = goal;
 		for (int i = len - 1; i >= len - dg; i--, c = parent_of(p, c))
 			p->cells[i] = c;
 		expanded = core_expanded + ds + dg;
@@ -1217,19 +1241,26 @@ int prune_root(const struct prune *p, int cell)
 {
 	if (!p || cell < 0 || cell >= p->n)
 		return -1;
-	return !p->cost[cell] ? -1 : p->trees ? root_of(p, cell) : cell;
+	if (!p->cost[cell])
+		return -1;
+	int c = cell;
+	for (int d = p->trees ? p->depth[cell] : 0; d > 0; d--)
+		c = parent_of(p, c);
+	return c;
 }
 
 int prune_depth(const struct prune *p, int cell)
 {
 	if (!p || cell < 0 || cell >= p->n)
 		return -1;
-	return !p->cost[cell] ? -1 : p->trees ? p->tie[cell].depth : 0;
+	if (!p->cost[cell])
+		return -1;
+	return p->trees ? p->depth[cell] : 0;
 }
 
 int prune_component(const struct prune *p, int cell)
 {
-	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? comp_at(p, root_of(p, cell)) - 1 : -1;
+	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? comp_at(p, prune_root(p, cell)) - 1 : -1;
 }
 
 int prune_peeled(const struct prune *p)
@@ -1252,13 +1283,17 @@ size_t prune_memory(const struct prune *p)
 	if (!p)
 		return 0;
 	const size_t n = (size_t)p->n;
-	const size_t trees = p->trees ? 3 * n + 3 * n * sizeof(int) + (size_t)p->h * (size_t)p->core->row_words * 8 +
+	/* the copy, the parents and the core's costs, the component numbers
+	 * (read at roots: on a maze most of their pages are never touched),
+	 * the depths, the core's bit rows */
+	const size_t trees = p->trees ? 3 * n + 2 * n * sizeof(int) +
+						(size_t)p->h * (size_t)p->core->row_words * 8 +
 						(size_t)p->w * (size_t)p->core->col_words * 8 : 0;
 	size_t chains = 0;
 	if (p->ch) {
 		const size_t nodes = (size_t)p->ch->nodes + 2;
 		chains = sizeof *p->ch + sizeof *p->mv + n * sizeof(int) +
-			 nodes * (3 * sizeof(int) + sizeof(double) + 3 * sizeof(unsigned)) +
+			 nodes * (4 * sizeof(int) + sizeof(double) + 3 * sizeof(unsigned)) +
 			 (size_t)p->ch->narcs * (sizeof(struct arc) + 2 * sizeof(int)) +
 			 (size_t)p->ch->heap_cap * sizeof(struct hent);
 	}
