@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* up[c] for a root or a blocked cell: no parent. */
+/* up[c] of a whole tree's last cell (its root): no parent. */
 #define PRUNE_NO_PARENT 0xFF
 /* The trees are kept when they hold at least 1 / PRUNE_MIN_SHARE_DIV of
  * the passable cells (docs/core.md, "Dead-end pruning"). */
@@ -490,13 +490,17 @@ static void chains_free(struct chains *ch)
 }
 
 /* The core cells core cell c = (x, y) can move to, as bits over the
- * directions, read from the map (chains_make keeps them: core_moves); on
- * a square grid's interior its moves less the ring of the core's bits. */
-static unsigned core_moves_of(const struct prune *p, const struct moves *m, int c, int x, int y)
+ * directions (chains_make keeps them: core_moves).  On a square grid the
+ * moves of the core's own map, from its bit rows: blocking the peeled
+ * cells removed no move between core cells (the top of this file), and
+ * the core's map has no move the map lacks.  Elsewhere the map's moves to
+ * core cells. */
+static unsigned core_moves_of(const struct prune *p, const struct moves *m, const struct moves *cm, int c, int x,
+			      int y)
 {
+	if (cm)
+		return moves_at(cm, x, y);
 	const unsigned bits = moves_at(m, x, y);
-	if (grid_is_square(p->topo) && x > 0 && y > 0 && x < p->w - 1 && y < p->h - 1)
-		return bits & ring_of(p->core->rows, p->core->row_words, x, y);
 	unsigned out = 0;
 	const int *off = moves_off(m, c);
 	for (unsigned b = bits; b; b &= b - 1) {
@@ -588,9 +592,14 @@ static struct chains *chains_make(struct prune *p, const struct moves *m, int *l
 	if (!moves)
 		return NULL;
 	const int core = core_cells(p, list);
+	struct moves cm = *m; /* the core's own map, on square grids */
+	cm.cost = p->core->cost;
+	cm.bits = p->core->rows;
+	cm.rw = p->core->row_words;
+	const bool square = grid_is_square(p->topo);
 	for (int i = 0; i < core; i++) {
 		const int c = list[i];
-		moves[c] = (uint8_t)core_moves_of(p, m, c, c % p->w, c / p->w);
+		moves[c] = (uint8_t)core_moves_of(p, m, square ? &cm : NULL, c, c % p->w, c / p->w);
 		two += move_count(moves[c]) == 2;
 	}
 	struct chains *ch = core == 0 || two * 2 < core ? NULL : calloc(1, sizeof *ch);
