@@ -42,9 +42,7 @@ struct prune {
 	uint8_t *up;             /* n: direction of the parent (into off[][]) of a peeled
 	                            cell, PRUNE_NO_PARENT for a tree's last cell; not set
 	                            elsewhere; one byte, as every tree step of every query
-	                            reads it.  A cell's root and depth are found by climbing:
-	                            kept for every cell they were a pass of scattered writes
-	                            as long as the peeling (and 8 bytes a cell) */
+	                            reads it */
 	int *comp;               /* n, read at roots only: 1 + the component number of the
 	                            root's tree; 0 for other cells (calloc'd: on a maze
 	                            few pages are ever touched) */
@@ -97,8 +95,10 @@ struct moves {
 	bool hex, corners, dcorners;
 	int off[2][GRID_MAX_NEIGHBOURS];    /* index offsets per direction */
 	int dx[2][GRID_MAX_NEIGHBOURS], dy[GRID_MAX_NEIGHBOURS]; /* the same as steps in x and y */
-	const uint64_t *bits;               /* on square grids, while peeling: cost as bit rows
-	                                       (rw words a row), read instead of the bytes */
+	const uint64_t *bits;               /* on square grids, when set: cost as bit rows (rw
+	                                       words a row), read instead of the bytes (the
+	                                       grid's own while peeling; the core's for its
+	                                       chains) */
 	int rw;
 };
 
@@ -122,9 +122,6 @@ static void moves_init(struct moves *m, const struct grid *g, const uint8_t *cos
 		}
 }
 
-/* Bit i set when the move from passable cell c = (x, y) in direction i is
- * allowed: the same rules as grid_neighbours (the tests hold prune to
- * path_find's answers). */
 /* Bits x - 1, x and x + 1 of a bit row as bits 0-2 (0 < x < w - 1). */
 static inline unsigned trio(const uint64_t *row, int x)
 {
@@ -145,6 +142,9 @@ static inline unsigned ring_of(const uint64_t *bits, int rw, int x, int y)
 	       (up >> 2 & 1) << 5 | (dn & 1) << 6 | (dn >> 2 & 1) << 7;
 }
 
+/* Bit i set when the move from passable cell c = (x, y) in direction i is
+ * allowed: the same rules as grid_neighbours (the tests hold prune to
+ * path_find's answers). */
 static unsigned moves_at(const struct moves *m, int x, int y)
 {
 	const enum grid_topology topo = m->topo;
@@ -288,15 +288,16 @@ static inline unsigned unmarked(const struct moves *m, const struct marks *k, in
  * that neighbour while it has at most one such move left, and so on up
  * the dead end: appends each to order[] from n and its parent direction
  * (the one neighbour left, or PRUNE_NO_PARENT) to dir[], returning the
- * new length.  Sequential writes: the parents are scattered to their
- * cells only when the trees are kept (on caves, which keep none, a write
- * a cell would touch most pages of an n-byte array).  A cell's moves left fall only when a neighbour is peeled,
+ * new length.  A cell's moves left fall only when a neighbour is peeled,
  * and then to that neighbour's parent, so following the parent at once
  * peels every cell that can be peeled, as a queue would; but along the
  * corridor, a few cache lines at a time, where a queue's order jumped
  * between the dead ends of the whole map (on a 4096x4096 maze most of the
  * time went in those misses).  A cell's moves left are its moves less a
- * mask of its peeled neighbours, with no branch a neighbour.
+ * mask of its peeled neighbours, with no branch a neighbour.  The writes
+ * are sequential: the parents are scattered to their cells only when the
+ * trees are kept (on caves, which keep none, a write a cell would touch
+ * most pages of an n-byte array).
  */
 static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint8_t *dir, int n, int c)
 {
@@ -327,10 +328,9 @@ static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint
  * Peels cells with at most one move until none is left (the 2-core of the
  * move graph stays), marking each in `peeled`, writing the peeling order
  * to order[] and each peeled cell's parent direction to dir[]; returns how
- * many, or -1 on no memory.  The tips (the
- * cells with at most one move on the map) are found a row at a time into
- * tip[] (w ints), each peeled up its dead end (peel_up) before the next
- * row is looked at.  On square4, and on square8 without corner cutting, a
+ * many, or -1 on no memory.  The tips (the cells with at most one move on
+ * the map) are found a row at a time into tip[] (w ints), each peeled up
+ * its dead end (peel_up) before the next row is looked at.  On square4, and on square8 without corner cutting, a
  * tip is a passable cell with at most one passable orthogonal neighbour
  * (a diagonal needs two), found 64 cells a word: on the grid's bit rows
  * (its moves are then read from them too), or on a costs array of the
@@ -389,14 +389,14 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 	return k;
 }
 
-/* Numbers the core's connected components (breadth first over its own
- * moves: p->core, the peeled cells blocked) into comp[] from next + 1 on,
- * each of its cells 1 + its number (a tree hanging from a core cell is in
- * that cell's component; prune_create numbered each whole tree's root
- * before).  stack[] is scratch of n ints; depth first, so that on a maze
- * the search follows its corridors, a few cache lines at a time, not a
- * front spread over the whole map.  On a maze the core is small, so the
- * search looks at few cells. */
+/* Numbers the core's connected components (over its own moves: p->core,
+ * the peeled cells blocked) from next + 1 on, comp[] of each core cell
+ * its number (a tree hanging from a core cell is in that cell's
+ * component; prune_create numbered each whole tree's root before).
+ * stack[] is scratch of n ints: depth first, so that on a maze the search
+ * follows its corridors, a few cache lines at a time, not a front spread
+ * over the whole map.  For a core kept as chains, chains_make labels its
+ * junctions instead. */
 static void label_components(struct prune *p, const struct moves *m, int *stack, int next)
 {
 	const uint8_t *core = p->core->cost;
@@ -1006,8 +1006,9 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->topo = g->topo;
 	p->corner_cutting = (g->topo == GRID_SQUARE8 || g->topo == GRID_DIAMOND8) && corner_cutting;
 	const size_t n = (size_t)p->n;
-	/* up[] and comp[] are written for peeled cells alone: on a map with
-	 * few dead ends few of their pages are touched before they go */
+	/* the peeling's record, order[] (in p->cells) and dir[], is written
+	 * a peeled cell at a time: on a map with few dead ends few of its
+	 * pages are touched */
 	p->cells = malloc(n * sizeof *p->cells);
 	uint8_t *dir = malloc(n);
 	struct marks peeled = { calloc((size_t)g->h * (size_t)g->row_words, sizeof(uint64_t)), g->row_words };
