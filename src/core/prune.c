@@ -1043,14 +1043,20 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		memcpy(cost, g->cost, n);
 		/* parents, and depths in reverse peeling order (a parent is
 		 * peeled after its children) */
-		int comps = 0;
+		int comps = 0, last = -1, last_depth = 0;
 		for (int i = npeeled - 1; i >= 0; i--) {
 			const int c = order[i];
 			p->up[c] = dir[i];
-			if (dir[i] != PRUNE_NO_PARENT)
-				p->depth[c] = p->depth[parent_of(p, c)] + 1;
-			else
+			if (dir[i] != PRUNE_NO_PARENT) {
+				/* along a dead end the parent was the cell just done */
+				const int up = parent_of(p, c);
+				last_depth = (up == last ? last_depth : p->depth[up]) + 1;
+				p->depth[c] = last_depth;
+			} else {
 				p->comp[c] = ++comps; /* a whole tree's root: its component */
+				last_depth = 0;
+			}
+			last = c;
 		}
 		/* The core copy: every peeled cell blocked (a tree's last cell
 		 * too), set at once, bit rows and all, not a cell at a time:
