@@ -1027,7 +1027,7 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	 * query is then path_find on g itself (docs/core.md, "Dead-end
 	 * pruning": the maps with under 1% of their cells in trees gained
 	 * nothing from them, and keeping them costs a copy of the map, a pass
-	 * over it and a breadth-first labelling). */
+	 * over it and a labelling). */
 	p->trees = ok && npeeled > 0 && (long)npeeled * PRUNE_MIN_SHARE_DIV >= count_passable(g);
 	uint8_t *cost = NULL, *core = NULL;
 	if (ok && p->trees) {
