@@ -21,6 +21,8 @@
  */
 #include "prune.h"
 
+#include "region.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +30,10 @@
 
 /* up[c] of a whole tree's last cell (its root): no parent. */
 #define PRUNE_NO_PARENT 0xFF
+/* A core of more cells than this is first sampled, one cell in
+ * PRUNE_SAMPLE, before its chains are made (chains_make). */
+#define PRUNE_SAMPLE_CORE 65536
+#define PRUNE_SAMPLE 16
 /* The trees are kept when they hold at least 1 / PRUNE_MIN_SHARE_DIV of
  * the passable cells (docs/core.md, "Dead-end pruning"). */
 #define PRUNE_MIN_SHARE_DIV 16
@@ -55,6 +61,9 @@ struct prune {
 	int *cells;              /* n: result route buffer (a route is simple, so n is enough) */
 	int peeled;              /* passable cells outside the core */
 	struct grid *core;       /* the map with every peeled cell blocked (trees kept only) */
+	struct region *labels;   /* the core's components when it is searched whole (not as
+	                            chains): region.c's labels of the core's map, whose
+	                            regions are the components of its move graph */
 	struct path_ctx *ctx;    /* search context on `core`, or on the caller's grid; NULL when
 	                            the core is searched as chains (below) */
 	struct moves *mv;        /* the move rules over `cost`, for walking chains (chains only) */
@@ -71,6 +80,7 @@ void prune_destroy(struct prune *p)
 	path_destroy(p->ctx);
 	if (p->trees)
 		free((void *)(uintptr_t)p->cost);
+	region_destroy(p->labels);
 	grid_destroy(p->core);
 	free(p->up);
 	free(p->comp);
@@ -389,37 +399,6 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 	return k;
 }
 
-/* Numbers the core's connected components (over its own moves: p->core,
- * the peeled cells blocked) from next + 1 on, comp[] of each core cell
- * its number (a tree hanging from a core cell is in that cell's
- * component; prune_create numbered each whole tree's root before).
- * stack[] is scratch of n ints: depth first, so that on a maze the search
- * follows its corridors, a few cache lines at a time, not a front spread
- * over the whole map.  For a core kept as chains, chains_make labels its
- * junctions instead. */
-static void label_components(struct prune *p, const struct moves *m, int *stack, int next)
-{
-	const uint8_t *core = p->core->cost;
-	for (int c = 0; c < p->n; c++) {
-		if (!core[c] || p->comp[c])
-			continue;
-		int top = 0;
-		p->comp[c] = ++next;
-		stack[top++] = c;
-		while (top > 0) {
-			const int u = stack[--top];
-			const int *off = moves_off(m, u);
-			for (unsigned bits = moves_at(m, u % p->w, u / p->w); bits; bits &= bits - 1) {
-				const int v = u + off[__builtin_ctz(bits)];
-				if (core[v] && !p->comp[v]) {
-					p->comp[v] = next;
-					stack[top++] = v;
-				}
-			}
-		}
-	}
-}
-
 /* ---- the core as chains ------------------------------------------------ */
 
 /*
@@ -458,15 +437,19 @@ struct chains {
 	int *comp;         /* nodes: 1 + the component number of each node (of its chains' cells too) */
 };
 
-/* 1 + the component number of root r: a core cell's from its chain's
- * node when the core is kept as chains, else comp[]. */
+/* A number shared by the roots of one component, for root r: a whole
+ * tree's from comp[] (1 to the whole trees' count, `comps`); a core
+ * cell's from its chain's node when the core is kept as chains (numbered
+ * on from comps + 1), else its region's, past all of those. */
 static inline int comp_at(const struct prune *p, int r)
 {
-	if (p->ch && p->core->cost[r]) {
+	if (!p->core->cost[r])
+		return p->comp[r];
+	if (p->ch) {
 		const int t = p->ch->tag[r];
 		return p->ch->comp[t >= 0 ? t : p->ch->tag[p->ch->arcs[-2 - t].a]];
 	}
-	return p->comp[r];
+	return p->n + 1 + (int)region_of(p->labels, r);
 }
 
 static void chains_free(struct chains *ch)
@@ -588,15 +571,28 @@ static void trace_arc(struct prune *p, const struct moves *m, struct chains *ch,
 static struct chains *chains_make(struct prune *p, const struct moves *m, int *list, int comps)
 {
 	long two = 0;
-	uint8_t *moves = calloc((size_t)p->n, 1);
-	if (!moves)
-		return NULL;
 	const int core = core_cells(p, list);
 	struct moves cm = *m; /* the core's own map, on square grids */
 	cm.cost = p->core->cost;
 	cm.bits = p->core->rows;
 	cm.rw = p->core->row_words;
 	const bool square = grid_is_square(p->topo);
+	if (core > PRUNE_SAMPLE_CORE) {
+		/* a large core that is mostly open ground (a map memory whose
+		 * unknown cells count as open) is told by a sample, not by a
+		 * pass over all its cells: the chains would not be made */
+		long seen = 0;
+		for (int i = 0; i < core; i += PRUNE_SAMPLE, seen++) {
+			const int c = list[i];
+			two += move_count(core_moves_of(p, m, square ? &cm : NULL, c, c % p->w, c / p->w)) == 2;
+		}
+		if (two * 2 < seen)
+			return NULL;
+		two = 0;
+	}
+	uint8_t *moves = calloc((size_t)p->n, 1);
+	if (!moves)
+		return NULL;
 	for (int i = 0; i < core; i++) {
 		const int c = list[i];
 		moves[c] = (uint8_t)core_moves_of(p, m, square ? &cm : NULL, c, c % p->w, c / p->w);
@@ -1070,8 +1066,10 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 			*p->mv = m;
 			p->ch = chains_make(p, p->mv, p->cells, comps);
 		}
-		if (!p->ch)
-			label_components(p, &m, p->cells, comps);
+		if (!p->ch) {
+			p->labels = region_create_over(p->core, p->core->cost, p->corner_cutting);
+			ok = p->labels != NULL;
+		}
 	} else if (ok) {
 		p->cost = g->cost;
 	}
@@ -1313,5 +1311,6 @@ size_t prune_memory(const struct prune *p)
 			 (size_t)p->ch->narcs * (sizeof(struct arc) + 2 * sizeof(int)) +
 			 (size_t)p->ch->heap_cap * sizeof(struct hent);
 	}
-	return sizeof *p + n * sizeof(int) + trees + chains + (p->ctx ? path_memory(p->ctx) : 0);
+	return sizeof *p + n * sizeof(int) + trees + chains + (p->labels ? region_memory(p->labels) : 0) +
+	       (p->ctx ? path_memory(p->ctx) : 0);
 }

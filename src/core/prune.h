@@ -55,8 +55,9 @@ enum path_status prune_find(struct prune *p, int start, int goal, const struct p
 
 /* The preparation, for tests and reports: a passable cell's root (itself
  * for a core cell or a tree's last cell; found by climbing, so time in
- * its depth: only the depths are kept), its steps to the root, its
- * component number; -1 for a blocked or out-of-range cell.  When the trees
+ * its depth: only the depths are kept), its steps to the root, and a
+ * number shared by exactly the cells of its component (not dense); -1
+ * for a blocked or out-of-range cell.  When the trees
  * are not kept (prune_peeled 0) every passable cell is its own root at
  * depth 0, and the component is -1. */
 int prune_root(const struct prune *p, int cell);

@@ -568,6 +568,109 @@ static void test_chains_match_path_find(void **state)
 	}
 }
 
+/* A perfect maze carved in the rectangle of maze cells (x0 + 2i + 1,
+ * y0 + 2j + 1), i < mw, j < mh, by a depth-first walk (stack[] holds
+ * mw * mh cells); the walls between are left blocked. */
+static void carve_maze(struct grid *g, int x0, int y0, int mw, int mh, uint32_t *rng, int *stack)
+{
+	char *seen = calloc((size_t)mw * (size_t)mh, 1);
+	assert_non_null(seen);
+	int top = 0;
+	stack[top++] = 0;
+	seen[0] = 1;
+	grid_set_cost(g, grid_index(g, x0 + 1, y0 + 1), 1);
+	static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
+	while (top > 0) {
+		const int k = stack[top - 1], i = k % mw, j = k / mw;
+		int nb[4], nn = 0;
+		for (int d = 0; d < 4; d++) {
+			const int ni = i + dx[d], nj = j + dy[d];
+			if (ni >= 0 && nj >= 0 && ni < mw && nj < mh && !seen[nj * mw + ni])
+				nb[nn++] = d;
+		}
+		if (!nn) {
+			top--;
+			continue;
+		}
+		const int d = nb[rnd_below(rng, nn)], ni = i + dx[d], nj = j + dy[d];
+		seen[nj * mw + ni] = 1;
+		grid_set_cost(g, grid_index(g, x0 + 2 * ni + 1, y0 + 2 * nj + 1), 1);
+		grid_set_cost(g, grid_index(g, x0 + 2 * i + 1 + dx[d], y0 + 2 * j + 1 + dy[d]), 1);
+		stack[top++] = nj * mw + ni;
+	}
+	free(seen);
+}
+
+/* Cores larger than the sample's threshold: a maze beside a wide open
+ * floor (its core mostly open ground: told so by a sample, searched whole,
+ * its components from region labels, with a sealed room for a second
+ * one), and a maze with loops (mostly corridor: kept as chains); every
+ * answer the same as path_find's. */
+static void test_large_cores(void **state)
+{
+	(void)state;
+	uint32_t rng = 97531;
+	const enum grid_topology topos[] = { GRID_SQUARE8, GRID_SQUARE4 };
+	for (int t = 0; t < 2; t++) {
+		for (int kind = 0; kind < 2; kind++) {
+			const int w = kind == 0 ? 641 : 601, h = kind == 0 ? 321 : 601;
+			struct grid *g = grid_create(w, h, topos[t]);
+			assert_non_null(g);
+			grid_fill(g, 0);
+			int *stack = malloc((size_t)w * (size_t)h * sizeof *stack);
+			assert_non_null(stack);
+			int open = 0;
+			if (kind == 0) {
+				carve_maze(g, 0, 0, 150, (h - 1) / 2, &rng, stack); /* x 1..299 */
+				for (int y = 1; y < h - 1; y++)
+					for (int x = 305; x < w - 1; x++)
+						grid_set_cost(g, grid_index(g, x, y), (uint8_t)(1 + rnd_below(&rng, 3)));
+				for (int x = 299; x < 305; x++) /* one door from the maze */
+					grid_set_cost(g, grid_index(g, x, 1), 1);
+				for (int y = 100; y < 140; y++) /* a sealed room in the floor */
+					for (int x = 400; x < 440; x++)
+						if (y == 100 || y == 139 || x == 400 || x == 439)
+							grid_set_cost(g, grid_index(g, x, y), 0);
+				open = grid_index(g, 500, 200);
+			} else {
+				carve_maze(g, 0, 0, (w - 1) / 2, (h - 1) / 2, &rng, stack);
+				for (int i = 0; i < w * h / 25; i++) { /* knock walls out between corridors */
+					const int x = 1 + rnd_below(&rng, w - 2), y = 1 + rnd_below(&rng, h - 2), c = grid_index(g, x, y);
+					if (!g->cost[c] && ((g->cost[c - 1] && g->cost[c + 1]) || (g->cost[c - w] && g->cost[c + w])))
+						grid_set_cost(g, c, 1);
+				}
+			}
+			free(stack);
+			struct prune *p = prune_create(g, false);
+			struct path_ctx *ctx = path_create(g);
+			assert_non_null(p);
+			assert_non_null(ctx);
+			assert_true(prune_peeled(p) > 0);
+			if (kind == 0)
+				assert_int_equal(prune_junctions(p), 0);
+			else
+				assert_true(prune_junctions(p) > 0);
+			struct path_options o = path_options_default();
+			struct coverage cov = { 0 };
+			for (int q = 0; q < 40; q++) {
+				const int s = q % 4 == 0 && open ? open : pick(g, p, &rng, 0, -1);
+				const int goal = q % 5 == 1 && kind == 0 ? grid_index(g, 420, 120) : pick(g, p, &rng, 0, s);
+				assert_true(s >= 0 && goal >= 0);
+				compare_one(g, p, ctx, &o, s, goal, &cov);
+			}
+			if (kind == 0) {
+				/* the sealed room is a component of its own */
+				assert_true(prune_component(p, grid_index(g, 420, 120)) != prune_component(p, open));
+				assert_true(cov.no_route >= 1);
+			}
+			assert_true(cov.found >= 20);
+			prune_destroy(p);
+			path_destroy(ctx);
+			grid_destroy(g);
+		}
+	}
+}
+
 /* A 2^k-cell perfect maze in the Moving AI shape (corridors one cell wide,
  * square8 without corner cutting): every query is a tree walk. */
 static void test_corridor_maze_is_one_tree(void **state)
@@ -823,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_budget_on_the_core),
 		cmocka_unit_test(test_caller_costs_peel_alike),
 		cmocka_unit_test(test_chains_match_path_find),
+		cmocka_unit_test(test_large_cores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
