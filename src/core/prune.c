@@ -30,7 +30,7 @@
 
 /* up[c] of a whole tree's last cell (its root): no parent. */
 #define PRUNE_NO_PARENT 0xFF
-/* A core of more cells than this is first sampled, one cell in
+/* A core of more cells than this is first sampled, one row in
  * PRUNE_SAMPLE, before its chains are made (chains_make). */
 #define PRUNE_SAMPLE_CORE 65536
 #define PRUNE_SAMPLE 16
@@ -571,25 +571,33 @@ static void trace_arc(struct prune *p, const struct moves *m, struct chains *ch,
 static struct chains *chains_make(struct prune *p, const struct moves *m, int *list, int comps)
 {
 	long two = 0;
-	const int core = core_cells(p, list);
 	struct moves cm = *m; /* the core's own map, on square grids */
 	cm.cost = p->core->cost;
 	cm.bits = p->core->rows;
 	cm.rw = p->core->row_words;
 	const bool square = grid_is_square(p->topo);
-	if (core > PRUNE_SAMPLE_CORE) {
+	const struct grid *cg = p->core;
+	long all = 0;
+	for (size_t i = 0; i < (size_t)cg->h * (size_t)cg->row_words; i++)
+		all += __builtin_popcountll(cg->rows[i]);
+	if (all > PRUNE_SAMPLE_CORE) {
 		/* a large core that is mostly open ground (a map memory whose
-		 * unknown cells count as open) is told by a sample, not by a
-		 * pass over all its cells: the chains would not be made */
+		 * unknown cells count as open) is told by a sample of its rows,
+		 * not by a pass over all its cells: the chains would not be made */
 		long seen = 0;
-		for (int i = 0; i < core; i += PRUNE_SAMPLE, seen++) {
-			const int c = list[i];
-			two += move_count(core_moves_of(p, m, square ? &cm : NULL, c, c % p->w, c / p->w)) == 2;
+		for (int y = 0; y < cg->h; y += PRUNE_SAMPLE) {
+			const uint64_t *r = cg->rows + (size_t)y * (size_t)cg->row_words;
+			for (int j = 0; j < cg->row_words; j++)
+				for (uint64_t b = r[j]; b; b &= b - 1, seen++) {
+					const int x = j * 64 + __builtin_ctzll(b);
+					two += move_count(core_moves_of(p, m, square ? &cm : NULL, y * p->w + x, x, y)) == 2;
+				}
 		}
 		if (two * 2 < seen)
 			return NULL;
 		two = 0;
 	}
+	const int core = core_cells(p, list);
 	uint8_t *moves = calloc((size_t)p->n, 1);
 	if (!moves)
 		return NULL;
