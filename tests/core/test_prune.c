@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "testmaze.h"
 #include "testrand.h"
 
 #include "grid.h"
@@ -568,37 +569,11 @@ static void test_chains_match_path_find(void **state)
 	}
 }
 
-/* A perfect maze carved in the rectangle of maze cells (x0 + 2i + 1,
- * y0 + 2j + 1), i < mw, j < mh, by a depth-first walk (stack[] holds
- * mw * mh cells); the walls between are left blocked. */
-static void carve_maze(struct grid *g, int x0, int y0, int mw, int mh, uint32_t *rng, int *stack)
+/* test_maze_carve's dig into a grid: the cell opens at cost 1. */
+static void dig_grid(void *ctx, int x, int y)
 {
-	char *seen = calloc((size_t)mw * (size_t)mh, 1);
-	assert_non_null(seen);
-	int top = 0;
-	stack[top++] = 0;
-	seen[0] = 1;
-	grid_set_cost(g, grid_index(g, x0 + 1, y0 + 1), 1);
-	static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-	while (top > 0) {
-		const int k = stack[top - 1], i = k % mw, j = k / mw;
-		int nb[4], nn = 0;
-		for (int d = 0; d < 4; d++) {
-			const int ni = i + dx[d], nj = j + dy[d];
-			if (ni >= 0 && nj >= 0 && ni < mw && nj < mh && !seen[nj * mw + ni])
-				nb[nn++] = d;
-		}
-		if (!nn) {
-			top--;
-			continue;
-		}
-		const int d = nb[rnd_below(rng, nn)], ni = i + dx[d], nj = j + dy[d];
-		seen[nj * mw + ni] = 1;
-		grid_set_cost(g, grid_index(g, x0 + 2 * ni + 1, y0 + 2 * nj + 1), 1);
-		grid_set_cost(g, grid_index(g, x0 + 2 * i + 1 + dx[d], y0 + 2 * j + 1 + dy[d]), 1);
-		stack[top++] = nj * mw + ni;
-	}
-	free(seen);
+	struct grid *g = ctx;
+	grid_set_cost(g, grid_index(g, x, y), 1);
 }
 
 /* Cores larger than the sample's threshold: a maze beside a wide open
@@ -617,11 +592,9 @@ static void test_large_cores(void **state)
 			struct grid *g = grid_create(w, h, topos[t]);
 			assert_non_null(g);
 			grid_fill(g, 0);
-			int *stack = malloc((size_t)w * (size_t)h * sizeof *stack);
-			assert_non_null(stack);
 			int open = 0;
 			if (kind == 0) {
-				carve_maze(g, 0, 0, 150, (h - 1) / 2, &rng, stack); /* x 1..299 */
+				test_maze_carve(150, (h - 1) / 2, &rng, dig_grid, g); /* x 1..299 */
 				for (int y = 1; y < h - 1; y++)
 					for (int x = 305; x < w - 1; x++)
 						grid_set_cost(g, grid_index(g, x, y), (uint8_t)(1 + rnd_below(&rng, 3)));
@@ -633,14 +606,13 @@ static void test_large_cores(void **state)
 							grid_set_cost(g, grid_index(g, x, y), 0);
 				open = grid_index(g, 500, 200);
 			} else {
-				carve_maze(g, 0, 0, (w - 1) / 2, (h - 1) / 2, &rng, stack);
+				test_maze_carve((w - 1) / 2, (h - 1) / 2, &rng, dig_grid, g);
 				for (int i = 0; i < w * h / 25; i++) { /* knock walls out between corridors */
 					const int x = 1 + rnd_below(&rng, w - 2), y = 1 + rnd_below(&rng, h - 2), c = grid_index(g, x, y);
 					if (!g->cost[c] && ((g->cost[c - 1] && g->cost[c + 1]) || (g->cost[c - w] && g->cost[c + w])))
 						grid_set_cost(g, c, 1);
 				}
 			}
-			free(stack);
 			struct prune *p = prune_create(g, false);
 			struct path_ctx *ctx = path_create(g);
 			assert_non_null(p);

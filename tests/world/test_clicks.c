@@ -23,6 +23,7 @@
 #include "path.h"
 #include "prune.h"
 #include "region.h"
+#include "testmaze.h"
 #include "testrand.h"
 
 #define BIG_W 330
@@ -768,44 +769,30 @@ static void test_small_region_clicks_exact(void **state)
  * `loops` walls between two corridors knocked through, and `terrain` in a
  * hundred of the open cells rubble or water; the player at (1, 1), stairs
  * at (w - 2, h - 2). */
+/* test_maze_carve's dig into a maze's text: w + 1 bytes a row. */
+struct maze_rows {
+	char *m;
+	int w;
+};
+
+static void dig_text(void *ctx, int x, int y)
+{
+	const struct maze_rows *r = ctx;
+	r->m[(size_t)y * (size_t)(r->w + 1) + (size_t)x] = '.';
+}
+
 static char *maze_text(int w, int h, uint32_t seed, int loops, int terrain)
 {
 	char *m = malloc((size_t)(w + 1) * (size_t)h + 1);
-	const int cw = (w - 1) / 2, ch = (h - 1) / 2;
-	int *stack = malloc((size_t)cw * (size_t)ch * sizeof *stack);
-	unsigned char *dug = calloc((size_t)cw * (size_t)ch, 1);
 	assert_non_null(m);
-	assert_non_null(stack);
-	assert_non_null(dug);
 	for (int y = 0; y < h; y++) {
 		memset(m + (size_t)y * (size_t)(w + 1), '#', (size_t)w);
 		m[(size_t)y * (size_t)(w + 1) + (size_t)w] = '\n';
 	}
 	m[(size_t)(w + 1) * (size_t)h] = '\0';
 #define MAZE_AT(x, y) m[(size_t)(y) * (size_t)(w + 1) + (size_t)(x)]
-	int top = 0;
-	stack[top++] = 0;
-	dug[0] = 1;
-	MAZE_AT(1, 1) = '.';
-	static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-	while (top > 0) {
-		const int c = stack[top - 1], cx = c % cw, cy = c / cw;
-		int open[4], n = 0;
-		for (int i = 0; i < 4; i++) {
-			const int nx = cx + dx[i], ny = cy + dy[i];
-			if (nx >= 0 && ny >= 0 && nx < cw && ny < ch && !dug[ny * cw + nx])
-				open[n++] = i;
-		}
-		if (n == 0) {
-			top--;
-			continue;
-		}
-		const int i = open[rnd(&seed) % (uint32_t)n], nx = cx + dx[i], ny = cy + dy[i];
-		dug[ny * cw + nx] = 1;
-		MAZE_AT(2 * nx + 1, 2 * ny + 1) = '.';
-		MAZE_AT(cx + nx + 1, cy + ny + 1) = '.';
-		stack[top++] = ny * cw + nx;
-	}
+	struct maze_rows rows = { m, w };
+	test_maze_carve((w - 1) / 2, (h - 1) / 2, &seed, dig_text, &rows);
 	for (int k = 0; k < loops;) {
 		const int x = 1 + (int)(rnd(&seed) % (uint32_t)(w - 2)), y = 1 + (int)(rnd(&seed) % (uint32_t)(h - 2));
 		if (MAZE_AT(x, y) == '#' && (x + y) % 2 == 1) { /* between two cells */
@@ -820,8 +807,6 @@ static char *maze_text(int w, int h, uint32_t seed, int loops, int terrain)
 	MAZE_AT(1, 1) = '@';
 	MAZE_AT(w - 2, h - 2) = '>';
 #undef MAZE_AT
-	free(stack);
-	free(dug);
 	return m;
 }
 
