@@ -49,9 +49,6 @@ struct prune {
 	                            cell, PRUNE_NO_PARENT for a tree's last cell; not set
 	                            elsewhere; one byte, as every tree step of every query
 	                            reads it */
-	int *comp;               /* n, read at roots only: 1 + the component number of the
-	                            root's tree; 0 for other cells (calloc'd: on a maze
-	                            few pages are ever touched) */
 	int *depth;              /* n: a peeled cell's steps up to its root; 0 elsewhere (a
 	                            root: a core cell, a tree's last cell).  Written for the
 	                            cells hanging in trees alone; no root is kept, as the
@@ -83,7 +80,6 @@ void prune_destroy(struct prune *p)
 	region_destroy(p->labels);
 	grid_destroy(p->core);
 	free(p->up);
-	free(p->comp);
 	free(p->depth);
 	free(p->cells);
 	chains_free(p->ch);
@@ -438,18 +434,18 @@ struct chains {
 };
 
 /* A number shared by the roots of one component, for root r: a whole
- * tree's from comp[] (1 to the whole trees' count, `comps`); a core
- * cell's from its chain's node when the core is kept as chains (numbered
- * on from comps + 1), else its region's, past all of those. */
+ * tree's own cell (its only root: below n); a core cell's chain's node's
+ * number when the core is kept as chains, else its region's, each past n
+ * (the two never meet in one map). */
 static inline int comp_at(const struct prune *p, int r)
 {
 	if (!p->core->cost[r])
-		return p->comp[r];
+		return r;
 	if (p->ch) {
 		const int t = p->ch->tag[r];
-		return p->ch->comp[t >= 0 ? t : p->ch->tag[p->ch->arcs[-2 - t].a]];
+		return p->n + p->ch->comp[t >= 0 ? t : p->ch->tag[p->ch->arcs[-2 - t].a]];
 	}
-	return p->n + 1 + (int)region_of(p->labels, r);
+	return p->n + (int)region_of(p->labels, r);
 }
 
 static void chains_free(struct chains *ch)
@@ -568,7 +564,7 @@ static void trace_arc(struct prune *p, const struct moves *m, struct chains *ch,
 
 /* The core as chains, when at least half its cells are two-move cells;
  * NULL when not (or on no memory: the core is then searched whole). */
-static struct chains *chains_make(struct prune *p, const struct moves *m, int *list, int comps)
+static struct chains *chains_make(struct prune *p, const struct moves *m, int *list)
 {
 	long two = 0;
 	struct moves cm = *m; /* the core's own map, on square grids */
@@ -701,7 +697,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m, int *l
 		chains_free(ch);
 		return NULL;
 	}
-	int *queue = ch->path; /* scratch until the first query */
+	int *queue = ch->path, comps = 0; /* scratch until the first query */
 	for (int i = 0; i < ch->nodes; i++) {
 		if (ch->comp[i])
 			continue;
@@ -1039,15 +1035,14 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		p->up = malloc(n);
 		core = malloc(n);
 		p->depth = calloc(n, sizeof *p->depth);
-		p->comp = calloc(n, sizeof *p->comp);
 		p->core = grid_create(g->w, g->h, g->topo);
-		ok = p->cost && p->up && core && p->depth && p->comp && p->core;
+		ok = p->cost && p->up && core && p->depth && p->core;
 	}
 	if (ok && p->trees) {
 		memcpy(cost, g->cost, n);
 		/* parents, and depths in reverse peeling order (a parent is
 		 * peeled after its children) */
-		int comps = 0, last = -1, last_depth = 0;
+		int last = -1, last_depth = 0;
 		for (int i = npeeled - 1; i >= 0; i--) {
 			const int c = order[i];
 			p->up[c] = dir[i];
@@ -1057,8 +1052,7 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 				last_depth = (up == last ? last_depth : p->depth[up]) + 1;
 				p->depth[c] = last_depth;
 			} else {
-				p->comp[c] = ++comps; /* a whole tree's root: its component */
-				last_depth = 0;
+				last_depth = 0; /* a whole tree's root: its own component */
 			}
 			last = c;
 		}
@@ -1072,7 +1066,7 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		p->mv = malloc(sizeof *p->mv);
 		if (p->mv) {
 			*p->mv = m;
-			p->ch = chains_make(p, p->mv, p->cells, comps);
+			p->ch = chains_make(p, p->mv, p->cells);
 		}
 		if (!p->ch) {
 			p->labels = region_create_over(p->core, p->core->cost, p->corner_cutting);
@@ -1282,7 +1276,7 @@ int prune_depth(const struct prune *p, int cell)
 
 int prune_component(const struct prune *p, int cell)
 {
-	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? comp_at(p, prune_root(p, cell)) - 1 : -1;
+	return p && p->trees && cell >= 0 && cell < p->n && p->cost[cell] ? comp_at(p, prune_root(p, cell)) : -1;
 }
 
 int prune_peeled(const struct prune *p)
@@ -1305,10 +1299,9 @@ size_t prune_memory(const struct prune *p)
 	if (!p)
 		return 0;
 	const size_t n = (size_t)p->n;
-	/* the copy, the parents and the core's costs, the component numbers
-	 * (read at roots: on a maze most of their pages are never touched),
-	 * the depths, the core's bit rows */
-	const size_t trees = p->trees ? 3 * n + 2 * n * sizeof(int) +
+	/* the copy, the parents and the core's costs, the depths, the core's
+	 * bit rows */
+	const size_t trees = p->trees ? 3 * n + n * sizeof(int) +
 						(size_t)p->h * (size_t)p->core->row_words * 8 +
 						(size_t)p->w * (size_t)p->core->col_words * 8 : 0;
 	size_t chains = 0;
