@@ -24,6 +24,7 @@
 #include "region.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,16 @@ struct prune {
 	                            the core is searched as chains (below) */
 	struct moves *mv;        /* the move rules over `cost`, for walking chains (chains only) */
 	struct chains *ch;       /* the core as junctions and the chains between them; NULL: not */
+	const atomic_int *stop;  /* while prune_create_until runs: give up once it is set; NULL never */
 };
+
+/* Whether the peeling is to give up (prune_create_until): read now and
+ * then, between rows and every STOP_EVERY cells of a pass. */
+#define STOP_EVERY 65536
+static inline bool stopped(const atomic_int *stop)
+{
+	return stop && atomic_load_explicit(stop, memory_order_relaxed) != 0;
+}
 
 static void chains_free(struct chains *ch);
 static double route_cost(const struct prune *p, const int *cells, int len);
@@ -334,7 +344,7 @@ static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint
  * Peels cells with at most one move until none is left (the 2-core of the
  * move graph stays), marking each in `peeled`, writing the peeling order
  * to order[] and each peeled cell's parent direction to dir[]; returns how
- * many, or -1 on no memory.  The tips (the cells with at most one move on
+ * many, or -1 on no memory or once *stop is set.  The tips (the cells with at most one move on
  * the map) are found a row at a time into tip[] (w ints), each peeled up
  * its dead end (peel_up) before the next row is looked at.  On square4, and on square8 without corner cutting, a
  * tip is a passable cell with at most one passable orthogonal neighbour
@@ -346,7 +356,8 @@ static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint
  * most maps the dead ends are few, and the preparation then touches
  * little memory.
  */
-static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int *order, uint8_t *dir, int *tip)
+static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int *order, uint8_t *dir, int *tip,
+		const atomic_int *stop)
 {
 	int k = 0;
 	const int rw = g->row_words, w = g->w, h = g->h;
@@ -356,10 +367,13 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 		m->rw = rw;
 	}
 	if (!(g->topo == GRID_SQUARE4 || (g->topo == GRID_SQUARE8 && m->corners))) {
-		for (int y = 0, c = 0; y < h; y++)
+		for (int y = 0, c = 0; y < h && k >= 0; y++) {
 			for (int x = 0; x < w; x++, c++)
 				if (m->cost[c] && !marked(peeled, x, y) && move_count(moves_at(m, x, y)) <= 1)
 					k = peel_up(m, peeled, order, dir, k, c);
+			if (stopped(stop))
+				k = -1;
+		}
 		m->bits = NULL;
 		m->rw = 0;
 		return k;
@@ -371,7 +385,7 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 	uint64_t *rows[3] = { buf, buf + rw, buf + 2 * (size_t)rw };
 	if (!own)
 		pack_row(g->cost, w, rows[1]);
-	for (int y = 0; y < h; y++) {
+	for (int y = 0; y < h && k >= 0; y++) {
 		int ntip;
 		if (own) {
 			const uint64_t *r = g->rows + (size_t)y * (size_t)rw;
@@ -388,6 +402,8 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 		for (int i = 0; i < ntip; i++)
 			if (!marked(peeled, tip[i] % w, y))
 				k = peel_up(m, peeled, order, dir, k, tip[i]);
+		if (stopped(stop))
+			k = -1;
 	}
 	m->bits = NULL;
 	m->rw = 0;
@@ -602,7 +618,7 @@ static struct chains *chains_make(struct prune *p, const struct moves *m, int *l
 		moves[c] = (uint8_t)core_moves_of(p, m, square ? &cm : NULL, c, c % p->w, c / p->w);
 		two += move_count(moves[c]) == 2;
 	}
-	struct chains *ch = core == 0 || two * 2 < core ? NULL : calloc(1, sizeof *ch);
+	struct chains *ch = core == 0 || two * 2 < core || stopped(p->stop) ? NULL : calloc(1, sizeof *ch);
 	if (!ch) {
 		free(moves);
 		return NULL;
@@ -662,6 +678,10 @@ static struct chains *chains_make(struct prune *p, const struct moves *m, int *l
 		const int *off = moves_off(m, c);
 		const unsigned b = core_moves(p, c);
 		trace_arc(p, m, ch, ch->narcs++, c, c + off[__builtin_ctz(b)]);
+	}
+	if (stopped(p->stop)) {
+		chains_free(ch);
+		return NULL;
 	}
 	/* each node's arcs leaving it, in arc order */
 	ch->adj0 = calloc((size_t)ch->nodes + 1, sizeof *ch->adj0);
@@ -995,11 +1015,17 @@ static void core_costs(const uint8_t *cost, const struct marks *peeled, int w, i
 
 struct prune *prune_create(const struct grid *g, bool corner_cutting)
 {
-	if (!g || g->w <= 0 || g->h <= 0)
+	return prune_create_until(g, corner_cutting, NULL);
+}
+
+struct prune *prune_create_until(const struct grid *g, bool corner_cutting, const atomic_int *stop)
+{
+	if (!g || g->w <= 0 || g->h <= 0 || stopped(stop))
 		return NULL;
 	struct prune *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
+	p->stop = stop;
 	p->w = g->w;
 	p->h = g->h;
 	p->n = g->w * g->h;
@@ -1019,7 +1045,7 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 	p->hex = m.hex;
 	memcpy(p->off, m.off, sizeof p->off);
 	int *order = p->cells;
-	const int npeeled = ok ? peel(g, &m, &peeled, order, dir, tip) : -1;
+	const int npeeled = ok ? peel(g, &m, &peeled, order, dir, tip, stop) : -1;
 	ok = ok && npeeled >= 0;
 	p->peeled = ok ? npeeled : 0;
 	free(tip);
@@ -1043,7 +1069,9 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 		/* parents, and depths in reverse peeling order (a parent is
 		 * peeled after its children) */
 		int last = -1, last_depth = 0;
-		for (int i = npeeled - 1; i >= 0; i--) {
+		for (int i = npeeled - 1; i >= 0 && ok; i--) {
+			if (!(i & (STOP_EVERY - 1)) && stopped(stop))
+				ok = false;
 			const int c = order[i];
 			p->up[c] = dir[i];
 			if (dir[i] != PRUNE_NO_PARENT) {
@@ -1056,6 +1084,8 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 			}
 			last = c;
 		}
+	}
+	if (ok && p->trees) {
 		/* The core copy: every peeled cell blocked (a tree's last cell
 		 * too), set at once, bit rows and all, not a cell at a time:
 		 * most of a maze is peeled. */
@@ -1068,16 +1098,18 @@ struct prune *prune_create(const struct grid *g, bool corner_cutting)
 			*p->mv = m;
 			p->ch = chains_make(p, p->mv, p->cells);
 		}
-		if (!p->ch) {
+		if (!p->ch && !stopped(stop)) {
 			p->labels = region_create_over(p->core, p->core->cost, p->corner_cutting);
 			ok = p->labels != NULL;
 		}
+		ok = ok && !stopped(stop);
 	} else if (ok) {
 		p->cost = g->cost;
 	}
 	free(core);
 	free(dir);
 	free(peeled.bits);
+	p->stop = NULL;
 	p->ctx = ok && !p->ch ? path_create(p->trees ? p->core : g) : NULL;
 	if (!ok || (!p->ch && !p->ctx)) {
 		prune_destroy(p);

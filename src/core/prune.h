@@ -2,6 +2,7 @@
 #ifndef ASTRAY_PRUNE_H
 #define ASTRAY_PRUNE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -35,6 +36,11 @@ struct prune; /* opaque */
  * and diamond8; ignored on the other topologies).  g is kept (above).
  * NULL on no memory. */
 struct prune *prune_create(const struct grid *g, bool corner_cutting);
+/* The same, for a peeling in a thread of its own whose answer may stop
+ * being wanted: NULL soon after *stop becomes nonzero (it is read between
+ * rows of the peeling and between its passes, so a 4096x4096 maze gives
+ * up within a few ms), else prune_create's answer.  stop NULL: never. */
+struct prune *prune_create_until(const struct grid *g, bool corner_cutting, const atomic_int *stop);
 void prune_destroy(struct prune *p); /* NULL does nothing */
 
 /*

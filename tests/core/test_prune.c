@@ -1,6 +1,7 @@
 /* test_prune.c - dead-end pruning against path_find on random maps, and the peeled trees themselves. */
 #include <math.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -576,6 +577,28 @@ static void dig_grid(void *ctx, int x, int y)
 	grid_set_cost(g, grid_index(g, x, y), 1);
 }
 
+/* prune_create_until with its flag clear prepares g as prune_create did
+ * (p); with it set, not at all. */
+static void assert_until_alike(const struct grid *g, const struct prune *p)
+{
+	atomic_int stop;
+	atomic_init(&stop, 0);
+	struct prune *q = prune_create_until(g, false, &stop);
+	assert_non_null(q);
+	assert_int_equal(prune_peeled(q), prune_peeled(p));
+	assert_int_equal(prune_junctions(q), prune_junctions(p));
+	for (int c = 0; c < g->w * g->h; c++) {
+		assert_int_equal(prune_depth(q, c), prune_depth(p, c));
+		if (c % 31 == 0) { /* a climb each */
+			assert_int_equal(prune_root(q, c), prune_root(p, c));
+			assert_int_equal(prune_component(q, c), prune_component(p, c));
+		}
+	}
+	prune_destroy(q);
+	atomic_store(&stop, 1);
+	assert_null(prune_create_until(g, false, &stop));
+}
+
 /* Cores larger than the sample's threshold: a maze beside a wide open
  * floor (its core mostly open ground: told so by a sample, searched whole,
  * its components from region labels, with a sealed room for a second
@@ -622,6 +645,7 @@ static void test_large_cores(void **state)
 				assert_int_equal(prune_junctions(p), 0);
 			else
 				assert_true(prune_junctions(p) > 0);
+			assert_until_alike(g, p);
 			struct path_options o = path_options_default();
 			struct coverage cov = { 0 };
 			for (int q = 0; q < 40; q++) {
