@@ -1010,6 +1010,114 @@ static void test_trees_peeled_in_a_thread(void **state)
 	fixture_fini(&f);
 }
 
+/* Whether the thread's copy of known[] is known[] itself. */
+static bool shadow_is_known(const struct game *g)
+{
+	return g->reach.shadow && memcmp(g->reach.shadow, g->known, (size_t)g->grid->w * (size_t)g->grid->h) == 0;
+}
+
+/*
+ * While a large maze's trees are followed (the last peeling kept them), a
+ * turn that changes known[] (a wall dug beside the player) starts their
+ * next peeling in the thread (game_trees_follow): the far click after
+ * takes it, and its route is the one the click gets when it peels them
+ * itself (the thread dropped).  A turn that changes nothing starts none.
+ * A thread's peeling of a known[] that changed since is not used.  The
+ * thread's copy of known[] is known[] as it was: made whole, then kept
+ * up cell by cell, then past the log made whole again.
+ */
+static void test_trees_follow_turns(void **state)
+{
+	(void)state;
+	const int gx = 413, gy = 509;
+	int *routes[2], lens[2];
+	for (int k = 0; k < 2; k++) {
+		struct fixture f;
+		struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+		const int *cells;
+		int len;
+		assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+		assert_null(g->reach.job);
+		assert_true(g->reach.trees_follow);
+		assert_int_equal(act_wait(g), RESULT_ACTED); /* nothing learnt */
+		assert_null(g->reach.job);
+		const int wall = grid_index(g->grid, 2, 2);
+		assert_int_equal(g->known[wall], 0);
+		game_tile_set(g, wall, TILE_RUBBLE);
+		const unsigned before = g->known_version;
+		assert_int_equal(act_wait(g), RESULT_ACTED); /* seen dug */
+		assert_true(g->known_version != before && g->known[wall] != 0);
+		assert_non_null(g->reach.job);
+		assert_true(shadow_is_known(g)); /* made whole */
+		if (k == 1)
+			game_trees_drop(g);
+		assert_int_equal(game_travel_plan(g, gx, gy, &cells, &lens[k]), PATH_FOUND);
+		assert_null(g->reach.job);
+		assert_non_null(g->reach.trees);
+		assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
+		assert_true(g->reach.trees_follow);
+		assert_true(g->reach.weight == 1.0);
+		assert_int_equal(prune_depth(g->reach.trees, wall), 0); /* a core cell: the rubble made a loop */
+		routes[k] = malloc((size_t)lens[k] * sizeof *routes[k]);
+		assert_non_null(routes[k]);
+		memcpy(routes[k], cells, (size_t)lens[k] * sizeof *cells);
+		if (k == 0) {
+			/* the next turn's change is kept cell by cell; a change
+			 * after the thread started makes its peeling stale */
+			int wall2 = grid_index(g->grid, 2, 1); /* of the two, the one a wall */
+			if (g->known[wall2])
+				wall2 = grid_index(g->grid, 1, 2);
+			assert_int_equal(g->known[wall2], 0);
+			game_tile_set(g, wall2, TILE_RUBBLE);
+			assert_int_equal(act_wait(g), RESULT_ACTED);
+			assert_true(g->known[wall2] != 0);
+			assert_non_null(g->reach.job);
+			assert_true(shadow_is_known(g));
+			int tip = -1;
+			for (int c = 0; c < g->grid->w * g->grid->h && tip < 0; c++) {
+				struct grid_step nb[GRID_MAX_NEIGHBOURS];
+				bool on_route = false;
+				for (int i = 0; i < lens[0] && !on_route; i++)
+					on_route = routes[0][i] == c;
+				if (g->known[c] && !on_route && c > grid_index(g->grid, 8, 8) &&
+				    grid_neighbours(g->grid, c, false, nb) == 1)
+					tip = c;
+			}
+			assert_true(tip >= 0);
+			const uint8_t old = g->known[tip];
+			g->known[tip] = 0;
+			game_maps_written(g);
+			game_known_changed(g, tip, old);
+			assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+			assert_null(g->reach.job);
+			assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
+			assert_int_equal(prune_root(g->reach.trees, tip), -1); /* peeled anew: a wall there */
+			double best;
+			int best_len;
+			assert_int_equal(known_search(g, grid_index(g->grid, gx, gy), 1.0, 0, &best, NULL, &best_len),
+					 PATH_FOUND);
+			assert_true(fabs(walk_cost(g, cells, len) - best) < 1e-6 * best);
+			/* more changes than the log holds: the copy is made whole */
+			int changed = 0;
+			for (int c = 0; c < g->grid->w * g->grid->h && changed <= 5000; c++)
+				if (g->known[c] == 1 && c != player_cell(g) && c > grid_index(g->grid, 8, 8)) {
+					g->known[c] = 2; /* as rubble: no move is lost */
+					game_known_changed(g, c, 1);
+					changed++;
+				}
+			game_maps_written(g);
+			assert_int_equal(act_wait(g), RESULT_ACTED);
+			assert_non_null(g->reach.job);
+			assert_true(shadow_is_known(g));
+		}
+		fixture_fini(&f);
+	}
+	assert_int_equal(lens[1], lens[0]);
+	assert_memory_equal(routes[1], routes[0], (size_t)lens[0] * sizeof *routes[0]);
+	for (int k = 0; k < 2; k++)
+		free(routes[k]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1026,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_maze_trees),
 		cmocka_unit_test(test_far_click_loopy_maze_exact),
 		cmocka_unit_test(test_trees_peeled_in_a_thread),
+		cmocka_unit_test(test_trees_follow_turns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

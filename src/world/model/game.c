@@ -1565,6 +1565,7 @@ static enum act_result act(struct game *g, const struct action *a)
 	fov_update(g);
 	if (g->over)
 		return RESULT_DIED;
+	game_trees_follow(g);
 	game_activity_check(g, damage0, gold0, potions0);
 	return RESULT_ACTED;
 }

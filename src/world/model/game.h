@@ -278,7 +278,17 @@ struct reach {
 	unsigned trees_version; /* the known_version they were peeled on ... */
 	bool trees_ok;        /* ... if set (trees NULL and set: known[] had too few to keep) */
 	struct trees_job *job;/* the trees of known[] being peeled in a thread of their own, started
-	                         when the map is learnt (game_trees_start); NULL none */
+	                         when the map is learnt (game_trees_start) or, while they are
+	                         followed, after a turn that changed it (game_trees_follow); NULL none */
+	bool trees_follow;    /* the last peeling kept trees: a turn that changes known[] starts the
+	                         next in the thread, so the next far click finds them made */
+	uint8_t *shadow;      /* n: known[] as of shadow_version, which the thread reads (the level's
+	                         known[] changes under it); NULL until the first thread */
+	unsigned shadow_version;
+	bool shadow_ok;       /* shadow holds known[] as of shadow_version */
+	int *log;             /* the cells of known[] changed since (game_known_changed) ... */
+	int log_len;          /* ... TREES_LOG at most */
+	bool log_lost;        /* ... more than that: the next thread copies known[] whole */
 };
 /* The per-cell maps whose writes are marked (struct game's marks[]). */
 enum game_map {

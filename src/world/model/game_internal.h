@@ -87,6 +87,10 @@ int game_travel_step(struct game *g, enum act_result *res);                /* AC
  * forgets its work (a restore, a new level, the end). */
 void game_trees_start(struct game *g);
 void game_trees_drop(struct game *g);
+/* At the end of a turn: while a large maze's trees are followed (the last
+ * peeling kept them), a known[] the turn changed is peeled again in the
+ * thread. */
+void game_trees_follow(struct game *g);
 int game_rest_start(struct game *g, enum act_result *res);                 /* ACT_REST */
 int game_explore_start(struct game *g, enum act_result *res);              /* ACT_EXPLORE */
 /* ACT_RUN: -1 and *moved false when the first step is not open (the

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,11 @@
 #include "region.h"
 
 /* ---- travel ------------------------------------------------------------- */
+
+/* The cells of known[] that may change between two threads' peelings
+ * (game_trees_follow) and be copied one by one; more, and the next thread's
+ * copy of known[] is made whole. */
+#define TREES_LOG 4096
 
 /*
  * Travel, the cursor's preview, autoexplore and the click fallback plan
@@ -65,6 +71,12 @@ static const struct region *known_labels(struct game *g)
 void game_known_changed(struct game *g, int cell, uint8_t old)
 {
 	struct reach *m = &g->reach;
+	if (m->shadow) { /* for the next thread's copy (game_trees_follow) */
+		if (m->log_len < TREES_LOG)
+			m->log[m->log_len++] = cell;
+		else
+			m->log_lost = true;
+	}
 	if (m->labels && m->labels_ok && m->labels_version == g->known_version) {
 		region_cell_changed(m->labels, cell, old);
 		m->labels_version++;
@@ -380,55 +392,162 @@ static struct prune *peel(const struct grid *g)
 	return p;
 }
 
-/* A peeling of known[] as it was at `version`, in a thread of its own. */
+/* A peeling of known[] as it was at `version`, in a thread of its own:
+ * of reach.shadow, which no one writes until the thread is joined. */
 struct trees_job {
 	pthread_t thread;
 	int w, h;
 	enum grid_topology topo;
-	uint8_t *known;        /* the copy; freed by the thread */
+	const uint8_t *known;  /* reach.shadow */
 	unsigned version;
+	struct prune *old[2];  /* trees no longer wanted, freed by the thread (not at a key) */
+	atomic_int stop;       /* set: the answer is not wanted, give up */
+	atomic_int done;       /* set by the thread as it ends */
 	struct prune *result;
 };
 
 static void *trees_job_run(void *arg)
 {
 	struct trees_job *j = arg;
+	for (int i = 0; i < 2; i++)
+		prune_destroy(j->old[i]);
 	struct grid *k = grid_create(j->w, j->h, j->topo);
 	if (k) {
 		const uint8_t *own = k->cost;
 		k->cost = j->known; /* as the plans point the level's grid at known[] */
-		j->result = peel(k); /* kept trees hold copies of their own */
-		k->cost = own;
+		j->result = prune_create_until(k, false, &j->stop);
+		if (j->result && prune_peeled(j->result) == 0) { /* peel(): none kept */
+			prune_destroy(j->result);
+			j->result = NULL;
+		}
+		k->cost = own; /* kept trees hold copies of their own */
 		grid_destroy(k);
 	}
-	free(j->known);
-	j->known = NULL;
+	atomic_store(&j->done, 1);
 	return NULL;
 }
 
-/* Waits for the job and ends it: its trees, when they describe known[]
- * as it is now (*current), else NULL. */
-static struct prune *trees_job_end(struct game *g, bool *current)
+static bool trees_current(const struct reach *m, unsigned version)
 {
-	struct trees_job *j = g->reach.job;
-	g->reach.job = NULL;
+	return m->trees_ok && m->trees_version == version;
+}
+
+/*
+ * Ends the thread when it is done, or at once with `wait` (a far click
+ * that needs its answer, a restore): a peeling of known[] as it is now
+ * becomes the trees; one of a known[] that changed since is told to stop
+ * (a click then waits a few ms for it) and its answer, if any, is handed
+ * back in *stale for the next thread to free.  Without `wait`, a thread
+ * still at work is left to it.
+ */
+static void trees_job_reap(struct game *g, bool wait, struct prune **stale)
+{
+	struct reach *m = &g->reach;
+	struct trees_job *j = m->job;
+	if (!j)
+		return;
+	const bool current = j->version == g->known_version;
+	if (!current)
+		atomic_store(&j->stop, 1);
+	if (!wait && !atomic_load(&j->done))
+		return;
+	m->job = NULL;
 	pthread_join(j->thread, NULL);
-	struct prune *p = j->result;
-	*current = j->version == g->known_version;
-	if (!*current) {
-		prune_destroy(p);
-		p = NULL;
+	if (current) {
+		prune_destroy(m->trees);
+		m->trees = j->result;
+		m->trees_version = j->version;
+		m->trees_ok = true;
+		m->trees_follow = j->result != NULL;
+	} else if (stale) {
+		*stale = j->result;
+	} else {
+		prune_destroy(j->result);
 	}
 	free(j);
-	return p;
+}
+
+/* The thread's copy of known[] and its log, gone (no thread reading it). */
+static void shadow_free(struct reach *m)
+{
+	free(m->shadow);
+	free(m->log);
+	m->shadow = NULL;
+	m->log = NULL;
+	m->shadow_ok = false;
+	m->log_len = 0;
+	m->log_lost = false;
+}
+
+/* known[] into reach.shadow (no thread reading it): the cells logged since,
+ * or the whole map when the log does not hold every change. */
+static bool shadow_sync(struct game *g)
+{
+	struct reach *m = &g->reach;
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	if (!m->shadow) {
+		m->shadow = malloc(n);
+		m->log = malloc(TREES_LOG * sizeof *m->log);
+		if (!m->shadow || !m->log) {
+			shadow_free(m);
+			return false;
+		}
+	}
+	/* known[] changes cell by cell through game_known_changed, one
+	 * version each; whatever else writes it (a map learnt at once, a
+	 * restore) leaves the count unequal */
+	if (m->shadow_ok && !m->log_lost && m->shadow_version + (unsigned)m->log_len == g->known_version) {
+		for (int i = 0; i < m->log_len; i++)
+			m->shadow[m->log[i]] = g->known[m->log[i]];
+	} else {
+		memcpy(m->shadow, g->known, n);
+	}
+	m->shadow_version = g->known_version;
+	m->shadow_ok = true;
+	m->log_len = 0;
+	m->log_lost = false;
+	return true;
+}
+
+/* A thread for known[] as it is now (none running); the trees before it,
+ * no longer current, and `stale` are freed by it. */
+static void trees_job_launch(struct game *g, struct prune *stale)
+{
+	struct reach *m = &g->reach;
+	struct trees_job *j = calloc(1, sizeof *j);
+	if (!j || !shadow_sync(g)) {
+		free(j);
+		prune_destroy(stale);
+		return; /* the first plan that needs them peels them */
+	}
+	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .known = m->shadow,
+				 .version = g->known_version, .old = { stale, NULL } };
+	atomic_init(&j->stop, 0);
+	atomic_init(&j->done, 0);
+	if (!trees_current(m, g->known_version)) {
+		j->old[1] = m->trees;
+		m->trees = NULL;
+		m->trees_ok = false;
+	}
+	if (pthread_create(&j->thread, NULL, trees_job_run, j) != 0) {
+		for (int i = 0; i < 2; i++)
+			prune_destroy(j->old[i]);
+		free(j);
+		return;
+	}
+	m->job = j;
 }
 
 void game_trees_drop(struct game *g)
 {
-	if (g->reach.job) {
-		bool current;
-		prune_destroy(trees_job_end(g, &current));
+	struct reach *m = &g->reach;
+	if (m->job) {
+		atomic_store(&m->job->stop, 1);
+		m->job->version = g->known_version + 1; /* never current */
+		trees_job_reap(g, true, NULL);
 	}
+	shadow_free(m);
+	m->trees_follow = false;
 }
 
 /*
@@ -443,25 +562,40 @@ void game_trees_start(struct game *g)
 {
 	struct reach *m = &g->reach;
 	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	if ((long)n <= m->whole_region || (m->trees_ok && m->trees_version == g->known_version))
+	if ((long)n <= m->whole_region || trees_current(m, g->known_version))
 		return;
-	game_trees_drop(g);
-	struct trees_job *j = calloc(1, sizeof *j);
-	uint8_t *copy = malloc(n);
-	if (!j || !copy) {
-		free(j);
-		free(copy);
-		return; /* the first plan that needs them peels them */
-	}
-	memcpy(copy, g->known, n);
-	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .known = copy,
-				 .version = g->known_version };
-	if (pthread_create(&j->thread, NULL, trees_job_run, j) != 0) {
-		free(copy);
-		free(j);
+	if (m->job && m->job->version == g->known_version)
+		return;
+	struct prune *stale = NULL;
+	trees_job_reap(g, true, &stale); /* told to stop: a few ms */
+	trees_job_launch(g, stale);
+}
+
+/*
+ * At the end of each turn: while the trees are followed (the last peeling
+ * kept them: a large maze), a known[] changed by the turn (a wall seen
+ * while exploring, one dug) is peeled again in the thread, so that a far
+ * click a moment later finds its trees made rather than peeling them
+ * itself (on a mapped 4096x4096 maze 0.3 s).  A thread peeling a known[]
+ * that changed since is told to stop, and the next turn starts another:
+ * while the player walks, one thread at a time; the click takes the
+ * thread's answer only when it is of known[] as it is (known_trees).  The
+ * key pays for the cells changed since the last thread and the thread's
+ * start; the old trees are freed by the thread.
+ */
+void game_trees_follow(struct game *g)
+{
+	struct reach *m = &g->reach;
+	if (!m->trees_follow && !m->job)
+		return;
+	struct prune *stale = NULL;
+	trees_job_reap(g, false, &stale);
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	if (m->job || !m->trees_follow || trees_current(m, g->known_version) || (long)n <= m->whole_region) {
+		prune_destroy(stale);
 		return;
 	}
-	m->job = j;
+	trees_job_launch(g, stale);
 }
 
 /*
@@ -469,25 +603,17 @@ void game_trees_start(struct game *g)
  * known_version: NULL when they hold too few of its cells to keep (open
  * ground, caves, rooms: 12-15 ms to find so on 4096x4096, its bit rows
  * packed from known[]) or on no memory.  A maze's trees are most of it (a
- * mapped 2048x2048 maze: 180-300 ms to peel, then a few ms a far route),
- * so game_trees_start peels them in a thread when the map is learnt.
- * They are a function of known[] alone, so a replay or a resume, which
- * peels them when its first far plan asks, plans the same routes.
+ * mapped 2048x2048 maze: 80 ms to peel, then a few ms a far route), so
+ * game_trees_start peels them in a thread when the map is learnt, and
+ * game_trees_follow after each turn that changes it.  They are a function
+ * of known[] alone, so a replay or a resume, which peels them when its
+ * first far plan asks, plans the same routes.
  */
 static struct prune *known_trees(struct game *g)
 {
 	struct reach *m = &g->reach;
-	if (m->job) {
-		bool current;
-		struct prune *p = trees_job_end(g, &current);
-		if (current) {
-			prune_destroy(m->trees);
-			m->trees = p;
-			m->trees_version = g->known_version;
-			m->trees_ok = true;
-		}
-	}
-	if (m->trees_ok && m->trees_version == g->known_version)
+	trees_job_reap(g, true, NULL);
+	if (trees_current(m, g->known_version))
 		return m->trees;
 	prune_destroy(m->trees);
 	const uint8_t *truth = g->grid->cost;
@@ -497,6 +623,7 @@ static struct prune *known_trees(struct game *g)
 	m->trees = p;
 	m->trees_version = g->known_version;
 	m->trees_ok = true;
+	m->trees_follow = p != NULL;
 	return p;
 }
 
