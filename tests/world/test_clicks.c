@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -1116,6 +1117,29 @@ static void test_trees_follow_turns(void **state)
 	assert_memory_equal(routes[1], routes[0], (size_t)lens[0] * sizeof *routes[0]);
 	for (int k = 0; k < 2; k++)
 		free(routes[k]);
+	/* a wall dug before the first far click: the mapping's thread is
+	 * stale, told to stop, and the first turn after it ended (at once,
+	 * or once it has stopped) starts another */
+	struct fixture f;
+	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+	assert_non_null(g->reach.job);
+	const int wall = grid_index(g->grid, 2, 2);
+	game_tile_set(g, wall, TILE_RUBBLE);
+	assert_int_equal(act_wait(g), RESULT_ACTED);
+	assert_true(g->known[wall] != 0);
+	for (int turn = 0; turn < 500 && !shadow_is_known(g); turn++) {
+		const struct timespec ms10 = { 0, 10000000 };
+		nanosleep(&ms10, NULL);
+		assert_int_equal(act_wait(g), RESULT_ACTED);
+	}
+	assert_non_null(g->reach.job);
+	assert_true(shadow_is_known(g)); /* copied after the dig */
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
+	assert_int_equal(len, lens[0]);
+	fixture_fini(&f);
 }
 
 int main(void)

@@ -569,6 +569,9 @@ void game_trees_start(struct game *g)
 	struct prune *stale = NULL;
 	trees_job_reap(g, true, &stale); /* told to stop: a few ms */
 	trees_job_launch(g, stale);
+	/* followed until a peeling of known[] as it is keeps none (a map
+	 * changed before the first far click is peeled again too) */
+	m->trees_follow = m->job != NULL;
 }
 
 /*
