@@ -1011,10 +1011,15 @@ static void test_trees_peeled_in_a_thread(void **state)
 	fixture_fini(&f);
 }
 
-/* Whether the thread's copy of known[] is known[] itself. */
+/* Whether a thread's copy of known[], made now, is known[] itself. */
 static bool shadow_is_known(const struct game *g)
 {
-	return g->reach.shadow && memcmp(g->reach.shadow, g->known, (size_t)g->grid->w * (size_t)g->grid->h) == 0;
+	const struct reach *m = &g->reach;
+	for (int i = 0; i < 2; i++)
+		if (m->shadow[i] && m->shadow_ok[i] && m->shadow_version[i] == g->known_version &&
+		    memcmp(m->shadow[i], g->known, (size_t)g->grid->w * (size_t)g->grid->h) == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -1118,8 +1123,7 @@ static void test_trees_follow_turns(void **state)
 	for (int k = 0; k < 2; k++)
 		free(routes[k]);
 	/* a wall dug before the first far click: the mapping's thread is
-	 * stale, told to stop, and the first turn after it ended (at once,
-	 * or once it has stopped) starts another */
+	 * stale, told to stop, and the turn starts another */
 	struct fixture f;
 	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
 	assert_non_null(g->reach.job);
@@ -1127,18 +1131,50 @@ static void test_trees_follow_turns(void **state)
 	game_tile_set(g, wall, TILE_RUBBLE);
 	assert_int_equal(act_wait(g), RESULT_ACTED);
 	assert_true(g->known[wall] != 0);
-	for (int turn = 0; turn < 500 && !shadow_is_known(g); turn++) {
-		const struct timespec ms10 = { 0, 10000000 };
-		nanosleep(&ms10, NULL);
-		assert_int_equal(act_wait(g), RESULT_ACTED);
-	}
 	assert_non_null(g->reach.job);
 	assert_true(shadow_is_known(g)); /* copied after the dig */
 	const int *cells;
 	int len;
 	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	assert_null(g->reach.job);
+	assert_null(g->reach.stopping);
 	assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
 	assert_int_equal(len, lens[0]);
+	/* a change every turn, as while exploring: each turn's thread is
+	 * stale at the next, which stops it and starts one on the other
+	 * copy (turns without a change end the stopping one first: with
+	 * both copies still read a turn starts none); every copy a thread
+	 * reads is known[] as it was, brought up cell by cell */
+	int launched = 0, c = grid_index(g->grid, 300, 300);
+	for (int turn = 0; turn < 40; turn++) {
+		for (int k = 0; k < 2000 && g->reach.stopping; k++) {
+			const struct timespec ms1 = { 0, 1000000 };
+			nanosleep(&ms1, NULL);
+			assert_int_equal(act_wait(g), RESULT_ACTED);
+		}
+		assert_null(g->reach.stopping);
+		while (g->known[c] != 1)
+			c++;
+		g->known[c] = 2;
+		game_maps_written(g);
+		game_known_changed(g, c, 1);
+		assert_int_equal(act_wait(g), RESULT_ACTED);
+		const struct reach *m = &g->reach;
+		for (int i = 0; i < 2; i++)
+			if (m->shadow_ok[i] && m->shadow_version[i] == g->known_version) {
+				assert_memory_equal(m->shadow[i], g->known, (size_t)g->grid->w * (size_t)g->grid->h);
+				launched++;
+			}
+		assert_true(m->job != NULL || m->stopping != NULL);
+	}
+	print_message("a change each of 40 turns: %d threads started\n", launched);
+	assert_int_equal(launched, 40);
+	double best;
+	int best_len;
+	assert_int_equal(known_search(g, grid_index(g->grid, gx, gy), 1.0, 0, &best, NULL, &best_len), PATH_FOUND);
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
+	assert_true(g->reach.trees_ok && g->reach.trees_version == g->known_version);
+	assert_true(fabs(walk_cost(g, cells, len) - best) < 1e-6 * best);
 	fixture_fini(&f);
 }
 

@@ -280,13 +280,17 @@ struct reach {
 	struct trees_job *job;/* the trees of known[] being peeled in a thread of their own, started
 	                         when the map is learnt (game_trees_start) or, while they are
 	                         followed, after a turn that changed it (game_trees_follow); NULL none */
+	struct trees_job *stopping; /* an older thread told to stop (known[] changed), not yet ended */
 	bool trees_follow;    /* the last peeling kept trees: a turn that changes known[] starts the
-	                         next in the thread, so the next far click finds them made */
-	uint8_t *shadow;      /* n: known[] as of shadow_version, which the thread reads (the level's
-	                         known[] changes under it); NULL until the first thread */
-	unsigned shadow_version;
-	bool shadow_ok;       /* shadow holds known[] as of shadow_version */
-	int *log;             /* the cells of known[] changed since (game_known_changed) ... */
+	                         next in a thread, so the next far click finds them made */
+	uint8_t *shadow[2];   /* n each: known[] as of shadow_version[i], which a thread reads (the
+	                         level's known[] changes under it); two, so that a new thread need
+	                         not wait for a stopping one; NULL until needed */
+	unsigned shadow_version[2];
+	bool shadow_ok[2];    /* shadow[i] holds known[] as of shadow_version[i] */
+	int *log;             /* the cells of known[] changed at versions log_base + 1 ... (one each,
+	                         game_known_changed) ... */
+	unsigned log_base;
 	int log_len;          /* ... TREES_LOG at most */
 	bool log_lost;        /* ... more than that: the next thread copies known[] whole */
 };

@@ -71,7 +71,7 @@ static const struct region *known_labels(struct game *g)
 void game_known_changed(struct game *g, int cell, uint8_t old)
 {
 	struct reach *m = &g->reach;
-	if (m->shadow) { /* for the next thread's copy (game_trees_follow) */
+	if (m->log) { /* for the next thread's copy (game_trees_follow) */
 		if (m->log_len < TREES_LOG)
 			m->log[m->log_len++] = cell;
 		else
@@ -393,23 +393,25 @@ static struct prune *peel(const struct grid *g)
 }
 
 /* A peeling of known[] as it was at `version`, in a thread of its own:
- * of reach.shadow, which no one writes until the thread is joined. */
+ * of the copy reach.shadow[slot], which no one writes until the thread is
+ * joined. */
 struct trees_job {
 	pthread_t thread;
 	int w, h;
 	enum grid_topology topo;
-	const uint8_t *known;  /* reach.shadow */
+	int slot;              /* the copy it reads */
 	unsigned version;
-	struct prune *old[2];  /* trees no longer wanted, freed by the thread (not at a key) */
+	struct prune *old[3];  /* trees no longer wanted, freed by the thread (not at a key) */
 	atomic_int stop;       /* set: the answer is not wanted, give up */
 	atomic_int done;       /* set by the thread as it ends */
+	const uint8_t *known;
 	struct prune *result;
 };
 
 static void *trees_job_run(void *arg)
 {
 	struct trees_job *j = arg;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		prune_destroy(j->old[i]);
 	struct grid *k = grid_create(j->w, j->h, j->topo);
 	if (k) {
@@ -432,34 +434,20 @@ static bool trees_current(const struct reach *m, unsigned version)
 	return m->trees_ok && m->trees_version == version;
 }
 
-/*
- * Ends the thread when it is done, or at once with `wait` (a far click
- * that needs its answer, a restore): a peeling of known[] as it is now
- * becomes the trees; one of a known[] that changed since is told to stop
- * (a click then waits a few ms for it) and its answer, if any, is handed
- * back in *stale for the next thread to free.  Without `wait`, a thread
- * still at work is left to it.
- */
-static void trees_job_reap(struct game *g, bool wait, struct prune **stale)
+/* Joins thread j (told to stop unless its answer is wanted): a peeling of
+ * known[] as it is now becomes the trees; any other answer is freed, or
+ * handed back in *stale for the next thread to free. */
+static void trees_job_join(struct game *g, struct trees_job *j, struct prune **stale)
 {
 	struct reach *m = &g->reach;
-	struct trees_job *j = m->job;
-	if (!j)
-		return;
-	const bool current = j->version == g->known_version;
-	if (!current)
-		atomic_store(&j->stop, 1);
-	if (!wait && !atomic_load(&j->done))
-		return;
-	m->job = NULL;
 	pthread_join(j->thread, NULL);
-	if (current) {
+	if (!atomic_load(&j->stop) && j->version == g->known_version) {
 		prune_destroy(m->trees);
 		m->trees = j->result;
 		m->trees_version = j->version;
 		m->trees_ok = true;
 		m->trees_follow = j->result != NULL;
-	} else if (stale) {
+	} else if (stale && !*stale) {
 		*stale = j->result;
 	} else {
 		prune_destroy(j->result);
@@ -467,70 +455,126 @@ static void trees_job_reap(struct game *g, bool wait, struct prune **stale)
 	free(j);
 }
 
-/* The thread's copy of known[] and its log, gone (no thread reading it). */
+/*
+ * The threads, at a turn's end (wait false) or when a far click needs the
+ * trees, a restore, the game's end (wait true).  The newest thread, once it
+ * peels a known[] that changed since, is told to stop and becomes the
+ * stopping one, whose copy of known[] stays its own until it has stopped;
+ * a thread that is done is joined.  With `wait` both are joined (a stale
+ * one stops within a few ms).  Answers not used go to *stale (at most two;
+ * NULL: freed here).
+ */
+static void trees_jobs_reap(struct game *g, bool wait, struct prune *stale[2])
+{
+	struct reach *m = &g->reach;
+	if (m->stopping && (wait || atomic_load(&m->stopping->done))) {
+		trees_job_join(g, m->stopping, stale ? &stale[0] : NULL);
+		m->stopping = NULL;
+	}
+	struct trees_job *j = m->job;
+	if (!j)
+		return;
+	if (j->version != g->known_version)
+		atomic_store(&j->stop, 1);
+	if (wait || atomic_load(&j->done)) {
+		m->job = NULL;
+		trees_job_join(g, j, stale ? &stale[1] : NULL);
+	} else if (atomic_load(&j->stop) && !m->stopping) {
+		m->stopping = j;
+		m->job = NULL;
+	}
+}
+
+/* The threads' copies of known[] and the log, gone (no thread running). */
 static void shadow_free(struct reach *m)
 {
-	free(m->shadow);
+	for (int i = 0; i < 2; i++) {
+		free(m->shadow[i]);
+		m->shadow[i] = NULL;
+		m->shadow_ok[i] = false;
+	}
 	free(m->log);
-	m->shadow = NULL;
 	m->log = NULL;
-	m->shadow_ok = false;
 	m->log_len = 0;
 	m->log_lost = false;
 }
 
-/* known[] into reach.shadow (no thread reading it): the cells logged since,
- * or the whole map when the log does not hold every change. */
-static bool shadow_sync(struct game *g)
+/*
+ * known[] into the copy reach.shadow[x] (no thread reading it): the cells
+ * logged since its version, or the whole map when the log does not hold
+ * every change since.  The log then starts again from the other copy's
+ * version (the next thread may read that one: a stopping thread holds
+ * this one), or from now when that copy cannot be brought up by it.
+ */
+static bool shadow_sync(struct game *g, int x)
 {
 	struct reach *m = &g->reach;
 	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	if (!m->shadow) {
-		m->shadow = malloc(n);
-		m->log = malloc(TREES_LOG * sizeof *m->log);
-		if (!m->shadow || !m->log) {
-			shadow_free(m);
+	if (!m->log && !(m->log = malloc(TREES_LOG * sizeof *m->log)))
+		return false;
+	if (!m->shadow[x]) {
+		if (!(m->shadow[x] = malloc(n)))
 			return false;
-		}
+		m->shadow_ok[x] = false;
 	}
 	/* known[] changes cell by cell through game_known_changed, one
-	 * version each; whatever else writes it (a map learnt at once, a
-	 * restore) leaves the count unequal */
-	if (m->shadow_ok && !m->log_lost && m->shadow_version + (unsigned)m->log_len == g->known_version) {
-		for (int i = 0; i < m->log_len; i++)
-			m->shadow[m->log[i]] = g->known[m->log[i]];
+	 * version each, logged; whatever else writes it (a map learnt at
+	 * once, a restore) leaves the count unequal */
+	const unsigned now = g->known_version;
+	const bool log_whole = !m->log_lost && now - m->log_base == (unsigned)m->log_len;
+	const unsigned from = m->shadow_version[x] - m->log_base;
+	if (m->shadow_ok[x] && log_whole && from <= (unsigned)m->log_len) {
+		for (int i = (int)from; i < m->log_len; i++)
+			m->shadow[x][m->log[i]] = g->known[m->log[i]];
 	} else {
-		memcpy(m->shadow, g->known, n);
+		memcpy(m->shadow[x], g->known, n);
 	}
-	m->shadow_version = g->known_version;
-	m->shadow_ok = true;
-	m->log_len = 0;
+	m->shadow_version[x] = now;
+	m->shadow_ok[x] = true;
+	const int y = 1 - x;
+	const unsigned keep = m->shadow_version[y] - m->log_base;
+	if (m->shadow_ok[y] && log_whole && keep <= (unsigned)m->log_len) {
+		memmove(m->log, m->log + keep, (size_t)(m->log_len - (int)keep) * sizeof *m->log);
+		m->log_len -= (int)keep;
+		m->log_base = m->shadow_version[y];
+	} else {
+		m->shadow_ok[y] = false;
+		m->log_len = 0;
+		m->log_base = now;
+	}
 	m->log_lost = false;
 	return true;
 }
 
-/* A thread for known[] as it is now (none running); the trees before it,
- * no longer current, and `stale` are freed by it. */
-static void trees_job_launch(struct game *g, struct prune *stale)
+/* A thread for known[] as it is now (no newest one; a stopping one keeps
+ * its copy); the trees before it, no longer current, and the stale
+ * answers are freed by it. */
+static void trees_job_launch(struct game *g, struct prune *stale[2])
 {
 	struct reach *m = &g->reach;
+	/* the copy the stopping thread does not read, else the newer */
+	const int x = m->stopping ? 1 - m->stopping->slot
+				  : m->shadow_ok[1] && (!m->shadow_ok[0] || m->shadow_version[1] - m->shadow_version[0] <
+								   m->shadow_version[0] - m->shadow_version[1]);
 	struct trees_job *j = calloc(1, sizeof *j);
-	if (!j || !shadow_sync(g)) {
+	if (!j || !shadow_sync(g, x)) {
 		free(j);
-		prune_destroy(stale);
+		for (int i = 0; i < 2; i++)
+			prune_destroy(stale[i]);
 		return; /* the first plan that needs them peels them */
 	}
-	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .known = m->shadow,
-				 .version = g->known_version, .old = { stale, NULL } };
+	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .slot = x,
+				 .version = g->known_version, .old = { stale[0], stale[1], NULL },
+				 .known = m->shadow[x] };
 	atomic_init(&j->stop, 0);
 	atomic_init(&j->done, 0);
 	if (!trees_current(m, g->known_version)) {
-		j->old[1] = m->trees;
+		j->old[2] = m->trees;
 		m->trees = NULL;
 		m->trees_ok = false;
 	}
 	if (pthread_create(&j->thread, NULL, trees_job_run, j) != 0) {
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < 3; i++)
 			prune_destroy(j->old[i]);
 		free(j);
 		return;
@@ -541,13 +585,35 @@ static void trees_job_launch(struct game *g, struct prune *stale)
 void game_trees_drop(struct game *g)
 {
 	struct reach *m = &g->reach;
-	if (m->job) {
+	if (m->job)
 		atomic_store(&m->job->stop, 1);
-		m->job->version = g->known_version + 1; /* never current */
-		trees_job_reap(g, true, NULL);
-	}
+	trees_jobs_reap(g, true, NULL);
 	shadow_free(m);
 	m->trees_follow = false;
+}
+
+/*
+ * A thread for known[] as it is now unless one is at it, the trees are
+ * current, or the level is one a plan searches whole: at a turn's end
+ * while the trees are followed, and when the map is learnt (`learnt`).
+ */
+static void trees_refresh(struct game *g, bool learnt)
+{
+	struct reach *m = &g->reach;
+	if (!m->trees_follow && !learnt && !m->job && !m->stopping)
+		return;
+	struct prune *stale[2] = { NULL, NULL };
+	trees_jobs_reap(g, false, stale);
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	if (learnt)
+		m->trees_follow = true;
+	if (m->job || !m->trees_follow || trees_current(m, g->known_version) ||
+	    (long)n <= m->whole_region) {
+		for (int i = 0; i < 2; i++)
+			prune_destroy(stale[i]);
+		return;
+	}
+	trees_job_launch(g, stale);
 }
 
 /*
@@ -557,48 +623,30 @@ void game_trees_drop(struct game *g)
  * needs them first waits for the thread; what it gets is what it would
  * have peeled itself (the same function of known[]: no answer depends on
  * when the thread ran), and when known[] changed since, it peels anew.
+ * They are followed from then on (game_trees_follow) until a peeling of
+ * known[] keeps none.
  */
 void game_trees_start(struct game *g)
 {
-	struct reach *m = &g->reach;
-	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	if ((long)n <= m->whole_region || trees_current(m, g->known_version))
-		return;
-	if (m->job && m->job->version == g->known_version)
-		return;
-	struct prune *stale = NULL;
-	trees_job_reap(g, true, &stale); /* told to stop: a few ms */
-	trees_job_launch(g, stale);
-	/* followed until a peeling of known[] as it is keeps none (a map
-	 * changed before the first far click is peeled again too) */
-	m->trees_follow = m->job != NULL;
+	trees_refresh(g, true);
 }
 
 /*
  * At the end of each turn: while the trees are followed (the last peeling
  * kept them: a large maze), a known[] changed by the turn (a wall seen
- * while exploring, one dug) is peeled again in the thread, so that a far
+ * while exploring, one dug) is peeled again in a thread, so that a far
  * click a moment later finds its trees made rather than peeling them
  * itself (on a mapped 4096x4096 maze 0.3 s).  A thread peeling a known[]
- * that changed since is told to stop, and the next turn starts another:
- * while the player walks, one thread at a time; the click takes the
- * thread's answer only when it is of known[] as it is (known_trees).  The
- * key pays for the cells changed since the last thread and the thread's
- * start; the old trees are freed by the thread.
+ * that changed since is told to stop, and the turn starts another on the
+ * other copy of known[]: while the player walks, a thread at work and one
+ * stopping at most.  The click takes a thread's answer only when it is of
+ * known[] as it is (known_trees).  The key pays for the cells changed
+ * since that copy's last thread and the thread's start; the old trees
+ * are freed by the thread.
  */
 void game_trees_follow(struct game *g)
 {
-	struct reach *m = &g->reach;
-	if (!m->trees_follow && !m->job)
-		return;
-	struct prune *stale = NULL;
-	trees_job_reap(g, false, &stale);
-	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
-	if (m->job || !m->trees_follow || trees_current(m, g->known_version) || (long)n <= m->whole_region) {
-		prune_destroy(stale);
-		return;
-	}
-	trees_job_launch(g, stale);
+	trees_refresh(g, false);
 }
 
 /*
@@ -615,7 +663,7 @@ void game_trees_follow(struct game *g)
 static struct prune *known_trees(struct game *g)
 {
 	struct reach *m = &g->reach;
-	trees_job_reap(g, true, NULL);
+	trees_jobs_reap(g, true, NULL);
 	if (trees_current(m, g->known_version))
 		return m->trees;
 	prune_destroy(m->trees);
