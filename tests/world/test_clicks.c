@@ -1178,6 +1178,41 @@ static void test_trees_follow_turns(void **state)
 	fixture_fini(&f);
 }
 
+/*
+ * Open ground keeps no trees: a mapping starts the following, and the
+ * first peeling that ends, of known[] as it is or as it was a few turns
+ * before, ends it, so that ground explored turn by turn is not peeled in
+ * vain at every turn.
+ */
+static void test_trees_follow_ends_on_open_ground(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = mapped_game(&f, far_map(0));
+	assert_true(g->reach.trees_follow);
+	assert_non_null(g->reach.job);
+	int c = grid_index(g->grid, FAR_W / 2, FAR_H / 2), turn = 0;
+	for (; turn < 3000 && (g->reach.trees_follow || g->reach.job || g->reach.stopping); turn++) {
+		const struct timespec ms1 = { 0, 1000000 };
+		nanosleep(&ms1, NULL);
+		while (g->known[c] != 1)
+			c++;
+		g->known[c] = 2; /* a change at every turn */
+		game_maps_written(g);
+		game_known_changed(g, c, 1);
+		assert_int_equal(act_wait(g), RESULT_ACTED);
+	}
+	print_message("followed for %d turns\n", turn);
+	assert_false(g->reach.trees_follow);
+	assert_null(g->reach.job);
+	assert_null(g->reach.stopping);
+	const unsigned v = g->known_version;
+	assert_int_equal(act_wait(g), RESULT_ACTED);
+	assert_null(g->reach.job);
+	assert_true(g->known_version == v);
+	fixture_fini(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1195,6 +1230,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_loopy_maze_exact),
 		cmocka_unit_test(test_trees_peeled_in_a_thread),
 		cmocka_unit_test(test_trees_follow_turns),
+		cmocka_unit_test(test_trees_follow_ends_on_open_ground),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

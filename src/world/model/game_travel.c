@@ -406,6 +406,7 @@ struct trees_job {
 	atomic_int done;       /* set by the thread as it ends */
 	const uint8_t *known;
 	struct prune *result;
+	int kept;              /* the peeling kept trees (1), kept none (0), or did not end (-1) */
 };
 
 static void *trees_job_run(void *arg)
@@ -418,7 +419,8 @@ static void *trees_job_run(void *arg)
 		const uint8_t *own = k->cost;
 		k->cost = j->known; /* as the plans point the level's grid at known[] */
 		j->result = prune_create_until(k, false, &j->stop);
-		if (j->result && prune_peeled(j->result) == 0) { /* peel(): none kept */
+		j->kept = j->result ? prune_peeled(j->result) > 0 : -1;
+		if (j->kept == 0) { /* peel(): none kept */
 			prune_destroy(j->result);
 			j->result = NULL;
 		}
@@ -436,7 +438,9 @@ static bool trees_current(const struct reach *m, unsigned version)
 
 /* Joins thread j (told to stop unless its answer is wanted): a peeling of
  * known[] as it is now becomes the trees; any other answer is freed, or
- * handed back in *stale for the next thread to free. */
+ * handed back in *stale for the next thread to free.  A peeling of an
+ * older known[] that kept no trees ends the following (caves explored
+ * turn by turn would otherwise be peeled in vain each turn). */
 static void trees_job_join(struct game *g, struct trees_job *j, struct prune **stale)
 {
 	struct reach *m = &g->reach;
@@ -447,10 +451,13 @@ static void trees_job_join(struct game *g, struct trees_job *j, struct prune **s
 		m->trees_version = j->version;
 		m->trees_ok = true;
 		m->trees_follow = j->result != NULL;
-	} else if (stale && !*stale) {
-		*stale = j->result;
 	} else {
-		prune_destroy(j->result);
+		if (j->kept == 0)
+			m->trees_follow = false;
+		if (stale && !*stale)
+			*stale = j->result;
+		else
+			prune_destroy(j->result);
 	}
 	free(j);
 }
@@ -563,7 +570,7 @@ static void trees_job_launch(struct game *g, struct prune *stale[2])
 			prune_destroy(stale[i]);
 		return; /* the first plan that needs them peels them */
 	}
-	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .slot = x,
+	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .slot = x, .kept = -1,
 				 .version = g->known_version, .old = { stale[0], stale[1], NULL },
 				 .known = m->shadow[x] };
 	atomic_init(&j->stop, 0);
@@ -600,15 +607,14 @@ void game_trees_drop(struct game *g)
 static void trees_refresh(struct game *g, bool learnt)
 {
 	struct reach *m = &g->reach;
-	if (!m->trees_follow && !learnt && !m->job && !m->stopping)
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	if ((long)n <= m->whole_region || (!m->trees_follow && !learnt && !m->job && !m->stopping))
 		return;
 	struct prune *stale[2] = { NULL, NULL };
 	trees_jobs_reap(g, false, stale);
-	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
 	if (learnt)
 		m->trees_follow = true;
-	if (m->job || !m->trees_follow || trees_current(m, g->known_version) ||
-	    (long)n <= m->whole_region) {
+	if (m->job || !m->trees_follow || trees_current(m, g->known_version)) {
 		for (int i = 0; i < 2; i++)
 			prune_destroy(stale[i]);
 		return;
