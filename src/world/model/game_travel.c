@@ -420,7 +420,9 @@ static void *trees_job_run(void *arg)
 		k->cost = j->known; /* as the plans point the level's grid at known[] */
 		j->result = prune_create_until(k, false, &j->stop);
 		j->kept = j->result ? prune_peeled(j->result) > 0 : -1;
-		if (j->kept == 0) { /* peel(): none kept */
+		/* none kept (peel()), or no longer wanted: freed here, not
+		 * by the key that joins the thread */
+		if (j->kept == 0 || atomic_load(&j->stop)) {
 			prune_destroy(j->result);
 			j->result = NULL;
 		}
