@@ -6,8 +6,9 @@
  * question), animates travel one step per turn with a short pause in
  * which any key stops it, and always gives the terminal back (endwin) on
  * quit, death, victory, a signal or a closed terminal.  It changes the
- * game only through game_act and game_travel_cancel; rules live in
- * game.c.  Each frame is drawn by ui_draw.c; the key-press benchmark that
+ * game only through game_act (a key that stops travel is ACT_STOP, so the
+ * journal replays it) and, at the game's end, game_travel_cancel; rules
+ * live in game.c.  Each frame is drawn by ui_draw.c; the key-press benchmark that
  * drives this screen is ui_bench.c's.  Like every file of src/ui (and no
  * other layer's) it includes curses.
  */
@@ -692,7 +693,7 @@ static void ui_mouse(struct ui *u)
 			continue;
 		/* a press stops travel at once; its release (or the click) then acts */
 		if (u->g->travel.active && events[i].button == INPUT_BUTTON_LEFT)
-			game_travel_cancel(u->g);
+			ui_act(u, (struct action){ .kind = ACT_STOP });
 		if (!input_click_event(&u->click, events[i].button, events[i].phase))
 			continue;
 		if (u->more && u->screen == SCREEN_MAP)
@@ -780,8 +781,9 @@ static void ui_loop(struct ui *u)
 			u->notice[0] = '\0';
 		if (g->travel.active && u->screen == SCREEN_MAP) {
 			/* any key stops travel, and does nothing else: said, as
-			 * every other stop is */
-			game_travel_cancel(g);
+			 * every other stop is; an action, so that the journal
+			 * replays the stop */
+			ui_act(u, (struct action){ .kind = ACT_STOP });
 			ui_notice(u, "You stop: you pressed a key.");
 			continue;
 		}

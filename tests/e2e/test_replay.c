@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -243,12 +244,58 @@ static void test_sigterm_and_hangup_restore(void **state)
 	pty_close(&p);
 }
 
+/*
+ * A key that stops travel is an action of its own (ACT_STOP, recorded as
+ * `a x`): a game quit right after such a stop verifies, where before the
+ * checksum written at the quit (travel stopped) was not the replay's
+ * (travel still under way, as the journal had no stop).
+ */
+static void test_stopped_travel_verifies(void **state)
+{
+	struct fixture *f = *state;
+	char *argv[] = { (char *)bin(), (char *)"play", (char *)SQUARE, (char *)"--seed", (char *)"7",
+			 (char *)"--record", f->file, NULL };
+	struct pty p;
+	assert_true(pty_start(&p, 24, 80, argv));
+	need(&p, "Turn 0");
+	/* the cursor 8 cells right, Enter travels there, and a key at once
+	 * (already waiting when the first step is shown) stops it */
+	pty_send(&p, "_L\rz");
+	need(&p, "You stop: you pressed a key.");
+	pty_send(&p, "Q");
+	need(&p, "(y/n)");
+	pty_send(&p, "y");
+	assert_true(pty_wait_exit(&p, WAIT_MS));
+	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
+	pty_close(&p);
+	char cmd[300], out[2000];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify 2>&1", bin(), f->file);
+	FILE *fp = popen(cmd, "r");
+	assert_non_null(fp);
+	size_t n = fread(out, 1, sizeof out - 1, fp);
+	out[n] = '\0';
+	const int rc = pclose(fp);
+	if (rc != 0)
+		print_error("%s\n", out);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "outcome=unfinished"));
+	FILE *jf = fopen(f->file, "r");
+	assert_non_null(jf);
+	char line[256];
+	bool stop = false;
+	while (fgets(line, sizeof line, jf))
+		stop = stop || strncmp(line, "a x ", 4) == 0;
+	fclose(jf);
+	assert_true(stop);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_viewer_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_and_hangup_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reveal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stopped_travel_verifies, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

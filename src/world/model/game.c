@@ -1494,6 +1494,9 @@ static enum act_result act(struct game *g, const struct action *a)
 	switch (a->kind) {
 	case ACT_NONE:
 		return RESULT_NOTHING;
+	case ACT_STOP:
+		game_travel_cancel(g);
+		return RESULT_NOTHING;
 	case ACT_MOVE:
 		game_travel_cancel(g);
 		cost = player_move(g, a->dir, &res);

@@ -36,7 +36,10 @@ enum action_kind {
 	ACT_WIELD,        /* x: pack slot of a weapon, -1 bare hands */
 	ACT_WEAR,         /* x: pack slot of armour, -1 take it off */
 	ACT_DROP,         /* x: pack slot */
-	ACT_CLOSE         /* dir: close the open door that way */
+	ACT_CLOSE,        /* dir: close the open door that way */
+	/* appended after the items, as they were */
+	ACT_STOP          /* stop travel, rest, autoexplore or a run (the player pressed a key during
+	                     it); no time passes.  An action, so that a journal replays the stop */
 };
 
 struct action {

@@ -64,6 +64,7 @@ static const struct {
 	{ ACT_REST, 'r' }, { ACT_QUAFF, 'q' }, { ACT_EXPLORE, 'e' }, { ACT_RUN, 'u' },
 	{ ACT_PICKUP, 'g' }, { ACT_USE, 'a' }, { ACT_THROW, 'h' }, { ACT_FIRE, 'f' },
 	{ ACT_WIELD, 'i' }, { ACT_WEAR, 'o' }, { ACT_DROP, 'k' }, { ACT_CLOSE, 'c' },
+	{ ACT_STOP, 'x' },
 };
 #define N_KINDS (sizeof kind_letters / sizeof kind_letters[0])
 
