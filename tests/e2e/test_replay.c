@@ -95,35 +95,57 @@ static int teardown(void **state)
 	return rc == 0 ? 0 : -1;
 }
 
-static void record(struct fixture *f)
+/* play --record into f->file, on SQUARE, until its first turn shows. */
+static void record_start(struct pty *p, const struct fixture *f)
 {
 	char *argv[] = { (char *)bin(), (char *)"play", (char *)SQUARE, (char *)"--seed", (char *)"7",
-			 (char *)"--record", f->file, NULL };
+			 (char *)"--record", (char *)f->file, NULL };
+	assert_true(pty_start(p, 24, 80, argv));
+	need(p, "Turn 0");
+}
+
+/* Q, y: the recording ends and the program with it. */
+static void record_quit(struct pty *p)
+{
+	pty_send(p, "Q");
+	need(p, "(y/n)");
+	pty_send(p, "y");
+	assert_true(pty_wait_exit(p, WAIT_MS));
+	assert_true(WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0);
+}
+
+/* replay --verify of f->file: its exit status, its output in out. */
+static int verify(const struct fixture *f, char *out, size_t size)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "%s replay %s --verify 2>&1", bin(), f->file);
+	FILE *fp = popen(cmd, "r");
+	assert_non_null(fp);
+	size_t n = fread(out, 1, size - 1, fp);
+	out[n] = '\0';
+	const int rc = pclose(fp);
+	if (rc != 0)
+		print_error("%s\n", out);
+	return rc;
+}
+
+static void record(struct fixture *f)
+{
 	struct pty p;
-	assert_true(pty_start(&p, 24, 80, argv));
-	need(&p, "Turn 0");
+	record_start(&p, f);
 	for (const char *c = KEYS; *c; c++) {
 		char s[2] = { *c, 0 }, want[32];
 		pty_send(&p, s);
 		snprintf(want, sizeof want, "Turn %d ", (int)(c - KEYS) + 1);
 		need(&p, want);
 	}
-	pty_send(&p, "Q");
-	need(&p, "(y/n)");
-	pty_send(&p, "y");
-	assert_true(pty_wait_exit(&p, WAIT_MS));
-	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
+	record_quit(&p);
 	if (!pty_log_has(&p, "The game is recorded in"))
 		fail_dump(&p, "play --record did not say where the game is");
 	pty_close(&p);
 	/* it verifies, every action of it */
-	char cmd[300], out[2000];
-	snprintf(cmd, sizeof cmd, "%s replay %s --verify", bin(), f->file);
-	FILE *fp = popen(cmd, "r");
-	assert_non_null(fp);
-	size_t n = fread(out, 1, sizeof out - 1, fp);
-	out[n] = '\0';
-	assert_int_equal(pclose(fp), 0);
+	char out[2000];
+	assert_int_equal(verify(f, out, sizeof out), 0);
 	char want[64];
 	snprintf(want, sizeof want, "actions=%d ", (int)strlen(KEYS));
 	if (!strstr(out, want))
@@ -253,31 +275,16 @@ static void test_sigterm_and_hangup_restore(void **state)
 static void test_stopped_travel_verifies(void **state)
 {
 	struct fixture *f = *state;
-	char *argv[] = { (char *)bin(), (char *)"play", (char *)SQUARE, (char *)"--seed", (char *)"7",
-			 (char *)"--record", f->file, NULL };
 	struct pty p;
-	assert_true(pty_start(&p, 24, 80, argv));
-	need(&p, "Turn 0");
+	record_start(&p, f);
 	/* the cursor 8 cells right, Enter travels there, and a key at once
 	 * (already waiting when the first step is shown) stops it */
 	pty_send(&p, "_L\rz");
 	need(&p, "You stop: you pressed a key.");
-	pty_send(&p, "Q");
-	need(&p, "(y/n)");
-	pty_send(&p, "y");
-	assert_true(pty_wait_exit(&p, WAIT_MS));
-	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0);
+	record_quit(&p);
 	pty_close(&p);
-	char cmd[300], out[2000];
-	snprintf(cmd, sizeof cmd, "%s replay %s --verify 2>&1", bin(), f->file);
-	FILE *fp = popen(cmd, "r");
-	assert_non_null(fp);
-	size_t n = fread(out, 1, sizeof out - 1, fp);
-	out[n] = '\0';
-	const int rc = pclose(fp);
-	if (rc != 0)
-		print_error("%s\n", out);
-	assert_int_equal(rc, 0);
+	char out[2000];
+	assert_int_equal(verify(f, out, sizeof out), 0);
 	assert_non_null(strstr(out, "outcome=unfinished"));
 	FILE *jf = fopen(f->file, "r");
 	assert_non_null(jf);
