@@ -303,8 +303,9 @@ static enum grid_dir ui_hex_vertical(const struct game *g, int key, enum grid_di
 		return step;
 	enum grid_dir other = step == GRID_NE ? GRID_NW : step == GRID_NW ? GRID_NE : step == GRID_SE ? GRID_SW : GRID_SE;
 	int x1, y1, x2, y2;
-	bool ok1 = grid_dir_step(g->grid, g->player.x, g->player.y, step, &x1, &y1),
-	     ok2 = grid_dir_step(g->grid, g->player.x, g->player.y, other, &x2, &y2);
+	/* off the map is a wall too: a level need not have a border */
+	bool ok1 = grid_dir_step(g->grid, g->player.x, g->player.y, step, &x1, &y1) && grid_in_bounds(g->grid, x1, y1),
+	     ok2 = grid_dir_step(g->grid, g->player.x, g->player.y, other, &x2, &y2) && grid_in_bounds(g->grid, x2, y2);
 	bool wall1 = !ok1 || (g->remembered[grid_index(g->grid, x1, y1)] && g->known[grid_index(g->grid, x1, y1)] == 0);
 	bool wall2 = !ok2 || (g->remembered[grid_index(g->grid, x2, y2)] && g->known[grid_index(g->grid, x2, y2)] == 0);
 	return wall1 && !wall2 ? other : step;

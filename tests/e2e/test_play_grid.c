@@ -83,6 +83,23 @@ static void test_hex(void **state)
 	quit(&p);
 }
 
+/* On a hex map with no border, up from the top row (k and the arrow key,
+ * which pick between the two steps up) is the edge of the map: said, and
+ * nothing read outside the map (the sanitized build aborted there). */
+static void test_hex_edge(void **state)
+{
+	(void)state;
+	struct pty p;
+	start(&p, "tests/levels/e2e/hex-edge.lvl");
+	pty_send(&p, "k");
+	if (!pty_wait_text(&p, "The edge of the map.", WAIT_MS))
+		pty_fail(&p, "k on the top row is not the edge of the map");
+	pty_send(&p, "\033[A");
+	if (!pty_wait_text(&p, "The edge of the map. (x2)", WAIT_MS))
+		pty_fail(&p, "the up arrow on the top row is not the edge of the map");
+	quit(&p);
+}
+
 static void test_diamond4(void **state)
 {
 	(void)state;
@@ -181,6 +198,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_hex_edge),
 		cmocka_unit_test(test_diamond4),
 		cmocka_unit_test(test_diamond8),
 		cmocka_unit_test(test_square8_quiet),
