@@ -264,9 +264,10 @@ static struct action random_action(struct rng *r, const struct game *g)
 	struct action act = { .kind = ACT_MOVE };
 	uint64_t roll = rng_next(r) % 100;
 	const struct level *lv = game_level(g);
-	/* every kind but ACT_TRAVEL_STEP cancels travel inside game_act, as a key does in play */
+	/* every kind but ACT_TRAVEL_STEP cancels travel inside game_act; a key
+	 * that only stops it is ACT_STOP, as in play */
 	if (g->travel.active)
-		act.kind = roll < 90 ? ACT_TRAVEL_STEP : ACT_WAIT;
+		act.kind = roll < 85 ? ACT_TRAVEL_STEP : roll < 92 ? ACT_STOP : ACT_WAIT;
 	else if (roll < 60 && rng_next(r) % 100 < 15)
 		act = random_item_action(r, g); /* every item action, with every slot */
 	else if (roll < 60)
