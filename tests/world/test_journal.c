@@ -1340,6 +1340,65 @@ static void expect_rejected(const char *text, size_t len, const char *words)
 	assert_int_equal(d.n_actions, 0);
 }
 
+/*
+ * Programs before the stop record (`a x`) stopped travel outside the
+ * journal when a key was pressed during it, and a checksum written then
+ * (at a quit) is of the state with travel stopped: such a journal replays
+ * (and a save of it resumes), the stop made where the checksum says; a
+ * checksum that differs in anything more still drifts.
+ */
+static void test_unrecorded_stop_replays(void **state)
+{
+	(void)state;
+	static const char *const lv[] = { "tests/levels/e2e/square.lvl" };
+	for (int k = 0; k < 2; k++) {
+		char dir[64], path[128], err[1200] = "";
+		make_temp_dir(dir, sizeof dir);
+		snprintf(path, sizeof path, "%s/game.jnl", dir);
+		struct session s;
+		session_open(&s, lv, 1, NULL, 0, 7);
+		struct journal_setup st = session_setup(&s, NULL);
+		struct journal *j = journal_create(path, &st, s.g, err, sizeof err);
+		assert_non_null(j);
+		const struct action acts[] = { { .kind = ACT_TRAVEL, .x = 17, .y = 5 }, { .kind = ACT_TRAVEL_STEP },
+					       { .kind = ACT_TRAVEL_STEP } };
+		for (size_t a = 0; a < sizeof acts / sizeof acts[0]; a++) {
+			const enum act_result res = game_act(s.g, &acts[a]);
+			assert_int_equal(res, RESULT_ACTED);
+			assert_true(journal_record(j, &acts[a], res, s.g, err, sizeof err));
+		}
+		assert_true(s.g->travel.active);
+		game_travel_cancel(s.g); /* the old UI's stop: no record */
+		if (k == 1)
+			s.g->player.gold++; /* and something else */
+		assert_true(journal_append_checksum(j, s.g, err, sizeof err));
+		assert_true(journal_close(j, err, sizeof err));
+		struct journal_data d;
+		read_ok(path, &d);
+		struct journal_game jg;
+		struct journal_replay r;
+		assert_true(journal_start(&d, &jg, err, sizeof err));
+		const bool ok = journal_replay(&d, jg.game, -1, &r, err, sizeof err);
+		if (k == 0) {
+			if (!ok)
+				fprintf(stderr, "%s\n", err);
+			assert_true(ok);
+			assert_int_equal(r.drift, -1);
+			assert_false(jg.game->travel.active);
+			assert_true(game_hash(jg.game) == game_hash(s.g));
+		} else {
+			assert_false(ok);
+			assert_non_null(strstr(err, "replay drifts at action 3"));
+			assert_true(jg.game->travel.active); /* left as it was */
+		}
+		journal_game_fini(&jg);
+		journal_data_fini(&d);
+		session_close(&s);
+		unlink(path);
+		rmdir(dir);
+	}
+}
+
 static void test_foreign_and_newer_files(void **state)
 {
 	(void)state;
@@ -1830,6 +1889,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_through_link),
 		cmocka_unit_test(test_atomic_write_and_set_aside),
 		cmocka_unit_test(test_create_never_replaces),
+		cmocka_unit_test(test_unrecorded_stop_replays),
 		cmocka_unit_test(test_fuzz_corpus),
 		cmocka_unit_test(test_golden_journals_verify),
 		cmocka_unit_test(test_huge_version),
