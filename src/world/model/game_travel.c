@@ -381,11 +381,13 @@ static int deep_target(struct game *g, int from, int goal)
 }
 
 /* The dead-end trees of grid g's costs, or NULL when too few to keep
- * (their search context alone would be the level's size) or no memory. */
-static struct prune *peel(const struct grid *g)
+ * (their search context alone would be the level's size: *none), on no
+ * memory, or once *stop (NULL: never) is set. */
+static struct prune *peel(const struct grid *g, const atomic_int *stop, bool *none)
 {
-	struct prune *p = prune_create(g, false);
-	if (p && prune_peeled(p) == 0) {
+	struct prune *p = prune_create_until(g, false, stop);
+	*none = p && prune_peeled(p) == 0; /* the peeling ended and kept none */
+	if (*none) {
 		prune_destroy(p);
 		p = NULL;
 	}
@@ -406,7 +408,7 @@ struct trees_job {
 	atomic_int done;       /* set by the thread as it ends */
 	const uint8_t *known;
 	struct prune *result;
-	int kept;              /* the peeling kept trees (1), kept none (0), or did not end (-1) */
+	bool none;             /* the peeling ended and kept no trees */
 };
 
 static void *trees_job_run(void *arg)
@@ -418,11 +420,8 @@ static void *trees_job_run(void *arg)
 	if (k) {
 		const uint8_t *own = k->cost;
 		k->cost = j->known; /* as the plans point the level's grid at known[] */
-		j->result = prune_create_until(k, false, &j->stop);
-		j->kept = j->result ? prune_peeled(j->result) > 0 : -1;
-		/* none kept (peel()), or no longer wanted: freed here, not
-		 * by the key that joins the thread */
-		if (j->kept == 0 || atomic_load(&j->stop)) {
+		j->result = peel(k, &j->stop, &j->none);
+		if (atomic_load(&j->stop)) { /* no longer wanted: freed here, not by the key that joins it */
 			prune_destroy(j->result);
 			j->result = NULL;
 		}
@@ -454,7 +453,7 @@ static void trees_job_join(struct game *g, struct trees_job *j, struct prune **s
 		m->trees_ok = true;
 		m->trees_follow = j->result != NULL;
 	} else {
-		if (j->kept == 0)
+		if (j->none)
 			m->trees_follow = false;
 		if (stale && !*stale)
 			*stale = j->result;
@@ -572,7 +571,7 @@ static void trees_job_launch(struct game *g, struct prune *stale[2])
 			prune_destroy(stale[i]);
 		return; /* the first plan that needs them peels them */
 	}
-	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .slot = x, .kept = -1,
+	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .slot = x,
 				 .version = g->known_version, .old = { stale[0], stale[1], NULL },
 				 .known = m->shadow[x] };
 	atomic_init(&j->stop, 0);
@@ -677,7 +676,8 @@ static struct prune *known_trees(struct game *g)
 	prune_destroy(m->trees);
 	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
-	struct prune *p = peel(g->grid);
+	bool none;
+	struct prune *p = peel(g->grid, NULL, &none);
 	g->grid->cost = truth;
 	m->trees = p;
 	m->trees_version = g->known_version;
