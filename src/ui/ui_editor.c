@@ -517,7 +517,7 @@ static void ued_draw_panel(struct ued *u)
 	int last = LINES - UED_BOTTOM_ROWS - 1;
 	for (int r = UED_TOP_ROWS; r <= last; r++)
 		mvaddch(r, left - 1, '|' | ued_attr(u, UI_COL_DIM));
-	char line[400];
+	char line[560];
 	ued_line(row++, left, width, "Palette (key, m+letter, click, [ ]):", A_BOLD);
 	u->pal_n = editor_palette(ed, u->pal, sizeof u->pal);
 	u->pal_per_row = width / 2;

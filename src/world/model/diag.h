@@ -23,7 +23,7 @@ struct diag {
 	int line, col;    /* 1-based; 0 when the message has no position */
 	int x, y;         /* the map cell it is about, or -1, -1 */
 	char code[24];    /* a stable name for what it says ("no-exit"), or "" */
-	char msg[320];    /* message without position or severity */
+	char msg[480];    /* message without position or severity (the longest: an unknown key and the list of all keys) */
 };
 
 /* A growable list; zero-initialise it ({0}) and call diag_list_fini. */

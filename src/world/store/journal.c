@@ -726,7 +726,7 @@ static void first_error(const struct journal_data *d, const struct diag_list *di
 {
 	for (int i = 0; i < diags->n; i++)
 		if (diags->items[i].severity == DIAG_ERROR) {
-			char line[700];
+			char line[900];
 			diag_format(&diags->items[i], line, sizeof line);
 			snprintf(err, errlen, "%s: the recorded %s does not load: %s", d->name, what, line);
 			return;
