@@ -29,7 +29,7 @@ static const char *const mind_words[MIND_COUNT] = {
 	[MIND_DIG] = "digs through walls toward you, a wall taking it some turns",
 	[MIND_TRACK] = "follows your scent trail and noises when it loses sight of you",
 	[MIND_AMBUSH] = "waits out of sight at a narrow place on your way to the stairs",
-	[MIND_SWARM] = "holds back until enough of its kind are near, then all rush you",
+	[MIND_SWARM] = "holds back until enough of its kind are near, then all rush you; a few alone, or tired of waiting, come anyway",
 	[MIND_BREED] = "buds off another of its kind while you do not see it: kill it quickly",
 };
 

@@ -104,7 +104,8 @@ static void test_defaults_match_docs(void **state)
 	/* every documented key has a doc line, and each default is in range */
 	int n;
 	const struct bestiary_key_doc *keys = bestiary_keys(&n);
-	assert_int_equal(n, 37);
+	assert_int_equal(n, 38);
+	assert_int_equal(k->patience, 20);
 	assert_int_equal(k->swap, 1);
 	assert_int_equal(k->wait_detour, 8);
 	assert_int_equal(k->congestion, 0);

@@ -177,9 +177,17 @@ enum travel_mode {
  * TRAVEL_WHOLE_REGION got rules 11's partial routes, walked in parts into
  * dead ends; a core too large even so gets the far weights on the core,
  * then a partial route that ends on the core, never in a dead end
- * (game_travel.c, plan_trees).
+ * (game_travel.c, plan_trees);
+ * 14: a swarm never holds in vain: a member rushes at once when fewer
+ * members of any swarm kind are alive on the level than its kind's
+ * `swarm` (the last three of five ants held for ever, backing off faster
+ * than the player walks: no fight, no exploring or resting with them in
+ * view, and 9 of 200 of the bot's games ran out of turns), and one that
+ * has held near the player for its kind's `patience` of its own actions
+ * (a new bestiary key, default 20) rushes with whoever is there until it
+ * loses sight of the player (mind_swarm.c, rule 4).
  */
-#define GAME_RULES 13
+#define GAME_RULES 14
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160

@@ -18,35 +18,52 @@
  *      it comes nearer by the chase rule's route but never inside gather;
  *      at gather it waits; nearer (the player came at it), it backs off to
  *      the free neighbour the player needs most turns to reach, and bites
- *      only when cornered beside the player.
+ *      only when cornered beside the player;
+ *   4. but it never holds in vain (rules 14): it rushes as in rule 2 when
+ *      the swarm can never gather (fewer members of any swarm kind alive
+ *      on the level than its kind's `swarm`), and when it has held near
+ *      the player for `patience` of its own actions in a row it rushes
+ *      with whoever is there and goes on rushing until it loses sight of
+ *      the player.  Before, the last three of five ants held for ever,
+ *      backing off faster than the player walks: no fight, and no
+ *      exploring or resting with them in view (the bot's games ran out
+ *      of turns in such stand-offs).
  * Not seeing the player it leaves the action to the chase rule (to where
  * it saw the player last, or idle).  Its mind's timer says what it did
- * last: 1 holding, 2 rushing, so the tells are said as a member changes:
- * AI_TELL_SWARM_HOLD when it starts holding near the player,
+ * last: n > 0 held near the player n actions in a row, SWARM_RUSH rushed,
+ * SWARM_DONE rushed out of patience, so the tells are said as a member
+ * changes: AI_TELL_SWARM_HOLD when it starts holding near the player,
  * AI_TELL_SWARM_RUSH when a holding member rushes.
  *
  * The answer: meet them in a doorway or a corridor before they gather (a
  * rush through a narrow way comes one at a time after all), or break them
- * up: every member killed while they hold may leave too few to rush.
+ * up: every member killed while they hold may leave too few to rush, and
+ * a swarm too small to gather comes at the player one by one.
  * Cost a turn: the shared turn map (at most 37 x 37 cells; 37 x 73 on
  * diamond8), one O(monsters) count, and per member a look at its
  * neighbours or the chase rule's step; no search of its own.
  */
 #include "ai_internal.h"
 
-#define SWARM_HOLD 1  /* mind.timer: it held back at its last decision */
-#define SWARM_RUSH 2  /* mind.timer: it rushed */
+/* mind.timer: n > 0 it held near the player at its last n decisions */
+#define SWARM_RUSH (-1) /* it rushed */
+#define SWARM_DONE (-2) /* it rushed out of patience, and rushes while it sees the player */
 
-/* Rule 1: the members near the player this turn (counted once a turn). */
-static int swarm_near(struct ai *ai, const struct ai_view *v)
+/* Rule 1: the members near the player this turn, and (rule 4) those
+ * alive on the level, asleep or not (counted once a turn). */
+static int swarm_near(struct ai *ai, const struct ai_view *v, int *alive)
 {
-	if (ai->swarm_turn == v->turn)
+	if (ai->swarm_turn == v->turn) {
+		*alive = ai->swarm_alive;
 		return ai->swarm_near;
-	int n = 0;
+	}
+	int n = 0, a = 0;
 	for (int i = 0; i < v->n_monsters; i++) {
 		const struct monster *o = &v->monsters[i];
-		if (!o->alive || o->kind->behaviour != MIND_SWARM || o->mind.asleep || !o->mind.hunting ||
-		    o->mind.fleeing)
+		if (!o->alive || o->kind->behaviour != MIND_SWARM)
+			continue;
+		a++;
+		if (o->mind.asleep || !o->mind.hunting || o->mind.fleeing)
 			continue;
 		int t = ai_player_turns(ai, v, ai_monster_cell(v, o));
 		if (t >= 0 && t <= o->kind->gather + 2)
@@ -54,6 +71,8 @@ static int swarm_near(struct ai *ai, const struct ai_view *v)
 	}
 	ai->swarm_turn = v->turn;
 	ai->swarm_near = n;
+	ai->swarm_alive = a;
+	*alive = a;
 	return n;
 }
 
@@ -90,12 +109,14 @@ bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *m
 	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	int t_here = ai_player_turns(ai, v, here);
 	bool adjacent = ai_can_step(v->grid, here, pc);
-	int near = swarm_near(ai, v);
+	int alive, near = swarm_near(ai, v, &alive);
+	/* rule 4: out of patience, it rushes for as long as it sees the player */
+	bool done = mi->timer == SWARM_DONE || (k->patience > 0 && mi->timer >= k->patience);
 
-	if (near >= k->swarm || (t_here < 0 && !ai->ranged)) {
+	if (near >= k->swarm || alive < k->swarm || done || (t_here < 0 && !ai->ranged)) {
 		/* rule 2: the rush, by the chase rule */
-		enum ai_tell tell = mi->timer == SWARM_HOLD ? AI_TELL_SWARM_RUSH : AI_TELL_NONE;
-		mi->timer = SWARM_RUSH;
+		enum ai_tell tell = mi->timer > 0 ? AI_TELL_SWARM_RUSH : AI_TELL_NONE;
+		mi->timer = done ? SWARM_DONE : SWARM_RUSH;
 		if (adjacent) {
 			*d = ai_attack(pc);
 		} else {
@@ -140,10 +161,12 @@ bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *m
 			*d = ai_wait();
 	}
 	bool holding = t_here >= 0 && t_here <= k->gather + 2;
-	if (holding && mi->timer != SWARM_HOLD) {
+	if (holding && mi->timer <= 0) {
 		d->tell = AI_TELL_SWARM_HOLD;
-		mi->timer = SWARM_HOLD;
-	} else if (!holding) {
+		mi->timer = 1;
+	} else if (holding) {
+		mi->timer += mi->timer < k->patience; /* stops at patience: the next decision rushes */
+	} else {
 		mi->timer = 0;
 	}
 	return true;
