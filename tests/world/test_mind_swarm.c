@@ -6,7 +6,8 @@
  * two or more beside it at once; three (one too few near, a fourth alive
  * but sealed away) with no patience hold their distance for forty turns
  * and never come beside it, where three chasers would; with a patience
- * they hold, then rush all the same (rules 14); three that are all the
+ * they hold, then rush all the same (rules 14), and those near that
+ * would hold for ever come with them; three that are all the
  * swarm left alive rush at once, with no holding; the player who walks
  * up to a holding ant sees it back off; and the determinism: the same
  * seed gives the same hashes, a save loaded mid-game goes on to them,
@@ -222,8 +223,10 @@ static void test_patience_runs_out(void **state)
 	struct fixture f;
 	struct game *g = make_game_patience(&f, "square8", three_sealed, MIND_SWARM, 10);
 	int first = -1;
+	bool rushed = false;
 	for (int turn = 0; turn < 40; turn++) {
 		act_wait(g);
+		rushed = rushed || message_contains(g, "The ants swarm in!");
 		if (turn == 8) {
 			/* still holding, four turns off */
 			assert_int_equal(nearest(g), 4);
@@ -233,9 +236,67 @@ static void test_patience_runs_out(void **state)
 		if (beside(g) > 0 && first < 0)
 			first = turn;
 	}
-	assert_true(message_contains(g, "The ants swarm in!"));
+	assert_true(rushed);
 	assert_true(first > 8);
 	assert_true(beside(g) >= 1);
+	fixture_fini(&f);
+}
+
+/* Rules 14: a member near the player joins one that rushes out of
+ * patience.  Five needed; two ants (patience 6) and two beetles (patience
+ * 0: alone they would hold for ever) near, a fifth ant sealed away: the
+ * ants give up waiting and the beetles come with them. */
+static const char two_kinds[] = "kind: ant\nglyph: a\nhp: 30\ndamage: 0\nspeed: 100\nsight: 12\nmemory: 30\n"
+				"crowd: 2\nbehaviour: swarm\nswarm: 5\ngather: 4\npatience: 6\n"
+				"kind: beetle\nglyph: b\nhp: 30\ndamage: 0\nspeed: 100\nsight: 12\nmemory: 30\n"
+				"crowd: 2\nbehaviour: swarm\nswarm: 5\ngather: 4\npatience: 0\n";
+
+static void test_near_ones_join_the_impatient(void **state)
+{
+	(void)state;
+	static const char map[] = "#####################\n"
+				  "#........a........#a#\n"
+				  "#.................###\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#b.......@.......b#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#.................#\n"
+				  "#........a.......>#\n"
+				  "###################";
+	struct fixture f;
+	memset(&f, 0, sizeof f);
+	fixture_bestiary(&f.b, two_kinds);
+	f.lv[0] = fixture_level("square8", map, &f.b);
+	f.levels[0] = f.lv[0];
+	f.n = 1;
+	f.g = game_create(f.levels, 1, &f.b, 7);
+	assert_non_null(f.g);
+	struct game *g = f.g;
+	g->player.hp = 1000;
+	assert_int_equal(g->n_monsters, 5);
+	int beetles = 0;
+	bool rushed = false;
+	for (int turn = 0; turn < 30; turn++) {
+		act_wait(g);
+		if (turn == 4)
+			assert_int_equal(beside(g), 0); /* all four hold */
+		rushed = rushed || message_contains(g, "swarm in!");
+	}
+	assert_true(rushed);
+	for (int i = 0; i < g->n_monsters; i++)
+		if (g->monsters[i].kind->glyph == 'b' &&
+		    grid_step_distance(g->grid, grid_index(g->grid, g->monsters[i].x, g->monsters[i].y),
+				       grid_index(g->grid, g->player.x, g->player.y)) == 1)
+			beetles++;
+	assert_int_equal(beetles, 2);
 	fixture_fini(&f);
 }
 
@@ -349,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_three_hold_back),
 		cmocka_unit_test(test_patience_runs_out),
 		cmocka_unit_test(test_too_few_alive_rush),
+		cmocka_unit_test(test_near_ones_join_the_impatient),
 		cmocka_unit_test(test_holding_ant_backs_off),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_patience_in_the_save),

@@ -172,6 +172,7 @@ struct ai {
 	int swarm_turn;             /* the game turn swarm_near was counted on; -1 none */
 	int swarm_near;             /* swarm members hunting within their gather + 2 turns of the player */
 	int swarm_alive;            /* swarm members alive on the level, asleep or not */
+	int swarm_done;             /* swarm members near the player that rush out of patience */
 	/* crowds (crowd.c): scratch of one decision and this turn's wants, no state */
 	int max_monsters;           /* monsters the level keeps room for */
 	int *push_who, *push_to;    /* AI_PUSH_MAX: the monsters the acting one pushes this action, and where */

@@ -185,7 +185,8 @@ enum travel_mode {
  * view, and 9 of 200 of the bot's games ran out of turns), and one that
  * has held near the player for its kind's `patience` of its own actions
  * (a new bestiary key, default 20) rushes with whoever is there until it
- * loses sight of the player (mind_swarm.c, rule 4).
+ * loses sight of the player, every member near the player with it
+ * (mind_swarm.c, rule 4).
  */
 #define GAME_RULES 14
 

@@ -24,7 +24,9 @@
  *      on the level than its kind's `swarm`), and when it has held near
  *      the player for `patience` of its own actions in a row it rushes
  *      with whoever is there and goes on rushing until it loses sight of
- *      the player.  Before, the last three of five ants held for ever,
+ *      the player; while one near the player rushes so (by the count at
+ *      the turn's first member), every member near the player joins it in
+ *      the same way, so the swarm comes on together, not one by one.  Before, the last three of five ants held for ever,
  *      backing off faster than the player walks: no fight, and no
  *      exploring or resting with them in view (the bot's games ran out
  *      of turns in such stand-offs).
@@ -49,31 +51,36 @@
 #define SWARM_RUSH (-1) /* it rushed */
 #define SWARM_DONE (-2) /* it rushed out of patience, and rushes while it sees the player */
 
-/* Rule 1: the members near the player this turn, and (rule 4) those
- * alive on the level, asleep or not (counted once a turn). */
-static int swarm_near(struct ai *ai, const struct ai_view *v, int *alive)
+/* Rule 1: the members near the player this turn; for rule 4 those alive
+ * on the level, asleep or not, and those near that rush out of patience
+ * (counted once a turn, at the first member that asks). */
+struct swarm_count {
+	int near, alive, done;
+};
+
+static struct swarm_count swarm_count(struct ai *ai, const struct ai_view *v)
 {
-	if (ai->swarm_turn == v->turn) {
-		*alive = ai->swarm_alive;
-		return ai->swarm_near;
-	}
-	int n = 0, a = 0;
+	if (ai->swarm_turn == v->turn)
+		return (struct swarm_count){ ai->swarm_near, ai->swarm_alive, ai->swarm_done };
+	struct swarm_count c = { 0, 0, 0 };
 	for (int i = 0; i < v->n_monsters; i++) {
 		const struct monster *o = &v->monsters[i];
 		if (!o->alive || o->kind->behaviour != MIND_SWARM)
 			continue;
-		a++;
+		c.alive++;
 		if (o->mind.asleep || !o->mind.hunting || o->mind.fleeing)
 			continue;
 		int t = ai_player_turns(ai, v, ai_monster_cell(v, o));
-		if (t >= 0 && t <= o->kind->gather + 2)
-			n++;
+		if (t >= 0 && t <= o->kind->gather + 2) {
+			c.near++;
+			c.done += o->mind.timer == SWARM_DONE;
+		}
 	}
 	ai->swarm_turn = v->turn;
-	ai->swarm_near = n;
-	ai->swarm_alive = a;
-	*alive = a;
-	return n;
+	ai->swarm_near = c.near;
+	ai->swarm_alive = c.alive;
+	ai->swarm_done = c.done;
+	return c;
 }
 
 /* The free neighbour the player needs the most turns to reach, if more
@@ -109,11 +116,14 @@ bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *m
 	int here = ai_monster_cell(v, m), pc = ai_player_cell(v);
 	int t_here = ai_player_turns(ai, v, here);
 	bool adjacent = ai_can_step(v->grid, here, pc);
-	int alive, near = swarm_near(ai, v, &alive);
-	/* rule 4: out of patience, it rushes for as long as it sees the player */
-	bool done = mi->timer == SWARM_DONE || (k->patience > 0 && mi->timer >= k->patience);
+	const struct swarm_count c = swarm_count(ai, v);
+	/* rule 4: out of patience (its own, or near one that is), it rushes
+	 * for as long as it sees the player */
+	const bool near_player = t_here >= 0 && t_here <= k->gather + 2;
+	bool done = mi->timer == SWARM_DONE || (k->patience > 0 && mi->timer >= k->patience) ||
+		    (near_player && c.done > 0);
 
-	if (near >= k->swarm || alive < k->swarm || done || (t_here < 0 && !ai->ranged)) {
+	if (c.near >= k->swarm || c.alive < k->swarm || done || (t_here < 0 && !ai->ranged)) {
 		/* rule 2: the rush, by the chase rule */
 		enum ai_tell tell = mi->timer > 0 ? AI_TELL_SWARM_RUSH : AI_TELL_NONE;
 		mi->timer = done ? SWARM_DONE : SWARM_RUSH;
@@ -160,7 +170,7 @@ bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *m
 		else
 			*d = ai_wait();
 	}
-	bool holding = t_here >= 0 && t_here <= k->gather + 2;
+	const bool holding = near_player;
 	if (holding && mi->timer <= 0) {
 		d->tell = AI_TELL_SWARM_HOLD;
 		mi->timer = 1;
