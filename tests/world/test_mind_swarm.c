@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -254,23 +255,15 @@ static const char two_kinds[] = "kind: ant\nglyph: a\nhp: 30\ndamage: 0\nspeed: 
 static void test_near_ones_join_the_impatient(void **state)
 {
 	(void)state;
-	static const char map[] = "#####################\n"
-				  "#........a........#a#\n"
-				  "#.................###\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#b.......@.......b#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#.................#\n"
-				  "#........a.......>#\n"
-				  "###################";
+	/* three_sealed with beetles west and east and an ant south */
+	char map[sizeof three_sealed];
+	memcpy(map, three_sealed, sizeof map);
+	char *row = strstr(map, "#a.......@.......a#");
+	assert_non_null(row);
+	row[1] = row[17] = 'b';
+	row = strstr(map, "#................>#");
+	assert_non_null(row);
+	row[9] = 'a';
 	struct fixture f;
 	memset(&f, 0, sizeof f);
 	fixture_bestiary(&f.b, two_kinds);
