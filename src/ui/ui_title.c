@@ -511,6 +511,15 @@ static void title_key(struct title *t, int ch)
 			title_choose(t, t->items[i]);
 			return;
 		}
+	/* a letter not taken says why, never silently: an entry not shown
+	 * now (no saved game, no scores yet), or no entry's */
+	if (lower == title_menu[E_CONTINUE].key)
+		snprintf(t->notice, sizeof t->notice, "There is no saved game to continue.");
+	else if (lower == title_menu[E_SCORES].key)
+		snprintf(t->notice, sizeof t->notice, "There are no high scores yet: they come when a game ends.");
+	else if (lower >= 'a' && lower <= 'z')
+		snprintf(t->notice, sizeof t->notice, "'%c' picks nothing: an entry's underlined first letter picks it.",
+			 ch);
 }
 
 static void title_mouse(struct title *t)

@@ -180,6 +180,14 @@ static void test_menu(void **state)
 	expect(t, "> New dungeon");
 	pty_send(&t->p, "k"); /* wraps to the bottom */
 	expect(t, "> Quit");
+	/* a letter not taken says why: no saved game, no scores, no entry */
+	pty_send(&t->p, "c");
+	expect(t, "There is no saved game to continue.");
+	pty_send(&t->p, "H");
+	expect(t, "There are no high scores yet");
+	pty_send(&t->p, "x");
+	expect(t, "'x' picks nothing");
+	expect(t, "> Quit"); /* and nothing else moved */
 }
 
 static void test_new_dungeon(void **state)
