@@ -25,11 +25,12 @@
  *      the player for `patience` of its own actions in a row it rushes
  *      with whoever is there and goes on rushing until it loses sight of
  *      the player; while one near the player rushes so (by the count at
- *      the turn's first member), every member near the player joins it in
- *      the same way, so the swarm comes on together, not one by one.  Before, the last three of five ants held for ever,
- *      backing off faster than the player walks: no fight, and no
- *      exploring or resting with them in view (the bot's games ran out
- *      of turns in such stand-offs).
+ *      the turn's first member), every member near the player joins it
+ *      in the same way, so the swarm comes on together, not one by one.
+ *      Before, the last three of five ants held for ever, backing off
+ *      faster than the player walks: no fight, and no exploring or
+ *      resting with them in view (the bot's games ran out of turns in
+ *      such stand-offs).
  * Not seeing the player it leaves the action to the chase rule (to where
  * it saw the player last, or idle).  Its mind's timer says what it did
  * last: n > 0 held near the player n actions in a row, SWARM_RUSH rushed,
@@ -170,11 +171,10 @@ bool mind_swarm(struct ai *ai, const struct ai_view *v, int self, struct mind *m
 		else
 			*d = ai_wait();
 	}
-	const bool holding = near_player;
-	if (holding && mi->timer <= 0) {
+	if (near_player && mi->timer <= 0) {
 		d->tell = AI_TELL_SWARM_HOLD;
 		mi->timer = 1;
-	} else if (holding) {
+	} else if (near_player) {
 		mi->timer += mi->timer < k->patience; /* stops at patience: the next decision rushes */
 	} else {
 		mi->timer = 0;
