@@ -17,6 +17,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* the title's peek at the same bytes (the file's head and tail) */
+	int rules;
+	long turn;
+	bool peeked = journal_peek_text((const char *)data, size, (const char *)data, size, &rules, &turn);
+	if (rules < 1 || turn < -1 || (!peeked && (rules != 1 || turn != -1)))
+		abort();
 	struct journal_data d;
 	char err[1200];
 	err[0] = '\0';
@@ -27,6 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (d.good_end > d.size || d.header_end > d.good_end || d.n_levels < 1 ||
 	    (d.tail == JOURNAL_TAIL_CLEAN) != (d.good_end == d.size))
+		abort();
+	/* a whole journal in the peek's window: its last checksum's turn */
+	if (d.tail == JOURNAL_TAIL_CLEAN && d.n_checks > 0 && size <= 4096 &&
+	    (!peeked || turn != d.checks[d.n_checks - 1].turn))
 		abort();
 	for (long i = 0; i < d.n_actions; i++)
 		if (d.action_offsets[i] < d.header_end || d.action_offsets[i] >= d.good_end ||

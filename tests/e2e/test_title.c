@@ -235,7 +235,7 @@ static void test_dungeon_saved(void **state)
 	free(out);
 
 	start_title(t);
-	expect(t, "> Continue saved game");
+	expect(t, "> Continue saved game  turn 2"); /* the turn it was saved at */
 	pty_send(&t->p, "\r");
 	char again[256];
 	expect_game(t, again, sizeof again);
@@ -327,6 +327,30 @@ static void test_continue_damaged_save_asks(void **state)
 	char *out = run_capture(cmd, &st);
 	assert_string_equal(out, "junkjunkjunk\n");
 	free(out);
+}
+
+/* A save of other rules says so beside Continue, before it is chosen;
+ * chosen, it is kept under a name with its rules. */
+static void test_continue_other_rules(void **state)
+{
+	struct title_test *t = *state;
+	char cmd[512];
+	int st = -1;
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/astray && cp tests/golden/rules1/hex-options.jnl %s/astray/save.jnl",
+		 t->data, t->data);
+	free(run_capture(cmd, &st));
+	assert_int_equal(st, 0);
+	start_title(t);
+	expect(t, "> Continue saved game  rules 1: kept, not resumed");
+	pty_send(&t->p, "\r");
+	expect(t, "played under rules version 1");
+	expect(t, "Start a new game?");
+	pty_answer(&t->p, "n\r");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "n did not end the program");
+	snprintf(cmd, sizeof cmd, "cmp tests/golden/rules1/hex-options.jnl %s/astray/save.jnl.rules1-1", t->data);
+	free(run_capture(cmd, &st));
+	assert_int_equal(st, 0);
 }
 
 static void test_seed_entry(void **state)
@@ -750,6 +774,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_one_game_per_data_folder),
 		T(test_continue_damaged_save_asks),
+		T(test_continue_other_rules),
 		T(test_seed_entry), T(test_seed_escape), T(test_seed_entry_largest), T(test_dungeon_seed_zero_again),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),

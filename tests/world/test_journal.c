@@ -1804,6 +1804,38 @@ static void test_golden_journals_verify(void **state)
 	assert_true(n >= 3);
 }
 
+/* journal_peek, what the title shows of a save: the rules and the last
+ * checksum's turn of each golden journal, as the whole reader finds
+ * them; rules 1 for a journal from before the record; false for a file
+ * that is not a journal or is missing. */
+static void test_peek(void **state)
+{
+	(void)state;
+	static const char *const files[] = { "tests/golden/journal/campaign.jnl", "tests/golden/journal/hex-options.jnl",
+					     "tests/golden/journal/movingai-square4.jnl",
+					     "tests/golden/rules1/hex-options.jnl" };
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct journal_data d;
+		char err[1200];
+		assert_true(journal_read_file(files[i], &d, err, sizeof err));
+		assert_true(d.n_checks > 0);
+		int rules;
+		long turn;
+		assert_true(journal_peek(files[i], &rules, &turn));
+		assert_int_equal(rules, d.rules);
+		assert_int_equal(turn, d.checks[d.n_checks - 1].turn);
+		journal_data_fini(&d);
+	}
+	int rules;
+	long turn;
+	assert_true(journal_peek("tests/golden/rules1/hex-options.jnl", &rules, &turn));
+	assert_int_equal(rules, 1);
+	assert_true(journal_peek("tests/golden/journal/campaign.jnl", &rules, &turn));
+	assert_int_equal(rules, GAME_RULES);
+	assert_false(journal_peek("levels/bestiary.txt", &rules, &turn));
+	assert_false(journal_peek("tests/golden/journal/no-such.jnl", &rules, &turn));
+}
+
 /* Writes one golden journal to dir/name. */
 static void write_golden(const char *dir, const char *name, const char *const *files, int n, const char *const *sets,
 			 int n_sets, uint64_t seed, long actions, bool options)
@@ -1892,6 +1924,7 @@ int main(void)
 		cmocka_unit_test(test_unrecorded_stop_replays),
 		cmocka_unit_test(test_fuzz_corpus),
 		cmocka_unit_test(test_golden_journals_verify),
+		cmocka_unit_test(test_peek),
 		cmocka_unit_test(test_huge_version),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -707,6 +707,91 @@ bool journal_read_file(const char *path, struct journal_data *out, char *err, si
 	return ok;
 }
 
+#define PEEK_BYTES 4096
+
+/* The number after `key` at the start of a header line of buf (the
+ * NUL-ended start of a journal), looked for before the first block (the
+ * bestiary's, whose text may hold anything) and before `play`; -1 when
+ * there is none. */
+static long peek_header_number(const char *buf, const char *key)
+{
+	size_t klen = strlen(key);
+	for (const char *line = buf; *line; ) {
+		if (strncmp(line, "play ", 5) == 0 || strncmp(line, "bestiary ", 9) == 0)
+			return -1;
+		if (strncmp(line, key, klen) == 0 && line[klen] >= '0' && line[klen] <= '9')
+			return strtol(line + klen, NULL, 10);
+		const char *nl = strchr(line, '\n');
+		if (!nl)
+			return -1;
+		line = nl + 1;
+	}
+	return -1;
+}
+
+/* The game turn of the last whole `c A T ...` line of tail (NUL-ended),
+ * or -1. */
+static long peek_last_turn(const char *tail, size_t n)
+{
+	for (size_t i = n; i-- > 0;) {
+		if (tail[i] != 'c' || tail[i + 1] != ' ' || (i > 0 && tail[i - 1] != '\n') || !strchr(tail + i, '\n'))
+			continue;
+		char *e;
+		errno = 0;
+		long a = strtol(tail + i + 2, &e, 10);
+		if (e == tail + i + 2 || *e != ' ' || a < 0 || errno)
+			continue;
+		const char *t0 = e + 1;
+		long t = strtol(t0, &e, 10);
+		if (e == t0 || *e != ' ' || t < 0 || errno)
+			continue;
+		return t;
+	}
+	return -1;
+}
+
+bool journal_peek_text(const char *head, size_t head_len, const char *tail, size_t tail_len, int *rules, long *turn)
+{
+	char h[PEEK_BYTES + 1], t[PEEK_BYTES + 1];
+	head_len = head_len < PEEK_BYTES ? head_len : PEEK_BYTES;
+	if (tail_len > PEEK_BYTES) {
+		tail += tail_len - PEEK_BYTES;
+		tail_len = PEEK_BYTES;
+	}
+	memcpy(h, head, head_len);
+	h[head_len] = '\0';
+	memcpy(t, tail, tail_len);
+	t[tail_len] = '\0';
+	*rules = 1;
+	*turn = -1;
+	if (strncmp(h, "astray-journal ", 15) != 0)
+		return false;
+	long r = peek_header_number(h, "rules ");
+	if (r > 0 && r <= INT_MAX)
+		*rules = (int)r;
+	*turn = peek_last_turn(t, tail_len);
+	return true;
+}
+
+bool journal_peek(const char *path, int *rules, long *turn)
+{
+	*rules = 1;
+	*turn = -1;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char head[PEEK_BYTES], tail[PEEK_BYTES];
+	size_t hn = fread(head, 1, sizeof head, f), tn = 0;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long end = ftell(f);
+		long from = end > PEEK_BYTES ? end - PEEK_BYTES : 0;
+		if (end > 0 && fseek(f, from, SEEK_SET) == 0)
+			tn = fread(tail, 1, (size_t)(end - from), f);
+	}
+	fclose(f);
+	return journal_peek_text(head, hn, tail, tn, rules, turn);
+}
+
 /* ---- rebuilding and replaying ------------------------------------------- */
 
 void journal_game_fini(struct journal_game *jg)

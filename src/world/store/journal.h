@@ -176,6 +176,20 @@ int journal_segments_link(const char *from, const char *to, bool move, char *err
 int journal_segments_remove(const char *from);
 void journal_data_fini(struct journal_data *d); /* a zeroed or finished struct does nothing */
 
+/*
+ * What a title can say of a saved game without reading it whole (a
+ * journal that carries a 4096x4096 level holds its 16 MB): the rules
+ * version it was played under, from its header (1 when the header names
+ * none), and the game turn of its last checksum record within its last
+ * 4 KiB (-1 when none is there).  Neither CRC is checked: a resume does
+ * that.  False when the file cannot be read or does not start as a
+ * journal.
+ */
+bool journal_peek(const char *path, int *rules, long *turn);
+/* journal_peek of a file's first and last bytes (each of up to 4 KiB is
+ * read; they may be the same bytes): for the fuzzer and tests. */
+bool journal_peek_text(const char *head, size_t head_len, const char *tail, size_t tail_len, int *rules, long *turn);
+
 /* A game rebuilt from a journal's header: it owns its levels and bestiary. */
 struct journal_game {
 	struct bestiary bestiary;
