@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the title's peek at the same bytes (the file's head and tail) */
 	int rules;
 	long turn;
-	bool peeked = journal_peek_text((const char *)data, size, (const char *)data, size, &rules, &turn);
+	bool peeked = journal_peek_text((const char *)data, size, &rules, &turn);
 	if (rules < 1 || turn < -1 || (!peeked && (rules != 1 || turn != -1)))
 		abort();
 	struct journal_data d;

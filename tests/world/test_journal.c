@@ -1834,6 +1834,38 @@ static void test_peek(void **state)
 	assert_int_equal(rules, GAME_RULES);
 	assert_false(journal_peek("levels/bestiary.txt", &rules, &turn));
 	assert_false(journal_peek("tests/golden/journal/no-such.jnl", &rules, &turn));
+
+	/* The last 4 KiB start inside an action that closes a door (`a c 5 99
+	 * ...`): its tail is no checksum.  Then one whole checksum at the end. */
+	static const char head[] = "astray-journal 1 00000000\nrules 7 00000000\nplay 00000000\n";
+	static const char action[] = "a w 0 0 0 00000000\n";
+	char text[3 * 4096];
+	size_t n = sizeof head - 1;
+	memcpy(text, head, n);
+	const size_t close_at = sizeof text - 64 - 4096; /* where the window will start */
+	while (n + sizeof action - 1 <= close_at - 2) {
+		memcpy(text + n, action, sizeof action - 1);
+		n += sizeof action - 1;
+	}
+	memset(text + n, 'x', close_at - 2 - n); /* pad: the window starts at c */
+	n = close_at - 2;
+	memcpy(text + n, "a c 5 99 0 00000000\n", 20);
+	n += 20;
+	while (n + sizeof action - 1 <= sizeof text - 64) {
+		memcpy(text + n, action, sizeof action - 1);
+		n += sizeof action - 1;
+	}
+	assert_true(n < close_at + 4096);
+	memset(text + n, ' ', close_at + 4096 - 1 - n); /* exactly 4 KiB from the c to the end */
+	n = close_at + 4096;
+	text[n - 1] = '\n';
+	assert_true(journal_peek_text(text, n, &rules, &turn));
+	assert_int_equal(rules, 7);
+	assert_int_equal(turn, -1);
+	memcpy(text + n, "c 80 42 0123456789abcdef 00000000\n", 34);
+	n += 34;
+	assert_true(journal_peek_text(text, n, &rules, &turn));
+	assert_int_equal(turn, 42);
 }
 
 /* Writes one golden journal to dir/name. */

@@ -730,11 +730,13 @@ static long peek_header_number(const char *buf, const char *key)
 }
 
 /* The game turn of the last whole `c A T ...` line of tail (NUL-ended),
- * or -1. */
-static long peek_last_turn(const char *tail, size_t n)
+ * or -1.  A line at tail's very start counts only when tail starts the
+ * file (from_start): otherwise it may be the end of another record. */
+static long peek_last_turn(const char *tail, size_t n, bool from_start)
 {
 	for (size_t i = n; i-- > 0;) {
-		if (tail[i] != 'c' || tail[i + 1] != ' ' || (i > 0 && tail[i - 1] != '\n') || !strchr(tail + i, '\n'))
+		if (tail[i] != 'c' || tail[i + 1] != ' ' || (i > 0 ? tail[i - 1] != '\n' : !from_start) ||
+		    !strchr(tail + i, '\n'))
 			continue;
 		char *e;
 		errno = 0;
@@ -750,14 +752,12 @@ static long peek_last_turn(const char *tail, size_t n)
 	return -1;
 }
 
-bool journal_peek_text(const char *head, size_t head_len, const char *tail, size_t tail_len, int *rules, long *turn)
+/* journal_peek of a file's first bytes and last bytes (each at most
+ * PEEK_BYTES; tail_from_start: the last bytes are the whole file). */
+static bool peek_windows(const char *head, size_t head_len, const char *tail, size_t tail_len, bool tail_from_start,
+			 int *rules, long *turn)
 {
 	char h[PEEK_BYTES + 1], t[PEEK_BYTES + 1];
-	head_len = head_len < PEEK_BYTES ? head_len : PEEK_BYTES;
-	if (tail_len > PEEK_BYTES) {
-		tail += tail_len - PEEK_BYTES;
-		tail_len = PEEK_BYTES;
-	}
 	memcpy(h, head, head_len);
 	h[head_len] = '\0';
 	memcpy(t, tail, tail_len);
@@ -769,8 +769,14 @@ bool journal_peek_text(const char *head, size_t head_len, const char *tail, size
 	long r = peek_header_number(h, "rules ");
 	if (r > 0 && r <= INT_MAX)
 		*rules = (int)r;
-	*turn = peek_last_turn(t, tail_len);
+	*turn = peek_last_turn(t, tail_len, tail_from_start);
 	return true;
+}
+
+bool journal_peek_text(const char *bytes, size_t len, int *rules, long *turn)
+{
+	size_t n = len < PEEK_BYTES ? len : PEEK_BYTES;
+	return peek_windows(bytes, n, bytes + len - n, n, len <= PEEK_BYTES, rules, turn);
 }
 
 bool journal_peek(const char *path, int *rules, long *turn)
@@ -782,14 +788,15 @@ bool journal_peek(const char *path, int *rules, long *turn)
 		return false;
 	char head[PEEK_BYTES], tail[PEEK_BYTES];
 	size_t hn = fread(head, 1, sizeof head, f), tn = 0;
+	long from = 0;
 	if (fseek(f, 0, SEEK_END) == 0) {
 		long end = ftell(f);
-		long from = end > PEEK_BYTES ? end - PEEK_BYTES : 0;
+		from = end > PEEK_BYTES ? end - PEEK_BYTES : 0;
 		if (end > 0 && fseek(f, from, SEEK_SET) == 0)
 			tn = fread(tail, 1, (size_t)(end - from), f);
 	}
 	fclose(f);
-	return journal_peek_text(head, hn, tail, tn, rules, turn);
+	return peek_windows(head, hn, tail, tn, from == 0, rules, turn);
 }
 
 /* ---- rebuilding and replaying ------------------------------------------- */

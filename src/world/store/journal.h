@@ -186,9 +186,9 @@ void journal_data_fini(struct journal_data *d); /* a zeroed or finished struct d
  * journal.
  */
 bool journal_peek(const char *path, int *rules, long *turn);
-/* journal_peek of a file's first and last bytes (each of up to 4 KiB is
- * read; they may be the same bytes): for the fuzzer and tests. */
-bool journal_peek_text(const char *head, size_t head_len, const char *tail, size_t tail_len, int *rules, long *turn);
+/* journal_peek of a whole file's bytes in memory (its first and last
+ * 4 KiB are read): for the fuzzer and tests. */
+bool journal_peek_text(const char *bytes, size_t len, int *rules, long *turn);
 
 /* A game rebuilt from a journal's header: it owns its levels and bestiary. */
 struct journal_game {
