@@ -27,7 +27,7 @@ enum ui_title_choice {
 /* What the caller offers; every pointer is borrowed and may be NULL. */
 struct ui_title_entries {
 	bool can_continue;               /* a saved game exists: "Continue saved game" is shown */
-	const char *continue_detail;     /* shown beside it ("level 3, turn 812"), or NULL */
+	const char *continue_detail;     /* shown beside it ("turn 812"; play_save_detail), or NULL */
 	const struct score_entry *scores;/* best first; the entry "High scores" shows the top UI_TITLE_SCORES */
 	int n_scores;                    /* 0: no "High scores" entry */
 	bool mouse;                      /* a click on an entry chooses it */
