@@ -298,6 +298,22 @@ static void test_one_game_per_data_folder(void **state)
 	assert_true(pty_wait_exit(&t->p, WAIT_MS));
 }
 
+/* The title shows `entry`; Continue says `why` it cannot resume and asks
+ * whether a new game starts; n leaves with 0 and the terminal as it was. */
+static void continue_refused(struct title_test *t, const char *entry, const char *why)
+{
+	start_title(t);
+	expect(t, entry);
+	pty_send(&t->p, "\r");
+	expect(t, why);
+	expect(t, "Start a new game?");
+	pty_answer(&t->p, "n\r");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "n did not end the program");
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_false(t->p.altscreen);
+}
+
 /* Continue on a save that cannot be resumed says why and asks before a
  * new game starts; the damaged file is kept. */
 static void test_continue_damaged_save_asks(void **state)
@@ -311,16 +327,7 @@ static void test_continue_damaged_save_asks(void **state)
 	assert_non_null(f);
 	fputs("junkjunkjunk\n", f);
 	fclose(f);
-	start_title(t);
-	expect(t, "> Continue saved game");
-	pty_send(&t->p, "\r");
-	expect(t, "cannot be resumed");
-	expect(t, "Start a new game?");
-	pty_answer(&t->p, "n\r");
-	if (!pty_wait_exit(&t->p, WAIT_MS))
-		fail_dump(t, "n did not end the program");
-	assert_int_equal(WEXITSTATUS(t->p.status), 0);
-	assert_false(t->p.altscreen);
+	continue_refused(t, "> Continue saved game", "cannot be resumed");
 	char cmd[256];
 	int st = -1;
 	snprintf(cmd, sizeof cmd, "cat %s/astray/save.jnl.damaged-1", t->data);
@@ -340,14 +347,7 @@ static void test_continue_other_rules(void **state)
 		 t->data, t->data);
 	free(run_capture(cmd, &st));
 	assert_int_equal(st, 0);
-	start_title(t);
-	expect(t, "> Continue saved game  rules 1: kept, not resumed");
-	pty_send(&t->p, "\r");
-	expect(t, "played under rules version 1");
-	expect(t, "Start a new game?");
-	pty_answer(&t->p, "n\r");
-	if (!pty_wait_exit(&t->p, WAIT_MS))
-		fail_dump(t, "n did not end the program");
+	continue_refused(t, "> Continue saved game  rules 1: kept, not resumed", "played under rules version 1");
 	snprintf(cmd, sizeof cmd, "cmp tests/golden/rules1/hex-options.jnl %s/astray/save.jnl.rules1-1", t->data);
 	free(run_capture(cmd, &st));
 	assert_int_equal(st, 0);
