@@ -353,6 +353,22 @@ static void test_continue_other_rules(void **state)
 	assert_int_equal(st, 0);
 }
 
+/* A FIFO in the save's place: the title comes up (its look at the save
+ * must not wait for a writer), with no word beside Continue; chosen, it
+ * is refused as not a regular file. */
+static void test_fifo_save(void **state)
+{
+	struct title_test *t = *state;
+	char path[160];
+	snprintf(path, sizeof path, "%s/astray", t->data);
+	mkdir(path, 0700);
+	snprintf(path, sizeof path, "%s/astray/save.jnl", t->data);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	continue_refused(t, "> Continue saved game", "not a regular file");
+	int row, col;
+	assert_false(pty_find(&t->p, "turn", &row, &col));
+}
+
 static void test_seed_entry(void **state)
 {
 	struct title_test *t = *state;
@@ -775,6 +791,7 @@ int main(void)
 		T(test_menu), T(test_new_dungeon), T(test_dungeon_saved), T(test_one_game_per_data_folder),
 		T(test_continue_damaged_save_asks),
 		T(test_continue_other_rules),
+		T(test_fifo_save),
 		T(test_seed_entry), T(test_seed_escape), T(test_seed_entry_largest), T(test_dungeon_seed_zero_again),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
 		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),

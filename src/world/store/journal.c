@@ -783,20 +783,24 @@ bool journal_peek(const char *path, int *rules, long *turn)
 {
 	*rules = 1;
 	*turn = -1;
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK and a regular file only: a FIFO in the save's place must
+	 * not hang the title (a read of one waits for a writer) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0)
 		return false;
+	struct stat st;
 	char head[PEEK_BYTES], tail[PEEK_BYTES];
-	size_t hn = fread(head, 1, sizeof head, f), tn = 0;
-	long from = 0;
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long end = ftell(f);
-		from = end > PEEK_BYTES ? end - PEEK_BYTES : 0;
-		if (end > 0 && fseek(f, from, SEEK_SET) == 0)
-			tn = fread(tail, 1, (size_t)(end - from), f);
+	ssize_t hn = -1, tn = 0;
+	off_t from = 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		hn = pread(fd, head, sizeof head, 0);
+		from = st.st_size > PEEK_BYTES ? st.st_size - PEEK_BYTES : 0;
+		tn = st.st_size > 0 ? pread(fd, tail, (size_t)(st.st_size - from), from) : 0;
 	}
-	fclose(f);
-	return peek_windows(head, hn, tail, tn, from == 0, rules, turn);
+	close(fd);
+	if (hn < 0 || tn < 0)
+		return false;
+	return peek_windows(head, (size_t)hn, tail, (size_t)tn, from == 0, rules, turn);
 }
 
 /* ---- rebuilding and replaying ------------------------------------------- */
