@@ -828,13 +828,15 @@ static int play_title(struct play_args *a)
 		snprintf(why, sizeof why, "%s", a->settings_note); /* a broken options file */
 	const bool saved = data && !a->no_save && play_save_exists(data);
 	char detail[80] = "";
+	int other_rules = 0;
 	if (saved)
-		play_save_detail(data, detail, sizeof detail);
+		play_save_detail(data, detail, sizeof detail, &other_rules);
 	struct ui_title_entries e = {
 		.settings = &a->settings,
 		.settings_dir = a->settings_dir[0] ? a->settings_dir : NULL,
 		.can_continue = saved,
 		.continue_detail = detail[0] ? detail : NULL,
+		.continue_rules = other_rules,
 		.scores = scores.v,
 		.n_scores = scores.n,
 		.mouse = !a->no_mouse && a->settings.mouse,

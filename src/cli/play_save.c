@@ -64,19 +64,22 @@ bool play_save_exists(const char *data)
 	return lstat(slot, &st) == 0;
 }
 
-void play_save_detail(const char *data, char *buf, size_t size)
+void play_save_detail(const char *data, char *buf, size_t size, int *other_rules)
 {
 	char slot[PLAY_PATH];
 	play_save_slot(data, slot, sizeof slot);
 	int rules;
 	long turn;
 	buf[0] = '\0';
+	*other_rules = 0;
 	if (!journal_peek(slot, &rules, &turn))
 		return;
-	if (rules != GAME_RULES)
+	if (rules != GAME_RULES) {
+		*other_rules = rules;
 		snprintf(buf, size, "rules %d: kept, not resumed", rules);
-	else if (turn >= 0)
+	} else if (turn >= 0) {
 		snprintf(buf, size, "turn %ld", turn);
+	}
 }
 
 int play_save_tidy(const char *data)

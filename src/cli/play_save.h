@@ -50,8 +50,9 @@ int play_save_tidy(const char *data);
 bool play_save_exists(const char *data);
 /* What the title shows beside "Continue saved game", into buf: the game
  * turn it was saved at, or that this astray can only keep it (a save of
- * other rules); "" when the journal says neither (journal_peek). */
-void play_save_detail(const char *data, char *buf, size_t size);
+ * other rules, whose version goes to *other_rules, else 0); "" when the
+ * journal says neither (journal_peek). */
+void play_save_detail(const char *data, char *buf, size_t size, int *other_rules);
 
 /* The score list of a game on these levels (scores_mode): a generated
  * dungeon of n levels when every level is one ("dungeon"), else the

@@ -225,10 +225,16 @@ static void title_confirm_text(const struct title *t, char *buf, size_t size)
 {
 	const char *what = t->confirming == E_CAMPAIGN ? "the campaign"
 			   : t->confirming == E_SEED ? "a dungeon from a seed" : "a new dungeon";
-	snprintf(buf, size,
-		 "A game is saved. Start %s instead? The saved game is filed away to games/ (astray replay "
-		 "shows it). y starts, any other key keeps it [y/N]",
-		 what);
+	if (t->e->continue_rules > 0)
+		snprintf(buf, size,
+			 "A game of rules version %d is saved, which this astray cannot resume. Start %s? The "
+			 "saved game is kept, unchanged, as save.jnl.rules%d-N. y starts, any other key goes back [y/N]",
+			 t->e->continue_rules, what, t->e->continue_rules);
+	else
+		snprintf(buf, size,
+			 "A game is saved. Start %s instead? The saved game is filed away to games/ (astray replay "
+			 "shows it). y starts, any other key keeps it [y/N]",
+			 what);
 }
 
 static void title_draw(struct title *t)
@@ -456,7 +462,9 @@ static void title_key(struct title *t, int ch)
 		} else if (ch != KEY_RESIZE) {
 			t->screen = TS_MENU;
 			title_select(t, E_CONTINUE); /* Enter now plays the game kept */
-			snprintf(t->notice, sizeof t->notice, "The saved game is kept: Continue plays it.");
+			snprintf(t->notice, sizeof t->notice, "%s",
+				 t->e->continue_rules > 0 ? "The saved game stays as it is."
+							  : "The saved game is kept: Continue plays it.");
 		}
 		return;
 	}

@@ -28,6 +28,8 @@ enum ui_title_choice {
 struct ui_title_entries {
 	bool can_continue;               /* a saved game exists: "Continue saved game" is shown */
 	const char *continue_detail;     /* shown beside it ("turn 812"; play_save_detail), or NULL */
+	int continue_rules;              /* the save's rules version when it is not this astray's (it can
+	                                    only be kept: a new game leaves it beside, named with them); 0 */
 	const struct score_entry *scores;/* best first; the entry "High scores" shows the top UI_TITLE_SCORES */
 	int n_scores;                    /* 0: no "High scores" entry */
 	bool mouse;                      /* a click on an entry chooses it */

@@ -347,6 +347,16 @@ static void test_continue_other_rules(void **state)
 		 t->data, t->data);
 	free(run_capture(cmd, &st));
 	assert_int_equal(st, 0);
+	/* a new game asks in words that fit: it cannot be resumed, it is kept */
+	start_title(t);
+	pty_send(&t->p, "n");
+	expect(t, "A game of rules version 1 is saved, which this astray cannot resume.");
+	pty_send(&t->p, "x");
+	expect(t, "The saved game stays as it is.");
+	pty_send(&t->p, "q");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "q did not end the program");
+	pty_close(&t->p);
 	continue_refused(t, "> Continue saved game  rules 1: kept, not resumed", "played under rules version 1");
 	snprintf(cmd, sizeof cmd, "cmp tests/golden/rules1/hex-options.jnl %s/astray/save.jnl.rules1-1", t->data);
 	free(run_capture(cmd, &st));
