@@ -140,6 +140,30 @@ static void test_defaults_match_docs(void **state)
 	diag_list_fini(&d);
 }
 
+/* The designers' reference, levels/FORMAT.md, has a row for every key
+ * and every rules key (a key added without one went unseen once). */
+static void test_format_md_has_every_key(void **state)
+{
+	(void)state;
+	FILE *f = fopen("levels/FORMAT.md", "rb");
+	assert_non_null(f);
+	static char text[1 << 17];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	assert_true(len > 0 && len < sizeof text - 1);
+	text[len] = '\0';
+	for (int pass = 0; pass < 2; pass++) {
+		int n;
+		const struct bestiary_key_doc *keys = pass ? bestiary_rule_keys(&n) : bestiary_keys(&n);
+		for (int i = 0; i < n; i++) {
+			char row[64];
+			snprintf(row, sizeof row, "| `%s` |", keys[i].key);
+			if (!strstr(text, row))
+				fail_msg("levels/FORMAT.md has no row for the key '%s'", keys[i].key);
+		}
+	}
+}
+
 static void test_every_key(void **state)
 {
 	(void)state;
@@ -372,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_bestiary),
 		cmocka_unit_test(test_defaults_match_docs),
 		cmocka_unit_test(test_every_key),
+		cmocka_unit_test(test_format_md_has_every_key),
 		cmocka_unit_test(test_error_fixtures),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_set),
