@@ -169,10 +169,12 @@ struct ai {
 	struct mind_pack *pack;     /* this turn's posts of the pack around the player */
 	struct mind_ambush *ambush; /* this turn's chokepoint and its lairs */
 	/* the swarm mind's count (mind_swarm.c): a pure cache of this turn */
-	int swarm_turn;             /* the game turn swarm_near was counted on; -1 none */
-	int swarm_near;             /* swarm members hunting within their gather + 2 turns of the player */
-	int swarm_alive;            /* swarm members alive on the level, asleep or not */
-	int swarm_done;             /* swarm members near the player that rush out of patience */
+	int swarm_turn;             /* the game turn `swarm` was counted on; -1 none */
+	struct swarm_count {
+		int near;           /* members hunting within their gather + 2 turns of the player */
+		int alive;          /* members alive on the level, asleep or not */
+		int done;           /* members near the player that rush out of patience */
+	} swarm;
 	/* crowds (crowd.c): scratch of one decision and this turn's wants, no state */
 	int max_monsters;           /* monsters the level keeps room for */
 	int *push_who, *push_to;    /* AI_PUSH_MAX: the monsters the acting one pushes this action, and where */

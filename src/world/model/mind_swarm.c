@@ -55,14 +55,10 @@
 /* Rule 1: the members near the player this turn; for rule 4 those alive
  * on the level, asleep or not, and those near that rush out of patience
  * (counted once a turn, at the first member that asks). */
-struct swarm_count {
-	int near, alive, done;
-};
-
 static struct swarm_count swarm_count(struct ai *ai, const struct ai_view *v)
 {
 	if (ai->swarm_turn == v->turn)
-		return (struct swarm_count){ ai->swarm_near, ai->swarm_alive, ai->swarm_done };
+		return ai->swarm;
 	struct swarm_count c = { 0, 0, 0 };
 	for (int i = 0; i < v->n_monsters; i++) {
 		const struct monster *o = &v->monsters[i];
@@ -78,9 +74,7 @@ static struct swarm_count swarm_count(struct ai *ai, const struct ai_view *v)
 		}
 	}
 	ai->swarm_turn = v->turn;
-	ai->swarm_near = c.near;
-	ai->swarm_alive = c.alive;
-	ai->swarm_done = c.done;
+	ai->swarm = c;
 	return c;
 }
 
