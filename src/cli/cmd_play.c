@@ -182,8 +182,8 @@ static void play_usage(FILE *out)
 		   "holding src/cli/main.c, the campaign is ./levels instead; from any other folder, with no "
 		   "campaign installed, it is the one the program came with: the levels of the source tree it "
 		   "was built in, or of the prefix it is installed in.  Without level arguments, in a "
-		   "terminal, a title screen offers a new dungeon, a dungeon from a seed and the campaign "
-		   "(--no-title skips it).  --dungeon plays generated levels on mixed maps, harder with depth; "
+		   "terminal, a title screen offers the saved game (with the turn it was saved at), a new "
+		   "dungeon, a dungeon from a seed and the campaign (--no-title skips it).  --dungeon plays generated levels on mixed maps, harder with depth; "
 		   "the same seed, the same dungeon.  A Moving AI .map plays as one square8 level with monsters "
 		   "placed from the seed.",
 		   ASTRAY_DATADIR);
