@@ -66,7 +66,9 @@ struct sim_bot {
 	int calm_until;    /* until this turn, only monsters next to it or closing in are fought */
 	int mapped;        /* level_serial of the level it read a scroll of mapping on, -1 none */
 	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
-	int covers;        /* times it took cover on this level */
+	int covers;        /* times it took cover on this level: each run of steps to cover counts one */
+	long decisions;    /* its decisions in this game */
+	long covered;      /* the decision of its last step to cover, -1 none */
 	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
 	int cells;         /* size of the scratch arrays */
 	int *dist, *parent, *queue;
@@ -117,6 +119,8 @@ void sim_bot_begin(struct sim_bot *b)
 	b->mapped = -1;
 	b->kills = 0;
 	b->damage = 0;
+	b->decisions = 0;
+	b->covered = -1;
 	forget_level(b);
 }
 
@@ -677,8 +681,12 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		int c = cover_cell(b, g, grid_index(g->grid, m->x, m->y));
 		int s = first_step(b, g, c);
 		if (s >= 0) {
-			if (g->turn >= b->ambush_until)
+			/* a new run of steps to cover is another time: an archer
+			 * that follows it round the corner each time (a pillar)
+			 * is not hidden from for ever */
+			if (b->covered != b->decisions - 1)
 				b->covers++;
+			b->covered = b->decisions;
 			b->ambush_until = g->turn + BOT_AMBUSH_TURNS;
 			return b->why = "cover from an archer", step_to(g, s);
 		}
@@ -726,6 +734,7 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 
 struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 {
+	b->decisions++;
 	if (g->level_serial != b->serial)
 		level_begin(b, g);
 	note_cell(b, g);
