@@ -193,7 +193,8 @@ enum travel_mode {
  * beside the player ("The kobold stands its ground!"); on square4 a
  * player walking at a kobold never cornered it in a room, and it shot
  * again as soon as the player stopped (mind_ranged.c; the mind's new
- * field `pressed` is in the state).
+ * field `pressed` is in the state); and the bestiary's `arrival` 5, not 4,
+ * so that the bot's contract stays in its band (docs/sim.md).
  */
 #define GAME_RULES 15
 
