@@ -25,7 +25,7 @@
 static const char *const mind_words[MIND_COUNT] = {
 	[MIND_CHASE] = "chases you by the shortest way it knows, round costly ground",
 	[MIND_PACK] = "hunts in a pack: each takes a side round you before they close in",
-	[MIND_RANGED] = "shoots from a distance and backs off when you come near; break its line of sight",
+	[MIND_RANGED] = "shoots from a distance and backs off when you come near, but not for ever: pressed long, it stands; break its line of sight",
 	[MIND_DIG] = "digs through walls toward you, a wall taking it some turns",
 	[MIND_TRACK] = "follows your scent trail and noises when it loses sight of you",
 	[MIND_AMBUSH] = "waits out of sight at a narrow place on your way to the stairs",

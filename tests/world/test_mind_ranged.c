@@ -5,9 +5,10 @@
  * there, the `r` overlay's tell) and holds the band [keep, range] while the
  * player waits, shooting; when the player steps toward it, it steps away;
  * cornered and adjacent, it bites; a monster on the line takes the shot
- * (the player does not) and a wall stops it; a reload spaces the shots.
- * And one that must not: with no line of sight there is no shot (it moves
- * until it has one).  On all five grids where the map allows, square and
+ * (the player does not) and a wall stops it; a reload spaces the shots;
+ * pressed for its patience, it stands its ground (rules 15), where one
+ * without patience is never caught on square4.  And one that must not:
+ * with no line of sight there is no shot (it moves until it has one).  On all five grids where the map allows, square and
  * hex at least.  Then determinism: the same seed and actions give the same
  * hashes, and a save and load mid-game changes nothing that follows.
  *
@@ -38,6 +39,10 @@ static const char KINDS[] = "kind: archer\nglyph: a\nhp: 5\ndamage: 1\nsight: 10
 			    "kind: post\nglyph: p\nhp: 50\ndamage: 0\nsight: 0\n"
 			    "kind: straw\nglyph: s\nhp: 1\ndamage: 0\nsight: 0\n"
 			    "kind: goblin\nglyph: g\nhp: 6\ndamage: 2\nsight: 8\n"
+			    "kind: skirmisher\nglyph: k\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\nhit: 100\n"
+			    "behaviour: ranged\nrange: 4\nkeep: 2\npatience: 6\n"
+			    "kind: runner\nglyph: r\nhp: 5\ndamage: 1\nsight: 10\nmemory: 30\nhit: 100\n"
+			    "behaviour: ranged\nrange: 4\nkeep: 2\npatience: 0\n"
 			    "rules:\nplayer_hit: 100\narrival: 0\nheal: 0\n"; /* every blow hits: the mind is under test */
 
 enum { KEEP = 2, RANGE = 4 };
@@ -239,6 +244,121 @@ static void test_cornered_bites(void **state)
 		assert_true(message_contains(g, "The archer hits you"));
 		fixture_fini(&f);
 	}
+}
+
+/* The player's step toward monster m: to the neighbour nearest it, the
+ * first such in direction order (onto it, a blow). */
+static void act_toward(struct game *g, const struct monster *m)
+{
+	int best = -1, best_d = 0;
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
+		int nx, ny;
+		if (!grid_dir_step(g->grid, g->player.x, g->player.y, (enum grid_dir)d, &nx, &ny) ||
+		    !grid_in_bounds(g->grid, nx, ny))
+			continue;
+		int c = grid_index(g->grid, nx, ny);
+		if (!game_can_step(g, pcell(g), c))
+			continue;
+		int dd = grid_step_distance(g->grid, c, mcell(g, m));
+		if (best < 0 || dd < best_d) {
+			best = d;
+			best_d = dd;
+		}
+	}
+	assert_true(best >= 0);
+	act_move(g, (enum grid_dir)best);
+}
+
+/*
+ * Why rules 15: on square4 a player who walks at an archer never corners
+ * it in a room.  One without patience (the runner) backs off for 80 of
+ * the player's steps and is never struck, never bites and never stands.
+ */
+static void test_without_patience_never_caught(void **state)
+{
+	(void)state;
+	struct fixture f;
+	char map[4096];
+	const struct mark marks[] = { { 3, 5, '@' }, { 7, 5, 'r' } };
+	struct game *g =
+		ranged_game(&f, "square4", room(map, sizeof map, "square4", 16, 11, marks, 2), 11);
+	struct monster *r = glyph_monster(g, 'r');
+	int moved = 0;
+	for (int k = 0; k < 80; k++) {
+		int before = mcell(g, r);
+		act_toward(g, r);
+		moved += mcell(g, r) != before;
+	}
+	assert_true(r->alive);
+	assert_int_equal(r->hp, r->kind->hp);
+	assert_true(moved >= 60);
+	assert_int_equal(r->mind.pressed, 0); /* patience 0 counts nothing */
+	assert_false(message_contains(g, "The runner hits you"));
+	assert_false(message_contains(g, "stands its ground"));
+	fixture_fini(&f);
+}
+
+/*
+ * Rules 15: driven back for its patience (6) of its actions in a row, the
+ * skirmisher stands its ground while the player presses it: the tell is
+ * said once, it bites beside the player and the player's blows land.
+ * A save made while it counts, loaded into another game, goes on to the
+ * same hashes.
+ */
+static void test_pressed_stands(void **state)
+{
+	(void)state;
+	struct fixture f1, f2, f3;
+	char map[4096];
+	const struct mark marks[] = { { 3, 5, '@' }, { 7, 5, 'k' } };
+	room(map, sizeof map, "square4", 16, 11, marks, 2);
+	struct game *g = ranged_game(&f1, "square4", map, 12);
+	struct monster *a = glyph_monster(g, 'k');
+	int backs = 0, k = 0, most = 0;
+	void *bytes = NULL;
+	size_t len = 0;
+	while (!message_contains(g, "The skirmisher stands its ground!") && k++ < 40) {
+		int before = mcell(g, a);
+		act_toward(g, a);
+		backs += mcell(g, a) != before && dist(g, a) >= KEEP;
+		most = a->mind.pressed > most ? a->mind.pressed : most;
+		if (!bytes && a->mind.pressed == 3)
+			assert_int_equal(game_state_save(g, &bytes, &len), GAME_STATE_OK);
+	}
+	if (!message_contains(g, "The skirmisher stands its ground!"))
+		fail_msg("no stand in %d steps (%d back-offs, pressed %d)", k, backs, a->mind.pressed);
+	assert_true(backs >= 6);
+	assert_int_equal(most, 7); /* counted to patience, then patience + 1 once it said so */
+	/* it stands: the player's next blows land, and it bites back */
+	int hp = a->hp;
+	for (int i = 0; i < 6 && a->alive; i++)
+		act_toward(g, a);
+	assert_true(!a->alive || a->hp < hp);
+	assert_true(message_contains(g, "The skirmisher hits you") || !a->alive);
+	assert_true(message_contains(g, "You hit the skirmisher") || message_contains(g, "You kill the skirmisher"));
+
+	/* the save made mid-count goes on as the game it came from */
+	assert_non_null(bytes);
+	struct game *g2 = ranged_game(&f2, "square4", map, 12);
+	struct game *g3 = ranged_game(&f3, "square4", map, 99);
+	char err[256] = "";
+	if (!game_state_load(g3, bytes, len, err, sizeof err))
+		fail_msg("the state does not load: %s", err);
+	struct monster *a2 = glyph_monster(g2, 'k'), *a3 = glyph_monster(g3, 'k');
+	while (a2->mind.pressed != 3 || game_hash(g2) != game_hash(g3)) {
+		act_toward(g2, a2);
+		assert_true(g2->turn <= g3->turn);
+	}
+	for (int i = 0; i < 30 && a2->alive && a3->alive; i++) {
+		act_toward(g2, a2);
+		act_toward(g3, a3);
+		if (game_hash(g2) != game_hash(g3))
+			fail_msg("the loaded game differs after %d steps", i);
+	}
+	free(bytes);
+	fixture_fini(&f1);
+	fixture_fini(&f2);
+	fixture_fini(&f3);
 }
 
 /* ---- the shot ---------------------------------------------------------- */
@@ -520,6 +640,8 @@ int main(void)
 		cmocka_unit_test(test_keeps_band_open),
 		cmocka_unit_test(test_backs_off),
 		cmocka_unit_test(test_cornered_bites),
+		cmocka_unit_test(test_without_patience_never_caught),
+		cmocka_unit_test(test_pressed_stands),
 		cmocka_unit_test(test_monster_on_line_is_hit),
 		cmocka_unit_test(test_shot_stops),
 		cmocka_unit_test(test_no_line_no_shot),

@@ -96,6 +96,52 @@ static void test_contract_small(void **state)
 	assert_int_equal(deepest, CONTRACT_LEVELS);
 }
 
+/*
+ * The dungeons where the bot stood in a stand-off of its own making until
+ * the turns ran out (docs/perf-log.md, twenty-seventh session) now end,
+ * won or lost: seed 132, where it hid from a kobold round a pillar (its
+ * covers were not counted); seeds 81 and 330, where it stepped back and
+ * forth between a cell that saw an ooze through a door and one that did
+ * not; 423, the same on its way to the stairs; 942, where a shaman stepping
+ * to and fro across a narrow place turned its way round at every step.
+ */
+static void test_bot_ends_its_stand_offs(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t seed;
+		const char *set; /* NULL: the bestiary as shipped */
+	} games[] = {
+		{ 132, "rules.arrival=5" },
+		{ 81, "rules.arrival=5" },
+		{ 330, "rules.arrival=5" },
+		{ 423, NULL },
+		{ 942, NULL },
+	};
+	struct sim_runner *r = sim_runner_create();
+	assert_non_null(r);
+	const struct sim_level src = { .file = "dungeon", .dungeon = CONTRACT_LEVELS };
+	const struct sim_options opt = { .player = SIM_PLAYER_BOT, .max_turns = CONTRACT_TURNS };
+	for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+		struct bestiary b = game_bestiary;
+		char err[256];
+		if (games[i].set)
+			assert_true(bestiary_set(&b, games[i].set, err, sizeof err));
+		struct diag_list d = { 0 };
+		struct sim_game out;
+		assert_int_equal(sim_run_game_at(r, &src, &b, 0, games[i].seed, &opt, &out, &d), 0);
+		diag_list_fini(&d);
+		const char *end = out.outcome == SIM_ESCAPED ? "won" : "killed";
+		if (out.outcome == SIM_OUT_OF_TURNS)
+			end = "out of turns";
+		print_message("seed %llu: %s at depth %d, turn %d\n",
+			      (unsigned long long)games[i].seed, end, (int)out.v[SIM_M_DEPTH],
+			      (int)out.v[SIM_M_TURNS]);
+		assert_int_not_equal(out.outcome, SIM_OUT_OF_TURNS);
+	}
+	sim_runner_destroy(r);
+}
+
 /* The same seed, the same game: the bot has no randomness of its own. */
 static void test_bot_replays(void **state)
 {
@@ -267,6 +313,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_contract_small),
+		cmocka_unit_test(test_bot_ends_its_stand_offs),
 		cmocka_unit_test(test_bot_replays),
 		cmocka_unit_test(test_bot_sees_what_the_player_sees),
 		cmocka_unit_test(test_cli_dungeon),

@@ -1358,6 +1358,7 @@ static inline __attribute__((always_inline)) void decide(struct ai *ai, const st
 		mi->fleeing = true;
 		mi->target_x = v->player_x;
 		mi->target_y = v->player_y;
+		mi->pressed = 0; /* a flight ends a ranged mind's back-offs in a row */
 		flee(ai, v, m, mi, d);
 		return;
 	}

@@ -58,6 +58,7 @@ struct mind {
 	/* for the minds other than chase (docs/ai.md, "Minds"); in the state table */
 	int post;               /* a cell the mind holds to (a pack member's side, an ambush, a firing spot); -1 none */
 	int timer;              /* turns of what the mind is doing (digging, waiting, reloading); 0 none */
+	int pressed;            /* ranged mind: back-offs in a row, to patience + 1 (it stands); 0 none */
 	/* sleep, wandering, noise and scent (docs/ai.md, "Noise, sleep and wandering"); in the state table */
 	int trail;              /* track mind: the newest scent stamp (game turn) it has followed or seen; -1 none */
 	/* crowds, rules crowd pass (crowd.c; docs/ai.md, "Crowds: priority passing"); in the state table */
@@ -226,7 +227,8 @@ enum ai_tell {
 	AI_TELL_PACK_SPREAD,    /* a pack member takes its post on a side of the player ("The jackals spread out.") */
 	AI_TELL_AMBUSH_SPRING,  /* an ambusher leaves the lair it waited in ("A spider drops from its lair!") */
 	AI_TELL_SWARM_HOLD,     /* a swarm member starts holding back, too few near ("The ants hang back, gathering.") */
-	AI_TELL_SWARM_RUSH      /* a holding swarm member rushes with the others ("The ants swarm in!") */
+	AI_TELL_SWARM_RUSH,     /* a holding swarm member rushes with the others ("The ants swarm in!") */
+	AI_TELL_RANGED_STAND    /* a pressed archer stands ("The kobold stands its ground!") */
 };
 
 struct ai_decision {

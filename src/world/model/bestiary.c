@@ -125,7 +125,9 @@ static const struct bestiary_key_doc keys[] = {
 	KEY("patience", BKEY_INT, patience, "20", 0, 1000,
 	    "behaviour swarm: its own actions in a row a member holds near the player before it gives up waiting "
 	    "and rushes, with every member near the player, until it loses sight of the player; 0 holds for ever "
-	    "(a swarm too small ever to gather, fewer members alive on the level than swarm, rushes at once)"),
+	    "(a swarm too small ever to gather, fewer members alive on the level than swarm, rushes at once).  "
+	    "Behaviour ranged: its own actions in a row it backs off from the player before it stands its "
+	    "ground, for as long as the player presses it; 0 backs off for ever"),
 	KEY("breed", BKEY_INT, breed, "0", 0, 1000,
 	    "behaviour breed: its own actions out of the player's sight (neither sees the other) after which it "
 	    "buds off another of its kind on a free cell beside it; 0 never"),

@@ -49,7 +49,8 @@ struct monster_kind {
 	int heal;            /* it regains 1 hp every this many turns; 0 = the rules' heal */
 	int swarm;           /* swarm mind: members near the player before they rush it together */
 	int gather;          /* swarm mind: the player's turns of distance at which members hold while too few */
-	int patience;        /* swarm mind: its own actions a member holds near the player before it rushes alone; 0 never */
+	int patience;        /* swarm mind: its own actions a member holds near the player before it rushes alone;
+	                        ranged mind: its back-offs in a row before it stands while pressed; 0 never */
 	int breed;           /* breed mind: its own actions out of the player's sight before it buds; 0 = never */
 	int breed_max;       /* breed mind: the most of this kind the level may ever hold (the slain count) */
 	/* crowds (docs/ai.md, "Crowds: priority passing"), the `pass` crowd rule */

@@ -980,6 +980,11 @@ static void monster_tell(struct game *g, const struct monster *m, enum ai_tell t
 			return;
 		snprintf(text, sizeof text, "The %ss swarm in!", m->kind->name);
 		break;
+	case AI_TELL_RANGED_STAND:
+		if (!in_view)
+			return;
+		snprintf(text, sizeof text, "The %s stands its ground!", m->kind->name);
+		break;
 	default:
 		return;
 	}

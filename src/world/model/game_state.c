@@ -791,6 +791,7 @@ static void state_map(struct state_io *io, struct game *g, enum game_map which, 
 	X(mi->sighted, 0, 1)                                                                                \
 	X(mi->post, -1, cells - 1)                                                                          \
 	X(mi->timer, INT32_MIN, INT32_MAX)                                                                  \
+	X(mi->pressed, 0, 1001)                                                                             \
 	X(mi->asleep, 0, 1)                                                                                 \
 	X(mi->wander, -1, cells - 1)                                                                        \
 	X(mi->tracking, 0, 1)                                                                               \

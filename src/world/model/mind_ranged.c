@@ -2,7 +2,10 @@
  * mind_ranged.c - the ranged mind (docs/ai.md, "Mind: ranged"): archers
  * and casters hold a band of distance from the player with a line of
  * sight to it, shoot from there, back off when the player comes nearer,
- * and fight in melee only when cornered.
+ * and fight in melee only when cornered, or when the player has pressed
+ * them for their kind's `patience` of back-offs in a row (rules 15: on
+ * square4 the walls of a room never corner one, and it came back to shoot
+ * as soon as the player stopped).  The count is the mind's `pressed`.
  *
  * The band is [keep, range]: `keep` counts the turns the player needs to
  * walk to the monster (the player's turn map below: walls, doors and
@@ -292,6 +295,10 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 	bool loaded = mi->timer <= 0;
 	if (mi->timer > 0)
 		mi->timer--;
+	/* its back-offs in a row: kept only by another back-off, or by standing
+	 * while the player presses it (below) */
+	int pressed = mi->pressed;
+	mi->pressed = 0;
 	/* Not seeing the player, it knows only where it saw it last: the chase
 	 * rule walks there, and the line of sight comes back on the way. */
 	if (!sees)
@@ -316,11 +323,23 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 	bool line = dist <= range &&
 		    fov_line_of_sight(g, v->opaque, m->x, m->y, v->player_x, v->player_y, range);
 	bool adjacent = ai_can_step(g, here, pc);
+	enum ai_tell tell = AI_TELL_NONE;
 
 	if (t_here < q.keep) {
-		/* too near: back off, or, cornered, fight where it stands */
-		int to = back_off(rm, &q, here);
+		/* too near: back off, or, cornered, fight where it stands.  Driven
+		 * back for its kind's patience of its actions in a row, it stands
+		 * for as long as the player presses it (rules 15: on square4 a
+		 * player walking at it never corners it in a room, and it shoots
+		 * again as soon as the player stops). */
+		bool stands = k->patience > 0 && pressed >= k->patience;
+		int to = stands ? -1 : back_off(rm, &q, here);
+		if (stands) {
+			mi->pressed = pressed;
+			if (pressed == k->patience)
+				tell = AI_TELL_RANGED_STAND; /* said once, then pressed is patience + 1 */
+		}
 		if (to >= 0) {
+			mi->pressed = pressed + (pressed < k->patience);
 			ai_mind_fini(mi);
 			mi->route[0] = here;
 			mi->route[1] = to;
@@ -333,6 +352,8 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 			ai_mind_fini(mi);
 			mi->post = -1;
 			*d = ai_attack(pc);
+			d->tell = tell;
+			mi->pressed += tell != AI_TELL_NONE;
 			return true;
 		}
 		if (!line)
@@ -350,6 +371,8 @@ bool ai_mind_ranged(struct ai *ai, const struct ai_view *v, int self, struct min
 		} else {
 			*d = ai_wait();
 		}
+		d->tell = tell;
+		mi->pressed += tell != AI_TELL_NONE;
 		return true;
 	}
 

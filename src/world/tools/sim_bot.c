@@ -20,6 +20,9 @@
  *  - with nothing in view it rests when hurt, explores (ACT_EXPLORE,
  *    continued by ACT_TRAVEL_STEP), and once the level is explored (or it
  *    has spent long enough on it) rests up and takes the stairs.
+ * The frontier or stairs it walks on to, and its way there, are held from
+ * one step to the next while they stay clear (walk_to), so what comes into
+ * and out of view as it steps does not turn it back and forth.
  * Cheap: one breadth-first pass over the remembered cells when monsters
  * are in view; otherwise the game's own activities plan.
  */
@@ -66,9 +69,14 @@ struct sim_bot {
 	int calm_until;    /* until this turn, only monsters next to it or closing in are fought */
 	int mapped;        /* level_serial of the level it read a scroll of mapping on, -1 none */
 	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
-	int covers;        /* times it took cover on this level */
+	int goal;          /* the frontier move_on walks to, held while one and reached; -1 none */
+	int covers;        /* times it took cover on this level: each run of steps to cover counts one */
+	long decisions;    /* its decisions in this game */
+	long covered;      /* the decision of its last step to cover, -1 none */
 	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
-	int cells;         /* size of the scratch arrays */
+	int *route;        /* the way it walks on (walk_to): its cells, from where it planned it */
+	int route_len;     /* cells of route, 0 none held */
+	int cells;         /* size of the scratch arrays (route's too) */
 	int *dist, *parent, *queue;
 };
 
@@ -87,6 +95,7 @@ void sim_bot_destroy(struct sim_bot *b)
 	free(b->dist);
 	free(b->parent);
 	free(b->queue);
+	free(b->route);
 	free(b);
 }
 
@@ -101,6 +110,8 @@ static void forget_level(struct sim_bot *b)
 	b->calm_until = 0;
 	b->ambush_until = 0;
 	b->covers = 0;
+	b->goal = -1;
+	b->route_len = 0;
 	b->trail_i = 0;
 	for (int i = 0; i < BOT_TRAIL; i++)
 		b->trail[i] = -1;
@@ -117,6 +128,8 @@ void sim_bot_begin(struct sim_bot *b)
 	b->mapped = -1;
 	b->kills = 0;
 	b->damage = 0;
+	b->decisions = 0;
+	b->covered = -1;
 	forget_level(b);
 }
 
@@ -192,7 +205,10 @@ static bool flood(struct sim_bot *b, const struct game *g, bool through)
 		int *q = realloc(b->queue, (size_t)cells * sizeof *q);
 		if (q)
 			b->queue = q;
-		if (!d || !p || !q)
+		int *r = realloc(b->route, (size_t)cells * sizeof *r);
+		if (r)
+			b->route = r;
+		if (!d || !p || !q || !r)
 			return false;
 		b->cells = cells;
 	}
@@ -228,6 +244,57 @@ static int first_step(const struct sim_bot *b, const struct game *g, int to)
 	while (b->parent[to] != here)
 		to = b->parent[to];
 	return to;
+}
+
+/*
+ * The held route: the way the bot walks on is kept from one decision to
+ * the next while it stays clear, rather than planned afresh each step.
+ * Planned afresh, a way round the monsters in view turned with what was
+ * in view: a monster seen through a door from one cell and not from the
+ * next, or an archer stepping to and fro across a narrow place, sent the
+ * bot back and forth between two cells for thousands of turns.
+ */
+
+/* Keeps the flood's route to `to` (reached, b->dist[to] > 0) as the held route. */
+static void route_keep(struct sim_bot *b, int to)
+{
+	int n = b->dist[to] + 1;
+	b->route_len = n;
+	for (int c = to; n > 0; c = b->parent[c])
+		b->route[--n] = c;
+}
+
+/* The next cell of the held route when it leads from the player's cell to
+ * `to` with every cell still open and no monster in view on the rest of
+ * it; -1 otherwise. */
+static int route_next(const struct sim_bot *b, const struct game *g, int to)
+{
+	if (b->route_len < 2 || b->route[b->route_len - 1] != to)
+		return -1;
+	int here = here_of(g), i = 0;
+	while (i < b->route_len - 1 && b->route[i] != here)
+		i++;
+	if (i == b->route_len - 1)
+		return -1;
+	for (int k = i + 1; k < b->route_len; k++)
+		if (!known_open(g, b->route[k]) || seen_monster_at(g, b->route[k]) ||
+		    !game_can_step(g, b->route[k - 1], b->route[k]))
+			return -1;
+	return b->route[i + 1];
+}
+
+/* The first step toward `to` by the held route, else by the flood's
+ * (made around the monsters in view), which is then held; -1 when the
+ * flood does not reach it. */
+static int walk_to(struct sim_bot *b, const struct game *g, int to)
+{
+	int s = route_next(b, g, to);
+	if (s >= 0)
+		return s;
+	s = first_step(b, g, to);
+	if (s >= 0)
+		route_keep(b, to);
+	return s;
 }
 
 /* ---- sizing up a fight ---------------------------------------------------- */
@@ -485,7 +552,7 @@ static int known_exit(struct sim_bot *b, const struct game *g)
 static struct action go_to_exit(struct sim_bot *b, const struct game *g, int exit)
 {
 	if (flood(b, g, false)) {
-		int s = first_step(b, g, exit);
+		int s = walk_to(b, g, exit);
 		if (s >= 0)
 			return step_to(g, s);
 	}
@@ -555,14 +622,25 @@ static int nearest_frontier(const struct sim_bot *b, const struct game *g)
 	return best;
 }
 
-/* Moves away from what is in view: on toward unexplored places, else the stairs; a wait when neither. */
+/*
+ * Moves away from what is in view: on toward unexplored places, else the
+ * stairs; a wait when neither.  The frontier it walks to is held while it
+ * is still one and the way round the monsters in view still reaches it,
+ * and so is the way there (walk_to).
+ */
 static struct action move_on(struct sim_bot *b, const struct game *g)
 {
 	int exit = known_exit(b, g);
-	int target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
+	int target;
+	if (b->explored && exit >= 0)
+		target = exit;
+	else if (b->goal >= 0 && b->dist[b->goal] > 0 && frontier(g, b->goal))
+		target = b->goal;
+	else
+		target = b->goal = nearest_frontier(b, g);
 	if (target < 0)
 		target = exit;
-	int s = first_step(b, g, target);
+	int s = walk_to(b, g, target);
 	if (s < 0 && flood(b, g, true)) {
 		/* the way is held by a monster: through it */
 		if (target < 0)
@@ -677,8 +755,12 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 		int c = cover_cell(b, g, grid_index(g->grid, m->x, m->y));
 		int s = first_step(b, g, c);
 		if (s >= 0) {
-			if (g->turn >= b->ambush_until)
+			/* a new run of steps to cover is another time: an archer
+			 * that follows it round the corner each time (a pillar)
+			 * is not hidden from for ever */
+			if (b->covered != b->decisions - 1)
 				b->covers++;
+			b->covered = b->decisions;
 			b->ambush_until = g->turn + BOT_AMBUSH_TURNS;
 			return b->why = "cover from an archer", step_to(g, s);
 		}
@@ -726,6 +808,7 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 
 struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 {
+	b->decisions++;
 	if (g->level_serial != b->serial)
 		level_begin(b, g);
 	note_cell(b, g);
