@@ -2816,6 +2816,10 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    blocked + w' > W; those are never queued, so the search expands only
  *    cells on routes through W blocked cells, and of them the ones with
  *    f below T (and ties): in home, about what an A* toward the goal pops.
+ *    Without a budget, on square8 without extra costs, deep_plain answers
+ *    instead, after the count: the same key, home on the plain A* loop
+ *    (the bucket ring) with fallback_one's targets, and its own tie rule
+ *    (the least g + togo over the targets, then the one popped first).
  *
  * g must stay below 2^DEEP_G_BITS (far above any route on a 4096x4096
  * level: 2^42 there); else, and without memory, DEEP_NOT: the caller
@@ -2835,7 +2839,9 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 #define DEEP_G_BITS 55
 #define DEEP_WALLS_MAX 250  /* blocked + w' of a queued cell is at most W, in the key's top 8 bits */
 
-enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE, DEEP_BUDGET, DEEP_THICK };
+/* DEEP_ASTAR and DEEP_AGAIN are deep_plain's alone: the A* over the pair
+ * answers in the same generation, or (the records used) in a new one. */
+enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE, DEEP_BUDGET, DEEP_THICK, DEEP_ASTAR, DEEP_AGAIN };
 
 /* Room for n ints of the count's list in the queue's memory (it may move). */
 static inline int *deep_list(struct path_ctx *ctx, long n)
@@ -2843,9 +2849,198 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
 	return result_cells(ctx, n);
 }
 
+/*
+ * fallback_deep without a budget: the start's region on the plain A* loop,
+ * as fallback_one's first layer, after the count (deep_loop's part 1) has
+ * found W = `walls` and left w(c) < W in the records of every cell it
+ * counted (`counted` cells in all, the last of them `met`, the cell of
+ * home it met).  An answer's route has one stretch in home, from the start
+ * to its last cell p there (a route that leaves home and comes back crosses
+ * W more blocked cells from there), then a blocked cell d beside p with
+ * w(d) = W - 1, then W - 1 blocked cells more, on counted cells alone.
+ *
+ * 1. L(c), the least cost from each counted cell c of w(c) < W on to the
+ *    goal through exactly w(c) blocked cells: a Dijkstra backwards from the
+ *    goal over those cells, along the steps c -> x with w(c) = w(x) + (x
+ *    blocked) alone (the steps of such routes), costed as the fallback
+ *    costs them (into a passable cell step * terrain + extra, the corner
+ *    rule between two passable cells; into a blocked cell the plain step).
+ *    Its cells keep L in gw and in dir the step on toward the goal.  The
+ *    targets: the cells p of home beside a blocked d of w(d) = W - 1, each
+ *    with togo = the least step into such a d plus its L(d).
+ * 2. Layer 0 of fallback_one: the A* loop from the start toward the goal
+ *    with no fallback (plain A* on square8, in the bucket ring), in home
+ *    alone, recording the targets' g and stopping at the first pop whose f
+ *    exceeds the least g + togo so far; every target that can hold the
+ *    answer has been popped then (h is at most togo).  The answer's T is the
+ *    least g(p) + togo(p), a tie to the target popped first.
+ * 3. The route past p: its d (the first direction with step + L(d) = togo)
+ *    and L's steps on to the goal get their records turned round, each cell's
+ *    dir pointing back, so that build_result reads the whole route from the
+ *    goal to the start.
+ *
+ * All in one generation: the A* touches no cell of the count but `met`,
+ * which is set free first (and the targets live in ctx->one_t).  Returns
+ * DEEP_FOUND with *end the goal; DEEP_ASTAR when it does not apply and the
+ * records are as the count left them (the count too large for its
+ * Dijkstra: more cells than ONE_WALK_BASE + ONE_WALK_PER_STEP a step of
+ * the heuristic's distance, as fallback_one walks); DEEP_AGAIN when it
+ * failed after using them (no memory, or astar() began a new generation):
+ * deep_loop's A* answers in a new one.  Its expansions: the cells counted,
+ * the Dijkstra's pops and layer 0's.
+ */
+static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ctx, const struct search *s,
+							     const struct region *rg, int walls, long counted,
+							     int met, int *end, long *ex)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const bool corners = !s->corner_cutting && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8);
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const int32_t home = region_of(rg, s->start);
+	const int goal = s->goal;
+	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
+	const uint16_t gen = ctx->gen;
+	const int64_t dist = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2) / s1;
+	if (counted > ONE_WALK_BASE + ONE_WALK_PER_STEP * dist)
+		return DEEP_ASTAR;
+	node[met].stamp = 0; /* home's cell is layer 0's (a swept record: gen is never 0) */
+
+	/* 1. L, and the targets (ctx->one_t: a cell may come more than once) */
+	long expanded = counted, nt = 0;
+	struct pq *q = &ctx->queue;
+	q->heap_len = 0;
+	q->stack_len = 0;
+	if (!queue_reserve(ctx, counted + 1))
+		return DEEP_AGAIN;
+	node[goal].pos = 0;
+	gw[goal] = 0;
+	q->key[q->heap_len++] = make_key(0, 0, goal);
+	while (!pq_empty(q)) {
+		const int x = pq_cell(queue_pop(ctx));
+		const int xy = x / w, xx = x - xy * w;
+		const int64_t lx = (int64_t)gw[x];
+		const unsigned wx = node[x].unused, cx = cost[x];
+		expanded++;
+		if (!cx && wx + 1 == (unsigned)walls) {
+			for (int i = 0; i < dirs; i++) {
+				const int p = home_step(ctx, rg, xx, xy, i, home);
+				if (p < 0)
+					continue;
+				if (!one_grow((void **)&ctx->one_t, &ctx->one_t_cap, nt + 1, sizeof *ctx->one_t))
+					return DEEP_AGAIN;
+				ctx->one_t[nt++] = (struct target){ .cell = p, .order = -1,
+								    .togo = lx + (grid_nb_long(topo, i) ? s2 : s1) };
+			}
+		}
+		/* the cells v one step before x on such a route */
+		const unsigned wv = wx + (cx == 0);
+		if (wv >= (unsigned)walls)
+			continue;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = xx + grid_nb_dx(topo, xy, i), ny = xy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			struct node *nv = &node[v];
+			if (nv->stamp != gen || nv->unused != wv || nv->pos == POS_CLOSED)
+				continue;
+			const int j = opp[i]; /* the step from v to x */
+			if (cx && cost[v] && corners && grid_nb_long(topo, j) &&
+			    ((topo == GRID_SQUARE8 && (!cost[ny * w + xx] || !cost[xy * w + nx])) ||
+			     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, nx, ny, j))))
+				continue;
+			int64_t c = (grid_nb_long(topo, i) ? s2 : s1) * (int64_t)(cx ? cx : 1);
+			if (cx && s->extra)
+				c += (int64_t)s->extra[x] << s->extra_shift;
+			if (nv->pos == POS_COUNTED) {
+				gw[v] = (uint64_t)(lx + c);
+				nv->dir = (uint8_t)j;
+				queue_push(ctx, make_key((uint64_t)(lx + c), 0, v), NO_TIE_F);
+			} else if (lx + c < (int64_t)gw[v]) {
+				gw[v] = (uint64_t)(lx + c);
+				nv->dir = (uint8_t)j;
+				sift_up(ctx, nv->pos, make_key((uint64_t)(lx + c), 0, v));
+			}
+		}
+	}
+	CHECK(nt > 0); /* `met`, at least, beside a blocked cell of w = W - 1 */
+	if (nt == 0)
+		return DEEP_AGAIN;
+	qsort(ctx->one_t, (size_t)nt, sizeof *ctx->one_t, target_cmp);
+	long k = 0;
+	for (long i = 1; i < nt; i++) {
+		if (ctx->one_t[i].cell != ctx->one_t[k].cell)
+			ctx->one_t[++k] = ctx->one_t[i];
+		else if (ctx->one_t[i].togo < ctx->one_t[k].togo)
+			ctx->one_t[k].togo = ctx->one_t[i].togo;
+	}
+	nt = k + 1;
+	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell, .bound = UINT64_MAX,
+			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell),
+			      .gen = (uint16_t)(gen - 1) /* reset at the first pop */ };
+
+	/* 2. layer 0, in home alone */
+	struct search s0 = *s;
+	s0.fallback = false;
+	s0.layered = false;
+	s0.solid = NULL;
+	s0.budget = 0;
+	s0.tg = &tg;
+	int e0 = s->start;
+	long ex0 = 0;
+	const enum path_status st0 = astar(ctx, &s0, &e0, &ex0);
+	if (ctx->no_memory || ctx->gen != gen)
+		return DEEP_AGAIN;
+	expanded += ex0 - (st0 == PATH_FOUND); /* not the pop that stopped it */
+	const struct target *best = NULL;
+	for (long i = 0; i < nt; i++) {
+		const struct target *t = &tg.t[i];
+		if (t->order >= 0 && (!best || t->g + t->togo < best->g + best->togo ||
+				      (t->g + t->togo == best->g + best->togo && t->order < best->order)))
+			best = t;
+	}
+	CHECK(best); /* the targets are in home: popped, or the bound stopped it */
+	if (!best)
+		return DEEP_AGAIN;
+
+	/* 3. the route past home, turned round */
+	const int p = best->cell, py = p / w, px = p - py * w;
+	int c = -1, back = 0;
+	for (int i = 0; i < dirs && c < 0; i++) {
+		const int nx = px + grid_nb_dx(topo, py, i), ny = py + grid_nb_dy(topo, i);
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+			continue;
+		const int d = ny * w + nx;
+		if (!cost[d] && node[d].stamp == gen && node[d].pos == POS_CLOSED && node[d].unused + 1 == walls &&
+		    (int64_t)gw[d] + (grid_nb_long(topo, i) ? s2 : s1) == best->togo) {
+			c = d;
+			back = opp[i];
+		}
+	}
+	CHECK(c >= 0); /* best's togo came from such a d, its L final */
+	if (c < 0)
+		return DEEP_AGAIN;
+	for (;;) {
+		const int on = node[c].dir;
+		node[c].dir = (uint8_t)back;
+		if (on == DIR_NONE)
+			break;
+		c = step_cell(ctx, c, on);
+		back = opp[on];
+	}
+	CHECK(c == goal);
+	*end = goal;
+	*ex = expanded;
+	return DEEP_FOUND;
+}
+
 static inline __attribute__((always_inline)) enum deep_status
-deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const enum grid_topology topo,
-	  int *end, long *expanded_out)
+deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const bool plain,
+	  const enum grid_topology topo, int *end, long *expanded_out)
 {
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
@@ -2958,6 +3153,11 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
+	if (plain && budget <= 0 && topo == GRID_SQUARE8 && !s->extra && w > 1) {
+		const enum deep_status ds = deep_plain(ctx, s, rg, walls, len, list[len - 1], end, expanded_out);
+		if (ds != DEEP_ASTAR)
+			return ds;
+	}
 
 	/* 2. the A* over (blocked cells, g) */
 	const uint64_t wall = UINT64_C(1) << DEEP_WALL_SHIFT;
@@ -3047,11 +3247,24 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	return DEEP_NO_ROUTE;
 }
 
-/* deep_loop compiled once per topology (the constant `topo`). */
+/* deep_loop compiled once per topology (the constant `topo`); `plain`:
+ * without a budget, deep_plain may answer. */
 static enum deep_status fallback_deep(struct path_ctx *ctx, const struct search *s, const struct region *rg,
-				      int *end, long *ex)
+				      bool plain, int *end, long *ex)
 {
-	BY_TOPOLOGY(deep_loop, ctx, s, rg, end, ex);
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4:
+		return deep_loop(ctx, s, rg, plain, GRID_SQUARE4, end, ex);
+	case GRID_SQUARE8:
+		return deep_loop(ctx, s, rg, plain, GRID_SQUARE8, end, ex);
+	case GRID_DIAMOND4:
+		return deep_loop(ctx, s, rg, plain, GRID_DIAMOND4, end, ex);
+	case GRID_DIAMOND8:
+		return deep_loop(ctx, s, rg, plain, GRID_DIAMOND8, end, ex);
+	case GRID_HEX:
+		break;
+	}
+	return deep_loop(ctx, s, rg, plain, GRID_HEX, end, ex);
 }
 
 /* Whether path_find may answer through fallback_near. */
@@ -3205,7 +3418,13 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			 * search answers those). */
 			int deep_end = start;
 			long deep_ex = 0;
-			const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, &deep_end, &deep_ex);
+			enum deep_status ds = fallback_deep(ctx, &s, opt->regions, true, &deep_end, &deep_ex);
+			if (ds == DEEP_AGAIN) {
+				new_generation(ctx);
+				deep_end = start;
+				deep_ex = 0;
+				ds = fallback_deep(ctx, &s, opt->regions, false, &deep_end, &deep_ex);
+			}
 			if (ds == DEEP_FOUND) {
 				build_result(ctx, start, goal, deep_end, true, PATH_FOUND, expanded + deep_ex, penalty,
 					     opt->extra, out);
