@@ -888,7 +888,8 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
 }
 
 /*
- * Plain square8 A*'s bucket ring.  With a consistent heuristic no key
+ * Plain square8 A*'s bucket ring (and diamond8's with targets:
+ * astar_diamond8_ring).  With a consistent heuristic no key
  * pushed has an f below the f just popped, nor above it by more than twice
  * the step just taken.  So the open cells are sorted into buckets of width W (a
  * power of two, 1/32 of a plain step) by floor(f / W): only the lowest
@@ -925,11 +926,11 @@ static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const 
 }
 
 /* The queue key of an open cell, from its record. */
-static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, int cell)
+static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, const enum grid_topology topo,
+			    int cell)
 {
 	const int y = cell_row_wide(ctx, cell), x = cell - y * ctx->w;
-	return search_key(s, cell, pk_g(ctx->gw[cell]),
-			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
+	return search_key(s, cell, pk_g(ctx->gw[cell]), heuristic(topo, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
 /* What open_key reads, for pq_ring_drain. */
@@ -938,23 +939,32 @@ struct open_env {
 	const struct search *s;
 };
 
+/* square8's, and diamond8's (the ring with targets: astar) */
 static inline qkey open_env_key(const void *env, int cell)
 {
 	const struct open_env *e = env;
-	return open_key(e->ctx, e->s, cell);
+	return open_key(e->ctx, e->s, GRID_SQUARE8, cell);
+}
+
+static inline qkey open_env_key_d8(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_DIAMOND8, cell);
 }
 
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
 static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
-							      const struct search *s, int r)
+							      const struct search *s, const enum grid_topology topo,
+							      int r)
 {
 	/* Room first: the chunks ever taken bound every slot's cells, and
 	 * the expansion under way (ring_flush) may push 8 more after them. */
 	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1) + 8))
 		return false;
 	const struct open_env env = { ctx, s };
-	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, open_env_key, &env);
+	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true,
+		      topo == GRID_DIAMOND8 ? open_env_key_d8 : open_env_key, &env);
 	return true;
 }
 
@@ -974,14 +984,14 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
  */
 #define RUN_MOVES 32
 static inline __attribute__((always_inline)) bool
-ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
+ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s, const enum grid_topology topo)
 {
 	while (ctx->queue.heap_len == 0) {
 		const int d = pq_ring_next(&rg->lists);
 		if (d == RING)
 			break;
 		rg->lists.bucket += (uint64_t)d;
-		if (!ring_drain(ctx, rg, s, (int)(rg->lists.bucket % RING)))
+		if (!ring_drain(ctx, rg, s, topo, (int)(rg->lists.bucket % RING)))
 			return false;
 	}
 	const int m = ctx->queue.heap_len;
@@ -1064,7 +1074,8 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->queue.heap_len;
-		if (!ring_drain(ctx, rg, s, r))
+		if (!(ctx->grid->topo == GRID_DIAMOND8 ? ring_drain(ctx, rg, s, GRID_DIAMOND8, r)
+							: ring_drain(ctx, rg, s, GRID_SQUARE8, r)))
 			return;
 		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
@@ -1588,7 +1599,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	int64_t best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy, s1, s2), best_g = 0;
 
 	struct ring rg;
-	const bool ring = plain && topo == GRID_SQUARE8;
+	const bool ring = plain; /* square8, and diamond8 with targets (astar) */
 	/* Plain A*: the top half of this query's words, and the largest g
 	 * from which every step still fits the word's 48 bits. */
 	const uint64_t code = ring ? next_code(ctx) : 0;
@@ -1604,7 +1615,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	for (;;) {
 		if (ctx->queue.heap_len == 0 && ctx->queue.stack_len == 0) {
 			if (ring) {
-				if (rg.lists.on && ring_advance(ctx, &rg, &s))
+				if (rg.lists.on && ring_advance(ctx, &rg, &s, topo))
 					continue;
 				break;
 			}
@@ -1787,6 +1798,20 @@ static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search
 	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, false, end, ex);
 }
 
+/*
+ * diamond8's plain A* with targets (fallback_one's and deep_plain's first
+ * layer) in the bucket ring, as square8's: its cells through expand_any,
+ * whose words are compared for equality and g alone, so one loop serves
+ * both phases.  The same pops as the heap's loop, in less time on the
+ * 4096x4096 caves level (docs/perf-log.md, 2026-11-30, deep2: 1.2-1.45x
+ * on deep goals).  Not on hex, square4 and diamond4, where it was no
+ * steady gain (per goal 0.88-1.23x on hex, 0.95-2x on the other two).
+ */
+static enum path_status astar_diamond8_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, end, ex);
+}
+
 /* Plain A*: weight 1 and nothing else that the general loop must test for
  * but a budget (the ring keeps the same best cell for it: the same pops). */
 static bool plain_search(const struct search *s)
@@ -1817,6 +1842,12 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_DIAMOND4:
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:
+		if (s->tg && plain_search(s) && ctx->w > 1) {
+			const enum path_status st = astar_diamond8_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		return astar_diamond8(ctx, s, end, ex);
 	case GRID_HEX:
 		break;
@@ -2503,10 +2534,10 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
  *    target's).  The targets: the cells of home beside B, each with togo =
  *    the least step into some b plus its L(b).
  * 2. Layer 0: the A* loop from the start toward the goal, as plain A* on
- *    square8, with the same keys and rules as fallback_near's layer 0, so
- *    its pops, g and parents are the same, pop for pop.  It records the g
- *    and rank of each target it pops and stops at the first pop whose f
- *    exceeds U, the least g + togo so far.  U is a real route's cost, so it
+ *    square8 and diamond8 (the bucket ring), with the same keys and rules
+ *    as fallback_near's layer 0, so its pops, g and parents are the same,
+ *    pop for pop.  It records the g and rank of each target it pops and
+ *    stops at the first pop whose f exceeds U, the least g + togo so far.  U is a real route's cost, so it
  *    is at least the answer's T; when it stops every cell of f <= T has
  *    been popped, which is all fallback_near pops of layer 0 before the goal.
  * 3. Each b in B gets the g and parent fallback_near gives it: the least
@@ -2816,10 +2847,11 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    blocked + w' > W; those are never queued, so the search expands only
  *    cells on routes through W blocked cells, and of them the ones with
  *    f below T (and ties): in home, about what an A* toward the goal pops.
- *    Without a budget, on square8 without extra costs, deep_plain answers
- *    instead, after the count: the same key, home on the plain A* loop
- *    (the bucket ring) with fallback_one's targets, and its own tie rule
- *    (the least g + togo over the targets, then the one popped first).
+ *    Without a budget, on square8 and diamond8 without extra costs,
+ *    deep_plain answers instead, after the count: the same key, home on
+ *    the plain A* loop (the bucket ring) with fallback_one's targets, and
+ *    its own tie rule (the least g + togo over the targets, then the one
+ *    popped first).
  *
  * g must stay below 2^DEEP_G_BITS (far above any route on a 4096x4096
  * level: 2^42 there); else, and without memory, DEEP_NOT: the caller
@@ -2869,7 +2901,7 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
  *    targets: the cells p of home beside a blocked d of w(d) = W - 1, each
  *    with togo = the least step into such a d plus its L(d).
  * 2. Layer 0 of fallback_one: the A* loop from the start toward the goal
- *    with no fallback (plain A* on square8, in the bucket ring), in home
+ *    with no fallback (plain A* in the bucket ring: square8, diamond8), in home
  *    alone, recording the targets' g and stopping at the first pop whose f
  *    exceeds the least g + togo so far; every target that can hold the
  *    answer has been popped then (h is at most togo).  The answer's T is the
@@ -3153,7 +3185,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
-	if (plain && budget <= 0 && topo == GRID_SQUARE8 && !s->extra && w > 1) {
+	if (plain && budget <= 0 && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8) && !s->extra && w > 1) {
 		const enum deep_status ds = deep_plain(ctx, s, rg, walls, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;
