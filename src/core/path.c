@@ -888,7 +888,8 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
 }
 
 /*
- * Plain square8 A*'s bucket ring.  With a consistent heuristic no key
+ * Plain square8 A*'s bucket ring (and diamond8's with targets:
+ * astar_diamond8_ring).  With a consistent heuristic no key
  * pushed has an f below the f just popped, nor above it by more than twice
  * the step just taken.  So the open cells are sorted into buckets of width W (a
  * power of two, 1/32 of a plain step) by floor(f / W): only the lowest
@@ -925,11 +926,11 @@ static inline void ring_init(const struct path_ctx *ctx, struct ring *rg, const 
 }
 
 /* The queue key of an open cell, from its record. */
-static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, int cell)
+static inline qkey open_key(const struct path_ctx *ctx, const struct search *s, const enum grid_topology topo,
+			    int cell)
 {
 	const int y = cell_row_wide(ctx, cell), x = cell - y * ctx->w;
-	return search_key(s, cell, pk_g(ctx->gw[cell]),
-			  heuristic(GRID_SQUARE8, x, y, s->gx, s->gy, s->s1, s->s2));
+	return search_key(s, cell, pk_g(ctx->gw[cell]), heuristic(topo, x, y, s->gx, s->gy, s->s1, s->s2));
 }
 
 /* What open_key reads, for pq_ring_drain. */
@@ -938,23 +939,32 @@ struct open_env {
 	const struct search *s;
 };
 
+/* square8's, and diamond8's (the ring with targets: astar) */
 static inline qkey open_env_key(const void *env, int cell)
 {
 	const struct open_env *e = env;
-	return open_key(e->ctx, e->s, cell);
+	return open_key(e->ctx, e->s, GRID_SQUARE8, cell);
+}
+
+static inline qkey open_env_key_d8(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_DIAMOND8, cell);
 }
 
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
 static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
-							      const struct search *s, int r)
+							      const struct search *s, const enum grid_topology topo,
+							      int r)
 {
 	/* Room first: the chunks ever taken bound every slot's cells, and
 	 * the expansion under way (ring_flush) may push 8 more after them. */
 	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1) + 8))
 		return false;
 	const struct open_env env = { ctx, s };
-	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, open_env_key, &env);
+	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true,
+		      topo == GRID_DIAMOND8 ? open_env_key_d8 : open_env_key, &env);
 	return true;
 }
 
@@ -974,14 +984,14 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
  */
 #define RUN_MOVES 32
 static inline __attribute__((always_inline)) bool
-ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s)
+ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s, const enum grid_topology topo)
 {
 	while (ctx->queue.heap_len == 0) {
 		const int d = pq_ring_next(&rg->lists);
 		if (d == RING)
 			break;
 		rg->lists.bucket += (uint64_t)d;
-		if (!ring_drain(ctx, rg, s, (int)(rg->lists.bucket % RING)))
+		if (!ring_drain(ctx, rg, s, topo, (int)(rg->lists.bucket % RING)))
 			return false;
 	}
 	const int m = ctx->queue.heap_len;
@@ -1064,7 +1074,8 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->queue.heap_len;
-		if (!ring_drain(ctx, rg, s, r))
+		if (!(ctx->grid->topo == GRID_DIAMOND8 ? ring_drain(ctx, rg, s, GRID_DIAMOND8, r)
+							: ring_drain(ctx, rg, s, GRID_SQUARE8, r)))
 			return;
 		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
@@ -1588,7 +1599,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	int64_t best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy, s1, s2), best_g = 0;
 
 	struct ring rg;
-	const bool ring = plain && topo == GRID_SQUARE8;
+	const bool ring = plain; /* square8, and diamond8 with targets (astar) */
 	/* Plain A*: the top half of this query's words, and the largest g
 	 * from which every step still fits the word's 48 bits. */
 	const uint64_t code = ring ? next_code(ctx) : 0;
@@ -1604,7 +1615,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	for (;;) {
 		if (ctx->queue.heap_len == 0 && ctx->queue.stack_len == 0) {
 			if (ring) {
-				if (rg.lists.on && ring_advance(ctx, &rg, &s))
+				if (rg.lists.on && ring_advance(ctx, &rg, &s, topo))
 					continue;
 				break;
 			}
@@ -1787,6 +1798,20 @@ static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search
 	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, false, end, ex);
 }
 
+/*
+ * diamond8's plain A* with targets (fallback_one's and deep_plain's first
+ * layer) in the bucket ring, as square8's: its cells through expand_any,
+ * whose words are compared for equality and g alone, so one loop serves
+ * both phases.  The same pops as the heap's loop, in less time on the
+ * 4096x4096 caves level (docs/perf-log.md, 2026-11-30, deep2: 1.2-1.45x
+ * on deep goals).  Not on hex, square4 and diamond4, where it was no
+ * steady gain (per goal 0.88-1.23x on hex, 0.95-2x on the other two).
+ */
+static enum path_status astar_diamond8_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, end, ex);
+}
+
 /* Plain A*: weight 1 and nothing else that the general loop must test for
  * but a budget (the ring keeps the same best cell for it: the same pops). */
 static bool plain_search(const struct search *s)
@@ -1817,6 +1842,12 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_DIAMOND4:
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:
+		if (s->tg && plain_search(s) && ctx->w > 1) {
+			const enum path_status st = astar_diamond8_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		return astar_diamond8(ctx, s, end, ex);
 	case GRID_HEX:
 		break;
@@ -2503,10 +2534,10 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
  *    target's).  The targets: the cells of home beside B, each with togo =
  *    the least step into some b plus its L(b).
  * 2. Layer 0: the A* loop from the start toward the goal, as plain A* on
- *    square8, with the same keys and rules as fallback_near's layer 0, so
- *    its pops, g and parents are the same, pop for pop.  It records the g
- *    and rank of each target it pops and stops at the first pop whose f
- *    exceeds U, the least g + togo so far.  U is a real route's cost, so it
+ *    square8 and diamond8 (the bucket ring), with the same keys and rules
+ *    as fallback_near's layer 0, so its pops, g and parents are the same,
+ *    pop for pop.  It records the g and rank of each target it pops and
+ *    stops at the first pop whose f exceeds U, the least g + togo so far.  U is a real route's cost, so it
  *    is at least the answer's T; when it stops every cell of f <= T has
  *    been popped, which is all fallback_near pops of layer 0 before the goal.
  * 3. Each b in B gets the g and parent fallback_near gives it: the least
@@ -2816,6 +2847,11 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    blocked + w' > W; those are never queued, so the search expands only
  *    cells on routes through W blocked cells, and of them the ones with
  *    f below T (and ties): in home, about what an A* toward the goal pops.
+ *    Without a budget, on square8 and diamond8 without extra costs,
+ *    deep_plain answers instead, after the count: the same key, home on
+ *    the plain A* loop (the bucket ring) with fallback_one's targets, and
+ *    its own tie rule (the least g + togo over the targets, then the one
+ *    popped first).
  *
  * g must stay below 2^DEEP_G_BITS (far above any route on a 4096x4096
  * level: 2^42 there); else, and without memory, DEEP_NOT: the caller
@@ -2835,7 +2871,9 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
 #define DEEP_G_BITS 55
 #define DEEP_WALLS_MAX 250  /* blocked + w' of a queued cell is at most W, in the key's top 8 bits */
 
-enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE, DEEP_BUDGET, DEEP_THICK };
+/* DEEP_ASTAR and DEEP_AGAIN are deep_plain's alone: the A* over the pair
+ * answers in the same generation, or (the records used) in a new one. */
+enum deep_status { DEEP_NOT, DEEP_FOUND, DEEP_NO_ROUTE, DEEP_BUDGET, DEEP_THICK, DEEP_ASTAR, DEEP_AGAIN };
 
 /* Room for n ints of the count's list in the queue's memory (it may move). */
 static inline int *deep_list(struct path_ctx *ctx, long n)
@@ -2843,9 +2881,198 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
 	return result_cells(ctx, n);
 }
 
+/*
+ * fallback_deep without a budget: the start's region on the plain A* loop,
+ * as fallback_one's first layer, after the count (deep_loop's part 1) has
+ * found W = `walls` and left w(c) < W in the records of every cell it
+ * counted (`counted` cells in all, the last of them `met`, the cell of
+ * home it met).  An answer's route has one stretch in home, from the start
+ * to its last cell p there (a route that leaves home and comes back crosses
+ * W more blocked cells from there), then a blocked cell d beside p with
+ * w(d) = W - 1, then W - 1 blocked cells more, on counted cells alone.
+ *
+ * 1. L(c), the least cost from each counted cell c of w(c) < W on to the
+ *    goal through exactly w(c) blocked cells: a Dijkstra backwards from the
+ *    goal over those cells, along the steps c -> x with w(c) = w(x) + (x
+ *    blocked) alone (the steps of such routes), costed as the fallback
+ *    costs them (into a passable cell step * terrain + extra, the corner
+ *    rule between two passable cells; into a blocked cell the plain step).
+ *    Its cells keep L in gw and in dir the step on toward the goal.  The
+ *    targets: the cells p of home beside a blocked d of w(d) = W - 1, each
+ *    with togo = the least step into such a d plus its L(d).
+ * 2. Layer 0 of fallback_one: the A* loop from the start toward the goal
+ *    with no fallback (plain A* in the bucket ring: square8, diamond8), in home
+ *    alone, recording the targets' g and stopping at the first pop whose f
+ *    exceeds the least g + togo so far; every target that can hold the
+ *    answer has been popped then (h is at most togo).  The answer's T is the
+ *    least g(p) + togo(p), a tie to the target popped first.
+ * 3. The route past p: its d (the first direction with step + L(d) = togo)
+ *    and L's steps on to the goal get their records turned round, each cell's
+ *    dir pointing back, so that build_result reads the whole route from the
+ *    goal to the start.
+ *
+ * All in one generation: the A* touches no cell of the count but `met`,
+ * which is set free first (and the targets live in ctx->one_t).  Returns
+ * DEEP_FOUND with *end the goal; DEEP_ASTAR when it does not apply and the
+ * records are as the count left them (the count too large for its
+ * Dijkstra: more cells than ONE_WALK_BASE + ONE_WALK_PER_STEP a step of
+ * the heuristic's distance, as fallback_one walks); DEEP_AGAIN when it
+ * failed after using them (no memory, or astar() began a new generation):
+ * deep_loop's A* answers in a new one.  Its expansions: the cells counted,
+ * the Dijkstra's pops and layer 0's.
+ */
+static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ctx, const struct search *s,
+							     const struct region *rg, int walls, long counted,
+							     int met, int *end, long *ex)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const bool corners = !s->corner_cutting && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8);
+	const int64_t s1 = s->s1, s2 = s->s2;
+	const int32_t home = region_of(rg, s->start);
+	const int goal = s->goal;
+	struct node *node = ctx->node;
+	uint64_t *gw = ctx->gw;
+	const uint16_t gen = ctx->gen;
+	const int64_t dist = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2) / s1;
+	if (counted > ONE_WALK_BASE + ONE_WALK_PER_STEP * dist)
+		return DEEP_ASTAR;
+	node[met].stamp = 0; /* home's cell is layer 0's (a swept record: gen is never 0) */
+
+	/* 1. L, and the targets (ctx->one_t: a cell may come more than once) */
+	long expanded = counted, nt = 0;
+	struct pq *q = &ctx->queue;
+	q->heap_len = 0;
+	q->stack_len = 0;
+	if (!queue_reserve(ctx, counted + 1))
+		return DEEP_AGAIN;
+	node[goal].pos = 0;
+	gw[goal] = 0;
+	q->key[q->heap_len++] = make_key(0, 0, goal);
+	while (!pq_empty(q)) {
+		const int x = pq_cell(queue_pop(ctx));
+		const int xy = x / w, xx = x - xy * w;
+		const int64_t lx = (int64_t)gw[x];
+		const unsigned wx = node[x].unused, cx = cost[x];
+		expanded++;
+		if (!cx && wx + 1 == (unsigned)walls) {
+			for (int i = 0; i < dirs; i++) {
+				const int p = home_step(ctx, rg, xx, xy, i, home);
+				if (p < 0)
+					continue;
+				if (!one_grow((void **)&ctx->one_t, &ctx->one_t_cap, nt + 1, sizeof *ctx->one_t))
+					return DEEP_AGAIN;
+				ctx->one_t[nt++] = (struct target){ .cell = p, .order = -1,
+								    .togo = lx + (grid_nb_long(topo, i) ? s2 : s1) };
+			}
+		}
+		/* the cells v one step before x on such a route */
+		const unsigned wv = wx + (cx == 0);
+		if (wv >= (unsigned)walls)
+			continue;
+		for (int i = 0; i < dirs; i++) {
+			const int nx = xx + grid_nb_dx(topo, xy, i), ny = xy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+				continue;
+			const int v = ny * w + nx;
+			struct node *nv = &node[v];
+			if (nv->stamp != gen || nv->unused != wv || nv->pos == POS_CLOSED)
+				continue;
+			const int j = opp[i]; /* the step from v to x */
+			if (cx && cost[v] && corners && grid_nb_long(topo, j) &&
+			    ((topo == GRID_SQUARE8 && (!cost[ny * w + xx] || !cost[xy * w + nx])) ||
+			     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, nx, ny, j))))
+				continue;
+			int64_t c = (grid_nb_long(topo, i) ? s2 : s1) * (int64_t)(cx ? cx : 1);
+			if (cx && s->extra)
+				c += (int64_t)s->extra[x] << s->extra_shift;
+			if (nv->pos == POS_COUNTED) {
+				gw[v] = (uint64_t)(lx + c);
+				nv->dir = (uint8_t)j;
+				queue_push(ctx, make_key((uint64_t)(lx + c), 0, v), NO_TIE_F);
+			} else if (lx + c < (int64_t)gw[v]) {
+				gw[v] = (uint64_t)(lx + c);
+				nv->dir = (uint8_t)j;
+				sift_up(ctx, nv->pos, make_key((uint64_t)(lx + c), 0, v));
+			}
+		}
+	}
+	CHECK(nt > 0); /* `met`, at least, beside a blocked cell of w = W - 1 */
+	if (nt == 0)
+		return DEEP_AGAIN;
+	qsort(ctx->one_t, (size_t)nt, sizeof *ctx->one_t, target_cmp);
+	long k = 0;
+	for (long i = 1; i < nt; i++) {
+		if (ctx->one_t[i].cell != ctx->one_t[k].cell)
+			ctx->one_t[++k] = ctx->one_t[i];
+		else if (ctx->one_t[i].togo < ctx->one_t[k].togo)
+			ctx->one_t[k].togo = ctx->one_t[i].togo;
+	}
+	nt = k + 1;
+	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell, .bound = UINT64_MAX,
+			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell),
+			      .gen = (uint16_t)(gen - 1) /* reset at the first pop */ };
+
+	/* 2. layer 0, in home alone */
+	struct search s0 = *s;
+	s0.fallback = false;
+	s0.layered = false;
+	s0.solid = NULL;
+	s0.budget = 0;
+	s0.tg = &tg;
+	int e0 = s->start;
+	long ex0 = 0;
+	const enum path_status st0 = astar(ctx, &s0, &e0, &ex0);
+	if (ctx->no_memory || ctx->gen != gen)
+		return DEEP_AGAIN;
+	expanded += ex0 - (st0 == PATH_FOUND); /* not the pop that stopped it */
+	const struct target *best = NULL;
+	for (long i = 0; i < nt; i++) {
+		const struct target *t = &tg.t[i];
+		if (t->order >= 0 && (!best || t->g + t->togo < best->g + best->togo ||
+				      (t->g + t->togo == best->g + best->togo && t->order < best->order)))
+			best = t;
+	}
+	CHECK(best); /* the targets are in home: popped, or the bound stopped it */
+	if (!best)
+		return DEEP_AGAIN;
+
+	/* 3. the route past home, turned round */
+	const int p = best->cell, py = p / w, px = p - py * w;
+	int c = -1, back = 0;
+	for (int i = 0; i < dirs && c < 0; i++) {
+		const int nx = px + grid_nb_dx(topo, py, i), ny = py + grid_nb_dy(topo, i);
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
+			continue;
+		const int d = ny * w + nx;
+		if (!cost[d] && node[d].stamp == gen && node[d].pos == POS_CLOSED && node[d].unused + 1 == walls &&
+		    (int64_t)gw[d] + (grid_nb_long(topo, i) ? s2 : s1) == best->togo) {
+			c = d;
+			back = opp[i];
+		}
+	}
+	CHECK(c >= 0); /* best's togo came from such a d, its L final */
+	if (c < 0)
+		return DEEP_AGAIN;
+	for (;;) {
+		const int on = node[c].dir;
+		node[c].dir = (uint8_t)back;
+		if (on == DIR_NONE)
+			break;
+		c = step_cell(ctx, c, on);
+		back = opp[on];
+	}
+	CHECK(c == goal);
+	*end = goal;
+	*ex = expanded;
+	return DEEP_FOUND;
+}
+
 static inline __attribute__((always_inline)) enum deep_status
-deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const enum grid_topology topo,
-	  int *end, long *expanded_out)
+deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const bool plain,
+	  const enum grid_topology topo, int *end, long *expanded_out)
 {
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h, dirs = grid_dir_count(topo);
@@ -2958,6 +3185,11 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
+	if (plain && budget <= 0 && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8) && !s->extra && w > 1) {
+		const enum deep_status ds = deep_plain(ctx, s, rg, walls, len, list[len - 1], end, expanded_out);
+		if (ds != DEEP_ASTAR)
+			return ds;
+	}
 
 	/* 2. the A* over (blocked cells, g) */
 	const uint64_t wall = UINT64_C(1) << DEEP_WALL_SHIFT;
@@ -3047,11 +3279,24 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	return DEEP_NO_ROUTE;
 }
 
-/* deep_loop compiled once per topology (the constant `topo`). */
+/* deep_loop compiled once per topology (the constant `topo`); `plain`:
+ * without a budget, deep_plain may answer. */
 static enum deep_status fallback_deep(struct path_ctx *ctx, const struct search *s, const struct region *rg,
-				      int *end, long *ex)
+				      bool plain, int *end, long *ex)
 {
-	BY_TOPOLOGY(deep_loop, ctx, s, rg, end, ex);
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4:
+		return deep_loop(ctx, s, rg, plain, GRID_SQUARE4, end, ex);
+	case GRID_SQUARE8:
+		return deep_loop(ctx, s, rg, plain, GRID_SQUARE8, end, ex);
+	case GRID_DIAMOND4:
+		return deep_loop(ctx, s, rg, plain, GRID_DIAMOND4, end, ex);
+	case GRID_DIAMOND8:
+		return deep_loop(ctx, s, rg, plain, GRID_DIAMOND8, end, ex);
+	case GRID_HEX:
+		break;
+	}
+	return deep_loop(ctx, s, rg, plain, GRID_HEX, end, ex);
 }
 
 /* Whether path_find may answer through fallback_near. */
@@ -3205,7 +3450,13 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			 * search answers those). */
 			int deep_end = start;
 			long deep_ex = 0;
-			const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, &deep_end, &deep_ex);
+			enum deep_status ds = fallback_deep(ctx, &s, opt->regions, true, &deep_end, &deep_ex);
+			if (ds == DEEP_AGAIN) {
+				new_generation(ctx);
+				deep_end = start;
+				deep_ex = 0;
+				ds = fallback_deep(ctx, &s, opt->regions, false, &deep_end, &deep_ex);
+			}
 			if (ds == DEEP_FOUND) {
 				build_result(ctx, start, goal, deep_end, true, PATH_FOUND, expanded + deep_ex, penalty,
 					     opt->extra, out);

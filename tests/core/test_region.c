@@ -831,28 +831,38 @@ static void fill_thick(struct grid *g, uint32_t *seed)
 /*
  * Goals two or more blocked cells from the start's region (deep in rock,
  * in regions sealed by thick walls) on maps of every topology, with and
- * without corner cutting, crowding costs and solid cells: fallback_deep's
- * answer has the layered search's status, blocked cells and cost; its
- * route is legal and its walk is cut before its first blocked cell; and it
- * expands fewer cells than the layered search, which settles the start's
- * region, in most of them.
+ * without corner cutting, crowding costs and solid cells, and with solid
+ * cells alone: fallback_deep's answer has the layered search's status,
+ * blocked cells and cost; its route is legal and its walk is cut before
+ * its first blocked cell; and it expands fewer cells than the layered
+ * search, which settles the start's region, in most of them.  On square8
+ * and diamond8 without crowding costs it answers on the plain loop
+ * (deep_plain), elsewhere by its A* over the pair, as with a budget.
  */
 static void test_fallback_deep(void **state)
 {
 	(void)state;
-	uint32_t seed = 9090;
-	long deep = 0, fewer = 0, differ = 0, sealed = 0, none = 0, thick = 0;
+	/* kind 3 (solid cells, no crowding costs: square8 and diamond8 answer
+	 * on the plain loop, deep_plain) draws from a seed of its own, so the
+	 * other kinds' maps and goals stay those of 2026-11-29 */
+	uint32_t seed0 = 9090, seed3 = 9393;
+	long deep = 0, fewer = 0, differ = 0, differ_bud = 0, sealed = 0, none = 0, thick = 0, plain = 0;
 	for (size_t t = 0; t < N_TOPOS; t++)
-		for (int kind = 0; kind < 3; kind++) {
+		for (int kind = 0; kind < 4; kind++) {
+			uint32_t *const sp = kind == 3 ? &seed3 : &seed0;
 			const bool cc = kind == 1 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
-			struct grid *g = grid_create(150 + (int)(rnd(&seed) % 20), 110 + (int)(rnd(&seed) % 20), TOPOS[t]);
+			struct grid *g = grid_create(150 + (int)(rnd(sp) % 20), 110 + (int)(rnd(sp) % 20), TOPOS[t]);
 			assert_non_null(g);
 			const int n = g->w * g->h;
-			fill_thick(g, &seed);
+			fill_thick(g, sp);
 			uint16_t *extra = NULL;
 			uint8_t *solid = NULL;
-			if (kind == 2)
-				crowd_and_solid(g, &seed, 8, &extra, &solid);
+			if (kind >= 2)
+				crowd_and_solid(g, sp, 8, &extra, &solid);
+			if (kind == 3) {
+				free(extra);
+				extra = NULL;
+			}
 			struct path_ctx *ref = path_create(g), *fast = path_create(g), *bud = path_create(g);
 			struct region *r = region_create(g, cc);
 			assert_true(ref && fast && bud && r);
@@ -861,14 +871,14 @@ static void test_fallback_deep(void **state)
 			with.regions = r;
 			long here = 0;
 			for (int q = 0; q < 300 && here < 60; q++) {
-				const int start = (int)(rnd(&seed) % (unsigned)n);
-				int goal = (int)(rnd(&seed) % (unsigned)n);
+				const int start = (int)(rnd(sp) % (unsigned)n);
+				int goal = (int)(rnd(sp) % (unsigned)n);
 				if (!g->cost[start] || region_size(r, start) < n / 8)
 					continue;
 				/* a blocked goal, or a cell of a small region */
 				for (int k = 0; k < 200 && (q % 2 ? g->cost[goal] : !g->cost[goal] || region_size(r, goal) > 200);
 				     k++)
-					goal = (int)(rnd(&seed) % (unsigned)n);
+					goal = (int)(rnd(sp) % (unsigned)n);
 				struct path_result a, b;
 				const enum path_status sa = path_find(ref, start, goal, &opt, &a);
 				const enum path_status sb = path_find(fast, start, goal, &with, &b);
@@ -882,26 +892,32 @@ static void test_fallback_deep(void **state)
 					continue;
 				}
 				differ += check_key(g, cc, extra, solid, ref, &a, fast, &b, start, goal);
-				/* with a budget (near_exact, the player's clicks): the
-				 * same answer when it holds the search's expansions,
-				 * else PATH_BUDGET with the start alone, one short */
+				/* with a budget (near_exact, the player's clicks) the A*
+				 * over the pair answers, not the plain loop: the same key
+				 * within a budget no search reaches; the same answer when
+				 * the budget holds exactly its expansions, else
+				 * PATH_BUDGET with the start alone, one short */
 				struct path_options bounded = with;
 				bounded.near_exact = true;
-				bounded.budget = b.expanded;
-				struct path_result c;
+				bounded.budget = 16L * n;
+				struct path_result c, d;
 				assert_int_equal(path_find(bud, start, goal, &bounded, &c), sb);
-				check_same(&b, &c);
-				assert_int_equal(c.expanded, b.expanded);
-				bounded.budget = b.expanded - 1;
-				assert_int_equal(path_find(bud, start, goal, &bounded, &c), PATH_BUDGET);
-				assert_int_equal(c.len, 1);
-				assert_int_equal(c.cells[0], start);
-				assert_true(c.expanded <= bounded.budget);
+				differ_bud += check_key(g, cc, extra, solid, ref, &a, bud, &c, start, goal);
+				bounded.budget = c.expanded;
+				assert_int_equal(path_find(fast, start, goal, &bounded, &d), sb);
+				check_same(&c, &d);
+				assert_int_equal(d.expanded, c.expanded);
+				bounded.budget = c.expanded - 1;
+				assert_int_equal(path_find(fast, start, goal, &bounded, &d), PATH_BUDGET);
+				assert_int_equal(d.len, 1);
+				assert_int_equal(d.cells[0], start);
+				assert_true(d.expanded <= bounded.budget);
 				deep++;
 				here++;
 				fewer += b.expanded < a.expanded;
 				sealed += g->cost[goal] != 0;
 				thick += a.blocked_crossed >= 4;
+				plain += !extra && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
 			}
 			path_destroy(ref);
 			path_destroy(fast);
@@ -911,10 +927,12 @@ static void test_fallback_deep(void **state)
 			free(solid);
 			grid_destroy(g);
 		}
-	print_message("%ld goals two or more blocked cells away (%ld in sealed regions, %ld four or more), %ld with "
-		      "fewer expansions, %ld on another route of the same key; %ld walled off by solid cells\n",
-		      deep, sealed, thick, fewer, differ, none);
-	assert_true(deep >= 600);
+	print_message("%ld goals two or more blocked cells away (%ld in sealed regions, %ld four or more, %ld on "
+		      "square8 or diamond8 without crowding costs), %ld with fewer expansions, %ld on another route of "
+		      "the same key (%ld with a budget); %ld walled off by solid cells\n",
+		      deep, sealed, thick, plain, fewer, differ, differ_bud, none);
+	assert_true(deep >= 800);
+	assert_true(plain >= 300);
 	assert_true(sealed >= 100);
 	assert_true(thick >= 50);
 	assert_true(fewer * 10 >= deep * 9);
@@ -952,6 +970,46 @@ static void test_fallback_deep_thick(void **state)
 		assert_int_equal(b.cells[0], start);
 		assert_true(b.expanded > 250 && b.expanded < whole);
 		path_destroy(ctx);
+		region_destroy(r);
+		grid_destroy(g);
+	}
+}
+
+/*
+ * A deep goal past a long stretch of the dearest terrain (255 a step): on
+ * square8 and diamond8 the plain loop's word (48 bits of g, 2^16 plain
+ * steps at the 32 bits of fraction of so small a map) overflows on the
+ * way, astar() starts again in the general loop, in a new generation, and
+ * fallback_deep answers by its A* over the pair in another (deep_plain's
+ * DEEP_AGAIN): still the layered search's key.
+ */
+static void test_fallback_deep_dear(void **state)
+{
+	(void)state;
+	for (size_t t = 0; t < N_TOPOS; t++) {
+		const int w = 420, h = 12;
+		struct grid *g = grid_create(w, h, TOPOS[t]);
+		assert_non_null(g);
+		grid_fill(g, 255);
+		for (int y = 0; y < h; y++)
+			for (int x = 380; x < 400; x++)
+				grid_set_cost(g, y * w + x, 0);
+		struct path_ctx *ref = path_create(g), *fast = path_create(g);
+		struct region *r = region_create(g, false);
+		assert_true(ref && fast && r);
+		struct path_options opt = path_options_default();
+		opt.fallback = true;
+		struct path_options with = opt;
+		with.regions = r;
+		const int start = 5 * w + 3, goal = 6 * w + 386;
+		struct path_result a, b;
+		assert_int_equal(path_find(ref, start, goal, &opt, &a), PATH_FALLBACK);
+		assert_int_equal(path_find(fast, start, goal, &with, &b), PATH_FALLBACK);
+		assert_true(a.blocked_crossed >= 5);
+		assert_true(a.cost > 65536.0 * 1.4);
+		(void)check_key(g, false, NULL, NULL, ref, &a, fast, &b, start, goal);
+		path_destroy(ref);
+		path_destroy(fast);
 		region_destroy(r);
 		grid_destroy(g);
 	}
@@ -1050,6 +1108,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_one_far),
 		cmocka_unit_test(test_fallback_deep),
 		cmocka_unit_test(test_fallback_deep_thick),
+		cmocka_unit_test(test_fallback_deep_dear),
 		cmocka_unit_test(test_fallback_other_half),
 		cmocka_unit_test(test_fallback_large_goal_region),
 	};
