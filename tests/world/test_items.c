@@ -401,6 +401,7 @@ static void test_sling_shots(void **state)
 	assert_true(message_contains(g, "no launcher"));
 	int sling = give(g, "sling", 1);
 	give(g, "stone", 3);
+	g->bestiary.items.kinds[kind_of(g, "stone")].brk = 0; /* every stone lands (test_ammo_breaks) */
 	assert_int_equal(act(g, ACT_WIELD, sling, 0, GRID_N), RESULT_ACTED);
 	int total = game_pack_total(g);
 	/* at a cell behind the wall at (5, 1): the stone stops there */
@@ -428,6 +429,77 @@ static void test_sling_shots(void **state)
 	int s = give(g, "stone", 1);
 	assert_int_equal(act(g, ACT_THROW, s, 0, GRID_S), RESULT_ACTED);
 	fixture_fini(&f);
+}
+
+/* Stones on the floor, counted over the whole level. */
+static int stones_lying(const struct game *g)
+{
+	int stone = kind_of(g, "stone"), n = 0;
+	for (int c = 0; c < g->grid->w * g->grid->h; c++)
+		if (g->items[c] == 1 + stone)
+			n += g->item_qty[c];
+	return n;
+}
+
+/* The newest message about the stone ("The stone hits..."), NULL none. */
+static const char *stone_message(const struct game *g)
+{
+	for (int i = 0; i < 10; i++) {
+		const struct message *m = game_message(g, i);
+		if (!m)
+			break;
+		if (strncmp(m->text, "The stone ", 10) == 0)
+			return m->text;
+	}
+	return NULL;
+}
+
+/* Fires `shots` stones at a tough dummy beside the player, with the
+ * stone's `break` set to brk; counts the hits (each said) and checks
+ * that every stone that hit broke (brk 100) or lies on the floor (brk 0),
+ * and that the message says which. */
+static void shots_with_break(const char *brk, bool breaks)
+{
+	const char *const sets[] = { "dummy.hp=10000", "sling.hit=100", brk, NULL };
+	struct fixture f;
+	struct game *g = fixture_game_set(&f, "square4",
+					  "#######\n"
+					  "#@d...#\n"
+					  "######>\n",
+					  9, sets);
+	int sling = give(g, "sling", 1);
+	const int shots = 12;
+	give(g, "stone", shots);
+	assert_int_equal(act(g, ACT_WIELD, sling, 0, GRID_N), RESULT_ACTED);
+	const struct monster *m = &g->monsters[0];
+	int hits = 0, misses = 0;
+	for (int i = 0; i < shots; i++) {
+		int before = stones_lying(g), hp = m->hp;
+		assert_int_equal(act(g, ACT_FIRE, m->x, m->y, GRID_N), RESULT_ACTED);
+		const char *said = stone_message(g);
+		assert_non_null(said);
+		if (m->hp < hp) {
+			hits++;
+			assert_non_null(strstr(said, "hits the dummy"));
+			assert_int_equal(strstr(said, "and breaks") != NULL, breaks);
+			assert_int_equal(stones_lying(g), before + (breaks ? 0 : 1));
+		} else {
+			misses++;
+			assert_non_null(strstr(said, "misses the dummy"));
+			assert_int_equal(stones_lying(g), before + 1); /* a miss never breaks */
+		}
+	}
+	assert_true(hits >= shots / 2);
+	assert_int_equal(stones_lying(g), misses + (breaks ? 0 : hits));
+	fixture_fini(&f);
+}
+
+/* A stone that hits breaks with its kind's `break` percent: always at 100, never at 0. */
+static void test_ammo_breaks(void **state)
+{
+	(void)state;
+	shots_with_break("stone.break=100", true);
+	shots_with_break("stone.break=0", false);
 }
 
 /* ---- a journal of every item action replays ------------------------------- */
@@ -541,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_close_door),
 		cmocka_unit_test(test_wield_and_wear),
 		cmocka_unit_test(test_sling_shots),
+		cmocka_unit_test(test_ammo_breaks),
 		cmocka_unit_test(test_journal_of_items_replays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

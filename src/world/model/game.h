@@ -194,9 +194,14 @@ enum travel_mode {
  * player walking at a kobold never cornered it in a room, and it shot
  * again as soon as the player stopped (mind_ranged.c; the mind's new
  * field `pressed` is in the state); and the bestiary's `arrival` 5, not 4,
- * so that the bot's contract stays in its band (docs/sim.md).
+ * so that the bot's contract stays in its band (docs/sim.md);
+ * 16: ammunition wears out: a stone or arrow, fired or thrown, that hits
+ * a monster breaks with its kind's `break` percent (a new item key,
+ * default 0: never), drawn from the combat stream after the damage roll
+ * ("The stone hits the goblin and breaks (3 damage, ...)."); a launcher
+ * was a free ranged attack in every fight (docs/sim.md).
  */
-#define GAME_RULES 15
+#define GAME_RULES 16
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160

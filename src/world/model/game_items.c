@@ -637,7 +637,10 @@ static int shot_rest(const struct game *g, int from, int to, int stop)
 
 /* One piece of ammunition of slot s flies from the player to cell `to`:
  * hits the first monster on the line (a roll of chance percent) for a
- * roll of dmg, or a wall, and lands where it stopped. */
+ * roll of dmg, or a wall, and lands where it stopped.  A piece that hits
+ * breaks (is gone) with its kind's `break` percent: a draw from the
+ * combat stream after the damage roll, made only when the chance is
+ * neither 0 nor 100, so a kind that never breaks draws nothing. */
 static void fly(struct game *g, int s, int to, int chance, int dmg, const char *verb)
 {
 	int kind = g->pack[s].kind, from = player_cell(g), hit;
@@ -648,6 +651,7 @@ static void fly(struct game *g, int s, int to, int chance, int dmg, const char *
 	slot_take_one(g, s);
 	g->items_used++;
 	game_make_noise(g, from, 2, -1);
+	bool broke = false;
 	if (hit >= 0) {
 		struct monster *m = &g->monsters[hit];
 		g->noticed[hit] = 1;
@@ -659,16 +663,18 @@ static void fly(struct game *g, int s, int to, int chance, int dmg, const char *
 			game_message_add(g, "The %s misses the %s.", d->name, m->kind->name);
 		} else {
 			int roll = dmg > 0 ? rng_range(&g->combat, (dmg + 1) / 2, dmg) : 0;
+			broke = d->brk >= 100 || (d->brk > 0 && rng_range(&g->combat, 1, 100) <= d->brk);
+			const char *brk = broke ? " and breaks" : "";
 			m->hp -= roll;
 			if (m->hp <= 0) {
 				const int xp = bestiary_xp_worth(m->kind);
-				game_message_add(g, "The %s kills the %s (+%d xp).", d->name, m->kind->name, xp);
+				game_message_add(g, "The %s kills the %s%s (+%d xp).", d->name, m->kind->name, brk, xp);
 				g->player.kills++;
 				game_monster_dies(g, m);
 				game_gain_xp(g, xp);
 			} else {
-				game_message_add(g, "The %s hits the %s (%d damage, %d/%d hp left).", d->name, m->kind->name,
-						 roll, m->hp, m->kind->hp);
+				game_message_add(g, "The %s hits the %s%s (%d damage, %d/%d hp left).", d->name,
+						 m->kind->name, brk, roll, m->hp, m->kind->hp);
 				ai_mind_hear(&m->mind, m->kind, g->player.x, g->player.y, g->turn);
 			}
 		}
@@ -678,6 +684,8 @@ static void fly(struct game *g, int s, int to, int chance, int dmg, const char *
 	} else {
 		game_message_add(g, "You %s the %s.", verb, d->name);
 	}
+	if (broke)
+		return;
 	int rest = shot_rest(g, from, to, stop);
 	int at = landing(g, rest, kind);
 	if (at >= 0)

@@ -58,6 +58,7 @@ struct item_def {
 	int noise;                /* armour: a step in it is a noise this loud (0 silent) */
 	char ammo[ITEM_ID_LEN];   /* launchers: the id of the ammunition they fire ("" none) */
 	int count;                /* ammunition, gold: how many a found pile holds */
+	int brk;                  /* ammunition: percent chance a piece that hits a monster breaks (0 never) */
 	int min_depth, max_depth; /* generated on levels min_depth..max_depth (1-based) */
 	int freq;                 /* relative frequency among its class (0: never generated) */
 };

@@ -12,14 +12,20 @@
  *  - in a fight it drinks when low, takes the stairs under its feet when
  *    the fight is lost, steps back into a corridor or doorway when
  *    several monsters close in (so one at a time reaches it), and
- *    otherwise strikes the weakest monster next to it;
- *  - with monsters in view but none next to it, it waits for the hunters
- *    to come (the first blow is the player's), walks to an archer or a
- *    weak sleeper, runs for known stairs when the fight ahead is beyond
- *    its hit points and potions, and explores away from the rest;
- *  - with nothing in view it rests when hurt, explores (ACT_EXPLORE,
- *    continued by ACT_TRAVEL_STEP), and once the level is explored (or it
- *    has spent long enough on it) rests up and takes the stairs.
+ *    otherwise strikes the weakest monster next to it (or shoots it, when
+ *    the launcher in hand does more);
+ *  - with monsters in view but none next to it, it shoots with the best
+ *    launcher it has ammunition for at an archer or the nearest monster
+ *    in its line of fire (taking the launcher in hand while the hunters
+ *    are far, its melee weapon back as they come), throws ammunition by
+ *    hand at a monster running away, waits for the hunters to come (the
+ *    first blow is the player's), walks to an archer or a weak sleeper,
+ *    runs for known stairs when the fight ahead is beyond its hit points
+ *    and potions, and explores away from the rest;
+ *  - with nothing in view it rests when hurt, picks up the ammunition
+ *    lying near, explores (ACT_EXPLORE, continued by ACT_TRAVEL_STEP),
+ *    and once the level is explored (or it has spent long enough on it)
+ *    rests up and takes the stairs.
  * The frontier or stairs it walks on to, and its way there, are held from
  * one step to the next while they stay clear (walk_to), so what comes into
  * and out of view as it steps does not turn it back and forth.
@@ -31,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fov.h"
 #include "grid.h"
 #include "items.h"
 #include "level.h"
@@ -53,6 +60,8 @@
 #define BOT_AMBUSH_TURNS 10
 /* Times a level it takes cover from archers before it walks on under their shots. */
 #define BOT_COVERS 3
+/* Turns after the last monster in view it keeps a launcher in hand before the melee weapon. */
+#define BOT_HOLD_TURNS 20
 
 struct sim_bot {
 	int serial;        /* g->level_serial of the level it plays, -1 none */
@@ -73,6 +82,7 @@ struct sim_bot {
 	int covers;        /* times it took cover on this level: each run of steps to cover counts one */
 	long decisions;    /* its decisions in this game */
 	long covered;      /* the decision of its last step to cover, -1 none */
+	int fought;        /* g->turn of its last decision with a monster in view */
 	const char *why;   /* what its last decision in a fight was, in words (sim_bot_why) */
 	int *route;        /* the way it walks on (walk_to): its cells, from where it planned it */
 	int route_len;     /* cells of route, 0 none held */
@@ -130,6 +140,7 @@ void sim_bot_begin(struct sim_bot *b)
 	b->damage = 0;
 	b->decisions = 0;
 	b->covered = -1;
+	b->fought = -BOT_HOLD_TURNS;
 	forget_level(b);
 }
 
@@ -438,10 +449,320 @@ static double armour_worth(const struct item_def *d)
 	return d ? d->armour - (d->noise > 0 ? 5 : 0) : 0;
 }
 
+/* ---- arms: launchers, shots and throws ------------------------------------ */
+
+/*
+ * A careful player's shots (docs/sim.md, "The bot"): the launcher in hand
+ * fires at a monster in its line of fire while the monster comes or keeps
+ * off, the melee weapon comes back to hand when a blow is better, and the
+ * ammunition is picked up once nothing is in view.  Without a launcher, a
+ * stone or an arrow thrown by hand goes after a monster running away.
+ * What a shot meets is read from what the player knows: the line's cells,
+ * clear to sight or not, and the monsters it sees.
+ */
+
+/* Whether a shot passes cell c as the player can tell: in the map, clear
+ * to sight, and no monster it sees there (game_shot_stop's rule on what
+ * it sees: a monster out of view is not there for the bot). */
+static bool shot_passes_seen(const struct game *g, int c)
+{
+	return c >= 0 && !g->opaque[c] && !seen_monster_at(g, c);
+}
+
+/* Where a shot from the player's cell at cell `to` stops, as the player can
+ * tell: `to` when the line is clear, else the first cell that stops it (a
+ * wall, a monster it sees), -1 outside the map. */
+static int shot_stop_seen(const struct game *g, int to)
+{
+	struct fov_sample line[GAME_SHOT_MAX];
+	int n = fov_line_cells(g->grid, g->player.x, g->player.y, grid_x(g->grid, to), grid_y(g->grid, to), line,
+			       GAME_SHOT_MAX);
+	if (n < 0)
+		return -1;
+	if (n > GAME_SHOT_MAX)
+		n = GAME_SHOT_MAX;
+	for (int i = 0; i < n; i++) {
+		const struct fov_sample *s = &line[i];
+		if (shot_passes_seen(g, s->cell[0]) || (s->n == 2 && shot_passes_seen(g, s->cell[1])))
+			continue;
+		for (int j = 0; j < s->n; j++)
+			if (seen_monster_at(g, s->cell[j]))
+				return s->cell[j];
+		return s->cell[0] >= 0 || s->n == 1 ? s->cell[0] : s->cell[1];
+	}
+	return to;
+}
+
+/* The pack slot of the ammunition the launcher in slot s fires, -1 when
+ * slot s holds no launcher or the pack none of its ammunition. */
+static int ammo_for(const struct game *g, int s)
+{
+	const struct item_def *w = known_def(g, s);
+	if (!w || w->cls != ITEM_WEAPON || !w->ammo[0])
+		return -1;
+	int k = items_find(&g->bestiary.items, w->ammo, strlen(w->ammo));
+	for (int i = 0; k >= 0 && i < PACK_SLOTS; i++)
+		if (g->pack[i].kind == k && g->pack[i].qty > 0)
+			return i;
+	return -1;
+}
+
+/* A hit chance in percent held as the rules hold it. */
+static double chance_of(int c, int lo, int hi)
+{
+	return (c < lo ? lo : c > hi ? hi : c) / 100.0;
+}
+
+/* The damage a shot of the launcher in slot s does on average (the rules'
+ * fire: 70% and the launcher's hit, a roll of the ammunition's damage and
+ * the launcher's; no evade); 0 when it cannot fire. */
+static double shot_worth(const struct game *g, int s)
+{
+	int a = ammo_for(g, s);
+	if (a < 0)
+		return 0;
+	const struct item_def *w = known_def(g, s), *d = known_def(g, a);
+	return mean_roll(d->damage + w->damage) * chance_of(70 + w->hit, 5, 95);
+}
+
+/* The launcher with ammunition whose shot does most, -1 none. */
+static int best_launcher(const struct game *g)
+{
+	int best = -1;
+	double worth = 0;
+	for (int s = 0; s < PACK_SLOTS; s++) {
+		double v = shot_worth(g, s);
+		if (v > worth) {
+			best = s;
+			worth = v;
+		}
+	}
+	return best;
+}
+
+/* The melee weapon (not a launcher) pack_chores would wield, -1 bare hands. */
+static int best_melee(const struct game *g)
+{
+	int best = -1;
+	double worth = 0;
+	for (int s = 0; s < PACK_SLOTS; s++) {
+		const struct item_def *d = known_def(g, s);
+		if (d && d->cls == ITEM_WEAPON && !d->ammo[0] && weapon_worth(d) > worth) {
+			best = s;
+			worth = weapon_worth(d);
+		}
+	}
+	return best;
+}
+
+/* The damage a blow at monster m does on average with the weapon in slot s
+ * in hand (-1 bare hands, a launcher as the rules count it: its hit and
+ * damage bonuses). */
+static double blow_worth(const struct game *g, const struct monster *m, int s)
+{
+	const struct item_def *d = s >= 0 ? known_def(g, s) : NULL;
+	int hit = game_player_hit_chance(g, m->kind) - g->player.hit_bonus + (d ? d->hit : 0);
+	double dmg = mean_roll(g->player.damage) + (d ? d->damage : 0);
+	return (dmg < 1 ? 1 : dmg) * chance_of(hit, 5, 100);
+}
+
+/* Whether the launcher in hand (with ammunition) reaches cell c with a clear line. */
+static bool can_fire_at(const struct game *g, int c)
+{
+	const struct item_def *w = g->wielded >= 0 ? known_def(g, g->wielded) : NULL;
+	if (!w || ammo_for(g, g->wielded) < 0 || c == here_of(g))
+		return false;
+	return grid_step_distance(g->grid, here_of(g), c) <= w->range && shot_stop_seen(g, c) == c;
+}
+
+static struct action fire_at(const struct game *g, int c)
+{
+	return (struct action){ .kind = ACT_FIRE, .x = grid_x(g->grid, c), .y = grid_y(g->grid, c) };
+}
+
+static struct action wield(int s)
+{
+	return (struct action){ .kind = ACT_WIELD, .x = s };
+}
+
+/* Turns monster m needs to stand next to the player from step distance d. */
+static double turns_to_reach(const struct monster *m, int d)
+{
+	int speed = m->kind->speed < 1 ? 1 : m->kind->speed;
+	return (d - 1) * 100.0 / speed;
+}
+
+/*
+ * Next to monster m (the one the bot strikes): a shot when the launcher in
+ * hand does more than a blow with it; the best melee weapon to hand when
+ * the turn that takes is won back (1 + hp / its blow below hp / what the
+ * hand does now).  ACT_NONE: strike.
+ */
+static struct action arms_adjacent(const struct game *g, const struct monster *m)
+{
+	int c = grid_index(g->grid, m->x, m->y);
+	double blow = blow_worth(g, m, g->wielded);
+	double shot = can_fire_at(g, c) ? shot_worth(g, g->wielded) : 0;
+	double now = blow > shot ? blow : shot;
+	int melee = best_melee(g);
+	if (melee != g->wielded && melee >= 0) {
+		double better = blow_worth(g, m, melee);
+		if (1 + m->hp / better < m->hp / now)
+			return wield(melee);
+	}
+	return shot > blow ? fire_at(g, c) : act(ACT_NONE);
+}
+
+/*
+ * No monster next to the bot: a shot at the monster in the line of fire
+ * that matters most (an archer, then the nearest: the first to reach it,
+ * then the weakest), or the launcher taken in hand for it while the
+ * melee hunters are still three turns off; the best melee weapon back in
+ * hand when the nearest hunter will reach the bot before its next action
+ * and blows then do more than the shot now would.  `nearest` is the
+ * nearest melee threat (-1 none) at step distance nearest_d.  ACT_NONE
+ * when no shot is worth it.
+ */
+static struct action arms_ranged(const struct game *g, int nearest, int nearest_d)
+{
+	int launcher = best_launcher(g), melee = best_melee(g);
+	double reach = nearest >= 0 ? turns_to_reach(&g->monsters[nearest], nearest_d) : 1e9;
+	const struct item_def *w = launcher >= 0 ? known_def(g, launcher) : NULL;
+	int here = here_of(g), target = -1, target_d = 0;
+	bool target_archer = false;
+	for (int i = 0; w && i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (!m->alive || !m->seen || m->mind.asleep)
+			continue; /* a sleeper is let lie (or walked to) */
+		int c = grid_index(g->grid, m->x, m->y), d = grid_step_distance(g->grid, here, c);
+		if (d > w->range || shot_stop_seen(g, c) != c)
+			continue;
+		bool archer = m->kind->range > 0 && !m->mind.fleeing;
+		if (target >= 0 && (target_archer != archer ? target_archer
+				    : d != target_d          ? d > target_d
+							     : m->hp >= g->monsters[target].hp))
+			continue;
+		target = i;
+		target_d = d;
+		target_archer = archer;
+	}
+	if (target < 0) {
+		/* nothing to shoot at: the melee weapon back in hand for a hunter
+		 * two turns off (a launcher out of ammunition, or out of line) */
+		const struct item_def *hand = g->wielded >= 0 ? known_def(g, g->wielded) : NULL;
+		if (melee >= 0 && melee != g->wielded && hand && hand->ammo[0] &&
+		    weapon_worth(known_def(g, melee)) > weapon_worth(hand) && reach <= 2)
+			return wield(melee);
+		return act(ACT_NONE);
+	}
+	const struct monster *t = &g->monsters[target];
+	int tc = grid_index(g->grid, t->x, t->y);
+	bool swap_back = melee >= 0 && weapon_worth(known_def(g, melee)) > weapon_worth(w);
+	if (g->wielded == launcher) {
+		if (swap_back && reach <= 1) {
+			/* it reaches the bot before its next action: this shot, or
+			 * the melee weapon in hand for the fight that follows */
+			const struct monster *m = &g->monsters[nearest];
+			double now = blow_worth(g, m, launcher), shot = shot_worth(g, launcher);
+			now = now > shot ? now : shot;
+			if (m->hp / blow_worth(g, m, melee) < (m->hp - shot) / now)
+				return wield(melee);
+		}
+		return fire_at(g, tc);
+	}
+	/* worth a turn to take in hand: an archer, or time for a shot before the
+	 * hunters come (and the melee weapon back); no weapon better at hand */
+	if (!swap_back || target_archer || reach >= 3)
+		return wield(launcher);
+	return act(ACT_NONE);
+}
+
+/*
+ * Without a launcher to fire: a stone or an arrow thrown by hand (ACT_THROW
+ * flies `range` cells one way and hits the first monster on its line) at
+ * a monster in view that runs away (it would come back healed).  A throw
+ * at an archer out of reach was tried and did not pay: a stone by hand
+ * hits for 1 (docs/perf-log.md, twenty-seventh session, arms).  ACT_NONE
+ * when nothing is in such a line.
+ */
+static struct action arms_throw(const struct game *g)
+{
+	int here = here_of(g);
+	for (int s = 0; s < PACK_SLOTS; s++) {
+		const struct item_def *d = known_def(g, s);
+		if (!d || d->cls != ITEM_AMMO)
+			continue;
+		int range = d->range > 0 ? d->range : 1;
+		for (int dir = 0; dir < GRID_DIR_COUNT; dir++) {
+			int x = g->player.x, y = g->player.y;
+			for (int i = 0; i < range; i++) {
+				int nx, ny;
+				if (!grid_dir_step(g->grid, x, y, (enum grid_dir)dir, &nx, &ny) ||
+				    !grid_in_bounds(g->grid, nx, ny))
+					break;
+				x = nx;
+				y = ny;
+			}
+			int end = grid_index(g->grid, x, y);
+			if (end == here)
+				continue;
+			int stop = shot_stop_seen(g, end);
+			if (stop < 0 || !seen_monster_at(g, stop))
+				continue;
+			const struct monster *m = &g->monsters[g->occupant[stop]];
+			if (!m->mind.fleeing)
+				continue;
+			return (struct action){ .kind = ACT_THROW, .x = s, .dir = (enum grid_dir)dir };
+		}
+		return act(ACT_NONE); /* one kind is enough to look with */
+	}
+	return act(ACT_NONE);
+}
+
+/* Within this many steps, the bot walks to the ammunition it can use once nothing is in view. */
+#define BOT_PICKUP_STEPS 12
+
+/* Whether the item at cell c is ammunition the bot uses (for a launcher it
+ * has, or by hand) and has room for. */
+static bool wanted_ammo(const struct game *g, int c)
+{
+	const struct item_def *d = game_item_def(g, g->items[c] - 1);
+	return d && d->cls == ITEM_AMMO && game_item_wanted(g, c);
+}
+
+/*
+ * With nothing in view: the nearest ammunition lying within
+ * BOT_PICKUP_STEPS, picked up (',') where the bot stands, walked to
+ * otherwise (a step onto it picks it up).  ACT_NONE when there is none.
+ */
+static struct action pick_up_ammo(struct sim_bot *b, const struct game *g)
+{
+	int here = here_of(g);
+	if (g->items[here] && wanted_ammo(g, here))
+		return act(ACT_PICKUP);
+	int x0 = g->player.x, y0 = g->player.y, found = 0;
+	for (int y = y0 - BOT_PICKUP_STEPS; y <= y0 + BOT_PICKUP_STEPS && !found; y++)
+		for (int x = x0 - BOT_PICKUP_STEPS; x <= x0 + BOT_PICKUP_STEPS && !found; x++)
+			if (grid_in_bounds(g->grid, x, y)) {
+				int c = grid_index(g->grid, x, y);
+				found = g->items[c] && g->remembered[c] && wanted_ammo(g, c);
+			}
+	if (!found || !flood(b, g, false))
+		return act(ACT_NONE);
+	int cells = g->grid->w * g->grid->h, best = -1;
+	for (int c = 0; c < cells; c++)
+		if (b->dist[c] > 0 && b->dist[c] <= BOT_PICKUP_STEPS && g->items[c] && g->remembered[c] &&
+		    wanted_ammo(g, c) && (best < 0 || b->dist[c] < b->dist[best]))
+			best = c;
+	int s = best >= 0 ? walk_to(b, g, best) : -1;
+	return s >= 0 ? step_to(g, s) : act(ACT_NONE);
+}
+
 /*
  * What a careful player does with its pack when nothing is in view: the
- * best melee weapon in hand (launchers are left in the pack: the bot
- * fights hand to hand), the best armour on, a known potion of vigour
+ * best melee weapon in hand (a launcher with ammunition stays in hand for
+ * BOT_HOLD_TURNS after a fight, and is taken in hand when no melee weapon
+ * beats it as one), the best armour on, a known potion of vigour
  * drunk, unknown potions drunk at full health and unknown scrolls read to
  * learn what they are, a known scroll of mapping read on a level not yet
  * explored.  ACT_NONE when there is nothing to do.
@@ -452,11 +773,14 @@ static struct action pack_chores(struct sim_bot *b, const struct game *g)
 	int best_w = -1, best_a = -1;
 	double cur_w = g->wielded >= 0 ? weapon_worth(known_def(g, g->wielded)) : 0;
 	double cur_a = g->worn >= 0 ? armour_worth(known_def(g, g->worn)) : 0;
+	/* a launcher with ammunition stays in hand a while after a fight (what
+	 * went out of view may come back) */
+	bool hold = g->wielded >= 0 && ammo_for(g, g->wielded) >= 0 && g->turn - b->fought < BOT_HOLD_TURNS;
 	for (int s = 0; s < PACK_SLOTS; s++) {
 		const struct item_def *d = known_def(g, s);
 		if (!d)
 			continue;
-		if (d->cls == ITEM_WEAPON && !d->ammo[0] && s != g->wielded && weapon_worth(d) > cur_w) {
+		if (d->cls == ITEM_WEAPON && !d->ammo[0] && s != g->wielded && weapon_worth(d) > cur_w && !hold) {
 			best_w = s;
 			cur_w = weapon_worth(d);
 		}
@@ -467,6 +791,11 @@ static struct action pack_chores(struct sim_bot *b, const struct game *g)
 	}
 	if (best_w >= 0)
 		return (struct action){ .kind = ACT_WIELD, .x = best_w };
+	/* a launcher with ammunition in hand when no melee weapon beats it as one */
+	int launcher = best_launcher(g), melee = best_melee(g);
+	if (launcher >= 0 && launcher != g->wielded &&
+	    weapon_worth(known_def(g, launcher)) >= (melee >= 0 ? weapon_worth(known_def(g, melee)) : 0))
+		return wield(launcher);
 	if (best_a >= 0)
 		return (struct action){ .kind = ACT_WEAR, .x = best_a };
 	int s = known_slot(g, ITEM_POTION, EFFECT_VIGOUR);
@@ -726,8 +1055,23 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 	}
 	if (weakest >= 0) {
 		b->waited = 0;
+		struct action a = arms_adjacent(g, &g->monsters[weakest]);
+		if (a.kind == ACT_FIRE)
+			return b->why = "fire point-blank", a;
+		if (a.kind == ACT_WIELD)
+			return b->why = "melee weapon to hand", a;
 		return b->why = "strike", step_to(g, grid_index(g->grid, g->monsters[weakest].x, g->monsters[weakest].y));
 	}
+	/* a shot at what comes or keeps off, the launcher taken in hand for it */
+	struct action shot = arms_ranged(g, nearest, nearest_d);
+	if (shot.kind == ACT_FIRE)
+		return b->why = "fire", shot;
+	if (shot.kind == ACT_WIELD)
+		return b->why = known_def(g, shot.x)->ammo[0] ? "launcher to hand" : "melee weapon to hand", shot;
+	/* without a launcher: a throw at what runs away */
+	shot = arms_throw(g);
+	if (shot.kind != ACT_NONE)
+		return b->why = "throw at a runaway", shot;
 	/* an archer is fought, not waited for */
 	if (archer >= 0 && !calm && !lost) {
 		const struct monster *m = &g->monsters[archer];
@@ -819,6 +1163,7 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 	for (int i = 0; i < g->n_monsters; i++)
 		if (g->monsters[i].alive && g->monsters[i].seen) {
 			b->damage = g->damage_taken;
+			b->fought = g->turn;
 			return fight(b, g);
 		}
 	b->why = "nothing in view";
@@ -849,6 +1194,11 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 		return act(p->hp < p->max_hp ? ACT_REST : ACT_WAIT);
 	if (rest && p->hp < p->max_hp)
 		return act(ACT_REST);
+	if (g->turn >= b->calm_until) { /* its shots and throws back into the pack */
+		struct action a = pick_up_ammo(b, g);
+		if (a.kind != ACT_NONE)
+			return a;
+	}
 	if (done && g->tiles[here] == TILE_EXIT)
 		return act(ACT_DESCEND);
 	if (done && exit >= 0)
