@@ -104,7 +104,9 @@ static void test_contract_small(void **state)
  * covers were not counted); seeds 81 and 330, where it stepped back and
  * forth between a cell that saw an ooze through a door and one that did
  * not; 423, the same on its way to the stairs; 942, where a shaman stepping
- * to and fro across a narrow place turned its way round at every step.
+ * to and fro across a narrow place turned its way round at every step;
+ * 1504, where two ogres awake and idle, each in the way to a frontier,
+ * sent it from one to the other (40 turns a round) on depth 8.
  */
 static void test_bot_ends_its_stand_offs(void **state)
 {
@@ -118,6 +120,7 @@ static void test_bot_ends_its_stand_offs(void **state)
 		{ 330, "rules.arrival=5" },
 		{ 423, NULL },
 		{ 942, NULL },
+		{ 1504, NULL },
 	};
 	struct sim_runner *r = sim_runner_create();
 	assert_non_null(r);

@@ -62,6 +62,9 @@
 #define BOT_COVERS 3
 /* Turns after the last monster in view it keeps a launcher in hand before the melee weapon. */
 #define BOT_HOLD_TURNS 20
+/* Times a level it turns from the frontier it walks to because a monster
+ * in view stands in the way before it goes on through such a monster. */
+#define BOT_TURNBACKS 4
 
 struct sim_bot {
 	int serial;        /* g->level_serial of the level it plays, -1 none */
@@ -80,6 +83,7 @@ struct sim_bot {
 	int ambush_until;  /* out of an archer's sight: it waits for it round the corner until this turn */
 	int goal;          /* the frontier move_on walks to, held while one and reached; -1 none */
 	int covers;        /* times it took cover on this level: each run of steps to cover counts one */
+	int turnbacks;     /* times on this level it dropped its frontier for a monster in the way */
 	long decisions;    /* its decisions in this game */
 	long covered;      /* the decision of its last step to cover, -1 none */
 	int fought;        /* g->turn of its last decision with a monster in view */
@@ -120,6 +124,7 @@ static void forget_level(struct sim_bot *b)
 	b->calm_until = 0;
 	b->ambush_until = 0;
 	b->covers = 0;
+	b->turnbacks = 0;
 	b->goal = -1;
 	b->route_len = 0;
 	b->trail_i = 0;
@@ -965,8 +970,23 @@ static struct action move_on(struct sim_bot *b, const struct game *g)
 		target = exit;
 	else if (b->goal >= 0 && b->dist[b->goal] > 0 && frontier(g, b->goal))
 		target = b->goal;
-	else
-		target = b->goal = nearest_frontier(b, g);
+	else {
+		if (b->goal >= 0 && b->dist[b->goal] < 0 && frontier(g, b->goal) && flood(b, g, true)) {
+			/* a monster in view stands in the way to the frontier: another
+			 * way, a few times; then the stairs when it knows them, else
+			 * through it (two monsters that do not come, each in the way
+			 * to a frontier, sent the bot from one to the other for ever) */
+			if (b->dist[b->goal] > 0 && ++b->turnbacks > BOT_TURNBACKS) {
+				int s = first_step(b, g, b->goal);
+				if (exit < 0 && s >= 0)
+					return step_to(g, s);
+				b->explored |= exit >= 0;
+			}
+			if (!flood(b, g, false))
+				return act(ACT_WAIT);
+		}
+		target = b->explored && exit >= 0 ? exit : (b->goal = nearest_frontier(b, g));
+	}
 	if (target < 0)
 		target = exit;
 	int s = walk_to(b, g, target);
@@ -985,9 +1005,10 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 	int here = here_of(g), n_adj = 0, n_threats = 0, weakest = -1, nearest = -1, archer = -1;
 	int nearest_d = 0, archer_d = 0, n_melee = 0;
 	bool closer = false;
-	if (p->kills != b->kills) { /* a kill ends a chase */
+	if (p->kills != b->kills) { /* a kill ends a chase, and what stood in the way may be gone */
 		b->kills = p->kills;
 		b->chased = 0;
+		b->turnbacks = 0;
 	}
 	for (int i = 0; i < g->n_monsters; i++) {
 		const struct monster *m = &g->monsters[i];
