@@ -219,6 +219,47 @@ static void test_potions_identify(void **state)
 	fixture_fini(&f);
 }
 
+/* What a right click tells of an item (game_item_about): the catalogue's
+ * numbers for a known kind, nothing but "use it to learn" for an unknown
+ * one, and what it says follows --set. */
+static void test_item_about(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square4", "######\n#@...>\n######\n", 7);
+	char buf[320];
+	int h = kind_of(g, "healing");
+	game_item_about(g, h, buf, sizeof buf);
+	assert_non_null(strstr(buf, "Unknown: drink it"));
+	assert_null(strstr(buf, "heals")); /* nothing leaks before it is known */
+	g->identified[h] = 1;
+	game_item_about(g, h, buf, sizeof buf);
+	char want[64];
+	snprintf(want, sizeof want, "heals %d hp", g->bestiary.items.kinds[h].amount);
+	assert_non_null(strstr(buf, want));
+	int stone = kind_of(g, "stone");
+	game_item_about(g, stone, buf, sizeof buf);
+	assert_non_null(strstr(buf, "fired from a sling (f)"));
+	assert_non_null(strstr(buf, "breaks half the time"));
+	g->bestiary.items.kinds[stone].brk = 25;
+	game_item_about(g, stone, buf, sizeof buf);
+	assert_non_null(strstr(buf, "breaks 1 time in 4"));
+	g->bestiary.items.kinds[stone].brk = 0;
+	game_item_about(g, stone, buf, sizeof buf);
+	assert_null(strstr(buf, "breaks"));
+	game_item_about(g, kind_of(g, "sling"), buf, sizeof buf);
+	assert_non_null(strstr(buf, "f fires stones up to 8 steps"));
+	game_item_about(g, kind_of(g, "plate"), buf, sizeof buf);
+	assert_non_null(strstr(buf, "loud"));
+	game_item_about(g, kind_of(g, "leather"), buf, sizeof buf);
+	assert_null(strstr(buf, "loud"));
+	game_item_about(g, kind_of(g, "caltrops"), buf, sizeof buf);
+	assert_non_null(strstr(buf, "more a cell"));
+	game_item_about(g, -1, buf, sizeof buf);
+	assert_string_equal(buf, "");
+	fixture_fini(&f);
+}
+
 /* Each game draws its own looks: over a few seeds, healing looks different. */
 static void test_looks_per_game(void **state)
 {
@@ -606,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_set_reaches_items),
 		cmocka_unit_test(test_pickup_and_full_pack),
 		cmocka_unit_test(test_potions_identify),
+		cmocka_unit_test(test_item_about),
 		cmocka_unit_test(test_looks_per_game),
 		cmocka_unit_test(test_teleport_and_mapping),
 		cmocka_unit_test(test_digging_opens_a_route),

@@ -502,6 +502,11 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size);
 /* An item as the player knows it: "a murky potion", "potion of healing
  * (x3)", "wand of digging (3 charges)", "sling"; qty as in a pack slot. */
 void game_item_name(const struct game *g, int kind, int qty, char *buf, size_t size);
+/* What the player knows an item kind does, in a sentence or two, its
+ * numbers from the catalogue ("Ammunition for a sling: 3 damage a shot,
+ * ... one that hits breaks half the time."); an unknown potion, scroll
+ * or wand says only that using it tells. */
+void game_item_about(const struct game *g, int kind, char *buf, size_t size);
 /* The catalogue kind, or NULL for an index out of range. */
 const struct item_def *game_item_def(const struct game *g, int kind);
 /* Everything in the pack counted (slots and stacks): changes on every pick-up, use and drop. */

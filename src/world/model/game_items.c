@@ -74,6 +74,124 @@ void game_item_name(const struct game *g, int kind, int qty, char *buf, size_t s
 		snprintf(buf, size, "%s %s", game_article(name), name);
 }
 
+/* "half the time", "1 time in 4", "25% of the time" for a percent. */
+static void chance_words(int pct, char *buf, size_t size)
+{
+	if (pct >= 100)
+		snprintf(buf, size, "every time");
+	else if (pct == 50)
+		snprintf(buf, size, "half the time");
+	else if (pct > 0 && 100 % pct == 0)
+		snprintf(buf, size, "1 time in %d", 100 / pct);
+	else
+		snprintf(buf, size, "%d%% of the time", pct);
+}
+
+/* The launchers (names joined by " or ") that fire ammunition kind `id`. */
+static void launchers_of(const struct game *g, const char *id, char *buf, size_t size)
+{
+	const struct item_catalogue *c = &g->bestiary.items;
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < c->n && n < size; k++) {
+		const struct item_def *w = &c->kinds[k];
+		if (w->cls != ITEM_WEAPON || strcmp(w->ammo, id) != 0)
+			continue;
+		int r = snprintf(buf + n, size - n, "%s%s", n ? " or " : "", w->name);
+		if (r < 0)
+			break;
+		n += (size_t)r;
+	}
+}
+
+void game_item_about(const struct game *g, int kind, char *buf, size_t size)
+{
+	const struct item_def *d = game_item_def(g, kind);
+	if (!d || size == 0) {
+		if (size)
+			buf[0] = '\0';
+		return;
+	}
+	if (unknowable(d->cls) && !g->identified[kind]) {
+		snprintf(buf, size, "Unknown: %s it to learn what it is (and every %s of its look).",
+			 d->cls == ITEM_POTION ? "drink" : d->cls == ITEM_SCROLL ? "read" : "zap",
+			 d->cls == ITEM_POTION ? "potion" : d->cls == ITEM_SCROLL ? "scroll" : "wand");
+		return;
+	}
+	char words[48], who[96];
+	switch ((enum item_effect)d->effect) {
+	case EFFECT_HEAL:
+		snprintf(buf, size, "Drunk, it heals %d hp, up to your most.", d->amount);
+		return;
+	case EFFECT_VIGOUR:
+		snprintf(buf, size, "Drunk, it raises your most hp by %d and heals as much.", d->amount);
+		return;
+	case EFFECT_SLEEP:
+		snprintf(buf, size, "Drunk, it puts you to sleep for %d turns while the monsters act.", d->amount);
+		return;
+	case EFFECT_POISON:
+		snprintf(buf, size, "Drunk, it takes %d hp (never below 1).", d->amount);
+		return;
+	case EFFECT_TELEPORT:
+		snprintf(buf, size, "Read, it takes you to a free place at least %d steps away.", d->amount);
+		return;
+	case EFFECT_MAPPING:
+		if (d->radius > 0)
+			snprintf(buf, size, "Read, it shows you the map within %d cell%s.", d->radius,
+				 d->radius == 1 ? "" : "s");
+		else
+			snprintf(buf, size, "Read, it shows you the whole level's map.");
+		return;
+	case EFFECT_NOISE:
+		snprintf(buf, size, "Read, it makes a noise of loudness %d where you stand: monsters come.", d->amount);
+		return;
+	case EFFECT_DIG:
+		snprintf(buf, size, "Zapped in a direction, it turns up to %d walls into rubble (not the map's edge "
+			 "or %%-walls); routes change at once.", d->range > 0 ? d->range : 1);
+		return;
+	case EFFECT_CALTROPS:
+		snprintf(buf, size, "Applied, caltrops strewn within %d cell%s make every route across them, "
+			 "the monsters' and yours, cost %d more a cell.", d->radius, d->radius == 1 ? "" : "s", d->amount);
+		return;
+	case EFFECT_NONE:
+	case EFFECT_COUNT:
+		break;
+	}
+	switch (d->cls) {
+	case ITEM_WEAPON:
+		if (d->ammo[0]) {
+			int a = items_find(&g->bestiary.items, d->ammo, strlen(d->ammo));
+			const struct item_def *ad = game_item_def(g, a);
+			snprintf(buf, size, "A launcher: wielded, f fires %s%s up to %d steps, to-hit %+d%%, damage %+d.",
+				 ad ? ad->name : d->ammo, ad ? "s" : "", d->range, d->hit, d->damage);
+		} else {
+			snprintf(buf, size, "A weapon: wielded, your blows get to-hit %+d%%, damage %+d.", d->hit,
+				 d->damage);
+		}
+		return;
+	case ITEM_ARMOUR:
+		snprintf(buf, size, "Armour: worn, it takes %d points off the monsters' chance to hit you%s.",
+			 d->armour, d->noise > 0 ? "; loud: each step is a noise that wakes and draws monsters" : "");
+		return;
+	case ITEM_AMMO:
+		launchers_of(g, d->id, who, sizeof who);
+		chance_words(d->brk, words, sizeof words);
+		/* fire's and throw_item's damage: the roll is (dmg + 1) / 2 to dmg */
+		snprintf(buf, size, "Ammunition: fired from a %s (f) a hit does up to %d damage, thrown by hand (t, "
+			 "up to %d steps) up to %d; a miss lands to be picked up again%s%s.",
+			 who[0] ? who : "launcher", d->damage, d->range > 0 ? d->range : 1,
+			 d->damage / 2 > 0 ? d->damage / 2 : 1, d->brk > 0 ? ", one that hits breaks " : "",
+			 d->brk > 0 ? words : "");
+		return;
+	case ITEM_GOLD:
+		snprintf(buf, size, "Gold: counted in your score.");
+		return;
+	default:
+		snprintf(buf, size, "%s", "");
+		return;
+	}
+}
+
 /* ---- the pack ---------------------------------------------------------- */
 
 int game_pack_total(const struct game *g)
