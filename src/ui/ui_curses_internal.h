@@ -31,7 +31,7 @@ enum ui_screen {
 };
 
 #define UI_NOTES 16 /* UI lines kept for the history */
-#define UI_DESC_LINES 12 /* lines of a description (SCREEN_DESCRIBE) */
+#define UI_DESC_LINES 16 /* lines of a description (SCREEN_DESCRIBE) */
 
 struct ui {
 	struct game *g;
@@ -82,7 +82,7 @@ struct ui {
 	int pending_slot;        /* SCREEN_DIR: its pack slot */
 	bool targeting;          /* SCREEN_CURSOR chooses where f fires (Enter fires, Tab the next monster) */
 	int target;              /* targeting: the monster the cursor is on, -1 none */
-	char desc[UI_DESC_LINES][GAME_MESSAGE_LEN]; /* SCREEN_DESCRIBE: its lines */
+	char desc[UI_DESC_LINES][2 * GAME_MESSAGE_LEN]; /* SCREEN_DESCRIBE: its lines */
 	int n_desc;
 	int desc_x, desc_y;      /* SCREEN_DESCRIBE: the cell described */
 	enum ui_screen desc_back;/* SCREEN_DESCRIBE: the screen it returns to */

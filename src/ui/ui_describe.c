@@ -124,6 +124,10 @@ static void describe_terrain(struct ui *u, int c)
 		char what[GAME_MESSAGE_LEN / 2];
 		game_item_name(g, g->items[c] - 1, g->item_qty[c], what, sizeof what);
 		desc_add(u, "On it: %s (walk onto it to pick it up).", what);
+		char about[GAME_MESSAGE_LEN * 2];
+		game_item_about(g, g->items[c] - 1, about, sizeof about);
+		if (about[0])
+			desc_add(u, "%s", about);
 	}
 }
 

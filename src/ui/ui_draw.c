@@ -625,7 +625,7 @@ static const struct {
 	{ 0, "              Enter travels there, v describes, Esc cancels" },
 	{ 0, "              (shifted keys move the cursor 8 cells)" },
 	{ 0, "  describe    right click on a cell, or v (;) in the cursor: a monster's" },
-	{ 0, "              health, blow, speed, odds and mind; terrain's cost" },
+	{ 0, "              health, blow, speed, odds and mind; terrain's cost; an item" },
 	{ 0, "  routes      r   show each visible monster's route (:) and target (reversed)" },
 	{ 0, "  history     P or Ctrl-P   the message history" },
 	{ 0, "  --More--    any key shows the next messages (Esc: all of them)" },
