@@ -118,6 +118,8 @@ bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targ
  * SCREEN_DESCRIBE; false, nothing shown, for a cell never seen or the
  * player's own (the one-line description says it all). */
 bool ui_describe_open(struct ui *u, int x, int y);
+/* The box for the item in pack slot s (a capital letter in the pack); false: none there. */
+bool ui_describe_slot(struct ui *u, int s);
 /* ui_describe.c: the description's box over the map, away from the cell's screen row. */
 void ui_draw_describe(struct ui *u, int cell_row);
 /* ui_curses.c: opens the options screen from the screen shown now. */

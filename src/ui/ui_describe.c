@@ -153,6 +153,25 @@ bool ui_describe_open(struct ui *u, int x, int y)
 	return true;
 }
 
+bool ui_describe_slot(struct ui *u, int s)
+{
+	const struct game *g = u->g;
+	if (s < 0 || s >= PACK_SLOTS || g->pack[s].kind < 0)
+		return false;
+	char name[GAME_MESSAGE_LEN / 2], about[GAME_MESSAGE_LEN * 2];
+	game_item_name(g, g->pack[s].kind, g->pack[s].qty, name, sizeof name);
+	game_item_about(g, g->pack[s].kind, about, sizeof about);
+	u->n_desc = 0;
+	desc_add(u, "%c - %s%s", 'a' + s, name, g->wielded == s ? " (wielded)" : g->worn == s ? " (worn)" : "");
+	if (about[0])
+		desc_add(u, "%s", about);
+	u->desc_x = g->player.x; /* the box keeps off the player */
+	u->desc_y = g->player.y;
+	u->desc_back = u->screen == SCREEN_DESCRIBE ? u->desc_back : u->screen;
+	u->screen = SCREEN_DESCRIBE;
+	return true;
+}
+
 /* Splits text at spaces into rows of at most width; returns how many (at most max, and one empty row for empty text). */
 static int desc_wrap(const char *text, int width, int start[], int len[], int max)
 {

@@ -63,7 +63,7 @@ static const char *mode_title(int mode)
 	case 'w': return "Wield which weapon? (- bare hands)";
 	case 'W': return "Wear which armour? (- take it off)";
 	case 'd': return "Drop what?";
-	default: return "Your pack (a letter uses it: quaff, read, zap, wield, wear)";
+	default: return "Your pack (a letter uses it, a capital letter tells what it does)";
 	}
 }
 
@@ -138,6 +138,12 @@ void ui_pack_key(struct ui *u, int key)
 {
 	if (key >= 'a' && key < 'a' + PACK_SLOTS) {
 		choose(u, key - 'a');
+		return;
+	}
+	if (key >= 'A' && key < 'A' + PACK_SLOTS) {
+		/* a capital letter tells what the item does; the menu stays */
+		if (!ui_describe_slot(u, key - 'A'))
+			notice(u, "You have no item %c.", key - 'A' + 'a');
 		return;
 	}
 	if (key == '-' && (u->pack_mode == 'w' || u->pack_mode == 'W')) {

@@ -5,7 +5,8 @@
  * goblin describes it in full (health, blow, speed, odds, how it hunts)
  * and takes no turn; v in the travel cursor describes the water (its
  * cost, what it does); an unexplored cell gets no box; any key returns;
- * ? explains costs and the corner rule with a picture of the grid.
+ * ? explains costs and the corner rule with a picture of the grid; in the
+ * pack a capital letter describes an item (items.lvl).
  */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
@@ -132,6 +133,38 @@ static void help_shows(const char *level, const char *picture)
 	quit(&p);
 }
 
+/* In the pack a capital letter tells what the item does, takes no turn,
+ * and goes back to the pack; an item on the floor says it too. */
+static void test_pack_capital_describes(void **state)
+{
+	(void)state;
+	struct pty p;
+	start(&p, "tests/levels/e2e/items.lvl", NULL, NULL);
+	pty_send(&p, "llll"); /* a potion, a scroll, a weapon, stones */
+	expect(&p, "stone (x8)");
+	assert_true(pty_wait_idle(&p, WAIT_MS));
+	const int turn = pty_turn(&p);
+	pty_send(&p, "i");
+	expect(&p, "a capital letter tells what it does");
+	pty_send(&p, "D");
+	expect(&p, "Ammunition: fired from a sling");
+	expect(&p, "breaks half the time");
+	pty_send(&p, "\033");
+	if (!pty_wait_gone(&p, "Ammunition: fired", WAIT_MS))
+		pty_fail(&p, "Esc did not close the description");
+	expect(&p, "a capital letter tells what it does"); /* back in the pack */
+	pty_send(&p, "A");
+	expect(&p, "Unknown: drink it"); /* the potion is not known yet */
+	pty_send(&p, " ");
+	expect(&p, "a capital letter tells what it does");
+	pty_send(&p, "\033");
+	if (!pty_wait_gone(&p, "a capital letter", WAIT_MS))
+		pty_fail(&p, "Esc did not close the pack");
+	assert_true(pty_wait_idle(&p, WAIT_MS));
+	assert_int_equal(pty_turn(&p), turn); /* reading takes no time */
+	quit(&p);
+}
+
 static void test_help_costs_and_corners(void **state)
 {
 	(void)state;
@@ -148,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_right_click_describes_a_monster),
 		cmocka_unit_test(test_cursor_describes_terrain),
 		cmocka_unit_test(test_help_costs_and_corners),
+		cmocka_unit_test(test_pack_capital_describes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
