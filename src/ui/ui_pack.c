@@ -219,9 +219,11 @@ static void aim_next(struct ui *u)
 static void start_fire(struct ui *u)
 {
 	struct game *g = u->g;
-	const struct item_def *w = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
-	if (!w || !w->ammo[0]) {
-		notice(u, "You wield no launcher: w wields a sling or a bow (t throws by hand).");
+	if (game_fire_ammo(g) < 0) {
+		/* said before the aim, not after it */
+		char why[GAME_MESSAGE_LEN];
+		game_fire_none(g, why, sizeof why);
+		notice(u, "%s", why);
 		return;
 	}
 	u->targeting = true;

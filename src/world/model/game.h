@@ -507,6 +507,11 @@ void game_item_name(const struct game *g, int kind, int qty, char *buf, size_t s
  * ... one that hits breaks half the time."); an unknown potion, scroll
  * or wand says only that using it tells. */
 void game_item_about(const struct game *g, int kind, char *buf, size_t size);
+/* The pack slot of the ammunition the wielded launcher fires; -1 when
+ * there is none (no launcher, or none of its ammunition), and then
+ * game_fire_none says why, as firing would. */
+int game_fire_ammo(const struct game *g);
+void game_fire_none(const struct game *g, char *buf, size_t size);
 /* The catalogue kind, or NULL for an index out of range. */
 const struct item_def *game_item_def(const struct game *g, int kind);
 /* Everything in the pack counted (slots and stacks): changes on every pick-up, use and drop. */

@@ -810,22 +810,40 @@ static void fly(struct game *g, int s, int to, int chance, int dmg, const char *
 		lay(g, at, kind, 1);
 }
 
-/* The ammunition slot for the wielded launcher, -1 none (with a message). */
-static int fire_slot(struct game *g, const struct item_def **launcher)
+int game_fire_ammo(const struct game *g)
 {
 	const struct item_def *w = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
-	*launcher = w;
-	if (!w || !w->ammo[0]) {
-		game_message_add(g, "You wield no launcher: w wields a sling or a bow (t throws by hand).");
+	if (!w || !w->ammo[0])
 		return -1;
-	}
 	int ak = items_find(&g->bestiary.items, w->ammo, strlen(w->ammo));
 	for (int i = 0; i < PACK_SLOTS; i++)
 		if (g->pack[i].kind == ak && ak >= 0)
 			return i;
-	const struct item_def *a = game_item_def(g, ak);
-	game_message_add(g, "You have no %s%s to fire from your %s.", a ? a->name : w->ammo, a ? "s" : "", w->name);
 	return -1;
+}
+
+void game_fire_none(const struct game *g, char *buf, size_t size)
+{
+	const struct item_def *w = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
+	if (!w || !w->ammo[0]) {
+		snprintf(buf, size, "You wield no launcher: w wields a sling or a bow (t throws by hand).");
+		return;
+	}
+	const struct item_def *a = game_item_def(g, items_find(&g->bestiary.items, w->ammo, strlen(w->ammo)));
+	snprintf(buf, size, "You have no %s%s to fire from your %s.", a ? a->name : w->ammo, a ? "s" : "", w->name);
+}
+
+/* The ammunition slot for the wielded launcher, -1 none (with a message). */
+static int fire_slot(struct game *g, const struct item_def **launcher)
+{
+	*launcher = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
+	int s = game_fire_ammo(g);
+	if (s < 0) {
+		char why[GAME_MESSAGE_LEN];
+		game_fire_none(g, why, sizeof why);
+		game_message_add(g, "%s", why);
+	}
+	return s;
 }
 
 static int fire(struct game *g, int x, int y)
