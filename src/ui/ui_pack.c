@@ -219,7 +219,7 @@ static void aim_next(struct ui *u)
 static void start_fire(struct ui *u)
 {
 	struct game *g = u->g;
-	if (game_fire_ammo(g) < 0) {
+	if (game_pack_ammo(g, g->wielded) < 0) {
 		/* said before the aim, not after it */
 		char why[GAME_MESSAGE_LEN];
 		game_fire_none(g, why, sizeof why);

@@ -441,19 +441,19 @@ static void test_sling_shots(void **state)
 	assert_int_equal(act(g, ACT_FIRE, 3, 1, GRID_N), RESULT_NOTHING);
 	assert_true(message_contains(g, "no launcher"));
 	char why[GAME_MESSAGE_LEN];
-	assert_int_equal(game_fire_ammo(g), -1);
+	assert_int_equal(game_pack_ammo(g, g->wielded), -1);
 	game_fire_none(g, why, sizeof why);
 	assert_non_null(strstr(why, "no launcher"));
 	int sling = give(g, "sling", 1);
 	assert_int_equal(act(g, ACT_WIELD, sling, 0, GRID_N), RESULT_ACTED);
 	/* a sling and no stones: f says so before any aim (ui_pack.c), as firing does */
-	assert_int_equal(game_fire_ammo(g), -1);
+	assert_int_equal(game_pack_ammo(g, g->wielded), -1);
 	game_fire_none(g, why, sizeof why);
 	assert_string_equal(why, "You have no stones to fire from your sling.");
 	assert_int_equal(act(g, ACT_FIRE, 3, 1, GRID_N), RESULT_NOTHING);
 	assert_true(message_contains(g, why));
 	int stones = give(g, "stone", 3);
-	assert_int_equal(game_fire_ammo(g), stones);
+	assert_int_equal(game_pack_ammo(g, g->wielded), stones);
 	g->bestiary.items.kinds[kind_of(g, "stone")].brk = 0; /* every stone lands (test_ammo_breaks) */
 	int total = game_pack_total(g);
 	/* at a cell behind the wall at (5, 1): the stone stops there */

@@ -672,13 +672,21 @@ static void monster_attack(struct game *g, const struct monster *m)
 	player_hurt(g, m, how, miss);
 }
 
-/* Whether a shot passes cell c: inside the map, clear to sight, no monster. */
-static bool shot_passes(const struct game *g, int c)
+/* Whether cell c holds a monster a shot meets: any (the rules), or with
+ * seen_only one the player sees (what the player can tell). */
+static inline bool shot_meets(const struct game *g, int c, bool seen_only)
 {
-	return c >= 0 && !g->opaque[c] && g->occupant[c] < 0;
+	const int k = g->occupant[c];
+	return k >= 0 && (!seen_only || (g->monsters[k].alive && g->monsters[k].seen));
 }
 
-int game_shot_stop(const struct game *g, int from, int to, int *monster)
+/* Whether a shot passes cell c: inside the map, clear to sight, no monster. */
+static inline bool shot_passes(const struct game *g, int c, bool seen_only)
+{
+	return c >= 0 && !g->opaque[c] && !shot_meets(g, c, seen_only);
+}
+
+static inline int shot_stop(const struct game *g, int from, int to, int *monster, bool seen_only)
 {
 	*monster = -1;
 	struct fov_sample line[GAME_SHOT_MAX];
@@ -690,11 +698,11 @@ int game_shot_stop(const struct game *g, int from, int to, int *monster)
 		n = GAME_SHOT_MAX; /* farther than any range: it flies as far as it is traced */
 	for (int i = 0; i < n; i++) {
 		const struct fov_sample *s = &line[i];
-		if (shot_passes(g, s->cell[0]) || (s->n == 2 && shot_passes(g, s->cell[1])))
+		if (shot_passes(g, s->cell[0], seen_only) || (s->n == 2 && shot_passes(g, s->cell[1], seen_only)))
 			continue;
 		for (int j = 0; j < s->n; j++) {
 			int c = s->cell[j];
-			if (c >= 0 && g->occupant[c] >= 0) {
+			if (c >= 0 && shot_meets(g, c, seen_only)) {
 				*monster = g->occupant[c];
 				return c;
 			}
@@ -702,6 +710,17 @@ int game_shot_stop(const struct game *g, int from, int to, int *monster)
 		return s->cell[0] >= 0 || s->n == 1 ? s->cell[0] : s->cell[1];
 	}
 	return to;
+}
+
+int game_shot_stop(const struct game *g, int from, int to, int *monster)
+{
+	return shot_stop(g, from, to, monster, false);
+}
+
+int game_shot_stop_seen(const struct game *g, int to)
+{
+	int monster;
+	return shot_stop(g, grid_index(g->grid, g->player.x, g->player.y), to, &monster, true);
 }
 
 /* Whether the player sees `cell` now, from where it stands: visible[] is

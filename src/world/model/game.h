@@ -507,10 +507,11 @@ void game_item_name(const struct game *g, int kind, int qty, char *buf, size_t s
  * ... one that hits breaks half the time."); an unknown potion, scroll
  * or wand says only that using it tells. */
 void game_item_about(const struct game *g, int kind, char *buf, size_t size);
-/* The pack slot of the ammunition the wielded launcher fires; -1 when
- * there is none (no launcher, or none of its ammunition), and then
- * game_fire_none says why, as firing would. */
-int game_fire_ammo(const struct game *g);
+/* The pack slot of the ammunition the launcher in pack slot s fires; -1
+ * when there is none (no launcher there, or none of its ammunition).  For
+ * the wielded one (s = g->wielded), game_fire_none says why, as firing
+ * would. */
+int game_pack_ammo(const struct game *g, int s);
 void game_fire_none(const struct game *g, char *buf, size_t size);
 /* The catalogue kind, or NULL for an index out of range. */
 const struct item_def *game_item_def(const struct game *g, int kind);
@@ -560,6 +561,9 @@ bool game_can_step(const struct game *g, int from, int to);
  * first the line lists.  The rules carry AI_SHOOT out with it.
  */
 int game_shot_stop(const struct game *g, int from, int to, int *monster);
+/* The same for a shot of the player's at `to` as the player can tell it:
+ * only the monsters it sees stop it (the sim's bot aims by it). */
+int game_shot_stop_seen(const struct game *g, int to);
 
 /* A hash of the whole play state: every field game_state_save keeps
  * (game_state.c lists them once for both), equal on every machine for

@@ -810,10 +810,10 @@ static void fly(struct game *g, int s, int to, int chance, int dmg, const char *
 		lay(g, at, kind, 1);
 }
 
-int game_fire_ammo(const struct game *g)
+int game_pack_ammo(const struct game *g, int s)
 {
-	const struct item_def *w = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
-	if (!w || !w->ammo[0])
+	const struct item_def *w = s >= 0 && s < PACK_SLOTS ? game_item_def(g, g->pack[s].kind) : NULL;
+	if (!w || w->cls != ITEM_WEAPON || !w->ammo[0])
 		return -1;
 	int ak = items_find(&g->bestiary.items, w->ammo, strlen(w->ammo));
 	for (int i = 0; i < PACK_SLOTS; i++)
@@ -837,7 +837,7 @@ void game_fire_none(const struct game *g, char *buf, size_t size)
 static int fire_slot(struct game *g, const struct item_def **launcher)
 {
 	*launcher = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
-	int s = game_fire_ammo(g);
+	int s = game_pack_ammo(g, g->wielded);
 	if (s < 0) {
 		char why[GAME_MESSAGE_LEN];
 		game_fire_none(g, why, sizeof why);

@@ -37,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fov.h"
 #include "grid.h"
 #include "items.h"
 #include "level.h"
@@ -466,52 +465,6 @@ static double armour_worth(const struct item_def *d)
  * clear to sight or not, and the monsters it sees.
  */
 
-/* Whether a shot passes cell c as the player can tell: in the map, clear
- * to sight, and no monster it sees there (game_shot_stop's rule on what
- * it sees: a monster out of view is not there for the bot). */
-static bool shot_passes_seen(const struct game *g, int c)
-{
-	return c >= 0 && !g->opaque[c] && !seen_monster_at(g, c);
-}
-
-/* Where a shot from the player's cell at cell `to` stops, as the player can
- * tell: `to` when the line is clear, else the first cell that stops it (a
- * wall, a monster it sees), -1 outside the map. */
-static int shot_stop_seen(const struct game *g, int to)
-{
-	struct fov_sample line[GAME_SHOT_MAX];
-	int n = fov_line_cells(g->grid, g->player.x, g->player.y, grid_x(g->grid, to), grid_y(g->grid, to), line,
-			       GAME_SHOT_MAX);
-	if (n < 0)
-		return -1;
-	if (n > GAME_SHOT_MAX)
-		n = GAME_SHOT_MAX;
-	for (int i = 0; i < n; i++) {
-		const struct fov_sample *s = &line[i];
-		if (shot_passes_seen(g, s->cell[0]) || (s->n == 2 && shot_passes_seen(g, s->cell[1])))
-			continue;
-		for (int j = 0; j < s->n; j++)
-			if (seen_monster_at(g, s->cell[j]))
-				return s->cell[j];
-		return s->cell[0] >= 0 || s->n == 1 ? s->cell[0] : s->cell[1];
-	}
-	return to;
-}
-
-/* The pack slot of the ammunition the launcher in slot s fires, -1 when
- * slot s holds no launcher or the pack none of its ammunition. */
-static int ammo_for(const struct game *g, int s)
-{
-	const struct item_def *w = known_def(g, s);
-	if (!w || w->cls != ITEM_WEAPON || !w->ammo[0])
-		return -1;
-	int k = items_find(&g->bestiary.items, w->ammo, strlen(w->ammo));
-	for (int i = 0; k >= 0 && i < PACK_SLOTS; i++)
-		if (g->pack[i].kind == k && g->pack[i].qty > 0)
-			return i;
-	return -1;
-}
-
 /* A hit chance in percent held as the rules hold it. */
 static double chance_of(int c, int lo, int hi)
 {
@@ -523,7 +476,7 @@ static double chance_of(int c, int lo, int hi)
  * the launcher's; no evade); 0 when it cannot fire. */
 static double shot_worth(const struct game *g, int s)
 {
-	int a = ammo_for(g, s);
+	int a = game_pack_ammo(g, s);
 	if (a < 0)
 		return 0;
 	const struct item_def *w = known_def(g, s), *d = known_def(g, a);
@@ -575,9 +528,9 @@ static double blow_worth(const struct game *g, const struct monster *m, int s)
 static bool can_fire_at(const struct game *g, int c)
 {
 	const struct item_def *w = g->wielded >= 0 ? known_def(g, g->wielded) : NULL;
-	if (!w || ammo_for(g, g->wielded) < 0 || c == here_of(g))
+	if (!w || game_pack_ammo(g, g->wielded) < 0 || c == here_of(g))
 		return false;
-	return grid_step_distance(g->grid, here_of(g), c) <= w->range && shot_stop_seen(g, c) == c;
+	return grid_step_distance(g->grid, here_of(g), c) <= w->range && game_shot_stop_seen(g, c) == c;
 }
 
 static struct action fire_at(const struct game *g, int c)
@@ -640,7 +593,7 @@ static struct action arms_ranged(const struct game *g, int nearest, int nearest_
 		if (!m->alive || !m->seen || m->mind.asleep)
 			continue; /* a sleeper is let lie (or walked to) */
 		int c = grid_index(g->grid, m->x, m->y), d = grid_step_distance(g->grid, here, c);
-		if (d > w->range || shot_stop_seen(g, c) != c)
+		if (d > w->range || game_shot_stop_seen(g, c) != c)
 			continue;
 		bool archer = m->kind->range > 0 && !m->mind.fleeing;
 		if (target >= 0 && (target_archer != archer ? target_archer
@@ -711,7 +664,7 @@ static struct action arms_throw(const struct game *g)
 			int end = grid_index(g->grid, x, y);
 			if (end == here)
 				continue;
-			int stop = shot_stop_seen(g, end);
+			int stop = game_shot_stop_seen(g, end);
 			if (stop < 0 || !seen_monster_at(g, stop))
 				continue;
 			const struct monster *m = &g->monsters[g->occupant[stop]];
@@ -780,7 +733,7 @@ static struct action pack_chores(struct sim_bot *b, const struct game *g)
 	double cur_a = g->worn >= 0 ? armour_worth(known_def(g, g->worn)) : 0;
 	/* a launcher with ammunition stays in hand a while after a fight (what
 	 * went out of view may come back) */
-	bool hold = g->wielded >= 0 && ammo_for(g, g->wielded) >= 0 && g->turn - b->fought < BOT_HOLD_TURNS;
+	bool hold = g->wielded >= 0 && game_pack_ammo(g, g->wielded) >= 0 && g->turn - b->fought < BOT_HOLD_TURNS;
 	for (int s = 0; s < PACK_SLOTS; s++) {
 		const struct item_def *d = known_def(g, s);
 		if (!d)
