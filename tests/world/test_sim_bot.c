@@ -272,13 +272,14 @@ static const char hall[] = "##############\n"
  * it in line (never at one out of range), and once it is dead and nothing
  * is in view walks over its stones and has all 8 back before it takes the
  * stairs (stones that never break: levels/items.txt's break half the
- * stones that hit).
+ * stones that hit).  A goblin that hits hard: one a few blows finish at
+ * little cost is not worth a stone (test_bot_keeps_its_stones).
  */
 static void test_bot_fires_and_picks_up(void **state)
 {
 	(void)state;
 	struct fixture f;
-	static const char *const whole[] = { "stone.break=0", NULL };
+	static const char *const whole[] = { "stone.break=0", "goblin.damage=6", NULL };
 	struct game *g = fixture_game_set(&f, "square8", hall, 5, whole);
 	int sling = give(g, "sling", 1);
 	give(g, "stone", 8);
@@ -313,6 +314,33 @@ static void test_bot_fires_and_picks_up(void **state)
 	while (!g->over && actions++ < 600)
 		bot_act(b, g);
 	assert_true(g->won);
+	sim_bot_destroy(b);
+	fixture_fini(&f);
+}
+
+/*
+ * Ammunition breaks and runs out: a goblin of the usual damage, whose
+ * fight by blows costs the bot a few hit points, is met with blows, and
+ * the 8 stones are kept for a fight that costs more.
+ */
+static void test_bot_keeps_its_stones(void **state)
+{
+	(void)state;
+	struct fixture f;
+	static const char *const usual[] = { "goblin.damage=2", NULL };
+	struct game *g = fixture_game_set(&f, "square8", hall, 5, usual);
+	int sling = give(g, "sling", 1);
+	give(g, "stone", 8);
+	g->wielded = sling;
+	struct sim_bot *b = sim_bot_create();
+	assert_non_null(b);
+	int actions = 0, shots = 0;
+	while (g->monsters[0].alive && !g->over && actions++ < 200)
+		shots += bot_act(b, g).kind == ACT_FIRE;
+	assert_false(g->monsters[0].alive);
+	assert_false(g->over);
+	assert_int_equal(shots, 0);
+	assert_int_equal(stones_in_pack(g), 8);
 	sim_bot_destroy(b);
 	fixture_fini(&f);
 }
@@ -661,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_bot_sees_what_the_player_sees),
 		cmocka_unit_test(test_bot_fires_and_picks_up),
 		cmocka_unit_test(test_bot_changes_weapons),
+		cmocka_unit_test(test_bot_keeps_its_stones),
 		cmocka_unit_test(test_bot_digs_to_the_stairs),
 		cmocka_unit_test(test_bot_strews_caltrops_before_a_fight),
 		cmocka_unit_test(test_bot_strews_caltrops_and_runs),

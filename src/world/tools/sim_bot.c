@@ -82,6 +82,9 @@
  * within the last BOT_STREWN_TURNS turns. */
 #define BOT_RUN_CALTROPS 2
 #define BOT_STREWN_TURNS 30
+/* A monster (not an archer) is shot at only when fighting it with blows
+ * would cost more than this share of the bot's hit points. */
+#define BOT_SHOT_FIGHT 0.25
 
 struct sim_bot {
 	int serial;        /* g->level_serial of the level it plays, -1 none */
@@ -621,6 +624,8 @@ static struct action arms_ranged(const struct game *g, int nearest, int nearest_
 		if (d > w->range || game_shot_stop_seen(g, c) != c)
 			continue;
 		bool archer = m->kind->range > 0 && !m->mind.fleeing;
+		if (!archer && blows_for(g, m) * harm_of(g, m) < g->player.hp * BOT_SHOT_FIGHT)
+			continue; /* a fight that cheap is not worth a shot that may break */
 		if (target >= 0 && (target_archer != archer ? target_archer
 				    : d != target_d          ? d > target_d
 							     : m->hp >= g->monsters[target].hp))
