@@ -106,7 +106,10 @@ static void test_contract_small(void **state)
  * not; 423, the same on its way to the stairs; 942, where a shaman stepping
  * to and fro across a narrow place turned its way round at every step;
  * 1504, where two ogres awake and idle, each in the way to a frontier,
- * sent it from one to the other (40 turns a round) on depth 8.
+ * sent it from one to the other (40 turns a round) on depth 8; 1885 (with
+ * the bot that keeps its stones), where a spider and an ooze, idle at the
+ * two ends of a passage on depth 8 and each on one way round a loop to the
+ * frontier, each seen only from its end, turned its way at every step.
  */
 static void test_bot_ends_its_stand_offs(void **state)
 {
@@ -121,6 +124,7 @@ static void test_bot_ends_its_stand_offs(void **state)
 		{ 423, NULL },
 		{ 942, NULL },
 		{ 1504, NULL },
+		{ 1885, NULL },
 	};
 	struct sim_runner *r = sim_runner_create();
 	assert_non_null(r);

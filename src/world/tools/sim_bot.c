@@ -326,6 +326,21 @@ static int route_next(const struct sim_bot *b, const struct game *g, int to)
 	return b->route[i + 1];
 }
 
+/* Whether the held route leads from the player's cell to `to` and a
+ * monster in view stands on the rest of it (route_next drops it). */
+static bool route_met(const struct sim_bot *b, const struct game *g, int to)
+{
+	if (b->route_len < 2 || b->route[b->route_len - 1] != to)
+		return false;
+	int here = here_of(g), i = 0;
+	while (i < b->route_len - 1 && b->route[i] != here)
+		i++;
+	for (int k = i + 1; k < b->route_len && i < b->route_len - 1; k++)
+		if (seen_monster_at(g, b->route[k]))
+			return true;
+	return false;
+}
+
 /* The first step toward `to` by the held route, else by the flood's
  * (made around the monsters in view), which is then held; -1 when the
  * flood does not reach it. */
@@ -1156,6 +1171,19 @@ static struct action move_on(struct sim_bot *b, const struct game *g)
 	}
 	if (target < 0)
 		target = exit;
+	if (target >= 0 && route_met(b, g, target) && ++b->turnbacks > BOT_TURNBACKS && flood(b, g, true)) {
+		/* its way dropped once too often for a monster in view on it:
+		 * on by that way, through the monster (two that do not come,
+		 * each on one of two ways round a loop and seen only from its
+		 * end, turned it back and forth for ever) */
+		int s = first_step(b, g, target);
+		if (s >= 0) {
+			route_keep(b, target);
+			return step_to(g, s);
+		}
+		if (!flood(b, g, false))
+			return act(ACT_WAIT);
+	}
 	int s = walk_to(b, g, target);
 	if (s < 0 && flood(b, g, true)) {
 		/* the way is held by a monster: through it */
