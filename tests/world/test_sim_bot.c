@@ -109,7 +109,9 @@ static void test_contract_small(void **state)
  * sent it from one to the other (40 turns a round) on depth 8; 1885 (with
  * the bot that keeps its stones), where a spider and an ooze, idle at the
  * two ends of a passage on depth 8 and each on one way round a loop to the
- * frontier, each seen only from its end, turned its way at every step.
+ * frontier, each seen only from its end, turned its way at every step;
+ * 46 with caltrops.amount=2, where on depth 9 it knew the stairs only
+ * across cells it never saw, and waited in sight of three idle monsters.
  */
 static void test_bot_ends_its_stand_offs(void **state)
 {
@@ -125,6 +127,7 @@ static void test_bot_ends_its_stand_offs(void **state)
 		{ 942, NULL },
 		{ 1504, NULL },
 		{ 1885, NULL },
+		{ 46, "caltrops.amount=2" },
 	};
 	struct sim_runner *r = sim_runner_create();
 	assert_non_null(r);

@@ -1191,6 +1191,12 @@ static struct action move_on(struct sim_bot *b, const struct game *g)
 			target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
 		s = first_step(b, g, target >= 0 ? target : exit);
 	}
+	if (s < 0 && target >= 0 && target == exit && flood(b, g, false)) {
+		/* stairs known but no known way there, even through the monsters
+		 * in view (the way crosses cells never seen): on to explore */
+		int f = nearest_frontier(b, g);
+		s = f >= 0 ? walk_to(b, g, f) : -1;
+	}
 	return s >= 0 ? step_to(g, s) : act(ACT_WAIT);
 }
 
