@@ -112,8 +112,10 @@ static const struct opt sim_opts[] = {
 		  "fight\twalks to the nearest monster and attacks it, round the stairs; with none left, takes "
 		  "them\n"
 		  "bot\tplays as a careful player from what the player knows: explores, fights from corridors, "
-		  "shoots with a sling or bow it finds and picks its ammunition up, drinks when low, rests when safe, flees to the stairs when outmatched, descends once the "
-		  "level is explored (docs/sim.md)" },
+		  "shoots with a sling or bow it finds, but not at what a few blows finish, and picks "
+		  "its ammunition up, strews caltrops before a dear fight and behind it when it runs, zaps a "
+		  "wand of digging for a much shorter way to the stairs, drinks when low, rests when safe, "
+		  "flees to the stairs when outmatched, descends once the level is explored (docs/sim.md)" },
 	{ .name = "turns", .kind = OPT_INT, .offset = ARG(opt.max_turns), .metavar = "T", .lo = 1, .hi = 100000000,
 	  .help = "a game still going at turn T is out of turns (default " STR(DEFAULT_TURNS) "; with "
 		  "--dungeon " STR(DEFAULT_DUNGEON_TURNS) " per level)" },

@@ -106,7 +106,12 @@ static void test_contract_small(void **state)
  * not; 423, the same on its way to the stairs; 942, where a shaman stepping
  * to and fro across a narrow place turned its way round at every step;
  * 1504, where two ogres awake and idle, each in the way to a frontier,
- * sent it from one to the other (40 turns a round) on depth 8.
+ * sent it from one to the other (40 turns a round) on depth 8; 1885 (with
+ * the bot that keeps its stones), where a spider and an ooze, idle at the
+ * two ends of a passage on depth 8 and each on one way round a loop to the
+ * frontier, each seen only from its end, turned its way at every step;
+ * 46 with caltrops.amount=2, where on depth 9 it knew the stairs only
+ * across cells it never saw, and waited in sight of three idle monsters.
  */
 static void test_bot_ends_its_stand_offs(void **state)
 {
@@ -121,6 +126,8 @@ static void test_bot_ends_its_stand_offs(void **state)
 		{ 423, NULL },
 		{ 942, NULL },
 		{ 1504, NULL },
+		{ 1885, NULL },
+		{ 46, "caltrops.amount=2" },
 	};
 	struct sim_runner *r = sim_runner_create();
 	assert_non_null(r);
@@ -272,13 +279,14 @@ static const char hall[] = "##############\n"
  * it in line (never at one out of range), and once it is dead and nothing
  * is in view walks over its stones and has all 8 back before it takes the
  * stairs (stones that never break: levels/items.txt's break half the
- * stones that hit).
+ * stones that hit).  A goblin that hits hard: one a few blows finish at
+ * little cost is not worth a stone (test_bot_keeps_its_stones).
  */
 static void test_bot_fires_and_picks_up(void **state)
 {
 	(void)state;
 	struct fixture f;
-	static const char *const whole[] = { "stone.break=0", NULL };
+	static const char *const whole[] = { "stone.break=0", "goblin.damage=6", NULL };
 	struct game *g = fixture_game_set(&f, "square8", hall, 5, whole);
 	int sling = give(g, "sling", 1);
 	give(g, "stone", 8);
@@ -318,6 +326,33 @@ static void test_bot_fires_and_picks_up(void **state)
 }
 
 /*
+ * Ammunition breaks and runs out: a goblin of the usual damage, whose
+ * fight by blows costs the bot a few hit points, is met with blows, and
+ * the 8 stones are kept for a fight that costs more.
+ */
+static void test_bot_keeps_its_stones(void **state)
+{
+	(void)state;
+	struct fixture f;
+	static const char *const usual[] = { "goblin.damage=2", NULL };
+	struct game *g = fixture_game_set(&f, "square8", hall, 5, usual);
+	int sling = give(g, "sling", 1);
+	give(g, "stone", 8);
+	g->wielded = sling;
+	struct sim_bot *b = sim_bot_create();
+	assert_non_null(b);
+	int actions = 0, shots = 0;
+	while (g->monsters[0].alive && !g->over && actions++ < 200)
+		shots += bot_act(b, g).kind == ACT_FIRE;
+	assert_false(g->monsters[0].alive);
+	assert_false(g->over);
+	assert_int_equal(shots, 0);
+	assert_int_equal(stones_in_pack(g), 8);
+	sim_bot_destroy(b);
+	fixture_fini(&f);
+}
+
+/*
  * With a sword in hand and a sling in the pack, the bot takes the sling in
  * hand for a goblin far off, shoots, and has the sword back in hand when
  * the goblin stands next to it (a tough one: with 30 hit points, what the
@@ -352,6 +387,208 @@ static void test_bot_changes_weapons(void **state)
 	assert_true(shots >= 2);
 	assert_true(sword_next_to_it);
 	assert_false(m->alive);
+	sim_bot_destroy(b);
+	fixture_fini(&f);
+}
+
+/* ---- tools: caltrops and the wand of digging ------------------------------ */
+
+/* Two rooms a wall of two cells apart, their only way round 33 steps of
+ * corridor: the stairs 15 steps off as the crow flies. */
+static const char rooms[] = "####################\n"
+			    "#...@.##........>..#\n"
+			    "#.....##...........#\n"
+			    "#.....##...........#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#.################.#\n"
+			    "#..................#\n"
+			    "####################\n";
+
+/* Plays the bot until it uses pack slot `slot` (*out, and the number of
+ * actions before it returned) or `limit` actions; -1 when it did not. */
+static int first_use(struct sim_bot *b, struct game *g, int slot, int limit, struct action *out)
+{
+	for (int i = 0; i < limit && !g->over; i++) {
+		struct action a = bot_act(b, g);
+		if (a.kind == ACT_USE && a.x == slot) {
+			*out = a;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * With the level known (a map read) and a wand of digging, the bot zaps
+ * it east through the two walls between it and the stairs rather than
+ * walk the 33 steps round.  Unknown, the wand is zapped there too (to
+ * learn what it is, where digging would pay).
+ */
+static void test_bot_digs_to_the_stairs(void **state)
+{
+	(void)state;
+	for (int known = 0; known < 2; known++) {
+		struct fixture f;
+		struct game *g = fixture_game(&f, "square8", rooms, 5);
+		int wand = give(g, "digging", 4);
+		g->identified[g->pack[wand].kind] = (uint8_t)known;
+		game_map_level(g, 0);
+		struct sim_bot *b = sim_bot_create();
+		assert_non_null(b);
+		struct action a = { 0 };
+		int at = first_use(b, g, wand, 400, &a);
+		print_message("%s wand zapped at action %d, %s\n", known ? "a known" : "an unknown", at,
+			      grid_dir_name(a.dir));
+		assert_true(at >= 0);
+		assert_int_equal(a.dir, GRID_E);
+		assert_int_equal(g->pack[wand].qty, 3);
+		int actions = 0;
+		while (!g->over && actions++ < 200)
+			bot_act(b, g);
+		assert_true(g->won);
+		assert_true(g->turn < 40); /* not the 33 steps round */
+		sim_bot_destroy(b);
+		fixture_fini(&f);
+	}
+}
+
+/* Caltrops in the pack (qty of them). */
+static int caltrops_in_pack(const struct game *g)
+{
+	int k = items_find(&g->bestiary.items, "caltrops", 8), n = 0;
+	for (int s = 0; s < PACK_SLOTS; s++)
+		n += g->pack[s].kind == k ? g->pack[s].qty : 0;
+	return n;
+}
+
+/* Goblins coming down a hall at the bot, the far one 11 steps off. */
+static const char goblins[] = "##############\n"
+			      "#@.........gg#\n"
+			      "#............#\n"
+			      "############>#\n";
+
+/*
+ * Two goblins that hit hard coming at it in the open (a fight that costs
+ * more than half its hit points): the bot strews caltrops where it stands
+ * before either reaches it, and fights there, so each goblin that steps
+ * next to it steps onto them.  One goblin of the usual damage is fought
+ * without them (none wasted), and none is strewn with nothing in view.
+ */
+static void test_bot_strews_caltrops_before_a_fight(void **state)
+{
+	(void)state;
+	for (int hard = 0; hard < 2; hard++) {
+		struct fixture f;
+		static const char *const strong[] = { "goblin.damage=4", NULL };
+		static const char *const one[] = { "goblin.damage=2", NULL };
+		char map[sizeof goblins];
+		memcpy(map, goblins, sizeof goblins);
+		if (!hard)
+			map[15 + 11] = '.'; /* one goblin only */
+		struct game *g = fixture_game_set(&f, "square8", map, 5, hard ? strong : one);
+		int cal = give(g, "caltrops", 3);
+		struct sim_bot *b = sim_bot_create();
+		assert_non_null(b);
+		int actions = 0, strewn_at = -1, adjacent_on = 0, adjacent = 0;
+		while (!g->over && actions++ < 300 && (g->monsters[0].alive || g->monsters[hard].alive)) {
+			int here = grid_index(g->grid, g->player.x, g->player.y);
+			for (int i = 0; i <= hard; i++) {
+				const struct monster *m = &g->monsters[i];
+				int at = grid_index(g->grid, m->x, m->y);
+				if (m->alive && grid_is_adjacent(g->grid, here, at)) {
+					adjacent++;
+					adjacent_on += g->hazard[at] > 0 && g->hazard[here] > 0;
+				}
+			}
+			struct action a = bot_act(b, g);
+			if (a.kind == ACT_USE && a.x == cal) {
+				assert_int_equal(adjacent, 0); /* before they reach it */
+				assert_string_equal(sim_bot_why(b), "caltrops: stand");
+				strewn_at = here;
+			}
+		}
+		print_message("%s: caltrops strewn %s, %d of %d turns next to a goblin on them; %d left\n",
+			      hard ? "two hard goblins" : "one goblin", strewn_at >= 0 ? "yes" : "no", adjacent_on,
+			      adjacent, caltrops_in_pack(g));
+		assert_false(g->over);
+		if (hard) {
+			assert_true(strewn_at >= 0);
+			assert_int_equal(caltrops_in_pack(g), 2);
+			assert_true(adjacent_on > 0);
+			assert_int_equal(adjacent_on, adjacent); /* it fought where it strewed them */
+		} else {
+			assert_int_equal(strewn_at, -1);
+		}
+		/* nothing in view: none strewn on the way down */
+		int left = caltrops_in_pack(g);
+		while (!g->over && actions++ < 600)
+			bot_act(b, g);
+		assert_true(g->won);
+		assert_int_equal(caltrops_in_pack(g), left);
+		sim_bot_destroy(b);
+		fixture_fini(&f);
+	}
+}
+
+/* A killer in a corridor behind the bot, the stairs 14 steps ahead. */
+static const char corridor[] = "######################\n"
+			       "#k....@.............>#\n"
+			       "######################\n";
+
+/*
+ * A fight it cannot win with the known stairs 14 steps off (more than the
+ * 12 it runs for without them): with caltrops the bot strews them behind it in
+ * the corridor as the killer comes within 4 steps, then runs, and escapes
+ * while the killer crosses them.  Without, it does not run so far.
+ */
+static void test_bot_strews_caltrops_and_runs(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8", corridor, 5);
+	int cal = give(g, "caltrops", 3);
+	game_map_level(g, 0); /* the stairs known */
+	struct sim_bot *b = sim_bot_create();
+	assert_non_null(b);
+	const struct monster *k = &g->monsters[0];
+	int actions = 0, strewn = -1, steps_after = 0;
+	while (!g->over && actions++ < 200) {
+		int here = grid_index(g->grid, g->player.x, g->player.y);
+		int d = grid_step_distance(g->grid, here, grid_index(g->grid, k->x, k->y));
+		struct action a = bot_act(b, g);
+		if (a.kind == ACT_USE && a.x == cal) {
+			assert_true(d <= 4 && d >= 2); /* as it comes, not sooner, before it stands next to it */
+			assert_string_equal(sim_bot_why(b), "caltrops: run");
+			strewn = actions;
+		}
+		if (strewn >= 0 && a.kind == ACT_MOVE)
+			steps_after++;
+	}
+	print_message("caltrops strewn at action %d, %d steps after; %s at turn %ld\n", strewn, steps_after,
+		      g->won ? "escaped" : "killed", (long)g->turn);
+	assert_true(strewn >= 0);
+	assert_true(g->won);
+	sim_bot_destroy(b);
+	fixture_fini(&f);
+	/* the same without caltrops: the stairs are too far to run for */
+	g = fixture_game(&f, "square8", corridor, 5);
+	game_map_level(g, 0);
+	b = sim_bot_create();
+	assert_non_null(b);
+	actions = 0;
+	while (!g->over && actions++ < 200)
+		bot_act(b, g);
+	assert_true(g->over);
+	assert_false(g->won);
 	sim_bot_destroy(b);
 	fixture_fini(&f);
 }
@@ -459,6 +696,10 @@ int main(void)
 		cmocka_unit_test(test_bot_sees_what_the_player_sees),
 		cmocka_unit_test(test_bot_fires_and_picks_up),
 		cmocka_unit_test(test_bot_changes_weapons),
+		cmocka_unit_test(test_bot_keeps_its_stones),
+		cmocka_unit_test(test_bot_digs_to_the_stairs),
+		cmocka_unit_test(test_bot_strews_caltrops_before_a_fight),
+		cmocka_unit_test(test_bot_strews_caltrops_and_runs),
 		cmocka_unit_test(test_cli_dungeon),
 		cmocka_unit_test(test_cli_dungeon_record),
 		cmocka_unit_test(test_cli_dungeon_refuses),

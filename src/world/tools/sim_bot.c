@@ -65,6 +65,27 @@
  * in view stands in the way before it goes on through such a monster. */
 #define BOT_TURNBACKS 4
 
+/* Steps a dig must save on the way to the stairs, with nothing in view
+ * (half as many when hurt by what it does not see). */
+#define BOT_DIG_SAVES 20
+/* The range an unknown wand is planned with (zapped to learn it). */
+#define BOT_DIG_GUESS 4
+/* Steps the bot walks, nothing in view, to the cell it zaps a dig from. */
+#define BOT_DIG_WALK 12
+/* Caltrops are strewn for a fight that would cost more than this share of its hit points... */
+#define BOT_CALTROPS_COST 0.5
+/* ...against melee hunters coming within this many steps. */
+#define BOT_CALTROPS_NEAR 4
+/* The stairs within this many steps (after a dig) are run for when a fight is lost... */
+#define BOT_RUN_STEPS 12
+/* ...this many times as far with caltrops to strew behind it, or strewn
+ * within the last BOT_STREWN_TURNS turns. */
+#define BOT_RUN_CALTROPS 2
+#define BOT_STREWN_TURNS 30
+/* A monster (not an archer) is shot at only when fighting it with blows
+ * would cost more than this share of the bot's hit points. */
+#define BOT_SHOT_FIGHT 0.25
+
 struct sim_bot {
 	int serial;        /* g->level_serial of the level it plays, -1 none */
 	bool explored;     /* autoexplore said nothing is left */
@@ -91,6 +112,8 @@ struct sim_bot {
 	int route_len;     /* cells of route, 0 none held */
 	int cells;         /* size of the scratch arrays (route's too) */
 	int *dist, *parent, *queue;
+	int *back;         /* steps to the known exit over remembered cells (dig_plan), -1 unreached */
+	int strewn;        /* g->turn it last strewed caltrops to run, far in the past none */
 };
 
 struct sim_bot *sim_bot_create(void)
@@ -109,6 +132,7 @@ void sim_bot_destroy(struct sim_bot *b)
 	free(b->parent);
 	free(b->queue);
 	free(b->route);
+	free(b->back);
 	free(b);
 }
 
@@ -145,6 +169,7 @@ void sim_bot_begin(struct sim_bot *b)
 	b->decisions = 0;
 	b->covered = -1;
 	b->fought = -BOT_HOLD_TURNS;
+	b->strewn = -BOT_STREWN_TURNS;
 	forget_level(b);
 }
 
@@ -223,7 +248,10 @@ static bool flood(struct sim_bot *b, const struct game *g, bool through)
 		int *r = realloc(b->route, (size_t)cells * sizeof *r);
 		if (r)
 			b->route = r;
-		if (!d || !p || !q || !r)
+		int *k = realloc(b->back, (size_t)cells * sizeof *k);
+		if (k)
+			b->back = k;
+		if (!d || !p || !q || !r || !k)
 			return false;
 		b->cells = cells;
 	}
@@ -296,6 +324,21 @@ static int route_next(const struct sim_bot *b, const struct game *g, int to)
 		    !game_can_step(g, b->route[k - 1], b->route[k]))
 			return -1;
 	return b->route[i + 1];
+}
+
+/* Whether the held route leads from the player's cell to `to` and a
+ * monster in view stands on the rest of it (route_next drops it). */
+static bool route_met(const struct sim_bot *b, const struct game *g, int to)
+{
+	if (b->route_len < 2 || b->route[b->route_len - 1] != to)
+		return false;
+	int here = here_of(g), i = 0;
+	while (i < b->route_len - 1 && b->route[i] != here)
+		i++;
+	for (int k = i + 1; k < b->route_len && i < b->route_len - 1; k++)
+		if (seen_monster_at(g, b->route[k]))
+			return true;
+	return false;
 }
 
 /* The first step toward `to` by the held route, else by the flood's
@@ -596,6 +639,8 @@ static struct action arms_ranged(const struct game *g, int nearest, int nearest_
 		if (d > w->range || game_shot_stop_seen(g, c) != c)
 			continue;
 		bool archer = m->kind->range > 0 && !m->mind.fleeing;
+		if (!archer && blows_for(g, m) * harm_of(g, m) < g->player.hp * BOT_SHOT_FIGHT)
+			continue; /* a fight that cheap is not worth a shot that may break */
 		if (target >= 0 && (target_archer != archer ? target_archer
 				    : d != target_d          ? d > target_d
 							     : m->hp >= g->monsters[target].hp))
@@ -849,6 +894,190 @@ static struct action go_to_exit(struct sim_bot *b, const struct game *g, int exi
 	return (struct action){ .kind = ACT_TRAVEL, .x = grid_x(g->grid, exit), .y = grid_y(g->grid, exit) };
 }
 
+/* ---- tools: caltrops and the wand of digging ------------------------------ */
+
+/*
+ * A careful player's tools (docs/sim.md, "The bot").  Caltrops strewn
+ * where it stands make every cell round it cost their `amount` more to
+ * enter, the monsters' steps and its own (game_items.c): a melee hunter
+ * that steps next to it then stands spent for that many turns while it
+ * strikes, and one that follows it across them falls behind.  A wand of
+ * digging turns the walls on a straight line into rubble: zapped when the
+ * way it cuts to the known stairs is much shorter than the way round.
+ * Both are planned on what the player knows: the remembered cells, the
+ * tiles as it last saw them, and the monsters in view.
+ */
+
+/* The slot of a known kind of class cls with this effect and something
+ * left (a wand's charges), else of an unknown one of that class when
+ * `gamble` (used to learn what it is, where the known kind would pay); -1. */
+static int tool_slot(const struct game *g, int cls, int effect, bool gamble)
+{
+	int s = known_slot(g, cls, effect);
+	for (int i = 0; s < 0 && gamble && i < PACK_SLOTS; i++)
+		if (unknown_in(g, i, cls))
+			s = i;
+	return s;
+}
+
+/* Steps from cell `from` over the cells the player knows are open (the
+ * monsters it sees ignored: they move) into b->back, -1 unreached.  The
+ * arrays are sized by a flood before it. */
+static void flood_back(struct sim_bot *b, const struct game *g, int from)
+{
+	int cells = g->grid->w * g->grid->h, head = 0, tail = 0;
+	for (int i = 0; i < cells; i++)
+		b->back[i] = -1;
+	b->back[from] = 0;
+	b->queue[tail++] = from;
+	while (head < tail) {
+		int c = b->queue[head++];
+		struct grid_step nb[GRID_MAX_NEIGHBOURS];
+		int n = grid_adjacent(g->grid, c, nb);
+		for (int i = 0; i < n; i++) {
+			int t = nb[i].cell;
+			if (b->back[t] >= 0 || !known_open(g, t) || !game_can_step(g, t, c))
+				continue;
+			b->back[t] = b->back[c] + 1;
+			b->queue[tail++] = t;
+		}
+	}
+}
+
+/* A dig: zapped from cell `from` (b->dist steps off) in direction dir, the
+ * way to the exit then `len` steps, `gain` fewer than without it. */
+struct dig {
+	int from, gain, len;
+	enum grid_dir dir;
+};
+
+/* The steps to the exit by the line dug from cell o (b->dist[o] steps
+ * off) in direction d (see dig_plan), -1 when the line reaches no known
+ * open cell with a way to the exit beyond a wall it digs. */
+static int dig_line_len(const struct sim_bot *b, const struct game *g, int o, enum grid_dir d, int range)
+{
+	int w = g->grid->w, h = g->grid->h, x = grid_x(g->grid, o), y = grid_y(g->grid, o);
+	int steps = b->dist[o], dug = 0, best = -1;
+	for (int i = 0; i < range; i++) {
+		int nx, ny;
+		if (!grid_dir_step(g->grid, x, y, d, &nx, &ny) || !grid_in_bounds(g->grid, nx, ny))
+			break;
+		int c = grid_index(g->grid, nx, ny);
+		if (i == 0) { /* a short step of this topology */
+			struct grid_step nb[GRID_MAX_NEIGHBOURS];
+			int n = grid_adjacent(g->grid, o, nb), k = 0;
+			while (k < n && nb[k].cell != c)
+				k++;
+			if (k == n || nb[k].step > 1.5)
+				break;
+		}
+		enum tile t = g->remembered[c] ? game_tile_known(g, c) : TILE_WALL;
+		if (t == TILE_WALL) {
+			if (!tile_diggable(t, w, h, nx, ny))
+				break;
+			dug++;
+			steps += 2;
+		} else if (!known_open(g, c)) {
+			break; /* bedrock or void */
+		} else {
+			steps += g->known[c];
+			if (dug > 0 && b->back[c] >= 0 && (best < 0 || steps + b->back[c] < best))
+				best = steps + b->back[c];
+		}
+		x = nx;
+		y = ny;
+	}
+	return best;
+}
+
+/*
+ * The zap of a wand of digging that most shortens the way to the known
+ * exit, from a cell within `walk` steps of the bot (the flood's b->dist,
+ * planned by the caller): along each way a step goes (a short step: a
+ * diagonal dug through rock leaves its corners standing, which the corner
+ * rule needs open), up to `range` cells, the walls it knows and the cells
+ * it never saw (hoped to be rock) become rubble (2 a step), and the
+ * line's known open cells join the way on (b->back, the steps from the
+ * exit).  A known permanent wall, void or the map's edge ends the line.
+ * The gain is against the flood's way (an exit it does not reach counts
+ * as far); among equal gains the nearest cell to zap from.  gain 0: no
+ * line digs a wall and gains.
+ */
+static struct dig dig_plan(struct sim_bot *b, const struct game *g, int exit, int range, int walk)
+{
+	flood_back(b, g, exit);
+	struct dig best = { .from = -1, .gain = 0, .len = 0, .dir = GRID_N };
+	int cells = g->grid->w * g->grid->h, now = b->dist[exit] > 0 ? b->dist[exit] : cells;
+	for (int o = 0; o < cells; o++) {
+		if (b->dist[o] < 0 || b->dist[o] > walk || b->dist[o] + 2 >= now - best.gain)
+			continue;
+		for (int d = 0; d < GRID_DIR_COUNT; d++) {
+			int len = dig_line_len(b, g, o, (enum grid_dir)d, range);
+			if (len >= 0 && (now - len > best.gain ||
+					 (now - len == best.gain && best.from >= 0 && b->dist[o] < b->dist[best.from]))) {
+				best = (struct dig){ .from = o, .gain = now - len, .len = len, .dir = (enum grid_dir)d };
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * A wand of digging toward the exit, when the way dug saves at least
+ * `saves` steps and leaves at most `within`: zapped where the bot stands,
+ * or a step toward the cell to zap it from (within `walk` steps).  A known
+ * wand with charges, else an unknown wand, zapped to learn it where
+ * digging would pay (planned with a range of BOT_DIG_GUESS).  ACT_NONE
+ * when none pays.  Needs the flood from the player (b->dist).
+ */
+static struct action dig_to(struct sim_bot *b, const struct game *g, int exit, int saves, int within, int walk)
+{
+	int s = tool_slot(g, ITEM_WAND, EFFECT_DIG, true);
+	if (s < 0 || exit < 0 || exit == here_of(g))
+		return act(ACT_NONE);
+	const struct item_def *d = known_def(g, s);
+	struct dig dig = dig_plan(b, g, exit, d ? (d->range > 0 ? d->range : 1) : BOT_DIG_GUESS, walk);
+	if (dig.gain < saves || dig.gain <= 0 || dig.len > within)
+		return act(ACT_NONE);
+	if (dig.from != here_of(g)) {
+		int step = walk_to(b, g, dig.from);
+		return step >= 0 ? step_to(g, step) : act(ACT_NONE);
+	}
+	return (struct action){ .kind = ACT_USE, .x = s, .dir = dig.dir };
+}
+
+/* To the known exit (go_to_exit), by a wall dug when that saves `saves` steps or more. */
+static struct action to_exit(struct sim_bot *b, const struct game *g, int exit, int saves)
+{
+	if (tool_slot(g, ITEM_WAND, EFFECT_DIG, true) >= 0 && flood(b, g, false)) {
+		struct action dig = dig_to(b, g, exit, saves, g->grid->w * g->grid->h, BOT_DIG_WALK);
+		if (dig.kind != ACT_NONE)
+			return b->why = "dig: to the stairs", dig;
+	}
+	return go_to_exit(b, g, exit);
+}
+
+/*
+ * Caltrops where the bot stands, before melee hunters reach it: known
+ * caltrops in the pack, none strewn here yet, and a hunter in view that
+ * walks (range 0), awake and not running, coming within `near` steps.
+ * (Strewn cells lie round the player: it stands on them to fight, and
+ * leaves across one when it runs.)  -1 when not.
+ */
+static int caltrops_slot(const struct game *g, int near)
+{
+	int s = known_slot(g, ITEM_TOOL, EFFECT_CALTROPS), here = here_of(g);
+	if (s < 0 || g->hazard[here] > 0 || g->tiles[here] == TILE_EXIT)
+		return -1;
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		if (threat(m) && m->kind->range <= 0 && m->mind.hunting &&
+		    grid_step_distance(g->grid, here, grid_index(g->grid, m->x, m->y)) <= near)
+			return s;
+	}
+	return -1;
+}
+
 /* ---- with monsters in view ------------------------------------------------ */
 
 /*
@@ -942,12 +1171,31 @@ static struct action move_on(struct sim_bot *b, const struct game *g)
 	}
 	if (target < 0)
 		target = exit;
+	if (target >= 0 && route_met(b, g, target) && ++b->turnbacks > BOT_TURNBACKS && flood(b, g, true)) {
+		/* its way dropped once too often for a monster in view on it:
+		 * on by that way, through the monster (two that do not come,
+		 * each on one of two ways round a loop and seen only from its
+		 * end, turned it back and forth for ever) */
+		int s = first_step(b, g, target);
+		if (s >= 0) {
+			route_keep(b, target);
+			return step_to(g, s);
+		}
+		if (!flood(b, g, false))
+			return act(ACT_WAIT);
+	}
 	int s = walk_to(b, g, target);
 	if (s < 0 && flood(b, g, true)) {
 		/* the way is held by a monster: through it */
 		if (target < 0)
 			target = b->explored && exit >= 0 ? exit : nearest_frontier(b, g);
 		s = first_step(b, g, target >= 0 ? target : exit);
+	}
+	if (s < 0 && target >= 0 && target == exit && flood(b, g, false)) {
+		/* stairs known but no known way there, even through the monsters
+		 * in view (the way crosses cells never seen): on to explore */
+		int f = nearest_frontier(b, g);
+		s = f >= 0 ? walk_to(b, g, f) : -1;
 	}
 	return s >= 0 ? step_to(g, s) : act(ACT_WAIT);
 }
@@ -1011,21 +1259,44 @@ static struct action fight(struct sim_bot *b, const struct game *g)
 	int tele = known_slot(g, ITEM_SCROLL, EFFECT_TELEPORT);
 	if (lost && low && tele >= 0)
 		return b->why = "teleport away", use(tele);
-	/* a lost fight with known stairs near: run for them */
-	if (lost && exit >= 0 && b->dist[exit] > 0 && b->dist[exit] <= 12) {
+	/* a lost fight with known stairs near: run for them, caltrops strewn
+	 * behind it first in a narrow place when a hunter follows (and with
+	 * them behind it, stairs twice as far are run for) */
+	int run = BOT_RUN_STEPS;
+	if (g->turn - b->strewn < BOT_STREWN_TURNS || known_slot(g, ITEM_TOOL, EFFECT_CALTROPS) >= 0)
+		run *= BOT_RUN_CALTROPS;
+	if (lost && exit >= 0 && b->dist[exit] > 0 && b->dist[exit] <= run) {
 		int s = first_step(b, g, exit);
-		if (s >= 0)
+		int cal = n_adj == 0 && open_around(g, here) <= 2 ? caltrops_slot(g, BOT_CALTROPS_NEAR) : -1;
+		if (s >= 0 && cal >= 0) {
+			b->strewn = g->turn;
+			return b->why = "caltrops: run", use(cal);
+		}
+		if (s >= 0 && (b->dist[exit] <= BOT_RUN_STEPS || g->turn - b->strewn < BOT_STREWN_TURNS))
 			return b->why = "lost: run for the stairs", step_to(g, s);
+	}
+	/* a lost fight with known stairs too far: a wall dug that brings them near */
+	if (lost && exit >= 0) {
+		struct action dig = dig_to(b, g, exit, 1, run, 0);
+		if (dig.kind != ACT_NONE)
+			return b->why = "dig: run for the stairs", dig;
 	}
 	bool calm = g->turn < b->calm_until || b->chased >= BOT_CHASE_STEPS;
 	if (g->turn < b->calm_until && weakest < 0) /* calm: only what stands next to it, else on */
 		return b->why = "calm: on", leaving(b, g) && g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : move_on(b, g);
-	/* several close in: fight where one at a time reaches */
-	if (n_melee >= 2 && closer && open_around(g, here) > 2) {
+	/* several close in: fight where one at a time reaches (not off its caltrops) */
+	if (n_melee >= 2 && closer && open_around(g, here) > 2 && g->hazard[here] == 0) {
 		int r = retreat_cell(b, g);
 		int s = r >= 0 ? first_step(b, g, r) : -1;
 		if (s >= 0)
 			return b->why = "retreat to a corridor", step_to(g, s);
+	}
+	/* a dear fight coming: caltrops where it stands, so each hunter that
+	 * steps next to it stands spent while it strikes */
+	if (n_adj == 0 && closer && cost > p->hp * BOT_CALTROPS_COST) {
+		int cal = caltrops_slot(g, BOT_CALTROPS_NEAR);
+		if (cal >= 0)
+			return b->why = "caltrops: stand", use(cal);
 	}
 	if (weakest >= 0) {
 		b->waited = 0;
@@ -1150,7 +1421,7 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 		b->explored |= exit >= 0;
 		b->own_explore = true;
 		if (exit >= 0)
-			return g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : go_to_exit(b, g, exit);
+			return g->tiles[here] == TILE_EXIT ? act(ACT_DESCEND) : to_exit(b, g, exit, BOT_DIG_SAVES / 2);
 		if (flood(b, g, false) && nearest_frontier(b, g) >= 0)
 			return move_on(b, g);
 	}
@@ -1176,7 +1447,7 @@ struct action sim_bot_decide(struct sim_bot *b, struct game *g)
 	if (done && g->tiles[here] == TILE_EXIT)
 		return act(ACT_DESCEND);
 	if (done && exit >= 0)
-		return go_to_exit(b, g, exit);
+		return to_exit(b, g, exit, BOT_DIG_SAVES);
 	if (t->active && t->mode == MODE_EXPLORE)
 		return act(ACT_TRAVEL_STEP);
 	if (b->explored) /* no stairs known and nothing to explore: wait for news */
