@@ -85,7 +85,7 @@ static const struct key keys[] = {
 	{ "noise", K_INT, F(noise), 0, 100, NULL, "0",
 	  "armour: each step in it is a noise this loud (it wakes sleepers that far away); 0 silent" },
 	{ "ammo", K_TEXT, F(ammo), 0, 0, NULL, "", "launchers: the item id of the ammunition they fire" },
-	{ "count", K_INT, F(count), 1, 100, NULL, "1", "ammunition: how many a found pile holds" },
+	{ "count", K_INT, F(count), 1, 100, NULL, "1", "ammunition and tools: how many a found pile holds (caltrops: how many times they are strewn)" },
 	{ "break", K_INT, F(brk), 0, 100, NULL, "0",
 	  "ammunition: the percent chance a piece that hits a monster breaks (is gone); 0 never" },
 	{ "depth", K_INT, F(min_depth), 1, 1000, NULL, "1", "the shallowest level (1-based) `astray gen` places it on" },
