@@ -229,6 +229,37 @@ static bool frontier(const struct game *g, int c)
 	return false;
 }
 
+/* Steps from `from` over the cells the player knows are open into dist
+ * (-1 unreached) and, when parent is not NULL, each cell's predecessor:
+ * forward the steps from `from`, `back` the steps to it (each step taken
+ * the other way round); the monsters in view block unless `through`. */
+static void breadth(struct sim_bot *b, const struct game *g, int from, int *dist, int *parent, bool through,
+		    bool back)
+{
+	int cells = g->grid->w * g->grid->h, head = 0, tail = 0;
+	for (int i = 0; i < cells; i++)
+		dist[i] = -1;
+	dist[from] = 0;
+	if (parent)
+		parent[from] = -1;
+	b->queue[tail++] = from;
+	while (head < tail) {
+		int c = b->queue[head++];
+		struct grid_step nb[GRID_MAX_NEIGHBOURS];
+		int n = grid_adjacent(g->grid, c, nb);
+		for (int i = 0; i < n; i++) {
+			int t = nb[i].cell;
+			if (dist[t] >= 0 || !known_open(g, t) || (!through && seen_monster_at(g, t)) ||
+			    !(back ? game_can_step(g, t, c) : game_can_step(g, c, t)))
+				continue;
+			dist[t] = dist[c] + 1;
+			if (parent)
+				parent[t] = c;
+			b->queue[tail++] = t;
+		}
+	}
+}
+
 /* Breadth-first steps from the player over the cells it knows are open,
  * around the monsters it sees (through them with `through`: a step into
  * one attacks it): b->dist (-1 unreached) and b->parent. */
@@ -255,26 +286,7 @@ static bool flood(struct sim_bot *b, const struct game *g, bool through)
 			return false;
 		b->cells = cells;
 	}
-	for (int i = 0; i < cells; i++)
-		b->dist[i] = -1;
-	int here = here_of(g), head = 0, tail = 0;
-	b->dist[here] = 0;
-	b->parent[here] = -1;
-	b->queue[tail++] = here;
-	while (head < tail) {
-		int c = b->queue[head++];
-		struct grid_step nb[GRID_MAX_NEIGHBOURS];
-		int n = grid_adjacent(g->grid, c, nb);
-		for (int i = 0; i < n; i++) {
-			int t = nb[i].cell;
-			if (b->dist[t] >= 0 || !known_open(g, t) || (!through && seen_monster_at(g, t)) ||
-			    !game_can_step(g, c, t))
-				continue;
-			b->dist[t] = b->dist[c] + 1;
-			b->parent[t] = c;
-			b->queue[tail++] = t;
-		}
-	}
+	breadth(b, g, here_of(g), b->dist, b->parent, through, false);
 	return true;
 }
 
@@ -925,23 +937,7 @@ static int tool_slot(const struct game *g, int cls, int effect, bool gamble)
  * arrays are sized by a flood before it. */
 static void flood_back(struct sim_bot *b, const struct game *g, int from)
 {
-	int cells = g->grid->w * g->grid->h, head = 0, tail = 0;
-	for (int i = 0; i < cells; i++)
-		b->back[i] = -1;
-	b->back[from] = 0;
-	b->queue[tail++] = from;
-	while (head < tail) {
-		int c = b->queue[head++];
-		struct grid_step nb[GRID_MAX_NEIGHBOURS];
-		int n = grid_adjacent(g->grid, c, nb);
-		for (int i = 0; i < n; i++) {
-			int t = nb[i].cell;
-			if (b->back[t] >= 0 || !known_open(g, t) || !game_can_step(g, t, c))
-				continue;
-			b->back[t] = b->back[c] + 1;
-			b->queue[tail++] = t;
-		}
-	}
+	breadth(b, g, from, b->back, NULL, true, true);
 }
 
 /* A dig: zapped from cell `from` (b->dist steps off) in direction dir, the
