@@ -1,4 +1,4 @@
-/* bench-plain-pair-shim.c - a tree's plain square8 A* behind a call
+/* bench-plain-pair-shim.c - a tree's plain square8 (or hex, square4) A* behind a call
  * interface that does not depend on the tree's structs.  Compiled once
  * against each tree's src/core (tools/bench-plain-pair --whole), its
  * names and the core's then renamed A_ or B_, so two revisions whose
@@ -21,6 +21,12 @@ void *shim_load(const char *map, size_t len)
 	if (!s)
 		return NULL;
 	s->g = movingai_parse_map(map, len, err, sizeof err);
+	/* TOPO=hex or square4: the map read on that grid, as `astray bench
+	 * --topology` reads it (the same cells, other steps) */
+	const char *topo = getenv("TOPO");
+	enum grid_topology t;
+	if (s->g && topo && grid_topology_parse(topo, &t) && (t == GRID_HEX || t == GRID_SQUARE4))
+		s->g->topo = t;
 	s->ctx = s->g ? path_create(s->g) : NULL;
 	if (!s->ctx) {
 		if (s->g)

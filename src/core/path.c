@@ -191,6 +191,8 @@ struct path_ctx {
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
+	int *hcount;           /* the whole-step ring's sort (whole_sort): a count per h of a bucket */
+	int hcount_len;
 	uint16_t gen;          /* the records' stamp of this query: never 0, which is a swept record */
 	uint64_t packed;       /* plain A*'s code << 48 when the last query kept its records
 	                          live by that code in the words alone, without stamps; else 0 */
@@ -295,7 +297,10 @@ struct path_ctx *path_create(const struct grid *g)
 	 * holds one. */
 	ctx->pool_chunks = ctx->key_max / 128 + 1 + (ctx->key_max / 128 < RING / 2 ? ctx->key_max / 128 : RING / 2);
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
-	if (!ctx->gw || !ctx->node || !ctx->queue.key || !ctx->pool) {
+	/* h in steps is below 2 (w + h) on every grid: one count each */
+	ctx->hcount_len = 2 * (ctx->w + ctx->h) + 2;
+	ctx->hcount = malloc((size_t)ctx->hcount_len * sizeof *ctx->hcount);
+	if (!ctx->gw || !ctx->node || !ctx->queue.key || !ctx->pool || !ctx->hcount) {
 		path_destroy(ctx);
 		return NULL;
 	}
@@ -332,6 +337,7 @@ void path_destroy(struct path_ctx *ctx)
 	free(ctx->node);
 	free(ctx->queue.key);
 	free(ctx->pool);
+	free(ctx->hcount);
 	jps_turned_destroy(ctx->turned);
 	free(ctx->one_b);
 	free(ctx->one_t);
@@ -343,7 +349,8 @@ size_t path_memory(const struct path_ctx *ctx)
 	if (!ctx)
 		return 0;
 	return sizeof *ctx + (size_t)ctx->n * (sizeof *ctx->gw + sizeof *ctx->node) + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
-	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + jps_turned_memory(ctx->turned);
+	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + (size_t)ctx->hcount_len * sizeof *ctx->hcount +
+	       jps_turned_memory(ctx->turned);
 }
 
 /*
@@ -952,6 +959,37 @@ static inline qkey open_env_key_d8(const void *env, int cell)
 	return open_key(e->ctx, e->s, GRID_DIAMOND8, cell);
 }
 
+/* The whole-step grids' (whole_ring) */
+static inline qkey open_env_key_hex(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_HEX, cell);
+}
+
+static inline qkey open_env_key_s4(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_SQUARE4, cell);
+}
+
+static inline qkey open_env_key_d4(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_DIAMOND4, cell);
+}
+
+/*
+ * The grids whose steps cost whole steps (hex, square4, diamond4): with no
+ * extra costs every g and h there, and so every f, is a whole number of
+ * fixed-point steps s1, and a bucket of the ring (1/32 of a step) holds one
+ * f.  Plain A* then keeps the current bucket otherwise (whole_sort and
+ * ring_push): see docs/core.md, "The whole-step ring".
+ */
+static inline bool whole_ring(const enum grid_topology topo)
+{
+	return topo == GRID_HEX || topo == GRID_SQUARE4 || topo == GRID_DIAMOND4;
+}
+
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
 static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
@@ -964,7 +1002,62 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
 		return false;
 	const struct open_env env = { ctx, s };
 	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true,
-		      topo == GRID_DIAMOND8 ? open_env_key_d8 : open_env_key, &env);
+		      topo == GRID_DIAMOND8 ? open_env_key_d8 : topo == GRID_HEX ? open_env_key_hex
+			      : topo == GRID_SQUARE4 ? open_env_key_s4 : topo == GRID_DIAMOND4 ? open_env_key_d4
+			      : open_env_key, &env);
+	return true;
+}
+
+/*
+ * The whole-step ring's bucket, drained into key[0 .. m), sorted as a run
+ * (falling order, the least last) by its keys' h field, a count per value
+ * (all its keys share f), then by insertion within each group of equal h
+ * (the cells of one h, drained newest first, in no order).  On hex a
+ * bucket holds thousands of keys in as many h values: the insertion sort
+ * alone moved a key past RUN_MOVES and gave the bucket to the heap (deep2).
+ * False, nothing moved, when the bucket's h span more values than
+ * ctx->hcount has (not on a map's own h) or the queue cannot hold the
+ * copy: the caller sorts as before.
+ */
+static __attribute__((noinline)) bool whole_sort(struct path_ctx *ctx, const struct search *s)
+{
+	const long m = ctx->queue.heap_len;
+	if (!queue_reserve(ctx, 2 * m + 8))
+		return false;
+	qkey *a = ctx->queue.key, *b = a + m;
+	/* h >> hshift in the key: distinct h of whole steps lie 2^z apart */
+	const int shift = __builtin_ctzll((uint64_t)s->s1);
+	const int z = shift > s->hshift ? shift - s->hshift : 0;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (long i = 0; i < m; i++) {
+		const uint32_t hk = (uint32_t)(uint64_t)(a[i] >> 32);
+		lo = hk < lo ? hk : lo;
+		hi = hk > hi ? hk : hi;
+	}
+	const uint32_t span = ((hi - lo) >> z) + 1;
+	if (span > (uint32_t)ctx->hcount_len)
+		return false;
+	int *count = ctx->hcount;
+	memset(count, 0, span * sizeof *count);
+	for (long i = 0; i < m; i++)
+		count[((uint32_t)(uint64_t)(a[i] >> 32) - lo) >> z]++;
+	/* falling order: the largest h first */
+	int at = 0;
+	for (long k = (long)span - 1; k >= 0; k--) {
+		const int c = count[k];
+		count[k] = at;
+		at += c;
+	}
+	for (long i = 0; i < m; i++)
+		b[count[((uint32_t)(uint64_t)(a[i] >> 32) - lo) >> z]++] = a[i];
+	for (long i = 1; i < m; i++) {
+		const qkey x = b[i];
+		long j = i;
+		for (; j > 0 && b[j - 1] < x; j--) /* within x's group: a key of another is above x */
+			b[j] = b[j - 1];
+		b[j] = x;
+	}
+	memcpy(a, b, (size_t)m * sizeof *a);
 	return true;
 }
 
@@ -983,6 +1076,7 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
  * instead.
  */
 #define RUN_MOVES 32
+#define WHOLE_SORT_MIN 16 /* fewer keys: insertion sort alone */
 static inline __attribute__((always_inline)) bool
 ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s, const enum grid_topology topo)
 {
@@ -995,6 +1089,10 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s, cons
 			return false;
 	}
 	const int m = ctx->queue.heap_len;
+	if (whole_ring(topo) && m >= WHOLE_SORT_MIN && whole_sort(ctx, s)) {
+		rg->run = true;
+		return true;
+	}
 	qkey *a = ctx->queue.key;
 	long moves = (long)RUN_MOVES * m;
 	rg->run = true;
@@ -1074,8 +1172,15 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->queue.heap_len;
-		if (!(ctx->grid->topo == GRID_DIAMOND8 ? ring_drain(ctx, rg, s, GRID_DIAMOND8, r)
-							: ring_drain(ctx, rg, s, GRID_SQUARE8, r)))
+		bool ok;
+		switch (ctx->grid->topo) {
+		case GRID_DIAMOND8: ok = ring_drain(ctx, rg, s, GRID_DIAMOND8, r); break;
+		case GRID_HEX: ok = ring_drain(ctx, rg, s, GRID_HEX, r); break;
+		case GRID_SQUARE4: ok = ring_drain(ctx, rg, s, GRID_SQUARE4, r); break;
+		case GRID_DIAMOND4: ok = ring_drain(ctx, rg, s, GRID_DIAMOND4, r); break;
+		default: ok = ring_drain(ctx, rg, s, GRID_SQUARE8, r); break;
+		}
+		if (!ok)
 			return;
 		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
@@ -1087,10 +1192,14 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 /* Queues a key of plain A*: in the current bucket, the heap or the tie
  * stack; in a later one, its list.  `listed` is the cell's pos when it is
  * listed already (its g just improved), else POS_CLOSED; it moves only if
- * its bucket changes. */
+ * its bucket changes.  On the whole-step grids (the constant `whole`) a key
+ * of the current bucket has the f just popped and an h below the popped
+ * cell's, so it beats every key queued but those this expansion pushed
+ * before it: it goes into the tie stack at its place among them, and the
+ * stack stays sorted without the heap. */
 static inline __attribute__((always_inline)) void
 ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k, uint64_t tie_f,
-	  int32_t listed)
+	  int32_t listed, const bool whole)
 {
 	if (rg->lists.on) {
 		const uint64_t q = pq_f(k) >> rg->wshift;
@@ -1109,6 +1218,17 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 	if (pq_f(k) == tie_f && (pq->stack_len == 0 || k < *pq_stack_top(pq))) {
 		pq->stack_len++;
 		*pq_stack_top(pq) = k;
+		ctx->node[pq_cell(k)].pos = POS_STACK;
+		return;
+	}
+	if (whole && pq_f(k) == tie_f) {
+		/* below the top: the keys above it move up one */
+		qkey *t = pq_stack_top(pq) - 1;
+		long i = 0;
+		pq->stack_len++;
+		for (; i + 1 < pq->stack_len && t[i + 1] < k; i++)
+			t[i] = t[i + 1];
+		t[i] = k;
 		ctx->node[pq_cell(k)].pos = POS_STACK;
 		return;
 	}
@@ -1314,7 +1434,7 @@ sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, in
 	gw[v] = pk(code, ng);
 	nv->dir = sq_opp[i];
 	if (__builtin_expect(fresh, 1)) {
-		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED);
+		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
 		return;
 	}
 	const int32_t listed = nv->pos;
@@ -1323,7 +1443,7 @@ sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, in
 			ring_heap(ctx, rg); /* renumbers the run: pos read again */
 		sift_up(ctx, nv->pos, k);
 	} else if (__builtin_expect(listed != POS_STACK, 1))
-		ring_push(ctx, rg, s, k, tie_f, listed);
+		ring_push(ctx, rg, s, k, tie_f, listed, false);
 }
 
 /*
@@ -1480,7 +1600,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 				pending_add(ctx, v);
 			else if (ring)
 				ring_push(ctx, rg, s, search_key(s, v, ng,
-					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, POS_CLOSED);
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, POS_CLOSED, whole_ring(topo));
 			else
 				queue_push(ctx, search_key(s, v, ng, need_h ?
 					   heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0), tie_f);
@@ -1501,7 +1621,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 					heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0));
 			} else if (ring && pos != POS_STACK)
 				ring_push(ctx, rg, s, search_key(s, v, ng,
-					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, pos);
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, pos, whole_ring(topo));
 		}
 	}
 }
@@ -1812,6 +1932,22 @@ static enum path_status astar_diamond8_ring(struct path_ctx *ctx, const struct s
 	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, end, ex);
 }
 
+/*
+ * Plain A* on hex in the bucket ring, sorted for whole steps (whole_ring):
+ * without and with a budget or targets (fallback_one's first layer).  The
+ * words are compared for equality and g alone (expand_any), so one loop
+ * serves both phases.  The same pops as the heap's loop.
+ */
+static enum path_status astar_hex_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_HEX, true, false, false, end, ex);
+}
+
+static enum path_status astar_hex_ring_budget(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_HEX, true, false, true, end, ex);
+}
+
 /* Plain A*: weight 1 and nothing else that the general loop must test for
  * but a budget (the ring keeps the same best cell for it: the same pops). */
 static bool plain_search(const struct search *s)
@@ -1850,6 +1986,13 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		}
 		return astar_diamond8(ctx, s, end, ex);
 	case GRID_HEX:
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_hex_ring_budget(ctx, s, end, ex)
+									   : astar_hex_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		break;
 	}
 	return astar_hex(ctx, s, end, ex);
