@@ -7,11 +7,12 @@
 #include "movingai.h"
 #include "path.h"
 #include "grid.h"
+#include "region.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct shim { struct grid *g; struct path_ctx *ctx; };
+struct shim { struct grid *g; struct path_ctx *ctx; struct region *r; };
 
 /* The map's text made into a grid and a context; NULL on error. */
 void *shim_load(const char *map, size_t len)
@@ -71,9 +72,55 @@ long shim_find(void *sp, int start, int goal, uint64_t *hash)
 	return r.expanded;
 }
 
+/* A w x h grid of topology `topo` (grid_topology_parse's names) with
+ * these cost bytes, its context and its region labels (tools/bench-deep-pair);
+ * NULL on error. */
+void *shim_load_costs(int w, int h, const char *topo, const unsigned char *costs)
+{
+	enum grid_topology t;
+	if (!grid_topology_parse(topo, &t))
+		return NULL;
+	struct shim *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->g = grid_create(w, h, t);
+	if (s->g)
+		for (int i = 0; i < w * h; i++)
+			grid_set_cost(s->g, i, costs[i]);
+	s->ctx = s->g ? path_create(s->g) : NULL;
+	s->r = s->ctx ? region_create(s->g, false) : NULL;
+	if (!s->r) {
+		path_destroy(s->ctx);
+		if (s->g)
+			grid_destroy(s->g);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* One query as `astray path --fallback` asks it (automatic P, the region
+ * labels): its expansions, *hash as shim_find's, *end the walk's end. */
+long shim_fallback(void *sp, int start, int goal, uint64_t *hash, int *end)
+{
+	struct shim *s = sp;
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	opt.regions = s->r;
+	struct path_result r;
+	enum path_status st = path_find(s->ctx, start, goal, &opt, &r);
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)st;
+	for (int i = 0; i < r.len; i++)
+		h = (h ^ (uint64_t)(unsigned)r.cells[i]) * 1099511628211ull;
+	*hash = h;
+	*end = r.end;
+	return r.expanded;
+}
+
 void shim_free(void *sp)
 {
 	struct shim *s = sp;
+	region_destroy(s->r);
 	path_destroy(s->ctx);
 	grid_destroy(s->g);
 	free(s);
