@@ -1237,6 +1237,20 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 	sift_up(ctx, pq->heap_len++, k);
 }
 
+/*
+ * The whole-step ring's run is popped in a known order, cells anywhere in
+ * the bucket's band; on a 4096x4096 level their rows are mostly not in the
+ * caches (the cost bytes and the words of a far hex goal's pops missed
+ * about as often as the drain's reads).  So each pop fetches the rows of
+ * the cell WHOLE_AHEAD places further down the run: the hot words, the
+ * cold records (written when a neighbour is new) and the cost bytes.  On
+ * maps of 2^22 cells or more alone (WHOLE_AHEAD_CELLS): on the 512x512
+ * Moving AI maps read as hex it cost 1-4% on five of eight maps
+ * (docs/perf-log.md, 2026-11-30, hexring).
+ */
+#define WHOLE_AHEAD 16
+#define WHOLE_AHEAD_CELLS (1L << 22)
+
 /* Fetches the hot words of the three rows around cell t (an interior
  * one), which an expansion of t is about to read, and with `cold` their
  * cold records too, which it writes (t's pos at the pop, each successor's
@@ -1261,6 +1275,22 @@ static inline __attribute__((always_inline)) void prefetch_around(const struct p
 			__builtin_prefetch(&node[t + w - 1], 1);
 			__builtin_prefetch(&node[t + w + 1], 1);
 		}
+	}
+}
+
+/* prefetch_around's rows, the cold records too, and their cost bytes. */
+static inline __attribute__((always_inline)) void prefetch_whole(const struct path_ctx *ctx, int t)
+{
+	const int w = ctx->w;
+	prefetch_around(ctx, t, true);
+	if (t > w && t < ctx->n - w - 1) {
+		const uint8_t *cost = ctx->grid->cost;
+		__builtin_prefetch(&cost[t - w - 1]);
+		__builtin_prefetch(&cost[t - w + 1]);
+		__builtin_prefetch(&cost[t - 1]);
+		__builtin_prefetch(&cost[t + 1]);
+		__builtin_prefetch(&cost[t + w - 1]);
+		__builtin_prefetch(&cost[t + w + 1]);
 	}
 }
 
@@ -1720,6 +1750,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 	struct ring rg;
 	const bool ring = plain; /* square8, and diamond8 with targets (astar) */
+	/* The whole-step ring on a map too large for the caches: the run's
+	 * cells are fetched ahead (prefetch_whole). */
+	const bool ahead = whole_ring(topo) && ctx->n >= WHOLE_AHEAD_CELLS;
 	/* Plain A*: the top half of this query's words, and the largest g
 	 * from which every step still fits the word's 48 bits. */
 	const uint64_t code = ring ? next_code(ctx) : 0;
@@ -1760,6 +1793,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		const qkey uk = ring ? ring_pop(ctx, &rg) : queue_pop(ctx);
+		if (ring && whole_ring(topo) && ahead && rg.run && ctx->queue.heap_len > WHOLE_AHEAD)
+			prefetch_whole(ctx, pq_cell(ctx->queue.key[ctx->queue.heap_len - 1 - WHOLE_AHEAD]));
 		const int u = pq_cell(uk);
 		const uint64_t tie_f = use_stack ? pq_f(uk) : NO_TIE_F;
 		/* The open list's order: with a consistent heuristic (weight 0 or
