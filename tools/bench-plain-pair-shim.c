@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct shim { struct grid *g; struct path_ctx *ctx; struct region *r; };
+struct shim { struct grid *g; struct path_ctx *ctx; struct region *r; int sq_h; };
 
 /* The map's text made into a grid and a context; NULL on error. */
 void *shim_load(const char *map, size_t len)
@@ -22,12 +22,21 @@ void *shim_load(const char *map, size_t len)
 	if (!s)
 		return NULL;
 	s->g = movingai_parse_map(map, len, err, sizeof err);
-	/* TOPO=hex or square4: the map read on that grid, as `astray bench
-	 * --topology` reads it (the same cells, other steps) */
+	/* TOPO=hex, square4, diamond4 or diamond8: the map read on that grid,
+	 * as `astray bench --topology` reads it (hex and square4: the same
+	 * cells, other steps; diamond: the map turned 45 degrees) */
 	const char *topo = getenv("TOPO");
 	enum grid_topology t;
-	if (s->g && topo && grid_topology_parse(topo, &t) && (t == GRID_HEX || t == GRID_SQUARE4))
-		s->g->topo = t;
+	if (s->g && topo && grid_topology_parse(topo, &t) && t != GRID_SQUARE8) {
+		s->sq_h = s->g->h;
+		if (grid_is_diamond(t)) {
+			struct grid *d = movingai_turn_diamond(s->g, t);
+			grid_destroy(s->g);
+			s->g = d;
+		}
+		if (s->g)
+			s->g->topo = t;
+	}
 	s->ctx = s->g ? path_create(s->g) : NULL;
 	if (!s->ctx) {
 		if (s->g)
@@ -49,8 +58,11 @@ int shim_scen(void *sp, const char *text, size_t len, int **cells)
 		return n;
 	*cells = malloc(sizeof(int) * 2 * (size_t)n);
 	for (int i = 0; i < n; i++) {
-		(*cells)[2 * i] = sc[i].sy * s->g->w + sc[i].sx;
-		(*cells)[2 * i + 1] = sc[i].gy * s->g->w + sc[i].gx;
+		const bool turned = grid_is_diamond(s->g->topo);
+		(*cells)[2 * i] = turned ? movingai_turned_cell(s->g, s->sq_h, sc[i].sx, sc[i].sy)
+					 : sc[i].sy * s->g->w + sc[i].sx;
+		(*cells)[2 * i + 1] = turned ? movingai_turned_cell(s->g, s->sq_h, sc[i].gx, sc[i].gy)
+					     : sc[i].gy * s->g->w + sc[i].gx;
 	}
 	free(sc);
 	return n;

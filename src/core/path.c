@@ -1983,6 +1983,29 @@ static enum path_status astar_hex_ring_budget(struct path_ctx *ctx, const struct
 	return astar_loop(ctx, s, GRID_HEX, true, false, true, end, ex);
 }
 
+/* The same on square4 and diamond4 (whole steps too) */
+static enum path_status astar_square4_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, false, end, ex);
+}
+
+static enum path_status astar_square4_ring_budget(struct path_ctx *ctx, const struct search *s, int *end,
+						  long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, true, end, ex);
+}
+
+static enum path_status astar_diamond4_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, false, end, ex);
+}
+
+static enum path_status astar_diamond4_ring_budget(struct path_ctx *ctx, const struct search *s, int *end,
+						   long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, true, end, ex);
+}
+
 /* Plain A*: weight 1 and nothing else that the general loop must test for
  * but a budget (the ring keeps the same best cell for it: the same pops). */
 static bool plain_search(const struct search *s)
@@ -1994,6 +2017,13 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 {
 	switch (ctx->grid->topo) {
 	case GRID_SQUARE4:
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_square4_ring_budget(ctx, s, end, ex)
+									   : astar_square4_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
 		if (plain_search(s) && ctx->w > 1) {
@@ -2011,6 +2041,13 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		}
 		return astar_square8(ctx, s, end, ex);
 	case GRID_DIAMOND4:
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_diamond4_ring_budget(ctx, s, end, ex)
+									   : astar_diamond4_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:
 		if (s->tg && plain_search(s) && ctx->w > 1) {

@@ -1101,8 +1101,9 @@ static void test_fallback_sealed_layers(void **state)
 }
 
 /*
- * Plain square8 and hex A* keep most open cells in a ring of buckets by f
- * (see path.c; hex's current bucket sorted for whole steps, whole_sort);
+ * Plain square8, hex, square4 and diamond4 A* keep most open cells in a
+ * ring of buckets by f (see path.c; on the last three, whose steps are
+ * whole, the current bucket is sorted by whole_sort);
  * the general loop, where a zero extra cost sends the same query, keeps
  * them all in one heap.  Both must expand the same cells in the same
  * order, so routes and counts agree exactly.  Large terrain multipliers
@@ -1206,6 +1207,8 @@ static void plain_ring(enum grid_topology topo, uint32_t seed)
 
 static void test_plain_ring(void **state) { (void)state; plain_ring(GRID_SQUARE8, 4242); }
 static void test_plain_ring_hex(void **state) { (void)state; plain_ring(GRID_HEX, 4343); }
+static void test_plain_ring_square4(void **state) { (void)state; plain_ring(GRID_SQUARE4, 4444); }
+static void test_plain_ring_diamond4(void **state) { (void)state; plain_ring(GRID_DIAMOND4, 4545); }
 
 /*
  * Plain A* from start to goal against the general loop on the same query
@@ -1273,7 +1276,7 @@ static void big_buckets(enum grid_topology topo, uint32_t seed, bool terrain)
 	assert_non_null(ctx);
 	uint16_t *zero = calloc((size_t)n, sizeof *zero);
 	assert_non_null(zero);
-	for (int q = 0; q < (topo == GRID_HEX ? 8 : 6); q++) {
+	for (int q = 0; q < (topo == GRID_SQUARE8 ? 6 : 8); q++) {
 		int start = (int)(rnd(&seed) % 16) * w + (int)(rnd(&seed) % 16);
 		int goal = (h - 1 - (int)(rnd(&seed) % 16)) * w + w - 1 - (int)(rnd(&seed) % 16);
 		if (q == 6) {
@@ -1293,11 +1296,13 @@ static void big_buckets(enum grid_topology topo, uint32_t seed, bool terrain)
 }
 
 static void test_plain_big_buckets(void **state) { (void)state; big_buckets(GRID_SQUARE8, 99, false); }
-static void test_plain_big_buckets_hex(void **state)
+static void test_plain_big_buckets_whole(void **state)
 {
 	(void)state;
 	big_buckets(GRID_HEX, 98, false);
 	big_buckets(GRID_HEX, 97, true);
+	big_buckets(GRID_SQUARE4, 96, false);
+	big_buckets(GRID_DIAMOND4, 95, true);
 }
 
 /*
@@ -1754,8 +1759,10 @@ int main(void)
 		cmocka_unit_test(test_fallback_sealed_layers),
 		cmocka_unit_test(test_plain_ring),
 		cmocka_unit_test(test_plain_ring_hex),
+		cmocka_unit_test(test_plain_ring_square4),
+		cmocka_unit_test(test_plain_ring_diamond4),
 		cmocka_unit_test(test_plain_big_buckets),
-		cmocka_unit_test(test_plain_big_buckets_hex),
+		cmocka_unit_test(test_plain_big_buckets_whole),
 		cmocka_unit_test(test_plain_large_costs),
 		cmocka_unit_test(test_plain_maze),
 		cmocka_unit_test(test_plain_far_buckets),
