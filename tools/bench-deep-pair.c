@@ -1,8 +1,8 @@
 /* bench-deep-pair.c - `astray path --fallback` queries on one level, by two
  * revisions of the core (A: the older, B: this tree) in one process: each
  * query's CPU time warm ("again": run twice, the second timed), their
- * ratio, and a check that both give the same expansions, route and walk's
- * end.  Built by tools/bench-deep-pair with the shim of bench-plain-pair. */
+ * ratio, and whether both give the same route and walk's end (the
+ * expansions are printed).  Built by tools/bench-deep-pair with the shim of bench-plain-pair. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 					endb[q] = end2;
 				}
 			}
-			if (ha != hb || enda != end2 || ea[q] != eb[q])
+			if (ha != hb || enda != end2)
 				same[q] = 0;
 		}
 	}
@@ -134,10 +134,10 @@ int main(int argc, char **argv)
 		qsort(ta + q * rounds, (size_t)rounds, sizeof *ta, cmpd);
 		qsort(tb + q * rounds, (size_t)rounds, sizeof *tb, cmpd);
 		const double ma = ta[q * rounds + rounds / 2], mb = tb[q * rounds + rounds / 2];
-		printf("%-10s A=%.1f/%.1f B=%.1f/%.1f median_A/B=%.2f min_A/B=%.2f exp_A=%ld exp_B=%ld end_B=%d,%d same=%s "
+		printf("%-10s A=%.1f/%.1f B=%.1f/%.1f median_A/B=%.2f min_A/B=%.2f exp_A=%ld exp_B=%ld end_B=%d,%d route=%s "
 		       "ns_per_exp_B=%.0f\n",
 		       argv[4 + q], ta[q * rounds], ma, tb[q * rounds], mb, ma / mb, ta[q * rounds] / tb[q * rounds], ea[q],
-		       eb[q], endb[q] % w, endb[q] / w, same[q] ? "yes" : "NO", tb[q * rounds] * 1e6 / (double)eb[q]);
+		       eb[q], endb[q] % w, endb[q] / w, same[q] ? "same" : "OTHER", tb[q * rounds] * 1e6 / (double)eb[q]);
 	}
 	A_shim_free(sa);
 	B_shim_free(sb);

@@ -810,7 +810,8 @@ enum wmode { W_DIJKSTRA, W_ASTAR, W_WEIGHTED };
  * Targets of a search: fallback_one's first layer (NULL in every other
  * search).  The search records the g and the rank of each target's pop,
  * and stops at the first pop whose f exceeds `bound`, the least g + togo
- * of the targets popped so far (see fallback_one).
+ * of the targets popped so far (see fallback_one); with `first_wins`
+ * (deep_plain) at the first whose f reaches it.
  */
 struct target {
 	int cell;
@@ -826,6 +827,12 @@ struct targets {
 	int pops;
 	uint16_t gen;     /* the generation they describe (astar() may start a search again) */
 	uint64_t bound;
+	/* deep_plain: only the best target counts, the first popped among
+	 * equals, so the search stops at the first pop whose f reaches the
+	 * bound: a target popped from then on has g + togo >= its f >= the
+	 * bound (togo >= h), and if equal it was popped later.  fallback_one
+	 * needs every cell of f up to the bound (its layer 1 reads them all). */
+	bool first_wins;
 };
 
 struct search {
@@ -1672,7 +1679,7 @@ static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, st
 		tg->bound = UINT64_MAX;
 		tg->gen = ctx->gen;
 	}
-	if (f > tg->bound)
+	if (f + tg->first_wins > tg->bound)
 		return true;
 	if ((unsigned)(u - tg->lo) > tg->span)
 		return false;
@@ -1839,7 +1846,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
 		}
-		if (s.tg && (pq_f(uk) > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span || s.tg->gen != gen) &&
+		if (s.tg && (pq_f(uk) + s.tg->first_wins > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span || s.tg->gen != gen) &&
 		    targets_pop(ctx, s.tg, u, ug, pq_f(uk))) {
 			*end = u;
 			*expanded_out = expanded;
@@ -3227,6 +3234,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 	}
 	nt = k + 1;
 	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell, .bound = UINT64_MAX,
+			      .first_wins = true,
 			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell),
 			      .gen = (uint16_t)(gen - 1) /* reset at the first pop */ };
 
