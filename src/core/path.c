@@ -2755,8 +2755,8 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
  *    Dijkstra from the goal over R, backwards (a step's cost is its
  *    target's).  The targets: the cells of home beside B, each with togo =
  *    the least step into some b plus its L(b).
- * 2. Layer 0: the A* loop from the start toward the goal, as plain A* on
- *    square8, diamond8 and hex (the bucket ring), with the same keys and rules
+ * 2. Layer 0: the A* loop from the start toward the goal, as plain A* in
+ *    the bucket ring (every grid), with the same keys and rules
  *    as fallback_near's layer 0, so its pops, g and parents are the same,
  *    pop for pop.  It records the g and rank of each target it pops and
  *    stops at the first pop whose f exceeds U, the least g + togo so far.  U is a real route's cost, so it
@@ -3069,8 +3069,7 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    blocked + w' > W; those are never queued, so the search expands only
  *    cells on routes through W blocked cells, and of them the ones with
  *    f below T (and ties): in home, about what an A* toward the goal pops.
- *    Without a budget, on square8, diamond8 and hex without extra costs,
- *    deep_plain answers instead, after the count: the same key, home on
+ *    Without a budget and without extra costs, deep_plain answers instead, after the count: the same key, home on
  *    the plain A* loop (the bucket ring) with fallback_one's targets, and
  *    its own tie rule (the least g + togo over the targets, then the one
  *    popped first).
@@ -3123,7 +3122,7 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
  *    targets: the cells p of home beside a blocked d of w(d) = W - 1, each
  *    with togo = the least step into such a d plus its L(d).
  * 2. Layer 0 of fallback_one: the A* loop from the start toward the goal
- *    with no fallback (plain A* in the bucket ring: square8, diamond8, hex), in home
+ *    with no fallback (plain A* in the bucket ring), in home
  *    alone, recording the targets' g and stopping at the first pop whose f
  *    exceeds the least g + togo so far; every target that can hold the
  *    answer has been popped then (h is at most togo).  The answer's T is the
@@ -3408,8 +3407,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
-	if (plain && budget <= 0 && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8 || topo == GRID_HEX) && !s->extra &&
-	    w > 1) {
+	if (plain && budget <= 0 && !s->extra && w > 1) {
 		const enum deep_status ds = deep_plain(ctx, s, rg, walls, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;
