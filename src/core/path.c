@@ -903,7 +903,8 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
 
 /*
  * Plain square8 A*'s bucket ring (and diamond8's with targets:
- * astar_diamond8_ring).  With a consistent heuristic no key
+ * astar_diamond8_ring; hex's, square4's and diamond4's, whose current
+ * bucket is kept otherwise: whole_ring).  With a consistent heuristic no key
  * pushed has an f below the f just popped, nor above it by more than twice
  * the step just taken.  So the open cells are sorted into buckets of width W (a
  * power of two, 1/32 of a plain step) by floor(f / W): only the lowest
@@ -1020,7 +1021,7 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
  * (falling order, the least last) by its keys' h field, a count per value
  * (all its keys share f), then by insertion within each group of equal h
  * (the cells of one h, drained newest first, in no order).  On hex a
- * bucket holds thousands of keys in as many h values: the insertion sort
+ * bucket holds thousands of keys in hundreds of h values: the insertion sort
  * alone moved a key past RUN_MOVES and gave the bucket to the heap (deep2).
  * False, nothing moved, when the bucket's h span more values than
  * ctx->hcount has (not on a map's own h) or the queue cannot hold the
@@ -1756,7 +1757,7 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	int64_t best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy, s1, s2), best_g = 0;
 
 	struct ring rg;
-	const bool ring = plain; /* square8, and diamond8 with targets (astar) */
+	const bool ring = plain; /* square8; diamond8 with targets; hex, square4, diamond4 (astar) */
 	/* The whole-step ring on a map too large for the caches: the run's
 	 * cells are fetched ahead (prefetch_whole). */
 	const bool ahead = whole_ring(topo) && ctx->n >= WHOLE_AHEAD_CELLS;
@@ -1846,7 +1847,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
 		}
-		if (s.tg && (pq_f(uk) + s.tg->first_wins > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span || s.tg->gen != gen) &&
+		if (s.tg &&
+		    (pq_f(uk) + s.tg->first_wins > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span ||
+		     s.tg->gen != gen) &&
 		    targets_pop(ctx, s.tg, u, ug, pq_f(uk))) {
 			*end = u;
 			*expanded_out = expanded;
