@@ -1,4 +1,4 @@
-/* bench-plain-pair-shim.c - a tree's plain square8 A* behind a call
+/* bench-plain-pair-shim.c - a tree's plain square8 (or hex, square4) A* behind a call
  * interface that does not depend on the tree's structs.  Compiled once
  * against each tree's src/core (tools/bench-plain-pair --whole), its
  * names and the core's then renamed A_ or B_, so two revisions whose
@@ -7,11 +7,12 @@
 #include "movingai.h"
 #include "path.h"
 #include "grid.h"
+#include "region.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct shim { struct grid *g; struct path_ctx *ctx; };
+struct shim { struct grid *g; struct path_ctx *ctx; struct region *r; int sq_h; };
 
 /* The map's text made into a grid and a context; NULL on error. */
 void *shim_load(const char *map, size_t len)
@@ -21,6 +22,21 @@ void *shim_load(const char *map, size_t len)
 	if (!s)
 		return NULL;
 	s->g = movingai_parse_map(map, len, err, sizeof err);
+	/* TOPO=hex, square4, diamond4 or diamond8: the map read on that grid,
+	 * as `astray bench --topology` reads it (hex and square4: the same
+	 * cells, other steps; diamond: the map turned 45 degrees) */
+	const char *topo = getenv("TOPO");
+	enum grid_topology t;
+	if (s->g && topo && grid_topology_parse(topo, &t) && t != GRID_SQUARE8) {
+		s->sq_h = s->g->h;
+		if (grid_is_diamond(t)) {
+			struct grid *d = movingai_turn_diamond(s->g, t);
+			grid_destroy(s->g);
+			s->g = d;
+		}
+		if (s->g)
+			s->g->topo = t;
+	}
 	s->ctx = s->g ? path_create(s->g) : NULL;
 	if (!s->ctx) {
 		if (s->g)
@@ -42,8 +58,11 @@ int shim_scen(void *sp, const char *text, size_t len, int **cells)
 		return n;
 	*cells = malloc(sizeof(int) * 2 * (size_t)n);
 	for (int i = 0; i < n; i++) {
-		(*cells)[2 * i] = sc[i].sy * s->g->w + sc[i].sx;
-		(*cells)[2 * i + 1] = sc[i].gy * s->g->w + sc[i].gx;
+		const bool turned = grid_is_diamond(s->g->topo);
+		(*cells)[2 * i] = turned ? movingai_turned_cell(s->g, s->sq_h, sc[i].sx, sc[i].sy)
+					 : sc[i].sy * s->g->w + sc[i].sx;
+		(*cells)[2 * i + 1] = turned ? movingai_turned_cell(s->g, s->sq_h, sc[i].gx, sc[i].gy)
+					     : sc[i].gy * s->g->w + sc[i].gx;
 	}
 	free(sc);
 	return n;
@@ -65,9 +84,55 @@ long shim_find(void *sp, int start, int goal, uint64_t *hash)
 	return r.expanded;
 }
 
+/* A w x h grid of topology `topo` (grid_topology_parse's names) with
+ * these cost bytes, its context and its region labels (tools/bench-deep-pair);
+ * NULL on error. */
+void *shim_load_costs(int w, int h, const char *topo, const unsigned char *costs)
+{
+	enum grid_topology t;
+	if (!grid_topology_parse(topo, &t))
+		return NULL;
+	struct shim *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->g = grid_create(w, h, t);
+	if (s->g)
+		for (int i = 0; i < w * h; i++)
+			grid_set_cost(s->g, i, costs[i]);
+	s->ctx = s->g ? path_create(s->g) : NULL;
+	s->r = s->ctx ? region_create(s->g, false) : NULL;
+	if (!s->r) {
+		path_destroy(s->ctx);
+		if (s->g)
+			grid_destroy(s->g);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* One query as `astray path --fallback` asks it (automatic P, the region
+ * labels): its expansions, *hash as shim_find's, *end the walk's end. */
+long shim_fallback(void *sp, int start, int goal, uint64_t *hash, int *end)
+{
+	struct shim *s = sp;
+	struct path_options opt = path_options_default();
+	opt.fallback = true;
+	opt.regions = s->r;
+	struct path_result r;
+	enum path_status st = path_find(s->ctx, start, goal, &opt, &r);
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)st;
+	for (int i = 0; i < r.len; i++)
+		h = (h ^ (uint64_t)(unsigned)r.cells[i]) * 1099511628211ull;
+	*hash = h;
+	*end = r.end;
+	return r.expanded;
+}
+
 void shim_free(void *sp)
 {
 	struct shim *s = sp;
+	region_destroy(s->r);
 	path_destroy(s->ctx);
 	grid_destroy(s->g);
 	free(s);

@@ -191,6 +191,8 @@ struct path_ctx {
 	int deferred_head;     /* the current layer's cells set aside, a list the same way */
 	int32_t *pool;         /* plain A*'s bucket lists: pool_chunks chunks of CHUNK ints */
 	int pool_chunks;
+	int *hcount;           /* the whole-step ring's sort (whole_sort): a count per h of a bucket */
+	int hcount_len;
 	uint16_t gen;          /* the records' stamp of this query: never 0, which is a swept record */
 	uint64_t packed;       /* plain A*'s code << 48 when the last query kept its records
 	                          live by that code in the words alone, without stamps; else 0 */
@@ -295,7 +297,10 @@ struct path_ctx *path_create(const struct grid *g)
 	 * holds one. */
 	ctx->pool_chunks = ctx->key_max / 128 + 1 + (ctx->key_max / 128 < RING / 2 ? ctx->key_max / 128 : RING / 2);
 	ctx->pool = malloc((size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool);
-	if (!ctx->gw || !ctx->node || !ctx->queue.key || !ctx->pool) {
+	/* h in steps is below 2 (w + h) on every grid: one count each */
+	ctx->hcount_len = 2 * (ctx->w + ctx->h) + 2;
+	ctx->hcount = malloc((size_t)ctx->hcount_len * sizeof *ctx->hcount);
+	if (!ctx->gw || !ctx->node || !ctx->queue.key || !ctx->pool || !ctx->hcount) {
 		path_destroy(ctx);
 		return NULL;
 	}
@@ -332,6 +337,7 @@ void path_destroy(struct path_ctx *ctx)
 	free(ctx->node);
 	free(ctx->queue.key);
 	free(ctx->pool);
+	free(ctx->hcount);
 	jps_turned_destroy(ctx->turned);
 	free(ctx->one_b);
 	free(ctx->one_t);
@@ -343,7 +349,8 @@ size_t path_memory(const struct path_ctx *ctx)
 	if (!ctx)
 		return 0;
 	return sizeof *ctx + (size_t)ctx->n * (sizeof *ctx->gw + sizeof *ctx->node) + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
-	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + jps_turned_memory(ctx->turned);
+	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + (size_t)ctx->hcount_len * sizeof *ctx->hcount +
+	       jps_turned_memory(ctx->turned);
 }
 
 /*
@@ -803,7 +810,8 @@ enum wmode { W_DIJKSTRA, W_ASTAR, W_WEIGHTED };
  * Targets of a search: fallback_one's first layer (NULL in every other
  * search).  The search records the g and the rank of each target's pop,
  * and stops at the first pop whose f exceeds `bound`, the least g + togo
- * of the targets popped so far (see fallback_one).
+ * of the targets popped so far (see fallback_one); with `first_wins`
+ * (deep_plain) at the first whose f reaches it.
  */
 struct target {
 	int cell;
@@ -819,6 +827,12 @@ struct targets {
 	int pops;
 	uint16_t gen;     /* the generation they describe (astar() may start a search again) */
 	uint64_t bound;
+	/* deep_plain: only the best target counts, the first popped among
+	 * equals, so the search stops at the first pop whose f reaches the
+	 * bound: a target popped from then on has g + togo >= its f >= the
+	 * bound (togo >= h), and if equal it was popped later.  fallback_one
+	 * needs every cell of f up to the bound (its layer 1 reads them all). */
+	bool first_wins;
 };
 
 struct search {
@@ -889,7 +903,8 @@ static void choose_scale(const struct path_ctx *ctx, const struct path_options *
 
 /*
  * Plain square8 A*'s bucket ring (and diamond8's with targets:
- * astar_diamond8_ring).  With a consistent heuristic no key
+ * astar_diamond8_ring; hex's, square4's and diamond4's, whose current
+ * bucket is kept otherwise: whole_ring).  With a consistent heuristic no key
  * pushed has an f below the f just popped, nor above it by more than twice
  * the step just taken.  So the open cells are sorted into buckets of width W (a
  * power of two, 1/32 of a plain step) by floor(f / W): only the lowest
@@ -952,6 +967,37 @@ static inline qkey open_env_key_d8(const void *env, int cell)
 	return open_key(e->ctx, e->s, GRID_DIAMOND8, cell);
 }
 
+/* The whole-step grids' (whole_ring) */
+static inline qkey open_env_key_hex(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_HEX, cell);
+}
+
+static inline qkey open_env_key_s4(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_SQUARE4, cell);
+}
+
+static inline qkey open_env_key_d4(const void *env, int cell)
+{
+	const struct open_env *e = env;
+	return open_key(e->ctx, e->s, GRID_DIAMOND4, cell);
+}
+
+/*
+ * The grids whose steps cost whole steps (hex, square4, diamond4): with no
+ * extra costs every g and h there, and so every f, is a whole number of
+ * fixed-point steps s1, and a bucket of the ring (1/32 of a step) holds one
+ * f.  Plain A* then keeps the current bucket otherwise (whole_sort and
+ * ring_push): see docs/core.md, "The whole-step ring".
+ */
+static inline bool whole_ring(const enum grid_topology topo)
+{
+	return topo == GRID_HEX || topo == GRID_SQUARE4 || topo == GRID_DIAMOND4;
+}
+
 /* Empties slot r: its live cells are appended to the heap, newest first
  * (so not in heap order), and its chunks given back. */
 static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
@@ -964,7 +1010,62 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
 		return false;
 	const struct open_env env = { ctx, s };
 	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true,
-		      topo == GRID_DIAMOND8 ? open_env_key_d8 : open_env_key, &env);
+		      topo == GRID_DIAMOND8 ? open_env_key_d8 : topo == GRID_HEX ? open_env_key_hex
+			      : topo == GRID_SQUARE4 ? open_env_key_s4 : topo == GRID_DIAMOND4 ? open_env_key_d4
+			      : open_env_key, &env);
+	return true;
+}
+
+/*
+ * The whole-step ring's bucket, drained into key[0 .. m), sorted as a run
+ * (falling order, the least last) by its keys' h field, a count per value
+ * (all its keys share f), then by insertion within each group of equal h
+ * (the cells of one h, drained newest first, in no order).  On hex a
+ * bucket holds thousands of keys in hundreds of h values: the insertion sort
+ * alone moved a key past RUN_MOVES and gave the bucket to the heap (deep2).
+ * False, nothing moved, when the bucket's h span more values than
+ * ctx->hcount has (not on a map's own h) or the queue cannot hold the
+ * copy: the caller sorts as before.
+ */
+static __attribute__((noinline)) bool whole_sort(struct path_ctx *ctx, const struct search *s)
+{
+	const long m = ctx->queue.heap_len;
+	if (!queue_reserve(ctx, 2 * m + 8))
+		return false;
+	qkey *a = ctx->queue.key, *b = a + m;
+	/* h >> hshift in the key: distinct h of whole steps lie 2^z apart */
+	const int shift = __builtin_ctzll((uint64_t)s->s1);
+	const int z = shift > s->hshift ? shift - s->hshift : 0;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (long i = 0; i < m; i++) {
+		const uint32_t hk = (uint32_t)(uint64_t)(a[i] >> 32);
+		lo = hk < lo ? hk : lo;
+		hi = hk > hi ? hk : hi;
+	}
+	const uint32_t span = ((hi - lo) >> z) + 1;
+	if (span > (uint32_t)ctx->hcount_len)
+		return false;
+	int *count = ctx->hcount;
+	memset(count, 0, span * sizeof *count);
+	for (long i = 0; i < m; i++)
+		count[((uint32_t)(uint64_t)(a[i] >> 32) - lo) >> z]++;
+	/* falling order: the largest h first */
+	int at = 0;
+	for (long k = (long)span - 1; k >= 0; k--) {
+		const int c = count[k];
+		count[k] = at;
+		at += c;
+	}
+	for (long i = 0; i < m; i++)
+		b[count[((uint32_t)(uint64_t)(a[i] >> 32) - lo) >> z]++] = a[i];
+	for (long i = 1; i < m; i++) {
+		const qkey x = b[i];
+		long j = i;
+		for (; j > 0 && b[j - 1] < x; j--) /* within x's group: a key of another is above x */
+			b[j] = b[j - 1];
+		b[j] = x;
+	}
+	memcpy(a, b, (size_t)m * sizeof *a);
 	return true;
 }
 
@@ -983,6 +1084,7 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
  * instead.
  */
 #define RUN_MOVES 32
+#define WHOLE_SORT_MIN 16 /* fewer keys: insertion sort alone */
 static inline __attribute__((always_inline)) bool
 ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s, const enum grid_topology topo)
 {
@@ -995,6 +1097,10 @@ ring_advance(struct path_ctx *ctx, struct ring *rg, const struct search *s, cons
 			return false;
 	}
 	const int m = ctx->queue.heap_len;
+	if (whole_ring(topo) && m >= WHOLE_SORT_MIN && whole_sort(ctx, s)) {
+		rg->run = true;
+		return true;
+	}
 	qkey *a = ctx->queue.key;
 	long moves = (long)RUN_MOVES * m;
 	rg->run = true;
@@ -1074,8 +1180,15 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 		ring_heap(ctx, rg);
 	for (int r = 0; r < RING; r++) {
 		const int from = ctx->queue.heap_len;
-		if (!(ctx->grid->topo == GRID_DIAMOND8 ? ring_drain(ctx, rg, s, GRID_DIAMOND8, r)
-							: ring_drain(ctx, rg, s, GRID_SQUARE8, r)))
+		bool ok;
+		switch (ctx->grid->topo) {
+		case GRID_DIAMOND8: ok = ring_drain(ctx, rg, s, GRID_DIAMOND8, r); break;
+		case GRID_HEX: ok = ring_drain(ctx, rg, s, GRID_HEX, r); break;
+		case GRID_SQUARE4: ok = ring_drain(ctx, rg, s, GRID_SQUARE4, r); break;
+		case GRID_DIAMOND4: ok = ring_drain(ctx, rg, s, GRID_DIAMOND4, r); break;
+		default: ok = ring_drain(ctx, rg, s, GRID_SQUARE8, r); break;
+		}
+		if (!ok)
 			return;
 		const int to = ctx->queue.heap_len;
 		for (int i = from; i < to; i++)
@@ -1087,10 +1200,14 @@ static __attribute__((noinline)) void ring_flush(struct path_ctx *ctx, struct ri
 /* Queues a key of plain A*: in the current bucket, the heap or the tie
  * stack; in a later one, its list.  `listed` is the cell's pos when it is
  * listed already (its g just improved), else POS_CLOSED; it moves only if
- * its bucket changes. */
+ * its bucket changes.  On the whole-step grids (the constant `whole`) a key
+ * of the current bucket has the f just popped and an h below the popped
+ * cell's, so it beats every key queued but those this expansion pushed
+ * before it: it goes into the tie stack at its place among them, and the
+ * stack stays sorted without the heap. */
 static inline __attribute__((always_inline)) void
 ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k, uint64_t tie_f,
-	  int32_t listed)
+	  int32_t listed, const bool whole)
 {
 	if (rg->lists.on) {
 		const uint64_t q = pq_f(k) >> rg->wshift;
@@ -1112,10 +1229,35 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 		ctx->node[pq_cell(k)].pos = POS_STACK;
 		return;
 	}
+	if (whole && pq_f(k) == tie_f) {
+		/* below the top: the keys above it move up one */
+		qkey *t = pq_stack_top(pq) - 1;
+		long i = 0;
+		pq->stack_len++;
+		for (; i + 1 < pq->stack_len && t[i + 1] < k; i++)
+			t[i] = t[i + 1];
+		t[i] = k;
+		ctx->node[pq_cell(k)].pos = POS_STACK;
+		return;
+	}
 	if (rg->run)
 		ring_heap(ctx, rg);
 	sift_up(ctx, pq->heap_len++, k);
 }
+
+/*
+ * The whole-step ring's run is popped in a known order, cells anywhere in
+ * the bucket's band; on a 4096x4096 level their rows are mostly not in the
+ * caches (the cost bytes and the words of a far hex goal's pops missed
+ * about as often as the drain's reads).  So each pop fetches the rows of
+ * the cell WHOLE_AHEAD places further down the run: the hot words, the
+ * cold records (written when a neighbour is new) and the cost bytes.  On
+ * maps of 2^22 cells or more alone (WHOLE_AHEAD_CELLS): on the 512x512
+ * Moving AI maps read as hex it cost 1-4% on five of eight maps
+ * (docs/perf-log.md, 2026-11-30, hexring).
+ */
+#define WHOLE_AHEAD 16
+#define WHOLE_AHEAD_CELLS (1L << 22)
 
 /* Fetches the hot words of the three rows around cell t (an interior
  * one), which an expansion of t is about to read, and with `cold` their
@@ -1141,6 +1283,22 @@ static inline __attribute__((always_inline)) void prefetch_around(const struct p
 			__builtin_prefetch(&node[t + w - 1], 1);
 			__builtin_prefetch(&node[t + w + 1], 1);
 		}
+	}
+}
+
+/* prefetch_around's rows, the cold records too, and their cost bytes. */
+static inline __attribute__((always_inline)) void prefetch_whole(const struct path_ctx *ctx, int t)
+{
+	const int w = ctx->w;
+	prefetch_around(ctx, t, true);
+	if (t > w && t < ctx->n - w - 1) {
+		const uint8_t *cost = ctx->grid->cost;
+		__builtin_prefetch(&cost[t - w - 1]);
+		__builtin_prefetch(&cost[t - w + 1]);
+		__builtin_prefetch(&cost[t - 1]);
+		__builtin_prefetch(&cost[t + 1]);
+		__builtin_prefetch(&cost[t + w - 1]);
+		__builtin_prefetch(&cost[t + w + 1]);
 	}
 }
 
@@ -1314,7 +1472,7 @@ sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, in
 	gw[v] = pk(code, ng);
 	nv->dir = sq_opp[i];
 	if (__builtin_expect(fresh, 1)) {
-		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED);
+		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
 		return;
 	}
 	const int32_t listed = nv->pos;
@@ -1323,7 +1481,7 @@ sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, in
 			ring_heap(ctx, rg); /* renumbers the run: pos read again */
 		sift_up(ctx, nv->pos, k);
 	} else if (__builtin_expect(listed != POS_STACK, 1))
-		ring_push(ctx, rg, s, k, tie_f, listed);
+		ring_push(ctx, rg, s, k, tie_f, listed, false);
 }
 
 /*
@@ -1480,7 +1638,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 				pending_add(ctx, v);
 			else if (ring)
 				ring_push(ctx, rg, s, search_key(s, v, ng,
-					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, POS_CLOSED);
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, POS_CLOSED, whole_ring(topo));
 			else
 				queue_push(ctx, search_key(s, v, ng, need_h ?
 					   heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0), tie_f);
@@ -1501,7 +1659,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 					heuristic(topo, nx, ny, s->gx, s->gy, s1, s2) : 0));
 			} else if (ring && pos != POS_STACK)
 				ring_push(ctx, rg, s, search_key(s, v, ng,
-					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, pos);
+					  heuristic(topo, nx, ny, s->gx, s->gy, s1, s2)), tie_f, pos, whole_ring(topo));
 		}
 	}
 }
@@ -1522,7 +1680,7 @@ static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, st
 		tg->bound = UINT64_MAX;
 		tg->gen = ctx->gen;
 	}
-	if (f > tg->bound)
+	if (f + tg->first_wins > tg->bound)
 		return true;
 	if ((unsigned)(u - tg->lo) > tg->span)
 		return false;
@@ -1599,7 +1757,10 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	int64_t best_h = heuristic(topo, s.start % w, s.start / w, s.gx, s.gy, s1, s2), best_g = 0;
 
 	struct ring rg;
-	const bool ring = plain; /* square8, and diamond8 with targets (astar) */
+	const bool ring = plain; /* square8; diamond8 with targets; hex, square4, diamond4 (astar) */
+	/* The whole-step ring on a map too large for the caches: the run's
+	 * cells are fetched ahead (prefetch_whole). */
+	const bool ahead = whole_ring(topo) && ctx->n >= WHOLE_AHEAD_CELLS;
 	/* Plain A*: the top half of this query's words, and the largest g
 	 * from which every step still fits the word's 48 bits. */
 	const uint64_t code = ring ? next_code(ctx) : 0;
@@ -1640,6 +1801,8 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			return PATH_FOUND;
 		}
 		const qkey uk = ring ? ring_pop(ctx, &rg) : queue_pop(ctx);
+		if (ring && whole_ring(topo) && ahead && rg.run && ctx->queue.heap_len > WHOLE_AHEAD)
+			prefetch_whole(ctx, pq_cell(ctx->queue.key[ctx->queue.heap_len - 1 - WHOLE_AHEAD]));
 		const int u = pq_cell(uk);
 		const uint64_t tie_f = use_stack ? pq_f(uk) : NO_TIE_F;
 		/* The open list's order: with a consistent heuristic (weight 0 or
@@ -1684,7 +1847,9 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			*expanded_out = expanded;
 			return PATH_BAD_INPUT; /* g outgrows the word: astar() runs the general loop */
 		}
-		if (s.tg && (pq_f(uk) > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span || s.tg->gen != gen) &&
+		if (s.tg &&
+		    (pq_f(uk) + s.tg->first_wins > s.tg->bound || (unsigned)(u - s.tg->lo) <= s.tg->span ||
+		     s.tg->gen != gen) &&
 		    targets_pop(ctx, s.tg, u, ug, pq_f(uk))) {
 			*end = u;
 			*expanded_out = expanded;
@@ -1804,12 +1969,51 @@ static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search
  * whose words are compared for equality and g alone, so one loop serves
  * both phases.  The same pops as the heap's loop, in less time on the
  * 4096x4096 caves level (docs/perf-log.md, 2026-11-30, deep2: 1.2-1.45x
- * on deep goals).  Not on hex, square4 and diamond4, where it was no
- * steady gain (per goal 0.88-1.23x on hex, 0.95-2x on the other two).
+ * on deep goals).  Hex has its own (astar_hex_ring: the bucket sorted for
+ * whole steps), where this ring was no steady gain (per goal 0.88-1.23x).
  */
 static enum path_status astar_diamond8_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
 	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, end, ex);
+}
+
+/*
+ * Plain A* on hex in the bucket ring, sorted for whole steps (whole_ring):
+ * without and with a budget or targets (fallback_one's first layer).  The
+ * words are compared for equality and g alone (expand_any), so one loop
+ * serves both phases.  The same pops as the heap's loop.
+ */
+static enum path_status astar_hex_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_HEX, true, false, false, end, ex);
+}
+
+static enum path_status astar_hex_ring_budget(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_HEX, true, false, true, end, ex);
+}
+
+/* The same on square4 and diamond4 (whole steps too) */
+static enum path_status astar_square4_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, false, end, ex);
+}
+
+static enum path_status astar_square4_ring_budget(struct path_ctx *ctx, const struct search *s, int *end,
+						  long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, true, end, ex);
+}
+
+static enum path_status astar_diamond4_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, false, end, ex);
+}
+
+static enum path_status astar_diamond4_ring_budget(struct path_ctx *ctx, const struct search *s, int *end,
+						   long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, true, end, ex);
 }
 
 /* Plain A*: weight 1 and nothing else that the general loop must test for
@@ -1823,6 +2027,13 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 {
 	switch (ctx->grid->topo) {
 	case GRID_SQUARE4:
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_square4_ring_budget(ctx, s, end, ex)
+									   : astar_square4_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
 		if (plain_search(s) && ctx->w > 1) {
@@ -1840,6 +2051,13 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		}
 		return astar_square8(ctx, s, end, ex);
 	case GRID_DIAMOND4:
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_diamond4_ring_budget(ctx, s, end, ex)
+									   : astar_diamond4_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:
 		if (s->tg && plain_search(s) && ctx->w > 1) {
@@ -1850,6 +2068,13 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		}
 		return astar_diamond8(ctx, s, end, ex);
 	case GRID_HEX:
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_hex_ring_budget(ctx, s, end, ex)
+									   : astar_hex_ring(ctx, s, end, ex);
+			if (st != PATH_BAD_INPUT || ctx->no_memory)
+				return st;
+			new_generation(ctx); /* g outgrew the word: the general loop */
+		}
 		break;
 	}
 	return astar_hex(ctx, s, end, ex);
@@ -2533,8 +2758,8 @@ static enum path_status fallback_near(struct path_ctx *ctx, const struct search 
  *    Dijkstra from the goal over R, backwards (a step's cost is its
  *    target's).  The targets: the cells of home beside B, each with togo =
  *    the least step into some b plus its L(b).
- * 2. Layer 0: the A* loop from the start toward the goal, as plain A* on
- *    square8 and diamond8 (the bucket ring), with the same keys and rules
+ * 2. Layer 0: the A* loop from the start toward the goal, as plain A* in
+ *    the bucket ring (every grid), with the same keys and rules
  *    as fallback_near's layer 0, so its pops, g and parents are the same,
  *    pop for pop.  It records the g and rank of each target it pops and
  *    stops at the first pop whose f exceeds U, the least g + togo so far.  U is a real route's cost, so it
@@ -2847,8 +3072,7 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    blocked + w' > W; those are never queued, so the search expands only
  *    cells on routes through W blocked cells, and of them the ones with
  *    f below T (and ties): in home, about what an A* toward the goal pops.
- *    Without a budget, on square8 and diamond8 without extra costs,
- *    deep_plain answers instead, after the count: the same key, home on
+ *    Without a budget and without extra costs, deep_plain answers instead, after the count: the same key, home on
  *    the plain A* loop (the bucket ring) with fallback_one's targets, and
  *    its own tie rule (the least g + togo over the targets, then the one
  *    popped first).
@@ -2901,7 +3125,7 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
  *    targets: the cells p of home beside a blocked d of w(d) = W - 1, each
  *    with togo = the least step into such a d plus its L(d).
  * 2. Layer 0 of fallback_one: the A* loop from the start toward the goal
- *    with no fallback (plain A* in the bucket ring: square8, diamond8), in home
+ *    with no fallback (plain A* in the bucket ring), in home
  *    alone, recording the targets' g and stopping at the first pop whose f
  *    exceeds the least g + togo so far; every target that can hold the
  *    answer has been popped then (h is at most togo).  The answer's T is the
@@ -3012,6 +3236,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 	}
 	nt = k + 1;
 	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell, .bound = UINT64_MAX,
+			      .first_wins = true,
 			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell),
 			      .gen = (uint16_t)(gen - 1) /* reset at the first pop */ };
 
@@ -3185,7 +3410,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
-	if (plain && budget <= 0 && (topo == GRID_SQUARE8 || topo == GRID_DIAMOND8) && !s->extra && w > 1) {
+	if (plain && budget <= 0 && !s->extra && w > 1) {
 		const enum deep_status ds = deep_plain(ctx, s, rg, walls, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;

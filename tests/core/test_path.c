@@ -1101,17 +1101,17 @@ static void test_fallback_sealed_layers(void **state)
 }
 
 /*
- * Plain square8 A* keeps most open cells in a ring of buckets by f (see
- * path.c); the general loop, where a zero extra cost sends the same query,
- * keeps them all in one heap.  Both must expand the same cells in the same
+ * Plain square8, hex, square4 and diamond4 A* keep most open cells in a
+ * ring of buckets by f (see path.c; on the last three, whose steps are
+ * whole, the current bucket is sorted by whole_sort);
+ * the general loop, where a zero extra cost sends the same query, keeps
+ * them all in one heap.  Both must expand the same cells in the same
  * order, so routes and counts agree exactly.  Large terrain multipliers
  * push f past the ring, and small maps run its chunk pool dry: either way
  * the ring hands every cell to the heap and the query goes on there.
  */
-static void test_plain_ring(void **state)
+static void plain_ring(enum grid_topology topo, uint32_t seed)
 {
-	(void)state;
-	uint32_t seed = 4242;
 	int found = 0, budgeted = 0;
 	for (int m = 0; m < 240; m++) {
 		const int kind = m % 4; /* uniform, terrain 1..3, spikes up to 255, small */
@@ -1119,7 +1119,7 @@ static void test_plain_ring(void **state)
 		 * loop, 2 wide the ring with no interior cell */
 		const int w = kind == 3 ? 1 + (int)(rnd(&seed) % 12) : 20 + (int)(rnd(&seed) % 61);
 		const int h = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
-		struct grid *g = grid_create(w, h, GRID_SQUARE8);
+		struct grid *g = grid_create(w, h, topo);
 		assert_non_null(g);
 		const int n = w * h;
 		for (int i = 0; i < n; i++) {
@@ -1205,6 +1205,11 @@ static void test_plain_ring(void **state)
 	assert_true(budgeted > 50);
 }
 
+static void test_plain_ring(void **state) { (void)state; plain_ring(GRID_SQUARE8, 4242); }
+static void test_plain_ring_hex(void **state) { (void)state; plain_ring(GRID_HEX, 4343); }
+static void test_plain_ring_square4(void **state) { (void)state; plain_ring(GRID_SQUARE4, 4444); }
+static void test_plain_ring_diamond4(void **state) { (void)state; plain_ring(GRID_DIAMOND4, 4545); }
+
 /*
  * Plain A* from start to goal against the general loop on the same query
  * (an all-zero extra array sends it there): the same route, expansions and
@@ -1255,24 +1260,32 @@ static void plain_one(const struct grid *g, int start, int goal, double *cost, l
  * Large buckets: on an open map with a few scattered walls hundreds of
  * open cells share one bucket, and a few buckets (two here) are too far
  * from falling order for insertion sort (path.c, ring_advance), so they
- * become heaps.  The answers must still be the general loop's.
+ * become heaps.  On hex a bucket is one f and thousands of keys, sorted by
+ * h and then cell (whole_sort), with long groups of one h where start and
+ * goal lie on a line (the queries from the middle: the same row, the same
+ * diagonal); with terrain too.  The answers must still be the general loop's.
  */
-static void test_plain_big_buckets(void **state)
+static void big_buckets(enum grid_topology topo, uint32_t seed, bool terrain)
 {
-	(void)state;
-	uint32_t seed = 99;
 	const int w = 256, h = 256, n = w * h;
-	struct grid *g = grid_create(w, h, GRID_SQUARE8);
+	struct grid *g = grid_create(w, h, topo);
 	assert_non_null(g);
 	for (int i = 0; i < n; i++)
-		grid_set_cost(g, i, rnd(&seed) % 100 < 3 ? 0 : 1);
+		grid_set_cost(g, i, rnd(&seed) % 100 < 3 ? 0 : terrain ? (uint8_t)(1 + rnd(&seed) % 3) : 1);
 	struct path_ctx *ctx = path_create(g);
 	assert_non_null(ctx);
 	uint16_t *zero = calloc((size_t)n, sizeof *zero);
 	assert_non_null(zero);
-	for (int q = 0; q < 6; q++) {
-		const int start = (int)(rnd(&seed) % 16) * w + (int)(rnd(&seed) % 16);
-		const int goal = (h - 1 - (int)(rnd(&seed) % 16)) * w + w - 1 - (int)(rnd(&seed) % 16);
+	for (int q = 0; q < (topo == GRID_SQUARE8 ? 6 : 8); q++) {
+		int start = (int)(rnd(&seed) % 16) * w + (int)(rnd(&seed) % 16);
+		int goal = (h - 1 - (int)(rnd(&seed) % 16)) * w + w - 1 - (int)(rnd(&seed) % 16);
+		if (q == 6) {
+			start = 128 * w + 8;
+			goal = 128 * w + 240;
+		} else if (q == 7) {
+			start = 8 * w + 8;
+			goal = 232 * w + 8 + 112;
+		}
 		grid_set_cost(g, start, 1);
 		grid_set_cost(g, goal, 1);
 		check_plain_equals_general(ctx, start, goal, zero);
@@ -1280,6 +1293,16 @@ static void test_plain_big_buckets(void **state)
 	free(zero);
 	path_destroy(ctx);
 	grid_destroy(g);
+}
+
+static void test_plain_big_buckets(void **state) { (void)state; big_buckets(GRID_SQUARE8, 99, false); }
+static void test_plain_big_buckets_whole(void **state)
+{
+	(void)state;
+	big_buckets(GRID_HEX, 98, false);
+	big_buckets(GRID_HEX, 97, true);
+	big_buckets(GRID_SQUARE4, 96, false);
+	big_buckets(GRID_DIAMOND4, 95, true);
 }
 
 /*
@@ -1735,7 +1758,11 @@ int main(void)
 		cmocka_unit_test(test_exact_ties),
 		cmocka_unit_test(test_fallback_sealed_layers),
 		cmocka_unit_test(test_plain_ring),
+		cmocka_unit_test(test_plain_ring_hex),
+		cmocka_unit_test(test_plain_ring_square4),
+		cmocka_unit_test(test_plain_ring_diamond4),
 		cmocka_unit_test(test_plain_big_buckets),
+		cmocka_unit_test(test_plain_big_buckets_whole),
 		cmocka_unit_test(test_plain_large_costs),
 		cmocka_unit_test(test_plain_maze),
 		cmocka_unit_test(test_plain_far_buckets),
