@@ -315,10 +315,11 @@ struct path_ctx *path_create(const struct grid *g)
 	ctx->s1 = 1;
 	ctx->s2 = 1;
 	ctx->row_magic = UINT64_MAX / (uint64_t)ctx->w + 1;
-	/* square8's JPS pays only where jump points are sparse (docs/core.md);
-	 * square4's (jps4_search) beat plain A* on every shared map, mazes and
-	 * random512 included, so it is the default there (rules 6). */
-	ctx->jps_pays = (g->topo == GRID_SQUARE8 && corner_share(g) < JPS_CORNER_SHARE) || g->topo == GRID_SQUARE4;
+	/* JPS pays only where jump points are sparse (docs/core.md): on square8
+	 * and, since plain square4 A* runs in the whole-step ring (1.8-2x
+	 * faster: hexring, 2026-11-30), on square4 too: random512 (0.32)
+	 * searches plain, the rooms and open maps by jumps. */
+	ctx->jps_pays = (g->topo == GRID_SQUARE8 || g->topo == GRID_SQUARE4) && corner_share(g) < JPS_CORNER_SHARE;
 	/* hex and diamond: where jump points are sparse (rules 7) */
 	if ((g->topo == GRID_HEX || grid_is_diamond(g->topo)) && n <= (size_t)TURNED_MAX_CELLS) {
 		long passable, terrain;

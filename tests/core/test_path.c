@@ -273,13 +273,16 @@ static void test_jps4_random(void **state)
 }
 
 /* The default search picks JPS where jump points are sparse (rooms) and
- * plain A* where they are dense (scattered pillars); both exact. */
+ * plain A* where they are dense (scattered pillars), on square8 and (rules
+ * 17) square4; both exact. */
 static void test_jps_choice(void **state)
 {
 	(void)state;
 	uint32_t seed = 77;
-	for (int dense = 0; dense < 2; dense++) {
-		struct grid *g = grid_create(150, 90, GRID_SQUARE8);
+	for (int k = 0; k < 4; k++) {
+		const enum grid_topology topo = k < 2 ? GRID_SQUARE8 : GRID_SQUARE4;
+		const int dense = k % 2;
+		struct grid *g = grid_create(150, 90, topo);
 		assert_non_null(g);
 		for (int i = 0; i < 150 * 90; i++) {
 			const int x = i % 150, y = i / 150;
@@ -296,7 +299,7 @@ static void test_jps_choice(void **state)
 		if (path_find(ctx, start, goal, &opt, &r) != PATH_FOUND) { /* a dense map may wall the corner off */
 			path_destroy(ctx);
 			grid_destroy(g);
-			dense--;
+			k--;
 			continue;
 		}
 		const double cost = r.cost;

@@ -200,8 +200,12 @@ enum travel_mode {
  * default 0: never), drawn from the combat stream after the damage roll
  * ("The stone hits the goblin and breaks (3 damage, ...)."); a launcher
  * was a free ranged attack in every fight (docs/sim.md).
+ * 17: square4 searches by jump points only where they are sparse (corner
+ * share below 0.2, as on square8): plain square4 A* in the whole-step
+ * ring beat JPS on random512-like maps, and there the game's searches
+ * now run plain, which picks another of the routes of equal cost.
  */
-#define GAME_RULES 16
+#define GAME_RULES 17
 
 #define GAME_MESSAGES 200   /* messages kept in the history */
 #define GAME_MESSAGE_LEN 160
