@@ -68,6 +68,16 @@ int shim_scen(void *sp, const char *text, size_t len, int **cells)
 	return n;
 }
 
+/* The status and every route cell folded (FNV-1a), so two trees' answers
+ * compare in one word. */
+static uint64_t route_hash(enum path_status st, const struct path_result *r)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)st;
+	for (int i = 0; i < r->len; i++)
+		h = (h ^ (uint64_t)(unsigned)r->cells[i]) * 1099511628211ull;
+	return h;
+}
+
 /* One plain A* query: its expansions; *hash folds the status and every
  * route cell (FNV-1a), so two trees' answers compare in one word. */
 long shim_find(void *sp, int start, int goal, uint64_t *hash)
@@ -76,11 +86,7 @@ long shim_find(void *sp, int start, int goal, uint64_t *hash)
 	struct path_options opt = path_options_default();
 	opt.plain_astar = true;
 	struct path_result r;
-	enum path_status st = path_find(s->ctx, start, goal, &opt, &r);
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)st;
-	for (int i = 0; i < r.len; i++)
-		h = (h ^ (uint64_t)(unsigned)r.cells[i]) * 1099511628211ull;
-	*hash = h;
+	*hash = route_hash(path_find(s->ctx, start, goal, &opt, &r), &r);
 	return r.expanded;
 }
 
@@ -120,11 +126,7 @@ long shim_fallback(void *sp, int start, int goal, uint64_t *hash, int *end)
 	opt.fallback = true;
 	opt.regions = s->r;
 	struct path_result r;
-	enum path_status st = path_find(s->ctx, start, goal, &opt, &r);
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)st;
-	for (int i = 0; i < r.len; i++)
-		h = (h ^ (uint64_t)(unsigned)r.cells[i]) * 1099511628211ull;
-	*hash = h;
+	*hash = route_hash(path_find(s->ctx, start, goal, &opt, &r), &r);
 	*end = r.end;
 	return r.expanded;
 }
