@@ -1965,17 +1965,26 @@ static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search
 }
 
 /*
- * diamond8's plain A* with targets (fallback_one's and deep_plain's first
- * layer) in the bucket ring, as square8's: its cells through expand_any,
- * whose words are compared for equality and g alone, so one loop serves
- * both phases.  The same pops as the heap's loop, in less time on the
- * 4096x4096 caves level (docs/perf-log.md, 2026-11-30, deep2: 1.2-1.45x
- * on deep goals).  Hex has its own (astar_hex_ring: the bucket sorted for
- * whole steps), where this ring was no steady gain (per goal 0.88-1.23x).
+ * diamond8's plain A* in the bucket ring, as square8's: its cells through
+ * expand_any, whose words are compared for equality and g alone, so one
+ * loop serves both phases.  The same pops as the heap's loop, in less
+ * time: with targets (fallback_one's and deep_plain's first layer) on the
+ * 4096x4096 caves level 1.2-1.45x on deep goals (docs/perf-log.md,
+ * 2026-11-30, deep2), and every plain query since (twenty-eighth session,
+ * lead: 1.15-1.6x per expansion on the shared maps read as diamond8).
+ * Hex has its own (astar_hex_ring: the bucket sorted for whole steps),
+ * where this ring was no steady gain (per goal 0.88-1.23x).
  */
 static enum path_status astar_diamond8_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
 	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, end, ex);
+}
+
+/* The same without a budget or targets. */
+static enum path_status astar_diamond8_ring_plain(struct path_ctx *ctx, const struct search *s, int *end,
+						  long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, false, end, ex);
 }
 
 /*
@@ -2061,8 +2070,9 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		}
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:
-		if (s->tg && plain_search(s) && ctx->w > 1) {
-			const enum path_status st = astar_diamond8_ring(ctx, s, end, ex);
+		if (plain_search(s) && ctx->w > 1) {
+			const enum path_status st = s->budget > 0 || s->tg ? astar_diamond8_ring(ctx, s, end, ex)
+									   : astar_diamond8_ring_plain(ctx, s, end, ex);
 			if (st != PATH_BAD_INPUT || ctx->no_memory)
 				return st;
 			new_generation(ctx); /* g outgrew the word: the general loop */

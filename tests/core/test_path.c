@@ -1212,6 +1212,7 @@ static void test_plain_ring(void **state) { (void)state; plain_ring(GRID_SQUARE8
 static void test_plain_ring_hex(void **state) { (void)state; plain_ring(GRID_HEX, 4343); }
 static void test_plain_ring_square4(void **state) { (void)state; plain_ring(GRID_SQUARE4, 4444); }
 static void test_plain_ring_diamond4(void **state) { (void)state; plain_ring(GRID_DIAMOND4, 4545); }
+static void test_plain_ring_diamond8(void **state) { (void)state; plain_ring(GRID_DIAMOND8, 4646); }
 
 /*
  * Plain A* from start to goal against the general loop on the same query
@@ -1764,6 +1765,7 @@ int main(void)
 		cmocka_unit_test(test_plain_ring_hex),
 		cmocka_unit_test(test_plain_ring_square4),
 		cmocka_unit_test(test_plain_ring_diamond4),
+		cmocka_unit_test(test_plain_ring_diamond8),
 		cmocka_unit_test(test_plain_big_buckets),
 		cmocka_unit_test(test_plain_big_buckets_whole),
 		cmocka_unit_test(test_plain_large_costs),
