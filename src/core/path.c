@@ -2033,59 +2033,50 @@ static bool plain_search(const struct search *s)
 	return s->wmode == W_ASTAR && !s->fallback && !s->extra;
 }
 
-static enum path_status astar(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+/* Plain A* in the ring of its grid (the bucket ring, or the whole-step
+ * ring: hex, square4, diamond4), with a budget or targets or neither. */
+static enum path_status astar_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
+	const bool budgeted = s->budget > 0 || s->tg;
 	switch (ctx->grid->topo) {
 	case GRID_SQUARE4:
-		if (plain_search(s) && ctx->w > 1) {
-			const enum path_status st = s->budget > 0 || s->tg ? astar_square4_ring_budget(ctx, s, end, ex)
-									   : astar_square4_ring(ctx, s, end, ex);
-			if (st != PATH_BAD_INPUT || ctx->no_memory)
-				return st;
-			new_generation(ctx); /* g outgrew the word: the general loop */
-		}
+		return budgeted ? astar_square4_ring_budget(ctx, s, end, ex) : astar_square4_ring(ctx, s, end, ex);
+	case GRID_SQUARE8:
+		return budgeted ? (ctx->pk_signed ? astar_square8_plain_budget_signed(ctx, s, end, ex)
+						  : astar_square8_plain_budget(ctx, s, end, ex))
+				: (ctx->pk_signed ? astar_square8_plain_signed(ctx, s, end, ex)
+						  : astar_square8_plain(ctx, s, end, ex));
+	case GRID_DIAMOND4:
+		return budgeted ? astar_diamond4_ring_budget(ctx, s, end, ex) : astar_diamond4_ring(ctx, s, end, ex);
+	case GRID_DIAMOND8:
+		return budgeted ? astar_diamond8_ring(ctx, s, end, ex) : astar_diamond8_ring_plain(ctx, s, end, ex);
+	case GRID_HEX:
+		break;
+	}
+	return budgeted ? astar_hex_ring_budget(ctx, s, end, ex) : astar_hex_ring(ctx, s, end, ex);
+}
+
+static enum path_status astar(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	if (plain_search(s) && ctx->w > 1) {
+		const enum path_status st = astar_ring(ctx, s, end, ex);
+		if (st != PATH_BAD_INPUT || ctx->no_memory)
+			return st;
+		/* A g too large for plain A*'s word: the same search again in
+		 * the general loop, which expands the same cells in the same
+		 * order (test_plain_ring and its grids hold the two to that). */
+		new_generation(ctx);
+	}
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4:
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
-		if (plain_search(s) && ctx->w > 1) {
-			const enum path_status st =
-				s->budget > 0 || s->tg ? (ctx->pk_signed ? astar_square8_plain_budget_signed(ctx, s, end, ex)
-								: astar_square8_plain_budget(ctx, s, end, ex))
-					      : (ctx->pk_signed ? astar_square8_plain_signed(ctx, s, end, ex)
-								: astar_square8_plain(ctx, s, end, ex));
-			if (st != PATH_BAD_INPUT || ctx->no_memory)
-				return st;
-			/* A g too large for plain A*'s word: the same search again in
-			 * the general loop, which expands the same cells in the same
-			 * order (test_plain_ring holds the two to that). */
-			new_generation(ctx);
-		}
 		return astar_square8(ctx, s, end, ex);
 	case GRID_DIAMOND4:
-		if (plain_search(s) && ctx->w > 1) {
-			const enum path_status st = s->budget > 0 || s->tg ? astar_diamond4_ring_budget(ctx, s, end, ex)
-									   : astar_diamond4_ring(ctx, s, end, ex);
-			if (st != PATH_BAD_INPUT || ctx->no_memory)
-				return st;
-			new_generation(ctx); /* g outgrew the word: the general loop */
-		}
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:
-		if (plain_search(s) && ctx->w > 1) {
-			const enum path_status st = s->budget > 0 || s->tg ? astar_diamond8_ring(ctx, s, end, ex)
-									   : astar_diamond8_ring_plain(ctx, s, end, ex);
-			if (st != PATH_BAD_INPUT || ctx->no_memory)
-				return st;
-			new_generation(ctx); /* g outgrew the word: the general loop */
-		}
 		return astar_diamond8(ctx, s, end, ex);
 	case GRID_HEX:
-		if (plain_search(s) && ctx->w > 1) {
-			const enum path_status st = s->budget > 0 || s->tg ? astar_hex_ring_budget(ctx, s, end, ex)
-									   : astar_hex_ring(ctx, s, end, ex);
-			if (st != PATH_BAD_INPUT || ctx->no_memory)
-				return st;
-			new_generation(ctx); /* g outgrew the word: the general loop */
-		}
 		break;
 	}
 	return astar_hex(ctx, s, end, ex);
