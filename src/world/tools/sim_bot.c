@@ -267,22 +267,16 @@ static bool flood(struct sim_bot *b, const struct game *g, bool through)
 {
 	int cells = g->grid->w * g->grid->h;
 	if (cells > b->cells) {
-		int *d = realloc(b->dist, (size_t)cells * sizeof *d);
-		if (d)
-			b->dist = d;
-		int *p = realloc(b->parent, (size_t)cells * sizeof *p);
-		if (p)
-			b->parent = p;
-		int *q = realloc(b->queue, (size_t)cells * sizeof *q);
-		if (q)
-			b->queue = q;
-		int *r = realloc(b->route, (size_t)cells * sizeof *r);
-		if (r)
-			b->route = r;
-		int *k = realloc(b->back, (size_t)cells * sizeof *k);
-		if (k)
-			b->back = k;
-		if (!d || !p || !q || !r || !k)
+		/* each kept when its realloc fails, so a later call tries again */
+		int **arrays[] = { &b->dist, &b->parent, &b->queue, &b->route, &b->back };
+		bool grown = true;
+		for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+			int *a = realloc(*arrays[i], (size_t)cells * sizeof *a);
+			if (a)
+				*arrays[i] = a;
+			grown &= a != NULL;
+		}
+		if (!grown)
 			return false;
 		b->cells = cells;
 	}
