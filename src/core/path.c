@@ -1579,6 +1579,117 @@ sq8_general(struct path_ctx *ctx, const struct search *s, int u, int64_t ug, con
 }
 
 /*
+ * An interior diamond8 cell of plain A* (in the bucket ring): what
+ * sq8_plain is to square8.  A cell whose every step stays in the map (N and
+ * S are two rows away) has its neighbours at d8->off[y & 1][i] (the row's
+ * parity picks the column offsets), and each step moves u = (X + Y) / 2
+ * and v = (Y - X) / 2 by a constant (d8->du, d8->dv), so a successor's
+ * octile h is a few operations on u's distance to the goal instead of
+ * heuristic()'s.  The corner rule reads the flanks' cost bytes already
+ * loaded (expand_any tested the bounds of each again).  The neighbours to
+ * update come first, as a mask (passable and legal, new to this query or
+ * a lower g), then only those, in the table's order as expand_any visits
+ * them: the same pushes in the same order, so the same pops.  (The same
+ * piece on hex, square4 and diamond4, whose steps need no corner rule, was
+ * 0.85-1.05x expand_any's time: docs/perf-log.md, 2026-11-30, d8plain.)
+ */
+struct d8_steps {
+	int off[2][8];   /* neighbour i of a cell in a row of parity p: cell + off[p][i] */
+	int du[8], dv[8]; /* step i in u and v */
+	int64_t step[8]; /* s1 on the edge steps, s2 on the corner steps */
+};
+
+static void d8_init(struct d8_steps *d8, int w, int64_t s1, int64_t s2)
+{
+	for (int i = 0; i < 8; i++) {
+		const int dy = GRID_DIAMOND_DY[i];
+		for (int p = 0; p < 2; p++)
+			d8->off[p][i] = dy * w + GRID_DIAMOND_DX[p][i];
+		/* from an even row, doubled column X = 2x moves to 2 (x + dx) +
+		 * (dy & 1); odd rows give the same (their table is shifted) */
+		const int dX = 2 * GRID_DIAMOND_DX[0][i] + (dy & 1);
+		d8->du[i] = (dX + dy) / 2;
+		d8->dv[i] = (dy - dX) / 2;
+		d8->step[i] = i >= 4 ? s2 : s1;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+d8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, const struct d8_steps *d8, int u,
+	 int ux, int uy, int64_t ug, uint64_t ku, uint64_t tie_f, struct node *node, uint64_t *gw,
+	 uint64_t code)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const int *off = d8->off[uy & 1];
+	const int64_t s1 = s->s1, s2 = s->s2;
+	unsigned c[8];
+	unsigned open = 0, work = 0;
+#pragma GCC unroll 8
+	for (int i = 0; i < 8; i++) {
+		c[i] = cost[u + off[i]];
+		open |= (unsigned)(c[i] != 0) << i;
+	}
+	if (!s->corner_cutting) {
+		/* a corner step needs both its flanks (edge steps) passable */
+		unsigned flanks = 0;
+#pragma GCC unroll 4
+		for (int k = 0; k < 4; k++)
+			flanks |= (open >> GRID_CORNER_FLANKS[k][0] & open >> GRID_CORNER_FLANKS[k][1] & 1u) << (4 + k);
+		open &= 0x0fu | flanks;
+	}
+	/* At most three open (a corridor, the side of a wall): only those
+	 * are tested (all eight cost maze512 8%).  Three bits cleared, as
+	 * __builtin_popcount is a call without -mpopcnt. */
+	const unsigned open1 = open & (open - 1), open2 = open1 & (open1 - 1);
+	if ((open2 & (open2 - 1)) == 0) {
+		for (unsigned m = open; m; m &= m - 1) {
+			const int i = __builtin_ctz(m);
+			const uint64_t old = gw[u + off[i]];
+			const uint64_t kv = ku - (uint64_t)d8->step[i] * c[i]; /* pk(code, g + step) */
+			work |= (unsigned)(((old & ~PK_LOW) != code) | (kv > old)) << i;
+		}
+	} else {
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++) {
+			const uint64_t old = gw[u + off[i]];
+			const uint64_t kv = ku - (uint64_t)d8->step[i] * c[i];
+			work |= (unsigned)(((old & ~PK_LOW) != code) | (kv > old)) << i;
+		}
+		work &= open;
+	}
+	if (!work)
+		return;
+	/* u's distance to the goal in u and v (heuristic()'s terms, signed) */
+	const int dX = (2 * ux + (uy & 1)) - (2 * s->gx + (s->gy & 1)), dY = uy - s->gy;
+	const int hu = (dX + dY) / 2, hv = (dY - dX) / 2;
+#pragma GCC unroll 8
+	for (int i = 0; i < 8; i++) {
+		if (!(work >> i & 1))
+			continue;
+		const int v = u + off[i];
+		const int64_t ng = ug + d8->step[i] * (int64_t)c[i];
+		const int a = iabs(hu + d8->du[i]), b = iabs(hv + d8->dv[i]), lo = a < b ? a : b;
+		/* the octile h, hi s1 + lo (s2 - s1), without the max */
+		const qkey k = search_key(s, v, ng, (int64_t)(a + b) * s1 + (int64_t)lo * (s2 - 2 * s1));
+		struct node *nv = &node[v];
+		const bool fresh = (gw[v] & ~PK_LOW) != code;
+		gw[v] = pk(code, ng);
+		nv->dir = sq_opp[i];
+		if (__builtin_expect(fresh, 1)) {
+			ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
+			continue;
+		}
+		const int32_t listed = nv->pos;
+		if (listed >= 0) {
+			if (rg->run)
+				ring_heap(ctx, rg); /* renumbers the run: pos read again */
+			sift_up(ctx, nv->pos, k);
+		} else if (listed != POS_STACK)
+			ring_push(ctx, rg, s, k, tie_f, listed, false);
+	}
+}
+
+/*
  * Any cell of any topology (the square8 interior has the pieces above):
  * the neighbours one by one, with the bounds, the corner rule, blocked
  * cells for the fallback and the pending layer.
@@ -1759,6 +1870,12 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 	struct ring rg;
 	const bool ring = plain; /* square8; diamond8 with targets; hex, square4, diamond4 (astar) */
+	/* diamond8's interior (d8_plain): x from 1 to w - 2, y from 2 to
+	 * hgt - 3 (N and S are two rows away) */
+	struct d8_steps d8;
+	const unsigned d8_w = w > 2 ? (unsigned)(w - 2) : 0, d8_h = hgt > 4 ? (unsigned)(hgt - 4) : 0;
+	if (ring && topo == GRID_DIAMOND8)
+		d8_init(&d8, w, s1, s2);
 	/* The whole-step ring on a map too large for the caches: the run's
 	 * cells are fetched ahead (prefetch_whole). */
 	const bool ahead = whole_ring(topo) && ctx->n >= WHOLE_AHEAD_CELLS;
@@ -1899,6 +2016,11 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 			else
 				sq8_general(ctx, &s, u, ug, c, m, dxu, dyu, tie_f, need_h, node, gw, gen, off,
 					    stepc, sq_dx, sq_dy);
+			continue;
+		}
+		if (ring && topo == GRID_DIAMOND8 && cost[u] && (unsigned)(ux - 1) < d8_w &&
+		    (unsigned)(uy - 2) < d8_h) {
+			d8_plain(ctx, &s, &rg, &d8, u, ux, uy, ug, gwu, tie_f, node, gw, code);
 			continue;
 		}
 		expand_any(ctx, &s, &rg, topo, ring, need_h, u, ux, uy, ug, tie_f, cost, w, hgt, node, gw, gen,
