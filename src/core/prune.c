@@ -244,18 +244,72 @@ static void pack_row(const uint8_t *row, int w, uint64_t *out)
 	}
 }
 
-/* The tips of rows r (its neighbour rows up and dn, NULL past an edge) as
- * bits: passable, with at most one passable orthogonal neighbour; appended
- * to order[] from k. */
-static int row_tips(const uint64_t *r, const uint64_t *up, const uint64_t *dn, int rw, int y, int w, int *order,
-		    int k)
+/* Bit x of the result: cell x - 1 (west_of) or x + 1 (east_of) of bit
+ * row r (rw words), word i; 0 past the row's ends. */
+static inline uint64_t west_of(const uint64_t *r, int i)
 {
+	return r[i] << 1 | (i ? r[i - 1] >> 63 : 0);
+}
+
+static inline uint64_t east_of(const uint64_t *r, int i, int rw)
+{
+	return r[i] >> 1 | (i + 1 < rw ? r[i + 1] << 63 : 0);
+}
+
+/* How a row's tips are found 64 cells a word (peel): the neighbours whose
+ * count decides, and so the map's kinds with such a rule. */
+enum tips {
+	TIPS_NONE,    /* each cell's moves counted (corner cutting on square8 and diamond8) */
+	TIPS_SQUARE,  /* square4, square8 with the corner rule: the four orthogonal neighbours */
+	TIPS_DIAMOND, /* diamond4, diamond8 with the corner rule: the four edge neighbours */
+	TIPS_HEX,     /* the six neighbours */
+};
+
+static enum tips tips_kind(const struct moves *m)
+{
+	switch (m->topo) {
+	case GRID_SQUARE4:
+		return TIPS_SQUARE;
+	case GRID_SQUARE8:
+		return m->corners ? TIPS_SQUARE : TIPS_NONE;
+	case GRID_DIAMOND4:
+		return TIPS_DIAMOND;
+	case GRID_DIAMOND8:
+		return m->dcorners ? TIPS_DIAMOND : TIPS_NONE;
+	case GRID_HEX:
+		return TIPS_HEX;
+	}
+	return TIPS_NONE;
+}
+
+/*
+ * The tips of row y, bits r (its neighbour rows up and dn, NULL past an
+ * edge): passable cells with at most one move, appended to order[] from k.
+ * A diagonal of square8 or a corner step of diamond8 needs both its
+ * flanks, so there a cell with at most one orthogonal (edge) neighbour has
+ * at most one move, and one with two has two.  On hex and diamond maps a
+ * row's neighbours above and below lie half a cell to the west (even rows)
+ * or east (odd rows): the row's parity picks the shifts.
+ */
+static int row_tips(enum tips kind, const uint64_t *r, const uint64_t *up, const uint64_t *dn, int rw, int y,
+		    int w, int *order, int k)
+{
+	const bool odd = y & 1;
 	for (int i = 0; i < rw; i++) {
+		/* the rows above and below: the cell itself, and the ones west and east of it */
 		const uint64_t n = up ? up[i] : 0, s = dn ? dn[i] : 0;
-		const uint64_t west = r[i] << 1 | (i ? r[i - 1] >> 63 : 0);
-		const uint64_t east = r[i] >> 1 | (i + 1 < rw ? r[i + 1] << 63 : 0);
-		/* at most one of the four: no two of them */
-		const uint64_t two = (n & s) | (west & east) | ((n | s) & (west | east));
+		const uint64_t west = west_of(r, i), east = east_of(r, i, rw);
+		uint64_t two;
+		if (kind == TIPS_SQUARE) {
+			two = (n & s) | (west & east) | ((n | s) & (west | east));
+		} else {
+			/* above and below: half a step west and half a step east */
+			const uint64_t uw = odd ? n : up ? west_of(up, i) : 0, ue = !odd ? n : up ? east_of(up, i, rw) : 0;
+			const uint64_t dw = odd ? s : dn ? west_of(dn, i) : 0, de = !odd ? s : dn ? east_of(dn, i, rw) : 0;
+			two = (uw & ue) | (dw & de) | ((uw | ue) & (dw | de));
+			if (kind == TIPS_HEX)
+				two |= (west & east) | ((west | east) & (uw | ue | dw | de));
+		}
 		for (uint64_t t = r[i] & ~two; t; t &= t - 1)
 			order[k++] = y * w + i * 64 + __builtin_ctzll(t);
 	}
@@ -366,7 +420,8 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 		m->bits = g->rows;
 		m->rw = rw;
 	}
-	if (!(g->topo == GRID_SQUARE4 || (g->topo == GRID_SQUARE8 && m->corners))) {
+	const enum tips kind = tips_kind(m);
+	if (kind == TIPS_NONE) {
 		for (int y = 0, c = 0; y < h && k >= 0; y++) {
 			for (int x = 0; x < w; x++, c++)
 				if (m->cost[c] && !marked(peeled, x, y) && move_count(moves_at(m, x, y)) <= 1)
@@ -389,11 +444,11 @@ static int peel(const struct grid *g, struct moves *m, struct marks *peeled, int
 		int ntip;
 		if (own) {
 			const uint64_t *r = g->rows + (size_t)y * (size_t)rw;
-			ntip = row_tips(r, y > 0 ? r - rw : NULL, y + 1 < h ? r + rw : NULL, rw, y, w, tip, 0);
+			ntip = row_tips(kind, r, y > 0 ? r - rw : NULL, y + 1 < h ? r + rw : NULL, rw, y, w, tip, 0);
 		} else {
 			if (y + 1 < h)
 				pack_row(g->cost + (size_t)(y + 1) * (size_t)w, w, rows[2]);
-			ntip = row_tips(rows[1], y > 0 ? rows[0] : NULL, y + 1 < h ? rows[2] : NULL, rw, y, w, tip, 0);
+			ntip = row_tips(kind, rows[1], y > 0 ? rows[0] : NULL, y + 1 < h ? rows[2] : NULL, rw, y, w, tip, 0);
 			uint64_t *t = rows[0];
 			rows[0] = rows[1];
 			rows[1] = rows[2];
