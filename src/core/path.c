@@ -1451,6 +1451,32 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 	}
 }
 
+/* Successor v of plain A* in the bucket ring (square8's and diamond8's
+ * interiors), its g ng and key k: its word and parent direction stored,
+ * and queued.  A new cell (the common case) needs nothing of its cold
+ * record but the stores: its pos is not read.  The test is on the word
+ * just compared, so it costs no wait. */
+static inline __attribute__((always_inline)) void
+plain_queue(struct path_ctx *ctx, const struct search *s, struct ring *rg, int v, int64_t ng, qkey k,
+	    uint64_t tie_f, uint8_t dir, struct node *node, uint64_t *gw, uint64_t code)
+{
+	struct node *nv = &node[v];
+	const bool fresh = (gw[v] & ~PK_LOW) != code;
+	gw[v] = pk(code, ng);
+	nv->dir = dir;
+	if (__builtin_expect(fresh, 1)) {
+		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
+		return;
+	}
+	const int32_t listed = nv->pos;
+	if (__builtin_expect(listed >= 0, 0)) {
+		if (rg->run)
+			ring_heap(ctx, rg); /* renumbers the run: pos read again */
+		sift_up(ctx, nv->pos, k);
+	} else if (__builtin_expect(listed != POS_STACK, 1))
+		ring_push(ctx, rg, s, k, tie_f, listed, false);
+}
+
 /* Plain A*'s successor i of an interior square8 cell u (sq8_plain). */
 static inline __attribute__((always_inline)) void
 sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, int i, int u, int64_t ug,
@@ -1464,25 +1490,8 @@ sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, in
 	/* The octile h, hi s1 + lo (s2 - s1), as (ax + ay) s1 + lo (s2 - 2 s1):
 	 * the same integer, without the max. */
 	const int lo = ax < ay ? ax : ay;
-	const qkey k = search_key(s, v, ng, (int64_t)(ax + ay) * s1 + (int64_t)lo * (s2 - 2 * s1));
-	struct node *nv = &node[v];
-	/* A new cell (the common case) needs nothing of its cold
-	 * record but the stores: its pos is not read.  The test is on
-	 * the word just compared, so it costs no wait. */
-	const bool fresh = (gw[v] & ~PK_LOW) != code;
-	gw[v] = pk(code, ng);
-	nv->dir = sq_opp[i];
-	if (__builtin_expect(fresh, 1)) {
-		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
-		return;
-	}
-	const int32_t listed = nv->pos;
-	if (__builtin_expect(listed >= 0, 0)) {
-		if (rg->run)
-			ring_heap(ctx, rg); /* renumbers the run: pos read again */
-		sift_up(ctx, nv->pos, k);
-	} else if (__builtin_expect(listed != POS_STACK, 1))
-		ring_push(ctx, rg, s, k, tie_f, listed, false);
+	plain_queue(ctx, s, rg, v, ng, search_key(s, v, ng, (int64_t)(ax + ay) * s1 + (int64_t)lo * (s2 - 2 * s1)),
+		    tie_f, sq_opp[i], node, gw, code);
 }
 
 /*
@@ -1670,22 +1679,8 @@ d8_plain(struct path_ctx *ctx, const struct search *s, struct ring *rg, const st
 		const int64_t ng = ug + d8->step[i] * (int64_t)c[i];
 		const int a = iabs(hu + d8->du[i]), b = iabs(hv + d8->dv[i]), lo = a < b ? a : b;
 		/* the octile h, hi s1 + lo (s2 - s1), without the max */
-		const qkey k = search_key(s, v, ng, (int64_t)(a + b) * s1 + (int64_t)lo * (s2 - 2 * s1));
-		struct node *nv = &node[v];
-		const bool fresh = (gw[v] & ~PK_LOW) != code;
-		gw[v] = pk(code, ng);
-		nv->dir = sq_opp[i];
-		if (__builtin_expect(fresh, 1)) {
-			ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
-			continue;
-		}
-		const int32_t listed = nv->pos;
-		if (listed >= 0) {
-			if (rg->run)
-				ring_heap(ctx, rg); /* renumbers the run: pos read again */
-			sift_up(ctx, nv->pos, k);
-		} else if (listed != POS_STACK)
-			ring_push(ctx, rg, s, k, tie_f, listed, false);
+		plain_queue(ctx, s, rg, v, ng, search_key(s, v, ng, (int64_t)(a + b) * s1 + (int64_t)lo * (s2 - 2 * s1)),
+			    tie_f, sq_opp[i], node, gw, code);
 	}
 }
 
