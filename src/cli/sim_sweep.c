@@ -51,13 +51,18 @@ static bool add_value(struct sim_sweep_spec *out, double v, const char *text, si
 		snprintf(err, errlen, "at most %d values in one sweep", SIM_SWEEP_MAX);
 		return false;
 	}
+	char t[32], set[128];
+	if (tlen >= sizeof t) {
+		/* cut short, its text would set another value than v */
+		snprintf(err, errlen, "'%.*s': a value has at most %d characters", (int)tlen, text, (int)sizeof t - 1);
+		return false;
+	}
 	for (int i = 0; i < out->n; i++)
 		if (out->v[i] == v) {
 			snprintf(err, errlen, "the value %.*s is given twice", (int)tlen, text);
 			return false;
 		}
 	out->v[out->n] = v;
-	char t[32], set[128];
 	snprintf(t, sizeof t, "%.*s", (int)tlen, text);
 	snprintf(set, sizeof set, "%s=%s", out->key, t);
 	memcpy(out->text[out->n], t, sizeof t);
@@ -105,8 +110,16 @@ bool sim_sweep_parse(const char *spec, struct sim_sweep_spec *out, char *err, si
 				break;
 			if (fabs(v - hi) <= step * 1e-9)
 				v = hi;
+			/* the value is the one its text sets (0.1 + 2 * 0.1 prints as
+			 * 0.3, and 0.3 is what the games get) */
 			char t[32];
 			int tl = snprintf(t, sizeof t, "%.10g", v);
+			v = strtod(t, NULL);
+			if (out->n > 0 && v == out->v[out->n - 1]) {
+				snprintf(err, errlen, "'%s': a STEP so fine that two values print alike (%s): at most "
+						      "10 digits a value", vals, t);
+				return false;
+			}
 			if (!add_value(out, v, t, (size_t)tl, err, errlen))
 				return false;
 		}

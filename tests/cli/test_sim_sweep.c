@@ -96,6 +96,13 @@ static void test_parse(void **state)
 	assert_int_equal(s.n, 4);
 	assert_string_equal(s.text[1], "0.3");
 	assert_string_equal(s.text[3], "0.7");
+	/* Each value is the one its text sets: 0.1 + 2 * 0.1 is not 0.3, but
+	 * "0.3" is what --set gives the games (the plot's x too). */
+	assert_true(sim_sweep_parse("orc.flee=0.1..0.5:0.1", &s, err, sizeof err));
+	assert_int_equal(s.n, 5);
+	for (int i = 0; i < s.n; i++)
+		assert_true(s.v[i] == strtod(s.text[i], NULL));
+	assert_true(s.v[2] == 0.3);
 	assert_true(sim_sweep_parse("rules.healing=1..3", &s, err, sizeof err)); /* STEP defaults to 1 */
 	assert_int_equal(s.n, 3);
 	/* A list keeps each value as written, in rising order. */
@@ -117,6 +124,10 @@ static void test_parse(void **state)
 		{ "wolf.sight=2..9:-1", "must rise" },
 		{ "wolf.sight=1..1000", "more than 200 values" },
 		{ "wolf.sight=1..nan", "each a number" },
+		/* ten values that all print as 1 (they ran as ten sweeps of 1) */
+		{ "wolf.sight=1..1.000000000001:1e-13", "two values print alike" },
+		/* cut to 31 characters it set 1, not 12 */
+		{ "wolf.sight=00000000000000000000000000000012,3", "at most 31 characters" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		err[0] = '\0';
