@@ -675,8 +675,11 @@ static int wield(struct game *g, int s)
 	g->wielded = s;
 	p->hit_bonus = d->hit;
 	p->damage_bonus = d->damage;
-	game_message_add(g, "%c - %s (wielded: to-hit %+d, damage %+d%s%s).", 'a' + s, d->name, d->hit, d->damage,
-			 d->ammo[0] ? "; f fires " : "", d->ammo);
+	/* the ammunition by its own name, as the launcher's description says it */
+	const struct item_def *ad = d->ammo[0] ? game_item_def(g, items_find(&g->bestiary.items, d->ammo,
+									  strlen(d->ammo))) : NULL;
+	game_message_add(g, "%c - %s (wielded: to-hit %+d, damage %+d%s%s%s).", 'a' + s, d->name, d->hit, d->damage,
+			 d->ammo[0] ? "; f fires " : "", ad ? ad->name : d->ammo, ad ? "s" : "");
 	return 100;
 }
 
