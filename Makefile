@@ -445,7 +445,7 @@ build/bench_region: tests/bench_region.c $(filter build/obj/core/% build/obj/wor
 # make test replays them through tests/LAYER/test_fuzz_*.c); new finds go
 # to build/fuzz-work/NAME.
 FUZZ_CC ?= clang
-FUZZERS := level bestiary items map scen set input journal snapshot scores heat settings csv sweep
+FUZZERS := level bestiary items map scen set input journal snapshot scores heat settings csv sweep opt
 FUZZ_CORPUS_level := tests/fuzz-corpus
 FUZZ_MAXLEN_level := 65536
 FUZZ_MAXLEN_input := 4096
@@ -479,6 +479,10 @@ FUZZ_FLAGS_csv := -Isrc/cli
 # (sim_sweep.c), its report and plot written with the command layer's writers.
 FUZZ_SRC_sweep := $(CORE_SRC) $(WORLD_SRC) src/cli/sim_sweep.c src/cli/sim_write.c src/cli/heat_render.c src/cli/cli.c
 FUZZ_FLAGS_sweep := -Isrc/cli
+# The command-line target: every command's option table (the whole command layer but main.c).
+FUZZ_SRC_opt := $(CORE_SRC) $(WORLD_SRC) $(UI_SRC) $(filter-out src/cli/main.c,$(CLI_SRC))
+FUZZ_FLAGS_opt := $(CURSES_CFLAGS) -Isrc/cli
+FUZZ_LIBS_opt := $(CURSES_LIBS)
 fuzz: $(FUZZERS:%=build/fuzz_%)
 	@for f in $(FUZZERS); do \
 		case $$f in level) corpus=$(FUZZ_CORPUS_level);; *) corpus=tests/fuzz-corpus-$$f;; esac; \

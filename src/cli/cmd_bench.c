@@ -113,6 +113,12 @@ static const struct opt_command bench_command = {
 	"bench", bench_opts, (int)(sizeof bench_opts / sizeof bench_opts[0]), bench_usage
 };
 
+const struct opt_command *cmd_bench_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct bench_args);
+	return &bench_command;
+}
+
 static void bench_usage(FILE *out)
 {
 	help_usage(out, "bench",

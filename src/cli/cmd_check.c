@@ -47,6 +47,12 @@ static const struct opt_command check_command = {
 	"check", check_opts, (int)(sizeof check_opts / sizeof check_opts[0]), check_usage
 };
 
+const struct opt_command *cmd_check_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct check_args);
+	return &check_command;
+}
+
 static void check_usage(FILE *out)
 {
 	help_usage(out, "check", (const char *const[]){ "LEVEL|DIR... [--quiet] [--format text|json] [--bestiary FILE]",

@@ -152,6 +152,12 @@ static void edit_usage(FILE *out);
 
 static const struct opt_command edit_command = { "edit", edit_opts, N_EDIT_OPTS, edit_usage };
 
+const struct opt_command *cmd_edit_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct edit_args);
+	return &edit_command;
+}
+
 static void edit_usage(FILE *out)
 {
 	help_usage(out, "edit",

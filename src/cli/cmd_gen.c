@@ -81,6 +81,12 @@ static void gen_usage(FILE *out);
 
 static const struct opt_command gen_command = { "gen", gen_opts, (int)GEN_N_OPTS, gen_usage };
 
+const struct opt_command *cmd_gen_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct gen_args);
+	return &gen_command;
+}
+
 static void gen_usage(FILE *out)
 {
 	help_usage(out, "gen",

@@ -83,6 +83,12 @@ static const struct opt_command path_command = {
 	"path", path_opts, (int)(sizeof path_opts / sizeof path_opts[0]), path_usage
 };
 
+const struct opt_command *cmd_path_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct path_args);
+	return &path_command;
+}
+
 static void path_usage(FILE *out)
 {
 	help_usage(out, "path",

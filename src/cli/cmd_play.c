@@ -139,6 +139,12 @@ static void play_usage(FILE *out);
 
 static const struct opt_command play_command = { "play", play_opts, N_PLAY_OPTS, play_usage };
 
+const struct opt_command *cmd_play_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct play_args);
+	return &play_command;
+}
+
 /* A growable list of file names (owned strings). */
 struct names {
 	char **v;

@@ -50,6 +50,12 @@ static const struct opt_command replay_command = {
 	"replay", replay_opts, (int)(sizeof replay_opts / sizeof replay_opts[0]), replay_usage
 };
 
+const struct opt_command *cmd_replay_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct replay_args);
+	return &replay_command;
+}
+
 static void replay_usage(FILE *out)
 {
 	help_usage(out, "replay", (const char *const[]){ "FILE [--verify [--resume]] [--upto N]",

@@ -42,6 +42,12 @@ static const struct opt_command scores_command = {
 	"scores", scores_opts, (int)(sizeof scores_opts / sizeof scores_opts[0]), scores_usage
 };
 
+const struct opt_command *cmd_scores_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct scores_args);
+	return &scores_command;
+}
+
 static void scores_usage(FILE *out)
 {
 	help_usage(out, "scores", (const char *const[]){ "[--data DIR] [--mode MODE] [--limit N]", NULL });

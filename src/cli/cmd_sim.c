@@ -207,6 +207,12 @@ static const struct opt_command sim_command = {
 	"sim", sim_opts, (int)(sizeof sim_opts / sizeof sim_opts[0]), sim_usage
 };
 
+const struct opt_command *cmd_sim_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct sim_args);
+	return &sim_command;
+}
+
 static void sim_usage(FILE *out)
 {
 	help_usage(out, "sim", (const char *const[]){ "LEVEL... [options]", "--dungeon [--depth N] [options]", NULL });

@@ -62,6 +62,12 @@ static const struct opt_command report_command = {
 	"sim-report", report_opts, (int)(sizeof report_opts / sizeof report_opts[0]), report_usage
 };
 
+const struct opt_command *cmd_sim_report_opts(size_t *args_size)
+{
+	*args_size = sizeof(struct report_args);
+	return &report_command;
+}
+
 static void report_usage(FILE *out)
 {
 	help_usage(out, "sim-report", (const char *const[]){ "CSV... [HEAT...] [options]", NULL });
