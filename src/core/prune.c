@@ -400,13 +400,15 @@ static int peel_up(const struct moves *m, struct marks *peeled, int *order, uint
  * to order[] and each peeled cell's parent direction to dir[]; returns how
  * many, or -1 on no memory or once *stop is set.  The tips (the cells with at most one move on
  * the map) are found a row at a time into tip[] (w ints), each peeled up
- * its dead end (peel_up) before the next row is looked at.  On square4, and on square8 without corner cutting, a
- * tip is a passable cell with at most one passable orthogonal neighbour
- * (a diagonal needs two), found 64 cells a word: on the grid's bit rows
- * (its moves are then read from them too), or on a costs array of the
- * caller's (the game's map memory) packed into bits three rows at a time
- * (on 4096x4096 about 15 times faster than counting each cell's moves);
- * elsewhere each cell's moves are counted.  `peeled` is a bit a cell: on
+ * its dead end (peel_up) before the next row is looked at.  On every grid
+ * but square8 and diamond8 with corner cutting the tips are found 64 cells
+ * a word (row_tips: on square4 and square8 a passable cell with at most
+ * one passable orthogonal neighbour, as a diagonal needs two; on diamond
+ * maps one edge neighbour, on hex one of six): on the grid's bit rows (a
+ * square grid's moves are then read from them too), or on a costs array
+ * of the caller's (the game's map memory) packed into bits three rows at
+ * a time (on 4096x4096 about 15 times faster than counting each cell's
+ * moves, which the two left still do).  `peeled` is a bit a cell: on
  * most maps the dead ends are few, and the preparation then touches
  * little memory.
  */
