@@ -28,6 +28,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* up[c] of a whole tree's last cell (its root): no parent. */
 #define PRUNE_NO_PARENT 0xFF
@@ -233,7 +236,20 @@ static inline uint64_t nonzero_bytes(uint64_t v)
  */
 static void pack_row(const uint8_t *row, int w, uint64_t *out)
 {
-	for (int j = 0, x = 0; x < w; j++) {
+	int j = 0, x = 0;
+#if defined(__SSE2__)
+	/* a word's 64 cells in four compares of sixteen bytes (region.c's row_bits) */
+	const __m128i zero = _mm_setzero_si128();
+	for (; x + 64 <= w; j++, x += 64) {
+		uint64_t word = 0;
+		for (int k = 0; k < 4; k++) {
+			const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(row + x + 16 * k));
+			word |= (uint64_t)(uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) << (16 * k);
+		}
+		out[j] = word;
+	}
+#endif
+	for (; x < w; j++) {
 		uint64_t word = 0;
 		for (int b = 0; b < 64 && x < w; b += 8, x += 8) {
 			uint64_t v = 0;
