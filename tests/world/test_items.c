@@ -297,11 +297,21 @@ static void test_teleport_and_mapping(void **state)
 				      "#...............>#\n"
 				      "##################\n",
 				      11);
-	int n = g->grid->w * g->grid->h, remembered = 0;
-	for (int c = 0; c < n; c++)
+	int n = g->grid->w * g->grid->h, remembered = 0, unknown = 0;
+	for (int c = 0; c < n; c++) {
 		remembered += g->remembered[c];
+		unknown += g->known[c] != g->grid->cost[c];
+	}
+	/* the hash taken now leaves every block clean: the test build's hash
+	 * below checks each clean block's sum against its cells, so a block
+	 * the scroll writes without marking it fails there */
+	(void)game_hash(g);
+	const unsigned version = g->known_version;
 	int s = give(g, "mapping", 1);
 	assert_int_equal(act(g, ACT_USE, s, 0, GRID_N), RESULT_ACTED);
+	(void)game_hash(g);
+	assert_true(unknown > 0);
+	assert_int_equal(g->known_version - version, (unsigned)unknown); /* a version a cell learnt */
 	int now = 0;
 	for (int c = 0; c < n; c++)
 		now += g->remembered[c];

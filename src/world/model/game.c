@@ -323,7 +323,7 @@ bool game_level_load(struct game *g, int depth)
 	g->item_qty = big_calloc(n, 1);
 	g->hazard = calloc(n, 1);
 	g->visible = calloc(n, 1);
-	g->remembered = calloc(n, 1);
+	g->remembered = big_calloc(n, 1); /* a scroll of magic mapping writes it whole */
 	g->known = big_malloc(n);
 	g->opaque = big_malloc(n);
 	g->occupant = big_malloc(n * sizeof *g->occupant);
@@ -490,6 +490,10 @@ void game_prefault(struct game *g)
 	g->prefault = true;
 	path_prefault(g->path);
 	ai_prefault(&g->ai, g->grid);
+	/* what a scroll of magic mapping writes whole, untouched before it
+	 * (on 4096x4096 its first touch was most of the scroll's key) */
+	if (g->remembered)
+		big_populate(g->remembered, (size_t)g->grid->w * (size_t)g->grid->h);
 	if (!g->reach.labels)
 		reach_labels_make(g);
 	game_trees_start(g); /* a resumed mapped maze's first far click finds its trees made */
