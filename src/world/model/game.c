@@ -307,6 +307,19 @@ static void reach_labels_make(struct game *g)
 	region_prefault(g->reach.labels);
 }
 
+/* The level's arrays a person's first moves touch, made resident (for a
+ * person only: game_prefault, and each level loaded after it): the
+ * search context, the AI's maps, and remembered[], which a scroll of
+ * magic mapping writes whole (on 4096x4096 its first touch was most of
+ * the scroll's key). */
+static void level_prefault(struct game *g)
+{
+	path_prefault(g->path);
+	ai_prefault(&g->ai, g->grid);
+	if (g->remembered)
+		big_populate(g->remembered, (size_t)g->grid->w * (size_t)g->grid->h);
+}
+
 bool game_level_load(struct game *g, int depth)
 {
 	level_state_free(g);
@@ -349,10 +362,8 @@ bool game_level_load(struct game *g, int depth)
 	 * yet: on a 4096x4096 level their page faults took up to 60 ms.  Only
 	 * for a person (game_prefault): a resume or a replay would spend
 	 * 285 MB of first touches there before its first frame. */
-	if (g->prefault) {
-		path_prefault(g->path);
-		ai_prefault(&g->ai, g->grid);
-	}
+	if (g->prefault)
+		level_prefault(g);
 	for (int m = 0; m < GAME_MAPS; m++)
 		if (!cellmark_init(&g->marks[m], n))
 			return false;
@@ -488,12 +499,7 @@ void game_prefault(struct game *g)
 	if (g->prefault)
 		return;
 	g->prefault = true;
-	path_prefault(g->path);
-	ai_prefault(&g->ai, g->grid);
-	/* what a scroll of magic mapping writes whole, untouched before it
-	 * (on 4096x4096 its first touch was most of the scroll's key) */
-	if (g->remembered)
-		big_populate(g->remembered, (size_t)g->grid->w * (size_t)g->grid->h);
+	level_prefault(g);
 	if (!g->reach.labels)
 		reach_labels_make(g);
 	game_trees_start(g); /* a resumed mapped maze's first far click finds its trees made */
