@@ -247,12 +247,14 @@ static const char *broken(const struct game *g, int last_turn)
  * the pack), direction or target near the player. */
 static struct action random_item_action(struct rng *r, const struct game *g)
 {
-	static const enum action_kind kinds[] = { ACT_PICKUP, ACT_USE, ACT_USE, ACT_USE, ACT_THROW, ACT_FIRE,
-						  ACT_FIRE, ACT_WIELD, ACT_WEAR, ACT_DROP, ACT_CLOSE };
+	static const enum action_kind kinds[] = { ACT_PICKUP, ACT_USE,	ACT_USE,   ACT_USE,  ACT_THROW, ACT_THROW_AT,
+						  ACT_FIRE,   ACT_FIRE, ACT_WIELD, ACT_WEAR, ACT_DROP,	ACT_CLOSE };
 	struct action act = { .kind = kinds[rng_next(r) % (sizeof kinds / sizeof kinds[0])] };
 	act.dir = (enum grid_dir)(rng_next(r) % GRID_DIR_COUNT);
 	act.x = (int)(rng_next(r) % (PACK_SLOTS + 2)) - 1;
-	if (act.kind == ACT_FIRE) {
+	if (act.kind == ACT_THROW_AT)
+		act.item = act.x;
+	if (act.kind == ACT_FIRE || act.kind == ACT_THROW_AT) {
 		act.x = g->player.x + (int)(rng_next(r) % 21) - 10;
 		act.y = g->player.y + (int)(rng_next(r) % 21) - 10;
 	}

@@ -335,8 +335,13 @@ void ui_cursor_preview(struct ui *u)
 	if (u->targeting) {
 		int steps = grid_step_distance(g->grid, grid_index(g->grid, g->player.x, g->player.y),
 					       grid_index(g->grid, u->cursor_x, u->cursor_y));
-		ui_notice(u, "Fire at: %s, %d step%s (Enter fires, Tab next, Esc cancels)", what, steps,
-			  steps == 1 ? "" : "s");
+		const bool throwing = u->throw_slot >= 0;
+		const int range = throwing ? game_throw_range(g, u->throw_slot) : game_fire_range(g);
+		char reach[48] = "";
+		if (steps > range)
+			snprintf(reach, sizeof reach, ": out of range (%d)", range);
+		ui_notice(u, "%s at: %s, %d step%s%s (Enter %s, Tab next, Esc cancels)", throwing ? "Throw" : "Fire",
+			  what, steps, steps == 1 ? "" : "s", reach, throwing ? "throws" : "fires");
 		return;
 	}
 	if (u->cursor_x == g->player.x && u->cursor_y == g->player.y) {
@@ -459,6 +464,7 @@ static void ui_key_map(struct ui *u, int key)
 	case INPUT_CURSOR:
 	case INPUT_DESCRIBE: /* v on the map: the cursor, where v describes */
 		u->screen = SCREEN_CURSOR;
+		u->targeting = false;
 		u->cursor_x = u->g->player.x;
 		u->cursor_y = u->g->player.y;
 		ui_cursor_move(u, GRID_N, 0);
@@ -632,6 +638,10 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		input_screen_to_cell(&u->view, u->g->grid, scol, srow, &x, &y);
 		if (b == INPUT_BUTTON_RIGHT) {
 			ui_describe(u, x, y);
+			break;
+		}
+		if (u->screen == SCREEN_CURSOR && u->targeting) {
+			ui_aim_act(u, x, y); /* aiming, a click fires or throws there */
 			break;
 		}
 		u->screen = SCREEN_MAP;

@@ -78,9 +78,11 @@ struct ui {
 	int pack_mode;           /* SCREEN_PACK: the key that opened it ('i', 'q', 'a', 'z', 't', 'w', 'W', 'd') */
 	int pack_row0;           /* SCREEN_PACK: the screen row of its first item (clicks) */
 	int pack_rows[PACK_SLOTS]; /* SCREEN_PACK: the slot shown on each row after pack_row0 (-1 none) */
-	int pending;             /* SCREEN_DIR: the key waiting for a direction ('z', 't', 'c') */
+	int pending;             /* SCREEN_DIR: the key waiting for a direction ('z', 'c') */
 	int pending_slot;        /* SCREEN_DIR: its pack slot */
-	bool targeting;          /* SCREEN_CURSOR chooses where f fires (Enter fires, Tab the next monster) */
+	bool targeting;          /* SCREEN_CURSOR chooses where f fires or t throws (Enter or a click
+	                            acts, Tab the next monster) */
+	int throw_slot;          /* targeting: the pack slot t throws by hand; -1: f, the launcher fires */
 	int target;              /* targeting: the monster the cursor is on, -1 none */
 	char desc[UI_DESC_LINES][2 * GAME_MESSAGE_LEN]; /* SCREEN_DESCRIBE: its lines */
 	int n_desc;
@@ -113,6 +115,7 @@ void ui_pack_key(struct ui *u, int key);             /* a key on SCREEN_PACK */
 void ui_pack_click(struct ui *u, int srow);          /* a left click on SCREEN_PACK */
 void ui_dir_key(struct ui *u, int key);              /* a key on SCREEN_DIR */
 bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targeting: true when taken */
+void ui_aim_act(struct ui *u, int x, int y);         /* targeting: fire or throw at the cell, aiming ends */
 /* ui_describe.c: describes cell (x, y) in full (a monster in view: hp,
  * blow, speed, odds, mind; known terrain: cost, what it does) and shows
  * SCREEN_DESCRIBE; false, nothing shown, for a cell never seen or the

@@ -481,6 +481,24 @@ static void ui_draw_status(struct ui *u)
 	for (int i = 0; i < 10; i++)
 		xpbar[i] = i < tenths ? '=' : '-';
 	xpbar[10] = '\0';
+	const char *mode = "";
+	static const char *const modes[] = {
+		[MODE_TRAVEL] = "TRAVEL: any key stops  ", [MODE_REST] = "RESTING: any key stops  ",
+		[MODE_EXPLORE] = "EXPLORING: any key stops  ", [MODE_RUN] = "RUNNING: any key stops  ",
+	};
+	if (u->screen == SCREEN_CURSOR)
+		mode = !u->targeting ? "CURSOR: Enter=go Esc=back  "
+		       : u->throw_slot >= 0 ? "THROW: Enter=throw Tab=next Esc=back  "
+		       : "FIRE: Enter=fire Tab=next Esc=back  ";
+	else if (u->screen == SCREEN_DIR)
+		mode = "WHICH WAY? Esc=back  ";
+	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over && !u->viewer)
+		mode = modes[g->travel.mode];
+	/* a broken save is said before all of them, on every width */
+	const char *warning = ui_warning(u);
+	char standing[40] = "";
+	if (warning)
+		snprintf(standing, sizeof standing, "%s  ", warning);
 	snprintf(left, sizeof left, " HP %d/%d  XL %d [%s]  %s (%d/%d)  Turn %d  Gold %d%s%s", g->player.hp,
 		 g->player.max_hp, g->player.xlevel, xpbar, lv && lv->name ? lv->name : "?", g->depth + 1, g->n_levels,
 		 g->turn, g->player.gold, pack, aware);
@@ -502,25 +520,9 @@ static void ui_draw_status(struct ui *u)
 				 g->player.max_hp, g->player.xlevel, g->depth + 1, g->n_levels, g->turn, g->player.gold,
 				 pack, aware);
 	}
-	const char *mode = "";
-	static const char *const modes[] = {
-		[MODE_TRAVEL] = "TRAVEL: any key stops  ", [MODE_REST] = "RESTING: any key stops  ",
-		[MODE_EXPLORE] = "EXPLORING: any key stops  ", [MODE_RUN] = "RUNNING: any key stops  ",
-	};
-	if (u->screen == SCREEN_CURSOR)
-		mode = u->targeting ? "FIRE: Enter=fire Tab=next Esc=back  " : "CURSOR: Enter=go Esc=back  ";
-	else if (u->screen == SCREEN_DIR)
-		mode = "WHICH WAY? Esc=back  ";
-	else if (g->travel.active && u->screen == SCREEN_MAP && !g->over && !u->viewer)
-		mode = modes[g->travel.mode];
 	/* the mode matters most, then the routes flag, then the help hint (a
 	 * replay viewer has its own keys, on its own bar) */
 	int ll = (int)strlen(left);
-	/* a broken save is said before all of them, on every width */
-	const char *warning = ui_warning(u);
-	char standing[40] = "";
-	if (warning)
-		snprintf(standing, sizeof standing, "%s  ", warning);
 	snprintf(right, sizeof right, "%s%s%s%s", standing, mode, u->routes ? "[routes] " : "", u->viewer ? "" : "? help ");
 	if (ll + (int)strlen(right) >= COLS)
 		snprintf(right, sizeof right, "%s%s%s", standing, mode, u->routes ? "[routes] " : "");
@@ -540,8 +542,17 @@ static void ui_draw_status(struct ui *u)
 		u->help_col1 = u->help_col0 + 5;
 	}
 	if (rl > 0 && rl < COLS) {
-		/* on a narrow screen the mode wins over the right end of the figures */
-		mvaddnstr(row, 0, left, ll + rl < COLS ? COLS : COLS - rl - 1);
+		/* on a narrow screen the mode wins over the right end of the figures,
+		 * which end at a whole figure ("Pack 3/16", not "Pack 3/16  no") */
+		int cut = ll + rl < COLS ? COLS : COLS - rl - 1;
+		if (cut < ll) {
+			const char *gap = NULL;
+			for (const char *q = strstr(left, "  "); q && q - left <= cut; q = strstr(q + 2, "  "))
+				gap = q;
+			if (gap && gap > left)
+				cut = (int)(gap - left);
+		}
+		mvaddnstr(row, 0, left, cut);
 		mvaddstr(row, COLS - rl, right);
 	} else {
 		mvaddnstr(row, 0, left, COLS);
@@ -610,8 +621,9 @@ static const struct {
 	{ 0, "  zap         z   zap a wand, then a direction (digging opens walls)" },
 	{ 0, "  wield/wear  w  W   a weapon, armour (- takes it off)" },
 	{ 0, "  fire        f   fire the wielded sling or bow: the cursor starts on the" },
-	{ 0, "              nearest monster, Tab the next, Enter fires" },
-	{ 0, "  throw       t   throw a stone or arrow by hand, then a direction" },
+	{ 0, "              nearest monster, Tab the next, Enter or a click fires" },
+	{ 0, "  throw       t   throw a stone or arrow by hand: which, then the same" },
+	{ 0, "              cursor (a thrown stone flies 5 steps); Enter throws" },
 	{ 0, "  pick up     , or g   (walking onto an item picks it up too)" },
 	{ 0, "  drop        d" },
 	{ 0, "  close       c   then a direction: close an open door" },

@@ -91,6 +91,8 @@ static void open_menu(struct ui *u, int mode)
 	u->screen = SCREEN_PACK;
 }
 
+static void start_aim(struct ui *u, int s);
+
 /* What choosing slot s in the menu does. */
 static void choose(struct ui *u, int s)
 {
@@ -116,10 +118,7 @@ static void choose(struct ui *u, int s)
 		ui_act(u, (struct action){ .kind = ACT_WEAR, .x = s });
 		return;
 	case 't':
-		u->pending = 't';
-		u->pending_slot = s;
-		u->screen = SCREEN_DIR;
-		notice(u, "Throw which way? (a direction key; Esc cancels)");
+		start_aim(u, s);
 		return;
 	default:
 		break;
@@ -178,9 +177,6 @@ void ui_dir_key(struct ui *u, int key)
 	case 'z':
 		ui_act(u, (struct action){ .kind = ACT_USE, .x = u->pending_slot, .dir = c.dir });
 		break;
-	case 't':
-		ui_act(u, (struct action){ .kind = ACT_THROW, .x = u->pending_slot, .dir = c.dir });
-		break;
 	case 'c':
 		ui_act(u, (struct action){ .kind = ACT_CLOSE, .dir = c.dir });
 		break;
@@ -216,6 +212,22 @@ static void aim_next(struct ui *u)
 	}
 }
 
+/* The aiming cursor, on the nearest monster in view (else on the player):
+ * for the launcher (slot -1) or for a piece of slot s thrown by hand. */
+static void start_aim(struct ui *u, int s)
+{
+	struct game *g = u->g;
+	u->targeting = true;
+	u->throw_slot = s;
+	u->target = -1;
+	u->screen = SCREEN_CURSOR;
+	if (!aim_at(u, -1)) {
+		u->cursor_x = g->player.x;
+		u->cursor_y = g->player.y;
+	}
+	ui_cursor_preview(u);
+}
+
 static void start_fire(struct ui *u)
 {
 	struct game *g = u->g;
@@ -226,29 +238,31 @@ static void start_fire(struct ui *u)
 		notice(u, "%s", why);
 		return;
 	}
-	u->targeting = true;
-	u->target = -1;
-	u->screen = SCREEN_CURSOR;
-	if (!aim_at(u, -1)) {
-		u->cursor_x = g->player.x;
-		u->cursor_y = g->player.y;
-	}
-	ui_cursor_preview(u);
+	start_aim(u, -1);
+}
+
+void ui_aim_act(struct ui *u, int x, int y)
+{
+	u->targeting = false;
+	u->screen = SCREEN_MAP;
+	u->notice[0] = '\0';
+	if (u->throw_slot >= 0)
+		ui_act(u, (struct action){ .kind = ACT_THROW_AT, .item = u->throw_slot, .x = x, .y = y });
+	else
+		ui_act(u, (struct action){ .kind = ACT_FIRE, .x = x, .y = y });
 }
 
 bool ui_target_key(struct ui *u, int key)
 {
 	struct input_command c = input_key(key);
+	const bool throwing = u->throw_slot >= 0;
 	if (c.kind == INPUT_NEXT) {
 		aim_next(u);
 		ui_cursor_preview(u);
 		return true;
 	}
-	if (c.kind == INPUT_CONFIRM || c.kind == INPUT_FIRE) {
-		u->targeting = false;
-		u->screen = SCREEN_MAP;
-		u->notice[0] = '\0';
-		ui_act(u, (struct action){ .kind = ACT_FIRE, .x = u->cursor_x, .y = u->cursor_y });
+	if (c.kind == INPUT_CONFIRM || (c.kind == INPUT_FIRE && !throwing) || (c.kind == INPUT_THROW && throwing)) {
+		ui_aim_act(u, u->cursor_x, u->cursor_y);
 		return true;
 	}
 	if (c.kind == INPUT_CANCEL || c.kind == INPUT_QUIT) {
@@ -259,7 +273,8 @@ bool ui_target_key(struct ui *u, int key)
 	}
 	if (c.kind == INPUT_MOVE)
 		return false; /* the cursor moves */
-	notice(u, "Aiming: move the cursor, Tab the next monster, Enter or f fires, Esc cancels.");
+	notice(u, throwing ? "Aiming: move the cursor, Tab the next monster, Enter or t throws, Esc cancels."
+			   : "Aiming: move the cursor, Tab the next monster, Enter or f fires, Esc cancels.");
 	return true;
 }
 

@@ -259,6 +259,67 @@ static void test_pack_click_uses_item(void **state)
 	e2e_quit(e);
 }
 
+/* t aims a throw with the cursor, as f aims a shot: the status says
+ * THROW, the line under the map how far the cursor is, Enter throws at
+ * any cell (here two right and one down, on none of the eight lines), and
+ * a left click while aiming throws at the cell clicked instead of walking
+ * there; after it the travel cursor is the travel cursor again. */
+static void test_throw_aims_with_the_cursor(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, ITEMS, 1, 1, 24, 80, NULL);
+	for (int x = 2; x <= 5; x++) {
+		pty_send(&e->p, "l");
+		e2e_wait_player_at(e, x, 1);
+		pty_send(&e->p, " "); /* past a --More-- if one is up */
+	}
+	assert_true(pty_wait_idle(&e->p, WAIT_MS));
+	int turn = e2e_turn(e);
+	pty_send(&e->p, "t");
+	if (!pty_wait_text(&e->p, "Throw what?", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "t did not ask what to throw");
+	int row, col;
+	if (!pty_find(&e->p, "- stone (x8)", &row, &col))
+		e2e_fail_dump(e, "the stones are not in the menu");
+	char letter[2] = { (char)pty_char(&e->p, row, col - 2), 0 };
+	pty_send(&e->p, letter);
+	if (!pty_wait_text(&e->p, "THROW: Enter=throw", WAIT_MS) || !pty_wait_text(&e->p, "Throw at:", WAIT_MS))
+		e2e_fail_dump(e, "choosing the stones did not start the aim");
+	pty_send(&e->p, "l");
+	pty_send(&e->p, "l");
+	pty_send(&e->p, "j");
+	if (!pty_wait_text(&e->p, "2 steps (Enter throws", WAIT_MS))
+		e2e_fail_dump(e, "the cursor did not say how far it is");
+	pty_send(&e->p, "\r");
+	if (!pty_wait_text(&e->p, "You throw the stone.", WAIT_MS) || !pty_wait_gone(&e->p, "THROW:", WAIT_MS))
+		e2e_fail_dump(e, "Enter did not throw");
+	assert_true(e2e_idle_at_turn(e, turn + 1));
+	int sc, sr;
+	e2e_cell(e, 7, 2, &sc, &sr);
+	if (pty_char(&e->p, sr, sc) != '(')
+		e2e_fail_dump(e, "the stone does not lie where it was thrown");
+	/* a click while aiming throws there; the player stays */
+	pty_send(&e->p, "t");
+	if (!pty_wait_text(&e->p, "Throw what?", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "t did not ask again");
+	pty_send(&e->p, letter);
+	if (!pty_wait_text(&e->p, "THROW: Enter=throw", WAIT_MS))
+		e2e_fail_dump(e, "no aim the second time");
+	e2e_cell(e, 3, 2, &sc, &sr);
+	pty_click(&e->p, 0, sc, sr, false);
+	if (!pty_wait_gone(&e->p, "THROW:", WAIT_MS))
+		e2e_fail_dump(e, "the click did not end the aim");
+	assert_true(e2e_idle_at_turn(e, turn + 2));
+	e2e_wait_player_at(e, 5, 1);
+	if (pty_char(&e->p, sr, sc) != '(')
+		e2e_fail_dump(e, "the click did not throw at the cell clicked");
+	pty_send(&e->p, "x");
+	if (!pty_wait_text(&e->p, "CURSOR: Enter=go", WAIT_MS))
+		e2e_fail_dump(e, "after a click's throw the cursor still aims");
+	pty_send_idle(&e->p, "\033");
+	e2e_quit(e);
+}
+
 static void test_click_wall_walks_to_cut_point(void **state)
 {
 	struct e2e *e = *state;
@@ -939,6 +1000,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vi_keys_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_arrows_and_numpad_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_floor_walks_there, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_throw_aims_with_the_cursor, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),

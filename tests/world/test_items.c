@@ -493,6 +493,95 @@ static void test_sling_shots(void **state)
 	fixture_fini(&f);
 }
 
+static enum act_result throw_at(struct game *g, int slot, int x, int y)
+{
+	struct action a = { .kind = ACT_THROW_AT, .item = slot, .x = x, .y = y };
+	return game_act(g, &a);
+}
+
+/* A throw by hand at a cell (ACT_THROW_AT): any cell within the kind's
+ * range in steps, off the eight lines too; the piece lands at the cell, or
+ * at the wall before it; a monster on the line is hit or missed; out of
+ * range, the player's own cell, a non-ammunition slot and an empty one
+ * take no time and say why. */
+static void test_throw_at_a_cell(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = fixture_game(&f, "square8",
+				      "##########\n"
+				      "#@...#...#\n"
+				      "#........#\n"
+				      "#........#\n"
+				      "#########>\n",
+				      4);
+	int s = give(g, "stone", 6), stone = kind_of(g, "stone");
+	g->bestiary.items.kinds[stone].brk = 0;
+	const int range = g->bestiary.items.kinds[stone].range;
+	assert_int_equal(game_throw_range(g, s), range);
+	/* a knight's move away, on no line a direction reaches */
+	int turn = g->turn;
+	assert_int_equal(throw_at(g, s, 3, 2), RESULT_ACTED);
+	assert_true(g->turn > turn);
+	assert_int_equal(g->pack[s].qty, 5);
+	assert_int_equal(g->items[grid_index(g->grid, 3, 2)], 1 + stone);
+	assert_true(message_contains(g, "You throw the stone."));
+	/* behind the wall at (5, 1): it stops at the wall, lying before it */
+	assert_int_equal(throw_at(g, s, 6, 1), RESULT_ACTED);
+	assert_int_equal(g->items[grid_index(g->grid, 4, 1)], 1 + stone);
+	assert_true(message_contains(g, "hits the wall"));
+	/* out of range: no time, no stone spent */
+	turn = g->turn;
+	assert_int_equal(throw_at(g, s, 1 + range + 1, 3), RESULT_NOTHING);
+	char said[96];
+	snprintf(said, sizeof said, "Out of range: %d steps, and thrown stones fly %d.", range + 1, range);
+	assert_true(message_contains(g, said));
+	assert_int_equal(g->pack[s].qty, 4);
+	assert_int_equal(throw_at(g, s, 1, 1), RESULT_NOTHING);
+	assert_true(message_contains(g, "other than your own"));
+	assert_int_equal(throw_at(g, s, -3, 40), RESULT_NOTHING);
+	int potion = give(g, "healing", 1);
+	assert_int_equal(throw_at(g, potion, 3, 2), RESULT_NOTHING);
+	assert_true(message_contains(g, "Only ammunition"));
+	assert_int_equal(game_throw_range(g, potion), 0);
+	assert_int_equal(throw_at(g, 15, 3, 2), RESULT_NOTHING);
+	assert_true(message_contains(g, "You have no item p."));
+	assert_int_equal(throw_at(g, -1, 3, 2), RESULT_NOTHING);
+	assert_int_equal(throw_at(g, PACK_SLOTS, 3, 2), RESULT_NOTHING);
+	assert_true(message_contains(g, "No such item"));
+	assert_int_equal(g->turn, turn);
+	fixture_fini(&f);
+}
+
+/* A monster off every line a direction reaches is hit (the throw can
+ * reach it) within a few throws: a tough dummy two right and one down. */
+static void test_throw_at_hits_off_the_lines(void **state)
+{
+	(void)state;
+	const char *const sets[] = { "dummy.hp=10000", NULL };
+	struct fixture f;
+	struct game *g = fixture_game_set(&f, "square4",
+					  "#######\n"
+					  "#@....#\n"
+					  "#..d..#\n"
+					  "######>\n",
+					  9, sets);
+	int s = give(g, "stone", 20);
+	const struct monster *m = &g->monsters[0];
+	assert_int_equal(m->x, 3);
+	assert_int_equal(m->y, 2);
+	int hits = 0;
+	for (int i = 0; i < 20; i++) {
+		int hp = m->hp;
+		assert_int_equal(throw_at(g, s, m->x, m->y), RESULT_ACTED);
+		hits += m->hp < hp;
+		assert_true(m->hp < hp || message_contains(g, "misses the dummy"));
+	}
+	assert_true(hits >= 5); /* 60% a throw: 20 throws with under 5 hits is 1 in 60,000 */
+	assert_true(g->items_used >= 20);
+	fixture_fini(&f);
+}
+
 /* Stones on the floor, counted over the whole level. */
 static int stones_lying(const struct game *g)
 {
@@ -619,13 +708,15 @@ static void test_journal_of_items_replays(void **state)
 		acts[n++] = (struct action){ .kind = ACT_USE, .x = s, .dir = GRID_S };
 	acts[n++] = (struct action){ .kind = ACT_FIRE, .x = 6, .y = 5 };
 	acts[n++] = (struct action){ .kind = ACT_THROW, .x = 5, .dir = GRID_S };
+	acts[n++] = (struct action){ .kind = ACT_THROW_AT, .item = 5, .x = 3, .y = 3 };
+	acts[n++] = (struct action){ .kind = ACT_THROW_AT, .item = 99, .x = 3, .y = 3 }; /* kept as -1 */
 	acts[n++] = (struct action){ .kind = ACT_WEAR, .x = -1 };
 	acts[n++] = (struct action){ .kind = ACT_WIELD, .x = -1 };
 	acts[n++] = (struct action){ .kind = ACT_DROP, .x = 3 };
 	acts[n++] = (struct action){ .kind = ACT_PICKUP };
 	acts[n++] = (struct action){ .kind = ACT_QUAFF };
 	acts[n++] = (struct action){ .kind = ACT_CLOSE, .dir = GRID_S };
-	bool used[ACT_CLOSE + 1] = { false };
+	bool used[ACT_THROW_AT + 1] = { false };
 	for (int i = 0; i < n && !g->over; i++) {
 		enum act_result r = game_act(g, &acts[i]);
 		used[acts[i].kind] = true;
@@ -635,12 +726,23 @@ static void test_journal_of_items_replays(void **state)
 	assert_true(journal_close(j, err, sizeof err));
 	for (int k = ACT_PICKUP; k <= ACT_CLOSE; k++)
 		assert_true(used[k]);
+	assert_true(used[ACT_THROW_AT]);
 	assert_true(g->items_used > 3);
 	uint64_t want = game_hash(g);
 
 	struct journal_data jd;
 	assert_true(journal_read_file(path, &jd, err, sizeof err));
 	assert_non_null(jd.items_text);
+	/* the throws at a cell read back with their slots and cells */
+	int throws = 0;
+	for (long k = 0; k < jd.n_actions; k++)
+		if (jd.actions[k].kind == ACT_THROW_AT) {
+			assert_int_equal(jd.actions[k].item, throws == 0 ? 5 : -1);
+			assert_int_equal(jd.actions[k].x, 3);
+			assert_int_equal(jd.actions[k].y, 3);
+			throws++;
+		}
+	assert_int_equal(throws, 2);
 	struct journal_game jg;
 	if (!journal_start(&jd, &jg, err, sizeof err))
 		fail_msg("%s", err);
@@ -677,6 +779,8 @@ int main(void)
 		cmocka_unit_test(test_wield_and_wear),
 		cmocka_unit_test(test_sling_shots),
 		cmocka_unit_test(test_ammo_breaks),
+		cmocka_unit_test(test_throw_at_a_cell),
+		cmocka_unit_test(test_throw_at_hits_off_the_lines),
 		cmocka_unit_test(test_journal_of_items_replays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1328,6 +1328,57 @@ static void test_changed_action_drifts(void **state)
 	remove_dir(dir);
 }
 
+/* A throw at a cell (`a T S X Y`) keeps its pack slot S where other
+ * actions keep a direction: read back as item, and a slot past the pack's
+ * letters is a damaged record, named. */
+static void test_throw_at_record(void **state)
+{
+	(void)state;
+	char dir[64], path[128], err[1200];
+	make_temp_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	struct session s;
+	session_open(&s, lv, 1, NULL, 0, 21);
+	session_record(&s, path, 40);
+	size_t len;
+	char *buf = read_all(path, &len);
+	struct journal_data d;
+	read_ok(path, &d);
+	long i = -1;
+	for (long k = 0; k < d.n_actions && i < 0; k++)
+		if (s.acts[k].kind == ACT_MOVE)
+			i = k;
+	assert_true(i >= 0);
+	const size_t off = d.action_offsets[i];
+	assert_int_equal(strchr(buf + off, '\n') - (buf + off), 9 + 9); /* "a m D 0 0" */
+	journal_data_fini(&d);
+	rewrite_record(buf, off, "a T 9 4 4");
+	assert_true(journal_parse("throw.jnl", buf, len, &d, err, sizeof err));
+	assert_int_equal(d.tail, JOURNAL_TAIL_CLEAN);
+	assert_int_equal(d.actions[i].kind, ACT_THROW_AT);
+	assert_int_equal(d.actions[i].item, 9);
+	assert_int_equal(d.actions[i].x, 4);
+	assert_int_equal(d.actions[i].y, 4);
+	journal_data_fini(&d);
+	/* "a T 16 4 4" in a copy with the record one byte longer */
+	char *big = malloc(len + 2);
+	assert_non_null(big);
+	const char *rest = strchr(buf + off, '\n');
+	const char body[] = "a T 16 4 4";
+	int n = sprintf(big, "%.*s%s %08" PRIx32, (int)off, buf, body, journal_crc(0, body, strlen(body)));
+	memcpy(big + n, rest, len - (size_t)(rest - buf));
+	assert_true(journal_parse("throw.jnl", big, (size_t)n + len - (size_t)(rest - buf), &d, err, sizeof err));
+	free(big);
+	assert_int_equal(d.tail, JOURNAL_TAIL_DAMAGED);
+	assert_int_equal(d.n_actions, i);
+	assert_non_null(strstr(d.tail_msg, "a pack slot outside -1 to 15"));
+	journal_data_fini(&d);
+	free(buf);
+	session_close(&s);
+	remove_dir(dir);
+}
+
 static void expect_rejected(const char *text, size_t len, const char *words)
 {
 	struct journal_data d;
@@ -1946,6 +1997,7 @@ int main(void)
 		cmocka_unit_test(test_cut_at_every_byte),
 		cmocka_unit_test(test_bit_flips),
 		cmocka_unit_test(test_changed_action_drifts),
+		cmocka_unit_test(test_throw_at_record),
 		cmocka_unit_test(test_foreign_and_newer_files),
 		cmocka_unit_test(test_every_write_failing),
 		cmocka_unit_test(test_data_dir),

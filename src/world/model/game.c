@@ -1567,6 +1567,7 @@ static enum act_result act(struct game *g, const struct action *a)
 	case ACT_PICKUP:
 	case ACT_USE:
 	case ACT_THROW:
+	case ACT_THROW_AT:
 	case ACT_FIRE:
 	case ACT_WIELD:
 	case ACT_WEAR:

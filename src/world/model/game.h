@@ -38,14 +38,18 @@ enum action_kind {
 	ACT_DROP,         /* x: pack slot */
 	ACT_CLOSE,        /* dir: close the open door that way */
 	/* appended after the items, as they were */
-	ACT_STOP          /* stop travel, rest, autoexplore or a run (the player pressed a key during
+	ACT_STOP,         /* stop travel, rest, autoexplore or a run (the player pressed a key during
 	                     it); no time passes.  An action, so that a journal replays the stop */
+	/* appended after the stop, as it was */
+	ACT_THROW_AT      /* x, y: the target cell, item: the pack slot; one piece of that
+	                     ammunition thrown by hand at the cell, as a shot flies */
 };
 
 struct action {
 	enum action_kind kind;
 	enum grid_dir dir;
 	int x, y;         /* cell for ACT_TRAVEL (already clamped by the caller or clamped here) */
+	int item;         /* ACT_THROW_AT: the pack slot thrown (the other kinds keep theirs in x) */
 };
 
 /* What happened when the player acted. */
@@ -517,6 +521,11 @@ void game_item_about(const struct game *g, int kind, char *buf, size_t size);
  * would. */
 int game_pack_ammo(const struct game *g, int s);
 void game_fire_none(const struct game *g, char *buf, size_t size);
+/* How many steps a piece of pack slot s flies when thrown by hand
+ * (ACT_THROW, ACT_THROW_AT); 0 when it is not ammunition. */
+int game_throw_range(const struct game *g, int s);
+/* The wielded launcher's reach in steps; 0 without one. */
+int game_fire_range(const struct game *g);
 /* The catalogue kind, or NULL for an index out of range. */
 const struct item_def *game_item_def(const struct game *g, int kind);
 /* Everything in the pack counted (slots and stacks): changes on every pick-up, use and drop. */

@@ -104,6 +104,13 @@ static void launchers_of(const struct game *g, const char *id, char *buf, size_t
 	}
 }
 
+/* A throw's to-hit chance and damage: half the kind's damage, at least 1. */
+#define THROW_CHANCE 60
+static int throw_damage(const struct item_def *d) { return d->damage / 2 > 0 ? d->damage / 2 : 1; }
+
+/* How far a kind flies from the hand, in steps. */
+static int throw_range(const struct item_def *d) { return d->range > 0 ? d->range : 1; }
+
 void game_item_about(const struct game *g, int kind, char *buf, size_t size)
 {
 	const struct item_def *d = game_item_def(g, kind);
@@ -179,8 +186,8 @@ void game_item_about(const struct game *g, int kind, char *buf, size_t size)
 		/* fire's and throw_item's damage: the roll is (dmg + 1) / 2 to dmg */
 		snprintf(buf, size, "Ammunition: fired from a %s (f) a hit does up to %d damage, thrown by hand (t, "
 			 "up to %d steps) up to %d; a miss lands to be picked up again%s%s.",
-			 who[0] ? who : "launcher", d->damage, d->range > 0 ? d->range : 1,
-			 d->damage / 2 > 0 ? d->damage / 2 : 1, d->brk > 0 ? ", one that hits breaks " : "",
+			 who[0] ? who : "launcher", d->damage, throw_range(d), throw_damage(d),
+			 d->brk > 0 ? ", one that hits breaks " : "",
 			 d->brk > 0 ? words : "");
 		return;
 	case ITEM_GOLD:
@@ -851,6 +858,12 @@ void game_fire_none(const struct game *g, char *buf, size_t size)
 	snprintf(buf, size, "You have no %s%s to fire from your %s.", a ? a->name : w->ammo, a ? "s" : "", w->name);
 }
 
+int game_fire_range(const struct game *g)
+{
+	const struct item_def *w = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
+	return w && w->ammo[0] ? w->range : 0;
+}
+
 /* The ammunition slot for the wielded launcher, -1 none (with a message). */
 static int fire_slot(struct game *g, const struct item_def **launcher)
 {
@@ -885,14 +898,21 @@ static int fire(struct game *g, int x, int y)
 	return 100;
 }
 
+/* Slot s holds ammunition, the only thing thrown; else said, false. */
+static bool throwable(struct game *g, int s)
+{
+	if (game_item_def(g, g->pack[s].kind)->cls == ITEM_AMMO)
+		return true;
+	game_message_add(g, "Only ammunition '(' flies true: throw stones or arrows.");
+	return false;
+}
+
 static int throw_item(struct game *g, int s, enum grid_dir dir)
 {
-	const struct item_def *d = game_item_def(g, g->pack[s].kind);
-	if (d->cls != ITEM_AMMO) {
-		game_message_add(g, "Only ammunition '(' flies true: throw stones or arrows.");
+	if (!throwable(g, s))
 		return 0;
-	}
-	int x = g->player.x, y = g->player.y, range = d->range > 0 ? d->range : 1;
+	const struct item_def *d = game_item_def(g, g->pack[s].kind);
+	int x = g->player.x, y = g->player.y, range = throw_range(d);
 	for (int i = 0; i < range; i++) {
 		int nx, ny;
 		if (!grid_dir_step(g->grid, x, y, dir, &nx, &ny) || !grid_in_bounds(g->grid, nx, ny))
@@ -904,9 +924,36 @@ static int throw_item(struct game *g, int s, enum grid_dir dir)
 		game_message_add(g, "There is no %s on a %s map.", grid_dir_name(dir), grid_topology_name(g->grid->topo));
 		return 0;
 	}
-	int dmg = d->damage / 2 > 0 ? d->damage / 2 : 1;
-	fly(g, s, cell_of(g, x, y), 60, dmg, "throw");
+	fly(g, s, cell_of(g, x, y), THROW_CHANCE, throw_damage(d), "throw");
 	return 100;
+}
+
+/* ACT_THROW_AT: one piece of slot s thrown at cell (x, y), any cell within
+ * the kind's range in steps, along the line a shot takes (fly): the same
+ * chance and damage as a throw along a direction, which it leaves as it
+ * was for the journals that hold one. */
+static int throw_at(struct game *g, int s, int x, int y)
+{
+	if (!throwable(g, s))
+		return 0;
+	if (!grid_in_bounds(g->grid, x, y) || (x == g->player.x && y == g->player.y)) {
+		game_message_add(g, "Throw at what? Choose a cell other than your own.");
+		return 0;
+	}
+	const struct item_def *d = game_item_def(g, g->pack[s].kind);
+	int to = cell_of(g, x, y), steps = grid_step_distance(g->grid, player_cell(g), to);
+	if (steps > throw_range(d)) {
+		game_message_add(g, "Out of range: %d steps, and thrown %ss fly %d.", steps, d->name, throw_range(d));
+		return 0;
+	}
+	fly(g, s, to, THROW_CHANCE, throw_damage(d), "throw");
+	return 100;
+}
+
+int game_throw_range(const struct game *g, int s)
+{
+	const struct item_def *d = s >= 0 && s < PACK_SLOTS ? game_item_def(g, g->pack[s].kind) : NULL;
+	return d && d->cls == ITEM_AMMO ? throw_range(d) : 0;
 }
 
 static int close_door(struct game *g, enum grid_dir dir)
@@ -1008,6 +1055,11 @@ int game_item_act(struct game *g, const struct action *a, enum act_result *res)
 		if (!slot_ok(g, a->x))
 			return 0;
 		cost = throw_item(g, a->x, a->dir);
+		break;
+	case ACT_THROW_AT:
+		if (!slot_ok(g, a->item))
+			return 0;
+		cost = throw_at(g, a->item, a->x, a->y);
 		break;
 	case ACT_FIRE:
 		cost = fire(g, a->x, a->y);

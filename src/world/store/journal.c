@@ -64,7 +64,7 @@ static const struct {
 	{ ACT_REST, 'r' }, { ACT_QUAFF, 'q' }, { ACT_EXPLORE, 'e' }, { ACT_RUN, 'u' },
 	{ ACT_PICKUP, 'g' }, { ACT_USE, 'a' }, { ACT_THROW, 'h' }, { ACT_FIRE, 'f' },
 	{ ACT_WIELD, 'i' }, { ACT_WEAR, 'o' }, { ACT_DROP, 'k' }, { ACT_CLOSE, 'c' },
-	{ ACT_STOP, 'x' },
+	{ ACT_STOP, 'x' }, { ACT_THROW_AT, 'T' },
 };
 #define N_KINDS (sizeof kind_letters / sizeof kind_letters[0])
 
@@ -476,7 +476,13 @@ static enum rec body_record(struct reader *r, struct record *rec)
 		memset(&a, 0, sizeof a);
 		if (f.n[1] != 1 || !kind_of_letter(f.s[1][0], &a.kind))
 			return bad(r, rec->start, "unknown action kind '%.*s'", (int)f.n[1], f.s[1]);
-		if (!parse_num(f.s[2], f.n[2], 0, 7, &dir))
+		/* a throw at a cell keeps its pack slot where the others keep a direction */
+		if (a.kind == ACT_THROW_AT) {
+			if (!parse_num(f.s[2], f.n[2], -1, PACK_SLOTS - 1, &dir))
+				return bad(r, rec->start, "a pack slot outside -1 to %d", PACK_SLOTS - 1);
+			a.item = (int)dir;
+			dir = 0;
+		} else if (!parse_num(f.s[2], f.n[2], 0, 7, &dir))
 			return bad(r, rec->start, "a direction outside 0 to 7");
 		if (!parse_num(f.s[3], f.n[3], -COORD_LIMIT, COORD_LIMIT, &x) ||
 		    !parse_num(f.s[4], f.n[4], -COORD_LIMIT, COORD_LIMIT, &y))
@@ -1661,6 +1667,8 @@ bool journal_append_action(struct journal *j, const struct action *a, char *err,
 		snprintf(err, errlen, "%s: unknown action kind %d", j->path, (int)a->kind);
 		return false;
 	}
+	if (a->kind == ACT_THROW_AT) /* its pack slot in the direction's place; none is -1, as "No such item" */
+		dir = a->item >= 0 && a->item < PACK_SLOTS ? a->item : -1;
 	int n = snprintf(body, sizeof body, "a %c %d %d %d", letter, dir, x, y);
 	snprintf(what, sizeof what, "action %ld", j->n_actions + 1);
 	if (!write_record(j, body, (size_t)n, JOURNAL_CHECK_RESERVE, what, err, errlen))
