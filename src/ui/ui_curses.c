@@ -340,8 +340,9 @@ void ui_cursor_preview(struct ui *u)
 		char reach[48] = "";
 		if (steps > range)
 			snprintf(reach, sizeof reach, ": out of range (%d)", range);
-		ui_notice(u, "%s at: %s, %d step%s%s (Enter %s, Tab next, Esc cancels)", throwing ? "Throw" : "Fire",
-			  what, steps, steps == 1 ? "" : "s", reach, throwing ? "throws" : "fires");
+		/* the figures first: a monster's description is long and its end is cut */
+		ui_notice(u, "%s %d step%s%s (Enter %s, Tab next, Esc cancels): %s", throwing ? "Throw" : "Fire",
+			  steps, steps == 1 ? "" : "s", reach, throwing ? "throws" : "fires", what);
 		return;
 	}
 	if (u->cursor_x == g->player.x && u->cursor_y == g->player.y) {

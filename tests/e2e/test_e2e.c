@@ -283,7 +283,7 @@ static void test_throw_aims_with_the_cursor(void **state)
 		e2e_fail_dump(e, "the stones are not in the menu");
 	char letter[2] = { (char)pty_char(&e->p, row, col - 2), 0 };
 	pty_send(&e->p, letter);
-	if (!pty_wait_text(&e->p, "THROW: Enter=throw", WAIT_MS) || !pty_wait_text(&e->p, "Throw at:", WAIT_MS))
+	if (!pty_wait_text(&e->p, "THROW: Enter=throw", WAIT_MS) || !pty_wait_text(&e->p, "Throw 0 steps (Enter throws", WAIT_MS))
 		e2e_fail_dump(e, "choosing the stones did not start the aim");
 	pty_send(&e->p, "l");
 	pty_send(&e->p, "l");
