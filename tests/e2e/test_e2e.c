@@ -225,18 +225,24 @@ static void test_click_floor_walks_there(void **state)
 	e2e_quit(e);
 }
 
-/* Items: walking over them fills the pack; i shows it with letters, a
- * click on a line uses that item (a potion: quaffed and named); q with
- * nothing to quaff says so; w opens the weapons. */
-static void test_pack_click_uses_item(void **state)
+/* items.lvl started, and its four items walked over into the pack. */
+static void e2e_take_items(struct e2e *e)
 {
-	struct e2e *e = *state;
 	e2e_start(e, ITEMS, 1, 1, 24, 80, NULL);
 	for (int x = 2; x <= 5; x++) {
 		pty_send(&e->p, "l");
 		e2e_wait_player_at(e, x, 1);
 		pty_send(&e->p, " "); /* past a --More-- if one is up */
 	}
+}
+
+/* Items: walking over them fills the pack; i shows it with letters, a
+ * click on a line uses that item (a potion: quaffed and named); q with
+ * nothing to quaff says so; w opens the weapons. */
+static void test_pack_click_uses_item(void **state)
+{
+	struct e2e *e = *state;
+	e2e_take_items(e);
 	pty_send(&e->p, "i");
 	if (!pty_wait_text(&e->p, "Your pack", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "i did not show the pack");
@@ -267,12 +273,7 @@ static void test_pack_click_uses_item(void **state)
 static void test_throw_aims_with_the_cursor(void **state)
 {
 	struct e2e *e = *state;
-	e2e_start(e, ITEMS, 1, 1, 24, 80, NULL);
-	for (int x = 2; x <= 5; x++) {
-		pty_send(&e->p, "l");
-		e2e_wait_player_at(e, x, 1);
-		pty_send(&e->p, " "); /* past a --More-- if one is up */
-	}
+	e2e_take_items(e);
 	assert_true(pty_wait_idle(&e->p, WAIT_MS));
 	int turn = e2e_turn(e);
 	pty_send(&e->p, "t");

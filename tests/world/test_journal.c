@@ -1255,27 +1255,43 @@ static void rewrite_record(char *buf, size_t off, const char *body)
 	memcpy(buf + off + n + 1, crc, 8);
 }
 
+/* A game of levels/02-the-chase.lvl (seed 21) recorded for n actions in
+ * a new folder dir, as path; its bytes and what the reader makes of them. */
+static char *chase_journal(struct session *s, char dir[64], char path[128], long n, size_t *len,
+			   struct journal_data *d)
+{
+	make_temp_dir(dir, 64);
+	snprintf(path, 128, "%s/game.jnl", dir);
+	static const char *const lv[] = { "levels/02-the-chase.lvl" };
+	session_open(s, lv, 1, NULL, 0, 21);
+	session_record(s, path, n);
+	char *buf = read_all(path, len);
+	read_ok(path, d);
+	return buf;
+}
+
+/* The first move the session made from action `from` on (one that took
+ * time, when `acted`). */
+static long first_move(const struct session *s, const struct journal_data *d, long from, bool acted)
+{
+	for (long k = from; k < d->n_actions; k++)
+		if (s->acts[k].kind == ACT_MOVE && (!acted || s->res[k] == RESULT_ACTED))
+			return k;
+	fail_msg("no move after action %ld", from);
+	return -1;
+}
+
 /* A changed action (with a valid CRC) is a drift, named at the next checksum. */
 static void test_changed_action_drifts(void **state)
 {
 	(void)state;
 	char dir[64], path[128], err[1200];
-	make_temp_dir(dir, sizeof dir);
-	snprintf(path, sizeof path, "%s/game.jnl", dir);
-	static const char *const lv[] = { "levels/02-the-chase.lvl" };
 	struct session s;
-	session_open(&s, lv, 1, NULL, 0, 21);
-	session_record(&s, path, 120);
 	size_t len;
-	char *buf = read_all(path, &len);
 	struct journal_data d;
-	read_ok(path, &d);
+	char *buf = chase_journal(&s, dir, path, 120, &len, &d);
 	/* a move that took time becomes a wait */
-	long i = -1;
-	for (long k = 10; k < d.n_actions && i < 0; k++)
-		if (s.acts[k].kind == ACT_MOVE && s.res[k] == RESULT_ACTED)
-			i = k;
-	assert_true(i >= 0);
+	long i = first_move(&s, &d, 10, true);
 	char body[64];
 	const char *line = buf + d.action_offsets[i];
 	size_t n = (size_t)(strchr(line, '\n') - line) - 9;
@@ -1335,21 +1351,11 @@ static void test_throw_at_record(void **state)
 {
 	(void)state;
 	char dir[64], path[128], err[1200];
-	make_temp_dir(dir, sizeof dir);
-	snprintf(path, sizeof path, "%s/game.jnl", dir);
-	static const char *const lv[] = { "levels/02-the-chase.lvl" };
 	struct session s;
-	session_open(&s, lv, 1, NULL, 0, 21);
-	session_record(&s, path, 40);
 	size_t len;
-	char *buf = read_all(path, &len);
 	struct journal_data d;
-	read_ok(path, &d);
-	long i = -1;
-	for (long k = 0; k < d.n_actions && i < 0; k++)
-		if (s.acts[k].kind == ACT_MOVE)
-			i = k;
-	assert_true(i >= 0);
+	char *buf = chase_journal(&s, dir, path, 40, &len, &d);
+	long i = first_move(&s, &d, 0, false);
 	const size_t off = d.action_offsets[i];
 	assert_int_equal(strchr(buf + off, '\n') - (buf + off), 9 + 9); /* "a m D 0 0" */
 	journal_data_fini(&d);
