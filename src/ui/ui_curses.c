@@ -657,8 +657,15 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		break;
 	case SCREEN_OPTIONS:
 		break;
-	case SCREEN_QUIT:
 	case SCREEN_DIR:
+		/* a direction asked for: a click gives the line toward it */
+		input_screen_to_cell(&u->view, u->g->grid, scol, srow, &x, &y);
+		if (b == INPUT_BUTTON_LEFT)
+			ui_dir_click(u, x, y);
+		else
+			u->screen = SCREEN_MAP;
+		break;
+	case SCREEN_QUIT:
 		u->screen = SCREEN_MAP;
 		break;
 	case SCREEN_PACK:

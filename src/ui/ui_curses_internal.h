@@ -114,6 +114,7 @@ void ui_pack_command(struct ui *u, int command);     /* an INPUT_* item command 
 void ui_pack_key(struct ui *u, int key);             /* a key on SCREEN_PACK */
 void ui_pack_click(struct ui *u, int srow);          /* a left click on SCREEN_PACK */
 void ui_dir_key(struct ui *u, int key);              /* a key on SCREEN_DIR */
+void ui_dir_click(struct ui *u, int x, int y);       /* a left click on cell (x, y) on SCREEN_DIR */
 bool ui_target_key(struct ui *u, int key);           /* SCREEN_CURSOR while targeting: true when taken */
 void ui_aim_act(struct ui *u, int x, int y);         /* targeting: fire or throw at the cell, aiming ends */
 /* ui_describe.c: describes cell (x, y) in full (a monster in view: hp,

@@ -6,6 +6,7 @@
  * fires).  Every key makes an action for game_act or says why not.
  */
 #include <curses.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -127,7 +128,7 @@ static void choose(struct ui *u, int s)
 		u->pending = 'z';
 		u->pending_slot = s;
 		u->screen = SCREEN_DIR;
-		notice(u, "Zap which way? (a direction key; Esc cancels)");
+		notice(u, "Zap which way? (a direction key, or a click that way; Esc cancels)");
 		return;
 	}
 	ui_act(u, (struct action){ .kind = ACT_USE, .x = s, .dir = GRID_N });
@@ -164,25 +165,67 @@ void ui_pack_click(struct ui *u, int srow)
 	u->screen = SCREEN_MAP;
 }
 
-void ui_dir_key(struct ui *u, int key)
+/* The zap or the closing waiting for a direction, that way. */
+static void dir_act(struct ui *u, enum grid_dir d)
 {
-	struct input_command c = input_key(key);
 	u->screen = SCREEN_MAP;
-	if (c.kind != INPUT_MOVE) {
-		notice(u, c.kind == INPUT_CANCEL ? "Never mind." : "That is not a direction: never mind.");
-		return;
-	}
 	u->notice[0] = '\0';
 	switch (u->pending) {
 	case 'z':
-		ui_act(u, (struct action){ .kind = ACT_USE, .x = u->pending_slot, .dir = c.dir });
+		ui_act(u, (struct action){ .kind = ACT_USE, .x = u->pending_slot, .dir = d });
 		break;
 	case 'c':
-		ui_act(u, (struct action){ .kind = ACT_CLOSE, .dir = c.dir });
+		ui_act(u, (struct action){ .kind = ACT_CLOSE, .dir = d });
 		break;
 	default:
 		break;
 	}
+}
+
+void ui_dir_key(struct ui *u, int key)
+{
+	struct input_command c = input_key(key);
+	if (c.kind != INPUT_MOVE) {
+		u->screen = SCREEN_MAP;
+		notice(u, c.kind == INPUT_CANCEL ? "Never mind." : "That is not a direction: never mind.");
+		return;
+	}
+	dir_act(u, c.dir);
+}
+
+/*
+ * A left click while a direction is asked for: the step of this grid that
+ * points nearest the cell clicked, as the map is drawn (a text row about
+ * twice a column's width tall), so a click on a door beside the player,
+ * or anywhere along one of the lines, gives that line.  A click on the
+ * player cancels.
+ */
+void ui_dir_click(struct ui *u, int x, int y)
+{
+	const struct grid *gr = u->g->grid;
+	int pc, pr, cc, cr;
+	grid_cell_to_screen(gr, u->g->player.x, u->g->player.y, &pc, &pr);
+	grid_cell_to_screen(gr, x, y, &cc, &cr);
+	const double vx = cc - pc, vy = 2.0 * (cr - pr);
+	int best = -1;
+	double best_cos = -2;
+	for (int d = 0; d < GRID_DIR_COUNT; d++) {
+		int dc, dr;
+		if (!grid_dir_offset(gr->topo, (enum grid_dir)d, &dc, &dr))
+			continue;
+		const double sx = dc, sy = 2.0 * dr;
+		const double cs = (vx * sx + vy * sy) / sqrt((vx * vx + vy * vy) * (sx * sx + sy * sy));
+		if (cs > best_cos + 1e-9) {
+			best_cos = cs;
+			best = d;
+		}
+	}
+	if ((vx == 0 && vy == 0) || best < 0) {
+		u->screen = SCREEN_MAP;
+		notice(u, "Never mind.");
+		return;
+	}
+	dir_act(u, (enum grid_dir)best);
 }
 
 /* Puts the fire cursor on monster i (the nearest when i < 0); false: none in view. */
@@ -314,7 +357,7 @@ void ui_pack_command(struct ui *u, int command)
 	case INPUT_CLOSE:
 		u->pending = 'c';
 		u->screen = SCREEN_DIR;
-		notice(u, "Close the door which way? (a direction key; Esc cancels)");
+		notice(u, "Close the door which way? (a direction key, or a click on it; Esc cancels)");
 		break;
 	case INPUT_NEXT:
 		notice(u, "Tab chooses the next target after f (fire).");

@@ -321,6 +321,44 @@ static void test_throw_aims_with_the_cursor(void **state)
 	e2e_quit(e);
 }
 
+/* Asked for a direction (c closes a door, z zaps), a click gives the
+ * grid's line nearest it: on the door beside the player, or further along
+ * its line (hex: east), closes the door; a click on the player cancels. */
+static void test_click_gives_a_direction(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "tests/levels/e2e/door-hex.lvl", 3, 2, 24, 80, NULL);
+	int dc, dr, fc, fr, pc, pr;
+	e2e_cell(e, 4, 2, &dc, &dr); /* the door */
+	e2e_cell(e, 7, 2, &fc, &fr); /* three cells past it */
+	e2e_cell(e, 3, 2, &pc, &pr);
+	for (int round = 0; round < 2; round++) {
+		pty_send(&e->p, "l"); /* through the door, which opens */
+		e2e_wait_player_at(e, 4, 2);
+		pty_send(&e->p, "h");
+		if (!pty_wait_char_at(&e->p, '\'', dr, dc, WAIT_MS))
+			e2e_fail_dump(e, "the door is not open behind the player");
+		e2e_wait_player_at(e, 3, 2);
+		pty_send(&e->p, "c");
+		if (!pty_wait_text(&e->p, "Close the door which way?", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+			e2e_fail_dump(e, "c did not ask which way");
+		if (round == 0)
+			pty_click(&e->p, 0, dc, dr, false);
+		else
+			pty_click(&e->p, 0, fc, fr, false);
+		if (!pty_wait_char_at(&e->p, '+', dr, dc, WAIT_MS))
+			e2e_fail_dump(e, round == 0 ? "a click on the door did not close it"
+						    : "a click along the door's line did not close it");
+	}
+	pty_send(&e->p, "c");
+	if (!pty_wait_text(&e->p, "Close the door which way?", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "c did not ask again");
+	pty_click(&e->p, 0, pc, pr, false);
+	if (!pty_wait_text(&e->p, "Never mind.", WAIT_MS))
+		e2e_fail_dump(e, "a click on the player did not cancel");
+	e2e_quit(e);
+}
+
 static void test_click_wall_walks_to_cut_point(void **state)
 {
 	struct e2e *e = *state;
@@ -1002,6 +1040,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arrows_and_numpad_square, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_floor_walks_there, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_throw_aims_with_the_cursor, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_gives_a_direction, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
