@@ -633,6 +633,14 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		u->help_top = 0;
 		return;
 	}
+	if ((u->screen == SCREEN_MAP || u->screen == SCREEN_CURSOR) && u->side_w && scol >= COLS - u->side_w) {
+		/* the monster list: a click on one describes it; the rest of it is not the map */
+		const int r = srow - u->view.top;
+		const int i = r >= 0 && r < UI_SIDE_ROWS ? u->side_mon[r] : -1;
+		if (i >= 0 && i < u->g->n_monsters && u->g->monsters[i].alive)
+			ui_describe(u, u->g->monsters[i].x, u->g->monsters[i].y);
+		return;
+	}
 	switch (u->screen) {
 	case SCREEN_MAP:
 	case SCREEN_CURSOR:
@@ -729,6 +737,8 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	u->opt = *opt;
 	u->screen = SCREEN_MAP;
 	u->view.col0 = u->view.row0 = -1;
+	for (int r = 0; r < UI_SIDE_ROWS; r++)
+		u->side_mon[r] = -1; /* no list drawn yet */
 	u->outcome = UI_QUIT;
 	u->mouse_on = opt->mouse;
 	if (opt->settings)

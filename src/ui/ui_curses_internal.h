@@ -32,6 +32,9 @@ enum ui_screen {
 
 #define UI_NOTES 16 /* UI lines kept for the history */
 #define UI_DESC_LINES 16 /* lines of a description (SCREEN_DESCRIBE) */
+#define UI_SIDE_MIN_COLS 110 /* a terminal this wide shows the monsters in view beside the map */
+#define UI_SIDE_W 28         /* that list's columns, its rule included */
+#define UI_SIDE_ROWS 256     /* rows of the list a click can name */
 
 struct ui {
 	struct game *g;
@@ -39,6 +42,8 @@ struct ui {
 	bool colour;             /* colours in use (else the mono attributes) */
 	enum ui_screen screen;
 	struct input_view view;  /* as drawn last: clicks are read through it */
+	int side_w;              /* columns of the monster list right of the map, as drawn last (0: none) */
+	int side_mon[UI_SIDE_ROWS]; /* the monster on each row of that list from view.top, -1 none */
 	bool routes;             /* draw the routes and targets of visible monsters */
 	int cursor_x, cursor_y;  /* the travel cursor, a cell */
 	int *preview;            /* cursor screen: the route Enter would travel ... */

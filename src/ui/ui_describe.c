@@ -74,7 +74,6 @@ static void describe_monster(struct ui *u, const struct monster *m)
 {
 	const struct game *g = u->g;
 	const struct monster_kind *k = m->kind;
-	const struct mind *mi = &m->mind;
 	desc_add(u, "%c  %s %s%s%s", k->glyph, game_article(k->name), k->name, k->about[0] ? ": " : "", k->about);
 	char speed[80];
 	speed_words(k->speed, speed, sizeof speed);
@@ -87,13 +86,7 @@ static void describe_monster(struct ui *u, const struct monster *m)
 		desc_add(u, "It shoots up to %d step%s.", k->range, k->range == 1 ? "" : "s");
 	if (k->flee > 0)
 		desc_add(u, "It flees when below %d%% of its hp.", (int)(k->flee * 100 + 0.5));
-	const char *now = mi->asleep ? "asleep"
-			  : mi->fleeing ? "fleeing from you"
-			  : mi->hunting ? "hunting you"
-			  : k->behaviour == MIND_AMBUSH && mi->timer > 0 ? "lying in wait"
-			  : mi->tracking ? "following your trail"
-			  : k->wander ? "wandering" : "waiting";
-	desc_add(u, "Now: %s.", now);
+	desc_add(u, "Now: %s.", game_monster_doing(m));
 }
 
 static void describe_terrain(struct ui *u, int c)

@@ -37,7 +37,8 @@ static void ui_layout(struct ui *u)
 	const struct game *g = u->g;
 	u->view.top = UI_MESSAGE_ROWS;
 	u->view.left = 0;
-	u->view.width = COLS;
+	u->side_w = COLS >= UI_SIDE_MIN_COLS ? UI_SIDE_W : 0;
+	u->view.width = COLS - u->side_w;
 	u->view.height = LINES - UI_MESSAGE_ROWS - UI_STATUS_ROWS;
 	if (u->screen == SCREEN_CURSOR || (u->screen == SCREEN_DESCRIBE && u->desc_back == SCREEN_CURSOR))
 		input_view_update(&u->view, g->grid, u->cursor_x, u->cursor_y);
@@ -214,6 +215,89 @@ static void ui_draw_map(const struct ui *u)
 				ch = ' ';
 			mvaddch(row, col, (ch & A_CHARTEXT) | A_REVERSE);
 		}
+	}
+}
+
+/*
+ * On a wide terminal, the monsters in view beside the map, nearest first
+ * (as DCSS's monster list and Brogue's sidebar): each its glyph in the
+ * map's colour, its name and a bar of its health, and under it what it
+ * is doing.  A click on one describes it (ui_click).
+ */
+static void ui_draw_side(struct ui *u)
+{
+	for (int r = 0; r < UI_SIDE_ROWS; r++)
+		u->side_mon[r] = -1;
+	if (!u->side_w)
+		return;
+	const struct game *g = u->g;
+	const int x0 = COLS - u->side_w, top = u->view.top, rows = u->view.height;
+	const attr_t dim = ui_attr(u, UI_COL_REMEMBERED);
+	for (int r = 0; r < rows; r++)
+		mvaddch(top + r, x0, ACS_VLINE | dim);
+	/* the nearest that fit, two rows each under a title row */
+	enum { MAX_SHOWN = 64 };
+	int shown[MAX_SHOWN], dist[MAX_SHOWN], n = 0, total = 0;
+	const int fit = (rows - 1) / 2 < MAX_SHOWN ? (rows - 1) / 2 : MAX_SHOWN;
+	const int pc = grid_index(g->grid, g->player.x, g->player.y);
+	for (int i = 0; i < g->n_monsters; i++) {
+		const struct monster *m = &g->monsters[i];
+		const int c = grid_index(g->grid, m->x, m->y);
+		if (!m->alive || !g->visible[c] || g->occupant[c] != i)
+			continue;
+		total++;
+		const int d = grid_step_distance(g->grid, pc, c);
+		int at;
+		if (n < fit)
+			at = n++;
+		else if (fit > 0 && d < dist[fit - 1])
+			at = fit - 1; /* the farthest shown gives way */
+		else
+			continue;
+		while (at > 0 && dist[at - 1] > d) {
+			shown[at] = shown[at - 1];
+			dist[at] = dist[at - 1];
+			at--;
+		}
+		shown[at] = i;
+		dist[at] = d;
+	}
+	const int w = u->side_w - 2; /* text columns after the rule and a space */
+	char line[UI_SIDE_W + 1];
+	if (total == 0)
+		snprintf(line, sizeof line, "Nothing in view");
+	else
+		snprintf(line, sizeof line, "In view: %d", total);
+	mvaddnstr(top, x0 + 2, line, w);
+	for (int k = 0; k < n; k++) {
+		const struct monster *m = &g->monsters[shown[k]];
+		const int row = 1 + 2 * k;
+		const char ch = m->kind->glyph;
+		mvaddch(top + row, x0 + 2,
+			(chtype)(unsigned char)ch | ui_attr(u, ch >= 'A' && ch <= 'Z' ? UI_COL_BOSS : UI_COL_MONSTER));
+		/* the bar: 8 marks, a part of one counts */
+		const int max = m->kind->hp > 0 ? m->kind->hp : 1, hp = m->hp < 0 ? 0 : m->hp;
+		const int marks = hp >= max ? 8 : (8 * hp + max - 1) / max;
+		char bar[11] = "[--------]";
+		for (int b = 0; b < marks && b < 8; b++)
+			bar[1 + b] = '#';
+		const int name_w = w - 2 - 11;
+		snprintf(line, sizeof line, "%-*.*s", name_w, name_w, m->kind->name);
+		mvaddnstr(top + row, x0 + 4, line, name_w);
+		const attr_t hurt = 3 * hp <= max ? ui_attr(u, UI_COL_WARN) : A_NORMAL;
+		attron(hurt);
+		mvaddstr(top + row, x0 + 4 + name_w + 1, bar);
+		attroff(hurt);
+		snprintf(line, sizeof line, "%s", game_monster_doing(m));
+		mvaddnstr(top + row + 1, x0 + 4, line, w - 2);
+		if (row + 1 < UI_SIDE_ROWS) {
+			u->side_mon[row] = shown[k];
+			u->side_mon[row + 1] = shown[k];
+		}
+	}
+	if (total > n && 1 + 2 * n < rows) {
+		snprintf(line, sizeof line, "and %d more", total - n);
+		mvaddnstr(top + 1 + 2 * n, x0 + 2, line, w);
 	}
 }
 
@@ -858,6 +942,7 @@ void ui_draw(struct ui *u)
 	} else {
 		ui_layout(u);
 		ui_draw_map(u);
+		ui_draw_side(u);
 		ui_draw_messages(u);
 		ui_draw_status(u);
 		if (u->screen == SCREEN_PACK)

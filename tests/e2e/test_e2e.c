@@ -359,6 +359,35 @@ static void test_click_gives_a_direction(void **state)
 	e2e_quit(e);
 }
 
+/* A terminal 110 columns wide or more lists the monsters in view beside
+ * the map, nearest first, with a bar of health and what each is doing; a
+ * click on one describes it and takes no turn; at 80 columns there is no
+ * list. */
+static void test_monster_list_beside_the_map(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 30, 120, NULL);
+	if (!pty_wait_text(&e->p, "In view: 3", WAIT_MS) || !pty_wait_text(&e->p, "[########]", WAIT_MS))
+		e2e_fail_dump(e, "no list of the monsters in view");
+	int row, col;
+	if (!pty_find(&e->p, "g goblin", &row, &col) || !pty_find(&e->p, "w wolf", NULL, NULL) ||
+	    !pty_find(&e->p, "o orc", NULL, NULL))
+		e2e_fail_dump(e, "the list does not name the three");
+	int pc, pr;
+	assert_true(e2e_player(e, &pc, &pr));
+	assert_true(col > pc + 10); /* beside the map, not over it */
+	pty_click(&e->p, 0, col + 2, row, false);
+	if (!pty_wait_text(&e->p, "Health", WAIT_MS) || !pty_wait_text(&e->p, "goblin", WAIT_MS))
+		e2e_fail_dump(e, "a click on the goblin's line did not describe it");
+	assert_true(e2e_idle_at_turn(e, 0));
+	pty_send_idle(&e->p, "\033");
+	e2e_quit(e);
+	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 24, 80, NULL);
+	if (pty_find(&e->p, "In view", NULL, NULL))
+		e2e_fail_dump(e, "an 80-column screen has no room for the list");
+	e2e_quit(e);
+}
+
 static void test_click_wall_walks_to_cut_point(void **state)
 {
 	struct e2e *e = *state;
@@ -1041,6 +1070,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_click_floor_walks_there, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_throw_aims_with_the_cursor, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_gives_a_direction, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_monster_list_beside_the_map, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),

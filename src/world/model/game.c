@@ -88,6 +88,18 @@ void game_message_add(struct game *g, const char *fmt, ...)
 	g->n_messages++;
 }
 
+const char *game_monster_doing(const struct monster *m)
+{
+	const struct mind *mi = &m->mind;
+	return mi->asleep				      ? "asleep"
+	       : mi->fleeing				      ? "fleeing from you"
+	       : mi->hunting				      ? "hunting you"
+	       : m->kind->behaviour == MIND_AMBUSH && mi->timer > 0 ? "lying in wait"
+	       : mi->tracking				      ? "following your trail"
+	       : m->kind->wander			      ? "wandering"
+							      : "waiting";
+}
+
 const char *game_article(const char *noun)
 {
 	return noun && strchr("aeiouAEIOU", noun[0]) && noun[0] ? "an" : "a";
@@ -1657,16 +1669,11 @@ void game_describe(const struct game *g, int x, int y, char *buf, size_t size)
 	}
 	const struct monster *m = game_monster_at(g, x, y);
 	if (m && g->visible[c]) {
-		const struct mind *mi = &m->mind;
-		const char *doing = mi->asleep ? ", asleep"
-				    : mi->fleeing ? ", fleeing"
-				    : mi->hunting ? ", hunting you"
-				    : m->kind->behaviour == MIND_AMBUSH && mi->timer > 0 ? ", lying in wait"
-				    : mi->tracking ? ", following your trail"
-				    : m->kind->wander ? ", wandering" : "";
+		const char *doing = game_monster_doing(m);
 		/* the odds, as a seasoned player would ask: its and the player's chance to hit */
-		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s; you hit %d%%, it hits %d%%)", game_article(m->kind->name),
-			 m->kind->name, m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp, doing,
+		snprintf(buf, size, "%s %s%s%s (%d/%d hp%s%s; you hit %d%%, it hits %d%%)", game_article(m->kind->name),
+			 m->kind->name, m->kind->about[0] ? ": " : "", m->kind->about, m->hp, m->kind->hp,
+			 strcmp(doing, "waiting") ? ", " : "", strcmp(doing, "waiting") ? doing : "",
 			 game_player_hit_chance(g, m->kind), game_monster_hit_chance(g, m->kind));
 		return;
 	}

@@ -497,6 +497,11 @@ void game_message_add(struct game *g, const char *fmt, ...) __attribute__((forma
 /* "a" or "an" for a noun ("an orc", "a goblin"). */
 const char *game_article(const char *noun);
 
+/* What monster m is doing, as the player sees it: "asleep", "fleeing from
+ * you", "hunting you", "lying in wait", "following your trail",
+ * "wandering" or "waiting". */
+const char *game_monster_doing(const struct monster *m);
+
 /* The tile of `cell` as the player knows it: the true one where it sees
  * the cell, else as it last saw it (a wall dug out of its sight is still
  * a wall to it: its memory, known[], changes only with what it sees). */
