@@ -31,7 +31,7 @@
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
 #define UI_MOUSE_EVENTS                                                                            \
 	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
-	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
+	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION)
 
 static void ui_notice(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ui_notice(struct ui *u, const char *fmt, ...)
@@ -173,6 +173,8 @@ static void ui_options_apply(struct ui *u, int sel)
 		u->settings.mouse = s->mouse;
 		u->mouse_on = s->mouse;
 		mousemask(s->mouse ? UI_MOUSE_EVENTS : 0, NULL);
+		ui_screen_hover(s->mouse);
+		u->hover = false;
 	}
 }
 
@@ -204,6 +206,7 @@ static void ui_options_key_in(struct ui *u, int key)
 void ui_act(struct ui *u, struct action a)
 {
 	struct game *g = u->g;
+	u->hover = false; /* the player moves: the pointer's route is planned again when it moves */
 	u->msg_mark = g->message_stamp;
 	u->more_seen = 0;
 	enum act_result r = game_act(g, &a);
@@ -324,6 +327,27 @@ static void ui_run_dir(struct ui *u, enum grid_dir d)
 	ui_act(u, (struct action){ .kind = ACT_RUN, .dir = d });
 }
 
+/* Plans the route travel to (x, y) would walk and keeps it in u->preview
+ * for drawing (when it fits in memory); *len its cells, the player's first. */
+static enum path_status ui_plan_preview(struct ui *u, int x, int y, int *len)
+{
+	const int *cells;
+	u->preview_len = 0;
+	enum path_status st = game_travel_plan(u->g, x, y, &cells, len);
+	if (*len > u->preview_cap) {
+		int *grown = realloc(u->preview, (size_t)*len * sizeof *grown);
+		if (grown) {
+			u->preview = grown;
+			u->preview_cap = *len;
+		}
+	}
+	if (*len <= u->preview_cap && *len > 0) {
+		memcpy(u->preview, cells, (size_t)*len * sizeof *cells);
+		u->preview_len = *len;
+	}
+	return st;
+}
+
 /* Plans the route Enter would travel from the cursor, keeps it for drawing,
  * and says where it leads. */
 void ui_cursor_preview(struct ui *u)
@@ -350,20 +374,8 @@ void ui_cursor_preview(struct ui *u)
 			  u->cursor_y);
 		return;
 	}
-	const int *cells;
 	int len;
-	enum path_status st = game_travel_plan(g, u->cursor_x, u->cursor_y, &cells, &len);
-	if (len > u->preview_cap) {
-		int *grown = realloc(u->preview, (size_t)len * sizeof *grown);
-		if (grown) {
-			u->preview = grown;
-			u->preview_cap = len;
-		}
-	}
-	if (len <= u->preview_cap && len > 0) {
-		memcpy(u->preview, cells, (size_t)len * sizeof *cells);
-		u->preview_len = len;
-	}
+	enum path_status st = ui_plan_preview(u, u->cursor_x, u->cursor_y, &len);
 	int steps = len - 1;
 	if (len < 2)
 		ui_notice(u, "Travel to: %s (%d,%d); no way closer from here", what, u->cursor_x,
@@ -686,11 +698,76 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 	}
 }
 
+/*
+ * The pointer moved (no button down): on a map cell, on the map screen,
+ * idle, its travel route is planned and drawn (as Brogue does), the cell
+ * described beside the map when the monster list is up; anywhere else,
+ * nothing.  A burst of motion is read to its end first, so only where the
+ * pointer stops is planned (a far plan on a 4096x4096 level takes up to
+ * a frame).
+ */
+static void ui_hover(struct ui *u, MEVENT ev)
+{
+	nodelay(stdscr, TRUE);
+	for (;;) {
+		int c = getch();
+		if (c == ERR)
+			break;
+		MEVENT next;
+		if (c == KEY_MOUSE && getmouse(&next) == OK) {
+			if (next.bstate & REPORT_MOUSE_POSITION) {
+				ev = next;
+				continue;
+			}
+			ungetmouse(&next);
+		} else if (c != KEY_MOUSE) {
+			ungetch(c);
+		}
+		break;
+	}
+	nodelay(stdscr, FALSE);
+	const struct game *g = u->g;
+	const struct input_view *v = &u->view;
+	int x = -1, y = -1;
+	const bool on_map = u->screen == SCREEN_MAP && !g->travel.active && !g->over && !u->more &&
+			    !ui_screen_too_small() && ev.y >= v->top && ev.y < v->top + v->height &&
+			    ev.x >= v->left && ev.x < v->left + v->width &&
+			    grid_screen_to_cell(g->grid, ev.x - v->left + v->col0, ev.y - v->top + v->row0, &x, &y);
+	if (!on_map || (x == g->player.x && y == g->player.y)) {
+		u->hover = false;
+		return;
+	}
+	if (u->hover && x == u->hover_x && y == u->hover_y)
+		return;
+	u->hover = true;
+	u->hover_x = x;
+	u->hover_y = y;
+	int len;
+	enum path_status st = ui_plan_preview(u, x, y, &len);
+	char what[GAME_MESSAGE_LEN / 2];
+	game_describe(g, x, y, what, sizeof what);
+	const int steps = len - 1;
+	const char *s = steps == 1 ? "" : "s";
+	if (len < 2)
+		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): no way closer", what, x, y);
+	else if (st == PATH_FOUND)
+		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): %d step%s", what, x, y, steps, s);
+	else if (st == PATH_BUDGET)
+		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): %d step%s toward it", what, x, y, steps, s);
+	else
+		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): out of reach, %d step%s to the closest point",
+			 what, x, y, steps, s);
+}
+
 static void ui_mouse(struct ui *u)
 {
 	MEVENT ev;
 	if (getmouse(&ev) != OK)
 		return;
+	if (ev.bstate & REPORT_MOUSE_POSITION) {
+		ui_hover(u, ev);
+		return;
+	}
 	static const struct {
 		mmask_t mask;
 		enum input_button button;
@@ -795,6 +872,7 @@ static void ui_loop(struct ui *u)
 			ui_mouse(u);
 			continue;
 		}
+		u->hover = false; /* a key: the keys' screens, not the pointer's route */
 		if (ui_screen_too_small()) {
 			if (ch == 'q' || ch == 'Q' || ch == INPUT_CTRL('q')) {
 				u->outcome = UI_QUIT; /* nothing to confirm on: the notice says Q quits */

@@ -44,6 +44,10 @@ struct ui {
 	struct input_view view;  /* as drawn last: clicks are read through it */
 	int side_w;              /* columns of the monster list right of the map, as drawn last (0: none) */
 	int side_mon[UI_SIDE_ROWS]; /* the monster on each row of that list from view.top, -1 none */
+	bool hover;              /* SCREEN_MAP: the pointer rests on a map cell; its travel route is
+	                            in preview, drawn as a click there would walk it */
+	int hover_x, hover_y;    /* hover: the cell */
+	char hover_what[GAME_MESSAGE_LEN]; /* hover: the cell described, and its steps */
 	bool routes;             /* draw the routes and targets of visible monsters */
 	int cursor_x, cursor_y;  /* the travel cursor, a cell */
 	int *preview;            /* cursor screen: the route Enter would travel ... */

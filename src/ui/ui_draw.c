@@ -206,6 +206,15 @@ static void ui_draw_map(const struct ui *u)
 		}
 	}
 	ui_draw_routes(u);
+	if (u->hover && u->screen == SCREEN_MAP && !g->travel.active) {
+		/* where a click on the pointer's cell would walk */
+		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
+		int col, row;
+		chtype ch;
+		if (input_cell_to_screen(&u->view, gr, u->hover_x, u->hover_y, &col, &row) &&
+		    ui_cell_look(u, u->hover_x, u->hover_y, &ch))
+			mvaddch(row, col, (ch & A_CHARTEXT) | A_REVERSE);
+	}
 	if (u->screen == SCREEN_CURSOR) {
 		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
 		int col, row;
@@ -217,6 +226,8 @@ static void ui_draw_map(const struct ui *u)
 		}
 	}
 }
+
+static size_t ui_line_take(const char *text, size_t at, size_t len, int width);
 
 /*
  * On a wide terminal, the monsters in view beside the map, nearest first
@@ -238,7 +249,9 @@ static void ui_draw_side(struct ui *u)
 	/* the nearest that fit, two rows each under a title row */
 	enum { MAX_SHOWN = 64 };
 	int shown[MAX_SHOWN], dist[MAX_SHOWN], n = 0, total = 0;
-	const int fit = (rows - 1) / 2 < MAX_SHOWN ? (rows - 1) / 2 : MAX_SHOWN;
+	const bool hover = u->hover && u->screen == SCREEN_MAP && !g->travel.active;
+	const int room = (rows - 1 - (hover ? 6 : 0)) / 2; /* the pointer's cell keeps the foot */
+	const int fit = room < 0 ? 0 : room < MAX_SHOWN ? room : MAX_SHOWN;
 	const int pc = grid_index(g->grid, g->player.x, g->player.y);
 	for (int i = 0; i < g->n_monsters; i++) {
 		const struct monster *m = &g->monsters[i];
@@ -298,6 +311,23 @@ static void ui_draw_side(struct ui *u)
 	if (total > n && 1 + 2 * n < rows) {
 		snprintf(line, sizeof line, "and %d more", total - n);
 		mvaddnstr(top + 1 + 2 * n, x0 + 2, line, w);
+	}
+	if (hover) {
+		/* the pointer's cell at the list's foot, word-wrapped into up to five rows */
+		int n_rows = 0, starts[5], lens[5];
+		size_t at = 0, len = strlen(u->hover_what);
+		while (at < len && n_rows < 5) {
+			size_t take = ui_line_take(u->hover_what, at, len, w);
+			starts[n_rows] = (int)at;
+			lens[n_rows++] = (int)take;
+			at += take;
+			while (at < len && u->hover_what[at] == ' ')
+				at++;
+		}
+		const int first = rows - n_rows;
+		if (first > 2 * n + 2)
+			for (int k = 0; k < n_rows; k++)
+				mvaddnstr(top + first + k, x0 + 2, u->hover_what + starts[k], lens[k]);
 	}
 }
 
@@ -718,6 +748,7 @@ static const struct {
 	{ 0, "              shown as *; it plans over what you have seen (unseen places" },
 	{ 0, "              count as open) and replans as you see more.  A wall or an" },
 	{ 0, "              unreachable place walks as close as it can.  Any key stops." },
+	{ 0, "              The pointer resting on a cell shows the route first." },
 	{ 0, "              _ or x: a cursor; move it (its route shows, with the steps)," },
 	{ 0, "              Enter travels there, v describes, Esc cancels" },
 	{ 0, "              (shifted keys move the cursor 8 cells)" },

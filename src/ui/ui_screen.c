@@ -312,6 +312,13 @@ void ui_screen_modes(void)
 		set_escdelay(25);
 }
 
+void ui_screen_hover(bool on)
+{
+	refresh();
+	fputs(on ? "\033[?1003h" : "\033[?1003l", stdout);
+	fflush(stdout);
+}
+
 static void ui_mouse_on(struct ui_tty *s, mmask_t mask)
 {
 	mousemask(mask, NULL);
@@ -323,6 +330,8 @@ static void ui_mouse_on(struct ui_tty *s, mmask_t mask)
 		fputs("\033[?1002h", stdout);
 		fflush(stdout);
 	}
+	if (s->hover)
+		ui_screen_hover(true); /* and with none down: where the pointer is */
 }
 
 static void ui_mouse_off(const struct ui_tty *s)
@@ -331,6 +340,8 @@ static void ui_mouse_off(const struct ui_tty *s)
 		fputs("\033[?1002l", stdout);
 		fflush(stdout);
 	}
+	if (s->hover)
+		ui_screen_hover(false);
 	mousemask(0, NULL);
 }
 
@@ -352,9 +363,10 @@ bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, cha
 	s->colour = ui_palette_init();
 	s->mouse = mouse;
 	s->drags = mouse && drags;
+	s->hover = mouse && (mask & REPORT_MOUSE_POSITION);
 	if (mouse)
 		ui_mouse_on(s, mask);
-	ui_fatal_install(s->mouse, s->drags);
+	ui_fatal_install(s->mouse, s->drags || s->hover);
 	return true;
 }
 

@@ -45,6 +45,7 @@ struct ui_tty {
 	bool colour;   /* colours in use (else ui_palette's monochrome stand-ins) */
 	bool mouse;    /* the mouse is on */
 	bool drags;    /* motion with a button down is reported too */
+	bool hover;    /* motion with no button down too (mask has REPORT_MOUSE_POSITION): the pointer's cell */
 };
 
 /*
@@ -59,6 +60,11 @@ struct ui_tty {
  * the program with that signal.  One screen at a time.  False with the
  * reason in err when the terminal cannot be used.
  */
+/* The pointer's motion with no button down reported (xterm's mode 1003),
+ * or no longer: for a screen started with REPORT_MOUSE_POSITION in its
+ * mask, when the mouse is turned on or off in the options. */
+void ui_screen_hover(bool on);
+
 bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, char *err, size_t errlen);
 
 /* Gives the terminal back: the fatal-signal handlers removed, the mouse

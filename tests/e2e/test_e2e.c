@@ -388,6 +388,55 @@ static void test_monster_list_beside_the_map(void **state)
 	e2e_quit(e);
 }
 
+/* Whether any cell of the map area shows the route mark '*'. */
+static bool e2e_route_shown(struct e2e *e)
+{
+	for (int r = e->oy; r < e->oy + 8; r++)
+		for (int c = e->ox; c < e->ox + 20; c++)
+			if (pty_char(&e->p, r, c) == '*')
+				return true;
+	return false;
+}
+
+/* The pointer resting on a map cell (no button) shows the route a click
+ * there would walk, and beside the map (110 columns or more) the cell and
+ * its steps; no turn passes; a key, or the pointer leaving the map, takes
+ * the route away; the terminal's motion reports are turned off at the end. */
+static void test_pointer_shows_the_route(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 30, 120, NULL);
+	int col, row;
+	e2e_cell(e, 8, 5, &col, &row);
+	pty_hover(&e->p, col, row);
+	if (!pty_wait_text(&e->p, "(8,5): 5 steps", WAIT_MS))
+		e2e_fail_dump(e, "the pointer's cell and steps are not beside the map");
+	assert_true(e2e_idle_at_turn(e, 0));
+	if (!e2e_route_shown(e))
+		e2e_fail_dump(e, "no route drawn to the pointer's cell");
+	pty_hover(&e->p, e->p.cols - 3, row); /* onto the list beside the map */
+	if (!pty_wait_gone(&e->p, "(8,5): 5 steps", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "the pointer left the map and its route stayed");
+	if (e2e_route_shown(e))
+		e2e_fail_dump(e, "a route is still drawn");
+	pty_hover(&e->p, col, row);
+	if (!pty_wait_text(&e->p, "(8,5): 5 steps", WAIT_MS))
+		e2e_fail_dump(e, "the pointer came back and showed nothing");
+	pty_send(&e->p, "s"); /* a key: a turn's wait */
+	if (!pty_wait_gone(&e->p, "(8,5): 5 steps", WAIT_MS) || !e2e_idle_at_turn(e, 1))
+		e2e_fail_dump(e, "a key did not take the pointer's route away");
+	if (e2e_route_shown(e))
+		e2e_fail_dump(e, "a route is still drawn after the key");
+	assert_true(pty_log_has(&e->p, "\033[?1003h")); /* motion reported, with no button down */
+	pty_send(&e->p, "Q");
+	if (!pty_wait_text(&e->p, "Really quit", WAIT_MS))
+		e2e_fail_dump(e, "no quit question");
+	pty_send(&e->p, "y");
+	assert_true(pty_wait_exit(&e->p, WAIT_MS));
+	assert_true(pty_log_has(&e->p, "\033[?1003l")); /* and no longer, the terminal left clean */
+	pty_close(&e->p);
+}
+
 static void test_click_wall_walks_to_cut_point(void **state)
 {
 	struct e2e *e = *state;
@@ -1071,6 +1120,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_throw_aims_with_the_cursor, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_gives_a_direction, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_monster_list_beside_the_map, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_pointer_shows_the_route, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),

@@ -55,6 +55,7 @@ static void crash_start(struct pty *p, const char *how, const char *asan)
 		pty_fail(p, "the game did not start");
 	assert_true(p->altscreen);
 	assert_true(pty_log_has(p, "\033[?1006;1000h")); /* SGR mouse reports on */
+	assert_true(pty_log_has(p, "\033[?1003h"));      /* and the pointer's motion */
 	pty_send(p, "\035");                              /* Ctrl-] */
 	if (!pty_wait_exit(p, CRASH_WAIT))
 		pty_fail(p, "the crash hook did not end the program");
@@ -66,6 +67,7 @@ static void crash_check_restored(struct pty *p)
 	assert_false(p->altscreen);
 	assert_true(pty_log_has(p, "\033[?1049l"));       /* the alternate screen left */
 	assert_true(pty_log_has(p, "\033[?1006;1000l"));  /* mouse reports off */
+	assert_true(pty_log_has(p, "\033[?1003l"));       /* the pointer's motion too */
 	assert_true(p->cursor_visible);
 	struct termios t;
 	assert_int_equal(tcgetattr(p->fd, &t), 0);

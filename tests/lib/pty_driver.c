@@ -406,6 +406,13 @@ void pty_click(struct pty *p, int button, int col, int row, bool split)
 	}
 }
 
+void pty_hover(struct pty *p, int col, int row)
+{
+	char motion[48];
+	snprintf(motion, sizeof motion, "\033[<35;%d;%dM", col + 1, row + 1);
+	pty_send(p, motion);
+}
+
 void pty_resize(struct pty *p, int rows, int cols)
 {
 	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };

@@ -114,6 +114,8 @@ unsigned long pty_idles(const struct pty *p);
  * has taken it in (pty_wait_idle), then the release: ncurses reports
  * PRESSED then RELEASED; else both in one write (CLICKED). */
 void pty_click(struct pty *p, int button, int col, int row, bool split);
+/* The pointer moved to (col, row) with no button down (SGR mode 1003: button 35). */
+void pty_hover(struct pty *p, int col, int row);
 
 /* A new size: the kernel sends SIGWINCH (one key, KEY_RESIZE, for
  * pty_wait_idle), the screen model follows. */
