@@ -274,6 +274,15 @@ static void start_aim(struct ui *u, int s)
 static void start_fire(struct ui *u)
 {
 	struct game *g = u->g;
+	const struct item_def *w = g->wielded >= 0 ? game_item_def(g, g->pack[g->wielded].kind) : NULL;
+	if (!w || !w->ammo[0]) {
+		/* no launcher in hand: f throws by hand, as DCSS's f does */
+		for (int s = 0; s < PACK_SLOTS; s++)
+			if (game_throw_range(g, s) > 0) {
+				start_aim(u, s);
+				return;
+			}
+	}
 	if (game_pack_ammo(g, g->wielded) < 0) {
 		/* said before the aim, not after it */
 		char why[GAME_MESSAGE_LEN];
@@ -304,7 +313,7 @@ bool ui_target_key(struct ui *u, int key)
 		ui_cursor_preview(u);
 		return true;
 	}
-	if (c.kind == INPUT_CONFIRM || (c.kind == INPUT_FIRE && !throwing) || (c.kind == INPUT_THROW && throwing)) {
+	if (c.kind == INPUT_CONFIRM || c.kind == INPUT_FIRE || (c.kind == INPUT_THROW && throwing)) {
 		ui_aim_act(u, u->cursor_x, u->cursor_y);
 		return true;
 	}
@@ -316,7 +325,7 @@ bool ui_target_key(struct ui *u, int key)
 	}
 	if (c.kind == INPUT_MOVE)
 		return false; /* the cursor moves */
-	notice(u, throwing ? "Aiming: move the cursor, Tab the next monster, Enter or t throws, Esc cancels."
+	notice(u, throwing ? "Aiming: move the cursor, Tab the next monster, Enter, t or f throws, Esc cancels."
 			   : "Aiming: move the cursor, Tab the next monster, Enter or f fires, Esc cancels.");
 	return true;
 }

@@ -318,6 +318,14 @@ static void test_throw_aims_with_the_cursor(void **state)
 	if (!pty_wait_text(&e->p, "CURSOR: Enter=go", WAIT_MS))
 		e2e_fail_dump(e, "after a click's throw the cursor still aims");
 	pty_send_idle(&e->p, "\033");
+	/* no launcher in hand (a dagger is no sling): f throws by hand too */
+	pty_send(&e->p, "f");
+	if (!pty_wait_text(&e->p, "THROW: Enter=throw", WAIT_MS))
+		e2e_fail_dump(e, "f with no launcher did not aim a throw");
+	pty_send(&e->p, "l");
+	pty_send(&e->p, "f");
+	if (!pty_wait_gone(&e->p, "THROW:", WAIT_MS) || !e2e_idle_at_turn(e, turn + 3))
+		e2e_fail_dump(e, "f did not throw");
 	e2e_quit(e);
 }
 
