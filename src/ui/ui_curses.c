@@ -729,10 +729,15 @@ static void ui_hover(struct ui *u, MEVENT ev)
 	const struct game *g = u->g;
 	const struct input_view *v = &u->view;
 	int x = -1, y = -1;
+	/* over the map's own text (between two hex cells: the one a click
+	 * there goes to), not the blank around a small map */
+	const int col = ev.x - v->left + v->col0, row = ev.y - v->top + v->row0;
 	const bool on_map = u->screen == SCREEN_MAP && !g->travel.active && !g->over && !u->more &&
 			    !ui_screen_too_small() && ev.y >= v->top && ev.y < v->top + v->height &&
-			    ev.x >= v->left && ev.x < v->left + v->width &&
-			    grid_screen_to_cell(g->grid, ev.x - v->left + v->col0, ev.y - v->top + v->row0, &x, &y);
+			    ev.x >= v->left && ev.x < v->left + v->width && col >= 0 &&
+			    col < grid_screen_width(g->grid) && row >= 0 && row < g->grid->h;
+	if (on_map)
+		grid_screen_to_cell(g->grid, col, row, &x, &y);
 	if (!on_map || (x == g->player.x && y == g->player.y)) {
 		u->hover = false;
 		return;
