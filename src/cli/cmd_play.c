@@ -61,6 +61,7 @@ struct play_args {
 	int bench_preview;       /* > 0: measure travel previews instead of playing */
 	bool bench_mapped;       /* --bench-mapped: the previews' player knows the whole level */
 	bool bench_exact;        /* --bench-exact: the previews' partial routes searched again without budget */
+	int bench_pause;         /* --bench-pause MS: wall time after --bench-mapped's map before the first click */
 	const char *bench_samples; /* --bench-samples FILE: each press's CPU time, one a line */
 	bool dungeon;            /* --dungeon: generated levels instead of files */
 	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
@@ -128,6 +129,9 @@ static const struct opt play_opts[] = {
 	{ .name = "bench-mapped", .kind = OPT_FLAG, .offset = ARG(bench_mapped),
 	  .help = "with --bench-preview: the player knows the whole level's map from the start, as after "
 		  "a scroll of magic mapping (clicks then plan round every wall)" },
+	{ .name = "bench-pause", .kind = OPT_INT, .offset = ARG(bench_pause), .metavar = "MS", .lo = 0, .hi = 60000,
+	  .help = "with --bench-mapped: wait MS ms after the map is learnt before the first click, as a "
+		  "person looks at it first (the threads it starts work meanwhile)" },
 	{ .name = "bench-exact", .kind = OPT_FLAG, .offset = ARG(bench_exact),
 	  .help = "with --bench-preview: search each click that got a partial route again without the "
 		  "budget, and print what that exact search takes (seconds each on 4096x4096)" },
@@ -553,8 +557,13 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 				free(samples);
 				return 1;
 			}
-			if (a->bench_mapped)
+			if (a->bench_mapped) {
 				game_map_level(g, 0); /* as after a scroll of magic mapping */
+				if (a->bench_pause > 0)
+					nanosleep(&(struct timespec){ .tv_sec = a->bench_pause / 1000,
+								     .tv_nsec = (long)(a->bench_pause % 1000) * 1000000L },
+						  NULL);
+			}
 		}
 		if (i > 0 && i % PREVIEWS_PER_TURN == 0) {
 			struct action act = { .kind = ACT_MOVE, .dir = (enum grid_dir)rng_range(&r, 0, GRID_DIR_COUNT - 1) };
@@ -898,6 +907,8 @@ static int play_check_combinations(const struct play_args *a)
 						      "and at least one key");
 	if (a->bench_samples && a->bench_keys == 0)
 		return opt_usage_error(&play_command, "--bench-samples writes the times of --bench-keys N: give both");
+	if (a->bench_pause > 0 && !a->bench_mapped)
+		return opt_usage_error(&play_command, "--bench-pause waits after --bench-mapped's map: give it too");
 	if ((a->bench_mapped || a->bench_exact) && a->bench_preview == 0)
 		return opt_usage_error(&play_command, "--bench-mapped and --bench-exact are for --bench-preview N: "
 						      "give it too");

@@ -698,6 +698,12 @@ void region_prefault(struct region *r)
 		big_populate(r->label, (size_t)r->n * sizeof *r->label);
 }
 
+void region_retarget(struct region *r, const uint8_t *cost)
+{
+	if (r && cost)
+		r->cost = cost;
+}
+
 void region_destroy(struct region *r)
 {
 	if (!r)

@@ -73,6 +73,12 @@ bool region_refresh(struct region *r);
  * a click.  NULL does nothing. */
 void region_prefault(struct region *r);
 
+/* The labels describe `cost` from now on: an array of the same shape and,
+ * the caller promises, the same content as the one they were made over (a
+ * copy labelled in another thread, handed to the array it copied).  They
+ * are current for it as they were for the copy.  NULL does nothing. */
+void region_retarget(struct region *r, const uint8_t *cost);
+
 /* Whether the labels describe `cost` now (not stale, made from that array)
  * for the corner rule `corner_cutting`. */
 bool region_current(const struct region *r, const uint8_t *cost, bool corner_cutting);

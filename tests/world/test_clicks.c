@@ -1011,6 +1011,70 @@ static void test_trees_peeled_in_a_thread(void **state)
 	fixture_fini(&f);
 }
 
+/*
+ * The labels of known[] are made again in the trees' thread when the map
+ * is learnt (lent to it, their memory already resident), so that a click
+ * a moment later does not make them: the plans after take them back and
+ * answer as with labels of their own (the thread dropped at once: the
+ * labels come back stale and the plan relabels), and labels of a known[]
+ * that changed since the thread began are not used (a corridor cell on
+ * the first goal's way learnt to be a wall, which cuts the goal off: with
+ * the thread's labels kept, the plan would think it reachable).
+ */
+static void test_labels_made_in_the_thread(void **state)
+{
+	(void)state;
+	static const int goals[][2] = { { 413, 509 }, { 1, 1 }, { 250, 251 }, { 509, 3 }, { 100, 400 }, { 0, 0 } };
+	const int n_goals = (int)(sizeof goals / sizeof goals[0]);
+	uint64_t hash[4];
+	int cut = -1;
+	for (int k = 0; k < 4; k++) {
+		struct fixture f;
+		char *map = maze_text(511, 511, 99u, 0, 0);
+		struct game *g = fixture_game(&f, "square8", map, 1);
+		free(map);
+		g->reach.whole_region = 0;
+		const int *cells;
+		int len;
+		game_prefault(g); /* labels made, as for a person */
+		assert_non_null(g->reach.labels);
+		game_map_level(g, 0);
+		assert_non_null(g->reach.job);
+		assert_null(g->reach.labels); /* lent to the thread */
+		if (k == 1 || k == 3)
+			game_trees_drop(g); /* back, stale: the plan labels anew */
+		assert_true(k == 0 || k == 2 || (g->reach.labels && !g->reach.labels_ok));
+		if (k >= 2) {
+			if (cut < 0) { /* the middle of the first goal's route, a corridor in a perfect maze */
+				assert_int_equal(game_travel_plan(g, goals[0][0], goals[0][1], &cells, &len), PATH_FOUND);
+				cut = cells[len / 2];
+				game_trees_drop(g);
+				fixture_fini(&f);
+				k--;
+				continue;
+			}
+			g->known[cut] = 0;
+			game_maps_written(g);
+			g->known_version++;
+		}
+		uint64_t h = 1469598103934665603ull;
+		for (int i = 0; i < n_goals; i++) {
+			const enum path_status st = game_travel_plan(g, goals[i][0], goals[i][1], &cells, &len);
+			assert_true(g->reach.labels && g->reach.labels_ok && g->reach.labels_version == g->known_version);
+			if (k >= 2 && i == 0)
+				assert_int_equal(st, PATH_FALLBACK); /* cut off */
+			h = (h ^ (uint64_t)st) * 1099511628211ull;
+			for (int c = 0; c < len; c++)
+				h = (h ^ (uint64_t)(unsigned)cells[c]) * 1099511628211ull;
+		}
+		hash[k] = h;
+		fixture_fini(&f);
+	}
+	assert_true(hash[0] == hash[1]);
+	assert_true(hash[2] == hash[3]);
+	assert_true(hash[0] != hash[2]);
+}
+
 /* Whether a thread's copy of known[], made now, is known[] itself. */
 static bool shadow_is_known(const struct game *g)
 {
@@ -1229,6 +1293,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_maze_trees),
 		cmocka_unit_test(test_far_click_loopy_maze_exact),
 		cmocka_unit_test(test_trees_peeled_in_a_thread),
+		cmocka_unit_test(test_labels_made_in_the_thread),
 		cmocka_unit_test(test_trees_follow_turns),
 		cmocka_unit_test(test_trees_follow_ends_on_open_ground),
 	};

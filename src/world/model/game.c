@@ -138,10 +138,10 @@ static void level_state_free(struct game *g)
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
 	grid_destroy(g->reach.win);
+	game_trees_drop(g); /* first: it gives back the labels a thread borrowed */
 	region_destroy(g->reach.labels);
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
-	game_trees_drop(g);
 	prune_destroy(g->reach.trees);
 	g->reach.trees = NULL;
 	g->reach.trees_ok = false;

@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "prune.h"
 #include "region.h"
@@ -26,6 +27,9 @@
  * (game_trees_follow) and be copied one by one; more, and the next thread's
  * copy of known[] is made whole. */
 #define TREES_LOG 4096
+
+struct trees_job;
+static void labels_from_job(struct game *g);
 
 /*
  * Travel, the cursor's preview, autoexplore and the click fallback plan
@@ -54,6 +58,7 @@
 static const struct region *known_labels(struct game *g)
 {
 	struct reach *m = &g->reach;
+	labels_from_job(g);
 	if (!m->labels) {
 		m->labels = region_create_over(g->grid, g->known, false);
 		if (!m->labels)
@@ -401,6 +406,12 @@ struct trees_job {
 	pthread_t thread;
 	int w, h;
 	enum grid_topology topo;
+	/* when known[] was learnt at once, its labels (stale) are lent to the
+	 * thread, which relabels them over its copy first, for the plans: the
+	 * main thread holds no pointer to them until labels_done, then takes
+	 * them back (labels_from_job, or the join) */
+	struct region *labels;
+	atomic_int labels_done;
 	int slot;              /* the copy it reads */
 	unsigned version;
 	struct prune *old[3];  /* trees no longer wanted, freed by the thread (not at a key) */
@@ -414,6 +425,15 @@ struct trees_job {
 static void *trees_job_run(void *arg)
 {
 	struct trees_job *j = arg;
+	if (j->labels) {
+		/* the first click's labels, made while the player looks at the
+		 * map (12-25 ms on 4096x4096), in their own resident memory */
+		region_retarget(j->labels, j->known);
+		region_mark_stale(j->labels);
+		if (!region_refresh(j->labels))
+			region_mark_stale(j->labels); /* no memory: the plan labels anew */
+		atomic_store_explicit(&j->labels_done, 1, memory_order_release);
+	}
 	for (int i = 0; i < 3; i++)
 		prune_destroy(j->old[i]);
 	struct grid *k = grid_create(j->w, j->h, j->topo);
@@ -437,6 +457,41 @@ static bool trees_current(const struct reach *m, unsigned version)
 	return m->trees_ok && m->trees_version == version;
 }
 
+/*
+ * The labels lent to thread j, back (once it has made them, waiting if it
+ * is at them: a few ms, they come before the peeling), pointed at known[]:
+ * current when they are of known[] as it is now and the thread was not
+ * told to stop (a restore, a level left, known[] changed since), else
+ * stale, to be labelled again.  The same labels a relabelling here would
+ * make, a function of known[] alone, so no answer depends on which made
+ * them.
+ */
+static void labels_back(struct game *g, struct trees_job *j)
+{
+	struct reach *m = &g->reach;
+	if (!j || !j->labels)
+		return;
+	while (!atomic_load_explicit(&j->labels_done, memory_order_acquire))
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+	struct region *r = j->labels;
+	j->labels = NULL;
+	if (m->labels) { /* never expected: the plans wait for these */
+		region_destroy(r);
+		return;
+	}
+	m->labels = r;
+	region_retarget(r, g->known);
+	const bool current = !atomic_load(&j->stop) && j->version == g->known_version && !region_stale(r);
+	m->labels_ok = current;
+	m->labels_version = j->version;
+}
+
+static void labels_from_job(struct game *g)
+{
+	labels_back(g, g->reach.stopping);
+	labels_back(g, g->reach.job);
+}
+
 /* Joins thread j (told to stop unless its answer is wanted): a peeling of
  * known[] as it is now becomes the trees; any other answer is freed, or
  * handed back in *stale for the next thread to free.  A peeling of an
@@ -446,6 +501,7 @@ static void trees_job_join(struct game *g, struct trees_job *j, struct prune **s
 {
 	struct reach *m = &g->reach;
 	pthread_join(j->thread, NULL);
+	labels_back(g, j);
 	if (!atomic_load(&j->stop) && j->version == g->known_version) {
 		prune_destroy(m->trees);
 		m->trees = j->result;
@@ -557,7 +613,7 @@ static bool shadow_sync(struct game *g, int x)
 /* A thread for known[] as it is now (no newest one; a stopping one keeps
  * its copy); the trees before it, no longer current, and the stale
  * answers are freed by it. */
-static void trees_job_launch(struct game *g, struct prune *stale[2])
+static void trees_job_launch(struct game *g, struct prune *stale[2], bool labels)
 {
 	struct reach *m = &g->reach;
 	/* the copy the stopping thread does not read, else the newer */
@@ -574,6 +630,7 @@ static void trees_job_launch(struct game *g, struct prune *stale[2])
 	*j = (struct trees_job){ .w = g->grid->w, .h = g->grid->h, .topo = g->grid->topo, .slot = x,
 				 .version = g->known_version, .old = { stale[0], stale[1], NULL },
 				 .known = m->shadow[x] };
+	atomic_init(&j->labels_done, 0);
 	atomic_init(&j->stop, 0);
 	atomic_init(&j->done, 0);
 	if (!trees_current(m, g->known_version)) {
@@ -581,7 +638,16 @@ static void trees_job_launch(struct game *g, struct prune *stale[2])
 		m->trees = NULL;
 		m->trees_ok = false;
 	}
+	if (labels && m->labels && !(m->labels_ok && m->labels_version == g->known_version)) {
+		j->labels = m->labels; /* lent (labels_back) */
+		m->labels = NULL;
+		m->labels_ok = false;
+	}
 	if (pthread_create(&j->thread, NULL, trees_job_run, j) != 0) {
+		if (j->labels) {
+			m->labels = j->labels;
+			region_retarget(m->labels, g->known);
+		}
 		for (int i = 0; i < 3; i++)
 			prune_destroy(j->old[i]);
 		free(j);
@@ -620,7 +686,7 @@ static void trees_refresh(struct game *g, bool learnt)
 			prune_destroy(stale[i]);
 		return;
 	}
-	trees_job_launch(g, stale);
+	trees_job_launch(g, stale, learnt);
 }
 
 /*
