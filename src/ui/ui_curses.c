@@ -749,19 +749,20 @@ static void ui_hover(struct ui *u, MEVENT ev)
 	u->hover_y = y;
 	int len;
 	enum path_status st = ui_plan_preview(u, x, y, &len);
-	char what[GAME_MESSAGE_LEN / 2];
+	/* the way first, then the cell: a monster's description is long */
+	char what[GAME_MESSAGE_LEN], way[64];
 	game_describe(g, x, y, what, sizeof what);
 	const int steps = len - 1;
 	const char *s = steps == 1 ? "" : "s";
 	if (len < 2)
-		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): no way closer", what, x, y);
+		snprintf(way, sizeof way, "no way closer");
 	else if (st == PATH_FOUND)
-		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): %d step%s", what, x, y, steps, s);
+		snprintf(way, sizeof way, "%d step%s", steps, s);
 	else if (st == PATH_BUDGET)
-		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): %d step%s toward it", what, x, y, steps, s);
+		snprintf(way, sizeof way, "%d step%s toward it", steps, s);
 	else
-		snprintf(u->hover_what, sizeof u->hover_what, "%s (%d,%d): out of reach, %d step%s to the closest point",
-			 what, x, y, steps, s);
+		snprintf(way, sizeof way, "out of reach, %d step%s closer", steps, s);
+	snprintf(u->hover_what, sizeof u->hover_what, "(%d,%d) %s: %s", x, y, way, what);
 }
 
 static void ui_mouse(struct ui *u)

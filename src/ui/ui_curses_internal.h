@@ -35,6 +35,7 @@ enum ui_screen {
 #define UI_SIDE_MIN_COLS 110 /* a terminal this wide shows the monsters in view beside the map */
 #define UI_SIDE_W 28         /* that list's columns, its rule included */
 #define UI_SIDE_ROWS 256     /* rows of the list a click can name */
+#define UI_SIDE_HOVER_ROWS 8 /* rows at its foot for the cell under the pointer */
 
 struct ui {
 	struct game *g;
@@ -47,7 +48,7 @@ struct ui {
 	bool hover;              /* SCREEN_MAP: the pointer rests on a map cell; its travel route is
 	                            in preview, drawn as a click there would walk it */
 	int hover_x, hover_y;    /* hover: the cell */
-	char hover_what[GAME_MESSAGE_LEN]; /* hover: the cell described, and its steps */
+	char hover_what[GAME_MESSAGE_LEN + 96]; /* hover: the cell's steps, and the cell described */
 	bool routes;             /* draw the routes and targets of visible monsters */
 	int cursor_x, cursor_y;  /* the travel cursor, a cell */
 	int *preview;            /* cursor screen: the route Enter would travel ... */

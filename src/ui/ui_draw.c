@@ -250,7 +250,7 @@ static void ui_draw_side(struct ui *u)
 	enum { MAX_SHOWN = 64 };
 	int shown[MAX_SHOWN], dist[MAX_SHOWN], n = 0, total = 0;
 	const bool hover = u->hover && u->screen == SCREEN_MAP && !g->travel.active;
-	const int room = (rows - 1 - (hover ? 6 : 0)) / 2; /* the pointer's cell keeps the foot */
+	const int room = (rows - 1 - (hover ? UI_SIDE_HOVER_ROWS + 1 : 0)) / 2; /* the pointer's cell keeps the foot */
 	const int fit = room < 0 ? 0 : room < MAX_SHOWN ? room : MAX_SHOWN;
 	const int pc = grid_index(g->grid, g->player.x, g->player.y);
 	for (int i = 0; i < g->n_monsters; i++) {
@@ -313,10 +313,10 @@ static void ui_draw_side(struct ui *u)
 		mvaddnstr(top + 1 + 2 * n, x0 + 2, line, w);
 	}
 	if (hover) {
-		/* the pointer's cell at the list's foot, word-wrapped into up to five rows */
-		int n_rows = 0, starts[5], lens[5];
+		/* the pointer's cell at the list's foot, word-wrapped */
+		int n_rows = 0, starts[UI_SIDE_HOVER_ROWS], lens[UI_SIDE_HOVER_ROWS];
 		size_t at = 0, len = strlen(u->hover_what);
-		while (at < len && n_rows < 5) {
+		while (at < len && n_rows < UI_SIDE_HOVER_ROWS) {
 			size_t take = ui_line_take(u->hover_what, at, len, w);
 			starts[n_rows] = (int)at;
 			lens[n_rows++] = (int)take;

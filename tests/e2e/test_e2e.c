@@ -417,21 +417,21 @@ static void test_pointer_shows_the_route(void **state)
 	int col, row;
 	e2e_cell(e, 8, 5, &col, &row);
 	pty_hover(&e->p, col, row);
-	if (!pty_wait_text(&e->p, "(8,5): 5 steps", WAIT_MS))
+	if (!pty_wait_text(&e->p, "(8,5) 5 steps:", WAIT_MS))
 		e2e_fail_dump(e, "the pointer's cell and steps are not beside the map");
 	assert_true(e2e_idle_at_turn(e, 0));
 	if (!e2e_route_shown(e))
 		e2e_fail_dump(e, "no route drawn to the pointer's cell");
 	pty_hover(&e->p, e->p.cols - 3, row); /* onto the list beside the map */
-	if (!pty_wait_gone(&e->p, "(8,5): 5 steps", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+	if (!pty_wait_gone(&e->p, "(8,5) 5 steps:", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "the pointer left the map and its route stayed");
 	if (e2e_route_shown(e))
 		e2e_fail_dump(e, "a route is still drawn");
 	pty_hover(&e->p, col, row);
-	if (!pty_wait_text(&e->p, "(8,5): 5 steps", WAIT_MS))
+	if (!pty_wait_text(&e->p, "(8,5) 5 steps:", WAIT_MS))
 		e2e_fail_dump(e, "the pointer came back and showed nothing");
 	pty_send(&e->p, "s"); /* a key: a turn's wait */
-	if (!pty_wait_gone(&e->p, "(8,5): 5 steps", WAIT_MS) || !e2e_idle_at_turn(e, 1))
+	if (!pty_wait_gone(&e->p, "(8,5) 5 steps:", WAIT_MS) || !e2e_idle_at_turn(e, 1))
 		e2e_fail_dump(e, "a key did not take the pointer's route away");
 	if (e2e_route_shown(e))
 		e2e_fail_dump(e, "a route is still drawn after the key");
