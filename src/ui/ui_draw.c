@@ -1,7 +1,8 @@
 /*
  * ui_draw.c - the play screen's frame, drawn from the state in one place
  * (ui_draw): the map as the player knows it with the routes laid over it
- * (travel, the cursor's preview, the monsters' with r), the message rows
+ * (travel, the cursor's preview or the pointer's, the monsters' with r),
+ * the monsters in view beside it on a wide terminal, the message rows
  * with their --More-- pages and the quit question, the status line, the
  * help for the grid being played and the message history; and the same
  * frame for other screens (ui_draw_game, the replay viewer).  It reads

@@ -1,9 +1,10 @@
 /*
  * ui_pack.c - the item keys of the play screen: the pack (i) and the
  * menus that choose from it (q a z t w W d: a letter or a click picks),
- * the direction prompt (a wand, a throw, a door), picking up, and the
- * fire cursor (f: on the nearest monster in view, Tab the next, Enter
- * fires).  Every key makes an action for game_act or says why not.
+ * the direction prompt (a wand, a door: a key, or a click that way),
+ * picking up, and the aiming cursor of f and t (on the nearest monster in
+ * view, Tab the next, Enter or a click fires or throws).  Every key makes
+ * an action for game_act or says why not.
  */
 #include <curses.h>
 #include <math.h>
