@@ -141,26 +141,30 @@ static void ui_draw_route(const struct ui *u, const int *cells, int from, int le
 		ui_draw_route_cell(u, cells[j], mark, col);
 }
 
+/* Monster m's route, when it is in view, as it is after its last move:
+ * from its cell on (a step that did not happen, a door opened or a
+ * blocked step, leaves route_pos one ahead); a route its cell is not on is
+ * replanned on its next turn: none drawn. */
+static void ui_draw_monster_route(const struct ui *u, const struct monster *m)
+{
+	const struct game *g = u->g;
+	if (!m->alive || !g->visible[m->y * g->grid->w + m->x])
+		return;
+	const struct mind *mind = &m->mind;
+	int here = m->y * g->grid->w + m->x, from = -1;
+	for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
+		if (j < mind->route_len && mind->route[j] == here)
+			from = j;
+	if (from >= 0)
+		ui_draw_route(u, mind->route, from + 1, mind->route_len, ':', UI_COL_MROUTE);
+}
+
 static void ui_draw_routes(const struct ui *u)
 {
 	const struct game *g = u->g;
 	if (u->routes) {
-		for (int k = 0; k < g->n_monsters; k++) {
-			const struct monster *m = &g->monsters[k];
-			if (!m->alive || !g->visible[m->y * g->grid->w + m->x])
-				continue;
-			/* the route as it is after the monster's last move: from its
-			 * cell on (a step that did not happen, a door opened or a
-			 * blocked step, leaves route_pos one ahead); a route its
-			 * cell is not on is replanned on its next turn: none drawn */
-			const struct mind *mind = &m->mind;
-			int here = m->y * g->grid->w + m->x, from = -1;
-			for (int j = mind->route_pos; mind->route && j >= 0 && j >= mind->route_pos - 1 && from < 0; j--)
-				if (j < mind->route_len && mind->route[j] == here)
-					from = j;
-			if (from >= 0)
-				ui_draw_route(u, mind->route, from + 1, mind->route_len, ':', UI_COL_MROUTE);
-		}
+		for (int k = 0; k < g->n_monsters; k++)
+			ui_draw_monster_route(u, &g->monsters[k]);
 		for (int k = 0; k < g->n_monsters; k++) {
 			const struct monster *m = &g->monsters[k];
 			if (!m->alive || !m->mind.hunting || !g->visible[m->y * g->grid->w + m->x])
@@ -208,7 +212,11 @@ static void ui_draw_map(const struct ui *u)
 	}
 	ui_draw_routes(u);
 	if (u->hover && u->screen == SCREEN_MAP && !g->travel.active) {
-		/* where a click on the pointer's cell would walk */
+		/* where a click on the pointer's cell would walk, and on a
+		 * monster where it is going (r shows every monster's) */
+		const struct monster *m = game_monster_at(g, u->hover_x, u->hover_y);
+		if (m && !u->routes)
+			ui_draw_monster_route(u, m);
 		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
 		int col, row;
 		chtype ch;
