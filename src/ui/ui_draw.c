@@ -213,11 +213,13 @@ static void ui_draw_map(const struct ui *u)
 	ui_draw_routes(u);
 	if (u->hover && u->screen == SCREEN_MAP && !g->travel.active) {
 		/* where a click on the pointer's cell would walk, and on a
-		 * monster where it is going (r shows every monster's) */
+		 * monster where it is going, over it (the two share most of
+		 * their cells when it comes for the player; r shows every
+		 * monster's) */
+		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
 		const struct monster *m = game_monster_at(g, u->hover_x, u->hover_y);
 		if (m && !u->routes)
 			ui_draw_monster_route(u, m);
-		ui_draw_route(u, u->preview, 1, u->preview_len, '*', UI_COL_ROUTE);
 		int col, row;
 		chtype ch;
 		if (input_cell_to_screen(&u->view, gr, u->hover_x, u->hover_y, &col, &row) &&

@@ -25,6 +25,7 @@
 #define SQUARE "tests/levels/e2e/square.lvl"
 #define HEX "tests/levels/e2e/hex.lvl"
 #define ITEMS "tests/levels/e2e/items.lvl"
+#define UI_SIDE_W_TEST 28 /* the monster list's columns on a wide terminal (ui_curses_internal.h) */
 
 struct e2e {
 	struct pty p;
@@ -443,6 +444,52 @@ static void test_pointer_shows_the_route(void **state)
 	assert_true(pty_wait_exit(&e->p, WAIT_MS));
 	assert_true(pty_log_has(&e->p, "\033[?1003l")); /* and no longer, the terminal left clean */
 	pty_close(&e->p);
+}
+
+/* Whether the map area (left of the monster list) shows the monster route mark ':'. */
+static bool e2e_monster_route_shown(struct e2e *e)
+{
+	for (int r = 2; r < e->p.rows - 1; r++)
+		for (int c = 0; c < e->p.cols - UI_SIDE_W_TEST; c++)
+			if (pty_char(&e->p, r, c) == ':')
+				return true;
+	return false;
+}
+
+/* The pointer on a hunting monster also shows the monster's own route
+ * (':', as r draws every monster's, over the route a click would walk);
+ * off the map, none.  A goblin that has not planned yet has no route to
+ * show (nor has it under r), so each goblin in view is pointed at until
+ * one shows its route: seed 1 makes it the same one every run. */
+static void test_pointer_on_a_monster_shows_its_route(void **state)
+{
+	struct e2e *e = *state;
+	static const char *const no_save[] = { "--no-save", NULL };
+	e2e_start(e, "tests/levels/e2e/chase20.lvl", 38, 10, 30, 120, no_save);
+	pty_send(&e->p, "s");
+	pty_send(&e->p, "s");
+	assert_true(e2e_idle_at_turn(e, 2)); /* two have seen the player and come for it */
+	bool shown = false;
+	int pointed = 0;
+	for (int r = 2; r < e->p.rows - 1 && !shown; r++)
+		for (int c = 0; c < e->p.cols - UI_SIDE_W_TEST && !shown; c++) {
+			if (pty_char(&e->p, r, c) != 'g')
+				continue;
+			pty_hover(&e->p, c, r);
+			if (!pty_wait_text(&e->p, "a goblin", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+				e2e_fail_dump(e, "the pointer on a goblin did not describe it");
+			pointed++;
+			shown = e2e_monster_route_shown(e);
+		}
+	if (!shown)
+		e2e_fail_dump(e, "no goblin's own route was drawn under the pointer");
+	pty_hover(&e->p, e->p.cols - 3, 3); /* onto the list: no route */
+	if (!pty_wait_gone(&e->p, "a goblin:", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "the pointer left the map and the goblin's route stayed");
+	assert_false(e2e_monster_route_shown(e));
+	assert_true(pointed >= 1);
+	assert_true(e2e_idle_at_turn(e, 2));
+	e2e_quit(e);
 }
 
 static void test_click_wall_walks_to_cut_point(void **state)
@@ -1129,6 +1176,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_click_gives_a_direction, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_monster_list_beside_the_map, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pointer_shows_the_route, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_pointer_on_a_monster_shows_its_route, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
