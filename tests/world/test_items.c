@@ -436,18 +436,19 @@ static void test_wield_and_wear(void **state)
 	fixture_fini(&f);
 }
 
+/* The shots' and throws' yard: a wall at (5, 1) on the player's row, a dummy at (7, 3). */
+static const char shot_yard[] = "##########\n"
+				"#@...#...#\n"
+				"#........#\n"
+				"#......d.#\n"
+				"#########>\n";
+
 /* The sling's stone stops at a wall and lands before it; at a monster it hits or misses and lands there. */
 static void test_sling_shots(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8",
-				      "##########\n"
-				      "#@...#...#\n"
-				      "#........#\n"
-				      "#......d.#\n"
-				      "#########>\n",
-				      4);
+	struct game *g = fixture_game(&f, "square8", shot_yard, 4);
 	assert_int_equal(act(g, ACT_FIRE, 3, 1, GRID_N), RESULT_NOTHING);
 	assert_true(message_contains(g, "no launcher"));
 	char why[GAME_MESSAGE_LEN];
@@ -508,13 +509,7 @@ static void test_throw_at_a_cell(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = fixture_game(&f, "square8",
-				      "##########\n"
-				      "#@...#...#\n"
-				      "#........#\n"
-				      "#........#\n"
-				      "#########>\n",
-				      4);
+	struct game *g = fixture_game(&f, "square8", shot_yard, 4);
 	int s = give(g, "stone", 6), stone = kind_of(g, "stone");
 	g->bestiary.items.kinds[stone].brk = 0;
 	const int range = g->bestiary.items.kinds[stone].range;
