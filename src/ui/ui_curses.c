@@ -738,7 +738,9 @@ static void ui_hover(struct ui *u, MEVENT ev)
 			    col < grid_screen_width(g->grid) && row >= 0 && row < g->grid->h;
 	if (on_map)
 		grid_screen_to_cell(g->grid, col, row, &x, &y);
-	if (!on_map || (x == g->player.x && y == g->player.y)) {
+	if (!on_map || (x == g->player.x && y == g->player.y) || game_travel_busy(g)) {
+		/* off the map; or a thread is peeling a large maze, which a
+		 * plan would wait for (a click waits; a mouse moved does not) */
 		u->hover = false;
 		return;
 	}

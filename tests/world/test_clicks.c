@@ -997,7 +997,15 @@ static void test_trees_peeled_in_a_thread(void **state)
 	 * readied for a person, and its first far click takes it */
 	struct fixture f;
 	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+	/* busy while the thread peels (the pointer's preview does not wait
+	 * for it), and no longer once it is done or dropped */
+	assert_non_null(g->reach.job);
+	for (int i = 0; game_travel_busy(g) && i < 20000; i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	assert_false(game_travel_busy(g));
+	assert_non_null(g->reach.job); /* done, not yet joined */
 	game_trees_drop(g);
+	assert_false(game_travel_busy(g));
 	g->reach.trees_ok = false;
 	g->prefault = false;
 	game_prefault(g);

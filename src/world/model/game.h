@@ -471,6 +471,12 @@ enum act_result game_act(struct game *g, const struct action *a);
  */
 enum path_status game_travel_plan(struct game *g, int x, int y, const int **cells, int *len);
 
+/* Whether a plan now might wait for the thread that peels the dead-end
+ * trees of known[] (a map learnt at once, or a turn's change of a large
+ * maze's: up to half a second on 4096x4096): what the pointer's preview,
+ * which a mere movement of the mouse asks for, does not wait on. */
+bool game_travel_busy(const struct game *g);
+
 /* For the preview bench (play --bench-preview): the search a click on
  * (x, y) would need for the exact answer, game_travel_plan's search over
  * known[] without its budget; *expanded its expansions, *len its cells. */

@@ -656,6 +656,12 @@ static void trees_job_launch(struct game *g, struct prune *stale[2], bool labels
 	m->job = j;
 }
 
+bool game_travel_busy(const struct game *g)
+{
+	const struct trees_job *j = g->reach.job;
+	return j && !atomic_load(&j->done);
+}
+
 void game_trees_drop(struct game *g)
 {
 	struct reach *m = &g->reach;
