@@ -31,7 +31,12 @@
 #define UI_IDLE_TIMEOUT_MS 200 /* how often an idle loop looks at the signal flag */
 #define UI_MOUSE_EVENTS                                                                            \
 	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON3_PRESSED | BUTTON3_RELEASED | \
-	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION)
+	 BUTTON3_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
+/* the mask with the pointer's motion, when its route is wanted */
+static mmask_t ui_mouse_mask(bool pointer)
+{
+	return UI_MOUSE_EVENTS | (pointer ? REPORT_MOUSE_POSITION : 0);
+}
 
 static void ui_notice(struct ui *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ui_notice(struct ui *u, const char *fmt, ...)
@@ -147,7 +152,7 @@ void ui_options_open(struct ui *u)
 	u->screen = SCREEN_OPTIONS;
 	u->opt_changed = false;
 	u->shown = (struct settings){ .delay_ms = u->opt.step_delay_ms, .colour = u->colour || (!u->colour_ok && u->settings.colour),
-				      .mouse = u->mouse_on };
+				      .mouse = u->mouse_on, .pointer = u->settings.pointer };
 	if (u->opt.settings_dir)
 		snprintf(u->opt_note, sizeof u->opt_note, "Kept in %s/%s for the next games.", u->opt.settings_dir,
 			 SETTINGS_FILE);
@@ -171,9 +176,10 @@ static void ui_options_apply(struct ui *u, int sel)
 				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
 	} else {
 		u->settings.mouse = s->mouse;
+		u->settings.pointer = s->pointer;
 		u->mouse_on = s->mouse;
-		mousemask(s->mouse ? UI_MOUSE_EVENTS : 0, NULL);
-		ui_screen_hover(s->mouse);
+		mousemask(s->mouse ? ui_mouse_mask(s->pointer) : 0, NULL);
+		ui_screen_hover(s->mouse && s->pointer);
 		u->hover = false;
 	}
 }
@@ -913,7 +919,8 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	ui_screen_signals_install(&sigs);
 	*signal_number = 0;
 	struct ui_tty scr;
-	if (!ui_screen_start(&scr, opt->mouse, UI_MOUSE_EVENTS, false, err, errlen)) {
+	if (!ui_screen_start(&scr, opt->mouse, ui_mouse_mask(!opt->settings || opt->settings->pointer), false, err,
+			     errlen)) {
 		ui_screen_signals_restore(&sigs);
 		return UI_ERROR;
 	}
@@ -932,7 +939,8 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	if (opt->hooks && opt->hooks->stopping)
 		opt->hooks->stopping(opt->hooks->ud, g);
 	free(u.preview);
-	scr.mouse = u.mouse_on; /* O may have turned it on or off */
+	scr.mouse = u.mouse_on; /* O may have turned it on or off, and the pointer's route */
+	scr.hover = u.mouse_on && u.settings.pointer;
 	ui_screen_stop(&scr);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

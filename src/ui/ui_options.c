@@ -1,7 +1,7 @@
 /*
  * ui_options.c - the options screen, one for the game and the title (O):
  * how fast travel, explore, rest and runs animate (with "instant"),
- * colours on or off, the mouse on or off.  It draws the settings and
+ * colours on or off, the mouse on or off, the route under the pointer on or off.  It draws the settings and
  * turns keys into changes of them; the screens that open it apply the
  * changes at once (the pause between steps, the palette, the mouse mask)
  * and keep them in DATA/options.txt (settings.c) when it closes.  The
@@ -57,9 +57,12 @@ void ui_options_draw(const struct settings *s, int sel, const char *note)
 	erase();
 	char speed[80], line[200];
 	ui_options_speed_words(s->delay_ms, speed, sizeof speed);
-	const char *labels[UI_OPTIONS_ROWS] = { "Animation", "Colours", "Mouse" };
+	const char *labels[UI_OPTIONS_ROWS] = { "Animation", "Colours", "Mouse", "Pointer" };
 	const char *values[UI_OPTIONS_ROWS] = { speed, s->colour ? "on" : "off (the monochrome look)",
-						s->mouse ? "on: clicks travel and describe" : "off: the terminal selects text" };
+						s->mouse ? "on: clicks travel and describe" : "off: the terminal selects text",
+						!s->pointer ? "off: no route under the pointer"
+						: s->mouse ? "on: the route a click would walk, under the pointer"
+							   : "on, with the mouse" };
 	int top = LINES > 14 ? 2 : 0;
 	attron(A_BOLD);
 	mvaddnstr(top, 2, "Options", COLS - 2);
@@ -137,8 +140,10 @@ bool ui_options_key(struct settings *s, int *sel, int key, bool *changed)
 		s->delay_ms = speed_step(s->delay_ms, dir);
 	else if (*sel == 1)
 		s->colour = !s->colour;
-	else
+	else if (*sel == 2)
 		s->mouse = !s->mouse;
+	else
+		s->pointer = !s->pointer;
 	*changed = true;
 	return false;
 }

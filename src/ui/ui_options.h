@@ -6,7 +6,7 @@
 
 #include "settings.h"
 
-#define UI_OPTIONS_ROWS 3
+#define UI_OPTIONS_ROWS 4
 
 /* Draws the options screen over the whole terminal: s as it stands, row
  * sel chosen, note (why the colours cannot show, where the file is, or a

@@ -51,8 +51,9 @@ size_t ui_term_reset_bytes(char *buf, size_t size, bool mouse, bool drags)
 		const char *xm = tigetstr("XM");
 		const char *off = xm && xm != (const char *)-1 ? tiparm(xm, 0) : NULL;
 		ok = add_cap(buf, size, &n, off ? off : "\033[?1006l\033[?1000l");
-		if (drags) /* motion with a button down, or with none (the game's pointer) */
-			ok = ok && add_cap(buf, size, &n, "\033[?1002l\033[?1003l");
+		/* motion with none down (the game's pointer, which O may turn on
+		 * after the start), and with a button down */
+		ok = ok && add_cap(buf, size, &n, drags ? "\033[?1003l\033[?1002l" : "\033[?1003l");
 	}
 	ok = ok && add_cap(buf, size, &n, tigetstr("sgr0"));
 	ok = ok && add_cap(buf, size, &n, tigetstr("cnorm"));

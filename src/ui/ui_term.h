@@ -17,8 +17,8 @@ bool ui_term_usable(int fd, char *err, size_t errlen);
  * The bytes that give the current curses terminal back to the shell, from
  * its terminal description, computed while curses is up so that a fatal
  * signal's handler only has to write() them: mouse reports off (the
- * terminal's XM string, or the X10 and SGR modes; drags: motion reports
- * too, with a button down and without) when mouse is set, attributes reset (sgr0), the cursor shown
+ * terminal's XM string, or the X10 and SGR modes, and the reports of
+ * motion with no button down; drags: with a button down too) when mouse is set, attributes reset (sgr0), the cursor shown
  * (cnorm), keypad transmit off (rmkx) and the alternate screen left
  * (rmcup).  Writes at most size bytes into buf; returns how many (0 when
  * they do not all fit).

@@ -437,12 +437,29 @@ static void test_pointer_shows_the_route(void **state)
 	if (e2e_route_shown(e))
 		e2e_fail_dump(e, "a route is still drawn after the key");
 	assert_true(pty_log_has(&e->p, "\033[?1003h")); /* motion reported, with no button down */
+	/* O turns the pointer's route off: motion is no longer asked for, and
+	 * the pointer shows nothing */
+	assert_false(pty_log_has(&e->p, "\033[?1003l"));
+	pty_send(&e->p, "O");
+	if (!pty_wait_text(&e->p, "Pointer    on", WAIT_MS))
+		e2e_fail_dump(e, "the options have no pointer row");
+	pty_send(&e->p, "jjj ");
+	if (!pty_wait_text(&e->p, "Pointer    off", WAIT_MS))
+		e2e_fail_dump(e, "the pointer's route did not turn off");
+	pty_send_idle(&e->p, "\033");
+	if (!pty_wait_text(&e->p, "Options kept", WAIT_MS))
+		e2e_fail_dump(e, "the options were not kept");
+	assert_true(pty_log_has(&e->p, "\033[?1003l"));
+	pty_hover(&e->p, col, row);
+	assert_true(pty_wait_idle(&e->p, WAIT_MS));
+	if (pty_find(&e->p, "5 steps", NULL, NULL) || e2e_route_shown(e))
+		e2e_fail_dump(e, "the pointer still shows a route");
 	pty_send(&e->p, "Q");
 	if (!pty_wait_text(&e->p, "Really quit", WAIT_MS))
 		e2e_fail_dump(e, "no quit question");
 	pty_send(&e->p, "y");
 	assert_true(pty_wait_exit(&e->p, WAIT_MS));
-	assert_true(pty_log_has(&e->p, "\033[?1003l")); /* and no longer, the terminal left clean */
+	assert_true(pty_log_has(&e->p, "\033[?1006;1000l")); /* the terminal left clean */
 	pty_close(&e->p);
 }
 

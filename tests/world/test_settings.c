@@ -30,15 +30,17 @@ static void test_good(void **state)
 	(void)state;
 	struct settings s;
 	struct diag_list d;
-	assert_true(parse("astray-options 1\n; mine\ndelay: 120\ncolour: off\nmouse: off\n", &s, &d));
+	assert_true(parse("astray-options 1\n; mine\ndelay: 120\ncolour: off\nmouse: off\npointer: off\n", &s, &d));
 	assert_int_equal(d.n, 0);
 	assert_int_equal(s.delay_ms, 120);
 	assert_false(s.colour);
 	assert_false(s.mouse);
+	assert_false(s.pointer);
 	assert_true(parse("astray-options 1\ndelay: instant ; no animation\n", &s, &d));
 	assert_int_equal(s.delay_ms, 0);
 	assert_true(s.colour); /* not given: the default */
 	assert_true(s.mouse);
+	assert_true(s.pointer); /* a file from before the pointer's route: on */
 }
 
 static void test_errors_have_positions(void **state)
@@ -54,6 +56,7 @@ static void test_errors_have_positions(void **state)
 	assert_int_equal(d.items[1].line, 4);
 	assert_int_equal(d.items[1].col, 1);
 	assert_non_null(strstr(d.items[1].msg, "unknown key 'speed'"));
+	assert_non_null(strstr(d.items[1].msg, "delay, colour, mouse and pointer"));
 	assert_int_equal(d.items[2].line, 5);
 	assert_non_null(strstr(d.items[2].msg, "on or off"));
 	assert_int_equal(d.items[3].line, 6);
@@ -88,12 +91,13 @@ static void test_load_and_save(void **state)
 	assert_non_null(strstr(msg, "options.txt:3:8: error: delay"));
 	assert_false(s.mouse);
 	assert_int_equal(s.delay_ms, SETTINGS_DELAY_DEFAULT);
-	struct settings w = { .delay_ms = 0, .colour = false, .mouse = true };
+	struct settings w = { .delay_ms = 0, .colour = false, .mouse = true, .pointer = false };
 	assert_true(settings_save(dir, &w, err, sizeof err));
 	assert_true(settings_load(dir, &s, msg, sizeof msg));
 	assert_int_equal(s.delay_ms, 0);
 	assert_false(s.colour);
 	assert_true(s.mouse);
+	assert_false(s.pointer);
 	unlink(path);
 	rmdir(dir);
 }

@@ -18,14 +18,15 @@
 
 #define SETTINGS_HEADER "astray-options 1"
 
-enum { KEY_DELAY, KEY_COLOUR, KEY_MOUSE, KEY_COUNT };
-static const char *const key_names[KEY_COUNT] = { "delay", "colour", "mouse" };
+enum { KEY_DELAY, KEY_COLOUR, KEY_MOUSE, KEY_POINTER, KEY_COUNT };
+static const char *const key_names[KEY_COUNT] = { "delay", "colour", "mouse", "pointer" };
 
 void settings_default(struct settings *s)
 {
 	s->delay_ms = SETTINGS_DELAY_DEFAULT;
 	s->colour = true;
 	s->mouse = true;
+	s->pointer = true;
 }
 
 static bool word_is(const char *s, size_t n, const char *w)
@@ -93,7 +94,7 @@ bool settings_parse(const char *name, const char *text, size_t len, struct setti
 		struct textfile_kv kv;
 		int col = 1;
 		char msg[200];
-		switch (textfile_kv_split(s, n, "options file", "delay, colour or mouse", &kv, &col, msg, sizeof msg)) {
+		switch (textfile_kv_split(s, n, "options file", "delay, colour, mouse or pointer", &kv, &col, msg, sizeof msg)) {
 		case TEXTFILE_KV_BLANK:
 			continue;
 		case TEXTFILE_KV_BAD:
@@ -110,7 +111,7 @@ bool settings_parse(const char *name, const char *text, size_t len, struct setti
 			k++;
 		if (k == KEY_COUNT) {
 			diag_add(diags, DIAG_ERROR, name, line, (int)kv.key + 1,
-				 "unknown key '%.*s' (the keys are delay, colour and mouse)", kn > 40 ? 40 : (int)kn, key);
+				 "unknown key '%.*s' (the keys are delay, colour, mouse and pointer)", kn > 40 ? 40 : (int)kn, key);
 			continue;
 		}
 		if (seen[k]) {
@@ -119,7 +120,7 @@ bool settings_parse(const char *name, const char *text, size_t len, struct setti
 		}
 		seen[k] = true;
 		bool ok = k == KEY_DELAY ? parse_delay(val, vn, &out->delay_ms)
-			  : parse_switch(val, vn, k == KEY_COLOUR ? &out->colour : &out->mouse);
+			  : parse_switch(val, vn, k == KEY_COLOUR ? &out->colour : k == KEY_MOUSE ? &out->mouse : &out->pointer);
 		if (!ok)
 			diag_add(diags, DIAG_ERROR, name, line, vcol, "%s: expected %s", key_names[k],
 				 k == KEY_DELAY ? "instant or a number of ms from 0 to 1000" : "on or off");
@@ -141,8 +142,9 @@ size_t settings_format(const struct settings *s, char *buf, size_t size)
 			 "; astray's options, set in the game with O (docs/play.md, \"Options\")\n"
 			 "delay: %s ; ms between animated steps of travel, explore and rest; instant: none\n"
 			 "colour: %s\n"
-			 "mouse: %s\n",
-			 delay, s->colour ? "on" : "off", s->mouse ? "on" : "off");
+			 "mouse: %s\n"
+			 "pointer: %s ; the route a click would walk, under the resting pointer\n",
+			 delay, s->colour ? "on" : "off", s->mouse ? "on" : "off", s->pointer ? "on" : "off");
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 

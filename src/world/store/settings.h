@@ -1,4 +1,4 @@
-/* settings.h - the player's options (animation speed, colours, mouse) and their file DATA/options.txt. */
+/* settings.h - the player's options (animation speed, colours, mouse, the pointer's route) and their file DATA/options.txt. */
 #ifndef ASTRAY_SETTINGS_H
 #define ASTRAY_SETTINGS_H
 
@@ -17,6 +17,7 @@ struct settings {
 	int delay_ms;   /* pause between animated steps of travel, explore, rest and run; 0: instant */
 	bool colour;    /* colours when the terminal has them (off: the monochrome look) */
 	bool mouse;     /* the game takes the mouse (off: the terminal keeps text selection) */
+	bool pointer;   /* with the mouse: the route a click would walk drawn under the resting pointer */
 };
 
 void settings_default(struct settings *s);
@@ -24,7 +25,8 @@ void settings_default(struct settings *s);
 /*
  * Parses an options file: a first line "astray-options 1", then "key:
  * value" lines (';' comments): `delay: instant | MS` (0 to 1000),
- * `colour: on | off`, `mouse: on | off`.  Every problem goes to diags as
+ * `colour: on | off`, `mouse: on | off`, `pointer: on | off` (a file from
+ * before it has none: on).  Every problem goes to diags as
  * name:line:col (an unknown key, a bad value, a repeated key, a bad
  * header); out then holds the defaults with each good line applied.
  * Returns false when there was an error.
