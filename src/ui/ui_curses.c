@@ -714,9 +714,8 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
  */
 static void ui_hover(struct ui *u, MEVENT ev)
 {
-	nodelay(stdscr, TRUE);
 	for (;;) {
-		int c = getch();
+		int c = ui_screen_waiting();
 		if (c == ERR)
 			break;
 		MEVENT next;
@@ -725,13 +724,12 @@ static void ui_hover(struct ui *u, MEVENT ev)
 				ev = next;
 				continue;
 			}
-			ungetmouse(&next);
+			ui_screen_unread(c, &next);
 		} else if (c != KEY_MOUSE) {
-			ungetch(c);
+			ui_screen_unread(c, NULL);
 		}
 		break;
 	}
-	nodelay(stdscr, FALSE);
 	const struct game *g = u->g;
 	const struct input_view *v = &u->view;
 	int x = -1, y = -1;

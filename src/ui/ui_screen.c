@@ -480,6 +480,23 @@ static int ui_key_waiting(void *ctx)
 	return ch == ERR ? -1 : ch;
 }
 
+int ui_screen_waiting(void)
+{
+	const int ch = ui_key_waiting(NULL);
+	return ch < 0 ? ERR : ch;
+}
+
+void ui_screen_unread(int ch, MEVENT *mouse)
+{
+	if (mouse)
+		ungetmouse(mouse);
+	else
+		ungetch(ch);
+#ifdef ASTRAY_TEST_IDLE
+	ui_test_keys--; /* read again, counted again */
+#endif
+}
+
 int ui_screen_read(int timeout_ms, int *stale_reads)
 {
 #ifdef ASTRAY_TEST_IDLE

@@ -97,6 +97,13 @@ void ui_screen_draw_too_small(const char *quit);
  */
 int ui_screen_read(int timeout_ms, int *stale_reads);
 
+/* The key already waiting, ERR when none (no wait), and the way to give
+ * one back (a mouse event: ungetmouse's): for a reader that looks ahead,
+ * as the pointer's motion is read to its end.  Counted as ui_screen_read
+ * counts, for the test build's idle marker. */
+int ui_screen_waiting(void);
+void ui_screen_unread(int ch, MEVENT *mouse);
+
 /*
  * The loop of a screen that only waits for the user: draws with
  * draw(ud) and waits up to idle_ms for input, again after every timeout

@@ -428,9 +428,16 @@ static void test_pointer_shows_the_route(void **state)
 		e2e_fail_dump(e, "the pointer left the map and its route stayed");
 	if (e2e_route_shown(e))
 		e2e_fail_dump(e, "a route is still drawn");
-	pty_hover(&e->p, col, row);
-	if (!pty_wait_text(&e->p, "(8,5) 5 steps:", WAIT_MS))
+	/* a burst of motion, then a key: the burst read to its end (the key
+	 * kept), so the cell where the pointer stopped is the one shown */
+	int c1, r1;
+	e2e_cell(e, 5, 5, &c1, &r1);
+	char burst[96];
+	snprintf(burst, sizeof burst, "\033[<35;%d;%dM\033[<35;%d;%dM", c1 + 1, r1 + 1, col + 1, row + 1);
+	pty_send(&e->p, burst);
+	if (!pty_wait_text(&e->p, "(8,5) 5 steps:", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
 		e2e_fail_dump(e, "the pointer came back and showed nothing");
+	assert_false(pty_find(&e->p, "(5,5)", NULL, NULL));
 	pty_send(&e->p, "s"); /* a key: a turn's wait */
 	if (!pty_wait_gone(&e->p, "(8,5) 5 steps:", WAIT_MS) || !e2e_idle_at_turn(e, 1))
 		e2e_fail_dump(e, "a key did not take the pointer's route away");
