@@ -736,12 +736,23 @@ static void ui_hover(struct ui *u, MEVENT ev)
 	/* over the map's own text (between two hex cells: the one a click
 	 * there goes to), not the blank around a small map */
 	const int col = ev.x - v->left + v->col0, row = ev.y - v->top + v->row0;
-	const bool on_map = u->screen == SCREEN_MAP && !g->travel.active && !g->over && !u->more &&
-			    !ui_screen_too_small() && ev.y >= v->top && ev.y < v->top + v->height &&
-			    ev.x >= v->left && ev.x < v->left + v->width && col >= 0 &&
-			    col < grid_screen_width(g->grid) && row >= 0 && row < g->grid->h;
-	if (on_map)
+	const bool over_map = !g->over && !u->more && !ui_screen_too_small() && ev.y >= v->top &&
+			      ev.y < v->top + v->height && ev.x >= v->left && ev.x < v->left + v->width && col >= 0 &&
+			      col < grid_screen_width(g->grid) && row >= 0 && row < g->grid->h;
+	if (over_map)
 		grid_screen_to_cell(g->grid, col, row, &x, &y);
+	if (u->screen == SCREEN_CURSOR) {
+		/* aiming (f, t) or the travel cursor (x): the cursor follows the
+		 * pointer, so a click acts where it shows (a travel plan only
+		 * when no thread would hold it up) */
+		if (over_map && (x != u->cursor_x || y != u->cursor_y) && (u->targeting || !game_travel_busy(g))) {
+			u->cursor_x = x;
+			u->cursor_y = y;
+			ui_cursor_preview(u);
+		}
+		return;
+	}
+	const bool on_map = over_map && u->screen == SCREEN_MAP && !g->travel.active;
 	if (!on_map || (x == g->player.x && y == g->player.y) || game_travel_busy(g)) {
 		/* off the map; or a thread is peeling a large maze, which a
 		 * plan would wait for (a click waits; a mouse moved does not) */

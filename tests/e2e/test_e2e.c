@@ -321,6 +321,22 @@ static void test_throw_aims_with_the_cursor(void **state)
 	e2e_wait_player_at(e, 5, 1);
 	if (pty_char(&e->p, sr, sc) != '(')
 		e2e_fail_dump(e, "the click did not throw at the cell clicked");
+	/* aiming, the cursor follows the pointer: Enter throws where it rests */
+	pty_send(&e->p, "t");
+	if (!pty_wait_text(&e->p, "Throw what?", WAIT_MS) || !pty_wait_idle(&e->p, WAIT_MS))
+		e2e_fail_dump(e, "t did not ask a third time");
+	pty_send(&e->p, letter);
+	if (!pty_wait_text(&e->p, "THROW: Enter=throw", WAIT_MS))
+		e2e_fail_dump(e, "no aim the third time");
+	e2e_cell(e, 2, 2, &sc, &sr);
+	pty_hover(&e->p, sc, sr);
+	if (!pty_wait_text(&e->p, "Throw 3 steps", WAIT_MS))
+		e2e_fail_dump(e, "the aim did not follow the pointer");
+	pty_send(&e->p, "\r");
+	if (!pty_wait_gone(&e->p, "THROW:", WAIT_MS) || !e2e_idle_at_turn(e, turn + 3))
+		e2e_fail_dump(e, "Enter did not throw at the pointer's cell");
+	if (pty_char(&e->p, sr, sc) != '(')
+		e2e_fail_dump(e, "the stone does not lie where the pointer was");
 	pty_send(&e->p, "x");
 	if (!pty_wait_text(&e->p, "CURSOR: Enter=go", WAIT_MS))
 		e2e_fail_dump(e, "after a click's throw the cursor still aims");
@@ -331,7 +347,7 @@ static void test_throw_aims_with_the_cursor(void **state)
 		e2e_fail_dump(e, "f with no launcher did not aim a throw");
 	pty_send(&e->p, "l");
 	pty_send(&e->p, "f");
-	if (!pty_wait_gone(&e->p, "THROW:", WAIT_MS) || !e2e_idle_at_turn(e, turn + 3))
+	if (!pty_wait_gone(&e->p, "THROW:", WAIT_MS) || !e2e_idle_at_turn(e, turn + 4))
 		e2e_fail_dump(e, "f did not throw");
 	e2e_quit(e);
 }
