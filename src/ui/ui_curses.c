@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "game.h"
 #include "input.h"
 #include "level.h"
@@ -705,6 +706,22 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 }
 
 /*
+ * A run of mouse reports read at once comes as one KEY_MOUSE, and ncurses
+ * keeps the whole run in its queue: getmouse gives the newest first (a
+ * click's release followed by the pointer's motion: the motion, with the
+ * release still queued behind it).  The run is taken whole, at most
+ * UI_MOUSE_RUN (ncurses keeps eight), newest first; false when none.
+ */
+#define UI_MOUSE_RUN 16
+static int ui_mouse_run(MEVENT run[UI_MOUSE_RUN])
+{
+	int n = 0;
+	while (n < UI_MOUSE_RUN && getmouse(&run[n]) == OK)
+		n++;
+	return n;
+}
+
+/*
  * The pointer moved (no button down): on a map cell, on the map screen,
  * idle, its travel route is planned and drawn (as Brogue does), the cell
  * described beside the map when the monster list is up; anywhere else,
@@ -718,16 +735,25 @@ static void ui_hover(struct ui *u, MEVENT ev)
 		int c = ui_screen_waiting();
 		if (c == ERR)
 			break;
-		MEVENT next;
-		if (c == KEY_MOUSE && getmouse(&next) == OK) {
-			if (next.bstate & REPORT_MOUSE_POSITION) {
-				ev = next;
-				continue;
-			}
-			ui_screen_unread(c, &next);
-		} else if (c != KEY_MOUSE) {
+		if (c != KEY_MOUSE) {
 			ui_screen_unread(c, NULL);
+			break;
 		}
+		MEVENT run[UI_MOUSE_RUN];
+		const int n = ui_mouse_run(run);
+		bool motion = n > 0;
+		for (int k = 0; k < n; k++)
+			motion = motion && (run[k].bstate & REPORT_MOUSE_POSITION);
+		if (motion) {
+			ev = run[0]; /* the newest */
+			continue;
+		}
+		/* a click or the wheel behind the motion: all of the run back,
+		 * oldest first, for ui_mouse (an empty run: its KEY_MOUSE) */
+		for (int k = n - 1; k >= 0; k--)
+			ui_screen_unread(c, &run[k]);
+		if (n == 0)
+			ui_screen_unread(c, NULL);
 		break;
 	}
 	const struct game *g = u->g;
@@ -782,11 +808,23 @@ static void ui_hover(struct ui *u, MEVENT ev)
 	snprintf(u->hover_what, sizeof u->hover_what, "(%d,%d) %s: %s", x, y, way, what);
 }
 
+static void ui_mouse_event(struct ui *u, MEVENT ev);
+
+/* A KEY_MOUSE: its run of reports, oldest first; of several motions in a
+ * row only the last one counts. */
 static void ui_mouse(struct ui *u)
 {
-	MEVENT ev;
-	if (getmouse(&ev) != OK)
-		return;
+	MEVENT run[UI_MOUSE_RUN];
+	const int n = ui_mouse_run(run);
+	for (int k = n - 1; k >= 0; k--) {
+		if ((run[k].bstate & REPORT_MOUSE_POSITION) && k > 0 && (run[k - 1].bstate & REPORT_MOUSE_POSITION))
+			continue;
+		ui_mouse_event(u, run[k]);
+	}
+}
+
+static void ui_mouse_event(struct ui *u, MEVENT ev)
+{
 	if (ev.bstate & REPORT_MOUSE_POSITION) {
 		ui_hover(u, ev);
 		return;
@@ -877,7 +915,18 @@ static void ui_loop(struct ui *u)
 		 * do it as they load) */
 		game_prefault(g);
 		bool travelling = g->travel.active && u->screen == SCREEN_MAP && !ui_screen_too_small() && !u->more;
-		int ch = ui_screen_read(travelling ? u->opt.step_delay_ms : UI_IDLE_TIMEOUT_MS, &u->stale_reads);
+		/* travel's next step is due at a time, not after a quiet spell:
+		 * the pointer's motion, read meanwhile, must not hold it back */
+		int wait = UI_IDLE_TIMEOUT_MS;
+		if (travelling) {
+			const double now = clock_us() / 1000.0;
+			if (u->step_at <= 0)
+				u->step_at = now + u->opt.step_delay_ms;
+			wait = u->step_at > now ? (int)(u->step_at - now + 0.5) : 0;
+		} else {
+			u->step_at = 0;
+		}
+		int ch = ui_screen_read(wait, &u->stale_reads);
 		if (ch == UI_READ_SIGNAL)
 			continue;
 		if (ch == UI_READ_GONE) {
@@ -885,8 +934,10 @@ static void ui_loop(struct ui *u)
 			break;
 		}
 		if (ch == ERR) {
-			if (travelling)
+			if (travelling) {
+				u->step_at = 0;
 				ui_act(u, (struct action){ .kind = ACT_TRAVEL_STEP });
+			}
 			continue;
 		}
 		if (ch == KEY_RESIZE)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -496,6 +497,53 @@ static bool e2e_monster_route_shown(struct e2e *e)
 			if (pty_char(&e->p, r, c) == ':')
 				return true;
 	return false;
+}
+
+/* Travel steps on time while the pointer moves: its motion, read
+ * between the steps, does not put the next step off (with the step due
+ * after a quiet spell, a pointer moving every 30 ms held a 100 ms travel
+ * still). */
+static void test_travel_steps_while_the_pointer_moves(void **state)
+{
+	struct e2e *e = *state;
+	static const char *const slow[] = { "--delay", "100", NULL };
+	e2e_start(e, SQUARE, 3, 2, 24, 80, slow);
+	int col, row, pc, pr;
+	e2e_cell(e, 10, 2, &col, &row);
+	e2e_cell(e, 6, 5, &pc, &pr);
+	pty_click(&e->p, 0, col, row, false); /* 7 steps: 0.7 s */
+	for (int i = 0; i < 60; i++) { /* 1.8 s of motion, away from the route */
+		pty_hover(&e->p, pc + (i & 1), pr);
+		struct timespec t = { .tv_nsec = 30000000 };
+		nanosleep(&t, NULL);
+	}
+	/* (no idle waits: ncurses may read several of the motions as one
+	 * KEY_MOUSE, fewer keys than the driver sent) */
+	e2e_wait_player_at(e, 10, 2);
+	if (!pty_wait_gone(&e->p, "any key stops", WAIT_MS) || !pty_wait_text(&e->p, "Turn 7 ", WAIT_MS))
+		e2e_fail_dump(e, "travel did not end after its 7 steps");
+	e2e_quit(e);
+}
+
+/* A click whose release reaches the game in one read with the pointer's
+ * motion after it (a quick click, then the mouse moved on) still walks:
+ * ncurses gives such a run newest first, the motion, with the release
+ * queued behind it. */
+static void test_click_kept_before_motion(void **state)
+{
+	struct e2e *e = *state;
+	e2e_start(e, SQUARE, 3, 2, 24, 80, NULL);
+	int col, row, mc, mr;
+	e2e_cell(e, 8, 5, &col, &row);
+	e2e_cell(e, 12, 6, &mc, &mr);
+	char run[128];
+	snprintf(run, sizeof run, "\033[<0;%d;%dM\033[<0;%d;%dm\033[<35;%d;%dM", col + 1, row + 1, col + 1, row + 1,
+		 mc + 1, mr + 1);
+	pty_send(&e->p, run);
+	e2e_wait_player_at(e, 8, 5);
+	if (!pty_wait_gone(&e->p, "any key stops", WAIT_MS) || !pty_wait_text(&e->p, "Turn 5 ", WAIT_MS))
+		e2e_fail_dump(e, "the click before the motion did not walk its 5 steps");
+	e2e_quit(e);
 }
 
 /* The pointer on a hunting monster also shows the monster's own route
@@ -1219,6 +1267,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_monster_list_beside_the_map, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pointer_shows_the_route, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pointer_on_a_monster_shows_its_route, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_travel_steps_while_the_pointer_moves, e2e_setup, e2e_teardown),
+		cmocka_unit_test_setup_teardown(test_click_kept_before_motion, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_pack_click_uses_item, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_wall_walks_to_cut_point, e2e_setup, e2e_teardown),
 		cmocka_unit_test_setup_teardown(test_click_sealed_vault_stops_at_wall, e2e_setup, e2e_teardown),
