@@ -653,11 +653,12 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 		return;
 	}
 	if ((u->screen == SCREEN_MAP || u->screen == SCREEN_CURSOR) && u->side_w && scol >= COLS - u->side_w) {
-		/* the monster list: a click on one describes it; the rest of it is not the map */
+		/* the list of what is in view: a click on a line describes its
+		 * monster or item; the rest of it is not the map */
 		const int r = srow - u->view.top;
-		const int i = r >= 0 && r < UI_SIDE_ROWS ? u->side_mon[r] : -1;
-		if (i >= 0 && i < u->g->n_monsters && u->g->monsters[i].alive)
-			ui_describe(u, u->g->monsters[i].x, u->g->monsters[i].y);
+		const int c = r >= 0 && r < UI_SIDE_ROWS ? u->side_cell[r] : -1;
+		if (c >= 0 && c < u->g->grid->w * u->g->grid->h)
+			ui_describe(u, grid_x(u->g->grid, c), grid_y(u->g->grid, c));
 		return;
 	}
 	switch (u->screen) {
@@ -876,7 +877,7 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	u->screen = SCREEN_MAP;
 	u->view.col0 = u->view.row0 = -1;
 	for (int r = 0; r < UI_SIDE_ROWS; r++)
-		u->side_mon[r] = -1; /* no list drawn yet */
+		u->side_cell[r] = -1; /* no list drawn yet */
 	u->outcome = UI_QUIT;
 	u->mouse_on = opt->mouse;
 	if (opt->settings)

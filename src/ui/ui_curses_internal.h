@@ -44,7 +44,8 @@ struct ui {
 	enum ui_screen screen;
 	struct input_view view;  /* as drawn last: clicks are read through it */
 	int side_w;              /* columns of the monster list right of the map, as drawn last (0: none) */
-	int side_mon[UI_SIDE_ROWS]; /* the monster on each row of that list from view.top, -1 none */
+	int side_cell[UI_SIDE_ROWS]; /* the cell (a monster's, an item's) on each row of that list
+	                                from view.top, -1 none */
 	double step_at;          /* travelling: when the next step is due (clock_us / 1000), 0 none yet */
 	bool hover;              /* SCREEN_MAP: the pointer rests on a map cell; its travel route is
 	                            in preview, drawn as a click there would walk it */

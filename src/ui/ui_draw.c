@@ -241,6 +241,65 @@ static void ui_draw_map(const struct ui *u)
 static size_t ui_line_take(const char *text, size_t at, size_t len, int width);
 
 /*
+ * The items in view, under the monsters of the list: a title row at row
+ * `from` of the map area, then a row each, nearest first, as many as end
+ * before row `to`; the rows after the last used returned.  Only the cells
+ * the last field of view may have set are looked at (g->fov_box), not the
+ * whole level.
+ */
+static int ui_draw_side_items(struct ui *u, int x0, int from, int to)
+{
+	const struct game *g = u->g;
+	const int *b = g->fov_box;
+	if (b[0] < 0 || b[0] > b[2] || b[1] > b[3] || b[2] >= g->grid->w || b[3] >= g->grid->h || from + 1 >= to)
+		return from - 1;
+	enum { MAX_ITEMS = 32 };
+	int cells[MAX_ITEMS], dist[MAX_ITEMS], n = 0, total = 0;
+	const int fit = to - from - 1 < MAX_ITEMS ? to - from - 1 : MAX_ITEMS;
+	const int pc = grid_index(g->grid, g->player.x, g->player.y);
+	for (int y = b[1]; y <= b[3]; y++)
+		for (int x = b[0]; x <= b[2]; x++) {
+			const int c = grid_index(g->grid, x, y);
+			if (!g->visible[c] || !g->items[c])
+				continue;
+			total++;
+			const int d = grid_step_distance(g->grid, pc, c);
+			int at;
+			if (n < fit)
+				at = n++;
+			else if (fit > 0 && d < dist[fit - 1])
+				at = fit - 1;
+			else
+				continue;
+			while (at > 0 && dist[at - 1] > d) {
+				cells[at] = cells[at - 1];
+				dist[at] = dist[at - 1];
+				at--;
+			}
+			cells[at] = c;
+			dist[at] = d;
+		}
+	if (total == 0)
+		return from - 1;
+	const int top = u->view.top, w = u->side_w - 2;
+	char line[UI_SIDE_W + 1], name[GAME_MESSAGE_LEN];
+	snprintf(line, sizeof line, "Items in view: %d", total);
+	mvaddnstr(top + from, x0 + 2, line, w);
+	for (int k = 0; k < n; k++) {
+		const int c = cells[k], row = from + 1 + k;
+		const struct item_def *d = game_item_def(g, g->items[c] - 1);
+		const int cls = d ? d->cls : ITEM_POTION;
+		mvaddch(top + row, x0 + 2,
+			(chtype)(unsigned char)item_class_glyph(cls) | ui_attr(u, cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION));
+		game_item_name(g, g->items[c] - 1, g->item_qty[c], name, sizeof name);
+		mvaddnstr(top + row, x0 + 4, name, w - 2);
+		if (row < UI_SIDE_ROWS)
+			u->side_cell[row] = c;
+	}
+	return from + n;
+}
+
+/*
  * On a wide terminal, the monsters in view beside the map, nearest first
  * (as DCSS's monster list and Brogue's sidebar): each its glyph in the
  * map's colour, its name and a bar of its health, and under it what it
@@ -249,7 +308,7 @@ static size_t ui_line_take(const char *text, size_t at, size_t len, int width);
 static void ui_draw_side(struct ui *u)
 {
 	for (int r = 0; r < UI_SIDE_ROWS; r++)
-		u->side_mon[r] = -1;
+		u->side_cell[r] = -1;
 	if (!u->side_w)
 		return;
 	const struct game *g = u->g;
@@ -289,9 +348,9 @@ static void ui_draw_side(struct ui *u)
 	const int w = u->side_w - 2; /* text columns after the rule and a space */
 	char line[UI_SIDE_W + 1];
 	if (total == 0)
-		snprintf(line, sizeof line, "Nothing in view");
+		snprintf(line, sizeof line, "No monster in view");
 	else
-		snprintf(line, sizeof line, "In view: %d", total);
+		snprintf(line, sizeof line, "Monsters in view: %d", total);
 	mvaddnstr(top, x0 + 2, line, w);
 	for (int k = 0; k < n; k++) {
 		const struct monster *m = &g->monsters[shown[k]];
@@ -315,14 +374,16 @@ static void ui_draw_side(struct ui *u)
 		snprintf(line, sizeof line, "%s", game_monster_doing(m));
 		mvaddnstr(top + row + 1, x0 + 4, line, w - 2);
 		if (row + 1 < UI_SIDE_ROWS) {
-			u->side_mon[row] = shown[k];
-			u->side_mon[row + 1] = shown[k];
+			u->side_cell[row] = grid_index(g->grid, m->x, m->y);
+			u->side_cell[row + 1] = u->side_cell[row];
 		}
 	}
-	if (total > n && 1 + 2 * n < rows) {
+	int used = 1 + 2 * n; /* rows taken so far */
+	if (total > n && used < rows) {
 		snprintf(line, sizeof line, "and %d more", total - n);
-		mvaddnstr(top + 1 + 2 * n, x0 + 2, line, w);
+		mvaddnstr(top + used++, x0 + 2, line, w);
 	}
+	used = ui_draw_side_items(u, x0, used + 1, rows - (hover ? UI_SIDE_HOVER_ROWS + 1 : 0));
 	if (hover) {
 		/* the pointer's cell at the list's foot, word-wrapped */
 		int n_rows = 0, starts[UI_SIDE_HOVER_ROWS], lens[UI_SIDE_HOVER_ROWS];
@@ -336,7 +397,7 @@ static void ui_draw_side(struct ui *u)
 				at++;
 		}
 		const int first = rows - n_rows;
-		if (first > 2 * n + 2)
+		if (first > used)
 			for (int k = 0; k < n_rows; k++)
 				mvaddnstr(top + first + k, x0 + 2, u->hover_what + starts[k], lens[k]);
 	}

@@ -399,7 +399,7 @@ static void test_monster_list_beside_the_map(void **state)
 {
 	struct e2e *e = *state;
 	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 30, 120, NULL);
-	if (!pty_wait_text(&e->p, "In view: 3", WAIT_MS) || !pty_wait_text(&e->p, "[########]", WAIT_MS))
+	if (!pty_wait_text(&e->p, "Monsters in view: 3", WAIT_MS) || !pty_wait_text(&e->p, "[########]", WAIT_MS))
 		e2e_fail_dump(e, "no list of the monsters in view");
 	int row, col;
 	if (!pty_find(&e->p, "g goblin", &row, &col) || !pty_find(&e->p, "w wolf", NULL, NULL) ||
@@ -415,8 +415,23 @@ static void test_monster_list_beside_the_map(void **state)
 	pty_send_idle(&e->p, "\033");
 	e2e_quit(e);
 	e2e_start(e, "tests/levels/e2e/three.lvl", 3, 2, 24, 80, NULL);
-	if (pty_find(&e->p, "In view", NULL, NULL))
+	if (pty_find(&e->p, "in view", NULL, NULL))
 		e2e_fail_dump(e, "an 80-column screen has no room for the list");
+	e2e_quit(e);
+	/* items in view under the monsters: a line each, nearest first; a
+	 * click on one describes it */
+	e2e_start(e, ITEMS, 1, 1, 30, 120, NULL);
+	if (!pty_wait_text(&e->p, "No monster in view", WAIT_MS) || !pty_wait_text(&e->p, "Items in view: 4", WAIT_MS))
+		e2e_fail_dump(e, "no list of the items in view");
+	int pr0, pc0, sr, sc;
+	if (!pty_find(&e->p, "! a ", &pr0, &pc0) || !pty_find(&e->p, "( stone (x8)", &sr, &sc) || sr <= pr0)
+		e2e_fail_dump(e, "the items are not listed nearest first");
+	pty_click(&e->p, 0, sc + 3, sr, false);
+	if (!pty_wait_text(&e->p, "stone (x8) on floor (5,1)", WAIT_MS) || !pty_wait_text(&e->p, "Ammunition", WAIT_MS))
+		e2e_fail_dump(e, "a click on the stones' line did not describe them");
+	assert_true(e2e_idle_at_turn(e, 0));
+	pty_send_idle(&e->p, "\033");
+	pty_dismiss_more(&e->p); /* the level's first messages */
 	e2e_quit(e);
 }
 
