@@ -240,6 +240,26 @@ static void ui_draw_map(const struct ui *u)
 
 static size_t ui_line_take(const char *text, size_t at, size_t len, int width);
 
+/* Keeps id at distance d among the *n nearest so far (at most fit, in
+ * rising distance, ties in the order seen): the farthest gives way. */
+static void side_keep(int *ids, int *dist, int *n, int fit, int id, int d)
+{
+	int at;
+	if (*n < fit)
+		at = (*n)++;
+	else if (fit > 0 && d < dist[fit - 1])
+		at = fit - 1;
+	else
+		return;
+	while (at > 0 && dist[at - 1] > d) {
+		ids[at] = ids[at - 1];
+		dist[at] = dist[at - 1];
+		at--;
+	}
+	ids[at] = id;
+	dist[at] = d;
+}
+
 /*
  * The items in view, under the monsters of the list: a title row at row
  * `from` of the map area, then a row each, nearest first, as many as end
@@ -263,21 +283,7 @@ static int ui_draw_side_items(struct ui *u, int x0, int from, int to)
 			if (!g->visible[c] || !g->items[c])
 				continue;
 			total++;
-			const int d = grid_step_distance(g->grid, pc, c);
-			int at;
-			if (n < fit)
-				at = n++;
-			else if (fit > 0 && d < dist[fit - 1])
-				at = fit - 1;
-			else
-				continue;
-			while (at > 0 && dist[at - 1] > d) {
-				cells[at] = cells[at - 1];
-				dist[at] = dist[at - 1];
-				at--;
-			}
-			cells[at] = c;
-			dist[at] = d;
+			side_keep(cells, dist, &n, fit, c, grid_step_distance(g->grid, pc, c));
 		}
 	if (total == 0)
 		return from - 1;
@@ -329,21 +335,7 @@ static void ui_draw_side(struct ui *u)
 		if (!m->alive || !g->visible[c] || g->occupant[c] != i)
 			continue;
 		total++;
-		const int d = grid_step_distance(g->grid, pc, c);
-		int at;
-		if (n < fit)
-			at = n++;
-		else if (fit > 0 && d < dist[fit - 1])
-			at = fit - 1; /* the farthest shown gives way */
-		else
-			continue;
-		while (at > 0 && dist[at - 1] > d) {
-			shown[at] = shown[at - 1];
-			dist[at] = dist[at - 1];
-			at--;
-		}
-		shown[at] = i;
-		dist[at] = d;
+		side_keep(shown, dist, &n, fit, i, grid_step_distance(g->grid, pc, c));
 	}
 	const int w = u->side_w - 2; /* text columns after the rule and a space */
 	char line[UI_SIDE_W + 1];
