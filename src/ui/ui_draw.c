@@ -56,6 +56,19 @@ static const enum ui_colour tile_colour[TILE_COUNT] = {
 };
 
 /* What cell (x, y) looks like now; false for a cell never seen. */
+/* A monster as the map shows it: its letter, a capital one (a boss) in its own colour. */
+static chtype ui_monster_look(const struct ui *u, const struct monster *m)
+{
+	const char c = m->kind->glyph;
+	return (chtype)(unsigned char)c | ui_attr(u, c >= 'A' && c <= 'Z' ? UI_COL_BOSS : UI_COL_MONSTER);
+}
+
+/* An item's colour on the map by its class: gold its own, the rest alike. */
+static enum ui_colour ui_item_colour(int cls)
+{
+	return cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION;
+}
+
 static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 {
 	const struct game *g = u->g;
@@ -70,9 +83,7 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 	if (visible && g->occupant[i] >= 0) {
 		const struct monster *m = &g->monsters[g->occupant[i]];
 		if (m->alive) {
-			char c = m->kind->glyph;
-			*out = (chtype)(unsigned char)c |
-			       ui_attr(u, c >= 'A' && c <= 'Z' ? UI_COL_BOSS : UI_COL_MONSTER);
+			*out = ui_monster_look(u, m);
 			return true;
 		}
 	}
@@ -82,7 +93,7 @@ static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 		const struct item_def *d = game_item_def(g, g->items[i] - 1);
 		int cls = d ? d->cls : ITEM_POTION;
 		ch = (chtype)(unsigned char)item_class_glyph(cls);
-		col = cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION;
+		col = ui_item_colour(cls);
 	} else if (g->hazard && g->hazard[i] && game_tile_known(g, i) != TILE_WALL) {
 		ch = '^';
 		col = UI_COL_WARN;
@@ -296,7 +307,7 @@ static int ui_draw_side_items(struct ui *u, int x0, int from, int to)
 		const struct item_def *d = game_item_def(g, g->items[c] - 1);
 		const int cls = d ? d->cls : ITEM_POTION;
 		mvaddch(top + row, x0 + 2,
-			(chtype)(unsigned char)item_class_glyph(cls) | ui_attr(u, cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION));
+			(chtype)(unsigned char)item_class_glyph(cls) | ui_attr(u, ui_item_colour(cls)));
 		game_item_name(g, g->items[c] - 1, g->item_qty[c], name, sizeof name);
 		mvaddnstr(top + row, x0 + 4, name, w - 2);
 		if (row < UI_SIDE_ROWS)
@@ -347,9 +358,7 @@ static void ui_draw_side(struct ui *u)
 	for (int k = 0; k < n; k++) {
 		const struct monster *m = &g->monsters[shown[k]];
 		const int row = 1 + 2 * k;
-		const char ch = m->kind->glyph;
-		mvaddch(top + row, x0 + 2,
-			(chtype)(unsigned char)ch | ui_attr(u, ch >= 'A' && ch <= 'Z' ? UI_COL_BOSS : UI_COL_MONSTER));
+		mvaddch(top + row, x0 + 2, ui_monster_look(u, m));
 		/* the bar: 8 marks, a part of one counts */
 		const int max = m->kind->hp > 0 ? m->kind->hp : 1, hp = m->hp < 0 ? 0 : m->hp;
 		const int marks = hp >= max ? 8 : (8 * hp + max - 1) / max;

@@ -28,7 +28,6 @@
  * copy of known[] is made whole. */
 #define TREES_LOG 4096
 
-struct trees_job;
 static void labels_from_job(struct game *g);
 
 /*
@@ -430,8 +429,7 @@ static void *trees_job_run(void *arg)
 		 * map (12-25 ms on 4096x4096), in their own resident memory */
 		region_retarget(j->labels, j->known);
 		region_mark_stale(j->labels);
-		if (!region_refresh(j->labels))
-			region_mark_stale(j->labels); /* no memory: the plan labels anew */
+		region_refresh(j->labels); /* no memory: left stale, the plan labels anew */
 		atomic_store_explicit(&j->labels_done, 1, memory_order_release);
 	}
 	for (int i = 0; i < 3; i++)
