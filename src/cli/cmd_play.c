@@ -62,6 +62,7 @@ struct play_args {
 	bool bench_mapped;       /* --bench-mapped: the previews' player knows the whole level */
 	bool bench_exact;        /* --bench-exact: the previews' partial routes searched again without budget */
 	int bench_pause;         /* --bench-pause MS: wall time after --bench-mapped's map before the first click */
+	int bench_before;        /* --bench-before MS: wall time from the level's start to --bench-mapped's map */
 	const char *bench_samples; /* --bench-samples FILE: each press's CPU time, one a line */
 	bool dungeon;            /* --dungeon: generated levels instead of files */
 	int dungeon_levels;      /* --depth N: levels in the dungeon (0: not given) */
@@ -132,6 +133,9 @@ static const struct opt play_opts[] = {
 	{ .name = "bench-pause", .kind = OPT_INT, .offset = ARG(bench_pause), .metavar = "MS", .lo = 0, .hi = 60000,
 	  .help = "with --bench-mapped: wait MS ms after the map is learnt before the first click, as a "
 		  "person looks at it first (the threads it starts work meanwhile)" },
+	{ .name = "bench-before", .kind = OPT_INT, .offset = ARG(bench_before), .metavar = "MS", .lo = 0, .hi = 60000,
+	  .help = "with --bench-mapped: wait MS ms between the level's start and the map, as a person "
+		  "plays a while before reading the scroll (the threads the start begins work meanwhile)" },
 	{ .name = "bench-exact", .kind = OPT_FLAG, .offset = ARG(bench_exact),
 	  .help = "with --bench-preview: search each click that got a partial route again without the "
 		  "budget, and print what that exact search takes (seconds each on 4096x4096)" },
@@ -525,6 +529,13 @@ static void preview_kind_print(const struct preview_kind *k, int kind)
 	       (unsigned long long)k->routes, k->n ? k->wall_us / k->n : 0.0, k->wall_us_max);
 }
 
+/* Waits ms ms of wall time (0: none), for the benchmarks' pauses. */
+static void bench_sleep(int ms)
+{
+	if (ms > 0)
+		nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L }, NULL);
+}
+
 static int run_bench_preview(const struct level *const *levels, const struct bestiary *b,
 			     const struct play_args *a)
 {
@@ -558,11 +569,9 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 				return 1;
 			}
 			if (a->bench_mapped) {
+				bench_sleep(a->bench_before);
 				game_map_level(g, 0); /* as after a scroll of magic mapping */
-				if (a->bench_pause > 0)
-					nanosleep(&(struct timespec){ .tv_sec = a->bench_pause / 1000,
-								     .tv_nsec = (long)(a->bench_pause % 1000) * 1000000L },
-						  NULL);
+				bench_sleep(a->bench_pause);
 			}
 		}
 		if (i > 0 && i % PREVIEWS_PER_TURN == 0) {
@@ -909,6 +918,8 @@ static int play_check_combinations(const struct play_args *a)
 		return opt_usage_error(&play_command, "--bench-samples writes the times of --bench-keys N: give both");
 	if (a->bench_pause > 0 && !a->bench_mapped)
 		return opt_usage_error(&play_command, "--bench-pause waits after --bench-mapped's map: give it too");
+	if (a->bench_before > 0 && !a->bench_mapped)
+		return opt_usage_error(&play_command, "--bench-before waits before --bench-mapped's map: give it too");
 	if ((a->bench_mapped || a->bench_exact) && a->bench_preview == 0)
 		return opt_usage_error(&play_command, "--bench-mapped and --bench-exact are for --bench-preview N: "
 						      "give it too");

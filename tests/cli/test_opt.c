@@ -215,6 +215,9 @@ static void test_bench_script(void **state)
 	expect("play --bench-samples /tmp/x", 2, "--bench-samples writes the times of --bench-keys N");
 	expect("play --bench-mapped", 2, "--bench-mapped and --bench-exact are for --bench-preview N");
 	expect("play --bench-keys 3 --bench-exact", 2, "--bench-mapped and --bench-exact are for --bench-preview N");
+	expect("play --bench-preview 3 --bench-pause 5", 2, "--bench-pause waits after --bench-mapped's map: give it too");
+	expect("play --bench-preview 3 --bench-before 5", 2, "--bench-before waits before --bench-mapped's map: give it too");
+	expect("play --bench-preview 3 --bench-mapped --bench-before 70000", 2, "--bench-before");
 	/* the preview bench's line per kind of target, the fourth the border's */
 	expect("play levels/07-the-deep.lvl --seed 1 --bench-preview 8 --bench-mapped --bench-exact", 0,
 	       "bench-preview-kind: kind=border previews=2 ");

@@ -1046,6 +1046,8 @@ static void test_labels_made_in_the_thread(void **state)
 		int len;
 		game_prefault(g); /* labels made, as for a person */
 		assert_non_null(g->reach.labels);
+		assert_non_null(g->reach.ahead);
+		game_trees_drop(g); /* the trees made ahead: test_trees_made_ahead */
 		game_map_level(g, 0);
 		assert_non_null(g->reach.job);
 		assert_null(g->reach.labels); /* lent to the thread */
@@ -1081,6 +1083,83 @@ static void test_labels_made_in_the_thread(void **state)
 	assert_true(hash[0] == hash[1]);
 	assert_true(hash[2] == hash[3]);
 	assert_true(hash[0] != hash[2]);
+}
+
+/* A hash of a game's plans to the goals, their statuses and cells. */
+static uint64_t plans_hash(struct game *g, const int (*goals)[2], int n_goals, enum path_status *first)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (int i = 0; i < n_goals; i++) {
+		const int *cells;
+		int len;
+		const enum path_status st = game_travel_plan(g, goals[i][0], goals[i][1], &cells, &len);
+		if (i == 0)
+			*first = st;
+		h = (h ^ (uint64_t)st) * 1099511628211ull;
+		for (int c = 0; c < len; c++)
+			h = (h ^ (uint64_t)(unsigned)cells[c]) * 1099511628211ull;
+	}
+	return h;
+}
+
+/*
+ * For a person, a level larger than a plan searches whole starts a thread
+ * that peels known[] as a map of the level would leave it
+ * (game_trees_ahead).  A map learnt then that makes known[] exactly so
+ * takes that thread as the map's own: no thread is started for the map,
+ * the player's labels are not lent, and every route is the one the map's
+ * own thread gives (the ahead dropped).  After a wall is built on the
+ * level (the first goal's corridor cut), the map no longer matches: the
+ * thread is dropped, the map's own thread lends the labels and peels, and
+ * the routes are those of a game that never made one (the cut goal out
+ * of reach); the trees made ahead would have reached it.
+ */
+static void test_trees_made_ahead(void **state)
+{
+	(void)state;
+	static const int goals[][2] = { { 413, 509 }, { 1, 1 }, { 250, 251 }, { 509, 3 }, { 100, 400 }, { 0, 0 } };
+	const int n_goals = (int)(sizeof goals / sizeof goals[0]);
+	uint64_t hash[4];
+	enum path_status first[4];
+	int cut = -1;
+	for (int k = 0; k < 4; k++) {
+		struct fixture f;
+		char *map = maze_text(511, 511, 99u, 0, 0);
+		struct game *g = fixture_game(&f, "square8", map, 1);
+		free(map);
+		g->reach.whole_region = 0;
+		if (cut < 0) { /* the middle of the first goal's route, a corridor in a perfect maze */
+			game_map_level(g, 0);
+			const int *cells;
+			int len;
+			assert_int_equal(game_travel_plan(g, goals[0][0], goals[0][1], &cells, &len), PATH_FOUND);
+			cut = cells[len / 2];
+			fixture_fini(&f);
+			k--;
+			continue;
+		}
+		game_prefault(g);
+		assert_non_null(g->reach.ahead);
+		if (k == 1 || k == 3)
+			game_trees_drop(g); /* none made ahead */
+		if (k >= 2)
+			game_tile_set(g, cut, TILE_WALL);
+		game_map_level(g, 0);
+		assert_null(g->reach.ahead);
+		assert_non_null(g->reach.job);
+		if (k == 0) /* taken: the player's labels kept, stale, for the job's to replace */
+			assert_true(g->reach.labels && !g->reach.labels_ok);
+		else /* lent to the map's own thread */
+			assert_null(g->reach.labels);
+		hash[k] = plans_hash(g, goals, n_goals, &first[k]);
+		assert_true(g->reach.labels && g->reach.labels_ok && g->reach.labels_version == g->known_version);
+		fixture_fini(&f);
+	}
+	assert_true(hash[0] == hash[1]);
+	assert_true(hash[2] == hash[3]);
+	assert_true(hash[0] != hash[2]);
+	assert_int_equal(first[0], PATH_FOUND);
+	assert_int_equal(first[2], PATH_FALLBACK); /* cut off */
 }
 
 /* Whether a thread's copy of known[], made now, is known[] itself. */
@@ -1302,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_loopy_maze_exact),
 		cmocka_unit_test(test_trees_peeled_in_a_thread),
 		cmocka_unit_test(test_labels_made_in_the_thread),
+		cmocka_unit_test(test_trees_made_ahead),
 		cmocka_unit_test(test_trees_follow_turns),
 		cmocka_unit_test(test_trees_follow_ends_on_open_ground),
 	};

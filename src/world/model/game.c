@@ -473,6 +473,8 @@ bool game_level_load(struct game *g, int depth)
 		g->monster_dist[i] = game_monster_distance(g, i);
 	}
 	g->level_fresh = true;
+	if (g->prefault) /* a person: the trees a map would need, made meanwhile */
+		game_trees_ahead(g);
 	return true;
 }
 
@@ -515,6 +517,7 @@ void game_prefault(struct game *g)
 	if (!g->reach.labels)
 		reach_labels_make(g);
 	game_trees_start(g); /* a resumed mapped maze's first far click finds its trees made */
+	game_trees_ahead(g); /* and an unmapped one's first after a scroll of magic mapping */
 }
 
 struct game *game_create(const struct level *const *levels, int n_levels,

@@ -314,6 +314,9 @@ struct reach {
 	                         when the map is learnt (game_trees_start) or, while they are
 	                         followed, after a turn that changed it (game_trees_follow); NULL none */
 	struct trees_job *stopping; /* an older thread told to stop (known[] changed), not yet ended */
+	struct trees_job *ahead; /* the trees and labels of known[] as a map of the level would leave
+	                         it, made in a thread when the level began (game_trees_ahead); taken
+	                         when a map learnt makes known[] so, else dropped; NULL none */
 	bool trees_follow;    /* the last peeling kept trees: a turn that changes known[] starts the
 	                         next in a thread, so the next far click finds them made */
 	uint8_t *shadow[2];   /* n each: known[] as of shadow_version[i], which a thread reads (the
