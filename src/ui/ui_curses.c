@@ -683,8 +683,13 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 	case SCREEN_DESCRIBE:
 		u->screen = u->desc_back;
 		break;
-	case SCREEN_OPTIONS:
+	case SCREEN_OPTIONS: {
+		const int r = ui_options_row_at(srow);
+		if (r >= 0)
+			u->opt_sel = r;
+		ui_options_key_in(u, r < 0 ? INPUT_ESC : b == INPUT_BUTTON_RIGHT ? 'h' : '\n');
 		break;
+	}
 	case SCREEN_DIR:
 		/* a direction asked for: a click gives the line toward it */
 		input_screen_to_cell(&u->view, u->g->grid, scol, srow, &x, &y);

@@ -52,6 +52,18 @@ static int speed_step(int ms, int dir)
 	return speeds[N_SPEEDS - 1].ms;
 }
 
+/* The screen row of the title "Options" (the rows follow it after a blank). */
+static int options_top(void)
+{
+	return LINES > 14 ? 2 : 0;
+}
+
+int ui_options_row_at(int srow)
+{
+	const int r = srow - options_top() - 2;
+	return r >= 0 && r < UI_OPTIONS_ROWS ? r : -1;
+}
+
 void ui_options_draw(const struct settings *s, int sel, const char *note)
 {
 	erase();
@@ -63,7 +75,7 @@ void ui_options_draw(const struct settings *s, int sel, const char *note)
 						!s->pointer ? "off: no route under the pointer"
 						: s->mouse ? "on: the route a click would walk, under the pointer"
 							   : "on, with the mouse" };
-	int top = LINES > 14 ? 2 : 0;
+	const int top = options_top();
 	attron(A_BOLD);
 	mvaddnstr(top, 2, "Options", COLS - 2);
 	attroff(A_BOLD);
@@ -75,7 +87,8 @@ void ui_options_draw(const struct settings *s, int sel, const char *note)
 		attroff(a);
 	}
 	int row = top + 3 + UI_OPTIONS_ROWS;
-	const char *help = "j k (arrows) choose, h l, Enter or Space change; Esc, q or O closes and keeps them. "
+	const char *help = "j k (arrows) choose, h l, Enter or Space change (or a click on a row: the right "
+			   "button goes back); Esc, q, O or a click elsewhere closes and keeps them. "
 			   "Animation is the pause between the steps of travel, explore, rest and runs.";
 	/* wrapped at spaces to the screen */
 	const char *texts[2] = { help, note };

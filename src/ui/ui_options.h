@@ -21,6 +21,11 @@ void ui_options_draw(const struct settings *s, int sel, const char *note);
  */
 bool ui_options_key(struct settings *s, int *sel, int key, bool *changed);
 
+/* The row of the options screen drawn on screen row srow, -1 none: a
+ * click there chooses it and changes it as Enter (the left button) or h
+ * (the right) would; a click elsewhere closes the screen as Esc would. */
+int ui_options_row_at(int srow);
+
 /* The animation speed in words ("normal, 30 ms a step"). */
 void ui_options_speed_words(int delay_ms, char *buf, int size);
 

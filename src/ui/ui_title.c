@@ -539,8 +539,16 @@ static void title_mouse(struct title *t)
 	bool act = ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED);
 	if (!press && !act)
 		return;
-	if (t->screen == TS_OPTIONS)
-		return; /* keys only */
+	if (t->screen == TS_OPTIONS) {
+		/* a row chosen and changed, as Enter would; elsewhere closes */
+		if (act) {
+			const int r = ui_options_row_at(ev.y);
+			if (r >= 0)
+				t->opt_sel = r;
+			title_key_options(t, r < 0 ? 27 : '\n');
+		}
+		return;
+	}
 	if (t->screen == TS_SCORES || t->screen == TS_CONFIRM) {
 		if (act && t->screen == TS_CONFIRM)
 			snprintf(t->notice, sizeof t->notice, "The saved game is kept: Continue plays it.");

@@ -197,6 +197,55 @@ static void test_title_options(void **state)
 	assert_true(pty_wait_exit(&f->p, WAIT_MS));
 }
 
+/*
+ * The mouse on the options screen, in the game and on the title: a left
+ * click on a row chooses and changes it as Enter does, a right click as h
+ * (the speed a step back), a click off the rows closes the screen and
+ * keeps the options.  At 24 rows the screen's title is row 2, its rows 4
+ * (Animation) to 7 (Pointer).
+ */
+static void test_options_by_clicks(void **state)
+{
+	struct pty_data_test *f = *state;
+	start(f, true, NULL, NULL);
+	pty_send(&f->p, "O");
+	expect(f, "> Animation  normal, 30 ms a step");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	pty_click(&f->p, 0, 8, 5, false);
+	expect(f, "> Colours    off");
+	pty_click(&f->p, 2, 8, 4, false);
+	expect(f, "> Animation  fast");
+	pty_click(&f->p, 0, 8, 4, true);
+	expect(f, "> Animation  normal");
+	pty_click(&f->p, 0, 40, 20, false);
+	expect(f, "Options kept in options.txt.");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	assert_int_equal(pty_turn(&f->p), 0); /* no time passed, nobody walked */
+	char *text = read_options(f);
+	assert_non_null(strstr(text, "colour: off"));
+	assert_non_null(strstr(text, "delay: 30"));
+	free(text);
+	quit(f);
+
+	start(f, false, NULL, NULL);
+	expect(f, "Options");
+	if (!pty_wait_idle(&f->p, WAIT_MS))
+		pty_fail(&f->p, "the title did not go idle");
+	pty_send(&f->p, "o");
+	expect(f, "> Animation");
+	assert_true(pty_wait_idle(&f->p, WAIT_MS));
+	pty_click(&f->p, 0, 8, 7, false);
+	expect(f, "> Pointer    off");
+	pty_click(&f->p, 0, 40, 20, false);
+	expect(f, "Options kept in options.txt.");
+	expect(f, "New dungeon");
+	text = read_options(f);
+	assert_non_null(strstr(text, "pointer: off"));
+	free(text);
+	pty_send(&f->p, "q");
+	assert_true(pty_wait_exit(&f->p, WAIT_MS));
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, pty_data_setup, pty_data_teardown)
 
 int main(void)
@@ -206,6 +255,7 @@ int main(void)
 		T(test_instant_and_delay_override),
 		T(test_broken_file_says_where),
 		T(test_title_options),
+		T(test_options_by_clicks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
