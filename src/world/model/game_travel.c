@@ -243,9 +243,8 @@ static void deep_beside(struct deep *d, int x)
  */
 #define DEEP_BLOCK 64
 
-static void deep_consider(struct deep *d, int c, int *best_steps)
+static void deep_consider(struct deep *d, int c, int steps, int *best_steps)
 {
-	const int steps = grid_step_distance(d->g->grid, d->goal, c);
 	const double score = deep_score(d, c);
 	if (d->best < 0 || steps < *best_steps ||
 	    (steps == *best_steps && (score < d->best_score || (score == d->best_score && c < d->best)))) {
@@ -253,6 +252,12 @@ static void deep_consider(struct deep *d, int c, int *best_steps)
 		d->best_score = score;
 		*best_steps = steps;
 	}
+}
+
+/* How far v lies outside [lo, hi): 0 inside. */
+static int axis_gap(int v, int lo, int hi)
+{
+	return v < lo ? lo - v : v >= hi ? v - hi + 1 : 0;
 }
 
 static int deep_nearest(struct deep *d)
@@ -281,7 +286,8 @@ static int deep_nearest(struct deep *d)
 			flags[bx] = any != 0;
 		}
 	}
-	const int gbx = grid_x(gr, d->goal) / DEEP_BLOCK, gby = grid_y(gr, d->goal) / DEEP_BLOCK;
+	const int gx = grid_x(gr, d->goal), gy = grid_y(gr, d->goal), ydiv = grid_is_diamond(gr->topo) ? 2 : 1;
+	const int gbx = gx / DEEP_BLOCK, gby = gy / DEEP_BLOCK;
 	const int rings = bw > bh ? bw : bh;
 	int best_steps = 0;
 	d->best = -1;
@@ -298,14 +304,31 @@ static int deep_nearest(struct deep *d)
 			for (int bx = gbx - r; bx <= gbx + r; bx += edge || r == 0 ? 1 : 2 * r) {
 				if (bx < 0 || bx >= bw || !open[by * bw + bx])
 					continue;
-				const int y1 = by * DEEP_BLOCK + DEEP_BLOCK < gr->h ? by * DEEP_BLOCK + DEEP_BLOCK : gr->h;
-				const int x1 = bx * DEEP_BLOCK + DEEP_BLOCK < gr->w ? bx * DEEP_BLOCK + DEEP_BLOCK : gr->w;
-				for (int y = by * DEEP_BLOCK; y < y1; y++)
-					for (int x = bx * DEEP_BLOCK; x < x1; x++) {
+				const int x0 = bx * DEEP_BLOCK, y0 = by * DEEP_BLOCK;
+				const int y1 = y0 + DEEP_BLOCK < gr->h ? y0 + DEEP_BLOCK : gr->h;
+				const int x1 = x0 + DEEP_BLOCK < gr->w ? x0 + DEEP_BLOCK : gr->w;
+				/* A step moves a column and a row at most (two rows on
+				 * diamond maps): cells farther that way than the best
+				 * found, a block's, a row's or a cell's, are passed over
+				 * before the costly tests. */
+				if (d->best >= 0 && (axis_gap(gx, x0, x1) > best_steps ||
+						     (axis_gap(gy, y0, y1) + ydiv - 1) / ydiv > best_steps))
+					continue;
+				for (int y = y0; y < y1; y++) {
+					const int dy = y > gy ? y - gy : gy - y;
+					if (d->best >= 0 && (dy + ydiv - 1) / ydiv > best_steps)
+						continue;
+					const int xa = d->best >= 0 && gx - best_steps > x0 ? gx - best_steps : x0;
+					const int xb = d->best >= 0 && gx + best_steps + 1 < x1 ? gx + best_steps + 1 : x1;
+					for (int x = xa; x < xb; x++) {
 						const int c = grid_index(gr, x, y);
-						if (d->g->known[c] && region_of(d->labels, c) == d->home)
-							deep_consider(d, c, &best_steps);
+						if (!d->g->known[c] || (d->best >= 0 && (x > gx ? x - gx : gx - x) > best_steps))
+							continue;
+						const int steps = grid_step_distance(gr, d->goal, c);
+						if ((d->best < 0 || steps <= best_steps) && region_of(d->labels, c) == d->home)
+							deep_consider(d, c, steps, &best_steps);
 					}
+				}
 			}
 		}
 	}
