@@ -527,32 +527,49 @@ static void test_far_click_into_rock(void **state)
 	fixture_fini(&f);
 }
 
-/* The same behind two walls, where even weight 1.5 runs out of budget on
- * the way to the cut point: travel walks it in parts and stops at a cut
- * point as good. */
+/* The same behind two walls, where weight 1.5 runs out of budget on the
+ * way to the cut point: rules 18's third weight (3) finds the whole way,
+ * walked in one part; behind a serpentine of 19 walls even that runs
+ * out, and travel walks it in parts.  Either way it stops at a cut point
+ * as good. */
 static void test_far_click_into_rock_in_parts(void **state)
 {
 	(void)state;
-	struct fixture f;
-	struct game *g = rock_game(&f, 2);
-	const int start = grid_index(g->grid, 3, 3), gx = 335, gy = 135, goal = grid_index(g->grid, gx, gy);
-	struct path_result exact;
-	assert_int_equal(known_search_from(g, start, goal, true, 1.0, 0, &exact, NULL), PATH_FALLBACK);
-	const int *cells;
-	int len;
-	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_BUDGET);
-	assert_true(g->reach.weight > 1.0);
-	int steps = act_travel(g, gx, gy) == RESULT_ACTED;
-	assert_true(g->travel.partial);
-	while (g->travel.active && steps < 20000 && act_travel_step(g) == RESULT_ACTED)
-		steps++;
-	assert_false(g->travel.active);
-	assert_cut_point(g, grid_index(g->grid, g->player.x, g->player.y), goal, exact.blocked_crossed);
-	assert_true(steps >= exact.len - 1);
-	/* out of reach, whatever the way's length: said so, not "a long way" */
-	assert_true(message_contains(g, "You cannot reach that spot"));
-	assert_false(message_contains(g, "It is a long way there"));
-	fixture_fini(&f);
+	static const int walls[] = { 2, 19 };
+	for (int k = 0; k < 2; k++) {
+		struct fixture f;
+		struct game *g = rock_game(&f, walls[k]);
+		const int start = grid_index(g->grid, 3, 3), gx = 335, gy = 135, goal = grid_index(g->grid, gx, gy);
+		struct path_result exact;
+		assert_int_equal(known_search_from(g, start, goal, true, 1.0, 0, &exact, NULL), PATH_FALLBACK);
+		const int *cells;
+		int len;
+		const enum path_status st = game_travel_plan(g, gx, gy, &cells, &len);
+		assert_true(g->reach.weight > 1.0);
+		if (k == 0) {
+			assert_int_equal(st, PATH_FALLBACK);
+			assert_true(g->reach.weight == 3.0);
+			/* the weighted walk to the cut point it found costs at most 3 times the
+			 * shortest there */
+			struct path_result to_end;
+			assert_int_equal(known_search_from(g, start, cells[len - 1], false, 1.0, 0, &to_end, NULL),
+					 PATH_FOUND);
+			assert_true(walk_cost(g, cells, len) <= 3.0 * to_end.cost + 1e-6);
+		} else {
+			assert_int_equal(st, PATH_BUDGET);
+		}
+		int steps = act_travel(g, gx, gy) == RESULT_ACTED;
+		assert_int_equal(g->travel.partial, k == 1);
+		while (g->travel.active && steps < 20000 && act_travel_step(g) == RESULT_ACTED)
+			steps++;
+		assert_false(g->travel.active);
+		assert_cut_point(g, grid_index(g->grid, g->player.x, g->player.y), goal, exact.blocked_crossed);
+		assert_true(steps >= exact.len - 1);
+		/* out of reach, whatever the way's length: said so, not "a long way" */
+		assert_true(message_contains(g, "You cannot reach that spot"));
+		assert_false(message_contains(g, "It is a long way there"));
+		fixture_fini(&f);
+	}
 }
 
 static bool thick_rock(int x, int y, int arg)

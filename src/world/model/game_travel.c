@@ -148,15 +148,19 @@ static enum path_status plan_known(struct game *g, int from, int goal, struct pa
  * Far goals on large levels (rules 11).  A goal the player can reach (open
  * in known[], in the player's region of its labels) whose shortest route
  * the budget cannot find gets a route by weighted A* over known[] with the
- * same budget: first at weight FAR_WEIGHTS[0], then FAR_WEIGHTS[1].  Such a
+ * same budget: at weight FAR_WEIGHTS[0], then each next one.  Such a
  * route costs at most the weight times the shortest (on the 4096x4096
  * caves level, 1-4.5% more at 1.15, with 5-47 k expansions where the
- * shortest needs 15 k-3 M); its cost, at most three budgets' expansions
- * in all, keeps a click within a frame.  When even the last weight runs
- * out of budget (a maze), its partial route is walked and travel plans
- * again where it ends (struct travel's `partial`).
+ * shortest needs 15 k-3 M); its cost, at most four budgets' expansions
+ * in all, keeps a click within a frame.  The third weight (rules 18) is
+ * for rooms: on 4096x4096 levels of rooms and corridors 1.5 ran out of
+ * budget on 2-3% of far clicks (square4: 17-24%, its searches' ties),
+ * each then walked in parts; 3 found every one of 4,000 (docs/perf-log.md,
+ * thirty-first session).  When even the last weight runs out of budget
+ * (a maze without trees, a serpentine), its partial route is walked and
+ * travel plans again where it ends (struct travel's `partial`).
  */
-static const double FAR_WEIGHTS[] = { 1.15, 1.5 };
+static const double FAR_WEIGHTS[] = { 1.15, 1.5, 3.0 };
 
 /*
  * A far click the player cannot reach (rules 11): a goal blocked in known[]
