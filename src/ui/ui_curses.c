@@ -355,6 +355,25 @@ static enum path_status ui_plan_preview(struct ui *u, int x, int y, int *len)
 	return st;
 }
 
+/* What a plan of status st and len cells (the player's first) says of the
+ * way, for the travel cursor's line and (`brief`) the pointer's. */
+static void ui_way_words(const struct game *g, enum path_status st, int len, bool brief, char *buf, size_t size)
+{
+	const int steps = len - 1;
+	const char *s = steps == 1 ? "" : "s";
+	const bool weighted = g->reach.weight > 1.0;
+	if (len < 2)
+		snprintf(buf, size, brief ? "no way closer" : "no way closer from here");
+	else if (st == PATH_FOUND)
+		snprintf(buf, size, "%d step%s%s", steps, s, weighted && !brief ? " (a long way: a near-shortest route)" : "");
+	else if (st == PATH_BUDGET)
+		snprintf(buf, size, "%d step%s toward it%s", steps, s,
+			 brief ? "" : weighted ? " (the rest planned as you walk)" : " (planned in part)");
+	else
+		snprintf(buf, size, brief ? "out of reach, %d step%s closer" : "out of reach, %d step%s to the closest point",
+			 steps, s);
+}
+
 /* Plans the route Enter would travel from the cursor, keeps it for drawing,
  * and says where it leads. */
 void ui_cursor_preview(struct ui *u)
@@ -376,32 +395,17 @@ void ui_cursor_preview(struct ui *u)
 			  steps, steps == 1 ? "" : "s", reach, throwing ? "throws" : "fires", what);
 		return;
 	}
+	/* the way first, then the cell: a description is long, and the line
+	 * is cut at the screen's edge */
+	char way[96];
 	if (u->cursor_x == g->player.x && u->cursor_y == g->player.y) {
-		ui_notice(u, "Travel to: %s (%d,%d); Enter waits a turn", what, u->cursor_x,
-			  u->cursor_y);
-		return;
+		snprintf(way, sizeof way, "Enter waits a turn");
+	} else {
+		int len;
+		const enum path_status st = ui_plan_preview(u, u->cursor_x, u->cursor_y, &len);
+		ui_way_words(g, st, len, false, way, sizeof way);
 	}
-	int len;
-	enum path_status st = ui_plan_preview(u, u->cursor_x, u->cursor_y, &len);
-	int steps = len - 1;
-	if (len < 2)
-		ui_notice(u, "Travel to: %s (%d,%d); no way closer from here", what, u->cursor_x,
-			  u->cursor_y);
-	else if (st == PATH_FOUND && g->reach.weight > 1.0)
-		ui_notice(u, "Travel to: %s (%d,%d); %d step%s (a long way: a near-shortest route)", what,
-			  u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
-	else if (st == PATH_FOUND)
-		ui_notice(u, "Travel to: %s (%d,%d); %d step%s", what, u->cursor_x, u->cursor_y,
-			  steps, steps == 1 ? "" : "s");
-	else if (st == PATH_BUDGET && g->reach.weight > 1.0)
-		ui_notice(u, "Travel to: %s (%d,%d); %d step%s toward it (the rest planned as you walk)",
-			  what, u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
-	else if (st == PATH_BUDGET)
-		ui_notice(u, "Travel to: %s (%d,%d); %d step%s toward it (planned in part)", what,
-			  u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
-	else
-		ui_notice(u, "Travel to: %s (%d,%d); out of reach, %d step%s to the closest point",
-			  what, u->cursor_x, u->cursor_y, steps, steps == 1 ? "" : "s");
+	ui_notice(u, "Travel to (%d,%d): %s; %s", u->cursor_x, u->cursor_y, way, what);
 }
 
 static void ui_cursor_move(struct ui *u, enum grid_dir d, int count)
@@ -801,16 +805,7 @@ static void ui_hover(struct ui *u, MEVENT ev)
 	/* the way first, then the cell: a monster's description is long */
 	char what[GAME_MESSAGE_LEN], way[64];
 	game_describe(g, x, y, what, sizeof what);
-	const int steps = len - 1;
-	const char *s = steps == 1 ? "" : "s";
-	if (len < 2)
-		snprintf(way, sizeof way, "no way closer");
-	else if (st == PATH_FOUND)
-		snprintf(way, sizeof way, "%d step%s", steps, s);
-	else if (st == PATH_BUDGET)
-		snprintf(way, sizeof way, "%d step%s toward it", steps, s);
-	else
-		snprintf(way, sizeof way, "out of reach, %d step%s closer", steps, s);
+	ui_way_words(g, st, len, true, way, sizeof way);
 	snprintf(u->hover_what, sizeof u->hover_what, "(%d,%d) %s: %s", x, y, way, what);
 }
 

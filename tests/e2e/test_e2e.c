@@ -674,7 +674,7 @@ static void test_cursor_travel(void **state)
 	pty_send(&e->p, "lllj");
 	/* the route Enter would take shows before it is taken: 3 steps, the two
 	 * cells between drawn as route marks */
-	if (!pty_wait_text(&e->p, "(6,3); 3 steps", WAIT_MS))
+	if (!pty_wait_text(&e->p, "(6,3): 3 steps", WAIT_MS))
 		e2e_fail_dump(e, "the cursor did not preview the route");
 	int marks = 0;
 	for (int x = 4; x <= 5; x++)
@@ -698,10 +698,10 @@ static void test_cursor_travel(void **state)
 	/* into the sealed vault: its far side has not been seen, so the
 	 * preview plans round the vault and in through the unseen wall */
 	pty_send(&e->p, "_llllllljj");
-	if (!pty_wait_text(&e->p, "(13,5); 7 steps", WAIT_MS))
+	if (!pty_wait_text(&e->p, "(13,5): 7 steps", WAIT_MS))
 		e2e_fail_dump(e, "no preview below the vault");
 	pty_send(&e->p, "kk");
-	if (!pty_wait_text(&e->p, "(13,3); ", WAIT_MS))
+	if (!pty_wait_text(&e->p, "(13,3): ", WAIT_MS))
 		e2e_fail_dump(e, "no preview into the vault");
 	if (pty_find(&e->p, "out of reach", NULL, NULL))
 		e2e_fail_dump(e, "the preview gives away that the vault is sealed");
