@@ -415,9 +415,21 @@ void ui_draw_pack(struct ui *u)
 	int used = 0;
 	for (int s = 0; s < PACK_SLOTS; s++)
 		used += g->pack[s].kind >= 0;
+	/* the count and the keys, on two rows when one would cut the keys'
+	 * sentence (an 80-column terminal) and the screen has one more */
+	static const char keys[] = "A letter or a click chooses; any other key closes.";
+	snprintf(line, sizeof line, "  %d of %d letters used, %d gold.", used, PACK_SLOTS, g->player.gold);
+	const bool two = (int)(strlen(line) + 2 + sizeof keys - 1) > width && row + 1 < LINES - 1;
 	move(row, 0);
 	clrtoeol();
-	snprintf(line, sizeof line, "  %d of %d letters used, %d gold.  A letter or a click chooses; any other key closes.",
-		 used, PACK_SLOTS, g->player.gold);
+	if (two) {
+		mvaddnstr(row++, 0, line, width);
+		move(row, 0);
+		clrtoeol();
+		snprintf(line, sizeof line, "  %s", keys);
+	} else {
+		const size_t at = strlen(line);
+		snprintf(line + at, sizeof line - at, "  %s", keys);
+	}
 	mvaddnstr(row, 0, line, width);
 }
