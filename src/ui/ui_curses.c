@@ -558,7 +558,7 @@ void ui_key(struct ui *u, int key)
 			u->screen = SCREEN_MAP;
 			u->notice[0] = '\0';
 		} else {
-			ui_notice(u, "Move the cursor (> to the stairs); v describes, Enter travels there, Esc cancels.");
+			ui_notice(u, "Move the cursor (> the stairs); v describes, Enter goes there, Esc cancels.");
 		}
 		break;
 	case SCREEN_HELP: {
