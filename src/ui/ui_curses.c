@@ -893,7 +893,7 @@ void ui_init(struct ui *u, struct game *g, const struct ui_options *opt)
 	if (g->turn > 0) {
 		const struct level *lv = game_level(g);
 		const char *grid = g->grid->topo == GRID_SQUARE8 ? "" : grid_topology_name(g->grid->topo);
-		ui_notice(u, "Welcome back: %s%s%s%s, turn %d. P shows the messages so far.",
+		ui_notice(u, "Welcome back: %s%s%s%s, turn %d; P: messages.",
 			  lv && lv->name ? lv->name : "your game", grid[0] ? " (a " : "", grid, grid[0] ? " map)" : "",
 			  g->turn);
 	} else {
