@@ -715,20 +715,13 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 	}
 }
 
-/*
- * A run of mouse reports read at once comes as one KEY_MOUSE, and ncurses
- * keeps the whole run in its queue: getmouse gives the newest first (a
- * click's release followed by the pointer's motion: the motion, with the
- * release still queued behind it).  The run is taken whole, at most
- * UI_MOUSE_RUN (ncurses keeps eight), newest first; false when none.
- */
+/* A run of mouse reports read at once comes as one KEY_MOUSE: taken
+ * whole (ui_screen_mouse_run), at most UI_MOUSE_RUN (ncurses keeps
+ * eight). */
 #define UI_MOUSE_RUN 16
 static int ui_mouse_run(MEVENT run[UI_MOUSE_RUN])
 {
-	int n = 0;
-	while (n < UI_MOUSE_RUN && getmouse(&run[n]) == OK)
-		n++;
-	return n;
+	return ui_screen_mouse_run(run, UI_MOUSE_RUN);
 }
 
 /*

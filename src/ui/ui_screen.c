@@ -312,6 +312,14 @@ void ui_screen_modes(void)
 		set_escdelay(25);
 }
 
+int ui_screen_mouse_run(MEVENT *run, int max)
+{
+	int n = 0;
+	while (n < max && getmouse(&run[n]) == OK)
+		n++;
+	return n;
+}
+
 void ui_screen_hover(bool on)
 {
 	refresh();

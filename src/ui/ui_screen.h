@@ -60,6 +60,12 @@ struct ui_tty {
  * the program with that signal.  One screen at a time.  False with the
  * reason in err when the terminal cannot be used.
  */
+/* The run of mouse reports one KEY_MOUSE stands for, at most max: ncurses
+ * keeps the reports read at once in its queue and getmouse gives the
+ * newest first (a click's release, then the pointer's motion, gives the
+ * motion); returns how many, newest first (0: none). */
+int ui_screen_mouse_run(MEVENT *run, int max);
+
 /* The pointer's motion with no button down reported (xterm's mode 1003),
  * or no longer: for a screen started with REPORT_MOUSE_POSITION in its
  * mask, when the mouse is turned on or off in the options. */

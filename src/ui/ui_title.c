@@ -77,7 +77,8 @@ struct title {
 	bool opt_changed;
 	char opt_note[300];
 	bool colour_ok;                            /* the terminal shows colours */
-	mmask_t mouse_mask;
+	mmask_t mouse_mask;                        /* the clicks asked for (the pointer's motion apart) */
+	struct ui_tty *tty;                        /* its hover follows the options' mouse and pointer */
 	bool colour;
 	bool done;
 	enum ui_title_choice choice;
@@ -421,6 +422,20 @@ static void title_key_seed(struct title *t, int ch)
 	}
 }
 
+/* The mouse reports the title asks for: clicks with the mouse on, and
+ * the pointer's motion too with the pointer on (the menu's choice
+ * follows it); the terminal's motion mode turned on or off to match. */
+static void title_mouse_modes(struct title *t)
+{
+	const struct settings *s = t->e->settings;
+	const bool mouse = s ? s->mouse : t->e->mouse, hover = mouse && (!s || s->pointer);
+	mousemask(mouse ? t->mouse_mask | (hover ? REPORT_MOUSE_POSITION : 0) : 0, NULL);
+	if (t->tty && hover != t->tty->hover) {
+		ui_screen_hover(hover);
+		t->tty->hover = hover;
+	}
+}
+
 /* A key on the options screen: a change shows at once (colours, the
  * mouse); closing keeps the options in their file. */
 static void title_key_options(struct title *t, int ch)
@@ -431,7 +446,8 @@ static void title_key_options(struct title *t, int ch)
 	if (changed) {
 		t->opt_changed = true;
 		t->colour = t->colour_ok && s->colour;
-		mousemask(s->mouse ? t->mouse_mask : 0, NULL);
+		if (t->opt_sel >= 2) /* the mouse's rows (--no-mouse holds until one is changed) */
+			title_mouse_modes(t);
 		if (s->colour && !t->colour_ok)
 			snprintf(t->opt_note, sizeof t->opt_note,
 				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
@@ -530,13 +546,20 @@ static void title_key(struct title *t, int ch)
 			 ch);
 }
 
-static void title_mouse(struct title *t)
+static void title_mouse_event(struct title *t, MEVENT ev)
 {
-	MEVENT ev;
-	if (getmouse(&ev) != OK)
-		return;
 	bool press = ev.bstate & BUTTON1_PRESSED;
 	bool act = ev.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED);
+	if ((ev.bstate & REPORT_MOUSE_POSITION) && !press && !act) {
+		/* the pointer resting on an entry chooses it, as the arrows do */
+		if (t->screen == TS_MENU)
+			for (int i = 0; i < t->n; i++)
+				if (t->row[i] == ev.y && ev.x >= t->col0 && ev.x < t->col1 && t->sel != i) {
+					t->sel = i;
+					t->notice[0] = '\0';
+				}
+		return;
+	}
 	if (!press && !act)
 		return;
 	if (t->screen == TS_OPTIONS) {
@@ -569,6 +592,18 @@ static void title_mouse(struct title *t)
 		}
 		return;
 	}
+}
+
+/* A KEY_MOUSE: ncurses keeps the reports read at once in its queue and
+ * gives the newest first (a click's release, then the pointer's motion):
+ * the whole run, oldest first, so the click is not lost. */
+#define TITLE_MOUSE_RUN 16
+static void title_mouse(struct title *t)
+{
+	MEVENT run[TITLE_MOUSE_RUN];
+	const int n = ui_screen_mouse_run(run, TITLE_MOUSE_RUN);
+	for (int k = n - 1; k >= 0; k--)
+		title_mouse_event(t, run[k]);
 }
 
 static void title_redraw(void *t)
@@ -621,14 +656,16 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 	struct ui_signals sigs;
 	ui_screen_signals_install(&sigs);
 	struct ui_tty tty;
-	if (!ui_screen_start(&tty, e->mouse, BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED, false, err,
+	t.mouse_mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED;
+	const bool pointer = !e->settings || e->settings->pointer;
+	if (!ui_screen_start(&tty, e->mouse, t.mouse_mask | (pointer ? REPORT_MOUSE_POSITION : 0), false, err,
 			     errlen)) {
 		ui_screen_signals_restore(&sigs);
 		return TITLE_ERROR;
 	}
+	t.tty = &tty;
 	t.colour_ok = tty.colour;
 	t.colour = tty.colour && (!e->settings || e->settings->colour);
-	t.mouse_mask = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED;
 	title_loop(&t);
 
 	if (e->settings)

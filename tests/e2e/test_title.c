@@ -510,6 +510,33 @@ static void test_click_quit(void **state)
 	assert_false(t->p.altscreen);
 }
 
+/* The pointer resting on an entry chooses it, as the arrows do (the
+ * title asks the terminal for its motion, mode 1003, and turns it off at
+ * the end); Enter then acts on it. */
+static void test_pointer_chooses_entry(void **state)
+{
+	struct title_test *t = *state;
+	start_title(t);
+	assert_true(pty_log_has(&t->p, "\033[?1003h"));
+	int row, col;
+	assert_true(pty_find(&t->p, "Options", &row, &col));
+	pty_hover(&t->p, col + 2, row);
+	expect(t, "> Options");
+	pty_send(&t->p, "\r");
+	expect(t, "> Animation");
+	pty_send(&t->p, "q");
+	expect(t, "New dungeon");
+	assert_true(pty_find(&t->p, "Quit", &row, &col));
+	pty_hover(&t->p, col + 1, row);
+	expect(t, "> Quit");
+	pty_send(&t->p, "\r");
+	if (!pty_wait_exit(&t->p, WAIT_MS))
+		fail_dump(t, "Enter on the entry under the pointer did not quit");
+	assert_int_equal(WEXITSTATUS(t->p.status), 0);
+	assert_true(pty_log_has(&t->p, "\033[?1003l"));
+	assert_false(t->p.altscreen);
+}
+
 static void test_scores_shown(void **state)
 {
 	struct title_test *t = *state;
@@ -804,6 +831,7 @@ int main(void)
 		T(test_fifo_save),
 		T(test_seed_entry), T(test_seed_escape), T(test_seed_entry_largest), T(test_dungeon_seed_zero_again),
 		T(test_quit_leaves_terminal_clean), T(test_click_campaign), T(test_click_quit),
+		T(test_pointer_chooses_entry),
 		T(test_scores_shown), T(test_scores_by_mode), T(test_resize), T(test_no_title), T(test_sigterm),
 		T(test_new_game_asks_first), T(test_title_without_campaign),
 		T(test_title_from_another_folder), T(test_title_wraps),
