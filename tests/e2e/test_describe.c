@@ -95,7 +95,8 @@ static void test_cursor_describes_terrain(void **state)
 	expect(&p, "CURSOR"); /* back in the cursor */
 	/* a cell never seen: the line says unexplored, no box */
 	pty_send(&p, "jjjj");
-	expect(&p, "unexplored (4,5)");
+	expect(&p, "(4,5): ");
+	expect(&p, "; unexplored");
 	pty_send(&p, ";");
 	assert_true(pty_wait_idle(&p, WAIT_MS));
 	assert_false(pty_find(&p, "Cost to enter", NULL, NULL));

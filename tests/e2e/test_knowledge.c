@@ -127,7 +127,8 @@ static void test_cursor_preview_and_describe(void **state)
 	start(&p, &at, "30", "goblin.sight=8");
 	pty_send_idle(&p, "x");
 	pty_send_idle(&p, "jjjjllll"); /* from (1,1) to (5,5) */
-	if (!pty_wait_text(&p, "unexplored (5,5)", WAIT_MS) || !pty_wait_idle(&p, WAIT_MS))
+	if (!(pty_wait_text(&p, "(5,5): ", WAIT_MS) && pty_find(&p, "; unexplored", NULL, NULL)) ||
+	    !pty_wait_idle(&p, WAIT_MS))
 		pty_fail(&p, "the cursor does not describe the unseen cell as unexplored");
 	if (!room_shows(&p, &at, '*'))
 		pty_fail(&p, "the preview shows no route in the room");
@@ -152,7 +153,7 @@ static void test_travel_route(void **state)
 	start(&p, &at, "1000", "goblin.sight=0");
 	pty_send_idle(&p, "x");
 	pty_send_idle(&p, "jjjjllll");
-	if (!pty_wait_text(&p, "unexplored (5,5)", WAIT_MS))
+	if (!(pty_wait_text(&p, "(5,5): ", WAIT_MS) && pty_find(&p, "; unexplored", NULL, NULL)))
 		pty_fail(&p, "the cursor did not reach (5,5)");
 	pty_send(&p, "\r");
 	if (!pty_wait_text(&p, "Turn 1", WAIT_MS) || !pty_wait_idle(&p, WAIT_MS))

@@ -204,6 +204,16 @@ static void test_title_options(void **state)
  * keeps the options.  At 24 rows the screen's title is row 2, its rows 4
  * (Animation) to 7 (Pointer).
  */
+/* A click on the options screen's row `row`, which then reads `after`,
+ * and a click off the rows, which closes and keeps them. */
+static void click_row_and_close(struct pty_data_test *f, int row, const char *after)
+{
+	pty_click(&f->p, 0, 8, row, false);
+	expect(f, after);
+	pty_click(&f->p, 0, 40, 20, false);
+	expect(f, "Options kept in options.txt.");
+}
+
 static void test_options_by_clicks(void **state)
 {
 	struct pty_data_test *f = *state;
@@ -216,14 +226,12 @@ static void test_options_by_clicks(void **state)
 	pty_click(&f->p, 2, 8, 4, false);
 	expect(f, "> Animation  fast");
 	pty_click(&f->p, 0, 8, 4, true);
-	expect(f, "> Animation  normal");
-	pty_click(&f->p, 0, 40, 20, false);
-	expect(f, "Options kept in options.txt.");
+	click_row_and_close(f, 4, "> Animation  slow, 80 ms"); /* fast, normal (the split click), slow */
 	assert_true(pty_wait_idle(&f->p, WAIT_MS));
 	assert_int_equal(pty_turn(&f->p), 0); /* no time passed, nobody walked */
 	char *text = read_options(f);
 	assert_non_null(strstr(text, "colour: off"));
-	assert_non_null(strstr(text, "delay: 30"));
+	assert_non_null(strstr(text, "delay: 80"));
 	free(text);
 	quit(f);
 
@@ -234,10 +242,7 @@ static void test_options_by_clicks(void **state)
 	pty_send(&f->p, "o");
 	expect(f, "> Animation");
 	assert_true(pty_wait_idle(&f->p, WAIT_MS));
-	pty_click(&f->p, 0, 8, 7, false);
-	expect(f, "> Pointer    off");
-	pty_click(&f->p, 0, 40, 20, false);
-	expect(f, "Options kept in options.txt.");
+	click_row_and_close(f, 7, "> Pointer    off");
 	expect(f, "New dungeon");
 	text = read_options(f);
 	assert_non_null(strstr(text, "pointer: off"));

@@ -1060,6 +1060,21 @@ static void test_trees_peeled_in_a_thread(void **state)
 	fixture_fini(&f);
 }
 
+/* The goals of the 511x511 maze tests below, corners and middles. */
+static const int maze_goals[][2] = { { 413, 509 }, { 1, 1 }, { 250, 251 }, { 509, 3 }, { 100, 400 }, { 0, 0 } };
+#define N_MAZE_GOALS ((int)(sizeof maze_goals / sizeof maze_goals[0]))
+
+/* A square8 game of a 511x511 perfect maze (seed 99), unmapped, planned
+ * as play plans on a level larger than a plan searches whole. */
+static struct game *maze_511(struct fixture *f)
+{
+	char *map = maze_text(511, 511, 99u, 0, 0);
+	struct game *g = fixture_game(f, "square8", map, 1);
+	free(map);
+	g->reach.whole_region = 0;
+	return g;
+}
+
 /*
  * The labels of known[] are made again in the trees' thread when the map
  * is learnt (lent to it, their memory already resident), so that a click
@@ -1073,16 +1088,12 @@ static void test_trees_peeled_in_a_thread(void **state)
 static void test_labels_made_in_the_thread(void **state)
 {
 	(void)state;
-	static const int goals[][2] = { { 413, 509 }, { 1, 1 }, { 250, 251 }, { 509, 3 }, { 100, 400 }, { 0, 0 } };
-	const int n_goals = (int)(sizeof goals / sizeof goals[0]);
+	const int(*goals)[2] = maze_goals, n_goals = N_MAZE_GOALS;
 	uint64_t hash[4];
 	int cut = -1;
 	for (int k = 0; k < 4; k++) {
 		struct fixture f;
-		char *map = maze_text(511, 511, 99u, 0, 0);
-		struct game *g = fixture_game(&f, "square8", map, 1);
-		free(map);
-		g->reach.whole_region = 0;
+		struct game *g = maze_511(&f);
 		const int *cells;
 		int len;
 		game_prefault(g); /* labels made, as for a person */
@@ -1158,17 +1169,13 @@ static uint64_t plans_hash(struct game *g, const int (*goals)[2], int n_goals, e
 static void test_trees_made_ahead(void **state)
 {
 	(void)state;
-	static const int goals[][2] = { { 413, 509 }, { 1, 1 }, { 250, 251 }, { 509, 3 }, { 100, 400 }, { 0, 0 } };
-	const int n_goals = (int)(sizeof goals / sizeof goals[0]);
+	const int(*goals)[2] = maze_goals, n_goals = N_MAZE_GOALS;
 	uint64_t hash[4];
 	enum path_status first[4];
 	int cut = -1;
 	for (int k = 0; k < 4; k++) {
 		struct fixture f;
-		char *map = maze_text(511, 511, 99u, 0, 0);
-		struct game *g = fixture_game(&f, "square8", map, 1);
-		free(map);
-		g->reach.whole_region = 0;
+		struct game *g = maze_511(&f);
 		if (cut < 0) { /* the middle of the first goal's route, a corridor in a perfect maze */
 			game_map_level(g, 0);
 			const int *cells;
