@@ -174,15 +174,21 @@ static void test_broken_file_says_where(void **state)
 	quit(f);
 }
 
-static void test_title_options(void **state)
+/* The title, then its options screen (o). */
+static void title_options(struct pty_data_test *f)
 {
-	struct pty_data_test *f = *state;
 	start(f, false, NULL, NULL);
 	expect(f, "Options");
 	if (!pty_wait_idle(&f->p, WAIT_MS))
 		pty_fail(&f->p, "the title did not go idle");
 	pty_send(&f->p, "o");
 	expect(f, "> Animation");
+}
+
+static void test_title_options(void **state)
+{
+	struct pty_data_test *f = *state;
+	title_options(f);
 	pty_send(&f->p, "\033[B\033[B"); /* down twice: the mouse */
 	expect(f, "> Mouse      on");
 	pty_send(&f->p, "\r");
@@ -235,12 +241,7 @@ static void test_options_by_clicks(void **state)
 	free(text);
 	quit(f);
 
-	start(f, false, NULL, NULL);
-	expect(f, "Options");
-	if (!pty_wait_idle(&f->p, WAIT_MS))
-		pty_fail(&f->p, "the title did not go idle");
-	pty_send(&f->p, "o");
-	expect(f, "> Animation");
+	title_options(f);
 	assert_true(pty_wait_idle(&f->p, WAIT_MS));
 	click_row_and_close(f, 7, "> Pointer    off");
 	expect(f, "New dungeon");
