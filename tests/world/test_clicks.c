@@ -527,9 +527,9 @@ static void test_far_click_into_rock(void **state)
 	fixture_fini(&f);
 }
 
-/* The same behind two walls, where weight 1.5 runs out of budget on the
- * way to the cut point: rules 18's third weight (3) finds the whole way,
- * walked in one part; behind a serpentine of 19 walls even that runs
+/* The same behind two walls, where weights 1.5 and 2 run out of budget on
+ * the way to the cut point: rules 18's last weight (3) finds the whole
+ * way, walked in one part; behind a serpentine of 19 walls even that runs
  * out, and travel walks it in parts.  Either way it stops at a cut point
  * as good. */
 static void test_far_click_into_rock_in_parts(void **state)

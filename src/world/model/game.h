@@ -209,8 +209,8 @@ enum travel_mode {
  * ring beat JPS on random512-like maps, and there the game's searches
  * now run plain, which picks another of the routes of equal cost.
  * 18: a far click on a level whose regions a plan does not search whole
- * (larger than 512x512) gets a third weight, 3, when 1.5 runs out of
- * budget (game_travel.c's FAR_WEIGHTS): on 4096x4096 room levels such
+ * (larger than 512x512) gets two more weights, 2 and then 3, when 1.5
+ * runs out of budget (game_travel.c's FAR_WEIGHTS): on 4096x4096 room levels such
  * clicks were walked in parts, up to a quarter of them on square4; the
  * smaller levels of the campaign and the dungeons play as before.
  */

@@ -151,16 +151,20 @@ static enum path_status plan_known(struct game *g, int from, int goal, struct pa
  * same budget: at weight FAR_WEIGHTS[0], then each next one.  Such a
  * route costs at most the weight times the shortest (on the 4096x4096
  * caves level, 1-4.5% more at 1.15, with 5-47 k expansions where the
- * shortest needs 15 k-3 M); its cost, at most four budgets' expansions
- * in all, keeps a click within a frame.  The third weight (rules 18) is
- * for rooms: on 4096x4096 levels of rooms and corridors 1.5 ran out of
- * budget on 2-3% of far clicks (square4: 17-24%, its searches' ties),
- * each then walked in parts; 3 found every one of 4,000 (docs/perf-log.md,
- * thirty-first session).  When even the last weight runs out of budget
- * (a maze without trees, a serpentine), its partial route is walked and
- * travel plans again where it ends (struct travel's `partial`).
+ * shortest needs 15 k-3 M).  The weights past 1.5 (rules 18)
+ * are for rooms: on 4096x4096 levels of rooms and corridors 1.5 ran out of
+ * budget on up to 5% of far clicks (square4: 17-25%, its searches' ties),
+ * each then walked in parts; 2 found every one of 8,000 on the room levels
+ * of all five grids, its routes 14% longer than the shortest on the mean
+ * where 3 made them 29% longer, and 3 finds some 2 does not (a cut point
+ * behind two long walls: test_far_click_into_rock_in_parts)
+ * (docs/perf-log.md, thirty-first session).  Each click's cost, at most
+ * five budgets' expansions in all, keeps it within a frame.  When even the
+ * last weight runs out of budget (a maze without trees, a serpentine), its
+ * partial route is walked and travel plans again where it ends (struct
+ * travel's `partial`).
  */
-static const double FAR_WEIGHTS[] = { 1.15, 1.5, 3.0 };
+static const double FAR_WEIGHTS[] = { 1.15, 1.5, 2.0, 3.0 };
 
 /*
  * A far click the player cannot reach (rules 11): a goal blocked in known[]
