@@ -701,6 +701,92 @@ static void test_far_click_into_rock_every_grid(void **state)
 	}
 }
 
+/* The cell deep_nearest must choose for `goal` from player cell `from`: of
+ * the open cells of the player's region, the fewest steps from the goal,
+ * then the least heuristic from the player plus to the goal, then the
+ * lowest index. */
+static int nearest_open(const struct game *g, int from, int goal)
+{
+	const int n = g->grid->w * g->grid->h, home = region_of(g->reach.labels, from);
+	int nearest = -1, best = -1;
+	double best_score = 0;
+	for (int c = 0; c < n; c++) {
+		if (!g->known[c] || region_of(g->reach.labels, c) != home)
+			continue;
+		const int steps = grid_step_distance(g->grid, c, goal);
+		const double score = grid_heuristic(g->grid, from, c) + grid_heuristic(g->grid, c, goal);
+		if (best < 0 || steps < nearest || (steps == nearest && score < best_score)) {
+			nearest = steps;
+			best = c;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
+/*
+ * deep_nearest's bounds on every grid, held to every open cell: a floor
+ * level whose right part (then, on a tall level, its lower part) the
+ * player knows as rock, but for ragged inlets
+ * of floor walked into it at random from its face (a step of the grid's
+ * first four directions, six on hex, so each is one region with the
+ * floor).  Clicks deep in the rock, too far from any inlet for the search
+ * from the goal's side, walk to nearest_open's cell.  An inlet may reach
+ * toward the goal along a row, a column or a diagonal, so a bound that
+ * passed over a cell a step could reach (a row moved two at a time on
+ * diamond8, a column two on hex) would be caught.
+ */
+static void test_far_click_into_rock_ragged(void **state)
+{
+	(void)state;
+	/* the rock beyond x = FACE (`down` 0) or beyond y = FACE (1), its
+	 * inlets up to REACH, the goals past GOALS */
+	enum { LONG = 900, SHORT = 400, FACE = 250, REACH = 460, GOALS = LONG - 60 };
+	for (size_t t = 0; t < 2 * sizeof topos / sizeof topos[0]; t++) {
+		const enum grid_topology topo = topos[t / 2];
+		const bool down = t % 2;
+		const int w = down ? SHORT : LONG, h = down ? LONG : SHORT;
+		struct fixture f;
+		struct game *g = mapped_floor_game(&f, topo, w, h);
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++)
+				if ((down ? y : x) >= FACE)
+					g->known[grid_index(g->grid, x, y)] = 0;
+		uint32_t seed = 0x9e3779b9u + (uint32_t)t;
+		const int dirs = topo == GRID_HEX ? 6 : 4;
+		for (int inlet = 0; inlet < 24; inlet++) {
+			const int across = 5 + (int)(rnd(&seed) % (SHORT - 10));
+			int x = down ? across : FACE, y = down ? FACE : across;
+			g->known[grid_index(g->grid, x, y)] = 1;
+			for (int k = 0; k < 400; k++) {
+				const int i = (int)(rnd(&seed) % (unsigned)dirs);
+				const int nx = x + grid_nb_dx(topo, y, i), ny = y + grid_nb_dy(topo, i);
+				const int deep = down ? ny : nx, side = down ? nx : ny;
+				if (deep < FACE || deep >= REACH || side < 1 || side >= SHORT - 1)
+					continue;
+				x = nx;
+				y = ny;
+				g->known[grid_index(g->grid, x, y)] = 1;
+			}
+		}
+		game_maps_written(g);
+		g->known_version++;
+		for (int q = 0; q < 3; q++) {
+			const int deep = GOALS + (int)(rnd(&seed) % 50), side = 10 + (int)(rnd(&seed) % (SHORT - 20));
+			const int gx = down ? side : deep, gy = down ? deep : side;
+			const int *cells;
+			int len;
+			assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FALLBACK);
+			const int want = nearest_open(g, cells[0], grid_index(g->grid, gx, gy));
+			if (cells[len - 1] != want)
+				fail_msg("%s, goal (%d,%d): the walk ends at (%d,%d), the nearest open cell is (%d,%d)",
+					 grid_topology_name(topo), gx, gy, grid_x(g->grid, cells[len - 1]),
+					 grid_y(g->grid, cells[len - 1]), grid_x(g->grid, want), grid_y(g->grid, want));
+		}
+		fixture_fini(&f);
+	}
+}
+
 /* The key of the fallback's whole route from `start` to `goal` over a copy
  * of the player's memory, without a budget (past its cut point too:
  * path_route): its blocked cells, returned, and its cost in *cost (a step
@@ -1424,6 +1510,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock_in_parts),
 		cmocka_unit_test(test_far_click_into_thick_rock),
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
+		cmocka_unit_test(test_far_click_into_rock_ragged),
 		cmocka_unit_test(test_small_region_clicks_exact),
 		cmocka_unit_test(test_far_click_maze_trees),
 		cmocka_unit_test(test_far_click_loopy_maze_exact),

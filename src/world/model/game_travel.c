@@ -268,6 +268,17 @@ static int axis_gap(int v, int lo, int hi)
 	return v < lo ? lo - v : v >= hi ? v - hi + 1 : 0;
 }
 
+/* a / b rounded down and up, for any a and b > 0 (C's division truncates) */
+static int floor_div(int a, int b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static int ceil_div(int a, int b)
+{
+	return -floor_div(-a, b);
+}
+
 static int deep_nearest(struct deep *d)
 {
 	const struct grid *gr = d->g->grid;
@@ -294,7 +305,13 @@ static int deep_nearest(struct deep *d)
 			flags[bx] = any != 0;
 		}
 	}
-	const int gx = grid_x(gr, d->goal), gy = grid_y(gr, d->goal), ydiv = grid_is_diamond(gr->topo) ? 2 : 1;
+	/* A step moves a cell's row by at most rmax and its column on the
+	 * screen (2x + (y & 1) on hex and diamond maps) by at most cmax: cells
+	 * farther that way than the best found, a square's, a row's or a
+	 * cell's, are passed over before the costly tests. */
+	const bool stag = grid_is_staggered(gr->topo);
+	const int rmax = gr->topo == GRID_DIAMOND8 ? 2 : 1, cmax = stag && gr->topo != GRID_DIAMOND4 ? 2 : 1;
+	const int gx = grid_x(gr, d->goal), gy = grid_y(gr, d->goal), gcol = stag ? 2 * gx + (gy & 1) : gx;
 	const int gbx = gx / DEEP_BLOCK, gby = gy / DEEP_BLOCK;
 	const int rings = bw > bh ? bw : bh;
 	int best_steps = 0;
@@ -315,22 +332,26 @@ static int deep_nearest(struct deep *d)
 				const int x0 = bx * DEEP_BLOCK, y0 = by * DEEP_BLOCK;
 				const int y1 = y0 + DEEP_BLOCK < gr->h ? y0 + DEEP_BLOCK : gr->h;
 				const int x1 = x0 + DEEP_BLOCK < gr->w ? x0 + DEEP_BLOCK : gr->w;
-				/* A step moves a column and a row at most (two rows on
-				 * diamond maps): cells farther that way than the best
-				 * found, a block's, a row's or a cell's, are passed over
-				 * before the costly tests. */
-				if (d->best >= 0 && (axis_gap(gx, x0, x1) > best_steps ||
-						     (axis_gap(gy, y0, y1) + ydiv - 1) / ydiv > best_steps))
+				const int c0 = stag ? 2 * x0 : x0, c1 = stag ? 2 * x1 : x1; /* the square's columns */
+				if (d->best >= 0 && (ceil_div(axis_gap(gcol, c0, c1), cmax) > best_steps ||
+						     ceil_div(axis_gap(gy, y0, y1), rmax) > best_steps))
 					continue;
 				for (int y = y0; y < y1; y++) {
-					const int dy = y > gy ? y - gy : gy - y;
-					if (d->best >= 0 && (dy + ydiv - 1) / ydiv > best_steps)
+					const int dy = y > gy ? y - gy : gy - y, par = stag ? (y & 1) : 0;
+					if (d->best >= 0 && ceil_div(dy, rmax) > best_steps)
 						continue;
-					const int xa = d->best >= 0 && gx - best_steps > x0 ? gx - best_steps : x0;
-					const int xb = d->best >= 0 && gx + best_steps + 1 < x1 ? gx + best_steps + 1 : x1;
+					int xa = x0, xb = x1;
+					if (d->best >= 0) { /* the columns within cmax * best_steps of the goal's */
+						const int reach = cmax * best_steps;
+						const int lo = stag ? ceil_div(gcol - reach - par, 2) : gcol - reach;
+						const int hi = stag ? floor_div(gcol + reach - par, 2) : gcol + reach;
+						xa = lo > x0 ? lo : x0;
+						xb = hi + 1 < x1 ? hi + 1 : x1;
+					}
 					for (int x = xa; x < xb; x++) {
-						const int c = grid_index(gr, x, y);
-						if (!d->g->known[c] || (d->best >= 0 && (x > gx ? x - gx : gx - x) > best_steps))
+						const int c = grid_index(gr, x, y), col = stag ? 2 * x + par : x;
+						if (!d->g->known[c] ||
+						    (d->best >= 0 && ceil_div(col > gcol ? col - gcol : gcol - col, cmax) > best_steps))
 							continue;
 						const int steps = grid_step_distance(gr, d->goal, c);
 						if ((d->best < 0 || steps <= best_steps) && region_of(d->labels, c) == d->home)
