@@ -628,6 +628,29 @@ static void test_far_click_into_thick_rock(void **state)
 	fixture_fini(&f);
 }
 
+/* The cell deep_nearest must choose for `goal` from player cell `from`: of
+ * the open cells of the player's region, the fewest steps from the goal,
+ * then the least heuristic from the player plus to the goal, then the
+ * lowest index. */
+static int nearest_open(const struct game *g, int from, int goal)
+{
+	const int n = g->grid->w * g->grid->h, home = region_of(g->reach.labels, from);
+	int nearest = -1, best = -1;
+	double best_score = 0;
+	for (int c = 0; c < n; c++) {
+		if (!g->known[c] || region_of(g->reach.labels, c) != home)
+			continue;
+		const int steps = grid_step_distance(g->grid, c, goal);
+		const double score = grid_heuristic(g->grid, from, c) + grid_heuristic(g->grid, c, goal);
+		if (best < 0 || steps < nearest || (steps == nearest && score < best_score)) {
+			nearest = steps;
+			best = c;
+			best_score = score;
+		}
+	}
+	return best;
+}
+
 /* The five grids, for the tests that hold a rule on each. */
 static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
 
@@ -666,7 +689,7 @@ static void test_far_click_into_rock_every_grid(void **state)
 				g->known[grid_index(g->grid, x, y)] = 0;
 		game_maps_written(g);
 		g->known_version++;
-		const int goal = grid_index(g->grid, blocks[b].gx, 160), n = g->grid->w * g->grid->h;
+		const int goal = grid_index(g->grid, blocks[b].gx, 160);
 		const int *cells;
 		int len;
 		assert_int_equal(game_travel_plan(g, blocks[b].gx, 160, &cells, &len), PATH_FALLBACK);
@@ -676,20 +699,7 @@ static void test_far_click_into_rock_every_grid(void **state)
 		 * least heuristic from the player plus to the goal, then the
 		 * lowest index (the search skips cells by bounds: none it skips
 		 * may be this one) */
-		const int from = cells[0];
-		int nearest = -1, best = -1;
-		double best_score = 0;
-		for (int c = 0; c < n; c++) {
-			if (!g->known[c])
-				continue;
-			const int steps = grid_step_distance(g->grid, c, goal);
-			const double score = grid_heuristic(g->grid, from, c) + grid_heuristic(g->grid, c, goal);
-			if (best < 0 || steps < nearest || (steps == nearest && score < best_score)) {
-				nearest = steps;
-				best = c;
-				best_score = score;
-			}
-		}
+		const int best = nearest_open(g, cells[0], goal), nearest = grid_step_distance(g->grid, best, goal);
 		if (grid_step_distance(g->grid, cells[len - 1], goal) != nearest)
 			fail_msg("%s: the walk ends %d steps from the goal, the nearest open cell is %d",
 				 grid_topology_name(topos[t / 2]), grid_step_distance(g->grid, cells[len - 1], goal),
@@ -699,29 +709,6 @@ static void test_far_click_into_rock_every_grid(void **state)
 				 grid_topology_name(topos[t / 2]), b, cells[len - 1], best);
 		fixture_fini(&f);
 	}
-}
-
-/* The cell deep_nearest must choose for `goal` from player cell `from`: of
- * the open cells of the player's region, the fewest steps from the goal,
- * then the least heuristic from the player plus to the goal, then the
- * lowest index. */
-static int nearest_open(const struct game *g, int from, int goal)
-{
-	const int n = g->grid->w * g->grid->h, home = region_of(g->reach.labels, from);
-	int nearest = -1, best = -1;
-	double best_score = 0;
-	for (int c = 0; c < n; c++) {
-		if (!g->known[c] || region_of(g->reach.labels, c) != home)
-			continue;
-		const int steps = grid_step_distance(g->grid, c, goal);
-		const double score = grid_heuristic(g->grid, from, c) + grid_heuristic(g->grid, c, goal);
-		if (best < 0 || steps < nearest || (steps == nearest && score < best_score)) {
-			nearest = steps;
-			best = c;
-			best_score = score;
-		}
-	}
-	return best;
 }
 
 /*
