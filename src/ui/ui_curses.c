@@ -179,8 +179,8 @@ static void ui_options_apply(struct ui *u, int sel)
 		u->settings.mouse = s->mouse;
 		u->settings.pointer = s->pointer;
 		u->mouse_on = s->mouse;
-		mousemask(s->mouse ? ui_mouse_mask(s->pointer) : 0, NULL);
-		ui_screen_hover(s->mouse && s->pointer);
+		if (u->tty)
+			ui_screen_mouse_set(u->tty, s->mouse, UI_MOUSE_EVENTS, s->pointer);
 		u->hover = false;
 	}
 }
@@ -980,6 +980,7 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	}
 	struct ui u;
 	ui_init(&u, g, opt);
+	u.tty = &scr;
 	u.colour_ok = scr.colour;
 	u.colour = scr.colour && !opt->no_colour;
 	if (opt->note && opt->note[0]) {
@@ -993,8 +994,6 @@ enum ui_outcome ui_run(struct game *g, const struct ui_options *opt, int *signal
 	if (opt->hooks && opt->hooks->stopping)
 		opt->hooks->stopping(opt->hooks->ud, g);
 	free(u.preview);
-	scr.mouse = u.mouse_on; /* O may have turned it on or off, and the pointer's route */
-	scr.hover = u.mouse_on && u.settings.pointer;
 	ui_screen_stop(&scr);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();

@@ -104,6 +104,7 @@ struct ui {
 	struct settings shown;   /* SCREEN_OPTIONS: what is in effect now */
 	bool colour_ok;          /* the terminal shows colours (u->colour may still be off) */
 	bool mouse_on;           /* the mouse is taken now */
+	struct ui_tty *tty;      /* the screen, whose mouse O switches (NULL: the key bench's, left alone) */
 	int opt_sel;             /* SCREEN_OPTIONS: the row chosen */
 	bool opt_changed;        /* SCREEN_OPTIONS: something changed since it opened */
 	char opt_note[300];      /* SCREEN_OPTIONS: the line under it */

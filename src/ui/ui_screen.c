@@ -320,7 +320,7 @@ int ui_screen_mouse_run(MEVENT *run, int max)
 	return n;
 }
 
-void ui_screen_hover(bool on)
+static void ui_screen_hover(bool on)
 {
 	refresh();
 	fputs(on ? "\033[?1003h" : "\033[?1003l", stdout);
@@ -351,6 +351,16 @@ static void ui_mouse_off(const struct ui_tty *s)
 	if (s->hover)
 		ui_screen_hover(false);
 	mousemask(0, NULL);
+}
+
+void ui_screen_mouse_set(struct ui_tty *s, bool mouse, mmask_t clicks, bool pointer)
+{
+	const bool hover = mouse && pointer;
+	mousemask(mouse ? clicks | (hover ? REPORT_MOUSE_POSITION : 0) : 0, NULL);
+	if (hover != s->hover)
+		ui_screen_hover(hover);
+	s->mouse = mouse;
+	s->hover = hover;
 }
 
 bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, char *err, size_t errlen)

@@ -66,10 +66,12 @@ struct ui_tty {
  * motion); returns how many, newest first (0: none). */
 int ui_screen_mouse_run(MEVENT *run, int max);
 
-/* The pointer's motion with no button down reported (xterm's mode 1003),
- * or no longer: for a screen started with REPORT_MOUSE_POSITION in its
- * mask, when the mouse is turned on or off in the options. */
-void ui_screen_hover(bool on);
+/* The mouse as the options now have it: off, or the events of `clicks`
+ * and, with `pointer`, the pointer's motion with no button down (xterm's
+ * mode 1003, switched on or off to match); s keeps what ui_screen_stop
+ * must undo.  For the screens whose options turn the mouse and the
+ * pointer on and off (the game's O, the title's Options). */
+void ui_screen_mouse_set(struct ui_tty *s, bool mouse, mmask_t clicks, bool pointer);
 
 bool ui_screen_start(struct ui_tty *s, bool mouse, mmask_t mask, bool drags, char *err, size_t errlen);
 

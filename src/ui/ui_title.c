@@ -78,7 +78,7 @@ struct title {
 	char opt_note[300];
 	bool colour_ok;                            /* the terminal shows colours */
 	mmask_t mouse_mask;                        /* the clicks asked for (the pointer's motion apart) */
-	struct ui_tty *tty;                        /* its hover follows the options' mouse and pointer */
+	struct ui_tty *tty;                        /* its mouse follows the options' mouse and pointer */
 	bool colour;
 	bool done;
 	enum ui_title_choice choice;
@@ -422,20 +422,6 @@ static void title_key_seed(struct title *t, int ch)
 	}
 }
 
-/* The mouse reports the title asks for: clicks with the mouse on, and
- * the pointer's motion too with the pointer on (the menu's choice
- * follows it); the terminal's motion mode turned on or off to match. */
-static void title_mouse_modes(struct title *t)
-{
-	const struct settings *s = t->e->settings;
-	const bool mouse = s ? s->mouse : t->e->mouse, hover = mouse && (!s || s->pointer);
-	mousemask(mouse ? t->mouse_mask | (hover ? REPORT_MOUSE_POSITION : 0) : 0, NULL);
-	if (t->tty && hover != t->tty->hover) {
-		ui_screen_hover(hover);
-		t->tty->hover = hover;
-	}
-}
-
 /* A key on the options screen: a change shows at once (colours, the
  * mouse); closing keeps the options in their file. */
 static void title_key_options(struct title *t, int ch)
@@ -447,7 +433,7 @@ static void title_key_options(struct title *t, int ch)
 		t->opt_changed = true;
 		t->colour = t->colour_ok && s->colour;
 		if (t->opt_sel >= 2) /* the mouse's rows (--no-mouse holds until one is changed) */
-			title_mouse_modes(t);
+			ui_screen_mouse_set(t->tty, s->mouse, t->mouse_mask, s->pointer);
 		if (s->colour && !t->colour_ok)
 			snprintf(t->opt_note, sizeof t->opt_note,
 				 "This terminal shows no colours (or NO_COLOR is set): kept for one that does.");
@@ -667,9 +653,6 @@ enum ui_title_choice ui_title_run(const struct ui_title_entries *e, uint64_t *se
 	t.colour_ok = tty.colour;
 	t.colour = tty.colour && (!e->settings || e->settings->colour);
 	title_loop(&t);
-
-	if (e->settings)
-		tty.mouse = e->settings->mouse; /* Options may have turned it on or off */
 	ui_screen_stop(&tty);
 	ui_screen_signals_restore(&sigs);
 	*signal_number = ui_screen_signal();
