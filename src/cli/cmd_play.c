@@ -128,14 +128,14 @@ static const struct opt play_opts[] = {
 	{ .name = "bench-preview", .kind = OPT_INT, .offset = ARG(bench_preview), .metavar = "N", .lo = 1, .hi = 10000000,
 	  .help = "measure the CPU time of N travel previews (cursor moves, clicks)" },
 	{ .name = "bench-mapped", .kind = OPT_FLAG, .offset = ARG(bench_mapped),
-	  .help = "with --bench-preview: the player knows the whole level's map from the start, as after "
+	  .help = "with --bench-preview: the player learns the whole level's map before the first preview, as after "
 		  "a scroll of magic mapping (clicks then plan round every wall)" },
 	{ .name = "bench-pause", .kind = OPT_INT, .offset = ARG(bench_pause), .metavar = "MS", .lo = 0, .hi = 60000,
 	  .help = "with --bench-mapped: wait MS ms after the map is learnt before the first click, as a "
 		  "person looks at it first (the threads it starts work meanwhile)" },
 	{ .name = "bench-before", .kind = OPT_INT, .offset = ARG(bench_before), .metavar = "MS", .lo = 0, .hi = 60000,
 	  .help = "with --bench-mapped: wait MS ms between the level's start and the map, as a person "
-		  "plays a while before reading the scroll (the threads the start begins work meanwhile)" },
+		  "plays a while before reading the scroll; the threads the start begins work meanwhile" },
 	{ .name = "bench-exact", .kind = OPT_FLAG, .offset = ARG(bench_exact),
 	  .help = "with --bench-preview: search each click that got a partial route again without the "
 		  "budget, and print what that exact search takes (seconds each on 4096x4096)" },
@@ -204,8 +204,9 @@ static void play_usage(FILE *out)
 	opt_print_help(out, &play_command);
 	help_text(out, 0,
 		  "\nIn the game, ? lists the keys.  Move with h j k l y u b n, the arrows or the numpad; left "
-		  "click anywhere to travel there; right click describes a cell; O sets the options (animation "
-		  "speed, colours, mouse), kept in the data folder's options.txt.\n"
+		  "click anywhere to travel there; right click describes a cell; O sets the options, "
+		  "kept in the data folder's options.txt: animation speed, colours, the mouse and the route "
+		  "under the pointer.\n"
 		  "\n"
 		  "exit status: 0 after a game, 1 when a level, the bestiary or the terminal is wrong, 2 bad "
 		  "usage; stopped by signal N (Ctrl-C, kill...), it restores the terminal and then dies of that "
