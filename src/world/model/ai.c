@@ -769,7 +769,10 @@ static bool plan_crowd_on_flood(struct ai *ai, struct flood_ctx *fl, const struc
 		 * the player went back and forth (6 -> 20 oscillations a game
 		 * with 1,000 chasers on random512); with the default 3 the
 		 * behaviour metrics are those of the whole detour (docs/ai.md
-		 * gives what 1 and 2 save and cost). */
+		 * gives what 1 and 2 save and cost).  That was the detour
+		 * rule; under the pass rule only walled-in monsters plan
+		 * detours, and 1 measured no worse while 1.3-4x cheaper in
+		 * long games (docs/ai.md, "The `lookahead` knob"). */
 		int every = k->repath > 1 ? k->repath : 1, per_turn = (k->speed + 99) / 100;
 		long horizon = (long)(k->lookahead > 1 ? k->lookahead : 1) *
 			       (every > AI_CROWD_COMMIT ? every : AI_CROWD_COMMIT) * (per_turn > 0 ? per_turn : 1);
