@@ -55,7 +55,6 @@ static const enum ui_colour tile_colour[TILE_COUNT] = {
 	[TILE_EXIT] = UI_COL_EXIT, [TILE_BEDROCK] = UI_COL_WALL,
 };
 
-/* What cell (x, y) looks like now; false for a cell never seen. */
 /* A monster as the map shows it: its letter, a capital one (a boss) in its own colour. */
 static chtype ui_monster_look(const struct ui *u, const struct monster *m)
 {
@@ -69,6 +68,7 @@ static enum ui_colour ui_item_colour(int cls)
 	return cls == ITEM_GOLD ? UI_COL_GOLD : UI_COL_POTION;
 }
 
+/* What cell (x, y) looks like now; false for a cell never seen. */
 static bool ui_cell_look(const struct ui *u, int x, int y, chtype *out)
 {
 	const struct game *g = u->g;
