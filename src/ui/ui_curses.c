@@ -715,15 +715,6 @@ static void ui_click(struct ui *u, enum input_button b, int scol, int srow)
 	}
 }
 
-/* A run of mouse reports read at once comes as one KEY_MOUSE: taken
- * whole (ui_screen_mouse_run), at most UI_MOUSE_RUN (ncurses keeps
- * eight). */
-#define UI_MOUSE_RUN 16
-static int ui_mouse_run(MEVENT run[UI_MOUSE_RUN])
-{
-	return ui_screen_mouse_run(run, UI_MOUSE_RUN);
-}
-
 /*
  * The pointer moved (no button down): on a map cell, on the map screen,
  * idle, its travel route is planned and drawn (as Brogue does), the cell
@@ -743,7 +734,7 @@ static void ui_hover(struct ui *u, MEVENT ev)
 			break;
 		}
 		MEVENT run[UI_MOUSE_RUN];
-		const int n = ui_mouse_run(run);
+		const int n = ui_screen_mouse_run(run, UI_MOUSE_RUN);
 		bool motion = n > 0;
 		for (int k = 0; k < n; k++)
 			motion = motion && (run[k].bstate & REPORT_MOUSE_POSITION);
@@ -809,7 +800,7 @@ static void ui_mouse_event(struct ui *u, MEVENT ev);
 static void ui_mouse(struct ui *u)
 {
 	MEVENT run[UI_MOUSE_RUN];
-	const int n = ui_mouse_run(run);
+	const int n = ui_screen_mouse_run(run, UI_MOUSE_RUN);
 	for (int k = n - 1; k >= 0; k--) {
 		if ((run[k].bstate & REPORT_MOUSE_POSITION) && k > 0 && (run[k - 1].bstate & REPORT_MOUSE_POSITION))
 			continue;

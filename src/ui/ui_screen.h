@@ -65,6 +65,8 @@ struct ui_tty {
  * newest first (a click's release, then the pointer's motion, gives the
  * motion); returns how many, newest first (0: none). */
 int ui_screen_mouse_run(MEVENT *run, int max);
+/* Room for a whole run: ncurses keeps eight reports. */
+#define UI_MOUSE_RUN 16
 
 /* The mouse as the options now have it: off, or the events of `clicks`
  * and, with `pointer`, the pointer's motion with no button down (xterm's

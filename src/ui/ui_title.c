@@ -583,11 +583,10 @@ static void title_mouse_event(struct title *t, MEVENT ev)
 /* A KEY_MOUSE: ncurses keeps the reports read at once in its queue and
  * gives the newest first (a click's release, then the pointer's motion):
  * the whole run, oldest first, so the click is not lost. */
-#define TITLE_MOUSE_RUN 16
 static void title_mouse(struct title *t)
 {
-	MEVENT run[TITLE_MOUSE_RUN];
-	const int n = ui_screen_mouse_run(run, TITLE_MOUSE_RUN);
+	MEVENT run[UI_MOUSE_RUN];
+	const int n = ui_screen_mouse_run(run, UI_MOUSE_RUN);
 	for (int k = n - 1; k >= 0; k--)
 		title_mouse_event(t, run[k]);
 }
