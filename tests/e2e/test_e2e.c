@@ -70,6 +70,18 @@ static void e2e_wait_player_at(struct e2e *e, int x, int y)
 	}
 }
 
+/* Travel's end at cell x,y on game turn `turn`: the player there, the
+ * "any key stops" hint gone and the status line at that turn; else the
+ * test fails with `what`. */
+static void e2e_wait_travel_done(struct e2e *e, int x, int y, int turn, const char *what)
+{
+	char status[24];
+	snprintf(status, sizeof status, "Turn %d ", turn);
+	e2e_wait_player_at(e, x, y);
+	if (!pty_wait_gone(&e->p, "any key stops", WAIT_MS) || !pty_wait_text(&e->p, status, WAIT_MS))
+		e2e_fail_dump(e, what);
+}
+
 /* The turn counter of the status line. */
 static int e2e_turn(struct e2e *e)
 {
@@ -534,9 +546,7 @@ static void test_travel_steps_while_the_pointer_moves(void **state)
 	}
 	/* (no idle waits: ncurses may read several of the motions as one
 	 * KEY_MOUSE, fewer keys than the driver sent) */
-	e2e_wait_player_at(e, 10, 2);
-	if (!pty_wait_gone(&e->p, "any key stops", WAIT_MS) || !pty_wait_text(&e->p, "Turn 7 ", WAIT_MS))
-		e2e_fail_dump(e, "travel did not end after its 7 steps");
+	e2e_wait_travel_done(e, 10, 2, 7, "travel did not end after its 7 steps");
 	e2e_quit(e);
 }
 
@@ -555,9 +565,7 @@ static void test_click_kept_before_motion(void **state)
 	snprintf(run, sizeof run, "\033[<0;%d;%dM\033[<0;%d;%dm\033[<35;%d;%dM", col + 1, row + 1, col + 1, row + 1,
 		 mc + 1, mr + 1);
 	pty_send(&e->p, run);
-	e2e_wait_player_at(e, 8, 5);
-	if (!pty_wait_gone(&e->p, "any key stops", WAIT_MS) || !pty_wait_text(&e->p, "Turn 5 ", WAIT_MS))
-		e2e_fail_dump(e, "the click before the motion did not walk its 5 steps");
+	e2e_wait_travel_done(e, 8, 5, 5, "the click before the motion did not walk its 5 steps");
 	e2e_quit(e);
 }
 
