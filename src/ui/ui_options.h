@@ -1,4 +1,5 @@
-/* ui_options.h - the options screen (O, from the game and the title): animation speed, colours, mouse. */
+/* ui_options.h - the options screen (O, from the game and the title): animation
+ * speed, colours, the mouse and the route under the pointer. */
 #ifndef ASTRAY_UI_OPTIONS_H
 #define ASTRAY_UI_OPTIONS_H
 
