@@ -110,7 +110,8 @@ struct node {
 	int32_t pos;     /* heap index, POS_CLOSED, POS_STACK, or a pending-layer slot */
 	uint16_t stamp;  /* the record is live when stamp == ctx->gen (plain A*: see ctx->packed) */
 	uint8_t dir;     /* direction (grid.c order) from this cell toward its parent; DIR_NONE at the start */
-	uint8_t unused;
+	uint8_t aux;     /* fallback_deep: the walls crossed to the cell; square8 jump search: 1 on a
+	                    diagonal cell passed through, never queued (jps_via), else 0 */
 };
 
 /* A flood's cost in the hot word, and back. */
@@ -208,6 +209,8 @@ struct path_ctx {
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
 	bool jps_pays;         /* square8: jump points are sparse enough for JPS to beat plain A* (corner_share) */
+	bool jps_via;          /* the query under way is square8 JPS: a closed record of aux 1 was passed
+	                          through, not expanded (jump_d) */
 	bool turned_pays;      /* hex, diamond: the jump search is the default (TURNED_SHARE) */
 	struct jps_turned *turned; /* hex, diamond: jump point search (jps_turned.c), made at the first
 	                              query that uses it (turned_pays or opt.jps_always); NULL before */
@@ -459,6 +462,7 @@ static void new_generation(struct path_ctx *ctx)
 	ctx->queue.stack_len = 0;
 	ctx->flood_source = -1;
 	ctx->packed = 0;
+	ctx->jps_via = false;
 	ctx->no_memory = false;
 	ctx->route_len = 0;
 }
@@ -2227,13 +2231,25 @@ static struct jps jps_begin(struct path_ctx *ctx, int start, int goal, const str
 
 /* A jump point v reached with cost ng from the direction whose opposite is
  * dir: opened (a fresh record), or its g lowered if still open; shared by
- * the square8 and square4 jump searches. */
+ * the square8 and square4 jump searches.  A diagonal cell the square8
+ * search passed through (aux 1, jps_via) becomes a queued jump point when
+ * reached for less. */
 static inline __attribute__((always_inline)) void jps_relax(struct path_ctx *ctx, int v, uint16_t gen,
 							    int64_t ng, qkey key, uint8_t dir, uint64_t tie_f)
 {
 	struct node *nv = &ctx->node[v];
 	if (nv->stamp != gen) {
 		nv->stamp = gen;
+		nv->aux = 0;
+		ctx->gw[v] = (uint64_t)ng;
+		nv->dir = dir;
+		queue_push(ctx, key, tie_f);
+		return;
+	}
+	if (nv->aux) {
+		if (!(ng < (int64_t)ctx->gw[v]))
+			return;
+		nv->aux = 0;
 		ctx->gw[v] = (uint64_t)ng;
 		nv->dir = dir;
 		queue_push(ctx, key, tie_f);
@@ -2347,21 +2363,68 @@ static inline __attribute__((always_inline)) int jump_v(const struct jps *j, int
 	return q < 0 ? -1 : q * j->w + x;
 }
 
-/* Diagonal jump: each diagonal step needs both orthogonal cells free; a
- * diagonal cell is a jump point when it is the goal or a straight jump
- * from it finds one.  Without corner cutting diagonals force nothing. */
-static int jump_d(const struct jps *j, int x, int y, int dx, int dy)
+/* A straight jump point v found from the diagonal cell c (at g gc) along
+ * direction i: relaxed as a successor of c. */
+static inline __attribute__((always_inline)) void jps_via_succ(struct path_ctx *ctx, const struct jps *j,
+							       const struct search *s, int c, int64_t gc, int v,
+							       int i, uint64_t tie_f)
 {
+	const int w = j->w, vy = cell_row(ctx, v), vx = v - vy * w;
+	const int k = iabs(vx - c % w) + iabs(vy - c / w); /* one of the two is 0 */
+	const int64_t ng = gc + (int64_t)k * j->s1;
+	jps_relax(ctx, v, ctx->gen, ng, search_key(s, v, ng, heuristic(GRID_SQUARE8, vx, vy, j->gx, j->gy, j->s1, j->s2)),
+		  sq_opp[i], tie_f);
+}
+
+/*
+ * Diagonal jump from (x, y), a jump point at g ug, along direction i =
+ * (dx, dy): each diagonal step needs both orthogonal cells free (without
+ * corner cutting diagonals force nothing).  A diagonal cell c from which a
+ * straight jump finds a jump point is where plain JPS stops: it queues c,
+ * and c's expansion jumps straight again from it and on along the
+ * diagonal.  Here (the rule of Harabor and Grastien's JPS2, "Improving jump
+ * point search", 2014) the straight jump points are relaxed at once as c's
+ * successors and the diagonal goes on: c is recorded, closed, with its g
+ * and the direction back (aux 1: jps_via), so that routes pass through it,
+ * but never queued or expanded.  A c already recorded as cheaply is
+ * dominated, as plain JPS's relax would drop it: the jump ends.  A c that
+ * is a queued jump point (or the goal) is returned for the caller to relax,
+ * as plain JPS does.  Returns that cell, or -1.
+ */
+static int jump_d(struct path_ctx *ctx, const struct jps *j, const struct search *s, int x, int y, int i,
+		  int64_t ug, uint64_t tie_f)
+{
+	const int dx = GRID_SQUARE_DX[i], dy = GRID_SQUARE_DY[i];
+	struct node *node = ctx->node;
+	const uint16_t gen = ctx->gen;
+	int64_t g = ug;
 	for (;;) {
 		if (!jfree(j, x + dx, y) || !jfree(j, x, y + dy) || !jfree(j, x + dx, y + dy))
 			return -1;
 		x += dx;
 		y += dy;
-		int c = y * j->w + x;
+		g += j->s2;
+		const int c = y * j->w + x;
 		if (c == j->goal)
 			return c;
-		if (jump_h(j, x, y, dx) >= 0 || jump_v(j, x, y, dy) >= 0)
-			return c;
+		const int vh = jump_h(j, x, y, dx), vv = jump_v(j, x, y, dy);
+		if (vh < 0 && vv < 0)
+			continue;
+		if (!queue_room(ctx, 2))
+			return -1; /* no memory: the query is marked (queue_grow) */
+		struct node *nc = &node[c];
+		if (nc->stamp == gen) {
+			if (!nc->aux)
+				return c; /* a jump point queued or closed: plain JPS's relax */
+			if (!(g < (int64_t)ctx->gw[c]))
+				return -1; /* passed through as cheaply already */
+		}
+		*nc = (struct node){ .pos = POS_CLOSED, .stamp = gen, .dir = sq_opp[i], .aux = 1 };
+		ctx->gw[c] = (uint64_t)g;
+		if (vh >= 0)
+			jps_via_succ(ctx, j, s, c, g, vh, dx < 0 ? 1 : 2, tie_f);
+		if (vv >= 0)
+			jps_via_succ(ctx, j, s, c, g, vv, dy < 0 ? 0 : 3, tie_f);
 	}
 }
 
@@ -2372,6 +2435,7 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 {
 	const int w = ctx->w;
 	const struct jps j = jps_begin(ctx, start, goal, s, GRID_SQUARE8);
+	ctx->jps_via = true;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
 	long expanded = 0;
@@ -2453,7 +2517,7 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
 			if (i < 4)
 				v = dx ? jump_h(&j, ux, uy, dx) : jump_v(&j, ux, uy, dy);
 			else
-				v = jump_d(&j, ux, uy, dx, dy);
+				v = jump_d(ctx, &j, s, ux, uy, i, ug, tie_f);
 			if (v < 0)
 				continue;
 			__builtin_prefetch(&node[v], 1);
@@ -3179,7 +3243,7 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    next level.  It stops at the first cell of home it meets, at level W
  *    (every cell of home has w = W: they join at no cost), with every cell
  *    of w < W counted.  Each counted cell keeps its w in its record (pos
- *    POS_COUNTED, unused w), in the generation the A* then runs in.
+ *    POS_COUNTED, aux w), in the generation the A* then runs in.
  * 2. A* from the start over the pair (blocked cells, g) as one integer,
  *    blocked << DEEP_WALL_SHIFT | g, with the heuristic w'(c) << DEEP_WALL_SHIFT
  *    | h(c), where w'(c) is the count's w for counted cells and W for the
@@ -3298,7 +3362,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 		const int x = pq_cell(queue_pop(ctx));
 		const int xy = x / w, xx = x - xy * w;
 		const int64_t lx = (int64_t)gw[x];
-		const unsigned wx = node[x].unused, cx = cost[x];
+		const unsigned wx = node[x].aux, cx = cost[x];
 		expanded++;
 		if (!cx && wx + 1 == (unsigned)walls) {
 			for (int i = 0; i < dirs; i++) {
@@ -3321,7 +3385,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 				continue;
 			const int v = ny * w + nx;
 			struct node *nv = &node[v];
-			if (nv->stamp != gen || nv->unused != wv || nv->pos == POS_CLOSED)
+			if (nv->stamp != gen || nv->aux != wv || nv->pos == POS_CLOSED)
 				continue;
 			const int j = opp[i]; /* the step from v to x */
 			if (cx && cost[v] && corners && grid_nb_long(topo, j) &&
@@ -3391,7 +3455,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 			continue;
 		const int d = ny * w + nx;
-		if (!cost[d] && node[d].stamp == gen && node[d].pos == POS_CLOSED && node[d].unused + 1 == walls &&
+		if (!cost[d] && node[d].stamp == gen && node[d].pos == POS_CLOSED && node[d].aux + 1 == walls &&
 		    (int64_t)gw[d] + (grid_nb_long(topo, i) ? s2 : s1) == best->togo) {
 			c = d;
 			back = opp[i];
@@ -3437,7 +3501,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	int *list = deep_list(ctx, cap);
 	if (!list)
 		return DEEP_NOT;
-	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .unused = 0 };
+	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .aux = 0 };
 	list[len++] = goal;
 	int level = 0, walls = -1;
 	for (;;) {
@@ -3468,7 +3532,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 						return DEEP_NOT;
 				}
 				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
-							 .unused = (uint8_t)level };
+							 .aux = (uint8_t)level };
 				list[len++] = u;
 				if (budget > 0 && len >= budget) {
 					*expanded_out = len;
@@ -3506,7 +3570,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 						return DEEP_NOT;
 				}
 				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
-							 .unused = (uint8_t)(level + 1) };
+							 .aux = (uint8_t)(level + 1) };
 				list[len++] = u;
 				if (budget > 0 && len >= budget) {
 					*expanded_out = len;
@@ -3547,7 +3611,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		const int64_t h = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2);
 		if ((uint64_t)h >= g_end)
 			return DEEP_NOT;
-		node[s->start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE, .unused = (uint8_t)walls };
+		node[s->start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE, .aux = (uint8_t)walls };
 		gw[s->start] = 0;
 		pq_sift_up(q, node, (int)q->heap_len++,
 			   make_key(top << DEEP_WALL_SHIFT | (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), s->start));
@@ -3599,7 +3663,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			const bool fresh = nv->stamp != gen || nv->pos == POS_COUNTED;
 			if (!fresh && (nv->pos == POS_CLOSED || nc >= gw[v]))
 				continue;
-			const uint64_t rest = fresh ? (nv->stamp == gen ? nv->unused : top) : nv->unused;
+			const uint64_t rest = fresh ? (nv->stamp == gen ? nv->aux : top) : nv->aux;
 			if ((nc >> DEEP_WALL_SHIFT) + rest > top)
 				continue; /* on no route through W blocked cells */
 			const int64_t h = heuristic(topo, nx, ny, s->gx, s->gy, s1, s2);
@@ -3611,7 +3675,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			nv->dir = opp[i];
 			if (fresh) {
 				nv->stamp = gen;
-				nv->unused = (uint8_t)rest;
+				nv->aux = (uint8_t)rest;
 				pq_push(q, node, k, tie_f, POS_STACK);
 			} else if (nv->pos >= 0) {
 				pq_sift_up(q, node, nv->pos, k);
@@ -3996,5 +4060,5 @@ int path_route(const struct path_ctx *ctx, const int **cells)
 
 bool path_was_expanded(const struct path_ctx *ctx, int cell)
 {
-	return ctx && cell >= 0 && cell < ctx->n && closed(ctx, cell);
+	return ctx && cell >= 0 && cell < ctx->n && closed(ctx, cell) && !(ctx->jps_via && ctx->node[cell].aux == 1);
 }
