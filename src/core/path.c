@@ -692,7 +692,8 @@ static inline bool closed(const struct path_ctx *ctx, int cell)
  * point, so the parent is the first expanded cell back along that line
  * whose g plus the line's length gives exactly g(cell) (the recorded parent
  * always qualifies; an earlier one is as good, and g strictly falls along
- * the chain, so it cannot loop).
+ * the chain, so it cannot loop).  -2 when the line holds no such cell (a
+ * broken chain: never seen, but a fault must not walk off the map).
  */
 static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 {
@@ -701,10 +702,16 @@ static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
 		return -1;
 	int p = step_cell(ctx, cell, d);
 	if (jps) {
+		/* a line is at most max(w, h) cells; past that the chain is
+		 * broken (never seen): -2, and jps_result hands the query to A* */
 		const int64_t g = (int64_t)ctx->gw[cell], step = d < 4 ? ctx->s1 : ctx->s2;
-		for (int64_t k = 1;; k++, p = step_cell(ctx, p, d))
+		const int64_t most = ctx->w > ctx->h ? ctx->w : ctx->h;
+		for (int64_t k = 1;; k++, p = step_cell(ctx, p, d)) {
+			if (k > most || (unsigned)p >= (unsigned)ctx->n)
+				return -2;
 			if (closed(ctx, p) && (int64_t)ctx->gw[p] + k * step == g)
 				break;
+		}
 	}
 	return p;
 }
@@ -2363,40 +2370,73 @@ static inline __attribute__((always_inline)) int jump_v(const struct jps *j, int
 	return q < 0 ? -1 : q * j->w + x;
 }
 
-/* A straight jump point v found from the diagonal cell c (at g gc) along
- * direction i: relaxed as a successor of c. */
+/* A straight jump point v found from the cell c (at g gc) the jump passes
+ * through, along direction i: relaxed as a successor of c. */
 static inline __attribute__((always_inline)) void jps_via_succ(struct path_ctx *ctx, const struct jps *j,
-							       const struct search *s, int c, int64_t gc, int v,
-							       int i, uint64_t tie_f)
+							       const struct search *s, enum grid_topology topo,
+							       int c, int64_t gc, int v, int i, uint64_t tie_f)
 {
 	const int w = j->w, vy = cell_row(ctx, v), vx = v - vy * w;
 	const int k = iabs(vx - c % w) + iabs(vy - c / w); /* one of the two is 0 */
 	const int64_t ng = gc + (int64_t)k * j->s1;
-	jps_relax(ctx, v, ctx->gen, ng, search_key(s, v, ng, heuristic(GRID_SQUARE8, vx, vy, j->gx, j->gy, j->s1, j->s2)),
+	jps_relax(ctx, v, ctx->gen, ng, search_key(s, v, ng, heuristic(topo, vx, vy, j->gx, j->gy, j->s1, j->s2)),
 		  sq_opp[i], tie_f);
+}
+
+/*
+ * A jump that spawns straight ones (square8's diagonal, square4's vertical)
+ * at a cell c, g gc, whose straight jumps found va (along direction ia) or
+ * vb (ib), -1 for none; `back` is the direction from c toward where the
+ * jump began.  Plain JPS stops there and queues c, and c's expansion scans
+ * the same straights again and goes on.  Here (the rule of Harabor and
+ * Grastien's JPS2, "Improving jump point search", 2014) the straights'
+ * jump points are relaxed at once as c's successors, and c is recorded,
+ * closed, with its g and the way back (aux 1: ctx->jps_via), so that
+ * routes pass through it, but never queued or expanded: true, the jump
+ * goes on.  Without corner cutting those are all of c's successors.  A c
+ * recorded before at no more cost is dominated, as plain JPS's relax would
+ * drop it: false, *ret -1, the jump ends.  A c that is a queued or closed
+ * jump point: false, *ret c, for the caller to relax as plain JPS does.
+ * No memory: false, *ret -1 (the query is marked).
+ */
+static inline __attribute__((always_inline)) bool jps_through(struct path_ctx *ctx, const struct jps *j,
+							      const struct search *s, enum grid_topology topo, int c,
+							      int64_t gc, uint8_t back, int va, int ia, int vb, int ib,
+							      uint64_t tie_f, int *ret)
+{
+	*ret = -1;
+	if (!queue_room(ctx, 2))
+		return false;
+	struct node *nc = &ctx->node[c];
+	if (nc->stamp == ctx->gen) {
+		if (!nc->aux) {
+			*ret = c;
+			return false;
+		}
+		if (!(gc < (int64_t)ctx->gw[c]))
+			return false;
+	}
+	*nc = (struct node){ .pos = POS_CLOSED, .stamp = ctx->gen, .dir = back, .aux = 1 };
+	ctx->gw[c] = (uint64_t)gc;
+	if (va >= 0)
+		jps_via_succ(ctx, j, s, topo, c, gc, va, ia, tie_f);
+	if (vb >= 0)
+		jps_via_succ(ctx, j, s, topo, c, gc, vb, ib, tie_f);
+	return true;
 }
 
 /*
  * Diagonal jump from (x, y), a jump point at g ug, along direction i =
  * (dx, dy): each diagonal step needs both orthogonal cells free (without
- * corner cutting diagonals force nothing).  A diagonal cell c from which a
- * straight jump finds a jump point is where plain JPS stops: it queues c,
- * and c's expansion jumps straight again from it and on along the
- * diagonal.  Here (the rule of Harabor and Grastien's JPS2, "Improving jump
- * point search", 2014) the straight jump points are relaxed at once as c's
- * successors and the diagonal goes on: c is recorded, closed, with its g
- * and the direction back (aux 1: jps_via), so that routes pass through it,
- * but never queued or expanded.  A c already recorded as cheaply is
- * dominated, as plain JPS's relax would drop it: the jump ends.  A c that
- * is a queued jump point (or the goal) is returned for the caller to relax,
- * as plain JPS does.  Returns that cell, or -1.
+ * corner cutting diagonals force nothing).  A diagonal cell from which a
+ * straight jump finds a jump point is passed through (jps_through).
+ * Returns the cell for the caller to relax (the goal, or a jump point
+ * recorded already), or -1.
  */
 static int jump_d(struct path_ctx *ctx, const struct jps *j, const struct search *s, int x, int y, int i,
 		  int64_t ug, uint64_t tie_f)
 {
 	const int dx = GRID_SQUARE_DX[i], dy = GRID_SQUARE_DY[i];
-	struct node *node = ctx->node;
-	const uint16_t gen = ctx->gen;
 	int64_t g = ug;
 	for (;;) {
 		if (!jfree(j, x + dx, y) || !jfree(j, x, y + dy) || !jfree(j, x + dx, y + dy))
@@ -2408,23 +2448,11 @@ static int jump_d(struct path_ctx *ctx, const struct jps *j, const struct search
 		if (c == j->goal)
 			return c;
 		const int vh = jump_h(j, x, y, dx), vv = jump_v(j, x, y, dy);
-		if (vh < 0 && vv < 0)
-			continue;
-		if (!queue_room(ctx, 2))
-			return -1; /* no memory: the query is marked (queue_grow) */
-		struct node *nc = &node[c];
-		if (nc->stamp == gen) {
-			if (!nc->aux)
-				return c; /* a jump point queued or closed: plain JPS's relax */
-			if (!(g < (int64_t)ctx->gw[c]))
-				return -1; /* passed through as cheaply already */
-		}
-		*nc = (struct node){ .pos = POS_CLOSED, .stamp = gen, .dir = sq_opp[i], .aux = 1 };
-		ctx->gw[c] = (uint64_t)g;
-		if (vh >= 0)
-			jps_via_succ(ctx, j, s, c, g, vh, dx < 0 ? 1 : 2, tie_f);
-		if (vv >= 0)
-			jps_via_succ(ctx, j, s, c, g, vv, dy < 0 ? 0 : 3, tie_f);
+		int ret;
+		if ((vh >= 0 || vv >= 0) &&
+		    !jps_through(ctx, j, s, GRID_SQUARE8, c, g, sq_opp[i], vh, dx < 0 ? 1 : 2, vv, dy < 0 ? 0 : 3,
+				 tie_f, &ret))
+			return ret;
 	}
 }
 
@@ -2545,18 +2573,28 @@ jps_search(struct path_ctx *ctx, int start, int goal, const struct search *s,
  * vertical move plays the diagonal's part.  A horizontal jump stops where
  * the cell beside it is free and the one diagonally behind is blocked (the
  * same forced neighbours as scan_forward's, 64 cells a word on the bit
- * rows); a vertical jump steps one cell at a time and stops where a
- * horizontal jump from the cell, either way, finds a jump point.
+ * rows); a vertical jump steps one cell at a time, and a cell from which a
+ * horizontal jump, either way, finds a jump point is passed through
+ * (jps_through, as square8's diagonal).
  */
-static int jump_v4(const struct jps *j, int x, int y, int dy)
+static int jump_v4(struct path_ctx *ctx, const struct jps *j, const struct search *s, int x, int y, int i,
+		   int64_t ug, uint64_t tie_f)
 {
+	const int dy = GRID_SQUARE_DY[i];
+	int64_t g = ug;
 	for (;;) {
 		y += dy;
+		g += j->s1;
 		if (!jfree(j, x, y))
 			return -1;
 		const int c = y * j->w + x;
-		if (c == j->goal || jump_h(j, x, y, 1) >= 0 || jump_h(j, x, y, -1) >= 0)
+		if (c == j->goal)
 			return c;
+		const int vw = jump_h(j, x, y, -1), ve = jump_h(j, x, y, 1);
+		int ret;
+		if ((vw >= 0 || ve >= 0) &&
+		    !jps_through(ctx, j, s, GRID_SQUARE4, c, g, sq_opp[i], vw, 1, ve, 2, tie_f, &ret))
+			return ret;
 	}
 }
 
@@ -2566,6 +2604,7 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
 {
 	const int w = ctx->w;
 	const struct jps j = jps_begin(ctx, start, goal, s, GRID_SQUARE4);
+	ctx->jps_via = true;
 	struct node *node = ctx->node;
 	const uint16_t gen = ctx->gen;
 	long expanded = 0;
@@ -2610,7 +2649,7 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
 			const int i = __builtin_ctz(dirs);
 			dirs &= dirs - 1;
 			const int v = (i == 1 || i == 2) ? jump_h(&j, ux, uy, GRID_SQUARE_DX[i])
-							 : jump_v4(&j, ux, uy, GRID_SQUARE_DY[i]);
+							 : jump_v4(ctx, &j, s, ux, uy, i, ug, tie_f);
 			if (v < 0)
 				continue;
 			__builtin_prefetch(&node[v], 1);
@@ -2646,6 +2685,8 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 		return false;
 	int len = 1;
 	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
+		if (p == -2)
+			return false;
 		int dx = iabs(c % w - p % w), dy = iabs(c / w - p / w);
 		len += dx > dy ? dx : dy;
 	}
