@@ -68,7 +68,7 @@ struct tnode {
 	int32_t pos;    /* heap slot, POS_CLOSED or POS_STACK */
 	uint16_t stamp; /* live when stamp == gen */
 	uint8_t dir;    /* the move (grid.h table index) that arrived here; DIR_NONE at the start */
-	uint8_t unused;
+	uint8_t via;    /* 1: a spawning jump passed through (closed, never queued: jump_spawning) */
 };
 
 #define PQ_RECORD struct tnode
@@ -499,18 +499,65 @@ static inline __attribute__((always_inline)) int jump_terminal(const struct jps_
 	return nY * w + ((nX - (nY & 1)) >> 1);
 }
 
+static inline pq_key make_key(const struct jps_turned *t, int64_t g, int64_t h, int cell)
+{
+	return (pq_key)(uint64_t)(g + h) << 64 | (pq_key)((uint64_t)(uint32_t)(h >> t->hshift) << 32 | (uint32_t)cell);
+}
+
+/* Jump point v reached at g ng by move d (the tie stack's f tie_f):
+ * opened when new (its bit in `seen`), its g lowered while open, and a cell
+ * a spawning jump passed through (via) made a queued jump point when
+ * reached for less. */
+static inline __attribute__((always_inline)) void relax(struct jps_turned *t, const enum grid_topology topo,
+							int v, int64_t ng, int d, int gx, int gy, uint64_t tie_f)
+{
+	struct tnode *nv = &t->node[v];
+	uint64_t *seen = t->seen;
+	const int w = t->w, vy = v / w, vx = v - vy * w;
+	if (!(seen[v >> 6] >> (v & 63) & 1)) {
+		seen[v >> 6] |= 1ull << (v & 63);
+		const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, t->s1, t->s2), v);
+		*nv = (struct tnode){ .g = ng, .stamp = t->gen, .dir = (uint8_t)d };
+		pq_push(&t->queue, t->node, key, tie_f, POS_STACK);
+		return;
+	}
+	if (!(ng < nv->g) || (nv->pos == POS_CLOSED && !nv->via))
+		return;
+	const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, t->s1, t->s2), v);
+	nv->g = ng;
+	nv->dir = (uint8_t)d;
+	if (nv->via) {
+		nv->via = 0;
+		pq_push(&t->queue, t->node, key, tie_f, POS_STACK);
+		return;
+	}
+	/* a lower g for an open cell: with a consistent heuristic it is on
+	 * the heap (a stacked key has the least f there is) */
+	CHECK(nv->pos >= 0);
+	pq_sift_up(&t->queue, t->node, nv->pos, key);
+}
+
 /*
- * A spawning jump from (x, y) along move d: the first cell that is the goal
- * or from which a terminal jump along one of d's components finds a jump
- * point; -1 at a blocked cell (or, on diamond8, a corner whose flank is).
+ * A spawning jump from (x, y), a jump point at g ug, along move d.  A cell
+ * from which a terminal jump along one of d's components finds a jump point
+ * is passed through, as path.c's jps_through does on square grids (the
+ * rule of JPS2): those jump points are relaxed at once as its successors,
+ * and the cell is recorded closed, with its g and the move that arrived
+ * (via 1), so that routes pass through it, but never queued.  Returns, with
+ * its steps, the goal or a cell already a jump point (the caller relaxes
+ * it, as before), or -1: a blocked cell (or, on diamond8, a corner whose
+ * flank is), or a cell passed through before at no more cost.
  */
-static inline __attribute__((always_inline)) int jump_spawning(const struct jps_turned *t, const struct scan *j,
+static inline __attribute__((always_inline)) int jump_spawning(struct jps_turned *t, const struct scan *j,
 							       const struct rules *r,
 							       const enum grid_topology topo, int x, int y,
-							       int d, int *steps)
+							       int d, int64_t ug, uint64_t tie_f, int *steps)
 {
 	const int c0 = r->comp[d][0], c1 = r->comp[d][1];
 	const int dy = grid_nb_dy(topo, d);
+	const int w = j->w, gx = j->goal % w, gy = j->goal / w;
+	const int64_t step = topo == GRID_DIAMOND8 && d >= 4 ? t->s2 : t->s1;
+	int64_t g = ug;
 	for (int k = 1;; k++) {
 		if (topo == GRID_DIAMOND8 &&
 		    (!jfree(j, x + grid_nb_dx(topo, y, c0), y + grid_nb_dy(topo, c0)) ||
@@ -518,15 +565,33 @@ static inline __attribute__((always_inline)) int jump_spawning(const struct jps_
 			return -1;
 		x += grid_nb_dx(topo, y, d);
 		y += dy;
+		g += step;
 		if (!jfree(j, x, y))
 			return -1;
-		const int c = y * j->w + x;
-		int ignored;
-		if (c == j->goal || jump_terminal(t, j, topo, x, y, c0, &ignored) >= 0 ||
-		    jump_terminal(t, j, topo, x, y, c1, &ignored) >= 0) {
+		const int c = y * w + x;
+		if (c == j->goal) {
 			*steps = k;
 			return c;
 		}
+		int k0 = 0, k1 = 0;
+		const int v0 = jump_terminal(t, j, topo, x, y, c0, &k0), v1 = jump_terminal(t, j, topo, x, y, c1, &k1);
+		if (v0 < 0 && v1 < 0)
+			continue;
+		struct tnode *nc = &t->node[c];
+		if (t->seen[c >> 6] >> (c & 63) & 1) {
+			if (!nc->via) {
+				*steps = k;
+				return c; /* a jump point queued or closed: relaxed as before */
+			}
+			if (!(g < nc->g))
+				return -1; /* passed through as cheaply already */
+		}
+		t->seen[c >> 6] |= 1ull << (c & 63);
+		*nc = (struct tnode){ .g = g, .pos = POS_CLOSED, .stamp = t->gen, .dir = (uint8_t)d, .via = 1 };
+		if (v0 >= 0)
+			relax(t, topo, v0, g + (int64_t)k0 * t->s1, c0, gx, gy, tie_f);
+		if (v1 >= 0)
+			relax(t, topo, v1, g + (int64_t)k1 * t->s1, c1, gx, gy, tie_f);
 	}
 }
 
@@ -539,11 +604,6 @@ static void new_generation(struct jps_turned *t)
 	}
 	pq_clear(&t->queue);
 	memset(t->seen, 0, ((size_t)t->n / 64 + 1) * sizeof *t->seen);
-}
-
-static inline pq_key make_key(const struct jps_turned *t, int64_t g, int64_t h, int cell)
-{
-	return (pq_key)(uint64_t)(g + h) << 64 | (pq_key)((uint64_t)(uint32_t)(h >> t->hshift) << 32 | (uint32_t)cell);
 }
 
 /* The search over jump points, compiled once per topology.  Returns true
@@ -607,7 +667,7 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 			const int d = __builtin_ctz(moves);
 			moves &= moves - 1;
 			int k = 0;
-			const int v = r->spawning >> d & 1 ? jump_spawning(t, &j, r, topo, ux, uy, d, &k)
+			const int v = r->spawning >> d & 1 ? jump_spawning(t, &j, r, topo, ux, uy, d, ug, tie_f, &k)
 							  : jump_terminal(t, &j, topo, ux, uy, d, &k);
 			if (v < 0)
 				continue;
@@ -616,26 +676,9 @@ static inline __attribute__((always_inline)) bool search(struct jps_turned *t, c
 			slen[ns++] = k;
 		}
 		for (int i = 0; i < ns; i++) {
-			const int v = succ[i], d = sdir[i];
-			const int64_t ng = ug + (int64_t)slen[i] * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1);
-			struct tnode *nv = &node[v];
-			const int vy = v / w, vx = v - vy * w;
-			if (!(seen[v >> 6] >> (v & 63) & 1)) {
-				seen[v >> 6] |= 1ull << (v & 63);
-				const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, s1, s2), v);
-				*nv = (struct tnode){ .g = ng, .stamp = gen, .dir = (uint8_t)d };
-				pq_push(&t->queue, node, key, tie_f, POS_STACK);
-				continue;
-			}
-			if (nv->pos == POS_CLOSED || !(ng < nv->g))
-				continue;
-			const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, s1, s2), v);
-			/* a lower g for an open cell: with a consistent heuristic it
-			 * is on the heap (a stacked key has the least f there is) */
-			CHECK(nv->pos >= 0);
-			nv->g = ng;
-			nv->dir = (uint8_t)d;
-			pq_sift_up(&t->queue, node, nv->pos, key);
+			const int d = sdir[i];
+			relax(t, topo, succ[i], ug + (int64_t)slen[i] * (topo == GRID_DIAMOND8 && d >= 4 ? s2 : s1), d, gx,
+			      gy, tie_f);
 		}
 	}
 	*expanded_out = expanded;
@@ -667,8 +710,9 @@ static inline int step_cell(const struct jps_turned *t, int cell, int d)
 /*
  * The jump point before `cell`: the first closed cell back along the move
  * that arrived whose g plus the line's length is exactly g(cell) (the
- * recorded parent always qualifies; an earlier one is as good), or -1 at
- * the start.
+ * recorded parent always qualifies; an earlier one is as good), -1 at the
+ * start, or -2 when the line holds no such cell (never seen: a fault must
+ * not walk off the map).
  */
 static int parent_of(const struct jps_turned *t, int cell, int *dir)
 {
@@ -679,7 +723,10 @@ static int parent_of(const struct jps_turned *t, int cell, int *dir)
 	const int back = topo == GRID_HEX ? HEX_RULES.opp[d] : DIAMOND8_RULES.opp[d];
 	const int64_t g = t->node[cell].g, step = topo == GRID_DIAMOND8 && d >= 4 ? t->s2 : t->s1;
 	int p = step_cell(t, cell, back);
+	const int64_t most = t->w > t->h ? t->w : t->h;
 	for (int64_t k = 1;; k++, p = step_cell(t, p, back)) {
+		if (k > most || (unsigned)p >= (unsigned)t->n)
+			return -2; /* a broken chain (never seen): the caller searches with A* */
 		const struct tnode *np = &t->node[p];
 		if (np->stamp == t->gen && np->pos == POS_CLOSED && np->g + k * step == g)
 			break;
@@ -766,9 +813,12 @@ enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal
 	 * line walked cell by cell (the heap's memory holds them). */
 	const uint8_t *cost = t->grid->cost;
 	int n = 1, d;
-	for (int c = goal, p; (p = parent_of(t, c, &d)) != -1; c = p)
+	for (int c = goal, p; (p = parent_of(t, c, &d)) != -1; c = p) {
+		if (p == -2)
+			return JPS_TURNED_ASTAR;
 		for (int k = c; k != p; k = step_cell(t, k, d))
 			n++;
+	}
 	int *out = (int *)(void *)t->queue.key;
 	int i = n;
 	bool uniform = true;

@@ -213,10 +213,11 @@ enum travel_mode {
  * runs out of budget (game_travel.c's FAR_WEIGHTS): on 4096x4096 room levels such
  * clicks were walked in parts, up to a quarter of them on square4; the
  * smaller levels of the campaign and the dungeons play as before.
- * 19: the square jump point searches pass a cell through instead of
- * queueing it, square8's diagonal jumps and square4's vertical ones (path.c's
- * jps_through, the rule of JPS2): the same costs with about half the jump
- * points, but among routes of equal cost a monster's search may pick
+ * 19: the jump point searches pass a cell through instead of queueing it,
+ * square8's diagonal jumps, square4's vertical ones and hex's and
+ * diamond's spawning ones (path.c's jps_through, jps_turned.c's
+ * jump_spawning; the rule of JPS2): the same costs with about half the
+ * jump points, but among routes of equal cost a monster's search may pick
  * another (docs/core.md, "Diagonal cells passed through").
  */
 #define GAME_RULES 19
