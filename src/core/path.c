@@ -110,8 +110,8 @@ struct node {
 	int32_t pos;     /* heap index, POS_CLOSED, POS_STACK, or a pending-layer slot */
 	uint16_t stamp;  /* the record is live when stamp == ctx->gen (plain A*: see ctx->packed) */
 	uint8_t dir;     /* direction (grid.c order) from this cell toward its parent; DIR_NONE at the start */
-	uint8_t aux;     /* fallback_deep: the walls crossed to the cell; square8 jump search: 1 on a
-	                    diagonal cell passed through, never queued (jps_via), else 0 */
+	uint8_t aux;     /* fallback_deep: the walls crossed to the cell; the square jump searches: 1
+	                    on a cell a jump passed through, never queued (jps_through), else 0 */
 };
 
 /* A flood's cost in the hot word, and back. */
@@ -209,8 +209,8 @@ struct path_ctx {
 	int64_t s1, s2;        /* the last search's fixed-point 1 and sqrt 2 */
 	uint64_t row_magic;    /* ceil(2^64 / w): row of a cell by one multiply (w >= 2) */
 	bool jps_pays;         /* square8: jump points are sparse enough for JPS to beat plain A* (corner_share) */
-	bool jps_via;          /* the query under way is square8 JPS: a closed record of aux 1 was passed
-	                          through, not expanded (jump_d) */
+	bool jps_via;          /* the query under way is a square jump search: a closed record of aux 1
+	                          was passed through, not expanded (jps_through) */
 	bool turned_pays;      /* hex, diamond: the jump search is the default (TURNED_SHARE) */
 	struct jps_turned *turned; /* hex, diamond: jump point search (jps_turned.c), made at the first
 	                              query that uses it (turned_pays or opt.jps_always); NULL before */
@@ -2238,9 +2238,9 @@ static struct jps jps_begin(struct path_ctx *ctx, int start, int goal, const str
 
 /* A jump point v reached with cost ng from the direction whose opposite is
  * dir: opened (a fresh record), or its g lowered if still open; shared by
- * the square8 and square4 jump searches.  A diagonal cell the square8
- * search passed through (aux 1, jps_via) becomes a queued jump point when
- * reached for less. */
+ * the square8 and square4 jump searches.  A cell a jump passed through
+ * (aux 1: jps_through) becomes a queued jump point when reached for
+ * less. */
 static inline __attribute__((always_inline)) void jps_relax(struct path_ctx *ctx, int v, uint16_t gen,
 							    int64_t ng, qkey key, uint8_t dir, uint64_t tie_f)
 {
