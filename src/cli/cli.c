@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -156,11 +157,80 @@ void cli_put_text(FILE *out, const char *s)
 	put_escaped(out, s, true);
 }
 
+/* The columns of the terminal `out` writes to; 0 when it is not one (a
+ * pipe, a file, a test's capture: the text goes out as it is). */
+static int out_columns(FILE *out)
+{
+	const int fd = fileno(out);
+	struct winsize ws;
+	if (fd < 0 || !isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_col < 20)
+		return 0;
+	return ws.ws_col;
+}
+
+/* Columns a text takes: its bytes but UTF-8 continuation bytes. */
+static int text_columns(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Writes t (escaped already) in lines of at most `width` columns, broken
+ * at spaces, the first line starting at column `col`; a word longer than
+ * a line stays whole (a path), and the text's own newlines stay. */
+static void put_wrapped(FILE *out, const char *t, int col, int width)
+{
+	while (*t) {
+		if (*t == '\n') {
+			fputc('\n', out);
+			col = 0;
+			t++;
+			continue;
+		}
+		const size_t spaces = strspn(t, " ");
+		const size_t word = strcspn(t + spaces, " \n");
+		const int need = text_columns(t, spaces + word);
+		if (col > 0 && col + need > width) {
+			fputc('\n', out); /* the spaces before the word go with the break */
+			fwrite(t + spaces, 1, word, out);
+			col = text_columns(t + spaces, word);
+		} else {
+			fwrite(t, 1, spaces + word, out);
+			col += need;
+		}
+		t += spaces + word;
+	}
+}
+
 void cli_message(FILE *out, const char *prog, const char *msg)
 {
+	const int width = out_columns(out);
+	if (width == 0) {
+		fprintf(out, "%s: ", prog);
+		put_escaped(out, msg, true);
+		fputc('\n', out);
+		return;
+	}
+	/* a terminal: the lines broken between words, not where the
+	 * terminal's edge falls */
+	char small[512];
+	size_t need = escape(small, sizeof small, msg, true);
+	char *text = need < sizeof small ? small : malloc(need + 1);
+	if (!text) {
+		fprintf(out, "%s: ", prog);
+		put_escaped(out, msg, true);
+		fputc('\n', out);
+		return;
+	}
+	if (text != small)
+		escape(text, need + 1, msg, true);
 	fprintf(out, "%s: ", prog);
-	put_escaped(out, msg, true);
+	put_wrapped(out, text, text_columns(prog, strlen(prog)) + 2, width);
 	fputc('\n', out);
+	if (text != small)
+		free(text);
 }
 
 void cli_put_shell_word(FILE *out, const char *s)
