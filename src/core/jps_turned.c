@@ -786,6 +786,8 @@ static bool sync_lines(struct jps_turned *t)
 	return true;
 }
 
+#define CHAIN 256 /* jump points of a route jps_turned_find keeps between its walks */
+
 enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal, const int **cells,
 				       int *len, long *expanded)
 {
@@ -813,16 +815,29 @@ enum jps_turned_status jps_turned_find(struct jps_turned *t, int start, int goal
 	 * line walked cell by cell (the heap's memory holds them). */
 	const uint8_t *cost = t->grid->cost;
 	int n = 1, d;
+	/* the chain's jump points and moves kept from the first walk, when
+	 * they fit, so the second does not look for each again */
+	int chain[CHAIN];
+	uint8_t moves[CHAIN];
+	int nchain = 0;
+	bool kept = true;
 	for (int c = goal, p; (p = parent_of(t, c, &d)) != -1; c = p) {
 		if (p == -2)
 			return JPS_TURNED_ASTAR;
 		for (int k = c; k != p; k = step_cell(t, k, d))
 			n++;
+		if (nchain < CHAIN) {
+			chain[nchain] = p;
+			moves[nchain++] = (uint8_t)d;
+		} else {
+			kept = false;
+		}
 	}
 	int *out = (int *)(void *)t->queue.key;
-	int i = n;
+	int i = n, at = 0;
 	bool uniform = true;
-	for (int c = goal, p; (p = parent_of(t, c, &d)) != -1; c = p)
+	for (int c = goal, p;
+	     (p = kept ? (at < nchain ? (d = moves[at], chain[at++]) : -1) : parent_of(t, c, &d)) != -1; c = p)
 		for (int k = c; k != p; k = step_cell(t, k, d)) {
 			uniform &= cost[k] == 1;
 			out[--i] = k;

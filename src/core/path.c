@@ -2676,6 +2676,7 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
  * optimal; when every cell on it costs 1 it is, since terrain only ever
  * raises the cost of the other routes).
  */
+#define JPS_CHAIN 256 /* jump points of a route jps_result keeps between its walks */
 static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 		       struct path_result *out)
 {
@@ -2683,18 +2684,28 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 	const uint8_t *cost = ctx->grid->cost;
 	if (cost[start] != 1)
 		return false;
+	/* The chain's jump points kept from the first walk, when they fit,
+	 * so the second does not look for each again along its line
+	 * (parent_of was 11% of AR0011SR's queries). */
+	int chain[JPS_CHAIN];
+	int nchain = 0;
+	bool kept = true;
 	int len = 1;
 	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
 		if (p == -2)
 			return false;
 		int dx = iabs(c % w - p % w), dy = iabs(c / w - p / w);
 		len += dx > dy ? dx : dy;
+		if (nchain < JPS_CHAIN)
+			chain[nchain++] = p;
+		else
+			kept = false;
 	}
 	int *cells = result_cells(ctx, len);
 	if (!cells)
 		return false;
-	int i = len;
-	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
+	int i = len, at = 0;
+	for (int c = goal, p; (p = kept ? (at < nchain ? chain[at++] : -1) : parent_of(ctx, c, true)) != -1; c = p) {
 		int step = sgn(p % w - c % w) + w * sgn(p / w - c / w);
 		for (int k = c; k != p; k += step) {
 			if (cost[k] != 1)
