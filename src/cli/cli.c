@@ -133,23 +133,35 @@ size_t cli_escape_text(char *dst, size_t size, const char *src)
 	return escape(dst, size, src, true);
 }
 
+/* s escaped (lines: its line breaks kept), whole whatever its length: in
+ * small (SMALL bytes) when it fits, else in memory the caller frees
+ * (escaped_free), or cut to small when there is none (still escaped). */
+#define SMALL 512
+static char *escaped(const char *s, bool lines, char small[SMALL])
+{
+	size_t need = escape(small, SMALL, s, lines);
+	if (need < SMALL)
+		return small;
+	char *big = malloc(need + 1);
+	if (!big)
+		return small;
+	escape(big, need + 1, s, lines);
+	return big;
+}
+
+static void escaped_free(char *text, const char small[SMALL])
+{
+	if (text != small)
+		free(text);
+}
+
 /* Prints s escaped (lines: its line breaks kept), whole whatever its length. */
 static void put_escaped(FILE *out, const char *s, bool lines)
 {
-	char small[512];
-	size_t need = escape(small, sizeof small, s, lines);
-	if (need < sizeof small) {
-		fputs(small, out);
-		return;
-	}
-	char *big = malloc(need + 1);
-	if (!big) {
-		fputs(small, out); /* cut, but still escaped */
-		return;
-	}
-	escape(big, need + 1, s, lines);
-	fputs(big, out);
-	free(big);
+	char small[SMALL];
+	char *text = escaped(s, lines, small);
+	fputs(text, out);
+	escaped_free(text, small);
 }
 
 void cli_put_text(FILE *out, const char *s)
@@ -206,31 +218,16 @@ static void put_wrapped(FILE *out, const char *t, int col, int width)
 
 void cli_message(FILE *out, const char *prog, const char *msg)
 {
-	const int width = out_columns(out);
-	if (width == 0) {
-		fprintf(out, "%s: ", prog);
-		put_escaped(out, msg, true);
-		fputc('\n', out);
-		return;
-	}
-	/* a terminal: the lines broken between words, not where the
-	 * terminal's edge falls */
-	char small[512];
-	size_t need = escape(small, sizeof small, msg, true);
-	char *text = need < sizeof small ? small : malloc(need + 1);
-	if (!text) {
-		fprintf(out, "%s: ", prog);
-		put_escaped(out, msg, true);
-		fputc('\n', out);
-		return;
-	}
-	if (text != small)
-		escape(text, need + 1, msg, true);
+	char small[SMALL];
+	char *text = escaped(msg, true, small);
 	fprintf(out, "%s: ", prog);
-	put_wrapped(out, text, text_columns(prog, strlen(prog)) + 2, width);
+	const int width = out_columns(out);
+	if (width > 0) /* a terminal: lines broken between words, not where its edge falls */
+		put_wrapped(out, text, text_columns(prog, strlen(prog)) + 2, width);
+	else
+		fputs(text, out);
 	fputc('\n', out);
-	if (text != small)
-		free(text);
+	escaped_free(text, small);
 }
 
 void cli_put_shell_word(FILE *out, const char *s)
