@@ -2245,17 +2245,10 @@ static inline __attribute__((always_inline)) void jps_relax(struct path_ctx *ctx
 							    int64_t ng, qkey key, uint8_t dir, uint64_t tie_f)
 {
 	struct node *nv = &ctx->node[v];
-	if (nv->stamp != gen) {
+	if (nv->stamp != gen || nv->aux) {
+		if (nv->stamp == gen && !(ng < (int64_t)ctx->gw[v]))
+			return; /* passed through as cheaply already */
 		nv->stamp = gen;
-		nv->aux = 0;
-		ctx->gw[v] = (uint64_t)ng;
-		nv->dir = dir;
-		queue_push(ctx, key, tie_f);
-		return;
-	}
-	if (nv->aux) {
-		if (!(ng < (int64_t)ctx->gw[v]))
-			return;
 		nv->aux = 0;
 		ctx->gw[v] = (uint64_t)ng;
 		nv->dir = dir;
@@ -2370,14 +2363,14 @@ static inline __attribute__((always_inline)) int jump_v(const struct jps *j, int
 	return q < 0 ? -1 : q * j->w + x;
 }
 
-/* A straight jump point v found from the cell c (at g gc) the jump passes
- * through, along direction i: relaxed as a successor of c. */
+/* A straight jump point v found from the cell (cx, cy), at g gc, that the
+ * jump passes through, along direction i: relaxed as a successor of it. */
 static inline __attribute__((always_inline)) void jps_via_succ(struct path_ctx *ctx, const struct jps *j,
 							       const struct search *s, enum grid_topology topo,
-							       int c, int64_t gc, int v, int i, uint64_t tie_f)
+							       int cx, int cy, int64_t gc, int v, int i, uint64_t tie_f)
 {
 	const int w = j->w, vy = cell_row(ctx, v), vx = v - vy * w;
-	const int k = iabs(vx - c % w) + iabs(vy - c / w); /* one of the two is 0 */
+	const int k = iabs(vx - cx) + iabs(vy - cy); /* one of the two is 0 */
 	const int64_t ng = gc + (int64_t)k * j->s1;
 	jps_relax(ctx, v, ctx->gen, ng, search_key(s, v, ng, heuristic(topo, vx, vy, j->gx, j->gy, j->s1, j->s2)),
 		  sq_opp[i], tie_f);
@@ -2385,7 +2378,7 @@ static inline __attribute__((always_inline)) void jps_via_succ(struct path_ctx *
 
 /*
  * A jump that spawns straight ones (square8's diagonal, square4's vertical)
- * at a cell c, g gc, whose straight jumps found va (along direction ia) or
+ * at a cell c = (cx, cy), g gc, whose straight jumps found va (along direction ia) or
  * vb (ib), -1 for none; `back` is the direction from c toward where the
  * jump began.  Plain JPS stops there and queues c, and c's expansion scans
  * the same straights again and goes on.  Here (the rule of Harabor and
@@ -2400,10 +2393,11 @@ static inline __attribute__((always_inline)) void jps_via_succ(struct path_ctx *
  * No memory: false, *ret -1 (the query is marked).
  */
 static inline __attribute__((always_inline)) bool jps_through(struct path_ctx *ctx, const struct jps *j,
-							      const struct search *s, enum grid_topology topo, int c,
-							      int64_t gc, uint8_t back, int va, int ia, int vb, int ib,
-							      uint64_t tie_f, int *ret)
+							      const struct search *s, enum grid_topology topo, int cx,
+							      int cy, int64_t gc, uint8_t back, int va, int ia, int vb,
+							      int ib, uint64_t tie_f, int *ret)
 {
+	const int c = cy * j->w + cx;
 	*ret = -1;
 	if (!queue_room(ctx, 2))
 		return false;
@@ -2419,9 +2413,9 @@ static inline __attribute__((always_inline)) bool jps_through(struct path_ctx *c
 	*nc = (struct node){ .pos = POS_CLOSED, .stamp = ctx->gen, .dir = back, .aux = 1 };
 	ctx->gw[c] = (uint64_t)gc;
 	if (va >= 0)
-		jps_via_succ(ctx, j, s, topo, c, gc, va, ia, tie_f);
+		jps_via_succ(ctx, j, s, topo, cx, cy, gc, va, ia, tie_f);
 	if (vb >= 0)
-		jps_via_succ(ctx, j, s, topo, c, gc, vb, ib, tie_f);
+		jps_via_succ(ctx, j, s, topo, cx, cy, gc, vb, ib, tie_f);
 	return true;
 }
 
@@ -2450,7 +2444,7 @@ static int jump_d(struct path_ctx *ctx, const struct jps *j, const struct search
 		const int vh = jump_h(j, x, y, dx), vv = jump_v(j, x, y, dy);
 		int ret;
 		if ((vh >= 0 || vv >= 0) &&
-		    !jps_through(ctx, j, s, GRID_SQUARE8, c, g, sq_opp[i], vh, dx < 0 ? 1 : 2, vv, dy < 0 ? 0 : 3,
+		    !jps_through(ctx, j, s, GRID_SQUARE8, x, y, g, sq_opp[i], vh, dx < 0 ? 1 : 2, vv, dy < 0 ? 0 : 3,
 				 tie_f, &ret))
 			return ret;
 	}
@@ -2593,7 +2587,7 @@ static int jump_v4(struct path_ctx *ctx, const struct jps *j, const struct searc
 		const int vw = jump_h(j, x, y, -1), ve = jump_h(j, x, y, 1);
 		int ret;
 		if ((vw >= 0 || ve >= 0) &&
-		    !jps_through(ctx, j, s, GRID_SQUARE4, c, g, sq_opp[i], vw, 1, ve, 2, tie_f, &ret))
+		    !jps_through(ctx, j, s, GRID_SQUARE4, x, y, g, sq_opp[i], vw, 1, ve, 2, tie_f, &ret))
 			return ret;
 	}
 }
