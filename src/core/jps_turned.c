@@ -514,23 +514,18 @@ static inline __attribute__((always_inline)) void relax(struct jps_turned *t, co
 	struct tnode *nv = &t->node[v];
 	uint64_t *seen = t->seen;
 	const int w = t->w, vy = v / w, vx = v - vy * w;
-	if (!(seen[v >> 6] >> (v & 63) & 1)) {
+	const bool fresh = !(seen[v >> 6] >> (v & 63) & 1);
+	if (!fresh && (!(ng < nv->g) || (nv->pos == POS_CLOSED && !nv->via)))
+		return;
+	const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, t->s1, t->s2), v);
+	if (fresh || nv->via) {
 		seen[v >> 6] |= 1ull << (v & 63);
-		const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, t->s1, t->s2), v);
 		*nv = (struct tnode){ .g = ng, .stamp = t->gen, .dir = (uint8_t)d };
 		pq_push(&t->queue, t->node, key, tie_f, POS_STACK);
 		return;
 	}
-	if (!(ng < nv->g) || (nv->pos == POS_CLOSED && !nv->via))
-		return;
-	const pq_key key = make_key(t, ng, heuristic(topo, vx, vy, gx, gy, t->s1, t->s2), v);
 	nv->g = ng;
 	nv->dir = (uint8_t)d;
-	if (nv->via) {
-		nv->via = 0;
-		pq_push(&t->queue, t->node, key, tie_f, POS_STACK);
-		return;
-	}
 	/* a lower g for an open cell: with a consistent heuristic it is on
 	 * the heap (a stacked key has the least f there is) */
 	CHECK(nv->pos >= 0);
