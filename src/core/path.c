@@ -686,34 +686,12 @@ static inline bool closed(const struct path_ctx *ctx, int cell)
 	return live(ctx, cell) && ctx->node[cell].pos == POS_CLOSED;
 }
 
-/*
- * The previous cell on the route to `cell`: its neighbour for A* and floods.
- * Jump point search records only the direction back to the parent jump
- * point, so the parent is the first expanded cell back along that line
- * whose g plus the line's length gives exactly g(cell) (the recorded parent
- * always qualifies; an earlier one is as good, and g strictly falls along
- * the chain, so it cannot loop).  -2 when the line holds no such cell (a
- * broken chain: never seen, but a fault must not walk off the map).
- */
-static inline int parent_of(const struct path_ctx *ctx, int cell, bool jps)
+/* The previous cell on the route to `cell`: its neighbour for A* and floods
+ * (a square jump search's chain: jps_parent). */
+static inline int parent_of(const struct path_ctx *ctx, int cell)
 {
-	int d = ctx->node[cell].dir;
-	if (d == DIR_NONE)
-		return -1;
-	int p = step_cell(ctx, cell, d);
-	if (jps) {
-		/* a line is at most max(w, h) cells; past that the chain is
-		 * broken (never seen): -2, and jps_result hands the query to A* */
-		const int64_t g = (int64_t)ctx->gw[cell], step = d < 4 ? ctx->s1 : ctx->s2;
-		const int64_t most = ctx->w > ctx->h ? ctx->w : ctx->h;
-		for (int64_t k = 1;; k++, p = step_cell(ctx, p, d)) {
-			if (k > most || (unsigned)p >= (unsigned)ctx->n)
-				return -2;
-			if (closed(ctx, p) && (int64_t)ctx->gw[p] + k * step == g)
-				break;
-		}
-	}
-	return p;
+	const int d = ctx->node[cell].dir;
+	return d == DIR_NONE ? -1 : step_cell(ctx, cell, d);
 }
 
 /* ---- the result ---- */
@@ -781,7 +759,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 {
 	const uint8_t *cost = ctx->grid->cost;
 	int len = 0;
-	for (int c = end; c != -1; c = parent_of(ctx, c, false))
+	for (int c = end; c != -1; c = parent_of(ctx, c))
 		len++;
 	int *cells = result_cells(ctx, len);
 	if (!cells) {
@@ -790,7 +768,7 @@ static void build_result(struct path_ctx *ctx, int start, int goal, int end, boo
 	}
 	int i = len;
 	int blocked = 0, first_blocked = -1;
-	for (int c = end; c != -1; c = parent_of(ctx, c, false)) {
+	for (int c = end; c != -1; c = parent_of(ctx, c)) {
 		cells[--i] = c;
 		if (c != start && !cost[c]) {
 			blocked++;
@@ -2671,6 +2649,37 @@ jps4_search(struct path_ctx *ctx, int start, int goal, const struct search *s, l
  * raises the cost of the other routes).
  */
 #define JPS_CHAIN 256 /* jump points of a route jps_result keeps between its walks */
+/*
+ * The previous jump point on a square jump search's route.  A jump point
+ * records only the direction back to its parent, so the parent is the
+ * first expanded cell back along that line whose g plus the line's length
+ * gives exactly g(cell) (the recorded parent always qualifies; an earlier
+ * one is as good, and g strictly falls along the chain, so it cannot loop).
+ * Each cell's g is tested first (one word, the g wanted falling a step
+ * each time), its record only on a match: reading every record first cost
+ * 6-9% of a query on the open maps.  -1 at the start; -2 when the line
+ * holds no such cell (a broken chain: never seen, but a fault must not
+ * walk off the map; jps_result then hands the query to plain A*).
+ */
+static int jps_parent(const struct path_ctx *ctx, int cell, int *steps)
+{
+	const int d = ctx->node[cell].dir;
+	if (d == DIR_NONE)
+		return -1;
+	const int delta = GRID_SQUARE_DY[d] * ctx->w + GRID_SQUARE_DX[d];
+	const uint64_t step = (uint64_t)(d < 4 ? ctx->s1 : ctx->s2);
+	const uint64_t *gw = ctx->gw;
+	const long most = ctx->w > ctx->h ? ctx->w : ctx->h;
+	uint64_t want = gw[cell] - step;
+	long p = (long)cell + delta;
+	for (long k = 1; k <= most && (unsigned long)p < (unsigned long)ctx->n; k++, p += delta, want -= step)
+		if (gw[p] == want && ctx->node[p].stamp == ctx->gen && ctx->node[p].pos == POS_CLOSED) {
+			*steps = (int)k;
+			return (int)p;
+		}
+	return -2;
+}
+
 static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 		       struct path_result *out)
 {
@@ -2678,33 +2687,39 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 	const uint8_t *cost = ctx->grid->cost;
 	if (cost[start] != 1)
 		return false;
-	/* The chain's jump points kept from the first walk, when they fit,
-	 * so the second does not look for each again along its line
-	 * (parent_of was 11% of AR0011SR's queries). */
-	int chain[JPS_CHAIN];
+	/* The chain's jump points and their lines' lengths kept from the
+	 * first walk, when they fit, so the second does not look for each
+	 * again along its line (the walk was 11% of AR0011SR's queries). */
+	int chain[JPS_CHAIN], chain_k[JPS_CHAIN];
 	int nchain = 0;
 	bool kept = true;
 	int len = 1;
-	for (int c = goal, p; (p = parent_of(ctx, c, true)) != -1; c = p) {
+	for (int c = goal, p, k; (p = jps_parent(ctx, c, &k)) != -1; c = p) {
 		if (p == -2)
 			return false;
-		int dx = iabs(c % w - p % w), dy = iabs(c / w - p / w);
-		len += dx > dy ? dx : dy;
-		if (nchain < JPS_CHAIN)
-			chain[nchain++] = p;
-		else
+		len += k;
+		if (nchain < JPS_CHAIN) {
+			chain[nchain] = p;
+			chain_k[nchain++] = k;
+		} else {
 			kept = false;
+		}
 	}
 	int *cells = result_cells(ctx, len);
 	if (!cells)
 		return false;
+	/* Each line written from its jump point back toward the parent, the
+	 * way jps_parent walked it (the cell's direction) */
 	int i = len, at = 0;
-	for (int c = goal, p; (p = kept ? (at < nchain ? chain[at++] : -1) : parent_of(ctx, c, true)) != -1; c = p) {
-		int step = sgn(p % w - c % w) + w * sgn(p / w - c / w);
-		for (int k = c; k != p; k += step) {
-			if (cost[k] != 1)
+	for (int c = goal, p, k; (p = kept ? (at < nchain ? (k = chain_k[at], chain[at++]) : -1)
+				      : jps_parent(ctx, c, &k)) != -1; c = p) {
+		if (p < 0)
+			return false;
+		const int d = ctx->node[c].dir, step = GRID_SQUARE_DY[d] * w + GRID_SQUARE_DX[d];
+		for (int v = c; k > 0; k--, v += step) {
+			if (cost[v] != 1)
 				return false;
-			cells[--i] = k;
+			cells[--i] = v;
 		}
 	}
 	cells[0] = start;
@@ -2712,7 +2727,18 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 	out->cells = cells;
 	out->len = len;
 	out->end = goal;
-	out->cost = route_cost(ctx, cells, len, 0.0, NULL);
+	/* route_cost's sum, in its order, of steps that all cost 1 here: the
+	 * straight steps' index differences are 1 and w */
+	double g = 0.0;
+	if (w > 2) {
+		for (int k = 1; k < len; k++) {
+			const int diff = iabs(cells[k] - cells[k - 1]);
+			g = g + (diff == 1 || diff == w ? 1.0 : GRID_SQRT2);
+		}
+	} else {
+		g = route_cost(ctx, cells, len, 0.0, NULL);
+	}
+	out->cost = g;
 	out->steps = len - 1;
 	out->expanded = expanded;
 	out->reached = true;
@@ -4091,7 +4117,7 @@ int path_flood_next(const struct path_ctx *ctx, int cell, const struct path_opti
 	(void)opt; /* the flood recorded each cell's downhill neighbour under its own options */
 	if (path_flood_distance(ctx, cell) < 0)
 		return -1;
-	return parent_of(ctx, cell, false);
+	return parent_of(ctx, cell);
 }
 
 int path_route(const struct path_ctx *ctx, const int **cells)
