@@ -61,6 +61,7 @@ void grid_set_cost(struct grid *g, int cell, uint8_t cost)
 	uint64_t *r = &g->rows[(size_t)y * (size_t)g->row_words + (size_t)(x >> 6)];
 	uint64_t *c = &g->cols[(size_t)x * (size_t)g->col_words + (size_t)(y >> 6)];
 	const uint64_t rb = 1ull << (x & 63), cb = 1ull << (y & 63);
+	g->bits_changes += ((*r & rb) != 0) != (cost != 0);
 	if (cost) {
 		*r |= rb;
 		*c |= cb;
@@ -119,6 +120,7 @@ static void transpose64(uint64_t a[64])
  */
 static void bits_from_costs(struct grid *g)
 {
+	g->bits_changes++;
 	const uint8_t *costs = g->bits_of;
 	const size_t w = (size_t)g->w;
 	for (int y = 0; y < g->h; y++) {

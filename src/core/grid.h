@@ -179,6 +179,9 @@ struct grid {
 	const uint8_t *bits_of;    /* the cost array the bits describe: a caller that points cost
 	                              at another array for one query (a map memory) makes the
 	                              bits unusable for that query, and the searches see it */
+	uint64_t bits_changes;     /* counts the writes that may have changed a bit: what keeps a
+	                              copy of the bits (jps_turned's lines) knows it is current
+	                              without comparing them */
 };
 
 /* One neighbour of a cell: its index and the plain step cost (1 or sqrt 2),

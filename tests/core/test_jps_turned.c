@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -36,7 +37,8 @@ static void check_walk(const struct grid *g, const struct path_result *r, int st
 /*
  * Random maps of topology t: walls from none to dense, in rooms or
  * scattered, with terrain on some maps; many queries, a few cells shut,
- * opened or given terrain in place between them.  Every JPS answer
+ * opened or given terrain in place between them, and now and then the
+ * whole map written at once.  Every JPS answer
  * (jps_always) must have the cost and status of astray's Dijkstra (weight
  * 0) on the same query, and a legal walk.  Returns the number of routes
  * that crossed no terrain (those JPS answered itself).
@@ -63,6 +65,17 @@ static int run_random(enum grid_topology t, uint32_t seed, int maps, int queries
 			for (int k = 0; k < 4; k++) /* cells changed in place */
 				grid_set_cost(g, (int)(rnd(&seed) % (unsigned)n),
 					      (uint8_t)(rnd(&seed) % 3 ? 1 : rnd(&seed) % 4 ? 0 : 2));
+			if (q % 16 == 8) {
+				/* the whole map written at once (grid_set_costs), a
+				 * few cells of it changed */
+				uint8_t *copy = malloc((size_t)n);
+				assert_non_null(copy);
+				memcpy(copy, g->cost, (size_t)n);
+				for (int k = 0; k < 6; k++)
+					copy[rnd(&seed) % (unsigned)n] = (uint8_t)(rnd(&seed) % 2);
+				grid_set_costs(g, copy);
+				free(copy);
+			}
 			const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
 			if (start == goal)
 				continue;
