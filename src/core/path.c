@@ -93,6 +93,20 @@
  * jump search (a generated 400x300 hex level of rooms: 12 ms of plain A*
  * became 22 ms of both, the same route cost). */
 #define TURNED_TERRAIN 1024L
+/*
+ * Nor, on any grid, where plain A* goes nearly straight: open maps whose
+ * obstacles are small (pillars, scattered blocks), where the octile or hex
+ * distance is nearly the true one, so A* expands little more than the
+ * route, while each small obstacle still makes jump points that the scans
+ * stop at.  There the jump searches took 1.3-2.3x plain A*'s time on every
+ * grid (docs/core.md, "Where plain A* goes straight").  Measured by sample
+ * queries of plain A* (near_straight): its expansions per route cell, the
+ * *excess*, below STRAIGHT_EXCESS for the grid; on maps of at least
+ * STRAIGHT_MIN_CELLS passable cells (the game's screen-sized levels keep
+ * their choice).
+ */
+#define STRAIGHT_MIN_CELLS 4096L
+#define STRAIGHT_SAMPLES 16
 #define TURNED_MIN_CELLS 4096L
 #define TURNED_MAX_CELLS (1 << 20)
 
@@ -249,7 +263,7 @@ static int heap_capacity(int n)
  * that plain A* is faster (docs/core.md).  Counted 64 blocks a word on the
  * grid's bit rows.
  */
-static double corner_share(const struct grid *g)
+static double corner_share(const struct grid *g, long *passable)
 {
 	const int rw = g->row_words;
 	long corners = 0, free_cells = 0;
@@ -271,8 +285,11 @@ static double corner_share(const struct grid *g)
 			corners += __builtin_popcountll(one_blocked & in);
 		}
 	}
+	*passable = free_cells;
 	return free_cells ? (double)corners / (double)free_cells : 0.0;
 }
+
+static bool near_straight(struct path_ctx *ctx);
 
 struct path_ctx *path_create(const struct grid *g)
 {
@@ -322,14 +339,19 @@ struct path_ctx *path_create(const struct grid *g)
 	 * and, since plain square4 A* runs in the whole-step ring (1.8-2x
 	 * faster: hexring, 2026-11-30), on square4 too: random512 (0.32)
 	 * searches plain, the rooms and open maps by jumps. */
-	ctx->jps_pays = (g->topo == GRID_SQUARE8 || g->topo == GRID_SQUARE4) && corner_share(g) < JPS_CORNER_SHARE;
+	long passable = 0;
+	if (g->topo == GRID_SQUARE8 || g->topo == GRID_SQUARE4)
+		ctx->jps_pays = corner_share(g, &passable) < JPS_CORNER_SHARE;
 	/* hex and diamond: where jump points are sparse (rules 7) */
 	if ((g->topo == GRID_HEX || grid_is_diamond(g->topo)) && n <= (size_t)TURNED_MAX_CELLS) {
-		long passable, terrain;
+		long terrain;
 		const double share = jps_turned_turn_share(g, &passable, &terrain);
 		ctx->turned_pays = passable >= TURNED_MIN_CELLS && share < TURNED_SHARE &&
 				   terrain * TURNED_TERRAIN < passable;
 	}
+	/* but not where plain A* goes nearly straight (rules 20) */
+	if ((ctx->jps_pays || ctx->turned_pays) && passable >= STRAIGHT_MIN_CELLS && near_straight(ctx))
+		ctx->jps_pays = ctx->turned_pays = false;
 	return ctx;
 }
 
@@ -4133,4 +4155,93 @@ int path_route(const struct path_ctx *ctx, const int **cells)
 bool path_was_expanded(const struct path_ctx *ctx, int cell)
 {
 	return ctx && cell >= 0 && cell < ctx->n && closed(ctx, cell) && !(ctx->jps_via && ctx->node[cell].aux == 1);
+}
+
+/* The excess (plain A*'s expansions per route cell) below which a grid
+ * searches plainly (near_straight): where the jump search's time crossed
+ * plain A*'s on maps of scattered obstacles (docs/core.md). */
+static double straight_excess(enum grid_topology topo)
+{
+	switch (topo) {
+	case GRID_SQUARE8:
+	case GRID_HEX:
+		return 4.0;
+	case GRID_SQUARE4:
+		return 2.5;
+	case GRID_DIAMOND4:
+	case GRID_DIAMOND8:
+		break;
+	}
+	return 1.5;
+}
+
+/*
+ * Whether plain A* goes nearly straight on ctx's map: STRAIGHT_SAMPLES
+ * queries between passable cells from d to 2d steps apart, d a quarter of
+ * the map's larger side (at least 16, at most 256: the test's cost stays
+ * under a few milliseconds on 4096x4096), picked by a fixed sequence (the
+ * same map, the same choice), expand at most straight_excess times their routes' cells
+ * in all (a query out of budget counted at its budget over its least
+ * route), leaving out the one that expands most for its route: one query
+ * in a pocket of obstacles may flood thousands of cells on a map where
+ * the rest go straight (a diamond8 map of scattered 2x2 blocks: 42,158
+ * expansions for 462 cells, against 1.0-2.9 a cell for the others).  Each
+ * query's budget is twice its share of that, and more than a quarter of
+ * them out of budget ends the test (no): on a map where A* wanders (rooms,
+ * caves, mazes) it costs two queries' budgets, a few thousand expansions,
+ * and on an open map about the routes' cells.  A query that finds no route within its budget (another
+ * region) is skipped.
+ */
+static bool near_straight(struct path_ctx *ctx)
+{
+	const struct grid *g = ctx->grid;
+	const enum grid_topology topo = g->topo;
+	const int w = g->w, h = g->h;
+	const double most = straight_excess(topo);
+	const int side = w > h ? w : h;
+	const int64_t far = side / 4 < 16 ? 16 : side / 4 > 256 ? 256 : side / 4;
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(unsigned)w << 32 | (unsigned)h);
+	long expanded = 0, cells = 0, worst_expanded = 0, worst_cells = 1;
+	int found = 0, wandered = 0;
+	for (int tries = 0; tries < 64 * STRAIGHT_SAMPLES && found < STRAIGHT_SAMPLES; tries++) {
+		int end[2];
+		for (int k = 0; k < 2; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			end[k] = (int)(x % (uint64_t)ctx->n);
+		}
+		if (!g->cost[end[0]] || !g->cost[end[1]])
+			continue;
+		const int64_t steps = heuristic(topo, end[0] % w, end[0] / w, end[1] % w, end[1] / w, 1, 1);
+		if (steps < far || steps > 2 * far)
+			continue;
+		struct path_options opt = path_options_default();
+		opt.plain_astar = true;
+		opt.budget = (long)(2.0 * most * (double)(steps + 1));
+		struct path_result r;
+		const enum path_status st = path_find(ctx, end[0], end[1], &opt, &r);
+		if (st == PATH_NO_ROUTE)
+			continue;
+		/* out of budget: counted at its budget over its least route */
+		const long e = st == PATH_FOUND ? r.expanded : opt.budget;
+		const long c = st == PATH_FOUND ? r.len : (long)steps + 1;
+		expanded += e;
+		cells += c;
+		found++;
+		/* more than a quarter out of budget (two of the first four): A*
+		 * wanders here; past that, a map of rare pockets goes on */
+		if (st != PATH_FOUND && 4 * ++wandered > found + 4)
+			return false;
+		/* the query of most expansions a cell so far */
+		if ((double)e * (double)worst_cells > (double)worst_expanded * (double)c) {
+			worst_expanded = e;
+			worst_cells = c;
+		}
+	}
+	if (found < STRAIGHT_SAMPLES)
+		return false; /* too few pairs (a map of small regions): as before */
+	expanded -= worst_expanded;
+	cells -= worst_cells;
+	return (double)expanded <= most * (double)cells;
 }

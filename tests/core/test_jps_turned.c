@@ -182,23 +182,28 @@ static void test_open_diamond8(void **state) { (void)state; open_maps(GRID_DIAMO
 
 /*
  * The auto mode (path_options_default): on random hex and diamond levels
- * large enough for the chooser (80 to 111 cells a side), with a few scattered
- * walls (turn share low: the jump search) or many (a quarter of the cells:
- * turn share high, plain A*), every answer has plain A*'s cost and status and a
- * legal walk, with cells changed in place between queries.  The chooser
- * is seen at work: on the open maps most queries expand fewer jump points
- * than plain A* cells, the
- * dense ones exactly as many.
+ * large enough for the chooser (80 to 111 cells a side), rooms with a few
+ * scattered walls (turn share low, and plain A* wanders from room to room:
+ * the jump search), or scattered walls alone, a few (plain A* goes nearly
+ * straight: plain A*, rules 20) or many (a quarter of the cells: turn
+ * share high, plain A*), every answer has plain A*'s cost and status and
+ * a legal walk, with cells changed in place between queries.  The chooser
+ * is seen at work: on the rooms most queries expand fewer jump points
+ * than plain A* cells, the others exactly as many.
  */
 static void auto_maps(enum grid_topology t, uint32_t seed)
 {
-	for (int m = 0; m < 6; m++) {
+	for (int m = 0; m < 8; m++) {
 		const int w = 80 + (int)(rnd(&seed) % 32), h = 80 + (int)(rnd(&seed) % 32), n = w * h;
-		const bool dense = m >= 4;
+		const bool dense = m >= 6, rooms = m < 4, plain_expected = !rooms;
 		struct grid *g = grid_create(w, h, t);
 		assert_non_null(g);
 		for (int i = 0; i < n; i++) {
-			const bool wall = rnd(&seed) % 1000 < (dense ? 250u : 2u + 2u * (unsigned)m);
+			/* hex: rows and columns; diamond: its own axes u and v */
+			const int x = i % w, y = i / w, X = 2 * x + (y & 1);
+			const int a = t == GRID_HEX ? x : (X + y) / 2, b = t == GRID_HEX ? y : (y - X) / 2 + w;
+			const bool room_wall = rooms && ((a % 20 == 0 && b % 16 != 8) || (b % 16 == 0 && a % 20 != 10));
+			const bool wall = room_wall || rnd(&seed) % 1000 < (dense ? 250u : 2u + 2u * (unsigned)(m % 4));
 			grid_set_cost(g, i, wall ? 0 : 1);
 		}
 		long passable;
@@ -241,7 +246,7 @@ static void auto_maps(enum grid_topology t, uint32_t seed)
 			same += expanded == a.expanded;
 		}
 		assert_true(found > 20);
-		if (dense)
+		if (plain_expected)
 			assert_int_equal(same, found);
 		else
 			assert_true(fewer * 2 > found);
@@ -256,7 +261,9 @@ static void test_auto_diamond8(void **state) { (void)state; auto_maps(GRID_DIAMO
 
 /* Small levels (under 4096 passable cells) and square grids keep plain
  * A*: the same expansions, though the map is open (its turn share low:
- * only the map's edge makes turns).  The share is 0 on square grids. */
+ * only the map's edge makes turns).  The share is 0 on square grids.  (So
+ * does a larger open map now, where plain A* goes straight: rules 20,
+ * test_path's test_straight_choice.) */
 static void test_auto_small(void **state)
 {
 	(void)state;
@@ -283,19 +290,24 @@ static void test_auto_small(void **state)
 	}
 	/* Over 2^20 cells the jump search's context (33 bytes a cell) is not
 	 * made: plain A*, and the path context's memory does not grow; nor on
-	 * a map with terrain on 2% of its cells.  At an open map under the cap
-	 * it is made at the first query. */
+	 * a map with terrain on 2% of its cells.  At a map of rooms under the
+	 * cap it is made at the first query. */
 	const int sizes[3][2] = { { 1025, 1024 }, { 200, 200 }, { 200, 200 } };
 	for (int k = 0; k < 3; k++) {
 		const int w = sizes[k][0], h = sizes[k][1];
 		struct grid *g = grid_create(w, h, GRID_HEX);
 		assert_non_null(g);
-		for (int i = 0; i < w * h; i++)
-			grid_set_cost(g, i, k == 2 && i % 50 == 7 ? 3 : 1);
+		for (int i = 0; i < w * h; i++) {
+			const int x = i % w, y = i / w;
+			const bool wall = k == 1 && ((x % 25 == 0 && y % 20 != 10) || (y % 20 == 0 && x % 25 != 12));
+			grid_set_cost(g, i, wall ? 0 : k == 2 && i % 50 == 7 ? 3 : 1);
+		}
+		const int start = (h / 2) * w + w / 2, goal = start + 40 * w + 30;
+		grid_set_cost(g, start, 1);
+		grid_set_cost(g, goal, 1);
 		struct path_ctx *ctx = path_create(g);
 		assert_non_null(ctx);
 		const size_t before = path_memory(ctx);
-		const int start = (h / 2) * w + w / 2, goal = start + 40 * w + 30;
 		struct path_result r, a;
 		assert_int_equal(path_find(ctx, start, goal, NULL, &r), PATH_FOUND);
 		const long expanded = r.expanded;

@@ -397,6 +397,63 @@ static void test_jps_choice(void **state)
 	}
 }
 
+/*
+ * The auto choice's second rule (rules 20): where plain A* goes nearly
+ * straight (open maps of scattered pillars) every grid searches plainly,
+ * even where the jump points are sparse; a map of rooms keeps its jump
+ * search; a map under 4,096 passable cells keeps the first rule alone.
+ * Each auto answer has plain A*'s cost; "plainly" is told by the same
+ * expansions, "jumps" by far fewer.
+ */
+static void test_straight_choice(void **state)
+{
+	(void)state;
+	static const enum grid_topology topos[] = { GRID_SQUARE8, GRID_SQUARE4, GRID_HEX, GRID_DIAMOND4,
+						    GRID_DIAMOND8 };
+	uint32_t seed = 91;
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		for (int kind = 0; kind < 3; kind++) { /* pillars, rooms, small pillars */
+			const int w = kind == 2 ? 60 : 160, h = kind == 2 ? 50 : 120;
+			struct grid *g = grid_create(w, h, topos[t]);
+			assert_non_null(g);
+			for (int i = 0; i < w * h; i++) {
+				const int x = i % w, y = i / w;
+				const bool wall = kind == 1 ? (x % 32 == 0 && y % 24 != 12) || (y % 24 == 0 && x % 32 != 16)
+							    : rnd(&seed) % 1000 < 8;
+				grid_set_cost(g, i, wall ? 0 : 1);
+			}
+			struct path_ctx *ctx = path_create(g);
+			assert_non_null(ctx);
+			long auto_sum = 0, plain_sum = 0;
+			for (int q = 0; q < 40; q++) {
+				const int start = (int)(rnd(&seed) % (unsigned)(w * h)),
+					  goal = (int)(rnd(&seed) % (unsigned)(w * h));
+				if (!g->cost[start] || !g->cost[goal] || start == goal)
+					continue;
+				struct path_options opt = path_options_default();
+				struct path_result r;
+				if (path_find(ctx, start, goal, &opt, &r) != PATH_FOUND)
+					continue;
+				const double cost = r.cost;
+				auto_sum += r.expanded;
+				opt.plain_astar = true;
+				assert_int_equal(path_find(ctx, start, goal, &opt, &r), PATH_FOUND);
+				assert_true(fabs(cost - r.cost) < 1e-9);
+				plain_sum += r.expanded;
+			}
+			assert_true(plain_sum > 1000);
+			if (kind == 0)
+				assert_int_equal(auto_sum, plain_sum); /* plainly */
+			else if (kind == 1 || topos[t] == GRID_SQUARE8 || topos[t] == GRID_SQUARE4)
+				assert_true(auto_sum * 2 < plain_sum); /* jumps (hex and diamond: not under 4,096) */
+			else
+				assert_int_equal(auto_sum, plain_sum);
+			path_destroy(ctx);
+			grid_destroy(g);
+		}
+	}
+}
+
 static void test_random_square4(void **state) { (void)state; run_random(GRID_SQUARE4, 1, true); }
 static void test_random_square8(void **state) { (void)state; run_random(GRID_SQUARE8, 2, true); }
 static void test_random_hex(void **state) { (void)state; run_random(GRID_HEX, 3, true); }
@@ -1813,6 +1870,7 @@ int main(void)
 		cmocka_unit_test(test_jps4_wide_and_changing),
 		cmocka_unit_test(test_jps4_random),
 		cmocka_unit_test(test_jps_choice),
+		cmocka_unit_test(test_straight_choice),
 		cmocka_unit_test(test_random_square4),
 		cmocka_unit_test(test_random_square8),
 		cmocka_unit_test(test_random_hex),
