@@ -87,6 +87,8 @@ static const struct opt bench_opts[] = {
 	  "(docs/core.md), on hex, diamond4 and diamond8 jump point search where the map "
 	  "has at least 4,096 passable cells, at most 2^20 cells, few forced turns (turn share under 0.15) and "
 	  "terrain on at most one passable cell in 1,024, "
+	  "but on any grid plain A* where it goes nearly straight (open maps of scattered small obstacles, of "
+	  "4,096 passable cells or more: sample queries of plain A* at the map's preparation), "
 	  "else plain A* (JPS expansions are jump points; each tree step counts one).  "
 	  "Each file's line ends with prep_ms=P peeled=C dead_ends=D: the preparation time, which is not in "
 	  "the search times, the cells in the trees kept, and the cells the peeling found.\n"
