@@ -102,10 +102,10 @@
  * obstacles are small (pillars, scattered blocks), where the octile or hex
  * distance is nearly the true one, so A* expands little more than the
  * route, while each small obstacle still makes jump points that the scans
- * stop at.  There the jump searches took 1.3-2.3x plain A*'s time on every
+ * stop at.  There the jump searches took up to 2.2x plain A*'s time on every
  * grid (docs/core.md, "Where plain A* goes straight").  Measured by sample
  * queries of plain A* (near_straight): its expansions per route cell, the
- * *excess*, below STRAIGHT_EXCESS for the grid; on maps of at least
+ * *excess*, at most straight_excess() for the grid; on maps of at least
  * STRAIGHT_MIN_CELLS passable cells (the game's screen-sized levels keep
  * their choice).
  */

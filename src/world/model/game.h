@@ -222,7 +222,7 @@ enum travel_mode {
  * 20: on a map of 4,096 passable cells or more whose jump points are
  * sparse, the searches still run plain A* where A* goes nearly straight
  * (path.c's near_straight: open maps of scattered pillars or small
- * blocks, where the jumps took 1.3-2.3x A*'s time), and diamond8 jumps
+ * blocks, where the jumps took up to 2.2x A*'s time), and diamond8 jumps
  * whatever its turn share (its jump search beat its plain A* on every
  * dense map measured); either picks another of the routes of equal cost.
  * The campaign's and the dungeon's levels are smaller and play as before
