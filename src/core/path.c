@@ -4191,11 +4191,12 @@ static double straight_excess(enum grid_topology topo)
  * in a pocket of obstacles may flood thousands of cells on a map where
  * the rest go straight (a diamond8 map of scattered 2x2 blocks: 42,158
  * expansions for 462 cells, against 1.0-2.9 a cell for the others).  Each
- * query's budget is twice its share of that, and more than a quarter of
- * them out of budget ends the test (no): on a map where A* wanders (rooms,
- * caves, mazes) it costs two queries' budgets, a few thousand expansions,
- * and on an open map about the routes' cells.  A query that finds no route within its budget (another
- * region) is skipped.
+ * query's budget is twice its share of that, and more than one query in
+ * four plus one out of budget ends the test (no): on a map where A*
+ * wanders (rooms, caves, mazes) it costs two queries' budgets, a few
+ * thousand expansions, and on an open map about the routes' cells.  A
+ * query that finds no route within its budget (another region) is
+ * skipped; the whole test spends at most the sixteen largest budgets.
  */
 static bool near_straight(struct path_ctx *ctx)
 {
@@ -4208,6 +4209,10 @@ static bool near_straight(struct path_ctx *ctx)
 	uint64_t x = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(unsigned)w << 32 | (unsigned)h);
 	long expanded = 0, cells = 0, worst_expanded = 0, worst_cells = 1;
 	int found = 0, wandered = 0;
+	/* all the test may spend, queries that find no route included (a map
+	 * of many small sealed rooms would otherwise run a thousand of them) */
+	long spent = 0;
+	const long most_spent = (long)(STRAIGHT_SAMPLES * 2.0 * most * (double)(2 * far + 1));
 	for (int tries = 0; tries < 64 * STRAIGHT_SAMPLES && found < STRAIGHT_SAMPLES; tries++) {
 		int end[2];
 		for (int k = 0; k < 2; k++) {
@@ -4226,6 +4231,9 @@ static bool near_straight(struct path_ctx *ctx)
 		opt.budget = (long)(2.0 * most * (double)(steps + 1));
 		struct path_result r;
 		const enum path_status st = path_find(ctx, end[0], end[1], &opt, &r);
+		spent += st == PATH_FOUND || st == PATH_NO_ROUTE ? r.expanded : opt.budget;
+		if (spent > most_spent)
+			return false;
 		if (st == PATH_NO_ROUTE)
 			continue;
 		/* out of budget: counted at its budget over its least route */
@@ -4234,8 +4242,9 @@ static bool near_straight(struct path_ctx *ctx)
 		expanded += e;
 		cells += c;
 		found++;
-		/* more than a quarter out of budget (two of the first four): A*
-		 * wanders here; past that, a map of rare pockets goes on */
+		/* out of budget on more than one query in four plus one (the
+		 * first two, three of the first seven): A* wanders here; a map
+		 * of rare pockets goes on */
 		if (st != PATH_FOUND && 4 * ++wandered > found + 4)
 			return false;
 		/* the query of most expansions a cell so far */
