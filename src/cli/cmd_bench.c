@@ -91,8 +91,9 @@ static const struct opt bench_opts[] = {
 	  "but on any grid plain A* where it goes nearly straight, as on open maps of scattered small "
 	  "obstacles of 4,096 passable cells or more, told by sample queries of plain A* at the map's "
 	  "preparation; else plain A* (JPS expansions are jump points; each tree step counts one).  "
-	  "Each file's line ends with prep_ms=P peeled=C dead_ends=D: the preparation time, which is not in "
-	  "the search times, the cells in the trees kept, and the cells the peeling found.\n"
+	  "Each file's line ends with prep_ms=P peeled=C dead_ends=D search=S: the preparation time, which is "
+	  "not in the search times, the cells in the trees kept, the cells the peeling found, and the search "
+	  "the choice made for queries on the core: jumps, plain (A*) or chains (a maze's junctions).\n"
 	  "astar: plain A* for every query (expansions are cells).\n"
 	  "dijkstra: weight 0.\n"
 	  "fallback: the obstacle-penalty fallback on; the reachable goals must still get their optimal "
@@ -506,8 +507,8 @@ static int bench_report(struct bench_map *m, const struct bench_args *a, FILE *c
 	       name, runs, m->bad, runs ? ns / 1000.0 / (double)runs : 0.0, sp.p50, sp.p95,
 	       runs ? (double)m->expanded / (double)runs : 0.0, m->expanded ? ns / (double)m->expanded : 0.0);
 	if (m->pr)
-		printf(" prep_ms=%.2f peeled=%d dead_ends=%d", m->prep_ns / 1e6, prune_peeled(m->pr),
-		       prune_dead_ends(m->pr));
+		printf(" prep_ms=%.2f peeled=%d dead_ends=%d search=%s", m->prep_ns / 1e6, prune_peeled(m->pr),
+		       prune_dead_ends(m->pr), prune_auto_search(m->pr));
 	printf("\n");
 	fflush(stdout);
 	tot->mismatches += m->bad;

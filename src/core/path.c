@@ -360,6 +360,11 @@ struct path_ctx *path_create(const struct grid *g)
 	return ctx;
 }
 
+const char *path_auto_search(const struct path_ctx *ctx)
+{
+	return ctx && (ctx->jps_pays || ctx->turned_pays) ? "jumps" : "plain";
+}
+
 void path_destroy(struct path_ctx *ctx)
 {
 	if (!ctx)

@@ -78,6 +78,11 @@ struct path_result {
 struct path_ctx *path_create(const struct grid *g);
 void path_destroy(struct path_ctx *ctx); /* NULL does nothing */
 
+/* The search path_find runs by default on the context's map, as
+ * path_create chose it (docs/core.md): "jumps" (jump point search) or
+ * "plain" (plain A*); a query's options may still rule jumps out. */
+const char *path_auto_search(const struct path_ctx *ctx);
+
 /*
  * Makes the context's memory resident now (all its per-cell records and
  * the first 16 MiB of its queue, which it grows to that size if it can)

@@ -1394,6 +1394,11 @@ int prune_junctions(const struct prune *p)
 	return p && p->ch ? p->ch->nodes : 0;
 }
 
+const char *prune_auto_search(const struct prune *p)
+{
+	return p && p->ch ? "chains" : path_auto_search(p ? p->ctx : NULL);
+}
+
 int prune_dead_ends(const struct prune *p)
 {
 	return p ? p->peeled : 0;

@@ -79,6 +79,10 @@ int prune_component(const struct prune *p, int cell);
 int prune_peeled(const struct prune *p);
 int prune_dead_ends(const struct prune *p);
 
+/* How prune_find answers a query between core cells: "chains" (the core
+ * as junctions, below), else path_auto_search of the core's context. */
+const char *prune_auto_search(const struct prune *p);
+
 /* The junctions of the core when it is searched as chains: a core whose
  * cells are at least half corridor (two moves within the core: a maze with
  * loops) is searched as a graph of its other cells, the junctions, joined

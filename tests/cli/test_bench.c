@@ -65,6 +65,10 @@ static void test_figures(void **state)
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(out, "mode=auto topology=square8 every=1 repeat=1\n"));
 	assert_non_null(strstr(out, "open.map scenarios=12 mismatches=0 "));
+	/* the choice the auto mode made for the core: the map's dead ends
+	 * are peeled (peeled=18), and the small core left has corners enough
+	 * that the jumps do not pay */
+	assert_non_null(strstr(out, " peeled=18 dead_ends=18 search=plain\n"));
 	struct figures f = last_line(out);
 	assert_int_equal(f.n, OPEN_N);
 	assert_int_equal(f.mismatches, 0);

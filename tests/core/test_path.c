@@ -442,6 +442,8 @@ static void test_straight_choice(void **state)
 				plain_sum += r.expanded;
 			}
 			assert_true(plain_sum > 1000);
+			const bool square = topos[t] == GRID_SQUARE8 || topos[t] == GRID_SQUARE4;
+			assert_string_equal(path_auto_search(ctx), kind == 1 || (kind == 2 && square) ? "jumps" : "plain");
 			if (kind == 0)
 				assert_int_equal(auto_sum, plain_sum); /* plainly */
 			else if (kind == 1 || topos[t] == GRID_SQUARE8 || topos[t] == GRID_SQUARE4)
