@@ -2759,18 +2759,7 @@ static bool jps_result(struct path_ctx *ctx, int start, int goal, long expanded,
 	out->cells = cells;
 	out->len = len;
 	out->end = goal;
-	/* route_cost's sum, in its order, of steps that all cost 1 here: the
-	 * straight steps' index differences are 1 and w */
-	double g = 0.0;
-	if (w > 2) {
-		for (int k = 1; k < len; k++) {
-			const int diff = iabs(cells[k] - cells[k - 1]);
-			g = g + (diff == 1 || diff == w ? 1.0 : GRID_SQRT2);
-		}
-	} else {
-		g = route_cost(ctx, cells, len, 0.0, NULL);
-	}
-	out->cost = g;
+	out->cost = route_cost(ctx, cells, len, 0.0, NULL);
 	out->steps = len - 1;
 	out->expanded = expanded;
 	out->reached = true;
