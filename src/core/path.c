@@ -1075,20 +1075,24 @@ static inline __attribute__((always_inline)) bool ring_list_add(struct pq_ring *
 	return true;
 }
 
-/* Empties slot r (pq_ring_drain, newest first, the entries of -1 skipped). */
+/* Empties slot r (pq_ring_drain, newest first, the entries of -1 skipped).
+ * It writes no record: a drained cell keeps its entry's code as pos, and
+ * its entry is overwritten with -1, so that ring_listed tells it from a
+ * listed cell.  The run's cells get their pos only if the run becomes a
+ * heap (ring_heap, ring_advance), which is when a pos is needed. */
 static inline __attribute__((always_inline)) void
-ring_list_drain(struct pq_ring *rg, struct pq *q, struct node *rec, int r, qkey (*key_of)(const void *env, int cell),
+ring_list_drain(struct pq_ring *rg, struct pq *q, int r, qkey (*key_of)(const void *env, int cell),
 		const void *env)
 {
 	int32_t *pool = rg->pool;
 	int m = (int)q->heap_len;
 	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = CHUNK - 1) {
-		const int32_t *e = pool + (size_t)c * CHUNK;
+		int32_t *e = pool + (size_t)c * CHUNK;
 		for (int j = 0; j < k; j++) {
 			const int cell = e[k - j];
 			if (cell >= 0) {
-				q->key[m] = key_of(env, cell);
-				rec[cell].pos = m++;
+				q->key[m++] = key_of(env, cell);
+				e[k - j] = -1;
 			}
 		}
 		const int next = e[0];
@@ -1099,6 +1103,13 @@ ring_list_drain(struct pq_ring *rg, struct pq *q, struct node *rec, int r, qkey 
 	rg->head[r] = -1;
 	rg->used[r / 64] &= ~(UINT64_C(1) << (r % 64));
 	q->heap_len = m;
+}
+
+/* Whether `pos` (below -1, not POS_STACK) of cell v is its entry in a
+ * list; else v was drained into the current bucket's run. */
+static inline bool ring_listed(const struct ring *rg, int32_t pos, int v)
+{
+	return rg->lists.pool[RING_ENTRY(pos)] == v;
 }
 
 /* Empties slot r: its live cells are appended to the heap, newest first
@@ -1112,7 +1123,7 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
 	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1) + 8))
 		return false;
 	const struct open_env env = { ctx, s };
-	ring_list_drain(&rg->lists, &ctx->queue, ctx->node, r,
+	ring_list_drain(&rg->lists, &ctx->queue, r,
 		      topo == GRID_DIAMOND8 ? open_env_key_d8 : topo == GRID_HEX ? open_env_key_hex
 			      : topo == GRID_SQUARE4 ? open_env_key_s4 : topo == GRID_DIAMOND4 ? open_env_key_d4
 			      : open_env_key, &env);
@@ -1557,32 +1568,6 @@ sq8_into_blocked(struct path_ctx *ctx, const struct search *s, int u, int ux, in
 	}
 }
 
-/* Successor v of plain A* in the bucket ring (square8's and diamond8's
- * interiors), its g ng and key k: its word and parent direction stored,
- * and queued.  A new cell (the common case) needs nothing of its cold
- * record but the stores: its pos is not read.  The test is on the word
- * just compared, so it costs no wait. */
-static inline __attribute__((always_inline)) void
-plain_queue(struct path_ctx *ctx, const struct search *s, struct ring *rg, int v, int64_t ng, qkey k,
-	    uint64_t tie_f, uint8_t dir, struct node *node, uint64_t *gw, uint64_t code)
-{
-	struct node *nv = &node[v];
-	const bool fresh = (gw[v] & ~PK_LOW) != code;
-	gw[v] = pk(code, ng);
-	nv->dir = dir;
-	if (__builtin_expect(fresh, 1)) {
-		ring_push(ctx, rg, s, k, tie_f, POS_CLOSED, false);
-		return;
-	}
-	const int32_t listed = nv->pos;
-	if (__builtin_expect(listed >= 0, 0)) {
-		if (rg->run)
-			ring_heap(ctx, rg); /* renumbers the run: pos read again */
-		sift_up(ctx, nv->pos, k);
-	} else if (__builtin_expect(listed != POS_STACK, 1))
-		ring_push(ctx, rg, s, k, tie_f, listed, false);
-}
-
 /* plain_queue after its stores: v's word and dir are written already and
  * `fresh` says whether v was new to this query. */
 static inline __attribute__((always_inline)) void
@@ -1594,13 +1579,33 @@ plain_queue_rest(struct path_ctx *ctx, const struct search *s, struct ring *rg, 
 		return;
 	}
 	const int32_t listed = node[v].pos;
-	if (__builtin_expect(listed >= 0, 0)) {
-		if (rg->run)
-			ring_heap(ctx, rg); /* renumbers the run: pos read again */
-		sift_up(ctx, node[v].pos, k);
-	} else if (__builtin_expect(listed != POS_STACK, 1))
+	if (__builtin_expect(listed == POS_STACK, 0))
+		return;
+	if (__builtin_expect(listed < POS_CLOSED && ring_listed(rg, listed, v), 1)) {
 		ring_push(ctx, rg, s, k, tie_f, listed, false);
+		return;
+	}
+	/* in the current bucket: the heap, or the run, which becomes one */
+	if (rg->run)
+		ring_heap(ctx, rg); /* numbers the run: pos read again */
+	sift_up(ctx, node[v].pos, k);
 }
+
+/* Successor v of plain A* in the bucket ring (square8's and diamond8's
+ * interiors), its g ng and key k: its word and parent direction stored,
+ * and queued.  A new cell (the common case) needs nothing of its cold
+ * record but the stores: its pos is not read.  The test is on the word
+ * just compared, so it costs no wait. */
+static inline __attribute__((always_inline)) void
+plain_queue(struct path_ctx *ctx, const struct search *s, struct ring *rg, int v, int64_t ng, qkey k,
+	    uint64_t tie_f, uint8_t dir, struct node *node, uint64_t *gw, uint64_t code)
+{
+	const bool fresh = (gw[v] & ~PK_LOW) != code;
+	gw[v] = pk(code, ng);
+	node[v].dir = dir;
+	plain_queue_rest(ctx, s, rg, v, fresh, k, tie_f, node);
+}
+
 
 /*
  * Plain A*'s successor i of an interior square8 cell u (sq8_plain); kv is
@@ -1903,7 +1908,7 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 		if (ring ? ng < pk_g(gw[v]) : ng < (int64_t)gw[v]) {
 			gw[v] = ring ? pk(code, ng) : (uint64_t)ng;
 			nv->dir = opp[i];
-			if (pos >= 0) {
+			if (pos >= 0 || (ring && pos != POS_STACK && !ring_listed(rg, pos, v))) {
 				if (ring && rg->run)
 					ring_heap(ctx, rg);
 				sift_up(ctx, nv->pos, search_key(s, v, ng, need_h ?
