@@ -1006,22 +1006,34 @@ static inline qkey open_env_key_d8(const void *env, int cell)
 	return open_key(e->ctx, e->s, GRID_DIAMOND8, cell);
 }
 
-/* The whole-step grids' (whole_ring) */
+/*
+ * The whole-step grids' (whole_ring).  Each fetches the cell's own record
+ * for writing: the pop stores POS_CLOSED there.  The drain used to read
+ * and write that record (its pos) and so brought it in; without that
+ * (astar8) hex was 2-6% slower and square4 about 2%, and with the fetch
+ * level on hex and 2-6% faster on square4 and diamond4 than before astar8
+ * (docs/perf-log.md, thirty-fifth session).  The rows around the cell, as
+ * square8 fetches them, were no gain here: a whole-step bucket holds
+ * thousands of cells, expanded long after the drain.
+ */
 static inline qkey open_env_key_hex(const void *env, int cell)
 {
 	const struct open_env *e = env;
+	__builtin_prefetch(&e->ctx->node[cell], 1);
 	return open_key(e->ctx, e->s, GRID_HEX, cell);
 }
 
 static inline qkey open_env_key_s4(const void *env, int cell)
 {
 	const struct open_env *e = env;
+	__builtin_prefetch(&e->ctx->node[cell], 1);
 	return open_key(e->ctx, e->s, GRID_SQUARE4, cell);
 }
 
 static inline qkey open_env_key_d4(const void *env, int cell)
 {
 	const struct open_env *e = env;
+	__builtin_prefetch(&e->ctx->node[cell], 1);
 	return open_key(e->ctx, e->s, GRID_DIAMOND4, cell);
 }
 
