@@ -1060,61 +1060,17 @@ static inline bool whole_ring(const enum grid_topology topo)
  */
 #define RING_ENTRY(e) (-2 - (e))
 
-/* Lists `cell` in slot r (pq_ring_add, with the entry's index as its pos);
- * false when the pool has no chunk left. */
+/* Lists `cell` in slot r (as pq_ring_add, with the entry's index as its
+ * pos); false when the pool has no chunk left. */
 static inline __attribute__((always_inline)) bool ring_list_add(struct pq_ring *rg, struct node *rec, int r, int cell)
 {
-	int32_t *pool = rg->pool;
-	int c = rg->head[r];
-	if (c < 0 || rg->fill[r] == CHUNK - 1) {
-		int nc = rg->free_chunk;
-		if (nc >= 0)
-			rg->free_chunk = pool[(size_t)nc * CHUNK];
-		else if (rg->next_chunk < rg->pool_chunks)
-			nc = rg->next_chunk++;
-		else
-			return false;
-		pool[(size_t)nc * CHUNK] = c;
-		rg->head[r] = nc;
-		rg->fill[r] = 0;
-		rg->used[r / 64] |= UINT64_C(1) << (r % 64);
-		c = nc;
-	}
-	const int e = c * CHUNK + 1 + rg->fill[r]++;
-	pool[e] = cell;
+	int e;
+	if (!pq_ring_entry(rg, r, &e))
+		return false;
+	rg->pool[e] = cell;
 	rg->last[r] = cell;
 	rec[cell].pos = RING_ENTRY(e);
 	return true;
-}
-
-/* Empties slot r (pq_ring_drain, newest first, the entries of -1 skipped).
- * It writes no record: a drained cell keeps its entry's code as pos, and
- * its entry is overwritten with -1, so that ring_listed tells it from a
- * listed cell.  The run's cells get their pos only if the run becomes a
- * heap (ring_heap, ring_advance), which is when a pos is needed. */
-static inline __attribute__((always_inline)) void
-ring_list_drain(struct pq_ring *rg, struct pq *q, int r, qkey (*key_of)(const void *env, int cell),
-		const void *env)
-{
-	int32_t *pool = rg->pool;
-	int m = (int)q->heap_len;
-	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = CHUNK - 1) {
-		int32_t *e = pool + (size_t)c * CHUNK;
-		for (int j = 0; j < k; j++) {
-			const int cell = e[k - j];
-			if (cell >= 0) {
-				q->key[m++] = key_of(env, cell);
-				e[k - j] = -1;
-			}
-		}
-		const int next = e[0];
-		pool[(size_t)c * CHUNK] = rg->free_chunk;
-		rg->free_chunk = c;
-		c = next;
-	}
-	rg->head[r] = -1;
-	rg->used[r / 64] &= ~(UINT64_C(1) << (r % 64));
-	q->heap_len = m;
 }
 
 /* Whether `pos` (below -1, not POS_STACK) of cell v is its entry in a
@@ -1125,7 +1081,12 @@ static inline bool ring_listed(const struct ring *rg, int32_t pos, int v)
 }
 
 /* Empties slot r: its live cells are appended to the heap, newest first
- * (so not in heap order), and its chunks given back. */
+ * (so not in heap order), and its chunks given back.  By entry
+ * (pq_ring_drain's by_entry): no record is read or written.  A drained
+ * cell keeps its old entry's code as pos, and that entry is overwritten
+ * with -1, so ring_listed tells it from a listed cell; the run's cells get
+ * a pos only if the run becomes a heap (ring_heap), which is when one is
+ * needed. */
 static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ctx, struct ring *rg,
 							      const struct search *s, const enum grid_topology topo,
 							      int r)
@@ -1135,7 +1096,7 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
 	if (!queue_room(ctx, (long)rg->lists.next_chunk * (CHUNK - 1) + 8))
 		return false;
 	const struct open_env env = { ctx, s };
-	ring_list_drain(&rg->lists, &ctx->queue, r,
+	pq_ring_drain(&rg->lists, &ctx->queue, ctx->node, r, true, true,
 		      topo == GRID_DIAMOND8 ? open_env_key_d8 : topo == GRID_HEX ? open_env_key_hex
 			      : topo == GRID_SQUARE4 ? open_env_key_s4 : topo == GRID_DIAMOND4 ? open_env_key_d4
 			      : open_env_key, &env);

@@ -264,8 +264,11 @@ static inline int pq_ring_next(const struct pq_ring *rg)
 	return PQ_RING_SLOTS;
 }
 
-/* Lists `cell` in slot r; false when the pool has no chunk left. */
-static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg, PQ_RECORD *rec, int r, int cell)
+/* The next entry of slot r's list, a new chunk taken when its newest is
+ * full: its index in the pool in *e (below 2^28: the pool holds about a
+ * quarter of the cells); false when the pool has no chunk left.  The caller
+ * writes the cell there (pq_ring_add; path.c's ring_list_add). */
+static inline __attribute__((always_inline)) bool pq_ring_entry(struct pq_ring *rg, int r, int *e)
 {
 	int32_t *pool = rg->pool;
 	int c = rg->head[r];
@@ -283,7 +286,17 @@ static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg
 		rg->used[r / 64] |= UINT64_C(1) << (r % 64);
 		c = nc;
 	}
-	pool[(size_t)c * PQ_RING_CHUNK + 1 + rg->fill[r]++] = cell;
+	*e = c * PQ_RING_CHUNK + 1 + rg->fill[r]++;
+	return true;
+}
+
+/* Lists `cell` in slot r; false when the pool has no chunk left. */
+static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg, PQ_RECORD *rec, int r, int cell)
+{
+	int e;
+	if (!pq_ring_entry(rg, r, &e))
+		return false;
+	rg->pool[e] = cell;
 	rg->last[r] = cell;
 	rec[cell].pos = PQ_RING_POS(r);
 	return true;
@@ -292,25 +305,35 @@ static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg
 /*
  * Empties slot r: its live cells are appended to the heap's array, not in
  * heap order (the caller sorts or heapifies), each with the key
- * key_of(env, cell) and its pos set to its slot; the chunks are given
- * back.  Newest first or oldest first within a chunk, as the constant
- * `newest_first` says (the chunks go newest first).  key_of is a
- * constant too, so it is inlined here.
+ * key_of(env, cell); the chunks are given back.  Newest first or oldest
+ * first within a chunk, as the constant `newest_first` says (the chunks go
+ * newest first).  Which entries are live, as the constant `by_entry` says:
+ * false, a cell whose pos is still its slot's code (a cell listed again
+ * elsewhere has another), and its pos is set to its place in the array;
+ * true, every entry but the -1 of a cell listed again (path.c's plain
+ * ring, whose pos names the entry), each entry taken overwritten with -1
+ * and no record read or written.  key_of is a constant too, so it is
+ * inlined here.
  */
 static inline __attribute__((always_inline)) void
 pq_ring_drain(struct pq_ring *rg, struct pq *q, PQ_RECORD *rec, int r, const bool newest_first,
-	      pq_key (*key_of)(const void *env, int cell), const void *env)
+	      const bool by_entry, pq_key (*key_of)(const void *env, int cell), const void *env)
 {
 	int32_t *pool = rg->pool;
 	const int32_t code = PQ_RING_POS(r);
 	int m = (int)q->heap_len;
 	for (int c = rg->head[r], k = rg->fill[r]; c >= 0; k = PQ_RING_CHUNK - 1) {
-		const int32_t *e = pool + (size_t)c * PQ_RING_CHUNK;
+		int32_t *e = pool + (size_t)c * PQ_RING_CHUNK;
 		for (int j = 0; j < k; j++) {
-			const int cell = e[newest_first ? k - j : 1 + j];
-			if (rec[cell].pos == code) {
+			const int at = newest_first ? k - j : 1 + j;
+			const int cell = e[at];
+			if (by_entry ? cell >= 0 : rec[cell].pos == code) {
 				q->key[m] = key_of(env, cell);
-				rec[cell].pos = m++;
+				if (by_entry)
+					e[at] = -1;
+				else
+					rec[cell].pos = m;
+				m++;
 			}
 		}
 		const int next = e[0];

@@ -494,7 +494,7 @@ static void r_drain(struct flood_ctx *f, int r, const struct rpot *p)
 		return;
 	}
 	const struct drain_env env = { f, p };
-	pq_ring_drain(&rs->ring, &rs->queue, rs->node, r, false, drain_key, &env);
+	pq_ring_drain(&rs->ring, &rs->queue, rs->node, r, false, false, drain_key, &env);
 }
 
 /* The current bucket is used up: the next slot with a cell becomes the heap. */
