@@ -1000,9 +1000,20 @@ static inline qkey open_env_key(const void *env, int cell)
 	return open_key(e->ctx, e->s, GRID_SQUARE8, cell);
 }
 
+/* Diamond8's, as square8's but over the two rows each way that its steps
+ * reach (N and S are two rows away): 8room 1.06x and maze512 1.05-1.08x
+ * an expansion, the rest 0.98-1.04 (docs/perf-log.md, thirty-fifth
+ * session).  The cell's own record alone was level. */
 static inline qkey open_env_key_d8(const void *env, int cell)
 {
 	const struct open_env *e = env;
+	for (int k = -2; k <= 2; k++) {
+		if (k == 0)
+			continue;
+		const uintptr_t off = (uintptr_t)(intptr_t)(k * e->ctx->w + cell);
+		__builtin_prefetch((const void *)((uintptr_t)e->ctx->gw + off * sizeof(uint64_t)));
+		__builtin_prefetch((const void *)((uintptr_t)e->ctx->node + off * sizeof(struct node)), 1);
+	}
 	return open_key(e->ctx, e->s, GRID_DIAMOND8, cell);
 }
 
