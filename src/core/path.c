@@ -1590,7 +1590,6 @@ plain_queue(struct path_ctx *ctx, const struct search *s, struct ring *rg, int v
 	plain_queue_rest(ctx, s, rg, v, fresh, k, tie_f, node);
 }
 
-
 /*
  * Plain A*'s successor i of an interior square8 cell u (sq8_plain); kv is
  * v's new word pk(code, ng), which the neighbour test made already, so ng
