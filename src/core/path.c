@@ -62,9 +62,9 @@
  * astar_loop); POS_DEFERRED0 - pos - 1 is the next one (-1: none) */
 #define POS_DEFERRED0 (-(1 << 30))
 #define MAX_CELLS ((1 << 30) - 8) /* keeps the two lists' codes apart */
-/* Plain A* only (no pending or deferred lists there): RING_ENTRY(e) =
+/* Plain A* only (no pending or deferred lists there): PQ_RING_ENTRY(e) =
  * -2 - e for a cell waiting in the bucket ring at entry e of the pool (see
- * ring_list_add). */
+ * ring_push). */
 #define RING 256         /* buckets in the ring */
 #define RING_WBITS 5     /* a bucket spans 1/32 of a plain step in f */
 #define CHUNK 32         /* ints per pool chunk: a link, then 31 cells */
@@ -1061,34 +1061,19 @@ static inline bool whole_ring(const enum grid_topology topo)
 }
 
 /*
- * A listed cell's pos is its entry's index e in the pool, as RING_ENTRY(e)
- * (below -1 and above POS_STACK: e < 2^28).  A listed cell whose g improves
- * is listed again, in whatever bucket (or goes to the current one), and
- * its old entry is overwritten with -1 (ring_push): so every entry the
- * drain meets is live or -1, and it reads no cell's record to tell them
- * apart (those reads, spread over the bucket's band, were the drain's
- * cache misses).
+ * Plain A* lists by entry (pqueue.h's by_entry): a listed cell's pos is
+ * PQ_RING_ENTRY(e) of its entry e in the pool (below -1 and above
+ * POS_STACK: e < 2^28).  A listed cell whose g improves is listed again,
+ * in whatever bucket (or goes to the current one), and its old entry is
+ * overwritten with -1 (ring_push): so every entry the drain meets is live
+ * or -1, and it reads no cell's record to tell them apart (those reads,
+ * spread over the bucket's band, were the drain's cache misses).
  */
-#define RING_ENTRY(e) (-2 - (e))
-
-/* Lists `cell` in slot r (as pq_ring_add, with the entry's index as its
- * pos); false when the pool has no chunk left. */
-static inline __attribute__((always_inline)) bool ring_list_add(struct pq_ring *rg, struct node *rec, int r, int cell)
-{
-	int e;
-	if (!pq_ring_entry(rg, r, &e))
-		return false;
-	rg->pool[e] = cell;
-	rg->last[r] = cell;
-	rec[cell].pos = RING_ENTRY(e);
-	return true;
-}
-
 /* Whether `pos` (below -1, not POS_STACK) of cell v is its entry in a
  * list; else v was drained into the current bucket's run. */
 static inline bool ring_listed(const struct ring *rg, int32_t pos, int v)
 {
-	return rg->lists.pool[RING_ENTRY(pos)] == v;
+	return rg->lists.pool[PQ_RING_ENTRY(pos)] == v;
 }
 
 /* Empties slot r: its live cells are appended to the heap, newest first
@@ -1312,16 +1297,16 @@ ring_push(struct path_ctx *ctx, struct ring *rg, const struct search *s, qkey k,
 		const uint64_t q = pq_f(k) >> rg->wshift;
 		if (q > rg->lists.bucket) {
 			const int r = (int)(q % RING);
-			if (q - rg->lists.bucket < RING && ring_list_add(&rg->lists, ctx->node, r, pq_cell(k))) {
+			if (q - rg->lists.bucket < RING && pq_ring_add(&rg->lists, ctx->node, r, pq_cell(k), true)) {
 				if (listed != POS_CLOSED)
-					rg->lists.pool[RING_ENTRY(listed)] = -1; /* its old entry */
+					rg->lists.pool[PQ_RING_ENTRY(listed)] = -1; /* its old entry */
 				return;
 			}
 			ring_flush(ctx, rg, s);
 			if (listed != POS_CLOSED || ctx->no_memory)
 				return; /* the flush queued it, with its new g (or the query ends) */
 		} else if (listed != POS_CLOSED) {
-			rg->lists.pool[RING_ENTRY(listed)] = -1;
+			rg->lists.pool[PQ_RING_ENTRY(listed)] = -1;
 		}
 	}
 	struct pq *pq = &ctx->queue;
@@ -1616,7 +1601,7 @@ sq8_plain_succ(struct path_ctx *ctx, const struct search *s, struct ring *rg, in
 	node[v].dir = sq_opp[i];
 	if (__builtin_expect(fresh, 1) && rg->lists.on) {
 		const uint64_t q = f >> rg->wshift;
-		if (q - rg->lists.bucket - 1 < RING - 1 && ring_list_add(&rg->lists, node, (int)(q % RING), v))
+		if (q - rg->lists.bucket - 1 < RING - 1 && pq_ring_add(&rg->lists, node, (int)(q % RING), v, true))
 			return;
 	}
 	plain_queue_rest(ctx, s, rg, v, fresh, make_key(f, (uint32_t)((uint64_t)h >> s->hshift), v), tie_f,

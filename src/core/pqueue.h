@@ -204,10 +204,15 @@ static inline pq_key pq_pop(struct pq *q, PQ_RECORD *rec)
  * The lists hold cells in chunks from `pool` (a chunk's int 0 links the
  * list's previous chunk).  A listed cell's pos is PQ_RING_POS(slot); a cell
  * that improves into another bucket is listed again and its pos changes,
- * so its old entry is known to be stale and skipped.  A key beyond the
- * ring, or a pool run dry, is the user's to handle (it gives the ring up).
+ * so its old entry is known to be stale and skipped.  Or, by entry (the
+ * constant `by_entry` of pq_ring_add and pq_ring_drain): a listed cell's
+ * pos is PQ_RING_ENTRY(its entry's index), and the user overwrites the old
+ * entry of a cell listed again with -1, so the drain reads no record.  A
+ * key beyond the ring, or a pool run dry, is the user's to handle (it gives
+ * the ring up).
  */
 #define PQ_RING_POS(slot) (-2 - (slot))
+#define PQ_RING_ENTRY(e) (-2 - (e)) /* its own inverse: the entry of such a pos */
 
 struct pq_ring {
 	int32_t *pool;                      /* pool_chunks chunks of PQ_RING_CHUNK ints */
@@ -264,11 +269,12 @@ static inline int pq_ring_next(const struct pq_ring *rg)
 	return PQ_RING_SLOTS;
 }
 
-/* The next entry of slot r's list, a new chunk taken when its newest is
- * full: its index in the pool in *e (below 2^28: the pool holds about a
- * quarter of the cells); false when the pool has no chunk left.  The caller
- * writes the cell there (pq_ring_add; path.c's ring_list_add). */
-static inline __attribute__((always_inline)) bool pq_ring_entry(struct pq_ring *rg, int r, int *e)
+/* Lists `cell` in slot r, its pos PQ_RING_POS(r), or by entry (the
+ * constant `by_entry`) PQ_RING_ENTRY of its entry's index in the pool (the
+ * user keeps that apart from its other pos values); false when the pool
+ * has no chunk left. */
+static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg, PQ_RECORD *rec, int r, int cell,
+							       const bool by_entry)
 {
 	int32_t *pool = rg->pool;
 	int c = rg->head[r];
@@ -286,19 +292,10 @@ static inline __attribute__((always_inline)) bool pq_ring_entry(struct pq_ring *
 		rg->used[r / 64] |= UINT64_C(1) << (r % 64);
 		c = nc;
 	}
-	*e = c * PQ_RING_CHUNK + 1 + rg->fill[r]++;
-	return true;
-}
-
-/* Lists `cell` in slot r; false when the pool has no chunk left. */
-static inline __attribute__((always_inline)) bool pq_ring_add(struct pq_ring *rg, PQ_RECORD *rec, int r, int cell)
-{
-	int e;
-	if (!pq_ring_entry(rg, r, &e))
-		return false;
-	rg->pool[e] = cell;
+	const int e = c * PQ_RING_CHUNK + 1 + rg->fill[r]++;
+	pool[e] = cell;
 	rg->last[r] = cell;
-	rec[cell].pos = PQ_RING_POS(r);
+	rec[cell].pos = by_entry ? PQ_RING_ENTRY(e) : PQ_RING_POS(r);
 	return true;
 }
 

@@ -570,7 +570,7 @@ r_push(struct flood_ctx *f, int32_t v, uint64_t q, akey k, int pos, const struct
 			const int r = (int)(q % RRING);
 			if (pos == PQ_RING_POS(r))
 				return; /* still in the same list: its key is made when drained */
-			if (q - f->route->ring.bucket < RRING && pq_ring_add(&f->route->ring, f->route->node, r, v))
+			if (q - f->route->ring.bucket < RRING && pq_ring_add(&f->route->ring, f->route->node, r, v, false))
 				return;
 			r_flush(f, p);
 			if (pos != INT32_MIN)
