@@ -91,13 +91,19 @@ static uint64_t route_hash(enum path_status st, const struct path_result *r)
 	return h;
 }
 
-/* One plain A* query: its expansions; *hash folds the status and every
+/* One plain A* query (or PAIR_MODE's search): its expansions; *hash folds the status and every
  * route cell (FNV-1a), so two trees' answers compare in one word. */
 long shim_find(void *sp, int start, int goal, uint64_t *hash)
 {
 	struct shim *s = sp;
 	struct path_options opt = path_options_default();
-	opt.plain_astar = true;
+	/* PAIR_MODE=jps: the square jump search (path_options.jps_always);
+	 * auto: the default's choice; else plain A* */
+	const char *mode = getenv("PAIR_MODE");
+	if (mode && !strcmp(mode, "jps"))
+		opt.jps_always = true;
+	else if (!mode || strcmp(mode, "auto"))
+		opt.plain_astar = true;
 	struct path_result r;
 	*hash = route_hash(path_find(s->ctx, start, goal, &opt, &r), &r);
 	return r.expanded;
