@@ -237,6 +237,8 @@ struct path_ctx {
 	long one_b_cap;
 	struct target *one_t;  /* ... and the start region's cells beside them; grown on demand */
 	long one_t_cap;
+	uint8_t *deep_hi;      /* fallback_deep past 255 walls: the high byte of each count above
+	                          the record's aux (deep_w); made at the first such query */
 	int route_len;         /* the last answer's whole route in the queue's memory (path_route); 0 none */
 };
 
@@ -378,6 +380,7 @@ void path_destroy(struct path_ctx *ctx)
 	jps_turned_destroy(ctx->turned);
 	free(ctx->one_b);
 	free(ctx->one_t);
+	free(ctx->deep_hi);
 	free(ctx);
 }
 
@@ -387,7 +390,7 @@ size_t path_memory(const struct path_ctx *ctx)
 		return 0;
 	return sizeof *ctx + (size_t)ctx->n * (sizeof *ctx->gw + sizeof *ctx->node) + (size_t)ctx->queue.cap * sizeof *ctx->queue.key +
 	       (size_t)ctx->pool_chunks * CHUNK * sizeof *ctx->pool + (size_t)ctx->hcount_len * sizeof *ctx->hcount +
-	       jps_turned_memory(ctx->turned);
+	       jps_turned_memory(ctx->turned) + (ctx->deep_hi ? (size_t)ctx->n : 0);
 }
 
 /*
@@ -3432,7 +3435,8 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  *    next level.  It stops at the first cell of home it meets, at level W
  *    (every cell of home has w = W: they join at no cost), with every cell
  *    of w < W counted.  Each counted cell keeps its w in its record (pos
- *    POS_COUNTED, aux w), in the generation the A* then runs in.
+ *    POS_COUNTED, aux w, and past 255 deep_hi: deep_w), in the generation
+ *    the A* then runs in.
  * 2. A* from the start over the pair (blocked cells, g) as one integer,
  *    blocked << DEEP_WALL_SHIFT | g, with the heuristic w'(c) << DEEP_WALL_SHIFT
  *    | h(c), where w'(c) is the count's w for counted cells and W for the
@@ -3455,17 +3459,55 @@ static bool fallback_one(struct path_ctx *ctx, const struct search *s, const str
  * when solid cells wall the goal off from home (the count ends first).
  * With a budget (path_options.near_exact), the cells counted and the A*'s
  * pops together take at most s->budget expansions; DEEP_BUDGET past it.
- * DEEP_THICK: W is above DEEP_WALLS_MAX (the count passed that many
- * levels); without a budget the layered search answers, with one the
- * query does not, as that search would first settle the start's region
- * and then as many layers of rock, each about as wide as the region's
- * edge: on diamond8 levels with a region of 110-250 k cells, 25-40 ms of
- * a click for a budget's partial route.
+ * DEEP_THICK: with a budget, W is above DEEP_WALLS_MAX (the count passed
+ * that many levels): the query is not answered, as the layered search
+ * would first settle the start's region and then as many layers of rock,
+ * each about as wide as the region's edge (on diamond8 levels with a
+ * region of 110-250 k cells, 25-40 ms of a click for a budget's partial
+ * route).  Without a budget the count goes on (wide): each w keeps its
+ * high byte in ctx->deep_hi, and the key gives the walls its top 16 bits
+ * (DEEP_WIDE_SHIFT), so g must stay below 2^DEEP_WIDE_G_BITS; DEEP_THICK
+ * past DEEP_WIDE_MAX walls or without memory for deep_hi, and the layered
+ * search answers.  (A goal 1,052-1,534 walls deep on a 4096x4096 rooms
+ * level: 76-153 ms of CPU warm, where the layered search took 1.3-1.7 s:
+ * docs/perf-log.md, thirty-sixth session.)
  */
 #define POS_COUNTED (-3)    /* fallback_deep: counted from the goal, not yet reached by its A* */
 #define DEEP_WALL_SHIFT 56
 #define DEEP_G_BITS 55
 #define DEEP_WALLS_MAX 250  /* blocked + w' of a queued cell is at most W, in the key's top 8 bits */
+/* Without a budget the count goes on past DEEP_WALLS_MAX (wide): each w
+ * in aux and deep_hi, the key's top 16 bits for the walls. */
+#define DEEP_WIDE_SHIFT 48
+#define DEEP_WIDE_G_BITS 47
+#define DEEP_WIDE_MAX 32000
+
+/* A cell's w (the count's, or w' once the A* reached it): the record's aux,
+ * and when the count is wide the byte above it in ctx->deep_hi. */
+static inline unsigned deep_w(const struct path_ctx *ctx, int c, bool wide)
+{
+	return ctx->node[c].aux | (wide ? (unsigned)ctx->deep_hi[c] << 8 : 0u);
+}
+
+static inline void deep_set_w(struct path_ctx *ctx, int c, unsigned wv, bool wide)
+{
+	ctx->node[c].aux = (uint8_t)wv;
+	if (wide)
+		ctx->deep_hi[c] = (uint8_t)(wv >> 8);
+}
+
+/* The count passes DEEP_WALLS_MAX without a budget: the high bytes of the
+ * cells counted so far (all below 256) cleared.  False without memory. */
+static bool deep_widen(struct path_ctx *ctx, const int *list, long len)
+{
+	if (!ctx->deep_hi)
+		ctx->deep_hi = big_calloc((size_t)ctx->n, 1);
+	if (!ctx->deep_hi)
+		return false;
+	for (long k = 0; k < len; k++)
+		ctx->deep_hi[list[k]] = 0;
+	return true;
+}
 
 /* DEEP_ASTAR and DEEP_AGAIN are deep_plain's alone: the A* over the pair
  * answers in the same generation, or (the records used) in a new one. */
@@ -3518,8 +3560,8 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
  * the Dijkstra's pops and layer 0's.
  */
 static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ctx, const struct search *s,
-							     const struct region *rg, int walls, long counted,
-							     int met, int *end, long *ex)
+							     const struct region *rg, int walls, bool wide,
+							     long counted, int met, int *end, long *ex)
 {
 	const enum grid_topology topo = ctx->grid->topo;
 	const uint8_t *cost = ctx->grid->cost;
@@ -3551,7 +3593,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 		const int x = pq_cell(queue_pop(ctx));
 		const int xy = x / w, xx = x - xy * w;
 		const int64_t lx = (int64_t)gw[x];
-		const unsigned wx = node[x].aux, cx = cost[x];
+		const unsigned wx = deep_w(ctx, x, wide), cx = cost[x];
 		expanded++;
 		if (!cx && wx + 1 == (unsigned)walls) {
 			for (int i = 0; i < dirs; i++) {
@@ -3574,7 +3616,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 				continue;
 			const int v = ny * w + nx;
 			struct node *nv = &node[v];
-			if (nv->stamp != gen || nv->aux != wv || nv->pos == POS_CLOSED)
+			if (nv->stamp != gen || deep_w(ctx, v, wide) != wv || nv->pos == POS_CLOSED)
 				continue;
 			const int j = opp[i]; /* the step from v to x */
 			if (cx && cost[v] && corners && grid_nb_long(topo, j) &&
@@ -3644,7 +3686,8 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)hgt)
 			continue;
 		const int d = ny * w + nx;
-		if (!cost[d] && node[d].stamp == gen && node[d].pos == POS_CLOSED && node[d].aux + 1 == walls &&
+		if (!cost[d] && node[d].stamp == gen && node[d].pos == POS_CLOSED &&
+		    deep_w(ctx, d, wide) + 1 == (unsigned)walls &&
 		    (int64_t)gw[d] + (grid_nb_long(topo, i) ? s2 : s1) == best->togo) {
 			c = d;
 			back = opp[i];
@@ -3693,6 +3736,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .aux = 0 };
 	list[len++] = goal;
 	int level = 0, walls = -1;
+	bool wide = false;
 	for (;;) {
 		/* the level's passable cells: their neighbours join the level */
 		for (long k = lo; k < len && walls < 0; k++) {
@@ -3720,8 +3764,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 					if (!(list = deep_list(ctx, cap)))
 						return DEEP_NOT;
 				}
-				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
-							 .aux = (uint8_t)level };
+				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE };
+				deep_set_w(ctx, u, (unsigned)level, wide);
 				list[len++] = u;
 				if (budget > 0 && len >= budget) {
 					*expanded_out = len;
@@ -3735,9 +3779,12 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		}
 		if (walls >= 0)
 			break;
-		if (level + 1 > DEEP_WALLS_MAX) {
-			*expanded_out = len;
-			return DEEP_THICK;
+		if (level + 1 > (wide ? DEEP_WIDE_MAX : DEEP_WALLS_MAX)) {
+			if (budget > 0 || wide || !deep_widen(ctx, list, len)) {
+				*expanded_out = len;
+				return DEEP_THICK;
+			}
+			wide = true;
 		}
 		/* the level's blocked cells: their neighbours make the next level */
 		const long hi = len;
@@ -3758,8 +3805,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 					if (!(list = deep_list(ctx, cap)))
 						return DEEP_NOT;
 				}
-				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE,
-							 .aux = (uint8_t)(level + 1) };
+				node[u] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE };
+				deep_set_w(ctx, u, (unsigned)(level + 1), wide);
 				list[len++] = u;
 				if (budget > 0 && len >= budget) {
 					*expanded_out = len;
@@ -3783,14 +3830,15 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	if (walls < 2)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
 	if (plain && budget <= 0 && !s->extra && w > 1) {
-		const enum deep_status ds = deep_plain(ctx, s, rg, walls, len, list[len - 1], end, expanded_out);
+		const enum deep_status ds = deep_plain(ctx, s, rg, walls, wide, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;
 	}
 
 	/* 2. the A* over (blocked cells, g) */
-	const uint64_t wall = UINT64_C(1) << DEEP_WALL_SHIFT;
-	const uint64_t g_end = UINT64_C(1) << DEEP_G_BITS;
+	const int wsh = wide ? DEEP_WIDE_SHIFT : DEEP_WALL_SHIFT;
+	const uint64_t wall = UINT64_C(1) << wsh;
+	const uint64_t g_end = UINT64_C(1) << (wide ? DEEP_WIDE_G_BITS : DEEP_G_BITS);
 	const uint64_t top = (uint64_t)walls;
 	struct pq *q = &ctx->queue;
 	long expanded = len;
@@ -3800,10 +3848,11 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		const int64_t h = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2);
 		if ((uint64_t)h >= g_end)
 			return DEEP_NOT;
-		node[s->start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE, .aux = (uint8_t)walls };
+		node[s->start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
+		deep_set_w(ctx, s->start, (unsigned)walls, wide);
 		gw[s->start] = 0;
 		pq_sift_up(q, node, (int)q->heap_len++,
-			   make_key(top << DEEP_WALL_SHIFT | (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), s->start));
+			   make_key(top << wsh | (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), s->start));
 	}
 	while (q->heap_len > 0 || q->stack_len > 0) {
 		const qkey uk = pq_pop(q, node);
@@ -3852,19 +3901,19 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			const bool fresh = nv->stamp != gen || nv->pos == POS_COUNTED;
 			if (!fresh && (nv->pos == POS_CLOSED || nc >= gw[v]))
 				continue;
-			const uint64_t rest = fresh ? (nv->stamp == gen ? nv->aux : top) : nv->aux;
-			if ((nc >> DEEP_WALL_SHIFT) + rest > top)
+			const uint64_t rest = fresh && nv->stamp != gen ? top : deep_w(ctx, v, wide);
+			if ((nc >> wsh) + rest > top)
 				continue; /* on no route through W blocked cells */
 			const int64_t h = heuristic(topo, nx, ny, s->gx, s->gy, s1, s2);
 			if ((nc & (wall - 1)) + (uint64_t)h >= wall)
 				return DEEP_NOT;
-			const qkey k = make_key(nc + (rest << DEEP_WALL_SHIFT) + (uint64_t)h,
+			const qkey k = make_key(nc + (rest << wsh) + (uint64_t)h,
 						(uint32_t)((uint64_t)h >> s->hshift), v);
 			gw[v] = nc;
 			nv->dir = opp[i];
 			if (fresh) {
 				nv->stamp = gen;
-				nv->aux = (uint8_t)rest;
+				deep_set_w(ctx, v, (unsigned)rest, wide);
 				pq_push(q, node, k, tie_f, POS_STACK);
 			} else if (nv->pos >= 0) {
 				pq_sift_up(q, node, nv->pos, k);
@@ -4043,8 +4092,8 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			 * the goal; with a budget (near_exact), within it, or
 			 * PATH_BUDGET at once with the start alone (the layered
 			 * search would settle the start's region first), past 250
-			 * walls too (DEEP_THICK; without a budget the layered
-			 * search answers those). */
+			 * walls too (DEEP_THICK; without a budget fallback_deep
+			 * answers those too, up to DEEP_WIDE_MAX). */
 			int deep_end = start;
 			long deep_ex = 0;
 			enum deep_status ds = fallback_deep(ctx, &s, opt->regions, true, &deep_end, &deep_ex);
