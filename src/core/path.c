@@ -3726,6 +3726,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	const uint16_t gen = ctx->gen;
 	const int goal = s->goal;
 	const long budget = s->budget;
+	/* a blocked start (astray path --fallback from a wall): home is the
+	 * start alone, which every route leaves at no cost into its passable
+	 * neighbours, so no cell of its neighbours' regions has a smaller w */
+	const bool home_cell = !cost[s->start];
 
 	/* 1. the count */
 	long len = 0, lo = 0;
@@ -3771,7 +3775,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 					*expanded_out = len;
 					return DEEP_BUDGET;
 				}
-				if (cost[u] && region_of(rg, u) == home) {
+				if (home_cell ? u == s->start : cost[u] && region_of(rg, u) == home) {
 					walls = level;
 					break;
 				}
@@ -3812,7 +3816,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 					*expanded_out = len;
 					return DEEP_BUDGET;
 				}
-				if (cost[u] && region_of(rg, u) == home) {
+				if (home_cell ? u == s->start : cost[u] && region_of(rg, u) == home) {
 					walls = level + 1;
 					break;
 				}
@@ -3827,9 +3831,9 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		}
 		lo = hi;
 	}
-	if (walls < 2)
+	if (walls < 2 && !home_cell)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
-	if (plain && budget <= 0 && !s->extra && w > 1) {
+	if (plain && budget <= 0 && !s->extra && w > 1 && !home_cell) {
 		const enum deep_status ds = deep_plain(ctx, s, rg, walls, wide, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;
@@ -3943,6 +3947,84 @@ static enum deep_status fallback_deep(struct path_ctx *ctx, const struct search 
 		break;
 	}
 	return deep_loop(ctx, s, rg, plain, GRID_HEX, end, ex);
+}
+
+/* The distinct regions of the passable cells beside `cell` (at most 8) and
+ * their cells in all; *touch is set when `other` is beside it. */
+static long regions_beside(const struct path_ctx *ctx, const struct region *rg, int cell, int other,
+			   int32_t seen[8], int *n, bool *touch)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	const enum grid_topology topo = ctx->grid->topo;
+	const int w = ctx->w, y = cell / w, x = cell - y * w;
+	long cells = 0;
+	*n = 0;
+	*touch = false;
+	for (int i = 0; i < grid_dir_count(topo); i++) {
+		const int nx = x + grid_nb_dx(topo, y, i), ny = y + grid_nb_dy(topo, i);
+		if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)ctx->h)
+			continue;
+		const int v = ny * w + nx;
+		*touch |= v == other;
+		if (!cost[v])
+			continue;
+		const int32_t r = region_of(rg, v);
+		int k = 0;
+		while (k < *n && seen[k] != r)
+			k++;
+		if (k < *n)
+			continue;
+		seen[(*n)++] = r;
+		cells += region_size(rg, v);
+	}
+	return cells;
+}
+
+/* Below this many cells the count's first flood is taken whatever the
+ * layered search's first layer holds (use_deep_from_wall). */
+#define DEEP_WALL_FIRST 65536
+
+/*
+ * Whether path_find may answer a blocked start through fallback_deep: the
+ * layered search's key (automatic P, weight 1, current labels), no budget,
+ * neither end solid, and a count that floods no more than that search
+ * would.  The layered search's first layer is the start and the regions
+ * beside it, settled whole unless the goal is in one of them (then it is
+ * an A* toward the goal, and the count, which would flood the goal's
+ * region first, is not used).  The count floods first the goal's region,
+ * or for a blocked goal the regions beside it (unless the start is beside
+ * the goal): it is used when that is at most DEEP_WALL_FIRST cells or at
+ * most the layered search's first layer.  (Into a large room from two
+ * walls above it the layered search takes 9 ms, where the count took 182
+ * ms; from deep rock to deep rock on a 4096x4096 rooms level the count
+ * 880 ms, where the layered search took 2.1 s: docs/perf-log.md,
+ * thirty-sixth session.)
+ */
+static bool use_deep_from_wall(const struct path_ctx *ctx, const struct path_options *opt, const struct search *s,
+			       int start, int goal)
+{
+	const uint8_t *cost = ctx->grid->cost;
+	if (!(opt->fallback && !(opt->penalty > 0) && opt->budget <= 0 && opt->weight == 1.0 && opt->regions &&
+	      !cost[start] && start != goal && !(s->solid && (s->solid[start] || s->solid[goal])) &&
+	      region_current(opt->regions, cost, opt->corner_cutting)))
+		return false;
+	int32_t near_start[8], near_goal[8];
+	int ns, ng;
+	bool touch;
+	const long first_layer = regions_beside(ctx, opt->regions, start, goal, near_start, &ns, &touch);
+	if (touch)
+		return true; /* the count meets the start among the goal's neighbours */
+	long first_flood;
+	if (cost[goal]) {
+		const int32_t r = region_of(opt->regions, goal);
+		for (int k = 0; k < ns; k++)
+			if (near_start[k] == r)
+				return false; /* no blocked cell on the way: A*'s */
+		first_flood = region_size(opt->regions, goal);
+	} else {
+		first_flood = regions_beside(ctx, opt->regions, goal, start, near_goal, &ng, &touch);
+	}
+	return first_flood <= DEEP_WALL_FIRST || first_flood <= first_layer;
 }
 
 /* Whether path_find may answer through fallback_near. */
@@ -4116,6 +4198,25 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 			}
 			new_generation(ctx);
 		}
+	} else if (use_deep_from_wall(ctx, opt, &s, start, goal)) {
+		/* A blocked start, no budget: fallback_deep counts from the
+		 * goal's side up to the start (its A* over the pair; the plain
+		 * loop needs a passable home), where the layered search first
+		 * settles every cell of fewer blocked cells. */
+		int deep_end = start;
+		long deep_ex = 0;
+		const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, false, &deep_end, &deep_ex);
+		if (ds == DEEP_FOUND) {
+			build_result(ctx, start, goal, deep_end, true, PATH_FOUND, expanded + deep_ex, penalty,
+				     opt->extra, out);
+			return out->status;
+		}
+		if (ds == DEEP_NO_ROUTE) {
+			single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+			out->expanded = expanded + deep_ex;
+			return PATH_NO_ROUTE;
+		}
+		new_generation(ctx);
 	}
 
 	/* Automatic P, weight 1, and current labels that put the goal in the

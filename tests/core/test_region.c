@@ -938,6 +938,43 @@ static void test_fallback_deep(void **state)
 	assert_true(fewer * 10 >= deep * 9);
 }
 
+/* Two contexts on one map, its labels, and the fallback's options
+ * without them (opt: the layered search, the reference) and with them
+ * (with); crowding costs and solid cells when `crowd` (one blocked cell
+ * in solid_in solid). */
+struct deep_pair {
+	struct path_ctx *ref, *fast;
+	struct region *r;
+	uint16_t *extra;
+	uint8_t *solid;
+	struct path_options opt, with;
+};
+
+static void deep_pair_make(struct deep_pair *d, const struct grid *g, bool cc, bool crowd, unsigned solid_in,
+			   uint32_t *seed)
+{
+	d->extra = NULL;
+	d->solid = NULL;
+	if (crowd)
+		crowd_and_solid(g, seed, solid_in, &d->extra, &d->solid);
+	d->ref = path_create(g);
+	d->fast = path_create(g);
+	d->r = region_create(g, cc);
+	assert_true(d->ref && d->fast && d->r);
+	d->opt = fallback_options(cc, d->extra, d->solid);
+	d->with = d->opt;
+	d->with.regions = d->r;
+}
+
+static void deep_pair_free(struct deep_pair *d)
+{
+	path_destroy(d->ref);
+	path_destroy(d->fast);
+	region_destroy(d->r);
+	free(d->extra);
+	free(d->solid);
+}
+
 /*
  * Goals more than 250 blocked cells from the start's region, where the
  * count's levels outgrow the record's byte (deep_w's wide count): a room
@@ -972,54 +1009,97 @@ static void test_fallback_deep_thick(void **state)
 			for (int y = 4; y < 8; y++) /* the sealed pocket */
 				for (int x = 395; x < 405; x++)
 					grid_set_cost(g, y * w + x, 1);
-			uint16_t *extra = NULL;
-			uint8_t *solid = NULL;
-			if (kind == 2)
-				crowd_and_solid(g, &seed, 40, &extra, &solid);
-			struct path_ctx *ref = path_create(g), *fast = path_create(g);
-			struct region *r = region_create(g, cc);
-			assert_true(ref && fast && r);
-			struct path_options opt = fallback_options(cc, extra, solid);
-			struct path_options with = opt;
-			with.regions = r;
+			struct deep_pair d;
+			deep_pair_make(&d, g, cc, kind == 2, 40, &seed);
 			const int start = 5 * w + 5;
 			const int goals[] = { 5 * w + 272, 5 * w + 280, 6 * w + 330, 5 * w + 400, 2 * w + 416 };
 			for (size_t k = 0; k < sizeof goals / sizeof goals[0]; k++) {
 				const int goal = goals[k];
-				if (solid && solid[goal])
+				if (d.solid && d.solid[goal])
 					continue;
 				struct path_result a, b;
-				const enum path_status sa = path_find(ref, start, goal, &opt, &a);
-				assert_int_equal(path_find(fast, start, goal, &with, &b), sa);
+				const enum path_status sa = path_find(d.ref, start, goal, &d.opt, &a);
+				assert_int_equal(path_find(d.fast, start, goal, &d.with, &b), sa);
 				if (sa == PATH_NO_ROUTE || a.blocked_crossed <= 250)
 					continue;
-				check_key(g, cc, extra, solid, ref, &a, fast, &b, start, goal);
+				check_key(g, cc, d.extra, d.solid, d.ref, &a, d.fast, &b, start, goal);
 				/* fallback_deep's answer, not the layered search's
 				 * again (which expands exactly a's cells) */
 				assert_int_not_equal(b.expanded, a.expanded);
 				wide++;
 				over_byte += a.blocked_crossed > 255;
 				in_byte += a.blocked_crossed <= 255;
-				struct path_options bounded = with;
+				struct path_options bounded = d.with;
 				bounded.near_exact = true;
 				bounded.budget = 4 * a.expanded;
 				struct path_result c;
-				assert_int_equal(path_find(fast, start, goal, &bounded, &c), PATH_BUDGET);
+				assert_int_equal(path_find(d.fast, start, goal, &bounded, &c), PATH_BUDGET);
 				assert_int_equal(c.len, 1);
 				assert_int_equal(c.cells[0], start);
 				assert_true(c.expanded > 250 && c.expanded < b.expanded);
 			}
-			path_destroy(ref);
-			path_destroy(fast);
-			region_destroy(r);
-			free(extra);
-			free(solid);
+			deep_pair_free(&d);
 			grid_destroy(g);
 		}
 	print_message("%ld goals past 250 blocked cells, %ld of them past 255\n", wide, over_byte);
 	assert_true(wide >= 30);
 	assert_true(over_byte >= 20);
 	assert_true(in_byte >= 3); /* 251 to 255: wide, though the byte would hold them */
+}
+
+/*
+ * Starts on blocked cells (astray path --fallback from a wall), no budget:
+ * on maps of thick rock and sealed boxes of every grid, with and without
+ * corner cutting, crowding costs and solid cells, each answer has the
+ * layered search's status, blocked cells and cost, its route legal and its
+ * walk cut before its first blocked cell after the start.  Most of those
+ * answers come from fallback_deep's count (their expansions differ from
+ * the layered search's, which the same query would repeat exactly).
+ */
+static void test_fallback_deep_from_wall(void **state)
+{
+	(void)state;
+	uint32_t seed = 5151;
+	long deep = 0, counted = 0, none = 0, same = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 3; kind++) {
+			const bool cc = kind == 1 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
+			struct grid *g = grid_create(120 + (int)(rnd(&seed) % 20), 90 + (int)(rnd(&seed) % 20), TOPOS[t]);
+			assert_non_null(g);
+			const int n = g->w * g->h;
+			fill_thick(g, &seed);
+			struct deep_pair d;
+			deep_pair_make(&d, g, cc, kind == 2, 8, &seed);
+			const uint8_t *solid = d.solid;
+			for (int q = 0; q < 80; q++) {
+				int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+				for (int k = 0; k < 200 && (g->cost[start] || (solid && solid[start])); k++)
+					start = (int)(rnd(&seed) % (unsigned)n);
+				if (g->cost[start] || (solid && solid[start]) || start == goal)
+					continue;
+				struct path_result a, b;
+				const enum path_status sa = path_find(d.ref, start, goal, &d.opt, &a);
+				assert_int_equal(path_find(d.fast, start, goal, &d.with, &b), sa);
+				if (sa == PATH_NO_ROUTE) {
+					none++;
+					continue;
+				}
+				if (a.blocked_crossed < 1 || (a.expanded == b.expanded && a.len == b.len)) {
+					check_same(&a, &b);
+					same++;
+					continue;
+				}
+				check_key(g, cc, d.extra, d.solid, d.ref, &a, d.fast, &b, start, goal);
+				deep++;
+				counted += a.expanded != b.expanded;
+			}
+			deep_pair_free(&d);
+			grid_destroy(g);
+		}
+	print_message("%ld blocked starts answered by the count, %ld the same as the layered search, %ld walled off\n",
+		      counted, same, none);
+	assert_int_equal(counted, deep);
+	assert_true(counted >= 400);
 }
 
 /*
@@ -1155,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_one_far),
 		cmocka_unit_test(test_fallback_deep),
 		cmocka_unit_test(test_fallback_deep_thick),
+		cmocka_unit_test(test_fallback_deep_from_wall),
 		cmocka_unit_test(test_fallback_deep_dear),
 		cmocka_unit_test(test_fallback_other_half),
 		cmocka_unit_test(test_fallback_large_goal_region),
