@@ -4145,6 +4145,9 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		new_generation(ctx);
 	}
 
+	/* Two or more blocked cells away (fallback_near's precheck says so), or
+	 * from a blocked start (use_deep_from_wall): fallback_deep. */
+	bool deep = false;
 	if (use_near(ctx, opt, start, goal)) {
 		const bool possible = near_possible(ctx, opt->regions, region_of(opt->regions, start), goal, s.solid);
 		new_generation(ctx);
@@ -4169,52 +4172,39 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 				return out->status;
 			}
 			new_generation(ctx);
-		} else if (!(s.solid && s.solid[goal])) {
-			/* Two or more blocked cells away: the same key, stopping near
-			 * the goal; with a budget (near_exact), within it, or
-			 * PATH_BUDGET at once with the start alone (the layered
-			 * search would settle the start's region first), past 250
-			 * walls too (DEEP_THICK; without a budget fallback_deep
-			 * answers those too, up to DEEP_WIDE_MAX). */
-			int deep_end = start;
-			long deep_ex = 0;
-			enum deep_status ds = fallback_deep(ctx, &s, opt->regions, true, &deep_end, &deep_ex);
-			if (ds == DEEP_AGAIN) {
-				new_generation(ctx);
-				deep_end = start;
-				deep_ex = 0;
-				ds = fallback_deep(ctx, &s, opt->regions, false, &deep_end, &deep_ex);
-			}
-			if (ds == DEEP_FOUND) {
-				build_result(ctx, start, goal, deep_end, true, PATH_FOUND, expanded + deep_ex, penalty,
-					     opt->extra, out);
-				return out->status;
-			}
-			if (ds == DEEP_NO_ROUTE || ds == DEEP_BUDGET || (ds == DEEP_THICK && opt->budget > 0)) {
-				const enum path_status dst = ds == DEEP_NO_ROUTE ? PATH_NO_ROUTE : PATH_BUDGET;
-				single_cell_result(ctx, start, goal, dst, out);
-				out->expanded = expanded + deep_ex;
-				return dst;
-			}
-			new_generation(ctx);
+		} else {
+			deep = !(s.solid && s.solid[goal]);
 		}
-	} else if (use_deep_from_wall(ctx, opt, &s, start, goal)) {
-		/* A blocked start, no budget: fallback_deep counts from the
-		 * goal's side up to the start (its A* over the pair; the plain
-		 * loop needs a passable home), where the layered search first
-		 * settles every cell of fewer blocked cells. */
+	} else {
+		deep = use_deep_from_wall(ctx, opt, &s, start, goal);
+	}
+	if (deep) {
+		/* The same key, stopping near the goal; with a budget
+		 * (near_exact), within it, or PATH_BUDGET at once with the start
+		 * alone (the layered search would settle the start's region
+		 * first), past 250 walls too (DEEP_THICK; without a budget
+		 * fallback_deep answers those too, up to DEEP_WIDE_MAX).  From
+		 * a blocked start (no budget) its A* over the pair answers: the
+		 * plain loop needs a passable home. */
 		int deep_end = start;
 		long deep_ex = 0;
-		const enum deep_status ds = fallback_deep(ctx, &s, opt->regions, false, &deep_end, &deep_ex);
+		enum deep_status ds = fallback_deep(ctx, &s, opt->regions, true, &deep_end, &deep_ex);
+		if (ds == DEEP_AGAIN) {
+			new_generation(ctx);
+			deep_end = start;
+			deep_ex = 0;
+			ds = fallback_deep(ctx, &s, opt->regions, false, &deep_end, &deep_ex);
+		}
 		if (ds == DEEP_FOUND) {
 			build_result(ctx, start, goal, deep_end, true, PATH_FOUND, expanded + deep_ex, penalty,
 				     opt->extra, out);
 			return out->status;
 		}
-		if (ds == DEEP_NO_ROUTE) {
-			single_cell_result(ctx, start, goal, PATH_NO_ROUTE, out);
+		if (ds == DEEP_NO_ROUTE || ds == DEEP_BUDGET || (ds == DEEP_THICK && opt->budget > 0)) {
+			const enum path_status dst = ds == DEEP_NO_ROUTE ? PATH_NO_ROUTE : PATH_BUDGET;
+			single_cell_result(ctx, start, goal, dst, out);
 			out->expanded = expanded + deep_ex;
-			return PATH_NO_ROUTE;
+			return dst;
 		}
 		new_generation(ctx);
 	}
