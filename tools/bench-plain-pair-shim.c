@@ -25,6 +25,7 @@ struct shim {
 	struct region *r;
 #endif
 	int sq_h;
+	struct path_options opt; /* shim_find's, PAIR_MODE read once by shim_load */
 };
 
 /* The map's text made into a grid and a context; NULL on error. */
@@ -57,6 +58,15 @@ void *shim_load(const char *map, size_t len)
 		free(s);
 		return NULL;
 	}
+	/* PAIR_MODE=jps: the square jump search (path_options.jps_always);
+	 * auto: the default's choice; else plain A* (tools/bench-plain-pair
+	 * refuses other values) */
+	const char *mode = getenv("PAIR_MODE");
+	s->opt = path_options_default();
+	if (mode && !strcmp(mode, "jps"))
+		s->opt.jps_always = true;
+	else if (!mode || strcmp(mode, "auto"))
+		s->opt.plain_astar = true;
 	return s;
 }
 
@@ -91,21 +101,14 @@ static uint64_t route_hash(enum path_status st, const struct path_result *r)
 	return h;
 }
 
-/* One plain A* query (or PAIR_MODE's search): its expansions; *hash folds the status and every
- * route cell (FNV-1a), so two trees' answers compare in one word. */
+/* One plain A* query (or PAIR_MODE's search): its expansions; *hash
+ * folds the status and every route cell (FNV-1a), so two trees' answers
+ * compare in one word. */
 long shim_find(void *sp, int start, int goal, uint64_t *hash)
 {
 	struct shim *s = sp;
-	struct path_options opt = path_options_default();
-	/* PAIR_MODE=jps: the square jump search (path_options.jps_always);
-	 * auto: the default's choice; else plain A* */
-	const char *mode = getenv("PAIR_MODE");
-	if (mode && !strcmp(mode, "jps"))
-		opt.jps_always = true;
-	else if (!mode || strcmp(mode, "auto"))
-		opt.plain_astar = true;
 	struct path_result r;
-	*hash = route_hash(path_find(s->ctx, start, goal, &opt, &r), &r);
+	*hash = route_hash(path_find(s->ctx, start, goal, &s->opt, &r), &r);
 	return r.expanded;
 }
 
