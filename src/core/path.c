@@ -659,7 +659,6 @@ static inline int cell_row(const struct path_ctx *ctx, int cell)
 		return cell;
 	return (int)(((qkey)(uint64_t)cell * ctx->row_magic) >> 64);
 }
-static inline int sgn(int v) { return (v > 0) - (v < 0); }
 
 /* cell_row without its test of w == 1: plain square8 A* (the bucket ring)
  * runs only on maps at least 2 wide (astar), where the magic holds. */

@@ -34,7 +34,7 @@ struct e2e {
 	bool hex;
 };
 
-static void e2e_fail_dump(struct e2e *e, const char *what)
+static _Noreturn void e2e_fail_dump(struct e2e *e, const char *what)
 {
 	pty_fail(&e->p, what);
 }

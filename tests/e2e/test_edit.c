@@ -41,7 +41,7 @@ static const char *bin(void)
 	return pty_bin();
 }
 
-static void dump_fail(struct ed *e, const char *what)
+static _Noreturn void dump_fail(struct ed *e, const char *what)
 {
 	pty_fail(&e->p, what);
 }

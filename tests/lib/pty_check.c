@@ -16,12 +16,13 @@
 
 #include "pty_check.h"
 
-void pty_fail(struct pty *p, const char *what)
+_Noreturn void pty_fail(struct pty *p, const char *what)
 {
 	char buf[8192];
 	pty_dump(p, buf, sizeof buf);
 	print_error("%s\n%s", what, buf);
 	fail();
+	abort(); /* fail() leaves the test by longjmp, or ends the program */
 }
 
 int pty_turn(struct pty *p)

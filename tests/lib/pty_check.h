@@ -5,7 +5,7 @@
 #include "pty_driver.h"
 
 /* Fails the running cmocka test with `what` and the whole screen. */
-void pty_fail(struct pty *p, const char *what);
+_Noreturn void pty_fail(struct pty *p, const char *what);
 
 /* The turn counter of the game's status line ("Turn N"), or -1 when no
  * status line is on the screen. */
