@@ -6,6 +6,8 @@
 #                   runs one suite
 #   make test-quick the unit suites alone (no terminal, no long sweeps)
 #   make lint       what the layers must not do (tools/lint)
+#   make clang-check  every source through clang, the fuzzers' compiler, with the
+#                   build's warnings (make test runs it where clang is installed)
 #   make run        play the campaign in levels/
 #   make gen-sweep  the level generator's properties over 20000 seeds a topology
 #   make bench      the A* core on the Moving AI maps (and libtcod, if installed)
@@ -122,7 +124,7 @@ TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
 TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
 .PHONY: all test test-quick test-build test-suites test-one test-quick-suites lint run bench \
-	bench-resume bench-resume-big bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned bench-region fuzz soak install uninstall clean check-levels depcheck dist gen-sweep
+	bench-resume bench-resume-big bench-crowd bench-keys-big bench-fallback bench-marathon bench-turned bench-region fuzz clang-check soak install uninstall clean check-levels depcheck dist gen-sweep
 all: build/astray
 
 # The objects that embed DATADIR are rebuilt when it changes, so
@@ -241,7 +243,7 @@ suite_logs = $(foreach n,$(1),$(if $(filter $(n),$(PART_NAMES)),$(TEST_LOGS)/$(n
 SUITE_NAMES := $(TESTS:build/san/tests/%=%)
 WHOLE_LOGS := $(SUITE_NAMES:%=$(TEST_LOGS)/%.log)
 SUITE_LOGS := $(call suite_logs,$(SUITE_NAMES))
-CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install
+CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install clang
 CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
 # make starts the suites in the order of this list: the longest first
 # (from 19 s down to 3 s of CPU each), so that no long one starts last;
@@ -325,6 +327,8 @@ $(TEST_LOGS)/checks/lint.log: FORCE
 	@tools/run-suite $@ tools/lint
 $(TEST_LOGS)/checks/depcheck.log: FORCE
 	@tools/run-suite $@ tools/depcheck
+$(TEST_LOGS)/checks/clang.log: FORCE
+	@tools/run-suite $@ $(MAKE) --no-print-directory clang-check
 $(TEST_LOGS)/checks/check-levels.log: build/san/astray FORCE
 	@tools/run-suite $@ env $(SAN_ENV) build/san/astray check $(wildcard levels/*.lvl)
 $(TEST_LOGS)/checks/golden-%.log: build/san/astray FORCE
@@ -512,6 +516,34 @@ build/fuzz/%.o: src/%.c
 		-fsanitize=fuzzer-no-link -c $< -o $@
 
 fuzz_obj = $(patsubst src/%.c,build/fuzz/%.o,$(1))
+
+# What the fuzzers' compiler says of every source and fuzz harness, as
+# make fuzz compiles them but without the instrumentation (-fsyntax-only,
+# a stamp each, again only when the file or a header it includes
+# changes): clang warns where gcc does not (an unused static inline
+# function, a variable set on one branch alone), and with -Werror that
+# stops make fuzz.  make test runs it as checks/clang; without clang the
+# check says it is skipped.
+FUZZ_HARNESSES := $(sort $(wildcard tests/fuzz_*.c))
+CLANG_STAMPS := $(patsubst src/%.c,build/clang/%.ok,$(SRC)) $(FUZZ_HARNESSES:tests/%.c=build/clang/tests/%.ok)
+CLANG_FOUND := $(shell command -v $(FUZZ_CC) 2>/dev/null)
+clang-check: $(if $(CLANG_FOUND),$(CLANG_STAMPS))
+ifneq ($(CLANG_FOUND),)
+	@echo "clang-check: $(words $(CLANG_STAMPS)) files and no diagnostic"
+else
+	@echo "clang-check: $(FUZZ_CC) not found (the compiler of make fuzz)"
+	@echo "[  SKIPPED ] 1 test(s)."
+endif
+build/clang/ui/%.ok: EXTRA_CFLAGS = $(CURSES_CFLAGS)
+build/clang/%.ok: src/%.c
+	@mkdir -p $(@D)
+	@$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) -MMD -MP -MT $@ -MF $(@:.ok=.d) \
+		$(INC_$(call layer_of,$@)) $(EXTRA_CFLAGS) -fsyntax-only $< && touch $@
+build/clang/tests/fuzz_%.ok: tests/fuzz_%.c
+	@mkdir -p $(@D)
+	@$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) -MMD -MP -MT $@ -MF $(@:.ok=.d) \
+		$(INC_ui) $(FUZZ_FLAGS_$*) -fsyntax-only $< && touch $@
+-include $(CLANG_STAMPS:.ok=.d)
 build/fuzz_%: tests/fuzz_%.c $$(call fuzz_obj,$$(FUZZ_SRC_$$*))
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) $(INC_ui) $(FUZZ_FLAGS_$*) $(FUZZ_SAN) \
