@@ -858,6 +858,9 @@ struct targets {
 	 * bound (togo >= h), and if equal it was popped later.  fallback_one
 	 * needs every cell of f up to the bound (its layer 1 reads them all). */
 	bool first_wins;
+	/* deep_doors: the search stops at the pop of the last target, every
+	 * target's g exact (the bound is not used) */
+	bool all;
 };
 
 struct search {
@@ -873,6 +876,7 @@ struct search {
 	const uint16_t *extra;
 	const uint8_t *solid;  /* fallback: blocked cells it may not enter either; NULL none */
 	struct targets *tg;    /* fallback_one's first layer; NULL none */
+	bool doors;            /* path_options.deep_doors */
 };
 
 /* weight * h in fixed point. */
@@ -1890,11 +1894,26 @@ expand_any(struct path_ctx *ctx, const struct search *s, struct ring *rg, const 
 	}
 }
 
+/* The index of `cell` among the n targets t (sorted by cell), or -1. */
+static int target_at(const struct target *t, int n, int cell)
+{
+	int a = 0, b = n;
+	while (a < b) {
+		const int m = a + (b - a) / 2;
+		if (t[m].cell < cell)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < n && t[a].cell == cell ? a : -1;
+}
+
 /*
  * A pop seen by a search with targets (struct targets): at a new
  * generation they are reset; true when the pop's f exceeds the bound (the
  * search stops); a target's pop records its g and rank and lowers the
- * bound to its g + togo.
+ * bound to its g + togo.  With `all` (deep_doors) the bound stays: true
+ * at the pop of the last target not popped before.
  */
 static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, struct targets *tg, int u, int64_t g,
 						  uint64_t f)
@@ -1910,17 +1929,17 @@ static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, st
 		return true;
 	if ((unsigned)(u - tg->lo) > tg->span)
 		return false;
-	int a = 0, b = tg->n;
-	while (a < b) {
-		const int m = a + (b - a) / 2;
-		if (tg->t[m].cell < u)
-			a = m + 1;
-		else
-			b = m;
-	}
-	if (a == tg->n || tg->t[a].cell != u)
+	const int a = target_at(tg->t, tg->n, u);
+	if (a < 0)
 		return false;
 	struct target *t = &tg->t[a];
+	if (tg->all) {
+		if (t->order < 0) {
+			t->order = tg->pops++;
+			t->g = g;
+		}
+		return tg->pops == tg->n;
+	}
 	t->order = tg->pops++;
 	t->g = g;
 	if ((uint64_t)(g + t->togo) < tg->bound)
@@ -3518,6 +3537,19 @@ static inline int *deep_list(struct path_ctx *ctx, long n)
 	return result_cells(ctx, n);
 }
 
+/* deep_plain's and deep_doors' search in home: s without its fallback,
+ * solid cells and budget (the plain A* loop), recording the targets tg. */
+static struct search home_layer(const struct search *s, struct targets *tg)
+{
+	struct search s0 = *s;
+	s0.fallback = false;
+	s0.layered = false;
+	s0.solid = NULL;
+	s0.budget = 0;
+	s0.tg = tg;
+	return s0;
+}
+
 /*
  * fallback_deep without a budget: the start's region on the plain A* loop,
  * as fallback_one's first layer, after the count (deep_loop's part 1) has
@@ -3654,12 +3686,7 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 			      .gen = (uint16_t)(gen - 1) /* reset at the first pop */ };
 
 	/* 2. layer 0, in home alone */
-	struct search s0 = *s;
-	s0.fallback = false;
-	s0.layered = false;
-	s0.solid = NULL;
-	s0.budget = 0;
-	s0.tg = &tg;
+	struct search s0 = home_layer(s, &tg);
 	int e0 = s->start;
 	long ex0 = 0;
 	const enum path_status st0 = astar(ctx, &s0, &e0, &ex0);
@@ -3709,6 +3736,138 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 	return DEEP_FOUND;
 }
 
+/*
+ * fallback_deep without a budget, when deep_plain declines (the count too
+ * large for its Dijkstra): the start's region `home` on the plain A* loop
+ * first, then the A* over the pair from the doors.  Every answer leaves
+ * home from an *exit* p, a cell of home beside a *door* d, a blocked cell
+ * of w(d) = W - 1 (deep_plain: "An answer's route has one stretch in
+ * home").  So:
+ * 1. the exits and the doors, from list[lo .. hi) (the count's last level
+ *    of blocked cells, w = W - 1), read before the queue's memory, where
+ *    the list lies, is used again;
+ * 2. plain A* from the start in home (the bucket ring, as deep_plain's
+ *    layer 0), toward the middle of the exits' bounding box (any point
+ *    will do: the grid's own h to a point is consistent, so each cell's g
+ *    at its pop is its least), stopping at the pop of the last exit;
+ * 3. deep_loop's A* over (blocked cells, g) seeded with every door d at
+ *    (1, the least g(p) + the step from an exit p beside it), its parent
+ *    that p, in place of the start.  It never enters home again (a route
+ *    back crosses more than W blocked cells), so home's records, the plain
+ *    loop's, are not read; it stops at the goal.
+ * The key is the layered search's (the exits' g exact, then an exact A*
+ * over the rest); the route, among routes of that key, may differ.  Where
+ * the A* over the pair from the start spent 130-330 k pops of its heap in
+ * home (docs/perf-log.md, thirty-seventh session), home now costs the
+ * plain loop's pops.  Only with path_options.deep_doors (astray path): its
+ * route may be another of the same key than the game's searches take, and
+ * the game's must not change under the same rules.  Returns the doors
+ * seeded (> 0); 0 when it does not apply (the caller seeds the start as
+ * before, the records untouched); -1 when the records are spent
+ * (DEEP_AGAIN).
+ */
+static long deep_doors(struct path_ctx *ctx, const struct search *s, const struct region *rg,
+		       int walls, bool wide, const int *list, long lo, long hi, int met, long *ex)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const int w = ctx->w, dirs = grid_dir_count(topo);
+	const int32_t home = region_of(rg, s->start);
+	const uint16_t gen = ctx->gen;
+	long nt = 0, nb = 0;
+	int x0 = w, y0 = ctx->h, x1 = -1, y1 = -1;
+	for (long k = lo; k < hi; k++) {
+		const int d = list[k];
+		if (cost[d])
+			continue;
+		const int dy = d / w, dx = d - dy * w;
+		bool door = false;
+		for (int i = 0; i < dirs; i++) {
+			const int p = home_step(ctx, rg, dx, dy, i, home);
+			if (p < 0)
+				continue;
+			if (!one_grow((void **)&ctx->one_t, &ctx->one_t_cap, nt + 1,
+				      sizeof *ctx->one_t))
+				return 0;
+			ctx->one_t[nt++] = (struct target){ .cell = p, .order = -1 };
+			const int py = p / w, px = p - py * w;
+			x0 = px < x0 ? px : x0;
+			x1 = px > x1 ? px : x1;
+			y0 = py < y0 ? py : y0;
+			y1 = py > y1 ? py : y1;
+			door = true;
+		}
+		if (door) {
+			if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, nb + 1,
+				      sizeof *ctx->one_b))
+				return 0;
+			ctx->one_b[nb++] = d;
+		}
+	}
+	if (nt == 0)
+		return 0;
+	qsort(ctx->one_t, (size_t)nt, sizeof *ctx->one_t, target_cmp);
+	long k = 0;
+	for (long i = 1; i < nt; i++)
+		if (ctx->one_t[i].cell != ctx->one_t[k].cell)
+			ctx->one_t[++k] = ctx->one_t[i];
+	nt = k + 1;
+	struct targets tg = { .t = ctx->one_t, .n = (int)nt, .lo = ctx->one_t[0].cell,
+			      .bound = UINT64_MAX, .all = true,
+			      .span = (unsigned)(ctx->one_t[nt - 1].cell - ctx->one_t[0].cell),
+			      .gen = (uint16_t)(gen - 1) /* reset at the first pop */ };
+	/* home's cell the count met is the plain loop's (a swept record) */
+	ctx->node[met].stamp = 0;
+	struct search s0 = home_layer(s, &tg);
+	s0.gx = x0 + (x1 - x0) / 2;
+	s0.gy = y0 + (y1 - y0) / 2;
+	int e0 = s->start;
+	long ex0 = 0;
+	(void)astar(ctx, &s0, &e0, &ex0);
+	if (ctx->no_memory || ctx->gen != gen || tg.pops != tg.n)
+		return -1;
+	*ex += ex0;
+
+	/* the doors, each from its best exit */
+	const int64_t s1 = s->s1, s2 = s->s2;
+	struct pq *q = &ctx->queue;
+	q->heap_len = 0;
+	q->stack_len = 0;
+	if (!queue_reserve(ctx, nb + 1))
+		return -1;
+	const int wsh = wide ? DEEP_WIDE_SHIFT : DEEP_WALL_SHIFT;
+	const uint64_t wall = UINT64_C(1) << wsh;
+	const uint64_t g_end = UINT64_C(1) << (wide ? DEEP_WIDE_G_BITS : DEEP_G_BITS);
+	for (long j = 0; j < nb; j++) {
+		const int d = ctx->one_b[j], dy = d / w, dx = d - dy * w;
+		int64_t best = INT64_MAX;
+		int bdir = -1;
+		for (int i = 0; i < dirs; i++) {
+			const int p = home_step(ctx, rg, dx, dy, i, home);
+			if (p < 0)
+				continue;
+			const int a = target_at(ctx->one_t, (int)nt, p);
+			CHECK(a >= 0); /* every exit is a target */
+			const int64_t v = ctx->one_t[a].g + (grid_nb_long(topo, i) ? s2 : s1);
+			if (v < best) {
+				best = v;
+				bdir = i;
+			}
+		}
+		const int64_t h = heuristic(topo, dx, dy, s->gx, s->gy, s1, s2);
+		if ((uint64_t)best >= g_end || (uint64_t)(best + h) >= wall)
+			return -1;
+		const uint64_t nc = wall + (uint64_t)best;
+		ctx->node[d].stamp = gen;
+		ctx->node[d].dir = (uint8_t)bdir;
+		ctx->gw[d] = nc;
+		pq_sift_up(q, ctx->node, (int)q->heap_len++,
+			   make_key(nc + ((uint64_t)(walls - 1) << wsh) + (uint64_t)h,
+				    (uint32_t)((uint64_t)h >> s->hshift), d));
+	}
+	return nb;
+}
+
 static inline __attribute__((always_inline)) enum deep_status
 deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const bool plain,
 	  const enum grid_topology topo, int *end, long *expanded_out)
@@ -3739,6 +3898,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .aux = 0 };
 	list[len++] = goal;
 	int level = 0, walls = -1;
+	long exit_lo = 0, exit_hi = 0; /* the last level of blocked cells taken: W - 1 at the end */
 	bool wide = false;
 	for (;;) {
 		/* the level's passable cells: their neighbours join the level */
@@ -3791,6 +3951,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		}
 		/* the level's blocked cells: their neighbours make the next level */
 		const long hi = len;
+		exit_lo = lo;
+		exit_hi = hi;
 		for (long k = lo; k < hi && walls < 0; k++) {
 			const int c = list[k];
 			if (cost[c])
@@ -3845,9 +4007,16 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	const uint64_t top = (uint64_t)walls;
 	struct pq *q = &ctx->queue;
 	long expanded = len;
-	q->heap_len = 0;
-	q->stack_len = 0;
-	{
+	long seeded = 0;
+	if (plain && s->doors && budget <= 0 && !s->extra && w > 1 && !home_cell) {
+		seeded = deep_doors(ctx, s, rg, walls, wide, list, exit_lo, exit_hi, list[len - 1],
+				    &expanded);
+		if (seeded < 0)
+			return DEEP_AGAIN;
+	}
+	if (!seeded) {
+		q->heap_len = 0;
+		q->stack_len = 0;
 		const int64_t h = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2);
 		if ((uint64_t)h >= g_end)
 			return DEEP_NOT;
@@ -3883,6 +4052,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				continue;
 			const int v = ny * w + nx;
 			const unsigned cv = cost[v];
+			if (seeded && cv && region_of(rg, v) == home)
+				continue; /* home is the plain loop's: no answer comes back into it */
 			const int64_t step = grid_nb_long(topo, i) ? s2 : s1;
 			uint64_t nc;
 			if (cv) {
@@ -4118,6 +4289,7 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		.budget = opt->budget,
 		.extra = opt->extra,
 		.solid = opt->fallback ? opt->solid : NULL,
+		.doors = opt->deep_doors,
 	};
 	choose_scale(ctx, opt, &s);
 	ctx->s1 = s.s1;

@@ -45,6 +45,12 @@ struct path_options {
 	                         layered search answers.
 	                         For the player's clicks (game_travel.c): a function of the map alone,
 	                         so the caller must keep the labels current */
+	bool deep_doors;      /* two or more walls away, no budget, current labels, automatic P, weight
+	                         1, no extra costs: the start's region searched on the plain A* loop up
+	                         to every cell it may leave by, then the rest from there (path.c,
+	                         deep_doors): the same blocked cells and cost, faster where the region
+	                         is large, and the route possibly another of that key.  astray path sets
+	                         it; the game does not, so that its routes stay its rules' */
 };
 
 /* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */

@@ -847,6 +847,7 @@ static void test_fallback_deep(void **state)
 	 * other kinds' maps and goals stay those of 2026-11-29 */
 	uint32_t seed0 = 9090, seed3 = 9393;
 	long deep = 0, fewer = 0, differ = 0, differ_bud = 0, sealed = 0, none = 0, thick = 0, plain = 0;
+	long doors = 0;
 	for (size_t t = 0; t < N_TOPOS; t++)
 		for (int kind = 0; kind < 4; kind++) {
 			uint32_t *const sp = kind == 3 ? &seed3 : &seed0;
@@ -892,6 +893,17 @@ static void test_fallback_deep(void **state)
 					continue;
 				}
 				differ += check_key(g, cc, extra, solid, ref, &a, fast, &b, start, goal);
+				/* astray path's deep_doors: the key again; where deep_plain
+				 * declines, home on the plain loop up to its exits, then the
+				 * A* over the pair from the doors (other expansions) */
+				{
+					struct path_options od = with;
+					od.deep_doors = true;
+					struct path_result e;
+					assert_int_equal(path_find(bud, start, goal, &od, &e), sb);
+					check_key(g, cc, extra, solid, ref, &a, bud, &e, start, goal);
+					doors += e.expanded != b.expanded;
+				}
 				/* with a budget (near_exact, the player's clicks) the A*
 				 * over the pair answers, not the plain loop: the same key
 				 * within a budget no search reaches; the same answer when
@@ -929,10 +941,11 @@ static void test_fallback_deep(void **state)
 		}
 	print_message("%ld goals two or more blocked cells away (%ld in sealed regions, %ld four or more, %ld on "
 		      "square8 or diamond8 without crowding costs), %ld with fewer expansions, %ld on another route of "
-		      "the same key (%ld with a budget); %ld walled off by solid cells\n",
-		      deep, sealed, thick, plain, fewer, differ, differ_bud, none);
+		      "the same key (%ld with a budget); %ld walled off by solid cells; %ld answered by deep_doors\n",
+		      deep, sealed, thick, plain, fewer, differ, differ_bud, none, doors);
 	assert_true(deep >= 800);
 	assert_true(plain >= 300);
+	assert_true(doors >= 10);
 	assert_true(sealed >= 100);
 	assert_true(thick >= 50);
 	assert_true(fewer * 10 >= deep * 9);
@@ -1045,6 +1058,77 @@ static void test_fallback_deep_thick(void **state)
 	assert_true(wide >= 30);
 	assert_true(over_byte >= 20);
 	assert_true(in_byte >= 3); /* 251 to 255: wide, though the byte would hold them */
+}
+
+/*
+ * astray path's deep_doors where deep_plain declines (its count too large
+ * for a Dijkstra over it): a start in a large open region (the left third:
+ * floor, pillars, dearer terrain), goals in thick rock and in small sealed
+ * rooms to its right, on every grid, with and without corner cutting and
+ * solid cells.  Each answer has the layered search's status, blocked cells
+ * and cost, its route legal and its walk cut before its first blocked cell,
+ * with deep_doors as without; and deep_doors answers most of them itself
+ * (its expansions differ from those without).
+ */
+static void test_fallback_deep_doors(void **state)
+{
+	(void)state;
+	uint32_t seed = 5151;
+	long checked = 0, taken = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 3; kind++) {
+			const int w = 200, h = 90;
+			const bool cc = kind == 1 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
+			struct grid *g = grid_create(w, h, TOPOS[t]);
+			assert_non_null(g);
+			grid_fill(g, 0);
+			for (int y = 2; y < h - 2; y++)
+				for (int x = 2; x < 50; x++) {
+					const unsigned r = rnd(&seed) % 100;
+					grid_set_cost(g, y * w + x, r < 6 ? 0 : r < 12 ? (uint8_t)(2 + r % 2) : 1);
+				}
+			for (int k = 0; k < 12; k++) { /* sealed rooms in the rock */
+				const int x0 = 70 + (int)(rnd(&seed) % 120);
+				const int y0 = 2 + (int)(rnd(&seed) % (unsigned)(h - 10));
+				for (int y = y0; y < y0 + 5; y++)
+					for (int x = x0; x < x0 + 6 && x < w - 1; x++)
+						grid_set_cost(g, y * w + x, 1);
+			}
+			struct deep_pair d;
+			deep_pair_make(&d, g, cc, kind == 2, 40, &seed);
+			struct path_ctx *doors = path_create(g);
+			assert_non_null(doors);
+			struct path_options od = d.with;
+			od.deep_doors = true;
+			for (int q = 0; q < 20; q++) {
+				int start = 0;
+				for (int k = 0; k < 100 && (!g->cost[start] || region_size(d.r, start) < 1000); k++) {
+					const int sy = 2 + (int)(rnd(&seed) % (unsigned)(h - 4));
+					start = sy * w + 2 + (int)(rnd(&seed) % 48);
+				}
+				const int goal = (int)(rnd(&seed) % (unsigned)h) * w + 90 + (int)(rnd(&seed) % 110);
+				if (!g->cost[start] || region_size(d.r, start) < 1000 ||
+				    (d.solid && (d.solid[goal] || d.solid[start])))
+					continue;
+				struct path_result a, b, e;
+				const enum path_status sa = path_find(d.ref, start, goal, &d.opt, &a);
+				assert_int_equal(path_find(d.fast, start, goal, &d.with, &b), sa);
+				assert_int_equal(path_find(doors, start, goal, &od, &e), sa);
+				if (sa == PATH_NO_ROUTE || a.blocked_crossed < 2)
+					continue;
+				check_key(g, cc, d.extra, d.solid, d.ref, &a, d.fast, &b, start, goal);
+				check_key(g, cc, d.extra, d.solid, d.ref, &a, doors, &e, start, goal);
+				checked++;
+				taken += e.expanded != b.expanded;
+			}
+			path_destroy(doors);
+			deep_pair_free(&d);
+			grid_destroy(g);
+		}
+	print_message("%ld goals two or more blocked cells away, %ld answered by deep_doors\n", checked,
+		      taken);
+	assert_true(checked >= 100);
+	assert_true(taken >= 40);
 }
 
 /*
@@ -1235,6 +1319,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_one_far),
 		cmocka_unit_test(test_fallback_deep),
 		cmocka_unit_test(test_fallback_deep_thick),
+		cmocka_unit_test(test_fallback_deep_doors),
 		cmocka_unit_test(test_fallback_deep_from_wall),
 		cmocka_unit_test(test_fallback_deep_dear),
 		cmocka_unit_test(test_fallback_other_half),
