@@ -3752,9 +3752,11 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
  *    at its pop is its least), stopping at the pop of the last exit;
  * 3. deep_loop's A* over (blocked cells, g) seeded with every door d at
  *    (1, the least g(p) + the step from an exit p beside it), its parent
- *    that p, in place of the start.  It never enters home again (a route
- *    back crosses more than W blocked cells), so home's records, the plain
- *    loop's, are not read; it stops at the goal.
+ *    that p, in place of the start.  It never enters home again: the plain
+ *    loop stamps only the start (closed), so any other cell of home is new
+ *    to it, with the bound W, and a step back into home, one blocked cell
+ *    or more behind, is on no route through W (its prune).  It stops at
+ *    the goal.
  * The key is the layered search's (the exits' g exact, then an exact A*
  * over the rest); the route, among routes of that key, may differ.  Where
  * the A* over the pair from the start spent 130-330 k pops of its heap in
@@ -3898,7 +3900,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .aux = 0 };
 	list[len++] = goal;
 	int level = 0, walls = -1;
-	long exit_lo = 0, exit_hi = 0; /* the last level of blocked cells taken: W - 1 at the end */
+	long door_lo = 0, door_hi = 0; /* the last level of blocked cells taken: W - 1 at the end */
 	bool wide = false;
 	for (;;) {
 		/* the level's passable cells: their neighbours join the level */
@@ -3951,8 +3953,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		}
 		/* the level's blocked cells: their neighbours make the next level */
 		const long hi = len;
-		exit_lo = lo;
-		exit_hi = hi;
+		door_lo = lo;
+		door_hi = hi;
 		for (long k = lo; k < hi && walls < 0; k++) {
 			const int c = list[k];
 			if (cost[c])
@@ -3994,7 +3996,9 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2 && !home_cell)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
-	if (plain && budget <= 0 && !s->extra && w > 1 && !home_cell) {
+	/* home on the plain loop: deep_plain, or where it declines deep_doors */
+	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
+	if (home_plain) {
 		const enum deep_status ds = deep_plain(ctx, s, rg, walls, wide, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;
@@ -4008,8 +4012,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	struct pq *q = &ctx->queue;
 	long expanded = len;
 	long seeded = 0;
-	if (plain && s->doors && budget <= 0 && !s->extra && w > 1 && !home_cell) {
-		seeded = deep_doors(ctx, s, rg, walls, wide, list, exit_lo, exit_hi, list[len - 1],
+	if (home_plain && s->doors) {
+		seeded = deep_doors(ctx, s, rg, walls, wide, list, door_lo, door_hi, list[len - 1],
 				    &expanded);
 		if (seeded < 0)
 			return DEEP_AGAIN;
@@ -4052,8 +4056,6 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				continue;
 			const int v = ny * w + nx;
 			const unsigned cv = cost[v];
-			if (seeded && cv && region_of(rg, v) == home)
-				continue; /* home is the plain loop's: no answer comes back into it */
 			const int64_t step = grid_nb_long(topo, i) ? s2 : s1;
 			uint64_t nc;
 			if (cv) {
