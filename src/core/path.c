@@ -3870,6 +3870,173 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 	return nb;
 }
 
+/*
+ * The count's first levels in closed form (astray path's deep goals in
+ * rock).  On square8 and square4, counted from a blocked goal through rock
+ * alone, w is the grid's step distance d (Chebyshev, Manhattan): every
+ * route from a cell of d = k to the goal passes a cell of each d below k,
+ * each a blocked cell entered, and a route of k steps keeps to the box of
+ * its ends, so the map's edges bend none.  So where no passable cell (nor
+ * the start, from a wall) lies within d < D of the goal, every cell of
+ * d < D has w = d.  deep_ball_reach finds D from the grid's passability
+ * bits: rows outward from the goal's, each scanned outward from its column
+ * a word at a time, both stopping at the least d found so far.  The count
+ * then lists the ring d = B = D - 1 as its level B (records w = B), records
+ * the ring d = B - 1 (so that it never steps back inside), and goes on from
+ * there as before; the cells inside keep no record, and deep_loop's A*
+ * reads their w as d.  Its answer is the one the whole count gives: every
+ * w the A* reads is the same, so are its pops (docs/core.md, "Deep goals",
+ * 5).  Without solid cells or a budget, and not where deep_plain would take
+ * the count (it reads every counted record): astray path alone
+ * (path_options.deep_doors), whose expansions then leave the ball out.
+ */
+static inline int deep_dist(enum grid_topology topo, int x, int y, int gx, int gy)
+{
+	return (int)heuristic(topo, x, y, gx, gy, 1, 1);
+}
+
+static inline int floor_half(int v)
+{
+	return v >= 0 ? v / 2 : -((1 - v) / 2);
+}
+
+/* The cells of row y with d <= b, from *x0 to *x1 on the map (*x0 > *x1:
+ * none).  In the row, d grows with |dX|, the doubled column's distance on
+ * hex and diamond maps (2x + (y & 1), the row's own half-cell shift in
+ * it), the column's on square maps: the row holds |dX| <= a. */
+static void deep_span(const struct path_ctx *ctx, enum grid_topology topo, int gx, int gy, int y, int b, int *x0,
+		      int *x1)
+{
+	const int k = iabs(y - gy);
+	int a = -1;
+	switch (topo) {
+	case GRID_SQUARE8:
+	case GRID_DIAMOND4:
+		a = k <= b ? b : -1;
+		break;
+	case GRID_SQUARE4:
+		a = b - k;
+		break;
+	case GRID_HEX:
+		a = k <= b ? 2 * b - k : -1;
+		break;
+	case GRID_DIAMOND8:
+		a = 2 * b - k;
+		break;
+	}
+	int lo = 0, hi = -1;
+	if (a >= 0 && (topo == GRID_SQUARE8 || topo == GRID_SQUARE4)) {
+		lo = gx - a;
+		hi = gx + a;
+	} else if (a >= 0) { /* -a <= 2 (x - gx) + p <= a */
+		const int p = (y & 1) - (gy & 1);
+		lo = gx - floor_half(a + p);
+		hi = gx + floor_half(a - p);
+	}
+	*x0 = lo < 0 ? 0 : lo;
+	*x1 = hi < ctx->w ? hi : ctx->w - 1;
+}
+
+/* The first passable cell of row y from x on to hi, or -1 (the row's bits:
+ * bit x % 64 of word x / 64). */
+static int row_next(const struct grid *g, int y, int x, int hi)
+{
+	const uint64_t *r = g->rows + (size_t)y * (size_t)g->row_words;
+	for (; x <= hi; x = (x | 63) + 1) {
+		const uint64_t word = r[x >> 6] >> (x & 63);
+		if (word) {
+			const int f = x + __builtin_ctzll(word);
+			return f <= hi ? f : -1;
+		}
+	}
+	return -1;
+}
+
+/* The last passable cell of row y from x back to lo, or -1. */
+static int row_prev(const struct grid *g, int y, int x, int lo)
+{
+	const uint64_t *r = g->rows + (size_t)y * (size_t)g->row_words;
+	for (; x >= lo; x = (x & ~63) - 1) {
+		const uint64_t word = r[x >> 6] << (63 - (x & 63));
+		if (word) {
+			const int f = x - __builtin_clzll(word);
+			return f >= lo ? f : -1;
+		}
+	}
+	return -1;
+}
+
+/* D: the least d of a passable cell (or of the start, from a wall), or 0
+ * where the grid's bits do not describe its costs.  Rows outward from the
+ * goal's while a row's least d (its offset; half of it on diamond8) is
+ * below the best so far, each read outward from the goal's column on
+ * either side, within the cells of d below the best. */
+static int deep_ball_reach(const struct path_ctx *ctx, const struct search *s, bool home_cell)
+{
+	const struct grid *g = ctx->grid;
+	if (!g->rows || g->bits_of != g->cost)
+		return 0;
+	const enum grid_topology topo = g->topo;
+	const int gx = s->gx, gy = s->gy;
+	int best = 2 * (ctx->w + ctx->h);
+	if (home_cell)
+		best = deep_dist(topo, s->start % ctx->w, s->start / ctx->w, gx, gy);
+	for (int k = 0; (topo == GRID_DIAMOND8 ? k / 2 : k) < best; k++) {
+		if (gy - k < 0 && gy + k >= ctx->h)
+			break;
+		for (int side = 0; side < 2; side++) {
+			const int y = side ? gy + k : gy - k;
+			if (y < 0 || y >= ctx->h || (side && k == 0))
+				continue;
+			int x0, x1;
+			deep_span(ctx, topo, gx, gy, y, best - 1, &x0, &x1);
+			const int r = row_next(g, y, gx > x0 ? gx : x0, x1);
+			const int l = row_prev(g, y, gx - 1 < x1 ? gx - 1 : x1, x0);
+			if (r >= 0 && deep_dist(topo, r, y, gx, gy) < best)
+				best = deep_dist(topo, r, y, gx, gy);
+			if (l >= 0 && deep_dist(topo, l, y, gx, gy) < best)
+				best = deep_dist(topo, l, y, gx, gy);
+		}
+	}
+	return best;
+}
+
+/* The cells of d <= b on the map. */
+static long deep_ball_cells(const struct path_ctx *ctx, enum grid_topology topo, int gx, int gy, int b)
+{
+	long n = 0;
+	const int rows = topo == GRID_DIAMOND8 ? 2 * b : b;
+	for (int y = gy - rows < 0 ? 0 : gy - rows; y <= gy + rows && y < ctx->h; y++) {
+		int x0, x1;
+		deep_span(ctx, topo, gx, gy, y, b, &x0, &x1);
+		n += x1 >= x0 ? x1 - x0 + 1 : 0;
+	}
+	return n;
+}
+
+/* The cells of the map with d = b (b >= 1) into out, row by row (at most
+ * 8 b + 8: a row holds two runs, the span of d <= b less that of
+ * d <= b - 1); their number. */
+static long deep_ring(const struct path_ctx *ctx, enum grid_topology topo, int gx, int gy, int b, int *out)
+{
+	const int w = ctx->w, rows = topo == GRID_DIAMOND8 ? 2 * b : b;
+	long n = 0;
+	for (int y = gy - rows < 0 ? 0 : gy - rows; y <= gy + rows && y < ctx->h; y++) {
+		int x0, x1, i0, i1;
+		deep_span(ctx, topo, gx, gy, y, b, &x0, &x1);
+		deep_span(ctx, topo, gx, gy, y, b - 1, &i0, &i1);
+		if (i0 > i1) { /* nothing of d < b in the row */
+			i0 = x1 + 1;
+			i1 = x1;
+		}
+		for (int x = x0; x <= x1 && x < i0; x++)
+			out[n++] = y * w + x;
+		for (int x = i1 + 1 > x0 ? i1 + 1 : x0; x <= x1; x++)
+			out[n++] = y * w + x;
+	}
+	return n;
+}
+
 static inline __attribute__((always_inline)) enum deep_status
 deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const bool plain,
 	  const enum grid_topology topo, int *end, long *expanded_out)
@@ -3891,17 +4058,49 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	 * neighbours, so no cell of its neighbours' regions has a smaller w */
 	const bool home_cell = !cost[s->start];
 
+	/* home on the plain loop after the count: deep_plain, or where it
+	 * declines deep_doors */
+	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
+	/* its first levels in closed form where they fit (deep_ball): never
+	 * where deep_plain would take the count (it reads every record) */
+	int ball = 0;
+	if (s->doors && budget <= 0 && !solid && !cost[goal]) {
+		const int b = deep_ball_reach(ctx, s, home_cell) - 1;
+		const int64_t dist = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2) / s1;
+		if (b >= 2 && b < DEEP_WIDE_MAX &&
+		    (!home_plain || deep_ball_cells(ctx, topo, s->gx, s->gy, b) > ONE_WALK_BASE + ONE_WALK_PER_STEP * dist))
+			ball = b;
+	}
+
 	/* 1. the count */
 	long len = 0, lo = 0;
-	long cap = 1024;
+	long cap = 1024 + 8 * (long)ball + 8;
 	int *list = deep_list(ctx, cap);
 	if (!list)
 		return DEEP_NOT;
-	node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .aux = 0 };
-	list[len++] = goal;
 	int level = 0, walls = -1;
 	long door_lo = 0, door_hi = 0; /* the last level of blocked cells taken: W - 1 at the end */
 	bool wide = false;
+	if (ball && ball + 1 > DEEP_WALLS_MAX) {
+		wide = deep_widen(ctx, list, 0);
+		if (!wide)
+			ball = 0;
+	}
+	if (ball) {
+		/* the ring inside recorded (the search never steps back past
+		 * it), the ring d = B listed as level B */
+		for (int b = ball - 1; b <= ball; b++) {
+			len = deep_ring(ctx, topo, s->gx, s->gy, b, list);
+			for (long k = 0; k < len; k++) {
+				node[list[k]] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE };
+				deep_set_w(ctx, list[k], (unsigned)b, wide);
+			}
+		}
+		level = ball;
+	} else {
+		node[goal] = (struct node){ .pos = POS_COUNTED, .stamp = gen, .dir = DIR_NONE, .aux = 0 };
+		list[len++] = goal;
+	}
 	for (;;) {
 		/* the level's passable cells: their neighbours join the level */
 		for (long k = lo; k < len && walls < 0; k++) {
@@ -3996,9 +4195,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	}
 	if (walls < 2 && !home_cell)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
-	/* home on the plain loop: deep_plain, or where it declines deep_doors */
-	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
-	if (home_plain) {
+	if (home_plain && !ball) {
 		const enum deep_status ds = deep_plain(ctx, s, rg, walls, wide, len, list[len - 1], end, expanded_out);
 		if (ds != DEEP_ASTAR)
 			return ds;
@@ -4077,7 +4274,13 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			const bool fresh = nv->stamp != gen || nv->pos == POS_COUNTED;
 			if (!fresh && (nv->pos == POS_CLOSED || nc >= gw[v]))
 				continue;
-			const uint64_t rest = fresh && nv->stamp != gen ? top : deep_w(ctx, v, wide);
+			uint64_t rest = top;
+			if (!fresh || nv->stamp == gen) {
+				rest = deep_w(ctx, v, wide);
+			} else if (ball) {
+				const int d = deep_dist(topo, nx, ny, s->gx, s->gy);
+				rest = d < ball ? (uint64_t)d : top;
+			}
 			if ((nc >> wsh) + rest > top)
 				continue; /* on no route through W blocked cells */
 			const int64_t h = heuristic(topo, nx, ny, s->gx, s->gy, s1, s2);

@@ -1132,6 +1132,118 @@ static void test_fallback_deep_doors(void **state)
 }
 
 /*
+ * astray path's deep goals in rock, where the count's first levels come
+ * in closed form (path.c, deep_ball_reach: every cell of step distance
+ * d < D from a blocked goal has w = d when no passable cell lies nearer
+ * than D).  A room with pillars and dearer terrain at the
+ * left, rock to its right, with or without small sealed rooms in it (the
+ * count goes on past them from the ring d = D - 1), starts in the room and
+ * in the rock (from a wall), with and without corner cutting and crowding
+ * costs (which send the answer to the A* over the pair), on every grid:
+ * each answer has the layered search's status, blocked cells and cost, its
+ * route legal and its walk cut before its first blocked cell, and the
+ * same route as with an empty array of solid cells, which turns the
+ * closed form off and changes nothing else.  Most answers skip the ball's
+ * cells: fewer expansions than that query.
+ */
+static void test_fallback_deep_ball(void **state)
+{
+	(void)state;
+	uint32_t seed = 6161;
+	long checked = 0, skipped = 0, past = 0, walls = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 4; kind++) {
+			const int w = 230, h = 150, n = w * h;
+			const bool cc = kind == 1 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
+			const bool rooms = kind >= 2; /* small sealed rooms in the rock */
+			struct grid *g = grid_create(w, h, TOPOS[t]);
+			assert_non_null(g);
+			grid_fill(g, 0);
+			for (int y = 3; y < h - 3; y++)
+				for (int x = 3; x < 45; x++) {
+					const unsigned r = rnd(&seed) % 100;
+					grid_set_cost(g, y * w + x, r < 6 ? 0 : r < 12 ? (uint8_t)(2 + r % 2) : 1);
+				}
+			int room[10] = { 0 }; /* each room's top left cell */
+			for (int k = 0; rooms && k < 10; k++) {
+				const int x0 = 80 + (int)(rnd(&seed) % 140), y0 = 2 + (int)(rnd(&seed) % (unsigned)(h - 8));
+				room[k] = y0 * w + x0;
+				for (int y = y0; y < y0 + 4; y++)
+					for (int x = x0; x < x0 + 5 && x < w - 1; x++)
+						grid_set_cost(g, y * w + x, 1);
+			}
+			struct deep_pair d;
+			/* kind 3: crowding costs (its solid cells dropped) */
+			deep_pair_make(&d, g, cc, kind == 3, 1, &seed);
+			free(d.solid);
+			d.solid = NULL;
+			d.opt.solid = d.with.solid = NULL;
+			uint8_t *none = calloc((size_t)n, 1);
+			struct path_ctx *ball = path_create(g), *nob = path_create(g);
+			assert_true(none && ball && nob);
+			struct path_options od = d.with, on = d.with;
+			od.deep_doors = true;
+			on.deep_doors = true;
+			on.solid = none;
+			for (int q = 0; q < 24; q++) {
+				int start;
+				if (q % 3 == 2) { /* from a wall in the rock */
+					start = (int)(rnd(&seed) % (unsigned)h) * w + 50 + (int)(rnd(&seed) % 60);
+				} else {
+					start = 0;
+					for (int k = 0; k < 100 && (!g->cost[start] || region_size(d.r, start) < 1000); k++)
+						start = (3 + (int)(rnd(&seed) % (unsigned)(h - 6))) * w + 3 +
+							(int)(rnd(&seed) % 42);
+				}
+				int goal = (int)(rnd(&seed) % (unsigned)h) * w + 120 + (int)(rnd(&seed) % 110);
+				/* at the map's corners and edge, where the ball is cut */
+				const int edge[] = { w - 1, n - 1, w + w - 2, (h / 2) * w + w - 1, (h - 2) * w + w - 3 };
+				if (q < 5)
+					goal = edge[q];
+				/* straight above or below a sealed room, its nearest
+				 * passable cells (the rows' reach on diamond8: d is half
+				 * the rows there) */
+				if (rooms && q >= 5 && q < 15) {
+					const int ry = room[q - 5] / w, rx = room[q - 5] % w;
+					const int dy = 8 + (int)(rnd(&seed) % 30);
+					const int gy = q % 2 ? ry - dy : ry + 3 + dy;
+					if (gy >= 0 && gy < h)
+						goal = gy * w + rx + (int)(rnd(&seed) % 5);
+				}
+				if (start == goal || (q % 3 != 2 && (!g->cost[start] || region_size(d.r, start) < 1000)))
+					continue;
+				struct path_result a, b, e;
+				const enum path_status sa = path_find(d.ref, start, goal, &d.opt, &a);
+				assert_int_equal(path_find(ball, start, goal, &od, &b), sa);
+				assert_int_equal(path_find(nob, start, goal, &on, &e), sa);
+				if (sa == PATH_NO_ROUTE || a.blocked_crossed < 2)
+					continue;
+				check_key(g, cc, d.extra, NULL, d.ref, &a, ball, &b, start, goal);
+				check_key(g, cc, d.extra, NULL, d.ref, &a, nob, &e, start, goal);
+				check_same(&b, &e); /* every w the same: the same pops */
+				checked++;
+				if (b.expanded < e.expanded) {
+					skipped++;
+					past += rooms;
+					walls += !g->cost[start];
+				}
+			}
+			path_destroy(ball);
+			path_destroy(nob);
+			free(none);
+			deep_pair_free(&d);
+			grid_destroy(g);
+		}
+	print_message("%ld goals two or more blocked cells away, %ld of them past the ball's cells (%ld among "
+		      "sealed rooms, %ld from a wall)\n",
+		      checked, skipped, past, walls);
+	assert_true(checked >= 150);
+	assert_true(skipped * 10 >= checked * 7);
+	assert_true(past >= 20);
+	assert_true(walls >= 10);
+}
+
+/*
  * Starts on blocked cells (astray path --fallback from a wall), no budget:
  * on maps of thick rock and sealed boxes of every grid, with and without
  * corner cutting, crowding costs and solid cells, each answer has the
@@ -1320,6 +1432,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_deep),
 		cmocka_unit_test(test_fallback_deep_thick),
 		cmocka_unit_test(test_fallback_deep_doors),
+		cmocka_unit_test(test_fallback_deep_ball),
 		cmocka_unit_test(test_fallback_deep_from_wall),
 		cmocka_unit_test(test_fallback_deep_dear),
 		cmocka_unit_test(test_fallback_other_half),
