@@ -4014,10 +4014,25 @@ static long deep_ball_cells(const struct path_ctx *ctx, enum grid_topology topo,
 	return n;
 }
 
+/* Cells row + x0 .. row + x1 into out[n..], or their deep_hi cleared
+ * (out NULL); n past them. */
+static long deep_run(struct path_ctx *ctx, int *out, long n, int row, int x0, int x1)
+{
+	for (int x = x0; x <= x1; x++) {
+		if (out)
+			out[n++] = row + x;
+		else
+			ctx->deep_hi[row + x] = 0;
+	}
+	return n;
+}
+
 /* The cells of the map with d = b (b >= 1) into out, row by row (at most
  * 8 b + 8: a row holds two runs, the span of d <= b less that of
- * d <= b - 1); their number. */
-static long deep_ring(const struct path_ctx *ctx, enum grid_topology topo, int gx, int gy, int b, int *out)
+ * d <= b - 1); their number.  With out NULL, the high bytes of their w
+ * cleared instead (deep_hi: the count widened past the ring inside,
+ * which it does not list). */
+static long deep_ring(struct path_ctx *ctx, enum grid_topology topo, int gx, int gy, int b, int *out)
 {
 	const int w = ctx->w, rows = topo == GRID_DIAMOND8 ? 2 * b : b;
 	long n = 0;
@@ -4029,10 +4044,9 @@ static long deep_ring(const struct path_ctx *ctx, enum grid_topology topo, int g
 			i0 = x1 + 1;
 			i1 = x1;
 		}
-		for (int x = x0; x <= x1 && x < i0; x++)
-			out[n++] = y * w + x;
-		for (int x = i1 + 1 > x0 ? i1 + 1 : x0; x <= x1; x++)
-			out[n++] = y * w + x;
+		/* left of the span inside, then right of it */
+		n = deep_run(ctx, out, n, y * w, x0, x1 < i0 - 1 ? x1 : i0 - 1);
+		n = deep_run(ctx, out, n, y * w, i1 + 1 > x0 ? i1 + 1 : x0, x1);
 	}
 	return n;
 }
@@ -4149,6 +4163,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				return DEEP_THICK;
 			}
 			wide = true;
+			if (ball)
+				(void)deep_ring(ctx, topo, s->gx, s->gy, ball - 1, NULL);
 		}
 		/* the level's blocked cells: their neighbours make the next level */
 		const long hi = len;

@@ -1244,6 +1244,68 @@ static void test_fallback_deep_ball(void **state)
 }
 
 /*
+ * The closed form where the count then passes 250 walls (it widens, each
+ * w's high byte kept in deep_hi) in a context whose earlier deep query left
+ * high bytes behind on the cells of the ring inside the ball: a strip of
+ * rock 640 cells long, a room at its left end and a pocket 300 cells in.
+ * The first goal (past the pocket) writes high bytes on the cells right of
+ * the pocket; the second (nearer, its ball ending at the pocket) has its
+ * ring inside there and widens past the pocket.  Each answer has the
+ * layered search's key and the route of the same query without the closed
+ * form, on every grid.
+ */
+static void test_fallback_deep_ball_wide(void **state)
+{
+	(void)state;
+	uint32_t seed = 7272;
+	long checked = 0;
+	for (size_t t = 0; t < N_TOPOS; t++) {
+		const int w = 640, h = 24;
+		struct grid *g = grid_create(w, h, TOPOS[t]);
+		assert_non_null(g);
+		grid_fill(g, 0);
+		for (int y = 2; y < h - 2; y++)
+			for (int x = 2; x < 20; x++)
+				grid_set_cost(g, y * w + x, 1);
+		for (int y = 8; y < 14; y++) /* the pocket */
+			for (int x = 300; x < 306; x++)
+				grid_set_cost(g, y * w + x, 1);
+		struct deep_pair d;
+		/* crowding costs: home is left to the A* over the pair (the
+		 * ball on so thin a strip is within deep_plain's reach) */
+		deep_pair_make(&d, g, false, true, 1, &seed);
+		free(d.solid);
+		d.solid = NULL;
+		d.opt.solid = d.with.solid = NULL;
+		uint8_t *none = calloc((size_t)(w * h), 1);
+		struct path_ctx *ball = path_create(g), *nob = path_create(g);
+		assert_true(none && ball && nob);
+		struct path_options od = d.with, on = d.with;
+		od.deep_doors = on.deep_doors = true;
+		on.solid = none;
+		const int start = 10 * w + 10;
+		const int goals[] = { 11 * w + 600, 11 * w + 450, 11 * w + 600, 11 * w + 452 };
+		for (size_t k = 0; k < sizeof goals / sizeof goals[0]; k++) {
+			struct path_result a, b, e;
+			const enum path_status sa = path_find(d.ref, start, goals[k], &d.opt, &a);
+			assert_int_equal(sa, PATH_FALLBACK);
+			assert_true(a.blocked_crossed > 250);
+			assert_int_equal(path_find(ball, start, goals[k], &od, &b), sa);
+			assert_int_equal(path_find(nob, start, goals[k], &on, &e), sa);
+			check_key(g, false, d.extra, NULL, d.ref, &a, ball, &b, start, goals[k]);
+			check_same(&b, &e);
+			checked++;
+		}
+		path_destroy(ball);
+		path_destroy(nob);
+		free(none);
+		deep_pair_free(&d);
+		grid_destroy(g);
+	}
+	assert_int_equal(checked, 4 * (long)N_TOPOS);
+}
+
+/*
  * Starts on blocked cells (astray path --fallback from a wall), no budget:
  * on maps of thick rock and sealed boxes of every grid, with and without
  * corner cutting, crowding costs and solid cells, each answer has the
@@ -1433,6 +1495,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_deep_thick),
 		cmocka_unit_test(test_fallback_deep_doors),
 		cmocka_unit_test(test_fallback_deep_ball),
+		cmocka_unit_test(test_fallback_deep_ball_wide),
 		cmocka_unit_test(test_fallback_deep_from_wall),
 		cmocka_unit_test(test_fallback_deep_dear),
 		cmocka_unit_test(test_fallback_other_half),
