@@ -3966,21 +3966,17 @@ static int row_prev(const struct grid *g, int y, int x, int lo)
 	return -1;
 }
 
-/* D: the least d of a passable cell (or of the start, from a wall), or 0
- * where the grid's bits do not describe its costs.  Rows outward from the
- * goal's while a row's least d (its offset; half of it on diamond8) is
- * below the best so far, each read outward from the goal's column on
- * either side, within the cells of d below the best. */
-static int deep_ball_reach(const struct path_ctx *ctx, const struct search *s, bool home_cell)
+/* The least d from (gx, gy) of a passable cell, or `best` if none is
+ * nearer; 0 where the grid's bits do not describe its costs.  Rows outward
+ * from the centre's while a row's least d (its offset; half of it on
+ * diamond8) is below the best so far, each read outward from the centre's
+ * column on either side, within the cells of d below the best. */
+static int deep_ball_reach(const struct path_ctx *ctx, int gx, int gy, int best)
 {
 	const struct grid *g = ctx->grid;
 	if (!g->rows || g->bits_of != g->cost)
 		return 0;
 	const enum grid_topology topo = g->topo;
-	const int gx = s->gx, gy = s->gy;
-	int best = 2 * (ctx->w + ctx->h);
-	if (home_cell)
-		best = deep_dist(topo, s->start % ctx->w, s->start / ctx->w, gx, gy);
 	for (int k = 0; (topo == GRID_DIAMOND8 ? k / 2 : k) < best; k++) {
 		if (gy - k < 0 && gy + k >= ctx->h)
 			break;
@@ -4051,6 +4047,63 @@ static long deep_ring(struct path_ctx *ctx, enum grid_topology topo, int gx, int
 	return n;
 }
 
+/*
+ * From a wall: the start's own ball.  Where no passable cell lies within
+ * d <= K of a blocked start (K = R - 1, R the least d of a passable cell,
+ * below the goal's d), every route from the start enters the K blocked
+ * cells of one ray to reach the ring d = K, and every route passes that
+ * ring; so W = K + the least w on the ring, or on a region with a cell on
+ * the ring d = R (stepped into at no cost from the ring beside it).  The
+ * count from the goal stops at the first such cell it meets, at level L,
+ * with W = L + K, where without the ball it went on through the start's
+ * ball and, at its edge, flooded those regions whole to reach the start
+ * itself.  The A* over the pair reads w' = W - d(start) inside the ball
+ * (a lower bound: the start is a ray of d blocked cells away; consistent,
+ * every step there enters a blocked cell) and L on every other cell the
+ * count did not reach (their w is at least L).  With K = 0 and the start
+ * beside a passable cell, every w it reads is the same as without; with
+ * K > 0 the cells between read L, not their w, so a route may be another
+ * of the same key.  deep_start_regions: the regions of the ring d = b
+ * around the start (into out, at most START_REGIONS; 0 where more).
+ */
+#define START_REGIONS 16
+
+static int deep_start_regions(struct path_ctx *ctx, const struct region *rg, enum grid_topology topo, int sx,
+			      int sy, int b, int32_t *out)
+{
+	if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, 8L * b + 8, sizeof *ctx->one_b))
+		return 0;
+	const long n = deep_ring(ctx, topo, sx, sy, b, ctx->one_b);
+	int k = 0;
+	for (long i = 0; i < n; i++) {
+		const int c = ctx->one_b[i];
+		if (!ctx->grid->cost[c])
+			continue;
+		const int32_t r = region_of(rg, c);
+		int j = 0;
+		while (j < k && out[j] != r)
+			j++;
+		if (j == k) {
+			if (k == START_REGIONS)
+				return 0;
+			out[k++] = r;
+		}
+	}
+	return k;
+}
+
+/* Whether passable u lies in one of the n regions r. */
+static inline bool beside_start(const struct region *rg, int u, const int32_t *r, int n)
+{
+	if (!n)
+		return false;
+	const int32_t ru = region_of(rg, u);
+	for (int k = 0; k < n; k++)
+		if (r[k] == ru)
+			return true;
+	return false;
+}
+
 static inline __attribute__((always_inline)) enum deep_status
 deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const bool plain,
 	  const enum grid_topology topo, int *end, long *expanded_out)
@@ -4072,14 +4125,28 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	 * neighbours, so no cell of its neighbours' regions has a smaller w */
 	const bool home_cell = !cost[s->start];
 
+	/* From a wall (astray path): the start's own ball (deep_start_regions) */
+	const bool closed_form = s->doors && budget <= 0 && !solid;
+	const int sx = s->start % w, sy = s->start / w;
+	const int sg = deep_dist(topo, sx, sy, s->gx, s->gy);
+	int32_t start_rg[START_REGIONS];
+	int n_start_rg = 0, sk = 0;
+	if (home_cell && closed_form && sg >= 2) {
+		const int rs = deep_ball_reach(ctx, sx, sy, sg);
+		if (rs > 0) {
+			sk = rs - 1;
+			n_start_rg = deep_start_regions(ctx, rg, topo, sx, sy, sk + 1, start_rg);
+		}
+	}
+
 	/* home on the plain loop after the count: deep_plain, or where it
 	 * declines deep_doors */
 	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
 	/* its first levels in closed form where they fit (deep_ball): never
 	 * where deep_plain would take the count (it reads every record) */
 	int ball = 0;
-	if (s->doors && budget <= 0 && !solid && !cost[goal]) {
-		const int b = deep_ball_reach(ctx, s, home_cell) - 1;
+	if (closed_form && !cost[goal]) {
+		const int b = deep_ball_reach(ctx, s->gx, s->gy, home_cell ? sg - sk : 2 * (w + hgt)) - 1;
 		const int64_t dist = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2) / s1;
 		if (b >= 2 && b < DEEP_WIDE_MAX &&
 		    (!home_plain || deep_ball_cells(ctx, topo, s->gx, s->gy, b) > ONE_WALK_BASE + ONE_WALK_PER_STEP * dist))
@@ -4149,7 +4216,9 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 					*expanded_out = len;
 					return DEEP_BUDGET;
 				}
-				if (home_cell ? u == s->start : cost[u] && region_of(rg, u) == home) {
+				if (home_cell ? (cost[u] ? beside_start(rg, u, start_rg, n_start_rg)
+							  : deep_dist(topo, nx, ny, sx, sy) <= sk)
+					      : cost[u] && region_of(rg, u) == home) {
 					walls = level;
 					break;
 				}
@@ -4194,7 +4263,9 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 					*expanded_out = len;
 					return DEEP_BUDGET;
 				}
-				if (home_cell ? u == s->start : cost[u] && region_of(rg, u) == home) {
+				if (home_cell ? (cost[u] ? beside_start(rg, u, start_rg, n_start_rg)
+							  : deep_dist(topo, nx, ny, sx, sy) <= sk)
+					      : cost[u] && region_of(rg, u) == home) {
 					walls = level + 1;
 					break;
 				}
@@ -4208,6 +4279,23 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			return DEEP_NO_ROUTE; /* solid cells wall the goal off */
 		}
 		lo = hi;
+	}
+	/* from a wall: W is past the start's ball (L + K), and may need the
+	 * wide key */
+	const int met_level = walls;
+	walls += sk;
+	if (walls > DEEP_WIDE_MAX) {
+		*expanded_out = len;
+		return DEEP_THICK;
+	}
+	if (!wide && walls > DEEP_WALLS_MAX) {
+		if (!deep_widen(ctx, list, len)) {
+			*expanded_out = len;
+			return DEEP_THICK;
+		}
+		wide = true;
+		if (ball)
+			(void)deep_ring(ctx, topo, s->gx, s->gy, ball - 1, NULL);
 	}
 	if (walls < 2 && !home_cell)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
@@ -4290,12 +4378,16 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			const bool fresh = nv->stamp != gen || nv->pos == POS_COUNTED;
 			if (!fresh && (nv->pos == POS_CLOSED || nc >= gw[v]))
 				continue;
-			uint64_t rest = top;
+			uint64_t rest = (uint64_t)met_level; /* W but from a wall's ball */
 			if (!fresh || nv->stamp == gen) {
 				rest = deep_w(ctx, v, wide);
-			} else if (ball) {
+			} else if (ball || sk) {
 				const int d = deep_dist(topo, nx, ny, s->gx, s->gy);
-				rest = d < ball ? (uint64_t)d : top;
+				const int ds = sk ? deep_dist(topo, nx, ny, sx, sy) : sk + 1;
+				if (d < ball)
+					rest = (uint64_t)d;
+				else if (ds <= sk)
+					rest = (uint64_t)(walls - ds);
 			}
 			if ((nc >> wsh) + rest > top)
 				continue; /* on no route through W blocked cells */
