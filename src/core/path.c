@@ -4092,6 +4092,40 @@ static int deep_start_regions(struct path_ctx *ctx, const struct region *rg, enu
 	return k;
 }
 
+/* From a wall, the route's ray: from the ring cell the route past the
+ * start's ball was seeded at (its chain from the goal ends there) back to
+ * the start, by steps that each lower the cost on to the start by exactly
+ * their own (the ball is rock: the grid's heuristic is that cost, and such
+ * a step keeps to the box of its ends, on the map); each cell's dir
+ * pointing on toward the start.  False if none is found (it always is). */
+static bool deep_lay_ray(struct path_ctx *ctx, enum grid_topology topo, const struct search *s, int goal)
+{
+	struct node *node = ctx->node;
+	const int w = ctx->w, sx = s->start % w, sy = s->start / w, dirs = grid_dir_count(topo);
+	int c = goal;
+	while (node[c].dir != DIR_NONE)
+		c = step_cell(ctx, c, node[c].dir);
+	while (c != s->start) {
+		const int cy = c / w, cx = c - cy * w;
+		const int64_t hc = heuristic(topo, cx, cy, sx, sy, s->s1, s->s2);
+		int next = -1;
+		for (int i = 0; i < dirs && next < 0; i++) {
+			const int nx = cx + grid_nb_dx(topo, cy, i), ny = cy + grid_nb_dy(topo, i);
+			if ((unsigned)nx >= (unsigned)w || (unsigned)ny >= (unsigned)ctx->h ||
+			    heuristic(topo, nx, ny, sx, sy, s->s1, s->s2) + (grid_nb_long(topo, i) ? s->s2 : s->s1) != hc)
+				continue;
+			node[c].dir = (uint8_t)i;
+			next = ny * w + nx;
+		}
+		CHECK(next >= 0);
+		if (next < 0)
+			return false;
+		c = next;
+	}
+	node[c].dir = DIR_NONE;
+	return true;
+}
+
 /* Whether passable u lies in one of the n regions r. */
 static inline bool beside_start(const struct region *rg, int u, const int32_t *r, int n)
 {
@@ -4319,6 +4353,36 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		if (seeded < 0)
 			return DEEP_AGAIN;
 	}
+	/* from a wall past its ball: the ring d = K seeded, each cell at its
+	 * ray's cost (deep_ray_seeds) */
+	const bool rays = !seeded && sk >= 1;
+	if (rays) {
+		q->heap_len = 0;
+		q->stack_len = 0;
+		if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, 8L * sk + 8, sizeof *ctx->one_b) ||
+		    !queue_reserve(ctx, 8L * sk + 8))
+			return DEEP_NOT;
+		const long nr = deep_ring(ctx, topo, sx, sy, sk, ctx->one_b);
+		for (long k = 0; k < nr; k++) {
+			const int c = ctx->one_b[k], cy = c / w, cx = c - cy * w;
+			const uint64_t rest = node[c].stamp == gen ? deep_w(ctx, c, wide) : (uint64_t)met_level;
+			if ((uint64_t)sk + rest > top)
+				continue; /* on no route through W blocked cells */
+			const int64_t g = heuristic(topo, cx, cy, sx, sy, s1, s2);
+			const int64_t h = heuristic(topo, cx, cy, s->gx, s->gy, s1, s2);
+			if ((uint64_t)g >= g_end || (uint64_t)(g + h) >= wall)
+				return DEEP_NOT;
+			const uint64_t nc = ((uint64_t)sk << wsh) + (uint64_t)g;
+			node[c] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
+			deep_set_w(ctx, c, (unsigned)rest, wide);
+			gw[c] = nc;
+			pq_sift_up(q, node, (int)q->heap_len++,
+				   make_key(nc + (rest << wsh) + (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), c));
+			seeded++;
+		}
+		if (!seeded)
+			return DEEP_NOT;
+	}
 	if (!seeded) {
 		q->heap_len = 0;
 		q->stack_len = 0;
@@ -4338,6 +4402,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		node[u].pos = POS_CLOSED;
 		expanded++;
 		if (u == goal) {
+			if (rays && !deep_lay_ray(ctx, topo, s, goal))
+				return DEEP_NOT;
 			*end = u;
 			*expanded_out = expanded;
 			return DEEP_FOUND;
