@@ -3872,11 +3872,12 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 
 /*
  * The count's first levels in closed form (astray path's deep goals in
- * rock).  On square8 and square4, counted from a blocked goal through rock
- * alone, w is the grid's step distance d (Chebyshev, Manhattan): every
+ * rock).  Counted from a blocked goal through rock alone, w is the grid's
+ * step distance d (deep_dist: the heuristic with both steps 1): every
  * route from a cell of d = k to the goal passes a cell of each d below k,
- * each a blocked cell entered, and a route of k steps keeps to the box of
- * its ends, so the map's edges bend none.  So where no passable cell (nor
+ * each a blocked cell entered, and some route of k steps keeps to the box
+ * of its ends (in doubled columns on hex and diamond maps), so the map's
+ * edges bend none.  So where no passable cell (nor
  * the start, from a wall) lies within d < D of the goal, every cell of
  * d < D has w = d.  deep_ball_reach finds D from the grid's passability
  * bits: rows outward from the goal's, each scanned outward from its column
@@ -4047,6 +4048,19 @@ static long deep_ring(struct path_ctx *ctx, enum grid_topology topo, int gx, int
 	return n;
 }
 
+/* The count goes wide (deep_widen), and with the goal's ball the ring
+ * inside it too, which it records but does not list.  False without
+ * memory. */
+static bool deep_go_wide(struct path_ctx *ctx, enum grid_topology topo, const struct search *s, const int *list,
+			 long len, int ball)
+{
+	if (!deep_widen(ctx, list, len))
+		return false;
+	if (ball)
+		(void)deep_ring(ctx, topo, s->gx, s->gy, ball - 1, NULL);
+	return true;
+}
+
 /*
  * From a wall: the start's own ball.  Where no passable cell lies within
  * d <= K of a blocked start (K = R - 1, R the least d of a passable cell,
@@ -4176,12 +4190,13 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	/* home on the plain loop after the count: deep_plain, or where it
 	 * declines deep_doors */
 	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
-	/* its first levels in closed form where they fit (deep_ball): never
-	 * where deep_plain would take the count (it reads every record) */
+	/* the count's first levels in closed form where they fit
+	 * (deep_ball_reach): never where deep_plain would take the count (it
+	 * reads every record; the ball's cells alone exceed its bound) */
 	int ball = 0;
 	if (closed_form && !cost[goal]) {
 		const int b = deep_ball_reach(ctx, s->gx, s->gy, home_cell ? sg - sk : 2 * (w + hgt)) - 1;
-		const int64_t dist = heuristic(topo, s->start % w, s->start / w, s->gx, s->gy, s1, s2) / s1;
+		const int64_t dist = heuristic(topo, sx, sy, s->gx, s->gy, s1, s2) / s1; /* deep_plain's */
 		if (b >= 2 && b < DEEP_WIDE_MAX &&
 		    (!home_plain || deep_ball_cells(ctx, topo, s->gx, s->gy, b) > ONE_WALK_BASE + ONE_WALK_PER_STEP * dist))
 			ball = b;
@@ -4261,13 +4276,11 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		if (walls >= 0)
 			break;
 		if (level + 1 > (wide ? DEEP_WIDE_MAX : DEEP_WALLS_MAX)) {
-			if (budget > 0 || wide || !deep_widen(ctx, list, len)) {
+			if (budget > 0 || wide || !deep_go_wide(ctx, topo, s, list, len, ball)) {
 				*expanded_out = len;
 				return DEEP_THICK;
 			}
 			wide = true;
-			if (ball)
-				(void)deep_ring(ctx, topo, s->gx, s->gy, ball - 1, NULL);
 		}
 		/* the level's blocked cells: their neighbours make the next level */
 		const long hi = len;
@@ -4323,13 +4336,11 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 		return DEEP_THICK;
 	}
 	if (!wide && walls > DEEP_WALLS_MAX) {
-		if (!deep_widen(ctx, list, len)) {
+		if (!deep_go_wide(ctx, topo, s, list, len, ball)) {
 			*expanded_out = len;
 			return DEEP_THICK;
 		}
 		wide = true;
-		if (ball)
-			(void)deep_ring(ctx, topo, s->gx, s->gy, ball - 1, NULL);
 	}
 	if (walls < 2 && !home_cell)
 		return DEEP_NOT; /* one blocked cell: fallback_near's answer */
@@ -4354,7 +4365,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			return DEEP_AGAIN;
 	}
 	/* from a wall past its ball: the ring d = K seeded, each cell at its
-	 * ray's cost (deep_ray_seeds) */
+	 * ray's cost (the heuristic to the start: exact in rock), the ray laid
+	 * after the goal's pop (deep_lay_ray) */
 	const bool rays = !seeded && sk >= 1;
 	if (rays) {
 		q->heap_len = 0;
@@ -4449,10 +4461,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 				rest = deep_w(ctx, v, wide);
 			} else if (ball || sk) {
 				const int d = deep_dist(topo, nx, ny, s->gx, s->gy);
-				const int ds = sk ? deep_dist(topo, nx, ny, sx, sy) : sk + 1;
+				const int ds = sk ? deep_dist(topo, nx, ny, sx, sy) : 0;
 				if (d < ball)
 					rest = (uint64_t)d;
-				else if (ds <= sk)
+				else if (sk && ds <= sk)
 					rest = (uint64_t)(walls - ds);
 			}
 			if ((nc >> wsh) + rest > top)
