@@ -979,6 +979,26 @@ static void deep_pair_make(struct deep_pair *d, const struct grid *g, bool cc, b
 	d->with.regions = d->r;
 }
 
+/* Crowding costs kept, solid cells dropped (the closed-form count of
+ * deep goals runs only without them). */
+static void deep_pair_no_solid(struct deep_pair *d)
+{
+	free(d->solid);
+	d->solid = NULL;
+	d->opt.solid = d->with.solid = NULL;
+}
+
+/* Cells x0..x1-1 of rows y0..y1-1 as a large open region: floor, with
+ * pillars (6 in 100) and dearer terrain (6 in 100), row by row. */
+static void fill_open_room(struct grid *g, int x0, int y0, int x1, int y1, uint32_t *seed)
+{
+	for (int y = y0; y < y1; y++)
+		for (int x = x0; x < x1; x++) {
+			const unsigned r = rnd(seed) % 100;
+			grid_set_cost(g, y * g->w + x, r < 6 ? 0 : r < 12 ? (uint8_t)(2 + r % 2) : 1);
+		}
+}
+
 static void deep_pair_free(struct deep_pair *d)
 {
 	path_destroy(d->ref);
@@ -1082,11 +1102,7 @@ static void test_fallback_deep_doors(void **state)
 			struct grid *g = grid_create(w, h, TOPOS[t]);
 			assert_non_null(g);
 			grid_fill(g, 0);
-			for (int y = 2; y < h - 2; y++)
-				for (int x = 2; x < 50; x++) {
-					const unsigned r = rnd(&seed) % 100;
-					grid_set_cost(g, y * w + x, r < 6 ? 0 : r < 12 ? (uint8_t)(2 + r % 2) : 1);
-				}
+			fill_open_room(g, 2, 2, 50, h - 2, &seed);
 			for (int k = 0; k < 12; k++) { /* sealed rooms in the rock */
 				const int x0 = 70 + (int)(rnd(&seed) % 120);
 				const int y0 = 2 + (int)(rnd(&seed) % (unsigned)(h - 10));
@@ -1160,11 +1176,7 @@ static void test_fallback_deep_ball(void **state)
 			struct grid *g = grid_create(w, h, TOPOS[t]);
 			assert_non_null(g);
 			grid_fill(g, 0);
-			for (int y = 3; y < h - 3; y++)
-				for (int x = 3; x < 45; x++) {
-					const unsigned r = rnd(&seed) % 100;
-					grid_set_cost(g, y * w + x, r < 6 ? 0 : r < 12 ? (uint8_t)(2 + r % 2) : 1);
-				}
+			fill_open_room(g, 3, 3, 45, h - 3, &seed);
 			int room[10] = { 0 }; /* each room's top left cell */
 			for (int k = 0; rooms && k < 10; k++) {
 				const int x0 = 80 + (int)(rnd(&seed) % 140), y0 = 2 + (int)(rnd(&seed) % (unsigned)(h - 8));
@@ -1176,9 +1188,7 @@ static void test_fallback_deep_ball(void **state)
 			struct deep_pair d;
 			/* kind 3: crowding costs (its solid cells dropped) */
 			deep_pair_make(&d, g, cc, kind == 3, 1, &seed);
-			free(d.solid);
-			d.solid = NULL;
-			d.opt.solid = d.with.solid = NULL;
+			deep_pair_no_solid(&d);
 			uint8_t *none = calloc((size_t)n, 1);
 			struct path_ctx *ball = path_create(g), *nob = path_create(g);
 			assert_true(none && ball && nob);
@@ -1279,9 +1289,7 @@ static void test_fallback_deep_ball_wide(void **state)
 		/* crowding costs: home is left to the A* over the pair (the
 		 * ball on so thin a strip is within deep_plain's reach) */
 		deep_pair_make(&d, g, false, true, 1, &seed);
-		free(d.solid);
-		d.solid = NULL;
-		d.opt.solid = d.with.solid = NULL;
+		deep_pair_no_solid(&d);
 		uint8_t *none = calloc((size_t)(w * h), 1);
 		struct path_ctx *ball = path_create(g), *nob = path_create(g);
 		assert_true(none && ball && nob);
