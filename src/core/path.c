@@ -3736,6 +3736,25 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 	return DEEP_FOUND;
 }
 
+/* deep_doors' exit one step i from door (x, y): an open cell of one of the
+ * n home regions, or the start itself where it is blocked; -1 otherwise. */
+static inline int door_exit(const struct path_ctx *ctx, const struct region *rg, int start, int x, int y, int i,
+			    const int32_t *home, int n)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const int nx = x + grid_nb_dx(topo, y, i), ny = y + grid_nb_dy(topo, i);
+	if ((unsigned)nx >= (unsigned)ctx->w || (unsigned)ny >= (unsigned)ctx->h)
+		return -1;
+	const int p = ny * ctx->w + nx;
+	if (!ctx->grid->cost[p])
+		return p == start ? p : -1;
+	const int32_t r = region_of(rg, p);
+	for (int k = 0; k < n; k++)
+		if (home[k] == r)
+			return p;
+	return -1;
+}
+
 /*
  * fallback_deep without a budget, when deep_plain declines (the count too
  * large for its Dijkstra): the start's region `home` on the plain A* loop
@@ -3767,14 +3786,19 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
  * seeded (> 0); 0 when it does not apply (the caller seeds the start as
  * before, the records untouched); -1 when the records are spent
  * (DEEP_AGAIN).
+ * Home is the n_home regions `home`: the start's own, or for a start on a
+ * wall beside open cells (K = 0, deep_loop's wall_doors) the start and
+ * the regions beside it.  Every answer has one stretch in that home too (a
+ * region beside the start is entered from it for nothing), and the start
+ * is an exit to the doors beside it, at g 0 (door_exit).
  */
 static long deep_doors(struct path_ctx *ctx, const struct search *s, const struct region *rg,
-		       int walls, bool wide, const int *list, long lo, long hi, int met, long *ex)
+		       const int32_t *home, int n_home, int walls, bool wide, const int *list, long lo, long hi,
+		       int met, long *ex)
 {
 	const enum grid_topology topo = ctx->grid->topo;
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, dirs = grid_dir_count(topo);
-	const int32_t home = region_of(rg, s->start);
 	const uint16_t gen = ctx->gen;
 	long nt = 0, nb = 0;
 	int x0 = w, y0 = ctx->h, x1 = -1, y1 = -1;
@@ -3785,7 +3809,7 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 		const int dy = d / w, dx = d - dy * w;
 		bool door = false;
 		for (int i = 0; i < dirs; i++) {
-			const int p = home_step(ctx, rg, dx, dy, i, home);
+			const int p = door_exit(ctx, rg, s->start, dx, dy, i, home, n_home);
 			if (p < 0)
 				continue;
 			if (!one_grow((void **)&ctx->one_t, &ctx->one_t_cap, nt + 1,
@@ -3845,7 +3869,7 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 		int64_t best = INT64_MAX;
 		int bdir = -1;
 		for (int i = 0; i < dirs; i++) {
-			const int p = home_step(ctx, rg, dx, dy, i, home);
+			const int p = door_exit(ctx, rg, s->start, dx, dy, i, home, n_home);
 			if (p < 0)
 				continue;
 			const int a = target_at(ctx->one_t, (int)nt, p);
@@ -4190,6 +4214,11 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	/* home on the plain loop after the count: deep_plain, or where it
 	 * declines deep_doors */
 	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
+	/* from a wall beside open cells (K = 0: no ball to skip), home is the
+	 * start and the regions beside it, on the plain loop as well
+	 * (deep_doors) */
+	const bool wall_doors = plain && closed_form && !s->extra && w > 1 && home_cell && sk == 0 &&
+				n_start_rg > 0;
 	/* the count's first levels in closed form where they fit
 	 * (deep_ball_reach): never where deep_plain would take the count (it
 	 * reads every record; the ball's cells alone exceed its bound) */
@@ -4358,9 +4387,10 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	struct pq *q = &ctx->queue;
 	long expanded = len;
 	long seeded = 0;
-	if (home_plain && s->doors) {
-		seeded = deep_doors(ctx, s, rg, walls, wide, list, door_lo, door_hi, list[len - 1],
-				    &expanded);
+	if ((home_plain || wall_doors) && s->doors) {
+		const int32_t own = region_of(rg, s->start);
+		seeded = deep_doors(ctx, s, rg, wall_doors ? start_rg : &own, wall_doors ? n_start_rg : 1, walls,
+				    wide, list, door_lo, door_hi, list[len - 1], &expanded);
 		if (seeded < 0)
 			return DEEP_AGAIN;
 	}

@@ -1259,6 +1259,97 @@ static void test_fallback_deep_ball(void **state)
 }
 
 /*
+ * astray path from a wall beside open cells (path.c, wall_doors): the
+ * start and the regions beside it are home, crossed on the plain loop to
+ * their exits (deep_doors), the start itself an exit to the rock beside
+ * it.  Two rooms with pillars and dearer terrain, a wall one cell thick
+ * between them, rock to their right with small sealed rooms: starts on
+ * the rooms' walls, on the wall between them (home is both rooms), goals
+ * in the sealed rooms and in the rock, on every grid, with and without
+ * corner cutting.  Each answer has the layered search's status, blocked
+ * cells and cost, its route legal and its walk cut before its first
+ * blocked cell after the start; and, as the same query without the closed
+ * form (solid cells, none of them set, turn it off) gives it, the same
+ * key.
+ */
+static void test_fallback_deep_wall_doors(void **state)
+{
+	(void)state;
+	uint32_t seed = 8383;
+	long checked = 0, between = 0, fewer = 0;
+	for (size_t t = 0; t < N_TOPOS; t++)
+		for (int kind = 0; kind < 2; kind++) {
+			const int w = 260, h = 100, n = w * h;
+			const bool cc = kind == 1 && (TOPOS[t] == GRID_SQUARE8 || TOPOS[t] == GRID_DIAMOND8);
+			struct grid *g = grid_create(w, h, TOPOS[t]);
+			assert_non_null(g);
+			grid_fill(g, 0);
+			/* rooms A (x 60..99) and B (101..139), the wall x = 100
+			 * between them, rock on both sides */
+			fill_open_room(g, 60, 3, 100, h - 3, &seed);
+			fill_open_room(g, 101, 3, 140, h - 3, &seed);
+			for (int y = 3; y < h - 3; y++)
+				grid_set_cost(g, y * w + 100, 0);
+			int room[8] = { 0 }; /* sealed rooms, four on each side */
+			for (int k = 0; k < 8; k++) {
+				const int x0 = k % 2 ? 150 + (int)(rnd(&seed) % 100) : 4 + (int)(rnd(&seed) % 46);
+				const int y0 = 2 + (int)(rnd(&seed) % (unsigned)(h - 8));
+				room[k] = y0 * w + x0;
+				for (int y = y0; y < y0 + 4; y++)
+					for (int x = x0; x < x0 + 5; x++)
+						grid_set_cost(g, y * w + x, 1);
+			}
+			struct deep_pair d;
+			deep_pair_make(&d, g, cc, false, 1, &seed);
+			uint8_t *none = calloc((size_t)n, 1);
+			struct path_ctx *fast = path_create(g), *nob = path_create(g);
+			assert_true(none && fast && nob);
+			struct path_options od = d.with, on = d.with;
+			od.deep_doors = on.deep_doors = true;
+			on.solid = none;
+			for (int q = 0; q < 36; q++) {
+				/* a wall beside open cells: the wall between the
+				 * rooms, their top or bottom wall, their outer walls */
+				const int y = 3 + (int)(rnd(&seed) % (unsigned)(h - 6)), x = 60 + (int)(rnd(&seed) % 80);
+				const int start = q % 3 == 0   ? y * w + 100
+						  : q % 3 == 1 ? (q % 2 ? 2 : h - 3) * w + x
+								 : y * w + (q % 2 ? 59 : 140);
+				/* in a sealed room or in the rock, on either side */
+				const int side = (int)(rnd(&seed) % 2);
+				const int goal = q % 4 < 2 ? room[(q / 4) % 8] + (int)(rnd(&seed) % 3) * w + (int)(rnd(&seed) % 5)
+							   : (int)(rnd(&seed) % (unsigned)h) * w +
+								     (side ? 150 + (int)(rnd(&seed) % 110) : (int)(rnd(&seed) % 50));
+				if (g->cost[start] || start == goal)
+					continue;
+				struct grid_step nb[GRID_MAX_NEIGHBOURS];
+				if (grid_neighbours(g, start, true, nb) == 0)
+					continue; /* no open cell beside it */
+				struct path_result a, b, e;
+				const enum path_status sa = path_find(d.ref, start, goal, &d.opt, &a);
+				assert_int_equal(path_find(fast, start, goal, &od, &b), sa);
+				assert_int_equal(path_find(nob, start, goal, &on, &e), sa);
+				if (sa == PATH_NO_ROUTE || a.blocked_crossed < 2)
+					continue;
+				check_key(g, cc, NULL, NULL, d.ref, &a, fast, &b, start, goal);
+				check_key(g, cc, NULL, NULL, d.ref, &a, nob, &e, start, goal);
+				checked++;
+				between += q % 3 == 0;
+				fewer += b.expanded < e.expanded;
+			}
+			path_destroy(fast);
+			path_destroy(nob);
+			free(none);
+			deep_pair_free(&d);
+			grid_destroy(g);
+		}
+	print_message("%ld goals from walls beside open cells (%ld between two rooms), %ld with fewer expansions "
+		      "than without the closed form\n",
+		      checked, between, fewer);
+	assert_true(checked >= 200);
+	assert_true(between >= 60);
+}
+
+/*
  * The closed form where the count then passes 250 walls (it widens, each
  * w's high byte kept in deep_hi) in a context whose earlier deep query left
  * high bytes behind on the cells of the ring inside the ball: a strip of
@@ -1509,6 +1600,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_deep_doors),
 		cmocka_unit_test(test_fallback_deep_ball),
 		cmocka_unit_test(test_fallback_deep_ball_wide),
+		cmocka_unit_test(test_fallback_deep_wall_doors),
 		cmocka_unit_test(test_fallback_deep_from_wall),
 		cmocka_unit_test(test_fallback_deep_dear),
 		cmocka_unit_test(test_fallback_other_half),
