@@ -1263,7 +1263,7 @@ static void test_fallback_deep_ball(void **state)
  * start and the regions beside it are home, crossed on the plain loop to
  * their exits (deep_doors), the start itself an exit to the rock beside
  * it.  Two rooms with pillars and dearer terrain, a wall one cell thick
- * between them, rock to their right with small sealed rooms: starts on
+ * between them, rock on both sides with small sealed rooms: starts on
  * the rooms' walls, on the wall between them (home is both rooms), goals
  * in the sealed rooms and in the rock, on every grid, with and without
  * corner cutting.  Each answer has the layered search's status, blocked
