@@ -74,6 +74,11 @@ void *shim_load(const char *map, size_t len)
 #endif
 	} else if (!mode || strcmp(mode, "auto"))
 		s->opt.plain_astar = true;
+	/* PAIR_BUDGET=N: a budget of N expansions (the game's searches carry
+	 * one; large enough, it changes no answer, only the loop they run) */
+	const char *budget = getenv("PAIR_BUDGET");
+	if (budget && *budget)
+		s->opt.budget = atol(budget);
 	return s;
 }
 

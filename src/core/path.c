@@ -237,6 +237,10 @@ struct path_ctx {
 	long one_b_cap;
 	struct target *one_t;  /* ... and the start region's cells beside them; grown on demand */
 	long one_t_cap;
+	int *ring_buf;         /* deep_doors from a wall past its ball: the ring d = K ... */
+	long ring_cap;
+	struct seed *seed_buf; /* ... and the cells of home beside it, the plain loop's seeds */
+	long seed_cap;
 	uint8_t *deep_hi;      /* fallback_deep past 255 walls: the high byte of each count above
 	                          the record's aux (deep_w); made at the first such query */
 	int route_len;         /* the last answer's whole route in the queue's memory (path_route); 0 none */
@@ -380,6 +384,8 @@ void path_destroy(struct path_ctx *ctx)
 	jps_turned_destroy(ctx->turned);
 	free(ctx->one_b);
 	free(ctx->one_t);
+	free(ctx->ring_buf);
+	free(ctx->seed_buf);
 	free(ctx->deep_hi);
 	free(ctx);
 }
@@ -845,6 +851,14 @@ struct target {
 	int64_t g;      /* its g at its pop */
 };
 
+/* A cell the search starts from, at fixed-point cost g, its parent one
+ * step `dir` away (struct search's seeds). */
+struct seed {
+	int cell;
+	int64_t g;
+	uint8_t dir;
+};
+
 struct targets {
 	struct target *t; /* sorted by cell */
 	int n, lo;        /* lo: the least cell; span: the largest minus it */
@@ -877,6 +891,11 @@ struct search {
 	const uint8_t *solid;  /* fallback: blocked cells it may not enter either; NULL none */
 	struct targets *tg;    /* fallback_one's first layer; NULL none */
 	bool doors;            /* path_options.deep_doors */
+	/* deep_doors from a wall past its ball: the search starts from these
+	 * open cells at their g (each with its parent's direction) instead of
+	 * the start; the queue has room for them */
+	const struct seed *seeds;
+	int n_seeds;
 };
 
 /* weight * h in fixed point. */
@@ -1956,9 +1975,35 @@ static __attribute__((noinline)) bool targets_pop(const struct path_ctx *ctx, st
  * loop of every search, about 150 lines: what remains in it is the turn
  * itself and its constants, which the pieces take as arguments.
  */
+/* astar_loop's start from struct search's seeds (deep_doors, plain A* in
+ * the ring alone): the ring's first bucket is the least seed's, the others
+ * queued as pushes are (later buckets listed). */
+static inline __attribute__((always_inline)) void queue_seeds(struct path_ctx *ctx, const struct search *s,
+							      struct ring *rg, uint64_t code)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const int w = ctx->w;
+	uint64_t f0 = UINT64_MAX;
+	for (int k = 0; k < s->n_seeds; k++) {
+		const int c = s->seeds[k].cell, cy = c / w, cx = c - cy * w;
+		const uint64_t f =
+			pq_f(search_key(s, c, s->seeds[k].g, heuristic(topo, cx, cy, s->gx, s->gy, s->s1, s->s2)));
+		f0 = f < f0 ? f : f0;
+	}
+	ring_init(ctx, rg, s, f0);
+	for (int k = 0; k < s->n_seeds; k++) {
+		const int c = s->seeds[k].cell, cy = c / w, cx = c - cy * w;
+		const int64_t g = s->seeds[k].g;
+		const qkey key = search_key(s, c, g, heuristic(topo, cx, cy, s->gx, s->gy, s->s1, s->s2));
+		ctx->node[c] = (struct node){ .pos = 0, .stamp = ctx->gen, .dir = s->seeds[k].dir };
+		ctx->gw[c] = pk(code, g);
+		ring_push(ctx, rg, s, key, NO_TIE_F, POS_CLOSED, whole_ring(topo));
+	}
+}
+
 static inline __attribute__((always_inline)) enum path_status
 astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topology topo,
-	   const bool plain, const bool sgn, const bool budgeted, int *end, long *expanded_out)
+	   const bool plain, const bool sgn, const bool budgeted, const bool seeded, int *end, long *expanded_out)
 {
 	/* A local copy: stores to nodes cannot alias it.  With the constant
 	 * `plain` (plain A*: weight 1, no fallback or extra costs; a budget
@@ -2016,13 +2061,17 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 	 * from which every step still fits the word's 48 bits. */
 	const uint64_t code = ring ? next_code(ctx) : 0;
 	const int64_t g_limit = (int64_t)PK_LOW - 255 * s2;
-	node[s.start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
-	gw[s.start] = ring ? pk(code, 0) : 0;
 	if (ring)
 		ctx->packed = code;
-	sift_up(ctx, ctx->queue.heap_len++, search_key(&s, s.start, 0, best_h));
-	if (ring)
-		ring_init(ctx, &rg, &s, pq_f(ctx->queue.key[0]));
+	if (seeded) {
+		queue_seeds(ctx, &s, &rg, code);
+	} else {
+		node[s.start] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
+		gw[s.start] = ring ? pk(code, 0) : 0;
+		sift_up(ctx, ctx->queue.heap_len++, search_key(&s, s.start, 0, best_h));
+		if (ring)
+			ring_init(ctx, &rg, &s, pq_f(ctx->queue.key[0]));
+	}
 
 	for (;;) {
 		if (ctx->queue.heap_len == 0 && ctx->queue.stack_len == 0) {
@@ -2166,25 +2215,25 @@ astar_loop(struct path_ctx *ctx, const struct search *sp, const enum grid_topolo
 
 static enum path_status astar_square4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE4, false, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE4, false, false, false, false, end, ex);
 }
 
 static enum path_status astar_square8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, false, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, false, false, false, false, end, ex);
 }
 
 /* Plain A* in an unsigned and in a signed phase (new_generation). */
 static enum path_status astar_square8_plain(struct path_ctx *ctx, const struct search *s, int *end,
 					    long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, false, false, false, end, ex);
 }
 
 static enum path_status astar_square8_plain_signed(struct path_ctx *ctx, const struct search *s, int *end,
 						   long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, true, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, true, false, false, end, ex);
 }
 
 /* The same with a budget (the player's far clicks: path_find) or
@@ -2193,30 +2242,30 @@ static enum path_status astar_square8_plain_signed(struct path_ctx *ctx, const s
 static enum path_status astar_square8_plain_budget(struct path_ctx *ctx, const struct search *s, int *end,
 						   long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, false, true, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, false, true, false, end, ex);
 }
 
 static enum path_status astar_square8_plain_budget_signed(struct path_ctx *ctx, const struct search *s,
 							  int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE8, true, true, true, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE8, true, true, true, false, end, ex);
 }
 
 static enum path_status astar_hex(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_HEX, false, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_HEX, false, false, false, false, end, ex);
 }
 
 /* Diamond maps: their own specialisations (expand_any's diamond rows), so
  * the square and hex loops stay as they were. */
 static enum path_status astar_diamond4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND4, false, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND4, false, false, false, false, end, ex);
 }
 
 static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND8, false, false, false, false, end, ex);
 }
 
 /*
@@ -2232,14 +2281,14 @@ static enum path_status astar_diamond8(struct path_ctx *ctx, const struct search
  */
 static enum path_status astar_diamond8_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, false, end, ex);
 }
 
 /* The same without a budget or targets. */
 static enum path_status astar_diamond8_ring_plain(struct path_ctx *ctx, const struct search *s, int *end,
 						  long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, false, false, end, ex);
 }
 
 /*
@@ -2250,39 +2299,77 @@ static enum path_status astar_diamond8_ring_plain(struct path_ctx *ctx, const st
  */
 static enum path_status astar_hex_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_HEX, true, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_HEX, true, false, false, false, end, ex);
 }
 
 static enum path_status astar_hex_ring_budget(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_HEX, true, false, true, end, ex);
+	return astar_loop(ctx, s, GRID_HEX, true, false, true, false, end, ex);
 }
 
 /* The same on square4 and diamond4 (whole steps too) */
 static enum path_status astar_square4_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE4, true, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, false, false, end, ex);
 }
 
 static enum path_status astar_square4_ring_budget(struct path_ctx *ctx, const struct search *s, int *end,
 						  long *ex)
 {
-	return astar_loop(ctx, s, GRID_SQUARE4, true, false, true, end, ex);
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, true, false, end, ex);
 }
 
 static enum path_status astar_diamond4_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, false, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, false, false, end, ex);
 }
 
 static enum path_status astar_diamond4_ring_budget(struct path_ctx *ctx, const struct search *s, int *end,
 						   long *ex)
 {
-	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, true, end, ex);
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, true, false, end, ex);
 }
 
 /* Plain A*: weight 1 and nothing else that the general loop must test for
  * but a budget (the ring keeps the same best cell for it: the same pops). */
+/* Plain A* with targets from deep_doors' seeds (struct search's seeds), a
+ * loop of its own on each grid so that the others test nothing more. */
+static __attribute__((cold)) enum path_status
+astar_seeds_s8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE8, true, false, true, true, end, ex);
+}
+
+static __attribute__((cold)) enum path_status
+astar_seeds_s8_signed(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE8, true, true, true, true, end, ex);
+}
+
+static __attribute__((cold)) enum path_status
+astar_seeds_s4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_SQUARE4, true, false, true, true, end, ex);
+}
+
+static __attribute__((cold)) enum path_status
+astar_seeds_hex(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_HEX, true, false, true, true, end, ex);
+}
+
+static __attribute__((cold)) enum path_status
+astar_seeds_d4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, true, true, end, ex);
+}
+
+static __attribute__((cold)) enum path_status
+astar_seeds_d8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, true, end, ex);
+}
+
 static bool plain_search(const struct search *s)
 {
 	return s->wmode == W_ASTAR && !s->fallback && !s->extra;
@@ -2313,6 +2400,20 @@ static enum path_status astar_ring(struct path_ctx *ctx, const struct search *s,
 
 static enum path_status astar(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
+	if (s->n_seeds > 0) {
+		/* deep_doors' plain A* from its seeds: in the ring alone (a g
+		 * too large for its word ends it: the caller gives up) */
+		CHECK(plain_search(s) && s->tg && ctx->w > 1);
+		switch (ctx->grid->topo) {
+		case GRID_SQUARE4: return astar_seeds_s4(ctx, s, end, ex);
+		case GRID_SQUARE8:
+			return ctx->pk_signed ? astar_seeds_s8_signed(ctx, s, end, ex) : astar_seeds_s8(ctx, s, end, ex);
+		case GRID_DIAMOND4: return astar_seeds_d4(ctx, s, end, ex);
+		case GRID_DIAMOND8: return astar_seeds_d8(ctx, s, end, ex);
+		case GRID_HEX: break;
+		}
+		return astar_seeds_hex(ctx, s, end, ex);
+	}
 	if (plain_search(s) && ctx->w > 1) {
 		const enum path_status st = astar_ring(ctx, s, end, ex);
 		if (st != PATH_BAD_INPUT || ctx->no_memory)
@@ -3755,6 +3856,69 @@ static inline int door_exit(const struct path_ctx *ctx, const struct region *rg,
 	return -1;
 }
 
+static inline int deep_dist(enum grid_topology topo, int x, int y, int gx, int gy);
+static long deep_ring(struct path_ctx *ctx, enum grid_topology topo, int gx, int gy, int b, int *out);
+
+static int seed_cmp(const void *a, const void *b)
+{
+	const struct seed *x = a, *y = b;
+	if (x->cell != y->cell)
+		return (x->cell > y->cell) - (x->cell < y->cell);
+	if (x->g != y->g)
+		return (x->g > y->g) - (x->g < y->g);
+	return (x->dir > y->dir) - (x->dir < y->dir);
+}
+
+/*
+ * deep_doors from a wall past its ball (K = sk >= 1, every cell of d <= K
+ * round the start blocked): the open cells of the n home regions on the
+ * ring d = K + 1, each at the least cost of a ray of K blocked cells to a
+ * cell c of the ring d = K beside it (the grid's heuristic to the start:
+ * in rock the least cost of K steps) and the step in at its terrain, into
+ * ctx->seed_buf, one a cell, its parent c.  Every route into home with K
+ * blocked cells enters it so.  deep_lay_ray lays c's ray after the goal's
+ * pop: c's record says DIR_NONE then, as the count left it or as the A*
+ * over the pair seeds the ring d = K (every cell of it the count did not
+ * reach is seeded there).  Returns how many (0: none, or no memory).
+ */
+static long deep_entry_seeds(struct path_ctx *ctx, const struct search *s, const struct region *rg,
+			     const int32_t *home, int n_home, int sk)
+{
+	const enum grid_topology topo = ctx->grid->topo;
+	const uint8_t *cost = ctx->grid->cost;
+	const uint8_t *opp = topo == GRID_HEX ? hx_opp : sq_opp;
+	const int w = ctx->w, dirs = grid_dir_count(topo), sx = s->start % w, sy = s->start / w;
+	if (!one_grow((void **)&ctx->ring_buf, &ctx->ring_cap, 8L * sk + 8, sizeof *ctx->ring_buf))
+		return 0;
+	const long nr = deep_ring(ctx, topo, sx, sy, sk, ctx->ring_buf);
+	long ns = 0;
+	for (long k = 0; k < nr; k++) {
+		const int c = ctx->ring_buf[k], cy = c / w, cx = c - cy * w;
+		const int64_t hc = heuristic(topo, cx, cy, sx, sy, s->s1, s->s2);
+		for (int i = 0; i < dirs; i++) {
+			const int e = door_exit(ctx, rg, -1, cx, cy, i, home, n_home);
+			if (e < 0)
+				continue;
+			const int ey = e / w, ex = e - ey * w;
+			if (deep_dist(topo, ex, ey, sx, sy) != sk + 1)
+				continue;
+			if (!one_grow((void **)&ctx->seed_buf, &ctx->seed_cap, ns + 1, sizeof *ctx->seed_buf))
+				return 0;
+			ctx->seed_buf[ns++] = (struct seed){
+				.cell = e, .g = hc + (grid_nb_long(topo, i) ? s->s2 : s->s1) * (int64_t)cost[e],
+				.dir = opp[i] };
+		}
+	}
+	if (ns == 0)
+		return 0;
+	qsort(ctx->seed_buf, (size_t)ns, sizeof *ctx->seed_buf, seed_cmp);
+	long m = 0;
+	for (long k = 1; k < ns; k++)
+		if (ctx->seed_buf[k].cell != ctx->seed_buf[m].cell)
+			ctx->seed_buf[++m] = ctx->seed_buf[k];
+	return m + 1;
+}
+
 /*
  * fallback_deep without a budget, when deep_plain declines (the count too
  * large for its Dijkstra): the start's region `home` on the plain A* loop
@@ -3787,15 +3951,20 @@ static inline int door_exit(const struct path_ctx *ctx, const struct region *rg,
  * before, the records untouched); -1 when the records are spent
  * (DEEP_AGAIN).
  * Home is the n_home regions `home`: the start's own, or for a start on a
- * wall beside open cells (K = 0, deep_loop's wall_doors) the start and
- * the regions beside it.  Every answer has one stretch in that home too (a
- * region beside the start is entered from it for nothing), and the start
- * is an exit to the doors beside it, at g 0 (door_exit).
+ * wall (deep_loop's wall_doors) the regions of its ball, those with a cell
+ * on the ring d = K + 1.  Every answer has one stretch in that home too (a
+ * route back into it behind more blocked cells could have entered it with
+ * fewer).  With K = sk = 0 the start is home as well, an exit to the doors
+ * beside it at g 0 (door_exit); with K > 0 the plain loop starts from
+ * deep_entry_seeds' cells instead of the start, and each door is K + 1
+ * blocked cells from the start.
  */
 static long deep_doors(struct path_ctx *ctx, const struct search *s, const struct region *rg,
-		       const int32_t *home, int n_home, int walls, bool wide, const int *list, long lo, long hi,
-		       int met, long *ex)
+		       const int32_t *home, int n_home, int sk, int walls, bool wide, const int *list, long lo,
+		       long hi, int met, long *ex)
 {
+	/* the start is an exit where it is blocked and home is beside it (K = 0) */
+	const int start_exit = sk == 0 ? s->start : -1;
 	const enum grid_topology topo = ctx->grid->topo;
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, dirs = grid_dir_count(topo);
@@ -3809,7 +3978,7 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 		const int dy = d / w, dx = d - dy * w;
 		bool door = false;
 		for (int i = 0; i < dirs; i++) {
-			const int p = door_exit(ctx, rg, s->start, dx, dy, i, home, n_home);
+			const int p = door_exit(ctx, rg, start_exit, dx, dy, i, home, n_home);
 			if (p < 0)
 				continue;
 			if (!one_grow((void **)&ctx->one_t, &ctx->one_t_cap, nt + 1,
@@ -3847,6 +4016,14 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 	struct search s0 = home_layer(s, &tg);
 	s0.gx = x0 + (x1 - x0) / 2;
 	s0.gy = y0 + (y1 - y0) / 2;
+	if (sk > 0) {
+		/* from a wall past its ball: home entered from the ring d = K */
+		const long ns = deep_entry_seeds(ctx, s, rg, home, n_home, sk);
+		if (ns <= 0 || !queue_reserve(ctx, ns + 8))
+			return 0;
+		s0.seeds = ctx->seed_buf;
+		s0.n_seeds = (int)ns;
+	}
 	int e0 = s->start;
 	long ex0 = 0;
 	(void)astar(ctx, &s0, &e0, &ex0);
@@ -3869,7 +4046,7 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 		int64_t best = INT64_MAX;
 		int bdir = -1;
 		for (int i = 0; i < dirs; i++) {
-			const int p = door_exit(ctx, rg, s->start, dx, dy, i, home, n_home);
+			const int p = door_exit(ctx, rg, start_exit, dx, dy, i, home, n_home);
 			if (p < 0)
 				continue;
 			const int a = target_at(ctx->one_t, (int)nt, p);
@@ -3883,12 +4060,13 @@ static long deep_doors(struct path_ctx *ctx, const struct search *s, const struc
 		const int64_t h = heuristic(topo, dx, dy, s->gx, s->gy, s1, s2);
 		if ((uint64_t)best >= g_end || (uint64_t)(best + h) >= wall)
 			return -1;
-		const uint64_t nc = wall + (uint64_t)best;
+		/* past a ball, K blocked cells before home and d the K + 1st */
+		const uint64_t nc = ((uint64_t)(sk + 1) << wsh) + (uint64_t)best;
 		ctx->node[d].stamp = gen;
 		ctx->node[d].dir = (uint8_t)bdir;
 		ctx->gw[d] = nc;
 		pq_sift_up(q, ctx->node, (int)q->heap_len++,
-			   make_key(nc + ((uint64_t)(walls - 1) << wsh) + (uint64_t)h,
+			   make_key(nc + ((uint64_t)(walls - 1 - sk) << wsh) + (uint64_t)h,
 				    (uint32_t)((uint64_t)h >> s->hshift), d));
 	}
 	return nb;
@@ -4214,11 +4392,9 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	/* home on the plain loop after the count: deep_plain, or where it
 	 * declines deep_doors */
 	const bool home_plain = plain && budget <= 0 && !s->extra && w > 1 && !home_cell;
-	/* from a wall beside open cells (K = 0: no ball to skip), home is the
-	 * start and the regions beside it, on the plain loop as well
-	 * (deep_doors) */
-	const bool wall_doors = plain && closed_form && !s->extra && w > 1 && home_cell && sk == 0 &&
-				n_start_rg > 0;
+	/* from a wall, home is the regions of the start's ball (and with K = 0
+	 * the start), on the plain loop as well (deep_doors) */
+	const bool wall_doors = plain && closed_form && !s->extra && w > 1 && home_cell && n_start_rg > 0;
 	/* the count's first levels in closed form where they fit
 	 * (deep_ball_reach): never where deep_plain would take the count (it
 	 * reads every record; the ball's cells alone exceed its bound) */
@@ -4389,20 +4565,27 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	long seeded = 0;
 	if ((home_plain || wall_doors) && s->doors) {
 		const int32_t own = region_of(rg, s->start);
-		seeded = deep_doors(ctx, s, rg, wall_doors ? start_rg : &own, wall_doors ? n_start_rg : 1, walls,
-				    wide, list, door_lo, door_hi, list[len - 1], &expanded);
+		seeded = deep_doors(ctx, s, rg, wall_doors ? start_rg : &own, wall_doors ? n_start_rg : 1, sk,
+				    walls, wide, list, door_lo, door_hi, list[len - 1], &expanded);
 		if (seeded < 0)
 			return DEEP_AGAIN;
 	}
+	/* past the start's ball with home crossed to its doors: the A* over the
+	 * pair never steps from rock into home (deep_entry_seeds' cells are
+	 * the least cost of every such step with K blocked cells; with more it
+	 * crosses more than W) */
+	const bool skip_home = seeded > 0 && sk >= 1;
 	/* from a wall past its ball: the ring d = K seeded, each cell at its
 	 * ray's cost (the heuristic to the start: exact in rock), the ray laid
 	 * after the goal's pop (deep_lay_ray) */
-	const bool rays = !seeded && sk >= 1;
+	const bool rays = sk >= 1;
 	if (rays) {
-		q->heap_len = 0;
-		q->stack_len = 0;
+		if (!seeded) {
+			q->heap_len = 0;
+			q->stack_len = 0;
+		}
 		if (!one_grow((void **)&ctx->one_b, &ctx->one_b_cap, 8L * sk + 8, sizeof *ctx->one_b) ||
-		    !queue_reserve(ctx, 8L * sk + 8))
+		    !queue_reserve(ctx, q->heap_len + 8L * sk + 8))
 			return DEEP_NOT;
 		const long nr = deep_ring(ctx, topo, sx, sy, sk, ctx->one_b);
 		for (long k = 0; k < nr; k++) {
@@ -4415,11 +4598,20 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			if ((uint64_t)g >= g_end || (uint64_t)(g + h) >= wall)
 				return DEEP_NOT;
 			const uint64_t nc = ((uint64_t)sk << wsh) + (uint64_t)g;
+			const qkey kc = make_key(nc + (rest << wsh) + (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), c);
+			if (skip_home && node[c].stamp == gen && node[c].pos >= 0) {
+				/* a door of home's already queued, at K + 1 blocked cells */
+				if (nc < gw[c]) {
+					gw[c] = nc;
+					node[c].dir = DIR_NONE;
+					pq_sift_up(q, node, node[c].pos, kc);
+				}
+				continue;
+			}
 			node[c] = (struct node){ .pos = 0, .stamp = gen, .dir = DIR_NONE };
 			deep_set_w(ctx, c, (unsigned)rest, wide);
 			gw[c] = nc;
-			pq_sift_up(q, node, (int)q->heap_len++,
-				   make_key(nc + (rest << wsh) + (uint64_t)h, (uint32_t)((uint64_t)h >> s->hshift), c));
+			pq_sift_up(q, node, (int)q->heap_len++, kc);
 			seeded++;
 		}
 		if (!seeded)
@@ -4468,6 +4660,8 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 			const int64_t step = grid_nb_long(topo, i) ? s2 : s1;
 			uint64_t nc;
 			if (cv) {
+				if (skip_home && !u_open && beside_start(rg, v, start_rg, n_start_rg))
+					continue; /* home is deep_doors' */
 				if (u_open && corners && grid_nb_long(topo, i) &&
 				    ((topo == GRID_SQUARE8 && (!cost[uy * w + nx] || !cost[ny * w + ux])) ||
 				     (topo == GRID_DIAMOND8 && !grid_diamond_flanks_open(cost, w, hgt, ux, uy, i))))

@@ -1259,12 +1259,14 @@ static void test_fallback_deep_ball(void **state)
 }
 
 /*
- * astray path from a wall beside open cells (path.c, wall_doors): the
- * start and the regions beside it are home, crossed on the plain loop to
- * their exits (deep_doors), the start itself an exit to the rock beside
- * it.  Two rooms with pillars and dearer terrain, a wall one cell thick
+ * astray path from a wall (path.c, wall_doors): the regions of the
+ * start's ball are home, crossed on the plain loop to their exits
+ * (deep_doors); beside them the start itself is an exit to the rock beside
+ * it, deeper in the rock home is entered from the ring d = K
+ * (deep_entry_seeds).  Two rooms with pillars and dearer terrain, a wall one cell thick
  * between them, rock on both sides with small sealed rooms: starts on
- * the rooms' walls, on the wall between them (home is both rooms), goals
+ * the rooms' walls, on the wall between them (home is both rooms) and
+ * in the rock a few cells out from the outer walls, goals
  * in the sealed rooms and in the rock, on every grid, with and without
  * corner cutting.  Each answer has the layered search's status, blocked
  * cells and cost, its route legal and its walk cut before its first
@@ -1276,7 +1278,7 @@ static void test_fallback_deep_wall_doors(void **state)
 {
 	(void)state;
 	uint32_t seed = 8383;
-	long checked = 0, between = 0, fewer = 0;
+	long checked = 0, between = 0, deeper = 0, fewer = 0;
 	for (size_t t = 0; t < N_TOPOS; t++)
 		for (int kind = 0; kind < 2; kind++) {
 			const int w = 260, h = 100, n = w * h;
@@ -1307,13 +1309,16 @@ static void test_fallback_deep_wall_doors(void **state)
 			struct path_options od = d.with, on = d.with;
 			od.deep_doors = on.deep_doors = true;
 			on.solid = none;
-			for (int q = 0; q < 36; q++) {
+			for (int q = 0; q < 48; q++) {
 				/* a wall beside open cells: the wall between the
-				 * rooms, their top or bottom wall, their outer walls */
+				 * rooms, their top or bottom wall, their outer walls;
+				 * or the rock 2-9 cells out from those (K >= 1) */
 				const int y = 3 + (int)(rnd(&seed) % (unsigned)(h - 6)), x = 60 + (int)(rnd(&seed) % 80);
-				const int start = q % 3 == 0   ? y * w + 100
-						  : q % 3 == 1 ? (q % 2 ? 2 : h - 3) * w + x
-								 : y * w + (q % 2 ? 59 : 140);
+				const int out = 1 + (int)(rnd(&seed) % 8);
+				const int start = q % 4 == 0   ? y * w + 100
+						  : q % 4 == 1 ? (q % 2 ? 2 : h - 3) * w + x
+						  : q % 4 == 2 ? y * w + (q % 8 < 4 ? 59 : 140)
+								 : y * w + (q % 8 < 4 ? 59 - out : 140 + out);
 				/* in a sealed room or in the rock, on either side */
 				const int side = (int)(rnd(&seed) % 2);
 				const int goal = q % 4 < 2 ? room[(q / 4) % 8] + (int)(rnd(&seed) % 3) * w + (int)(rnd(&seed) % 5)
@@ -1322,7 +1327,7 @@ static void test_fallback_deep_wall_doors(void **state)
 				if (g->cost[start] || start == goal)
 					continue;
 				struct grid_step nb[GRID_MAX_NEIGHBOURS];
-				if (grid_neighbours(g, start, true, nb) == 0)
+				if (q % 4 != 3 && grid_neighbours(g, start, true, nb) == 0)
 					continue; /* no open cell beside it */
 				struct path_result a, b, e;
 				const enum path_status sa = path_find(d.ref, start, goal, &d.opt, &a);
@@ -1333,7 +1338,8 @@ static void test_fallback_deep_wall_doors(void **state)
 				check_key(g, cc, NULL, NULL, d.ref, &a, fast, &b, start, goal);
 				check_key(g, cc, NULL, NULL, d.ref, &a, nob, &e, start, goal);
 				checked++;
-				between += q % 3 == 0;
+				between += q % 4 == 0;
+				deeper += q % 4 == 3;
 				fewer += b.expanded < e.expanded;
 			}
 			path_destroy(fast);
@@ -1342,11 +1348,12 @@ static void test_fallback_deep_wall_doors(void **state)
 			deep_pair_free(&d);
 			grid_destroy(g);
 		}
-	print_message("%ld goals from walls beside open cells (%ld between two rooms), %ld with fewer expansions "
-		      "than without the closed form\n",
-		      checked, between, fewer);
-	assert_true(checked >= 200);
+	print_message("%ld goals from walls beside open cells (%ld between two rooms) or deeper in the rock (%ld), "
+		      "%ld with fewer expansions than without the closed form\n",
+		      checked, between, deeper, fewer);
+	assert_true(checked >= 300);
 	assert_true(between >= 60);
+	assert_true(deeper >= 80);
 }
 
 /*
