@@ -2330,8 +2330,6 @@ static enum path_status astar_diamond4_ring_budget(struct path_ctx *ctx, const s
 	return astar_loop(ctx, s, GRID_DIAMOND4, true, false, true, false, end, ex);
 }
 
-/* Plain A*: weight 1 and nothing else that the general loop must test for
- * but a budget (the ring keeps the same best cell for it: the same pops). */
 /* Plain A* with targets from deep_doors' seeds (struct search's seeds), a
  * loop of its own on each grid so that the others test nothing more. */
 static __attribute__((cold)) enum path_status
@@ -2370,6 +2368,8 @@ astar_seeds_d8(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 	return astar_loop(ctx, s, GRID_DIAMOND8, true, false, true, true, end, ex);
 }
 
+/* Plain A*: weight 1 and nothing else that the general loop must test for
+ * but a budget (the ring keeps the same best cell for it: the same pops). */
 static bool plain_search(const struct search *s)
 {
 	return s->wmode == W_ASTAR && !s->fallback && !s->extra;
@@ -3837,6 +3837,18 @@ static __attribute__((noinline)) enum deep_status deep_plain(struct path_ctx *ct
 	return DEEP_FOUND;
 }
 
+/* Whether passable u lies in one of the n regions r. */
+static inline bool beside_start(const struct region *rg, int u, const int32_t *r, int n)
+{
+	if (!n)
+		return false;
+	const int32_t ru = region_of(rg, u);
+	for (int k = 0; k < n; k++)
+		if (r[k] == ru)
+			return true;
+	return false;
+}
+
 /* deep_doors' exit one step i from door (x, y): an open cell of one of the
  * n home regions, or the start itself where it is blocked; -1 otherwise. */
 static inline int door_exit(const struct path_ctx *ctx, const struct region *rg, int start, int x, int y, int i,
@@ -3849,11 +3861,7 @@ static inline int door_exit(const struct path_ctx *ctx, const struct region *rg,
 	const int p = ny * ctx->w + nx;
 	if (!ctx->grid->cost[p])
 		return p == start ? p : -1;
-	const int32_t r = region_of(rg, p);
-	for (int k = 0; k < n; k++)
-		if (home[k] == r)
-			return p;
-	return -1;
+	return beside_start(rg, p, home, n) ? p : -1;
 }
 
 static inline int deep_dist(enum grid_topology topo, int x, int y, int gx, int gy);
@@ -4342,18 +4350,6 @@ static bool deep_lay_ray(struct path_ctx *ctx, enum grid_topology topo, const st
 	return true;
 }
 
-/* Whether passable u lies in one of the n regions r. */
-static inline bool beside_start(const struct region *rg, int u, const int32_t *r, int n)
-{
-	if (!n)
-		return false;
-	const int32_t ru = region_of(rg, u);
-	for (int k = 0; k < n; k++)
-		if (r[k] == ru)
-			return true;
-	return false;
-}
-
 static inline __attribute__((always_inline)) enum deep_status
 deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg, const bool plain,
 	  const enum grid_topology topo, int *end, long *expanded_out)
@@ -4564,8 +4560,7 @@ deep_loop(struct path_ctx *ctx, const struct search *s, const struct region *rg,
 	long expanded = len;
 	long seeded = 0;
 	if ((home_plain || wall_doors) && s->doors) {
-		const int32_t own = region_of(rg, s->start);
-		seeded = deep_doors(ctx, s, rg, wall_doors ? start_rg : &own, wall_doors ? n_start_rg : 1, sk,
+		seeded = deep_doors(ctx, s, rg, wall_doors ? start_rg : &home, wall_doors ? n_start_rg : 1, sk,
 				    walls, wide, list, door_lo, door_hi, list[len - 1], &expanded);
 		if (seeded < 0)
 			return DEEP_AGAIN;
