@@ -1286,12 +1286,10 @@ static void test_fallback_deep_wall_doors(void **state)
 			struct grid *g = grid_create(w, h, TOPOS[t]);
 			assert_non_null(g);
 			grid_fill(g, 0);
-			/* rooms A (x 60..99) and B (101..139), the wall x = 100
-			 * between them, rock on both sides */
+			/* rooms A (x 60..99) and B (101..139), the rock's wall
+			 * x = 100 between them, rock on both sides */
 			fill_open_room(g, 60, 3, 100, h - 3, &seed);
 			fill_open_room(g, 101, 3, 140, h - 3, &seed);
-			for (int y = 3; y < h - 3; y++)
-				grid_set_cost(g, y * w + 100, 0);
 			int room[8] = { 0 }; /* sealed rooms, four on each side */
 			for (int k = 0; k < 8; k++) {
 				const int x0 = k % 2 ? 150 + (int)(rnd(&seed) % 100) : 4 + (int)(rnd(&seed) % 46);
