@@ -1348,6 +1348,95 @@ static void plain_ring(enum grid_topology topo, uint32_t seed)
 	assert_true(budgeted > 50);
 }
 
+/*
+ * Weighted A* (weight above 1, no fallback or extra costs) runs in plain
+ * A*'s bucket ring on hex, square4 and the diamond grids (path.c,
+ * astar_wring; square8 keeps the general loop, and its test guards that),
+ * whose keys fall below the current bucket as often as above it.  Held to the general loop (which zero extra costs force):
+ * the same status, route cell for cell, expansions, cost and expanded
+ * cells, with a budget (the same partial route) or without, at the game's
+ * far weights and more, and again on records a flood left behind.
+ */
+static void weighted_ring(enum grid_topology topo, uint32_t seed)
+{
+	static const double weights[] = { 1.15, 1.5, 2.0, 3.0, 5.0 };
+	int found = 0, budgeted = 0, cheaper = 0;
+	for (int m = 0; m < 200; m++) {
+		const int kind = m % 4; /* uniform, terrain 1..3, spikes up to 255, small */
+		const int w = kind == 3 ? 1 + (int)(rnd(&seed) % 12) : 20 + (int)(rnd(&seed) % 61);
+		const int h = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
+		struct grid *g = grid_create(w, h, topo);
+		assert_non_null(g);
+		const int n = w * h;
+		for (int i = 0; i < n; i++) {
+			const int r = (int)(rnd(&seed) % 100);
+			uint8_t c = 1;
+			if (kind == 1 || kind == 3)
+				c = (uint8_t)(1 + rnd(&seed) % 3);
+			else if (kind == 2 && r % 6 == 0)
+				c = (uint8_t)(1 + rnd(&seed) % 255);
+			grid_set_cost(g, i, r < 22 ? 0 : c);
+		}
+		const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
+		grid_set_cost(g, start, 1);
+		/* a goal of cost 2 or 3 at weight 2 or 3: the goal's g can equal
+		 * the f last popped, where weighted A* stops early */
+		grid_set_cost(g, goal, kind == 1 ? (uint8_t)(1 + rnd(&seed) % 3) : 1);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		uint16_t *zero = calloc((size_t)n, sizeof *zero);
+		int *cells = malloc((size_t)n * sizeof *cells);
+		bool *seen = malloc((size_t)n);
+		assert_true(zero && cells && seen);
+		struct path_options opt = path_options_default();
+		opt.weight = weights[m % 5];
+		opt.corner_cutting = m % 7 == 3;
+		opt.budget = m % 3 == 1 ? 1 + (long)(rnd(&seed) % 40) : 0;
+		if (m % 2)
+			path_flood(ctx, goal, NULL, false, 0.0); /* records of another search */
+		struct path_result a, b;
+		const enum path_status st = path_find(ctx, start, goal, &opt, &a);
+		assert_true(st == PATH_FOUND || st == PATH_NO_ROUTE || st == PATH_BUDGET);
+		memcpy(cells, a.cells, (size_t)a.len * sizeof *cells);
+		for (int i = 0; i < n; i++)
+			seen[i] = path_was_expanded(ctx, i);
+		opt.extra = zero;
+		assert_int_equal(path_find(ctx, start, goal, &opt, &b), st);
+		assert_int_equal(b.len, a.len);
+		assert_memory_equal(b.cells, cells, (size_t)a.len * sizeof *cells);
+		assert_true(b.expanded == a.expanded);
+		assert_true(b.cost == a.cost);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
+		found += st == PATH_FOUND;
+		budgeted += st == PATH_BUDGET;
+		if (st == PATH_FOUND) {
+			/* within the weight of the shortest, and often dearer */
+			struct path_options ex = path_options_default();
+			ex.corner_cutting = opt.corner_cutting;
+			ex.plain_astar = true;
+			struct path_result e;
+			assert_int_equal(path_find(ctx, start, goal, &ex, &e), PATH_FOUND);
+			assert_true(a.cost <= opt.weight * e.cost + 1e-9);
+			cheaper += e.cost < a.cost;
+		}
+		free(seen);
+		free(cells);
+		free(zero);
+		path_destroy(ctx);
+		grid_destroy(g);
+	}
+	assert_true(found > 100);
+	assert_true(budgeted > 20);
+	assert_true(cheaper > 20); /* the weights were in play */
+}
+
+static void test_weighted_ring(void **state) { (void)state; weighted_ring(GRID_SQUARE8, 5252); }
+static void test_weighted_ring_hex(void **state) { (void)state; weighted_ring(GRID_HEX, 5353); }
+static void test_weighted_ring_square4(void **state) { (void)state; weighted_ring(GRID_SQUARE4, 5454); }
+static void test_weighted_ring_diamond4(void **state) { (void)state; weighted_ring(GRID_DIAMOND4, 5555); }
+static void test_weighted_ring_diamond8(void **state) { (void)state; weighted_ring(GRID_DIAMOND8, 5656); }
+
 static void test_plain_ring(void **state) { (void)state; plain_ring(GRID_SQUARE8, 4242); }
 static void test_plain_ring_hex(void **state) { (void)state; plain_ring(GRID_HEX, 4343); }
 static void test_plain_ring_square4(void **state) { (void)state; plain_ring(GRID_SQUARE4, 4444); }
@@ -1909,6 +1998,11 @@ int main(void)
 		cmocka_unit_test(test_plain_ring_square4),
 		cmocka_unit_test(test_plain_ring_diamond4),
 		cmocka_unit_test(test_plain_ring_diamond8),
+		cmocka_unit_test(test_weighted_ring),
+		cmocka_unit_test(test_weighted_ring_hex),
+		cmocka_unit_test(test_weighted_ring_square4),
+		cmocka_unit_test(test_weighted_ring_diamond4),
+		cmocka_unit_test(test_weighted_ring_diamond8),
 		cmocka_unit_test(test_plain_big_buckets),
 		cmocka_unit_test(test_plain_big_buckets_whole),
 		cmocka_unit_test(test_plain_large_costs),
