@@ -1243,6 +1243,52 @@ static void test_fallback_sealed_layers(void **state)
 	}
 }
 
+/* path_find(start, goal, opt) and the same with zero extra costs, which
+ * the general loop answers: the same status, route cell for cell,
+ * expansions, cost and expanded cells.  Returns the status; *a is the
+ * first answer, its route copied to cells (n cells) and its expanded
+ * cells to seen. */
+static enum path_status same_as_general(struct path_ctx *ctx, int start, int goal, struct path_options opt,
+					const uint16_t *zero, int n, int *cells, bool *seen, struct path_result *a)
+{
+	struct path_result b;
+	const enum path_status st = path_find(ctx, start, goal, &opt, a);
+	memcpy(cells, a->cells, (size_t)a->len * sizeof *cells);
+	for (int i = 0; i < n; i++)
+		seen[i] = path_was_expanded(ctx, i);
+	opt.extra = zero;
+	assert_int_equal(path_find(ctx, start, goal, &opt, &b), st);
+	assert_int_equal(b.len, a->len);
+	assert_memory_equal(b.cells, cells, (size_t)a->len * sizeof *cells);
+	assert_true(b.expanded == a->expanded);
+	assert_true(b.cost == a->cost);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(path_was_expanded(ctx, i), seen[i]);
+	return st;
+}
+
+/* A random map of the ring tests: kind 0 uniform, 1 terrain 1..3, 2
+ * spikes up to 255, 3 small (from 1 wide: a map under 2 wide takes the
+ * general loop, 2 wide the ring with no interior cell); wall_pct of the
+ * cells blocked. */
+static struct grid *ring_map(enum grid_topology topo, int kind, int wall_pct, uint32_t *seed)
+{
+	const int w = kind == 3 ? 1 + (int)(rnd(seed) % 12) : 20 + (int)(rnd(seed) % 61);
+	const int h = kind == 3 ? 3 + (int)(rnd(seed) % 10) : 20 + (int)(rnd(seed) % 61);
+	struct grid *g = grid_create(w, h, topo);
+	assert_non_null(g);
+	for (int i = 0; i < w * h; i++) {
+		const int r = (int)(rnd(seed) % 100);
+		uint8_t c = 1;
+		if (kind == 1 || kind == 3)
+			c = (uint8_t)(1 + rnd(seed) % 3);
+		else if (kind == 2 && r % 6 == 0)
+			c = (uint8_t)(1 + rnd(seed) % 255);
+		grid_set_cost(g, i, r < wall_pct ? 0 : c);
+	}
+	return g;
+}
+
 /*
  * Plain square8, hex, square4 and diamond4 A* keep most open cells in a
  * ring of buckets by f (see path.c; on the last three, whose steps are
@@ -1257,23 +1303,8 @@ static void plain_ring(enum grid_topology topo, uint32_t seed)
 {
 	int found = 0, budgeted = 0;
 	for (int m = 0; m < 240; m++) {
-		const int kind = m % 4; /* uniform, terrain 1..3, spikes up to 255, small */
-		/* small maps from 1 wide: a map under 2 wide takes the general
-		 * loop, 2 wide the ring with no interior cell */
-		const int w = kind == 3 ? 1 + (int)(rnd(&seed) % 12) : 20 + (int)(rnd(&seed) % 61);
-		const int h = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
-		struct grid *g = grid_create(w, h, topo);
-		assert_non_null(g);
-		const int n = w * h;
-		for (int i = 0; i < n; i++) {
-			const int r = (int)(rnd(&seed) % 100);
-			uint8_t c = 1;
-			if (kind == 1 || kind == 3)
-				c = (uint8_t)(1 + rnd(&seed) % 3);
-			else if (kind == 2 && r % 6 == 0)
-				c = (uint8_t)(1 + rnd(&seed) % 255);
-			grid_set_cost(g, i, r < 25 ? 0 : c);
-		}
+		struct grid *g = ring_map(topo, m % 4, 25, &seed);
+		const int n = g->w * g->h;
 		const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
 		grid_set_cost(g, start, 1);
 		grid_set_cost(g, goal, 1);
@@ -1287,18 +1318,7 @@ static void plain_ring(enum grid_topology topo, uint32_t seed)
 		opt.plain_astar = true;
 		opt.corner_cutting = m % 5 == 2;
 		struct path_result a, b;
-		const enum path_status st = path_find(ctx, start, goal, &opt, &a);
-		memcpy(cells, a.cells, (size_t)a.len * sizeof *cells);
-		for (int i = 0; i < n; i++)
-			seen[i] = path_was_expanded(ctx, i);
-		opt.extra = zero;
-		assert_int_equal(path_find(ctx, start, goal, &opt, &b), st);
-		assert_int_equal(b.len, a.len);
-		assert_memory_equal(b.cells, cells, (size_t)a.len * sizeof *cells);
-		assert_true(b.expanded == a.expanded);
-		assert_true(b.cost == a.cost);
-		for (int i = 0; i < n; i++)
-			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
+		const enum path_status st = same_as_general(ctx, start, goal, opt, zero, n, cells, seen, &a);
 		/* Plain A* again on records the general loop, or a flood, left
 		 * behind: it must see them all as new. */
 		if (m % 2)
@@ -1362,21 +1382,9 @@ static void weighted_ring(enum grid_topology topo, uint32_t seed)
 	static const double weights[] = { 1.15, 1.5, 2.0, 3.0, 5.0 };
 	int found = 0, budgeted = 0, cheaper = 0;
 	for (int m = 0; m < 200; m++) {
-		const int kind = m % 4; /* uniform, terrain 1..3, spikes up to 255, small */
-		const int w = kind == 3 ? 1 + (int)(rnd(&seed) % 12) : 20 + (int)(rnd(&seed) % 61);
-		const int h = kind == 3 ? 3 + (int)(rnd(&seed) % 10) : 20 + (int)(rnd(&seed) % 61);
-		struct grid *g = grid_create(w, h, topo);
-		assert_non_null(g);
-		const int n = w * h;
-		for (int i = 0; i < n; i++) {
-			const int r = (int)(rnd(&seed) % 100);
-			uint8_t c = 1;
-			if (kind == 1 || kind == 3)
-				c = (uint8_t)(1 + rnd(&seed) % 3);
-			else if (kind == 2 && r % 6 == 0)
-				c = (uint8_t)(1 + rnd(&seed) % 255);
-			grid_set_cost(g, i, r < 22 ? 0 : c);
-		}
+		const int kind = m % 4; /* ring_map's */
+		struct grid *g = ring_map(topo, kind, 22, &seed);
+		const int n = g->w * g->h;
 		const int start = (int)(rnd(&seed) % (unsigned)n), goal = (int)(rnd(&seed) % (unsigned)n);
 		grid_set_cost(g, start, 1);
 		/* a goal of cost 2 or 3 at weight 2 or 3: the goal's g can equal
@@ -1394,20 +1402,9 @@ static void weighted_ring(enum grid_topology topo, uint32_t seed)
 		opt.budget = m % 3 == 1 ? 1 + (long)(rnd(&seed) % 40) : 0;
 		if (m % 2)
 			path_flood(ctx, goal, NULL, false, 0.0); /* records of another search */
-		struct path_result a, b;
-		const enum path_status st = path_find(ctx, start, goal, &opt, &a);
+		struct path_result a;
+		const enum path_status st = same_as_general(ctx, start, goal, opt, zero, n, cells, seen, &a);
 		assert_true(st == PATH_FOUND || st == PATH_NO_ROUTE || st == PATH_BUDGET);
-		memcpy(cells, a.cells, (size_t)a.len * sizeof *cells);
-		for (int i = 0; i < n; i++)
-			seen[i] = path_was_expanded(ctx, i);
-		opt.extra = zero;
-		assert_int_equal(path_find(ctx, start, goal, &opt, &b), st);
-		assert_int_equal(b.len, a.len);
-		assert_memory_equal(b.cells, cells, (size_t)a.len * sizeof *cells);
-		assert_true(b.expanded == a.expanded);
-		assert_true(b.cost == a.cost);
-		for (int i = 0; i < n; i++)
-			assert_int_equal(path_was_expanded(ctx, i), seen[i]);
 		found += st == PATH_FOUND;
 		budgeted += st == PATH_BUDGET;
 		if (st == PATH_FOUND) {
