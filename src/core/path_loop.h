@@ -10,12 +10,16 @@
  * alone, folded away in every other loop, made GCC inline differently
  * around the game's square8 loops, which grew by 400 bytes and ran 2-3%
  * slower (docs/perf-log.md, fortieth session).  Compiled from the same
- * text with PATH_LOOP_WEIGHTED 0, astar_loop is what it was, byte for byte.
+ * text with PATH_LOOP_WEIGHTED 0, astar_loop is the same instructions as
+ * before (objdump, addresses aside).
  *
  * The weighted copy is astar_loop with `plain` set (the ring), but its keys
  * weighted; the square8 and diamond8 interiors of plain A*, which skip the
  * closed test, left out (expand_any expands every cell, a cell once); and
- * the early stop asked of the ring's words.
+ * the early stop asked of the ring's words.  What whole_ring(topo) means
+ * for hex, square4 and diamond4 is harmless here: whole_sort declines a
+ * bucket of many f, and ring_push's ordered stack needs a tie_f, which
+ * weighted A* never has.
  */
 
 #if !defined(PATH_LOOP_NAME) || !defined(PATH_LOOP_WEIGHTED)
