@@ -1132,9 +1132,9 @@ static inline __attribute__((always_inline)) bool ring_drain(struct path_ctx *ct
  * bucket holds thousands of keys in hundreds of h values: the insertion sort
  * alone moved a key past RUN_MOVES and gave the bucket to the heap (deep2).
  * False, nothing moved, when the bucket's h span more values than
- * ctx->hcount has (not on a map's own h), when its keys do not share f
- * (weighted A*, whose f are not whole steps), or when the queue cannot
- * hold the copy: the caller sorts as before.
+ * ctx->hcount has (not on a map's own h), when its first and last keys
+ * do not share f (weighted A*, whose f are not whole steps), or when the
+ * queue cannot hold the copy: the caller sorts as before.
  */
 static __attribute__((noinline)) bool whole_sort(struct path_ctx *ctx, const struct search *s)
 {
@@ -1145,16 +1145,19 @@ static __attribute__((noinline)) bool whole_sort(struct path_ctx *ctx, const str
 	/* h >> hshift in the key: distinct h of whole steps lie 2^z apart */
 	const int shift = __builtin_ctzll((uint64_t)s->s1);
 	const int z = shift > s->hshift ? shift - s->hshift : 0;
+	/* a weighted search's bucket holds many f (astar_loop_weighted): told
+	 * by its first and last key, at no cost to plain A*'s; one that passes
+	 * is still sorted right, the insertion below comparing whole keys */
+	if (pq_f(a[0]) != pq_f(a[m - 1]))
+		return false;
 	uint32_t lo = UINT32_MAX, hi = 0;
-	uint64_t other_f = 0; /* a weighted search's bucket holds many f (astar_loop_weighted) */
 	for (long i = 0; i < m; i++) {
 		const uint32_t hk = (uint32_t)(uint64_t)(a[i] >> 32);
 		lo = hk < lo ? hk : lo;
 		hi = hk > hi ? hk : hi;
-		other_f |= pq_f(a[i]) ^ pq_f(a[0]);
 	}
 	const uint32_t span = ((hi - lo) >> z) + 1;
-	if (span > (uint32_t)ctx->hcount_len || other_f)
+	if (span > (uint32_t)ctx->hcount_len)
 		return false;
 	int *count = ctx->hcount;
 	memset(count, 0, span * sizeof *count);
@@ -2184,8 +2187,7 @@ static bool plain_search(const struct search *s)
  */
 static bool weighted_ring_search(const struct path_ctx *ctx, const struct search *s)
 {
-	return s->wmode == W_WEIGHTED && !s->fallback && !s->extra && !s->tg && s->n_seeds == 0 &&
-	       ctx->grid->topo != GRID_SQUARE8;
+	return s->wmode == W_WEIGHTED && !s->fallback && !s->extra && !s->tg && ctx->grid->topo != GRID_SQUARE8;
 }
 
 static enum path_status astar_wring_s4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
