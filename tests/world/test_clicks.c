@@ -774,6 +774,108 @@ static void test_far_click_into_rock_ragged(void **state)
 	}
 }
 
+/* A click at (gx, gy) deep in the rock of g walks to nearest_open's cell. */
+static void assert_walks_to_nearest(struct game *g, int gx, int gy, const char *what)
+{
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FALLBACK);
+	const int want = nearest_open(g, cells[0], grid_index(g->grid, gx, gy));
+	if (cells[len - 1] != want)
+		fail_msg("%s, %s, goal (%d,%d): the walk ends at (%d,%d), the nearest open cell is (%d,%d)",
+			 grid_topology_name(g->grid->topo), what, gx, gy, grid_x(g->grid, cells[len - 1]),
+			 grid_y(g->grid, cells[len - 1]), grid_x(g->grid, want), grid_y(g->grid, want));
+}
+
+/*
+ * deep_nearest's skipping on every grid: of the 64x64 squares, those
+ * reach.open_squares counts no open cell in, and of a square's cells,
+ * those past the bounds of a row (the cells within b steps of the goal
+ * lie within cmax * b - slope * dy columns of it on the screen).  The
+ * player knows the right part of a floor level as rock but for straight
+ * inlets, each a step of one direction repeated from the face (a random
+ * length, so that many end one cell into a square of their own), in the
+ * directions that move right on the screen: diagonal ones on square8 and
+ * diamond8 are regions of their own (no corner is cut), whose cells the
+ * walk must pass over.  Clicks deep in the rock walk to nearest_open's
+ * cell.  Then inlets grow cell by cell (game_known_changed) toward the
+ * goals, into squares the counts had as rock, and the clicks are held to
+ * nearest_open again: the counts follow known[].
+ */
+static void test_far_click_into_rock_tips(void **state)
+{
+	(void)state;
+	enum { W = 900, H = 400, FACE = 250, REACH = 480, GOALS = W - 60 };
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		const enum grid_topology topo = topos[t];
+		struct fixture f;
+		struct game *g = mapped_floor_game(&f, topo, W, H);
+		for (int y = 0; y < H; y++)
+			for (int x = FACE; x < W; x++)
+				g->known[grid_index(g->grid, x, y)] = 0;
+		int right[GRID_MAX_NEIGHBOURS], n_right = 0; /* the directions that move right */
+		for (int i = 0; i < grid_dir_count(topo); i++)
+			if (2 * grid_nb_dx(topo, 0, i) + (grid_is_staggered(topo) ? grid_nb_dy(topo, i) & 1 : 0) > 0 &&
+			    2 * grid_nb_dx(topo, 1, i) - (grid_is_staggered(topo) ? grid_nb_dy(topo, i) & 1 : 0) > 0)
+				right[n_right++] = i;
+		assert_true(n_right >= 1);
+		uint32_t seed = 0x51ed270bu + (uint32_t)t;
+		for (int inlet = 0; inlet < 60; inlet++) {
+			const int i = right[rnd(&seed) % (unsigned)n_right], len = 1 + (int)(rnd(&seed) % 300);
+			int x = FACE - 1, y = 5 + (int)(rnd(&seed) % (H - 10));
+			for (int k = 0; k < len; k++) {
+				const int nx = x + grid_nb_dx(topo, y, i), ny = y + grid_nb_dy(topo, i);
+				if (nx >= REACH || ny < 1 || ny >= H - 1)
+					break;
+				x = nx;
+				y = ny;
+				g->known[grid_index(g->grid, x, y)] = 1;
+			}
+		}
+		game_maps_written(g);
+		g->known_version++;
+		int goals[6][2];
+		for (int q = 0; q < 6; q++) {
+			goals[q][0] = GOALS + (int)(rnd(&seed) % 50);
+			goals[q][1] = 10 + (int)(rnd(&seed) % (H - 20));
+			assert_walks_to_nearest(g, goals[q][0], goals[q][1], "inlets");
+		}
+		assert_true(g->reach.open_squares_ok);
+		/* inlets grown cell by cell, as the player sees them: from the
+		 * face toward each goal, by the short steps that move right and
+		 * keep nearest its row (so one region with the floor), past
+		 * REACH to 300-340 cells short of it (still too far for the
+		 * search from the goal's side) */
+		for (int q = 0; q < 6; q++) {
+			/* half of them stop at a square's first column, its one open cell */
+			const int gy = goals[q][1], far = goals[q][0] - 300 - (int)(rnd(&seed) % 41);
+			const int stop = q % 2 ? far / 64 * 64 : far;
+			int x = FACE - 1, y = gy;
+			while (x < stop) {
+				int bx = -1, by = -1;
+				for (int k = 0; k < n_right; k++) {
+					const int nx = x + grid_nb_dx(topo, y, right[k]), ny = y + grid_nb_dy(topo, right[k]);
+					if (!grid_nb_long(topo, right[k]) && (bx < 0 || abs(ny - gy) < abs(by - gy))) {
+						bx = nx;
+						by = ny;
+					}
+				}
+				x = bx;
+				y = by;
+				const int c = grid_index(g->grid, x, y);
+				if (!g->known[c]) {
+					g->known[c] = 1;
+					game_known_changed(g, c, 0);
+				}
+			}
+			game_maps_written(g);
+			assert_walks_to_nearest(g, goals[q][0], goals[q][1], "grown");
+			assert_true(g->reach.open_squares_ok && g->reach.open_squares_version == g->known_version);
+		}
+		fixture_fini(&f);
+	}
+}
+
 /* The key of the fallback's whole route from `start` to `goal` over a copy
  * of the player's memory, without a budget (past its cut point too:
  * path_route): its blocked cells, returned, and its cost in *cost (a step
@@ -1498,6 +1600,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_thick_rock),
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
 		cmocka_unit_test(test_far_click_into_rock_ragged),
+		cmocka_unit_test(test_far_click_into_rock_tips),
 		cmocka_unit_test(test_small_region_clicks_exact),
 		cmocka_unit_test(test_far_click_maze_trees),
 		cmocka_unit_test(test_far_click_loopy_maze_exact),

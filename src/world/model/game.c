@@ -142,6 +142,11 @@ static void level_state_free(struct game *g)
 	region_destroy(g->reach.labels);
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
+	free(g->reach.open_squares);
+	g->reach.open_squares = NULL;
+	g->reach.open_squares_ok = false;
+	free(g->reach.deep_seen);
+	g->reach.deep_seen = NULL;
 	prune_destroy(g->reach.trees);
 	g->reach.trees = NULL;
 	g->reach.trees_ok = false;
@@ -392,6 +397,9 @@ bool game_level_load(struct game *g, int depth)
 	 * current from known[] alone). */
 	g->reach.labels = NULL;
 	g->reach.labels_ok = false;
+	g->reach.open_squares = NULL;
+	g->reach.open_squares_ok = false;
+	g->reach.deep_seen = NULL;
 	g->reach.trees = NULL;
 	g->reach.trees_ok = false;
 	if (g->prefault)

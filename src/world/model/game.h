@@ -325,6 +325,13 @@ struct reach {
 	unsigned labels_version; /* the known_version they describe ... */
 	bool labels_ok;       /* ... if set; otherwise (a restore, known[] written at once) they are
 	                         labelled anew at the next plan.  Speed only: no answer depends on them */
+	uint32_t *open_squares; /* the open cells of known[] in each square of 64 x 64 cells, for
+	                         a click deep in rock (game_travel.c, deep_nearest): counted at the
+	                         first such click, kept up to date cell by cell as known[] changes */
+	unsigned open_squares_version; /* the known_version they describe ... */
+	bool open_squares_ok; /* ... if set; otherwise counted anew.  Speed only, as the labels */
+	uint64_t *deep_seen;  /* a bit a cell, all clear between clicks: the cells a click deep in
+	                         rock has seen (game_travel.c, deep_target), made at the first */
 	struct prune *trees;  /* the dead-end trees of known[] (prune.h), for far clicks in a large
 	                         region (rules 13; game_travel.c, known_trees); NULL: none kept */
 	unsigned trees_version; /* the known_version they were peeled on ... */

@@ -1343,6 +1343,7 @@ bool game_state_load(struct game *g, const void *bytes, size_t len, char *err, s
 	}
 	g->reach.source = -1; /* rebuilt from known[] on the next preview or plan */
 	g->reach.labels_ok = false; /* the same */
+	g->reach.open_squares_ok = false; /* the same */
 	g->reach.trees_ok = false;  /* the same */
 	game_trees_drop(g);         /* a peeling of the known[] before */
 	visible_box(g);

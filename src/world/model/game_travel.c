@@ -30,6 +30,9 @@
 
 static void labels_from_job(struct game *g);
 
+/* The side of deep_nearest's squares, and of reach.open_squares'. */
+#define DEEP_BLOCK 64
+
 /*
  * Travel, the cursor's preview, autoexplore and the click fallback plan
  * over the player's map memory (known[]): remembered cells at their true
@@ -84,6 +87,13 @@ void game_known_changed(struct game *g, int cell, uint8_t old)
 	if (m->labels && m->labels_ok && m->labels_version == g->known_version) {
 		region_cell_changed(m->labels, cell, old);
 		m->labels_version++;
+	}
+	if (m->open_squares && m->open_squares_ok && m->open_squares_version == g->known_version) {
+		const struct grid *gr = g->grid;
+		const int bw = (gr->w + DEEP_BLOCK - 1) / DEEP_BLOCK;
+		m->open_squares[grid_y(gr, cell) / DEEP_BLOCK * bw + grid_x(gr, cell) / DEEP_BLOCK] +=
+			(uint32_t)(g->known[cell] != 0) - (uint32_t)(old != 0);
+		m->open_squares_version++;
 	}
 	g->known_version++;
 }
@@ -190,14 +200,19 @@ static const double FAR_WEIGHTS[] = { 1.15, 1.5, 2.0, 3.0 };
  * (no memory: the budget's partial route stands).
  */
 #define DEEP_CELLS 65536
-#define DEEP_SLOTS (4 * DEEP_CELLS) /* a power of two */
 
 struct deep {
 	struct game *g;
 	const struct region *labels;
 	int32_t home;        /* the player's region */
 	int from, goal;
-	int *seen;           /* DEEP_SLOTS cells, open addressing; -1 empty */
+	uint64_t *seen;      /* reach.deep_seen: cells seen.  A bit map, not a
+	                        table of the seen cells, because the search
+	                        stays near the goal: neighbours share words and
+	                        rows lie a few cache lines apart, where a hashed
+	                        table's every probe missed.  Its bits are cleared
+	                        at the end by the cells seen, not the whole map */
+	int *log;            /* the cells seen, `count` of them */
 	int count;           /* cells seen */
 	int best;            /* where the walk ends so far; -1 none */
 	double best_score;
@@ -210,20 +225,43 @@ static double deep_score(const struct deep *d, int c)
 	return grid_heuristic(d->g->grid, d->from, c) + grid_heuristic(d->g->grid, c, d->goal);
 }
 
-static int deep_slot(const int *seen, int c)
+/* Marks c seen: false when it was already. */
+static bool deep_mark(uint64_t *seen, int c)
 {
-	unsigned h = ((unsigned)c * 2654435761u) & (DEEP_SLOTS - 1);
-	while (seen[h] >= 0 && seen[h] != c)
-		h = (h + 1) & (DEEP_SLOTS - 1);
-	return (int)h;
+	uint64_t *word = seen + ((unsigned)c >> 6), bit = (uint64_t)1 << ((unsigned)c & 63);
+	if (*word & bit)
+		return false;
+	*word |= bit;
+	return true;
+}
+
+/* A cell of the search from the goal's side, with its coordinates: the
+ * search reads its neighbours by them, where grid_adjacent divides a
+ * cell's index by the width and gives each step its cost, twice a cell
+ * (half the time of a search through 65,536 cells of rock). */
+struct deep_cell {
+	int cell, x, y;
+};
+
+/* The cells beside (x, y), in grid_adjacent's order. */
+static int deep_adjacent(const struct grid *gr, int x, int y, struct deep_cell out[])
+{
+	const int dirs = grid_dir_count(gr->topo);
+	int n = 0;
+	for (int i = 0; i < dirs; i++) {
+		const int nx = x + grid_nb_dx(gr->topo, y, i), ny = y + grid_nb_dy(gr->topo, i);
+		if (grid_in_bounds(gr, nx, ny))
+			out[n++] = (struct deep_cell){ grid_index(gr, nx, ny), nx, ny };
+	}
+	return n;
 }
 
 /* A blocked cell of the layer being found: the player's region's cells
  * beside it are where a walk may end. */
-static void deep_beside(struct deep *d, int x)
+static void deep_beside(struct deep *d, const struct deep_cell *x)
 {
-	struct grid_step adj[GRID_MAX_NEIGHBOURS];
-	const int n = grid_adjacent(d->g->grid, x, adj);
+	struct deep_cell adj[GRID_MAX_NEIGHBOURS];
+	const int n = deep_adjacent(d->g->grid, x->x, x->y, adj);
 	for (int j = 0; j < n; j++) {
 		const int y = adj[j].cell;
 		if (!d->g->known[y] || region_of(d->labels, y) != d->home)
@@ -236,6 +274,37 @@ static void deep_beside(struct deep *d, int x)
 	}
 }
 
+/* The open cells of known[] in each square (reach.open_squares), counted
+ * anew when known[] was written at once (a map learnt, a restore), or
+ * NULL without memory. */
+static const uint32_t *open_squares(struct game *g)
+{
+	struct reach *m = &g->reach;
+	if (m->open_squares && m->open_squares_ok && m->open_squares_version == g->known_version)
+		return m->open_squares;
+	const struct grid *gr = g->grid;
+	const int bw = (gr->w + DEEP_BLOCK - 1) / DEEP_BLOCK, bh = (gr->h + DEEP_BLOCK - 1) / DEEP_BLOCK;
+	if (!m->open_squares)
+		m->open_squares = malloc(sizeof *m->open_squares * (size_t)bw * (size_t)bh);
+	if (!m->open_squares)
+		return NULL;
+	memset(m->open_squares, 0, sizeof *m->open_squares * (size_t)bw * (size_t)bh);
+	for (int y = 0; y < gr->h; y++) {
+		const uint8_t *row = g->known + (size_t)y * (size_t)gr->w;
+		uint32_t *count = m->open_squares + (size_t)(y / DEEP_BLOCK) * (size_t)bw;
+		for (int x0 = 0; x0 < gr->w; x0 += DEEP_BLOCK) {
+			const int x1 = x0 + DEEP_BLOCK < gr->w ? x0 + DEEP_BLOCK : gr->w;
+			uint32_t n = 0;
+			for (int x = x0; x < x1; x++)
+				n += row[x] != 0;
+			count[x0 / DEEP_BLOCK] += n;
+		}
+	}
+	m->open_squares_ok = true;
+	m->open_squares_version = g->known_version;
+	return m->open_squares;
+}
+
 /*
  * Past DEEP_CELLS with no cell of the player's region found (a goal deep
  * in rock thicker than that: 1,300 cells of it between the hex rooms
@@ -244,13 +313,15 @@ static void deep_beside(struct deep *d, int x)
  * straight way, then the lowest index), which in solid rock is the one
  * through the fewest walls.  Found in squares of DEEP_BLOCK x DEEP_BLOCK
  * cells, ring by ring round the goal's, skipping those with no open cell
- * in known[] (one pass over its bytes, about 2 ms on 4096x4096), until a
- * ring is farther than the best found: a step moves a column and a row at
- * most (two rows on diamond maps), so a cell of ring R is at least
- * (R - 1) * DEEP_BLOCK + 1 steps away (half that on diamond maps).
+ * in known[] (reach.open_squares, kept up to date as known[] changes: a
+ * pass over known[] at each click took 2-5 ms on 4096x4096, and reading
+ * the squares of rock themselves, a cache line a row, up to 20 ms on the
+ * diamond8 rooms level, whose rooms lie 2,000 steps from its corners),
+ * reading eight cells at a time, until a ring is farther than the best
+ * found: a step moves a column and a row at most (two rows on diamond
+ * maps), so a cell of ring R is at least (R - 1) * DEEP_BLOCK + 1 steps
+ * away (half that on diamond maps).
  */
-#define DEEP_BLOCK 64
-
 static void deep_consider(struct deep *d, int c, int steps, int *best_steps)
 {
 	const double score = deep_score(d, c);
@@ -283,34 +354,19 @@ static int deep_nearest(struct deep *d)
 {
 	const struct grid *gr = d->g->grid;
 	const int bw = (gr->w + DEEP_BLOCK - 1) / DEEP_BLOCK, bh = (gr->h + DEEP_BLOCK - 1) / DEEP_BLOCK;
-	uint8_t *open = calloc((size_t)bw * (size_t)bh, 1);
-	if (!open)
-		return -1;
-	for (int y = 0; y < gr->h; y++) {
-		const uint8_t *row = d->g->known + (size_t)y * (size_t)gr->w;
-		uint8_t *flags = open + (y / DEEP_BLOCK) * bw;
-		for (int bx = 0; bx < bw; bx++) {
-			if (flags[bx])
-				continue; /* an open cell seen in a row above */
-			const int x0 = bx * DEEP_BLOCK, x1 = x0 + DEEP_BLOCK < gr->w ? x0 + DEEP_BLOCK : gr->w;
-			uint64_t any = 0;
-			int x = x0;
-			for (; x + 8 <= x1; x += 8) {
-				uint64_t v;
-				memcpy(&v, row + x, sizeof v);
-				any |= v;
-			}
-			for (; x < x1; x++)
-				any |= row[x];
-			flags[bx] = any != 0;
-		}
-	}
-	/* A step moves a cell's row by at most rmax and its column on the
-	 * screen (2x + (y & 1) on hex and diamond maps) by at most cmax: cells
-	 * farther that way than the best found, a square's, a row's or a
-	 * cell's, are passed over before the costly tests. */
+	const uint32_t *open = open_squares(d->g); /* NULL: every square is read */
+	/* A cell dy rows and dc columns on the screen (2x + (y & 1) on hex
+	 * and diamond maps) from the goal lies max(dc, dy) steps from it on
+	 * square8 and diamond4, dc + dy on square4, (dc + dy) / 2 on diamond8,
+	 * and dy + max(0, dc - dy) / 2 on hex (grid_step_distance).  So the
+	 * cells within b steps lie within rmax * b rows, and in a row dy away
+	 * within cmax * b - slope * dy columns: cells farther than the best
+	 * found, a square's, a row's or a cell's, are passed over before the
+	 * costly tests.  (Bounding the columns by cmax * b alone, the diamond8
+	 * rooms level's clicks in its corners read every room, 10-16 ms.) */
 	const bool stag = grid_is_staggered(gr->topo);
 	const int rmax = gr->topo == GRID_DIAMOND8 ? 2 : 1, cmax = stag && gr->topo != GRID_DIAMOND4 ? 2 : 1;
+	const int slope = gr->topo == GRID_SQUARE8 || gr->topo == GRID_DIAMOND4 ? 0 : 1;
 	const int gx = grid_x(gr, d->goal), gy = grid_y(gr, d->goal), gcol = stag ? 2 * gx + (gy & 1) : gx;
 	const int gbx = gx / DEEP_BLOCK, gby = gy / DEEP_BLOCK;
 	const int rings = bw > bh ? bw : bh;
@@ -327,41 +383,50 @@ static int deep_nearest(struct deep *d)
 				continue;
 			const bool edge = by == gby - r || by == gby + r;
 			for (int bx = gbx - r; bx <= gbx + r; bx += edge || r == 0 ? 1 : 2 * r) {
-				if (bx < 0 || bx >= bw || !open[by * bw + bx])
+				if (bx < 0 || bx >= bw || (open && !open[by * bw + bx]))
 					continue;
 				const int x0 = bx * DEEP_BLOCK, y0 = by * DEEP_BLOCK;
 				const int y1 = y0 + DEEP_BLOCK < gr->h ? y0 + DEEP_BLOCK : gr->h;
 				const int x1 = x0 + DEEP_BLOCK < gr->w ? x0 + DEEP_BLOCK : gr->w;
 				const int c0 = stag ? 2 * x0 : x0, c1 = stag ? 2 * x1 : x1; /* the square's columns */
-				if (d->best >= 0 && (ceil_div(axis_gap(gcol, c0, c1), cmax) > best_steps ||
-						     ceil_div(axis_gap(gy, y0, y1), rmax) > best_steps))
+				const int gap_rows = axis_gap(gy, y0, y1);
+				if (d->best >= 0 && (gap_rows > rmax * best_steps ||
+						     axis_gap(gcol, c0, c1) > cmax * best_steps - slope * gap_rows))
 					continue;
 				for (int y = y0; y < y1; y++) {
 					const int dy = y > gy ? y - gy : gy - y, par = stag ? (y & 1) : 0;
-					if (d->best >= 0 && ceil_div(dy, rmax) > best_steps)
+					if (d->best >= 0 && dy > rmax * best_steps)
 						continue;
 					int xa = x0, xb = x1;
-					if (d->best >= 0) { /* the columns within cmax * best_steps of the goal's */
-						const int reach = cmax * best_steps;
+					if (d->best >= 0) { /* the columns within best_steps of the goal */
+						const int reach = cmax * best_steps - slope * dy;
 						const int lo = stag ? ceil_div(gcol - reach - par, 2) : gcol - reach;
 						const int hi = stag ? floor_div(gcol + reach - par, 2) : gcol + reach;
 						xa = lo > x0 ? lo : x0;
 						xb = hi + 1 < x1 ? hi + 1 : x1;
 					}
+					const uint8_t *row = d->g->known + (size_t)y * (size_t)gr->w;
 					for (int x = xa; x < xb; x++) {
-						const int c = grid_index(gr, x, y), col = stag ? 2 * x + par : x;
-						if (!d->g->known[c] ||
-						    (d->best >= 0 && ceil_div(col > gcol ? col - gcol : gcol - col, cmax) > best_steps))
+						if (x + 8 <= xb) {
+							uint64_t eight;
+							memcpy(&eight, row + x, sizeof eight);
+							if (eight == 0) { /* eight cells of rock */
+								x += 7;
+								continue;
+							}
+						}
+						const int col = stag ? 2 * x + par : x;
+						if (!row[x] || (d->best >= 0 && abs(col - gcol) > cmax * best_steps - slope * dy))
 							continue;
-						const int steps = grid_step_distance(gr, d->goal, c);
-						if ((d->best < 0 || steps <= best_steps) && region_of(d->labels, c) == d->home)
-							deep_consider(d, c, steps, &best_steps);
+						const int steps = grid_step_distance_xy(gr, gx, gy, x, y);
+						if ((d->best < 0 || steps <= best_steps) &&
+						    region_of(d->labels, grid_index(gr, x, y)) == d->home)
+							deep_consider(d, grid_index(gr, x, y), steps, &best_steps);
 					}
 				}
 			}
 		}
 	}
-	free(open);
 	return d->best;
 }
 
@@ -372,35 +437,42 @@ static int deep_target(struct game *g, int from, int goal)
 		return -1;
 	d.home = region_of(d.labels, from);
 	const int list = DEEP_CELLS + GRID_MAX_NEIGHBOURS;
-	int *mem = malloc(sizeof(int) * ((size_t)DEEP_SLOTS + 2 * (size_t)list));
-	if (!mem)
+	if (!g->reach.deep_seen) /* pages the searches never reach are never touched */
+		g->reach.deep_seen = calloc(((size_t)g->grid->w * (size_t)g->grid->h + 63) / 64, sizeof *d.seen);
+	d.seen = g->reach.deep_seen;
+	struct deep_cell *mem = malloc(sizeof *mem * 2 * (size_t)list);
+	d.log = malloc(sizeof *d.log * ((size_t)DEEP_CELLS + 2));
+	if (!mem || !d.seen || !d.log) {
+		free(mem);
+		free(d.log);
 		return -1;
-	d.seen = mem;
-	int *now = mem + DEEP_SLOTS, *next = now + list;
-	memset(d.seen, 0xff, sizeof(int) * (size_t)DEEP_SLOTS);
+	}
+	struct deep_cell *now = mem, *next = now + list;
 	const uint8_t *truth = g->grid->cost;
 	g->grid->cost = g->known;
 	int n_now = 0, n_next = 0;
 	/* the goal is the first layer walked: open (a pocket the known walls
 	 * seal), or blocked and perhaps beside the region already */
-	d.seen[deep_slot(d.seen, goal)] = goal;
-	next[n_next++] = goal;
+	deep_mark(d.seen, goal);
+	d.log[0] = goal;
+	next[n_next++] = (struct deep_cell){ goal, grid_x(g->grid, goal), grid_y(g->grid, goal) };
 	if (!g->known[goal])
-		deep_beside(&d, goal);
+		deep_beside(&d, &next[0]);
 	/* A layer's blocked cells are all found while the layer before it is
 	 * walked (with its open cells), so the first layer with a cell beside
 	 * the player's region is whole when that walk ends. */
 	while (d.best < 0 && d.count <= DEEP_CELLS && (n_now > 0 || n_next > 0)) {
-		int *t = now;
+		struct deep_cell *t = now;
 		now = next;
 		next = t;
 		n_now = n_next;
 		n_next = 0;
 		for (int i = 0; i < n_now && d.count <= DEEP_CELLS; i++) {
-			const int x = now[i];
+			const int x = now[i].cell;
 			const bool x_open = g->known[x] != 0;
-			struct grid_step adj[GRID_MAX_NEIGHBOURS], legal[GRID_MAX_NEIGHBOURS];
-			const int na = grid_adjacent(g->grid, x, adj);
+			struct deep_cell adj[GRID_MAX_NEIGHBOURS];
+			struct grid_step legal[GRID_MAX_NEIGHBOURS];
+			const int na = deep_adjacent(g->grid, now[i].x, now[i].y, adj);
 			const int nl = x_open ? grid_neighbours(g->grid, x, false, legal) : 0;
 			for (int j = 0; j < na && d.count <= DEEP_CELLS; j++) {
 				const int y = adj[j].cell;
@@ -414,22 +486,23 @@ static int deep_target(struct game *g, int from, int goal)
 				}
 				if (y_open && region_of(d.labels, y) == d.home)
 					continue;
-				const int slot = deep_slot(d.seen, y);
-				if (d.seen[slot] >= 0)
+				if (!deep_mark(d.seen, y))
 					continue;
-				d.seen[slot] = y;
-				d.count++;
+				d.log[d.count++] = y;
 				if (y_open) {
-					now[n_now++] = y; /* the same layer */
+					now[n_now++] = adj[j]; /* the same layer */
 				} else {
-					next[n_next++] = y;
-					deep_beside(&d, y);
+					next[n_next++] = adj[j];
+					deep_beside(&d, &adj[j]);
 				}
 			}
 		}
 	}
 	g->grid->cost = truth;
+	for (int i = 0; i < d.count; i++) /* all clear for the next click */
+		d.seen[(unsigned)d.log[i] >> 6] = 0;
 	free(mem);
+	free(d.log);
 	/* Past DEEP_CELLS a layer may be found only in part: its count of
 	 * blocked cells is still the least, its best cell perhaps not; with
 	 * no cell found, the region's nearest. */
