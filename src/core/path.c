@@ -4802,6 +4802,11 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 				build_result(ctx, start, goal, near_end, true, nst, expanded, penalty, opt->extra, out);
 				return out->status;
 			}
+			if (opt->near_only && s.budget > 0 && near_ex >= s.budget) {
+				single_cell_result(ctx, start, goal, PATH_BUDGET, out);
+				out->expanded = expanded;
+				return PATH_BUDGET;
+			}
 			new_generation(ctx);
 		} else {
 			deep = !(s.solid && s.solid[goal]);

@@ -45,6 +45,11 @@ struct path_options {
 	                         layered search answers.
 	                         For the player's clicks (game_travel.c): a function of the map alone,
 	                         so the caller must keep the labels current */
+	bool near_only;       /* with near_exact: where the search for a goal one blocked cell away
+	                         runs out of budget, PATH_BUDGET with the start alone, where the
+	                         layered search would spend a second budget on a partial route.
+	                         For a caller that plans its own way then (game_travel.c,
+	                         plan_travel: a click's cut point from the goal's side) */
 	bool deep_doors;      /* two or more walls away, no budget, current labels, automatic P, weight
 	                         1, no extra costs: the start's region searched on the plain A* loop up
 	                         to every cell it may leave by, then the rest from there (path.c,

@@ -783,6 +783,23 @@ static void test_fallback_one_far(void **state)
 				check_same(&a, &b);
 				assert_int_equal(path_find(ref, start, goal, &bounded, &c), sb);
 				check_same(&c, &b);
+				/* near_only: the same answer within the budget; out of it
+				 * the start alone, at once, where the layered search
+				 * spends more on a partial route */
+				struct path_options only = bounded, short_of = bounded;
+				only.near_only = true;
+				struct path_result d, e;
+				assert_int_equal(path_find(ref, start, goal, &only, &d), sb);
+				check_same(&d, &b);
+				if (c.expanded >= 4) {
+					only.budget = short_of.budget = c.expanded / 2;
+					assert_int_equal(path_find(ref, start, goal, &only, &d), PATH_BUDGET);
+					assert_int_equal(d.len, 1);
+					assert_int_equal(d.cells[0], start);
+					assert_int_equal(d.expanded, only.budget);
+					assert_int_equal(path_find(ref, start, goal, &short_of, &e), PATH_BUDGET);
+					assert_true(e.expanded > d.expanded);
+				}
 				assert_true(b.expanded < region_size(r, start));
 				one++;
 				if (g->cost[goal])
