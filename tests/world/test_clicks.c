@@ -651,6 +651,55 @@ static int nearest_open(const struct game *g, int from, int goal)
 	return best;
 }
 
+/* A click in the thick rock block where a corridor of floor the rock seals
+ * (a pocket the player has mapped, outside the player's region) leads
+ * from beside the goal along the goal's row to the block's right face but
+ * one cell.  Through the pocket the rock is crossed at two walls, where
+ * the region's cells nearest the goal lie 20 or 150 walls away; the
+ * pocket's end is far from the player (the block lies between), so the
+ * fallback's own search from the player runs out of its budget first, and
+ * deep_target's search from the goal's side answers.  The walk ends
+ * beside the pocket's end, not at the nearest cell (which deep_nearest
+ * gives, and must not give in deep_target's stead when a pocket of floor
+ * lies this near the goal). */
+static void assert_walks_through_pocket(int gx, int gy)
+{
+	struct fixture f;
+	struct game *g = mapped_game(&f, level_text(600, 320, thick_rock, 0));
+	const int start = grid_index(g->grid, 3, 3), goal = grid_index(g->grid, gx, gy);
+	for (int x = gx + 1; x <= 578; x++)
+		g->known[grid_index(g->grid, x, gy)] = 1;
+	game_maps_written(g);
+	g->known_version++;
+	struct path_result exact;
+	assert_int_equal(known_search_from(g, start, goal, true, 1.0, 0, &exact, NULL), PATH_FALLBACK);
+	assert_int_equal(exact.blocked_crossed, 2);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FALLBACK);
+	assert_true(g->reach.out_of_reach); /* deep_target's answer, not fallback_deep's */
+	const int end = cells[len - 1];
+	assert_int_equal(grid_x(g->grid, end), 580);
+	assert_in_range(grid_y(g->grid, end), gy - 2, gy + 2);
+	assert_cut_point(g, end, goal, 2);
+	const int nearest = nearest_open(g, start, goal);
+	assert_true(grid_step_distance(g->grid, nearest, goal) < 150 ||
+		    grid_x(g->grid, nearest) != 580);
+	assert_int_equal(travel_all(g, gx, gy), len - 1);
+	assert_int_equal(grid_index(g->grid, g->player.x, g->player.y), end);
+	fixture_fini(&f);
+}
+
+/* Goals 150 steps from the region (more than 65,536 cells of rock lie
+ * within 148 of them) and 20 steps from it (so few lie within 19 that the
+ * search from the goal's side would find all of them). */
+static void test_far_click_into_rock_pocket(void **state)
+{
+	(void)state;
+	assert_walks_through_pocket(430, 160);
+	assert_walks_through_pocket(430, 290);
+}
+
 /* The five grids, for the tests that hold a rule on each. */
 static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
 
@@ -1598,6 +1647,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock),
 		cmocka_unit_test(test_far_click_into_rock_in_parts),
 		cmocka_unit_test(test_far_click_into_thick_rock),
+		cmocka_unit_test(test_far_click_into_rock_pocket),
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
 		cmocka_unit_test(test_far_click_into_rock_ragged),
 		cmocka_unit_test(test_far_click_into_rock_tips),
