@@ -682,6 +682,21 @@ static void assert_walks_through_pocket(int gx, int gy)
 	assert_int_equal(grid_x(g->grid, end), 580);
 	assert_in_range(grid_y(g->grid, end), gy - 2, gy + 2);
 	assert_cut_point(g, end, goal, 2);
+	/* The way to the cut point: the shortest, found within the click's
+	 * budget (TRAVEL_BUDGET: mapped_game searches no region whole) after
+	 * the fallback's own search ran out of the same budget (its count
+	 * from the goal's side was 2 walls, and its A* from the player,
+	 * guided to the goal in the middle of the rock, pops the block's near
+	 * side first). */
+	const long budget = TRAVEL_BUDGET;
+	struct path_result shortest;
+	int *want = NULL;
+	assert_int_equal(known_search_from(g, start, end, false, 1.0, budget, &shortest, &want), PATH_FOUND);
+	assert_true(g->reach.weight == 1.0);
+	assert_int_equal(g->reach.expanded, budget + shortest.expanded);
+	assert_int_equal(len, shortest.len);
+	assert_memory_equal(cells, want, (size_t)len * sizeof *cells);
+	free(want);
 	const int nearest = nearest_open(g, start, goal);
 	assert_true(grid_step_distance(g->grid, nearest, goal) < 150 ||
 		    grid_x(g->grid, nearest) != 580);
