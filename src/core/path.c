@@ -887,6 +887,7 @@ struct search {
 	int extra_shift;       /* extra[v] << extra_shift is its fixed-point cost */
 	bool fallback, layered, corner_cutting;
 	long budget;
+	const atomic_int *stop; /* path_options.stop: looked at with the budget */
 	const uint16_t *extra;
 	const uint8_t *solid;  /* fallback: blocked cells it may not enter either; NULL none */
 	struct targets *tg;    /* fallback_one's first layer; NULL none */
@@ -4747,6 +4748,7 @@ enum path_status path_find(struct path_ctx *ctx, int start, int goal,
 		.layered = opt->fallback && !(opt->penalty > 0),
 		.corner_cutting = opt->corner_cutting,
 		.budget = opt->budget,
+		.stop = opt->budget > 0 ? opt->stop : NULL,
 		.extra = opt->extra,
 		.solid = opt->fallback ? opt->solid : NULL,
 		.doors = opt->deep_doors,

@@ -2,6 +2,7 @@
 #ifndef ASTRAY_PATH_H
 #define ASTRAY_PATH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,10 @@ struct path_options {
 	                         deep_doors): the same blocked cells and cost, faster where the region
 	                         is large, and the route possibly another of that key.  astray path sets
 	                         it; the game does not, so that its routes stay its rules' */
+	const atomic_int *stop; /* optional, with a budget: once *stop is nonzero the search ends
+	                         as out of budget at its next look (every 1,024 expansions), for a
+	                         caller on another thread that no longer wants the answer
+	                         (game_travel.c's side search); NULL never */
 };
 
 /* Defaults: A* (weight 1), no corner cutting, no fallback, no budget, no extra. */

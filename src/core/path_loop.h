@@ -216,7 +216,9 @@ PATH_LOOP_NAME(struct path_ctx *ctx, const struct search *sp, const enum grid_to
 				best_h = uh;
 				best_g = ug;
 			}
-			if (expanded >= s.budget) {
+			if (expanded >= s.budget ||
+			    (__builtin_expect((expanded & 1023) == 0, 0) && s.stop &&
+			     atomic_load_explicit(s.stop, memory_order_relaxed))) {
 				*end = best;
 				*expanded_out = expanded;
 				return PATH_BUDGET;
