@@ -38,6 +38,7 @@
 
 #include "bigmem.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -63,8 +64,10 @@ struct region {
 	int32_t *row_first;    /* h + 1: the first run of each row */
 	/* after a relabelling by runs the labels are written a band of cells
 	 * at a time on its first read (label_at), from the kept runs */
-	uint8_t *band_unwritten; /* a band's labels are yet to be written: n / BAND_CELLS + 1 */
-	int32_t *line;         /* w + FILL_OVER: a row made here whose fill would pass its band */
+	atomic_uchar *band_unwritten; /* a band's labels are yet to be written: bands(r) of them,
+	                          and after them the lock of fill_band */
+	int32_t *line;         /* w + FILL_OVER: a row made here whose fill would pass its band
+	                          (fill_band's, under its lock) */
 	long regions;
 	long rebuilds;
 	/* split_check's scratch, made on its first use */
@@ -517,17 +520,41 @@ static void fill_span(const struct region *r, int lo, int hi, int32_t *line)
 
 static int bands(const struct region *r) { return (int)(((long)r->n + BAND_CELLS - 1) / BAND_CELLS); }
 
+/* Every band marked written (0) or not (1); the lock left open. */
+static void bands_mark(struct region *r, unsigned char unwritten)
+{
+	const int n = bands(r);
+	for (int b = 0; b < n; b++)
+		atomic_store_explicit(&r->band_unwritten[b], unwritten, memory_order_relaxed);
+	atomic_store_explicit(&r->band_unwritten[n], 0, memory_order_release);
+}
+
+/*
+ * Band b written.  Two threads may read the same labels at once (a
+ * click's side search, game_travel.c), so one writes a band while the
+ * other waits: under a lock (the byte after the bands; the writing shares
+ * r->line), the band's mark read again, cleared with release once its
+ * labels are in, which a reader's acquire (label_at) pairs with.  A band
+ * is 0.1-0.3 ms to write, and two threads rarely want one at once.
+ */
 static void fill_band(const struct region *r, int b)
 {
-	const long lo = (long)b * BAND_CELLS, hi = lo + BAND_CELLS < r->n ? lo + BAND_CELLS : r->n;
-	fill_span(r, (int)lo, (int)hi, r->line);
-	r->band_unwritten[b] = 0;
+	atomic_uchar *lock = &r->band_unwritten[bands(r)];
+	unsigned char open = 0;
+	while (!atomic_compare_exchange_weak_explicit(lock, &open, 1, memory_order_acquire, memory_order_relaxed))
+		open = 0;
+	if (atomic_load_explicit(&r->band_unwritten[b], memory_order_relaxed)) {
+		const long lo = (long)b * BAND_CELLS, hi = lo + BAND_CELLS < r->n ? lo + BAND_CELLS : r->n;
+		fill_span(r, (int)lo, (int)hi, r->line);
+		atomic_store_explicit(&r->band_unwritten[b], 0, memory_order_release);
+	}
+	atomic_store_explicit(lock, 0, memory_order_release);
 }
 
 /* Cell c's label, its band written first if it is yet to be. */
 static inline int32_t *label_at(const struct region *r, int c)
 {
-	if (r->band_unwritten && r->band_unwritten[c >> BAND_SHIFT])
+	if (r->band_unwritten && atomic_load_explicit(&r->band_unwritten[c >> BAND_SHIFT], memory_order_acquire))
 		fill_band(r, c >> BAND_SHIFT);
 	return r->label + c;
 }
@@ -601,7 +628,7 @@ static int32_t label_all(struct region *r, bool count)
 	int lo[2], hi[2];
 	const enum run_kind kind = run_kind(r, lo, hi);
 	if (r->band_unwritten)
-		memset(r->band_unwritten, 0, (size_t)bands(r));
+		bands_mark(r, 0);
 	if (kind != RUNS_NONE) {
 		const size_t words = (size_t)bit_words(r->w);
 		/* the words first, then the ints */
@@ -617,7 +644,7 @@ static int32_t label_all(struct region *r, bool count)
 			if (sets >= 0 && (!count || reserve(r, sets > 0 ? sets : 1)))
 				ids = number_runs(r, count, r->band_unwritten ? NULL : s.line);
 			if (ids >= 0 && r->band_unwritten)
-				memset(r->band_unwritten, 1, (size_t)bands(r));
+				bands_mark(r, 1);
 		}
 		free(block);
 		if (ids >= 0)
@@ -673,7 +700,7 @@ struct region *region_create_over(const struct grid *g, const uint8_t *cost, boo
 	r->n = g->w * g->h;
 	r->conn = conn_rows(g->topo, corner_cutting);
 	r->label = big_malloc((size_t)r->n * sizeof *r->label);
-	r->band_unwritten = calloc((size_t)bands(r), 1);
+	r->band_unwritten = calloc((size_t)bands(r) + 1, sizeof *r->band_unwritten);
 	r->line = malloc(((size_t)r->w + FILL_OVER) * sizeof *r->line);
 	/* Room for the runs of a relabelling made now, while a first touch
 	 * costs no one a key: a run a twelve cells (a byte a cell; a 4096 x
@@ -984,6 +1011,6 @@ size_t region_memory(const struct region *r)
 		walks += (size_t)r->walk_cap[k] * sizeof *r->walk[k];
 	return sizeof *r + (size_t)r->n * sizeof *r->label + 2 * (size_t)r->cap * sizeof *r->parent +
 	       3 * (size_t)r->run_cap * sizeof *r->run_link + (r->row_first ? ((size_t)r->h + 1) * sizeof *r->row_first : 0) +
-	       (size_t)bands(r) + ((size_t)r->w + FILL_OVER) * sizeof *r->line +
+	       ((size_t)bands(r) + 1) * sizeof *r->band_unwritten + ((size_t)r->w + FILL_OVER) * sizeof *r->line +
 	       (r->mark ? (size_t)r->n * sizeof *r->mark : 0) + walks;
 }
