@@ -14,4 +14,11 @@
  */
 void test_maze_carve(int cw, int ch, uint32_t *seed, void (*dig)(void *ctx, int x, int y), void *ctx);
 
+/* A w x h (both odd) maze's level text, corridors one cell wide between
+ * the cells at odd (x, y), dug depth first from the seed's draws, then
+ * `loops` walls between two corridors knocked through, and `terrain` in a
+ * hundred of the open cells rubble or water; the player at (1, 1), stairs
+ * at (w - 2, h - 2).  malloc'ed. */
+char *test_maze_text(int w, int h, uint32_t seed, int loops, int terrain);
+
 #endif

@@ -1045,52 +1045,6 @@ static void test_small_region_clicks_exact(void **state)
 	assert_true(found >= 100 && fell >= 40 && deep >= 10);
 }
 
-/* A w x h (both odd) maze's level text, corridors one cell wide between
- * the cells at odd (x, y), dug depth first from the seed's draws, then
- * `loops` walls between two corridors knocked through, and `terrain` in a
- * hundred of the open cells rubble or water; the player at (1, 1), stairs
- * at (w - 2, h - 2). */
-/* test_maze_carve's dig into a maze's text: w + 1 bytes a row. */
-struct maze_rows {
-	char *m;
-	int w;
-};
-
-static void dig_text(void *ctx, int x, int y)
-{
-	const struct maze_rows *r = ctx;
-	r->m[(size_t)y * (size_t)(r->w + 1) + (size_t)x] = '.';
-}
-
-static char *maze_text(int w, int h, uint32_t seed, int loops, int terrain)
-{
-	char *m = malloc((size_t)(w + 1) * (size_t)h + 1);
-	assert_non_null(m);
-	for (int y = 0; y < h; y++) {
-		memset(m + (size_t)y * (size_t)(w + 1), '#', (size_t)w);
-		m[(size_t)y * (size_t)(w + 1) + (size_t)w] = '\n';
-	}
-	m[(size_t)(w + 1) * (size_t)h] = '\0';
-#define MAZE_AT(x, y) m[(size_t)(y) * (size_t)(w + 1) + (size_t)(x)]
-	struct maze_rows rows = { m, w };
-	test_maze_carve((w - 1) / 2, (h - 1) / 2, &seed, dig_text, &rows);
-	for (int k = 0; k < loops;) {
-		const int x = 1 + (int)(rnd(&seed) % (uint32_t)(w - 2)), y = 1 + (int)(rnd(&seed) % (uint32_t)(h - 2));
-		if (MAZE_AT(x, y) == '#' && (x + y) % 2 == 1) { /* between two cells */
-			MAZE_AT(x, y) = '.';
-			k++;
-		}
-	}
-	for (int y = 1; y < h - 1 && terrain > 0; y++)
-		for (int x = 1; x < w - 1; x++)
-			if (MAZE_AT(x, y) == '.' && (int)(rnd(&seed) % 100u) < terrain)
-				MAZE_AT(x, y) = rnd(&seed) % 2u ? ',' : '~';
-	MAZE_AT(1, 1) = '@';
-	MAZE_AT(w - 2, h - 2) = '>';
-#undef MAZE_AT
-	return m;
-}
-
 /*
  * Rules 13: a far click on a mapped maze larger than the budget's reach
  * (131,000 open cells; whole_region 0, as play plans on regions larger
@@ -1105,7 +1059,7 @@ static void test_far_click_maze_trees(void **state)
 	(void)state;
 	for (int loops = 0; loops <= 12; loops += 12) {
 		struct fixture f;
-		struct game *g = mapped_game(&f, maze_text(511, 511, 99u + (uint32_t)loops, loops, 0));
+		struct game *g = mapped_game(&f, test_maze_text(511, 511, 99u + (uint32_t)loops, loops, 0));
 		/* the first cell of a walk along the maze's far edges that rules
 		 * 11's last try (weight 1.5 within the budget) does not find */
 		int gx = -1, gy = -1, goal = -1;
@@ -1186,7 +1140,7 @@ static void test_far_click_loopy_maze_exact(void **state)
 {
 	(void)state;
 	struct fixture f;
-	struct game *g = mapped_game(&f, maze_text(767, 767, 7u, 6000, 10));
+	struct game *g = mapped_game(&f, test_maze_text(767, 767, 7u, 6000, 10));
 	const int *cells;
 	int len, old_partial = 0;
 	for (int q = 0; q < 48; q++) { /* open cells along the far edges */
@@ -1235,7 +1189,7 @@ static void test_trees_peeled_in_a_thread(void **state)
 	int *routes[3], lens[3], tip = -1;
 	for (int k = 0; k < 3; k++) {
 		struct fixture f;
-		struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+		struct game *g = mapped_game(&f, test_maze_text(511, 511, 99u, 0, 0));
 		assert_non_null(g->reach.job); /* started by the mapping */
 		if (k == 1)
 			game_trees_drop(g);
@@ -1276,7 +1230,7 @@ static void test_trees_peeled_in_a_thread(void **state)
 	/* a game loaded before (a resume) starts the peeling when it is
 	 * readied for a person, and its first far click takes it */
 	struct fixture f;
-	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+	struct game *g = mapped_game(&f, test_maze_text(511, 511, 99u, 0, 0));
 	/* busy while the thread peels (the pointer's preview does not wait
 	 * for it), and no longer once it is done or dropped */
 	assert_non_null(g->reach.job);
@@ -1307,7 +1261,7 @@ static const int maze_goals[][2] = { { 413, 509 }, { 1, 1 }, { 250, 251 }, { 509
  * as play plans on a level larger than a plan searches whole. */
 static struct game *maze_511(struct fixture *f)
 {
-	char *map = maze_text(511, 511, 99u, 0, 0);
+	char *map = test_maze_text(511, 511, 99u, 0, 0);
 	struct game *g = fixture_game(f, "square8", map, 1);
 	free(map);
 	g->reach.whole_region = 0;
@@ -1477,7 +1431,7 @@ static void test_trees_follow_turns(void **state)
 	int *routes[2], lens[2];
 	for (int k = 0; k < 2; k++) {
 		struct fixture f;
-		struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+		struct game *g = mapped_game(&f, test_maze_text(511, 511, 99u, 0, 0));
 		const int *cells;
 		int len;
 		assert_int_equal(game_travel_plan(g, gx, gy, &cells, &len), PATH_FOUND);
@@ -1563,7 +1517,7 @@ static void test_trees_follow_turns(void **state)
 	/* a wall dug before the first far click: the mapping's thread is
 	 * stale, told to stop, and the turn starts another */
 	struct fixture f;
-	struct game *g = mapped_game(&f, maze_text(511, 511, 99u, 0, 0));
+	struct game *g = mapped_game(&f, test_maze_text(511, 511, 99u, 0, 0));
 	assert_non_null(g->reach.job);
 	const int wall = grid_index(g->grid, 2, 2);
 	game_tile_set(g, wall, TILE_RUBBLE);
