@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ai.h"
 #include "check.h"
@@ -135,6 +136,7 @@ static void level_state_free(struct game *g)
 	free(g->travel.cells);
 	free(g->scent);
 	noise_destroy(g->noise);
+	game_side_free(g);
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
 	grid_destroy(g->reach.win);
@@ -332,6 +334,7 @@ static void reach_labels_make(struct game *g)
 static void level_prefault(struct game *g)
 {
 	path_prefault(g->path);
+	game_side_prefault(g);
 	ai_prefault(&g->ai, g->grid);
 	if (g->remembered)
 		big_populate(g->remembered, (size_t)g->grid->w * (size_t)g->grid->h);
@@ -366,6 +369,8 @@ bool game_level_load(struct game *g, int depth)
 	g->noise = noise_create(g->grid);
 	g->path = path_create(g->grid);
 	g->reach.ctx = NULL; /* made by the first travel preview or plan (game_travel.c) */
+	g->reach.side = NULL;
+	g->reach.side_off = sysconf(_SC_NPROCESSORS_ONLN) < 2; /* no core for it */
 	g->reach.win = NULL;
 	g->reach.source = -1;
 	g->reach.whole_region = TRAVEL_WHOLE_REGION;

@@ -340,6 +340,12 @@ struct reach {
 	                         when the map is learnt (game_trees_start) or, while they are
 	                         followed, after a turn that changed it (game_trees_follow); NULL none */
 	struct trees_job *stopping; /* an older thread told to stop (known[] changed), not yet ended */
+	struct side *side;    /* a click's side search (game_travel.c): its context, made at the first
+	                         click that uses it; its thread runs only within a click */
+	bool side_off;        /* plan on the key's thread alone (the same answers): set at a level's
+	                         start on a machine of one core, and by the tests and benches that
+	                         compare */
+	long side_rungs;      /* the last plan's rungs run to their end by the side search */
 	struct trees_job *ahead; /* the trees and labels of known[] as a map of the level would leave
 	                         it, made in a thread when the level began (game_trees_ahead); taken
 	                         when a map learnt makes known[] so, else dropped; NULL none */

@@ -87,6 +87,11 @@ int game_travel_step(struct game *g, enum act_result *res);                /* AC
  * forgets its work (a restore, a new level, the end). */
 void game_trees_start(struct game *g);
 void game_trees_drop(struct game *g);
+/* The side search's context made resident (for a person, on a level larger
+ * than a plan searches whole, with a second core), and freed (a level's
+ * end). */
+void game_side_prefault(struct game *g);
+void game_side_free(struct game *g);
 /* For a person, at a level's start: on a level larger than a plan searches
  * whole, the trees and labels of known[] as a map of the level would leave
  * it, made in a thread, for game_trees_start to take when a map learnt

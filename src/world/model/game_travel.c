@@ -41,7 +41,8 @@ static void labels_from_job(struct game *g);
  * route never shows what the player has not seen.  Monsters plan over the
  * true map.  The level's one search context serves both: its grid's costs
  * are pointed at known[] for the one query (a context reads the costs at
- * each query and keeps nothing from them between queries).
+ * each query and keeps nothing from them between queries).  A far click's
+ * side search has a context and a grid of its own (the side search, below).
  *
  * A plan takes at most TRAVEL_BUDGET expansions, plus the size of the
  * player's region when that holds at most TRAVEL_WHOLE_REGION cells
@@ -208,6 +209,7 @@ static const double FAR_WEIGHTS[] = { 1.15, 1.5, 2.0, 3.0 };
 
 struct deep {
 	struct game *g;
+	const struct grid *grid; /* the level's grid, its costs known[] */
 	const struct region *labels;
 	int32_t home;        /* the player's region */
 	int from, goal;
@@ -227,7 +229,7 @@ struct deep {
  * heuristic from one to c plus from c to the other. */
 static double deep_score(const struct deep *d, int c)
 {
-	return grid_heuristic(d->g->grid, d->from, c) + grid_heuristic(d->g->grid, c, d->goal);
+	return grid_heuristic(d->grid, d->from, c) + grid_heuristic(d->grid, c, d->goal);
 }
 
 /* Marks c seen: false when it was already. */
@@ -266,7 +268,7 @@ static int deep_adjacent(const struct grid *gr, int x, int y, struct deep_cell o
 static void deep_beside(struct deep *d, const struct deep_cell *x)
 {
 	struct deep_cell adj[GRID_MAX_NEIGHBOURS];
-	const int n = deep_adjacent(d->g->grid, x->x, x->y, adj);
+	const int n = deep_adjacent(d->grid, x->x, x->y, adj);
 	for (int j = 0; j < n; j++) {
 		const int y = adj[j].cell;
 		if (!d->g->known[y] || region_of(d->labels, y) != d->home)
@@ -408,7 +410,7 @@ static bool deep_ball_over(const struct grid *gr, int gx, int gy, int r, long li
  * cell's (else INT_MAX or more). */
 static int deep_nearest(struct deep *d, int *other)
 {
-	const struct grid *gr = d->g->grid;
+	const struct grid *gr = d->grid;
 	const int bw = (gr->w + DEEP_BLOCK - 1) / DEEP_BLOCK, bh = (gr->h + DEEP_BLOCK - 1) / DEEP_BLOCK;
 	const uint32_t *open = open_squares(d->g); /* NULL: every square is read */
 	/* Cells farther than the best found (deep_metric), a square's, a
@@ -484,9 +486,10 @@ static int deep_nearest(struct deep *d, int *other)
 	return d->best;
 }
 
-static int deep_target(struct game *g, int from, int goal)
+static int deep_target(struct game *g, const struct grid *gr, const struct region *labels, int from, int goal,
+		       const atomic_int *stop)
 {
-	struct deep d = { .g = g, .labels = known_labels(g), .from = from, .goal = goal, .count = 1, .best = -1 };
+	struct deep d = { .g = g, .grid = gr, .labels = labels, .from = from, .goal = goal, .count = 1, .best = -1 };
 	if (!d.labels)
 		return -1;
 	d.home = region_of(d.labels, from);
@@ -512,18 +515,18 @@ static int deep_target(struct game *g, int from, int goal)
 	const bool in_rock = !g->known[goal];
 	if (in_rock) {
 		nearest = deep_nearest(&d, &other);
-		const int steps = nearest >= 0 ? grid_step_distance(g->grid, goal, nearest) : 0;
-		const int gx = grid_x(g->grid, goal), gy = grid_y(g->grid, goal);
+		const int steps = nearest >= 0 ? grid_step_distance(gr, goal, nearest) : 0;
+		const int gx = grid_x(gr, goal), gy = grid_y(gr, goal);
 		if (nearest >= 0 &&
-		    ((other >= steps - 1 && steps >= 2 && deep_ball_over(g->grid, gx, gy, steps - 2, DEEP_CELLS)) ||
-		     (other >= steps && !deep_ball_over(g->grid, gx, gy, steps - 1, DEEP_CELLS))))
+		    ((other >= steps - 1 && steps >= 2 && deep_ball_over(gr, gx, gy, steps - 2, DEEP_CELLS)) ||
+		     (other >= steps && !deep_ball_over(gr, gx, gy, steps - 1, DEEP_CELLS))))
 			return nearest;
 		d.best = -1;
 		d.best_score = 0;
 	}
 	const int list = DEEP_CELLS + GRID_MAX_NEIGHBOURS;
 	if (!g->reach.deep_seen) /* pages the searches never reach are never touched */
-		g->reach.deep_seen = calloc(((size_t)g->grid->w * (size_t)g->grid->h + 63) / 64, sizeof *d.seen);
+		g->reach.deep_seen = calloc(((size_t)gr->w * (size_t)gr->h + 63) / 64, sizeof *d.seen);
 	d.seen = g->reach.deep_seen;
 	struct deep_cell *mem = malloc(sizeof *mem * 2 * (size_t)list);
 	d.log = malloc(sizeof *d.log * ((size_t)DEEP_CELLS + 2));
@@ -533,32 +536,33 @@ static int deep_target(struct game *g, int from, int goal)
 		return -1;
 	}
 	struct deep_cell *now = mem, *next = now + list;
-	const uint8_t *truth = g->grid->cost;
-	g->grid->cost = g->known;
 	int n_now = 0, n_next = 0;
 	/* the goal is the first layer walked: open (a pocket the known walls
 	 * seal), or blocked and perhaps beside the region already */
 	deep_mark(d.seen, goal);
 	d.log[0] = goal;
-	next[n_next++] = (struct deep_cell){ goal, grid_x(g->grid, goal), grid_y(g->grid, goal) };
+	next[n_next++] = (struct deep_cell){ goal, grid_x(gr, goal), grid_y(gr, goal) };
 	if (!g->known[goal])
 		deep_beside(&d, &next[0]);
 	/* A layer's blocked cells are all found while the layer before it is
 	 * walked (with its open cells), so the first layer with a cell beside
 	 * the player's region is whole when that walk ends. */
-	while (d.best < 0 && d.count <= DEEP_CELLS && (n_now > 0 || n_next > 0)) {
+	bool stopped = stop && atomic_load_explicit(stop, memory_order_relaxed);
+	while (d.best < 0 && d.count <= DEEP_CELLS && (n_now > 0 || n_next > 0) && !stopped) {
 		struct deep_cell *t = now;
 		now = next;
 		next = t;
 		n_now = n_next;
 		n_next = 0;
-		for (int i = 0; i < n_now && d.count <= DEEP_CELLS; i++) {
+		for (int i = 0; i < n_now && d.count <= DEEP_CELLS && !stopped; i++) {
+			if ((i & 1023) == 1023 && stop && atomic_load_explicit(stop, memory_order_relaxed))
+				stopped = true; /* not wanted: its caller asks no more */
 			const int x = now[i].cell;
 			const bool x_open = g->known[x] != 0;
 			struct deep_cell adj[GRID_MAX_NEIGHBOURS];
 			struct grid_step legal[GRID_MAX_NEIGHBOURS];
-			const int na = deep_adjacent(g->grid, now[i].x, now[i].y, adj);
-			const int nl = x_open ? grid_neighbours(g->grid, x, false, legal) : 0;
+			const int na = deep_adjacent(gr, now[i].x, now[i].y, adj);
+			const int nl = x_open ? grid_neighbours(gr, x, false, legal) : 0;
 			for (int j = 0; j < na && d.count <= DEEP_CELLS; j++) {
 				const int y = adj[j].cell;
 				const bool y_open = g->known[y] != 0;
@@ -583,11 +587,12 @@ static int deep_target(struct game *g, int from, int goal)
 			}
 		}
 	}
-	g->grid->cost = truth;
 	for (int i = 0; i < d.count; i++) /* all clear for the next click */
 		d.seen[(unsigned)d.log[i] >> 6] = 0;
 	free(mem);
 	free(d.log);
+	if (stopped)
+		return -1;
 	/* Past DEEP_CELLS a layer may be found only in part: its count of
 	 * blocked cells is still the least, its best cell perhaps not; with
 	 * no cell found, the region's nearest. */
@@ -1157,32 +1162,375 @@ static enum path_status plan_far(struct game *g, int from, int goal, struct path
 }
 
 /*
+ * The side search.  A far click on a level larger than a plan searches
+ * whole climbs a ladder of searches, each of its own budget, and takes
+ * the first rung that finds its goal: the shortest way (weight 1), then
+ * FAR_WEIGHTS in turn (after the trees of known[] where they are kept:
+ * plan_far).  For a goal out of reach the ladder's goal is deep_target's
+ * cut point, and the fallback's own search comes first.  On the slowest
+ * clicks of the 4096x4096 rooms levels every rung below 1.5 runs out:
+ * the fallback's 2-23 ms, the shortest way 8-10 ms, 1.15 12-15 ms, then
+ * 1.5 finds in 1-7.  No rung's answer depends on another's, so a thread
+ * beside the key's climbs with it: from the click on, on a search context
+ * of its own and a grid of its own whose costs are known[] (the level's
+ * one grid has its costs pointed at known[] by the key's searches, query
+ * by query), it finds the cut point and takes the rungs in order, as the
+ * key does once its first search has run out; whichever finishes a rung
+ * takes the next one not yet taken, below the lowest found so far.  The
+ * answer is the lowest rung found once every rung below it has run out
+ * (or the last rung's partial route when all ran out), with the
+ * expansions of the rungs up to it: what the key alone finds, climbing
+ * in turn (the same searches of the same known[], labels and budgets),
+ * whoever ran each rung and whenever, so a replay or a resume walks the
+ * same routes; only the wait is shorter, where a second core is free.
+ * The weights are climbed beside the shortest way only when known[] is
+ * known to keep no trees; else the key asks the trees first, as
+ * plan_far, and on none lets the ladder go on.  A rung no longer wanted
+ * is told to stop (path_options.stop), and the thread is joined before
+ * the click returns: it never outlives its click.
+ */
+#define RUNGS (1 + (int)(sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]))
+#define END_UNKNOWN (-2)
+
+struct rung {
+	bool done;
+	enum path_status st;
+	struct path_result r; /* cells in the context of the thread that ran it */
+};
+
+struct side {
+	struct grid view;         /* the level's grid, its costs known[] */
+	struct path_ctx *ctx;     /* the side's context, the level's size */
+	pthread_t thread;
+	bool running;             /* the thread started and not yet joined */
+	pthread_mutex_t lock;
+	pthread_cond_t moved;
+	atomic_int stop;          /* the side's rung (or deep_target) is not wanted */
+	atomic_int key_stop;      /* the key's rung is not wanted */
+	/* the click, set before the thread starts */
+	struct game *g;
+	const struct region *labels;
+	int from, goal;
+	bool cut;                 /* the goal is out of reach: the ladder climbs to the cut point */
+	/* under lock */
+	int end;                  /* the ladder's goal; END_UNKNOWN while deep_target runs; -1 none */
+	bool weights;             /* rungs past the first may be taken (no trees to ask first) */
+	bool quit;                /* the side takes no more rungs */
+	int next;                 /* the next rung not yet taken */
+	int found;                /* the lowest rung found so far; RUNGS none */
+	int side_rung;            /* the rung the side runs; -1 none */
+	int key_rung;             /* the rung the key runs; -1 none */
+	long side_rungs;          /* the rungs the side ran to their end in this click */
+	struct rung rung[RUNGS];
+};
+
+/* Rung i's search: plan_known's for the shortest way, else FAR_WEIGHTS[i - 1]'s. */
+static struct path_options rung_options(const struct side *s, int i, const atomic_int *stop)
+{
+	struct path_options opt = path_options_default();
+	if (i == 0) {
+		opt.fallback = true;
+		opt.budget = TRAVEL_BUDGET; /* travel_budget's, on the levels with a side */
+		opt.regions = s->labels;
+		opt.near_exact = true;
+	} else {
+		opt.weight = FAR_WEIGHTS[i - 1];
+		opt.budget = TRAVEL_BUDGET;
+	}
+	opt.stop = stop;
+	return opt;
+}
+
+/* The next rung wanted and not yet taken, taken (under lock); -1 none now. */
+static int rung_take(struct side *s)
+{
+	if (s->quit || s->end < 0 || s->next >= RUNGS || s->next >= s->found || (s->next > 0 && !s->weights))
+		return -1;
+	return s->next++;
+}
+
+/* Rung i's answer (under lock); a rung run above the lowest found is
+ * told to stop. */
+static void rung_record(struct side *s, int i, enum path_status st, const struct path_result *r)
+{
+	s->rung[i] = (struct rung){ .done = true, .st = st, .r = *r };
+	if (st != PATH_BUDGET && i < s->found) {
+		s->found = i;
+		if (s->side_rung > i)
+			atomic_store(&s->stop, 1);
+		if (s->key_rung > i)
+			atomic_store(&s->key_stop, 1);
+	}
+	pthread_cond_broadcast(&s->moved);
+}
+
+/* Whether the answer is known (under lock): a rung found with every rung
+ * below it run out, or the last rung run out. */
+static bool ladder_decided(const struct side *s)
+{
+	const int last = s->found < RUNGS ? s->found : RUNGS - 1;
+	for (int i = 0; i <= last; i++)
+		if (!s->rung[i].done)
+			return false;
+	return true;
+}
+
+static void *side_run(void *arg)
+{
+	struct side *s = arg;
+	pthread_mutex_lock(&s->lock);
+	while (!s->quit) {
+		if (s->end == END_UNKNOWN) {
+			pthread_mutex_unlock(&s->lock);
+			const int end = deep_target(s->g, &s->view, s->labels, s->from, s->goal, &s->stop);
+			pthread_mutex_lock(&s->lock);
+			s->end = end;
+			pthread_cond_broadcast(&s->moved);
+			continue;
+		}
+		const int i = rung_take(s);
+		if (i < 0) {
+			pthread_cond_wait(&s->moved, &s->lock);
+			continue;
+		}
+		s->side_rung = i;
+		atomic_store(&s->stop, 0);
+		pthread_mutex_unlock(&s->lock);
+		const struct path_options opt = rung_options(s, i, &s->stop);
+		struct path_result r;
+		const enum path_status st = path_find(s->ctx, s->from, s->end, &opt, &r);
+		pthread_mutex_lock(&s->lock);
+		s->side_rung = -1;
+		if (!atomic_load(&s->stop)) {
+			rung_record(s, i, st, &r);
+			s->side_rungs++;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* Whether a click from `from` gets the side search: not turned off (one
+ * core: reach.side_off), a level whose player's region is larger than a
+ * plan searches whole (so the first search may run out), and the labels
+ * current (made so here: the key's searches then only read them, and
+ * deep_target's too). */
+static bool side_wanted(struct game *g, int from)
+{
+	return !g->reach.side_off && known_labels(g) && travel_budget(g, from) == TRAVEL_BUDGET;
+}
+
+/* The side's context, made at its first use. */
+static struct side *side_make(struct game *g)
+{
+	struct side *s = g->reach.side;
+	if (s)
+		return s;
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->view = *g->grid;
+	s->ctx = path_create(&s->view);
+	if (!s->ctx || pthread_mutex_init(&s->lock, NULL) != 0) {
+		path_destroy(s->ctx);
+		free(s);
+		return NULL;
+	}
+	if (pthread_cond_init(&s->moved, NULL) != 0) {
+		pthread_mutex_destroy(&s->lock);
+		path_destroy(s->ctx);
+		free(s);
+		return NULL;
+	}
+	g->reach.side = s;
+	return s;
+}
+
+/* The side begun on a click to `goal` (cut: out of reach, the ladder's
+ * goal found by deep_target; else `goal` itself, the key running the
+ * first rung as its first search); NULL when it is not to be had. */
+static struct side *side_begin(struct game *g, int from, int goal, bool cut)
+{
+	struct side *s = side_make(g);
+	if (!s)
+		return NULL;
+	s->view.cost = g->known;
+	s->g = g;
+	s->labels = known_labels(g);
+	s->from = from;
+	s->goal = goal;
+	s->cut = cut;
+	s->end = cut ? END_UNKNOWN : goal;
+	s->weights = trees_current(&g->reach, g->known_version) && !g->reach.trees;
+	s->quit = false;
+	s->next = cut ? 0 : 1;
+	s->found = RUNGS;
+	s->side_rung = -1;
+	s->key_rung = -1;
+	s->side_rungs = 0;
+	for (int i = 0; i < RUNGS; i++)
+		s->rung[i].done = false;
+	atomic_store(&s->stop, 0);
+	if (!cut && !s->weights)
+		return NULL; /* nothing to climb beside the key's first search */
+	s->running = pthread_create(&s->thread, NULL, side_run, s) == 0;
+	return s->running ? s : NULL;
+}
+
+/* The side thread told to take no more rungs, its rung stopped when not
+ * wanted (past the lowest found), and joined. */
+static void side_end(struct side *s)
+{
+	if (!s || !s->running)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->quit = true;
+	atomic_store(&s->stop, 1); /* deep_target's, or a rung past the answer */
+	pthread_cond_broadcast(&s->moved);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	s->running = false;
+	s->g->reach.side_rungs = s->side_rungs;
+}
+
+void game_side_prefault(struct game *g)
+{
+	const size_t n = (size_t)g->grid->w * (size_t)g->grid->h;
+	if ((long)n <= g->reach.whole_region || g->reach.side_off)
+		return;
+	struct side *s = side_make(g);
+	if (s)
+		path_prefault(s->ctx);
+}
+
+void game_side_free(struct game *g)
+{
+	struct side *s = g->reach.side;
+	if (!s)
+		return;
+	side_end(s);
+	pthread_cond_destroy(&s->moved);
+	pthread_mutex_destroy(&s->lock);
+	path_destroy(s->ctx);
+	free(s);
+	g->reach.side = NULL;
+}
+
+/*
+ * The key's part of the climb, after its first search ran out (`first`,
+ * rung 0 itself when the goal is reachable): rungs taken in turn beside
+ * the side's, the trees asked when they may be kept, until the answer is
+ * decided.  *end: the ladder's goal (-1: no cut point: the caller plans
+ * as without one).  Sets reach.expanded to the rungs' expansions (and the
+ * trees') and reach.weight as plan_far does.
+ */
+static enum path_status side_climb(struct game *g, struct side *s, const struct path_result *first,
+				   struct path_result *out, int *end)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->cut)
+		rung_record(s, 0, PATH_BUDGET, first);
+	while (s->end == END_UNKNOWN)
+		pthread_cond_wait(&s->moved, &s->lock);
+	*end = s->end;
+	bool trees_asked = false;
+	long trees_spent = 0;
+	enum path_status st = PATH_NO_ROUTE;
+	while (*end >= 0 && !ladder_decided(s)) {
+		const int i = rung_take(s);
+		if (i >= 0) {
+			s->key_rung = i;
+			atomic_store(&s->key_stop, 0);
+			pthread_mutex_unlock(&s->lock);
+			const struct path_options opt = rung_options(s, i, &s->key_stop);
+			struct path_result r;
+			const enum path_status rs = find_over_known(g, s->from, s->end, &opt, &r);
+			pthread_mutex_lock(&s->lock);
+			s->key_rung = -1;
+			if (!atomic_load(&s->key_stop))
+				rung_record(s, i, rs, &r);
+			continue;
+		}
+		if (!s->weights && !trees_asked && s->rung[0].done && s->rung[0].st == PATH_BUDGET) {
+			/* plan_far's order: the trees of known[] before the weights */
+			trees_asked = true;
+			pthread_mutex_unlock(&s->lock);
+			st = plan_trees(g, s->from, s->end, out, &trees_spent);
+			pthread_mutex_lock(&s->lock);
+			if (st != PATH_NO_ROUTE)
+				break;
+			s->weights = true;
+			pthread_cond_broadcast(&s->moved);
+			continue;
+		}
+		pthread_cond_wait(&s->moved, &s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	side_end(s);
+	if (*end < 0)
+		return PATH_NO_ROUTE;
+	long spent = trees_spent;
+	if (st != PATH_NO_ROUTE) { /* the trees' answer, after the shortest way ran out */
+		spent += s->rung[0].r.expanded;
+	} else {
+		const int last = s->found < RUNGS ? s->found : RUNGS - 1;
+		for (int i = 0; i <= last; i++)
+			spent += s->rung[i].r.expanded;
+		*out = s->rung[last].r;
+		st = s->rung[last].st;
+		if (last > 0)
+			g->reach.weight = FAR_WEIGHTS[last - 1];
+	}
+	g->reach.expanded = spent;
+	return st;
+}
+
+/*
  * A goal out of reach whose fallback search runs out of budget (a goal two
  * or more blocked cells away is answered by path.c's fallback_deep within
  * the budget, or not at all: PATH_BUDGET with the start alone) walks to
- * deep_target's cut point.
+ * deep_target's cut point.  Where the side search pays, the ladder is
+ * climbed beside the first search (the side search, above).
  */
 static enum path_status plan_travel(struct game *g, int from, int goal, struct path_result *r)
 {
+	const bool reachable = known_reachable(g, from, goal);
+	struct side *side = side_wanted(g, from) ? side_begin(g, from, goal, !reachable) : NULL;
 	/* Out of budget, its partial route is not walked: a goal the player
 	 * can reach gets plan_far's, one out of reach deep_target's.  So a
 	 * goal one wall away whose search ran out is not searched again by
 	 * the layered search for a partial route (near_only: 11-14 ms of the
 	 * slowest clicks on the 4096x4096 diamond8 rooms level). */
 	enum path_status st = plan_known_budget(g, from, goal, travel_budget(g, from), true, r);
-	if (st != PATH_BUDGET)
+	if (st != PATH_BUDGET) {
+		side_end(side);
 		return st;
-	if (known_reachable(g, from, goal))
-		return plan_far(g, from, goal, r);
+	}
 	const long spent = r->expanded;
-	const int end = deep_target(g, from, goal);
+	struct path_result e;
+	enum path_status est = PATH_BAD_INPUT;
+	int end = goal;
+	if (side) {
+		est = side_climb(g, side, r, &e, &end);
+		if (reachable) {
+			*r = e;
+			return est;
+		}
+	} else if (reachable) {
+		return plan_far(g, from, goal, r);
+	} else {
+		struct grid view = *g->grid;
+		view.cost = g->known;
+		end = deep_target(g, &view, known_labels(g), from, goal, NULL);
+		if (end >= 0) {
+			est = plan_known(g, from, end, &e);
+			if (est == PATH_BUDGET)
+				est = plan_far(g, from, end, &e);
+		}
+	}
 	if (end < 0) /* no memory: the budget's partial route, as before */
 		return plan_known(g, from, goal, r);
 	g->reach.out_of_reach = true;
-	struct path_result e;
-	enum path_status est = plan_known(g, from, end, &e);
-	if (est == PATH_BUDGET)
-		est = plan_far(g, from, end, &e);
 	g->reach.expanded += spent;
 	*r = e;
 	return est == PATH_FOUND ? PATH_FALLBACK : est; /* PATH_BAD_INPUT: no memory */
@@ -1372,6 +1720,7 @@ enum path_status game_travel_plan(struct game *g, int x, int y, const int **cell
 	grid_clamp(g->grid, &x, &y);
 	g->reach.weight = 1.0;
 	g->reach.out_of_reach = false;
+	g->reach.side_rungs = 0;
 	reach_update(g);
 	enum path_status st;
 	const uint8_t *truth = g->grid->cost;
