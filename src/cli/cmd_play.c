@@ -61,6 +61,7 @@ struct play_args {
 	int bench_preview;       /* > 0: measure travel previews instead of playing */
 	bool bench_mapped;       /* --bench-mapped: the previews' player knows the whole level */
 	bool bench_exact;        /* --bench-exact: the previews' partial routes searched again without budget */
+	bool bench_alone;        /* --bench-alone: the previews planned without the side search */
 	int bench_pause;         /* --bench-pause MS: wall time after --bench-mapped's map before the first click */
 	int bench_before;        /* --bench-before MS: wall time from the level's start to --bench-mapped's map */
 	const char *bench_samples; /* --bench-samples FILE: each press's CPU time, one a line */
@@ -139,6 +140,9 @@ static const struct opt play_opts[] = {
 	{ .name = "bench-exact", .kind = OPT_FLAG, .offset = ARG(bench_exact),
 	  .help = "with --bench-preview: search each click that got a partial route again without the "
 		  "budget, and print what that exact search takes (seconds each on 4096x4096)" },
+	{ .name = "bench-alone", .kind = OPT_FLAG, .offset = ARG(bench_alone),
+	  .help = "with --bench-preview: plan every click on the key's thread alone, without the side "
+		  "search a far click runs on a second core (the same routes), to compare" },
 };
 #undef ARG
 #define N_PLAY_OPTS ((int)(sizeof play_opts / sizeof play_opts[0]))
@@ -493,7 +497,8 @@ static void preview_target(const struct game *g, struct rng *r, int i, int *x, i
  * counted.  Prints mean, p95 and worst, and the worst first-of-a-turn,
  * in CPU time of this process (clock_cpu_us, as --bench-keys); then a line
  * per kind of target (preview_target) with its own spread (and its wall
- * time's mean and worst, clock_us), how many got
+ * time's mean and worst, clock_us, and the searches the side search ran on
+ * its second thread, whose CPU time the process's includes), how many got
  * the budget's partial route, and with --bench-exact for those the search
  * the exact answer needs (game_travel_exact, run after the timed plan and
  * not in its time): its expansions and CPU time.
@@ -512,6 +517,7 @@ struct preview_kind {
 	double expanded; /* the plans' expansions, summed */
 	double exact_expanded, exact_expanded_max, exact_us, exact_us_max; /* of the partial ones */
 	uint64_t routes; /* FNV-1a of the statuses and cells: a change of any route shows */
+	long side_rungs; /* the searches the side search ran to their end (game_travel.c) */
 	double wall_us, wall_us_max; /* the plans' wall time (clock_us), summed, and the largest */
 };
 
@@ -524,10 +530,10 @@ static void preview_kind_print(const struct preview_kind *k, int kind)
 	printf("bench-preview-kind: kind=%s previews=%d cpu_us_mean=%.1f cpu_us_p95=%.1f cpu_us_max=%.1f "
 	       "expanded_mean=%.0f partial=%d weighted=%d walked=%d from_goal=%d exact_expanded_mean=%.0f "
 	       "exact_expanded_max=%.0f exact_cpu_us_mean=%.1f exact_cpu_us_max=%.1f routes=%016llx "
-	       "wall_us_mean=%.1f wall_us_max=%.1f\n",
+	       "wall_us_mean=%.1f wall_us_max=%.1f side_rungs=%ld\n",
 	       names[kind], k->n, sp.mean, sp.p95, sp.max, k->n ? k->expanded / k->n : 0.0, k->partial,
 	       k->weighted, k->walked, k->from_goal, k->exact_expanded / p, k->exact_expanded_max, k->exact_us / p, k->exact_us_max,
-	       (unsigned long long)k->routes, k->n ? k->wall_us / k->n : 0.0, k->wall_us_max);
+	       (unsigned long long)k->routes, k->n ? k->wall_us / k->n : 0.0, k->wall_us_max, k->side_rungs);
 }
 
 /* Waits ms ms of wall time (0: none), for the benchmarks' pauses. */
@@ -561,6 +567,8 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 			game_destroy(g);
 			double t0 = clock_cpu_us();
 			g = game_create(levels, 1, b, a->seed + (uint64_t)games++);
+			if (g && a->bench_alone)
+				g->reach.side_off = true;
 			if (g)
 				game_prefault(g); /* as the play screen does */
 			setup_us += clock_cpu_us() - t0;
@@ -599,6 +607,7 @@ static int run_bench_preview(const struct level *const *levels, const struct bes
 		k->expanded += (double)g->reach.expanded;
 		k->wall_us += wall;
 		k->wall_us_max = wall > k->wall_us_max ? wall : k->wall_us_max;
+		k->side_rungs += g->reach.side_rungs;
 		if (st == PATH_BUDGET)
 			k->partial++;
 		if (st != PATH_BUDGET && g->reach.weight > 1.0)
@@ -921,9 +930,9 @@ static int play_check_combinations(const struct play_args *a)
 		return opt_usage_error(&play_command, "--bench-pause waits after --bench-mapped's map: give it too");
 	if (a->bench_before > 0 && !a->bench_mapped)
 		return opt_usage_error(&play_command, "--bench-before waits before --bench-mapped's map: give it too");
-	if ((a->bench_mapped || a->bench_exact) && a->bench_preview == 0)
-		return opt_usage_error(&play_command, "--bench-mapped and --bench-exact are for --bench-preview N: "
-						      "give it too");
+	if ((a->bench_mapped || a->bench_exact || a->bench_alone) && a->bench_preview == 0)
+		return opt_usage_error(&play_command, "--bench-mapped, --bench-exact and --bench-alone are for "
+						      "--bench-preview N: give it too");
 	return -1;
 }
 

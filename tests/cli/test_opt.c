@@ -213,8 +213,10 @@ static void test_bench_script(void **state)
 	expect("play --bench-script oo", 2, "--bench-script gives the keys of --bench-keys N");
 	expect("play --bench-keys 3 --bench-script=", 2, "and at least one key");
 	expect("play --bench-samples /tmp/x", 2, "--bench-samples writes the times of --bench-keys N");
-	expect("play --bench-mapped", 2, "--bench-mapped and --bench-exact are for --bench-preview N");
-	expect("play --bench-keys 3 --bench-exact", 2, "--bench-mapped and --bench-exact are for --bench-preview N");
+	expect("play --bench-mapped", 2, "--bench-mapped, --bench-exact and --bench-alone are for --bench-preview N");
+	expect("play --bench-keys 3 --bench-exact", 2,
+	       "--bench-mapped, --bench-exact and --bench-alone are for --bench-preview N");
+	expect("play --bench-alone", 2, "--bench-mapped, --bench-exact and --bench-alone are for --bench-preview N");
 	expect("play --bench-preview 3 --bench-pause 5", 2, "--bench-pause waits after --bench-mapped's map: give it too");
 	expect("play --bench-preview 3 --bench-before 5", 2, "--bench-before waits before --bench-mapped's map: give it too");
 	expect("play --bench-preview 3 --bench-mapped --bench-before 70000", 2, "--bench-before");
