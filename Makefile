@@ -186,6 +186,23 @@ build/san/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(if $(findstring /lib/,$@),$(INC_cli),$(INC_$(call layer_of,$@))) -Itests/lib $(SAN_TEST_FLAGS) $(CMOCKA_CFLAGS) $(VTERM_CFLAGS) -c $< -o $@
 
+# The suite whose threads share the game's memory (a far click's side
+# search beside the key's searches, the trees' and labels' threads) again
+# under ThreadSanitizer, as a check of make test: a data race is a
+# failure (its exit status, 66).  The core and the model at -O1.
+TSAN_FLAGS = -g -O1 -fsanitize=thread
+TSAN_SRC := $(CORE_SRC) $(filter src/world/model/%,$(WORLD_SRC))
+TSAN_OBJ := $(TSAN_SRC:src/%.c=build/tsan/%.o) \
+	    $(addprefix build/tsan/tests/lib/,fixture.o grid_text.o testmaze.o testrand.o)
+build/tsan/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_$(call layer_of,$@)) $(TSAN_FLAGS) -c $< -o $@
+build/tsan/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(INC_world) -Itests/lib $(TSAN_FLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+build/tsan/tests/world/test_side: build/tsan/tests/world/test_side.o $(TSAN_OBJ)
+	$(CC) $(TSAN_FLAGS) $^ $(CMOCKA_LIBS) -lm -pthread -o $@
+
 # Every suite's cmocka_run_group_tests goes through tests/lib/suite_filter.c
 # (ASTRAY_TEST_ONLY and ASTRAY_TEST_SKIP pick its tests; make test runs a
 # long suite in parts with them, SUITE_PARTS below).
@@ -243,13 +260,13 @@ suite_logs = $(foreach n,$(1),$(if $(filter $(n),$(PART_NAMES)),$(TEST_LOGS)/$(n
 SUITE_NAMES := $(TESTS:build/san/tests/%=%)
 WHOLE_LOGS := $(SUITE_NAMES:%=$(TEST_LOGS)/%.log)
 SUITE_LOGS := $(call suite_logs,$(SUITE_NAMES))
-CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install clang
+CHECKS := lint depcheck check-levels golden-sim golden-gen golden-journal check-man check-install clang tsan
 CHECK_LOGS := $(CHECKS:%=$(TEST_LOGS)/checks/%.log)
 # make starts the suites in the order of this list: the longest first
 # (from 19 s down to 3 s of CPU each), so that no long one starts last;
 # test_flood first, as it needs only the core and so starts while the
 # rest compiles.
-LONG_LOGS := $(filter $(SUITE_LOGS) $(CHECK_LOGS),$(call suite_logs,core/test_flood \
+LONG_LOGS := $(filter $(SUITE_LOGS) $(CHECK_LOGS),$(call suite_logs,core/test_flood checks/tsan \
 	     world/test_journal world/test_sim_cli world/test_sim world/test_sim_bot \
 	     world/test_journal_segments checks/golden-sim \
 	     checks/golden-gen world/test_gen world/test_ai e2e/test_e2e cli/test_hardening e2e/test_save \
@@ -327,6 +344,8 @@ $(TEST_LOGS)/checks/lint.log: FORCE
 	@tools/run-suite $@ tools/lint
 $(TEST_LOGS)/checks/depcheck.log: FORCE
 	@tools/run-suite $@ tools/depcheck
+$(TEST_LOGS)/checks/tsan.log: build/tsan/tests/world/test_side FORCE
+	@tools/run-suite $@ $<
 $(TEST_LOGS)/checks/clang.log: FORCE
 	@tools/run-suite $@ $(MAKE) --no-print-directory clang-check
 $(TEST_LOGS)/checks/check-levels.log: build/san/astray FORCE

@@ -215,12 +215,14 @@ static void test_labels_read_by_two_threads(void **state)
 		struct region *one = region_create(g, false), *two = region_create(g, false);
 		assert_non_null(one);
 		assert_non_null(two);
-		int32_t *want = malloc(sizeof *want * (size_t)n), *a = malloc(sizeof *a * (size_t)n);
+		int32_t *want = malloc(sizeof *want * (size_t)n), *a = malloc(sizeof *a * (size_t)n),
+			*b = malloc(sizeof *b * (size_t)n);
 		assert_non_null(want);
 		assert_non_null(a);
+		assert_non_null(b);
 		for (int c = 0; c < n; c++)
 			want[c] = region_of(one, c);
-		struct reader ra = { two, n, 0, a }, rb = { two, n, n / 2 + round * 4099, a };
+		struct reader ra = { two, n, 0, a }, rb = { two, n, n / 2 + round * 4099, b };
 		pthread_t t;
 		assert_int_equal(pthread_create(&t, NULL, read_labels, &ra), 0);
 		read_labels(&rb);
@@ -228,10 +230,12 @@ static void test_labels_read_by_two_threads(void **state)
 		/* the ids are the same function of the map in both: a region's
 		 * first cell's order */
 		for (int c = 0; c < n; c++)
-			if (a[c] != want[c])
-				fail_msg("round %d, cell %d: label %d, one thread read %d", round, c, a[c], want[c]);
+			if (a[c] != want[c] || b[c] != want[c])
+				fail_msg("round %d, cell %d: labels %d and %d, one thread read %d", round, c, a[c], b[c],
+					 want[c]);
 		free(want);
 		free(a);
+		free(b);
 		region_destroy(one);
 		region_destroy(two);
 	}
