@@ -156,6 +156,8 @@ static void test_side_same_answers_generated(void **state)
  * A 511x511 maze, unmapped and then mapped: its trees are kept, so the key
  * asks them after the shortest way runs out (plan_far's order) while the
  * side found the cut point and ran the shortest way.  The same answers.
+ * The sided game is readied as for a person first, so its first click
+ * joins the thread that made the side's context resident.
  */
 static void test_side_same_answers_maze(void **state)
 {
@@ -165,6 +167,8 @@ static void test_side_same_answers_maze(void **state)
 	struct game *alone = fixture_game(&fa, "square8", map, 1), *sided = fixture_game(&fb, "square8", map, 1);
 	free(map);
 	alone->reach.whole_region = sided->reach.whole_region = 0;
+	sided->reach.side_off = false;
+	game_prefault(sided); /* as for a person: the side's context made resident in a thread */
 	struct tally t = { 0 };
 	same_plans(alone, sided, 5u, 12, "maze, unmapped", &t);
 	game_map_level(alone, 0);
