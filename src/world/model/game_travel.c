@@ -547,8 +547,12 @@ static int deep_target(struct game *g, const struct grid *gr, const struct regio
 	/* A layer's blocked cells are all found while the layer before it is
 	 * walked (with its open cells), so the first layer with a cell beside
 	 * the player's region is whole when that walk ends. */
-	bool stopped = stop && atomic_load_explicit(stop, memory_order_relaxed);
+	bool stopped = false;
 	while (d.best < 0 && d.count <= DEEP_CELLS && (n_now > 0 || n_next > 0) && !stopped) {
+		if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+			stopped = true; /* a layer at a time, and every 1,024 cells of one */
+			break;
+		}
 		struct deep_cell *t = now;
 		now = next;
 		next = t;
@@ -556,7 +560,7 @@ static int deep_target(struct game *g, const struct grid *gr, const struct regio
 		n_next = 0;
 		for (int i = 0; i < n_now && d.count <= DEEP_CELLS && !stopped; i++) {
 			if ((i & 1023) == 1023 && stop && atomic_load_explicit(stop, memory_order_relaxed))
-				stopped = true; /* not wanted: its caller asks no more */
+				stopped = true;
 			const int x = now[i].cell;
 			const bool x_open = g->known[x] != 0;
 			struct deep_cell adj[GRID_MAX_NEIGHBOURS];
