@@ -785,7 +785,9 @@ static void test_far_click_into_rock_every_grid(void **state)
  * from the goal's side, walk to nearest_open's cell.  An inlet may reach
  * toward the goal along a row, a column or a diagonal, so a bound that
  * passed over a cell a step could reach (a row moved two at a time on
- * diamond8, a column two on hex) would be caught.
+ * diamond8, a column two on hex) would be caught: forty goals a level, so
+ * that some lie where a square's bound is tight (with three, a bound two
+ * columns too tight passed; with forty it fails on square4).
  */
 static void test_far_click_into_rock_ragged(void **state)
 {
@@ -822,7 +824,7 @@ static void test_far_click_into_rock_ragged(void **state)
 		}
 		game_maps_written(g);
 		g->known_version++;
-		for (int q = 0; q < 3; q++) {
+		for (int q = 0; q < 40; q++) {
 			const int deep = GOALS + (int)(rnd(&seed) % 50), side = 10 + (int)(rnd(&seed) % (SHORT - 20));
 			const int gx = down ? side : deep, gy = down ? deep : side;
 			const int *cells;
