@@ -776,6 +776,45 @@ static void test_far_click_into_rock_every_grid(void **state)
 }
 
 /*
+ * deep_nearest's row bound at its edge (square8): a row dy away from the
+ * goal holds cells as near as the best found when dy equals its steps.
+ * The goal (959, 512) lies in rock that begins at x = 300, more than 250
+ * walls from the player's region (so the fallback's own search declines
+ * and the walk is planned from the goal's side); two corridors of that
+ * region run into the rock, along row 517 to x = 659 (its tip 300 steps
+ * from the goal, by columns, found first: the fourth ring of 64x64
+ * squares) and along row 212 to x = 659 (300 steps too, by rows: dy 300,
+ * in the fifth ring, and nearer the straight way from the player).  The
+ * walk ends at the second; a row bound of dy >= steps would pass its row
+ * over and end at the first.
+ */
+static void test_far_click_into_rock_row_bound(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct game *g = mapped_floor_game(&f, GRID_SQUARE8, 1100, 700);
+	g->reach.whole_region = 0;
+	for (int y = 0; y < 700; y++)
+		for (int x = 300; x < 1100; x++)
+			g->known[grid_index(g->grid, x, y)] = (y == 517 || y == 212) && x <= 659;
+	game_maps_written(g);
+	g->known_version++;
+	const int goal = grid_index(g->grid, 959, 512), first = grid_index(g->grid, 659, 517);
+	const int second = grid_index(g->grid, 659, 212);
+	assert_int_equal(grid_step_distance(g->grid, first, goal), 300);
+	assert_int_equal(grid_step_distance(g->grid, second, goal), 300);
+	const int *cells;
+	int len;
+	assert_int_equal(game_travel_plan(g, 959, 512, &cells, &len), PATH_FALLBACK);
+	assert_true(g->reach.out_of_reach); /* from the goal's side */
+	assert_int_equal(nearest_open(g, cells[0], goal), second);
+	if (cells[len - 1] != second)
+		fail_msg("the walk ends at (%d,%d), not at the tip of row 212 (659,212)", grid_x(g->grid, cells[len - 1]),
+			 grid_y(g->grid, cells[len - 1]));
+	fixture_fini(&f);
+}
+
+/*
  * deep_nearest's bounds on every grid, held to every open cell: a floor
  * level whose right part (then, on a tall level, its lower part) the
  * player knows as rock, but for ragged inlets
@@ -1621,6 +1660,7 @@ int main(void)
 		cmocka_unit_test(test_far_click_into_rock_pocket),
 		cmocka_unit_test(test_far_click_into_rock_every_grid),
 		cmocka_unit_test(test_far_click_into_rock_ragged),
+		cmocka_unit_test(test_far_click_into_rock_row_bound),
 		cmocka_unit_test(test_far_click_into_rock_tips),
 		cmocka_unit_test(test_small_region_clicks_exact),
 		cmocka_unit_test(test_far_click_maze_trees),
