@@ -887,7 +887,6 @@ struct search {
 	int extra_shift;       /* extra[v] << extra_shift is its fixed-point cost */
 	bool fallback, layered, corner_cutting;
 	long budget;
-	const atomic_int *stop; /* path_options.stop: looked at with the budget */
 	const uint16_t *extra;
 	const uint8_t *solid;  /* fallback: blocked cells it may not enter either; NULL none */
 	struct targets *tg;    /* fallback_one's first layer; NULL none */
@@ -897,6 +896,7 @@ struct search {
 	 * the start; the queue has room for them */
 	const struct seed *seeds;
 	int n_seeds;
+	const atomic_int *stop; /* path_options.stop: looked at with the budget */
 };
 
 /* weight * h in fixed point. */
@@ -1999,6 +1999,29 @@ static inline __attribute__((always_inline)) void queue_seeds(struct path_ctx *c
 	}
 }
 
+/* How often a budgeted search looks at path_options.stop, in expansions. */
+#define PATH_STOP_EVERY 1024L
+
+/*
+ * The stop loops' next test of `expanded` (astar_loop_stop: the search
+ * ends when it is not above `expanded`): the budget, or with a stop flag
+ * the next look at the flag, every PATH_STOP_EVERY expansions, so the
+ * loop keeps its one comparison an expansion.  Any test of the flag in
+ * the loops every search runs cost them 2-6% (tools/bench-plain-pair, with
+ * and without PAIR_BUDGET: the compiler's choices for the whole loop
+ * changed, its unbudgeted copies too), so only the searches with a flag
+ * run loops that have one.
+ */
+static __attribute__((noinline, cold)) long budget_look(const struct search *sp, long expanded)
+{
+	if (!sp->stop)
+		return expanded < sp->budget ? sp->budget : expanded;
+	if (expanded >= sp->budget || atomic_load_explicit(sp->stop, memory_order_relaxed))
+		return expanded;
+	return expanded + PATH_STOP_EVERY < sp->budget ? expanded + PATH_STOP_EVERY : sp->budget;
+}
+
+#define PATH_LOOP_STOP 0
 #define PATH_LOOP_NAME astar_loop
 #define PATH_LOOP_WEIGHTED 0
 #include "path_loop.h"
@@ -2009,6 +2032,23 @@ static inline __attribute__((always_inline)) void queue_seeds(struct path_ctx *c
 #include "path_loop.h"
 #undef PATH_LOOP_NAME
 #undef PATH_LOOP_WEIGHTED
+#undef PATH_LOOP_STOP
+
+/* The loops again with path_options.stop looked at (budget_look), for the
+ * searches that have one (astar_stop): the loops of every other search
+ * keep not a byte more. */
+#define PATH_LOOP_STOP 1
+#define PATH_LOOP_NAME astar_loop_stop
+#define PATH_LOOP_WEIGHTED 0
+#include "path_loop.h"
+#undef PATH_LOOP_NAME
+#undef PATH_LOOP_WEIGHTED
+#define PATH_LOOP_NAME astar_loop_weighted_stop
+#define PATH_LOOP_WEIGHTED 1
+#include "path_loop.h"
+#undef PATH_LOOP_NAME
+#undef PATH_LOOP_WEIGHTED
+#undef PATH_LOOP_STOP
 
 static enum path_status astar_square4(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
 {
@@ -2225,6 +2265,45 @@ static enum path_status astar_wring(struct path_ctx *ctx, const struct search *s
 	return astar_wring_hex(ctx, s, end, ex);
 }
 
+/* A search with a stop flag (path_options.stop; always with a budget):
+ * the ring's loop of its grid, plain or weighted, with the look at the
+ * flag; PATH_BAD_INPUT where the plain or weighted ring's would be (the
+ * general loop then: astar_square8_stop on square8, else without the
+ * look, which only ends later). */
+#define STOP_LOOP(name, loop, topo, plain, sgn)                                                        \
+	static enum path_status name(struct path_ctx *ctx, const struct search *s, int *end, long *ex) \
+	{                                                                                              \
+		return loop(ctx, s, topo, plain, sgn, plain, false, end, ex);                          \
+	}
+STOP_LOOP(astar_stop_s4, astar_loop_stop, GRID_SQUARE4, true, false)
+STOP_LOOP(astar_stop_s8, astar_loop_stop, GRID_SQUARE8, true, false)
+STOP_LOOP(astar_stop_s8_signed, astar_loop_stop, GRID_SQUARE8, true, true)
+STOP_LOOP(astar_stop_d4, astar_loop_stop, GRID_DIAMOND4, true, false)
+STOP_LOOP(astar_stop_d8, astar_loop_stop, GRID_DIAMOND8, true, false)
+STOP_LOOP(astar_stop_hex, astar_loop_stop, GRID_HEX, true, false)
+STOP_LOOP(astar_wstop_s4, astar_loop_weighted_stop, GRID_SQUARE4, true, false)
+STOP_LOOP(astar_wstop_d4, astar_loop_weighted_stop, GRID_DIAMOND4, true, false)
+STOP_LOOP(astar_wstop_d8, astar_loop_weighted_stop, GRID_DIAMOND8, true, false)
+STOP_LOOP(astar_wstop_hex, astar_loop_weighted_stop, GRID_HEX, true, false)
+STOP_LOOP(astar_square8_stop, astar_loop_stop, GRID_SQUARE8, false, false)
+#undef STOP_LOOP
+
+static enum path_status astar_ring_stop(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
+{
+	const bool plain = plain_search(s);
+	switch (ctx->grid->topo) {
+	case GRID_SQUARE4: return plain ? astar_stop_s4(ctx, s, end, ex) : astar_wstop_s4(ctx, s, end, ex);
+	case GRID_SQUARE8:
+		if (!plain)
+			return PATH_BAD_INPUT;
+		return ctx->pk_signed ? astar_stop_s8_signed(ctx, s, end, ex) : astar_stop_s8(ctx, s, end, ex);
+	case GRID_DIAMOND4: return plain ? astar_stop_d4(ctx, s, end, ex) : astar_wstop_d4(ctx, s, end, ex);
+	case GRID_DIAMOND8: return plain ? astar_stop_d8(ctx, s, end, ex) : astar_wstop_d8(ctx, s, end, ex);
+	case GRID_HEX: break;
+	}
+	return plain ? astar_stop_hex(ctx, s, end, ex) : astar_wstop_hex(ctx, s, end, ex);
+}
+
 /* Plain A* in the ring of its grid (the bucket ring, or the whole-step
  * ring: hex, square4, diamond4), with a budget or targets or neither. */
 static enum path_status astar_ring(struct path_ctx *ctx, const struct search *s, int *end, long *ex)
@@ -2265,7 +2344,9 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 		return astar_seeds_hex(ctx, s, end, ex);
 	}
 	if ((plain_search(s) || weighted_ring_search(ctx, s)) && ctx->w > 1) {
-		const enum path_status st = plain_search(s) ? astar_ring(ctx, s, end, ex) : astar_wring(ctx, s, end, ex);
+		const enum path_status st = s->stop ? astar_ring_stop(ctx, s, end, ex)
+					  : plain_search(s) ? astar_ring(ctx, s, end, ex)
+							    : astar_wring(ctx, s, end, ex);
 		if (st != PATH_BAD_INPUT || ctx->no_memory)
 			return st;
 		/* A g too large for the ring's word: the same search again in
@@ -2278,7 +2359,7 @@ static enum path_status astar(struct path_ctx *ctx, const struct search *s, int 
 	case GRID_SQUARE4:
 		return astar_square4(ctx, s, end, ex);
 	case GRID_SQUARE8:
-		return astar_square8(ctx, s, end, ex);
+		return s->stop ? astar_square8_stop(ctx, s, end, ex) : astar_square8(ctx, s, end, ex);
 	case GRID_DIAMOND4:
 		return astar_diamond4(ctx, s, end, ex);
 	case GRID_DIAMOND8:

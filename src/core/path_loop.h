@@ -22,8 +22,8 @@
  * weighted A* never has.
  */
 
-#if !defined(PATH_LOOP_NAME) || !defined(PATH_LOOP_WEIGHTED)
-#error "define PATH_LOOP_NAME and PATH_LOOP_WEIGHTED before including path_loop.h"
+#if !defined(PATH_LOOP_NAME) || !defined(PATH_LOOP_WEIGHTED) || !defined(PATH_LOOP_STOP)
+#error "define PATH_LOOP_NAME, PATH_LOOP_WEIGHTED and PATH_LOOP_STOP before including path_loop.h"
 #endif
 
 /*
@@ -58,6 +58,12 @@ PATH_LOOP_NAME(struct path_ctx *ctx, const struct search *sp, const enum grid_to
 		s.penalty = 0;
 		s.solid = NULL;
 	}
+#if PATH_LOOP_STOP
+	/* path_options.stop: s.budget is the next look at the flag, sp->budget
+	 * the budget (budget_look) */
+	if (s.budget > PATH_STOP_EVERY && s.stop)
+		s.budget = PATH_STOP_EVERY; /* the first look, never 0: that is no budget */
+#endif
 	const uint8_t *cost = ctx->grid->cost;
 	const int w = ctx->w, hgt = ctx->h;
 	struct node *node = ctx->node;
@@ -216,9 +222,11 @@ PATH_LOOP_NAME(struct path_ctx *ctx, const struct search *sp, const enum grid_to
 				best_h = uh;
 				best_g = ug;
 			}
-			if (expanded >= s.budget ||
-			    (__builtin_expect((expanded & 1023) == 0, 0) && s.stop &&
-			     atomic_load_explicit(s.stop, memory_order_relaxed))) {
+#if PATH_LOOP_STOP
+			if (expanded >= s.budget && (s.budget = budget_look(sp, expanded)) <= expanded) {
+#else
+			if (expanded >= s.budget) {
+#endif
 				*end = best;
 				*expanded_out = expanded;
 				return PATH_BUDGET;

@@ -1949,9 +1949,66 @@ static void test_memory_largest(void **state)
 	grid_destroy(g);
 }
 
+/*
+ * path_options.stop: a budgeted search whose flag is set ends as out of
+ * budget within PATH_STOP_EVERY (1,024) expansions of its start; with the
+ * flag clear it answers as without one, to the expansion and the cell.
+ * On every grid, plain (the ring) and weighted, on a map with obstacles.
+ */
+static void test_stop_flag(void **state)
+{
+	(void)state;
+	static const enum grid_topology topos[] = { GRID_SQUARE4, GRID_SQUARE8, GRID_HEX, GRID_DIAMOND4, GRID_DIAMOND8 };
+	for (size_t t = 0; t < sizeof topos / sizeof topos[0]; t++) {
+		const int w = 300, h = 300;
+		struct grid *g = grid_create(w, h, topos[t]);
+		assert_non_null(g);
+		uint8_t *cost = malloc((size_t)w * h);
+		assert_non_null(cost);
+		uint32_t seed = 77u + (uint32_t)t;
+		for (int c = 0; c < w * h; c++)
+			cost[c] = rnd(&seed) % 100 < 20 ? 0 : 1;
+		cost[0] = cost[w * h - 1] = 1;
+		grid_set_costs(g, cost);
+		struct path_ctx *ctx = path_create(g);
+		assert_non_null(ctx);
+		for (int k = 0; k < 3; k++) {
+			const double weight = k == 0 ? 1.0 : k == 1 ? 1.5 : 3.0;
+			struct path_options opt = path_options_default();
+			opt.weight = weight;
+			opt.budget = 200000;
+			struct path_result r;
+			const enum path_status want = path_find(ctx, 0, w * h - 1, &opt, &r);
+			const long want_ex = r.expanded;
+			int *want_cells = malloc(sizeof *want_cells * (size_t)r.len);
+			assert_non_null(want_cells);
+			memcpy(want_cells, r.cells, sizeof *want_cells * (size_t)r.len);
+			const int want_len = r.len;
+			atomic_int stop;
+			atomic_init(&stop, 0);
+			opt.stop = &stop;
+			assert_int_equal(path_find(ctx, 0, w * h - 1, &opt, &r), want);
+			assert_int_equal(r.expanded, want_ex);
+			assert_int_equal(r.len, want_len);
+			assert_memory_equal(r.cells, want_cells, sizeof *want_cells * (size_t)want_len);
+			if (want_ex > 2048) { /* set: ends as out of budget at its first look */
+				atomic_store(&stop, 1);
+				if (path_find(ctx, 0, w * h - 1, &opt, &r) != PATH_BUDGET)
+					fail_msg("%s, weight %.1f: not stopped (%ld expansions)", grid_topology_name(topos[t]), weight, r.expanded);
+				assert_true(r.expanded <= 1024);
+			}
+			free(want_cells);
+		}
+		path_destroy(ctx);
+		free(cost);
+		grid_destroy(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stop_flag),
 		cmocka_unit_test(test_jps_wide_and_changing),
 		cmocka_unit_test(test_jps_diagonal_through),
 		cmocka_unit_test(test_jps4_vertical_through),
