@@ -2014,8 +2014,7 @@ static inline __attribute__((always_inline)) void queue_seeds(struct path_ctx *c
  */
 static __attribute__((noinline, cold)) long budget_look(const struct search *sp, long expanded)
 {
-	if (!sp->stop)
-		return expanded < sp->budget ? sp->budget : expanded;
+	CHECK(sp->stop); /* only the stop loops call it (astar_ring_stop, astar_square8_stop) */
 	if (expanded >= sp->budget || atomic_load_explicit(sp->stop, memory_order_relaxed))
 		return expanded;
 	return expanded + PATH_STOP_EVERY < sp->budget ? expanded + PATH_STOP_EVERY : sp->budget;
@@ -2034,9 +2033,9 @@ static __attribute__((noinline, cold)) long budget_look(const struct search *sp,
 #undef PATH_LOOP_WEIGHTED
 #undef PATH_LOOP_STOP
 
-/* The loops again with path_options.stop looked at (budget_look), for the
- * searches that have one (astar_stop): the loops of every other search
- * keep not a byte more. */
+/* The loops again with path_options.stop looked at (budget_look), for
+ * the searches that have one (astar_ring_stop, astar_square8_stop): the
+ * loops of every other search keep not a byte more. */
 #define PATH_LOOP_STOP 1
 #define PATH_LOOP_NAME astar_loop_stop
 #define PATH_LOOP_WEIGHTED 0
