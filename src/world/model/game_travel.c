@@ -114,14 +114,22 @@ static enum path_status find_over_known(struct game *g, int from, int goal, cons
 
 /* near_only: path_options.near_only (a goal one wall away whose search
  * runs out of budget gets no partial route: the caller plans its own). */
-static enum path_status plan_known_budget(struct game *g, int from, int goal, long budget, bool near_only,
-					  struct path_result *r)
+/* A plan's search over known[] (labels: its regions), as plan_known and
+ * the side search's first rung run it. */
+static struct path_options known_options(const struct region *labels, long budget)
 {
 	struct path_options opt = path_options_default();
 	opt.fallback = true;
 	opt.budget = budget;
-	opt.regions = known_labels(g);
+	opt.regions = labels;
 	opt.near_exact = true;
+	return opt;
+}
+
+static enum path_status plan_known_budget(struct game *g, int from, int goal, long budget, bool near_only,
+					  struct path_result *r)
+{
+	struct path_options opt = known_options(known_labels(g), budget);
 	opt.near_only = near_only;
 	const enum path_status st = find_over_known(g, from, goal, &opt, r);
 	g->reach.expanded = r->expanded;
@@ -181,6 +189,15 @@ static enum path_status plan_known(struct game *g, int from, int goal, struct pa
  * travel's `partial`).
  */
 static const double FAR_WEIGHTS[] = { 1.15, 1.5, 2.0, 3.0 };
+
+/* The search at FAR_WEIGHTS[k], as plan_far and the side search run it. */
+static struct path_options far_options(size_t k)
+{
+	struct path_options opt = path_options_default();
+	opt.weight = FAR_WEIGHTS[k];
+	opt.budget = TRAVEL_BUDGET;
+	return opt;
+}
 
 /*
  * A far click the player cannot reach (rules 11): a goal blocked in known[]
@@ -1152,9 +1169,7 @@ static enum path_status plan_far(struct game *g, int from, int goal, struct path
 		return st;
 	}
 	for (size_t k = 0; k < sizeof FAR_WEIGHTS / sizeof FAR_WEIGHTS[0]; k++) {
-		struct path_options opt = path_options_default();
-		opt.weight = FAR_WEIGHTS[k];
-		opt.budget = TRAVEL_BUDGET;
+		const struct path_options opt = far_options(k);
 		st = find_over_known(g, from, goal, &opt, r);
 		spent += r->expanded;
 		g->reach.weight = FAR_WEIGHTS[k];
@@ -1216,8 +1231,8 @@ struct side {
 	pthread_cond_t moved;
 	atomic_int stop;          /* the side's rung (or deep_target) is not wanted */
 	atomic_int key_stop;      /* the key's rung is not wanted */
-	/* the click, set before the thread starts */
-	struct game *g;
+	struct game *g;           /* the level's game, and view.cost its known[] (side_make) */
+	/* the click's, set by side_begin while the thread waits for it */
 	const struct region *labels;
 	int from, goal;
 	bool cut;                 /* the goal is out of reach: the ladder climbs to the cut point */
@@ -1241,16 +1256,8 @@ struct side {
 /* Rung i's search: plan_known's for the shortest way, else FAR_WEIGHTS[i - 1]'s. */
 static struct path_options rung_options(const struct side *s, int i, const atomic_int *stop)
 {
-	struct path_options opt = path_options_default();
-	if (i == 0) {
-		opt.fallback = true;
-		opt.budget = TRAVEL_BUDGET; /* travel_budget's, on the levels with a side */
-		opt.regions = s->labels;
-		opt.near_exact = true;
-	} else {
-		opt.weight = FAR_WEIGHTS[i - 1];
-		opt.budget = TRAVEL_BUDGET;
-	}
+	/* TRAVEL_BUDGET: travel_budget's, on the levels with a side */
+	struct path_options opt = i == 0 ? known_options(s->labels, TRAVEL_BUDGET) : far_options((size_t)i - 1);
 	opt.stop = stop;
 	return opt;
 }
@@ -1384,7 +1391,9 @@ static struct side *side_make(struct game *g)
 	s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
+	s->g = g;
 	s->view = *g->grid;
+	s->view.cost = g->known; /* the level's for its whole life */
 	s->ctx = path_create(&s->view);
 	if (!s->ctx || pthread_mutex_init(&s->lock, NULL) != 0) {
 		path_destroy(s->ctx);
@@ -1429,8 +1438,6 @@ static struct side *side_begin(struct game *g, int from, int goal, bool cut)
 	while (s->clicks_done != s->clicks) /* a click ended while the thread held: it lets go */
 		pthread_cond_wait(&s->moved, &s->lock);
 	s->working = false;
-	s->view.cost = g->known;
-	s->g = g;
 	s->labels = known_labels(g);
 	s->from = from;
 	s->goal = goal;
@@ -1458,8 +1465,9 @@ static struct side *side_begin(struct game *g, int from, int goal, bool cut)
 	return climb ? s : NULL;
 }
 
-/* The side thread told to take no more rungs, its rung stopped when not
- * wanted (past the lowest found), and joined. */
+/* The click's end for the side: it takes no more rungs, its search is
+ * told to stop, and the key waits for it when it is at work (a side still
+ * in its hold only lets go). */
 static void side_end(struct side *s)
 {
 	if (!s)
