@@ -112,8 +112,6 @@ static enum path_status find_over_known(struct game *g, int from, int goal, cons
 	return st;
 }
 
-/* near_only: path_options.near_only (a goal one wall away whose search
- * runs out of budget gets no partial route: the caller plans its own). */
 /* A plan's search over known[] (labels: its regions), as plan_known and
  * the side search's first rung run it. */
 static struct path_options known_options(const struct region *labels, long budget)
@@ -126,6 +124,8 @@ static struct path_options known_options(const struct region *labels, long budge
 	return opt;
 }
 
+/* near_only: path_options.near_only (a goal one wall away whose search
+ * runs out of budget gets no partial route: the caller plans its own). */
 static enum path_status plan_known_budget(struct game *g, int from, int goal, long budget, bool near_only,
 					  struct path_result *r)
 {
