@@ -117,6 +117,7 @@ const struct message *game_message(const struct game *g, int i)
 
 static void level_state_free(struct game *g)
 {
+	game_side_free(g); /* first: its thread reads known[] and the labels */
 	for (int i = 0; i < g->n_monsters; i++)
 		ai_mind_fini(&g->monsters[i].mind);
 	ai_level_fini(&g->ai);
@@ -136,7 +137,6 @@ static void level_state_free(struct game *g)
 	free(g->travel.cells);
 	free(g->scent);
 	noise_destroy(g->noise);
-	game_side_free(g);
 	path_destroy(g->path);
 	path_destroy(g->reach.ctx);
 	grid_destroy(g->reach.win);
